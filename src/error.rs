@@ -1,0 +1,226 @@
+//! The one error type of calibrank.
+//!
+//! Every failure carries a stable machine-readable [`ErrorCode`] (rendered as an
+//! `UPPER_SNAKE_CASE` string, the same string JavaScript callers see as `error.code`),
+//! the name of the offending input field (a dotted / indexed path such as
+//! `lists[1].ids[3]` or `calibration.steepness`) and a human-readable message.
+
+use std::fmt;
+
+/// Stable error codes. The string form (see [`ErrorCode::as_str`]) is part of the
+/// public API and never changes for an existing variant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ErrorCode {
+    /// A score, weight or parameter is NaN or infinite.
+    NonFiniteScore,
+    /// Two parallel arrays have different lengths.
+    LengthMismatch,
+    /// An input that must not be empty is empty.
+    EmptyInput,
+    /// An id occurs twice where ids must be unique.
+    DuplicateId,
+    /// A value is negative where only non-negative values are allowed.
+    NegativeValue,
+    /// `topN` is < 1 or greater than `topK`.
+    InvalidTopN,
+    /// `topK` is < 1.
+    InvalidTopK,
+    /// The RRF constant `k` is < 1 (or not finite).
+    InvalidK,
+    /// A list or strategy weight is negative or not finite.
+    InvalidWeight,
+    /// Band floors violate `0 <= degradedFloor <= highFloor <= 1`.
+    InvalidBands,
+    /// A calibration parameter is invalid (steepness <= 0, ...).
+    InvalidCalibration,
+    /// Any other configuration value out of its documented range.
+    InvalidConfig,
+    /// A configuration or input object has a field calibrank does not know.
+    UnknownField,
+    /// A value has the wrong type or shape (a string where a number is expected, ...).
+    InvalidType,
+    /// An unknown method / mode / metric name.
+    UnknownMethod,
+    /// A timestamp could not be parsed.
+    InvalidTimestamp,
+    /// An input exceeds a configured size limit.
+    InputTooLarge,
+    /// An index into a columnar input is out of range.
+    IndexOutOfRange,
+    /// A text format (TREC run, qrels, JSON) could not be parsed.
+    ParseError,
+    /// The query is empty where a query is required.
+    EmptyQuery,
+    /// Labels are not 0/1 or are all of one class where both are needed.
+    InvalidLabels,
+    /// An internal invariant was violated; a bug in calibrank (never expected).
+    Internal,
+}
+
+impl ErrorCode {
+    /// The stable string form of the code.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::NonFiniteScore => "NON_FINITE_SCORE",
+            ErrorCode::LengthMismatch => "LENGTH_MISMATCH",
+            ErrorCode::EmptyInput => "EMPTY_INPUT",
+            ErrorCode::DuplicateId => "DUPLICATE_ID",
+            ErrorCode::NegativeValue => "NEGATIVE_VALUE",
+            ErrorCode::InvalidTopN => "INVALID_TOP_N",
+            ErrorCode::InvalidTopK => "INVALID_TOP_K",
+            ErrorCode::InvalidK => "INVALID_K",
+            ErrorCode::InvalidWeight => "INVALID_WEIGHT",
+            ErrorCode::InvalidBands => "INVALID_BANDS",
+            ErrorCode::InvalidCalibration => "INVALID_CALIBRATION",
+            ErrorCode::InvalidConfig => "INVALID_CONFIG",
+            ErrorCode::UnknownField => "UNKNOWN_FIELD",
+            ErrorCode::InvalidType => "INVALID_TYPE",
+            ErrorCode::UnknownMethod => "UNKNOWN_METHOD",
+            ErrorCode::InvalidTimestamp => "INVALID_TIMESTAMP",
+            ErrorCode::InputTooLarge => "INPUT_TOO_LARGE",
+            ErrorCode::IndexOutOfRange => "INDEX_OUT_OF_RANGE",
+            ErrorCode::ParseError => "PARSE_ERROR",
+            ErrorCode::EmptyQuery => "EMPTY_QUERY",
+            ErrorCode::InvalidLabels => "INVALID_LABELS",
+            ErrorCode::Internal => "INTERNAL",
+        }
+    }
+
+    /// Every code, for documentation and exhaustive tests.
+    pub const ALL: [ErrorCode; 22] = [
+        ErrorCode::NonFiniteScore,
+        ErrorCode::LengthMismatch,
+        ErrorCode::EmptyInput,
+        ErrorCode::DuplicateId,
+        ErrorCode::NegativeValue,
+        ErrorCode::InvalidTopN,
+        ErrorCode::InvalidTopK,
+        ErrorCode::InvalidK,
+        ErrorCode::InvalidWeight,
+        ErrorCode::InvalidBands,
+        ErrorCode::InvalidCalibration,
+        ErrorCode::InvalidConfig,
+        ErrorCode::UnknownField,
+        ErrorCode::InvalidType,
+        ErrorCode::UnknownMethod,
+        ErrorCode::InvalidTimestamp,
+        ErrorCode::InputTooLarge,
+        ErrorCode::IndexOutOfRange,
+        ErrorCode::ParseError,
+        ErrorCode::EmptyQuery,
+        ErrorCode::InvalidLabels,
+        ErrorCode::Internal,
+    ];
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The error returned by every fallible calibrank function.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScoreError {
+    /// Stable code.
+    pub code: ErrorCode,
+    /// The offending field, as a path (`lists[0].ids[2]`, `calibration.steepness`).
+    pub field: String,
+    /// What is wrong, for humans.
+    pub message: String,
+}
+
+impl ScoreError {
+    /// A new error.
+    pub fn new(code: ErrorCode, field: impl Into<String>, message: impl Into<String>) -> Self {
+        ScoreError { code, field: field.into(), message: message.into() }
+    }
+
+    /// The same error with its field prefixed by `prefix` (`prefix.field`).
+    pub fn within(mut self, prefix: &str) -> Self {
+        self.field = if self.field.is_empty() {
+            prefix.to_string()
+        } else if self.field.starts_with('[') {
+            format!("{prefix}{}", self.field)
+        } else {
+            format!("{prefix}.{}", self.field)
+        };
+        self
+    }
+}
+
+impl fmt::Display for ScoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.field.is_empty() {
+            write!(f, "{}: {}", self.code, self.message)
+        } else {
+            write!(f, "{} ({}): {}", self.code, self.field, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ScoreError {}
+
+/// Result alias used throughout the crate.
+pub type Result<T> = std::result::Result<T, ScoreError>;
+
+/// Checks that `value` is finite.
+pub fn finite(value: f64, field: impl FnOnce() -> String) -> Result<f64> {
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(ScoreError::new(
+            ErrorCode::NonFiniteScore,
+            field(),
+            format!("must be a finite number, got {value}"),
+        ))
+    }
+}
+
+/// Checks that every value of `values` is finite; the field names the first bad index.
+pub fn all_finite(values: &[f64], field: &str) -> Result<()> {
+    match values.iter().position(|v| !v.is_finite()) {
+        None => Ok(()),
+        Some(i) => {
+            let v = values.get(i).copied().unwrap_or(f64::NAN);
+            Err(ScoreError::new(
+                ErrorCode::NonFiniteScore,
+                format!("{field}[{i}]"),
+                format!("must be a finite number, got {v}"),
+            ))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn codes_are_unique_upper_snake_case() {
+        let mut seen = HashSet::new();
+        for code in ErrorCode::ALL {
+            let s = code.as_str();
+            assert!(seen.insert(s), "duplicate code {s}");
+            assert!(s.chars().all(|c| c.is_ascii_uppercase() || c == '_'), "{s}");
+        }
+    }
+
+    #[test]
+    fn within_builds_paths() {
+        let e = ScoreError::new(ErrorCode::InvalidK, "k", "bad").within("fusion");
+        assert_eq!(e.field, "fusion.k");
+        let e = ScoreError::new(ErrorCode::NonFiniteScore, "[3]", "bad").within("scores");
+        assert_eq!(e.field, "scores[3]");
+        assert_eq!(e.to_string(), "NON_FINITE_SCORE (scores[3]): bad");
+    }
+
+    #[test]
+    fn all_finite_names_first_bad_index() {
+        let e = all_finite(&[1.0, f64::NAN, f64::INFINITY], "scores").unwrap_err();
+        assert_eq!(e.code, ErrorCode::NonFiniteScore);
+        assert_eq!(e.field, "scores[1]");
+        assert!(all_finite(&[0.0, -1.0], "x").is_ok());
+    }
+}

@@ -1,0 +1,51 @@
+//! # calibrank
+//!
+//! Client-side scoring for retrieval results. The module tree reads like the pipeline:
+//!
+//! 1. [`fuse`]: weighted Reciprocal Rank Fusion of N ranked lists, and
+//!    [`multiquery`]: fusion of the hits of several queries;
+//! 2. [`recency`]: step and fiscal-year recency boosts;
+//! 3. [`rerank`]: the heuristic multiplicative reranker and cross-encoder scores;
+//! 4. [`normalize`]: max, min-max, z-score and softmax normalization;
+//! 5. [`calibrate`]: the sigmoid that turns raw scores into 0-1 confidences;
+//! 6. [`bands`]: hit / degraded / miss classification with named profiles;
+//! 7. [`confidence`]: query-level confidence figures;
+//! 8. [`pipeline`]: all of the above behind one validated configuration, with an
+//!    explanation of every stage for every result.
+//!
+//! Beyond the fixed parameters: [`runs`] (TREC runs and judgements), [`eval`]
+//! (ranx-compatible metrics), [`runfusion`] (every ranx fusion method), [`fit`]
+//! (Platt scaling, isotonic regression, calibration error, evidence-based bands).
+//!
+//! The core knows nothing of WebAssembly; the JavaScript bindings live in `wasm`,
+//! compiled only for `wasm32`. No public function panics: every bad input is a
+//! [`ScoreError`] with a stable [`ErrorCode`].
+#![forbid(unsafe_code)]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
+
+pub mod error;
+pub mod runs;
+
+pub mod fuse;
+pub mod multiquery;
+pub mod recency;
+pub mod rerank;
+pub mod normalize;
+pub mod calibrate;
+pub mod bands;
+pub mod confidence;
+pub mod limits;
+pub mod pipeline;
+pub mod timestamp;
+
+pub mod eval;
+pub mod runfusion;
+pub mod fit;
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
+
+pub use error::{ErrorCode, Result, ScoreError};
