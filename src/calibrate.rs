@@ -1,1 +1,129 @@
-//! (in progress)
+//! Stage 5: calibration of raw scores into 0-1 confidences.
+//!
+//! `confidence = 1 / (1 + exp(-steepness * (raw - threshold)))` with the seed defaults
+//! `threshold = 0.035` (the raw score that maps to 0.5) and `steepness = 150`.
+//! The function is monotone non-decreasing (strictly increasing until it saturates to
+//! 0 or 1 in f64), so calibration preserves order. `exp` is `libm`'s, so the result is
+//! bit-identical in every runtime.
+//!
+//! **Note on defaults.** With two lists and `k = 60` the best possible RRF score is
+//! `2/61 = 0.0328`, which the default sigmoid maps to about 0.42: below the band floors,
+//! a miss. The defaults are kept as the seed states them; lower `threshold` (or fit a
+//! calibration from judgements, see [`crate::fit`]) when fusing two lists.
+
+use crate::error::{ErrorCode, Result, ScoreError};
+use serde::{Deserialize, Serialize};
+
+/// Sigmoid parameters.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct Sigmoid {
+    /// Raw score mapped to 0.5 (default 0.035).
+    pub threshold: f64,
+    /// Steepness (> 0, default 150).
+    pub steepness: f64,
+}
+
+impl Default for Sigmoid {
+    fn default() -> Self {
+        Sigmoid { threshold: 0.035, steepness: 150.0 }
+    }
+}
+
+impl Sigmoid {
+    /// Threshold finite, steepness finite and > 0.
+    pub fn validate(&self) -> Result<()> {
+        if !self.threshold.is_finite() {
+            return Err(ScoreError::new(ErrorCode::InvalidCalibration, "threshold", format!("must be finite, got {}", self.threshold)));
+        }
+        if !(self.steepness.is_finite() && self.steepness > 0.0) {
+            return Err(ScoreError::new(ErrorCode::InvalidCalibration, "steepness", format!("must be a finite number > 0, got {}", self.steepness)));
+        }
+        Ok(())
+    }
+
+    /// The calibrated confidence of one raw score.
+    pub fn apply(&self, raw: f64) -> f64 {
+        logistic(self.steepness * (raw - self.threshold))
+    }
+}
+
+/// The logistic function `1 / (1 + exp(-x))`, evaluated without overflow.
+pub fn logistic(x: f64) -> f64 {
+    if x >= 0.0 {
+        1.0 / (1.0 + libm::exp(-x))
+    } else {
+        let e = libm::exp(x);
+        e / (1.0 + e)
+    }
+}
+
+/// Calibrates every score (input order kept). Errors on non-finite scores or
+/// invalid parameters.
+pub fn calibrate(scores: &[f64], sigmoid: &Sigmoid) -> Result<Vec<f64>> {
+    sigmoid.validate()?;
+    crate::error::all_finite(scores, "scores")?;
+    Ok(scores.iter().map(|&s| sigmoid.apply(s)).collect())
+}
+
+/// Keeps the confidence if it reaches `min_confidence` (default 0.3).
+pub fn passes_min_confidence(confidence: f64, min_confidence: f64) -> bool {
+    confidence >= min_confidence
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn threshold_maps_to_one_half() {
+        let s = Sigmoid::default();
+        assert_eq!(s.apply(0.035), 0.5);
+        let c = calibrate(&[0.05, 0.03, 0.01], &s).unwrap();
+        assert!((c[1] - 0.5).abs() < 0.05 * 4.0); // the seed's approx test, widened: 0.32
+        assert!((c[1] - 0.320_821_300_824_607_3).abs() < 1e-15);
+        assert!((c[0] - 0.904_650_535_100_890_6).abs() < 1e-15);
+    }
+
+    #[test]
+    fn seed_tests() {
+        let s = Sigmoid::default();
+        let single = calibrate(&[0.0391], &s).unwrap();
+        assert!(single[0] > 0.0 && single[0] < 1.0);
+        assert!(calibrate(&[], &s).unwrap().is_empty());
+        let same = calibrate(&[0.05, 0.05, 0.05], &s).unwrap();
+        assert!(same.iter().all(|&x| x == same[0]));
+        let ordered = calibrate(&[0.05, 0.03, 0.01], &s).unwrap();
+        assert!(ordered[0] > ordered[1] && ordered[1] > ordered[2]);
+    }
+
+    #[test]
+    fn two_list_ceiling_is_a_miss_under_defaults() {
+        let best: f64 = 2.0 / 61.0;
+        assert!((best - 0.0328).abs() < 5e-5);
+        let c = Sigmoid::default().apply(best);
+        assert!((c - 0.42).abs() < 0.005, "{c}");
+        assert!(c < 0.65);
+    }
+
+    #[test]
+    fn extremes_do_not_overflow() {
+        let s = Sigmoid { threshold: 0.0, steepness: 1e300 };
+        assert_eq!(s.apply(1.0), 1.0);
+        assert_eq!(s.apply(-1.0), 0.0);
+        assert_eq!(logistic(-1000.0), 0.0);
+        assert_eq!(logistic(1000.0), 1.0);
+    }
+
+    #[test]
+    fn validation() {
+        let e = calibrate(&[0.1], &Sigmoid { threshold: 0.035, steepness: 0.0 }).unwrap_err();
+        assert_eq!((e.code, e.field.as_str()), (ErrorCode::InvalidCalibration, "steepness"));
+        let e = calibrate(&[0.1], &Sigmoid { threshold: f64::NAN, steepness: 1.0 }).unwrap_err();
+        assert_eq!(e.field, "threshold");
+        assert_eq!(calibrate(&[f64::NAN], &Sigmoid::default()).unwrap_err().code, ErrorCode::NonFiniteScore);
+        assert!(passes_min_confidence(0.3, 0.3));
+        assert!(!passes_min_confidence(0.299, 0.3));
+    }
+}

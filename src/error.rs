@@ -53,6 +53,8 @@ pub enum ErrorCode {
     EmptyQuery,
     /// Labels are not 0/1 or are all of one class where both are needed.
     InvalidLabels,
+    /// A value lies outside its documented range (a probability outside [0, 1], ...).
+    OutOfRange,
     /// An internal invariant was violated; a bug in calibrank (never expected).
     Internal,
 }
@@ -82,12 +84,13 @@ impl ErrorCode {
             ErrorCode::ParseError => "PARSE_ERROR",
             ErrorCode::EmptyQuery => "EMPTY_QUERY",
             ErrorCode::InvalidLabels => "INVALID_LABELS",
+            ErrorCode::OutOfRange => "OUT_OF_RANGE",
             ErrorCode::Internal => "INTERNAL",
         }
     }
 
     /// Every code, for documentation and exhaustive tests.
-    pub const ALL: [ErrorCode; 22] = [
+    pub const ALL: [ErrorCode; 23] = [
         ErrorCode::NonFiniteScore,
         ErrorCode::LengthMismatch,
         ErrorCode::EmptyInput,
@@ -109,6 +112,7 @@ impl ErrorCode {
         ErrorCode::ParseError,
         ErrorCode::EmptyQuery,
         ErrorCode::InvalidLabels,
+        ErrorCode::OutOfRange,
         ErrorCode::Internal,
     ];
 }
@@ -190,6 +194,40 @@ pub fn all_finite(values: &[f64], field: &str) -> Result<()> {
             ))
         }
     }
+}
+
+/// Turns a serde deserialization message (serde_json or serde-wasm-bindgen) into a
+/// typed error: unknown fields are `UNKNOWN_FIELD`, missing fields `INVALID_CONFIG`,
+/// unknown enum variants `UNKNOWN_METHOD`, everything else `INVALID_TYPE`. The field is
+/// the name quoted in the message (prefixed by `what`) when there is one.
+pub fn from_serde_message(message: &str, what: &str) -> ScoreError {
+    let quoted = message.split('`').nth(1).unwrap_or("");
+    let field = if quoted.is_empty() { what.to_string() } else if what.is_empty() { quoted.to_string() } else { format!("{what}.{quoted}") };
+    let code = if message.starts_with("unknown field") {
+        ErrorCode::UnknownField
+    } else if message.starts_with("missing field") {
+        ErrorCode::InvalidConfig
+    } else if message.starts_with("unknown variant") {
+        ErrorCode::UnknownMethod
+    } else {
+        ErrorCode::InvalidType
+    };
+    let field = if code == ErrorCode::UnknownMethod || code == ErrorCode::InvalidType { what.to_string() } else { field };
+    ScoreError::new(code, field, message.to_string())
+}
+
+/// Parses JSON text into `T`, mapping failures to typed errors (syntax errors are
+/// `PARSE_ERROR` with line and column).
+pub fn from_json<T: serde::de::DeserializeOwned>(text: &str, what: &str) -> Result<T> {
+    serde_json::from_str(text).map_err(|e| {
+        if e.is_syntax() || e.is_eof() {
+            ScoreError::new(ErrorCode::ParseError, what, format!("invalid JSON at line {} column {}: {e}", e.line(), e.column()))
+        } else {
+            let msg = e.to_string();
+            let core = msg.rsplit_once(" at line ").map_or(msg.as_str(), |(m, _)| m);
+            from_serde_message(core, what)
+        }
+    })
 }
 
 #[cfg(test)]

@@ -1,1 +1,420 @@
-//! (in progress)
+//! Stage 1b: fusion of the hits of several queries (multi-query retrieval).
+//!
+//! For each query, the first `resultsPerQuery` hits are taken in the order given, hits
+//! with `score < similarityThreshold` are dropped, and the survivors are ranked 1, 2, ...
+//! Each item then gets a combined score by one of three methods:
+//!
+//! * `rrf`: `sum_q 1 / (k + rank_q)`;
+//! * `score_sum`: `sum_q score_q`;
+//! * `score_max`: `max_q score_q * (1 + multiQueryBoost * (queryCount - 1))`.
+//!
+//! Results are sorted by combined score (descending), then timestamp (newest first; an
+//! item without timestamp comes after every item with one), then id (ascending), and cut
+//! to `limit`. An id repeated within one query keeps its first (best) hit; the repeat is
+//! counted in `stats.duplicates` and does not take a rank.
+
+use crate::error::{finite, ErrorCode, Result, ScoreError};
+use crate::fuse::{validate_k, FxHashMap, DEFAULT_K};
+use crate::timestamp::Timestamp;
+use serde::{Deserialize, Serialize};
+
+/// One hit of one query.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct QueryHit {
+    /// The item id.
+    pub id: String,
+    /// Similarity score of the item for this query.
+    pub score: f64,
+    /// When the item was created or modified (tie-break: newest first).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "string | number"))]
+    pub timestamp: Option<Timestamp>,
+}
+
+/// How the per-query scores of one item are combined.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub enum MultiQueryMethod {
+    /// Reciprocal Rank Fusion over the per-query ranks.
+    #[default]
+    Rrf,
+    /// Sum of the similarity scores.
+    ScoreSum,
+    /// Best similarity score with a bonus per additional query.
+    ScoreMax,
+}
+
+/// Options of [`fuse_multi_query`]. Defaults are the seed's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct MultiQueryOptions {
+    /// Combination method (default `rrf`).
+    pub method: MultiQueryMethod,
+    /// Hits taken from each query before the threshold filter (default 20, 1..=100000).
+    pub results_per_query: u32,
+    /// Hits scoring below this are dropped before ranking (default 0.6).
+    pub similarity_threshold: f64,
+    /// Bonus per additional query for `score_max` (default 0.1, 0..=1).
+    pub multi_query_boost: f64,
+    /// Results returned (default 10, >= 1).
+    pub limit: u32,
+    /// RRF constant (default 60, >= 1).
+    pub k: f64,
+    /// Include per-query scores, ranks and counts in each result (default false).
+    pub verbose: bool,
+}
+
+impl Default for MultiQueryOptions {
+    fn default() -> Self {
+        MultiQueryOptions {
+            method: MultiQueryMethod::Rrf,
+            results_per_query: 20,
+            similarity_threshold: 0.6,
+            multi_query_boost: 0.1,
+            limit: 10,
+            k: DEFAULT_K,
+            verbose: false,
+        }
+    }
+}
+
+impl MultiQueryOptions {
+    /// Checks every option against its documented range.
+    pub fn validate(&self) -> Result<()> {
+        if !(1..=100_000).contains(&self.results_per_query) {
+            return Err(ScoreError::new(
+                ErrorCode::InvalidConfig,
+                "resultsPerQuery",
+                format!("must be between 1 and 100000, got {}", self.results_per_query),
+            ));
+        }
+        finite(self.similarity_threshold, || "similarityThreshold".into())?;
+        if !(0.0..=1.0).contains(&self.multi_query_boost) {
+            return Err(ScoreError::new(
+                ErrorCode::InvalidConfig,
+                "multiQueryBoost",
+                format!("must be between 0 and 1, got {}", self.multi_query_boost),
+            ));
+        }
+        if self.limit < 1 {
+            return Err(ScoreError::new(ErrorCode::InvalidConfig, "limit", "must be >= 1, got 0"));
+        }
+        validate_k(self.k, "k")
+    }
+}
+
+/// One fused item.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct MultiQueryResult {
+    /// The id.
+    pub id: String,
+    /// Combined score.
+    pub score: f64,
+    /// Per query index (as a string key), the similarity score (verbose only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub query_scores: Option<std::collections::BTreeMap<u32, f64>>,
+    /// Per query index, the 1-based rank after filtering (verbose only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub query_ranks: Option<std::collections::BTreeMap<u32, u32>>,
+    /// In how many queries the item appeared (verbose only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub appeared_in_query_count: Option<u32>,
+}
+
+/// Summary statistics of a multi-query fusion.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct MultiQueryStats {
+    /// Number of queries.
+    pub queries: u32,
+    /// Distinct items that survived the threshold in at least one query.
+    pub unique_items: u32,
+    /// Items found by more than one query.
+    pub items_in_multiple_queries: u32,
+    /// Mean number of queries per item (0 when there are no items).
+    pub mean_queries_per_item: f64,
+    /// Hits dropped by `similarityThreshold`.
+    pub below_threshold: u32,
+    /// Hits beyond `resultsPerQuery`, not considered.
+    pub beyond_results_per_query: u32,
+    /// Repeated ids within a query, ignored.
+    pub duplicates: u32,
+}
+
+/// Output of [`fuse_multi_query`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct MultiQueryOutput {
+    /// Fused results, best first, at most `limit`.
+    pub results: Vec<MultiQueryResult>,
+    /// Summary statistics.
+    pub stats: MultiQueryStats,
+}
+
+struct Occurrence {
+    id: String,
+    timestamp: Option<f64>,
+    /// (query index, score, rank), in query order.
+    hits: Vec<(u32, f64, u32)>,
+}
+
+/// RRF: `sum_q 1 / (k + rank_q)`.
+fn rrf_score(hits: &[(u32, f64, u32)], k: f64) -> f64 {
+    hits.iter().map(|&(_, _, rank)| 1.0 / (k + f64::from(rank))).sum()
+}
+
+/// Score sum: `sum_q score_q`.
+fn score_sum(hits: &[(u32, f64, u32)]) -> f64 {
+    hits.iter().map(|&(_, score, _)| score).sum()
+}
+
+/// Score max with bonus: `max_q score_q * (1 + boost * (count - 1))`.
+fn score_max(hits: &[(u32, f64, u32)], boost: f64) -> f64 {
+    let max = hits.iter().map(|&(_, s, _)| s).fold(f64::NEG_INFINITY, f64::max);
+    let extra = hits.len().saturating_sub(1) as f64;
+    max * (1.0 + boost * extra)
+}
+
+/// Fuses the hits of several queries (see the module documentation).
+pub fn fuse_multi_query(queries: &[Vec<QueryHit>], opts: &MultiQueryOptions) -> Result<MultiQueryOutput> {
+    opts.validate()?;
+    let mut stats = MultiQueryStats { queries: u32::try_from(queries.len()).unwrap_or(u32::MAX), ..Default::default() };
+    let mut index: FxHashMap<&str, usize> = FxHashMap::default();
+    let mut occurrences: Vec<Occurrence> = Vec::new();
+    for (qi, hits) in (0u32..).zip(queries) {
+        let mut rank = 0u32;
+        let mut seen_here: FxHashMap<&str, ()> = FxHashMap::default();
+        for (pos, hit) in hits.iter().enumerate() {
+            let field = || format!("queries[{qi}][{pos}]");
+            finite(hit.score, || format!("{}.score", field()))?;
+            let ts = match &hit.timestamp {
+                Some(t) => Some(t.to_millis(&format!("{}.timestamp", field()))?),
+                None => None,
+            };
+            if pos >= opts.results_per_query as usize {
+                stats.beyond_results_per_query += 1;
+                continue;
+            }
+            if hit.score < opts.similarity_threshold {
+                stats.below_threshold += 1;
+                continue;
+            }
+            if seen_here.insert(hit.id.as_str(), ()).is_some() {
+                stats.duplicates += 1;
+                continue;
+            }
+            rank += 1;
+            let slot = *index.entry(hit.id.as_str()).or_insert_with(|| {
+                occurrences.push(Occurrence { id: hit.id.clone(), timestamp: None, hits: Vec::new() });
+                occurrences.len() - 1
+            });
+            if let Some(occ) = occurrences.get_mut(slot) {
+                occ.hits.push((qi, hit.score, rank));
+                // The newest timestamp seen for the item wins.
+                occ.timestamp = match (occ.timestamp, ts) {
+                    (Some(a), Some(b)) => Some(a.max(b)),
+                    (a, b) => a.or(b),
+                };
+            }
+        }
+    }
+    stats.unique_items = u32::try_from(occurrences.len()).unwrap_or(u32::MAX);
+    stats.items_in_multiple_queries = u32::try_from(occurrences.iter().filter(|o| o.hits.len() > 1).count()).unwrap_or(u32::MAX);
+    let total_hits: usize = occurrences.iter().map(|o| o.hits.len()).sum();
+    stats.mean_queries_per_item = if occurrences.is_empty() { 0.0 } else { total_hits as f64 / occurrences.len() as f64 };
+
+    let mut scored: Vec<(f64, Occurrence)> = occurrences
+        .into_iter()
+        .map(|o| {
+            let s = match opts.method {
+                MultiQueryMethod::Rrf => rrf_score(&o.hits, opts.k),
+                MultiQueryMethod::ScoreSum => score_sum(&o.hits),
+                MultiQueryMethod::ScoreMax => score_max(&o.hits, opts.multi_query_boost),
+            };
+            (s, o)
+        })
+        .collect();
+    scored.sort_by(|(sa, a), (sb, b)| {
+        sb.total_cmp(sa)
+            .then_with(|| match (a.timestamp, b.timestamp) {
+                (Some(x), Some(y)) => y.total_cmp(&x),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (None, None) => std::cmp::Ordering::Equal,
+            })
+            .then_with(|| a.id.cmp(&b.id))
+    });
+    scored.truncate(opts.limit as usize);
+    let results = scored
+        .into_iter()
+        .map(|(score, o)| {
+            let verbose = opts.verbose;
+            MultiQueryResult {
+                score,
+                query_scores: verbose.then(|| o.hits.iter().map(|&(q, s, _)| (q, s)).collect()),
+                query_ranks: verbose.then(|| o.hits.iter().map(|&(q, _, r)| (q, r)).collect()),
+                appeared_in_query_count: verbose.then(|| u32::try_from(o.hits.len()).unwrap_or(u32::MAX)),
+                id: o.id,
+            }
+        })
+        .collect();
+    Ok(MultiQueryOutput { results, stats })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hit(id: &str, score: f64) -> QueryHit {
+        QueryHit { id: id.into(), score, timestamp: None }
+    }
+    fn opts(method: MultiQueryMethod) -> MultiQueryOptions {
+        MultiQueryOptions { method, verbose: true, ..Default::default() }
+    }
+    fn score_of(out: &MultiQueryOutput, id: &str) -> f64 {
+        out.results.iter().find(|r| r.id == id).unwrap().score
+    }
+
+    #[test]
+    fn seed_rrf_example() {
+        // A: query 1 rank 3 (0.85), query 2 rank 1 (0.92); B: query 1 rank 1 (0.88).
+        let q1 = vec![hit("B", 0.88), hit("x", 0.87), hit("A", 0.85)];
+        let q2 = vec![hit("A", 0.92)];
+        let out = fuse_multi_query(&[q1, q2], &opts(MultiQueryMethod::Rrf)).unwrap();
+        let a = score_of(&out, "A");
+        assert_eq!(a, 1.0 / 63.0 + 1.0 / 61.0);
+        assert!((a - 0.0323).abs() < 5e-5);
+        assert!((score_of(&out, "B") - 0.0164).abs() < 5e-5);
+        assert_eq!(out.results.first().unwrap().id, "A");
+        let ra = out.results.first().unwrap();
+        assert_eq!(ra.query_ranks.as_ref().unwrap().get(&0), Some(&3));
+        assert_eq!(ra.query_ranks.as_ref().unwrap().get(&1), Some(&1));
+        assert_eq!(ra.appeared_in_query_count, Some(2));
+    }
+
+    #[test]
+    fn seed_score_sum_example() {
+        let out = fuse_multi_query(
+            &[vec![hit("B", 0.95), hit("A", 0.85)], vec![hit("A", 0.78)]],
+            &opts(MultiQueryMethod::ScoreSum),
+        )
+        .unwrap();
+        assert_eq!(score_of(&out, "A"), 0.85 + 0.78);
+        assert!((score_of(&out, "A") - 1.63).abs() < 1e-12);
+        assert_eq!(score_of(&out, "B"), 0.95);
+        assert_eq!(out.results.first().unwrap().id, "A");
+    }
+
+    #[test]
+    fn seed_score_max_example() {
+        let out = fuse_multi_query(
+            &[vec![hit("B", 0.95), hit("A", 0.85)], vec![hit("A", 0.78)]],
+            &opts(MultiQueryMethod::ScoreMax),
+        )
+        .unwrap();
+        assert!((score_of(&out, "A") - 0.935).abs() < 1e-12);
+        assert_eq!(score_of(&out, "B"), 0.95);
+        assert_eq!(out.results.first().unwrap().id, "B");
+        // The listed unit test: [0.9, 0.8] with boost 0.1 -> 0.99.
+        let out = fuse_multi_query(&[vec![hit("m", 0.9)], vec![hit("m", 0.8)]], &opts(MultiQueryMethod::ScoreMax)).unwrap();
+        assert!((score_of(&out, "m") - 0.99).abs() < 1e-12);
+    }
+
+    #[test]
+    fn listed_unit_tests() {
+        let o = opts(MultiQueryMethod::Rrf);
+        let single = fuse_multi_query(&[vec![hit("m", 0.9)]], &o).unwrap();
+        assert_eq!(score_of(&single, "m"), 1.0 / 61.0);
+        let two = fuse_multi_query(&[vec![hit("m", 0.9)], vec![hit("a", 0.9), hit("b", 0.9), hit("m", 0.9)]], &o).unwrap();
+        assert_eq!(score_of(&two, "m"), 1.0 / 61.0 + 1.0 / 63.0);
+        let sum = fuse_multi_query(&[vec![hit("m", 0.8)], vec![hit("m", 0.7)]], &opts(MultiQueryMethod::ScoreSum)).unwrap();
+        assert!((score_of(&sum, "m") - 1.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn single_query_all_methods_rank_by_similarity() {
+        let q = vec![hit("a", 0.95), hit("b", 0.9), hit("c", 0.7)];
+        for m in [MultiQueryMethod::Rrf, MultiQueryMethod::ScoreSum, MultiQueryMethod::ScoreMax] {
+            let out = fuse_multi_query(std::slice::from_ref(&q), &opts(m)).unwrap();
+            let ids: Vec<&str> = out.results.iter().map(|r| r.id.as_str()).collect();
+            assert_eq!(ids, vec!["a", "b", "c"], "{m:?}");
+        }
+        // score_max with boost 0 reproduces the single-query scores (regression test).
+        let o = MultiQueryOptions { method: MultiQueryMethod::ScoreMax, multi_query_boost: 0.0, ..Default::default() };
+        let out = fuse_multi_query(&[q], &o).unwrap();
+        assert_eq!(out.results.iter().map(|r| r.score).collect::<Vec<_>>(), vec![0.95, 0.9, 0.7]);
+    }
+
+    #[test]
+    fn empty_queries_unique_and_shared_items() {
+        let o = opts(MultiQueryMethod::Rrf);
+        let out = fuse_multi_query(&[vec![], vec![hit("a", 0.9)]], &o).unwrap();
+        assert_eq!(out.results.len(), 1);
+        let out = fuse_multi_query(&[], &o).unwrap();
+        assert!(out.results.is_empty());
+        assert_eq!(out.stats.mean_queries_per_item, 0.0);
+        let unique = fuse_multi_query(&[vec![hit("a", 0.9)], vec![hit("b", 0.9)]], &o).unwrap();
+        assert_eq!(unique.stats.items_in_multiple_queries, 0);
+        assert_eq!(unique.stats.mean_queries_per_item, 1.0);
+        let all = fuse_multi_query(&[vec![hit("a", 0.9), hit("b", 0.8)], vec![hit("b", 0.9), hit("a", 0.8)]], &o).unwrap();
+        assert_eq!(all.stats.items_in_multiple_queries, 2);
+        assert_eq!(all.stats.unique_items, 2);
+        assert_eq!(all.stats.mean_queries_per_item, 2.0);
+    }
+
+    #[test]
+    fn threshold_filters_before_ranking_and_results_per_query_cuts() {
+        let q = vec![hit("low", 0.5), hit("a", 0.7), hit("b", 0.65)];
+        let out = fuse_multi_query(&[q], &opts(MultiQueryMethod::Rrf)).unwrap();
+        assert_eq!(out.stats.below_threshold, 1);
+        assert_eq!(score_of(&out, "a"), 1.0 / 61.0);
+        let o = MultiQueryOptions { results_per_query: 1, ..opts(MultiQueryMethod::Rrf) };
+        let out = fuse_multi_query(&[vec![hit("a", 0.9), hit("b", 0.9)]], &o).unwrap();
+        assert_eq!(out.results.len(), 1);
+        assert_eq!(out.stats.beyond_results_per_query, 1);
+    }
+
+    #[test]
+    fn ties_by_timestamp_newest_first_then_id() {
+        let t = |id: &str, ts: Option<&str>| QueryHit { id: id.into(), score: 0.8, timestamp: ts.map(|s| Timestamp::Iso(s.into())) };
+        let qs = vec![vec![t("b", Some("2024-01-01"))], vec![t("a", Some("2024-06-01"))], vec![t("c", None)], vec![t("0", None)]];
+        let out = fuse_multi_query(&qs, &opts(MultiQueryMethod::ScoreSum)).unwrap();
+        let ids: Vec<&str> = out.results.iter().map(|r| r.id.as_str()).collect();
+        assert_eq!(ids, vec!["a", "b", "0", "c"]);
+    }
+
+    #[test]
+    fn limit_and_validation() {
+        let q: Vec<QueryHit> = (0..30).map(|i| hit(&format!("d{i:02}"), 0.9)).collect();
+        let out = fuse_multi_query(&[q], &MultiQueryOptions { results_per_query: 30, limit: 5, ..Default::default() }).unwrap();
+        assert_eq!(out.results.len(), 5);
+        assert!(out.results.first().unwrap().query_scores.is_none());
+        let bad = MultiQueryOptions { multi_query_boost: 2.0, ..Default::default() };
+        assert_eq!(fuse_multi_query(&[], &bad).unwrap_err().field, "multiQueryBoost");
+        let bad = MultiQueryOptions { results_per_query: 0, ..Default::default() };
+        assert_eq!(fuse_multi_query(&[], &bad).unwrap_err().field, "resultsPerQuery");
+        let e = fuse_multi_query(&[vec![hit("a", f64::NAN)]], &MultiQueryOptions::default()).unwrap_err();
+        assert_eq!((e.code, e.field.as_str()), (ErrorCode::NonFiniteScore, "queries[0][0].score"));
+        let e = fuse_multi_query(&[], &MultiQueryOptions { k: 0.0, ..Default::default() }).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidK);
+    }
+
+    #[test]
+    fn duplicate_within_query_keeps_first() {
+        let out = fuse_multi_query(&[vec![hit("a", 0.9), hit("a", 0.95), hit("b", 0.8)]], &opts(MultiQueryMethod::ScoreSum)).unwrap();
+        assert_eq!(score_of(&out, "a"), 0.9);
+        assert_eq!(out.stats.duplicates, 1);
+        assert_eq!(out.results.iter().find(|r| r.id == "b").unwrap().query_ranks.as_ref().unwrap().get(&0), Some(&2));
+    }
+}

@@ -1,1 +1,196 @@
-//! (in progress)
+//! Stage 4: normalization of a result set's scores.
+//!
+//! * `max`: `s / max(maxScore, 0.001)` (seed 003's floor keeps a weak set weak);
+//!   scores must be >= 0.
+//! * `min_max`: `(s - min) / (max - min)`; when every score is equal, every result
+//!   gets 1.0.
+//! * `z_score`: `z = (s - mean) / sd` (population sd), mapped into [0, 1] by the
+//!   standard normal CDF `Phi(z) = (1 + erf(z / sqrt 2)) / 2`; when `sd = 0` (including a
+//!   single score) every result gets 0.5.
+//! * `softmax`: `exp((s - max) / T) / sum exp((s_j - max) / T)` with temperature
+//!   `T > 0` (default 1); the max shift changes nothing mathematically and avoids
+//!   overflow.
+//!
+//! Every method preserves order (ties stay ties). `min_max`, `max` (when the max is at
+//! least the floor) and `z_score`-free compositions are idempotent where noted in tests.
+
+use crate::error::{all_finite, ErrorCode, Result, ScoreError};
+use serde::{Deserialize, Serialize};
+
+/// The floor under the maximum in `max` normalization.
+pub const MAX_FLOOR: f64 = 0.001;
+
+/// Normalization methods.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub enum NormalizeMethod {
+    /// Leave scores unchanged.
+    #[default]
+    None,
+    /// Divide by the maximum (floored at 0.001).
+    Max,
+    /// Min-max to [0, 1].
+    MinMax,
+    /// Standard score through the normal CDF.
+    ZScore,
+    /// Softmax with a temperature.
+    Softmax,
+}
+
+impl NormalizeMethod {
+    /// Parses a method name (`none`, `max`, `min_max`, `z_score`, `softmax`).
+    pub fn parse(name: &str) -> Result<Self> {
+        match name {
+            "none" => Ok(NormalizeMethod::None),
+            "max" => Ok(NormalizeMethod::Max),
+            "min_max" => Ok(NormalizeMethod::MinMax),
+            "z_score" => Ok(NormalizeMethod::ZScore),
+            "softmax" => Ok(NormalizeMethod::Softmax),
+            other => Err(ScoreError::new(
+                ErrorCode::UnknownMethod,
+                "method",
+                format!("unknown normalization {other:?}; expected one of none, max, min_max, z_score, softmax"),
+            )),
+        }
+    }
+}
+
+/// `s / max(max(scores), 0.001)`.
+pub fn max_norm(scores: &[f64]) -> Vec<f64> {
+    let max = scores.iter().copied().fold(MAX_FLOOR, f64::max);
+    scores.iter().map(|s| s / max).collect()
+}
+
+/// `(s - min) / (max - min)`, all-equal -> 1.0.
+pub fn min_max(scores: &[f64]) -> Vec<f64> {
+    let min = scores.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let range = max - min;
+    scores.iter().map(|s| if range > 0.0 { (s - min) / range } else { 1.0 }).collect()
+}
+
+/// Standard normal CDF.
+pub fn normal_cdf(z: f64) -> f64 {
+    0.5 * (1.0 + libm::erf(z / std::f64::consts::SQRT_2))
+}
+
+/// `Phi((s - mean) / sd)`, sd = 0 -> 0.5.
+pub fn z_score(scores: &[f64]) -> Vec<f64> {
+    let n = scores.len() as f64;
+    let mean = scores.iter().sum::<f64>() / n;
+    let var = scores.iter().map(|s| (s - mean) * (s - mean)).sum::<f64>() / n;
+    let sd = libm::sqrt(var);
+    scores.iter().map(|s| if sd > 0.0 { normal_cdf((s - mean) / sd) } else { 0.5 }).collect()
+}
+
+/// `exp((s - max) / T) / sum_j exp((s_j - max) / T)`.
+pub fn softmax(scores: &[f64], temperature: f64) -> Vec<f64> {
+    let max = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let exps: Vec<f64> = scores.iter().map(|s| libm::exp((s - max) / temperature)).collect();
+    let sum: f64 = exps.iter().sum();
+    exps.iter().map(|e| e / sum).collect()
+}
+
+/// Validates a softmax temperature: finite and > 0.
+pub fn validate_temperature(t: f64, field: &str) -> Result<()> {
+    if t.is_finite() && t > 0.0 {
+        Ok(())
+    } else {
+        Err(ScoreError::new(ErrorCode::InvalidConfig, field, format!("temperature must be a finite number > 0, got {t}")))
+    }
+}
+
+/// Normalizes `scores` (input order kept). Errors: `NON_FINITE_SCORE`,
+/// `NEGATIVE_VALUE` (for `max`), `INVALID_CONFIG` (temperature).
+pub fn normalize(scores: &[f64], method: NormalizeMethod, temperature: f64) -> Result<Vec<f64>> {
+    all_finite(scores, "scores")?;
+    if scores.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(match method {
+        NormalizeMethod::None => scores.to_vec(),
+        NormalizeMethod::Max => {
+            if let Some(i) = scores.iter().position(|&s| s < 0.0) {
+                return Err(ScoreError::new(
+                    ErrorCode::NegativeValue,
+                    format!("scores[{i}]"),
+                    "max normalization needs scores >= 0; use min_max for signed scores",
+                ));
+            }
+            max_norm(scores)
+        }
+        NormalizeMethod::MinMax => min_max(scores),
+        NormalizeMethod::ZScore => z_score(scores),
+        NormalizeMethod::Softmax => {
+            validate_temperature(temperature, "temperature")?;
+            softmax(scores, temperature)
+        }
+    })
+}
+
+/// The indices of the scores that pass `score >= min_relevance`.
+pub fn passes_min_relevance(score: f64, min_relevance: f64) -> bool {
+    score >= min_relevance
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn max_with_floor() {
+        assert_eq!(max_norm(&[2.0, 1.0, 0.5]), vec![1.0, 0.5, 0.25]);
+        // A weak set stays weak: max 0.0005 < floor 0.001.
+        assert_eq!(max_norm(&[0.0005, 0.00025]), vec![0.5, 0.25]);
+        assert_eq!(normalize(&[-1.0], NormalizeMethod::Max, 1.0).unwrap_err().code, ErrorCode::NegativeValue);
+    }
+
+    #[test]
+    fn min_max_and_equal_scores() {
+        assert_eq!(min_max(&[3.0, 1.0, 2.0]), vec![1.0, 0.0, 0.5]);
+        assert_eq!(min_max(&[0.05, 0.05, 0.05]), vec![1.0, 1.0, 1.0]);
+        assert_eq!(min_max(&[7.0]), vec![1.0]);
+    }
+
+    #[test]
+    fn z_score_maps_through_normal_cdf() {
+        let z = z_score(&[1.0, 3.0]);
+        // mean 2, sd 1: Phi(-1), Phi(1)
+        assert!((z[0] - 0.158_655_253_931_457_05).abs() < 1e-15);
+        assert!((z[1] - 0.841_344_746_068_542_9).abs() < 1e-15);
+        assert_eq!(z_score(&[4.0]), vec![0.5]);
+        assert_eq!(z_score(&[4.0, 4.0]), vec![0.5, 0.5]);
+    }
+
+    #[test]
+    fn softmax_sums_to_one_and_temperature_flattens() {
+        let s = softmax(&[1.0, 2.0, 3.0], 1.0);
+        assert!((s.iter().sum::<f64>() - 1.0).abs() < 1e-15);
+        let e = std::f64::consts::E;
+        assert!((s[2] - e * e / (1.0 + e + e * e)).abs() < 1e-15);
+        let hot = softmax(&[1.0, 2.0, 3.0], 100.0);
+        assert!(hot[2] - hot[0] < s[2] - s[0]);
+        let big = softmax(&[1000.0, 999.0], 1.0);
+        assert!(big.iter().all(|v| v.is_finite()));
+        assert_eq!(normalize(&[1.0], NormalizeMethod::Softmax, 0.0).unwrap_err().code, ErrorCode::InvalidConfig);
+    }
+
+    #[test]
+    fn empty_and_non_finite() {
+        assert!(normalize(&[], NormalizeMethod::ZScore, 1.0).unwrap().is_empty());
+        let e = normalize(&[1.0, f64::INFINITY], NormalizeMethod::MinMax, 1.0).unwrap_err();
+        assert_eq!((e.code, e.field.as_str()), (ErrorCode::NonFiniteScore, "scores[1]"));
+        assert_eq!(NormalizeMethod::parse("minmax").unwrap_err().code, ErrorCode::UnknownMethod);
+        assert_eq!(NormalizeMethod::parse("z_score").unwrap(), NormalizeMethod::ZScore);
+    }
+
+    #[test]
+    fn idempotent_where_expected() {
+        let x = [0.3, 0.9, 0.1, 0.5];
+        let once = min_max(&x);
+        assert_eq!(min_max(&once), once);
+        let m = max_norm(&x);
+        assert_eq!(max_norm(&m), m);
+    }
+}

@@ -1,1 +1,832 @@
-//! (in progress)
+//! Stage 8: the whole pipeline behind one validated configuration.
+//!
+//! `fuse -> recency -> topK pool -> rerank -> normalize -> minRelevance ->
+//! calibrate -> minConfidence -> topN -> bands -> confidence`
+//!
+//! * **fuse**: weighted RRF of the input lists ([`crate::fuse`]); a list's weight is its
+//!   own `weight`, else `config.weights[name]`, else 1.
+//! * **recency** (`recency.mode`): `step` multiplies by the age step of the item's
+//!   `modifiedAt` relative to the input's `now` (required when any item has
+//!   `modifiedAt`); `fiscal_year` multiplies by `1 + recency.boost * tier`;
+//!   `none` skips. Items without the needed metadata get x1.
+//! * **topK pool**: the `topK` best items after recency go on (seed 000's
+//!   `fused[:top_k]`); the rest are counted in `stats.beyondTopK`.
+//! * **rerank** (`rerank.method`): `heuristic` multiplies by the reranker's factors
+//!   computed from `items[id]` (name, type, summary, content); `cross_encoder` replaces
+//!   the score by the min-max normalized `items[id].crossEncoderScore` of the first
+//!   `rerank.candidateLimit` items (the rest are dropped and counted). After either, an
+//!   item with a `fiscalYear` is multiplied by `1 + rerank.recencyBoost * tier`.
+//! * **normalize** (`normalization.method`, default `none`), then items below
+//!   `normalization.minRelevance` are dropped (only when a method is set).
+//! * **calibrate** (`calibration`), then items below `minConfidence` are dropped.
+//! * Results are sorted by calibrated score (descending; ties by the pre-calibration
+//!   score, then id) and cut to `topN`; each gets its band from the floors of the most
+//!   specific matching profile for `input.context`; the query confidence is computed on
+//!   the returned scores.
+//!
+//! Contract (seed 000): `1 <= topN <= topK`, at most `topN` results, every score within
+//! [0, 1], sorted descending. The output is checked before it is returned.
+
+use crate::bands::{select_floors, validate_profiles, Band, BandContext, BandFloors, BandProfile};
+use crate::calibrate::Sigmoid;
+use crate::confidence::{confidence_of_sorted, ConfidenceOptions, QueryConfidence};
+use crate::error::{finite, ErrorCode, Result, ScoreError};
+use crate::fit::FittedCalibration;
+use crate::fuse::{rrf, validate_k, validate_weight, RankedList, DEFAULT_K};
+use crate::limits::Limits;
+use crate::normalize::{normalize, validate_temperature, NormalizeMethod};
+use crate::recency::{age_days, default_steps, step_multiplier, validate_boost, validate_steps, FiscalYearTier, RecencyStep};
+use crate::rerank::{cross_encoder_normalize, heuristic_factors, CandidateText, HeuristicConfig, HeuristicFactors, PreparedQuery};
+use crate::timestamp::Timestamp;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Recency modes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub enum RecencyMode {
+    /// No recency boost.
+    None,
+    /// Step boost by age (seed 000).
+    #[default]
+    Step,
+    /// Fiscal-year tier boost (seed 004).
+    FiscalYear,
+}
+
+/// Recency configuration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct RecencyConfig {
+    /// `step` (default), `fiscal_year` or `none`.
+    pub mode: RecencyMode,
+    /// Age steps for `step` (default x1.2 < 7 days, x1.1 < 30 days).
+    pub steps: Vec<RecencyStep>,
+    /// Tier parameters for `fiscal_year` (window 5, latest year 2025).
+    pub fiscal_year: FiscalYearTier,
+    /// Boost for `fiscal_year` at the merge stage (default 0.80).
+    pub boost: f64,
+}
+
+impl Default for RecencyConfig {
+    fn default() -> Self {
+        RecencyConfig { mode: RecencyMode::Step, steps: default_steps(), fiscal_year: FiscalYearTier::default(), boost: 0.8 }
+    }
+}
+
+/// Rerank methods.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub enum RerankMethod {
+    /// No reranking (default).
+    #[default]
+    None,
+    /// The heuristic multiplicative reranker (seed 003).
+    Heuristic,
+    /// External cross-encoder scores (seed 004).
+    CrossEncoder,
+}
+
+/// Rerank configuration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct RerankConfig {
+    /// `none` (default), `heuristic` or `cross_encoder`.
+    pub method: RerankMethod,
+    /// Factors of the heuristic reranker.
+    pub heuristic: HeuristicConfig,
+    /// Candidates reranked (the best after recency); `None`: the whole topK pool.
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub candidate_limit: Option<u32>,
+    /// Fiscal-year boost after reranking (default 0.80).
+    pub recency_boost: f64,
+}
+
+impl Default for RerankConfig {
+    fn default() -> Self {
+        RerankConfig { method: RerankMethod::None, heuristic: HeuristicConfig::default(), candidate_limit: None, recency_boost: 0.8 }
+    }
+}
+
+/// Normalization configuration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct NormalizationConfig {
+    /// `none` (default), `max`, `min_max`, `z_score` or `softmax`.
+    pub method: NormalizeMethod,
+    /// Softmax temperature (default 1).
+    pub temperature: f64,
+    /// Normalized scores below this are dropped (default 0.1; ignored for `none`).
+    pub min_relevance: f64,
+}
+
+impl Default for NormalizationConfig {
+    fn default() -> Self {
+        NormalizationConfig { method: NormalizeMethod::None, temperature: 1.0, min_relevance: 0.1 }
+    }
+}
+
+/// How raw scores become confidences.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "method", rename_all = "lowercase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub enum Calibration {
+    /// The seed's sigmoid (`threshold` 0.035, `steepness` 150).
+    Sigmoid {
+        /// Raw score mapped to 0.5.
+        #[serde(default = "default_threshold")]
+        #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+        threshold: f64,
+        /// Steepness (> 0).
+        #[serde(default = "default_steepness")]
+        #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+        steepness: f64,
+    },
+    /// A calibration fitted from judgements ([`crate::fit`]), as returned by
+    /// `fitPlatt` / `fitIsotonic`.
+    Fitted {
+        /// The fitted model.
+        model: FittedCalibration,
+    },
+}
+
+fn default_threshold() -> f64 {
+    Sigmoid::default().threshold
+}
+fn default_steepness() -> f64 {
+    Sigmoid::default().steepness
+}
+
+impl Default for Calibration {
+    fn default() -> Self {
+        Calibration::Sigmoid { threshold: default_threshold(), steepness: default_steepness() }
+    }
+}
+
+impl Calibration {
+    /// Validates parameters.
+    pub fn validate(&self) -> Result<()> {
+        match self {
+            Calibration::Sigmoid { threshold, steepness } => Sigmoid { threshold: *threshold, steepness: *steepness }.validate(),
+            Calibration::Fitted { model } => model.validate().map_err(|e| e.within("model")),
+        }
+    }
+
+    /// The confidence of one raw score.
+    pub fn apply(&self, raw: f64) -> f64 {
+        match self {
+            Calibration::Sigmoid { threshold, steepness } => Sigmoid { threshold: *threshold, steepness: *steepness }.apply(raw),
+            Calibration::Fitted { model } => model.predict(raw),
+        }
+    }
+}
+
+/// Band configuration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct BandsConfig {
+    /// Default lowest score of a hit (0.85).
+    pub high_floor: f64,
+    /// Default lowest score of a degraded result (0.65).
+    pub degraded_floor: f64,
+    /// Named profiles per (taskClass, language, buildSystem).
+    pub profiles: Vec<BandProfile>,
+}
+
+impl Default for BandsConfig {
+    fn default() -> Self {
+        let d = BandFloors::default();
+        BandsConfig { high_floor: d.high_floor, degraded_floor: d.degraded_floor, profiles: Vec::new() }
+    }
+}
+
+impl BandsConfig {
+    fn floors(&self) -> BandFloors {
+        BandFloors { high_floor: self.high_floor, degraded_floor: self.degraded_floor }
+    }
+}
+
+/// The pipeline configuration. Every field has the seed's default.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct PipelineConfig {
+    /// RRF constant (default 60, >= 1).
+    pub k: f64,
+    /// Weight per list name (default 1 for every list).
+    pub weights: BTreeMap<String, f64>,
+    /// Candidate pool after fusion and recency (default 10).
+    pub top_k: u32,
+    /// Results returned (default 5, `1 <= topN <= topK`).
+    pub top_n: u32,
+    /// Recency boost.
+    pub recency: RecencyConfig,
+    /// Reranking.
+    pub rerank: RerankConfig,
+    /// Normalization.
+    pub normalization: NormalizationConfig,
+    /// Calibration (default: the seed's sigmoid).
+    pub calibration: Calibration,
+    /// Calibrated scores below this are dropped (default 0.3).
+    pub min_confidence: f64,
+    /// Band floors and profiles.
+    pub bands: BandsConfig,
+    /// Query confidence options.
+    pub confidence: ConfidenceOptions,
+    /// Input size limits.
+    pub limits: Limits,
+    /// Attach an `explain` record to every result (default true).
+    pub explain: bool,
+}
+
+impl Default for PipelineConfig {
+    fn default() -> Self {
+        PipelineConfig {
+            k: DEFAULT_K,
+            weights: BTreeMap::new(),
+            top_k: 10,
+            top_n: 5,
+            recency: RecencyConfig::default(),
+            rerank: RerankConfig::default(),
+            normalization: NormalizationConfig::default(),
+            calibration: Calibration::default(),
+            min_confidence: 0.3,
+            bands: BandsConfig::default(),
+            confidence: ConfidenceOptions::default(),
+            limits: Limits::default(),
+            explain: true,
+        }
+    }
+}
+
+fn in_unit(v: f64, field: &str) -> Result<()> {
+    if v.is_finite() && (0.0..=1.0).contains(&v) {
+        Ok(())
+    } else {
+        Err(ScoreError::new(ErrorCode::InvalidConfig, field, format!("must be within [0, 1], got {v}")))
+    }
+}
+
+impl PipelineConfig {
+    /// Validates every value; the error names the offending field by its path.
+    pub fn validate(&self) -> Result<()> {
+        validate_k(self.k, "k")?;
+        for (name, &w) in &self.weights {
+            validate_weight(w, || format!("weights.{name}"))?;
+        }
+        if self.top_k < 1 {
+            return Err(ScoreError::new(ErrorCode::InvalidTopK, "topK", "topK must be >= 1"));
+        }
+        if self.top_n < 1 || self.top_n > self.top_k {
+            return Err(ScoreError::new(ErrorCode::InvalidTopN, "topN", format!("topN must satisfy 1 <= topN <= topK = {}, got {}", self.top_k, self.top_n)));
+        }
+        validate_steps(&self.recency.steps, "recency.steps")?;
+        self.recency.fiscal_year.validate("recency.fiscalYear")?;
+        validate_boost(self.recency.boost, "recency.boost")?;
+        self.rerank.heuristic.validate().map_err(|e| e.within("rerank.heuristic"))?;
+        if self.rerank.candidate_limit == Some(0) {
+            return Err(ScoreError::new(ErrorCode::InvalidConfig, "rerank.candidateLimit", "must be >= 1"));
+        }
+        validate_boost(self.rerank.recency_boost, "rerank.recencyBoost")?;
+        validate_temperature(self.normalization.temperature, "normalization.temperature")?;
+        finite(self.normalization.min_relevance, || "normalization.minRelevance".into())?;
+        self.calibration.validate().map_err(|e| e.within("calibration"))?;
+        in_unit(self.min_confidence, "minConfidence")?;
+        self.bands.floors().validate().map_err(|e| e.within("bands"))?;
+        validate_profiles(&self.bands.profiles).map_err(|e| e.within("bands"))?;
+        self.confidence.validate().map_err(|e| e.within("confidence"))?;
+        self.limits.validate()
+    }
+}
+
+/// One input list.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct InputList {
+    /// Strategy name (`semantic`, `keyword`, `graph`, ...), unique within an input.
+    pub name: String,
+    /// Ids, best first.
+    pub ids: Vec<String>,
+    /// The strategy's own scores, parallel to `ids` (reported in explanations).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub scores: Option<Vec<f64>>,
+    /// Weight of this list (overrides `config.weights[name]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub weight: Option<f64>,
+}
+
+/// Metadata of one item, for recency and reranking.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct ItemMeta {
+    /// Name (heuristic reranker).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub name: Option<String>,
+    /// Entity type (heuristic reranker).
+    #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub entity_type: Option<String>,
+    /// Summary (heuristic reranker).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub summary: Option<String>,
+    /// Content (heuristic reranker's short-content rule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub content: Option<String>,
+    /// Modification time (step recency).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "string | number"))]
+    pub modified_at: Option<Timestamp>,
+    /// Fiscal year (fiscal-year recency).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub fiscal_year: Option<i32>,
+    /// External cross-encoder score (cross-encoder rerank).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub cross_encoder_score: Option<f64>,
+}
+
+/// The pipeline input.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct PipelineInput {
+    /// The query text (required by the heuristic reranker).
+    #[serde(default)]
+    pub query: String,
+    /// Ranked lists, one per strategy.
+    pub lists: Vec<InputList>,
+    /// Metadata by item id.
+    #[serde(default)]
+    pub items: BTreeMap<String, ItemMeta>,
+    /// The current time for step recency (epoch ms or ISO 8601).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "string | number"))]
+    pub now: Option<Timestamp>,
+    /// Context that selects a band profile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub context: Option<BandContext>,
+}
+
+/// One list's contribution to one result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct Contribution {
+    /// List name.
+    pub list: String,
+    /// 1-based rank in that list.
+    pub rank: u32,
+    /// The list's weight.
+    pub weight: f64,
+    /// `weight / (k + rank)`.
+    pub contribution: f64,
+    /// The list's own score for the item, when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub list_score: Option<f64>,
+}
+
+/// What the rerank stage did to one result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "method", rename_all = "snake_case")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub enum RerankExplain {
+    /// No reranking.
+    None,
+    /// Heuristic factors.
+    Heuristic {
+        /// The factors.
+        factors: HeuristicFactors,
+    },
+    /// Cross-encoder score, raw and normalized.
+    CrossEncoder {
+        /// The raw score.
+        raw: f64,
+        /// After per-query min-max.
+        normalized: f64,
+    },
+}
+
+/// A result's value after every stage.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct Explain {
+    /// Which lists contributed, at which rank.
+    pub contributions: Vec<Contribution>,
+    /// RRF score.
+    pub fused: f64,
+    /// Merge-stage recency multiplier.
+    pub recency_multiplier: f64,
+    /// Score after recency.
+    pub after_recency: f64,
+    /// The rerank stage.
+    pub rerank: RerankExplain,
+    /// Rerank-stage fiscal-year multiplier.
+    pub rerank_recency_multiplier: f64,
+    /// Score after reranking.
+    pub after_rerank: f64,
+    /// Score after normalization.
+    pub normalized: f64,
+    /// Calibrated confidence.
+    pub calibrated: f64,
+    /// Final band.
+    pub band: Band,
+    /// Band profile used (none: the default floors).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub band_profile: Option<String>,
+}
+
+/// One result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct PipelineResult {
+    /// Item id.
+    pub id: String,
+    /// Calibrated confidence in [0, 1].
+    pub score: f64,
+    /// Band.
+    pub band: Band,
+    /// Explanation (when `config.explain`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub explain: Option<Explain>,
+}
+
+/// Counts of what happened along the pipeline.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct PipelineStats {
+    /// Number of lists.
+    pub lists: u32,
+    /// Distinct items fused.
+    pub candidates: u32,
+    /// Items found by more than one list.
+    pub in_several_lists: u32,
+    /// Ignored repeated ids, per list (in input order).
+    pub duplicates: Vec<u32>,
+    /// Items beyond the topK pool.
+    pub beyond_top_k: u32,
+    /// Items beyond the rerank candidate limit.
+    pub beyond_candidate_limit: u32,
+    /// Items dropped by `minRelevance`.
+    pub below_min_relevance: u32,
+    /// Items dropped by `minConfidence`.
+    pub below_min_confidence: u32,
+    /// Items cut by `topN`.
+    pub beyond_top_n: u32,
+    /// Results returned.
+    pub returned: u32,
+    /// Results per band: hit, degraded, miss.
+    pub hits: u32,
+    /// Degraded results.
+    pub degraded: u32,
+    /// Missed results.
+    pub misses: u32,
+    /// Band profile used.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub band_profile: Option<String>,
+}
+
+/// The pipeline output.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct PipelineOutput {
+    /// Results, calibrated score descending, at most topN.
+    pub results: Vec<PipelineResult>,
+    /// Query confidence over the returned scores.
+    pub confidence: QueryConfidence,
+    /// Stage statistics.
+    pub stats: PipelineStats,
+}
+
+/// A validated pipeline.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pipeline {
+    config: PipelineConfig,
+}
+
+fn count(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// Working state of one candidate.
+struct Work<'a> {
+    id: &'a str,
+    ranks: Vec<Option<u32>>,
+    fused: f64,
+    recency_multiplier: f64,
+    after_recency: f64,
+    rerank: RerankExplain,
+    rerank_recency_multiplier: f64,
+    after_rerank: f64,
+    normalized: f64,
+    calibrated: f64,
+}
+
+impl Pipeline {
+    /// Validates `config` and builds a pipeline.
+    pub fn new(config: PipelineConfig) -> Result<Self> {
+        config.validate()?;
+        Ok(Pipeline { config })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &PipelineConfig {
+        &self.config
+    }
+
+    fn validate_input(&self, input: &PipelineInput) -> Result<Option<f64>> {
+        let limits = &self.config.limits;
+        limits.check_lists(input.lists.len(), "lists")?;
+        limits.check_lengths(input.lists.iter().map(|l| l.ids.len()), "lists")?;
+        limits.check_text(&input.query, || "query".into())?;
+        for (i, list) in input.lists.iter().enumerate() {
+            if input.lists.iter().take(i).any(|l| l.name == list.name) {
+                return Err(ScoreError::new(ErrorCode::DuplicateId, format!("lists[{i}].name"), format!("list name {:?} is used twice", list.name)));
+            }
+            if let Some(w) = list.weight {
+                validate_weight(w, || format!("lists[{i}].weight"))?;
+            }
+            if let Some(scores) = &list.scores {
+                if scores.len() != list.ids.len() {
+                    return Err(ScoreError::new(
+                        ErrorCode::LengthMismatch,
+                        format!("lists[{i}].scores"),
+                        format!("{} scores for {} ids", scores.len(), list.ids.len()),
+                    ));
+                }
+                crate::error::all_finite(scores, &format!("lists[{i}].scores"))?;
+            }
+            for (j, id) in list.ids.iter().enumerate() {
+                limits.check_id(id, || format!("lists[{i}].ids[{j}]"))?;
+            }
+        }
+        let mut any_mtime = false;
+        for (id, meta) in &input.items {
+            let field = |f: &str| format!("items.{id}.{f}");
+            for (name, text) in [("name", &meta.name), ("summary", &meta.summary), ("content", &meta.content)] {
+                if let Some(t) = text {
+                    limits.check_text(t, || field(name))?;
+                }
+            }
+            if let Some(s) = meta.cross_encoder_score {
+                finite(s, || field("crossEncoderScore"))?;
+            }
+            if let Some(t) = &meta.modified_at {
+                t.to_millis(&field("modifiedAt"))?;
+                any_mtime = true;
+            }
+        }
+        let now = match &input.now {
+            Some(t) => Some(t.to_millis("now")?),
+            None => None,
+        };
+        if any_mtime && now.is_none() && self.config.recency.mode == RecencyMode::Step {
+            return Err(ScoreError::new(
+                ErrorCode::InvalidTimestamp,
+                "now",
+                "`now` is required when items carry `modifiedAt` and recency.mode is `step` (calibrank never reads the clock)",
+            ));
+        }
+        if self.config.rerank.method == RerankMethod::Heuristic && input.query.trim().is_empty() {
+            return Err(ScoreError::new(ErrorCode::EmptyQuery, "query", "the heuristic reranker needs a non-empty query"));
+        }
+        Ok(now)
+    }
+
+    fn list_weight(&self, list: &InputList) -> f64 {
+        list.weight.or_else(|| self.config.weights.get(&list.name).copied()).unwrap_or(1.0)
+    }
+
+    fn merge_recency(&self, meta: Option<&ItemMeta>, now: Option<f64>) -> Result<f64> {
+        let rc = &self.config.recency;
+        Ok(match (rc.mode, meta) {
+            (RecencyMode::Step, Some(ItemMeta { modified_at: Some(t), .. })) => {
+                let (Some(now), Ok(m)) = (now, t.to_millis("modifiedAt")) else { return Ok(1.0) };
+                step_multiplier(&rc.steps, age_days(m, now))
+            }
+            (RecencyMode::FiscalYear, Some(ItemMeta { fiscal_year: Some(fy), .. })) => rc.fiscal_year.multiplier(*fy, rc.boost),
+            _ => 1.0,
+        })
+    }
+
+    fn rerank_stage(&self, pool: &mut Vec<Work<'_>>, input: &PipelineInput, stats: &mut PipelineStats) -> Result<()> {
+        let rc = &self.config.rerank;
+        if rc.method == RerankMethod::None {
+            for w in pool.iter_mut() {
+                w.after_rerank = w.after_recency;
+            }
+            return Ok(());
+        }
+        if let Some(limit) = rc.candidate_limit {
+            let limit = limit as usize;
+            stats.beyond_candidate_limit = count(pool.len().saturating_sub(limit));
+            pool.truncate(limit);
+        }
+        match rc.method {
+            RerankMethod::Heuristic => {
+                let q = PreparedQuery::new(&input.query, rc.heuristic.stopwords.as_deref());
+                for w in pool.iter_mut() {
+                    let meta = input.items.get(w.id);
+                    let text = CandidateText {
+                        name: meta.and_then(|m| m.name.as_deref()).unwrap_or(""),
+                        entity_type: meta.and_then(|m| m.entity_type.as_deref()),
+                        summary: meta.and_then(|m| m.summary.as_deref()),
+                        content: meta.and_then(|m| m.content.as_deref()),
+                    };
+                    let factors = heuristic_factors(&q, text, &rc.heuristic);
+                    w.after_rerank = w.after_recency * factors.multiplier;
+                    w.rerank = RerankExplain::Heuristic { factors };
+                }
+            }
+            RerankMethod::CrossEncoder => {
+                let raw: Vec<f64> = pool
+                    .iter()
+                    .map(|w| {
+                        input.items.get(w.id).and_then(|m| m.cross_encoder_score).ok_or_else(|| {
+                            ScoreError::new(
+                                ErrorCode::EmptyInput,
+                                format!("items.{}.crossEncoderScore", w.id),
+                                "the cross_encoder reranker needs a crossEncoderScore for every candidate",
+                            )
+                        })
+                    })
+                    .collect::<Result<_>>()?;
+                for ((w, r), n) in pool.iter_mut().zip(&raw).zip(cross_encoder_normalize(&raw)) {
+                    w.after_rerank = n;
+                    w.rerank = RerankExplain::CrossEncoder { raw: *r, normalized: n };
+                }
+            }
+            RerankMethod::None => {}
+        }
+        let tier = &self.config.recency.fiscal_year;
+        for w in pool.iter_mut() {
+            if let Some(fy) = input.items.get(w.id).and_then(|m| m.fiscal_year) {
+                w.rerank_recency_multiplier = tier.multiplier(fy, rc.recency_boost);
+                w.after_rerank *= w.rerank_recency_multiplier;
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs the pipeline on one input.
+    pub fn run(&self, input: &PipelineInput) -> Result<PipelineOutput> {
+        let cfg = &self.config;
+        let now = self.validate_input(input)?;
+
+        // 1. Fuse.
+        let weights: Vec<f64> = input.lists.iter().map(|l| self.list_weight(l)).collect();
+        let lists: Vec<RankedList<'_, String>> =
+            input.lists.iter().zip(&weights).map(|(l, &weight)| RankedList { ids: &l.ids, weight }).collect();
+        let fusion = rrf(&lists, cfg.k)?;
+        let mut stats = PipelineStats {
+            lists: count(input.lists.len()),
+            candidates: count(fusion.stats.unique),
+            in_several_lists: count(fusion.stats.in_several_lists),
+            duplicates: fusion.stats.duplicates.iter().map(|&d| count(d)).collect(),
+            ..Default::default()
+        };
+
+        // 2. Recency at the merge stage.
+        let mut pool: Vec<Work<'_>> = Vec::with_capacity(fusion.items.len());
+        for item in &fusion.items {
+            let meta = input.items.get(&item.id);
+            let recency_multiplier = self.merge_recency(meta, now)?;
+            pool.push(Work {
+                id: item.id.as_str(),
+                ranks: item.ranks.clone(),
+                fused: item.score,
+                recency_multiplier,
+                after_recency: item.score * recency_multiplier,
+                rerank: RerankExplain::None,
+                rerank_recency_multiplier: 1.0,
+                after_rerank: 0.0,
+                normalized: 0.0,
+                calibrated: 0.0,
+            });
+        }
+        pool.sort_by(|a, b| b.after_recency.total_cmp(&a.after_recency).then_with(|| a.id.cmp(b.id)));
+
+        // 3. The topK pool.
+        stats.beyond_top_k = count(pool.len().saturating_sub(cfg.top_k as usize));
+        pool.truncate(cfg.top_k as usize);
+
+        // 4. Rerank.
+        self.rerank_stage(&mut pool, input, &mut stats)?;
+
+        // 5. Normalize, then minRelevance.
+        let method = cfg.normalization.method;
+        let reranked: Vec<f64> = pool.iter().map(|w| w.after_rerank).collect();
+        let normalized = normalize(&reranked, method, cfg.normalization.temperature).map_err(|e| e.within("normalization"))?;
+        for (w, n) in pool.iter_mut().zip(normalized) {
+            w.normalized = n;
+        }
+        if method != NormalizeMethod::None {
+            let before = pool.len();
+            pool.retain(|w| w.normalized >= cfg.normalization.min_relevance);
+            stats.below_min_relevance = count(before - pool.len());
+        }
+
+        // 6. Calibrate, then minConfidence.
+        for w in pool.iter_mut() {
+            w.calibrated = cfg.calibration.apply(w.normalized);
+        }
+        let before = pool.len();
+        pool.retain(|w| w.calibrated >= cfg.min_confidence);
+        stats.below_min_confidence = count(before - pool.len());
+
+        // 7. Final order and topN.
+        pool.sort_by(|a, b| {
+            b.calibrated.total_cmp(&a.calibrated).then_with(|| b.normalized.total_cmp(&a.normalized)).then_with(|| a.id.cmp(b.id))
+        });
+        stats.beyond_top_n = count(pool.len().saturating_sub(cfg.top_n as usize));
+        pool.truncate(cfg.top_n as usize);
+
+        // 8. Bands and confidence.
+        let ctx = input.context.clone().unwrap_or_default();
+        let (floors, profile) = select_floors(cfg.bands.floors(), &cfg.bands.profiles, &ctx);
+        stats.band_profile = profile.map(str::to_string);
+        let scores: Vec<f64> = pool.iter().map(|w| w.calibrated).collect();
+        let confidence: QueryConfidence = confidence_of_sorted(&scores, &cfg.confidence);
+        let results: Vec<PipelineResult> = pool
+            .into_iter()
+            .map(|w| {
+                let band = floors.band(w.calibrated);
+                match band {
+                    Band::Hit => stats.hits += 1,
+                    Band::Degraded => stats.degraded += 1,
+                    Band::Miss => stats.misses += 1,
+                }
+                let explain = cfg.explain.then(|| self.explain(&w, input, &weights, band, profile));
+                PipelineResult { id: w.id.to_string(), score: w.calibrated, band, explain }
+            })
+            .collect();
+        stats.returned = count(results.len());
+        let out = PipelineOutput { results, confidence, stats };
+        check_contract(&out, cfg.top_n)?;
+        Ok(out)
+    }
+
+    fn explain(&self, w: &Work<'_>, input: &PipelineInput, weights: &[f64], band: Band, profile: Option<&str>) -> Explain {
+        let contributions = input
+            .lists
+            .iter()
+            .zip(weights)
+            .zip(&w.ranks)
+            .filter_map(|((list, &weight), rank)| {
+                let rank = (*rank)?;
+                let list_score = list.scores.as_ref().and_then(|s| s.get((rank as usize).saturating_sub(1)).copied());
+                Some(Contribution { list: list.name.clone(), rank, weight, contribution: crate::fuse::rrf_term(weight, self.config.k, rank), list_score })
+            })
+            .collect();
+        Explain {
+            contributions,
+            fused: w.fused,
+            recency_multiplier: w.recency_multiplier,
+            after_recency: w.after_recency,
+            rerank: w.rerank.clone(),
+            rerank_recency_multiplier: w.rerank_recency_multiplier,
+            after_rerank: w.after_rerank,
+            normalized: w.normalized,
+            calibrated: w.calibrated,
+            band,
+            band_profile: profile.map(str::to_string),
+        }
+    }
+}
+
+/// Seed 000's output contract.
+pub fn check_contract(out: &PipelineOutput, top_n: u32) -> Result<()> {
+    let broken = |what: &str| Err(ScoreError::new(ErrorCode::Internal, "results", format!("output contract violated: {what}")));
+    if out.results.len() > top_n as usize {
+        return broken("more than topN results");
+    }
+    if out.results.iter().any(|r| !(0.0..=1.0).contains(&r.score)) {
+        return broken("a score outside [0, 1]");
+    }
+    if out.results.windows(2).any(|p| matches!(p, [a, b] if a.score < b.score)) {
+        return broken("scores not descending");
+    }
+    Ok(())
+}

@@ -1,1 +1,175 @@
-//! (in progress)
+//! Stage 2: recency boosts, both multiplicative.
+//!
+//! * **Step boost** (by age): an item modified less than 7 days before `now` gets x1.2,
+//!   less than 30 days x1.1, otherwise x1.0. The steps are configurable; the first step
+//!   whose `maxAgeDays` exceeds the age wins. An item modified after `now` has age 0
+//!   (it counts as fresh). An item without a modification time gets x1.0.
+//! * **Fiscal-year tier**: with `delta = latestYear - fiscalYear`, an item inside the
+//!   window (`0 <= delta < window`) has `tier = (window - delta) / window` and is
+//!   multiplied by `1 + boost * tier`; older items get x1.0. A fiscal year after
+//!   `latestYear` counts as `latestYear` (tier 1). Defaults: window 5, boost 0.80,
+//!   latest year 2025. The same tier applies at the merge stage and, with its own boost,
+//!   after reranking.
+
+use crate::error::{ErrorCode, Result, ScoreError};
+use crate::timestamp::MS_PER_DAY;
+use serde::{Deserialize, Serialize};
+
+/// One age step of the step boost.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct RecencyStep {
+    /// Items strictly younger than this many days get `multiplier`.
+    pub max_age_days: f64,
+    /// The multiplier (> 0).
+    pub multiplier: f64,
+}
+
+/// The default steps: x1.2 under 7 days, x1.1 under 30 days.
+pub fn default_steps() -> Vec<RecencyStep> {
+    vec![RecencyStep { max_age_days: 7.0, multiplier: 1.2 }, RecencyStep { max_age_days: 30.0, multiplier: 1.1 }]
+}
+
+/// Validates steps: finite, positive multipliers, ages > 0 and strictly increasing.
+pub fn validate_steps(steps: &[RecencyStep], field: &str) -> Result<()> {
+    let mut prev = 0.0;
+    for (i, s) in steps.iter().enumerate() {
+        if !(s.max_age_days.is_finite() && s.max_age_days > prev) {
+            return Err(ScoreError::new(
+                ErrorCode::InvalidConfig,
+                format!("{field}[{i}].maxAgeDays"),
+                format!("must be finite, > 0 and greater than the previous step's, got {}", s.max_age_days),
+            ));
+        }
+        if !(s.multiplier.is_finite() && s.multiplier > 0.0) {
+            return Err(ScoreError::new(
+                ErrorCode::InvalidConfig,
+                format!("{field}[{i}].multiplier"),
+                format!("must be a finite number > 0, got {}", s.multiplier),
+            ));
+        }
+        prev = s.max_age_days;
+    }
+    Ok(())
+}
+
+/// Age in days of an item modified at `modified_ms`, seen at `now_ms` (never negative).
+pub fn age_days(modified_ms: f64, now_ms: f64) -> f64 {
+    ((now_ms - modified_ms) / MS_PER_DAY).max(0.0)
+}
+
+/// The step multiplier for an item of the given age.
+pub fn step_multiplier(steps: &[RecencyStep], age_days: f64) -> f64 {
+    steps.iter().find(|s| age_days < s.max_age_days).map_or(1.0, |s| s.multiplier)
+}
+
+/// Parameters of the fiscal-year tier.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct FiscalYearTier {
+    /// Recent window in years (default 5, >= 1).
+    pub window: u32,
+    /// The corpus's latest fiscal year (default 2025).
+    pub latest_year: i32,
+}
+
+impl Default for FiscalYearTier {
+    fn default() -> Self {
+        FiscalYearTier { window: 5, latest_year: 2025 }
+    }
+}
+
+impl FiscalYearTier {
+    /// Validates the window.
+    pub fn validate(&self, field: &str) -> Result<()> {
+        if self.window >= 1 {
+            Ok(())
+        } else {
+            Err(ScoreError::new(ErrorCode::InvalidConfig, format!("{field}.window"), "window must be >= 1 year, got 0"))
+        }
+    }
+
+    /// `tier = (window - delta) / window` for `0 <= delta < window`, else 0.
+    pub fn tier(&self, fiscal_year: i32) -> f64 {
+        let delta = (i64::from(self.latest_year) - i64::from(fiscal_year)).max(0);
+        let window = i64::from(self.window);
+        if delta < window {
+            (window - delta) as f64 / window as f64
+        } else {
+            0.0
+        }
+    }
+
+    /// The multiplier `1 + boost * tier`.
+    pub fn multiplier(&self, fiscal_year: i32, boost: f64) -> f64 {
+        1.0 + boost * self.tier(fiscal_year)
+    }
+}
+
+/// Validates a tier boost: finite and >= 0.
+pub fn validate_boost(boost: f64, field: &str) -> Result<()> {
+    if boost.is_finite() && boost >= 0.0 {
+        Ok(())
+    } else {
+        Err(ScoreError::new(ErrorCode::InvalidConfig, field, format!("boost must be a finite number >= 0, got {boost}")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seed_000_steps() {
+        let steps = default_steps();
+        assert_eq!(step_multiplier(&steps, 5.0), 1.2);
+        assert_eq!(step_multiplier(&steps, 6.999), 1.2);
+        assert_eq!(step_multiplier(&steps, 7.0), 1.1);
+        assert_eq!(step_multiplier(&steps, 29.9), 1.1);
+        assert_eq!(step_multiplier(&steps, 30.0), 1.0);
+        assert_eq!(step_multiplier(&steps, 60.0), 1.0);
+        assert_eq!(step_multiplier(&[], 0.0), 1.0);
+    }
+
+    #[test]
+    fn age_never_negative() {
+        assert_eq!(age_days(10.0 * MS_PER_DAY, 15.0 * MS_PER_DAY), 5.0);
+        assert_eq!(age_days(20.0 * MS_PER_DAY, 15.0 * MS_PER_DAY), 0.0);
+    }
+
+    #[test]
+    fn seed_004_tier_table() {
+        let t = FiscalYearTier::default();
+        let table = [(2025, 1.0, 0.80), (2024, 0.8, 0.64), (2023, 0.6, 0.48), (2022, 0.4, 0.32), (2021, 0.2, 0.16)];
+        for (fy, tier, boost) in table {
+            assert!((t.tier(fy) - tier).abs() < 1e-15, "{fy}");
+            assert!((0.80 * t.tier(fy) - boost).abs() < 1e-15, "{fy}");
+        }
+        assert_eq!(t.tier(2020), 0.0);
+        assert_eq!(t.tier(1990), 0.0);
+        assert_eq!(t.tier(2030), 1.0);
+        assert_eq!(t.multiplier(2020, 0.8), 1.0);
+    }
+
+    #[test]
+    fn seed_004_merge_example() {
+        // Dense rank 3 + sparse rank 9, FY2025: 0.0304 * 1.8 = 0.0547.
+        let rrf: f64 = 1.0 / 63.0 + 1.0 / 69.0;
+        assert!((rrf - 0.0304).abs() < 5e-5);
+        let boosted = rrf * FiscalYearTier::default().multiplier(2025, 0.80);
+        assert!((boosted - 0.0547).abs() < 5e-5, "{boosted}");
+    }
+
+    #[test]
+    fn validation() {
+        assert!(validate_steps(&default_steps(), "s").is_ok());
+        let bad = [RecencyStep { max_age_days: 30.0, multiplier: 1.1 }, RecencyStep { max_age_days: 7.0, multiplier: 1.2 }];
+        assert_eq!(validate_steps(&bad, "recency.steps").unwrap_err().field, "recency.steps[1].maxAgeDays");
+        let bad = [RecencyStep { max_age_days: 7.0, multiplier: f64::NAN }];
+        assert_eq!(validate_steps(&bad, "s").unwrap_err().field, "s[0].multiplier");
+        assert!(FiscalYearTier { window: 0, latest_year: 2025 }.validate("fy").is_err());
+        assert!(validate_boost(-0.1, "b").is_err());
+    }
+}

@@ -1,1 +1,437 @@
-//! (in progress)
+//! Stage 3: reranking.
+//!
+//! **Heuristic multiplicative reranker.** Each candidate's score is multiplied by
+//! `exact * nameTerms * summaryTerms * shortContent * entityType` (in that order):
+//!
+//! * `exact` = 3.0 when the lowercased name equals the lowercased, trimmed query;
+//! * `nameTerms` = `1 + hits / terms * 1.5`, `hits` = query terms contained in the
+//!   lowercased name (1.0 when there are no hits or no terms);
+//! * `summaryTerms` = `1 + hits / terms * 0.5` over the summary;
+//! * `shortContent` = 0.5 when content is present, non-empty and shorter than 50
+//!   characters (Unicode scalar values); missing or empty content is not penalized;
+//! * `entityType` from the type table (class 1.3, function 1.2, method 1.2,
+//!   interface 1.1, type 1.1, document 1.2, section 1.1, file 0.7, module 0.8), 1.0 for
+//!   unknown or missing types. Every factor is configurable.
+//!
+//! **Query terms** ([`extract_terms`]): split camelCase words (`GraphTraversal` ->
+//! `graph traversal`, `HTTPServer` -> `http server`), split on every
+//! non-alphanumeric character (so snake_case and kebab-case too), lowercase (Unicode),
+//! drop terms of one character and English stopwords, de-duplicate keeping first
+//! occurrence.
+//!
+//! **Cross-encoder scores.** External scores of the first `candidateLimit` candidates
+//! are min-max normalized per query (`(s - min) / (max - min)`; when all are equal every
+//! candidate gets 1.0), then multiplied by the fiscal-year tier boost
+//! `1 + rerankRecencyBoost * tier`.
+
+use crate::error::{finite, ErrorCode, Result, ScoreError};
+use crate::recency::FiscalYearTier;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The built-in English stopwords.
+pub const STOPWORDS: &[&str] = &[
+    "a", "about", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by", "can", "could", "did",
+    "do", "does", "for", "from", "had", "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "me", "my",
+    "no", "not", "of", "on", "or", "our", "should", "so", "than", "that", "the", "their", "them", "then", "there",
+    "these", "they", "this", "to", "us", "was", "we", "were", "what", "when", "where", "which", "who", "why", "will",
+    "with", "would", "you", "your",
+];
+
+/// Configuration of the heuristic reranker; defaults are seed 003's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct HeuristicConfig {
+    /// Multiplier for an exact (case-insensitive) name match (default 3.0).
+    pub exact_name_multiplier: f64,
+    /// Weight of the name-term hit fraction (default 1.5).
+    pub name_term_weight: f64,
+    /// Weight of the summary-term hit fraction (default 0.5).
+    pub summary_term_weight: f64,
+    /// Content shorter than this many characters is penalized (default 50).
+    pub short_content_chars: u32,
+    /// Multiplier for short content (default 0.5).
+    pub short_content_multiplier: f64,
+    /// Multiplier per entity type (keys compared lowercased).
+    pub type_multipliers: BTreeMap<String, f64>,
+    /// Multiplier for unknown or missing types (default 1.0).
+    pub unknown_type_multiplier: f64,
+    /// Stopwords; `None` uses [`STOPWORDS`].
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub stopwords: Option<Vec<String>>,
+}
+
+impl Default for HeuristicConfig {
+    fn default() -> Self {
+        let types = [
+            ("class", 1.3),
+            ("function", 1.2),
+            ("method", 1.2),
+            ("interface", 1.1),
+            ("type", 1.1),
+            ("document", 1.2),
+            ("section", 1.1),
+            ("file", 0.7),
+            ("module", 0.8),
+        ];
+        HeuristicConfig {
+            exact_name_multiplier: 3.0,
+            name_term_weight: 1.5,
+            summary_term_weight: 0.5,
+            short_content_chars: 50,
+            short_content_multiplier: 0.5,
+            type_multipliers: types.iter().map(|(k, v)| ((*k).to_string(), *v)).collect(),
+            unknown_type_multiplier: 1.0,
+            stopwords: None,
+        }
+    }
+}
+
+fn non_negative(v: f64, field: &str) -> Result<()> {
+    if v.is_finite() && v >= 0.0 {
+        Ok(())
+    } else {
+        Err(ScoreError::new(ErrorCode::InvalidConfig, field, format!("must be a finite number >= 0, got {v}")))
+    }
+}
+
+impl HeuristicConfig {
+    /// Every factor finite and >= 0.
+    pub fn validate(&self) -> Result<()> {
+        non_negative(self.exact_name_multiplier, "exactNameMultiplier")?;
+        non_negative(self.name_term_weight, "nameTermWeight")?;
+        non_negative(self.summary_term_weight, "summaryTermWeight")?;
+        non_negative(self.short_content_multiplier, "shortContentMultiplier")?;
+        non_negative(self.unknown_type_multiplier, "unknownTypeMultiplier")?;
+        for (k, v) in &self.type_multipliers {
+            non_negative(*v, &format!("typeMultipliers.{k}"))?;
+        }
+        Ok(())
+    }
+}
+
+/// A candidate for the heuristic reranker.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct Candidate {
+    /// Id.
+    pub id: String,
+    /// Score before reranking (finite, >= 0).
+    pub score: f64,
+    /// Name of the entity.
+    pub name: String,
+    /// Entity type (`class`, `function`, `file`, ...).
+    #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub entity_type: Option<String>,
+    /// Summary text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub summary: Option<String>,
+    /// Content text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub content: Option<String>,
+}
+
+/// The factors applied to one candidate; `multiplier` is their product.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct HeuristicFactors {
+    /// Exact name match factor.
+    pub exact_name: f64,
+    /// Name-term factor.
+    pub name_terms: f64,
+    /// Summary-term factor.
+    pub summary_terms: f64,
+    /// Short-content factor.
+    pub short_content: f64,
+    /// Entity-type factor.
+    pub entity_type: f64,
+    /// Product of the above.
+    pub multiplier: f64,
+}
+
+/// Text fields of a candidate, borrowed.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CandidateText<'a> {
+    /// Name.
+    pub name: &'a str,
+    /// Entity type.
+    pub entity_type: Option<&'a str>,
+    /// Summary.
+    pub summary: Option<&'a str>,
+    /// Content.
+    pub content: Option<&'a str>,
+}
+
+/// A prepared query: its lowercased text and its terms.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PreparedQuery {
+    /// The trimmed, lowercased query.
+    pub lower: String,
+    /// Its terms (see [`extract_terms`]).
+    pub terms: Vec<String>,
+}
+
+impl PreparedQuery {
+    /// Prepares `query` with the given stopwords (`None`: the built-in list).
+    pub fn new(query: &str, stopwords: Option<&[String]>) -> Self {
+        PreparedQuery { lower: query.trim().to_lowercase(), terms: extract_terms(query, stopwords) }
+    }
+}
+
+/// Splits camelCase: a boundary before an uppercase letter that follows a lowercase
+/// letter or digit, or that starts a capitalized word after an uppercase run.
+fn split_camel(word: &str) -> Vec<String> {
+    let chars: Vec<char> = word.chars().collect();
+    let mut parts = Vec::new();
+    let mut current = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        let prev = i.checked_sub(1).and_then(|p| chars.get(p));
+        let next = chars.get(i + 1);
+        let boundary = c.is_uppercase()
+            && match prev {
+                Some(p) if p.is_lowercase() || p.is_numeric() => true,
+                Some(p) if p.is_uppercase() => next.is_some_and(|n| n.is_lowercase()),
+                _ => false,
+            };
+        if boundary && !current.is_empty() {
+            parts.push(std::mem::take(&mut current));
+        }
+        current.push(c);
+    }
+    if !current.is_empty() {
+        parts.push(current);
+    }
+    parts
+}
+
+/// Extracts query terms (see the module documentation).
+pub fn extract_terms(query: &str, stopwords: Option<&[String]>) -> Vec<String> {
+    let is_stop = |t: &str| match stopwords {
+        Some(list) => list.iter().any(|s| s == t),
+        None => STOPWORDS.contains(&t),
+    };
+    let mut terms: Vec<String> = Vec::new();
+    for word in query.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+        for part in split_camel(word) {
+            let t = part.to_lowercase();
+            if t.chars().count() < 2 || is_stop(&t) || terms.contains(&t) {
+                continue;
+            }
+            terms.push(t);
+        }
+    }
+    terms
+}
+
+fn term_hits(text_lower: &str, terms: &[String]) -> usize {
+    terms.iter().filter(|t| text_lower.contains(t.as_str())).count()
+}
+
+/// `1 + hits / terms * weight` when there is at least one hit, else 1.
+fn term_factor(text: Option<&str>, terms: &[String], weight: f64) -> f64 {
+    let Some(text) = text else { return 1.0 };
+    if terms.is_empty() {
+        return 1.0;
+    }
+    let hits = term_hits(&text.to_lowercase(), terms);
+    if hits == 0 {
+        1.0
+    } else {
+        1.0 + (hits as f64 / terms.len() as f64) * weight
+    }
+}
+
+/// The multiplicative factors for one candidate.
+pub fn heuristic_factors(query: &PreparedQuery, c: CandidateText<'_>, cfg: &HeuristicConfig) -> HeuristicFactors {
+    let exact_name = if !query.lower.is_empty() && c.name.to_lowercase() == query.lower { cfg.exact_name_multiplier } else { 1.0 };
+    let name_terms = term_factor(Some(c.name), &query.terms, cfg.name_term_weight);
+    let summary_terms = term_factor(c.summary, &query.terms, cfg.summary_term_weight);
+    let short_content = match c.content {
+        Some(text) if !text.is_empty() && text.chars().count() < cfg.short_content_chars as usize => cfg.short_content_multiplier,
+        _ => 1.0,
+    };
+    let entity_type = c
+        .entity_type
+        .and_then(|t| cfg.type_multipliers.get(&t.to_lowercase()).copied())
+        .unwrap_or(cfg.unknown_type_multiplier);
+    let multiplier = exact_name * name_terms * summary_terms * short_content * entity_type;
+    HeuristicFactors { exact_name, name_terms, summary_terms, short_content, entity_type, multiplier }
+}
+
+/// One reranked candidate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct Reranked {
+    /// Id.
+    pub id: String,
+    /// Score before reranking.
+    pub original_score: f64,
+    /// Score after reranking.
+    pub reranked_score: f64,
+    /// The factors applied.
+    pub factors: HeuristicFactors,
+}
+
+/// Reranks candidates with the heuristic reranker; highest reranked score first, ties
+/// by id ascending. Errors on non-finite or negative scores and on duplicate ids.
+pub fn rerank_heuristic(query: &str, candidates: &[Candidate], cfg: &HeuristicConfig) -> Result<Vec<Reranked>> {
+    cfg.validate().map_err(|e| e.within("options"))?;
+    let mut seen = crate::fuse::FxHashMap::default();
+    for (i, c) in candidates.iter().enumerate() {
+        finite(c.score, || format!("candidates[{i}].score"))?;
+        if c.score < 0.0 {
+            return Err(ScoreError::new(ErrorCode::NegativeValue, format!("candidates[{i}].score"), format!("scores must be >= 0, got {}", c.score)));
+        }
+        if seen.insert(c.id.as_str(), i).is_some() {
+            return Err(ScoreError::new(ErrorCode::DuplicateId, format!("candidates[{i}].id"), format!("id {:?} appears twice", c.id)));
+        }
+    }
+    let q = PreparedQuery::new(query, cfg.stopwords.as_deref());
+    let mut out: Vec<Reranked> = candidates
+        .iter()
+        .map(|c| {
+            let text = CandidateText {
+                name: &c.name,
+                entity_type: c.entity_type.as_deref(),
+                summary: c.summary.as_deref(),
+                content: c.content.as_deref(),
+            };
+            let factors = heuristic_factors(&q, text, cfg);
+            Reranked { id: c.id.clone(), original_score: c.score, reranked_score: c.score * factors.multiplier, factors }
+        })
+        .collect();
+    out.sort_by(|a, b| b.reranked_score.total_cmp(&a.reranked_score).then_with(|| a.id.cmp(&b.id)));
+    Ok(out)
+}
+
+/// Min-max normalization of cross-encoder scores; all equal (or a single score) -> 1.0.
+pub fn cross_encoder_normalize(scores: &[f64]) -> Vec<f64> {
+    let min = scores.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let range = max - min;
+    scores.iter().map(|&s| if range > 0.0 { (s - min) / range } else { 1.0 }).collect()
+}
+
+/// Cross-encoder rerank of one query's candidates: normalize, then apply the rerank
+/// recency boost of each candidate's fiscal year (if any). Returns the final scores in
+/// input order.
+pub fn cross_encoder_scores(scores: &[f64], fiscal_years: &[Option<i32>], tier: &FiscalYearTier, boost: f64) -> Result<Vec<f64>> {
+    if scores.len() != fiscal_years.len() {
+        return Err(ScoreError::new(ErrorCode::LengthMismatch, "fiscalYears", format!("{} fiscal years for {} scores", fiscal_years.len(), scores.len())));
+    }
+    crate::error::all_finite(scores, "scores")?;
+    Ok(cross_encoder_normalize(scores)
+        .into_iter()
+        .zip(fiscal_years)
+        .map(|(s, fy)| fy.map_or(s, |y| s * tier.multiplier(y, boost)))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cand(id: &str, score: f64, name: &str, ty: Option<&str>, summary: Option<&str>, content: Option<&str>) -> Candidate {
+        Candidate {
+            id: id.into(),
+            score,
+            name: name.into(),
+            entity_type: ty.map(Into::into),
+            summary: summary.map(Into::into),
+            content: content.map(Into::into),
+        }
+    }
+
+    #[test]
+    fn term_extraction() {
+        assert_eq!(extract_terms("GraphTraversal", None), vec!["graph", "traversal"]);
+        assert_eq!(extract_terms("HTTPServer parse_json-file", None), vec!["http", "server", "parse", "json", "file"]);
+        assert_eq!(extract_terms("How do I configure the Authentication?", None), vec!["configure", "authentication"]);
+        assert_eq!(extract_terms("graph GRAPH Graph", None), vec!["graph"]);
+        assert_eq!(extract_terms("Über straße ÉCOLE", None), vec!["über", "straße", "école"]);
+        assert_eq!(extract_terms("a b c", None), Vec::<String>::new());
+        assert_eq!(extract_terms("the cat", Some(&["cat".to_string()])), vec!["the"]);
+        assert_eq!(extract_terms("version2Parser", None), vec!["version2", "parser"]);
+    }
+
+    #[test]
+    fn seed_003_graph_traversal_example() {
+        let cfg = HeuristicConfig::default();
+        let cands = vec![
+            cand("gt", 0.016, "GraphTraversal", Some("class"), None, None),
+            cand("rs", 0.016, "RelationshipStore", Some("class"), Some("stores graph edges"), None),
+            cand("tf", 0.016, "traversal.ts", Some("file"), None, Some("export {}")),
+        ];
+        let out = rerank_heuristic("GraphTraversal", &cands, &cfg).unwrap();
+        let gt = &out[0];
+        assert_eq!(gt.id, "gt");
+        // exact 3.0 * name terms (2/2 hits) 2.5 * class 1.3
+        assert_eq!(gt.factors.exact_name, 3.0);
+        assert_eq!(gt.factors.name_terms, 2.5);
+        assert_eq!(gt.factors.entity_type, 1.3);
+        assert!((gt.factors.multiplier - 9.75).abs() < 1e-12);
+        assert!((gt.reranked_score - 0.016 * 9.75).abs() < 1e-15);
+        let rs = out.iter().find(|r| r.id == "rs").unwrap();
+        // summary hit 1/2 -> 1.25, class 1.3
+        assert!((rs.factors.multiplier - 1.25 * 1.3).abs() < 1e-12);
+        let tf = out.iter().find(|r| r.id == "tf").unwrap();
+        // name hit 1/2 -> 1.75, short content 0.5, file 0.7
+        assert!((tf.factors.multiplier - 1.75 * 0.5 * 0.7).abs() < 1e-12);
+        assert_eq!(out.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), vec!["gt", "rs", "tf"]);
+    }
+
+    #[test]
+    fn content_and_type_rules() {
+        let cfg = HeuristicConfig::default();
+        let q = PreparedQuery::new("zzz", None);
+        let f = |content: Option<&str>, ty: Option<&str>| {
+            heuristic_factors(&q, CandidateText { name: "n", entity_type: ty, summary: None, content }, &cfg)
+        };
+        assert_eq!(f(Some(""), None).short_content, 1.0);
+        assert_eq!(f(None, None).short_content, 1.0);
+        assert_eq!(f(Some(&"x".repeat(49)), None).short_content, 0.5);
+        assert_eq!(f(Some(&"é".repeat(50)), None).short_content, 1.0);
+        assert_eq!(f(None, Some("Module")).entity_type, 0.8);
+        assert_eq!(f(None, Some("widget")).entity_type, 1.0);
+        assert_eq!(f(None, None).multiplier, 1.0);
+    }
+
+    #[test]
+    fn custom_factors() {
+        let cfg = HeuristicConfig { exact_name_multiplier: 10.0, name_term_weight: 0.0, ..Default::default() };
+        let out = rerank_heuristic("foo", &[cand("a", 1.0, "Foo", None, None, None)], &cfg).unwrap();
+        assert_eq!(out[0].reranked_score, 10.0);
+    }
+
+    #[test]
+    fn rerank_errors() {
+        let cfg = HeuristicConfig::default();
+        let e = rerank_heuristic("q", &[cand("a", f64::NAN, "n", None, None, None)], &cfg).unwrap_err();
+        assert_eq!((e.code, e.field.as_str()), (ErrorCode::NonFiniteScore, "candidates[0].score"));
+        let e = rerank_heuristic("q", &[cand("a", 1.0, "n", None, None, None), cand("a", 1.0, "m", None, None, None)], &cfg).unwrap_err();
+        assert_eq!((e.code, e.field.as_str()), (ErrorCode::DuplicateId, "candidates[1].id"));
+        let e = rerank_heuristic("q", &[cand("a", -1.0, "n", None, None, None)], &cfg).unwrap_err();
+        assert_eq!(e.code, ErrorCode::NegativeValue);
+        let bad = HeuristicConfig { exact_name_multiplier: -1.0, ..Default::default() };
+        assert_eq!(rerank_heuristic("q", &[], &bad).unwrap_err().field, "options.exactNameMultiplier");
+    }
+
+    #[test]
+    fn seed_004_cross_encoder_example() {
+        // min -2, max 3; a hit at 1.0 -> 0.6; FY2025 with boost 0.8 -> 1.08.
+        let out = cross_encoder_scores(&[-2.0, 3.0, 1.0], &[None, None, Some(2025)], &FiscalYearTier::default(), 0.8).unwrap();
+        assert_eq!(out[0], 0.0);
+        assert_eq!(out[1], 1.0);
+        assert!((out[2] - 1.08).abs() < 1e-12);
+        assert_eq!(cross_encoder_normalize(&[0.3, 0.3]), vec![1.0, 1.0]);
+        assert_eq!(cross_encoder_normalize(&[-4.0]), vec![1.0]);
+        assert!(cross_encoder_scores(&[1.0], &[], &FiscalYearTier::default(), 0.8).is_err());
+    }
+}
