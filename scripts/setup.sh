@@ -21,7 +21,7 @@ if [ -z "$WB_VERSION" ]; then
 fi
 if ! command -v wasm-bindgen >/dev/null || [ "$(wasm-bindgen --version | awk '{print $2}')" != "$WB_VERSION" ]; then
   log "installing wasm-bindgen-cli $WB_VERSION"
-  cargo install wasm-bindgen-cli --version "=$WB_VERSION" --locked --force
+  cargo install wasm-bindgen-cli --version "=$WB_VERSION" --force
 fi
 if ! command -v wasm-pack >/dev/null; then
   log "installing wasm-pack"

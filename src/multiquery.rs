@@ -111,6 +111,7 @@ impl MultiQueryOptions {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(hashmap_as_object))]
 pub struct MultiQueryResult {
     /// The id.
     pub id: String,
@@ -155,6 +156,7 @@ pub struct MultiQueryStats {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(hashmap_as_object))]
 pub struct MultiQueryOutput {
     /// Fused results, best first, at most `limit`.
     pub results: Vec<MultiQueryResult>,

@@ -42,6 +42,7 @@ pub const STOPWORDS: &[&str] = &[
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(hashmap_as_object))]
 pub struct HeuristicConfig {
     /// Multiplier for an exact (case-insensitive) name match (default 3.0).
     pub exact_name_multiplier: f64,

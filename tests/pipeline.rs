@@ -218,3 +218,44 @@ fn band_profiles_and_context() {
     assert_eq!(chat.results[0].band, Band::Hit);
     assert_eq!(plain.results[0].band, Band::Miss);
 }
+
+#[test]
+fn columnar_path_matches_string_path() {
+    // The same lists as ids d0..d9 and as indices 0..9 (ids sort like indices).
+    let a: Vec<u32> = vec![3, 1, 4, 0, 5, 9, 2, 6];
+    let b: Vec<u32> = vec![2, 7, 1, 8, 3];
+    let name = |d: &u32| format!("d{d}");
+    let input = PipelineInput {
+        lists: vec![
+            InputList { name: "a".into(), ids: a.iter().map(name).collect(), scores: None, weight: None },
+            InputList { name: "b".into(), ids: b.iter().map(name).collect(), scores: None, weight: Some(0.5) },
+        ],
+        ..Default::default()
+    };
+    let cfg = PipelineConfig { calibration: Calibration::Sigmoid { threshold: 0.02, steepness: 150.0 }, min_confidence: 0.0, top_n: 8, ..Default::default() };
+    let p = Pipeline::new(cfg).unwrap();
+    let strings = p.run(&input).unwrap();
+    let lists: Vec<&[u32]> = vec![&a, &b];
+    let col = p.run_columnar(&ColumnarInput { lists: &lists, weights: Some(&[1.0, 0.5]), n_docs: 10, modified_ms: None, now_ms: None }).unwrap();
+    let ids: Vec<String> = col.order.iter().map(name).collect();
+    assert_eq!(ids, strings.results.iter().map(|r| r.id.clone()).collect::<Vec<_>>());
+    assert_eq!(col.scores, strings.results.iter().map(|r| r.score).collect::<Vec<_>>());
+    assert_eq!(col.bands, strings.results.iter().map(|r| r.band).collect::<Vec<_>>());
+    assert_eq!(col.confidence, strings.confidence);
+    assert_eq!(col.candidates, 10);
+}
+
+#[test]
+fn columnar_errors() {
+    let p = Pipeline::new(PipelineConfig::default()).unwrap();
+    let e = split_offsets(&[1, 2, 3], &[0, 2]).unwrap_err();
+    assert_eq!(e.code, ErrorCode::LengthMismatch);
+    assert_eq!(split_offsets(&[1, 2, 3], &[1, 3]).unwrap_err().field, "offsets[0]");
+    assert_eq!(split_offsets(&[1, 2, 3], &[0, 3, 2, 3]).unwrap_err().field, "offsets[2]");
+    let lists: Vec<&[u32]> = vec![&[0, 5]];
+    let e = p.run_columnar(&ColumnarInput { lists: &lists, weights: None, n_docs: 3, modified_ms: None, now_ms: None }).unwrap_err();
+    assert_eq!((e.code, e.field.as_str()), (ErrorCode::IndexOutOfRange, "docs[0][1]"));
+    let lists: Vec<&[u32]> = vec![&[0, 1]];
+    let e = p.run_columnar(&ColumnarInput { lists: &lists, weights: None, n_docs: 2, modified_ms: Some(&[0.0, 1.0]), now_ms: None }).unwrap_err();
+    assert_eq!(e.field, "now");
+}

@@ -31,6 +31,7 @@ use std::cmp::Ordering;
 
 /// Options of [`propose_bands`].
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct ProposeBandsOptions {
     /// Precision the hit band must reach, in `(0, 1]` (default 0.85).
@@ -49,6 +50,7 @@ impl Default for ProposeBandsOptions {
 
 /// Precision, recall and coverage of one band.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct BandMetrics {
     /// Fraction of the band's items that are relevant (`null` if the band is empty).
@@ -62,6 +64,7 @@ pub struct BandMetrics {
 
 /// Metrics of the hit and degraded bands.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct BandEvaluation {
     /// The hit band, `score >= highFloor`.
@@ -72,6 +75,7 @@ pub struct BandEvaluation {
 
 /// One cross-validation fold: floors fitted on the other folds, measured on this one.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct FoldReport {
     /// Fold number, from 0.
@@ -92,6 +96,7 @@ pub struct FoldReport {
 
 /// Proposed band floors with the evidence behind them.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct BandProposal {
     /// Lowest calibrated score of the hit band (fitted on all data).

@@ -23,6 +23,7 @@ const TIE_RESOLUTION: f64 = 1e-15;
 /// A fitted isotonic calibration: the knots `(x[i], y[i])` of a non-decreasing
 /// piecewise-linear function, constant beyond the first and last knot.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct IsotonicModel {
     /// Raw scores of the knots, strictly increasing.

@@ -37,6 +37,7 @@ use serde::{Deserialize, Serialize};
 /// `{"method":"isotonic","x":[0.1,0.5],"y":[0.0,0.8]}`. Deserializing does not check
 /// the parameters; call [`FittedCalibration::validate`] before use.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(tag = "method", rename_all = "lowercase")]
 pub enum FittedCalibration {
     /// Platt scaling (a sigmoid of the raw score).

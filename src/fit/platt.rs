@@ -33,6 +33,7 @@ use serde::{Deserialize, Serialize};
 /// A fitted Platt sigmoid: `predict(x) = 1 / (1 + exp(a * x + b))` (the sign convention
 /// of Platt, LibSVM and scikit-learn: `a < 0` when higher scores are more relevant).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PlattModel {
     /// Slope on the raw score.

@@ -28,6 +28,7 @@ pub const LOG_LOSS_EPS: f64 = 1e-15;
 
 /// How the reliability bins are laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum BinStrategy {
     /// Bins of equal width over `[0, 1]`.
@@ -39,6 +40,7 @@ pub enum BinStrategy {
 
 /// Options of [`calibration_error`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct CalibrationErrorOptions {
     /// Number of bins, `1..=10000` (default 10).
@@ -55,6 +57,7 @@ impl Default for CalibrationErrorOptions {
 
 /// One bin of the reliability curve.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ReliabilityBin {
     /// Lower edge.
@@ -71,6 +74,7 @@ pub struct ReliabilityBin {
 
 /// Calibration quality of a set of probabilities.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct CalibrationReport {
     /// Number of probabilities.
