@@ -17,3 +17,5 @@ cp js/package.template.json pkg/package.json
 cp README.md pkg/README.md 2>/dev/null || true
 node -e 'const p=require("./pkg/package.json"); p.files.push("cjs/package.json"); require("fs").writeFileSync("./pkg/package.json", JSON.stringify(p, null, 2)+"\n")'
 echo "[build-pkg] $(ls -l pkg/web/calibrank_bg.wasm | awk "{print \$5}") bytes wasm, $(gzip -9c pkg/web/calibrank_bg.wasm | wc -c) gzipped"
+# Tests and examples import the package by name, through its exports map.
+mkdir -p node_modules && ln -sfn ../pkg node_modules/calibrank

@@ -225,7 +225,7 @@ def main():
     }
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     with open(OUT, "w") as f:
-        json.dump(reference, f, separators=(",", ":"))
+        json.dump(reference, f, separators=(",", ":"), sort_keys=True)
         f.write("\n")
     print(f"wrote {OUT} ({os.path.getsize(OUT)} bytes)", file=sys.stderr)
 

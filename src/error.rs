@@ -201,6 +201,7 @@ pub fn all_finite(values: &[f64], field: &str) -> Result<()> {
 /// unknown enum variants `UNKNOWN_METHOD`, everything else `INVALID_TYPE`. The field is
 /// the name quoted in the message (prefixed by `what`) when there is one.
 pub fn from_serde_message(message: &str, what: &str) -> ScoreError {
+    let message = message.strip_prefix("Error: ").unwrap_or(message);
     let quoted = message.split('`').nth(1).unwrap_or("");
     let field = if quoted.is_empty() { what.to_string() } else if what.is_empty() { quoted.to_string() } else { format!("{what}.{quoted}") };
     let code = if message.starts_with("unknown field") {

@@ -41,6 +41,9 @@ pub mod limits;
 pub mod pipeline;
 pub mod timestamp;
 
+#[doc(hidden)]
+pub mod golden;
+
 pub mod eval;
 pub mod runfusion;
 pub mod fit;

@@ -117,14 +117,15 @@ pub struct MultiQueryResult {
     pub id: String,
     /// Combined score.
     pub score: f64,
-    /// Per query index (as a string key), the similarity score (verbose only).
+    /// Per query index (a decimal string key, `"0"` for the first query), the
+    /// similarity score (verbose only).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(target_arch = "wasm32", tsify(optional))]
-    pub query_scores: Option<std::collections::BTreeMap<u32, f64>>,
+    pub query_scores: Option<std::collections::BTreeMap<String, f64>>,
     /// Per query index, the 1-based rank after filtering (verbose only).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(target_arch = "wasm32", tsify(optional))]
-    pub query_ranks: Option<std::collections::BTreeMap<u32, u32>>,
+    pub query_ranks: Option<std::collections::BTreeMap<String, u32>>,
     /// In how many queries the item appeared (verbose only).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(target_arch = "wasm32", tsify(optional))]
@@ -264,8 +265,8 @@ pub fn fuse_multi_query(queries: &[Vec<QueryHit>], opts: &MultiQueryOptions) -> 
             let verbose = opts.verbose;
             MultiQueryResult {
                 score,
-                query_scores: verbose.then(|| o.hits.iter().map(|&(q, s, _)| (q, s)).collect()),
-                query_ranks: verbose.then(|| o.hits.iter().map(|&(q, _, r)| (q, r)).collect()),
+                query_scores: verbose.then(|| o.hits.iter().map(|&(q, s, _)| (q.to_string(), s)).collect()),
+                query_ranks: verbose.then(|| o.hits.iter().map(|&(q, _, r)| (q.to_string(), r)).collect()),
                 appeared_in_query_count: verbose.then(|| u32::try_from(o.hits.len()).unwrap_or(u32::MAX)),
                 id: o.id,
             }
@@ -300,8 +301,8 @@ mod tests {
         assert!((score_of(&out, "B") - 0.0164).abs() < 5e-5);
         assert_eq!(out.results.first().unwrap().id, "A");
         let ra = out.results.first().unwrap();
-        assert_eq!(ra.query_ranks.as_ref().unwrap().get(&0), Some(&3));
-        assert_eq!(ra.query_ranks.as_ref().unwrap().get(&1), Some(&1));
+        assert_eq!(ra.query_ranks.as_ref().unwrap().get("0"), Some(&3));
+        assert_eq!(ra.query_ranks.as_ref().unwrap().get("1"), Some(&1));
         assert_eq!(ra.appeared_in_query_count, Some(2));
     }
 
@@ -417,6 +418,6 @@ mod tests {
         let out = fuse_multi_query(&[vec![hit("a", 0.9), hit("a", 0.95), hit("b", 0.8)]], &opts(MultiQueryMethod::ScoreSum)).unwrap();
         assert_eq!(score_of(&out, "a"), 0.9);
         assert_eq!(out.stats.duplicates, 1);
-        assert_eq!(out.results.iter().find(|r| r.id == "b").unwrap().query_ranks.as_ref().unwrap().get(&0), Some(&2));
+        assert_eq!(out.results.iter().find(|r| r.id == "b").unwrap().query_ranks.as_ref().unwrap().get("0"), Some(&2));
     }
 }

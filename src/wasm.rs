@@ -72,8 +72,63 @@ where
     }
 }
 
+/// Decodes a JS value into `T`. serde-wasm-bindgen looks up only the fields it knows,
+/// so unknown fields are found by a second pass through a JSON value tree (where NaN
+/// is lost, which is why the typed decode comes from the first pass).
 fn decode_value<T: serde::de::DeserializeOwned>(value: JsValue, what: &str) -> JsResult<T> {
-    serde_wasm_bindgen::from_value(value).map_err(|e| to_js_error(from_serde_message(&e.to_string(), what)))
+    let typed: T = serde_wasm_bindgen::from_value(value.clone()).map_err(|e| to_js_error(from_serde_message(&e.to_string(), what)))?;
+    reject_unknown_fields::<T>(value, what)?;
+    Ok(typed)
+}
+
+fn reject_unknown_fields<T: serde::de::DeserializeOwned>(value: JsValue, what: &str) -> JsResult<()> {
+    let Ok(tree) = serde_wasm_bindgen::from_value::<serde_json::Value>(value) else { return Ok(()) };
+    match serde_json::from_value::<T>(tree) {
+        Err(e) if e.to_string().starts_with("unknown field") => Err(to_js_error(from_serde_message(&e.to_string(), what))),
+        _ => Ok(()),
+    }
+}
+
+/// Decodes the (possibly large) pipeline input without the generic second pass: the
+/// typed decode, then a check of the keys of the input, each list and each item.
+fn decode_input(value: JsValue) -> JsResult<PipelineInput> {
+    let typed: PipelineInput =
+        serde_wasm_bindgen::from_value(value.clone()).map_err(|e| to_js_error(from_serde_message(&e.to_string(), "input")))?;
+    check_keys(&value, &["query", "lists", "items", "now", "context"], "input")?;
+    if let Ok(lists) = Reflect::get(&value, &"lists".into()) {
+        if let Some(lists) = lists.dyn_ref::<Array>() {
+            for (i, list) in lists.iter().enumerate() {
+                check_keys(&list, &["name", "ids", "scores", "weight"], &format!("lists[{i}]"))?;
+            }
+        }
+    }
+    if let Ok(items) = Reflect::get(&value, &"items".into()) {
+        if items.is_object() {
+            let entries = Object::entries(items.unchecked_ref::<Object>());
+            for entry in entries.iter() {
+                let id = Reflect::get(&entry, &0.into()).ok().and_then(|k| k.as_string()).unwrap_or_default();
+                let meta = Reflect::get(&entry, &1.into()).unwrap_or(JsValue::UNDEFINED);
+                check_keys(&meta, &["name", "type", "summary", "content", "modifiedAt", "fiscalYear", "crossEncoderScore"], &format!("items.{id}"))?;
+            }
+        }
+    }
+    if let Ok(ctx) = Reflect::get(&value, &"context".into()) {
+        check_keys(&ctx, &["taskClass", "language", "buildSystem"], "context")?;
+    }
+    Ok(typed)
+}
+
+fn check_keys(obj: &JsValue, allowed: &[&str], path: &str) -> JsResult<()> {
+    if !obj.is_object() || Array::is_array(obj) {
+        return Ok(());
+    }
+    for key in Object::keys(obj.unchecked_ref::<Object>()).iter() {
+        let key = key.as_string().unwrap_or_default();
+        if !allowed.contains(&key.as_str()) {
+            return Err(err(ErrorCode::UnknownField, &format!("{path}.{key}"), format!("unknown field `{key}`, expected one of {}", allowed.join(", "))));
+        }
+    }
+    Ok(())
 }
 
 fn encode<T: Tsify + Serialize>(value: &T) -> JsResult<Ts<T>> {
@@ -138,7 +193,7 @@ impl JsPipeline {
     /// Runs the pipeline: fuse, recency, rerank, normalize, calibrate, filter, topN,
     /// bands, confidence.
     pub fn run(&self, input: Ts<PipelineInput>) -> JsResult<Ts<PipelineOutput>> {
-        let input = decode(&input, "input")?;
+        let input = decode_input(input.js_value())?;
         encode(&core(self.inner.run(&input))?)
     }
 

@@ -1,0 +1,160 @@
+//! Golden vectors: fixed inputs and their outputs as exact IEEE-754 bit patterns
+//! (16 hex digits). `cargo run --example golden` writes `tests/golden/vectors.json`;
+//! the native test, Node, Chromium and workerd each recompute every case and compare
+//! bit for bit.
+
+use crate::bands::BandFloors;
+use crate::calibrate::{calibrate, Sigmoid};
+use crate::confidence::{query_confidence, ConfidenceOptions};
+use crate::error::Result;
+use crate::fuse::{rrf, RankedList};
+use crate::multiquery::{fuse_multi_query, MultiQueryOptions, QueryHit};
+use crate::normalize::{normalize, NormalizeMethod};
+use crate::pipeline::{Pipeline, PipelineConfig, PipelineInput};
+use crate::rerank::{rerank_heuristic, Candidate, HeuristicConfig};
+use serde_json::{json, Value};
+
+/// The bit pattern of `x` as 16 lowercase hex digits.
+pub fn bits(x: f64) -> String {
+    format!("{:016x}", x.to_bits())
+}
+
+fn bits_all(xs: &[f64]) -> Vec<String> {
+    xs.iter().map(|&x| bits(x)).collect()
+}
+
+/// A deterministic pseudo-random sequence (splitmix64) mapped to [lo, hi).
+fn uniform(seed: u64, n: usize, lo: f64, hi: f64) -> Vec<f64> {
+    let mut state = seed;
+    (0..n)
+        .map(|_| {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^= z >> 31;
+            lo + (hi - lo) * ((z >> 11) as f64 / (1u64 << 53) as f64)
+        })
+        .collect()
+}
+
+/// Computes the expected output of one case (the `expected` member is ignored).
+pub fn compute(case: &Value) -> Result<Value> {
+    let kind = case["kind"].as_str().unwrap_or("");
+    let f64s = |v: &Value| -> Vec<f64> { v.as_array().map(|a| a.iter().filter_map(Value::as_f64).collect()).unwrap_or_default() };
+    Ok(match kind {
+        "calibrate" => {
+            let s = Sigmoid { threshold: case["threshold"].as_f64().unwrap_or(0.035), steepness: case["steepness"].as_f64().unwrap_or(150.0) };
+            json!(bits_all(&calibrate(&f64s(&case["scores"]), &s)?))
+        }
+        "normalize" => {
+            let m = NormalizeMethod::parse(case["method"].as_str().unwrap_or(""))?;
+            json!(bits_all(&normalize(&f64s(&case["scores"]), m, case["temperature"].as_f64().unwrap_or(1.0))?))
+        }
+        "rrf" => {
+            let lists: Vec<Vec<String>> = crate::error::from_json(&case["lists"].to_string(), "lists")?;
+            let weights = f64s(&case["weights"]);
+            let ranked: Vec<RankedList<'_, String>> =
+                lists.iter().enumerate().map(|(i, ids)| RankedList { ids, weight: weights.get(i).copied().unwrap_or(1.0) }).collect();
+            let fused = rrf(&ranked, case["k"].as_f64().unwrap_or(60.0))?;
+            json!(fused.items.iter().map(|i| json!([i.id, bits(i.score)])).collect::<Vec<_>>())
+        }
+        "multiquery" => {
+            let queries: Vec<Vec<QueryHit>> = crate::error::from_json(&case["queries"].to_string(), "queries")?;
+            let opts: MultiQueryOptions = crate::error::from_json(&case["options"].to_string(), "options")?;
+            let out = fuse_multi_query(&queries, &opts)?;
+            json!(out.results.iter().map(|r| json!([r.id, bits(r.score)])).collect::<Vec<_>>())
+        }
+        "rerank" => {
+            let cands: Vec<Candidate> = crate::error::from_json(&case["candidates"].to_string(), "candidates")?;
+            let out = rerank_heuristic(case["query"].as_str().unwrap_or(""), &cands, &HeuristicConfig::default())?;
+            json!(out.iter().map(|r| json!([r.id, bits(r.reranked_score)])).collect::<Vec<_>>())
+        }
+        "confidence" => {
+            let c = query_confidence(&f64s(&case["scores"]), &ConfidenceOptions::default())?;
+            json!([bits(c.weighted_top5), bits(c.expected_precision), bits(c.at_least_one_relevant)])
+        }
+        "band" => {
+            let floors = BandFloors::default();
+            json!(f64s(&case["scores"]).iter().map(|&s| floors.band(s)).collect::<Vec<_>>())
+        }
+        _ => {
+            // "pipeline"
+            let cfg: PipelineConfig = crate::error::from_json(&case["config"].to_string(), "config")?;
+            let input: PipelineInput = crate::error::from_json(&case["input"].to_string(), "input")?;
+            let out = Pipeline::new(cfg)?.run(&input)?;
+            let c = out.confidence;
+            json!({
+                "results": out.results.iter().map(|r| json!([r.id, bits(r.score), r.band])).collect::<Vec<_>>(),
+                "confidence": [bits(c.weighted_top5), bits(c.expected_precision), bits(c.at_least_one_relevant)],
+            })
+        }
+    })
+}
+
+/// The golden cases, without expected values.
+pub fn cases() -> Vec<Value> {
+    let raw = uniform(7, 64, 0.0, 0.08);
+    let signed = uniform(11, 40, -12.0, 9.0);
+    let ids: Vec<String> = (0..40).map(|i| format!("doc-{i:02}")).collect();
+    let shuffled = |seed: u64| {
+        let keys = uniform(seed, ids.len(), 0.0, 1.0);
+        let mut v: Vec<(f64, &String)> = keys.into_iter().zip(&ids).collect();
+        v.sort_by(|a, b| a.0.total_cmp(&b.0));
+        v.into_iter().take(25).map(|(_, id)| id.clone()).collect::<Vec<_>>()
+    };
+    let (l1, l2, l3) = (shuffled(1), shuffled(2), shuffled(3));
+    let mut out = vec![
+        json!({"kind": "calibrate", "scores": raw, "threshold": 0.035, "steepness": 150.0}),
+        json!({"kind": "calibrate", "scores": [0.0391, 0.0143, 0.035, 0.05, 0.03, 0.01, 2.0/61.0], "threshold": 0.035, "steepness": 150.0}),
+        json!({"kind": "calibrate", "scores": signed, "threshold": -0.5, "steepness": 0.7}),
+    ];
+    for m in ["max", "min_max", "z_score", "softmax"] {
+        out.push(json!({"kind": "normalize", "method": m, "scores": uniform(5, 30, 0.0, 3.0), "temperature": 0.37}));
+    }
+    out.push(json!({"kind": "normalize", "method": "softmax", "scores": signed, "temperature": 2.5}));
+    out.push(json!({"kind": "rrf", "lists": [l1, l2, l3], "k": 60.0, "weights": [1.0, 0.7, 1.3]}));
+    out.push(json!({"kind": "rrf", "lists": [["a", "x", "y"], ["p", "q", "a"]], "k": 60.0, "weights": [1.0, 1.0]}));
+    let hits = |seed: u64, list: &[String]| {
+        let s = uniform(seed, list.len(), 0.5, 1.0);
+        let mut v: Vec<(f64, &String)> = s.into_iter().zip(list).collect();
+        v.sort_by(|a, b| b.0.total_cmp(&a.0));
+        v.into_iter().map(|(score, id)| json!({"id": id, "score": score})).collect::<Vec<_>>()
+    };
+    for m in ["rrf", "score_sum", "score_max"] {
+        out.push(json!({"kind": "multiquery", "queries": [hits(21, &l1), hits(22, &l2), hits(23, &l3)], "options": {"method": m, "limit": 15}}));
+    }
+    out.push(json!({"kind": "rerank", "query": "GraphTraversal edges", "candidates": [
+        {"id": "gt", "score": 0.016, "name": "GraphTraversal", "type": "class", "summary": "walks graph edges"},
+        {"id": "rs", "score": 0.0161, "name": "RelationshipStore", "type": "class", "summary": "stores edges"},
+        {"id": "tf", "score": 0.0159, "name": "traversal.ts", "type": "file", "content": "export {}"},
+        {"id": "md", "score": 0.0158, "name": "graph", "type": "module", "content": "x".repeat(80)}
+    ]}));
+    out.push(json!({"kind": "confidence", "scores": uniform(9, 7, 0.0, 1.0)}));
+    out.push(json!({"kind": "band", "scores": [0.95, 0.85, 0.8499999999999999, 0.75, 0.65, 0.64, 0.4, 0.0, 1.0]}));
+    let items: serde_json::Map<String, Value> =
+        ids.iter().enumerate().map(|(i, id)| (id.clone(), json!({"modifiedAt": 1_700_000_000_000.0 - (i as f64) * 86_400_000.0 * 1.7}))).collect();
+    let lists = json!([{"name": "semantic", "ids": l1}, {"name": "keyword", "ids": l2}, {"name": "graph", "ids": l3}]);
+    out.push(json!({"kind": "pipeline", "config": {"topK": 20, "topN": 10, "minConfidence": 0.0}, "input": {"query": "q", "lists": lists, "items": items, "now": 1_700_000_000_000.0}}));
+    out.push(json!({"kind": "pipeline", "config": {"topK": 20, "topN": 10, "minConfidence": 0.1, "weights": {"graph": 0.5},
+        "normalization": {"method": "z_score"}, "calibration": {"method": "sigmoid", "threshold": 0.4, "steepness": 6.0},
+        "bands": {"highFloor": 0.7, "degradedFloor": 0.5}}, "input": {"query": "q", "lists": lists}}));
+    out.push(json!({"kind": "pipeline", "config": {"topK": 15, "topN": 8, "minConfidence": 0.0, "recency": {"mode": "fiscal_year"},
+        "rerank": {"method": "cross_encoder", "candidateLimit": 12}, "calibration": {"method": "sigmoid", "threshold": 0.6, "steepness": 5.0}},
+        "input": {"query": "q", "lists": [{"name": "dense", "ids": l1}, {"name": "sparse", "ids": l2}],
+            "items": ids.iter().enumerate().map(|(i, id)| (id.clone(), json!({"fiscalYear": 2018 + (i as i64 % 9), "crossEncoderScore": signed.get(i).copied().unwrap_or(0.0)}))).collect::<serde_json::Map<_, _>>()}}));
+    out
+}
+
+/// The golden file: every case with its expected output.
+pub fn generate() -> Result<Value> {
+    let mut all = Vec::new();
+    for mut case in cases() {
+        let expected = compute(&case)?;
+        if let Some(obj) = case.as_object_mut() {
+            obj.insert("expected".into(), expected);
+        }
+        all.push(case);
+    }
+    Ok(json!({ "format": "calibrank golden vectors v1; floats in `expected` are IEEE-754 bit patterns (hex)", "cases": all }))
+}

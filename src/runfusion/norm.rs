@@ -1,0 +1,102 @@
+//! ranx's normalizations (`ranx/normalization/*.py`), one query of one run at a time.
+//!
+//! Sums and means run over the documents in rank order (score descending, then doc id
+//! ascending), the order in which ranx's `extract_scores` reads them.
+
+use super::{ranking, Norm, Scores};
+use std::collections::BTreeSet;
+
+/// ranx's floor for every denominator.
+const EPS: f64 = 1e-9;
+
+/// Normalizes every list with `norm`.
+pub(super) fn apply<'a>(norm: Norm, lists: &[Scores<'a>]) -> Vec<Scores<'a>> {
+    if norm == Norm::Borda {
+        let candidates: BTreeSet<&'a str> = lists.iter().flat_map(|l| l.keys().copied()).collect();
+        return lists.iter().map(|l| borda(l, &candidates)).collect();
+    }
+    lists
+        .iter()
+        .map(|l| match norm {
+            Norm::None | Norm::Borda => l.clone(),
+            Norm::MinMax => min_max(l),
+            Norm::MinMaxInverted => min_max_inverted(l),
+            Norm::Max => max(l),
+            Norm::Sum => sum(l),
+            Norm::Zmuv => zmuv(l),
+            Norm::Rank => rank(l),
+        })
+        .collect()
+}
+
+/// The scores in rank order.
+fn scores(l: &Scores<'_>) -> Vec<f64> {
+    ranking(l).into_iter().map(|(_, s)| s).collect()
+}
+
+fn lowest(l: &Scores<'_>) -> f64 {
+    l.values().copied().fold(f64::INFINITY, f64::min)
+}
+
+fn highest(l: &Scores<'_>) -> f64 {
+    l.values().copied().fold(f64::NEG_INFINITY, f64::max)
+}
+
+/// Sequential sum from 0, in the given order (numba's `sum`).
+pub(super) fn total(xs: impl IntoIterator<Item = f64>) -> f64 {
+    xs.into_iter().fold(0.0, |acc, x| acc + x)
+}
+
+fn map<'a>(l: &Scores<'a>, f: impl Fn(f64) -> f64) -> Scores<'a> {
+    l.iter().map(|(d, s)| (*d, f(*s))).collect()
+}
+
+/// `(s - min) / max(max - min, 1e-9)`: all-equal scores all become 0.
+pub(super) fn min_max<'a>(l: &Scores<'a>) -> Scores<'a> {
+    let (lo, hi) = (lowest(l), highest(l));
+    map(l, |s| (s - lo) / (hi - lo).max(EPS))
+}
+
+/// `(max - s) / max(max - min, 1e-9)`, for runs where smaller is better.
+pub(super) fn min_max_inverted<'a>(l: &Scores<'a>) -> Scores<'a> {
+    let (lo, hi) = (lowest(l), highest(l));
+    map(l, |s| (hi - s) / (hi - lo).max(EPS))
+}
+
+/// `s / max(max, 1e-9)`.
+pub(super) fn max<'a>(l: &Scores<'a>) -> Scores<'a> {
+    let hi = highest(l);
+    map(l, |s| s / hi.max(EPS))
+}
+
+/// `(s - min) / max(sum - min * n, 1e-9)`.
+pub(super) fn sum<'a>(l: &Scores<'a>) -> Scores<'a> {
+    let lo = lowest(l);
+    let denominator = total(scores(l)) - lo * l.len() as f64;
+    map(l, |s| (s - lo) / denominator.max(EPS))
+}
+
+/// `(s - mean) / max(std, 1e-9)`, population standard deviation (numba's `np.std`).
+pub(super) fn zmuv<'a>(l: &Scores<'a>) -> Scores<'a> {
+    let xs = scores(l);
+    let n = xs.len() as f64;
+    let mean = total(xs.iter().copied()) / n;
+    let variance = total(xs.iter().map(|x| (x - mean) * (x - mean))) / n;
+    let std = libm::sqrt(variance);
+    map(l, |s| (s - mean) / std.max(EPS))
+}
+
+/// `1 - i / n` for the document at 0-based rank `i` of `n`.
+pub(super) fn rank<'a>(l: &Scores<'a>) -> Scores<'a> {
+    let n = l.len() as f64;
+    ranking(l).into_iter().enumerate().map(|(i, (d, _))| (d, 1.0 - i as f64 / n)).collect()
+}
+
+/// Over all candidates (documents of any run) of the query, `N` of them: `1 - i / N` for
+/// the document at rank `i`, `0.5 - (n - 1) / (2 N)` for those this run (of `n`) missed.
+pub(super) fn borda<'a>(l: &Scores<'a>, candidates: &BTreeSet<&'a str>) -> Scores<'a> {
+    let (n, big_n) = (l.len() as f64, candidates.len() as f64);
+    let mut out: Scores<'a> = candidates.iter().map(|d| (*d, 0.5 - (n - 1.0) / (2.0 * big_n))).collect();
+    out.extend(ranking(l).into_iter().enumerate().map(|(i, (d, _))| (d, 1.0 - i as f64 / big_n)));
+    out
+}

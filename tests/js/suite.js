@@ -1,0 +1,284 @@
+// The JS test suite of the built package. Runtime-neutral: Node runs it through
+// node.test.mjs, headless Chromium through browser.test.mjs, with the same `lib`
+// (the package's exports) and the same golden vectors.
+
+const hexOf = (x) => {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  return view.getBigUint64(0).toString(16).padStart(16, "0");
+};
+
+class AssertionError extends Error {}
+
+function assert(cond, message) {
+  if (!cond) throw new AssertionError(message || "assertion failed");
+}
+
+/** JSON with object keys sorted, so key order never matters. */
+function canonical(v) {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
+  if (v && typeof v === "object") return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(",")}}`;
+  return JSON.stringify(v);
+}
+
+function eq(actual, expected, message) {
+  const a = canonical(actual);
+  const e = canonical(expected);
+  if (a !== e) throw new AssertionError(`${message || "not equal"}: got ${a}, expected ${e}`);
+}
+
+function throwsScoreError(lib, fn, code, field) {
+  try {
+    fn();
+  } catch (err) {
+    assert(err instanceof lib.ScoreError, `expected ScoreError, got ${err && err.constructor && err.constructor.name}: ${err}`);
+    assert(err instanceof Error, "ScoreError must be an Error");
+    eq(err.name, "ScoreError", "name");
+    eq(err.code, code, "code");
+    if (field !== undefined) eq(err.field, field, "field");
+    assert(typeof err.message === "string" && err.message.length > 0, "message");
+    return err;
+  }
+  throw new AssertionError(`expected ScoreError ${code}, nothing was thrown`);
+}
+
+/** Recomputes one golden case with the package and returns it in the file's form. */
+export function computeGolden(lib, c) {
+  switch (c.kind) {
+    case "calibrate":
+      return Array.from(lib.calibrate(new Float64Array(c.scores), { threshold: c.threshold, steepness: c.steepness }), hexOf);
+    case "normalize":
+      return Array.from(lib.normalize(c.scores, c.method, { temperature: c.temperature }), hexOf);
+    case "rrf":
+      return lib.rrf(c.lists, { k: c.k, weights: c.weights }).map(([id, s]) => [id, hexOf(s)]);
+    case "multiquery":
+      return lib.fuseMultiQuery(c.queries, c.options).results.map((r) => [r.id, hexOf(r.score)]);
+    case "rerank":
+      return lib.rerank(c.query, c.candidates).map((r) => [r.id, hexOf(r.rerankedScore)]);
+    case "confidence": {
+      const q = lib.queryConfidence(c.scores);
+      return [q.weightedTop5, q.expectedPrecision, q.atLeastOneRelevant].map(hexOf);
+    }
+    case "band":
+      return c.scores.map((s) => lib.classifyBand(s).kind);
+    case "pipeline": {
+      const out = new lib.Pipeline(c.config).run(c.input);
+      const q = out.confidence;
+      return {
+        results: out.results.map((r) => [r.id, hexOf(r.score), r.band]),
+        confidence: [q.weightedTop5, q.expectedPrecision, q.atLeastOneRelevant].map(hexOf),
+      };
+    }
+    default:
+      throw new AssertionError(`unknown golden case kind ${c.kind}`);
+  }
+}
+
+function seedInput() {
+  const day = 86_400_000;
+  return {
+    query: "authentication",
+    lists: [
+      { name: "semantic", ids: ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J"] },
+      { name: "keyword", ids: ["K", "B", "A", "L"], scores: [9.1, 8.5, 7.25, 3.0] },
+    ],
+    items: { A: { modifiedAt: 95 * day }, J: { modifiedAt: new Date(40 * day).toISOString() } },
+    now: 100 * day,
+  };
+}
+
+export function tests(lib, golden) {
+  const t = [];
+  const test = (name, fn) => t.push({ name, fn });
+
+  test("rrf: seed 000 example, highest first, ties by id", () => {
+    const out = lib.rrf([["a", "x", "y"], ["p", "q", "a"]]);
+    eq(out[0], ["a", 1 / 61 + 1 / 63]);
+    eq(out.map(([id]) => id), ["a", "p", "q", "x", "y"]);
+    const w = lib.rrf([["a"], ["b"]], { k: 10, weights: [1, 2] });
+    eq(w, [["b", 2 / 11], ["a", 1 / 11]]);
+  });
+
+  test("Pipeline: seed defaults, explain and contract", () => {
+    const p = new lib.Pipeline();
+    eq(p.config.topK, 10);
+    eq(p.config.topN, 5);
+    eq(p.config.calibration, { method: "sigmoid", threshold: 0.035, steepness: 150 });
+    const out = p.run(seedInput());
+    assert(out.results.length <= 5, "at most topN");
+    assert(out.results.every((r) => r.score >= 0.3 && r.score <= 1), "scores within [minConfidence, 1]");
+    for (let i = 1; i < out.results.length; i++) assert(out.results[i - 1].score >= out.results[i].score, "descending");
+    const a = out.results[0];
+    eq(a.id, "A");
+    eq(a.band, "miss");
+    eq(a.explain.fused, 1 / 61 + 1 / 63);
+    eq(a.explain.recencyMultiplier, 1.2);
+    eq(a.explain.contributions, [
+      { list: "semantic", rank: 1, weight: 1, contribution: 1 / 61 },
+      { list: "keyword", rank: 3, weight: 1, contribution: 1 / 63, listScore: 7.25 },
+    ]);
+    eq(out.stats.lists, 2);
+    eq(out.stats.candidates, 12);
+    assert(typeof out.confidence.weightedTop5 === "number", "confidence");
+  });
+
+  test("Pipeline: topN prefix and explain off", () => {
+    const run = (n) => new lib.Pipeline({ topK: 20, topN: n, minConfidence: 0, explain: false }).run(seedInput()).results;
+    const five = run(5);
+    const three = run(3);
+    eq(five.slice(0, 3), three);
+    assert(five.every((r) => r.explain === undefined), "no explain");
+  });
+
+  test("fuseMultiQuery: seed 001 examples", () => {
+    const q1 = [{ id: "B", score: 0.88 }, { id: "x", score: 0.87 }, { id: "A", score: 0.85 }];
+    const q2 = [{ id: "A", score: 0.92 }];
+    const rrf = lib.fuseMultiQuery([q1, q2], { verbose: true });
+    eq(rrf.results[0].id, "A");
+    eq(rrf.results[0].score, 1 / 63 + 1 / 61);
+    eq(rrf.results[0].queryRanks, { 0: 3, 1: 1 });
+    eq(rrf.results[0].queryScores, { 0: 0.85, 1: 0.92 });
+    eq(rrf.results[0].appearedInQueryCount, 2);
+    eq(rrf.stats.uniqueItems, 3);
+    eq(rrf.stats.itemsInMultipleQueries, 1);
+    const max = lib.fuseMultiQuery([[{ id: "B", score: 0.95 }, { id: "A", score: 0.85 }], [{ id: "A", score: 0.78 }]], { method: "score_max" });
+    eq(max.results[0].id, "B");
+    assert(Math.abs(max.results[1].score - 0.935) < 1e-12, "0.85 * 1.1");
+    assert(max.results[0].queryScores === undefined, "not verbose");
+    const ts = lib.fuseMultiQuery([[{ id: "b", score: 0.8, timestamp: "2024-01-01" }], [{ id: "a", score: 0.8, timestamp: 1717200000000 }]], { method: "score_sum" });
+    eq(ts.results.map((r) => r.id), ["a", "b"]);
+  });
+
+  test("rerank: seed 003 GraphTraversal", () => {
+    const out = lib.rerank("GraphTraversal", [
+      { id: "tf", score: 0.016, name: "traversal.ts", type: "file", content: "export {}" },
+      { id: "gt", score: 0.016, name: "GraphTraversal", type: "class" },
+    ]);
+    eq(out.map((r) => r.id), ["gt", "tf"]);
+    eq(out[0].originalScore, 0.016);
+    eq(out[0].factors.exactName, 3);
+    eq(out[0].factors.nameTerms, 2.5);
+    eq(out[0].factors.entityType, 1.3);
+    assert(Math.abs(out[0].rerankedScore - 0.016 * 9.75) < 1e-15, "x9.75");
+  });
+
+  test("normalize and calibrate return Float64Array in input order", () => {
+    const n = lib.normalize(new Float64Array([2, 1, 0.5]), "max");
+    assert(n instanceof Float64Array, "Float64Array");
+    eq(Array.from(n), [1, 0.5, 0.25]);
+    eq(Array.from(lib.normalize([3, 1, 2], "min_max")), [1, 0, 0.5]);
+    eq(Array.from(lib.normalize([5, 5], "min_max")), [1, 1]);
+    eq(Array.from(lib.normalize([4], "z_score")), [0.5]);
+    const sm = lib.normalize([1, 2, 3], "softmax", { temperature: 0.5 });
+    assert(Math.abs(sm[0] + sm[1] + sm[2] - 1) < 1e-15, "softmax sums to 1");
+    const c = lib.calibrate([0.035, 0.05, 0.01]);
+    assert(c instanceof Float64Array, "Float64Array");
+    eq(c[0], 0.5);
+    assert(c[1] > c[0] && c[0] > c[2], "monotone");
+  });
+
+  test("classifyBand: seed 002 examples", () => {
+    eq(lib.classifyBand(0.95), { kind: "hit", score: 0.95 });
+    eq(lib.classifyBand(0.75), { kind: "degraded", score: 0.75 });
+    eq(lib.classifyBand(0.4), { kind: "miss" });
+    eq(lib.classifyBand(0.4, { highFloor: 0.5, degradedFloor: 0.3 }), { kind: "degraded", score: 0.4 });
+  });
+
+  test("queryConfidence", () => {
+    const q = lib.queryConfidence([0.5, 0.5, 0.2], { k: 2 });
+    eq(q.expectedPrecision, 0.5);
+    eq(q.atLeastOneRelevant, 0.75);
+    eq(q.weightedTop5, 0.35 * 0.5 + 0.25 * 0.5 + 0.2 * 0.2);
+    eq(lib.queryConfidence([]).weightedTop5, 0);
+  });
+
+  test("columnar paths agree with the string paths", () => {
+    const a = [3, 1, 4, 0, 5, 9, 2, 6];
+    const b = [2, 7, 1, 8, 3];
+    const docs = Uint32Array.from([...a, ...b]);
+    const offsets = Uint32Array.from([0, a.length, a.length + b.length]);
+    const col = lib.rrfColumnar(docs, offsets, 10, { weights: [1, 0.5] });
+    assert(col.order instanceof Uint32Array && col.scores instanceof Float64Array, "typed arrays");
+    const str = lib.rrf([a.map((d) => `d${d}`), b.map((d) => `d${d}`)], { weights: [1, 0.5] });
+    eq(Array.from(col.order, (d) => `d${d}`), str.map(([id]) => id));
+    eq(Array.from(col.scores), str.map(([, s]) => s));
+    const p = new lib.Pipeline({ topN: 8, minConfidence: 0, calibration: { method: "sigmoid", threshold: 0.02 } });
+    const run = p.runColumnar({ docs, offsets, nDocs: 10, weights: new Float64Array([1, 0.5]) });
+    const full = p.run({ lists: [{ name: "a", ids: a.map((d) => `d${d}`) }, { name: "b", ids: b.map((d) => `d${d}`), weight: 0.5 }] });
+    eq(Array.from(run.order, (d) => `d${d}`), full.results.map((r) => r.id));
+    eq(Array.from(run.scores), full.results.map((r) => r.score));
+    eq(Array.from(run.bands, (b) => ["miss", "degraded", "hit"][b]), full.results.map((r) => r.band));
+    eq(run.confidence, full.confidence);
+  });
+
+  test("errors are ScoreError with code and field; the module stays usable", () => {
+    throwsScoreError(lib, () => new lib.Pipeline({ topN: 0 }), "INVALID_TOP_N", "topN");
+    throwsScoreError(lib, () => new lib.Pipeline({ topN: 11, topK: 10 }), "INVALID_TOP_N", "topN");
+    throwsScoreError(lib, () => new lib.Pipeline({ topk: 3 }), "UNKNOWN_FIELD", "config.topk");
+    throwsScoreError(lib, () => new lib.Pipeline({ topK: "ten" }), "INVALID_TYPE");
+    throwsScoreError(lib, () => new lib.Pipeline({ calibration: { method: "sigmoid", steepness: 0 } }), "INVALID_CALIBRATION", "calibration.steepness");
+    throwsScoreError(lib, () => new lib.Pipeline({ bands: { highFloor: 0.5, degradedFloor: 0.6 } }), "INVALID_BANDS", "bands.degradedFloor");
+    throwsScoreError(lib, () => new lib.Pipeline({ normalization: { method: "minmax" } }), "UNKNOWN_METHOD");
+    const p = new lib.Pipeline();
+    const bad = seedInput();
+    bad.lists[1].scores = [1, NaN, 0, 0];
+    throwsScoreError(lib, () => p.run(bad), "NON_FINITE_SCORE", "lists[1].scores[1]");
+    const short = seedInput();
+    short.lists[1].scores = [1];
+    throwsScoreError(lib, () => p.run(short), "LENGTH_MISMATCH", "lists[1].scores");
+    const dup = seedInput();
+    dup.lists.push({ name: "semantic", ids: [] });
+    throwsScoreError(lib, () => p.run(dup), "DUPLICATE_ID", "lists[2].name");
+    const noNow = seedInput();
+    delete noNow.now;
+    throwsScoreError(lib, () => p.run(noNow), "INVALID_TIMESTAMP", "now");
+    throwsScoreError(lib, () => lib.rrf([["a"]], { k: 0 }), "INVALID_K", "options.k");
+    throwsScoreError(lib, () => lib.rrf([["a"], ["b"]], { weights: [1] }), "LENGTH_MISMATCH", "options.weights");
+    throwsScoreError(lib, () => lib.rrf("nope"), "INVALID_TYPE");
+    throwsScoreError(lib, () => lib.calibrate([0.1, NaN]), "NON_FINITE_SCORE", "scores[1]");
+    throwsScoreError(lib, () => lib.calibrate([0.1, "x"]), "INVALID_TYPE", "scores[1]");
+    throwsScoreError(lib, () => lib.calibrate({}), "INVALID_TYPE", "scores");
+    throwsScoreError(lib, () => lib.normalize([1], "minmax"), "UNKNOWN_METHOD", "method");
+    throwsScoreError(lib, () => lib.normalize([-1], "max"), "NEGATIVE_VALUE", "scores[0]");
+    throwsScoreError(lib, () => lib.classifyBand(NaN), "NON_FINITE_SCORE", "score");
+    throwsScoreError(lib, () => lib.classifyBand(0.5, { highFloor: 2 }), "INVALID_BANDS", "options.highFloor");
+    throwsScoreError(lib, () => lib.queryConfidence([1.5]), "OUT_OF_RANGE", "scores[0]");
+    throwsScoreError(lib, () => lib.rerank("q", [{ id: "a", score: 1, name: "n" }, { id: "a", score: 1, name: "m" }]), "DUPLICATE_ID", "candidates[1].id");
+    throwsScoreError(lib, () => lib.fuseMultiQuery([[{ id: "a", score: 0.9 }]], { multiQueryBoost: 3 }), "INVALID_CONFIG", "options.multiQueryBoost");
+    throwsScoreError(lib, () => lib.rrfColumnar(new Uint32Array([0, 7]), new Uint32Array([0, 2]), 3), "INDEX_OUT_OF_RANGE", "lists[0][1]");
+    throwsScoreError(lib, () => p.runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 2]), nDocs: 1 }), "LENGTH_MISMATCH");
+    // After all of that, a valid call still works and gives the same answer.
+    eq(lib.rrf([["a", "x", "y"], ["p", "q", "a"]])[0], ["a", 1 / 61 + 1 / 63]);
+    eq(p.run(seedInput()).results[0].id, "A");
+  });
+
+  test("error codes are exported and complete", () => {
+    const codes = lib.errorCodes();
+    assert(codes.includes("INVALID_TOP_N") && codes.includes("NON_FINITE_SCORE"), "codes");
+    assert(typeof lib.version() === "string", "version");
+  });
+
+  test("golden vectors reproduce bit for bit", () => {
+    assert(golden.cases.length >= 15, "golden cases");
+    golden.cases.forEach((c, i) => eq(computeGolden(lib, c), c.expected, `golden case ${i} (${c.kind})`));
+  });
+
+  return t;
+}
+
+/** Runs every test; returns { passed, failed, failures }. */
+export function runSuite(lib, golden, log = console.log) {
+  let passed = 0;
+  const failures = [];
+  for (const { name, fn } of tests(lib, golden)) {
+    try {
+      fn();
+      passed++;
+      log(`ok - ${name}`);
+    } catch (err) {
+      failures.push({ name, error: String(err && err.stack ? err.stack : err) });
+      log(`not ok - ${name}\n  ${err && err.message}`);
+    }
+  }
+  return { passed, failed: failures.length, failures };
+}
