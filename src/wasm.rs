@@ -335,7 +335,7 @@ pub struct RrfColumnarOptions {
 /// `docs[offsets[i]..offsets[i+1]]`. Returns `{ order, scores }` as typed arrays (ties:
 /// index ascending).
 #[wasm_bindgen(js_name = "rrfColumnar", unchecked_return_type = "{ order: Uint32Array; scores: Float64Array }")]
-pub fn js_rrf_columnar(docs: &[u32], offsets: &[u32], n_docs: u32, options: Option<Ts<RrfColumnarOptions>>) -> JsResult<JsValue> {
+pub fn js_rrf_columnar(docs: &[u32], offsets: &[u32], #[wasm_bindgen(js_name = "nDocs")] n_docs: u32, options: Option<Ts<RrfColumnarOptions>>) -> JsResult<JsValue> {
     let (k, weights) = match &options {
         None => (crate::fuse::DEFAULT_K, None),
         Some(o) => {

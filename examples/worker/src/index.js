@@ -1,0 +1,48 @@
+// A Cloudflare Worker that scores ranked lists with calibrank.
+//
+// POST a JSON body { config?, query?, lists, items?, now?, context? } and get back
+// { results, confidence, stats }. Bad input is answered with a JSON error and a
+// status code, never with a stack trace:
+//   400 { error: { code: "INVALID_JSON" | <ScoreError code>, field, message } }
+//   405 for methods other than POST, 413 for bodies over MAX_BODY_BYTES.
+import { Pipeline, ScoreError } from "calibrank";
+
+const MAX_BODY_BYTES = 1_000_000;
+
+function reply(body, status = 200) {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8" } });
+}
+
+function fail(status, code, message, field = "") {
+  return reply({ error: { code, field, message } }, status);
+}
+
+async function readBody(request) {
+  const declared = Number(request.headers.get("content-length") || "0");
+  if (declared > MAX_BODY_BYTES) return { tooLarge: true };
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  if (bytes.byteLength > MAX_BODY_BYTES) return { tooLarge: true };
+  return { text: new TextDecoder().decode(bytes) };
+}
+
+export default {
+  async fetch(request) {
+    if (request.method !== "POST") return fail(405, "METHOD_NOT_ALLOWED", "POST a JSON body");
+    const { tooLarge, text } = await readBody(request);
+    if (tooLarge) return fail(413, "BODY_TOO_LARGE", `the body must be at most ${MAX_BODY_BYTES} bytes`);
+    let body;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return fail(400, "INVALID_JSON", "the body is not valid JSON");
+    }
+    if (body === null || typeof body !== "object" || Array.isArray(body)) return fail(400, "INVALID_JSON", "the body must be a JSON object");
+    const { config, ...input } = body;
+    try {
+      return reply(new Pipeline(config ?? {}).run(input));
+    } catch (err) {
+      if (err instanceof ScoreError) return fail(400, err.code, err.message, err.field);
+      return fail(500, "INTERNAL", "internal error");
+    }
+  },
+};
