@@ -4,7 +4,13 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER := wasm-bindgen-test-runner
 
-.PHONY: setup pkg test test-rust test-wasm test-js lint demo golden quality bench fuzz clean
+.PHONY: setup pkg test test-rust test-wasm test-js lint demo demo-cli golden clean
+
+# Feature areas add their own targets in mk/*.mk: each appends its test targets to
+# EXTRA_TEST_TARGETS and may set DEMO_TARGET.
+EXTRA_TEST_TARGETS :=
+DEMO_TARGET := demo-cli
+-include mk/*.mk
 
 setup:
 	@bash scripts/setup.sh
@@ -27,12 +33,15 @@ test-js: pkg
 	tsc -p tests/ts --strict --noEmit
 	@echo "tsc --strict --noEmit: the TypeScript consumer compiles (and every @ts-expect-error line fails as it must)"
 
-test: lint test-rust test-wasm test-js
+test: lint test-rust test-wasm test-js $(EXTRA_TEST_TARGETS)
+	@echo "make test: all suites passed"
 
 golden:
 	cargo run -q --example golden > tests/golden/vectors.json
 
-demo: setup
+demo: $(DEMO_TARGET)
+
+demo-cli: setup
 	cargo run -q --example demo
 
 clean:
