@@ -31,7 +31,7 @@ use crate::bands::{select_floors, validate_profiles, Band, BandContext, BandFloo
 use crate::calibrate::Sigmoid;
 use crate::confidence::{confidence_of_sorted, ConfidenceOptions, QueryConfidence};
 use crate::error::{finite, ErrorCode, Result, ScoreError};
-use crate::fit::FittedCalibration;
+use crate::fit::{IsotonicModel, PlattModel};
 use crate::fuse::{rrf, validate_k, validate_weight, RankedList, DEFAULT_K};
 use crate::limits::Limits;
 use crate::normalize::{normalize, validate_temperature, NormalizeMethod};
@@ -131,7 +131,8 @@ impl Default for NormalizationConfig {
     }
 }
 
-/// How raw scores become confidences.
+/// How raw scores become confidences: the seed's sigmoid, or a model fitted from
+/// judgements (the objects `fitPlatt` / `fitIsotonic` return plug in as they are).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "method", rename_all = "lowercase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
@@ -147,12 +148,10 @@ pub enum Calibration {
         #[cfg_attr(target_arch = "wasm32", tsify(optional))]
         steepness: f64,
     },
-    /// A calibration fitted from judgements ([`crate::fit`]), as returned by
-    /// `fitPlatt` / `fitIsotonic`.
-    Fitted {
-        /// The fitted model.
-        model: FittedCalibration,
-    },
+    /// Platt scaling fitted from judgements (`fitPlatt`): `1 / (1 + exp(a * raw + b))`.
+    Platt(PlattModel),
+    /// Isotonic regression fitted from judgements (`fitIsotonic`).
+    Isotonic(IsotonicModel),
 }
 
 fn default_threshold() -> f64 {
@@ -173,7 +172,8 @@ impl Calibration {
     pub fn validate(&self) -> Result<()> {
         match self {
             Calibration::Sigmoid { threshold, steepness } => Sigmoid { threshold: *threshold, steepness: *steepness }.validate(),
-            Calibration::Fitted { model } => model.validate().map_err(|e| e.within("model")),
+            Calibration::Platt(m) => m.validate(),
+            Calibration::Isotonic(m) => m.validate(),
         }
     }
 
@@ -181,7 +181,8 @@ impl Calibration {
     pub fn apply(&self, raw: f64) -> f64 {
         match self {
             Calibration::Sigmoid { threshold, steepness } => Sigmoid { threshold: *threshold, steepness: *steepness }.apply(raw),
-            Calibration::Fitted { model } => model.predict(raw),
+            Calibration::Platt(m) => m.predict(raw),
+            Calibration::Isotonic(m) => m.predict(raw),
         }
     }
 }

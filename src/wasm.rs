@@ -467,3 +467,147 @@ pub fn js_version() -> String {
 pub fn js_error_codes() -> JsValue {
     ErrorCode::ALL.iter().map(|c| JsValue::from_str(c.as_str())).collect::<Array>().into()
 }
+
+// ---------------------------------------------------------------- Runs, metrics, fitting
+
+/// A run or qrels in JSON form: query id -> document id -> score or grade.
+type RunJson = std::collections::BTreeMap<String, std::collections::BTreeMap<String, f64>>;
+
+fn check_text_size(text: &str, field: &str) -> JsResult<()> {
+    let limit = Limits::default().max_text_bytes as usize * 64;
+    if text.len() > limit {
+        return Err(err(ErrorCode::InputTooLarge, field, format!("the text is {} bytes, above the limit of {limit}", text.len())));
+    }
+    Ok(())
+}
+
+/// Parses a TREC run (`qid Q0 docid rank score tag` per line) into its JSON form.
+#[wasm_bindgen(js_name = "parseTrecRun", unchecked_return_type = "Record<string, Record<string, number>>")]
+pub fn js_parse_trec_run(text: &str) -> JsResult<JsValue> {
+    check_text_size(text, "text")?;
+    encode_value(&core(crate::eval::parse_trec_run(text))?)
+}
+
+/// Parses TREC qrels (`qid iter docid rel` per line) into their JSON form.
+#[wasm_bindgen(js_name = "parseQrels", unchecked_return_type = "Record<string, Record<string, number>>")]
+pub fn js_parse_qrels(text: &str) -> JsResult<JsValue> {
+    check_text_size(text, "text")?;
+    encode_value(&core(crate::eval::parse_qrels(text))?)
+}
+
+fn decode_run(value: JsValue, field: &str) -> JsResult<RunJson> {
+    let run: RunJson = serde_wasm_bindgen::from_value(value).map_err(|e| to_js_error(from_serde_message(&e.to_string(), field)))?;
+    let total: usize = run.values().map(|docs| docs.len()).sum();
+    core(Limits::default().check_lengths([total], field))?;
+    Ok(run)
+}
+
+fn decode_metrics(value: JsValue) -> JsResult<Vec<String>> {
+    let metrics: Vec<String> = decode_value(value, "metrics")?;
+    core(Limits::default().check_lists(metrics.len(), "metrics"))?;
+    Ok(metrics)
+}
+
+/// Mean of each metric over the judged queries, ranx-compatible (`ndcg@10`, `map@100`,
+/// `recall@100`, `mrr`, `precision@k`, `hit_rate@k`, `r-precision`, ...).
+#[wasm_bindgen(js_name = "evaluate", unchecked_return_type = "Record<string, number>")]
+pub fn js_evaluate(
+    #[wasm_bindgen(unchecked_param_type = "Record<string, Record<string, number>>")] qrels: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Record<string, Record<string, number>>")] run: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string[]")] metrics: JsValue,
+) -> JsResult<JsValue> {
+    let qrels = decode_run(qrels, "qrels")?;
+    let run = decode_run(run, "run")?;
+    let metrics = decode_metrics(metrics)?;
+    let names: Vec<&str> = metrics.iter().map(String::as_str).collect();
+    let ev = core(crate::eval::evaluate(&qrels, &run, &names))?;
+    let means: std::collections::BTreeMap<&str, f64> = ev.means.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    encode_value(&means)
+}
+
+/// Per-query values of each metric: metric -> query id -> value.
+#[wasm_bindgen(js_name = "evaluatePerQuery", unchecked_return_type = "Record<string, Record<string, number>>")]
+pub fn js_evaluate_per_query(
+    #[wasm_bindgen(unchecked_param_type = "Record<string, Record<string, number>>")] qrels: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Record<string, Record<string, number>>")] run: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string[]")] metrics: JsValue,
+) -> JsResult<JsValue> {
+    let qrels = decode_run(qrels, "qrels")?;
+    let run = decode_run(run, "run")?;
+    let metrics = decode_metrics(metrics)?;
+    let names: Vec<&str> = metrics.iter().map(String::as_str).collect();
+    let ev = core(crate::eval::evaluate(&qrels, &run, &names))?;
+    let per: std::collections::BTreeMap<String, std::collections::BTreeMap<&str, f64>> =
+        ev.means.iter().filter_map(|(name, _)| Some((name.clone(), ev.query_values(name)?))).collect();
+    encode_value(&per)
+}
+
+fn read_labels(scores: JsValue, labels: JsValue) -> JsResult<(Vec<f64>, Vec<f64>)> {
+    let limits = Limits::default();
+    Ok((read_f64s(&scores, "scores", &limits)?, read_f64s(&labels, "labels", &limits)?))
+}
+
+/// Platt scaling fitted on (score, 0/1 label) pairs; the result plugs into a
+/// pipeline config as `calibration`.
+#[wasm_bindgen(js_name = "fitPlatt", unchecked_return_type = "{ method: \"platt\"; a: number; b: number }")]
+pub fn js_fit_platt(
+    #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] scores: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] labels: JsValue,
+) -> JsResult<JsValue> {
+    let (s, l) = read_labels(scores, labels)?;
+    let model = core(crate::fit::fit_platt(&s, &l))?;
+    encode_value(&crate::pipeline::Calibration::Platt(model))
+}
+
+/// Isotonic regression fitted on (score, 0/1 label) pairs; the result plugs into a
+/// pipeline config as `calibration`.
+#[wasm_bindgen(js_name = "fitIsotonic", unchecked_return_type = "{ method: \"isotonic\"; x: number[]; y: number[] }")]
+pub fn js_fit_isotonic(
+    #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] scores: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] labels: JsValue,
+) -> JsResult<JsValue> {
+    let (s, l) = read_labels(scores, labels)?;
+    let model = core(crate::fit::fit_isotonic(&s, &l))?;
+    encode_value(&crate::pipeline::Calibration::Isotonic(model))
+}
+
+/// Applies a calibration (sigmoid, Platt or isotonic) to raw scores; input order kept.
+#[wasm_bindgen(js_name = "applyCalibration")]
+pub fn js_apply_calibration(
+    #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] scores: JsValue,
+    calibration: Ts<crate::pipeline::Calibration>,
+) -> JsResult<Vec<f64>> {
+    let cal = decode(&calibration, "calibration")?;
+    core(cal.validate().map_err(|e| e.within("calibration")))?;
+    let scores = read_f64s(&scores, "scores", &Limits::default())?;
+    core(crate::error::all_finite(&scores, "scores"))?;
+    Ok(scores.iter().map(|&s| cal.apply(s)).collect())
+}
+
+/// ECE (equal-width or equal-mass bins), MCE, Brier score, log loss and the
+/// reliability-curve data of calibrated probabilities.
+#[wasm_bindgen(js_name = "calibrationError")]
+pub fn js_calibration_error(
+    #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] probabilities: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] labels: JsValue,
+    options: Option<Ts<crate::fit::CalibrationErrorOptions>>,
+) -> JsResult<Ts<crate::fit::CalibrationReport>> {
+    let opts = decode_opt(options, "options")?;
+    let limits = Limits::default();
+    let p = read_f64s(&probabilities, "probabilities", &limits)?;
+    let l = read_f64s(&labels, "labels", &limits)?;
+    encode(&core(crate::fit::calibration_error(&p, &l, &opts))?)
+}
+
+/// Band floors from evidence: `highFloor` where hit precision reaches the target,
+/// `degradedFloor` at the F1 optimum, with k-fold held-out precision and recall.
+#[wasm_bindgen(js_name = "proposeBands")]
+pub fn js_propose_bands(
+    #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] scores: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] labels: JsValue,
+    options: Option<Ts<crate::fit::ProposeBandsOptions>>,
+) -> JsResult<Ts<crate::fit::BandProposal>> {
+    let opts = decode_opt(options, "options")?;
+    let (s, l) = read_labels(scores, labels)?;
+    encode(&core(crate::fit::propose_bands(&s, &l, &opts))?)
+}

@@ -259,3 +259,18 @@ fn columnar_errors() {
     let e = p.run_columnar(&ColumnarInput { lists: &lists, weights: None, n_docs: 2, modified_ms: Some(&[0.0, 1.0]), now_ms: None }).unwrap_err();
     assert_eq!(e.field, "now");
 }
+
+#[test]
+fn fitted_calibrations_plug_into_the_config() {
+    let cfg: PipelineConfig = from_json(r#"{"minConfidence": 0, "calibration": {"method": "platt", "a": -100.0, "b": 2.0}}"#, "config").unwrap();
+    let out = Pipeline::new(cfg).unwrap().run(&PipelineInput { lists: vec![list("a", &["x", "y"])], ..Default::default() }).unwrap();
+    let x = &out.results[0];
+    assert!((x.score - 1.0 / (1.0 + (-100.0f64 / 61.0 + 2.0).exp())).abs() < 1e-15);
+    let cfg: PipelineConfig = from_json(r#"{"minConfidence": 0, "calibration": {"method": "isotonic", "x": [0.0, 0.02], "y": [0.1, 0.9]}}"#, "config").unwrap();
+    let out = Pipeline::new(cfg).unwrap().run(&PipelineInput { lists: vec![list("a", &["x"])], ..Default::default() }).unwrap();
+    assert!((out.results[0].score - (0.1 + 0.8 * (1.0 / 61.0) / 0.02)).abs() < 1e-15);
+    let bad: PipelineConfig = from_json(r#"{"calibration": {"method": "isotonic", "x": [0.5, 0.1], "y": [0.1, 0.9]}}"#, "config").unwrap();
+    let e = Pipeline::new(bad).unwrap_err();
+    assert!(e.field.starts_with("calibration"), "{e}");
+    assert!(from_json::<PipelineConfig>(r#"{"calibration": {"method": "platt", "a": 1}}"#, "config").is_err());
+}
