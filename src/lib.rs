@@ -47,6 +47,7 @@ pub mod golden;
 pub mod eval;
 pub mod runfusion;
 pub mod fit;
+pub mod optimize;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -611,3 +611,60 @@ pub fn js_propose_bands(
     let (s, l) = read_labels(scores, labels)?;
     encode(&core(crate::fit::propose_bands(&s, &l, &opts))?)
 }
+
+fn decode_runs(value: JsValue) -> JsResult<Vec<RunJson>> {
+    if !Array::is_array(&value) {
+        return Err(err(ErrorCode::InvalidType, "runs", "expected an array of runs"));
+    }
+    let array: Array = value.unchecked_into();
+    core(Limits::default().check_lists(array.length() as usize, "runs"))?;
+    array.iter().enumerate().map(|(i, r)| decode_run(r, &format!("runs[{i}]"))).collect()
+}
+
+/// Fuses whole runs (JSON form) with any ranx method (`sum`, `mnz`, `max`, `min`, `med`,
+/// `anz`, `wsum`, `wmnz`, `mixed`, `rrf`, `rbc`, `isr`, `log_isr`, `logn_isr`,
+/// `bordafuse`, `w_bordafuse`, `condorcet`, `w_condorcet`), Qdrant's `dbsf` or
+/// OpenSearch's `arithmetic_mean` / `geometric_mean` / `harmonic_mean`.
+#[wasm_bindgen(js_name = "fuseRuns", unchecked_return_type = "Record<string, Record<string, number>>")]
+pub fn js_fuse_runs(
+    #[wasm_bindgen(unchecked_param_type = "Array<Record<string, Record<string, number>>>")] runs: JsValue,
+    options: Ts<crate::runfusion::FuseRunsOptions>,
+) -> JsResult<JsValue> {
+    let opts = decode(&options, "options")?;
+    let runs = decode_runs(runs)?;
+    encode_value(&core(crate::runfusion::fuse_runs(&runs, &opts))?)
+}
+
+/// Grid search over a fusion method's weights (step 0.1, summing to 1) or RRF `k`
+/// (10..100), maximizing a metric on judgements; `onProgress({ done, total, bestScore })`
+/// is called after every configuration.
+#[wasm_bindgen(js_name = "optimizeFusion")]
+pub fn js_optimize_fusion(
+    #[wasm_bindgen(unchecked_param_type = "Record<string, Record<string, number>>")] qrels: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Array<Record<string, Record<string, number>>>")] runs: JsValue,
+    options: Option<Ts<crate::optimize::OptimizeOptions>>,
+    #[wasm_bindgen(js_name = "onProgress", unchecked_param_type = "(progress: { done: number; total: number; bestScore: number }) => void")]
+    on_progress: Option<Function>,
+) -> JsResult<Ts<crate::optimize::OptimizeReport>> {
+    let opts = decode_opt(options, "options")?;
+    let qrels = decode_run(qrels, "qrels")?;
+    let runs = decode_runs(runs)?;
+    let mut callback_error: Option<JsValue> = None;
+    let mut progress = |p: crate::optimize::Progress| {
+        if let (Some(f), None) = (&on_progress, &callback_error) {
+            let arg = encode_value(&p).unwrap_or(JsValue::UNDEFINED);
+            if let Err(e) = f.call1(&JsValue::NULL, &arg) {
+                callback_error = Some(e);
+            }
+        }
+    };
+    let report = core(crate::optimize::optimize_fusion(&qrels, &runs, &opts, &mut progress).map_err(|e| match e.field.as_str() {
+        "runs" | "qrels" => e,
+        _ if e.field.starts_with("runs") => e,
+        _ => e.within("options"),
+    }))?;
+    if let Some(e) = callback_error {
+        return Err(e);
+    }
+    encode(&report)
+}

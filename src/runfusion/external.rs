@@ -53,7 +53,9 @@ fn qdrant_distr_norm<'a>(l: &Scores<'a>) -> Scores<'a> {
     }
     let std = libm::sqrt(aggregate / (xs.len() as f64 - 1.0));
     let (lo, hi) = (mean - 3.0 * std, mean + 3.0 * std);
-    l.iter().map(|(d, s)| (*d, if lo == hi { 0.5 } else { (s - lo) / (hi - lo) })).collect()
+    l.iter()
+        .map(|(d, s)| (*d, if lo == hi { 0.5 } else { (s - lo) / (hi - lo) }))
+        .collect()
 }
 
 /// Qdrant's distribution-based score fusion: weighted sum of [`qdrant_distr_norm`]ed scores.
@@ -82,13 +84,20 @@ fn opensearch_min_max<'a>(l: &Scores<'a>) -> Scores<'a> {
 
 /// Normalizes every list with OpenSearch's min-max, then scores every candidate from its
 /// per-run `(score, weight)` pairs, score 0.0 for a run that missed it.
-fn opensearch_combine<'a>(lists: &[Scores<'a>], w: &[f64], combine: impl Fn(&[(f64, f64)]) -> f64) -> Scores<'a> {
+fn opensearch_combine<'a>(
+    lists: &[Scores<'a>],
+    w: &[f64],
+    combine: impl Fn(&[(f64, f64)]) -> f64,
+) -> Scores<'a> {
     let normalized: Vec<Scores<'a>> = lists.iter().map(opensearch_min_max).collect();
     candidates(lists)
         .into_iter()
         .map(|d| {
-            let sw: Vec<(f64, f64)> =
-                normalized.iter().zip(w).map(|(l, w)| (l.get(d).copied().unwrap_or(0.0), *w)).collect();
+            let sw: Vec<(f64, f64)> = normalized
+                .iter()
+                .zip(w)
+                .map(|(l, w)| (l.get(d).copied().unwrap_or(0.0), *w))
+                .collect();
             (d, combine(&sw))
         })
         .collect()

@@ -20,7 +20,10 @@ pub(super) fn candidates<'a>(lists: &[Scores<'a>]) -> BTreeSet<&'a str> {
 
 /// Scores every candidate with `score(doc)`.
 fn combine<'a>(lists: &[Scores<'a>], score: impl Fn(&str) -> f64) -> Scores<'a> {
-    candidates(lists).into_iter().map(|d| (d, score(d))).collect()
+    candidates(lists)
+        .into_iter()
+        .map(|d| (d, score(d)))
+        .collect()
 }
 
 /// The score of `doc` in `list`, or `missing`.
@@ -30,7 +33,11 @@ fn get(list: &Scores<'_>, doc: &str, missing: f64) -> f64 {
 
 /// `(score, weight)` of `doc` in the lists that retrieved it, in run order.
 fn present(lists: &[Scores<'_>], w: &[f64], doc: &str) -> Vec<(f64, f64)> {
-    lists.iter().zip(w).filter_map(|(l, w)| l.get(doc).map(|s| (*s, *w))).collect()
+    lists
+        .iter()
+        .zip(w)
+        .filter_map(|(l, w)| l.get(doc).map(|s| (*s, *w)))
+        .collect()
 }
 
 /// Scores of `doc` in the lists that retrieved it, in run order.
@@ -55,12 +62,22 @@ pub(super) fn comb_mnz<'a>(lists: &[Scores<'a>]) -> Scores<'a> {
 
 /// CombMAX: `max_r s_r(d)`, -1e9 where missing.
 pub(super) fn comb_max<'a>(lists: &[Scores<'a>]) -> Scores<'a> {
-    combine(lists, |d| lists.iter().map(|l| get(l, d, MISSING_FOR_MAX)).fold(f64::NEG_INFINITY, f64::max))
+    combine(lists, |d| {
+        lists
+            .iter()
+            .map(|l| get(l, d, MISSING_FOR_MAX))
+            .fold(f64::NEG_INFINITY, f64::max)
+    })
 }
 
 /// CombMIN: `min_r s_r(d)`, 1e9 where missing.
 pub(super) fn comb_min<'a>(lists: &[Scores<'a>]) -> Scores<'a> {
-    combine(lists, |d| lists.iter().map(|l| get(l, d, MISSING_FOR_MIN)).fold(f64::INFINITY, f64::min))
+    combine(lists, |d| {
+        lists
+            .iter()
+            .map(|l| get(l, d, MISSING_FOR_MIN))
+            .fold(f64::INFINITY, f64::min)
+    })
 }
 
 /// CombMED: the median of the scores of the runs that retrieved `d` (the mean of the two
@@ -97,7 +114,9 @@ pub(super) fn comb_gmnz<'a>(lists: &[Scores<'a>], gamma: f64) -> Scores<'a> {
 
 /// Weighted sum: `sum_r w_r * s_r(d)`, 0 where missing.
 pub(super) fn wsum<'a>(lists: &[Scores<'a>], w: &[f64]) -> Scores<'a> {
-    combine(lists, |d| total(lists.iter().zip(w).map(|(l, w)| w * get(l, d, 0.0))))
+    combine(lists, |d| {
+        total(lists.iter().zip(w).map(|(l, w)| w * get(l, d, 0.0)))
+    })
 }
 
 /// Weighted MNZ: `sum(s) * sum(w)` over the runs that retrieved `d`.
@@ -136,7 +155,16 @@ fn norm_log_comb_mnz<'a>(lists: &[Scores<'a>], sigma: f64) -> Scores<'a> {
 
 /// Replaces every score of each list by `score_at(i)`, `i` the document's 0-based rank.
 fn by_rank<'a>(lists: &[Scores<'a>], score_at: impl Fn(usize) -> f64) -> Vec<Scores<'a>> {
-    lists.iter().map(|l| ranking(l).into_iter().enumerate().map(|(i, (d, _))| (d, score_at(i))).collect()).collect()
+    lists
+        .iter()
+        .map(|l| {
+            ranking(l)
+                .into_iter()
+                .enumerate()
+                .map(|(i, (d, _))| (d, score_at(i)))
+                .collect()
+        })
+        .collect()
 }
 
 /// `1 / (i + 1)^2`, ISR's per-run score.
@@ -180,7 +208,12 @@ fn borda_points<'a>(lists: &[Scores<'a>]) -> Vec<Scores<'a>> {
         .map(|l| {
             let unranked = (big_n - l.len() as f64 + 1.0) / 2.0;
             let mut points: Scores<'a> = all.iter().map(|d| (*d, unranked)).collect();
-            points.extend(ranking(l).into_iter().enumerate().map(|(i, (d, _))| (d, big_n - i as f64)));
+            points.extend(
+                ranking(l)
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, (d, _))| (d, big_n - i as f64)),
+            );
             points
         })
         .collect()
@@ -209,12 +242,18 @@ pub(super) fn condorcet<'a>(lists: &[Scores<'a>], w: &[f64]) -> Option<Scores<'a
     let ranks: Vec<Vec<Option<usize>>> = lists
         .iter()
         .map(|l| {
-            let position: std::collections::BTreeMap<&str, usize> =
-                ranking(l).into_iter().enumerate().map(|(i, (d, _))| (d, i)).collect();
+            let position: std::collections::BTreeMap<&str, usize> = ranking(l)
+                .into_iter()
+                .enumerate()
+                .map(|(i, (d, _))| (d, i))
+                .collect();
             all.iter().map(|d| position.get(d).copied()).collect()
         })
         .collect();
-    let above = |r: &Vec<Option<usize>>, x: usize, y: usize| match (r.get(x).copied().flatten(), r.get(y).copied().flatten()) {
+    let above = |r: &Vec<Option<usize>>, x: usize, y: usize| match (
+        r.get(x).copied().flatten(),
+        r.get(y).copied().flatten(),
+    ) {
         (Some(a), Some(b)) => a < b,
         (Some(_), None) => true,
         (None, _) => false,
@@ -233,5 +272,9 @@ pub(super) fn condorcet<'a>(lists: &[Scores<'a>], w: &[f64]) -> Option<Scores<'a
     let mut order: Vec<usize> = (0..all.len()).collect();
     sort_by_less(&mut order, less)?;
     let big_n = all.len() as f64;
-    order.iter().enumerate().map(|(i, c)| all.get(*c).map(|d| (*d, big_n - i as f64))).collect()
+    order
+        .iter()
+        .enumerate()
+        .map(|(i, c)| all.get(*c).map(|d| (*d, big_n - i as f64)))
+        .collect()
 }

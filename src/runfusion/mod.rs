@@ -95,7 +95,16 @@ pub const METHODS: [&str; 23] = [
 
 /// Every normalization name [`fuse_runs`] accepts (ranx's spellings; `min_max` and
 /// `min_max_inverted` are accepted as aliases, as in ranx). `none` skips normalization.
-pub const NORMS: [&str; 8] = ["min-max", "min-max-inverted", "max", "sum", "zmuv", "rank", "borda", "none"];
+pub const NORMS: [&str; 8] = [
+    "min-max",
+    "min-max-inverted",
+    "max",
+    "sum",
+    "zmuv",
+    "rank",
+    "borda",
+    "none",
+];
 
 /// Options of [`fuse_runs`].
 ///
@@ -162,12 +171,19 @@ pub fn ranked(results: &BTreeMap<String, f64>) -> Vec<(String, f64)> {
 pub fn fuse_runs(runs: &[Run], opts: &FuseRunsOptions) -> Result<Run> {
     let plan = Plan::new(runs.len(), opts)?;
     check_scores(runs)?;
-    let queries: std::collections::BTreeSet<&str> = runs.iter().flat_map(|r| r.keys().map(String::as_str)).collect();
+    let queries: std::collections::BTreeSet<&str> = runs
+        .iter()
+        .flat_map(|r| r.keys().map(String::as_str))
+        .collect();
     let mut fused = Run::new();
     for q in queries {
         let lists: Vec<Scores<'_>> = runs
             .iter()
-            .map(|run| run.get(q).map(|res| res.iter().map(|(d, s)| (d.as_str(), *s)).collect()).unwrap_or_default())
+            .map(|run| {
+                run.get(q)
+                    .map(|res| res.iter().map(|(d, s)| (d.as_str(), *s)).collect())
+                    .unwrap_or_default()
+            })
             .collect();
         let normalized = norm::apply(plan.norm, &lists);
         let combined = plan.method.apply(&normalized, &plan.weights)?;
@@ -246,7 +262,10 @@ impl Norm {
                 return Err(ScoreError::new(
                     ErrorCode::UnknownMethod,
                     "norm",
-                    format!("unknown normalization {name:?}; expected one of {}", NORMS.join(", ")),
+                    format!(
+                        "unknown normalization {name:?}; expected one of {}",
+                        NORMS.join(", ")
+                    ),
                 ))
             }
         })
@@ -303,7 +322,11 @@ impl Method {
             Method::BordaFuse => m::bordafuse(lists),
             Method::WBordaFuse => m::w_bordafuse(lists, w),
             Method::Condorcet | Method::WCondorcet => m::condorcet(lists, w).ok_or_else(|| {
-                ScoreError::new(ErrorCode::Internal, "method", "condorcet sort invariant broken (a calibrank bug)")
+                ScoreError::new(
+                    ErrorCode::Internal,
+                    "method",
+                    "condorcet sort invariant broken (a calibrank bug)",
+                )
             })?,
             Method::Dbsf => external::dbsf(lists, w),
             Method::ArithmeticMean => external::arithmetic_mean(lists, w),
@@ -328,16 +351,39 @@ struct ParamSpec {
     range: &'static str,
 }
 
-const K: ParamSpec = ParamSpec { name: "k", default: Some(60.0), valid: |k| k >= 0.0, range: ">= 0" };
-const PHI: ParamSpec = ParamSpec { name: "phi", default: None, valid: |p| (0.0..=1.0).contains(&p), range: "in [0, 1]" };
-const SIGMA: ParamSpec =
-    ParamSpec { name: "sigma", default: Some(0.01), valid: |s| (0.0..=1.0).contains(&s), range: "in [0, 1]" };
-const GAMMA: ParamSpec = ParamSpec { name: "gamma", default: None, valid: |_| true, range: "finite" };
+const K: ParamSpec = ParamSpec {
+    name: "k",
+    default: Some(60.0),
+    valid: |k| k >= 0.0,
+    range: ">= 0",
+};
+const PHI: ParamSpec = ParamSpec {
+    name: "phi",
+    default: None,
+    valid: |p| (0.0..=1.0).contains(&p),
+    range: "in [0, 1]",
+};
+const SIGMA: ParamSpec = ParamSpec {
+    name: "sigma",
+    default: Some(0.01),
+    valid: |s| (0.0..=1.0).contains(&s),
+    range: "in [0, 1]",
+};
+const GAMMA: ParamSpec = ParamSpec {
+    name: "gamma",
+    default: None,
+    valid: |_| true,
+    range: "finite",
+};
 
 impl Plan {
     fn new(n_runs: usize, opts: &FuseRunsOptions) -> Result<Plan> {
         if n_runs == 0 {
-            return Err(ScoreError::new(ErrorCode::EmptyInput, "runs", "at least one run is needed"));
+            return Err(ScoreError::new(
+                ErrorCode::EmptyInput,
+                "runs",
+                "at least one run is needed",
+            ));
         }
         let name = opts.method.as_str();
         let (specs, weighted): (&[ParamSpec], bool) = match name {
@@ -345,21 +391,26 @@ impl Plan {
             "rbc" => (&[PHI], false),
             "logn_isr" => (&[SIGMA], false),
             "gmnz" => (&[GAMMA], false),
-            "wsum" | "wmnz" | "mixed" | "w_bordafuse" | "w_condorcet" | "dbsf" | "arithmetic_mean"
-            | "geometric_mean" | "harmonic_mean" => (&[], true),
+            "wsum" | "wmnz" | "mixed" | "w_bordafuse" | "w_condorcet" | "dbsf"
+            | "arithmetic_mean" | "geometric_mean" | "harmonic_mean" => (&[], true),
             m if METHODS.contains(&m) => (&[], false),
             "bayesfuse" | "mapfuse" | "posfuse" | "probfuse" | "segfuse" | "slidefuse" => {
                 return Err(ScoreError::new(
                     ErrorCode::UnknownMethod,
                     "method",
-                    format!("{name:?} is a supervised ranx method (it trains on qrels); not supported"),
+                    format!(
+                        "{name:?} is a supervised ranx method (it trains on qrels); not supported"
+                    ),
                 ))
             }
             _ => {
                 return Err(ScoreError::new(
                     ErrorCode::UnknownMethod,
                     "method",
-                    format!("unknown fusion method {name:?}; expected one of {}", METHODS.join(", ")),
+                    format!(
+                        "unknown fusion method {name:?}; expected one of {}",
+                        METHODS.join(", ")
+                    ),
                 ))
             }
         };
@@ -396,14 +447,29 @@ impl Plan {
         };
         let norm = Norm::parse(norm_name)?;
         let weights = resolve_weights(name, weighted, opts.weights.as_deref(), n_runs)?;
-        Ok(Plan { method, norm, weights })
+        Ok(Plan {
+            method,
+            norm,
+            weights,
+        })
     }
 }
 
-fn resolve_params(method: &str, specs: &[ParamSpec], given: &BTreeMap<String, f64>) -> Result<Vec<f64>> {
-    if let Some(unknown) = given.keys().find(|k| !specs.iter().any(|s| s.name == k.as_str())) {
+fn resolve_params(
+    method: &str,
+    specs: &[ParamSpec],
+    given: &BTreeMap<String, f64>,
+) -> Result<Vec<f64>> {
+    if let Some(unknown) = given
+        .keys()
+        .find(|k| !specs.iter().any(|s| s.name == k.as_str()))
+    {
         let known: Vec<&str> = specs.iter().map(|s| s.name).collect();
-        let expected = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+        let expected = if known.is_empty() {
+            "none".to_string()
+        } else {
+            known.join(", ")
+        };
         return Err(ScoreError::new(
             ErrorCode::InvalidConfig,
             format!("params.{unknown}"),
@@ -426,7 +492,11 @@ fn resolve_params(method: &str, specs: &[ParamSpec], given: &BTreeMap<String, f6
                 }
             };
             if !value.is_finite() {
-                return Err(ScoreError::new(ErrorCode::NonFiniteScore, field, format!("must be finite, got {value}")));
+                return Err(ScoreError::new(
+                    ErrorCode::NonFiniteScore,
+                    field,
+                    format!("must be finite, got {value}"),
+                ));
             }
             if !(spec.valid)(value) {
                 return Err(ScoreError::new(
@@ -440,7 +510,12 @@ fn resolve_params(method: &str, specs: &[ParamSpec], given: &BTreeMap<String, f6
         .collect()
 }
 
-fn resolve_weights(method: &str, weighted: bool, weights: Option<&[f64]>, n_runs: usize) -> Result<Vec<f64>> {
+fn resolve_weights(
+    method: &str,
+    weighted: bool,
+    weights: Option<&[f64]>,
+    n_runs: usize,
+) -> Result<Vec<f64>> {
     let Some(w) = weights else {
         return Ok(vec![1.0; n_runs]);
     };
@@ -458,7 +533,11 @@ fn resolve_weights(method: &str, weighted: bool, weights: Option<&[f64]>, n_runs
             format!("{} weights given for {} runs", w.len(), n_runs),
         ));
     }
-    if let Some((i, x)) = w.iter().enumerate().find(|(_, x)| !(x.is_finite() && **x >= 0.0)) {
+    if let Some((i, x)) = w
+        .iter()
+        .enumerate()
+        .find(|(_, x)| !(x.is_finite() && **x >= 0.0))
+    {
         return Err(ScoreError::new(
             ErrorCode::InvalidWeight,
             format!("weights[{i}]"),

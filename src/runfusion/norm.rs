@@ -89,14 +89,26 @@ pub(super) fn zmuv<'a>(l: &Scores<'a>) -> Scores<'a> {
 /// `1 - i / n` for the document at 0-based rank `i` of `n`.
 pub(super) fn rank<'a>(l: &Scores<'a>) -> Scores<'a> {
     let n = l.len() as f64;
-    ranking(l).into_iter().enumerate().map(|(i, (d, _))| (d, 1.0 - i as f64 / n)).collect()
+    ranking(l)
+        .into_iter()
+        .enumerate()
+        .map(|(i, (d, _))| (d, 1.0 - i as f64 / n))
+        .collect()
 }
 
 /// Over all candidates (documents of any run) of the query, `N` of them: `1 - i / N` for
 /// the document at rank `i`, `0.5 - (n - 1) / (2 N)` for those this run (of `n`) missed.
 pub(super) fn borda<'a>(l: &Scores<'a>, candidates: &BTreeSet<&'a str>) -> Scores<'a> {
     let (n, big_n) = (l.len() as f64, candidates.len() as f64);
-    let mut out: Scores<'a> = candidates.iter().map(|d| (*d, 0.5 - (n - 1.0) / (2.0 * big_n))).collect();
-    out.extend(ranking(l).into_iter().enumerate().map(|(i, (d, _))| (d, 1.0 - i as f64 / big_n)));
+    let mut out: Scores<'a> = candidates
+        .iter()
+        .map(|d| (*d, 0.5 - (n - 1.0) / (2.0 * big_n)))
+        .collect();
+    out.extend(
+        ranking(l)
+            .into_iter()
+            .enumerate()
+            .map(|(i, (d, _))| (d, 1.0 - i as f64 / big_n)),
+    );
     out
 }

@@ -18,7 +18,10 @@ const MIN_GALLOP: usize = 7;
 
 /// Sorts `items` in place as CPython's `list.sort` would with `x < y` answered by
 /// `less(x, y)`. Returns `None` only if an internal invariant breaks.
-pub(crate) fn sort_by_less<F: FnMut(usize, usize) -> bool>(items: &mut Vec<usize>, less: F) -> Option<()> {
+pub(crate) fn sort_by_less<F: FnMut(usize, usize) -> bool>(
+    items: &mut Vec<usize>,
+    less: F,
+) -> Option<()> {
     let n = items.len();
     if n < 2 {
         return Some(());
@@ -80,7 +83,12 @@ fn shift(v: &mut [usize], d: usize, s: usize, n: usize) -> Option<()> {
 
 /// The position where `key` belongs in the sorted `a`, left of any equal elements:
 /// `a[k-1] < key <= a[k]`. `hint` (`< a.len()`) is where the search starts.
-fn gallop_left<F: FnMut(usize, usize) -> bool>(less: &mut F, key: usize, a: &[usize], hint: usize) -> Option<usize> {
+fn gallop_left<F: FnMut(usize, usize) -> bool>(
+    less: &mut F,
+    key: usize,
+    a: &[usize],
+    hint: usize,
+) -> Option<usize> {
     let n = a.len();
     let (mut lastofs, mut ofs): (usize, usize) = (0, 1);
     // Offsets are kept shifted by +1 (so that hint - ofs may be -1) in `lo`.
@@ -123,7 +131,12 @@ fn gallop_left<F: FnMut(usize, usize) -> bool>(less: &mut F, key: usize, a: &[us
 }
 
 /// Like [`gallop_left`], but right of any equal elements: `a[k-1] <= key < a[k]`.
-fn gallop_right<F: FnMut(usize, usize) -> bool>(less: &mut F, key: usize, a: &[usize], hint: usize) -> Option<usize> {
+fn gallop_right<F: FnMut(usize, usize) -> bool>(
+    less: &mut F,
+    key: usize,
+    a: &[usize],
+    hint: usize,
+) -> Option<usize> {
     let n = a.len();
     let (mut lastofs, mut ofs): (usize, usize) = (0, 1);
     let (mut lo, mut hi);
@@ -220,7 +233,11 @@ impl<F: FnMut(usize, usize) -> bool> MergeState<F> {
                 n = force;
             }
             self.found_new_run(n)?;
-            self.pending.push(Pending { base: lo, len: n, power: 0 });
+            self.pending.push(Pending {
+                base: lo,
+                len: n,
+                power: 0,
+            });
             lo += n;
             nremaining -= n;
         }
@@ -299,14 +316,24 @@ impl<F: FnMut(usize, usize) -> bool> MergeState<F> {
 
         // Where does b start in a? Elements of a before that are already in place.
         let first_b = get(&self.keys, b.base)?;
-        let k = gallop_right(&mut self.less, first_b, self.keys.get(a.base..a.base + a.len)?, 0)?;
+        let k = gallop_right(
+            &mut self.less,
+            first_b,
+            self.keys.get(a.base..a.base + a.len)?,
+            0,
+        )?;
         let (base_a, na) = (a.base + k, a.len - k);
         if na == 0 {
             return Some(());
         }
         // Where does a end in b? Elements of b after that are already in place.
         let last_a = get(&self.keys, base_a + na - 1)?;
-        let nb = gallop_left(&mut self.less, last_a, self.keys.get(b.base..b.base + b.len)?, b.len - 1)?;
+        let nb = gallop_left(
+            &mut self.less,
+            last_a,
+            self.keys.get(b.base..b.base + b.len)?,
+            b.len - 1,
+        )?;
         if nb == 0 {
             return Some(());
         }
@@ -478,7 +505,13 @@ impl<F: FnMut(usize, usize) -> bool> MergeState<F> {
                     min_gallop -= usize::from(min_gallop > 1);
                     self.min_gallop = min_gallop;
                     let xb = get(&tmp, pb(nb))?;
-                    let k = na - gallop_right(&mut self.less, xb, self.keys.get(base..base + na)?, na - 1)?;
+                    let k = na
+                        - gallop_right(
+                            &mut self.less,
+                            xb,
+                            self.keys.get(base..base + na)?,
+                            na - 1,
+                        )?;
                     acount = k;
                     if k > 0 {
                         // a[na-k..na] moves right, to end just before the destination.
@@ -544,7 +577,12 @@ mod tests {
     }
 
     /// The comparator of the reference script's `make_less`.
-    fn make_less(seed: u64, n: usize, shape: &str, noise_permille: u64) -> impl FnMut(usize, usize) -> bool {
+    fn make_less(
+        seed: u64,
+        n: usize,
+        shape: &str,
+        noise_permille: u64,
+    ) -> impl FnMut(usize, usize) -> bool {
         let keys: Vec<u64> = (0..n as u64)
             .map(|i| {
                 let h = splitmix64(seed * 1_000_003 + i);
@@ -595,7 +633,10 @@ mod tests {
 
     #[test]
     fn matches_cpython_sorted() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/ranx_fusion_reference.json");
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/ranx_fusion_reference.json"
+        );
         let text = std::fs::read_to_string(path).unwrap();
         let reference: serde_json::Value = serde_json::from_str(&text).unwrap();
         let cases = reference["cpythonSortCases"].as_array().unwrap();
@@ -608,8 +649,12 @@ mod tests {
                 case["shape"].as_str().unwrap(),
                 case["noisePermille"].as_u64().unwrap(),
             );
-            let expected: Vec<usize> =
-                case["order"].as_array().unwrap().iter().map(|x| x.as_u64().unwrap() as usize).collect();
+            let expected: Vec<usize> = case["order"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_u64().unwrap() as usize)
+                .collect();
             let mut v: Vec<usize> = (0..n).collect();
             sort_by_less(&mut v, less).unwrap();
             assert_eq!(v, expected, "case {case}");

@@ -11,15 +11,26 @@ use super::*;
 
 fn run(q: &str, docs: &[(&str, f64)]) -> Run {
     let mut r = Run::new();
-    r.insert(q.to_string(), docs.iter().map(|(d, s)| (d.to_string(), *s)).collect());
+    r.insert(
+        q.to_string(),
+        docs.iter().map(|(d, s)| (d.to_string(), *s)).collect(),
+    );
     r
 }
 
 fn example() -> Vec<Run> {
-    vec![run("q", &[("a", 3.0), ("b", 2.0), ("c", 1.0)]), run("q", &[("b", 0.9), ("c", 0.5), ("d", 0.1)])]
+    vec![
+        run("q", &[("a", 3.0), ("b", 2.0), ("c", 1.0)]),
+        run("q", &[("b", 0.9), ("c", 0.5), ("d", 0.1)]),
+    ]
 }
 
-fn opts(method: &str, norm: Option<&str>, weights: Option<Vec<f64>>, params: &[(&str, f64)]) -> FuseRunsOptions {
+fn opts(
+    method: &str,
+    norm: Option<&str>,
+    weights: Option<Vec<f64>>,
+    params: &[(&str, f64)],
+) -> FuseRunsOptions {
     FuseRunsOptions {
         method: method.to_string(),
         norm: norm.map(str::to_string),
@@ -29,8 +40,17 @@ fn opts(method: &str, norm: Option<&str>, weights: Option<Vec<f64>>, params: &[(
 }
 
 /// Fuses the example with no normalization (unless `norm` says otherwise).
-fn fuse(method: &str, norm: Option<&str>, weights: Option<Vec<f64>>, params: &[(&str, f64)]) -> Vec<(String, f64)> {
-    let out = fuse_runs(&example(), &opts(method, norm.or(Some("none")), weights, params)).unwrap();
+fn fuse(
+    method: &str,
+    norm: Option<&str>,
+    weights: Option<Vec<f64>>,
+    params: &[(&str, f64)],
+) -> Vec<(String, f64)> {
+    let out = fuse_runs(
+        &example(),
+        &opts(method, norm.or(Some("none")), weights, params),
+    )
+    .unwrap();
     assert_eq!(out.len(), 1);
     ranked(&out["q"])
 }
@@ -48,20 +68,38 @@ fn assert_scores(got: &[(String, f64)], expected: &[(&str, f64)]) {
 
 #[test]
 fn comb_sum_counts_missing_as_zero() {
-    assert_scores(&fuse("sum", None, None, &[]), &[("a", 3.0), ("b", 2.9), ("c", 1.5), ("d", 0.1)]);
+    assert_scores(
+        &fuse("sum", None, None, &[]),
+        &[("a", 3.0), ("b", 2.9), ("c", 1.5), ("d", 0.1)],
+    );
 }
 
 #[test]
 fn comb_mnz_multiplies_by_hits() {
-    assert_scores(&fuse("mnz", None, None, &[]), &[("b", 5.8), ("a", 3.0), ("c", 3.0), ("d", 0.1)]);
+    assert_scores(
+        &fuse("mnz", None, None, &[]),
+        &[("b", 5.8), ("a", 3.0), ("c", 3.0), ("d", 0.1)],
+    );
 }
 
 #[test]
 fn comb_max_min_med_anz() {
-    assert_scores(&fuse("max", None, None, &[]), &[("a", 3.0), ("b", 2.0), ("c", 1.0), ("d", 0.1)]);
-    assert_scores(&fuse("min", None, None, &[]), &[("a", 3.0), ("b", 0.9), ("c", 0.5), ("d", 0.1)]);
-    assert_scores(&fuse("med", None, None, &[]), &[("a", 3.0), ("b", 1.45), ("c", 0.75), ("d", 0.1)]);
-    assert_scores(&fuse("anz", None, None, &[]), &[("a", 3.0), ("b", 1.45), ("c", 0.75), ("d", 0.1)]);
+    assert_scores(
+        &fuse("max", None, None, &[]),
+        &[("a", 3.0), ("b", 2.0), ("c", 1.0), ("d", 0.1)],
+    );
+    assert_scores(
+        &fuse("min", None, None, &[]),
+        &[("a", 3.0), ("b", 0.9), ("c", 0.5), ("d", 0.1)],
+    );
+    assert_scores(
+        &fuse("med", None, None, &[]),
+        &[("a", 3.0), ("b", 1.45), ("c", 0.75), ("d", 0.1)],
+    );
+    assert_scores(
+        &fuse("anz", None, None, &[]),
+        &[("a", 3.0), ("b", 1.45), ("c", 0.75), ("d", 0.1)],
+    );
 }
 
 #[test]
@@ -76,7 +114,11 @@ fn comb_max_and_min_use_ranx_stand_ins_for_missing() {
 
 #[test]
 fn comb_med_of_three() {
-    let runs = vec![run("q", &[("a", 1.0)]), run("q", &[("a", 7.0)]), run("q", &[("a", 3.0)])];
+    let runs = vec![
+        run("q", &[("a", 1.0)]),
+        run("q", &[("a", 7.0)]),
+        run("q", &[("a", 3.0)]),
+    ];
     let out = fuse_runs(&runs, &opts("med", Some("none"), None, &[])).unwrap();
     assert_eq!(out["q"]["a"], 3.0);
 }
@@ -92,22 +134,50 @@ fn comb_gmnz() {
 #[test]
 fn weighted_combinations() {
     let w = Some(vec![1.0, 2.0]);
-    assert_scores(&fuse("wsum", None, w.clone(), &[]), &[("b", 3.8), ("a", 3.0), ("c", 2.0), ("d", 0.2)]);
-    assert_scores(&fuse("wmnz", None, w.clone(), &[]), &[("b", 8.7), ("c", 4.5), ("a", 3.0), ("d", 0.2)]);
+    assert_scores(
+        &fuse("wsum", None, w.clone(), &[]),
+        &[("b", 3.8), ("a", 3.0), ("c", 2.0), ("d", 0.2)],
+    );
+    assert_scores(
+        &fuse("wmnz", None, w.clone(), &[]),
+        &[("b", 8.7), ("c", 4.5), ("a", 3.0), ("d", 0.2)],
+    );
     let r2 = std::f64::consts::SQRT_2;
-    assert_scores(&fuse("mixed", None, w, &[]), &[("b", 3.8 * r2), ("a", 3.0), ("c", 2.0 * r2), ("d", 0.2)]);
+    assert_scores(
+        &fuse("mixed", None, w, &[]),
+        &[("b", 3.8 * r2), ("a", 3.0), ("c", 2.0 * r2), ("d", 0.2)],
+    );
     // Default weights are 1.
-    assert_scores(&fuse("wsum", None, None, &[]), &fuse("sum", None, None, &[]).iter().map(|(d, s)| (d.as_str(), *s)).collect::<Vec<_>>());
+    assert_scores(
+        &fuse("wsum", None, None, &[]),
+        &fuse("sum", None, None, &[])
+            .iter()
+            .map(|(d, s)| (d.as_str(), *s))
+            .collect::<Vec<_>>(),
+    );
 }
 
 // Rank-based methods -------------------------------------------------------------------
 
 #[test]
 fn rrf_default_k_is_60() {
-    let expected = [("b", 1.0 / 62.0 + 1.0 / 61.0), ("c", 1.0 / 63.0 + 1.0 / 62.0), ("a", 1.0 / 61.0), ("d", 1.0 / 63.0)];
+    let expected = [
+        ("b", 1.0 / 62.0 + 1.0 / 61.0),
+        ("c", 1.0 / 63.0 + 1.0 / 62.0),
+        ("a", 1.0 / 61.0),
+        ("d", 1.0 / 63.0),
+    ];
     assert_scores(&fuse("rrf", None, None, &[]), &expected);
     assert_scores(&fuse("rrf", None, None, &[("k", 60.0)]), &expected);
-    assert_scores(&fuse("rrf", None, None, &[("k", 0.0)]), &[("b", 1.5), ("a", 1.0), ("c", 1.0 / 3.0 + 0.5), ("d", 1.0 / 3.0)]);
+    assert_scores(
+        &fuse("rrf", None, None, &[("k", 0.0)]),
+        &[
+            ("b", 1.5),
+            ("a", 1.0),
+            ("c", 1.0 / 3.0 + 0.5),
+            ("d", 1.0 / 3.0),
+        ],
+    );
 }
 
 #[test]
@@ -122,9 +192,15 @@ fn rbc() {
 fn isr_family() {
     // Per run: 1, 1/4, 1/9 by rank.
     let c = 1.0 / 9.0 + 0.25;
-    assert_scores(&fuse("isr", None, None, &[]), &[("b", 2.5), ("a", 1.0), ("c", 2.0 * c), ("d", 1.0 / 9.0)]);
+    assert_scores(
+        &fuse("isr", None, None, &[]),
+        &[("b", 2.5), ("a", 1.0), ("c", 2.0 * c), ("d", 1.0 / 9.0)],
+    );
     let ln2 = std::f64::consts::LN_2;
-    assert_scores(&fuse("log_isr", None, None, &[]), &[("b", 1.25 * ln2), ("c", c * ln2), ("a", 0.0), ("d", 0.0)]);
+    assert_scores(
+        &fuse("log_isr", None, None, &[]),
+        &[("b", 1.25 * ln2), ("c", c * ln2), ("a", 0.0), ("d", 0.0)],
+    );
     let (l1, l2) = (libm::log(1.01), libm::log(2.01));
     assert_scores(
         &fuse("logn_isr", None, None, &[]),
@@ -140,7 +216,10 @@ fn isr_family() {
 #[test]
 fn bordafuse() {
     // N = 4 candidates. A: a 4, b 3, c 2, d (4-3+1)/2 = 1. B: b 4, c 3, d 2, a 1.
-    assert_scores(&fuse("bordafuse", None, None, &[]), &[("b", 7.0), ("a", 5.0), ("c", 5.0), ("d", 3.0)]);
+    assert_scores(
+        &fuse("bordafuse", None, None, &[]),
+        &[("b", 7.0), ("a", 5.0), ("c", 5.0), ("d", 3.0)],
+    );
     assert_scores(
         &fuse("w_bordafuse", None, Some(vec![1.0, 2.0]), &[]),
         &[("b", 11.0), ("c", 8.0), ("a", 6.0), ("d", 5.0)],
@@ -152,8 +231,17 @@ fn condorcet_follows_cpython_sort_on_an_intransitive_majority() {
     // a-b, a-c and a-d split 1-1 (a tie says "before" both ways); b beats c and d,
     // c beats d. CPython: count_run sees b < a (descending run [a, b] -> [b, a]), then
     // binary insertion puts c before a (tie) after b, and d after c, before a (tie).
-    assert_scores(&fuse("condorcet", None, None, &[]), &[("b", 4.0), ("c", 3.0), ("d", 2.0), ("a", 1.0)]);
-    assert_scores(&fuse("w_condorcet", None, Some(vec![1.0, 1.0]), &[]), &fuse("condorcet", None, None, &[]).iter().map(|(d, s)| (d.as_str(), *s)).collect::<Vec<_>>());
+    assert_scores(
+        &fuse("condorcet", None, None, &[]),
+        &[("b", 4.0), ("c", 3.0), ("d", 2.0), ("a", 1.0)],
+    );
+    assert_scores(
+        &fuse("w_condorcet", None, Some(vec![1.0, 1.0]), &[]),
+        &fuse("condorcet", None, None, &[])
+            .iter()
+            .map(|(d, s)| (d.as_str(), *s))
+            .collect::<Vec<_>>(),
+    );
     // Run A outweighs run B: A's order, then d (which only B ranks).
     assert_scores(
         &fuse("w_condorcet", None, Some(vec![2.0, 1.0]), &[]),
@@ -169,11 +257,21 @@ fn qdrant_dbsf() {
     // B: mean 0.5, sample std 0.4 -> [-0.7, 1.7]: b 1.6/2.4, c 1.2/2.4, d 0.8/2.4.
     assert_scores(
         &fuse("dbsf", None, None, &[]),
-        &[("b", 0.5 + 2.0 / 3.0), ("c", 1.0 / 3.0 + 0.5), ("a", 2.0 / 3.0), ("d", 1.0 / 3.0)],
+        &[
+            ("b", 0.5 + 2.0 / 3.0),
+            ("c", 1.0 / 3.0 + 0.5),
+            ("a", 2.0 / 3.0),
+            ("d", 1.0 / 3.0),
+        ],
     );
     assert_scores(
         &fuse("dbsf", None, Some(vec![0.5, 2.0]), &[]),
-        &[("b", 0.25 + 4.0 / 3.0), ("c", 1.0 / 6.0 + 1.0), ("d", 2.0 / 3.0), ("a", 1.0 / 3.0)],
+        &[
+            ("b", 0.25 + 4.0 / 3.0),
+            ("c", 1.0 / 6.0 + 1.0),
+            ("d", 2.0 / 3.0),
+            ("a", 1.0 / 3.0),
+        ],
     );
     // dbsf needs no norm of its own by default.
     assert_eq!(default_norm("dbsf"), Some("none"));
@@ -191,8 +289,11 @@ fn qdrant_dbsf_does_not_clip_and_handles_degenerate_lists() {
     assert!(expected > 1.0);
     assert!((out["q"]["top"] - expected).abs() < 1e-12);
     // One document, or all-equal scores: 0.5.
-    let out = fuse_runs(&[run("q", &[("x", 7.0)]), run("q", &[("x", 2.0), ("y", 2.0)])], &opts("dbsf", None, None, &[]))
-        .unwrap();
+    let out = fuse_runs(
+        &[run("q", &[("x", 7.0)]), run("q", &[("x", 2.0), ("y", 2.0)])],
+        &opts("dbsf", None, None, &[]),
+    )
+    .unwrap();
     assert_eq!(out["q"]["x"], 1.0);
     assert_eq!(out["q"]["y"], 0.5);
 }
@@ -206,34 +307,70 @@ fn opensearch_means() {
     );
     assert_scores(
         &fuse("geometric_mean", None, None, &[]),
-        &[("a", 1.0), ("b", libm::sqrt(0.5)), ("c", libm::sqrt(0.0005)), ("d", 0.001)],
+        &[
+            ("a", 1.0),
+            ("b", libm::sqrt(0.5)),
+            ("c", libm::sqrt(0.0005)),
+            ("d", 0.001),
+        ],
     );
     assert_scores(
         &fuse("harmonic_mean", None, None, &[]),
-        &[("a", 1.0), ("b", 2.0 / 3.0), ("c", 2.0 / 1002.0), ("d", 0.001)],
+        &[
+            ("a", 1.0),
+            ("b", 2.0 / 3.0),
+            ("c", 2.0 / 1002.0),
+            ("d", 0.001),
+        ],
     );
     let w = Some(vec![0.25, 0.75]);
     assert_scores(
         &fuse("arithmetic_mean", None, w.clone(), &[]),
-        &[("b", 0.875), ("c", 0.25 * 0.001 + 0.75 * 0.5), ("a", 0.25), ("d", 0.75 * 0.001)],
+        &[
+            ("b", 0.875),
+            ("c", 0.25 * 0.001 + 0.75 * 0.5),
+            ("a", 0.25),
+            ("d", 0.75 * 0.001),
+        ],
     );
     assert_scores(
         &fuse("geometric_mean", None, w.clone(), &[]),
-        &[("a", 1.0), ("b", libm::pow(0.5, 0.25)), ("c", libm::exp(0.25 * libm::log(0.001) + 0.75 * libm::log(0.5))), ("d", 0.001)],
+        &[
+            ("a", 1.0),
+            ("b", libm::pow(0.5, 0.25)),
+            (
+                "c",
+                libm::exp(0.25 * libm::log(0.001) + 0.75 * libm::log(0.5)),
+            ),
+            ("d", 0.001),
+        ],
     );
     assert_scores(
         &fuse("harmonic_mean", None, w, &[]),
-        &[("a", 1.0), ("b", 1.0 / (0.25 / 0.5 + 0.75)), ("c", 1.0 / (250.0 + 1.5)), ("d", 0.001)],
+        &[
+            ("a", 1.0),
+            ("b", 1.0 / (0.25 / 0.5 + 0.75)),
+            ("c", 1.0 / (250.0 + 1.5)),
+            ("d", 0.001),
+        ],
     );
 }
 
 #[test]
 fn opensearch_min_max_of_equal_scores_is_one() {
-    let out = fuse_runs(&[run("q", &[("x", 2.0), ("y", 2.0)])], &opts("arithmetic_mean", None, None, &[])).unwrap();
+    let out = fuse_runs(
+        &[run("q", &[("x", 2.0), ("y", 2.0)])],
+        &opts("arithmetic_mean", None, None, &[]),
+    )
+    .unwrap();
     assert_eq!(out["q"]["x"], 1.0);
     assert_eq!(out["q"]["y"], 1.0);
     // Zero weights: 0.
-    let out = fuse_runs(&example(), &opts("geometric_mean", None, Some(vec![0.0, 0.0]), &[])).unwrap();
+    let out = fuse_runs(
+        &example(),
+        &opts("geometric_mean", None, Some(vec![0.0, 0.0]), &[]),
+    )
+    .unwrap();
     assert!(out["q"].values().all(|s| *s == 0.0));
 }
 
@@ -248,7 +385,11 @@ fn norm_of(norm: &str) -> BTreeMap<String, f64> {
 fn assert_map(got: &BTreeMap<String, f64>, expected: &[(&str, f64)]) {
     assert_eq!(got.len(), expected.len(), "{got:?}");
     for (d, e) in expected {
-        assert!((got[*d] - e).abs() <= 1e-12, "{d}: got {}, expected {e}", got[*d]);
+        assert!(
+            (got[*d] - e).abs() <= 1e-12,
+            "{d}: got {}, expected {e}",
+            got[*d]
+        );
     }
 }
 
@@ -256,14 +397,29 @@ fn assert_map(got: &BTreeMap<String, f64>, expected: &[(&str, f64)]) {
 fn normalizations() {
     assert_map(&norm_of("min-max"), &[("a", 1.0), ("b", 0.5), ("c", 0.0)]);
     assert_map(&norm_of("min_max"), &[("a", 1.0), ("b", 0.5), ("c", 0.0)]);
-    assert_map(&norm_of("min-max-inverted"), &[("a", 0.0), ("b", 0.5), ("c", 1.0)]);
-    assert_map(&norm_of("max"), &[("a", 1.0), ("b", 2.0 / 3.0), ("c", 1.0 / 3.0)]);
+    assert_map(
+        &norm_of("min-max-inverted"),
+        &[("a", 0.0), ("b", 0.5), ("c", 1.0)],
+    );
+    assert_map(
+        &norm_of("max"),
+        &[("a", 1.0), ("b", 2.0 / 3.0), ("c", 1.0 / 3.0)],
+    );
     // sum: (s - 1) / (6 - 1 * 3)
-    assert_map(&norm_of("sum"), &[("a", 2.0 / 3.0), ("b", 1.0 / 3.0), ("c", 0.0)]);
+    assert_map(
+        &norm_of("sum"),
+        &[("a", 2.0 / 3.0), ("b", 1.0 / 3.0), ("c", 0.0)],
+    );
     // zmuv: mean 2, population std sqrt(2/3)
     let sd = libm::sqrt(2.0 / 3.0);
-    assert_map(&norm_of("zmuv"), &[("a", 1.0 / sd), ("b", 0.0), ("c", -1.0 / sd)]);
-    assert_map(&norm_of("rank"), &[("a", 1.0), ("b", 2.0 / 3.0), ("c", 1.0 / 3.0)]);
+    assert_map(
+        &norm_of("zmuv"),
+        &[("a", 1.0 / sd), ("b", 0.0), ("c", -1.0 / sd)],
+    );
+    assert_map(
+        &norm_of("rank"),
+        &[("a", 1.0), ("b", 2.0 / 3.0), ("c", 1.0 / 3.0)],
+    );
     assert_map(&norm_of("none"), &[("a", 3.0), ("b", 2.0), ("c", 1.0)]);
 }
 
@@ -271,7 +427,10 @@ fn normalizations() {
 fn borda_norm_covers_every_candidate() {
     // N = 4; A (n = 3): 1 - i/4, missing 0.5 - 2/8. B likewise.
     let out = fuse_runs(&example(), &opts("max", Some("borda"), None, &[])).unwrap();
-    assert_map(&out["q"], &[("a", 1.0), ("b", 1.0), ("c", 0.75), ("d", 0.5)]);
+    assert_map(
+        &out["q"],
+        &[("a", 1.0), ("b", 1.0), ("c", 0.75), ("d", 0.5)],
+    );
     // Every candidate is in every normalized run, so mnz multiplies everything by 2.
     let out = fuse_runs(&example(), &opts("mnz", Some("borda"), None, &[])).unwrap();
     assert_map(&out["q"], &[("a", 2.5), ("b", 3.5), ("c", 2.5), ("d", 1.5)]);
@@ -285,14 +444,23 @@ fn degenerate_normalizations() {
     let out = fuse_runs(&equal, &opts("sum", Some("zmuv"), None, &[])).unwrap();
     assert_map(&out["q"], &[("x", 0.0), ("y", 0.0)]);
     // max of a non-positive run divides by 1e-9.
-    let out = fuse_runs(&[run("q", &[("x", -1.0), ("y", 0.0)])], &opts("sum", Some("max"), None, &[])).unwrap();
+    let out = fuse_runs(
+        &[run("q", &[("x", -1.0), ("y", 0.0)])],
+        &opts("sum", Some("max"), None, &[]),
+    )
+    .unwrap();
     assert_map(&out["q"], &[("x", -1.0 / 1e-9), ("y", 0.0)]);
 }
 
 #[test]
 fn default_norm_is_min_max_for_ranx_methods() {
     for m in METHODS {
-        let expected = if ["dbsf", "arithmetic_mean", "geometric_mean", "harmonic_mean"].contains(&m) { "none" } else { "min-max" };
+        let expected =
+            if ["dbsf", "arithmetic_mean", "geometric_mean", "harmonic_mean"].contains(&m) {
+                "none"
+            } else {
+                "min-max"
+            };
         assert_eq!(default_norm(m), Some(expected), "{m}");
     }
     assert_eq!(default_norm("nope"), None);
@@ -300,7 +468,10 @@ fn default_norm_is_min_max_for_ranx_methods() {
     let default = fuse_runs(&example(), &opts("sum", None, None, &[])).unwrap();
     assert_eq!(explicit, default);
     // min-max: A a 1, b .5, c 0; B b 1, c .5, d 0.
-    assert_map(&default["q"], &[("a", 1.0), ("b", 1.5), ("c", 0.5), ("d", 0.0)]);
+    assert_map(
+        &default["q"],
+        &[("a", 1.0), ("b", 1.5), ("c", 0.5), ("d", 0.0)],
+    );
 }
 
 // Ties, queries, output ------------------------------------------------------------------
@@ -311,7 +482,10 @@ fn ties_rank_by_doc_id() {
     let out = fuse_runs(&tied, &opts("rrf", Some("none"), None, &[("k", 0.0)])).unwrap();
     assert_map(&out["q"], &[("a", 1.0), ("m", 0.5), ("z", 1.0 / 3.0)]);
     let r = ranked(&out["q"]);
-    assert_eq!(r.iter().map(|(d, _)| d.as_str()).collect::<Vec<_>>(), ["a", "m", "z"]);
+    assert_eq!(
+        r.iter().map(|(d, _)| d.as_str()).collect::<Vec<_>>(),
+        ["a", "m", "z"]
+    );
     let mut zeros = BTreeMap::new();
     zeros.insert("b".to_string(), -0.0);
     zeros.insert("a".to_string(), 0.0);
@@ -328,7 +502,9 @@ fn queries_are_the_union_and_one_run_is_enough() {
     let out = fuse_runs(&[empty], &opts("condorcet", None, None, &[])).unwrap();
     assert!(out["q3"].is_empty());
     for m in METHODS {
-        let w = ["wsum", "wmnz", "mixed", "w_bordafuse", "w_condorcet"].contains(&m).then(|| vec![1.0, 1.0]);
+        let w = ["wsum", "wmnz", "mixed", "w_bordafuse", "w_condorcet"]
+            .contains(&m)
+            .then(|| vec![1.0, 1.0]);
         let params: &[(&str, f64)] = match m {
             "rbc" => &[("phi", 0.8)],
             "gmnz" => &[("gamma", 1.0)],
@@ -358,35 +534,96 @@ fn err(runs: &[Run], o: FuseRunsOptions) -> (ErrorCode, String) {
 fn error_cases() {
     let ex = example();
     let code = |c: ErrorCode, f: &str| (c, f.to_string());
-    assert_eq!(err(&[], opts("sum", None, None, &[])), code(ErrorCode::EmptyInput, "runs"));
-    assert_eq!(err(&ex, opts("nope", None, None, &[])), code(ErrorCode::UnknownMethod, "method"));
-    assert_eq!(err(&ex, opts("probfuse", None, None, &[])), code(ErrorCode::UnknownMethod, "method"));
-    assert_eq!(err(&ex, opts("sum", Some("l2"), None, &[])), code(ErrorCode::UnknownMethod, "norm"));
-    assert_eq!(err(&ex, opts("wsum", None, Some(vec![1.0]), &[])), code(ErrorCode::LengthMismatch, "weights"));
-    assert_eq!(err(&ex, opts("wsum", None, Some(vec![1.0, -1.0]), &[])), code(ErrorCode::InvalidWeight, "weights[1]"));
-    assert_eq!(err(&ex, opts("wsum", None, Some(vec![f64::NAN, 1.0]), &[])), code(ErrorCode::InvalidWeight, "weights[0]"));
-    assert_eq!(err(&ex, opts("rrf", None, Some(vec![1.0, 1.0]), &[])), code(ErrorCode::InvalidConfig, "weights"));
-    assert_eq!(err(&ex, opts("rrf", None, None, &[("phi", 0.5)])), code(ErrorCode::InvalidConfig, "params.phi"));
-    assert_eq!(err(&ex, opts("sum", None, None, &[("k", 1.0)])), code(ErrorCode::InvalidConfig, "params.k"));
-    assert_eq!(err(&ex, opts("rrf", None, None, &[("k", -1.0)])), code(ErrorCode::InvalidConfig, "params.k"));
-    assert_eq!(err(&ex, opts("rrf", None, None, &[("k", f64::INFINITY)])), code(ErrorCode::NonFiniteScore, "params.k"));
-    assert_eq!(err(&ex, opts("rbc", None, None, &[])), code(ErrorCode::InvalidConfig, "params.phi"));
-    assert_eq!(err(&ex, opts("rbc", None, None, &[("phi", 1.5)])), code(ErrorCode::InvalidConfig, "params.phi"));
-    assert_eq!(err(&ex, opts("logn_isr", None, None, &[("sigma", 2.0)])), code(ErrorCode::InvalidConfig, "params.sigma"));
-    assert_eq!(err(&ex, opts("gmnz", None, None, &[])), code(ErrorCode::InvalidConfig, "params.gamma"));
-    assert_eq!(err(&ex, opts("gmnz", None, None, &[("gamma", f64::NAN)])), code(ErrorCode::NonFiniteScore, "params.gamma"));
+    assert_eq!(
+        err(&[], opts("sum", None, None, &[])),
+        code(ErrorCode::EmptyInput, "runs")
+    );
+    assert_eq!(
+        err(&ex, opts("nope", None, None, &[])),
+        code(ErrorCode::UnknownMethod, "method")
+    );
+    assert_eq!(
+        err(&ex, opts("probfuse", None, None, &[])),
+        code(ErrorCode::UnknownMethod, "method")
+    );
+    assert_eq!(
+        err(&ex, opts("sum", Some("l2"), None, &[])),
+        code(ErrorCode::UnknownMethod, "norm")
+    );
+    assert_eq!(
+        err(&ex, opts("wsum", None, Some(vec![1.0]), &[])),
+        code(ErrorCode::LengthMismatch, "weights")
+    );
+    assert_eq!(
+        err(&ex, opts("wsum", None, Some(vec![1.0, -1.0]), &[])),
+        code(ErrorCode::InvalidWeight, "weights[1]")
+    );
+    assert_eq!(
+        err(&ex, opts("wsum", None, Some(vec![f64::NAN, 1.0]), &[])),
+        code(ErrorCode::InvalidWeight, "weights[0]")
+    );
+    assert_eq!(
+        err(&ex, opts("rrf", None, Some(vec![1.0, 1.0]), &[])),
+        code(ErrorCode::InvalidConfig, "weights")
+    );
+    assert_eq!(
+        err(&ex, opts("rrf", None, None, &[("phi", 0.5)])),
+        code(ErrorCode::InvalidConfig, "params.phi")
+    );
+    assert_eq!(
+        err(&ex, opts("sum", None, None, &[("k", 1.0)])),
+        code(ErrorCode::InvalidConfig, "params.k")
+    );
+    assert_eq!(
+        err(&ex, opts("rrf", None, None, &[("k", -1.0)])),
+        code(ErrorCode::InvalidConfig, "params.k")
+    );
+    assert_eq!(
+        err(&ex, opts("rrf", None, None, &[("k", f64::INFINITY)])),
+        code(ErrorCode::NonFiniteScore, "params.k")
+    );
+    assert_eq!(
+        err(&ex, opts("rbc", None, None, &[])),
+        code(ErrorCode::InvalidConfig, "params.phi")
+    );
+    assert_eq!(
+        err(&ex, opts("rbc", None, None, &[("phi", 1.5)])),
+        code(ErrorCode::InvalidConfig, "params.phi")
+    );
+    assert_eq!(
+        err(&ex, opts("logn_isr", None, None, &[("sigma", 2.0)])),
+        code(ErrorCode::InvalidConfig, "params.sigma")
+    );
+    assert_eq!(
+        err(&ex, opts("gmnz", None, None, &[])),
+        code(ErrorCode::InvalidConfig, "params.gamma")
+    );
+    assert_eq!(
+        err(&ex, opts("gmnz", None, None, &[("gamma", f64::NAN)])),
+        code(ErrorCode::NonFiniteScore, "params.gamma")
+    );
     let bad = vec![run("q", &[("a", f64::NAN)])];
-    assert_eq!(err(&bad, opts("sum", None, None, &[])), code(ErrorCode::NonFiniteScore, "runs[0].q.a"));
+    assert_eq!(
+        err(&bad, opts("sum", None, None, &[])),
+        code(ErrorCode::NonFiniteScore, "runs[0].q.a")
+    );
 }
 
 #[test]
 fn options_json() {
     let o: FuseRunsOptions =
-        serde_json::from_str(r#"{"method":"wsum","norm":"zmuv","weights":[0.7,0.3],"params":{}}"#).unwrap();
+        serde_json::from_str(r#"{"method":"wsum","norm":"zmuv","weights":[0.7,0.3],"params":{}}"#)
+            .unwrap();
     assert_eq!(o, opts("wsum", Some("zmuv"), Some(vec![0.7, 0.3]), &[]));
     let o: FuseRunsOptions = serde_json::from_str(r#"{"method":"rrf","params":{"k":10}}"#).unwrap();
     assert_eq!(o, opts("rrf", None, None, &[("k", 10.0)]));
-    assert_eq!(serde_json::to_string(&o).unwrap(), r#"{"method":"rrf","params":{"k":10.0}}"#);
-    assert!(serde_json::from_str::<FuseRunsOptions>(r#"{"method":"rrf","normalization":"max"}"#).is_err());
+    assert_eq!(
+        serde_json::to_string(&o).unwrap(),
+        r#"{"method":"rrf","params":{"k":10.0}}"#
+    );
+    assert!(
+        serde_json::from_str::<FuseRunsOptions>(r#"{"method":"rrf","normalization":"max"}"#)
+            .is_err()
+    );
     assert!(serde_json::from_str::<FuseRunsOptions>(r#"{"norm":"max"}"#).is_err());
 }
