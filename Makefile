@@ -4,7 +4,7 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER := wasm-bindgen-test-runner
 
-.PHONY: setup pkg test test-rust test-wasm test-js lint demo demo-cli golden clean
+.PHONY: setup pkg test test-rust test-wasm test-js test-quality lint demo demo-cli golden quality clean
 
 # Feature areas add their own targets in mk/*.mk: each appends its test targets to
 # EXTRA_TEST_TARGETS and may set DEMO_TARGET.
@@ -33,8 +33,15 @@ test-js: pkg
 	tsc -p tests/ts --strict --noEmit
 	@echo "tsc --strict --noEmit: the TypeScript consumer compiles (and every @ts-expect-error line fails as it must)"
 
-test: lint test-rust test-wasm test-js $(EXTRA_TEST_TARGETS)
+test-quality:
+	cargo run --release -q --example quality -- --reduced > /dev/null
+
+test: lint test-rust test-wasm test-js test-quality $(EXTRA_TEST_TARGETS)
 	@echo "make test: all suites passed"
+
+quality:
+	mkdir -p docs
+	cargo run --release -q --example quality -- --out docs/quality.md
 
 golden:
 	cargo run -q --example golden > tests/golden/vectors.json
