@@ -74,6 +74,30 @@ pub fn compute(case: &Value) -> Result<Value> {
             let c = query_confidence(&f64s(&case["scores"]), &ConfidenceOptions::default())?;
             json!([bits(c.weighted_top5), bits(c.expected_precision), bits(c.at_least_one_relevant)])
         }
+        "fuseRuns" => {
+            let runs: Vec<crate::runs::Run> = crate::error::from_json(&case["runs"].to_string(), "runs")?;
+            let opts: crate::runfusion::FuseRunsOptions = crate::error::from_json(&case["options"].to_string(), "options")?;
+            let fused = crate::runfusion::fuse_runs(&runs, &opts)?;
+            json!(fused.iter().map(|(q, docs)| (q.clone(), Value::Object(docs.iter().map(|(d, s)| (d.clone(), json!(bits(*s)))).collect()))).collect::<serde_json::Map<_, _>>())
+        }
+        "evaluate" => {
+            let qrels: crate::runs::Qrels = crate::error::from_json(&case["qrels"].to_string(), "qrels")?;
+            let run: crate::runs::Run = crate::error::from_json(&case["run"].to_string(), "run")?;
+            let metrics: Vec<String> = crate::error::from_json(&case["metrics"].to_string(), "metrics")?;
+            let names: Vec<&str> = metrics.iter().map(String::as_str).collect();
+            let ev = crate::eval::evaluate(&qrels, &run, &names)?;
+            json!(ev.means.iter().map(|(m, v)| (m.clone(), json!(bits(*v)))).collect::<serde_json::Map<_, _>>())
+        }
+        "fit" => {
+            let (s, l) = (f64s(&case["scores"]), f64s(&case["labels"]));
+            let p = crate::fit::fit_platt(&s, &l)?;
+            let iso = crate::fit::fit_isotonic(&s, &l)?;
+            let probe = f64s(&case["probe"]);
+            json!({
+                "platt": [bits(p.a), bits(p.b)],
+                "isotonic": probe.iter().map(|&x| bits(iso.predict(x))).collect::<Vec<_>>(),
+            })
+        }
         "band" => {
             let floors = BandFloors::default();
             json!(f64s(&case["scores"]).iter().map(|&s| floors.band(s)).collect::<Vec<_>>())
@@ -131,6 +155,24 @@ pub fn cases() -> Vec<Value> {
         {"id": "md", "score": 0.0158, "name": "graph", "type": "module", "content": "x".repeat(80)}
     ]}));
     out.push(json!({"kind": "confidence", "scores": uniform(9, 7, 0.0, 1.0)}));
+    let run_of = |seed: u64, list: &[String]| {
+        let s = uniform(seed, list.len(), 0.0, 20.0);
+        let docs: serde_json::Map<String, Value> = list.iter().zip(s).map(|(d, x)| (d.clone(), json!(x))).collect();
+        json!({"q1": docs.clone(), "q2": docs.into_iter().take(12).collect::<serde_json::Map<_, _>>()})
+    };
+    let (r1, r2, r3) = (run_of(31, &l1), run_of(32, &l2), run_of(33, &l3));
+    for (method, extra) in [("sum", json!({})), ("mnz", json!({})), ("rrf", json!({"params": {"k": 20.0}})), ("wsum", json!({"weights": [0.2, 0.5, 0.3]})), ("logn_isr", json!({})), ("bordafuse", json!({})), ("condorcet", json!({})), ("dbsf", json!({})), ("geometric_mean", json!({"weights": [1.0, 2.0, 3.0]})), ("max", json!({"norm": "zmuv"}))] {
+        let mut options = json!({"method": method});
+        if let (Some(o), Some(e)) = (options.as_object_mut(), extra.as_object()) {
+            o.extend(e.clone());
+        }
+        out.push(json!({"kind": "fuseRuns", "runs": [r1, r2, r3], "options": options}));
+    }
+    let qrels = json!({"q1": l2.iter().take(6).map(|d| (d.clone(), json!(1.0))).collect::<serde_json::Map<_, _>>(), "q2": {"doc-03": 2.0, "doc-17": 1.0}});
+    out.push(json!({"kind": "evaluate", "qrels": qrels, "run": r1, "metrics": ["ndcg@10", "ndcg_burges@5", "map@100", "mrr", "precision@5", "recall@20", "hit_rate@3", "r-precision", "f1@10"]}));
+    let fit_scores = uniform(41, 60, -3.0, 4.0);
+    let fit_labels: Vec<f64> = fit_scores.iter().zip(uniform(42, 60, 0.0, 1.0)).map(|(s, u)| if u < 1.0 / (1.0 + libm::exp(-1.3 * s + 0.4)) { 1.0 } else { 0.0 }).collect();
+    out.push(json!({"kind": "fit", "scores": fit_scores, "labels": fit_labels, "probe": uniform(43, 15, -5.0, 6.0)}));
     out.push(json!({"kind": "band", "scores": [0.95, 0.85, 0.8499999999999999, 0.75, 0.65, 0.64, 0.4, 0.0, 1.0]}));
     let items: serde_json::Map<String, Value> =
         ids.iter().enumerate().map(|(i, id)| (id.clone(), json!({"modifiedAt": 1_700_000_000_000.0 - (i as f64) * 86_400_000.0 * 1.7}))).collect();

@@ -57,6 +57,7 @@ impl Default for OptimizeOptions {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(hashmap_as_object))]
 pub struct Trial {
     /// Weights (weighted methods).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -73,6 +74,7 @@ pub struct Trial {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(hashmap_as_object))]
 pub struct OptimizeReport {
     /// Method searched.
     pub method: String,

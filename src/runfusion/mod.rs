@@ -123,6 +123,7 @@ pub const NORMS: [&str; 8] = [
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(hashmap_as_object))]
 pub struct FuseRunsOptions {
     /// The fusion method, one of [`METHODS`].
     pub method: String,

@@ -59,6 +59,17 @@ export function computeGolden(lib, c) {
       const q = lib.queryConfidence(c.scores);
       return [q.weightedTop5, q.expectedPrecision, q.atLeastOneRelevant].map(hexOf);
     }
+    case "fuseRuns": {
+      const fused = lib.fuseRuns(c.runs, c.options);
+      return Object.fromEntries(Object.entries(fused).map(([q, docs]) => [q, Object.fromEntries(Object.entries(docs).map(([d, s]) => [d, hexOf(s)]))]));
+    }
+    case "evaluate":
+      return Object.fromEntries(Object.entries(lib.evaluate(c.qrels, c.run, c.metrics)).map(([m, v]) => [m, hexOf(v)]));
+    case "fit": {
+      const p = lib.fitPlatt(c.scores, c.labels);
+      const iso = lib.fitIsotonic(new Float64Array(c.scores), new Float64Array(c.labels));
+      return { platt: [hexOf(p.a), hexOf(p.b)], isotonic: Array.from(lib.applyCalibration(c.probe, iso), hexOf) };
+    }
     case "band":
       return c.scores.map((s) => lib.classifyBand(s).kind);
     case "pipeline": {
@@ -250,6 +261,65 @@ export function tests(lib, golden) {
     // After all of that, a valid call still works and gives the same answer.
     eq(lib.rrf([["a", "x", "y"], ["p", "q", "a"]])[0], ["a", 1 / 61 + 1 / 63]);
     eq(p.run(seedInput()).results[0].id, "A");
+  });
+
+  test("runs, judgements and metrics", () => {
+    const run = lib.parseTrecRun("q1 Q0 d1 1 3.0 t\nq1 Q0 d2 2 2.0 t\nq1 Q0 d3 3 1.0 t\n");
+    eq(run, { q1: { d1: 3, d2: 2, d3: 1 } });
+    const qrels = lib.parseQrels("q1 0 d2 1\nq1 0 d9 1\n");
+    eq(qrels, { q1: { d2: 1, d9: 1 } });
+    const m = lib.evaluate(qrels, run, ["mrr", "precision@2", "recall@3", "ndcg@3"]);
+    eq(m.mrr, 0.5);
+    eq(m["precision@2"], 0.5);
+    eq(m["recall@3"], 0.5);
+    // DCG = 1/log2(3); IDCG = 1 + 1/log2(3)
+    assert(Math.abs(m["ndcg@3"] - (1 / Math.log2(3)) / (1 + 1 / Math.log2(3))) < 1e-12, "ndcg@3");
+    eq(lib.evaluatePerQuery(qrels, run, ["mrr"]), { mrr: { q1: 0.5 } });
+    throwsScoreError(lib, () => lib.parseTrecRun("q1 Q0 d1 1\n"), "PARSE_ERROR", "line 1");
+    throwsScoreError(lib, () => lib.evaluate(qrels, run, ["ndgc@10"]), "UNKNOWN_METHOD", "metrics[0]");
+  });
+
+  test("fuseRuns and optimizeFusion", () => {
+    const a = { q: { x: 3, y: 2, z: 1 } };
+    const b = { q: { z: 9, x: 1 } };
+    const rrf = lib.fuseRuns([a, b], { method: "rrf", params: { k: 60 } });
+    eq(rrf.q.x, 1 / 61 + 1 / 62);
+    eq(rrf.q.z, 1 / 63 + 1 / 61);
+    const sum = lib.fuseRuns([a, b], { method: "sum" });
+    eq(sum.q, { x: 1, y: 0.5, z: 1 });
+    throwsScoreError(lib, () => lib.fuseRuns([a, b], { method: "combsum" }), "UNKNOWN_METHOD", "method");
+    throwsScoreError(lib, () => lib.fuseRuns([a, b], { method: "wsum", weights: [1] }), "LENGTH_MISMATCH");
+    const qrels = { q: { z: 1 } };
+    const seen = [];
+    const report = lib.optimizeFusion(qrels, [a, b], { method: "wsum", metric: "mrr" }, (p) => seen.push(p));
+    eq(seen.length, 11);
+    eq(seen[10], { done: 11, total: 11, bestScore: 1 });
+    eq(report.trials.length, 11);
+    eq(report.best.score, 1);
+    const k = lib.optimizeFusion(qrels, [a, b], { method: "rrf", metric: "mrr" });
+    eq(k.trials.map((t) => t.params.k), [10, 20, 30, 40, 50, 60, 70, 80, 90, 100]);
+    throwsScoreError(lib, () => lib.optimizeFusion(qrels, [a], { method: "wsum" }), "EMPTY_INPUT", "runs");
+  });
+
+  test("fitting, calibration error and band proposals", () => {
+    const platt = lib.fitPlatt([5, -4, 1], [1, 0, 0]);
+    eq(platt.method, "platt");
+    assert(Math.abs(platt.a - -0.20261354) < 1e-6 && Math.abs(platt.b - 0.65236315) < 1e-6, `platt ${platt.a} ${platt.b}`);
+    const iso = lib.fitIsotonic([1, 2, 3, 4], [0, 1, 0, 1]);
+    eq(iso.method, "isotonic");
+    eq(Array.from(lib.applyCalibration([0, 1, 2.5, 9], iso)), [0, 0, 0.5, 1]);
+    const p = new lib.Pipeline({ calibration: platt, minConfidence: 0 });
+    const out = p.run({ lists: [{ name: "a", ids: ["x"] }] });
+    eq(out.results[0].score, lib.applyCalibration([1 / 61], platt)[0]);
+    const ce = lib.calibrationError([0.1, 0.9, 0.8, 0.3], [0, 1, 1, 0], { bins: 2 });
+    assert(Math.abs(ce.brier - 0.0375) < 1e-15, `brier ${ce.brier}`);
+    assert(ce.bins.length === 2 && typeof ce.ece === "number", "bins");
+    const scores = Array.from({ length: 200 }, (_, i) => i / 199);
+    const labels = scores.map((s, i) => (s > 0.7 || (s > 0.4 && i % 2 === 0) ? 1 : 0));
+    const bands = lib.proposeBands(scores, labels);
+    assert(bands.degradedFloor <= bands.highFloor && bands.highFloor <= 1, "floors ordered");
+    throwsScoreError(lib, () => lib.fitPlatt([1, 2], [1]), "LENGTH_MISMATCH");
+    throwsScoreError(lib, () => lib.fitPlatt([1, 2], [1, 1]), "INVALID_LABELS");
   });
 
   test("error codes are exported and complete", () => {
