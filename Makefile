@@ -29,7 +29,7 @@ test-wasm: setup
 	cargo test --target wasm32-unknown-unknown --test wasm_bindings
 
 test-js: pkg
-	node --test tests/js/node.test.mjs tests/js/browser.test.mjs tests/js/worker.test.mjs
+	node --test tests/js/node.test.mjs tests/js/browser.test.mjs tests/js/vite.test.mjs tests/js/worker.test.mjs
 	tsc -p tests/ts --strict --noEmit
 	@echo "tsc --strict --noEmit: the TypeScript consumer compiles (and every @ts-expect-error line fails as it must)"
 

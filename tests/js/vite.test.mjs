@@ -1,0 +1,44 @@
+// The package through a bundler: Vite builds tests/vite/, headless Chromium runs the
+// bundle, and the numbers must equal the package's own output in Node, bit for bit.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "vite";
+import * as lib from "calibrank";
+import { serve } from "./serve.mjs";
+import { launch } from "./chromium.mjs";
+import { input, config } from "../vite/fixture.js";
+
+test("a Vite bundle runs in Chromium and matches Node", async () => {
+  const outDir = mkdtempSync(join(tmpdir(), "calibrank-vite-"));
+  try {
+    await build({ root: fileURLToPath(new URL("../vite", import.meta.url)), logLevel: "warn", build: { outDir, emptyOutDir: true, target: "es2022" } });
+    const assets = readdirSync(join(outDir, "assets"));
+    assert.ok(assets.some((f) => f.endsWith(".wasm")), `the wasm is emitted as an asset: ${assets}`);
+    const { server, url } = await serve(outDir);
+    const browser = await launch();
+    try {
+      const page = await browser.newPage();
+      const errors = [];
+      page.on("pageerror", (e) => errors.push(String(e)));
+      page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+      await page.goto(url + "/");
+      await page.waitForFunction(() => window.__result !== undefined, null, { timeout: 30_000 });
+      const got = await page.evaluate(() => window.__result);
+      const expected = new lib.Pipeline(config).run(input);
+      assert.deepEqual(got.results, expected.results.map((r) => [r.id, r.score, r.band]));
+      assert.deepEqual(got.confidence, expected.confidence);
+      assert.equal(got.errorCode, "INVALID_TOP_N");
+      assert.equal(got.half, 0.5);
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+      server.close();
+    }
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
+});
