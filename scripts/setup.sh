@@ -30,7 +30,9 @@ fi
 
 if [ ! -d node_modules ] || [ package.json -nt node_modules/.stamp ] || [ package-lock.json -nt node_modules/.stamp ]; then
   log "installing npm packages"
-  if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
+  # `npm ci` rejects this lock file (npm drops other platforms' optional packages of
+  # rollup/esbuild from it), so install from package.json + lock with `npm install`.
+  npm install --no-audit --no-fund
   touch node_modules/.stamp
 fi
 
