@@ -44,7 +44,7 @@ fn errors_carry_code_and_field_and_leave_the_module_usable() {
     assert_eq!(code_of(&e).0, "UNKNOWN_METHOD");
     let e = js_rrf(JsValue::from_str("nope"), None).unwrap_err();
     assert_eq!(code_of(&e).0, "INVALID_TYPE");
-    let e = js_classify_band(f64::INFINITY, None).unwrap_err();
+    let e = js_classify_band(f64::INFINITY.into(), None).unwrap_err();
     assert_eq!(code_of(&e), ("NON_FINITE_SCORE".into(), "score".into()));
     // Still usable.
     assert_eq!(js_calibrate(to_js(&vec![0.035]), None).unwrap(), vec![0.5]);

@@ -1,0 +1,427 @@
+// The score playground (www/) in headless Chromium: every value the page shows must be
+// the package's own output for the same input and config, computed here in Node.
+import test, { after } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as lib from "calibrank";
+import { serve } from "./serve.mjs";
+import { launch } from "./chromium.mjs";
+import { buildPreset, cisiInput } from "../../www/presets.js";
+import { buildSample, serialize, CISI_DIR } from "../../scripts/make-cisi-sample.mjs";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const samplePath = join(root, "www/data/cisi-sample.json");
+const sample = JSON.parse(readFileSync(samplePath, "utf8"));
+const BAND_COLORS = { hit: "#17803d", degraded: "#c26a00", miss: "#8a94a6" };
+const XSS = "<img src=x onerror=alert(1)>";
+const PRESET = "cisi-1";
+const shots = [];
+after(() => shots.length && console.log(`screenshots: ${shots.join(", ")}`));
+
+const run = (config, input) => {
+  const p = new lib.Pipeline(config);
+  try {
+    return { out: p.run(input), effective: p.config };
+  } finally {
+    p.free();
+  }
+};
+
+/** The real run plus the whole topK pool (what the page shows faded as "dropped"). */
+function expected(config, input) {
+  const { out, effective } = run(config, input);
+  const pool = run({ ...config, minConfidence: 0, topN: effective.topK, normalization: { ...(config.normalization || {}), minRelevance: 0 } }, input).out;
+  return { out, effective, pool };
+}
+
+/** The sample's (raw, calibrated, label) triples through `config`, as the page builds them. */
+function sampleTriples(config) {
+  const raws = [];
+  const probs = [];
+  const labels = [];
+  const effective = run(config, { lists: [{ name: "x", ids: ["a"] }] }).effective;
+  for (const q of sample.queries) {
+    const pool = run({ ...config, minConfidence: 0, topN: effective.topK, normalization: { ...(config.normalization || {}), minRelevance: 0 } }, cisiInput(sample, q)).out;
+    for (const r of pool.results) {
+      raws.push(r.explain.normalized);
+      probs.push(r.score);
+      labels.push((q.qrels[r.id] || 0) > 0 ? 1 : 0);
+    }
+  }
+  return { raws, probs, labels };
+}
+
+async function ready(page) {
+  await page.waitForSelector("html[data-ready=true]", { timeout: 60_000 });
+}
+
+/** Waits until the page has recomputed (a frame after an edit). */
+async function settle(page) {
+  await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+}
+
+async function pickPreset(page, id) {
+  await page.selectOption("#preset", id);
+  await page.waitForFunction((p) => globalThis.__playground?.state?.preset === p, id);
+  await settle(page);
+}
+
+const rankingRows = (page) =>
+  page.$$eval("#ranking-table tbody tr", (trs) => trs.map((tr) => ({ ...tr.dataset, idText: tr.querySelector("th").textContent })));
+
+test("the CISI sample is the committed script's output", { skip: !existsSync(CISI_DIR) && `${CISI_DIR} is not here` }, () => {
+  assert.equal(readFileSync(samplePath, "utf8"), serialize(buildSample()) + "\n");
+  assert.ok(sample.queries.length >= 6 && sample.queries.length <= 10);
+  for (const q of sample.queries) {
+    assert.equal(q.runs.bm25.ids.length, 20);
+    assert.equal(q.runs.dense.ids.length, 20);
+    assert.ok(Object.keys(q.qrels).length > 0);
+  }
+});
+
+test("score playground in headless Chromium", async (t) => {
+  const { server, url } = await serve(join(root, "www"), { mounts: { "/pkg/": join(root, "pkg") } });
+  const browser = await launch();
+  const errors = [];
+  const dialogs = [];
+  const watch = (page) => {
+    page.on("pageerror", (e) => errors.push(`pageerror: ${e}`));
+    page.on("console", (m) => m.type() === "error" && errors.push(`console: ${m.text()}`));
+    page.on("dialog", (d) => {
+      dialogs.push(d.message());
+      d.dismiss().catch(() => {});
+    });
+  };
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    watch(page);
+    await page.goto(`${url}/`);
+    await ready(page);
+
+    await t.test("it loads the default preset (seed 000) with the package", async () => {
+      const state = buildPreset("seed-000", sample);
+      const { out } = expected(state.config, state.input);
+      const rows = await rankingRows(page);
+      assert.deepEqual(rows.map((r) => r.id), out.results.map((r) => r.id));
+      assert.deepEqual(rows.map((r) => Number(r.score)), out.results.map((r) => r.score));
+      const csp = await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', "content");
+      assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'/);
+      assert.doesNotMatch(csp.match(/script-src[^;]*/)[0], /unsafe-inline/);
+    });
+
+    const state = buildPreset(PRESET, sample);
+    const exp = expected(state.config, state.input);
+
+    await t.test("the CISI preset's ranking is the package's output", async () => {
+      await pickPreset(page, PRESET);
+      const rows = await rankingRows(page);
+      assert.equal(rows.length, exp.out.results.length);
+      assert.ok(rows.length >= 5, "the preset returns results");
+      exp.out.results.forEach((r, i) => {
+        const row = rows[i];
+        assert.equal(row.id, r.id);
+        assert.equal(row.idText, r.id);
+        assert.equal(Number(row.rank), i + 1);
+        assert.equal(Number(row.score), r.score, `score of ${r.id}`);
+        assert.equal(row.band, r.band);
+        assert.equal(Number(row.fused), r.explain.fused);
+        assert.equal(Number(row.afterRecency), r.explain.afterRecency);
+        assert.equal(Number(row.afterRerank), r.explain.afterRerank);
+        assert.equal(Number(row.normalized), r.explain.normalized);
+        assert.equal(Number(row.judgement), state.judgements[r.id] || 0);
+      });
+      const figures = await page.$$eval("#result .metric", (els) => Object.fromEntries(els.map((e) => [e.dataset.key, Number(e.dataset.value)])));
+      assert.equal(figures.weightedTop5, exp.out.confidence.weightedTop5);
+      assert.equal(figures.expectedPrecision, exp.out.confidence.expectedPrecision);
+      assert.equal(figures.atLeastOneRelevant, exp.out.confidence.atLeastOneRelevant);
+      const fusedRun = { q: Object.fromEntries(exp.out.results.map((r) => [r.id, r.score])) };
+      assert.equal(figures.ndcg10, lib.evaluate({ q: state.judgements }, fusedRun, ["ndcg@10"])["ndcg@10"]);
+      const stats = JSON.parse(await page.getAttribute("#result .stats", "data-stats"));
+      assert.deepEqual(stats, exp.out.stats);
+    });
+
+    await t.test("the stage charts draw the package's explain values", async () => {
+      const marks = await page.$$eval("#stage-chart [data-stage]", (els) => els.map((e) => ({ ...e.dataset, tag: e.tagName })));
+      const byStage = (stage) => new Map(marks.filter((m) => m.stage === stage).map((m) => [m.id, m]));
+      const shown = [...exp.out.results, ...exp.pool.results.filter((p) => !exp.out.results.some((r) => r.id === p.id))];
+      for (const stage of ["afterRecency", "afterRerank", "normalized", "calibrated"]) {
+        const m = byStage(stage);
+        assert.equal(m.size, shown.length, `${stage}: one bar per candidate`);
+        for (const r of shown) assert.equal(Number(m.get(r.id).value), r.explain[stage], `${stage} of ${r.id}`);
+      }
+      const fused = byStage("fused");
+      for (const r of shown) assert.equal(Number(fused.get(r.id).value), r.explain.fused);
+      const contributions = marks.filter((m) => m.stage === "contribution");
+      for (const r of exp.out.results) {
+        for (const c of r.explain.contributions) {
+          const m = contributions.find((x) => x.id === r.id && x.list === c.list);
+          assert.ok(m, `contribution ${r.id} ${c.list}`);
+          assert.equal(Number(m.rank), c.rank);
+          assert.equal(Number(m.value), c.contribution);
+        }
+      }
+      // Returned results are drawn at full strength, dropped ones faded.
+      const returned = marks.filter((m) => m.stage === "calibrated" && m.returned === "true").map((m) => m.id);
+      assert.deepEqual(returned, exp.out.results.map((r) => r.id));
+    });
+
+    await t.test("the calibration curve is the package's sigmoid, with the results on it", async () => {
+      const points = JSON.parse(await page.getAttribute('#curve-chart [data-role="curve"]', "data-points"));
+      assert.ok(points.length >= 200);
+      const cal = exp.effective.calibration;
+      const ys = lib.calibrate(points.map((p) => p[0]), { threshold: cal.threshold, steepness: cal.steepness });
+      points.forEach((p, i) => assert.equal(p[1], ys[i]));
+      const dots = await page.$$eval('#curve-chart circle[data-stage="curve"]', (els) => els.map((e) => ({ ...e.dataset, fill: e.getAttribute("fill") })));
+      for (const r of exp.out.results) {
+        const d = dots.find((x) => x.id === r.id);
+        assert.ok(d, `dot of ${r.id}`);
+        assert.equal(Number(d.value), r.score);
+        assert.equal(Number(d.raw), r.explain.normalized);
+        assert.equal(d.band, r.band);
+        assert.equal(d.fill, BAND_COLORS[r.band]);
+      }
+      const floors = await page.$$eval("#curve-chart [data-floor]", (els) => els.map((e) => Number(e.dataset.value)));
+      assert.deepEqual(floors.sort(), [exp.effective.bands.degradedFloor, exp.effective.bands.highFloor].sort());
+    });
+
+    await t.test("relative vs absolute: normalize(max) and calibration on the same results", async () => {
+      const shown = [...exp.out.results, ...exp.pool.results.filter((p) => !exp.out.results.some((r) => r.id === p.id))];
+      const relative = lib.normalize(shown.map((r) => r.explain.afterRerank), "max");
+      const rel = await page.$$eval('#relative-chart [data-stage="relative"]', (els) => els.map((e) => [e.dataset.id, Number(e.dataset.value)]));
+      const abs = await page.$$eval('#absolute-chart [data-stage="absolute"]', (els) => els.map((e) => [e.dataset.id, Number(e.dataset.value)]));
+      assert.deepEqual(rel, shown.map((r, i) => [r.id, relative[i]]));
+      assert.deepEqual(abs, shown.map((r) => [r.id, r.score]));
+    });
+
+    await t.test("the reliability diagram is calibrationError over the judged sample", async () => {
+      const { probs, labels } = sampleTriples(state.config);
+      const report = lib.calibrationError(probs, labels, { bins: 10, strategy: "uniform" });
+      const m = await page.$$eval("#evaluation .metric", (els) => Object.fromEntries(els.map((e) => [e.dataset.key, Number(e.dataset.value)])));
+      assert.equal(m.ece, report.ece);
+      assert.equal(m.mce, report.mce);
+      assert.equal(m.brier, report.brier);
+      assert.equal(m.logLoss, report.logLoss);
+      const dots = await page.$$eval("#reliability-chart circle[data-bin]", (els) => els.map((e) => ({ bin: Number(e.dataset.bin), count: Number(e.dataset.count), mean: Number(e.dataset.mean), fraction: Number(e.dataset.fraction) })));
+      const nonEmpty = report.bins.map((b, i) => ({ ...b, i })).filter((b) => b.count > 0);
+      assert.deepEqual(dots, nonEmpty.map((b) => ({ bin: b.i, count: b.count, mean: b.meanConfidence, fraction: b.fractionPositive })));
+    });
+
+    await t.test("moving a band floor re-colours the results at once", async () => {
+      const floor = page.locator('#calibration input[type="number"][data-path="config.bands.highFloor"]');
+      await floor.fill("0.8");
+      await settle(page);
+      let exp2 = expected({ ...state.config, bands: { highFloor: 0.8 } }, state.input).out;
+      let rows = await rankingRows(page);
+      assert.deepEqual(rows.map((r) => r.band), exp2.results.map((r) => r.band));
+      assert.notDeepEqual(exp2.results.map((r) => r.band), exp.out.results.map((r) => r.band), "the move changes some band");
+      let dots = await page.$$eval('#curve-chart circle[data-stage="curve"][data-returned="true"]', (els) => els.map((e) => [e.dataset.id, e.dataset.band, e.getAttribute("fill")]));
+      assert.deepEqual(dots, exp2.results.map((r) => [r.id, r.band, BAND_COLORS[r.band]]));
+      // The slider, by keyboard: five steps of 0.01 down, to 0.75.
+      const slider = page.locator('#calibration input[type="range"][data-path="config.bands.highFloor"]');
+      await slider.focus();
+      for (let i = 0; i < 5; i++) await page.keyboard.press("ArrowLeft");
+      await settle(page);
+      assert.equal(await floor.inputValue(), "0.75");
+      const hf = await page.evaluate(() => globalThis.__playground.state.config.bands.highFloor);
+      exp2 = expected({ ...state.config, bands: { highFloor: hf } }, state.input).out;
+      rows = await rankingRows(page);
+      assert.deepEqual(rows.map((r) => r.band), exp2.results.map((r) => r.band));
+      dots = await page.$$eval('#stage-chart rect[data-stage="calibrated"][data-returned="true"]', (els) => els.map((e) => [e.dataset.id, e.dataset.band, e.getAttribute("fill")]));
+      assert.deepEqual(dots, exp2.results.map((r) => [r.id, r.band, BAND_COLORS[r.band]]));
+    });
+
+    await t.test("the chart explains a result on keyboard focus", async () => {
+      await page.focus("#stage-chart");
+      await page.keyboard.press("ArrowDown");
+      const tip = await page.textContent("#tip");
+      assert.ok(await page.isVisible("#tip"));
+      const second = exp.out.results[1];
+      assert.ok(tip.includes(second.id), tip);
+      for (const c of second.explain.contributions) assert.ok(tip.includes(`${c.list} rank ${c.rank}`), tip);
+      await page.keyboard.press("Escape");
+      assert.ok(await page.isHidden("#tip"));
+    });
+
+    await t.test("fit Platt from the judgements: the fitted model becomes the calibration", async () => {
+      await pickPreset(page, PRESET);
+      await page.click("#fit-platt");
+      await settle(page);
+      const { raws, labels } = sampleTriples(state.config);
+      const model = lib.fitPlatt(raws, labels);
+      const cal = await page.evaluate(() => globalThis.__playground.state.config.calibration);
+      assert.deepEqual(cal, model);
+      const after = expected({ ...state.config, calibration: model }, state.input).out;
+      const rows = await rankingRows(page);
+      assert.deepEqual(rows.map((r) => [r.id, Number(r.score)]), after.results.map((r) => [r.id, r.score]));
+      const points = JSON.parse(await page.getAttribute('#curve-chart [data-role="curve"]', "data-points"));
+      const ys = lib.applyCalibration(points.map((p) => p[0]), model);
+      points.forEach((p, i) => assert.equal(p[1], ys[i]));
+    });
+
+    await t.test("propose band floors from the judgements", async () => {
+      await page.click("#propose-bands");
+      const attrs = await page.$eval("[data-high-floor]", (e) => ({ ...e.dataset }));
+      const cal = await page.evaluate(() => globalThis.__playground.state.config);
+      const { probs, labels } = sampleTriples(cal);
+      const p = lib.proposeBands(probs, labels, { targetPrecision: 0.85 });
+      assert.equal(Number(attrs.highFloor), p.highFloor);
+      assert.equal(Number(attrs.degradedFloor), p.degradedFloor);
+    });
+
+    await t.test("optimize fusion runs in a worker with a progress bar", { skip: typeof lib.optimizeFusion !== "function" && "optimizeFusion is not in this build" }, async () => {
+      await pickPreset(page, PRESET);
+      await page.selectOption("#optimize-method", "wsum");
+      await page.selectOption("#optimize-grid", "0.01");
+      await page.click("#optimize-run");
+      await page.waitForSelector("#optimize-progress[data-done]", { timeout: 60_000 });
+      const qrels = Object.fromEntries(sample.queries.map((q) => [q.id, q.qrels]));
+      const runs = sample.runs.map((name) => Object.fromEntries(sample.queries.map((q) => [q.id, Object.fromEntries(q.runs[name].ids.map((id, i) => [id, q.runs[name].scores[i]]))])));
+      const report = lib.optimizeFusion(qrels, runs, { method: "wsum", metric: "ndcg@10", step: 0.01 }, () => {});
+      assert.equal(Number(await page.getAttribute("#optimize-result [data-best-score]", "data-best-score")), report.best.score);
+      const { value, max } = await page.$eval("#optimize-progress", (e) => ({ value: e.value, max: e.max }));
+      assert.equal(max, report.trials.length);
+      assert.equal(value, max);
+      const updates = Number(await page.getAttribute("#optimize-progress", "data-updates"));
+      assert.equal(updates, report.trials.length, "one progress report per configuration");
+    });
+
+    await t.test("invalid JSON input shows a message, not a broken page", async () => {
+      await pickPreset(page, PRESET);
+      const before = await rankingRows(page);
+      await page.click("#tab-json");
+      await page.fill("#tabpanel-json textarea", '{ "lists": [ not json');
+      await page.click("#apply-input-json");
+      assert.ok(await page.isVisible("#problem"));
+      assert.equal(await page.getAttribute("#problem", "data-kind"), "json");
+      assert.match(await page.textContent("#problem"), /Invalid JSON/);
+      assert.match(await page.textContent("#tabpanel-json [data-json-error]"), /Invalid JSON/);
+      assert.deepEqual(await rankingRows(page), before, "the last good results stay");
+      // Valid JSON of the wrong shape: the package's ScoreError, and the page still works.
+      const bad = { query: "q", lists: [{ name: "a", ids: "oops" }] };
+      let err;
+      try {
+        run(state.config, bad);
+      } catch (e) {
+        err = e;
+      }
+      assert.ok(err instanceof lib.ScoreError);
+      await page.fill("#tabpanel-json textarea", JSON.stringify(bad));
+      await page.click("#apply-input-json");
+      await settle(page);
+      assert.equal(await page.getAttribute("#problem", "data-kind"), "score-error");
+      assert.equal(await page.textContent("#problem [data-error-code]"), err.code);
+      assert.equal(await page.textContent("#problem [data-error-field]"), err.field);
+      await page.click("#tab-table");
+      assert.match(await page.textContent("#tabpanel-table"), /List|list/);
+    });
+
+    await t.test("an invalid config shows the ScoreError code, field and message", async () => {
+      let err;
+      try {
+        new lib.Pipeline({ ...state.config, topN: 50 });
+      } catch (e) {
+        err = e;
+      }
+      assert.ok(err instanceof lib.ScoreError);
+      await pickPreset(page, PRESET);
+      assert.ok(await page.isHidden("#problem"));
+      await page.fill('#controls input[data-path="config.topN"]', "50");
+      await settle(page);
+      assert.equal(await page.getAttribute("#problem", "data-kind"), "score-error");
+      assert.equal(await page.textContent("#problem [data-error-code]"), err.code);
+      assert.equal(await page.textContent("#problem [data-error-field]"), err.field);
+      assert.equal(await page.textContent("#problem [data-error-message]"), err.message);
+      assert.equal(await page.getAttribute('#controls input[data-path="config.topN"]', "aria-invalid"), "true");
+      await page.fill('#controls input[data-path="config.topN"]', "10");
+      await settle(page);
+      assert.ok(await page.isHidden("#problem"));
+    });
+
+    await t.test("a hostile candidate name is shown as text and stays inert", async () => {
+      await pickPreset(page, "seed-000");
+      const input = { query: "x", lists: [{ name: "semantic", ids: [XSS, "b"] }, { name: "keyword", ids: [XSS] }], items: { [XSS]: { name: XSS, summary: XSS } } };
+      await page.click("#tab-json");
+      await page.fill("#tabpanel-json textarea", JSON.stringify(input));
+      await page.click("#apply-input-json");
+      await settle(page);
+      const rows = await rankingRows(page);
+      assert.equal(rows[0].id, XSS);
+      assert.equal(rows[0].idText, XSS);
+      assert.equal(await page.textContent("#ranking-table tbody tr td.name-cell"), XSS);
+      // Hover its bar: the tooltip shows the name as text too.
+      await page.hover(`#stage-chart rect[data-stage="calibrated"][data-id="${XSS}"]`);
+      assert.ok((await page.textContent("#tip")).includes(XSS));
+      assert.equal(await page.evaluate(() => document.querySelectorAll("img").length), 0);
+      await page.waitForTimeout(200);
+      assert.deepEqual(dialogs, []);
+    });
+
+    await t.test("seed 001 goes through fuseMultiQuery, seed 002 through classifyBand", async () => {
+      const mq = buildPreset("seed-001-rrf", sample);
+      await pickPreset(page, "seed-001-rrf");
+      const fused = lib.fuseMultiQuery(mq.multi.queries, { ...mq.multi.options, verbose: true }).results;
+      const rows = await page.$$eval("#multi-table tbody tr", (trs) => trs.map((tr) => [tr.dataset.id, Number(tr.dataset.score)]));
+      assert.deepEqual(rows, fused.map((r) => [r.id, r.score]));
+      assert.equal(rows[0][0], "A", "A (ranks 3 and 1) beats B (rank 1 once)");
+      await pickPreset(page, "seed-002");
+      const bands = await page.$$eval("#bands-table tbody tr", (trs) => trs.map((tr) => [Number(tr.dataset.score), tr.dataset.band]));
+      assert.deepEqual(bands, [0.95, 0.75, 0.4].map((s) => [s, lib.classifyBand(s).kind]));
+      assert.deepEqual(bands.map((b) => b[1]), ["hit", "degraded", "miss"]);
+    });
+
+    await t.test("the state lives in the URL: a copied link restores it", async () => {
+      await pickPreset(page, PRESET);
+      await page.fill('#calibration input[type="number"][data-path="config.bands.degradedFloor"]', "0.7");
+      await settle(page);
+      await page.waitForFunction(() => location.hash.startsWith("#s=") && globalThis.__playground.state.config.bands?.degradedFloor === 0.7);
+      await page.waitForTimeout(400);
+      const link = await page.evaluate(() => location.href);
+      const rows = await rankingRows(page);
+      const other = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      watch(other);
+      await other.goto(link);
+      await ready(other);
+      await settle(other);
+      assert.equal(await other.inputValue('#calibration input[type="number"][data-path="config.bands.degradedFloor"]'), "0.7");
+      assert.deepEqual(await rankingRows(other), rows);
+      await other.close();
+    });
+
+    await t.test("no console errors, no dialogs; screenshots", async () => {
+      // A full CISI state for the picture: proposed floors and a fusion search done.
+      await pickPreset(page, PRESET);
+      await page.click("#propose-bands");
+      await page.selectOption("#optimize-method", "rrf");
+      await page.click("#optimize-run");
+      await page.waitForSelector("#optimize-progress[data-done]", { timeout: 60_000 });
+      await page.evaluate(() => {
+        document.activeElement?.blur();
+        window.scrollTo(0, 0);
+        document.querySelector("#controls").scrollTop = 0;
+        document.querySelector("#notice").classList.remove("show");
+      });
+      await page.waitForTimeout(400);
+      mkdirSync(join(root, "test-results"), { recursive: true });
+      const shot = join(root, "test-results/playground.png");
+      await page.screenshot({ path: shot, fullPage: true });
+      const narrow = await browser.newPage({ viewport: { width: 375, height: 800 } });
+      watch(narrow);
+      await narrow.goto(page.url());
+      await ready(narrow);
+      await settle(narrow);
+      const overflow = await narrow.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(overflow <= 375, `the page is ${overflow} px wide at 375`);
+      const shotNarrow = join(root, "test-results/playground-375.png");
+      await narrow.screenshot({ path: shotNarrow, fullPage: true });
+      await narrow.close();
+      assert.deepEqual(errors, []);
+      assert.deepEqual(dialogs, []);
+      shots.push(`${shot} (1280 px wide)`, `${shotNarrow} (375 px wide)`);
+    });
+  } finally {
+    await browser.close();
+    server.close();
+  }
+});

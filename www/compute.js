@@ -1,0 +1,167 @@
+// Everything the playground shows is computed here, by the calibrank package: no score
+// is computed in JavaScript. Comparisons (which filter dropped an item) and formatting
+// happen in the page; arithmetic on scores does not.
+import { cisiInput } from "./presets.js";
+
+export const MULTI_METHODS = ["rrf", "score_sum", "score_max"];
+
+/** Runs `fn(pipeline)` and frees the wasm object. */
+export function withPipeline(lib, config, fn) {
+  const p = new lib.Pipeline(config);
+  try {
+    return fn(p);
+  } finally {
+    p.free();
+  }
+}
+
+/** The config of the "shadow" run that keeps every candidate of the topK pool. */
+export function shadowConfig(config, effective) {
+  return {
+    ...config,
+    minConfidence: 0,
+    topN: effective.topK,
+    normalization: { ...(config.normalization || {}), minRelevance: 0 },
+    explain: true,
+  };
+}
+
+/** Why the real run dropped a candidate that the shadow run kept. */
+function dropReason(x, effective) {
+  if (effective.normalization.method !== "none" && x.normalized < effective.normalization.minRelevance) return "below minRelevance";
+  if (x.calibrated < effective.minConfidence) return "below minConfidence";
+  return "beyond topN";
+}
+
+function judgementOf(judgements, id) {
+  if (!judgements) return undefined;
+  const g = judgements[id];
+  return g === undefined ? 0 : g;
+}
+
+/** The run of one ranked list (first occurrence wins), for `evaluate`. */
+function listRun(list) {
+  if (!Array.isArray(list.scores) || list.scores.length !== list.ids.length) return null;
+  const run = {};
+  list.ids.forEach((id, i) => {
+    if (!(id in run)) run[id] = list.scores[i];
+  });
+  return run;
+}
+
+export const QUERY_METRICS = ["ndcg@10", "precision@5", "mrr"];
+
+/**
+ * Pipeline mode: the real run, a shadow run keeping the whole pool (so dropped
+ * candidates can be shown), and per-row data. Throws ScoreError on invalid input.
+ */
+export function pipeline(lib, state) {
+  const { config, input, judgements } = state;
+  const { effective, out } = withPipeline(lib, config, (p) => ({ effective: p.config, out: p.run(input) }));
+  let shadow = null;
+  try {
+    shadow = withPipeline(lib, shadowConfig(config, effective), (p) => p.run(input));
+  } catch {
+    shadow = null;
+  }
+  const returned = new Map(out.results.map((r, i) => [r.id, { r, rank: i + 1 }]));
+  const rows = out.results.map((r, i) => ({
+    id: r.id,
+    returned: true,
+    rank: i + 1,
+    score: r.score,
+    band: r.band,
+    explain: r.explain || shadow?.results.find((s) => s.id === r.id)?.explain || null,
+    judgement: judgementOf(judgements, r.id),
+  }));
+  for (const s of shadow?.results || []) {
+    if (returned.has(s.id)) continue;
+    rows.push({ id: s.id, returned: false, rank: null, score: s.score, band: s.band, explain: s.explain, reason: dropReason(s.explain, effective), judgement: judgementOf(judgements, s.id) });
+  }
+  // Relative vs absolute: max-normalization of the pre-normalization scores.
+  const withExplain = rows.filter((r) => r.explain);
+  const relative = withExplain.length ? lib.normalize(withExplain.map((r) => r.explain.afterRerank), "max") : [];
+  withExplain.forEach((r, i) => (r.relative = relative[i]));
+
+  let metrics = null;
+  if (judgements) {
+    const qrels = { q: judgements };
+    metrics = {};
+    const fused = {};
+    for (const r of out.results) fused[r.id] = r.score;
+    metrics.fused = safeEvaluate(lib, qrels, { q: fused });
+    for (const list of input.lists) {
+      const run = listRun(list);
+      if (run) metrics[list.name] = safeEvaluate(lib, qrels, { q: run });
+    }
+  }
+  // The floors in force: the selected band profile's, else the defaults.
+  const profile = out.stats.bandProfile ? effective.bands.profiles.find((p) => p.name === out.stats.bandProfile) : null;
+  const floors = profile ? { highFloor: profile.highFloor, degradedFloor: profile.degradedFloor, profile: profile.name } : { highFloor: effective.bands.highFloor, degradedFloor: effective.bands.degradedFloor };
+  return { mode: "pipeline", effective, out, rows, metrics, floors };
+}
+
+function safeEvaluate(lib, qrels, run) {
+  if (Object.keys(run.q).length === 0) return Object.fromEntries(QUERY_METRICS.map((m) => [m, 0]));
+  return lib.evaluate(qrels, run, QUERY_METRICS);
+}
+
+/** Points of the calibration curve over `xs`, from the package. */
+export function curve(lib, calibration, xs) {
+  const ys = lib.applyCalibration(xs, calibration);
+  return xs.map((x, i) => ({ x, y: ys[i] }));
+}
+
+export const SAMPLE_METRICS = ["ndcg@10", "mrr", "recall@20"];
+
+/**
+ * Every CISI sample query through the current config: (raw, calibrated, label) for each
+ * candidate of the pool, the reliability report, and metrics of the fused ranking and
+ * of each single list.
+ */
+export function sampleEvaluation(lib, sample, config, { bins = 10, strategy = "uniform" } = {}) {
+  const raws = [];
+  const probs = [];
+  const labels = [];
+  const fused = {};
+  const lists = Object.fromEntries(sample.runs.map((name) => [name, {}]));
+  const qrels = {};
+  withPipeline(lib, config, (p) => {
+    const effective = p.config;
+    withPipeline(lib, shadowConfig(config, effective), (sp) => {
+      for (const q of sample.queries) {
+        const input = cisiInput(sample, q);
+        qrels[q.id] = q.qrels;
+        const out = p.run(input);
+        fused[q.id] = Object.fromEntries(out.results.map((r) => [r.id, r.score]));
+        for (const r of sp.run(input).results) {
+          raws.push(r.explain.normalized);
+          probs.push(r.score);
+          labels.push((q.qrels[r.id] || 0) > 0 ? 1 : 0);
+        }
+        for (const name of sample.runs) lists[name][q.id] = listRun(q.runs[name]);
+      }
+    });
+  });
+  const report = lib.calibrationError(probs, labels, { bins, strategy });
+  const metrics = { fused: lib.evaluate(qrels, fused, SAMPLE_METRICS) };
+  for (const name of sample.runs) metrics[name] = lib.evaluate(qrels, lists[name], SAMPLE_METRICS);
+  return { raws, probs, labels, report, metrics, qrels, runs: sample.runs.map((name) => lists[name]), runNames: sample.runs };
+}
+
+/** Multi-query mode: the selected method, and all three for comparison. */
+export function multi(lib, state) {
+  const { queries, options } = state.multi;
+  const main = lib.fuseMultiQuery(queries, { ...options, verbose: true });
+  const byMethod = {};
+  for (const method of MULTI_METHODS) byMethod[method] = lib.fuseMultiQuery(queries, { ...options, method, verbose: true });
+  return { mode: "multiquery", main, byMethod, method: options.method || "rrf" };
+}
+
+/** Bands mode: each score classified with the configured floors (validated by Pipeline). */
+export function bands(lib, state) {
+  const effective = withPipeline(lib, state.config, (p) => p.config);
+  const floors = { highFloor: effective.bands.highFloor, degradedFloor: effective.bands.degradedFloor };
+  const rows = state.bands.scores.map((score, i) => ({ index: i, score, outcome: lib.classifyBand(score, floors) }));
+  return { mode: "bands", effective, floors, rows };
+}
