@@ -42,6 +42,12 @@ impl ConfidenceOptions {
                 return Err(ScoreError::new(ErrorCode::InvalidWeight, format!("weights[{i}]"), format!("must be a finite number >= 0, got {w}")));
             }
         }
+        // The weighted top-5 of scores in [0, 1] is at most the sum of the weights, so a
+        // finite sum keeps it finite (found by fuzzing: f64::MAX weights gave infinity).
+        let sum: f64 = self.weights.iter().sum();
+        if !sum.is_finite() {
+            return Err(ScoreError::new(ErrorCode::InvalidWeight, "weights", format!("the weights must have a finite sum, got {sum}")));
+        }
         if self.k == Some(0) {
             return Err(ScoreError::new(ErrorCode::InvalidConfig, "k", "must be >= 1"));
         }

@@ -248,8 +248,17 @@ pub fn fuse_multi_query(queries: &[Vec<QueryHit>], opts: &MultiQueryOptions) -> 
             (s, o)
         })
         .collect();
+    if let Some((s, o)) = scored.iter().find(|(s, _)| !s.is_finite()) {
+        return Err(ScoreError::new(
+            ErrorCode::NonFiniteScore,
+            "queries",
+            format!("the fused score of {:?} overflows ({s}); rescale the similarity scores", o.id),
+        ));
+    }
     scored.sort_by(|(sa, a), (sb, b)| {
-        sb.total_cmp(sa)
+        // `+ 0.0`: -0.0 (hits scored -0.0) ties with 0.0, so the tie rules apply.
+        (sb + 0.0)
+            .total_cmp(&(sa + 0.0))
             .then_with(|| match (a.timestamp, b.timestamp) {
                 (Some(x), Some(y)) => y.total_cmp(&x),
                 (Some(_), None) => std::cmp::Ordering::Less,

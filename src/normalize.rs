@@ -67,6 +67,12 @@ pub fn min_max(scores: &[f64]) -> Vec<f64> {
     let min = scores.iter().copied().fold(f64::INFINITY, f64::min);
     let max = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let range = max - min;
+    if range == f64::INFINITY {
+        // `max - min` overflows (finite scores near -/+ f64::MAX): the same ratio on
+        // halved values, which cannot overflow (found by fuzzing: NaN otherwise).
+        let (lo, hi) = (min / 2.0, max / 2.0);
+        return scores.iter().map(|s| (s / 2.0 - lo) / (hi - lo)).collect();
+    }
     scores.iter().map(|s| if range > 0.0 { (s - min) / range } else { 1.0 }).collect()
 }
 
@@ -77,11 +83,27 @@ pub fn normal_cdf(z: f64) -> f64 {
 
 /// `Phi((s - mean) / sd)`, sd = 0 -> 0.5.
 pub fn z_score(scores: &[f64]) -> Vec<f64> {
+    let (mean, sd) = moments(scores);
+    let first = scores.first().copied().unwrap_or(0.0);
+    let degenerate = !(mean.is_finite() && sd.is_finite()) || (sd == 0.0 && scores.iter().any(|&s| s != first));
+    let scale = scores.iter().fold(0.0f64, |m, s| m.max(s.abs()));
+    if degenerate && scale > 0.0 && scale.is_finite() {
+        // The moments overflow (scores near f64::MAX) or underflow (subnormal spreads):
+        // z is scale-free, so compute it on the scores divided by the largest magnitude
+        // (found by fuzzing: NaN, or 0.5 for distinct scores, otherwise).
+        let scaled: Vec<f64> = scores.iter().map(|s| s / scale).collect();
+        let (mean, sd) = moments(&scaled);
+        return scaled.iter().map(|s| if sd > 0.0 { normal_cdf((s - mean) / sd) } else { 0.5 }).collect();
+    }
+    scores.iter().map(|s| if sd > 0.0 { normal_cdf((s - mean) / sd) } else { 0.5 }).collect()
+}
+
+/// Mean and population standard deviation.
+fn moments(scores: &[f64]) -> (f64, f64) {
     let n = scores.len() as f64;
     let mean = scores.iter().sum::<f64>() / n;
     let var = scores.iter().map(|s| (s - mean) * (s - mean)).sum::<f64>() / n;
-    let sd = libm::sqrt(var);
-    scores.iter().map(|s| if sd > 0.0 { normal_cdf((s - mean) / sd) } else { 0.5 }).collect()
+    (mean, libm::sqrt(var))
 }
 
 /// `exp((s - max) / T) / sum_j exp((s_j - max) / T)`.

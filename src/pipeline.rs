@@ -32,7 +32,7 @@ use crate::calibrate::Sigmoid;
 use crate::confidence::{confidence_of_sorted, ConfidenceOptions, QueryConfidence};
 use crate::error::{finite, ErrorCode, Result, ScoreError};
 use crate::fit::{IsotonicModel, PlattModel};
-use crate::fuse::{rrf, validate_k, validate_weight, RankedList, DEFAULT_K};
+use crate::fuse::{descending_key, rrf_interned, validate_k, validate_weight, InternedFusion, RankedList, DEFAULT_K};
 use crate::limits::Limits;
 use crate::normalize::{normalize, validate_temperature, NormalizeMethod};
 use crate::recency::{age_days, default_steps, step_multiplier, validate_boost, validate_steps, FiscalYearTier, RecencyStep};
@@ -597,7 +597,8 @@ impl Pipeline {
                 finite(s, || field("crossEncoderScore"))?;
             }
             if let Some(t) = &meta.modified_at {
-                t.to_millis(&field("modifiedAt"))?;
+                // The field path is formatted only on error (not once per item).
+                t.to_millis("").map_err(|e| ScoreError { field: field("modifiedAt"), ..e })?;
                 any_mtime = true;
             }
         }
@@ -693,6 +694,30 @@ impl Pipeline {
         Ok(())
     }
 
+    /// The best (first) 1-based rank in each list of each pool document, for the
+    /// explanations (one pass over the lists).
+    fn pool_ranks(&self, fused: &InternedFusion<'_>, pool: &[(u64, &str, u32)]) -> Vec<Vec<Option<u32>>> {
+        let n_lists = fused.lists.len();
+        let mut slot = vec![u32::MAX; fused.interner.ids.len()];
+        for (i, &(_, _, d)) in (0u32..).zip(pool) {
+            if let Some(s) = slot.get_mut(d as usize) {
+                *s = i;
+            }
+        }
+        let mut ranks = vec![vec![None; n_lists]; pool.len()];
+        for (li, list) in fused.lists.iter().enumerate() {
+            for (pos, &d) in list.iter().enumerate() {
+                let Some(&i) = slot.get(d as usize) else { continue };
+                if let Some(r) = ranks.get_mut(i as usize).and_then(|r| r.get_mut(li)) {
+                    if r.is_none() {
+                        *r = Some(u32::try_from(pos + 1).unwrap_or(u32::MAX));
+                    }
+                }
+            }
+        }
+        ranks
+    }
+
     /// Runs the pipeline on one input.
     pub fn run(&self, input: &PipelineInput) -> Result<PipelineOutput> {
         let cfg = &self.config;
@@ -702,7 +727,8 @@ impl Pipeline {
         let weights: Vec<f64> = input.lists.iter().map(|l| self.list_weight(l)).collect();
         let lists: Vec<RankedList<'_, String>> =
             input.lists.iter().zip(&weights).map(|(l, &weight)| RankedList { ids: &l.ids, weight }).collect();
-        let fusion = rrf(&lists, cfg.k)?;
+        let fused = rrf_interned(&lists, cfg.k)?;
+        let fusion = &fused.fusion;
         let mut stats = PipelineStats {
             lists: count(input.lists.len()),
             candidates: count(fusion.stats.unique),
@@ -711,17 +737,46 @@ impl Pipeline {
             ..Default::default()
         };
 
-        // 2. Recency at the merge stage.
-        let mut pool: Vec<Work<'_>> = Vec::with_capacity(fusion.items.len());
-        for item in &fusion.items {
-            let meta = input.items.get(&item.id);
-            let recency_multiplier = self.merge_recency(meta, now)?;
+        // 2. Recency at the merge stage. Items are matched to documents through the
+        // interner (one hash lookup per item, not a BTreeMap search per candidate).
+        let ids = &fused.interner.ids;
+        let mut metas: Vec<Option<&ItemMeta>> = vec![None; ids.len()];
+        for (id, meta) in &input.items {
+            if let Some(slot) = fused.interner.get(id).and_then(|d| metas.get_mut(d as usize)) {
+                *slot = Some(meta);
+            }
+        }
+        let mut multipliers = Vec::with_capacity(ids.len());
+        for meta in &metas {
+            multipliers.push(self.merge_recency(*meta, now)?);
+        }
+
+        // 3. The topK pool: the topK best after recency (ties: id ascending), selected
+        // without sorting every candidate; only they get a working record.
+        let mut keyed: Vec<(u64, &str, u32)> = (0u32..)
+            .zip(ids.iter().zip(fusion.scores.iter().zip(&multipliers)))
+            .map(|(d, (id, (&s, &m)))| (descending_key(s * m), *id, d))
+            .collect();
+        let by_key = |a: &(u64, &str, u32), b: &(u64, &str, u32)| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1));
+        let top_k = cfg.top_k as usize;
+        stats.beyond_top_k = count(keyed.len().saturating_sub(top_k));
+        if keyed.len() > top_k && top_k > 0 {
+            keyed.select_nth_unstable_by(top_k - 1, by_key);
+            keyed.truncate(top_k);
+        }
+        keyed.sort_unstable_by(by_key);
+        let mut ranks = if cfg.explain { self.pool_ranks(&fused, &keyed) } else { Vec::new() }.into_iter();
+        let mut pool: Vec<Work<'_>> = Vec::with_capacity(keyed.len());
+        for &(_, id, d) in &keyed {
+            let d = d as usize;
+            let fused_score = fusion.scores.get(d).copied().unwrap_or(0.0);
+            let recency_multiplier = multipliers.get(d).copied().unwrap_or(1.0);
             pool.push(Work {
-                id: item.id.as_str(),
-                ranks: item.ranks.clone(),
-                fused: item.score,
+                id,
+                ranks: ranks.next().unwrap_or_default(),
+                fused: fused_score,
                 recency_multiplier,
-                after_recency: item.score * recency_multiplier,
+                after_recency: fused_score * recency_multiplier,
                 rerank: RerankExplain::None,
                 rerank_recency_multiplier: 1.0,
                 after_rerank: 0.0,
@@ -729,11 +784,6 @@ impl Pipeline {
                 calibrated: 0.0,
             });
         }
-        pool.sort_by(|a, b| b.after_recency.total_cmp(&a.after_recency).then_with(|| a.id.cmp(b.id)));
-
-        // 3. The topK pool.
-        stats.beyond_top_k = count(pool.len().saturating_sub(cfg.top_k as usize));
-        pool.truncate(cfg.top_k as usize);
 
         // 4. Rerank.
         self.rerank_stage(&mut pool, input, &mut stats)?;

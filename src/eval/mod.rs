@@ -159,12 +159,33 @@ fn evaluate_with<'r>(
             (qid.clone(), values)
         })
         .collect();
-    let means = metrics
+    let means: Vec<(String, f64)> = metrics
         .iter()
         .enumerate()
         .map(|(column, name)| (name.to_string(), column_mean(&per_query, column)))
         .collect();
+    check_finite_values(&per_query, &means)?;
     Ok(Evaluation { means, per_query })
+}
+
+/// Huge grades overflow the gain-based metrics (`dcg_burges` from grade 1024 on, sums of
+/// grades near `f64::MAX`): that is a `NON_FINITE_SCORE` error (field `qrels.<qid>`, or
+/// `metrics[i]` for an overflowing mean), never a NaN or infinite value.
+fn check_finite_values(per_query: &BTreeMap<String, Vec<f64>>, means: &[(String, f64)]) -> Result<()> {
+    for (qid, values) in per_query {
+        if let Some((i, v)) = values.iter().enumerate().find(|(_, v)| !v.is_finite()) {
+            let name = means.get(i).map_or("", |(name, _)| name.as_str());
+            return Err(ScoreError::new(
+                ErrorCode::NonFiniteScore,
+                format!("qrels.{qid}"),
+                format!("{name} of query {qid:?} overflows ({v}): the grades are too large for this metric"),
+            ));
+        }
+    }
+    if let Some((i, (name, v))) = means.iter().enumerate().find(|(_, (_, v))| !v.is_finite()) {
+        return Err(ScoreError::new(ErrorCode::NonFiniteScore, format!("metrics[{i}]"), format!("the mean of {name} overflows ({v})")));
+    }
+    Ok(())
 }
 
 /// Parses every requested metric; errors name `metrics[i]`.

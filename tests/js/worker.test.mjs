@@ -67,6 +67,63 @@ test("Worker example in workerd", async (t) => {
       assert.equal(res.status, 413);
       assert.equal((await res.json()).error.code, "BODY_TOO_LARGE");
     });
+    const good = () => post(mf, JSON.stringify({ config: { minConfidence: 0 }, lists: [{ name: "s", ids: ["a", "b"] }] }));
+    const noStack = (text) => assert.ok(!/\bat .*\.(m?js|wasm)|wasm-function|\n\s+at |Error:|RuntimeError|TypeError/.test(text), text);
+    await t.test("other methods are a 405", async () => {
+      const res = await mf.dispatchFetch("http://localhost/", { method: "GET" });
+      assert.equal(res.status, 405);
+      assert.equal((await res.json()).error.code, "METHOD_NOT_ALLOWED");
+    });
+    await t.test("JSON that is not an object is a 400", async () => {
+      for (const body of ["[1, 2]", "null", "42", '"text"', ""]) {
+        const res = await post(mf, body);
+        assert.equal(res.status, 400, body);
+        assert.equal((await res.json()).error.code, "INVALID_JSON", body);
+      }
+    });
+    await t.test("a chunked body over the limit is a 413 (no content-length)", async () => {
+      const chunk = new TextEncoder().encode(" ".repeat(64 * 1024));
+      let sent = 0;
+      const stream = new ReadableStream({
+        pull(controller) {
+          // Just over the limit, so the client has sent everything when the Worker stops reading.
+          if (sent > 1_000_000) return controller.close();
+          sent += chunk.byteLength;
+          controller.enqueue(chunk);
+        },
+      });
+      const res = await mf.dispatchFetch("http://localhost/", { method: "POST", body: stream, duplex: "half" });
+      assert.equal(res.status, 413);
+      assert.equal((await res.json()).error.code, "BODY_TOO_LARGE");
+    });
+    await t.test("an invalid input is a 400 with the code and field", async () => {
+      const res = await post(mf, JSON.stringify({ lists: [{ name: "s", ids: ["a"] }], items: { a: { modifiedAt: "yesterday" } }, now: 0 }));
+      assert.equal(res.status, 400);
+      const { error } = await res.json();
+      assert.deepEqual([error.code, error.field], ["INVALID_TIMESTAMP", "items.a.modifiedAt"]);
+    });
+    await t.test("hostile JSON is a 400 and leaves the module working", async () => {
+      const deep = "[".repeat(100_000) + "]".repeat(100_000);
+      const bodies = [
+        [`{"config": {"x": ${deep}}, "lists": []}`, "INVALID_TYPE"],
+        [`{"config": {"calibration": ${deep}}, "lists": []}`, "INVALID_TYPE"],
+        [`{"lists": [], "now": ${deep}}`, "INVALID_TYPE"],
+        ['{"config": {"weights": [null]}, "lists": []}', "INVALID_TYPE"],
+        ['{"lists": [], "items": [null, null]}', "INVALID_TYPE"],
+        ['{"lists": [{"name": "s", "ids": ["a"]}], "__proto__": {"x": 1}}', "UNKNOWN_FIELD"],
+        ['{"config": {"topK": 1e400}, "lists": []}', "INVALID_TYPE"],
+      ];
+      for (const [body, code] of bodies) {
+        const res = await post(mf, body);
+        const text = await res.text();
+        assert.equal(res.status, 400, text.slice(0, 200));
+        assert.equal(JSON.parse(text).error.code, code, text.slice(0, 200));
+        noStack(text);
+        const after = await good();
+        assert.equal(after.status, 200, "the next request still works");
+        assert.deepEqual((await after.json()).results.map((r) => r.id), ["a", "b"]);
+      }
+    });
     await t.test("no response carries a stack trace", async () => {
       const res = await post(mf, JSON.stringify({ lists: [{ name: "x", ids: ["a"], scores: [1, 2] }] }));
       assert.equal(res.status, 400);

@@ -17,32 +17,61 @@ function fail(status, code, message, field = "") {
   return reply({ error: { code, field, message } }, status);
 }
 
+// Reads at most MAX_BODY_BYTES: a declared length over it is refused before reading, and
+// a body without one (chunked) is read chunk by chunk and dropped once it goes over.
 async function readBody(request) {
   const declared = Number(request.headers.get("content-length") || "0");
   if (declared > MAX_BODY_BYTES) return { tooLarge: true };
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.byteLength > MAX_BODY_BYTES) return { tooLarge: true };
+  if (!request.body) return { text: "" };
+  const reader = request.body.getReader();
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      return { tooLarge: true };
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
   return { text: new TextDecoder().decode(bytes) };
 }
 
 export default {
   async fetch(request) {
-    if (request.method !== "POST") return fail(405, "METHOD_NOT_ALLOWED", "POST a JSON body");
-    const { tooLarge, text } = await readBody(request);
-    if (tooLarge) return fail(413, "BODY_TOO_LARGE", `the body must be at most ${MAX_BODY_BYTES} bytes`);
-    let body;
     try {
-      body = JSON.parse(text);
+      return await handle(request);
     } catch {
-      return fail(400, "INVALID_JSON", "the body is not valid JSON");
-    }
-    if (body === null || typeof body !== "object" || Array.isArray(body)) return fail(400, "INVALID_JSON", "the body must be a JSON object");
-    const { config, ...input } = body;
-    try {
-      return reply(new Pipeline(config ?? {}).run(input));
-    } catch (err) {
-      if (err instanceof ScoreError) return fail(400, err.code, err.message, err.field);
+      // Anything unexpected is a bare 500: never the exception, its message or stack.
       return fail(500, "INTERNAL", "internal error");
     }
   },
 };
+
+async function handle(request) {
+  if (request.method !== "POST") return fail(405, "METHOD_NOT_ALLOWED", "POST a JSON body");
+  const { tooLarge, text } = await readBody(request);
+  if (tooLarge) return fail(413, "BODY_TOO_LARGE", `the body must be at most ${MAX_BODY_BYTES} bytes`);
+  let body;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return fail(400, "INVALID_JSON", "the body is not valid JSON");
+  }
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return fail(400, "INVALID_JSON", "the body must be a JSON object");
+  const { config, ...input } = body;
+  try {
+    return reply(new Pipeline(config ?? {}).run(input));
+  } catch (err) {
+    if (err instanceof ScoreError) return fail(400, err.code, err.message, err.field);
+    return fail(500, "INTERNAL", "internal error");
+  }
+}
