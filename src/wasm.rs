@@ -1296,7 +1296,7 @@ pub fn js_optimize_fusion(
     #[wasm_bindgen(unchecked_param_type = "Record<string, Record<string, number>>")] qrels: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Array<Record<string, Record<string, number>>>")] runs: JsValue,
     options: Option<Ts<crate::optimize::OptimizeOptions>>,
-    #[wasm_bindgen(js_name = "onProgress", unchecked_param_type = "(progress: { done: number; total: number; bestScore: number }) => void")]
+    #[wasm_bindgen(js_name = "onProgress")]
     on_progress: Option<Function>,
 ) -> JsResult<Ts<crate::optimize::OptimizeReport>> {
     // wasm-bindgen does not check an imported type: a non-function would make `call1`

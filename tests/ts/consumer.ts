@@ -11,6 +11,8 @@ import {
   calibrate,
   classifyBand,
   queryConfidence,
+  optimizeFusion,
+  fitPlatt,
   type ErrorCode,
   type PipelineConfig,
   type PipelineInput,
@@ -81,4 +83,8 @@ try {
     console.log(code, field, nope);
   }
 }
-console.log(top5, pairs, col, count, rs, n, p1, wrong);
+const report = optimizeFusion({ q: { a: 1 } }, [{ q: { a: 1, b: 2 } }, { q: { b: 1, a: 2 } }], { method: "rrf", metric: "mrr" });
+const bestK: number | undefined = report.best.params["k"];
+const fitted = fitPlatt([0.1, 0.9], [0, 1]);
+const tuned = new Pipeline({ calibration: fitted });
+console.log(top5, pairs, col, count, rs, n, p1, wrong, bestK, tuned);
