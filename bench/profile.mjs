@@ -1,0 +1,29 @@
+// Runs one benchmark workload in a loop, for profiling with `node --cpu-prof`:
+//   CALIBRANK_PKG=DIR node --cpu-prof --cpu-prof-dir=/tmp/prof bench/profile.mjs WORKLOAD API N SECONDS [js]
+// (WORKLOAD a|b|c, API string|columnar; `js` profiles the baseline instead). Build the
+// package with names kept (bench/build-variant.sh DIR -O3 -g) to see wasm function names,
+// then summarize with bench/cpuprof-summary.mjs.
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import * as gen from "./gen.mjs";
+import * as baseline from "./baseline/calibrank-baseline.mjs";
+
+const [w, api, n, secs, side] = process.argv.slice(2);
+const lib = side === "js" ? baseline : await import(pathToFileURL(join(resolve(process.env.CALIBRANK_PKG ?? "pkg"), "node.mjs")).href);
+const inputs = gen.makeInputs(Number(n));
+const p = new lib.Pipeline(gen.pipelineConfig(w === "c"));
+const { docs, offsets, nDocs } = inputs.columnar;
+const fn = {
+  "a/string": () => lib.rrf(inputs.strLists),
+  "a/columnar": () => lib.rrfColumnar(docs, offsets, nDocs),
+  "b/string": () => p.run(inputs.inputB),
+  "b/columnar": () => p.runColumnar(inputs.columnar),
+  "c/string": () => p.run(inputs.inputC),
+}[`${w}/${api}`];
+const until = Date.now() + Number(secs) * 1000;
+let calls = 0;
+while (Date.now() < until) {
+  fn();
+  calls++;
+}
+console.error(`${calls} calls`);

@@ -1,0 +1,403 @@
+// `make bench`: times the calibrank package (wasm) against the idiomatic JS baseline
+// (bench/baseline/) and the native Rust build (examples/bench_native.rs), prints a
+// table and writes bench/results.json.
+//
+//   node --expose-gc --max-old-space-size=8192 bench/run.mjs [--quick] [--sizes 10,100,...]
+//        [--no-native] [--no-ranx] [--no-startup] [--out FILE]
+//
+// Environment: CALIBRANK_PKG (package directory, default ./pkg), BENCH_NATIVE (native
+// harness binary, default target/release/examples/bench_native), BENCH_PYTHON (python
+// with ranx, default python3), CISI_DIR (default ../shared/data/cisi).
+import { readFileSync, writeFileSync, existsSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { gzipSync, brotliCompressSync, constants as zlibConstants } from "node:zlib";
+import { cpus, availableParallelism, loadavg, totalmem } from "node:os";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { dirname, join, resolve } from "node:path";
+import * as gen from "./gen.mjs";
+import * as baseline from "./baseline/calibrank-baseline.mjs";
+import { compare, policy, median } from "./timing.mjs";
+import { wasmOptSweep, sizeTable } from "./size.mjs";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const args = process.argv.slice(2);
+const flag = (name) => args.includes(name);
+const option = (name, dflt) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : dflt;
+};
+const quick = flag("--quick");
+const sizes = option("--sizes", quick ? "10,100,1000,10000" : "10,100,1000,10000,100000,1000000").split(",").map(Number);
+const outFile = option("--out", join(root, "bench", "results.json"));
+const pkgDir = resolve(process.env.CALIBRANK_PKG ?? join(root, "pkg"));
+const cisiDir = resolve(process.env.CISI_DIR ?? join(root, "..", "shared", "data", "cisi"));
+const nativeBin = resolve(process.env.BENCH_NATIVE ?? join(root, "target", "release", "examples", "bench_native"));
+const python = process.env.BENCH_PYTHON ?? "python3";
+const started = Date.now();
+const log = (...a) => console.error(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s]`, ...a);
+
+// The package under test: its .wasm hash is recorded at the start and checked at the
+// end (pkg/ is shared; a rebuild in the middle of a run would mix two builds).
+const wasmHash = () => createHash("sha256").update(readFileSync(join(pkgDir, "web", "calibrank_bg.wasm"))).digest("hex").slice(0, 16);
+const hashAtStart = wasmHash();
+const lib = await import(pathToFileURL(join(pkgDir, "node.mjs")).href);
+
+// ------------------------------------------------------------------ machine
+function machine() {
+  let cpuModel = cpus()[0]?.model ?? "?";
+  try {
+    const m = readFileSync("/proc/cpuinfo", "utf8").match(/^model name\s*:\s*(.*)$/m);
+    if (m) cpuModel = m[1];
+  } catch {}
+  let nproc = availableParallelism();
+  try {
+    nproc = Number(execFileSync("nproc", { encoding: "utf8" }).trim());
+  } catch {}
+  let rustc = "?";
+  try {
+    rustc = execFileSync("rustc", ["--version"], { encoding: "utf8" }).trim();
+  } catch {}
+  return { nproc, cpuModel, memoryGB: Math.round(totalmem() / 2 ** 30), node: process.version, v8: process.versions.v8, rustc, platform: `${process.platform}-${process.arch}` };
+}
+
+// ------------------------------------------------------------------ ranking checks
+const close = (a, b) => Math.abs(a - b) <= 1e-12;
+function sameRanking(kind, w, j) {
+  if (kind === "rrf") return w.length === j.length && w.every(([id, s], i) => id === j[i][0] && s === j[i][1]);
+  if (kind === "rrfColumnar") return w.order.length === j.order.length && w.order.every((d, i) => d === j.order[i] && w.scores[i] === j.scores[i]);
+  if (kind === "run")
+    return w.results.length === j.results.length && w.results.every((r, i) => r.id === j.results[i].id && close(r.score, j.results[i].score) && r.band === j.results[i].band);
+  if (kind === "runColumnar") return w.order.length === j.order.length && w.order.every((d, i) => d === j.order[i] && close(w.scores[i], j.scores[i]) && w.bands[i] === j.bands[i]);
+  return false;
+}
+
+/** A summary comparable with the native harness's `check`. */
+function checkOf(kind, out) {
+  if (kind === "rrf") return { count: out.length, first: out[0]?.[0] ?? "", firstScore: out[0]?.[1] ?? 0 };
+  if (kind === "rrfColumnar" || kind === "runColumnar") return { count: out.order.length, first: String(out.order[0] ?? ""), firstScore: out.scores[0] ?? 0 };
+  return { count: out.results.length, first: out.results[0]?.id ?? "", firstScore: out.results[0]?.score ?? 0 };
+}
+
+// ------------------------------------------------------------------ workloads
+const CASES = [
+  { workload: "a", api: "string", kind: "rrf", what: "RRF fusion" },
+  { workload: "a", api: "columnar", kind: "rrfColumnar", what: "RRF fusion" },
+  { workload: "b", api: "string", kind: "run", what: "fusion + recency + normalize + calibrate + bands + confidence" },
+  { workload: "b", api: "columnar", kind: "runColumnar", what: "fusion + recency + normalize + calibrate + bands + confidence" },
+  { workload: "c", api: "string", kind: "run", what: "(b) + heuristic reranker (names, types, summaries)" },
+];
+
+function competitors(c, inputs, pipes) {
+  const { strLists, inputB, inputC, columnar } = inputs;
+  const { docs, offsets, nDocs } = columnar;
+  switch (`${c.workload}/${c.api}`) {
+    case "a/string":
+      return { wasm: () => lib.rrf(strLists), js: () => baseline.rrf(strLists) };
+    case "a/columnar":
+      return { wasm: () => lib.rrfColumnar(docs, offsets, nDocs), js: () => baseline.rrfColumnar(docs, offsets, nDocs) };
+    case "b/string":
+      return { wasm: () => pipes.wasmB.run(inputB), js: () => pipes.jsB.run(inputB) };
+    case "b/columnar":
+      return { wasm: () => pipes.wasmB.runColumnar(columnar), js: () => pipes.jsB.runColumnar(columnar) };
+    case "c/string":
+      return { wasm: () => pipes.wasmC.run(inputC), js: () => pipes.jsC.run(inputC) };
+  }
+  throw new Error(c.workload);
+}
+
+function runWorkloads() {
+  const pipes = {
+    wasmB: new lib.Pipeline(gen.pipelineConfig(false)),
+    wasmC: new lib.Pipeline(gen.pipelineConfig(true)),
+    jsB: new baseline.Pipeline(gen.pipelineConfig(false)),
+    jsC: new baseline.Pipeline(gen.pipelineConfig(true)),
+  };
+  const rows = [];
+  for (const n of sizes) {
+    log(`N = ${n}: generating inputs`);
+    const inputs = gen.makeInputs(n);
+    for (const c of CASES) {
+      const comp = competitors(c, inputs, pipes);
+      const w = comp.wasm();
+      const j = comp.js();
+      const same = sameRanking(c.kind, w, j);
+      const check = checkOf(c.kind, w);
+      const p = policy(n, quick);
+      const t = compare(comp, p, { gcEachSample: n >= 100_000 });
+      rows.push({ workload: c.workload, api: c.api, n, wasmMs: t.wasm.medianMs, jsMs: t.js.medianMs, samples: p.samples, innerWasm: t.wasm.inner, innerJs: t.js.inner, sameRanking: same, check });
+      log(`  ${c.workload}/${c.api.padEnd(8)} wasm ${fmtMs(t.wasm.medianMs).padStart(10)}  js ${fmtMs(t.js.medianMs).padStart(10)}  x${(t.js.medianMs / t.wasm.medianMs).toFixed(2)}${same ? "" : "  RANKING DIFFERS"}`);
+    }
+  }
+  return rows;
+}
+
+/**
+ * String ids through the columnar API: the caller interns the ids with a JS Map, calls
+ * rrfColumnar and maps the order back to ids. Informational (what the string API's
+ * marshalling costs); checked against rrf.
+ */
+function internedColumnar() {
+  const rows = [];
+  for (const n of sizes.filter((x) => x >= 1000 && x <= 100_000)) {
+    const { strLists } = gen.makeInputs(n);
+    const run = () => {
+      const index = new Map();
+      const ids = [];
+      const total = strLists.reduce((a, l) => a + l.length, 0);
+      const docs = new Uint32Array(total);
+      const offsets = new Uint32Array(strLists.length + 1);
+      let p = 0;
+      strLists.forEach((list, i) => {
+        for (const id of list) {
+          let d = index.get(id);
+          if (d === undefined) {
+            d = ids.length;
+            index.set(id, d);
+            ids.push(id);
+          }
+          docs[p++] = d;
+        }
+        offsets[i + 1] = p;
+      });
+      const out = lib.rrfColumnar(docs, offsets, ids.length);
+      return Array.from(out.order, (d, i) => [ids[d], out.scores[i]]);
+    };
+    const t = compare({ interned: run, string: () => lib.rrf(strLists) }, policy(n, quick), { gcEachSample: n >= 100_000 });
+    rows.push({ n, internedMs: t.interned.medianMs, stringMs: t.string.medianMs, sameScores: ((ref, got) => ref.length === got.length && got.every(([, s], i) => s === ref[i][1]))(lib.rrf(strLists), run()) });
+    log(`  a via JS interning + rrfColumnar, N=${n}: ${fmtMs(t.interned.medianMs)} (rrf: ${fmtMs(t.string.medianMs)})`);
+  }
+  return rows;
+}
+
+function ragCall() {
+  const inputs = gen.makeInputs(20);
+  const cfg = gen.pipelineConfig(true);
+  const wasm = new lib.Pipeline(cfg);
+  const wasmExplain = new lib.Pipeline({ ...cfg, explain: true });
+  const js = new baseline.Pipeline(cfg);
+  const p = { samples: 31, minSampleMs: 10, warmupMs: 500 };
+  const t = compare(
+    {
+      wasm: () => wasm.run(inputs.inputC),
+      js: () => js.run(inputs.inputC),
+      wasmNewPipeline: () => {
+        const pl = new lib.Pipeline(cfg);
+        const out = pl.run(inputs.inputC);
+        pl.free();
+        return out;
+      },
+      wasmExplain: () => wasmExplain.run(inputs.inputC),
+    },
+    p,
+  );
+  const out = {
+    n: 20,
+    candidates: wasm.run(inputs.inputC).stats.candidates,
+    wasmUs: t.wasm.medianMs * 1000,
+    jsUs: t.js.medianMs * 1000,
+    wasmWithNewPipelineUs: t.wasmNewPipeline.medianMs * 1000,
+    wasmExplainUs: t.wasmExplain.medianMs * 1000,
+    sameRanking: sameRanking("run", wasm.run(inputs.inputC), js.run(inputs.inputC)),
+  };
+  log(`RAG call (3 x 20, workload c): wasm ${out.wasmUs.toFixed(1)} us, js ${out.jsUs.toFixed(1)} us, new Pipeline + run ${out.wasmWithNewPipelineUs.toFixed(1)} us, with explain ${out.wasmExplainUs.toFixed(1)} us`);
+  return out;
+}
+
+// ------------------------------------------------------------------ batch (CISI)
+function batch(nativeRunfusion) {
+  const files = ["run.bm25.txt", "run.dense.txt"].map((f) => join(cisiDir, f));
+  if (!files.every(existsSync)) return { skipped: `CISI runs not found in ${cisiDir}` };
+  const out = { files, rounds: 3, wasm: null, native: nativeRunfusion ?? null, ranx: null };
+  const haveWasm = typeof lib.fuseRuns === "function" && typeof lib.parseTrecRun === "function";
+  const texts = files.map((f) => readFileSync(f, "utf8"));
+  const runs = haveWasm ? texts.map((t) => lib.parseTrecRun(t)) : null;
+  const cases = haveWasm
+    ? [
+        { case: "parse", fn: () => texts.map((t) => lib.parseTrecRun(t)) },
+        ...[["rrf", undefined], ["mnz", "min-max"]].map(([method, norm]) => {
+          const opts = norm ? { method, norm } : { method };
+          return { case: method, fn: () => lib.fuseRuns(runs, opts), entries: Object.values(lib.fuseRuns(runs, opts)).reduce((a, d) => a + Object.keys(d).length, 0) };
+        }),
+      ]
+    : [];
+  // wasm and ranx (another process) alternate over three rounds, so that load drift
+  // hits both; each figure is the median of the three rounds' medians.
+  const wasmRounds = Object.fromEntries(cases.map((c) => [c.case, []]));
+  const ranxRounds = {};
+  let ranxInfo = null;
+  for (let round = 0; round < out.rounds; round++) {
+    for (const c of cases) wasmRounds[c.case].push(compare({ x: c.fn }, { samples: 11, minSampleMs: 5, warmupMs: 200 }).x.medianMs);
+    const r = spawnSync(python, [join(root, "bench", "ranx_fuse.py"), ...files, "11"], { encoding: "utf8", maxBuffer: 1 << 24 });
+    if (r.status !== 0) {
+      ranxInfo = { skipped: `ranx failed: ${(r.stderr || r.error || "").toString().slice(-400)}` };
+      break;
+    }
+    const parsed = JSON.parse(r.stdout.trim().split("\n").pop());
+    ranxInfo = { ranx: parsed.ranx, python: parsed.python };
+    for (const c of parsed.cases) (ranxRounds[c.case] ??= []).push(c.medianMs);
+  }
+  out.wasm = haveWasm ? cases.map((c) => ({ case: c.case, medianMs: median(wasmRounds[c.case]), rounds: wasmRounds[c.case], entries: c.entries })) : { skipped: "fuseRuns / parseTrecRun are not exported by this build of the package" };
+  out.ranx = ranxInfo?.skipped ? ranxInfo : { ...ranxInfo, cases: Object.entries(ranxRounds).map(([c, v]) => ({ case: c, medianMs: median(v), rounds: v })) };
+  const get = (x, c) => (Array.isArray(x) ? x.find((y) => y.case === c)?.medianMs : undefined);
+  const getNative = (c) => (Array.isArray(out.native) ? out.native.find((y) => y.case === c)?.median_ns / 1e6 : undefined);
+  for (const c of ["parse", "rrf", "mnz"]) {
+    log(`CISI ${c.padEnd(5)}: wasm ${fmtMs(get(out.wasm, c))}, native ${fmtMs(getNative(c))}, ranx ${fmtMs(get(out.ranx?.cases, c))}`);
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ size and start-up
+function sizeAndStartup(runs = 15) {
+  const wasmFile = join(pkgDir, "web", "calibrank_bg.wasm");
+  const bytes = readFileSync(wasmFile);
+  const size = {
+    rawBytes: bytes.length,
+    gzipBytes: gzipSync(bytes, { level: 9 }).length,
+    brotliBytes: brotliCompressSync(bytes, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+  };
+  const startup = measureStartup(pkgDir, runs);
+  log(`wasm ${size.rawBytes} B raw, ${size.gzipBytes} B gzip -9, ${size.brotliBytes} B brotli; compile + instantiate ${startup.instantiateMs.toFixed(2)} ms, import ${startup.importMs.toFixed(2)} ms, first call ${startup.firstCallMs.toFixed(2)} ms`);
+  return { ...size, ...startup };
+}
+
+export function measureStartup(dir, runs) {
+  const one = (mode) => JSON.parse(execFileSync(process.execPath, [join(root, "bench", "startup.mjs"), dir, mode], { encoding: "utf8" }));
+  const a = [];
+  const b = [];
+  for (let i = 0; i < runs; i++) {
+    a.push(one("instantiate"));
+    b.push(one("import"));
+  }
+  return {
+    readMs: median(a.map((x) => x.readMs)),
+    instantiateMs: median(a.map((x) => x.instantiateMs)),
+    importMs: median(b.map((x) => x.importMs)),
+    firstCallMs: median(b.map((x) => x.firstCallMs)),
+    startupRuns: runs,
+  };
+}
+
+// ------------------------------------------------------------------ native
+function native() {
+  if (!existsSync(nativeBin)) return { skipped: `${nativeBin} not built (cargo build --release --example bench_native)` };
+  log(`native harness: ${nativeBin}`);
+  const r = spawnSync(nativeBin, ["--sizes", sizes.join(","), ...(quick ? ["--quick"] : []), "--cisi", cisiDir], { encoding: "utf8", maxBuffer: 1 << 26, stdio: ["ignore", "pipe", "inherit"] });
+  if (r.status !== 0) return { skipped: `native harness failed (${r.status})` };
+  return JSON.parse(r.stdout);
+}
+
+// ------------------------------------------------------------------ report
+function fmtMs(ms) {
+  if (ms === undefined || ms === null || Number.isNaN(ms)) return "-";
+  if (ms < 1) return `${(ms * 1000).toFixed(ms < 0.01 ? 2 : 1)} us`;
+  if (ms < 1000) return `${ms.toFixed(ms < 10 ? 2 : 1)} ms`;
+  return `${(ms / 1000).toFixed(2)} s`;
+}
+const fx = (x) => (x === undefined || Number.isNaN(x) ? "-" : `${x.toFixed(2)}`);
+
+function table(rows) {
+  const lines = [];
+  const head = ["workload", "API", "N", "wasm", "JS baseline", "native", "JS/wasm (x faster)", "wasm/native", "string/columnar", "same ranking"];
+  lines.push(`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`);
+  for (const r of rows) {
+    const col = rows.find((x) => x.workload === r.workload && x.n === r.n && x.api === "columnar");
+    lines.push(
+      `| ${r.workload} | ${r.api} | ${r.n.toLocaleString("en-US")} | ${fmtMs(r.wasmMs)} | ${fmtMs(r.jsMs)} | ${fmtMs(r.nativeMs)} | ${fx(r.jsMs / r.wasmMs)} | ${fx(r.wasmMs / r.nativeMs)} | ${r.api === "string" && col ? fx(r.wasmMs / col.wasmMs) : ""} | ${r.sameRanking ? "yes" : "NO"}${r.nativeCheck === false ? " (native differs!)" : ""} |`,
+    );
+  }
+  return lines.join("\n");
+}
+
+function targets(res) {
+  const t = [];
+  const rows = res.workloads;
+  const at = (w, api, n) => rows.find((r) => r.workload === w && r.api === api && r.n === n);
+  const add = (name, goal, value, ok, note = "") => t.push({ target: name, goal, value, met: ok, note });
+  for (const w of ["a", "b"]) {
+    const rs = rows.filter((r) => r.workload === w && r.api === "columnar" && r.n >= 1000);
+    if (rs.length) {
+      const worst = Math.min(...rs.map((r) => r.jsMs / r.wasmMs));
+      add(`columnar (${w}) vs JS, N >= 1000`, ">= 5x faster", `${worst.toFixed(2)}x (worst N)`, worst >= 5, rs.map((r) => `N=${r.n}: ${(r.jsMs / r.wasmMs).toFixed(2)}x`).join(", "));
+    }
+  }
+  for (const w of ["a", "b", "c"]) {
+    const r10 = at(w, "string", 10);
+    if (r10) add(`string (${w}) vs JS, N = 10`, "no slower (>= 1x)", `${(r10.jsMs / r10.wasmMs).toFixed(2)}x`, r10.jsMs / r10.wasmMs >= 1);
+    const rs = rows.filter((r) => r.workload === w && r.api === "string" && r.n >= 1000);
+    if (rs.length) {
+      const worst = Math.min(...rs.map((r) => r.jsMs / r.wasmMs));
+      add(`string (${w}) vs JS, N >= 1000`, ">= 1.5x faster", `${worst.toFixed(2)}x (worst N)`, worst >= 1.5, rs.map((r) => `N=${r.n}: ${(r.jsMs / r.wasmMs).toFixed(2)}x`).join(", "));
+    }
+  }
+  const nat = rows.filter((r) => r.n >= 10_000 && r.nativeMs);
+  for (const r of nat) add(`wasm vs native, ${r.workload}/${r.api} N=${r.n}`, "<= 1.5x native", `${(r.wasmMs / r.nativeMs).toFixed(2)}x`, r.wasmMs / r.nativeMs <= 1.5);
+  if (res.rag) add("RAG call (3 x 20, workload c)", "< 20 us", `${res.rag.wasmUs.toFixed(1)} us`, res.rag.wasmUs < 20);
+  const b = res.batch;
+  if (b && Array.isArray(b.ranx?.cases)) {
+    for (const c of ["rrf", "mnz"]) {
+      const rx = b.ranx.cases.find((x) => x.case === c)?.medianMs;
+      if (Array.isArray(b.wasm)) {
+        const w = b.wasm.find((x) => x.case === c)?.medianMs;
+        add(`batch CISI ${c}: fuseRuns (wasm) vs ranx fuse`, "faster than ranx", `${fmtMs(w)} vs ${fmtMs(rx)} (${(rx / w).toFixed(2)}x)`, w < rx);
+      } else if (Array.isArray(b.native)) {
+        const nn = b.native.find((x) => x.case === c)?.median_ns / 1e6;
+        add(`batch CISI ${c}: fuse_runs (native; no JS binding yet) vs ranx fuse`, "faster than ranx", `${fmtMs(nn)} vs ${fmtMs(rx)} (${(rx / nn).toFixed(2)}x)`, nn < rx, "measured natively");
+      }
+    }
+  }
+  if (res.size) {
+    add("package .wasm gzipped", "<= 150 KB", `${(res.size.gzipBytes / 1024).toFixed(1)} KB (${(res.size.rawBytes / 1024).toFixed(1)} KB raw)`, res.size.gzipBytes <= 150 * 1024);
+    add("instantiation in Node (compile + instantiate)", "<= 5 ms", `${res.size.instantiateMs.toFixed(2)} ms`, res.size.instantiateMs <= 5);
+  }
+  return t;
+}
+
+// ------------------------------------------------------------------ main
+const res = { machine: machine(), date: new Date().toISOString(), package: pkgDir, version: lib.version(), quick, sizes, loadBefore: loadavg() };
+log(`${res.machine.cpuModel}, ${res.machine.nproc} cores, node ${res.machine.node}; load ${res.loadBefore.map((x) => x.toFixed(2)).join(" ")}`);
+res.native = flag("--no-native") ? { skipped: "--no-native" } : native();
+res.workloads = runWorkloads();
+for (const r of res.workloads) {
+  const nr = res.native?.results?.find((x) => x.workload === r.workload && x.api === r.api && x.n === r.n);
+  if (nr) {
+    r.nativeMs = nr.median_ns / 1e6;
+    r.nativeCheck = nr.check.count === r.check.count && nr.check.first === r.check.first && nr.check.firstScore === r.check.firstScore;
+  }
+}
+res.rag = ragCall();
+res.internedColumnar = internedColumnar();
+res.batch = flag("--no-ranx") ? { skipped: "--no-ranx" } : batch(res.native?.runfusion);
+if (!flag("--no-startup")) res.size = sizeAndStartup(quick ? 5 : 15);
+if (flag("--wasm-opt-sweep")) {
+  log("wasm-opt levels on the release build (bench/size.mjs)");
+  res.wasmOptSweep = wasmOptSweep(undefined, { levels: ["", "-O3", "-Os", "-Oz"], quick: true });
+}
+res.loadAfter = loadavg();
+res.wasmSha256 = hashAtStart;
+if (wasmHash() !== hashAtStart) {
+  res.warning = `${pkgDir}/web/calibrank_bg.wasm changed during the run (rebuilt by someone else?): the figures may mix two builds`;
+  console.error(`[bench] WARNING: ${res.warning}`);
+}
+res.targets = targets(res);
+res.elapsedS = (Date.now() - started) / 1000;
+writeFileSync(outFile, JSON.stringify(res, null, 2) + "\n");
+
+console.log(`\ncalibrank ${res.version} benchmark: ${res.machine.cpuModel}, ${res.machine.nproc} cores, node ${res.machine.node}, ${res.machine.rustc}`);
+console.log(`median of repeated samples after warm-up; wasm and JS interleaved in one process; load average before ${res.loadBefore.map((x) => x.toFixed(2)).join(" ")}, after ${res.loadAfter.map((x) => x.toFixed(2)).join(" ")}\n`);
+console.log(table(res.workloads));
+console.log(`\nRAG call (3 x 20 candidates, workload c): wasm ${res.rag.wasmUs.toFixed(1)} us, JS ${res.rag.jsUs.toFixed(1)} us; with new Pipeline per call ${res.rag.wasmWithNewPipelineUs.toFixed(1)} us; with explain ${res.rag.wasmExplainUs.toFixed(1)} us`);
+if (res.internedColumnar?.length) {
+  console.log("\nString ids through the columnar API (JS Map interning + rrfColumnar + ids mapped back), vs rrf:\n\n| N | interned + rrfColumnar | rrf (string API) | JS baseline rrf |\n|---|---|---|---|");
+  for (const r of res.internedColumnar) console.log(`| ${r.n.toLocaleString("en-US")} | ${fmtMs(r.internedMs)} | ${fmtMs(r.stringMs)} | ${fmtMs(res.workloads.find((w) => w.workload === "a" && w.api === "string" && w.n === r.n)?.jsMs)} |`);
+}
+console.log("\n| target | goal | measured | met | detail |\n|---|---|---|---|---|");
+for (const t of res.targets) console.log(`| ${t.target} | ${t.goal} | ${t.value} | ${t.met ? "yes" : "**no**"} | ${t.note} |`);
+if (res.size) console.log(`\npackage .wasm: ${res.size.rawBytes} B raw, ${res.size.gzipBytes} B gzip -9, ${res.size.brotliBytes} B brotli; compile + instantiate ${res.size.instantiateMs.toFixed(2)} ms, whole import ${res.size.importMs.toFixed(2)} ms, first call ${res.size.firstCallMs.toFixed(2)} ms (medians of ${res.size.startupRuns} fresh processes)`);
+if (Array.isArray(res.wasmOptSweep)) console.log(`\nwasm-opt levels on this build (probe figures in ms per call):\n\n${sizeTable(res.wasmOptSweep)}`);
+const matrixFile = join(root, "bench", "size-matrix.json");
+if (existsSync(matrixFile)) {
+  const m = JSON.parse(readFileSync(matrixFile, "utf8"));
+  console.log(`\nSize / speed trade-offs recorded by \`make bench-size\` on ${m.date} (bench/size-matrix.json; probe figures in ms per call):\n\n${sizeTable(m.rows)}`);
+}
+console.log(`\nwrote ${outFile} (${res.elapsedS.toFixed(0)} s)`);

@@ -1,0 +1,63 @@
+// Timing helpers shared by the benchmark scripts.
+//
+// A sample runs a function `inner` times in a row (inner chosen so that one sample lasts
+// at least `minSampleMs`), the reported figure is the median over samples of the time
+// per call. Competitors are interleaved sample by sample (A B, B A, A B, ...) so that
+// drifts in machine load hit both alike.
+
+const now = () => Number(process.hrtime.bigint()) / 1e6; // ms
+
+/** The repetition policy for one size: fewer samples for the big inputs. */
+export function policy(n, quick = false) {
+  let p;
+  if (n <= 10_000) p = { samples: 21, minSampleMs: 5, warmupMs: 200 };
+  else if (n <= 100_000) p = { samples: 7, minSampleMs: 0, warmupMs: 0 };
+  else p = { samples: 1, minSampleMs: 0, warmupMs: 0 }; // N = 1,000,000: one warm-up call, one timed call
+  if (quick) p = { ...p, samples: Math.min(p.samples, 5), warmupMs: Math.min(p.warmupMs, 50) };
+  return p;
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+function calibrateInner(fn, minSampleMs) {
+  if (minSampleMs <= 0) return 1;
+  let inner = 1;
+  for (;;) {
+    const t = now();
+    for (let i = 0; i < inner; i++) fn();
+    if (now() - t >= minSampleMs || inner >= 1 << 20) return inner;
+    inner *= 2;
+  }
+}
+
+/**
+ * Times competitors `{ name: fn }`, interleaved. Returns `{ name: { medianMs, minMs,
+ * samples, inner } }` (per call). With `gc` (node --expose-gc) a collection runs before
+ * every sample, outside the timed region, for the large inputs.
+ */
+export function compare(competitors, p, { gcEachSample = false } = {}) {
+  const names = Object.keys(competitors);
+  // Warm-up: at least one call each, then until warmupMs has passed, alternating.
+  for (const name of names) competitors[name]();
+  const t0 = now();
+  while (now() - t0 < p.warmupMs) for (const name of names) competitors[name]();
+  const inner = Object.fromEntries(names.map((name) => [name, calibrateInner(competitors[name], p.minSampleMs)]));
+  const times = Object.fromEntries(names.map((name) => [name, []]));
+  for (let s = 0; s < p.samples; s++) {
+    const order = s % 2 ? [...names].reverse() : names;
+    for (const name of order) {
+      const fn = competitors[name];
+      const k = inner[name];
+      if (gcEachSample && globalThis.gc) globalThis.gc();
+      const t = now();
+      for (let i = 0; i < k; i++) fn();
+      times[name].push((now() - t) / k);
+    }
+  }
+  return Object.fromEntries(names.map((name) => [name, { medianMs: median(times[name]), minMs: Math.min(...times[name]), samples: p.samples, inner: inner[name] }]));
+}
+
+export { median, now };

@@ -1,0 +1,26 @@
+# Benchmarks (GitHub issue 6). `make bench` builds the package in release mode and the
+# native harness, makes sure ranx is importable, then times the wasm package against the
+# idiomatic JS baseline (bench/baseline/), native Rust and ranx: it prints a table and
+# writes bench/results.json (docs/performance.md records the figures and the machine).
+# `make bench-quick`: sizes up to 10,000 only. `make bench-size`: the slow size / speed
+# matrix over Cargo profiles and wasm-opt levels (bench/size-matrix.json).
+# `make test-bench` (part of `make test`): the baseline ranks exactly as the package.
+.PHONY: bench bench-quick bench-size bench-build test-bench
+
+EXTRA_TEST_TARGETS += test-bench
+BENCH_NODE := node --expose-gc --max-old-space-size=8192
+
+bench-build: pkg
+	cargo build --release --quiet --example bench_native
+
+bench: bench-build
+	BENCH_PYTHON="$$(bash bench/ensure-ranx.sh)" $(BENCH_NODE) bench/run.mjs $(BENCH_ARGS)
+
+bench-quick: bench-build
+	BENCH_PYTHON="$$(bash bench/ensure-ranx.sh)" $(BENCH_NODE) bench/run.mjs --quick --out bench/results.quick.json $(BENCH_ARGS)
+
+bench-size: setup
+	node bench/size.mjs --profiles
+
+test-bench: pkg
+	node --test tests/js/baseline.test.mjs
