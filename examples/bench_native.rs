@@ -15,8 +15,8 @@
 use calibrank::fuse::{rrf, rrf_indexed, RankedList};
 use calibrank::normalize::NormalizeMethod;
 use calibrank::pipeline::{
-    Calibration, ColumnarInput, InputList, ItemMeta, NormalizationConfig, Pipeline, PipelineConfig, PipelineInput, RerankConfig,
-    RerankMethod,
+    Calibration, ColumnarInput, InputList, ItemMeta, NormalizationConfig, Pipeline, PipelineConfig,
+    PipelineInput, RerankConfig, RerankMethod,
 };
 use calibrank::runfusion::{fuse_runs, FuseRunsOptions};
 use calibrank::timestamp::Timestamp;
@@ -30,15 +30,70 @@ const N_LISTS: usize = 3;
 const LIST_NAMES: [&str; 3] = ["semantic", "keyword", "graph"];
 const QUERY: &str = "How do I configure the authentication token cache for the GraphQL router?";
 const NAME_WORDS: [&str; 16] = [
-    "Auth", "Token", "Session", "Graph", "Traversal", "Cache", "Index", "Query", "Parser", "Config", "Router", "Handler", "Storage", "Queue",
-    "Retry", "Metrics",
+    "Auth",
+    "Token",
+    "Session",
+    "Graph",
+    "Traversal",
+    "Cache",
+    "Index",
+    "Query",
+    "Parser",
+    "Config",
+    "Router",
+    "Handler",
+    "Storage",
+    "Queue",
+    "Retry",
+    "Metrics",
 ];
 const NAME_SUFFIX: [&str; 4] = ["Service", "Manager", "", "Builder"];
-const TYPES: [&str; 11] = ["class", "function", "method", "interface", "type", "document", "section", "file", "module", "widget", "Class"];
+const TYPES: [&str; 11] = [
+    "class",
+    "function",
+    "method",
+    "interface",
+    "type",
+    "document",
+    "section",
+    "file",
+    "module",
+    "widget",
+    "Class",
+];
 const SUMMARY_WORDS: [&str; 32] = [
-    "the", "authentication", "token", "cache", "is", "configured", "by", "router", "graph", "query", "returns", "a", "session", "handler",
-    "for", "each", "request", "storage", "layer", "retries", "failed", "writes", "and", "metrics", "index", "parser", "builds", "tree",
-    "from", "input", "config", "values",
+    "the",
+    "authentication",
+    "token",
+    "cache",
+    "is",
+    "configured",
+    "by",
+    "router",
+    "graph",
+    "query",
+    "returns",
+    "a",
+    "session",
+    "handler",
+    "for",
+    "each",
+    "request",
+    "storage",
+    "layer",
+    "retries",
+    "failed",
+    "writes",
+    "and",
+    "metrics",
+    "index",
+    "parser",
+    "builds",
+    "tree",
+    "from",
+    "input",
+    "config",
+    "values",
 ];
 
 struct XorShift32(u32);
@@ -92,11 +147,19 @@ fn modified_at(d: usize) -> Option<f64> {
 }
 
 fn name_of(d: usize) -> String {
-    format!("{}{}{}", NAME_WORDS[d % 16], NAME_WORDS[(d >> 4) % 16], NAME_SUFFIX[(d >> 8) % 4])
+    format!(
+        "{}{}{}",
+        NAME_WORDS[d % 16],
+        NAME_WORDS[(d >> 4) % 16],
+        NAME_SUFFIX[(d >> 8) % 4]
+    )
 }
 
 fn summary_of(d: usize) -> String {
-    (0..12).map(|i| SUMMARY_WORDS[((mix(d + i * 7919) >> 7) % 32) as usize]).collect::<Vec<_>>().join(" ")
+    (0..12)
+        .map(|i| SUMMARY_WORDS[((mix(d + i * 7919) >> 7) % 32) as usize])
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn pipeline_config(rerank: bool) -> PipelineConfig {
@@ -104,9 +167,23 @@ fn pipeline_config(rerank: bool) -> PipelineConfig {
         k: 60.0,
         top_k: 100,
         top_n: 10,
-        rerank: RerankConfig { method: if rerank { RerankMethod::Heuristic } else { RerankMethod::None }, ..Default::default() },
-        normalization: NormalizationConfig { method: NormalizeMethod::MinMax, min_relevance: 0.1, ..Default::default() },
-        calibration: Calibration::Sigmoid { threshold: 0.5, steepness: 8.0 },
+        rerank: RerankConfig {
+            method: if rerank {
+                RerankMethod::Heuristic
+            } else {
+                RerankMethod::None
+            },
+            ..Default::default()
+        },
+        normalization: NormalizationConfig {
+            method: NormalizeMethod::MinMax,
+            min_relevance: 0.1,
+            ..Default::default()
+        },
+        calibration: Calibration::Sigmoid {
+            threshold: 0.5,
+            steepness: 8.0,
+        },
         min_confidence: 0.3,
         explain: false,
         ..Default::default()
@@ -125,14 +202,23 @@ struct Inputs {
 fn make_inputs(n: usize) -> Inputs {
     let idx = lists(n);
     let u = universe(n);
-    let str_lists: Vec<Vec<String>> = idx.iter().map(|l| l.iter().map(|&d| doc_id(d as usize)).collect()).collect();
+    let str_lists: Vec<Vec<String>> = idx
+        .iter()
+        .map(|l| l.iter().map(|&d| doc_id(d as usize)).collect())
+        .collect();
     let mut items_b = BTreeMap::new();
     let mut items_c = BTreeMap::new();
     for l in &idx {
         for &d in l {
             let d = d as usize;
             let m = modified_at(d).map(Timestamp::Millis);
-            items_b.insert(doc_id(d), ItemMeta { modified_at: m.clone(), ..Default::default() });
+            items_b.insert(
+                doc_id(d),
+                ItemMeta {
+                    modified_at: m.clone(),
+                    ..Default::default()
+                },
+            );
             items_c.insert(
                 doc_id(d),
                 ItemMeta {
@@ -150,14 +236,26 @@ fn make_inputs(n: usize) -> Inputs {
         lists: str_lists
             .iter()
             .zip(LIST_NAMES)
-            .map(|(ids, name)| InputList { name: name.into(), ids: ids.clone(), scores: None, weight: None })
+            .map(|(ids, name)| InputList {
+                name: name.into(),
+                ids: ids.clone(),
+                scores: None,
+                weight: None,
+            })
             .collect(),
         items,
         now: Some(Timestamp::Millis(NOW)),
         context: None,
     };
     let mtimes = (0..u).map(|d| modified_at(d).unwrap_or(f64::NAN)).collect();
-    Inputs { n_docs: u, input_b: input(items_b), input_c: input(items_c), idx, str_lists, mtimes }
+    Inputs {
+        n_docs: u,
+        input_b: input(items_b),
+        input_c: input(items_c),
+        idx,
+        str_lists,
+        mtimes,
+    }
 }
 
 /// Result summary used to check that native and wasm computed the same thing.
@@ -172,33 +270,77 @@ fn workload<'a>(inputs: &'a Inputs, name: &str, api: &str) -> Box<dyn Fn() -> Ch
     let is_b = name == "b";
     let pb = Pipeline::new(pipeline_config(false)).expect("valid config");
     let pc = Pipeline::new(pipeline_config(true)).expect("valid config");
-    let slices = move || inputs.idx.iter().map(Vec::as_slice).collect::<Vec<&[u32]>>();
+    let slices = move || {
+        inputs
+            .idx
+            .iter()
+            .map(Vec::as_slice)
+            .collect::<Vec<&[u32]>>()
+    };
     match (name, api) {
         ("a", "string") => Box::new(move || {
-            let ranked: Vec<RankedList<'_, String>> = inputs.str_lists.iter().map(|ids| RankedList { ids, weight: 1.0 }).collect();
+            let ranked: Vec<RankedList<'_, String>> = inputs
+                .str_lists
+                .iter()
+                .map(|ids| RankedList { ids, weight: 1.0 })
+                .collect();
             let f = rrf(&ranked, 60.0).expect("rrf");
-            let first = f.items.first().map(|i| (i.id.clone(), i.score)).unwrap_or_default();
-            Check { count: f.items.len(), first: first.0, first_score: first.1 }
+            let first = f
+                .items
+                .first()
+                .map(|i| (i.id.clone(), i.score))
+                .unwrap_or_default();
+            Check {
+                count: f.items.len(),
+                first: first.0,
+                first_score: first.1,
+            }
         }),
         ("a", "columnar") => Box::new(move || {
             let lists = slices();
             let f = rrf_indexed(&lists, &[1.0; N_LISTS], 60.0, inputs.n_docs).expect("rrf");
             let order = f.order();
             let scores: Vec<f64> = order.iter().map(|&d| f.scores[d as usize]).collect();
-            Check { count: order.len(), first: order[0].to_string(), first_score: scores[0] }
+            Check {
+                count: order.len(),
+                first: order[0].to_string(),
+                first_score: scores[0],
+            }
         }),
         ("b", "string") | ("c", "string") => Box::new(move || {
-            let (p, input) = if is_b { (&pb, &inputs.input_b) } else { (&pc, &inputs.input_c) };
+            let (p, input) = if is_b {
+                (&pb, &inputs.input_b)
+            } else {
+                (&pc, &inputs.input_c)
+            };
             let out = p.run(input).expect("run");
-            let first = out.results.first().map(|r| (r.id.clone(), r.score)).unwrap_or_default();
-            Check { count: out.results.len(), first: first.0, first_score: first.1 }
+            let first = out
+                .results
+                .first()
+                .map(|r| (r.id.clone(), r.score))
+                .unwrap_or_default();
+            Check {
+                count: out.results.len(),
+                first: first.0,
+                first_score: first.1,
+            }
         }),
         ("b", "columnar") => Box::new(move || {
             let lists = slices();
             let out = pb
-                .run_columnar(&ColumnarInput { lists: &lists, weights: None, n_docs: inputs.n_docs, modified_ms: Some(&inputs.mtimes), now_ms: Some(NOW) })
+                .run_columnar(&ColumnarInput {
+                    lists: &lists,
+                    weights: None,
+                    n_docs: inputs.n_docs,
+                    modified_ms: Some(&inputs.mtimes),
+                    now_ms: Some(NOW),
+                })
                 .expect("run_columnar");
-            Check { count: out.order.len(), first: out.order.first().map(u32::to_string).unwrap_or_default(), first_score: out.scores.first().copied().unwrap_or(0.0) }
+            Check {
+                count: out.order.len(),
+                first: out.order.first().map(u32::to_string).unwrap_or_default(),
+                first_score: out.scores.first().copied().unwrap_or(0.0),
+            }
         }),
         _ => panic!("unknown workload {name}/{api}"),
     }
@@ -218,7 +360,11 @@ fn policy(n: usize, quick: bool) -> Policy {
         _ => (1, 0, 0),
     };
     let samples = if quick { samples.min(5) } else { samples };
-    Policy { samples, min_sample: Duration::from_millis(min_ms), warmup: Duration::from_millis(warm_ms) }
+    Policy {
+        samples,
+        min_sample: Duration::from_millis(min_ms),
+        warmup: Duration::from_millis(warm_ms),
+    }
 }
 
 /// Median time of one call in nanoseconds, and the number of calls per sample.
@@ -258,24 +404,53 @@ fn json_str(s: &str) -> String {
 }
 
 fn time_runfusion(dir: &str, out: &mut String) {
-    let read = |f: &str| std::fs::read_to_string(format!("{dir}/{f}")).unwrap_or_else(|e| panic!("{dir}/{f}: {e}"));
+    let read = |f: &str| {
+        std::fs::read_to_string(format!("{dir}/{f}")).unwrap_or_else(|e| panic!("{dir}/{f}: {e}"))
+    };
     let texts = [read("run.bm25.txt"), read("run.dense.txt")];
-    let parse = || texts.iter().map(|t| calibrank::eval::parse_trec_run(t).expect("run")).collect::<Vec<_>>();
+    let parse = || {
+        texts
+            .iter()
+            .map(|t| calibrank::eval::parse_trec_run(t).expect("run"))
+            .collect::<Vec<_>>()
+    };
     let runs = parse();
-    let p = Policy { samples: 21, min_sample: Duration::from_millis(5), warmup: Duration::from_millis(300) };
+    let p = Policy {
+        samples: 21,
+        min_sample: Duration::from_millis(5),
+        warmup: Duration::from_millis(300),
+    };
     let mut rows = Vec::new();
-    let (parse_ns, _, _) = measure(&|| Check { count: parse().len(), ..Default::default() }, &p);
-    rows.push(format!("{{\"case\":\"parse\",\"median_ns\":{parse_ns:.0}}}"));
+    let (parse_ns, _, _) = measure(
+        &|| Check {
+            count: parse().len(),
+            ..Default::default()
+        },
+        &p,
+    );
+    rows.push(format!(
+        "{{\"case\":\"parse\",\"median_ns\":{parse_ns:.0}}}"
+    ));
     for (method, norm) in [("rrf", None), ("mnz", Some("min-max"))] {
-        let opts = FuseRunsOptions { method: method.into(), norm: norm.map(Into::into), ..Default::default() };
+        let opts = FuseRunsOptions {
+            method: method.into(),
+            norm: norm.map(Into::into),
+            ..Default::default()
+        };
         let (ns, _, check) = measure(
             &|| {
                 let fused = fuse_runs(&runs, &opts).expect("fuse");
-                Check { count: fused.values().map(BTreeMap::len).sum(), ..Default::default() }
+                Check {
+                    count: fused.values().map(BTreeMap::len).sum(),
+                    ..Default::default()
+                }
             },
             &p,
         );
-        rows.push(format!("{{\"case\":\"{method}\",\"median_ns\":{ns:.0},\"entries\":{}}}", check.count));
+        rows.push(format!(
+            "{{\"case\":\"{method}\",\"median_ns\":{ns:.0},\"entries\":{}}}",
+            check.count
+        ));
     }
     let _ = write!(out, ",\"runfusion\":[{}]", rows.join(","));
 }
@@ -283,7 +458,9 @@ fn time_runfusion(dir: &str, out: &mut String) {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("--profile") {
-        let [_, w, api, n, calls] = args.as_slice() else { panic!("--profile WORKLOAD API N CALLS") };
+        let [_, w, api, n, calls] = args.as_slice() else {
+            panic!("--profile WORKLOAD API N CALLS")
+        };
         let inputs = make_inputs(n.parse().expect("N"));
         let f = workload(&inputs, w, api);
         let t = Instant::now();
@@ -291,7 +468,10 @@ fn main() {
         for _ in 0..calls {
             black_box(f());
         }
-        eprintln!("{calls} calls, {:.3} ms each", t.elapsed().as_secs_f64() * 1e3 / f64::from(calls));
+        eprintln!(
+            "{calls} calls, {:.3} ms each",
+            t.elapsed().as_secs_f64() * 1e3 / f64::from(calls)
+        );
         return;
     }
     let mut sizes = vec![10, 100, 1_000, 10_000, 100_000, 1_000_000];
@@ -300,7 +480,14 @@ fn main() {
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
-            "--sizes" => sizes = it.next().expect("--sizes LIST").split(',').map(|s| s.trim().parse().expect("size")).collect(),
+            "--sizes" => {
+                sizes = it
+                    .next()
+                    .expect("--sizes LIST")
+                    .split(',')
+                    .map(|s| s.trim().parse().expect("size"))
+                    .collect()
+            }
             "--quick" => quick = true,
             "--cisi" => cisi = Some(it.next().expect("--cisi DIR").clone()),
             other => panic!("unknown argument {other}"),
@@ -310,7 +497,13 @@ fn main() {
     let mut first = true;
     for &n in &sizes {
         let inputs = make_inputs(n);
-        for (w, api) in [("a", "string"), ("a", "columnar"), ("b", "string"), ("b", "columnar"), ("c", "string")] {
+        for (w, api) in [
+            ("a", "string"),
+            ("a", "columnar"),
+            ("b", "string"),
+            ("b", "columnar"),
+            ("c", "string"),
+        ] {
             let f = workload(&inputs, w, api);
             let (ns, inner, check) = measure(&*f, &policy(n, quick));
             if !first {

@@ -75,7 +75,10 @@ pub struct BandFloors {
 
 impl Default for BandFloors {
     fn default() -> Self {
-        BandFloors { high_floor: 0.85, degraded_floor: 0.65 }
+        BandFloors {
+            high_floor: 0.85,
+            degraded_floor: 0.65,
+        }
     }
 }
 
@@ -84,16 +87,27 @@ impl BandFloors {
     pub fn validate(&self) -> Result<()> {
         let ok = |v: f64| v.is_finite() && (0.0..=1.0).contains(&v);
         if !ok(self.high_floor) {
-            return Err(ScoreError::new(ErrorCode::InvalidBands, "highFloor", format!("must be within [0, 1], got {}", self.high_floor)));
+            return Err(ScoreError::new(
+                ErrorCode::InvalidBands,
+                "highFloor",
+                format!("must be within [0, 1], got {}", self.high_floor),
+            ));
         }
         if !ok(self.degraded_floor) {
-            return Err(ScoreError::new(ErrorCode::InvalidBands, "degradedFloor", format!("must be within [0, 1], got {}", self.degraded_floor)));
+            return Err(ScoreError::new(
+                ErrorCode::InvalidBands,
+                "degradedFloor",
+                format!("must be within [0, 1], got {}", self.degraded_floor),
+            ));
         }
         if self.degraded_floor > self.high_floor {
             return Err(ScoreError::new(
                 ErrorCode::InvalidBands,
                 "degradedFloor",
-                format!("degradedFloor {} exceeds highFloor {}", self.degraded_floor, self.high_floor),
+                format!(
+                    "degradedFloor {} exceeds highFloor {}",
+                    self.degraded_floor, self.high_floor
+                ),
             ));
         }
         Ok(())
@@ -168,7 +182,10 @@ pub struct BandContext {
 
 impl BandProfile {
     fn floors(&self) -> BandFloors {
-        BandFloors { high_floor: self.high_floor, degraded_floor: self.degraded_floor }
+        BandFloors {
+            high_floor: self.high_floor,
+            degraded_floor: self.degraded_floor,
+        }
     }
 
     /// `Some(specificity)` when every set field equals the context's.
@@ -178,7 +195,11 @@ impl BandProfile {
             (Some(a), Some(b)) if a == b => Some(1),
             _ => None,
         };
-        Some(field(&self.task_class, &ctx.task_class)? + field(&self.language, &ctx.language)? + field(&self.build_system, &ctx.build_system)?)
+        Some(
+            field(&self.task_class, &ctx.task_class)?
+                + field(&self.language, &ctx.language)?
+                + field(&self.build_system, &ctx.build_system)?,
+        )
     }
 }
 
@@ -186,19 +207,33 @@ impl BandProfile {
 pub fn validate_profiles(profiles: &[BandProfile]) -> Result<()> {
     for (i, p) in profiles.iter().enumerate() {
         if p.name.is_empty() {
-            return Err(ScoreError::new(ErrorCode::InvalidBands, format!("profiles[{i}].name"), "profile name must not be empty"));
+            return Err(ScoreError::new(
+                ErrorCode::InvalidBands,
+                format!("profiles[{i}].name"),
+                "profile name must not be empty",
+            ));
         }
         if profiles.iter().take(i).any(|q| q.name == p.name) {
-            return Err(ScoreError::new(ErrorCode::InvalidBands, format!("profiles[{i}].name"), format!("profile name {:?} is used twice", p.name)));
+            return Err(ScoreError::new(
+                ErrorCode::InvalidBands,
+                format!("profiles[{i}].name"),
+                format!("profile name {:?} is used twice", p.name),
+            ));
         }
-        p.floors().validate().map_err(|e| e.within(&format!("profiles[{i}]")))?;
+        p.floors()
+            .validate()
+            .map_err(|e| e.within(&format!("profiles[{i}]")))?;
     }
     Ok(())
 }
 
 /// The floors for `ctx`: the most specific matching profile's, else `default`.
 /// Returns the floors and the chosen profile's name.
-pub fn select_floors<'a>(default: BandFloors, profiles: &'a [BandProfile], ctx: &BandContext) -> (BandFloors, Option<&'a str>) {
+pub fn select_floors<'a>(
+    default: BandFloors,
+    profiles: &'a [BandProfile],
+    ctx: &BandContext,
+) -> (BandFloors, Option<&'a str>) {
     let mut best: Option<(u8, &BandProfile)> = None;
     for p in profiles {
         if let Some(s) = p.specificity(ctx) {
@@ -221,8 +256,20 @@ mod tests {
     #[test]
     fn seed_002_examples() {
         let f = BandFloors::default();
-        assert_eq!(f.classify(0.95, None).unwrap(), RetrievalOutcome::Hit { item: None, score: 0.95 });
-        assert_eq!(f.classify(0.75, None).unwrap(), RetrievalOutcome::Degraded { item: None, score: 0.75 });
+        assert_eq!(
+            f.classify(0.95, None).unwrap(),
+            RetrievalOutcome::Hit {
+                item: None,
+                score: 0.95
+            }
+        );
+        assert_eq!(
+            f.classify(0.75, None).unwrap(),
+            RetrievalOutcome::Degraded {
+                item: None,
+                score: 0.75
+            }
+        );
         assert_eq!(f.classify(0.40, None).unwrap(), RetrievalOutcome::Miss);
         assert_eq!(f.band(0.85), Band::Hit);
         assert_eq!(f.band(0.65), Band::Degraded);
@@ -231,47 +278,123 @@ mod tests {
 
     #[test]
     fn outcome_json_is_tagged_by_kind() {
-        let hit = BandFloors::default().classify(0.9, Some("doc".into())).unwrap();
-        assert_eq!(serde_json::to_string(&hit).unwrap(), r#"{"kind":"hit","item":"doc","score":0.9}"#);
-        assert_eq!(serde_json::to_string(&RetrievalOutcome::Miss).unwrap(), r#"{"kind":"miss"}"#);
+        let hit = BandFloors::default()
+            .classify(0.9, Some("doc".into()))
+            .unwrap();
+        assert_eq!(
+            serde_json::to_string(&hit).unwrap(),
+            r#"{"kind":"hit","item":"doc","score":0.9}"#
+        );
+        assert_eq!(
+            serde_json::to_string(&RetrievalOutcome::Miss).unwrap(),
+            r#"{"kind":"miss"}"#
+        );
     }
 
     #[test]
     fn floors_are_validated() {
-        let bad = BandFloors { high_floor: 0.6, degraded_floor: 0.7 };
+        let bad = BandFloors {
+            high_floor: 0.6,
+            degraded_floor: 0.7,
+        };
         let e = bad.classify(0.5, None).unwrap_err();
-        assert_eq!((e.code, e.field.as_str()), (ErrorCode::InvalidBands, "degradedFloor"));
-        assert!(BandFloors { high_floor: 1.1, degraded_floor: 0.5 }.validate().is_err());
-        assert!(BandFloors { high_floor: f64::NAN, degraded_floor: 0.5 }.validate().is_err());
-        assert!(BandFloors { high_floor: 0.5, degraded_floor: 0.5 }.validate().is_ok());
-        assert_eq!(BandFloors::default().classify(f64::NAN, None).unwrap_err().code, ErrorCode::NonFiniteScore);
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InvalidBands, "degradedFloor")
+        );
+        assert!(BandFloors {
+            high_floor: 1.1,
+            degraded_floor: 0.5
+        }
+        .validate()
+        .is_err());
+        assert!(BandFloors {
+            high_floor: f64::NAN,
+            degraded_floor: 0.5
+        }
+        .validate()
+        .is_err());
+        assert!(BandFloors {
+            high_floor: 0.5,
+            degraded_floor: 0.5
+        }
+        .validate()
+        .is_ok());
+        assert_eq!(
+            BandFloors::default()
+                .classify(f64::NAN, None)
+                .unwrap_err()
+                .code,
+            ErrorCode::NonFiniteScore
+        );
     }
 
-    fn profile(name: &str, t: Option<&str>, l: Option<&str>, b: Option<&str>, hi: f64) -> BandProfile {
-        BandProfile { name: name.into(), task_class: t.map(Into::into), language: l.map(Into::into), build_system: b.map(Into::into), high_floor: hi, degraded_floor: 0.5 }
+    fn profile(
+        name: &str,
+        t: Option<&str>,
+        l: Option<&str>,
+        b: Option<&str>,
+        hi: f64,
+    ) -> BandProfile {
+        BandProfile {
+            name: name.into(),
+            task_class: t.map(Into::into),
+            language: l.map(Into::into),
+            build_system: b.map(Into::into),
+            high_floor: hi,
+            degraded_floor: 0.5,
+        }
     }
 
     #[test]
     fn most_specific_profile_wins() {
         let profiles = vec![
             profile("rust", None, Some("rust"), None, 0.8),
-            profile("rust-cargo-fix", Some("fix"), Some("rust"), Some("cargo"), 0.95),
+            profile(
+                "rust-cargo-fix",
+                Some("fix"),
+                Some("rust"),
+                Some("cargo"),
+                0.95,
+            ),
             profile("fix", Some("fix"), None, None, 0.9),
             profile("rust-2", None, Some("rust"), None, 0.7),
         ];
-        let ctx = |t: Option<&str>, l: Option<&str>, b: Option<&str>| BandContext { task_class: t.map(Into::into), language: l.map(Into::into), build_system: b.map(Into::into) };
+        let ctx = |t: Option<&str>, l: Option<&str>, b: Option<&str>| BandContext {
+            task_class: t.map(Into::into),
+            language: l.map(Into::into),
+            build_system: b.map(Into::into),
+        };
         let d = BandFloors::default();
-        assert_eq!(select_floors(d, &profiles, &ctx(Some("fix"), Some("rust"), Some("cargo"))).1, Some("rust-cargo-fix"));
+        assert_eq!(
+            select_floors(d, &profiles, &ctx(Some("fix"), Some("rust"), Some("cargo"))).1,
+            Some("rust-cargo-fix")
+        );
         // rust (1 field) vs fix (1 field): the first listed wins.
-        assert_eq!(select_floors(d, &profiles, &ctx(Some("fix"), Some("rust"), Some("bazel"))).1, Some("rust"));
-        assert_eq!(select_floors(d, &profiles, &ctx(Some("fix"), Some("go"), None)).1, Some("fix"));
+        assert_eq!(
+            select_floors(d, &profiles, &ctx(Some("fix"), Some("rust"), Some("bazel"))).1,
+            Some("rust")
+        );
+        assert_eq!(
+            select_floors(d, &profiles, &ctx(Some("fix"), Some("go"), None)).1,
+            Some("fix")
+        );
         let (floors, name) = select_floors(d, &profiles, &ctx(None, Some("go"), None));
         assert_eq!((floors, name), (d, None));
         assert!(validate_profiles(&profiles).is_ok());
-        let dup = vec![profile("a", None, None, None, 0.8), profile("a", None, None, None, 0.8)];
-        assert_eq!(validate_profiles(&dup).unwrap_err().field, "profiles[1].name");
+        let dup = vec![
+            profile("a", None, None, None, 0.8),
+            profile("a", None, None, None, 0.8),
+        ];
+        assert_eq!(
+            validate_profiles(&dup).unwrap_err().field,
+            "profiles[1].name"
+        );
         let bad = vec![profile("a", None, None, None, 0.3)];
-        assert_eq!(validate_profiles(&bad).unwrap_err().field, "profiles[0].degradedFloor");
+        assert_eq!(
+            validate_profiles(&bad).unwrap_err().field,
+            "profiles[0].degradedFloor"
+        );
     }
 
     proptest! {

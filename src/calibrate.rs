@@ -27,7 +27,10 @@ pub struct Sigmoid {
 
 impl Default for Sigmoid {
     fn default() -> Self {
-        Sigmoid { threshold: 0.035, steepness: 150.0 }
+        Sigmoid {
+            threshold: 0.035,
+            steepness: 150.0,
+        }
     }
 }
 
@@ -35,10 +38,18 @@ impl Sigmoid {
     /// Threshold finite, steepness finite and > 0.
     pub fn validate(&self) -> Result<()> {
         if !self.threshold.is_finite() {
-            return Err(ScoreError::new(ErrorCode::InvalidCalibration, "threshold", format!("must be finite, got {}", self.threshold)));
+            return Err(ScoreError::new(
+                ErrorCode::InvalidCalibration,
+                "threshold",
+                format!("must be finite, got {}", self.threshold),
+            ));
         }
         if !(self.steepness.is_finite() && self.steepness > 0.0) {
-            return Err(ScoreError::new(ErrorCode::InvalidCalibration, "steepness", format!("must be a finite number > 0, got {}", self.steepness)));
+            return Err(ScoreError::new(
+                ErrorCode::InvalidCalibration,
+                "steepness",
+                format!("must be a finite number > 0, got {}", self.steepness),
+            ));
         }
         Ok(())
     }
@@ -109,7 +120,10 @@ mod tests {
 
     #[test]
     fn extremes_do_not_overflow() {
-        let s = Sigmoid { threshold: 0.0, steepness: 1e300 };
+        let s = Sigmoid {
+            threshold: 0.0,
+            steepness: 1e300,
+        };
         assert_eq!(s.apply(1.0), 1.0);
         assert_eq!(s.apply(-1.0), 0.0);
         assert_eq!(logistic(-1000.0), 0.0);
@@ -118,11 +132,33 @@ mod tests {
 
     #[test]
     fn validation() {
-        let e = calibrate(&[0.1], &Sigmoid { threshold: 0.035, steepness: 0.0 }).unwrap_err();
-        assert_eq!((e.code, e.field.as_str()), (ErrorCode::InvalidCalibration, "steepness"));
-        let e = calibrate(&[0.1], &Sigmoid { threshold: f64::NAN, steepness: 1.0 }).unwrap_err();
+        let e = calibrate(
+            &[0.1],
+            &Sigmoid {
+                threshold: 0.035,
+                steepness: 0.0,
+            },
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InvalidCalibration, "steepness")
+        );
+        let e = calibrate(
+            &[0.1],
+            &Sigmoid {
+                threshold: f64::NAN,
+                steepness: 1.0,
+            },
+        )
+        .unwrap_err();
         assert_eq!(e.field, "threshold");
-        assert_eq!(calibrate(&[f64::NAN], &Sigmoid::default()).unwrap_err().code, ErrorCode::NonFiniteScore);
+        assert_eq!(
+            calibrate(&[f64::NAN], &Sigmoid::default())
+                .unwrap_err()
+                .code,
+            ErrorCode::NonFiniteScore
+        );
         assert!(passes_min_confidence(0.3, 0.3));
         assert!(!passes_min_confidence(0.299, 0.3));
     }

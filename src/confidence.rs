@@ -30,7 +30,10 @@ pub struct ConfidenceOptions {
 
 impl Default for ConfidenceOptions {
     fn default() -> Self {
-        ConfidenceOptions { weights: DEFAULT_WEIGHTS, k: None }
+        ConfidenceOptions {
+            weights: DEFAULT_WEIGHTS,
+            k: None,
+        }
     }
 }
 
@@ -39,17 +42,29 @@ impl ConfidenceOptions {
     pub fn validate(&self) -> Result<()> {
         for (i, w) in self.weights.iter().enumerate() {
             if !(w.is_finite() && *w >= 0.0) {
-                return Err(ScoreError::new(ErrorCode::InvalidWeight, format!("weights[{i}]"), format!("must be a finite number >= 0, got {w}")));
+                return Err(ScoreError::new(
+                    ErrorCode::InvalidWeight,
+                    format!("weights[{i}]"),
+                    format!("must be a finite number >= 0, got {w}"),
+                ));
             }
         }
         // The weighted top-5 of scores in [0, 1] is at most the sum of the weights, so a
         // finite sum keeps it finite (found by fuzzing: f64::MAX weights gave infinity).
         let sum: f64 = self.weights.iter().sum();
         if !sum.is_finite() {
-            return Err(ScoreError::new(ErrorCode::InvalidWeight, "weights", format!("the weights must have a finite sum, got {sum}")));
+            return Err(ScoreError::new(
+                ErrorCode::InvalidWeight,
+                "weights",
+                format!("the weights must have a finite sum, got {sum}"),
+            ));
         }
         if self.k == Some(0) {
-            return Err(ScoreError::new(ErrorCode::InvalidConfig, "k", "must be >= 1"));
+            return Err(ScoreError::new(
+                ErrorCode::InvalidConfig,
+                "k",
+                "must be >= 1",
+            ));
         }
         Ok(())
     }
@@ -75,7 +90,11 @@ pub fn query_confidence(scores: &[f64], opts: &ConfidenceOptions) -> Result<Quer
     opts.validate()?;
     all_finite(scores, "scores")?;
     if let Some(i) = scores.iter().position(|s| !(0.0..=1.0).contains(s)) {
-        return Err(ScoreError::new(ErrorCode::OutOfRange, format!("scores[{i}]"), "confidence needs calibrated scores within [0, 1]"));
+        return Err(ScoreError::new(
+            ErrorCode::OutOfRange,
+            format!("scores[{i}]"),
+            "confidence needs calibrated scores within [0, 1]",
+        ));
     }
     let mut sorted = scores.to_vec();
     sorted.sort_by(|a, b| b.total_cmp(a));
@@ -84,12 +103,28 @@ pub fn query_confidence(scores: &[f64], opts: &ConfidenceOptions) -> Result<Quer
 
 /// The figures for scores already sorted descending and validated.
 pub fn confidence_of_sorted(sorted: &[f64], opts: &ConfidenceOptions) -> QueryConfidence {
-    let weighted_top5 = opts.weights.iter().zip(sorted.iter()).map(|(w, s)| w * s).sum();
-    let k = opts.k.map_or(sorted.len(), |k| (k as usize).min(sorted.len()));
+    let weighted_top5 = opts
+        .weights
+        .iter()
+        .zip(sorted.iter())
+        .map(|(w, s)| w * s)
+        .sum();
+    let k = opts
+        .k
+        .map_or(sorted.len(), |k| (k as usize).min(sorted.len()));
     let top = sorted.get(..k).unwrap_or(sorted);
-    let expected_precision = if top.is_empty() { 0.0 } else { top.iter().sum::<f64>() / top.len() as f64 };
+    let expected_precision = if top.is_empty() {
+        0.0
+    } else {
+        top.iter().sum::<f64>() / top.len() as f64
+    };
     let at_least_one_relevant = 1.0 - top.iter().map(|p| 1.0 - p).product::<f64>();
-    QueryConfidence { weighted_top5, expected_precision, at_least_one_relevant, k: u32::try_from(k).unwrap_or(u32::MAX) }
+    QueryConfidence {
+        weighted_top5,
+        expected_precision,
+        at_least_one_relevant,
+        k: u32::try_from(k).unwrap_or(u32::MAX),
+    }
 }
 
 #[cfg(test)]
@@ -98,7 +133,11 @@ mod tests {
 
     #[test]
     fn weighted_top5_default_weights() {
-        let c = query_confidence(&[1.0, 1.0, 1.0, 1.0, 1.0, 1.0], &ConfidenceOptions::default()).unwrap();
+        let c = query_confidence(
+            &[1.0, 1.0, 1.0, 1.0, 1.0, 1.0],
+            &ConfidenceOptions::default(),
+        )
+        .unwrap();
         assert!((c.weighted_top5 - 1.0).abs() < 1e-15);
         let one = query_confidence(&[1.0], &ConfidenceOptions::default()).unwrap();
         assert_eq!(one.weighted_top5, 0.35);
@@ -108,7 +147,14 @@ mod tests {
 
     #[test]
     fn expected_precision_and_at_least_one() {
-        let c = query_confidence(&[0.5, 0.5, 0.2], &ConfidenceOptions { k: Some(2), ..Default::default() }).unwrap();
+        let c = query_confidence(
+            &[0.5, 0.5, 0.2],
+            &ConfidenceOptions {
+                k: Some(2),
+                ..Default::default()
+            },
+        )
+        .unwrap();
         assert_eq!(c.expected_precision, 0.5);
         assert_eq!(c.at_least_one_relevant, 0.75);
         assert_eq!(c.k, 2);
@@ -116,15 +162,49 @@ mod tests {
         assert!((all.expected_precision - 0.4).abs() < 1e-15);
         assert!((all.at_least_one_relevant - 0.8).abs() < 1e-15);
         let empty = query_confidence(&[], &ConfidenceOptions::default()).unwrap();
-        assert_eq!((empty.weighted_top5, empty.expected_precision, empty.at_least_one_relevant), (0.0, 0.0, 0.0));
+        assert_eq!(
+            (
+                empty.weighted_top5,
+                empty.expected_precision,
+                empty.at_least_one_relevant
+            ),
+            (0.0, 0.0, 0.0)
+        );
     }
 
     #[test]
     fn errors() {
-        assert_eq!(query_confidence(&[1.5], &ConfidenceOptions::default()).unwrap_err().code, ErrorCode::OutOfRange);
-        assert_eq!(query_confidence(&[f64::NAN], &ConfidenceOptions::default()).unwrap_err().code, ErrorCode::NonFiniteScore);
-        let bad = ConfidenceOptions { weights: [0.5, -0.1, 0.0, 0.0, 0.0], k: None };
-        assert_eq!(query_confidence(&[0.5], &bad).unwrap_err().field, "weights[1]");
-        assert_eq!(query_confidence(&[0.5], &ConfidenceOptions { k: Some(0), ..Default::default() }).unwrap_err().field, "k");
+        assert_eq!(
+            query_confidence(&[1.5], &ConfidenceOptions::default())
+                .unwrap_err()
+                .code,
+            ErrorCode::OutOfRange
+        );
+        assert_eq!(
+            query_confidence(&[f64::NAN], &ConfidenceOptions::default())
+                .unwrap_err()
+                .code,
+            ErrorCode::NonFiniteScore
+        );
+        let bad = ConfidenceOptions {
+            weights: [0.5, -0.1, 0.0, 0.0, 0.0],
+            k: None,
+        };
+        assert_eq!(
+            query_confidence(&[0.5], &bad).unwrap_err().field,
+            "weights[1]"
+        );
+        assert_eq!(
+            query_confidence(
+                &[0.5],
+                &ConfidenceOptions {
+                    k: Some(0),
+                    ..Default::default()
+                }
+            )
+            .unwrap_err()
+            .field,
+            "k"
+        );
     }
 }

@@ -137,7 +137,11 @@ pub struct ScoreError {
 impl ScoreError {
     /// A new error.
     pub fn new(code: ErrorCode, field: impl Into<String>, message: impl Into<String>) -> Self {
-        ScoreError { code, field: field.into(), message: message.into() }
+        ScoreError {
+            code,
+            field: field.into(),
+            message: message.into(),
+        }
     }
 
     /// The same error with its field prefixed by `prefix` (`prefix.field`).
@@ -203,7 +207,13 @@ pub fn all_finite(values: &[f64], field: &str) -> Result<()> {
 pub fn from_serde_message(message: &str, what: &str) -> ScoreError {
     let message = message.strip_prefix("Error: ").unwrap_or(message);
     let quoted = message.split('`').nth(1).unwrap_or("");
-    let field = if quoted.is_empty() { what.to_string() } else if what.is_empty() { quoted.to_string() } else { format!("{what}.{quoted}") };
+    let field = if quoted.is_empty() {
+        what.to_string()
+    } else if what.is_empty() {
+        quoted.to_string()
+    } else {
+        format!("{what}.{quoted}")
+    };
     let code = if message.starts_with("unknown field") {
         ErrorCode::UnknownField
     } else if message.starts_with("missing field") {
@@ -213,7 +223,11 @@ pub fn from_serde_message(message: &str, what: &str) -> ScoreError {
     } else {
         ErrorCode::InvalidType
     };
-    let field = if code == ErrorCode::UnknownMethod || code == ErrorCode::InvalidType { what.to_string() } else { field };
+    let field = if code == ErrorCode::UnknownMethod || code == ErrorCode::InvalidType {
+        what.to_string()
+    } else {
+        field
+    };
     ScoreError::new(code, field, message.to_string())
 }
 
@@ -222,10 +236,20 @@ pub fn from_serde_message(message: &str, what: &str) -> ScoreError {
 pub fn from_json<T: serde::de::DeserializeOwned>(text: &str, what: &str) -> Result<T> {
     serde_json::from_str(text).map_err(|e| {
         if e.is_syntax() || e.is_eof() {
-            ScoreError::new(ErrorCode::ParseError, what, format!("invalid JSON at line {} column {}: {e}", e.line(), e.column()))
+            ScoreError::new(
+                ErrorCode::ParseError,
+                what,
+                format!(
+                    "invalid JSON at line {} column {}: {e}",
+                    e.line(),
+                    e.column()
+                ),
+            )
         } else {
             let msg = e.to_string();
-            let core = msg.rsplit_once(" at line ").map_or(msg.as_str(), |(m, _)| m);
+            let core = msg
+                .rsplit_once(" at line ")
+                .map_or(msg.as_str(), |(m, _)| m);
             from_serde_message(core, what)
         }
     })

@@ -28,7 +28,11 @@ pub fn validate_k(k: f64, field: &str) -> Result<()> {
     if k.is_finite() && k >= 1.0 {
         Ok(())
     } else {
-        Err(ScoreError::new(ErrorCode::InvalidK, field, format!("k must be a finite number >= 1, got {k}")))
+        Err(ScoreError::new(
+            ErrorCode::InvalidK,
+            field,
+            format!("k must be a finite number >= 1, got {k}"),
+        ))
     }
 }
 
@@ -37,7 +41,11 @@ pub fn validate_weight(w: f64, field: impl FnOnce() -> String) -> Result<()> {
     if w.is_finite() && w >= 0.0 {
         Ok(())
     } else {
-        Err(ScoreError::new(ErrorCode::InvalidWeight, field(), format!("weight must be a finite number >= 0, got {w}")))
+        Err(ScoreError::new(
+            ErrorCode::InvalidWeight,
+            field(),
+            format!("weight must be a finite number >= 0, got {w}"),
+        ))
     }
 }
 
@@ -105,7 +113,11 @@ impl IndexedFusion {
 fn filled<T: Clone>(n: usize, value: T) -> Result<Vec<T>> {
     let mut v = Vec::new();
     v.try_reserve_exact(n).map_err(|_| {
-        ScoreError::new(ErrorCode::InputTooLarge, "nDocs", format!("cannot allocate the arrays for nDocs = {n} documents"))
+        ScoreError::new(
+            ErrorCode::InputTooLarge,
+            "nDocs",
+            format!("cannot allocate the arrays for nDocs = {n} documents"),
+        )
     })?;
     v.resize(n, value);
     Ok(v)
@@ -117,18 +129,29 @@ fn filled<T: Clone>(n: usize, value: T) -> Result<Vec<T>> {
 /// after interning. Errors: `INVALID_K`, `INVALID_WEIGHT`, `LENGTH_MISMATCH`,
 /// `INDEX_OUT_OF_RANGE` (field `lists[i][j]`), `INPUT_TOO_LARGE` (field `nDocs`) when
 /// the per-document arrays cannot be allocated (a huge `n_docs` under raised limits).
-pub fn rrf_indexed(lists: &[&[u32]], weights: &[f64], k: f64, n_docs: usize) -> Result<IndexedFusion> {
+pub fn rrf_indexed(
+    lists: &[&[u32]],
+    weights: &[f64],
+    k: f64,
+    n_docs: usize,
+) -> Result<IndexedFusion> {
     validate_k(k, "k")?;
     let weights = resolve_weights(Some(weights), lists.len(), "weights")?;
     let mut scores = filled(n_docs, 0.0f64)?;
     let mut list_count = filled(n_docs, 0u32)?;
     let mut last_list = filled(n_docs, u32::MAX)?;
     let mut duplicates = vec![0usize; lists.len()];
-    for ((li, list), (&w, dup)) in (0u32..).zip(lists.iter()).zip(weights.iter().zip(duplicates.iter_mut())) {
+    for ((li, list), (&w, dup)) in (0u32..)
+        .zip(lists.iter())
+        .zip(weights.iter().zip(duplicates.iter_mut()))
+    {
         for (pos, &doc) in list.iter().enumerate() {
             let d = doc as usize;
-            let (Some(seen), Some(score), Some(count)) = (last_list.get_mut(d), scores.get_mut(d), list_count.get_mut(d))
-            else {
+            let (Some(seen), Some(score), Some(count)) = (
+                last_list.get_mut(d),
+                scores.get_mut(d),
+                list_count.get_mut(d),
+            ) else {
                 return Err(ScoreError::new(
                     ErrorCode::IndexOutOfRange,
                     format!("lists[{li}][{pos}]"),
@@ -147,7 +170,15 @@ pub fn rrf_indexed(lists: &[&[u32]], weights: &[f64], k: f64, n_docs: usize) -> 
     }
     let unique = list_count.iter().filter(|&&c| c > 0).count();
     let in_several_lists = list_count.iter().filter(|&&c| c > 1).count();
-    Ok(IndexedFusion { scores, list_count, stats: FuseStats { unique, duplicates, in_several_lists } })
+    Ok(IndexedFusion {
+        scores,
+        list_count,
+        stats: FuseStats {
+            unique,
+            duplicates,
+            in_several_lists,
+        },
+    })
 }
 
 /// FxHash (the rustc hasher): fast, deterministic hashing for id interning.
@@ -214,7 +245,10 @@ pub struct Interner<'a> {
 impl<'a> Interner<'a> {
     /// An empty interner with room for `n` ids.
     pub fn with_capacity(n: usize) -> Self {
-        Interner { map: FxHashMap::with_capacity_and_hasher(n, Default::default()), ids: Vec::with_capacity(n) }
+        Interner {
+            map: FxHashMap::with_capacity_and_hasher(n, Default::default()),
+            ids: Vec::with_capacity(n),
+        }
     }
     /// The index of `id`, adding it if new.
     pub fn intern(&mut self, id: &'a str) -> u32 {
@@ -265,7 +299,11 @@ pub struct Fusion {
 #[inline]
 pub fn descending_key(x: f64) -> u64 {
     let bits = x.to_bits();
-    let ascending = if bits >> 63 == 1 { !bits } else { bits | (1 << 63) };
+    let ascending = if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | (1 << 63)
+    };
     !ascending
 }
 
@@ -286,8 +324,10 @@ impl InternedFusion<'_> {
     /// Document indices, best first: score descending, id ascending (byte order) on ties,
     /// the order of [`Fusion::items`].
     pub fn order(&self) -> Vec<u32> {
-        let mut keyed: Vec<(u64, &str, u32)> =
-            (0u32..).zip(self.interner.ids.iter().zip(&self.fusion.scores)).map(|(d, (id, &s))| (descending_key(s), *id, d)).collect();
+        let mut keyed: Vec<(u64, &str, u32)> = (0u32..)
+            .zip(self.interner.ids.iter().zip(&self.fusion.scores))
+            .map(|(d, (id, &s))| (descending_key(s), *id, d))
+            .collect();
         keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
         keyed.into_iter().map(|(_, _, d)| d).collect()
     }
@@ -311,15 +351,30 @@ impl InternedFusion<'_> {
 }
 
 /// Interns the ids of `lists` and fuses them (errors as [`rrf`]).
-pub fn rrf_interned<'a, S: AsRef<str>>(lists: &[RankedList<'a, S>], k: f64) -> Result<InternedFusion<'a>> {
+pub fn rrf_interned<'a, S: AsRef<str>>(
+    lists: &[RankedList<'a, S>],
+    k: f64,
+) -> Result<InternedFusion<'a>> {
     let total: usize = lists.iter().map(|l| l.ids.len()).sum();
     let mut interner = Interner::with_capacity(total);
-    let indexed: Vec<Vec<u32>> =
-        lists.iter().map(|l| l.ids.iter().map(|id| interner.intern(id.as_ref())).collect()).collect();
+    let indexed: Vec<Vec<u32>> = lists
+        .iter()
+        .map(|l| {
+            l.ids
+                .iter()
+                .map(|id| interner.intern(id.as_ref()))
+                .collect()
+        })
+        .collect();
     let slices: Vec<&[u32]> = indexed.iter().map(Vec::as_slice).collect();
     let weights: Vec<f64> = lists.iter().map(|l| l.weight).collect();
-    let fusion = rrf_indexed(&slices, &weights, k, interner.ids.len()).map_err(|e| rename_list_field(e, "lists"))?;
-    Ok(InternedFusion { interner, lists: indexed, fusion })
+    let fusion = rrf_indexed(&slices, &weights, k, interner.ids.len())
+        .map_err(|e| rename_list_field(e, "lists"))?;
+    Ok(InternedFusion {
+        interner,
+        lists: indexed,
+        fusion,
+    })
 }
 
 /// Weighted RRF over lists of string ids (see the module documentation).
@@ -339,7 +394,10 @@ pub fn rrf<S: AsRef<str>>(lists: &[RankedList<'_, S>], k: f64) -> Result<Fusion>
             })
         })
         .collect();
-    Ok(Fusion { items, stats: f.fusion.stats })
+    Ok(Fusion {
+        items,
+        stats: f.fusion.stats,
+    })
 }
 
 fn rename_list_field(mut e: ScoreError, prefix: &str) -> ScoreError {
@@ -363,7 +421,11 @@ mod tests {
     #[test]
     fn seed_000_example_rank_1_and_3() {
         // Rank 1 in semantic, rank 3 in keyword: 1/61 + 1/63, then x1.2 recency.
-        let f = rrf(&[list(&["a", "x", "y"], 1.0), list(&["p", "q", "a"], 1.0)], DEFAULT_K).unwrap();
+        let f = rrf(
+            &[list(&["a", "x", "y"], 1.0), list(&["p", "q", "a"], 1.0)],
+            DEFAULT_K,
+        )
+        .unwrap();
         let a = f.items.iter().find(|i| i.id == "a").unwrap();
         assert_eq!(a.score, 1.0 / 61.0 + 1.0 / 63.0);
         assert_eq!(a.ranks, vec![Some(1), Some(3)]);
@@ -380,7 +442,14 @@ mod tests {
     #[test]
     fn seed_000_single_list_rank_10() {
         let ids: Vec<String> = (1..=10).map(|i| format!("d{i}")).collect();
-        let f = rrf(&[RankedList { ids: &ids, weight: 1.0 }], 60.0).unwrap();
+        let f = rrf(
+            &[RankedList {
+                ids: &ids,
+                weight: 1.0,
+            }],
+            60.0,
+        )
+        .unwrap();
         let d10 = f.items.iter().find(|i| i.id == "d10").unwrap();
         assert_eq!(d10.score, 1.0 / 70.0);
         assert!((d10.score - 0.0143).abs() < 5e-5);
@@ -407,7 +476,11 @@ mod tests {
 
     #[test]
     fn ties_break_by_id_ascending() {
-        let f = rrf(&[list(&["zeta", "m"], 1.0), list(&["alpha", "m2"], 1.0)], 60.0).unwrap();
+        let f = rrf(
+            &[list(&["zeta", "m"], 1.0), list(&["alpha", "m2"], 1.0)],
+            60.0,
+        )
+        .unwrap();
         let ids: Vec<&str> = f.items.iter().map(|i| i.id.as_str()).collect();
         assert_eq!(ids, vec!["alpha", "zeta", "m", "m2"]);
         let idx = rrf_indexed(&[&[5, 1], &[2, 0]], &[1.0, 1.0], 60.0, 6).unwrap();
@@ -416,12 +489,24 @@ mod tests {
 
     #[test]
     fn invalid_inputs_are_typed_errors() {
-        assert_eq!(rrf(&[list(&["a"], 1.0)], 0.5).unwrap_err().code, ErrorCode::InvalidK);
-        assert_eq!(rrf(&[list(&["a"], 1.0)], f64::NAN).unwrap_err().code, ErrorCode::InvalidK);
+        assert_eq!(
+            rrf(&[list(&["a"], 1.0)], 0.5).unwrap_err().code,
+            ErrorCode::InvalidK
+        );
+        assert_eq!(
+            rrf(&[list(&["a"], 1.0)], f64::NAN).unwrap_err().code,
+            ErrorCode::InvalidK
+        );
         let e = rrf(&[list(&["a"], 1.0), list(&["a"], -1.0)], 60.0).unwrap_err();
-        assert_eq!((e.code, e.field.as_str()), (ErrorCode::InvalidWeight, "weights[1]"));
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InvalidWeight, "weights[1]")
+        );
         let e = rrf_indexed(&[&[0, 7]], &[1.0], 60.0, 3).unwrap_err();
-        assert_eq!((e.code, e.field.as_str()), (ErrorCode::IndexOutOfRange, "lists[0][1]"));
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::IndexOutOfRange, "lists[0][1]")
+        );
         let e = rrf_indexed(&[&[0]], &[1.0, 1.0], 60.0, 3).unwrap_err();
         assert_eq!(e.code, ErrorCode::LengthMismatch);
     }

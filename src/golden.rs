@@ -41,52 +41,110 @@ fn uniform(seed: u64, n: usize, lo: f64, hi: f64) -> Vec<f64> {
 /// Computes the expected output of one case (the `expected` member is ignored).
 pub fn compute(case: &Value) -> Result<Value> {
     let kind = case["kind"].as_str().unwrap_or("");
-    let f64s = |v: &Value| -> Vec<f64> { v.as_array().map(|a| a.iter().filter_map(Value::as_f64).collect()).unwrap_or_default() };
+    let f64s = |v: &Value| -> Vec<f64> {
+        v.as_array()
+            .map(|a| a.iter().filter_map(Value::as_f64).collect())
+            .unwrap_or_default()
+    };
     Ok(match kind {
         "calibrate" => {
-            let s = Sigmoid { threshold: case["threshold"].as_f64().unwrap_or(0.035), steepness: case["steepness"].as_f64().unwrap_or(150.0) };
+            let s = Sigmoid {
+                threshold: case["threshold"].as_f64().unwrap_or(0.035),
+                steepness: case["steepness"].as_f64().unwrap_or(150.0),
+            };
             json!(bits_all(&calibrate(&f64s(&case["scores"]), &s)?))
         }
         "normalize" => {
             let m = NormalizeMethod::parse(case["method"].as_str().unwrap_or(""))?;
-            json!(bits_all(&normalize(&f64s(&case["scores"]), m, case["temperature"].as_f64().unwrap_or(1.0))?))
+            json!(bits_all(&normalize(
+                &f64s(&case["scores"]),
+                m,
+                case["temperature"].as_f64().unwrap_or(1.0)
+            )?))
         }
         "rrf" => {
-            let lists: Vec<Vec<String>> = crate::error::from_json(&case["lists"].to_string(), "lists")?;
+            let lists: Vec<Vec<String>> =
+                crate::error::from_json(&case["lists"].to_string(), "lists")?;
             let weights = f64s(&case["weights"]);
-            let ranked: Vec<RankedList<'_, String>> =
-                lists.iter().enumerate().map(|(i, ids)| RankedList { ids, weight: weights.get(i).copied().unwrap_or(1.0) }).collect();
+            let ranked: Vec<RankedList<'_, String>> = lists
+                .iter()
+                .enumerate()
+                .map(|(i, ids)| RankedList {
+                    ids,
+                    weight: weights.get(i).copied().unwrap_or(1.0),
+                })
+                .collect();
             let fused = rrf(&ranked, case["k"].as_f64().unwrap_or(60.0))?;
-            json!(fused.items.iter().map(|i| json!([i.id, bits(i.score)])).collect::<Vec<_>>())
+            json!(fused
+                .items
+                .iter()
+                .map(|i| json!([i.id, bits(i.score)]))
+                .collect::<Vec<_>>())
         }
         "multiquery" => {
-            let queries: Vec<Vec<QueryHit>> = crate::error::from_json(&case["queries"].to_string(), "queries")?;
-            let opts: MultiQueryOptions = crate::error::from_json(&case["options"].to_string(), "options")?;
+            let queries: Vec<Vec<QueryHit>> =
+                crate::error::from_json(&case["queries"].to_string(), "queries")?;
+            let opts: MultiQueryOptions =
+                crate::error::from_json(&case["options"].to_string(), "options")?;
             let out = fuse_multi_query(&queries, &opts)?;
-            json!(out.results.iter().map(|r| json!([r.id, bits(r.score)])).collect::<Vec<_>>())
+            json!(out
+                .results
+                .iter()
+                .map(|r| json!([r.id, bits(r.score)]))
+                .collect::<Vec<_>>())
         }
         "rerank" => {
-            let cands: Vec<Candidate> = crate::error::from_json(&case["candidates"].to_string(), "candidates")?;
-            let out = rerank_heuristic(case["query"].as_str().unwrap_or(""), &cands, &HeuristicConfig::default())?;
-            json!(out.iter().map(|r| json!([r.id, bits(r.reranked_score)])).collect::<Vec<_>>())
+            let cands: Vec<Candidate> =
+                crate::error::from_json(&case["candidates"].to_string(), "candidates")?;
+            let out = rerank_heuristic(
+                case["query"].as_str().unwrap_or(""),
+                &cands,
+                &HeuristicConfig::default(),
+            )?;
+            json!(out
+                .iter()
+                .map(|r| json!([r.id, bits(r.reranked_score)]))
+                .collect::<Vec<_>>())
         }
         "confidence" => {
             let c = query_confidence(&f64s(&case["scores"]), &ConfidenceOptions::default())?;
-            json!([bits(c.weighted_top5), bits(c.expected_precision), bits(c.at_least_one_relevant)])
+            json!([
+                bits(c.weighted_top5),
+                bits(c.expected_precision),
+                bits(c.at_least_one_relevant)
+            ])
         }
         "fuseRuns" => {
-            let runs: Vec<crate::runs::Run> = crate::error::from_json(&case["runs"].to_string(), "runs")?;
-            let opts: crate::runfusion::FuseRunsOptions = crate::error::from_json(&case["options"].to_string(), "options")?;
+            let runs: Vec<crate::runs::Run> =
+                crate::error::from_json(&case["runs"].to_string(), "runs")?;
+            let opts: crate::runfusion::FuseRunsOptions =
+                crate::error::from_json(&case["options"].to_string(), "options")?;
             let fused = crate::runfusion::fuse_runs(&runs, &opts)?;
-            json!(fused.iter().map(|(q, docs)| (q.clone(), Value::Object(docs.iter().map(|(d, s)| (d.clone(), json!(bits(*s)))).collect()))).collect::<serde_json::Map<_, _>>())
+            json!(fused
+                .iter()
+                .map(|(q, docs)| (
+                    q.clone(),
+                    Value::Object(
+                        docs.iter()
+                            .map(|(d, s)| (d.clone(), json!(bits(*s))))
+                            .collect()
+                    )
+                ))
+                .collect::<serde_json::Map<_, _>>())
         }
         "evaluate" => {
-            let qrels: crate::runs::Qrels = crate::error::from_json(&case["qrels"].to_string(), "qrels")?;
+            let qrels: crate::runs::Qrels =
+                crate::error::from_json(&case["qrels"].to_string(), "qrels")?;
             let run: crate::runs::Run = crate::error::from_json(&case["run"].to_string(), "run")?;
-            let metrics: Vec<String> = crate::error::from_json(&case["metrics"].to_string(), "metrics")?;
+            let metrics: Vec<String> =
+                crate::error::from_json(&case["metrics"].to_string(), "metrics")?;
             let names: Vec<&str> = metrics.iter().map(String::as_str).collect();
             let ev = crate::eval::evaluate(&qrels, &run, &names)?;
-            json!(ev.means.iter().map(|(m, v)| (m.clone(), json!(bits(*v)))).collect::<serde_json::Map<_, _>>())
+            json!(ev
+                .means
+                .iter()
+                .map(|(m, v)| (m.clone(), json!(bits(*v))))
+                .collect::<serde_json::Map<_, _>>())
         }
         "fit" => {
             let (s, l) = (f64s(&case["scores"]), f64s(&case["labels"]));
@@ -100,12 +158,17 @@ pub fn compute(case: &Value) -> Result<Value> {
         }
         "band" => {
             let floors = BandFloors::default();
-            json!(f64s(&case["scores"]).iter().map(|&s| floors.band(s)).collect::<Vec<_>>())
+            json!(f64s(&case["scores"])
+                .iter()
+                .map(|&s| floors.band(s))
+                .collect::<Vec<_>>())
         }
         _ => {
             // "pipeline"
-            let cfg: PipelineConfig = crate::error::from_json(&case["config"].to_string(), "config")?;
-            let input: PipelineInput = crate::error::from_json(&case["input"].to_string(), "input")?;
+            let cfg: PipelineConfig =
+                crate::error::from_json(&case["config"].to_string(), "config")?;
+            let input: PipelineInput =
+                crate::error::from_json(&case["input"].to_string(), "input")?;
             let out = Pipeline::new(cfg)?.run(&input)?;
             let c = out.confidence;
             json!({
@@ -125,7 +188,10 @@ pub fn cases() -> Vec<Value> {
         let keys = uniform(seed, ids.len(), 0.0, 1.0);
         let mut v: Vec<(f64, &String)> = keys.into_iter().zip(&ids).collect();
         v.sort_by(|a, b| a.0.total_cmp(&b.0));
-        v.into_iter().take(25).map(|(_, id)| id.clone()).collect::<Vec<_>>()
+        v.into_iter()
+            .take(25)
+            .map(|(_, id)| id.clone())
+            .collect::<Vec<_>>()
     };
     let (l1, l2, l3) = (shuffled(1), shuffled(2), shuffled(3));
     let mut out = vec![
@@ -136,14 +202,18 @@ pub fn cases() -> Vec<Value> {
     for m in ["max", "min_max", "z_score", "softmax"] {
         out.push(json!({"kind": "normalize", "method": m, "scores": uniform(5, 30, 0.0, 3.0), "temperature": 0.37}));
     }
-    out.push(json!({"kind": "normalize", "method": "softmax", "scores": signed, "temperature": 2.5}));
+    out.push(
+        json!({"kind": "normalize", "method": "softmax", "scores": signed, "temperature": 2.5}),
+    );
     out.push(json!({"kind": "rrf", "lists": [l1, l2, l3], "k": 60.0, "weights": [1.0, 0.7, 1.3]}));
     out.push(json!({"kind": "rrf", "lists": [["a", "x", "y"], ["p", "q", "a"]], "k": 60.0, "weights": [1.0, 1.0]}));
     let hits = |seed: u64, list: &[String]| {
         let s = uniform(seed, list.len(), 0.5, 1.0);
         let mut v: Vec<(f64, &String)> = s.into_iter().zip(list).collect();
         v.sort_by(|a, b| b.0.total_cmp(&a.0));
-        v.into_iter().map(|(score, id)| json!({"id": id, "score": score})).collect::<Vec<_>>()
+        v.into_iter()
+            .map(|(score, id)| json!({"id": id, "score": score}))
+            .collect::<Vec<_>>()
     };
     for m in ["rrf", "score_sum", "score_max"] {
         out.push(json!({"kind": "multiquery", "queries": [hits(21, &l1), hits(22, &l2), hits(23, &l3)], "options": {"method": m, "limit": 15}}));
@@ -157,11 +227,26 @@ pub fn cases() -> Vec<Value> {
     out.push(json!({"kind": "confidence", "scores": uniform(9, 7, 0.0, 1.0)}));
     let run_of = |seed: u64, list: &[String]| {
         let s = uniform(seed, list.len(), 0.0, 20.0);
-        let docs: serde_json::Map<String, Value> = list.iter().zip(s).map(|(d, x)| (d.clone(), json!(x))).collect();
+        let docs: serde_json::Map<String, Value> = list
+            .iter()
+            .zip(s)
+            .map(|(d, x)| (d.clone(), json!(x)))
+            .collect();
         json!({"q1": docs.clone(), "q2": docs.into_iter().take(12).collect::<serde_json::Map<_, _>>()})
     };
     let (r1, r2, r3) = (run_of(31, &l1), run_of(32, &l2), run_of(33, &l3));
-    for (method, extra) in [("sum", json!({})), ("mnz", json!({})), ("rrf", json!({"params": {"k": 20.0}})), ("wsum", json!({"weights": [0.2, 0.5, 0.3]})), ("logn_isr", json!({})), ("bordafuse", json!({})), ("condorcet", json!({})), ("dbsf", json!({})), ("geometric_mean", json!({"weights": [1.0, 2.0, 3.0]})), ("max", json!({"norm": "zmuv"}))] {
+    for (method, extra) in [
+        ("sum", json!({})),
+        ("mnz", json!({})),
+        ("rrf", json!({"params": {"k": 20.0}})),
+        ("wsum", json!({"weights": [0.2, 0.5, 0.3]})),
+        ("logn_isr", json!({})),
+        ("bordafuse", json!({})),
+        ("condorcet", json!({})),
+        ("dbsf", json!({})),
+        ("geometric_mean", json!({"weights": [1.0, 2.0, 3.0]})),
+        ("max", json!({"norm": "zmuv"})),
+    ] {
         let mut options = json!({"method": method});
         if let (Some(o), Some(e)) = (options.as_object_mut(), extra.as_object()) {
             o.extend(e.clone());
@@ -171,11 +256,29 @@ pub fn cases() -> Vec<Value> {
     let qrels = json!({"q1": l2.iter().take(6).map(|d| (d.clone(), json!(1.0))).collect::<serde_json::Map<_, _>>(), "q2": {"doc-03": 2.0, "doc-17": 1.0}});
     out.push(json!({"kind": "evaluate", "qrels": qrels, "run": r1, "metrics": ["ndcg@10", "ndcg_burges@5", "map@100", "mrr", "precision@5", "recall@20", "hit_rate@3", "r-precision", "f1@10"]}));
     let fit_scores = uniform(41, 60, -3.0, 4.0);
-    let fit_labels: Vec<f64> = fit_scores.iter().zip(uniform(42, 60, 0.0, 1.0)).map(|(s, u)| if u < 1.0 / (1.0 + libm::exp(-1.3 * s + 0.4)) { 1.0 } else { 0.0 }).collect();
+    let fit_labels: Vec<f64> = fit_scores
+        .iter()
+        .zip(uniform(42, 60, 0.0, 1.0))
+        .map(|(s, u)| {
+            if u < 1.0 / (1.0 + libm::exp(-1.3 * s + 0.4)) {
+                1.0
+            } else {
+                0.0
+            }
+        })
+        .collect();
     out.push(json!({"kind": "fit", "scores": fit_scores, "labels": fit_labels, "probe": uniform(43, 15, -5.0, 6.0)}));
     out.push(json!({"kind": "band", "scores": [0.95, 0.85, 0.8499999999999999, 0.75, 0.65, 0.64, 0.4, 0.0, 1.0]}));
-    let items: serde_json::Map<String, Value> =
-        ids.iter().enumerate().map(|(i, id)| (id.clone(), json!({"modifiedAt": 1_700_000_000_000.0 - (i as f64) * 86_400_000.0 * 1.7}))).collect();
+    let items: serde_json::Map<String, Value> = ids
+        .iter()
+        .enumerate()
+        .map(|(i, id)| {
+            (
+                id.clone(),
+                json!({"modifiedAt": 1_700_000_000_000.0 - (i as f64) * 86_400_000.0 * 1.7}),
+            )
+        })
+        .collect();
     let lists = json!([{"name": "semantic", "ids": l1}, {"name": "keyword", "ids": l2}, {"name": "graph", "ids": l3}]);
     out.push(json!({"kind": "pipeline", "config": {"topK": 20, "topN": 10, "minConfidence": 0.0}, "input": {"query": "q", "lists": lists, "items": items, "now": 1_700_000_000_000.0}}));
     out.push(json!({"kind": "pipeline", "config": {"topK": 20, "topN": 10, "minConfidence": 0.1, "weights": {"graph": 0.5},
@@ -198,5 +301,7 @@ pub fn generate() -> Result<Value> {
         }
         all.push(case);
     }
-    Ok(json!({ "format": "calibrank golden vectors v1; floats in `expected` are IEEE-754 bit patterns (hex)", "cases": all }))
+    Ok(
+        json!({ "format": "calibrank golden vectors v1; floats in `expected` are IEEE-754 bit patterns (hex)", "cases": all }),
+    )
 }

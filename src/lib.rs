@@ -23,31 +23,36 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(
     not(test),
-    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing
+    )
 )]
 
 pub mod error;
 pub mod runs;
 
+pub mod bands;
+pub mod calibrate;
+pub mod confidence;
 pub mod fuse;
+pub mod limits;
 pub mod multiquery;
+pub mod normalize;
+pub mod pipeline;
 pub mod recency;
 pub mod rerank;
-pub mod normalize;
-pub mod calibrate;
-pub mod bands;
-pub mod confidence;
-pub mod limits;
-pub mod pipeline;
 pub mod timestamp;
 
 #[doc(hidden)]
 pub mod golden;
 
 pub mod eval;
-pub mod runfusion;
 pub mod fit;
 pub mod optimize;
+pub mod runfusion;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

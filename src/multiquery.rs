@@ -89,7 +89,10 @@ impl MultiQueryOptions {
             return Err(ScoreError::new(
                 ErrorCode::InvalidConfig,
                 "resultsPerQuery",
-                format!("must be between 1 and 100000, got {}", self.results_per_query),
+                format!(
+                    "must be between 1 and 100000, got {}",
+                    self.results_per_query
+                ),
             ));
         }
         finite(self.similarity_threshold, || "similarityThreshold".into())?;
@@ -101,7 +104,11 @@ impl MultiQueryOptions {
             ));
         }
         if self.limit < 1 {
-            return Err(ScoreError::new(ErrorCode::InvalidConfig, "limit", "must be >= 1, got 0"));
+            return Err(ScoreError::new(
+                ErrorCode::InvalidConfig,
+                "limit",
+                "must be >= 1, got 0",
+            ));
         }
         validate_k(self.k, "k")
     }
@@ -174,7 +181,9 @@ struct Occurrence {
 
 /// RRF: `sum_q 1 / (k + rank_q)`.
 fn rrf_score(hits: &[(u32, f64, u32)], k: f64) -> f64 {
-    hits.iter().map(|&(_, _, rank)| 1.0 / (k + f64::from(rank))).sum()
+    hits.iter()
+        .map(|&(_, _, rank)| 1.0 / (k + f64::from(rank)))
+        .sum()
 }
 
 /// Score sum: `sum_q score_q`.
@@ -184,15 +193,24 @@ fn score_sum(hits: &[(u32, f64, u32)]) -> f64 {
 
 /// Score max with bonus: `max_q score_q * (1 + boost * (count - 1))`.
 fn score_max(hits: &[(u32, f64, u32)], boost: f64) -> f64 {
-    let max = hits.iter().map(|&(_, s, _)| s).fold(f64::NEG_INFINITY, f64::max);
+    let max = hits
+        .iter()
+        .map(|&(_, s, _)| s)
+        .fold(f64::NEG_INFINITY, f64::max);
     let extra = hits.len().saturating_sub(1) as f64;
     max * (1.0 + boost * extra)
 }
 
 /// Fuses the hits of several queries (see the module documentation).
-pub fn fuse_multi_query(queries: &[Vec<QueryHit>], opts: &MultiQueryOptions) -> Result<MultiQueryOutput> {
+pub fn fuse_multi_query(
+    queries: &[Vec<QueryHit>],
+    opts: &MultiQueryOptions,
+) -> Result<MultiQueryOutput> {
     opts.validate()?;
-    let mut stats = MultiQueryStats { queries: u32::try_from(queries.len()).unwrap_or(u32::MAX), ..Default::default() };
+    let mut stats = MultiQueryStats {
+        queries: u32::try_from(queries.len()).unwrap_or(u32::MAX),
+        ..Default::default()
+    };
     let mut index: FxHashMap<&str, usize> = FxHashMap::default();
     let mut occurrences: Vec<Occurrence> = Vec::new();
     for (qi, hits) in (0u32..).zip(queries) {
@@ -219,7 +237,11 @@ pub fn fuse_multi_query(queries: &[Vec<QueryHit>], opts: &MultiQueryOptions) -> 
             }
             rank += 1;
             let slot = *index.entry(hit.id.as_str()).or_insert_with(|| {
-                occurrences.push(Occurrence { id: hit.id.clone(), timestamp: None, hits: Vec::new() });
+                occurrences.push(Occurrence {
+                    id: hit.id.clone(),
+                    timestamp: None,
+                    hits: Vec::new(),
+                });
                 occurrences.len() - 1
             });
             if let Some(occ) = occurrences.get_mut(slot) {
@@ -233,9 +255,14 @@ pub fn fuse_multi_query(queries: &[Vec<QueryHit>], opts: &MultiQueryOptions) -> 
         }
     }
     stats.unique_items = u32::try_from(occurrences.len()).unwrap_or(u32::MAX);
-    stats.items_in_multiple_queries = u32::try_from(occurrences.iter().filter(|o| o.hits.len() > 1).count()).unwrap_or(u32::MAX);
+    stats.items_in_multiple_queries =
+        u32::try_from(occurrences.iter().filter(|o| o.hits.len() > 1).count()).unwrap_or(u32::MAX);
     let total_hits: usize = occurrences.iter().map(|o| o.hits.len()).sum();
-    stats.mean_queries_per_item = if occurrences.is_empty() { 0.0 } else { total_hits as f64 / occurrences.len() as f64 };
+    stats.mean_queries_per_item = if occurrences.is_empty() {
+        0.0
+    } else {
+        total_hits as f64 / occurrences.len() as f64
+    };
 
     let mut scored: Vec<(f64, Occurrence)> = occurrences
         .into_iter()
@@ -252,7 +279,10 @@ pub fn fuse_multi_query(queries: &[Vec<QueryHit>], opts: &MultiQueryOptions) -> 
         return Err(ScoreError::new(
             ErrorCode::NonFiniteScore,
             "queries",
-            format!("the fused score of {:?} overflows ({s}); rescale the similarity scores", o.id),
+            format!(
+                "the fused score of {:?} overflows ({s}); rescale the similarity scores",
+                o.id
+            ),
         ));
     }
     scored.sort_by(|(sa, a), (sb, b)| {
@@ -274,9 +304,12 @@ pub fn fuse_multi_query(queries: &[Vec<QueryHit>], opts: &MultiQueryOptions) -> 
             let verbose = opts.verbose;
             MultiQueryResult {
                 score,
-                query_scores: verbose.then(|| o.hits.iter().map(|&(q, s, _)| (q.to_string(), s)).collect()),
-                query_ranks: verbose.then(|| o.hits.iter().map(|&(q, _, r)| (q.to_string(), r)).collect()),
-                appeared_in_query_count: verbose.then(|| u32::try_from(o.hits.len()).unwrap_or(u32::MAX)),
+                query_scores: verbose
+                    .then(|| o.hits.iter().map(|&(q, s, _)| (q.to_string(), s)).collect()),
+                query_ranks: verbose
+                    .then(|| o.hits.iter().map(|&(q, _, r)| (q.to_string(), r)).collect()),
+                appeared_in_query_count: verbose
+                    .then(|| u32::try_from(o.hits.len()).unwrap_or(u32::MAX)),
                 id: o.id,
             }
         })
@@ -289,10 +322,18 @@ mod tests {
     use super::*;
 
     fn hit(id: &str, score: f64) -> QueryHit {
-        QueryHit { id: id.into(), score, timestamp: None }
+        QueryHit {
+            id: id.into(),
+            score,
+            timestamp: None,
+        }
     }
     fn opts(method: MultiQueryMethod) -> MultiQueryOptions {
-        MultiQueryOptions { method, verbose: true, ..Default::default() }
+        MultiQueryOptions {
+            method,
+            verbose: true,
+            ..Default::default()
+        }
     }
     fn score_of(out: &MultiQueryOutput, id: &str) -> f64 {
         out.results.iter().find(|r| r.id == id).unwrap().score
@@ -339,7 +380,11 @@ mod tests {
         assert_eq!(score_of(&out, "B"), 0.95);
         assert_eq!(out.results.first().unwrap().id, "B");
         // The listed unit test: [0.9, 0.8] with boost 0.1 -> 0.99.
-        let out = fuse_multi_query(&[vec![hit("m", 0.9)], vec![hit("m", 0.8)]], &opts(MultiQueryMethod::ScoreMax)).unwrap();
+        let out = fuse_multi_query(
+            &[vec![hit("m", 0.9)], vec![hit("m", 0.8)]],
+            &opts(MultiQueryMethod::ScoreMax),
+        )
+        .unwrap();
         assert!((score_of(&out, "m") - 0.99).abs() < 1e-12);
     }
 
@@ -348,24 +393,46 @@ mod tests {
         let o = opts(MultiQueryMethod::Rrf);
         let single = fuse_multi_query(&[vec![hit("m", 0.9)]], &o).unwrap();
         assert_eq!(score_of(&single, "m"), 1.0 / 61.0);
-        let two = fuse_multi_query(&[vec![hit("m", 0.9)], vec![hit("a", 0.9), hit("b", 0.9), hit("m", 0.9)]], &o).unwrap();
+        let two = fuse_multi_query(
+            &[
+                vec![hit("m", 0.9)],
+                vec![hit("a", 0.9), hit("b", 0.9), hit("m", 0.9)],
+            ],
+            &o,
+        )
+        .unwrap();
         assert_eq!(score_of(&two, "m"), 1.0 / 61.0 + 1.0 / 63.0);
-        let sum = fuse_multi_query(&[vec![hit("m", 0.8)], vec![hit("m", 0.7)]], &opts(MultiQueryMethod::ScoreSum)).unwrap();
+        let sum = fuse_multi_query(
+            &[vec![hit("m", 0.8)], vec![hit("m", 0.7)]],
+            &opts(MultiQueryMethod::ScoreSum),
+        )
+        .unwrap();
         assert!((score_of(&sum, "m") - 1.5).abs() < 1e-12);
     }
 
     #[test]
     fn single_query_all_methods_rank_by_similarity() {
         let q = vec![hit("a", 0.95), hit("b", 0.9), hit("c", 0.7)];
-        for m in [MultiQueryMethod::Rrf, MultiQueryMethod::ScoreSum, MultiQueryMethod::ScoreMax] {
+        for m in [
+            MultiQueryMethod::Rrf,
+            MultiQueryMethod::ScoreSum,
+            MultiQueryMethod::ScoreMax,
+        ] {
             let out = fuse_multi_query(std::slice::from_ref(&q), &opts(m)).unwrap();
             let ids: Vec<&str> = out.results.iter().map(|r| r.id.as_str()).collect();
             assert_eq!(ids, vec!["a", "b", "c"], "{m:?}");
         }
         // score_max with boost 0 reproduces the single-query scores (regression test).
-        let o = MultiQueryOptions { method: MultiQueryMethod::ScoreMax, multi_query_boost: 0.0, ..Default::default() };
+        let o = MultiQueryOptions {
+            method: MultiQueryMethod::ScoreMax,
+            multi_query_boost: 0.0,
+            ..Default::default()
+        };
         let out = fuse_multi_query(&[q], &o).unwrap();
-        assert_eq!(out.results.iter().map(|r| r.score).collect::<Vec<_>>(), vec![0.95, 0.9, 0.7]);
+        assert_eq!(
+            out.results.iter().map(|r| r.score).collect::<Vec<_>>(),
+            vec![0.95, 0.9, 0.7]
+        );
     }
 
     #[test]
@@ -379,7 +446,14 @@ mod tests {
         let unique = fuse_multi_query(&[vec![hit("a", 0.9)], vec![hit("b", 0.9)]], &o).unwrap();
         assert_eq!(unique.stats.items_in_multiple_queries, 0);
         assert_eq!(unique.stats.mean_queries_per_item, 1.0);
-        let all = fuse_multi_query(&[vec![hit("a", 0.9), hit("b", 0.8)], vec![hit("b", 0.9), hit("a", 0.8)]], &o).unwrap();
+        let all = fuse_multi_query(
+            &[
+                vec![hit("a", 0.9), hit("b", 0.8)],
+                vec![hit("b", 0.9), hit("a", 0.8)],
+            ],
+            &o,
+        )
+        .unwrap();
         assert_eq!(all.stats.items_in_multiple_queries, 2);
         assert_eq!(all.stats.unique_items, 2);
         assert_eq!(all.stats.mean_queries_per_item, 2.0);
@@ -391,7 +465,10 @@ mod tests {
         let out = fuse_multi_query(&[q], &opts(MultiQueryMethod::Rrf)).unwrap();
         assert_eq!(out.stats.below_threshold, 1);
         assert_eq!(score_of(&out, "a"), 1.0 / 61.0);
-        let o = MultiQueryOptions { results_per_query: 1, ..opts(MultiQueryMethod::Rrf) };
+        let o = MultiQueryOptions {
+            results_per_query: 1,
+            ..opts(MultiQueryMethod::Rrf)
+        };
         let out = fuse_multi_query(&[vec![hit("a", 0.9), hit("b", 0.9)]], &o).unwrap();
         assert_eq!(out.results.len(), 1);
         assert_eq!(out.stats.beyond_results_per_query, 1);
@@ -399,8 +476,17 @@ mod tests {
 
     #[test]
     fn ties_by_timestamp_newest_first_then_id() {
-        let t = |id: &str, ts: Option<&str>| QueryHit { id: id.into(), score: 0.8, timestamp: ts.map(|s| Timestamp::Iso(s.into())) };
-        let qs = vec![vec![t("b", Some("2024-01-01"))], vec![t("a", Some("2024-06-01"))], vec![t("c", None)], vec![t("0", None)]];
+        let t = |id: &str, ts: Option<&str>| QueryHit {
+            id: id.into(),
+            score: 0.8,
+            timestamp: ts.map(|s| Timestamp::Iso(s.into())),
+        };
+        let qs = vec![
+            vec![t("b", Some("2024-01-01"))],
+            vec![t("a", Some("2024-06-01"))],
+            vec![t("c", None)],
+            vec![t("0", None)],
+        ];
         let out = fuse_multi_query(&qs, &opts(MultiQueryMethod::ScoreSum)).unwrap();
         let ids: Vec<&str> = out.results.iter().map(|r| r.id.as_str()).collect();
         assert_eq!(ids, vec!["a", "b", "0", "c"]);
@@ -409,24 +495,69 @@ mod tests {
     #[test]
     fn limit_and_validation() {
         let q: Vec<QueryHit> = (0..30).map(|i| hit(&format!("d{i:02}"), 0.9)).collect();
-        let out = fuse_multi_query(&[q], &MultiQueryOptions { results_per_query: 30, limit: 5, ..Default::default() }).unwrap();
+        let out = fuse_multi_query(
+            &[q],
+            &MultiQueryOptions {
+                results_per_query: 30,
+                limit: 5,
+                ..Default::default()
+            },
+        )
+        .unwrap();
         assert_eq!(out.results.len(), 5);
         assert!(out.results.first().unwrap().query_scores.is_none());
-        let bad = MultiQueryOptions { multi_query_boost: 2.0, ..Default::default() };
-        assert_eq!(fuse_multi_query(&[], &bad).unwrap_err().field, "multiQueryBoost");
-        let bad = MultiQueryOptions { results_per_query: 0, ..Default::default() };
-        assert_eq!(fuse_multi_query(&[], &bad).unwrap_err().field, "resultsPerQuery");
-        let e = fuse_multi_query(&[vec![hit("a", f64::NAN)]], &MultiQueryOptions::default()).unwrap_err();
-        assert_eq!((e.code, e.field.as_str()), (ErrorCode::NonFiniteScore, "queries[0][0].score"));
-        let e = fuse_multi_query(&[], &MultiQueryOptions { k: 0.0, ..Default::default() }).unwrap_err();
+        let bad = MultiQueryOptions {
+            multi_query_boost: 2.0,
+            ..Default::default()
+        };
+        assert_eq!(
+            fuse_multi_query(&[], &bad).unwrap_err().field,
+            "multiQueryBoost"
+        );
+        let bad = MultiQueryOptions {
+            results_per_query: 0,
+            ..Default::default()
+        };
+        assert_eq!(
+            fuse_multi_query(&[], &bad).unwrap_err().field,
+            "resultsPerQuery"
+        );
+        let e = fuse_multi_query(&[vec![hit("a", f64::NAN)]], &MultiQueryOptions::default())
+            .unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::NonFiniteScore, "queries[0][0].score")
+        );
+        let e = fuse_multi_query(
+            &[],
+            &MultiQueryOptions {
+                k: 0.0,
+                ..Default::default()
+            },
+        )
+        .unwrap_err();
         assert_eq!(e.code, ErrorCode::InvalidK);
     }
 
     #[test]
     fn duplicate_within_query_keeps_first() {
-        let out = fuse_multi_query(&[vec![hit("a", 0.9), hit("a", 0.95), hit("b", 0.8)]], &opts(MultiQueryMethod::ScoreSum)).unwrap();
+        let out = fuse_multi_query(
+            &[vec![hit("a", 0.9), hit("a", 0.95), hit("b", 0.8)]],
+            &opts(MultiQueryMethod::ScoreSum),
+        )
+        .unwrap();
         assert_eq!(score_of(&out, "a"), 0.9);
         assert_eq!(out.stats.duplicates, 1);
-        assert_eq!(out.results.iter().find(|r| r.id == "b").unwrap().query_ranks.as_ref().unwrap().get("0"), Some(&2));
+        assert_eq!(
+            out.results
+                .iter()
+                .find(|r| r.id == "b")
+                .unwrap()
+                .query_ranks
+                .as_ref()
+                .unwrap()
+                .get("0"),
+            Some(&2)
+        );
     }
 }

@@ -73,7 +73,10 @@ pub fn min_max(scores: &[f64]) -> Vec<f64> {
         let (lo, hi) = (min / 2.0, max / 2.0);
         return scores.iter().map(|s| (s / 2.0 - lo) / (hi - lo)).collect();
     }
-    scores.iter().map(|s| if range > 0.0 { (s - min) / range } else { 1.0 }).collect()
+    scores
+        .iter()
+        .map(|s| if range > 0.0 { (s - min) / range } else { 1.0 })
+        .collect()
 }
 
 /// Standard normal CDF.
@@ -85,7 +88,8 @@ pub fn normal_cdf(z: f64) -> f64 {
 pub fn z_score(scores: &[f64]) -> Vec<f64> {
     let (mean, sd) = moments(scores);
     let first = scores.first().copied().unwrap_or(0.0);
-    let degenerate = !(mean.is_finite() && sd.is_finite()) || (sd == 0.0 && scores.iter().any(|&s| s != first));
+    let degenerate =
+        !(mean.is_finite() && sd.is_finite()) || (sd == 0.0 && scores.iter().any(|&s| s != first));
     let scale = scores.iter().fold(0.0f64, |m, s| m.max(s.abs()));
     if degenerate && scale > 0.0 && scale.is_finite() {
         // The moments overflow (scores near f64::MAX) or underflow (subnormal spreads):
@@ -93,9 +97,27 @@ pub fn z_score(scores: &[f64]) -> Vec<f64> {
         // (found by fuzzing: NaN, or 0.5 for distinct scores, otherwise).
         let scaled: Vec<f64> = scores.iter().map(|s| s / scale).collect();
         let (mean, sd) = moments(&scaled);
-        return scaled.iter().map(|s| if sd > 0.0 { normal_cdf((s - mean) / sd) } else { 0.5 }).collect();
+        return scaled
+            .iter()
+            .map(|s| {
+                if sd > 0.0 {
+                    normal_cdf((s - mean) / sd)
+                } else {
+                    0.5
+                }
+            })
+            .collect();
     }
-    scores.iter().map(|s| if sd > 0.0 { normal_cdf((s - mean) / sd) } else { 0.5 }).collect()
+    scores
+        .iter()
+        .map(|s| {
+            if sd > 0.0 {
+                normal_cdf((s - mean) / sd)
+            } else {
+                0.5
+            }
+        })
+        .collect()
 }
 
 /// Mean and population standard deviation.
@@ -109,7 +131,10 @@ fn moments(scores: &[f64]) -> (f64, f64) {
 /// `exp((s - max) / T) / sum_j exp((s_j - max) / T)`.
 pub fn softmax(scores: &[f64], temperature: f64) -> Vec<f64> {
     let max = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let exps: Vec<f64> = scores.iter().map(|s| libm::exp((s - max) / temperature)).collect();
+    let exps: Vec<f64> = scores
+        .iter()
+        .map(|s| libm::exp((s - max) / temperature))
+        .collect();
     let sum: f64 = exps.iter().sum();
     exps.iter().map(|e| e / sum).collect()
 }
@@ -119,7 +144,11 @@ pub fn validate_temperature(t: f64, field: &str) -> Result<()> {
     if t.is_finite() && t > 0.0 {
         Ok(())
     } else {
-        Err(ScoreError::new(ErrorCode::InvalidConfig, field, format!("temperature must be a finite number > 0, got {t}")))
+        Err(ScoreError::new(
+            ErrorCode::InvalidConfig,
+            field,
+            format!("temperature must be a finite number > 0, got {t}"),
+        ))
     }
 }
 
@@ -165,7 +194,12 @@ mod tests {
         assert_eq!(max_norm(&[2.0, 1.0, 0.5]), vec![1.0, 0.5, 0.25]);
         // A weak set stays weak: max 0.0005 < floor 0.001.
         assert_eq!(max_norm(&[0.0005, 0.00025]), vec![0.5, 0.25]);
-        assert_eq!(normalize(&[-1.0], NormalizeMethod::Max, 1.0).unwrap_err().code, ErrorCode::NegativeValue);
+        assert_eq!(
+            normalize(&[-1.0], NormalizeMethod::Max, 1.0)
+                .unwrap_err()
+                .code,
+            ErrorCode::NegativeValue
+        );
     }
 
     #[test]
@@ -195,16 +229,32 @@ mod tests {
         assert!(hot[2] - hot[0] < s[2] - s[0]);
         let big = softmax(&[1000.0, 999.0], 1.0);
         assert!(big.iter().all(|v| v.is_finite()));
-        assert_eq!(normalize(&[1.0], NormalizeMethod::Softmax, 0.0).unwrap_err().code, ErrorCode::InvalidConfig);
+        assert_eq!(
+            normalize(&[1.0], NormalizeMethod::Softmax, 0.0)
+                .unwrap_err()
+                .code,
+            ErrorCode::InvalidConfig
+        );
     }
 
     #[test]
     fn empty_and_non_finite() {
-        assert!(normalize(&[], NormalizeMethod::ZScore, 1.0).unwrap().is_empty());
+        assert!(normalize(&[], NormalizeMethod::ZScore, 1.0)
+            .unwrap()
+            .is_empty());
         let e = normalize(&[1.0, f64::INFINITY], NormalizeMethod::MinMax, 1.0).unwrap_err();
-        assert_eq!((e.code, e.field.as_str()), (ErrorCode::NonFiniteScore, "scores[1]"));
-        assert_eq!(NormalizeMethod::parse("minmax").unwrap_err().code, ErrorCode::UnknownMethod);
-        assert_eq!(NormalizeMethod::parse("z_score").unwrap(), NormalizeMethod::ZScore);
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::NonFiniteScore, "scores[1]")
+        );
+        assert_eq!(
+            NormalizeMethod::parse("minmax").unwrap_err().code,
+            ErrorCode::UnknownMethod
+        );
+        assert_eq!(
+            NormalizeMethod::parse("z_score").unwrap(),
+            NormalizeMethod::ZScore
+        );
     }
 
     #[test]

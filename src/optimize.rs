@@ -18,7 +18,17 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Methods that take one weight per run.
-pub const WEIGHTED: [&str; 9] = ["wsum", "wmnz", "mixed", "w_bordafuse", "w_condorcet", "dbsf", "arithmetic_mean", "geometric_mean", "harmonic_mean"];
+pub const WEIGHTED: [&str; 9] = [
+    "wsum",
+    "wmnz",
+    "mixed",
+    "w_bordafuse",
+    "w_condorcet",
+    "dbsf",
+    "arithmetic_mean",
+    "geometric_mean",
+    "harmonic_mean",
+];
 
 /// The most configurations one search may try.
 pub const MAX_TRIALS: usize = 100_000;
@@ -88,8 +98,17 @@ pub struct OptimizeReport {
 
 fn steps_of(step: f64) -> Result<u32> {
     let n = (1.0 / step).round();
-    if !(step.is_finite() && step > 0.0 && step <= 1.0 && (n * step - 1.0).abs() < 1e-9 && n <= 1000.0) {
-        return Err(ScoreError::new(ErrorCode::InvalidConfig, "step", format!("step must be 1/n for a whole n <= 1000, got {step}")));
+    if !(step.is_finite()
+        && step > 0.0
+        && step <= 1.0
+        && (n * step - 1.0).abs() < 1e-9
+        && n <= 1000.0)
+    {
+        return Err(ScoreError::new(
+            ErrorCode::InvalidConfig,
+            "step",
+            format!("step must be 1/n for a whole n <= 1000, got {step}"),
+        ));
     }
     Ok(n as u32)
 }
@@ -102,10 +121,12 @@ fn compositions(total: u32, parts: usize) -> Vec<Vec<u32>> {
     (0..=total)
         .rev()
         .flat_map(|first| {
-            compositions(total - first, parts - 1).into_iter().map(move |mut rest| {
-                rest.insert(0, first);
-                rest
-            })
+            compositions(total - first, parts - 1)
+                .into_iter()
+                .map(move |mut rest| {
+                    rest.insert(0, first);
+                    rest
+                })
         })
         .collect()
 }
@@ -121,30 +142,66 @@ type GridPoint = (Option<Vec<f64>>, BTreeMap<String, f64>);
 fn grid(method: &str, n_runs: usize, opts: &OptimizeOptions) -> Result<Vec<GridPoint>> {
     let n = steps_of(opts.step)?;
     if WEIGHTED.contains(&method) {
-        let count = binomial(u64::from(n) + n_runs as u64 - 1, n_runs.saturating_sub(1) as u64);
+        let count = binomial(
+            u64::from(n) + n_runs as u64 - 1,
+            n_runs.saturating_sub(1) as u64,
+        );
         if count > MAX_TRIALS as u64 {
-            return Err(ScoreError::new(ErrorCode::InputTooLarge, "step", format!("{count} weight vectors exceed the limit of {MAX_TRIALS}; use a larger step")));
+            return Err(ScoreError::new(
+                ErrorCode::InputTooLarge,
+                "step",
+                format!(
+                    "{count} weight vectors exceed the limit of {MAX_TRIALS}; use a larger step"
+                ),
+            ));
         }
         return Ok(compositions(n, n_runs)
             .into_iter()
-            .map(|c| (Some(c.iter().map(|&i| f64::from(i) / f64::from(n)).collect()), BTreeMap::new()))
+            .map(|c| {
+                (
+                    Some(c.iter().map(|&i| f64::from(i) / f64::from(n)).collect()),
+                    BTreeMap::new(),
+                )
+            })
             .collect());
     }
     match method {
         "rrf" => {
             if opts.k_values.is_empty() {
-                return Err(ScoreError::new(ErrorCode::EmptyInput, "kValues", "give at least one k"));
+                return Err(ScoreError::new(
+                    ErrorCode::EmptyInput,
+                    "kValues",
+                    "give at least one k",
+                ));
             }
             if opts.k_values.len() > MAX_TRIALS {
-                return Err(ScoreError::new(ErrorCode::InputTooLarge, "kValues", format!("more than {MAX_TRIALS} values")));
+                return Err(ScoreError::new(
+                    ErrorCode::InputTooLarge,
+                    "kValues",
+                    format!("more than {MAX_TRIALS} values"),
+                ));
             }
-            Ok(opts.k_values.iter().map(|&k| (None, BTreeMap::from([("k".to_string(), k)]))).collect())
+            Ok(opts
+                .k_values
+                .iter()
+                .map(|&k| (None, BTreeMap::from([("k".to_string(), k)])))
+                .collect())
         }
-        "rbc" => Ok((1..n).map(|i| (None, BTreeMap::from([("phi".to_string(), f64::from(i) / f64::from(n))]))).collect()),
+        "rbc" => Ok((1..n)
+            .map(|i| {
+                (
+                    None,
+                    BTreeMap::from([("phi".to_string(), f64::from(i) / f64::from(n))]),
+                )
+            })
+            .collect()),
         other => Err(ScoreError::new(
             ErrorCode::UnknownMethod,
             "method",
-            format!("{other:?} has nothing to tune; use rrf, rbc or a weighted method ({})", WEIGHTED.join(", ")),
+            format!(
+                "{other:?} has nothing to tune; use rrf, rbc or a weighted method ({})",
+                WEIGHTED.join(", ")
+            ),
         )),
     }
 }
@@ -163,29 +220,65 @@ pub struct Progress {
 
 /// Searches the grid (see the module documentation); `progress` is called after every
 /// configuration.
-pub fn optimize_fusion(qrels: &Qrels, runs: &[Run], opts: &OptimizeOptions, progress: &mut dyn FnMut(Progress)) -> Result<OptimizeReport> {
+pub fn optimize_fusion(
+    qrels: &Qrels,
+    runs: &[Run],
+    opts: &OptimizeOptions,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<OptimizeReport> {
     if runs.len() < 2 {
-        return Err(ScoreError::new(ErrorCode::EmptyInput, "runs", "give at least two runs to fuse"));
+        return Err(ScoreError::new(
+            ErrorCode::EmptyInput,
+            "runs",
+            "give at least two runs to fuse",
+        ));
     }
-    crate::eval::Metric::parse(&opts.metric).map_err(|e| ScoreError { field: "metric".into(), ..e })?;
+    crate::eval::Metric::parse(&opts.metric).map_err(|e| ScoreError {
+        field: "metric".into(),
+        ..e
+    })?;
     let configs = grid(&opts.method, runs.len(), opts)?;
     let total = configs.len();
     let mut trials = Vec::with_capacity(total);
     let mut best: Option<usize> = None;
     for (weights, params) in configs {
-        let fo = FuseRunsOptions { method: opts.method.clone(), norm: opts.norm.clone(), weights: weights.clone(), params: params.clone() };
+        let fo = FuseRunsOptions {
+            method: opts.method.clone(),
+            norm: opts.norm.clone(),
+            weights: weights.clone(),
+            params: params.clone(),
+        };
         let fused = fuse_runs(runs, &fo)?;
         let ev = crate::eval::evaluate(qrels, &fused, &[opts.metric.as_str()])?;
         let score = ev.means.first().map_or(0.0, |(_, v)| *v);
-        if best.and_then(|b| trials.get(b)).is_none_or(|t: &Trial| score > t.score) {
+        if best
+            .and_then(|b| trials.get(b))
+            .is_none_or(|t: &Trial| score > t.score)
+        {
             best = Some(trials.len());
         }
-        trials.push(Trial { weights, params, score });
+        trials.push(Trial {
+            weights,
+            params,
+            score,
+        });
         let best_score = best.and_then(|b| trials.get(b)).map_or(score, |t| t.score);
-        progress(Progress { done: trials.len(), total, best_score });
+        progress(Progress {
+            done: trials.len(),
+            total,
+            best_score,
+        });
     }
-    let best = best.and_then(|b| trials.get(b)).cloned().ok_or_else(|| ScoreError::new(ErrorCode::EmptyInput, "runs", "nothing was tried"))?;
-    Ok(OptimizeReport { method: opts.method.clone(), metric: opts.metric.clone(), best, trials })
+    let best = best
+        .and_then(|b| trials.get(b))
+        .cloned()
+        .ok_or_else(|| ScoreError::new(ErrorCode::EmptyInput, "runs", "nothing was tried"))?;
+    Ok(OptimizeReport {
+        method: opts.method.clone(),
+        metric: opts.metric.clone(),
+        best,
+        trials,
+    })
 }
 
 #[cfg(test)]
@@ -193,7 +286,15 @@ mod tests {
     use super::*;
 
     fn run(pairs: &[(&str, &[(&str, f64)])]) -> Run {
-        pairs.iter().map(|(q, docs)| (q.to_string(), docs.iter().map(|(d, s)| (d.to_string(), *s)).collect())).collect()
+        pairs
+            .iter()
+            .map(|(q, docs)| {
+                (
+                    q.to_string(),
+                    docs.iter().map(|(d, s)| (d.to_string(), *s)).collect(),
+                )
+            })
+            .collect()
     }
 
     #[test]
@@ -205,13 +306,33 @@ mod tests {
             assert!((w.iter().sum::<f64>() - 1.0).abs() < 1e-12);
         }
         assert_eq!(g[0].0.as_ref().unwrap(), &vec![1.0, 0.0, 0.0]);
-        assert_eq!(grid("wsum", 2, &OptimizeOptions::default()).unwrap().len(), 11);
-        assert_eq!(grid("rrf", 2, &OptimizeOptions::default()).unwrap().len(), 10);
-        assert_eq!(grid("rbc", 2, &OptimizeOptions::default()).unwrap().len(), 9);
-        assert_eq!(grid("max", 2, &OptimizeOptions::default()).unwrap_err().code, ErrorCode::UnknownMethod);
+        assert_eq!(
+            grid("wsum", 2, &OptimizeOptions::default()).unwrap().len(),
+            11
+        );
+        assert_eq!(
+            grid("rrf", 2, &OptimizeOptions::default()).unwrap().len(),
+            10
+        );
+        assert_eq!(
+            grid("rbc", 2, &OptimizeOptions::default()).unwrap().len(),
+            9
+        );
+        assert_eq!(
+            grid("max", 2, &OptimizeOptions::default())
+                .unwrap_err()
+                .code,
+            ErrorCode::UnknownMethod
+        );
         assert_eq!(steps_of(0.3).unwrap_err().code, ErrorCode::InvalidConfig);
-        let huge = OptimizeOptions { step: 0.001, ..Default::default() };
-        assert_eq!(grid("wsum", 6, &huge).unwrap_err().code, ErrorCode::InputTooLarge);
+        let huge = OptimizeOptions {
+            step: 0.001,
+            ..Default::default()
+        };
+        assert_eq!(
+            grid("wsum", 6, &huge).unwrap_err().code,
+            ErrorCode::InputTooLarge
+        );
     }
 
     #[test]
@@ -221,10 +342,18 @@ mod tests {
         let a = run(&[("q", &[("rel", 0.1), ("x", 0.9), ("y", 0.5)])]);
         let b = run(&[("q", &[("rel", 0.9), ("x", 0.1), ("y", 0.5)])]);
         let mut calls = 0;
-        let report = optimize_fusion(&qrels, &[a, b], &OptimizeOptions { metric: "mrr".into(), ..Default::default() }, &mut |p| {
-            calls += 1;
-            assert!(p.done <= p.total);
-        })
+        let report = optimize_fusion(
+            &qrels,
+            &[a, b],
+            &OptimizeOptions {
+                metric: "mrr".into(),
+                ..Default::default()
+            },
+            &mut |p| {
+                calls += 1;
+                assert!(p.done <= p.total);
+            },
+        )
         .unwrap();
         assert_eq!(calls, 11);
         assert_eq!(report.trials.len(), 11);
@@ -241,9 +370,27 @@ mod tests {
     fn errors() {
         let q: Qrels = run(&[("q", &[("d", 1.0)])]);
         let r = run(&[("q", &[("d", 1.0)])]);
-        let e = optimize_fusion(&q, std::slice::from_ref(&r), &OptimizeOptions::default(), &mut |_| {}).unwrap_err();
+        let e = optimize_fusion(
+            &q,
+            std::slice::from_ref(&r),
+            &OptimizeOptions::default(),
+            &mut |_| {},
+        )
+        .unwrap_err();
         assert_eq!(e.code, ErrorCode::EmptyInput);
-        let e = optimize_fusion(&q, &[r.clone(), r], &OptimizeOptions { metric: "nope@3".into(), ..Default::default() }, &mut |_| {}).unwrap_err();
-        assert_eq!((e.code, e.field.as_str()), (ErrorCode::UnknownMethod, "metric"));
+        let e = optimize_fusion(
+            &q,
+            &[r.clone(), r],
+            &OptimizeOptions {
+                metric: "nope@3".into(),
+                ..Default::default()
+            },
+            &mut |_| {},
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::UnknownMethod, "metric")
+        );
     }
 }

@@ -32,11 +32,20 @@ use crate::calibrate::Sigmoid;
 use crate::confidence::{confidence_of_sorted, ConfidenceOptions, QueryConfidence};
 use crate::error::{finite, ErrorCode, Result, ScoreError};
 use crate::fit::{IsotonicModel, PlattModel};
-use crate::fuse::{descending_key, rrf_interned, validate_k, validate_weight, InternedFusion, RankedList, DEFAULT_K};
+use crate::fuse::{
+    descending_key, rrf_interned, validate_k, validate_weight, InternedFusion, RankedList,
+    DEFAULT_K,
+};
 use crate::limits::Limits;
 use crate::normalize::{normalize, validate_temperature, NormalizeMethod};
-use crate::recency::{age_days, default_steps, step_multiplier, validate_boost, validate_steps, FiscalYearTier, RecencyStep};
-use crate::rerank::{cross_encoder_normalize, heuristic_factors, CandidateText, HeuristicConfig, HeuristicFactors, PreparedQuery};
+use crate::recency::{
+    age_days, default_steps, step_multiplier, validate_boost, validate_steps, FiscalYearTier,
+    RecencyStep,
+};
+use crate::rerank::{
+    cross_encoder_normalize, heuristic_factors, CandidateText, HeuristicConfig, HeuristicFactors,
+    PreparedQuery,
+};
 use crate::timestamp::Timestamp;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -72,7 +81,12 @@ pub struct RecencyConfig {
 
 impl Default for RecencyConfig {
     fn default() -> Self {
-        RecencyConfig { mode: RecencyMode::Step, steps: default_steps(), fiscal_year: FiscalYearTier::default(), boost: 0.8 }
+        RecencyConfig {
+            mode: RecencyMode::Step,
+            steps: default_steps(),
+            fiscal_year: FiscalYearTier::default(),
+            boost: 0.8,
+        }
     }
 }
 
@@ -108,7 +122,12 @@ pub struct RerankConfig {
 
 impl Default for RerankConfig {
     fn default() -> Self {
-        RerankConfig { method: RerankMethod::None, heuristic: HeuristicConfig::default(), candidate_limit: None, recency_boost: 0.8 }
+        RerankConfig {
+            method: RerankMethod::None,
+            heuristic: HeuristicConfig::default(),
+            candidate_limit: None,
+            recency_boost: 0.8,
+        }
     }
 }
 
@@ -127,7 +146,11 @@ pub struct NormalizationConfig {
 
 impl Default for NormalizationConfig {
     fn default() -> Self {
-        NormalizationConfig { method: NormalizeMethod::None, temperature: 1.0, min_relevance: 0.1 }
+        NormalizationConfig {
+            method: NormalizeMethod::None,
+            temperature: 1.0,
+            min_relevance: 0.1,
+        }
     }
 }
 
@@ -163,7 +186,10 @@ fn default_steepness() -> f64 {
 
 impl Default for Calibration {
     fn default() -> Self {
-        Calibration::Sigmoid { threshold: default_threshold(), steepness: default_steepness() }
+        Calibration::Sigmoid {
+            threshold: default_threshold(),
+            steepness: default_steepness(),
+        }
     }
 }
 
@@ -171,7 +197,14 @@ impl Calibration {
     /// Validates parameters.
     pub fn validate(&self) -> Result<()> {
         match self {
-            Calibration::Sigmoid { threshold, steepness } => Sigmoid { threshold: *threshold, steepness: *steepness }.validate(),
+            Calibration::Sigmoid {
+                threshold,
+                steepness,
+            } => Sigmoid {
+                threshold: *threshold,
+                steepness: *steepness,
+            }
+            .validate(),
             Calibration::Platt(m) => m.validate(),
             Calibration::Isotonic(m) => m.validate(),
         }
@@ -180,7 +213,14 @@ impl Calibration {
     /// The confidence of one raw score.
     pub fn apply(&self, raw: f64) -> f64 {
         match self {
-            Calibration::Sigmoid { threshold, steepness } => Sigmoid { threshold: *threshold, steepness: *steepness }.apply(raw),
+            Calibration::Sigmoid {
+                threshold,
+                steepness,
+            } => Sigmoid {
+                threshold: *threshold,
+                steepness: *steepness,
+            }
+            .apply(raw),
             Calibration::Platt(m) => m.predict(raw),
             Calibration::Isotonic(m) => m.predict(raw),
         }
@@ -203,13 +243,20 @@ pub struct BandsConfig {
 impl Default for BandsConfig {
     fn default() -> Self {
         let d = BandFloors::default();
-        BandsConfig { high_floor: d.high_floor, degraded_floor: d.degraded_floor, profiles: Vec::new() }
+        BandsConfig {
+            high_floor: d.high_floor,
+            degraded_floor: d.degraded_floor,
+            profiles: Vec::new(),
+        }
     }
 }
 
 impl BandsConfig {
     fn floors(&self) -> BandFloors {
-        BandFloors { high_floor: self.high_floor, degraded_floor: self.degraded_floor }
+        BandFloors {
+            high_floor: self.high_floor,
+            degraded_floor: self.degraded_floor,
+        }
     }
 }
 
@@ -271,7 +318,11 @@ fn in_unit(v: f64, field: &str) -> Result<()> {
     if v.is_finite() && (0.0..=1.0).contains(&v) {
         Ok(())
     } else {
-        Err(ScoreError::new(ErrorCode::InvalidConfig, field, format!("must be within [0, 1], got {v}")))
+        Err(ScoreError::new(
+            ErrorCode::InvalidConfig,
+            field,
+            format!("must be within [0, 1], got {v}"),
+        ))
     }
 }
 
@@ -283,26 +334,53 @@ impl PipelineConfig {
             validate_weight(w, || format!("weights.{name}"))?;
         }
         if self.top_k < 1 {
-            return Err(ScoreError::new(ErrorCode::InvalidTopK, "topK", "topK must be >= 1"));
+            return Err(ScoreError::new(
+                ErrorCode::InvalidTopK,
+                "topK",
+                "topK must be >= 1",
+            ));
         }
         if self.top_n < 1 || self.top_n > self.top_k {
-            return Err(ScoreError::new(ErrorCode::InvalidTopN, "topN", format!("topN must satisfy 1 <= topN <= topK = {}, got {}", self.top_k, self.top_n)));
+            return Err(ScoreError::new(
+                ErrorCode::InvalidTopN,
+                "topN",
+                format!(
+                    "topN must satisfy 1 <= topN <= topK = {}, got {}",
+                    self.top_k, self.top_n
+                ),
+            ));
         }
         validate_steps(&self.recency.steps, "recency.steps")?;
         self.recency.fiscal_year.validate("recency.fiscalYear")?;
         validate_boost(self.recency.boost, "recency.boost")?;
-        self.rerank.heuristic.validate().map_err(|e| e.within("rerank.heuristic"))?;
+        self.rerank
+            .heuristic
+            .validate()
+            .map_err(|e| e.within("rerank.heuristic"))?;
         if self.rerank.candidate_limit == Some(0) {
-            return Err(ScoreError::new(ErrorCode::InvalidConfig, "rerank.candidateLimit", "must be >= 1"));
+            return Err(ScoreError::new(
+                ErrorCode::InvalidConfig,
+                "rerank.candidateLimit",
+                "must be >= 1",
+            ));
         }
         validate_boost(self.rerank.recency_boost, "rerank.recencyBoost")?;
         validate_temperature(self.normalization.temperature, "normalization.temperature")?;
-        finite(self.normalization.min_relevance, || "normalization.minRelevance".into())?;
-        self.calibration.validate().map_err(|e| e.within("calibration"))?;
+        finite(self.normalization.min_relevance, || {
+            "normalization.minRelevance".into()
+        })?;
+        self.calibration
+            .validate()
+            .map_err(|e| e.within("calibration"))?;
         in_unit(self.min_confidence, "minConfidence")?;
-        self.bands.floors().validate().map_err(|e| e.within("bands"))?;
+        self.bands
+            .floors()
+            .validate()
+            .map_err(|e| e.within("bands"))?;
         validate_profiles(&self.bands.profiles).map_err(|e| e.within("bands"))?;
-        self.confidence.validate().map_err(|e| e.within("confidence"))?;
+        self.confidence
+            .validate()
+            .map_err(|e| e.within("confidence"))?;
         self.limits.validate()
     }
 }
@@ -566,7 +644,11 @@ impl Pipeline {
         limits.check_text(&input.query, || "query".into())?;
         for (i, list) in input.lists.iter().enumerate() {
             if input.lists.iter().take(i).any(|l| l.name == list.name) {
-                return Err(ScoreError::new(ErrorCode::DuplicateId, format!("lists[{i}].name"), format!("list name {:?} is used twice", list.name)));
+                return Err(ScoreError::new(
+                    ErrorCode::DuplicateId,
+                    format!("lists[{i}].name"),
+                    format!("list name {:?} is used twice", list.name),
+                ));
             }
             if let Some(w) = list.weight {
                 validate_weight(w, || format!("lists[{i}].weight"))?;
@@ -588,7 +670,11 @@ impl Pipeline {
         let mut any_mtime = false;
         for (id, meta) in &input.items {
             let field = |f: &str| format!("items.{id}.{f}");
-            for (name, text) in [("name", &meta.name), ("summary", &meta.summary), ("content", &meta.content)] {
+            for (name, text) in [
+                ("name", &meta.name),
+                ("summary", &meta.summary),
+                ("content", &meta.content),
+            ] {
                 if let Some(t) = text {
                     limits.check_text(t, || field(name))?;
                 }
@@ -598,7 +684,10 @@ impl Pipeline {
             }
             if let Some(t) = &meta.modified_at {
                 // The field path is formatted only on error (not once per item).
-                t.to_millis("").map_err(|e| ScoreError { field: field("modifiedAt"), ..e })?;
+                t.to_millis("").map_err(|e| ScoreError {
+                    field: field("modifiedAt"),
+                    ..e
+                })?;
                 any_mtime = true;
             }
         }
@@ -614,28 +703,53 @@ impl Pipeline {
             ));
         }
         if self.config.rerank.method == RerankMethod::Heuristic && input.query.trim().is_empty() {
-            return Err(ScoreError::new(ErrorCode::EmptyQuery, "query", "the heuristic reranker needs a non-empty query"));
+            return Err(ScoreError::new(
+                ErrorCode::EmptyQuery,
+                "query",
+                "the heuristic reranker needs a non-empty query",
+            ));
         }
         Ok(now)
     }
 
     fn list_weight(&self, list: &InputList) -> f64 {
-        list.weight.or_else(|| self.config.weights.get(&list.name).copied()).unwrap_or(1.0)
+        list.weight
+            .or_else(|| self.config.weights.get(&list.name).copied())
+            .unwrap_or(1.0)
     }
 
     fn merge_recency(&self, meta: Option<&ItemMeta>, now: Option<f64>) -> Result<f64> {
         let rc = &self.config.recency;
         Ok(match (rc.mode, meta) {
-            (RecencyMode::Step, Some(ItemMeta { modified_at: Some(t), .. })) => {
-                let (Some(now), Ok(m)) = (now, t.to_millis("modifiedAt")) else { return Ok(1.0) };
+            (
+                RecencyMode::Step,
+                Some(ItemMeta {
+                    modified_at: Some(t),
+                    ..
+                }),
+            ) => {
+                let (Some(now), Ok(m)) = (now, t.to_millis("modifiedAt")) else {
+                    return Ok(1.0);
+                };
                 step_multiplier(&rc.steps, age_days(m, now))
             }
-            (RecencyMode::FiscalYear, Some(ItemMeta { fiscal_year: Some(fy), .. })) => rc.fiscal_year.multiplier(*fy, rc.boost),
+            (
+                RecencyMode::FiscalYear,
+                Some(ItemMeta {
+                    fiscal_year: Some(fy),
+                    ..
+                }),
+            ) => rc.fiscal_year.multiplier(*fy, rc.boost),
             _ => 1.0,
         })
     }
 
-    fn rerank_stage(&self, pool: &mut Vec<Work<'_>>, input: &PipelineInput, stats: &mut PipelineStats) -> Result<()> {
+    fn rerank_stage(
+        &self,
+        pool: &mut Vec<Work<'_>>,
+        input: &PipelineInput,
+        stats: &mut PipelineStats,
+    ) -> Result<()> {
         let rc = &self.config.rerank;
         if rc.method == RerankMethod::None {
             for w in pool.iter_mut() {
@@ -679,7 +793,10 @@ impl Pipeline {
                     .collect::<Result<_>>()?;
                 for ((w, r), n) in pool.iter_mut().zip(&raw).zip(cross_encoder_normalize(&raw)) {
                     w.after_rerank = n;
-                    w.rerank = RerankExplain::CrossEncoder { raw: *r, normalized: n };
+                    w.rerank = RerankExplain::CrossEncoder {
+                        raw: *r,
+                        normalized: n,
+                    };
                 }
             }
             RerankMethod::None => {}
@@ -696,7 +813,11 @@ impl Pipeline {
 
     /// The best (first) 1-based rank in each list of each pool document, for the
     /// explanations (one pass over the lists).
-    fn pool_ranks(&self, fused: &InternedFusion<'_>, pool: &[(u64, &str, u32)]) -> Vec<Vec<Option<u32>>> {
+    fn pool_ranks(
+        &self,
+        fused: &InternedFusion<'_>,
+        pool: &[(u64, &str, u32)],
+    ) -> Vec<Vec<Option<u32>>> {
         let n_lists = fused.lists.len();
         let mut slot = vec![u32::MAX; fused.interner.ids.len()];
         for (i, &(_, _, d)) in (0u32..).zip(pool) {
@@ -707,7 +828,9 @@ impl Pipeline {
         let mut ranks = vec![vec![None; n_lists]; pool.len()];
         for (li, list) in fused.lists.iter().enumerate() {
             for (pos, &d) in list.iter().enumerate() {
-                let Some(&i) = slot.get(d as usize) else { continue };
+                let Some(&i) = slot.get(d as usize) else {
+                    continue;
+                };
                 if let Some(r) = ranks.get_mut(i as usize).and_then(|r| r.get_mut(li)) {
                     if r.is_none() {
                         *r = Some(u32::try_from(pos + 1).unwrap_or(u32::MAX));
@@ -725,8 +848,15 @@ impl Pipeline {
 
         // 1. Fuse.
         let weights: Vec<f64> = input.lists.iter().map(|l| self.list_weight(l)).collect();
-        let lists: Vec<RankedList<'_, String>> =
-            input.lists.iter().zip(&weights).map(|(l, &weight)| RankedList { ids: &l.ids, weight }).collect();
+        let lists: Vec<RankedList<'_, String>> = input
+            .lists
+            .iter()
+            .zip(&weights)
+            .map(|(l, &weight)| RankedList {
+                ids: &l.ids,
+                weight,
+            })
+            .collect();
         let fused = rrf_interned(&lists, cfg.k)?;
         let fusion = &fused.fusion;
         let mut stats = PipelineStats {
@@ -742,7 +872,11 @@ impl Pipeline {
         let ids = &fused.interner.ids;
         let mut metas: Vec<Option<&ItemMeta>> = vec![None; ids.len()];
         for (id, meta) in &input.items {
-            if let Some(slot) = fused.interner.get(id).and_then(|d| metas.get_mut(d as usize)) {
+            if let Some(slot) = fused
+                .interner
+                .get(id)
+                .and_then(|d| metas.get_mut(d as usize))
+            {
                 *slot = Some(meta);
             }
         }
@@ -757,7 +891,8 @@ impl Pipeline {
             .zip(ids.iter().zip(fusion.scores.iter().zip(&multipliers)))
             .map(|(d, (id, (&s, &m)))| (descending_key(s * m), *id, d))
             .collect();
-        let by_key = |a: &(u64, &str, u32), b: &(u64, &str, u32)| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1));
+        let by_key =
+            |a: &(u64, &str, u32), b: &(u64, &str, u32)| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1));
         let top_k = cfg.top_k as usize;
         stats.beyond_top_k = count(keyed.len().saturating_sub(top_k));
         if keyed.len() > top_k && top_k > 0 {
@@ -765,7 +900,12 @@ impl Pipeline {
             keyed.truncate(top_k);
         }
         keyed.sort_unstable_by(by_key);
-        let mut ranks = if cfg.explain { self.pool_ranks(&fused, &keyed) } else { Vec::new() }.into_iter();
+        let mut ranks = if cfg.explain {
+            self.pool_ranks(&fused, &keyed)
+        } else {
+            Vec::new()
+        }
+        .into_iter();
         let mut pool: Vec<Work<'_>> = Vec::with_capacity(keyed.len());
         for &(_, id, d) in &keyed {
             let d = d as usize;
@@ -791,7 +931,8 @@ impl Pipeline {
         // 5. Normalize, then minRelevance.
         let method = cfg.normalization.method;
         let reranked: Vec<f64> = pool.iter().map(|w| w.after_rerank).collect();
-        let normalized = normalize(&reranked, method, cfg.normalization.temperature).map_err(|e| e.within("normalization"))?;
+        let normalized = normalize(&reranked, method, cfg.normalization.temperature)
+            .map_err(|e| e.within("normalization"))?;
         for (w, n) in pool.iter_mut().zip(normalized) {
             w.normalized = n;
         }
@@ -811,7 +952,10 @@ impl Pipeline {
 
         // 7. Final order and topN.
         pool.sort_by(|a, b| {
-            b.calibrated.total_cmp(&a.calibrated).then_with(|| b.normalized.total_cmp(&a.normalized)).then_with(|| a.id.cmp(b.id))
+            b.calibrated
+                .total_cmp(&a.calibrated)
+                .then_with(|| b.normalized.total_cmp(&a.normalized))
+                .then_with(|| a.id.cmp(b.id))
         });
         stats.beyond_top_n = count(pool.len().saturating_sub(cfg.top_n as usize));
         pool.truncate(cfg.top_n as usize);
@@ -831,17 +975,35 @@ impl Pipeline {
                     Band::Degraded => stats.degraded += 1,
                     Band::Miss => stats.misses += 1,
                 }
-                let explain = cfg.explain.then(|| self.explain(&w, input, &weights, band, profile));
-                PipelineResult { id: w.id.to_string(), score: w.calibrated, band, explain }
+                let explain = cfg
+                    .explain
+                    .then(|| self.explain(&w, input, &weights, band, profile));
+                PipelineResult {
+                    id: w.id.to_string(),
+                    score: w.calibrated,
+                    band,
+                    explain,
+                }
             })
             .collect();
         stats.returned = count(results.len());
-        let out = PipelineOutput { results, confidence, stats };
+        let out = PipelineOutput {
+            results,
+            confidence,
+            stats,
+        };
         check_contract(&out, cfg.top_n)?;
         Ok(out)
     }
 
-    fn explain(&self, w: &Work<'_>, input: &PipelineInput, weights: &[f64], band: Band, profile: Option<&str>) -> Explain {
+    fn explain(
+        &self,
+        w: &Work<'_>,
+        input: &PipelineInput,
+        weights: &[f64],
+        band: Band,
+        profile: Option<&str>,
+    ) -> Explain {
         let contributions = input
             .lists
             .iter()
@@ -849,8 +1011,17 @@ impl Pipeline {
             .zip(&w.ranks)
             .filter_map(|((list, &weight), rank)| {
                 let rank = (*rank)?;
-                let list_score = list.scores.as_ref().and_then(|s| s.get((rank as usize).saturating_sub(1)).copied());
-                Some(Contribution { list: list.name.clone(), rank, weight, contribution: crate::fuse::rrf_term(weight, self.config.k, rank), list_score })
+                let list_score = list
+                    .scores
+                    .as_ref()
+                    .and_then(|s| s.get((rank as usize).saturating_sub(1)).copied());
+                Some(Contribution {
+                    list: list.name.clone(),
+                    rank,
+                    weight,
+                    contribution: crate::fuse::rrf_term(weight, self.config.k, rank),
+                    list_score,
+                })
             })
             .collect();
         Explain {
@@ -871,14 +1042,24 @@ impl Pipeline {
 
 /// Seed 000's output contract.
 pub fn check_contract(out: &PipelineOutput, top_n: u32) -> Result<()> {
-    let broken = |what: &str| Err(ScoreError::new(ErrorCode::Internal, "results", format!("output contract violated: {what}")));
+    let broken = |what: &str| {
+        Err(ScoreError::new(
+            ErrorCode::Internal,
+            "results",
+            format!("output contract violated: {what}"),
+        ))
+    };
     if out.results.len() > top_n as usize {
         return broken("more than topN results");
     }
     if out.results.iter().any(|r| !(0.0..=1.0).contains(&r.score)) {
         return broken("a score outside [0, 1]");
     }
-    if out.results.windows(2).any(|p| matches!(p, [a, b] if a.score < b.score)) {
+    if out
+        .results
+        .windows(2)
+        .any(|p| matches!(p, [a, b] if a.score < b.score))
+    {
         return broken("scores not descending");
     }
     Ok(())
@@ -888,7 +1069,11 @@ pub fn check_contract(out: &PipelineOutput, top_n: u32) -> Result<()> {
 /// non-decreasing, ending at `docs.len()`).
 pub fn split_offsets<'a>(docs: &'a [u32], offsets: &[u32]) -> Result<Vec<&'a [u32]>> {
     if offsets.first().is_some_and(|&o| o != 0) {
-        return Err(ScoreError::new(ErrorCode::InvalidConfig, "offsets[0]", "offsets must start at 0"));
+        return Err(ScoreError::new(
+            ErrorCode::InvalidConfig,
+            "offsets[0]",
+            "offsets must start at 0",
+        ));
     }
     if offsets.last().is_some_and(|&o| o as usize != docs.len()) {
         return Err(ScoreError::new(
@@ -898,13 +1083,21 @@ pub fn split_offsets<'a>(docs: &'a [u32], offsets: &[u32]) -> Result<Vec<&'a [u3
         ));
     }
     if offsets.is_empty() && !docs.is_empty() {
-        return Err(ScoreError::new(ErrorCode::LengthMismatch, "offsets", "offsets must have nLists + 1 entries"));
+        return Err(ScoreError::new(
+            ErrorCode::LengthMismatch,
+            "offsets",
+            "offsets must have nLists + 1 entries",
+        ));
     }
     let mut lists = Vec::with_capacity(offsets.len().saturating_sub(1));
     for (i, pair) in offsets.windows(2).enumerate() {
         let [a, b] = pair else { continue };
         let list = docs.get(*a as usize..*b as usize).ok_or_else(|| {
-            ScoreError::new(ErrorCode::InvalidConfig, format!("offsets[{}]", i + 1), "offsets must be non-decreasing")
+            ScoreError::new(
+                ErrorCode::InvalidConfig,
+                format!("offsets[{}]", i + 1),
+                "offsets must be non-decreasing",
+            )
         })?;
         lists.push(list);
     }
@@ -948,31 +1141,64 @@ impl Pipeline {
     pub fn run_columnar(&self, input: &ColumnarInput<'_>) -> Result<ColumnarOutput> {
         let cfg = &self.config;
         if cfg.rerank.method != RerankMethod::None {
-            return Err(ScoreError::new(ErrorCode::InvalidConfig, "rerank.method", "reranking needs text: use run(), not runColumnar()"));
+            return Err(ScoreError::new(
+                ErrorCode::InvalidConfig,
+                "rerank.method",
+                "reranking needs text: use run(), not runColumnar()",
+            ));
         }
         if cfg.recency.mode == RecencyMode::FiscalYear {
-            return Err(ScoreError::new(ErrorCode::InvalidConfig, "recency.mode", "fiscal_year recency needs item metadata: use run()"));
+            return Err(ScoreError::new(
+                ErrorCode::InvalidConfig,
+                "recency.mode",
+                "fiscal_year recency needs item metadata: use run()",
+            ));
         }
         cfg.limits.check_lists(input.lists.len(), "offsets")?;
-        cfg.limits.check_lengths(input.lists.iter().map(|l| l.len()), "docs")?;
+        cfg.limits
+            .check_lengths(input.lists.iter().map(|l| l.len()), "docs")?;
         if input.n_docs > cfg.limits.max_total_entries as usize {
-            return Err(ScoreError::new(ErrorCode::InputTooLarge, "nDocs", format!("nDocs {} is above the limit of {}", input.n_docs, cfg.limits.max_total_entries)));
+            return Err(ScoreError::new(
+                ErrorCode::InputTooLarge,
+                "nDocs",
+                format!(
+                    "nDocs {} is above the limit of {}",
+                    input.n_docs, cfg.limits.max_total_entries
+                ),
+            ));
         }
         let weights = crate::fuse::resolve_weights(input.weights, input.lists.len(), "weights")?;
-        let fusion = crate::fuse::rrf_indexed(input.lists, &weights, cfg.k, input.n_docs).map_err(|e| {
-            if e.field.starts_with("lists") {
-                ScoreError { field: e.field.replacen("lists", "docs", 1), ..e }
-            } else {
-                e
-            }
-        })?;
+        let fusion =
+            crate::fuse::rrf_indexed(input.lists, &weights, cfg.k, input.n_docs).map_err(|e| {
+                if e.field.starts_with("lists") {
+                    ScoreError {
+                        field: e.field.replacen("lists", "docs", 1),
+                        ..e
+                    }
+                } else {
+                    e
+                }
+            })?;
         let mut scores = fusion.scores;
         if let (RecencyMode::Step, Some(mtimes)) = (cfg.recency.mode, input.modified_ms) {
             if mtimes.len() != input.n_docs {
-                return Err(ScoreError::new(ErrorCode::LengthMismatch, "modifiedAt", format!("{} times for nDocs = {}", mtimes.len(), input.n_docs)));
+                return Err(ScoreError::new(
+                    ErrorCode::LengthMismatch,
+                    "modifiedAt",
+                    format!("{} times for nDocs = {}", mtimes.len(), input.n_docs),
+                ));
             }
-            let now = input.now_ms.ok_or_else(|| ScoreError::new(ErrorCode::InvalidTimestamp, "now", "`now` is required with `modifiedAt`"))?;
-            finite(now, || "now".into()).map_err(|e| ScoreError { code: ErrorCode::InvalidTimestamp, ..e })?;
+            let now = input.now_ms.ok_or_else(|| {
+                ScoreError::new(
+                    ErrorCode::InvalidTimestamp,
+                    "now",
+                    "`now` is required with `modifiedAt`",
+                )
+            })?;
+            finite(now, || "now".into()).map_err(|e| ScoreError {
+                code: ErrorCode::InvalidTimestamp,
+                ..e
+            })?;
             for ((s, &m), &c) in scores.iter_mut().zip(mtimes).zip(&fusion.list_count) {
                 if c > 0 && m.is_finite() {
                     *s *= step_multiplier(&cfg.recency.steps, age_days(m, now));
@@ -980,7 +1206,11 @@ impl Pipeline {
             }
         }
         // The topK pool: partial selection, then a full sort of the pool only.
-        let mut pool: Vec<u32> = (0u32..).zip(&fusion.list_count).filter(|(_, &c)| c > 0).map(|(i, _)| i).collect();
+        let mut pool: Vec<u32> = (0u32..)
+            .zip(&fusion.list_count)
+            .filter(|(_, &c)| c > 0)
+            .map(|(i, _)| i)
+            .collect();
         let by_score = |a: &u32, b: &u32| {
             let sa = scores.get(*a as usize).copied().unwrap_or(0.0);
             let sb = scores.get(*b as usize).copied().unwrap_or(0.0);
@@ -992,18 +1222,37 @@ impl Pipeline {
             pool.truncate(top_k);
         }
         pool.sort_unstable_by(by_score);
-        let raw: Vec<f64> = pool.iter().map(|&d| scores.get(d as usize).copied().unwrap_or(0.0)).collect();
-        let normalized = normalize(&raw, cfg.normalization.method, cfg.normalization.temperature).map_err(|e| e.within("normalization"))?;
+        let raw: Vec<f64> = pool
+            .iter()
+            .map(|&d| scores.get(d as usize).copied().unwrap_or(0.0))
+            .collect();
+        let normalized = normalize(
+            &raw,
+            cfg.normalization.method,
+            cfg.normalization.temperature,
+        )
+        .map_err(|e| e.within("normalization"))?;
         let mut kept: Vec<(u32, f64, f64)> = pool
             .iter()
             .zip(&normalized)
-            .filter(|(_, &n)| cfg.normalization.method == NormalizeMethod::None || n >= cfg.normalization.min_relevance)
+            .filter(|(_, &n)| {
+                cfg.normalization.method == NormalizeMethod::None
+                    || n >= cfg.normalization.min_relevance
+            })
             .map(|(&d, &n)| (d, n, cfg.calibration.apply(n)))
             .filter(|&(_, _, c)| c >= cfg.min_confidence)
             .collect();
-        kept.sort_by(|a, b| b.2.total_cmp(&a.2).then_with(|| b.1.total_cmp(&a.1)).then(a.0.cmp(&b.0)));
+        kept.sort_by(|a, b| {
+            b.2.total_cmp(&a.2)
+                .then_with(|| b.1.total_cmp(&a.1))
+                .then(a.0.cmp(&b.0))
+        });
         kept.truncate(cfg.top_n as usize);
-        let (floors, _) = select_floors(cfg.bands.floors(), &cfg.bands.profiles, &BandContext::default());
+        let (floors, _) = select_floors(
+            cfg.bands.floors(),
+            &cfg.bands.profiles,
+            &BandContext::default(),
+        );
         let out_scores: Vec<f64> = kept.iter().map(|k| k.2).collect();
         Ok(ColumnarOutput {
             order: kept.iter().map(|k| k.0).collect(),

@@ -28,7 +28,16 @@ pub struct RecencyStep {
 
 /// The default steps: x1.2 under 7 days, x1.1 under 30 days.
 pub fn default_steps() -> Vec<RecencyStep> {
-    vec![RecencyStep { max_age_days: 7.0, multiplier: 1.2 }, RecencyStep { max_age_days: 30.0, multiplier: 1.1 }]
+    vec![
+        RecencyStep {
+            max_age_days: 7.0,
+            multiplier: 1.2,
+        },
+        RecencyStep {
+            max_age_days: 30.0,
+            multiplier: 1.1,
+        },
+    ]
 }
 
 /// Validates steps: finite, positive multipliers, ages > 0 and strictly increasing.
@@ -39,7 +48,10 @@ pub fn validate_steps(steps: &[RecencyStep], field: &str) -> Result<()> {
             return Err(ScoreError::new(
                 ErrorCode::InvalidConfig,
                 format!("{field}[{i}].maxAgeDays"),
-                format!("must be finite, > 0 and greater than the previous step's, got {}", s.max_age_days),
+                format!(
+                    "must be finite, > 0 and greater than the previous step's, got {}",
+                    s.max_age_days
+                ),
             ));
         }
         if !(s.multiplier.is_finite() && s.multiplier > 0.0) {
@@ -61,7 +73,10 @@ pub fn age_days(modified_ms: f64, now_ms: f64) -> f64 {
 
 /// The step multiplier for an item of the given age.
 pub fn step_multiplier(steps: &[RecencyStep], age_days: f64) -> f64 {
-    steps.iter().find(|s| age_days < s.max_age_days).map_or(1.0, |s| s.multiplier)
+    steps
+        .iter()
+        .find(|s| age_days < s.max_age_days)
+        .map_or(1.0, |s| s.multiplier)
 }
 
 /// Parameters of the fiscal-year tier.
@@ -77,7 +92,10 @@ pub struct FiscalYearTier {
 
 impl Default for FiscalYearTier {
     fn default() -> Self {
-        FiscalYearTier { window: 5, latest_year: 2025 }
+        FiscalYearTier {
+            window: 5,
+            latest_year: 2025,
+        }
     }
 }
 
@@ -87,7 +105,11 @@ impl FiscalYearTier {
         if self.window >= 1 {
             Ok(())
         } else {
-            Err(ScoreError::new(ErrorCode::InvalidConfig, format!("{field}.window"), "window must be >= 1 year, got 0"))
+            Err(ScoreError::new(
+                ErrorCode::InvalidConfig,
+                format!("{field}.window"),
+                "window must be >= 1 year, got 0",
+            ))
         }
     }
 
@@ -113,7 +135,11 @@ pub fn validate_boost(boost: f64, field: &str) -> Result<()> {
     if boost.is_finite() && boost >= 0.0 {
         Ok(())
     } else {
-        Err(ScoreError::new(ErrorCode::InvalidConfig, field, format!("boost must be a finite number >= 0, got {boost}")))
+        Err(ScoreError::new(
+            ErrorCode::InvalidConfig,
+            field,
+            format!("boost must be a finite number >= 0, got {boost}"),
+        ))
     }
 }
 
@@ -142,7 +168,13 @@ mod tests {
     #[test]
     fn seed_004_tier_table() {
         let t = FiscalYearTier::default();
-        let table = [(2025, 1.0, 0.80), (2024, 0.8, 0.64), (2023, 0.6, 0.48), (2022, 0.4, 0.32), (2021, 0.2, 0.16)];
+        let table = [
+            (2025, 1.0, 0.80),
+            (2024, 0.8, 0.64),
+            (2023, 0.6, 0.48),
+            (2022, 0.4, 0.32),
+            (2021, 0.2, 0.16),
+        ];
         for (fy, tier, boost) in table {
             assert!((t.tier(fy) - tier).abs() < 1e-15, "{fy}");
             assert!((0.80 * t.tier(fy) - boost).abs() < 1e-15, "{fy}");
@@ -165,11 +197,34 @@ mod tests {
     #[test]
     fn validation() {
         assert!(validate_steps(&default_steps(), "s").is_ok());
-        let bad = [RecencyStep { max_age_days: 30.0, multiplier: 1.1 }, RecencyStep { max_age_days: 7.0, multiplier: 1.2 }];
-        assert_eq!(validate_steps(&bad, "recency.steps").unwrap_err().field, "recency.steps[1].maxAgeDays");
-        let bad = [RecencyStep { max_age_days: 7.0, multiplier: f64::NAN }];
-        assert_eq!(validate_steps(&bad, "s").unwrap_err().field, "s[0].multiplier");
-        assert!(FiscalYearTier { window: 0, latest_year: 2025 }.validate("fy").is_err());
+        let bad = [
+            RecencyStep {
+                max_age_days: 30.0,
+                multiplier: 1.1,
+            },
+            RecencyStep {
+                max_age_days: 7.0,
+                multiplier: 1.2,
+            },
+        ];
+        assert_eq!(
+            validate_steps(&bad, "recency.steps").unwrap_err().field,
+            "recency.steps[1].maxAgeDays"
+        );
+        let bad = [RecencyStep {
+            max_age_days: 7.0,
+            multiplier: f64::NAN,
+        }];
+        assert_eq!(
+            validate_steps(&bad, "s").unwrap_err().field,
+            "s[0].multiplier"
+        );
+        assert!(FiscalYearTier {
+            window: 0,
+            latest_year: 2025
+        }
+        .validate("fy")
+        .is_err());
         assert!(validate_boost(-0.1, "b").is_err());
     }
 }

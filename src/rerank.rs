@@ -31,11 +31,12 @@ use std::collections::BTreeMap;
 
 /// The built-in English stopwords.
 pub const STOPWORDS: &[&str] = &[
-    "a", "about", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by", "can", "could", "did",
-    "do", "does", "for", "from", "had", "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "me", "my",
-    "no", "not", "of", "on", "or", "our", "should", "so", "than", "that", "the", "their", "them", "then", "there",
-    "these", "they", "this", "to", "us", "was", "we", "were", "what", "when", "where", "which", "who", "why", "will",
-    "with", "would", "you", "your",
+    "a", "about", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by",
+    "can", "could", "did", "do", "does", "for", "from", "had", "has", "have", "how", "i", "if",
+    "in", "into", "is", "it", "its", "me", "my", "no", "not", "of", "on", "or", "our", "should",
+    "so", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "to",
+    "us", "was", "we", "were", "what", "when", "where", "which", "who", "why", "will", "with",
+    "would", "you", "your",
 ];
 
 /// Configuration of the heuristic reranker; defaults are seed 003's.
@@ -93,7 +94,11 @@ fn non_negative(v: f64, field: &str) -> Result<()> {
     if v.is_finite() && v >= 0.0 {
         Ok(())
     } else {
-        Err(ScoreError::new(ErrorCode::InvalidConfig, field, format!("must be a finite number >= 0, got {v}")))
+        Err(ScoreError::new(
+            ErrorCode::InvalidConfig,
+            field,
+            format!("must be a finite number >= 0, got {v}"),
+        ))
     }
 }
 
@@ -181,7 +186,10 @@ pub struct PreparedQuery {
 impl PreparedQuery {
     /// Prepares `query` with the given stopwords (`None`: the built-in list).
     pub fn new(query: &str, stopwords: Option<&[String]>) -> Self {
-        PreparedQuery { lower: query.trim().to_lowercase(), terms: extract_terms(query, stopwords) }
+        PreparedQuery {
+            lower: query.trim().to_lowercase(),
+            terms: extract_terms(query, stopwords),
+        }
     }
 }
 
@@ -218,7 +226,10 @@ pub fn extract_terms(query: &str, stopwords: Option<&[String]>) -> Vec<String> {
         None => STOPWORDS.contains(&t),
     };
     let mut terms: Vec<String> = Vec::new();
-    for word in query.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+    for word in query
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
         for part in split_camel(word) {
             let t = part.to_lowercase();
             if t.chars().count() < 2 || is_stop(&t) || terms.contains(&t) {
@@ -254,18 +265,28 @@ fn term_hits_in(h: &[u8], terms: &[String], fold: impl Fn(&u8) -> u8) -> usize {
     // by_first[b]: the terms (bits) whose first byte is b.
     let mut by_first = [0u64; 256];
     for (i, t) in terms.iter().enumerate() {
-        if let Some(m) = t.as_bytes().first().and_then(|&b| by_first.get_mut(usize::from(b))) {
+        if let Some(m) = t
+            .as_bytes()
+            .first()
+            .and_then(|&b| by_first.get_mut(usize::from(b)))
+        {
             *m |= 1 << i;
         }
     }
-    let all = if terms.len() == 64 { u64::MAX } else { (1u64 << terms.len()) - 1 };
+    let all = if terms.len() == 64 {
+        u64::MAX
+    } else {
+        (1u64 << terms.len()) - 1
+    };
     let mut found = 0u64;
     for (pos, b) in h.iter().enumerate() {
         let mut candidates = by_first.get(usize::from(fold(b))).copied().unwrap_or(0) & !found;
         while candidates != 0 {
             let i = candidates.trailing_zeros() as usize;
             candidates &= candidates - 1;
-            let (Some(t), Some(rest)) = (terms.get(i), h.get(pos..)) else { continue };
+            let (Some(t), Some(rest)) = (terms.get(i), h.get(pos..)) else {
+                continue;
+            };
             let t = t.as_bytes();
             if rest.len() >= t.len() && rest.iter().zip(t).all(|(x, y)| fold(x) == *y) {
                 found |= 1 << i;
@@ -293,18 +314,34 @@ fn term_factor(text: Option<&str>, terms: &[String], weight: f64) -> f64 {
 }
 
 /// The multiplicative factors for one candidate.
-pub fn heuristic_factors(query: &PreparedQuery, c: CandidateText<'_>, cfg: &HeuristicConfig) -> HeuristicFactors {
+pub fn heuristic_factors(
+    query: &PreparedQuery,
+    c: CandidateText<'_>,
+    cfg: &HeuristicConfig,
+) -> HeuristicFactors {
     // An ASCII name's lowercase is byte-wise: compared without a lowercased copy.
     let name_is_query = if c.name.is_ascii() {
-        c.name.len() == query.lower.len() && c.name.bytes().zip(query.lower.bytes()).all(|(a, b)| a.to_ascii_lowercase() == b)
+        c.name.len() == query.lower.len()
+            && c.name
+                .bytes()
+                .zip(query.lower.bytes())
+                .all(|(a, b)| a.to_ascii_lowercase() == b)
     } else {
         c.name.to_lowercase() == query.lower
     };
-    let exact_name = if !query.lower.is_empty() && name_is_query { cfg.exact_name_multiplier } else { 1.0 };
+    let exact_name = if !query.lower.is_empty() && name_is_query {
+        cfg.exact_name_multiplier
+    } else {
+        1.0
+    };
     let name_terms = term_factor(Some(c.name), &query.terms, cfg.name_term_weight);
     let summary_terms = term_factor(c.summary, &query.terms, cfg.summary_term_weight);
     let short_content = match c.content {
-        Some(text) if !text.is_empty() && text.chars().count() < cfg.short_content_chars as usize => cfg.short_content_multiplier,
+        Some(text)
+            if !text.is_empty() && text.chars().count() < cfg.short_content_chars as usize =>
+        {
+            cfg.short_content_multiplier
+        }
         _ => 1.0,
     };
     let entity_type = c
@@ -312,7 +349,14 @@ pub fn heuristic_factors(query: &PreparedQuery, c: CandidateText<'_>, cfg: &Heur
         .and_then(|t| cfg.type_multipliers.get(&t.to_lowercase()).copied())
         .unwrap_or(cfg.unknown_type_multiplier);
     let multiplier = exact_name * name_terms * summary_terms * short_content * entity_type;
-    HeuristicFactors { exact_name, name_terms, summary_terms, short_content, entity_type, multiplier }
+    HeuristicFactors {
+        exact_name,
+        name_terms,
+        summary_terms,
+        short_content,
+        entity_type,
+        multiplier,
+    }
 }
 
 /// One reranked candidate.
@@ -332,16 +376,28 @@ pub struct Reranked {
 
 /// Reranks candidates with the heuristic reranker; highest reranked score first, ties
 /// by id ascending. Errors on non-finite or negative scores and on duplicate ids.
-pub fn rerank_heuristic(query: &str, candidates: &[Candidate], cfg: &HeuristicConfig) -> Result<Vec<Reranked>> {
+pub fn rerank_heuristic(
+    query: &str,
+    candidates: &[Candidate],
+    cfg: &HeuristicConfig,
+) -> Result<Vec<Reranked>> {
     cfg.validate().map_err(|e| e.within("options"))?;
     let mut seen = crate::fuse::FxHashMap::default();
     for (i, c) in candidates.iter().enumerate() {
         finite(c.score, || format!("candidates[{i}].score"))?;
         if c.score < 0.0 {
-            return Err(ScoreError::new(ErrorCode::NegativeValue, format!("candidates[{i}].score"), format!("scores must be >= 0, got {}", c.score)));
+            return Err(ScoreError::new(
+                ErrorCode::NegativeValue,
+                format!("candidates[{i}].score"),
+                format!("scores must be >= 0, got {}", c.score),
+            ));
         }
         if seen.insert(c.id.as_str(), i).is_some() {
-            return Err(ScoreError::new(ErrorCode::DuplicateId, format!("candidates[{i}].id"), format!("id {:?} appears twice", c.id)));
+            return Err(ScoreError::new(
+                ErrorCode::DuplicateId,
+                format!("candidates[{i}].id"),
+                format!("id {:?} appears twice", c.id),
+            ));
         }
     }
     let q = PreparedQuery::new(query, cfg.stopwords.as_deref());
@@ -355,21 +411,37 @@ pub fn rerank_heuristic(query: &str, candidates: &[Candidate], cfg: &HeuristicCo
                 content: c.content.as_deref(),
             };
             let factors = heuristic_factors(&q, text, cfg);
-            Reranked { id: c.id.clone(), original_score: c.score, reranked_score: c.score * factors.multiplier, factors }
+            Reranked {
+                id: c.id.clone(),
+                original_score: c.score,
+                reranked_score: c.score * factors.multiplier,
+                factors,
+            }
         })
         .collect();
     // Factors near f64::MAX overflow the product (infinity, or NaN against a zero
     // factor): an error, never a non-finite score (found by fuzzing).
-    if let Some((i, r)) = out.iter().enumerate().find(|(_, r)| !(r.reranked_score.is_finite() && r.factors.multiplier.is_finite())) {
+    if let Some((i, r)) = out
+        .iter()
+        .enumerate()
+        .find(|(_, r)| !(r.reranked_score.is_finite() && r.factors.multiplier.is_finite()))
+    {
         return Err(ScoreError::new(
             ErrorCode::NonFiniteScore,
             format!("candidates[{i}].score"),
-            format!("the reranked score overflows ({}); the reranker's multipliers are too large", r.reranked_score),
+            format!(
+                "the reranked score overflows ({}); the reranker's multipliers are too large",
+                r.reranked_score
+            ),
         ));
     }
     // `+ 0.0` makes -0.0 (a candidate scored -0.0) tie with 0.0, so ties go by id as
     // documented (found by fuzzing).
-    out.sort_by(|a, b| (b.reranked_score + 0.0).total_cmp(&(a.reranked_score + 0.0)).then_with(|| a.id.cmp(&b.id)));
+    out.sort_by(|a, b| {
+        (b.reranked_score + 0.0)
+            .total_cmp(&(a.reranked_score + 0.0))
+            .then_with(|| a.id.cmp(&b.id))
+    });
     Ok(out)
 }
 
@@ -382,9 +454,22 @@ pub fn cross_encoder_normalize(scores: &[f64]) -> Vec<f64> {
 /// Cross-encoder rerank of one query's candidates: normalize, then apply the rerank
 /// recency boost of each candidate's fiscal year (if any). Returns the final scores in
 /// input order.
-pub fn cross_encoder_scores(scores: &[f64], fiscal_years: &[Option<i32>], tier: &FiscalYearTier, boost: f64) -> Result<Vec<f64>> {
+pub fn cross_encoder_scores(
+    scores: &[f64],
+    fiscal_years: &[Option<i32>],
+    tier: &FiscalYearTier,
+    boost: f64,
+) -> Result<Vec<f64>> {
     if scores.len() != fiscal_years.len() {
-        return Err(ScoreError::new(ErrorCode::LengthMismatch, "fiscalYears", format!("{} fiscal years for {} scores", fiscal_years.len(), scores.len())));
+        return Err(ScoreError::new(
+            ErrorCode::LengthMismatch,
+            "fiscalYears",
+            format!(
+                "{} fiscal years for {} scores",
+                fiscal_years.len(),
+                scores.len()
+            ),
+        ));
     }
     crate::error::all_finite(scores, "scores")?;
     crate::recency::validate_boost(boost, "boost")?;
@@ -401,26 +486,65 @@ mod tests {
 
     #[test]
     fn term_hits_counts_as_str_contains() {
-        let naive = |text: &str, terms: &[String]| terms.iter().filter(|t| text.to_lowercase().contains(t.as_str())).count();
-        let texts = ["", "graph traversal of the graph", "aaab", "über straße école", "xx", "ab", "configure authentication token cache", "GraphQL Router", "ÜBER Straße", "AaAb"];
+        let naive = |text: &str, terms: &[String]| {
+            terms
+                .iter()
+                .filter(|t| text.to_lowercase().contains(t.as_str()))
+                .count()
+        };
+        let texts = [
+            "",
+            "graph traversal of the graph",
+            "aaab",
+            "über straße école",
+            "xx",
+            "ab",
+            "configure authentication token cache",
+            "GraphQL Router",
+            "ÜBER Straße",
+            "AaAb",
+        ];
         let term_sets: Vec<Vec<String>> = vec![
             vec![],
             vec!["graph".into(), "traversal".into(), "zz".into()],
             vec!["aab".into(), "ab".into(), "aaab".into(), "aaaab".into()],
-            vec!["straße".into(), "über".into(), "ße".into(), "é".into(), "cole".into()],
-            vec!["token".into(), "cache".into(), "authentication".into(), "configure".into(), "the".into()],
+            vec![
+                "straße".into(),
+                "über".into(),
+                "ße".into(),
+                "é".into(),
+                "cole".into(),
+            ],
+            vec![
+                "token".into(),
+                "cache".into(),
+                "authentication".into(),
+                "configure".into(),
+                "the".into(),
+            ],
             (0..64).map(|i| format!("t{i}")).collect(),
             (0..70).map(|i| format!("x{i}")).collect(),
             vec![String::new(), "ab".into()],
         ];
         for text in texts {
             for terms in &term_sets {
-                assert_eq!(term_hits(text, terms), naive(text, terms), "{text:?} {terms:?}");
+                assert_eq!(
+                    term_hits(text, terms),
+                    naive(text, terms),
+                    "{text:?} {terms:?}"
+                );
             }
         }
     }
 
-    fn cand(id: &str, score: f64, name: &str, ty: Option<&str>, summary: Option<&str>, content: Option<&str>) -> Candidate {
+    fn cand(
+        id: &str,
+        score: f64,
+        name: &str,
+        ty: Option<&str>,
+        summary: Option<&str>,
+        content: Option<&str>,
+    ) -> Candidate {
         Candidate {
             id: id.into(),
             score,
@@ -433,14 +557,32 @@ mod tests {
 
     #[test]
     fn term_extraction() {
-        assert_eq!(extract_terms("GraphTraversal", None), vec!["graph", "traversal"]);
-        assert_eq!(extract_terms("HTTPServer parse_json-file", None), vec!["http", "server", "parse", "json", "file"]);
-        assert_eq!(extract_terms("How do I configure the Authentication?", None), vec!["configure", "authentication"]);
+        assert_eq!(
+            extract_terms("GraphTraversal", None),
+            vec!["graph", "traversal"]
+        );
+        assert_eq!(
+            extract_terms("HTTPServer parse_json-file", None),
+            vec!["http", "server", "parse", "json", "file"]
+        );
+        assert_eq!(
+            extract_terms("How do I configure the Authentication?", None),
+            vec!["configure", "authentication"]
+        );
         assert_eq!(extract_terms("graph GRAPH Graph", None), vec!["graph"]);
-        assert_eq!(extract_terms("Über straße ÉCOLE", None), vec!["über", "straße", "école"]);
+        assert_eq!(
+            extract_terms("Über straße ÉCOLE", None),
+            vec!["über", "straße", "école"]
+        );
         assert_eq!(extract_terms("a b c", None), Vec::<String>::new());
-        assert_eq!(extract_terms("the cat", Some(&["cat".to_string()])), vec!["the"]);
-        assert_eq!(extract_terms("version2Parser", None), vec!["version2", "parser"]);
+        assert_eq!(
+            extract_terms("the cat", Some(&["cat".to_string()])),
+            vec!["the"]
+        );
+        assert_eq!(
+            extract_terms("version2Parser", None),
+            vec!["version2", "parser"]
+        );
     }
 
     #[test]
@@ -448,8 +590,22 @@ mod tests {
         let cfg = HeuristicConfig::default();
         let cands = vec![
             cand("gt", 0.016, "GraphTraversal", Some("class"), None, None),
-            cand("rs", 0.016, "RelationshipStore", Some("class"), Some("stores graph edges"), None),
-            cand("tf", 0.016, "traversal.ts", Some("file"), None, Some("export {}")),
+            cand(
+                "rs",
+                0.016,
+                "RelationshipStore",
+                Some("class"),
+                Some("stores graph edges"),
+                None,
+            ),
+            cand(
+                "tf",
+                0.016,
+                "traversal.ts",
+                Some("file"),
+                None,
+                Some("export {}"),
+            ),
         ];
         let out = rerank_heuristic("GraphTraversal", &cands, &cfg).unwrap();
         let gt = &out[0];
@@ -466,7 +622,10 @@ mod tests {
         let tf = out.iter().find(|r| r.id == "tf").unwrap();
         // name hit 1/2 -> 1.75, short content 0.5, file 0.7
         assert!((tf.factors.multiplier - 1.75 * 0.5 * 0.7).abs() < 1e-12);
-        assert_eq!(out.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), vec!["gt", "rs", "tf"]);
+        assert_eq!(
+            out.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(),
+            vec!["gt", "rs", "tf"]
+        );
     }
 
     #[test]
@@ -474,7 +633,16 @@ mod tests {
         let cfg = HeuristicConfig::default();
         let q = PreparedQuery::new("zzz", None);
         let f = |content: Option<&str>, ty: Option<&str>| {
-            heuristic_factors(&q, CandidateText { name: "n", entity_type: ty, summary: None, content }, &cfg)
+            heuristic_factors(
+                &q,
+                CandidateText {
+                    name: "n",
+                    entity_type: ty,
+                    summary: None,
+                    content,
+                },
+                &cfg,
+            )
         };
         assert_eq!(f(Some(""), None).short_content, 1.0);
         assert_eq!(f(None, None).short_content, 1.0);
@@ -487,28 +655,60 @@ mod tests {
 
     #[test]
     fn custom_factors() {
-        let cfg = HeuristicConfig { exact_name_multiplier: 10.0, name_term_weight: 0.0, ..Default::default() };
-        let out = rerank_heuristic("foo", &[cand("a", 1.0, "Foo", None, None, None)], &cfg).unwrap();
+        let cfg = HeuristicConfig {
+            exact_name_multiplier: 10.0,
+            name_term_weight: 0.0,
+            ..Default::default()
+        };
+        let out =
+            rerank_heuristic("foo", &[cand("a", 1.0, "Foo", None, None, None)], &cfg).unwrap();
         assert_eq!(out[0].reranked_score, 10.0);
     }
 
     #[test]
     fn rerank_errors() {
         let cfg = HeuristicConfig::default();
-        let e = rerank_heuristic("q", &[cand("a", f64::NAN, "n", None, None, None)], &cfg).unwrap_err();
-        assert_eq!((e.code, e.field.as_str()), (ErrorCode::NonFiniteScore, "candidates[0].score"));
-        let e = rerank_heuristic("q", &[cand("a", 1.0, "n", None, None, None), cand("a", 1.0, "m", None, None, None)], &cfg).unwrap_err();
-        assert_eq!((e.code, e.field.as_str()), (ErrorCode::DuplicateId, "candidates[1].id"));
+        let e =
+            rerank_heuristic("q", &[cand("a", f64::NAN, "n", None, None, None)], &cfg).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::NonFiniteScore, "candidates[0].score")
+        );
+        let e = rerank_heuristic(
+            "q",
+            &[
+                cand("a", 1.0, "n", None, None, None),
+                cand("a", 1.0, "m", None, None, None),
+            ],
+            &cfg,
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::DuplicateId, "candidates[1].id")
+        );
         let e = rerank_heuristic("q", &[cand("a", -1.0, "n", None, None, None)], &cfg).unwrap_err();
         assert_eq!(e.code, ErrorCode::NegativeValue);
-        let bad = HeuristicConfig { exact_name_multiplier: -1.0, ..Default::default() };
-        assert_eq!(rerank_heuristic("q", &[], &bad).unwrap_err().field, "options.exactNameMultiplier");
+        let bad = HeuristicConfig {
+            exact_name_multiplier: -1.0,
+            ..Default::default()
+        };
+        assert_eq!(
+            rerank_heuristic("q", &[], &bad).unwrap_err().field,
+            "options.exactNameMultiplier"
+        );
     }
 
     #[test]
     fn seed_004_cross_encoder_example() {
         // min -2, max 3; a hit at 1.0 -> 0.6; FY2025 with boost 0.8 -> 1.08.
-        let out = cross_encoder_scores(&[-2.0, 3.0, 1.0], &[None, None, Some(2025)], &FiscalYearTier::default(), 0.8).unwrap();
+        let out = cross_encoder_scores(
+            &[-2.0, 3.0, 1.0],
+            &[None, None, Some(2025)],
+            &FiscalYearTier::default(),
+            0.8,
+        )
+        .unwrap();
         assert_eq!(out[0], 0.0);
         assert_eq!(out[1], 1.0);
         assert!((out[2] - 1.08).abs() < 1e-12);

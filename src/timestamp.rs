@@ -52,7 +52,9 @@ fn digits(s: &[u8]) -> Option<i64> {
     if s.is_empty() || !s.iter().all(u8::is_ascii_digit) {
         return None;
     }
-    s.iter().try_fold(0i64, |acc, d| acc.checked_mul(10)?.checked_add(i64::from(d - b'0')))
+    s.iter().try_fold(0i64, |acc, d| {
+        acc.checked_mul(10)?.checked_add(i64::from(d - b'0'))
+    })
 }
 
 /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
@@ -112,7 +114,12 @@ pub fn parse_iso8601(s: &str) -> Option<f64> {
             if t.first() == Some(&b'.') {
                 let frac_len = t.iter().skip(1).take_while(|c| c.is_ascii_digit()).count();
                 let frac = t.get(1..1 + frac_len)?;
-                let first3: Vec<u8> = frac.iter().copied().chain(std::iter::repeat(b'0')).take(3).collect();
+                let first3: Vec<u8> = frac
+                    .iter()
+                    .copied()
+                    .chain(std::iter::repeat(b'0'))
+                    .take(3)
+                    .collect();
                 millis = digits(&first3)?;
                 if frac_len == 0 {
                     return None;
@@ -135,7 +142,11 @@ pub fn parse_iso8601(s: &str) -> Option<f64> {
                 return None;
             }
             let offset = (oh * 60 + om) * 60_000;
-            ms = if *sign == b'+' { ms - offset } else { ms + offset };
+            ms = if *sign == b'+' {
+                ms - offset
+            } else {
+                ms + offset
+            };
         }
         _ => return None,
     }
@@ -151,18 +162,36 @@ mod tests {
     fn parses_dates_and_times() {
         assert_eq!(parse_iso8601("1970-01-01"), Some(0.0));
         assert_eq!(parse_iso8601("1970-01-02T00:00:00Z"), Some(86_400_000.0));
-        assert_eq!(parse_iso8601("2024-03-01T12:30:15.250Z"), Some(1_709_296_215_250.0));
-        assert_eq!(parse_iso8601("2024-03-01T14:30:15.25+02:00"), Some(1_709_296_215_250.0));
+        assert_eq!(
+            parse_iso8601("2024-03-01T12:30:15.250Z"),
+            Some(1_709_296_215_250.0)
+        );
+        assert_eq!(
+            parse_iso8601("2024-03-01T14:30:15.25+02:00"),
+            Some(1_709_296_215_250.0)
+        );
         assert_eq!(parse_iso8601("2024-03-01 12:30"), Some(1_709_296_200_000.0));
         assert_eq!(parse_iso8601("2000-02-29"), Some(951_782_400_000.0));
     }
 
     #[test]
     fn rejects_malformed() {
-        for bad in ["", "2024", "2024-13-01", "2023-02-29", "2024-01-01T25:00", "2024-01-01X", "yesterday", "2024-01-01T10:00:00.Z", "2024-01-01T10:00+2"] {
+        for bad in [
+            "",
+            "2024",
+            "2024-13-01",
+            "2023-02-29",
+            "2024-01-01T25:00",
+            "2024-01-01X",
+            "yesterday",
+            "2024-01-01T10:00:00.Z",
+            "2024-01-01T10:00+2",
+        ] {
             assert_eq!(parse_iso8601(bad), None, "{bad}");
         }
-        let e = Timestamp::Iso("nope".into()).to_millis("items.a.modifiedAt").unwrap_err();
+        let e = Timestamp::Iso("nope".into())
+            .to_millis("items.a.modifiedAt")
+            .unwrap_err();
         assert_eq!(e.code, ErrorCode::InvalidTimestamp);
         assert_eq!(e.field, "items.a.modifiedAt");
         assert!(Timestamp::Millis(f64::NAN).to_millis("now").is_err());

@@ -37,7 +37,11 @@ pub fn set_error_class(class: Function) {
 }
 
 fn to_js_error(e: ScoreError) -> JsValue {
-    let args = Array::of3(&JsValue::from_str(&e.message), &JsValue::from_str(e.code.as_str()), &JsValue::from_str(&e.field));
+    let args = Array::of3(
+        &JsValue::from_str(&e.message),
+        &JsValue::from_str(e.code.as_str()),
+        &JsValue::from_str(&e.field),
+    );
     let class = ERROR_CLASS.with(|c| c.try_borrow().ok().and_then(|s| s.clone()));
     if let Some(class) = class {
         if let Ok(err) = Reflect::construct(&class, &args) {
@@ -62,7 +66,10 @@ where
     decode_value(value.js_value(), what)
 }
 
-fn decode_opt<T: Tsify + serde::de::DeserializeOwned + Default>(value: Option<Ts<T>>, what: &str) -> JsResult<T>
+fn decode_opt<T: Tsify + serde::de::DeserializeOwned + Default>(
+    value: Option<Ts<T>>,
+    what: &str,
+) -> JsResult<T>
 where
     T::JsType: JsCast,
 {
@@ -78,7 +85,8 @@ where
 /// [`js_tree`], which also refuses what would break the typed decode (see there).
 fn decode_value<T: serde::de::DeserializeOwned>(value: JsValue, what: &str) -> JsResult<T> {
     let tree = js_tree(&value, 0, true).map_err(|m| err(ErrorCode::InvalidType, what, m))?;
-    let typed: T = serde_wasm_bindgen::from_value(value).map_err(|e| to_js_error(from_serde_message(&e.to_string(), what)))?;
+    let typed: T = serde_wasm_bindgen::from_value(value)
+        .map_err(|e| to_js_error(from_serde_message(&e.to_string(), what)))?;
     if let Some(tree) = tree {
         reject_unknown_fields::<T>(tree, what)?;
     }
@@ -113,10 +121,16 @@ fn json_number(x: f64) -> serde_json::Value {
 ///   it is neither): serde-wasm-bindgen reads such a value's `length` through a
 ///   non-`catch` import, which throws through the wasm frames;
 /// * a property getter that throws.
-fn js_tree(value: &JsValue, depth: usize, build: bool) -> Result<Option<serde_json::Value>, String> {
+fn js_tree(
+    value: &JsValue,
+    depth: usize,
+    build: bool,
+) -> Result<Option<serde_json::Value>, String> {
     use serde_json::Value;
     if depth > MAX_DEPTH {
-        return Err(format!("the value is nested more than {MAX_DEPTH} levels deep"));
+        return Err(format!(
+            "the value is nested more than {MAX_DEPTH} levels deep"
+        ));
     }
     if value.is_undefined() || value.is_null() {
         return Ok(Some(Value::Null));
@@ -128,10 +142,16 @@ fn js_tree(value: &JsValue, depth: usize, build: bool) -> Result<Option<serde_js
         return Ok(Some(json_number(x)));
     }
     if value.is_string() {
-        return Ok(Some(if build { Value::String(value.as_string().unwrap_or_default()) } else { Value::Null }));
+        return Ok(Some(if build {
+            Value::String(value.as_string().unwrap_or_default())
+        } else {
+            Value::Null
+        }));
     }
     if value.is_bigint() {
-        let n = i64::try_from(value.clone()).map(Value::from).or_else(|v| u64::try_from(v).map(Value::from));
+        let n = i64::try_from(value.clone())
+            .map(Value::from)
+            .or_else(|v| u64::try_from(v).map(Value::from));
         return Ok(Some(n.unwrap_or(Value::Null)));
     }
     if !value.is_object() {
@@ -140,8 +160,12 @@ fn js_tree(value: &JsValue, depth: usize, build: bool) -> Result<Option<serde_js
     if Array::is_array(value) {
         // An array whose iteration is not Array.prototype's (a replaced prototype or
         // Symbol.iterator) makes wasm-bindgen's error formatting (`Array.from`) throw.
-        let own_iter = Reflect::get(value, &js_sys::Symbol::iterator()).map_err(|_| "an array whose iterator getter threw".to_string())?;
-        if own_iter != Reflect::get(&Array::new(), &js_sys::Symbol::iterator()).unwrap_or(JsValue::UNDEFINED) {
+        let own_iter = Reflect::get(value, &js_sys::Symbol::iterator())
+            .map_err(|_| "an array whose iterator getter threw".to_string())?;
+        if own_iter
+            != Reflect::get(&Array::new(), &js_sys::Symbol::iterator())
+                .unwrap_or(JsValue::UNDEFINED)
+        {
             return Err("an array whose prototype or iterator is not the standard one".into());
         }
         let array: &Array = value.unchecked_ref();
@@ -160,7 +184,9 @@ fn js_tree(value: &JsValue, depth: usize, build: bool) -> Result<Option<serde_js
         return Ok(None);
     }
     if value.has_type::<Uint8Array>() {
-        return Err("an object that imitates a Uint8Array (its prototype is Uint8Array.prototype)".into());
+        return Err(
+            "an object that imitates a Uint8Array (its prototype is Uint8Array.prototype)".into(),
+        );
     }
     let mut object = serde_json::Map::new();
     let mut whole = true;
@@ -182,7 +208,10 @@ fn js_tree(value: &JsValue, depth: usize, build: bool) -> Result<Option<serde_js
         let map: &js_sys::Map = value.unchecked_ref();
         for entry in Array::from(&map.entries()).iter() {
             let key = Reflect::get(&entry, &0.into()).unwrap_or(JsValue::UNDEFINED);
-            add(key, Reflect::get(&entry, &1.into()).unwrap_or(JsValue::UNDEFINED))?;
+            add(
+                key,
+                Reflect::get(&entry, &1.into()).unwrap_or(JsValue::UNDEFINED),
+            )?;
         }
     } else {
         if Reflect::has(value, &js_sys::Symbol::iterator()).unwrap_or(true) {
@@ -199,12 +228,19 @@ fn js_tree(value: &JsValue, depth: usize, build: bool) -> Result<Option<serde_js
 
 /// [`js_tree`] as a check only.
 fn check_tree(value: &JsValue, field: &str) -> JsResult<()> {
-    js_tree(value, 0, false).map(|_| ()).map_err(|m| err(ErrorCode::InvalidType, field, m))
+    js_tree(value, 0, false)
+        .map(|_| ())
+        .map_err(|m| err(ErrorCode::InvalidType, field, m))
 }
 
-fn reject_unknown_fields<T: serde::de::DeserializeOwned>(tree: serde_json::Value, what: &str) -> JsResult<()> {
+fn reject_unknown_fields<T: serde::de::DeserializeOwned>(
+    tree: serde_json::Value,
+    what: &str,
+) -> JsResult<()> {
     match serde_json::from_value::<T>(tree) {
-        Err(e) if e.to_string().starts_with("unknown field") => Err(to_js_error(from_serde_message(&e.to_string(), what))),
+        Err(e) if e.to_string().starts_with("unknown field") => {
+            Err(to_js_error(from_serde_message(&e.to_string(), what)))
+        }
         _ => Ok(()),
     }
 }
@@ -215,13 +251,21 @@ fn decode_input(value: JsValue) -> JsResult<PipelineInput> {
     // What would break serde-wasm-bindgen (see `js_tree`); the fast path above takes
     // the usual inputs, so this walk is only paid by unusual ones.
     check_tree(&value, "input")?;
-    let typed: PipelineInput =
-        serde_wasm_bindgen::from_value(value.clone()).map_err(|e| to_js_error(from_serde_message(&e.to_string(), "input")))?;
-    check_keys(&value, &["query", "lists", "items", "now", "context"], "input")?;
+    let typed: PipelineInput = serde_wasm_bindgen::from_value(value.clone())
+        .map_err(|e| to_js_error(from_serde_message(&e.to_string(), "input")))?;
+    check_keys(
+        &value,
+        &["query", "lists", "items", "now", "context"],
+        "input",
+    )?;
     if let Ok(lists) = Reflect::get(&value, &"lists".into()) {
         if let Some(lists) = lists.dyn_ref::<Array>() {
             for (i, list) in lists.iter().enumerate() {
-                check_keys(&list, &["name", "ids", "scores", "weight"], &format!("lists[{i}]"))?;
+                check_keys(
+                    &list,
+                    &["name", "ids", "scores", "weight"],
+                    &format!("lists[{i}]"),
+                )?;
             }
         }
     }
@@ -229,9 +273,24 @@ fn decode_input(value: JsValue) -> JsResult<PipelineInput> {
         if items.is_object() {
             let entries = Object::entries(items.unchecked_ref::<Object>());
             for entry in entries.iter() {
-                let id = Reflect::get(&entry, &0.into()).ok().and_then(|k| k.as_string()).unwrap_or_default();
+                let id = Reflect::get(&entry, &0.into())
+                    .ok()
+                    .and_then(|k| k.as_string())
+                    .unwrap_or_default();
                 let meta = Reflect::get(&entry, &1.into()).unwrap_or(JsValue::UNDEFINED);
-                check_keys(&meta, &["name", "type", "summary", "content", "modifiedAt", "fiscalYear", "crossEncoderScore"], &format!("items.{id}"))?;
+                check_keys(
+                    &meta,
+                    &[
+                        "name",
+                        "type",
+                        "summary",
+                        "content",
+                        "modifiedAt",
+                        "fiscalYear",
+                        "crossEncoderScore",
+                    ],
+                    &format!("items.{id}"),
+                )?;
             }
         }
     }
@@ -248,7 +307,14 @@ fn check_keys(obj: &JsValue, allowed: &[&str], path: &str) -> JsResult<()> {
     for key in Object::keys(obj.unchecked_ref::<Object>()).iter() {
         let key = key.as_string().unwrap_or_default();
         if !allowed.contains(&key.as_str()) {
-            return Err(err(ErrorCode::UnknownField, &format!("{path}.{key}"), format!("unknown field `{key}`, expected one of {}", allowed.join(", "))));
+            return Err(err(
+                ErrorCode::UnknownField,
+                &format!("{path}.{key}"),
+                format!(
+                    "unknown field `{key}`, expected one of {}",
+                    allowed.join(", ")
+                ),
+            ));
         }
     }
     Ok(())
@@ -290,7 +356,15 @@ fn js_key(name: &'static str) -> JsValue {
 
 const INPUT_KEYS: [&str; 5] = ["query", "lists", "items", "now", "context"];
 const LIST_KEYS: [&str; 4] = ["name", "ids", "scores", "weight"];
-const ITEM_KEYS: [&str; 7] = ["name", "type", "summary", "content", "modifiedAt", "fiscalYear", "crossEncoderScore"];
+const ITEM_KEYS: [&str; 7] = [
+    "name",
+    "type",
+    "summary",
+    "content",
+    "modifiedAt",
+    "fiscalYear",
+    "crossEncoderScore",
+];
 
 /// Property names as JS strings, made once (each `JsValue::from_str` is a decode in
 /// the glue).
@@ -302,7 +376,11 @@ struct FastKeys {
 
 impl FastKeys {
     fn new() -> Self {
-        FastKeys { input: INPUT_KEYS.map(JsValue::from_str), item: ITEM_KEYS.map(JsValue::from_str), list: LIST_KEYS.map(JsValue::from_str) }
+        FastKeys {
+            input: INPUT_KEYS.map(JsValue::from_str),
+            item: ITEM_KEYS.map(JsValue::from_str),
+            list: LIST_KEYS.map(JsValue::from_str),
+        }
     }
 }
 
@@ -337,7 +415,11 @@ fn fast_opt_f64(v: &JsValue) -> Option<Option<f64>> {
 /// goes through serde's `i64`, which makes `-0` a `+0`.
 fn fast_timestamp(v: &JsValue) -> Option<Option<crate::timestamp::Timestamp>> {
     Some(match v.as_f64() {
-        Some(ms) => Some(crate::timestamp::Timestamp::Millis(if ms == 0.0 { 0.0 } else { ms })),
+        Some(ms) => Some(crate::timestamp::Timestamp::Millis(if ms == 0.0 {
+            0.0
+        } else {
+            ms
+        })),
         None => fast_opt_string(v)?.map(crate::timestamp::Timestamp::Iso),
     })
 }
@@ -369,7 +451,9 @@ fn fast_strings(array: &Array) -> Option<Vec<String>> {
 /// including its unknown-field pass, cannot fail and yields the same vectors).
 fn fast_string_lists(value: &JsValue) -> Option<Vec<Vec<String>>> {
     let outer = value.dyn_ref::<Array>()?;
-    (0..outer.length()).map(|i| fast_strings(outer.get(i).dyn_ref::<Array>()?)).collect()
+    (0..outer.length())
+        .map(|i| fast_strings(outer.get(i).dyn_ref::<Array>()?))
+        .collect()
 }
 
 /// Whether the own enumerable keys of `obj` (an object) are all in `allowed`, proven
@@ -398,20 +482,24 @@ fn fast_keys_ok(obj: &JsValue, allowed: &[&str], shapes: &mut Vec<(JsValue, u32)
 }
 
 /// One `items` entry: all seven fields read as serde-wasm-bindgen reads them.
-fn fast_item_meta(meta: &JsValue, keys: &FastKeys, shapes: &mut Vec<(JsValue, u32)>) -> Option<crate::pipeline::ItemMeta> {
+fn fast_item_meta(
+    meta: &JsValue,
+    keys: &FastKeys,
+    shapes: &mut Vec<(JsValue, u32)>,
+) -> Option<crate::pipeline::ItemMeta> {
     if !meta.is_object() {
         return None;
     }
     fast_keys_ok(meta, &ITEM_KEYS, shapes)?;
     let [k_name, k_type, k_summary, k_content, k_modified, k_fiscal, k_cross] = &keys.item;
-    let modified_at = {
-        fast_timestamp(&fast_get(meta, k_modified)?)?
-    };
+    let modified_at = { fast_timestamp(&fast_get(meta, k_modified)?)? };
     let fiscal_year = {
         let v = fast_get(meta, k_fiscal)?;
         match v.as_f64() {
             // serde-wasm-bindgen takes safe integers only; i32 range checked by serde.
-            Some(y) if y.fract() == 0.0 && y >= f64::from(i32::MIN) && y <= f64::from(i32::MAX) => Some(y as i32),
+            Some(y) if y.fract() == 0.0 && y >= f64::from(i32::MIN) && y <= f64::from(i32::MAX) => {
+                Some(y as i32)
+            }
             Some(_) => return None,
             None if v.loose_eq(&JsValue::NULL) => None,
             None => return None,
@@ -444,11 +532,20 @@ fn fast_input_list(list: &JsValue, keys: &FastKeys) -> Option<crate::pipeline::I
             None
         } else {
             let a = v.dyn_ref::<Array>()?;
-            Some((0..a.length()).map(|i| a.get(i).as_f64()).collect::<Option<Vec<f64>>>()?)
+            Some(
+                (0..a.length())
+                    .map(|i| a.get(i).as_f64())
+                    .collect::<Option<Vec<f64>>>()?,
+            )
         }
     };
     let weight = fast_opt_f64(&fast_get(list, k_weight)?)?;
-    Some(crate::pipeline::InputList { name, ids, scores, weight })
+    Some(crate::pipeline::InputList {
+        name,
+        ids,
+        scores,
+        weight,
+    })
 }
 
 /// The pipeline input, or `None` to take the generic path (see above).
@@ -472,11 +569,16 @@ fn fast_pipeline_input_with(value: &JsValue, keys: &FastKeys) -> Option<Pipeline
     };
     let lists = fast_get(value, k_lists)?;
     let lists = lists.dyn_ref::<Array>()?;
-    let lists = (0..lists.length()).map(|i| fast_input_list(&lists.get(i), keys)).collect::<Option<Vec<crate::pipeline::InputList>>>()?;
+    let lists = (0..lists.length())
+        .map(|i| fast_input_list(&lists.get(i), keys))
+        .collect::<Option<Vec<crate::pipeline::InputList>>>()?;
     let mut items = std::collections::BTreeMap::new();
     if let Some(items_value) = fast_absent_or(value, k_items)? {
         // A plain record: an object that is not a Map, an Array or another iterable.
-        if !items_value.is_object() || items_value.has_type::<js_sys::Map>() || Reflect::has(&items_value, &js_sys::Symbol::iterator()).ok()? {
+        if !items_value.is_object()
+            || items_value.has_type::<js_sys::Map>()
+            || Reflect::has(&items_value, &js_sys::Symbol::iterator()).ok()?
+        {
             return None;
         }
         let ids = Object::keys(items_value.unchecked_ref::<Object>());
@@ -490,30 +592,50 @@ fn fast_pipeline_input_with(value: &JsValue, keys: &FastKeys) -> Option<Pipeline
         // Collected then built in bulk (sorted once), not inserted one by one.
         items = entries.into_iter().collect();
     }
-    let now = {
-        fast_timestamp(&fast_get(value, k_now)?)?
-    };
+    let now = { fast_timestamp(&fast_get(value, k_now)?)? };
     let context = fast_get(value, k_context)?;
     let context = if context.loose_eq(&JsValue::NULL) {
         None
     } else {
         let mut shapes = Vec::new();
-        fast_keys_ok(&context, &["taskClass", "language", "buildSystem"], &mut shapes)?;
+        fast_keys_ok(
+            &context,
+            &["taskClass", "language", "buildSystem"],
+            &mut shapes,
+        )?;
         // Anything odd goes to the generic path, which checks it (see `js_tree`).
         js_tree(&context, 0, false).ok()?;
         Some(serde_wasm_bindgen::from_value::<crate::bands::BandContext>(context).ok()?)
     };
-    Some(PipelineInput { query, lists, items, now, context })
+    Some(PipelineInput {
+        query,
+        lists,
+        items,
+        now,
+        context,
+    })
 }
 
 fn encode<T: Tsify + Serialize>(value: &T) -> JsResult<Ts<T>> {
-    Ts::from_rust(value).map_err(|e| err(ErrorCode::Internal, "", format!("cannot encode the result: {e}")))
+    Ts::from_rust(value).map_err(|e| {
+        err(
+            ErrorCode::Internal,
+            "",
+            format!("cannot encode the result: {e}"),
+        )
+    })
 }
 
 fn encode_value<T: Serialize>(value: &T) -> JsResult<JsValue> {
     value
         .serialize(&serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true))
-        .map_err(|e| err(ErrorCode::Internal, "", format!("cannot encode the result: {e}")))
+        .map_err(|e| {
+            err(
+                ErrorCode::Internal,
+                "",
+                format!("cannot encode the result: {e}"),
+            )
+        })
 }
 
 fn core<T>(r: crate::Result<T>) -> JsResult<T> {
@@ -527,8 +649,12 @@ fn core<T>(r: crate::Result<T>) -> JsResult<T> {
 /// to the same f64 (shortest round-trip formatting). A non-finite score (no JSON form)
 /// or a `__proto__` key (which `obj[key] = v` treats as the prototype, `JSON.parse` as an
 /// own key) takes [`encode_value`].
-fn encode_run(run: &std::collections::BTreeMap<String, std::collections::BTreeMap<String, f64>>) -> JsResult<JsValue> {
-    let plain = run.iter().all(|(q, docs)| q != "__proto__" && docs.iter().all(|(d, s)| d != "__proto__" && s.is_finite()));
+fn encode_run(
+    run: &std::collections::BTreeMap<String, std::collections::BTreeMap<String, f64>>,
+) -> JsResult<JsValue> {
+    let plain = run.iter().all(|(q, docs)| {
+        q != "__proto__" && docs.iter().all(|(d, s)| d != "__proto__" && s.is_finite())
+    });
     if plain {
         if let Ok(text) = serde_json::to_string(run) {
             if let Ok(value) = js_sys::JSON::parse(&text) {
@@ -562,7 +688,11 @@ fn read_f64s(value: &JsValue, field: &str, limits: &Limits) -> JsResult<Vec<f64>
         return Ok(typed.to_vec());
     }
     if !Array::is_array(value) {
-        return Err(err(ErrorCode::InvalidType, field, "expected a Float64Array or an array of numbers"));
+        return Err(err(
+            ErrorCode::InvalidType,
+            field,
+            "expected a Float64Array or an array of numbers",
+        ));
     }
     let array: &Array = value.unchecked_ref();
     core(limits.check_lengths([array.length() as usize], field))?;
@@ -570,7 +700,13 @@ fn read_f64s(value: &JsValue, field: &str, limits: &Limits) -> JsResult<Vec<f64>
     for (i, v) in array.iter().enumerate() {
         match v.as_f64() {
             Some(x) => out.push(x),
-            None => return Err(err(ErrorCode::InvalidType, &format!("{field}[{i}]"), "expected a number")),
+            None => {
+                return Err(err(
+                    ErrorCode::InvalidType,
+                    &format!("{field}[{i}]"),
+                    "expected a number",
+                ))
+            }
         }
     }
     Ok(out)
@@ -581,9 +717,14 @@ fn read_f64s(value: &JsValue, field: &str, limits: &Limits) -> JsResult<Vec<f64>
 /// failure in the module).
 fn read_u32s(value: &JsValue, field: &str, max: u32) -> JsResult<Vec<u32>> {
     match typed_view::<Uint32Array>(value) {
-        Some(typed) if typed.length() > max => {
-            Err(err(ErrorCode::InputTooLarge, field, format!("{} entries, above the limit of {max} (see `limits`)", typed.length())))
-        }
+        Some(typed) if typed.length() > max => Err(err(
+            ErrorCode::InputTooLarge,
+            field,
+            format!(
+                "{} entries, above the limit of {max} (see `limits`)",
+                typed.length()
+            ),
+        )),
         Some(typed) => Ok(typed.to_vec()),
         None => Err(err(ErrorCode::InvalidType, field, "expected a Uint32Array")),
     }
@@ -595,18 +736,33 @@ fn read_u32s_or_array(value: &JsValue, field: &str, max: u32) -> JsResult<Vec<u3
         return read_u32s(value, field, max);
     }
     if !Array::is_array(value) {
-        return Err(err(ErrorCode::InvalidType, field, "expected a Uint32Array or an array of whole numbers"));
+        return Err(err(
+            ErrorCode::InvalidType,
+            field,
+            "expected a Uint32Array or an array of whole numbers",
+        ));
     }
     let array: &Array = value.unchecked_ref();
     if array.length() > max {
-        return Err(err(ErrorCode::InputTooLarge, field, format!("{} entries, above the limit of {max} (see `limits`)", array.length())));
+        return Err(err(
+            ErrorCode::InputTooLarge,
+            field,
+            format!(
+                "{} entries, above the limit of {max} (see `limits`)",
+                array.length()
+            ),
+        ));
     }
     array
         .iter()
         .enumerate()
         .map(|(i, v)| match v.as_f64() {
             Some(x) if x >= 0.0 && x <= f64::from(u32::MAX) && x.fract() == 0.0 => Ok(x as u32),
-            _ => Err(err(ErrorCode::InvalidType, &format!("{field}[{i}]"), "expected a whole number in 0..2^32")),
+            _ => Err(err(
+                ErrorCode::InvalidType,
+                &format!("{field}[{i}]"),
+                "expected a whole number in 0..2^32",
+            )),
         })
         .collect()
 }
@@ -620,11 +776,19 @@ fn read_string(value: &JsValue, field: &str, max: usize) -> JsResult<String> {
     };
     // UTF-8 takes at least one byte per UTF-16 unit: longer is too large for sure.
     if js.length() as usize > max {
-        return Err(err(ErrorCode::InputTooLarge, field, format!("the text is over {max} bytes (see `limits`)")));
+        return Err(err(
+            ErrorCode::InputTooLarge,
+            field,
+            format!("the text is over {max} bytes (see `limits`)"),
+        ));
     }
     let text = String::from(js);
     if text.len() > max {
-        return Err(err(ErrorCode::InputTooLarge, field, format!("the text is {} bytes, above the limit of {max}", text.len())));
+        return Err(err(
+            ErrorCode::InputTooLarge,
+            field,
+            format!("the text is {} bytes, above the limit of {max}", text.len()),
+        ));
     }
     Ok(text)
 }
@@ -642,7 +806,11 @@ fn check_map(value: &JsValue, field: &str) -> JsResult<()> {
     }
     match Reflect::has(value, &js_sys::Symbol::iterator()) {
         Ok(false) => Ok(()),
-        _ => Err(err(ErrorCode::InvalidType, field, "expected an object (a record)")),
+        _ => Err(err(
+            ErrorCode::InvalidType,
+            field,
+            "expected an object (a record)",
+        )),
     }
 }
 
@@ -666,12 +834,18 @@ fn precheck_lists(input: &JsValue, limits: &Limits) -> JsResult<()> {
         return Ok(());
     }
     let lists = Reflect::get(input, &js_key("lists")).unwrap_or(JsValue::UNDEFINED);
-    let Some(lists) = lists.dyn_ref::<Array>() else { return Ok(()) };
+    let Some(lists) = lists.dyn_ref::<Array>() else {
+        return Ok(());
+    };
     core(limits.check_lists(lists.length() as usize, "lists"))?;
     let lengths: Vec<usize> = lists
         .iter()
         .map(|l| {
-            let ids = if l.is_object() { Reflect::get(&l, &js_key("ids")).unwrap_or(JsValue::UNDEFINED) } else { JsValue::UNDEFINED };
+            let ids = if l.is_object() {
+                Reflect::get(&l, &js_key("ids")).unwrap_or(JsValue::UNDEFINED)
+            } else {
+                JsValue::UNDEFINED
+            };
             ids.dyn_ref::<Array>().map_or(0, |a| a.length() as usize)
         })
         .collect();
@@ -681,9 +855,18 @@ fn precheck_lists(input: &JsValue, limits: &Limits) -> JsResult<()> {
 /// Checks the count and lengths of an array of arrays (`rrf` lists, multi-query
 /// queries) against `limits` before it is decoded into wasm memory.
 fn precheck_arrays(value: &JsValue, limits: &Limits, field: &str) -> JsResult<()> {
-    let Some(outer) = value.dyn_ref::<Array>() else { return Ok(()) };
+    let Some(outer) = value.dyn_ref::<Array>() else {
+        return Ok(());
+    };
     core(limits.check_lists(outer.length() as usize, field))?;
-    core(limits.check_lengths(outer.iter().map(|l| l.dyn_ref::<Array>().map_or(0, |a| a.length() as usize)), field))
+    core(
+        limits.check_lengths(
+            outer
+                .iter()
+                .map(|l| l.dyn_ref::<Array>().map_or(0, |a| a.length() as usize)),
+            field,
+        ),
+    )
 }
 
 /// [`check_map`] on a run or qrels (a record of records) and on each of its values.
@@ -697,7 +880,10 @@ fn check_run_shape(value: &JsValue, field: &str) -> JsResult<()> {
         return Ok(());
     };
     for entry in entries.iter() {
-        let key = Reflect::get(&entry, &0.into()).ok().and_then(|k| k.as_string()).unwrap_or_default();
+        let key = Reflect::get(&entry, &0.into())
+            .ok()
+            .and_then(|k| k.as_string())
+            .unwrap_or_default();
         let docs = Reflect::get(&entry, &1.into()).unwrap_or(JsValue::UNDEFINED);
         check_map(&docs, &format!("{field}.{key}"))?;
     }
@@ -720,10 +906,16 @@ impl JsPipeline {
         if let Some(c) = &config {
             let raw = c.js_value();
             check_map_at(&raw, &["weights"], "config.weights")?;
-            check_map_at(&raw, &["rerank", "heuristic", "typeMultipliers"], "config.rerank.heuristic.typeMultipliers")?;
+            check_map_at(
+                &raw,
+                &["rerank", "heuristic", "typeMultipliers"],
+                "config.rerank.heuristic.typeMultipliers",
+            )?;
         }
         let config = decode_opt(config, "config")?;
-        Ok(JsPipeline { inner: core(crate::pipeline::Pipeline::new(config))? })
+        Ok(JsPipeline {
+            inner: core(crate::pipeline::Pipeline::new(config))?,
+        })
     }
 
     /// Runs the pipeline: fuse, recency, rerank, normalize, calibrate, filter, topN,
@@ -751,12 +943,27 @@ impl JsPipeline {
     pub fn run_columnar(&self, input: Ts<ColumnarInput>) -> JsResult<JsValue> {
         let raw = input.js_value();
         let limits = &self.inner.config().limits;
-        let docs = read_u32s(&Reflect::get(&raw, &js_key("docs")).unwrap_or(JsValue::UNDEFINED), "docs", limits.max_total_entries)?;
+        let docs = read_u32s(
+            &Reflect::get(&raw, &js_key("docs")).unwrap_or(JsValue::UNDEFINED),
+            "docs",
+            limits.max_total_entries,
+        )?;
         let max_offsets = limits.max_lists.saturating_add(1);
-        let offsets = read_u32s(&Reflect::get(&raw, &js_key("offsets")).unwrap_or(JsValue::UNDEFINED), "offsets", max_offsets)?;
-        let n_docs = Reflect::get(&raw, &js_key("nDocs")).ok().and_then(|v| v.as_f64()).ok_or_else(|| err(ErrorCode::InvalidType, "nDocs", "expected a number"))?;
+        let offsets = read_u32s(
+            &Reflect::get(&raw, &js_key("offsets")).unwrap_or(JsValue::UNDEFINED),
+            "offsets",
+            max_offsets,
+        )?;
+        let n_docs = Reflect::get(&raw, &js_key("nDocs"))
+            .ok()
+            .and_then(|v| v.as_f64())
+            .ok_or_else(|| err(ErrorCode::InvalidType, "nDocs", "expected a number"))?;
         if !(n_docs >= 0.0 && n_docs <= f64::from(u32::MAX) && n_docs.fract() == 0.0) {
-            return Err(err(ErrorCode::InvalidConfig, "nDocs", format!("expected a whole number >= 0, got {n_docs}")));
+            return Err(err(
+                ErrorCode::InvalidConfig,
+                "nDocs",
+                format!("expected a whole number >= 0, got {n_docs}"),
+            ));
         }
         let weights = match Reflect::get(&raw, &js_key("weights")) {
             Ok(v) if !v.is_undefined() && !v.is_null() => Some(read_f64s(&v, "weights", limits)?),
@@ -764,12 +971,19 @@ impl JsPipeline {
         };
         let modified = match Reflect::get(&raw, &js_key("modifiedAt")) {
             // One time per document: up to maxTotalEntries, like nDocs (not maxListLength).
-            Ok(v) if !v.is_undefined() && !v.is_null() => {
-                Some(read_f64s(&v, "modifiedAt", &Limits { max_list_length: limits.max_total_entries, ..*limits })?)
-            }
+            Ok(v) if !v.is_undefined() && !v.is_null() => Some(read_f64s(
+                &v,
+                "modifiedAt",
+                &Limits {
+                    max_list_length: limits.max_total_entries,
+                    ..*limits
+                },
+            )?),
             _ => None,
         };
-        let now = Reflect::get(&raw, &js_key("now")).ok().and_then(|v| v.as_f64());
+        let now = Reflect::get(&raw, &js_key("now"))
+            .ok()
+            .and_then(|v| v.as_f64());
         let lists = core(crate::pipeline::split_offsets(&docs, &offsets))?;
         let out = core(self.inner.run_columnar(&crate::pipeline::ColumnarInput {
             lists: &lists,
@@ -848,8 +1062,14 @@ pub struct RrfOptions {
 
 /// Weighted Reciprocal Rank Fusion of ranked lists of ids: `[id, score]` pairs,
 /// highest score first (ties: id ascending).
-#[wasm_bindgen(js_name = "rrf", unchecked_return_type = "Array<[id: string, score: number]>")]
-pub fn js_rrf(#[wasm_bindgen(unchecked_param_type = "string[][]")] lists: JsValue, options: Option<Ts<RrfOptions>>) -> JsResult<JsValue> {
+#[wasm_bindgen(
+    js_name = "rrf",
+    unchecked_return_type = "Array<[id: string, score: number]>"
+)]
+pub fn js_rrf(
+    #[wasm_bindgen(unchecked_param_type = "string[][]")] lists: JsValue,
+    options: Option<Ts<RrfOptions>>,
+) -> JsResult<JsValue> {
     let opts = decode_opt(options, "options")?;
     precheck_arrays(&lists, &Limits::default(), "lists")?;
     let lists: Vec<Vec<String>> = match fast_string_lists(&lists) {
@@ -864,13 +1084,34 @@ pub fn js_rrf(#[wasm_bindgen(unchecked_param_type = "string[][]")] lists: JsValu
             core(limits.check_id(id, || format!("lists[{i}][{j}]")))?;
         }
     }
-    let weights = core(crate::fuse::resolve_weights(opts.weights.as_deref(), lists.len(), "options.weights"))?;
-    let ranked: Vec<RankedList<'_, String>> = lists.iter().zip(&weights).map(|(ids, &weight)| RankedList { ids, weight }).collect();
-    let fused = core(crate::fuse::rrf_interned(&ranked, opts.k.unwrap_or(crate::fuse::DEFAULT_K)).map_err(|e| if e.field == "k" { e.within("options") } else { e }))?;
+    let weights = core(crate::fuse::resolve_weights(
+        opts.weights.as_deref(),
+        lists.len(),
+        "options.weights",
+    ))?;
+    let ranked: Vec<RankedList<'_, String>> = lists
+        .iter()
+        .zip(&weights)
+        .map(|(ids, &weight)| RankedList { ids, weight })
+        .collect();
+    let fused = core(
+        crate::fuse::rrf_interned(&ranked, opts.k.unwrap_or(crate::fuse::DEFAULT_K)).map_err(|e| {
+            if e.field == "k" {
+                e.within("options")
+            } else {
+                e
+            }
+        }),
+    )?;
     let pairs: Vec<(&str, f64)> = fused
         .order()
         .into_iter()
-        .filter_map(|d| Some((*fused.interner.ids.get(d as usize)?, *fused.fusion.scores.get(d as usize)?)))
+        .filter_map(|d| {
+            Some((
+                *fused.interner.ids.get(d as usize)?,
+                *fused.fusion.scores.get(d as usize)?,
+            ))
+        })
         .collect();
     id_score_pairs(&pairs)
 }
@@ -889,7 +1130,10 @@ fn id_score_pairs(pairs: &[(&str, f64)]) -> JsResult<JsValue> {
     }
     let out = Array::new_with_length(u32::try_from(pairs.len()).unwrap_or(u32::MAX));
     for (i, (id, score)) in (0u32..).zip(pairs) {
-        out.set(i, Array::of2(&JsValue::from_str(id), &JsValue::from_f64(*score)).into());
+        out.set(
+            i,
+            Array::of2(&JsValue::from_str(id), &JsValue::from_f64(*score)).into(),
+        );
     }
     Ok(out.into())
 }
@@ -909,7 +1153,10 @@ pub struct RrfColumnarOptions {
 /// Columnar RRF: `docs` holds every list's document indices concatenated, list i being
 /// `docs[offsets[i]..offsets[i+1]]`. Returns `{ order, scores }` as typed arrays (ties:
 /// index ascending).
-#[wasm_bindgen(js_name = "rrfColumnar", unchecked_return_type = "{ order: Uint32Array; scores: Float64Array }")]
+#[wasm_bindgen(
+    js_name = "rrfColumnar",
+    unchecked_return_type = "{ order: Uint32Array; scores: Float64Array }"
+)]
 pub fn js_rrf_columnar(
     #[wasm_bindgen(unchecked_param_type = "Uint32Array | number[]")] docs: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Uint32Array | number[]")] offsets: JsValue,
@@ -919,9 +1166,15 @@ pub fn js_rrf_columnar(
     let limits = Limits::default();
     let docs = read_u32s_or_array(&docs, "docs", limits.max_total_entries)?;
     let offsets = read_u32s_or_array(&offsets, "offsets", limits.max_lists.saturating_add(1))?;
-    let n_docs = n_docs.as_f64().ok_or_else(|| err(ErrorCode::InvalidType, "nDocs", "expected a number"))?;
+    let n_docs = n_docs
+        .as_f64()
+        .ok_or_else(|| err(ErrorCode::InvalidType, "nDocs", "expected a number"))?;
     if !(n_docs >= 0.0 && n_docs <= f64::from(u32::MAX) && n_docs.fract() == 0.0) {
-        return Err(err(ErrorCode::InvalidConfig, "nDocs", format!("expected a whole number >= 0, got {n_docs}")));
+        return Err(err(
+            ErrorCode::InvalidConfig,
+            "nDocs",
+            format!("expected a whole number >= 0, got {n_docs}"),
+        ));
     }
     let n_docs = n_docs as u32;
     let (k, weights) = match &options {
@@ -930,11 +1183,15 @@ pub fn js_rrf_columnar(
             let raw = o.js_value();
             let k = match Reflect::get(&raw, &js_key("k")) {
                 Ok(v) if v.is_undefined() => crate::fuse::DEFAULT_K,
-                Ok(v) => v.as_f64().ok_or_else(|| err(ErrorCode::InvalidType, "options.k", "expected a number"))?,
+                Ok(v) => v
+                    .as_f64()
+                    .ok_or_else(|| err(ErrorCode::InvalidType, "options.k", "expected a number"))?,
                 Err(_) => crate::fuse::DEFAULT_K,
             };
             let w = match Reflect::get(&raw, &js_key("weights")) {
-                Ok(v) if !v.is_undefined() && !v.is_null() => Some(read_f64s(&v, "options.weights", &Limits::default())?),
+                Ok(v) if !v.is_undefined() && !v.is_null() => {
+                    Some(read_f64s(&v, "options.weights", &Limits::default())?)
+                }
                 _ => None,
             };
             (k, w)
@@ -944,15 +1201,45 @@ pub fn js_rrf_columnar(
     core(limits.check_lists(lists.len(), "offsets"))?;
     core(limits.check_lengths(lists.iter().map(|l| l.len()), "docs"))?;
     if n_docs > limits.max_total_entries {
-        return Err(err(ErrorCode::InputTooLarge, "nDocs", format!("nDocs {n_docs} is above the limit of {}", limits.max_total_entries)));
+        return Err(err(
+            ErrorCode::InputTooLarge,
+            "nDocs",
+            format!(
+                "nDocs {n_docs} is above the limit of {}",
+                limits.max_total_entries
+            ),
+        ));
     }
-    let weights = core(crate::fuse::resolve_weights(weights.as_deref(), lists.len(), "options.weights"))?;
-    let fused = core(rrf_indexed(&lists, &weights, k, n_docs as usize).map_err(|e| if e.field == "k" { e.within("options") } else { e }))?;
+    let weights = core(crate::fuse::resolve_weights(
+        weights.as_deref(),
+        lists.len(),
+        "options.weights",
+    ))?;
+    let fused = core(
+        rrf_indexed(&lists, &weights, k, n_docs as usize).map_err(|e| {
+            if e.field == "k" {
+                e.within("options")
+            } else {
+                e
+            }
+        }),
+    )?;
     let order = fused.order();
-    let scores: Vec<f64> = order.iter().map(|&d| fused.scores.get(d as usize).copied().unwrap_or(0.0)).collect();
+    let scores: Vec<f64> = order
+        .iter()
+        .map(|&d| fused.scores.get(d as usize).copied().unwrap_or(0.0))
+        .collect();
     let obj = Object::new();
-    Reflect::set(&obj, &js_key("order"), &Uint32Array::from(order.as_slice()).into())?;
-    Reflect::set(&obj, &js_key("scores"), &Float64Array::from(scores.as_slice()).into())?;
+    Reflect::set(
+        &obj,
+        &js_key("order"),
+        &Uint32Array::from(order.as_slice()).into(),
+    )?;
+    Reflect::set(
+        &obj,
+        &js_key("scores"),
+        &Float64Array::from(scores.as_slice()).into(),
+    )?;
     Ok(obj.into())
 }
 
@@ -973,7 +1260,14 @@ pub fn js_fuse_multi_query(
             core(limits.check_id(&hit.id, || format!("queries[{i}][{j}].id")))?;
         }
     }
-    encode(&core(crate::multiquery::fuse_multi_query(&queries, &opts).map_err(|e| match e.field.starts_with("queries") { true => e, false => e.within("options") }))?)
+    encode(&core(
+        crate::multiquery::fuse_multi_query(&queries, &opts).map_err(|e| {
+            match e.field.starts_with("queries") {
+                true => e,
+                false => e.within("options"),
+            }
+        }),
+    )?)
 }
 
 // ---------------------------------------------------------------- Rerank
@@ -989,7 +1283,11 @@ pub fn js_rerank(
     let limits = Limits::default();
     let query = read_string(&query, "query", limits.max_text_bytes as usize)?;
     if let Some(o) = &options {
-        check_map_at(&o.js_value(), &["typeMultipliers"], "options.typeMultipliers")?;
+        check_map_at(
+            &o.js_value(),
+            &["typeMultipliers"],
+            "options.typeMultipliers",
+        )?;
     }
     let cfg = decode_opt(options, "options")?;
     if let Some(array) = candidates.dyn_ref::<Array>() {
@@ -999,7 +1297,11 @@ pub fn js_rerank(
     core(limits.check_lengths([candidates.len()], "candidates"))?;
     for (i, c) in candidates.iter().enumerate() {
         core(limits.check_id(&c.id, || format!("candidates[{i}].id")))?;
-        for (name, text) in [("name", Some(&c.name)), ("summary", c.summary.as_ref()), ("content", c.content.as_ref())] {
+        for (name, text) in [
+            ("name", Some(&c.name)),
+            ("summary", c.summary.as_ref()),
+            ("content", c.content.as_ref()),
+        ] {
             if let Some(t) = text {
                 core(limits.check_text(t, || format!("candidates[{i}].{name}")))?;
             }
@@ -1024,14 +1326,33 @@ pub struct NormalizeOptions {
 #[wasm_bindgen(js_name = "normalize")]
 pub fn js_normalize(
     #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] scores: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "\"max\" | \"min_max\" | \"z_score\" | \"softmax\" | \"none\"")] method: JsValue,
+    #[wasm_bindgen(
+        unchecked_param_type = "\"max\" | \"min_max\" | \"z_score\" | \"softmax\" | \"none\""
+    )]
+    method: JsValue,
     options: Option<Ts<NormalizeOptions>>,
 ) -> JsResult<Vec<f64>> {
     let opts = decode_opt(options, "options")?;
-    let method = method.as_string().ok_or_else(|| err(ErrorCode::InvalidType, "method", "expected a method name string"))?;
+    let method = method.as_string().ok_or_else(|| {
+        err(
+            ErrorCode::InvalidType,
+            "method",
+            "expected a method name string",
+        )
+    })?;
     let method = core(NormalizeMethod::parse(&method))?;
     let scores = read_f64s(&scores, "scores", &Limits::default())?;
-    core(crate::normalize::normalize(&scores, method, opts.temperature.unwrap_or(1.0)).map_err(|e| if e.field == "temperature" { e.within("options") } else { e }))
+    core(
+        crate::normalize::normalize(&scores, method, opts.temperature.unwrap_or(1.0)).map_err(
+            |e| {
+                if e.field == "temperature" {
+                    e.within("options")
+                } else {
+                    e
+                }
+            },
+        ),
+    )
 }
 
 /// Sigmoid calibration `1 / (1 + exp(-steepness * (raw - threshold)))`; input order kept.
@@ -1042,7 +1363,13 @@ pub fn js_calibrate(
 ) -> JsResult<Vec<f64>> {
     let sigmoid = decode_opt(options, "options")?;
     let scores = read_f64s(&scores, "scores", &Limits::default())?;
-    core(crate::calibrate::calibrate(&scores, &sigmoid).map_err(|e| if e.field.starts_with("scores") { e } else { e.within("options") }))
+    core(crate::calibrate::calibrate(&scores, &sigmoid).map_err(|e| {
+        if e.field.starts_with("scores") {
+            e
+        } else {
+            e.within("options")
+        }
+    }))
 }
 
 /// Classifies one score: `{ kind: "hit" | "degraded", score }` or `{ kind: "miss" }`.
@@ -1053,9 +1380,17 @@ pub fn js_classify_band(
 ) -> JsResult<Ts<RetrievalOutcome>> {
     // A JsValue, not an f64: the glue's ToNumber throws a TypeError on a BigInt, a
     // Symbol or an object without a primitive value.
-    let score = score.as_f64().ok_or_else(|| err(ErrorCode::InvalidType, "score", "expected a number"))?;
+    let score = score
+        .as_f64()
+        .ok_or_else(|| err(ErrorCode::InvalidType, "score", "expected a number"))?;
     let floors = decode_opt(options, "options")?;
-    encode(&core(floors.classify(score, None).map_err(|e| if e.field == "score" { e } else { e.within("options") }))?)
+    encode(&core(floors.classify(score, None).map_err(|e| {
+        if e.field == "score" {
+            e
+        } else {
+            e.within("options")
+        }
+    }))?)
 }
 
 /// Query-level confidence: weighted top-5, expected precision, P(at least one relevant).
@@ -1066,7 +1401,15 @@ pub fn js_query_confidence(
 ) -> JsResult<Ts<QueryConfidence>> {
     let opts = decode_opt(options, "options")?;
     let scores = read_f64s(&scores, "scores", &Limits::default())?;
-    encode(&core(crate::confidence::query_confidence(&scores, &opts).map_err(|e| if e.field.starts_with("scores") { e } else { e.within("options") }))?)
+    encode(&core(
+        crate::confidence::query_confidence(&scores, &opts).map_err(|e| {
+            if e.field.starts_with("scores") {
+                e
+            } else {
+                e.within("options")
+            }
+        }),
+    )?)
 }
 
 /// The package version.
@@ -1078,7 +1421,11 @@ pub fn js_version() -> String {
 /// Every error code calibrank can throw.
 #[wasm_bindgen(js_name = "errorCodes", unchecked_return_type = "string[]")]
 pub fn js_error_codes() -> JsValue {
-    ErrorCode::ALL.iter().map(|c| JsValue::from_str(c.as_str())).collect::<Array>().into()
+    ErrorCode::ALL
+        .iter()
+        .map(|c| JsValue::from_str(c.as_str()))
+        .collect::<Array>()
+        .into()
 }
 
 // ---------------------------------------------------------------- Runs, metrics, fitting
@@ -1089,30 +1436,58 @@ type RunJson = std::collections::BTreeMap<String, std::collections::BTreeMap<Str
 fn check_text_size(text: &str, field: &str) -> JsResult<()> {
     let limit = Limits::default().max_text_bytes as usize * 64;
     if text.len() > limit {
-        return Err(err(ErrorCode::InputTooLarge, field, format!("the text is {} bytes, above the limit of {limit}", text.len())));
+        return Err(err(
+            ErrorCode::InputTooLarge,
+            field,
+            format!(
+                "the text is {} bytes, above the limit of {limit}",
+                text.len()
+            ),
+        ));
     }
     Ok(())
 }
 
 /// Parses a TREC run (`qid Q0 docid rank score tag` per line) into its JSON form.
-#[wasm_bindgen(js_name = "parseTrecRun", unchecked_return_type = "Record<string, Record<string, number>>")]
-pub fn js_parse_trec_run(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> JsResult<JsValue> {
-    let text = read_string(&text, "text", Limits::default().max_text_bytes as usize * 64)?;
+#[wasm_bindgen(
+    js_name = "parseTrecRun",
+    unchecked_return_type = "Record<string, Record<string, number>>"
+)]
+pub fn js_parse_trec_run(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+) -> JsResult<JsValue> {
+    let text = read_string(
+        &text,
+        "text",
+        Limits::default().max_text_bytes as usize * 64,
+    )?;
     check_text_size(&text, "text")?;
     encode_run(&core(crate::eval::parse_trec_run(&text))?)
 }
 
 /// Parses TREC qrels (`qid iter docid rel` per line) into their JSON form.
-#[wasm_bindgen(js_name = "parseQrels", unchecked_return_type = "Record<string, Record<string, number>>")]
-pub fn js_parse_qrels(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> JsResult<JsValue> {
-    let text = read_string(&text, "text", Limits::default().max_text_bytes as usize * 64)?;
+#[wasm_bindgen(
+    js_name = "parseQrels",
+    unchecked_return_type = "Record<string, Record<string, number>>"
+)]
+pub fn js_parse_qrels(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+) -> JsResult<JsValue> {
+    let text = read_string(
+        &text,
+        "text",
+        Limits::default().max_text_bytes as usize * 64,
+    )?;
     check_text_size(&text, "text")?;
     encode_value(&core(crate::eval::parse_qrels(&text))?)
 }
 
 /// A plain record (an object that is not an Array, a Map or another iterable).
 fn fast_plain_record(value: &JsValue) -> Option<()> {
-    let plain = value.is_object() && !Array::is_array(value) && !value.has_type::<js_sys::Map>() && !Reflect::has(value, &js_sys::Symbol::iterator()).ok()?;
+    let plain = value.is_object()
+        && !Array::is_array(value)
+        && !value.has_type::<js_sys::Map>()
+        && !Reflect::has(value, &js_sys::Symbol::iterator()).ok()?;
     plain.then_some(())
 }
 
@@ -1148,7 +1523,8 @@ fn decode_run(value: JsValue, field: &str) -> JsResult<RunJson> {
     }
     check_run_shape(&value, field)?;
     check_tree(&value, field)?;
-    let run: RunJson = serde_wasm_bindgen::from_value(value).map_err(|e| to_js_error(from_serde_message(&e.to_string(), field)))?;
+    let run: RunJson = serde_wasm_bindgen::from_value(value)
+        .map_err(|e| to_js_error(from_serde_message(&e.to_string(), field)))?;
     let total: usize = run.values().map(|docs| docs.len()).sum();
     core(Limits::default().check_lengths([total], field))?;
     Ok(run)
@@ -1173,12 +1549,16 @@ pub fn js_evaluate(
     let metrics = decode_metrics(metrics)?;
     let names: Vec<&str> = metrics.iter().map(String::as_str).collect();
     let ev = core(crate::eval::evaluate(&qrels, &run, &names))?;
-    let means: std::collections::BTreeMap<&str, f64> = ev.means.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    let means: std::collections::BTreeMap<&str, f64> =
+        ev.means.iter().map(|(k, v)| (k.as_str(), *v)).collect();
     encode_value(&means)
 }
 
 /// Per-query values of each metric: metric -> query id -> value.
-#[wasm_bindgen(js_name = "evaluatePerQuery", unchecked_return_type = "Record<string, Record<string, number>>")]
+#[wasm_bindgen(
+    js_name = "evaluatePerQuery",
+    unchecked_return_type = "Record<string, Record<string, number>>"
+)]
 pub fn js_evaluate_per_query(
     #[wasm_bindgen(unchecked_param_type = "Record<string, Record<string, number>>")] qrels: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Record<string, Record<string, number>>")] run: JsValue,
@@ -1189,19 +1569,28 @@ pub fn js_evaluate_per_query(
     let metrics = decode_metrics(metrics)?;
     let names: Vec<&str> = metrics.iter().map(String::as_str).collect();
     let ev = core(crate::eval::evaluate(&qrels, &run, &names))?;
-    let per: std::collections::BTreeMap<String, std::collections::BTreeMap<&str, f64>> =
-        ev.means.iter().filter_map(|(name, _)| Some((name.clone(), ev.query_values(name)?))).collect();
+    let per: std::collections::BTreeMap<String, std::collections::BTreeMap<&str, f64>> = ev
+        .means
+        .iter()
+        .filter_map(|(name, _)| Some((name.clone(), ev.query_values(name)?)))
+        .collect();
     encode_value(&per)
 }
 
 fn read_labels(scores: JsValue, labels: JsValue) -> JsResult<(Vec<f64>, Vec<f64>)> {
     let limits = Limits::default();
-    Ok((read_f64s(&scores, "scores", &limits)?, read_f64s(&labels, "labels", &limits)?))
+    Ok((
+        read_f64s(&scores, "scores", &limits)?,
+        read_f64s(&labels, "labels", &limits)?,
+    ))
 }
 
 /// Platt scaling fitted on (score, 0/1 label) pairs; the result plugs into a
 /// pipeline config as `calibration`.
-#[wasm_bindgen(js_name = "fitPlatt", unchecked_return_type = "{ method: \"platt\"; a: number; b: number }")]
+#[wasm_bindgen(
+    js_name = "fitPlatt",
+    unchecked_return_type = "{ method: \"platt\"; a: number; b: number }"
+)]
 pub fn js_fit_platt(
     #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] scores: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] labels: JsValue,
@@ -1213,7 +1602,10 @@ pub fn js_fit_platt(
 
 /// Isotonic regression fitted on (score, 0/1 label) pairs; the result plugs into a
 /// pipeline config as `calibration`.
-#[wasm_bindgen(js_name = "fitIsotonic", unchecked_return_type = "{ method: \"isotonic\"; x: number[]; y: number[] }")]
+#[wasm_bindgen(
+    js_name = "fitIsotonic",
+    unchecked_return_type = "{ method: \"isotonic\"; x: number[]; y: number[] }"
+)]
 pub fn js_fit_isotonic(
     #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] scores: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] labels: JsValue,
@@ -1266,20 +1658,32 @@ pub fn js_propose_bands(
 
 fn decode_runs(value: JsValue) -> JsResult<Vec<RunJson>> {
     if !Array::is_array(&value) {
-        return Err(err(ErrorCode::InvalidType, "runs", "expected an array of runs"));
+        return Err(err(
+            ErrorCode::InvalidType,
+            "runs",
+            "expected an array of runs",
+        ));
     }
     let array: Array = value.unchecked_into();
     core(Limits::default().check_lists(array.length() as usize, "runs"))?;
-    array.iter().enumerate().map(|(i, r)| decode_run(r, &format!("runs[{i}]"))).collect()
+    array
+        .iter()
+        .enumerate()
+        .map(|(i, r)| decode_run(r, &format!("runs[{i}]")))
+        .collect()
 }
 
 /// Fuses whole runs (JSON form) with any ranx method (`sum`, `mnz`, `max`, `min`, `med`,
 /// `anz`, `wsum`, `wmnz`, `mixed`, `rrf`, `rbc`, `isr`, `log_isr`, `logn_isr`,
 /// `bordafuse`, `w_bordafuse`, `condorcet`, `w_condorcet`), Qdrant's `dbsf` or
 /// OpenSearch's `arithmetic_mean` / `geometric_mean` / `harmonic_mean`.
-#[wasm_bindgen(js_name = "fuseRuns", unchecked_return_type = "Record<string, Record<string, number>>")]
+#[wasm_bindgen(
+    js_name = "fuseRuns",
+    unchecked_return_type = "Record<string, Record<string, number>>"
+)]
 pub fn js_fuse_runs(
-    #[wasm_bindgen(unchecked_param_type = "Array<Record<string, Record<string, number>>>")] runs: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Array<Record<string, Record<string, number>>>")]
+    runs: JsValue,
     options: Ts<crate::runfusion::FuseRunsOptions>,
 ) -> JsResult<JsValue> {
     check_map_at(&options.js_value(), &["params"], "options.params")?;
@@ -1294,15 +1698,19 @@ pub fn js_fuse_runs(
 #[wasm_bindgen(js_name = "optimizeFusion")]
 pub fn js_optimize_fusion(
     #[wasm_bindgen(unchecked_param_type = "Record<string, Record<string, number>>")] qrels: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "Array<Record<string, Record<string, number>>>")] runs: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Array<Record<string, Record<string, number>>>")]
+    runs: JsValue,
     options: Option<Ts<crate::optimize::OptimizeOptions>>,
-    #[wasm_bindgen(js_name = "onProgress")]
-    on_progress: Option<Function>,
+    #[wasm_bindgen(js_name = "onProgress")] on_progress: Option<Function>,
 ) -> JsResult<Ts<crate::optimize::OptimizeReport>> {
     // wasm-bindgen does not check an imported type: a non-function would make `call1`
     // throw a TypeError instead of a ScoreError.
     if on_progress.as_ref().is_some_and(|f| !f.is_function()) {
-        return Err(err(ErrorCode::InvalidType, "onProgress", "expected a function"));
+        return Err(err(
+            ErrorCode::InvalidType,
+            "onProgress",
+            "expected a function",
+        ));
     }
     let opts = decode_opt(options, "options")?;
     let qrels = decode_run(qrels, "qrels")?;
@@ -1316,11 +1724,16 @@ pub fn js_optimize_fusion(
             }
         }
     };
-    let report = core(crate::optimize::optimize_fusion(&qrels, &runs, &opts, &mut progress).map_err(|e| match e.field.as_str() {
-        "runs" | "qrels" => e,
-        _ if e.field.starts_with("runs") => e,
-        _ => e.within("options"),
-    }))?;
+    let report = core(
+        crate::optimize::optimize_fusion(&qrels, &runs, &opts, &mut progress).map_err(|e| match e
+            .field
+            .as_str()
+        {
+            "runs" | "qrels" => e,
+            _ if e.field.starts_with("runs") => e,
+            _ => e.within("options"),
+        }),
+    )?;
     if let Some(e) = callback_error {
         return Err(e);
     }

@@ -5,7 +5,8 @@
 //! `IsotonicRegression`, `brier_score_loss`, `log_loss`, `calibration_curve`).
 
 use calibrank::fit::{
-    calibration_error, fit_isotonic, fit_platt, BinStrategy, CalibrationErrorOptions, FittedCalibration,
+    calibration_error, fit_isotonic, fit_platt, BinStrategy, CalibrationErrorOptions,
+    FittedCalibration,
 };
 use serde_json::Value;
 
@@ -16,7 +17,11 @@ fn reference() -> Value {
 }
 
 fn floats(v: &Value) -> Vec<f64> {
-    v.as_array().expect("array").iter().map(|x| x.as_f64().expect("number")).collect()
+    v.as_array()
+        .expect("array")
+        .iter()
+        .map(|x| x.as_f64().expect("number"))
+        .collect()
 }
 
 fn float(v: &Value) -> f64 {
@@ -65,12 +70,23 @@ fn platt_agrees_with_sklearn_sigmoid_calibration() {
         // three-point test vector that leaves them 3.5e-6 apart on B (scikit-learn's own
         // test compares them to 3 decimals, and their probabilities to 1.5e-6); on every
         // realistic vector they agree to well under 1e-6.
-        let (param_tol, prob_tol) =
-            if name == "sklearn_test_sigmoid_calibration" { (5e-6, 1.5e-6) } else { (1e-6, 1e-6) };
+        let (param_tol, prob_tol) = if name == "sklearn_test_sigmoid_calibration" {
+            (5e-6, 1.5e-6)
+        } else {
+            (1e-6, 1e-6)
+        };
         assert_close(model.a, float(&case["a"]), param_tol, &format!("{name}: A"));
         assert_close(model.b, float(&case["b"]), param_tol, &format!("{name}: B"));
-        let predictions: Vec<f64> = floats(&case["grid"]).iter().map(|&x| model.predict(x)).collect();
-        assert_all_close(&predictions, &floats(&case["predictions"]), prob_tol, &format!("{name}: p"));
+        let predictions: Vec<f64> = floats(&case["grid"])
+            .iter()
+            .map(|&x| model.predict(x))
+            .collect();
+        assert_all_close(
+            &predictions,
+            &floats(&case["predictions"]),
+            prob_tol,
+            &format!("{name}: p"),
+        );
     }
 }
 
@@ -83,19 +99,39 @@ fn isotonic_agrees_with_sklearn_isotonic_regression() {
         model.validate().unwrap();
         assert_all_close(&model.x, &floats(&case["x"]), 0.0, &format!("{name}: x"));
         assert_all_close(&model.y, &floats(&case["y"]), 1e-12, &format!("{name}: y"));
-        let predictions: Vec<f64> = floats(&case["grid"]).iter().map(|&x| model.predict(x)).collect();
-        assert_all_close(&predictions, &floats(&case["predictions"]), 1e-12, &format!("{name}: p"));
+        let predictions: Vec<f64> = floats(&case["grid"])
+            .iter()
+            .map(|&x| model.predict(x))
+            .collect();
+        assert_all_close(
+            &predictions,
+            &floats(&case["predictions"]),
+            1e-12,
+            &format!("{name}: p"),
+        );
     }
 }
 
 #[test]
 fn fitted_calibrations_round_trip_through_json() {
     let r = reference();
-    let cisi = |kind: &str| r[kind].as_array().unwrap().iter().find(|c| name(c) == "cisi_bm25_top20").unwrap().clone();
+    let cisi = |kind: &str| {
+        r[kind]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| name(c) == "cisi_bm25_top20")
+            .unwrap()
+            .clone()
+    };
     let (platt, iso) = (cisi("platt"), cisi("isotonic"));
     let models = [
-        FittedCalibration::from(fit_platt(&floats(&platt["scores"]), &floats(&platt["labels"])).unwrap()),
-        FittedCalibration::from(fit_isotonic(&floats(&iso["scores"]), &floats(&iso["labels"])).unwrap()),
+        FittedCalibration::from(
+            fit_platt(&floats(&platt["scores"]), &floats(&platt["labels"])).unwrap(),
+        ),
+        FittedCalibration::from(
+            fit_isotonic(&floats(&iso["scores"]), &floats(&iso["labels"])).unwrap(),
+        ),
     ];
     for (model, case) in models.iter().zip([&platt, &iso]) {
         let json = serde_json::to_string(model).unwrap();
@@ -115,10 +151,25 @@ fn calibration_quality_agrees_with_sklearn_metrics() {
         let name = name(case);
         let (p, y) = (floats(&case["probabilities"]), floats(&case["labels"]));
         let report = calibration_error(&p, &y, &CalibrationErrorOptions::default()).unwrap();
-        assert_close(report.brier, float(&case["brier"]), 1e-12, &format!("{name}: brier"));
-        assert_close(report.log_loss, float(&case["logLoss"]), 1e-12, &format!("{name}: log loss"));
+        assert_close(
+            report.brier,
+            float(&case["brier"]),
+            1e-12,
+            &format!("{name}: brier"),
+        );
+        assert_close(
+            report.log_loss,
+            float(&case["logLoss"]),
+            1e-12,
+            &format!("{name}: log loss"),
+        );
         if let Some(sk) = case["sklearnLogLoss"].as_f64() {
-            assert_close(report.log_loss, sk, 1e-12, &format!("{name}: sklearn log loss"));
+            assert_close(
+                report.log_loss,
+                sk,
+                1e-12,
+                &format!("{name}: sklearn log loss"),
+            );
         }
         for curve in case["curves"].as_array().unwrap() {
             let strategy = match curve["strategy"].as_str().unwrap() {
@@ -127,18 +178,37 @@ fn calibration_quality_agrees_with_sklearn_metrics() {
             };
             let bins = curve["bins"].as_u64().unwrap() as usize;
             let what = format!("{name}: {strategy:?} x {bins}");
-            let report = calibration_error(&p, &y, &CalibrationErrorOptions { bins, strategy }).unwrap();
+            let report =
+                calibration_error(&p, &y, &CalibrationErrorOptions { bins, strategy }).unwrap();
             assert_eq!(report.bins.len(), bins, "{what}");
             let filled: Vec<_> = report.bins.iter().filter(|b| b.count > 0).collect();
-            let truth: Vec<f64> = filled.iter().map(|b| b.fraction_positive.unwrap()).collect();
+            let truth: Vec<f64> = filled
+                .iter()
+                .map(|b| b.fraction_positive.unwrap())
+                .collect();
             let pred: Vec<f64> = filled.iter().map(|b| b.mean_confidence.unwrap()).collect();
-            assert_all_close(&truth, &floats(&curve["probTrue"]), 1e-12, &format!("{what}: prob_true"));
-            assert_all_close(&pred, &floats(&curve["probPred"]), 1e-12, &format!("{what}: prob_pred"));
-            assert_eq!(filled.iter().map(|b| b.count).sum::<usize>(), p.len(), "{what}: counts");
+            assert_all_close(
+                &truth,
+                &floats(&curve["probTrue"]),
+                1e-12,
+                &format!("{what}: prob_true"),
+            );
+            assert_all_close(
+                &pred,
+                &floats(&curve["probPred"]),
+                1e-12,
+                &format!("{what}: prob_pred"),
+            );
+            assert_eq!(
+                filled.iter().map(|b| b.count).sum::<usize>(),
+                p.len(),
+                "{what}: counts"
+            );
             let ece: f64 = filled
                 .iter()
                 .map(|b| {
-                    b.count as f64 / p.len() as f64 * (b.fraction_positive.unwrap() - b.mean_confidence.unwrap()).abs()
+                    b.count as f64 / p.len() as f64
+                        * (b.fraction_positive.unwrap() - b.mean_confidence.unwrap()).abs()
                 })
                 .sum();
             assert_close(report.ece, ece, 1e-15, &format!("{what}: ece"));

@@ -2,7 +2,11 @@
 //! same file is checked in Node, Chromium and workerd by the JS suites).
 #[test]
 fn golden_vectors_reproduce_bit_for_bit() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/vectors.json")).unwrap();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/golden/vectors.json"
+    ))
+    .unwrap();
     let file: serde_json::Value = serde_json::from_str(&text).unwrap();
     let cases = file["cases"].as_array().unwrap();
     assert!(cases.len() >= 15);

@@ -7,7 +7,12 @@ use calibrank::timestamp::Timestamp;
 use std::collections::BTreeMap;
 
 fn list(name: &str, ids: &[&str]) -> InputList {
-    InputList { name: name.into(), ids: ids.iter().map(|s| s.to_string()).collect(), scores: None, weight: None }
+    InputList {
+        name: name.into(),
+        ids: ids.iter().map(|s| s.to_string()).collect(),
+        scores: None,
+        weight: None,
+    }
 }
 
 fn day(d: f64) -> Timestamp {
@@ -20,14 +25,37 @@ fn seed_000_input() -> PipelineInput {
     let semantic = ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J"];
     let keyword = ["K", "B", "A", "L"];
     let mut items = BTreeMap::new();
-    items.insert("A".to_string(), ItemMeta { modified_at: Some(day(95.0)), ..Default::default() });
-    items.insert("J".to_string(), ItemMeta { modified_at: Some(day(40.0)), ..Default::default() });
-    PipelineInput { query: "authentication".into(), lists: vec![list("semantic", &semantic), list("keyword", &keyword)], items, now: Some(day(100.0)), context: None }
+    items.insert(
+        "A".to_string(),
+        ItemMeta {
+            modified_at: Some(day(95.0)),
+            ..Default::default()
+        },
+    );
+    items.insert(
+        "J".to_string(),
+        ItemMeta {
+            modified_at: Some(day(40.0)),
+            ..Default::default()
+        },
+    );
+    PipelineInput {
+        query: "authentication".into(),
+        lists: vec![list("semantic", &semantic), list("keyword", &keyword)],
+        items,
+        now: Some(day(100.0)),
+        context: None,
+    }
 }
 
 #[test]
 fn seed_000_sample_query_stage_by_stage() {
-    let cfg = PipelineConfig { top_k: 20, top_n: 20, min_confidence: 0.0, ..Default::default() };
+    let cfg = PipelineConfig {
+        top_k: 20,
+        top_n: 20,
+        min_confidence: 0.0,
+        ..Default::default()
+    };
     let out = Pipeline::new(cfg).unwrap().run(&seed_000_input()).unwrap();
     let a = out.results.iter().find(|r| r.id == "A").unwrap();
     let ex = a.explain.as_ref().unwrap();
@@ -37,8 +65,14 @@ fn seed_000_sample_query_stage_by_stage() {
     let expected = 1.0 / (1.0 + (-150.0f64 * (ex.after_recency - 0.035)).exp());
     assert!((a.score - expected).abs() < 1e-15);
     assert_eq!(ex.contributions.len(), 2);
-    assert_eq!((ex.contributions[0].list.as_str(), ex.contributions[0].rank), ("semantic", 1));
-    assert_eq!((ex.contributions[1].list.as_str(), ex.contributions[1].rank), ("keyword", 3));
+    assert_eq!(
+        (ex.contributions[0].list.as_str(), ex.contributions[0].rank),
+        ("semantic", 1)
+    );
+    assert_eq!(
+        (ex.contributions[1].list.as_str(), ex.contributions[1].rank),
+        ("keyword", 3)
+    );
     let j = out.results.iter().find(|r| r.id == "J").unwrap();
     let jx = j.explain.as_ref().unwrap();
     assert_eq!(jx.fused, 1.0 / 70.0);
@@ -49,9 +83,15 @@ fn seed_000_sample_query_stage_by_stage() {
 
 #[test]
 fn seed_000_contract_defaults() {
-    let out = Pipeline::new(PipelineConfig::default()).unwrap().run(&seed_000_input()).unwrap();
+    let out = Pipeline::new(PipelineConfig::default())
+        .unwrap()
+        .run(&seed_000_input())
+        .unwrap();
     assert!(out.results.len() <= 5);
-    assert!(out.results.iter().all(|r| (0.0..=1.0).contains(&r.score) && r.score >= 0.3));
+    assert!(out
+        .results
+        .iter()
+        .all(|r| (0.0..=1.0).contains(&r.score) && r.score >= 0.3));
     assert!(out.results.windows(2).all(|w| w[0].score >= w[1].score));
     // With two lists and k = 60 even the best item stays below the degraded floor.
     assert!(out.results.iter().all(|r| r.band == Band::Miss));
@@ -62,8 +102,17 @@ fn seed_000_contract_defaults() {
 #[test]
 fn top_n_prefix_property() {
     let run = |n| {
-        let cfg = PipelineConfig { top_k: 20, top_n: n, min_confidence: 0.0, ..Default::default() };
-        Pipeline::new(cfg).unwrap().run(&seed_000_input()).unwrap().results
+        let cfg = PipelineConfig {
+            top_k: 20,
+            top_n: n,
+            min_confidence: 0.0,
+            ..Default::default()
+        };
+        Pipeline::new(cfg)
+            .unwrap()
+            .run(&seed_000_input())
+            .unwrap()
+            .results
     };
     let five = run(5);
     let three = run(3);
@@ -75,36 +124,102 @@ fn top_n_prefix_property() {
 #[test]
 fn config_validation_codes() {
     let bad = |cfg: PipelineConfig| Pipeline::new(cfg).unwrap_err();
-    let e = bad(PipelineConfig { top_n: 0, ..Default::default() });
+    let e = bad(PipelineConfig {
+        top_n: 0,
+        ..Default::default()
+    });
     assert_eq!((e.code, e.field.as_str()), (ErrorCode::InvalidTopN, "topN"));
-    let e = bad(PipelineConfig { top_n: 11, top_k: 10, ..Default::default() });
+    let e = bad(PipelineConfig {
+        top_n: 11,
+        top_k: 10,
+        ..Default::default()
+    });
     assert_eq!(e.code, ErrorCode::InvalidTopN);
-    assert_eq!(bad(PipelineConfig { top_k: 0, ..Default::default() }).code, ErrorCode::InvalidTopK);
-    assert_eq!(bad(PipelineConfig { k: 0.0, ..Default::default() }).code, ErrorCode::InvalidK);
-    let e = bad(PipelineConfig { calibration: Calibration::Sigmoid { threshold: 0.035, steepness: -1.0 }, ..Default::default() });
-    assert_eq!((e.code, e.field.as_str()), (ErrorCode::InvalidCalibration, "calibration.steepness"));
-    let e = bad(PipelineConfig { bands: BandsConfig { high_floor: 0.5, degraded_floor: 0.6, profiles: vec![] }, ..Default::default() });
-    assert_eq!((e.code, e.field.as_str()), (ErrorCode::InvalidBands, "bands.degradedFloor"));
+    assert_eq!(
+        bad(PipelineConfig {
+            top_k: 0,
+            ..Default::default()
+        })
+        .code,
+        ErrorCode::InvalidTopK
+    );
+    assert_eq!(
+        bad(PipelineConfig {
+            k: 0.0,
+            ..Default::default()
+        })
+        .code,
+        ErrorCode::InvalidK
+    );
+    let e = bad(PipelineConfig {
+        calibration: Calibration::Sigmoid {
+            threshold: 0.035,
+            steepness: -1.0,
+        },
+        ..Default::default()
+    });
+    assert_eq!(
+        (e.code, e.field.as_str()),
+        (ErrorCode::InvalidCalibration, "calibration.steepness")
+    );
+    let e = bad(PipelineConfig {
+        bands: BandsConfig {
+            high_floor: 0.5,
+            degraded_floor: 0.6,
+            profiles: vec![],
+        },
+        ..Default::default()
+    });
+    assert_eq!(
+        (e.code, e.field.as_str()),
+        (ErrorCode::InvalidBands, "bands.degradedFloor")
+    );
     let mut weights = BTreeMap::new();
     weights.insert("semantic".to_string(), f64::NAN);
-    let e = bad(PipelineConfig { weights, ..Default::default() });
-    assert_eq!((e.code, e.field.as_str()), (ErrorCode::InvalidWeight, "weights.semantic"));
-    assert_eq!(bad(PipelineConfig { min_confidence: 1.5, ..Default::default() }).field, "minConfidence");
+    let e = bad(PipelineConfig {
+        weights,
+        ..Default::default()
+    });
+    assert_eq!(
+        (e.code, e.field.as_str()),
+        (ErrorCode::InvalidWeight, "weights.semantic")
+    );
+    assert_eq!(
+        bad(PipelineConfig {
+            min_confidence: 1.5,
+            ..Default::default()
+        })
+        .field,
+        "minConfidence"
+    );
 }
 
 #[test]
 fn config_from_json_camel_case_and_errors() {
     let cfg: PipelineConfig = from_json(r#"{"topK": 20, "topN": 3, "calibration": {"method": "sigmoid", "threshold": 0.02}, "bands": {"highFloor": 0.9}}"#, "config").unwrap();
     assert_eq!((cfg.top_k, cfg.top_n), (20, 3));
-    assert_eq!(cfg.calibration, Calibration::Sigmoid { threshold: 0.02, steepness: 150.0 });
-    assert_eq!((cfg.bands.high_floor, cfg.bands.degraded_floor), (0.9, 0.65));
+    assert_eq!(
+        cfg.calibration,
+        Calibration::Sigmoid {
+            threshold: 0.02,
+            steepness: 150.0
+        }
+    );
+    assert_eq!(
+        (cfg.bands.high_floor, cfg.bands.degraded_floor),
+        (0.9, 0.65)
+    );
     let e = from_json::<PipelineConfig>(r#"{"topk": 3}"#, "config").unwrap_err();
-    assert_eq!((e.code, e.field.as_str()), (ErrorCode::UnknownField, "config.topk"));
+    assert_eq!(
+        (e.code, e.field.as_str()),
+        (ErrorCode::UnknownField, "config.topk")
+    );
     let e = from_json::<PipelineConfig>(r#"{"topK": "ten"}"#, "config").unwrap_err();
     assert_eq!(e.code, ErrorCode::InvalidType);
     let e = from_json::<PipelineConfig>(r#"{"topK": 3"#, "config").unwrap_err();
     assert_eq!(e.code, ErrorCode::ParseError);
-    let e = from_json::<PipelineConfig>(r#"{"normalization": {"method": "minmax"}}"#, "config").unwrap_err();
+    let e = from_json::<PipelineConfig>(r#"{"normalization": {"method": "minmax"}}"#, "config")
+        .unwrap_err();
     assert_eq!(e.code, ErrorCode::UnknownMethod);
 }
 
@@ -114,14 +229,20 @@ fn input_validation_codes() {
     let mut input = seed_000_input();
     input.now = None;
     let e = p.run(&input).unwrap_err();
-    assert_eq!((e.code, e.field.as_str()), (ErrorCode::InvalidTimestamp, "now"));
+    assert_eq!(
+        (e.code, e.field.as_str()),
+        (ErrorCode::InvalidTimestamp, "now")
+    );
     let mut input = seed_000_input();
     input.lists.push(list("semantic", &["x"]));
     assert_eq!(p.run(&input).unwrap_err().code, ErrorCode::DuplicateId);
     let mut input = seed_000_input();
     input.lists[1].scores = Some(vec![1.0]);
     let e = p.run(&input).unwrap_err();
-    assert_eq!((e.code, e.field.as_str()), (ErrorCode::LengthMismatch, "lists[1].scores"));
+    assert_eq!(
+        (e.code, e.field.as_str()),
+        (ErrorCode::LengthMismatch, "lists[1].scores")
+    );
     let mut input = seed_000_input();
     input.lists[1].scores = Some(vec![1.0, f64::NAN, 0.0, 0.0]);
     assert_eq!(p.run(&input).unwrap_err().field, "lists[1].scores[1]");
@@ -131,19 +252,45 @@ fn input_validation_codes() {
     let mut input = seed_000_input();
     input.items.get_mut("A").unwrap().modified_at = Some(Timestamp::Iso("last week".into()));
     assert_eq!(p.run(&input).unwrap_err().field, "items.A.modifiedAt");
-    let small = PipelineConfig { limits: calibrank::limits::Limits { max_list_length: 5, ..Default::default() }, ..Default::default() };
-    let e = Pipeline::new(small).unwrap().run(&seed_000_input()).unwrap_err();
-    assert_eq!((e.code, e.field.as_str()), (ErrorCode::InputTooLarge, "lists[0]"));
-    let heur = PipelineConfig { rerank: RerankConfig { method: RerankMethod::Heuristic, ..Default::default() }, ..Default::default() };
+    let small = PipelineConfig {
+        limits: calibrank::limits::Limits {
+            max_list_length: 5,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let e = Pipeline::new(small)
+        .unwrap()
+        .run(&seed_000_input())
+        .unwrap_err();
+    assert_eq!(
+        (e.code, e.field.as_str()),
+        (ErrorCode::InputTooLarge, "lists[0]")
+    );
+    let heur = PipelineConfig {
+        rerank: RerankConfig {
+            method: RerankMethod::Heuristic,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
     let mut input = seed_000_input();
     input.query = "  ".into();
-    assert_eq!(Pipeline::new(heur).unwrap().run(&input).unwrap_err().code, ErrorCode::EmptyQuery);
+    assert_eq!(
+        Pipeline::new(heur).unwrap().run(&input).unwrap_err().code,
+        ErrorCode::EmptyQuery
+    );
 }
 
 #[test]
 fn empty_lists_give_no_results() {
     let p = Pipeline::new(PipelineConfig::default()).unwrap();
-    let out = p.run(&PipelineInput { lists: vec![], ..Default::default() }).unwrap();
+    let out = p
+        .run(&PipelineInput {
+            lists: vec![],
+            ..Default::default()
+        })
+        .unwrap();
     assert!(out.results.is_empty());
     assert_eq!(out.confidence.weighted_top5, 0.0);
 }
@@ -154,26 +301,66 @@ fn seed_004_fiscal_year_merge_and_cross_encoder_rerank() {
     let dense = ["d1", "d2", "X", "d4"];
     let sparse = ["s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "X"];
     let mut items = BTreeMap::new();
-    let ce = [("X", 1.0, Some(2025)), ("d1", -2.0, Some(2019)), ("s1", 3.0, None)];
+    let ce = [
+        ("X", 1.0, Some(2025)),
+        ("d1", -2.0, Some(2019)),
+        ("s1", 3.0, None),
+    ];
     for (id, score, fy) in ce {
-        items.insert(id.to_string(), ItemMeta { cross_encoder_score: Some(score), fiscal_year: fy, ..Default::default() });
+        items.insert(
+            id.to_string(),
+            ItemMeta {
+                cross_encoder_score: Some(score),
+                fiscal_year: fy,
+                ..Default::default()
+            },
+        );
     }
-    let input = PipelineInput { query: "budget".into(), lists: vec![list("dense", &dense), list("sparse", &sparse)], items, now: None, context: None };
+    let input = PipelineInput {
+        query: "budget".into(),
+        lists: vec![list("dense", &dense), list("sparse", &sparse)],
+        items,
+        now: None,
+        context: None,
+    };
     let cfg = PipelineConfig {
         top_k: 20,
         top_n: 3,
-        recency: RecencyConfig { mode: RecencyMode::FiscalYear, ..Default::default() },
-        rerank: RerankConfig { method: RerankMethod::CrossEncoder, candidate_limit: Some(3), ..Default::default() },
-        calibration: Calibration::Sigmoid { threshold: 0.5, steepness: 10.0 },
+        recency: RecencyConfig {
+            mode: RecencyMode::FiscalYear,
+            ..Default::default()
+        },
+        rerank: RerankConfig {
+            method: RerankMethod::CrossEncoder,
+            candidate_limit: Some(3),
+            ..Default::default()
+        },
+        calibration: Calibration::Sigmoid {
+            threshold: 0.5,
+            steepness: 10.0,
+        },
         min_confidence: 0.0,
         ..Default::default()
     };
     let out = Pipeline::new(cfg).unwrap().run(&input).unwrap();
-    let x = out.results.iter().find(|r| r.id == "X").unwrap().explain.clone().unwrap();
+    let x = out
+        .results
+        .iter()
+        .find(|r| r.id == "X")
+        .unwrap()
+        .explain
+        .clone()
+        .unwrap();
     assert_eq!(x.fused, 1.0 / 63.0 + 1.0 / 69.0);
     assert!((x.after_recency - 0.0547).abs() < 5e-5);
     // Cross-encoder: min -2, max 3 -> X at 1.0 normalizes to 0.6, then x1.8 -> 1.08.
-    assert_eq!(x.rerank, RerankExplain::CrossEncoder { raw: 1.0, normalized: 0.6 });
+    assert_eq!(
+        x.rerank,
+        RerankExplain::CrossEncoder {
+            raw: 1.0,
+            normalized: 0.6
+        }
+    );
     assert!((x.after_rerank - 1.08).abs() < 1e-12);
     assert_eq!(out.stats.beyond_candidate_limit, out.stats.candidates - 3);
     assert_eq!(out.results[0].id, "X");
@@ -182,13 +369,43 @@ fn seed_004_fiscal_year_merge_and_cross_encoder_rerank() {
 #[test]
 fn heuristic_rerank_then_max_normalization() {
     let mut items = BTreeMap::new();
-    items.insert("gt".to_string(), ItemMeta { name: Some("GraphTraversal".into()), entity_type: Some("class".into()), ..Default::default() });
-    items.insert("tf".to_string(), ItemMeta { name: Some("traversal.ts".into()), entity_type: Some("file".into()), content: Some("x".into()), ..Default::default() });
-    let input = PipelineInput { query: "GraphTraversal".into(), lists: vec![list("semantic", &["tf", "gt", "other"])], items, now: None, context: None };
+    items.insert(
+        "gt".to_string(),
+        ItemMeta {
+            name: Some("GraphTraversal".into()),
+            entity_type: Some("class".into()),
+            ..Default::default()
+        },
+    );
+    items.insert(
+        "tf".to_string(),
+        ItemMeta {
+            name: Some("traversal.ts".into()),
+            entity_type: Some("file".into()),
+            content: Some("x".into()),
+            ..Default::default()
+        },
+    );
+    let input = PipelineInput {
+        query: "GraphTraversal".into(),
+        lists: vec![list("semantic", &["tf", "gt", "other"])],
+        items,
+        now: None,
+        context: None,
+    };
     let cfg = PipelineConfig {
-        rerank: RerankConfig { method: RerankMethod::Heuristic, ..Default::default() },
-        normalization: NormalizationConfig { method: calibrank::normalize::NormalizeMethod::Max, ..Default::default() },
-        calibration: Calibration::Sigmoid { threshold: 0.5, steepness: 10.0 },
+        rerank: RerankConfig {
+            method: RerankMethod::Heuristic,
+            ..Default::default()
+        },
+        normalization: NormalizationConfig {
+            method: calibrank::normalize::NormalizeMethod::Max,
+            ..Default::default()
+        },
+        calibration: Calibration::Sigmoid {
+            threshold: 0.5,
+            steepness: 10.0,
+        },
         min_confidence: 0.0,
         ..Default::default()
     };
@@ -200,19 +417,43 @@ fn heuristic_rerank_then_max_normalization() {
     assert!(out.results.iter().all(|r| r.id != "tf"));
     assert_eq!(out.stats.below_min_relevance, 1);
     // "other" normalizes to (1/63) / (9.75/62) = 0.1009 >= 0.1: kept.
-    let other = out.results.iter().find(|r| r.id == "other").unwrap().explain.clone().unwrap();
+    let other = out
+        .results
+        .iter()
+        .find(|r| r.id == "other")
+        .unwrap()
+        .explain
+        .clone()
+        .unwrap();
     assert!((other.normalized - (1.0 / 63.0) / (9.75 / 62.0)).abs() < 1e-15);
 }
 
 #[test]
 fn band_profiles_and_context() {
-    let profiles = vec![BandProfile { name: "lenient".into(), task_class: Some("chat".into()), language: None, build_system: None, high_floor: 0.3, degraded_floor: 0.1 }];
-    let cfg = PipelineConfig { bands: BandsConfig { profiles, ..Default::default() }, min_confidence: 0.0, ..Default::default() };
+    let profiles = vec![BandProfile {
+        name: "lenient".into(),
+        task_class: Some("chat".into()),
+        language: None,
+        build_system: None,
+        high_floor: 0.3,
+        degraded_floor: 0.1,
+    }];
+    let cfg = PipelineConfig {
+        bands: BandsConfig {
+            profiles,
+            ..Default::default()
+        },
+        min_confidence: 0.0,
+        ..Default::default()
+    };
     let p = Pipeline::new(cfg).unwrap();
     let mut input = seed_000_input();
     let plain = p.run(&input).unwrap();
     assert_eq!(plain.stats.band_profile, None);
-    input.context = Some(BandContext { task_class: Some("chat".into()), ..Default::default() });
+    input.context = Some(BandContext {
+        task_class: Some("chat".into()),
+        ..Default::default()
+    });
     let chat = p.run(&input).unwrap();
     assert_eq!(chat.stats.band_profile.as_deref(), Some("lenient"));
     assert_eq!(chat.results[0].band, Band::Hit);
@@ -227,20 +468,59 @@ fn columnar_path_matches_string_path() {
     let name = |d: &u32| format!("d{d}");
     let input = PipelineInput {
         lists: vec![
-            InputList { name: "a".into(), ids: a.iter().map(name).collect(), scores: None, weight: None },
-            InputList { name: "b".into(), ids: b.iter().map(name).collect(), scores: None, weight: Some(0.5) },
+            InputList {
+                name: "a".into(),
+                ids: a.iter().map(name).collect(),
+                scores: None,
+                weight: None,
+            },
+            InputList {
+                name: "b".into(),
+                ids: b.iter().map(name).collect(),
+                scores: None,
+                weight: Some(0.5),
+            },
         ],
         ..Default::default()
     };
-    let cfg = PipelineConfig { calibration: Calibration::Sigmoid { threshold: 0.02, steepness: 150.0 }, min_confidence: 0.0, top_n: 8, ..Default::default() };
+    let cfg = PipelineConfig {
+        calibration: Calibration::Sigmoid {
+            threshold: 0.02,
+            steepness: 150.0,
+        },
+        min_confidence: 0.0,
+        top_n: 8,
+        ..Default::default()
+    };
     let p = Pipeline::new(cfg).unwrap();
     let strings = p.run(&input).unwrap();
     let lists: Vec<&[u32]> = vec![&a, &b];
-    let col = p.run_columnar(&ColumnarInput { lists: &lists, weights: Some(&[1.0, 0.5]), n_docs: 10, modified_ms: None, now_ms: None }).unwrap();
+    let col = p
+        .run_columnar(&ColumnarInput {
+            lists: &lists,
+            weights: Some(&[1.0, 0.5]),
+            n_docs: 10,
+            modified_ms: None,
+            now_ms: None,
+        })
+        .unwrap();
     let ids: Vec<String> = col.order.iter().map(name).collect();
-    assert_eq!(ids, strings.results.iter().map(|r| r.id.clone()).collect::<Vec<_>>());
-    assert_eq!(col.scores, strings.results.iter().map(|r| r.score).collect::<Vec<_>>());
-    assert_eq!(col.bands, strings.results.iter().map(|r| r.band).collect::<Vec<_>>());
+    assert_eq!(
+        ids,
+        strings
+            .results
+            .iter()
+            .map(|r| r.id.clone())
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(
+        col.scores,
+        strings.results.iter().map(|r| r.score).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        col.bands,
+        strings.results.iter().map(|r| r.band).collect::<Vec<_>>()
+    );
     assert_eq!(col.confidence, strings.confidence);
     assert_eq!(col.candidates, 10);
 }
@@ -250,27 +530,76 @@ fn columnar_errors() {
     let p = Pipeline::new(PipelineConfig::default()).unwrap();
     let e = split_offsets(&[1, 2, 3], &[0, 2]).unwrap_err();
     assert_eq!(e.code, ErrorCode::LengthMismatch);
-    assert_eq!(split_offsets(&[1, 2, 3], &[1, 3]).unwrap_err().field, "offsets[0]");
-    assert_eq!(split_offsets(&[1, 2, 3], &[0, 3, 2, 3]).unwrap_err().field, "offsets[2]");
+    assert_eq!(
+        split_offsets(&[1, 2, 3], &[1, 3]).unwrap_err().field,
+        "offsets[0]"
+    );
+    assert_eq!(
+        split_offsets(&[1, 2, 3], &[0, 3, 2, 3]).unwrap_err().field,
+        "offsets[2]"
+    );
     let lists: Vec<&[u32]> = vec![&[0, 5]];
-    let e = p.run_columnar(&ColumnarInput { lists: &lists, weights: None, n_docs: 3, modified_ms: None, now_ms: None }).unwrap_err();
-    assert_eq!((e.code, e.field.as_str()), (ErrorCode::IndexOutOfRange, "docs[0][1]"));
+    let e = p
+        .run_columnar(&ColumnarInput {
+            lists: &lists,
+            weights: None,
+            n_docs: 3,
+            modified_ms: None,
+            now_ms: None,
+        })
+        .unwrap_err();
+    assert_eq!(
+        (e.code, e.field.as_str()),
+        (ErrorCode::IndexOutOfRange, "docs[0][1]")
+    );
     let lists: Vec<&[u32]> = vec![&[0, 1]];
-    let e = p.run_columnar(&ColumnarInput { lists: &lists, weights: None, n_docs: 2, modified_ms: Some(&[0.0, 1.0]), now_ms: None }).unwrap_err();
+    let e = p
+        .run_columnar(&ColumnarInput {
+            lists: &lists,
+            weights: None,
+            n_docs: 2,
+            modified_ms: Some(&[0.0, 1.0]),
+            now_ms: None,
+        })
+        .unwrap_err();
     assert_eq!(e.field, "now");
 }
 
 #[test]
 fn fitted_calibrations_plug_into_the_config() {
-    let cfg: PipelineConfig = from_json(r#"{"minConfidence": 0, "calibration": {"method": "platt", "a": -100.0, "b": 2.0}}"#, "config").unwrap();
-    let out = Pipeline::new(cfg).unwrap().run(&PipelineInput { lists: vec![list("a", &["x", "y"])], ..Default::default() }).unwrap();
+    let cfg: PipelineConfig = from_json(
+        r#"{"minConfidence": 0, "calibration": {"method": "platt", "a": -100.0, "b": 2.0}}"#,
+        "config",
+    )
+    .unwrap();
+    let out = Pipeline::new(cfg)
+        .unwrap()
+        .run(&PipelineInput {
+            lists: vec![list("a", &["x", "y"])],
+            ..Default::default()
+        })
+        .unwrap();
     let x = &out.results[0];
     assert!((x.score - 1.0 / (1.0 + (-100.0f64 / 61.0 + 2.0).exp())).abs() < 1e-15);
     let cfg: PipelineConfig = from_json(r#"{"minConfidence": 0, "calibration": {"method": "isotonic", "x": [0.0, 0.02], "y": [0.1, 0.9]}}"#, "config").unwrap();
-    let out = Pipeline::new(cfg).unwrap().run(&PipelineInput { lists: vec![list("a", &["x"])], ..Default::default() }).unwrap();
+    let out = Pipeline::new(cfg)
+        .unwrap()
+        .run(&PipelineInput {
+            lists: vec![list("a", &["x"])],
+            ..Default::default()
+        })
+        .unwrap();
     assert!((out.results[0].score - (0.1 + 0.8 * (1.0 / 61.0) / 0.02)).abs() < 1e-15);
-    let bad: PipelineConfig = from_json(r#"{"calibration": {"method": "isotonic", "x": [0.5, 0.1], "y": [0.1, 0.9]}}"#, "config").unwrap();
+    let bad: PipelineConfig = from_json(
+        r#"{"calibration": {"method": "isotonic", "x": [0.5, 0.1], "y": [0.1, 0.9]}}"#,
+        "config",
+    )
+    .unwrap();
     let e = Pipeline::new(bad).unwrap_err();
     assert!(e.field.starts_with("calibration"), "{e}");
-    assert!(from_json::<PipelineConfig>(r#"{"calibration": {"method": "platt", "a": 1}}"#, "config").is_err());
+    assert!(from_json::<PipelineConfig>(
+        r#"{"calibration": {"method": "platt", "a": 1}}"#,
+        "config"
+    )
+    .is_err());
 }

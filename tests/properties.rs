@@ -9,15 +9,23 @@ use calibrank::fit::{fit_isotonic, fit_platt};
 use calibrank::fuse::{rrf, RankedList};
 use calibrank::multiquery::{fuse_multi_query, MultiQueryMethod, MultiQueryOptions, QueryHit};
 use calibrank::normalize::{normalize, NormalizeMethod, MAX_FLOOR};
-use calibrank::pipeline::{split_offsets, Calibration, ColumnarInput, InputList, Pipeline, PipelineConfig, PipelineInput};
+use calibrank::pipeline::{
+    split_offsets, Calibration, ColumnarInput, InputList, Pipeline, PipelineConfig, PipelineInput,
+};
 use calibrank::runfusion::{fuse_runs, FuseRunsOptions};
 use calibrank::runs::Run;
 use proptest::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 
 fn cases() -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(512);
-    ProptestConfig { cases, ..ProptestConfig::default() }
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(512);
+    ProptestConfig {
+        cases,
+        ..ProptestConfig::default()
+    }
 }
 
 /// Ids from a small alphabet, so that lists overlap and contain duplicates.
@@ -41,15 +49,46 @@ fn method() -> impl Strategy<Value = NormalizeMethod> {
 
 /// A valid configuration: `1 <= topN <= topK`, any normalization, a sigmoid calibration.
 fn config() -> impl Strategy<Value = PipelineConfig> {
-    (1u32..24, 0u32..24, 1.0f64..200.0, method(), 0.0f64..0.1, 1.0f64..400.0, 0.0f64..1.0, 0.0f64..0.5, any::<bool>()).prop_map(
-        |(top_k, n, k, method, threshold, steepness, min_confidence, min_relevance, explain)| {
-            let mut c = PipelineConfig { k, top_k, top_n: 1 + n % top_k, min_confidence, explain, ..Default::default() };
-            c.normalization.method = method;
-            c.normalization.min_relevance = min_relevance;
-            c.calibration = Calibration::Sigmoid { threshold, steepness };
-            c
-        },
+    (
+        1u32..24,
+        0u32..24,
+        1.0f64..200.0,
+        method(),
+        0.0f64..0.1,
+        1.0f64..400.0,
+        0.0f64..1.0,
+        0.0f64..0.5,
+        any::<bool>(),
     )
+        .prop_map(
+            |(
+                top_k,
+                n,
+                k,
+                method,
+                threshold,
+                steepness,
+                min_confidence,
+                min_relevance,
+                explain,
+            )| {
+                let mut c = PipelineConfig {
+                    k,
+                    top_k,
+                    top_n: 1 + n % top_k,
+                    min_confidence,
+                    explain,
+                    ..Default::default()
+                };
+                c.normalization.method = method;
+                c.normalization.min_relevance = min_relevance;
+                c.calibration = Calibration::Sigmoid {
+                    threshold,
+                    steepness,
+                };
+                c
+            },
+        )
 }
 
 fn input(lists: &[Vec<String>], weights: &[f64]) -> PipelineInput {
@@ -57,7 +96,12 @@ fn input(lists: &[Vec<String>], weights: &[f64]) -> PipelineInput {
         lists: lists
             .iter()
             .enumerate()
-            .map(|(i, ids)| InputList { name: format!("l{i}"), ids: ids.clone(), scores: None, weight: weights.get(i).copied() })
+            .map(|(i, ids)| InputList {
+                name: format!("l{i}"),
+                ids: ids.clone(),
+                scores: None,
+                weight: weights.get(i).copied(),
+            })
             .collect(),
         ..Default::default()
     }
@@ -87,7 +131,10 @@ fn by_id(items: impl IntoIterator<Item = (String, f64)>) -> BTreeMap<String, f64
     items.into_iter().collect()
 }
 
-fn assert_same_fusion(a: &BTreeMap<String, f64>, b: &BTreeMap<String, f64>) -> Result<(), TestCaseError> {
+fn assert_same_fusion(
+    a: &BTreeMap<String, f64>,
+    b: &BTreeMap<String, f64>,
+) -> Result<(), TestCaseError> {
     prop_assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
     for (id, s) in a {
         let t = b[id];

@@ -8,11 +8,17 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
 
 fn to_js<T: serde::Serialize>(v: &T) -> JsValue {
-    v.serialize(&serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true)).unwrap()
+    v.serialize(&serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true))
+        .unwrap()
 }
 
 fn code_of(err: &JsValue) -> (String, String) {
-    let get = |k: &str| Reflect::get(err, &k.into()).unwrap().as_string().unwrap_or_default();
+    let get = |k: &str| {
+        Reflect::get(err, &k.into())
+            .unwrap()
+            .as_string()
+            .unwrap_or_default()
+    };
     (get("code"), get("field"))
 }
 
@@ -69,12 +75,17 @@ fn pipeline_runs_with_defaults() {
         "lists": [{"name": "semantic", "ids": ["a", "b"]}, {"name": "keyword", "ids": ["a"]}]
     });
     let out = p.run(tsify::Ts::new_unchecked(to_js(&input))).unwrap();
-    let out: calibrank::pipeline::PipelineOutput = serde_wasm_bindgen::from_value(out.into()).unwrap();
+    let out: calibrank::pipeline::PipelineOutput =
+        serde_wasm_bindgen::from_value(out.into()).unwrap();
     assert_eq!(out.stats.candidates, 2);
     assert!(out.results.iter().all(|r| r.score >= 0.3 && r.score <= 1.0));
     let bad = serde_json::json!({"lists": [], "listz": []});
     let e = p.run(tsify::Ts::new_unchecked(to_js(&bad))).unwrap_err();
     assert_eq!(code_of(&e), ("UNKNOWN_FIELD".into(), "input.listz".into()));
-    let e = JsPipeline::new(Some(tsify::Ts::new_unchecked(to_js(&serde_json::json!({"topN": 0}))))).err().unwrap();
+    let e = JsPipeline::new(Some(tsify::Ts::new_unchecked(to_js(
+        &serde_json::json!({"topN": 0}),
+    ))))
+    .err()
+    .unwrap();
     assert_eq!(code_of(&e), ("INVALID_TOP_N".into(), "topN".into()));
 }

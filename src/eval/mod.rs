@@ -171,7 +171,10 @@ fn evaluate_with<'r>(
 /// Huge grades overflow the gain-based metrics (`dcg_burges` from grade 1024 on, sums of
 /// grades near `f64::MAX`): that is a `NON_FINITE_SCORE` error (field `qrels.<qid>`, or
 /// `metrics[i]` for an overflowing mean), never a NaN or infinite value.
-fn check_finite_values(per_query: &BTreeMap<String, Vec<f64>>, means: &[(String, f64)]) -> Result<()> {
+fn check_finite_values(
+    per_query: &BTreeMap<String, Vec<f64>>,
+    means: &[(String, f64)],
+) -> Result<()> {
     for (qid, values) in per_query {
         if let Some((i, v)) = values.iter().enumerate().find(|(_, v)| !v.is_finite()) {
             let name = means.get(i).map_or("", |(name, _)| name.as_str());
@@ -183,7 +186,11 @@ fn check_finite_values(per_query: &BTreeMap<String, Vec<f64>>, means: &[(String,
         }
     }
     if let Some((i, (name, v))) = means.iter().enumerate().find(|(_, (_, v))| !v.is_finite()) {
-        return Err(ScoreError::new(ErrorCode::NonFiniteScore, format!("metrics[{i}]"), format!("the mean of {name} overflows ({v})")));
+        return Err(ScoreError::new(
+            ErrorCode::NonFiniteScore,
+            format!("metrics[{i}]"),
+            format!("the mean of {name} overflows ({v})"),
+        ));
     }
     Ok(())
 }

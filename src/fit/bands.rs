@@ -44,7 +44,11 @@ pub struct ProposeBandsOptions {
 
 impl Default for ProposeBandsOptions {
     fn default() -> Self {
-        ProposeBandsOptions { target_precision: 0.85, folds: 5, seed: 0 }
+        ProposeBandsOptions {
+            target_precision: 0.85,
+            folds: 5,
+            seed: 0,
+        }
     }
 }
 
@@ -128,18 +132,30 @@ pub struct BandProposal {
 /// (`scores[i]`), `INVALID_CONFIG` (`scores[i]` outside `[0, 1]`, `targetPrecision`
 /// outside `(0, 1]`, `folds` outside `2..=N`), `INVALID_LABELS` (`labels[i]` not 0/1, or
 /// `labels` when only one class is present).
-pub fn propose_bands(scores: &[f64], labels: &[f64], opts: &ProposeBandsOptions) -> Result<BandProposal> {
+pub fn propose_bands(
+    scores: &[f64],
+    labels: &[f64],
+    opts: &ProposeBandsOptions,
+) -> Result<BandProposal> {
     let counts = check_judged(scores, labels, "scores")?;
     check_unit_interval(scores, "scores")?;
     require_both_classes(counts)?;
     check_options(opts, scores.len())?;
-    let items: Vec<Item> = scores.iter().zip(labels).map(|(&score, &y)| Item { score, relevant: y > 0.0 }).collect();
+    let items: Vec<Item> = scores
+        .iter()
+        .zip(labels)
+        .map(|(&score, &y)| Item {
+            score,
+            relevant: y > 0.0,
+        })
+        .collect();
 
     let floors = fit_floors(&items, opts.target_precision);
     check_floors(floors)?;
     let fold_of = assign_folds(&items, opts.folds, opts.seed);
-    let folds: Vec<FoldReport> =
-        (0..opts.folds).map(|k| cross_validate(&items, &fold_of, k, opts.target_precision)).collect();
+    let folds: Vec<FoldReport> = (0..opts.folds)
+        .map(|k| cross_validate(&items, &fold_of, k, opts.target_precision))
+        .collect();
 
     Ok(BandProposal {
         high_floor: floors.high,
@@ -169,7 +185,10 @@ fn check_options(opts: &ProposeBandsOptions, n: usize) -> Result<()> {
         return Err(ScoreError::new(
             ErrorCode::InvalidConfig,
             "folds",
-            format!("folds must be between 2 and the number of items ({n}), got {}", opts.folds),
+            format!(
+                "folds must be between 2 and the number of items ({n}), got {}",
+                opts.folds
+            ),
         ));
     }
     Ok(())
@@ -198,7 +217,10 @@ fn check_floors(f: Floors) -> Result<()> {
         Err(ScoreError::new(
             ErrorCode::Internal,
             "bands",
-            format!("proposed floors violate 0 <= degraded <= high <= 1: {} / {}", f.degraded, f.high),
+            format!(
+                "proposed floors violate 0 <= degraded <= high <= 1: {} / {}",
+                f.degraded, f.high
+            ),
         ))
     }
 }
@@ -231,7 +253,11 @@ fn cuts(items: &[Item]) -> Vec<Cut> {
     for item in sorted {
         tp += if item.relevant { 1.0 } else { 0.0 };
         predicted += 1.0;
-        let cut = Cut { threshold: item.score, true_positives: tp, predicted };
+        let cut = Cut {
+            threshold: item.score,
+            true_positives: tp,
+            predicted,
+        };
         match cuts.last_mut() {
             Some(last) if last.threshold.total_cmp(&item.score) == Ordering::Equal => *last = cut,
             _ => cuts.push(cut),
@@ -244,7 +270,11 @@ fn cuts(items: &[Item]) -> Vec<Cut> {
 fn fit_floors(items: &[Item], target_precision: f64) -> Floors {
     let cuts = cuts(items);
     let relevant = items.iter().filter(|i| i.relevant).count() as f64;
-    let high = cuts.iter().rev().find(|c| c.precision() >= target_precision).map(|c| c.threshold);
+    let high = cuts
+        .iter()
+        .rev()
+        .find(|c| c.precision() >= target_precision)
+        .map(|c| c.threshold);
     let best_f1 = cuts
         .iter()
         .filter(|c| c.true_positives > 0.0)
@@ -293,7 +323,12 @@ fn evaluate(items: &[Item], floors: Floors) -> BandEvaluation {
 }
 
 /// Precision, recall and coverage from counts.
-fn band_metrics(in_band: usize, relevant_in_band: usize, relevant: usize, items: usize) -> BandMetrics {
+fn band_metrics(
+    in_band: usize,
+    relevant_in_band: usize,
+    relevant: usize,
+    items: usize,
+) -> BandMetrics {
     let ratio = |num: usize, den: usize| (den > 0).then(|| num as f64 / den as f64);
     BandMetrics {
         precision: ratio(relevant_in_band, in_band),
@@ -303,7 +338,12 @@ fn band_metrics(in_band: usize, relevant_in_band: usize, relevant: usize, items:
 }
 
 /// Floors fitted on every fold but `k`, measured on fold `k`.
-fn cross_validate(items: &[Item], fold_of: &[usize], k: usize, target_precision: f64) -> FoldReport {
+fn cross_validate(
+    items: &[Item],
+    fold_of: &[usize],
+    k: usize,
+    target_precision: f64,
+) -> FoldReport {
     let (mut held_out, mut training) = (Vec::new(), Vec::new());
     for (&item, &fold) in items.iter().zip(fold_of) {
         if fold == k {
@@ -351,7 +391,9 @@ fn mean(values: impl Iterator<Item = f64>) -> Option<f64> {
 fn warnings(floors: Floors, folds: &[FoldReport], target_precision: f64) -> Vec<String> {
     let mut warnings = Vec::new();
     if !floors.target_reached {
-        warnings.push(format!("no threshold reaches the target precision {target_precision}; highFloor is set to 1.0"));
+        warnings.push(format!(
+            "no threshold reaches the target precision {target_precision}; highFloor is set to 1.0"
+        ));
     }
     let missed = folds.iter().filter(|f| !f.target_reached).count();
     if missed > 0 {
@@ -362,7 +404,9 @@ fn warnings(floors: Floors, folds: &[FoldReport], target_precision: f64) -> Vec<
     }
     let without_relevant = folds.iter().filter(|f| f.positives == 0).count();
     if without_relevant > 0 {
-        warnings.push(format!("{without_relevant} held-out folds contain no relevant item; their recall is undefined"));
+        warnings.push(format!(
+            "{without_relevant} held-out folds contain no relevant item; their recall is undefined"
+        ));
     }
     warnings
 }
@@ -425,7 +469,8 @@ mod tests {
         let scores: Vec<f64> = (0..100).map(|i| f64::from(i) / 100.0).collect();
         let labels = (0..100)
             .map(|i| {
-                let relevant = (i >= 70 && ![72, 74, 76].contains(&i)) || [50, 55, 60, 65].contains(&i);
+                let relevant =
+                    (i >= 70 && ![72, 74, 76].contains(&i)) || [50, 55, 60, 65].contains(&i);
                 if relevant {
                     1.0
                 } else {
@@ -439,8 +484,14 @@ mod tests {
     #[test]
     fn floors_on_a_known_dataset() {
         let (scores, labels) = synthetic();
-        let items: Vec<Item> =
-            scores.iter().zip(&labels).map(|(&score, &y)| Item { score, relevant: y > 0.0 }).collect();
+        let items: Vec<Item> = scores
+            .iter()
+            .zip(&labels)
+            .map(|(&score, &y)| Item {
+                score,
+                relevant: y > 0.0,
+            })
+            .collect();
         // 31 relevant items. {score >= 0.70}: 27 of 30 relevant (precision 0.9);
         // {score >= 0.69}: 27 of 31 (0.871); {score >= 0.68}: 27 of 32 (0.844) and below
         // it precision stays under 0.85. So the lowest threshold reaching 0.85 is 0.69.
@@ -459,14 +510,21 @@ mod tests {
     #[test]
     fn proposal_with_cross_validation() {
         let (scores, labels) = synthetic();
-        let opts = ProposeBandsOptions { target_precision: 0.95, folds: 5, seed: 7 };
+        let opts = ProposeBandsOptions {
+            target_precision: 0.95,
+            folds: 5,
+            seed: 7,
+        };
         let p = propose_bands(&scores, &labels, &opts).unwrap();
         assert_eq!((p.high_floor, p.degraded_floor), (0.75, 0.70));
         assert!(p.target_reached);
         assert_eq!((p.count, p.positives, p.folds.len()), (100, 31, 5));
         assert_eq!(p.folds.iter().map(|f| f.size).sum::<usize>(), 100);
         assert_eq!(p.folds.iter().map(|f| f.positives).sum::<usize>(), 31);
-        assert!(p.folds.iter().all(|f| f.positives >= 6 && f.positives <= 7 && f.size == 20));
+        assert!(p
+            .folds
+            .iter()
+            .all(|f| f.positives >= 6 && f.positives <= 7 && f.size == 20));
         assert_eq!(p.in_sample.hit.precision, Some(24.0 / 25.0));
         assert_eq!(p.in_sample.hit.recall, Some(24.0 / 31.0));
         // Degraded band [0.70, 0.75): items 70..=74, of which 70, 71 and 73 are relevant.
@@ -475,14 +533,14 @@ mod tests {
         assert_eq!(p.in_sample.degraded.coverage, 5.0 / 100.0);
         let held = p.held_out.hit.precision.unwrap();
         assert!(held > 0.8 && held <= 1.0, "{held}");
-        assert!(p
-            .folds
-            .iter()
-            .all(|f| 0.0 <= f.degraded_floor && f.degraded_floor <= f.high_floor && f.high_floor <= 1.0));
+        assert!(p.folds.iter().all(|f| 0.0 <= f.degraded_floor
+            && f.degraded_floor <= f.high_floor
+            && f.high_floor <= 1.0));
         assert!(p.warnings.is_empty(), "{:?}", p.warnings);
         // Deterministic for a seed.
         assert_eq!(propose_bands(&scores, &labels, &opts).unwrap(), p);
-        let other = propose_bands(&scores, &labels, &ProposeBandsOptions { seed: 8, ..opts }).unwrap();
+        let other =
+            propose_bands(&scores, &labels, &ProposeBandsOptions { seed: 8, ..opts }).unwrap();
         assert_ne!(other.folds, p.folds);
         let json = serde_json::to_value(&p).unwrap();
         assert_eq!(json["highFloor"], serde_json::json!(0.75));
@@ -493,11 +551,22 @@ mod tests {
     fn unreachable_target_sets_high_floor_to_one() {
         let scores = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6];
         let labels = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0];
-        let p = propose_bands(&scores, &labels, &ProposeBandsOptions { folds: 2, ..Default::default() }).unwrap();
+        let p = propose_bands(
+            &scores,
+            &labels,
+            &ProposeBandsOptions {
+                folds: 2,
+                ..Default::default()
+            },
+        )
+        .unwrap();
         assert_eq!(p.high_floor, 1.0);
         assert!(!p.target_reached);
         assert!(p.degraded_floor <= p.high_floor);
-        assert!(p.warnings.iter().any(|w| w.contains("highFloor is set to 1.0")));
+        assert!(p
+            .warnings
+            .iter()
+            .any(|w| w.contains("highFloor is set to 1.0")));
     }
 
     #[test]
@@ -505,18 +574,52 @@ mod tests {
         let (scores, labels) = synthetic();
         let field = |o: ProposeBandsOptions| propose_bands(&scores, &labels, &o).unwrap_err().field;
         let d = ProposeBandsOptions::default();
-        assert_eq!(field(ProposeBandsOptions { target_precision: 0.0, ..d }), "targetPrecision");
-        assert_eq!(field(ProposeBandsOptions { target_precision: f64::NAN, ..d }), "targetPrecision");
-        assert_eq!(field(ProposeBandsOptions { target_precision: 1.5, ..d }), "targetPrecision");
+        assert_eq!(
+            field(ProposeBandsOptions {
+                target_precision: 0.0,
+                ..d
+            }),
+            "targetPrecision"
+        );
+        assert_eq!(
+            field(ProposeBandsOptions {
+                target_precision: f64::NAN,
+                ..d
+            }),
+            "targetPrecision"
+        );
+        assert_eq!(
+            field(ProposeBandsOptions {
+                target_precision: 1.5,
+                ..d
+            }),
+            "targetPrecision"
+        );
         assert_eq!(field(ProposeBandsOptions { folds: 1, ..d }), "folds");
         assert_eq!(field(ProposeBandsOptions { folds: 101, ..d }), "folds");
         let e = propose_bands(&[0.5, 1.2], &[1.0, 0.0], &d).unwrap_err();
-        assert_eq!((e.code, e.field.as_str()), (ErrorCode::InvalidConfig, "scores[1]"));
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InvalidConfig, "scores[1]")
+        );
         let e = propose_bands(&[0.5, 0.2], &[0.0, 0.0], &d).unwrap_err();
-        assert_eq!((e.code, e.field.as_str()), (ErrorCode::InvalidLabels, "labels"));
-        let o: ProposeBandsOptions = serde_json::from_str(r#"{"targetPrecision":0.9,"seed":3}"#).unwrap();
-        assert_eq!(o, ProposeBandsOptions { target_precision: 0.9, folds: 5, seed: 3 });
-        assert!(serde_json::from_str::<ProposeBandsOptions>(r#"{"target_precision":0.9}"#).is_err());
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InvalidLabels, "labels")
+        );
+        let o: ProposeBandsOptions =
+            serde_json::from_str(r#"{"targetPrecision":0.9,"seed":3}"#).unwrap();
+        assert_eq!(
+            o,
+            ProposeBandsOptions {
+                target_precision: 0.9,
+                folds: 5,
+                seed: 3
+            }
+        );
+        assert!(
+            serde_json::from_str::<ProposeBandsOptions>(r#"{"target_precision":0.9}"#).is_err()
+        );
     }
 
     #[test]

@@ -46,7 +46,10 @@ impl IsotonicModel {
             return f64::NAN;
         }
         let x = x.max(first).min(last);
-        let hi = self.x.partition_point(|&knot| knot < x).clamp(1, self.x.len().saturating_sub(1).max(1));
+        let hi = self
+            .x
+            .partition_point(|&knot| knot < x)
+            .clamp(1, self.x.len().saturating_sub(1).max(1));
         match (self.knot(hi - 1), self.knot(hi)) {
             (Some(lo), Some(hi)) => interpolate(lo, hi, x),
             (Some((_, y)), None) => y,
@@ -65,7 +68,11 @@ impl IsotonicModel {
     /// (`INVALID_CALIBRATION`, `x[i]` / `y[i]`).
     pub fn validate(&self) -> Result<()> {
         if self.x.is_empty() {
-            return Err(ScoreError::new(ErrorCode::EmptyInput, "x", "an isotonic model needs at least one knot"));
+            return Err(ScoreError::new(
+                ErrorCode::EmptyInput,
+                "x",
+                "an isotonic model needs at least one knot",
+            ));
         }
         if self.x.len() != self.y.len() {
             return Err(ScoreError::new(
@@ -77,7 +84,10 @@ impl IsotonicModel {
         crate::error::all_finite(&self.x, "x")?;
         crate::error::all_finite(&self.y, "y")?;
         if let Some(i) = first_violation(&self.x, |prev, next| prev < next) {
-            return Err(invalid_knot(format!("x[{i}]"), "x must be strictly increasing"));
+            return Err(invalid_knot(
+                format!("x[{i}]"),
+                "x must be strictly increasing",
+            ));
         }
         if let Some(i) = self.y.iter().position(|v| !(0.0..=1.0).contains(v)) {
             return Err(invalid_knot(format!("y[{i}]"), "y must be within [0, 1]"));
@@ -97,7 +107,10 @@ fn interpolate((x_lo, y_lo): (f64, f64), (x_hi, y_hi): (f64, f64), x: f64) -> f6
 
 /// The index of the first value that breaks `ordered(previous, value)`.
 fn first_violation(values: &[f64], ordered: impl Fn(f64, f64) -> bool) -> Option<usize> {
-    values.windows(2).position(|w| matches!(w, [p, n] if !ordered(*p, *n))).map(|i| i + 1)
+    values
+        .windows(2)
+        .position(|w| matches!(w, [p, n] if !ordered(*p, *n)))
+        .map(|i| i + 1)
 }
 
 /// An `INVALID_CALIBRATION` error.
@@ -146,7 +159,11 @@ fn merge_ties(pairs: &[(f64, f64)]) -> Vec<WeightedPoint> {
                 p.sum += y;
                 p.weight += 1.0;
             }
-            _ => points.push(WeightedPoint { x, sum: y, weight: 1.0 }),
+            _ => points.push(WeightedPoint {
+                x,
+                sum: y,
+                weight: 1.0,
+            }),
         }
     }
     points
@@ -171,7 +188,11 @@ impl Block {
 fn pool_adjacent_violators(points: &[WeightedPoint]) -> Vec<f64> {
     let mut blocks: Vec<Block> = Vec::with_capacity(points.len());
     for p in points {
-        let mut current = Block { sum: p.sum, weight: p.weight, len: 1 };
+        let mut current = Block {
+            sum: p.sum,
+            weight: p.weight,
+            len: 1,
+        };
         while let Some(previous) = blocks.last().copied() {
             if previous.mean() < current.mean() {
                 break;
@@ -200,7 +221,12 @@ fn drop_flat_interior_knots(knots: &[(f64, f64)]) -> Vec<(f64, f64)> {
         let next = knots.get(i + 1);
         matches!((previous, next), (Some(p), Some(n)) if p.1 == y && n.1 == y)
     };
-    knots.iter().enumerate().filter(|&(i, &(_, y))| !is_flat(i, y)).map(|(_, &k)| k).collect()
+    knots
+        .iter()
+        .enumerate()
+        .filter(|&(i, &(_, y))| !is_flat(i, y))
+        .map(|(_, &k)| k)
+        .collect()
 }
 
 #[cfg(test)]
@@ -210,8 +236,11 @@ mod tests {
     #[test]
     fn pools_violators_and_averages_ties() {
         // Means per distinct score: 1 -> 0, 2 -> 1/2, 3 -> 0, 4 -> 2/3, 5 -> 1.
-        let m =
-            fit_isotonic(&[4.0, 1.0, 2.0, 2.0, 3.0, 4.0, 4.0, 5.0], &[1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 1.0]).unwrap();
+        let m = fit_isotonic(
+            &[4.0, 1.0, 2.0, 2.0, 3.0, 4.0, 4.0, 5.0],
+            &[1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 1.0],
+        )
+        .unwrap();
         assert_eq!(m.x, vec![1.0, 2.0, 3.0, 4.0, 5.0]);
         assert_eq!(m.y, vec![0.0, 1.0 / 3.0, 1.0 / 3.0, 2.0 / 3.0, 1.0]);
         assert!(m.validate().is_ok());
@@ -239,13 +268,24 @@ mod tests {
     #[test]
     fn predictions_are_non_decreasing() {
         let scores: Vec<f64> = (0..200).map(|i| f64::from((i * 37) % 101) / 10.0).collect();
-        let labels: Vec<f64> = (0..200).map(|i| if (i * 13) % 7 < (i % 11) / 2 { 1.0 } else { 0.0 }).collect();
+        let labels: Vec<f64> = (0..200)
+            .map(|i| {
+                if (i * 13) % 7 < (i % 11) / 2 {
+                    1.0
+                } else {
+                    0.0
+                }
+            })
+            .collect();
         let m = fit_isotonic(&scores, &labels).unwrap();
         assert!(m.validate().is_ok());
         let mut previous = f64::NEG_INFINITY;
         for k in -100..1200 {
             let p = m.predict(f64::from(k) / 100.0);
-            assert!(p >= previous && (0.0..=1.0).contains(&p), "{k}: {p} < {previous}");
+            assert!(
+                p >= previous && (0.0..=1.0).contains(&p),
+                "{k}: {p} < {previous}"
+            );
             previous = p;
         }
     }
@@ -253,14 +293,29 @@ mod tests {
     #[test]
     fn errors() {
         let e = fit_isotonic(&[1.0], &[1.0, 0.0]).unwrap_err();
-        assert_eq!((e.code, e.field.as_str()), (ErrorCode::LengthMismatch, "labels"));
-        assert_eq!(fit_isotonic(&[], &[]).unwrap_err().code, ErrorCode::EmptyInput);
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::LengthMismatch, "labels")
+        );
+        assert_eq!(
+            fit_isotonic(&[], &[]).unwrap_err().code,
+            ErrorCode::EmptyInput
+        );
         let e = fit_isotonic(&[f64::NAN, 1.0], &[1.0, 0.0]).unwrap_err();
-        assert_eq!((e.code, e.field.as_str()), (ErrorCode::NonFiniteScore, "scores[0]"));
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::NonFiniteScore, "scores[0]")
+        );
         let e = fit_isotonic(&[0.0, 1.0], &[-1.0, 0.0]).unwrap_err();
-        assert_eq!((e.code, e.field.as_str()), (ErrorCode::InvalidLabels, "labels[0]"));
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InvalidLabels, "labels[0]")
+        );
         let e = fit_isotonic(&[0.0, 1.0], &[0.0, 0.0]).unwrap_err();
-        assert_eq!((e.code, e.field.as_str()), (ErrorCode::InvalidLabels, "labels"));
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InvalidLabels, "labels")
+        );
     }
 
     #[test]
@@ -271,6 +326,11 @@ mod tests {
         assert_eq!(field(vec![0.0, 1.0, 1.0], vec![0.1, 0.2, 0.3]), "x[2]");
         assert_eq!(field(vec![0.0, 1.0], vec![0.1, 1.5]), "y[1]");
         assert_eq!(field(vec![0.0, 1.0, 2.0], vec![0.1, 0.3, 0.2]), "y[2]");
-        assert!(IsotonicModel { x: vec![], y: vec![] }.predict(1.0).is_nan());
+        assert!(IsotonicModel {
+            x: vec![],
+            y: vec![]
+        }
+        .predict(1.0)
+        .is_nan());
     }
 }

@@ -21,11 +21,14 @@ mod isotonic;
 mod platt;
 mod quality;
 
-pub use bands::{propose_bands, BandEvaluation, BandMetrics, BandProposal, FoldReport, ProposeBandsOptions};
+pub use bands::{
+    propose_bands, BandEvaluation, BandMetrics, BandProposal, FoldReport, ProposeBandsOptions,
+};
 pub use isotonic::{fit_isotonic, IsotonicModel};
 pub use platt::{fit_platt, PlattModel};
 pub use quality::{
-    calibration_error, BinStrategy, CalibrationErrorOptions, CalibrationReport, ReliabilityBin, LOG_LOSS_EPS, MAX_BINS,
+    calibration_error, BinStrategy, CalibrationErrorOptions, CalibrationReport, ReliabilityBin,
+    LOG_LOSS_EPS, MAX_BINS,
 };
 
 use crate::error::{all_finite, ErrorCode, Result, ScoreError};
@@ -98,7 +101,11 @@ pub(crate) fn check_judged(values: &[f64], labels: &[f64], field: &str) -> Resul
         ));
     }
     if values.is_empty() {
-        return Err(ScoreError::new(ErrorCode::EmptyInput, field, format!("{field} must not be empty")));
+        return Err(ScoreError::new(
+            ErrorCode::EmptyInput,
+            field,
+            format!("{field} must not be empty"),
+        ));
     }
     all_finite(values, field)?;
     count_classes(labels)
@@ -106,7 +113,10 @@ pub(crate) fn check_judged(values: &[f64], labels: &[f64], field: &str) -> Resul
 
 /// Counts the classes of 0/1 labels; any other value is `INVALID_LABELS` (`labels[i]`).
 fn count_classes(labels: &[f64]) -> Result<ClassCounts> {
-    let mut counts = ClassCounts { positives: 0, negatives: 0 };
+    let mut counts = ClassCounts {
+        positives: 0,
+        negatives: 0,
+    };
     for (i, &label) in labels.iter().enumerate() {
         if label == 1.0 {
             counts.positives += 1;
@@ -161,36 +171,71 @@ mod tests {
     #[test]
     fn judged_inputs_are_validated() {
         let e = check_judged(&[1.0, 2.0], &[1.0], "scores").unwrap_err();
-        assert_eq!((e.code, e.field.as_str()), (ErrorCode::LengthMismatch, "labels"));
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::LengthMismatch, "labels")
+        );
         let e = check_judged(&[], &[], "scores").unwrap_err();
         assert_eq!(e.code, ErrorCode::EmptyInput);
         let e = check_judged(&[1.0, f64::NAN], &[1.0, 0.0], "scores").unwrap_err();
-        assert_eq!((e.code, e.field.as_str()), (ErrorCode::NonFiniteScore, "scores[1]"));
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::NonFiniteScore, "scores[1]")
+        );
         let e = check_judged(&[1.0, 2.0], &[1.0, 0.5], "scores").unwrap_err();
-        assert_eq!((e.code, e.field.as_str()), (ErrorCode::InvalidLabels, "labels[1]"));
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InvalidLabels, "labels[1]")
+        );
         let e = check_judged(&[1.0, 2.0], &[f64::NAN, 0.0], "scores").unwrap_err();
-        assert_eq!((e.code, e.field.as_str()), (ErrorCode::InvalidLabels, "labels[0]"));
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InvalidLabels, "labels[0]")
+        );
         let counts = check_judged(&[1.0, 2.0, 3.0], &[1.0, 0.0, 1.0], "scores").unwrap();
-        assert_eq!(counts, ClassCounts { positives: 2, negatives: 1 });
-        let e = require_both_classes(ClassCounts { positives: 3, negatives: 0 }).unwrap_err();
-        assert_eq!((e.code, e.field.as_str()), (ErrorCode::InvalidLabels, "labels"));
+        assert_eq!(
+            counts,
+            ClassCounts {
+                positives: 2,
+                negatives: 1
+            }
+        );
+        let e = require_both_classes(ClassCounts {
+            positives: 3,
+            negatives: 0,
+        })
+        .unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InvalidLabels, "labels")
+        );
     }
 
     #[test]
     fn unit_interval_names_first_bad_index() {
         assert!(check_unit_interval(&[0.0, 0.5, 1.0], "p").is_ok());
         let e = check_unit_interval(&[0.0, 1.5, -1.0], "p").unwrap_err();
-        assert_eq!((e.code, e.field.as_str()), (ErrorCode::InvalidConfig, "p[1]"));
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InvalidConfig, "p[1]")
+        );
     }
 
     #[test]
     fn fitted_calibration_json_round_trip() {
-        let platt: FittedCalibration = serde_json::from_str(r#"{"method":"platt","a":-2.0,"b":1.0}"#).unwrap();
-        assert_eq!(platt, FittedCalibration::Platt(PlattModel { a: -2.0, b: 1.0 }));
+        let platt: FittedCalibration =
+            serde_json::from_str(r#"{"method":"platt","a":-2.0,"b":1.0}"#).unwrap();
+        assert_eq!(
+            platt,
+            FittedCalibration::Platt(PlattModel { a: -2.0, b: 1.0 })
+        );
         assert!(platt.validate().is_ok());
         assert!((platt.predict(0.5) - 0.5).abs() < 1e-15);
 
-        let iso = FittedCalibration::Isotonic(IsotonicModel { x: vec![0.0, 1.0], y: vec![0.2, 0.8] });
+        let iso = FittedCalibration::Isotonic(IsotonicModel {
+            x: vec![0.0, 1.0],
+            y: vec![0.2, 0.8],
+        });
         let json = serde_json::to_string(&iso).unwrap();
         assert_eq!(json, r#"{"method":"isotonic","x":[0.0,1.0],"y":[0.2,0.8]}"#);
         let back: FittedCalibration = serde_json::from_str(&json).unwrap();
@@ -198,17 +243,32 @@ mod tests {
         assert!((back.predict(0.5) - 0.5).abs() < 1e-15);
 
         assert!(serde_json::from_str::<FittedCalibration>(r#"{"method":"beta","a":1}"#).is_err());
-        assert!(serde_json::from_str::<FittedCalibration>(r#"{"method":"platt","a":1,"b":0,"c":2}"#).is_err());
+        assert!(serde_json::from_str::<FittedCalibration>(
+            r#"{"method":"platt","a":1,"b":0,"c":2}"#
+        )
+        .is_err());
     }
 
     #[test]
     fn fitted_calibration_validation() {
-        let bad = FittedCalibration::Platt(PlattModel { a: f64::NAN, b: 0.0 });
+        let bad = FittedCalibration::Platt(PlattModel {
+            a: f64::NAN,
+            b: 0.0,
+        });
         assert_eq!(bad.validate().unwrap_err().code, ErrorCode::NonFiniteScore);
-        let bad = FittedCalibration::Isotonic(IsotonicModel { x: vec![], y: vec![] });
+        let bad = FittedCalibration::Isotonic(IsotonicModel {
+            x: vec![],
+            y: vec![],
+        });
         assert_eq!(bad.validate().unwrap_err().code, ErrorCode::EmptyInput);
-        let bad = FittedCalibration::Isotonic(IsotonicModel { x: vec![0.0, 0.0], y: vec![0.1, 0.2] });
-        assert_eq!(bad.validate().unwrap_err().code, ErrorCode::InvalidCalibration);
+        let bad = FittedCalibration::Isotonic(IsotonicModel {
+            x: vec![0.0, 0.0],
+            y: vec![0.1, 0.2],
+        });
+        assert_eq!(
+            bad.validate().unwrap_err().code,
+            ErrorCode::InvalidCalibration
+        );
     }
 
     mod properties {
@@ -220,7 +280,10 @@ mod tests {
         fn judged() -> impl Strategy<Value = (Vec<f64>, Vec<f64>, Vec<f64>)> {
             (2usize..60).prop_flat_map(|n| {
                 (
-                    prop::collection::vec(prop_oneof![-1e3f64..1e3, (-5i32..5).prop_map(f64::from)], n),
+                    prop::collection::vec(
+                        prop_oneof![-1e3f64..1e3, (-5i32..5).prop_map(f64::from)],
+                        n,
+                    ),
                     prop::collection::vec(prop::bool::ANY, n),
                     prop::collection::vec(-2e3f64..2e3, 1..40),
                 )

@@ -95,7 +95,11 @@ pub(crate) fn fit_platt_detailed(scores: &[f64], labels: &[f64]) -> Result<Platt
             "the Platt fit overflowed: the scores are too large in magnitude",
         ));
     }
-    Ok(PlattFit { model, iterations: newton.iterations, converged: newton.converged })
+    Ok(PlattFit {
+        model,
+        iterations: newton.iterations,
+        converged: newton.converged,
+    })
 }
 
 /// `1 / (1 + exp(f))`, evaluated without overflow.
@@ -126,7 +130,10 @@ impl Standardization {
         if mean.is_finite() && std.is_finite() && std > 0.0 {
             Standardization { mean, std }
         } else {
-            Standardization { mean: 0.0, std: 1.0 }
+            Standardization {
+                mean: 0.0,
+                std: 1.0,
+            }
         }
     }
 
@@ -138,7 +145,10 @@ impl Standardization {
     /// Parameters `(a', b')` fitted on standardized scores, mapped back to raw scores:
     /// `a' * z + b' = (a' / std) * x + (b' - a' * mean / std)`.
     fn unapply(&self, a: f64, b: f64) -> PlattModel {
-        PlattModel { a: a / self.std, b: b - a * self.mean / self.std }
+        PlattModel {
+            a: a / self.std,
+            b: b - a * self.mean / self.std,
+        }
     }
 }
 
@@ -147,7 +157,10 @@ impl Standardization {
 fn targets(labels: &[f64], counts: ClassCounts) -> Vec<f64> {
     let hi = (counts.positives as f64 + 1.0) / (counts.positives as f64 + 2.0);
     let lo = 1.0 / (counts.negatives as f64 + 2.0);
-    labels.iter().map(|&y| if y > 0.0 { hi } else { lo }).collect()
+    labels
+        .iter()
+        .map(|&y| if y > 0.0 { hi } else { lo })
+        .collect()
 }
 
 /// Iteration limit of the Newton method.
@@ -177,15 +190,32 @@ fn newton(z: &[f64], t: &[f64], counts: ClassCounts) -> Newton {
     for iteration in 0..MAX_ITERATIONS {
         let d = Derivatives::at(z, t, a, b);
         if d.gradient_is_small() {
-            return Newton { a, b, iterations: iteration, converged: true };
+            return Newton {
+                a,
+                b,
+                iterations: iteration,
+                converged: true,
+            };
         }
         let (da, db) = d.newton_direction();
         match line_search(z, t, (a, b, f), (da, db), d.g1 * da + d.g2 * db) {
             Some((na, nb, nf)) => (a, b, f) = (na, nb, nf),
-            None => return Newton { a, b, iterations: iteration, converged: false },
+            None => {
+                return Newton {
+                    a,
+                    b,
+                    iterations: iteration,
+                    converged: false,
+                }
+            }
         }
     }
-    Newton { a, b, iterations: MAX_ITERATIONS, converged: false }
+    Newton {
+        a,
+        b,
+        iterations: MAX_ITERATIONS,
+        converged: false,
+    }
 }
 
 /// One sample's cross-entropy `-t log p - (1 - t) log(1 - p)` with `p = 1/(1+exp(f))`.
@@ -199,7 +229,10 @@ fn cross_entropy(t: f64, f: f64) -> f64 {
 
 /// The objective `F(a, b)`.
 fn objective(z: &[f64], t: &[f64], a: f64, b: f64) -> f64 {
-    z.iter().zip(t).map(|(&zi, &ti)| cross_entropy(ti, zi * a + b)).sum()
+    z.iter()
+        .zip(t)
+        .map(|(&zi, &ti)| cross_entropy(ti, zi * a + b))
+        .sum()
 }
 
 /// Gradient and (regularized) Hessian of `F` at `(a, b)`.
@@ -214,7 +247,13 @@ struct Derivatives {
 impl Derivatives {
     /// Accumulates the derivatives over all samples.
     fn at(z: &[f64], t: &[f64], a: f64, b: f64) -> Self {
-        let mut d = Derivatives { g1: 0.0, g2: 0.0, h11: SIGMA, h22: SIGMA, h21: 0.0 };
+        let mut d = Derivatives {
+            g1: 0.0,
+            g2: 0.0,
+            h11: SIGMA,
+            h22: SIGMA,
+            h21: 0.0,
+        };
         for (&zi, &ti) in z.iter().zip(t) {
             let (p, q) = p_and_q(zi * a + b);
             let d2 = p * q;
@@ -282,7 +321,11 @@ mod tests {
     fn reproduces_the_libsvm_test_vector() {
         let fit = fit_platt_detailed(&[5.0, -4.0, 1.0], &[1.0, 0.0, 0.0]).unwrap();
         assert!(fit.converged);
-        assert!((fit.model.a - -0.20261354391187855).abs() < 1e-6, "{:?}", fit);
+        assert!(
+            (fit.model.a - -0.20261354391187855).abs() < 1e-6,
+            "{:?}",
+            fit
+        );
         assert!((fit.model.b - 0.6523631498001051).abs() < 1e-6, "{:?}", fit);
     }
 
@@ -316,14 +359,26 @@ mod tests {
     #[test]
     fn errors() {
         let e = fit_platt(&[1.0, 2.0], &[1.0]).unwrap_err();
-        assert_eq!((e.code, e.field.as_str()), (ErrorCode::LengthMismatch, "labels"));
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::LengthMismatch, "labels")
+        );
         assert_eq!(fit_platt(&[], &[]).unwrap_err().code, ErrorCode::EmptyInput);
         let e = fit_platt(&[1.0, f64::INFINITY], &[1.0, 0.0]).unwrap_err();
-        assert_eq!((e.code, e.field.as_str()), (ErrorCode::NonFiniteScore, "scores[1]"));
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::NonFiniteScore, "scores[1]")
+        );
         let e = fit_platt(&[1.0, 2.0], &[1.0, 2.0]).unwrap_err();
-        assert_eq!((e.code, e.field.as_str()), (ErrorCode::InvalidLabels, "labels[1]"));
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InvalidLabels, "labels[1]")
+        );
         let e = fit_platt(&[1.0, 2.0], &[1.0, 1.0]).unwrap_err();
-        assert_eq!((e.code, e.field.as_str()), (ErrorCode::InvalidLabels, "labels"));
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InvalidLabels, "labels")
+        );
         let e = fit_platt(&[1e308, -1e308, 1e308], &[1.0, 0.0, 0.0]);
         assert!(e.is_ok() || e.unwrap_err().code == ErrorCode::NonFiniteScore);
     }
@@ -335,7 +390,25 @@ mod tests {
         assert_eq!(m.predict(f64::NEG_INFINITY), 0.0);
         assert_eq!(m.predict(1e308), 1.0);
         assert!(m.predict(f64::NAN).is_nan());
-        assert_eq!(PlattModel { a: f64::INFINITY, b: 0.0 }.validate().unwrap_err().field, "a");
-        assert_eq!(PlattModel { a: 0.0, b: f64::NAN }.validate().unwrap_err().field, "b");
+        assert_eq!(
+            PlattModel {
+                a: f64::INFINITY,
+                b: 0.0
+            }
+            .validate()
+            .unwrap_err()
+            .field,
+            "a"
+        );
+        assert_eq!(
+            PlattModel {
+                a: 0.0,
+                b: f64::NAN
+            }
+            .validate()
+            .unwrap_err()
+            .field,
+            "b"
+        );
     }
 }

@@ -51,7 +51,10 @@ pub struct CalibrationErrorOptions {
 
 impl Default for CalibrationErrorOptions {
     fn default() -> Self {
-        CalibrationErrorOptions { bins: 10, strategy: BinStrategy::Uniform }
+        CalibrationErrorOptions {
+            bins: 10,
+            strategy: BinStrategy::Uniform,
+        }
     }
 }
 
@@ -114,7 +117,10 @@ pub fn calibration_error(
     let n = probabilities.len() as f64;
     Ok(CalibrationReport {
         count: probabilities.len(),
-        ece: bins.iter().filter_map(|b| Some(b.count as f64 / n * gap(b)?)).sum(),
+        ece: bins
+            .iter()
+            .filter_map(|b| Some(b.count as f64 / n * gap(b)?))
+            .sum(),
         mce: bins.iter().filter_map(gap).fold(0.0, f64::max),
         brier: brier(probabilities, labels),
         log_loss: log_loss(probabilities, labels),
@@ -127,7 +133,11 @@ fn check_bins(bins: usize) -> Result<()> {
     if (1..=MAX_BINS).contains(&bins) {
         Ok(())
     } else {
-        Err(ScoreError::new(ErrorCode::InvalidConfig, "bins", format!("bins must be in 1..={MAX_BINS}, got {bins}")))
+        Err(ScoreError::new(
+            ErrorCode::InvalidConfig,
+            "bins",
+            format!("bins must be in 1..={MAX_BINS}, got {bins}"),
+        ))
     }
 }
 
@@ -140,7 +150,9 @@ fn gap(bin: &ReliabilityBin) -> Option<f64> {
 /// (`i * (1 / bins)`, the last edge exactly 1).
 fn uniform_edges(bins: usize) -> Vec<f64> {
     let step = 1.0 / bins as f64;
-    (0..=bins).map(|i| if i == bins { 1.0 } else { i as f64 * step }).collect()
+    (0..=bins)
+        .map(|i| if i == bins { 1.0 } else { i as f64 * step })
+        .collect()
 }
 
 /// The `i / bins` percentiles of `values`, `i = 0..=bins`, as numpy's
@@ -148,7 +160,10 @@ fn uniform_edges(bins: usize) -> Vec<f64> {
 fn quantile_edges(values: &[f64], bins: usize) -> Vec<f64> {
     let mut sorted = values.to_vec();
     sorted.sort_by(f64::total_cmp);
-    uniform_edges(bins).iter().map(|&q| percentile(&sorted, q * 100.0 / 100.0)).collect()
+    uniform_edges(bins)
+        .iter()
+        .map(|&q| percentile(&sorted, q * 100.0 / 100.0))
+        .collect()
 }
 
 /// The `q`-quantile (`0 <= q <= 1`) of non-empty sorted values by linear interpolation
@@ -209,7 +224,11 @@ fn reliability(probabilities: &[f64], labels: &[f64], edges: &[f64]) -> Vec<Reli
 
 /// Mean squared difference between probability and label.
 fn brier(probabilities: &[f64], labels: &[f64]) -> f64 {
-    let sum: f64 = probabilities.iter().zip(labels).map(|(&p, &y)| (p - y) * (p - y)).sum();
+    let sum: f64 = probabilities
+        .iter()
+        .zip(labels)
+        .map(|(&p, &y)| (p - y) * (p - y))
+        .sum();
     sum / probabilities.len() as f64
 }
 
@@ -269,17 +288,29 @@ mod tests {
         let (truth, pred) = curve(&r);
         assert!((truth[0] - 0.0).abs() < 1e-15 && (truth[1] - 2.0 / 3.0).abs() < 1e-15);
         assert!((pred[0] - 0.1).abs() < 1e-15 && (pred[1] - 0.8).abs() < 1e-15);
-        assert_eq!((r.bins[0].lower, r.bins[0].upper, r.bins[1].upper), (0.0, 0.35, 1.0));
+        assert_eq!(
+            (r.bins[0].lower, r.bins[0].upper, r.bins[1].upper),
+            (0.0, 0.35, 1.0)
+        );
     }
 
     #[test]
     fn perfect_predictions_and_confident_mistakes() {
-        let r = calibration_error(&[0.0, 1.0], &[0.0, 1.0], &CalibrationErrorOptions::default()).unwrap();
+        let r = calibration_error(
+            &[0.0, 1.0],
+            &[0.0, 1.0],
+            &CalibrationErrorOptions::default(),
+        )
+        .unwrap();
         assert_eq!((r.ece, r.mce, r.brier), (0.0, 0.0, 0.0));
         assert!(r.log_loss > 0.0 && r.log_loss < 1e-14);
         let r = calibration_error(&[1.0], &[0.0], &CalibrationErrorOptions::default()).unwrap();
         assert_eq!((r.ece, r.mce, r.brier), (1.0, 1.0, 1.0));
-        assert!((r.log_loss - 34.538776394910684).abs() < 1e-2, "{}", r.log_loss);
+        assert!(
+            (r.log_loss - 34.538776394910684).abs() < 1e-2,
+            "{}",
+            r.log_loss
+        );
         assert_eq!(r.bins.len(), 10);
         assert_eq!(r.bins.iter().filter(|b| b.count > 0).count(), 1);
     }
@@ -288,25 +319,49 @@ mod tests {
     fn errors() {
         let d = CalibrationErrorOptions::default();
         let e = calibration_error(&[0.5], &[1.0, 0.0], &d).unwrap_err();
-        assert_eq!((e.code, e.field.as_str()), (ErrorCode::LengthMismatch, "labels"));
-        assert_eq!(calibration_error(&[], &[], &d).unwrap_err().code, ErrorCode::EmptyInput);
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::LengthMismatch, "labels")
+        );
+        assert_eq!(
+            calibration_error(&[], &[], &d).unwrap_err().code,
+            ErrorCode::EmptyInput
+        );
         let e = calibration_error(&[0.5, f64::NAN], &[1.0, 0.0], &d).unwrap_err();
-        assert_eq!((e.code, e.field.as_str()), (ErrorCode::NonFiniteScore, "probabilities[1]"));
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::NonFiniteScore, "probabilities[1]")
+        );
         let e = calibration_error(&[0.5, 1.5], &[1.0, 0.0], &d).unwrap_err();
-        assert_eq!((e.code, e.field.as_str()), (ErrorCode::InvalidConfig, "probabilities[1]"));
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InvalidConfig, "probabilities[1]")
+        );
         let e = calibration_error(&[0.5], &[2.0], &d).unwrap_err();
-        assert_eq!((e.code, e.field.as_str()), (ErrorCode::InvalidLabels, "labels[0]"));
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InvalidLabels, "labels[0]")
+        );
         let e = calibration_error(&[0.5], &[1.0], &opts(0, BinStrategy::Uniform)).unwrap_err();
-        assert_eq!((e.code, e.field.as_str()), (ErrorCode::InvalidConfig, "bins"));
-        assert!(calibration_error(&[0.5], &[1.0], &opts(MAX_BINS + 1, BinStrategy::Quantile)).is_err());
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InvalidConfig, "bins")
+        );
+        assert!(
+            calibration_error(&[0.5], &[1.0], &opts(MAX_BINS + 1, BinStrategy::Quantile)).is_err()
+        );
     }
 
     #[test]
     fn options_json() {
-        let o: CalibrationErrorOptions = serde_json::from_str(r#"{"strategy":"quantile"}"#).unwrap();
+        let o: CalibrationErrorOptions =
+            serde_json::from_str(r#"{"strategy":"quantile"}"#).unwrap();
         assert_eq!(o, opts(10, BinStrategy::Quantile));
         assert!(serde_json::from_str::<CalibrationErrorOptions>(r#"{"nBins":3}"#).is_err());
-        assert!(serde_json::from_str::<CalibrationErrorOptions>(r#"{"strategy":"percentile"}"#).is_err());
+        assert!(
+            serde_json::from_str::<CalibrationErrorOptions>(r#"{"strategy":"percentile"}"#)
+                .is_err()
+        );
         let r = calibration_error(&[0.25], &[1.0], &opts(1, BinStrategy::Uniform)).unwrap();
         let json = serde_json::to_value(&r).unwrap();
         assert_eq!(json["logLoss"], serde_json::json!(r.log_loss));

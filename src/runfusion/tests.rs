@@ -1,3 +1,5 @@
+#![cfg(test)]
+//! Unit tests of run fusion (compiled only for tests).
 //! Hand-computed examples for every method and normalization, and the error cases.
 //!
 //! The two-run example used throughout, one query `q`:
