@@ -15,25 +15,26 @@ use calibrank::calibrate::{calibrate, Sigmoid};
 use calibrank::confidence::{query_confidence, ConfidenceOptions};
 use calibrank::error::{from_json, ErrorCode, ScoreError};
 use calibrank::eval::{
-    evaluate, evaluate_ordered, parse_qrels, Metric, MetricKind, parse_trec_run, parse_trec_run_ordered, qrels_from_json, run_from_json,
-    run_from_json_ordered, run_to_trec, OrderedRun,
+    evaluate, evaluate_ordered, parse_qrels, parse_trec_run, parse_trec_run_ordered,
+    qrels_from_json, run_from_json, run_from_json_ordered, run_to_trec, Metric, MetricKind,
+    OrderedRun,
 };
 use calibrank::fit::{
-    calibration_error, fit_isotonic, fit_platt, propose_bands, BinStrategy, CalibrationErrorOptions, FittedCalibration,
-    IsotonicModel, PlattModel, ProposeBandsOptions,
+    calibration_error, fit_isotonic, fit_platt, propose_bands, BinStrategy,
+    CalibrationErrorOptions, FittedCalibration, IsotonicModel, PlattModel, ProposeBandsOptions,
 };
 use calibrank::fuse::{rrf, rrf_indexed, RankedList};
 use calibrank::limits::Limits;
 use calibrank::multiquery::{fuse_multi_query, MultiQueryMethod, MultiQueryOptions, QueryHit};
 use calibrank::normalize::{normalize, NormalizeMethod};
+use calibrank::optimize::{optimize_fusion, OptimizeOptions};
 use calibrank::pipeline::{
-    split_offsets, Calibration, ColumnarInput, InputList, ItemMeta, Pipeline, PipelineConfig, PipelineInput,
-    PipelineOutput, RecencyMode, RerankMethod,
+    split_offsets, Calibration, ColumnarInput, InputList, ItemMeta, Pipeline, PipelineConfig,
+    PipelineInput, PipelineOutput, RecencyMode, RerankMethod,
 };
 use calibrank::recency::{FiscalYearTier, RecencyStep};
 use calibrank::rerank::{cross_encoder_scores, rerank_heuristic, Candidate, HeuristicConfig};
 use calibrank::runfusion::{fuse_runs, ranked, FuseRunsOptions, METHODS, NORMS};
-use calibrank::optimize::{optimize_fusion, OptimizeOptions};
 use calibrank::runs::{Qrels, Run};
 use calibrank::timestamp::{parse_iso8601, Timestamp};
 use std::collections::{BTreeMap, BTreeSet};
@@ -188,7 +189,9 @@ impl<'a> Bytes<'a> {
             0..=10 => format!("d{}", self.byte() % 12),
             11 => self.raw_text(12),
             12 => "x".repeat(1025 + usize::from(self.byte())),
-            13 => self.pick(&["", " ", "\0", "İ", "ß", "日本", "a b", "\u{202e}rtl", "💥"]).to_string(),
+            13 => self
+                .pick(&["", " ", "\0", "İ", "ß", "日本", "a b", "\u{202e}rtl", "💥"])
+                .to_string(),
             14 => format!("d{}", self.u32()),
             _ => format!("D{}", self.byte() % 4),
         }
@@ -199,8 +202,23 @@ impl<'a> Bytes<'a> {
         match self.byte() % 8 {
             0..=5 => self
                 .pick(&[
-                    "auth", "Authentication", "configure", "the", "API", "oauthToken", "XMLHttpRequest", "a", "", " ",
-                    "İstanbul", "straße", "日本語", "getUserId", "HTTPServer2Go", "ǅ", "ΣΑΣ",
+                    "auth",
+                    "Authentication",
+                    "configure",
+                    "the",
+                    "API",
+                    "oauthToken",
+                    "XMLHttpRequest",
+                    "a",
+                    "",
+                    " ",
+                    "İstanbul",
+                    "straße",
+                    "日本語",
+                    "getUserId",
+                    "HTTPServer2Go",
+                    "ǅ",
+                    "ΣΑΣ",
                 ])
                 .to_string(),
             6 => self.raw_text(24),
@@ -249,10 +267,22 @@ impl<'a> Bytes<'a> {
 
 /// A failure must carry one of `allowed` codes (never `INTERNAL`) and a message.
 fn check_error(e: &ScoreError, allowed: &[ErrorCode], what: &str) {
-    assert!(ErrorCode::ALL.contains(&e.code), "{what}: unknown code {:?}", e.code);
+    assert!(
+        ErrorCode::ALL.contains(&e.code),
+        "{what}: unknown code {:?}",
+        e.code
+    );
     assert_ne!(e.code, ErrorCode::Internal, "{what}: internal error {e}");
-    assert!(allowed.contains(&e.code), "{what}: undocumented code {} ({e})", e.code);
-    assert!(!e.message.is_empty(), "{what}: empty message for {}", e.code);
+    assert!(
+        allowed.contains(&e.code),
+        "{what}: undocumented code {} ({e})",
+        e.code
+    );
+    assert!(
+        !e.message.is_empty(),
+        "{what}: empty message for {}",
+        e.code
+    );
     assert!(!e.code.as_str().is_empty());
 }
 
@@ -340,7 +370,11 @@ fn gen_heuristic(b: &mut Bytes<'_>) -> HeuristicConfig {
         h.exact_name_multiplier = b.f64_or(h.exact_name_multiplier);
         h.name_term_weight = b.f64_or(h.name_term_weight);
         h.summary_term_weight = b.f64_or(h.summary_term_weight);
-        h.short_content_chars = if b.bool() { b.count_u32() } else { h.short_content_chars };
+        h.short_content_chars = if b.bool() {
+            b.count_u32()
+        } else {
+            h.short_content_chars
+        };
         h.short_content_multiplier = b.f64_or(h.short_content_multiplier);
         h.unknown_type_multiplier = b.f64_or(h.unknown_type_multiplier);
         for _ in 0..b.below(3) {
@@ -355,11 +389,16 @@ fn gen_heuristic(b: &mut Bytes<'_>) -> HeuristicConfig {
 
 fn gen_fitted(b: &mut Bytes<'_>) -> FittedCalibration {
     if b.bool() {
-        FittedCalibration::Platt(PlattModel { a: b.f64_or(-20.0), b: b.f64_or(1.0) })
+        FittedCalibration::Platt(PlattModel {
+            a: b.f64_or(-20.0),
+            b: b.f64_or(1.0),
+        })
     } else {
         let n = b.below(6);
         let mut x: Vec<f64> = (0..n).map(|_| b.f64()).collect();
-        let mut y: Vec<f64> = (0..n + usize::from(b.byte() % 8 == 7)).map(|_| b.f64()).collect();
+        let mut y: Vec<f64> = (0..n + usize::from(b.byte() % 8 == 7))
+            .map(|_| b.f64())
+            .collect();
         if b.bool() {
             x.sort_by(f64::total_cmp);
             x.dedup();
@@ -387,25 +426,43 @@ fn gen_config(b: &mut Bytes<'_>) -> PipelineConfig {
         }
     }
     for _ in 0..b.below(3) {
-        c.weights.insert(b.pick(&["a", "b", "c", "semantic"]).to_string(), b.f64_or(2.0));
+        c.weights.insert(
+            b.pick(&["a", "b", "c", "semantic"]).to_string(),
+            b.f64_or(2.0),
+        );
     }
     if b.bool() {
         c.top_k = b.count_u32();
         c.top_n = b.count_u32();
     }
     if b.bool() {
-        c.recency.mode = b.pick(&[RecencyMode::Step, RecencyMode::None, RecencyMode::FiscalYear]);
+        c.recency.mode = b.pick(&[
+            RecencyMode::Step,
+            RecencyMode::None,
+            RecencyMode::FiscalYear,
+        ]);
         if b.bool() {
-            c.recency.steps =
-                (0..b.below(4)).map(|_| RecencyStep { max_age_days: b.f64_or(7.0), multiplier: b.f64_or(1.5) }).collect();
+            c.recency.steps = (0..b.below(4))
+                .map(|_| RecencyStep {
+                    max_age_days: b.f64_or(7.0),
+                    multiplier: b.f64_or(1.5),
+                })
+                .collect();
         }
         if b.bool() {
-            c.recency.fiscal_year = FiscalYearTier { window: b.count_u32(), latest_year: b.u32() as i32 };
+            c.recency.fiscal_year = FiscalYearTier {
+                window: b.count_u32(),
+                latest_year: b.u32() as i32,
+            };
         }
         c.recency.boost = b.f64_or(c.recency.boost);
     }
     if b.bool() {
-        c.rerank.method = b.pick(&[RerankMethod::Heuristic, RerankMethod::CrossEncoder, RerankMethod::None]);
+        c.rerank.method = b.pick(&[
+            RerankMethod::Heuristic,
+            RerankMethod::CrossEncoder,
+            RerankMethod::None,
+        ]);
         c.rerank.heuristic = gen_heuristic(b);
         c.rerank.candidate_limit = if b.bool() { Some(b.count_u32()) } else { None };
         c.rerank.recency_boost = b.f64_or(c.rerank.recency_boost);
@@ -423,7 +480,10 @@ fn gen_config(b: &mut Bytes<'_>) -> PipelineConfig {
     }
     if b.bool() {
         c.calibration = match b.byte() % 3 {
-            0 => Calibration::Sigmoid { threshold: b.f64_or(0.02), steepness: b.f64_or(150.0) },
+            0 => Calibration::Sigmoid {
+                threshold: b.f64_or(0.02),
+                steepness: b.f64_or(150.0),
+            },
             _ => as_calibration(gen_fitted(b)),
         };
     }
@@ -439,9 +499,21 @@ fn gen_config(b: &mut Bytes<'_>) -> PipelineConfig {
         for _ in 0..b.below(4) {
             c.bands.profiles.push(BandProfile {
                 name: b.pick(&["p", "q", "", "r"]).to_string(),
-                task_class: if b.bool() { Some(b.pick(&["fix", "doc"]).to_string()) } else { None },
-                language: if b.bool() { Some(b.pick(&["rust", "go"]).to_string()) } else { None },
-                build_system: if b.bool() { Some(b.pick(&["cargo", "make"]).to_string()) } else { None },
+                task_class: if b.bool() {
+                    Some(b.pick(&["fix", "doc"]).to_string())
+                } else {
+                    None
+                },
+                language: if b.bool() {
+                    Some(b.pick(&["rust", "go"]).to_string())
+                } else {
+                    None
+                },
+                build_system: if b.bool() {
+                    Some(b.pick(&["cargo", "make"]).to_string())
+                } else {
+                    None
+                },
                 high_floor: b.f64_or(0.9),
                 degraded_floor: b.f64_or(0.5),
             });
@@ -459,13 +531,24 @@ fn gen_config(b: &mut Bytes<'_>) -> PipelineConfig {
 }
 
 fn gen_input(b: &mut Bytes<'_>) -> PipelineInput {
-    let mut input = PipelineInput { query: b.text(), ..Default::default() };
+    let mut input = PipelineInput {
+        query: b.text(),
+        ..Default::default()
+    };
     let n_lists = match b.byte() % 16 {
         15 => 65,
         n => usize::from(n % 5),
     };
     for i in 0..n_lists {
-        let name = if b.byte() % 8 == 7 { b.word() } else { ["a", "b", "c", "d", "e"].get(i % 5).copied().unwrap_or("f").to_string() };
+        let name = if b.byte() % 8 == 7 {
+            b.word()
+        } else {
+            ["a", "b", "c", "d", "e"]
+                .get(i % 5)
+                .copied()
+                .unwrap_or("f")
+                .to_string()
+        };
         let n = b.below(16);
         let ids: Vec<String> = (0..n).map(|_| b.id()).collect();
         let scores = match b.byte() % 4 {
@@ -474,18 +557,39 @@ fn gen_input(b: &mut Bytes<'_>) -> PipelineInput {
             _ => Some((0..b.below(8)).map(|_| b.f64()).collect()),
         };
         let weight = if b.bool() { Some(b.f64_or(0.5)) } else { None };
-        input.lists.push(InputList { name: if i >= 5 { format!("l{i}") } else { name }, ids, scores, weight });
+        input.lists.push(InputList {
+            name: if i >= 5 { format!("l{i}") } else { name },
+            ids,
+            scores,
+            weight,
+        });
     }
-    let all_ids: Vec<String> = input.lists.iter().flat_map(|l| l.ids.iter().cloned()).collect();
+    let all_ids: Vec<String> = input
+        .lists
+        .iter()
+        .flat_map(|l| l.ids.iter().cloned())
+        .collect();
     for _ in 0..b.below(6) {
-        let id = if all_ids.is_empty() || b.byte() % 4 == 3 { b.id() } else { b.pick(&all_ids) };
+        let id = if all_ids.is_empty() || b.byte() % 4 == 3 {
+            b.id()
+        } else {
+            b.pick(&all_ids)
+        };
         let meta = ItemMeta {
             name: if b.bool() { Some(b.text()) } else { None },
-            entity_type: if b.bool() { Some(b.pick(&["class", "File", "module", "x"]).to_string()) } else { None },
+            entity_type: if b.bool() {
+                Some(b.pick(&["class", "File", "module", "x"]).to_string())
+            } else {
+                None
+            },
             summary: if b.bool() { Some(b.text()) } else { None },
             content: if b.bool() { Some(b.text()) } else { None },
             modified_at: if b.bool() { Some(b.timestamp()) } else { None },
-            fiscal_year: if b.bool() { Some(b.pick(&[2025, 2021, 2030, 1900, i32::MIN, i32::MAX])) } else { None },
+            fiscal_year: if b.bool() {
+                Some(b.pick(&[2025, 2021, 2030, 1900, i32::MIN, i32::MAX]))
+            } else {
+                None
+            },
             cross_encoder_score: if b.bool() { Some(b.f64_or(0.5)) } else { None },
         };
         input.items.insert(id, meta);
@@ -508,34 +612,89 @@ fn gen_input(b: &mut Bytes<'_>) -> PipelineInput {
 /// The pipeline's output contract (seed 000) and the consistency of its report.
 fn check_output(cfg: &PipelineConfig, input: &PipelineInput, out: &PipelineOutput) {
     let n = out.results.len();
-    assert!(cfg.top_n >= 1 && cfg.top_n <= cfg.top_k, "a pipeline was built with topN {} topK {}", cfg.top_n, cfg.top_k);
-    assert!(n <= cfg.top_n as usize, "{n} results for topN {}", cfg.top_n);
-    let listed: BTreeSet<&str> = input.lists.iter().flat_map(|l| l.ids.iter().map(String::as_str)).collect();
+    assert!(
+        cfg.top_n >= 1 && cfg.top_n <= cfg.top_k,
+        "a pipeline was built with topN {} topK {}",
+        cfg.top_n,
+        cfg.top_k
+    );
+    assert!(
+        n <= cfg.top_n as usize,
+        "{n} results for topN {}",
+        cfg.top_n
+    );
+    let listed: BTreeSet<&str> = input
+        .lists
+        .iter()
+        .flat_map(|l| l.ids.iter().map(String::as_str))
+        .collect();
     let ctx = input.context.clone().unwrap_or_default();
-    let floors = BandFloors { high_floor: cfg.bands.high_floor, degraded_floor: cfg.bands.degraded_floor };
+    let floors = BandFloors {
+        high_floor: cfg.bands.high_floor,
+        degraded_floor: cfg.bands.degraded_floor,
+    };
     let (floors, profile) = select_floors(floors, &cfg.bands.profiles, &ctx);
     let mut seen = BTreeSet::new();
     for (i, r) in out.results.iter().enumerate() {
-        assert!(r.score.is_finite() && in_unit(r.score), "score {} outside [0, 1]", r.score);
-        assert!(r.score >= cfg.min_confidence, "score {} below minConfidence {}", r.score, cfg.min_confidence);
+        assert!(
+            r.score.is_finite() && in_unit(r.score),
+            "score {} outside [0, 1]",
+            r.score
+        );
+        assert!(
+            r.score >= cfg.min_confidence,
+            "score {} below minConfidence {}",
+            r.score,
+            cfg.min_confidence
+        );
         if let Some(prev) = i.checked_sub(1).and_then(|p| out.results.get(p)) {
-            assert!(prev.score >= r.score, "scores not descending: {} then {}", prev.score, r.score);
+            assert!(
+                prev.score >= r.score,
+                "scores not descending: {} then {}",
+                prev.score,
+                r.score
+            );
         }
         assert!(seen.insert(r.id.as_str()), "id {:?} returned twice", r.id);
-        assert!(listed.contains(r.id.as_str()), "id {:?} is in no list", r.id);
+        assert!(
+            listed.contains(r.id.as_str()),
+            "id {:?} is in no list",
+            r.id
+        );
         assert_eq!(r.band, floors.band(r.score), "band of {}", r.score);
         match (&r.explain, cfg.explain) {
             (Some(e), true) => {
                 assert_eq!(e.calibrated.to_bits(), r.score.to_bits());
                 assert_eq!(e.band, r.band);
                 assert_eq!(e.band_profile.as_deref(), profile);
-                assert!(!e.contributions.is_empty(), "a result with no contributing list");
-                let sum = e.contributions.iter().fold(0.0, |acc, c| acc + c.contribution);
-                assert!(close(sum, e.fused), "fused {} != sum of contributions {sum}", e.fused);
+                assert!(
+                    !e.contributions.is_empty(),
+                    "a result with no contributing list"
+                );
+                let sum = e
+                    .contributions
+                    .iter()
+                    .fold(0.0, |acc, c| acc + c.contribution);
+                assert!(
+                    close(sum, e.fused),
+                    "fused {} != sum of contributions {sum}",
+                    e.fused
+                );
                 for c in &e.contributions {
-                    let list = input.lists.iter().find(|l| l.name == c.list).expect("a contribution names an input list");
-                    let at = list.ids.get(c.rank as usize - 1).expect("the rank is within its list");
-                    assert_eq!(at, &r.id, "rank {} of list {} is not {}", c.rank, c.list, r.id);
+                    let list = input
+                        .lists
+                        .iter()
+                        .find(|l| l.name == c.list)
+                        .expect("a contribution names an input list");
+                    let at = list
+                        .ids
+                        .get(c.rank as usize - 1)
+                        .expect("the rank is within its list");
+                    assert_eq!(
+                        at, &r.id,
+                        "rank {} of list {} is not {}",
+                        c.rank, c.list, r.id
+                    );
                 }
                 assert!(close(e.fused * e.recency_multiplier, e.after_recency));
             }
@@ -548,15 +707,34 @@ fn check_output(cfg: &PipelineConfig, input: &PipelineInput, out: &PipelineOutpu
     assert_eq!((s.hits + s.degraded + s.misses) as usize, n);
     assert_eq!(s.lists as usize, input.lists.len());
     assert_eq!(s.candidates as usize, listed.len());
-    assert_eq!(s.beyond_top_k as usize, listed.len().saturating_sub(cfg.top_k as usize));
+    assert_eq!(
+        s.beyond_top_k as usize,
+        listed.len().saturating_sub(cfg.top_k as usize)
+    );
     assert_eq!(s.band_profile.as_deref(), profile);
     assert_eq!(s.duplicates.len(), input.lists.len());
     let q = &out.confidence;
-    assert!(in_unit(q.expected_precision), "expectedPrecision {}", q.expected_precision);
-    assert!(in_unit(q.at_least_one_relevant), "atLeastOneRelevant {}", q.at_least_one_relevant);
-    assert!(q.weighted_top5.is_finite() && q.weighted_top5 >= 0.0, "weightedTop5 {}", q.weighted_top5);
+    assert!(
+        in_unit(q.expected_precision),
+        "expectedPrecision {}",
+        q.expected_precision
+    );
+    assert!(
+        in_unit(q.at_least_one_relevant),
+        "atLeastOneRelevant {}",
+        q.at_least_one_relevant
+    );
+    assert!(
+        q.weighted_top5.is_finite() && q.weighted_top5 >= 0.0,
+        "weightedTop5 {}",
+        q.weighted_top5
+    );
     if cfg.confidence.weights.iter().sum::<f64>() <= 1.0 {
-        assert!(q.weighted_top5 <= 1.0 + 1e-12, "weightedTop5 {}", q.weighted_top5);
+        assert!(
+            q.weighted_top5 <= 1.0 + 1e-12,
+            "weightedTop5 {}",
+            q.weighted_top5
+        );
     }
     assert!(q.k as usize <= n);
 }
@@ -573,7 +751,8 @@ fn run_pipeline(config: PipelineConfig, input: &PipelineInput) -> Option<Pipelin
     };
     // A valid configuration survives a JSON round trip unchanged.
     let json = serde_json::to_string(&cfg).expect("a valid config serializes");
-    let back: PipelineConfig = from_json(&json, "config").unwrap_or_else(|e| panic!("{json} does not parse back: {e}"));
+    let back: PipelineConfig =
+        from_json(&json, "config").unwrap_or_else(|e| panic!("{json} does not parse back: {e}"));
     assert_eq!(back, cfg, "JSON round trip of {json}");
     match pipeline.run(input) {
         Ok(out) => {
@@ -599,7 +778,9 @@ pub fn pipeline(data: &[u8]) {
 /// JSON text parsed as a configuration (or another option type, chosen by the first
 /// byte); a configuration that validates is run on a fixed input.
 pub fn config_json(data: &[u8]) {
-    let Some((&selector, text)) = data.split_first() else { return };
+    let Some((&selector, text)) = data.split_first() else {
+        return;
+    };
     let text = String::from_utf8_lossy(text);
     fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Option<T> {
         match from_json::<T>(text, "options") {
@@ -616,12 +797,27 @@ pub fn config_json(data: &[u8]) {
                 let input = PipelineInput {
                     query: "configure authentication".into(),
                     lists: vec![
-                        InputList { name: "a".into(), ids: vec!["x".into(), "y".into(), "z".into()], scores: None, weight: None },
-                        InputList { name: "b".into(), ids: vec!["y".into(), "w".into()], scores: Some(vec![0.9, 0.1]), weight: Some(2.0) },
+                        InputList {
+                            name: "a".into(),
+                            ids: vec!["x".into(), "y".into(), "z".into()],
+                            scores: None,
+                            weight: None,
+                        },
+                        InputList {
+                            name: "b".into(),
+                            ids: vec!["y".into(), "w".into()],
+                            scores: Some(vec![0.9, 0.1]),
+                            weight: Some(2.0),
+                        },
                     ],
                     items: BTreeMap::from([(
                         "y".to_string(),
-                        ItemMeta { name: Some("Authentication".into()), cross_encoder_score: Some(1.5), fiscal_year: Some(2024), ..Default::default() },
+                        ItemMeta {
+                            name: Some("Authentication".into()),
+                            cross_encoder_score: Some(1.5),
+                            fiscal_year: Some(2024),
+                            ..Default::default()
+                        },
                     )]),
                     now: None,
                     context: None,
@@ -637,7 +833,10 @@ pub fn config_json(data: &[u8]) {
         3 => {
             if let Some(input) = parse::<PipelineInput>(&text) {
                 run_pipeline(PipelineConfig::default(), &input);
-                let mut permissive = PipelineConfig { min_confidence: 0.0, ..Default::default() };
+                let mut permissive = PipelineConfig {
+                    min_confidence: 0.0,
+                    ..Default::default()
+                };
                 permissive.recency.mode = RecencyMode::FiscalYear;
                 run_pipeline(permissive, &input);
             }
@@ -647,7 +846,10 @@ pub fn config_json(data: &[u8]) {
                 let _ = opts.validate();
             }
             if let Some(opts) = parse::<FuseRunsOptions>(&text) {
-                let runs = vec![Run::from([("q".to_string(), BTreeMap::from([("d".to_string(), 1.0)]))])];
+                let runs = vec![Run::from([(
+                    "q".to_string(),
+                    BTreeMap::from([("d".to_string(), 1.0)]),
+                )])];
                 if let Err(e) = fuse_runs(&runs, &opts) {
                     check_error(&e, FUSE_RUNS_CODES, "fuse_runs");
                 }
@@ -702,7 +904,10 @@ pub fn columnar(data: &[u8]) {
     if n_docs > 5_000_000 {
         // A huge nDocs under raised limits would allocate gigabytes natively (libFuzzer's
         // malloc limit); in wasm the allocation fails cleanly (INPUT_TOO_LARGE).
-        cfg.limits.max_total_entries = cfg.limits.max_total_entries.min(Limits::default().max_total_entries);
+        cfg.limits.max_total_entries = cfg
+            .limits
+            .max_total_entries
+            .min(Limits::default().max_total_entries);
     }
     let n_lists = b.below(5);
     let mut docs: Vec<u32> = Vec::new();
@@ -710,7 +915,11 @@ pub fn columnar(data: &[u8]) {
     for _ in 0..n_lists {
         for _ in 0..b.below(12) {
             let bound = u32::try_from(n_docs.min(30)).unwrap_or(30) + 2;
-            docs.push(if b.byte() % 32 == 31 { b.u32() } else { u32::from(b.byte()) % bound });
+            docs.push(if b.byte() % 32 == 31 {
+                b.u32()
+            } else {
+                u32::from(b.byte()) % bound
+            });
         }
         offsets.push(u32::try_from(docs.len()).unwrap_or(u32::MAX));
     }
@@ -725,23 +934,57 @@ pub fn columnar(data: &[u8]) {
         }
         _ => {}
     }
-    let weights: Option<Vec<f64>> = if b.bool() { Some((0..n_lists + b.below(2)).map(|_| b.f64_or(1.0)).collect()) } else { None };
-    let modified: Option<Vec<f64>> = if b.bool() {
-        let len = if b.byte() % 8 == 7 { b.below(4) } else { n_docs.min(64) };
-        Some((0..len).map(|_| if b.bool() { f64::NAN } else { 1.7e12 - f64::from(b.byte()) * 86_400_000.0 / 4.0 }).collect())
+    let weights: Option<Vec<f64>> = if b.bool() {
+        Some((0..n_lists + b.below(2)).map(|_| b.f64_or(1.0)).collect())
     } else {
         None
     };
-    let now = if b.bool() { Some(b.f64_or(1.7e12)) } else { None };
+    let modified: Option<Vec<f64>> = if b.bool() {
+        let len = if b.byte() % 8 == 7 {
+            b.below(4)
+        } else {
+            n_docs.min(64)
+        };
+        Some(
+            (0..len)
+                .map(|_| {
+                    if b.bool() {
+                        f64::NAN
+                    } else {
+                        1.7e12 - f64::from(b.byte()) * 86_400_000.0 / 4.0
+                    }
+                })
+                .collect(),
+        )
+    } else {
+        None
+    };
+    let now = if b.bool() {
+        Some(b.f64_or(1.7e12))
+    } else {
+        None
+    };
     let pipeline = match Pipeline::new(cfg.clone()) {
         Ok(p) => p,
         Err(e) => return check_error(&e, CONFIG_CODES, "Pipeline::new"),
     };
     let lists = match split_offsets(&docs, &offsets) {
         Ok(l) => l,
-        Err(e) => return check_error(&e, &[ErrorCode::InvalidConfig, ErrorCode::LengthMismatch], "split_offsets"),
+        Err(e) => {
+            return check_error(
+                &e,
+                &[ErrorCode::InvalidConfig, ErrorCode::LengthMismatch],
+                "split_offsets",
+            )
+        }
     };
-    let input = ColumnarInput { lists: &lists, weights: weights.as_deref(), n_docs, modified_ms: modified.as_deref(), now_ms: now };
+    let input = ColumnarInput {
+        lists: &lists,
+        weights: weights.as_deref(),
+        n_docs,
+        modified_ms: modified.as_deref(),
+        now_ms: now,
+    };
     let out = match pipeline.run_columnar(&input) {
         Ok(out) => out,
         Err(e) => return check_error(&e, COLUMNAR_CODES, "run_columnar"),
@@ -751,7 +994,10 @@ pub fn columnar(data: &[u8]) {
     assert_eq!(out.scores.len(), n);
     assert_eq!(out.bands.len(), n);
     let (floors, _) = select_floors(
-        BandFloors { high_floor: cfg.bands.high_floor, degraded_floor: cfg.bands.degraded_floor },
+        BandFloors {
+            high_floor: cfg.bands.high_floor,
+            degraded_floor: cfg.bands.degraded_floor,
+        },
         &cfg.bands.profiles,
         &BandContext::default(),
     );
@@ -759,15 +1005,23 @@ pub fn columnar(data: &[u8]) {
     assert_eq!(out.candidates as usize, present.len());
     let mut seen = BTreeSet::new();
     for (i, (&d, &s)) in out.order.iter().zip(&out.scores).enumerate() {
-        assert!((d as usize) < n_docs && present.contains(&d), "document {d}");
+        assert!(
+            (d as usize) < n_docs && present.contains(&d),
+            "document {d}"
+        );
         assert!(seen.insert(d), "document {d} twice");
-        assert!(s.is_finite() && in_unit(s) && s >= cfg.min_confidence, "score {s}");
+        assert!(
+            s.is_finite() && in_unit(s) && s >= cfg.min_confidence,
+            "score {s}"
+        );
         if i > 0 {
             assert!(out.scores[i - 1] >= s, "scores not descending");
         }
         assert_eq!(out.bands[i], floors.band(s));
     }
-    assert!(in_unit(out.confidence.expected_precision) && in_unit(out.confidence.at_least_one_relevant));
+    assert!(
+        in_unit(out.confidence.expected_precision) && in_unit(out.confidence.at_least_one_relevant)
+    );
 
     // The string path on the same lists gives the same ranking, bit for bit.
     if n_docs > 1 << 16 {
@@ -782,14 +1036,27 @@ pub fn columnar(data: &[u8]) {
                 name: format!("l{i}"),
                 ids: l.iter().map(|&d| id(d)).collect(),
                 scores: None,
-                weight: Some(weights.as_ref().and_then(|w| w.get(i).copied()).unwrap_or(1.0)),
+                weight: Some(
+                    weights
+                        .as_ref()
+                        .and_then(|w| w.get(i).copied())
+                        .unwrap_or(1.0),
+                ),
             })
             .collect(),
         items: match (&modified, cfg.recency.mode) {
             (Some(m), RecencyMode::Step) => (0u32..)
                 .zip(m)
                 .filter(|(d, t)| t.is_finite() && present.contains(d))
-                .map(|(d, &t)| (id(d), ItemMeta { modified_at: Some(Timestamp::Millis(t)), ..Default::default() }))
+                .map(|(d, &t)| {
+                    (
+                        id(d),
+                        ItemMeta {
+                            modified_at: Some(Timestamp::Millis(t)),
+                            ..Default::default()
+                        },
+                    )
+                })
                 .collect(),
             _ => BTreeMap::new(),
         },
@@ -799,9 +1066,17 @@ pub fn columnar(data: &[u8]) {
     if let Ok(reference) = pipeline.run(&string_input) {
         let ids: Vec<String> = out.order.iter().map(|&d| id(d)).collect();
         let ref_ids: Vec<&String> = reference.results.iter().map(|r| &r.id).collect();
-        assert_eq!(ids.iter().collect::<Vec<_>>(), ref_ids, "columnar and string rankings differ");
+        assert_eq!(
+            ids.iter().collect::<Vec<_>>(),
+            ref_ids,
+            "columnar and string rankings differ"
+        );
         for (s, r) in out.scores.iter().zip(&reference.results) {
-            assert_eq!(s.to_bits(), r.score.to_bits(), "columnar and string scores differ");
+            assert_eq!(
+                s.to_bits(),
+                r.score.to_bits(),
+                "columnar and string scores differ"
+            );
         }
     }
 }
@@ -813,8 +1088,13 @@ pub fn rrf_strings(data: &[u8]) {
     let mut b = Bytes::new(data);
     let k = if b.bool() { b.f64() } else { 60.0 };
     let n_lists = b.below(6);
-    let lists: Vec<(Vec<String>, f64)> = (0..n_lists).map(|_| ((0..b.below(24)).map(|_| b.id()).collect(), b.f64_or(1.0))).collect();
-    let ranked: Vec<RankedList<'_, String>> = lists.iter().map(|(ids, w)| RankedList { ids, weight: *w }).collect();
+    let lists: Vec<(Vec<String>, f64)> = (0..n_lists)
+        .map(|_| ((0..b.below(24)).map(|_| b.id()).collect(), b.f64_or(1.0)))
+        .collect();
+    let ranked: Vec<RankedList<'_, String>> = lists
+        .iter()
+        .map(|(ids, w)| RankedList { ids, weight: *w })
+        .collect();
     let fusion = match rrf(&ranked, k) {
         Ok(f) => f,
         Err(e) => {
@@ -843,8 +1123,15 @@ pub fn rrf_strings(data: &[u8]) {
     assert_eq!(fusion.items.len(), expected.len());
     assert_eq!(fusion.stats.unique, expected.len());
     for (i, item) in fusion.items.iter().enumerate() {
-        let want = expected.get(item.id.as_str()).expect("a fused id is an input id");
-        assert_eq!(item.score.to_bits(), want.to_bits(), "score of {:?}", item.id);
+        let want = expected
+            .get(item.id.as_str())
+            .expect("a fused id is an input id");
+        assert_eq!(
+            item.score.to_bits(),
+            want.to_bits(),
+            "score of {:?}",
+            item.id
+        );
         assert!(item.score.is_finite() || lists.iter().any(|(_, w)| *w > 1e300));
         assert_eq!(item.ranks.len(), lists.len());
         if i > 0 {
@@ -865,18 +1152,39 @@ pub fn rrf_strings(data: &[u8]) {
 pub fn rrf_indices(data: &[u8]) {
     let mut b = Bytes::new(data);
     let k = if b.bool() { b.f64() } else { 60.0 };
-    let n_docs = if b.byte() % 16 == 15 { usize::from(b.u16()) } else { usize::from(b.byte() % 40) };
+    let n_docs = if b.byte() % 16 == 15 {
+        usize::from(b.u16())
+    } else {
+        usize::from(b.byte() % 40)
+    };
     let lists: Vec<Vec<u32>> = (0..b.below(6))
-        .map(|_| (0..b.below(32)).map(|_| if b.byte() % 32 == 31 { b.u32() } else { u32::from(b.byte() % 42) }).collect())
+        .map(|_| {
+            (0..b.below(32))
+                .map(|_| {
+                    if b.byte() % 32 == 31 {
+                        b.u32()
+                    } else {
+                        u32::from(b.byte() % 42)
+                    }
+                })
+                .collect()
+        })
         .collect();
-    let weights: Vec<f64> = (0..lists.len() + usize::from(b.byte() % 16 == 15)).map(|_| b.f64_or(1.0)).collect();
+    let weights: Vec<f64> = (0..lists.len() + usize::from(b.byte() % 16 == 15))
+        .map(|_| b.f64_or(1.0))
+        .collect();
     let slices: Vec<&[u32]> = lists.iter().map(Vec::as_slice).collect();
     let f = match rrf_indexed(&slices, &weights, k, n_docs) {
         Ok(f) => f,
         Err(e) => {
             return check_error(
                 &e,
-                &[ErrorCode::InvalidK, ErrorCode::InvalidWeight, ErrorCode::LengthMismatch, ErrorCode::IndexOutOfRange],
+                &[
+                    ErrorCode::InvalidK,
+                    ErrorCode::InvalidWeight,
+                    ErrorCode::LengthMismatch,
+                    ErrorCode::IndexOutOfRange,
+                ],
                 "rrf_indexed",
             )
         }
@@ -911,7 +1219,11 @@ pub fn rrf_indices(data: &[u8]) {
 pub fn multiquery(data: &[u8]) {
     let mut b = Bytes::new(data);
     let mut opts = MultiQueryOptions {
-        method: b.pick(&[MultiQueryMethod::Rrf, MultiQueryMethod::ScoreSum, MultiQueryMethod::ScoreMax]),
+        method: b.pick(&[
+            MultiQueryMethod::Rrf,
+            MultiQueryMethod::ScoreSum,
+            MultiQueryMethod::ScoreMax,
+        ]),
         verbose: b.bool(),
         ..Default::default()
     };
@@ -927,7 +1239,11 @@ pub fn multiquery(data: &[u8]) {
             (0..b.below(30))
                 .map(|_| QueryHit {
                     id: b.id(),
-                    score: if b.bool() { b.f64() } else { 0.6 + 0.4 * b.unit() },
+                    score: if b.bool() {
+                        b.f64()
+                    } else {
+                        0.6 + 0.4 * b.unit()
+                    },
                     timestamp: if b.bool() { Some(b.timestamp()) } else { None },
                 })
                 .collect()
@@ -938,7 +1254,12 @@ pub fn multiquery(data: &[u8]) {
         Err(e) => {
             return check_error(
                 &e,
-                &[ErrorCode::NonFiniteScore, ErrorCode::InvalidTimestamp, ErrorCode::InvalidConfig, ErrorCode::InvalidK],
+                &[
+                    ErrorCode::NonFiniteScore,
+                    ErrorCode::InvalidTimestamp,
+                    ErrorCode::InvalidConfig,
+                    ErrorCode::InvalidK,
+                ],
                 "fuse_multi_query",
             )
         }
@@ -949,7 +1270,11 @@ pub fn multiquery(data: &[u8]) {
     let all: BTreeSet<&str> = queries.iter().flatten().map(|h| h.id.as_str()).collect();
     let mut seen = BTreeSet::new();
     for (i, r) in out.results.iter().enumerate() {
-        assert!(r.score.is_finite(), "fused score {} for finite inputs", r.score);
+        assert!(
+            r.score.is_finite(),
+            "fused score {} for finite inputs",
+            r.score
+        );
         assert!(all.contains(r.id.as_str()) && seen.insert(r.id.as_str()));
         if i > 0 {
             assert!(out.results[i - 1].score >= r.score, "not descending");
@@ -960,10 +1285,14 @@ pub fn multiquery(data: &[u8]) {
             assert_eq!(ranks.len(), count as usize);
             assert!(count >= 1);
             if opts.method == MultiQueryMethod::Rrf {
-                let mut by_query: Vec<(usize, u32)> =
-                    ranks.iter().map(|(q, &rank)| (q.parse::<usize>().expect("query index key"), rank)).collect();
+                let mut by_query: Vec<(usize, u32)> = ranks
+                    .iter()
+                    .map(|(q, &rank)| (q.parse::<usize>().expect("query index key"), rank))
+                    .collect();
                 by_query.sort_unstable();
-                let want = by_query.iter().fold(0.0, |acc, &(_, rank)| acc + 1.0 / (opts.k + f64::from(rank)));
+                let want = by_query.iter().fold(0.0, |acc, &(_, rank)| {
+                    acc + 1.0 / (opts.k + f64::from(rank))
+                });
                 assert!(close(want, r.score), "rrf score {} != {want}", r.score);
             }
         }
@@ -983,7 +1312,9 @@ fn gen_run(b: &mut Bytes<'_>) -> Run {
     let mut run = Run::new();
     for _ in 0..b.below(4) {
         let q = b.pick(&["q1", "q2", "q3", "q"]).to_string();
-        let docs: BTreeMap<String, f64> = (0..b.below(12)).map(|_| (b.id(), if b.bool() { b.f64() } else { 10.0 * b.unit() })).collect();
+        let docs: BTreeMap<String, f64> = (0..b.below(12))
+            .map(|_| (b.id(), if b.bool() { b.f64() } else { 10.0 * b.unit() }))
+            .collect();
         run.insert(q, docs);
     }
     run
@@ -999,10 +1330,29 @@ pub fn runfusion(data: &[u8]) {
         9 => Some("bogus".to_string()),
         _ => Some(b.pick(&NORMS).to_string()),
     };
-    let weights: Option<Vec<f64>> = if b.bool() { Some((0..runs.len() + b.below(2)).map(|_| b.f64_or(0.5)).collect()) } else { None };
+    let weights: Option<Vec<f64>> = if b.bool() {
+        Some(
+            (0..runs.len() + b.below(2))
+                .map(|_| b.f64_or(0.5))
+                .collect(),
+        )
+    } else {
+        None
+    };
     let weights_everywhere = b.byte() % 8 == 7;
-    let param = |b: &mut Bytes<'_>, typical: f64| if b.bool() { Some(b.f64_or(typical)) } else { None };
-    let (k, phi, sigma, gamma) = (param(&mut b, 60.0), param(&mut b, 0.8), param(&mut b, 0.01), param(&mut b, 0.5));
+    let param = |b: &mut Bytes<'_>, typical: f64| {
+        if b.bool() {
+            Some(b.f64_or(typical))
+        } else {
+            None
+        }
+    };
+    let (k, phi, sigma, gamma) = (
+        param(&mut b, 60.0),
+        param(&mut b, 0.8),
+        param(&mut b, 0.01),
+        param(&mut b, 0.5),
+    );
     let bogus = b.byte() % 16 == 15;
     let extra_methods = ["bayesfuse", "", "RRF"];
     for method in METHODS.iter().chain(&extra_methods) {
@@ -1022,12 +1372,24 @@ pub fn runfusion(data: &[u8]) {
         }
         let weighted = matches!(
             *method,
-            "wsum" | "wmnz" | "mixed" | "w_bordafuse" | "w_condorcet" | "dbsf" | "arithmetic_mean" | "geometric_mean" | "harmonic_mean"
+            "wsum"
+                | "wmnz"
+                | "mixed"
+                | "w_bordafuse"
+                | "w_condorcet"
+                | "dbsf"
+                | "arithmetic_mean"
+                | "geometric_mean"
+                | "harmonic_mean"
         );
         let opts = FuseRunsOptions {
             method: method.to_string(),
             norm: norm.clone(),
-            weights: if weighted || weights_everywhere { weights.clone() } else { None },
+            weights: if weighted || weights_everywhere {
+                weights.clone()
+            } else {
+                None
+            },
             params,
         };
         let fused = match fuse_runs(&runs, &opts) {
@@ -1039,17 +1401,36 @@ pub fn runfusion(data: &[u8]) {
         };
         assert!(METHODS.contains(method), "unknown method {method} accepted");
         let queries: BTreeSet<&String> = runs.iter().flat_map(|r| r.keys()).collect();
-        assert_eq!(fused.keys().collect::<BTreeSet<_>>(), queries, "{method}: query set");
+        assert_eq!(
+            fused.keys().collect::<BTreeSet<_>>(),
+            queries,
+            "{method}: query set"
+        );
         for (q, results) in &fused {
-            let docs: BTreeSet<&String> = runs.iter().filter_map(|r| r.get(q)).flat_map(|d| d.keys()).collect();
-            assert_eq!(results.keys().collect::<BTreeSet<_>>(), docs, "{method}: documents of {q}");
-            assert!(results.values().all(|s| s.is_finite()), "{method}: non-finite fused score");
+            let docs: BTreeSet<&String> = runs
+                .iter()
+                .filter_map(|r| r.get(q))
+                .flat_map(|d| d.keys())
+                .collect();
+            assert_eq!(
+                results.keys().collect::<BTreeSet<_>>(),
+                docs,
+                "{method}: documents of {q}"
+            );
+            assert!(
+                results.values().all(|s| s.is_finite()),
+                "{method}: non-finite fused score"
+            );
             let order = ranked(results);
             for w in order.windows(2) {
                 assert!(w[0].1 >= w[1].1 || (w[0].1 == 0.0 && w[1].1 == 0.0));
             }
         }
-        assert_eq!(fuse_runs(&runs, &opts).as_ref(), Ok(&fused), "{method}: not deterministic");
+        assert_eq!(
+            fuse_runs(&runs, &opts).as_ref(),
+            Ok(&fused),
+            "{method}: not deterministic"
+        );
     }
 }
 
@@ -1059,7 +1440,21 @@ pub fn optimize(data: &[u8]) {
     let mut b = Bytes::new(data);
     let qrels = gen_qrels(&mut b);
     let runs: Vec<Run> = (0..b.below(5)).map(|_| gen_run(&mut b)).collect();
-    let mut opts = OptimizeOptions { method: b.pick(&["wsum", "rrf", "rbc", "wmnz", "dbsf", "sum", "w_condorcet", "x"]).to_string(), ..Default::default() };
+    let mut opts = OptimizeOptions {
+        method: b
+            .pick(&[
+                "wsum",
+                "rrf",
+                "rbc",
+                "wmnz",
+                "dbsf",
+                "sum",
+                "w_condorcet",
+                "x",
+            ])
+            .to_string(),
+        ..Default::default()
+    };
     if b.bool() {
         opts.metric = gen_metric(&mut b);
     }
@@ -1067,7 +1462,13 @@ pub fn optimize(data: &[u8]) {
         opts.norm = Some(b.pick(&NORMS).to_string());
     }
     opts.step = match b.byte() % 8 {
-        0..=3 => if runs.len() > 2 { 0.25 } else { 0.1 },
+        0..=3 => {
+            if runs.len() > 2 {
+                0.25
+            } else {
+                0.1
+            }
+        }
         4 => 0.5,
         5 => 1.0,
         6 => b.pick(&[0.0, -0.5, 0.3, 1e-9, f64::NAN, 2.0]),
@@ -1077,7 +1478,9 @@ pub fn optimize(data: &[u8]) {
         opts.k_values = (0..b.below(6)).map(|_| b.f64_or(10.0)).collect();
     }
     let mut progress = Vec::new();
-    let result = optimize_fusion(&qrels, &runs, &opts, &mut |p| progress.push((p.done, p.total, p.best_score)));
+    let result = optimize_fusion(&qrels, &runs, &opts, &mut |p| {
+        progress.push((p.done, p.total, p.best_score))
+    });
     let report = match result {
         Ok(r) => r,
         Err(e) => {
@@ -1093,14 +1496,25 @@ pub fn optimize(data: &[u8]) {
         assert_eq!((done, t), (i + 1, total));
         assert!(best.is_finite());
     }
-    let max = report.trials.iter().map(|t| t.score).fold(f64::NEG_INFINITY, f64::max);
-    assert!(report.best.score.is_finite() && report.best.score == max, "best {} but max {max}", report.best.score);
+    let max = report
+        .trials
+        .iter()
+        .map(|t| t.score)
+        .fold(f64::NEG_INFINITY, f64::max);
+    assert!(
+        report.best.score.is_finite() && report.best.score == max,
+        "best {} but max {max}",
+        report.best.score
+    );
     assert!(report.trials.contains(&report.best));
     for t in &report.trials {
         if let Some(w) = &t.weights {
             assert_eq!(w.len(), runs.len());
             assert!(w.iter().all(|x| x.is_finite() && *x >= 0.0));
-            assert!((w.iter().sum::<f64>() - 1.0).abs() < 1e-9, "weights {w:?} do not sum to 1");
+            assert!(
+                (w.iter().sum::<f64>() - 1.0).abs() < 1e-9,
+                "weights {w:?} do not sum to 1"
+            );
         }
     }
 }
@@ -1111,11 +1525,16 @@ pub fn optimize(data: &[u8]) {
 /// TREC round trip.
 pub fn eval_parse(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
-    let parse_codes = &[ErrorCode::ParseError, ErrorCode::NonFiniteScore, ErrorCode::DuplicateId];
+    let parse_codes = &[
+        ErrorCode::ParseError,
+        ErrorCode::NonFiniteScore,
+        ErrorCode::DuplicateId,
+    ];
     match (parse_trec_run(&text), parse_trec_run_ordered(&text)) {
         (Ok(run), Ok(ordered)) => {
             check_ordered_matches(&run, &ordered);
-            let again = parse_trec_run(&run_to_trec(&run, "tag")).expect("run_to_trec output parses");
+            let again =
+                parse_trec_run(&run_to_trec(&run, "tag")).expect("run_to_trec output parses");
             assert_eq!(bits(&again), bits(&run), "TREC round trip");
         }
         (Err(a), Err(b)) => {
@@ -1125,15 +1544,22 @@ pub fn eval_parse(data: &[u8]) {
         (a, b) => panic!("parse_trec_run and parse_trec_run_ordered disagree: {a:?} / {b:?}"),
     }
     match parse_qrels(&text) {
-        Ok(q) => assert!(q.values().flat_map(|d| d.values()).all(|g| g.is_finite() && g.fract() == 0.0)),
+        Ok(q) => assert!(q
+            .values()
+            .flat_map(|d| d.values())
+            .all(|g| g.is_finite() && g.fract() == 0.0)),
         Err(e) => check_error(&e, parse_codes, "parse_qrels"),
     }
     match (run_from_json(&text), run_from_json_ordered(&text)) {
         (Ok(run), Ok(ordered)) => {
             check_ordered_matches(&run, &ordered);
-            let plain = run.keys().chain(run.values().flat_map(|d| d.keys())).all(|s| !s.is_empty() && !s.contains(char::is_whitespace));
+            let plain = run
+                .keys()
+                .chain(run.values().flat_map(|d| d.keys()))
+                .all(|s| !s.is_empty() && !s.contains(char::is_whitespace));
             if plain {
-                let again = parse_trec_run(&run_to_trec(&run, "")).expect("run_to_trec output parses");
+                let again =
+                    parse_trec_run(&run_to_trec(&run, "")).expect("run_to_trec output parses");
                 assert_eq!(bits(&again), bits(&run), "JSON -> TREC round trip");
             }
         }
@@ -1150,7 +1576,9 @@ pub fn eval_parse(data: &[u8]) {
 }
 
 fn bits(run: &Run) -> BTreeMap<&String, BTreeMap<&String, u64>> {
-    run.iter().map(|(q, d)| (q, d.iter().map(|(id, s)| (id, s.to_bits())).collect())).collect()
+    run.iter()
+        .map(|(q, d)| (q, d.iter().map(|(id, s)| (id, s.to_bits())).collect()))
+        .collect()
 }
 
 fn check_ordered_matches(run: &Run, ordered: &OrderedRun) {
@@ -1167,18 +1595,38 @@ fn check_ordered_matches(run: &Run, ordered: &OrderedRun) {
 
 fn gen_metric(b: &mut Bytes<'_>) -> String {
     let base = b.pick(&[
-        "hits", "hit_rate", "precision", "recall", "f1", "r-precision", "mrr", "map", "dcg", "dcg_burges", "ndcg", "ndcg_burges", "rbp",
-        "bpref", "NDCG", "",
+        "hits",
+        "hit_rate",
+        "precision",
+        "recall",
+        "f1",
+        "r-precision",
+        "mrr",
+        "map",
+        "dcg",
+        "dcg_burges",
+        "ndcg",
+        "ndcg_burges",
+        "rbp",
+        "bpref",
+        "NDCG",
+        "",
     ]);
     let mut name = base.to_string();
     match b.byte() % 8 {
         0..=3 => {}
-        4 | 5 => name.push_str(&format!("@{}", b.pick(&["1", "3", "10", "0", "-1", "18446744073709551616", "x", ""]))),
+        4 | 5 => name.push_str(&format!(
+            "@{}",
+            b.pick(&["1", "3", "10", "0", "-1", "18446744073709551616", "x", ""])
+        )),
         6 => name.push_str(b.pick(&[".95", ".5", ".", ".0", ".99999", "@95", ".1e3"])),
         _ => name.push_str(&b.raw_text(6)),
     }
     if b.byte() % 4 == 3 {
-        name.push_str(&format!("-l{}", b.pick(&["2", "0", "-3", "x", "9223372036854775807", ""])));
+        name.push_str(&format!(
+            "-l{}",
+            b.pick(&["2", "0", "-3", "x", "9223372036854775807", ""])
+        ));
     }
     name
 }
@@ -1188,7 +1636,16 @@ fn gen_qrels(b: &mut Bytes<'_>) -> Qrels {
     let mut qrels = Qrels::new();
     for _ in 0..b.below(4) {
         let grades: BTreeMap<String, f64> = (0..b.below(8))
-            .map(|_| (b.id(), if b.bool() { b.f64() } else { f64::from(b.byte() % 4) }))
+            .map(|_| {
+                (
+                    b.id(),
+                    if b.bool() {
+                        b.f64()
+                    } else {
+                        f64::from(b.byte() % 4)
+                    },
+                )
+            })
             .collect();
         qrels.insert(b.pick(&["q1", "q2", "q3", "q"]).to_string(), grades);
     }
@@ -1203,12 +1660,31 @@ pub fn evaluate_metrics(data: &[u8]) {
     let run = gen_run(&mut b);
     let metrics: Vec<String> = (0..b.below(5)).map(|_| gen_metric(&mut b)).collect();
     let names: Vec<&str> = metrics.iter().map(String::as_str).collect();
-    let codes = &[ErrorCode::EmptyInput, ErrorCode::UnknownMethod, ErrorCode::InvalidConfig, ErrorCode::NonFiniteScore];
-    let ordered: OrderedRun = run.iter().map(|(q, d)| (q.clone(), d.iter().map(|(id, s)| (id.clone(), *s)).collect())).collect();
+    let codes = &[
+        ErrorCode::EmptyInput,
+        ErrorCode::UnknownMethod,
+        ErrorCode::InvalidConfig,
+        ErrorCode::NonFiniteScore,
+    ];
+    let ordered: OrderedRun = run
+        .iter()
+        .map(|(q, d)| {
+            (
+                q.clone(),
+                d.iter().map(|(id, s)| (id.clone(), *s)).collect(),
+            )
+        })
+        .collect();
     let result = evaluate(&qrels, &run, &names);
     match (&result, evaluate_ordered(&qrels, &ordered, &names)) {
-        (Ok(a), Ok(b)) => assert_eq!(a, &b, "evaluate and evaluate_ordered disagree on an id-ordered run"),
-        (Err(a), Err(b)) => assert_eq!(a.code, b.code, "evaluate and evaluate_ordered fail differently"),
+        (Ok(a), Ok(b)) => assert_eq!(
+            a, &b,
+            "evaluate and evaluate_ordered disagree on an id-ordered run"
+        ),
+        (Err(a), Err(b)) => assert_eq!(
+            a.code, b.code,
+            "evaluate and evaluate_ordered fail differently"
+        ),
         (a, b) => panic!("evaluate and evaluate_ordered disagree: {a:?} / {b:?}"),
     }
     let ev = match result {
@@ -1216,8 +1692,14 @@ pub fn evaluate_metrics(data: &[u8]) {
         Err(e) => return check_error(&e, codes, "evaluate"),
     };
     assert_eq!(ev.means.len(), names.len());
-    assert_eq!(ev.per_query.keys().collect::<Vec<_>>(), qrels.keys().collect::<Vec<_>>());
-    let all_small = qrels.values().flat_map(|d| d.values()).all(|g| g.abs() <= 16.0);
+    assert_eq!(
+        ev.per_query.keys().collect::<Vec<_>>(),
+        qrels.keys().collect::<Vec<_>>()
+    );
+    let all_small = qrels
+        .values()
+        .flat_map(|d| d.values())
+        .all(|g| g.abs() <= 16.0);
     for (column, (name, mean)) in ev.means.iter().enumerate() {
         let values: Vec<f64> = ev.per_query.values().map(|v| v[column]).collect();
         if all_small {
@@ -1226,7 +1708,13 @@ pub fn evaluate_metrics(data: &[u8]) {
         let metric = Metric::parse(name).expect("an evaluated metric parses");
         let bounded = matches!(
             metric.kind,
-            MetricKind::HitRate | MetricKind::Precision | MetricKind::Recall | MetricKind::F1 | MetricKind::RPrecision | MetricKind::Mrr | MetricKind::Map
+            MetricKind::HitRate
+                | MetricKind::Precision
+                | MetricKind::Recall
+                | MetricKind::F1
+                | MetricKind::RPrecision
+                | MetricKind::Mrr
+                | MetricKind::Map
         );
         if bounded {
             for v in &values {
@@ -1258,9 +1746,17 @@ pub fn fit(data: &[u8]) {
             _ => b.f64(),
         })
         .collect();
-    let probes: Vec<f64> = (0..b.below(8)).map(|_| b.f64()).filter(|x| x.is_finite()).collect();
-    let judged_codes =
-        &[ErrorCode::LengthMismatch, ErrorCode::EmptyInput, ErrorCode::NonFiniteScore, ErrorCode::InvalidLabels, ErrorCode::InvalidConfig];
+    let probes: Vec<f64> = (0..b.below(8))
+        .map(|_| b.f64())
+        .filter(|x| x.is_finite())
+        .collect();
+    let judged_codes = &[
+        ErrorCode::LengthMismatch,
+        ErrorCode::EmptyInput,
+        ErrorCode::NonFiniteScore,
+        ErrorCode::InvalidLabels,
+        ErrorCode::InvalidConfig,
+    ];
 
     match fit_platt(&scores, &labels) {
         Ok(model) => {
@@ -1273,8 +1769,19 @@ pub fn fit(data: &[u8]) {
             }
             // Monotone in the direction of -a: order-preserving (or reversing) throughout.
             for (i, w) in ps.windows(2).enumerate() {
-                let ok = if model.a <= 0.0 { ulp_le(w[0], w[1]) } else { ulp_le(w[1], w[0]) };
-                assert!(ok, "Platt {model:?} is not monotone: p({}) = {}, p({}) = {}", xs[i], w[0], xs[i + 1], w[1]);
+                let ok = if model.a <= 0.0 {
+                    ulp_le(w[0], w[1])
+                } else {
+                    ulp_le(w[1], w[0])
+                };
+                assert!(
+                    ok,
+                    "Platt {model:?} is not monotone: p({}) = {}, p({}) = {}",
+                    xs[i],
+                    w[0],
+                    xs[i + 1],
+                    w[1]
+                );
             }
             check_fitted_round_trip(model.into());
         }
@@ -1283,14 +1790,24 @@ pub fn fit(data: &[u8]) {
     match fit_isotonic(&scores, &labels) {
         Ok(model) => {
             model.validate().expect("a fitted isotonic model is valid");
-            let mut xs: Vec<f64> = scores.iter().chain(&probes).chain(&model.x).copied().collect();
+            let mut xs: Vec<f64> = scores
+                .iter()
+                .chain(&probes)
+                .chain(&model.x)
+                .copied()
+                .collect();
             xs.sort_by(f64::total_cmp);
             let ps: Vec<f64> = xs.iter().map(|&x| model.predict(x)).collect();
             for p in &ps {
                 assert!(in_unit(*p), "isotonic predicts {p}");
             }
             for w in ps.windows(2) {
-                assert!(w[0] <= w[1], "isotonic is not monotone: {} then {}", w[0], w[1]);
+                assert!(
+                    w[0] <= w[1],
+                    "isotonic is not monotone: {} then {}",
+                    w[0],
+                    w[1]
+                );
             }
             check_fitted_round_trip(model.into());
         }
@@ -1298,7 +1815,11 @@ pub fn fit(data: &[u8]) {
     }
     let opts = CalibrationErrorOptions {
         bins: if b.bool() { b.count_usize() } else { 10 },
-        strategy: if b.bool() { BinStrategy::Quantile } else { BinStrategy::Uniform },
+        strategy: if b.bool() {
+            BinStrategy::Quantile
+        } else {
+            BinStrategy::Uniform
+        },
     };
     match calibration_error(&scores, &labels, &opts) {
         Ok(r) => {
@@ -1306,13 +1827,24 @@ pub fn fit(data: &[u8]) {
             for (what, v) in [("ece", r.ece), ("mce", r.mce), ("brier", r.brier)] {
                 assert!(in_unit(v), "{what} = {v}");
             }
-            assert!(r.log_loss.is_finite() && r.log_loss >= 0.0, "log loss {}", r.log_loss);
+            assert!(
+                r.log_loss.is_finite() && r.log_loss >= 0.0,
+                "log loss {}",
+                r.log_loss
+            );
             assert!(r.bins.len() <= opts.bins);
-            assert_eq!(r.bins.iter().map(|b| b.count).sum::<usize>(), n, "every probability falls in one bin");
+            assert_eq!(
+                r.bins.iter().map(|b| b.count).sum::<usize>(),
+                n,
+                "every probability falls in one bin"
+            );
             for bin in &r.bins {
                 assert!(bin.lower <= bin.upper);
                 assert_eq!(bin.mean_confidence.is_some(), bin.count > 0);
-                assert!(bin.mean_confidence.is_none_or(in_unit) && bin.fraction_positive.is_none_or(in_unit));
+                assert!(
+                    bin.mean_confidence.is_none_or(in_unit)
+                        && bin.fraction_positive.is_none_or(in_unit)
+                );
             }
         }
         Err(e) => check_error(&e, judged_codes, "calibration_error"),
@@ -1324,16 +1856,40 @@ pub fn fit(data: &[u8]) {
     };
     match propose_bands(&scores, &labels, &opts) {
         Ok(p) => {
-            assert!(in_unit(p.degraded_floor) && in_unit(p.high_floor) && p.degraded_floor <= p.high_floor, "{p:?}");
-            BandFloors { high_floor: p.high_floor, degraded_floor: p.degraded_floor }.validate().expect("proposed floors are valid");
+            assert!(
+                in_unit(p.degraded_floor)
+                    && in_unit(p.high_floor)
+                    && p.degraded_floor <= p.high_floor,
+                "{p:?}"
+            );
+            BandFloors {
+                high_floor: p.high_floor,
+                degraded_floor: p.degraded_floor,
+            }
+            .validate()
+            .expect("proposed floors are valid");
             assert_eq!(p.folds.len(), opts.folds);
             assert_eq!(p.count, n);
             assert_eq!(p.folds.iter().map(|f| f.size).sum::<usize>(), n);
             for f in &p.folds {
-                assert!(in_unit(f.degraded_floor) && in_unit(f.high_floor) && f.degraded_floor <= f.high_floor);
+                assert!(
+                    in_unit(f.degraded_floor)
+                        && in_unit(f.high_floor)
+                        && f.degraded_floor <= f.high_floor
+                );
             }
-            for m in [p.held_out.hit, p.held_out.degraded, p.in_sample.hit, p.in_sample.degraded] {
-                assert!(m.precision.is_none_or(in_unit) && m.recall.is_none_or(in_unit) && in_unit(m.coverage), "{m:?}");
+            for m in [
+                p.held_out.hit,
+                p.held_out.degraded,
+                p.in_sample.hit,
+                p.in_sample.degraded,
+            ] {
+                assert!(
+                    m.precision.is_none_or(in_unit)
+                        && m.recall.is_none_or(in_unit)
+                        && in_unit(m.coverage),
+                    "{m:?}"
+                );
             }
         }
         Err(e) => check_error(&e, judged_codes, "propose_bands"),
@@ -1346,7 +1902,10 @@ fn check_fitted_round_trip(model: FittedCalibration) {
     let back: FittedCalibration = serde_json::from_str(&json).expect("parses back");
     assert_eq!(back, model);
     // And it can be used as a pipeline calibration.
-    let config = PipelineConfig { calibration: as_calibration(model), ..Default::default() };
+    let config = PipelineConfig {
+        calibration: as_calibration(model),
+        ..Default::default()
+    };
     Pipeline::new(config).expect("a fitted model is a valid calibration");
 }
 
@@ -1360,62 +1919,130 @@ pub fn stages(data: &[u8]) {
 
     // normalize: every method; output in input order, finite, idempotent where it should be.
     let temperature = b.f64_or(1.0);
-    for method in [NormalizeMethod::None, NormalizeMethod::Max, NormalizeMethod::MinMax, NormalizeMethod::ZScore, NormalizeMethod::Softmax] {
+    for method in [
+        NormalizeMethod::None,
+        NormalizeMethod::Max,
+        NormalizeMethod::MinMax,
+        NormalizeMethod::ZScore,
+        NormalizeMethod::Softmax,
+    ] {
         match normalize(&scores, method, temperature) {
             Ok(out) => {
                 assert!(finite, "{method:?} accepted a non-finite score");
                 assert_eq!(out.len(), scores.len());
                 for (i, o) in out.iter().enumerate() {
-                    assert!(o.is_finite(), "{method:?}: {o} from finite scores {scores:?}");
+                    assert!(
+                        o.is_finite(),
+                        "{method:?}: {o} from finite scores {scores:?}"
+                    );
                     if method != NormalizeMethod::None {
-                        assert!(*o >= 0.0 && (method == NormalizeMethod::Max || *o <= 1.0), "{method:?}: {o}");
+                        assert!(
+                            *o >= 0.0 && (method == NormalizeMethod::Max || *o <= 1.0),
+                            "{method:?}: {o}"
+                        );
                     }
                     for (j, p) in out.iter().enumerate() {
                         if scores[i] < scores[j] {
-                            assert!(o <= p, "{method:?} reverses an order: {scores:?} -> {out:?}");
+                            assert!(
+                                o <= p,
+                                "{method:?} reverses an order: {scores:?} -> {out:?}"
+                            );
                         }
                     }
                 }
                 let max = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                if method == NormalizeMethod::MinMax || (method == NormalizeMethod::Max && max >= calibrank::normalize::MAX_FLOOR) {
-                    let twice = normalize(&out, method, temperature).expect("normalized scores normalize");
+                if method == NormalizeMethod::MinMax
+                    || (method == NormalizeMethod::Max && max >= calibrank::normalize::MAX_FLOOR)
+                {
+                    let twice =
+                        normalize(&out, method, temperature).expect("normalized scores normalize");
                     for (x, y) in out.iter().zip(&twice) {
-                        assert!(close(*x, *y) || (x - y).abs() < 1e-12, "{method:?} is not idempotent: {x} -> {y}");
+                        assert!(
+                            close(*x, *y) || (x - y).abs() < 1e-12,
+                            "{method:?} is not idempotent: {x} -> {y}"
+                        );
                     }
                 }
             }
-            Err(e) => check_error(&e, &[ErrorCode::NonFiniteScore, ErrorCode::NegativeValue, ErrorCode::InvalidConfig], "normalize"),
+            Err(e) => check_error(
+                &e,
+                &[
+                    ErrorCode::NonFiniteScore,
+                    ErrorCode::NegativeValue,
+                    ErrorCode::InvalidConfig,
+                ],
+                "normalize",
+            ),
         }
     }
 
     // calibrate: in [0, 1] and order-preserving.
-    let sigmoid = Sigmoid { threshold: b.f64_or(0.035), steepness: b.f64_or(150.0) };
+    let sigmoid = Sigmoid {
+        threshold: b.f64_or(0.035),
+        steepness: b.f64_or(150.0),
+    };
     match calibrate(&scores, &sigmoid) {
         Ok(out) => {
             for (i, o) in out.iter().enumerate() {
                 assert!(in_unit(*o), "calibrated {o}");
                 for (j, p) in out.iter().enumerate() {
                     if scores[i] < scores[j] {
-                        assert!(ulp_le(*o, *p), "calibration reverses an order: {} -> {o}, {} -> {p}", scores[i], scores[j]);
+                        assert!(
+                            ulp_le(*o, *p),
+                            "calibration reverses an order: {} -> {o}, {} -> {p}",
+                            scores[i],
+                            scores[j]
+                        );
                     }
                 }
             }
         }
-        Err(e) => check_error(&e, &[ErrorCode::NonFiniteScore, ErrorCode::InvalidCalibration], "calibrate"),
+        Err(e) => check_error(
+            &e,
+            &[ErrorCode::NonFiniteScore, ErrorCode::InvalidCalibration],
+            "calibrate",
+        ),
     }
 
     // query confidence.
-    let copts = ConfidenceOptions { weights: std::array::from_fn(|i| if b.bool() { b.f64() } else { [0.35, 0.25, 0.2, 0.12, 0.08][i] }), k: if b.bool() { Some(b.count_u32()) } else { None } };
+    let copts = ConfidenceOptions {
+        weights: std::array::from_fn(|i| {
+            if b.bool() {
+                b.f64()
+            } else {
+                [0.35, 0.25, 0.2, 0.12, 0.08][i]
+            }
+        }),
+        k: if b.bool() { Some(b.count_u32()) } else { None },
+    };
     match query_confidence(&scores, &copts) {
         Ok(q) => {
-            assert!(in_unit(q.expected_precision) && in_unit(q.at_least_one_relevant), "{q:?}");
-            assert!(q.weighted_top5.is_finite() && q.weighted_top5 >= 0.0, "{q:?}");
+            assert!(
+                in_unit(q.expected_precision) && in_unit(q.at_least_one_relevant),
+                "{q:?}"
+            );
+            assert!(
+                q.weighted_top5.is_finite() && q.weighted_top5 >= 0.0,
+                "{q:?}"
+            );
         }
-        Err(e) => check_error(&e, &[ErrorCode::NonFiniteScore, ErrorCode::OutOfRange, ErrorCode::InvalidWeight, ErrorCode::InvalidConfig], "query_confidence"),
+        Err(e) => check_error(
+            &e,
+            &[
+                ErrorCode::NonFiniteScore,
+                ErrorCode::OutOfRange,
+                ErrorCode::InvalidWeight,
+                ErrorCode::InvalidConfig,
+            ],
+            "query_confidence",
+        ),
     }
 
     // bands: monotone in the score.
-    let floors = BandFloors { high_floor: b.f64_or(0.85), degraded_floor: b.f64_or(0.65) };
+    let floors = BandFloors {
+        high_floor: b.f64_or(0.85),
+        degraded_floor: b.f64_or(0.65),
+    };
     let mut sorted: Vec<f64> = scores.clone();
     sorted.sort_by(f64::total_cmp);
     let mut last = None;
@@ -1434,7 +2061,11 @@ pub fn stages(data: &[u8]) {
                 }
                 last = Some(band);
             }
-            Err(e) => check_error(&e, &[ErrorCode::InvalidBands, ErrorCode::NonFiniteScore], "classify"),
+            Err(e) => check_error(
+                &e,
+                &[ErrorCode::InvalidBands, ErrorCode::NonFiniteScore],
+                "classify",
+            ),
         }
     }
 
@@ -1447,7 +2078,11 @@ pub fn stages(data: &[u8]) {
             id: b.id(),
             score: if b.bool() { score } else { b.unit() },
             name: b.text(),
-            entity_type: if b.bool() { Some(b.pick(&["class", "FILE", "x"]).to_string()) } else { None },
+            entity_type: if b.bool() {
+                Some(b.pick(&["class", "FILE", "x"]).to_string())
+            } else {
+                None
+            },
             summary: if b.bool() { Some(b.text()) } else { None },
             content: if b.bool() { Some(b.text()) } else { None },
         })
@@ -1456,24 +2091,55 @@ pub fn stages(data: &[u8]) {
         Ok(out) => {
             assert_eq!(out.len(), candidates.len());
             for (i, r) in out.iter().enumerate() {
-                assert!(r.reranked_score.is_finite() && r.reranked_score >= 0.0, "reranked score {}", r.reranked_score);
+                assert!(
+                    r.reranked_score.is_finite() && r.reranked_score >= 0.0,
+                    "reranked score {}",
+                    r.reranked_score
+                );
                 assert!(r.factors.multiplier.is_finite() && r.factors.multiplier >= 0.0);
                 if i > 0 {
                     let p = &out[i - 1];
-                    assert!(p.reranked_score > r.reranked_score || (p.reranked_score == r.reranked_score && p.id < r.id));
+                    assert!(
+                        p.reranked_score > r.reranked_score
+                            || (p.reranked_score == r.reranked_score && p.id < r.id)
+                    );
                 }
             }
         }
         Err(e) => check_error(
             &e,
-            &[ErrorCode::NonFiniteScore, ErrorCode::NegativeValue, ErrorCode::DuplicateId, ErrorCode::InvalidConfig],
+            &[
+                ErrorCode::NonFiniteScore,
+                ErrorCode::NegativeValue,
+                ErrorCode::DuplicateId,
+                ErrorCode::InvalidConfig,
+            ],
             "rerank_heuristic",
         ),
     }
-    let years: Vec<Option<i32>> = (0..scores.len() + usize::from(b.byte() % 16 == 15)).map(|_| if b.bool() { Some(2020 + i32::from(b.byte() % 8)) } else { None }).collect();
+    let years: Vec<Option<i32>> = (0..scores.len() + usize::from(b.byte() % 16 == 15))
+        .map(|_| {
+            if b.bool() {
+                Some(2020 + i32::from(b.byte() % 8))
+            } else {
+                None
+            }
+        })
+        .collect();
     match cross_encoder_scores(&scores, &years, &FiscalYearTier::default(), b.f64_or(0.8)) {
-        Ok(out) => assert!(out.iter().all(|s| s.is_finite() && *s >= 0.0), "cross-encoder scores {out:?}"),
-        Err(e) => check_error(&e, &[ErrorCode::NonFiniteScore, ErrorCode::LengthMismatch, ErrorCode::InvalidConfig], "cross_encoder_scores"),
+        Ok(out) => assert!(
+            out.iter().all(|s| s.is_finite() && *s >= 0.0),
+            "cross-encoder scores {out:?}"
+        ),
+        Err(e) => check_error(
+            &e,
+            &[
+                ErrorCode::NonFiniteScore,
+                ErrorCode::LengthMismatch,
+                ErrorCode::InvalidConfig,
+            ],
+            "cross_encoder_scores",
+        ),
     }
 
     // timestamps.
