@@ -1530,6 +1530,19 @@ fn decode_run(value: JsValue, field: &str) -> JsResult<RunJson> {
     Ok(run)
 }
 
+/// Decodes the arguments of `evaluate` / `evaluatePerQuery` and evaluates.
+fn evaluate_js(
+    qrels: JsValue,
+    run: JsValue,
+    metrics: JsValue,
+) -> JsResult<crate::eval::Evaluation> {
+    let qrels = decode_run(qrels, "qrels")?;
+    let run = decode_run(run, "run")?;
+    let metrics = decode_metrics(metrics)?;
+    let names: Vec<&str> = metrics.iter().map(String::as_str).collect();
+    core(crate::eval::evaluate(&qrels, &run, &names))
+}
+
 fn decode_metrics(value: JsValue) -> JsResult<Vec<String>> {
     let metrics: Vec<String> = decode_value(value, "metrics")?;
     core(Limits::default().check_lists(metrics.len(), "metrics"))?;
@@ -1544,11 +1557,7 @@ pub fn js_evaluate(
     #[wasm_bindgen(unchecked_param_type = "Record<string, Record<string, number>>")] run: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string[]")] metrics: JsValue,
 ) -> JsResult<JsValue> {
-    let qrels = decode_run(qrels, "qrels")?;
-    let run = decode_run(run, "run")?;
-    let metrics = decode_metrics(metrics)?;
-    let names: Vec<&str> = metrics.iter().map(String::as_str).collect();
-    let ev = core(crate::eval::evaluate(&qrels, &run, &names))?;
+    let ev = evaluate_js(qrels, run, metrics)?;
     let means: std::collections::BTreeMap<&str, f64> =
         ev.means.iter().map(|(k, v)| (k.as_str(), *v)).collect();
     encode_value(&means)
@@ -1564,11 +1573,7 @@ pub fn js_evaluate_per_query(
     #[wasm_bindgen(unchecked_param_type = "Record<string, Record<string, number>>")] run: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string[]")] metrics: JsValue,
 ) -> JsResult<JsValue> {
-    let qrels = decode_run(qrels, "qrels")?;
-    let run = decode_run(run, "run")?;
-    let metrics = decode_metrics(metrics)?;
-    let names: Vec<&str> = metrics.iter().map(String::as_str).collect();
-    let ev = core(crate::eval::evaluate(&qrels, &run, &names))?;
+    let ev = evaluate_js(qrels, run, metrics)?;
     let per: std::collections::BTreeMap<String, std::collections::BTreeMap<&str, f64>> = ev
         .means
         .iter()
