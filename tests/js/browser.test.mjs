@@ -4,7 +4,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { serve } from "./serve.mjs";
-import { launch } from "./chromium.mjs";
+import { launch, newPageWithErrors } from "./chromium.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -12,10 +12,7 @@ test("JS suite in headless Chromium", async (t) => {
   const { server, url } = await serve(root);
   const browser = await launch();
   try {
-    const page = await browser.newPage();
-    const errors = [];
-    page.on("pageerror", (e) => errors.push(String(e)));
-    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+    const { page, errors } = await newPageWithErrors(browser);
     await page.goto(`${url}/tests/js/browser.html`);
     await page.waitForFunction(() => window.__result !== undefined, null, { timeout: 60_000 });
     const result = await page.evaluate(() => window.__result);

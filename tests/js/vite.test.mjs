@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "vite";
 import * as lib from "calibrank";
 import { serve } from "./serve.mjs";
-import { launch } from "./chromium.mjs";
+import { launch, newPageWithErrors } from "./chromium.mjs";
 import { input, config } from "../vite/fixture.js";
 
 test("a Vite bundle runs in Chromium and matches Node", async () => {
@@ -21,10 +21,7 @@ test("a Vite bundle runs in Chromium and matches Node", async () => {
     const { server, url } = await serve(outDir);
     const browser = await launch();
     try {
-      const page = await browser.newPage();
-      const errors = [];
-      page.on("pageerror", (e) => errors.push(String(e)));
-      page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+      const { page, errors } = await newPageWithErrors(browser);
       await page.goto(url + "/");
       await page.waitForFunction(() => window.__result !== undefined, null, { timeout: 30_000 });
       const got = await page.evaluate(() => window.__result);
