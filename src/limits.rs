@@ -1,27 +1,54 @@
 //! Input size limits. Every entry point checks its input against these before doing
-//! work, so an oversized input is an `INPUT_TOO_LARGE` error instead of an
-//! out-of-memory trap. The defaults keep one call well under a second in Node
-//! (3 lists x 1,000,000 ids, the largest benchmark size, fits).
+//! the work (and, in the JS bindings, before copying it into wasm memory), so an
+//! oversized input is an `INPUT_TOO_LARGE` error instead of a call that runs for
+//! minutes or an out-of-memory trap.
+//!
+//! The defaults are set from measurements (`make bench-limits`, docs/reliability.md):
+//! the largest input each entry point accepts under them takes well under a second in
+//! Node on the project's 2-core test machine. The two paths cost very differently per
+//! entry, so they have separate budgets:
+//!
+//! * entries given as JS objects and strings (`Pipeline.run`'s lists and items, `rrf`,
+//!   `fuseMultiQuery`, `rerank`, runs and qrels, parsed TREC lines):
+//!   [`Limits::max_total_entries`], 200,000 by default;
+//! * entries given as typed arrays of indices (`runColumnar`, `rrfColumnar`):
+//!   [`Limits::max_columnar_entries`], 4,000,000 by default.
+//!
+//! Every limit can be raised per call (`limits` in a pipeline config or in any
+//! function's options), up to a ceiling ([`Limits::CEILING`]) that keeps the memory an
+//! accepted input needs inside wasm32's 4 GiB address space.
 
 use crate::error::{ErrorCode, Result, ScoreError};
 use serde::{Deserialize, Serialize};
 
-/// Configurable limits.
+/// Configurable limits. A field missing from JSON keeps its default.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Limits {
-    /// Maximum number of ranked lists (or queries, or runs) in one call (default 64).
+    /// Maximum number of ranked lists (or queries, runs, metrics) in one call
+    /// (default 64).
     pub max_lists: u32,
-    /// Maximum length of one list (default 1,000,000).
+    /// Maximum length of one list, and of one array of numbers (scores, labels,
+    /// weights) (default 1,000,000).
     pub max_list_length: u32,
-    /// Maximum total entries over all lists (default 4,000,000).
+    /// Maximum number of entries given as objects or strings in one call: list ids plus
+    /// items, hits, candidates, run and qrels entries, TREC lines (default 200,000).
     pub max_total_entries: u32,
+    /// Maximum number of entries given as typed arrays of indices in one call (`docs`),
+    /// and of documents (`nDocs`) (default 4,000,000).
+    pub max_columnar_entries: u32,
     /// Maximum length of one id in bytes (default 1024).
     pub max_id_bytes: u32,
-    /// Maximum length of one text field (name, summary, content, query) in bytes
+    /// Maximum length of one text field (name, type, summary, content, query) in bytes
     /// (default 1,000,000).
     pub max_text_bytes: u32,
+    /// Maximum bytes of all the strings of one call together: ids, keys, texts, TREC
+    /// text (default 32,000,000).
+    pub max_total_text_bytes: u32,
+    /// Maximum work of one `optimizeFusion` search: configurations tried times the
+    /// entries of the runs fused each time (default 1,500,000).
+    pub max_search_work: u32,
 }
 
 impl Default for Limits {
@@ -29,22 +56,55 @@ impl Default for Limits {
         Limits {
             max_lists: 64,
             max_list_length: 1_000_000,
-            max_total_entries: 4_000_000,
+            max_total_entries: 200_000,
+            max_columnar_entries: 4_000_000,
             max_id_bytes: 1024,
             max_text_bytes: 1_000_000,
+            max_total_text_bytes: 32_000_000,
+            max_search_work: 1_500_000,
         }
     }
 }
 
-fn too_large(field: String, what: &str, got: usize, max: u32) -> ScoreError {
+fn too_large(field: String, what: &str, got: usize, max: u32, limit: &str) -> ScoreError {
     ScoreError::new(
         ErrorCode::InputTooLarge,
         field,
-        format!("{what} is {got}, above the limit of {max} (see `limits`)"),
+        format!("{what} is {got}, above the limit of {max} (limits.{limit})"),
     )
 }
 
 impl Limits {
+    /// The largest value each limit may be raised to. Above these an accepted input
+    /// could need more memory than wasm32 can address (4 GiB), which would be a trap,
+    /// not an error: a string entry costs about 100 bytes of bookkeeping plus its text,
+    /// a columnar entry about 40 bytes, and the module keeps a decoded copy of the
+    /// input, the output and scratch space.
+    pub const CEILING: Limits = Limits {
+        max_lists: 100_000,
+        max_list_length: 50_000_000,
+        max_total_entries: 10_000_000,
+        max_columnar_entries: 50_000_000,
+        max_id_bytes: 1 << 20,
+        max_text_bytes: 256 << 20,
+        max_total_text_bytes: 512 << 20,
+        max_search_work: u32::MAX,
+    };
+
+    /// The limits as (JSON name, value) pairs, in declaration order.
+    pub fn fields(&self) -> [(&'static str, u32); 8] {
+        [
+            ("maxLists", self.max_lists),
+            ("maxListLength", self.max_list_length),
+            ("maxTotalEntries", self.max_total_entries),
+            ("maxColumnarEntries", self.max_columnar_entries),
+            ("maxIdBytes", self.max_id_bytes),
+            ("maxTextBytes", self.max_text_bytes),
+            ("maxTotalTextBytes", self.max_total_text_bytes),
+            ("maxSearchWork", self.max_search_work),
+        ]
+    }
+
     /// Checks a list count.
     pub fn check_lists(&self, n: usize, field: &str) -> Result<()> {
         if n > self.max_lists as usize {
@@ -53,17 +113,40 @@ impl Limits {
                 "the number of lists",
                 n,
                 self.max_lists,
+                "maxLists",
             ));
         }
         Ok(())
     }
 
-    /// Checks list lengths (individually and in total).
+    /// Checks the lengths of lists of ids (or objects): each against `maxListLength`,
+    /// the total against `maxTotalEntries`.
     pub fn check_lengths(
         &self,
         lengths: impl IntoIterator<Item = usize>,
         field: &str,
     ) -> Result<()> {
+        let total = self.check_each_length(lengths, field)?;
+        self.check_entries(total, field)
+    }
+
+    /// Checks the lengths of lists of indices (typed arrays): each against
+    /// `maxListLength`, the total against `maxColumnarEntries`.
+    pub fn check_columnar_lengths(
+        &self,
+        lengths: impl IntoIterator<Item = usize>,
+        field: &str,
+    ) -> Result<()> {
+        let total = self.check_each_length(lengths, field)?;
+        self.check_columnar(total, field)
+    }
+
+    /// Checks each length against `maxListLength`; returns the total.
+    fn check_each_length(
+        &self,
+        lengths: impl IntoIterator<Item = usize>,
+        field: &str,
+    ) -> Result<usize> {
         let mut total = 0usize;
         for (i, n) in lengths.into_iter().enumerate() {
             if n > self.max_list_length as usize {
@@ -72,16 +155,51 @@ impl Limits {
                     "the list length",
                     n,
                     self.max_list_length,
+                    "maxListLength",
                 ));
             }
             total = total.saturating_add(n);
         }
+        Ok(total)
+    }
+
+    /// Checks the length of one array of numbers against `maxListLength`.
+    pub fn check_array(&self, n: usize, field: &str) -> Result<()> {
+        if n > self.max_list_length as usize {
+            return Err(too_large(
+                field.into(),
+                "the array length",
+                n,
+                self.max_list_length,
+                "maxListLength",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks a total number of object / string entries against `maxTotalEntries`.
+    pub fn check_entries(&self, total: usize, field: &str) -> Result<()> {
         if total > self.max_total_entries as usize {
             return Err(too_large(
                 field.into(),
                 "the total number of entries",
                 total,
                 self.max_total_entries,
+                "maxTotalEntries",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks a number of columnar entries (or documents) against `maxColumnarEntries`.
+    pub fn check_columnar(&self, total: usize, field: &str) -> Result<()> {
+        if total > self.max_columnar_entries as usize {
+            return Err(too_large(
+                field.into(),
+                "the number of columnar entries",
+                total,
+                self.max_columnar_entries,
+                "maxColumnarEntries",
             ));
         }
         Ok(())
@@ -95,6 +213,7 @@ impl Limits {
                 "the id length in bytes",
                 id.len(),
                 self.max_id_bytes,
+                "maxIdBytes",
             ));
         }
         Ok(())
@@ -108,25 +227,52 @@ impl Limits {
                 "the text length in bytes",
                 text.len(),
                 self.max_text_bytes,
+                "maxTextBytes",
             ));
         }
         Ok(())
     }
 
-    /// Validates the limits themselves (all >= 1).
+    /// Checks the bytes of all the strings of a call together.
+    pub fn check_total_text(&self, bytes: usize, field: &str) -> Result<()> {
+        if bytes > self.max_total_text_bytes as usize {
+            return Err(too_large(
+                field.into(),
+                "the total length of the strings in bytes",
+                bytes,
+                self.max_total_text_bytes,
+                "maxTotalTextBytes",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks the work of a search (configurations x entries).
+    pub fn check_search_work(&self, trials: usize, entries: usize, field: &str) -> Result<()> {
+        let work = trials.saturating_mul(entries);
+        if work > self.max_search_work as usize {
+            return Err(ScoreError::new(
+                ErrorCode::InputTooLarge,
+                field,
+                format!(
+                    "the search would fuse {trials} configurations x {entries} run entries \
+                     = {work}, above the limit of {} (limits.maxSearchWork); use a larger \
+                     step, fewer values or runs, or raise the limit",
+                    self.max_search_work
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Validates the limits themselves: each in `1..=CEILING`.
     pub fn validate(&self) -> Result<()> {
-        for (name, v) in [
-            ("maxLists", self.max_lists),
-            ("maxListLength", self.max_list_length),
-            ("maxTotalEntries", self.max_total_entries),
-            ("maxIdBytes", self.max_id_bytes),
-            ("maxTextBytes", self.max_text_bytes),
-        ] {
-            if v == 0 {
+        for ((name, v), (_, max)) in self.fields().into_iter().zip(Self::CEILING.fields()) {
+            if v == 0 || v > max {
                 return Err(ScoreError::new(
                     ErrorCode::InvalidConfig,
                     format!("limits.{name}"),
-                    "must be >= 1",
+                    format!("must be in 1..={max}, got {v}"),
                 ));
             }
         }
@@ -134,36 +280,155 @@ impl Limits {
     }
 }
 
+/// What one call has used of its [`Limits`] so far: entries given as objects or
+/// strings, and bytes of strings. Decoders charge it as they read, before they copy,
+/// so an oversized input is refused before it is in memory.
+#[derive(Debug, Clone)]
+pub struct Budget {
+    /// The limits being enforced.
+    pub limits: Limits,
+    entries: usize,
+    text_bytes: usize,
+}
+
+impl Budget {
+    /// A fresh budget.
+    pub fn new(limits: Limits) -> Self {
+        Budget {
+            limits,
+            entries: 0,
+            text_bytes: 0,
+        }
+    }
+
+    /// Charges `n` entries (`field` names the input that overflowed).
+    pub fn entries(&mut self, n: usize, field: &str) -> Result<()> {
+        self.entries = self.entries.saturating_add(n);
+        self.limits.check_entries(self.entries, field)
+    }
+
+    /// Charges `bytes` of strings.
+    pub fn text(&mut self, bytes: usize, field: &str) -> Result<()> {
+        self.text_bytes = self.text_bytes.saturating_add(bytes);
+        self.limits.check_total_text(self.text_bytes, field)
+    }
+
+    /// Bytes of strings charged so far.
+    pub fn text_bytes(&self) -> usize {
+        self.text_bytes
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn limits_reject_oversized_input() {
-        let l = Limits {
+    fn small() -> Limits {
+        Limits {
             max_lists: 2,
             max_list_length: 3,
             max_total_entries: 5,
+            max_columnar_entries: 7,
             max_id_bytes: 4,
             max_text_bytes: 8,
-        };
+            max_total_text_bytes: 10,
+            max_search_work: 12,
+        }
+    }
+
+    #[test]
+    fn limits_reject_oversized_input() {
+        let l = small();
+        let e = l.check_lists(3, "lists").unwrap_err();
         assert_eq!(
-            l.check_lists(3, "lists").unwrap_err().code,
-            ErrorCode::InputTooLarge
+            (e.code, e.field.as_str()),
+            (ErrorCode::InputTooLarge, "lists")
         );
+        assert!(e.message.contains("limits.maxLists"), "{}", e.message);
+        assert!(l.check_lists(2, "lists").is_ok());
         assert_eq!(
             l.check_lengths([3, 4], "lists").unwrap_err().field,
             "lists[1]"
         );
-        assert_eq!(l.check_lengths([3, 3], "lists").unwrap_err().field, "lists");
+        let e = l.check_lengths([3, 3], "lists").unwrap_err();
+        assert_eq!(e.field, "lists");
+        assert!(e.message.contains("maxTotalEntries"), "{}", e.message);
         assert!(l.check_lengths([3, 2], "lists").is_ok());
+        // Columnar lists: the same per-list limit, their own total.
+        assert!(l.check_columnar_lengths([3, 3], "docs").is_ok());
+        let e = l.check_columnar_lengths([3, 3, 2], "docs").unwrap_err();
+        assert!(e.message.contains("maxColumnarEntries"), "{}", e.message);
+        assert!(l.check_array(3, "scores").is_ok());
+        assert_eq!(l.check_array(4, "scores").unwrap_err().field, "scores");
+        assert!(l.check_id("abcd", || "id".into()).is_ok());
         assert!(l.check_id("abcde", || "id".into()).is_err());
         assert!(l.check_text("12345678", || "t".into()).is_ok());
-        assert!(Limits {
+        assert!(l.check_text("123456789", || "t".into()).is_err());
+        assert!(l.check_total_text(10, "x").is_ok());
+        assert!(l.check_total_text(11, "x").is_err());
+        assert!(l.check_search_work(3, 4, "runs").is_ok());
+        let e = l.check_search_work(13, 1, "runs").unwrap_err();
+        assert!(e.message.contains("13 configurations"), "{}", e.message);
+        assert!(l.check_search_work(usize::MAX, 2, "runs").is_err());
+    }
+
+    #[test]
+    fn limits_are_validated_against_their_ceilings() {
+        assert!(Limits::default().validate().is_ok());
+        assert!(Limits::CEILING.validate().is_ok());
+        let e = Limits {
             max_lists: 0,
             ..Default::default()
         }
         .validate()
-        .is_err());
+        .unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InvalidConfig, "limits.maxLists")
+        );
+        let e = Limits {
+            max_total_entries: Limits::CEILING.max_total_entries + 1,
+            ..Default::default()
+        }
+        .validate()
+        .unwrap_err();
+        assert_eq!(e.field, "limits.maxTotalEntries");
+        // Every default is within its ceiling.
+        for ((name, v), (_, max)) in Limits::default()
+            .fields()
+            .into_iter()
+            .zip(Limits::CEILING.fields())
+        {
+            assert!(v >= 1 && v <= max, "{name}");
+        }
+    }
+
+    #[test]
+    fn a_budget_accumulates_over_a_call() {
+        let mut b = Budget::new(small());
+        assert!(b.entries(3, "lists").is_ok());
+        assert!(b.entries(2, "items").is_ok());
+        let e = b.entries(1, "items").unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InputTooLarge, "items")
+        );
+        assert!(b.text(6, "a").is_ok());
+        assert!(b.text(4, "b").is_ok());
+        assert_eq!(b.text_bytes(), 10);
+        assert_eq!(b.text(1, "c").unwrap_err().field, "c");
+    }
+
+    #[test]
+    fn limits_from_partial_json() {
+        let l: Limits = serde_json::from_str(r#"{"maxTotalEntries": 7}"#).unwrap();
+        assert_eq!(
+            l,
+            Limits {
+                max_total_entries: 7,
+                ..Default::default()
+            }
+        );
+        assert!(serde_json::from_str::<Limits>(r#"{"maxEntries": 7}"#).is_err());
     }
 }

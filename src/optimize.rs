@@ -206,6 +206,22 @@ fn grid(method: &str, n_runs: usize, opts: &OptimizeOptions) -> Result<Vec<GridP
     }
 }
 
+/// Checks that a search over `runs` fits `limits.maxSearchWork` (configurations tried
+/// times the run entries fused each time) before it starts; the field of an error is
+/// `runs` (or the grid option that is invalid).
+pub fn check_work(
+    runs: &[Run],
+    opts: &OptimizeOptions,
+    limits: &crate::limits::Limits,
+) -> Result<()> {
+    let trials = grid(&opts.method, runs.len(), opts)?.len();
+    let entries: usize = runs
+        .iter()
+        .flat_map(|r| r.values().map(|docs| docs.len()))
+        .sum();
+    limits.check_search_work(trials, entries, "runs")
+}
+
 /// Progress of a search: configurations done, total, best score so far.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -295,6 +311,36 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    #[test]
+    fn search_work_is_limited() {
+        let r = run(&[("q", &[("a", 1.0), ("b", 0.5)])]);
+        let runs = [r.clone(), r.clone(), r];
+        // wsum over 3 runs at step 0.1: 66 weight vectors x 6 entries = 396.
+        let opts = OptimizeOptions::default();
+        let at = |w: u32| crate::limits::Limits {
+            max_search_work: w,
+            ..Default::default()
+        };
+        assert!(check_work(&runs, &opts, &at(396)).is_ok());
+        let e = check_work(&runs, &opts, &at(395)).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InputTooLarge, "runs")
+        );
+        assert!(
+            e.message.contains("66 configurations x 6 run entries"),
+            "{}",
+            e.message
+        );
+        // rrf: one configuration per k.
+        let rrf = OptimizeOptions {
+            method: "rrf".into(),
+            ..Default::default()
+        };
+        assert!(check_work(&runs, &rrf, &at(60)).is_ok());
+        assert!(check_work(&runs, &rrf, &at(59)).is_err());
     }
 
     #[test]

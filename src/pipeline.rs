@@ -314,6 +314,25 @@ impl Default for PipelineConfig {
     }
 }
 
+/// Bytes of every string of a pipeline input: the query, list names and ids, item ids
+/// and texts, the context.
+fn input_text_bytes(input: &PipelineInput) -> usize {
+    let opt = |t: &Option<String>| t.as_ref().map_or(0, String::len);
+    let lists: usize = input
+        .lists
+        .iter()
+        .map(|l| l.name.len() + l.ids.iter().map(String::len).sum::<usize>())
+        .sum();
+    let items: usize = input
+        .items
+        .iter()
+        .map(|(id, m)| {
+            id.len() + opt(&m.name) + opt(&m.entity_type) + opt(&m.summary) + opt(&m.content)
+        })
+        .sum();
+    input.query.len() + lists + items
+}
+
 fn in_unit(v: f64, field: &str) -> Result<()> {
     if v.is_finite() && (0.0..=1.0).contains(&v) {
         Ok(())
@@ -641,7 +660,10 @@ impl Pipeline {
         let limits = &self.config.limits;
         limits.check_lists(input.lists.len(), "lists")?;
         limits.check_lengths(input.lists.iter().map(|l| l.ids.len()), "lists")?;
+        let list_entries: usize = input.lists.iter().map(|l| l.ids.len()).sum();
+        limits.check_entries(list_entries.saturating_add(input.items.len()), "items")?;
         limits.check_text(&input.query, || "query".into())?;
+        limits.check_total_text(input_text_bytes(input), "input")?;
         for (i, list) in input.lists.iter().enumerate() {
             if input.lists.iter().take(i).any(|l| l.name == list.name) {
                 return Err(ScoreError::new(
@@ -672,6 +694,7 @@ impl Pipeline {
             let field = |f: &str| format!("items.{id}.{f}");
             for (name, text) in [
                 ("name", &meta.name),
+                ("type", &meta.entity_type),
                 ("summary", &meta.summary),
                 ("content", &meta.content),
             ] {
@@ -1156,17 +1179,8 @@ impl Pipeline {
         }
         cfg.limits.check_lists(input.lists.len(), "offsets")?;
         cfg.limits
-            .check_lengths(input.lists.iter().map(|l| l.len()), "docs")?;
-        if input.n_docs > cfg.limits.max_total_entries as usize {
-            return Err(ScoreError::new(
-                ErrorCode::InputTooLarge,
-                "nDocs",
-                format!(
-                    "nDocs {} is above the limit of {}",
-                    input.n_docs, cfg.limits.max_total_entries
-                ),
-            ));
-        }
+            .check_columnar_lengths(input.lists.iter().map(|l| l.len()), "docs")?;
+        cfg.limits.check_columnar(input.n_docs, "nDocs")?;
         let weights = crate::fuse::resolve_weights(input.weights, input.lists.len(), "weights")?;
         let fusion =
             crate::fuse::rrf_indexed(input.lists, &weights, cfg.k, input.n_docs).map_err(|e| {

@@ -7,7 +7,7 @@ use crate::calibrate::Sigmoid;
 use crate::confidence::{ConfidenceOptions, QueryConfidence};
 use crate::error::{from_serde_message, ErrorCode, ScoreError};
 use crate::fuse::{rrf_indexed, RankedList};
-use crate::limits::Limits;
+use crate::limits::{Budget, Limits};
 use crate::multiquery::{MultiQueryOptions, MultiQueryOutput, QueryHit};
 use crate::normalize::NormalizeMethod;
 use crate::pipeline::{PipelineConfig, PipelineInput, PipelineOutput};
@@ -79,18 +79,192 @@ where
     }
 }
 
+/// [`decode_value_with`] under the default limits (for small values: configs, options).
+fn decode_value<T: serde::de::DeserializeOwned>(value: JsValue, what: &str) -> JsResult<T> {
+    decode_value_with(value, what, &mut Reader::new(Limits::default()))
+}
+
 /// Decodes a JS value into `T`. serde-wasm-bindgen looks up only the fields it knows,
 /// so unknown fields are found through a JSON value tree (where NaN is lost, which is
 /// why the typed decode comes from serde-wasm-bindgen). The tree is built first, by
-/// [`js_tree`], which also refuses what would break the typed decode (see there).
-fn decode_value<T: serde::de::DeserializeOwned>(value: JsValue, what: &str) -> JsResult<T> {
-    let tree = js_tree(&value, 0, true).map_err(|m| err(ErrorCode::InvalidType, what, m))?;
+/// [`js_tree`], which also refuses what would break the typed decode (see there) and
+/// charges every string to the call's `reader` before copying it.
+fn decode_value_with<T: serde::de::DeserializeOwned>(
+    value: JsValue,
+    what: &str,
+    reader: &mut Reader,
+) -> JsResult<T> {
+    let tree = js_tree(&value, 0, true, reader).map_err(|e| e.at(what))?;
     let typed: T = serde_wasm_bindgen::from_value(value)
         .map_err(|e| to_js_error(from_serde_message(&e.to_string(), what)))?;
     if let Some(tree) = tree {
         reject_unknown_fields::<T>(tree, what)?;
     }
     Ok(typed)
+}
+
+/// The `limits` of an options object, and the options without them. Every function
+/// takes its limits from `options.limits` (missing fields keep their defaults); the
+/// rest of the object is decoded as before, from a copy of its own enumerable
+/// properties when `limits` had to be taken out.
+fn split_limits(options: &JsValue, what: &str) -> JsResult<(Limits, JsValue)> {
+    if !options.is_object() || Array::is_array(options) {
+        return Ok((Limits::default(), options.clone()));
+    }
+    let key = js_key("limits");
+    if !Reflect::has(options, &key).unwrap_or(false) {
+        return Ok((Limits::default(), options.clone()));
+    }
+    let field = format!("{what}.limits");
+    let raw = Reflect::get(options, &key)
+        .map_err(|_| err(ErrorCode::InvalidType, &field, "the getter threw"))?;
+    let limits: Limits = if raw.is_undefined() {
+        Limits::default()
+    } else {
+        decode_value(raw, &field)?
+    };
+    core(limits.validate().map_err(|e| e.within(what)))?;
+    let rest = object_assign(&Object::new(), options)
+        .map_err(|_| err(ErrorCode::InvalidType, what, "a property getter threw"))?;
+    let _ = Reflect::delete_property(rest.unchecked_ref::<Object>(), &key);
+    Ok((limits, rest))
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// `Object.assign`, with a throwing getter an `Err` (js-sys's binding would throw
+    /// through the wasm frames).
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = assign)]
+    fn object_assign(target: &Object, source: &JsValue) -> Result<JsValue, JsValue>;
+}
+
+/// Options (`options?: T & WithLimits`) with their limits split off: the limits, and
+/// the options decoded as `T` (`T::default()` when absent).
+fn options_with_limits<T: serde::de::DeserializeOwned + Default>(
+    options: Option<&JsValue>,
+    what: &str,
+) -> JsResult<(Limits, T)> {
+    match options {
+        None => Ok((Limits::default(), T::default())),
+        Some(v) if v.is_undefined() || v.is_null() => Ok((Limits::default(), T::default())),
+        Some(v) => {
+            let (limits, rest) = split_limits(v, what)?;
+            Ok((limits, decode_value(rest, what)?))
+        }
+    }
+}
+
+/// What one call may still read under its [`Limits`]: the [`Budget`] of entries and
+/// string bytes, and the number of values the generic decoder may visit (16 per entry
+/// allowed, far more than any valid input needs: a pipeline item has 7 fields). Strings
+/// are charged before they are copied into wasm memory, so an oversized input is
+/// refused before it is in memory.
+#[derive(Clone)]
+struct Reader {
+    budget: Budget,
+    values_left: usize,
+    /// The first limit exceeded by a fast decoder (which returns `None` on failure).
+    error: Option<ScoreError>,
+}
+
+impl Reader {
+    fn new(limits: Limits) -> Self {
+        Reader {
+            budget: Budget::new(limits),
+            values_left: (limits.max_total_entries as usize).saturating_mul(16),
+            error: None,
+        }
+    }
+
+    fn limits(&self) -> &Limits {
+        &self.budget.limits
+    }
+
+    /// Charges `n` entries.
+    fn entries(&mut self, n: usize, field: &str) -> Result<(), ScoreError> {
+        self.budget.entries(n, field)
+    }
+
+    /// A string's copy, charged to the budget: its UTF-16 length first (a lower bound
+    /// of its UTF-8 length, and free to read), then the rest once copied. `Ok(None)`
+    /// when `v` is not a string.
+    fn string(
+        &mut self,
+        v: &JsValue,
+        field: &dyn Fn() -> String,
+    ) -> Result<Option<String>, ScoreError> {
+        let Some(js) = v.dyn_ref::<js_sys::JsString>() else {
+            return Ok(None);
+        };
+        let units = js.length() as usize;
+        self.budget.text(units, &field())?;
+        let text = String::from(js);
+        self.budget
+            .text(text.len().saturating_sub(units), &field())?;
+        Ok(Some(text))
+    }
+
+    /// [`Reader::string`] for the fast decoders: `None` (with the error kept) on a limit.
+    fn fast_string(&mut self, v: &JsValue, field: &dyn Fn() -> String) -> Option<Option<String>> {
+        match self.string(v, field) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                self.error.get_or_insert(e);
+                None
+            }
+        }
+    }
+
+    /// Records a limit error from a fast decoder, which then returns `None`.
+    fn fast<T>(&mut self, r: Result<T, ScoreError>) -> Option<T> {
+        match r {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.error.get_or_insert(e);
+                None
+            }
+        }
+    }
+
+    /// The error a fast decoder stopped on, as a JS error.
+    fn take_error(&mut self) -> JsResult<()> {
+        match self.error.take() {
+            Some(e) => Err(to_js_error(e)),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Why [`js_tree`] refused a value: a shape that would break the typed decode (an
+/// `INVALID_TYPE` message, placed at the decoded value), or a limit.
+enum TreeError {
+    Invalid(String),
+    Limit(ScoreError),
+}
+
+impl TreeError {
+    fn at(self, what: &str) -> JsValue {
+        match self {
+            TreeError::Invalid(m) => err(ErrorCode::InvalidType, what, m),
+            TreeError::Limit(e) if e.field.is_empty() => to_js_error(ScoreError {
+                field: what.to_string(),
+                ..e
+            }),
+            TreeError::Limit(e) => to_js_error(e),
+        }
+    }
+}
+
+impl From<String> for TreeError {
+    fn from(m: String) -> Self {
+        TreeError::Invalid(m)
+    }
+}
+
+impl From<&str> for TreeError {
+    fn from(m: &str) -> Self {
+        TreeError::Invalid(m.to_string())
+    }
 }
 
 /// How deep [`js_tree`] follows nested arrays and objects. Every valid input is far
@@ -125,13 +299,24 @@ fn js_tree(
     value: &JsValue,
     depth: usize,
     build: bool,
-) -> Result<Option<serde_json::Value>, String> {
+    reader: &mut Reader,
+) -> Result<Option<serde_json::Value>, TreeError> {
     use serde_json::Value;
     if depth > MAX_DEPTH {
-        return Err(format!(
-            "the value is nested more than {MAX_DEPTH} levels deep"
-        ));
+        return Err(format!("the value is nested more than {MAX_DEPTH} levels deep").into());
     }
+    if reader.values_left == 0 {
+        let max = reader.limits().max_total_entries;
+        return Err(TreeError::Limit(ScoreError::new(
+            ErrorCode::InputTooLarge,
+            "",
+            format!(
+                "the value has more than {} parts (16 per entry of limits.maxTotalEntries = {max})",
+                (max as usize).saturating_mul(16)
+            ),
+        )));
+    }
+    reader.values_left -= 1;
     if value.is_undefined() || value.is_null() {
         return Ok(Some(Value::Null));
     }
@@ -142,11 +327,16 @@ fn js_tree(
         return Ok(Some(json_number(x)));
     }
     if value.is_string() {
-        return Ok(Some(if build {
-            Value::String(value.as_string().unwrap_or_default())
-        } else {
-            Value::Null
-        }));
+        if !build {
+            // Charged without a copy.
+            let units = value.unchecked_ref::<js_sys::JsString>().length() as usize;
+            reader.budget.text(units, "").map_err(TreeError::Limit)?;
+            return Ok(Some(Value::Null));
+        }
+        let text = reader
+            .string(value, &String::new)
+            .map_err(TreeError::Limit)?;
+        return Ok(Some(Value::String(text.unwrap_or_default())));
     }
     if value.is_bigint() {
         let n = i64::try_from(value.clone())
@@ -169,10 +359,14 @@ fn js_tree(
             return Err("an array whose prototype or iterator is not the standard one".into());
         }
         let array: &Array = value.unchecked_ref();
+        reader
+            .limits()
+            .check_array(array.length() as usize, "")
+            .map_err(TreeError::Limit)?;
         let mut items = Vec::new();
         let mut whole = true;
         for item in array.iter() {
-            match js_tree(&item, depth + 1, build)? {
+            match js_tree(&item, depth + 1, build, reader)? {
                 Some(v) if build => items.push(v),
                 Some(_) => {}
                 None => whole = false,
@@ -190,9 +384,12 @@ fn js_tree(
     }
     let mut object = serde_json::Map::new();
     let mut whole = true;
-    let mut add = |key: JsValue, v: JsValue| -> Result<(), String> {
-        let tree = js_tree(&v, depth + 1, build)?;
-        match (key.as_string(), tree) {
+    let mut add = |key: JsValue, v: JsValue, reader: &mut Reader| -> Result<(), TreeError> {
+        let tree = js_tree(&v, depth + 1, build, reader)?;
+        let key = reader
+            .string(&key, &String::new)
+            .map_err(TreeError::Limit)?;
+        match (key, tree) {
             (Some(k), Some(t)) if build => {
                 object.insert(k, t);
             }
@@ -211,6 +408,7 @@ fn js_tree(
             add(
                 key,
                 Reflect::get(&entry, &1.into()).unwrap_or(JsValue::UNDEFINED),
+                reader,
             )?;
         }
     } else {
@@ -218,19 +416,24 @@ fn js_tree(
             // Sets, boxed strings and other iterables: no JSON form.
             return Ok(None);
         }
-        for key in Object::keys(value.unchecked_ref::<Object>()).iter() {
+        let keys = Object::keys(value.unchecked_ref::<Object>());
+        reader
+            .limits()
+            .check_array(keys.length() as usize, "")
+            .map_err(TreeError::Limit)?;
+        for key in keys.iter() {
             let v = Reflect::get(value, &key).map_err(|_| "a property getter threw".to_string())?;
-            add(key, v)?;
+            add(key, v, reader)?;
         }
     }
     Ok(whole.then_some(Value::Object(object)))
 }
 
 /// [`js_tree`] as a check only.
-fn check_tree(value: &JsValue, field: &str) -> JsResult<()> {
-    js_tree(value, 0, false)
+fn check_tree(value: &JsValue, field: &str, reader: &mut Reader) -> JsResult<()> {
+    js_tree(value, 0, false, reader)
         .map(|_| ())
-        .map_err(|m| err(ErrorCode::InvalidType, field, m))
+        .map_err(|e| e.at(field))
 }
 
 fn reject_unknown_fields<T: serde::de::DeserializeOwned>(
@@ -247,10 +450,10 @@ fn reject_unknown_fields<T: serde::de::DeserializeOwned>(
 
 /// Decodes the (possibly large) pipeline input without the generic second pass: the
 /// typed decode, then a check of the keys of the input, each list and each item.
-fn decode_input(value: JsValue) -> JsResult<PipelineInput> {
+fn decode_input(value: JsValue, reader: &mut Reader) -> JsResult<PipelineInput> {
     // What would break serde-wasm-bindgen (see `js_tree`); the fast path above takes
     // the usual inputs, so this walk is only paid by unusual ones.
-    check_tree(&value, "input")?;
+    check_tree(&value, "input", reader)?;
     let typed: PipelineInput = serde_wasm_bindgen::from_value(value.clone())
         .map_err(|e| to_js_error(from_serde_message(&e.to_string(), "input")))?;
     check_keys(
@@ -393,9 +596,14 @@ fn fast_get(obj: &JsValue, key: &JsValue) -> Option<JsValue> {
     Reflect::get(obj, key).ok()
 }
 
-/// An optional string field: `Some(None)` for null / undefined, `None` for another type.
-fn fast_opt_string(v: &JsValue) -> Option<Option<String>> {
-    match v.as_string() {
+/// An optional string field: `Some(None)` for null / undefined, `None` for another type
+/// (or a limit: see [`Reader::fast_string`]).
+fn fast_opt_string(
+    v: &JsValue,
+    reader: &mut Reader,
+    field: &dyn Fn() -> String,
+) -> Option<Option<String>> {
+    match reader.fast_string(v, field)? {
         Some(s) => Some(Some(s)),
         None if v.loose_eq(&JsValue::NULL) => Some(None),
         None => None,
@@ -413,14 +621,18 @@ fn fast_opt_f64(v: &JsValue) -> Option<Option<f64>> {
 
 /// An optional timestamp (untagged: a number is `Millis`, a string `Iso`). A safe integer
 /// goes through serde's `i64`, which makes `-0` a `+0`.
-fn fast_timestamp(v: &JsValue) -> Option<Option<crate::timestamp::Timestamp>> {
+fn fast_timestamp(
+    v: &JsValue,
+    reader: &mut Reader,
+    field: &dyn Fn() -> String,
+) -> Option<Option<crate::timestamp::Timestamp>> {
     Some(match v.as_f64() {
         Some(ms) => Some(crate::timestamp::Timestamp::Millis(if ms == 0.0 {
             0.0
         } else {
             ms
         })),
-        None => fast_opt_string(v)?.map(crate::timestamp::Timestamp::Iso),
+        None => fast_opt_string(v, reader, field)?.map(crate::timestamp::Timestamp::Iso),
     })
 }
 
@@ -437,22 +649,31 @@ fn fast_absent_or(obj: &JsValue, key: &JsValue) -> Option<Option<JsValue>> {
     Some(None)
 }
 
-/// Every element of an Array, as strings (`None` if one is not a string).
-fn fast_strings(array: &Array) -> Option<Vec<String>> {
+/// Every element of an Array, as strings (`None` if one is not a string, or on a
+/// limit); `field(j)` names element j.
+fn fast_strings(
+    array: &Array,
+    reader: &mut Reader,
+    field: &dyn Fn(u32) -> String,
+) -> Option<Vec<String>> {
     let n = array.length();
     let mut out = Vec::with_capacity(n as usize);
     for i in 0..n {
-        out.push(array.get(i).as_string()?);
+        out.push(reader.fast_string(&array.get(i), &|| field(i))??);
     }
     Some(out)
 }
 
 /// `rrf`'s lists when they are Arrays of Arrays of strings (then the generic decode,
 /// including its unknown-field pass, cannot fail and yields the same vectors).
-fn fast_string_lists(value: &JsValue) -> Option<Vec<Vec<String>>> {
+fn fast_string_lists(value: &JsValue, reader: &mut Reader) -> Option<Vec<Vec<String>>> {
     let outer = value.dyn_ref::<Array>()?;
     (0..outer.length())
-        .map(|i| fast_strings(outer.get(i).dyn_ref::<Array>()?))
+        .map(|i| {
+            fast_strings(outer.get(i).dyn_ref::<Array>()?, reader, &|j| {
+                format!("lists[{i}][{j}]")
+            })
+        })
         .collect()
 }
 
@@ -486,13 +707,16 @@ fn fast_item_meta(
     meta: &JsValue,
     keys: &FastKeys,
     shapes: &mut Vec<(JsValue, u32)>,
+    reader: &mut Reader,
+    id: &str,
 ) -> Option<crate::pipeline::ItemMeta> {
     if !meta.is_object() {
         return None;
     }
     fast_keys_ok(meta, &ITEM_KEYS, shapes)?;
     let [k_name, k_type, k_summary, k_content, k_modified, k_fiscal, k_cross] = &keys.item;
-    let modified_at = { fast_timestamp(&fast_get(meta, k_modified)?)? };
+    let field = |name: &'static str| move || format!("items.{id}.{name}");
+    let modified_at = fast_timestamp(&fast_get(meta, k_modified)?, reader, &field("modifiedAt"))?;
     let fiscal_year = {
         let v = fast_get(meta, k_fiscal)?;
         match v.as_f64() {
@@ -506,10 +730,10 @@ fn fast_item_meta(
         }
     };
     Some(crate::pipeline::ItemMeta {
-        name: fast_opt_string(&fast_get(meta, k_name)?)?,
-        entity_type: fast_opt_string(&fast_get(meta, k_type)?)?,
-        summary: fast_opt_string(&fast_get(meta, k_summary)?)?,
-        content: fast_opt_string(&fast_get(meta, k_content)?)?,
+        name: fast_opt_string(&fast_get(meta, k_name)?, reader, &field("name"))?,
+        entity_type: fast_opt_string(&fast_get(meta, k_type)?, reader, &field("type"))?,
+        summary: fast_opt_string(&fast_get(meta, k_summary)?, reader, &field("summary"))?,
+        content: fast_opt_string(&fast_get(meta, k_content)?, reader, &field("content"))?,
         modified_at,
         fiscal_year,
         cross_encoder_score: fast_opt_f64(&fast_get(meta, k_cross)?)?,
@@ -517,15 +741,22 @@ fn fast_item_meta(
 }
 
 /// One input list.
-fn fast_input_list(list: &JsValue, keys: &FastKeys) -> Option<crate::pipeline::InputList> {
+fn fast_input_list(
+    list: &JsValue,
+    keys: &FastKeys,
+    reader: &mut Reader,
+    i: u32,
+) -> Option<crate::pipeline::InputList> {
     if !list.is_object() || Array::is_array(list) {
         return None;
     }
     let mut shapes = Vec::new();
     fast_keys_ok(list, &LIST_KEYS, &mut shapes)?;
     let [k_name, k_ids, k_scores, k_weight] = &keys.list;
-    let name = fast_get(list, k_name)?.as_string()?;
-    let ids = fast_strings(fast_get(list, k_ids)?.dyn_ref::<Array>()?)?;
+    let name = reader.fast_string(&fast_get(list, k_name)?, &|| format!("lists[{i}].name"))??;
+    let ids = fast_strings(fast_get(list, k_ids)?.dyn_ref::<Array>()?, reader, &|j| {
+        format!("lists[{i}].ids[{j}]")
+    })?;
     let scores = {
         let v = fast_get(list, k_scores)?;
         if v.loose_eq(&JsValue::NULL) {
@@ -549,11 +780,15 @@ fn fast_input_list(list: &JsValue, keys: &FastKeys) -> Option<crate::pipeline::I
 }
 
 /// The pipeline input, or `None` to take the generic path (see above).
-fn fast_pipeline_input(value: &JsValue) -> Option<PipelineInput> {
-    FAST_KEYS.with(|keys| fast_pipeline_input_with(value, keys))
+fn fast_pipeline_input(value: &JsValue, reader: &mut Reader) -> Option<PipelineInput> {
+    FAST_KEYS.with(|keys| fast_pipeline_input_with(value, keys, reader))
 }
 
-fn fast_pipeline_input_with(value: &JsValue, keys: &FastKeys) -> Option<PipelineInput> {
+fn fast_pipeline_input_with(
+    value: &JsValue,
+    keys: &FastKeys,
+    reader: &mut Reader,
+) -> Option<PipelineInput> {
     if !value.is_object() || Array::is_array(value) {
         return None;
     }
@@ -565,12 +800,12 @@ fn fast_pipeline_input_with(value: &JsValue, keys: &FastKeys) -> Option<Pipeline
     let query = fast_absent_or(value, k_query)?;
     let query = match query {
         None => String::new(),
-        Some(q) => q.as_string()?,
+        Some(q) => reader.fast_string(&q, &|| "query".into())??,
     };
     let lists = fast_get(value, k_lists)?;
     let lists = lists.dyn_ref::<Array>()?;
     let lists = (0..lists.length())
-        .map(|i| fast_input_list(&lists.get(i), keys))
+        .map(|i| fast_input_list(&lists.get(i), keys, reader, i))
         .collect::<Option<Vec<crate::pipeline::InputList>>>()?;
     let mut items = std::collections::BTreeMap::new();
     if let Some(items_value) = fast_absent_or(value, k_items)? {
@@ -582,17 +817,26 @@ fn fast_pipeline_input_with(value: &JsValue, keys: &FastKeys) -> Option<Pipeline
             return None;
         }
         let ids = Object::keys(items_value.unchecked_ref::<Object>());
+        let charged = reader.entries(ids.length() as usize, "items");
+        reader.fast(charged)?;
         let mut shapes = Vec::new();
         let mut entries = Vec::with_capacity(ids.length() as usize);
         for i in 0..ids.length() {
             let key = ids.get(i);
-            let meta = fast_item_meta(&fast_get(&items_value, &key)?, keys, &mut shapes)?;
-            entries.push((key.as_string()?, meta));
+            let id = reader.fast_string(&key, &|| "items".into())??;
+            let meta = fast_item_meta(
+                &fast_get(&items_value, &key)?,
+                keys,
+                &mut shapes,
+                reader,
+                &id,
+            )?;
+            entries.push((id, meta));
         }
         // Collected then built in bulk (sorted once), not inserted one by one.
         items = entries.into_iter().collect();
     }
-    let now = { fast_timestamp(&fast_get(value, k_now)?)? };
+    let now = fast_timestamp(&fast_get(value, k_now)?, reader, &|| "now".into())?;
     let context = fast_get(value, k_context)?;
     let context = if context.loose_eq(&JsValue::NULL) {
         None
@@ -604,7 +848,7 @@ fn fast_pipeline_input_with(value: &JsValue, keys: &FastKeys) -> Option<Pipeline
             &mut shapes,
         )?;
         // Anything odd goes to the generic path, which checks it (see `js_tree`).
-        js_tree(&context, 0, false).ok()?;
+        js_tree(&context, 0, false, reader).ok()?;
         Some(serde_wasm_bindgen::from_value::<crate::bands::BandContext>(context).ok()?)
     };
     Some(PipelineInput {
@@ -684,7 +928,7 @@ fn is_map(value: &JsValue) -> bool {
 /// Reads `Float64Array | number[]` into a vector; anything else is `INVALID_TYPE`.
 fn read_f64s(value: &JsValue, field: &str, limits: &Limits) -> JsResult<Vec<f64>> {
     if let Some(typed) = typed_view::<Float64Array>(value) {
-        core(limits.check_lengths([typed.length() as usize], field))?;
+        core(limits.check_array(typed.length() as usize, field))?;
         return Ok(typed.to_vec());
     }
     if !Array::is_array(value) {
@@ -695,7 +939,7 @@ fn read_f64s(value: &JsValue, field: &str, limits: &Limits) -> JsResult<Vec<f64>
         ));
     }
     let array: &Array = value.unchecked_ref();
-    core(limits.check_lengths([array.length() as usize], field))?;
+    core(limits.check_array(array.length() as usize, field))?;
     let mut out = Vec::with_capacity(array.length() as usize);
     for (i, v) in array.iter().enumerate() {
         match v.as_f64() {
@@ -715,13 +959,13 @@ fn read_f64s(value: &JsValue, field: &str, limits: &Limits) -> JsResult<Vec<f64>
 /// Reads a `Uint32Array` of at most `max` entries, checking the length before copying
 /// it into wasm memory (an oversized array is `INPUT_TOO_LARGE`, never an allocation
 /// failure in the module).
-fn read_u32s(value: &JsValue, field: &str, max: u32) -> JsResult<Vec<u32>> {
+fn read_u32s(value: &JsValue, field: &str, max: u32, limit: &str) -> JsResult<Vec<u32>> {
     match typed_view::<Uint32Array>(value) {
         Some(typed) if typed.length() > max => Err(err(
             ErrorCode::InputTooLarge,
             field,
             format!(
-                "{} entries, above the limit of {max} (see `limits`)",
+                "{} entries, above the limit of {max} (limits.{limit})",
                 typed.length()
             ),
         )),
@@ -731,9 +975,9 @@ fn read_u32s(value: &JsValue, field: &str, max: u32) -> JsResult<Vec<u32>> {
 }
 
 /// [`read_u32s`] that also takes an array of whole numbers in `0..2^32`.
-fn read_u32s_or_array(value: &JsValue, field: &str, max: u32) -> JsResult<Vec<u32>> {
+fn read_u32s_or_array(value: &JsValue, field: &str, max: u32, limit: &str) -> JsResult<Vec<u32>> {
     if typed_view::<Uint32Array>(value).is_some() {
-        return read_u32s(value, field, max);
+        return read_u32s(value, field, max, limit);
     }
     if !Array::is_array(value) {
         return Err(err(
@@ -748,7 +992,7 @@ fn read_u32s_or_array(value: &JsValue, field: &str, max: u32) -> JsResult<Vec<u3
             ErrorCode::InputTooLarge,
             field,
             format!(
-                "{} entries, above the limit of {max} (see `limits`)",
+                "{} entries, above the limit of {max} (limits.{limit})",
                 array.length()
             ),
         ));
@@ -770,7 +1014,7 @@ fn read_u32s_or_array(value: &JsValue, field: &str, max: u32) -> JsResult<Vec<u3
 /// Reads a string argument of at most `max` bytes, checking its length before copying
 /// it into wasm memory; a non-string is `INVALID_TYPE` (a `&str` parameter would make
 /// the glue throw a plain `Error`, or copy a huge string before any check).
-fn read_string(value: &JsValue, field: &str, max: usize) -> JsResult<String> {
+fn read_string(value: &JsValue, field: &str, max: usize, limit: &str) -> JsResult<String> {
     let Some(js) = value.dyn_ref::<js_sys::JsString>() else {
         return Err(err(ErrorCode::InvalidType, field, "expected a string"));
     };
@@ -779,7 +1023,7 @@ fn read_string(value: &JsValue, field: &str, max: usize) -> JsResult<String> {
         return Err(err(
             ErrorCode::InputTooLarge,
             field,
-            format!("the text is over {max} bytes (see `limits`)"),
+            format!("the text is over {max} bytes, the limit (limits.{limit})"),
         ));
     }
     let text = String::from(js);
@@ -787,7 +1031,10 @@ fn read_string(value: &JsValue, field: &str, max: usize) -> JsResult<String> {
         return Err(err(
             ErrorCode::InputTooLarge,
             field,
-            format!("the text is {} bytes, above the limit of {max}", text.len()),
+            format!(
+                "the text is {} bytes, above the limit of {max} (limits.{limit})",
+                text.len()
+            ),
         ));
     }
     Ok(text)
@@ -829,7 +1076,7 @@ fn check_map_at(value: &JsValue, path: &[&'static str], field: &str) -> JsResult
 /// Checks the list count and lengths of a pipeline input against `limits` before the
 /// input is decoded into wasm memory (so an oversized input is `INPUT_TOO_LARGE`
 /// without first being copied).
-fn precheck_lists(input: &JsValue, limits: &Limits) -> JsResult<()> {
+fn precheck_lists(input: &JsValue, reader: &mut Reader) -> JsResult<()> {
     if !input.is_object() {
         return Ok(());
     }
@@ -837,6 +1084,7 @@ fn precheck_lists(input: &JsValue, limits: &Limits) -> JsResult<()> {
     let Some(lists) = lists.dyn_ref::<Array>() else {
         return Ok(());
     };
+    let limits = *reader.limits();
     core(limits.check_lists(lists.length() as usize, "lists"))?;
     let lengths: Vec<usize> = lists
         .iter()
@@ -849,24 +1097,34 @@ fn precheck_lists(input: &JsValue, limits: &Limits) -> JsResult<()> {
             ids.dyn_ref::<Array>().map_or(0, |a| a.length() as usize)
         })
         .collect();
-    core(limits.check_lengths(lengths, "lists"))
+    core(limits.check_lengths(lengths.iter().copied(), "lists"))?;
+    core(reader.entries(lengths.iter().sum(), "lists"))
+}
+
+/// Charges the items of a pipeline input (their count) before the generic decode.
+fn precheck_items(input: &JsValue, reader: &mut Reader) -> JsResult<()> {
+    let items = Reflect::get(input, &js_key("items")).unwrap_or(JsValue::UNDEFINED);
+    if !items.is_object() || is_map(&items) || Array::is_array(&items) {
+        return Ok(());
+    }
+    let n = Object::keys(items.unchecked_ref::<Object>()).length() as usize;
+    core(reader.entries(n, "items"))
 }
 
 /// Checks the count and lengths of an array of arrays (`rrf` lists, multi-query
 /// queries) against `limits` before it is decoded into wasm memory.
-fn precheck_arrays(value: &JsValue, limits: &Limits, field: &str) -> JsResult<()> {
+fn precheck_arrays(value: &JsValue, reader: &mut Reader, field: &str) -> JsResult<()> {
     let Some(outer) = value.dyn_ref::<Array>() else {
         return Ok(());
     };
+    let limits = *reader.limits();
     core(limits.check_lists(outer.length() as usize, field))?;
-    core(
-        limits.check_lengths(
-            outer
-                .iter()
-                .map(|l| l.dyn_ref::<Array>().map_or(0, |a| a.length() as usize)),
-            field,
-        ),
-    )
+    let lengths: Vec<usize> = outer
+        .iter()
+        .map(|l| l.dyn_ref::<Array>().map_or(0, |a| a.length() as usize))
+        .collect();
+    core(limits.check_lengths(lengths.iter().copied(), field))?;
+    core(reader.entries(lengths.iter().sum(), field))
 }
 
 /// [`check_map`] on a run or qrels (a record of records) and on each of its values.
@@ -889,6 +1147,76 @@ fn check_run_shape(value: &JsValue, field: &str) -> JsResult<()> {
     }
     Ok(())
 }
+
+// ---------------------------------------------------------------- Limits
+
+#[wasm_bindgen(typescript_custom_section)]
+const WITH_LIMITS: &str = r#"
+/**
+ * Input size limits for one call, in a function's options (`Pipeline` takes them in
+ * its config). Missing fields keep their defaults (see `defaultLimits()`); an input
+ * over a limit is a `ScoreError` with code `INPUT_TOO_LARGE`.
+ */
+export interface WithLimits {
+    limits?: Partial<Limits>;
+}
+"#;
+
+#[wasm_bindgen]
+extern "C" {
+    /// Options of `rrf`.
+    #[wasm_bindgen(typescript_type = "RrfOptions & WithLimits")]
+    pub type RrfOptionsArg;
+    /// Options of `rrfColumnar`.
+    #[wasm_bindgen(typescript_type = "RrfColumnarOptions & WithLimits")]
+    pub type RrfColumnarOptionsArg;
+    /// Options of `fuseMultiQuery`.
+    #[wasm_bindgen(typescript_type = "MultiQueryOptions & WithLimits")]
+    pub type MultiQueryOptionsArg;
+    /// Options of `rerank`.
+    #[wasm_bindgen(typescript_type = "HeuristicConfig & WithLimits")]
+    pub type HeuristicConfigArg;
+    /// Options of `normalize`.
+    #[wasm_bindgen(typescript_type = "NormalizeOptions & WithLimits")]
+    pub type NormalizeOptionsArg;
+    /// Options of `calibrate`.
+    #[wasm_bindgen(typescript_type = "Sigmoid & WithLimits")]
+    pub type SigmoidArg;
+    /// Options of `queryConfidence`.
+    #[wasm_bindgen(typescript_type = "ConfidenceOptions & WithLimits")]
+    pub type ConfidenceOptionsArg;
+    /// Options of `calibrationError`.
+    #[wasm_bindgen(typescript_type = "CalibrationErrorOptions & WithLimits")]
+    pub type CalibrationErrorOptionsArg;
+    /// Options of `proposeBands`.
+    #[wasm_bindgen(typescript_type = "ProposeBandsOptions & WithLimits")]
+    pub type ProposeBandsOptionsArg;
+    /// Options of `fuseRuns`.
+    #[wasm_bindgen(typescript_type = "FuseRunsOptions & WithLimits")]
+    pub type FuseRunsOptionsArg;
+    /// Options of `optimizeFusion`.
+    #[wasm_bindgen(typescript_type = "OptimizeOptions & WithLimits")]
+    pub type OptimizeOptionsArg;
+    /// Options of the functions whose only option is `limits`.
+    #[wasm_bindgen(typescript_type = "WithLimits")]
+    pub type LimitsArg;
+}
+
+/// The default input size limits (every field filled in).
+#[wasm_bindgen(js_name = "defaultLimits", unchecked_return_type = "Required<Limits>")]
+pub fn js_default_limits() -> JsResult<JsValue> {
+    encode_value(&Limits::default())
+}
+
+/// The limits of an options argument whose only option is `limits`.
+fn limits_only(options: Option<LimitsArg>) -> JsResult<Limits> {
+    options_with_limits::<Empty>(options.as_ref().map(AsRef::as_ref), "options").map(|(l, _)| l)
+}
+
+/// No options (besides `limits`): any other field is `UNKNOWN_FIELD`.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct Empty {}
 
 // ---------------------------------------------------------------- Pipeline
 
@@ -923,10 +1251,17 @@ impl JsPipeline {
     pub fn run(&self, input: Ts<PipelineInput>) -> JsResult<Ts<PipelineOutput>> {
         let raw = input.js_value();
         check_map_at(&raw, &["items"], "input.items")?;
-        precheck_lists(&raw, &self.inner.config().limits)?;
-        let input = match fast_pipeline_input(&raw) {
+        let limits = self.inner.config().limits;
+        let mut reader = Reader::new(limits);
+        precheck_lists(&raw, &mut reader)?;
+        let mut fast_reader = reader.clone();
+        let input = match fast_pipeline_input(&raw, &mut fast_reader) {
             Some(input) => input,
-            None => decode_input(raw)?,
+            None => {
+                fast_reader.take_error()?;
+                precheck_items(&raw, &mut reader)?;
+                decode_input(raw, &mut reader)?
+            }
         };
         encode(&core(self.inner.run(&input))?)
     }
@@ -946,13 +1281,15 @@ impl JsPipeline {
         let docs = read_u32s(
             &Reflect::get(&raw, &js_key("docs")).unwrap_or(JsValue::UNDEFINED),
             "docs",
-            limits.max_total_entries,
+            limits.max_columnar_entries,
+            "maxColumnarEntries",
         )?;
         let max_offsets = limits.max_lists.saturating_add(1);
         let offsets = read_u32s(
             &Reflect::get(&raw, &js_key("offsets")).unwrap_or(JsValue::UNDEFINED),
             "offsets",
             max_offsets,
+            "maxLists",
         )?;
         let n_docs = Reflect::get(&raw, &js_key("nDocs"))
             .ok()
@@ -970,12 +1307,13 @@ impl JsPipeline {
             _ => None,
         };
         let modified = match Reflect::get(&raw, &js_key("modifiedAt")) {
-            // One time per document: up to maxTotalEntries, like nDocs (not maxListLength).
+            // One time per document: up to maxColumnarEntries, like nDocs (not
+            // maxListLength).
             Ok(v) if !v.is_undefined() && !v.is_null() => Some(read_f64s(
                 &v,
                 "modifiedAt",
                 &Limits {
-                    max_list_length: limits.max_total_entries,
+                    max_list_length: limits.max_columnar_entries,
                     ..*limits
                 },
             )?),
@@ -1068,15 +1406,20 @@ pub struct RrfOptions {
 )]
 pub fn js_rrf(
     #[wasm_bindgen(unchecked_param_type = "string[][]")] lists: JsValue,
-    options: Option<Ts<RrfOptions>>,
+    options: Option<RrfOptionsArg>,
 ) -> JsResult<JsValue> {
-    let opts = decode_opt(options, "options")?;
-    precheck_arrays(&lists, &Limits::default(), "lists")?;
-    let lists: Vec<Vec<String>> = match fast_string_lists(&lists) {
+    let (limits, opts): (Limits, RrfOptions) =
+        options_with_limits(options.as_ref().map(AsRef::as_ref), "options")?;
+    let mut reader = Reader::new(limits);
+    precheck_arrays(&lists, &mut reader, "lists")?;
+    let mut fast_reader = reader.clone();
+    let lists: Vec<Vec<String>> = match fast_string_lists(&lists, &mut fast_reader) {
         Some(lists) => lists,
-        None => decode_value(lists, "lists")?,
+        None => {
+            fast_reader.take_error()?;
+            decode_value_with(lists, "lists", &mut reader)?
+        }
     };
-    let limits = Limits::default();
     core(limits.check_lists(lists.len(), "lists"))?;
     core(limits.check_lengths(lists.iter().map(Vec::len), "lists"))?;
     for (i, ids) in lists.iter().enumerate() {
@@ -1161,11 +1504,27 @@ pub fn js_rrf_columnar(
     #[wasm_bindgen(unchecked_param_type = "Uint32Array | number[]")] docs: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Uint32Array | number[]")] offsets: JsValue,
     #[wasm_bindgen(js_name = "nDocs", unchecked_param_type = "number")] n_docs: JsValue,
-    options: Option<Ts<RrfColumnarOptions>>,
+    options: Option<RrfColumnarOptionsArg>,
 ) -> JsResult<JsValue> {
-    let limits = Limits::default();
-    let docs = read_u32s_or_array(&docs, "docs", limits.max_total_entries)?;
-    let offsets = read_u32s_or_array(&offsets, "offsets", limits.max_lists.saturating_add(1))?;
+    let (limits, options) = match &options {
+        Some(o) => {
+            let (limits, rest) = split_limits(o.as_ref(), "options")?;
+            (limits, Some(rest))
+        }
+        None => (Limits::default(), None),
+    };
+    let docs = read_u32s_or_array(
+        &docs,
+        "docs",
+        limits.max_columnar_entries,
+        "maxColumnarEntries",
+    )?;
+    let offsets = read_u32s_or_array(
+        &offsets,
+        "offsets",
+        limits.max_lists.saturating_add(1),
+        "maxLists",
+    )?;
     let n_docs = n_docs
         .as_f64()
         .ok_or_else(|| err(ErrorCode::InvalidType, "nDocs", "expected a number"))?;
@@ -1178,38 +1537,28 @@ pub fn js_rrf_columnar(
     }
     let n_docs = n_docs as u32;
     let (k, weights) = match &options {
-        None => (crate::fuse::DEFAULT_K, None),
-        Some(o) => {
-            let raw = o.js_value();
-            let k = match Reflect::get(&raw, &js_key("k")) {
+        Some(raw) if raw.is_object() => {
+            let k = match Reflect::get(raw, &js_key("k")) {
                 Ok(v) if v.is_undefined() => crate::fuse::DEFAULT_K,
                 Ok(v) => v
                     .as_f64()
                     .ok_or_else(|| err(ErrorCode::InvalidType, "options.k", "expected a number"))?,
                 Err(_) => crate::fuse::DEFAULT_K,
             };
-            let w = match Reflect::get(&raw, &js_key("weights")) {
+            let w = match Reflect::get(raw, &js_key("weights")) {
                 Ok(v) if !v.is_undefined() && !v.is_null() => {
-                    Some(read_f64s(&v, "options.weights", &Limits::default())?)
+                    Some(read_f64s(&v, "options.weights", &limits)?)
                 }
                 _ => None,
             };
             (k, w)
         }
+        _ => (crate::fuse::DEFAULT_K, None),
     };
     let lists = core(crate::pipeline::split_offsets(&docs, &offsets))?;
     core(limits.check_lists(lists.len(), "offsets"))?;
-    core(limits.check_lengths(lists.iter().map(|l| l.len()), "docs"))?;
-    if n_docs > limits.max_total_entries {
-        return Err(err(
-            ErrorCode::InputTooLarge,
-            "nDocs",
-            format!(
-                "nDocs {n_docs} is above the limit of {}",
-                limits.max_total_entries
-            ),
-        ));
-    }
+    core(limits.check_columnar_lengths(lists.iter().map(|l| l.len()), "docs"))?;
+    core(limits.check_columnar(n_docs as usize, "nDocs"))?;
     let weights = core(crate::fuse::resolve_weights(
         weights.as_deref(),
         lists.len(),
@@ -1247,12 +1596,13 @@ pub fn js_rrf_columnar(
 #[wasm_bindgen(js_name = "fuseMultiQuery")]
 pub fn js_fuse_multi_query(
     #[wasm_bindgen(unchecked_param_type = "QueryHit[][]")] queries: JsValue,
-    options: Option<Ts<MultiQueryOptions>>,
+    options: Option<MultiQueryOptionsArg>,
 ) -> JsResult<Ts<MultiQueryOutput>> {
-    let opts = decode_opt(options, "options")?;
-    precheck_arrays(&queries, &Limits::default(), "queries")?;
-    let queries: Vec<Vec<QueryHit>> = decode_value(queries, "queries")?;
-    let limits = Limits::default();
+    let (limits, opts): (Limits, MultiQueryOptions) =
+        options_with_limits(options.as_ref().map(AsRef::as_ref), "options")?;
+    let mut reader = Reader::new(limits);
+    precheck_arrays(&queries, &mut reader, "queries")?;
+    let queries: Vec<Vec<QueryHit>> = decode_value_with(queries, "queries", &mut reader)?;
     core(limits.check_lists(queries.len(), "queries"))?;
     core(limits.check_lengths(queries.iter().map(Vec::len), "queries"))?;
     for (i, hits) in queries.iter().enumerate() {
@@ -1278,23 +1628,28 @@ pub fn js_fuse_multi_query(
 pub fn js_rerank(
     #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Candidate[]")] candidates: JsValue,
-    options: Option<Ts<HeuristicConfig>>,
+    options: Option<HeuristicConfigArg>,
 ) -> JsResult<JsValue> {
-    let limits = Limits::default();
-    let query = read_string(&query, "query", limits.max_text_bytes as usize)?;
     if let Some(o) = &options {
-        check_map_at(
-            &o.js_value(),
-            &["typeMultipliers"],
-            "options.typeMultipliers",
-        )?;
+        check_map_at(o.as_ref(), &["typeMultipliers"], "options.typeMultipliers")?;
     }
-    let cfg = decode_opt(options, "options")?;
+    let (limits, cfg): (Limits, HeuristicConfig) =
+        options_with_limits(options.as_ref().map(AsRef::as_ref), "options")?;
+    let mut reader = Reader::new(limits);
+    let query = read_string(
+        &query,
+        "query",
+        limits.max_text_bytes as usize,
+        "maxTextBytes",
+    )?;
+    core(reader.budget.text(query.len(), "query"))?;
     if let Some(array) = candidates.dyn_ref::<Array>() {
-        core(limits.check_lengths([array.length() as usize], "candidates"))?;
+        core(limits.check_array(array.length() as usize, "candidates"))?;
+        core(reader.entries(array.length() as usize, "candidates"))?;
     }
-    let candidates: Vec<Candidate> = decode_value(candidates, "candidates")?;
-    core(limits.check_lengths([candidates.len()], "candidates"))?;
+    let candidates: Vec<Candidate> = decode_value_with(candidates, "candidates", &mut reader)?;
+    core(limits.check_array(candidates.len(), "candidates"))?;
+    core(Budget::new(limits).entries(candidates.len(), "candidates"))?;
     for (i, c) in candidates.iter().enumerate() {
         core(limits.check_id(&c.id, || format!("candidates[{i}].id")))?;
         for (name, text) in [
@@ -1330,9 +1685,10 @@ pub fn js_normalize(
         unchecked_param_type = "\"max\" | \"min_max\" | \"z_score\" | \"softmax\" | \"none\""
     )]
     method: JsValue,
-    options: Option<Ts<NormalizeOptions>>,
+    options: Option<NormalizeOptionsArg>,
 ) -> JsResult<Vec<f64>> {
-    let opts = decode_opt(options, "options")?;
+    let (limits, opts): (Limits, NormalizeOptions) =
+        options_with_limits(options.as_ref().map(AsRef::as_ref), "options")?;
     let method = method.as_string().ok_or_else(|| {
         err(
             ErrorCode::InvalidType,
@@ -1341,7 +1697,7 @@ pub fn js_normalize(
         )
     })?;
     let method = core(NormalizeMethod::parse(&method))?;
-    let scores = read_f64s(&scores, "scores", &Limits::default())?;
+    let scores = read_f64s(&scores, "scores", &limits)?;
     core(
         crate::normalize::normalize(&scores, method, opts.temperature.unwrap_or(1.0)).map_err(
             |e| {
@@ -1359,10 +1715,11 @@ pub fn js_normalize(
 #[wasm_bindgen(js_name = "calibrate")]
 pub fn js_calibrate(
     #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] scores: JsValue,
-    options: Option<Ts<Sigmoid>>,
+    options: Option<SigmoidArg>,
 ) -> JsResult<Vec<f64>> {
-    let sigmoid = decode_opt(options, "options")?;
-    let scores = read_f64s(&scores, "scores", &Limits::default())?;
+    let (limits, sigmoid): (Limits, Sigmoid) =
+        options_with_limits(options.as_ref().map(AsRef::as_ref), "options")?;
+    let scores = read_f64s(&scores, "scores", &limits)?;
     core(crate::calibrate::calibrate(&scores, &sigmoid).map_err(|e| {
         if e.field.starts_with("scores") {
             e
@@ -1397,10 +1754,11 @@ pub fn js_classify_band(
 #[wasm_bindgen(js_name = "queryConfidence")]
 pub fn js_query_confidence(
     #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] scores: JsValue,
-    options: Option<Ts<ConfidenceOptions>>,
+    options: Option<ConfidenceOptionsArg>,
 ) -> JsResult<Ts<QueryConfidence>> {
-    let opts = decode_opt(options, "options")?;
-    let scores = read_f64s(&scores, "scores", &Limits::default())?;
+    let (limits, opts): (Limits, ConfidenceOptions) =
+        options_with_limits(options.as_ref().map(AsRef::as_ref), "options")?;
+    let scores = read_f64s(&scores, "scores", &limits)?;
     encode(&core(
         crate::confidence::query_confidence(&scores, &opts).map_err(|e| {
             if e.field.starts_with("scores") {
@@ -1433,19 +1791,18 @@ pub fn js_error_codes() -> JsValue {
 /// A run or qrels in JSON form: query id -> document id -> score or grade.
 type RunJson = std::collections::BTreeMap<String, std::collections::BTreeMap<String, f64>>;
 
-fn check_text_size(text: &str, field: &str) -> JsResult<()> {
-    let limit = Limits::default().max_text_bytes as usize * 64;
-    if text.len() > limit {
-        return Err(err(
-            ErrorCode::InputTooLarge,
-            field,
-            format!(
-                "the text is {} bytes, above the limit of {limit}",
-                text.len()
-            ),
-        ));
-    }
-    Ok(())
+/// Reads TREC text under `limits`: at most `maxTotalTextBytes` bytes (checked before
+/// the copy) and `maxTotalEntries` lines with data (checked before parsing).
+fn read_trec_text(text: &JsValue, limits: &Limits) -> JsResult<String> {
+    let text = read_string(
+        text,
+        "text",
+        limits.max_total_text_bytes as usize,
+        "maxTotalTextBytes",
+    )?;
+    let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
+    core(limits.check_entries(lines, "text"))?;
+    Ok(text)
 }
 
 /// Parses a TREC run (`qid Q0 docid rank score tag` per line) into its JSON form.
@@ -1455,13 +1812,9 @@ fn check_text_size(text: &str, field: &str) -> JsResult<()> {
 )]
 pub fn js_parse_trec_run(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    options: Option<LimitsArg>,
 ) -> JsResult<JsValue> {
-    let text = read_string(
-        &text,
-        "text",
-        Limits::default().max_text_bytes as usize * 64,
-    )?;
-    check_text_size(&text, "text")?;
+    let text = read_trec_text(&text, &limits_only(options)?)?;
     encode_run(&core(crate::eval::parse_trec_run(&text))?)
 }
 
@@ -1472,13 +1825,9 @@ pub fn js_parse_trec_run(
 )]
 pub fn js_parse_qrels(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    options: Option<LimitsArg>,
 ) -> JsResult<JsValue> {
-    let text = read_string(
-        &text,
-        "text",
-        Limits::default().max_text_bytes as usize * 64,
-    )?;
-    check_text_size(&text, "text")?;
+    let text = read_trec_text(&text, &limits_only(options)?)?;
     encode_value(&core(crate::eval::parse_qrels(&text))?)
 }
 
@@ -1495,7 +1844,7 @@ fn fast_plain_record(value: &JsValue) -> Option<()> {
 /// enumerable keys, as serde-wasm-bindgen's `Object.entries`) and built in bulk; `None`
 /// sends anything else through the checks and the generic decode of [`decode_run`],
 /// which accept exactly these runs with the same values.
-fn fast_run(value: &JsValue) -> Option<RunJson> {
+fn fast_run(value: &JsValue, reader: &mut Reader, field: &str) -> Option<RunJson> {
     fast_plain_record(value)?;
     let queries = Object::keys(value.unchecked_ref::<Object>());
     let mut run = Vec::with_capacity(queries.length() as usize);
@@ -1504,29 +1853,38 @@ fn fast_run(value: &JsValue) -> Option<RunJson> {
         let docs = fast_get(value, &q)?;
         fast_plain_record(&docs)?;
         let ids = Object::keys(docs.unchecked_ref::<Object>());
+        // Charged before the entries are read.
+        let charged = reader.entries(ids.length() as usize, field);
+        reader.fast(charged)?;
         let mut scores = Vec::with_capacity(ids.length() as usize);
         for j in 0..ids.length() {
             let d = ids.get(j);
             let score = fast_get(&docs, &d)?.as_f64()?;
-            scores.push((d.as_string()?, score));
+            scores.push((reader.fast_string(&d, &|| field.to_string())??, score));
         }
-        run.push((q.as_string()?, scores.into_iter().collect()));
+        run.push((
+            reader.fast_string(&q, &|| field.to_string())??,
+            scores.into_iter().collect(),
+        ));
     }
     Some(run.into_iter().collect())
 }
 
-fn decode_run(value: JsValue, field: &str) -> JsResult<RunJson> {
-    if let Some(run) = fast_run(&value) {
-        let total: usize = run.values().map(|docs| docs.len()).sum();
-        core(Limits::default().check_lengths([total], field))?;
+/// Decodes a run or qrels, charging its entries and strings to `reader` (shared by all
+/// the runs of one call).
+fn decode_run(value: JsValue, field: &str, reader: &mut Reader) -> JsResult<RunJson> {
+    let mut fast_reader = reader.clone();
+    if let Some(run) = fast_run(&value, &mut fast_reader, field) {
+        *reader = fast_reader;
         return Ok(run);
     }
+    fast_reader.take_error()?;
     check_run_shape(&value, field)?;
-    check_tree(&value, field)?;
+    check_tree(&value, field, reader)?;
     let run: RunJson = serde_wasm_bindgen::from_value(value)
         .map_err(|e| to_js_error(from_serde_message(&e.to_string(), field)))?;
     let total: usize = run.values().map(|docs| docs.len()).sum();
-    core(Limits::default().check_lengths([total], field))?;
+    core(reader.entries(total, field))?;
     Ok(run)
 }
 
@@ -1535,9 +1893,11 @@ fn evaluate_js(
     qrels: JsValue,
     run: JsValue,
     metrics: JsValue,
+    options: Option<LimitsArg>,
 ) -> JsResult<crate::eval::Evaluation> {
-    let qrels = decode_run(qrels, "qrels")?;
-    let run = decode_run(run, "run")?;
+    let mut reader = Reader::new(limits_only(options)?);
+    let qrels = decode_run(qrels, "qrels", &mut reader)?;
+    let run = decode_run(run, "run", &mut reader)?;
     let metrics = decode_metrics(metrics)?;
     let names: Vec<&str> = metrics.iter().map(String::as_str).collect();
     core(crate::eval::evaluate(&qrels, &run, &names))
@@ -1556,8 +1916,9 @@ pub fn js_evaluate(
     #[wasm_bindgen(unchecked_param_type = "Record<string, Record<string, number>>")] qrels: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Record<string, Record<string, number>>")] run: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string[]")] metrics: JsValue,
+    options: Option<LimitsArg>,
 ) -> JsResult<JsValue> {
-    let ev = evaluate_js(qrels, run, metrics)?;
+    let ev = evaluate_js(qrels, run, metrics, options)?;
     let means: std::collections::BTreeMap<&str, f64> =
         ev.means.iter().map(|(k, v)| (k.as_str(), *v)).collect();
     encode_value(&means)
@@ -1572,8 +1933,9 @@ pub fn js_evaluate_per_query(
     #[wasm_bindgen(unchecked_param_type = "Record<string, Record<string, number>>")] qrels: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Record<string, Record<string, number>>")] run: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string[]")] metrics: JsValue,
+    options: Option<LimitsArg>,
 ) -> JsResult<JsValue> {
-    let ev = evaluate_js(qrels, run, metrics)?;
+    let ev = evaluate_js(qrels, run, metrics, options)?;
     let per: std::collections::BTreeMap<String, std::collections::BTreeMap<&str, f64>> = ev
         .means
         .iter()
@@ -1582,11 +1944,14 @@ pub fn js_evaluate_per_query(
     encode_value(&per)
 }
 
-fn read_labels(scores: JsValue, labels: JsValue) -> JsResult<(Vec<f64>, Vec<f64>)> {
-    let limits = Limits::default();
+fn read_labels(
+    scores: JsValue,
+    labels: JsValue,
+    limits: &Limits,
+) -> JsResult<(Vec<f64>, Vec<f64>)> {
     Ok((
-        read_f64s(&scores, "scores", &limits)?,
-        read_f64s(&labels, "labels", &limits)?,
+        read_f64s(&scores, "scores", limits)?,
+        read_f64s(&labels, "labels", limits)?,
     ))
 }
 
@@ -1599,8 +1964,9 @@ fn read_labels(scores: JsValue, labels: JsValue) -> JsResult<(Vec<f64>, Vec<f64>
 pub fn js_fit_platt(
     #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] scores: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] labels: JsValue,
+    options: Option<LimitsArg>,
 ) -> JsResult<JsValue> {
-    let (s, l) = read_labels(scores, labels)?;
+    let (s, l) = read_labels(scores, labels, &limits_only(options)?)?;
     let model = core(crate::fit::fit_platt(&s, &l))?;
     encode_value(&crate::pipeline::Calibration::Platt(model))
 }
@@ -1614,8 +1980,9 @@ pub fn js_fit_platt(
 pub fn js_fit_isotonic(
     #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] scores: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] labels: JsValue,
+    options: Option<LimitsArg>,
 ) -> JsResult<JsValue> {
-    let (s, l) = read_labels(scores, labels)?;
+    let (s, l) = read_labels(scores, labels, &limits_only(options)?)?;
     let model = core(crate::fit::fit_isotonic(&s, &l))?;
     encode_value(&crate::pipeline::Calibration::Isotonic(model))
 }
@@ -1625,10 +1992,12 @@ pub fn js_fit_isotonic(
 pub fn js_apply_calibration(
     #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] scores: JsValue,
     calibration: Ts<crate::pipeline::Calibration>,
+    options: Option<LimitsArg>,
 ) -> JsResult<Vec<f64>> {
+    let limits = limits_only(options)?;
     let cal = decode(&calibration, "calibration")?;
     core(cal.validate().map_err(|e| e.within("calibration")))?;
-    let scores = read_f64s(&scores, "scores", &Limits::default())?;
+    let scores = read_f64s(&scores, "scores", &limits)?;
     core(crate::error::all_finite(&scores, "scores"))?;
     Ok(scores.iter().map(|&s| cal.apply(s)).collect())
 }
@@ -1639,10 +2008,10 @@ pub fn js_apply_calibration(
 pub fn js_calibration_error(
     #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] probabilities: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] labels: JsValue,
-    options: Option<Ts<crate::fit::CalibrationErrorOptions>>,
+    options: Option<CalibrationErrorOptionsArg>,
 ) -> JsResult<Ts<crate::fit::CalibrationReport>> {
-    let opts = decode_opt(options, "options")?;
-    let limits = Limits::default();
+    let (limits, opts): (Limits, crate::fit::CalibrationErrorOptions) =
+        options_with_limits(options.as_ref().map(AsRef::as_ref), "options")?;
     let p = read_f64s(&probabilities, "probabilities", &limits)?;
     let l = read_f64s(&labels, "labels", &limits)?;
     encode(&core(crate::fit::calibration_error(&p, &l, &opts))?)
@@ -1654,14 +2023,15 @@ pub fn js_calibration_error(
 pub fn js_propose_bands(
     #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] scores: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] labels: JsValue,
-    options: Option<Ts<crate::fit::ProposeBandsOptions>>,
+    options: Option<ProposeBandsOptionsArg>,
 ) -> JsResult<Ts<crate::fit::BandProposal>> {
-    let opts = decode_opt(options, "options")?;
-    let (s, l) = read_labels(scores, labels)?;
+    let (limits, opts): (Limits, crate::fit::ProposeBandsOptions) =
+        options_with_limits(options.as_ref().map(AsRef::as_ref), "options")?;
+    let (s, l) = read_labels(scores, labels, &limits)?;
     encode(&core(crate::fit::propose_bands(&s, &l, &opts))?)
 }
 
-fn decode_runs(value: JsValue) -> JsResult<Vec<RunJson>> {
+fn decode_runs(value: JsValue, reader: &mut Reader) -> JsResult<Vec<RunJson>> {
     if !Array::is_array(&value) {
         return Err(err(
             ErrorCode::InvalidType,
@@ -1670,11 +2040,11 @@ fn decode_runs(value: JsValue) -> JsResult<Vec<RunJson>> {
         ));
     }
     let array: Array = value.unchecked_into();
-    core(Limits::default().check_lists(array.length() as usize, "runs"))?;
+    core(reader.limits().check_lists(array.length() as usize, "runs"))?;
     array
         .iter()
         .enumerate()
-        .map(|(i, r)| decode_run(r, &format!("runs[{i}]")))
+        .map(|(i, r)| decode_run(r, &format!("runs[{i}]"), reader))
         .collect()
 }
 
@@ -1689,12 +2059,29 @@ fn decode_runs(value: JsValue) -> JsResult<Vec<RunJson>> {
 pub fn js_fuse_runs(
     #[wasm_bindgen(unchecked_param_type = "Array<Record<string, Record<string, number>>>")]
     runs: JsValue,
-    options: Ts<crate::runfusion::FuseRunsOptions>,
+    options: FuseRunsOptionsArg,
 ) -> JsResult<JsValue> {
-    check_map_at(&options.js_value(), &["params"], "options.params")?;
-    let opts = decode(&options, "options")?;
-    let runs = decode_runs(runs)?;
-    encode_run(&core(crate::runfusion::fuse_runs(&runs, &opts))?)
+    let options: &JsValue = options.as_ref();
+    if options.is_undefined() || options.is_null() {
+        return Err(err(
+            ErrorCode::InvalidType,
+            "options",
+            "expected the options, with at least `method`",
+        ));
+    }
+    check_map_at(options, &["params"], "options.params")?;
+    let (limits, opts): (Limits, crate::runfusion::FuseRunsOptions) =
+        options_with_limits(Some(options), "options")?;
+    let runs = decode_runs(runs, &mut Reader::new(limits))?;
+    encode_run(&core(crate::runfusion::fuse_runs(&runs, &opts).map_err(
+        |e| {
+            if e.field.starts_with("runs") || e.field.starts_with("result") {
+                e
+            } else {
+                e.within("options")
+            }
+        },
+    ))?)
 }
 
 /// Grid search over a fusion method's weights (step 0.1, summing to 1) or RRF `k`
@@ -1705,7 +2092,7 @@ pub fn js_optimize_fusion(
     #[wasm_bindgen(unchecked_param_type = "Record<string, Record<string, number>>")] qrels: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Array<Record<string, Record<string, number>>>")]
     runs: JsValue,
-    options: Option<Ts<crate::optimize::OptimizeOptions>>,
+    options: Option<OptimizeOptionsArg>,
     #[wasm_bindgen(js_name = "onProgress")] on_progress: Option<Function>,
 ) -> JsResult<Ts<crate::optimize::OptimizeReport>> {
     // wasm-bindgen does not check an imported type: a non-function would make `call1`
@@ -1717,9 +2104,17 @@ pub fn js_optimize_fusion(
             "expected a function",
         ));
     }
-    let opts = decode_opt(options, "options")?;
-    let qrels = decode_run(qrels, "qrels")?;
-    let runs = decode_runs(runs)?;
+    let (limits, opts): (Limits, crate::optimize::OptimizeOptions) =
+        options_with_limits(options.as_ref().map(AsRef::as_ref), "options")?;
+    let mut reader = Reader::new(limits);
+    let qrels = decode_run(qrels, "qrels", &mut reader)?;
+    let runs = decode_runs(runs, &mut reader)?;
+    core(
+        crate::optimize::check_work(&runs, &opts, &limits).map_err(|e| match e.field.as_str() {
+            "runs" => e,
+            _ => e.within("options"),
+        }),
+    )?;
     let mut callback_error: Option<JsValue> = None;
     let mut progress = |p: crate::optimize::Progress| {
         if let (Some(f), None) = (&on_progress, &callback_error) {

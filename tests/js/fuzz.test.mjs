@@ -30,7 +30,7 @@ const METHODS = Object.getOwnPropertyNames(lib.Pipeline.prototype)
 
 // Valid arguments for the functions known when this file was written; mutated below.
 const EXAMPLES = {
-  rrf: () => [[["a", "b", "c"], ["b", "c"]], { k: 60, weights: [1, 0.5] }],
+  rrf: () => [[["a", "b", "c"], ["b", "c"]], { k: 60, weights: [1, 0.5], limits: { maxTotalEntries: 10, maxTotalTextBytes: 100 } }],
   rrfColumnar: () => [new Uint32Array([0, 1, 2, 1, 2]), new Uint32Array([0, 3, 5]), 3, { k: 60 }],
   fuseMultiQuery: () => [[[{ id: "a", score: 0.9 }, { id: "b", score: 0.7 }], [{ id: "b", score: 0.8, timestamp: "2026-01-01" }]], { method: "rrf", similarityThreshold: 0.5, verbose: true }],
   rerank: () => ["configure auth", [{ id: "a", score: 0.5, name: "Auth", type: "class", summary: "configure it", content: "short" }, { id: "b", score: 0.4, name: "x" }], { exactNameMultiplier: 3 }],
@@ -38,7 +38,7 @@ const EXAMPLES = {
   calibrate: () => [new Float64Array([0.01, 0.035, 0.05]), { threshold: 0.035, steepness: 150 }],
   classifyBand: () => [0.9, { highFloor: 0.85, degradedFloor: 0.65 }],
   queryConfidence: () => [[0.9, 0.5, 0.2], { weights: [0.35, 0.25, 0.2, 0.12, 0.08], k: 2 }],
-  parseTrecRun: () => ["q1 Q0 d1 1 1.5 run\nq1 Q0 d2 2 0.5 run\n"],
+  parseTrecRun: () => ["q1 Q0 d1 1 1.5 run\nq1 Q0 d2 2 0.5 run\n", { limits: { maxTotalEntries: 5 } }],
   parseQrels: () => ["q1 0 d1 1\nq1 0 d3 0\n"],
   evaluate: () => [{ q1: { d1: 1, d3: 2 } }, { q1: { d1: 1.5, d2: 0.5 } }, ["ndcg@10", "mrr", "recall@2"]],
   evaluatePerQuery: () => [{ q1: { d1: 1 } }, { q1: { d1: 1.5, d2: 0.5 } }, ["map", "precision@1"]],
@@ -50,6 +50,7 @@ const EXAMPLES = {
   proposeBands: () => [[0.1, 0.9, 0.2, 0.8, 0.3, 0.7], [0, 1, 0, 1, 0, 1], { folds: 2, targetPrecision: 0.8 }],
   optimizeFusion: () => [{ q1: { d1: 1 } }, [{ q1: { d1: 1, d2: 0.5 } }, { q1: { d2: 1, d1: 0.2 } }], { method: "wsum", metric: "ndcg@10", step: 0.5 }],
   errorCodes: () => [],
+  defaultLimits: () => [],
   version: () => [],
 };
 const PIPELINE_CONFIG = () => ({ topK: 5, topN: 3, minConfidence: 0, calibration: { method: "sigmoid", threshold: 0.02 }, normalization: { method: "min_max" } });
@@ -141,8 +142,11 @@ function applyMutation(target, { path, op, value, key }) {
     case "add":
       // An own property, as JSON.parse makes it (so "__proto__" is a key, not a prototype;
       // replaced prototypes are tested on their own below).
-      if (plain(parent[slot])) Object.defineProperty(parent[slot], key, { value, enumerable: true, configurable: true, writable: true });
-      else parent[slot] = value;
+      // A non-configurable own property (an array's `length`) cannot be redefined: the
+      // value then replaces the whole slot.
+      if (plain(parent[slot]) && Object.getOwnPropertyDescriptor(parent[slot], key)?.configurable !== false) {
+        Object.defineProperty(parent[slot], key, { value, enumerable: true, configurable: true, writable: true });
+      } else parent[slot] = value;
       break;
     case "sparse":
       if (Array.isArray(parent[slot])) parent[slot].length += 3;
@@ -378,11 +382,20 @@ test("boundary findings stay fixed", () => {
 });
 
 // Size limits (src/limits.rs): an input over a limit is INPUT_TOO_LARGE, decided from
-// its length before it is copied into wasm memory, so it is quick and never an
-// out-of-memory trap.
-test("oversized inputs are INPUT_TOO_LARGE, quickly", () => {
+// its length before it is copied into wasm memory (strings are charged before they are
+// copied), so it is never an out-of-memory trap, and the module stays usable.
+test("oversized inputs are INPUT_TOO_LARGE", () => {
   const big = (n) => new Array(n).fill("a");
+  // One 1 MB string shared by many values: small in JS, gigabytes once copied.
+  const mb = "s".repeat(1_000_000);
+  const sharedItems = {};
+  for (let i = 0; i < 5000; i++) sharedItems[`d${i}`] = { summary: mb };
   const cases = [
+    ["rrf: 200,001 ids in 3 lists", () => lib.rrf([big(100_000), big(100_000), ["b"]]), "lists"],
+    ["Pipeline.run: 5,000 items sharing a 1 MB summary", () => new lib.Pipeline().run({ lists: [{ name: "s", ids: ["d0"] }], items: sharedItems }), "items.d31.summary"],
+    ["Pipeline.run (generic path): a Map of items sharing a 1 MB summary", () => new lib.Pipeline().run({ lists: [{ name: "s", ids: ["d0"] }], items: new Map(Object.entries(sharedItems)) }), "input"],
+    ["rerank: 100 candidates sharing a 1 MB summary", () => lib.rerank("q", Array.from({ length: 100 }, (_, i) => ({ id: `d${i}`, name: "n", type: "class", score: 1, summary: mb }))), "candidates"],
+    ["fuseRuns: 3 runs of 100,000 entries", () => lib.fuseRuns([0, 1, 2].map((r) => ({ q: Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`d${i}`, i])) })), { method: "sum" }), "runs[2]"],
     ["rrf: 65 lists", () => lib.rrf(Array.from({ length: 65 }, () => ["a"])), "lists"],
     ["rrf: a list of 1,000,001 ids", () => lib.rrf([big(1_000_001)]), "lists[0]"],
     ["rrf: an id of 1025 bytes", () => lib.rrf([["x".repeat(1025)]]), "lists[0][0]"],
@@ -395,29 +408,27 @@ test("oversized inputs are INPUT_TOO_LARGE, quickly", () => {
     ["Pipeline.run: a 1 MB summary", () => new lib.Pipeline().run({ lists: [{ name: "s", ids: ["a"] }], items: { a: { summary: "s".repeat(1_000_001) } } }), "items.a.summary"],
     ["Pipeline.run: limits.maxLists 2", () => new lib.Pipeline({ limits: { maxLists: 2 } }).run({ lists: ["a", "b", "c"].map((name) => ({ name, ids: ["x"] })) }), "lists"],
     ["Pipeline.run: limits.maxTotalEntries 3", () => new lib.Pipeline({ limits: { maxTotalEntries: 3 } }).run({ lists: [{ name: "a", ids: ["x", "y"] }, { name: "b", ids: ["x", "z"] }] }), "lists"],
-    ["Pipeline.runColumnar: nDocs over maxTotalEntries", () => new lib.Pipeline({ limits: { maxTotalEntries: 10 } }).runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 11 }), "nDocs"],
-    ["Pipeline.runColumnar: docs over maxTotalEntries", () => new lib.Pipeline({ limits: { maxTotalEntries: 10 } }).runColumnar({ docs: new Uint32Array(11), offsets: new Uint32Array([0, 11]), nDocs: 1 }), "docs"],
+    ["Pipeline.runColumnar: nDocs over maxColumnarEntries", () => new lib.Pipeline({ limits: { maxColumnarEntries: 10 } }).runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 11 }), "nDocs"],
+    ["Pipeline.runColumnar: docs over maxColumnarEntries", () => new lib.Pipeline({ limits: { maxColumnarEntries: 10 } }).runColumnar({ docs: new Uint32Array(11), offsets: new Uint32Array([0, 11]), nDocs: 1 }), "docs"],
     ["fuseMultiQuery: 65 queries", () => lib.fuseMultiQuery(Array.from({ length: 65 }, () => [])), "queries"],
     ["rerank: a 1 MB query", () => lib.rerank("q".repeat(1_000_001), []), "query"],
-    ["rerank: 1,000,001 candidates", () => lib.rerank("q", big(1_000_001)), "candidates[0]"],
-    ["normalize: 1,000,001 scores", () => lib.normalize(new Float64Array(1_000_001), "max"), "scores[0]"],
+    ["rerank: 1,000,001 candidates", () => lib.rerank("q", big(1_000_001)), "candidates"],
+    ["normalize: 1,000,001 scores", () => lib.normalize(new Float64Array(1_000_001), "max"), "scores"],
   ];
   const optional = [
-    ["fitPlatt: 1,000,001 scores", () => lib.fitPlatt(new Float64Array(1_000_001), new Float64Array(1_000_001)), "scores[0]"],
-    ["parseTrecRun: 64 MB of text", () => lib.parseTrecRun(" ".repeat(64_000_001)), "text"],
+    ["fitPlatt: 1,000,001 scores", () => lib.fitPlatt(new Float64Array(1_000_001), new Float64Array(1_000_001)), "scores"],
+    ["parseTrecRun: 32 MB of text", () => lib.parseTrecRun(" ".repeat(32_000_001)), "text"],
+    ["parseTrecRun: 200,001 lines", () => lib.parseTrecRun("q Q0 d 1 1 t\n".repeat(200_001)), "text"],
     ["fuseRuns: 65 runs", () => lib.fuseRuns(Array.from({ length: 65 }, () => ({})), { method: "sum" }), "runs"],
     ["evaluate: 65 metrics", () => lib.evaluate({ q: { d: 1 } }, { q: { d: 1 } }, Array.from({ length: 65 }, () => "mrr")), "metrics"],
   ];
   for (const [what, fn, field] of [...cases, ...optional.filter(([what]) => FUNCTIONS.includes(what.split(":")[0]))]) {
-    const t0 = performance.now();
     assert.throws(fn, (e) => {
       assert.ok(e instanceof lib.ScoreError, `${what}: ${e}`);
       assert.equal(e.code, "INPUT_TOO_LARGE", `${what}: ${e.code} ${e.message}`);
       assert.equal(e.field, field, `${what}: field`);
       return true;
     });
-    const ms = performance.now() - t0;
-    assert.ok(ms < 2000, `${what} took ${ms.toFixed(0)} ms`);
     canary();
   }
 });

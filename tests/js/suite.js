@@ -287,7 +287,9 @@ export function tests(lib, golden) {
     eq(rrf.q.z, 1 / 63 + 1 / 61);
     const sum = lib.fuseRuns([a, b], { method: "sum" });
     eq(sum.q, { x: 1, y: 0.5, z: 1 });
-    throwsScoreError(lib, () => lib.fuseRuns([a, b], { method: "combsum" }), "UNKNOWN_METHOD", "method");
+    throwsScoreError(lib, () => lib.fuseRuns([a, b], { method: "combsum" }), "UNKNOWN_METHOD", "options.method");
+    throwsScoreError(lib, () => lib.fuseRuns([a, b], { method: "rbc" }), "INVALID_CONFIG", "options.params.phi");
+    throwsScoreError(lib, () => lib.fuseRuns([a, b]), "INVALID_TYPE", "options");
     throwsScoreError(lib, () => lib.fuseRuns([a, b], { method: "wsum", weights: [1] }), "LENGTH_MISMATCH");
     const qrels = { q: { z: 1 } };
     const seen = [];
@@ -320,6 +322,96 @@ export function tests(lib, golden) {
     assert(bands.degradedFloor <= bands.highFloor && bands.highFloor <= 1, "floors ordered");
     throwsScoreError(lib, () => lib.fitPlatt([1, 2], [1]), "LENGTH_MISMATCH");
     throwsScoreError(lib, () => lib.fitPlatt([1, 2], [1, 1]), "INVALID_LABELS");
+  });
+
+  test("limits: defaults, per-call limits in every function's options", () => {
+    eq(lib.defaultLimits(), {
+      maxLists: 64,
+      maxListLength: 1000000,
+      maxTotalEntries: 200000,
+      maxColumnarEntries: 4000000,
+      maxIdBytes: 1024,
+      maxTextBytes: 1000000,
+      maxTotalTextBytes: 32000000,
+      maxSearchWork: 1500000,
+    });
+    const tooLarge = (fn, field, limit) => {
+      const e = throwsScoreError(lib, fn, "INPUT_TOO_LARGE", field);
+      assert(e.message.includes(`limits.${limit}`), `message names limits.${limit}: ${e.message}`);
+    };
+    const lim = (limits, rest = {}) => ({ ...rest, limits });
+    // rrf: entries over all lists, string bytes, and the other options still apply.
+    const lists = [["a", "b"], ["c"]];
+    tooLarge(() => lib.rrf(lists, lim({ maxTotalEntries: 2 })), "lists", "maxTotalEntries");
+    eq(lib.rrf(lists, lim({ maxTotalEntries: 3 })), lib.rrf(lists));
+    eq(lib.rrf(lists, lim({ maxTotalEntries: 3 }, { k: 1 }))[0], ["a", 0.5]);
+    tooLarge(() => lib.rrf([["abc", "def"]], lim({ maxTotalTextBytes: 5 })), "lists[0][1]", "maxTotalTextBytes");
+    tooLarge(() => lib.rrf([["é", "b"]], lim({ maxTotalTextBytes: 2 })), "lists[0][1]", "maxTotalTextBytes");
+    tooLarge(() => lib.rrf([["a"], ["b"]], lim({ maxLists: 1 })), "lists", "maxLists");
+    throwsScoreError(lib, () => lib.rrf(lists, lim({ maxTotalEntries: 0 })), "INVALID_CONFIG", "options.limits.maxTotalEntries");
+    throwsScoreError(lib, () => lib.rrf(lists, lim({ maxTotalEntries: 2e7 })), "INVALID_CONFIG", "options.limits.maxTotalEntries");
+    throwsScoreError(lib, () => lib.rrf(lists, lim({ maxEntries: 5 })), "UNKNOWN_FIELD");
+    throwsScoreError(lib, () => lib.rrf(lists, lim({}, { kk: 5 })), "UNKNOWN_FIELD");
+    // Pipeline: list ids plus items, and every string of the input.
+    const p3 = new lib.Pipeline({ minConfidence: 0, limits: { maxTotalEntries: 3 } });
+    eq(p3.config.limits.maxTotalEntries, 3);
+    eq(p3.config.limits.maxColumnarEntries, 4000000);
+    tooLarge(() => p3.run({ lists: [{ name: "a", ids: ["x", "y"] }], items: { x: {}, y: {} } }), "items", "maxTotalEntries");
+    eq(p3.run({ lists: [{ name: "a", ids: ["x", "y"] }], items: { x: {} } }).results.length, 2);
+    const pt = new lib.Pipeline({ limits: { maxTotalTextBytes: 12 } });
+    tooLarge(() => pt.run({ query: "a query of 19 bytes", lists: [] }), "query", "maxTotalTextBytes");
+    tooLarge(() => pt.run({ lists: [{ name: "a", ids: ["x"] }], items: { x: { summary: "twelve bytes" } } }), "items.x.summary", "maxTotalTextBytes");
+    throwsScoreError(lib, () => new lib.Pipeline({ limits: { maxSearchWork: -1 } }), "INVALID_TYPE");
+    throwsScoreError(lib, () => new lib.Pipeline({ limits: { maxLists: 0 } }), "INVALID_CONFIG", "limits.maxLists");
+    // Columnar paths: their own budget.
+    const pc = new lib.Pipeline({ limits: { maxColumnarEntries: 2, maxTotalEntries: 1 } });
+    tooLarge(() => pc.runColumnar({ docs: new Uint32Array([0, 1, 0]), offsets: new Uint32Array([0, 2, 3]), nDocs: 2 }), "docs", "maxColumnarEntries");
+    eq(pc.runColumnar({ docs: new Uint32Array([0, 1]), offsets: new Uint32Array([0, 2]), nDocs: 2 }).candidates, 2);
+    tooLarge(() => pc.runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 3 }), "nDocs", "maxColumnarEntries");
+    tooLarge(() => lib.rrfColumnar(new Uint32Array([0, 1, 2]), new Uint32Array([0, 3]), 3, lim({ maxColumnarEntries: 2 })), "docs", "maxColumnarEntries");
+    eq(Array.from(lib.rrfColumnar(new Uint32Array([1, 0]), new Uint32Array([0, 2]), 2, lim({ maxColumnarEntries: 2 }, { k: 1 })).scores), [0.5, 1 / 3]);
+    // Objects and texts.
+    const hits = [[{ id: "a", score: 1 }, { id: "b", score: 0.5 }], [{ id: "a", score: 0.9 }]];
+    tooLarge(() => lib.fuseMultiQuery(hits, lim({ maxTotalEntries: 2 })), "queries", "maxTotalEntries");
+    eq(lib.fuseMultiQuery(hits, lim({ maxTotalEntries: 3 }, { method: "score_max" })).results[0].id, "a");
+    const cands = [{ id: "a", name: "Alpha", type: "class", score: 1 }, { id: "b", name: "Beta", type: "class", score: 0.5 }];
+    tooLarge(() => lib.rerank("alpha", cands, lim({ maxTotalEntries: 1 })), "candidates", "maxTotalEntries");
+    const tuned = lib.rerank("alpha", cands, lim({ maxTotalEntries: 2 }, { exactNameMultiplier: 5 }));
+    eq(tuned, lib.rerank("alpha", cands, { exactNameMultiplier: 5 }));
+    assert(tuned[0].rerankedScore !== lib.rerank("alpha", cands)[0].rerankedScore, "the other options apply");
+    tooLarge(() => lib.rerank("alpha", cands, lim({ maxTotalTextBytes: 12 })), "candidates", "maxTotalTextBytes");
+    // Arrays of numbers: maxListLength.
+    const s3 = new Float64Array([0.1, 0.5, 0.9]);
+    const l3 = [0, 1, 1];
+    tooLarge(() => lib.normalize(s3, "max", lim({ maxListLength: 2 })), "scores", "maxListLength");
+    tooLarge(() => lib.normalize(Array.from(s3), "softmax", lim({ maxListLength: 2 }, { temperature: 2 })), "scores", "maxListLength");
+    tooLarge(() => lib.calibrate(s3, lim({ maxListLength: 2 })), "scores", "maxListLength");
+    tooLarge(() => lib.queryConfidence(s3, lim({ maxListLength: 2 })), "scores", "maxListLength");
+    tooLarge(() => lib.fitPlatt(s3, l3, lim({ maxListLength: 2 })), "scores", "maxListLength");
+    tooLarge(() => lib.fitIsotonic(s3, l3, lim({ maxListLength: 2 })), "scores", "maxListLength");
+    tooLarge(() => lib.applyCalibration(s3, { method: "platt", a: -1, b: 0 }, lim({ maxListLength: 2 })), "scores", "maxListLength");
+    tooLarge(() => lib.calibrationError(s3, l3, lim({ maxListLength: 2 })), "probabilities", "maxListLength");
+    tooLarge(() => lib.proposeBands(s3, l3, lim({ maxListLength: 2 })), "scores", "maxListLength");
+    const cal = Array.from(lib.calibrate(s3, lim({ maxListLength: 3 }, { threshold: 0.1, steepness: 1 })));
+    eq(cal[0], 0.5);
+    eq(cal, Array.from(lib.calibrate(s3, { threshold: 0.1, steepness: 1 })));
+    throwsScoreError(lib, () => lib.fitPlatt(s3, l3, { other: 1 }), "UNKNOWN_FIELD");
+    // Runs: TREC lines and text, entries over every run of the call, search work.
+    const text = "q1 Q0 d1 1 2.5 t\nq1 Q0 d2 2 1.5 t\n\n";
+    tooLarge(() => lib.parseTrecRun(text, lim({ maxTotalEntries: 1 })), "text", "maxTotalEntries");
+    eq(lib.parseTrecRun(text, lim({ maxTotalEntries: 2 })), { q1: { d1: 2.5, d2: 1.5 } });
+    tooLarge(() => lib.parseTrecRun(text, lim({ maxTotalTextBytes: 10 })), "text", "maxTotalTextBytes");
+    tooLarge(() => lib.parseQrels("q1 0 d1 1\nq1 0 d2 0\n", lim({ maxTotalEntries: 1 })), "text", "maxTotalEntries");
+    const a = { q: { x: 3, y: 2, z: 1 } };
+    const b = { q: { z: 9, x: 1 } };
+    tooLarge(() => lib.evaluate({ q: { x: 1 } }, a, ["mrr"], lim({ maxTotalEntries: 3 })), "run", "maxTotalEntries");
+    eq(lib.evaluate({ q: { x: 1 } }, a, ["mrr"], lim({ maxTotalEntries: 4 })), { mrr: 1 });
+    tooLarge(() => lib.evaluatePerQuery({ q: { x: 1 } }, a, ["mrr"], lim({ maxTotalEntries: 3 })), "run", "maxTotalEntries");
+    tooLarge(() => lib.fuseRuns([a, b], lim({ maxTotalEntries: 4 }, { method: "sum" })), "runs[1]", "maxTotalEntries");
+    eq(lib.fuseRuns([a, b], lim({ maxTotalEntries: 5 }, { method: "sum" })).q.x, 1);
+    // wsum over 2 runs at step 0.1: 11 configurations x 5 entries = 55.
+    tooLarge(() => lib.optimizeFusion({ q: { z: 1 } }, [a, b], lim({ maxSearchWork: 54 }, { method: "wsum", metric: "mrr" })), "runs", "maxSearchWork");
+    eq(lib.optimizeFusion({ q: { z: 1 } }, [a, b], lim({ maxSearchWork: 55 }, { method: "wsum", metric: "mrr" })).trials.length, 11);
   });
 
   test("error codes are exported and complete", () => {
