@@ -21,7 +21,7 @@ for (const n of sizes) {
   const [ab, ac] = pipes(A);
   const [bb, bc] = pipes(B);
   const { docs, offsets, nDocs } = x.columnar;
-  row(`a/string N=${n}`, compare({ A: () => A.rrf(x.strLists), B: () => B.rrf(x.strLists) }, p, { gcEachSample: n >= 100000 }));
+  row(`a/string N=${n}`, compare({ A: () => A.rrf(x.strLists, { limits: gen.BENCH_LIMITS }), B: () => B.rrf(x.strLists, { limits: gen.BENCH_LIMITS }) }, p, { gcEachSample: n >= 100000 }));
   row(`a/columnar N=${n}`, compare({ A: () => A.rrfColumnar(docs, offsets, nDocs), B: () => B.rrfColumnar(docs, offsets, nDocs) }, p));
   row(`b/string N=${n}`, compare({ A: () => ab.run(x.inputB), B: () => bb.run(x.inputB) }, p, { gcEachSample: n >= 100000 }));
   row(`b/columnar N=${n}`, compare({ A: () => ab.runColumnar(x.columnar), B: () => bb.runColumnar(x.columnar) }, p));

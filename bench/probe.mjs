@@ -26,12 +26,12 @@ probe("c_string_1000", 1000, (lib, x) => {
   const pl = new lib.Pipeline(gen.pipelineConfig(true));
   return () => pl.run(x.inputC);
 });
-probe("a_string_10000", 10000, (lib, x) => () => lib.rrf(x.strLists));
+probe("a_string_10000", 10000, (lib, x) => () => lib.rrf(x.strLists, { limits: gen.BENCH_LIMITS }));
 probe("b_columnar_100000", 100000, (lib, x) => {
   const pl = new lib.Pipeline(gen.pipelineConfig(false));
   return () => pl.runColumnar(x.columnar);
 });
-probe("a_columnar_100000", 100000, (lib, x) => () => lib.rrfColumnar(x.columnar.docs, x.columnar.offsets, x.columnar.nDocs));
+probe("a_columnar_100000", 100000, (lib, x) => () => lib.rrfColumnar(x.columnar.docs, x.columnar.offsets, x.columnar.nDocs, { limits: gen.BENCH_LIMITS }));
 probe("rag_c_string_20", 20, (lib, x) => {
   const pl = new lib.Pipeline(gen.pipelineConfig(true));
   return () => pl.run(x.inputC);

@@ -14,8 +14,8 @@ const inputs = gen.makeInputs(Number(n));
 const p = new lib.Pipeline(gen.pipelineConfig(w === "c"));
 const { docs, offsets, nDocs } = inputs.columnar;
 const fn = {
-  "a/string": () => lib.rrf(inputs.strLists),
-  "a/columnar": () => lib.rrfColumnar(docs, offsets, nDocs),
+  "a/string": () => lib.rrf(inputs.strLists, { limits: gen.BENCH_LIMITS }),
+  "a/columnar": () => lib.rrfColumnar(docs, offsets, nDocs, { limits: gen.BENCH_LIMITS }),
   "b/string": () => p.run(inputs.inputB),
   "b/columnar": () => p.runColumnar(inputs.columnar),
   "c/string": () => p.run(inputs.inputC),

@@ -93,9 +93,9 @@ function competitors(c, inputs, pipes) {
   const { docs, offsets, nDocs } = columnar;
   switch (`${c.workload}/${c.api}`) {
     case "a/string":
-      return { wasm: () => lib.rrf(strLists), js: () => baseline.rrf(strLists) };
+      return { wasm: () => lib.rrf(strLists, { limits: gen.BENCH_LIMITS }), js: () => baseline.rrf(strLists) };
     case "a/columnar":
-      return { wasm: () => lib.rrfColumnar(docs, offsets, nDocs), js: () => baseline.rrfColumnar(docs, offsets, nDocs) };
+      return { wasm: () => lib.rrfColumnar(docs, offsets, nDocs, { limits: gen.BENCH_LIMITS }), js: () => baseline.rrfColumnar(docs, offsets, nDocs) };
     case "b/string":
       return { wasm: () => pipes.wasmB.run(inputB), js: () => pipes.jsB.run(inputB) };
     case "b/columnar":
@@ -163,8 +163,8 @@ function internedColumnar() {
       const out = lib.rrfColumnar(docs, offsets, ids.length);
       return Array.from(out.order, (d, i) => [ids[d], out.scores[i]]);
     };
-    const t = compare({ interned: run, string: () => lib.rrf(strLists) }, policy(n, quick), { gcEachSample: n >= 100_000 });
-    rows.push({ n, internedMs: t.interned.medianMs, stringMs: t.string.medianMs, sameScores: ((ref, got) => ref.length === got.length && got.every(([, s], i) => s === ref[i][1]))(lib.rrf(strLists), run()) });
+    const t = compare({ interned: run, string: () => lib.rrf(strLists, { limits: gen.BENCH_LIMITS }) }, policy(n, quick), { gcEachSample: n >= 100_000 });
+    rows.push({ n, internedMs: t.interned.medianMs, stringMs: t.string.medianMs, sameScores: ((ref, got) => ref.length === got.length && got.every(([, s], i) => s === ref[i][1]))(lib.rrf(strLists, { limits: gen.BENCH_LIMITS }), run()) });
     log(`  a via JS interning + rrfColumnar, N=${n}: ${fmtMs(t.interned.medianMs)} (rrf: ${fmtMs(t.string.medianMs)})`);
   }
   return rows;

@@ -164,6 +164,14 @@ fn summary_of(d: usize) -> String {
 
 fn pipeline_config(rerank: bool) -> PipelineConfig {
     PipelineConfig {
+        // Raised as in bench/gen.mjs (BENCH_LIMITS): 3 x 1,000,000 string ids is over
+        // the string path's default of 200,000 entries.
+        limits: calibrank::limits::Limits {
+            max_total_entries: 10_000_000,
+            max_total_text_bytes: 512 << 20,
+            max_columnar_entries: 50_000_000,
+            ..Default::default()
+        },
         k: 60.0,
         top_k: 100,
         top_n: 10,

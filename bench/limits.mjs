@@ -1,0 +1,284 @@
+// `make bench-limits`: the time of every exported call at the largest input its default
+// limits accept (src/limits.rs), in Node. The limits promise that one call stays well
+// under a second; this is the measurement behind that promise (docs/reliability.md).
+//
+//   node --max-old-space-size=8192 bench/limits.mjs [--out FILE] [--reps N] [--only NAME]
+//
+// Each input is the worst shape the defaults allow for that call (every entry distinct,
+// the longest strings the text budget allows, ...). Each call runs once to warm up, then
+// --reps times (default 3); the table shows the median and the slowest. The script also
+// checks that one entry more than the limit is refused with INPUT_TOO_LARGE.
+import { writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as lib from "calibrank";
+import * as gen from "./gen.mjs";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const args = process.argv.slice(2);
+const option = (name, dflt) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : dflt;
+};
+const outFile = option("--out", join(root, "bench", "limits.json"));
+const reps = Number(option("--reps", 3));
+const only = option("--only", null);
+
+const D = lib.defaultLimits();
+
+/** The benchmark's pipeline config under the default limits. */
+function config(rerank, extra = {}) {
+  const { limits, ...rest } = gen.pipelineConfig(rerank);
+  return { ...rest, ...extra };
+}
+const E = D.maxTotalEntries;
+
+// ------------------------------------------------------------------ input builders
+
+/** `n` distinct string ids shaped like the benchmark's (`docs/7/chunk-123.md#L45`). */
+const ids = (n, offset = 0) => Array.from({ length: n }, (_, i) => gen.docId(i + offset));
+
+/** `k` lists splitting `total` distinct ids. */
+function splitLists(k, total) {
+  const per = Math.floor(total / k);
+  return Array.from({ length: k }, (_, l) => ids(per, l * per));
+}
+
+/** A run with `queries` queries of `perQuery` documents (scores descending). */
+function run(queries, perQuery, seed = 0) {
+  const r = {};
+  for (let q = 0; q < queries; q++) {
+    const docs = {};
+    for (let i = 0; i < perQuery; i++) docs[`d${(i * 7919 + seed * 104729) % (perQuery * 4)}-${q}`] = 1 - i / perQuery;
+    r[`q${q}`] = docs;
+  }
+  return r;
+}
+
+function trecText(lines, qrels) {
+  const out = [];
+  const perQuery = 100;
+  for (let i = 0; i < lines; i++) {
+    const q = Math.floor(i / perQuery);
+    const r = i % perQuery;
+    out.push(qrels ? `q${q} 0 doc-${r * 13}-${q} ${r % 3}` : `q${q} Q0 doc-${r * 13}-${q} ${r + 1} ${(1 - r / perQuery).toFixed(6)} bench`);
+  }
+  return out.join("\n");
+}
+
+/** A text of exactly `bytes` ASCII bytes made of the reranker's vocabulary. */
+const textOf = (bytes) => "authentication token cache router graph ".repeat(Math.ceil(bytes / 40)).slice(0, bytes);
+
+function scoresAndLabels(n) {
+  const s = new Float64Array(n);
+  const l = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    s[i] = ((i * 2654435761) % 1000003) / 1000003;
+    l[i] = (i * 7) % 3 === 0 ? 1 : 0;
+  }
+  return [s, l];
+}
+
+// ------------------------------------------------------------------ the cases
+
+/**
+ * Each case: [name, input description, () => call]. A builder runs once, outside the
+ * timing, and returns the call.
+ */
+const cases = [];
+const add = (name, what, build) => cases.push({ name, what, build });
+
+// Pipeline.run, workload (c) of the benchmark: 3 lists, items with name, type, summary
+// and modification time, heuristic rerank. Entries are list ids plus items: n per list
+// over a universe of 1.5 n documents gives about 1.44 n items, so 4.44 n <= E.
+add("Pipeline.run (c)", "3 lists + items = 200k entries, rerank on", () => {
+  let n = Math.floor(E / 4.44);
+  let x = gen.makeInputs(n);
+  while (3 * n + Object.keys(x.inputC.items).length > E) x = gen.makeInputs((n -= 500));
+  const p = new lib.Pipeline(config(true));
+  return { call: () => p.run(x.inputC), entries: 3 * n + Object.keys(x.inputC.items).length };
+});
+add("Pipeline.run (c), explain, all results", "as above, topK = topN = every candidate, explain on", () => {
+  let n = Math.floor(E / 4.44);
+  let x = gen.makeInputs(n);
+  while (3 * n + Object.keys(x.inputC.items).length > E) x = gen.makeInputs((n -= 500));
+  const all = Object.keys(x.inputC.items).length;
+  const p = new lib.Pipeline(config(true, { topK: all, topN: all, explain: true, minConfidence: 0 }));
+  return { call: () => p.run(x.inputC), entries: 3 * n + all };
+});
+add("Pipeline.run, texts", "31 items with 1 MB summaries + 1 MB query (32 MB of text), rerank on", () => {
+  const n = Math.floor(D.maxTotalTextBytes / D.maxTextBytes) - 1;
+  const items = {};
+  const list = ids(n);
+  for (const id of list) items[id] = { name: "AuthTokenCache", type: "class", summary: textOf(D.maxTextBytes - 64) };
+  const p = new lib.Pipeline({ rerank: { method: "heuristic" }, explain: true });
+  const input = { query: textOf(D.maxTextBytes - 64), lists: [{ name: "s", ids: list }], items };
+  return { call: () => p.run(input), entries: 2 * n };
+});
+add("Pipeline.runColumnar", "4 lists x 1M indices over 4M documents, recency on", () => {
+  const per = D.maxListLength;
+  const lists = D.maxColumnarEntries / per;
+  const docs = new Uint32Array(lists * per);
+  for (let l = 0; l < lists; l++) for (let i = 0; i < per; i++) docs[l * per + i] = (i * 7919 + l * 104729) % D.maxColumnarEntries;
+  const offsets = Uint32Array.from({ length: lists + 1 }, (_, i) => i * per);
+  const modifiedAt = new Float64Array(D.maxColumnarEntries).map((_, d) => gen.modifiedAt(d) ?? NaN);
+  const p = new lib.Pipeline(config(false));
+  return { call: () => p.runColumnar({ docs, offsets, nDocs: D.maxColumnarEntries, modifiedAt, now: gen.NOW }), entries: docs.length };
+});
+add("rrf", "3 lists, 200k distinct ids", () => {
+  const lists = splitLists(3, E);
+  return { call: () => lib.rrf(lists), entries: E };
+});
+add("rrf, long ids", "3 lists, 31k ids of 1 KB (32 MB)", () => {
+  const n = Math.floor(D.maxTotalTextBytes / D.maxIdBytes) - 1;
+  const lists = [0, 1, 2].map((l) => Array.from({ length: Math.floor(n / 3) }, (_, i) => `${l}/${i}/`.padEnd(D.maxIdBytes, "x")));
+  return { call: () => lib.rrf(lists), entries: n };
+});
+add("rrfColumnar", "4 lists x 1M indices over 4M documents", () => {
+  const per = D.maxListLength;
+  const lists = D.maxColumnarEntries / per;
+  const docs = new Uint32Array(lists * per);
+  for (let l = 0; l < lists; l++) for (let i = 0; i < per; i++) docs[l * per + i] = (i * 7919 + l * 104729) % D.maxColumnarEntries;
+  const offsets = Uint32Array.from({ length: lists + 1 }, (_, i) => i * per);
+  return { call: () => lib.rrfColumnar(docs, offsets, D.maxColumnarEntries), entries: docs.length };
+});
+add("fuseMultiQuery", "3 queries, 200k hits", () => {
+  const queries = splitLists(3, E).map((l) => l.map((id, i) => ({ id, score: 1 - i / l.length })));
+  return { call: () => lib.fuseMultiQuery(queries), entries: E };
+});
+add("rerank", "200k candidates with name, type, summary", () => {
+  const cands = Array.from({ length: E }, (_, d) => ({ id: gen.docId(d), name: gen.nameOf(d), type: gen.typeOf(d), score: 1 / (d + 1), summary: gen.summaryOf(d) }));
+  return { call: () => lib.rerank(gen.QUERY, cands), entries: E };
+});
+add("rerank, texts", "31 candidates with 1 MB summaries + 1 MB query", () => {
+  const n = Math.floor(D.maxTotalTextBytes / D.maxTextBytes) - 1;
+  const cands = Array.from({ length: n }, (_, d) => ({ id: `d${d}`, name: "AuthTokenCache", type: "class", score: 1, summary: textOf(D.maxTextBytes - 64) }));
+  const q = textOf(D.maxTextBytes - 64);
+  return { call: () => lib.rerank(q, cands), entries: n };
+});
+const [S, L] = scoresAndLabels(D.maxListLength);
+const numeric = (name, f) => add(name, "1M scores (Float64Array)", () => ({ call: f, entries: D.maxListLength }));
+numeric("normalize (softmax)", () => lib.normalize(S, "softmax"));
+add("normalize (min_max), number[]", "1M scores (array of numbers)", () => {
+  const a = Array.from(S);
+  return { call: () => lib.normalize(a, "min_max"), entries: a.length };
+});
+numeric("calibrate", () => lib.calibrate(S));
+numeric("queryConfidence", () => lib.queryConfidence(S));
+numeric("fitPlatt", () => lib.fitPlatt(S, L));
+numeric("fitIsotonic", () => lib.fitIsotonic(S, L));
+add("applyCalibration (isotonic)", "1M scores, a 1M-point isotonic model", () => {
+  const x = Array.from({ length: D.maxListLength }, (_, i) => i / D.maxListLength);
+  const model = { method: "isotonic", x, y: x };
+  return { call: () => lib.applyCalibration(S, model), entries: D.maxListLength };
+});
+numeric("calibrationError", () => lib.calibrationError(S, L, { bins: 100 }));
+numeric("proposeBands", () => lib.proposeBands(S, L));
+add("parseTrecRun", "200k lines", () => {
+  const text = trecText(E, false);
+  return { call: () => lib.parseTrecRun(text), entries: E };
+});
+add("parseQrels", "200k lines", () => {
+  const text = trecText(E, true);
+  return { call: () => lib.parseQrels(text), entries: E };
+});
+add("evaluate", "qrels 100k + run 100k entries, 1,000 queries, 4 metrics", () => {
+  const qrels = run(E / 200, 100, 1);
+  const r = run(E / 200, 100, 2);
+  return { call: () => lib.evaluate(qrels, r, ["ndcg@10", "map@100", "recall@100", "mrr"]), entries: E };
+});
+add("evaluatePerQuery", "as above", () => {
+  const qrels = run(E / 200, 100, 1);
+  const r = run(E / 200, 100, 2);
+  return { call: () => lib.evaluatePerQuery(qrels, r, ["ndcg@10", "map@100", "recall@100", "mrr"]), entries: E };
+});
+add("fuseRuns (rrf)", "3 runs x 66,600 entries, 666 queries", () => {
+  const runs = [0, 1, 2].map((s) => run(Math.floor(E / 300), 100, s));
+  return { call: () => lib.fuseRuns(runs, { method: "rrf" }), entries: 3 * Math.floor(E / 300) * 100 };
+});
+add("fuseRuns (condorcet)", "64 runs x 3,125 distinct documents, 1 query", () => {
+  const per = Math.floor(E / D.maxLists);
+  const runs = Array.from({ length: D.maxLists }, (_, r) => ({ q: Object.fromEntries(Array.from({ length: per }, (_, i) => [`r${r}-d${i}`, 1 - i / per])) }));
+  return { call: () => lib.fuseRuns(runs, { method: "condorcet" }), entries: per * D.maxLists };
+});
+add("fuseRuns (rbc)", "2 runs x 100k entries, 1 query", () => {
+  const runs = [0, 1].map((s) => run(1, E / 2, s));
+  return { call: () => lib.fuseRuns(runs, { method: "rbc", params: { phi: 0.8 } }), entries: E };
+});
+add("optimizeFusion (wsum)", "2 runs x 68k entries, 11 configurations (work 1.5M)", () => {
+  const per = Math.floor(D.maxSearchWork / 11 / 2 / 100) * 100;
+  const runs = [1, 2].map((s) => run(per / 100, 100, s));
+  const qrels = run(per / 100, 10, 0);
+  return { call: () => lib.optimizeFusion(qrels, runs, { method: "wsum", metric: "ndcg@10" }), entries: 2 * per };
+});
+add("optimizeFusion (rrf)", "2 runs x 75k entries, 10 values of k (work 1.5M)", () => {
+  const per = Math.floor(D.maxSearchWork / 10 / 2 / 100) * 100;
+  const runs = [1, 2].map((s) => run(per / 100, 100, s));
+  const qrels = run(per / 100, 10, 0);
+  return { call: () => lib.optimizeFusion(qrels, runs, { method: "rrf", metric: "ndcg@10" }), entries: 2 * per };
+});
+
+// ------------------------------------------------------------------ measure
+
+const results = [];
+console.error(`limits: ${JSON.stringify(D)}`);
+console.error(`machine: ${cpus().length} x ${cpus()[0]?.model}, Node ${process.version}, load ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+for (const c of cases) {
+  if (only && !c.name.includes(only)) continue;
+  let built;
+  try {
+    built = c.build();
+    built.call();
+  } catch (e) {
+    results.push({ name: c.name, input: c.what, error: `${e.code ?? e.name}: ${e.message}` });
+    console.error(`${c.name}: FAILED at the default limits: ${e.code ?? ""} ${e.message}`);
+    continue;
+  }
+  const times = [];
+  for (let i = 0; i < reps; i++) {
+    globalThis.gc?.();
+    const t0 = performance.now();
+    built.call();
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  const r = { name: c.name, input: c.what, entries: built.entries, medianMs: times[Math.floor(times.length / 2)], maxMs: times[times.length - 1] };
+  results.push(r);
+  console.error(`${c.name.padEnd(40)} ${r.medianMs.toFixed(0).padStart(6)} ms (max ${r.maxMs.toFixed(0)})  ${c.what}`);
+}
+
+// One entry over: refused, whatever the call.
+const over = [
+  ["rrf", () => lib.rrf(splitLists(1, E + 1))],
+  ["Pipeline.run", () => new lib.Pipeline().run({ lists: [{ name: "a", ids: ids(E) }], items: { extra: {} } })],
+  ["parseTrecRun", () => lib.parseTrecRun(trecText(E + 1, false))],
+  ["fuseRuns", () => lib.fuseRuns([run(1, E / 2 + 1, 1), run(1, E / 2, 2)], { method: "sum" })],
+  ["rrfColumnar", () => lib.rrfColumnar(new Uint32Array(D.maxColumnarEntries + 1), new Uint32Array([0, D.maxListLength, 2 * D.maxListLength, 3 * D.maxListLength, 4 * D.maxListLength, D.maxColumnarEntries + 1]), 1)],
+];
+const refused = [];
+for (const [name, f] of over) {
+  if (only && !name.includes(only)) continue;
+  try {
+    f();
+    refused.push({ name, refused: false });
+  } catch (e) {
+    refused.push({ name, refused: e.code === "INPUT_TOO_LARGE", code: e.code, field: e.field });
+  }
+}
+for (const r of refused) console.error(`one over the limit: ${r.name}: ${r.refused ? `INPUT_TOO_LARGE (${r.field})` : `NOT refused (${r.code})`}`);
+
+const worst = results.filter((r) => r.medianMs !== undefined).sort((a, b) => b.medianMs - a.medianMs)[0];
+const summary = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: `${cpus().length} x ${cpus()[0]?.model}`,
+  loadavg: loadavg(),
+  limits: D,
+  results,
+  oneOver: refused,
+  slowest: worst && { name: worst.name, medianMs: worst.medianMs },
+};
+writeFileSync(outFile, JSON.stringify(summary, null, 2) + "\n");
+console.log(`slowest call at the default limits: ${worst?.name} ${worst?.medianMs.toFixed(0)} ms (median of ${reps}); ${results.filter((r) => r.error).length} failed; ${refused.filter((r) => !r.refused).length} over-limit inputs accepted. Wrote ${outFile}`);
+if (results.some((r) => r.error) || refused.some((r) => !r.refused)) process.exit(1);
