@@ -92,7 +92,7 @@ const add = (name, what, build) => cases.push({ name, what, build });
 // Pipeline.run, workload (c) of the benchmark: 3 lists, items with name, type, summary
 // and modification time, heuristic rerank. Entries are list ids plus items: n per list
 // over a universe of 1.5 n documents gives about 1.44 n items, so 4.44 n <= E.
-add("Pipeline.run (c)", "3 lists + items = 200k entries, rerank on", () => {
+add("Pipeline.run (c)", `3 lists + items = ${E / 1000}k entries, rerank on`, () => {
   let n = Math.floor(E / 4.44);
   let x = gen.makeInputs(n);
   while (3 * n + Object.keys(x.inputC.items).length > E) x = gen.makeInputs((n -= 500));
@@ -126,7 +126,7 @@ add("Pipeline.runColumnar", "4 lists x 1M indices over 4M documents, recency on"
   const p = new lib.Pipeline(config(false));
   return { call: () => p.runColumnar({ docs, offsets, nDocs: D.maxColumnarEntries, modifiedAt, now: gen.NOW }), entries: docs.length };
 });
-add("rrf", "3 lists, 200k distinct ids", () => {
+add("rrf", `3 lists, ${E / 1000}k distinct ids`, () => {
   const lists = splitLists(3, E);
   return { call: () => lib.rrf(lists), entries: E };
 });
@@ -143,11 +143,11 @@ add("rrfColumnar", "4 lists x 1M indices over 4M documents", () => {
   const offsets = Uint32Array.from({ length: lists + 1 }, (_, i) => i * per);
   return { call: () => lib.rrfColumnar(docs, offsets, D.maxColumnarEntries), entries: docs.length };
 });
-add("fuseMultiQuery", "3 queries, 200k hits", () => {
+add("fuseMultiQuery", `3 queries, ${E / 1000}k hits`, () => {
   const queries = splitLists(3, E).map((l) => l.map((id, i) => ({ id, score: 1 - i / l.length })));
   return { call: () => lib.fuseMultiQuery(queries), entries: E };
 });
-add("rerank", "200k candidates with name, type, summary", () => {
+add("rerank", `${E / 1000}k candidates with name, type, summary`, () => {
   const cands = Array.from({ length: E }, (_, d) => ({ id: gen.docId(d), name: gen.nameOf(d), type: gen.typeOf(d), score: 1 / (d + 1), summary: gen.summaryOf(d) }));
   return { call: () => lib.rerank(gen.QUERY, cands), entries: E };
 });
@@ -175,15 +175,15 @@ add("applyCalibration (isotonic)", "1M scores, a 1M-point isotonic model", () =>
 });
 numeric("calibrationError", () => lib.calibrationError(S, L, { bins: 100 }));
 numeric("proposeBands", () => lib.proposeBands(S, L));
-add("parseTrecRun", "200k lines", () => {
+add("parseTrecRun", `${E / 1000}k lines`, () => {
   const text = trecText(E, false);
   return { call: () => lib.parseTrecRun(text), entries: E };
 });
-add("parseQrels", "200k lines", () => {
+add("parseQrels", `${E / 1000}k lines`, () => {
   const text = trecText(E, true);
   return { call: () => lib.parseQrels(text), entries: E };
 });
-add("evaluate", "qrels 100k + run 100k entries, 1,000 queries, 4 metrics", () => {
+add("evaluate", `qrels ${E / 2000}k + run ${E / 2000}k entries, ${E / 200} queries, 4 metrics`, () => {
   const qrels = run(E / 200, 100, 1);
   const r = run(E / 200, 100, 2);
   return { call: () => lib.evaluate(qrels, r, ["ndcg@10", "map@100", "recall@100", "mrr"]), entries: E };
@@ -193,30 +193,33 @@ add("evaluatePerQuery", "as above", () => {
   const r = run(E / 200, 100, 2);
   return { call: () => lib.evaluatePerQuery(qrels, r, ["ndcg@10", "map@100", "recall@100", "mrr"]), entries: E };
 });
-add("fuseRuns (rrf)", "3 runs x 66,600 entries, 666 queries", () => {
+add("fuseRuns (rrf)", `3 runs x ${Math.floor(E / 300) * 100} entries, ${Math.floor(E / 300)} queries`, () => {
   const runs = [0, 1, 2].map((s) => run(Math.floor(E / 300), 100, s));
   return { call: () => lib.fuseRuns(runs, { method: "rrf" }), entries: 3 * Math.floor(E / 300) * 100 };
 });
-add("fuseRuns (condorcet)", "64 runs x 3,125 distinct documents, 1 query", () => {
+add("fuseRuns (condorcet)", `64 runs x ${Math.floor(E / 64)} distinct documents, 1 query`, () => {
   const per = Math.floor(E / D.maxLists);
   const runs = Array.from({ length: D.maxLists }, (_, r) => ({ q: Object.fromEntries(Array.from({ length: per }, (_, i) => [`r${r}-d${i}`, 1 - i / per])) }));
   return { call: () => lib.fuseRuns(runs, { method: "condorcet" }), entries: per * D.maxLists };
 });
-add("fuseRuns (rbc)", "2 runs x 100k entries, 1 query", () => {
+add("fuseRuns (rbc)", `2 runs x ${E / 2000}k entries, 1 query`, () => {
   const runs = [0, 1].map((s) => run(1, E / 2, s));
   return { call: () => lib.fuseRuns(runs, { method: "rbc", params: { phi: 0.8 } }), entries: E };
 });
-add("optimizeFusion (wsum)", "2 runs x 68k entries, 11 configurations (work 1.5M)", () => {
-  const per = Math.floor(D.maxSearchWork / 11 / 2 / 100) * 100;
-  const runs = [1, 2].map((s) => run(per / 100, 100, s));
-  const qrels = run(per / 100, 10, 0);
-  return { call: () => lib.optimizeFusion(qrels, runs, { method: "wsum", metric: "ndcg@10" }), entries: 2 * per };
+// optimizeFusion: runs and qrels share maxTotalEntries (2 runs of P entries, qrels of
+// P / 10), and the configurations x 2P entries fill maxSearchWork.
+const P = Math.floor(E / 2.1 / 100) * 100;
+const TRIALS = Math.floor(D.maxSearchWork / (2 * P));
+add("optimizeFusion (wsum)", `2 runs x ${P} entries, ${TRIALS} configurations (step 1/${TRIALS - 1})`, () => {
+  const runs = [1, 2].map((s) => run(P / 100, 100, s));
+  const qrels = run(P / 100, 10, 0);
+  return { call: () => lib.optimizeFusion(qrels, runs, { method: "wsum", metric: "ndcg@10", step: 1 / (TRIALS - 1) }), entries: 2.1 * P };
 });
-add("optimizeFusion (rrf)", "2 runs x 75k entries, 10 values of k (work 1.5M)", () => {
-  const per = Math.floor(D.maxSearchWork / 10 / 2 / 100) * 100;
-  const runs = [1, 2].map((s) => run(per / 100, 100, s));
-  const qrels = run(per / 100, 10, 0);
-  return { call: () => lib.optimizeFusion(qrels, runs, { method: "rrf", metric: "ndcg@10" }), entries: 2 * per };
+add("optimizeFusion (rrf)", `2 runs x ${P} entries, ${TRIALS} values of k`, () => {
+  const runs = [1, 2].map((s) => run(P / 100, 100, s));
+  const qrels = run(P / 100, 10, 0);
+  const kValues = Array.from({ length: TRIALS }, (_, i) => 10 * (i + 1));
+  return { call: () => lib.optimizeFusion(qrels, runs, { method: "rrf", metric: "ndcg@10", kValues }), entries: 2.1 * P };
 });
 
 // ------------------------------------------------------------------ measure

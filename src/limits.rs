@@ -10,7 +10,7 @@
 //!
 //! * entries given as JS objects and strings (`Pipeline.run`'s lists and items, `rrf`,
 //!   `fuseMultiQuery`, `rerank`, runs and qrels, parsed TREC lines):
-//!   [`Limits::max_total_entries`], 200,000 by default;
+//!   [`Limits::max_total_entries`], 100,000 by default;
 //! * entries given as typed arrays of indices (`runColumnar`, `rrfColumnar`):
 //!   [`Limits::max_columnar_entries`], 4,000,000 by default.
 //!
@@ -33,7 +33,7 @@ pub struct Limits {
     /// weights) (default 1,000,000).
     pub max_list_length: u32,
     /// Maximum number of entries given as objects or strings in one call: list ids plus
-    /// items, hits, candidates, run and qrels entries, TREC lines (default 200,000).
+    /// items, hits, candidates, run and qrels entries, TREC lines (default 100,000).
     pub max_total_entries: u32,
     /// Maximum number of entries given as typed arrays of indices in one call (`docs`),
     /// and of documents (`nDocs`) (default 4,000,000).
@@ -56,7 +56,7 @@ impl Default for Limits {
         Limits {
             max_lists: 64,
             max_list_length: 1_000_000,
-            max_total_entries: 200_000,
+            max_total_entries: 100_000,
             max_columnar_entries: 4_000_000,
             max_id_bytes: 1024,
             max_text_bytes: 1_000_000,

@@ -210,6 +210,14 @@ impl Calibration {
         }
     }
 
+    /// [`Calibration::apply`] of every score, in input order.
+    pub fn apply_many(&self, raw: &[f64]) -> Vec<f64> {
+        match self {
+            Calibration::Isotonic(m) => m.predict_many(raw),
+            _ => raw.iter().map(|&s| self.apply(s)).collect(),
+        }
+    }
+
     /// The confidence of one raw score.
     pub fn apply(&self, raw: f64) -> f64 {
         match self {

@@ -328,7 +328,7 @@ export function tests(lib, golden) {
     eq(lib.defaultLimits(), {
       maxLists: 64,
       maxListLength: 1000000,
-      maxTotalEntries: 200000,
+      maxTotalEntries: 100000,
       maxColumnarEntries: 4000000,
       maxIdBytes: 1024,
       maxTextBytes: 1000000,
