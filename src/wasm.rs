@@ -416,12 +416,7 @@ fn js_tree(
             // Sets, boxed strings and other iterables: no JSON form.
             return Ok(None);
         }
-        let keys = Object::keys(value.unchecked_ref::<Object>());
-        reader
-            .limits()
-            .check_array(keys.length() as usize, "")
-            .map_err(TreeError::Limit)?;
-        for key in keys.iter() {
+        for key in Object::keys(value.unchecked_ref::<Object>()).iter() {
             let v = Reflect::get(value, &key).map_err(|_| "a property getter threw".to_string())?;
             add(key, v, reader)?;
         }

@@ -394,7 +394,7 @@ test("oversized inputs are INPUT_TOO_LARGE", () => {
     ["rrf: 100,001 ids in 3 lists", () => lib.rrf([big(50_000), big(50_000), ["b"]]), "lists"],
     ["Pipeline.run: 5,000 items sharing a 1 MB summary", () => new lib.Pipeline().run({ lists: [{ name: "s", ids: ["d0"] }], items: sharedItems }), "items.d31.summary"],
     ["Pipeline.run (generic path): a Map of items sharing a 1 MB summary", () => new lib.Pipeline().run({ lists: [{ name: "s", ids: ["d0"] }], items: new Map(Object.entries(sharedItems)) }), "input"],
-    ["rerank: 100 candidates sharing a 1 MB summary", () => lib.rerank("q", Array.from({ length: 100 }, (_, i) => ({ id: `d${i}`, name: "n", type: "class", score: 1, summary: mb }))), "candidates"],
+    ["rerank: 100 candidates sharing a 1 MB summary", () => lib.rerank("q", Array.from({ length: 100 }, (_, i) => ({ id: `d${i}`, name: "n", type: "class", score: 1, summary: mb }))), "candidates[31].summary"],
     ["fuseRuns: 3 runs of 50,000 entries", () => lib.fuseRuns([0, 1, 2].map((r) => ({ q: Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`d${i}`, i])) })), { method: "sum" }), "runs[2]"],
     ["rrf: 65 lists", () => lib.rrf(Array.from({ length: 65 }, () => ["a"])), "lists"],
     ["rrf: a list of 1,000,001 ids", () => lib.rrf([big(1_000_001)]), "lists[0]"],

@@ -379,7 +379,7 @@ export function tests(lib, golden) {
     const tuned = lib.rerank("alpha", cands, lim({ maxTotalEntries: 2 }, { exactNameMultiplier: 5 }));
     eq(tuned, lib.rerank("alpha", cands, { exactNameMultiplier: 5 }));
     assert(tuned[0].rerankedScore !== lib.rerank("alpha", cands)[0].rerankedScore, "the other options apply");
-    tooLarge(() => lib.rerank("alpha", cands, lim({ maxTotalTextBytes: 12 })), "candidates", "maxTotalTextBytes");
+    tooLarge(() => lib.rerank("alpha", cands, lim({ maxTotalTextBytes: 12 })), "candidates[0].type", "maxTotalTextBytes");
     // Arrays of numbers: maxListLength.
     const s3 = new Float64Array([0.1, 0.5, 0.9]);
     const l3 = [0, 1, 1];
