@@ -9,6 +9,20 @@ PROFILE=${PROFILE:---release}
 rm -rf pkg
 wasm-pack build --quiet "$PROFILE" --target web --out-dir pkg/web --out-name calibrank --no-pack
 wasm-pack build --quiet "$PROFILE" --target nodejs --out-dir pkg/cjs --out-name calibrank --no-pack
+# The shadow-stack guard (js/stack_guard.js): export the stack pointer, and make the glue
+# call every wasm export through the guard. Each edit must apply exactly once.
+node scripts/export-stack-pointer.mjs pkg/web/calibrank_bg.wasm pkg/cjs/calibrank_bg.wasm
+node -e '
+const fs = require("fs");
+const guard = fs.readFileSync("js/stack_guard.js", "utf8");
+for (const [file, from, to] of [
+  ["pkg/web/calibrank.js", "wasm = instance.exports;", "wasm = __calibrankGuard(instance.exports);"],
+  ["pkg/cjs/calibrank.js", "let wasm = wasmInstance.exports;", "let wasm = __calibrankGuard(wasmInstance.exports);"],
+]) {
+  const text = fs.readFileSync(file, "utf8");
+  if (text.split(from).length !== 2) { console.error(`[build-pkg] ${file}: expected one "${from}"`); process.exit(1); }
+  fs.writeFileSync(file, text.replace(from, to) + guard);
+}'
 rm -f pkg/web/.gitignore pkg/cjs/.gitignore pkg/web/package.json pkg/cjs/package.json pkg/web/README.md pkg/cjs/README.md
 # The CommonJS glue must not be read as ESM under the package's "type": "module".
 echo '{"type":"commonjs"}' > pkg/cjs/package.json

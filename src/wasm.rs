@@ -136,6 +136,32 @@ extern "C" {
     /// through the wasm frames).
     #[wasm_bindgen(catch, js_namespace = Object, js_name = assign)]
     fn object_assign(target: &Object, source: &JsValue) -> Result<JsValue, JsValue>;
+    /// `Object.keys`, with a throwing Proxy trap an `Err`.
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
+    fn keys_of(object: &JsValue) -> Result<Array, JsValue>;
+}
+
+// Guarded reads. Reading the caller's values can run the caller's code (a getter, a
+// Proxy trap), and an exception thrown there must come back as an `Err`, not unwind
+// through the wasm frames: unwinding skips their epilogues, which leaks the Rust values
+// they own (about a kilobyte per call) and shadow stack (restored by
+// js/stack_guard.js). The fast decoders give up (`None`) on such an error and the
+// generic path, whose walk (`js_tree`) reads the same values the same way, returns the
+// caller's exception unchanged.
+
+/// `value.length` as a whole number (0 when it is not a number).
+fn length_of(value: &JsValue) -> Result<u32, JsValue> {
+    Reflect::get(value, &js_key("length")).map(|l| l.as_f64().map_or(0, |n| n as u32))
+}
+
+/// `value[i]`.
+fn at(value: &JsValue, i: u32) -> Result<JsValue, JsValue> {
+    Reflect::get_u32(value, i)
+}
+
+/// Every element of an array-like, read with [`at`].
+fn elements(value: &JsValue) -> Result<Vec<JsValue>, JsValue> {
+    (0..length_of(value)?).map(|i| at(value, i)).collect()
 }
 
 /// Options (`options?: T & WithLimits`) with their limits split off: the limits, and
@@ -240,6 +266,8 @@ impl Reader {
 enum TreeError {
     Invalid(String),
     Limit(ScoreError),
+    /// The caller's own exception (a getter or a Proxy trap threw), passed on as it is.
+    Thrown(JsValue),
 }
 
 impl TreeError {
@@ -251,6 +279,7 @@ impl TreeError {
                 ..e
             }),
             TreeError::Limit(e) => to_js_error(e),
+            TreeError::Thrown(e) => e,
         }
     }
 }
@@ -358,14 +387,13 @@ fn js_tree(
         {
             return Err("an array whose prototype or iterator is not the standard one".into());
         }
-        let array: &Array = value.unchecked_ref();
         reader
             .limits()
-            .check_array(array.length() as usize, "")
+            .check_array(length_of(value).map_err(TreeError::Thrown)? as usize, "")
             .map_err(TreeError::Limit)?;
         let mut items = Vec::new();
         let mut whole = true;
-        for item in array.iter() {
+        for item in elements(value).map_err(TreeError::Thrown)? {
             match js_tree(&item, depth + 1, build, reader)? {
                 Some(v) if build => items.push(v),
                 Some(_) => {}
@@ -416,8 +444,8 @@ fn js_tree(
             // Sets, boxed strings and other iterables: no JSON form.
             return Ok(None);
         }
-        for key in Object::keys(value.unchecked_ref::<Object>()).iter() {
-            let v = Reflect::get(value, &key).map_err(|_| "a property getter threw".to_string())?;
+        for key in keys_of(value).map_err(TreeError::Thrown)?.iter() {
+            let v = Reflect::get(value, &key).map_err(TreeError::Thrown)?;
             add(key, v, reader)?;
         }
     }
@@ -655,10 +683,10 @@ fn fast_strings(
     reader: &mut Reader,
     field: &dyn Fn(u32) -> String,
 ) -> Option<Vec<String>> {
-    let n = array.length();
+    let n = length_of(array).ok()?;
     let mut out = Vec::with_capacity(n as usize);
     for i in 0..n {
-        out.push(reader.fast_string(&array.get(i), &|| field(i))??);
+        out.push(reader.fast_string(&at(array, i).ok()?, &|| field(i))??);
     }
     Some(out)
 }
@@ -667,9 +695,9 @@ fn fast_strings(
 /// including its unknown-field pass, cannot fail and yields the same vectors).
 fn fast_string_lists(value: &JsValue, reader: &mut Reader) -> Option<Vec<Vec<String>>> {
     let outer = value.dyn_ref::<Array>()?;
-    (0..outer.length())
+    (0..length_of(outer).ok()?)
         .map(|i| {
-            fast_strings(outer.get(i).dyn_ref::<Array>()?, reader, &|j| {
+            fast_strings(at(outer, i).ok()?.dyn_ref::<Array>()?, reader, &|j| {
                 format!("lists[{i}][{j}]")
             })
         })
@@ -682,7 +710,7 @@ fn fast_string_lists(value: &JsValue, reader: &mut Reader) -> Option<Vec<Vec<Str
 /// `count` keys none of which contains a comma is valid exactly when it splits into
 /// `count` allowed keys, and no other key list with the same count joins to it.
 fn fast_keys_ok(obj: &JsValue, allowed: &[&str], shapes: &mut Vec<(JsValue, u32)>) -> Option<()> {
-    let keys = Object::keys(obj.unchecked_ref::<Object>());
+    let keys = keys_of(obj).ok()?;
     let count = keys.length();
     if count == 0 {
         return Some(());
@@ -763,8 +791,8 @@ fn fast_input_list(
         } else {
             let a = v.dyn_ref::<Array>()?;
             Some(
-                (0..a.length())
-                    .map(|i| a.get(i).as_f64())
+                (0..length_of(a).ok()?)
+                    .map(|i| at(a, i).ok()?.as_f64())
                     .collect::<Option<Vec<f64>>>()?,
             )
         }
@@ -786,9 +814,10 @@ fn fast_candidates(value: &JsValue, reader: &mut Reader) -> Option<Vec<Candidate
     FAST_KEYS.with(|keys| {
         let [k_id, k_score, k_name, k_type, k_summary, k_content] = &keys.candidate;
         let mut shapes = Vec::new();
-        let mut out = Vec::with_capacity(array.length() as usize);
-        for i in 0..array.length() {
-            let c = array.get(i);
+        let n = length_of(array).ok()?;
+        let mut out = Vec::with_capacity(n as usize);
+        for i in 0..n {
+            let c = at(array, i).ok()?;
             if !c.is_object() || Array::is_array(&c) {
                 return None;
             }
@@ -814,10 +843,11 @@ fn fast_f64s(value: &JsValue, max: u32) -> Option<Vec<f64>> {
         return (typed.length() <= max).then(|| typed.to_vec());
     }
     let array = value.dyn_ref::<Array>()?;
-    if array.length() > max {
+    let n = length_of(array).ok()?;
+    if n > max {
         return None;
     }
-    (0..array.length()).map(|i| array.get(i).as_f64()).collect()
+    (0..n).map(|i| at(array, i).ok()?.as_f64()).collect()
 }
 
 /// An isotonic model (`{ method: "isotonic", x, y }` with arrays of numbers), which can
@@ -862,8 +892,8 @@ fn fast_pipeline_input_with(
     };
     let lists = fast_get(value, k_lists)?;
     let lists = lists.dyn_ref::<Array>()?;
-    let lists = (0..lists.length())
-        .map(|i| fast_input_list(&lists.get(i), keys, reader, i))
+    let lists = (0..length_of(lists).ok()?)
+        .map(|i| fast_input_list(&at(lists, i).ok()?, keys, reader, i))
         .collect::<Option<Vec<crate::pipeline::InputList>>>()?;
     let mut items = std::collections::BTreeMap::new();
     if let Some(items_value) = fast_absent_or(value, k_items)? {
@@ -874,7 +904,7 @@ fn fast_pipeline_input_with(
         {
             return None;
         }
-        let ids = Object::keys(items_value.unchecked_ref::<Object>());
+        let ids = keys_of(&items_value).ok()?;
         let charged = reader.entries(ids.length() as usize, "items");
         reader.fast(charged)?;
         let mut shapes = Vec::new();
@@ -1005,11 +1035,11 @@ fn read_f64s(value: &JsValue, field: &str, limits: &Limits) -> JsResult<Vec<f64>
             "expected a Float64Array or an array of numbers",
         ));
     }
-    let array: &Array = value.unchecked_ref();
-    core(limits.check_array(array.length() as usize, field))?;
-    let mut out = Vec::with_capacity(array.length() as usize);
-    for (i, v) in array.iter().enumerate() {
-        match v.as_f64() {
+    let n = length_of(value)?;
+    core(limits.check_array(n as usize, field))?;
+    let mut out = Vec::with_capacity(n as usize);
+    for i in 0..n {
+        match at(value, i)?.as_f64() {
             Some(x) => out.push(x),
             None => {
                 return Err(err(
@@ -1053,21 +1083,16 @@ fn read_u32s_or_array(value: &JsValue, field: &str, max: u32, limit: &str) -> Js
             "expected a Uint32Array or an array of whole numbers",
         ));
     }
-    let array: &Array = value.unchecked_ref();
-    if array.length() > max {
+    let n = length_of(value)?;
+    if n > max {
         return Err(err(
             ErrorCode::InputTooLarge,
             field,
-            format!(
-                "{} entries, above the limit of {max} (limits.{limit})",
-                array.length()
-            ),
+            format!("{n} entries, above the limit of {max} (limits.{limit})"),
         ));
     }
-    array
-        .iter()
-        .enumerate()
-        .map(|(i, v)| match v.as_f64() {
+    (0..n)
+        .map(|i| match at(value, i)?.as_f64() {
             Some(x) if x >= 0.0 && x <= f64::from(u32::MAX) && x.fract() == 0.0 => Ok(x as u32),
             _ => Err(err(
                 ErrorCode::InvalidType,
@@ -1152,18 +1177,19 @@ fn precheck_lists(input: &JsValue, reader: &mut Reader) -> JsResult<()> {
         return Ok(());
     };
     let limits = *reader.limits();
-    core(limits.check_lists(lists.length() as usize, "lists"))?;
-    let lengths: Vec<usize> = lists
-        .iter()
-        .map(|l| {
-            let ids = if l.is_object() {
-                Reflect::get(&l, &js_key("ids")).unwrap_or(JsValue::UNDEFINED)
-            } else {
-                JsValue::UNDEFINED
-            };
-            ids.dyn_ref::<Array>().map_or(0, |a| a.length() as usize)
-        })
-        .collect();
+    core(limits.check_lists(length_of(lists)? as usize, "lists"))?;
+    let mut lengths = Vec::new();
+    for l in elements(lists)? {
+        let ids = if l.is_object() {
+            Reflect::get(&l, &js_key("ids"))?
+        } else {
+            JsValue::UNDEFINED
+        };
+        lengths.push(match ids.dyn_ref::<Array>() {
+            Some(a) => length_of(a)? as usize,
+            None => 0,
+        });
+    }
     core(limits.check_lengths(lengths.iter().copied(), "lists"))?;
     core(reader.entries(lengths.iter().sum(), "lists"))
 }
@@ -1174,7 +1200,7 @@ fn precheck_items(input: &JsValue, reader: &mut Reader) -> JsResult<()> {
     if !items.is_object() || is_map(&items) || Array::is_array(&items) {
         return Ok(());
     }
-    let n = Object::keys(items.unchecked_ref::<Object>()).length() as usize;
+    let n = keys_of(&items)?.length() as usize;
     core(reader.entries(n, "items"))
 }
 
@@ -1185,11 +1211,14 @@ fn precheck_arrays(value: &JsValue, reader: &mut Reader, field: &str) -> JsResul
         return Ok(());
     };
     let limits = *reader.limits();
-    core(limits.check_lists(outer.length() as usize, field))?;
-    let lengths: Vec<usize> = outer
-        .iter()
-        .map(|l| l.dyn_ref::<Array>().map_or(0, |a| a.length() as usize))
-        .collect();
+    core(limits.check_lists(length_of(outer)? as usize, field))?;
+    let mut lengths = Vec::new();
+    for l in elements(outer)? {
+        lengths.push(match l.dyn_ref::<Array>() {
+            Some(a) => length_of(a)? as usize,
+            None => 0,
+        });
+    }
     core(limits.check_lengths(lengths.iter().copied(), field))?;
     core(reader.entries(lengths.iter().sum(), field))
 }
@@ -1197,20 +1226,20 @@ fn precheck_arrays(value: &JsValue, reader: &mut Reader, field: &str) -> JsResul
 /// [`check_map`] on a run or qrels (a record of records) and on each of its values.
 fn check_run_shape(value: &JsValue, field: &str) -> JsResult<()> {
     check_map(value, field)?;
-    let entries = if let Some(map) = value.dyn_ref::<js_sys::Map>().filter(|_| is_map(value)) {
-        Array::from(&map.entries())
+    if let Some(map) = value.dyn_ref::<js_sys::Map>().filter(|_| is_map(value)) {
+        for entry in Array::from(&map.entries()).iter() {
+            let key = Reflect::get(&entry, &0.into())?
+                .as_string()
+                .unwrap_or_default();
+            let docs = Reflect::get(&entry, &1.into())?;
+            check_map(&docs, &format!("{field}.{key}"))?;
+        }
     } else if value.is_object() {
-        Object::entries(value.unchecked_ref::<Object>())
-    } else {
-        return Ok(());
-    };
-    for entry in entries.iter() {
-        let key = Reflect::get(&entry, &0.into())
-            .ok()
-            .and_then(|k| k.as_string())
-            .unwrap_or_default();
-        let docs = Reflect::get(&entry, &1.into()).unwrap_or(JsValue::UNDEFINED);
-        check_map(&docs, &format!("{field}.{key}"))?;
+        for key in keys_of(value)?.iter() {
+            let docs = Reflect::get(value, &key)?;
+            let key = key.as_string().unwrap_or_default();
+            check_map(&docs, &format!("{field}.{key}"))?;
+        }
     }
     Ok(())
 }
@@ -1935,13 +1964,13 @@ fn fast_plain_record(value: &JsValue) -> Option<()> {
 /// which accept exactly these runs with the same values.
 fn fast_run(value: &JsValue, reader: &mut Reader, field: &str) -> Option<RunJson> {
     fast_plain_record(value)?;
-    let queries = Object::keys(value.unchecked_ref::<Object>());
+    let queries = keys_of(value).ok()?;
     let mut run = Vec::with_capacity(queries.length() as usize);
     for i in 0..queries.length() {
         let q = queries.get(i);
         let docs = fast_get(value, &q)?;
         fast_plain_record(&docs)?;
-        let ids = Object::keys(docs.unchecked_ref::<Object>());
+        let ids = keys_of(&docs).ok()?;
         // Charged before the entries are read.
         let charged = reader.entries(ids.length() as usize, field);
         reader.fast(charged)?;

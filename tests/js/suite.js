@@ -414,6 +414,36 @@ export function tests(lib, golden) {
     eq(lib.optimizeFusion({ q: { z: 1 } }, [a, b], lim({ maxSearchWork: 55 }, { method: "wsum", metric: "mrr" })).trials.length, 11);
   });
 
+  test("exceptions from the caller's own code propagate and leave the module usable", () => {
+    // A throwing index getter or Proxy trap is called from inside wasm; its exception
+    // unwinds through the wasm frames. Before the stack guard (js/stack_guard.js) each
+    // such call leaked shadow stack and the module broke after about 350 (dev build) to
+    // 2,000 (release) of them.
+    class Boom extends Error {}
+    const boom = () => {
+      throw new Boom("boom");
+    };
+    const cases = [
+      () => lib.rrf([Object.defineProperty(["a", "b"], 1, { get: boom })]),
+      () => lib.rrf([new Proxy(["a"], { get: (t, k) => (k === "length" ? boom() : t[k]) })]),
+      () => new lib.Pipeline().run({ lists: [{ name: "a", ids: ["x"] }], items: new Proxy({ x: {} }, { ownKeys: boom }) }),
+      () => lib.normalize(Object.defineProperty([1, 2], 1, { get: boom }), "max"),
+      () => lib.fuseRuns([{ q: { d: 1 } }, new Proxy({}, { ownKeys: boom })], { method: "sum" }),
+    ];
+    const expected = lib.rrf([["a", "b"], ["b"]]);
+    for (const [i, call] of cases.entries()) {
+      for (let n = 0; n < 3000; n++) {
+        try {
+          call();
+          throw new AssertionError(`case ${i}: no exception`);
+        } catch (e) {
+          assert(e instanceof Boom || e instanceof lib.ScoreError, `case ${i}, call ${n}: ${e && e.constructor && e.constructor.name}: ${e}`);
+        }
+      }
+      eq(lib.rrf([["a", "b"], ["b"]]), expected, `case ${i}: the module still works`);
+    }
+  });
+
   test("error codes are exported and complete", () => {
     const codes = lib.errorCodes();
     assert(codes.includes("INVALID_TOP_N") && codes.includes("NON_FINITE_SCORE"), "codes");
