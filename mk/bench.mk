@@ -4,8 +4,9 @@
 # writes bench/results.json (docs/performance.md records the figures and the machine).
 # `make bench-quick`: sizes up to 10,000 only. `make bench-size`: the slow size / speed
 # matrix over Cargo profiles and wasm-opt levels (bench/size-matrix.json).
+# `make bench-limits`: each call at its default limits.
 # `make test-bench` (part of `make test`): the baseline ranks exactly as the package.
-.PHONY: bench bench-quick bench-size bench-build test-bench
+.PHONY: bench bench-quick bench-size bench-build bench-limits test-bench
 
 EXTRA_TEST_TARGETS += test-bench
 BENCH_NODE := node --expose-gc --max-old-space-size=8192
@@ -18,6 +19,11 @@ bench: bench-build
 
 bench-quick: bench-build
 	BENCH_PYTHON="$$(bash bench/ensure-ranx.sh)" $(BENCH_NODE) bench/run.mjs --quick --out bench/results.quick.json $(BENCH_ARGS)
+
+# Every export timed at the largest input its default limits accept (bench/limits.json,
+# docs/reliability.md); about a minute.
+bench-limits: pkg
+	$(BENCH_NODE) bench/limits.mjs
 
 bench-size: setup
 	node bench/size.mjs --profiles

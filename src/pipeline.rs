@@ -322,6 +322,22 @@ impl Default for PipelineConfig {
     }
 }
 
+/// A reranked score that overflowed is the config's doing (multipliers near `f64::MAX`):
+/// `NON_FINITE_SCORE` naming the config value, not a later stage.
+fn reranked_finite(w: &Work<'_>, field: &str) -> Result<()> {
+    if w.after_rerank.is_finite() {
+        return Ok(());
+    }
+    Err(ScoreError::new(
+        ErrorCode::NonFiniteScore,
+        field,
+        format!(
+            "the reranked score of {:?} overflows ({}); lower the multipliers",
+            w.id, w.after_rerank
+        ),
+    ))
+}
+
 /// Bytes of every string of a pipeline input: the query, list names and ids, item ids
 /// and texts, the context.
 fn input_text_bytes(input: &PipelineInput) -> usize {
@@ -807,6 +823,7 @@ impl Pipeline {
                     let factors = heuristic_factors(&q, text, &rc.heuristic);
                     w.after_rerank = w.after_recency * factors.multiplier;
                     w.rerank = RerankExplain::Heuristic { factors };
+                    reranked_finite(w, "rerank.heuristic")?;
                 }
             }
             RerankMethod::CrossEncoder => {
@@ -837,6 +854,7 @@ impl Pipeline {
             if let Some(fy) = input.items.get(w.id).and_then(|m| m.fiscal_year) {
                 w.rerank_recency_multiplier = tier.multiplier(fy, rc.recency_boost);
                 w.after_rerank *= w.rerank_recency_multiplier;
+                reranked_finite(w, "rerank.recencyBoost")?;
             }
         }
         Ok(())

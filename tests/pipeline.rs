@@ -283,6 +283,36 @@ fn input_validation_codes() {
 }
 
 #[test]
+fn an_overflowing_rerank_names_the_config_not_a_later_stage() {
+    // Multipliers near f64::MAX: the product overflows in the rerank stage.
+    let mut cfg = PipelineConfig {
+        rerank: RerankConfig {
+            method: RerankMethod::Heuristic,
+            ..Default::default()
+        },
+        min_confidence: 0.0,
+        ..Default::default()
+    };
+    cfg.rerank.heuristic.exact_name_multiplier = 1e308;
+    cfg.rerank.heuristic.short_content_multiplier = 1e308;
+    let mut input = seed_000_input();
+    input.items.insert(
+        "B".to_string(),
+        ItemMeta {
+            name: Some("authentication".into()),
+            content: Some("short".into()),
+            ..Default::default()
+        },
+    );
+    let e = Pipeline::new(cfg).unwrap().run(&input).unwrap_err();
+    assert_eq!(
+        (e.code, e.field.as_str()),
+        (ErrorCode::NonFiniteScore, "rerank.heuristic")
+    );
+    assert!(e.message.contains("\"B\""), "{}", e.message);
+}
+
+#[test]
 fn empty_lists_give_no_results() {
     let p = Pipeline::new(PipelineConfig::default()).unwrap();
     let out = p

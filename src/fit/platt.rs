@@ -102,14 +102,10 @@ pub(crate) fn fit_platt_detailed(scores: &[f64], labels: &[f64]) -> Result<Platt
     })
 }
 
-/// `1 / (1 + exp(f))`, evaluated without overflow.
+/// `1 / (1 + exp(f))`: the logistic of `-f`, monotone bit for bit (see
+/// [`crate::calibrate::logistic`]).
 fn probability(f: f64) -> f64 {
-    if f >= 0.0 {
-        let e = libm::exp(-f);
-        e / (1.0 + e)
-    } else {
-        1.0 / (1.0 + libm::exp(f))
-    }
+    crate::calibrate::logistic(-f)
 }
 
 /// The affine map `z = (x - mean) / std` applied before fitting.
