@@ -13,6 +13,10 @@ import {
   queryConfidence,
   optimizeFusion,
   fitPlatt,
+  defaultLimits,
+  evaluate,
+  parseTrecRun,
+  type Limits,
   type ErrorCode,
   type PipelineConfig,
   type PipelineInput,
@@ -88,3 +92,16 @@ const bestK: number | undefined = report.best.params["k"];
 const fitted = fitPlatt([0.1, 0.9], [0, 1]);
 const tuned = new Pipeline({ calibration: fitted });
 console.log(top5, pairs, col, count, rs, n, p1, wrong, bestK, tuned);
+
+// Limits: defaults fully typed, per-call limits in every function's options.
+const limits: Required<Limits> = defaultLimits();
+const entries: number = limits.maxTotalEntries;
+rrf([["a"]], { k: 60, limits: { maxTotalEntries: 2 * entries } });
+const run = parseTrecRun("q1 Q0 d1 1 1.0 t", { limits: { maxTotalTextBytes: 1_000_000 } });
+const ndcg: number | undefined = evaluate({ q1: { d1: 1 } }, run, ["ndcg@10"], { limits: { maxTotalEntries: 10 } })["ndcg@10"];
+new Pipeline({ limits: { maxColumnarEntries: 8_000_000 } });
+// @ts-expect-error: a misspelled limit
+rrf([["a"]], { limits: { maxEntries: 10 } });
+// @ts-expect-error: limits are numbers
+calibrate([0.1], { limits: { maxListLength: "10" } });
+console.log(ndcg);
