@@ -157,6 +157,22 @@ add("rerank, texts", "31 candidates with 1 MB summaries + 1 MB query", () => {
   const q = textOf(D.maxTextBytes - 64);
   return { call: () => lib.rerank(q, cands), entries: n };
 });
+// Hostile reranker queries (the matcher used to be quadratic): a 1 MB query of distinct
+// words, and 64 long terms sharing their first 1,000 bytes against 1 MB of that byte,
+// each with 31 candidates of 1 MB.
+const TEXTS = Math.floor(D.maxTotalTextBytes / D.maxTextBytes) - 1;
+add("rerank, 1 MB query of distinct words", `~150,000 distinct terms, ${TEXTS - 1} candidates with 1 MB summaries`, () => {
+  let q = "";
+  for (let i = 0; q.length < D.maxTextBytes - 16; i++) q += `w${i.toString(36)} `;
+  const cands = Array.from({ length: TEXTS - 1 }, (_, d) => ({ id: `d${d}`, name: "x", score: 1, summary: textOf(D.maxTextBytes - 64) }));
+  return { call: () => lib.rerank(q, cands), entries: TEXTS - 1 };
+});
+add("rerank, long terms vs 1 MB of one letter", `64 terms "a"x1000 + "b" + i, ${TEXTS - 1} candidates with 1 MB of "a"`, () => {
+  const q = Array.from({ length: 64 }, (_, i) => "a".repeat(1000) + "b" + i.toString(36)).join(" ");
+  const a = "a".repeat(D.maxTextBytes - 64);
+  const cands = Array.from({ length: TEXTS - 1 }, (_, d) => ({ id: `d${d}`, name: "x", score: 1, summary: a }));
+  return { call: () => lib.rerank(q, cands), entries: TEXTS - 1 };
+});
 const [S, L] = scoresAndLabels(D.maxListLength);
 const numeric = (name, f) => add(name, "1M scores (Float64Array)", () => ({ call: f, entries: D.maxListLength }));
 numeric("normalize (softmax)", () => lib.normalize(S, "softmax"));

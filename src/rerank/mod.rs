@@ -24,10 +24,14 @@
 //! candidate gets 1.0), then multiplied by the fiscal-year tier boost
 //! `1 + rerankRecencyBoost * tier`.
 
+mod matcher;
+
 use crate::error::{finite, ErrorCode, Result, ScoreError};
 use crate::recency::FiscalYearTier;
+use matcher::TermMatcher;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// The built-in English stopwords.
 pub const STOPWORDS: &[&str] = &[
@@ -174,142 +178,197 @@ pub struct CandidateText<'a> {
     pub content: Option<&'a str>,
 }
 
-/// A prepared query: its lowercased text and its terms.
-#[derive(Debug, Clone, PartialEq)]
+/// A prepared query: its lowercased text, its terms, and a matcher that counts the
+/// terms in a text in one pass over the text (built once, used for every candidate).
+///
+/// Build it with [`PreparedQuery::new`]. The fields are public for reading: the matcher
+/// is built from `terms` by `new`, so a query whose terms are to change is prepared
+/// again rather than edited in place ([`heuristic_factors`] notices a change in the
+/// number of terms and matches the new ones, at the cost of a matcher per call, but not
+/// a term replaced in place). The matcher keeps per-text scratch state in `Cell`s: a
+/// `PreparedQuery` can be sent to another thread, not shared between threads.
+#[derive(Clone)]
 pub struct PreparedQuery {
     /// The trimmed, lowercased query.
     pub lower: String,
     /// Its terms (see [`extract_terms`]).
     pub terms: Vec<String>,
+    /// Counts the terms contained in a text.
+    matcher: TermMatcher,
 }
 
 impl PreparedQuery {
-    /// Prepares `query` with the given stopwords (`None`: the built-in list).
+    /// Prepares `query` with the given stopwords (`None`: the built-in list), in time
+    /// linear in the length of the query (and of the stopword list).
     pub fn new(query: &str, stopwords: Option<&[String]>) -> Self {
+        let terms = extract_terms(query, stopwords);
         PreparedQuery {
             lower: query.trim().to_lowercase(),
-            terms: extract_terms(query, stopwords),
+            matcher: TermMatcher::new(&terms),
+            terms,
         }
+    }
+}
+
+// The matcher is a function of `terms`: equality and the debug view leave it out.
+impl PartialEq for PreparedQuery {
+    fn eq(&self, other: &Self) -> bool {
+        self.lower == other.lower && self.terms == other.terms
+    }
+}
+
+impl std::fmt::Debug for PreparedQuery {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PreparedQuery")
+            .field("lower", &self.lower)
+            .field("terms", &self.terms)
+            .finish_non_exhaustive()
     }
 }
 
 /// Splits camelCase: a boundary before an uppercase letter that follows a lowercase
-/// letter or digit, or that starts a capitalized word after an uppercase run.
-fn split_camel(word: &str) -> Vec<String> {
-    let chars: Vec<char> = word.chars().collect();
-    let mut parts = Vec::new();
-    let mut current = String::new();
-    for (i, &c) in chars.iter().enumerate() {
-        let prev = i.checked_sub(1).and_then(|p| chars.get(p));
-        let next = chars.get(i + 1);
+/// letter or digit, or that starts a capitalized word after an uppercase run. Calls
+/// `part` with each part, a slice of `word` (no copies: a 1 MB query is ~200,000 words).
+fn split_camel<'a>(word: &'a str, mut part: impl FnMut(&'a str)) {
+    let mut start = 0;
+    let mut prev: Option<char> = None;
+    let mut chars = word.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
         let boundary = c.is_uppercase()
             && match prev {
                 Some(p) if p.is_lowercase() || p.is_numeric() => true,
-                Some(p) if p.is_uppercase() => next.is_some_and(|n| n.is_lowercase()),
+                Some(p) if p.is_uppercase() => chars.peek().is_some_and(|&(_, n)| n.is_lowercase()),
                 _ => false,
             };
-        if boundary && !current.is_empty() {
-            parts.push(std::mem::take(&mut current));
+        if boundary && i > start {
+            if let Some(p) = word.get(start..i) {
+                part(p);
+            }
+            start = i;
         }
-        current.push(c);
+        prev = Some(c);
     }
-    if !current.is_empty() {
-        parts.push(current);
+    if let Some(p) = word.get(start..).filter(|p| !p.is_empty()) {
+        part(p);
     }
-    parts
 }
 
-/// Extracts query terms (see the module documentation).
+/// Up to this many terms, [`extract_terms`] de-duplicates and looks stopwords up by
+/// scanning the terms (the typical query; cheaper than hashing), beyond with hash sets.
+const LINEAR_TERMS: usize = 16;
+
+/// Extracts query terms (see the module documentation), in time linear in the length
+/// of the query and of the stopword list.
+///
+/// Terms are de-duplicated keeping the first occurrence: by a scan of at most
+/// `LINEAR_TERMS` (16) terms, beyond by a hash map from each term to its position, which
+/// owns the terms until they are put back in order at the end (one allocation per
+/// distinct term; ASCII parts are lowercased in a reused buffer). The built-in stopwords
+/// are scanned (70 words, mostly rejected on their length). A user list is looked up the
+/// other way round: each stopword among the terms (no set of the list, which may be
+/// long), then the terms found dropped: the same terms, in the same order, as dropping
+/// the stopwords before de-duplicating.
 pub fn extract_terms(query: &str, stopwords: Option<&[String]>) -> Vec<String> {
-    let is_stop = |t: &str| match stopwords {
-        Some(list) => list.iter().any(|s| s == t),
-        None => STOPWORDS.contains(&t),
-    };
     let mut terms: Vec<String> = Vec::new();
+    // Beyond LINEAR_TERMS terms: every term and its position (`terms` is then empty).
+    let mut positions: Option<HashMap<String, usize>> = None;
+    let mut ascii = String::new();
     for word in query
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
     {
-        for part in split_camel(word) {
-            let t = part.to_lowercase();
-            if t.chars().count() < 2 || is_stop(&t) || terms.contains(&t) {
-                continue;
-            }
-            terms.push(t);
-        }
-    }
-    terms
-}
-
-/// How many of `terms` (lowercase) occur in `text` once lowercased:
-/// `terms.filter(|t| text.to_lowercase().contains(t)).count()`, computed without the
-/// lowercased copy for ASCII text (its lowercase is byte-wise) and in one pass over the
-/// text for up to 64 non-empty terms: at each byte only the terms that start with it are
-/// compared, byte by byte. `str::contains` set up a Two-Way searcher per term and text
-/// and scanned the text once per term; with the copies, the reranker was 4x slower (12%
-/// of a 3 x 20 pipeline run in wasm). A byte match of valid UTF-8 is a match on character
-/// boundaries, so the counts are the same.
-fn term_hits(text: &str, terms: &[String]) -> usize {
-    if terms.len() > 64 || terms.iter().any(String::is_empty) {
-        let lower = text.to_lowercase();
-        return terms.iter().filter(|t| lower.contains(t.as_str())).count();
-    }
-    if text.is_ascii() {
-        term_hits_in(text.as_bytes(), terms, u8::to_ascii_lowercase)
-    } else {
-        term_hits_in(text.to_lowercase().as_bytes(), terms, |b| *b)
-    }
-}
-
-fn term_hits_in(h: &[u8], terms: &[String], fold: impl Fn(&u8) -> u8) -> usize {
-    // by_first[b]: the terms (bits) whose first byte is b.
-    let mut by_first = [0u64; 256];
-    for (i, t) in terms.iter().enumerate() {
-        if let Some(m) = t
-            .as_bytes()
-            .first()
-            .and_then(|&b| by_first.get_mut(usize::from(b)))
-        {
-            *m |= 1 << i;
-        }
-    }
-    let all = if terms.len() == 64 {
-        u64::MAX
-    } else {
-        (1u64 << terms.len()) - 1
-    };
-    let mut found = 0u64;
-    for (pos, b) in h.iter().enumerate() {
-        let mut candidates = by_first.get(usize::from(fold(b))).copied().unwrap_or(0) & !found;
-        while candidates != 0 {
-            let i = candidates.trailing_zeros() as usize;
-            candidates &= candidates - 1;
-            let (Some(t), Some(rest)) = (terms.get(i), h.get(pos..)) else {
-                continue;
+        split_camel(word, |part| {
+            // An ASCII string's lowercase is byte-wise.
+            let t: Cow<'_, str> = if part.is_ascii() {
+                ascii.clear();
+                ascii.push_str(part);
+                ascii.make_ascii_lowercase();
+                Cow::Borrowed(&ascii)
+            } else {
+                Cow::Owned(part.to_lowercase())
             };
-            let t = t.as_bytes();
-            if rest.len() >= t.len() && rest.iter().zip(t).all(|(x, y)| fold(x) == *y) {
-                found |= 1 << i;
+            // Fewer than two characters once lowercased (`İ` makes two), or a built-in
+            // stopword.
+            if t.chars().nth(1).is_none() || (stopwords.is_none() && STOPWORDS.contains(&&*t)) {
+                return;
             }
+            match &mut positions {
+                Some(map) => {
+                    if !map.contains_key(&*t) {
+                        let n = map.len();
+                        map.insert(t.into_owned(), n);
+                    }
+                }
+                None if terms.iter().any(|x| *x == *t) => {}
+                None if terms.len() < LINEAR_TERMS => terms.push(t.into_owned()),
+                None => {
+                    let mut map: HashMap<String, usize> =
+                        terms.drain(..).enumerate().map(|(i, x)| (x, i)).collect();
+                    let n = map.len();
+                    map.insert(t.into_owned(), n);
+                    positions = Some(map);
+                }
+            }
+        });
+    }
+    match (positions, stopwords) {
+        (None, None) => terms,
+        // At most LINEAR_TERMS terms: flag those in the list.
+        (None, Some(list)) => {
+            let mut stop = [false; LINEAR_TERMS];
+            for s in list {
+                if let Some(flag) = terms
+                    .iter()
+                    .position(|t| t == s)
+                    .and_then(|i| stop.get_mut(i))
+                {
+                    *flag = true;
+                }
+            }
+            let mut flags = stop.iter();
+            terms.retain(|_| flags.next() != Some(&true));
+            terms
         }
-        if found == all {
-            break;
+        (Some(map), stopwords) => {
+            let stop: HashSet<&str> = stopwords
+                .unwrap_or_default()
+                .iter()
+                .map(String::as_str)
+                .filter(|s| map.contains_key(*s))
+                .collect();
+            // Back in order: the positions are 0..map.len(), each once.
+            let mut terms: Vec<String> = Vec::new();
+            terms.resize_with(map.len(), String::new);
+            for (t, i) in map {
+                if let Some(slot) = terms.get_mut(i) {
+                    *slot = t;
+                }
+            }
+            if !stop.is_empty() {
+                terms.retain(|t| !stop.contains(t.as_str()));
+            }
+            terms
         }
     }
-    found.count_ones() as usize
+}
+
+/// How many of `terms` occur in `text` once lowercased (a matcher built for the call).
+#[cfg(test)]
+fn term_hits(text: &str, terms: &[String]) -> usize {
+    TermMatcher::new(terms).hits(text)
 }
 
 /// `1 + hits / terms * weight` when there is at least one hit, else 1.
-fn term_factor(text: Option<&str>, terms: &[String], weight: f64) -> f64 {
+fn term_factor(text: Option<&str>, matcher: &TermMatcher, terms: usize, weight: f64) -> f64 {
     let Some(text) = text else { return 1.0 };
-    if terms.is_empty() {
+    if terms == 0 {
         return 1.0;
     }
-    let hits = term_hits(text, terms);
+    let hits = matcher.hits(text);
     if hits == 0 {
         1.0
     } else {
-        1.0 + (hits as f64 / terms.len() as f64) * weight
+        1.0 + (hits as f64 / terms as f64) * weight
     }
 }
 
@@ -334,8 +393,17 @@ pub fn heuristic_factors(
     } else {
         1.0
     };
-    let name_terms = term_factor(Some(c.name), &query.terms, cfg.name_term_weight);
-    let summary_terms = term_factor(c.summary, &query.terms, cfg.summary_term_weight);
+    // The matcher of the query's terms; prepared again if they were edited after `new`.
+    let rebuilt;
+    let matcher = if query.matcher.term_count() == query.terms.len() {
+        &query.matcher
+    } else {
+        rebuilt = TermMatcher::new(&query.terms);
+        &rebuilt
+    };
+    let terms = query.terms.len();
+    let name_terms = term_factor(Some(c.name), matcher, terms, cfg.name_term_weight);
+    let summary_terms = term_factor(c.summary, matcher, terms, cfg.summary_term_weight);
     let short_content = match c.content {
         Some(text)
             if !text.is_empty() && text.chars().count() < cfg.short_content_chars as usize =>
@@ -534,6 +602,195 @@ mod tests {
                     "{text:?} {terms:?}"
                 );
             }
+        }
+    }
+
+    /// Deterministic xorshift64 for the randomized equivalence tests.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+
+        fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
+            from[self.below(from.len())]
+        }
+
+        /// Up to `max` pieces drawn from `from`, concatenated.
+        fn string(&mut self, from: &[&str], max: usize) -> String {
+            let n = self.below(max + 1);
+            (0..n).map(|_| self.pick(from)).collect()
+        }
+    }
+
+    #[test]
+    fn edited_terms_are_matched_again() {
+        let cfg = HeuristicConfig::default();
+        let mut q = PreparedQuery::new("graph traversal", None);
+        q.terms.push("edges".into());
+        let f = heuristic_factors(
+            &q,
+            CandidateText {
+                summary: Some("stores graph edges"),
+                ..Default::default()
+            },
+            &cfg,
+        );
+        assert_eq!(f.summary_terms, 1.0 + (2.0 / 3.0) * 0.5);
+        let fresh = PreparedQuery::new("graph traversal", None);
+        assert_eq!(
+            fresh,
+            PreparedQuery::new("  Graph traversal ", None).clone()
+        );
+        assert!(format!("{fresh:?}").contains("traversal"));
+    }
+
+    /// `split_camel` as it was (a copy of every part).
+    fn split_camel_reference(word: &str) -> Vec<String> {
+        let chars: Vec<char> = word.chars().collect();
+        let mut parts = Vec::new();
+        let mut current = String::new();
+        for (i, &c) in chars.iter().enumerate() {
+            let prev = i.checked_sub(1).and_then(|p| chars.get(p));
+            let next = chars.get(i + 1);
+            let boundary = c.is_uppercase()
+                && match prev {
+                    Some(p) if p.is_lowercase() || p.is_numeric() => true,
+                    Some(p) if p.is_uppercase() => next.is_some_and(|n| n.is_lowercase()),
+                    _ => false,
+                };
+            if boundary && !current.is_empty() {
+                parts.push(std::mem::take(&mut current));
+            }
+            current.push(c);
+        }
+        if !current.is_empty() {
+            parts.push(current);
+        }
+        parts
+    }
+
+    #[test]
+    fn split_camel_matches_reference() {
+        // Upper, lower, titlecase (ǅ: neither), digits, letter numerals that are both a
+        // case and numeric (Ⅻ, ⅻ), caseless letters and multi-byte characters.
+        let chars = [
+            "a", "b", "A", "B", "1", "ǅ", "İ", "é", "É", "ß", "ẞ", "Σ", "ς", "Ⅻ", "ⅻ", "٣", "中",
+            "_",
+        ];
+        let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+        for _ in 0..20_000 {
+            let word = rng.string(&chars, 10);
+            let mut parts = Vec::new();
+            split_camel(&word, |p| parts.push(p.to_string()));
+            assert_eq!(parts, split_camel_reference(&word), "{word:?}");
+        }
+    }
+
+    /// `extract_terms` as it was (quadratic de-duplication, linear stopword scans).
+    fn extract_terms_reference(query: &str, stopwords: Option<&[String]>) -> Vec<String> {
+        let is_stop = |t: &str| match stopwords {
+            Some(list) => list.iter().any(|s| s == t),
+            None => STOPWORDS.contains(&t),
+        };
+        let mut terms: Vec<String> = Vec::new();
+        for word in query
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+        {
+            for part in split_camel_reference(word) {
+                let t = part.to_lowercase();
+                if t.chars().count() < 2 || is_stop(&t) || terms.contains(&t) {
+                    continue;
+                }
+                terms.push(t);
+            }
+        }
+        terms
+    }
+
+    #[test]
+    fn extract_terms_matches_reference() {
+        let words = [
+            "GraphTraversal",
+            "HTTPServer",
+            "XMLHttpRequest",
+            "camelCaseWord",
+            "version2Parser",
+            "parse_json-file",
+            "the",
+            "The",
+            "THE",
+            "a",
+            "I",
+            "how",
+            "cat",
+            "graph",
+            "GRAPH",
+            "x",
+            "ab",
+            "AB",
+            "aB",
+            "Ab",
+            "Über",
+            "straße",
+            "ÉCOLE",
+            "é",
+            "ǅ",
+            "İstanbul",
+            "İ",
+            "aİ",
+            "ΣΑΣ",
+            "123",
+            "a1B2",
+            "x9",
+        ];
+        let seps = [" ", " ", "", "-", "_", ".", "?", "  ", "\t", "→"];
+        let stop_pool = [
+            "cat",
+            "graph",
+            "the",
+            "",
+            "GRAPH",
+            "über",
+            "ab",
+            "x9",
+            "server",
+            "traversal",
+            "version2",
+            "i\u{307}stanbul",
+            "σας",
+        ];
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        for round in 0..3000 {
+            // Half the queries beyond LINEAR_TERMS terms (the hash map).
+            let n = if round % 2 == 0 {
+                rng.below(14)
+            } else {
+                rng.below(60)
+            };
+            let mut q = String::new();
+            for _ in 0..n {
+                q.push_str(rng.pick(&words));
+                q.push_str(rng.pick(&seps));
+            }
+            let user: Vec<String> = (0..rng.below(6))
+                .map(|_| rng.pick(&stop_pool).to_string())
+                .collect();
+            let stop = (round % 3 != 0).then_some(user.as_slice());
+            assert_eq!(
+                extract_terms(&q, stop),
+                extract_terms_reference(&q, stop),
+                "{q:?} {stop:?}"
+            );
         }
     }
 
