@@ -30,7 +30,7 @@ for (const n of sizes) {
     const { strLists, inputB, inputC, columnar } = inputs;
 
     // (a) fusion: exact (no exp involved).
-    const w = lib.rrf(strLists);
+    const w = lib.rrf(strLists, { limits: gen.BENCH_LIMITS });
     const j = baseline.rrf(strLists);
     assert.equal(w.length, j.length);
     assert.ok(w.every(([id, s], i) => id === j[i][0] && s === j[i][1]), "rrf: same ids, same scores, same order");
