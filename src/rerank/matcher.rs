@@ -453,31 +453,7 @@ mod tests {
             .count()
     }
 
-    /// Deterministic xorshift64 for the randomized equivalence tests.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-
-        fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
-            from[self.below(from.len())]
-        }
-
-        /// Up to `max` pieces drawn from `from`, concatenated.
-        fn string(&mut self, from: &[&str], max: usize) -> String {
-            let n = self.below(max + 1);
-            (0..n).map(|_| self.pick(from)).collect()
-        }
-    }
+    use crate::rerank::tests::Rng;
 
     /// Every kind of matcher for `terms`: the default, the automaton, Shift-And (when the
     /// terms fit) and term by term.

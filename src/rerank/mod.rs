@@ -605,27 +605,28 @@ mod tests {
         }
     }
 
-    /// Deterministic xorshift64 for the randomized equivalence tests.
-    struct Rng(u64);
+    /// Deterministic xorshift64 for the randomized equivalence tests (here and in
+    /// `matcher`'s tests).
+    pub(super) struct Rng(pub(super) u64);
 
     impl Rng {
-        fn next(&mut self) -> u64 {
+        pub(super) fn next(&mut self) -> u64 {
             self.0 ^= self.0 << 13;
             self.0 ^= self.0 >> 7;
             self.0 ^= self.0 << 17;
             self.0
         }
 
-        fn below(&mut self, n: usize) -> usize {
+        pub(super) fn below(&mut self, n: usize) -> usize {
             (self.next() % n as u64) as usize
         }
 
-        fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
+        pub(super) fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
             from[self.below(from.len())]
         }
 
         /// Up to `max` pieces drawn from `from`, concatenated.
-        fn string(&mut self, from: &[&str], max: usize) -> String {
+        pub(super) fn string(&mut self, from: &[&str], max: usize) -> String {
             let n = self.below(max + 1);
             (0..n).map(|_| self.pick(from)).collect()
         }
