@@ -547,6 +547,3 @@ fn resolve_weights(
     }
     Ok(w.to_vec())
 }
-
-#[cfg(test)]
-mod tests;

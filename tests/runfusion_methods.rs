@@ -1,5 +1,4 @@
-#![cfg(test)]
-//! Unit tests of run fusion (compiled only for tests).
+//! Tests of run fusion (`calibrank::runfusion`).
 //! Hand-computed examples for every method and normalization, and the error cases.
 //!
 //! The two-run example used throughout, one query `q`:
@@ -9,7 +8,10 @@
 //! | A | a (3), b (2), c (1) |
 //! | B | b (0.9), c (0.5), d (0.1) |
 
-use super::*;
+use calibrank::error::ErrorCode;
+use calibrank::runfusion::*;
+use calibrank::runs::Run;
+use std::collections::BTreeMap;
 
 fn run(q: &str, docs: &[(&str, f64)]) -> Run {
     let mut r = Run::new();
