@@ -19,7 +19,7 @@ use calibrank::fit::{
     CalibrationErrorOptions, ProposeBandsOptions,
 };
 use calibrank::optimize::{optimize_fusion, OptimizeOptions};
-use calibrank::runfusion::{fuse_runs, FuseRunsOptions};
+use calibrank::runfusion::{fuse_runs, FuseRunsOptions, METHODS};
 use calibrank::runs::{Qrels, Run};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -115,30 +115,8 @@ fn main() -> Result<()> {
 
     // 2. Every fusion method over bm25 + dense.
     let methods: Vec<(&str, BTreeMap<String, f64>)> = {
-        let all = [
-            "sum",
-            "mnz",
-            "max",
-            "min",
-            "med",
-            "anz",
-            "wsum",
-            "wmnz",
-            "mixed",
-            "rrf",
-            "rbc",
-            "isr",
-            "log_isr",
-            "logn_isr",
-            "bordafuse",
-            "w_bordafuse",
-            "condorcet",
-            "w_condorcet",
-            "dbsf",
-            "arithmetic_mean",
-            "geometric_mean",
-            "harmonic_mean",
-        ];
+        // Every method but `gmnz`, which has no default for its required `gamma`.
+        let all: Vec<&str> = METHODS.iter().copied().filter(|&m| m != "gmnz").collect();
         let reduced = ["sum", "mnz", "rrf", "dbsf"];
         let pick: &[&str] = if a.reduced { &reduced } else { &all };
         pick.iter()

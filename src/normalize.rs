@@ -97,17 +97,13 @@ pub fn z_score(scores: &[f64]) -> Vec<f64> {
         // (found by fuzzing: NaN, or 0.5 for distinct scores, otherwise).
         let scaled: Vec<f64> = scores.iter().map(|s| s / scale).collect();
         let (mean, sd) = moments(&scaled);
-        return scaled
-            .iter()
-            .map(|s| {
-                if sd > 0.0 {
-                    normal_cdf((s - mean) / sd)
-                } else {
-                    0.5
-                }
-            })
-            .collect();
+        return phi_of_z(&scaled, mean, sd);
     }
+    phi_of_z(scores, mean, sd)
+}
+
+/// `Phi((s - mean) / sd)` of every score, 0.5 each when `sd` is not positive.
+fn phi_of_z(scores: &[f64], mean: f64, sd: f64) -> Vec<f64> {
     scores
         .iter()
         .map(|s| {

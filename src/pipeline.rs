@@ -193,6 +193,13 @@ impl Default for Calibration {
     }
 }
 
+fn sigmoid(threshold: f64, steepness: f64) -> Sigmoid {
+    Sigmoid {
+        threshold,
+        steepness,
+    }
+}
+
 impl Calibration {
     /// Validates parameters.
     pub fn validate(&self) -> Result<()> {
@@ -200,11 +207,7 @@ impl Calibration {
             Calibration::Sigmoid {
                 threshold,
                 steepness,
-            } => Sigmoid {
-                threshold: *threshold,
-                steepness: *steepness,
-            }
-            .validate(),
+            } => sigmoid(*threshold, *steepness).validate(),
             Calibration::Platt(m) => m.validate(),
             Calibration::Isotonic(m) => m.validate(),
         }
@@ -224,11 +227,7 @@ impl Calibration {
             Calibration::Sigmoid {
                 threshold,
                 steepness,
-            } => Sigmoid {
-                threshold: *threshold,
-                steepness: *steepness,
-            }
-            .apply(raw),
+            } => sigmoid(*threshold, *steepness).apply(raw),
             Calibration::Platt(m) => m.predict(raw),
             Calibration::Isotonic(m) => m.predict(raw),
         }

@@ -12,6 +12,7 @@ use crate::multiquery::{MultiQueryOptions, MultiQueryOutput, QueryHit};
 use crate::normalize::NormalizeMethod;
 use crate::pipeline::{PipelineConfig, PipelineInput, PipelineOutput};
 use crate::rerank::{Candidate, HeuristicConfig, Reranked};
+use crate::runs::Run;
 use js_sys::{Array, Float64Array, Function, Object, Reflect, Uint32Array, Uint8Array};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
@@ -990,16 +991,14 @@ fn core<T>(r: crate::Result<T>) -> JsResult<T> {
     r.map_err(to_js_error)
 }
 
-/// A run (`Record<query, Record<doc, score>>`) as [`encode_value`] makes it, built by one
-/// `JSON.parse` of text written here instead of one crossing of the boundary per key and
-/// score (`parseTrecRun` in 0.66x and `fuseRuns` in 0.9x the time on CISI). The objects
+/// A run or qrels (`Record<query, Record<doc, score>>`) as [`encode_value`] makes it,
+/// built by [`encode_json`] instead of one crossing of the boundary per key and score
+/// (`parseTrecRun` in 0.66x and `fuseRuns` in 0.9x the time on CISI). The objects
 /// are the same: keys are created in the same (sorted) order and every score parses back
 /// to the same f64 (shortest round-trip formatting). A non-finite score (no JSON form)
 /// or a `__proto__` key (which `obj[key] = v` treats as the prototype, `JSON.parse` as an
 /// own key) takes [`encode_value`].
-fn encode_run(
-    run: &std::collections::BTreeMap<String, std::collections::BTreeMap<String, f64>>,
-) -> JsResult<JsValue> {
+fn encode_run(run: &Run) -> JsResult<JsValue> {
     let plain = run.iter().all(|(q, docs)| {
         q != "__proto__" && docs.iter().all(|(d, s)| d != "__proto__" && s.is_finite())
     });
@@ -1555,26 +1554,11 @@ pub fn js_rrf(
     id_score_pairs(&pairs)
 }
 
-/// `[[id, score], ...]` for `rrf`. Built by one `JSON.parse` of text written here (one
-/// crossing of the boundary instead of four per pair: `rrf` in 0.76x the time at N =
-/// 1000): the shortest round-trip number formatting makes every score parse back to the
-/// same f64. Non-finite scores (not representable in JSON) take the pair-by-pair path.
+/// `[[id, score], ...]` for `rrf`, by [`encode_json`] (one crossing of the boundary
+/// instead of four per pair: `rrf` in 0.76x the time at N = 1000); non-finite scores
+/// (not representable in JSON) take [`encode_value`].
 fn id_score_pairs(pairs: &[(&str, f64)]) -> JsResult<JsValue> {
-    if pairs.iter().all(|(_, s)| s.is_finite()) {
-        if let Ok(text) = serde_json::to_string(pairs) {
-            if let Ok(value) = js_sys::JSON::parse(&text) {
-                return Ok(value);
-            }
-        }
-    }
-    let out = Array::new_with_length(u32::try_from(pairs.len()).unwrap_or(u32::MAX));
-    for (i, (id, score)) in (0u32..).zip(pairs) {
-        out.set(
-            i,
-            Array::of2(&JsValue::from_str(id), &JsValue::from_f64(*score)).into(),
-        );
-    }
-    Ok(out.into())
+    encode_json(&pairs, pairs.iter().all(|(_, s)| s.is_finite()))
 }
 
 /// Options of `rrfColumnar`.
@@ -1906,9 +1890,6 @@ pub fn js_error_codes() -> JsValue {
 
 // ---------------------------------------------------------------- Runs, metrics, fitting
 
-/// A run or qrels in JSON form: query id -> document id -> score or grade.
-type RunJson = std::collections::BTreeMap<String, std::collections::BTreeMap<String, f64>>;
-
 /// Reads TREC text under `limits`: at most `maxTotalTextBytes` bytes (checked before
 /// the copy) and `maxTotalEntries` lines with data (checked before parsing).
 fn read_trec_text(text: &JsValue, limits: &Limits) -> JsResult<String> {
@@ -1946,7 +1927,7 @@ pub fn js_parse_qrels(
     options: Option<LimitsArg>,
 ) -> JsResult<JsValue> {
     let text = read_trec_text(&text, &limits_only(options)?)?;
-    encode_value(&core(crate::eval::parse_qrels(&text))?)
+    encode_run(&core(crate::eval::parse_qrels(&text))?)
 }
 
 /// A plain record (an object that is not an Array, a Map or another iterable).
@@ -1962,7 +1943,7 @@ fn fast_plain_record(value: &JsValue) -> Option<()> {
 /// enumerable keys, as serde-wasm-bindgen's `Object.entries`) and built in bulk; `None`
 /// sends anything else through the checks and the generic decode of [`decode_run`],
 /// which accept exactly these runs with the same values.
-fn fast_run(value: &JsValue, reader: &mut Reader, field: &str) -> Option<RunJson> {
+fn fast_run(value: &JsValue, reader: &mut Reader, field: &str) -> Option<Run> {
     fast_plain_record(value)?;
     let queries = keys_of(value).ok()?;
     let mut run = Vec::with_capacity(queries.length() as usize);
@@ -1990,7 +1971,7 @@ fn fast_run(value: &JsValue, reader: &mut Reader, field: &str) -> Option<RunJson
 
 /// Decodes a run or qrels, charging its entries and strings to `reader` (shared by all
 /// the runs of one call).
-fn decode_run(value: JsValue, field: &str, reader: &mut Reader) -> JsResult<RunJson> {
+fn decode_run(value: JsValue, field: &str, reader: &mut Reader) -> JsResult<Run> {
     let mut fast_reader = reader.clone();
     if let Some(run) = fast_run(&value, &mut fast_reader, field) {
         *reader = fast_reader;
@@ -1999,7 +1980,7 @@ fn decode_run(value: JsValue, field: &str, reader: &mut Reader) -> JsResult<RunJ
     fast_reader.take_error()?;
     check_run_shape(&value, field)?;
     check_tree(&value, field, reader)?;
-    let run: RunJson = serde_wasm_bindgen::from_value(value)
+    let run: Run = serde_wasm_bindgen::from_value(value)
         .map_err(|e| to_js_error(from_serde_message(&e.to_string(), field)))?;
     let total: usize = run.values().map(|docs| docs.len()).sum();
     core(reader.entries(total, field))?;
@@ -2153,7 +2134,7 @@ pub fn js_propose_bands(
     encode(&core(crate::fit::propose_bands(&s, &l, &opts))?)
 }
 
-fn decode_runs(value: JsValue, reader: &mut Reader) -> JsResult<Vec<RunJson>> {
+fn decode_runs(value: JsValue, reader: &mut Reader) -> JsResult<Vec<Run>> {
     if !Array::is_array(&value) {
         return Err(err(
             ErrorCode::InvalidType,
