@@ -13,12 +13,12 @@
 //! arithmetic only), so both sides fuse the very same lists.
 
 use calibrank::fuse::{rrf, rrf_indexed, RankedList};
+use calibrank::lab::runfusion::{fuse_runs, FuseRunsOptions};
 use calibrank::normalize::NormalizeMethod;
 use calibrank::pipeline::{
     Calibration, ColumnarInput, InputList, ItemMeta, NormalizationConfig, Pipeline, PipelineConfig,
     PipelineInput, RerankConfig, RerankMethod,
 };
-use calibrank::runfusion::{fuse_runs, FuseRunsOptions};
 use calibrank::timestamp::Timestamp;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -419,7 +419,7 @@ fn time_runfusion(dir: &str, out: &mut String) {
     let parse = || {
         texts
             .iter()
-            .map(|t| calibrank::eval::parse_trec_run(t).expect("run"))
+            .map(|t| calibrank::lab::eval::parse_trec_run(t).expect("run"))
             .collect::<Vec<_>>()
     };
     let runs = parse();

@@ -11,16 +11,16 @@
 use calibrank::bands::BandFloors;
 use calibrank::calibrate::Sigmoid;
 use calibrank::error::Result;
-use calibrank::eval::{
+use calibrank::lab::eval::{
     evaluate, evaluate_ordered, parse_qrels, parse_trec_run, parse_trec_run_ordered,
 };
-use calibrank::fit::{
+use calibrank::lab::fit::{
     calibration_error, fit_isotonic, fit_platt, propose_bands, BinStrategy,
     CalibrationErrorOptions, ProposeBandsOptions,
 };
-use calibrank::optimize::{optimize_fusion, OptimizeOptions};
-use calibrank::runfusion::{fuse_runs, FuseRunsOptions, METHODS};
-use calibrank::runs::{Qrels, Run};
+use calibrank::lab::optimize::{optimize_fusion, OptimizeOptions};
+use calibrank::lab::runfusion::{fuse_runs, FuseRunsOptions, METHODS};
+use calibrank::lab::runs::{Qrels, Run};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 

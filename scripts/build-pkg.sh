@@ -1,35 +1,53 @@
 #!/usr/bin/env bash
-# Builds the npm package into pkg/: wasm-pack for the `web` target (ESM: browsers,
-# Node ESM, workerd) and the `nodejs` target (CommonJS), then the entry modules,
-# type declarations and package.json from js/.
+# Builds the npm package into pkg/: the two WebAssembly modules (wasm/core ->
+# calibrank_core.wasm, wasm/lab -> calibrank_lab.wasm; cargo + binaryen's wasm-opt), the
+# hand-written JS layer (js/: ESM sources; the Node CommonJS entries are bundled from
+# them with esbuild) and its type declarations, and package.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
-PROFILE=${PROFILE:---release}
-rm -rf pkg
-wasm-pack build --quiet "$PROFILE" --target web --out-dir pkg/web --out-name calibrank --no-pack
-wasm-pack build --quiet "$PROFILE" --target nodejs --out-dir pkg/cjs --out-name calibrank --no-pack
-# The shadow-stack guard (js/stack_guard.js): export the stack pointer, and make the glue
-# call every wasm export through the guard. Each edit must apply exactly once.
-node scripts/export-stack-pointer.mjs pkg/web/calibrank_bg.wasm pkg/cjs/calibrank_bg.wasm
+PROFILE=${PROFILE:-release}
+OUT=${PKG_OUT:-pkg}
+rm -rf "$OUT"
+mkdir -p "$OUT"
+
+cargo build --quiet --target wasm32-unknown-unknown --profile "$PROFILE" -p calibrank-wasm-core -p calibrank-wasm-lab
+DIR=target/wasm32-unknown-unknown/$([ "$PROFILE" = dev ] && echo debug || echo "$PROFILE")
+WASM_OPT_FLAGS=${WASM_OPT_FLAGS:--O3}
+for m in core lab; do
+  wasm-opt $WASM_OPT_FLAGS --strip-debug --strip-producers \
+    --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
+    "$DIR/calibrank_wasm_$m.wasm" -o "$OUT/calibrank_$m.wasm"
+done
+
+# ESM: the API modules, the shared boundary, and the browser / workerd entries.
+cp js/core.js js/lab.js js/wire.js js/score_error.js "$OUT/"
+cp js/entries/browser.js js/entries/lab.browser.js js/entries/workerd.js js/entries/lab.workerd.js js/entries/load.js "$OUT/"
+# CommonJS for Node: one bundle per entry; ScoreError stays in its own module so that
+# both entries (and the ESM wrappers) share one class.
+sed -e 's/^export class ScoreError/class ScoreError/' js/score_error.js > "$OUT/score_error.cjs"
+echo 'module.exports = { ScoreError };' >> "$OUT/score_error.cjs"
+for m in node lab.node; do
+  cp "js/entries/$m.cjs.src.js" "$OUT/$m.src.js"
+  esbuild "$OUT/$m.src.js" --bundle --format=cjs --platform=node --target=node18 --log-level=warning \
+    --external:./score_error.js --outfile="$OUT/$m.cjs"
+  sed -i 's#require("./score_error.js")#require("./score_error.cjs")#' "$OUT/$m.cjs"
+  grep -q 'require("./score_error.cjs")' "$OUT/$m.cjs" || { echo "[build-pkg] $m.cjs does not share score_error.cjs" >&2; exit 1; }
+  rm "$OUT/$m.src.js"
+done
+# The ESM entries for Node re-export the CommonJS ones (one module instance, one class).
 node -e '
 const fs = require("fs");
-const guard = fs.readFileSync("js/stack_guard.js", "utf8");
-for (const [file, from, to] of [
-  ["pkg/web/calibrank.js", "wasm = instance.exports;", "wasm = __calibrankGuard(instance.exports);"],
-  ["pkg/cjs/calibrank.js", "let wasm = wasmInstance.exports;", "let wasm = __calibrankGuard(wasmInstance.exports);"],
-]) {
-  const text = fs.readFileSync(file, "utf8");
-  if (text.split(from).length !== 2) { console.error(`[build-pkg] ${file}: expected one "${from}"`); process.exit(1); }
-  fs.writeFileSync(file, text.replace(from, to) + guard);
-}'
-rm -f pkg/web/.gitignore pkg/cjs/.gitignore pkg/web/package.json pkg/cjs/package.json pkg/web/README.md pkg/cjs/README.md
-# The CommonJS glue must not be read as ESM under the package's "type": "module".
-echo '{"type":"commonjs"}' > pkg/cjs/package.json
-cp js/node.mjs js/node.cjs js/browser.js js/workerd.js js/score_error.js js/score_error.cjs js/score_error.d.ts js/index.d.ts js/index.d.cts pkg/
-cp js/package.template.json pkg/package.json
-cp README.md pkg/README.md 2>/dev/null || true
-node -e 'const p=require("./pkg/package.json"); p.files.push("cjs/package.json"); require("fs").writeFileSync("./pkg/package.json", JSON.stringify(p, null, 2)+"\n")'
-echo "[build-pkg] $(ls -l pkg/web/calibrank_bg.wasm | awk "{print \$5}") bytes wasm, $(gzip -9c pkg/web/calibrank_bg.wasm | wc -c) gzipped"
+const out = process.argv[1];
+for (const [cjs, mjs] of [["node.cjs", "node.mjs"], ["lab.node.cjs", "lab.node.mjs"]]) {
+  const names = Object.keys(require(require("path").resolve(out, cjs))).filter((n) => n !== "__esModule").sort();
+  fs.writeFileSync(`${out}/${mjs}`, `// Node.js, ES modules: the CommonJS entry, re-exported (one ScoreError class either way).\nimport m from "./${cjs}";\nexport const { ${names.join(", ")} } = m;\n`);
+}' "$OUT"
+for t in core lab score_error; do [ -f js/types/$t.d.ts ] && cp js/types/$t.d.ts "$OUT/"; done
+cp js/package.template.json "$OUT/package.json"
+cp README.md "$OUT/README.md" 2>/dev/null || true
+for m in core lab; do
+  echo "[build-pkg] calibrank_$m.wasm: $(wc -c < "$OUT/calibrank_$m.wasm") bytes, $(gzip -9c "$OUT/calibrank_$m.wasm" | wc -c) gzipped"
+done
 # Tests and examples import the package by name, through its exports map.
-mkdir -p node_modules && ln -sfn ../pkg node_modules/calibrank
+if [ "$OUT" = pkg ]; then mkdir -p node_modules && ln -sfn ../pkg node_modules/calibrank; fi

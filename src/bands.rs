@@ -14,7 +14,6 @@ use serde::{Deserialize, Serialize};
 /// The three bands, ordered `Miss < Degraded < Hit`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum Band {
     /// Below the degraded floor.
     Miss,
@@ -27,13 +26,11 @@ pub enum Band {
 /// A classified retrieval outcome; `item` is the result id where there is one.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum RetrievalOutcome {
     /// A confident hit.
     Hit {
         /// The result id, when classifying a result.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(target_arch = "wasm32", tsify(optional))]
         item: Option<String>,
         /// Its score.
         score: f64,
@@ -42,7 +39,6 @@ pub enum RetrievalOutcome {
     Degraded {
         /// The result id, when classifying a result.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(target_arch = "wasm32", tsify(optional))]
         item: Option<String>,
         /// Its score.
         score: f64,
@@ -65,7 +61,6 @@ impl RetrievalOutcome {
 /// Two band floors.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct BandFloors {
     /// Lowest score of a hit (default 0.85).
     pub high_floor: f64,
@@ -139,21 +134,17 @@ impl BandFloors {
 /// Floors for one `(taskClass, language, buildSystem)` context.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct BandProfile {
     /// Name, reported in explanations.
     pub name: String,
     /// Task class this profile is for (unset: any).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub task_class: Option<String>,
     /// Language (unset: any).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub language: Option<String>,
     /// Build system (unset: any).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub build_system: Option<String>,
     /// Lowest score of a hit.
     pub high_floor: f64,
@@ -164,19 +155,15 @@ pub struct BandProfile {
 /// The context a result set is classified in.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct BandContext {
     /// Task class.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub task_class: Option<String>,
     /// Language.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub language: Option<String>,
     /// Build system.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub build_system: Option<String>,
 }
 

@@ -18,13 +18,11 @@ pub const DEFAULT_WEIGHTS: [f64; 5] = [0.35, 0.25, 0.2, 0.12, 0.08];
 /// Options of [`query_confidence`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct ConfidenceOptions {
     /// Weights of slots 1..=5 (finite, >= 0).
     pub weights: [f64; 5],
     /// How many top scores `expectedPrecision` and `atLeastOneRelevant` use
     /// (default: all).
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub k: Option<u32>,
 }
 
@@ -73,7 +71,6 @@ impl ConfidenceOptions {
 /// Query-level confidence figures.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct QueryConfidence {
     /// Weighted top-5 of the scores.
     pub weighted_top5: f64,

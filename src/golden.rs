@@ -2,6 +2,11 @@
 //! (16 hex digits). `cargo run --example golden` writes `tests/golden/vectors.json`;
 //! the native test, Node, Chromium and workerd each recompute every case and compare
 //! bit for bit.
+//!
+//! This module computes the core's cases; the lab's cases (`fuseRuns`, `evaluate`,
+//! `fit`) and the whole file are computed by the lab's `golden` module, so that the
+//! core does not depend on the lab. [`cases`] lists every case of the file, the lab's
+//! included (inputs only).
 
 use crate::bands::BandFloors;
 use crate::calibrate::{calibrate, Sigmoid};
@@ -17,6 +22,13 @@ use serde_json::{json, Value};
 /// The bit pattern of `x` as 16 lowercase hex digits.
 pub fn bits(x: f64) -> String {
     format!("{:016x}", x.to_bits())
+}
+
+/// The numbers of a JSON array (nothing for anything else).
+pub(crate) fn f64s(v: &Value) -> Vec<f64> {
+    v.as_array()
+        .map(|a| a.iter().filter_map(Value::as_f64).collect())
+        .unwrap_or_default()
 }
 
 fn bits_all(xs: &[f64]) -> Vec<String> {
@@ -38,14 +50,10 @@ fn uniform(seed: u64, n: usize, lo: f64, hi: f64) -> Vec<f64> {
         .collect()
 }
 
-/// Computes the expected output of one case (the `expected` member is ignored).
+/// Computes the expected output of one core case (the `expected` member is ignored); any
+/// kind it does not know is read as a `pipeline` case.
 pub fn compute(case: &Value) -> Result<Value> {
     let kind = case["kind"].as_str().unwrap_or("");
-    let f64s = |v: &Value| -> Vec<f64> {
-        v.as_array()
-            .map(|a| a.iter().filter_map(Value::as_f64).collect())
-            .unwrap_or_default()
-    };
     Ok(match kind {
         "calibrate" => {
             let s = Sigmoid {
@@ -113,48 +121,6 @@ pub fn compute(case: &Value) -> Result<Value> {
                 bits(c.expected_precision),
                 bits(c.at_least_one_relevant)
             ])
-        }
-        "fuseRuns" => {
-            let runs: Vec<crate::runs::Run> =
-                crate::error::from_json(&case["runs"].to_string(), "runs")?;
-            let opts: crate::runfusion::FuseRunsOptions =
-                crate::error::from_json(&case["options"].to_string(), "options")?;
-            let fused = crate::runfusion::fuse_runs(&runs, &opts)?;
-            json!(fused
-                .iter()
-                .map(|(q, docs)| (
-                    q.clone(),
-                    Value::Object(
-                        docs.iter()
-                            .map(|(d, s)| (d.clone(), json!(bits(*s))))
-                            .collect()
-                    )
-                ))
-                .collect::<serde_json::Map<_, _>>())
-        }
-        "evaluate" => {
-            let qrels: crate::runs::Qrels =
-                crate::error::from_json(&case["qrels"].to_string(), "qrels")?;
-            let run: crate::runs::Run = crate::error::from_json(&case["run"].to_string(), "run")?;
-            let metrics: Vec<String> =
-                crate::error::from_json(&case["metrics"].to_string(), "metrics")?;
-            let names: Vec<&str> = metrics.iter().map(String::as_str).collect();
-            let ev = crate::eval::evaluate(&qrels, &run, &names)?;
-            json!(ev
-                .means
-                .iter()
-                .map(|(m, v)| (m.clone(), json!(bits(*v))))
-                .collect::<serde_json::Map<_, _>>())
-        }
-        "fit" => {
-            let (s, l) = (f64s(&case["scores"]), f64s(&case["labels"]));
-            let p = crate::fit::fit_platt(&s, &l)?;
-            let iso = crate::fit::fit_isotonic(&s, &l)?;
-            let probe = f64s(&case["probe"]);
-            json!({
-                "platt": [bits(p.a), bits(p.b)],
-                "isotonic": probe.iter().map(|&x| bits(iso.predict(x))).collect::<Vec<_>>(),
-            })
         }
         "band" => {
             let floors = BandFloors::default();
@@ -289,19 +255,4 @@ pub fn cases() -> Vec<Value> {
         "input": {"query": "q", "lists": [{"name": "dense", "ids": l1}, {"name": "sparse", "ids": l2}],
             "items": ids.iter().enumerate().map(|(i, id)| (id.clone(), json!({"fiscalYear": 2018 + (i as i64 % 9), "crossEncoderScore": signed.get(i).copied().unwrap_or(0.0)}))).collect::<serde_json::Map<_, _>>()}}));
     out
-}
-
-/// The golden file: every case with its expected output.
-pub fn generate() -> Result<Value> {
-    let mut all = Vec::new();
-    for mut case in cases() {
-        let expected = compute(&case)?;
-        if let Some(obj) = case.as_object_mut() {
-            obj.insert("expected".into(), expected);
-        }
-        all.push(case);
-    }
-    Ok(
-        json!({ "format": "calibrank golden vectors v1; floats in `expected` are IEEE-754 bit patterns (hex)", "cases": all }),
-    )
 }

@@ -24,7 +24,6 @@ use serde::{Deserialize, Serialize};
 /// Configurable limits. A field missing from JSON keeps its default.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Limits {
     /// Maximum number of ranked lists (or queries, runs, metrics) in one call
     /// (default 64).

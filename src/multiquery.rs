@@ -21,7 +21,6 @@ use serde::{Deserialize, Serialize};
 /// One hit of one query.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct QueryHit {
     /// The item id.
     pub id: String,
@@ -29,14 +28,12 @@ pub struct QueryHit {
     pub score: f64,
     /// When the item was created or modified (tie-break: newest first).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "string | number"))]
     pub timestamp: Option<Timestamp>,
 }
 
 /// How the per-query scores of one item are combined.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum MultiQueryMethod {
     /// Reciprocal Rank Fusion over the per-query ranks.
     #[default]
@@ -50,7 +47,6 @@ pub enum MultiQueryMethod {
 /// Options of [`fuse_multi_query`]. Defaults are the seed's.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct MultiQueryOptions {
     /// Combination method (default `rrf`).
     pub method: MultiQueryMethod,
@@ -117,8 +113,6 @@ impl MultiQueryOptions {
 /// One fused item.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(hashmap_as_object))]
 pub struct MultiQueryResult {
     /// The id.
     pub id: String,
@@ -127,22 +121,18 @@ pub struct MultiQueryResult {
     /// Per query index (a decimal string key, `"0"` for the first query), the
     /// similarity score (verbose only).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub query_scores: Option<std::collections::BTreeMap<String, f64>>,
     /// Per query index, the 1-based rank after filtering (verbose only).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub query_ranks: Option<std::collections::BTreeMap<String, u32>>,
     /// In how many queries the item appeared (verbose only).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub appeared_in_query_count: Option<u32>,
 }
 
 /// Summary statistics of a multi-query fusion.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct MultiQueryStats {
     /// Number of queries.
     pub queries: u32,
@@ -163,8 +153,6 @@ pub struct MultiQueryStats {
 /// Output of [`fuse_multi_query`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(hashmap_as_object))]
 pub struct MultiQueryOutput {
     /// Fused results, best first, at most `limit`.
     pub results: Vec<MultiQueryResult>,

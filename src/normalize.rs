@@ -23,7 +23,6 @@ pub const MAX_FLOOR: f64 = 0.001;
 /// Normalization methods.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum NormalizeMethod {
     /// Leave scores unchanged.
     #[default]

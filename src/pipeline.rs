@@ -28,10 +28,9 @@
 //! [0, 1], sorted descending. The output is checked before it is returned.
 
 use crate::bands::{select_floors, validate_profiles, Band, BandContext, BandFloors, BandProfile};
-use crate::calibrate::Sigmoid;
+use crate::calibrate::{IsotonicModel, PlattModel, Sigmoid};
 use crate::confidence::{confidence_of_sorted, ConfidenceOptions, QueryConfidence};
 use crate::error::{finite, ErrorCode, Result, ScoreError};
-use crate::fit::{IsotonicModel, PlattModel};
 use crate::fuse::{
     descending_key, rrf_interned, validate_k, validate_weight, InternedFusion, RankedList,
     DEFAULT_K,
@@ -53,7 +52,6 @@ use std::collections::BTreeMap;
 /// Recency modes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum RecencyMode {
     /// No recency boost.
     None,
@@ -67,7 +65,6 @@ pub enum RecencyMode {
 /// Recency configuration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct RecencyConfig {
     /// `step` (default), `fiscal_year` or `none`.
     pub mode: RecencyMode,
@@ -93,7 +90,6 @@ impl Default for RecencyConfig {
 /// Rerank methods.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum RerankMethod {
     /// No reranking (default).
     #[default]
@@ -107,14 +103,12 @@ pub enum RerankMethod {
 /// Rerank configuration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct RerankConfig {
     /// `none` (default), `heuristic` or `cross_encoder`.
     pub method: RerankMethod,
     /// Factors of the heuristic reranker.
     pub heuristic: HeuristicConfig,
     /// Candidates reranked (the best after recency); `None`: the whole topK pool.
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub candidate_limit: Option<u32>,
     /// Fiscal-year boost after reranking (default 0.80).
     pub recency_boost: f64,
@@ -134,7 +128,6 @@ impl Default for RerankConfig {
 /// Normalization configuration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct NormalizationConfig {
     /// `none` (default), `max`, `min_max`, `z_score` or `softmax`.
     pub method: NormalizeMethod,
@@ -158,17 +151,14 @@ impl Default for NormalizationConfig {
 /// judgements (the objects `fitPlatt` / `fitIsotonic` return plug in as they are).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "method", rename_all = "lowercase")]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum Calibration {
     /// The seed's sigmoid (`threshold` 0.035, `steepness` 150).
     Sigmoid {
         /// Raw score mapped to 0.5.
         #[serde(default = "default_threshold")]
-        #[cfg_attr(target_arch = "wasm32", tsify(optional))]
         threshold: f64,
         /// Steepness (> 0).
         #[serde(default = "default_steepness")]
-        #[cfg_attr(target_arch = "wasm32", tsify(optional))]
         steepness: f64,
     },
     /// Platt scaling fitted from judgements (`fitPlatt`): `1 / (1 + exp(a * raw + b))`.
@@ -237,7 +227,6 @@ impl Calibration {
 /// Band configuration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct BandsConfig {
     /// Default lowest score of a hit (0.85).
     pub high_floor: f64,
@@ -270,8 +259,6 @@ impl BandsConfig {
 /// The pipeline configuration. Every field has the seed's default.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(hashmap_as_object))]
 pub struct PipelineConfig {
     /// RRF constant (default 60, >= 1).
     pub k: f64,
@@ -430,7 +417,6 @@ impl PipelineConfig {
 /// One input list.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct InputList {
     /// Strategy name (`semantic`, `keyword`, `graph`, ...), unique within an input.
     pub name: String,
@@ -438,54 +424,42 @@ pub struct InputList {
     pub ids: Vec<String>,
     /// The strategy's own scores, parallel to `ids` (reported in explanations).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub scores: Option<Vec<f64>>,
     /// Weight of this list (overrides `config.weights[name]`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub weight: Option<f64>,
 }
 
 /// Metadata of one item, for recency and reranking.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct ItemMeta {
     /// Name (heuristic reranker).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub name: Option<String>,
     /// Entity type (heuristic reranker).
     #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub entity_type: Option<String>,
     /// Summary (heuristic reranker).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub summary: Option<String>,
     /// Content (heuristic reranker's short-content rule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub content: Option<String>,
     /// Modification time (step recency).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "string | number"))]
     pub modified_at: Option<Timestamp>,
     /// Fiscal year (fiscal-year recency).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub fiscal_year: Option<i32>,
     /// External cross-encoder score (cross-encoder rerank).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub cross_encoder_score: Option<f64>,
 }
 
 /// The pipeline input.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(hashmap_as_object))]
 pub struct PipelineInput {
     /// The query text (required by the heuristic reranker).
     #[serde(default)]
@@ -497,18 +471,15 @@ pub struct PipelineInput {
     pub items: BTreeMap<String, ItemMeta>,
     /// The current time for step recency (epoch ms or ISO 8601).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "string | number"))]
     pub now: Option<Timestamp>,
     /// Context that selects a band profile.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub context: Option<BandContext>,
 }
 
 /// One list's contribution to one result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Contribution {
     /// List name.
     pub list: String,
@@ -520,14 +491,12 @@ pub struct Contribution {
     pub contribution: f64,
     /// The list's own score for the item, when given.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub list_score: Option<f64>,
 }
 
 /// What the rerank stage did to one result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "method", rename_all = "snake_case")]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum RerankExplain {
     /// No reranking.
     None,
@@ -548,7 +517,6 @@ pub enum RerankExplain {
 /// A result's value after every stage.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Explain {
     /// Which lists contributed, at which rank.
     pub contributions: Vec<Contribution>,
@@ -572,14 +540,12 @@ pub struct Explain {
     pub band: Band,
     /// Band profile used (none: the default floors).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub band_profile: Option<String>,
 }
 
 /// One result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct PipelineResult {
     /// Item id.
     pub id: String,
@@ -589,14 +555,12 @@ pub struct PipelineResult {
     pub band: Band,
     /// Explanation (when `config.explain`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub explain: Option<Explain>,
 }
 
 /// Counts of what happened along the pipeline.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct PipelineStats {
     /// Number of lists.
     pub lists: u32,
@@ -626,14 +590,12 @@ pub struct PipelineStats {
     pub misses: u32,
     /// Band profile used.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub band_profile: Option<String>,
 }
 
 /// The pipeline output.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct PipelineOutput {
     /// Results, calibrated score descending, at most topN.
     pub results: Vec<PipelineResult>,

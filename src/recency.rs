@@ -18,7 +18,6 @@ use serde::{Deserialize, Serialize};
 /// One age step of the step boost.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct RecencyStep {
     /// Items strictly younger than this many days get `multiplier`.
     pub max_age_days: f64,
@@ -82,7 +81,6 @@ pub fn step_multiplier(steps: &[RecencyStep], age_days: f64) -> f64 {
 /// Parameters of the fiscal-year tier.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct FiscalYearTier {
     /// Recent window in years (default 5, >= 1).
     pub window: u32,

@@ -11,7 +11,6 @@ use serde::{Deserialize, Serialize};
 /// A point in time as given by a caller: epoch milliseconds or an ISO 8601 string.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum Timestamp {
     /// Milliseconds since 1970-01-01T00:00:00Z.
     Millis(f64),

@@ -1,12 +1,12 @@
-//! calibrank::eval against ranx 0.3.21 on the CISI runs: every mean and every
+//! calibrank::lab::eval against ranx 0.3.21 on the CISI runs: every mean and every
 //! per-query value of tests/data/ranx_metrics_reference.json (written by
 //! scripts/ranx_metrics_reference.py) within 1e-9.
 
-use calibrank::eval::{
+use calibrank::lab::eval::{
     evaluate, evaluate_ordered, parse_qrels, parse_trec_run, parse_trec_run_ordered,
     qrels_from_json, run_to_trec, Evaluation,
 };
-use calibrank::runs::Qrels;
+use calibrank::lab::runs::Qrels;
 use serde_json::Value;
 use std::collections::BTreeMap;
 

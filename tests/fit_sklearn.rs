@@ -1,10 +1,10 @@
-//! `calibrank::fit` against scikit-learn.
+//! `calibrank::lab::fit` against scikit-learn.
 //!
 //! The reference values in `tests/data/sklearn_reference.json` are produced by
 //! `python3 scripts/sklearn_reference.py` (scikit-learn's `_sigmoid_calibration`,
 //! `IsotonicRegression`, `brier_score_loss`, `log_loss`, `calibration_curve`).
 
-use calibrank::fit::{
+use calibrank::lab::fit::{
     calibration_error, fit_isotonic, fit_platt, BinStrategy, CalibrationErrorOptions,
     FittedCalibration,
 };

@@ -117,7 +117,7 @@ fn fuzz_findings_stay_fixed() {
     // ndcg_burges of a grade of 2000 overflows: an error, not NaN.
     let qrels = BTreeMap::from([("q".to_string(), BTreeMap::from([("d".to_string(), 2000.0)]))]);
     let run = BTreeMap::from([("q".to_string(), BTreeMap::from([("d".to_string(), 1.0)]))]);
-    let e = calibrank::eval::evaluate(&qrels, &run, &["ndcg_burges"]).unwrap_err();
+    let e = calibrank::lab::eval::evaluate(&qrels, &run, &["ndcg_burges"]).unwrap_err();
     assert_eq!(
         (e.code, e.field.as_str()),
         (ErrorCode::NonFiniteScore, "qrels.q")

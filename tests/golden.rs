@@ -11,10 +11,10 @@ fn golden_vectors_reproduce_bit_for_bit() {
     let cases = file["cases"].as_array().unwrap();
     assert!(cases.len() >= 15);
     for (i, case) in cases.iter().enumerate() {
-        let got = calibrank::golden::compute(case).unwrap();
+        let got = calibrank::lab::golden::compute(case).unwrap();
         assert_eq!(got, case["expected"], "case {i} ({})", case["kind"]);
     }
     // The file is exactly what the generator writes today.
-    let regenerated = calibrank::golden::generate().unwrap();
+    let regenerated = calibrank::lab::golden::generate().unwrap();
     assert_eq!(regenerated["cases"], file["cases"]);
 }

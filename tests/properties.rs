@@ -5,15 +5,15 @@
 
 use calibrank::bands::{Band, BandFloors};
 use calibrank::calibrate::{calibrate, Sigmoid};
-use calibrank::fit::{fit_isotonic, fit_platt};
 use calibrank::fuse::{rrf, RankedList};
+use calibrank::lab::fit::{fit_isotonic, fit_platt};
+use calibrank::lab::runfusion::{fuse_runs, FuseRunsOptions};
+use calibrank::lab::runs::Run;
 use calibrank::multiquery::{fuse_multi_query, MultiQueryMethod, MultiQueryOptions, QueryHit};
 use calibrank::normalize::{normalize, NormalizeMethod, MAX_FLOOR};
 use calibrank::pipeline::{
     split_offsets, Calibration, ColumnarInput, InputList, Pipeline, PipelineConfig, PipelineInput,
 };
-use calibrank::runfusion::{fuse_runs, FuseRunsOptions};
-use calibrank::runs::Run;
 use proptest::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 

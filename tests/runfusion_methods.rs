@@ -1,4 +1,4 @@
-//! Tests of run fusion (`calibrank::runfusion`).
+//! Tests of run fusion (`calibrank::lab::runfusion`).
 //! Hand-computed examples for every method and normalization, and the error cases.
 //!
 //! The two-run example used throughout, one query `q`:
@@ -9,8 +9,8 @@
 //! | B | b (0.9), c (0.5), d (0.1) |
 
 use calibrank::error::ErrorCode;
-use calibrank::runfusion::*;
-use calibrank::runs::Run;
+use calibrank::lab::runfusion::*;
+use calibrank::lab::runs::Run;
 use std::collections::BTreeMap;
 
 fn run(q: &str, docs: &[(&str, f64)]) -> Run {

@@ -4,8 +4,8 @@
 //! for every case, the fused scores of every document of the first queries, and the top
 //! ten doc ids of every query (score descending, then doc id ascending).
 
-use calibrank::runfusion::{fuse_runs, ranked, FuseRunsOptions, METHODS};
-use calibrank::runs::Run;
+use calibrank::lab::runfusion::{fuse_runs, ranked, FuseRunsOptions, METHODS};
+use calibrank::lab::runs::Run;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

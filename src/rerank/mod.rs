@@ -46,8 +46,6 @@ pub const STOPWORDS: &[&str] = &[
 /// Configuration of the heuristic reranker; defaults are seed 003's.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(hashmap_as_object))]
 pub struct HeuristicConfig {
     /// Multiplier for an exact (case-insensitive) name match (default 3.0).
     pub exact_name_multiplier: f64,
@@ -64,7 +62,6 @@ pub struct HeuristicConfig {
     /// Multiplier for unknown or missing types (default 1.0).
     pub unknown_type_multiplier: f64,
     /// Stopwords; `None` uses [`STOPWORDS`].
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub stopwords: Option<Vec<String>>,
 }
 
@@ -124,7 +121,6 @@ impl HeuristicConfig {
 /// A candidate for the heuristic reranker.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Candidate {
     /// Id.
     pub id: String,
@@ -134,22 +130,18 @@ pub struct Candidate {
     pub name: String,
     /// Entity type (`class`, `function`, `file`, ...).
     #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub entity_type: Option<String>,
     /// Summary text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub summary: Option<String>,
     /// Content text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub content: Option<String>,
 }
 
 /// The factors applied to one candidate; `multiplier` is their product.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct HeuristicFactors {
     /// Exact name match factor.
     pub exact_name: f64,
@@ -430,7 +422,6 @@ pub fn heuristic_factors(
 /// One reranked candidate.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Reranked {
     /// Id.
     pub id: String,

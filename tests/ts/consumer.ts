@@ -1,5 +1,6 @@
 // A TypeScript consumer of the package, compiled with `tsc --strict --noEmit`
-// against the package's own .d.ts (resolved through the exports map).
+// against the package's own .d.ts (resolved through the exports map): the core from
+// "calibrank", evaluation and tuning from "calibrank/lab".
 import {
   Pipeline,
   ScoreError,
@@ -11,19 +12,40 @@ import {
   calibrate,
   classifyBand,
   queryConfidence,
-  optimizeFusion,
-  fitPlatt,
   defaultLimits,
-  evaluate,
-  parseTrecRun,
+  errorCodes,
+  version,
   type Limits,
   type ErrorCode,
+  type Calibration,
   type PipelineConfig,
   type PipelineInput,
   type PipelineOutput,
   type RetrievalOutcome,
   type Band,
 } from "calibrank";
+import {
+  ScoreError as LabScoreError,
+  optimizeFusion,
+  fitPlatt,
+  fitIsotonic,
+  applyCalibration,
+  calibrationError,
+  proposeBands,
+  evaluate,
+  evaluatePerQuery,
+  fuseRuns,
+  parseTrecRun,
+  parseQrels,
+  defaultLimits as labDefaultLimits,
+  type Run,
+  type Qrels,
+  type OptimizeProgress,
+} from "calibrank/lab";
+// @ts-expect-error: the lab functions are not in the core entry
+import { fitPlatt as notInCore } from "calibrank";
+// @ts-expect-error: the core's functions are not in the lab entry
+import { rrf as notInLab } from "calibrank/lab";
 
 const config: PipelineConfig = {
   topK: 20,
@@ -105,3 +127,59 @@ rrf([["a"]], { limits: { maxEntries: 10 } });
 // @ts-expect-error: limits are numbers
 calibrate([0.1], { limits: { maxListLength: "10" } });
 console.log(ndcg);
+
+// The lab entry shares the core's ScoreError class and limits.
+const sameClass: typeof ScoreError = LabScoreError;
+const labLimits: Required<Limits> = labDefaultLimits();
+const codes: string[] = errorCodes();
+const ver: string = version();
+console.log(sameClass, labLimits, codes, ver, notInCore, notInLab);
+
+// Runs, qrels, metrics and run fusion.
+const qrels: Qrels = parseQrels("q1 0 d1 1");
+const perQuery: Record<string, Record<string, number>> = evaluatePerQuery(qrels, run, ["mrr"]);
+const fusedRun: Run = fuseRuns([run, run], { method: "wsum", weights: [0.5, 0.5], limits: { maxLists: 4 } });
+// @ts-expect-error: fuseRuns needs its options (at least `method`)
+fuseRuns([run, run]);
+// @ts-expect-error: fuseRuns's method is required
+fuseRuns([run], { norm: "min-max" });
+// @ts-expect-error: a misspelled limit in a lab function
+evaluate(qrels, run, ["mrr"], { limits: { maxRuns: 2 } });
+const progress: OptimizeProgress[] = [];
+const tunedK = optimizeFusion(qrels, [run, fusedRun], { method: "rrf", kValues: [10, 60] }, (p) => {
+  progress.push(p);
+  const left: number = p.total - p.done;
+  console.log(left, p.bestScore.toFixed(3));
+});
+const trialWeights: number[] | undefined = tunedK.trials[0]?.weights;
+console.log(perQuery, trialWeights);
+
+// Fitted calibrations are core `Calibration`s.
+const iso: Calibration = fitIsotonic(new Float64Array([0.1, 0.9]), [0, 1]);
+const applied: Float64Array = applyCalibration([0.5], iso, { limits: { maxListLength: 10 } });
+applyCalibration([0.5], { method: "sigmoid", threshold: 0.02 });
+// @ts-expect-error: not a calibration method
+applyCalibration([0.5], { method: "beta", a: 1, b: 2 });
+// @ts-expect-error: a Platt model needs both `a` and `b`
+applyCalibration([0.5], { method: "platt", a: 1 });
+
+// Calibration error and band floors from evidence.
+const calErr = calibrationError([0.2, 0.8], [0, 1], { bins: 5, strategy: "quantile" });
+const ece: number = calErr.ece;
+const meanOfBin: number | undefined = calErr.bins[0]?.meanConfidence;
+// @ts-expect-error: an empty bin has no mean confidence
+const alwaysMean: number = calErr.bins[0]!.meanConfidence;
+// @ts-expect-error: the bin strategy is "uniform" or "quantile"
+calibrationError([0.2], [1], { strategy: "equal" });
+const proposal = proposeBands([0.2, 0.8, 0.9], [0, 1, 1], { targetPrecision: 0.9, folds: 2, seed: 1 });
+const heldOutPrecision: number | undefined = proposal.heldOut.hit.precision;
+new Pipeline({ bands: { highFloor: proposal.highFloor, degradedFloor: proposal.degradedFloor } });
+console.log(applied, ece, meanOfBin, alwaysMean, heldOutPrecision, proposal.warnings.join("\n"));
+
+// Pipeline is Disposable (the declarations bring lib esnext.disposable themselves).
+{
+  using scoped = new Pipeline({ topN: 1 });
+  console.log(scoped.run(input).results.length, scoped.config.topN);
+}
+const disposable: Disposable = new Pipeline();
+disposable[Symbol.dispose]();

@@ -1,0 +1,537 @@
+// calibrank: the scoring core. Every function reads the caller's values here, writes one
+// input buffer and makes one call into calibrank_core.wasm (js/wire.js); the numbers
+// all come from the module.
+import { ScoreError } from "./score_error.js";
+import { Wire, Input, LimitTable, precheck, toJson, numbers, indices, scoreError, typeError } from "./wire.js";
+
+export { ScoreError };
+
+// Operation numbers: wasm/core/src/lib.rs.
+const OP = {
+  VERSION: 1,
+  ERROR_CODES: 2,
+  DEFAULT_LIMITS: 3,
+  PIPELINE_NEW: 10,
+  PIPELINE_FREE: 11,
+  PIPELINE_CONFIG: 12,
+  PIPELINE_RUN: 13,
+  PIPELINE_RUN_COLUMNAR: 14,
+  PIPELINE_LIVE: 15,
+  RRF: 20,
+  RRF_COLUMNAR: 21,
+  MULTI_QUERY: 22,
+  RERANK: 23,
+  NORMALIZE: 24,
+  CALIBRATE: 25,
+  CLASSIFY: 26,
+  QUERY_CONFIDENCE: 27,
+};
+
+let wire = null;
+let limitTable = null;
+
+/** Instantiates the module (a compiled `WebAssembly.Module`); the entry modules call it. */
+export function __init(module) {
+  wire = new Wire(module);
+  const out = wire.call(OP.DEFAULT_LIMITS);
+  limitTable = new LimitTable(out.strs(), out.f64s(), out.f64s());
+}
+
+function w() {
+  if (wire === null) throw scoreError("INTERNAL", "", "calibrank is not initialized: import it through one of its entries");
+  return wire;
+}
+
+/** The `limits` of an options value, as the pre-copy checks use them. */
+function limitsOf(options) {
+  if (options === undefined || options === null || typeof options !== "object") return limitTable.defaults;
+  return limitTable.effective(options.limits);
+}
+
+const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+
+// ------------------------------------------------------------------ small functions
+
+/** The package version. */
+export function version() {
+  return w().call(OP.VERSION).text();
+}
+
+/** Every error code calibrank can throw. */
+export function errorCodes() {
+  return w().call(OP.ERROR_CODES).strs();
+}
+
+/** The default input size limits (every field filled in). */
+export function defaultLimits() {
+  w();
+  return { ...limitTable.defaults };
+}
+
+/** Scores as an input section (a Float64Array or an array of numbers). */
+function scoresInput(options, scores, field = "scores") {
+  const opts = toJson(options, "options");
+  const s = numbers(scores, field);
+  precheck.array(limitsOf(options), s.length, field);
+  return new Input().text(opts).f64s(s);
+}
+
+/** Normalizes scores (`max`, `min_max`, `z_score`, `softmax`, `none`); input order kept. */
+export function normalize(scores, method, options) {
+  const opts = toJson(options, "options");
+  if (typeof method !== "string") throw typeError("method", "a method name string");
+  const s = numbers(scores, "scores");
+  precheck.array(limitsOf(options), s.length, "scores");
+  return w().call(OP.NORMALIZE, new Input().text(opts).text(method).f64s(s)).f64s();
+}
+
+/** Sigmoid calibration `1 / (1 + exp(-steepness * (raw - threshold)))`; input order kept. */
+export function calibrate(scores, options) {
+  return w().call(OP.CALIBRATE, scoresInput(options, scores)).f64s();
+}
+
+/** Classifies one score: `{ kind: "hit" | "degraded", score }` or `{ kind: "miss" }`. */
+export function classifyBand(score, options) {
+  const opts = toJson(options, "options");
+  if (typeof score !== "number") throw typeError("score", "a number");
+  return w().call(OP.CLASSIFY, new Input().text(opts).f64s([score])).json();
+}
+
+/** Query-level confidence: weighted top-5, expected precision, P(at least one relevant). */
+export function queryConfidence(scores, options) {
+  return w().call(OP.QUERY_CONFIDENCE, scoresInput(options, scores)).json();
+}
+
+// ------------------------------------------------------------------ fusion
+
+/**
+ * Weighted Reciprocal Rank Fusion of ranked lists of ids: `[id, score]` pairs, highest
+ * score first (ties: id ascending, by UTF-8 bytes).
+ */
+export function rrf(lists, options) {
+  const opts = toJson(options, "options");
+  const lim = limitsOf(options);
+  if (!Array.isArray(lists)) throw typeError("lists", "an array of arrays of strings");
+  const nLists = lists.length;
+  precheck.lists(lim, nLists, "lists");
+  const lens = new Uint32Array(nLists);
+  let total = 0;
+  for (let i = 0; i < nLists; i++) {
+    const l = lists[i];
+    if (!Array.isArray(l)) throw typeError(`lists[${i}]`, "an array of strings");
+    precheck.length(lim, l.length, `lists[${i}]`);
+    lens[i] = l.length;
+    total += l.length;
+  }
+  precheck.entries(lim, total, "lists");
+  const flat = new Array(total);
+  let units = 0;
+  let k = 0;
+  for (let i = 0; i < nLists; i++) {
+    const l = lists[i];
+    const n = lens[i];
+    for (let j = 0; j < n; j++) {
+      const id = l[j];
+      if (typeof id !== "string") throw typeError(`lists[${i}][${j}]`, "a string");
+      units += id.length;
+      flat[k++] = id;
+    }
+  }
+  precheck.text(lim, units, "lists");
+  const out = w().call(OP.RRF, new Input().text(opts).u32s(lens).strs(flat, units));
+  const idx = out.u32View();
+  const scores = out.f64View();
+  const n = idx.length;
+  const result = new Array(n);
+  for (let i = 0; i < n; i++) result[i] = [flat[idx[i]], scores[i]];
+  return result;
+}
+
+/**
+ * Columnar RRF: `docs` holds every list's document indices concatenated, list i being
+ * `docs[offsets[i]..offsets[i+1]]`. Returns `{ order, scores }` (ties: index ascending).
+ */
+export function rrfColumnar(docs, offsets, nDocs, options) {
+  let opts;
+  let weights;
+  if (options !== undefined && options !== null) {
+    if (!isObject(options)) throw typeError("options", "an object");
+    const { weights: wts, ...rest } = options;
+    opts = toJson(rest, "options");
+    if (wts !== undefined && wts !== null) weights = numbers(wts, "options.weights");
+  }
+  const lim = limitsOf(options);
+  const d = indices(docs, "docs");
+  const o = indices(offsets, "offsets");
+  if (typeof nDocs !== "number") throw typeError("nDocs", "a number");
+  precheck.columnar(lim, d.length, "docs");
+  const out = w().call(OP.RRF_COLUMNAR, new Input().text(opts).f64s(weights).indices(d).indices(o).f64s([nDocs]));
+  return { order: out.u32s(), scores: out.f64s() };
+}
+
+/** Fuses the hits of several queries (`rrf`, `score_sum` or `score_max`). */
+export function fuseMultiQuery(queries, options) {
+  const opts = toJson(options, "options");
+  if (!Array.isArray(queries)) throw typeError("queries", "an array of arrays of hits");
+  const lim = limitsOf(options);
+  precheck.lists(lim, queries.length, "queries");
+  let total = 0;
+  for (let i = 0; i < queries.length; i++) {
+    const q = queries[i];
+    if (!Array.isArray(q)) throw typeError(`queries[${i}]`, "an array of hits");
+    precheck.length(lim, q.length, `queries[${i}]`);
+    total += q.length;
+  }
+  precheck.entries(lim, total, "queries");
+  const text = toJson(queries, "queries");
+  precheck.text(lim, text.length, "queries");
+  return w().call(OP.MULTI_QUERY, new Input().text(opts).text(text)).json();
+}
+
+/** Heuristic multiplicative rerank: `{ id, originalScore, rerankedScore, factors }`, best first. */
+export function rerank(query, candidates, options) {
+  const opts = toJson(options, "options");
+  const lim = limitsOf(options);
+  if (typeof query !== "string") throw typeError("query", "a string");
+  precheck.oneText(lim, query.length, "query");
+  if (!Array.isArray(candidates)) throw typeError("candidates", "an array of candidates");
+  precheck.array(lim, candidates.length, "candidates");
+  precheck.entries(lim, candidates.length, "candidates");
+  const text = toJson(candidates, "candidates");
+  precheck.text(lim, text.length, "candidates");
+  return w().call(OP.RERANK, new Input().text(opts).text(query).text(text)).json();
+}
+
+// ------------------------------------------------------------------ Pipeline
+
+const LIST_KEYS = new Set(["name", "ids", "scores", "weight"]);
+const ITEM_KEYS = new Set(["name", "type", "summary", "content", "modifiedAt", "fiscalYear", "crossEncoderScore"]);
+const INPUT_KEYS = new Set(["query", "lists", "items", "now", "context"]);
+const unknownField = (path, key, allowed) =>
+  scoreError("UNKNOWN_FIELD", `${path}.${key}`, `unknown field \`${key}\`, expected one of ${[...allowed].join(", ")}`);
+
+function checkKeys(obj, allowed, path) {
+  for (const key in obj) if (!allowed.has(key) && Object.prototype.hasOwnProperty.call(obj, key)) throw unknownField(path, key, allowed);
+}
+
+const BAND = ["miss", "degraded", "hit"];
+const STATS = [
+  "lists",
+  "candidates",
+  "inSeveralLists",
+  "beyondTopK",
+  "beyondCandidateLimit",
+  "belowMinRelevance",
+  "belowMinConfidence",
+  "beyondTopN",
+  "returned",
+  "hits",
+  "degraded",
+  "misses",
+];
+
+const registry = typeof FinalizationRegistry === "function" ? new FinalizationRegistry((h) => freeHandle(h)) : null;
+
+function freeHandle(h) {
+  if (wire !== null && h.wire === wire && h.generation === wire.generation) wire.call(OP.PIPELINE_FREE, new Input().u32s([h.handle]));
+}
+
+/** Timestamp field (epoch ms number, ISO string, or a Date): [kind, value]. */
+function timestamp(v, strs, field) {
+  if (typeof v === "number") return [1, v];
+  if (typeof v === "string") {
+    strs.push(v);
+    return [2, strs.length - 1];
+  }
+  if (v instanceof Date) return [1, v.getTime()];
+  throw typeError(field, "epoch milliseconds or an ISO 8601 string");
+}
+
+/** Encodes a pipeline input (wasm/core/src/pipeline.rs `decode_input` reads it). */
+function encodeInput(input, lim) {
+  if (!isObject(input)) throw typeError("input", "an object with `lists`");
+  checkKeys(input, INPUT_KEYS, "input");
+  const { query, lists, items, now, context } = input;
+  const strs = [];
+  let units = 0;
+  const head = [-1, 0, 0];
+  if (query !== undefined && query !== null) {
+    if (typeof query !== "string") throw typeError("query", "a string");
+    precheck.oneText(lim, query.length, "query");
+    head[0] = 0;
+    strs.push(query);
+    units += query.length;
+  }
+  if (!Array.isArray(lists)) throw typeError("lists", "an array of lists");
+  const nLists = lists.length;
+  precheck.lists(lim, nLists, "lists");
+  const listTable = new Uint32Array(5 * nLists);
+  const weights = new Float64Array(nLists);
+  let scores = [];
+  let entries = 0;
+  const listObjs = new Array(nLists);
+  for (let i = 0; i < nLists; i++) {
+    const l = lists[i];
+    if (!isObject(l)) throw typeError(`lists[${i}]`, "an object with `name` and `ids`");
+    checkKeys(l, LIST_KEYS, `lists[${i}]`);
+    const { name, ids, scores: sc, weight } = l;
+    if (typeof name !== "string") throw typeError(`lists[${i}].name`, "a string");
+    if (!Array.isArray(ids)) throw typeError(`lists[${i}].ids`, "an array of strings");
+    precheck.length(lim, ids.length, `lists[${i}]`);
+    entries += ids.length;
+    listObjs[i] = [name, ids, sc, weight];
+  }
+  precheck.entries(lim, entries, "lists");
+  for (let i = 0; i < nLists; i++) {
+    const [name, ids, sc, weight] = listObjs[i];
+    const t = 5 * i;
+    listTable[t] = strs.length;
+    strs.push(name);
+    units += name.length;
+    listTable[t + 1] = strs.length;
+    const n = ids.length;
+    listTable[t + 2] = n;
+    for (let j = 0; j < n; j++) {
+      const id = ids[j];
+      if (typeof id !== "string") throw typeError(`lists[${i}].ids[${j}]`, "a string");
+      units += id.length;
+      strs.push(id);
+    }
+    let flags = 0;
+    if (weight !== undefined && weight !== null) {
+      if (typeof weight !== "number") throw typeError(`lists[${i}].weight`, "a number");
+      flags |= 1;
+      weights[i] = weight;
+    }
+    if (sc !== undefined && sc !== null) {
+      const s = numbers(sc, `lists[${i}].scores`);
+      flags |= 2;
+      listTable[t + 4] = s.length;
+      for (let j = 0; j < s.length; j++) scores.push(s[j]);
+    }
+    listTable[t + 3] = flags;
+  }
+  // Items: 7 u32 (key, flags, name, type, summary, content, modifiedAt as a string) and
+  // 3 f64 (modifiedAt as a number, fiscalYear, crossEncoderScore) each.
+  let itemTable = new Uint32Array(0);
+  let itemNums = new Float64Array(0);
+  if (items !== undefined && items !== null) {
+    let keys;
+    let get;
+    if (items instanceof Map) {
+      keys = [...items.keys()];
+      get = (k) => items.get(k);
+    } else if (isObject(items)) {
+      keys = Object.keys(items);
+      get = (k) => items[k];
+    } else throw typeError("items", "an object mapping ids to metadata");
+    const m = keys.length;
+    precheck.entries(lim, entries + m, "items");
+    itemTable = new Uint32Array(7 * m);
+    itemNums = new Float64Array(3 * m);
+    for (let i = 0; i < m; i++) {
+      const key = keys[i];
+      if (typeof key !== "string") throw typeError("items", "string keys");
+      const meta = get(key);
+      const t = 7 * i;
+      itemTable[t] = strs.length;
+      strs.push(key);
+      units += key.length;
+      if (meta === undefined || meta === null) continue;
+      if (!isObject(meta)) throw typeError(`items.${key}`, "an object");
+      checkKeys(meta, ITEM_KEYS, `items.${key}`);
+      const { name, type, summary, content, modifiedAt, fiscalYear, crossEncoderScore } = meta;
+      let flags = 0;
+      const texts = [name, type, summary, content];
+      const names = ["name", "type", "summary", "content"];
+      for (let f = 0; f < 4; f++) {
+        const s = texts[f];
+        if (s === undefined || s === null) continue;
+        if (typeof s !== "string") throw typeError(`items.${key}.${names[f]}`, "a string");
+        precheck.oneText(lim, s.length, `items.${key}.${names[f]}`);
+        flags |= 1 << f;
+        itemTable[t + 2 + f] = strs.length;
+        strs.push(s);
+        units += s.length;
+      }
+      if (modifiedAt !== undefined && modifiedAt !== null) {
+        if (typeof modifiedAt === "number") {
+          flags |= 16;
+          itemNums[3 * i] = modifiedAt;
+        } else if (typeof modifiedAt === "string") {
+          flags |= 32;
+          itemTable[t + 6] = strs.length;
+          strs.push(modifiedAt);
+          units += modifiedAt.length;
+        } else if (modifiedAt instanceof Date) {
+          flags |= 16;
+          itemNums[3 * i] = modifiedAt.getTime();
+        } else throw typeError(`items.${key}.modifiedAt`, "epoch milliseconds or an ISO 8601 string");
+      }
+      if (fiscalYear !== undefined && fiscalYear !== null) {
+        if (typeof fiscalYear !== "number") throw typeError(`items.${key}.fiscalYear`, "a whole number (a year)");
+        flags |= 64;
+        itemNums[3 * i + 1] = fiscalYear;
+      }
+      if (crossEncoderScore !== undefined && crossEncoderScore !== null) {
+        if (typeof crossEncoderScore !== "number") throw typeError(`items.${key}.crossEncoderScore`, "a number");
+        flags |= 128;
+        itemNums[3 * i + 2] = crossEncoderScore;
+      }
+      itemTable[t + 1] = flags;
+    }
+  }
+  if (now !== undefined && now !== null) {
+    const [kind, v] = timestamp(now, strs, "now");
+    head[1] = kind;
+    head[2] = v;
+    if (kind === 2) units += now.length;
+  }
+  let ctx;
+  if (context !== undefined && context !== null) {
+    if (!isObject(context)) throw typeError("context", "an object");
+    ctx = toJson(context, "context");
+  }
+  precheck.text(lim, units, "input");
+  return { strs, units, listTable, weights, scores, itemTable, itemNums, head, ctx };
+}
+
+/** A validated scoring pipeline. Free it with `free()` (or `using`); a FinalizationRegistry frees a forgotten one. */
+export class Pipeline {
+  /** Validates `config` (the design documents' defaults for every missing field). */
+  constructor(config) {
+    const text = toJson(config === null ? undefined : config, "config");
+    const wr = w();
+    const out = wr.call(OP.PIPELINE_NEW, new Input().text(text));
+    this._h = { wire: wr, handle: out.u32View()[0], generation: wr.generation };
+    this._text = text;
+    const cfg = wr.call(OP.PIPELINE_CONFIG, new Input().u32s([this._h.handle])).json();
+    this._limits = cfg.limits;
+    this._explain = cfg.explain;
+    if (registry) registry.register(this, this._h, this._h);
+  }
+
+  /** The handle, re-made if the module was restarted after a trap. */
+  handle() {
+    const h = this._h;
+    if (h === null) throw scoreError("INVALID_TYPE", "this", "the Pipeline was freed (free() or Symbol.dispose) and cannot be used any more");
+    if (h.generation !== wire.generation) {
+      const out = wire.call(OP.PIPELINE_NEW, new Input().text(this._text));
+      h.handle = out.u32View()[0];
+      h.generation = wire.generation;
+      h.wire = wire;
+    }
+    return h.handle;
+  }
+
+  /** The effective configuration, with every default filled in. */
+  get config() {
+    return w().call(OP.PIPELINE_CONFIG, new Input().u32s([this.handle()])).json();
+  }
+
+  /** Runs the pipeline: fuse, recency, rerank, normalize, calibrate, filter, topN, bands, confidence. */
+  run(input) {
+    const h = this.handle();
+    const e = encodeInput(input, this._limits);
+    const inp = new Input()
+      .u32s([h])
+      .strs(e.strs, e.units)
+      .u32s(e.listTable)
+      .f64s(e.weights)
+      .f64s(e.scores)
+      .u32s(e.itemTable)
+      .f64s(e.itemNums)
+      .f64s(e.head)
+      .text(e.ctx);
+    const out = wire.call(OP.PIPELINE_RUN, inp);
+    const ids = out.strs();
+    const scores = out.f64View();
+    const n = ids.length;
+    const results = new Array(n);
+    for (let i = 0; i < n; i++) results[i] = { id: ids[i], score: scores[i], band: "" };
+    const bands = out.u8s();
+    for (let i = 0; i < n; i++) results[i].band = BAND[bands[i]];
+    const c = out.f64View();
+    const confidence = { weightedTop5: c[0], expectedPrecision: c[1], atLeastOneRelevant: c[2], k: c[3] };
+    const s = out.u32View();
+    const stats = {};
+    for (let i = 0; i < STATS.length; i++) stats[STATS[i]] = s[i];
+    const dup = out.u32View();
+    stats.duplicates = Array.from(dup);
+    const profile = out.text();
+    if (profile !== undefined) stats.bandProfile = profile;
+    const explain = out.json();
+    if (explain !== undefined) for (let i = 0; i < n; i++) results[i].explain = explain[i];
+    // Key order as before: duplicates follows the counts it sits among.
+    return { results, confidence, stats: orderStats(stats) };
+  }
+
+  /**
+   * Columnar fast path: lists as one `Uint32Array` of document indices (`docs`) cut by
+   * `offsets`, results as typed arrays.
+   */
+  runColumnar(input) {
+    const h = this.handle();
+    if (!isObject(input)) throw typeError("input", "an object with `docs`, `offsets` and `nDocs`");
+    const { docs, offsets, nDocs, weights, modifiedAt, now } = input;
+    const lim = this._limits;
+    if (!(docs instanceof Uint32Array)) throw typeError("docs", "a Uint32Array");
+    precheck.columnar(lim, docs.length, "docs");
+    if (!(offsets instanceof Uint32Array)) throw typeError("offsets", "a Uint32Array");
+    if (offsets.length > lim.maxLists + 1)
+      throw scoreError("INPUT_TOO_LARGE", "offsets", `${offsets.length} entries, above the limit of ${lim.maxLists + 1} (limits.maxLists)`);
+    if (typeof nDocs !== "number") throw typeError("nDocs", "a number");
+    const wts = weights === undefined || weights === null ? undefined : numbers(weights, "weights");
+    let mt;
+    if (modifiedAt !== undefined && modifiedAt !== null) {
+      mt = numbers(modifiedAt, "modifiedAt");
+      precheck.columnar(lim, mt.length, "modifiedAt");
+    }
+    const head = [nDocs, 0, 0];
+    if (typeof now === "number") {
+      head[1] = 1;
+      head[2] = now;
+    } else if (now instanceof Date) {
+      head[1] = 1;
+      head[2] = now.getTime();
+    }
+    const out = wire.call(OP.PIPELINE_RUN_COLUMNAR, new Input().u32s([h]).f64s(wts).f64s(mt).u32s(docs).u32s(offsets).f64s(head));
+    const order = out.u32s();
+    const scores = out.f64s();
+    const bands = out.u8s();
+    const c = out.f64View();
+    const confidence = { weightedTop5: c[0], expectedPrecision: c[1], atLeastOneRelevant: c[2], k: c[3] };
+    const candidates = out.u32View()[0];
+    return { order, scores, bands, confidence, candidates };
+  }
+
+  /** Frees the pipeline's memory in the module; later calls throw. */
+  free() {
+    const h = this._h;
+    if (h === null) return;
+    this._h = null;
+    if (registry) registry.unregister(h);
+    freeHandle(h);
+  }
+
+  [Symbol.dispose]() {
+    this.free();
+  }
+}
+
+function orderStats(s) {
+  const out = {
+    lists: s.lists,
+    candidates: s.candidates,
+    inSeveralLists: s.inSeveralLists,
+    duplicates: s.duplicates,
+  };
+  for (const k of STATS) if (!(k in out)) out[k] = s[k];
+  if (s.bandProfile !== undefined) out.bandProfile = s.bandProfile;
+  return out;
+}
+
+/** Pipelines alive in the module (for leak tests). */
+export function __livePipelines() {
+  return w().call(OP.PIPELINE_LIVE).f64View()[0];
+}

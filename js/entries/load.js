@@ -1,0 +1,17 @@
+// Fetching a .wasm in a browser, with an error that says what to do when it is missing.
+export async function loadWasm(url) {
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (e) {
+    throw new Error(`calibrank: could not fetch ${url} (${e && e.message}). If your bundler does not copy the .wasm files of packages, copy node_modules/calibrank/*.wasm next to your bundle (see the README's install section).`);
+  }
+  if (!response.ok) {
+    throw new Error(`calibrank: failed to fetch ${url}: ${response.status} ${response.statusText}. If your bundler does not copy the .wasm files of packages (esbuild, Rollup), copy node_modules/calibrank/*.wasm next to your bundle (see the README's install section).`);
+  }
+  const type = response.headers.get("content-type") || "";
+  if (typeof WebAssembly.compileStreaming === "function" && type.startsWith("application/wasm")) {
+    return WebAssembly.compileStreaming(response);
+  }
+  return WebAssembly.compile(await response.arrayBuffer());
+}

@@ -1,0 +1,221 @@
+// calibrank/lab: TREC runs and judgements, ranx-compatible evaluation, run fusion and its
+// tuning, calibration fitting. Its own module (calibrank_lab.wasm); importing the core
+// never loads it. Same boundary as the core (js/wire.js), same ScoreError class.
+import { ScoreError } from "./score_error.js";
+import { Wire, Input, LimitTable, precheck, toJson, numbers, scoreError, typeError } from "./wire.js";
+
+export { ScoreError };
+
+// Operation numbers: wasm/lab/src/lib.rs.
+const OP = {
+  VERSION: 1,
+  ERROR_CODES: 2,
+  DEFAULT_LIMITS: 3,
+  PARSE_RUN: 40,
+  PARSE_QRELS: 41,
+  EVALUATE: 42,
+  EVALUATE_PER_QUERY: 43,
+  FUSE_RUNS: 44,
+  OPTIMIZE: 45,
+  FIT_PLATT: 46,
+  FIT_ISOTONIC: 47,
+  APPLY_CALIBRATION: 48,
+  CALIBRATION_ERROR: 49,
+  PROPOSE_BANDS: 50,
+};
+
+let wire = null;
+let limitTable = null;
+
+// The progress callback of the optimizeFusion call in flight, and the first exception
+// it threw (kept here, rethrown when the call returns: never thrown through wasm).
+let progressCallback = null;
+let progressError = null;
+const imports = {
+  calibrank: {
+    progress(done, total, bestScore) {
+      if (progressCallback === null || progressError !== null) return;
+      try {
+        progressCallback({ done, total, bestScore });
+      } catch (e) {
+        progressError = { e };
+      }
+    },
+  },
+};
+
+/** Instantiates the module (a compiled `WebAssembly.Module`); the entry modules call it. */
+export function __init(module) {
+  wire = new Wire(module, imports);
+  const out = wire.call(OP.DEFAULT_LIMITS);
+  limitTable = new LimitTable(out.strs(), out.f64s(), out.f64s());
+}
+
+function w() {
+  if (wire === null) throw scoreError("INTERNAL", "", "calibrank/lab is not initialized: import it through one of its entries");
+  return wire;
+}
+
+function limitsOf(options) {
+  if (options === undefined || options === null || typeof options !== "object") return limitTable.defaults;
+  return limitTable.effective(options.limits);
+}
+
+/** A run (or qrels) as JSON text; its size checked against the limits first. */
+function runText(run, field, lim) {
+  if (typeof run !== "object" || run === null || Array.isArray(run)) throw typeError(field, "a record of query id -> document id -> score");
+  const text = toJson(run, field);
+  precheck.text(lim, text.length, field);
+  return text;
+}
+
+/** Reads a run back, sentinels turned into their numbers. */
+function parseRun(text) {
+  if (!text.includes("\\u0000")) return JSON.parse(text);
+  return JSON.parse(text, (_k, v) =>
+    v === "\u0000NaN" ? NaN : v === "\u0000Infinity" ? Infinity : v === "\u0000-Infinity" ? -Infinity : v,
+  );
+}
+
+/** The package version. */
+export function version() {
+  return w().call(OP.VERSION).text();
+}
+
+/** Every error code calibrank can throw. */
+export function errorCodes() {
+  return w().call(OP.ERROR_CODES).strs();
+}
+
+/** The default input size limits (every field filled in). */
+export function defaultLimits() {
+  w();
+  return { ...limitTable.defaults };
+}
+
+function trecText(text, options) {
+  const opts = toJson(options, "options");
+  if (typeof text !== "string") throw typeError("text", "a string");
+  precheck.text(limitsOf(options), text.length, "text");
+  return new Input().text(opts).text(text);
+}
+
+/** Parses a TREC run (`qid Q0 docid rank score tag` per line) into its JSON form. */
+export function parseTrecRun(text, options) {
+  return parseRun(w().call(OP.PARSE_RUN, trecText(text, options)).text());
+}
+
+/** Parses TREC qrels (`qid iter docid rel` per line) into their JSON form. */
+export function parseQrels(text, options) {
+  return parseRun(w().call(OP.PARSE_QRELS, trecText(text, options)).text());
+}
+
+function evaluateInput(qrels, run, metrics, options) {
+  const opts = toJson(options, "options");
+  const lim = limitsOf(options);
+  const q = runText(qrels, "qrels", lim);
+  const r = runText(run, "run", lim);
+  if (!Array.isArray(metrics)) throw typeError("metrics", "an array of metric names");
+  return new Input().text(opts).text(q).text(r).text(toJson(metrics, "metrics"));
+}
+
+/** Mean of each metric over the judged queries, as ranx computes them. */
+export function evaluate(qrels, run, metrics, options) {
+  return w().call(OP.EVALUATE, evaluateInput(qrels, run, metrics, options)).json();
+}
+
+/** Per-query values of each metric: metric -> query id -> value. */
+export function evaluatePerQuery(qrels, run, metrics, options) {
+  return w().call(OP.EVALUATE_PER_QUERY, evaluateInput(qrels, run, metrics, options)).json();
+}
+
+function runsText(runs, lim) {
+  if (!Array.isArray(runs)) throw typeError("runs", "an array of runs");
+  precheck.lists(lim, runs.length, "runs");
+  for (let i = 0; i < runs.length; i++) {
+    const r = runs[i];
+    if (typeof r !== "object" || r === null || Array.isArray(r)) throw typeError(`runs[${i}]`, "a record of query id -> document id -> score");
+  }
+  const text = toJson(runs, "runs");
+  precheck.text(lim, text.length, "runs");
+  return text;
+}
+
+/** Fuses whole runs with any ranx method (and Qdrant's / OpenSearch's). */
+export function fuseRuns(runs, options) {
+  if (options === undefined || options === null) throw typeError("options", "the options, with at least `method`");
+  const opts = toJson(options, "options");
+  const text = runsText(runs, limitsOf(options));
+  return parseRun(w().call(OP.FUSE_RUNS, new Input().text(opts).text(text)).text());
+}
+
+/**
+ * Grid search over a fusion method's weights or RRF `k`, maximizing a metric on
+ * judgements; `onProgress({ done, total, bestScore })` is called after every
+ * configuration (an exception it throws is rethrown once the search ends).
+ */
+export function optimizeFusion(qrels, runs, options, onProgress) {
+  if (onProgress !== undefined && onProgress !== null && typeof onProgress !== "function") throw typeError("onProgress", "a function");
+  const opts = toJson(options, "options");
+  const lim = limitsOf(options);
+  const q = runText(qrels, "qrels", lim);
+  const r = runsText(runs, lim);
+  const input = new Input().text(opts).text(q).text(r).f64s([onProgress ? 1 : 0]);
+  progressCallback = onProgress || null;
+  progressError = null;
+  let out;
+  try {
+    out = w().call(OP.OPTIMIZE, input).json();
+  } finally {
+    progressCallback = null;
+  }
+  if (progressError !== null) {
+    const { e } = progressError;
+    progressError = null;
+    throw e;
+  }
+  return out;
+}
+
+function labelled(first, scores, labels, options, names = ["scores", "labels"]) {
+  const lim = limitsOf(options);
+  const s = numbers(scores, names[0]);
+  precheck.array(lim, s.length, names[0]);
+  const l = numbers(labels, names[1]);
+  precheck.array(lim, l.length, names[1]);
+  return new Input().text(first).f64s(s).f64s(l);
+}
+
+/** Platt scaling fitted on (score, 0/1 label) pairs; plugs into `new Pipeline({ calibration })`. */
+export function fitPlatt(scores, labels, options) {
+  return w().call(OP.FIT_PLATT, labelled(toJson(options, "options"), scores, labels, options)).json();
+}
+
+/** Isotonic regression fitted on (score, 0/1 label) pairs; plugs into `new Pipeline({ calibration })`. */
+export function fitIsotonic(scores, labels, options) {
+  return w().call(OP.FIT_ISOTONIC, labelled(toJson(options, "options"), scores, labels, options)).json();
+}
+
+/** Applies a calibration (sigmoid, Platt or isotonic) to raw scores; input order kept. */
+export function applyCalibration(scores, calibration, options) {
+  const opts = toJson(options, "options");
+  const lim = limitsOf(options);
+  if (typeof calibration !== "object" || calibration === null) throw typeError("calibration", "a calibration object");
+  const cal = toJson(calibration, "calibration");
+  precheck.text(lim, cal.length, "calibration");
+  const s = numbers(scores, "scores");
+  precheck.array(lim, s.length, "scores");
+  return w().call(OP.APPLY_CALIBRATION, new Input().text(opts).text(cal).f64s(s)).f64s();
+}
+
+/** ECE, MCE, Brier score, log loss and reliability-curve bins of calibrated probabilities. */
+export function calibrationError(probabilities, labels, options) {
+  return w()
+    .call(OP.CALIBRATION_ERROR, labelled(toJson(options, "options"), probabilities, labels, options, ["probabilities", "labels"]))
+    .json();
+}
+
+/** Band floors from evidence, with k-fold held-out precision and recall. */
+export function proposeBands(scores, labels, options) {
+  return w().call(OP.PROPOSE_BANDS, labelled(toJson(options, "options"), scores, labels, options)).json();
+}

@@ -1,0 +1,437 @@
+// The data-only boundary, JavaScript side (wasm/shared/src/lib.rs is the Rust side).
+//
+// A call writes one input buffer into the module's memory (sections: text, f64, u32,
+// u8, a string table), calls `cr_call(op, bytes)` once, and reads one output buffer.
+// Caller code (getters, Proxy traps, toJSON) runs only here, before wasm is entered,
+// so an exception it throws never crosses a wasm frame. A wasm trap (a bug) makes the
+// module be instantiated afresh, and the call throws a ScoreError `INTERNAL`.
+import { ScoreError } from "./score_error.js";
+
+const NONE = 0;
+const TEXT = 1;
+const F64 = 2;
+const U32 = 3;
+const U8 = 4;
+const STRS = 5;
+
+const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder("utf-8", { ignoreBOM: true });
+const pad8 = (n) => (n + 7) & ~7;
+
+/** A `ScoreError` made on this side of the boundary (messages follow the Rust ones). */
+export function scoreError(code, field, message) {
+  return new ScoreError(message, code, field);
+}
+
+export const typeError = (field, expected) => scoreError("INVALID_TYPE", field, `expected ${expected}`);
+
+// ------------------------------------------------------------------ JSON
+
+/**
+ * JSON.stringify's replacer: keeps what JSON would lose (wasm/shared/src/json.rs reads
+ * the sentinels back): non-finite numbers, values with no JSON form (their type is then
+ * an error where a value is expected), Maps (as objects), typed arrays (as arrays).
+ */
+function replacer(_key, v) {
+  switch (typeof v) {
+    case "number":
+      return v - v === 0 ? v : v !== v ? "\u0000NaN" : v > 0 ? "\u0000Infinity" : "\u0000-Infinity";
+    case "string":
+      return v.charCodeAt(0) === 0 ? "\u0000" + v : v;
+    case "bigint":
+      return "\u0000bigint";
+    case "function":
+      return "\u0000function";
+    case "symbol":
+      return "\u0000symbol";
+    case "object":
+      if (v === null) return v;
+      if (v instanceof Map) return Object.fromEntries(v);
+      if (ArrayBuffer.isView(v) && !(v instanceof DataView)) return Array.from(v);
+      return v;
+    default:
+      return v;
+  }
+}
+
+/**
+ * JSON text of a caller's value (`undefined` stays `undefined`). A cycle or a nesting
+ * too deep for the engine is an `INVALID_TYPE` on `field`; anything the caller's own
+ * code throws (a getter, a Proxy trap, toJSON) is passed on unchanged.
+ */
+export function toJson(value, field) {
+  if (value === undefined) return undefined;
+  try {
+    return JSON.stringify(value, replacer);
+  } catch (e) {
+    if ((e instanceof TypeError && /circular|cyclic/i.test(e.message)) || (e instanceof RangeError && /call stack/i.test(e.message))) {
+      throw scoreError("INVALID_TYPE", field, "the value is cyclic or nested too deep to be read");
+    }
+    throw e;
+  }
+}
+
+// ------------------------------------------------------------------ limits
+
+/** Limits as the module states them: names, defaults and ceilings (read once). */
+export class LimitTable {
+  constructor(names, defaults, ceilings) {
+    this.names = names;
+    this.defaults = {};
+    this.ceilings = {};
+    names.forEach((n, i) => {
+      this.defaults[n] = defaults[i];
+      this.ceilings[n] = ceilings[i];
+    });
+  }
+
+  /**
+   * The limits a call runs under, for the checks made before copying (the module checks
+   * everything again). `null` when the caller's limits are not valid: the module then
+   * reports that (`INVALID_CONFIG`) before looking at the data.
+   */
+  effective(given) {
+    if (given === undefined || given === null) return this.defaults;
+    if (typeof given !== "object") return null;
+    const out = { ...this.defaults };
+    for (const n of this.names) {
+      const v = given[n];
+      if (v === undefined || v === null) continue;
+      if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > this.ceilings[n]) return null;
+      out[n] = v;
+    }
+    return out;
+  }
+}
+
+const tooLarge = (field, what, got, max, limit) =>
+  scoreError("INPUT_TOO_LARGE", field, `${what} is ${got}, above the limit of ${max} (limits.${limit})`);
+
+/** Checks made before an input is copied into wasm memory (`lim` may be null: none). */
+export const precheck = {
+  lists(lim, n, field) {
+    if (lim && n > lim.maxLists) throw tooLarge(field, "the number of lists", n, lim.maxLists, "maxLists");
+  },
+  length(lim, n, field) {
+    if (lim && n > lim.maxListLength) throw tooLarge(field, "the list length", n, lim.maxListLength, "maxListLength");
+  },
+  array(lim, n, field) {
+    if (lim && n > lim.maxListLength) throw tooLarge(field, "the array length", n, lim.maxListLength, "maxListLength");
+  },
+  entries(lim, n, field) {
+    if (lim && n > lim.maxTotalEntries) throw tooLarge(field, "the total number of entries", n, lim.maxTotalEntries, "maxTotalEntries");
+  },
+  columnar(lim, n, field) {
+    if (lim && n > lim.maxColumnarEntries) throw tooLarge(field, "the number of columnar entries", n, lim.maxColumnarEntries, "maxColumnarEntries");
+  },
+  /** `units`: UTF-16 code units, a lower bound of the UTF-8 bytes. */
+  text(lim, units, field) {
+    if (lim && units > lim.maxTotalTextBytes)
+      throw tooLarge(field, "the total length of the strings in bytes", units, lim.maxTotalTextBytes, "maxTotalTextBytes");
+  },
+  oneText(lim, units, field) {
+    if (lim && units > lim.maxTextBytes) throw tooLarge(field, "the text length in bytes", units, lim.maxTextBytes, "maxTextBytes");
+  },
+};
+
+// ------------------------------------------------------------------ numbers
+
+/**
+ * A `Float64Array` or an array of numbers as something the encoder copies: the typed
+ * array itself, or the array after checking each element is a number.
+ */
+export function numbers(value, field) {
+  if (value instanceof Float64Array) return value;
+  if (!Array.isArray(value)) throw typeError(field, "a Float64Array or an array of numbers");
+  const n = value.length;
+  for (let i = 0; i < n; i++) if (typeof value[i] !== "number") throw typeError(`${field}[${i}]`, "a number");
+  return value;
+}
+
+/** Indices: a `Uint32Array` as it is, an array of numbers as f64 (checked by the module). */
+export function indices(value, field) {
+  if (value instanceof Uint32Array) return value;
+  if (!Array.isArray(value)) throw typeError(field, "a Uint32Array or an array of whole numbers");
+  const n = value.length;
+  for (let i = 0; i < n; i++) if (typeof value[i] !== "number") throw scoreError("INVALID_TYPE", `${field}[${i}]`, "expected a whole number in 0..2^32");
+  return value;
+}
+
+// ------------------------------------------------------------------ encoder
+
+/** The sections of one call's input, collected before anything is written. */
+export class Input {
+  constructor() {
+    this.tags = [];
+    this.values = [];
+    this.bound = 0;
+  }
+  none() {
+    this.tags.push(NONE);
+    this.values.push(null);
+    this.bound += 8;
+    return this;
+  }
+  /** UTF-8 text (`undefined`: NONE). */
+  text(s) {
+    if (s === undefined) return this.none();
+    this.tags.push(TEXT);
+    this.values.push(s);
+    this.bound += 16 + 3 * s.length;
+    return this;
+  }
+  /** f64 values: a Float64Array or an array of numbers (`undefined`: NONE). */
+  f64s(a) {
+    if (a === undefined) return this.none();
+    this.tags.push(F64);
+    this.values.push(a);
+    this.bound += 16 + 8 * a.length;
+    return this;
+  }
+  u32s(a) {
+    if (a === undefined) return this.none();
+    this.tags.push(U32);
+    this.values.push(a);
+    this.bound += 16 + 4 * a.length;
+    return this;
+  }
+  /** A Uint32Array as U32, any other array of numbers as F64 (see `indices`). */
+  indices(a) {
+    return a instanceof Uint32Array ? this.u32s(a) : this.f64s(a);
+  }
+  /** A string table; `units` is the sum of the strings' lengths when the caller knows it. */
+  strs(list, units) {
+    if (units === undefined) {
+      units = 0;
+      for (let i = 0; i < list.length; i++) units += list[i].length;
+    }
+    this.tags.push(STRS);
+    this.values.push(list);
+    this.bound += 32 + 4 * list.length + 3 * units;
+    return this;
+  }
+}
+
+/** Writes `s` as UTF-8 at `pos`; returns the end. Short ASCII strings skip TextEncoder. */
+function writeString(u8, pos, s) {
+  const n = s.length;
+  if (n <= 64) {
+    let i = 0;
+    for (; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c > 0x7f) break;
+      u8[pos + i] = c;
+    }
+    if (i === n) return pos + n;
+  }
+  return pos + utf8.encodeInto(s, u8.subarray(pos)).written;
+}
+
+// ------------------------------------------------------------------ decoder
+
+/** Decodes short UTF-8 (ASCII without TextDecoder). */
+function readString(u8, start, end) {
+  if (end - start <= 32) {
+    let s = "";
+    for (let i = start; i < end; i++) {
+      const c = u8[i];
+      if (c > 0x7f) return fromUtf8.decode(u8.subarray(start, end));
+      s += String.fromCharCode(c);
+    }
+    return s;
+  }
+  return fromUtf8.decode(u8.subarray(start, end));
+}
+
+/** The sections of one call's output, read in order. Views are valid until the next call. */
+export class Output {
+  constructor(wire, pos, end) {
+    this.w = wire;
+    this.pos = pos;
+    this.end = end;
+  }
+  header(want) {
+    const tag = this.w.u32[this.pos >>> 2];
+    const count = this.w.u32[(this.pos >>> 2) + 1];
+    this.pos += 8;
+    if (tag === NONE) return -1;
+    if (tag !== want) throw scoreError("INTERNAL", "", `wire: output section ${tag}, expected ${want}`);
+    return count;
+  }
+  text() {
+    const n = this.header(TEXT);
+    if (n < 0) return undefined;
+    const s = readString(this.w.u8, this.pos, this.pos + n);
+    this.pos += pad8(n);
+    return s;
+  }
+  json() {
+    const t = this.text();
+    return t === undefined ? undefined : JSON.parse(t);
+  }
+  /** A view into wasm memory (copy it before the next call). */
+  f64View() {
+    const n = this.header(F64);
+    if (n < 0) return undefined;
+    const v = this.w.f64.subarray(this.pos >>> 3, (this.pos >>> 3) + n);
+    this.pos += 8 * n;
+    return v;
+  }
+  f64s() {
+    const v = this.f64View();
+    return v === undefined ? undefined : v.slice();
+  }
+  u32View() {
+    const n = this.header(U32);
+    if (n < 0) return undefined;
+    const v = this.w.u32.subarray(this.pos >>> 2, (this.pos >>> 2) + n);
+    this.pos += pad8(4 * n);
+    return v;
+  }
+  u32s() {
+    const v = this.u32View();
+    return v === undefined ? undefined : v.slice();
+  }
+  u8s() {
+    const n = this.header(U8);
+    if (n < 0) return undefined;
+    const v = this.w.u8.slice(this.pos, this.pos + n);
+    this.pos += pad8(n);
+    return v;
+  }
+  strs() {
+    const n = this.header(STRS);
+    if (n < 0) return undefined;
+    const o = this.pos >>> 2;
+    const base = this.pos + pad8(4 * (n + 1));
+    const u32 = this.w.u32;
+    const out = new Array(n);
+    for (let i = 0; i < n; i++) out[i] = readString(this.w.u8, base + u32[o + i], base + u32[o + i + 1]);
+    this.pos = base + pad8(u32[o + n]);
+    return out;
+  }
+}
+
+// ------------------------------------------------------------------ the module
+
+/** One instantiated module and the calls into it. */
+export class Wire {
+  /** `module`: a compiled `WebAssembly.Module`; `imports`: its import object. */
+  constructor(module, imports = {}) {
+    this.module = module;
+    this.imports = imports;
+    this.instantiate();
+  }
+
+  instantiate() {
+    this.x = new WebAssembly.Instance(this.module, this.imports).exports;
+    this.memory = this.x.memory;
+    this.buffer = null;
+    this.generation = (this.generation ?? 0) + 1;
+  }
+
+  views() {
+    const b = this.memory.buffer;
+    if (b !== this.buffer) {
+      this.buffer = b;
+      this.u8 = new Uint8Array(b);
+      this.u32 = new Uint32Array(b);
+      this.f64 = new Float64Array(b);
+    }
+  }
+
+  /** Writes `input` (an `Input`), calls operation `op` and returns its `Output`. */
+  call(op, input) {
+    let ptr, len;
+    try {
+      ptr = this.x.cr_reserve(input ? input.bound : 0);
+      len = input ? this.write(ptr, input) : 0;
+      const status = this.x.cr_call(op, len);
+      this.views();
+      const out = new Output(this, this.x.cr_output_ptr(), 0);
+      out.end = out.pos + this.x.cr_output_len();
+      if (status !== 0) {
+        const e = JSON.parse(out.text());
+        throw new ScoreError(e.message, e.code, e.field);
+      }
+      return out;
+    } catch (e) {
+      if (e instanceof WebAssembly.RuntimeError || (e instanceof RangeError && !(e instanceof ScoreError))) {
+        // A trap (a bug, or memory exhausted): the instance is in an unknown state.
+        this.instantiate();
+        throw scoreError("INTERNAL", "", `the WebAssembly module trapped (${e.message}); it was restarted`);
+      }
+      throw e;
+    }
+  }
+
+  write(ptr, input) {
+    this.views();
+    const u8 = this.u8;
+    const u32 = this.u32;
+    const f64 = this.f64;
+    let pos = ptr;
+    const { tags, values } = input;
+    for (let s = 0; s < tags.length; s++) {
+      const tag = tags[s];
+      const v = values[s];
+      const h = pos >>> 2;
+      u32[h] = tag;
+      pos += 8;
+      switch (tag) {
+        case NONE:
+          u32[h + 1] = 0;
+          break;
+        case TEXT: {
+          const end = writeString(u8, pos, v);
+          u32[h + 1] = end - pos;
+          pos = pad8(end);
+          break;
+        }
+        case F64: {
+          const n = v.length;
+          u32[h + 1] = n;
+          if (v instanceof Float64Array) f64.set(v, pos >>> 3);
+          else {
+            const o = pos >>> 3;
+            for (let i = 0; i < n; i++) f64[o + i] = v[i];
+          }
+          pos += 8 * n;
+          break;
+        }
+        case U32: {
+          const n = v.length;
+          u32[h + 1] = n;
+          if (v instanceof Uint32Array) u32.set(v, pos >>> 2);
+          else {
+            const o = pos >>> 2;
+            for (let i = 0; i < n; i++) u32[o + i] = v[i];
+          }
+          pos += pad8(4 * n);
+          break;
+        }
+        case U8: {
+          u32[h + 1] = v.length;
+          u8.set(v, pos);
+          pos += pad8(v.length);
+          break;
+        }
+        case STRS: {
+          const n = v.length;
+          u32[h + 1] = n;
+          const o = pos >>> 2;
+          const base = pos + pad8(4 * (n + 1));
+          let end = base;
+          u32[o] = 0;
+          for (let i = 0; i < n; i++) {
+            end = writeString(u8, end, v[i]);
+            u32[o + i + 1] = end - base;
+          }
+          pos = pad8(end);
+          break;
+        }
+      }
+    }
+    return pos - ptr;
+  }
+}

@@ -1,0 +1,70 @@
+//! Platt scaling applied: `p(x) = 1 / (1 + exp(a * x + b))`. The model is fitted to
+//! relevance judgements by the lab's `fit_platt`.
+
+use crate::error::Result;
+use serde::{Deserialize, Serialize};
+
+/// A fitted Platt sigmoid: `predict(x) = 1 / (1 + exp(a * x + b))` (the sign convention
+/// of Platt, LibSVM and scikit-learn: `a < 0` when higher scores are more relevant).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PlattModel {
+    /// Slope on the raw score.
+    pub a: f64,
+    /// Intercept.
+    pub b: f64,
+}
+
+impl PlattModel {
+    /// The calibrated probability of raw score `x`, in `[0, 1]` (NaN for a NaN score).
+    pub fn predict(&self, x: f64) -> f64 {
+        probability(self.a * x + self.b)
+    }
+
+    /// Checks that `a` and `b` are finite (`NON_FINITE_SCORE`, field `a` or `b`).
+    pub fn validate(&self) -> Result<()> {
+        crate::error::finite(self.a, || "a".to_string())?;
+        crate::error::finite(self.b, || "b".to_string())?;
+        Ok(())
+    }
+}
+
+/// `1 / (1 + exp(f))`: the logistic of `-f`, monotone bit for bit (see
+/// [`super::logistic`]).
+fn probability(f: f64) -> f64 {
+    super::logistic(-f)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn predict_handles_extremes() {
+        let m = PlattModel { a: -1.0, b: 0.0 };
+        assert_eq!(m.predict(f64::INFINITY), 1.0);
+        assert_eq!(m.predict(f64::NEG_INFINITY), 0.0);
+        assert_eq!(m.predict(1e308), 1.0);
+        assert!(m.predict(f64::NAN).is_nan());
+        assert_eq!(
+            PlattModel {
+                a: f64::INFINITY,
+                b: 0.0
+            }
+            .validate()
+            .unwrap_err()
+            .field,
+            "a"
+        );
+        assert_eq!(
+            PlattModel {
+                a: 0.0,
+                b: f64::NAN
+            }
+            .validate()
+            .unwrap_err()
+            .field,
+            "b"
+        );
+    }
+}

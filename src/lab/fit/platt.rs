@@ -1,0 +1,349 @@
+//! Platt scaling: `p(x) = 1 / (1 + exp(a * x + b))`, fitted to 0/1 relevance labels.
+//!
+//! The fit is the Newton method with backtracking line search of Lin, Lin & Weng (2007),
+//! "A note on Platt's probabilistic outputs for support vector machines" (their
+//! pseudo-code, which is also LibSVM's `sigmoid_train`):
+//!
+//! * prior-corrected targets: `t = (N+ + 1) / (N+ + 2)` for relevant items and
+//!   `t = 1 / (N- + 2)` for the others (Platt's out-of-sample regularization);
+//! * start at `A = 0`, `B = log((N- + 1) / (N+ + 1))`;
+//! * minimize the cross-entropy `F(A, B) = sum_i -t_i log p_i - (1 - t_i) log(1 - p_i)`,
+//!   evaluated without overflow (the `fApB >= 0` branch);
+//! * Newton direction on the Hessian plus `sigma = 1e-12` on its diagonal; step halved
+//!   until the sufficient-decrease condition `F_new < F + 1e-4 * step * (g . d)` holds,
+//!   giving up below `minstep = 1e-10`; at most 100 iterations; stop when both gradient
+//!   components are below `1e-5` in absolute value.
+//!
+//! **Standardization.** The scores are first standardized, `z = (x - mean) / std` (the
+//! population standard deviation), the algorithm runs on `z`, and its parameters
+//! `(a', b')` are mapped back to the raw scale: `a = a' / std`, `b = b' - a' * mean / std`.
+//! The optimum is the same (the model is affine in the score), but Newton's method and
+//! the fixed stopping tolerance then behave alike for BM25 scores in the tens and
+//! cosine similarities near 1. The stopping rule applies to the gradient in the
+//! standardized space. When every score is equal (`std = 0`) the scores are used as they
+//! are.
+//!
+//! On scikit-learn's test vector (scores `[5, -4, 1]`, labels `[1, 0, 0]`) the fit gives
+//! `A = -0.20261354`, `B = 0.65236315`, LibSVM's values.
+
+use super::{check_judged, require_both_classes, ClassCounts};
+use crate::calibrate::PlattModel;
+use crate::error::{ErrorCode, Result, ScoreError};
+
+/// Fits Platt scaling to raw `scores` and 0/1 `labels` (1 = relevant).
+///
+/// Errors: `LENGTH_MISMATCH` (field `labels`), `EMPTY_INPUT`, `NON_FINITE_SCORE`
+/// (`scores[i]`, or `scores` if the scores are so large that the fit overflows),
+/// `INVALID_LABELS` (`labels[i]` not 0/1, or `labels` when only one class is present).
+/// If the line search fails or 100 iterations pass, the last iterate is returned, as in
+/// LibSVM.
+pub fn fit_platt(scores: &[f64], labels: &[f64]) -> Result<PlattModel> {
+    fit_platt_detailed(scores, labels).map(|fit| fit.model)
+}
+
+/// A Platt fit with its convergence diagnostics.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct PlattFit {
+    /// The model on the raw score scale.
+    pub model: PlattModel,
+    /// Newton iterations taken.
+    pub iterations: usize,
+    /// Whether the gradient tolerance was met (rather than the line search failing or
+    /// the iteration limit being reached).
+    pub converged: bool,
+}
+
+/// [`fit_platt`] with diagnostics.
+pub(crate) fn fit_platt_detailed(scores: &[f64], labels: &[f64]) -> Result<PlattFit> {
+    let counts = check_judged(scores, labels, "scores")?;
+    require_both_classes(counts)?;
+    let scaling = Standardization::of(scores);
+    let z: Vec<f64> = scores.iter().map(|&x| scaling.apply(x)).collect();
+    let t = targets(labels, counts);
+    let newton = newton(&z, &t, counts);
+    let model = scaling.unapply(newton.a, newton.b);
+    if !(model.a.is_finite() && model.b.is_finite()) {
+        return Err(ScoreError::new(
+            ErrorCode::NonFiniteScore,
+            "scores",
+            "the Platt fit overflowed: the scores are too large in magnitude",
+        ));
+    }
+    Ok(PlattFit {
+        model,
+        iterations: newton.iterations,
+        converged: newton.converged,
+    })
+}
+
+/// The affine map `z = (x - mean) / std` applied before fitting.
+#[derive(Debug, Clone, Copy)]
+struct Standardization {
+    mean: f64,
+    std: f64,
+}
+
+impl Standardization {
+    /// Mean and population standard deviation of `scores`; the identity map when the
+    /// deviation is 0 (or the moments overflow).
+    fn of(scores: &[f64]) -> Self {
+        let n = scores.len() as f64;
+        let mean = scores.iter().sum::<f64>() / n;
+        let variance = scores.iter().map(|&x| (x - mean) * (x - mean)).sum::<f64>() / n;
+        let std = libm::sqrt(variance);
+        if mean.is_finite() && std.is_finite() && std > 0.0 {
+            Standardization { mean, std }
+        } else {
+            Standardization {
+                mean: 0.0,
+                std: 1.0,
+            }
+        }
+    }
+
+    /// The standardized score.
+    fn apply(&self, x: f64) -> f64 {
+        (x - self.mean) / self.std
+    }
+
+    /// Parameters `(a', b')` fitted on standardized scores, mapped back to raw scores:
+    /// `a' * z + b' = (a' / std) * x + (b' - a' * mean / std)`.
+    fn unapply(&self, a: f64, b: f64) -> PlattModel {
+        PlattModel {
+            a: a / self.std,
+            b: b - a * self.mean / self.std,
+        }
+    }
+}
+
+/// Platt's prior-corrected targets: `(N+ + 1) / (N+ + 2)` for label 1, `1 / (N- + 2)`
+/// for label 0.
+fn targets(labels: &[f64], counts: ClassCounts) -> Vec<f64> {
+    let hi = (counts.positives as f64 + 1.0) / (counts.positives as f64 + 2.0);
+    let lo = 1.0 / (counts.negatives as f64 + 2.0);
+    labels
+        .iter()
+        .map(|&y| if y > 0.0 { hi } else { lo })
+        .collect()
+}
+
+/// Iteration limit of the Newton method.
+const MAX_ITERATIONS: usize = 100;
+/// Smallest line-search step before giving up.
+const MIN_STEP: f64 = 1e-10;
+/// Added to the Hessian diagonal to keep it positive definite.
+const SIGMA: f64 = 1e-12;
+/// Stopping tolerance on each gradient component.
+const GRADIENT_TOLERANCE: f64 = 1e-5;
+/// Sufficient-decrease constant of the line search.
+const ARMIJO: f64 = 1e-4;
+
+/// Outcome of the Newton iterations, on standardized scores.
+struct Newton {
+    a: f64,
+    b: f64,
+    iterations: usize,
+    converged: bool,
+}
+
+/// Lin, Lin & Weng's Newton method with backtracking line search.
+fn newton(z: &[f64], t: &[f64], counts: ClassCounts) -> Newton {
+    let mut a = 0.0;
+    let mut b = libm::log((counts.negatives as f64 + 1.0) / (counts.positives as f64 + 1.0));
+    let mut f = objective(z, t, a, b);
+    for iteration in 0..MAX_ITERATIONS {
+        let d = Derivatives::at(z, t, a, b);
+        if d.gradient_is_small() {
+            return Newton {
+                a,
+                b,
+                iterations: iteration,
+                converged: true,
+            };
+        }
+        let (da, db) = d.newton_direction();
+        match line_search(z, t, (a, b, f), (da, db), d.g1 * da + d.g2 * db) {
+            Some((na, nb, nf)) => (a, b, f) = (na, nb, nf),
+            None => {
+                return Newton {
+                    a,
+                    b,
+                    iterations: iteration,
+                    converged: false,
+                }
+            }
+        }
+    }
+    Newton {
+        a,
+        b,
+        iterations: MAX_ITERATIONS,
+        converged: false,
+    }
+}
+
+/// One sample's cross-entropy `-t log p - (1 - t) log(1 - p)` with `p = 1/(1+exp(f))`.
+fn cross_entropy(t: f64, f: f64) -> f64 {
+    if f >= 0.0 {
+        t * f + libm::log1p(libm::exp(-f))
+    } else {
+        (t - 1.0) * f + libm::log1p(libm::exp(f))
+    }
+}
+
+/// The objective `F(a, b)`.
+fn objective(z: &[f64], t: &[f64], a: f64, b: f64) -> f64 {
+    z.iter()
+        .zip(t)
+        .map(|(&zi, &ti)| cross_entropy(ti, zi * a + b))
+        .sum()
+}
+
+/// Gradient and (regularized) Hessian of `F` at `(a, b)`.
+struct Derivatives {
+    g1: f64,
+    g2: f64,
+    h11: f64,
+    h22: f64,
+    h21: f64,
+}
+
+impl Derivatives {
+    /// Accumulates the derivatives over all samples.
+    fn at(z: &[f64], t: &[f64], a: f64, b: f64) -> Self {
+        let mut d = Derivatives {
+            g1: 0.0,
+            g2: 0.0,
+            h11: SIGMA,
+            h22: SIGMA,
+            h21: 0.0,
+        };
+        for (&zi, &ti) in z.iter().zip(t) {
+            let (p, q) = p_and_q(zi * a + b);
+            let d2 = p * q;
+            d.h11 += zi * zi * d2;
+            d.h22 += d2;
+            d.h21 += zi * d2;
+            let d1 = ti - p;
+            d.g1 += zi * d1;
+            d.g2 += d1;
+        }
+        d
+    }
+
+    /// Whether both gradient components are below the tolerance.
+    fn gradient_is_small(&self) -> bool {
+        self.g1.abs() < GRADIENT_TOLERANCE && self.g2.abs() < GRADIENT_TOLERANCE
+    }
+
+    /// The Newton step `-H^-1 g`.
+    fn newton_direction(&self) -> (f64, f64) {
+        let det = self.h11 * self.h22 - self.h21 * self.h21;
+        let da = -(self.h22 * self.g1 - self.h21 * self.g2) / det;
+        let db = -(-self.h21 * self.g1 + self.h11 * self.g2) / det;
+        (da, db)
+    }
+}
+
+/// `p = 1/(1+exp(f))` and `q = 1 - p`, each evaluated without overflow.
+fn p_and_q(f: f64) -> (f64, f64) {
+    if f >= 0.0 {
+        let e = libm::exp(-f);
+        (e / (1.0 + e), 1.0 / (1.0 + e))
+    } else {
+        let e = libm::exp(f);
+        (1.0 / (1.0 + e), e / (1.0 + e))
+    }
+}
+
+/// Backtracking from the full Newton step: the first step `s = 1, 1/2, 1/4, ...` (down
+/// to [`MIN_STEP`]) with `F(x + s d) < F(x) + 1e-4 * s * (g . d)`, as `(a, b, F)`.
+fn line_search(
+    z: &[f64],
+    t: &[f64],
+    (a, b, f): (f64, f64, f64),
+    (da, db): (f64, f64),
+    slope: f64,
+) -> Option<(f64, f64, f64)> {
+    let mut step = 1.0;
+    while step >= MIN_STEP {
+        let (na, nb) = (a + step * da, b + step * db);
+        let nf = objective(z, t, na, nb);
+        if nf < f + ARMIJO * step * slope {
+            return Some((na, nb, nf));
+        }
+        step /= 2.0;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reproduces_the_libsvm_test_vector() {
+        let fit = fit_platt_detailed(&[5.0, -4.0, 1.0], &[1.0, 0.0, 0.0]).unwrap();
+        assert!(fit.converged);
+        assert!(
+            (fit.model.a - -0.20261354391187855).abs() < 1e-6,
+            "{:?}",
+            fit
+        );
+        assert!((fit.model.b - 0.6523631498001051).abs() < 1e-6, "{:?}", fit);
+    }
+
+    #[test]
+    fn higher_scores_get_higher_probabilities_on_separable_trend() {
+        let scores = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
+        let labels = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 1.0];
+        let fit = fit_platt_detailed(&scores, &labels).unwrap();
+        assert!(fit.converged);
+        assert!(fit.model.a < 0.0);
+        assert!(fit.model.predict(1.0) > fit.model.predict(0.1));
+    }
+
+    #[test]
+    fn constant_scores_skip_standardization() {
+        let fit = fit_platt_detailed(&[2.0, 2.0, 2.0, 2.0], &[1.0, 0.0, 0.0, 1.0]).unwrap();
+        assert!(fit.converged);
+        // Symmetric classes: the fitted probability at the common score is 1/2.
+        assert!((fit.model.predict(2.0) - 0.5).abs() < 1e-6, "{:?}", fit);
+    }
+
+    #[test]
+    fn perfectly_separable_data_stays_finite() {
+        let scores: Vec<f64> = (0..50).map(f64::from).collect();
+        let labels: Vec<f64> = (0..50).map(|i| if i >= 25 { 1.0 } else { 0.0 }).collect();
+        let m = fit_platt(&scores, &labels).unwrap();
+        assert!(m.validate().is_ok());
+        assert!(m.predict(49.0) > 0.9 && m.predict(0.0) < 0.1, "{m:?}");
+    }
+
+    #[test]
+    fn errors() {
+        let e = fit_platt(&[1.0, 2.0], &[1.0]).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::LengthMismatch, "labels")
+        );
+        assert_eq!(fit_platt(&[], &[]).unwrap_err().code, ErrorCode::EmptyInput);
+        let e = fit_platt(&[1.0, f64::INFINITY], &[1.0, 0.0]).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::NonFiniteScore, "scores[1]")
+        );
+        let e = fit_platt(&[1.0, 2.0], &[1.0, 2.0]).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InvalidLabels, "labels[1]")
+        );
+        let e = fit_platt(&[1.0, 2.0], &[1.0, 1.0]).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InvalidLabels, "labels")
+        );
+        let e = fit_platt(&[1e308, -1e308, 1e308], &[1.0, 0.0, 0.0]);
+        assert!(e.is_ok() || e.unwrap_err().code == ErrorCode::NonFiniteScore);
+    }
+}

@@ -1,0 +1,434 @@
+//! Fusion tuning: a grid search over a fusion method's weights and parameters that
+//! maximizes one metric on judgements, like ranx's `optimize_fusion`.
+//!
+//! * Weighted methods (`wsum`, `wmnz`, `mixed`, `w_bordafuse`, `w_condorcet`, `dbsf`
+//!   and the OpenSearch means): every weight vector with components in
+//!   `{0, step, 2 step, ..., 1}` summing to 1 (step 0.1 by default), in lexicographic
+//!   order.
+//! * `rrf`: `k` over `kValues` (default 10, 20, ..., 100).
+//! * `rbc`: `phi` over `{step, 2 step, ..., 1 - step}`.
+//!
+//! The best configuration is the first one reaching the highest score (grid order), and
+//! the report lists every configuration tried with its score.
+
+use crate::error::{ErrorCode, Result, ScoreError};
+use crate::lab::runfusion::{fuse_runs, FuseRunsOptions};
+use crate::lab::runs::{Qrels, Run};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Methods that take one weight per run.
+pub const WEIGHTED: [&str; 9] = [
+    "wsum",
+    "wmnz",
+    "mixed",
+    "w_bordafuse",
+    "w_condorcet",
+    "dbsf",
+    "arithmetic_mean",
+    "geometric_mean",
+    "harmonic_mean",
+];
+
+/// The most configurations one search may try.
+pub const MAX_TRIALS: usize = 100_000;
+
+/// Options of [`optimize_fusion`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct OptimizeOptions {
+    /// Fusion method (default `wsum`).
+    pub method: String,
+    /// Metric to maximize, ranx's spelling (default `ndcg@10`).
+    pub metric: String,
+    /// Normalization (default: the method's default).
+    pub norm: Option<String>,
+    /// Grid step for weights and `phi` (default 0.1; 1/step must be a whole number).
+    pub step: f64,
+    /// Values of `k` tried for `rrf` (default 10, 20, ..., 100).
+    pub k_values: Vec<f64>,
+}
+
+impl Default for OptimizeOptions {
+    fn default() -> Self {
+        OptimizeOptions {
+            method: "wsum".into(),
+            metric: "ndcg@10".into(),
+            norm: None,
+            step: 0.1,
+            k_values: (1..=10).map(|i| f64::from(i) * 10.0).collect(),
+        }
+    }
+}
+
+/// One configuration tried.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Trial {
+    /// Weights (weighted methods).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weights: Option<Vec<f64>>,
+    /// Parameters (`k`, `phi`).
+    pub params: BTreeMap<String, f64>,
+    /// The metric's mean over the judged queries.
+    pub score: f64,
+}
+
+/// The search's result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OptimizeReport {
+    /// Method searched.
+    pub method: String,
+    /// Metric maximized.
+    pub metric: String,
+    /// The best configuration.
+    pub best: Trial,
+    /// Every configuration tried, in grid order.
+    pub trials: Vec<Trial>,
+}
+
+fn steps_of(step: f64) -> Result<u32> {
+    let n = (1.0 / step).round();
+    if !(step.is_finite()
+        && step > 0.0
+        && step <= 1.0
+        && (n * step - 1.0).abs() < 1e-9
+        && n <= 1000.0)
+    {
+        return Err(ScoreError::new(
+            ErrorCode::InvalidConfig,
+            "step",
+            format!("step must be 1/n for a whole n <= 1000, got {step}"),
+        ));
+    }
+    Ok(n as u32)
+}
+
+/// Every vector of `parts` non-negative integers summing to `total`, lexicographic.
+fn compositions(total: u32, parts: usize) -> Vec<Vec<u32>> {
+    if parts <= 1 {
+        return vec![vec![total; parts]];
+    }
+    (0..=total)
+        .rev()
+        .flat_map(|first| {
+            compositions(total - first, parts - 1)
+                .into_iter()
+                .map(move |mut rest| {
+                    rest.insert(0, first);
+                    rest
+                })
+        })
+        .collect()
+}
+
+fn binomial(n: u64, k: u64) -> u64 {
+    (1..=k).fold(1u64, |acc, i| acc.saturating_mul(n + 1 - i) / i)
+}
+
+/// One grid point: weights (weighted methods) and parameters.
+type GridPoint = (Option<Vec<f64>>, BTreeMap<String, f64>);
+
+/// The grid of configurations for the method.
+fn grid(method: &str, n_runs: usize, opts: &OptimizeOptions) -> Result<Vec<GridPoint>> {
+    let n = steps_of(opts.step)?;
+    if WEIGHTED.contains(&method) {
+        let count = binomial(
+            u64::from(n) + n_runs as u64 - 1,
+            n_runs.saturating_sub(1) as u64,
+        );
+        if count > MAX_TRIALS as u64 {
+            return Err(ScoreError::new(
+                ErrorCode::InputTooLarge,
+                "step",
+                format!(
+                    "{count} weight vectors exceed the limit of {MAX_TRIALS}; use a larger step"
+                ),
+            ));
+        }
+        return Ok(compositions(n, n_runs)
+            .into_iter()
+            .map(|c| {
+                (
+                    Some(c.iter().map(|&i| f64::from(i) / f64::from(n)).collect()),
+                    BTreeMap::new(),
+                )
+            })
+            .collect());
+    }
+    match method {
+        "rrf" => {
+            if opts.k_values.is_empty() {
+                return Err(ScoreError::new(
+                    ErrorCode::EmptyInput,
+                    "kValues",
+                    "give at least one k",
+                ));
+            }
+            if opts.k_values.len() > MAX_TRIALS {
+                return Err(ScoreError::new(
+                    ErrorCode::InputTooLarge,
+                    "kValues",
+                    format!("more than {MAX_TRIALS} values"),
+                ));
+            }
+            Ok(opts
+                .k_values
+                .iter()
+                .map(|&k| (None, BTreeMap::from([("k".to_string(), k)])))
+                .collect())
+        }
+        "rbc" => Ok((1..n)
+            .map(|i| {
+                (
+                    None,
+                    BTreeMap::from([("phi".to_string(), f64::from(i) / f64::from(n))]),
+                )
+            })
+            .collect()),
+        other => Err(ScoreError::new(
+            ErrorCode::UnknownMethod,
+            "method",
+            format!(
+                "{other:?} has nothing to tune; use rrf, rbc or a weighted method ({})",
+                WEIGHTED.join(", ")
+            ),
+        )),
+    }
+}
+
+/// Checks that a search over `runs` fits `limits.maxSearchWork` (configurations tried
+/// times the run entries fused each time) before it starts; the field of an error is
+/// `runs` (or the grid option that is invalid).
+pub fn check_work(
+    runs: &[Run],
+    opts: &OptimizeOptions,
+    limits: &crate::limits::Limits,
+) -> Result<()> {
+    let trials = grid(&opts.method, runs.len(), opts)?.len();
+    let entries: usize = runs
+        .iter()
+        .flat_map(|r| r.values().map(|docs| docs.len()))
+        .sum();
+    limits.check_search_work(trials, entries, "runs")
+}
+
+/// Progress of a search: configurations done, total, best score so far.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Progress {
+    /// Configurations evaluated.
+    pub done: usize,
+    /// Configurations in the grid.
+    pub total: usize,
+    /// Best score so far.
+    pub best_score: f64,
+}
+
+/// Searches the grid (see the module documentation); `progress` is called after every
+/// configuration.
+pub fn optimize_fusion(
+    qrels: &Qrels,
+    runs: &[Run],
+    opts: &OptimizeOptions,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<OptimizeReport> {
+    if runs.len() < 2 {
+        return Err(ScoreError::new(
+            ErrorCode::EmptyInput,
+            "runs",
+            "give at least two runs to fuse",
+        ));
+    }
+    crate::lab::eval::Metric::parse(&opts.metric).map_err(|e| ScoreError {
+        field: "metric".into(),
+        ..e
+    })?;
+    let configs = grid(&opts.method, runs.len(), opts)?;
+    let total = configs.len();
+    let mut trials = Vec::with_capacity(total);
+    let mut best: Option<usize> = None;
+    for (weights, params) in configs {
+        let fo = FuseRunsOptions {
+            method: opts.method.clone(),
+            norm: opts.norm.clone(),
+            weights: weights.clone(),
+            params: params.clone(),
+        };
+        let fused = fuse_runs(runs, &fo)?;
+        let ev = crate::lab::eval::evaluate(qrels, &fused, &[opts.metric.as_str()])?;
+        let score = ev.means.first().map_or(0.0, |(_, v)| *v);
+        if best
+            .and_then(|b| trials.get(b))
+            .is_none_or(|t: &Trial| score > t.score)
+        {
+            best = Some(trials.len());
+        }
+        trials.push(Trial {
+            weights,
+            params,
+            score,
+        });
+        let best_score = best.and_then(|b| trials.get(b)).map_or(score, |t| t.score);
+        progress(Progress {
+            done: trials.len(),
+            total,
+            best_score,
+        });
+    }
+    let best = best
+        .and_then(|b| trials.get(b))
+        .cloned()
+        .ok_or_else(|| ScoreError::new(ErrorCode::EmptyInput, "runs", "nothing was tried"))?;
+    Ok(OptimizeReport {
+        method: opts.method.clone(),
+        metric: opts.metric.clone(),
+        best,
+        trials,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(pairs: &[(&str, &[(&str, f64)])]) -> Run {
+        pairs
+            .iter()
+            .map(|(q, docs)| {
+                (
+                    q.to_string(),
+                    docs.iter().map(|(d, s)| (d.to_string(), *s)).collect(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn search_work_is_limited() {
+        let r = run(&[("q", &[("a", 1.0), ("b", 0.5)])]);
+        let runs = [r.clone(), r.clone(), r];
+        // wsum over 3 runs at step 0.1: 66 weight vectors x 6 entries = 396.
+        let opts = OptimizeOptions::default();
+        let at = |w: u32| crate::limits::Limits {
+            max_search_work: w,
+            ..Default::default()
+        };
+        assert!(check_work(&runs, &opts, &at(396)).is_ok());
+        let e = check_work(&runs, &opts, &at(395)).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InputTooLarge, "runs")
+        );
+        assert!(
+            e.message.contains("66 configurations x 6 run entries"),
+            "{}",
+            e.message
+        );
+        // rrf: one configuration per k.
+        let rrf = OptimizeOptions {
+            method: "rrf".into(),
+            ..Default::default()
+        };
+        assert!(check_work(&runs, &rrf, &at(60)).is_ok());
+        assert!(check_work(&runs, &rrf, &at(59)).is_err());
+    }
+
+    #[test]
+    fn weight_grid_sums_to_one() {
+        let g = grid("wsum", 3, &OptimizeOptions::default()).unwrap();
+        assert_eq!(g.len(), 66);
+        for (w, _) in &g {
+            let w = w.as_ref().unwrap();
+            assert!((w.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        }
+        assert_eq!(g[0].0.as_ref().unwrap(), &vec![1.0, 0.0, 0.0]);
+        assert_eq!(
+            grid("wsum", 2, &OptimizeOptions::default()).unwrap().len(),
+            11
+        );
+        assert_eq!(
+            grid("rrf", 2, &OptimizeOptions::default()).unwrap().len(),
+            10
+        );
+        assert_eq!(
+            grid("rbc", 2, &OptimizeOptions::default()).unwrap().len(),
+            9
+        );
+        assert_eq!(
+            grid("max", 2, &OptimizeOptions::default())
+                .unwrap_err()
+                .code,
+            ErrorCode::UnknownMethod
+        );
+        assert_eq!(steps_of(0.3).unwrap_err().code, ErrorCode::InvalidConfig);
+        let huge = OptimizeOptions {
+            step: 0.001,
+            ..Default::default()
+        };
+        assert_eq!(
+            grid("wsum", 6, &huge).unwrap_err().code,
+            ErrorCode::InputTooLarge
+        );
+    }
+
+    #[test]
+    fn finds_the_run_that_ranks_the_relevant_doc_first() {
+        // Run a puts the relevant doc last, run b first: all weight on b wins.
+        let qrels: Qrels = run(&[("q", &[("rel", 1.0)])]);
+        let a = run(&[("q", &[("rel", 0.1), ("x", 0.9), ("y", 0.5)])]);
+        let b = run(&[("q", &[("rel", 0.9), ("x", 0.1), ("y", 0.5)])]);
+        let mut calls = 0;
+        let report = optimize_fusion(
+            &qrels,
+            &[a, b],
+            &OptimizeOptions {
+                metric: "mrr".into(),
+                ..Default::default()
+            },
+            &mut |p| {
+                calls += 1;
+                assert!(p.done <= p.total);
+            },
+        )
+        .unwrap();
+        assert_eq!(calls, 11);
+        assert_eq!(report.trials.len(), 11);
+        assert_eq!(report.best.score, 1.0);
+        // (0.5, 0.5) is the first grid point reaching 1.0: every doc ties at 0.5 and
+        // ties rank by doc id, which puts "rel" first.
+        assert_eq!(report.best.weights.unwrap(), vec![0.5, 0.5]);
+        assert!(report.trials.iter().skip(5).all(|t| t.score == 1.0));
+        // The first trial (all weight on a) ranks rel third.
+        assert!((report.trials[0].score - 1.0 / 3.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn errors() {
+        let q: Qrels = run(&[("q", &[("d", 1.0)])]);
+        let r = run(&[("q", &[("d", 1.0)])]);
+        let e = optimize_fusion(
+            &q,
+            std::slice::from_ref(&r),
+            &OptimizeOptions::default(),
+            &mut |_| {},
+        )
+        .unwrap_err();
+        assert_eq!(e.code, ErrorCode::EmptyInput);
+        let e = optimize_fusion(
+            &q,
+            &[r.clone(), r],
+            &OptimizeOptions {
+                metric: "nope@3".into(),
+                ..Default::default()
+            },
+            &mut |_| {},
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::UnknownMethod, "metric")
+        );
+    }
+}

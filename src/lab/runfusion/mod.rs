@@ -1,0 +1,544 @@
+//! Fusion of whole runs: every unsupervised fusion method of
+//! [ranx](https://github.com/AmenRa/ranx) 0.3.21, Qdrant's distribution-based score
+//! fusion and OpenSearch's normalization-processor means.
+//!
+//! [`fuse_runs`] takes N runs (query id -> doc id -> score) and returns one. As ranx's
+//! `fuse(runs, norm, method, params)` does, it first normalizes every run query by
+//! query ([`NORMS`], default `min-max` for every ranx method, as in ranx), then combines
+//! the normalized runs query by query ([`METHODS`]).
+//!
+//! | method | fused score of `d` (`s`: its normalized scores in the runs that have it, `i`: 0-based rank) |
+//! | --- | --- |
+//! | `sum` / `wsum` | `sum_r w_r s_r` (missing: 0) |
+//! | `mnz` / `wmnz` | `sum(s) * |s|` / `sum(s) * sum(w of those runs)` |
+//! | `gmnz` | `sum(s) * |s|^gamma` |
+//! | `max` / `min` / `med` / `anz` | max / min / median / mean of `s` |
+//! | `mixed` | `sum(w s) * sqrt(|s|)` |
+//! | `rrf` / `rbc` | `sum_r 1 / (k + i + 1)` / `sum_r (1 - phi) phi^i` |
+//! | `isr` / `log_isr` / `logn_isr` | `sum 1/(i+1)^2` times `|s|` / `ln |s|` / `ln(|s| + sigma)` |
+//! | `bordafuse` / `w_bordafuse` | (weighted) sum of Borda points `N - i` |
+//! | `condorcet` / `w_condorcet` | `N - position` after a pairwise-majority sort |
+//! | `dbsf` | Qdrant: `sum_r w_r (s_r - lo_r) / (hi_r - lo_r)`, `lo, hi = mean -/+ 3 std` |
+//! | `arithmetic_mean` / `geometric_mean` / `harmonic_mean` | OpenSearch: weighted means of min-max scores |
+//!
+//! See [`FuseRunsOptions`] for the parameters and the `methods`, `norm` and `external`
+//! sources for the exact formulas.
+//!
+//! # Conventions (and where they pin down what ranx leaves open)
+//!
+//! * **Rank order.** Rank-based methods and norms (`rrf`, `rbc`, `isr`, `log_isr`,
+//!   `logn_isr`, `bordafuse`, `w_bordafuse`, `condorcet`, `w_condorcet`, norms `rank`
+//!   and `borda`, and the summation order of norms `sum` and `zmuv`) read each run's
+//!   documents by (normalized) score descending, then doc id ascending (byte order).
+//!   ranx reads its dictionary order, which `Run.from_file` sets with numba's unstable
+//!   quicksort, so ranx leaves the order of tied scores to chance; calibrank's rule is
+//!   the one [`ranked`] applies. Every norm but `borda` keeps the order of the scores,
+//!   so the ranks are those of the raw run; after norm `borda`, ranx's rank-based
+//!   methods would read the candidates in Python `set` order, calibrank reads them by
+//!   their Borda score (the documents a run missed tie, then go by doc id).
+//! * **Missing documents.** Exactly as in ranx: `sum`, `wsum` and `rrf`-style methods
+//!   count 0; `max` / `min` use ranx's stand-ins -1e9 / 1e9; `mnz`, `anz`, `med`,
+//!   `gmnz`, `wmnz`, `mixed` and the ISR family use only the runs that retrieved the
+//!   document. `bordafuse` gives unranked candidates `(n_candidates - n_ranked + 1) / 2`
+//!   points.
+//! * **Condorcet.** ranx sorts the candidates with Python's `sorted` and a pairwise
+//!   majority comparator that may be intransitive, starting from a Python `set` (whose
+//!   order changes with `PYTHONHASHSEED`). calibrank starts from doc id ascending and
+//!   replays CPython 3.11's sort comparison for comparison, so it returns what ranx
+//!   returns when its candidate set iterates in doc id order.
+//! * **Queries.** The output has every query id of any run; a run without a query
+//!   counts as an empty result list for it (ranx requires equal query sets). A single
+//!   run is accepted (ranx asserts at least two).
+//! * **Output order.** A [`Run`] is a map; [`ranked`] sorts one query's results by
+//!   score descending, then doc id ascending.
+//!
+//! Every transcendental function is `libm`'s, so results are bit-identical natively
+//! and in WebAssembly.
+
+mod external;
+mod methods;
+mod norm;
+mod pysort;
+
+use crate::error::{ErrorCode, Result, ScoreError};
+use crate::lab::runs::Run;
+use serde::{Deserialize, Serialize};
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+
+/// Every method name [`fuse_runs`] accepts, ranx's spellings first.
+pub const METHODS: [&str; 23] = [
+    "sum",
+    "mnz",
+    "max",
+    "min",
+    "med",
+    "anz",
+    "gmnz",
+    "wsum",
+    "wmnz",
+    "mixed",
+    "rrf",
+    "rbc",
+    "isr",
+    "log_isr",
+    "logn_isr",
+    "bordafuse",
+    "w_bordafuse",
+    "condorcet",
+    "w_condorcet",
+    "dbsf",
+    "arithmetic_mean",
+    "geometric_mean",
+    "harmonic_mean",
+];
+
+/// Every normalization name [`fuse_runs`] accepts (ranx's spellings; `min_max` and
+/// `min_max_inverted` are accepted as aliases, as in ranx). `none` skips normalization.
+pub const NORMS: [&str; 8] = [
+    "min-max",
+    "min-max-inverted",
+    "max",
+    "sum",
+    "zmuv",
+    "rank",
+    "borda",
+    "none",
+];
+
+/// Options of [`fuse_runs`].
+///
+/// `params` by method (ranx's names; any other key is rejected):
+///
+/// | method | param | default | range |
+/// | --- | --- | --- | --- |
+/// | `rrf` | `k` | 60 | finite, >= 0 |
+/// | `rbc` | `phi` | required (ranx has no default) | 0 <= phi <= 1 |
+/// | `logn_isr` | `sigma` | 0.01 | 0 <= sigma <= 1 |
+/// | `gmnz` | `gamma` | required (ranx has no default) | finite |
+///
+/// `weights` (one per run, finite, >= 0; default all 1) are taken by `wsum`, `wmnz`,
+/// `mixed`, `w_bordafuse`, `w_condorcet`, `dbsf` and the three OpenSearch means; every
+/// other method rejects them.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FuseRunsOptions {
+    /// The fusion method, one of [`METHODS`].
+    pub method: String,
+    /// The normalization applied to every run first, one of [`NORMS`]; when absent the
+    /// method's default ([`default_norm`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub norm: Option<String>,
+    /// One weight per run, for the weighted methods.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weights: Option<Vec<f64>>,
+    /// Numeric parameters by ranx's names (see the table above).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub params: BTreeMap<String, f64>,
+}
+
+/// The normalization a method applies when [`FuseRunsOptions::norm`] is absent:
+/// `min-max` for every ranx method (ranx's `fuse` default, whatever the method), `none`
+/// for `dbsf` and the OpenSearch means, whose own normalization is part of the method.
+/// `None` for an unknown method.
+pub fn default_norm(method: &str) -> Option<&'static str> {
+    match method {
+        "dbsf" | "arithmetic_mean" | "geometric_mean" | "harmonic_mean" => Some("none"),
+        m if METHODS.contains(&m) => Some("min-max"),
+        _ => None,
+    }
+}
+
+/// One query's results sorted by score descending, then doc id ascending (byte order);
+/// `0.0` and `-0.0` tie. This is calibrank's tie rule wherever an order is needed.
+pub fn ranked(results: &BTreeMap<String, f64>) -> Vec<(String, f64)> {
+    let mut v: Vec<(String, f64)> = results.iter().map(|(d, s)| (d.clone(), *s)).collect();
+    v.sort_by(|a, b| by_score_then_id((&a.0, a.1), (&b.0, b.1)));
+    v
+}
+
+/// Fuses `runs` with `opts`: normalizes every run query by query, then combines them.
+///
+/// Errors: `EMPTY_INPUT` (no runs), `UNKNOWN_METHOD` (`method` or `norm`),
+/// `LENGTH_MISMATCH` (weights vs runs), `INVALID_WEIGHT`, `INVALID_CONFIG` (a
+/// parameter out of range, unknown, missing, or weights given to an unweighted method),
+/// `NON_FINITE_SCORE` (an input score or a parameter that is NaN or infinite, or a fused
+/// score that overflows).
+pub fn fuse_runs(runs: &[Run], opts: &FuseRunsOptions) -> Result<Run> {
+    let plan = Plan::new(runs.len(), opts)?;
+    check_scores(runs)?;
+    let queries: std::collections::BTreeSet<&str> = runs
+        .iter()
+        .flat_map(|r| r.keys().map(String::as_str))
+        .collect();
+    let mut fused = Run::new();
+    for q in queries {
+        let lists: Vec<Scores<'_>> = runs
+            .iter()
+            .map(|run| {
+                run.get(q)
+                    .map(|res| res.iter().map(|(d, s)| (d.as_str(), *s)).collect())
+                    .unwrap_or_default()
+            })
+            .collect();
+        let normalized = norm::apply(plan.norm, &lists);
+        let combined = plan.method.apply(&normalized, &plan.weights)?;
+        let mut out = BTreeMap::new();
+        for (d, s) in combined {
+            if !s.is_finite() {
+                return Err(ScoreError::new(
+                    ErrorCode::NonFiniteScore,
+                    format!("result.{q}.{d}"),
+                    format!("the fused score overflows ({s}); rescale the input scores or pick another norm"),
+                ));
+            }
+            out.insert(d.to_string(), s);
+        }
+        fused.insert(q.to_string(), out);
+    }
+    Ok(fused)
+}
+
+/// One run's results for one query (doc id -> score), borrowed from the input.
+pub(crate) type Scores<'a> = BTreeMap<&'a str, f64>;
+
+/// Score descending, then id ascending; `-0.0 == 0.0`; a total order even with NaN.
+fn by_score_then_id(a: (&str, f64), b: (&str, f64)) -> Ordering {
+    let canon = |s: f64| if s == 0.0 { 0.0 } else { s };
+    canon(b.1).total_cmp(&canon(a.1)).then_with(|| a.0.cmp(b.0))
+}
+
+/// One list's documents best first (calibrank's rank order).
+pub(crate) fn ranking<'a>(list: &Scores<'a>) -> Vec<(&'a str, f64)> {
+    let mut v: Vec<(&'a str, f64)> = list.iter().map(|(d, s)| (*d, *s)).collect();
+    v.sort_by(|a, b| by_score_then_id(*a, *b));
+    v
+}
+
+fn check_scores(runs: &[Run]) -> Result<()> {
+    for (i, run) in runs.iter().enumerate() {
+        for (q, results) in run {
+            if let Some((d, s)) = results.iter().find(|(_, s)| !s.is_finite()) {
+                return Err(ScoreError::new(
+                    ErrorCode::NonFiniteScore,
+                    format!("runs[{i}].{q}.{d}"),
+                    format!("must be a finite number, got {s}"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A normalization, resolved.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Norm {
+    None,
+    MinMax,
+    MinMaxInverted,
+    Max,
+    Sum,
+    Zmuv,
+    Rank,
+    Borda,
+}
+
+impl Norm {
+    fn parse(name: &str) -> Result<Norm> {
+        Ok(match name {
+            "none" => Norm::None,
+            "min-max" | "min_max" => Norm::MinMax,
+            "min-max-inverted" | "min_max_inverted" => Norm::MinMaxInverted,
+            "max" => Norm::Max,
+            "sum" => Norm::Sum,
+            "zmuv" => Norm::Zmuv,
+            "rank" => Norm::Rank,
+            "borda" => Norm::Borda,
+            _ => {
+                return Err(ScoreError::new(
+                    ErrorCode::UnknownMethod,
+                    "norm",
+                    format!(
+                        "unknown normalization {name:?}; expected one of {}",
+                        NORMS.join(", ")
+                    ),
+                ))
+            }
+        })
+    }
+}
+
+/// A fusion method with its parameters, resolved.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Method {
+    Sum,
+    Mnz,
+    Max,
+    Min,
+    Med,
+    Anz,
+    Gmnz { gamma: f64 },
+    Wsum,
+    Wmnz,
+    Mixed,
+    Rrf { k: f64 },
+    Rbc { phi: f64 },
+    Isr,
+    LogIsr,
+    LognIsr { sigma: f64 },
+    BordaFuse,
+    WBordaFuse,
+    Condorcet,
+    WCondorcet,
+    Dbsf,
+    ArithmeticMean,
+    GeometricMean,
+    HarmonicMean,
+}
+
+impl Method {
+    fn apply<'a>(self, lists: &[Scores<'a>], w: &[f64]) -> Result<Scores<'a>> {
+        use methods as m;
+        Ok(match self {
+            Method::Sum => m::comb_sum(lists),
+            Method::Mnz => m::comb_mnz(lists),
+            Method::Max => m::comb_max(lists),
+            Method::Min => m::comb_min(lists),
+            Method::Med => m::comb_med(lists),
+            Method::Anz => m::comb_anz(lists),
+            Method::Gmnz { gamma } => m::comb_gmnz(lists, gamma),
+            Method::Wsum => m::wsum(lists, w),
+            Method::Wmnz => m::wmnz(lists, w),
+            Method::Mixed => m::mixed(lists, w),
+            Method::Rrf { k } => m::rrf(lists, k),
+            Method::Rbc { phi } => m::rbc(lists, phi),
+            Method::Isr => m::isr(lists),
+            Method::LogIsr => m::log_isr(lists),
+            Method::LognIsr { sigma } => m::logn_isr(lists, sigma),
+            Method::BordaFuse => m::bordafuse(lists),
+            Method::WBordaFuse => m::w_bordafuse(lists, w),
+            Method::Condorcet | Method::WCondorcet => m::condorcet(lists, w).ok_or_else(|| {
+                ScoreError::new(
+                    ErrorCode::Internal,
+                    "method",
+                    "condorcet sort invariant broken (a calibrank bug)",
+                )
+            })?,
+            Method::Dbsf => external::dbsf(lists, w),
+            Method::ArithmeticMean => external::arithmetic_mean(lists, w),
+            Method::GeometricMean => external::geometric_mean(lists, w),
+            Method::HarmonicMean => external::harmonic_mean(lists, w),
+        })
+    }
+}
+
+/// Validated options.
+struct Plan {
+    method: Method,
+    norm: Norm,
+    weights: Vec<f64>,
+}
+
+/// A numeric parameter: name, default (`None`: required), valid range, range text.
+struct ParamSpec {
+    name: &'static str,
+    default: Option<f64>,
+    valid: fn(f64) -> bool,
+    range: &'static str,
+}
+
+const K: ParamSpec = ParamSpec {
+    name: "k",
+    default: Some(60.0),
+    valid: |k| k >= 0.0,
+    range: ">= 0",
+};
+const PHI: ParamSpec = ParamSpec {
+    name: "phi",
+    default: None,
+    valid: |p| (0.0..=1.0).contains(&p),
+    range: "in [0, 1]",
+};
+const SIGMA: ParamSpec = ParamSpec {
+    name: "sigma",
+    default: Some(0.01),
+    valid: |s| (0.0..=1.0).contains(&s),
+    range: "in [0, 1]",
+};
+const GAMMA: ParamSpec = ParamSpec {
+    name: "gamma",
+    default: None,
+    valid: |_| true,
+    range: "finite",
+};
+
+impl Plan {
+    fn new(n_runs: usize, opts: &FuseRunsOptions) -> Result<Plan> {
+        if n_runs == 0 {
+            return Err(ScoreError::new(
+                ErrorCode::EmptyInput,
+                "runs",
+                "at least one run is needed",
+            ));
+        }
+        let name = opts.method.as_str();
+        let (specs, weighted): (&[ParamSpec], bool) = match name {
+            "rrf" => (&[K], false),
+            "rbc" => (&[PHI], false),
+            "logn_isr" => (&[SIGMA], false),
+            "gmnz" => (&[GAMMA], false),
+            "wsum" | "wmnz" | "mixed" | "w_bordafuse" | "w_condorcet" | "dbsf"
+            | "arithmetic_mean" | "geometric_mean" | "harmonic_mean" => (&[], true),
+            m if METHODS.contains(&m) => (&[], false),
+            "bayesfuse" | "mapfuse" | "posfuse" | "probfuse" | "segfuse" | "slidefuse" => {
+                return Err(ScoreError::new(
+                    ErrorCode::UnknownMethod,
+                    "method",
+                    format!(
+                        "{name:?} is a supervised ranx method (it trains on qrels); not supported"
+                    ),
+                ))
+            }
+            _ => {
+                return Err(ScoreError::new(
+                    ErrorCode::UnknownMethod,
+                    "method",
+                    format!(
+                        "unknown fusion method {name:?}; expected one of {}",
+                        METHODS.join(", ")
+                    ),
+                ))
+            }
+        };
+        let values = resolve_params(name, specs, &opts.params)?;
+        let p = |i: usize| values.get(i).copied().unwrap_or(f64::NAN);
+        let method = match name {
+            "sum" => Method::Sum,
+            "mnz" => Method::Mnz,
+            "max" => Method::Max,
+            "min" => Method::Min,
+            "med" => Method::Med,
+            "anz" => Method::Anz,
+            "gmnz" => Method::Gmnz { gamma: p(0) },
+            "wsum" => Method::Wsum,
+            "wmnz" => Method::Wmnz,
+            "mixed" => Method::Mixed,
+            "rrf" => Method::Rrf { k: p(0) },
+            "rbc" => Method::Rbc { phi: p(0) },
+            "isr" => Method::Isr,
+            "log_isr" => Method::LogIsr,
+            "logn_isr" => Method::LognIsr { sigma: p(0) },
+            "bordafuse" => Method::BordaFuse,
+            "w_bordafuse" => Method::WBordaFuse,
+            "condorcet" => Method::Condorcet,
+            "w_condorcet" => Method::WCondorcet,
+            "dbsf" => Method::Dbsf,
+            "arithmetic_mean" => Method::ArithmeticMean,
+            "geometric_mean" => Method::GeometricMean,
+            _ => Method::HarmonicMean,
+        };
+        let norm_name = match &opts.norm {
+            Some(n) => n.as_str(),
+            None => default_norm(name).unwrap_or("min-max"),
+        };
+        let norm = Norm::parse(norm_name)?;
+        let weights = resolve_weights(name, weighted, opts.weights.as_deref(), n_runs)?;
+        Ok(Plan {
+            method,
+            norm,
+            weights,
+        })
+    }
+}
+
+fn resolve_params(
+    method: &str,
+    specs: &[ParamSpec],
+    given: &BTreeMap<String, f64>,
+) -> Result<Vec<f64>> {
+    if let Some(unknown) = given
+        .keys()
+        .find(|k| !specs.iter().any(|s| s.name == k.as_str()))
+    {
+        let known: Vec<&str> = specs.iter().map(|s| s.name).collect();
+        let expected = if known.is_empty() {
+            "none".to_string()
+        } else {
+            known.join(", ")
+        };
+        return Err(ScoreError::new(
+            ErrorCode::InvalidConfig,
+            format!("params.{unknown}"),
+            format!("{method} takes no parameter {unknown:?} (its parameters: {expected})"),
+        ));
+    }
+    specs
+        .iter()
+        .map(|spec| {
+            let field = format!("params.{}", spec.name);
+            let value = match (given.get(spec.name), spec.default) {
+                (Some(v), _) => *v,
+                (None, Some(d)) => d,
+                (None, None) => {
+                    return Err(ScoreError::new(
+                        ErrorCode::InvalidConfig,
+                        field,
+                        format!("{method} needs params.{} ({})", spec.name, spec.range),
+                    ))
+                }
+            };
+            if !value.is_finite() {
+                return Err(ScoreError::new(
+                    ErrorCode::NonFiniteScore,
+                    field,
+                    format!("must be finite, got {value}"),
+                ));
+            }
+            if !(spec.valid)(value) {
+                return Err(ScoreError::new(
+                    ErrorCode::InvalidConfig,
+                    field,
+                    format!("must be {}, got {value}", spec.range),
+                ));
+            }
+            Ok(value)
+        })
+        .collect()
+}
+
+fn resolve_weights(
+    method: &str,
+    weighted: bool,
+    weights: Option<&[f64]>,
+    n_runs: usize,
+) -> Result<Vec<f64>> {
+    let Some(w) = weights else {
+        return Ok(vec![1.0; n_runs]);
+    };
+    if !weighted {
+        return Err(ScoreError::new(
+            ErrorCode::InvalidConfig,
+            "weights",
+            format!("{method} takes no weights (weighted methods: wsum, wmnz, mixed, w_bordafuse, w_condorcet, dbsf, arithmetic_mean, geometric_mean, harmonic_mean)"),
+        ));
+    }
+    if w.len() != n_runs {
+        return Err(ScoreError::new(
+            ErrorCode::LengthMismatch,
+            "weights",
+            format!("{} weights given for {} runs", w.len(), n_runs),
+        ));
+    }
+    if let Some((i, x)) = w
+        .iter()
+        .enumerate()
+        .find(|(_, x)| !(x.is_finite() && **x >= 0.0))
+    {
+        return Err(ScoreError::new(
+            ErrorCode::InvalidWeight,
+            format!("weights[{i}]"),
+            format!("must be a finite number >= 0, got {x}"),
+        ));
+    }
+    Ok(w.to_vec())
+}

@@ -1,0 +1,349 @@
+//! `calibrank_core.wasm`: the scoring core's exports, a thin table over the `calibrank`
+//! crate. Each operation reads its input sections (written by js/core.js in the same
+//! order), calls the core and writes its output sections; see `wasm/shared` for the
+//! boundary. Nothing here reads a JavaScript value or panics.
+
+#![deny(unsafe_code)]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
+
+mod pipeline;
+
+use calibrank::bands::BandFloors;
+use calibrank::calibrate::Sigmoid;
+use calibrank::confidence::ConfidenceOptions;
+use calibrank::error::{ErrorCode, Result, ScoreError};
+use calibrank::fuse::{rrf_indexed, RankedList, DEFAULT_K};
+use calibrank::limits::Limits;
+use calibrank::multiquery::{MultiQueryOptions, QueryHit};
+use calibrank::normalize::NormalizeMethod;
+use calibrank::rerank::{Candidate, HeuristicConfig};
+use calibrank_wasm_shared::json;
+use calibrank_wasm_shared::options::with_limits;
+use calibrank_wasm_shared::wire::{Reader, Writer};
+use serde::{Deserialize, Serialize};
+
+calibrank_wasm_shared::export_io!(dispatch);
+
+/// Operation numbers (js/core.js has the same table).
+mod op {
+    pub const VERSION: u32 = 1;
+    pub const ERROR_CODES: u32 = 2;
+    pub const DEFAULT_LIMITS: u32 = 3;
+    pub const PIPELINE_NEW: u32 = 10;
+    pub const PIPELINE_FREE: u32 = 11;
+    pub const PIPELINE_CONFIG: u32 = 12;
+    pub const PIPELINE_RUN: u32 = 13;
+    pub const PIPELINE_RUN_COLUMNAR: u32 = 14;
+    pub const PIPELINE_LIVE: u32 = 15;
+    pub const RRF: u32 = 20;
+    pub const RRF_COLUMNAR: u32 = 21;
+    pub const MULTI_QUERY: u32 = 22;
+    pub const RERANK: u32 = 23;
+    pub const NORMALIZE: u32 = 24;
+    pub const CALIBRATE: u32 = 25;
+    pub const CLASSIFY: u32 = 26;
+    pub const QUERY_CONFIDENCE: u32 = 27;
+}
+
+fn dispatch(op: u32, r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
+    match op {
+        op::VERSION => {
+            w.text(env!("CARGO_PKG_VERSION"));
+            Ok(())
+        }
+        op::ERROR_CODES => {
+            w.strs(ErrorCode::ALL.iter().map(|c| c.as_str()));
+            Ok(())
+        }
+        op::DEFAULT_LIMITS => {
+            let d = Limits::default();
+            let c = Limits::CEILING;
+            w.strs(d.fields().iter().map(|(name, _)| *name));
+            w.f64s(&d.fields().map(|(_, v)| f64::from(v)));
+            w.f64s(&c.fields().map(|(_, v)| f64::from(v)));
+            Ok(())
+        }
+        op::PIPELINE_NEW => pipeline::new(r, w),
+        op::PIPELINE_FREE => pipeline::free(r),
+        op::PIPELINE_CONFIG => pipeline::config(r, w),
+        op::PIPELINE_RUN => pipeline::run(r, w),
+        op::PIPELINE_RUN_COLUMNAR => pipeline::run_columnar(r, w),
+        op::PIPELINE_LIVE => {
+            w.f64s(&[pipeline::live() as f64]);
+            Ok(())
+        }
+        op::RRF => rrf(r, w),
+        op::RRF_COLUMNAR => rrf_columnar(r, w),
+        op::MULTI_QUERY => multi_query(r, w),
+        op::RERANK => rerank(r, w),
+        op::NORMALIZE => normalize(r, w),
+        op::CALIBRATE => calibrate(r, w),
+        op::CLASSIFY => classify(r, w),
+        op::QUERY_CONFIDENCE => query_confidence(r, w),
+        _ => Err(calibrank_wasm_shared::unknown_op(op)),
+    }
+}
+
+/// Serializes an output value as JSON text (numbers in shortest round-trip form; the
+/// core never returns a non-finite number in these values).
+pub(crate) fn write_json<T: Serialize>(w: &mut Writer, v: &T) -> Result<()> {
+    let text = serde_json::to_string(v)
+        .map_err(|e| ScoreError::new(ErrorCode::Internal, "", format!("encode: {e}")))?;
+    w.text(&text);
+    Ok(())
+}
+
+/// Prefixes `options.` to an error about an option (not about the data).
+fn in_options(e: ScoreError, data: &[&str]) -> ScoreError {
+    if data.iter().any(|d| e.field.starts_with(d)) {
+        e
+    } else {
+        e.within("options")
+    }
+}
+
+/// Numbers given as a `Float64Array`/number[] (F64) or as a `Uint32Array` (U32) of
+/// indices; the F64 form is checked here: whole numbers in `0..2^32`.
+pub(crate) fn read_indices(r: &mut Reader<'_>, field: &str, max: u32, limit: &str) -> Result<Vec<u32>> {
+    let (u, f) = r.u32s_or_f64s()?;
+    let n = u.map_or(f.map_or(0, <[f64]>::len), <[u32]>::len);
+    if n > max as usize {
+        return Err(ScoreError::new(
+            ErrorCode::InputTooLarge,
+            field,
+            format!("{n} entries, above the limit of {max} (limits.{limit})"),
+        ));
+    }
+    if let Some(u) = u {
+        return Ok(u.to_vec());
+    }
+    f.unwrap_or_default()
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| {
+            if x >= 0.0 && x <= f64::from(u32::MAX) && x.fract() == 0.0 {
+                Ok(x as u32)
+            } else {
+                Err(ScoreError::new(
+                    ErrorCode::InvalidType,
+                    format!("{field}[{i}]"),
+                    "expected a whole number in 0..2^32",
+                ))
+            }
+        })
+        .collect()
+}
+
+/// `nDocs`: a whole number in `0..2^32`.
+pub(crate) fn n_docs(x: f64) -> Result<usize> {
+    if x >= 0.0 && x <= f64::from(u32::MAX) && x.fract() == 0.0 {
+        Ok(x as usize)
+    } else {
+        Err(ScoreError::new(
+            ErrorCode::InvalidConfig,
+            "nDocs",
+            format!("expected a whole number >= 0, got {x}"),
+        ))
+    }
+}
+
+// ---------------------------------------------------------------- Fusion
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+struct RrfOptions {
+    k: Option<f64>,
+    weights: Option<Vec<f64>>,
+}
+
+/// `rrf`. In: options (JSON), list lengths (U32), ids (STRS, all lists concatenated).
+/// Out: for each fused id best first, the index of its first occurrence among the ids
+/// (U32) and its score (F64).
+fn rrf(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
+    let (limits, opts): (Limits, RrfOptions) = with_limits(r.opt_text()?, "options")?;
+    let lens = r.u32s()?;
+    let ids = r.strs()?;
+    limits.check_lists(lens.len(), "lists")?;
+    limits.check_lengths(lens.iter().map(|&n| n as usize), "lists")?;
+    limits.check_entries(ids.len(), "lists")?;
+    limits.check_total_text(ids.bytes(), "lists")?;
+    let mut lists: Vec<Vec<&str>> = Vec::with_capacity(lens.len());
+    let mut at = 0usize;
+    for (i, &n) in lens.iter().enumerate() {
+        let list = ids.range(at, at + n as usize)?;
+        for (j, id) in list.iter().enumerate() {
+            limits.check_id(id, || format!("lists[{i}][{j}]"))?;
+        }
+        at += n as usize;
+        lists.push(list);
+    }
+    let weights = calibrank::fuse::resolve_weights(opts.weights.as_deref(), lists.len(), "options.weights")?;
+    let ranked: Vec<RankedList<'_, &str>> = lists
+        .iter()
+        .zip(&weights)
+        .map(|(ids, &weight)| RankedList { ids, weight })
+        .collect();
+    let fused = calibrank::fuse::rrf_interned(&ranked, opts.k.unwrap_or(DEFAULT_K))
+        .map_err(|e| if e.field == "k" { e.within("options") } else { e })?;
+    // The first occurrence of each document among the concatenated ids: documents are
+    // interned in order of first appearance, so one pass over the lists finds them.
+    let mut first = vec![u32::MAX; fused.interner.ids.len()];
+    let mut next = 0u32;
+    let mut flat = 0u32;
+    for list in &fused.lists {
+        for &d in list {
+            if d == next {
+                if let Some(f) = first.get_mut(d as usize) {
+                    *f = flat;
+                }
+                next += 1;
+            }
+            flat += 1;
+        }
+    }
+    let order = fused.order();
+    let idx: Vec<u32> = order.iter().map(|&d| first.get(d as usize).copied().unwrap_or(0)).collect();
+    let scores: Vec<f64> = order
+        .iter()
+        .map(|&d| fused.fusion.scores.get(d as usize).copied().unwrap_or(0.0))
+        .collect();
+    w.u32s(&idx);
+    w.f64s(&scores);
+    Ok(())
+}
+
+/// `rrfColumnar`. In: options (JSON, `k` and `limits`), weights (F64 or NONE), docs,
+/// offsets (U32 or F64), nDocs (F64). Out: order (U32), scores (F64).
+fn rrf_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
+    #[derive(Deserialize, Default)]
+    #[serde(rename_all = "camelCase", default)]
+    struct Opts {
+        k: Option<f64>,
+    }
+    let (limits, opts): (Limits, Opts) = with_limits(r.opt_text()?, "options")?;
+    let weights = r.opt_f64s()?;
+    let docs = read_indices(r, "docs", limits.max_columnar_entries, "maxColumnarEntries")?;
+    let offsets = read_indices(r, "offsets", limits.max_lists.saturating_add(1), "maxLists")?;
+    let n = n_docs(r.f64()?)?;
+    if let Some(w) = weights {
+        limits.check_array(w.len(), "options.weights")?;
+    }
+    let lists = calibrank::pipeline::split_offsets(&docs, &offsets)?;
+    limits.check_lists(lists.len(), "offsets")?;
+    limits.check_columnar_lengths(lists.iter().map(|l| l.len()), "docs")?;
+    limits.check_columnar(n, "nDocs")?;
+    let weights = calibrank::fuse::resolve_weights(weights, lists.len(), "options.weights")?;
+    let fused = rrf_indexed(&lists, &weights, opts.k.unwrap_or(DEFAULT_K), n)
+        .map_err(|e| if e.field == "k" { e.within("options") } else { e })?;
+    let order = fused.order();
+    let scores: Vec<f64> = order
+        .iter()
+        .map(|&d| fused.scores.get(d as usize).copied().unwrap_or(0.0))
+        .collect();
+    w.u32s(&order);
+    w.f64s(&scores);
+    Ok(())
+}
+
+/// `fuseMultiQuery`. In: options (JSON), queries (JSON). Out: the output (JSON).
+fn multi_query(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
+    let (limits, opts): (Limits, MultiQueryOptions) = with_limits(r.opt_text()?, "options")?;
+    let text = r.text()?;
+    limits.check_total_text(text.len(), "queries")?;
+    let queries: Vec<Vec<QueryHit>> = json::from_text(text, "queries")?;
+    limits.check_lists(queries.len(), "queries")?;
+    limits.check_lengths(queries.iter().map(Vec::len), "queries")?;
+    limits.check_entries(queries.iter().map(Vec::len).sum(), "queries")?;
+    for (i, hits) in queries.iter().enumerate() {
+        for (j, hit) in hits.iter().enumerate() {
+            limits.check_id(&hit.id, || format!("queries[{i}][{j}].id"))?;
+        }
+    }
+    let out = calibrank::multiquery::fuse_multi_query(&queries, &opts)
+        .map_err(|e| in_options(e, &["queries"]))?;
+    write_json(w, &out)
+}
+
+/// `rerank`. In: options (JSON), query (TEXT), candidates (JSON). Out: JSON.
+fn rerank(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
+    let (limits, cfg): (Limits, HeuristicConfig) = with_limits(r.opt_text()?, "options")?;
+    let query = r.text()?;
+    limits.check_text(query, || "query".into())?;
+    let text = r.text()?;
+    limits.check_total_text(text.len().saturating_add(query.len()), "candidates")?;
+    let candidates: Vec<Candidate> = json::from_text(text, "candidates")?;
+    limits.check_array(candidates.len(), "candidates")?;
+    limits.check_entries(candidates.len(), "candidates")?;
+    for (i, c) in candidates.iter().enumerate() {
+        limits.check_id(&c.id, || format!("candidates[{i}].id"))?;
+        for (name, t) in [
+            ("name", Some(&c.name)),
+            ("summary", c.summary.as_ref()),
+            ("content", c.content.as_ref()),
+        ] {
+            if let Some(t) = t {
+                limits.check_text(t, || format!("candidates[{i}].{name}"))?;
+            }
+        }
+    }
+    let out = calibrank::rerank::rerank_heuristic(query, &candidates, &cfg)?;
+    write_json(w, &out)
+}
+
+// ---------------------------------------------------------------- Normalize / calibrate
+
+fn scores_in(r: &mut Reader<'_>, limits: &Limits, field: &str) -> Result<Vec<f64>> {
+    let s = r.f64s()?;
+    limits.check_array(s.len(), field)?;
+    Ok(s.to_vec())
+}
+
+/// `normalize`. In: options (JSON), method (TEXT), scores (F64). Out: F64.
+fn normalize(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
+    #[derive(Deserialize, Default)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+    struct Opts {
+        temperature: Option<f64>,
+    }
+    let (limits, opts): (Limits, Opts) = with_limits(r.opt_text()?, "options")?;
+    let method = NormalizeMethod::parse(r.text()?)?;
+    let scores = scores_in(r, &limits, "scores")?;
+    let out = calibrank::normalize::normalize(&scores, method, opts.temperature.unwrap_or(1.0))
+        .map_err(|e| if e.field == "temperature" { e.within("options") } else { e })?;
+    w.f64s(&out);
+    Ok(())
+}
+
+/// `calibrate`. In: options (JSON), scores (F64). Out: F64.
+fn calibrate(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
+    let (limits, sigmoid): (Limits, Sigmoid) = with_limits(r.opt_text()?, "options")?;
+    let scores = scores_in(r, &limits, "scores")?;
+    let out = calibrank::calibrate::calibrate(&scores, &sigmoid).map_err(|e| in_options(e, &["scores"]))?;
+    w.f64s(&out);
+    Ok(())
+}
+
+/// `classifyBand`. In: options (JSON), the score (F64). Out: the outcome (JSON).
+fn classify(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
+    let floors: BandFloors = match r.opt_text()? {
+        Some(t) => json::from_text(t, "options")?,
+        None => BandFloors::default(),
+    };
+    let score = r.f64()?;
+    let out = floors
+        .classify(score, None)
+        .map_err(|e| if e.field == "score" { e } else { e.within("options") })?;
+    write_json(w, &out)
+}
+
+/// `queryConfidence`. In: options (JSON), scores (F64). Out: JSON.
+fn query_confidence(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
+    let (limits, opts): (Limits, ConfidenceOptions) = with_limits(r.opt_text()?, "options")?;
+    let scores = scores_in(r, &limits, "scores")?;
+    let out = calibrank::confidence::query_confidence(&scores, &opts)
+        .map_err(|e| in_options(e, &["scores"]))?;
+    write_json(w, &out)
+}

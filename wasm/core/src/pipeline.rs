@@ -1,0 +1,268 @@
+//! `Pipeline`: a validated pipeline kept in wasm memory behind a handle.
+
+use crate::{n_docs, read_indices, write_json};
+use calibrank::bands::{Band, BandContext};
+use calibrank::error::{ErrorCode, Result, ScoreError};
+use calibrank::limits::Limits;
+use calibrank::pipeline::{
+    split_offsets, ColumnarInput, InputList, ItemMeta, Pipeline, PipelineConfig, PipelineInput,
+};
+use calibrank::timestamp::Timestamp;
+use calibrank_wasm_shared::json;
+use calibrank_wasm_shared::wire::{Reader, Strs, Writer};
+use calibrank_wasm_shared::Slab;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+
+thread_local! {
+    static PIPELINES: RefCell<Slab<Pipeline>> = RefCell::new(Slab::default());
+}
+
+fn with<T>(h: u32, f: impl FnOnce(&Pipeline) -> Result<T>) -> Result<T> {
+    PIPELINES.with(|p| f(p.borrow().get(h)?))
+}
+
+/// Live pipelines (the memory test watches this).
+pub fn live() -> usize {
+    PIPELINES.with(|p| p.borrow().live())
+}
+
+/// In: config (JSON or NONE). Out: the handle (U32).
+pub fn new(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
+    let config: PipelineConfig = match r.opt_text()? {
+        Some(t) => json::from_text(t, "config")?,
+        None => PipelineConfig::default(),
+    };
+    let p = Pipeline::new(config)?;
+    let h = PIPELINES.with(|s| s.borrow_mut().insert(p));
+    w.u32s(&[h]);
+    Ok(())
+}
+
+/// In: the handle.
+pub fn free(r: &mut Reader<'_>) -> Result<()> {
+    let h = r.u32()?;
+    PIPELINES.with(|s| s.borrow_mut().remove(h));
+    Ok(())
+}
+
+/// In: the handle. Out: the effective configuration (JSON).
+pub fn config(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
+    let h = r.u32()?;
+    with(h, |p| write_json(w, p.config()))
+}
+
+// Item flags (js/core.js writes them).
+const NAME: u32 = 1;
+const TYPE: u32 = 2;
+const SUMMARY: u32 = 4;
+const CONTENT: u32 = 8;
+const MOD_NUM: u32 = 16;
+const MOD_STR: u32 = 32;
+const FISCAL_YEAR: u32 = 64;
+const CROSS_ENCODER: u32 = 128;
+// List flags.
+const WEIGHT: u32 = 1;
+const SCORES: u32 = 2;
+
+fn opt_str(strs: &Strs<'_>, flags: u32, bit: u32, idx: u32) -> Result<Option<String>> {
+    if flags & bit == 0 {
+        return Ok(None);
+    }
+    strs.get(idx as usize).map(|s| Some(s.to_string()))
+}
+
+fn chunk<T: Copy>(xs: &[T], i: usize, n: usize) -> Result<&[T]> {
+    xs.get(i * n..(i + 1) * n)
+        .ok_or_else(|| ScoreError::new(ErrorCode::Internal, "", "wire: short table"))
+}
+
+/// Decodes the input sections of `run` (js/core.js `encodeInput`).
+fn decode_input(r: &mut Reader<'_>, limits: &Limits) -> Result<PipelineInput> {
+    let strs = r.strs()?;
+    limits.check_total_text(strs.bytes(), "input")?;
+    let lists = r.u32s()?;
+    let weights = r.f64s()?;
+    let scores = r.f64s()?;
+    let items = r.u32s()?;
+    let item_nums = r.f64s()?;
+    let head = r.f64s()?;
+    let context = r.opt_text()?;
+
+    let n_lists = lists.len() / 5;
+    limits.check_lists(n_lists, "lists")?;
+    let mut input_lists = Vec::with_capacity(n_lists);
+    let mut score_at = 0usize;
+    for i in 0..n_lists {
+        let l = chunk(lists, i, 5)?;
+        let (name, start, count, flags, n_scores) = (l[0], l[1] as usize, l[2] as usize, l[3], l[4] as usize);
+        limits.check_lengths([count], "lists")?;
+        let list_scores = if flags & SCORES != 0 {
+            let s = scores
+                .get(score_at..score_at + n_scores)
+                .ok_or_else(|| ScoreError::new(ErrorCode::Internal, "", "wire: scores"))?;
+            score_at += n_scores;
+            Some(s.to_vec())
+        } else {
+            None
+        };
+        input_lists.push(InputList {
+            name: strs.get(name as usize)?.to_string(),
+            ids: (start..start + count)
+                .map(|j| strs.get(j).map(str::to_string))
+                .collect::<Result<_>>()?,
+            scores: list_scores,
+            weight: (flags & WEIGHT != 0).then(|| weights.get(i).copied().unwrap_or(f64::NAN)),
+        });
+    }
+    let n_items = items.len() / 7;
+    let entries: usize = input_lists.iter().map(|l| l.ids.len()).sum();
+    limits.check_entries(entries.saturating_add(n_items), "items")?;
+    let mut map = BTreeMap::new();
+    for i in 0..n_items {
+        let t = chunk(items, i, 7)?;
+        let nums = chunk(item_nums, i, 3)?;
+        let flags = t[1];
+        let key = strs.get(t[0] as usize)?.to_string();
+        let modified_at = if flags & MOD_NUM != 0 {
+            Some(Timestamp::Millis(nums[0]))
+        } else if flags & MOD_STR != 0 {
+            Some(Timestamp::Iso(strs.get(t[6] as usize)?.to_string()))
+        } else {
+            None
+        };
+        let fiscal_year = if flags & FISCAL_YEAR != 0 {
+            let fy = nums[1];
+            if fy.fract() != 0.0 || !(f64::from(i32::MIN)..=f64::from(i32::MAX)).contains(&fy) {
+                return Err(ScoreError::new(
+                    ErrorCode::InvalidType,
+                    format!("items.{key}.fiscalYear"),
+                    format!("expected a whole number (a year), got {fy}"),
+                ));
+            }
+            Some(fy as i32)
+        } else {
+            None
+        };
+        let meta = ItemMeta {
+            name: opt_str(&strs, flags, NAME, t[2])?,
+            entity_type: opt_str(&strs, flags, TYPE, t[3])?,
+            summary: opt_str(&strs, flags, SUMMARY, t[4])?,
+            content: opt_str(&strs, flags, CONTENT, t[5])?,
+            modified_at,
+            fiscal_year,
+            cross_encoder_score: (flags & CROSS_ENCODER != 0).then_some(nums[2]),
+        };
+        map.insert(key, meta);
+    }
+    let query = match head.first() {
+        Some(&q) if q >= 0.0 => strs.get(q as usize)?.to_string(),
+        _ => String::new(),
+    };
+    let now = match (head.get(1).copied(), head.get(2).copied()) {
+        (Some(k), Some(v)) if k == 1.0 => Some(Timestamp::Millis(v)),
+        (Some(k), Some(v)) if k == 2.0 => Some(Timestamp::Iso(strs.get(v as usize)?.to_string())),
+        _ => None,
+    };
+    let context: Option<BandContext> = match context {
+        Some(t) => Some(json::from_text(t, "input.context")?),
+        None => None,
+    };
+    Ok(PipelineInput {
+        query,
+        lists: input_lists,
+        items: map,
+        now,
+        context,
+    })
+}
+
+fn band_code(b: Band) -> u8 {
+    match b {
+        Band::Miss => 0,
+        Band::Degraded => 1,
+        Band::Hit => 2,
+    }
+}
+
+/// In: the handle, then the input (see [`decode_input`]). Out: result ids (STRS),
+/// scores (F64), bands (U8), confidence (F64: weightedTop5, expectedPrecision,
+/// atLeastOneRelevant, k), stats (U32, in `PipelineStats` order), duplicates (U32),
+/// band profile (TEXT or NONE), explanations (JSON array or NONE).
+pub fn run(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
+    let h = r.u32()?;
+    with(h, |p| {
+        let input = decode_input(r, &p.config().limits)?;
+        let out = p.run(&input)?;
+        w.strs(out.results.iter().map(|x| x.id.as_str()));
+        w.f64s(&out.results.iter().map(|x| x.score).collect::<Vec<_>>());
+        w.u8s(&out.results.iter().map(|x| band_code(x.band)).collect::<Vec<_>>());
+        let c = &out.confidence;
+        w.f64s(&[c.weighted_top5, c.expected_precision, c.at_least_one_relevant, f64::from(c.k)]);
+        let s = &out.stats;
+        w.u32s(&[
+            s.lists,
+            s.candidates,
+            s.in_several_lists,
+            s.beyond_top_k,
+            s.beyond_candidate_limit,
+            s.below_min_relevance,
+            s.below_min_confidence,
+            s.beyond_top_n,
+            s.returned,
+            s.hits,
+            s.degraded,
+            s.misses,
+        ]);
+        w.u32s(&s.duplicates);
+        match &s.band_profile {
+            Some(b) => w.text(b),
+            None => w.none(),
+        }
+        if p.config().explain {
+            let explains: Vec<_> = out.results.iter().map(|x| &x.explain).collect();
+            write_json(w, &explains)?;
+        } else {
+            w.none();
+        }
+        Ok(())
+    })
+}
+
+/// In: the handle, weights (F64 or NONE), modifiedAt (F64 or NONE), docs, offsets (U32
+/// or F64), head (F64: nDocs, hasNow, now). Out: order (U32), scores (F64), bands (U8),
+/// confidence (F64 as in [`run`]), candidates (U32).
+pub fn run_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
+    let h = r.u32()?;
+    with(h, |p| {
+        let limits = &p.config().limits;
+        let weights = r.opt_f64s()?;
+        let modified = r.opt_f64s()?;
+        let docs = read_indices(r, "docs", limits.max_columnar_entries, "maxColumnarEntries")?;
+        let offsets = read_indices(r, "offsets", limits.max_lists.saturating_add(1), "maxLists")?;
+        let head = r.f64s()?;
+        let n = n_docs(head.first().copied().unwrap_or(f64::NAN))?;
+        let now = (head.get(1) == Some(&1.0)).then(|| head.get(2).copied().unwrap_or(f64::NAN));
+        if let Some(wts) = weights {
+            limits.check_array(wts.len(), "weights")?;
+        }
+        if let Some(m) = modified {
+            limits.check_columnar(m.len(), "modifiedAt")?;
+        }
+        let lists = split_offsets(&docs, &offsets)?;
+        let out = p.run_columnar(&ColumnarInput {
+            lists: &lists,
+            weights,
+            n_docs: n,
+            modified_ms: modified,
+            now_ms: now,
+        })?;
+        w.u32s(&out.order);
+        w.f64s(&out.scores);
+        w.u8s(&out.bands.iter().map(|&b| band_code(b)).collect::<Vec<_>>());
+        let c = &out.confidence;
+        w.f64s(&[c.weighted_top5, c.expected_precision, c.at_least_one_relevant, f64::from(c.k)]);
+        w.u32s(&[out.candidates]);
+        Ok(())
+    })
+}

@@ -1,0 +1,210 @@
+//! The boundary shared by calibrank's two WebAssembly modules (`wasm/core`, `wasm/lab`).
+//!
+//! The boundary carries data only. The package's JavaScript (js/wire.js) reads the
+//! caller's values, writes one input buffer (typed sections, one UTF-8 table of all the
+//! strings of the call, JSON text for configurations: [`wire`], [`json`]) into this
+//! module's memory and makes **one** call; Rust reads that buffer, calls the core, and
+//! writes one output buffer that the JavaScript turns into the objects users get. Rust
+//! never sees a JavaScript value, and no caller code (a getter, a Proxy trap, a
+//! callback) can run while a wasm frame is on the stack.
+//!
+//! The exports every module has (made by [`export_io!`]):
+//!
+//! * `cr_reserve(bytes) -> ptr`: makes the input buffer at least `bytes` long and
+//!   returns its address (memory may grow: views must be re-made after the call);
+//! * `cr_call(op, bytes) -> status`: runs operation `op` on the first `bytes` of the
+//!   input; 0 is success, 1 a `ScoreError` (the output is its JSON:
+//!   `{"code","field","message"}`);
+//! * `cr_output_ptr()`, `cr_output_len()`: where the output is.
+
+#![deny(unsafe_code)]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
+
+pub mod json;
+pub mod options;
+pub mod wire;
+
+use calibrank::error::{ErrorCode, Result, ScoreError};
+use std::cell::RefCell;
+use wire::{Reader, Writer};
+
+thread_local! {
+    static INPUT: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
+    static OUTPUT: RefCell<Writer> = RefCell::new(Writer::default());
+}
+
+/// `cr_reserve`: grows the input buffer to at least `bytes` and returns its address.
+/// The buffer never shrinks (wasm memory cannot), and growing it zero-fills only the
+/// new part.
+pub fn reserve(bytes: u32) -> u32 {
+    INPUT.with(|b| {
+        let mut b = b.borrow_mut();
+        let words = (bytes as usize).div_ceil(8);
+        if b.len() < words {
+            b.resize(words, 0);
+        }
+        b.as_ptr() as usize as u32
+    })
+}
+
+/// `cr_output_ptr`.
+pub fn output_ptr() -> u32 {
+    OUTPUT.with(|o| o.borrow().ptr() as u32)
+}
+
+/// `cr_output_len`.
+pub fn output_len() -> u32 {
+    OUTPUT.with(|o| o.borrow().len() as u32)
+}
+
+/// The JSON of an error, as js/wire.js reads it.
+pub fn error_json(e: &ScoreError) -> String {
+    let mut s = String::with_capacity(64 + e.message.len());
+    s.push_str("{\"code\":");
+    push_json_string(&mut s, e.code.as_str());
+    s.push_str(",\"field\":");
+    push_json_string(&mut s, &e.field);
+    s.push_str(",\"message\":");
+    push_json_string(&mut s, &e.message);
+    s.push('}');
+    s
+}
+
+/// Appends `v` as a JSON string literal.
+pub fn push_json_string(out: &mut String, v: &str) {
+    out.push('"');
+    for c in v.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// `cr_call`: runs `op` on the first `bytes` of the input buffer with `f`, the module's
+/// operation table. Success is 0; a `ScoreError` is 1 with its JSON as the output.
+pub fn call(op: u32, bytes: u32, f: impl FnOnce(u32, &mut Reader<'_>, &mut Writer) -> Result<()>) -> u32 {
+    // The input is taken out of its cell for the call, so that an operation may reserve
+    // or call again without a double borrow; it is put back afterwards.
+    let input = INPUT.with(|b| std::mem::take(&mut *b.borrow_mut()));
+    let mut out = OUTPUT.with(|o| std::mem::take(&mut *o.borrow_mut()));
+    out.clear();
+    let all: &[u8] = bytemuck::cast_slice(&input);
+    let result = match all.get(..bytes as usize) {
+        Some(buf) => f(op, &mut Reader::new(buf), &mut out),
+        None => Err(ScoreError::new(ErrorCode::Internal, "", "wire: input length")),
+    };
+    let status = match result {
+        Ok(()) => 0,
+        Err(e) => {
+            out.clear();
+            out.text(&error_json(&e));
+            1
+        }
+    };
+    INPUT.with(|b| *b.borrow_mut() = input);
+    OUTPUT.with(|o| *o.borrow_mut() = out);
+    status
+}
+
+/// An unknown operation number (a mismatch between the JavaScript and the module).
+pub fn unknown_op(op: u32) -> ScoreError {
+    ScoreError::new(ErrorCode::Internal, "", format!("wire: unknown operation {op}"))
+}
+
+/// Objects that live in wasm memory between calls (a `Pipeline`, a `Run`), addressed by
+/// a handle: `index + 1` (0 is never a handle). A freed slot is reused.
+pub struct Slab<T> {
+    slots: Vec<Option<T>>,
+    free: Vec<u32>,
+}
+
+impl<T> Default for Slab<T> {
+    fn default() -> Self {
+        Slab {
+            slots: Vec::new(),
+            free: Vec::new(),
+        }
+    }
+}
+
+impl<T> Slab<T> {
+    /// Stores `v` and returns its handle.
+    pub fn insert(&mut self, v: T) -> u32 {
+        if let Some(h) = self.free.pop() {
+            if let Some(slot) = self.slots.get_mut(h as usize - 1) {
+                *slot = Some(v);
+                return h;
+            }
+        }
+        self.slots.push(Some(v));
+        self.slots.len() as u32
+    }
+
+    /// The object of handle `h`.
+    pub fn get(&self, h: u32) -> Result<&T> {
+        h.checked_sub(1)
+            .and_then(|i| self.slots.get(i as usize))
+            .and_then(Option::as_ref)
+            .ok_or_else(freed)
+    }
+
+    /// Frees handle `h` (a freed or unknown handle is ignored).
+    pub fn remove(&mut self, h: u32) -> Option<T> {
+        let v = h
+            .checked_sub(1)
+            .and_then(|i| self.slots.get_mut(i as usize))
+            .and_then(Option::take);
+        if v.is_some() {
+            self.free.push(h);
+        }
+        v
+    }
+
+    /// Live objects.
+    pub fn live(&self) -> usize {
+        self.slots.iter().filter(|s| s.is_some()).count()
+    }
+}
+
+fn freed() -> ScoreError {
+    ScoreError::new(
+        ErrorCode::InvalidType,
+        "this",
+        "the object was freed (free() or Symbol.dispose) and cannot be used any more",
+    )
+}
+
+/// Defines the `cr_*` exports of a module whose operation table is `$dispatch`
+/// (`fn(u32, &mut Reader, &mut Writer) -> Result<()>`).
+#[macro_export]
+macro_rules! export_io {
+    ($dispatch:path) => {
+        #[allow(unsafe_code)]
+        #[no_mangle]
+        pub extern "C" fn cr_reserve(bytes: u32) -> u32 {
+            $crate::reserve(bytes)
+        }
+        #[allow(unsafe_code)]
+        #[no_mangle]
+        pub extern "C" fn cr_call(op: u32, bytes: u32) -> u32 {
+            $crate::call(op, bytes, $dispatch)
+        }
+        #[allow(unsafe_code)]
+        #[no_mangle]
+        pub extern "C" fn cr_output_ptr() -> u32 {
+            $crate::output_ptr()
+        }
+        #[allow(unsafe_code)]
+        #[no_mangle]
+        pub extern "C" fn cr_output_len() -> u32 {
+            $crate::output_len()
+        }
+    };
+}

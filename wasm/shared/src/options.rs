@@ -1,0 +1,39 @@
+//! Options objects: `limits` split off, the rest decoded as the function's options.
+
+use crate::json::{self, Json};
+use calibrank::error::Result;
+use calibrank::limits::Limits;
+use serde::de::DeserializeOwned;
+
+/// Decodes optional options text (`None`: the defaults) as `T`, with its `limits`
+/// (missing fields keep their defaults; the limits are validated).
+pub fn with_limits<T: DeserializeOwned + Default>(
+    text: Option<&str>,
+    what: &str,
+) -> Result<(Limits, T)> {
+    let Some(text) = text else {
+        return Ok((Limits::default(), T::default()));
+    };
+    let mut tree = json::parse(text, what)?;
+    let limits = take_limits(&mut tree, what)?;
+    let opts = match tree {
+        Json::Null => T::default(),
+        ref t => json::decode(t, what)?,
+    };
+    Ok((limits, opts))
+}
+
+/// Removes `limits` from an options object and decodes it (defaults when absent).
+pub fn take_limits(tree: &mut Json, what: &str) -> Result<Limits> {
+    let mut limits = Limits::default();
+    if let Json::Obj(fields) = tree {
+        if let Some(i) = fields.iter().position(|(k, _)| k == "limits") {
+            let (_, v) = fields.remove(i);
+            if v != Json::Null {
+                limits = json::decode(&v, &format!("{what}.limits"))?;
+            }
+        }
+    }
+    limits.validate()?;
+    Ok(limits)
+}
