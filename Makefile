@@ -2,9 +2,8 @@
 # they need on a fresh machine (scripts/setup.sh is idempotent).
 SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
-export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER := wasm-bindgen-test-runner
 
-.PHONY: setup pkg test test-rust test-wasm test-js test-quality lint demo demo-cli golden quality clean
+.PHONY: setup pkg test test-rust test-js test-quality lint demo demo-cli golden quality clean
 
 # Feature areas add their own targets in mk/*.mk: each appends its test targets to
 # EXTRA_TEST_TARGETS and may set DEMO_TARGET.
@@ -19,15 +18,14 @@ pkg: setup
 	@bash scripts/build-pkg.sh
 
 lint: setup
-	cargo clippy --all-targets -- -D warnings
-	cargo clippy --target wasm32-unknown-unknown -- -D warnings
+	cargo clippy --workspace --all-targets -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown -p calibrank-wasm-core -p calibrank-wasm-lab -- -D warnings
 
 test-rust: setup
-	cargo test --all-targets
+	cargo test --workspace --all-targets
 
-test-wasm: setup
-	cargo test --target wasm32-unknown-unknown --test wasm_bindings
-
+# The bindings are tested through the package: the JS suite runs the built modules in
+# Node (ESM + CJS), Chromium and workerd.
 test-js: pkg
 	node --test tests/js/node.test.mjs tests/js/browser.test.mjs tests/js/vite.test.mjs tests/js/worker.test.mjs
 	tsc -p tests/ts --strict --noEmit
@@ -36,7 +34,7 @@ test-js: pkg
 test-quality:
 	cargo run --release -q --example quality -- --reduced > /dev/null
 
-test: lint test-rust test-wasm test-js test-quality $(EXTRA_TEST_TARGETS)
+test: lint test-rust test-js test-quality $(EXTRA_TEST_TARGETS)
 	@echo "make test: all suites passed"
 
 quality:

@@ -2,7 +2,7 @@
 // input buffer and makes one call into calibrank_core.wasm (js/wire.js); the numbers
 // all come from the module.
 import { ScoreError } from "./score_error.js";
-import { Wire, Input, LimitTable, precheck, toJson, numbers, indices, scoreError, typeError } from "./wire.js";
+import { Wire, Input, LimitTable, precheck, toJson, numbers, indices, scoreError, typeError, typedArrayKind, isMap } from "./wire.js";
 
 export { ScoreError };
 
@@ -31,7 +31,7 @@ let wire = null;
 let limitTable = null;
 
 /** Instantiates the module (a compiled `WebAssembly.Module`); the entry modules call it. */
-export function __init(module) {
+function init(module) {
   wire = new Wire(module);
   const out = wire.call(OP.DEFAULT_LIMITS);
   limitTable = new LimitTable(out.strs(), out.f64s(), out.f64s());
@@ -137,7 +137,12 @@ export function rrf(lists, options) {
       flat[k++] = id;
     }
   }
-  precheck.text(lim, units, "lists");
+  precheck.strings(lim, flat, units, (i) => {
+    for (let l = 0; ; l++) {
+      if (i < lens[l]) return `lists[${l}][${i}]`;
+      i -= lens[l];
+    }
+  });
   const out = w().call(OP.RRF, new Input().text(opts).u32s(lens).strs(flat, units));
   const idx = out.u32View();
   const scores = out.f64View();
@@ -184,7 +189,7 @@ export function fuseMultiQuery(queries, options) {
   }
   precheck.entries(lim, total, "queries");
   const text = toJson(queries, "queries");
-  precheck.text(lim, text.length, "queries");
+  precheck.json(lim, text.length, "queries");
   return w().call(OP.MULTI_QUERY, new Input().text(opts).text(text)).json();
 }
 
@@ -198,7 +203,7 @@ export function rerank(query, candidates, options) {
   precheck.array(lim, candidates.length, "candidates");
   precheck.entries(lim, candidates.length, "candidates");
   const text = toJson(candidates, "candidates");
-  precheck.text(lim, text.length, "candidates");
+  precheck.json(lim, text.length, "candidates");
   return w().call(OP.RERANK, new Input().text(opts).text(query).text(text)).json();
 }
 
@@ -318,9 +323,9 @@ function encodeInput(input, lim) {
   if (items !== undefined && items !== null) {
     let keys;
     let get;
-    if (items instanceof Map) {
-      keys = [...items.keys()];
-      get = (k) => items.get(k);
+    if (isMap(items)) {
+      keys = [...Map.prototype.keys.call(items)];
+      get = (k) => Map.prototype.get.call(items, k);
     } else if (isObject(items)) {
       keys = Object.keys(items);
       get = (k) => items[k];
@@ -392,31 +397,54 @@ function encodeInput(input, lim) {
     if (!isObject(context)) throw typeError("context", "an object");
     ctx = toJson(context, "context");
   }
-  precheck.text(lim, units, "input");
+  precheck.strings(lim, strs, units, (i) => inputField(i, head, nLists, listTable, itemTable, strs));
   return { strs, units, listTable, weights, scores, itemTable, itemNums, head, ctx };
+}
+
+/** Names string `i` of an encoded input (for an error; the order is the encoding's). */
+function inputField(i, head, nLists, listTable, itemTable, strs) {
+  if (head[0] === i) return "query";
+  if (head[1] === 2 && head[2] === i) return "now";
+  for (let l = 0; l < nLists; l++) {
+    if (listTable[5 * l] === i) return `lists[${l}].name`;
+    const start = listTable[5 * l + 1];
+    if (i >= start && i < start + listTable[5 * l + 2]) return `lists[${l}].ids[${i - start}]`;
+  }
+  const names = ["name", "type", "summary", "content", "modifiedAt"];
+  for (let t = 0; t < itemTable.length; t += 7) {
+    const key = strs[itemTable[t]];
+    if (itemTable[t] === i) return `items.${key}`;
+    const flags = itemTable[t + 1];
+    for (let f = 0; f < 5; f++) if (flags & (f < 4 ? 1 << f : 32) && itemTable[t + 2 + f] === i) return `items.${key}.${names[f]}`;
+  }
+  return "input";
 }
 
 /** A validated scoring pipeline. Free it with `free()` (or `using`); a FinalizationRegistry frees a forgotten one. */
 export class Pipeline {
+  #h;
+  #text;
+  #limits;
+  #explain;
   /** Validates `config` (the design documents' defaults for every missing field). */
   constructor(config) {
     const text = toJson(config === null ? undefined : config, "config");
     const wr = w();
     const out = wr.call(OP.PIPELINE_NEW, new Input().text(text));
-    this._h = { wire: wr, handle: out.u32View()[0], generation: wr.generation };
-    this._text = text;
-    const cfg = wr.call(OP.PIPELINE_CONFIG, new Input().u32s([this._h.handle])).json();
-    this._limits = cfg.limits;
-    this._explain = cfg.explain;
-    if (registry) registry.register(this, this._h, this._h);
+    this.#h = { wire: wr, handle: out.u32View()[0], generation: wr.generation };
+    this.#text = text;
+    const cfg = wr.call(OP.PIPELINE_CONFIG, new Input().u32s([this.#h.handle])).json();
+    this.#limits = cfg.limits;
+    this.#explain = cfg.explain;
+    if (registry) registry.register(this, this.#h, this.#h);
   }
 
   /** The handle, re-made if the module was restarted after a trap. */
   handle() {
-    const h = this._h;
+    const h = this.#h;
     if (h === null) throw scoreError("INVALID_TYPE", "this", "the Pipeline was freed (free() or Symbol.dispose) and cannot be used any more");
     if (h.generation !== wire.generation) {
-      const out = wire.call(OP.PIPELINE_NEW, new Input().text(this._text));
+      const out = wire.call(OP.PIPELINE_NEW, new Input().text(this.#text));
       h.handle = out.u32View()[0];
       h.generation = wire.generation;
       h.wire = wire;
@@ -432,7 +460,7 @@ export class Pipeline {
   /** Runs the pipeline: fuse, recency, rerank, normalize, calibrate, filter, topN, bands, confidence. */
   run(input) {
     const h = this.handle();
-    const e = encodeInput(input, this._limits);
+    const e = encodeInput(input, this.#limits);
     const inp = new Input()
       .u32s([h])
       .strs(e.strs, e.units)
@@ -474,10 +502,10 @@ export class Pipeline {
     const h = this.handle();
     if (!isObject(input)) throw typeError("input", "an object with `docs`, `offsets` and `nDocs`");
     const { docs, offsets, nDocs, weights, modifiedAt, now } = input;
-    const lim = this._limits;
-    if (!(docs instanceof Uint32Array)) throw typeError("docs", "a Uint32Array");
+    const lim = this.#limits;
+    if (typedArrayKind(docs) !== "Uint32Array") throw typeError("docs", "a Uint32Array");
     precheck.columnar(lim, docs.length, "docs");
-    if (!(offsets instanceof Uint32Array)) throw typeError("offsets", "a Uint32Array");
+    if (typedArrayKind(offsets) !== "Uint32Array") throw typeError("offsets", "a Uint32Array");
     if (offsets.length > lim.maxLists + 1)
       throw scoreError("INPUT_TOO_LARGE", "offsets", `${offsets.length} entries, above the limit of ${lim.maxLists + 1} (limits.maxLists)`);
     if (typeof nDocs !== "number") throw typeError("nDocs", "a number");
@@ -507,9 +535,9 @@ export class Pipeline {
 
   /** Frees the pipeline's memory in the module; later calls throw. */
   free() {
-    const h = this._h;
+    const h = this.#h;
     if (h === null) return;
-    this._h = null;
+    this.#h = null;
     if (registry) registry.unregister(h);
     freeHandle(h);
   }
@@ -535,3 +563,6 @@ function orderStats(s) {
 export function __livePipelines() {
   return w().call(OP.PIPELINE_LIVE).f64View()[0];
 }
+
+/** For the entry modules only (`export *` does not re-export a default export). */
+export default { init };

@@ -45,7 +45,7 @@ const imports = {
 };
 
 /** Instantiates the module (a compiled `WebAssembly.Module`); the entry modules call it. */
-export function __init(module) {
+function init(module) {
   wire = new Wire(module, imports);
   const out = wire.call(OP.DEFAULT_LIMITS);
   limitTable = new LimitTable(out.strs(), out.f64s(), out.f64s());
@@ -65,7 +65,7 @@ function limitsOf(options) {
 function runText(run, field, lim) {
   if (typeof run !== "object" || run === null || Array.isArray(run)) throw typeError(field, "a record of query id -> document id -> score");
   const text = toJson(run, field);
-  precheck.text(lim, text.length, field);
+  precheck.json(lim, text.length, field);
   return text;
 }
 
@@ -137,7 +137,7 @@ function runsText(runs, lim) {
     if (typeof r !== "object" || r === null || Array.isArray(r)) throw typeError(`runs[${i}]`, "a record of query id -> document id -> score");
   }
   const text = toJson(runs, "runs");
-  precheck.text(lim, text.length, "runs");
+  precheck.json(lim, text.length, "runs");
   return text;
 }
 
@@ -202,7 +202,7 @@ export function applyCalibration(scores, calibration, options) {
   const lim = limitsOf(options);
   if (typeof calibration !== "object" || calibration === null) throw typeError("calibration", "a calibration object");
   const cal = toJson(calibration, "calibration");
-  precheck.text(lim, cal.length, "calibration");
+  precheck.json(lim, cal.length, "calibration");
   const s = numbers(scores, "scores");
   precheck.array(lim, s.length, "scores");
   return w().call(OP.APPLY_CALIBRATION, new Input().text(opts).text(cal).f64s(s)).f64s();
@@ -219,3 +219,6 @@ export function calibrationError(probabilities, labels, options) {
 export function proposeBands(scores, labels, options) {
   return w().call(OP.PROPOSE_BANDS, labelled(toJson(options, "options"), scores, labels, options)).json();
 }
+
+/** For the entry modules only (`export *` does not re-export a default export). */
+export default { init };

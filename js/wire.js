@@ -18,6 +18,23 @@ const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 const pad8 = (n) => (n + 7) & ~7;
 
+// Brand checks: `instanceof` is fooled by an object whose prototype was set to a
+// built-in's (Object.create(Map.prototype)), whose methods then throw.
+const typedArrayTag = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
+/** The kind of a real typed array ("Float64Array", ...), or undefined. */
+export const typedArrayKind = (v) => (ArrayBuffer.isView(v) ? typedArrayTag.call(v) : undefined);
+const mapHas = Map.prototype.has;
+/** Whether `v` is a real Map. */
+export function isMap(v) {
+  if (typeof v !== "object" || v === null) return false;
+  try {
+    mapHas.call(v, undefined);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A `ScoreError` made on this side of the boundary (messages follow the Rust ones). */
 export function scoreError(code, field, message) {
   return new ScoreError(message, code, field);
@@ -46,8 +63,15 @@ function replacer(_key, v) {
       return "\u0000symbol";
     case "object":
       if (v === null) return v;
-      if (v instanceof Map) return Object.fromEntries(v);
-      if (ArrayBuffer.isView(v) && !(v instanceof DataView)) return Array.from(v);
+      if (isMap(v)) {
+        const o = {};
+        for (const [k, x] of Map.prototype.entries.call(v)) {
+          if (typeof k !== "string") return "\u0000Map with keys that are not strings";
+          o[k] = x;
+        }
+        return o;
+      }
+      if (typedArrayKind(v) !== undefined) return Array.from(v);
       return v;
     default:
       return v;
@@ -129,10 +153,49 @@ export const precheck = {
     if (lim && units > lim.maxTotalTextBytes)
       throw tooLarge(field, "the total length of the strings in bytes", units, lim.maxTotalTextBytes, "maxTotalTextBytes");
   },
+  /**
+   * The strings of a call (`units`: their UTF-16 length) against maxTotalTextBytes:
+   * when they are over for sure, the error names the string at which the UTF-8 bytes
+   * cross the limit (`fieldOf(i)` names string i), as the module would.
+   */
+  strings(lim, strs, units, fieldOf) {
+    if (!lim || units <= lim.maxTotalTextBytes) return;
+    let bytes = 0;
+    for (let i = 0; i < strs.length; i++) {
+      bytes += utf8Length(strs[i]);
+      if (bytes > lim.maxTotalTextBytes)
+        throw tooLarge(fieldOf(i), "the total length of the strings in bytes", bytes, lim.maxTotalTextBytes, "maxTotalTextBytes");
+    }
+  },
+  /**
+   * JSON text made from the caller's value: its length bounds the copy, not the limit
+   * itself (keys and numbers are not strings of the input), which the module checks
+   * exactly. Refused here only when it could not fit any input the limits accept.
+   */
+  json(lim, length, field) {
+    if (!lim) return;
+    const bound = 4 * lim.maxTotalTextBytes + 64 * lim.maxTotalEntries;
+    if (length > bound) throw tooLarge(field, "the JSON text of the input in bytes", length, lim.maxTotalTextBytes, "maxTotalTextBytes");
+  },
   oneText(lim, units, field) {
     if (lim && units > lim.maxTextBytes) throw tooLarge(field, "the text length in bytes", units, lim.maxTextBytes, "maxTextBytes");
   },
 };
+
+/** The UTF-8 length of `s` as TextEncoder encodes it (a lone surrogate is U+FFFD). */
+export function utf8Length(s) {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
 
 // ------------------------------------------------------------------ numbers
 
@@ -141,7 +204,7 @@ export const precheck = {
  * array itself, or the array after checking each element is a number.
  */
 export function numbers(value, field) {
-  if (value instanceof Float64Array) return value;
+  if (typedArrayKind(value) === "Float64Array") return value;
   if (!Array.isArray(value)) throw typeError(field, "a Float64Array or an array of numbers");
   const n = value.length;
   for (let i = 0; i < n; i++) if (typeof value[i] !== "number") throw typeError(`${field}[${i}]`, "a number");
@@ -150,7 +213,7 @@ export function numbers(value, field) {
 
 /** Indices: a `Uint32Array` as it is, an array of numbers as f64 (checked by the module). */
 export function indices(value, field) {
-  if (value instanceof Uint32Array) return value;
+  if (typedArrayKind(value) === "Uint32Array") return value;
   if (!Array.isArray(value)) throw typeError(field, "a Uint32Array or an array of whole numbers");
   const n = value.length;
   for (let i = 0; i < n; i++) if (typeof value[i] !== "number") throw scoreError("INVALID_TYPE", `${field}[${i}]`, "expected a whole number in 0..2^32");
@@ -197,7 +260,7 @@ export class Input {
   }
   /** A Uint32Array as U32, any other array of numbers as F64 (see `indices`). */
   indices(a) {
-    return a instanceof Uint32Array ? this.u32s(a) : this.f64s(a);
+    return typedArrayKind(a) === "Uint32Array" ? this.u32s(a) : this.f64s(a);
   }
   /** A string table; `units` is the sum of the strings' lengths when the caller knows it. */
   strs(list, units) {
@@ -391,7 +454,7 @@ export class Wire {
         case F64: {
           const n = v.length;
           u32[h + 1] = n;
-          if (v instanceof Float64Array) f64.set(v, pos >>> 3);
+          if (typedArrayKind(v) === "Float64Array") f64.set(v, pos >>> 3);
           else {
             const o = pos >>> 3;
             for (let i = 0; i < n; i++) f64[o + i] = v[i];
@@ -402,7 +465,7 @@ export class Wire {
         case U32: {
           const n = v.length;
           u32[h + 1] = n;
-          if (v instanceof Uint32Array) u32.set(v, pos >>> 2);
+          if (typedArrayKind(v) === "Uint32Array") u32.set(v, pos >>> 2);
           else {
             const o = pos >>> 2;
             for (let i = 0; i < n; i++) u32[o + i] = v[i];

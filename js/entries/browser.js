@@ -1,8 +1,8 @@
 // Browsers (plain <script type="module">, Vite, webpack, Parcel): fetch and compile the
 // core's wasm next to this file before the module finishes loading.
-import { __init } from "./core.js";
+import internals from "./core.js";
 import { loadWasm } from "./load.js";
 
-__init(await loadWasm(new URL("./calibrank_core.wasm", import.meta.url)));
+internals.init(await loadWasm(new URL("./calibrank_core.wasm", import.meta.url)));
 
 export * from "./core.js";

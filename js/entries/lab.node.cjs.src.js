@@ -2,8 +2,8 @@
 // whichever way the package is loaded): read and compile the wasm synchronously.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { __init } from "./lab.js";
+import internals from "./lab.js";
 
-__init(new WebAssembly.Module(readFileSync(join(__dirname, "calibrank_lab.wasm"))));
+internals.init(new WebAssembly.Module(readFileSync(join(__dirname, "calibrank_lab.wasm"))));
 
 export * from "./lab.js";

@@ -2,8 +2,8 @@
 // whichever way the package is loaded): read and compile the wasm synchronously.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { __init } from "./core.js";
+import internals from "./core.js";
 
-__init(new WebAssembly.Module(readFileSync(join(__dirname, "calibrank_core.wasm"))));
+internals.init(new WebAssembly.Module(readFileSync(join(__dirname, "calibrank_core.wasm"))));
 
 export * from "./core.js";

@@ -3,11 +3,16 @@
 import test from "node:test";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import * as esm from "calibrank";
+import * as esmCore from "calibrank";
+import * as esmLab from "calibrank/lab";
 import { tests } from "./suite.js";
 
 const golden = JSON.parse(readFileSync(new URL("../golden/vectors.json", import.meta.url), "utf8"));
-const cjs = createRequire(import.meta.url)("calibrank");
+const req = createRequire(import.meta.url);
+// The suite sees both entries as one library: the core (`calibrank`) and the lab
+// (`calibrank/lab`), which share one ScoreError class.
+const esm = { ...esmLab, ...esmCore };
+const cjs = { ...req("calibrank/lab"), ...req("calibrank") };
 
 for (const t of tests(esm, golden)) test(`esm: ${t.name}`, t.fn);
 for (const t of tests(cjs, golden)) test(`cjs: ${t.name}`, t.fn);
@@ -17,4 +22,34 @@ test("the exports map resolves node entries", () => {
   const resolved = req.resolve("calibrank");
   if (!resolved.endsWith("node.cjs")) throw new Error(`require resolved to ${resolved}`);
   if (!(esm.ScoreError.prototype instanceof Error)) throw new Error("ScoreError extends Error");
+  if (!req.resolve("calibrank/lab").endsWith("lab.node.cjs")) throw new Error("calibrank/lab resolves to the lab's node entry");
+});
+
+test("one ScoreError class for both entries, in ESM and in CommonJS", () => {
+  if (esmCore.ScoreError !== esmLab.ScoreError) throw new Error("ESM: core and lab ScoreError differ");
+  if (req("calibrank").ScoreError !== req("calibrank/lab").ScoreError) throw new Error("CJS: core and lab ScoreError differ");
+  if (esmCore.ScoreError !== req("calibrank").ScoreError) throw new Error("ESM and CJS ScoreError differ (dual package hazard)");
+  try {
+    esmLab.fitPlatt([0.2, 0.4], [0, 2]);
+    throw new Error("no error");
+  } catch (e) {
+    if (!(e instanceof esmCore.ScoreError)) throw new Error(`a lab error is not a core ScoreError: ${e}`);
+  }
+});
+
+test("importing the core entry does not load the lab module", async () => {
+  const { execFileSync } = await import("node:child_process");
+  // A fresh process: which .wasm files does importing "calibrank" read?
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", `
+    import fs from "node:fs";
+    const read = fs.readFileSync;
+    const seen = [];
+    fs.readFileSync = function (p, ...a) { seen.push(String(p)); return read.call(this, p, ...a); };
+    const { createRequire } = await import("node:module");
+    const req = createRequire(process.cwd() + "/");
+    req("calibrank");
+    console.log(JSON.stringify(seen.filter((p) => p.endsWith(".wasm"))));
+  `], { cwd: new URL("../..", import.meta.url).pathname, encoding: "utf8" });
+  const wasm = JSON.parse(out.trim());
+  if (wasm.length !== 1 || !wasm[0].endsWith("calibrank_core.wasm")) throw new Error(`importing calibrank read ${out}`);
 });

@@ -166,13 +166,13 @@ applyCalibration([0.5], { method: "platt", a: 1 });
 // Calibration error and band floors from evidence.
 const calErr = calibrationError([0.2, 0.8], [0, 1], { bins: 5, strategy: "quantile" });
 const ece: number = calErr.ece;
-const meanOfBin: number | undefined = calErr.bins[0]?.meanConfidence;
-// @ts-expect-error: an empty bin has no mean confidence
+const meanOfBin: number | null | undefined = calErr.bins[0]?.meanConfidence;
+// @ts-expect-error: an empty bin's mean confidence is null
 const alwaysMean: number = calErr.bins[0]!.meanConfidence;
 // @ts-expect-error: the bin strategy is "uniform" or "quantile"
 calibrationError([0.2], [1], { strategy: "equal" });
 const proposal = proposeBands([0.2, 0.8, 0.9], [0, 1, 1], { targetPrecision: 0.9, folds: 2, seed: 1 });
-const heldOutPrecision: number | undefined = proposal.heldOut.hit.precision;
+const heldOutPrecision: number | null = proposal.heldOut.hit.precision;
 new Pipeline({ bands: { highFloor: proposal.highFloor, degradedFloor: proposal.degradedFloor } });
 console.log(applied, ece, meanOfBin, alwaysMean, heldOutPrecision, proposal.warnings.join("\n"));
 

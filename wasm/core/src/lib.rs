@@ -16,7 +16,8 @@ use calibrank::calibrate::Sigmoid;
 use calibrank::confidence::ConfidenceOptions;
 use calibrank::error::{ErrorCode, Result, ScoreError};
 use calibrank::fuse::{rrf_indexed, RankedList, DEFAULT_K};
-use calibrank::limits::Limits;
+use calibrank::limits::{Budget, Limits};
+use calibrank::timestamp::Timestamp;
 use calibrank::multiquery::{MultiQueryOptions, QueryHit};
 use calibrank::normalize::NormalizeMethod;
 use calibrank::rerank::{Candidate, HeuristicConfig};
@@ -169,13 +170,19 @@ fn rrf(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     limits.check_lists(lens.len(), "lists")?;
     limits.check_lengths(lens.iter().map(|&n| n as usize), "lists")?;
     limits.check_entries(ids.len(), "lists")?;
-    limits.check_total_text(ids.bytes(), "lists")?;
     let mut lists: Vec<Vec<&str>> = Vec::with_capacity(lens.len());
     let mut at = 0usize;
+    let mut bytes = 0usize;
+    let over_total = ids.bytes() > limits.max_total_text_bytes as usize;
     for (i, &n) in lens.iter().enumerate() {
         let list = ids.range(at, at + n as usize)?;
         for (j, id) in list.iter().enumerate() {
             limits.check_id(id, || format!("lists[{i}][{j}]"))?;
+            if over_total {
+                // Name the id at which the strings go over the limit.
+                bytes += id.len();
+                limits.check_total_text(bytes, &format!("lists[{i}][{j}]"))?;
+            }
         }
         at += n as usize;
         lists.push(list);
@@ -251,15 +258,22 @@ fn rrf_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 /// `fuseMultiQuery`. In: options (JSON), queries (JSON). Out: the output (JSON).
 fn multi_query(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, opts): (Limits, MultiQueryOptions) = with_limits(r.opt_text()?, "options")?;
-    let text = r.text()?;
-    limits.check_total_text(text.len(), "queries")?;
-    let queries: Vec<Vec<QueryHit>> = json::from_text(text, "queries")?;
+    let queries: Vec<Vec<QueryHit>> = json::from_text(r.text()?, "queries")?;
     limits.check_lists(queries.len(), "queries")?;
     limits.check_lengths(queries.iter().map(Vec::len), "queries")?;
     limits.check_entries(queries.iter().map(Vec::len).sum(), "queries")?;
     for (i, hits) in queries.iter().enumerate() {
         for (j, hit) in hits.iter().enumerate() {
             limits.check_id(&hit.id, || format!("queries[{i}][{j}].id"))?;
+        }
+    }
+    let mut budget = Budget::new(limits);
+    for (i, hits) in queries.iter().enumerate() {
+        for (j, hit) in hits.iter().enumerate() {
+            budget.text(hit.id.len(), &format!("queries[{i}][{j}].id"))?;
+            if let Some(Timestamp::Iso(t)) = &hit.timestamp {
+                budget.text(t.len(), &format!("queries[{i}][{j}].timestamp"))?;
+            }
         }
     }
     let out = calibrank::multiquery::fuse_multi_query(&queries, &opts)
@@ -272,9 +286,7 @@ fn rerank(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, cfg): (Limits, HeuristicConfig) = with_limits(r.opt_text()?, "options")?;
     let query = r.text()?;
     limits.check_text(query, || "query".into())?;
-    let text = r.text()?;
-    limits.check_total_text(text.len().saturating_add(query.len()), "candidates")?;
-    let candidates: Vec<Candidate> = json::from_text(text, "candidates")?;
+    let candidates: Vec<Candidate> = json::from_text(r.text()?, "candidates")?;
     limits.check_array(candidates.len(), "candidates")?;
     limits.check_entries(candidates.len(), "candidates")?;
     for (i, c) in candidates.iter().enumerate() {
@@ -286,6 +298,23 @@ fn rerank(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         ] {
             if let Some(t) = t {
                 limits.check_text(t, || format!("candidates[{i}].{name}"))?;
+            }
+        }
+    }
+    // Every string, in input order, against maxTotalTextBytes (the error names the one
+    // that crosses it).
+    let mut budget = Budget::new(limits);
+    budget.text(query.len(), "query")?;
+    for (i, c) in candidates.iter().enumerate() {
+        for (name, t) in [
+            ("id", Some(&c.id)),
+            ("name", Some(&c.name)),
+            ("type", c.entity_type.as_ref()),
+            ("summary", c.summary.as_ref()),
+            ("content", c.content.as_ref()),
+        ] {
+            if let Some(t) = t {
+                budget.text(t.len(), &format!("candidates[{i}].{name}"))?;
             }
         }
     }

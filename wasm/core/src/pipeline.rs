@@ -80,7 +80,9 @@ fn chunk<T: Copy>(xs: &[T], i: usize, n: usize) -> Result<&[T]> {
 /// Decodes the input sections of `run` (js/core.js `encodeInput`).
 fn decode_input(r: &mut Reader<'_>, limits: &Limits) -> Result<PipelineInput> {
     let strs = r.strs()?;
-    limits.check_total_text(strs.bytes(), "input")?;
+    // The strings are charged in input order (query, list names and ids, item keys and
+    // texts, `now`) only when they are over the limit, to name the one that crosses it.
+    let mut text = TextBudget::new(limits, strs.bytes());
     let lists = r.u32s()?;
     let weights = r.f64s()?;
     let scores = r.f64s()?;
@@ -89,6 +91,11 @@ fn decode_input(r: &mut Reader<'_>, limits: &Limits) -> Result<PipelineInput> {
     let head = r.f64s()?;
     let context = r.opt_text()?;
 
+    let query = match head.first() {
+        Some(&q) if q >= 0.0 => strs.get(q as usize)?.to_string(),
+        _ => String::new(),
+    };
+    text.charge(&query, || "query".into())?;
     let n_lists = lists.len() / 5;
     limits.check_lists(n_lists, "lists")?;
     let mut input_lists = Vec::with_capacity(n_lists);
@@ -106,11 +113,17 @@ fn decode_input(r: &mut Reader<'_>, limits: &Limits) -> Result<PipelineInput> {
         } else {
             None
         };
+        let name = strs.get(name as usize)?;
+        text.charge(name, || format!("lists[{i}].name"))?;
+        let mut ids = Vec::with_capacity(count);
+        for j in 0..count {
+            let id = strs.get(start + j)?;
+            text.charge(id, || format!("lists[{i}].ids[{j}]"))?;
+            ids.push(id.to_string());
+        }
         input_lists.push(InputList {
-            name: strs.get(name as usize)?.to_string(),
-            ids: (start..start + count)
-                .map(|j| strs.get(j).map(str::to_string))
-                .collect::<Result<_>>()?,
+            name: name.to_string(),
+            ids,
             scores: list_scores,
             weight: (flags & WEIGHT != 0).then(|| weights.get(i).copied().unwrap_or(f64::NAN)),
         });
@@ -124,6 +137,12 @@ fn decode_input(r: &mut Reader<'_>, limits: &Limits) -> Result<PipelineInput> {
         let nums = chunk(item_nums, i, 3)?;
         let flags = t[1];
         let key = strs.get(t[0] as usize)?.to_string();
+        text.charge(&key, || format!("items.{key}"))?;
+        for (bit, at, name) in [(NAME, 2, "name"), (TYPE, 3, "type"), (SUMMARY, 4, "summary"), (CONTENT, 5, "content"), (MOD_STR, 6, "modifiedAt")] {
+            if flags & bit != 0 {
+                text.charge(strs.get(t[at] as usize)?, || format!("items.{key}.{name}"))?;
+            }
+        }
         let modified_at = if flags & MOD_NUM != 0 {
             Some(Timestamp::Millis(nums[0]))
         } else if flags & MOD_STR != 0 {
@@ -155,13 +174,13 @@ fn decode_input(r: &mut Reader<'_>, limits: &Limits) -> Result<PipelineInput> {
         };
         map.insert(key, meta);
     }
-    let query = match head.first() {
-        Some(&q) if q >= 0.0 => strs.get(q as usize)?.to_string(),
-        _ => String::new(),
-    };
     let now = match (head.get(1).copied(), head.get(2).copied()) {
         (Some(k), Some(v)) if k == 1.0 => Some(Timestamp::Millis(v)),
-        (Some(k), Some(v)) if k == 2.0 => Some(Timestamp::Iso(strs.get(v as usize)?.to_string())),
+        (Some(k), Some(v)) if k == 2.0 => {
+            let s = strs.get(v as usize)?;
+            text.charge(s, || "now".into())?;
+            Some(Timestamp::Iso(s.to_string()))
+        }
         _ => None,
     };
     let context: Option<BandContext> = match context {
@@ -175,6 +194,33 @@ fn decode_input(r: &mut Reader<'_>, limits: &Limits) -> Result<PipelineInput> {
         now,
         context,
     })
+}
+
+/// The running total of string bytes, checked only when the whole is over the limit.
+struct TextBudget<'l> {
+    limits: &'l Limits,
+    over: bool,
+    bytes: usize,
+}
+
+impl<'l> TextBudget<'l> {
+    fn new(limits: &'l Limits, total: usize) -> Self {
+        TextBudget {
+            limits,
+            over: total > limits.max_total_text_bytes as usize,
+            bytes: 0,
+        }
+    }
+
+    fn charge(&mut self, s: &str, field: impl FnOnce() -> String) -> Result<()> {
+        if self.over {
+            self.bytes += s.len();
+            if self.bytes > self.limits.max_total_text_bytes as usize {
+                return self.limits.check_total_text(self.bytes, &field());
+            }
+        }
+        Ok(())
+    }
 }
 
 fn band_code(b: Band) -> u8 {

@@ -143,10 +143,19 @@ fn parse(r: &mut Reader<'_>, w: &mut Writer, f: fn(&str) -> Result<Run>) -> Resu
 
 /// Decodes a run (JSON) and charges its entries and strings to `budget`.
 fn decode_run(text: &str, field: &str, budget: &mut Budget) -> Result<Run> {
-    budget.text(text.len(), field)?;
     let run: Run = json::from_text(text, field)?;
-    budget.entries(run.values().map(BTreeMap::len).sum(), field)?;
+    charge_run(&run, field, budget)?;
     Ok(run)
+}
+
+/// Charges a run's entries and the bytes of its ids.
+fn charge_run(run: &Run, field: &str, budget: &mut Budget) -> Result<()> {
+    budget.entries(run.values().map(BTreeMap::len).sum(), field)?;
+    let bytes: usize = run
+        .iter()
+        .map(|(q, docs)| q.len() + docs.keys().map(String::len).sum::<usize>())
+        .sum();
+    budget.text(bytes, field)
 }
 
 fn decode_runs(text: &str, budget: &mut Budget) -> Result<Vec<Run>> {
@@ -155,14 +164,13 @@ fn decode_runs(text: &str, budget: &mut Budget) -> Result<Vec<Run>> {
         return Err(ScoreError::new(ErrorCode::InvalidType, "runs", "expected an array of runs"));
     };
     budget.limits.check_lists(items.len(), "runs")?;
-    budget.text(text.len(), "runs")?;
     items
         .iter()
         .enumerate()
         .map(|(i, t)| {
             let field = format!("runs[{i}]");
             let run: Run = json::decode(t, &field)?;
-            budget.entries(run.values().map(BTreeMap::len).sum(), &field)?;
+            charge_run(&run, &field, budget)?;
             Ok(run)
         })
         .collect()

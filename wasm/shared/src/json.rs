@@ -26,6 +26,8 @@ use std::fmt;
 /// the stack.
 pub const MAX_DEPTH: usize = 64;
 
+const TOO_DEEP: &str = "nested deeper than 64 levels";
+
 /// A parsed JSON value.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Json {
@@ -51,7 +53,14 @@ pub fn parse(text: &str, what: &str) -> Result<Json> {
         s: text.as_bytes(),
         pos: 0,
     };
-    let v = p.value(0).map_err(|m| p.error(m, what))?;
+    let v = p.value(0).map_err(|m| {
+        if m == TOO_DEEP {
+            // A shape no input has, not a syntax error.
+            ScoreError::new(ErrorCode::InvalidType, what, format!("the value is {m}"))
+        } else {
+            p.error(m, what)
+        }
+    })?;
     p.ws();
     if p.pos != p.s.len() {
         return Err(p.error("trailing characters", what));
@@ -109,7 +118,7 @@ impl Parser<'_> {
         match self.peek() {
             Some(b'{') => {
                 if depth >= MAX_DEPTH {
-                    return Err("nested deeper than 64 levels");
+                    return Err(TOO_DEEP);
                 }
                 self.pos += 1;
                 let mut fields = Vec::new();
@@ -141,7 +150,7 @@ impl Parser<'_> {
             }
             Some(b'[') => {
                 if depth >= MAX_DEPTH {
-                    return Err("nested deeper than 64 levels");
+                    return Err(TOO_DEEP);
                 }
                 self.pos += 1;
                 let mut items = Vec::new();
@@ -171,6 +180,9 @@ impl Parser<'_> {
                     Some("function") => Json::Invalid("function"),
                     Some("symbol") => Json::Invalid("symbol"),
                     Some("bigint") => Json::Invalid("bigint"),
+                    Some("Map with keys that are not strings") => {
+                        Json::Invalid("Map with keys that are not strings")
+                    }
                     Some(rest) if rest.starts_with('\0') => Json::Str(rest.to_string()),
                     Some(_) => Json::Str(s),
                 })
@@ -539,6 +551,6 @@ mod tests {
         let t = parse(r#""a\n\u00e9\ud83d\ude00\ud800x""#, "s").unwrap();
         assert_eq!(t, Json::Str("a\n\u{e9}\u{1F600}\u{FFFD}x".into()));
         let deep = "[".repeat(70) + &"]".repeat(70);
-        assert_eq!(parse(&deep, "x").unwrap_err().code, ErrorCode::ParseError);
+        assert_eq!(parse(&deep, "x").unwrap_err().code, ErrorCode::InvalidType);
     }
 }

@@ -34,6 +34,6 @@ pub fn take_limits(tree: &mut Json, what: &str) -> Result<Limits> {
             }
         }
     }
-    limits.validate()?;
+    limits.validate().map_err(|e| e.within(what))?;
     Ok(limits)
 }

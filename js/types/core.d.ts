@@ -1,0 +1,670 @@
+/// <reference lib="esnext.disposable" />
+// calibrank: the scoring core (`import ... from "calibrank"`). Hand-written; the JSON
+// shapes follow the serde attributes of the Rust types (camelCase fields, `method` /
+// `kind` tags, optional fields where serde has a default).
+
+export { ScoreError, type ErrorCode } from "./score_error.js";
+
+// ---------------------------------------------------------------- Limits
+
+/** Configurable input size limits. A missing field keeps its default (`defaultLimits()`). */
+export interface Limits {
+  /** Most lists (or queries, runs, metrics) in one call (default 64). */
+  maxLists?: number;
+  /** Longest list, and longest array of numbers: scores, labels, weights (default 1,000,000). */
+  maxListLength?: number;
+  /**
+   * Most entries given as objects or strings in one call: list ids plus items, hits,
+   * candidates, run and qrels entries, TREC lines (default 100,000).
+   */
+  maxTotalEntries?: number;
+  /** Most entries of typed arrays of indices (`docs`), and documents (`nDocs`) (default 4,000,000). */
+  maxColumnarEntries?: number;
+  /** Longest id, in bytes (default 1024). */
+  maxIdBytes?: number;
+  /** Longest text field (name, type, summary, content, query), in bytes (default 1,000,000). */
+  maxTextBytes?: number;
+  /** All the strings of one call together (ids, keys, texts, TREC text), in bytes (default 32,000,000). */
+  maxTotalTextBytes?: number;
+  /**
+   * Most work of one `optimizeFusion` search: configurations tried times the entries of
+   * the runs fused each time (default 1,500,000).
+   */
+  maxSearchWork?: number;
+}
+
+/**
+ * Input size limits for one call, in a function's options (`Pipeline` takes them in its
+ * config). Missing fields keep their defaults (see `defaultLimits()`); an input over a
+ * limit is a `ScoreError` with code `INPUT_TOO_LARGE`.
+ */
+export interface WithLimits {
+  limits?: Partial<Limits>;
+}
+
+// ---------------------------------------------------------------- Small shared types
+
+/** A point in time: epoch milliseconds or an ISO 8601 string. */
+export type Timestamp = number | string;
+
+/** The three bands, ordered `miss < degraded < hit`. */
+export type Band = "miss" | "degraded" | "hit";
+
+/** A classified retrieval outcome; `item` is the result id where there is one. */
+export type RetrievalOutcome =
+  | { kind: "hit"; item?: string; score: number }
+  | { kind: "degraded"; item?: string; score: number }
+  | { kind: "miss" };
+
+/** Two band floors. */
+export interface BandFloors {
+  /** Lowest score of a hit (default 0.85). */
+  highFloor?: number;
+  /** Lowest score of a degraded result (default 0.65). */
+  degradedFloor?: number;
+}
+
+/** Floors for one `(taskClass, language, buildSystem)` context. */
+export interface BandProfile {
+  /** Name, reported in explanations. */
+  name: string;
+  /** Task class this profile is for (unset: any). */
+  taskClass?: string;
+  /** Language (unset: any). */
+  language?: string;
+  /** Build system (unset: any). */
+  buildSystem?: string;
+  /** Lowest score of a hit. */
+  highFloor: number;
+  /** Lowest score of a degraded result. */
+  degradedFloor: number;
+}
+
+/** Band configuration. */
+export interface BandsConfig {
+  /** Default lowest score of a hit (0.85). */
+  highFloor?: number;
+  /** Default lowest score of a degraded result (0.65). */
+  degradedFloor?: number;
+  /** Named profiles per (taskClass, language, buildSystem); most specific match first. */
+  profiles?: BandProfile[];
+}
+
+/** The context a result set is classified in (selects a band profile). */
+export interface BandContext {
+  taskClass?: string;
+  language?: string;
+  buildSystem?: string;
+}
+
+// ---------------------------------------------------------------- Calibration
+
+/** Sigmoid parameters: `1 / (1 + exp(-steepness * (raw - threshold)))`. */
+export interface Sigmoid {
+  /** Raw score mapped to 0.5 (default 0.035). */
+  threshold?: number;
+  /** Steepness (> 0, default 150). */
+  steepness?: number;
+}
+
+/**
+ * A fitted Platt sigmoid: `predict(x) = 1 / (1 + exp(a * x + b))` (the sign convention of
+ * Platt, LibSVM and scikit-learn: `a < 0` when higher scores are more relevant).
+ */
+export interface PlattModel {
+  /** Slope on the raw score. */
+  a: number;
+  /** Intercept. */
+  b: number;
+}
+
+/**
+ * A fitted isotonic calibration: the knots `(x[i], y[i])` of a non-decreasing
+ * piecewise-linear function, constant beyond the first and last knot.
+ */
+export interface IsotonicModel {
+  /** Raw scores of the knots, strictly increasing. */
+  x: number[];
+  /** Calibrated probabilities at the knots, non-decreasing within `[0, 1]`. */
+  y: number[];
+}
+
+/**
+ * How raw scores become confidences: the seed's sigmoid, or a model fitted from
+ * judgements (what `fitPlatt` / `fitIsotonic` of `calibrank/lab` return plugs in as is).
+ */
+export type Calibration =
+  | { method: "sigmoid"; threshold?: number; steepness?: number }
+  | ({ method: "platt" } & PlattModel)
+  | ({ method: "isotonic" } & IsotonicModel);
+
+// ---------------------------------------------------------------- Confidence
+
+/** Options of `queryConfidence` (and the pipeline's `confidence`). */
+export interface ConfidenceOptions {
+  /** Weights of slots 1..=5 (finite, >= 0; default 0.35, 0.25, 0.2, 0.12, 0.08). */
+  weights?: [number, number, number, number, number];
+  /** How many top scores `expectedPrecision` and `atLeastOneRelevant` use (default: all). */
+  k?: number;
+}
+
+/** Query-level confidence figures. */
+export interface QueryConfidence {
+  /** Weighted top-5 of the scores (a missing slot counts 0). */
+  weightedTop5: number;
+  /** Mean of the top-k scores. */
+  expectedPrecision: number;
+  /** `1 - prod(1 - p_i)` over the top-k scores. */
+  atLeastOneRelevant: number;
+  /** The k used. */
+  k: number;
+}
+
+// ---------------------------------------------------------------- Rerank
+
+/** Configuration of the heuristic reranker; defaults are seed 003's. */
+export interface HeuristicConfig {
+  /** Multiplier for an exact (case-insensitive) name match (default 3.0). */
+  exactNameMultiplier?: number;
+  /** Weight of the name-term hit fraction (default 1.5). */
+  nameTermWeight?: number;
+  /** Weight of the summary-term hit fraction (default 0.5). */
+  summaryTermWeight?: number;
+  /** Content shorter than this many characters is penalized (default 50). */
+  shortContentChars?: number;
+  /** Multiplier for short content (default 0.5). */
+  shortContentMultiplier?: number;
+  /** Multiplier per entity type (keys compared lowercased). */
+  typeMultipliers?: Record<string, number>;
+  /** Multiplier for unknown or missing types (default 1.0). */
+  unknownTypeMultiplier?: number;
+  /** Stopwords (default: calibrank's built-in English list). */
+  stopwords?: string[];
+}
+
+/** A candidate for the heuristic reranker. */
+export interface Candidate {
+  id: string;
+  /** Score before reranking (finite, >= 0). */
+  score: number;
+  /** Name of the entity. */
+  name: string;
+  /** Entity type (`class`, `function`, `file`, ...). */
+  type?: string;
+  summary?: string;
+  content?: string;
+}
+
+/** The factors applied to one candidate; `multiplier` is their product. */
+export interface HeuristicFactors {
+  exactName: number;
+  nameTerms: number;
+  summaryTerms: number;
+  shortContent: number;
+  entityType: number;
+  /** Product of the above. */
+  multiplier: number;
+}
+
+/** One reranked candidate. */
+export interface Reranked {
+  id: string;
+  /** Score before reranking. */
+  originalScore: number;
+  /** Score after reranking. */
+  rerankedScore: number;
+  /** The factors applied. */
+  factors: HeuristicFactors;
+}
+
+// ---------------------------------------------------------------- Pipeline configuration
+
+/** Recency modes. */
+export type RecencyMode = "none" | "step" | "fiscal_year";
+
+/** One age step of the step boost. */
+export interface RecencyStep {
+  /** Items strictly younger than this many days get `multiplier`. */
+  maxAgeDays: number;
+  /** The multiplier (> 0). */
+  multiplier: number;
+}
+
+/** Parameters of the fiscal-year tier. */
+export interface FiscalYearTier {
+  /** Recent window in years (default 5, >= 1). */
+  window?: number;
+  /** The corpus's latest fiscal year (default 2025). */
+  latestYear?: number;
+}
+
+/** Recency configuration. */
+export interface RecencyConfig {
+  /** `step` (default), `fiscal_year` or `none`. */
+  mode?: RecencyMode;
+  /** Age steps for `step` (default x1.2 under 7 days, x1.1 under 30 days). */
+  steps?: RecencyStep[];
+  /** Tier parameters for `fiscal_year` (window 5, latest year 2025). */
+  fiscalYear?: FiscalYearTier;
+  /** Boost for `fiscal_year` at the merge stage (default 0.80). */
+  boost?: number;
+}
+
+/** Rerank methods. */
+export type RerankMethod = "none" | "heuristic" | "cross_encoder";
+
+/** Rerank configuration. */
+export interface RerankConfig {
+  /** `none` (default), `heuristic` or `cross_encoder`. */
+  method?: RerankMethod;
+  /** Factors of the heuristic reranker. */
+  heuristic?: HeuristicConfig;
+  /** Candidates reranked (the best after recency); unset: the whole topK pool. */
+  candidateLimit?: number;
+  /** Fiscal-year boost after reranking (default 0.80). */
+  recencyBoost?: number;
+}
+
+/** Normalization methods. */
+export type NormalizeMethod = "none" | "max" | "min_max" | "z_score" | "softmax";
+
+/** Normalization configuration. */
+export interface NormalizationConfig {
+  /** `none` (default), `max`, `min_max`, `z_score` or `softmax`. */
+  method?: NormalizeMethod;
+  /** Softmax temperature (default 1). */
+  temperature?: number;
+  /** Normalized scores below this are dropped (default 0.1; ignored for `none`). */
+  minRelevance?: number;
+}
+
+/** The pipeline configuration. Every field has the seed's default. */
+export interface PipelineConfig {
+  /** RRF constant (default 60, >= 1). */
+  k?: number;
+  /** Weight per list name (default 1 for every list). */
+  weights?: Record<string, number>;
+  /** Candidate pool after fusion and recency (default 10). */
+  topK?: number;
+  /** Results returned (default 5, `1 <= topN <= topK`). */
+  topN?: number;
+  /** Recency boost. */
+  recency?: RecencyConfig;
+  /** Reranking. */
+  rerank?: RerankConfig;
+  /** Normalization. */
+  normalization?: NormalizationConfig;
+  /** Calibration (default: the seed's sigmoid, threshold 0.035, steepness 150). */
+  calibration?: Calibration;
+  /** Calibrated scores below this are dropped (default 0.3). */
+  minConfidence?: number;
+  /** Band floors and profiles. */
+  bands?: BandsConfig;
+  /** Query confidence options. */
+  confidence?: ConfidenceOptions;
+  /** Input size limits of `run` and `runColumnar`. */
+  limits?: Limits;
+  /** Attach an `explain` record to every result (default true). */
+  explain?: boolean;
+}
+
+// ---------------------------------------------------------------- Pipeline input and output
+
+/** One input list. */
+export interface InputList {
+  /** Strategy name (`semantic`, `keyword`, `graph`, ...), unique within an input. */
+  name: string;
+  /** Ids, best first. */
+  ids: string[];
+  /** The strategy's own scores, parallel to `ids` (reported in explanations). */
+  scores?: number[];
+  /** Weight of this list (overrides `config.weights[name]`). */
+  weight?: number;
+}
+
+/** Metadata of one item, for recency and reranking. */
+export interface ItemMeta {
+  /** Name (heuristic reranker). */
+  name?: string;
+  /** Entity type (heuristic reranker). */
+  type?: string;
+  /** Summary (heuristic reranker). */
+  summary?: string;
+  /** Content (heuristic reranker's short-content rule). */
+  content?: string;
+  /** Modification time (step recency). */
+  modifiedAt?: string | number;
+  /** Fiscal year (fiscal-year recency). */
+  fiscalYear?: number;
+  /** External cross-encoder score (cross-encoder rerank). */
+  crossEncoderScore?: number;
+}
+
+/** The pipeline input. */
+export interface PipelineInput {
+  /** The query text (required by the heuristic reranker). */
+  query?: string;
+  /** Ranked lists, one per strategy. */
+  lists: InputList[];
+  /** Metadata by item id. */
+  items?: Record<string, ItemMeta>;
+  /** The current time for step recency (epoch ms or ISO 8601). */
+  now?: string | number;
+  /** Context that selects a band profile. */
+  context?: BandContext;
+}
+
+/** One list's contribution to one result. */
+export interface Contribution {
+  /** List name. */
+  list: string;
+  /** 1-based rank in that list. */
+  rank: number;
+  /** The list's weight. */
+  weight: number;
+  /** `weight / (k + rank)`. */
+  contribution: number;
+  /** The list's own score for the item, when given. */
+  listScore?: number;
+}
+
+/** What the rerank stage did to one result. */
+export type RerankExplain =
+  | { method: "none" }
+  | { method: "heuristic"; factors: HeuristicFactors }
+  | { method: "cross_encoder"; raw: number; normalized: number };
+
+/** A result's value after every stage. */
+export interface Explain {
+  /** Which lists contributed, at which rank. */
+  contributions: Contribution[];
+  /** RRF score. */
+  fused: number;
+  /** Merge-stage recency multiplier. */
+  recencyMultiplier: number;
+  /** Score after recency. */
+  afterRecency: number;
+  /** The rerank stage. */
+  rerank: RerankExplain;
+  /** Rerank-stage fiscal-year multiplier. */
+  rerankRecencyMultiplier: number;
+  /** Score after reranking. */
+  afterRerank: number;
+  /** Score after normalization. */
+  normalized: number;
+  /** Calibrated confidence. */
+  calibrated: number;
+  /** Final band. */
+  band: Band;
+  /** Band profile used (absent: the default floors). */
+  bandProfile?: string;
+}
+
+/** One result. */
+export interface PipelineResult {
+  /** Item id. */
+  id: string;
+  /** Calibrated confidence in [0, 1]. */
+  score: number;
+  band: Band;
+  /** Explanation (when `config.explain`, the default). */
+  explain?: Explain;
+}
+
+/** Counts of what happened along the pipeline. */
+export interface PipelineStats {
+  /** Number of lists. */
+  lists: number;
+  /** Distinct items fused. */
+  candidates: number;
+  /** Items found by more than one list. */
+  inSeveralLists: number;
+  /** Ignored repeated ids, per list (in input order). */
+  duplicates: number[];
+  /** Items beyond the topK pool. */
+  beyondTopK: number;
+  /** Items beyond the rerank candidate limit. */
+  beyondCandidateLimit: number;
+  /** Items dropped by `minRelevance`. */
+  belowMinRelevance: number;
+  /** Items dropped by `minConfidence`. */
+  belowMinConfidence: number;
+  /** Items cut by `topN`. */
+  beyondTopN: number;
+  /** Results returned. */
+  returned: number;
+  /** Results in the hit band. */
+  hits: number;
+  /** Results in the degraded band. */
+  degraded: number;
+  /** Results in the miss band. */
+  misses: number;
+  /** Band profile used. */
+  bandProfile?: string;
+}
+
+/** The pipeline output. */
+export interface PipelineOutput {
+  /** Results, calibrated score descending, at most topN. */
+  results: PipelineResult[];
+  /** Query confidence over the returned scores. */
+  confidence: QueryConfidence;
+  /** Stage statistics. */
+  stats: PipelineStats;
+}
+
+/** Input of `Pipeline.runColumnar`. */
+export interface ColumnarInput {
+  /** All lists' document indices, concatenated. */
+  docs: Uint32Array;
+  /** `nLists + 1` offsets into `docs`, starting at 0. */
+  offsets: Uint32Array;
+  /** Number of distinct documents; every index is below it. */
+  nDocs: number;
+  /** Weight per list (default 1). */
+  weights?: Float64Array | number[];
+  /** Modification time per document in epoch ms (NaN: unknown), for step recency. */
+  modifiedAt?: Float64Array;
+  /** Current time in epoch ms (required with `modifiedAt`). */
+  now?: number;
+}
+
+/** Output of `Pipeline.runColumnar`: parallel typed arrays, best first. */
+export interface ColumnarOutput {
+  /** Document indices, best first. */
+  order: Uint32Array;
+  /** Calibrated scores, parallel to `order`. */
+  scores: Float64Array;
+  /** Bands, parallel to `order`: 0 miss, 1 degraded, 2 hit. */
+  bands: Uint8Array;
+  /** Query confidence over the returned scores. */
+  confidence: QueryConfidence;
+  /** Distinct documents fused. */
+  candidates: number;
+}
+
+/** A validated scoring pipeline. */
+export declare class Pipeline {
+  /** Validates `config` (seed defaults for every missing field). */
+  constructor(config?: PipelineConfig | null);
+  /**
+   * Runs the pipeline: fuse, recency, rerank, normalize, calibrate, filter, topN, bands,
+   * confidence.
+   */
+  run(input: PipelineInput): PipelineOutput;
+  /**
+   * Columnar fast path: lists as one `Uint32Array` of document indices (`docs`) cut by
+   * `offsets` (`offsets[i]..offsets[i+1]` is list i), results as typed arrays.
+   */
+  runColumnar(input: ColumnarInput): ColumnarOutput;
+  /** The effective configuration, with every default filled in. */
+  readonly config: PipelineConfig;
+  /** Releases the pipeline's memory; the pipeline is unusable afterwards. */
+  free(): void;
+  /** Same as `free()`, for `using`. */
+  [Symbol.dispose](): void;
+}
+
+// ---------------------------------------------------------------- Fusion
+
+/** Options of `rrf`. */
+export interface RrfOptions {
+  /** RRF constant (default 60, >= 1). */
+  k?: number;
+  /** One weight per list (default 1). */
+  weights?: number[];
+}
+
+/** Options of `rrfColumnar`. */
+export interface RrfColumnarOptions {
+  /** RRF constant (default 60). */
+  k?: number;
+  /** One weight per list. */
+  weights?: Float64Array | number[];
+}
+
+/** How the per-query scores of one item are combined. */
+export type MultiQueryMethod = "rrf" | "score_sum" | "score_max";
+
+/** One hit of one query. */
+export interface QueryHit {
+  /** The item id. */
+  id: string;
+  /** Similarity score of the item for this query. */
+  score: number;
+  /** When the item was created or modified (tie-break: newest first). */
+  timestamp?: string | number;
+}
+
+/** Options of `fuseMultiQuery`. Defaults are the seed's. */
+export interface MultiQueryOptions {
+  /** Combination method (default `rrf`). */
+  method?: MultiQueryMethod;
+  /** Hits taken from each query before the threshold filter (default 20, 1..=100000). */
+  resultsPerQuery?: number;
+  /** Hits scoring below this are dropped before ranking (default 0.6). */
+  similarityThreshold?: number;
+  /** Bonus per additional query for `score_max` (default 0.1, 0..=1). */
+  multiQueryBoost?: number;
+  /** Results returned (default 10, >= 1). */
+  limit?: number;
+  /** RRF constant (default 60, >= 1). */
+  k?: number;
+  /** Include per-query scores, ranks and counts in each result (default false). */
+  verbose?: boolean;
+}
+
+/** One fused item. */
+export interface MultiQueryResult {
+  id: string;
+  /** Combined score. */
+  score: number;
+  /** Per query index (a decimal string key, `"0"` for the first query), the similarity score (verbose only). */
+  queryScores?: Record<string, number>;
+  /** Per query index, the 1-based rank after filtering (verbose only). */
+  queryRanks?: Record<string, number>;
+  /** In how many queries the item appeared (verbose only). */
+  appearedInQueryCount?: number;
+}
+
+/** Summary statistics of a multi-query fusion. */
+export interface MultiQueryStats {
+  /** Number of queries. */
+  queries: number;
+  /** Distinct items that survived the threshold in at least one query. */
+  uniqueItems: number;
+  /** Items found by more than one query. */
+  itemsInMultipleQueries: number;
+  /** Mean number of queries per item (0 when there are no items). */
+  meanQueriesPerItem: number;
+  /** Hits dropped by `similarityThreshold`. */
+  belowThreshold: number;
+  /** Hits beyond `resultsPerQuery`, not considered. */
+  beyondResultsPerQuery: number;
+  /** Repeated ids within a query, ignored. */
+  duplicates: number;
+}
+
+/** Output of `fuseMultiQuery`. */
+export interface MultiQueryOutput {
+  /** Fused results, best first, at most `limit`. */
+  results: MultiQueryResult[];
+  /** Summary statistics. */
+  stats: MultiQueryStats;
+}
+
+/** Options of `normalize`. */
+export interface NormalizeOptions {
+  /** Softmax temperature (default 1, > 0). */
+  temperature?: number;
+}
+
+// ---------------------------------------------------------------- Functions
+
+/**
+ * Weighted Reciprocal Rank Fusion of ranked lists of ids: `[id, score]` pairs, highest
+ * score first (ties: id ascending).
+ */
+export declare function rrf(
+  lists: string[][],
+  options?: (RrfOptions & WithLimits) | null,
+): Array<[id: string, score: number]>;
+
+/**
+ * Columnar RRF: `docs` holds every list's document indices concatenated, list i being
+ * `docs[offsets[i]..offsets[i+1]]`. Returns `{ order, scores }` as typed arrays (ties:
+ * index ascending).
+ */
+export declare function rrfColumnar(
+  docs: Uint32Array | number[],
+  offsets: Uint32Array | number[],
+  nDocs: number,
+  options?: (RrfColumnarOptions & WithLimits) | null,
+): { order: Uint32Array; scores: Float64Array };
+
+/** Fuses the hits of several queries (`rrf`, `score_sum` or `score_max`). */
+export declare function fuseMultiQuery(
+  queries: QueryHit[][],
+  options?: (MultiQueryOptions & WithLimits) | null,
+): MultiQueryOutput;
+
+/**
+ * Heuristic multiplicative rerank: `{ id, originalScore, rerankedScore, factors }`,
+ * highest reranked score first.
+ */
+export declare function rerank(
+  query: string,
+  candidates: Candidate[],
+  options?: (HeuristicConfig & WithLimits) | null,
+): Reranked[];
+
+/** Normalizes scores (`max`, `min_max`, `z_score`, `softmax`, `none`); input order kept. */
+export declare function normalize(
+  scores: Float64Array | number[],
+  method: NormalizeMethod,
+  options?: (NormalizeOptions & WithLimits) | null,
+): Float64Array;
+
+/** Sigmoid calibration `1 / (1 + exp(-steepness * (raw - threshold)))`; input order kept. */
+export declare function calibrate(
+  scores: Float64Array | number[],
+  options?: (Sigmoid & WithLimits) | null,
+): Float64Array;
+
+/** Classifies one score: `{ kind: "hit" | "degraded", score }` or `{ kind: "miss" }`. */
+export declare function classifyBand(score: number, options?: BandFloors | null): RetrievalOutcome;
+
+/** Query-level confidence: weighted top-5, expected precision, P(at least one relevant). */
+export declare function queryConfidence(
+  scores: Float64Array | number[],
+  options?: (ConfidenceOptions & WithLimits) | null,
+): QueryConfidence;
+
+/** The default input size limits (every field filled in). */
+export declare function defaultLimits(): Required<Limits>;
+
+/** Every error code calibrank can throw (the members of `ErrorCode`). */
+export declare function errorCodes(): string[];
+
+/** The package version. */
+export declare function version(): string;

@@ -1,0 +1,321 @@
+// calibrank/lab: evaluation and tuning from judgements (`import ... from "calibrank/lab"`):
+// TREC runs and qrels, ranx-compatible metrics and run fusion, fusion tuning, fitted
+// calibrations, calibration error and evidence-based band floors. Hand-written; the
+// types shared with the core entry come from it.
+
+import type { Calibration, IsotonicModel, PlattModel, WithLimits } from "./core.js";
+
+export { ScoreError, defaultLimits, errorCodes, version } from "./core.js";
+export type { Calibration, ErrorCode, IsotonicModel, Limits, PlattModel, WithLimits } from "./core.js";
+
+// ---------------------------------------------------------------- Runs and qrels
+
+/** A run in its JSON form (ranx's): query id -> document id -> score. */
+export type Run = Record<string, Record<string, number>>;
+
+/** Judgements in their JSON form: query id -> document id -> relevance grade. */
+export type Qrels = Record<string, Record<string, number>>;
+
+/**
+ * Parses a TREC run (`qid Q0 docid rank score tag` per line) into its JSON form; errors
+ * name the line (`PARSE_ERROR`, field `line 12`).
+ */
+export declare function parseTrecRun(text: string, options?: WithLimits | null): Run;
+
+/** Parses TREC qrels (`qid iter docid rel` per line) into their JSON form. */
+export declare function parseQrels(text: string, options?: WithLimits | null): Qrels;
+
+// ---------------------------------------------------------------- Metrics
+
+/**
+ * Mean of each metric over the judged queries, ranx-compatible (`ndcg@10`, `map@100`,
+ * `recall@100`, `mrr`, `precision@k`, `hit_rate@k`, `r-precision`, ...): metric -> mean.
+ */
+export declare function evaluate(
+  qrels: Qrels,
+  run: Run,
+  metrics: string[],
+  options?: WithLimits | null,
+): Record<string, number>;
+
+/** Per-query values of each metric: metric -> query id -> value. */
+export declare function evaluatePerQuery(
+  qrels: Qrels,
+  run: Run,
+  metrics: string[],
+  options?: WithLimits | null,
+): Record<string, Record<string, number>>;
+
+// ---------------------------------------------------------------- Run fusion
+
+/**
+ * Options of `fuseRuns`.
+ *
+ * `params` by method (ranx's names; any other key is rejected):
+ *
+ * | method | param | default | range |
+ * | --- | --- | --- | --- |
+ * | `rrf` | `k` | 60 | finite, >= 0 |
+ * | `rbc` | `phi` | required (ranx has no default) | 0 <= phi <= 1 |
+ * | `logn_isr` | `sigma` | 0.01 | 0 <= sigma <= 1 |
+ * | `gmnz` | `gamma` | required (ranx has no default) | finite |
+ *
+ * `weights` (one per run, finite, >= 0; default all 1) are taken by `wsum`, `wmnz`,
+ * `mixed`, `w_bordafuse`, `w_condorcet`, `dbsf` and the three OpenSearch means; every
+ * other method rejects them.
+ */
+export interface FuseRunsOptions {
+  /**
+   * The fusion method: ranx's `sum`, `mnz`, `max`, `min`, `med`, `anz`, `gmnz`, `wsum`,
+   * `wmnz`, `mixed`, `rrf`, `rbc`, `isr`, `log_isr`, `logn_isr`, `bordafuse`,
+   * `w_bordafuse`, `condorcet`, `w_condorcet`; Qdrant's `dbsf`; OpenSearch's
+   * `arithmetic_mean`, `geometric_mean`, `harmonic_mean`.
+   */
+  method: string;
+  /**
+   * The normalization applied to every run first: `min-max`, `min-max-inverted`, `max`,
+   * `sum`, `zmuv`, `rank`, `borda` or `none`; when absent the method's default (`none` for
+   * `dbsf` and the OpenSearch means, `min-max` otherwise).
+   */
+  norm?: string;
+  /** One weight per run, for the weighted methods. */
+  weights?: number[];
+  /** Numeric parameters by ranx's names (see the table above). */
+  params?: Record<string, number>;
+}
+
+/**
+ * Fuses whole runs (JSON form) with any ranx method, Qdrant's `dbsf` or OpenSearch's
+ * `arithmetic_mean` / `geometric_mean` / `harmonic_mean` (see `FuseRunsOptions`).
+ */
+export declare function fuseRuns(runs: Run[], options: FuseRunsOptions & WithLimits): Run;
+
+// ---------------------------------------------------------------- Fusion tuning
+
+/** Options of `optimizeFusion`. */
+export interface OptimizeOptions {
+  /** Fusion method (default `wsum`). */
+  method?: string;
+  /** Metric to maximize, ranx's spelling (default `ndcg@10`). */
+  metric?: string;
+  /** Normalization (default: the method's default). */
+  norm?: string;
+  /** Grid step for weights and `phi` (default 0.1; 1/step must be a whole number). */
+  step?: number;
+  /** Values of `k` tried for `rrf` (default 10, 20, ..., 100). */
+  kValues?: number[];
+}
+
+/** One configuration tried. */
+export interface Trial {
+  /** Weights (weighted methods). */
+  weights?: number[];
+  /** Parameters (`k`, `phi`). */
+  params: Record<string, number>;
+  /** The metric's mean over the judged queries. */
+  score: number;
+}
+
+/** The search's result. */
+export interface OptimizeReport {
+  /** Method searched. */
+  method: string;
+  /** Metric maximized. */
+  metric: string;
+  /** The best configuration (the first reaching the highest score, in grid order). */
+  best: Trial;
+  /** Every configuration tried, in grid order. */
+  trials: Trial[];
+}
+
+/** What `optimizeFusion` passes to `onProgress` after every configuration. */
+export interface OptimizeProgress {
+  /** Configurations evaluated. */
+  done: number;
+  /** Configurations in the grid. */
+  total: number;
+  /** Best score so far. */
+  bestScore: number;
+}
+
+/**
+ * Grid search over a fusion method's weights (step 0.1, summing to 1) or RRF `k`
+ * (10..100), maximizing a metric on judgements, like ranx's `optimize_fusion`;
+ * `onProgress({ done, total, bestScore })` is called after every configuration.
+ */
+export declare function optimizeFusion(
+  qrels: Qrels,
+  runs: Run[],
+  options?: (OptimizeOptions & WithLimits) | null,
+  onProgress?: ((progress: OptimizeProgress) => void) | null,
+): OptimizeReport;
+
+// ---------------------------------------------------------------- Calibration fitting
+
+/**
+ * A fitted calibration, as `fitPlatt` / `fitIsotonic` return it: `{ method: "platt", a, b }`
+ * or `{ method: "isotonic", x, y }`. It is a `Calibration` (plugs into a pipeline config).
+ */
+export type FittedCalibration = ({ method: "platt" } & PlattModel) | ({ method: "isotonic" } & IsotonicModel);
+
+/**
+ * Platt scaling fitted on (score, 0/1 label) pairs; the result plugs into a pipeline
+ * config as `calibration`.
+ */
+export declare function fitPlatt(
+  scores: Float64Array | number[],
+  labels: Float64Array | number[],
+  options?: WithLimits | null,
+): { method: "platt"; a: number; b: number };
+
+/**
+ * Isotonic regression fitted on (score, 0/1 label) pairs; the result plugs into a
+ * pipeline config as `calibration`.
+ */
+export declare function fitIsotonic(
+  scores: Float64Array | number[],
+  labels: Float64Array | number[],
+  options?: WithLimits | null,
+): { method: "isotonic"; x: number[]; y: number[] };
+
+/** Applies a calibration (sigmoid, Platt or isotonic) to raw scores; input order kept. */
+export declare function applyCalibration(
+  scores: Float64Array | number[],
+  calibration: Calibration,
+  options?: WithLimits | null,
+): Float64Array;
+
+// ---------------------------------------------------------------- Calibration error
+
+/** How the reliability bins are laid out: equal width or equal mass. */
+export type BinStrategy = "uniform" | "quantile";
+
+/** Options of `calibrationError`. */
+export interface CalibrationErrorOptions {
+  /** Number of bins, `1..=10000` (default 10). */
+  bins?: number;
+  /** Bin layout (default `"uniform"`). */
+  strategy?: BinStrategy;
+}
+
+/** One bin of the reliability curve. */
+export interface ReliabilityBin {
+  /** Lower edge. */
+  lower: number;
+  /** Upper edge. */
+  upper: number;
+  /** Number of probabilities in the bin. */
+  count: number;
+  /** Mean probability in the bin (`null` when the bin is empty). */
+  meanConfidence: number | null;
+  /** Fraction of relevant items in the bin (`null` when the bin is empty). */
+  fractionPositive: number | null;
+}
+
+/** Calibration quality of a set of probabilities. */
+export interface CalibrationReport {
+  /** Number of probabilities. */
+  count: number;
+  /** Expected calibration error. */
+  ece: number;
+  /** Maximum calibration error over non-empty bins. */
+  mce: number;
+  /** Brier score. */
+  brier: number;
+  /** Log loss (probabilities clipped to `[1e-15, 1 - 1e-15]`). */
+  logLoss: number;
+  /** Every bin in order, empty ones included. */
+  bins: ReliabilityBin[];
+}
+
+/**
+ * ECE (equal-width or equal-mass bins), MCE, Brier score, log loss and the
+ * reliability-curve data of calibrated probabilities.
+ */
+export declare function calibrationError(
+  probabilities: Float64Array | number[],
+  labels: Float64Array | number[],
+  options?: (CalibrationErrorOptions & WithLimits) | null,
+): CalibrationReport;
+
+// ---------------------------------------------------------------- Band floors from evidence
+
+/** Options of `proposeBands`. */
+export interface ProposeBandsOptions {
+  /** Precision the hit band must reach, in `(0, 1]` (default 0.85). */
+  targetPrecision?: number;
+  /** Number of cross-validation folds, `2..=N` (default 5). */
+  folds?: number;
+  /** Seed of the fold assignment (default 0). */
+  seed?: number;
+}
+
+/** Precision, recall and coverage of one band. */
+export interface BandMetrics {
+  /** Fraction of the band's items that are relevant (`null` when the band is empty). */
+  precision: number | null;
+  /** Fraction of the relevant items that fall in the band (`null` without relevant items). */
+  recall: number | null;
+  /** Fraction of all items that fall in the band. */
+  coverage: number;
+}
+
+/** Metrics of the hit and degraded bands. */
+export interface BandEvaluation {
+  /** The hit band, `score >= highFloor`. */
+  hit: BandMetrics;
+  /** The degraded band, `degradedFloor <= score < highFloor`. */
+  degraded: BandMetrics;
+}
+
+/** One cross-validation fold: floors fitted on the other folds, measured on this one. */
+export interface FoldReport {
+  /** Fold number, from 0. */
+  fold: number;
+  /** Items in the held-out fold. */
+  size: number;
+  /** Relevant items in the held-out fold. */
+  positives: number;
+  /** High floor fitted on the other folds. */
+  highFloor: number;
+  /** Degraded floor fitted on the other folds. */
+  degradedFloor: number;
+  /** Whether the target precision was reached on the other folds. */
+  targetReached: boolean;
+  /** The bands measured on the held-out fold. */
+  heldOut: BandEvaluation;
+}
+
+/** Proposed band floors with the evidence behind them. */
+export interface BandProposal {
+  /** Lowest calibrated score of the hit band (fitted on all data). */
+  highFloor: number;
+  /** Lowest calibrated score of the degraded band (fitted on all data). */
+  degradedFloor: number;
+  /** The precision the hit band was asked to reach. */
+  targetPrecision: number;
+  /** Whether some threshold reaches the target on all data (if not, `highFloor` is 1). */
+  targetReached: boolean;
+  /** Number of judged items. */
+  count: number;
+  /** Number of relevant items. */
+  positives: number;
+  /** Held-out metrics, averaged over the folds. */
+  heldOut: BandEvaluation;
+  /** The final floors measured on all the data they were fitted on (optimistic). */
+  inSample: BandEvaluation;
+  /** Each fold's floors and held-out metrics. */
+  folds: FoldReport[];
+  /** Human-readable caveats (target not reached, folds without relevant items). */
+  warnings: string[];
+}
+
+/**
+ * Band floors from evidence: `highFloor` where hit precision reaches the target,
+ * `degradedFloor` at the F1 optimum, with k-fold held-out precision and recall.
+ */
+export declare function proposeBands(
+  scores: Float64Array | number[],
+  labels: Float64Array | number[],
+  options?: (ProposeBandsOptions & WithLimits) | null,
+): BandProposal;

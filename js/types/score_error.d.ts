@@ -1,0 +1,35 @@
+/** Every stable error code (a closed union; `errorCodes()` lists them at run time). */
+export type ErrorCode =
+  | "NON_FINITE_SCORE"
+  | "LENGTH_MISMATCH"
+  | "EMPTY_INPUT"
+  | "DUPLICATE_ID"
+  | "NEGATIVE_VALUE"
+  | "INVALID_TOP_N"
+  | "INVALID_TOP_K"
+  | "INVALID_K"
+  | "INVALID_WEIGHT"
+  | "INVALID_BANDS"
+  | "INVALID_CALIBRATION"
+  | "INVALID_CONFIG"
+  | "UNKNOWN_FIELD"
+  | "INVALID_TYPE"
+  | "UNKNOWN_METHOD"
+  | "INVALID_TIMESTAMP"
+  | "INPUT_TOO_LARGE"
+  | "INDEX_OUT_OF_RANGE"
+  | "PARSE_ERROR"
+  | "EMPTY_QUERY"
+  | "INVALID_LABELS"
+  | "OUT_OF_RANGE"
+  | "INTERNAL";
+
+/** The error every calibrank function throws (both entries share this one class). */
+export declare class ScoreError extends Error {
+  constructor(message: string, code: ErrorCode, field: string);
+  readonly name: "ScoreError";
+  /** Stable machine-readable code. */
+  readonly code: ErrorCode;
+  /** The offending input field, as a path such as `lists[0].ids[2]` or `calibration.steepness`. */
+  readonly field: string;
+}
