@@ -25,8 +25,10 @@ const typedArrayTag = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint
 export const typedArrayKind = (v) => (ArrayBuffer.isView(v) ? typedArrayTag.call(v) : undefined);
 const mapHas = Map.prototype.has;
 /** Whether `v` is a real Map. */
+const objectTag = Object.prototype.toString;
 export function isMap(v) {
-  if (typeof v !== "object" || v === null) return false;
+  // The cheap test first (an exception is costly): a plain object is not a Map.
+  if (typeof v !== "object" || v === null || (!(v instanceof Map) && objectTag.call(v) !== "[object Map]")) return false;
   try {
     mapHas.call(v, undefined);
     return true;
@@ -484,11 +486,24 @@ export class Wire {
           u32[h + 1] = n;
           const o = pos >>> 2;
           const base = pos + pad8(4 * (n + 1));
-          let end = base;
           u32[o] = 0;
-          for (let i = 0; i < n; i++) {
-            end = writeString(u8, end, v[i]);
-            u32[o + i + 1] = end - base;
+          // One native join and one encodeInto for the whole table; when every string is
+          // ASCII (as many bytes as UTF-16 units) the offsets are the running lengths.
+          const joined = n === 1 ? v[0] : v.join("");
+          const written = joined.length === 0 ? 0 : utf8.encodeInto(joined, u8.subarray(base)).written;
+          let end = base;
+          if (written === joined.length) {
+            let off = 0;
+            for (let i = 0; i < n; i++) {
+              off += v[i].length;
+              u32[o + i + 1] = off;
+            }
+            end = base + written;
+          } else {
+            for (let i = 0; i < n; i++) {
+              end = writeString(u8, end, v[i]);
+              u32[o + i + 1] = end - base;
+            }
           }
           pos = pad8(end);
           break;

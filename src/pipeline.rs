@@ -326,12 +326,12 @@ fn reranked_finite(w: &Work<'_>, field: &str) -> Result<()> {
 
 /// Bytes of every string of a pipeline input: the query, list names and ids, item ids
 /// and texts, the context.
-fn input_text_bytes(input: &PipelineInput) -> usize {
-    let opt = |t: &Option<String>| t.as_ref().map_or(0, String::len);
+fn input_text_bytes(input: &InputRef<'_>) -> usize {
+    let opt = |t: &Option<&str>| t.map_or(0, str::len);
     let lists: usize = input
         .lists
         .iter()
-        .map(|l| l.name.len() + l.ids.iter().map(String::len).sum::<usize>())
+        .map(|l| l.name.len() + l.ids.iter().map(|id| id.len()).sum::<usize>())
         .sum();
     let items: usize = input
         .items
@@ -477,6 +477,129 @@ pub struct PipelineInput {
     pub context: Option<BandContext>,
 }
 
+/// A point in time as given, borrowed ([`Timestamp`] without the copy).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum TimeRef<'a> {
+    /// Epoch milliseconds.
+    Millis(f64),
+    /// An ISO 8601 date or date-time.
+    Iso(&'a str),
+}
+
+impl TimeRef<'_> {
+    /// Epoch milliseconds; `field` names the input for errors.
+    pub fn to_millis(self, field: &str) -> Result<f64> {
+        match self {
+            TimeRef::Millis(ms) => Timestamp::Millis(ms).to_millis(field),
+            TimeRef::Iso(s) => crate::timestamp::parse_iso8601(s).ok_or_else(|| {
+                ScoreError::new(
+                    ErrorCode::InvalidTimestamp,
+                    field,
+                    format!("cannot parse {s:?} as an ISO 8601 date or date-time"),
+                )
+            }),
+        }
+    }
+}
+
+impl<'a> From<&'a Timestamp> for TimeRef<'a> {
+    fn from(t: &'a Timestamp) -> Self {
+        match t {
+            Timestamp::Millis(ms) => TimeRef::Millis(*ms),
+            Timestamp::Iso(s) => TimeRef::Iso(s),
+        }
+    }
+}
+
+/// One input list, borrowed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListRef<'a> {
+    /// Strategy name.
+    pub name: &'a str,
+    /// Ids, best first.
+    pub ids: Vec<&'a str>,
+    /// The strategy's own scores, parallel to `ids`.
+    pub scores: Option<&'a [f64]>,
+    /// Weight of this list.
+    pub weight: Option<f64>,
+}
+
+/// Metadata of one item, borrowed.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ItemRef<'a> {
+    /// Name (heuristic reranker).
+    pub name: Option<&'a str>,
+    /// Entity type (heuristic reranker).
+    pub entity_type: Option<&'a str>,
+    /// Summary (heuristic reranker).
+    pub summary: Option<&'a str>,
+    /// Content (short-content rule).
+    pub content: Option<&'a str>,
+    /// Modification time (step recency).
+    pub modified_at: Option<TimeRef<'a>>,
+    /// Fiscal year (fiscal-year recency).
+    pub fiscal_year: Option<i32>,
+    /// Cross-encoder score.
+    pub cross_encoder_score: Option<f64>,
+}
+
+/// The pipeline input, borrowed: what [`Pipeline::run_ref`] reads. The bindings decode
+/// into it straight from their string table (no copy of any string); [`PipelineInput`]
+/// lends itself as one with [`PipelineInput::as_ref`].
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct InputRef<'a> {
+    /// The query text.
+    pub query: &'a str,
+    /// Ranked lists.
+    pub lists: Vec<ListRef<'a>>,
+    /// Metadata by item id, in the caller's order (an id at most once). Validation
+    /// reports the first invalid item in this order.
+    pub items: Vec<(&'a str, ItemRef<'a>)>,
+    /// The current time.
+    pub now: Option<TimeRef<'a>>,
+    /// Context that selects a band profile.
+    pub context: Option<&'a BandContext>,
+}
+
+impl PipelineInput {
+    /// This input as an [`InputRef`] (items in id order).
+    pub fn as_ref(&self) -> InputRef<'_> {
+        InputRef {
+            query: &self.query,
+            lists: self
+                .lists
+                .iter()
+                .map(|l| ListRef {
+                    name: &l.name,
+                    ids: l.ids.iter().map(String::as_str).collect(),
+                    scores: l.scores.as_deref(),
+                    weight: l.weight,
+                })
+                .collect(),
+            items: self
+                .items
+                .iter()
+                .map(|(id, m)| {
+                    (
+                        id.as_str(),
+                        ItemRef {
+                            name: m.name.as_deref(),
+                            entity_type: m.entity_type.as_deref(),
+                            summary: m.summary.as_deref(),
+                            content: m.content.as_deref(),
+                            modified_at: m.modified_at.as_ref().map(TimeRef::from),
+                            fiscal_year: m.fiscal_year,
+                            cross_encoder_score: m.cross_encoder_score,
+                        },
+                    )
+                })
+                .collect(),
+            now: self.now.as_ref().map(TimeRef::from),
+            context: self.context.as_ref(),
+        }
+    }
+}
+
 /// One list's contribution to one result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -618,6 +741,7 @@ fn count(n: usize) -> u32 {
 /// Working state of one candidate.
 struct Work<'a> {
     id: &'a str,
+    meta: Option<&'a ItemRef<'a>>,
     ranks: Vec<Option<u32>>,
     fused: f64,
     recency_multiplier: f64,
@@ -641,13 +765,13 @@ impl Pipeline {
         &self.config
     }
 
-    fn validate_input(&self, input: &PipelineInput) -> Result<Option<f64>> {
+    fn validate_input(&self, input: &InputRef<'_>) -> Result<Option<f64>> {
         let limits = &self.config.limits;
         limits.check_lists(input.lists.len(), "lists")?;
         limits.check_lengths(input.lists.iter().map(|l| l.ids.len()), "lists")?;
         let list_entries: usize = input.lists.iter().map(|l| l.ids.len()).sum();
         limits.check_entries(list_entries.saturating_add(input.items.len()), "items")?;
-        limits.check_text(&input.query, || "query".into())?;
+        limits.check_text(input.query, || "query".into())?;
         limits.check_total_text(input_text_bytes(input), "input")?;
         for (i, list) in input.lists.iter().enumerate() {
             if input.lists.iter().take(i).any(|l| l.name == list.name) {
@@ -677,6 +801,7 @@ impl Pipeline {
         let mut any_mtime = false;
         for (id, meta) in &input.items {
             let field = |f: &str| format!("items.{id}.{f}");
+            let meta = *meta;
             for (name, text) in [
                 ("name", &meta.name),
                 ("type", &meta.entity_type),
@@ -690,7 +815,7 @@ impl Pipeline {
             if let Some(s) = meta.cross_encoder_score {
                 finite(s, || field("crossEncoderScore"))?;
             }
-            if let Some(t) = &meta.modified_at {
+            if let Some(t) = meta.modified_at {
                 // The field path is formatted only on error (not once per item).
                 t.to_millis("").map_err(|e| ScoreError {
                     field: field("modifiedAt"),
@@ -699,7 +824,7 @@ impl Pipeline {
                 any_mtime = true;
             }
         }
-        let now = match &input.now {
+        let now = match input.now {
             Some(t) => Some(t.to_millis("now")?),
             None => None,
         };
@@ -720,18 +845,18 @@ impl Pipeline {
         Ok(now)
     }
 
-    fn list_weight(&self, list: &InputList) -> f64 {
+    fn list_weight(&self, list: &ListRef<'_>) -> f64 {
         list.weight
-            .or_else(|| self.config.weights.get(&list.name).copied())
+            .or_else(|| self.config.weights.get(list.name).copied())
             .unwrap_or(1.0)
     }
 
-    fn merge_recency(&self, meta: Option<&ItemMeta>, now: Option<f64>) -> Result<f64> {
+    fn merge_recency(&self, meta: Option<&ItemRef<'_>>, now: Option<f64>) -> Result<f64> {
         let rc = &self.config.recency;
         Ok(match (rc.mode, meta) {
             (
                 RecencyMode::Step,
-                Some(ItemMeta {
+                Some(ItemRef {
                     modified_at: Some(t),
                     ..
                 }),
@@ -743,7 +868,7 @@ impl Pipeline {
             }
             (
                 RecencyMode::FiscalYear,
-                Some(ItemMeta {
+                Some(ItemRef {
                     fiscal_year: Some(fy),
                     ..
                 }),
@@ -755,7 +880,7 @@ impl Pipeline {
     fn rerank_stage(
         &self,
         pool: &mut Vec<Work<'_>>,
-        input: &PipelineInput,
+        input: &InputRef<'_>,
         stats: &mut PipelineStats,
     ) -> Result<()> {
         let rc = &self.config.rerank;
@@ -772,14 +897,14 @@ impl Pipeline {
         }
         match rc.method {
             RerankMethod::Heuristic => {
-                let q = PreparedQuery::new(&input.query, rc.heuristic.stopwords.as_deref());
+                let q = PreparedQuery::new(input.query, rc.heuristic.stopwords.as_deref());
                 for w in pool.iter_mut() {
-                    let meta = input.items.get(w.id);
+                    let meta = w.meta;
                     let text = CandidateText {
-                        name: meta.and_then(|m| m.name.as_deref()).unwrap_or(""),
-                        entity_type: meta.and_then(|m| m.entity_type.as_deref()),
-                        summary: meta.and_then(|m| m.summary.as_deref()),
-                        content: meta.and_then(|m| m.content.as_deref()),
+                        name: meta.and_then(|m| m.name).unwrap_or(""),
+                        entity_type: meta.and_then(|m| m.entity_type),
+                        summary: meta.and_then(|m| m.summary),
+                        content: meta.and_then(|m| m.content),
                     };
                     let factors = heuristic_factors(&q, text, &rc.heuristic);
                     w.after_rerank = w.after_recency * factors.multiplier;
@@ -791,7 +916,7 @@ impl Pipeline {
                 let raw: Vec<f64> = pool
                     .iter()
                     .map(|w| {
-                        input.items.get(w.id).and_then(|m| m.cross_encoder_score).ok_or_else(|| {
+                        w.meta.and_then(|m| m.cross_encoder_score).ok_or_else(|| {
                             ScoreError::new(
                                 ErrorCode::EmptyInput,
                                 format!("items.{}.crossEncoderScore", w.id),
@@ -812,7 +937,7 @@ impl Pipeline {
         }
         let tier = &self.config.recency.fiscal_year;
         for w in pool.iter_mut() {
-            if let Some(fy) = input.items.get(w.id).and_then(|m| m.fiscal_year) {
+            if let Some(fy) = w.meta.and_then(|m| m.fiscal_year) {
                 w.rerank_recency_multiplier = tier.multiplier(fy, rc.recency_boost);
                 w.after_rerank *= w.rerank_recency_multiplier;
                 reranked_finite(w, "rerank.recencyBoost")?;
@@ -853,12 +978,17 @@ impl Pipeline {
 
     /// Runs the pipeline on one input.
     pub fn run(&self, input: &PipelineInput) -> Result<PipelineOutput> {
+        self.run_ref(&input.as_ref())
+    }
+
+    /// Runs the pipeline on a borrowed input (see [`InputRef`]).
+    pub fn run_ref(&self, input: &InputRef<'_>) -> Result<PipelineOutput> {
         let cfg = &self.config;
         let now = self.validate_input(input)?;
 
         // 1. Fuse.
         let weights: Vec<f64> = input.lists.iter().map(|l| self.list_weight(l)).collect();
-        let lists: Vec<RankedList<'_, String>> = input
+        let lists: Vec<RankedList<'_, &str>> = input
             .lists
             .iter()
             .zip(&weights)
@@ -880,7 +1010,7 @@ impl Pipeline {
         // 2. Recency at the merge stage. Items are matched to documents through the
         // interner (one hash lookup per item, not a BTreeMap search per candidate).
         let ids = &fused.interner.ids;
-        let mut metas: Vec<Option<&ItemMeta>> = vec![None; ids.len()];
+        let mut metas: Vec<Option<&ItemRef<'_>>> = vec![None; ids.len()];
         for (id, meta) in &input.items {
             if let Some(slot) = fused
                 .interner
@@ -923,6 +1053,7 @@ impl Pipeline {
             let recency_multiplier = multipliers.get(d).copied().unwrap_or(1.0);
             pool.push(Work {
                 id,
+                meta: metas.get(d).copied().flatten(),
                 ranks: ranks.next().unwrap_or_default(),
                 fused: fused_score,
                 recency_multiplier,
@@ -971,7 +1102,7 @@ impl Pipeline {
         pool.truncate(cfg.top_n as usize);
 
         // 8. Bands and confidence.
-        let ctx = input.context.clone().unwrap_or_default();
+        let ctx = input.context.cloned().unwrap_or_default();
         let (floors, profile) = select_floors(cfg.bands.floors(), &cfg.bands.profiles, &ctx);
         stats.band_profile = profile.map(str::to_string);
         let scores: Vec<f64> = pool.iter().map(|w| w.calibrated).collect();
@@ -1009,7 +1140,7 @@ impl Pipeline {
     fn explain(
         &self,
         w: &Work<'_>,
-        input: &PipelineInput,
+        input: &InputRef<'_>,
         weights: &[f64],
         band: Band,
         profile: Option<&str>,
@@ -1023,10 +1154,9 @@ impl Pipeline {
                 let rank = (*rank)?;
                 let list_score = list
                     .scores
-                    .as_ref()
                     .and_then(|s| s.get((rank as usize).saturating_sub(1)).copied());
                 Some(Contribution {
-                    list: list.name.clone(),
+                    list: list.name.to_string(),
                     rank,
                     weight,
                     contribution: crate::fuse::rrf_term(weight, self.config.k, rank),

@@ -5,14 +5,12 @@ use calibrank::bands::{Band, BandContext};
 use calibrank::error::{ErrorCode, Result, ScoreError};
 use calibrank::limits::Limits;
 use calibrank::pipeline::{
-    split_offsets, ColumnarInput, InputList, ItemMeta, Pipeline, PipelineConfig, PipelineInput,
+    split_offsets, ColumnarInput, InputRef, ItemRef, ListRef, Pipeline, PipelineConfig, TimeRef,
 };
-use calibrank::timestamp::Timestamp;
 use calibrank_wasm_shared::json;
 use calibrank_wasm_shared::wire::{Reader, Strs, Writer};
 use calibrank_wasm_shared::Slab;
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 
 thread_local! {
     static PIPELINES: RefCell<Slab<Pipeline>> = RefCell::new(Slab::default());
@@ -65,11 +63,11 @@ const CROSS_ENCODER: u32 = 128;
 const WEIGHT: u32 = 1;
 const SCORES: u32 = 2;
 
-fn opt_str(strs: &Strs<'_>, flags: u32, bit: u32, idx: u32) -> Result<Option<String>> {
+fn opt_str<'a>(strs: &Strs<'a>, flags: u32, bit: u32, idx: u32) -> Result<Option<&'a str>> {
     if flags & bit == 0 {
         return Ok(None);
     }
-    strs.get(idx as usize).map(|s| Some(s.to_string()))
+    strs.get(idx as usize).map(Some)
 }
 
 fn chunk<T: Copy>(xs: &[T], i: usize, n: usize) -> Result<&[T]> {
@@ -77,8 +75,13 @@ fn chunk<T: Copy>(xs: &[T], i: usize, n: usize) -> Result<&[T]> {
         .ok_or_else(|| ScoreError::new(ErrorCode::Internal, "", "wire: short table"))
 }
 
-/// Decodes the input sections of `run` (js/core.js `encodeInput`).
-fn decode_input(r: &mut Reader<'_>, limits: &Limits) -> Result<PipelineInput> {
+/// Decodes the input sections of `run` (js/core.js `encodeInput`) into a borrowed input:
+/// every string stays in the call's string table. The context is decoded into `context`.
+fn decode_input<'a: 'b, 'b>(
+    r: &mut Reader<'a>,
+    limits: &Limits,
+    context: &'b mut Option<BandContext>,
+) -> Result<InputRef<'b>> {
     let strs = r.strs()?;
     // The strings are charged in input order (query, list names and ids, item keys and
     // texts, `now`) only when they are over the limit, to name the one that crosses it.
@@ -89,13 +92,13 @@ fn decode_input(r: &mut Reader<'_>, limits: &Limits) -> Result<PipelineInput> {
     let items = r.u32s()?;
     let item_nums = r.f64s()?;
     let head = r.f64s()?;
-    let context = r.opt_text()?;
+    let context_text = r.opt_text()?;
 
     let query = match head.first() {
-        Some(&q) if q >= 0.0 => strs.get(q as usize)?.to_string(),
-        _ => String::new(),
+        Some(&q) if q >= 0.0 => strs.get(q as usize)?,
+        _ => "",
     };
-    text.charge(&query, || "query".into())?;
+    text.charge(query, || "query".into())?;
     let n_lists = lists.len() / 5;
     limits.check_lists(n_lists, "lists")?;
     let mut input_lists = Vec::with_capacity(n_lists);
@@ -109,7 +112,7 @@ fn decode_input(r: &mut Reader<'_>, limits: &Limits) -> Result<PipelineInput> {
                 .get(score_at..score_at + n_scores)
                 .ok_or_else(|| ScoreError::new(ErrorCode::Internal, "", "wire: scores"))?;
             score_at += n_scores;
-            Some(s.to_vec())
+            Some(s)
         } else {
             None
         };
@@ -119,10 +122,10 @@ fn decode_input(r: &mut Reader<'_>, limits: &Limits) -> Result<PipelineInput> {
         for j in 0..count {
             let id = strs.get(start + j)?;
             text.charge(id, || format!("lists[{i}].ids[{j}]"))?;
-            ids.push(id.to_string());
+            ids.push(id);
         }
-        input_lists.push(InputList {
-            name: name.to_string(),
+        input_lists.push(ListRef {
+            name,
             ids,
             scores: list_scores,
             weight: (flags & WEIGHT != 0).then(|| weights.get(i).copied().unwrap_or(f64::NAN)),
@@ -131,22 +134,22 @@ fn decode_input(r: &mut Reader<'_>, limits: &Limits) -> Result<PipelineInput> {
     let n_items = items.len() / 7;
     let entries: usize = input_lists.iter().map(|l| l.ids.len()).sum();
     limits.check_entries(entries.saturating_add(n_items), "items")?;
-    let mut map = BTreeMap::new();
+    let mut metas = Vec::with_capacity(n_items);
     for i in 0..n_items {
         let t = chunk(items, i, 7)?;
         let nums = chunk(item_nums, i, 3)?;
         let flags = t[1];
-        let key = strs.get(t[0] as usize)?.to_string();
-        text.charge(&key, || format!("items.{key}"))?;
+        let key = strs.get(t[0] as usize)?;
+        text.charge(key, || format!("items.{key}"))?;
         for (bit, at, name) in [(NAME, 2, "name"), (TYPE, 3, "type"), (SUMMARY, 4, "summary"), (CONTENT, 5, "content"), (MOD_STR, 6, "modifiedAt")] {
             if flags & bit != 0 {
                 text.charge(strs.get(t[at] as usize)?, || format!("items.{key}.{name}"))?;
             }
         }
         let modified_at = if flags & MOD_NUM != 0 {
-            Some(Timestamp::Millis(nums[0]))
+            Some(TimeRef::Millis(nums[0]))
         } else if flags & MOD_STR != 0 {
-            Some(Timestamp::Iso(strs.get(t[6] as usize)?.to_string()))
+            Some(TimeRef::Iso(strs.get(t[6] as usize)?))
         } else {
             None
         };
@@ -163,7 +166,7 @@ fn decode_input(r: &mut Reader<'_>, limits: &Limits) -> Result<PipelineInput> {
         } else {
             None
         };
-        let meta = ItemMeta {
+        let meta = ItemRef {
             name: opt_str(&strs, flags, NAME, t[2])?,
             entity_type: opt_str(&strs, flags, TYPE, t[3])?,
             summary: opt_str(&strs, flags, SUMMARY, t[4])?,
@@ -172,27 +175,26 @@ fn decode_input(r: &mut Reader<'_>, limits: &Limits) -> Result<PipelineInput> {
             fiscal_year,
             cross_encoder_score: (flags & CROSS_ENCODER != 0).then_some(nums[2]),
         };
-        map.insert(key, meta);
+        metas.push((key, meta));
     }
     let now = match (head.get(1).copied(), head.get(2).copied()) {
-        (Some(k), Some(v)) if k == 1.0 => Some(Timestamp::Millis(v)),
+        (Some(k), Some(v)) if k == 1.0 => Some(TimeRef::Millis(v)),
         (Some(k), Some(v)) if k == 2.0 => {
             let s = strs.get(v as usize)?;
             text.charge(s, || "now".into())?;
-            Some(Timestamp::Iso(s.to_string()))
+            Some(TimeRef::Iso(s))
         }
         _ => None,
     };
-    let context: Option<BandContext> = match context {
-        Some(t) => Some(json::from_text(t, "input.context")?),
-        None => None,
-    };
-    Ok(PipelineInput {
+    if let Some(t) = context_text {
+        *context = Some(json::from_text(t, "input.context")?);
+    }
+    Ok(InputRef {
         query,
         lists: input_lists,
-        items: map,
+        items: metas,
         now,
-        context,
+        context: context.as_ref(),
     })
 }
 
@@ -238,8 +240,9 @@ fn band_code(b: Band) -> u8 {
 pub fn run(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let h = r.u32()?;
     with(h, |p| {
-        let input = decode_input(r, &p.config().limits)?;
-        let out = p.run(&input)?;
+        let mut context = None;
+        let input = decode_input(r, &p.config().limits, &mut context)?;
+        let out = p.run_ref(&input)?;
         w.strs(out.results.iter().map(|x| x.id.as_str()));
         w.f64s(&out.results.iter().map(|x| x.score).collect::<Vec<_>>());
         w.u8s(&out.results.iter().map(|x| band_code(x.band)).collect::<Vec<_>>());
