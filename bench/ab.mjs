@@ -1,5 +1,6 @@
 // A/B of two builds of the package in one process, interleaved (bench/timing.mjs):
 //   node --expose-gc bench/ab.mjs DIR_A DIR_B [--sizes 10,1000] [--cisi]
+// (DIR: pkg/ or a build of bench/build-variant.sh DIR [wasm-opt flags])
 // prints the median time per call of each workload for A and B, and B/A.
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -10,7 +11,8 @@ import { compare, policy } from "./timing.mjs";
 const [dirA, dirB] = process.argv.slice(2, 4).map((d) => resolve(d));
 const i = process.argv.indexOf("--sizes");
 const sizes = (i >= 0 ? process.argv[i + 1] : "10,1000,100000").split(",").map(Number);
-const load = (d) => import(pathToFileURL(join(d, "node.mjs")).href);
+// Both entries of each build (the lab's for --cisi: parseTrecRun, fuseRuns).
+const load = async (d) => ({ ...(await import(pathToFileURL(join(d, "lab.node.mjs")).href)), ...(await import(pathToFileURL(join(d, "node.mjs")).href)) });
 const [A, B] = [await load(dirA), await load(dirB)];
 const fmt = (ms) => (ms < 1 ? `${(ms * 1000).toFixed(1)} us` : `${ms.toFixed(2)} ms`);
 const row = (name, t) => console.log(`${name.padEnd(22)} A ${fmt(t.A.medianMs).padStart(10)}  B ${fmt(t.B.medianMs).padStart(10)}  B/A ${(t.B.medianMs / t.A.medianMs).toFixed(2)}`);

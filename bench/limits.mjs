@@ -1,5 +1,5 @@
-// `make bench-limits`: the time of every exported call at the largest input its default
-// limits accept (src/limits.rs), in Node. The limits promise that one call stays well
+// `make bench-limits`: the time of every exported call (of both entries, "calibrank" and
+// "calibrank/lab") at the largest input its default limits accept (src/limits.rs), in Node. The limits promise that one call stays well
 // under a second; this is the measurement behind that promise (docs/reliability.md).
 //
 //   node --max-old-space-size=8192 bench/limits.mjs [--out FILE] [--reps N] [--only NAME]
@@ -13,6 +13,7 @@ import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as lib from "calibrank";
+import * as lab from "calibrank/lab";
 import * as gen from "./gen.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -25,7 +26,9 @@ const outFile = option("--out", join(root, "bench", "limits.json"));
 const reps = Number(option("--reps", 3));
 const only = option("--only", null);
 
+// The scoring core ("calibrank") and the lab ("calibrank/lab") state the same limits.
 const D = lib.defaultLimits();
+if (JSON.stringify(lab.defaultLimits()) !== JSON.stringify(D)) throw new Error(`the lab's default limits differ: ${JSON.stringify(lab.defaultLimits())}`);
 
 /** The benchmark's pipeline config under the default limits. */
 function config(rerank, extra = {}) {
@@ -182,45 +185,45 @@ add("normalize (min_max), number[]", "1M scores (array of numbers)", () => {
 });
 numeric("calibrate", () => lib.calibrate(S));
 numeric("queryConfidence", () => lib.queryConfidence(S));
-numeric("fitPlatt", () => lib.fitPlatt(S, L));
-numeric("fitIsotonic", () => lib.fitIsotonic(S, L));
+numeric("fitPlatt", () => lab.fitPlatt(S, L));
+numeric("fitIsotonic", () => lab.fitIsotonic(S, L));
 add("applyCalibration (isotonic)", "1M scores, a 1M-point isotonic model", () => {
   const x = Array.from({ length: D.maxListLength }, (_, i) => i / D.maxListLength);
   const model = { method: "isotonic", x, y: x };
-  return { call: () => lib.applyCalibration(S, model), entries: D.maxListLength };
+  return { call: () => lab.applyCalibration(S, model), entries: D.maxListLength };
 });
-numeric("calibrationError", () => lib.calibrationError(S, L, { bins: 100 }));
-numeric("proposeBands", () => lib.proposeBands(S, L));
+numeric("calibrationError", () => lab.calibrationError(S, L, { bins: 100 }));
+numeric("proposeBands", () => lab.proposeBands(S, L));
 add("parseTrecRun", `${E / 1000}k lines`, () => {
   const text = trecText(E, false);
-  return { call: () => lib.parseTrecRun(text), entries: E };
+  return { call: () => lab.parseTrecRun(text), entries: E };
 });
 add("parseQrels", `${E / 1000}k lines`, () => {
   const text = trecText(E, true);
-  return { call: () => lib.parseQrels(text), entries: E };
+  return { call: () => lab.parseQrels(text), entries: E };
 });
 add("evaluate", `qrels ${E / 2000}k + run ${E / 2000}k entries, ${E / 200} queries, 4 metrics`, () => {
   const qrels = run(E / 200, 100, 1);
   const r = run(E / 200, 100, 2);
-  return { call: () => lib.evaluate(qrels, r, ["ndcg@10", "map@100", "recall@100", "mrr"]), entries: E };
+  return { call: () => lab.evaluate(qrels, r, ["ndcg@10", "map@100", "recall@100", "mrr"]), entries: E };
 });
 add("evaluatePerQuery", "as above", () => {
   const qrels = run(E / 200, 100, 1);
   const r = run(E / 200, 100, 2);
-  return { call: () => lib.evaluatePerQuery(qrels, r, ["ndcg@10", "map@100", "recall@100", "mrr"]), entries: E };
+  return { call: () => lab.evaluatePerQuery(qrels, r, ["ndcg@10", "map@100", "recall@100", "mrr"]), entries: E };
 });
 add("fuseRuns (rrf)", `3 runs x ${Math.floor(E / 300) * 100} entries, ${Math.floor(E / 300)} queries`, () => {
   const runs = [0, 1, 2].map((s) => run(Math.floor(E / 300), 100, s));
-  return { call: () => lib.fuseRuns(runs, { method: "rrf" }), entries: 3 * Math.floor(E / 300) * 100 };
+  return { call: () => lab.fuseRuns(runs, { method: "rrf" }), entries: 3 * Math.floor(E / 300) * 100 };
 });
 add("fuseRuns (condorcet)", `64 runs x ${Math.floor(E / 64)} distinct documents, 1 query`, () => {
   const per = Math.floor(E / D.maxLists);
   const runs = Array.from({ length: D.maxLists }, (_, r) => ({ q: Object.fromEntries(Array.from({ length: per }, (_, i) => [`r${r}-d${i}`, 1 - i / per])) }));
-  return { call: () => lib.fuseRuns(runs, { method: "condorcet" }), entries: per * D.maxLists };
+  return { call: () => lab.fuseRuns(runs, { method: "condorcet" }), entries: per * D.maxLists };
 });
 add("fuseRuns (rbc)", `2 runs x ${E / 2000}k entries, 1 query`, () => {
   const runs = [0, 1].map((s) => run(1, E / 2, s));
-  return { call: () => lib.fuseRuns(runs, { method: "rbc", params: { phi: 0.8 } }), entries: E };
+  return { call: () => lab.fuseRuns(runs, { method: "rbc", params: { phi: 0.8 } }), entries: E };
 });
 // optimizeFusion: runs and qrels share maxTotalEntries (2 runs of P entries, qrels of
 // P / 10), and the configurations x 2P entries fill maxSearchWork.
@@ -229,13 +232,13 @@ const TRIALS = Math.floor(D.maxSearchWork / (2 * P));
 add("optimizeFusion (wsum)", `2 runs x ${P} entries, ${TRIALS} configurations (step 1/${TRIALS - 1})`, () => {
   const runs = [1, 2].map((s) => run(P / 100, 100, s));
   const qrels = run(P / 100, 10, 0);
-  return { call: () => lib.optimizeFusion(qrels, runs, { method: "wsum", metric: "ndcg@10", step: 1 / (TRIALS - 1) }), entries: 2.1 * P };
+  return { call: () => lab.optimizeFusion(qrels, runs, { method: "wsum", metric: "ndcg@10", step: 1 / (TRIALS - 1) }), entries: 2.1 * P };
 });
 add("optimizeFusion (rrf)", `2 runs x ${P} entries, ${TRIALS} values of k`, () => {
   const runs = [1, 2].map((s) => run(P / 100, 100, s));
   const qrels = run(P / 100, 10, 0);
   const kValues = Array.from({ length: TRIALS }, (_, i) => 10 * (i + 1));
-  return { call: () => lib.optimizeFusion(qrels, runs, { method: "rrf", metric: "ndcg@10", kValues }), entries: 2.1 * P };
+  return { call: () => lab.optimizeFusion(qrels, runs, { method: "rrf", metric: "ndcg@10", kValues }), entries: 2.1 * P };
 });
 
 // ------------------------------------------------------------------ measure
@@ -271,8 +274,8 @@ for (const c of cases) {
 const over = [
   ["rrf", () => lib.rrf(splitLists(1, E + 1))],
   ["Pipeline.run", () => new lib.Pipeline().run({ lists: [{ name: "a", ids: ids(E) }], items: { extra: {} } })],
-  ["parseTrecRun", () => lib.parseTrecRun(trecText(E + 1, false))],
-  ["fuseRuns", () => lib.fuseRuns([run(1, E / 2 + 1, 1), run(1, E / 2, 2)], { method: "sum" })],
+  ["parseTrecRun", () => lab.parseTrecRun(trecText(E + 1, false))],
+  ["fuseRuns", () => lab.fuseRuns([run(1, E / 2 + 1, 1), run(1, E / 2, 2)], { method: "sum" })],
   ["rrfColumnar", () => lib.rrfColumnar(new Uint32Array(D.maxColumnarEntries + 1), new Uint32Array([0, D.maxListLength, 2 * D.maxListLength, 3 * D.maxListLength, 4 * D.maxListLength, D.maxColumnarEntries + 1]), 1)],
 ];
 const refused = [];

@@ -1,6 +1,7 @@
 // Speed probe of several builds of the package, for the size / speed trade-off tables:
 //   node --expose-gc bench/probe.mjs [--quick] PKG_DIR...
-// loads every build into one process and times a few representative workloads with the
+// loads every build's core entry (DIR/node.mjs: calibrank_core.wasm; every probe is a
+// core call) into one process and times a few representative workloads with the
 // builds interleaved sample by sample (bench/timing.mjs), so that load drift on the
 // machine hits them alike; prints JSON `{ dir: { workload: ms per call } }`.
 import { join, resolve } from "node:path";

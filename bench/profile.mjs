@@ -1,8 +1,9 @@
 // Runs one benchmark workload in a loop, for profiling with `node --cpu-prof`:
 //   CALIBRANK_PKG=DIR node --cpu-prof --cpu-prof-dir=/tmp/prof bench/profile.mjs WORKLOAD API N SECONDS [js]
-// (WORKLOAD a|b|c, API string|columnar; `js` profiles the baseline instead). Build the
-// package with names kept (bench/build-variant.sh DIR -O3 -g) to see wasm function names,
-// then summarize with bench/cpuprof-summary.mjs.
+// (WORKLOAD a|b|c, API string|columnar; `js` profiles the baseline instead). The
+// workloads are the scoring core's (DIR/node.mjs, calibrank_core.wasm). Build the package
+// with names kept (bench/build-variant.sh DIR -O3 -g) to see wasm function names, then
+// summarize with bench/cpuprof-summary.mjs.
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import * as gen from "./gen.mjs";

@@ -3,7 +3,7 @@
 import { readFileSync, existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { sizeTable } from "./size.mjs";
+import { sizeTable, twoModuleRows } from "./size.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const r = JSON.parse(readFileSync(process.argv[2] ?? join(root, "bench", "results.json"), "utf8"));
@@ -15,8 +15,10 @@ const fmt = (ms) => {
 };
 const x = (v) => (v === undefined || Number.isNaN(v) ? "-" : v.toFixed(2));
 const m = r.machine;
+// The .wasm hashes: one per module (a string in results written before the split).
+const hashes = typeof r.wasmSha256 === "string" ? r.wasmSha256 : Object.entries(r.wasmSha256 ?? {}).map(([f, h]) => `${f} ${h}…`).join(", ");
 const out = [];
-out.push(`Machine: ${m.cpuModel} (\`/proc/cpuinfo\` model name), \`nproc\` = ${m.nproc}, ${m.memoryGB} GB, Node ${m.node} (V8 ${m.v8}), ${m.rustc}, ${m.platform}. Run of ${r.date}, ${r.elapsedS.toFixed(0)} s for bench/run.mjs; load average ${r.loadBefore.map((v) => v.toFixed(2)).join(" / ")} before, ${r.loadAfter.map((v) => v.toFixed(2)).join(" / ")} after; package ${r.version}, .wasm sha256 ${r.wasmSha256}…${r.warning ? ` **${r.warning}**` : ""}`);
+out.push(`Machine: ${m.cpuModel} (\`/proc/cpuinfo\` model name), \`nproc\` = ${m.nproc}, ${m.memoryGB} GB, Node ${m.node} (V8 ${m.v8}), ${m.rustc}, ${m.platform}. Run of ${r.date}, ${r.elapsedS.toFixed(0)} s for bench/run.mjs; load average ${r.loadBefore.map((v) => v.toFixed(2)).join(" / ")} before, ${r.loadAfter.map((v) => v.toFixed(2)).join(" / ")} after; package ${r.version}, .wasm sha256 ${hashes}${r.warning ? ` **${r.warning}**` : ""}`);
 out.push("");
 out.push("| workload | API | N | wasm | JS baseline | native | JS / wasm (x faster) | wasm / native | string / columnar | same ranking |");
 out.push("|---|---|---:|---:|---:|---:|---:|---:|---:|---|");
@@ -49,14 +51,21 @@ if (b && !b.skipped) {
 }
 if (r.size) {
   const s = r.size;
-  out.push(`Package .wasm (\`pkg/web/calibrank_bg.wasm\`, release build): ${(s.rawBytes / 1024).toFixed(1)} KB raw, **${(s.gzipBytes / 1024).toFixed(1)} KB gzip -9**, ${(s.brotliBytes / 1024).toFixed(1)} KB brotli. In a fresh Node process (median of ${s.startupRuns}): read ${s.readMs.toFixed(2)} ms, **compile + instantiate ${s.instantiateMs.toFixed(2)} ms** (\`initSync\`), whole \`import\` of the package entry ${s.importMs.toFixed(2)} ms, first pipeline call after it ${s.firstCallMs.toFixed(2)} ms.`);
+  const core = s.module ?? "calibrank_core.wasm";
+  out.push(
+    `Scoring core (\`pkg/${core}\`, what \`import "calibrank"\` loads; release build): ${(s.rawBytes / 1024).toFixed(1)} KB raw, **${(s.gzipBytes / 1024).toFixed(1)} KB gzip -9**, ${(s.brotliBytes / 1024).toFixed(1)} KB brotli. In a fresh Node process (median of ${s.startupRuns}): read ${s.readMs.toFixed(2)} ms, **compile + instantiate ${s.instantiateMs.toFixed(2)} ms** (as the Node entry does it: \`new WebAssembly.Module\`, then instantiation), whole \`import\` of the package entry ${s.importMs.toFixed(2)} ms, first pipeline call after it ${s.firstCallMs.toFixed(2)} ms.`,
+  );
+  if (s.lab) {
+    out.push("");
+    out.push(`Lab (\`pkg/${s.lab.module}\`, loaded only by \`import "calibrank/lab"\`): ${(s.lab.rawBytes / 1024).toFixed(1)} KB raw, ${(s.lab.gzipBytes / 1024).toFixed(1)} KB gzip -9, ${(s.lab.brotliBytes / 1024).toFixed(1)} KB brotli; compile + instantiate ${s.lab.instantiateMs.toFixed(2)} ms.`);
+  }
   out.push("");
 }
 out.push("| target | goal | measured | met | detail |");
 out.push("|---|---|---|---|---|");
 for (const t of r.targets) out.push(`| ${t.target} | ${t.goal} | ${t.value} | ${t.met ? "yes" : "**no**"} | ${t.note} |`);
 const matrix = join(root, "bench", "size-matrix.json");
-if (existsSync(matrix)) {
+if (existsSync(matrix) && twoModuleRows(JSON.parse(readFileSync(matrix, "utf8")).rows)) {
   const sm = JSON.parse(readFileSync(matrix, "utf8"));
   out.push("");
   out.push(`Size / speed matrix (\`make bench-size\`, ${sm.date}, Node ${sm.node}; probe columns in ms per call, all builds interleaved in one process):`);

@@ -1,30 +1,51 @@
-// One start-up measurement in a fresh process (bench/run.mjs runs it many times):
-//   node bench/startup.mjs PKG_DIR
-// prints JSON: the time to read the .wasm, compile + instantiate it (initSync, as the
-// package's Node entry does), the whole `import` of the package entry, and the first
-// pipeline call after that.
+// One start-up measurement in a fresh process (bench/run.mjs and bench/size.mjs run it
+// many times):
+//   node bench/startup.mjs PKG_DIR instantiate [core|lab]
+//        the time to read the module's .wasm (calibrank_core.wasm by default), compile it
+//        and instantiate it as the package's Node entry does (synchronous
+//        `new WebAssembly.Module`, then the API module's init hook: instantiation and the
+//        one call that reads the limits)
+//   node bench/startup.mjs PKG_DIR import
+//        the whole `import` of the package's core entry (node.mjs) and the first pipeline
+//        call after it
+// prints JSON.
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { join } from "node:path";
 
-const dir = process.argv[2];
+const [dir, mode = "instantiate", which = "core"] = process.argv.slice(2);
 const ms = () => Number(process.hrtime.bigint()) / 1e6;
 const out = {};
-if (process.argv[3] === "import") {
+if (mode === "import") {
   const t0 = ms();
   const lib = await import(pathToFileURL(join(dir, "node.mjs")).href);
   out.importMs = ms() - t0;
   const t1 = ms();
-  new lib.Pipeline({ topN: 3 }).run({ lists: [{ name: "a", ids: ["x", "y", "z"] }, { name: "b", ids: ["y", "x"] }] });
+  const p = new lib.Pipeline({ topN: 3 });
+  p.run({ lists: [{ name: "a", ids: ["x", "y", "z"] }, { name: "b", ids: ["y", "x"] }] });
   out.firstCallMs = ms() - t1;
-} else {
-  const glue = await import(pathToFileURL(join(dir, "web", "calibrank.js")).href);
+  p.free();
+} else if (mode === "instantiate" && (which === "core" || which === "lab")) {
+  // The API module (core.js / lab.js, plain ESM in the package) without its entry, so
+  // that nothing is compiled before the clock starts.
+  const api = await import(pathToFileURL(join(dir, `${which}.js`)).href);
+  // The entries' hook (not part of the API): `default.init` (or `__init` in early builds).
+  const init = api.default?.init ?? api.__init;
+  if (typeof init !== "function") throw new Error(`${which}.js has no init hook for its entries`);
   const t0 = ms();
-  const bytes = readFileSync(join(dir, "web", "calibrank_bg.wasm"));
+  const bytes = readFileSync(join(dir, `calibrank_${which}.wasm`));
   const t1 = ms();
-  glue.initSync({ module: bytes });
+  const module = new WebAssembly.Module(bytes);
   const t2 = ms();
+  init(module);
+  const t3 = ms();
+  out.module = which;
   out.readMs = t1 - t0;
-  out.instantiateMs = t2 - t1;
+  out.compileMs = t2 - t1;
+  out.instantiateMs = t3 - t1; // compile + instantiate (+ the limits call), as the entry does
+  if (typeof api.version() !== "string") throw new Error("the module does not answer");
+} else {
+  console.error("usage: node bench/startup.mjs PKG_DIR instantiate [core|lab] | PKG_DIR import");
+  process.exit(2);
 }
 console.log(JSON.stringify(out));

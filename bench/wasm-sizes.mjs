@@ -1,6 +1,9 @@
-// Per-function code size of a wasm module with a `name` section (the rustc output in
-// target/.../calibrank.wasm, before wasm-bindgen / wasm-opt strip names), grouped by
-// crate / module path: `node bench/wasm-sizes.mjs FILE [top]`.
+// Per-function code size of a wasm module with a `name` section, grouped by crate /
+// module path: `node bench/wasm-sizes.mjs FILE [top]`. FILE: the rustc output of either
+// module, before wasm-opt strips the names (scripts/build-pkg.sh leaves them in
+// target/wasm32-unknown-unknown/release/calibrank_wasm_core.wasm and
+// calibrank_wasm_lab.wasm), or a package built with names kept
+// (bench/build-variant.sh DIR -O3 -g: DIR/calibrank_core.wasm, DIR/calibrank_lab.wasm).
 import { readFileSync } from "node:fs";
 
 const b = readFileSync(process.argv[2]);

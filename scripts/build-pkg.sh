@@ -12,10 +12,13 @@ rm -rf "$OUT"
 mkdir -p "$OUT"
 
 cargo build --quiet --target wasm32-unknown-unknown --profile "$PROFILE" -p calibrank-wasm-core -p calibrank-wasm-lab
-DIR=target/wasm32-unknown-unknown/$([ "$PROFILE" = dev ] && echo debug || echo "$PROFILE")
+# CARGO_TARGET_DIR (cargo honours it too): bench/build-variant.sh builds Cargo profile
+# variants in target directories of their own.
+DIR=${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/$([ "$PROFILE" = dev ] && echo debug || echo "$PROFILE")
+STRIP=${STRIP---strip-debug --strip-producers}
 WASM_OPT_FLAGS=${WASM_OPT_FLAGS:--O3}
 for m in core lab; do
-  wasm-opt $WASM_OPT_FLAGS --strip-debug --strip-producers \
+  wasm-opt $WASM_OPT_FLAGS $STRIP \
     --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
     "$DIR/calibrank_wasm_$m.wasm" -o "$OUT/calibrank_$m.wasm"
 done

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { serve } from "../tests/js/serve.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-for (const need of ["pkg/browser.js", "www/vendor/plot.umd.min.js", "www/vendor/d3.min.js"]) {
+for (const need of ["pkg/browser.js", "pkg/lab.browser.js", "www/vendor/plot.umd.min.js", "www/vendor/d3.min.js"]) {
   if (!existsSync(join(root, need))) {
     console.error(`serve-demo: ${need} is missing; run make demo (it builds the package and copies the chart library).`);
     process.exit(1);

@@ -24,9 +24,12 @@ main();
 
 async function main() {
   try {
-    lib = await import("./pkg/browser.js");
+    // The scoring core (calibrank) and the lab (calibrank/lab: evaluation, fitting, TREC
+    // runs), each with its own .wasm, fetched in parallel; one object for compute.js.
+    const [core, lab] = await Promise.all([import("./pkg/browser.js"), import("./pkg/lab.browser.js")]);
+    lib = { ...lab, ...core };
   } catch (e) {
-    return fatal(`The calibrank WebAssembly module could not be loaded (${e.message}). Build it with make demo.`);
+    return fatal(`The calibrank WebAssembly modules could not be loaded (${e.message}). Build it with make demo.`);
   }
   if (!globalThis.Plot) return fatal("Observable Plot could not be loaded (www/vendor/ is built by make demo).");
   defaults = compute.withPipeline(lib, {}, (p) => p.config);

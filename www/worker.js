@@ -2,7 +2,8 @@
 // after every configuration, and the page's progress bar repaints meanwhile.
 let lib;
 try {
-  lib = await import("./pkg/browser.js");
+  // optimizeFusion is in the lab entry (calibrank/lab); the worker never loads the core.
+  lib = await import("./pkg/lab.browser.js");
   self.postMessage({ type: "ready", version: lib.version() });
 } catch (e) {
   self.postMessage({ type: "fatal", message: `calibrank did not load in the worker: ${e.message}` });

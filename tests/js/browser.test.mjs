@@ -1,5 +1,7 @@
 // The same JS suite in headless Chromium, loading the package through a plain
-// <script type="module"> (import map to pkg/browser.js).
+// <script type="module"> (an import map: "calibrank" -> pkg/browser.js, "calibrank/lab"
+// -> pkg/lab.browser.js; the suite sees both entries merged). A second page imports only
+// "calibrank": it must fetch calibrank_core.wasm and never calibrank_lab.wasm.
 import test from "node:test";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
@@ -8,18 +10,52 @@ import { launch, newPageWithErrors } from "./chromium.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
+/** Opens `path` on a fresh page; returns the page, its errors and every URL it requested. */
+async function open(browser, url, path) {
+  const { page, errors } = await newPageWithErrors(browser);
+  const requested = [];
+  page.on("request", (r) => requested.push(new URL(r.url()).pathname));
+  await page.goto(`${url}${path}`);
+  try {
+    await page.waitForFunction(() => window.__result !== undefined, null, { timeout: 60_000 });
+  } catch (e) {
+    throw new Error(`${path}: ${e.message}; page errors: ${JSON.stringify(errors)}; requested: ${requested.join(", ")}`);
+  }
+  return { page, errors, requested };
+}
+
 test("JS suite in headless Chromium", async (t) => {
   const { server, url } = await serve(root);
   const browser = await launch();
   try {
-    const { page, errors } = await newPageWithErrors(browser);
-    await page.goto(`${url}/tests/js/browser.html`);
-    await page.waitForFunction(() => window.__result !== undefined, null, { timeout: 60_000 });
+    const { page, errors, requested } = await open(browser, url, "/tests/js/browser.html");
     const result = await page.evaluate(() => window.__result);
     const log = await page.textContent("#log");
     for (const line of log.trim().split("\n")) await t.test(`chromium: ${line.replace(/^(not )?ok - /, "")}`, () => assert.ok(line.startsWith("ok"), line));
     assert.deepEqual(result.failures, []);
     assert.ok(result.passed >= 12, `passed ${result.passed}`);
+    assert.equal(await page.evaluate(() => window.__sameScoreError), true, "core and lab export one ScoreError class");
+    assert.ok(requested.includes("/pkg/calibrank_core.wasm"), `requested: ${requested}`);
+    assert.ok(requested.includes("/pkg/calibrank_lab.wasm"), `requested: ${requested}`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+});
+
+test("importing only calibrank fetches the core's .wasm, never the lab's", async () => {
+  const { server, url } = await serve(root);
+  const browser = await launch();
+  try {
+    const { page, errors, requested } = await open(browser, url, "/tests/js/core-only.html");
+    const result = await page.evaluate(() => window.__result);
+    assert.deepEqual(result.rrf.map(([id]) => id), ["b", "a"]);
+    assert.deepEqual(result.ids, ["a", "b"]);
+    assert.equal(typeof result.version, "string");
+    const wasm = requested.filter((p) => p.endsWith(".wasm"));
+    assert.deepEqual(wasm, ["/pkg/calibrank_core.wasm"], `wasm requested: ${wasm}`);
+    assert.ok(!requested.some((p) => p.includes("lab")), `nothing of the lab is requested: ${requested}`);
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();

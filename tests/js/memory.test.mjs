@@ -1,42 +1,110 @@
-// A million pipeline calls in a loop keep the wasm memory flat: after a warm-up, the
-// linear memory (which only ever grows, in 64 KiB pages) must not grow at all, so no
-// call leaks. Successful runs, runs that fail with a ScoreError, columnar runs and
-// constructions are mixed, since error paths are where leaks hide. MEMORY_CALLS sets the
-// number of calls (default 1,000,000). Prints the page count at start and end.
+// Memory of the two WebAssembly modules over many calls, through the built package.
+//
+// - A million pipeline calls (MEMORY_CALLS sets the number) keep the core's linear memory
+//   flat: after a warm-up it must not grow at all (it only ever grows, in 64 KiB pages),
+//   so no call leaks. Successful runs, runs that fail with a ScoreError, columnar runs,
+//   the free functions and constructions are mixed, since error paths are where leaks hide.
+// - Pipelines live in the module until freed: free() and Symbol.dispose free them (the
+//   module's count, `__livePipelines()`, goes back down), a freed Pipeline refuses to
+//   run, and a forgotten one is freed by the FinalizationRegistry after a GC.
+// - The lab's calls (parsing, evaluation, fusion, fitting, a grid search whose progress
+//   callback throws) keep the lab's memory flat too.
+//
+// The package does not expose its memory: the test wraps `WebAssembly.Instance` before
+// loading the package and keeps each instance's exported memory (the core's module has
+// no imports; the lab's imports `calibrank.progress`).
 import test from "node:test";
 import assert from "node:assert/strict";
-import * as lib from "calibrank";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 
 const CALLS = Number(process.env.MEMORY_CALLS || 1_000_000);
 const WARMUP = 20_000;
 
-// The module's exports (initSync returns the instance the entry module created).
-const wasm = lib.initSync();
-const pages = () => wasm.memory.buffer.byteLength / 65536;
+const instances = { core: [], lab: [] };
+const RealInstance = WebAssembly.Instance;
+WebAssembly.Instance = new Proxy(RealInstance, {
+  construct(target, args, newTarget) {
+    const instance = Reflect.construct(target, args, newTarget);
+    const isLab = WebAssembly.Module.imports(args[0]).some((i) => i.module === "calibrank" && i.name === "progress");
+    instances[isLab ? "lab" : "core"].push(instance);
+    return instance;
+  },
+});
+const lib = await import("calibrank");
+const lab = await import("calibrank/lab");
+WebAssembly.Instance = RealInstance;
+
+/** The current instance's memory in pages (a trap would make the package instantiate afresh). */
+const pagesOf = (which) => {
+  const list = instances[which];
+  assert.ok(list.length > 0, `the ${which} module was instantiated through WebAssembly.Instance`);
+  return list[list.length - 1].exports.memory.buffer.byteLength / 65536;
+};
+const pages = () => pagesOf("core");
+
+/** A real GC (node --test does not pass --expose-gc to the test file). */
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc");
+
+const expectScoreError = (fn, code) =>
+  assert.throws(fn, (e) => e instanceof lib.ScoreError && e.code === code, `expected ScoreError ${code}`);
+
+test("one instance of each module, made when its entry is imported", () => {
+  assert.equal(instances.core.length, 1);
+  assert.equal(instances.lab.length, 1);
+  assert.equal(lib.ScoreError, lab.ScoreError);
+});
 
 test(`${CALLS} pipeline calls keep wasm memory flat`, () => {
+  const livesBefore = lib.__livePipelines();
   const pipeline = new lib.Pipeline({ topN: 3, minConfidence: 0, calibration: { method: "sigmoid", threshold: 0.02 }, explain: false });
+  const explaining = new lib.Pipeline({ topN: 5, minConfidence: 0, explain: true, rerank: { method: "heuristic" } });
   const inputs = [
     { lists: [{ name: "semantic", ids: ["a", "b", "c"] }, { name: "keyword", ids: ["c", "a"] }] },
     { query: "auth", lists: [{ name: "s", ids: ["x", "y"], scores: [0.9, 0.1] }], items: { x: { modifiedAt: "2026-11-01" } }, now: "2026-11-18" },
   ];
   const bad = { lists: [{ name: "s", ids: ["a"], scores: [1, 2] }] };
+  const badTime = { lists: [{ name: "s", ids: ["a"] }], items: { a: { modifiedAt: "yesterday" } }, now: 0 };
   const columnar = { docs: new Uint32Array([0, 1, 2, 1]), offsets: new Uint32Array([0, 3, 4]), nDocs: 3 };
+  const badColumnar = { docs: new Uint32Array([0, 5]), offsets: new Uint32Array([0, 2]), nDocs: 3 };
+  const scores = new Float64Array([0.9, 0.5, 0.1, 0.03]);
   let errors = 0;
   let checksum = 0;
+  const fails = (f) => {
+    try {
+      f();
+    } catch (e) {
+      if (!(e instanceof lib.ScoreError)) throw e;
+      errors++;
+      return;
+    }
+    throw new Error("expected a ScoreError");
+  };
   const call = (i) => {
-    switch (i % 8) {
+    switch (i % 16) {
       case 6:
-        try {
-          pipeline.run(bad);
-        } catch (e) {
-          if (!(e instanceof lib.ScoreError)) throw e;
-          errors++;
-        }
-        return;
+        return fails(() => pipeline.run(bad));
       case 7:
         checksum += pipeline.runColumnar(columnar).order[0];
         return;
+      case 8:
+        return fails(() => pipeline.run(badTime));
+      case 9:
+        return fails(() => pipeline.runColumnar(badColumnar));
+      case 10:
+        checksum += explaining.run(inputs[1]).results.length;
+        return;
+      case 11:
+        checksum += lib.rrf([["a", "b"], ["b", "c"]])[0][1];
+        return;
+      case 12:
+        checksum += lib.calibrate(scores)[0] + lib.normalize(scores, "softmax")[0] + lib.queryConfidence(scores).k;
+        return;
+      case 13:
+        return fails(() => lib.normalize([1, NaN], "max"));
+      case 14:
+        return fails(() => lib.rrf([["a"]], { k: -1 }));
       default:
         checksum += pipeline.run(inputs[i % 2]).results.length;
     }
@@ -53,14 +121,158 @@ test(`${CALLS} pipeline calls keep wasm memory flat`, () => {
       assert.equal(pages(), afterWarmup, `wasm memory grew to ${pages()} pages after ${i} calls`);
     }
   }
-  // Constructing and freeing pipelines (with config decoding) does not leak either.
-  for (let i = 0; i < 20_000; i++) new lib.Pipeline({ topN: 2, weights: { a: 2 } }).free();
+  // Constructing and freeing pipelines (with config decoding) does not leak either, nor
+  // does a construction that fails.
+  for (let i = 0; i < 20_000; i++) {
+    new lib.Pipeline({ topN: 2, weights: { a: 2 } }).free();
+    if (i % 4 === 0) fails(() => new lib.Pipeline({ topN: 0 }));
+  }
   const end = pages();
   const seconds = (performance.now() - t0) / 1000;
   console.log(
-    `wasm memory: ${start} pages at start, ${afterWarmup} after ${WARMUP} warm-up calls, ${end} after ${CALLS} calls ` +
+    `core wasm memory: ${start} pages at start, ${afterWarmup} after ${WARMUP} warm-up calls, ${end} after ${CALLS} calls ` +
       `(${errors} ScoreErrors, ${(CALLS / seconds / 1000).toFixed(0)}k calls/s, checksum ${checksum})`,
   );
   assert.ok(errors > 0 && checksum > 0);
   assert.equal(end, afterWarmup, `wasm memory grew from ${afterWarmup} to ${end} pages`);
+  assert.equal(lib.__livePipelines(), livesBefore + 2, "only the two pipelines of the loop are alive");
+  pipeline.free();
+  explaining.free();
+  assert.equal(lib.__livePipelines(), livesBefore);
+  assert.equal(instances.core.length, 1, "the module never trapped (no re-instantiation)");
+});
+
+test("free() and Symbol.dispose free pipelines; a freed pipeline refuses to run", () => {
+  const before = lib.__livePipelines();
+  const input = { lists: [{ name: "s", ids: ["a", "b"] }] };
+  const cfg = { minConfidence: 0 };
+
+  const a = new lib.Pipeline(cfg);
+  const b = new lib.Pipeline(cfg);
+  assert.equal(lib.__livePipelines(), before + 2);
+  assert.deepEqual(a.run(input).results.map((r) => r.id), ["a", "b"]);
+  a.free();
+  assert.equal(lib.__livePipelines(), before + 1);
+  a.free(); // twice: nothing happens
+  assert.equal(lib.__livePipelines(), before + 1);
+  expectScoreError(() => a.run(input), "INVALID_TYPE");
+  expectScoreError(() => a.runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1 }), "INVALID_TYPE");
+  expectScoreError(() => a.config, "INVALID_TYPE");
+  assert.equal(typeof b[Symbol.dispose], "function");
+  b[Symbol.dispose]();
+  assert.equal(lib.__livePipelines(), before);
+  expectScoreError(() => b.run(input), "INVALID_TYPE");
+  b.free(); // after dispose: nothing happens
+  assert.equal(lib.__livePipelines(), before);
+
+  // What `using p = new Pipeline(cfg)` compiles to (Node 20 does not parse `using` yet):
+  // dispose runs however the block ends.
+  const disposeAfter = (f) => {
+    const p = new lib.Pipeline(cfg);
+    try {
+      return f(p);
+    } finally {
+      p[Symbol.dispose]();
+    }
+  };
+  for (let i = 0; i < 1000; i++) {
+    disposeAfter((p) => p.run(input));
+    try {
+      disposeAfter((p) => p.run({ lists: [{ name: "s", ids: ["a"], scores: [1, 2] }] }));
+    } catch (e) {
+      assert.ok(e instanceof lib.ScoreError);
+    }
+  }
+  assert.equal(lib.__livePipelines(), before);
+
+  // Many at once, then all freed: the count and the memory come back.
+  const m0 = pages();
+  for (let round = 0; round < 3; round++) {
+    const many = Array.from({ length: 5000 }, (_, i) => new lib.Pipeline({ topN: 1 + (i % 7), weights: { s: 1 + (i % 3) } }));
+    assert.equal(lib.__livePipelines(), before + 5000);
+    for (const p of many) p.free();
+    assert.equal(lib.__livePipelines(), before);
+  }
+  const m1 = pages();
+  for (let round = 0; round < 3; round++) {
+    const many = Array.from({ length: 5000 }, () => new lib.Pipeline({ topN: 3 }));
+    for (const p of many) p[Symbol.dispose]();
+  }
+  assert.equal(pages(), m1, `memory grew from ${m1} to ${pages()} pages over rounds of 5,000 pipelines (${m0} before the first)`);
+});
+
+test("a forgotten pipeline is freed by the FinalizationRegistry after a GC", async () => {
+  const before = lib.__livePipelines();
+  (() => {
+    for (let i = 0; i < 1000; i++) new lib.Pipeline({ topN: 3 }).run({ lists: [{ name: "s", ids: ["a"] }] });
+  })();
+  assert.ok(lib.__livePipelines() > before, "the forgotten pipelines are still alive before a GC");
+  // Finalizers run after a GC, on a later task.
+  for (let i = 0; i < 50 && lib.__livePipelines() > before; i++) {
+    gc();
+    await new Promise((ok) => setTimeout(ok, 20));
+  }
+  assert.equal(lib.__livePipelines(), before, "every forgotten pipeline was freed");
+});
+
+test("lab calls keep the lab module's memory flat", () => {
+  const calls = Math.max(2000, Math.floor(CALLS / 50));
+  const text = Array.from({ length: 40 }, (_, i) => `q${i % 4} Q0 d${i} ${(i % 10) + 1} ${(1 - i / 40).toFixed(4)} run`).join("\n");
+  const run = lab.parseTrecRun(text);
+  const run2 = lab.fuseRuns([run, run], { method: "sum" });
+  const qrels = lab.parseQrels("q0 0 d0 1\nq1 0 d5 2\nq2 0 d10 1\nq3 0 d99 1");
+  const scores = [0.1, 0.2, 0.35, 0.4, 0.55, 0.6, 0.8, 0.9];
+  const labels = [0, 0, 1, 0, 1, 0, 1, 1];
+  const boom = new Error("boom");
+  let errors = 0;
+  let checksum = 0;
+  const call = (i) => {
+    try {
+      switch (i % 10) {
+        case 0:
+          checksum += Object.keys(lab.parseTrecRun(text)).length;
+          break;
+        case 1:
+          checksum += lab.evaluate(qrels, run, ["ndcg@10", "map", "mrr"])["ndcg@10"];
+          break;
+        case 2:
+          checksum += Object.keys(lab.evaluatePerQuery(qrels, run2, ["recall@5"])["recall@5"]).length;
+          break;
+        case 3:
+          checksum += Object.keys(lab.fuseRuns([run, run2], { method: "rrf" })).length;
+          break;
+        case 4:
+          checksum += lab.fitPlatt(scores, labels).a;
+          break;
+        case 5:
+          checksum += lab.applyCalibration(scores, lab.fitIsotonic(scores, labels))[7];
+          break;
+        case 6:
+          checksum += lab.calibrationError(scores, labels, { bins: 4 }).brier;
+          break;
+        case 7:
+          lab.parseTrecRun("q0 Q0 d0 not-a-rank 1.0 run");
+          break;
+        case 8:
+          lab.fitPlatt(scores, [0, 2]);
+          break;
+        case 9:
+          // A progress callback that throws: rethrown after the search, not through wasm.
+          lab.optimizeFusion(qrels, [run, run2], { method: "wsum", metric: "ndcg@10", step: 0.5 }, () => {
+            throw boom;
+          });
+          break;
+      }
+    } catch (e) {
+      if (!(e instanceof lib.ScoreError) && e !== boom) throw e;
+      errors++;
+    }
+  };
+  for (let i = 0; i < 500; i++) call(i);
+  const afterWarmup = pagesOf("lab");
+  for (let i = 500; i < calls; i++) call(i);
+  console.log(`lab wasm memory: ${afterWarmup} pages after 500 warm-up calls, ${pagesOf("lab")} after ${calls} (${errors} errors, checksum ${checksum})`);
+  assert.ok(errors > 0 && Number.isFinite(checksum));
+  assert.equal(pagesOf("lab"), afterWarmup, `lab wasm memory grew from ${afterWarmup} to ${pagesOf("lab")} pages`);
+  assert.equal(instances.lab.length, 1, "the lab module never trapped (no re-instantiation)");
 });

@@ -5,12 +5,16 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import * as lib from "calibrank";
+import * as core from "calibrank";
+import * as lab from "calibrank/lab";
 import { serve } from "./serve.mjs";
 import { launch } from "./chromium.mjs";
 import { buildPreset, cisiInput } from "../../www/presets.js";
 import { buildSample, serialize, CISI_DIR } from "../../scripts/make-cisi-sample.mjs";
 
+// The page uses both entries (the core, and the lab for evaluation and fitting); so does
+// the reference computed here.
+const lib = { ...lab, ...core };
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const samplePath = join(root, "www/data/cisi-sample.json");
 const sample = JSON.parse(readFileSync(samplePath, "utf8"));
@@ -86,7 +90,12 @@ test("score playground in headless Chromium", async (t) => {
   const browser = await launch();
   const errors = [];
   const dialogs = [];
+  const wasmRequests = []; // the .wasm files fetched by the page and its worker, in order
   const watch = (page) => {
+    page.on("request", (r) => {
+      const path = new URL(r.url()).pathname;
+      if (path.endsWith(".wasm")) wasmRequests.push(path);
+    });
     page.on("pageerror", (e) => errors.push(`pageerror: ${e}`));
     page.on("console", (m) => m.type() === "error" && errors.push(`console: ${m.text()}`));
     page.on("dialog", (d) => {
@@ -285,6 +294,8 @@ test("score playground in headless Chromium", async (t) => {
       assert.equal(value, max);
       const updates = Number(await page.getAttribute("#optimize-progress", "data-updates"));
       assert.equal(updates, report.trials.length, "one progress report per configuration");
+      // The page loads both modules; the worker only the lab's (optimizeFusion).
+      assert.deepEqual([...wasmRequests].sort(), ["/pkg/calibrank_core.wasm", "/pkg/calibrank_lab.wasm", "/pkg/calibrank_lab.wasm"], `wasm requested: ${wasmRequests}`);
     });
 
     await t.test("invalid JSON input shows a message, not a broken page", async () => {

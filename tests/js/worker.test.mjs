@@ -1,32 +1,45 @@
 // The Worker example in real workerd through Miniflare. The package is resolved the
-// way a Worker bundler does it: through the exports map's `workerd` condition.
+// way a Worker bundler does it: through the exports map's `workerd` conditions, with the
+// package's files kept once in node_modules/calibrank/ (so both entries share one
+// score_error.js, one ScoreError class) and the .wasm files as CompiledWasm modules.
 import test from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join, posix } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Miniflare } from "miniflare";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const pkgDir = join(root, "pkg");
 const pkgJson = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
-const workerdEntry = pkgJson.exports["."].workerd;
-assert.ok(workerdEntry, "the exports map has a workerd condition");
+const coreEntry = pkgJson.exports["."].workerd;
+const labEntry = pkgJson.exports["./lab"].workerd;
+assert.ok(coreEntry && labEntry, "the exports map has a workerd condition for both entries");
 
-// Modules named as workerd will resolve them: the worker imports "calibrank".
-const entryDir = dirname(join(pkgDir, workerdEntry));
-const modules = [
-  { type: "ESModule", path: join(root, "worker.js"), contents: readFileSync(join(root, "examples/worker/src/index.js"), "utf8") },
-  { type: "ESModule", path: join(root, "calibrank"), contents: readFileSync(join(pkgDir, workerdEntry), "utf8") },
-  { type: "ESModule", path: join(root, "web/calibrank.js"), contents: readFileSync(join(entryDir, "web/calibrank.js"), "utf8") },
-  { type: "ESModule", path: join(root, "score_error.js"), contents: readFileSync(join(entryDir, "score_error.js"), "utf8") },
-  { type: "CompiledWasm", path: join(root, "web/calibrank_bg.wasm"), contents: readFileSync(join(entryDir, "web/calibrank_bg.wasm")) },
-  { type: "ESModule", path: join(root, "golden.js"), contents: `export default ${readFileSync(join(root, "tests/golden/vectors.json"), "utf8")};` },
-  { type: "ESModule", path: join(root, "suite.js"), contents: readFileSync(join(root, "tests/js/suite.js"), "utf8") },
+const esm = (name, contents) => ({ type: "ESModule", path: join(root, name), contents });
+const pkgFile = (file) => {
+  const path = join(root, "node_modules/calibrank", file);
+  return file.endsWith(".wasm")
+    ? { type: "CompiledWasm", path, contents: readFileSync(join(pkgDir, file)) }
+    : { type: "ESModule", path, contents: readFileSync(join(pkgDir, file), "utf8") };
+};
+// What a bundler puts in for `import ... from "calibrank"` / "calibrank/lab": the entry
+// the `workerd` condition names. workerd resolves a specifier as a path relative to the
+// importing module, so the worker (at the root) reaches these two by their bare names.
+const bare = (name, entry) => esm(name, `export * from "${posix.relative(posix.dirname(name), `node_modules/calibrank/${entry.replace(/^\.\//, "")}`)}";\n`);
+// The core entry's module graph only: a worker importing "calibrank" alone must run
+// without any file of the lab.
+const coreModules = [
+  bare("calibrank", coreEntry),
+  ...[coreEntry, "core.js", "wire.js", "score_error.js", "calibrank_core.wasm"].map((f) => pkgFile(f.replace(/^\.\//, ""))),
 ];
+const labModules = [bare("calibrank/lab", labEntry), ...[labEntry, "lab.js", "calibrank_lab.wasm"].map((f) => pkgFile(f.replace(/^\.\//, "")))];
+const exampleWorker = esm("worker.js", readFileSync(join(root, "examples/worker/src/index.js"), "utf8"));
 
-async function withWorker(script, fn) {
-  const mf = new Miniflare({ modules: script ? [{ ...modules[0], contents: script }, ...modules.slice(1)] : modules, modulesRoot: root, compatibilityDate: "2025-01-01" });
+/** Runs `fn` against a Miniflare instance of `script` (default: the example Worker). */
+async function withWorker(script, fn, { lab = false, extra = [] } = {}) {
+  const modules = [script ? esm("worker.js", script) : exampleWorker, ...coreModules, ...(lab ? labModules : []), ...extra];
+  const mf = new Miniflare({ modules, modulesRoot: root, compatibilityDate: "2025-01-01" });
   try {
     await fn(mf);
   } finally {
@@ -134,15 +147,54 @@ test("Worker example in workerd", async (t) => {
   });
 });
 
-test("golden vectors and the JS suite in workerd", async () => {
+test("the Worker example frees its pipelines, on success and on error", async () => {
+  // The example as a module of a wrapper that reports the module's live pipelines.
   const script = `
-    import * as lib from "calibrank";
+    import example from "./example.js";
+    import { __livePipelines } from "calibrank";
+    export default {
+      async fetch(request, env, ctx) {
+        const res = await example.fetch(request, env, ctx);
+        return Response.json({ status: res.status, live: __livePipelines() });
+      },
+    };`;
+  const extra = [esm("example.js", exampleWorker.contents)];
+  await withWorker(script, async (mf) => {
+    const bodies = [
+      [{ config: { minConfidence: 0 }, lists: [{ name: "s", ids: ["a", "b"] }] }, 200],
+      [{ lists: [{ name: "x", ids: ["a"], scores: [1, 2] }] }, 400],
+      [{ config: { topN: 0 }, lists: [] }, 400],
+      [{ lists: [{ name: "s", ids: ["a"] }], items: { a: { modifiedAt: "yesterday" } }, now: 0 }, 400],
+    ];
+    for (let round = 0; round < 3; round++) {
+      for (const [body, status] of bodies) {
+        const out = await (await post(mf, JSON.stringify(body))).json();
+        assert.deepEqual(out, { status, live: 0 }, JSON.stringify(body));
+      }
+    }
+  }, { extra });
+});
+
+test("golden vectors and the JS suite in workerd, both entries", async () => {
+  const script = `
+    import * as core from "calibrank";
+    import * as lab from "calibrank/lab";
     import golden from "./golden.js";
     import { runSuite } from "./suite.js";
-    export default { async fetch() { return Response.json(runSuite(lib, golden, () => {})); } };`;
-  await withWorker(script, async (mf) => {
+    const lib = { ...lab, ...core };
+    export default {
+      async fetch() {
+        return Response.json({ ...runSuite(lib, golden, () => {}), sameScoreError: core.ScoreError === lab.ScoreError });
+      },
+    };`;
+  const extra = [
+    esm("golden.js", `export default ${readFileSync(join(root, "tests/golden/vectors.json"), "utf8")};`),
+    esm("suite.js", readFileSync(join(root, "tests/js/suite.js"), "utf8")),
+  ];
+  await withWorker(script + "\n", async (mf) => {
     const result = await (await mf.dispatchFetch("http://localhost/")).json();
     assert.deepEqual(result.failures, []);
-    assert.ok(result.passed >= 12);
-  });
+    assert.ok(result.passed >= 12, `passed ${result.passed}`);
+    assert.equal(result.sameScoreError, true, "core and lab export one ScoreError class");
+  }, { lab: true, extra });
 });

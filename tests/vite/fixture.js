@@ -7,3 +7,9 @@ export const input = {
     { name: "graph", ids: ["g", "a"], weight: 0.5 },
   ],
 };
+// For the lab entry (calibrank/lab).
+export const qrels = { q1: { a: 1, c: 2 }, q2: { b: 1 } };
+export const run = { q1: { a: 0.9, b: 0.8, c: 0.3 }, q2: { a: 0.7, b: 0.6 } };
+export const metrics = ["ndcg@10", "map", "mrr", "recall@2"];
+export const scores = [0.1, 0.2, 0.35, 0.4, 0.55, 0.6, 0.8, 0.9];
+export const labels = [0, 0, 1, 0, 1, 0, 1, 1];

@@ -68,10 +68,15 @@ async function handle(request) {
   }
   if (body === null || typeof body !== "object" || Array.isArray(body)) return fail(400, "INVALID_JSON", "the body must be a JSON object");
   const { config, ...input } = body;
+  let pipeline = null;
   try {
-    return reply(new Pipeline(config ?? {}).run(input));
+    pipeline = new Pipeline(config ?? {});
+    return reply(pipeline.run(input));
   } catch (err) {
     if (err instanceof ScoreError) return fail(400, err.code, err.message, err.field);
     return fail(500, "INTERNAL", "internal error");
+  } finally {
+    // The pipeline lives in the module's memory: free it now rather than at the next GC.
+    pipeline?.free();
   }
 }
