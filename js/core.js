@@ -124,7 +124,11 @@ export function rrf(lists, options) {
     total += l.length;
   }
   precheck.entries(lim, total, "lists");
-  const flat = new Array(total);
+  // Interned here (V8 keeps each string's hash): the module gets each distinct id once
+  // and the lists as indices.
+  const index = new Map();
+  const ids = [];
+  const docs = new Uint32Array(total);
   let units = 0;
   let k = 0;
   for (let i = 0; i < nLists; i++) {
@@ -132,24 +136,33 @@ export function rrf(lists, options) {
     const n = lens[i];
     for (let j = 0; j < n; j++) {
       const id = l[j];
-      if (typeof id !== "string") throw typeError(`lists[${i}][${j}]`, "a string");
-      units += id.length;
-      flat[k++] = id;
+      let d = index.get(id);
+      if (d === undefined) {
+        if (typeof id !== "string") throw typeError(`lists[${i}][${j}]`, "a string");
+        d = ids.length;
+        index.set(id, d);
+        ids.push(id);
+        units += id.length;
+      }
+      docs[k++] = d;
     }
   }
-  precheck.strings(lim, flat, units, (i) => {
-    for (let l = 0; ; l++) {
-      if (i < lens[l]) return `lists[${l}][${i}]`;
-      i -= lens[l];
-    }
-  });
-  const out = w().call(OP.RRF, new Input().text(opts).u32s(lens).strs(flat, units));
-  const idx = out.u32View();
+  precheck.strings(lim, ids, units, (d) => firstOccurrence(lists, lens, docs, d));
+  const out = w().call(OP.RRF, new Input().text(opts).u32s(lens).u32s(docs).strs(ids, units));
+  const order = out.u32View();
   const scores = out.f64View();
-  const n = idx.length;
+  const n = order.length;
   const result = new Array(n);
-  for (let i = 0; i < n; i++) result[i] = [flat[idx[i]], scores[i]];
+  for (let i = 0; i < n; i++) result[i] = [ids[order[i]], scores[i]];
   return result;
+}
+
+/** `lists[i][j]` of the first occurrence of distinct id `d` (for an error). */
+function firstOccurrence(lists, lens, docs, d) {
+  let k = 0;
+  for (let i = 0; i < lists.length; i++)
+    for (let j = 0; j < lens[i]; j++, k++) if (docs[k] === d) return `lists[${i}][${j}]`;
+  return "lists";
 }
 
 /**
@@ -259,13 +272,10 @@ function encodeInput(input, lim) {
   const { query, lists, items, now, context } = input;
   const strs = [];
   let units = 0;
-  const head = [-1, 0, 0];
+  const head = [-1, 0, 0, 0];
   if (query !== undefined && query !== null) {
     if (typeof query !== "string") throw typeError("query", "a string");
     precheck.oneText(lim, query.length, "query");
-    head[0] = 0;
-    strs.push(query);
-    units += query.length;
   }
   if (!Array.isArray(lists)) throw typeError("lists", "an array of lists");
   const nLists = lists.length;
@@ -287,21 +297,42 @@ function encodeInput(input, lim) {
     listObjs[i] = [name, ids, sc, weight];
   }
   precheck.entries(lim, entries, "lists");
+  // The distinct ids first (interned: each crosses once), then every other string.
+  const index = new Map();
+  const docs = new Uint32Array(entries);
+  let k = 0;
   for (let i = 0; i < nLists; i++) {
-    const [name, ids, sc, weight] = listObjs[i];
+    const ids = listObjs[i][1];
+    const n = ids.length;
+    const t = 5 * i;
+    listTable[t + 1] = k;
+    listTable[t + 2] = n;
+    for (let j = 0; j < n; j++) {
+      const id = ids[j];
+      let d = index.get(id);
+      if (d === undefined) {
+        if (typeof id !== "string") throw typeError(`lists[${i}].ids[${j}]`, "a string");
+        d = strs.length;
+        index.set(id, d);
+        strs.push(id);
+        units += id.length;
+      }
+      docs[k++] = d;
+    }
+  }
+  const nDocs = strs.length;
+  head[3] = nDocs;
+  if (query !== undefined && query !== null) {
+    head[0] = strs.length;
+    strs.push(query);
+    units += query.length;
+  }
+  for (let i = 0; i < nLists; i++) {
+    const [name, , sc, weight] = listObjs[i];
     const t = 5 * i;
     listTable[t] = strs.length;
     strs.push(name);
     units += name.length;
-    listTable[t + 1] = strs.length;
-    const n = ids.length;
-    listTable[t + 2] = n;
-    for (let j = 0; j < n; j++) {
-      const id = ids[j];
-      if (typeof id !== "string") throw typeError(`lists[${i}].ids[${j}]`, "a string");
-      units += id.length;
-      strs.push(id);
-    }
     let flags = 0;
     if (weight !== undefined && weight !== null) {
       if (typeof weight !== "number") throw typeError(`lists[${i}].weight`, "a number");
@@ -316,8 +347,9 @@ function encodeInput(input, lim) {
     }
     listTable[t + 3] = flags;
   }
-  // Items: 7 u32 (key, flags, name, type, summary, content, modifiedAt as a string) and
-  // 3 f64 (modifiedAt as a number, fiscalYear, crossEncoderScore) each.
+  // Items: 8 u32 (key, flags, name, type, summary, content, modifiedAt as a string, the
+  // id's index or 2^32 - 1 when in no list) and 3 f64 (modifiedAt as a number,
+  // fiscalYear, crossEncoderScore) each.
   let itemTable = new Uint32Array(0);
   let itemNums = new Float64Array(0);
   if (items !== undefined && items !== null) {
@@ -332,56 +364,81 @@ function encodeInput(input, lim) {
     } else throw typeError("items", "an object mapping ids to metadata");
     const m = keys.length;
     precheck.entries(lim, entries + m, "items");
-    itemTable = new Uint32Array(7 * m);
+    itemTable = new Uint32Array(8 * m);
     itemNums = new Float64Array(3 * m);
     for (let i = 0; i < m; i++) {
       const key = keys[i];
       if (typeof key !== "string") throw typeError("items", "string keys");
       const meta = get(key);
-      const t = 7 * i;
-      itemTable[t] = strs.length;
-      strs.push(key);
-      units += key.length;
+      const t = 8 * i;
+      const d = index.get(key);
+      if (d === undefined) {
+        itemTable[t] = strs.length;
+        itemTable[t + 7] = 0xffffffff;
+        strs.push(key);
+        units += key.length;
+      } else {
+        itemTable[t] = d;
+        itemTable[t + 7] = d;
+      }
       if (meta === undefined || meta === null) continue;
       if (!isObject(meta)) throw typeError(`items.${key}`, "an object");
-      checkKeys(meta, ITEM_KEYS, `items.${key}`);
-      const { name, type, summary, content, modifiedAt, fiscalYear, crossEncoderScore } = meta;
       let flags = 0;
-      const texts = [name, type, summary, content];
-      const names = ["name", "type", "summary", "content"];
-      for (let f = 0; f < 4; f++) {
-        const s = texts[f];
-        if (s === undefined || s === null) continue;
-        if (typeof s !== "string") throw typeError(`items.${key}.${names[f]}`, "a string");
-        precheck.oneText(lim, s.length, `items.${key}.${names[f]}`);
-        flags |= 1 << f;
-        itemTable[t + 2 + f] = strs.length;
-        strs.push(s);
-        units += s.length;
-      }
-      if (modifiedAt !== undefined && modifiedAt !== null) {
-        if (typeof modifiedAt === "number") {
-          flags |= 16;
-          itemNums[3 * i] = modifiedAt;
-        } else if (typeof modifiedAt === "string") {
-          flags |= 32;
-          itemTable[t + 6] = strs.length;
-          strs.push(modifiedAt);
-          units += modifiedAt.length;
-        } else if (modifiedAt instanceof Date) {
-          flags |= 16;
-          itemNums[3 * i] = modifiedAt.getTime();
-        } else throw typeError(`items.${key}.modifiedAt`, "epoch milliseconds or an ISO 8601 string");
-      }
-      if (fiscalYear !== undefined && fiscalYear !== null) {
-        if (typeof fiscalYear !== "number") throw typeError(`items.${key}.fiscalYear`, "a whole number (a year)");
-        flags |= 64;
-        itemNums[3 * i + 1] = fiscalYear;
-      }
-      if (crossEncoderScore !== undefined && crossEncoderScore !== null) {
-        if (typeof crossEncoderScore !== "number") throw typeError(`items.${key}.crossEncoderScore`, "a number");
-        flags |= 128;
-        itemNums[3 * i + 2] = crossEncoderScore;
+      // One pass over the item's own keys: only the fields it has are read.
+      for (const f in meta) {
+        const v = meta[f];
+        let bit = 0;
+        switch (f) {
+          case "name":
+            bit = 1;
+            break;
+          case "type":
+            bit = 2;
+            break;
+          case "summary":
+            bit = 4;
+            break;
+          case "content":
+            bit = 8;
+            break;
+          case "modifiedAt":
+            if (v === undefined || v === null) break;
+            if (typeof v === "number") {
+              flags |= 16;
+              itemNums[3 * i] = v;
+            } else if (typeof v === "string") {
+              flags |= 32;
+              itemTable[t + 6] = strs.length;
+              strs.push(v);
+              units += v.length;
+            } else if (v instanceof Date) {
+              flags |= 16;
+              itemNums[3 * i] = v.getTime();
+            } else throw typeError(`items.${key}.modifiedAt`, "epoch milliseconds or an ISO 8601 string");
+            break;
+          case "fiscalYear":
+            if (v === undefined || v === null) break;
+            if (typeof v !== "number") throw typeError(`items.${key}.fiscalYear`, "a whole number (a year)");
+            flags |= 64;
+            itemNums[3 * i + 1] = v;
+            break;
+          case "crossEncoderScore":
+            if (v === undefined || v === null) break;
+            if (typeof v !== "number") throw typeError(`items.${key}.crossEncoderScore`, "a number");
+            flags |= 128;
+            itemNums[3 * i + 2] = v;
+            break;
+          default:
+            if (Object.prototype.hasOwnProperty.call(meta, f)) throw unknownField(`items.${key}`, f, ITEM_KEYS);
+        }
+        if (bit !== 0 && v !== undefined && v !== null) {
+          if (typeof v !== "string") throw typeError(`items.${key}.${f}`, "a string");
+          precheck.oneText(lim, v.length, `items.${key}.${f}`);
+          flags |= bit;
+          itemTable[t + 1 + (bit === 1 ? 1 : bit === 2 ? 2 : bit === 4 ? 3 : 4)] = strs.length;
+          strs.push(v);
+          units += v.length;
+        }
       }
       itemTable[t + 1] = flags;
     }
@@ -397,21 +454,24 @@ function encodeInput(input, lim) {
     if (!isObject(context)) throw typeError("context", "an object");
     ctx = toJson(context, "context");
   }
-  precheck.strings(lim, strs, units, (i) => inputField(i, head, nLists, listTable, itemTable, strs));
-  return { strs, units, listTable, weights, scores, itemTable, itemNums, head, ctx };
+  precheck.strings(lim, strs, units, (i) => inputField(i, head, nLists, listTable, docs, itemTable, strs));
+  return { strs, units, listTable, docs, weights, scores, itemTable, itemNums, head, ctx };
 }
 
 /** Names string `i` of an encoded input (for an error; the order is the encoding's). */
-function inputField(i, head, nLists, listTable, itemTable, strs) {
+function inputField(i, head, nLists, listTable, docs, itemTable, strs) {
   if (head[0] === i) return "query";
   if (head[1] === 2 && head[2] === i) return "now";
-  for (let l = 0; l < nLists; l++) {
-    if (listTable[5 * l] === i) return `lists[${l}].name`;
-    const start = listTable[5 * l + 1];
-    if (i >= start && i < start + listTable[5 * l + 2]) return `lists[${l}].ids[${i - start}]`;
+  if (i < head[3]) {
+    // A distinct id: named where it first occurs.
+    for (let l = 0; l < nLists; l++) {
+      const start = listTable[5 * l + 1];
+      for (let j = 0; j < listTable[5 * l + 2]; j++) if (docs[start + j] === i) return `lists[${l}].ids[${j}]`;
+    }
   }
+  for (let l = 0; l < nLists; l++) if (listTable[5 * l] === i) return `lists[${l}].name`;
   const names = ["name", "type", "summary", "content", "modifiedAt"];
-  for (let t = 0; t < itemTable.length; t += 7) {
+  for (let t = 0; t < itemTable.length; t += 8) {
     const key = strs[itemTable[t]];
     if (itemTable[t] === i) return `items.${key}`;
     const flags = itemTable[t + 1];
@@ -464,12 +524,13 @@ export class Pipeline {
     const inp = new Input()
       .u32s([h])
       .strs(e.strs, e.units)
+      .f64s(e.head)
       .u32s(e.listTable)
+      .u32s(e.docs)
       .f64s(e.weights)
       .f64s(e.scores)
       .u32s(e.itemTable)
       .f64s(e.itemNums)
-      .f64s(e.head)
       .text(e.ctx);
     const out = wire.call(OP.PIPELINE_RUN, inp);
     const ids = out.strs();

@@ -229,12 +229,16 @@ export class Input {
   constructor() {
     this.tags = [];
     this.values = [];
+    // Bytes needed if every string is ASCII (tried first), and at most (3 bytes per
+    // UTF-16 unit).
     this.bound = 0;
+    this.worst = 0;
   }
   none() {
     this.tags.push(NONE);
     this.values.push(null);
     this.bound += 8;
+    this.worst += 8;
     return this;
   }
   /** UTF-8 text (`undefined`: NONE). */
@@ -242,7 +246,8 @@ export class Input {
     if (s === undefined) return this.none();
     this.tags.push(TEXT);
     this.values.push(s);
-    this.bound += 16 + 3 * s.length;
+    this.bound += 16 + s.length;
+    this.worst += 16 + 3 * s.length;
     return this;
   }
   /** f64 values: a Float64Array or an array of numbers (`undefined`: NONE). */
@@ -251,6 +256,7 @@ export class Input {
     this.tags.push(F64);
     this.values.push(a);
     this.bound += 16 + 8 * a.length;
+    this.worst += 16 + 8 * a.length;
     return this;
   }
   u32s(a) {
@@ -258,6 +264,7 @@ export class Input {
     this.tags.push(U32);
     this.values.push(a);
     this.bound += 16 + 4 * a.length;
+    this.worst += 16 + 4 * a.length;
     return this;
   }
   /** A Uint32Array as U32, any other array of numbers as F64 (see `indices`). */
@@ -272,15 +279,17 @@ export class Input {
     }
     this.tags.push(STRS);
     this.values.push(list);
-    this.bound += 32 + 4 * list.length + 3 * units;
+    this.bound += 32 + 4 * list.length + units;
+    this.worst += 32 + 4 * list.length + 3 * units;
     return this;
   }
 }
 
 /** Writes `s` as UTF-8 at `pos`; returns the end. Short ASCII strings skip TextEncoder. */
-function writeString(u8, pos, s) {
+/** Writes `s` as UTF-8 at `pos`, before `limit`; returns the end, or -1 if it does not fit. */
+function writeString(u8, pos, s, limit) {
   const n = s.length;
-  if (n <= 64) {
+  if (n <= 64 && pos + n <= limit) {
     let i = 0;
     for (; i < n; i++) {
       const c = s.charCodeAt(i);
@@ -289,7 +298,9 @@ function writeString(u8, pos, s) {
     }
     if (i === n) return pos + n;
   }
-  return pos + utf8.encodeInto(s, u8.subarray(pos)).written;
+  if (n === 0) return pos;
+  const r = utf8.encodeInto(s, u8.subarray(pos, limit));
+  return r.read < n ? -1 : pos + r.written;
 }
 
 // ------------------------------------------------------------------ decoder
@@ -410,7 +421,12 @@ export class Wire {
     let ptr, len;
     try {
       ptr = this.x.cr_reserve(input ? input.bound : 0);
-      len = input ? this.write(ptr, input) : 0;
+      len = input ? this.write(ptr, input, ptr + input.bound) : 0;
+      if (len < 0) {
+        // Some strings are not ASCII and took more room than the first guess.
+        ptr = this.x.cr_reserve(input.worst);
+        len = this.write(ptr, input, ptr + input.worst);
+      }
       const status = this.x.cr_call(op, len);
       this.views();
       const out = new Output(this, this.x.cr_output_ptr(), 0);
@@ -430,7 +446,8 @@ export class Wire {
     }
   }
 
-  write(ptr, input) {
+  /** Writes the sections; returns the length, or -1 when they do not fit before `limit`. */
+  write(ptr, input, limit) {
     this.views();
     const u8 = this.u8;
     const u32 = this.u32;
@@ -441,6 +458,7 @@ export class Wire {
       const tag = tags[s];
       const v = values[s];
       const h = pos >>> 2;
+      if (pos + 8 > limit) return -1;
       u32[h] = tag;
       pos += 8;
       switch (tag) {
@@ -448,13 +466,15 @@ export class Wire {
           u32[h + 1] = 0;
           break;
         case TEXT: {
-          const end = writeString(u8, pos, v);
+          const end = writeString(u8, pos, v, limit);
+          if (end < 0) return -1;
           u32[h + 1] = end - pos;
           pos = pad8(end);
           break;
         }
         case F64: {
           const n = v.length;
+          if (pos + 8 * n > limit) return -1;
           u32[h + 1] = n;
           if (typedArrayKind(v) === "Float64Array") f64.set(v, pos >>> 3);
           else {
@@ -466,6 +486,7 @@ export class Wire {
         }
         case U32: {
           const n = v.length;
+          if (pos + 4 * n > limit) return -1;
           u32[h + 1] = n;
           if (typedArrayKind(v) === "Uint32Array") u32.set(v, pos >>> 2);
           else {
@@ -476,6 +497,7 @@ export class Wire {
           break;
         }
         case U8: {
+          if (pos + v.length > limit) return -1;
           u32[h + 1] = v.length;
           u8.set(v, pos);
           pos += pad8(v.length);
@@ -490,7 +512,13 @@ export class Wire {
           // One native join and one encodeInto for the whole table; when every string is
           // ASCII (as many bytes as UTF-16 units) the offsets are the running lengths.
           const joined = n === 1 ? v[0] : v.join("");
-          const written = joined.length === 0 ? 0 : utf8.encodeInto(joined, u8.subarray(base)).written;
+          let written = 0;
+          if (joined.length > 0) {
+            if (base > limit) return -1;
+            const r = utf8.encodeInto(joined, u8.subarray(base, limit));
+            if (r.read < joined.length) return -1;
+            written = r.written;
+          }
           let end = base;
           if (written === joined.length) {
             let off = 0;
@@ -501,7 +529,8 @@ export class Wire {
             end = base + written;
           } else {
             for (let i = 0; i < n; i++) {
-              end = writeString(u8, end, v[i]);
+              end = writeString(u8, end, v[i], limit);
+              if (end < 0) return -1;
               u32[o + i + 1] = end - base;
             }
           }

@@ -259,6 +259,16 @@ impl<'a> Interner<'a> {
             next
         })
     }
+    /// Ids already interned by the caller (the JS layer interns with a `Map` and sends
+    /// each distinct id once), in order of first appearance. The lookup map is left
+    /// empty: [`Interner::get`] finds nothing in such a table.
+    pub fn from_ids(ids: Vec<&'a str>) -> Self {
+        Interner {
+            map: FxHashMap::default(),
+            ids,
+        }
+    }
+
     /// The index of `id` if known.
     pub fn get(&self, id: &str) -> Option<u32> {
         self.map.get(id).copied()
@@ -373,6 +383,25 @@ pub fn rrf_interned<'a, S: AsRef<str>>(
     Ok(InternedFusion {
         interner,
         lists: indexed,
+        fusion,
+    })
+}
+
+/// [`rrf_interned`] for lists already interned by the caller: `ids` holds the distinct
+/// ids, `lists` each list as indices into it (a repeated index in one list keeps its
+/// first rank, as a repeated id does). Same fusion, same order, same errors.
+pub fn rrf_pre_interned<'a>(
+    ids: Vec<&'a str>,
+    lists: Vec<Vec<u32>>,
+    weights: &[f64],
+    k: f64,
+) -> Result<InternedFusion<'a>> {
+    let slices: Vec<&[u32]> = lists.iter().map(Vec::as_slice).collect();
+    let fusion =
+        rrf_indexed(&slices, weights, k, ids.len()).map_err(|e| rename_list_field(e, "lists"))?;
+    Ok(InternedFusion {
+        interner: Interner::from_ids(ids),
+        lists,
         fusion,
     })
 }

@@ -32,6 +32,7 @@ use crate::calibrate::{IsotonicModel, PlattModel, Sigmoid};
 use crate::confidence::{confidence_of_sorted, ConfidenceOptions, QueryConfidence};
 use crate::error::{finite, ErrorCode, Result, ScoreError};
 use crate::fuse::{
+    rrf_pre_interned,
     descending_key, rrf_interned, validate_k, validate_weight, InternedFusion, RankedList,
     DEFAULT_K,
 };
@@ -543,6 +544,19 @@ pub struct ItemRef<'a> {
     pub cross_encoder_score: Option<f64>,
 }
 
+/// The ids of an input already interned by the caller (the JS layer): each distinct id
+/// once, the lists as indices into them, and each item's index (`u32::MAX` for an item
+/// in no list). The lists' `ids` must be these ids (`ids[docs[i][j]]`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Interned<'a> {
+    /// Distinct ids, in order of first appearance.
+    pub ids: Vec<&'a str>,
+    /// Each list as indices into `ids`.
+    pub docs: Vec<Vec<u32>>,
+    /// Each item's index into `ids`, parallel to [`InputRef::items`].
+    pub items: Vec<u32>,
+}
+
 /// The pipeline input, borrowed: what [`Pipeline::run_ref`] reads. The bindings decode
 /// into it straight from their string table (no copy of any string); [`PipelineInput`]
 /// lends itself as one with [`PipelineInput::as_ref`].
@@ -559,6 +573,8 @@ pub struct InputRef<'a> {
     pub now: Option<TimeRef<'a>>,
     /// Context that selects a band profile.
     pub context: Option<&'a BandContext>,
+    /// The ids already interned (fusion then skips hashing them).
+    pub interned: Option<Interned<'a>>,
 }
 
 impl PipelineInput {
@@ -596,6 +612,7 @@ impl PipelineInput {
                 .collect(),
             now: self.now.as_ref().map(TimeRef::from),
             context: self.context.as_ref(),
+            interned: None,
         }
     }
 }
@@ -997,7 +1014,10 @@ impl Pipeline {
                 weight,
             })
             .collect();
-        let fused = rrf_interned(&lists, cfg.k)?;
+        let fused = match &input.interned {
+            Some(iv) => rrf_pre_interned(iv.ids.clone(), iv.docs.clone(), &weights, cfg.k)?,
+            None => rrf_interned(&lists, cfg.k)?,
+        };
         let fusion = &fused.fusion;
         let mut stats = PipelineStats {
             lists: count(input.lists.len()),
@@ -1011,13 +1031,24 @@ impl Pipeline {
         // interner (one hash lookup per item, not a BTreeMap search per candidate).
         let ids = &fused.interner.ids;
         let mut metas: Vec<Option<&ItemRef<'_>>> = vec![None; ids.len()];
-        for (id, meta) in &input.items {
-            if let Some(slot) = fused
-                .interner
-                .get(id)
-                .and_then(|d| metas.get_mut(d as usize))
-            {
-                *slot = Some(meta);
+        match &input.interned {
+            Some(iv) => {
+                for ((_, meta), &d) in input.items.iter().zip(&iv.items) {
+                    if let Some(slot) = metas.get_mut(d as usize) {
+                        *slot = Some(meta);
+                    }
+                }
+            }
+            None => {
+                for (id, meta) in &input.items {
+                    if let Some(slot) = fused
+                        .interner
+                        .get(id)
+                        .and_then(|d| metas.get_mut(d as usize))
+                    {
+                        *slot = Some(meta);
+                    }
+                }
             }
         }
         let mut multipliers = Vec::with_capacity(ids.len());

@@ -15,7 +15,7 @@ use calibrank::bands::BandFloors;
 use calibrank::calibrate::Sigmoid;
 use calibrank::confidence::ConfidenceOptions;
 use calibrank::error::{ErrorCode, Result, ScoreError};
-use calibrank::fuse::{rrf_indexed, RankedList, DEFAULT_K};
+use calibrank::fuse::{rrf_indexed, DEFAULT_K};
 use calibrank::limits::{Budget, Limits};
 use calibrank::timestamp::Timestamp;
 use calibrank::multiquery::{MultiQueryOptions, QueryHit};
@@ -160,64 +160,51 @@ struct RrfOptions {
     weights: Option<Vec<f64>>,
 }
 
-/// `rrf`. In: options (JSON), list lengths (U32), ids (STRS, all lists concatenated).
-/// Out: for each fused id best first, the index of its first occurrence among the ids
-/// (U32) and its score (F64).
+/// `rrf`. In: options (JSON), list lengths (U32), the lists as indices into the distinct
+/// ids (U32; js/core.js interned them, in order of first appearance), the distinct ids
+/// (STRS). Out: the fused documents best first (U32 indices into the ids) and their
+/// scores (F64).
 fn rrf(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, opts): (Limits, RrfOptions) = with_limits(r.opt_text()?, "options")?;
     let lens = r.u32s()?;
+    let docs = r.u32s()?;
     let ids = r.strs()?;
     limits.check_lists(lens.len(), "lists")?;
     limits.check_lengths(lens.iter().map(|&n| n as usize), "lists")?;
-    limits.check_entries(ids.len(), "lists")?;
-    let mut lists: Vec<Vec<&str>> = Vec::with_capacity(lens.len());
+    limits.check_entries(docs.len(), "lists")?;
+    let ids = ids.range(0, ids.len())?;
+    let mut lists: Vec<Vec<u32>> = Vec::with_capacity(lens.len());
     let mut at = 0usize;
+    let mut next_new = 0u32;
     let mut bytes = 0usize;
-    let over_total = ids.bytes() > limits.max_total_text_bytes as usize;
     for (i, &n) in lens.iter().enumerate() {
-        let list = ids.range(at, at + n as usize)?;
-        for (j, id) in list.iter().enumerate() {
-            limits.check_id(id, || format!("lists[{i}][{j}]"))?;
-            if over_total {
-                // Name the id at which the strings go over the limit.
+        let list = docs
+            .get(at..at + n as usize)
+            .ok_or_else(|| ScoreError::new(ErrorCode::Internal, "", "wire: list lengths"))?;
+        for (j, &d) in list.iter().enumerate() {
+            if d == next_new {
+                // A distinct id, at its first occurrence: its size and the running total.
+                let id = ids.get(d as usize).copied().unwrap_or_default();
+                limits.check_id(id, || format!("lists[{i}][{j}]"))?;
                 bytes += id.len();
-                limits.check_total_text(bytes, &format!("lists[{i}][{j}]"))?;
+                if bytes > limits.max_total_text_bytes as usize {
+                    limits.check_total_text(bytes, &format!("lists[{i}][{j}]"))?;
+                }
+                next_new += 1;
             }
         }
         at += n as usize;
-        lists.push(list);
+        lists.push(list.to_vec());
     }
     let weights = calibrank::fuse::resolve_weights(opts.weights.as_deref(), lists.len(), "options.weights")?;
-    let ranked: Vec<RankedList<'_, &str>> = lists
-        .iter()
-        .zip(&weights)
-        .map(|(ids, &weight)| RankedList { ids, weight })
-        .collect();
-    let fused = calibrank::fuse::rrf_interned(&ranked, opts.k.unwrap_or(DEFAULT_K))
+    let fused = calibrank::fuse::rrf_pre_interned(ids, lists, &weights, opts.k.unwrap_or(DEFAULT_K))
         .map_err(|e| if e.field == "k" { e.within("options") } else { e })?;
-    // The first occurrence of each document among the concatenated ids: documents are
-    // interned in order of first appearance, so one pass over the lists finds them.
-    let mut first = vec![u32::MAX; fused.interner.ids.len()];
-    let mut next = 0u32;
-    let mut flat = 0u32;
-    for list in &fused.lists {
-        for &d in list {
-            if d == next {
-                if let Some(f) = first.get_mut(d as usize) {
-                    *f = flat;
-                }
-                next += 1;
-            }
-            flat += 1;
-        }
-    }
     let order = fused.order();
-    let idx: Vec<u32> = order.iter().map(|&d| first.get(d as usize).copied().unwrap_or(0)).collect();
     let scores: Vec<f64> = order
         .iter()
         .map(|&d| fused.fusion.scores.get(d as usize).copied().unwrap_or(0.0))
         .collect();
-    w.u32s(&idx);
+    w.u32s(&order);
     w.f64s(&scores);
     Ok(())
 }

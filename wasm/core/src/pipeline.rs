@@ -5,7 +5,7 @@ use calibrank::bands::{Band, BandContext};
 use calibrank::error::{ErrorCode, Result, ScoreError};
 use calibrank::limits::Limits;
 use calibrank::pipeline::{
-    split_offsets, ColumnarInput, InputRef, ItemRef, ListRef, Pipeline, PipelineConfig, TimeRef,
+    split_offsets, ColumnarInput, InputRef, Interned, ItemRef, ListRef, Pipeline, PipelineConfig, TimeRef,
 };
 use calibrank_wasm_shared::json;
 use calibrank_wasm_shared::wire::{Reader, Strs, Writer};
@@ -86,14 +86,18 @@ fn decode_input<'a: 'b, 'b>(
     // The strings are charged in input order (query, list names and ids, item keys and
     // texts, `now`) only when they are over the limit, to name the one that crosses it.
     let mut text = TextBudget::new(limits, strs.bytes());
+    let head = r.f64s()?;
     let lists = r.u32s()?;
+    let docs = r.u32s()?;
     let weights = r.f64s()?;
     let scores = r.f64s()?;
     let items = r.u32s()?;
     let item_nums = r.f64s()?;
-    let head = r.f64s()?;
     let context_text = r.opt_text()?;
 
+    // The distinct ids come first in the string table (js/core.js interned them).
+    let n_docs = head.get(3).copied().unwrap_or(0.0) as usize;
+    let ids = strs.range(0, n_docs.min(strs.len()))?;
     let query = match head.first() {
         Some(&q) if q >= 0.0 => strs.get(q as usize)?,
         _ => "",
@@ -102,7 +106,9 @@ fn decode_input<'a: 'b, 'b>(
     let n_lists = lists.len() / 5;
     limits.check_lists(n_lists, "lists")?;
     let mut input_lists = Vec::with_capacity(n_lists);
+    let mut list_docs = Vec::with_capacity(n_lists);
     let mut score_at = 0usize;
+    let mut next_new = 0u32;
     for i in 0..n_lists {
         let l = chunk(lists, i, 5)?;
         let (name, start, count, flags, n_scores) = (l[0], l[1] as usize, l[2] as usize, l[3], l[4] as usize);
@@ -118,29 +124,44 @@ fn decode_input<'a: 'b, 'b>(
         };
         let name = strs.get(name as usize)?;
         text.charge(name, || format!("lists[{i}].name"))?;
-        let mut ids = Vec::with_capacity(count);
-        for j in 0..count {
-            let id = strs.get(start + j)?;
-            text.charge(id, || format!("lists[{i}].ids[{j}]"))?;
-            ids.push(id);
+        let d = docs
+            .get(start..start + count)
+            .ok_or_else(|| ScoreError::new(ErrorCode::Internal, "", "wire: docs"))?;
+        let mut list_ids = Vec::with_capacity(count);
+        for (j, &doc) in d.iter().enumerate() {
+            let id = *ids
+                .get(doc as usize)
+                .ok_or_else(|| ScoreError::new(ErrorCode::Internal, "", "wire: doc index"))?;
+            if doc == next_new {
+                // Each distinct id is in the table once: charged where it first occurs.
+                text.charge(id, || format!("lists[{i}].ids[{j}]"))?;
+                next_new += 1;
+            }
+            list_ids.push(id);
         }
+        list_docs.push(d.to_vec());
         input_lists.push(ListRef {
             name,
-            ids,
+            ids: list_ids,
             scores: list_scores,
             weight: (flags & WEIGHT != 0).then(|| weights.get(i).copied().unwrap_or(f64::NAN)),
         });
     }
-    let n_items = items.len() / 7;
+    let n_items = items.len() / 8;
     let entries: usize = input_lists.iter().map(|l| l.ids.len()).sum();
     limits.check_entries(entries.saturating_add(n_items), "items")?;
     let mut metas = Vec::with_capacity(n_items);
+    let mut item_docs = Vec::with_capacity(n_items);
     for i in 0..n_items {
-        let t = chunk(items, i, 7)?;
+        let t = chunk(items, i, 8)?;
+        item_docs.push(t[7]);
         let nums = chunk(item_nums, i, 3)?;
         let flags = t[1];
         let key = strs.get(t[0] as usize)?;
-        text.charge(key, || format!("items.{key}"))?;
+        if (t[0] as usize) >= n_docs {
+            // An item in no list (the ids of the lists are charged above).
+            text.charge(key, || format!("items.{key}"))?;
+        }
         for (bit, at, name) in [(NAME, 2, "name"), (TYPE, 3, "type"), (SUMMARY, 4, "summary"), (CONTENT, 5, "content"), (MOD_STR, 6, "modifiedAt")] {
             if flags & bit != 0 {
                 text.charge(strs.get(t[at] as usize)?, || format!("items.{key}.{name}"))?;
@@ -195,6 +216,11 @@ fn decode_input<'a: 'b, 'b>(
         items: metas,
         now,
         context: context.as_ref(),
+        interned: Some(Interned {
+            ids,
+            docs: list_docs,
+            items: item_docs,
+        }),
     })
 }
 
