@@ -33,8 +33,15 @@ let limitTable = null;
 /** Instantiates the module (a compiled `WebAssembly.Module`); the entry modules call it. */
 function init(module) {
   wire = new Wire(module);
-  const out = wire.call(OP.DEFAULT_LIMITS);
-  limitTable = new LimitTable(out.strs(), out.f64s(), out.f64s());
+}
+
+/** The limits table, read from the module on first use (not at start-up). */
+function limits() {
+  if (limitTable === null) {
+    const out = w().call(OP.DEFAULT_LIMITS);
+    limitTable = new LimitTable(out.strs(), out.f64s(), out.f64s());
+  }
+  return limitTable;
 }
 
 function w() {
@@ -44,8 +51,8 @@ function w() {
 
 /** The `limits` of an options value, as the pre-copy checks use them. */
 function limitsOf(options) {
-  if (options === undefined || options === null || typeof options !== "object") return limitTable.defaults;
-  return limitTable.effective(options.limits);
+  if (options === undefined || options === null || typeof options !== "object") return limits().defaults;
+  return limits().effective(options.limits);
 }
 
 const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -64,8 +71,7 @@ export function errorCodes() {
 
 /** The default input size limits (every field filled in). */
 export function defaultLimits() {
-  w();
-  return { ...limitTable.defaults };
+  return { ...limits().defaults };
 }
 
 /** Scores as an input section (a Float64Array or an array of numbers). */

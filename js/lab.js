@@ -47,8 +47,15 @@ const imports = {
 /** Instantiates the module (a compiled `WebAssembly.Module`); the entry modules call it. */
 function init(module) {
   wire = new Wire(module, imports);
-  const out = wire.call(OP.DEFAULT_LIMITS);
-  limitTable = new LimitTable(out.strs(), out.f64s(), out.f64s());
+}
+
+/** The limits table, read from the module on first use (not at start-up). */
+function limits() {
+  if (limitTable === null) {
+    const out = w().call(OP.DEFAULT_LIMITS);
+    limitTable = new LimitTable(out.strs(), out.f64s(), out.f64s());
+  }
+  return limitTable;
 }
 
 function w() {
@@ -57,8 +64,8 @@ function w() {
 }
 
 function limitsOf(options) {
-  if (options === undefined || options === null || typeof options !== "object") return limitTable.defaults;
-  return limitTable.effective(options.limits);
+  if (options === undefined || options === null || typeof options !== "object") return limits().defaults;
+  return limits().effective(options.limits);
 }
 
 /** A run (or qrels) as JSON text; its size checked against the limits first. */
@@ -89,8 +96,7 @@ export function errorCodes() {
 
 /** The default input size limits (every field filled in). */
 export function defaultLimits() {
-  w();
-  return { ...limitTable.defaults };
+  return { ...limits().defaults };
 }
 
 function trecText(text, options) {

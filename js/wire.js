@@ -427,10 +427,10 @@ export class Wire {
         ptr = this.x.cr_reserve(input.worst);
         len = this.write(ptr, input, ptr + input.worst);
       }
-      const status = this.x.cr_call(op, len);
+      const p = this.x.cr_call(op, len);
       this.views();
-      const out = new Output(this, this.x.cr_output_ptr(), 0);
-      out.end = out.pos + this.x.cr_output_len();
+      const status = this.u32[p >>> 2];
+      const out = new Output(this, p + 8, p + 8 + this.u32[(p >>> 2) + 1]);
       if (status !== 0) {
         const e = JSON.parse(out.text());
         throw new ScoreError(e.message, e.code, e.field);

@@ -164,6 +164,9 @@ struct RrfOptions {
 /// ids (U32; js/core.js interned them, in order of first appearance), the distinct ids
 /// (STRS). Out: the fused documents best first (U32 indices into the ids) and their
 /// scores (F64).
+// Not inlined into the dispatch: the engine compiles each operation on its first call,
+// so the first call of one function does not compile all of them.
+#[inline(never)]
 fn rrf(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, opts): (Limits, RrfOptions) = with_limits(r.opt_text()?, "options")?;
     let lens = r.u32s()?;
@@ -211,6 +214,9 @@ fn rrf(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 
 /// `rrfColumnar`. In: options (JSON, `k` and `limits`), weights (F64 or NONE), docs,
 /// offsets (U32 or F64), nDocs (F64). Out: order (U32), scores (F64).
+// Not inlined into the dispatch: the engine compiles each operation on its first call,
+// so the first call of one function does not compile all of them.
+#[inline(never)]
 fn rrf_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     #[derive(Deserialize, Default)]
     #[serde(rename_all = "camelCase", default)]
@@ -243,6 +249,9 @@ fn rrf_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 }
 
 /// `fuseMultiQuery`. In: options (JSON), queries (JSON). Out: the output (JSON).
+// Not inlined into the dispatch: the engine compiles each operation on its first call,
+// so the first call of one function does not compile all of them.
+#[inline(never)]
 fn multi_query(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, opts): (Limits, MultiQueryOptions) = with_limits(r.opt_text()?, "options")?;
     let queries: Vec<Vec<QueryHit>> = json::from_text(r.text()?, "queries")?;
@@ -269,6 +278,9 @@ fn multi_query(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 }
 
 /// `rerank`. In: options (JSON), query (TEXT), candidates (JSON). Out: JSON.
+// Not inlined into the dispatch: the engine compiles each operation on its first call,
+// so the first call of one function does not compile all of them.
+#[inline(never)]
 fn rerank(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, cfg): (Limits, HeuristicConfig) = with_limits(r.opt_text()?, "options")?;
     let query = r.text()?;
@@ -318,6 +330,9 @@ fn scores_in(r: &mut Reader<'_>, limits: &Limits, field: &str) -> Result<Vec<f64
 }
 
 /// `normalize`. In: options (JSON), method (TEXT), scores (F64). Out: F64.
+// Not inlined into the dispatch: the engine compiles each operation on its first call,
+// so the first call of one function does not compile all of them.
+#[inline(never)]
 fn normalize(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     #[derive(Deserialize, Default)]
     #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
@@ -334,6 +349,9 @@ fn normalize(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 }
 
 /// `calibrate`. In: options (JSON), scores (F64). Out: F64.
+// Not inlined into the dispatch: the engine compiles each operation on its first call,
+// so the first call of one function does not compile all of them.
+#[inline(never)]
 fn calibrate(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, sigmoid): (Limits, Sigmoid) = with_limits(r.opt_text()?, "options")?;
     let scores = scores_in(r, &limits, "scores")?;
@@ -343,6 +361,9 @@ fn calibrate(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 }
 
 /// `classifyBand`. In: options (JSON), the score (F64). Out: the outcome (JSON).
+// Not inlined into the dispatch: the engine compiles each operation on its first call,
+// so the first call of one function does not compile all of them.
+#[inline(never)]
 fn classify(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let floors: BandFloors = match r.opt_text()? {
         Some(t) => json::from_text(t, "options")?,
@@ -356,6 +377,9 @@ fn classify(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 }
 
 /// `queryConfidence`. In: options (JSON), scores (F64). Out: JSON.
+// Not inlined into the dispatch: the engine compiles each operation on its first call,
+// so the first call of one function does not compile all of them.
+#[inline(never)]
 fn query_confidence(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, opts): (Limits, ConfidenceOptions) = with_limits(r.opt_text()?, "options")?;
     let scores = scores_in(r, &limits, "scores")?;

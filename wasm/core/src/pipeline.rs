@@ -26,6 +26,9 @@ pub fn live() -> usize {
 }
 
 /// In: config (JSON or NONE). Out: the handle (U32).
+// Not inlined into the dispatch: the engine compiles each operation on its first call,
+// so the first call of one function does not compile all of them.
+#[inline(never)]
 pub fn new(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let config: PipelineConfig = match r.opt_text()? {
         Some(t) => json::from_text(t, "config")?,
@@ -38,6 +41,9 @@ pub fn new(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 }
 
 /// In: the handle.
+// Not inlined into the dispatch: the engine compiles each operation on its first call,
+// so the first call of one function does not compile all of them.
+#[inline(never)]
 pub fn free(r: &mut Reader<'_>) -> Result<()> {
     let h = r.u32()?;
     PIPELINES.with(|s| s.borrow_mut().remove(h));
@@ -45,6 +51,9 @@ pub fn free(r: &mut Reader<'_>) -> Result<()> {
 }
 
 /// In: the handle. Out: the effective configuration (JSON).
+// Not inlined into the dispatch: the engine compiles each operation on its first call,
+// so the first call of one function does not compile all of them.
+#[inline(never)]
 pub fn config(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let h = r.u32()?;
     with(h, |p| write_json(w, p.config()))
@@ -263,6 +272,9 @@ fn band_code(b: Band) -> u8 {
 /// scores (F64), bands (U8), confidence (F64: weightedTop5, expectedPrecision,
 /// atLeastOneRelevant, k), stats (U32, in `PipelineStats` order), duplicates (U32),
 /// band profile (TEXT or NONE), explanations (JSON array or NONE).
+// Not inlined into the dispatch: the engine compiles each operation on its first call,
+// so the first call of one function does not compile all of them.
+#[inline(never)]
 pub fn run(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let h = r.u32()?;
     with(h, |p| {
@@ -307,6 +319,9 @@ pub fn run(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 /// In: the handle, weights (F64 or NONE), modifiedAt (F64 or NONE), docs, offsets (U32
 /// or F64), head (F64: nDocs, hasNow, now). Out: order (U32), scores (F64), bands (U8),
 /// confidence (F64 as in [`run`]), candidates (U32).
+// Not inlined into the dispatch: the engine compiles each operation on its first call,
+// so the first call of one function does not compile all of them.
+#[inline(never)]
 pub fn run_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let h = r.u32()?;
     with(h, |p| {

@@ -132,6 +132,9 @@ fn limits_only(r: &mut Reader<'_>) -> Result<Limits> {
 }
 
 /// `parseTrecRun` / `parseQrels`. In: options, text. Out: the run (JSON).
+// Not inlined into the dispatch: the engine compiles each operation on its first call,
+// so the first call of one function does not compile all of them.
+#[inline(never)]
 fn parse(r: &mut Reader<'_>, w: &mut Writer, f: fn(&str) -> Result<Run>) -> Result<()> {
     let limits = limits_only(r)?;
     let text = r.text()?;
@@ -178,6 +181,9 @@ fn decode_runs(text: &str, budget: &mut Budget) -> Result<Vec<Run>> {
 
 /// `evaluate` / `evaluatePerQuery`. In: options, qrels, run, metrics (JSON each). Out:
 /// JSON.
+// Not inlined into the dispatch: the engine compiles each operation on its first call,
+// so the first call of one function does not compile all of them.
+#[inline(never)]
 fn evaluate(r: &mut Reader<'_>, w: &mut Writer, per_query: bool) -> Result<()> {
     let limits = limits_only(r)?;
     let mut budget = Budget::new(limits);
@@ -201,6 +207,9 @@ fn evaluate(r: &mut Reader<'_>, w: &mut Writer, per_query: bool) -> Result<()> {
 }
 
 /// `fuseRuns`. In: options, runs (JSON each). Out: the fused run (JSON).
+// Not inlined into the dispatch: the engine compiles each operation on its first call,
+// so the first call of one function does not compile all of them.
+#[inline(never)]
 fn fuse_runs(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, opts): (Limits, runfusion::FuseRunsOptions) = match r.opt_text()? {
         Some(t) => with_limits(Some(t), "options")?,
@@ -248,6 +257,9 @@ mod host {
 
 /// `optimizeFusion`. In: options, qrels, runs (JSON each), whether to report progress
 /// (F64). Out: the report (JSON).
+// Not inlined into the dispatch: the engine compiles each operation on its first call,
+// so the first call of one function does not compile all of them.
+#[inline(never)]
 fn optimize(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, opts): (Limits, optimize::OptimizeOptions) = with_limits(r.opt_text()?, "options")?;
     let mut budget = Budget::new(limits);
@@ -282,6 +294,9 @@ fn scores_labels<'a>(r: &mut Reader<'a>, limits: &Limits, names: [&str; 2]) -> R
 }
 
 /// `fitPlatt` / `fitIsotonic`. In: options, scores, labels. Out: the calibration (JSON).
+// Not inlined into the dispatch: the engine compiles each operation on its first call,
+// so the first call of one function does not compile all of them.
+#[inline(never)]
 fn fit_with(r: &mut Reader<'_>, w: &mut Writer, f: fn(&[f64], &[f64]) -> Result<Calibration>) -> Result<()> {
     let limits = limits_only(r)?;
     let (s, l) = scores_labels(r, &limits, ["scores", "labels"])?;
@@ -289,6 +304,9 @@ fn fit_with(r: &mut Reader<'_>, w: &mut Writer, f: fn(&[f64], &[f64]) -> Result<
 }
 
 /// `applyCalibration`. In: options, calibration (JSON), scores. Out: F64.
+// Not inlined into the dispatch: the engine compiles each operation on its first call,
+// so the first call of one function does not compile all of them.
+#[inline(never)]
 fn apply_calibration(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let limits = limits_only(r)?;
     let text = r.text()?;
@@ -307,6 +325,9 @@ fn apply_calibration(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 }
 
 /// `calibrationError`. In: options, probabilities, labels. Out: the report (JSON).
+// Not inlined into the dispatch: the engine compiles each operation on its first call,
+// so the first call of one function does not compile all of them.
+#[inline(never)]
 fn calibration_error(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, opts): (Limits, fit::CalibrationErrorOptions) = with_limits(r.opt_text()?, "options")?;
     let (p, l) = scores_labels(r, &limits, ["probabilities", "labels"])?;
@@ -314,6 +335,9 @@ fn calibration_error(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 }
 
 /// `proposeBands`. In: options, scores, labels. Out: the proposal (JSON).
+// Not inlined into the dispatch: the engine compiles each operation on its first call,
+// so the first call of one function does not compile all of them.
+#[inline(never)]
 fn propose_bands(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, opts): (Limits, fit::ProposeBandsOptions) = with_limits(r.opt_text()?, "options")?;
     let (s, l) = scores_labels(r, &limits, ["scores", "labels"])?;

@@ -12,10 +12,10 @@
 //!
 //! * `cr_reserve(bytes) -> ptr`: makes the input buffer at least `bytes` long and
 //!   returns its address (memory may grow: views must be re-made after the call);
-//! * `cr_call(op, bytes) -> status`: runs operation `op` on the first `bytes` of the
-//!   input; 0 is success, 1 a `ScoreError` (the output is its JSON:
-//!   `{"code","field","message"}`);
-//! * `cr_output_ptr()`, `cr_output_len()`: where the output is.
+//! * `cr_call(op, bytes) -> ptr`: runs operation `op` on the first `bytes` of the
+//!   input and returns the address of the output: a header (`status`: 0 success, 1 a
+//!   `ScoreError` whose JSON `{"code","field","message"}` is the output; the length of
+//!   the sections after the header), then the sections.
 
 #![deny(unsafe_code)]
 #![cfg_attr(
@@ -50,16 +50,6 @@ pub fn reserve(bytes: u32) -> u32 {
     })
 }
 
-/// `cr_output_ptr`.
-pub fn output_ptr() -> u32 {
-    OUTPUT.with(|o| o.borrow().ptr() as u32)
-}
-
-/// `cr_output_len`.
-pub fn output_len() -> u32 {
-    OUTPUT.with(|o| o.borrow().len() as u32)
-}
-
 /// The JSON of an error, as js/wire.js reads it.
 pub fn error_json(e: &ScoreError) -> String {
     let mut s = String::with_capacity(64 + e.message.len());
@@ -88,13 +78,16 @@ pub fn push_json_string(out: &mut String, v: &str) {
 }
 
 /// `cr_call`: runs `op` on the first `bytes` of the input buffer with `f`, the module's
-/// operation table. Success is 0; a `ScoreError` is 1 with its JSON as the output.
+/// operation table, and returns the address of the output: a header of two `u32`
+/// (status: 0 success, 1 a `ScoreError` whose JSON is the output; the length of the
+/// sections that follow), then the sections.
 pub fn call(op: u32, bytes: u32, f: impl FnOnce(u32, &mut Reader<'_>, &mut Writer) -> Result<()>) -> u32 {
     // The input is taken out of its cell for the call, so that an operation may reserve
     // or call again without a double borrow; it is put back afterwards.
     let input = INPUT.with(|b| std::mem::take(&mut *b.borrow_mut()));
     let mut out = OUTPUT.with(|o| std::mem::take(&mut *o.borrow_mut()));
     out.clear();
+    out.header();
     let all: &[u8] = bytemuck::cast_slice(&input);
     let result = match all.get(..bytes as usize) {
         Some(buf) => f(op, &mut Reader::new(buf), &mut out),
@@ -104,13 +97,16 @@ pub fn call(op: u32, bytes: u32, f: impl FnOnce(u32, &mut Reader<'_>, &mut Write
         Ok(()) => 0,
         Err(e) => {
             out.clear();
+            out.header();
             out.text(&error_json(&e));
             1
         }
     };
+    out.finish(status);
+    let ptr = out.ptr() as u32;
     INPUT.with(|b| *b.borrow_mut() = input);
     OUTPUT.with(|o| *o.borrow_mut() = out);
-    status
+    ptr
 }
 
 /// An unknown operation number (a mismatch between the JavaScript and the module).
@@ -195,16 +191,6 @@ macro_rules! export_io {
         #[no_mangle]
         pub extern "C" fn cr_call(op: u32, bytes: u32) -> u32 {
             $crate::call(op, bytes, $dispatch)
-        }
-        #[allow(unsafe_code)]
-        #[no_mangle]
-        pub extern "C" fn cr_output_ptr() -> u32 {
-            $crate::output_ptr()
-        }
-        #[allow(unsafe_code)]
-        #[no_mangle]
-        pub extern "C" fn cr_output_len() -> u32 {
-            $crate::output_len()
         }
     };
 }

@@ -236,6 +236,22 @@ impl Writer {
         self.len = 0;
     }
 
+    /// Reserves the 8-byte header (status, length) that [`Writer::finish`] fills in.
+    pub fn header(&mut self) {
+        if self.words.is_empty() {
+            self.words.resize(64, 0);
+        }
+        self.len = 8;
+    }
+
+    /// Writes the header: the status and the length of the sections after it.
+    pub fn finish(&mut self, status: u32) {
+        let body = self.len.saturating_sub(8) as u32;
+        if let Some(w) = self.words.first_mut() {
+            *w = u64::from(status) | (u64::from(body) << 32);
+        }
+    }
+
     /// The bytes written.
     pub fn bytes(&self) -> &[u8] {
         let all: &[u8] = bytemuck::cast_slice(&self.words);
