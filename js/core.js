@@ -39,7 +39,7 @@ function init(module) {
 function limits() {
   if (limitTable === null) {
     const out = w().call(OP.DEFAULT_LIMITS);
-    limitTable = new LimitTable(out.strs(), out.f64s(), out.f64s());
+    limitTable = new LimitTable(out);
   }
   return limitTable;
 }
@@ -50,9 +50,10 @@ function w() {
 }
 
 /** The `limits` of an options value, as the pre-copy checks use them. */
-function limitsOf(options) {
-  if (options === undefined || options === null || typeof options !== "object") return limits().defaults;
-  return limits().effective(options.limits);
+/** The limits of a call of `fn` with `options` (for the checks made before copying). */
+function limitsOf(options, fn) {
+  if (options === undefined || options === null || typeof options !== "object") return limits().defaultsFor(fn);
+  return limits().effective(options.limits, fn);
 }
 
 const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -69,16 +70,21 @@ export function errorCodes() {
   return w().call(OP.ERROR_CODES).strs();
 }
 
-/** The default input size limits (every field filled in). */
-export function defaultLimits() {
-  return { ...limits().defaults };
+/**
+ * The default input size limits (every field filled in): those most functions share,
+ * or those of `fn` (`"rrf"`, `"Pipeline"`, `"rerank"`, ...: some functions have an
+ * entry budget of their own, see the README's "Limits").
+ */
+export function defaultLimits(fn) {
+  if (fn !== undefined && typeof fn !== "string") throw typeError("fn", "a function name");
+  return { ...limits().defaultsFor(fn) };
 }
 
 /** Scores as an input section (a Float64Array or an array of numbers). */
 function scoresInput(options, scores, field = "scores") {
   const opts = toJson(options, "options");
   const s = numbers(scores, field);
-  precheck.array(limitsOf(options), s.length, field);
+  precheck.array(limitsOf(options, "scores"), s.length, field);
   return new Input().text(opts).f64s(s);
 }
 
@@ -87,7 +93,7 @@ export function normalize(scores, method, options) {
   const opts = toJson(options, "options");
   if (typeof method !== "string") throw typeError("method", "a method name string");
   const s = numbers(scores, "scores");
-  precheck.array(limitsOf(options), s.length, "scores");
+  precheck.array(limitsOf(options, "normalize"), s.length, "scores");
   return w().call(OP.NORMALIZE, new Input().text(opts).text(method).f64s(s)).f64s();
 }
 
@@ -116,7 +122,7 @@ export function queryConfidence(scores, options) {
  */
 export function rrf(lists, options) {
   const opts = toJson(options, "options");
-  const lim = limitsOf(options);
+  const lim = limitsOf(options, "rrf");
   if (!Array.isArray(lists)) throw typeError("lists", "an array of arrays of strings");
   const nLists = lists.length;
   precheck.lists(lim, nLists, "lists");
@@ -184,7 +190,7 @@ export function rrfColumnar(docs, offsets, nDocs, options) {
     opts = toJson(rest, "options");
     if (wts !== undefined && wts !== null) weights = numbers(wts, "options.weights");
   }
-  const lim = limitsOf(options);
+  const lim = limitsOf(options, "rrfColumnar");
   const d = indices(docs, "docs");
   const o = indices(offsets, "offsets");
   if (typeof nDocs !== "number") throw typeError("nDocs", "a number");
@@ -197,7 +203,7 @@ export function rrfColumnar(docs, offsets, nDocs, options) {
 export function fuseMultiQuery(queries, options) {
   const opts = toJson(options, "options");
   if (!Array.isArray(queries)) throw typeError("queries", "an array of arrays of hits");
-  const lim = limitsOf(options);
+  const lim = limitsOf(options, "fuseMultiQuery");
   precheck.lists(lim, queries.length, "queries");
   let total = 0;
   for (let i = 0; i < queries.length; i++) {
@@ -215,7 +221,7 @@ export function fuseMultiQuery(queries, options) {
 /** Heuristic multiplicative rerank: `{ id, originalScore, rerankedScore, factors }`, best first. */
 export function rerank(query, candidates, options) {
   const opts = toJson(options, "options");
-  const lim = limitsOf(options);
+  const lim = limitsOf(options, "rerank");
   if (typeof query !== "string") throw typeError("query", "a string");
   precheck.oneText(lim, query.length, "query");
   if (!Array.isArray(candidates)) throw typeError("candidates", "an array of candidates");

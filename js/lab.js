@@ -53,7 +53,7 @@ function init(module) {
 function limits() {
   if (limitTable === null) {
     const out = w().call(OP.DEFAULT_LIMITS);
-    limitTable = new LimitTable(out.strs(), out.f64s(), out.f64s());
+    limitTable = new LimitTable(out);
   }
   return limitTable;
 }
@@ -63,9 +63,10 @@ function w() {
   return wire;
 }
 
-function limitsOf(options) {
-  if (options === undefined || options === null || typeof options !== "object") return limits().defaults;
-  return limits().effective(options.limits);
+/** The limits of a call of `fn` with `options` (for the checks made before copying). */
+function limitsOf(options, fn) {
+  if (options === undefined || options === null || typeof options !== "object") return limits().defaultsFor(fn);
+  return limits().effective(options.limits, fn);
 }
 
 /** A run (or qrels) as JSON text; its size checked against the limits first. */
@@ -94,31 +95,36 @@ export function errorCodes() {
   return w().call(OP.ERROR_CODES).strs();
 }
 
-/** The default input size limits (every field filled in). */
-export function defaultLimits() {
-  return { ...limits().defaults };
+/**
+ * The default input size limits (every field filled in): those most functions share,
+ * or those of `fn` (`"rrf"`, `"Pipeline"`, `"rerank"`, ...: some functions have an
+ * entry budget of their own, see the README's "Limits").
+ */
+export function defaultLimits(fn) {
+  if (fn !== undefined && typeof fn !== "string") throw typeError("fn", "a function name");
+  return { ...limits().defaultsFor(fn) };
 }
 
-function trecText(text, options) {
+function trecText(text, options, fn) {
   const opts = toJson(options, "options");
   if (typeof text !== "string") throw typeError("text", "a string");
-  precheck.text(limitsOf(options), text.length, "text");
+  precheck.text(limitsOf(options, fn), text.length, "text");
   return new Input().text(opts).text(text);
 }
 
 /** Parses a TREC run (`qid Q0 docid rank score tag` per line) into its JSON form. */
 export function parseTrecRun(text, options) {
-  return parseRun(w().call(OP.PARSE_RUN, trecText(text, options)).text());
+  return parseRun(w().call(OP.PARSE_RUN, trecText(text, options, "parseTrecRun")).text());
 }
 
 /** Parses TREC qrels (`qid iter docid rel` per line) into their JSON form. */
 export function parseQrels(text, options) {
-  return parseRun(w().call(OP.PARSE_QRELS, trecText(text, options)).text());
+  return parseRun(w().call(OP.PARSE_QRELS, trecText(text, options, "parseQrels")).text());
 }
 
 function evaluateInput(qrels, run, metrics, options) {
   const opts = toJson(options, "options");
-  const lim = limitsOf(options);
+  const lim = limitsOf(options, "evaluate");
   const q = runText(qrels, "qrels", lim);
   const r = runText(run, "run", lim);
   if (!Array.isArray(metrics)) throw typeError("metrics", "an array of metric names");
@@ -151,7 +157,7 @@ function runsText(runs, lim) {
 export function fuseRuns(runs, options) {
   if (options === undefined || options === null) throw typeError("options", "the options, with at least `method`");
   const opts = toJson(options, "options");
-  const text = runsText(runs, limitsOf(options));
+  const text = runsText(runs, limitsOf(options, "fuseRuns"));
   return parseRun(w().call(OP.FUSE_RUNS, new Input().text(opts).text(text)).text());
 }
 
@@ -163,7 +169,7 @@ export function fuseRuns(runs, options) {
 export function optimizeFusion(qrels, runs, options, onProgress) {
   if (onProgress !== undefined && onProgress !== null && typeof onProgress !== "function") throw typeError("onProgress", "a function");
   const opts = toJson(options, "options");
-  const lim = limitsOf(options);
+  const lim = limitsOf(options, "optimizeFusion");
   const q = runText(qrels, "qrels", lim);
   const r = runsText(runs, lim);
   const input = new Input().text(opts).text(q).text(r).f64s([onProgress ? 1 : 0]);
@@ -184,7 +190,7 @@ export function optimizeFusion(qrels, runs, options, onProgress) {
 }
 
 function labelled(first, scores, labels, options, names = ["scores", "labels"]) {
-  const lim = limitsOf(options);
+  const lim = limitsOf(options, "fit");
   const s = numbers(scores, names[0]);
   precheck.array(lim, s.length, names[0]);
   const l = numbers(labels, names[1]);
@@ -205,7 +211,7 @@ export function fitIsotonic(scores, labels, options) {
 /** Applies a calibration (sigmoid, Platt or isotonic) to raw scores; input order kept. */
 export function applyCalibration(scores, calibration, options) {
   const opts = toJson(options, "options");
-  const lim = limitsOf(options);
+  const lim = limitsOf(options, "applyCalibration");
   if (typeof calibration !== "object" || calibration === null) throw typeError("calibration", "a calibration object");
   const cal = toJson(calibration, "calibration");
   precheck.json(lim, cal.length, "calibration");

@@ -101,7 +101,13 @@ export function toJson(value, field) {
 
 /** Limits as the module states them: names, defaults and ceilings (read once). */
 export class LimitTable {
-  constructor(names, defaults, ceilings) {
+  /** Read from the module's DEFAULT_LIMITS output. */
+  constructor(out) {
+    const names = out.strs();
+    const defaults = out.f64s();
+    const ceilings = out.f64s();
+    const functions = out.strs();
+    const budgets = out.f64s();
     this.names = names;
     this.defaults = {};
     this.ceilings = {};
@@ -109,6 +115,16 @@ export class LimitTable {
       this.defaults[n] = defaults[i];
       this.ceilings[n] = ceilings[i];
     });
+    this.budgets = {};
+    functions.forEach((f, i) => {
+      this.budgets[f] = budgets[i];
+    });
+  }
+
+  /** The default limits of `fn` (its own entry budget, if it has one). */
+  defaultsFor(fn) {
+    const b = this.budgets[fn];
+    return b === undefined ? this.defaults : { ...this.defaults, maxTotalEntries: b };
   }
 
   /**
@@ -116,10 +132,11 @@ export class LimitTable {
    * everything again). `null` when the caller's limits are not valid: the module then
    * reports that (`INVALID_CONFIG`) before looking at the data.
    */
-  effective(given) {
-    if (given === undefined || given === null) return this.defaults;
+  effective(given, fn) {
+    const base = this.defaultsFor(fn);
+    if (given === undefined || given === null) return base;
     if (typeof given !== "object") return null;
-    const out = { ...this.defaults };
+    const out = { ...base };
     for (const n of this.names) {
       const v = given[n];
       if (v === undefined || v === null) continue;

@@ -279,6 +279,84 @@ impl Limits {
     }
 }
 
+/// The default `maxTotalEntries` of each function whose cost per entry is far from the
+/// common default's (100,000), set from `make bench-limits` so that a call at its
+/// defaults stays under about a second (README, "Limits"). A caller's own limits always
+/// win; every other limit has the common default.
+pub const ENTRY_BUDGETS: [(&str, u32); 9] = [
+    ("rrf", 1_000_000),
+    ("Pipeline", 500_000),
+    ("fuseMultiQuery", 300_000),
+    ("rerank", 50_000),
+    ("parseTrecRun", 500_000),
+    ("parseQrels", 500_000),
+    ("evaluate", 500_000),
+    ("evaluatePerQuery", 500_000),
+    ("fuseRuns", 100_000),
+];
+
+impl Limits {
+    /// The default limits of `function` (a JS name: `"rrf"`, `"Pipeline"`, ...): the
+    /// common defaults with its entry budget from [`ENTRY_BUDGETS`].
+    pub fn defaults_for(function: &str) -> Limits {
+        let mut l = Limits::default();
+        if let Some((_, n)) = ENTRY_BUDGETS.iter().find(|(f, _)| *f == function) {
+            l.max_total_entries = *n;
+        }
+        l
+    }
+}
+
+/// Limits as a caller gives them: each field optional, laid over a function's defaults
+/// ([`Limits::defaults_for`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PartialLimits {
+    /// See [`Limits::max_lists`].
+    pub max_lists: Option<u32>,
+    /// See [`Limits::max_list_length`].
+    pub max_list_length: Option<u32>,
+    /// See [`Limits::max_total_entries`].
+    pub max_total_entries: Option<u32>,
+    /// See [`Limits::max_columnar_entries`].
+    pub max_columnar_entries: Option<u32>,
+    /// See [`Limits::max_id_bytes`].
+    pub max_id_bytes: Option<u32>,
+    /// See [`Limits::max_text_bytes`].
+    pub max_text_bytes: Option<u32>,
+    /// See [`Limits::max_total_text_bytes`].
+    pub max_total_text_bytes: Option<u32>,
+    /// See [`Limits::max_search_work`].
+    pub max_search_work: Option<u32>,
+}
+
+impl PartialLimits {
+    /// These limits over `base`.
+    pub fn over(self, base: Limits) -> Limits {
+        Limits {
+            max_lists: self.max_lists.unwrap_or(base.max_lists),
+            max_list_length: self.max_list_length.unwrap_or(base.max_list_length),
+            max_total_entries: self.max_total_entries.unwrap_or(base.max_total_entries),
+            max_columnar_entries: self.max_columnar_entries.unwrap_or(base.max_columnar_entries),
+            max_id_bytes: self.max_id_bytes.unwrap_or(base.max_id_bytes),
+            max_text_bytes: self.max_text_bytes.unwrap_or(base.max_text_bytes),
+            max_total_text_bytes: self.max_total_text_bytes.unwrap_or(base.max_total_text_bytes),
+            max_search_work: self.max_search_work.unwrap_or(base.max_search_work),
+        }
+    }
+}
+
+/// `PipelineConfig.limits`: missing fields take the pipeline's defaults.
+pub fn deserialize_pipeline_limits<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Limits, D::Error> {
+    let partial = Option::<PartialLimits>::deserialize(d)?.unwrap_or_default();
+    Ok(partial.over(Limits::defaults_for("Pipeline")))
+}
+
+/// The pipeline's default limits.
+pub fn pipeline_limits() -> Limits {
+    Limits::defaults_for("Pipeline")
+}
+
 /// What one call has used of its [`Limits`] so far: entries given as objects or
 /// strings, and bytes of strings. Decoders charge it as they read, before they copy,
 /// so an oversized input is refused before it is in memory.

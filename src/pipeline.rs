@@ -283,7 +283,9 @@ pub struct PipelineConfig {
     pub bands: BandsConfig,
     /// Query confidence options.
     pub confidence: ConfidenceOptions,
-    /// Input size limits.
+    /// Input size limits (missing fields: the pipeline's defaults,
+    /// `Limits::defaults_for("Pipeline")`).
+    #[serde(default = "crate::limits::pipeline_limits", deserialize_with = "crate::limits::deserialize_pipeline_limits")]
     pub limits: Limits,
     /// Attach an `explain` record to every result (default true).
     pub explain: bool,
@@ -303,7 +305,7 @@ impl Default for PipelineConfig {
             min_confidence: 0.3,
             bands: BandsConfig::default(),
             confidence: ConfidenceOptions::default(),
-            limits: Limits::default(),
+            limits: Limits::defaults_for("Pipeline"),
             explain: true,
         }
     }

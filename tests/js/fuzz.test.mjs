@@ -395,7 +395,15 @@ test("oversized inputs are INPUT_TOO_LARGE", () => {
   const sharedItems = {};
   for (let i = 0; i < 5000; i++) sharedItems[`d${i}`] = { summary: mb };
   const cases = [
-    ["rrf: 100,001 ids in 3 lists", () => lib.rrf([big(50_000), big(50_000), ["b"]]), "lists"],
+    // rrf's own entry budget (1,000,000: defaultLimits("rrf")); a shared array is cheap in JS.
+    ["rrf: 1,000,001 ids in 3 lists", () => lib.rrf([big(500_000), big(500_000), ["b"]]), "lists"],
+    ["rrf: 3 x 100,000 ids are accepted by default", () => {
+      const ids = Array.from({ length: 300_000 }, (_, i) => `d${i}`);
+      assert.equal(lib.rrf([ids.slice(0, 100_000), ids.slice(100_000, 200_000), ids.slice(200_000)]).length, 300_000);
+      lib.rrf([["x"]], { limits: { maxTotalEntries: 0 } });
+    }, "options.limits.maxTotalEntries", "INVALID_CONFIG"],
+    ["Pipeline.run: 500,001 list ids and items", () => new lib.Pipeline().run({ lists: [{ name: "s", ids: big(500_000) }], items: { a: {} } }), "items"],
+    ["rerank: 50,001 candidates", () => lib.rerank("q", Array.from({ length: 50_001 }, (_, i) => ({ id: `d${i}`, name: "n", score: 1 }))), "candidates"],
     ["Pipeline.run: 5,000 items sharing a 1 MB summary", () => new lib.Pipeline().run({ lists: [{ name: "s", ids: ["d0"] }], items: sharedItems }), "items.d31.summary"],
     ["Pipeline.run: a Map of items sharing a 1 MB summary", () => new lib.Pipeline().run({ lists: [{ name: "s", ids: ["d0"] }], items: new Map(Object.entries(sharedItems)) }), "items.d31.summary"],
     ["rerank: 100 candidates sharing a 1 MB summary", () => lib.rerank("q", Array.from({ length: 100 }, (_, i) => ({ id: `d${i}`, name: "n", type: "class", score: 1, summary: mb }))), "candidates[31].summary"],
@@ -417,19 +425,28 @@ test("oversized inputs are INPUT_TOO_LARGE", () => {
     ["fuseMultiQuery: 65 queries", () => lib.fuseMultiQuery(Array.from({ length: 65 }, () => [])), "queries"],
     ["rerank: a 1 MB query", () => lib.rerank("q".repeat(1_000_001), []), "query"],
     ["rerank: 1,000,001 candidates", () => lib.rerank("q", big(1_000_001)), "candidates"],
+    ["defaultLimits: per-function entry budgets", () => {
+      assert.equal(lib.defaultLimits().maxTotalEntries, 100_000);
+      assert.equal(lib.defaultLimits("rrf").maxTotalEntries, 1_000_000);
+      assert.equal(lib.defaultLimits("Pipeline").maxTotalEntries, 500_000);
+      assert.equal(lib.defaultLimits("rerank").maxTotalEntries, 50_000);
+      assert.equal(new lib.Pipeline().config.limits.maxTotalEntries, 500_000);
+      assert.equal(new lib.Pipeline({ limits: { maxLists: 3 } }).config.limits.maxTotalEntries, 500_000);
+      lib.defaultLimits(5);
+    }, "fn", "INVALID_TYPE"],
     ["normalize: 1,000,001 scores", () => lib.normalize(new Float64Array(1_000_001), "max"), "scores"],
   ];
   const optional = [
     ["fitPlatt: 1,000,001 scores", () => lib.fitPlatt(new Float64Array(1_000_001), new Float64Array(1_000_001)), "scores"],
     ["parseTrecRun: 32 MB of text", () => lib.parseTrecRun(" ".repeat(32_000_001)), "text"],
-    ["parseTrecRun: 100,001 lines", () => lib.parseTrecRun("q Q0 d 1 1 t\n".repeat(100_001)), "text"],
+    ["parseTrecRun: 500,001 lines (its own budget)", () => lib.parseTrecRun("q Q0 d 1 1 t\n".repeat(500_001)), "text"],
     ["fuseRuns: 65 runs", () => lib.fuseRuns(Array.from({ length: 65 }, () => ({})), { method: "sum" }), "runs"],
     ["evaluate: 65 metrics", () => lib.evaluate({ q: { d: 1 } }, { q: { d: 1 } }, Array.from({ length: 65 }, () => "mrr")), "metrics"],
   ];
-  for (const [what, fn, field] of [...cases, ...optional.filter(([what]) => FUNCTIONS.includes(what.split(":")[0]))]) {
+  for (const [what, fn, field, code = "INPUT_TOO_LARGE"] of [...cases, ...optional.filter(([what]) => FUNCTIONS.includes(what.split(":")[0]))]) {
     assert.throws(fn, (e) => {
       assert.ok(e instanceof lib.ScoreError, `${what}: ${e}`);
-      assert.equal(e.code, "INPUT_TOO_LARGE", `${what}: ${e.code} ${e.message}`);
+      assert.equal(e.code, code, `${what}: ${e.code} ${e.message}`);
       assert.equal(e.field, field, `${what}: field`);
       return true;
     });

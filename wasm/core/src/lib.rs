@@ -60,11 +60,7 @@ fn dispatch(op: u32, r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
             Ok(())
         }
         op::DEFAULT_LIMITS => {
-            let d = Limits::default();
-            let c = Limits::CEILING;
-            w.strs(d.fields().iter().map(|(name, _)| *name));
-            w.f64s(&d.fields().map(|(_, v)| f64::from(v)));
-            w.f64s(&c.fields().map(|(_, v)| f64::from(v)));
+            calibrank_wasm_shared::write_limit_table(w);
             Ok(())
         }
         op::PIPELINE_NEW => pipeline::new(r, w),
@@ -168,7 +164,7 @@ struct RrfOptions {
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 fn rrf(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
-    let (limits, opts): (Limits, RrfOptions) = with_limits(r.opt_text()?, "options")?;
+    let (limits, opts): (Limits, RrfOptions) = with_limits(r.opt_text()?, "options", "rrf")?;
     let lens = r.u32s()?;
     let docs = r.u32s()?;
     let ids = r.strs()?;
@@ -223,7 +219,7 @@ fn rrf_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     struct Opts {
         k: Option<f64>,
     }
-    let (limits, opts): (Limits, Opts) = with_limits(r.opt_text()?, "options")?;
+    let (limits, opts): (Limits, Opts) = with_limits(r.opt_text()?, "options", "rrfColumnar")?;
     let weights = r.opt_f64s()?;
     let docs = read_indices(r, "docs", limits.max_columnar_entries, "maxColumnarEntries")?;
     let offsets = read_indices(r, "offsets", limits.max_lists.saturating_add(1), "maxLists")?;
@@ -253,7 +249,7 @@ fn rrf_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 fn multi_query(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
-    let (limits, opts): (Limits, MultiQueryOptions) = with_limits(r.opt_text()?, "options")?;
+    let (limits, opts): (Limits, MultiQueryOptions) = with_limits(r.opt_text()?, "options", "fuseMultiQuery")?;
     let queries: Vec<Vec<QueryHit>> = json::from_text(r.text()?, "queries")?;
     limits.check_lists(queries.len(), "queries")?;
     limits.check_lengths(queries.iter().map(Vec::len), "queries")?;
@@ -282,7 +278,7 @@ fn multi_query(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 fn rerank(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
-    let (limits, cfg): (Limits, HeuristicConfig) = with_limits(r.opt_text()?, "options")?;
+    let (limits, cfg): (Limits, HeuristicConfig) = with_limits(r.opt_text()?, "options", "rerank")?;
     let query = r.text()?;
     limits.check_text(query, || "query".into())?;
     let candidates: Vec<Candidate> = json::from_text(r.text()?, "candidates")?;
@@ -339,7 +335,7 @@ fn normalize(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     struct Opts {
         temperature: Option<f64>,
     }
-    let (limits, opts): (Limits, Opts) = with_limits(r.opt_text()?, "options")?;
+    let (limits, opts): (Limits, Opts) = with_limits(r.opt_text()?, "options", "normalize")?;
     let method = NormalizeMethod::parse(r.text()?)?;
     let scores = scores_in(r, &limits, "scores")?;
     let out = calibrank::normalize::normalize(&scores, method, opts.temperature.unwrap_or(1.0))
@@ -353,7 +349,7 @@ fn normalize(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 fn calibrate(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
-    let (limits, sigmoid): (Limits, Sigmoid) = with_limits(r.opt_text()?, "options")?;
+    let (limits, sigmoid): (Limits, Sigmoid) = with_limits(r.opt_text()?, "options", "calibrate")?;
     let scores = scores_in(r, &limits, "scores")?;
     let out = calibrank::calibrate::calibrate(&scores, &sigmoid).map_err(|e| in_options(e, &["scores"]))?;
     w.f64s(&out);
@@ -381,7 +377,7 @@ fn classify(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 fn query_confidence(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
-    let (limits, opts): (Limits, ConfidenceOptions) = with_limits(r.opt_text()?, "options")?;
+    let (limits, opts): (Limits, ConfidenceOptions) = with_limits(r.opt_text()?, "options", "queryConfidence")?;
     let scores = scores_in(r, &limits, "scores")?;
     let out = calibrank::confidence::query_confidence(&scores, &opts)
         .map_err(|e| in_options(e, &["scores"]))?;

@@ -49,15 +49,11 @@ fn dispatch(op: u32, r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
             Ok(())
         }
         op::DEFAULT_LIMITS => {
-            let d = Limits::default();
-            let c = Limits::CEILING;
-            w.strs(d.fields().iter().map(|(name, _)| *name));
-            w.f64s(&d.fields().map(|(_, v)| f64::from(v)));
-            w.f64s(&c.fields().map(|(_, v)| f64::from(v)));
+            calibrank_wasm_shared::write_limit_table(w);
             Ok(())
         }
-        op::PARSE_RUN => parse(r, w, eval::parse_trec_run),
-        op::PARSE_QRELS => parse(r, w, eval::parse_qrels),
+        op::PARSE_RUN => parse(r, w, eval::parse_trec_run, "parseTrecRun"),
+        op::PARSE_QRELS => parse(r, w, eval::parse_qrels, "parseQrels"),
         op::EVALUATE => evaluate(r, w, false),
         op::EVALUATE_PER_QUERY => evaluate(r, w, true),
         op::FUSE_RUNS => fuse_runs(r, w),
@@ -111,12 +107,12 @@ fn write_run(w: &mut Writer, run: &Run) -> Result<()> {
 }
 
 /// The options of a function whose only option is `limits`.
-fn limits_only(r: &mut Reader<'_>) -> Result<Limits> {
+fn limits_only(r: &mut Reader<'_>, function: &str) -> Result<Limits> {
     match r.opt_text()? {
-        None => Ok(Limits::default()),
+        None => Ok(Limits::defaults_for(function)),
         Some(t) => {
             let mut tree = json::parse(t, "options")?;
-            let limits = take_limits(&mut tree, "options")?;
+            let limits = take_limits(&mut tree, "options", function)?;
             if let Json::Obj(fields) = &tree {
                 if let Some((k, _)) = fields.first() {
                     return Err(ScoreError::new(
@@ -135,8 +131,8 @@ fn limits_only(r: &mut Reader<'_>) -> Result<Limits> {
 // Not inlined into the dispatch: the engine compiles each operation on its first call,
 // so the first call of one function does not compile all of them.
 #[inline(never)]
-fn parse(r: &mut Reader<'_>, w: &mut Writer, f: fn(&str) -> Result<Run>) -> Result<()> {
-    let limits = limits_only(r)?;
+fn parse(r: &mut Reader<'_>, w: &mut Writer, f: fn(&str) -> Result<Run>, function: &str) -> Result<()> {
+    let limits = limits_only(r, function)?;
     let text = r.text()?;
     limits.check_total_text(text.len(), "text")?;
     let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
@@ -185,7 +181,7 @@ fn decode_runs(text: &str, budget: &mut Budget) -> Result<Vec<Run>> {
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 fn evaluate(r: &mut Reader<'_>, w: &mut Writer, per_query: bool) -> Result<()> {
-    let limits = limits_only(r)?;
+    let limits = limits_only(r, if per_query { "evaluatePerQuery" } else { "evaluate" })?;
     let mut budget = Budget::new(limits);
     let qrels = decode_run(r.text()?, "qrels", &mut budget)?;
     let run = decode_run(r.text()?, "run", &mut budget)?;
@@ -212,7 +208,7 @@ fn evaluate(r: &mut Reader<'_>, w: &mut Writer, per_query: bool) -> Result<()> {
 #[inline(never)]
 fn fuse_runs(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, opts): (Limits, runfusion::FuseRunsOptions) = match r.opt_text()? {
-        Some(t) => with_limits(Some(t), "options")?,
+        Some(t) => with_limits(Some(t), "options", "fuseRuns")?,
         None => {
             return Err(ScoreError::new(
                 ErrorCode::InvalidType,
@@ -261,7 +257,7 @@ mod host {
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 fn optimize(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
-    let (limits, opts): (Limits, optimize::OptimizeOptions) = with_limits(r.opt_text()?, "options")?;
+    let (limits, opts): (Limits, optimize::OptimizeOptions) = with_limits(r.opt_text()?, "options", "optimizeFusion")?;
     let mut budget = Budget::new(limits);
     let qrels = decode_run(r.text()?, "qrels", &mut budget)?;
     let runs = decode_runs(r.text()?, &mut budget)?;
@@ -298,7 +294,7 @@ fn scores_labels<'a>(r: &mut Reader<'a>, limits: &Limits, names: [&str; 2]) -> R
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 fn fit_with(r: &mut Reader<'_>, w: &mut Writer, f: fn(&[f64], &[f64]) -> Result<Calibration>) -> Result<()> {
-    let limits = limits_only(r)?;
+    let limits = limits_only(r, "fit")?;
     let (s, l) = scores_labels(r, &limits, ["scores", "labels"])?;
     write_json(w, &f(s, l)?)
 }
@@ -308,7 +304,7 @@ fn fit_with(r: &mut Reader<'_>, w: &mut Writer, f: fn(&[f64], &[f64]) -> Result<
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 fn apply_calibration(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
-    let limits = limits_only(r)?;
+    let limits = limits_only(r, "applyCalibration")?;
     let text = r.text()?;
     limits.check_total_text(text.len(), "calibration")?;
     let cal: Calibration = json::from_text(text, "calibration")?;
@@ -329,7 +325,7 @@ fn apply_calibration(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 fn calibration_error(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
-    let (limits, opts): (Limits, fit::CalibrationErrorOptions) = with_limits(r.opt_text()?, "options")?;
+    let (limits, opts): (Limits, fit::CalibrationErrorOptions) = with_limits(r.opt_text()?, "options", "calibrationError")?;
     let (p, l) = scores_labels(r, &limits, ["probabilities", "labels"])?;
     write_json(w, &fit::calibration_error(p, l, &opts)?)
 }
@@ -339,7 +335,7 @@ fn calibration_error(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 fn propose_bands(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
-    let (limits, opts): (Limits, fit::ProposeBandsOptions) = with_limits(r.opt_text()?, "options")?;
+    let (limits, opts): (Limits, fit::ProposeBandsOptions) = with_limits(r.opt_text()?, "options", "proposeBands")?;
     let (s, l) = scores_labels(r, &limits, ["scores", "labels"])?;
     write_json(w, &fit::propose_bands(s, l, &opts)?)
 }

@@ -50,6 +50,19 @@ pub fn reserve(bytes: u32) -> u32 {
     })
 }
 
+/// The limits table of `DEFAULT_LIMITS` (both modules): the names, the common defaults,
+/// the ceilings, then the functions with an entry budget of their own and those budgets.
+pub fn write_limit_table(w: &mut Writer) {
+    use calibrank::limits::{Limits, ENTRY_BUDGETS};
+    let d = Limits::default();
+    let c = Limits::CEILING;
+    w.strs(d.fields().iter().map(|(name, _)| *name));
+    w.f64s(&d.fields().map(|(_, v)| f64::from(v)));
+    w.f64s(&c.fields().map(|(_, v)| f64::from(v)));
+    w.strs(ENTRY_BUDGETS.iter().map(|(f, _)| *f));
+    w.f64s(&ENTRY_BUDGETS.map(|(_, n)| f64::from(n)));
+}
+
 /// The JSON of an error, as js/wire.js reads it.
 pub fn error_json(e: &ScoreError) -> String {
     let mut s = String::with_capacity(64 + e.message.len());
