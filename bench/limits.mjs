@@ -36,6 +36,8 @@ function config(rerank, extra = {}) {
   return { ...rest, ...extra };
 }
 const E = D.maxTotalEntries;
+// Functions with an entry budget of their own (src/limits.rs ENTRY_BUDGETS).
+const EB = (fn) => lib.defaultLimits(fn).maxTotalEntries;
 
 // ------------------------------------------------------------------ input builders
 
@@ -95,17 +97,17 @@ const add = (name, what, build) => cases.push({ name, what, build });
 // Pipeline.run, workload (c) of the benchmark: 3 lists, items with name, type, summary
 // and modification time, heuristic rerank. Entries are list ids plus items: n per list
 // over a universe of 1.5 n documents gives about 1.44 n items, so 4.44 n <= E.
-add("Pipeline.run (c)", `3 lists + items = ${E / 1000}k entries, rerank on`, () => {
-  let n = Math.floor(E / 4.44);
+add("Pipeline.run (c)", `3 lists + items = ${EB("Pipeline") / 1000}k entries, rerank on`, () => {
+  let n = Math.floor(EB("Pipeline") / 4.44);
   let x = gen.makeInputs(n);
-  while (3 * n + Object.keys(x.inputC.items).length > E) x = gen.makeInputs((n -= 500));
+  while (3 * n + Object.keys(x.inputC.items).length > EB("Pipeline")) x = gen.makeInputs((n -= 500));
   const p = new lib.Pipeline(config(true));
   return { call: () => p.run(x.inputC), entries: 3 * n + Object.keys(x.inputC.items).length };
 });
 add("Pipeline.run (c), explain, all results", "as above, topK = topN = every candidate, explain on", () => {
-  let n = Math.floor(E / 4.44);
+  let n = Math.floor(EB("Pipeline") / 4.44);
   let x = gen.makeInputs(n);
-  while (3 * n + Object.keys(x.inputC.items).length > E) x = gen.makeInputs((n -= 500));
+  while (3 * n + Object.keys(x.inputC.items).length > EB("Pipeline")) x = gen.makeInputs((n -= 500));
   const all = Object.keys(x.inputC.items).length;
   const p = new lib.Pipeline(config(true, { topK: all, topN: all, explain: true, minConfidence: 0 }));
   return { call: () => p.run(x.inputC), entries: 3 * n + all };
@@ -129,9 +131,9 @@ add("Pipeline.runColumnar", "4 lists x 1M indices over 4M documents, recency on"
   const p = new lib.Pipeline(config(false));
   return { call: () => p.runColumnar({ docs, offsets, nDocs: D.maxColumnarEntries, modifiedAt, now: gen.NOW }), entries: docs.length };
 });
-add("rrf", `3 lists, ${E / 1000}k distinct ids`, () => {
-  const lists = splitLists(3, E);
-  return { call: () => lib.rrf(lists), entries: E };
+add("rrf", `3 lists, ${EB("rrf") / 1000}k distinct ids`, () => {
+  const lists = splitLists(3, EB("rrf"));
+  return { call: () => lib.rrf(lists), entries: EB("rrf") };
 });
 add("rrf, long ids", "3 lists, 31k ids of 1 KB (32 MB)", () => {
   const n = Math.floor(D.maxTotalTextBytes / D.maxIdBytes) - 1;
@@ -146,13 +148,13 @@ add("rrfColumnar", "4 lists x 1M indices over 4M documents", () => {
   const offsets = Uint32Array.from({ length: lists + 1 }, (_, i) => i * per);
   return { call: () => lib.rrfColumnar(docs, offsets, D.maxColumnarEntries), entries: docs.length };
 });
-add("fuseMultiQuery", `3 queries, ${E / 1000}k hits`, () => {
-  const queries = splitLists(3, E).map((l) => l.map((id, i) => ({ id, score: 1 - i / l.length })));
-  return { call: () => lib.fuseMultiQuery(queries), entries: E };
+add("fuseMultiQuery", `3 queries, ${EB("fuseMultiQuery") / 1000}k hits`, () => {
+  const queries = splitLists(3, EB("fuseMultiQuery")).map((l) => l.map((id, i) => ({ id, score: 1 - i / l.length })));
+  return { call: () => lib.fuseMultiQuery(queries), entries: EB("fuseMultiQuery") };
 });
-add("rerank", `${E / 1000}k candidates with name, type, summary`, () => {
-  const cands = Array.from({ length: E }, (_, d) => ({ id: gen.docId(d), name: gen.nameOf(d), type: gen.typeOf(d), score: 1 / (d + 1), summary: gen.summaryOf(d) }));
-  return { call: () => lib.rerank(gen.QUERY, cands), entries: E };
+add("rerank", `${EB("rerank") / 1000}k candidates with name, type, summary`, () => {
+  const cands = Array.from({ length: EB("rerank") }, (_, d) => ({ id: gen.docId(d), name: gen.nameOf(d), type: gen.typeOf(d), score: 1 / (d + 1), summary: gen.summaryOf(d) }));
+  return { call: () => lib.rerank(gen.QUERY, cands), entries: EB("rerank") };
 });
 add("rerank, texts", "31 candidates with 1 MB summaries + 1 MB query", () => {
   const n = Math.floor(D.maxTotalTextBytes / D.maxTextBytes) - 1;
@@ -194,23 +196,23 @@ add("applyCalibration (isotonic)", "1M scores, a 1M-point isotonic model", () =>
 });
 numeric("calibrationError", () => lab.calibrationError(S, L, { bins: 100 }));
 numeric("proposeBands", () => lab.proposeBands(S, L));
-add("parseTrecRun", `${E / 1000}k lines`, () => {
-  const text = trecText(E, false);
-  return { call: () => lab.parseTrecRun(text), entries: E };
+add("parseTrecRun", `${EB("parseTrecRun") / 1000}k lines`, () => {
+  const text = trecText(EB("parseTrecRun"), false);
+  return { call: () => lab.parseTrecRun(text), entries: EB("parseTrecRun") };
 });
-add("parseQrels", `${E / 1000}k lines`, () => {
-  const text = trecText(E, true);
-  return { call: () => lab.parseQrels(text), entries: E };
+add("parseQrels", `${EB("parseQrels") / 1000}k lines`, () => {
+  const text = trecText(EB("parseQrels"), true);
+  return { call: () => lab.parseQrels(text), entries: EB("parseQrels") };
 });
-add("evaluate", `qrels ${E / 2000}k + run ${E / 2000}k entries, ${E / 200} queries, 4 metrics`, () => {
-  const qrels = run(E / 200, 100, 1);
-  const r = run(E / 200, 100, 2);
-  return { call: () => lab.evaluate(qrels, r, ["ndcg@10", "map@100", "recall@100", "mrr"]), entries: E };
+add("evaluate", `qrels ${EB("evaluate") / 2000}k + run ${EB("evaluate") / 2000}k entries, ${EB("evaluate") / 200} queries, 4 metrics`, () => {
+  const qrels = run(EB("evaluate") / 200, 100, 1);
+  const r = run(EB("evaluate") / 200, 100, 2);
+  return { call: () => lab.evaluate(qrels, r, ["ndcg@10", "map@100", "recall@100", "mrr"]), entries: EB("evaluate") };
 });
 add("evaluatePerQuery", "as above", () => {
-  const qrels = run(E / 200, 100, 1);
-  const r = run(E / 200, 100, 2);
-  return { call: () => lab.evaluatePerQuery(qrels, r, ["ndcg@10", "map@100", "recall@100", "mrr"]), entries: E };
+  const qrels = run(EB("evaluatePerQuery") / 200, 100, 1);
+  const r = run(EB("evaluatePerQuery") / 200, 100, 2);
+  return { call: () => lab.evaluatePerQuery(qrels, r, ["ndcg@10", "map@100", "recall@100", "mrr"]), entries: EB("evaluatePerQuery") };
 });
 add("fuseRuns (rrf)", `3 runs x ${Math.floor(E / 300) * 100} entries, ${Math.floor(E / 300)} queries`, () => {
   const runs = [0, 1, 2].map((s) => run(Math.floor(E / 300), 100, s));
@@ -272,9 +274,9 @@ for (const c of cases) {
 
 // One entry over: refused, whatever the call.
 const over = [
-  ["rrf", () => lib.rrf(splitLists(1, E + 1))],
-  ["Pipeline.run", () => new lib.Pipeline().run({ lists: [{ name: "a", ids: ids(E) }], items: { extra: {} } })],
-  ["parseTrecRun", () => lab.parseTrecRun(trecText(E + 1, false))],
+  ["rrf", () => lib.rrf(splitLists(1, EB("rrf") + 1))],
+  ["Pipeline.run", () => new lib.Pipeline().run({ lists: [{ name: "a", ids: ids(EB("Pipeline")) }], items: { extra: {} } })],
+  ["parseTrecRun", () => lab.parseTrecRun(trecText(EB("parseTrecRun") + 1, false))],
   ["fuseRuns", () => lab.fuseRuns([run(1, E / 2 + 1, 1), run(1, E / 2, 2)], { method: "sum" })],
   ["rrfColumnar", () => lib.rrfColumnar(new Uint32Array(D.maxColumnarEntries + 1), new Uint32Array([0, D.maxListLength, 2 * D.maxListLength, 3 * D.maxListLength, 4 * D.maxListLength, D.maxColumnarEntries + 1]), 1)],
 ];

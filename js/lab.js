@@ -213,11 +213,23 @@ export function applyCalibration(scores, calibration, options) {
   const opts = toJson(options, "options");
   const lim = limitsOf(options, "applyCalibration");
   if (typeof calibration !== "object" || calibration === null) throw typeError("calibration", "a calibration object");
-  const cal = toJson(calibration, "calibration");
+  // An isotonic model's knots (up to a million) cross as numbers, not as JSON text.
+  let x;
+  let y;
+  let rest = calibration;
+  if (calibration.method === "isotonic" && calibration.x !== undefined && calibration.y !== undefined) {
+    ({ x, y, ...rest } = calibration);
+    x = numbers(x, "calibration.x");
+    y = numbers(y, "calibration.y");
+    precheck.array(lim, x.length, "calibration.x");
+    precheck.array(lim, y.length, "calibration.y");
+    rest = { ...rest, x: [], y: [] };
+  }
+  const cal = toJson(rest, "calibration");
   precheck.json(lim, cal.length, "calibration");
   const s = numbers(scores, "scores");
   precheck.array(lim, s.length, "scores");
-  return w().call(OP.APPLY_CALIBRATION, new Input().text(opts).text(cal).f64s(s)).f64s();
+  return w().call(OP.APPLY_CALIBRATION, new Input().text(opts).text(cal).f64s(x).f64s(y).f64s(s)).f64s();
 }
 
 /** ECE, MCE, Brier score, log loss and reliability-curve bins of calibrated probabilities. */

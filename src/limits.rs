@@ -46,7 +46,7 @@ pub struct Limits {
     /// text (default 32,000,000).
     pub max_total_text_bytes: u32,
     /// Maximum work of one `optimizeFusion` search: configurations tried times the
-    /// entries of the runs fused each time (default 1,500,000).
+    /// entries of the runs fused each time (default 1,000,000).
     pub max_search_work: u32,
 }
 
@@ -60,7 +60,7 @@ impl Default for Limits {
             max_id_bytes: 1024,
             max_text_bytes: 1_000_000,
             max_total_text_bytes: 32_000_000,
-            max_search_work: 1_500_000,
+            max_search_work: 1_000_000,
         }
     }
 }
@@ -283,16 +283,13 @@ impl Limits {
 /// common default's (100,000), set from `make bench-limits` so that a call at its
 /// defaults stays under about a second (README, "Limits"). A caller's own limits always
 /// win; every other limit has the common default.
-pub const ENTRY_BUDGETS: [(&str, u32); 9] = [
-    ("rrf", 1_000_000),
-    ("Pipeline", 500_000),
+pub const ENTRY_BUDGETS: [(&str, u32); 6] = [
+    ("rrf", 500_000),
+    ("Pipeline", 400_000),
     ("fuseMultiQuery", 300_000),
     ("rerank", 50_000),
-    ("parseTrecRun", 500_000),
-    ("parseQrels", 500_000),
     ("evaluate", 500_000),
     ("evaluatePerQuery", 500_000),
-    ("fuseRuns", 100_000),
 ];
 
 impl Limits {
@@ -507,5 +504,23 @@ mod tests {
             }
         );
         assert!(serde_json::from_str::<Limits>(r#"{"maxEntries": 7}"#).is_err());
+    }
+
+    #[test]
+    fn entry_budgets_and_partial_limits() {
+        assert_eq!(Limits::defaults_for("rrf").max_total_entries, 500_000);
+        assert_eq!(Limits::defaults_for("rerank").max_total_entries, 50_000);
+        assert_eq!(Limits::defaults_for("fitPlatt"), Limits::default());
+        for (_, n) in ENTRY_BUDGETS {
+            assert!(n <= Limits::CEILING.max_total_entries);
+        }
+        let given: PartialLimits = serde_json::from_str(r#"{"maxLists": 3}"#).unwrap();
+        let l = given.over(Limits::defaults_for("Pipeline"));
+        assert_eq!((l.max_lists, l.max_total_entries), (3, 400_000));
+        let cfg: crate::pipeline::PipelineConfig =
+            serde_json::from_str(r#"{"limits": {"maxTextBytes": 10}}"#).unwrap();
+        assert_eq!((cfg.limits.max_text_bytes, cfg.limits.max_total_entries), (10, 400_000));
+        assert_eq!(crate::pipeline::PipelineConfig::default().limits.max_total_entries, 400_000);
+        assert!(serde_json::from_str::<PartialLimits>(r#"{"maxEntries": 7}"#).is_err());
     }
 }

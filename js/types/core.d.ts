@@ -28,7 +28,7 @@ export interface Limits {
   maxTotalTextBytes?: number;
   /**
    * Most work of one `optimizeFusion` search: configurations tried times the entries of
-   * the runs fused each time (default 1,500,000).
+   * the runs fused each time (default 1,000,000).
    */
   maxSearchWork?: number;
 }

@@ -333,7 +333,7 @@ export function tests(lib, golden) {
       maxIdBytes: 1024,
       maxTextBytes: 1000000,
       maxTotalTextBytes: 32000000,
-      maxSearchWork: 1500000,
+      maxSearchWork: 1000000,
     });
     const tooLarge = (fn, field, limit) => {
       const e = throwsScoreError(lib, fn, "INPUT_TOO_LARGE", field);

@@ -299,7 +299,8 @@ fn fit_with(r: &mut Reader<'_>, w: &mut Writer, f: fn(&[f64], &[f64]) -> Result<
     write_json(w, &f(s, l)?)
 }
 
-/// `applyCalibration`. In: options, calibration (JSON), scores. Out: F64.
+/// `applyCalibration`. In: options, calibration (JSON), an isotonic model's x and y (F64
+/// or NONE each), scores. Out: F64.
 // Not inlined into the dispatch: the engine compiles each operation on its first call,
 // so the first call of one function does not compile all of them.
 #[inline(never)]
@@ -307,7 +308,14 @@ fn apply_calibration(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let limits = limits_only(r, "applyCalibration")?;
     let text = r.text()?;
     limits.check_total_text(text.len(), "calibration")?;
-    let cal: Calibration = json::from_text(text, "calibration")?;
+    let mut cal: Calibration = json::from_text(text, "calibration")?;
+    // An isotonic model's knots come as numbers (js/lab.js), not in the JSON.
+    if let (Some(x), Some(y)) = (r.opt_f64s()?, r.opt_f64s()?) {
+        if let Calibration::Isotonic(m) = &mut cal {
+            m.x = x.to_vec();
+            m.y = y.to_vec();
+        }
+    }
     if let Calibration::Isotonic(m) = &cal {
         limits.check_array(m.x.len(), "calibration.x")?;
         limits.check_array(m.y.len(), "calibration.y")?;
