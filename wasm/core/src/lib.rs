@@ -23,7 +23,7 @@ use calibrank::normalize::NormalizeMethod;
 use calibrank::rerank::{Candidate, HeuristicConfig};
 use calibrank_wasm_shared::json;
 use calibrank_wasm_shared::options::with_limits;
-use calibrank_wasm_shared::wire::{Reader, Writer};
+use calibrank_wasm_shared::wire::{Numbers, Reader, Writer};
 use serde::{Deserialize, Serialize};
 
 calibrank_wasm_shared::export_io!(dispatch);
@@ -105,7 +105,11 @@ fn in_options(e: ScoreError, data: &[&str]) -> ScoreError {
 /// Numbers given as a `Float64Array`/number[] (F64) or as a `Uint32Array` (U32) of
 /// indices; the F64 form is checked here: whole numbers in `0..2^32`.
 pub(crate) fn read_indices(r: &mut Reader<'_>, field: &str, max: u32, limit: &str) -> Result<Vec<u32>> {
-    let (u, f) = r.u32s_or_f64s()?;
+    let (u, f) = match r.u32s_or_f64s()? {
+        Numbers::U32(u) => (Some(u), None),
+        Numbers::F64(f) => (None, Some(f)),
+        Numbers::None => (None, None),
+    };
     let n = u.map_or(f.map_or(0, <[f64]>::len), <[u32]>::len);
     if n > max as usize {
         return Err(ScoreError::new(

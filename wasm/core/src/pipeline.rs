@@ -207,9 +207,11 @@ fn decode_input<'a: 'b, 'b>(
         };
         metas.push((key, meta));
     }
-    let now = match (head.get(1).copied(), head.get(2).copied()) {
-        (Some(k), Some(v)) if k == 1.0 => Some(TimeRef::Millis(v)),
-        (Some(k), Some(v)) if k == 2.0 => {
+    // head[1]: 0 no `now`, 1 epoch ms in head[2], 2 a string (its index in head[2]).
+    let kind = head.get(1).copied().unwrap_or(0.0) as u32;
+    let now = match (kind, head.get(2).copied()) {
+        (1, Some(v)) => Some(TimeRef::Millis(v)),
+        (2, Some(v)) => {
             let s = strs.get(v as usize)?;
             text.charge(s, || "now".into())?;
             Some(TimeRef::Iso(s))

@@ -79,6 +79,18 @@ impl<'a> Strs<'a> {
     }
 }
 
+/// Numbers given either as indices (`Uint32Array`) or as any numbers (checked by the
+/// reader of the section).
+#[derive(Debug, Clone, Copy)]
+pub enum Numbers<'a> {
+    /// A `U32` section.
+    U32(&'a [u32]),
+    /// An `F64` section.
+    F64(&'a [f64]),
+    /// `NONE`.
+    None,
+}
+
 /// Reads the sections of one call's input, in order.
 pub struct Reader<'a> {
     buf: &'a [u8],
@@ -194,14 +206,13 @@ impl<'a> Reader<'a> {
         Ok(Strs { text, offsets })
     }
 
-    /// A `U32` or an `F64` section (exactly one of the two is `Some`; both `None` for
-    /// `NONE`).
-    pub fn u32s_or_f64s(&mut self) -> Result<(Option<&'a [u32]>, Option<&'a [f64]>)> {
+    /// A `U32` or an `F64` section (or `NONE`).
+    pub fn u32s_or_f64s(&mut self) -> Result<Numbers<'a>> {
         let (tag, count) = self.header()?;
         match tag {
-            tag::U32 => Ok((Some(Self::cast(self.payload(count.saturating_mul(4))?)?), None)),
-            tag::F64 => Ok((None, Some(Self::cast(self.payload(count.saturating_mul(8))?)?))),
-            tag::NONE => Ok((None, None)),
+            tag::U32 => Ok(Numbers::U32(Self::cast(self.payload(count.saturating_mul(4))?)?)),
+            tag::F64 => Ok(Numbers::F64(Self::cast(self.payload(count.saturating_mul(8))?)?)),
+            tag::NONE => Ok(Numbers::None),
             t => Err(wire_error(format!("section tag {t}, expected u32 or f64"))),
         }
     }
