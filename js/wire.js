@@ -121,10 +121,12 @@ export class LimitTable {
     });
   }
 
-  /** The default limits of `fn` (its own entry budget, if it has one). */
+  /** The default limits of `fn` (its own entry budget, if it has one); made once. */
   defaultsFor(fn) {
     const b = this.budgets[fn];
-    return b === undefined ? this.defaults : { ...this.defaults, maxTotalEntries: b };
+    if (b === undefined) return this.defaults;
+    this.made ??= {};
+    return (this.made[fn] ??= Object.freeze({ ...this.defaults, maxTotalEntries: b }));
   }
 
   /**

@@ -28,7 +28,7 @@ define DEPS_DOC_JS
 const fs = require("fs");
 const doc = fs.readFileSync("docs/dependencies.md", "utf8");
 const names = new Set(Object.keys(require("./package.json").devDependencies || {}));
-for (const f of ["Cargo.toml", "fuzz/Cargo.toml"]) {
+for (const f of ["Cargo.toml", "wasm/shared/Cargo.toml", "wasm/core/Cargo.toml", "wasm/lab/Cargo.toml", "fuzz/Cargo.toml"]) {
   let inDeps = false;
   for (const line of fs.readFileSync(f, "utf8").split("\n")) {
     if (line.startsWith("[")) inDeps = /dependencies\]$$/.test(line.trim());
