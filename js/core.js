@@ -116,12 +116,58 @@ export function queryConfidence(scores, options) {
 
 // ------------------------------------------------------------------ fusion
 
+const isPlainObject = (v) => typeof v === "object" && v !== null && Object.getPrototypeOf(v) === Object.prototype;
+/** Whether every element is a number (an index loop: the array's methods may be replaced). */
+function allNumbers(a) {
+  for (let i = 0; i < a.length; i++) if (typeof a[i] !== "number") return false;
+  return true;
+}
+const isU32 = (v) => typeof v === "number" && v >= 0 && v <= 0xffffffff && Math.floor(v) === v;
+
+/**
+ * Writes `{ k?, weights?, limits? }` (rrf, rrfColumnar): in the compact numeric form when
+ * every value is a plain number (no JSON on either side), else as JSON text (which the
+ * module reads to the same options, or to the same error).
+ */
+function kWeightsLimits(input, options) {
+  const head = [0, 0, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN];
+  let weights;
+  if (options !== undefined && options !== null) {
+    if (!isPlainObject(options)) return input.text(toJson(options, "options"));
+    const names = limits().names;
+    for (const key in options) {
+      const v = options[key];
+      if (key === "k") {
+        if (v === undefined || v === null) continue;
+        if (typeof v !== "number") return input.text(toJson(options, "options"));
+        head[0] = 1;
+        head[1] = v;
+      } else if (key === "weights") {
+        if (v === undefined || v === null) continue;
+        if (typedArrayKind(v) === "Float64Array") weights = v;
+        else if (Array.isArray(v) && allNumbers(v)) weights = v;
+        else return input.text(toJson(options, "options"));
+      } else if (key === "limits") {
+        if (v === undefined || v === null) continue;
+        if (!isPlainObject(v)) return input.text(toJson(options, "options"));
+        for (const name in v) {
+          const i = names.indexOf(name);
+          const x = v[name];
+          if (x === undefined || x === null) continue;
+          if (i < 0 || !isU32(x)) return input.text(toJson(options, "options"));
+          head[2 + i] = x;
+        }
+      } else return input.text(toJson(options, "options"));
+    }
+  }
+  return input.f64s(head).f64s(weights);
+}
+
 /**
  * Weighted Reciprocal Rank Fusion of ranked lists of ids: `[id, score]` pairs, highest
  * score first (ties: id ascending, by UTF-8 bytes).
  */
 export function rrf(lists, options) {
-  const opts = toJson(options, "options");
   const lim = limitsOf(options, "rrf");
   if (!Array.isArray(lists)) throw typeError("lists", "an array of arrays of strings");
   const nLists = lists.length;
@@ -162,7 +208,7 @@ export function rrf(lists, options) {
     }
   }
   precheck.strings(lim, ids, units, (d) => firstOccurrence(lists, lens, docs, d));
-  const out = w().call(OP.RRF, new Input().text(opts).u32s(lens).u32s(docs).strs(ids, units));
+  const out = w().call(OP.RRF, kWeightsLimits(new Input(), options).u32s(lens).u32s(docs).strs(ids, units));
   const order = out.u32View();
   const scores = out.f64View();
   const n = order.length;
@@ -184,20 +230,12 @@ function firstOccurrence(lists, lens, docs, d) {
  * `docs[offsets[i]..offsets[i+1]]`. Returns `{ order, scores }` (ties: index ascending).
  */
 export function rrfColumnar(docs, offsets, nDocs, options) {
-  let opts;
-  let weights;
-  if (options !== undefined && options !== null) {
-    if (!isObject(options)) throw typeError("options", "an object");
-    const { weights: wts, ...rest } = options;
-    opts = toJson(rest, "options");
-    if (wts !== undefined && wts !== null) weights = numbers(wts, "options.weights");
-  }
   const lim = limitsOf(options, "rrfColumnar");
   const d = indices(docs, "docs");
   const o = indices(offsets, "offsets");
   if (typeof nDocs !== "number") throw typeError("nDocs", "a number");
   precheck.columnar(lim, d.length, "docs");
-  const out = w().call(OP.RRF_COLUMNAR, new Input().text(opts).f64s(weights).indices(d).indices(o).f64s([nDocs]));
+  const out = w().call(OP.RRF_COLUMNAR, kWeightsLimits(new Input(), options).indices(d).indices(o).f64s([nDocs]));
   return { order: out.u32s(), scores: out.f64s() };
 }
 

@@ -53,3 +53,42 @@ test("importing the core entry does not load the lab module", async () => {
   const wasm = JSON.parse(out.trim());
   if (wasm.length !== 1 || !wasm[0].endsWith("calibrank_core.wasm")) throw new Error(`importing calibrank read ${out}`);
 });
+
+test("rrf options: the compact numeric form and the JSON form give the same results and errors", () => {
+  // A plain object of numbers takes the compact form; the same options on an object
+  // with another prototype take the JSON form (js/core.js kWeightsLimits).
+  const viaJson = (o) => Object.assign(Object.create({ unused: undefined }), o);
+  const lists = [["a", "b", "c"], ["c", "a"], ["d"]];
+  const cases = [
+    {},
+    { k: 1 },
+    { k: 60, weights: [1, 2, 0.5] },
+    { weights: new Float64Array([0, 1, 1]) },
+    { limits: { maxTotalEntries: 6 } },
+    { k: NaN },
+    { k: 0 },
+    { weights: [1, -1, 1] },
+    { weights: [1, 2] },
+    { limits: { maxTotalEntries: 5 } },
+    { limits: { maxLists: 0 } },
+    { limits: { maxTotalEntries: 2e7 } },
+  ];
+  const outcome = (f) => {
+    try {
+      return { ok: f() };
+    } catch (e) {
+      if (!(e instanceof esm.ScoreError)) throw e;
+      return { code: e.code, field: e.field };
+    }
+  };
+  for (const o of cases) {
+    const a = outcome(() => esm.rrf(lists, o));
+    const b = outcome(() => esm.rrf(lists, viaJson(o)));
+    if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error(`rrf ${JSON.stringify(o)}: compact ${JSON.stringify(a)} vs JSON ${JSON.stringify(b)}`);
+    const docs = new Uint32Array([0, 1, 2, 2, 0, 3]);
+    const offsets = new Uint32Array([0, 3, 5, 6]);
+    const c = outcome(() => Array.from(esm.rrfColumnar(docs, offsets, 4, o).scores));
+    const d = outcome(() => Array.from(esm.rrfColumnar(docs, offsets, 4, viaJson(o)).scores));
+    if (JSON.stringify(c) !== JSON.stringify(d)) throw new Error(`rrfColumnar ${JSON.stringify(o)}: compact ${JSON.stringify(c)} vs JSON ${JSON.stringify(d)}`);
+  }
+});

@@ -153,14 +153,9 @@ pub(crate) fn n_docs(x: f64) -> Result<usize> {
 
 // ---------------------------------------------------------------- Fusion
 
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
-struct RrfOptions {
-    k: Option<f64>,
-    weights: Option<Vec<f64>>,
-}
 
-/// `rrf`. In: options (JSON), list lengths (U32), the lists as indices into the distinct
+/// `rrf`. In: options (JSON, or the compact form of `options::k_weights_limits`), list
+/// lengths (U32), the lists as indices into the distinct
 /// ids (U32; js/core.js interned them, in order of first appearance), the distinct ids
 /// (STRS). Out: the fused documents best first (U32 indices into the ids) and their
 /// scores (F64).
@@ -168,7 +163,7 @@ struct RrfOptions {
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 fn rrf(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
-    let (limits, opts): (Limits, RrfOptions) = with_limits(r.opt_text()?, "options", "rrf")?;
+    let (limits, k, weights) = calibrank_wasm_shared::options::k_weights_limits(r, "rrf")?;
     let lens = r.u32s()?;
     let docs = r.u32s()?;
     let ids = r.strs()?;
@@ -199,8 +194,8 @@ fn rrf(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         at += n as usize;
         lists.push(list.to_vec());
     }
-    let weights = calibrank::fuse::resolve_weights(opts.weights.as_deref(), lists.len(), "options.weights")?;
-    let fused = calibrank::fuse::rrf_pre_interned(ids, lists, &weights, opts.k.unwrap_or(DEFAULT_K))
+    let weights = calibrank::fuse::resolve_weights(weights.as_deref(), lists.len(), "options.weights")?;
+    let fused = calibrank::fuse::rrf_pre_interned(ids, lists, &weights, k.unwrap_or(DEFAULT_K))
         .map_err(|e| if e.field == "k" { e.within("options") } else { e })?;
     let order = fused.order();
     let scores: Vec<f64> = order
@@ -212,31 +207,26 @@ fn rrf(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     Ok(())
 }
 
-/// `rrfColumnar`. In: options (JSON, `k` and `limits`), weights (F64 or NONE), docs,
+/// `rrfColumnar`. In: options (JSON, or the compact form of
+/// `options::k_weights_limits`), docs,
 /// offsets (U32 or F64), nDocs (F64). Out: order (U32), scores (F64).
 // Not inlined into the dispatch: the engine compiles each operation on its first call,
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 fn rrf_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
-    #[derive(Deserialize, Default)]
-    #[serde(rename_all = "camelCase", default)]
-    struct Opts {
-        k: Option<f64>,
-    }
-    let (limits, opts): (Limits, Opts) = with_limits(r.opt_text()?, "options", "rrfColumnar")?;
-    let weights = r.opt_f64s()?;
+    let (limits, k, weights) = calibrank_wasm_shared::options::k_weights_limits(r, "rrfColumnar")?;
     let docs = read_indices(r, "docs", limits.max_columnar_entries, "maxColumnarEntries")?;
     let offsets = read_indices(r, "offsets", limits.max_lists.saturating_add(1), "maxLists")?;
     let n = n_docs(r.f64()?)?;
-    if let Some(w) = weights {
+    if let Some(w) = &weights {
         limits.check_array(w.len(), "options.weights")?;
     }
     let lists = calibrank::pipeline::split_offsets(&docs, &offsets)?;
     limits.check_lists(lists.len(), "offsets")?;
     limits.check_columnar_lengths(lists.iter().map(|l| l.len()), "docs")?;
     limits.check_columnar(n, "nDocs")?;
-    let weights = calibrank::fuse::resolve_weights(weights, lists.len(), "options.weights")?;
-    let fused = rrf_indexed(&lists, &weights, opts.k.unwrap_or(DEFAULT_K), n)
+    let weights = calibrank::fuse::resolve_weights(weights.as_deref(), lists.len(), "options.weights")?;
+    let fused = rrf_indexed(&lists, &weights, k.unwrap_or(DEFAULT_K), n)
         .map_err(|e| if e.field == "k" { e.within("options") } else { e })?;
     let order = fused.order();
     let scores: Vec<f64> = order

@@ -40,3 +40,47 @@ pub fn take_limits(tree: &mut Json, what: &str, function: &str) -> Result<Limits
     limits.validate().map_err(|e| e.within(what))?;
     Ok(limits)
 }
+
+/// Options `{ k?, weights?, limits? }` (rrf, rrfColumnar), as JSON text or in the compact
+/// form js/core.js writes when they are plain numbers: an `F64` section `[flags, k,
+/// limits x 8]` (flags bit 0: `k` given; a limit is NaN when not given) and an `F64`
+/// section of weights (or `NONE`). The compact form decodes to what the JSON would.
+pub fn k_weights_limits(
+    r: &mut crate::wire::Reader<'_>,
+    function: &str,
+) -> Result<(Limits, Option<f64>, Option<Vec<f64>>)> {
+    use crate::wire::tag;
+    #[derive(serde::Deserialize, Default)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+    struct KWeights {
+        k: Option<f64>,
+        weights: Option<Vec<f64>>,
+    }
+    if r.peek_tag() == Some(tag::F64) {
+        let head = r.f64s()?;
+        let weights = r.opt_f64s()?.map(<[f64]>::to_vec);
+        let flags = head.first().copied().unwrap_or(0.0) as u32;
+        let k = (flags & 1 != 0).then(|| head.get(1).copied().unwrap_or(f64::NAN));
+        let field = |i: usize| {
+            head.get(2 + i)
+                .copied()
+                .filter(|v| !v.is_nan())
+                .map(|v| v as u32)
+        };
+        let given = PartialLimits {
+            max_lists: field(0),
+            max_list_length: field(1),
+            max_total_entries: field(2),
+            max_columnar_entries: field(3),
+            max_id_bytes: field(4),
+            max_text_bytes: field(5),
+            max_total_text_bytes: field(6),
+            max_search_work: field(7),
+        };
+        let limits = given.over(Limits::defaults_for(function));
+        limits.validate().map_err(|e| e.within("options"))?;
+        return Ok((limits, k, weights));
+    }
+    let (limits, o): (Limits, KWeights) = with_limits(r.opt_text()?, "options", function)?;
+    Ok((limits, o.k, o.weights))
+}

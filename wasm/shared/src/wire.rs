@@ -138,6 +138,12 @@ impl<'a> Reader<'a> {
         bytemuck::try_cast_slice(bytes).map_err(|e| wire_error(format!("{e:?}")))
     }
 
+    /// The tag of the next section (without reading it).
+    pub fn peek_tag(&self) -> Option<u32> {
+        let h = self.buf.get(self.pos..self.pos + 4)?;
+        Some(u32::from_le_bytes([h[0], h[1], h[2], h[3]]))
+    }
+
     /// UTF-8 text.
     pub fn text(&mut self) -> Result<&'a str> {
         let n = self.expect(tag::TEXT, false)?.unwrap_or(0);
