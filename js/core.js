@@ -587,24 +587,35 @@ export class Pipeline {
     const out = wire.call(OP.PIPELINE_RUN, inp);
     const ids = out.strs();
     const scores = out.f64View();
+    const bands = out.u8View();
     const n = ids.length;
     const results = new Array(n);
-    for (let i = 0; i < n; i++) results[i] = { id: ids[i], score: scores[i], band: "" };
-    const bands = out.u8s();
-    for (let i = 0; i < n; i++) results[i].band = BAND[bands[i]];
+    for (let i = 0; i < n; i++) results[i] = { id: ids[i], score: scores[i], band: BAND[bands[i]] };
     const c = out.f64View();
     const confidence = { weightedTop5: c[0], expectedPrecision: c[1], atLeastOneRelevant: c[2], k: c[3] };
-    const s = out.u32View();
-    const stats = {};
-    for (let i = 0; i < STATS.length; i++) stats[STATS[i]] = s[i];
+    const st = out.u32View();
     const dup = out.u32View();
-    stats.duplicates = Array.from(dup);
+    // The keys in the order they always had.
+    const stats = {
+      lists: st[0],
+      candidates: st[1],
+      inSeveralLists: st[2],
+      duplicates: Array.from(dup),
+      beyondTopK: st[3],
+      beyondCandidateLimit: st[4],
+      belowMinRelevance: st[5],
+      belowMinConfidence: st[6],
+      beyondTopN: st[7],
+      returned: st[8],
+      hits: st[9],
+      degraded: st[10],
+      misses: st[11],
+    };
     const profile = out.text();
     if (profile !== undefined) stats.bandProfile = profile;
     const explain = out.json();
     if (explain !== undefined) for (let i = 0; i < n; i++) results[i].explain = explain[i];
-    // Key order as before: duplicates follows the counts it sits among.
-    return { results, confidence, stats: orderStats(stats) };
+    return { results, confidence, stats };
   }
 
   /**
@@ -660,17 +671,6 @@ export class Pipeline {
   }
 }
 
-function orderStats(s) {
-  const out = {
-    lists: s.lists,
-    candidates: s.candidates,
-    inSeveralLists: s.inSeveralLists,
-    duplicates: s.duplicates,
-  };
-  for (const k of STATS) if (!(k in out)) out[k] = s[k];
-  if (s.bandProfile !== undefined) out.bandProfile = s.bandProfile;
-  return out;
-}
 
 /** Pipelines alive in the module (for leak tests). */
 export function __livePipelines() {

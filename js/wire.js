@@ -324,16 +324,13 @@ function writeString(u8, pos, s, limit) {
 
 // ------------------------------------------------------------------ decoder
 
-/** Decodes short UTF-8 (ASCII without TextDecoder). */
+const fromCharCodes = String.fromCharCode;
+/** Decodes UTF-8; short ASCII without TextDecoder (one native call, a flat string). */
 function readString(u8, start, end) {
-  if (end - start <= 32) {
-    let s = "";
-    for (let i = start; i < end; i++) {
-      const c = u8[i];
-      if (c > 0x7f) return fromUtf8.decode(u8.subarray(start, end));
-      s += String.fromCharCode(c);
-    }
-    return s;
+  if (end - start <= 128) {
+    let ascii = true;
+    for (let i = start; i < end; i++) if (u8[i] > 0x7f) ascii = false;
+    if (ascii) return fromCharCodes.apply(null, u8.subarray(start, end));
   }
   return fromUtf8.decode(u8.subarray(start, end));
 }
@@ -386,6 +383,14 @@ export class Output {
   u32s() {
     const v = this.u32View();
     return v === undefined ? undefined : v.slice();
+  }
+  /** A view into wasm memory (copy it before the next call). */
+  u8View() {
+    const n = this.header(U8);
+    if (n < 0) return undefined;
+    const v = this.w.u8.subarray(this.pos, this.pos + n);
+    this.pos += pad8(n);
+    return v;
   }
   u8s() {
     const n = this.header(U8);
