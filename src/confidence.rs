@@ -9,6 +9,7 @@
 //! * `atLeastOneRelevant = 1 - prod_i (1 - p_i)` over the same top `k` scores, assuming
 //!   independent relevance.
 
+use crate::sort::StableSort;
 use crate::error::{all_finite, ErrorCode, Result, ScoreError};
 use serde::{Deserialize, Serialize};
 
@@ -94,7 +95,7 @@ pub fn query_confidence(scores: &[f64], opts: &ConfidenceOptions) -> Result<Quer
         ));
     }
     let mut sorted = scores.to_vec();
-    sorted.sort_by(|a, b| b.total_cmp(a));
+    sorted.stable_sort_by(|a, b| b.total_cmp(a));
     Ok(confidence_of_sorted(&sorted, opts))
 }
 

@@ -48,6 +48,7 @@ pub mod normalize;
 pub mod pipeline;
 pub mod recency;
 pub mod rerank;
+pub mod sort;
 pub mod timestamp;
 
 #[doc(hidden)]

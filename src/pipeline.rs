@@ -27,6 +27,7 @@
 //! Contract (seed 000): `1 <= topN <= topK`, at most `topN` results, every score within
 //! [0, 1], sorted descending. The output is checked before it is returned.
 
+use crate::sort::StableSort;
 use crate::bands::{select_floors, validate_profiles, Band, BandContext, BandFloors, BandProfile};
 use crate::calibrate::{IsotonicModel, PlattModel, Sigmoid};
 use crate::confidence::{confidence_of_sorted, ConfidenceOptions, QueryConfidence};
@@ -758,6 +759,7 @@ fn count(n: usize) -> u32 {
 }
 
 /// Working state of one candidate.
+#[derive(Clone)]
 struct Work<'a> {
     id: &'a str,
     meta: Option<&'a ItemRef<'a>>,
@@ -1072,7 +1074,7 @@ impl Pipeline {
             keyed.select_nth_unstable_by(top_k - 1, by_key);
             keyed.truncate(top_k);
         }
-        keyed.sort_unstable_by(by_key);
+        keyed.stable_sort_by(by_key);
         let mut ranks = if cfg.explain {
             self.pool_ranks(&fused, &keyed)
         } else {
@@ -1125,7 +1127,7 @@ impl Pipeline {
         stats.below_min_confidence = count(before - pool.len());
 
         // 7. Final order and topN.
-        pool.sort_by(|a, b| {
+        pool.stable_sort_by(|a, b| {
             b.calibrated
                 .total_cmp(&a.calibrated)
                 .then_with(|| b.normalized.total_cmp(&a.normalized))
@@ -1385,7 +1387,7 @@ impl Pipeline {
             pool.select_nth_unstable_by(top_k - 1, by_score);
             pool.truncate(top_k);
         }
-        pool.sort_unstable_by(by_score);
+        pool.stable_sort_by(by_score);
         let raw: Vec<f64> = pool
             .iter()
             .map(|&d| scores.get(d as usize).copied().unwrap_or(0.0))
@@ -1406,7 +1408,7 @@ impl Pipeline {
             .map(|(&d, &n)| (d, n, cfg.calibration.apply(n)))
             .filter(|&(_, _, c)| c >= cfg.min_confidence)
             .collect();
-        kept.sort_by(|a, b| {
+        kept.stable_sort_by(|a, b| {
             b.2.total_cmp(&a.2)
                 .then_with(|| b.1.total_cmp(&a.1))
                 .then(a.0.cmp(&b.0))

@@ -3,6 +3,7 @@
 //! scikit-learn's `IsotonicRegression(out_of_bounds="clip")` predicts). The model is
 //! fitted to relevance judgements by the lab's `fit_isotonic`.
 
+use crate::sort::StableSort;
 use crate::error::{ErrorCode, Result, ScoreError};
 use serde::{Deserialize, Serialize};
 
@@ -61,7 +62,7 @@ impl IsotonicModel {
             .filter(|(_, x)| !x.is_nan())
             .map(|(i, &x)| (x.max(first).min(last), i))
             .collect();
-        order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+        order.stable_sort_by(|a, b| a.0.total_cmp(&b.0));
         // `p` is `partition_point(|knot| knot < x)` for the current x: it only moves
         // forward as x grows.
         let mut p = 0;

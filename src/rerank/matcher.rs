@@ -3,6 +3,7 @@
 //! the typical query, an Aho-Corasick automaton for larger term sets (hostile queries
 //! made the earlier matcher quadratic: docs/reliability.md, "Reranker").
 
+use crate::sort::StableSort;
 use std::cell::Cell;
 
 /// Non-empty terms of at most this many bytes in all (the typical query: a dozen short
@@ -245,7 +246,7 @@ impl Automaton {
             return None;
         }
         let mut sorted = words.to_vec();
-        sorted.sort_unstable();
+        sorted.stable_sort_by(Ord::cmp);
         // The trie: edge k (in creation order) goes from parent[k] to state k + 1.
         let mut parent: Vec<u32> = Vec::with_capacity(total);
         let mut byte: Vec<u8> = Vec::with_capacity(total);

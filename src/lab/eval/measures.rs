@@ -5,6 +5,7 @@
 //! number of relevant judged documents; `@k` keeps the top `min(k, n)` ranks. Every
 //! metric is 0 for a query without relevant documents.
 
+use crate::sort::StableSort;
 use super::metric::{Metric, MetricKind};
 use std::collections::BTreeMap;
 
@@ -27,7 +28,7 @@ impl Judged {
             .map(|doc| grades.get(*doc).copied().and_then(relevant))
             .collect();
         let mut ideal: Vec<f64> = grades.values().copied().filter_map(relevant).collect();
-        ideal.sort_by(|a, b| b.total_cmp(a));
+        ideal.stable_sort_by(|a, b| b.total_cmp(a));
         Judged { ranked, ideal }
     }
 

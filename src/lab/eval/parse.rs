@@ -6,6 +6,7 @@
 //! query is an [`ErrorCode::DuplicateId`] naming both lines (ranx silently keeps the
 //! last score; calibrank refuses, as the two scores cannot both be right).
 
+use crate::sort::StableSort;
 use crate::error::{ErrorCode, Result, ScoreError};
 use crate::lab::runs::{Qrels, Run};
 use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
@@ -120,7 +121,7 @@ pub fn run_to_trec(run: &Run, tag: &str) -> String {
     for (qid, docs) in run {
         let mut ranked: Vec<(&String, f64)> = docs.iter().map(|(d, &s)| (d, s)).collect();
         // `+ 0.0` turns -0.0 into 0.0 so that the two zeros tie.
-        ranked.sort_by(|a, b| {
+        ranked.stable_sort_by(|a, b| {
             (b.1 + 0.0)
                 .total_cmp(&(a.1 + 0.0))
                 .then_with(|| a.0.cmp(b.0))

@@ -24,6 +24,7 @@
 //! use all the evidence, and the held-out figures estimate how floors chosen by this
 //! procedure generalize. The per-fold floors are reported to show their spread.
 
+use crate::sort::StableSort;
 use super::{check_judged, check_unit_interval, require_both_classes};
 use crate::error::{ErrorCode, Result, ScoreError};
 use serde::{Deserialize, Serialize};
@@ -242,7 +243,7 @@ impl Cut {
 /// Every distinct score as a threshold, highest first, with the counts above it.
 fn cuts(items: &[Item]) -> Vec<Cut> {
     let mut sorted: Vec<Item> = items.to_vec();
-    sorted.sort_by(|a, b| b.score.total_cmp(&a.score));
+    sorted.stable_sort_by(|a, b| b.score.total_cmp(&a.score));
     let mut cuts: Vec<Cut> = Vec::new();
     let (mut tp, mut predicted) = (0.0, 0.0);
     for item in sorted {

@@ -12,6 +12,7 @@
 //! 5. predict ([`IsotonicModel::predict`], in the core) by linear interpolation between
 //!    the remaining points, clipping scores to the fitted range first.
 
+use crate::sort::StableSort;
 use super::{check_judged, require_both_classes};
 use crate::calibrate::IsotonicModel;
 use crate::error::Result;
@@ -37,7 +38,7 @@ pub fn fit_isotonic(scores: &[f64], labels: &[f64]) -> Result<IsotonicModel> {
 /// The `(score, label)` pairs sorted by score, then label.
 fn sorted_pairs(scores: &[f64], labels: &[f64]) -> Vec<(f64, f64)> {
     let mut pairs: Vec<(f64, f64)> = scores.iter().copied().zip(labels.iter().copied()).collect();
-    pairs.sort_by(|p, q| p.0.total_cmp(&q.0).then(p.1.total_cmp(&q.1)));
+    pairs.stable_sort_by(|p, q| p.0.total_cmp(&q.0).then(p.1.total_cmp(&q.1)));
     pairs
 }
 

@@ -16,6 +16,7 @@
 //!   machine epsilon, which gives the same value unless some `p` is within `1e-15` of 0
 //!   or 1).
 
+use crate::sort::StableSort;
 use super::{check_judged, check_unit_interval};
 use crate::error::{ErrorCode, Result, ScoreError};
 use serde::{Deserialize, Serialize};
@@ -155,7 +156,7 @@ fn uniform_edges(bins: usize) -> Vec<f64> {
 /// `percentile(values, linspace(0, 1, bins + 1) * 100)` computes them.
 fn quantile_edges(values: &[f64], bins: usize) -> Vec<f64> {
     let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
+    sorted.stable_sort_by(f64::total_cmp);
     uniform_edges(bins)
         .iter()
         .map(|&q| percentile(&sorted, q * 100.0 / 100.0))

@@ -3,6 +3,7 @@
 //! Each function takes the (normalized) result lists of every run for one query and
 //! returns the fused list. Sums run in run order, from 0, as numba's `sum` does.
 
+use crate::sort::StableSort;
 use super::norm::total;
 use super::pysort::sort_by_less;
 use super::{ranking, Scores};
@@ -85,7 +86,7 @@ pub(super) fn comb_min<'a>(lists: &[Scores<'a>]) -> Scores<'a> {
 pub(super) fn comb_med<'a>(lists: &[Scores<'a>]) -> Scores<'a> {
     combine(lists, |d| {
         let mut s = present_scores(lists, d);
-        s.sort_by(f64::total_cmp);
+        s.stable_sort_by(f64::total_cmp);
         let half = s.len() / 2;
         let at = |i: usize| s.get(i).copied().unwrap_or(f64::NAN);
         if s.len() % 2 == 0 {

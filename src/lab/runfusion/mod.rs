@@ -60,6 +60,7 @@ mod methods;
 mod norm;
 mod pysort;
 
+use crate::sort::StableSort;
 use crate::error::{ErrorCode, Result, ScoreError};
 use crate::lab::runs::Run;
 use serde::{Deserialize, Serialize};
@@ -153,7 +154,7 @@ pub fn default_norm(method: &str) -> Option<&'static str> {
 /// `0.0` and `-0.0` tie. This is calibrank's tie rule wherever an order is needed.
 pub fn ranked(results: &BTreeMap<String, f64>) -> Vec<(String, f64)> {
     let mut v: Vec<(String, f64)> = results.iter().map(|(d, s)| (d.clone(), *s)).collect();
-    v.sort_by(|a, b| by_score_then_id((&a.0, a.1), (&b.0, b.1)));
+    v.stable_sort_by(|a, b| by_score_then_id((&a.0, a.1), (&b.0, b.1)));
     v
 }
 
@@ -211,7 +212,7 @@ fn by_score_then_id(a: (&str, f64), b: (&str, f64)) -> Ordering {
 /// One list's documents best first (calibrank's rank order).
 pub(crate) fn ranking<'a>(list: &Scores<'a>) -> Vec<(&'a str, f64)> {
     let mut v: Vec<(&'a str, f64)> = list.iter().map(|(d, s)| (*d, *s)).collect();
-    v.sort_by(|a, b| by_score_then_id(*a, *b));
+    v.stable_sort_by(|a, b| by_score_then_id(*a, *b));
     v
 }
 
