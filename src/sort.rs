@@ -121,7 +121,7 @@ mod tests {
             let mut std = v.clone();
             // Equal keys keep their order: the second field records it.
             ours.stable_sort_by(|a, b| a.0.cmp(&b.0));
-            std.sort_by(|a, b| a.0.cmp(&b.0));
+            std.sort_by_key(|a| a.0);
             assert_eq!(ours, std, "n = {n}");
             let mut desc = v.clone();
             sort_by(&mut desc, |a, b| b.cmp(a));
