@@ -47,6 +47,14 @@ for (const [cjs, mjs] of [["node.cjs", "node.mjs"], ["lab.node.cjs", "lab.node.m
   fs.writeFileSync(`${out}/${mjs}`, `// Node.js, ES modules: the CommonJS entry, re-exported (one ScoreError class either way).\nimport m from "./${cjs}";\nexport const { ${names.join(", ")} } = m;\n`);
 }' "$OUT"
 for t in core lab score_error; do [ -f js/types/$t.d.ts ] && cp js/types/$t.d.ts "$OUT/"; done
+# CommonJS declarations for `require` (TypeScript reads a .d.ts as ESM under "type":
+# "module"): the same declarations, importing each other as .cjs.
+sed -e 's#"./score_error.js"#"./score_error.cjs"#g' "$OUT/core.d.ts" > "$OUT/core.d.cts"
+sed -e 's#"./core.js"#"./core.cjs"#g; s#"./score_error.js"#"./score_error.cjs"#g' "$OUT/lab.d.ts" > "$OUT/lab.d.cts"
+cp "$OUT/score_error.d.ts" "$OUT/score_error.d.cts"
+# For resolvers without `exports` (TypeScript's node10, old bundlers): calibrank/lab.
+mkdir -p "$OUT/lab"
+printf '{\n  "main": "../lab.node.cjs",\n  "module": "../lab.browser.js",\n  "types": "../lab.d.cts"\n}\n' > "$OUT/lab/package.json"
 cp js/package.template.json "$OUT/package.json"
 cp README.md "$OUT/README.md" 2>/dev/null || true
 for m in core lab; do

@@ -12,8 +12,10 @@ import { Miniflare } from "miniflare";
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const pkgDir = join(root, "pkg");
 const pkgJson = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
-const coreEntry = pkgJson.exports["."].workerd;
-const labEntry = pkgJson.exports["./lab"].workerd;
+// A condition's target is a path, or { types, default }.
+const target = (t) => (typeof t === "string" ? t : t && t.default);
+const coreEntry = target(pkgJson.exports["."].workerd);
+const labEntry = target(pkgJson.exports["./lab"].workerd);
 assert.ok(coreEntry && labEntry, "the exports map has a workerd condition for both entries");
 
 const esm = (name, contents) => ({ type: "ESModule", path: join(root, name), contents });
