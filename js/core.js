@@ -45,6 +45,11 @@ function limits() {
 }
 
 function w() {
+  if (wire === null && loader !== null) {
+    const load = loader;
+    loader = null;
+    init(load());
+  }
   if (wire === null) throw scoreError("INTERNAL", "", "calibrank is not initialized: import it through one of its entries");
   return wire;
 }
@@ -677,5 +682,15 @@ export function __livePipelines() {
   return w().call(OP.PIPELINE_LIVE).f64View()[0];
 }
 
+// A loader the entry registered instead of instantiating at import time (Node): the
+// module is read and compiled on the first call, so importing the package costs nothing
+// where it is never called (a server rendering a client component, for instance).
+let loader = null;
+
 /** For the entry modules only (`export *` does not re-export a default export). */
-export default { init };
+export default {
+  init,
+  lazy(load) {
+    loader = load;
+  },
+};

@@ -59,6 +59,11 @@ function limits() {
 }
 
 function w() {
+  if (wire === null && loader !== null) {
+    const load = loader;
+    loader = null;
+    init(load());
+  }
   if (wire === null) throw scoreError("INTERNAL", "", "calibrank/lab is not initialized: import it through one of its entries");
   return wire;
 }
@@ -244,5 +249,15 @@ export function proposeBands(scores, labels, options) {
   return w().call(OP.PROPOSE_BANDS, labelled(toJson(options, "options"), scores, labels, options)).json();
 }
 
+// A loader the entry registered instead of instantiating at import time (Node): the
+// module is read and compiled on the first call, so importing the package costs nothing
+// where it is never called (a server rendering a client component, for instance).
+let loader = null;
+
 /** For the entry modules only (`export *` does not re-export a default export). */
-export default { init };
+export default {
+  init,
+  lazy(load) {
+    loader = load;
+  },
+};

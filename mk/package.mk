@@ -19,3 +19,12 @@ EXTRA_TEST_TARGETS += test-runtimes
 test-runtimes: pkg
 	bun tests/js/runtime-suite.mjs
 	deno run --allow-read --allow-env tests/js/runtime-suite.mjs
+
+# Next.js 16 from the packed tarball, built with Turbopack and with webpack, no
+# configuration: a Node route, an edge route and a client page (Chromium). About 80 s;
+# next, react and react-dom come from the npm registry into a temporary app.
+.PHONY: test-nextjs
+EXTRA_TEST_TARGETS += test-nextjs
+
+test-nextjs: pkg
+	node --test tests/js/nextjs.test.mjs

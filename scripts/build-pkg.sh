@@ -25,7 +25,7 @@ done
 
 # ESM: the API modules, the shared boundary, and the browser / workerd entries.
 cp js/core.js js/lab.js js/wire.js js/score_error.js "$OUT/"
-cp js/entries/browser.js js/entries/lab.browser.js js/entries/workerd.js js/entries/lab.workerd.js js/entries/load.js "$OUT/"
+cp js/entries/browser.js js/entries/lab.browser.js js/entries/workerd.js js/entries/lab.workerd.js js/entries/edge.js js/entries/lab.edge.js js/entries/load.js "$OUT/"
 # CommonJS for Node: one bundle per entry; ScoreError stays in its own module so that
 # both entries (and the ESM wrappers) share one class.
 sed -e 's/^export class ScoreError/class ScoreError/' js/score_error.js > "$OUT/score_error.cjs"
@@ -38,14 +38,16 @@ for m in node lab.node; do
   grep -q 'require("./score_error.cjs")' "$OUT/$m.cjs" || { echo "[build-pkg] $m.cjs does not share score_error.cjs" >&2; exit 1; }
   rm "$OUT/$m.src.js"
 done
-# The ESM entries for Node re-export the CommonJS ones (one module instance, one class).
-node -e '
-const fs = require("fs");
-const out = process.argv[1];
-for (const [cjs, mjs] of [["node.cjs", "node.mjs"], ["lab.node.cjs", "lab.node.mjs"]]) {
-  const names = Object.keys(require(require("path").resolve(out, cjs))).filter((n) => n !== "__esModule").sort();
-  fs.writeFileSync(`${out}/${mjs}`, `// Node.js, ES modules: the CommonJS entry, re-exported (one ScoreError class either way).\nimport m from "./${cjs}";\nexport const { ${names.join(", ")} } = m;\n`);
-}' "$OUT"
+# ESM for Node: bundled from the same sources; ScoreError comes from score_error.cjs so
+# that ESM and CommonJS users share one class.
+for m in node lab.node; do
+  cp "js/entries/$m.mjs.src.js" "$OUT/$m.msrc.js"
+  esbuild "$OUT/$m.msrc.js" --bundle --format=esm --platform=node --target=node18 --log-level=warning \
+    --external:./score_error.js --outfile="$OUT/$m.mjs"
+  sed -i 's#from "./score_error.js"#from "./score_error.cjs"#' "$OUT/$m.mjs"
+  grep -q 'from "./score_error.cjs"' "$OUT/$m.mjs" || { echo "[build-pkg] $m.mjs does not share score_error.cjs" >&2; exit 1; }
+  rm "$OUT/$m.msrc.js"
+done
 for t in core lab score_error; do [ -f js/types/$t.d.ts ] && cp js/types/$t.d.ts "$OUT/"; done
 # CommonJS declarations for `require` (TypeScript reads a .d.ts as ESM under "type":
 # "module"): the same declarations, importing each other as .cjs.

@@ -1,9 +1,9 @@
-// Node.js (CommonJS; the ESM entry re-exports this one, so there is one ScoreError class
-// whichever way the package is loaded): read and compile the wasm synchronously.
+// Node.js, CommonJS: the module is read and compiled on the first call (not at require
+// time, so a bundler that moves this file never breaks an import that is not called).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import internals from "./core.js";
 
-internals.init(new WebAssembly.Module(readFileSync(join(__dirname, "calibrank_core.wasm"))));
+internals.lazy(() => new WebAssembly.Module(readFileSync(join(__dirname, "calibrank_core.wasm"))));
 
 export * from "./core.js";

@@ -47,7 +47,7 @@ test("importing the core entry does not load the lab module", async () => {
     fs.readFileSync = function (p, ...a) { seen.push(String(p)); return read.call(this, p, ...a); };
     const { createRequire } = await import("node:module");
     const req = createRequire(process.cwd() + "/");
-    req("calibrank");
+    req("calibrank").rrf([["a"]]);
     console.log(JSON.stringify(seen.filter((p) => p.endsWith(".wasm"))));
   `], { cwd: new URL("../..", import.meta.url).pathname, encoding: "utf8" });
   const wasm = JSON.parse(out.trim());

@@ -1,0 +1,86 @@
+// Next.js 16, as a user builds it (issue 12): the packed tarball installed into a fresh
+// app with next, react and react-dom from the registry; `next build` (Turbopack, the
+// default) and `next build --webpack`, then `next start`: a Node route, an edge route
+// and a client-component page (in headless Chromium) must give the same numbers as Node,
+// through both entries. Zero configuration: no next.config.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createServer } from "node:net";
+import { launch, newPageWithErrors } from "./chromium.mjs";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const { probe } = await import(join(root, "tests/nextjs/app/probe.js"));
+const expected = probe();
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = createServer().listen(0, () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+function makeApp() {
+  const dir = mkdtempSync(join(tmpdir(), "calibrank-next-"));
+  execFileSync("npm", ["pack", "--silent", "--pack-destination", dir], { cwd: join(root, "pkg") });
+  const tgz = readdirSync(dir).find((f) => f.endsWith(".tgz"));
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "next-app", private: true }));
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "next@16", "react@19", "react-dom@19", `./${tgz}`], { cwd: dir, stdio: "ignore" });
+  cpSync(join(root, "tests/nextjs/app"), join(dir, "app"), { recursive: true });
+  return dir;
+}
+
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+
+async function startAndCheck(dir) {
+  const port = await freePort();
+  const server = spawn(join(dir, "node_modules/.bin/next"), ["start", "-p", String(port)], { cwd: dir, env, stdio: "ignore" });
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    for (let i = 0; i < 100; i++) {
+      try {
+        await fetch(base + "/api/node");
+        break;
+      } catch {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    for (const route of ["/api/node", "/api/edge"]) {
+      const res = await fetch(base + route);
+      assert.equal(res.status, 200, route);
+      assert.deepEqual(await res.json(), expected, route);
+    }
+    const browser = await launch();
+    try {
+      const { page, errors } = await newPageWithErrors(browser);
+      await page.goto(base + "/");
+      await page.waitForFunction(() => window.__result !== undefined, null, { timeout: 30_000 });
+      assert.deepEqual(await page.evaluate(() => window.__result), expected, "the page");
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    server.kill();
+  }
+}
+
+test("Next.js 16: Node route, edge route and page, with Turbopack and with webpack", { timeout: 600_000 }, async (t) => {
+  const dir = makeApp();
+  try {
+    for (const bundler of ["turbopack", "webpack"]) {
+      await t.test(bundler, async () => {
+        rmSync(join(dir, ".next"), { recursive: true, force: true });
+        execFileSync(join(dir, "node_modules/.bin/next"), ["build", ...(bundler === "webpack" ? ["--webpack"] : [])], { cwd: dir, env, stdio: "pipe" });
+        await startAndCheck(dir);
+      });
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

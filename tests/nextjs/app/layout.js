@@ -1,0 +1,10 @@
+export default function RootLayout({ children }) {
+  return (
+    <html>
+      <head>
+        <link rel="icon" href="data:," />
+      </head>
+      <body>{children}</body>
+    </html>
+  );
+}
