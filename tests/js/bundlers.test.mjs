@@ -1,9 +1,11 @@
-// esbuild and Rollup, as a user runs them (issue 12): the packed tarball installed into a
-// fresh app, the app of tests/vite/ bundled for production with the tool's defaults
-// (esbuild `--bundle --format=esm`; Rollup with @rollup/plugin-node-resolve), run in
-// headless Chromium. Neither tool copies `new URL("x.wasm", import.meta.url)` assets:
-// the README's one step (copy node_modules/calibrank/*.wasm next to the bundle) is what
-// the test does, and without it the page must fail with a message that says so.
+// webpack, esbuild and Rollup, as a user runs them (issue 12): the packed tarball
+// installed into a fresh app, the app of tests/vite/ bundled for production with the
+// tool's defaults (webpack 5 `mode: "production"` with only entry and output; esbuild
+// `--bundle --format=esm`; Rollup with @rollup/plugin-node-resolve), run in headless
+// Chromium. webpack emits the `.wasm` assets itself. esbuild and Rollup do not copy
+// `new URL("x.wasm", import.meta.url)` assets: the README's one step (copy
+// node_modules/calibrank/*.wasm next to the bundle) is what the test does, and without
+// it the page must fail with a message that says so.
 import test from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -70,7 +72,20 @@ const copyWasm = (dir) => {
   for (const m of ["core", "lab"]) copyFileSync(join(dir, "node_modules/calibrank", `calibrank_${m}.wasm`), join(dir, "dist", `calibrank_${m}.wasm`));
 };
 
+/** Tools that emit the `.wasm` assets themselves (no copy step). */
+const ZERO_CONFIG = new Set(["webpack"]);
+
 const TOOLS = {
+  async webpack(dir) {
+    const webpack = (await import("webpack")).default;
+    const stats = await new Promise((resolve, reject) =>
+      webpack(
+        { mode: "production", context: dir, entry: "./main.js", output: { path: join(dir, "dist"), filename: "main.js" } },
+        (err, st) => (err ? reject(err) : resolve(st)),
+      ),
+    );
+    assert.ok(!stats.hasErrors(), stats.toString("errors-only"));
+  },
   async esbuild(dir) {
     const { build } = await import("esbuild");
     await build({ absWorkingDir: dir, entryPoints: ["main.js"], bundle: true, format: "esm", outdir: "dist", logLevel: "silent" });
@@ -85,12 +100,22 @@ const TOOLS = {
 };
 
 for (const [tool, bundle] of Object.entries(TOOLS)) {
-  test(`${tool}: a production bundle runs in Chromium once the .wasm files are copied, and says what to do when they are not`, async () => {
+  const title = ZERO_CONFIG.has(tool)
+    ? `${tool}: a production bundle runs in Chromium with no configuration`
+    : `${tool}: a production bundle runs in Chromium once the .wasm files are copied, and says what to do when they are not`;
+  test(title, async () => {
     const dir = makeApp();
     try {
       mkdirSync(join(dir, "dist"), { recursive: true });
       await bundle(dir);
       page(dir);
+      if (ZERO_CONFIG.has(tool)) {
+        const { result, errors } = await runInChromium(join(dir, "dist"));
+        assert.ok(result, `no result: ${errors.join(" | ")}`);
+        checkResult(result);
+        assert.deepEqual(errors, []);
+        return;
+      }
       // Without the copy: a clear error, not a bare 404.
       const missing = await runInChromium(join(dir, "dist"));
       assert.equal(missing.result, undefined);
