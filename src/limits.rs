@@ -334,17 +334,23 @@ impl PartialLimits {
             max_lists: self.max_lists.unwrap_or(base.max_lists),
             max_list_length: self.max_list_length.unwrap_or(base.max_list_length),
             max_total_entries: self.max_total_entries.unwrap_or(base.max_total_entries),
-            max_columnar_entries: self.max_columnar_entries.unwrap_or(base.max_columnar_entries),
+            max_columnar_entries: self
+                .max_columnar_entries
+                .unwrap_or(base.max_columnar_entries),
             max_id_bytes: self.max_id_bytes.unwrap_or(base.max_id_bytes),
             max_text_bytes: self.max_text_bytes.unwrap_or(base.max_text_bytes),
-            max_total_text_bytes: self.max_total_text_bytes.unwrap_or(base.max_total_text_bytes),
+            max_total_text_bytes: self
+                .max_total_text_bytes
+                .unwrap_or(base.max_total_text_bytes),
             max_search_work: self.max_search_work.unwrap_or(base.max_search_work),
         }
     }
 }
 
 /// `PipelineConfig.limits`: missing fields take the pipeline's defaults.
-pub fn deserialize_pipeline_limits<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Limits, D::Error> {
+pub fn deserialize_pipeline_limits<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Limits, D::Error> {
     let partial = Option::<PartialLimits>::deserialize(d)?.unwrap_or_default();
     Ok(partial.over(Limits::defaults_for("Pipeline")))
 }
@@ -519,8 +525,16 @@ mod tests {
         assert_eq!((l.max_lists, l.max_total_entries), (3, 400_000));
         let cfg: crate::pipeline::PipelineConfig =
             serde_json::from_str(r#"{"limits": {"maxTextBytes": 10}}"#).unwrap();
-        assert_eq!((cfg.limits.max_text_bytes, cfg.limits.max_total_entries), (10, 400_000));
-        assert_eq!(crate::pipeline::PipelineConfig::default().limits.max_total_entries, 400_000);
+        assert_eq!(
+            (cfg.limits.max_text_bytes, cfg.limits.max_total_entries),
+            (10, 400_000)
+        );
+        assert_eq!(
+            crate::pipeline::PipelineConfig::default()
+                .limits
+                .max_total_entries,
+            400_000
+        );
         assert!(serde_json::from_str::<PartialLimits>(r#"{"maxEntries": 7}"#).is_err());
     }
 }

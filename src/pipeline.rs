@@ -27,15 +27,13 @@
 //! Contract (seed 000): `1 <= topN <= topK`, at most `topN` results, every score within
 //! [0, 1], sorted descending. The output is checked before it is returned.
 
-use crate::sort::StableSort;
 use crate::bands::{select_floors, validate_profiles, Band, BandContext, BandFloors, BandProfile};
 use crate::calibrate::{IsotonicModel, PlattModel, Sigmoid};
 use crate::confidence::{confidence_of_sorted, ConfidenceOptions, QueryConfidence};
 use crate::error::{finite, ErrorCode, Result, ScoreError};
 use crate::fuse::{
-    rrf_pre_interned,
-    descending_key, rrf_interned, validate_k, validate_weight, InternedFusion, RankedList,
-    DEFAULT_K,
+    descending_key, rrf_interned, rrf_pre_interned, validate_k, validate_weight, InternedFusion,
+    RankedList, DEFAULT_K,
 };
 use crate::limits::Limits;
 use crate::normalize::{normalize, validate_temperature, NormalizeMethod};
@@ -47,6 +45,7 @@ use crate::rerank::{
     cross_encoder_normalize, heuristic_factors, CandidateText, HeuristicConfig, HeuristicFactors,
     PreparedQuery,
 };
+use crate::sort::StableSort;
 use crate::timestamp::Timestamp;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -286,7 +285,10 @@ pub struct PipelineConfig {
     pub confidence: ConfidenceOptions,
     /// Input size limits (missing fields: the pipeline's defaults,
     /// `Limits::defaults_for("Pipeline")`).
-    #[serde(default = "crate::limits::pipeline_limits", deserialize_with = "crate::limits::deserialize_pipeline_limits")]
+    #[serde(
+        default = "crate::limits::pipeline_limits",
+        deserialize_with = "crate::limits::deserialize_pipeline_limits"
+    )]
     pub limits: Limits,
     /// Attach an `explain` record to every result (default true).
     pub explain: bool,

@@ -3,8 +3,8 @@
 //! scikit-learn's `IsotonicRegression(out_of_bounds="clip")` predicts). The model is
 //! fitted to relevance judgements by the lab's `fit_isotonic`.
 
-use crate::sort::StableSort;
 use crate::error::{ErrorCode, Result, ScoreError};
+use crate::sort::StableSort;
 use serde::{Deserialize, Serialize};
 
 /// A fitted isotonic calibration: the knots `(x[i], y[i])` of a non-decreasing

@@ -5,8 +5,8 @@
 //! number of relevant judged documents; `@k` keeps the top `min(k, n)` ranks. Every
 //! metric is 0 for a query without relevant documents.
 
-use crate::sort::StableSort;
 use super::metric::{Metric, MetricKind};
+use crate::sort::StableSort;
 use std::collections::BTreeMap;
 
 /// One query's ranking seen through its judgements at one relevance level.

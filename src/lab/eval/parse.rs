@@ -6,9 +6,9 @@
 //! query is an [`ErrorCode::DuplicateId`] naming both lines (ranx silently keeps the
 //! last score; calibrank refuses, as the two scores cannot both be right).
 
-use crate::sort::StableSort;
 use crate::error::{ErrorCode, Result, ScoreError};
 use crate::lab::runs::{Qrels, Run};
+use crate::sort::StableSort;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::{self, Write as _};

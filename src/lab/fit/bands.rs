@@ -24,9 +24,9 @@
 //! use all the evidence, and the held-out figures estimate how floors chosen by this
 //! procedure generalize. The per-fold floors are reported to show their spread.
 
-use crate::sort::StableSort;
 use super::{check_judged, check_unit_interval, require_both_classes};
 use crate::error::{ErrorCode, Result, ScoreError};
+use crate::sort::StableSort;
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 

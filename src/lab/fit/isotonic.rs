@@ -12,10 +12,10 @@
 //! 5. predict ([`IsotonicModel::predict`], in the core) by linear interpolation between
 //!    the remaining points, clipping scores to the fitted range first.
 
-use crate::sort::StableSort;
 use super::{check_judged, require_both_classes};
 use crate::calibrate::IsotonicModel;
 use crate::error::Result;
+use crate::sort::StableSort;
 
 /// Scores closer than this to the first score of a run of equal scores are merged
 /// (numpy's `finfo(float64).resolution`, as in scikit-learn).

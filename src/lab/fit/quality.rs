@@ -16,9 +16,9 @@
 //!   machine epsilon, which gives the same value unless some `p` is within `1e-15` of 0
 //!   or 1).
 
-use crate::sort::StableSort;
 use super::{check_judged, check_unit_interval};
 use crate::error::{ErrorCode, Result, ScoreError};
+use crate::sort::StableSort;
 use serde::{Deserialize, Serialize};
 
 /// Most bins [`calibration_error`] accepts.

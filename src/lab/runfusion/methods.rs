@@ -3,10 +3,10 @@
 //! Each function takes the (normalized) result lists of every run for one query and
 //! returns the fused list. Sums run in run order, from 0, as numba's `sum` does.
 
-use crate::sort::StableSort;
 use super::norm::total;
 use super::pysort::sort_by_less;
 use super::{ranking, Scores};
+use crate::sort::StableSort;
 use std::collections::BTreeSet;
 
 /// ranx's score for a document a run missed, in CombMAX.

@@ -60,9 +60,9 @@ mod methods;
 mod norm;
 mod pysort;
 
-use crate::sort::StableSort;
 use crate::error::{ErrorCode, Result, ScoreError};
 use crate::lab::runs::Run;
+use crate::sort::StableSort;
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 use std::collections::BTreeMap;

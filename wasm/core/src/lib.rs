@@ -17,10 +17,10 @@ use calibrank::confidence::ConfidenceOptions;
 use calibrank::error::{ErrorCode, Result, ScoreError};
 use calibrank::fuse::{rrf_indexed, DEFAULT_K};
 use calibrank::limits::{Budget, Limits};
-use calibrank::timestamp::Timestamp;
 use calibrank::multiquery::{MultiQueryOptions, QueryHit};
 use calibrank::normalize::NormalizeMethod;
 use calibrank::rerank::{Candidate, HeuristicConfig};
+use calibrank::timestamp::Timestamp;
 use calibrank_wasm_shared::json;
 use calibrank_wasm_shared::options::with_limits;
 use calibrank_wasm_shared::wire::{Numbers, Reader, Writer};
@@ -104,7 +104,12 @@ fn in_options(e: ScoreError, data: &[&str]) -> ScoreError {
 
 /// Numbers given as a `Float64Array`/number[] (F64) or as a `Uint32Array` (U32) of
 /// indices; the F64 form is checked here: whole numbers in `0..2^32`.
-pub(crate) fn read_indices(r: &mut Reader<'_>, field: &str, max: u32, limit: &str) -> Result<Vec<u32>> {
+pub(crate) fn read_indices(
+    r: &mut Reader<'_>,
+    field: &str,
+    max: u32,
+    limit: &str,
+) -> Result<Vec<u32>> {
     let (u, f) = match r.u32s_or_f64s()? {
         Numbers::U32(u) => (Some(u), None),
         Numbers::F64(f) => (None, Some(f)),
@@ -153,7 +158,6 @@ pub(crate) fn n_docs(x: f64) -> Result<usize> {
 
 // ---------------------------------------------------------------- Fusion
 
-
 /// `rrf`. In: options (JSON, or the compact form of `options::k_weights_limits`), list
 /// lengths (U32), the lists as indices into the distinct
 /// ids (U32; js/core.js interned them, in order of first appearance), the distinct ids
@@ -194,9 +198,16 @@ fn rrf(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         at += n as usize;
         lists.push(list.to_vec());
     }
-    let weights = calibrank::fuse::resolve_weights(weights.as_deref(), lists.len(), "options.weights")?;
+    let weights =
+        calibrank::fuse::resolve_weights(weights.as_deref(), lists.len(), "options.weights")?;
     let fused = calibrank::fuse::rrf_pre_interned(ids, lists, &weights, k.unwrap_or(DEFAULT_K))
-        .map_err(|e| if e.field == "k" { e.within("options") } else { e })?;
+        .map_err(|e| {
+            if e.field == "k" {
+                e.within("options")
+            } else {
+                e
+            }
+        })?;
     let order = fused.order();
     let scores: Vec<f64> = order
         .iter()
@@ -225,9 +236,15 @@ fn rrf_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     limits.check_lists(lists.len(), "offsets")?;
     limits.check_columnar_lengths(lists.iter().map(|l| l.len()), "docs")?;
     limits.check_columnar(n, "nDocs")?;
-    let weights = calibrank::fuse::resolve_weights(weights.as_deref(), lists.len(), "options.weights")?;
-    let fused = rrf_indexed(&lists, &weights, k.unwrap_or(DEFAULT_K), n)
-        .map_err(|e| if e.field == "k" { e.within("options") } else { e })?;
+    let weights =
+        calibrank::fuse::resolve_weights(weights.as_deref(), lists.len(), "options.weights")?;
+    let fused = rrf_indexed(&lists, &weights, k.unwrap_or(DEFAULT_K), n).map_err(|e| {
+        if e.field == "k" {
+            e.within("options")
+        } else {
+            e
+        }
+    })?;
     let order = fused.order();
     let scores: Vec<f64> = order
         .iter()
@@ -243,7 +260,8 @@ fn rrf_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 fn multi_query(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
-    let (limits, opts): (Limits, MultiQueryOptions) = with_limits(r.opt_text()?, "options", "fuseMultiQuery")?;
+    let (limits, opts): (Limits, MultiQueryOptions) =
+        with_limits(r.opt_text()?, "options", "fuseMultiQuery")?;
     let queries: Vec<Vec<QueryHit>> = json::from_text(r.text()?, "queries")?;
     limits.check_lists(queries.len(), "queries")?;
     limits.check_lengths(queries.iter().map(Vec::len), "queries")?;
@@ -333,7 +351,13 @@ fn normalize(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let method = NormalizeMethod::parse(r.text()?)?;
     let scores = scores_in(r, &limits, "scores")?;
     let out = calibrank::normalize::normalize(&scores, method, opts.temperature.unwrap_or(1.0))
-        .map_err(|e| if e.field == "temperature" { e.within("options") } else { e })?;
+        .map_err(|e| {
+            if e.field == "temperature" {
+                e.within("options")
+            } else {
+                e
+            }
+        })?;
     w.f64s(&out);
     Ok(())
 }
@@ -345,7 +369,8 @@ fn normalize(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 fn calibrate(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, sigmoid): (Limits, Sigmoid) = with_limits(r.opt_text()?, "options", "calibrate")?;
     let scores = scores_in(r, &limits, "scores")?;
-    let out = calibrank::calibrate::calibrate(&scores, &sigmoid).map_err(|e| in_options(e, &["scores"]))?;
+    let out = calibrank::calibrate::calibrate(&scores, &sigmoid)
+        .map_err(|e| in_options(e, &["scores"]))?;
     w.f64s(&out);
     Ok(())
 }
@@ -360,9 +385,13 @@ fn classify(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         None => BandFloors::default(),
     };
     let score = r.f64()?;
-    let out = floors
-        .classify(score, None)
-        .map_err(|e| if e.field == "score" { e } else { e.within("options") })?;
+    let out = floors.classify(score, None).map_err(|e| {
+        if e.field == "score" {
+            e
+        } else {
+            e.within("options")
+        }
+    })?;
     write_json(w, &out)
 }
 
@@ -371,7 +400,8 @@ fn classify(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 fn query_confidence(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
-    let (limits, opts): (Limits, ConfidenceOptions) = with_limits(r.opt_text()?, "options", "queryConfidence")?;
+    let (limits, opts): (Limits, ConfidenceOptions) =
+        with_limits(r.opt_text()?, "options", "queryConfidence")?;
     let scores = scores_in(r, &limits, "scores")?;
     let out = calibrank::confidence::query_confidence(&scores, &opts)
         .map_err(|e| in_options(e, &["scores"]))?;

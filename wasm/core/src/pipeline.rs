@@ -5,7 +5,8 @@ use calibrank::bands::{Band, BandContext};
 use calibrank::error::{ErrorCode, Result, ScoreError};
 use calibrank::limits::Limits;
 use calibrank::pipeline::{
-    split_offsets, ColumnarInput, InputRef, Interned, ItemRef, ListRef, Pipeline, PipelineConfig, TimeRef,
+    split_offsets, ColumnarInput, InputRef, Interned, ItemRef, ListRef, Pipeline, PipelineConfig,
+    TimeRef,
 };
 use calibrank_wasm_shared::json;
 use calibrank_wasm_shared::wire::{Reader, Strs, Writer};
@@ -120,7 +121,8 @@ fn decode_input<'a: 'b, 'b>(
     let mut next_new = 0u32;
     for i in 0..n_lists {
         let l = chunk(lists, i, 5)?;
-        let (name, start, count, flags, n_scores) = (l[0], l[1] as usize, l[2] as usize, l[3], l[4] as usize);
+        let (name, start, count, flags, n_scores) =
+            (l[0], l[1] as usize, l[2] as usize, l[3], l[4] as usize);
         limits.check_lengths([count], "lists")?;
         let list_scores = if flags & SCORES != 0 {
             let s = scores
@@ -171,7 +173,13 @@ fn decode_input<'a: 'b, 'b>(
             // An item in no list (the ids of the lists are charged above).
             text.charge(key, || format!("items.{key}"))?;
         }
-        for (bit, at, name) in [(NAME, 2, "name"), (TYPE, 3, "type"), (SUMMARY, 4, "summary"), (CONTENT, 5, "content"), (MOD_STR, 6, "modifiedAt")] {
+        for (bit, at, name) in [
+            (NAME, 2, "name"),
+            (TYPE, 3, "type"),
+            (SUMMARY, 4, "summary"),
+            (CONTENT, 5, "content"),
+            (MOD_STR, 6, "modifiedAt"),
+        ] {
             if flags & bit != 0 {
                 text.charge(strs.get(t[at] as usize)?, || format!("items.{key}.{name}"))?;
             }
@@ -285,9 +293,19 @@ pub fn run(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         let out = p.run_ref(&input)?;
         w.strs(out.results.iter().map(|x| x.id.as_str()));
         w.f64s(&out.results.iter().map(|x| x.score).collect::<Vec<_>>());
-        w.u8s(&out.results.iter().map(|x| band_code(x.band)).collect::<Vec<_>>());
+        w.u8s(
+            &out.results
+                .iter()
+                .map(|x| band_code(x.band))
+                .collect::<Vec<_>>(),
+        );
         let c = &out.confidence;
-        w.f64s(&[c.weighted_top5, c.expected_precision, c.at_least_one_relevant, f64::from(c.k)]);
+        w.f64s(&[
+            c.weighted_top5,
+            c.expected_precision,
+            c.at_least_one_relevant,
+            f64::from(c.k),
+        ]);
         let s = &out.stats;
         w.u32s(&[
             s.lists,
@@ -353,7 +371,12 @@ pub fn run_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         w.f64s(&out.scores);
         w.u8s(&out.bands.iter().map(|&b| band_code(b)).collect::<Vec<_>>());
         let c = &out.confidence;
-        w.f64s(&[c.weighted_top5, c.expected_precision, c.at_least_one_relevant, f64::from(c.k)]);
+        w.f64s(&[
+            c.weighted_top5,
+            c.expected_precision,
+            c.at_least_one_relevant,
+            f64::from(c.k),
+        ]);
         w.u32s(&[out.candidates]);
         Ok(())
     })

@@ -59,7 +59,9 @@ fn dispatch(op: u32, r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         op::FUSE_RUNS => fuse_runs(r, w),
         op::OPTIMIZE => optimize(r, w),
         op::FIT_PLATT => fit_with(r, w, |s, l| Ok(Calibration::Platt(fit::fit_platt(s, l)?))),
-        op::FIT_ISOTONIC => fit_with(r, w, |s, l| Ok(Calibration::Isotonic(fit::fit_isotonic(s, l)?))),
+        op::FIT_ISOTONIC => fit_with(r, w, |s, l| {
+            Ok(Calibration::Isotonic(fit::fit_isotonic(s, l)?))
+        }),
         op::APPLY_CALIBRATION => apply_calibration(r, w),
         op::CALIBRATION_ERROR => calibration_error(r, w),
         op::PROPOSE_BANDS => propose_bands(r, w),
@@ -131,7 +133,12 @@ fn limits_only(r: &mut Reader<'_>, function: &str) -> Result<Limits> {
 // Not inlined into the dispatch: the engine compiles each operation on its first call,
 // so the first call of one function does not compile all of them.
 #[inline(never)]
-fn parse(r: &mut Reader<'_>, w: &mut Writer, f: fn(&str) -> Result<Run>, function: &str) -> Result<()> {
+fn parse(
+    r: &mut Reader<'_>,
+    w: &mut Writer,
+    f: fn(&str) -> Result<Run>,
+    function: &str,
+) -> Result<()> {
     let limits = limits_only(r, function)?;
     let text = r.text()?;
     limits.check_total_text(text.len(), "text")?;
@@ -160,7 +167,11 @@ fn charge_run(run: &Run, field: &str, budget: &mut Budget) -> Result<()> {
 fn decode_runs(text: &str, budget: &mut Budget) -> Result<Vec<Run>> {
     let tree = json::parse(text, "runs")?;
     let Json::Arr(items) = &tree else {
-        return Err(ScoreError::new(ErrorCode::InvalidType, "runs", "expected an array of runs"));
+        return Err(ScoreError::new(
+            ErrorCode::InvalidType,
+            "runs",
+            "expected an array of runs",
+        ));
     };
     budget.limits.check_lists(items.len(), "runs")?;
     items
@@ -181,7 +192,14 @@ fn decode_runs(text: &str, budget: &mut Budget) -> Result<Vec<Run>> {
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 fn evaluate(r: &mut Reader<'_>, w: &mut Writer, per_query: bool) -> Result<()> {
-    let limits = limits_only(r, if per_query { "evaluatePerQuery" } else { "evaluate" })?;
+    let limits = limits_only(
+        r,
+        if per_query {
+            "evaluatePerQuery"
+        } else {
+            "evaluate"
+        },
+    )?;
     let mut budget = Budget::new(limits);
     let qrels = decode_run(r.text()?, "qrels", &mut budget)?;
     let run = decode_run(r.text()?, "run", &mut budget)?;
@@ -257,7 +275,8 @@ mod host {
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 fn optimize(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
-    let (limits, opts): (Limits, optimize::OptimizeOptions) = with_limits(r.opt_text()?, "options", "optimizeFusion")?;
+    let (limits, opts): (Limits, optimize::OptimizeOptions) =
+        with_limits(r.opt_text()?, "options", "optimizeFusion")?;
     let mut budget = Budget::new(limits);
     let qrels = decode_run(r.text()?, "qrels", &mut budget)?;
     let runs = decode_runs(r.text()?, &mut budget)?;
@@ -271,17 +290,22 @@ fn optimize(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
             host::report(p.done, p.total, p.best_score);
         }
     };
-    let report = optimize::optimize_fusion(&qrels, &runs, &opts, &mut progress).map_err(|e| {
-        match e.field.as_str() {
-            "runs" | "qrels" => e,
-            _ if e.field.starts_with("runs") => e,
-            _ => e.within("options"),
-        }
-    })?;
+    let report =
+        optimize::optimize_fusion(&qrels, &runs, &opts, &mut progress).map_err(|e| {
+            match e.field.as_str() {
+                "runs" | "qrels" => e,
+                _ if e.field.starts_with("runs") => e,
+                _ => e.within("options"),
+            }
+        })?;
     write_json(w, &report)
 }
 
-fn scores_labels<'a>(r: &mut Reader<'a>, limits: &Limits, names: [&str; 2]) -> Result<(&'a [f64], &'a [f64])> {
+fn scores_labels<'a>(
+    r: &mut Reader<'a>,
+    limits: &Limits,
+    names: [&str; 2],
+) -> Result<(&'a [f64], &'a [f64])> {
     let s = r.f64s()?;
     limits.check_array(s.len(), names[0])?;
     let l = r.f64s()?;
@@ -293,7 +317,11 @@ fn scores_labels<'a>(r: &mut Reader<'a>, limits: &Limits, names: [&str; 2]) -> R
 // Not inlined into the dispatch: the engine compiles each operation on its first call,
 // so the first call of one function does not compile all of them.
 #[inline(never)]
-fn fit_with(r: &mut Reader<'_>, w: &mut Writer, f: fn(&[f64], &[f64]) -> Result<Calibration>) -> Result<()> {
+fn fit_with(
+    r: &mut Reader<'_>,
+    w: &mut Writer,
+    f: fn(&[f64], &[f64]) -> Result<Calibration>,
+) -> Result<()> {
     let limits = limits_only(r, "fit")?;
     let (s, l) = scores_labels(r, &limits, ["scores", "labels"])?;
     write_json(w, &f(s, l)?)
@@ -333,7 +361,8 @@ fn apply_calibration(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 fn calibration_error(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
-    let (limits, opts): (Limits, fit::CalibrationErrorOptions) = with_limits(r.opt_text()?, "options", "calibrationError")?;
+    let (limits, opts): (Limits, fit::CalibrationErrorOptions) =
+        with_limits(r.opt_text()?, "options", "calibrationError")?;
     let (p, l) = scores_labels(r, &limits, ["probabilities", "labels"])?;
     write_json(w, &fit::calibration_error(p, l, &opts)?)
 }
@@ -343,7 +372,8 @@ fn calibration_error(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 fn propose_bands(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
-    let (limits, opts): (Limits, fit::ProposeBandsOptions) = with_limits(r.opt_text()?, "options", "proposeBands")?;
+    let (limits, opts): (Limits, fit::ProposeBandsOptions) =
+        with_limits(r.opt_text()?, "options", "proposeBands")?;
     let (s, l) = scores_labels(r, &limits, ["scores", "labels"])?;
     write_json(w, &fit::propose_bands(s, l, &opts)?)
 }

@@ -16,8 +16,8 @@
 
 use calibrank::error::{from_serde_message, ErrorCode, Result, ScoreError};
 use serde::de::{
-    self, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, IntoDeserializer,
-    MapAccess, SeqAccess, Unexpected, VariantAccess, Visitor,
+    self, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, IntoDeserializer, MapAccess,
+    SeqAccess, Unexpected, VariantAccess, Visitor,
 };
 use std::fmt;
 
@@ -211,7 +211,10 @@ impl Parser<'_> {
     }
 
     fn hex4(&mut self) -> std::result::Result<u32, &'static str> {
-        let digits = self.s.get(self.pos..self.pos + 4).ok_or("short \\u escape")?;
+        let digits = self
+            .s
+            .get(self.pos..self.pos + 4)
+            .ok_or("short \\u escape")?;
         let text = std::str::from_utf8(digits).map_err(|_| "invalid \\u escape")?;
         let v = u32::from_str_radix(text, 16).map_err(|_| "invalid \\u escape")?;
         self.pos += 4;
@@ -300,7 +303,10 @@ const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
 impl<'de> Deserializer<'de> for &'de Json {
     type Error = DeError;
 
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> std::result::Result<V::Value, DeError> {
+    fn deserialize_any<V: Visitor<'de>>(
+        self,
+        visitor: V,
+    ) -> std::result::Result<V::Value, DeError> {
         match self {
             Json::Null => visitor.visit_unit(),
             Json::Bool(b) => visitor.visit_bool(*b),
@@ -328,14 +334,20 @@ impl<'de> Deserializer<'de> for &'de Json {
         }
     }
 
-    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> std::result::Result<V::Value, DeError> {
+    fn deserialize_f64<V: Visitor<'de>>(
+        self,
+        visitor: V,
+    ) -> std::result::Result<V::Value, DeError> {
         match self {
             Json::Num(x) => visitor.visit_f64(*x),
             _ => self.deserialize_any(visitor),
         }
     }
 
-    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> std::result::Result<V::Value, DeError> {
+    fn deserialize_f32<V: Visitor<'de>>(
+        self,
+        visitor: V,
+    ) -> std::result::Result<V::Value, DeError> {
         self.deserialize_f64(visitor)
     }
 
@@ -482,7 +494,10 @@ impl<'de> VariantAccess<'de> for &'de Json {
     fn unit_variant(self) -> std::result::Result<(), DeError> {
         match self {
             Json::Null => Ok(()),
-            other => Err(de::Error::invalid_type(other.unexpected(), &"a unit variant")),
+            other => Err(de::Error::invalid_type(
+                other.unexpected(),
+                &"a unit variant",
+            )),
         }
     }
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(
@@ -522,7 +537,11 @@ mod tests {
 
     #[test]
     fn sentinels_round_trip() {
-        let t = parse(r#"[1, "\u0000NaN", "\u0000-Infinity", "\u0000\u0000x", "\u0000bigint", -0, 2.5e-3]"#, "x").unwrap();
+        let t = parse(
+            r#"[1, "\u0000NaN", "\u0000-Infinity", "\u0000\u0000x", "\u0000bigint", -0, 2.5e-3]"#,
+            "x",
+        )
+        .unwrap();
         let Json::Arr(v) = t else { panic!() };
         assert!(matches!(v[1], Json::Num(x) if x.is_nan()));
         assert_eq!(v[2], Json::Num(f64::NEG_INFINITY));
@@ -537,7 +556,10 @@ mod tests {
         assert!(c.k.unwrap().is_nan());
         assert_eq!(c.top_n, Some(3));
         let e = from_text::<Cfg>(r#"{"kk":1}"#, "config").unwrap_err();
-        assert_eq!((e.code, e.field.as_str()), (ErrorCode::UnknownField, "config.kk"));
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::UnknownField, "config.kk")
+        );
         let e = from_text::<Cfg>(r#"{"topN":1.5}"#, "config").unwrap_err();
         assert_eq!(e.code, ErrorCode::InvalidType);
         let e = from_text::<Cfg>(r#"{"name":"\u0000function"}"#, "config").unwrap_err();

@@ -94,7 +94,11 @@ pub fn push_json_string(out: &mut String, v: &str) {
 /// operation table, and returns the address of the output: a header of two `u32`
 /// (status: 0 success, 1 a `ScoreError` whose JSON is the output; the length of the
 /// sections that follow), then the sections.
-pub fn call(op: u32, bytes: u32, f: impl FnOnce(u32, &mut Reader<'_>, &mut Writer) -> Result<()>) -> u32 {
+pub fn call(
+    op: u32,
+    bytes: u32,
+    f: impl FnOnce(u32, &mut Reader<'_>, &mut Writer) -> Result<()>,
+) -> u32 {
     // The input is taken out of its cell for the call, so that an operation may reserve
     // or call again without a double borrow; it is put back afterwards.
     let input = INPUT.with(|b| std::mem::take(&mut *b.borrow_mut()));
@@ -104,7 +108,11 @@ pub fn call(op: u32, bytes: u32, f: impl FnOnce(u32, &mut Reader<'_>, &mut Write
     let all: &[u8] = bytemuck::cast_slice(&input);
     let result = match all.get(..bytes as usize) {
         Some(buf) => f(op, &mut Reader::new(buf), &mut out),
-        None => Err(ScoreError::new(ErrorCode::Internal, "", "wire: input length")),
+        None => Err(ScoreError::new(
+            ErrorCode::Internal,
+            "",
+            "wire: input length",
+        )),
     };
     let status = match result {
         Ok(()) => 0,
@@ -124,7 +132,11 @@ pub fn call(op: u32, bytes: u32, f: impl FnOnce(u32, &mut Reader<'_>, &mut Write
 
 /// An unknown operation number (a mismatch between the JavaScript and the module).
 pub fn unknown_op(op: u32) -> ScoreError {
-    ScoreError::new(ErrorCode::Internal, "", format!("wire: unknown operation {op}"))
+    ScoreError::new(
+        ErrorCode::Internal,
+        "",
+        format!("wire: unknown operation {op}"),
+    )
 }
 
 /// Objects that live in wasm memory between calls (a `Pipeline`, a `Run`), addressed by

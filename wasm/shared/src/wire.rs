@@ -166,7 +166,8 @@ impl<'a> Reader<'a> {
 
     /// `f64` values.
     pub fn f64s(&mut self) -> Result<&'a [f64]> {
-        self.opt_f64s()?.ok_or_else(|| wire_error("missing f64 section"))
+        self.opt_f64s()?
+            .ok_or_else(|| wire_error("missing f64 section"))
     }
 
     /// Optional `f64` values.
@@ -182,7 +183,8 @@ impl<'a> Reader<'a> {
 
     /// `u32` values.
     pub fn u32s(&mut self) -> Result<&'a [u32]> {
-        self.opt_u32s()?.ok_or_else(|| wire_error("missing u32 section"))
+        self.opt_u32s()?
+            .ok_or_else(|| wire_error("missing u32 section"))
     }
 
     /// Optional `u32` values.
@@ -216,8 +218,12 @@ impl<'a> Reader<'a> {
     pub fn u32s_or_f64s(&mut self) -> Result<Numbers<'a>> {
         let (tag, count) = self.header()?;
         match tag {
-            tag::U32 => Ok(Numbers::U32(Self::cast(self.payload(count.saturating_mul(4))?)?)),
-            tag::F64 => Ok(Numbers::F64(Self::cast(self.payload(count.saturating_mul(8))?)?)),
+            tag::U32 => Ok(Numbers::U32(Self::cast(
+                self.payload(count.saturating_mul(4))?,
+            )?)),
+            tag::F64 => Ok(Numbers::F64(Self::cast(
+                self.payload(count.saturating_mul(8))?,
+            )?)),
             tag::NONE => Ok(Numbers::None),
             t => Err(wire_error(format!("section tag {t}, expected u32 or f64"))),
         }
@@ -337,7 +343,8 @@ impl Writer {
 
     /// Bytes.
     pub fn u8s(&mut self, xs: &[u8]) {
-        self.section(tag::U8, xs.len(), xs.len()).copy_from_slice(xs);
+        self.section(tag::U8, xs.len(), xs.len())
+            .copy_from_slice(xs);
     }
 
     /// A string table.
