@@ -21,18 +21,15 @@ use calibrank::multiquery::{MultiQueryOptions, QueryHit};
 use calibrank::normalize::NormalizeMethod;
 use calibrank::rerank::{Candidate, HeuristicConfig};
 use calibrank::timestamp::Timestamp;
-use calibrank_wasm_shared::json;
 use calibrank_wasm_shared::options::with_limits;
 use calibrank_wasm_shared::wire::{Numbers, Reader, Writer};
-use serde::{Deserialize, Serialize};
+use calibrank_wasm_shared::{json, write_json};
+use serde::Deserialize;
 
 calibrank_wasm_shared::export_io!(dispatch);
 
 /// Operation numbers (js/core.js has the same table).
 mod op {
-    pub const VERSION: u32 = 1;
-    pub const ERROR_CODES: u32 = 2;
-    pub const DEFAULT_LIMITS: u32 = 3;
     pub const PIPELINE_NEW: u32 = 10;
     pub const PIPELINE_FREE: u32 = 11;
     pub const PIPELINE_CONFIG: u32 = 12;
@@ -50,19 +47,10 @@ mod op {
 }
 
 fn dispatch(op: u32, r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
+    if let Some(done) = calibrank_wasm_shared::common_op(op, w) {
+        return done;
+    }
     match op {
-        op::VERSION => {
-            w.text(env!("CARGO_PKG_VERSION"));
-            Ok(())
-        }
-        op::ERROR_CODES => {
-            w.strs(ErrorCode::ALL.iter().map(|c| c.as_str()));
-            Ok(())
-        }
-        op::DEFAULT_LIMITS => {
-            calibrank_wasm_shared::write_limit_table(w);
-            Ok(())
-        }
         op::PIPELINE_NEW => pipeline::new(r, w),
         op::PIPELINE_FREE => pipeline::free(r),
         op::PIPELINE_CONFIG => pipeline::config(r, w),
@@ -82,15 +70,6 @@ fn dispatch(op: u32, r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         op::QUERY_CONFIDENCE => query_confidence(r, w),
         _ => Err(calibrank_wasm_shared::unknown_op(op)),
     }
-}
-
-/// Serializes an output value as JSON text (numbers in shortest round-trip form; the
-/// core never returns a non-finite number in these values).
-pub(crate) fn write_json<T: Serialize>(w: &mut Writer, v: &T) -> Result<()> {
-    let text = serde_json::to_string(v)
-        .map_err(|e| ScoreError::new(ErrorCode::Internal, "", format!("encode: {e}")))?;
-    w.text(&text);
-    Ok(())
 }
 
 /// Prefixes `options.` to an error about an option (not about the data).

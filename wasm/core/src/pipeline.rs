@@ -1,6 +1,6 @@
 //! `Pipeline`: a validated pipeline kept in wasm memory behind a handle.
 
-use crate::{n_docs, read_indices, write_json};
+use crate::{n_docs, read_indices};
 use calibrank::bands::{Band, BandContext};
 use calibrank::error::{ErrorCode, Result, ScoreError};
 use calibrank::limits::Limits;
@@ -10,6 +10,7 @@ use calibrank::pipeline::{
 };
 use calibrank_wasm_shared::json;
 use calibrank_wasm_shared::wire::{Reader, Strs, Writer};
+use calibrank_wasm_shared::write_json;
 use calibrank_wasm_shared::Slab;
 use std::cell::RefCell;
 

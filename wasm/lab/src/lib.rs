@@ -16,7 +16,7 @@ use calibrank::pipeline::Calibration;
 use calibrank_wasm_shared::json::{self, Json};
 use calibrank_wasm_shared::options::{take_limits, with_limits};
 use calibrank_wasm_shared::wire::{Reader, Writer};
-use serde::Serialize;
+use calibrank_wasm_shared::write_json;
 use std::collections::BTreeMap;
 
 calibrank_wasm_shared::export_io!(dispatch);
@@ -33,25 +33,13 @@ mod op {
     pub const APPLY_CALIBRATION: u32 = 48;
     pub const CALIBRATION_ERROR: u32 = 49;
     pub const PROPOSE_BANDS: u32 = 50;
-    pub const VERSION: u32 = 1;
-    pub const ERROR_CODES: u32 = 2;
-    pub const DEFAULT_LIMITS: u32 = 3;
 }
 
 fn dispatch(op: u32, r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
+    if let Some(done) = calibrank_wasm_shared::common_op(op, w) {
+        return done;
+    }
     match op {
-        op::VERSION => {
-            w.text(env!("CARGO_PKG_VERSION"));
-            Ok(())
-        }
-        op::ERROR_CODES => {
-            w.strs(ErrorCode::ALL.iter().map(|c| c.as_str()));
-            Ok(())
-        }
-        op::DEFAULT_LIMITS => {
-            calibrank_wasm_shared::write_limit_table(w);
-            Ok(())
-        }
         op::PARSE_RUN => parse(r, w, eval::parse_trec_run, "parseTrecRun"),
         op::PARSE_QRELS => parse(r, w, eval::parse_qrels, "parseQrels"),
         op::EVALUATE => evaluate(r, w, false),
@@ -67,13 +55,6 @@ fn dispatch(op: u32, r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         op::PROPOSE_BANDS => propose_bands(r, w),
         _ => Err(calibrank_wasm_shared::unknown_op(op)),
     }
-}
-
-fn write_json<T: Serialize>(w: &mut Writer, v: &T) -> Result<()> {
-    let text = serde_json::to_string(v)
-        .map_err(|e| ScoreError::new(ErrorCode::Internal, "", format!("encode: {e}")))?;
-    w.text(&text);
-    Ok(())
 }
 
 /// A run or qrels as JSON. Every score is finite here (the parsers and the fusion refuse

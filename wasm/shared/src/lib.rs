@@ -63,6 +63,26 @@ pub fn write_limit_table(w: &mut Writer) {
     w.f64s(&ENTRY_BUDGETS.map(|(_, n)| f64::from(n)));
 }
 
+/// Operations every module has (the same numbers in js/core.js and js/lab.js): 1 the
+/// version, 2 the error codes, 3 the limits table. `None` for any other operation.
+pub fn common_op(op: u32, w: &mut Writer) -> Option<Result<()>> {
+    match op {
+        1 => w.text(env!("CARGO_PKG_VERSION")),
+        2 => w.strs(ErrorCode::ALL.iter().map(|c| c.as_str())),
+        3 => write_limit_table(w),
+        _ => return None,
+    }
+    Some(Ok(()))
+}
+
+/// Writes `v` as JSON text (results: every number is finite).
+pub fn write_json<T: serde::Serialize>(w: &mut Writer, v: &T) -> Result<()> {
+    let text = serde_json::to_string(v)
+        .map_err(|e| ScoreError::new(ErrorCode::Internal, "", format!("encode: {e}")))?;
+    w.text(&text);
+    Ok(())
+}
+
 /// The JSON of an error, as js/wire.js reads it.
 pub fn error_json(e: &ScoreError) -> String {
     let mut s = String::with_capacity(64 + e.message.len());
