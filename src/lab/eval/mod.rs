@@ -39,6 +39,7 @@ mod parse;
 mod ranking;
 
 pub use metric::{Metric, MetricKind};
+pub(crate) use ranking::ranx_argsort;
 pub use parse::{
     parse_qrels, parse_trec_run, parse_trec_run_ordered, qrels_from_json, run_from_json,
     run_from_json_ordered, run_to_trec, OrderedRun,
@@ -47,8 +48,25 @@ pub use parse::{
 use crate::error::{ErrorCode, Result, ScoreError};
 use crate::lab::runs::{Qrels, Run};
 use measures::Judged;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashSet};
+
+/// How documents with equal scores are ranked.
+///
+/// * `Ranx` (default): as ranx 0.3.21 ranks them: numba's unstable quicksort of the
+///   negated scores over the run's order (see [`crate::lab::runs`] for the source lines).
+/// * `TrecEval`: as trec_eval ranks them: score descending, then document id descending
+///   (byte order): trec_eval's `comp_sim_docno` (`form_res_rels.c`) compares
+///   `strcmp(docno2, docno1)` once the scores are equal. The run's order plays no part.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ties {
+    /// ranx's order (the default).
+    #[default]
+    Ranx,
+    /// trec_eval's order.
+    TrecEval,
+}
 
 /// The result of [`evaluate`]: mean and per-query values of each requested metric.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -110,6 +128,46 @@ pub fn evaluate(qrels: &Qrels, run: &Run, metrics: &[&str]) -> Result<Evaluation
 /// object). Errors as for [`evaluate`], plus [`ErrorCode::DuplicateId`] (field
 /// `run.<qid>[i]`) for a document listed twice in one query.
 pub fn evaluate_ordered(qrels: &Qrels, run: &OrderedRun, metrics: &[&str]) -> Result<Evaluation> {
+    evaluate_ties(qrels, run, metrics, Ties::Ranx)
+}
+
+/// [`evaluate_ordered`] with the tie rule `ties`: [`Ties::Ranx`] sorts the run's order
+/// as ranx does; [`Ties::TrecEval`] ranks by score descending, then document id
+/// descending, whatever the run's order.
+pub fn evaluate_ties(
+    qrels: &Qrels,
+    run: &OrderedRun,
+    metrics: &[&str],
+    ties: Ties,
+) -> Result<Evaluation> {
+    check_ordered(run)?;
+    evaluate_with(qrels, metrics, |qid| {
+        let docs: Vec<(&str, f64)> = run
+            .get(qid)
+            .map(|docs| docs.iter().map(|(doc, score)| (doc.as_str(), *score)).collect())
+            .unwrap_or_default();
+        match ties {
+            Ties::Ranx => ranking::rank_documents(&docs),
+            Ties::TrecEval => ranking::trec_eval_order(&docs),
+        }
+    })
+}
+
+/// Evaluates a run whose order is already its ranking (a ranx `Run` once sorted: a
+/// handle made by `Run.fromTrec`, `Run.fromObject` or sorted by a first evaluation):
+/// documents are ranked in exactly the order given, scores are not compared. Errors as
+/// for [`evaluate_ordered`].
+pub fn evaluate_ranked(qrels: &Qrels, run: &OrderedRun, metrics: &[&str]) -> Result<Evaluation> {
+    check_ordered(run)?;
+    evaluate_with(qrels, metrics, |qid| {
+        run.get(qid)
+            .map(|docs| docs.iter().map(|(doc, _)| doc.as_str()).collect())
+            .unwrap_or_default()
+    })
+}
+
+/// Every score finite, no document twice in one query.
+fn check_ordered(run: &OrderedRun) -> Result<()> {
     for (qid, docs) in run {
         let mut seen = HashSet::new();
         for (i, (doc, score)) in docs.iter().enumerate() {
@@ -124,17 +182,7 @@ pub fn evaluate_ordered(qrels: &Qrels, run: &OrderedRun, metrics: &[&str]) -> Re
             }
         }
     }
-    evaluate_with(qrels, metrics, |qid| {
-        let docs: Vec<(&str, f64)> = run
-            .get(qid)
-            .map(|docs| {
-                docs.iter()
-                    .map(|(doc, score)| (doc.as_str(), *score))
-                    .collect()
-            })
-            .unwrap_or_default();
-        ranking::rank_documents(&docs)
-    })
+    Ok(())
 }
 
 /// Validates the metrics and judgements, then scores every judged query, ranking its

@@ -7,19 +7,13 @@
 //! last score; calibrank refuses, as the two scores cannot both be right).
 
 use crate::error::{ErrorCode, Result, ScoreError};
-use crate::lab::runs::{Qrels, Run};
+pub use crate::lab::runs::OrderedRun;
+use crate::lab::runs::{to_run, Qrels, Run};
 use crate::sort::StableSort;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::{self, Write as _};
 use std::marker::PhantomData;
-
-/// A run whose documents keep their input order: for each query id, the retrieved
-/// documents with their scores, in the order the file (or JSON object) lists them.
-///
-/// ranx ranks tied documents in an order that depends on the input order (see
-/// [`crate::lab::eval::evaluate_ordered`]); this is the shape that keeps it.
-pub type OrderedRun = BTreeMap<String, Vec<(String, f64)>>;
 
 /// Parses a TREC run (`qid Q0 docid rank score tag`, whitespace separated, blank lines
 /// skipped). The `Q0` and `tag` columns are ignored; `rank` must be an integer but is
@@ -141,14 +135,6 @@ fn trec_tag(tag: &str) -> String {
     }
     tag.chars()
         .map(|c| if c.is_whitespace() { '_' } else { c })
-        .collect()
-}
-
-/// Converts an ordered run into a [`Run`] (a later duplicate overwrites an earlier one;
-/// the parsers reject duplicates before this point).
-fn to_run(run: &OrderedRun) -> Run {
-    run.iter()
-        .map(|(qid, docs)| (qid.clone(), docs.iter().cloned().collect()))
         .collect()
 }
 

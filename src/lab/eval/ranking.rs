@@ -151,6 +151,20 @@ pub(crate) fn rank_documents<'a>(docs: &[(&'a str, f64)]) -> Vec<&'a str> {
         .collect()
 }
 
+/// The document ids of one query in trec_eval's order: score descending, then document
+/// id descending (byte order, as `strcmp`), whatever the input order
+/// (`comp_sim_docno` in trec_eval's `form_res_rels.c`).
+pub(crate) fn trec_eval_order<'a>(docs: &[(&'a str, f64)]) -> Vec<&'a str> {
+    use crate::sort::StableSort;
+    let mut v: Vec<(&'a str, f64)> = docs.to_vec();
+    v.stable_sort_by(|a, b| {
+        b.1.partial_cmp(&a.1)
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then_with(|| b.0.cmp(a.0))
+    });
+    v.into_iter().map(|(id, _)| id).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

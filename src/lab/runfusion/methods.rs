@@ -7,19 +7,33 @@ use super::norm::total;
 use super::pysort::sort_by_less;
 use super::{ranking, Scores};
 use crate::sort::StableSort;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 
 /// ranx's score for a document a run missed, in CombMAX.
 const MISSING_FOR_MAX: f64 = -1e9;
 /// ranx's score for a document a run missed, in CombMIN.
 const MISSING_FOR_MIN: f64 = 1e9;
 
-/// The documents of any list, each once, by id.
-pub(super) fn candidates<'a>(lists: &[Scores<'a>]) -> BTreeSet<&'a str> {
-    lists.iter().flat_map(|l| l.keys().copied()).collect()
+/// The documents of any list, each once, where first met: lists in order, each list in
+/// its order (the order ranx's fused dicts insert them in).
+pub(super) fn candidates<'a>(lists: &[Scores<'a>]) -> Vec<&'a str> {
+    let mut seen = HashSet::new();
+    lists
+        .iter()
+        .flat_map(|l| l.keys().copied())
+        .filter(|d| seen.insert(*d))
+        .collect()
 }
 
-/// Scores every candidate with `score(doc)`.
+/// The documents of any list, each once, by id: calibrank's stand-in for the Python
+/// `set` of candidates that ranx's BordaFuse, borda norm and CondorcetFuse iterate
+/// (its order depends on `PYTHONHASHSEED`).
+pub(super) fn candidates_by_id<'a>(lists: &[Scores<'a>]) -> Vec<&'a str> {
+    let set: BTreeSet<&'a str> = lists.iter().flat_map(|l| l.keys().copied()).collect();
+    set.into_iter().collect()
+}
+
+/// Scores every candidate with `score(doc)`, candidates in the order first met.
 fn combine<'a>(lists: &[Scores<'a>], score: impl Fn(&str) -> f64) -> Scores<'a> {
     candidates(lists)
         .into_iter()
@@ -200,21 +214,26 @@ pub(super) fn logn_isr<'a>(lists: &[Scores<'a>], sigma: f64) -> Scores<'a> {
 }
 
 /// Borda points of every candidate in each list: `N - i` at rank `i`, and
-/// `(N - n + 1) / 2` for the candidates a list of `n` missed (`N` candidates).
+/// `(N - n + 1) / 2` for the candidates a list of `n` missed (`N` candidates). As in
+/// ranx's `_borda_score`, each list has its ranked documents first, in its order, then
+/// the missed ones (in ranx, in `set` order; here by doc id).
 fn borda_points<'a>(lists: &[Scores<'a>]) -> Vec<Scores<'a>> {
-    let all = candidates(lists);
+    let all = candidates_by_id(lists);
     let big_n = all.len() as f64;
     lists
         .iter()
         .map(|l| {
             let unranked = (big_n - l.len() as f64 + 1.0) / 2.0;
-            let mut points: Scores<'a> = all.iter().map(|d| (*d, unranked)).collect();
-            points.extend(
-                ranking(l)
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, (d, _))| (d, big_n - i as f64)),
-            );
+            let mut points: Scores<'a> = ranking(l)
+                .into_iter()
+                .enumerate()
+                .map(|(i, (d, _))| (d, big_n - i as f64))
+                .collect();
+            for d in &all {
+                if !l.contains_key(d) {
+                    points.insert(d, unranked);
+                }
+            }
             points
         })
         .collect()
@@ -238,7 +257,7 @@ pub(super) fn w_bordafuse<'a>(lists: &[Scores<'a>], w: &[f64]) -> Scores<'a> {
 /// comparator by CPython's algorithm; the one at position `i` of `N` scores `N - i`.
 /// Unweighted CondorcetFuse is `w = 1` for every run. `None` only on an internal bug.
 pub(super) fn condorcet<'a>(lists: &[Scores<'a>], w: &[f64]) -> Option<Scores<'a>> {
-    let all: Vec<&'a str> = candidates(lists).into_iter().collect();
+    let all: Vec<&'a str> = candidates_by_id(lists);
     // ranks[c * runs + r]: the rank of candidate c in run r, `MISSED` if the run missed
     // it. Candidate-major, so one comparison reads two contiguous rows (with 64 runs,
     // 3x faster than one vector per run).
@@ -246,8 +265,9 @@ pub(super) fn condorcet<'a>(lists: &[Scores<'a>], w: &[f64]) -> Option<Scores<'a
     let runs = lists.len();
     let mut ranks = vec![MISSED; all.len().checked_mul(runs)?];
     for (r, l) in lists.iter().enumerate() {
+        // ranx's `run.index(x)`: the position in the list's order.
         for (i, (d, _)) in ranking(l).into_iter().enumerate() {
-            // `all` is sorted (a BTreeSet's order).
+            // `all` is sorted by id.
             let c = all.binary_search(&d).ok()?;
             let slot = ranks.get_mut(c * runs + r)?;
             *slot = i;

@@ -61,11 +61,11 @@ mod norm;
 mod pysort;
 
 use crate::error::{ErrorCode, Result, ScoreError};
-use crate::lab::runs::Run;
+use crate::lab::runs::{ranked_by_id, OrderedRun, Run};
 use crate::sort::StableSort;
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Every method name [`fuse_runs`] accepts, ranx's spellings first.
 pub const METHODS: [&str; 23] = [
@@ -160,19 +160,58 @@ pub fn ranked(results: &BTreeMap<String, f64>) -> Vec<(String, f64)> {
 
 /// Fuses `runs` with `opts`: normalizes every run query by query, then combines them.
 ///
+/// A [`Run`] carries no order: each query's documents are read by score descending,
+/// then doc id ascending ([`ranked`]), as a ranx `Run` whose dict lists them in that
+/// order. [`fuse_runs_ordered`] takes runs in the order ranx holds them.
+///
 /// Errors: `EMPTY_INPUT` (no runs), `UNKNOWN_METHOD` (`method` or `norm`),
 /// `LENGTH_MISMATCH` (weights vs runs), `INVALID_WEIGHT`, `INVALID_CONFIG` (a
 /// parameter out of range, unknown, missing, or weights given to an unweighted method),
 /// `NON_FINITE_SCORE` (an input score or a parameter that is NaN or infinite, or a fused
 /// score that overflows).
 pub fn fuse_runs(runs: &[Run], opts: &FuseRunsOptions) -> Result<Run> {
+    let ordered: Vec<OrderedRun> = runs.iter().map(ranked_by_id).collect();
+    let mut fused = Run::new();
+    fuse_each_query(&ordered, opts, |q, combined| {
+        fused.insert(
+            q.to_string(),
+            combined.iter().map(|(d, s)| (d.to_string(), *s)).collect(),
+        );
+    })?;
+    Ok(fused)
+}
+
+/// [`fuse_runs`] for runs in the order ranx holds them: each query's documents are read
+/// in the order given, which is the ranking the rank-based methods and norms use (a ranx
+/// `Run` once sorted: [`crate::lab::runs::ranx_sort`] of a file's order, or a fused run
+/// as it came out). The result lists each query's documents in the order ranx's fused
+/// dict has them (each candidate where first met, runs in order, each run in its
+/// order), so that evaluating it ([`crate::lab::eval::evaluate_ordered`], which sorts
+/// as ranx sorts a fused run) gives ranx's figures, ties included. Errors as for
+/// [`fuse_runs`].
+pub fn fuse_runs_ordered(runs: &[OrderedRun], opts: &FuseRunsOptions) -> Result<OrderedRun> {
+    let mut fused = OrderedRun::new();
+    fuse_each_query(runs, opts, |q, combined| {
+        fused.insert(
+            q.to_string(),
+            combined.iter().map(|(d, s)| (d.to_string(), *s)).collect(),
+        );
+    })?;
+    Ok(fused)
+}
+
+/// Validates, then fuses query by query, handing each fused list to `emit`.
+fn fuse_each_query(
+    runs: &[OrderedRun],
+    opts: &FuseRunsOptions,
+    mut emit: impl FnMut(&str, &Scores<'_>),
+) -> Result<()> {
     let plan = Plan::new(runs.len(), opts)?;
     check_scores(runs)?;
     let queries: std::collections::BTreeSet<&str> = runs
         .iter()
         .flat_map(|r| r.keys().map(String::as_str))
         .collect();
-    let mut fused = Run::new();
     for q in queries {
         let lists: Vec<Scores<'_>> = runs
             .iter()
@@ -184,24 +223,101 @@ pub fn fuse_runs(runs: &[Run], opts: &FuseRunsOptions) -> Result<Run> {
             .collect();
         let normalized = norm::apply(plan.norm, &lists);
         let combined = plan.method.apply(&normalized, &plan.weights)?;
-        let mut out = BTreeMap::new();
-        for (d, s) in combined {
-            if !s.is_finite() {
-                return Err(ScoreError::new(
-                    ErrorCode::NonFiniteScore,
-                    format!("result.{q}.{d}"),
-                    format!("the fused score overflows ({s}); rescale the input scores or pick another norm"),
-                ));
-            }
-            out.insert(d.to_string(), s);
+        if let Some((d, s)) = combined.iter().find(|(_, s)| !s.is_finite()) {
+            return Err(ScoreError::new(
+                ErrorCode::NonFiniteScore,
+                format!("result.{q}.{d}"),
+                format!("the fused score overflows ({s}); rescale the input scores or pick another norm"),
+            ));
         }
-        fused.insert(q.to_string(), out);
+        emit(q, &combined);
     }
-    Ok(fused)
+    Ok(())
 }
 
-/// One run's results for one query (doc id -> score), borrowed from the input.
-pub(crate) type Scores<'a> = BTreeMap<&'a str, f64>;
+/// One run's results for one query (doc id -> score), borrowed from the input, in an
+/// order: the ranking, as the keys of ranx's dict (insertion order; inserting a
+/// document again replaces its score in place, as a dict does).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Scores<'a> {
+    items: Vec<(&'a str, f64)>,
+    index: HashMap<&'a str, usize>,
+}
+
+impl<'a> Scores<'a> {
+    /// Inserts `doc` at the end, or replaces its score where it is.
+    pub(crate) fn insert(&mut self, doc: &'a str, score: f64) {
+        match self.index.get(doc) {
+            Some(&i) => {
+                if let Some(slot) = self.items.get_mut(i) {
+                    slot.1 = score;
+                }
+            }
+            None => {
+                self.index.insert(doc, self.items.len());
+                self.items.push((doc, score));
+            }
+        }
+    }
+
+    pub(crate) fn get(&self, doc: &str) -> Option<&f64> {
+        self.index
+            .get(doc)
+            .and_then(|&i| self.items.get(i))
+            .map(|(_, s)| s)
+    }
+
+    pub(crate) fn contains_key(&self, doc: &str) -> bool {
+        self.index.contains_key(doc)
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    pub(crate) fn keys(&self) -> impl Iterator<Item = &&'a str> + '_ {
+        self.items.iter().map(|(d, _)| d)
+    }
+
+    pub(crate) fn values(&self) -> impl Iterator<Item = &f64> + '_ {
+        self.items.iter().map(|(_, s)| s)
+    }
+
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&&'a str, &f64)> + '_ {
+        self.items.iter().map(|(d, s)| (d, s))
+    }
+
+    /// Reorders as ranx's `sort_dict_by_value` (numba quicksort of the negated scores).
+    pub(crate) fn ranx_sort(&mut self) {
+        let keys: Vec<f64> = self.items.iter().map(|(_, s)| -*s).collect();
+        let order = crate::lab::eval::ranx_argsort(&keys);
+        let sorted: Vec<(&'a str, f64)> = order
+            .into_iter()
+            .filter_map(|i| self.items.get(i).copied())
+            .collect();
+        *self = sorted.into_iter().collect();
+    }
+}
+
+impl<'a> FromIterator<(&'a str, f64)> for Scores<'a> {
+    fn from_iter<I: IntoIterator<Item = (&'a str, f64)>>(iter: I) -> Self {
+        let mut s = Scores::default();
+        s.extend(iter);
+        s
+    }
+}
+
+impl<'a> Extend<(&'a str, f64)> for Scores<'a> {
+    fn extend<I: IntoIterator<Item = (&'a str, f64)>>(&mut self, iter: I) {
+        let iter = iter.into_iter();
+        let (lower, _) = iter.size_hint();
+        self.items.reserve(lower);
+        self.index.reserve(lower);
+        for (d, s) in iter {
+            self.insert(d, s);
+        }
+    }
+}
 
 /// Score descending, then id ascending; `-0.0 == 0.0`; a total order even with NaN.
 fn by_score_then_id(a: (&str, f64), b: (&str, f64)) -> Ordering {
@@ -209,14 +325,12 @@ fn by_score_then_id(a: (&str, f64), b: (&str, f64)) -> Ordering {
     canon(b.1).total_cmp(&canon(a.1)).then_with(|| a.0.cmp(b.0))
 }
 
-/// One list's documents best first (calibrank's rank order).
+/// One list's documents best first: the list's own order (ranx's dict order).
 pub(crate) fn ranking<'a>(list: &Scores<'a>) -> Vec<(&'a str, f64)> {
-    let mut v: Vec<(&'a str, f64)> = list.iter().map(|(d, s)| (*d, *s)).collect();
-    v.stable_sort_by(|a, b| by_score_then_id(*a, *b));
-    v
+    list.items.clone()
 }
 
-fn check_scores(runs: &[Run]) -> Result<()> {
+fn check_scores(runs: &[OrderedRun]) -> Result<()> {
     for (i, run) in runs.iter().enumerate() {
         for (q, results) in run {
             if let Some((d, s)) = results.iter().find(|(_, s)| !s.is_finite()) {

@@ -1,10 +1,11 @@
 //! ranx's normalizations (`ranx/normalization/*.py`), one query of one run at a time.
 //!
-//! Sums and means run over the documents in rank order (score descending, then doc id
-//! ascending), the order in which ranx's `extract_scores` reads them.
+//! Every normalized list keeps the input's order (ranx builds each normalized dict by
+//! walking the input's keys); sums and means run over the documents in that order, as
+//! ranx's `extract_scores` reads them. `min-max-inverted` re-sorts afterwards, as ranx's
+//! `min_max_norm(run, invert=True)` calls `normalized_run.sort()`.
 
 use super::{ranking, Norm, Scores};
-use std::collections::BTreeSet;
 
 /// ranx's floor for every denominator.
 const EPS: f64 = 1e-9;
@@ -12,7 +13,7 @@ const EPS: f64 = 1e-9;
 /// Normalizes every list with `norm`.
 pub(super) fn apply<'a>(norm: Norm, lists: &[Scores<'a>]) -> Vec<Scores<'a>> {
     if norm == Norm::Borda {
-        let candidates: BTreeSet<&'a str> = lists.iter().flat_map(|l| l.keys().copied()).collect();
+        let candidates = super::methods::candidates_by_id(lists);
         return lists.iter().map(|l| borda(l, &candidates)).collect();
     }
     lists
@@ -20,7 +21,11 @@ pub(super) fn apply<'a>(norm: Norm, lists: &[Scores<'a>]) -> Vec<Scores<'a>> {
         .map(|l| match norm {
             Norm::None | Norm::Borda => l.clone(),
             Norm::MinMax => min_max(l),
-            Norm::MinMaxInverted => min_max_inverted(l),
+            Norm::MinMaxInverted => {
+                let mut inverted = min_max_inverted(l);
+                inverted.ranx_sort();
+                inverted
+            }
             Norm::Max => max(l),
             Norm::Sum => sum(l),
             Norm::Zmuv => zmuv(l),
@@ -29,7 +34,7 @@ pub(super) fn apply<'a>(norm: Norm, lists: &[Scores<'a>]) -> Vec<Scores<'a>> {
         .collect()
 }
 
-/// The scores in rank order.
+/// The scores in the list's order.
 fn scores(l: &Scores<'_>) -> Vec<f64> {
     ranking(l).into_iter().map(|(_, s)| s).collect()
 }
@@ -98,17 +103,22 @@ pub(super) fn rank<'a>(l: &Scores<'a>) -> Scores<'a> {
 
 /// Over all candidates (documents of any run) of the query, `N` of them: `1 - i / N` for
 /// the document at rank `i`, `0.5 - (n - 1) / (2 N)` for those this run (of `n`) missed.
-pub(super) fn borda<'a>(l: &Scores<'a>, candidates: &BTreeSet<&'a str>) -> Scores<'a> {
+///
+/// ranx lists the normalized documents in the order of a Python `set` of candidates
+/// (hash order); calibrank lists the run's documents in its order, then the missed
+/// candidates by doc id, i.e. by Borda score.
+pub(super) fn borda<'a>(l: &Scores<'a>, candidates: &[&'a str]) -> Scores<'a> {
     let (n, big_n) = (l.len() as f64, candidates.len() as f64);
-    let mut out: Scores<'a> = candidates
-        .iter()
-        .map(|d| (*d, 0.5 - (n - 1.0) / (2.0 * big_n)))
+    let mut out: Scores<'a> = ranking(l)
+        .into_iter()
+        .enumerate()
+        .map(|(i, (d, _))| (d, 1.0 - i as f64 / big_n))
         .collect();
-    out.extend(
-        ranking(l)
-            .into_iter()
-            .enumerate()
-            .map(|(i, (d, _))| (d, 1.0 - i as f64 / big_n)),
-    );
+    let missed = 0.5 - (n - 1.0) / (2.0 * big_n);
+    for d in candidates {
+        if !l.contains_key(d) {
+            out.insert(d, missed);
+        }
+    }
     out
 }
