@@ -183,31 +183,35 @@ pub fn fuse_runs(runs: &[Run], opts: &FuseRunsOptions) -> Result<Run> {
 
 /// [`fuse_runs`] for runs in the order ranx holds them: each query's documents are read
 /// in the order given, which is the ranking the rank-based methods and norms use (a ranx
-/// `Run` once sorted: [`crate::lab::runs::ranx_sort`] of a file's order, or a fused run
-/// as it came out). The result lists each query's documents in the order ranx's fused
-/// dict has them (each candidate where first met, runs in order, each run in its
-/// order), so that evaluating it ([`crate::lab::eval::evaluate_ordered`], which sorts
-/// as ranx sorts a fused run) gives ranx's figures, ties included. Errors as for
-/// [`fuse_runs`].
-pub fn fuse_runs_ordered(runs: &[OrderedRun], opts: &FuseRunsOptions) -> Result<OrderedRun> {
+/// `Run` once sorted: [`crate::lab::runs::ranx_sort`] of a file's order, or a fused run).
+/// The result is the fused run as ranx holds it: each candidate inserted where first met
+/// (runs in order, each run in its order), then sorted by ranx's `Run.sort()` (every
+/// ranx fusion method ends with `run.sort()`, except CondorcetFuse, whose scores never
+/// tie), so that ranking it in this order ([`crate::lab::eval::evaluate_ranked`])
+/// gives ranx's figures, ties included. Errors as for [`fuse_runs`].
+pub fn fuse_runs_ordered<R: std::borrow::Borrow<OrderedRun>>(
+    runs: &[R],
+    opts: &FuseRunsOptions,
+) -> Result<OrderedRun> {
     let mut fused = OrderedRun::new();
     fuse_each_query(runs, opts, |q, combined| {
-        fused.insert(
-            q.to_string(),
-            combined.iter().map(|(d, s)| (d.to_string(), *s)).collect(),
-        );
+        let mut docs: Vec<(String, f64)> =
+            combined.iter().map(|(d, s)| (d.to_string(), *s)).collect();
+        crate::lab::runs::ranx_sort_query(&mut docs);
+        fused.insert(q.to_string(), docs);
     })?;
     Ok(fused)
 }
 
 /// Validates, then fuses query by query, handing each fused list to `emit`.
-fn fuse_each_query(
-    runs: &[OrderedRun],
+fn fuse_each_query<R: std::borrow::Borrow<OrderedRun>>(
+    runs: &[R],
     opts: &FuseRunsOptions,
     mut emit: impl FnMut(&str, &Scores<'_>),
 ) -> Result<()> {
     let plan = Plan::new(runs.len(), opts)?;
-    check_scores(runs)?;
+    let runs: Vec<&OrderedRun> = runs.iter().map(|r| r.borrow()).collect();
+    check_scores(&runs)?;
     let queries: std::collections::BTreeSet<&str> = runs
         .iter()
         .flat_map(|r| r.keys().map(String::as_str))
@@ -275,6 +279,11 @@ impl<'a> Scores<'a> {
         self.items.len()
     }
 
+    /// The position of `doc` in the order.
+    pub(crate) fn position(&self, doc: &str) -> Option<usize> {
+        self.index.get(doc).copied()
+    }
+
     pub(crate) fn keys(&self) -> impl Iterator<Item = &&'a str> + '_ {
         self.items.iter().map(|(d, _)| d)
     }
@@ -330,9 +339,9 @@ pub(crate) fn ranking<'a>(list: &Scores<'a>) -> Vec<(&'a str, f64)> {
     list.items.clone()
 }
 
-fn check_scores(runs: &[OrderedRun]) -> Result<()> {
+fn check_scores(runs: &[&OrderedRun]) -> Result<()> {
     for (i, run) in runs.iter().enumerate() {
-        for (q, results) in run {
+        for (q, results) in run.iter() {
             if let Some((d, s)) = results.iter().find(|(_, s)| !s.is_finite()) {
                 return Err(ScoreError::new(
                     ErrorCode::NonFiniteScore,

@@ -104,21 +104,17 @@ pub(super) fn rank<'a>(l: &Scores<'a>) -> Scores<'a> {
 /// Over all candidates (documents of any run) of the query, `N` of them: `1 - i / N` for
 /// the document at rank `i`, `0.5 - (n - 1) / (2 N)` for those this run (of `n`) missed.
 ///
-/// ranx lists the normalized documents in the order of a Python `set` of candidates
-/// (hash order); calibrank lists the run's documents in its order, then the missed
-/// candidates by doc id, i.e. by Borda score.
+/// ranx's `_borda_norm` lists the normalized documents in the order of its candidates, a
+/// Python `set` (hash order); calibrank's stand-in for that order is doc id order, so the
+/// normalized list is in doc id order (it is what rank-based methods then read).
 pub(super) fn borda<'a>(l: &Scores<'a>, candidates: &[&'a str]) -> Scores<'a> {
     let (n, big_n) = (l.len() as f64, candidates.len() as f64);
-    let mut out: Scores<'a> = ranking(l)
-        .into_iter()
-        .enumerate()
-        .map(|(i, (d, _))| (d, 1.0 - i as f64 / big_n))
-        .collect();
     let missed = 0.5 - (n - 1.0) / (2.0 * big_n);
-    for d in candidates {
-        if !l.contains_key(d) {
-            out.insert(d, missed);
-        }
-    }
-    out
+    candidates
+        .iter()
+        .map(|d| match l.position(d) {
+            Some(i) => (*d, 1.0 - i as f64 / big_n),
+            None => (*d, missed),
+        })
+        .collect()
 }
