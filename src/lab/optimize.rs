@@ -12,8 +12,9 @@
 //! the report lists every configuration tried with its score.
 
 use crate::error::{ErrorCode, Result, ScoreError};
-use crate::lab::runfusion::{fuse_runs, FuseRunsOptions};
-use crate::lab::runs::{Qrels, Run};
+use crate::lab::runfusion::{fuse_runs_ordered, FuseRunsOptions};
+use crate::lab::runs::{ranked_by_id, OrderedRun, Qrels, Run};
+use std::borrow::Borrow;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -206,11 +207,21 @@ pub fn check_work(
     opts: &OptimizeOptions,
     limits: &crate::limits::Limits,
 ) -> Result<()> {
-    let trials = grid(&opts.method, runs.len(), opts)?.len();
     let entries: usize = runs
         .iter()
         .flat_map(|r| r.values().map(|docs| docs.len()))
         .sum();
+    check_work_entries(runs.len(), entries, opts, limits)
+}
+
+/// [`check_work`] from the number of runs and their total entries.
+pub fn check_work_entries(
+    n_runs: usize,
+    entries: usize,
+    opts: &OptimizeOptions,
+    limits: &crate::limits::Limits,
+) -> Result<()> {
+    let trials = grid(&opts.method, n_runs, opts)?.len();
     limits.check_search_work(trials, entries, "runs")
 }
 
@@ -227,10 +238,24 @@ pub struct Progress {
 }
 
 /// Searches the grid (see the module documentation); `progress` is called after every
-/// configuration.
+/// configuration. Each run's documents are read by score descending, then doc id
+/// ascending (as [`crate::lab::runfusion::fuse_runs`] reads a [`Run`]).
 pub fn optimize_fusion(
     qrels: &Qrels,
     runs: &[Run],
+    opts: &OptimizeOptions,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<OptimizeReport> {
+    let ordered: Vec<OrderedRun> = runs.iter().map(ranked_by_id).collect();
+    optimize_fusion_ordered(qrels, &ordered, opts, progress)
+}
+
+/// [`optimize_fusion`] for runs in the order ranx holds them (see
+/// [`crate::lab::runfusion::fuse_runs_ordered`]): every fused run is evaluated as ranx
+/// evaluates its fused run, ties included.
+pub fn optimize_fusion_ordered<R: Borrow<OrderedRun>>(
+    qrels: &Qrels,
+    runs: &[R],
     opts: &OptimizeOptions,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<OptimizeReport> {
@@ -256,8 +281,8 @@ pub fn optimize_fusion(
             weights: weights.clone(),
             params: params.clone(),
         };
-        let fused = fuse_runs(runs, &fo)?;
-        let ev = crate::lab::eval::evaluate(qrels, &fused, &[opts.metric.as_str()])?;
+        let fused = fuse_runs_ordered(runs, &fo)?;
+        let ev = crate::lab::eval::evaluate_ranked(qrels, &fused, &[opts.metric.as_str()])?;
         let score = ev.means.first().map_or(0.0, |(_, v)| *v);
         if best
             .and_then(|b| trials.get(b))
@@ -396,10 +421,11 @@ mod tests {
         assert_eq!(calls, 11);
         assert_eq!(report.trials.len(), 11);
         assert_eq!(report.best.score, 1.0);
-        // (0.5, 0.5) is the first grid point reaching 1.0: every doc ties at 0.5 and
-        // ties rank by doc id, which puts "rel" first.
-        assert_eq!(report.best.weights.unwrap(), vec![0.5, 0.5]);
-        assert!(report.trials.iter().skip(5).all(|t| t.score == 1.0));
+        // At (0.5, 0.5) every doc ties at 0.5 and ties keep ranx's fused order (first met
+        // in run a: x, y, rel), so rel is third; (0.4, 0.6) is the first to reach 1.0.
+        assert!((report.trials[5].score - 1.0 / 3.0).abs() < 1e-12);
+        assert_eq!(report.best.weights.unwrap(), vec![0.4, 0.6]);
+        assert!(report.trials.iter().skip(6).all(|t| t.score == 1.0));
         // The first trial (all weight on a) ranks rel third.
         assert!((report.trials[0].score - 1.0 / 3.0).abs() < 1e-12);
     }
