@@ -22,6 +22,14 @@ const OP = {
   APPLY_CALIBRATION: 48,
   CALIBRATION_ERROR: 49,
   PROPOSE_BANDS: 50,
+  RUN_FROM_TREC: 60,
+  QRELS_FROM_TREC: 61,
+  RUN_FROM_OBJECT: 62,
+  QRELS_FROM_OBJECT: 63,
+  HANDLE_TO_OBJECT: 64,
+  HANDLE_INFO: 65,
+  HANDLE_FREE: 66,
+  HANDLES_LIVE: 67,
 };
 
 let wire = null;
@@ -130,10 +138,20 @@ export function parseQrels(text, options) {
 function evaluateInput(qrels, run, metrics, options) {
   const opts = toJson(options, "options");
   const lim = limitsOf(options, "evaluate");
-  const q = runText(qrels, "qrels", lim);
-  const r = runText(run, "run", lim);
+  const input = new Input().text(opts);
+  argument(input, qrels, Qrels, "qrels", lim);
+  argument(input, run, Run, "run", lim);
   if (!Array.isArray(metrics)) throw typeError("metrics", "an array of metric names");
-  return new Input().text(opts).text(q).text(r).text(toJson(metrics, "metrics"));
+  return input.text(toJson(metrics, "metrics"));
+}
+
+/** Writes a run (or qrels) argument: its handle, or the object as JSON text. */
+function argument(input, value, Class, field, lim) {
+  if (value instanceof LabObject) {
+    if (!(value instanceof Class)) throw typeError(field, `a ${field === "run" ? "Run" : "Qrels"} or a plain object`);
+    return input.u32s([handleOf(value, field)]);
+  }
+  return input.text(runText(value, field, lim));
 }
 
 /** Mean of each metric over the judged queries, as ranx computes them. */
@@ -147,8 +165,6 @@ export function evaluatePerQuery(qrels, run, metrics, options) {
 }
 
 function runsText(runs, lim) {
-  if (!Array.isArray(runs)) throw typeError("runs", "an array of runs");
-  precheck.lists(lim, runs.length, "runs");
   for (let i = 0; i < runs.length; i++) {
     const r = runs[i];
     if (typeof r !== "object" || r === null || Array.isArray(r)) throw typeError(`runs[${i}]`, "a record of query id -> document id -> score");
@@ -158,12 +174,61 @@ function runsText(runs, lim) {
   return text;
 }
 
-/** Fuses whole runs with any ranx method (and Qdrant's / OpenSearch's). */
+/**
+ * Writes a runs argument: their handles when every run is a `Run`, else one JSON array.
+ * Runs of both kinds: the objects become `Run`s first (freed by the returned function).
+ */
+function runsArgument(input, runs, lim) {
+  if (!Array.isArray(runs)) throw typeError("runs", "an array of runs");
+  precheck.lists(lim, runs.length, "runs");
+  const some = runs.some((r) => r instanceof LabObject);
+  if (!some) {
+    input.text(runsText(runs, lim));
+    return { handles: false, release() {} };
+  }
+  const made = [];
+  const hs = new Uint32Array(runs.length);
+  try {
+    for (let i = 0; i < runs.length; i++) {
+      let r = runs[i];
+      if (r instanceof LabObject && !(r instanceof Run)) throw typeError(`runs[${i}]`, "a Run or a plain object");
+      if (!(r instanceof Run)) {
+        r = Run.fromObject(r, { limits: lim });
+        made.push(r);
+      }
+      hs[i] = handleOf(r, `runs[${i}]`);
+    }
+  } catch (e) {
+    for (const r of made) r.free();
+    throw e;
+  }
+  input.u32s(hs);
+  return {
+    handles: true,
+    release() {
+      for (const r of made) r.free();
+    },
+  };
+}
+
+/**
+ * Fuses whole runs with any ranx method (and Qdrant's / OpenSearch's). Runs given as
+ * `Run`s give a `Run`; plain objects give a plain object (each query's documents in
+ * ranx's order, which integer-like ids lose: JS orders such keys numerically).
+ */
 export function fuseRuns(runs, options) {
   if (options === undefined || options === null) throw typeError("options", "the options, with at least `method`");
   const opts = toJson(options, "options");
-  const text = runsText(runs, limitsOf(options, "fuseRuns"));
-  return parseRun(w().call(OP.FUSE_RUNS, new Input().text(opts).text(text)).text());
+  const input = new Input().text(opts);
+  const arg = runsArgument(input, runs, limitsOf(options, "fuseRuns"));
+  try {
+    const wr = w();
+    const out = wr.call(OP.FUSE_RUNS, input);
+    if (arg.handles) return new Run(TOKEN, wr, out.u32View()[0]);
+    return parseRun(out.text());
+  } finally {
+    arg.release();
+  }
 }
 
 /**
@@ -175,9 +240,10 @@ export function optimizeFusion(qrels, runs, options, onProgress) {
   if (onProgress !== undefined && onProgress !== null && typeof onProgress !== "function") throw typeError("onProgress", "a function");
   const opts = toJson(options, "options");
   const lim = limitsOf(options, "optimizeFusion");
-  const q = runText(qrels, "qrels", lim);
-  const r = runsText(runs, lim);
-  const input = new Input().text(opts).text(q).text(r).f64s([onProgress ? 1 : 0]);
+  const input = new Input().text(opts);
+  argument(input, qrels, Qrels, "qrels", lim);
+  const arg = runsArgument(input, runs, lim);
+  input.f64s([onProgress ? 1 : 0]);
   progressCallback = onProgress || null;
   progressError = null;
   let out;
@@ -185,6 +251,7 @@ export function optimizeFusion(qrels, runs, options, onProgress) {
     out = w().call(OP.OPTIMIZE, input).json();
   } finally {
     progressCallback = null;
+    arg.release();
   }
   if (progressError !== null) {
     const { e } = progressError;
@@ -247,6 +314,120 @@ export function calibrationError(probabilities, labels, options) {
 /** Band floors from evidence, with k-fold held-out precision and recall. */
 export function proposeBands(scores, labels, options) {
   return w().call(OP.PROPOSE_BANDS, labelled(toJson(options, "options"), scores, labels, options)).json();
+}
+
+// ------------------------------------------------------------------ Run and Qrels handles
+// A `Run` or `Qrels` lives in the module's memory: parsed once, kept in ranx's order,
+// passed to every lab function by handle. Freeing follows wasm-bindgen's conventions:
+// `free()` (idempotent), `Symbol.dispose` (for `using`), and a FinalizationRegistry that
+// frees an object the program dropped without freeing it (a safety net: when, if ever,
+// it runs is up to the engine).
+
+/** Guards the constructors: only this module makes handles. */
+const TOKEN = Symbol("calibrank/lab handle");
+
+/** Handle records ({ wire, handle, generation }) of live objects, by object. */
+const records = new WeakMap();
+
+const registry = typeof FinalizationRegistry === "function" ? new FinalizationRegistry((h) => freeHandle(h)) : null;
+
+function freeHandle(h) {
+  if (wire !== null && h.wire === wire && h.generation === wire.generation) wire.call(OP.HANDLE_FREE, new Input().u32s([h.handle]));
+}
+
+/** The handle of a live object (throws for a freed one, or one lost in a module restart). */
+function handleOf(o, field = "this") {
+  const h = records.get(o);
+  const name = o instanceof Run ? "Run" : "Qrels";
+  if (h === undefined || h === null) throw scoreError("INVALID_TYPE", field, `the ${name} was freed (free() or Symbol.dispose) and cannot be used any more`);
+  if (h.wire !== wire || h.generation !== wire.generation)
+    throw scoreError("INVALID_TYPE", field, `the ${name} was lost when calibrank/lab restarted after an internal error; make it again`);
+  return h.handle;
+}
+
+/** What `Run` and `Qrels` share. */
+class LabObject {
+  constructor(token, wr, handle) {
+    if (token !== TOKEN) throw typeError("this", "a Run or Qrels made by fromTrec(text) or fromObject(obj)");
+    const h = { wire: wr, handle, generation: wr.generation };
+    records.set(this, h);
+    if (registry) registry.register(this, h, h);
+  }
+
+  /** `{ queryId: { docId: score } }`; a run's documents in its (ranx's) order. */
+  toObject() {
+    return parseRun(w().call(OP.HANDLE_TO_OBJECT, new Input().u32s([handleOf(this)])).text());
+  }
+
+  /** Number of queries (ranx's `size`). */
+  get size() {
+    return this.queryIds.length;
+  }
+
+  /** The query ids, sorted (ranx sorts them too). */
+  get queryIds() {
+    return w().call(OP.HANDLE_INFO, new Input().u32s([handleOf(this)])).strs();
+  }
+
+  /** Frees the object's memory in the module; later uses throw. Idempotent. */
+  free() {
+    const h = records.get(this);
+    if (h === undefined || h === null) return;
+    records.set(this, null);
+    if (registry) registry.unregister(h);
+    freeHandle(h);
+  }
+
+  [Symbol.dispose]() {
+    this.free();
+  }
+}
+
+function fromText(op, text, options, fn) {
+  const wr = w();
+  const out = wr.call(op, trecText(text, options, fn));
+  return out.u32View()[0];
+}
+
+function fromObject(op, obj, options, field, fn) {
+  const opts = toJson(options, "options");
+  const text = runText(obj, field, limitsOf(options, fn));
+  return w().call(op, new Input().text(opts).text(text)).u32View()[0];
+}
+
+/**
+ * A run held in the module, as ranx holds a `Run`: each query's documents in the order
+ * ranx sorts them (numba's quicksort of the file's or the object's order), which decides
+ * how tied scores rank. Make one with `Run.fromTrec(text)` or `Run.fromObject(obj)`.
+ */
+export class Run extends LabObject {
+  /** Parses a TREC run (`qid Q0 docid rank score tag`), keeping the file's order. */
+  static fromTrec(text, options) {
+    return new Run(TOKEN, w(), fromText(OP.RUN_FROM_TREC, text, options, "parseTrecRun"));
+  }
+
+  /** A run from `{ queryId: { docId: score } }`, in the object's key order. */
+  static fromObject(obj, options) {
+    return new Run(TOKEN, w(), fromObject(OP.RUN_FROM_OBJECT, obj, options, "run", "parseTrecRun"));
+  }
+}
+
+/** Relevance judgements held in the module. Make them with `Qrels.fromTrec` or `Qrels.fromObject`. */
+export class Qrels extends LabObject {
+  /** Parses TREC qrels (`qid iter docid rel`). */
+  static fromTrec(text, options) {
+    return new Qrels(TOKEN, w(), fromText(OP.QRELS_FROM_TREC, text, options, "parseQrels"));
+  }
+
+  /** Judgements from `{ queryId: { docId: grade } }`. */
+  static fromObject(obj, options) {
+    return new Qrels(TOKEN, w(), fromObject(OP.QRELS_FROM_OBJECT, obj, options, "qrels", "parseQrels"));
+  }
+}
+
+/** `Run`s and `Qrels` alive in the module (for leak tests). */
+export function __liveHandles() {
+  return w().call(OP.HANDLES_LIVE).f64View()[0];
 }
 
 // A loader the entry registered instead of instantiating at import time (Node): the

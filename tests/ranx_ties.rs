@@ -85,7 +85,12 @@ fn check_fusions(
             }
         }
         let ev = evaluate_ranked(qrels, &fused, &names(metrics)).unwrap();
-        errors.extend(compare(&format!("{label} {name}"), &case["means"], &ev, metrics));
+        errors.extend(compare(
+            &format!("{label} {name}"),
+            &case["means"],
+            &ev,
+            metrics,
+        ));
         checked += metrics.len();
     }
     (errors, checked)
@@ -110,7 +115,12 @@ fn random_runs_match_ranx_ties_included() {
         for (i, (run, text)) in runs.iter().zip(&texts).enumerate() {
             let expected = &ds["plain"][i];
             let ranked = evaluate_ranked(&qrels, run, &names(&metrics)).unwrap();
-            errors.extend(compare(&format!("{name} run {i}"), expected, &ranked, &metrics));
+            errors.extend(compare(
+                &format!("{name} run {i}"),
+                expected,
+                &ranked,
+                &metrics,
+            ));
             // The file's order sorted at evaluation gives the same figures.
             let file_order = parse_trec_run_ordered(text).unwrap();
             let ordered = evaluate_ordered(&qrels, &file_order, &names(&metrics)).unwrap();

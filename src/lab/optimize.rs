@@ -14,8 +14,8 @@
 use crate::error::{ErrorCode, Result, ScoreError};
 use crate::lab::runfusion::{fuse_runs_ordered, FuseRunsOptions};
 use crate::lab::runs::{ranked_by_id, OrderedRun, Qrels, Run};
-use std::borrow::Borrow;
 use serde::{Deserialize, Serialize};
+use std::borrow::Borrow;
 use std::collections::BTreeMap;
 
 /// Methods that take one weight per run.

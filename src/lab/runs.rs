@@ -54,7 +54,8 @@ pub type OrderedRun = BTreeMap<String, Vec<(String, f64)>>;
 pub fn ranx_sort_query(docs: &mut Vec<(String, f64)>) {
     let keys: Vec<f64> = docs.iter().map(|(_, s)| -*s).collect();
     let order = crate::lab::eval::ranx_argsort(&keys);
-    let mut slots: Vec<Option<(String, f64)>> = std::mem::take(docs).into_iter().map(Some).collect();
+    let mut slots: Vec<Option<(String, f64)>> =
+        std::mem::take(docs).into_iter().map(Some).collect();
     *docs = order
         .into_iter()
         .filter_map(|i| slots.get_mut(i).and_then(Option::take))

@@ -279,6 +279,63 @@ export function tests(lib, golden) {
     throwsScoreError(lib, () => lib.evaluate(qrels, run, ["ndgc@10"]), "UNKNOWN_METHOD", "metrics[0]");
   });
 
+  test("Run and Qrels handles: file order, ranx's ties, trec_eval's ties, freeing", () => {
+    const live = lib.__liveHandles();
+    // Ids that look like integers: JS orders such object keys numerically ("2" before
+    // "10"), a handle keeps the file's order. ranx ranks the two tied documents in file
+    // order (fewer than 16 ties: numba's insertion sort, stable): 10 first, then 2.
+    const text = "q Q0 10 1 5 t\nq Q0 2 2 5 t\nq Q0 7 3 4 t\n";
+    const run = lib.Run.fromTrec(text);
+    const qrels = lib.Qrels.fromTrec("q 0 2 1\nq 0 7 1\n");
+    assert(run instanceof lib.Run && qrels instanceof lib.Qrels, "classes");
+    eq(run.size, 1);
+    eq(run.queryIds, ["q"]);
+    eq(Object.keys(qrels.toObject().q), ["2", "7"]);
+    eq(lib.evaluate(qrels, run, ["mrr"]), { mrr: 0.5 });
+    eq(lib.evaluatePerQuery(qrels, run, ["mrr"]), { mrr: { q: 0.5 } });
+    // The same run as an object: its keys are in numeric order, so 2 ranks first.
+    eq(lib.evaluate(qrels.toObject(), lib.parseTrecRun(text), ["mrr"]), { mrr: 1 });
+    // String ids keep their order in an object too: the object gives the handle's figures.
+    const strText = "q Q0 d10 1 5 t\nq Q0 d2 2 5 t\n";
+    eq(Object.keys(lib.parseTrecRun(strText).q), ["d10", "d2"]);
+    eq(lib.evaluate({ q: { d2: 1 } }, lib.parseTrecRun(strText), ["mrr"]), { mrr: 0.5 });
+    // trec_eval breaks ties by document id, descending: "2" > "10" as strings.
+    eq(lib.evaluate(qrels, run, ["mrr"], { ties: "trec_eval" }), { mrr: 1 });
+    eq(lib.evaluate({ q: { d2: 1 } }, { q: { d2: 5, d10: 5 } }, ["mrr"], { ties: "trec_eval" }), { mrr: 1 });
+    eq(lib.evaluate({ q: { d10: 1 } }, { q: { d2: 5, d10: 5 } }, ["mrr"], { ties: "trec_eval" }), { mrr: 0.5 });
+    throwsScoreError(lib, () => lib.evaluate(qrels, run, ["mrr"], { ties: "random" }), "UNKNOWN_METHOD", "options.ties");
+    // fuseRuns of Runs gives a Run; objects mixed in become (and stay) temporary handles.
+    const other = lib.Run.fromObject({ q: { 7: 9, 2: 1 } });
+    const fused = lib.fuseRuns([run, other], { method: "sum" });
+    assert(fused instanceof lib.Run, "fuseRuns of Runs returns a Run");
+    // min-max: run 10 -> 1, 2 -> 1, 7 -> 0; other 7 -> 1, 2 -> 0: 10 = 1, 2 = 1, 7 = 1.
+    eq(fused.toObject(), { q: { 10: 1, 2: 1, 7: 1 } });
+    // All tie; ranx's fused order is first met: 10, 2, 7.
+    eq(lib.evaluate(qrels, fused, ["mrr", "precision@2"]), { mrr: 0.5, "precision@2": 0.5 });
+    const mixed = lib.fuseRuns([run, { q: { 7: 9, 2: 1 } }], { method: "sum" });
+    eq(mixed.toObject(), fused.toObject());
+    eq(lib.__liveHandles(), live + 5);
+    const viaObjects = lib.fuseRuns([{ q: { a: 5, b: 5 } }, { q: { b: 1 } }], { method: "rrf" });
+    assert(!(viaObjects instanceof lib.Run), "objects in, object out");
+    eq(Object.keys(viaObjects.q), ["b", "a"]);
+    const opt = lib.optimizeFusion(qrels, [run, other], { method: "wsum", metric: "mrr" });
+    eq(opt, lib.optimizeFusion(qrels.toObject(), [run, { q: { 7: 9, 2: 1 } }], { method: "wsum", metric: "mrr" }));
+    eq(lib.__liveHandles(), live + 5);
+    // Wrong kinds and freed handles are typed errors naming the argument.
+    throwsScoreError(lib, () => lib.evaluate(run, run, ["mrr"]), "INVALID_TYPE", "qrels");
+    throwsScoreError(lib, () => lib.fuseRuns([run, qrels], { method: "sum" }), "INVALID_TYPE", "runs[1]");
+    throwsScoreError(lib, () => new lib.Run(), "INVALID_TYPE");
+    throwsScoreError(lib, () => lib.Run.fromTrec("q Q0 a 1 1 t\nq Q0 a 2 1 t\n"), "DUPLICATE_ID", "line 2");
+    throwsScoreError(lib, () => lib.Run.fromObject({ q: { a: NaN } }), "NON_FINITE_SCORE", "run.q.a");
+    fused.free();
+    fused.free();
+    throwsScoreError(lib, () => lib.evaluate(qrels, fused, ["mrr"]), "INVALID_TYPE", "run");
+    throwsScoreError(lib, () => fused.toObject(), "INVALID_TYPE", "this");
+    mixed[Symbol.dispose]();
+    for (const h of [run, other, qrels]) h.free();
+    eq(lib.__liveHandles(), live);
+  });
+
   test("fuseRuns and optimizeFusion", () => {
     const a = { q: { x: 3, y: 2, z: 1 } };
     const b = { q: { z: 9, x: 1 } };

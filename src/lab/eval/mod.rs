@@ -39,11 +39,11 @@ mod parse;
 mod ranking;
 
 pub use metric::{Metric, MetricKind};
-pub(crate) use ranking::ranx_argsort;
 pub use parse::{
     parse_qrels, parse_trec_run, parse_trec_run_ordered, qrels_from_json, run_from_json,
     run_from_json_ordered, run_to_trec, OrderedRun,
 };
+pub(crate) use ranking::ranx_argsort;
 
 use crate::error::{ErrorCode, Result, ScoreError};
 use crate::lab::runs::{Qrels, Run};
@@ -144,7 +144,11 @@ pub fn evaluate_ties(
     evaluate_with(qrels, metrics, |qid| {
         let docs: Vec<(&str, f64)> = run
             .get(qid)
-            .map(|docs| docs.iter().map(|(doc, score)| (doc.as_str(), *score)).collect())
+            .map(|docs| {
+                docs.iter()
+                    .map(|(doc, score)| (doc.as_str(), *score))
+                    .collect()
+            })
             .unwrap_or_default();
         match ties {
             Ties::Ranx => ranking::rank_documents(&docs),

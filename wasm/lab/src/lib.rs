@@ -8,8 +8,11 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
+mod handles;
+
 use calibrank::error::{all_finite, ErrorCode, Result, ScoreError};
-use calibrank::lab::runs::Run;
+use calibrank::lab::eval::Ties;
+use calibrank::lab::runs::{ranx_sort, OrderedRun, Run};
 use calibrank::lab::{eval, fit, optimize, runfusion};
 use calibrank::limits::{Budget, Limits};
 use calibrank::pipeline::Calibration;
@@ -17,6 +20,8 @@ use calibrank_wasm_shared::json::{self, Json};
 use calibrank_wasm_shared::options::{take_limits, with_limits};
 use calibrank_wasm_shared::wire::{Reader, Writer};
 use calibrank_wasm_shared::write_json;
+use handles::{Arg, Args, Stored};
+use serde::Deserialize;
 use std::collections::BTreeMap;
 
 calibrank_wasm_shared::export_io!(dispatch);
@@ -33,6 +38,15 @@ mod op {
     pub const APPLY_CALIBRATION: u32 = 48;
     pub const CALIBRATION_ERROR: u32 = 49;
     pub const PROPOSE_BANDS: u32 = 50;
+    // Run and Qrels handles (60-79).
+    pub const RUN_FROM_TREC: u32 = 60;
+    pub const QRELS_FROM_TREC: u32 = 61;
+    pub const RUN_FROM_OBJECT: u32 = 62;
+    pub const QRELS_FROM_OBJECT: u32 = 63;
+    pub const HANDLE_TO_OBJECT: u32 = 64;
+    pub const HANDLE_INFO: u32 = 65;
+    pub const HANDLE_FREE: u32 = 66;
+    pub const HANDLES_LIVE: u32 = 67;
 }
 
 fn dispatch(op: u32, r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
@@ -40,8 +54,12 @@ fn dispatch(op: u32, r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         return done;
     }
     match op {
-        op::PARSE_RUN => parse(r, w, eval::parse_trec_run, "parseTrecRun"),
-        op::PARSE_QRELS => parse(r, w, eval::parse_qrels, "parseQrels"),
+        op::PARSE_RUN => parse(r, w, "parseTrecRun", |t, w| {
+            handles::write_run(w, &eval::parse_trec_run_ordered(t)?)
+        }),
+        op::PARSE_QRELS => parse(r, w, "parseQrels", |t, w| {
+            write_run(w, &eval::parse_qrels(t)?)
+        }),
         op::EVALUATE => evaluate(r, w, false),
         op::EVALUATE_PER_QUERY => evaluate(r, w, true),
         op::FUSE_RUNS => fuse_runs(r, w),
@@ -53,6 +71,20 @@ fn dispatch(op: u32, r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         op::APPLY_CALIBRATION => apply_calibration(r, w),
         op::CALIBRATION_ERROR => calibration_error(r, w),
         op::PROPOSE_BANDS => propose_bands(r, w),
+        op::RUN_FROM_TREC => new_handle(r, w, Kind::RunTrec),
+        op::QRELS_FROM_TREC => new_handle(r, w, Kind::QrelsTrec),
+        op::RUN_FROM_OBJECT => new_handle(r, w, Kind::RunObject),
+        op::QRELS_FROM_OBJECT => new_handle(r, w, Kind::QrelsObject),
+        op::HANDLE_TO_OBJECT => handle_to_object(r, w),
+        op::HANDLE_INFO => handle_info(r, w),
+        op::HANDLE_FREE => {
+            handles::free(r.u32()?);
+            Ok(())
+        }
+        op::HANDLES_LIVE => {
+            w.f64s(&[handles::live() as f64]);
+            Ok(())
+        }
         _ => Err(calibrank_wasm_shared::unknown_op(op)),
     }
 }
@@ -110,22 +142,23 @@ fn limits_only(r: &mut Reader<'_>, function: &str) -> Result<Limits> {
     }
 }
 
-/// `parseTrecRun` / `parseQrels`. In: options, text. Out: the run (JSON).
+/// `parseTrecRun` / `parseQrels`. In: options, text. Out: the run (JSON; a run's
+/// documents in file order, so that the object ranks ties as ranx ranks the file).
 // Not inlined into the dispatch: the engine compiles each operation on its first call,
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 fn parse(
     r: &mut Reader<'_>,
     w: &mut Writer,
-    f: fn(&str) -> Result<Run>,
     function: &str,
+    f: fn(&str, &mut Writer) -> Result<()>,
 ) -> Result<()> {
     let limits = limits_only(r, function)?;
     let text = r.text()?;
     limits.check_total_text(text.len(), "text")?;
     let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
     limits.check_entries(lines, "text")?;
-    write_run(w, &f(text)?)
+    f(text, w)
 }
 
 /// Decodes a run (JSON) and charges its entries and strings to `budget`.
@@ -145,49 +178,95 @@ fn charge_run(run: &Run, field: &str, budget: &mut Budget) -> Result<()> {
     budget.text(bytes, field)
 }
 
-fn decode_runs(text: &str, budget: &mut Budget) -> Result<Vec<Run>> {
-    let tree = json::parse(text, "runs")?;
-    let Json::Arr(items) = &tree else {
-        return Err(ScoreError::new(
-            ErrorCode::InvalidType,
-            "runs",
-            "expected an array of runs",
-        ));
-    };
-    budget.limits.check_lists(items.len(), "runs")?;
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            let field = format!("runs[{i}]");
-            let run: Run = json::decode(t, &field)?;
-            charge_run(&run, &field, budget)?;
-            Ok(run)
-        })
-        .collect()
+/// Options of `evaluate` / `evaluatePerQuery` (besides `limits`).
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct EvaluateOptions {
+    /// The tie rule: `"ranx"` (default) or `"trec_eval"`.
+    #[serde(default)]
+    ties: Option<String>,
 }
 
-/// `evaluate` / `evaluatePerQuery`. In: options, qrels, run, metrics (JSON each). Out:
-/// JSON.
+impl EvaluateOptions {
+    fn ties(&self) -> Result<Ties> {
+        match self.ties.as_deref() {
+            None | Some("ranx") => Ok(Ties::Ranx),
+            Some("trec_eval") => Ok(Ties::TrecEval),
+            Some(other) => Err(ScoreError::new(
+                ErrorCode::UnknownMethod,
+                "options.ties",
+                format!("unknown tie rule {other:?}; expected \"ranx\" or \"trec_eval\""),
+            )),
+        }
+    }
+}
+
+/// Judgements from an argument: decoded from JSON (owned) or a handle's (borrowed).
+fn qrels_arg<'s>(
+    store: &'s calibrank_wasm_shared::Slab<Stored>,
+    arg: Arg<'_>,
+    owned: &'s Option<Run>,
+) -> Result<&'s Run> {
+    match (owned, arg) {
+        (Some(q), _) => Ok(q),
+        (None, Arg::Handle(h)) => handles::qrels(store, h, "qrels"),
+        (None, Arg::Text(_)) => Err(ScoreError::new(ErrorCode::Internal, "qrels", "not decoded")),
+    }
+}
+
+/// A run from an argument: decoded from JSON (owned) or a handle's (borrowed).
+fn run_arg<'s>(
+    store: &'s calibrank_wasm_shared::Slab<Stored>,
+    arg: Arg<'_>,
+    owned: &'s Option<OrderedRun>,
+    field: &str,
+) -> Result<&'s OrderedRun> {
+    match (owned, arg) {
+        (Some(r), _) => Ok(r),
+        (None, Arg::Handle(h)) => handles::run(store, h, field),
+        (None, Arg::Text(_)) => Err(ScoreError::new(ErrorCode::Internal, field, "not decoded")),
+    }
+}
+
+/// `evaluate` / `evaluatePerQuery`. In: options, qrels, run (JSON or a handle each),
+/// metrics (JSON). Out: JSON.
+///
+/// A run object is read as ranx's `Run(dict)` reads a dict (its key order, then ranx's
+/// sort); a `Run` handle is already in that order.
 // Not inlined into the dispatch: the engine compiles each operation on its first call,
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 fn evaluate(r: &mut Reader<'_>, w: &mut Writer, per_query: bool) -> Result<()> {
-    let limits = limits_only(
-        r,
-        if per_query {
-            "evaluatePerQuery"
-        } else {
-            "evaluate"
-        },
-    )?;
+    let function = if per_query {
+        "evaluatePerQuery"
+    } else {
+        "evaluate"
+    };
+    let (limits, opts): (Limits, EvaluateOptions) =
+        with_limits(r.opt_text()?, "options", function)?;
+    let ties = opts.ties()?;
     let mut budget = Budget::new(limits);
-    let qrels = decode_run(r.text()?, "qrels", &mut budget)?;
-    let run = decode_run(r.text()?, "run", &mut budget)?;
+    let q_arg = handles::arg(r)?;
+    let r_arg = handles::arg(r)?;
     let metrics: Vec<String> = json::from_text(r.text()?, "metrics")?;
     Limits::default().check_lists(metrics.len(), "metrics")?;
     let names: Vec<&str> = metrics.iter().map(String::as_str).collect();
-    let ev = eval::evaluate(&qrels, &run, &names)?;
+    let owned_q = match q_arg {
+        Arg::Text(t) => Some(decode_run(t, "qrels", &mut budget)?),
+        Arg::Handle(_) => None,
+    };
+    let owned_r = match r_arg {
+        Arg::Text(t) => Some(handles::decode_run(t, "run", &mut budget)?),
+        Arg::Handle(_) => None,
+    };
+    let ev = handles::with(|store| {
+        let qrels = qrels_arg(store, q_arg, &owned_q)?;
+        let run = run_arg(store, r_arg, &owned_r, "run")?;
+        match ties {
+            Ties::Ranx => eval::evaluate_ranked(qrels, run, &names),
+            Ties::TrecEval => eval::evaluate_ties(qrels, run, &names, Ties::TrecEval),
+        }
+    })?;
     if per_query {
         let per: BTreeMap<String, BTreeMap<&str, f64>> = ev
             .means
@@ -201,7 +280,55 @@ fn evaluate(r: &mut Reader<'_>, w: &mut Writer, per_query: bool) -> Result<()> {
     }
 }
 
-/// `fuseRuns`. In: options, runs (JSON each). Out: the fused run (JSON).
+/// Runs from a runs argument: decoded from a JSON array (each as ranx's `Run(dict)`), or
+/// the handles' (borrowed). Calls `f` with them.
+fn with_runs<T>(
+    args: &Args<'_>,
+    budget: &mut Budget,
+    f: impl FnOnce(&[&OrderedRun]) -> Result<T>,
+) -> Result<T> {
+    match args {
+        Args::Text(t) => {
+            let tree = json::parse(t, "runs")?;
+            let Json::Arr(items) = &tree else {
+                return Err(ScoreError::new(
+                    ErrorCode::InvalidType,
+                    "runs",
+                    "expected an array of runs",
+                ));
+            };
+            budget.limits.check_lists(items.len(), "runs")?;
+            let runs = items
+                .iter()
+                .enumerate()
+                .map(|(i, t)| {
+                    let field = format!("runs[{i}]");
+                    let mut run = handles::run_from_tree(t, &field)?;
+                    handles::charge(&run, &field, budget)?;
+                    ranx_sort(&mut run);
+                    Ok(run)
+                })
+                .collect::<Result<Vec<OrderedRun>>>()?;
+            let refs: Vec<&OrderedRun> = runs.iter().collect();
+            f(&refs)
+        }
+        Args::Handles(hs) => {
+            budget.limits.check_lists(hs.len(), "runs")?;
+            handles::with(|store| {
+                let refs = hs
+                    .iter()
+                    .enumerate()
+                    .map(|(i, h)| handles::run(store, *h, &format!("runs[{i}]")))
+                    .collect::<Result<Vec<&OrderedRun>>>()?;
+                f(&refs)
+            })
+        }
+    }
+}
+
+/// `fuseRuns`. In: options, runs (a JSON array, or a `U32` section of `Run` handles).
+/// Out: the fused run: JSON (each query's documents in ranx's order) for objects, a new
+/// handle (`U32`) for handles.
 // Not inlined into the dispatch: the engine compiles each operation on its first call,
 // so the first call of one function does not compile all of them.
 #[inline(never)]
@@ -216,15 +343,102 @@ fn fuse_runs(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
             ))
         }
     };
-    let runs = decode_runs(r.text()?, &mut Budget::new(limits))?;
-    let fused = runfusion::fuse_runs(&runs, &opts).map_err(|e| {
-        if e.field.starts_with("runs") || e.field.starts_with("result") {
-            e
-        } else {
-            e.within("options")
-        }
+    let args = handles::args(r)?;
+    let fused = with_runs(&args, &mut Budget::new(limits), |runs| {
+        runfusion::fuse_runs_ordered(runs, &opts).map_err(|e| {
+            if e.field.starts_with("runs") || e.field.starts_with("result") {
+                e
+            } else {
+                e.within("options")
+            }
+        })
     })?;
-    write_run(w, &fused)
+    match args {
+        Args::Handles(_) => {
+            w.u32s(&[handles::insert(Stored::Run(fused))]);
+            Ok(())
+        }
+        Args::Text(_) => handles::write_run(w, &fused),
+    }
+}
+
+/// What `new_handle` reads.
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    RunTrec,
+    QrelsTrec,
+    RunObject,
+    QrelsObject,
+}
+
+/// `Run.fromTrec` / `Qrels.fromTrec` / `Run.fromObject` / `Qrels.fromObject`. In:
+/// options, text (TREC or JSON). Out: the handle (U32).
+// Not inlined into the dispatch: the engine compiles each operation on its first call,
+// so the first call of one function does not compile all of them.
+#[inline(never)]
+fn new_handle(r: &mut Reader<'_>, w: &mut Writer, kind: Kind) -> Result<()> {
+    let function = match kind {
+        Kind::RunTrec | Kind::RunObject => "parseTrecRun",
+        Kind::QrelsTrec | Kind::QrelsObject => "parseQrels",
+    };
+    let limits = limits_only(r, function)?;
+    let text = r.text()?;
+    let mut budget = Budget::new(limits);
+    let stored = match kind {
+        Kind::RunTrec | Kind::QrelsTrec => {
+            limits.check_total_text(text.len(), "text")?;
+            let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
+            limits.check_entries(lines, "text")?;
+            if kind == Kind::RunTrec {
+                let mut run = eval::parse_trec_run_ordered(text)?;
+                ranx_sort(&mut run);
+                Stored::Run(run)
+            } else {
+                Stored::Qrels(eval::parse_qrels(text)?)
+            }
+        }
+        Kind::RunObject => Stored::Run(handles::decode_run(text, "run", &mut budget)?),
+        Kind::QrelsObject => Stored::Qrels(decode_run(text, "qrels", &mut budget)?),
+    };
+    w.u32s(&[handles::insert(stored)]);
+    Ok(())
+}
+
+/// `run.toObject()` / `qrels.toObject()`. In: the handle. Out: JSON (a run's documents
+/// in its order).
+// Not inlined into the dispatch: the engine compiles each operation on its first call,
+// so the first call of one function does not compile all of them.
+#[inline(never)]
+fn handle_to_object(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
+    let h = r.u32()?;
+    handles::with(|store| match store.get(h)? {
+        Stored::Run(run) => handles::write_run(w, run),
+        Stored::Qrels(q) => write_json(w, q),
+    })
+}
+
+/// `size`, `queryIds`. In: the handle. Out: the query ids (STRS), then `[entries]`
+/// (F64).
+// Not inlined into the dispatch: the engine compiles each operation on its first call,
+// so the first call of one function does not compile all of them.
+#[inline(never)]
+fn handle_info(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
+    let h = r.u32()?;
+    handles::with(|store| {
+        let (ids, entries): (Vec<&str>, usize) = match store.get(h)? {
+            Stored::Run(run) => (
+                run.keys().map(String::as_str).collect(),
+                run.values().map(Vec::len).sum(),
+            ),
+            Stored::Qrels(q) => (
+                q.keys().map(String::as_str).collect(),
+                q.values().map(BTreeMap::len).sum(),
+            ),
+        };
+        w.strs(ids.iter().copied());
+        w.f64s(&[entries as f64]);
+        Ok(())
+    })
 }
 
 #[allow(unsafe_code)]
@@ -250,7 +464,8 @@ mod host {
     }
 }
 
-/// `optimizeFusion`. In: options, qrels, runs (JSON each), whether to report progress
+/// `optimizeFusion`. In: options, qrels (JSON or a handle), runs (a JSON array or
+/// handles), whether to report progress
 /// (F64). Out: the report (JSON).
 // Not inlined into the dispatch: the engine compiles each operation on its first call,
 // so the first call of one function does not compile all of them.
@@ -259,26 +474,36 @@ fn optimize(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, opts): (Limits, optimize::OptimizeOptions) =
         with_limits(r.opt_text()?, "options", "optimizeFusion")?;
     let mut budget = Budget::new(limits);
-    let qrels = decode_run(r.text()?, "qrels", &mut budget)?;
-    let runs = decode_runs(r.text()?, &mut budget)?;
+    let q_arg = handles::arg(r)?;
+    let owned_q = match q_arg {
+        Arg::Text(t) => Some(decode_run(t, "qrels", &mut budget)?),
+        Arg::Handle(_) => None,
+    };
+    let args = handles::args(r)?;
     let report_progress = r.f64()? != 0.0;
-    optimize::check_work(&runs, &opts, &limits).map_err(|e| match e.field.as_str() {
-        "runs" => e,
-        _ => e.within("options"),
-    })?;
     let mut progress = |p: optimize::Progress| {
         if report_progress {
             host::report(p.done, p.total, p.best_score);
         }
     };
-    let report =
-        optimize::optimize_fusion(&qrels, &runs, &opts, &mut progress).map_err(|e| {
+    let report = with_runs(&args, &mut budget, |runs| {
+        let entries = runs.iter().flat_map(|r| r.values().map(Vec::len)).sum();
+        optimize::check_work_entries(runs.len(), entries, &opts, &limits).map_err(|e| {
             match e.field.as_str() {
-                "runs" | "qrels" => e,
-                _ if e.field.starts_with("runs") => e,
+                "runs" => e,
                 _ => e.within("options"),
             }
         })?;
+        handles::with(|store| {
+            let qrels = qrels_arg(store, q_arg, &owned_q)?;
+            optimize::optimize_fusion_ordered(qrels, runs, &opts, &mut progress)
+        })
+        .map_err(|e| match e.field.as_str() {
+            "runs" | "qrels" => e,
+            _ if e.field.starts_with("runs") => e,
+            _ => e.within("options"),
+        })
+    })?;
     write_json(w, &report)
 }
 
