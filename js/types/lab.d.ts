@@ -10,20 +10,72 @@ export type { Calibration, ErrorCode, IsotonicModel, Limits, PlattModel, WithLim
 
 // ---------------------------------------------------------------- Runs and qrels
 
-/** A run in its JSON form (ranx's): query id -> document id -> score. */
-export type Run = Record<string, Record<string, number>>;
+/**
+ * A run in its JSON form (ranx's dict): query id -> document id -> score. Its key order
+ * is the order ranx's `Run(dict)` sorts tied scores from; JS lists integer-like keys
+ * ("42") first, in numeric order, whatever the insertion order: use a `Run` to keep it.
+ */
+export type RunObject = Record<string, Record<string, number>>;
 
 /** Judgements in their JSON form: query id -> document id -> relevance grade. */
-export type Qrels = Record<string, Record<string, number>>;
+export type QrelsObject = Record<string, Record<string, number>>;
+
+/** What `Run` and `Qrels` share: wasm memory behind a handle, freed by `free()`. */
+declare abstract class LabObject<T> {
+  /** Not constructible: use `fromTrec` or `fromObject`. */
+  protected constructor();
+  /** The JSON form; a run's documents in its (ranx's) order. */
+  toObject(): T;
+  /** Number of queries (ranx's `size`). */
+  readonly size: number;
+  /** The query ids, sorted. */
+  readonly queryIds: string[];
+  /**
+   * Frees the module memory; later uses throw `INVALID_TYPE`. Idempotent. A
+   * FinalizationRegistry frees a forgotten object at some point after it is garbage
+   * collected (a safety net, not a schedule).
+   */
+  free(): void;
+  /** Same as `free()`, for `using`. */
+  [Symbol.dispose](): void;
+}
 
 /**
- * Parses a TREC run (`qid Q0 docid rank score tag` per line) into its JSON form; errors
- * name the line (`PARSE_ERROR`, field `line 12`).
+ * A run held in wasm memory, as ranx holds a `Run`: parsed once, each query's documents
+ * in the order ranx sorts them (numba's quicksort of the file's or object's order),
+ * which decides how tied scores rank. Every lab function takes it where it takes a run
+ * object; `fuseRuns` of `Run`s returns a `Run`.
  */
-export declare function parseTrecRun(text: string, options?: WithLimits | null): Run;
+export declare class Run extends LabObject<RunObject> {
+  /** Makes `Run` and `Qrels` distinct types. */
+  private readonly kindRun: void;
+  /** Parses a TREC run (`qid Q0 docid rank score tag` per line), keeping the file's order. */
+  static fromTrec(text: string, options?: WithLimits | null): Run;
+  /** A run from its JSON form, in the object's key order. */
+  static fromObject(run: RunObject, options?: WithLimits | null): Run;
+}
+
+/** Relevance judgements held in wasm memory (see `Run`). */
+export declare class Qrels extends LabObject<QrelsObject> {
+  /** Makes `Run` and `Qrels` distinct types. */
+  private readonly kindQrels: void;
+  /** Parses TREC qrels (`qid iter docid rel` per line). */
+  static fromTrec(text: string, options?: WithLimits | null): Qrels;
+  /** Judgements from their JSON form. */
+  static fromObject(qrels: QrelsObject, options?: WithLimits | null): Qrels;
+}
+
+/** `Run`s and `Qrels` alive in the module (for leak tests). */
+export declare function __liveHandles(): number;
+
+/**
+ * Parses a TREC run (`qid Q0 docid rank score tag` per line) into its JSON form, each
+ * query's documents in file order; errors name the line (`PARSE_ERROR`, field `line 12`).
+ */
+export declare function parseTrecRun(text: string, options?: WithLimits | null): RunObject;
 
 /** Parses TREC qrels (`qid iter docid rel` per line) into their JSON form. */
-export declare function parseQrels(text: string, options?: WithLimits | null): Qrels;
+export declare function parseQrels(text: string, options?: WithLimits | null): QrelsObject;
 
 // ---------------------------------------------------------------- Metrics
 
@@ -32,19 +84,28 @@ export declare function parseQrels(text: string, options?: WithLimits | null): Q
  * `recall@100`, `mrr`, `precision@k`, `hit_rate@k`, `r-precision`, ...): metric -> mean.
  */
 export declare function evaluate(
-  qrels: Qrels,
-  run: Run,
+  qrels: Qrels | QrelsObject,
+  run: Run | RunObject,
   metrics: string[],
-  options?: WithLimits | null,
+  options?: (EvaluateOptions & WithLimits) | null,
 ): Record<string, number>;
 
 /** Per-query values of each metric: metric -> query id -> value. */
 export declare function evaluatePerQuery(
-  qrels: Qrels,
-  run: Run,
+  qrels: Qrels | QrelsObject,
+  run: Run | RunObject,
   metrics: string[],
-  options?: WithLimits | null,
+  options?: (EvaluateOptions & WithLimits) | null,
 ): Record<string, Record<string, number>>;
+
+/** Options of `evaluate` / `evaluatePerQuery`. */
+export interface EvaluateOptions {
+  /**
+   * How tied scores rank: `"ranx"` (default: ranx 0.3.21's order, numba's quicksort of
+   * the run's order) or `"trec_eval"` (score descending, then document id descending).
+   */
+  ties?: "ranx" | "trec_eval";
+}
 
 // ---------------------------------------------------------------- Run fusion
 
@@ -89,6 +150,9 @@ export interface FuseRunsOptions {
  * `arithmetic_mean` / `geometric_mean` / `harmonic_mean` (see `FuseRunsOptions`).
  */
 export declare function fuseRuns(runs: Run[], options: FuseRunsOptions & WithLimits): Run;
+export declare function fuseRuns(runs: RunObject[], options: FuseRunsOptions & WithLimits): RunObject;
+/** Runs of both kinds: the objects become temporary `Run`s; the result is a `Run`. */
+export declare function fuseRuns(runs: (Run | RunObject)[], options: FuseRunsOptions & WithLimits): Run | RunObject;
 
 // ---------------------------------------------------------------- Fusion tuning
 
@@ -144,8 +208,8 @@ export interface OptimizeProgress {
  * `onProgress({ done, total, bestScore })` is called after every configuration.
  */
 export declare function optimizeFusion(
-  qrels: Qrels,
-  runs: Run[],
+  qrels: Qrels | QrelsObject,
+  runs: (Run | RunObject)[],
   options?: (OptimizeOptions & WithLimits) | null,
   onProgress?: ((progress: OptimizeProgress) => void) | null,
 ): OptimizeReport;

@@ -92,3 +92,58 @@ test("rrf options: the compact numeric form and the JSON form give the same resu
     if (JSON.stringify(c) !== JSON.stringify(d)) throw new Error(`rrfColumnar ${JSON.stringify(o)}: compact ${JSON.stringify(c)} vs JSON ${JSON.stringify(d)}`);
   }
 });
+
+// Ties as ranx 0.3.21 and trec_eval break them, through the package's Run and Qrels
+// handles: every figure of tests/data/ranx_ties_reference.json
+// (scripts/ranx_ties_reference.py) to 1e-9, as tests/ranx_ties.rs checks natively.
+test("Run/Qrels handles give ranx's and trec_eval's figures, ties included", () => {
+  const ref = JSON.parse(readFileSync(new URL("../data/ranx_ties_reference.json", import.meta.url), "utf8"));
+  const lab = esmLab;
+  const live = lab.__liveHandles();
+  const errors = [];
+  let checked = 0;
+  const compare = (label, want, got) => {
+    for (const [m, v] of Object.entries(want)) {
+      checked++;
+      if (!(Math.abs(got[m] - v) <= 1e-9)) errors.push(`${label} ${m}: ranx ${v}, calibrank ${got[m]}`);
+    }
+  };
+  const fusions = (label, qrels, runs, cases) => {
+    for (const c of cases) {
+      const fused = lab.fuseRuns(runs, c.options);
+      compare(`${label} ${c.name}`, c.means, lab.evaluate(qrels, fused, ref.metrics));
+      if (c.firstQuery && !label.endsWith("_int")) {
+        // String ids keep their order in an object too.
+        const q = Object.keys(fused.toObject())[0];
+        const order = Object.keys(fused.toObject()[q]);
+        if (order.join(" ") !== c.firstQuery.join(" ")) errors.push(`${label} ${c.name}: fused order differs`);
+      }
+      fused.free();
+    }
+  };
+  for (const ds of ref.datasets) {
+    const qrels = lab.Qrels.fromTrec(ds.qrels);
+    const runs = ds.runs.map((t) => lab.Run.fromTrec(t));
+    runs.forEach((run, i) => compare(`${ds.name} run ${i}`, ds.plain[i], lab.evaluate(qrels, run, ref.metrics)));
+    fusions(ds.name, qrels, runs, ds.fusions);
+    const measures = Object.values(ref.trecEvalMeasures);
+    runs.forEach((run, i) => compare(`${ds.name} run ${i} trec_eval`, ds.trecEval[i], lab.evaluate(qrels, run, measures, { ties: "trec_eval" })));
+    if (ds.name.endsWith("_str")) {
+      // Objects whose keys keep their order (ids that do not look like integers) are read
+      // as ranx's Run(dict): a run's figures are the handle's.
+      const q = lab.parseQrels(ds.qrels);
+      ds.runs.forEach((t, i) => compare(`${ds.name} run ${i} (object)`, ds.plain[i], lab.evaluate(q, lab.parseTrecRun(t), ref.metrics)));
+    }
+    for (const h of [qrels, ...runs]) h.free();
+  }
+  const cisi = new URL("../../../shared/data/cisi/", import.meta.url);
+  const read = (n) => readFileSync(new URL(n, cisi), "utf8");
+  const qrels = lab.Qrels.fromTrec(read("qrels.txt"));
+  const runs = ref.cisi.runs.map((n) => lab.Run.fromTrec(read(n)));
+  runs.forEach((run, i) => compare(`cisi run ${i}`, ref.cisi.plain[i], lab.evaluate(qrels, run, ref.metrics)));
+  fusions("cisi", qrels, runs, ref.cisi.fusions);
+  for (const h of [qrels, ...runs]) h.free();
+  if (errors.length) throw new Error(`${errors.length} of ${checked} figures differ:\n${errors.join("\n")}`);
+  if (checked < 1500) throw new Error(`only ${checked} figures checked`);
+  if (lab.__liveHandles() !== live) throw new Error("handles leaked");
+});

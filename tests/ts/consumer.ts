@@ -38,8 +38,11 @@ import {
   parseTrecRun,
   parseQrels,
   defaultLimits as labDefaultLimits,
-  type Run,
-  type Qrels,
+  Run,
+  Qrels,
+  __liveHandles,
+  type RunObject,
+  type QrelsObject,
   type OptimizeProgress,
 } from "calibrank/lab";
 // @ts-expect-error: the lab functions are not in the core entry
@@ -136,9 +139,33 @@ const ver: string = version();
 console.log(sameClass, labLimits, codes, ver, notInCore, notInLab);
 
 // Runs, qrels, metrics and run fusion.
-const qrels: Qrels = parseQrels("q1 0 d1 1");
+const qrels: QrelsObject = parseQrels("q1 0 d1 1");
 const perQuery: Record<string, Record<string, number>> = evaluatePerQuery(qrels, run, ["mrr"]);
-const fusedRun: Run = fuseRuns([run, run], { method: "wsum", weights: [0.5, 0.5], limits: { maxLists: 4 } });
+const fusedRun: RunObject = fuseRuns([run, run], { method: "wsum", weights: [0.5, 0.5], limits: { maxLists: 4 } });
+
+// Run and Qrels handles: every lab function takes them; fuseRuns of Runs is a Run.
+const runHandle: Run = Run.fromTrec("q1 Q0 d1 1 1.0 t", { limits: { maxTotalTextBytes: 1_000 } });
+const qrelsHandle: Qrels = Qrels.fromObject({ q1: { d1: 1 } });
+const fusedHandle: Run = fuseRuns([runHandle, Run.fromObject(fusedRun)], { method: "rrf" });
+const tied: number | undefined = evaluate(qrelsHandle, fusedHandle, ["mrr"], { ties: "trec_eval" }).mrr;
+const handleSize: number = runHandle.size;
+const ids: string[] = fusedHandle.queryIds;
+const asObject: RunObject = fusedHandle.toObject();
+optimizeFusion(qrelsHandle, [runHandle, fusedRun], { method: "wsum" });
+// @ts-expect-error: ties is "ranx" or "trec_eval"
+evaluate(qrelsHandle, runHandle, ["mrr"], { ties: "random" });
+// @ts-expect-error: judgements where the run goes
+evaluate(qrelsHandle, qrelsHandle, ["mrr"]);
+// @ts-expect-error: made by fromTrec / fromObject only
+new Run();
+{
+  using scoped = Qrels.fromTrec("q1 0 d1 1");
+  console.log(scoped.size);
+}
+fusedHandle.free();
+runHandle[Symbol.dispose]();
+qrelsHandle.free();
+console.log(tied, handleSize, ids, asObject, __liveHandles());
 // @ts-expect-error: fuseRuns needs its options (at least `method`)
 fuseRuns([run, run]);
 // @ts-expect-error: fuseRuns's method is required
