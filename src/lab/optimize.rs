@@ -282,7 +282,7 @@ pub fn optimize_fusion_ordered<R: Borrow<OrderedRun>>(
             params: params.clone(),
         };
         let fused = fuse_runs_ordered(runs, &fo)?;
-        let ev = crate::lab::eval::evaluate_ranked(qrels, &fused, &[opts.metric.as_str()])?;
+        let ev = crate::lab::eval::evaluate_ranked_checked(qrels, &fused, &[opts.metric.as_str()])?;
         let score = ev.means.first().map_or(0.0, |(_, v)| *v);
         if best
             .and_then(|b| trials.get(b))

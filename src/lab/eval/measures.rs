@@ -19,14 +19,23 @@ pub(crate) struct Judged {
 
 impl Judged {
     /// Judges `ranking` (document ids, best first) against `grades` at `rel_lvl`.
+    #[cfg(test)]
     pub(crate) fn new(ranking: &[&str], grades: &BTreeMap<String, f64>, rel_lvl: i64) -> Self {
+        let looked_up: Vec<Option<f64>> = ranking.iter().map(|d| grades.get(*d).copied()).collect();
+        Judged::from_grades(&looked_up, grades, rel_lvl)
+    }
+
+    /// The judged ranking from the grade of every ranked document (`None`: not judged),
+    /// looked up once for all the metrics of a query.
+    pub(crate) fn from_grades(
+        looked_up: &[Option<f64>],
+        grades: &BTreeMap<String, f64>,
+        rel_lvl: i64,
+    ) -> Self {
         // Relevance levels are small integers; the conversion is exact below 2^53.
         let level = rel_lvl as f64;
         let relevant = |grade: f64| if grade >= level { Some(grade) } else { None };
-        let ranked = ranking
-            .iter()
-            .map(|doc| grades.get(*doc).copied().and_then(relevant))
-            .collect();
+        let ranked = looked_up.iter().map(|g| g.and_then(relevant)).collect();
         let mut ideal: Vec<f64> = grades.values().copied().filter_map(relevant).collect();
         ideal.stable_sort_by(|a, b| b.total_cmp(a));
         Judged { ranked, ideal }

@@ -163,6 +163,17 @@ pub fn evaluate_ties(
 /// for [`evaluate_ordered`].
 pub fn evaluate_ranked(qrels: &Qrels, run: &OrderedRun, metrics: &[&str]) -> Result<Evaluation> {
     check_ordered(run)?;
+    evaluate_ranked_checked(qrels, run, metrics)
+}
+
+/// [`evaluate_ranked`] for a run already checked (finite scores, no document twice in a
+/// query), as the lab's `Run` handles are when they are made: skips the checks.
+#[doc(hidden)]
+pub fn evaluate_ranked_checked(
+    qrels: &Qrels,
+    run: &OrderedRun,
+    metrics: &[&str],
+) -> Result<Evaluation> {
     evaluate_with(qrels, metrics, |qid| {
         run.get(qid)
             .map(|docs| docs.iter().map(|(doc, _)| doc.as_str()).collect())
@@ -202,10 +213,26 @@ fn evaluate_with<'r>(
         .iter()
         .map(|(qid, grades)| {
             let ranking = rank_query(qid);
+            // Grades looked up once per query, judged once per relevance level.
+            let looked_up: Vec<Option<f64>> =
+                ranking.iter().map(|d| grades.get(*d).copied()).collect();
+            let mut judged: Vec<(i64, Judged)> = Vec::new();
             let values = parsed
                 .iter()
                 .map(|metric| {
-                    measures::score(metric, &Judged::new(&ranking, grades, metric.rel_lvl))
+                    let at = judged
+                        .iter()
+                        .position(|(level, _)| *level == metric.rel_lvl)
+                        .unwrap_or_else(|| {
+                            judged.push((
+                                metric.rel_lvl,
+                                Judged::from_grades(&looked_up, grades, metric.rel_lvl),
+                            ));
+                            judged.len() - 1
+                        });
+                    judged
+                        .get(at)
+                        .map_or(0.0, |(_, j)| measures::score(metric, j))
                 })
                 .collect();
             (qid.clone(), values)

@@ -263,7 +263,8 @@ fn evaluate(r: &mut Reader<'_>, w: &mut Writer, per_query: bool) -> Result<()> {
         let qrels = qrels_arg(store, q_arg, &owned_q)?;
         let run = run_arg(store, r_arg, &owned_r, "run")?;
         match ties {
-            Ties::Ranx => eval::evaluate_ranked(qrels, run, &names),
+            // Handles and decoded objects are checked (finite, no duplicate) already.
+            Ties::Ranx => eval::evaluate_ranked_checked(qrels, run, &names),
             Ties::TrecEval => eval::evaluate_ties(qrels, run, &names, Ties::TrecEval),
         }
     })?;
