@@ -1,10 +1,11 @@
 """ranx side of the batch benchmark: fuse every CISI query of two TREC runs with ranx.
 
-    python3 bench/ranx_fuse.py RUN_A RUN_B [SAMPLES]
+    python3 bench/ranx_fuse.py RUN_A RUN_B [SAMPLES [QRELS]]
 
 Prints JSON: ranx's version, the median time of `Run.from_file` (both files) and of
 `fuse(runs, norm=..., method=...)` for RRF and CombMNZ with min-max, each timed after a
-warm-up (the first call compiles ranx's numba kernels), and the number of fused entries.
+warm-up (the first call compiles ranx's numba kernels), and the number of fused entries;
+with QRELS, also `evaluate(qrels, run_a, METRICS)` (case "evaluate").
 """
 
 import importlib.metadata
@@ -16,7 +17,9 @@ import warnings
 
 warnings.filterwarnings("ignore")  # numba's type-safety warnings on ranx's kernels
 
-from ranx import Run, fuse
+from ranx import Qrels, Run, evaluate, fuse
+
+METRICS = ["ndcg@10", "map@100", "recall@100", "mrr"]
 
 
 def median_ms(fn, samples, min_sample_s=0.005):
@@ -50,6 +53,11 @@ def main():
         entries = sum(len(docs) for docs in fused.to_dict().values())
         ms = median_ms(lambda: fuse(runs=runs, norm="min-max", method=method), samples)
         out["cases"].append({"case": method, "medianMs": ms, "entries": entries})
+    if len(sys.argv) > 4:
+        qrels = Qrels.from_file(sys.argv[4], kind="trec")
+        evaluate(qrels, runs[0], METRICS)
+        ms = median_ms(lambda: evaluate(qrels, runs[0], METRICS), samples)
+        out["cases"].append({"case": "evaluate", "medianMs": ms})
     print(json.dumps(out))
 
 

@@ -3,7 +3,10 @@
 // table and writes bench/results.json.
 //
 //   node --expose-gc --max-old-space-size=8192 bench/run.mjs [--quick] [--sizes 10,100,...]
-//        [--no-native] [--no-ranx] [--no-startup] [--out FILE]
+//        [--no-native] [--no-ranx] [--no-startup] [--batch-only] [--out FILE]
+//
+// --batch-only: only the CISI batch comparison with ranx (parse, fuse, evaluate; plain
+// objects and Run / Qrels handles), as `make bench-batch` runs it.
 //
 // Environment: CALIBRANK_PKG (package directory, default ./pkg), BENCH_NATIVE (native
 // harness binary, default target/release/examples/bench_native), BENCH_PYTHON (python
@@ -216,8 +219,16 @@ function batch(nativeRunfusion) {
   if (!files.every(existsSync)) return { skipped: `CISI runs not found in ${cisiDir}` };
   const out = { files, rounds: 3, wasm: null, native: nativeRunfusion ?? null, ranx: null };
   const haveWasm = typeof lib.fuseRuns === "function" && typeof lib.parseTrecRun === "function";
+  const haveHandles = typeof lib.Run === "function";
+  const qrelsFile = join(cisiDir, "qrels.txt");
   const texts = files.map((f) => readFileSync(f, "utf8"));
+  const qrelsText = readFileSync(qrelsFile, "utf8");
   const runs = haveWasm ? texts.map((t) => lib.parseTrecRun(t)) : null;
+  const qrels = haveWasm ? lib.parseQrels(qrelsText) : null;
+  // Issue 14: runs and judgements parsed once into wasm memory (Run / Qrels handles).
+  const handles = haveHandles ? texts.map((t) => lib.Run.fromTrec(t)) : null;
+  const qrelsHandle = haveHandles ? lib.Qrels.fromTrec(qrelsText) : null;
+  const metrics = ["ndcg@10", "map@100", "recall@100", "mrr"];
   const cases = haveWasm
     ? [
         { case: "parse", fn: () => texts.map((t) => lib.parseTrecRun(t)) },
@@ -225,6 +236,17 @@ function batch(nativeRunfusion) {
           const opts = norm ? { method, norm } : { method };
           return { case: method, fn: () => lib.fuseRuns(runs, opts), entries: Object.values(lib.fuseRuns(runs, opts)).reduce((a, d) => a + Object.keys(d).length, 0) };
         }),
+        { case: "evaluate", fn: () => lib.evaluate(qrels, runs[0], metrics) },
+        ...(haveHandles
+          ? [
+              { case: "parse (Run)", fn: () => texts.forEach((t) => lib.Run.fromTrec(t).free()) },
+              ...[["rrf", undefined], ["mnz", "min-max"]].map(([method, norm]) => {
+                const opts = norm ? { method, norm } : { method };
+                return { case: `${method} (Run)`, fn: () => lib.fuseRuns(handles, opts).free() };
+              }),
+              { case: "evaluate (Run)", fn: () => lib.evaluate(qrelsHandle, handles[0], metrics) },
+            ]
+          : []),
       ]
     : [];
   // wasm and ranx (another process) alternate over three rounds, so that load drift
@@ -234,7 +256,7 @@ function batch(nativeRunfusion) {
   let ranxInfo = null;
   for (let round = 0; round < out.rounds; round++) {
     for (const c of cases) wasmRounds[c.case].push(compare({ x: c.fn }, { samples: 11, minSampleMs: 5, warmupMs: 200 }).x.medianMs);
-    const r = spawnSync(python, [join(root, "bench", "ranx_fuse.py"), ...files, "11"], { encoding: "utf8", maxBuffer: 1 << 24 });
+    const r = spawnSync(python, [join(root, "bench", "ranx_fuse.py"), ...files, "11", qrelsFile], { encoding: "utf8", maxBuffer: 1 << 24 });
     if (r.status !== 0) {
       ranxInfo = { skipped: `ranx failed: ${(r.stderr || r.error || "").toString().slice(-400)}` };
       break;
@@ -247,9 +269,11 @@ function batch(nativeRunfusion) {
   out.ranx = ranxInfo?.skipped ? ranxInfo : { ...ranxInfo, cases: Object.entries(ranxRounds).map(([c, v]) => ({ case: c, medianMs: median(v), rounds: v })) };
   const get = (x, c) => (Array.isArray(x) ? x.find((y) => y.case === c)?.medianMs : undefined);
   const getNative = (c) => (Array.isArray(out.native) ? out.native.find((y) => y.case === c)?.median_ns / 1e6 : undefined);
-  for (const c of ["parse", "rrf", "mnz"]) {
-    log(`CISI ${c.padEnd(5)}: wasm ${fmtMs(get(out.wasm, c))}, native ${fmtMs(getNative(c))}, ranx ${fmtMs(get(out.ranx?.cases, c))}`);
+  for (const c of ["parse", "rrf", "mnz", "evaluate"]) {
+    const withRun = haveHandles ? `, with Run handles ${fmtMs(get(out.wasm, `${c} (Run)`))}` : "";
+    log(`CISI ${c.padEnd(8)}: wasm ${fmtMs(get(out.wasm, c))}${withRun}, native ${fmtMs(getNative(c))}, ranx ${fmtMs(get(out.ranx?.cases, c))}`);
   }
+  if (handles) for (const h of [...handles, qrelsHandle]) h.free();
   return out;
 }
 
@@ -358,11 +382,16 @@ function targets(res) {
   if (res.rag) add("RAG call (3 x 20, workload c)", "< 20 us", `${res.rag.wasmUs.toFixed(1)} us`, res.rag.wasmUs < 20);
   const b = res.batch;
   if (b && Array.isArray(b.ranx?.cases)) {
-    for (const c of ["rrf", "mnz"]) {
+    for (const c of ["rrf", "mnz", "evaluate"]) {
       const rx = b.ranx.cases.find((x) => x.case === c)?.medianMs;
+      if (rx === undefined) continue;
+      const what = c === "evaluate" ? "evaluate" : "fuseRuns";
+      const theirs = c === "evaluate" ? "ranx evaluate" : "ranx fuse";
+      const h = Array.isArray(b.wasm) ? b.wasm.find((x) => x.case === `${c} (Run)`)?.medianMs : undefined;
+      if (h !== undefined) add(`batch CISI ${c}: ${what} with Run handles vs ${theirs}`, "faster than ranx", `${fmtMs(h)} vs ${fmtMs(rx)} (${(rx / h).toFixed(2)}x)`, h < rx);
       if (Array.isArray(b.wasm)) {
         const w = b.wasm.find((x) => x.case === c)?.medianMs;
-        add(`batch CISI ${c}: fuseRuns (wasm) vs ranx fuse`, "faster than ranx", `${fmtMs(w)} vs ${fmtMs(rx)} (${(rx / w).toFixed(2)}x)`, w < rx);
+        add(`batch CISI ${c}: ${what} (plain objects) vs ${theirs}`, "faster than ranx", `${fmtMs(w)} vs ${fmtMs(rx)} (${(rx / w).toFixed(2)}x)`, w < rx);
       } else if (Array.isArray(b.native)) {
         const nn = b.native.find((x) => x.case === c)?.median_ns / 1e6;
         add(`batch CISI ${c}: fuse_runs (native; no JS binding yet) vs ranx fuse`, "faster than ranx", `${fmtMs(nn)} vs ${fmtMs(rx)} (${(rx / nn).toFixed(2)}x)`, nn < rx, "measured natively");
@@ -392,8 +421,10 @@ function targets(res) {
 // ------------------------------------------------------------------ main
 const res = { machine: machine(), date: new Date().toISOString(), package: pkgDir, version: lib.version(), quick, sizes, loadBefore: loadavg() };
 log(`${res.machine.cpuModel}, ${res.machine.nproc} cores, node ${res.machine.node}; load ${res.loadBefore.map((x) => x.toFixed(2)).join(" ")}`);
+// --batch-only: the CISI batch comparison with ranx alone (make bench-batch).
+const batchOnly = flag("--batch-only");
 res.native = flag("--no-native") ? { skipped: "--no-native" } : native();
-res.workloads = runWorkloads();
+res.workloads = batchOnly ? [] : runWorkloads();
 for (const r of res.workloads) {
   const nr = res.native?.results?.find((x) => x.workload === r.workload && x.api === r.api && x.n === r.n);
   if (nr) {
@@ -401,10 +432,10 @@ for (const r of res.workloads) {
     r.nativeCheck = nr.check.count === r.check.count && nr.check.first === r.check.first && nr.check.firstScore === r.check.firstScore;
   }
 }
-res.rag = ragCall();
-res.internedColumnar = internedColumnar();
+res.rag = batchOnly ? null : ragCall();
+res.internedColumnar = batchOnly ? [] : internedColumnar();
 res.batch = flag("--no-ranx") ? { skipped: "--no-ranx" } : batch(res.native?.runfusion);
-if (!flag("--no-startup")) res.size = sizeAndStartup(quick ? 5 : 15);
+if (!flag("--no-startup") && !batchOnly) res.size = sizeAndStartup(quick ? 5 : 15);
 if (flag("--wasm-opt-sweep")) {
   log("wasm-opt levels on the release build (bench/size.mjs)");
   res.wasmOptSweep = wasmOptSweep({ levels: ["", "-O3", "-Os", "-Oz"], quick: true });
@@ -422,8 +453,8 @@ writeFileSync(outFile, JSON.stringify(res, null, 2) + "\n");
 
 console.log(`\ncalibrank ${res.version} benchmark: ${res.machine.cpuModel}, ${res.machine.nproc} cores, node ${res.machine.node}, ${res.machine.rustc}`);
 console.log(`median of repeated samples after warm-up; wasm and JS interleaved in one process; load average before ${res.loadBefore.map((x) => x.toFixed(2)).join(" ")}, after ${res.loadAfter.map((x) => x.toFixed(2)).join(" ")}\n`);
-console.log(table(res.workloads));
-console.log(`\nRAG call (3 x 20 candidates, workload c): wasm ${res.rag.wasmUs.toFixed(1)} us, JS ${res.rag.jsUs.toFixed(1)} us; with new Pipeline per call ${res.rag.wasmWithNewPipelineUs.toFixed(1)} us; with explain ${res.rag.wasmExplainUs.toFixed(1)} us`);
+if (res.workloads.length) console.log(table(res.workloads));
+if (res.rag) console.log(`\nRAG call (3 x 20 candidates, workload c): wasm ${res.rag.wasmUs.toFixed(1)} us, JS ${res.rag.jsUs.toFixed(1)} us; with new Pipeline per call ${res.rag.wasmWithNewPipelineUs.toFixed(1)} us; with explain ${res.rag.wasmExplainUs.toFixed(1)} us`);
 if (res.internedColumnar?.length) {
   console.log("\nString ids through the columnar API (JS Map interning + rrfColumnar + ids mapped back), vs rrf:\n\n| N | interned + rrfColumnar | rrf (string API) | JS baseline rrf |\n|---|---|---|---|");
   for (const r of res.internedColumnar) console.log(`| ${r.n.toLocaleString("en-US")} | ${fmtMs(r.internedMs)} | ${fmtMs(r.stringMs)} | ${fmtMs(res.workloads.find((w) => w.workload === "a" && w.api === "string" && w.n === r.n)?.jsMs)} |`);

@@ -112,6 +112,16 @@ fn main() -> Result<()> {
     let bm25 = parse_trec_run(texts.first().map_or("", String::as_str))?;
     let dense = parse_trec_run(texts.get(1).map_or("", String::as_str))?;
     let runs = [bm25.clone(), dense.clone()];
+    // The runs as ranx's `Run.from_file` holds them: file order, then ranx's sort.
+    let ranx_runs: Vec<calibrank::lab::runs::OrderedRun> = texts
+        .iter()
+        .take(2)
+        .map(|t| {
+            let mut run = parse_trec_run_ordered(t)?;
+            calibrank::lab::runs::ranx_sort(&mut run);
+            Ok(run)
+        })
+        .collect::<Result<_>>()?;
 
     // 2. Every fusion method over bm25 + dense.
     let methods: Vec<(&str, BTreeMap<String, f64>)> = {
@@ -134,8 +144,8 @@ fn main() -> Result<()> {
     };
     let mut fused_scores = BTreeMap::new();
     for (m, params) in &methods {
-        let fused = fuse_runs(
-            &runs,
+        let fused = calibrank::lab::runfusion::fuse_runs_ordered(
+            &ranx_runs,
             &FuseRunsOptions {
                 method: m.to_string(),
                 norm: None,
@@ -143,12 +153,12 @@ fn main() -> Result<()> {
                 params: params.clone(),
             },
         )?;
-        let ev = evaluate(&qrels, &fused, &METRICS)?;
+        let ev = calibrank::lab::eval::evaluate_ranked(&qrels, &fused, &METRICS)?;
         let vals: Vec<f64> = ev.means.iter().map(|(_, v)| *v).collect();
         md.push_str(&fmt_row(&format!("{m}(bm25, dense)"), &vals));
         fused_scores.insert(m.to_string(), vals);
     }
-    let _ = writeln!(md, "\nFused runs are ranked by score, ties by document id (calibrank's rule); single runs in file order (ranx's `Run.from_file`). Fusion methods use ranx's default `min-max` normalization (`dbsf` and the OpenSearch means their own); `rbc` uses phi = 0.8.\n");
+    let _ = writeln!(md, "\nEvery run is ranked as ranx ranks it, ties included: single runs as `Run.from_file` reads them, fused runs as ranx's `fuse` returns them (`fuse_runs_ordered`; README, section Ties). Fusion methods use ranx's default `min-max` normalization (`dbsf` and the OpenSearch means their own); `rbc` uses phi = 0.8.\n");
 
     // 3. Calibration, fitted on one half of the queries, measured on the other.
     let mut queries: Vec<String> = qrels.keys().cloned().collect();

@@ -26,16 +26,19 @@
 //!
 //! # Conventions (and where they pin down what ranx leaves open)
 //!
-//! * **Rank order.** Rank-based methods and norms (`rrf`, `rbc`, `isr`, `log_isr`,
-//!   `logn_isr`, `bordafuse`, `w_bordafuse`, `condorcet`, `w_condorcet`, norms `rank`
-//!   and `borda`, and the summation order of norms `sum` and `zmuv`) read each run's
-//!   documents by (normalized) score descending, then doc id ascending (byte order).
-//!   ranx reads its dictionary order, which `Run.from_file` sets with numba's unstable
-//!   quicksort, so ranx leaves the order of tied scores to chance; calibrank's rule is
-//!   the one [`ranked`] applies. Every norm but `borda` keeps the order of the scores,
-//!   so the ranks are those of the raw run; after norm `borda`, ranx's rank-based
-//!   methods would read the candidates in Python `set` order, calibrank reads them by
-//!   their Borda score (the documents a run missed tie, then go by doc id).
+//! * **Rank order: ranx's.** Rank-based methods and norms (`rrf`, `rbc`, `isr`,
+//!   `log_isr`, `logn_isr`, `bordafuse`, `w_bordafuse`, `condorcet`, `w_condorcet`,
+//!   norms `rank` and `borda`, and the summation order of norms `sum` and `zmuv`) read
+//!   each run's documents in the run's order, as ranx reads its dict's keys; fused lists
+//!   insert each candidate where first met and are then sorted as ranx's `Run.sort()`
+//!   sorts them (numba's quicksort), so ties come out exactly as in ranx's fused run.
+//!   [`fuse_runs_ordered`] takes runs in the order ranx holds them (see
+//!   [`crate::lab::runs`] for ranx's source lines); [`fuse_runs`] takes [`Run`]s, which
+//!   carry no order, and reads them by score descending, then doc id ascending
+//!   ([`ranked`]), as ranx would a run whose dict lists them so. Where ranx iterates a
+//!   Python `set` of candidates (BordaFuse's unranked candidates, norm `borda`,
+//!   CondorcetFuse), whose order changes with `PYTHONHASHSEED`, calibrank uses doc id
+//!   order.
 //! * **Missing documents.** Exactly as in ranx: `sum`, `wsum` and `rrf`-style methods
 //!   count 0; `max` / `min` use ranx's stand-ins -1e9 / 1e9; `mnz`, `anz`, `med`,
 //!   `gmnz`, `wmnz`, `mixed` and the ISR family use only the runs that retrieved the
@@ -49,8 +52,9 @@
 //! * **Queries.** The output has every query id of any run; a run without a query
 //!   counts as an empty result list for it (ranx requires equal query sets). A single
 //!   run is accepted (ranx asserts at least two).
-//! * **Output order.** A [`Run`] is a map; [`ranked`] sorts one query's results by
-//!   score descending, then doc id ascending.
+//! * **Output order.** [`fuse_runs_ordered`] returns each query's documents in ranx's
+//!   order; a [`Run`] is a map ([`ranked`] sorts one query's results by score
+//!   descending, then doc id ascending).
 //!
 //! Every transcendental function is `libm`'s, so results are bit-identical natively
 //! and in WebAssembly.
