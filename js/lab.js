@@ -181,7 +181,9 @@ function runsText(runs, lim) {
 function runsArgument(input, runs, lim) {
   if (!Array.isArray(runs)) throw typeError("runs", "an array of runs");
   precheck.lists(lim, runs.length, "runs");
-  const some = runs.some((r) => r instanceof LabObject);
+  // Index access only: a spoofed array's methods may not be Array's.
+  let some = false;
+  for (let i = 0; i < runs.length; i++) if (runs[i] instanceof LabObject) some = true;
   if (!some) {
     input.text(runsText(runs, lim));
     return { handles: false, release() {} };

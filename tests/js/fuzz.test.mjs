@@ -16,14 +16,30 @@ import fc from "fast-check";
 import * as core from "calibrank";
 import * as lab from "calibrank/lab";
 
-// Both entries as one library (they share ScoreError).
-const lib = { ...lab, ...core };
+// Both entries as one library (they share ScoreError). The Run and Qrels classes are
+// fuzzed through their factories (each result read back with toObject, then freed).
+const made = (make) => (...a) => {
+  const h = make(...a);
+  try {
+    return h.toObject();
+  } finally {
+    h.free();
+  }
+};
+const lib = {
+  ...lab,
+  ...core,
+  runFromTrec: made((...a) => lab.Run.fromTrec(...a)),
+  runFromObject: made((...a) => lab.Run.fromObject(...a)),
+  qrelsFromTrec: made((...a) => lab.Qrels.fromTrec(...a)),
+  qrelsFromObject: made((...a) => lab.Qrels.fromObject(...a)),
+};
 
 const RUNS = Number(process.env.FC_RUNS || 250);
 const SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
 const CODES = new Set(lib.errorCodes());
 // Module plumbing, not API: wasm-bindgen's init functions and the error-class hook.
-const NOT_API = new Set(["default", "initSync", "__setErrorClass", "ScoreError", "Pipeline"]);
+const NOT_API = new Set(["default", "initSync", "__setErrorClass", "ScoreError", "Pipeline", "Run", "Qrels", "__liveHandles"]);
 
 const FUNCTIONS = Object.keys(lib)
   .filter((name) => typeof lib[name] === "function" && !NOT_API.has(name) && !name.startsWith("__wbg"))
@@ -52,6 +68,10 @@ const EXAMPLES = {
   applyCalibration: () => [[0.1, 0.5], { method: "platt", a: -5, b: 2 }],
   calibrationError: () => [[0.1, 0.9, 0.6], [0, 1, 1], { bins: 5, strategy: "quantile" }],
   proposeBands: () => [[0.1, 0.9, 0.2, 0.8, 0.3, 0.7], [0, 1, 0, 1, 0, 1], { folds: 2, targetPrecision: 0.8 }],
+  runFromTrec: () => ["q1 Q0 d1 1 1.5 run\nq1 Q0 d2 2 0.5 run\n", { limits: { maxTotalEntries: 5 } }],
+  runFromObject: () => [{ q1: { d2: 1.5, d1: 0.5 } }],
+  qrelsFromTrec: () => ["q1 0 d1 1\nq1 0 d3 0\n"],
+  qrelsFromObject: () => [{ q1: { d1: 1, d3: 0 } }],
   optimizeFusion: () => [{ q1: { d1: 1 } }, [{ q1: { d1: 1, d2: 0.5 } }, { q1: { d2: 1, d1: 0.2 } }], { method: "wsum", metric: "ndcg@10", step: 0.5 }],
   errorCodes: () => [],
   defaultLimits: () => [],
