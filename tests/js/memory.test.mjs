@@ -281,3 +281,32 @@ test("lab calls keep the lab module's memory flat", () => {
   assert.equal(pagesOf("lab"), afterWarmup, `lab wasm memory grew from ${afterWarmup} to ${pagesOf("lab")} pages`);
   assert.equal(instances.lab.length, 1, "the lab module never trapped (no re-instantiation)");
 });
+
+test("Run / Qrels handles: made, fused, evaluated and freed in a loop keep memory flat; forgotten ones are freed after a GC", async () => {
+  const text = Array.from({ length: 40 }, (_, i) => `${i % 4} Q0 ${i} ${(i % 10) + 1} ${(1 - (i % 8) / 8).toFixed(3)} run`).join("\n");
+  const qrels = lab.Qrels.fromTrec("0 0 0 1\n1 0 5 2\n2 0 10 1\n3 0 99 1");
+  const live = lab.__liveHandles();
+  const round = () => {
+    const a = lab.Run.fromTrec(text);
+    const b = lab.Run.fromObject({ 0: { 0: 1, 4: 2 }, 1: { 5: 1 } });
+    const fused = lab.fuseRuns([a, b], { method: "rrf" });
+    const m = lab.evaluate(qrels, fused, ["ndcg@10", "mrr"], { ties: "trec_eval" });
+    for (const h of [a, b, fused]) h.free();
+    return m.mrr;
+  };
+  for (let i = 0; i < 500; i++) round();
+  const afterWarmup = pagesOf("lab");
+  for (let i = 0; i < 5000; i++) round();
+  assert.equal(lab.__liveHandles(), live, "every handle of the loop was freed");
+  assert.equal(pagesOf("lab"), afterWarmup, `lab wasm memory grew from ${afterWarmup} to ${pagesOf("lab")} pages`);
+  (() => {
+    for (let i = 0; i < 1000; i++) lab.fuseRuns([lab.Run.fromTrec(text), lab.Run.fromTrec(text)], { method: "sum" });
+  })();
+  assert.ok(lab.__liveHandles() > live, "the forgotten runs are still alive before a GC");
+  for (let i = 0; i < 50 && lab.__liveHandles() > live; i++) {
+    gc();
+    await new Promise((ok) => setTimeout(ok, 20));
+  }
+  assert.equal(lab.__liveHandles(), live, "every forgotten Run was freed by the FinalizationRegistry");
+  qrels.free();
+});
