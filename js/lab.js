@@ -145,12 +145,21 @@ function evaluateInput(qrels, run, metrics, options) {
   return input.text(toJson(metrics, "metrics"));
 }
 
+/**
+ * Run objects this package returned in ranx's order (`fuseRuns` of objects, a `Run`'s
+ * `toObject()`): read back as they are when their scores still come in non-increasing
+ * order, where any other object is sorted as ranx's `Run(dict)` sorts a dict (which can
+ * reorder 16 or more tied documents; ranx does not re-sort its own fused run).
+ */
+const rankedObjects = new WeakSet();
+
 /** Writes a run (or qrels) argument: its handle, or the object as JSON text. */
 function argument(input, value, Class, field, lim) {
   if (value instanceof LabObject) {
     if (!(value instanceof Class)) throw typeError(field, `a ${field === "run" ? "Run" : "Qrels"} or a plain object`);
     return input.u32s([handleOf(value, field)]);
   }
+  if (Class === Run && typeof value === "object" && value !== null && rankedObjects.has(value)) input.f64s([1]);
   return input.text(runText(value, field, lim));
 }
 
@@ -185,7 +194,17 @@ function runsArgument(input, runs, lim) {
   let some = false;
   for (let i = 0; i < runs.length; i++) if (runs[i] instanceof LabObject) some = true;
   if (!some) {
-    input.text(runsText(runs, lim));
+    const text = runsText(runs, lim);
+    const flags = new Float64Array(runs.length);
+    let ranked = false;
+    for (let i = 0; i < runs.length; i++) {
+      if (rankedObjects.has(runs[i])) {
+        flags[i] = 1;
+        ranked = true;
+      }
+    }
+    if (ranked) input.f64s(flags);
+    input.text(text);
     return { handles: false, release() {} };
   }
   const made = [];
@@ -227,7 +246,9 @@ export function fuseRuns(runs, options) {
     const wr = w();
     const out = wr.call(OP.FUSE_RUNS, input);
     if (arg.handles) return new Run(TOKEN, wr, out.u32View()[0]);
-    return parseRun(out.text());
+    const fused = parseRun(out.text());
+    rankedObjects.add(fused);
+    return fused;
   } finally {
     arg.release();
   }
@@ -358,7 +379,9 @@ class LabObject {
 
   /** `{ queryId: { docId: score } }`; a run's documents in its (ranx's) order. */
   toObject() {
-    return parseRun(w().call(OP.HANDLE_TO_OBJECT, new Input().u32s([handleOf(this)])).text());
+    const o = parseRun(w().call(OP.HANDLE_TO_OBJECT, new Input().u32s([handleOf(this)])).text());
+    if (this instanceof Run) rankedObjects.add(o);
+    return o;
   }
 
   /** Number of queries (ranx's `size`). */
@@ -392,9 +415,11 @@ function fromText(op, text, options, fn) {
 }
 
 function fromObject(op, obj, options, field, fn) {
+  if (obj instanceof LabObject) throw typeError(field, "a plain object (this is already a Run or Qrels)");
   const opts = toJson(options, "options");
-  const text = runText(obj, field, limitsOf(options, fn));
-  return w().call(op, new Input().text(opts).text(text)).u32View()[0];
+  const input = new Input().text(opts);
+  argument(input, obj, op === OP.RUN_FROM_OBJECT ? Run : Qrels, field, limitsOf(options, fn));
+  return w().call(op, input).u32View()[0];
 }
 
 /**

@@ -79,45 +79,77 @@ pub fn qrels<'s>(store: &'s Slab<Stored>, h: u32, field: &str) -> Result<&'s Qre
 pub enum Arg<'a> {
     /// A handle (`U32` section of one).
     Handle(u32),
-    /// The object as JSON.
-    Text(&'a str),
+    /// The object as JSON, and whether it came out of the package already in ranx's
+    /// order (a fused run, a `Run`'s `toObject()`; see [`order`]).
+    Text(&'a str, bool),
 }
 
-/// Reads one run or qrels argument.
+/// Reads one run or qrels argument: a `U32` handle, or a JSON text preceded by an
+/// optional `F64` flag (1: the object came out of the package in ranx's order).
 pub fn arg<'a>(r: &mut Reader<'a>) -> Result<Arg<'a>> {
     if r.peek_tag() == Some(tag::U32) {
-        Ok(Arg::Handle(r.u32()?))
-    } else {
-        Ok(Arg::Text(r.text()?))
+        return Ok(Arg::Handle(r.u32()?));
     }
+    let ranked = if r.peek_tag() == Some(tag::F64) {
+        r.f64()? == 1.0
+    } else {
+        false
+    };
+    Ok(Arg::Text(r.text()?, ranked))
 }
 
 /// Several runs: handles (`U32` section) or a JSON array.
 pub enum Args<'a> {
     /// Handles, one per run.
     Handles(&'a [u32]),
-    /// A JSON array of run objects.
-    Text(&'a str),
+    /// A JSON array of run objects, with one "in ranx's order" flag per run (empty: none).
+    Text(&'a str, &'a [f64]),
 }
 
-/// Reads a runs argument.
+/// Reads a runs argument: a `U32` section of handles, or a JSON array preceded by an
+/// optional `F64` section of flags (see [`arg`]).
 pub fn args<'a>(r: &mut Reader<'a>) -> Result<Args<'a>> {
     if r.peek_tag() == Some(tag::U32) {
-        Ok(Args::Handles(r.u32s()?))
+        return Ok(Args::Handles(r.u32s()?));
+    }
+    let flags = if r.peek_tag() == Some(tag::F64) {
+        r.f64s()?
     } else {
-        Ok(Args::Text(r.text()?))
+        &[]
+    };
+    Ok(Args::Text(r.text()?, flags))
+}
+
+/// Puts a decoded run object in the order ranx holds it. An object is read as ranx's
+/// `Run(dict)` reads a dict: its key order, then ranx's sort. An object the package
+/// itself returned in ranx's order (`ranked`: a fused run, a `Run`'s `toObject()`) is
+/// kept as it is when every query's scores still come in non-increasing order (sorting
+/// it again could reorder 16 or more tied documents, which ranx does not do to its own
+/// fused run); one whose keys JS reordered (integer-like ids) or whose scores were
+/// changed is sorted like any other object.
+pub fn order(run: &mut OrderedRun, ranked: bool) {
+    let non_increasing = || {
+        run.values()
+            .all(|docs| docs.windows(2).all(|w| matches!(w, [a, b] if a.1 >= b.1)))
+    };
+    if !(ranked && non_increasing()) {
+        ranx_sort(run);
     }
 }
 
-/// A run object (`{qid: {docid: score}}`) as ranx's `Run(dict)` keeps it: each query's
-/// documents in the object's order, then sorted as ranx sorts them. Scores must be finite
-/// numbers (field `<field>.<qid>.<docid>`); entries and id bytes are charged to
-/// `budget`.
-pub fn decode_run(text: &str, field: &str, budget: &mut Budget) -> Result<OrderedRun> {
+/// A run object (`{qid: {docid: score}}`) in the order ranx holds it ([`order`]).
+/// Scores must be finite numbers (field `<field>.<qid>.<docid>`); entries and id bytes
+/// are charged to `budget`.
+pub fn decode_run(
+    text: &str,
+    field: &str,
+    budget: &mut Budget,
+    ranked: bool,
+) -> Result<OrderedRun> {
     let tree = json::parse(text, field)?;
     let mut run = run_from_tree(&tree, field)?;
     charge(&run, field, budget)?;
-    ranx_sort(&mut run);
+    order(&mut run, ranked);
     Ok(run)
 }
 
@@ -211,4 +243,38 @@ impl Serialize for DocsInOrder<'_> {
 /// finite: the parsers and the fusion make no others).
 pub fn write_run(w: &mut Writer, run: &OrderedRun) -> Result<()> {
     calibrank_wasm_shared::write_json(w, &InOrder(run))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(scores: &[f64]) -> OrderedRun {
+        let docs = scores
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (format!("d{i}"), *s))
+            .collect();
+        OrderedRun::from([("q".to_string(), docs)])
+    }
+
+    fn ids(run: &OrderedRun) -> Vec<&str> {
+        run["q"].iter().map(|(d, _)| d.as_str()).collect()
+    }
+
+    #[test]
+    fn a_ranked_object_in_non_increasing_order_is_kept_as_it_is() {
+        // 20 tied documents: numba's quicksort reorders them (tests of ranking.rs).
+        let tied = run(&[1.0; 20]);
+        let mut kept = tied.clone();
+        order(&mut kept, true);
+        assert_eq!(ids(&kept), ids(&tied));
+        let mut sorted = tied.clone();
+        order(&mut sorted, false);
+        assert_ne!(ids(&sorted), ids(&tied));
+        // Out of order (changed scores, or keys JS reordered): sorted like any object.
+        let mut changed = run(&[1.0, 2.0]);
+        order(&mut changed, true);
+        assert_eq!(ids(&changed), vec!["d1", "d0"]);
+    }
 }

@@ -210,7 +210,7 @@ fn qrels_arg<'s>(
     match (owned, arg) {
         (Some(q), _) => Ok(q),
         (None, Arg::Handle(h)) => handles::qrels(store, h, "qrels"),
-        (None, Arg::Text(_)) => Err(ScoreError::new(ErrorCode::Internal, "qrels", "not decoded")),
+        (None, Arg::Text(..)) => Err(ScoreError::new(ErrorCode::Internal, "qrels", "not decoded")),
     }
 }
 
@@ -224,7 +224,7 @@ fn run_arg<'s>(
     match (owned, arg) {
         (Some(r), _) => Ok(r),
         (None, Arg::Handle(h)) => handles::run(store, h, field),
-        (None, Arg::Text(_)) => Err(ScoreError::new(ErrorCode::Internal, field, "not decoded")),
+        (None, Arg::Text(..)) => Err(ScoreError::new(ErrorCode::Internal, field, "not decoded")),
     }
 }
 
@@ -252,11 +252,11 @@ fn evaluate(r: &mut Reader<'_>, w: &mut Writer, per_query: bool) -> Result<()> {
     Limits::default().check_lists(metrics.len(), "metrics")?;
     let names: Vec<&str> = metrics.iter().map(String::as_str).collect();
     let owned_q = match q_arg {
-        Arg::Text(t) => Some(decode_run(t, "qrels", &mut budget)?),
+        Arg::Text(t, _) => Some(decode_run(t, "qrels", &mut budget)?),
         Arg::Handle(_) => None,
     };
     let owned_r = match r_arg {
-        Arg::Text(t) => Some(handles::decode_run(t, "run", &mut budget)?),
+        Arg::Text(t, ranked) => Some(handles::decode_run(t, "run", &mut budget, ranked)?),
         Arg::Handle(_) => None,
     };
     let ev = handles::with(|store| {
@@ -289,7 +289,7 @@ fn with_runs<T>(
     f: impl FnOnce(&[&OrderedRun]) -> Result<T>,
 ) -> Result<T> {
     match args {
-        Args::Text(t) => {
+        Args::Text(t, flags) => {
             let tree = json::parse(t, "runs")?;
             let Json::Arr(items) = &tree else {
                 return Err(ScoreError::new(
@@ -306,7 +306,7 @@ fn with_runs<T>(
                     let field = format!("runs[{i}]");
                     let mut run = handles::run_from_tree(t, &field)?;
                     handles::charge(&run, &field, budget)?;
-                    ranx_sort(&mut run);
+                    handles::order(&mut run, flags.get(i) == Some(&1.0));
                     Ok(run)
                 })
                 .collect::<Result<Vec<OrderedRun>>>()?;
@@ -359,7 +359,7 @@ fn fuse_runs(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
             w.u32s(&[handles::insert(Stored::Run(fused))]);
             Ok(())
         }
-        Args::Text(_) => handles::write_run(w, &fused),
+        Args::Text(..) => handles::write_run(w, &fused),
     }
 }
 
@@ -383,7 +383,17 @@ fn new_handle(r: &mut Reader<'_>, w: &mut Writer, kind: Kind) -> Result<()> {
         Kind::QrelsTrec | Kind::QrelsObject => "parseQrels",
     };
     let limits = limits_only(r, function)?;
-    let text = r.text()?;
+    // The text, preceded (objects) by the "in ranx's order" flag of handles::arg.
+    let (text, ranked) = match handles::arg(r)? {
+        Arg::Text(t, ranked) => (t, ranked),
+        Arg::Handle(_) => {
+            return Err(ScoreError::new(
+                ErrorCode::InvalidType,
+                "text",
+                "expected text",
+            ))
+        }
+    };
     let mut budget = Budget::new(limits);
     let stored = match kind {
         Kind::RunTrec | Kind::QrelsTrec => {
@@ -398,7 +408,7 @@ fn new_handle(r: &mut Reader<'_>, w: &mut Writer, kind: Kind) -> Result<()> {
                 Stored::Qrels(eval::parse_qrels(text)?)
             }
         }
-        Kind::RunObject => Stored::Run(handles::decode_run(text, "run", &mut budget)?),
+        Kind::RunObject => Stored::Run(handles::decode_run(text, "run", &mut budget, ranked)?),
         Kind::QrelsObject => Stored::Qrels(decode_run(text, "qrels", &mut budget)?),
     };
     w.u32s(&[handles::insert(stored)]);
@@ -477,7 +487,7 @@ fn optimize(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let mut budget = Budget::new(limits);
     let q_arg = handles::arg(r)?;
     let owned_q = match q_arg {
-        Arg::Text(t) => Some(decode_run(t, "qrels", &mut budget)?),
+        Arg::Text(t, _) => Some(decode_run(t, "qrels", &mut budget)?),
         Arg::Handle(_) => None,
     };
     let args = handles::args(r)?;
