@@ -22,11 +22,16 @@
 //!   refuses mismatched query sets unless `make_comparable=True`; see below.)
 //! * **Ties**: documents are ranked by descending score, and tied documents are put in
 //!   exactly the order ranx's (unstable) numba quicksort puts them for the same input
-//!   order. [`evaluate`] takes a [`Run`], whose documents are in id order: its values
-//!   equal ranx's for a run dict listing each query's documents in id order.
-//!   [`evaluate_ordered`] takes an [`OrderedRun`] that keeps file order: with
-//!   [`parse_trec_run_ordered`] its values equal `ranx.evaluate(Qrels.from_file(..),
-//!   Run.from_file(..), metrics)` for the same files.
+//!   order (the source lines are listed in [`crate::lab::runs`]). [`evaluate`] takes a
+//!   [`Run`], whose documents are in id order: its values equal ranx's for a run dict
+//!   listing each query's documents in id order. [`evaluate_ordered`] takes an
+//!   [`OrderedRun`] that keeps file order: with [`parse_trec_run_ordered`] its values
+//!   equal `ranx.evaluate(Qrels.from_file(..), Run.from_file(..), metrics)` for the same
+//!   files. [`evaluate_ranked`] takes a run already in the order ranx holds it (a fused
+//!   run from [`crate::lab::runfusion::fuse_runs_ordered`], a run passed through
+//!   [`crate::lab::runs::ranx_sort`]) and ranks it as it is, as ranx's `evaluate` ranks
+//!   its own sorted `Run`. [`evaluate_ties`] with [`Ties::TrecEval`] ranks as trec_eval
+//!   does instead (score descending, then document id descending).
 //! * `make_comparable=True` makes ranx sort an already sorted run a second time, which
 //!   can reorder ties again; calibrank sorts once, so on tied runs with mismatched
 //!   query sets its values can differ from that ranx mode.
