@@ -22,6 +22,8 @@ const OP = {
   APPLY_CALIBRATION: 48,
   CALIBRATION_ERROR: 49,
   PROPOSE_BANDS: 50,
+  FIT_QUERY_CONFIDENCE: 51,
+  PREDICT_QUERY_CONFIDENCE: 52,
 };
 
 let wire = null;
@@ -247,6 +249,31 @@ export function calibrationError(probabilities, labels, options) {
 /** Band floors from evidence, with k-fold held-out precision and recall. */
 export function proposeBands(scores, labels, options) {
   return w().call(OP.PROPOSE_BANDS, labelled(toJson(options, "options"), scores, labels, options)).json();
+}
+
+/**
+ * Learns, from judged queries, the probability that the fused top `k` of a query's
+ * lists holds a relevant document, from the ranks and each run's raw scores. `runs` are
+ * in the order the pipeline's lists will have. Plugs into
+ * `new Pipeline({ confidence: { model } })`.
+ */
+export function fitQueryConfidence(qrels, runs, options) {
+  const opts = toJson(options, "options");
+  const lim = limitsOf(options, "fitQueryConfidence");
+  const q = runText(qrels, "qrels", lim);
+  const r = runsText(runs, lim);
+  return w().call(OP.FIT_QUERY_CONFIDENCE, new Input().text(opts).text(q).text(r)).json();
+}
+
+/** The model's probability for every query of `runs` (the runs in the model's order). */
+export function predictQueryConfidence(model, runs, options) {
+  const opts = toJson(options, "options");
+  const lim = limitsOf(options, "predictQueryConfidence");
+  if (typeof model !== "object" || model === null || Array.isArray(model)) throw typeError("model", "a model returned by fitQueryConfidence");
+  const m = toJson(model, "model");
+  precheck.json(lim, m.length, "model");
+  const r = runsText(runs, lim);
+  return w().call(OP.PREDICT_QUERY_CONFIDENCE, new Input().text(opts).text(m).text(r)).json();
 }
 
 // A loader the entry registered instead of instantiating at import time (Node): the

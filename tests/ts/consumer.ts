@@ -23,6 +23,8 @@ import {
   type PipelineOutput,
   type RetrievalOutcome,
   type Band,
+  type Outcome,
+  type QueryConfidenceModel,
 } from "calibrank";
 import {
   ScoreError as LabScoreError,
@@ -38,6 +40,8 @@ import {
   parseTrecRun,
   parseQrels,
   defaultLimits as labDefaultLimits,
+  fitQueryConfidence,
+  predictQueryConfidence,
   type Run,
   type Qrels,
   type OptimizeProgress,
@@ -183,3 +187,26 @@ console.log(applied, ece, meanOfBin, alwaysMean, heldOutPrecision, proposal.warn
 }
 const disposable: Disposable = new Pipeline();
 disposable[Symbol.dispose]();
+
+// Query confidence: a model fitted in the lab plugs into the core's pipeline; the outcome
+// is a union on `kind`.
+const qcModel: QueryConfidenceModel = fitQueryConfidence({ q: { a: 1 }, r: { b: 0 } }, [{ q: { a: 3 }, r: { b: 1 } }], { k: 3, l2: 0.5 });
+const qcP: Record<string, number> = predictQueryConfidence(qcModel, [{ q: { a: 3 } }]);
+const withModel = new Pipeline({ confidence: { model: qcModel, answerFloor: 0.6, hedgeFloor: 0.25 } });
+const qcOut: Outcome = withModel.run({ lists: [{ name: "bm25", ids: ["a"], scores: [3] }] }).outcome;
+switch (qcOut.kind) {
+  case "answer":
+  case "hedge":
+  case "abstain":
+    console.log(qcOut.probability, qcOut.source, qcP);
+    break;
+  default: {
+    const never: never = qcOut;
+    console.log(never);
+  }
+}
+// @ts-expect-error: not an outcome kind
+const wrongKind: Outcome["kind"] = "maybe";
+// @ts-expect-error: the floors are numbers
+new Pipeline({ confidence: { answerFloor: "high" } });
+console.log(wrongKind);

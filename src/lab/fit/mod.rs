@@ -35,8 +35,8 @@ pub use quality::{
     LOG_LOSS_EPS, MAX_BINS,
 };
 pub use query::{
-    auroc, fit_query_confidence, mean_log_loss, ranked, rows, FitQueryConfidenceOptions, Ranked,
-    Rows,
+    auroc, fit_query_confidence, mean_log_loss, predict_query_confidence, ranked, rows,
+    FitQueryConfidenceOptions, Ranked, Rows,
 };
 
 use crate::calibrate::{IsotonicModel, PlattModel};

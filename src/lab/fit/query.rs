@@ -281,6 +281,42 @@ pub fn fit_query_confidence(
     Ok(model)
 }
 
+/// The model's probability for every query of `runs` (the union of their query ids, in
+/// id order). A query missing from a run counts as an empty list there.
+///
+/// Errors: the model's own (`model.*`), `LENGTH_MISMATCH` (`runs`: not as many runs as
+/// the model was fitted on), `NON_FINITE_SCORE` (`runs[i].q.d`).
+pub fn predict_query_confidence(
+    model: &QueryConfidenceModel,
+    runs: &[Run],
+) -> Result<std::collections::BTreeMap<String, f64>> {
+    model.validate().map_err(|e| e.within("model"))?;
+    if runs.len() != model.runs as usize {
+        return Err(ScoreError::new(
+            ErrorCode::LengthMismatch,
+            "runs",
+            format!(
+                "the model was fitted on {} runs (matched by position); got {}",
+                model.runs,
+                runs.len()
+            ),
+        ));
+    }
+    check_runs(runs)?;
+    let queries: std::collections::BTreeSet<&String> = runs.iter().flat_map(|r| r.keys()).collect();
+    let mut out = std::collections::BTreeMap::new();
+    for q in queries {
+        let lists: Vec<Ranked<'_>> = runs.iter().map(|r| ranked(r, q)).collect();
+        let views: Vec<ListView<'_, &str>> = lists.iter().map(Ranked::view).collect();
+        let p = model.predict(&views).map_err(|e| ScoreError {
+            field: e.field.replacen("lists", "runs", 1),
+            ..e
+        })?;
+        out.insert(q.clone(), p);
+    }
+    Ok(out)
+}
+
 /// Population mean and standard deviation of each column (1 where it is 0 or the
 /// column overflows).
 fn standardization(x: &[Vec<f64>]) -> (Vec<f64>, Vec<f64>) {

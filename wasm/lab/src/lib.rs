@@ -33,6 +33,8 @@ mod op {
     pub const APPLY_CALIBRATION: u32 = 48;
     pub const CALIBRATION_ERROR: u32 = 49;
     pub const PROPOSE_BANDS: u32 = 50;
+    pub const FIT_QUERY_CONFIDENCE: u32 = 51;
+    pub const PREDICT_QUERY_CONFIDENCE: u32 = 52;
 }
 
 fn dispatch(op: u32, r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
@@ -53,6 +55,8 @@ fn dispatch(op: u32, r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         op::APPLY_CALIBRATION => apply_calibration(r, w),
         op::CALIBRATION_ERROR => calibration_error(r, w),
         op::PROPOSE_BANDS => propose_bands(r, w),
+        op::FIT_QUERY_CONFIDENCE => fit_query_confidence(r, w),
+        op::PREDICT_QUERY_CONFIDENCE => predict_query_confidence(r, w),
         _ => Err(calibrank_wasm_shared::unknown_op(op)),
     }
 }
@@ -225,6 +229,49 @@ fn fuse_runs(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         }
     })?;
     write_run(w, &fused)
+}
+
+/// Options errors name `options.*`; errors about the judgements or runs keep their
+/// own field.
+fn within_options(e: ScoreError) -> ScoreError {
+    if ["qrels", "runs", "model"]
+        .iter()
+        .any(|f| e.field.starts_with(f))
+    {
+        e
+    } else {
+        e.within("options")
+    }
+}
+
+/// `fitQueryConfidence`. In: options (JSON or NONE), qrels, runs (JSON each). Out: the
+/// model (JSON).
+// Not inlined into the dispatch: the engine compiles each operation on its first call,
+// so the first call of one function does not compile all of them.
+#[inline(never)]
+fn fit_query_confidence(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
+    let (limits, opts): (Limits, fit::FitQueryConfidenceOptions) =
+        with_limits(r.opt_text()?, "options", "fitQueryConfidence")?;
+    let mut budget = Budget::new(limits);
+    let qrels = decode_run(r.text()?, "qrels", &mut budget)?;
+    let runs = decode_runs(r.text()?, &mut budget)?;
+    let model = fit::fit_query_confidence(&qrels, &runs, &opts).map_err(within_options)?;
+    write_json(w, &model)
+}
+
+/// `predictQueryConfidence`. In: options (JSON or NONE: `limits` only), model, runs
+/// (JSON each). Out: `{ queryId: probability }` (JSON).
+// Not inlined into the dispatch: the engine compiles each operation on its first call,
+// so the first call of one function does not compile all of them.
+#[inline(never)]
+fn predict_query_confidence(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
+    let limits = limits_only(r, "predictQueryConfidence")?;
+    let mut budget = Budget::new(limits);
+    let model: calibrank::confidence::model::QueryConfidenceModel =
+        json::from_text(r.text()?, "model")?;
+    let runs = decode_runs(r.text()?, &mut budget)?;
+    let p = fit::predict_query_confidence(&model, &runs)?;
+    write_json(w, &p)
 }
 
 #[allow(unsafe_code)]
