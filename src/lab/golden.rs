@@ -82,10 +82,15 @@ fn query_confidence(case: &Value) -> Result<Value> {
                 json!({"name": format!("run{i}"), "ids": v.ids, "scores": v.scores})
             })
             .collect();
-        let mut config =
-            json!({"minConfidence": 0.0, "explain": false, "confidence": case["outcome"].clone()});
-        config["confidence"]["model"] = serde_json::to_value(&model).unwrap_or(Value::Null);
-        let cfg: PipelineConfig = crate::error::from_json(&config.to_string(), "config")?;
+        let mut confidence: crate::pipeline::PipelineConfidence =
+            crate::error::from_json(&case["outcome"].to_string(), "outcome")?;
+        confidence.model = Some(model.clone());
+        let cfg = PipelineConfig {
+            min_confidence: 0.0,
+            explain: false,
+            confidence,
+            ..Default::default()
+        };
         let input: PipelineInput =
             crate::error::from_json(&json!({"lists": lists}).to_string(), "input")?;
         let out = Pipeline::new(cfg)?.run(&input)?;
