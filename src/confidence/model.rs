@@ -300,12 +300,16 @@ pub fn rank_only_logit<S: AsRef<str>>(
     rrf_k: f64,
     k: u32,
 ) -> Result<f64> {
-    let top = fused_top(lists, weights, rrf_k, k)?;
+    Ok(rank_only_of_top(&fused_top(lists, weights, rrf_k, k)?))
+}
+
+/// The `rankOnly` feature of the top fused scores.
+pub fn rank_only_of_top(top: &[f64]) -> f64 {
     let sigmoid = Sigmoid::default();
     // q = prod(1 - p_i): the probability that none is relevant.
     let q: f64 = top.iter().map(|&s| 1.0 - sigmoid.apply(s)).product();
     let p = (1.0 - q).clamp(EPS, 1.0 - EPS);
-    Ok(libm::log(p) - libm::log1p(-p))
+    libm::log(p) - libm::log1p(-p)
 }
 
 #[cfg(test)]

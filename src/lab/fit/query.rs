@@ -20,8 +20,8 @@
 //!   answerable and unanswerable examples.
 
 use crate::confidence::model::{
-    feature_names, logistic, top_score, validate_fusion, ListView, QueryConfidenceModel,
-    TrainingFigures, METHOD,
+    feature_names, logistic, rank_only_of_top, top_score, validate_fusion, ListView,
+    QueryConfidenceModel, TrainingFigures, METHOD,
 };
 use crate::error::{ErrorCode, Result, ScoreError};
 use crate::fuse::{rrf_interned, RankedList};
@@ -87,14 +87,15 @@ impl Ranked<'_> {
     }
 }
 
-/// Whether the fused top `k` of `lists` holds a document graded > 0 in `judged`.
-fn label(
+/// The `rankOnly` feature of `lists` and whether their fused top `k` holds a document
+/// graded > 0 in `judged` (one fusion for both).
+fn rank_only_and_label(
     lists: &[Ranked<'_>],
     weights: &[f64],
     rrf_k: f64,
     k: u32,
     judged: &std::collections::BTreeMap<String, f64>,
-) -> Result<bool> {
+) -> Result<(f64, bool)> {
     let ranked: Vec<RankedList<'_, &str>> = lists
         .iter()
         .zip(weights)
@@ -104,14 +105,21 @@ fn label(
         })
         .collect();
     let fused = rrf_interned(&ranked, rrf_k)?;
-    Ok(fused.order().iter().take(k as usize).any(|&d| {
+    let order = fused.order();
+    let top = order.get(..(k as usize).min(order.len())).unwrap_or(&order);
+    let scores: Vec<f64> = top
+        .iter()
+        .map(|&d| fused.fusion.scores.get(d as usize).copied().unwrap_or(0.0))
+        .collect();
+    let relevant = top.iter().any(|&d| {
         fused
             .interner
             .ids
             .get(d as usize)
             .and_then(|id| judged.get(*id))
             .is_some_and(|&g| g > 0.0)
-    }))
+    });
+    Ok((rank_only_of_top(&scores), relevant))
 }
 
 /// The training rows: the queries used, their raw features and labels.
@@ -136,14 +144,9 @@ pub fn rows(qrels: &Qrels, runs: &[Run], weights: &[f64], rrf_k: f64, k: u32) ->
             continue;
         }
         let lists: Vec<Ranked<'_>> = runs.iter().map(|r| ranked(r, q)).collect();
-        let views: Vec<ListView<'_, &str>> = lists.iter().map(Ranked::view).collect();
-        let rank_only = crate::confidence::model::rank_only_logit(&views, weights, rrf_k, k)?;
+        let (rank_only, relevant) = rank_only_and_label(&lists, weights, rrf_k, k, judged)?;
         let tops = lists.iter().map(|l| top_score(&l.scores)).collect();
-        labels.push(if label(&lists, weights, rrf_k, k, judged)? {
-            1.0
-        } else {
-            0.0
-        });
+        labels.push(if relevant { 1.0 } else { 0.0 });
         queries.push(q.clone());
         raw.push((rank_only, tops));
     }
