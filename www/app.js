@@ -7,6 +7,8 @@ import { presetList, buildPreset, baseState, DEFAULT_PRESET, STATE_VERSION } fro
 import * as compute from "./compute.js";
 import * as charts from "./charts.js";
 import { CONFIG_GROUPS, MULTI_OPTIONS } from "./schema.js";
+import { request, terminateWorker } from "./worker-client.js";
+import { renderOutcome, confidencePanel, carryModel, forgetModel } from "./confidence.js";
 
 let lib = null;
 let sample = null;
@@ -110,12 +112,13 @@ function setupHeader() {
   select.disabled = false;
   select.addEventListener("change", () => {
     if (select.value === "custom") return;
-    loadState(buildPreset(select.value, sample));
+    loadState(carryModel(buildPreset(select.value, sample)));
     notice(`Loaded preset: ${select.selectedOptions[0].textContent}`);
   });
   $("#reset-preset").addEventListener("click", () => {
     const id = state.preset;
     if (id && id !== "custom") {
+      forgetModel();
       loadState(buildPreset(id, sample));
       notice("Preset restored.");
     } else {
@@ -923,8 +926,9 @@ function quickControls(items) {
 }
 
 function buildPipelineOutputs(root) {
+  out.outcome = h("div", { class: "outcome-box" });
   out.summary = h("div", { class: "summary" });
-  root.append(card("result", "Result", out.summary));
+  root.append(card("result", "Result", out.outcome, out.summary));
 
   out.stageLegend = h("div", { class: "legend" });
   const dropped = h("input", { type: "checkbox", id: "show-dropped", checked: state.view.showDropped });
@@ -958,6 +962,15 @@ function buildPipelineOutputs(root) {
     out.evaluation = h("div", {});
     root.append(card("evaluation", "Judgements: calibration quality, fitting and fusion tuning", out.evaluation));
     buildEvaluationSkeleton();
+    out.confidence = confidencePanel({
+      lib,
+      sample,
+      getState: () => state,
+      changed: () => changed({ rebuildControls: true }),
+      notice,
+      problem: (e) => showProblem(e.code ? { title: "The package rejected the fit", code: e.code, field: e.field, message: e.message } : describeError(e)),
+    });
+    root.append(card("query-confidence", "Query confidence: know when nothing relevant was found", out.confidence.root));
   }
 }
 
@@ -1067,14 +1080,15 @@ function renderPipeline() {
   const rows = shown.filter((x) => x.explain);
   const listNames = [...new Set(inputLists().map((l) => String(l?.name)))];
 
-  // Summary: query confidence, bands, stats, metrics.
+  // The query-level outcome, then query confidence, bands, stats, metrics.
+  renderOutcome(out.outcome, { lib, state, result: r, seedSigmoid: { threshold: defaults.calibration.threshold, steepness: defaults.calibration.steepness } });
   const c = r.out.confidence;
   const s = r.out.stats;
   const metric = (key, label, value, hint) => h("div", { class: "metric", "data-key": key, "data-value": full(value) }, h("span", { class: "metric-label", text: label }), h("span", { class: "metric-value", text: fmt(value, 3) }), hint ? h("span", { class: "metric-hint", text: hint }) : null);
   const figures = [
     metric("weightedTop5", "Query confidence (weighted top-5)", c.weightedTop5),
     metric("expectedPrecision", "Expected precision", c.expectedPrecision, `mean of the top ${c.k}`),
-    metric("atLeastOneRelevant", "P(at least one relevant)", c.atLeastOneRelevant, `over the top ${c.k}`),
+    metric("atLeastOneRelevant", "P(at least one relevant)", c.atLeastOneRelevant, r.out.outcome.source === "model" ? "from the fitted model" : `over the top ${c.k}`),
   ];
   if (r.metrics) figures.push(metric("ndcg10", "nDCG@10 vs judgements", r.metrics.fused["ndcg@10"], listMetricsHint(r.metrics)));
   fill(out.summary,
@@ -1134,6 +1148,7 @@ function renderPipeline() {
 
   renderRanking();
   if (out.evaluation) renderEvaluation();
+  if (out.confidence) out.confidence.render();
 }
 
 function listMetricsHint(m) {
@@ -1324,27 +1339,6 @@ function proposeFloors() {
 // Fusion tuning in a Web Worker, so the progress bar repaints while the grid runs.
 const OPT_METHODS = ["rrf", "wsum", "wmnz", "mixed", "w_bordafuse", "w_condorcet", "dbsf", "rbc", "arithmetic_mean", "geometric_mean", "harmonic_mean"];
 const OPT_METRICS = ["ndcg@10", "ndcg@20", "map@20", "mrr", "precision@10", "recall@20"];
-let worker = null;
-let workerReady = null;
-let job = 0;
-
-function getWorker() {
-  if (!worker) {
-    worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
-    workerReady = new Promise((resolve, reject) => {
-      const onMessage = (e) => {
-        if (e.data?.type === "ready") {
-          worker.removeEventListener("message", onMessage);
-          resolve(worker);
-        } else if (e.data?.type === "fatal") reject(new Error(e.data.message));
-      };
-      worker.addEventListener("message", onMessage);
-      worker.addEventListener("error", (e) => reject(new Error(e.message || "the worker failed to start")), { once: true });
-    });
-  }
-  return workerReady;
-}
-
 function buildOptimizer() {
   const methodId = "optimize-method";
   const metricId = "optimize-metric";
@@ -1374,7 +1368,6 @@ function buildOptimizer() {
   run.addEventListener("click", async () => {
     const ev = evaluation;
     if (!ev) return;
-    const id = ++job;
     const options = { method: method.value, metric: metric.value };
     if (method.value === "rrf") options.kValues = grid.value === "k1" ? Array.from({ length: 200 }, (_, i) => i + 1) : Array.from({ length: 10 }, (_, i) => (i + 1) * 10);
     else options.step = Number(grid.value);
@@ -1386,32 +1379,17 @@ function buildOptimizer() {
     status.textContent = "Starting the worker…";
     fill(resultBox);
     try {
-      const w = await getWorker();
       const report = await new Promise((resolve, reject) => {
-        const onMessage = (e) => {
-          const d = e.data;
-          if (d.id !== id) return;
-          if (d.type === "progress") {
-            progress.max = d.total;
-            progress.value = d.done;
-            progress.dataset.updates = ++updates;
-            status.textContent = `${d.done} of ${d.total} configurations, best ${metric.value} so far ${fmt(d.bestScore, 4)}`;
-          } else if (d.type === "done") {
-            w.removeEventListener("message", onMessage);
-            resolve(d.report);
-          } else if (d.type === "error") {
-            w.removeEventListener("message", onMessage);
-            reject(Object.assign(new Error(d.error.message), d.error));
-          }
-        };
-        w.addEventListener("message", onMessage);
         cancel.onclick = () => {
-          w.removeEventListener("message", onMessage);
-          worker.terminate();
-          worker = null;
+          terminateWorker();
           reject(Object.assign(new Error("cancelled"), { cancelled: true }));
         };
-        w.postMessage({ id, qrels: ev.qrels, runs: ev.runs, options });
+        request({ op: "optimizeFusion", qrels: ev.qrels, runs: ev.runs, options }, (d) => {
+          progress.max = d.total;
+          progress.value = d.done;
+          progress.dataset.updates = ++updates;
+          status.textContent = `${d.done} of ${d.total} configurations, best ${metric.value} so far ${fmt(d.bestScore, 4)}`;
+        }).then(resolve, reject);
       });
       progress.dataset.done = "true";
       showOptimizeResult(resultBox, report, ev);
