@@ -167,13 +167,13 @@ export function renderOutcome(el, { lib, state, result, seedSigmoid }) {
       `from standardized features: p = 1 / (1 + exp(−(intercept + Σ coefficient · (value − mean) / scale))), intercept ${fmt(model.intercept, 3)}. `,
       "“Without” is the probability with that feature's coefficient set to 0: how much the feature moves this query."));
     if (ex) {
-      const label = (f) => (f.name === "rankOnly" ? "rankOnly: rank-only estimate (its log-odds enter the model)" : `${f.name}: best raw score of ${f.list ?? "list"}${f.missing ? " (empty list: training's lowest)" : ""}`);
+      const label = (f) => (f.name === "rankOnly" ? "rankOnly: rank-only estimate P (enters as log-odds)" : `${f.name}: best raw score of ${f.list ?? "list"}${f.missing ? " (empty list: training's lowest)" : ""}`);
       parts.push(h("div", { class: "table-scroll" }, h("table", { class: "features", id: "outcome-features" },
         h("caption", { text: "The model's features for this query" }),
         h("thead", {}, h("tr", {}, ["feature", "value", "training mean", "scale", "coefficient", "p without it"].map((t, i) => h("th", { scope: "col", class: i ? "num" : null, text: t })))),
         h("tbody", {},
           ex.features.map((f) => h("tr", { "data-feature": f.name, "data-value": full(f.value), "data-without": full(f.without) },
-            h("th", { scope: "row", text: label(f) }), h("td", { class: "num", text: fmt(f.value) }), h("td", { class: "num", text: f.name === "rankOnly" ? `${fmt(f.mean, 3)} (log-odds)` : fmt(f.mean) }),
+            h("th", { scope: "row", text: label(f) }), h("td", { class: "num", text: f.name === "rankOnly" ? `P = ${fmt(f.value, 3)}` : fmt(f.value) }), h("td", { class: "num", text: f.name === "rankOnly" ? `log-odds ${fmt(f.mean, 3)}` : fmt(f.mean) }),
             h("td", { class: "num", text: fmt(f.scale) }), h("td", { class: "num", text: fmt(f.coefficient, 3) }), h("td", { class: "num", text: fmt(f.without, 3) }))),
           h("tr", { "data-feature": "intercept-only", "data-without": full(ex.interceptOnly) },
             h("th", { scope: "row", text: "every coefficient at 0 (intercept only)" }), h("td", {}), h("td", {}), h("td", {}), h("td", { class: "num", text: fmt(model.intercept, 3) }), h("td", { class: "num", text: fmt(ex.interceptOnly, 3) }))))));
