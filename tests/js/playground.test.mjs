@@ -434,8 +434,9 @@ test("score playground in headless Chromium", async (t) => {
       assert.match(o.text, new RegExp(`answer ≥ ${exp.effective.confidence.answerFloor}`));
       assert.match(await page.textContent("#outcome-explain"), /rank-only estimate/);
       // A floor moved in the configuration changes the outcome's floors at once.
-      const cfg = await page.$("#controls details summary >> text=Query confidence");
-      await cfg.click();
+      await page.$$eval("#controls details", (ds) => ds.forEach((d) => {
+        if (d.querySelector(":scope > summary")?.textContent === "Query confidence") d.open = true;
+      }));
       await page.fill('#controls input[data-path="config.confidence.answerFloor"]', "0.999999");
       await settle(page);
       const moved = expected({ ...state.config, confidence: { answerFloor: 0.999999 } }, state.input).out.outcome;
