@@ -24,7 +24,11 @@ for m in core lab; do
 done
 
 # ESM: the API modules, the shared boundary, and the browser / workerd entries.
-cp js/core.js js/lab.js js/wire.js js/score_error.js "$OUT/"
+cp js/core.js js/wire.js js/score_error.js "$OUT/"
+# The lab's API module is lab_api.js in the package: a file named lab.js would be what
+# resolvers without `exports` (Parcel's default, TypeScript's node10) find for
+# "calibrank/lab" before the lab/ directory and its package.json.
+cp js/lab.js "$OUT/lab_api.js"
 cp js/entries/browser.js js/entries/lab.browser.js js/entries/workerd.js js/entries/lab.workerd.js js/entries/edge.js js/entries/lab.edge.js js/entries/load.js "$OUT/"
 # The entries without top-level await (calibrank/init, calibrank/lab/init).
 cp js/entries/init.web.js js/entries/lab.init.web.js js/entries/init_api.js "$OUT/"

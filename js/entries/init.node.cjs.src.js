@@ -12,7 +12,13 @@ const local = async (input) => {
   if (input === undefined) path = join(__dirname, file);
   else if ((typeof input === "string" && input.startsWith("file:")) || (input instanceof URL && input.protocol === "file:")) path = fileURLToPath(input);
   else return undefined;
-  return WebAssembly.compile(await readFile(path));
+  let bytes;
+  try {
+    bytes = await readFile(path);
+  } catch (e) {
+    throw new Error(`calibrank: cannot read ${path} (${e.code || e.message}); copy node_modules/calibrank/*.wasm next to your server bundle, or pass init() the file's URL or bytes`);
+  }
+  return WebAssembly.compile(bytes);
 };
 
 export const { init, initSync, isInitialized } = initApi(internals, "calibrank", file, local);

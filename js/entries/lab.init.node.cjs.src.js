@@ -3,7 +3,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import internals from "./lab.js";
+import internals from "./lab_api.js";
 import { initApi } from "./init_api.js";
 
 const file = "calibrank_lab.wasm";
@@ -12,9 +12,15 @@ const local = async (input) => {
   if (input === undefined) path = join(__dirname, file);
   else if ((typeof input === "string" && input.startsWith("file:")) || (input instanceof URL && input.protocol === "file:")) path = fileURLToPath(input);
   else return undefined;
-  return WebAssembly.compile(await readFile(path));
+  let bytes;
+  try {
+    bytes = await readFile(path);
+  } catch (e) {
+    throw new Error(`calibrank: cannot read ${path} (${e.code || e.message}); copy node_modules/calibrank/*.wasm next to your server bundle, or pass init() the file's URL or bytes`);
+  }
+  return WebAssembly.compile(bytes);
 };
 
 export const { init, initSync, isInitialized } = initApi(internals, "calibrank/lab", file, local);
 export default init;
-export * from "./lab.js";
+export * from "./lab_api.js";

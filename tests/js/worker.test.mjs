@@ -35,7 +35,7 @@ const coreModules = [
   bare("calibrank", coreEntry),
   ...[coreEntry, "core.js", "wire.js", "score_error.js", "calibrank_core.wasm"].map((f) => pkgFile(f.replace(/^\.\//, ""))),
 ];
-const labModules = [bare("calibrank/lab", labEntry), ...[labEntry, "lab.js", "calibrank_lab.wasm"].map((f) => pkgFile(f.replace(/^\.\//, "")))];
+const labModules = [bare("calibrank/lab", labEntry), ...[labEntry, "lab_api.js", "calibrank_lab.wasm"].map((f) => pkgFile(f.replace(/^\.\//, "")))];
 const exampleWorker = esm("worker.js", readFileSync(join(root, "examples/worker/src/index.js"), "utf8"));
 
 /** Runs `fn` against a Miniflare instance of `script` (default: the example Worker). */
