@@ -6,7 +6,8 @@ export * from "./core.js";
 
 /** An instance type of a global class, when the compiler's libs declare it (else never). */
 type GlobalInstance<K extends string> = typeof globalThis extends { [P in K]: { prototype: infer T } } ? T : never;
-type CompiledModule = typeof globalThis extends { WebAssembly: { Module: { prototype: infer T } } } ? T : never;
+// (WebAssembly.Module is an empty interface: without `object`, a number would pass.)
+type CompiledModule = typeof globalThis extends { WebAssembly: { Module: { prototype: infer T } } } ? T & object : never;
 
 /**
  * Where the .wasm is: its URL (a string or `URL`; Node builds also read `file:` URLs), a

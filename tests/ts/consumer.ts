@@ -210,3 +210,19 @@ const wrongKind: Outcome["kind"] = "maybe";
 // @ts-expect-error: the floors are numbers
 new Pipeline({ confidence: { answerFloor: "high" } });
 console.log(wrongKind);
+
+// The entries without top-level await: init() takes a URL, Response, bytes or module.
+import init, { initSync, isInitialized, Pipeline as InitPipeline, type InitInput } from "calibrank/init";
+import { init as initLab, fitPlatt as initFitPlatt, ScoreError as InitScoreError } from "calibrank/lab/init";
+const wasmUrl: InitInput = new URL("https://example.com/calibrank_core.wasm");
+void init(wasmUrl).then(() => new InitPipeline({ topN: 1 }));
+void init(fetch("/calibrank_core.wasm"));
+void initLab(new Uint8Array(8));
+initSync(new ArrayBuffer(8));
+const ready: boolean = isInitialized();
+const sameError: boolean = InitScoreError === ScoreError;
+console.log(ready, sameError, initFitPlatt);
+// @ts-expect-error: a number is not a place for the .wasm
+void init(42);
+// @ts-expect-error: initSync cannot fetch
+initSync("/calibrank_core.wasm");
