@@ -28,3 +28,9 @@ EXTRA_TEST_TARGETS += test-nextjs
 
 test-nextjs: pkg
 	node --test tests/js/nextjs.test.mjs
+
+# What each way of loading the .wasm costs in bytes (docs/performance.md, "Bytes per
+# entry"): JS glue (esbuild --minify, gzip -9) and .wasm, core and lab, per entry.
+.PHONY: bytes
+bytes: pkg
+	node bench/entry-bytes.mjs
