@@ -243,6 +243,21 @@ add("optimizeFusion (rrf)", `2 runs x ${P} entries, ${TRIALS} values of k`, () =
   return { call: () => lab.optimizeFusion(qrels, runs, { method: "rrf", metric: "ndcg@10", kValues }), entries: 2.1 * P };
 });
 
+// fitQueryConfidence / predictQueryConfidence: 2 runs of P entries; qrels of one
+// judgement per query, every other query judged 0 (so both classes occur).
+const QC = Math.floor(E / 2.01 / 100);
+const qcQrels = (runs) => Object.fromEntries(Array.from({ length: QC }, (_, q) => [`q${q}`, { [Object.keys(runs[0][`q${q}`])[0]]: q % 2 }]));
+add("fitQueryConfidence", `2 runs x ${QC * 100} entries, ${QC} judged queries`, () => {
+  const runs = [1, 2].map((s) => run(QC, 100, s));
+  const qrels = qcQrels(runs);
+  return { call: () => lab.fitQueryConfidence(qrels, runs), entries: 2 * QC * 100 + QC };
+});
+add("predictQueryConfidence", `2 runs x ${QC * 100} entries`, () => {
+  const runs = [1, 2].map((s) => run(QC, 100, s));
+  const model = lab.fitQueryConfidence(qcQrels(runs), runs);
+  return { call: () => lab.predictQueryConfidence(model, runs), entries: 2 * QC * 100 };
+});
+
 // ------------------------------------------------------------------ measure
 
 const results = [];

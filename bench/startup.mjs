@@ -26,12 +26,12 @@ if (mode === "import") {
   out.firstCallMs = ms() - t1;
   p.free();
 } else if (mode === "instantiate" && (which === "core" || which === "lab")) {
-  // The API module (core.js / lab.js, plain ESM in the package) without its entry, so
+  // The API module (core.js / lab_api.js, plain ESM in the package) without its entry, so
   // that nothing is compiled before the clock starts.
-  const api = await import(pathToFileURL(join(dir, `${which}.js`)).href);
+  const api = await import(pathToFileURL(join(dir, which === "lab" ? "lab_api.js" : "core.js")).href);
   // The entries' hook (not part of the API): `default.init` (or `__init` in early builds).
   const init = api.default?.init ?? api.__init;
-  if (typeof init !== "function") throw new Error(`${which}.js has no init hook for its entries`);
+  if (typeof init !== "function") throw new Error(`the ${which} API module has no init hook for its entries`);
   const t0 = ms();
   const bytes = readFileSync(join(dir, `calibrank_${which}.wasm`));
   const t1 = ms();

@@ -537,6 +537,13 @@ function inputField(i, head, nLists, listTable, docs, itemTable, strs) {
   return "input";
 }
 
+const OUTCOME = ["abstain", "hedge", "answer"];
+
+/** The query-level outcome from its two codes (wasm/core/src/pipeline.rs `outcome_codes`). */
+function outcomeOf(codes, confidence) {
+  return { kind: OUTCOME[codes[0]], probability: confidence.atLeastOneRelevant, source: codes[1] === 1 ? "model" : "rankOnly" };
+}
+
 /** A validated scoring pipeline. Free it with `free()` (or `using`); a FinalizationRegistry frees a forgotten one. */
 export class Pipeline {
   #h;
@@ -620,7 +627,8 @@ export class Pipeline {
     if (profile !== undefined) stats.bandProfile = profile;
     const explain = out.json();
     if (explain !== undefined) for (let i = 0; i < n; i++) results[i].explain = explain[i];
-    return { results, confidence, stats };
+    const outcome = outcomeOf(out.u8View(), confidence);
+    return { results, confidence, outcome, stats };
   }
 
   /**
@@ -659,7 +667,8 @@ export class Pipeline {
     const c = out.f64View();
     const confidence = { weightedTop5: c[0], expectedPrecision: c[1], atLeastOneRelevant: c[2], k: c[3] };
     const candidates = out.u32View()[0];
-    return { order, scores, bands, confidence, candidates };
+    const outcome = outcomeOf(out.u8View(), confidence);
+    return { order, scores, bands, confidence, outcome, candidates };
   }
 
   /** Frees the pipeline's memory in the module; later calls throw. */

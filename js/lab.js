@@ -22,6 +22,8 @@ const OP = {
   APPLY_CALIBRATION: 48,
   CALIBRATION_ERROR: 49,
   PROPOSE_BANDS: 50,
+  FIT_QUERY_CONFIDENCE: 51,
+  PREDICT_QUERY_CONFIDENCE: 52,
   RUN_FROM_TREC: 60,
   QRELS_FROM_TREC: 61,
   RUN_FROM_OBJECT: 62,
@@ -337,6 +339,41 @@ export function calibrationError(probabilities, labels, options) {
 /** Band floors from evidence, with k-fold held-out precision and recall. */
 export function proposeBands(scores, labels, options) {
   return w().call(OP.PROPOSE_BANDS, labelled(toJson(options, "options"), scores, labels, options)).json();
+}
+
+/**
+ * Learns, from judged queries, the probability that the fused top `k` of a query's
+ * lists holds a relevant document, from the ranks and each run's raw scores. `runs` are
+ * in the order the pipeline's lists will have. Plugs into
+ * `new Pipeline({ confidence: { model } })`.
+ */
+export function fitQueryConfidence(qrels, runs, options) {
+  const opts = toJson(options, "options");
+  const lim = limitsOf(options, "fitQueryConfidence");
+  const input = new Input().text(opts);
+  argument(input, qrels, Qrels, "qrels", lim);
+  const arg = runsArgument(input, runs, lim);
+  try {
+    return w().call(OP.FIT_QUERY_CONFIDENCE, input).json();
+  } finally {
+    arg.release();
+  }
+}
+
+/** The model's probability for every query of `runs` (the runs in the model's order). */
+export function predictQueryConfidence(model, runs, options) {
+  const opts = toJson(options, "options");
+  const lim = limitsOf(options, "predictQueryConfidence");
+  if (typeof model !== "object" || model === null || Array.isArray(model)) throw typeError("model", "a model returned by fitQueryConfidence");
+  const m = toJson(model, "model");
+  precheck.json(lim, m.length, "model");
+  const input = new Input().text(opts).text(m);
+  const arg = runsArgument(input, runs, lim);
+  try {
+    return w().call(OP.PREDICT_QUERY_CONFIDENCE, input).json();
+  } finally {
+    arg.release();
+  }
 }
 
 // ------------------------------------------------------------------ Run and Qrels handles

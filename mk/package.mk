@@ -12,13 +12,16 @@ test-package: pkg
 	publint pkg --strict
 
 # Bun and Deno (npm packages `bun` and `deno`; their binaries work without install
-# scripts): the JS suite and the golden vectors through the package's exports map.
+# scripts): the JS suite and the golden vectors through the package's exports map, by the
+# main entries and by the init entries.
 .PHONY: test-runtimes
 EXTRA_TEST_TARGETS += test-runtimes
 
 test-runtimes: pkg
 	bun tests/js/runtime-suite.mjs
+	bun tests/js/runtime-suite.mjs init
 	deno run --allow-read --allow-env tests/js/runtime-suite.mjs
+	deno run --allow-read --allow-env tests/js/runtime-suite.mjs init
 
 # Next.js 16 from the packed tarball, built with Turbopack and with webpack, no
 # configuration: a Node route, an edge route and a client page (Chromium). About 80 s;
@@ -28,3 +31,9 @@ EXTRA_TEST_TARGETS += test-nextjs
 
 test-nextjs: pkg
 	node --test tests/js/nextjs.test.mjs
+
+# What each way of loading the .wasm costs in bytes (docs/performance.md, "Bytes per
+# entry"): JS glue (esbuild --minify, gzip -9) and .wasm, core and lab, per entry.
+.PHONY: bytes
+bytes: pkg
+	node bench/entry-bytes.mjs

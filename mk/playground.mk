@@ -23,7 +23,7 @@ test-playground: pkg playground-vendor
 	node --test tests/js/playground.test.mjs
 	@echo "[playground] screenshots in test-results/: playground.png (1280 px), playground-375.png (375 px)"
 
-# Regenerates www/data/cisi-sample.json from ../shared/data/cisi (committed; the test
-# checks it is in sync when the collection is there).
+# Regenerates www/data/cisi-sample.json from ../shared/data/cisi-abstain and the titles of
+# ../shared/data/cisi (committed; the test checks it is in sync when the data is there).
 playground-data:
 	node scripts/make-cisi-sample.mjs

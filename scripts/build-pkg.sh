@@ -24,13 +24,19 @@ for m in core lab; do
 done
 
 # ESM: the API modules, the shared boundary, and the browser / workerd entries.
-cp js/core.js js/lab.js js/wire.js js/score_error.js "$OUT/"
+cp js/core.js js/wire.js js/score_error.js "$OUT/"
+# The lab's API module is lab_api.js in the package: a file named lab.js would be what
+# resolvers without `exports` (Parcel's default, TypeScript's node10) find for
+# "calibrank/lab" before the lab/ directory and its package.json.
+cp js/lab.js "$OUT/lab_api.js"
 cp js/entries/browser.js js/entries/lab.browser.js js/entries/workerd.js js/entries/lab.workerd.js js/entries/edge.js js/entries/lab.edge.js js/entries/load.js "$OUT/"
+# The entries without top-level await (calibrank/init, calibrank/lab/init).
+cp js/entries/init.web.js js/entries/lab.init.web.js js/entries/init_api.js "$OUT/"
 # CommonJS for Node: one bundle per entry; ScoreError stays in its own module so that
 # both entries (and the ESM wrappers) share one class.
 sed -e 's/^export class ScoreError/class ScoreError/' js/score_error.js > "$OUT/score_error.cjs"
 echo 'module.exports = { ScoreError };' >> "$OUT/score_error.cjs"
-for m in node lab.node; do
+for m in node lab.node init.node lab.init.node; do
   cp "js/entries/$m.cjs.src.js" "$OUT/$m.src.js"
   esbuild "$OUT/$m.src.js" --bundle --format=cjs --platform=node --target=node18 --log-level=warning \
     --external:./score_error.js --outfile="$OUT/$m.cjs"
@@ -40,7 +46,7 @@ for m in node lab.node; do
 done
 # ESM for Node: bundled from the same sources; ScoreError comes from score_error.cjs so
 # that ESM and CommonJS users share one class.
-for m in node lab.node; do
+for m in node lab.node init.node lab.init.node; do
   cp "js/entries/$m.mjs.src.js" "$OUT/$m.msrc.js"
   esbuild "$OUT/$m.msrc.js" --bundle --format=esm --platform=node --target=node18 --log-level=warning \
     --external:./score_error.js --outfile="$OUT/$m.mjs"
@@ -48,15 +54,20 @@ for m in node lab.node; do
   grep -q 'from "./score_error.cjs"' "$OUT/$m.mjs" || { echo "[build-pkg] $m.mjs does not share score_error.cjs" >&2; exit 1; }
   rm "$OUT/$m.msrc.js"
 done
-for t in core lab score_error; do [ -f js/types/$t.d.ts ] && cp js/types/$t.d.ts "$OUT/"; done
+for t in core lab score_error init lab.init; do [ -f js/types/$t.d.ts ] && cp js/types/$t.d.ts "$OUT/"; done
 # CommonJS declarations for `require` (TypeScript reads a .d.ts as ESM under "type":
 # "module"): the same declarations, importing each other as .cjs.
 sed -e 's#"./score_error.js"#"./score_error.cjs"#g' "$OUT/core.d.ts" > "$OUT/core.d.cts"
 sed -e 's#"./core.js"#"./core.cjs"#g; s#"./score_error.js"#"./score_error.cjs"#g' "$OUT/lab.d.ts" > "$OUT/lab.d.cts"
 cp "$OUT/score_error.d.ts" "$OUT/score_error.d.cts"
+sed -e 's#"./core.js"#"./core.cjs"#g' "$OUT/init.d.ts" > "$OUT/init.d.cts"
+sed -e 's#"./lab.js"#"./lab.cjs"#g' "$OUT/lab.init.d.ts" > "$OUT/lab.init.d.cts"
 # For resolvers without `exports` (TypeScript's node10, old bundlers): calibrank/lab.
 mkdir -p "$OUT/lab"
 printf '{\n  "main": "../lab.node.cjs",\n  "module": "../lab.browser.js",\n  "types": "../lab.d.cts"\n}\n' > "$OUT/lab/package.json"
+mkdir -p "$OUT/init" "$OUT/lab/init"
+printf '{\n  "main": "../init.node.cjs",\n  "module": "../init.web.js",\n  "types": "../init.d.cts"\n}\n' > "$OUT/init/package.json"
+printf '{\n  "main": "../../lab.init.node.cjs",\n  "module": "../../lab.init.web.js",\n  "types": "../../lab.init.d.cts"\n}\n' > "$OUT/lab/init/package.json"
 cp js/package.template.json "$OUT/package.json"
 cp README.md "$OUT/README.md" 2>/dev/null || true
 for m in core lab; do

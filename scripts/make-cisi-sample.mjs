@@ -1,12 +1,21 @@
 #!/usr/bin/env node
-// Builds www/data/cisi-sample.json, the score playground's real-data presets, from the
-// CISI collection in ../shared/data/cisi (relative to the repository root): a few
-// queries, each with its text, the top DEPTH of the BM25 and dense runs (ids and scores),
-// every relevance judgement of the query, and the titles of the documents listed.
+// Builds www/data/cisi-sample.json, the score playground's real-data presets, from
+// ../shared/data/cisi-abstain (relative to the repository root; CISI plus queries with
+// nothing relevant in the collection) and the document titles of ../shared/data/cisi:
+// a few queries, each with its text, the top DEPTH of the BM25 and dense runs (ids and
+// scores) and every relevance judgement of the query, and the titles of the documents
+// listed for the queries of TITLED_IDS (the others show document ids, to keep the file
+// small).
+//
+// QUERY_IDS: CISI queries whose fused top 5 holds a relevant document;
+// NEGATIVE_IDS: CISI queries whose fused top 5 holds none (their relevant documents are
+// further down); OOD_IDS: out-of-domain queries judged all 0 (`ood*`: medical queries of
+// MEDLINE, `oodot*`: everyday off-topic queries). The playground fits the query
+// confidence model (fitQueryConfidence) on half of them and measures it on the other.
 //
 //   node scripts/make-cisi-sample.mjs            # writes www/data/cisi-sample.json
 //   node scripts/make-cisi-sample.mjs --check    # exits 1 if the committed file differs
-//   CISI_DIR=/path/to/cisi node scripts/make-cisi-sample.mjs
+//   CISI_DIR=/path/to/cisi ABSTAIN_DIR=/path/to/cisi-abstain node scripts/make-cisi-sample.mjs
 //
 // The output is deterministic (same inputs, same bytes), so it is committed and checked.
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
@@ -15,19 +24,24 @@ import { fileURLToPath } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const CISI_DIR = process.env.CISI_DIR || resolve(root, "../shared/data/cisi");
+export const ABSTAIN_DIR = process.env.ABSTAIN_DIR || resolve(root, "../shared/data/cisi-abstain");
 export const OUT = join(root, "www/data/cisi-sample.json");
 
 // Short query texts with a range of difficulty: many or few relevant documents in the
 // two top-20 lists, little or much overlap between BM25 and dense.
 export const QUERY_IDS = ["1", "3", "9", "13", "19", "22", "26", "55"];
+export const NEGATIVE_IDS = ["7", "14", "18", "43"];
+export const OOD_IDS = ["ood1", "ood10", "ood12", "ood16", "oodot1", "oodot5", "oodot12", "oodot28"];
+export const TITLED_IDS = [...QUERY_IDS, "oodot5"];
+const ALL_IDS = [...QUERY_IDS, ...NEGATIVE_IDS, ...OOD_IDS];
 export const DEPTH = 20;
 const RUNS = [
   ["bm25", "run.bm25.txt"],
   ["dense", "run.dense.txt"],
 ];
 
-function lines(file) {
-  return readFileSync(join(CISI_DIR, file), "utf8").split("\n").filter((l) => l.trim() !== "");
+function lines(file, dir = ABSTAIN_DIR) {
+  return readFileSync(join(dir, file), "utf8").split("\n").filter((l) => l.trim() !== "");
 }
 
 /** The sample as a JSON-ready object. */
@@ -36,7 +50,7 @@ export function buildSample() {
     const tab = l.indexOf("\t");
     return [l.slice(0, tab), l.slice(tab + 1).trim()];
   }));
-  const wanted = new Set(QUERY_IDS);
+  const wanted = new Set(ALL_IDS);
   const runs = {};
   for (const [name, file] of RUNS) {
     const byQuery = new Map();
@@ -57,24 +71,26 @@ export function buildSample() {
     qrels.get(qid)[doc] = Number(rel);
   }
   const needed = new Set();
-  const queries = QUERY_IDS.map((qid) => {
+  const titled = new Set(TITLED_IDS);
+  const queries = ALL_IDS.map((qid) => {
     const q = { id: qid, text: texts.get(qid), runs: {}, qrels: qrels.get(qid) || {} };
     if (!q.text) throw new Error(`query ${qid} is not in queries.tsv`);
+    if (Object.keys(q.qrels).length === 0) throw new Error(`query ${qid} is not judged`);
     for (const [name] of RUNS) {
       const top = (runs[name].get(qid) || []).slice(0, DEPTH);
       if (top.length === 0) throw new Error(`query ${qid} has no ${name} run`);
       q.runs[name] = { ids: top.map((h) => h.id), scores: top.map((h) => h.score) };
-      for (const { id } of top) needed.add(id);
+      if (titled.has(qid)) for (const { id } of top) needed.add(id);
     }
     return q;
   });
   const titles = {};
-  for (const l of lines("docs.jsonl")) {
+  for (const l of lines("docs.jsonl", CISI_DIR)) {
     const doc = JSON.parse(l);
     if (needed.has(String(doc.id))) titles[String(doc.id)] = String(doc.title || "").replace(/\s+/g, " ").trim();
   }
   return {
-    source: "CISI test collection (../shared/data/cisi): queries.tsv, run.bm25.txt, run.dense.txt, qrels.txt, docs.jsonl",
+    source: "CISI test collection with unanswerable queries (../shared/data/cisi-abstain): queries.tsv, run.bm25.txt, run.dense.txt, qrels.txt; titles from ../shared/data/cisi/docs.jsonl",
     generatedBy: "scripts/make-cisi-sample.mjs",
     depth: DEPTH,
     runs: RUNS.map(([name]) => name),

@@ -254,5 +254,47 @@ pub fn cases() -> Vec<Value> {
         "rerank": {"method": "cross_encoder", "candidateLimit": 12}, "calibration": {"method": "sigmoid", "threshold": 0.6, "steepness": 5.0}},
         "input": {"query": "q", "lists": [{"name": "dense", "ids": l1}, {"name": "sparse", "ids": l2}],
             "items": ids.iter().enumerate().map(|(i, id)| (id.clone(), json!({"fiscalYear": 2018 + (i as i64 % 9), "crossEncoderScore": signed.get(i).copied().unwrap_or(0.0)}))).collect::<serde_json::Map<_, _>>()}}));
+    out.push(query_confidence_case());
     out
+}
+
+/// `fitQueryConfidence` / `predictQueryConfidence` / a `Pipeline` with the model: two
+/// runs of 24 queries over documents with integer-like ids; two queries in three have a
+/// relevant document, judged within the first ranks (sometimes below the top 5), and
+/// their runs score higher. The lab computes it.
+fn query_confidence_case() -> Value {
+    let mut runs = vec![serde_json::Map::new(), serde_json::Map::new()];
+    let mut qrels = serde_json::Map::new();
+    for q in 0..24u64 {
+        let qid = format!("q{q:02}");
+        let answerable = q % 3 != 0;
+        let base = if answerable { 0.55 } else { 0.25 };
+        let pick = uniform(100 + q, 1, 0.0, 1.0)
+            .first()
+            .copied()
+            .unwrap_or(0.0);
+        let mut lists = Vec::new();
+        for (r, run) in runs.iter_mut().enumerate() {
+            let seed = 1000 + 10 * q + r as u64;
+            let noise = uniform(seed, 12, 0.0, 0.2);
+            let docs: Vec<u64> = uniform(seed + 5, 12, 0.0, 40.0)
+                .iter()
+                .map(|&x| x as u64)
+                .collect();
+            let scale = if r == 0 { 20.0 } else { 1.0 };
+            let mut m = serde_json::Map::new();
+            for (i, (d, n)) in docs.iter().zip(&noise).enumerate() {
+                let score = scale * (base + 0.1 * pick + n - 0.03 * i as f64);
+                m.entry(d.to_string()).or_insert(json!(score));
+            }
+            lists.push(docs);
+            run.insert(qid.clone(), Value::Object(m));
+        }
+        let first = lists.first().cloned().unwrap_or_default();
+        let judged_at = (pick * 8.0) as usize;
+        let doc = first.get(judged_at).copied().unwrap_or(0).to_string();
+        qrels.insert(qid, json!({ doc: if answerable { 1.0 } else { 0.0 } }));
+    }
+    json!({"kind": "queryConfidence", "runs": runs, "qrels": qrels, "options": {"k": 3, "l2": 0.5},
+        "outcome": {"answerFloor": 0.4, "hedgeFloor": 0.2}})
 }

@@ -29,6 +29,7 @@
 
 use crate::bands::{select_floors, validate_profiles, Band, BandContext, BandFloors, BandProfile};
 use crate::calibrate::{IsotonicModel, PlattModel, Sigmoid};
+use crate::confidence::model::{ListView, QueryConfidenceModel};
 use crate::confidence::{confidence_of_sorted, ConfidenceOptions, QueryConfidence};
 use crate::error::{finite, ErrorCode, Result, ScoreError};
 use crate::fuse::{
@@ -257,6 +258,125 @@ impl BandsConfig {
     }
 }
 
+/// The query-level confidence of a pipeline: the seeds' figures (`weights`, `k`), an
+/// optional model fitted by `fitQueryConfidence`, and the floors of the outcome.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct PipelineConfidence {
+    /// Weights of the top-5 slots of `weightedTop5`.
+    pub weights: [f64; 5],
+    /// How many top scores `expectedPrecision` and the rank-only `atLeastOneRelevant`
+    /// use (default: all returned).
+    pub k: Option<u32>,
+    /// A fitted query-confidence model: `atLeastOneRelevant` becomes its probability
+    /// for the input lists (matched to the model's runs by position).
+    pub model: Option<QueryConfidenceModel>,
+    /// Lowest probability of an `answer` outcome (default 0.5).
+    pub answer_floor: f64,
+    /// Lowest probability of a `hedge` outcome; below it, `abstain` (default 0.2).
+    pub hedge_floor: f64,
+}
+
+/// Default `answerFloor`: answer when a relevant result is more likely than not.
+pub const DEFAULT_ANSWER_FLOOR: f64 = 0.5;
+/// Default `hedgeFloor`: hedge down to a one-in-five chance, abstain below.
+pub const DEFAULT_HEDGE_FLOOR: f64 = 0.2;
+
+impl Default for PipelineConfidence {
+    fn default() -> Self {
+        let seeds = ConfidenceOptions::default();
+        PipelineConfidence {
+            weights: seeds.weights,
+            k: seeds.k,
+            model: None,
+            answer_floor: DEFAULT_ANSWER_FLOOR,
+            hedge_floor: DEFAULT_HEDGE_FLOOR,
+        }
+    }
+}
+
+impl PipelineConfidence {
+    /// The seeds' options.
+    pub fn options(&self) -> ConfidenceOptions {
+        ConfidenceOptions {
+            weights: self.weights,
+            k: self.k,
+        }
+    }
+
+    /// Validates the seeds' options, the model and the floors
+    /// (`0 <= hedgeFloor <= answerFloor <= 1`).
+    pub fn validate(&self) -> Result<()> {
+        self.options().validate()?;
+        if let Some(m) = &self.model {
+            m.validate().map_err(|e| e.within("model"))?;
+        }
+        in_unit(self.answer_floor, "answerFloor")?;
+        in_unit(self.hedge_floor, "hedgeFloor")?;
+        if self.hedge_floor > self.answer_floor {
+            return Err(ScoreError::new(
+                ErrorCode::InvalidConfig,
+                "hedgeFloor",
+                format!(
+                    "hedgeFloor ({}) must not exceed answerFloor ({})",
+                    self.hedge_floor, self.answer_floor
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The outcome of a probability.
+    pub fn outcome(&self, probability: f64, source: OutcomeSource) -> Outcome {
+        let kind = if probability >= self.answer_floor {
+            OutcomeKind::Answer
+        } else if probability >= self.hedge_floor {
+            OutcomeKind::Hedge
+        } else {
+            OutcomeKind::Abstain
+        };
+        Outcome {
+            kind,
+            probability,
+            source,
+        }
+    }
+}
+
+/// What to do with a query's results.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OutcomeKind {
+    /// Show the results: a relevant one is likely (`probability >= answerFloor`).
+    Answer,
+    /// Show them with a caveat (`hedgeFloor <= probability < answerFloor`).
+    Hedge,
+    /// Say that nothing relevant was found (`probability < hedgeFloor`).
+    Abstain,
+}
+
+/// Where the outcome's probability comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum OutcomeSource {
+    /// The fitted model (`confidence.model`).
+    Model,
+    /// The rank-only estimate over the returned scores (no model configured).
+    RankOnly,
+}
+
+/// The query-level outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Outcome {
+    /// Answer, hedge or abstain.
+    pub kind: OutcomeKind,
+    /// The probability that a relevant result is in the top k.
+    pub probability: f64,
+    /// Model or rank-only.
+    pub source: OutcomeSource,
+}
+
 /// The pipeline configuration. Every field has the seed's default.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
@@ -281,8 +401,9 @@ pub struct PipelineConfig {
     pub min_confidence: f64,
     /// Band floors and profiles.
     pub bands: BandsConfig,
-    /// Query confidence options.
-    pub confidence: ConfidenceOptions,
+    /// Query confidence: the seeds' figures, an optional fitted model, the outcome
+    /// floors.
+    pub confidence: PipelineConfidence,
     /// Input size limits (missing fields: the pipeline's defaults,
     /// `Limits::defaults_for("Pipeline")`).
     #[serde(
@@ -307,10 +428,20 @@ impl Default for PipelineConfig {
             calibration: Calibration::default(),
             min_confidence: 0.3,
             bands: BandsConfig::default(),
-            confidence: ConfidenceOptions::default(),
+            confidence: PipelineConfidence::default(),
             limits: Limits::defaults_for("Pipeline"),
             explain: true,
         }
+    }
+}
+
+/// A model error about the input lists names them (`lists`, `lists[i].scores`); any
+/// other is the model's own, under `field`.
+fn within_model_error(e: ScoreError, field: &str) -> ScoreError {
+    if e.field.starts_with("lists") {
+        e
+    } else {
+        e.within(field)
     }
 }
 
@@ -744,8 +875,11 @@ pub struct PipelineStats {
 pub struct PipelineOutput {
     /// Results, calibrated score descending, at most topN.
     pub results: Vec<PipelineResult>,
-    /// Query confidence over the returned scores.
+    /// Query confidence over the returned scores (`atLeastOneRelevant`: the model's
+    /// probability when one is configured).
     pub confidence: QueryConfidence,
+    /// Answer, hedge or abstain.
+    pub outcome: Outcome,
     /// Stage statistics.
     pub stats: PipelineStats,
 }
@@ -1143,7 +1277,28 @@ impl Pipeline {
         let (floors, profile) = select_floors(cfg.bands.floors(), &cfg.bands.profiles, &ctx);
         stats.band_profile = profile.map(str::to_string);
         let scores: Vec<f64> = pool.iter().map(|w| w.calibrated).collect();
-        let confidence: QueryConfidence = confidence_of_sorted(&scores, &cfg.confidence);
+        let mut confidence: QueryConfidence =
+            confidence_of_sorted(&scores, &cfg.confidence.options());
+        let outcome = match &cfg.confidence.model {
+            Some(model) => {
+                let views: Vec<ListView<'_, &str>> = input
+                    .lists
+                    .iter()
+                    .map(|l| ListView {
+                        ids: &l.ids,
+                        scores: l.scores,
+                    })
+                    .collect();
+                let p = model
+                    .predict(&views)
+                    .map_err(|e| within_model_error(e, "confidence.model"))?;
+                confidence.at_least_one_relevant = p;
+                cfg.confidence.outcome(p, OutcomeSource::Model)
+            }
+            None => cfg
+                .confidence
+                .outcome(confidence.at_least_one_relevant, OutcomeSource::RankOnly),
+        };
         let results: Vec<PipelineResult> = pool
             .into_iter()
             .map(|w| {
@@ -1168,6 +1323,7 @@ impl Pipeline {
         let out = PipelineOutput {
             results,
             confidence,
+            outcome,
             stats,
         };
         check_contract(&out, cfg.top_n)?;
@@ -1307,6 +1463,8 @@ pub struct ColumnarOutput {
     pub bands: Vec<Band>,
     /// Query confidence.
     pub confidence: QueryConfidence,
+    /// Answer, hedge or abstain (rank-only: the columnar path has no list scores).
+    pub outcome: Outcome,
     /// Distinct documents fused.
     pub candidates: u32,
 }
@@ -1329,6 +1487,13 @@ impl Pipeline {
                 ErrorCode::InvalidConfig,
                 "recency.mode",
                 "fiscal_year recency needs item metadata: use run()",
+            ));
+        }
+        if cfg.confidence.model.is_some() {
+            return Err(ScoreError::new(
+                ErrorCode::InvalidConfig,
+                "confidence.model",
+                "the confidence model reads each list's raw scores, which runColumnar() does not take: use run()",
             ));
         }
         cfg.limits.check_lists(input.lists.len(), "offsets")?;
@@ -1422,10 +1587,14 @@ impl Pipeline {
             &BandContext::default(),
         );
         let out_scores: Vec<f64> = kept.iter().map(|k| k.2).collect();
+        let confidence = confidence_of_sorted(&out_scores, &cfg.confidence.options());
         Ok(ColumnarOutput {
             order: kept.iter().map(|k| k.0).collect(),
             bands: out_scores.iter().map(|&s| floors.band(s)).collect(),
-            confidence: confidence_of_sorted(&out_scores, &cfg.confidence),
+            outcome: cfg
+                .confidence
+                .outcome(confidence.at_least_one_relevant, OutcomeSource::RankOnly),
+            confidence,
             scores: out_scores,
             candidates: count(fusion.stats.unique),
         })

@@ -633,3 +633,143 @@ fn fitted_calibrations_plug_into_the_config() {
     )
     .is_err());
 }
+
+/// The query-level outcome: rank-only without a model, the model's probability with one,
+/// floors applied as documented, and the model's errors named.
+#[test]
+fn outcome_from_rank_only_or_a_fitted_model() {
+    use calibrank::confidence::model::{feature_names, QueryConfidenceModel, TrainingFigures};
+    let scored = |name: &str, ids: &[&str], scores: &[f64]| InputList {
+        scores: Some(scores.to_vec()),
+        ..list(name, ids)
+    };
+    let input = PipelineInput {
+        lists: vec![
+            scored("bm25", &["a", "b", "c"], &[9.0, 7.5, 2.0]),
+            scored("dense", &["b", "a"], &[0.71, 0.69]),
+        ],
+        ..Default::default()
+    };
+    // Defaults: rank-only; answer at >= 0.5, hedge at >= 0.2.
+    let out = Pipeline::new(PipelineConfig::default())
+        .unwrap()
+        .run(&input)
+        .unwrap();
+    assert_eq!(out.outcome.source, OutcomeSource::RankOnly);
+    assert_eq!(
+        out.outcome.probability,
+        out.confidence.at_least_one_relevant
+    );
+    let expected = if out.outcome.probability >= DEFAULT_ANSWER_FLOOR {
+        OutcomeKind::Answer
+    } else if out.outcome.probability >= DEFAULT_HEDGE_FLOOR {
+        OutcomeKind::Hedge
+    } else {
+        OutcomeKind::Abstain
+    };
+    assert_eq!(out.outcome.kind, expected);
+    // Nothing returned (every calibrated score under minConfidence): abstain.
+    let none = Pipeline::new(PipelineConfig {
+        min_confidence: 1.0,
+        ..Default::default()
+    })
+    .unwrap()
+    .run(&input)
+    .unwrap();
+    assert_eq!(
+        (none.outcome.kind, none.outcome.probability),
+        (OutcomeKind::Abstain, 0.0)
+    );
+
+    // A model whose only non-zero coefficient is on the dense top score:
+    // p = logistic(2 * (0.71 - 0.5) / 0.1) = logistic(4.2).
+    let model = QueryConfidenceModel {
+        method: "logistic".into(),
+        runs: 2,
+        k: 5,
+        rrf_k: 60.0,
+        weights: vec![1.0, 1.0],
+        features: feature_names(2),
+        mean: vec![0.0, 5.0, 0.5],
+        scale: vec![1.0, 2.0, 0.1],
+        coefficients: vec![0.0, 0.0, 2.0],
+        intercept: 0.0,
+        missing_top: vec![0.0, 0.0],
+        l2: 1.0,
+        training: TrainingFigures {
+            queries: 10,
+            positives: 5,
+            log_loss: 0.5,
+            auroc: 0.8,
+            iterations: 5,
+            converged: true,
+        },
+    };
+    let cfg = |answer_floor: f64| PipelineConfig {
+        confidence: PipelineConfidence {
+            model: Some(model.clone()),
+            answer_floor,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let out = Pipeline::new(cfg(0.5)).unwrap().run(&input).unwrap();
+    let p = 1.0 / (1.0 + libm::exp(-4.2));
+    assert!((out.confidence.at_least_one_relevant - p).abs() < 1e-15);
+    assert_eq!(out.outcome.kind, OutcomeKind::Answer);
+    assert_eq!(out.outcome.source, OutcomeSource::Model);
+    // The seeds' other figures are unchanged by the model.
+    let plain = Pipeline::new(PipelineConfig::default())
+        .unwrap()
+        .run(&input)
+        .unwrap();
+    assert_eq!(out.confidence.weighted_top5, plain.confidence.weighted_top5);
+    let hedged = Pipeline::new(cfg(0.99)).unwrap().run(&input).unwrap();
+    assert_eq!(hedged.outcome.kind, OutcomeKind::Hedge);
+
+    // Errors: list count, missing scores, the model's own fields, floors.
+    let p = Pipeline::new(cfg(0.5)).unwrap();
+    let one = PipelineInput {
+        lists: input.lists[..1].to_vec(),
+        ..Default::default()
+    };
+    let e = p.run(&one).unwrap_err();
+    assert_eq!(
+        (e.code, e.field.as_str()),
+        (ErrorCode::LengthMismatch, "lists")
+    );
+    let unscored = PipelineInput {
+        lists: vec![input.lists[0].clone(), list("dense", &["b"])],
+        ..Default::default()
+    };
+    let e = p.run(&unscored).unwrap_err();
+    assert_eq!(
+        (e.code, e.field.as_str()),
+        (ErrorCode::EmptyInput, "lists[1].scores")
+    );
+    let mut broken = model.clone();
+    broken.coefficients.push(1.0);
+    let e = Pipeline::new(PipelineConfig {
+        confidence: PipelineConfidence {
+            model: Some(broken),
+            ..Default::default()
+        },
+        ..Default::default()
+    })
+    .unwrap_err();
+    assert_eq!(e.field, "confidence.model.coefficients");
+    let e = Pipeline::new(PipelineConfig {
+        confidence: PipelineConfidence {
+            answer_floor: 0.1,
+            hedge_floor: 0.3,
+            ..Default::default()
+        },
+        ..Default::default()
+    })
+    .unwrap_err();
+    assert_eq!(e.field, "confidence.hedgeFloor");
+    let e = from_json::<PipelineConfig>(r#"{"confidence":{"answerFloor":2}}"#, "config")
+        .and_then(Pipeline::new)
+        .unwrap_err();
+    assert_eq!(e.field, "confidence.answerFloor");
+}

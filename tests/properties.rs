@@ -344,3 +344,68 @@ proptest! {
         }
     }
 }
+
+/// Runs of 2 lists over `queries` queries (scores any finite value in a wide range,
+/// repeated scores allowed), and judgements of one document per query, graded 0 or 1.
+fn qc_data() -> impl Strategy<Value = (BTreeMap<String, BTreeMap<String, f64>>, Vec<Run>)> {
+    let run = prop::collection::btree_map(
+        (0u8..12).prop_map(|q| format!("q{q}")),
+        prop::collection::btree_map(id(), (-50i32..50).prop_map(|s| f64::from(s) / 4.0), 0..8),
+        1..12,
+    );
+    let judged = prop::collection::btree_map(
+        (0u8..12).prop_map(|q| format!("q{q}")),
+        (id(), 0u8..2).prop_map(|(d, g)| BTreeMap::from([(d, f64::from(g))])),
+        0..12,
+    );
+    (judged, prop::collection::vec(run, 2..=2))
+}
+
+proptest! {
+    #![proptest_config(cases())]
+
+    /// fitQueryConfidence never panics; it either fits a valid model whose probabilities
+    /// lie in [0, 1], the same model every time, or names its error; and the pipeline
+    /// with that model gives the model's probability.
+    #[test]
+    fn query_confidence_fit_is_total_and_deterministic((qrels, runs) in qc_data()) {
+        use calibrank::lab::fit::{fit_query_confidence, predict_query_confidence, FitQueryConfidenceOptions};
+        let opts = FitQueryConfidenceOptions::default();
+        match fit_query_confidence(&qrels, &runs, &opts) {
+            Ok(model) => {
+                prop_assert!(model.validate().is_ok());
+                prop_assert_eq!(&model, &fit_query_confidence(&qrels, &runs, &opts).unwrap());
+                prop_assert!(model.training.positives > 0 && model.training.positives < model.training.queries);
+                let p = predict_query_confidence(&model, &runs).unwrap();
+                for (q, &v) in &p {
+                    prop_assert!((0.0..=1.0).contains(&v), "{} -> {}", q, v);
+                }
+                // One query through a pipeline configured with the model.
+                if let Some((q, &expected)) = p.iter().next() {
+                    let lists = runs
+                        .iter()
+                        .enumerate()
+                        .map(|(i, r)| {
+                            let ranked = calibrank::lab::fit::ranked(r, q);
+                            let v = ranked.view();
+                            InputList {
+                                name: format!("r{i}"),
+                                ids: v.ids.iter().map(|s| s.to_string()).collect(),
+                                scores: v.scores.map(<[f64]>::to_vec),
+                                weight: None,
+                            }
+                        })
+                        .collect();
+                    let mut cfg = PipelineConfig::default();
+                    cfg.confidence.model = Some(model.clone());
+                    let out = Pipeline::new(cfg).unwrap().run(&PipelineInput { lists, ..Default::default() }).unwrap();
+                    prop_assert_eq!(out.confidence.at_least_one_relevant.to_bits(), expected.to_bits());
+                    prop_assert_eq!(out.outcome.probability.to_bits(), expected.to_bits());
+                }
+            }
+            Err(e) => {
+                prop_assert!(["qrels", "runs"].contains(&e.field.as_str()), "{:?}", e);
+            }
+        }
+    }
+}

@@ -212,6 +212,9 @@ function cisi(sample, qid) {
   return pipelineState(`cisi-${qid}`, cisiInput(sample, q), structuredClone(CISI_CONFIG), { judgements: { ...q.qrels } });
 }
 
+/** The out-of-domain query of the sample shown first (held out of the confidence fit). */
+export const OOD_SHOWCASE = "oodot5";
+
 /** Presets in menu order; CISI ones only when the sample is loaded. */
 export function presetList(sample) {
   const list = [
@@ -223,10 +226,18 @@ export function presetList(sample) {
     { id: "seed-004", group: "Seed examples", label: "004 · Dense 3 + sparse 9, FY2025 boost, cross-encoder" },
   ];
   if (sample) {
+    const short = (text) => (text.length > 60 ? text.slice(0, 57).trimEnd() + "…" : text);
+    const ood = sample.queries.filter((q) => q.id.startsWith("ood"));
     for (const q of sample.queries) {
-      const text = q.text.length > 60 ? q.text.slice(0, 57).trimEnd() + "…" : q.text;
-      list.push({ id: `cisi-${q.id}`, group: "CISI queries (BM25 + dense, judged)", label: `Q${q.id} · ${text}` });
+      if (!ood.includes(q)) list.push({ id: `cisi-${q.id}`, group: "CISI queries (BM25 + dense, judged)", label: `Q${q.id} · ${short(q.text)}` });
     }
+    // The showcase first: an everyday query with nothing relevant in CISI, which the
+    // rank-only estimate answers and the fitted model (Query confidence) abstains on.
+    const showcase = ood.find((q) => q.id === OOD_SHOWCASE);
+    const rest = ood.filter((q) => q !== showcase);
+    const group = "Out of domain: nothing relevant in CISI (judged all 0)";
+    if (showcase) list.push({ id: `cisi-${showcase.id}`, group, label: `${showcase.id} · “${short(showcase.text)}”: abstains once the fitted model is used` });
+    for (const q of rest) list.push({ id: `cisi-${q.id}`, group, label: `${q.id} · ${short(q.text)}` });
   }
   return list;
 }

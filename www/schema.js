@@ -104,6 +104,8 @@ export const CONFIG_GROUPS = [
     fields: [
       { path: "confidence.weights", label: "weights (slots 1–5)", type: "json" },
       { path: "confidence.k", label: "k (expected precision, P(≥1 relevant))", type: "number", min: 1, step: 1, optional: true, help: "Empty: all results." },
+      { path: "confidence.answerFloor", label: "answerFloor (answer ≥)", type: "number", min: 0, max: 1, step: 0.01, help: "The query-level outcome: answer at or above, hedge between the floors, abstain below hedgeFloor." },
+      { path: "confidence.hedgeFloor", label: "hedgeFloor (hedge ≥)", type: "number", min: 0, max: 1, step: 0.01 },
     ],
   },
   {

@@ -6,7 +6,7 @@
 // so ESM and CommonJS users share one class.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import internals from "./lab.js";
+import internals from "./lab_api.js";
 
 const asset = new URL("./calibrank_lab.wasm", import.meta.url);
 const name = "calibrank_lab.wasm";
@@ -25,4 +25,4 @@ internals.lazy(() => {
   throw new Error(`calibrank: cannot read ${name} (tried ${tried.join(", ")}); copy node_modules/calibrank/*.wasm next to your server bundle`);
 });
 
-export * from "./lab.js";
+export * from "./lab_api.js";

@@ -1,7 +1,7 @@
 // Cloudflare Workers (workerd): the runtime hands over the compiled WebAssembly.Module.
-import internals from "./lab.js";
+import internals from "./lab_api.js";
 import wasm from "./calibrank_lab.wasm";
 
 internals.init(wasm);
 
-export * from "./lab.js";
+export * from "./lab_api.js";

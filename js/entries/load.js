@@ -6,6 +6,11 @@ export async function loadWasm(url) {
   } catch (e) {
     throw new Error(`calibrank: could not fetch ${url} (${e && e.message}). If your bundler does not copy the .wasm files of packages, copy node_modules/calibrank/*.wasm next to your bundle (see the README's install section).`);
   }
+  return compileResponse(response, url);
+}
+
+/** Compiles a fetched .wasm (streaming when the server says application/wasm). */
+export async function compileResponse(response, url = response.url) {
   if (!response.ok) {
     throw new Error(`calibrank: failed to fetch ${url}: ${response.status} ${response.statusText}. If your bundler does not copy the .wasm files of packages (esbuild, Rollup), copy node_modules/calibrank/*.wasm next to your bundle (see the README's install section).`);
   }

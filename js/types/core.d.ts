@@ -160,6 +160,69 @@ export interface QueryConfidence {
   k: number;
 }
 
+/**
+ * A query-confidence model, as `fitQueryConfidence` (calibrank/lab) returns it: plain
+ * JSON, plugs into `new Pipeline({ confidence: { model } })`. The probability that the
+ * fused top `k` holds a relevant document, from the rank-only estimate and each list's
+ * best raw score (logistic regression on standardized features).
+ */
+export interface QueryConfidenceModel {
+  method: "logistic";
+  /** How many lists the model takes (matched by position). */
+  runs: number;
+  /** The fused top k whose "at least one relevant" is predicted. */
+  k: number;
+  /** The RRF constant of the fusion the model assumes. */
+  rrfK: number;
+  /** RRF weight per list. */
+  weights: number[];
+  /** `"rankOnly"`, then `"top[0]"`, `"top[1]"`, ... */
+  features: string[];
+  /** Training mean of each feature. */
+  mean: number[];
+  /** Training standard deviation of each feature (1 where it was 0). */
+  scale: number[];
+  /** Coefficient of each standardized feature. */
+  coefficients: number[];
+  intercept: number;
+  /** The `top[i]` of an empty list: the lowest one seen in training. */
+  missingTop: number[];
+  /** The L2 penalty of the fit. */
+  l2: number;
+  /** Figures of the fit on its training queries. */
+  training: {
+    queries: number;
+    positives: number;
+    logLoss: number;
+    auroc: number;
+    iterations: number;
+    converged: boolean;
+  };
+}
+
+/** The pipeline's `confidence`: the seeds' figures, a fitted model, the outcome floors. */
+export interface PipelineConfidenceConfig extends ConfidenceOptions {
+  /**
+   * A model from `fitQueryConfidence`: `confidence.atLeastOneRelevant` becomes its
+   * probability for the input lists (matched to the model's runs by position; each list
+   * needs `scores`).
+   */
+  model?: QueryConfidenceModel | null;
+  /** Lowest probability of an `answer` outcome (default 0.5). */
+  answerFloor?: number;
+  /** Lowest probability of a `hedge` outcome; below it, `abstain` (default 0.2). */
+  hedgeFloor?: number;
+}
+
+/** What to do with a query's results, from the probability that a relevant one is there. */
+export type Outcome =
+  | { kind: "answer"; probability: number; source: OutcomeSource }
+  | { kind: "hedge"; probability: number; source: OutcomeSource }
+  | { kind: "abstain"; probability: number; source: OutcomeSource };
+
+/** `"model"`: the configured model's probability; `"rankOnly"`: the seeds' estimate. */
+export type OutcomeSource = "model" | "rankOnly";
+
 // ---------------------------------------------------------------- Rerank
 
 /** Configuration of the heuristic reranker; defaults are seed 003's. */
@@ -300,8 +363,8 @@ export interface PipelineConfig {
   minConfidence?: number;
   /** Band floors and profiles. */
   bands?: BandsConfig;
-  /** Query confidence options. */
-  confidence?: ConfidenceOptions;
+  /** Query confidence: the seeds' options, a fitted model, the outcome floors. */
+  confidence?: PipelineConfidenceConfig;
   /** Input size limits of `run` and `runColumnar`. */
   limits?: Limits;
   /** Attach an `explain` record to every result (default true). */
@@ -447,8 +510,13 @@ export interface PipelineStats {
 export interface PipelineOutput {
   /** Results, calibrated score descending, at most topN. */
   results: PipelineResult[];
-  /** Query confidence over the returned scores. */
+  /**
+   * Query confidence over the returned scores (`atLeastOneRelevant`: the model's
+   * probability when `confidence.model` is configured).
+   */
   confidence: QueryConfidence;
+  /** Answer, hedge or abstain, with the probability it comes from. */
+  outcome: Outcome;
   /** Stage statistics. */
   stats: PipelineStats;
 }
@@ -479,6 +547,8 @@ export interface ColumnarOutput {
   bands: Uint8Array;
   /** Query confidence over the returned scores. */
   confidence: QueryConfidence;
+  /** Answer, hedge or abstain (always rank-only: a model needs list scores, use `run`). */
+  outcome: Outcome;
   /** Distinct documents fused. */
   candidates: number;
 }

@@ -3,7 +3,9 @@
 // calibrations, calibration error and evidence-based band floors. Hand-written; the
 // types shared with the core entry come from it.
 
-import type { Calibration, IsotonicModel, PlattModel, WithLimits } from "./core.js";
+import type { Calibration, IsotonicModel, PlattModel, QueryConfidenceModel, WithLimits } from "./core.js";
+
+export type { QueryConfidenceModel };
 
 export { ScoreError, defaultLimits, errorCodes, version } from "./core.js";
 export type { Calibration, ErrorCode, IsotonicModel, Limits, PlattModel, WithLimits } from "./core.js";
@@ -383,3 +385,38 @@ export declare function proposeBands(
   labels: Float64Array | number[],
   options?: (ProposeBandsOptions & WithLimits) | null,
 ): BandProposal;
+
+// ---------------------------------------------------------------- Query confidence
+
+/** Options of `fitQueryConfidence`. */
+export interface FitQueryConfidenceOptions extends WithLimits {
+  /** The fused top k (default 5). */
+  k?: number;
+  /** RRF constant of the fusion (default 60, the pipeline's). */
+  rrfK?: number;
+  /** RRF weight per run (default 1 each). */
+  weights?: number[];
+  /** L2 penalty on the standardized coefficients (> 0, default 1). */
+  l2?: number;
+  /** Newton iteration budget (1..=1000, default 100). */
+  maxIterations?: number;
+}
+
+/**
+ * Learns, from judged queries, the probability that the fused top `k` holds a document
+ * judged > 0: queries judged all 0 are queries with nothing relevant; queries without
+ * judgements are skipped. `runs` are in the order the pipeline's lists will have. Throws
+ * `INVALID_LABELS` (field `qrels`) when every query falls in one class.
+ */
+export declare function fitQueryConfidence(
+  qrels: Qrels | QrelsObject,
+  runs: (Run | RunObject)[],
+  options?: FitQueryConfidenceOptions | null,
+): QueryConfidenceModel;
+
+/** The model's probability, in [0, 1], for every query of `runs` (in the model's run order). */
+export declare function predictQueryConfidence(
+  model: QueryConfidenceModel,
+  runs: (Run | RunObject)[],
+  options?: WithLimits | null,
+): Record<string, number>;

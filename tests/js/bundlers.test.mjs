@@ -1,79 +1,26 @@
-// webpack, esbuild and Rollup, as a user runs them (issue 12): the packed tarball
-// installed into a fresh app, the app of tests/vite/ bundled for production with the
-// tool's defaults (webpack 5 `mode: "production"` with only entry and output; esbuild
-// `--bundle --format=esm`; Rollup with @rollup/plugin-node-resolve), run in headless
-// Chromium. webpack emits the `.wasm` assets itself. esbuild and Rollup do not copy
+// webpack, Parcel, esbuild and Rollup, as a user runs them (issue 12): the packed tarball
+// installed into a fresh app (tests/js/app.mjs), the app of tests/vite/ bundled for
+// production with the tool's defaults (webpack 5 `mode: "production"` with only entry
+// and output; `parcel build index.html`; esbuild `--bundle --format=esm`; Rollup with
+// @rollup/plugin-node-resolve), run in headless Chromium. webpack and Parcel emit the
+// `.wasm` assets themselves. esbuild and Rollup do not copy
 // `new URL("x.wasm", import.meta.url)` assets: the README's one step (copy
 // node_modules/calibrank/*.wasm next to the bundle) is what the test does, and without
-// it the page must fail with a message that says so.
+// it the page must fail with a message that says so. Last, the entries without top-level
+// await (calibrank/init, calibrank/lab/init) in an esbuild IIFE bundle for es2020.
 import test from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync, copyFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, rmSync, writeFileSync, copyFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import * as lib from "calibrank";
-import * as lab from "calibrank/lab";
-import { serve } from "./serve.mjs";
-import { launch, newPageWithErrors } from "./chromium.mjs";
-import { input, config, qrels, run, metrics, scores, labels } from "../vite/fixture.js";
-
-const root = fileURLToPath(new URL("../..", import.meta.url));
-
-/** A fresh app directory with the packed package installed from its tarball. */
-function makeApp() {
-  const dir = mkdtempSync(join(tmpdir(), "calibrank-app-"));
-  execFileSync("npm", ["pack", "--silent", "--pack-destination", dir], { cwd: join(root, "pkg") });
-  const tgz = readdirSync(dir).find((f) => f.endsWith(".tgz"));
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--offline", `./${tgz}`], { cwd: dir, stdio: "ignore" });
-  for (const f of ["main.js", "fixture.js"]) cpSync(join(root, "tests/vite", f), join(dir, f));
-  return dir;
-}
-
-function page(dir) {
-  writeFileSync(
-    join(dir, "dist/index.html"),
-    `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"></head><body><pre id="out"></pre><script type="module" src="./main.js"></script></body></html>`,
-  );
-}
-
-/** Runs dist/ in Chromium: the result, or the page's errors. */
-async function runInChromium(dist) {
-  const { server, url } = await serve(dist);
-  const browser = await launch();
-  try {
-    const { page: p, errors } = await newPageWithErrors(browser);
-    await p.goto(url + "/index.html");
-    const done = await p
-      .waitForFunction(() => window.__result !== undefined, null, { timeout: 15_000 })
-      .then(() => true)
-      .catch(() => false);
-    return { result: done ? await p.evaluate(() => window.__result) : undefined, errors };
-  } finally {
-    await browser.close();
-    server.close();
-  }
-}
-
-function checkResult(got) {
-  const expected = new lib.Pipeline(config).run(input);
-  assert.deepEqual(got.results, expected.results.map((r) => [r.id, r.score, r.band]));
-  assert.deepEqual(got.confidence, expected.confidence);
-  assert.equal(got.errorCode, "INVALID_TOP_N");
-  assert.deepEqual(got.evaluation, lab.evaluate(qrels, run, metrics));
-  assert.deepEqual(got.platt, lab.fitPlatt(scores, labels));
-  assert.equal(got.labErrorCode, "INVALID_LABELS");
-  assert.equal(got.sameScoreError, true);
-}
+import { root, makeApp, page, runInChromium, checkResult } from "./app.mjs";
 
 const copyWasm = (dir) => {
   for (const m of ["core", "lab"]) copyFileSync(join(dir, "node_modules/calibrank", `calibrank_${m}.wasm`), join(dir, "dist", `calibrank_${m}.wasm`));
 };
 
 /** Tools that emit the `.wasm` assets themselves (no copy step). */
-const ZERO_CONFIG = new Set(["webpack"]);
+const ZERO_CONFIG = new Set(["webpack", "parcel"]);
 
 const TOOLS = {
   async webpack(dir) {
@@ -85,10 +32,23 @@ const TOOLS = {
       ),
     );
     assert.ok(!stats.hasErrors(), stats.toString("errors-only"));
+    page(dir);
+  },
+  // Parcel 2: `parcel build index.html` with no configuration (it resolves
+  // "calibrank/lab" without the exports map: through lab/package.json's "module").
+  async parcel(dir) {
+    writeFileSync(
+      join(dir, "index.html"),
+      `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"></head><body><pre id="out"></pre><script type="module" src="./main.js"></script></body></html>`,
+    );
+    execFileSync(join(root, "node_modules/.bin/parcel"), ["build", "index.html"], { cwd: dir, stdio: "pipe", env: { ...process.env, PARCEL_WORKERS: "1" } });
+    const assets = readdirSync(join(dir, "dist"));
+    for (const m of ["core", "lab"]) assert.ok(assets.some((f) => f.startsWith(`calibrank_${m}`) && f.endsWith(".wasm")), `calibrank_${m}.wasm is emitted: ${assets}`);
   },
   async esbuild(dir) {
     const { build } = await import("esbuild");
     await build({ absWorkingDir: dir, entryPoints: ["main.js"], bundle: true, format: "esm", outdir: "dist", logLevel: "silent" });
+    page(dir);
   },
   async rollup(dir) {
     const { rollup } = await import("rollup");
@@ -96,6 +56,7 @@ const TOOLS = {
     const bundle = await rollup({ input: join(dir, "main.js"), plugins: [nodeResolve({ browser: true, rootDir: dir })], logLevel: "silent" });
     await bundle.write({ dir: join(dir, "dist"), format: "es" });
     await bundle.close();
+    page(dir);
   },
 };
 
@@ -108,7 +69,6 @@ for (const [tool, bundle] of Object.entries(TOOLS)) {
     try {
       mkdirSync(join(dir, "dist"), { recursive: true });
       await bundle(dir);
-      page(dir);
       if (ZERO_CONFIG.has(tool)) {
         const { result, errors } = await runInChromium(join(dir, "dist"));
         assert.ok(result, `no result: ${errors.join(" | ")}`);
@@ -133,3 +93,42 @@ for (const [tool, bundle] of Object.entries(TOOLS)) {
     }
   });
 }
+
+test("esbuild IIFE for es2020 with calibrank/init and calibrank/lab/init: runs in Chromium (a classic script), the .wasm placed by the app", async () => {
+  const dir = makeApp(["init.js", "fixture.js"]);
+  try {
+    mkdirSync(join(dir, "dist"), { recursive: true });
+    const { build } = await import("esbuild");
+    // The main entries cannot be built so (top-level await); these must, with no warning.
+    const out = await build({ absWorkingDir: dir, entryPoints: { main: "init.js" }, bundle: true, format: "iife", target: "es2020", minify: true, outdir: "dist", logLevel: "silent" });
+    assert.deepEqual(out.warnings, []);
+    assert.doesNotMatch(readFileSync(join(dir, "dist/main.js"), "utf8"), /import\.meta|await import/);
+    page(dir, { module: false });
+    const missing = await runInChromium(join(dir, "dist"));
+    assert.equal(missing.result, undefined);
+    assert.ok(missing.errors.some((e) => /copy node_modules\/calibrank\/\*\.wasm next to your bundle/.test(e)), missing.errors.join(" | "));
+    copyWasm(dir);
+    const { result, errors } = await runInChromium(join(dir, "dist"));
+    assert.ok(result, `no result: ${errors.join(" | ")}`);
+    assert.equal(result.beforeInit, "INTERNAL", "a call before init() throws a ScoreError");
+    assert.equal(result.labBeforeInit, "INTERNAL");
+    assert.equal(result.initialized, true);
+    checkResult(result);
+    assert.deepEqual(errors, []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("esbuild with calibrank/main entries refuses IIFE (why the init entries exist)", async () => {
+  const dir = makeApp();
+  try {
+    const { build } = await import("esbuild");
+    await assert.rejects(
+      build({ absWorkingDir: dir, entryPoints: ["main.js"], bundle: true, format: "iife", outdir: "dist", logLevel: "silent" }),
+      /[Tt]op-level await/,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -73,6 +73,12 @@ const EXAMPLES = {
   qrelsFromTrec: () => ["q1 0 d1 1\nq1 0 d3 0\n"],
   qrelsFromObject: () => [{ q1: { d1: 1, d3: 0 } }],
   optimizeFusion: () => [{ q1: { d1: 1 } }, [{ q1: { d1: 1, d2: 0.5 } }, { q1: { d2: 1, d1: 0.2 } }], { method: "wsum", metric: "ndcg@10", step: 0.5 }],
+  fitQueryConfidence: () => [{ a: { d1: 1 }, b: { d3: 0 } }, [{ a: { d1: 2, d2: 1 }, b: { d3: 0.5 } }, { a: { d1: 0.9 }, b: { d4: 0.1 } }], { k: 2, l2: 0.5 }],
+  predictQueryConfidence: () => [
+    { method: "logistic", runs: 2, k: 5, rrfK: 60, weights: [1, 1], features: ["rankOnly", "top[0]", "top[1]"], mean: [0, 5, 0.5], scale: [1, 2, 0.1],
+      coefficients: [0.5, 0.1, 2], intercept: -0.3, missingTop: [0, 0], l2: 1, training: { queries: 4, positives: 2, logLoss: 0.5, auroc: 0.75, iterations: 6, converged: true } },
+    [{ a: { d1: 2, d2: 1 } }, { a: { d1: 0.9 }, b: { d4: 0.1 } }],
+  ],
   errorCodes: () => [],
   defaultLimits: () => [],
   version: () => [],

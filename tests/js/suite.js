@@ -70,6 +70,31 @@ export function computeGolden(lib, c) {
       const iso = lib.fitIsotonic(new Float64Array(c.scores), new Float64Array(c.labels));
       return { platt: [hexOf(p.a), hexOf(p.b)], isotonic: Array.from(lib.applyCalibration(c.probe, iso), hexOf) };
     }
+    case "queryConfidence": {
+      const m = lib.fitQueryConfidence(c.qrels, c.runs, c.options);
+      const predictions = lib.predictQueryConfidence(m, c.runs);
+      const pipeline = ["q00", "q01", "q11", "q16"].map((q) => {
+        const lists = c.runs.map((run, i) => {
+          // The run's ranking: score descending, ties by id (byte order).
+          const docs = Object.entries(run[q] || {}).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+          return { name: `run${i}`, ids: docs.map((d) => d[0]), scores: docs.map((d) => d[1]) };
+        });
+        const out = new lib.Pipeline({ minConfidence: 0, explain: false, confidence: { ...c.outcome, model: m } }).run({ lists });
+        eq(out.outcome.probability, out.confidence.atLeastOneRelevant, "outcome probability");
+        eq(out.outcome.source, "model", "outcome source");
+        return [q, hexOf(out.confidence.atLeastOneRelevant), out.outcome.kind];
+      });
+      return {
+        coefficients: m.coefficients.map(hexOf),
+        intercept: hexOf(m.intercept),
+        mean: m.mean.map(hexOf),
+        scale: m.scale.map(hexOf),
+        missingTop: m.missingTop.map(hexOf),
+        training: [m.training.queries, m.training.positives, hexOf(m.training.logLoss), hexOf(m.training.auroc)],
+        predictions: Object.fromEntries(Object.entries(predictions).map(([q, p]) => [q, hexOf(p)])),
+        pipeline,
+      };
+    }
     case "band":
       return c.scores.map((s) => lib.classifyBand(s).kind);
     case "pipeline": {
@@ -203,6 +228,46 @@ export function tests(lib, golden) {
     eq(lib.queryConfidence([]).weightedTop5, 0);
   });
 
+  test("query confidence: fit, predict, the pipeline's outcome and its errors", () => {
+    // Four queries: two answerable (their runs score high, a relevant document on top).
+    const run = (hi, lo) => ({ a: { d1: hi, d2: hi - 1 }, b: { d3: lo, d4: lo - 1 }, c: { d5: hi + 1, d6: hi }, d: { d7: lo + 0.5, d8: lo } });
+    const runs = [run(12, 3), run(0.8, 0.2)];
+    const qrels = { a: { d1: 1 }, b: { d3: 0 }, c: { d5: 2 }, d: { d7: 0 } };
+    const m = lib.fitQueryConfidence(qrels, runs);
+    eq(m.method, "logistic");
+    eq(m.features, ["rankOnly", "top[0]", "top[1]"]);
+    eq([m.training.queries, m.training.positives], [4, 2]);
+    const p = lib.predictQueryConfidence(m, runs);
+    eq(Object.keys(p).sort(), ["a", "b", "c", "d"]);
+    assert(p.a > 0.5 && p.c > 0.5 && p.b < 0.5 && p.d < 0.5, `separates: ${JSON.stringify(p)}`);
+    const lists = [
+      { name: "bm25", ids: ["d1", "d2"], scores: [12, 11] },
+      { name: "dense", ids: ["d1", "d2"], scores: [0.8, 0.7] },
+    ];
+    const pipe = new lib.Pipeline({ confidence: { model: m } });
+    const out = pipe.run({ lists });
+    eq(out.outcome.source, "model");
+    eq(out.outcome.kind, out.outcome.probability >= 0.5 ? "answer" : out.outcome.probability >= 0.2 ? "hedge" : "abstain");
+    eq(out.confidence.atLeastOneRelevant, out.outcome.probability);
+    // Without a model: the rank-only estimate, and the outcome follows the floors.
+    const plain = new lib.Pipeline({ confidence: { answerFloor: 1, hedgeFloor: 0 } }).run({ lists });
+    eq(plain.outcome, { kind: "hedge", probability: plain.confidence.atLeastOneRelevant, source: "rankOnly" });
+    const columnar = new lib.Pipeline().runColumnar({ docs: new Uint32Array([0, 1]), offsets: new Uint32Array([0, 2]), nDocs: 2 });
+    eq(columnar.outcome.source, "rankOnly");
+    // Errors: lists matched by position, scores required, floors ordered, one class.
+    throwsScoreError(lib, () => pipe.run({ lists: lists.slice(0, 1) }), "LENGTH_MISMATCH", "lists");
+    throwsScoreError(lib, () => pipe.run({ lists: [lists[0], { name: "dense", ids: ["d1"] }] }), "EMPTY_INPUT", "lists[1].scores");
+    throwsScoreError(lib, () => pipe.runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1 }), "INVALID_CONFIG", "confidence.model");
+    throwsScoreError(lib, () => new lib.Pipeline({ confidence: { answerFloor: 0.3, hedgeFloor: 0.4 } }), "INVALID_CONFIG", "confidence.hedgeFloor");
+    throwsScoreError(lib, () => new lib.Pipeline({ confidence: { model: { ...m, scale: [1, 0, 1] } } }), "INVALID_CONFIG", "confidence.model.scale[1]");
+    throwsScoreError(lib, () => lib.fitQueryConfidence({ a: { d1: 1 } }, runs), "INVALID_LABELS", "qrels");
+    throwsScoreError(lib, () => lib.fitQueryConfidence(qrels, runs, { l2: 0 }), "INVALID_CONFIG", "options.l2");
+    throwsScoreError(lib, () => lib.predictQueryConfidence(m, runs.slice(0, 1)), "LENGTH_MISMATCH", "runs");
+    throwsScoreError(lib, () => lib.predictQueryConfidence({ ...m, method: "forest" }, runs), "UNKNOWN_METHOD", "model.method");
+    // The model is plain JSON: a round trip through JSON text changes nothing.
+    eq(lib.predictQueryConfidence(JSON.parse(JSON.stringify(m)), runs), p);
+  });
+
   test("columnar paths agree with the string paths", () => {
     const a = [3, 1, 4, 0, 5, 9, 2, 6];
     const b = [2, 7, 1, 8, 3];
@@ -318,6 +383,15 @@ export function tests(lib, golden) {
     const viaObjects = lib.fuseRuns([{ q: { a: 5, b: 5 } }, { q: { b: 1 } }], { method: "rrf" });
     assert(!(viaObjects instanceof lib.Run), "objects in, object out");
     eq(Object.keys(viaObjects.q), ["b", "a"]);
+    // fitQueryConfidence / predictQueryConfidence take handles too, with the objects' results.
+    const qcRuns = [{ a: { 1: 3, 2: 1 }, b: { 3: 2 }, c: { 4: 1, 5: 0.5 } }, { a: { 2: 2 }, b: { 3: 1, 6: 0.5 }, c: { 5: 1 } }];
+    const qcQrels = { a: { 1: 1 }, b: { 9: 1 }, c: { 5: 1 } };
+    const qcModel = lib.fitQueryConfidence(qcQrels, qcRuns, { k: 2 });
+    const qcHandles = qcRuns.map((r) => lib.Run.fromObject(r));
+    const qcQ = lib.Qrels.fromObject(qcQrels);
+    eq(lib.fitQueryConfidence(qcQ, qcHandles, { k: 2 }), qcModel);
+    eq(lib.predictQueryConfidence(qcModel, qcHandles), lib.predictQueryConfidence(qcModel, qcRuns));
+    for (const h of [...qcHandles, qcQ]) h.free();
     const opt = lib.optimizeFusion(qrels, [run, other], { method: "wsum", metric: "mrr" });
     eq(opt, lib.optimizeFusion(qrels.toObject(), [run, { q: { 7: 9, 2: 1 } }], { method: "wsum", metric: "mrr" }));
     eq(lib.__liveHandles(), live + 5);

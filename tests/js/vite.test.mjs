@@ -1,47 +1,48 @@
-// The package through a bundler: Vite builds tests/vite/ (an app importing "calibrank"
-// and "calibrank/lab"), headless Chromium runs the bundle, and the numbers must equal the
-// package's own output in Node, bit for bit.
+// Vite, as a user runs it (issue 12): the packed tarball installed into a fresh app
+// (tests/js/app.mjs) holding tests/vite/ (index.html, and main.js importing "calibrank"
+// and "calibrank/lab"); `vite build` with no configuration; headless Chromium runs the
+// bundle, and the numbers must equal the package's own output in Node, bit for bit.
+// Then the entries without top-level await through Vite: the app imports each .wasm
+// with `?url` and hands the URL to init().
 import test from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, readdirSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { build } from "vite";
-import * as lib from "calibrank";
-import * as lab from "calibrank/lab";
-import { serve } from "./serve.mjs";
-import { launch, newPageWithErrors } from "./chromium.mjs";
-import { input, config, qrels, run, metrics, scores, labels } from "../vite/fixture.js";
+import { makeApp, runInChromium, checkResult } from "./app.mjs";
 
-test("a Vite bundle runs in Chromium and matches Node", async () => {
-  const outDir = mkdtempSync(join(tmpdir(), "calibrank-vite-"));
+test("Vite: a production build from the tarball runs in Chromium and matches Node", async () => {
+  const dir = makeApp(["index.html", "main.js", "fixture.js"]);
   try {
-    await build({ root: fileURLToPath(new URL("../vite", import.meta.url)), logLevel: "warn", build: { outDir, emptyOutDir: true, target: "es2022" } });
-    const assets = readdirSync(join(outDir, "assets"));
+    await build({ root: dir, logLevel: "warn", build: { outDir: join(dir, "dist"), emptyOutDir: true } });
+    const assets = readdirSync(join(dir, "dist/assets"));
     for (const m of ["core", "lab"]) assert.ok(assets.some((f) => f.startsWith(`calibrank_${m}`) && f.endsWith(".wasm")), `calibrank_${m}.wasm is emitted as an asset: ${assets}`);
-    const { server, url } = await serve(outDir);
-    const browser = await launch();
-    try {
-      const { page, errors } = await newPageWithErrors(browser);
-      await page.goto(url + "/");
-      await page.waitForFunction(() => window.__result !== undefined, null, { timeout: 30_000 });
-      const got = await page.evaluate(() => window.__result);
-      const expected = new lib.Pipeline(config).run(input);
-      assert.deepEqual(got.results, expected.results.map((r) => [r.id, r.score, r.band]));
-      assert.deepEqual(got.confidence, expected.confidence);
-      assert.equal(got.errorCode, "INVALID_TOP_N");
-      assert.equal(got.half, 0.5);
-      assert.deepEqual(got.evaluation, lab.evaluate(qrels, run, metrics));
-      assert.deepEqual(got.platt, lab.fitPlatt(scores, labels));
-      assert.equal(got.labErrorCode, "INVALID_LABELS");
-      assert.equal(got.sameScoreError, true, "one ScoreError class for both entries in the bundle");
-      assert.deepEqual(errors, []);
-    } finally {
-      await browser.close();
-      server.close();
-    }
+    const { result, errors } = await runInChromium(join(dir, "dist"), "/");
+    assert.ok(result, `no result: ${errors.join(" | ")}`);
+    checkResult(result);
+    assert.deepEqual(errors, []);
   } finally {
-    rmSync(outDir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("Vite: calibrank/init and calibrank/lab/init with the .wasm imported as ?url", async () => {
+  const dir = makeApp(["index.html", "init.js", "fixture.js"]);
+  try {
+    // init.js, but with the URLs Vite gives the assets instead of the page's own copies.
+    const app = (await import("node:fs")).readFileSync(join(dir, "init.js"), "utf8");
+    writeFileSync(
+      join(dir, "main.js"),
+      'import coreUrl from "calibrank/calibrank_core.wasm?url";\nimport labUrl from "calibrank/calibrank_lab.wasm?url";\n' +
+        app.replace('init("./calibrank_core.wasm")', "init(coreUrl)").replace('initLab(fetch("./calibrank_lab.wasm"))', "initLab(fetch(labUrl))"),
+    );
+    await build({ root: dir, logLevel: "warn", build: { outDir: join(dir, "dist"), emptyOutDir: true, target: "es2020" } });
+    const { result, errors } = await runInChromium(join(dir, "dist"), "/");
+    assert.ok(result, `no result: ${errors.join(" | ")}`);
+    assert.equal(result.beforeInit, "INTERNAL");
+    checkResult(result);
+    assert.deepEqual(errors, []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -35,7 +35,7 @@ const coreModules = [
   bare("calibrank", coreEntry),
   ...[coreEntry, "core.js", "wire.js", "score_error.js", "calibrank_core.wasm"].map((f) => pkgFile(f.replace(/^\.\//, ""))),
 ];
-const labModules = [bare("calibrank/lab", labEntry), ...[labEntry, "lab.js", "calibrank_lab.wasm"].map((f) => pkgFile(f.replace(/^\.\//, "")))];
+const labModules = [bare("calibrank/lab", labEntry), ...[labEntry, "lab_api.js", "calibrank_lab.wasm"].map((f) => pkgFile(f.replace(/^\.\//, "")))];
 const exampleWorker = esm("worker.js", readFileSync(join(root, "examples/worker/src/index.js"), "utf8"));
 
 /** Runs `fn` against a Miniflare instance of `script` (default: the example Worker). */
@@ -199,4 +199,33 @@ test("golden vectors and the JS suite in workerd, both entries", async () => {
     assert.ok(result.passed >= 12, `passed ${result.passed}`);
     assert.equal(result.sameScoreError, true, "core and lab export one ScoreError class");
   }, { lab: true, extra });
+});
+
+test("calibrank/init in workerd: the Worker imports the .wasm itself and calls initSync", async () => {
+  const initEntry = target(pkgJson.exports["./init"].default);
+  const script = `import { initSync, isInitialized, Pipeline, ScoreError } from "calibrank/init";
+import wasm from "./node_modules/calibrank/calibrank_core.wasm";
+let before = null;
+try { new Pipeline({}); } catch (e) { before = e instanceof ScoreError ? e.code : String(e); }
+initSync(wasm);
+export default {
+  fetch() {
+    const out = new Pipeline({ topN: 2, minConfidence: 0 }).run({ lists: [{ name: "s", ids: ["a", "b", "c"] }, { name: "k", ids: ["c", "a"] }] });
+    return Response.json({ before, ready: isInitialized(), results: out.results.map((r) => [r.id, r.explain.fused]) });
+  },
+};
+`;
+  const modules = [
+    esm("worker.js", script),
+    bare("calibrank/init", initEntry),
+    ...[initEntry, "init_api.js", "load.js", "core.js", "wire.js", "score_error.js", "calibrank_core.wasm"].map((f) => pkgFile(f.replace(/^\.\//, ""))),
+  ];
+  const mf = new Miniflare({ modules, modulesRoot: root, compatibilityDate: "2025-01-01" });
+  try {
+    const res = await mf.dispatchFetch("http://localhost/");
+    assert.equal(res.status, 200);
+    assert.deepEqual(await res.json(), { before: "INTERNAL", ready: true, results: [["a", 1 / 61 + 1 / 62], ["c", 1 / 63 + 1 / 61]] });
+  } finally {
+    await mf.dispose();
+  }
 });

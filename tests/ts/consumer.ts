@@ -23,6 +23,8 @@ import {
   type PipelineOutput,
   type RetrievalOutcome,
   type Band,
+  type Outcome,
+  type QueryConfidenceModel,
 } from "calibrank";
 import {
   ScoreError as LabScoreError,
@@ -41,6 +43,8 @@ import {
   Run,
   Qrels,
   __liveHandles,
+  fitQueryConfidence,
+  predictQueryConfidence,
   type RunObject,
   type QrelsObject,
   type OptimizeProgress,
@@ -210,3 +214,47 @@ console.log(applied, ece, meanOfBin, alwaysMean, heldOutPrecision, proposal.warn
 }
 const disposable: Disposable = new Pipeline();
 disposable[Symbol.dispose]();
+
+// Query confidence: a model fitted in the lab plugs into the core's pipeline; the outcome
+// is a union on `kind`.
+const qcModel: QueryConfidenceModel = fitQueryConfidence({ q: { a: 1 }, r: { b: 0 } }, [{ q: { a: 3 }, r: { b: 1 } }], { k: 3, l2: 0.5 });
+const qcP: Record<string, number> = predictQueryConfidence(qcModel, [{ q: { a: 3 } }]);
+{
+  using qcRun = Run.fromObject({ q: { a: 3 }, r: { b: 1 } });
+  using qcQrels = Qrels.fromObject({ q: { a: 1 }, r: { b: 0 } });
+  predictQueryConfidence(fitQueryConfidence(qcQrels, [qcRun], { k: 3 }), [qcRun]);
+}
+const withModel = new Pipeline({ confidence: { model: qcModel, answerFloor: 0.6, hedgeFloor: 0.25 } });
+const qcOut: Outcome = withModel.run({ lists: [{ name: "bm25", ids: ["a"], scores: [3] }] }).outcome;
+switch (qcOut.kind) {
+  case "answer":
+  case "hedge":
+  case "abstain":
+    console.log(qcOut.probability, qcOut.source, qcP);
+    break;
+  default: {
+    const never: never = qcOut;
+    console.log(never);
+  }
+}
+// @ts-expect-error: not an outcome kind
+const wrongKind: Outcome["kind"] = "maybe";
+// @ts-expect-error: the floors are numbers
+new Pipeline({ confidence: { answerFloor: "high" } });
+console.log(wrongKind);
+
+// The entries without top-level await: init() takes a URL, Response, bytes or module.
+import init, { initSync, isInitialized, Pipeline as InitPipeline, type InitInput } from "calibrank/init";
+import { init as initLab, fitPlatt as initFitPlatt, ScoreError as InitScoreError } from "calibrank/lab/init";
+const wasmUrl: InitInput = new URL("https://example.com/calibrank_core.wasm");
+void init(wasmUrl).then(() => new InitPipeline({ topN: 1 }));
+void init(fetch("/calibrank_core.wasm"));
+void initLab(new Uint8Array(8));
+initSync(new ArrayBuffer(8));
+const ready: boolean = isInitialized();
+const sameError: boolean = InitScoreError === ScoreError;
+console.log(ready, sameError, initFitPlatt);
+// @ts-expect-error: a number is not a place for the .wasm
+void init(42);
+// @ts-expect-error: initSync cannot fetch
+initSync("/calibrank_core.wasm");

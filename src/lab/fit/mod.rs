@@ -23,6 +23,7 @@ mod bands;
 mod isotonic;
 mod platt;
 mod quality;
+mod query;
 
 pub use bands::{
     propose_bands, BandEvaluation, BandMetrics, BandProposal, FoldReport, ProposeBandsOptions,
@@ -32,6 +33,10 @@ pub use platt::fit_platt;
 pub use quality::{
     calibration_error, BinStrategy, CalibrationErrorOptions, CalibrationReport, ReliabilityBin,
     LOG_LOSS_EPS, MAX_BINS,
+};
+pub use query::{
+    auroc, fit_query_confidence, mean_log_loss, predict_query_confidence, ranked, rows,
+    FitQueryConfidenceOptions, Ranked, Rows,
 };
 
 use crate::calibrate::{IsotonicModel, PlattModel};

@@ -5,8 +5,8 @@ use calibrank::bands::{Band, BandContext};
 use calibrank::error::{ErrorCode, Result, ScoreError};
 use calibrank::limits::Limits;
 use calibrank::pipeline::{
-    split_offsets, ColumnarInput, InputRef, Interned, ItemRef, ListRef, Pipeline, PipelineConfig,
-    TimeRef,
+    split_offsets, ColumnarInput, InputRef, Interned, ItemRef, ListRef, Outcome, OutcomeKind,
+    OutcomeSource, Pipeline, PipelineConfig, TimeRef,
 };
 use calibrank_wasm_shared::json;
 use calibrank_wasm_shared::wire::{Reader, Strs, Writer};
@@ -271,6 +271,21 @@ impl<'l> TextBudget<'l> {
     }
 }
 
+/// The outcome as two codes: kind (0 abstain, 1 hedge, 2 answer), source (0 rank-only,
+/// 1 model). Its probability is `confidence.atLeastOneRelevant`.
+fn outcome_codes(o: &Outcome) -> [u8; 2] {
+    let kind = match o.kind {
+        OutcomeKind::Abstain => 0,
+        OutcomeKind::Hedge => 1,
+        OutcomeKind::Answer => 2,
+    };
+    let source = match o.source {
+        OutcomeSource::RankOnly => 0,
+        OutcomeSource::Model => 1,
+    };
+    [kind, source]
+}
+
 fn band_code(b: Band) -> u8 {
     match b {
         Band::Miss => 0,
@@ -282,7 +297,8 @@ fn band_code(b: Band) -> u8 {
 /// In: the handle, then the input (see [`decode_input`]). Out: result ids (STRS),
 /// scores (F64), bands (U8), confidence (F64: weightedTop5, expectedPrecision,
 /// atLeastOneRelevant, k), stats (U32, in `PipelineStats` order), duplicates (U32),
-/// band profile (TEXT or NONE), explanations (JSON array or NONE).
+/// band profile (TEXT or NONE), explanations (JSON array or NONE), outcome (U8: see
+/// [`outcome_codes`]).
 // Not inlined into the dispatch: the engine compiles each operation on its first call,
 // so the first call of one function does not compile all of them.
 #[inline(never)]
@@ -333,13 +349,14 @@ pub fn run(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         } else {
             w.none();
         }
+        w.u8s(&outcome_codes(&out.outcome));
         Ok(())
     })
 }
 
 /// In: the handle, weights (F64 or NONE), modifiedAt (F64 or NONE), docs, offsets (U32
 /// or F64), head (F64: nDocs, hasNow, now). Out: order (U32), scores (F64), bands (U8),
-/// confidence (F64 as in [`run`]), candidates (U32).
+/// confidence (F64 as in [`run`]), candidates (U32), outcome (U8 as in [`run`]).
 // Not inlined into the dispatch: the engine compiles each operation on its first call,
 // so the first call of one function does not compile all of them.
 #[inline(never)]
@@ -379,6 +396,7 @@ pub fn run_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
             f64::from(c.k),
         ]);
         w.u32s(&[out.candidates]);
+        w.u8s(&outcome_codes(&out.outcome));
         Ok(())
     })
 }

@@ -12,7 +12,7 @@ mod handles;
 
 use calibrank::error::{all_finite, ErrorCode, Result, ScoreError};
 use calibrank::lab::eval::Ties;
-use calibrank::lab::runs::{ranx_sort, OrderedRun, Run};
+use calibrank::lab::runs::{ranx_sort, to_run, OrderedRun, Run};
 use calibrank::lab::{eval, fit, optimize, runfusion};
 use calibrank::limits::{Budget, Limits};
 use calibrank::pipeline::Calibration;
@@ -38,6 +38,8 @@ mod op {
     pub const APPLY_CALIBRATION: u32 = 48;
     pub const CALIBRATION_ERROR: u32 = 49;
     pub const PROPOSE_BANDS: u32 = 50;
+    pub const FIT_QUERY_CONFIDENCE: u32 = 51;
+    pub const PREDICT_QUERY_CONFIDENCE: u32 = 52;
     // Run and Qrels handles (60-79).
     pub const RUN_FROM_TREC: u32 = 60;
     pub const QRELS_FROM_TREC: u32 = 61;
@@ -71,6 +73,8 @@ fn dispatch(op: u32, r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         op::APPLY_CALIBRATION => apply_calibration(r, w),
         op::CALIBRATION_ERROR => calibration_error(r, w),
         op::PROPOSE_BANDS => propose_bands(r, w),
+        op::FIT_QUERY_CONFIDENCE => fit_query_confidence(r, w),
+        op::PREDICT_QUERY_CONFIDENCE => predict_query_confidence(r, w),
         op::RUN_FROM_TREC => new_handle(r, w, Kind::RunTrec),
         op::QRELS_FROM_TREC => new_handle(r, w, Kind::QrelsTrec),
         op::RUN_FROM_OBJECT => new_handle(r, w, Kind::RunObject),
@@ -450,6 +454,64 @@ fn handle_info(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         w.f64s(&[entries as f64]);
         Ok(())
     })
+}
+
+/// Options errors name `options.*`; errors about the judgements or runs keep their
+/// own field.
+fn within_options(e: ScoreError) -> ScoreError {
+    if ["qrels", "runs", "model"]
+        .iter()
+        .any(|f| e.field.starts_with(f))
+    {
+        e
+    } else {
+        e.within("options")
+    }
+}
+
+/// `fitQueryConfidence`. In: options (JSON or NONE), qrels (JSON or a handle), runs (a
+/// JSON array or handles). Out: the model (JSON).
+// Not inlined into the dispatch: the engine compiles each operation on its first call,
+// so the first call of one function does not compile all of them.
+#[inline(never)]
+fn fit_query_confidence(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
+    let (limits, opts): (Limits, fit::FitQueryConfidenceOptions) =
+        with_limits(r.opt_text()?, "options", "fitQueryConfidence")?;
+    let mut budget = Budget::new(limits);
+    let q_arg = handles::arg(r)?;
+    let owned_q = match q_arg {
+        Arg::Text(t, _) => Some(decode_run(t, "qrels", &mut budget)?),
+        Arg::Handle(_) => None,
+    };
+    let args = handles::args(r)?;
+    // The model reads runs as maps (order plays no part in its features).
+    let runs: Vec<Run> = with_runs(&args, &mut budget, |runs| {
+        Ok(runs.iter().map(|r| to_run(r)).collect())
+    })?;
+    let model = handles::with(|store| {
+        let qrels = qrels_arg(store, q_arg, &owned_q)?;
+        fit::fit_query_confidence(qrels, &runs, &opts)
+    })
+    .map_err(within_options)?;
+    write_json(w, &model)
+}
+
+/// `predictQueryConfidence`. In: options (JSON or NONE: `limits` only), model (JSON),
+/// runs (a JSON array or handles). Out: `{ queryId: probability }` (JSON).
+// Not inlined into the dispatch: the engine compiles each operation on its first call,
+// so the first call of one function does not compile all of them.
+#[inline(never)]
+fn predict_query_confidence(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
+    let limits = limits_only(r, "predictQueryConfidence")?;
+    let mut budget = Budget::new(limits);
+    let model: calibrank::confidence::model::QueryConfidenceModel =
+        json::from_text(r.text()?, "model")?;
+    let args = handles::args(r)?;
+    let runs: Vec<Run> = with_runs(&args, &mut budget, |runs| {
+        Ok(runs.iter().map(|r| to_run(r)).collect())
+    })?;
+    let p = fit::predict_query_confidence(&model, &runs)?;
+    write_json(w, &p)
 }
 
 #[allow(unsafe_code)]

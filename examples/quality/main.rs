@@ -8,6 +8,8 @@
 //! on the fit half and measured on the test half; fusion is tuned on the fit half and
 //! its nDCG@10 measured on the test half.
 
+mod abstain;
+
 use calibrank::bands::BandFloors;
 use calibrank::calibrate::Sigmoid;
 use calibrank::error::Result;
@@ -29,6 +31,7 @@ const METRICS: [&str; 3] = ["ndcg@10", "map@100", "recall@100"];
 struct Args {
     reduced: bool,
     data: String,
+    abstain_data: String,
     out: Option<String>,
 }
 
@@ -36,6 +39,7 @@ fn args() -> Args {
     let mut a = Args {
         reduced: false,
         data: concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/cisi").into(),
+        abstain_data: concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/cisi-abstain").into(),
         out: None,
     };
     let mut it = std::env::args().skip(1);
@@ -43,6 +47,7 @@ fn args() -> Args {
         match x.as_str() {
             "--reduced" => a.reduced = true,
             "--data" => a.data = it.next().unwrap_or_default(),
+            "--abstain-data" => a.abstain_data = it.next().unwrap_or_default(),
             "--out" => a.out = it.next(),
             other => eprintln!("ignoring unknown argument {other}"),
         }
@@ -313,6 +318,7 @@ fn main() -> Result<()> {
         };
         let _ = writeln!(md, "| {desc} | {:.4} | {test:.4} |", report.best.score);
     }
+    let abstain = abstain::section(&mut md, &a.abstain_data, read)?;
     let _ = writeln!(md, "\nRegenerate with `make quality`. `make test` runs the `--reduced` form, which checks the collection's reference figures (nDCG@10 and recall@100 of the single runs, RRF recall@100, as ranx gives them) and that the fitted calibration lowers held-out ECE.");
 
     match &a.out {
@@ -383,6 +389,16 @@ fn main() -> Result<()> {
         "fitted Platt has a lower held-out ECE than the seed sigmoid",
     );
     check(tuned_best.is_finite(), "tuned fusion evaluated");
+    for d in &abstain {
+        check(
+            d.model.ood_auroc >= 0.98,
+            "query confidence: in-domain vs out-of-domain AUROC >= 0.98 on the held-out half",
+        );
+        check(
+            d.model.ece < d.rank_only.ece,
+            "query confidence: the model's held-out ECE is below the rank-only estimate's",
+        );
+    }
     eprintln!("quality checks passed ({} fusion methods)", methods.len());
     Ok(())
 }

@@ -9,6 +9,8 @@
 //! * `atLeastOneRelevant = 1 - prod_i (1 - p_i)` over the same top `k` scores, assuming
 //!   independent relevance.
 
+pub mod model;
+
 use crate::error::{all_finite, ErrorCode, Result, ScoreError};
 use crate::sort::StableSort;
 use serde::{Deserialize, Serialize};

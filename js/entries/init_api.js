@@ -1,0 +1,79 @@
+// The entries without top-level await (`calibrank/init`, `calibrank/lab/init`): nothing
+// is loaded at import; the app calls `await init(input)` (or `initSync(module)`) once,
+// with the .wasm wherever it put it. The same shape as wasm-bindgen's `--target web`
+// output (`init` / `initSync`), so that IIFE and CommonJS bundles and older build
+// targets work, and tools that place the .wasm themselves (a `?url` import, a copy step,
+// a Worker binding, inlined bytes) hand it over.
+import { ScoreError } from "./score_error.js";
+import { loadWasm, compileResponse } from "./load.js";
+
+const isModule = (v) => typeof WebAssembly.Module === "function" && v instanceof WebAssembly.Module;
+const isBytes = (v) => v instanceof ArrayBuffer || ArrayBuffer.isView(v);
+const isResponse = (v) => typeof Response === "function" && v instanceof Response;
+const isRequest = (v) => typeof Request === "function" && v instanceof Request;
+
+/**
+ * `init`, `initSync` and `isInitialized` for one module. `internals` is the API module's
+ * hook object; `name` the entry ("calibrank", "calibrank/lab"); `file` the .wasm's name;
+ * `local` (Node builds) turns a file: URL or no input into the compiled module.
+ */
+export function initApi(internals, name, file, local = null) {
+  let ready = false;
+  let pending = null;
+  const how = `call (and await) init() from "${name}/init" first, with the URL, bytes, Response or WebAssembly.Module of ${file}`;
+  // Until init: every call throws this (the hook is registered again each time, since
+  // the API module drops a loader once it has run it).
+  const notReady = () => {
+    internals.lazy(notReady);
+    throw new ScoreError(`${name} is not initialized: ${how}`, "INTERNAL", "");
+  };
+  internals.lazy(notReady);
+
+  const badInput = (got) =>
+    new ScoreError(`${name}/init: init() takes the URL (string or URL), Request, Response, bytes (ArrayBuffer or typed array) or WebAssembly.Module of ${file}; got ${got}`, "INVALID_TYPE", "input");
+
+  function compileSync(input) {
+    if (isModule(input)) return input;
+    if (isBytes(input)) return new WebAssembly.Module(input);
+    throw badInput(input === null ? "null" : typeof input);
+  }
+
+  async function compile(input) {
+    input = await input;
+    if (isModule(input)) return input;
+    if (isBytes(input)) return WebAssembly.compile(input);
+    if (isResponse(input)) return compileResponse(input);
+    if (local !== null) {
+      const module = await local(input);
+      if (module !== undefined) return module;
+    }
+    if (typeof input === "string" || input instanceof URL) return loadWasm(input);
+    if (isRequest(input)) return compileResponse(await fetch(input), input.url);
+    throw badInput(input === undefined ? "no input" : input === null ? "null" : typeof input);
+  }
+
+  function start(module) {
+    internals.init(module);
+    ready = true;
+  }
+
+  /** Compiles and instantiates the module; resolves once every function can be called. */
+  async function init(input) {
+    if (ready) return;
+    if (pending === null) {
+      pending = compile(input).then(start, (e) => {
+        pending = null;
+        throw e;
+      });
+    }
+    return pending;
+  }
+
+  /** The same, synchronously, from a compiled module or the module's bytes. */
+  function initSync(input) {
+    if (ready) return;
+    start(compileSync(input));
+  }
+
+  return { init, initSync, isInitialized: () => ready };
+}

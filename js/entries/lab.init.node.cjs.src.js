@@ -1,0 +1,26 @@
+// `calibrank/lab/init` for Node.js, CommonJS: as the web build, and init() also takes a
+// file: URL, or nothing (calibrank_lab.wasm next to this file).
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import internals from "./lab_api.js";
+import { initApi } from "./init_api.js";
+
+const file = "calibrank_lab.wasm";
+const local = async (input) => {
+  let path;
+  if (input === undefined) path = join(__dirname, file);
+  else if ((typeof input === "string" && input.startsWith("file:")) || (input instanceof URL && input.protocol === "file:")) path = fileURLToPath(input);
+  else return undefined;
+  let bytes;
+  try {
+    bytes = await readFile(path);
+  } catch (e) {
+    throw new Error(`calibrank: cannot read ${path} (${e.code || e.message}); copy node_modules/calibrank/*.wasm next to your server bundle, or pass init() the file's URL or bytes`);
+  }
+  return WebAssembly.compile(bytes);
+};
+
+export const { init, initSync, isInitialized } = initApi(internals, "calibrank/lab", file, local);
+export default init;
+export * from "./lab_api.js";

@@ -1,0 +1,33 @@
+// `calibrank/lab/init` for Node.js, ES modules: as the web build (no top-level await), and
+// init() also takes a file: URL, or nothing (calibrank_lab.wasm next to this file).
+import { readFile } from "node:fs/promises";
+import { pathToFileURL } from "node:url";
+import internals from "./lab_api.js";
+import { initApi } from "./init_api.js";
+
+const file = "calibrank_lab.wasm";
+// Next to this file; in a CommonJS bundle of this module (esbuild gives an ESM source the
+// "import" condition whatever the output format), import.meta is empty: next to the bundle.
+const here = () => {
+  const base = import.meta.url;
+  if (base) return new URL(file, base);
+  if (typeof __dirname === "string") return pathToFileURL(`${__dirname}/${file}`);
+  return undefined;
+};
+const read = async (url) => {
+  try {
+    return await readFile(url);
+  } catch (e) {
+    throw new Error(`calibrank: cannot read ${url} (${e.code || e.message}); copy node_modules/calibrank/*.wasm next to your server bundle, or pass init() the file's URL or bytes`);
+  }
+};
+const local = async (input) => {
+  if (input === undefined) input = here();
+  else if (typeof input === "string" && input.startsWith("file:")) input = new URL(input);
+  if (!(input instanceof URL) || input.protocol !== "file:") return undefined;
+  return WebAssembly.compile(await read(input));
+};
+
+export const { init, initSync, isInitialized } = initApi(internals, "calibrank/lab", file, local);
+export default init;
+export * from "./lab_api.js";

@@ -1,0 +1,444 @@
+//! A query-level confidence model fitted from judgements (`fitQueryConfidence` in the
+//! lab): the probability that the fused top `k` holds at least one relevant document,
+//! from the retrievers' own scores as well as the ranks.
+//!
+//! The features of one query, for a model fitted on `n` runs (lists matched by
+//! position):
+//!
+//! * `rankOnly`: the seeds' rank-only estimate as a log-odds. The lists are fused by
+//!   weighted RRF (the model's `rrfK` and `weights`); each of the top `k` fused scores
+//!   goes through the seed's sigmoid (threshold 0.035, steepness 150) and
+//!   `P = 1 - prod(1 - p_i)`; the feature is `ln(P / (1 - P))`, with `P` kept within
+//!   `[1e-12, 1 - 1e-12]`. It sees how much the lists agree at the top; it depends on
+//!   the fused scores only, not on how ties among them are broken.
+//! * `top[i]`: list `i`'s best raw score (higher is better), how well anything matched
+//!   for that retriever. A list with no document takes `missingTop[i]`, the lowest best
+//!   score seen in training.
+//!
+//! The probability is `1 / (1 + exp(-(intercept + sum_j c_j (x_j - mean_j) / scale_j)))`
+//! (coefficients of standardized features; `exp` and `ln` from `libm`, so every runtime
+//! computes the same bits).
+
+use crate::calibrate::Sigmoid;
+use crate::error::{ErrorCode, Result, ScoreError};
+use crate::fuse::{rrf_interned, validate_k, RankedList};
+use crate::sort::StableSort;
+use serde::{Deserialize, Serialize};
+
+/// The only method so far: L2-regularized logistic regression.
+pub const METHOD: &str = "logistic";
+
+/// Probabilities of the rank-only estimate are kept within `[EPS, 1 - EPS]` before the
+/// log-odds.
+const EPS: f64 = 1e-12;
+
+/// The most runs a model may have (the features grow with them).
+pub const MAX_RUNS: usize = 64;
+
+/// Figures of the fit on its own training queries.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TrainingFigures {
+    /// Judged queries used.
+    pub queries: u32,
+    /// Of which the fused top k holds a relevant document.
+    pub positives: u32,
+    /// Mean log-loss on the training queries.
+    pub log_loss: f64,
+    /// AUROC on the training queries.
+    pub auroc: f64,
+    /// Newton iterations.
+    pub iterations: u32,
+    /// Whether the gradient vanished (|g| < 1e-9) within the iteration budget.
+    pub converged: bool,
+}
+
+/// A fitted query-confidence model: plain JSON, plugs into
+/// `new Pipeline({ confidence: { model } })`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct QueryConfidenceModel {
+    /// `"logistic"`.
+    pub method: String,
+    /// How many lists the model takes, in a fixed order.
+    pub runs: u32,
+    /// The fused top k whose "at least one relevant" is predicted.
+    pub k: u32,
+    /// The RRF constant of the fusion the model assumes.
+    pub rrf_k: f64,
+    /// The RRF weight of each list.
+    pub weights: Vec<f64>,
+    /// Feature names: `rankOnly`, then `top[0]`, `top[1]`, ...
+    pub features: Vec<String>,
+    /// Training mean of each feature.
+    pub mean: Vec<f64>,
+    /// Training standard deviation of each feature (1 where it was 0).
+    pub scale: Vec<f64>,
+    /// Coefficient of each standardized feature.
+    pub coefficients: Vec<f64>,
+    /// Intercept.
+    pub intercept: f64,
+    /// The `top[i]` of a list with no document: the lowest one seen in training.
+    pub missing_top: Vec<f64>,
+    /// The L2 penalty the model was fitted with.
+    pub l2: f64,
+    /// Training figures.
+    pub training: TrainingFigures,
+}
+
+/// The feature names of a model over `runs` lists.
+pub fn feature_names(runs: usize) -> Vec<String> {
+    std::iter::once("rankOnly".to_string())
+        .chain((0..runs).map(|i| format!("top[{i}]")))
+        .collect()
+}
+
+/// One list as the model sees it: ids best first, and their raw scores if known.
+#[derive(Debug, Clone, Copy)]
+pub struct ListView<'a, S: AsRef<str>> {
+    /// Ids, best first.
+    pub ids: &'a [S],
+    /// Raw scores, parallel to `ids` (higher is better).
+    pub scores: Option<&'a [f64]>,
+}
+
+fn bad(field: impl Into<String>, message: impl Into<String>) -> ScoreError {
+    ScoreError::new(ErrorCode::InvalidConfig, field, message)
+}
+
+/// Validates the fusion settings a model (or a fit) uses.
+pub fn validate_fusion(k: u32, rrf_k: f64, weights: &[f64], runs: usize) -> Result<()> {
+    if k == 0 {
+        return Err(ScoreError::new(ErrorCode::InvalidK, "k", "must be >= 1"));
+    }
+    validate_k(rrf_k, "rrfK")?;
+    if runs == 0 {
+        return Err(ScoreError::new(
+            ErrorCode::EmptyInput,
+            "runs",
+            "a query confidence model needs at least one run",
+        ));
+    }
+    if runs > MAX_RUNS {
+        return Err(ScoreError::new(
+            ErrorCode::InputTooLarge,
+            "runs",
+            format!("at most {MAX_RUNS} runs, got {runs}"),
+        ));
+    }
+    if weights.len() != runs {
+        return Err(ScoreError::new(
+            ErrorCode::LengthMismatch,
+            "weights",
+            format!("{} weights for {runs} runs", weights.len()),
+        ));
+    }
+    for (i, w) in weights.iter().enumerate() {
+        if !(w.is_finite() && *w >= 0.0) {
+            return Err(ScoreError::new(
+                ErrorCode::InvalidWeight,
+                format!("weights[{i}]"),
+                format!("must be a finite number >= 0, got {w}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+impl QueryConfidenceModel {
+    /// Checks that the model is one this version can use (a hand-edited or truncated
+    /// model is refused with the field at fault).
+    pub fn validate(&self) -> Result<()> {
+        if self.method != METHOD {
+            return Err(ScoreError::new(
+                ErrorCode::UnknownMethod,
+                "method",
+                format!("unknown method {:?}, expected \"{METHOD}\"", self.method),
+            ));
+        }
+        let runs = self.runs as usize;
+        validate_fusion(self.k, self.rrf_k, &self.weights, runs)?;
+        let names = feature_names(runs);
+        if self.features != names {
+            return Err(bad(
+                "features",
+                format!("expected the features {names:?} for {runs} runs"),
+            ));
+        }
+        let n = names.len();
+        for (field, v) in [
+            ("mean", &self.mean),
+            ("scale", &self.scale),
+            ("coefficients", &self.coefficients),
+        ] {
+            if v.len() != n {
+                return Err(ScoreError::new(
+                    ErrorCode::LengthMismatch,
+                    field,
+                    format!("{} values for {n} features", v.len()),
+                ));
+            }
+            if let Some(i) = v.iter().position(|x| !x.is_finite()) {
+                return Err(ScoreError::new(
+                    ErrorCode::NonFiniteScore,
+                    format!("{field}[{i}]"),
+                    "must be finite",
+                ));
+            }
+        }
+        if let Some(i) = self.scale.iter().position(|&s| s <= 0.0) {
+            return Err(bad(format!("scale[{i}]"), "must be > 0"));
+        }
+        if self.missing_top.len() != runs {
+            return Err(ScoreError::new(
+                ErrorCode::LengthMismatch,
+                "missingTop",
+                format!("{} values for {runs} runs", self.missing_top.len()),
+            ));
+        }
+        if let Some(i) = self.missing_top.iter().position(|x| !x.is_finite()) {
+            return Err(ScoreError::new(
+                ErrorCode::NonFiniteScore,
+                format!("missingTop[{i}]"),
+                "must be finite",
+            ));
+        }
+        if !self.intercept.is_finite() {
+            return Err(ScoreError::new(
+                ErrorCode::NonFiniteScore,
+                "intercept",
+                "must be finite",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The features of one query's lists (`lists.len()` must be `runs`; a list without
+    /// scores is an `EMPTY_INPUT` error naming `lists[i].scores`).
+    pub fn features<S: AsRef<str>>(&self, lists: &[ListView<'_, S>]) -> Result<Vec<f64>> {
+        if lists.len() != self.runs as usize {
+            return Err(ScoreError::new(
+                ErrorCode::LengthMismatch,
+                "lists",
+                format!(
+                    "the confidence model was fitted on {} runs and takes as many lists, matched by position; got {}",
+                    self.runs,
+                    lists.len()
+                ),
+            ));
+        }
+        let mut x = Vec::with_capacity(lists.len() + 1);
+        x.push(rank_only_logit(lists, &self.weights, self.rrf_k, self.k)?);
+        for (i, (list, &missing)) in lists.iter().zip(&self.missing_top).enumerate() {
+            let scores = list.scores.ok_or_else(|| {
+                ScoreError::new(
+                    ErrorCode::EmptyInput,
+                    format!("lists[{i}].scores"),
+                    "the confidence model uses each list's raw scores: give `scores` for this list",
+                )
+            })?;
+            x.push(top_score(scores).unwrap_or(missing));
+        }
+        Ok(x)
+    }
+
+    /// The probability for already computed features.
+    pub fn predict_features(&self, x: &[f64]) -> f64 {
+        let z = self.intercept
+            + x.iter()
+                .zip(self.mean.iter().zip(&self.scale))
+                .zip(&self.coefficients)
+                .map(|((&v, (&m, &s)), &c)| c * (v - m) / s)
+                .sum::<f64>();
+        logistic(z)
+    }
+
+    /// The probability that the fused top `k` of `lists` holds a relevant document.
+    pub fn predict<S: AsRef<str>>(&self, lists: &[ListView<'_, S>]) -> Result<f64> {
+        Ok(self.predict_features(&self.features(lists)?))
+    }
+}
+
+/// A numerically stable logistic function (libm's `exp`).
+pub fn logistic(z: f64) -> f64 {
+    if z >= 0.0 {
+        1.0 / (1.0 + libm::exp(-z))
+    } else {
+        let e = libm::exp(z);
+        e / (1.0 + e)
+    }
+}
+
+/// The best raw score of a list (`None` when it is empty). Scores are finite here.
+pub fn top_score(scores: &[f64]) -> Option<f64> {
+    scores.iter().copied().reduce(f64::max)
+}
+
+/// The top `k` weighted-RRF scores of `lists`, descending.
+pub fn fused_top<S: AsRef<str>>(
+    lists: &[ListView<'_, S>],
+    weights: &[f64],
+    rrf_k: f64,
+    k: u32,
+) -> Result<Vec<f64>> {
+    let ranked: Vec<RankedList<'_, S>> = lists
+        .iter()
+        .zip(weights)
+        .map(|(l, &weight)| RankedList { ids: l.ids, weight })
+        .collect();
+    let fused = rrf_interned(&ranked, rrf_k)?;
+    let mut scores = fused.fusion.scores;
+    scores.stable_sort_by(|a, b| b.total_cmp(a));
+    scores.truncate(k as usize);
+    Ok(scores)
+}
+
+/// The `rankOnly` feature (see the module documentation).
+pub fn rank_only_logit<S: AsRef<str>>(
+    lists: &[ListView<'_, S>],
+    weights: &[f64],
+    rrf_k: f64,
+    k: u32,
+) -> Result<f64> {
+    Ok(rank_only_of_top(&fused_top(lists, weights, rrf_k, k)?))
+}
+
+/// The `rankOnly` feature of the top fused scores.
+pub fn rank_only_of_top(top: &[f64]) -> f64 {
+    let sigmoid = Sigmoid::default();
+    // q = prod(1 - p_i): the probability that none is relevant.
+    let q: f64 = top.iter().map(|&s| 1.0 - sigmoid.apply(s)).product();
+    let p = (1.0 - q).clamp(EPS, 1.0 - EPS);
+    libm::log(p) - libm::log1p(-p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn model(runs: u32) -> QueryConfidenceModel {
+        let n = runs as usize + 1;
+        QueryConfidenceModel {
+            method: METHOD.into(),
+            runs,
+            k: 5,
+            rrf_k: 60.0,
+            weights: vec![1.0; runs as usize],
+            features: feature_names(runs as usize),
+            mean: vec![0.0; n],
+            scale: vec![1.0; n],
+            coefficients: vec![0.0; n],
+            intercept: 0.0,
+            missing_top: vec![0.0; runs as usize],
+            l2: 1.0,
+            training: TrainingFigures {
+                queries: 2,
+                positives: 1,
+                log_loss: 0.69,
+                auroc: 0.5,
+                iterations: 1,
+                converged: true,
+            },
+        }
+    }
+
+    #[test]
+    fn rank_only_matches_the_seed_formula() {
+        // Two lists that agree on "a": its RRF score is 2/61, the others 1/62 and 1/62.
+        let a = ["a", "b"];
+        let b = ["a", "c"];
+        let lists = [
+            ListView {
+                ids: &a[..],
+                scores: None,
+            },
+            ListView {
+                ids: &b[..],
+                scores: None,
+            },
+        ];
+        let top = fused_top(&lists, &[1.0, 1.0], 60.0, 5).unwrap();
+        assert_eq!(top, vec![2.0 / 61.0, 1.0 / 62.0, 1.0 / 62.0]);
+        let s = Sigmoid::default();
+        let p = 1.0 - top.iter().map(|&x| 1.0 - s.apply(x)).product::<f64>();
+        let x = rank_only_logit(&lists, &[1.0, 1.0], 60.0, 5).unwrap();
+        assert!((x - (p / (1.0 - p)).ln()).abs() < 1e-12);
+        // k = 1 keeps only the best fused score.
+        let one = rank_only_logit(&lists, &[1.0, 1.0], 60.0, 1).unwrap();
+        let p1 = s.apply(2.0 / 61.0);
+        assert!((one - (p1 / (1.0 - p1)).ln()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn empty_lists_give_the_lowest_log_odds_and_the_missing_top() {
+        let e: [&str; 0] = [];
+        let m = model(1);
+        let x = m
+            .features(&[ListView {
+                ids: &e[..],
+                scores: Some(&[]),
+            }])
+            .unwrap();
+        assert!((x[0] - (EPS.ln() - (-EPS).ln_1p())).abs() < 1e-9);
+        assert_eq!(x[1], 0.0);
+    }
+
+    #[test]
+    fn mismatches_are_clear_errors() {
+        let m = model(2);
+        let ids = ["a"];
+        let one = [ListView {
+            ids: &ids[..],
+            scores: Some(&[1.0][..]),
+        }];
+        let e = m.predict(&one).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::LengthMismatch, "lists")
+        );
+        let no_scores = [
+            ListView {
+                ids: &ids[..],
+                scores: Some(&[1.0][..]),
+            },
+            ListView {
+                ids: &ids[..],
+                scores: None,
+            },
+        ];
+        let e = m.predict(&no_scores).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::EmptyInput, "lists[1].scores")
+        );
+    }
+
+    #[test]
+    fn validation_names_the_field() {
+        let mut m = model(2);
+        m.scale[1] = 0.0;
+        assert_eq!(m.validate().unwrap_err().field, "scale[1]");
+        let mut m = model(2);
+        m.coefficients.pop();
+        assert_eq!(m.validate().unwrap_err().code, ErrorCode::LengthMismatch);
+        let mut m = model(2);
+        m.method = "tree".into();
+        assert_eq!(m.validate().unwrap_err().code, ErrorCode::UnknownMethod);
+        let mut m = model(2);
+        m.features.swap(1, 2);
+        assert_eq!(m.validate().unwrap_err().field, "features");
+        let mut m = model(2);
+        m.intercept = f64::NAN;
+        assert_eq!(m.validate().unwrap_err().field, "intercept");
+        assert!(model(3).validate().is_ok());
+    }
+
+    #[test]
+    fn logistic_is_stable_and_symmetric() {
+        for z in [-800.0, -30.0, -1.5, 0.0, 1.5, 30.0, 800.0] {
+            let p = logistic(z);
+            assert!((0.0..=1.0).contains(&p));
+            assert!((p + logistic(-z) - 1.0).abs() < 1e-15);
+        }
+    }
+}

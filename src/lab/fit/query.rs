@@ -1,0 +1,769 @@
+//! `fitQueryConfidence`: learns, from judged queries, the probability that the fused
+//! top `k` of a query's lists holds at least one relevant document (features:
+//! [`crate::confidence::model`]).
+//!
+//! * **Queries.** Every query of the judgements that at least one run retrieved for.
+//!   A query whose judgements are all 0 is a query with nothing relevant (that is how
+//!   unanswerable queries are given); a query with no judgements is skipped.
+//! * **Label.** 1 when a document judged > 0 is among the top `k` of the weighted RRF of
+//!   the runs (fused score descending, ties by document id, as `rrf` orders them). Each
+//!   run's documents are ranked by descending score, ties by document id.
+//! * **Fit.** Logistic regression on the standardized features (population mean and
+//!   standard deviation; a constant feature keeps scale 1 and gets coefficient 0), with
+//!   an L2 penalty `l2 / 2 * |c|^2` on the coefficients (not the intercept), minimized by
+//!   Newton's method with step halving (sufficient decrease `1e-4`), from zero, until the
+//!   gradient's largest component is below `1e-9` or after `maxIterations`. The
+//!   objective is strictly convex, so the optimum is unique and the fit deterministic:
+//!   every sum runs in query order, and `exp` / `ln` come from `libm`.
+//! * **Degenerate input.** No usable query: `EMPTY_INPUT` (`qrels`); every query in one
+//!   class (one query alone, say): `INVALID_LABELS` (`qrels`), since a model needs both
+//!   answerable and unanswerable examples.
+
+use crate::confidence::model::{
+    feature_names, logistic, rank_only_of_top, top_score, validate_fusion, ListView,
+    QueryConfidenceModel, TrainingFigures, METHOD,
+};
+use crate::error::{ErrorCode, Result, ScoreError};
+use crate::fuse::{rrf_interned, RankedList};
+use crate::lab::runs::{Qrels, Run};
+use crate::sort::StableSort;
+use serde::{Deserialize, Serialize};
+
+/// Options of [`fit_query_confidence`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct FitQueryConfidenceOptions {
+    /// The fused top k (default 5).
+    pub k: u32,
+    /// RRF constant (default 60, as the pipeline's).
+    pub rrf_k: f64,
+    /// RRF weight per run (default 1 each).
+    pub weights: Option<Vec<f64>>,
+    /// L2 penalty on the standardized coefficients (default 1, > 0).
+    pub l2: f64,
+    /// Newton iteration budget (default 100, 1..=1000).
+    pub max_iterations: u32,
+}
+
+impl Default for FitQueryConfidenceOptions {
+    fn default() -> Self {
+        FitQueryConfidenceOptions {
+            k: 5,
+            rrf_k: crate::fuse::DEFAULT_K,
+            weights: None,
+            l2: 1.0,
+            max_iterations: 100,
+        }
+    }
+}
+
+/// One run's ranking of one query: ids best first, with their scores.
+pub struct Ranked<'a> {
+    ids: Vec<&'a str>,
+    scores: Vec<f64>,
+}
+
+/// A run's documents for `query` by descending score, ties by document id.
+pub fn ranked<'a>(run: &'a Run, query: &str) -> Ranked<'a> {
+    let mut docs: Vec<(&str, f64)> = run
+        .get(query)
+        .map(|d| d.iter().map(|(id, &s)| (id.as_str(), s)).collect())
+        .unwrap_or_default();
+    // BTreeMap order is id order, and the sort is stable: ties stay by id.
+    docs.stable_sort_by(|a, b| b.1.total_cmp(&a.1));
+    Ranked {
+        ids: docs.iter().map(|d| d.0).collect(),
+        scores: docs.iter().map(|d| d.1).collect(),
+    }
+}
+
+impl Ranked<'_> {
+    /// The list view of this ranking.
+    pub fn view(&self) -> ListView<'_, &str> {
+        ListView {
+            ids: &self.ids,
+            scores: Some(&self.scores),
+        }
+    }
+}
+
+/// The `rankOnly` feature of `lists` and whether their fused top `k` holds a document
+/// graded > 0 in `judged` (one fusion for both).
+fn rank_only_and_label(
+    lists: &[Ranked<'_>],
+    weights: &[f64],
+    rrf_k: f64,
+    k: u32,
+    judged: &std::collections::BTreeMap<String, f64>,
+) -> Result<(f64, bool)> {
+    let ranked: Vec<RankedList<'_, &str>> = lists
+        .iter()
+        .zip(weights)
+        .map(|(l, &weight)| RankedList {
+            ids: &l.ids,
+            weight,
+        })
+        .collect();
+    let fused = rrf_interned(&ranked, rrf_k)?;
+    let order = fused.order();
+    let top = order.get(..(k as usize).min(order.len())).unwrap_or(&order);
+    let scores: Vec<f64> = top
+        .iter()
+        .map(|&d| fused.fusion.scores.get(d as usize).copied().unwrap_or(0.0))
+        .collect();
+    let relevant = top.iter().any(|&d| {
+        fused
+            .interner
+            .ids
+            .get(d as usize)
+            .and_then(|id| judged.get(*id))
+            .is_some_and(|&g| g > 0.0)
+    });
+    Ok((rank_only_of_top(&scores), relevant))
+}
+
+/// The training rows: the queries used, their raw features and labels.
+pub struct Rows {
+    /// Query ids, in id order.
+    pub queries: Vec<String>,
+    /// Raw features per query (`rankOnly`, then each run's top score).
+    pub features: Vec<Vec<f64>>,
+    /// 1.0 when the fused top k holds a relevant document.
+    pub labels: Vec<f64>,
+    /// The lowest top score of each run over the queries it retrieved for.
+    pub missing_top: Vec<f64>,
+}
+
+/// The rows of every usable query (see the module documentation).
+pub fn rows(qrels: &Qrels, runs: &[Run], weights: &[f64], rrf_k: f64, k: u32) -> Result<Rows> {
+    let mut queries = Vec::new();
+    let mut raw: Vec<(f64, Vec<Option<f64>>)> = Vec::new();
+    let mut labels = Vec::new();
+    for (q, judged) in qrels {
+        if judged.is_empty() || !runs.iter().any(|r| r.contains_key(q)) {
+            continue;
+        }
+        let lists: Vec<Ranked<'_>> = runs.iter().map(|r| ranked(r, q)).collect();
+        let (rank_only, relevant) = rank_only_and_label(&lists, weights, rrf_k, k, judged)?;
+        let tops = lists.iter().map(|l| top_score(&l.scores)).collect();
+        labels.push(if relevant { 1.0 } else { 0.0 });
+        queries.push(q.clone());
+        raw.push((rank_only, tops));
+    }
+    let missing_top: Vec<f64> = (0..runs.len())
+        .map(|i| {
+            raw.iter()
+                .filter_map(|r| r.1.get(i).copied().flatten())
+                .reduce(f64::min)
+                .unwrap_or(0.0)
+        })
+        .collect();
+    let features = raw
+        .into_iter()
+        .map(|(ro, tops)| {
+            std::iter::once(ro)
+                .chain(tops.iter().zip(&missing_top).map(|(t, &m)| t.unwrap_or(m)))
+                .collect()
+        })
+        .collect();
+    Ok(Rows {
+        queries,
+        features,
+        labels,
+        missing_top,
+    })
+}
+
+fn check_runs(runs: &[Run]) -> Result<()> {
+    for (i, run) in runs.iter().enumerate() {
+        for (q, docs) in run {
+            for (d, s) in docs {
+                if !s.is_finite() {
+                    return Err(ScoreError::new(
+                        ErrorCode::NonFiniteScore,
+                        format!("runs[{i}].{q}.{d}"),
+                        format!("scores must be finite, got {s}"),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Fits a query-confidence model on `runs` (in the order the model will take lists)
+/// judged by `qrels`.
+pub fn fit_query_confidence(
+    qrels: &Qrels,
+    runs: &[Run],
+    opts: &FitQueryConfidenceOptions,
+) -> Result<QueryConfidenceModel> {
+    let weights = opts
+        .weights
+        .clone()
+        .unwrap_or_else(|| vec![1.0; runs.len()]);
+    validate_fusion(opts.k, opts.rrf_k, &weights, runs.len())?;
+    if !(opts.l2.is_finite() && opts.l2 > 0.0) {
+        return Err(ScoreError::new(
+            ErrorCode::InvalidConfig,
+            "l2",
+            format!("must be a finite number > 0, got {}", opts.l2),
+        ));
+    }
+    if !(1..=1000).contains(&opts.max_iterations) {
+        return Err(ScoreError::new(
+            ErrorCode::InvalidConfig,
+            "maxIterations",
+            "must be within 1..=1000",
+        ));
+    }
+    check_runs(runs)?;
+    let rows = rows(qrels, runs, &weights, opts.rrf_k, opts.k)?;
+    if rows.queries.is_empty() {
+        return Err(ScoreError::new(
+            ErrorCode::EmptyInput,
+            "qrels",
+            "no judged query was retrieved by any run",
+        ));
+    }
+    let positives = rows.labels.iter().filter(|&&y| y > 0.0).count();
+    if positives == 0 || positives == rows.labels.len() {
+        return Err(ScoreError::new(
+            ErrorCode::InvalidLabels,
+            "qrels",
+            format!(
+                "{} of {} judged queries hold a relevant document in the fused top {}: a model needs queries of both kinds",
+                positives,
+                rows.labels.len(),
+                opts.k
+            ),
+        ));
+    }
+    let (mean, scale) = standardization(&rows.features);
+    let z: Vec<Vec<f64>> = rows
+        .features
+        .iter()
+        .map(|x| {
+            x.iter()
+                .zip(mean.iter().zip(&scale))
+                .map(|(&v, (&m, &s))| (v - m) / s)
+                .collect()
+        })
+        .collect();
+    let fit = newton(&z, &rows.labels, opts.l2, opts.max_iterations);
+    let mut model = QueryConfidenceModel {
+        method: METHOD.into(),
+        runs: u32::try_from(runs.len()).unwrap_or(u32::MAX),
+        k: opts.k,
+        rrf_k: opts.rrf_k,
+        weights,
+        features: feature_names(runs.len()),
+        mean,
+        scale,
+        coefficients: fit.beta.get(1..).unwrap_or_default().to_vec(),
+        intercept: fit.beta.first().copied().unwrap_or(0.0),
+        missing_top: rows.missing_top,
+        l2: opts.l2,
+        training: TrainingFigures {
+            queries: u32::try_from(rows.labels.len()).unwrap_or(u32::MAX),
+            positives: u32::try_from(positives).unwrap_or(u32::MAX),
+            log_loss: 0.0,
+            auroc: 0.0,
+            iterations: fit.iterations,
+            converged: fit.converged,
+        },
+    };
+    let p: Vec<f64> = rows
+        .features
+        .iter()
+        .map(|x| model.predict_features(x))
+        .collect();
+    model.training.log_loss = mean_log_loss(&p, &rows.labels);
+    model.training.auroc = auroc(&p, &rows.labels).unwrap_or(f64::NAN);
+    model.validate()?;
+    Ok(model)
+}
+
+/// The model's probability for every query of `runs` (the union of their query ids, in
+/// id order). A query missing from a run counts as an empty list there.
+///
+/// Errors: the model's own (`model.*`), `LENGTH_MISMATCH` (`runs`: not as many runs as
+/// the model was fitted on), `NON_FINITE_SCORE` (`runs[i].q.d`).
+pub fn predict_query_confidence(
+    model: &QueryConfidenceModel,
+    runs: &[Run],
+) -> Result<std::collections::BTreeMap<String, f64>> {
+    model.validate().map_err(|e| e.within("model"))?;
+    if runs.len() != model.runs as usize {
+        return Err(ScoreError::new(
+            ErrorCode::LengthMismatch,
+            "runs",
+            format!(
+                "the model was fitted on {} runs (matched by position); got {}",
+                model.runs,
+                runs.len()
+            ),
+        ));
+    }
+    check_runs(runs)?;
+    let queries: std::collections::BTreeSet<&String> = runs.iter().flat_map(|r| r.keys()).collect();
+    let mut out = std::collections::BTreeMap::new();
+    for q in queries {
+        let lists: Vec<Ranked<'_>> = runs.iter().map(|r| ranked(r, q)).collect();
+        let views: Vec<ListView<'_, &str>> = lists.iter().map(Ranked::view).collect();
+        let p = model.predict(&views).map_err(|e| ScoreError {
+            field: e.field.replacen("lists", "runs", 1),
+            ..e
+        })?;
+        out.insert(q.clone(), p);
+    }
+    Ok(out)
+}
+
+/// Population mean and standard deviation of each column (1 where it is 0 or the
+/// column overflows).
+fn standardization(x: &[Vec<f64>]) -> (Vec<f64>, Vec<f64>) {
+    let n = x.len().max(1) as f64;
+    let d = x.first().map_or(0, Vec::len);
+    let mean: Vec<f64> = (0..d)
+        .map(|j| {
+            x.iter()
+                .map(|r| r.get(j).copied().unwrap_or(0.0))
+                .sum::<f64>()
+                / n
+        })
+        .collect();
+    let scale = (0..d)
+        .map(|j| {
+            let m = mean.get(j).copied().unwrap_or(0.0);
+            let var = x
+                .iter()
+                .map(|r| {
+                    let v = r.get(j).copied().unwrap_or(0.0) - m;
+                    v * v
+                })
+                .sum::<f64>()
+                / n;
+            let s = var.sqrt();
+            if s.is_finite() && s > 1e-12 * m.abs().max(1.0) {
+                s
+            } else {
+                1.0
+            }
+        })
+        .collect();
+    (mean, scale)
+}
+
+struct Fit {
+    beta: Vec<f64>,
+    iterations: u32,
+    converged: bool,
+}
+
+/// Penalized negative log-likelihood of `beta` (intercept first, not penalized).
+fn objective(z: &[Vec<f64>], y: &[f64], beta: &[f64], l2: f64) -> f64 {
+    let mut f = 0.0;
+    for (x, &t) in z.iter().zip(y) {
+        let eta = linear(beta, x);
+        // -[t ln p + (1 - t) ln(1 - p)] = ln(1 + e^eta) - t * eta, computed stably.
+        let softplus = if eta > 0.0 {
+            eta + libm::log1p(libm::exp(-eta))
+        } else {
+            libm::log1p(libm::exp(eta))
+        };
+        f += softplus - t * eta;
+    }
+    f + 0.5 * l2 * beta.iter().skip(1).map(|b| b * b).sum::<f64>()
+}
+
+fn linear(beta: &[f64], x: &[f64]) -> f64 {
+    beta.first().copied().unwrap_or(0.0)
+        + beta.iter().skip(1).zip(x).map(|(b, v)| b * v).sum::<f64>()
+}
+
+fn newton(z: &[Vec<f64>], y: &[f64], l2: f64, max_iterations: u32) -> Fit {
+    let d = z.first().map_or(0, Vec::len) + 1;
+    let mut beta = vec![0.0; d];
+    let mut f = objective(z, y, &beta, l2);
+    let mut iterations = 0;
+    let mut converged = false;
+    while iterations < max_iterations {
+        let mut g = vec![0.0; d];
+        let mut h = vec![vec![0.0; d]; d];
+        for (x, &t) in z.iter().zip(y) {
+            let p = logistic(linear(&beta, x));
+            let w = p * (1.0 - p);
+            let xi = |i: usize| {
+                if i == 0 {
+                    1.0
+                } else {
+                    x.get(i - 1).copied().unwrap_or(0.0)
+                }
+            };
+            for i in 0..d {
+                if let Some(gi) = g.get_mut(i) {
+                    *gi += (p - t) * xi(i);
+                }
+                if let Some(row) = h.get_mut(i) {
+                    for (j, hij) in row.iter_mut().enumerate() {
+                        *hij += w * xi(i) * xi(j);
+                    }
+                }
+            }
+        }
+        for i in 1..d {
+            if let Some(gi) = g.get_mut(i) {
+                *gi += l2 * beta.get(i).copied().unwrap_or(0.0);
+            }
+            if let Some(hii) = h.get_mut(i).and_then(|r| r.get_mut(i)) {
+                *hii += l2;
+            }
+        }
+        if g.iter().fold(0.0f64, |m, v| m.max(v.abs())) < 1e-9 {
+            converged = true;
+            break;
+        }
+        iterations += 1;
+        // Levenberg-style safety: a tiny ridge keeps the intercept row solvable when
+        // every p saturates.
+        if let Some(h00) = h.first_mut().and_then(|r| r.first_mut()) {
+            *h00 += 1e-12;
+        }
+        let Some(step) = solve(h, g.clone()) else {
+            break;
+        };
+        let slope: f64 = g.iter().zip(&step).map(|(a, b)| a * b).sum();
+        let mut t = 1.0;
+        let mut moved = false;
+        while t > 1e-10 {
+            let cand: Vec<f64> = beta.iter().zip(&step).map(|(b, s)| b - t * s).collect();
+            let fc = objective(z, y, &cand, l2);
+            if fc <= f - 1e-4 * t * slope {
+                beta = cand;
+                f = fc;
+                moved = true;
+                break;
+            }
+            t *= 0.5;
+        }
+        if !moved {
+            break;
+        }
+    }
+    Fit {
+        beta,
+        iterations,
+        converged,
+    }
+}
+
+/// Solves `a x = b` by Gaussian elimination with partial pivoting (`None` if singular).
+fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
+    let n = b.len();
+    for col in 0..n {
+        let pivot = (col..n).max_by(|&i, &j| {
+            let ai = a.get(i).and_then(|r| r.get(col)).map_or(0.0, |v| v.abs());
+            let aj = a.get(j).and_then(|r| r.get(col)).map_or(0.0, |v| v.abs());
+            ai.total_cmp(&aj)
+        })?;
+        a.swap(col, pivot);
+        b.swap(col, pivot);
+        let p = *a.get(col)?.get(col)?;
+        if p.is_nan() || p.abs() <= 1e-300 {
+            return None;
+        }
+        let pivot_row = a.get(col)?.clone();
+        let b_col = *b.get(col)?;
+        for r in (col + 1)..n {
+            let row = a.get_mut(r)?;
+            let factor = row.get(col)? / p;
+            for (x, &y) in row.iter_mut().zip(&pivot_row).skip(col) {
+                *x -= factor * y;
+            }
+            *b.get_mut(r)? -= factor * b_col;
+        }
+    }
+    let mut x = vec![0.0; n];
+    for r in (0..n).rev() {
+        let row = a.get(r)?;
+        let s: f64 = ((r + 1)..n)
+            .map(|c| row.get(c).copied().unwrap_or(0.0) * x.get(c).copied().unwrap_or(0.0))
+            .sum();
+        *x.get_mut(r)? = (b.get(r)? - s) / row.get(r)?;
+    }
+    x.iter().all(|v| v.is_finite()).then_some(x)
+}
+
+/// Mean log-loss, probabilities kept within `[1e-15, 1 - 1e-15]`.
+pub fn mean_log_loss(p: &[f64], y: &[f64]) -> f64 {
+    let n = p.len().max(1) as f64;
+    p.iter()
+        .zip(y)
+        .map(|(&p, &t)| {
+            let p = p.clamp(1e-15, 1.0 - 1e-15);
+            -(t * libm::log(p) + (1.0 - t) * libm::log(1.0 - p))
+        })
+        .sum::<f64>()
+        / n
+}
+
+/// Area under the ROC curve of scores `p` for 0/1 labels `y` (ties count one half);
+/// `None` when a class is missing.
+pub fn auroc(p: &[f64], y: &[f64]) -> Option<f64> {
+    let mut order: Vec<(f64, f64)> = p.iter().copied().zip(y.iter().copied()).collect();
+    order.stable_sort_by(|a, b| a.0.total_cmp(&b.0));
+    let pos = y.iter().filter(|&&t| t > 0.0).count() as f64;
+    let neg = y.len() as f64 - pos;
+    if pos == 0.0 || neg == 0.0 {
+        return None;
+    }
+    // Mann-Whitney: sum of the (average) ranks of the positives.
+    let mut rank_sum = 0.0;
+    let mut i = 0;
+    while i < order.len() {
+        let mut j = i;
+        while j + 1 < order.len() && order.get(j + 1).map(|o| o.0) == order.get(i).map(|o| o.0) {
+            j += 1;
+        }
+        let avg = (i + j) as f64 / 2.0 + 1.0;
+        rank_sum += order
+            .get(i..=j)
+            .unwrap_or_default()
+            .iter()
+            .filter(|o| o.1 > 0.0)
+            .count() as f64
+            * avg;
+        i = j + 1;
+    }
+    Some((rank_sum - pos * (pos + 1.0) / 2.0) / (pos * neg))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    fn run(entries: &[(&str, &[(&str, f64)])]) -> Run {
+        entries
+            .iter()
+            .map(|(q, docs)| {
+                (
+                    q.to_string(),
+                    docs.iter().map(|(d, s)| (d.to_string(), *s)).collect(),
+                )
+            })
+            .collect()
+    }
+
+    fn qrels(entries: &[(&str, &[(&str, f64)])]) -> Qrels {
+        run(entries)
+    }
+
+    /// Six queries: relevant ones where the dense top score is high.
+    fn data() -> (Qrels, Vec<Run>) {
+        let mut bm = BTreeMap::new();
+        let mut de = BTreeMap::new();
+        let mut qr = BTreeMap::new();
+        for q in 0..12 {
+            let answerable = q % 3 != 0;
+            let top = if answerable {
+                0.6 + 0.01 * q as f64
+            } else {
+                0.2 + 0.01 * q as f64
+            };
+            let docs: BTreeMap<String, f64> = (0..8)
+                .map(|d| (format!("d{q}_{d}"), top - 0.02 * d as f64))
+                .collect();
+            de.insert(format!("q{q}"), docs.clone());
+            bm.insert(
+                format!("q{q}"),
+                docs.iter().map(|(d, s)| (d.clone(), 10.0 * s)).collect(),
+            );
+            // q1 is answerable but its relevant document sits beyond the top 5.
+            let rel = if q == 1 { "d1_7" } else { &*format!("d{q}_0") };
+            qr.insert(
+                format!("q{q}"),
+                [(rel.to_string(), if answerable { 1.0 } else { 0.0 })]
+                    .into_iter()
+                    .collect(),
+            );
+        }
+        (qr, vec![bm, de])
+    }
+
+    #[test]
+    fn fits_a_separating_model_deterministically() {
+        let (qr, runs) = data();
+        let opts = FitQueryConfidenceOptions::default();
+        let m = fit_query_confidence(&qr, &runs, &opts).unwrap();
+        assert_eq!(m.features, ["rankOnly", "top[0]", "top[1]"]);
+        assert_eq!(m.training.queries, 12);
+        // 8 answerable queries, but q1's relevant document is 8th: 7 positives.
+        assert_eq!(m.training.positives, 7);
+        assert!(m.training.converged);
+        assert!(m.training.auroc > 0.8, "{:?}", m.training);
+        assert_eq!(m, fit_query_confidence(&qr, &runs, &opts).unwrap());
+        // A high top score predicts higher than a low one.
+        let views = |top: f64| -> f64 {
+            let ids = ["x", "y"];
+            let s1 = [top * 10.0, top * 10.0 - 0.2];
+            let s2 = [top, top - 0.02];
+            m.predict(&[
+                ListView {
+                    ids: &ids[..],
+                    scores: Some(&s1[..]),
+                },
+                ListView {
+                    ids: &ids[..],
+                    scores: Some(&s2[..]),
+                },
+            ])
+            .unwrap()
+        };
+        assert!(
+            views(0.65) > 0.6 && views(0.25) < 0.2,
+            "{} {}",
+            views(0.65),
+            views(0.25)
+        );
+        m.validate().unwrap();
+    }
+
+    #[test]
+    fn the_fit_is_the_penalized_optimum() {
+        // At the optimum the gradient of the penalized log-likelihood vanishes: the
+        // intercept's component says mean(p) = mean(y) on the training queries.
+        let (qr, runs) = data();
+        let m = fit_query_confidence(&qr, &runs, &FitQueryConfidenceOptions::default()).unwrap();
+        let rows = rows(&qr, &runs, &m.weights, m.rrf_k, m.k).unwrap();
+        let p: Vec<f64> = rows
+            .features
+            .iter()
+            .map(|x| m.predict_features(x))
+            .collect();
+        let mean_p = p.iter().sum::<f64>() / p.len() as f64;
+        let mean_y = rows.labels.iter().sum::<f64>() / p.len() as f64;
+        assert!((mean_p - mean_y).abs() < 1e-9, "{mean_p} {mean_y}");
+        // A larger penalty shrinks the coefficients.
+        let strong = fit_query_confidence(
+            &qr,
+            &runs,
+            &FitQueryConfidenceOptions {
+                l2: 100.0,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let norm = |c: &[f64]| c.iter().map(|x| x * x).sum::<f64>();
+        assert!(norm(&strong.coefficients) < norm(&m.coefficients));
+    }
+
+    #[test]
+    fn degenerate_inputs_are_clear_errors() {
+        let (qr, runs) = data();
+        let d = FitQueryConfidenceOptions::default();
+        // One query alone: one class.
+        let one: Qrels = qr
+            .iter()
+            .take(1)
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let e = fit_query_confidence(&one, &runs, &d).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InvalidLabels, "qrels")
+        );
+        // No judged query in the runs.
+        let other = qrels(&[("zz", &[("a", 1.0)])]);
+        let e = fit_query_confidence(&other, &runs, &d).unwrap_err();
+        assert_eq!((e.code, e.field.as_str()), (ErrorCode::EmptyInput, "qrels"));
+        // No run.
+        assert_eq!(
+            fit_query_confidence(&qr, &[], &d).unwrap_err().field,
+            "runs"
+        );
+        let bad = |o: FitQueryConfidenceOptions| fit_query_confidence(&qr, &runs, &o).unwrap_err();
+        assert_eq!(
+            bad(FitQueryConfidenceOptions { k: 0, ..d.clone() }).field,
+            "k"
+        );
+        assert_eq!(
+            bad(FitQueryConfidenceOptions {
+                l2: 0.0,
+                ..d.clone()
+            })
+            .field,
+            "l2"
+        );
+        assert_eq!(
+            bad(FitQueryConfidenceOptions {
+                weights: Some(vec![1.0]),
+                ..d.clone()
+            })
+            .code,
+            ErrorCode::LengthMismatch
+        );
+        let mut nan = runs.clone();
+        if let Some(docs) = nan.get_mut(1).and_then(|r| r.get_mut("q2")) {
+            docs.insert("d2_0".into(), f64::NAN);
+        }
+        assert_eq!(
+            fit_query_confidence(&qr, &nan, &d).unwrap_err().field,
+            "runs[1].q2.d2_0"
+        );
+    }
+
+    #[test]
+    fn constant_features_get_no_weight() {
+        // Every query's lists look alike except for the dense top score.
+        let (qr, runs) = data();
+        let mut flat = runs.clone();
+        for docs in flat.get_mut(0).into_iter().flat_map(|r| r.values_mut()) {
+            for (i, s) in docs.values_mut().enumerate() {
+                *s = 5.0 - i as f64;
+            }
+        }
+        let m = fit_query_confidence(&qr, &flat, &FitQueryConfidenceOptions::default()).unwrap();
+        assert_eq!(m.scale[1], 1.0);
+        assert_eq!(m.coefficients[1], 0.0);
+        assert!(m.coefficients[2] > 0.0);
+    }
+
+    #[test]
+    fn auroc_counts_ties_as_halves() {
+        assert_eq!(auroc(&[0.1, 0.9], &[0.0, 1.0]), Some(1.0));
+        assert_eq!(auroc(&[0.9, 0.1], &[0.0, 1.0]), Some(0.0));
+        assert_eq!(auroc(&[0.5, 0.5], &[0.0, 1.0]), Some(0.5));
+        assert_eq!(
+            auroc(&[0.2, 0.5, 0.5, 0.7], &[0.0, 0.0, 1.0, 1.0]),
+            Some(0.875)
+        );
+        assert_eq!(auroc(&[0.2], &[1.0]), None);
+    }
+
+    #[test]
+    fn queries_missing_from_a_run_take_the_lowest_top() {
+        let (mut qr, mut runs) = data();
+        if let Some(r) = runs.get_mut(0) {
+            r.remove("q4");
+        }
+        qr.insert("unjudged-elsewhere".into(), BTreeMap::new());
+        let rows = rows(&qr, &runs, &[1.0, 1.0], 60.0, 5).unwrap();
+        assert_eq!(rows.queries.len(), 12);
+        let i = rows.queries.iter().position(|q| q == "q4").unwrap();
+        assert_eq!(rows.features[i][1], rows.missing_top[0]);
+        let lowest = (0..12)
+            .filter(|&q| q != 4)
+            .map(|q| {
+                let top = if q % 3 != 0 {
+                    0.6 + 0.01 * q as f64
+                } else {
+                    0.2 + 0.01 * q as f64
+                };
+                10.0 * top
+            })
+            .fold(f64::INFINITY, f64::min);
+        assert_eq!(rows.missing_top[0], lowest);
+    }
+}

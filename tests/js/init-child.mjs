@@ -1,0 +1,43 @@
+// One fresh process per way of handing over the .wasm (tests/js/init.test.mjs): prints
+// the Pipeline result and a lab result as JSON, through calibrank/init and
+// calibrank/lab/init, ESM (import) or CommonJS (require).
+//   node tests/js/init-child.mjs <esm|cjs> <kind> [http base URL of pkg/]
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { input, config, scores, labels } from "../vite/fixture.js";
+
+const [format, kind, base] = process.argv.slice(2);
+const req = createRequire(import.meta.url);
+const core = format === "cjs" ? req("calibrank/init") : await import("calibrank/init");
+const lab = format === "cjs" ? req("calibrank/lab/init") : await import("calibrank/lab/init");
+const fileUrl = (m) => new URL(`../../pkg/calibrank_${m}.wasm`, import.meta.url);
+const bytes = (m) => readFileSync(fileUrl(m));
+const wasm = "application/wasm";
+const kinds = {
+  none: (m, api) => api.init(),
+  fileUrl: (m, api) => api.init(fileUrl(m)),
+  fileString: (m, api) => api.init(fileUrl(m).href),
+  buffer: (m, api) => api.init(bytes(m)),
+  arrayBuffer: (m, api) => api.init(new Uint8Array(bytes(m)).buffer),
+  module: (m, api) => api.init(new WebAssembly.Module(bytes(m))),
+  promise: (m, api) => api.init(Promise.resolve(bytes(m))),
+  response: (m, api) => api.init(new Response(bytes(m), { headers: { "content-type": wasm } })),
+  untypedResponse: (m, api) => api.init(new Response(bytes(m))),
+  httpUrl: (m, api) => api.init(`${base}/calibrank_${m}.wasm`),
+  httpFetch: (m, api) => api.init(fetch(`${base}/calibrank_${m}.wasm`)),
+  request: (m, api) => api.init(new Request(`${base}/calibrank_${m}.wasm`)),
+  syncBytes: (m, api) => api.initSync(bytes(m)),
+  syncModule: (m, api) => api.initSync(new WebAssembly.Module(bytes(m))),
+  twice: (m, api) => Promise.all([api.init(bytes(m)), api.init(bytes(m))]).then(() => api.init(42)),
+};
+await kinds[kind]("core", core);
+await kinds[kind]("lab", lab);
+const out = new core.Pipeline(config).run(input);
+console.log(
+  JSON.stringify({
+    initialized: [core.isInitialized(), lab.isInitialized()],
+    results: out.results.map((r) => [r.id, r.score, r.band]),
+    confidence: out.confidence,
+    platt: lab.fitPlatt(scores, labels),
+  }),
+);

@@ -1,0 +1,139 @@
+// The entries without top-level await, in Node (issue 12): calibrank/init and
+// calibrank/lab/init through the package's exports map (ESM and CommonJS). Before init
+// every function throws a ScoreError that says what to call; init() takes every kind of
+// input it documents (each in a fresh process, tests/js/init-child.mjs) and rejects the
+// rest with INVALID_TYPE; after it, the whole JS suite and the golden vectors pass through
+// these entries. Last, a CommonJS server bundle (esbuild --platform=node --format=cjs)
+// from the packed tarball.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { execFile, execFileSync } from "node:child_process";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as main from "calibrank";
+import * as mainLab from "calibrank/lab";
+import * as core from "calibrank/init";
+import labInit, * as lab from "calibrank/lab/init";
+import { tests } from "./suite.js";
+import { serve } from "./serve.mjs";
+import { makeApp } from "./app.mjs";
+import { input, config, scores, labels } from "../vite/fixture.js";
+
+const req = createRequire(import.meta.url);
+const golden = JSON.parse(readFileSync(new URL("../golden/vectors.json", import.meta.url), "utf8"));
+const outcome = (f) => {
+  try {
+    f();
+    return "no error";
+  } catch (e) {
+    return e instanceof main.ScoreError ? { code: e.code, field: e.field, message: e.message } : `not a ScoreError: ${e}`;
+  }
+};
+
+// Before init (this module's top level runs before any test).
+const before = {
+  version: outcome(() => core.version()),
+  versionAgain: outcome(() => core.version()),
+  pipeline: outcome(() => new core.Pipeline(config)),
+  rrf: outcome(() => core.rrf([["a"]])),
+  fitPlatt: outcome(() => lab.fitPlatt(scores, labels)),
+  initialized: [core.isInitialized(), lab.isInitialized()],
+};
+const badInputs = [];
+for (const bad of [42, null, {}, true, [1, 2]]) {
+  badInputs.push(await core.init(bad).then(() => "resolved", (e) => (e instanceof main.ScoreError ? `${e.code} ${e.field}` : String(e))));
+}
+const notWasm = await core.init(new Uint8Array([1, 2, 3, 4])).then(() => "resolved", (e) => e.constructor.name);
+const syncBad = outcome(() => lab.initSync("calibrank_lab.wasm"));
+const stillNot = core.isInitialized();
+await Promise.all([core.init(), labInit()]);
+
+test("before init(), every function throws a ScoreError that names init()", () => {
+  for (const [name, o] of Object.entries(before)) {
+    if (name === "initialized") continue;
+    assert.equal(o.code, "INTERNAL", name);
+    assert.match(o.message, /not initialized: call \(and await\) init\(\) from "calibrank(\/lab)?\/init"/, name);
+  }
+  assert.match(before.fitPlatt.message, /calibrank_lab\.wasm/);
+  assert.deepEqual(before.initialized, [false, false]);
+});
+
+test("init() rejects what it does not take, with INVALID_TYPE on `input`, and stays usable", () => {
+  assert.deepEqual(badInputs, Array(5).fill("INVALID_TYPE input"));
+  assert.equal(notWasm, "CompileError", "bytes that are not a module: WebAssembly's CompileError");
+  assert.equal(syncBad.code, "INVALID_TYPE", "initSync takes bytes or a module, not a URL");
+  assert.equal(stillNot, false);
+  assert.deepEqual([core.isInitialized(), lab.isInitialized()], [true, true]);
+});
+
+test("the init entries share ScoreError with the main entries (ESM and CommonJS)", () => {
+  assert.equal(core.ScoreError, main.ScoreError);
+  assert.equal(lab.ScoreError, main.ScoreError);
+  assert.equal(req("calibrank/init").ScoreError, main.ScoreError);
+  assert.equal(req("calibrank/lab/init").ScoreError, mainLab.ScoreError);
+  assert.match(req.resolve("calibrank/init"), /init\.node\.cjs$/);
+  assert.match(req.resolve("calibrank/lab/init"), /lab\.init\.node\.cjs$/);
+  assert.equal(core.default, core.init);
+});
+
+const lib = { ...lab, ...core };
+for (const t of tests(lib, golden)) test(`init entries: ${t.name}`, t.fn);
+
+test("every documented input, ESM and CommonJS, gives the main entry's numbers", async () => {
+  const pkg = fileURLToPath(new URL("../../pkg", import.meta.url));
+  const { server, url } = await serve(pkg);
+  try {
+    const out = new main.Pipeline(config).run(input);
+    const expected = {
+      initialized: [true, true],
+      results: out.results.map((r) => [r.id, r.score, r.band]),
+      confidence: out.confidence,
+      platt: mainLab.fitPlatt(scores, labels),
+    };
+    const child = fileURLToPath(new URL("./init-child.mjs", import.meta.url));
+    const kinds = ["none", "fileUrl", "fileString", "buffer", "arrayBuffer", "module", "promise", "response", "untypedResponse", "httpUrl", "httpFetch", "request", "syncBytes", "syncModule"];
+    for (const [format, list] of [["esm", kinds], ["cjs", ["none", "fileUrl", "buffer", "response", "httpUrl", "syncModule"]]]) {
+      for (const kind of list) {
+        const got = await new Promise((resolve, reject) =>
+          execFile(process.execPath, [child, format, kind, url], (err, stdout, stderr) => (err ? reject(new Error(`${format} ${kind}: ${stderr}`)) : resolve(stdout))),
+        );
+        assert.deepEqual(JSON.parse(got), expected, `${format} ${kind}`);
+      }
+    }
+    // init() twice at once compiles once; once initialized, init() resolves at once, whatever it is given.
+    const twice = execFileSync(process.execPath, [child, "esm", "twice", url], { encoding: "utf8" });
+    assert.deepEqual(JSON.parse(twice), expected);
+  } finally {
+    server.close();
+  }
+});
+
+test("a CommonJS server bundle (esbuild --platform=node --format=cjs --target=node18) from the tarball: says what to do without the .wasm, runs with it", async () => {
+  const dir = makeApp(["fixture.js"]);
+  try {
+    writeFileSync(
+      join(dir, "server.js"),
+      `import { init, Pipeline } from "calibrank/init";
+import { init as initLab, fitPlatt } from "calibrank/lab/init";
+import { input, config, scores, labels } from "./fixture.js";
+Promise.all([init(), initLab()]).then(() => {
+  const out = new Pipeline(config).run(input);
+  console.log(JSON.stringify({ results: out.results.map((r) => [r.id, r.score, r.band]), platt: fitPlatt(scores, labels) }));
+}, (e) => { console.error(String(e)); process.exit(1); });
+`,
+    );
+    const { build } = await import("esbuild");
+    mkdirSync(join(dir, "dist"));
+    const built = await build({ absWorkingDir: dir, entryPoints: ["server.js"], bundle: true, platform: "node", format: "cjs", target: "node18", outfile: "dist/server.cjs", logLevel: "silent" });
+    assert.deepEqual(built.warnings, []);
+    const run = () => execFileSync(process.execPath, [join(dir, "dist/server.cjs")], { encoding: "utf8", stdio: "pipe" });
+    assert.throws(run, (e) => /copy node_modules\/calibrank\/\*\.wasm next to your server bundle/.test(e.stderr));
+    for (const m of ["core", "lab"]) copyFileSync(join(dir, "node_modules/calibrank", `calibrank_${m}.wasm`), join(dir, "dist", `calibrank_${m}.wasm`));
+    const out = new main.Pipeline(config).run(input);
+    assert.deepEqual(JSON.parse(run()), { results: out.results.map((r) => [r.id, r.score, r.band]), platt: mainLab.fitPlatt(scores, labels) });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,194 @@
+// The left column's building blocks: inputs bound to a path of the state (config paths
+// show the package's default until overridden), and the collapsible panels they sit in.
+import { h, nextId, getPath, setPath, deletePath } from "./dom.js";
+import { showProblem } from "./notices.js";
+
+export const wide = () => window.matchMedia("(min-width: 901px)").matches;
+
+// Open or closed, per panel title, kept across rebuilds of the controls.
+const openMemory = new Map();
+export function remembered(details, key, open) {
+  details.open = openMemory.has(key) ? openMemory.get(key) : open;
+  details.addEventListener("toggle", () => openMemory.set(key, details.open));
+  return details;
+}
+
+export function section(title, { id, open = true, note } = {}, ...children) {
+  const d = h("details", { class: "panel", id }, h("summary", {}, h("h2", { text: title })), h("div", { class: "panel-body" }, note ? h("p", { class: "note", text: note }) : null, ...children));
+  return remembered(d, id || title, open);
+}
+
+/**
+ * Bound inputs over `ctx` = { state, defaults, changed() } (state and defaults read at
+ * every use). Returns the input builders, sync() (re-reads every connected bound input
+ * but the focused one) and isOverridden / markOverride.
+ */
+export function createForm(ctx) {
+  const bindings = []; // { el, read } of inputs bound to state paths
+
+  function sync() {
+    const active = document.activeElement;
+    for (const b of bindings) if (b.el !== active && b.el.isConnected) b.read();
+    for (let i = bindings.length - 1; i >= 0; i--) if (!bindings[i].el.isConnected) bindings.splice(i, 1);
+  }
+
+  /** The value at `path` of the state, or the package's default for config paths. */
+  function valueAt(path) {
+    const v = getPath(ctx.state, path);
+    if (v !== undefined) return v;
+    if (path.startsWith("config.")) return getPath(ctx.defaults, path.slice(7));
+    return undefined;
+  }
+
+  /** Whether a config value differs from the package's default. */
+  function isOverridden(path) {
+    const v = getPath(ctx.state, path);
+    if (v === undefined) return false;
+    return !path.startsWith("config.") || JSON.stringify(v) !== JSON.stringify(getPath(ctx.defaults, path.slice(7)));
+  }
+
+  /** A number input bound to a state path. */
+  function numberInput(path, { min, max, step = "any", optional = false, id, label, onChange, placeholder = "none" } = {}) {
+    const el = h("input", { type: "number", step, min, max, inputmode: "decimal", id: id || nextId("n"), "data-path": path, "aria-label": label });
+    const read = () => {
+      const v = valueAt(path);
+      el.value = v === undefined || v === null ? "" : String(v);
+      if (optional) el.placeholder = placeholder;
+    };
+    el.addEventListener("input", () => {
+      const text = el.value.trim();
+      if (text === "") {
+        if (!optional && path.startsWith("input.")) return;
+        deletePath(ctx.state, path);
+      } else {
+        const n = Number(text);
+        if (!Number.isFinite(n)) return;
+        setPath(ctx.state, path, n);
+      }
+      markOverride(el, path);
+      sync();
+      onChange ? onChange() : ctx.changed();
+    });
+    bindings.push({ el, read });
+    read();
+    return el;
+  }
+
+  /** A range slider bound to the same path (moves at once, re-renders every frame). */
+  function rangeInput(path, { min, max, step, label }) {
+    const el = h("input", { type: "range", min, max, step, "data-path": path, "aria-label": label });
+    const read = () => {
+      const v = valueAt(path);
+      if (typeof v === "number") el.value = String(v);
+    };
+    el.addEventListener("input", () => {
+      setPath(ctx.state, path, Number(el.value));
+      sync();
+      ctx.changed();
+    });
+    bindings.push({ el, read });
+    read();
+    return el;
+  }
+
+  function textInput(path, { id, label, placeholder, onChange, optional = true, multiline = false } = {}) {
+    const attrs = { id: id || nextId("t"), "data-path": path, "aria-label": label, placeholder, autocomplete: "off", spellcheck: "false" };
+    const el = multiline ? h("textarea", { ...attrs, rows: 2 }) : h("input", { type: "text", ...attrs });
+    const read = () => {
+      const v = valueAt(path);
+      el.value = v === undefined || v === null ? "" : String(v);
+    };
+    el.addEventListener("input", () => {
+      if (el.value === "" && optional) deletePath(ctx.state, path);
+      else setPath(ctx.state, path, el.value);
+      sync();
+      onChange ? onChange() : ctx.changed();
+    });
+    bindings.push({ el, read });
+    read();
+    return el;
+  }
+
+  function selectInput(path, options, { id, label, onChange } = {}) {
+    const el = h("select", { id: id || nextId("s"), "data-path": path, "aria-label": label }, options.map((o) => h("option", { value: o, text: o })));
+    const read = () => {
+      const v = valueAt(path);
+      if (v !== undefined) el.value = String(v);
+    };
+    el.addEventListener("change", () => {
+      setPath(ctx.state, path, el.value);
+      markOverride(el, path);
+      sync();
+      onChange ? onChange() : ctx.changed();
+    });
+    bindings.push({ el, read });
+    read();
+    return el;
+  }
+
+  /** A JSON textarea bound to a path: shows an inline message while the JSON is invalid. */
+  function jsonInput(path, { rows = 3, label, optional = true, id = nextId("j") } = {}) {
+    const msg = h("p", { class: "field-error", id: id + "-msg", hidden: true });
+    const el = h("textarea", { id, rows, spellcheck: "false", "data-path": path, "aria-label": label, "aria-describedby": msg.id, class: "code" });
+    const read = () => {
+      const v = valueAt(path);
+      el.value = v === undefined ? "" : JSON.stringify(v);
+      msg.hidden = true;
+    };
+    el.addEventListener("input", () => {
+      const text = el.value.trim();
+      if (text === "" && optional) {
+        deletePath(ctx.state, path);
+        msg.hidden = true;
+        markOverride(el, path);
+        return ctx.changed();
+      }
+      try {
+        setPath(ctx.state, path, JSON.parse(text));
+        msg.hidden = true;
+        markOverride(el, path);
+        ctx.changed();
+      } catch (e) {
+        msg.textContent = `Invalid JSON: ${e.message}`;
+        msg.hidden = false;
+        showProblem({ title: "Invalid JSON", message: `${path.replace(/^config\./, "")}: ${e.message}` });
+      }
+    });
+    bindings.push({ el, read });
+    read();
+    return h("div", { class: "json-field" }, el, msg);
+  }
+
+  function checkboxInput(path, { label, id } = {}) {
+    const el = h("input", { type: "checkbox", id, "data-path": path, "aria-label": label });
+    const read = () => (el.checked = Boolean(valueAt(path)));
+    el.addEventListener("change", () => {
+      setPath(ctx.state, path, el.checked);
+      markOverride(el, path);
+      ctx.changed();
+    });
+    bindings.push({ el, read });
+    read();
+    return el;
+  }
+
+  function markOverride(el, path) {
+    const field = el.closest(".field");
+    if (!field) return;
+    field.classList.toggle("overridden", isOverridden(path));
+    const badge = field.querySelector(".default-note");
+    if (badge) badge.hidden = !isOverridden(path);
+  }
+
+  /** Number + slider pairs for the outputs' quick controls. */
+  function quickControls(items) {
+    return h("div", { class: "quick" }, items.map(({ label, path, min, max, step, note }) => {
+      const id = nextId("q");
+      const num = numberInput(path, { id, min, step: "any" });
+      const range = rangeInput(path, { min, max, step, label: `${label} slider` });
+      return h("div", { class: "quick-item" }, h("label", { for: id, text: label }), h("div", { class: "quick-inputs" }, range, num), note ? h("span", { class: "help", text: note }) : null);
+    }));
+  }
+
+  return { sync, isOverridden, markOverride, numberInput, rangeInput, textInput, selectInput, jsonInput, checkboxInput, quickControls };
+}

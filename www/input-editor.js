@@ -1,0 +1,366 @@
+// The input editor of the pipeline mode: the query, "now" and context fields, the ranked
+// lists (table, JSON and TREC run tabs) and the candidates' metadata table.
+import { h, fill, nextId, debounce } from "./dom.js";
+import { describeError, showProblem, notice } from "./notices.js";
+import { section, remembered, wide } from "./form.js";
+
+/** The input's lists, or none if it has no array of lists. */
+export const listsOf = (state) => (Array.isArray(state.input.lists) ? state.input.lists : []);
+/** The input's items (metadata by id), or none if it has no object of items. */
+export const itemsOf = (state) => (state.input.items && typeof state.input.items === "object" && !Array.isArray(state.input.items) ? state.input.items : {});
+
+// The metadata table's columns.
+const META_FIELDS = [
+  { key: "name", label: "name", kind: "text" },
+  { key: "type", label: "type", kind: "text" },
+  { key: "summary", label: "summary", kind: "text" },
+  { key: "content", label: "content", kind: "text" },
+  { key: "modifiedAt", label: "modifiedAt", kind: "time" },
+  { key: "fiscalYear", label: "fiscalYear", kind: "number" },
+  { key: "crossEncoderScore", label: "crossEncoderScore", kind: "number" },
+];
+
+/**
+ * The input panels over `ctx` = { state, lib, sample, changed(), writeUrl() } and the
+ * bound inputs of `form` (createForm). Returns { inputPanel, metadataPanel }.
+ */
+export function createInputEditor(ctx, form) {
+  const { textInput } = form;
+  const inputLists = () => listsOf(ctx.state);
+  const inputItems = () => itemsOf(ctx.state);
+
+  function inputPanel() {
+    const qid = nextId("query");
+    const nowId = nextId("now");
+    return section(
+      "Query and ranked lists",
+      { id: "inputs-panel" },
+      h("div", { class: "field" }, h("label", { for: qid, text: "Query" }), textInput("input.query", { id: qid, optional: false, multiline: true })),
+      h("div", { class: "field-row" },
+        h("div", { class: "field" }, h("label", { for: nowId, text: "Now (for step recency)" }), textInput("input.now", { id: nowId, placeholder: "ISO 8601 or epoch ms", onChange: () => ctx.changed() }))),
+      contextFields(),
+      listsTabs(),
+    );
+  }
+
+  /** input.context: selects a band profile (config.bands.profiles). */
+  function contextFields() {
+    const fields = ["taskClass", "language", "buildSystem"].map((key) => {
+      const id = nextId("ctx");
+      return h("div", { class: "field" }, h("label", { for: id, text: key }), textInput(`input.context.${key}`, { id, placeholder: "any" }));
+    });
+    return remembered(h("details", { class: "sub" }, h("summary", { text: "Context (selects a band profile)" }), h("div", { class: "field-row" }, fields)), "context", false);
+  }
+
+  // ---- ranked lists: table / JSON / TREC tabs
+
+  function listsTabs() {
+    const tabs = [
+      { key: "table", label: "Table", build: listsTable },
+      { key: "json", label: "JSON", build: inputJsonEditor },
+      { key: "trec", label: "TREC run", build: trecImporter },
+    ];
+    const tablist = h("div", { role: "tablist", "aria-label": "How to edit the ranked lists", class: "tabs" });
+    const panels = h("div", { class: "tab-panels" });
+    const current = ctx.state.view.inputTab || "table";
+    const buttons = tabs.map((t) => {
+      const b = h("button", { type: "button", role: "tab", id: `tab-${t.key}`, "aria-controls": `tabpanel-${t.key}`, "aria-selected": String(t.key === current), tabindex: t.key === current ? "0" : "-1", text: t.label });
+      b.addEventListener("click", () => select(t.key, true));
+      return b;
+    });
+    tablist.append(...buttons);
+    tablist.addEventListener("keydown", (e) => {
+      const i = tabs.findIndex((t) => t.key === (ctx.state.view.inputTab || "table"));
+      let j = null;
+      if (e.key === "ArrowRight") j = (i + 1) % tabs.length;
+      else if (e.key === "ArrowLeft") j = (i + tabs.length - 1) % tabs.length;
+      else if (e.key === "Home") j = 0;
+      else if (e.key === "End") j = tabs.length - 1;
+      if (j === null) return;
+      e.preventDefault();
+      select(tabs[j].key, true);
+    });
+    function select(key, focus) {
+      ctx.state.view.inputTab = key;
+      buttons.forEach((b, i) => {
+        const on = tabs[i].key === key;
+        b.setAttribute("aria-selected", String(on));
+        b.tabIndex = on ? 0 : -1;
+        if (on && focus) b.focus();
+      });
+      const t = tabs.find((x) => x.key === key);
+      fill(panels, h("div", { role: "tabpanel", id: `tabpanel-${key}`, "aria-labelledby": `tab-${key}`, class: "tab-panel" }, t.build()));
+      ctx.writeUrl();
+    }
+    select(current, false);
+    return h("div", { class: "lists-editor" }, tablist, panels);
+  }
+
+  /** "id" or "id score" per line. */
+  function listText(list) {
+    if (!Array.isArray(list.ids)) return "";
+    return list.ids.map((id, i) => (Array.isArray(list.scores) ? `${id} ${list.scores[i]}` : id)).join("\n");
+  }
+
+  function parseListText(text) {
+    const lines = text.split("\n").map((l) => l.trim()).filter(Boolean);
+    const ids = [];
+    const scores = [];
+    let withScore = 0;
+    for (const line of lines) {
+      const parts = line.split(/\s+/);
+      const last = parts.at(-1);
+      if (parts.length > 1 && last !== "" && Number.isFinite(Number(last))) {
+        ids.push(parts.slice(0, -1).join(" "));
+        scores.push(Number(last));
+        withScore++;
+      } else {
+        ids.push(line);
+      }
+    }
+    if (withScore > 0 && withScore < lines.length) throw new Error("give a score on every line or on none");
+    return withScore ? { ids, scores } : { ids };
+  }
+
+  function listsTable() {
+    const tbody = h("tbody");
+    const table = h("table", { class: "lists-table" },
+      h("caption", { class: "visually-hidden", text: "Ranked lists: name, weight and ids, best first" }),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "List" }), h("th", { scope: "col", text: "Weight" }), h("th", { scope: "col", text: "Ids, best first (one per line, optional score)" }), h("th", { scope: "col" }, h("span", { class: "visually-hidden", text: "Remove" })))),
+      tbody);
+    const rebuild = () => {
+      fill(tbody);
+      inputLists().forEach((list, i) =>
+        tbody.append(list && typeof list === "object" ? listRow(list, i, rebuild) : h("tr", {}, h("td", { class: "field-error", text: `List ${i + 1} is not an object: edit it in the JSON tab.` }))));
+    };
+    rebuild();
+    const add = h("button", { type: "button", class: "secondary small", text: "+ Add a list" });
+    add.addEventListener("click", () => {
+      if (!Array.isArray(ctx.state.input.lists)) ctx.state.input.lists = [];
+      const n = ctx.state.input.lists.length + 1;
+      ctx.state.input.lists.push({ name: `list${n}`, ids: [] });
+      rebuild();
+      tbody.lastElementChild?.querySelector("input")?.focus();
+      ctx.changed();
+    });
+    return h("div", {}, h("p", { class: "note", text: "Each list: its name, its weight (empty: 1), then its ids, best first, one per line with an optional score." }), h("div", { class: "table-scroll" }, table), add);
+  }
+
+  function listRow(list, i, rebuild) {
+    const name = h("input", { type: "text", value: String(list.name ?? ""), "aria-label": `Name of list ${i + 1}`, "data-path": `input.lists.${i}.name`, spellcheck: "false" });
+    name.addEventListener("input", () => {
+      list.name = name.value;
+      ctx.changed();
+    });
+    const weight = h("input", { type: "number", step: "any", min: 0, value: list.weight ?? "", placeholder: "weight: 1", "aria-label": `Weight of list ${list.name}`, "data-path": `input.lists.${i}.weight`, class: "narrow" });
+    weight.addEventListener("input", () => {
+      if (weight.value.trim() === "") delete list.weight;
+      else if (Number.isFinite(Number(weight.value))) list.weight = Number(weight.value);
+      ctx.changed();
+    });
+    const msg = h("p", { class: "field-error", hidden: true, id: nextId("lm") });
+    const ids = h("textarea", { rows: 5, class: "code", spellcheck: "false", "aria-label": `Ids of list ${list.name}, best first`, "aria-describedby": msg.id, "data-path": `input.lists.${i}.ids` });
+    ids.value = listText(list);
+    ids.addEventListener("input", () => {
+      try {
+        const parsed = parseListText(ids.value);
+        list.ids = parsed.ids;
+        if (parsed.scores) list.scores = parsed.scores;
+        else delete list.scores;
+        msg.hidden = true;
+        ids.removeAttribute("aria-invalid");
+        ctx.changed();
+        refreshMetadataSoon();
+      } catch (e) {
+        msg.textContent = e.message;
+        msg.hidden = false;
+        ids.setAttribute("aria-invalid", "true");
+      }
+    });
+    const remove = h("button", { type: "button", class: "icon", "aria-label": `Remove list ${list.name}`, title: "Remove this list", text: "×" });
+    remove.addEventListener("click", () => {
+      ctx.state.input.lists.splice(i, 1);
+      rebuild();
+      ctx.changed();
+    });
+    return h("tr", {}, h("td", {}, name), h("td", {}, weight), h("td", {}, ids, msg), h("td", {}, remove));
+  }
+
+  function inputJsonEditor() {
+    const id = nextId("json");
+    const msg = h("p", { class: "field-error", id: id + "-msg", hidden: true, "data-json-error": "" });
+    const ta = h("textarea", { id, rows: 14, class: "code", spellcheck: "false", "aria-describedby": msg.id });
+    ta.value = JSON.stringify(ctx.state.input, null, 2);
+    const apply = () => {
+      let parsed;
+      try {
+        parsed = JSON.parse(ta.value);
+      } catch (e) {
+        msg.textContent = `Invalid JSON: ${e.message}`;
+        msg.hidden = false;
+        ta.setAttribute("aria-invalid", "true");
+        showProblem({ title: "Invalid JSON", message: e.message, hint: "The input was not changed. Fix the JSON and apply it again." });
+        return;
+      }
+      if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
+        msg.textContent = "The input must be a JSON object: { query, lists, items, now, context }.";
+        msg.hidden = false;
+        showProblem({ title: "Invalid input", message: msg.textContent });
+        return;
+      }
+      msg.hidden = true;
+      ta.removeAttribute("aria-invalid");
+      ctx.state.input = parsed;
+      if (!Array.isArray(ctx.state.input.lists)) ctx.state.input.lists = ctx.state.input.lists ?? [];
+      ctx.changed();
+      rebuildMetadata();
+      notice("Input applied.");
+    };
+    ta.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+        e.preventDefault();
+        apply();
+      }
+    });
+    const button = h("button", { type: "button", id: "apply-input-json", text: "Apply JSON" });
+    button.addEventListener("click", apply);
+    return h("div", {},
+      h("label", { for: id, class: "block-label", text: "PipelineInput as JSON: { query, lists: [{ name, ids, scores?, weight? }], items, now, context }" }),
+      ta, msg, h("div", { class: "button-row" }, button, h("span", { class: "note", text: "Ctrl+Enter applies." })));
+  }
+
+  function trecImporter() {
+    const id = nextId("trec");
+    const qidId = nextId("qid");
+    const msg = h("p", { class: "field-error", hidden: true });
+    const ta = h("textarea", { id, rows: 10, class: "code", spellcheck: "false", placeholder: "qid Q0 docid rank score tag\n1 Q0 722 1 10.85 bm25\n1 Q0 722 1 0.63 dense" });
+    const qid = h("input", { id: qidId, type: "text", class: "narrow", placeholder: "first", spellcheck: "false" });
+    const replace = h("input", { type: "checkbox", checked: true, id: nextId("rep") });
+    const importBtn = h("button", { type: "button", text: "Import lists" });
+    importBtn.addEventListener("click", () => {
+      try {
+        // One list per run tag (the sixth column); the package parses each part.
+        const parts = new Map();
+        for (const line of ta.value.split("\n")) {
+          const cols = line.trim().split(/\s+/);
+          if (cols.length < 2) continue;
+          const tag = cols[5] || "run";
+          if (!parts.has(tag)) parts.set(tag, []);
+          parts.get(tag).push(line);
+        }
+        if (parts.size === 0) throw new Error("paste at least one line: qid Q0 docid rank score tag");
+        const lists = [];
+        let chosen = qid.value.trim();
+        for (const [tag, lines] of parts) {
+          const run = ctx.lib.parseTrecRun(lines.join("\n"));
+          if (!chosen) chosen = Object.keys(run)[0];
+          const docs = run[chosen];
+          if (!docs) continue;
+          // Best first: by the run's score, descending (ties keep the parsed order).
+          const entries = Object.entries(docs).sort((a, b) => b[1] - a[1]);
+          lists.push({ name: tag, ids: entries.map((e) => e[0]), scores: entries.map((e) => e[1]) });
+        }
+        if (lists.length === 0) throw new Error(`no line for query ${chosen}`);
+        if (replace.checked) ctx.state.input.lists = lists;
+        else for (const l of lists) {
+          const at = ctx.state.input.lists.findIndex((x) => x.name === l.name);
+          if (at >= 0) ctx.state.input.lists[at] = l;
+          else ctx.state.input.lists.push(l);
+        }
+        msg.hidden = true;
+        ctx.changed();
+        rebuildMetadata();
+        notice(`Imported ${lists.length} list(s) for query ${chosen}: ${lists.map((l) => `${l.name} (${l.ids.length})`).join(", ")}.`);
+      } catch (e) {
+        const d = describeError(e, ctx.lib);
+        msg.textContent = d.code ? `${d.code} (${d.field}): ${d.message}` : d.message;
+        msg.hidden = false;
+        showProblem(d.code ? d : { title: "The TREC run could not be imported", message: d.message });
+      }
+    });
+    const row = [importBtn];
+    const q = ctx.sample ? ctx.sample.queries.find((x) => `cisi-${x.id}` === ctx.state.preset) : null;
+    if (q) {
+      const fillBtn = h("button", { type: "button", class: "secondary", text: `Paste CISI Q${q.id}'s runs` });
+      fillBtn.addEventListener("click", () => {
+        ta.value = ctx.sample.runs.flatMap((name) => q.runs[name].ids.map((doc, i) => `${q.id} Q0 ${doc} ${i + 1} ${q.runs[name].scores[i]} ${name}`)).join("\n");
+        qid.value = q.id;
+        ta.focus();
+      });
+      row.push(fillBtn);
+    }
+    return h("div", {},
+      h("label", { for: id, class: "block-label", text: "TREC run lines: qid Q0 docid rank score tag (one list per tag)" }),
+      ta,
+      h("div", { class: "field-row" },
+        h("div", { class: "field" }, h("label", { for: qidId, text: "Query id" }), qid),
+        h("div", { class: "field checkbox" }, replace, h("label", { for: replace.id, text: "Replace all lists" }))),
+      msg,
+      h("div", { class: "button-row" }, ...row));
+  }
+
+  // ---- candidate metadata
+
+  function candidateIds() {
+    const seen = new Set();
+    for (const l of inputLists()) if (l && Array.isArray(l.ids)) for (const id of l.ids) seen.add(String(id));
+    for (const id of Object.keys(inputItems())) seen.add(id);
+    return [...seen];
+  }
+
+  let metadataHost = null;
+  function metadataPanel() {
+    metadataHost = h("div", {});
+    const ids = candidateIds();
+    const panel = section(`Candidate metadata (${ids.length})`, { id: "metadata-panel", open: ids.length <= 6 && wide(), note: "Used by recency (modifiedAt, fiscalYear) and the rerankers (name, type, summary, content, crossEncoderScore). Empty cells are absent." }, metadataHost);
+    rebuildMetadata();
+    return panel;
+  }
+
+  let metadataKey = "";
+  const refreshMetadataSoon = debounce(() => {
+    if (candidateIds().join("\n") !== metadataKey) rebuildMetadata();
+  }, 400);
+
+  function rebuildMetadata() {
+    if (!metadataHost || !metadataHost.isConnected && metadataHost.parentNode === null) return;
+    const ids = candidateIds();
+    metadataKey = ids.join("\n");
+    const summary = metadataHost.closest("details")?.querySelector("h2");
+    if (summary) summary.textContent = `Candidate metadata (${ids.length})`;
+    const head = h("tr", {}, h("th", { scope: "col", text: "id" }), META_FIELDS.map((f) => h("th", { scope: "col", text: f.label })));
+    const body = h("tbody");
+    for (const id of ids) {
+      const item = inputItems()[id] || {};
+      const cells = META_FIELDS.map((f) => {
+        const v = item[f.key];
+        const el = h("input", {
+          type: f.kind === "number" ? "number" : "text",
+          step: f.kind === "number" ? "any" : undefined,
+          value: v === undefined ? "" : String(v),
+          "aria-label": `${f.label} of ${id}`,
+          class: f.key === "name" || f.key === "summary" || f.key === "content" ? "wide" : "narrow",
+          spellcheck: "false",
+        });
+        el.addEventListener("input", () => {
+          if (inputItems() !== ctx.state.input.items) ctx.state.input.items = {};
+          const it = (ctx.state.input.items[id] ??= {});
+          const text = el.value;
+          if (text.trim() === "") delete it[f.key];
+          else if (f.kind === "number") {
+            if (!Number.isFinite(Number(text))) return;
+            it[f.key] = Number(text);
+          } else if (f.kind === "time" && /^-?\d+(\.\d+)?$/.test(text.trim())) it[f.key] = Number(text);
+          else it[f.key] = text;
+          if (Object.keys(it).length === 0) delete ctx.state.input.items[id];
+          ctx.changed();
+        });
+        return h("td", {}, el);
+      });
+      body.append(h("tr", {}, h("th", { scope: "row", class: "id-cell", text: id }), cells));
+    }
+    fill(metadataHost, h("div", { class: "table-scroll" }, h("table", { class: "meta-table" }, h("caption", { class: "visually-hidden", text: "Candidate metadata" }), h("thead", {}, head), body)));
+  }
+
+  return { inputPanel, metadataPanel };
+}

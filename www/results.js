@@ -1,0 +1,251 @@
+// The outputs of the pipeline mode: the query-level result and its figures, the
+// per-stage explanation (one panel per stage, from result.explain), the calibration curve
+// with its quick controls, relative vs absolute scores, the final ranking, and (CISI
+// presets) the judgements and query-confidence cards.
+import { h, fill, $$, fmt, fmtp, full } from "./dom.js";
+import * as charts from "./charts.js";
+import { renderOutcome, confidencePanel } from "./confidence.js";
+import { describeError, showProblem, notice } from "./notices.js";
+import { card, figureBox, width, bandChip, cursor, chartCache } from "./figures.js";
+import { listsOf, itemsOf } from "./input-editor.js";
+import { createEvaluationPanel } from "./evaluation.js";
+
+/**
+ * The pipeline outputs over `ctx` = { out (containers, emptied by the caller on a
+ * rebuild), state, lib, sample, defaults, result, evaluation, changed(opts), recompute(),
+ * renderOutputs(), writeUrl() } and `form` (createForm: the quick controls).
+ * Returns { build(root), render() }.
+ */
+export function createPipelineView(ctx, form) {
+  const { out } = ctx;
+  const { quickControls } = form;
+  const evaluationPanel = createEvaluationPanel(ctx);
+
+  function buildPipelineOutputs(root) {
+    out.outcome = h("div", { class: "outcome-box" });
+    out.summary = h("div", { class: "summary" });
+    root.append(card("result", "Result", out.outcome, out.summary));
+
+    out.stageLegend = h("div", { class: "legend" });
+    const dropped = h("input", { type: "checkbox", id: "show-dropped", checked: ctx.state.view.showDropped });
+    dropped.addEventListener("change", () => {
+      ctx.state.view.showDropped = dropped.checked;
+      ctx.renderOutputs();
+      ctx.writeUrl();
+    });
+    out.stages = figureBox("stage-chart", "The pipeline, stage by stage");
+    root.append(card("stages", "The pipeline, stage by stage",
+      h("p", { class: "note", text: "Each result's value after every stage, from result.explain. Hover a bar, or focus the chart and use the arrow keys, to see the contributing lists and ranks." }),
+      h("div", { class: "toolbar" }, out.stageLegend, h("span", { class: "checkbox" }, dropped, h("label", { for: "show-dropped", text: "Show dropped candidates (faded)" }))),
+      out.stages));
+
+    out.curveControls = h("div", {});
+    out.curve = figureBox("curve-chart", "Calibration curve");
+    out.curveNote = h("p", { class: "note" });
+    root.append(card("calibration", "Calibration curve", out.curveNote, out.curveControls, out.curve));
+
+    out.relFig = h("figure", { class: "chart", id: "relative-chart", tabindex: "0", role: "group", "aria-label": "Max-normalized scores. Use the arrow keys to step through the results." });
+    out.absFig = h("figure", { class: "chart", id: "absolute-chart", tabindex: "0", role: "group", "aria-label": "Calibrated scores. Use the arrow keys to step through the results." });
+    out.relative = h("div", { class: "pair" }, out.relFig, out.absFig);
+    root.append(card("relative", "Relative vs absolute",
+      h("p", { class: "note", text: "The same results: max-normalization, normalize(scores, \"max\") of the scores before normalization, always puts the best at 1.0 however weak it is; the calibrated confidence keeps an absolute meaning across queries." }),
+      out.relative));
+
+    out.ranking = h("div", {});
+    root.append(card("ranking", "Final ranking", out.ranking));
+
+    if (ctx.state.judgements && ctx.sample) {
+      out.evaluation = h("div", {});
+      root.append(card("evaluation", "Judgements: calibration quality, fitting and fusion tuning", out.evaluation));
+      evaluationPanel.build(out.evaluation);
+      out.confidence = confidencePanel({
+        lib: ctx.lib,
+        sample: ctx.sample,
+        getState: () => ctx.state,
+        changed: () => ctx.changed({ rebuildControls: true }),
+        notice,
+        problem: (e) => showProblem(e.code ? { title: "The package rejected the fit", code: e.code, field: e.field, message: e.message } : describeError(e, ctx.lib)),
+      });
+      root.append(card("query-confidence", "Query confidence: know when nothing relevant was found", out.confidence.root));
+    }
+  }
+
+  function renderCurveControls() {
+    const cal = ctx.result?.effective?.calibration || ctx.defaults.calibration;
+    // Slider ranges follow the raw scores (not the threshold, so a drag never rescales).
+    const rawMax = Math.max(0, ...(ctx.result?.rows || []).filter((x) => x.explain).map((x) => x.explain.normalized));
+    const tMax = cal.method === "sigmoid" ? Math.max(niceMax(rawMax * 2), niceMax(cal.threshold)) : 0;
+    const sMax = cal.method === "sigmoid" ? Math.max(400, niceMax(cal.steepness)) : 0;
+    const key = `${cal.method}:${tMax}:${sMax}`;
+    if (out.curveControls.dataset.key === key) return;
+    out.curveControls.dataset.key = key;
+    const items = [];
+    if (cal.method === "sigmoid") {
+      items.push({ label: "Sigmoid threshold", path: "config.calibration.threshold", min: 0, max: tMax, step: tMax / 500 });
+      items.push({ label: "Sigmoid steepness", path: "config.calibration.steepness", min: 1, max: sMax, step: 1 });
+    }
+    items.push({ label: "High floor (hit ≥)", path: "config.bands.highFloor", min: 0, max: 1, step: 0.01 });
+    items.push({ label: "Degraded floor (degraded ≥)", path: "config.bands.degradedFloor", min: 0, max: 1, step: 0.01 });
+    items.push({ label: "minConfidence (drop below)", path: "config.minConfidence", min: 0, max: 1, step: 0.01 });
+    const active = document.activeElement?.dataset?.path;
+    const wasRange = document.activeElement?.type === "range";
+    fill(out.curveControls, quickControls(items));
+    if (cal.method !== "sigmoid") {
+      out.curveControls.prepend(h("p", { class: "note", text: `Fitted ${cal.method} calibration in use${cal.method === "platt" ? `: a = ${fmt(cal.a)}, b = ${fmt(cal.b)}` : ` (${cal.x.length} knots)`}. Choose "sigmoid" in Configuration › Calibration to go back.` }));
+    }
+    if (active) $$(`[data-path="${CSS.escape(active)}"]`, out.curveControls).find((el) => (el.type === "range") === wasRange)?.focus();
+  }
+
+  function niceMax(x) {
+    if (!(x > 0)) return 1;
+    const p = 10 ** Math.floor(Math.log10(x));
+    for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= x) return m * p;
+    return 10 * p;
+  }
+
+  function renderPipeline() {
+    const r = ctx.result;
+    const shown = ctx.state.view.showDropped ? r.rows : r.rows.filter((x) => x.returned);
+    const rows = shown.filter((x) => x.explain);
+    const listNames = [...new Set(listsOf(ctx.state).map((l) => String(l?.name)))];
+
+    // The query-level outcome, then query confidence, bands, stats, metrics.
+    renderOutcome(out.outcome, { lib: ctx.lib, state: ctx.state, result: r, seedSigmoid: { threshold: ctx.defaults.calibration.threshold, steepness: ctx.defaults.calibration.steepness } });
+    const c = r.out.confidence;
+    const s = r.out.stats;
+    const metric = (key, label, value, hint) => h("div", { class: "metric", "data-key": key, "data-value": full(value) }, h("span", { class: "metric-label", text: label }), h("span", { class: "metric-value", text: fmt(value, 3) }), hint ? h("span", { class: "metric-hint", text: hint }) : null);
+    const figures = [
+      metric("weightedTop5", "Query confidence (weighted top-5)", c.weightedTop5),
+      metric("expectedPrecision", "Expected precision", c.expectedPrecision, `mean of the top ${c.k}`),
+      metric("atLeastOneRelevant", "P(at least one relevant)", c.atLeastOneRelevant, r.out.outcome.source === "model" ? "from the fitted model" : `over the top ${c.k}`),
+    ];
+    if (r.metrics) figures.push(metric("ndcg10", "nDCG@10 vs judgements", r.metrics.fused["ndcg@10"], listMetricsHint(r.metrics)));
+    fill(out.summary,
+      h("div", { class: "metrics" }, figures),
+      h("p", { class: "stats", "data-stats": JSON.stringify(s) },
+        `${s.returned} returned of ${s.candidates} candidates (${s.inSeveralLists} in several lists): `,
+        bandChip("hit"), ` ${s.hits}  `, bandChip("degraded"), ` ${s.degraded}  `, bandChip("miss"), ` ${s.misses}. `,
+        `Dropped: ${s.beyondTopK} beyond topK, ${s.beyondCandidateLimit} beyond the rerank limit, ${s.belowMinRelevance} below minRelevance, ${s.belowMinConfidence} below minConfidence, ${s.beyondTopN} beyond topN.`,
+        s.bandProfile ? ` Band profile: ${s.bandProfile}.` : ""));
+
+    // Stage chart.
+    fill(out.stageLegend, listNames.map((n, i) => h("span", { class: "legend-item" }, h("span", { class: "swatch", "data-color": i }), n)),
+      charts.BANDS.map((b) => h("span", { class: "legend-item" }, h("span", { class: `swatch band-${b}` }), b)));
+    $$(".swatch[data-color]", out.stageLegend).forEach((el) => (el.style.background = charts.LIST_COLORS[Number(el.dataset.color) % charts.LIST_COLORS.length]));
+    if (rows.length === 0) {
+      fill(out.stages, h("p", { class: "empty", text: r.out.results.length ? "explain is off: turn it on to see the stages." : "No candidate reached calibration." }));
+    } else {
+      const w = width(out.stages);
+      const cols = w >= 1100 ? 3 : w >= 640 ? 2 : 1;
+      const panelWidth = Math.floor((w - (cols - 1) * 16) / cols);
+      const panels = charts.stagePanels(rows, { width: panelWidth, listNames, effective: r.effective, floors: r.floors, cache: chartCache });
+      fill(out.stages, h("div", { class: "panels", "data-cols": cols }, panels.map((p) => h("div", { class: "panel-chart", "data-panel": p.key }, h("h3", { text: p.title }), h("p", { class: "panel-note", text: p.note }), p.svg))));
+      cursor(out.stages, rows.map((x) => x.id), describeRow);
+    }
+
+    // Calibration curve.
+    const cal = r.effective.calibration;
+    out.curveNote.textContent =
+      cal.method === "sigmoid"
+        ? `1 / (1 + exp(−${fmtp(cal.steepness)} · (raw − ${fmtp(cal.threshold)}))), evaluated by the package over the raw-score axis; the results sit on it, coloured by band. Move a floor or the threshold: the bands re-colour at once.`
+        : `The fitted ${cal.method} calibration, evaluated by the package (applyCalibration) over the raw-score axis.`;
+    if (r.floors.profile) out.curveNote.textContent += ` Band profile “${r.floors.profile}” is in force (floors ${fmtp(r.floors.highFloor)} / ${fmtp(r.floors.degradedFloor)}); the floor sliders set the default floors.`;
+    renderCurveControls();
+    const cw = width(out.curve);
+    fill(out.curve, charts.calibrationCurve({
+      points: r.curvePoints,
+      rows,
+      width: cw,
+      floors: r.floors,
+      minConfidence: r.effective.minConfidence,
+      threshold: cal.method === "sigmoid" ? cal.threshold : undefined,
+      domain: r.curveDomain,
+      labelPoints: rows.filter((x) => x.returned).length <= 6,
+    }));
+    cursor(out.curve, rows.map((x) => x.id), describeRow);
+
+    // Relative vs absolute.
+    const rw = width(out.relative, 300);
+    const pairCols = rw >= 620 ? 2 : 1;
+    const pw = Math.floor((rw - (pairCols - 1) * 16) / pairCols);
+    const ra = charts.relativeAbsolute(rows, { width: pw, floors: r.floors, cache: chartCache });
+    fill(out.relFig, h("figcaption", { text: "Relative: normalize(raw, \"max\")" }), ra.relative);
+    fill(out.absFig, h("figcaption", { text: "Absolute: calibrated confidence" }), ra.absolute);
+    out.relative.dataset.cols = pairCols;
+    cursor(out.relFig, rows.map((x) => x.id), describeRow);
+    cursor(out.absFig, rows.map((x) => x.id), describeRow);
+
+    renderRanking();
+    if (out.evaluation) evaluationPanel.render();
+    if (out.confidence) out.confidence.render();
+  }
+
+  function listMetricsHint(m) {
+    return Object.entries(m).filter(([k]) => k !== "fused").map(([k, v]) => `${k} ${fmt(v["ndcg@10"], 3)}`).join(" · ");
+  }
+
+  function nameOf(id) {
+    const name = itemsOf(ctx.state)[id]?.name;
+    return typeof name === "string" ? name : undefined;
+  }
+
+  function describeRow(id) {
+    const row = ctx.result.rows.find((x) => x.id === id);
+    if (!row) return [id];
+    const x = row.explain;
+    const lines = [];
+    const name = nameOf(id);
+    lines.push({ strong: name && name !== id ? `${id} · ${name}` : id });
+    lines.push(row.returned ? `#${row.rank}, ${row.band}, calibrated ${fmt(row.score)}` : `dropped (${row.reason}), ${row.band}, calibrated ${fmt(row.score)}`);
+    if (x) {
+      for (const c of x.contributions) lines.push(`${c.list} rank ${c.rank}${c.listScore !== undefined ? ` (score ${fmt(c.listScore)})` : ""}, weight ${fmtp(c.weight)}: +${fmt(c.contribution)}`);
+      lines.push(`fused ${fmt(x.fused)} · ×${fmtp(x.recencyMultiplier)} recency → ${fmt(x.afterRecency)}`);
+      if (x.rerank.method === "heuristic") lines.push(`heuristic ×${fmtp(x.rerank.factors.multiplier)} → ${fmt(x.afterRerank)}`);
+      else if (x.rerank.method === "cross_encoder") lines.push(`cross-encoder ${fmt(x.rerank.raw)} → ${fmt(x.rerank.normalized)} ×${fmtp(x.rerankRecencyMultiplier)} → ${fmt(x.afterRerank)}`);
+      lines.push(`normalized ${fmt(x.normalized)} → calibrated ${fmt(x.calibrated)}`);
+    }
+    if (row.judgement !== undefined) lines.push(row.judgement > 0 ? "judged relevant" : "not judged relevant");
+    return lines;
+  }
+
+  function renderRanking() {
+    const r = ctx.result;
+    if (r.out.results.length === 0) {
+      fill(out.ranking, h("p", { class: "empty", text: "No result passed the filters (minRelevance, minConfidence). Lower minConfidence or the sigmoid threshold to see results." }));
+      return;
+    }
+    const hasJudgements = Boolean(ctx.state.judgements);
+    const head = h("tr", {},
+      ["#", "id", "name", "confidence · band"].map((t) => h("th", { scope: "col", text: t })),
+      hasJudgements ? h("th", { scope: "col", text: "judged" }) : null,
+      ["fused", "raw score"].map((t) => h("th", { scope: "col", class: "num", text: t })));
+    const body = h("tbody");
+    for (const row of r.rows.filter((x) => x.returned)) {
+      const x = row.explain;
+      const bar = h("span", { class: `bar band-${row.band}` });
+      bar.style.width = `${Math.max(0, Math.min(1, row.score)) * 100}%`;
+      const tr = h("tr", {
+        "data-id": row.id,
+        "data-rank": row.rank,
+        "data-score": full(row.score),
+        "data-band": row.band,
+        "data-fused": x ? full(x.fused) : undefined,
+        "data-after-recency": x ? full(x.afterRecency) : undefined,
+        "data-after-rerank": x ? full(x.afterRerank) : undefined,
+        "data-normalized": x ? full(x.normalized) : undefined,
+        "data-judgement": row.judgement,
+      },
+      h("td", { class: "num", text: row.rank }),
+      h("th", { scope: "row", class: "id-cell", text: row.id }),
+      h("td", { class: "name-cell", text: nameOf(row.id) || "" }),
+      h("td", { class: "score-cell" }, h("span", { class: "score-line" }, h("span", { class: "score-num", text: fmt(row.score, 4) }), bandChip(row.band)), h("span", { class: "bar-track" }, bar)),
+      hasJudgements ? h("td", { class: ["judged", row.judgement > 0 ? "yes" : null], text: row.judgement > 0 ? "✓ relevant" : "not relevant" }) : null,
+      h("td", { class: "num", text: x ? fmt(x.fused) : "" }),
+      h("td", { class: "num", text: x ? fmt(x.normalized) : "" }));
+      body.append(tr);
+    }
+    fill(out.ranking, h("div", { class: "table-scroll" }, h("table", { class: "ranking", id: "ranking-table" }, h("caption", { class: "visually-hidden", text: "Final ranking" }), h("thead", {}, head), body)));
+  }
+
+  return { build: buildPipelineOutputs, render: renderPipeline };
+}
