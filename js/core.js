@@ -2,7 +2,7 @@
 // input buffer and makes one call into calibrank_core.wasm (js/wire.js); the numbers
 // all come from the module.
 import { ScoreError } from "./score_error.js";
-import { Wire, Input, LimitTable, precheck, toJson, numbers, indices, scoreError, typeError, typedArrayKind, isMap } from "./wire.js";
+import { ModuleState, Input, precheck, toJson, numbers, indices, scoreError, typeError, typedArrayKind, isMap } from "./wire.js";
 
 export { ScoreError };
 
@@ -27,39 +27,10 @@ const OP = {
   QUERY_CONFIDENCE: 27,
 };
 
-let wire = null;
-let limitTable = null;
-
-/** Instantiates the module (a compiled `WebAssembly.Module`); the entry modules call it. */
-function init(module) {
-  wire = new Wire(module);
-}
-
-/** The limits table, read from the module on first use (not at start-up). */
-function limits() {
-  if (limitTable === null) {
-    const out = w().call(OP.DEFAULT_LIMITS);
-    limitTable = new LimitTable(out);
-  }
-  return limitTable;
-}
-
-function w() {
-  if (wire === null && loader !== null) {
-    const load = loader;
-    loader = null;
-    init(load());
-  }
-  if (wire === null) throw scoreError("INTERNAL", "", "calibrank is not initialized: import it through one of its entries");
-  return wire;
-}
-
-/** The `limits` of an options value, as the pre-copy checks use them. */
-/** The limits of a call of `fn` with `options` (for the checks made before copying). */
-function limitsOf(options, fn) {
-  if (options === undefined || options === null || typeof options !== "object") return limits().defaultsFor(fn);
-  return limits().effective(options.limits, fn);
-}
+// The module's Wire, its lazy loader and its limits table (js/wire.js).
+const state = new ModuleState("calibrank");
+const w = () => state.get();
+const limitsOf = (options, fn) => state.limitsOf(options, fn);
 
 const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -67,12 +38,12 @@ const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v)
 
 /** The package version. */
 export function version() {
-  return w().call(OP.VERSION).text();
+  return state.version();
 }
 
 /** Every error code calibrank can throw. */
 export function errorCodes() {
-  return w().call(OP.ERROR_CODES).strs();
+  return state.errorCodes();
 }
 
 /**
@@ -81,8 +52,7 @@ export function errorCodes() {
  * entry budget of their own, see the README's "Limits").
  */
 export function defaultLimits(fn) {
-  if (fn !== undefined && typeof fn !== "string") throw typeError("fn", "a function name");
-  return { ...limits().defaultsFor(fn) };
+  return state.defaultLimits(fn);
 }
 
 /** Scores as an input section (a Float64Array or an array of numbers). */
@@ -139,7 +109,7 @@ function kWeightsLimits(input, options) {
   let weights;
   if (options !== undefined && options !== null) {
     if (!isPlainObject(options)) return input.text(toJson(options, "options"));
-    const names = limits().names;
+    const names = state.limits().names;
     for (const key in options) {
       const v = options[key];
       if (key === "k") {
@@ -308,7 +278,7 @@ const STATS = [
 const registry = typeof FinalizationRegistry === "function" ? new FinalizationRegistry((h) => freeHandle(h)) : null;
 
 function freeHandle(h) {
-  if (wire !== null && h.wire === wire && h.generation === wire.generation) wire.call(OP.PIPELINE_FREE, new Input().u32s([h.handle]));
+  if (state.wire !== null && h.wire === state.wire && h.generation === state.wire.generation) state.wire.call(OP.PIPELINE_FREE, new Input().u32s([h.handle]));
 }
 
 /** Timestamp field (epoch ms number, ISO string, or a Date): [kind, value]. */
@@ -567,11 +537,11 @@ export class Pipeline {
   handle() {
     const h = this.#h;
     if (h === null) throw scoreError("INVALID_TYPE", "this", "the Pipeline was freed (free() or Symbol.dispose) and cannot be used any more");
-    if (h.generation !== wire.generation) {
-      const out = wire.call(OP.PIPELINE_NEW, new Input().text(this.#text));
+    if (h.generation !== state.wire.generation) {
+      const out = state.wire.call(OP.PIPELINE_NEW, new Input().text(this.#text));
       h.handle = out.u32View()[0];
-      h.generation = wire.generation;
-      h.wire = wire;
+      h.generation = state.wire.generation;
+      h.wire = state.wire;
     }
     return h.handle;
   }
@@ -596,7 +566,7 @@ export class Pipeline {
       .u32s(e.itemTable)
       .f64s(e.itemNums)
       .text(e.ctx);
-    const out = wire.call(OP.PIPELINE_RUN, inp);
+    const out = state.wire.call(OP.PIPELINE_RUN, inp);
     const ids = out.strs();
     const scores = out.f64View();
     const bands = out.u8View();
@@ -660,7 +630,7 @@ export class Pipeline {
       head[1] = 1;
       head[2] = now.getTime();
     }
-    const out = wire.call(OP.PIPELINE_RUN_COLUMNAR, new Input().u32s([h]).f64s(wts).f64s(mt).u32s(docs).u32s(offsets).f64s(head));
+    const out = state.wire.call(OP.PIPELINE_RUN_COLUMNAR, new Input().u32s([h]).f64s(wts).f64s(mt).u32s(docs).u32s(offsets).f64s(head));
     const order = out.u32s();
     const scores = out.f64s();
     const bands = out.u8s();
@@ -691,15 +661,7 @@ export function __livePipelines() {
   return w().call(OP.PIPELINE_LIVE).f64View()[0];
 }
 
-// A loader the entry registered instead of instantiating at import time (Node): the
-// module is read and compiled on the first call, so importing the package costs nothing
-// where it is never called (a server rendering a client component, for instance).
-let loader = null;
-
-/** For the entry modules only (`export *` does not re-export a default export). */
-export default {
-  init,
-  lazy(load) {
-    loader = load;
-  },
-};
+// For the entry modules only (`export *` does not re-export a default export): `init`
+// instantiates the module; `lazy` registers a loader run on the first call instead
+// (Node), so importing the package costs nothing where it is never called.
+export default state.hooks();

@@ -2,7 +2,7 @@
 // tuning, calibration fitting. Its own module (calibrank_lab.wasm); importing the core
 // never loads it. Same boundary as the core (js/wire.js), same ScoreError class.
 import { ScoreError } from "./score_error.js";
-import { Wire, Input, LimitTable, precheck, toJson, numbers, scoreError, typeError } from "./wire.js";
+import { ModuleState, Input, precheck, toJson, numbers, scoreError, typeError } from "./wire.js";
 
 export { ScoreError };
 
@@ -34,9 +34,6 @@ const OP = {
   HANDLES_LIVE: 67,
 };
 
-let wire = null;
-let limitTable = null;
-
 // The progress callback of the optimizeFusion call in flight, and the first exception
 // it threw (kept here, rethrown when the call returns: never thrown through wasm).
 let progressCallback = null;
@@ -54,35 +51,10 @@ const imports = {
   },
 };
 
-/** Instantiates the module (a compiled `WebAssembly.Module`); the entry modules call it. */
-function init(module) {
-  wire = new Wire(module, imports);
-}
-
-/** The limits table, read from the module on first use (not at start-up). */
-function limits() {
-  if (limitTable === null) {
-    const out = w().call(OP.DEFAULT_LIMITS);
-    limitTable = new LimitTable(out);
-  }
-  return limitTable;
-}
-
-function w() {
-  if (wire === null && loader !== null) {
-    const load = loader;
-    loader = null;
-    init(load());
-  }
-  if (wire === null) throw scoreError("INTERNAL", "", "calibrank/lab is not initialized: import it through one of its entries");
-  return wire;
-}
-
-/** The limits of a call of `fn` with `options` (for the checks made before copying). */
-function limitsOf(options, fn) {
-  if (options === undefined || options === null || typeof options !== "object") return limits().defaultsFor(fn);
-  return limits().effective(options.limits, fn);
-}
+// The module's Wire, its lazy loader and its limits table (js/wire.js).
+const state = new ModuleState("calibrank/lab", imports);
+const w = () => state.get();
+const limitsOf = (options, fn) => state.limitsOf(options, fn);
 
 /** A run (or qrels) as JSON text; its size checked against the limits first. */
 function runText(run, field, lim) {
@@ -102,12 +74,12 @@ function parseRun(text) {
 
 /** The package version. */
 export function version() {
-  return w().call(OP.VERSION).text();
+  return state.version();
 }
 
 /** Every error code calibrank can throw. */
 export function errorCodes() {
-  return w().call(OP.ERROR_CODES).strs();
+  return state.errorCodes();
 }
 
 /**
@@ -116,8 +88,7 @@ export function errorCodes() {
  * entry budget of their own, see the README's "Limits").
  */
 export function defaultLimits(fn) {
-  if (fn !== undefined && typeof fn !== "string") throw typeError("fn", "a function name");
-  return { ...limits().defaultsFor(fn) };
+  return state.defaultLimits(fn);
 }
 
 function trecText(text, options, fn) {
@@ -392,7 +363,7 @@ const records = new WeakMap();
 const registry = typeof FinalizationRegistry === "function" ? new FinalizationRegistry((h) => freeHandle(h)) : null;
 
 function freeHandle(h) {
-  if (wire !== null && h.wire === wire && h.generation === wire.generation) wire.call(OP.HANDLE_FREE, new Input().u32s([h.handle]));
+  if (state.wire !== null && h.wire === state.wire && h.generation === state.wire.generation) state.wire.call(OP.HANDLE_FREE, new Input().u32s([h.handle]));
 }
 
 /** The handle of a live object (throws for a freed one, or one lost in a module restart). */
@@ -400,7 +371,7 @@ function handleOf(o, field = "this") {
   const h = records.get(o);
   const name = o instanceof Run ? "Run" : "Qrels";
   if (h === undefined || h === null) throw scoreError("INVALID_TYPE", field, `the ${name} was freed (free() or Symbol.dispose) and cannot be used any more`);
-  if (h.wire !== wire || h.generation !== wire.generation)
+  if (h.wire !== state.wire || h.generation !== state.wire.generation)
     throw scoreError("INVALID_TYPE", field, `the ${name} was lost when calibrank/lab restarted after an internal error; make it again`);
   return h.handle;
 }
@@ -494,15 +465,7 @@ export function __liveHandles() {
   return w().call(OP.HANDLES_LIVE).f64View()[0];
 }
 
-// A loader the entry registered instead of instantiating at import time (Node): the
-// module is read and compiled on the first call, so importing the package costs nothing
-// where it is never called (a server rendering a client component, for instance).
-let loader = null;
-
-/** For the entry modules only (`export *` does not re-export a default export). */
-export default {
-  init,
-  lazy(load) {
-    loader = load;
-  },
-};
+// For the entry modules only (`export *` does not re-export a default export): `init`
+// instantiates the module; `lazy` registers a loader run on the first call instead
+// (Node), so importing the package costs nothing where it is never called.
+export default state.hooks();
