@@ -29,15 +29,21 @@ cp js/core.js js/wire.js js/score_error.js "$OUT/"
 # resolvers without `exports` (Parcel's default, TypeScript's node10) find for
 # "calibrank/lab" before the lab/ directory and its package.json.
 cp js/lab.js "$OUT/lab_api.js"
-cp js/entries/browser.js js/entries/lab.browser.js js/entries/workerd.js js/entries/lab.workerd.js js/entries/edge.js js/entries/lab.edge.js js/entries/load.js "$OUT/"
+# Each entry has one source; the lab's twin is generated from the core's
+# (scripts/lab-entries.mjs: module name, API module and .wasm file swapped).
+SRC=$(mktemp -d)
+trap 'rm -rf "$SRC"' EXIT
+cp js/entries/*.js "$SRC/"
+node scripts/lab-entries.mjs "$SRC" "$SRC"/{browser.js,workerd.js,edge.js,init.web.js,node.cjs.src.js,node.mjs.src.js,init.node.cjs.src.js,init.node.mjs.src.js}
+cp "$SRC"/{browser.js,lab.browser.js,workerd.js,lab.workerd.js,edge.js,lab.edge.js,load.js} "$OUT/"
 # The entries without top-level await (calibrank/init, calibrank/lab/init).
-cp js/entries/init.web.js js/entries/lab.init.web.js js/entries/init_api.js "$OUT/"
+cp "$SRC"/{init.web.js,lab.init.web.js,init_api.js} "$OUT/"
 # CommonJS for Node: one bundle per entry; ScoreError stays in its own module so that
 # both entries (and the ESM wrappers) share one class.
 sed -e 's/^export class ScoreError/class ScoreError/' js/score_error.js > "$OUT/score_error.cjs"
 echo 'module.exports = { ScoreError };' >> "$OUT/score_error.cjs"
 for m in node lab.node init.node lab.init.node; do
-  cp "js/entries/$m.cjs.src.js" "$OUT/$m.src.js"
+  cp "$SRC/$m.cjs.src.js" "$OUT/$m.src.js"
   esbuild "$OUT/$m.src.js" --bundle --format=cjs --platform=node --target=node18 --log-level=warning \
     --external:./score_error.js --outfile="$OUT/$m.cjs"
   sed -i 's#require("./score_error.js")#require("./score_error.cjs")#' "$OUT/$m.cjs"
@@ -47,7 +53,7 @@ done
 # ESM for Node: bundled from the same sources; ScoreError comes from score_error.cjs so
 # that ESM and CommonJS users share one class.
 for m in node lab.node init.node lab.init.node; do
-  cp "js/entries/$m.mjs.src.js" "$OUT/$m.msrc.js"
+  cp "$SRC/$m.mjs.src.js" "$OUT/$m.msrc.js"
   esbuild "$OUT/$m.msrc.js" --bundle --format=esm --platform=node --target=node18 --log-level=warning \
     --external:./score_error.js --outfile="$OUT/$m.mjs"
   sed -i 's#from "./score_error.js"#from "./score_error.cjs"#' "$OUT/$m.mjs"

@@ -1,9 +1,0 @@
-// `calibrank/lab/init` (browsers, bundlers, Deno, workers): no top-level await; `await init(input)`
-// with the URL, Response, bytes or WebAssembly.Module of calibrank_lab.wasm, or
-// `initSync(module)`, before the first call (js/entries/init_api.js).
-import internals from "./lab_api.js";
-import { initApi } from "./init_api.js";
-
-export const { init, initSync, isInitialized } = initApi(internals, "calibrank/lab", "calibrank_lab.wasm");
-export default init;
-export * from "./lab_api.js";
