@@ -567,12 +567,15 @@ export class Pipeline {
       .f64s(e.itemNums)
       .text(e.ctx);
     const out = state.wire.call(OP.PIPELINE_RUN, inp);
-    const ids = out.strs();
+    // Result ids come back as indices into the distinct ids, the first strings of the
+    // call (interned by encodeInput): the strings the caller gave, not decoded copies.
+    const docs = out.u32View();
     const scores = out.f64View();
     const bands = out.u8View();
-    const n = ids.length;
+    const n = docs.length;
+    const ids = e.strs;
     const results = new Array(n);
-    for (let i = 0; i < n; i++) results[i] = { id: ids[i], score: scores[i], band: BAND[bands[i]] };
+    for (let i = 0; i < n; i++) results[i] = { id: ids[docs[i]], score: scores[i], band: BAND[bands[i]] };
     const c = out.f64View();
     const confidence = { weightedTop5: c[0], expectedPrecision: c[1], atLeastOneRelevant: c[2], k: c[3] };
     const st = out.u32View();

@@ -825,6 +825,12 @@ pub struct Explain {
 pub struct PipelineResult {
     /// Item id.
     pub id: String,
+    /// The id's index among the input's distinct ids: the caller's own table for an
+    /// input interned by the caller ([`InputRef::interned`]), otherwise the order of
+    /// first appearance in the lists. Not serialized: the bindings return it instead of
+    /// the id, which the caller already holds.
+    #[serde(skip)]
+    pub doc: u32,
     /// Calibrated confidence in [0, 1].
     pub score: f64,
     /// Band.
@@ -898,6 +904,7 @@ fn count(n: usize) -> u32 {
 #[derive(Clone)]
 struct Work<'a> {
     id: &'a str,
+    doc: u32,
     meta: Option<&'a ItemRef<'a>>,
     ranks: Vec<Option<u32>>,
     fused: f64,
@@ -1218,12 +1225,13 @@ impl Pipeline {
         }
         .into_iter();
         let mut pool: Vec<Work<'_>> = Vec::with_capacity(keyed.len());
-        for &(_, id, d) in &keyed {
-            let d = d as usize;
+        for &(_, id, doc) in &keyed {
+            let d = doc as usize;
             let fused_score = fusion.scores.get(d).copied().unwrap_or(0.0);
             let recency_multiplier = multipliers.get(d).copied().unwrap_or(1.0);
             pool.push(Work {
                 id,
+                doc,
                 meta: metas.get(d).copied().flatten(),
                 ranks: ranks.next().unwrap_or_default(),
                 fused: fused_score,
@@ -1313,6 +1321,7 @@ impl Pipeline {
                     .then(|| self.explain(&w, input, &weights, band, profile));
                 PipelineResult {
                     id: w.id.to_string(),
+                    doc: w.doc,
                     score: w.calibrated,
                     band,
                     explain,

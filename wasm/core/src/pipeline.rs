@@ -294,7 +294,8 @@ fn band_code(b: Band) -> u8 {
     }
 }
 
-/// In: the handle, then the input (see [`decode_input`]). Out: result ids (STRS),
+/// In: the handle, then the input (see [`decode_input`]). Out: result ids (U32: indices
+/// into the input's distinct ids, which come first in its string table),
 /// scores (F64), bands (U8), confidence (F64: weightedTop5, expectedPrecision,
 /// atLeastOneRelevant, k), stats (U32, in `PipelineStats` order), duplicates (U32),
 /// band profile (TEXT or NONE), explanations (JSON array or NONE), outcome (U8: see
@@ -308,7 +309,9 @@ pub fn run(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         let mut context = None;
         let input = decode_input(r, &p.config().limits, &mut context)?;
         let out = p.run_ref(&input)?;
-        w.strs(out.results.iter().map(|x| x.id.as_str()));
+        // The result ids as indices into the call's distinct ids, which js/core.js
+        // interned and still holds: no id is decoded again.
+        w.u32s(&out.results.iter().map(|x| x.doc).collect::<Vec<_>>());
         w.f64s(&out.results.iter().map(|x| x.score).collect::<Vec<_>>());
         w.u8s(
             &out.results
