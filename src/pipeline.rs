@@ -1297,8 +1297,21 @@ impl Pipeline {
                         scores: l.scores,
                     })
                     .collect();
+                model.check_lists(views.len())?;
+                // The lists are fused already: the same fusion is reused when the model
+                // assumes the pipeline's, else their document indices are fused again
+                // with the model's settings (no id is hashed twice).
+                let scores = if model.rrf_k == cfg.k && model.weights == weights {
+                    fusion.scores.clone()
+                } else {
+                    let slices: Vec<&[u32]> = fused.lists.iter().map(Vec::as_slice).collect();
+                    crate::fuse::rrf_indexed(&slices, &model.weights, model.rrf_k, ids.len())?
+                        .scores
+                };
+                let top = crate::confidence::model::top_k(scores, model.k);
                 let p = model
-                    .predict(&views)
+                    .features_with_top(&top, &views)
+                    .map(|x| model.predict_features(&x))
                     .map_err(|e| within_model_error(e, "confidence.model"))?;
                 confidence.at_least_one_relevant = p;
                 cfg.confidence.outcome(p, OutcomeSource::Model)

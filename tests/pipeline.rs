@@ -724,6 +724,43 @@ fn outcome_from_rank_only_or_a_fitted_model() {
         .run(&input)
         .unwrap();
     assert_eq!(out.confidence.weighted_top5, plain.confidence.weighted_top5);
+    // The model's own fusion, whatever the pipeline's: with another RRF constant and a
+    // weight on one list, the probability is still the model's prediction for the lists
+    // (a model with a non-zero rankOnly coefficient, so that the fusion matters).
+    let mut fused_model = model.clone();
+    fused_model.coefficients = vec![0.7, 0.0, 2.0];
+    let views: Vec<calibrank::confidence::model::ListView<'_, String>> = input
+        .lists
+        .iter()
+        .map(|l| calibrank::confidence::model::ListView {
+            ids: &l.ids,
+            scores: l.scores.as_deref(),
+        })
+        .collect();
+    let expected = fused_model.predict(&views).unwrap();
+    for (k, weight) in [(60.0, None), (10.0, Some(2.5))] {
+        let mut lists = input.lists.clone();
+        lists[0].weight = weight;
+        let out = Pipeline::new(PipelineConfig {
+            k,
+            confidence: PipelineConfidence {
+                model: Some(fused_model.clone()),
+                ..Default::default()
+            },
+            ..Default::default()
+        })
+        .unwrap()
+        .run(&PipelineInput {
+            lists,
+            ..Default::default()
+        })
+        .unwrap();
+        assert_eq!(
+            out.confidence.at_least_one_relevant.to_bits(),
+            expected.to_bits(),
+            "k = {k}, weight = {weight:?}"
+        );
+    }
     let hedged = Pipeline::new(cfg(0.99)).unwrap().run(&input).unwrap();
     assert_eq!(hedged.outcome.kind, OutcomeKind::Hedge);
 

@@ -216,19 +216,36 @@ impl QueryConfidenceModel {
     /// The features of one query's lists (`lists.len()` must be `runs`; a list without
     /// scores is an `EMPTY_INPUT` error naming `lists[i].scores`).
     pub fn features<S: AsRef<str>>(&self, lists: &[ListView<'_, S>]) -> Result<Vec<f64>> {
-        if lists.len() != self.runs as usize {
-            return Err(ScoreError::new(
-                ErrorCode::LengthMismatch,
-                "lists",
-                format!(
-                    "the confidence model was fitted on {} runs and takes as many lists, matched by position; got {}",
-                    self.runs,
-                    lists.len()
-                ),
-            ));
+        self.check_lists(lists.len())?;
+        let top = fused_top(lists, &self.weights, self.rrf_k, self.k)?;
+        self.features_with_top(&top, lists)
+    }
+
+    /// `LENGTH_MISMATCH` on `lists` unless the model takes `n` lists.
+    pub fn check_lists(&self, n: usize) -> Result<()> {
+        if n == self.runs as usize {
+            return Ok(());
         }
+        Err(ScoreError::new(
+            ErrorCode::LengthMismatch,
+            "lists",
+            format!(
+                "the confidence model was fitted on {} runs and takes as many lists, matched by position; got {n}",
+                self.runs
+            ),
+        ))
+    }
+
+    /// The features, given the top `k` fused scores of the lists under the model's
+    /// fusion (descending): a caller that has fused the lists already passes them.
+    pub fn features_with_top<S: AsRef<str>>(
+        &self,
+        top: &[f64],
+        lists: &[ListView<'_, S>],
+    ) -> Result<Vec<f64>> {
+        self.check_lists(lists.len())?;
         let mut x = Vec::with_capacity(lists.len() + 1);
-        x.push(rank_only_logit(lists, &self.weights, self.rrf_k, self.k)?);
+        x.push(rank_only_of_top(top));
         for (i, (list, &missing)) in lists.iter().zip(&self.missing_top).enumerate() {
             let scores = list.scores.ok_or_else(|| {
                 ScoreError::new(
@@ -287,10 +304,19 @@ pub fn fused_top<S: AsRef<str>>(
         .map(|(l, &weight)| RankedList { ids: l.ids, weight })
         .collect();
     let fused = rrf_interned(&ranked, rrf_k)?;
-    let mut scores = fused.fusion.scores;
-    scores.stable_sort_by(|a, b| b.total_cmp(a));
-    scores.truncate(k as usize);
-    Ok(scores)
+    Ok(top_k(fused.fusion.scores, k))
+}
+
+/// The `k` largest of `scores`, descending (a partial selection, then a sort of `k`).
+pub fn top_k(mut scores: Vec<f64>, k: u32) -> Vec<f64> {
+    let k = k as usize;
+    let desc = |a: &f64, b: &f64| b.total_cmp(a);
+    if scores.len() > k && k > 0 {
+        scores.select_nth_unstable_by(k - 1, desc);
+    }
+    scores.truncate(k);
+    scores.stable_sort_by(desc);
+    scores
 }
 
 /// The `rankOnly` feature (see the module documentation).
