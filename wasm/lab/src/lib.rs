@@ -206,6 +206,14 @@ impl EvaluateOptions {
 }
 
 /// Judgements from an argument: decoded from JSON (owned) or a handle's (borrowed).
+/// The qrels of a JSON argument, decoded (`None` for a handle: see [`qrels_arg`]).
+fn decode_qrels(arg: Arg<'_>, budget: &mut Budget) -> Result<Option<Run>> {
+    match arg {
+        Arg::Text(t, _) => Ok(Some(decode_run(t, "qrels", budget)?)),
+        Arg::Handle(_) => Ok(None),
+    }
+}
+
 fn qrels_arg<'s>(
     store: &'s calibrank_wasm_shared::Slab<Stored>,
     arg: Arg<'_>,
@@ -255,10 +263,7 @@ fn evaluate(r: &mut Reader<'_>, w: &mut Writer, per_query: bool) -> Result<()> {
     let metrics: Vec<String> = json::from_text(r.text()?, "metrics")?;
     Limits::default().check_lists(metrics.len(), "metrics")?;
     let names: Vec<&str> = metrics.iter().map(String::as_str).collect();
-    let owned_q = match q_arg {
-        Arg::Text(t, _) => Some(decode_run(t, "qrels", &mut budget)?),
-        Arg::Handle(_) => None,
-    };
+    let owned_q = decode_qrels(q_arg, &mut budget)?;
     let owned_r = match r_arg {
         Arg::Text(t, ranked) => Some(handles::decode_run(t, "run", &mut budget, ranked)?),
         Arg::Handle(_) => None,
@@ -329,6 +334,14 @@ fn with_runs<T>(
             })
         }
     }
+}
+
+/// The runs of an argument as maps, for the functions whose results do not depend on
+/// the runs' order (the query-confidence model's features).
+fn runs_as_maps(args: &Args<'_>, budget: &mut Budget) -> Result<Vec<Run>> {
+    with_runs(args, budget, |runs| {
+        Ok(runs.iter().map(|r| to_run(r)).collect())
+    })
 }
 
 /// `fuseRuns`. In: options, runs (a JSON array, or a `U32` section of `Run` handles).
@@ -479,15 +492,10 @@ fn fit_query_confidence(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         with_limits(r.opt_text()?, "options", "fitQueryConfidence")?;
     let mut budget = Budget::new(limits);
     let q_arg = handles::arg(r)?;
-    let owned_q = match q_arg {
-        Arg::Text(t, _) => Some(decode_run(t, "qrels", &mut budget)?),
-        Arg::Handle(_) => None,
-    };
+    let owned_q = decode_qrels(q_arg, &mut budget)?;
     let args = handles::args(r)?;
     // The model reads runs as maps (order plays no part in its features).
-    let runs: Vec<Run> = with_runs(&args, &mut budget, |runs| {
-        Ok(runs.iter().map(|r| to_run(r)).collect())
-    })?;
+    let runs = runs_as_maps(&args, &mut budget)?;
     let model = handles::with(|store| {
         let qrels = qrels_arg(store, q_arg, &owned_q)?;
         fit::fit_query_confidence(qrels, &runs, &opts)
@@ -507,9 +515,7 @@ fn predict_query_confidence(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let model: calibrank::confidence::model::QueryConfidenceModel =
         json::from_text(r.text()?, "model")?;
     let args = handles::args(r)?;
-    let runs: Vec<Run> = with_runs(&args, &mut budget, |runs| {
-        Ok(runs.iter().map(|r| to_run(r)).collect())
-    })?;
+    let runs = runs_as_maps(&args, &mut budget)?;
     let p = fit::predict_query_confidence(&model, &runs)?;
     write_json(w, &p)
 }
@@ -548,10 +554,7 @@ fn optimize(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         with_limits(r.opt_text()?, "options", "optimizeFusion")?;
     let mut budget = Budget::new(limits);
     let q_arg = handles::arg(r)?;
-    let owned_q = match q_arg {
-        Arg::Text(t, _) => Some(decode_run(t, "qrels", &mut budget)?),
-        Arg::Handle(_) => None,
-    };
+    let owned_q = decode_qrels(q_arg, &mut budget)?;
     let args = handles::args(r)?;
     let report_progress = r.f64()? != 0.0;
     let mut progress = |p: optimize::Progress| {
