@@ -38,29 +38,25 @@ node scripts/lab-entries.mjs "$SRC" "$SRC"/{browser.js,workerd.js,edge.js,init.w
 cp "$SRC"/{browser.js,lab.browser.js,workerd.js,lab.workerd.js,edge.js,lab.edge.js,load.js} "$OUT/"
 # The entries without top-level await (calibrank/init, calibrank/lab/init).
 cp "$SRC"/{init.web.js,lab.init.web.js,init_api.js} "$OUT/"
-# CommonJS for Node: one bundle per entry; ScoreError stays in its own module so that
-# both entries (and the ESM wrappers) share one class.
+# Node: a CommonJS and an ESM bundle per entry, from the same sources; ScoreError stays
+# in score_error.cjs, so that both entries and ESM and CommonJS users share one class.
 sed -e 's/^export class ScoreError/class ScoreError/' js/score_error.js > "$OUT/score_error.cjs"
 echo 'module.exports = { ScoreError };' >> "$OUT/score_error.cjs"
 for m in node lab.node init.node lab.init.node; do
-  cp "$SRC/$m.cjs.src.js" "$OUT/$m.src.js"
-  esbuild "$OUT/$m.src.js" --bundle --format=cjs --platform=node --target=node18 --log-level=warning \
-    --external:./score_error.js --outfile="$OUT/$m.cjs"
-  sed -i 's#require("./score_error.js")#require("./score_error.cjs")#' "$OUT/$m.cjs"
-  grep -q 'require("./score_error.cjs")' "$OUT/$m.cjs" || { echo "[build-pkg] $m.cjs does not share score_error.cjs" >&2; exit 1; }
-  rm "$OUT/$m.src.js"
+  for fmt in cjs:cjs esm:mjs; do
+    ext=${fmt#*:}
+    cp "$SRC/$m.$ext.src.js" "$OUT/$m.$ext.src.js"
+    esbuild "$OUT/$m.$ext.src.js" --bundle --format="${fmt%:*}" --platform=node --target=node18 --log-level=warning \
+      --external:./score_error.js --outfile="$OUT/$m.$ext"
+    sed -i 's#"./score_error.js"#"./score_error.cjs"#' "$OUT/$m.$ext"
+    grep -q '"./score_error.cjs"' "$OUT/$m.$ext" || { echo "[build-pkg] $m.$ext does not share score_error.cjs" >&2; exit 1; }
+    rm "$OUT/$m.$ext.src.js"
+  done
 done
-# ESM for Node: bundled from the same sources; ScoreError comes from score_error.cjs so
-# that ESM and CommonJS users share one class.
-for m in node lab.node init.node lab.init.node; do
-  cp "$SRC/$m.mjs.src.js" "$OUT/$m.msrc.js"
-  esbuild "$OUT/$m.msrc.js" --bundle --format=esm --platform=node --target=node18 --log-level=warning \
-    --external:./score_error.js --outfile="$OUT/$m.mjs"
-  sed -i 's#from "./score_error.js"#from "./score_error.cjs"#' "$OUT/$m.mjs"
-  grep -q 'from "./score_error.cjs"' "$OUT/$m.mjs" || { echo "[build-pkg] $m.mjs does not share score_error.cjs" >&2; exit 1; }
-  rm "$OUT/$m.msrc.js"
-done
-for t in core lab score_error init lab.init; do [ -f js/types/$t.d.ts ] && cp js/types/$t.d.ts "$OUT/"; done
+for t in core lab score_error init; do cp js/types/$t.d.ts "$OUT/"; done
+# The lab's init declarations: the core's with the module swapped (as the entries).
+sed -e 's#^// calibrank/init: the core#// calibrank/lab/init: the lab#; s#as from "calibrank"\.#as from "calibrank/lab".#' \
+  -e 's#"./core.js"#"./lab.js"#; s#calibrank_core.wasm#calibrank_lab.wasm#' js/types/init.d.ts > "$OUT/lab.init.d.ts"
 # CommonJS declarations for `require` (TypeScript reads a .d.ts as ESM under "type":
 # "module"): the same declarations, importing each other as .cjs.
 sed -e 's#"./score_error.js"#"./score_error.cjs"#g' "$OUT/core.d.ts" > "$OUT/core.d.cts"
