@@ -32,6 +32,13 @@ export function createForm(ctx) {
     for (let i = bindings.length - 1; i >= 0; i--) if (!bindings[i].el.isConnected) bindings.splice(i, 1);
   }
 
+  /** Registers `el` with `read` (which shows the state's value in it), shows it now. */
+  function bound(el, read) {
+    bindings.push({ el, read });
+    read();
+    return el;
+  }
+
   /** The value at `path` of the state, or the package's default for config paths. */
   function valueAt(path) {
     const v = getPath(ctx.state, path);
@@ -69,9 +76,7 @@ export function createForm(ctx) {
       sync();
       onChange ? onChange() : ctx.changed();
     });
-    bindings.push({ el, read });
-    read();
-    return el;
+    return bound(el, read);
   }
 
   /** A range slider bound to the same path (moves at once, re-renders every frame). */
@@ -86,9 +91,7 @@ export function createForm(ctx) {
       sync();
       ctx.changed();
     });
-    bindings.push({ el, read });
-    read();
-    return el;
+    return bound(el, read);
   }
 
   function textInput(path, { id, label, placeholder, onChange, optional = true, multiline = false } = {}) {
@@ -104,9 +107,7 @@ export function createForm(ctx) {
       sync();
       onChange ? onChange() : ctx.changed();
     });
-    bindings.push({ el, read });
-    read();
-    return el;
+    return bound(el, read);
   }
 
   function selectInput(path, options, { id, label, onChange } = {}) {
@@ -121,9 +122,7 @@ export function createForm(ctx) {
       sync();
       onChange ? onChange() : ctx.changed();
     });
-    bindings.push({ el, read });
-    read();
-    return el;
+    return bound(el, read);
   }
 
   /** A JSON textarea bound to a path: shows an inline message while the JSON is invalid. */
@@ -154,8 +153,7 @@ export function createForm(ctx) {
         showProblem({ title: "Invalid JSON", message: `${path.replace(/^config\./, "")}: ${e.message}` });
       }
     });
-    bindings.push({ el, read });
-    read();
+    bound(el, read);
     return h("div", { class: "json-field" }, el, msg);
   }
 
@@ -167,9 +165,7 @@ export function createForm(ctx) {
       markOverride(el, path);
       ctx.changed();
     });
-    bindings.push({ el, read });
-    read();
-    return el;
+    return bound(el, read);
   }
 
   function markOverride(el, path) {
