@@ -33,6 +33,12 @@ probe("b_columnar_100000", 100000, (lib, x) => {
   return () => pl.runColumnar(x.columnar);
 });
 probe("a_columnar_100000", 100000, (lib, x) => () => lib.rrfColumnar(x.columnar.docs, x.columnar.offsets, x.columnar.nDocs, { limits: gen.BENCH_LIMITS }));
+// The fixed cost of a call: a pipeline over one list of one id (docs/performance.md).
+probe("one_id_run", 1, (lib) => {
+  const pl = new lib.Pipeline({ explain: false });
+  const input = { lists: [{ name: "a", ids: ["x"] }] };
+  return () => pl.run(input);
+});
 probe("rag_c_string_20", 20, (lib, x) => {
   const pl = new lib.Pipeline(gen.pipelineConfig(true));
   return () => pl.run(x.inputC);
