@@ -8,7 +8,7 @@ use std::cell::Cell;
 
 /// Non-empty terms of at most this many bytes in all (the typical query: a dozen short
 /// terms) are matched by [`ShiftAnd`], larger sets by [`Automaton`].
-const SHIFT_AND_BYTES: usize = ShiftAnd::CAPACITY;
+const SHIFT_AND_BYTES: usize = <u128 as Word>::CAPACITY;
 
 /// The automaton's state ids are `u32`: term sets of more bytes (or terms) than this,
 /// which only a 64-bit caller of the Rust API without limits can build, are matched
@@ -41,8 +41,10 @@ pub(crate) struct TermMatcher {
 enum MatcherKind {
     /// No non-empty term.
     Nothing,
+    /// Non-empty terms of at most 64 bytes in all.
+    ShiftAnd64(Box<ShiftAnd<u64>>),
     /// Non-empty terms of at most [`SHIFT_AND_BYTES`] bytes in all.
-    ShiftAnd(Box<ShiftAnd>),
+    ShiftAnd128(Box<ShiftAnd<u128>>),
     /// Larger sets of non-empty terms.
     Automaton(Automaton),
     /// Sets beyond [`AUTOMATON_BYTES`]: the non-empty terms, matched one by one.
@@ -51,11 +53,23 @@ enum MatcherKind {
 
 impl TermMatcher {
     pub(crate) fn new(terms: &[String]) -> Self {
-        Self::with_limits(terms, SHIFT_AND_BYTES, AUTOMATON_BYTES)
+        Self::with_limits(
+            terms,
+            <u64 as Word>::CAPACITY,
+            SHIFT_AND_BYTES,
+            AUTOMATON_BYTES,
+        )
     }
 
-    /// `new` with other thresholds, so that tests run every kind on the same terms.
-    fn with_limits(terms: &[String], shift_and_bytes: usize, automaton_bytes: usize) -> Self {
+    /// `new` with other thresholds (term bytes up to which the 64-bit Shift-And, the
+    /// 128-bit one and the automaton are used), so that tests run every kind on the same
+    /// terms.
+    fn with_limits(
+        terms: &[String],
+        narrow_bytes: usize,
+        shift_and_bytes: usize,
+        automaton_bytes: usize,
+    ) -> Self {
         let words: Vec<&[u8]> = terms
             .iter()
             .map(String::as_bytes)
@@ -64,8 +78,10 @@ impl TermMatcher {
         let bytes = words.iter().fold(0usize, |n, w| n.saturating_add(w.len()));
         let kind = if words.is_empty() {
             MatcherKind::Nothing
-        } else if bytes <= shift_and_bytes.min(ShiftAnd::CAPACITY) {
-            MatcherKind::ShiftAnd(Box::new(ShiftAnd::new(&words)))
+        } else if bytes <= narrow_bytes.min(<u64 as Word>::CAPACITY) {
+            MatcherKind::ShiftAnd64(Box::new(ShiftAnd::new(&words)))
+        } else if bytes <= shift_and_bytes.min(SHIFT_AND_BYTES) {
+            MatcherKind::ShiftAnd128(Box::new(ShiftAnd::new(&words)))
         } else if let Some(a) = (bytes <= automaton_bytes.min(AUTOMATON_BYTES))
             .then(|| Automaton::new(&words))
             .flatten()
@@ -91,8 +107,8 @@ impl TermMatcher {
     pub(crate) fn hits(&self, text: &str) -> usize {
         let found = match &self.kind {
             MatcherKind::Nothing => 0,
-            MatcherKind::ShiftAnd(m) if text.is_ascii() => m.hits(text.as_bytes(), &m.class_folded),
-            MatcherKind::ShiftAnd(m) => m.hits(text.to_lowercase().as_bytes(), &m.class),
+            MatcherKind::ShiftAnd64(m) => m.count(text),
+            MatcherKind::ShiftAnd128(m) => m.count(text),
             MatcherKind::Automaton(a) if text.is_ascii() => {
                 a.hits(text.as_bytes(), |b| b.to_ascii_lowercase())
             }
@@ -106,93 +122,106 @@ impl TermMatcher {
     }
 }
 
-/// Bit-parallel Shift-And (Baeza-Yates and Gonnet) over the concatenated terms: bit `p`
-/// of the state is set when the text read so far ends with the bytes of `p`'s term up to
-/// and including position `p`. One shift, one or and one and per byte of text.
-#[derive(Clone)]
-struct ShiftAnd {
-    /// `class[b]`: the index in `masks` of byte `b` (0: a byte in no term).
-    class: [u8; 256],
-    /// `class` of the ASCII lowercase of `b`, for ASCII text read without a copy.
-    class_folded: [u8; 256],
-    /// The positions that hold each class's byte.
-    masks: Vec<u128>,
-    /// The first position of every term.
-    starts: u128,
-    /// The last position of every term (one per term, duplicates included).
-    ends: u128,
+/// A state word of [`ShiftAnd`]: one bit per byte of the terms (`u64` for the typical
+/// query, whose terms fit 64 bytes, native in wasm; `u128` up to 128 bytes).
+trait Word:
+    Copy
+    + Eq
+    + Default
+    + std::ops::BitOr<Output = Self>
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::BitOrAssign
+    + std::ops::Shl<u32, Output = Self>
+{
+    /// Bits in the word: the term bytes it holds.
+    const CAPACITY: usize;
+    /// The word with bit `p` set (0 when `p` is out of range).
+    fn bit(p: usize) -> Self;
+    fn ones(self) -> u32;
 }
 
-impl ShiftAnd {
-    /// Bytes of terms one state word holds (so at most 128 distinct bytes: the classes
-    /// fit a `u8`).
-    const CAPACITY: usize = 128;
+macro_rules! word {
+    ($t:ty) => {
+        impl Word for $t {
+            const CAPACITY: usize = <$t>::BITS as usize;
+            fn bit(p: usize) -> Self {
+                u32::try_from(p).map_or(0, |p| (1 as $t).checked_shl(p).unwrap_or(0))
+            }
+            fn ones(self) -> u32 {
+                self.count_ones()
+            }
+        }
+    };
+}
+word!(u64);
+word!(u128);
 
-    /// `words`: non-empty, at most [`Self::CAPACITY`] bytes in all.
+/// Bit-parallel Shift-And (Baeza-Yates and Gonnet) over the concatenated terms: bit `p`
+/// of the state is set when the text read so far ends with the bytes of `p`'s term up to
+/// and including position `p`. One table load, one shift, one or and one and per byte of
+/// text.
+#[derive(Clone)]
+struct ShiftAnd<W: Word> {
+    /// `masks[b]`: the positions that hold byte `b`.
+    masks: Box<[W; 256]>,
+    /// `masks` of the ASCII lowercase of `b`, for ASCII text read without a copy.
+    folded: Box<[W; 256]>,
+    /// The first position of every term.
+    starts: W,
+    /// The last position of every term (one per term, duplicates included).
+    ends: W,
+}
+
+impl<W: Word> ShiftAnd<W> {
+    /// `words`: non-empty, at most `W::CAPACITY` bytes in all.
     fn new(words: &[&[u8]]) -> Self {
-        let bit = |p: usize| u32::try_from(p).map_or(0, |p| 1u128.checked_shl(p).unwrap_or(0));
         let mut m = ShiftAnd {
-            class: [0; 256],
-            class_folded: [0; 256],
-            masks: Vec::with_capacity(Self::CAPACITY + 1),
-            starts: 0,
-            ends: 0,
+            masks: Box::new([W::default(); 256]),
+            folded: Box::new([W::default(); 256]),
+            starts: W::default(),
+            ends: W::default(),
         };
-        m.masks.push(0);
         let mut p = 0usize;
         for w in words {
-            m.starts |= bit(p);
+            m.starts |= W::bit(p);
             for &b in *w {
-                let Some(class) = m.class.get_mut(usize::from(b)) else {
-                    continue;
-                };
-                if *class == 0 {
-                    let Ok(c) = u8::try_from(m.masks.len()) else {
-                        continue;
-                    };
-                    *class = c;
-                    m.masks.push(0);
-                }
-                if let Some(mask) = m.masks.get_mut(usize::from(*class)) {
-                    *mask |= bit(p);
-                }
+                m.masks[usize::from(b)] |= W::bit(p);
                 p += 1;
             }
-            m.ends |= bit(p.saturating_sub(1));
+            m.ends |= W::bit(p.saturating_sub(1));
         }
-        m.class_folded = m.class;
+        *m.folded = *m.masks;
         for upper in b'A'..=b'Z' {
-            let lower = m
-                .class
-                .get(usize::from(upper.to_ascii_lowercase()))
-                .copied();
-            if let (Some(folded), Some(lower)) = (m.class_folded.get_mut(usize::from(upper)), lower)
-            {
-                *folded = lower;
-            }
+            m.folded[usize::from(upper)] = m.masks[usize::from(upper.to_ascii_lowercase())];
         }
         m
     }
 
-    /// `classes`: [`Self::class`], or [`Self::class_folded`] for ASCII text.
-    fn hits(&self, h: &[u8], classes: &[u8; 256]) -> usize {
-        let mut state = 0u128;
-        let mut found = 0u128;
+    /// `masks`: [`Self::masks`], or [`Self::folded`] for ASCII text.
+    fn hits(&self, h: &[u8], masks: &[W; 256]) -> usize {
+        let mut state = W::default();
+        let mut found = W::default();
         for &b in h {
-            let class = classes.get(usize::from(b)).copied().unwrap_or(0);
-            let mask = self.masks.get(usize::from(class)).copied().unwrap_or(0);
             // A term's first position is set by `starts`; the bit a shift carries into it
             // from the previous term's last position is or-ed with a set bit, so harmless.
-            state = ((state << 1) | self.starts) & mask;
+            state = ((state << 1) | self.starts) & masks[usize::from(b)];
             let ended = state & self.ends;
-            if ended != 0 {
+            if ended != W::default() {
                 found |= ended;
                 if found == self.ends {
                     break;
                 }
             }
         }
-        found.count_ones() as usize
+        found.ones() as usize
+    }
+
+    fn count(&self, text: &str) -> usize {
+        if text.is_ascii() {
+            self.hits(text.as_bytes(), &self.folded)
+        } else {
+            self.hits(text.to_lowercase().as_bytes(), &self.masks)
+        }
     }
 }
 
@@ -456,14 +485,15 @@ mod tests {
 
     use crate::rerank::tests::Rng;
 
-    /// Every kind of matcher for `terms`: the default, the automaton, Shift-And (when the
-    /// terms fit) and term by term.
+    /// Every kind of matcher for `terms`: the default, the automaton, Shift-And on 64 and
+    /// on 128 bits (when the terms fit) and term by term.
     fn all_matchers(terms: &[String]) -> Vec<TermMatcher> {
         vec![
             TermMatcher::new(terms),
-            TermMatcher::with_limits(terms, 0, AUTOMATON_BYTES),
-            TermMatcher::with_limits(terms, SHIFT_AND_BYTES, 0),
-            TermMatcher::with_limits(terms, 0, 0),
+            TermMatcher::with_limits(terms, 0, 0, AUTOMATON_BYTES),
+            TermMatcher::with_limits(terms, 64, SHIFT_AND_BYTES, 0),
+            TermMatcher::with_limits(terms, 0, SHIFT_AND_BYTES, 0),
+            TermMatcher::with_limits(terms, 0, 0, 0),
         ]
     }
 
@@ -483,7 +513,7 @@ mod tests {
         ];
         let ascii_pieces = ["a", "a", "A", "b", "B", "k", "K", "s", "S", "x", " "];
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-        let mut kinds = [0usize; 4];
+        let mut kinds = [0usize; 5];
         for round in 0..1500 {
             let n_terms = match round % 5 {
                 0 => rng.below(3),
@@ -503,9 +533,10 @@ mod tests {
             for m in all_matchers(&terms) {
                 kinds[match m.kind {
                     MatcherKind::Nothing => 0,
-                    MatcherKind::ShiftAnd(_) => 1,
-                    MatcherKind::Automaton(_) => 2,
-                    MatcherKind::Naive(_) => 3,
+                    MatcherKind::ShiftAnd64(_) => 1,
+                    MatcherKind::ShiftAnd128(_) => 2,
+                    MatcherKind::Automaton(_) => 3,
+                    MatcherKind::Naive(_) => 4,
                 }] += 1;
                 // Several texts per matcher: the automaton's stamps carry over.
                 for t in 0..8 {
