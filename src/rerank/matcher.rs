@@ -185,16 +185,26 @@ impl<W: Word> ShiftAnd<W> {
         for w in words {
             m.starts |= W::bit(p);
             for &b in *w {
-                m.masks[usize::from(b)] |= W::bit(p);
+                if let Some(mask) = m.masks.get_mut(usize::from(b)) {
+                    *mask |= W::bit(p);
+                }
                 p += 1;
             }
             m.ends |= W::bit(p.saturating_sub(1));
         }
         *m.folded = *m.masks;
         for upper in b'A'..=b'Z' {
-            m.folded[usize::from(upper)] = m.masks[usize::from(upper.to_ascii_lowercase())];
+            let lower = m.mask(&m.masks, upper.to_ascii_lowercase());
+            if let Some(folded) = m.folded.get_mut(usize::from(upper)) {
+                *folded = lower;
+            }
         }
         m
+    }
+
+    /// `masks[b]` (a `u8` index into 256 entries: the check compiles away).
+    fn mask(&self, masks: &[W; 256], b: u8) -> W {
+        masks.get(usize::from(b)).copied().unwrap_or_default()
     }
 
     /// `masks`: [`Self::masks`], or [`Self::folded`] for ASCII text.
@@ -204,7 +214,7 @@ impl<W: Word> ShiftAnd<W> {
         for &b in h {
             // A term's first position is set by `starts`; the bit a shift carries into it
             // from the previous term's last position is or-ed with a set bit, so harmless.
-            state = ((state << 1) | self.starts) & masks[usize::from(b)];
+            state = ((state << 1) | self.starts) & self.mask(masks, b);
             let ended = state & self.ends;
             if ended != W::default() {
                 found |= ended;
