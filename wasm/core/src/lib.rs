@@ -130,7 +130,10 @@ pub(crate) fn n_docs(x: f64) -> Result<usize> {
         Err(ScoreError::new(
             ErrorCode::InvalidConfig,
             "nDocs",
-            format!("expected a whole number >= 0, got {x}"),
+            format!(
+                "expected a whole number >= 0, got {}",
+                calibrank::error::num(x)
+            ),
         ))
     }
 }

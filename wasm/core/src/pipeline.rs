@@ -198,7 +198,10 @@ fn decode_input<'a: 'b, 'b>(
                 return Err(ScoreError::new(
                     ErrorCode::InvalidType,
                     format!("items.{key}.fiscalYear"),
-                    format!("expected a whole number (a year), got {fy}"),
+                    format!(
+                        "expected a whole number (a year), got {}",
+                        calibrank::error::num(fy)
+                    ),
                 ));
             }
             Some(fy as i32)
