@@ -196,41 +196,31 @@ impl fmt::Display for Num {
         }
         let mut buf = ryu::Buffer::new();
         let s = buf.format_finite(v);
-        let (neg, s) = match s.strip_prefix('-') {
-            Some(rest) => (true, rest),
-            None => (false, s),
+        let zeros = |f: &mut fmt::Formatter<'_>, n: i64| (0..n).try_for_each(|_| f.write_str("0"));
+        // ryu writes `int.frac` (`1.0`, `0.00123`) for 1e-5 <= |v| < 1e16: `{}` without
+        // a `.0`; otherwise `d[.ddd]e[-]k`: the digits, the point after the first one.
+        let Some((mant, exp)) = s.split_once('e') else {
+            return f.write_str(s.strip_suffix(".0").unwrap_or(s));
         };
-        // `s` is `int[.frac][e[-]exp]`: the digits of int and frac, with the decimal point
-        // `point` digits from their start.
-        let (mant, exp) = match s.split_once('e') {
-            Some((m, e)) => (m, e.parse::<i64>().unwrap_or(0)),
-            None => (s, 0),
+        let k = exp.parse::<i64>().unwrap_or(0);
+        let (neg, mant) = match mant.strip_prefix('-') {
+            Some(m) => (true, m),
+            None => (false, mant),
         };
-        let (int, frac) = mant.split_once('.').unwrap_or((mant, ""));
-        let all: String = int.chars().chain(frac.chars()).collect();
-        let digits = all.trim_start_matches('0');
-        let point = int.len() as i64 + exp - (all.len() - digits.len()) as i64;
-        let digits = digits.trim_end_matches('0');
+        let (first, rest) = mant.split_once('.').unwrap_or((mant, ""));
         if neg {
             f.write_str("-")?;
         }
-        if digits.is_empty() {
-            return f.write_str("0");
-        }
-        let zeros = |f: &mut fmt::Formatter<'_>, n: i64| (0..n).try_for_each(|_| f.write_str("0"));
-        let len = digits.len() as i64;
-        if point <= 0 {
+        if k < 0 {
             f.write_str("0.")?;
-            zeros(f, -point)?;
-            f.write_str(digits)
-        } else if point >= len {
-            f.write_str(digits)?;
-            zeros(f, point - len)
+            zeros(f, -k - 1)?;
+            f.write_str(first)?;
+            f.write_str(rest)
         } else {
-            let at = point as usize;
-            f.write_str(digits.get(..at).unwrap_or_default())?;
-            f.write_str(".")?;
-            f.write_str(digits.get(at..).unwrap_or_default())
+            // |v| >= 1e16 has at most 17 digits: all before the point.
+            f.write_str(first)?;
+            f.write_str(rest)?;
+            zeros(f, k - rest.len() as i64)
         }
     }
 }
