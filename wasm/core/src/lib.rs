@@ -21,9 +21,10 @@ use calibrank::multiquery::{MultiQueryOptions, QueryHit};
 use calibrank::normalize::NormalizeMethod;
 use calibrank::rerank::{Candidate, HeuristicConfig};
 use calibrank::timestamp::Timestamp;
+use calibrank_wasm_shared::json;
+use calibrank_wasm_shared::jsonw::write_json;
 use calibrank_wasm_shared::options::with_limits;
 use calibrank_wasm_shared::wire::{Numbers, Reader, Writer};
-use calibrank_wasm_shared::{json, write_json};
 use serde::Deserialize;
 
 calibrank_wasm_shared::export_io!(dispatch);

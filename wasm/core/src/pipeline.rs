@@ -9,8 +9,8 @@ use calibrank::pipeline::{
     OutcomeSource, Pipeline, PipelineConfig, TimeRef,
 };
 use calibrank_wasm_shared::json;
+use calibrank_wasm_shared::jsonw::write_json;
 use calibrank_wasm_shared::wire::{Reader, Strs, Writer};
-use calibrank_wasm_shared::write_json;
 use calibrank_wasm_shared::Slab;
 use std::cell::RefCell;
 

@@ -177,6 +177,12 @@ pub trait ToJson {
     fn to_json(&self, w: &mut JsonWriter);
 }
 
+/// Writes `v` as JSON text (the text serde_json would write) into a TEXT section.
+pub fn write_json<T: ToJson + ?Sized>(w: &mut crate::wire::Writer, v: &T) -> calibrank::Result<()> {
+    w.text(&to_string(v));
+    Ok(())
+}
+
 /// `v` as JSON text.
 pub fn to_string<T: ToJson + ?Sized>(v: &T) -> String {
     let mut w = JsonWriter::new();

@@ -76,9 +76,12 @@ pub fn common_op(op: u32, w: &mut Writer) -> Option<Result<()>> {
     Some(Ok(()))
 }
 
-/// Writes `v` as JSON text ([`jsonw`]: the text serde_json would write).
-pub fn write_json<T: jsonw::ToJson + ?Sized>(w: &mut Writer, v: &T) -> Result<()> {
-    w.text(&jsonw::to_string(v));
+/// Writes `v` as JSON text with serde_json (the lab module's outputs; the core module
+/// writes its own with [`jsonw::write_json`], without serde).
+pub fn write_json<T: serde::Serialize>(w: &mut Writer, v: &T) -> Result<()> {
+    let text = serde_json::to_string(v)
+        .map_err(|e| ScoreError::new(ErrorCode::Internal, "", format!("encode: {e}")))?;
+    w.text(&text);
     Ok(())
 }
 
