@@ -354,7 +354,10 @@ mod tests {
         ] {
             assert_eq!(num(v).to_string(), format!("{v}"));
         }
-        assert_eq!(num(767927684704018.25).to_string(), "767927684704018.2");
+        // 767927684704018.25, halfway between the two shortest forms.
+        let tie = f64::from_bits(4829498622391433362);
+        assert_eq!(num(tie).to_string(), "767927684704018.2");
+        assert_eq!(format!("{tie}"), "767927684704018.3");
     }
 
     /// `num(v)` reads back as `v`, is as short as `{v}`, and equals it but for the last
