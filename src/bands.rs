@@ -85,14 +85,20 @@ impl BandFloors {
             return Err(ScoreError::new(
                 ErrorCode::InvalidBands,
                 "highFloor",
-                format!("must be within [0, 1], got {}", self.high_floor),
+                format!(
+                    "must be within [0, 1], got {}",
+                    crate::error::num(self.high_floor)
+                ),
             ));
         }
         if !ok(self.degraded_floor) {
             return Err(ScoreError::new(
                 ErrorCode::InvalidBands,
                 "degradedFloor",
-                format!("must be within [0, 1], got {}", self.degraded_floor),
+                format!(
+                    "must be within [0, 1], got {}",
+                    crate::error::num(self.degraded_floor)
+                ),
             ));
         }
         if self.degraded_floor > self.high_floor {
@@ -101,7 +107,8 @@ impl BandFloors {
                 "degradedFloor",
                 format!(
                     "degradedFloor {} exceeds highFloor {}",
-                    self.degraded_floor, self.high_floor
+                    crate::error::num(self.degraded_floor),
+                    crate::error::num(self.high_floor)
                 ),
             ));
         }

@@ -172,6 +172,59 @@ impl std::error::Error for ScoreError {}
 /// Result alias used throughout the crate.
 pub type Result<T> = std::result::Result<T, ScoreError>;
 
+/// `v` printed as `format!("{v}")` prints it (the shortest digits that read back as `v`,
+/// no exponent; `NaN`, `inf`, `-inf`), for error messages. The digits come from `ryu`
+/// rather than core::fmt's float code, which then stays out of the wasm modules; where
+/// two shortest forms are equally near `v` (`767927684704018.25`), `ryu` takes the even
+/// last digit (`.2`) and `{v}` the other (`.3`).
+pub fn num(v: f64) -> Num {
+    Num(v)
+}
+
+/// A float as [`num`] prints it.
+#[derive(Debug, Clone, Copy)]
+pub struct Num(f64);
+
+impl fmt::Display for Num {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let v = self.0;
+        if v.is_nan() {
+            return f.write_str("NaN");
+        }
+        if v.is_infinite() {
+            return f.write_str(if v < 0.0 { "-inf" } else { "inf" });
+        }
+        let mut buf = ryu::Buffer::new();
+        let s = buf.format_finite(v);
+        let zeros = |f: &mut fmt::Formatter<'_>, n: i64| (0..n).try_for_each(|_| f.write_str("0"));
+        // ryu writes `int.frac` (`1.0`, `0.00123`) for 1e-5 <= |v| < 1e16: `{}` without
+        // a `.0`; otherwise `d[.ddd]e[-]k`: the digits, the point after the first one.
+        let Some((mant, exp)) = s.split_once('e') else {
+            return f.write_str(s.strip_suffix(".0").unwrap_or(s));
+        };
+        let k = exp.parse::<i64>().unwrap_or(0);
+        let (neg, mant) = match mant.strip_prefix('-') {
+            Some(m) => (true, m),
+            None => (false, mant),
+        };
+        let (first, rest) = mant.split_once('.').unwrap_or((mant, ""));
+        if neg {
+            f.write_str("-")?;
+        }
+        if k < 0 {
+            f.write_str("0.")?;
+            zeros(f, -k - 1)?;
+            f.write_str(first)?;
+            f.write_str(rest)
+        } else {
+            // |v| >= 1e16 has at most 17 digits: all before the point.
+            f.write_str(first)?;
+            f.write_str(rest)?;
+            zeros(f, k - rest.len() as i64)
+        }
+    }
+}
+
 /// Checks that `value` is finite.
 pub fn finite(value: f64, field: impl FnOnce() -> String) -> Result<f64> {
     if value.is_finite() {
@@ -180,7 +233,7 @@ pub fn finite(value: f64, field: impl FnOnce() -> String) -> Result<f64> {
         Err(ScoreError::new(
             ErrorCode::NonFiniteScore,
             field(),
-            format!("must be a finite number, got {value}"),
+            format!("must be a finite number, got {}", num(value)),
         ))
     }
 }
@@ -194,7 +247,7 @@ pub fn all_finite(values: &[f64], field: &str) -> Result<()> {
             Err(ScoreError::new(
                 ErrorCode::NonFiniteScore,
                 format!("{field}[{i}]"),
-                format!("must be a finite number, got {v}"),
+                format!("must be a finite number, got {}", num(v)),
             ))
         }
     }
@@ -277,6 +330,67 @@ mod tests {
         let e = ScoreError::new(ErrorCode::NonFiniteScore, "[3]", "bad").within("scores");
         assert_eq!(e.field, "scores[3]");
         assert_eq!(e.to_string(), "NON_FINITE_SCORE (scores[3]): bad");
+    }
+
+    #[test]
+    fn num_prints_as_display() {
+        for v in [
+            0.0,
+            -0.0,
+            1.0,
+            -1.5,
+            0.1,
+            1e-7,
+            1e300,
+            1e16,
+            123456789012345680000.0,
+            f64::MIN_POSITIVE,
+            5e-324,
+            f64::MAX,
+            f64::MIN,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ] {
+            assert_eq!(num(v).to_string(), format!("{v}"));
+        }
+        // 767927684704018.25, halfway between the two shortest forms.
+        let tie = f64::from_bits(4829498622391433362);
+        assert_eq!(num(tie).to_string(), "767927684704018.2");
+        assert_eq!(format!("{tie}"), "767927684704018.3");
+    }
+
+    /// `num(v)` reads back as `v`, is as short as `{v}`, and equals it but for the last
+    /// digit of a tie (see [`num`]).
+    fn same_as_display(v: f64) -> std::result::Result<(), String> {
+        let (a, b) = (num(v).to_string(), format!("{v}"));
+        let back: f64 = a.parse().map_err(|_| format!("{a} does not parse"))?;
+        let ok = if v.is_nan() {
+            a == "NaN"
+        } else {
+            back.to_bits() == v.to_bits()
+                && a.len() == b.len()
+                && a.get(..a.len() - 1) == b.get(..b.len() - 1)
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(format!("num({v:?}) = {a}, {{}} = {b}"))
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20_000))]
+        /// Any bit pattern (every exponent, subnormals, NaN payloads), and plain decimals.
+        #[test]
+        fn num_prints_any_float_as_display(bits in proptest::prelude::any::<u64>(), m in -1_000_000i64..1_000_000, e in -12i32..12) {
+            let d = m as f64 * 10f64.powi(e);
+            for v in [f64::from_bits(bits), d] {
+                if let Err(e) = same_as_display(v) {
+                    proptest::prop_assert!(false, "{}", e);
+                }
+            }
+        }
     }
 
     #[test]

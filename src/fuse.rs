@@ -31,7 +31,10 @@ pub fn validate_k(k: f64, field: &str) -> Result<()> {
         Err(ScoreError::new(
             ErrorCode::InvalidK,
             field,
-            format!("k must be a finite number >= 1, got {k}"),
+            format!(
+                "k must be a finite number >= 1, got {}",
+                crate::error::num(k)
+            ),
         ))
     }
 }
@@ -44,7 +47,10 @@ pub fn validate_weight(w: f64, field: impl FnOnce() -> String) -> Result<()> {
         Err(ScoreError::new(
             ErrorCode::InvalidWeight,
             field(),
-            format!("weight must be a finite number >= 0, got {w}"),
+            format!(
+                "weight must be a finite number >= 0, got {}",
+                crate::error::num(w)
+            ),
         ))
     }
 }

@@ -96,7 +96,10 @@ impl MultiQueryOptions {
             return Err(ScoreError::new(
                 ErrorCode::InvalidConfig,
                 "multiQueryBoost",
-                format!("must be between 0 and 1, got {}", self.multi_query_boost),
+                format!(
+                    "must be between 0 and 1, got {}",
+                    crate::error::num(self.multi_query_boost)
+                ),
             ));
         }
         if self.limit < 1 {
@@ -268,8 +271,9 @@ pub fn fuse_multi_query(
             ErrorCode::NonFiniteScore,
             "queries",
             format!(
-                "the fused score of {:?} overflows ({s}); rescale the similarity scores",
-                o.id
+                "the fused score of {:?} overflows ({}); rescale the similarity scores",
+                o.id,
+                crate::error::num(*s)
             ),
         ));
     }

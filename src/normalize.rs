@@ -142,7 +142,10 @@ pub fn validate_temperature(t: f64, field: &str) -> Result<()> {
         Err(ScoreError::new(
             ErrorCode::InvalidConfig,
             field,
-            format!("temperature must be a finite number > 0, got {t}"),
+            format!(
+                "temperature must be a finite number > 0, got {}",
+                crate::error::num(t)
+            ),
         ))
     }
 }

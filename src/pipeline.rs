@@ -319,7 +319,8 @@ impl PipelineConfidence {
                 "hedgeFloor",
                 format!(
                     "hedgeFloor ({}) must not exceed answerFloor ({})",
-                    self.hedge_floor, self.answer_floor
+                    crate::error::num(self.hedge_floor),
+                    crate::error::num(self.answer_floor)
                 ),
             ));
         }
@@ -456,7 +457,8 @@ fn reranked_finite(w: &Work<'_>, field: &str) -> Result<()> {
         field,
         format!(
             "the reranked score of {:?} overflows ({}); lower the multipliers",
-            w.id, w.after_rerank
+            w.id,
+            crate::error::num(w.after_rerank)
         ),
     ))
 }
@@ -487,7 +489,7 @@ fn in_unit(v: f64, field: &str) -> Result<()> {
         Err(ScoreError::new(
             ErrorCode::InvalidConfig,
             field,
-            format!("must be within [0, 1], got {v}"),
+            format!("must be within [0, 1], got {}", crate::error::num(v)),
         ))
     }
 }

@@ -49,7 +49,7 @@ pub fn validate_steps(steps: &[RecencyStep], field: &str) -> Result<()> {
                 format!("{field}[{i}].maxAgeDays"),
                 format!(
                     "must be finite, > 0 and greater than the previous step's, got {}",
-                    s.max_age_days
+                    crate::error::num(s.max_age_days)
                 ),
             ));
         }
@@ -57,7 +57,10 @@ pub fn validate_steps(steps: &[RecencyStep], field: &str) -> Result<()> {
             return Err(ScoreError::new(
                 ErrorCode::InvalidConfig,
                 format!("{field}[{i}].multiplier"),
-                format!("must be a finite number > 0, got {}", s.multiplier),
+                format!(
+                    "must be a finite number > 0, got {}",
+                    crate::error::num(s.multiplier)
+                ),
             ));
         }
         prev = s.max_age_days;
@@ -136,7 +139,10 @@ pub fn validate_boost(boost: f64, field: &str) -> Result<()> {
         Err(ScoreError::new(
             ErrorCode::InvalidConfig,
             field,
-            format!("boost must be a finite number >= 0, got {boost}"),
+            format!(
+                "boost must be a finite number >= 0, got {}",
+                crate::error::num(boost)
+            ),
         ))
     }
 }

@@ -29,7 +29,10 @@ impl Timestamp {
                     Err(ScoreError::new(
                         ErrorCode::InvalidTimestamp,
                         field,
-                        format!("timestamp must be finite epoch milliseconds, got {ms}"),
+                        format!(
+                            "timestamp must be finite epoch milliseconds, got {}",
+                            crate::error::num(*ms)
+                        ),
                     ))
                 }
             }

@@ -29,14 +29,17 @@ impl Sigmoid {
             return Err(ScoreError::new(
                 ErrorCode::InvalidCalibration,
                 "threshold",
-                format!("must be finite, got {}", self.threshold),
+                format!("must be finite, got {}", crate::error::num(self.threshold)),
             ));
         }
         if !(self.steepness.is_finite() && self.steepness > 0.0) {
             return Err(ScoreError::new(
                 ErrorCode::InvalidCalibration,
                 "steepness",
-                format!("must be a finite number > 0, got {}", self.steepness),
+                format!(
+                    "must be a finite number > 0, got {}",
+                    crate::error::num(self.steepness)
+                ),
             ));
         }
         Ok(())

@@ -46,7 +46,10 @@ impl ConfidenceOptions {
                 return Err(ScoreError::new(
                     ErrorCode::InvalidWeight,
                     format!("weights[{i}]"),
-                    format!("must be a finite number >= 0, got {w}"),
+                    format!(
+                        "must be a finite number >= 0, got {}",
+                        crate::error::num(*w)
+                    ),
                 ));
             }
         }
@@ -57,7 +60,10 @@ impl ConfidenceOptions {
             return Err(ScoreError::new(
                 ErrorCode::InvalidWeight,
                 "weights",
-                format!("the weights must have a finite sum, got {sum}"),
+                format!(
+                    "the weights must have a finite sum, got {}",
+                    crate::error::num(sum)
+                ),
             ));
         }
         if self.k == Some(0) {

@@ -138,7 +138,10 @@ pub fn validate_fusion(k: u32, rrf_k: f64, weights: &[f64], runs: usize) -> Resu
             return Err(ScoreError::new(
                 ErrorCode::InvalidWeight,
                 format!("weights[{i}]"),
-                format!("must be a finite number >= 0, got {w}"),
+                format!(
+                    "must be a finite number >= 0, got {}",
+                    crate::error::num(*w)
+                ),
             ));
         }
     }

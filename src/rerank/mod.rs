@@ -98,7 +98,7 @@ fn non_negative(v: f64, field: &str) -> Result<()> {
         Err(ScoreError::new(
             ErrorCode::InvalidConfig,
             field,
-            format!("must be a finite number >= 0, got {v}"),
+            format!("must be a finite number >= 0, got {}", crate::error::num(v)),
         ))
     }
 }
@@ -448,7 +448,7 @@ pub fn rerank_heuristic(
             return Err(ScoreError::new(
                 ErrorCode::NegativeValue,
                 format!("candidates[{i}].score"),
-                format!("scores must be >= 0, got {}", c.score),
+                format!("scores must be >= 0, got {}", crate::error::num(c.score)),
             ));
         }
         if seen.insert(c.id.as_str(), i).is_some() {
@@ -490,7 +490,7 @@ pub fn rerank_heuristic(
             format!("candidates[{i}].score"),
             format!(
                 "the reranked score overflows ({}); the reranker's multipliers are too large",
-                r.reranked_score
+                crate::error::num(r.reranked_score)
             ),
         ));
     }

@@ -21,9 +21,10 @@ use calibrank::multiquery::{MultiQueryOptions, QueryHit};
 use calibrank::normalize::NormalizeMethod;
 use calibrank::rerank::{Candidate, HeuristicConfig};
 use calibrank::timestamp::Timestamp;
+use calibrank_wasm_shared::json;
+use calibrank_wasm_shared::jsonw::write_json;
 use calibrank_wasm_shared::options::with_limits;
 use calibrank_wasm_shared::wire::{Numbers, Reader, Writer};
-use calibrank_wasm_shared::{json, write_json};
 use serde::Deserialize;
 
 calibrank_wasm_shared::export_io!(dispatch);
@@ -130,7 +131,10 @@ pub(crate) fn n_docs(x: f64) -> Result<usize> {
         Err(ScoreError::new(
             ErrorCode::InvalidConfig,
             "nDocs",
-            format!("expected a whole number >= 0, got {x}"),
+            format!(
+                "expected a whole number >= 0, got {}",
+                calibrank::error::num(x)
+            ),
         ))
     }
 }

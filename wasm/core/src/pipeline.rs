@@ -9,8 +9,8 @@ use calibrank::pipeline::{
     OutcomeSource, Pipeline, PipelineConfig, TimeRef,
 };
 use calibrank_wasm_shared::json;
+use calibrank_wasm_shared::jsonw::write_json;
 use calibrank_wasm_shared::wire::{Reader, Strs, Writer};
-use calibrank_wasm_shared::write_json;
 use calibrank_wasm_shared::Slab;
 use std::cell::RefCell;
 
@@ -198,7 +198,10 @@ fn decode_input<'a: 'b, 'b>(
                 return Err(ScoreError::new(
                     ErrorCode::InvalidType,
                     format!("items.{key}.fiscalYear"),
-                    format!("expected a whole number (a year), got {fy}"),
+                    format!(
+                        "expected a whole number (a year), got {}",
+                        calibrank::error::num(fy)
+                    ),
                 ));
             }
             Some(fy as i32)

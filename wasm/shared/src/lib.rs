@@ -24,6 +24,7 @@
 )]
 
 pub mod json;
+pub mod jsonw;
 pub mod options;
 pub mod wire;
 
@@ -75,7 +76,8 @@ pub fn common_op(op: u32, w: &mut Writer) -> Option<Result<()>> {
     Some(Ok(()))
 }
 
-/// Writes `v` as JSON text (results: every number is finite).
+/// Writes `v` as JSON text with serde_json (the lab module's outputs; the core module
+/// writes its own with [`jsonw::write_json`], without serde).
 pub fn write_json<T: serde::Serialize>(w: &mut Writer, v: &T) -> Result<()> {
     let text = serde_json::to_string(v)
         .map_err(|e| ScoreError::new(ErrorCode::Internal, "", format!("encode: {e}")))?;
@@ -96,17 +98,35 @@ pub fn error_json(e: &ScoreError) -> String {
     s
 }
 
-/// Appends `v` as a JSON string literal.
+/// Appends `v` as a JSON string literal, escaped as serde_json escapes it: `\"`, `\\`,
+/// `\b`, `\t`, `\n`, `\f`, `\r`, the other characters below U+0020 as `\u00xx`.
 pub fn push_json_string(out: &mut String, v: &str) {
     out.push('"');
-    for c in v.chars() {
+    let mut rest = v;
+    while let Some(at) = rest.find(|c: char| c < ' ' || c == '"' || c == '\\') {
+        let (plain, tail) = rest.split_at(at);
+        out.push_str(plain);
+        let mut chars = tail.chars();
+        let c = chars.next().unwrap_or_default();
+        rest = chars.as_str();
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
+            '\u{8}' => out.push_str("\\b"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\u{c}' => out.push_str("\\f"),
+            '\r' => out.push_str("\\r"),
+            c => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.push_str("\\u00");
+                for d in [c as usize >> 4, c as usize & 15] {
+                    out.push(char::from(HEX.get(d).copied().unwrap_or(b'0')));
+                }
+            }
         }
     }
+    out.push_str(rest);
     out.push('"');
 }
 
