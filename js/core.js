@@ -184,11 +184,12 @@ export function rrf(lists, options) {
   }
   precheck.strings(lim, ids, units, (d) => firstOccurrence(lists, lens, docs, d));
   const out = w().call(OP.RRF, kWeightsLimits(new Input(), options).u32s(lens).u32s(docs).strs(ids, units));
-  const order = out.u32View();
-  const scores = out.f64View();
-  const n = order.length;
+  const o = out.u32At();
+  const n = out.n;
+  const s = out.f64At();
+  const { u32, f64 } = out.w;
   const result = new Array(n);
-  for (let i = 0; i < n; i++) result[i] = [ids[order[i]], scores[i]];
+  for (let i = 0; i < n; i++) result[i] = [ids[u32[o + i]], f64[s + i]];
   return result;
 }
 
@@ -510,8 +511,8 @@ function inputField(i, head, nLists, listTable, docs, itemTable, strs) {
 const OUTCOME = ["abstain", "hedge", "answer"];
 
 /** The query-level outcome from its two codes (wasm/core/src/pipeline.rs `outcome_codes`). */
-function outcomeOf(codes, confidence) {
-  return { kind: OUTCOME[codes[0]], probability: confidence.atLeastOneRelevant, source: codes[1] === 1 ? "model" : "rankOnly" };
+function outcomeOf(kind, source, confidence) {
+  return { kind: OUTCOME[kind], probability: confidence.atLeastOneRelevant, source: source === 1 ? "model" : "rankOnly" };
 }
 
 /** A validated scoring pipeline. Free it with `free()` (or `using`); a FinalizationRegistry frees a forgotten one. */
@@ -569,38 +570,42 @@ export class Pipeline {
     const out = state.wire.call(OP.PIPELINE_RUN, inp);
     // Result ids come back as indices into the distinct ids, the first strings of the
     // call (interned by encodeInput): the strings the caller gave, not decoded copies.
-    const docs = out.u32View();
-    const scores = out.f64View();
-    const bands = out.u8View();
-    const n = docs.length;
+    const { u32, f64, u8 } = out.w;
+    const d = out.u32At();
+    const n = out.n;
+    const sc = out.f64At();
+    const b = out.u8At();
     const ids = e.strs;
     const results = new Array(n);
-    for (let i = 0; i < n; i++) results[i] = { id: ids[docs[i]], score: scores[i], band: BAND[bands[i]] };
-    const c = out.f64View();
-    const confidence = { weightedTop5: c[0], expectedPrecision: c[1], atLeastOneRelevant: c[2], k: c[3] };
-    const st = out.u32View();
-    const dup = out.u32View();
+    for (let i = 0; i < n; i++) results[i] = { id: ids[u32[d + i]], score: f64[sc + i], band: BAND[u8[b + i]] };
+    const c = out.f64At();
+    const confidence = { weightedTop5: f64[c], expectedPrecision: f64[c + 1], atLeastOneRelevant: f64[c + 2], k: f64[c + 3] };
+    const st = out.u32At();
+    const dup = out.u32At();
+    const duplicates = new Array(out.n);
+    for (let i = 0; i < duplicates.length; i++) duplicates[i] = u32[dup + i];
     // The keys in the order they always had.
     const stats = {
-      lists: st[0],
-      candidates: st[1],
-      inSeveralLists: st[2],
-      duplicates: Array.from(dup),
-      beyondTopK: st[3],
-      beyondCandidateLimit: st[4],
-      belowMinRelevance: st[5],
-      belowMinConfidence: st[6],
-      beyondTopN: st[7],
-      returned: st[8],
-      hits: st[9],
-      degraded: st[10],
-      misses: st[11],
+      lists: u32[st],
+      candidates: u32[st + 1],
+      inSeveralLists: u32[st + 2],
+      duplicates,
+      beyondTopK: u32[st + 3],
+      beyondCandidateLimit: u32[st + 4],
+      belowMinRelevance: u32[st + 5],
+      belowMinConfidence: u32[st + 6],
+      beyondTopN: u32[st + 7],
+      returned: u32[st + 8],
+      hits: u32[st + 9],
+      degraded: u32[st + 10],
+      misses: u32[st + 11],
     };
     const profile = out.text();
     if (profile !== undefined) stats.bandProfile = profile;
     const explain = out.json();
     if (explain !== undefined) for (let i = 0; i < n; i++) results[i].explain = explain[i];
-    const outcome = outcomeOf(out.u8View(), confidence);
+    const oc = out.u8At();
+    const outcome = outcomeOf(u8[oc], u8[oc + 1], confidence);
     return { results, confidence, outcome, stats };
   }
 
@@ -637,10 +642,12 @@ export class Pipeline {
     const order = out.u32s();
     const scores = out.f64s();
     const bands = out.u8s();
-    const c = out.f64View();
-    const confidence = { weightedTop5: c[0], expectedPrecision: c[1], atLeastOneRelevant: c[2], k: c[3] };
-    const candidates = out.u32View()[0];
-    const outcome = outcomeOf(out.u8View(), confidence);
+    const { u32, f64, u8 } = out.w;
+    const c = out.f64At();
+    const confidence = { weightedTop5: f64[c], expectedPrecision: f64[c + 1], atLeastOneRelevant: f64[c + 2], k: f64[c + 3] };
+    const candidates = u32[out.u32At()];
+    const oc = out.u8At();
+    const outcome = outcomeOf(u8[oc], u8[oc + 1], confidence);
     return { order, scores, bands, confidence, outcome, candidates };
   }
 

@@ -341,6 +341,8 @@ export class Output {
     this.w = wire;
     this.pos = pos;
     this.end = end;
+    /** The length of the section the last index reader passed. */
+    this.n = 0;
   }
   header(want) {
     const tag = this.w.u32[this.pos >>> 2];
@@ -360,6 +362,34 @@ export class Output {
   json() {
     const t = this.text();
     return t === undefined ? undefined : JSON.parse(t);
+  }
+  // Index readers: no typed array is created (a subarray costs about as much as a small
+  // call's other work). Each moves past a section and returns the index of its first
+  // element in the wire's view (`w.f64`, `w.u32`, `w.u8`, valid until the next call),
+  // its length in `n`; a NONE section gives -1 and `n` 0.
+  f64At() {
+    const n = this.header(F64);
+    if (n < 0) return (this.n = 0), -1;
+    const i = this.pos >>> 3;
+    this.pos += 8 * n;
+    this.n = n;
+    return i;
+  }
+  u32At() {
+    const n = this.header(U32);
+    if (n < 0) return (this.n = 0), -1;
+    const i = this.pos >>> 2;
+    this.pos += pad8(4 * n);
+    this.n = n;
+    return i;
+  }
+  u8At() {
+    const n = this.header(U8);
+    if (n < 0) return (this.n = 0), -1;
+    const i = this.pos;
+    this.pos += pad8(n);
+    this.n = n;
+    return i;
   }
   /** A view into wasm memory (copy it before the next call). */
   f64View() {
