@@ -60,12 +60,15 @@ fn typed(message: &str, what: &str) -> ScoreError {
     from_serde_message(message, what)
 }
 
+#[cold]
+#[inline(never)]
 fn bad(expected: &str) -> Failure {
     format!("invalid type: expected {expected}")
 }
 
 // ---------------------------------------------------------------- Values
 
+#[inline(never)]
 fn num(v: &Json) -> R<f64> {
     match v {
         Json::Num(x) => Ok(*x),
@@ -74,6 +77,7 @@ fn num(v: &Json) -> R<f64> {
 }
 
 /// A number inside a value serde buffers first: `-0` arrives as the integer 0.
+#[inline(never)]
 fn num0(v: &Json) -> R<f64> {
     num(v).map(|x| x + 0.0)
 }
@@ -86,14 +90,17 @@ fn int(v: &Json, lo: f64, hi: f64) -> R<f64> {
     }
 }
 
+#[inline(never)]
 fn u32_(v: &Json) -> R<u32> {
     int(v, 0.0, f64::from(u32::MAX)).map(|x| x as u32)
 }
 
+#[inline(never)]
 fn i32_(v: &Json) -> R<i32> {
     int(v, f64::from(i32::MIN), f64::from(i32::MAX)).map(|x| x as i32)
 }
 
+#[inline(never)]
 fn boolean(v: &Json) -> R<bool> {
     match v {
         Json::Bool(b) => Ok(*b),
@@ -101,6 +108,7 @@ fn boolean(v: &Json) -> R<bool> {
     }
 }
 
+#[inline(never)]
 fn string(v: &Json) -> R<String> {
     match v {
         Json::Str(s) => Ok(s.clone()),
@@ -108,6 +116,7 @@ fn string(v: &Json) -> R<String> {
     }
 }
 
+#[inline(never)]
 fn opt<T>(v: &Json, get: fn(&Json) -> R<T>) -> R<Option<T>> {
     match v {
         Json::Null => Ok(None),
@@ -115,6 +124,7 @@ fn opt<T>(v: &Json, get: fn(&Json) -> R<T>) -> R<Option<T>> {
     }
 }
 
+#[inline(never)]
 fn list<T>(v: &Json, get: fn(&Json) -> R<T>) -> R<Vec<T>> {
     match v {
         Json::Arr(items) => items.iter().map(get).collect(),
@@ -150,6 +160,7 @@ fn five(v: &Json) -> R<[f64; 5]> {
 }
 
 /// A unit variant: its name, or `{"name": null}`.
+#[inline(never)]
 fn unit<T: Copy>(v: &Json, table: &[(&str, T)]) -> R<T> {
     let (name, value) = match v {
         Json::Str(s) => (s.as_str(), &Json::Null),
@@ -197,6 +208,7 @@ const LAX: u8 = 3;
 /// Reads a struct given as an object (keys in any order; a repeated, unknown or missing
 /// key is an error, in text order) or as an array of its fields in order, handing each
 /// field given to `set` as `(index in keys, value)`.
+#[inline(never)]
 fn fields(
     v: &Json,
     keys: &[&str],
