@@ -198,12 +198,13 @@ const REQ: u8 = 0;
 const OPT: u8 = 1;
 const DEF: u8 = 2;
 
-/// Modes: unknown keys refused, extra array elements ignored (a struct read directly)...
+/// Modes: unknown keys refused, extra array elements ignored (a struct read directly);
 const PLAIN: u8 = 0;
-/// ...extra array elements refused (a struct within buffered content)...
-const BUFFERED: u8 = 1;
-/// ...and unknown keys ignored (no `deny_unknown_fields`).
-const LAX: u8 = 3;
+/// or a variant of a tagged enum: buffered content, so extra array elements are refused,
+/// and without its tag (the `method` key, the first array element);
+const TAGGED: u8 = 1;
+/// and (a bit to add) unknown keys ignored (no `deny_unknown_fields`).
+const LAX: u8 = 2;
 
 /// Reads a struct given as an object (keys in any order; a repeated, unknown or missing
 /// key is an error, in text order) or as an array of its fields in order, handing each
@@ -228,7 +229,8 @@ fn fields(
                         seen |= 1 << i;
                         set(i, x)?;
                     }
-                    None if mode & 2 == 0 => return Err(format!("unknown field `{k}`")),
+                    None if mode & TAGGED != 0 && k == "method" => {}
+                    None if mode & LAX == 0 => return Err(format!("unknown field `{k}`")),
                     None => {}
                 }
             }
@@ -239,12 +241,13 @@ fn fields(
             }
             Ok(())
         }
-        Json::Arr(items) => {
+        Json::Arr(all) => {
+            let items = all.get(usize::from(mode & TAGGED)..).unwrap_or_default();
             for (i, x) in items.iter().take(keys.len()).enumerate() {
                 set(i, x)?;
             }
             let short = kinds.iter().skip(items.len()).any(|k| *k != DEF);
-            if short || (mode & 1 != 0 && items.len() > keys.len()) {
+            if short || (mode & TAGGED != 0 && items.len() > keys.len()) {
                 return Err(format!(
                     "invalid length {}, expected {} fields",
                     items.len(),
@@ -401,10 +404,9 @@ impl Decode for Calibration {
             Json::Num(x) if *x == 0.0 || *x == 1.0 || *x == 2.0 => Ok(*x as u8),
             _ => Err(bad("a method name")),
         };
-        let (t, rest) = match v {
+        let t = match v {
             Json::Obj(entries) => {
                 let mut t = None;
-                let mut rest = Vec::new();
                 for (k, x) in entries {
                     if k == "method" {
                         if t.is_some() {
@@ -413,25 +415,24 @@ impl Decode for Calibration {
                         t = Some(tag(x)?);
                     } else {
                         plain(x)?;
-                        rest.push((k.clone(), x.clone()));
                     }
                 }
-                (t, Json::Obj(rest))
+                t
             }
             Json::Arr(items) => match items.split_first() {
                 Some((first, rest)) => {
                     let t = tag(first)?;
                     rest.iter().try_for_each(plain)?;
-                    (Some(t), Json::Arr(rest.to_vec()))
+                    Some(t)
                 }
-                None => (None, Json::Null),
+                None => None,
             },
             _ => return Err(bad("an object")),
         };
         match t {
             None => Err("missing field `method`".into()),
             Some(0) => {
-                let s: Sigmoid = record!(&rest, LAX, Sigmoid::default(), {
+                let s: Sigmoid = record!(v, TAGGED | LAX, Sigmoid::default(), {
                     "threshold" DEF threshold: num0,
                     "steepness" DEF steepness: num0,
                 })?;
@@ -440,7 +441,7 @@ impl Decode for Calibration {
                     steepness: s.steepness,
                 })
             }
-            Some(1) => record!(&rest, BUFFERED, PlattModel { a: 0.0, b: 0.0 }, {
+            Some(1) => record!(v, TAGGED, PlattModel { a: 0.0, b: 0.0 }, {
                 "a" REQ a: num0,
                 "b" REQ b: num0,
             })
@@ -450,7 +451,7 @@ impl Decode for Calibration {
                     x: Vec::new(),
                     y: Vec::new(),
                 };
-                record!(&rest, BUFFERED, init, {
+                record!(v, TAGGED, init, {
                     "x" REQ x: |x| list(x, num0),
                     "y" REQ y: |x| list(x, num0),
                 })
