@@ -32,7 +32,10 @@ enum S {
     Bool,
     Str,
     Ts,
-    Tag,
+    /// A `method` tag: this name when strict.
+    Tag(&'static str),
+    /// Weights of the top-5 slots (five or more numbers when strict).
+    Five,
     Opt(Box<S>),
     List(Box<S>),
     Map(Box<S>),
@@ -81,12 +84,16 @@ fn heuristic() -> S {
 fn calibration() -> S {
     S::OneOf(vec![
         obj(&[
-            ("method", S::Tag),
+            ("method", S::Tag("sigmoid")),
             ("threshold", S::Num),
             ("steepness", S::Num),
         ]),
-        obj(&[("method", S::Tag), ("a", S::Num), ("b", S::Num)]),
-        obj(&[("method", S::Tag), ("x", list(S::Num)), ("y", list(S::Num))]),
+        obj(&[("method", S::Tag("platt")), ("a", S::Num), ("b", S::Num)]),
+        obj(&[
+            ("method", S::Tag("isotonic")),
+            ("x", list(S::Num)),
+            ("y", list(S::Num)),
+        ]),
     ])
 }
 
@@ -119,7 +126,7 @@ fn model() -> S {
 }
 
 fn confidence_options() -> S {
-    obj(&[("weights", list(S::Num)), ("k", opt(S::Int))])
+    obj(&[("weights", S::Five), ("k", opt(S::Int))])
 }
 
 fn band_floors() -> S {
@@ -198,7 +205,7 @@ fn pipeline_config() -> S {
         (
             "confidence",
             obj(&[
-                ("weights", list(S::Num)),
+                ("weights", S::Five),
                 ("k", opt(S::Int)),
                 ("model", opt(model())),
                 ("answerFloor", S::Num),
@@ -379,10 +386,17 @@ fn junk() -> BoxedStrategy<Json> {
     .boxed()
 }
 
-/// A tree of shape `s`, now and then replaced by junk (at every level).
+/// A tree of shape `s`: half of them strict (valid unless a value is out of its
+/// range), the others mutated at every level.
 fn gen(s: &S) -> BoxedStrategy<Json> {
+    prop_oneof![shaped(s, true), shaped(s, false)].boxed()
+}
+
+/// A tree of shape `s`; unless `strict`, now and then replaced by junk (at every level).
+fn shaped(s: &S, strict: bool) -> BoxedStrategy<Json> {
     let valid: BoxedStrategy<Json> = match s {
         S::Num => num().prop_map(Json::Num).boxed(),
+        S::Int if strict => (0u32..100).prop_map(|x| Json::Num(f64::from(x))).boxed(),
         S::Int => prop_oneof![
             3 => (0u32..100).prop_map(|x| Json::Num(f64::from(x))),
             1 => num().prop_map(Json::Num),
@@ -391,19 +405,27 @@ fn gen(s: &S) -> BoxedStrategy<Json> {
         S::Bool => any::<bool>().prop_map(Json::Bool).boxed(),
         S::Str => word().prop_map(Json::Str).boxed(),
         S::Ts => prop_oneof![num().prop_map(Json::Num), word().prop_map(Json::Str),].boxed(),
-        S::Tag => prop_oneof![
+        S::Tag(name) if strict => Just(Json::Str((*name).into())).boxed(),
+        S::Five if strict => prop::collection::vec(num().prop_map(Json::Num), 5..7)
+            .prop_map(Json::Arr)
+            .boxed(),
+        S::Five => prop::collection::vec(num().prop_map(Json::Num), 0..7)
+            .prop_map(Json::Arr)
+            .boxed(),
+        S::Tag(_) => prop_oneof![
             3 => select(vec!["sigmoid", "platt", "isotonic"]).prop_map(|n| Json::Str(n.into())),
             1 => select(vec![0.0, -0.0, 1.0, 2.0, 3.0, 1.5, -1.0]).prop_map(Json::Num),
             1 => word().prop_map(Json::Str),
         ]
         .boxed(),
-        S::Opt(inner) => prop_oneof![1 => Just(Json::Null), 3 => gen(inner)].boxed(),
-        S::List(inner) => prop::collection::vec(gen(inner), 0..7)
+        S::Opt(inner) => prop_oneof![1 => Just(Json::Null), 3 => shaped(inner, strict)].boxed(),
+        S::List(inner) => prop::collection::vec(shaped(inner, strict), 0..7)
             .prop_map(Json::Arr)
             .boxed(),
-        S::Map(inner) => prop::collection::vec((word(), gen(inner)), 0..4)
+        S::Map(inner) => prop::collection::vec((word(), shaped(inner, strict)), 0..4)
             .prop_map(Json::Obj)
             .boxed(),
+        S::Enum(names) if strict => select(*names).prop_map(|n| Json::Str(n.into())).boxed(),
         S::Enum(names) => prop_oneof![
             6 => select(*names).prop_map(|n| Json::Str(n.into())),
             1 => (select(*names), prop_oneof![3 => Just(Json::Null), 1 => junk()])
@@ -411,39 +433,51 @@ fn gen(s: &S) -> BoxedStrategy<Json> {
             1 => word().prop_map(Json::Str),
         ]
         .boxed(),
-        S::Obj(fields) => object(fields),
+        S::Obj(fields) => object(fields, strict),
         S::OneOf(shapes) => {
-            let all: Vec<BoxedStrategy<Json>> = shapes.iter().map(gen).collect();
+            let all: Vec<BoxedStrategy<Json>> = shapes.iter().map(|s| shaped(s, strict)).collect();
             (0..all.len())
                 .prop_flat_map(move |i| all[i].clone())
                 .boxed()
         }
     };
-    prop_oneof![14 => valid, 1 => junk()].boxed()
+    if strict {
+        valid
+    } else {
+        prop_oneof![14 => valid, 1 => junk()].boxed()
+    }
 }
 
 /// An object of some of `fields` (each kept with probability 4/5) and now and then
 /// extra keys (unknown, or repeating a field), in random order; or, one time in
-/// twelve, the array form (the fields' values in order, cut or extended).
-fn object(fields: &[(&'static str, S)]) -> BoxedStrategy<Json> {
+/// twelve, the array form (the fields' values in order, cut or extended). When
+/// `strict`: every field, no extra key, the array form whole.
+fn object(fields: &[(&'static str, S)], strict: bool) -> BoxedStrategy<Json> {
     let parts: Vec<BoxedStrategy<(bool, String, Json)>> = fields
         .iter()
         .map(|(k, s)| {
             let k = (*k).to_string();
-            (0u8..5, gen(s))
-                .prop_map(move |(p, v)| (p != 0, k.clone(), v))
+            (0u8..5, shaped(s, strict))
+                .prop_map(move |(p, v)| (strict || p != 0, k.clone(), v))
                 .boxed()
         })
         .collect();
-    let extra = prop_oneof![
-        4 => Just(Vec::new()),
-        1 => prop::collection::vec((key(), junk()), 1..3),
-    ];
+    let extra = if strict {
+        Just(Vec::new()).boxed()
+    } else {
+        prop_oneof![
+            4 => Just(Vec::new()),
+            1 => prop::collection::vec((key(), junk()), 1..3),
+        ]
+        .boxed()
+    };
     (parts, extra, 0u8..12, 0usize..20)
-        .prop_flat_map(|(parts, extra, form, cut)| {
+        .prop_flat_map(move |(parts, extra, form, cut)| {
             if form == 0 {
                 let mut items: Vec<Json> = parts.into_iter().map(|(_, _, v)| v).collect();
-                items.truncate(cut);
+                if !strict {
+                    items.truncate(cut);
+                }
                 items.extend(extra.into_iter().map(|(_, v)| v));
                 Just(Json::Arr(items)).boxed()
             } else {
