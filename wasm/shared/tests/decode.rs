@@ -835,3 +835,85 @@ fn real_errors() {
         (InvalidType, "options.limits".into())
     );
 }
+
+/// Every field the types serialize is a key their decoders read back to the same value:
+/// a field added to a root type without its line in decode.rs fails here.
+#[test]
+fn decoders_read_every_serialized_field() {
+    fn check<T: Decode + serde::Serialize + Debug>(v: &T) {
+        let text = serde_json::to_string(v).unwrap();
+        let back: T = decode::from_text(&text, "x").unwrap();
+        assert_eq!(format!("{back:?}"), format!("{v:?}"), "{text}");
+    }
+    let model = QueryConfidenceModel {
+        method: "logistic".into(),
+        runs: 2,
+        k: 5,
+        rrf_k: 60.0,
+        weights: vec![1.0, 0.5],
+        features: vec!["rankOnly".into(), "top[0]".into(), "top[1]".into()],
+        mean: vec![0.1, 0.2, 0.3],
+        scale: vec![1.0, 2.0, 0.5],
+        coefficients: vec![0.7, -0.2, 1.5],
+        intercept: -0.25,
+        missing_top: vec![0.01, 0.02],
+        l2: 1.0,
+        training: calibrank::confidence::model::TrainingFigures {
+            queries: 40,
+            positives: 31,
+            log_loss: 0.42,
+            auroc: 0.81,
+            iterations: 7,
+            converged: true,
+        },
+    };
+    let mut c: PipelineConfig = decode::from_text(
+        r#"{"rerank": {"method": "cross_encoder", "candidateLimit": 4,
+                       "heuristic": {"stopwords": ["a", "the"]}},
+            "recency": {"mode": "none", "steps": [{"maxAgeDays": 3, "multiplier": 1.5}]},
+            "normalization": {"method": "softmax", "temperature": 0.5},
+            "weights": {"semantic": 2},
+            "bands": {"profiles": [{"name": "p", "taskClass": "t", "language": "l",
+                                    "buildSystem": "b", "highFloor": 0.9, "degradedFloor": 0.7}]}}"#,
+        "config",
+    )
+    .unwrap();
+    c.confidence.model = Some(model.clone());
+    c.confidence.k = Some(3);
+    check(&c);
+    for calibration in [
+        Calibration::default(),
+        Calibration::Platt(calibrank::calibrate::PlattModel { a: -2.0, b: 0.5 }),
+        Calibration::Isotonic(calibrank::calibrate::IsotonicModel {
+            x: vec![0.0, 1.0],
+            y: vec![0.2, 0.8],
+        }),
+    ] {
+        c.calibration = calibration;
+        check(&c);
+    }
+    check(&model);
+    check(&MultiQueryOptions::default());
+    check(&HeuristicConfig::default());
+    check(&Sigmoid::default());
+    check(&ConfidenceOptions::default());
+    check(&BandFloors::default());
+    check(&BandContext {
+        task_class: Some("t".into()),
+        language: Some("l".into()),
+        build_system: Some("b".into()),
+    });
+    check(&vec![vec![QueryHit {
+        id: "a".into(),
+        score: 0.5,
+        timestamp: Some(Timestamp::Iso("2024-01-01".into())),
+    }]]);
+    check(&vec![Candidate {
+        id: "a".into(),
+        score: 1.0,
+        name: "n".into(),
+        entity_type: Some("class".into()),
+        summary: Some("s".into()),
+        content: Some("c".into()),
+    }]);
+}
