@@ -21,11 +21,10 @@ use calibrank::multiquery::{MultiQueryOptions, QueryHit};
 use calibrank::normalize::NormalizeMethod;
 use calibrank::rerank::{Candidate, HeuristicConfig};
 use calibrank::timestamp::Timestamp;
-use calibrank_wasm_shared::json;
+use calibrank_wasm_shared::decode::{self, NormalizeOptions};
 use calibrank_wasm_shared::jsonw::write_json;
-use calibrank_wasm_shared::options::with_limits;
+use calibrank_wasm_shared::options::decode_with_limits;
 use calibrank_wasm_shared::wire::{Numbers, Reader, Writer};
-use serde::Deserialize;
 
 calibrank_wasm_shared::export_io!(dispatch);
 
@@ -244,8 +243,8 @@ fn rrf_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 #[inline(never)]
 fn multi_query(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, opts): (Limits, MultiQueryOptions) =
-        with_limits(r.opt_text()?, "options", "fuseMultiQuery")?;
-    let queries: Vec<Vec<QueryHit>> = json::from_text(r.text()?, "queries")?;
+        decode_with_limits(r.opt_text()?, "options", "fuseMultiQuery")?;
+    let queries: Vec<Vec<QueryHit>> = decode::from_text(r.text()?, "queries")?;
     limits.check_lists(queries.len(), "queries")?;
     limits.check_lengths(queries.iter().map(Vec::len), "queries")?;
     limits.check_entries(queries.iter().map(Vec::len).sum(), "queries")?;
@@ -273,10 +272,11 @@ fn multi_query(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 fn rerank(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
-    let (limits, cfg): (Limits, HeuristicConfig) = with_limits(r.opt_text()?, "options", "rerank")?;
+    let (limits, cfg): (Limits, HeuristicConfig) =
+        decode_with_limits(r.opt_text()?, "options", "rerank")?;
     let query = r.text()?;
     limits.check_text(query, || "query".into())?;
-    let candidates: Vec<Candidate> = json::from_text(r.text()?, "candidates")?;
+    let candidates: Vec<Candidate> = decode::from_text(r.text()?, "candidates")?;
     limits.check_array(candidates.len(), "candidates")?;
     limits.check_entries(candidates.len(), "candidates")?;
     for (i, c) in candidates.iter().enumerate() {
@@ -325,12 +325,8 @@ fn scores_in(r: &mut Reader<'_>, limits: &Limits, field: &str) -> Result<Vec<f64
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 fn normalize(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
-    #[derive(Deserialize, Default)]
-    #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
-    struct Opts {
-        temperature: Option<f64>,
-    }
-    let (limits, opts): (Limits, Opts) = with_limits(r.opt_text()?, "options", "normalize")?;
+    let (limits, opts): (Limits, NormalizeOptions) =
+        decode_with_limits(r.opt_text()?, "options", "normalize")?;
     let method = NormalizeMethod::parse(r.text()?)?;
     let scores = scores_in(r, &limits, "scores")?;
     let out = calibrank::normalize::normalize(&scores, method, opts.temperature.unwrap_or(1.0))
@@ -350,7 +346,8 @@ fn normalize(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 fn calibrate(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
-    let (limits, sigmoid): (Limits, Sigmoid) = with_limits(r.opt_text()?, "options", "calibrate")?;
+    let (limits, sigmoid): (Limits, Sigmoid) =
+        decode_with_limits(r.opt_text()?, "options", "calibrate")?;
     let scores = scores_in(r, &limits, "scores")?;
     let out = calibrank::calibrate::calibrate(&scores, &sigmoid)
         .map_err(|e| in_options(e, &["scores"]))?;
@@ -364,7 +361,7 @@ fn calibrate(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 #[inline(never)]
 fn classify(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let floors: BandFloors = match r.opt_text()? {
-        Some(t) => json::from_text(t, "options")?,
+        Some(t) => decode::from_text(t, "options")?,
         None => BandFloors::default(),
     };
     let score = r.f64()?;
@@ -384,7 +381,7 @@ fn classify(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 #[inline(never)]
 fn query_confidence(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, opts): (Limits, ConfidenceOptions) =
-        with_limits(r.opt_text()?, "options", "queryConfidence")?;
+        decode_with_limits(r.opt_text()?, "options", "queryConfidence")?;
     let scores = scores_in(r, &limits, "scores")?;
     let out = calibrank::confidence::query_confidence(&scores, &opts)
         .map_err(|e| in_options(e, &["scores"]))?;

@@ -8,7 +8,7 @@ use calibrank::pipeline::{
     split_offsets, ColumnarInput, InputRef, Interned, ItemRef, ListRef, Outcome, OutcomeKind,
     OutcomeSource, Pipeline, PipelineConfig, TimeRef,
 };
-use calibrank_wasm_shared::json;
+use calibrank_wasm_shared::decode;
 use calibrank_wasm_shared::jsonw::write_json;
 use calibrank_wasm_shared::wire::{Reader, Strs, Writer};
 use calibrank_wasm_shared::Slab;
@@ -33,7 +33,7 @@ pub fn live() -> usize {
 #[inline(never)]
 pub fn new(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let config: PipelineConfig = match r.opt_text()? {
-        Some(t) => json::from_text(t, "config")?,
+        Some(t) => decode::from_text(t, "config")?,
         None => PipelineConfig::default(),
     };
     let p = Pipeline::new(config)?;
@@ -231,7 +231,7 @@ fn decode_input<'a: 'b, 'b>(
         _ => None,
     };
     if let Some(t) = context_text {
-        *context = Some(json::from_text(t, "input.context")?);
+        *context = Some(decode::from_text(t, "input.context")?);
     }
     Ok(InputRef {
         query,

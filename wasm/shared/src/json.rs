@@ -5,8 +5,10 @@
 //! number becomes the string `"\u0000NaN"`, `"\u0000Infinity"` or `"\u0000-Infinity"`,
 //! a function, symbol or bigint becomes `"\u0000function"` (...), and a caller's own
 //! string that starts with U+0000 gets one more U+0000 in front. [`parse`] undoes that
-//! into a [`Json`] tree, and the tree is a serde [`Deserializer`], so every derived
-//! `Deserialize` of the core reads it: a NaN reaches an `f64` field as NaN (and fails
+//! into a [`Json`] tree. The core module reads the tree with the hand-written decoders of
+//! [`crate::decode`] (no serde deserialization code in it); the tree is also a serde
+//! [`Deserializer`], which the lab module's derived `Deserialize`s read ([`decode`]), and
+//! the two agree on every tree. Either way a NaN reaches an `f64` field as NaN (and fails
 //! that field's validation with its own error code), and a function where a number is
 //! expected is an `INVALID_TYPE`, as it always was.
 //!

@@ -23,6 +23,7 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
+pub mod decode;
 pub mod json;
 pub mod jsonw;
 pub mod options;

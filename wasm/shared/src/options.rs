@@ -1,27 +1,50 @@
 //! Options objects: `limits` split off, the rest decoded as the function's options.
 
+use crate::decode::{self, Decode, KWeights};
 use crate::json::{self, Json};
 use calibrank::error::Result;
 use calibrank::limits::{Limits, PartialLimits};
 use serde::de::DeserializeOwned;
 
-/// Decodes optional options text (`None`: the defaults) as `T`, with its `limits`
-/// (missing fields keep their defaults; the limits are validated).
+/// Decodes optional options text (`None`: the defaults) as `T` with the hand-written
+/// decoders of [`crate::decode`], with its `limits` (missing fields keep their
+/// defaults; the limits are validated). The core module's way.
+pub fn decode_with_limits<T: Decode + Default>(
+    text: Option<&str>,
+    what: &str,
+    function: &str,
+) -> Result<(Limits, T)> {
+    let (limits, tree) = split_limits(text, what, function)?;
+    let opts = match tree {
+        None | Some(Json::Null) => T::default(),
+        Some(t) => decode::decode(&t, what)?,
+    };
+    Ok((limits, opts))
+}
+
+/// [`decode_with_limits`] with serde's derived `Deserialize` of `T` (the lab module's
+/// option types).
 pub fn with_limits<T: DeserializeOwned + Default>(
     text: Option<&str>,
     what: &str,
     function: &str,
 ) -> Result<(Limits, T)> {
+    let (limits, tree) = split_limits(text, what, function)?;
+    let opts = match tree {
+        None | Some(Json::Null) => T::default(),
+        Some(t) => json::decode(&t, what)?,
+    };
+    Ok((limits, opts))
+}
+
+/// The limits of optional options text and the rest of its tree (`None`: no text).
+fn split_limits(text: Option<&str>, what: &str, function: &str) -> Result<(Limits, Option<Json>)> {
     let Some(text) = text else {
-        return Ok((Limits::defaults_for(function), T::default()));
+        return Ok((Limits::defaults_for(function), None));
     };
     let mut tree = json::parse(text, what)?;
     let limits = take_limits(&mut tree, what, function)?;
-    let opts = match tree {
-        Json::Null => T::default(),
-        ref t => json::decode(t, what)?,
-    };
-    Ok((limits, opts))
+    Ok((limits, Some(tree)))
 }
 
 /// Removes `limits` from an options object and decodes it over the defaults of
@@ -32,7 +55,7 @@ pub fn take_limits(tree: &mut Json, what: &str, function: &str) -> Result<Limits
         if let Some(i) = fields.iter().position(|(k, _)| k == "limits") {
             let (_, v) = fields.remove(i);
             if v != Json::Null {
-                let given: PartialLimits = json::decode(&v, &format!("{what}.limits"))?;
+                let given: PartialLimits = decode::decode(&v, &format!("{what}.limits"))?;
                 limits = given.over(limits);
             }
         }
@@ -50,12 +73,6 @@ pub fn k_weights_limits(
     function: &str,
 ) -> Result<(Limits, Option<f64>, Option<Vec<f64>>)> {
     use crate::wire::tag;
-    #[derive(serde::Deserialize, Default)]
-    #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
-    struct KWeights {
-        k: Option<f64>,
-        weights: Option<Vec<f64>>,
-    }
     if r.peek_tag() == Some(tag::F64) {
         let head = r.f64s()?;
         let weights = r.opt_f64s()?.map(<[f64]>::to_vec);
@@ -81,6 +98,6 @@ pub fn k_weights_limits(
         limits.validate().map_err(|e| e.within("options"))?;
         return Ok((limits, k, weights));
     }
-    let (limits, o): (Limits, KWeights) = with_limits(r.opt_text()?, "options", function)?;
+    let (limits, o): (Limits, KWeights) = decode_with_limits(r.opt_text()?, "options", function)?;
     Ok((limits, o.k, o.weights))
 }
