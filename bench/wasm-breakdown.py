@@ -10,6 +10,8 @@ def area(name):
     if "data segment" in n: return "data (strings, tables)"
     if "names" in n and "subsection" in n: return "name section (stripped in the package)"
     if "core::slice::sort" in n: return "std sort (one copy per comparator)"
+    if "wasm_shared::decode" in n or "as Decode>" in n: return "configuration decoding (wasm/shared decode.rs)"
+    if "wasm_shared::jsonw" in n or "as ToJson>" in n: return "result JSON (wasm/shared jsonw.rs)"
     if "serde" in n or "Deserialize" in n or "Visitor" in n or "Serialize" in n: return "serde (configuration decoding, result JSON)"
     if "flt2dec" in n or "fmt" in n or "zmij" in n or "ryu" in n or "dec2flt" in n: return "number formatting and parsing"
     if "dlmalloc" in n or "rdl_" in n or "raw_vec" in n: return "allocator"

@@ -399,9 +399,10 @@ export class Output {
     this.pos += 8 * n;
     return v;
   }
+  /** A copy (one typed array made, not a view and a copy). */
   f64s() {
-    const v = this.f64View();
-    return v === undefined ? undefined : v.slice();
+    const i = this.f64At();
+    return i < 0 ? undefined : this.w.f64.slice(i, i + this.n);
   }
   u32View() {
     const n = this.header(U32);
@@ -411,8 +412,8 @@ export class Output {
     return v;
   }
   u32s() {
-    const v = this.u32View();
-    return v === undefined ? undefined : v.slice();
+    const i = this.u32At();
+    return i < 0 ? undefined : this.w.u32.slice(i, i + this.n);
   }
   /** A view into wasm memory (copy it before the next call). */
   u8View() {
