@@ -101,6 +101,67 @@ fn merge_pass<T: Clone, F: FnMut(&T, &T) -> Ordering>(
     }
 }
 
+/// A sort key and an index: the one element type the hot paths sort with the standard
+/// library (its `sort_unstable` and `select_nth_unstable` are instantiated once, for this
+/// type and its natural order). The key is usually [`crate::fuse::descending_key`] of a
+/// score; the index identifies the item and breaks ties.
+pub type Keyed = (u64, u32);
+
+/// Sorts `v` by key, then index (the pairs are distinct, so the order is total).
+pub fn sort_keyed(v: &mut [Keyed]) {
+    v.sort_unstable();
+}
+
+/// Keeps the `k` smallest pairs of `v` (by key, then index), in no particular order, when
+/// `v` has more than `k > 0`; otherwise leaves `v` as it is.
+pub fn select_keyed(v: &mut Vec<Keyed>, k: usize) {
+    if v.len() > k && k > 0 {
+        v.select_nth_unstable(k - 1);
+        v.truncate(k);
+    }
+}
+
+/// Sorts `v` by key, then by `tie` between the indices of equal keys, then by index:
+/// the order of a stable sort by (key, `tie`) of pairs listed by index. `tie` is only
+/// called within runs of equal keys.
+pub fn sort_keyed_then(v: &mut [Keyed], tie: &mut dyn FnMut(u32, u32) -> Ordering) {
+    sort_keyed(v);
+    let mut rest = v;
+    while let Some(&(key, _)) = rest.first() {
+        let run = rest.iter().take_while(|e| e.0 == key).count();
+        let (head, tail) = rest.split_at_mut(run);
+        if run > 1 {
+            // The run is in index order: a stable sort by `tie` keeps it on ties.
+            sort_by(head, |a, b| tie(a.1, b.1));
+        }
+        rest = tail;
+    }
+}
+
+/// [`select_keyed`] then [`sort_keyed_then`]: the first `k` (when `v` has more than
+/// `k > 0`) of the order of [`sort_keyed_then`], in that order. The pairs whose key
+/// equals the `k`-th smallest key all take part in the sort, so that `tie` decides which
+/// of them are kept.
+pub fn top_keyed_then(v: &mut Vec<Keyed>, k: usize, tie: &mut dyn FnMut(u32, u32) -> Ordering) {
+    let select = v.len() > k && k > 0;
+    if select {
+        v.select_nth_unstable(k - 1);
+        let kth = v.get(k - 1).map_or(0, |e| e.0);
+        let mut end = k;
+        for i in k..v.len() {
+            if v.get(i).is_some_and(|e| e.0 == kth) {
+                v.swap(end, i);
+                end += 1;
+            }
+        }
+        v.truncate(end);
+    }
+    sort_keyed_then(v, tie);
+    if select {
+        v.truncate(k);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,6 +189,51 @@ mod tests {
             let mut want = v;
             want.sort_by(|a, b| b.cmp(a));
             assert_eq!(desc, want);
+        }
+    }
+    #[test]
+    fn keyed_orders_match_a_stable_sort_by_key_then_tie() {
+        let mut x = 0x1234_5678u32;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        for n in [0usize, 1, 2, 3, 5, 12, 13, 40, 100, 1000] {
+            for distinct in [1u32, 2, 5, 1000] {
+                // Ids with repeats, keys with many ties.
+                let ids: Vec<String> = (0..n).map(|_| format!("d{}", next() % 7)).collect();
+                let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+                let v: Vec<Keyed> = (0u32..)
+                    .take(n)
+                    .map(|i| (u64::from(next() % distinct), i))
+                    .collect();
+                let tie = |a: u32, b: u32| ids[a as usize].cmp(ids[b as usize]);
+                let mut want = v.clone();
+                want.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| tie(a.1, b.1)));
+                let mut got = v.clone();
+                sort_keyed_then(&mut got, &mut |a, b| tie(a, b));
+                assert_eq!(got, want, "n = {n}, distinct = {distinct}");
+                for k in [0usize, 1, 2, 3, 10, n.saturating_sub(1), n, n + 1] {
+                    let mut top = v.clone();
+                    top_keyed_then(&mut top, k, &mut |a, b| tie(a, b));
+                    let mut want_k = want.clone();
+                    if n > k && k > 0 {
+                        want_k.truncate(k);
+                    }
+                    assert_eq!(top, want_k, "n = {n}, distinct = {distinct}, k = {k}");
+                    let mut sel = v.clone();
+                    select_keyed(&mut sel, k);
+                    sort_keyed(&mut sel);
+                    let mut plain = v.clone();
+                    plain.sort();
+                    if n > k && k > 0 {
+                        plain.truncate(k);
+                    }
+                    assert_eq!(sel, plain);
+                }
+            }
         }
     }
 }
