@@ -126,7 +126,42 @@ pub fn select_keyed(v: &mut Vec<Keyed>, k: usize) {
 /// ending in [`sort_keyed`] on a short range, or on the whole remaining range after
 /// `2 log2(n)` rounds (so O(n log n) at worst). Smaller than the standard library's
 /// `select_nth_unstable` (introselect with median of medians), as fast on scores.
-fn select_smallest(v: &mut [Keyed], k: usize) {
+fn select_smallest(v: &mut Vec<Keyed>, k: usize) {
+    prefilter(v, k);
+    select_in_place(v, k);
+}
+
+/// Drops most pairs that cannot be among the `k` smallest when `k` is small next to
+/// `v.len()`: the keys of a pseudo-random sample give a key above which fewer than `k`
+/// pairs lie only with a tiny probability; the pairs with a larger key are removed in
+/// one pass (only if at least `k` pairs remain; pairs with an equal key all stay).
+fn prefilter(v: &mut Vec<Keyed>, k: usize) {
+    const SAMPLE: usize = 64;
+    let n = v.len();
+    if n < 512 || k.saturating_mul(8) > n {
+        return;
+    }
+    let mut x = 0x2545_f491u32;
+    let mut sample: [Keyed; SAMPLE] = [(0, 0); SAMPLE];
+    for s in sample.iter_mut() {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        let i = ((u64::from(x) * n as u64) >> 32) as usize;
+        *s = (v.get(i).map_or(u64::MAX, |e| e.0), 0);
+    }
+    sort_keyed(&mut sample);
+    // The expected sample rank of the k-th smallest, plus a wide margin.
+    let j = (k * SAMPLE / n + 8).min(SAMPLE - 1);
+    let Some(&(bound, _)) = sample.get(j) else {
+        return;
+    };
+    if v.iter().filter(|e| e.0 <= bound).count() >= k {
+        v.retain(|e| e.0 <= bound);
+    }
+}
+
+fn select_in_place(v: &mut [Keyed], k: usize) {
     // The boundary between the `k` smallest and the rest lies in `lo..hi`.
     let (mut lo, mut hi) = (0, v.len());
     let mut rounds = 2 * (usize::BITS - v.len().leading_zeros());
