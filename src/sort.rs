@@ -226,19 +226,15 @@ fn partition(v: &mut [Keyed], (a, b, c): (usize, usize, usize)) -> usize {
 /// called within runs of equal keys.
 pub fn sort_keyed_then(v: &mut [Keyed], tie: &mut dyn FnMut(u32, u32) -> Ordering) {
     sort_keyed(v);
-    let mut rest = v;
-    while let Some(&(key, _)) = rest.first() {
-        let run = rest.iter().take_while(|e| e.0 == key).count();
-        let (head, tail) = rest.split_at_mut(run);
+    for run in v.chunk_by_mut(|a, b| a.0 == b.0) {
         // The run is in index order: a stable sort by `tie` keeps it on ties.
-        if let [a, b] = head {
+        if let [a, b] = run {
             if tie(b.1, a.1) == Ordering::Less {
                 std::mem::swap(a, b);
             }
-        } else if run > 2 {
-            sort_by(head, |a, b| tie(a.1, b.1));
+        } else if run.len() > 2 {
+            sort_by(run, |a, b| tie(a.1, b.1));
         }
-        rest = tail;
     }
 }
 
