@@ -108,7 +108,7 @@ impl IndexedFusion {
             .filter(|(_, (&c, _))| c > 0)
             .map(|(i, (_, &s))| (descending_key(s), i))
             .collect();
-        keyed.sort_unstable();
+        crate::sort::sort_keyed(&mut keyed);
         keyed.into_iter().map(|(_, i)| i).collect()
     }
 }
@@ -323,6 +323,12 @@ pub fn descending_key(x: f64) -> u64 {
     !ascending
 }
 
+/// The byte order of the ids of document indices `a` and `b` (the tie-break of the
+/// string API).
+pub fn by_id(ids: &[&str], a: u32, b: u32) -> std::cmp::Ordering {
+    ids.get(a as usize).cmp(&ids.get(b as usize))
+}
+
 /// The first half of [`rrf`]: the ids interned in order of first appearance, each list
 /// as document indices, and their indexed fusion. The pipeline and the JS binding build
 /// on it without materializing a [`FusedItem`] per candidate.
@@ -340,12 +346,13 @@ impl InternedFusion<'_> {
     /// Document indices, best first: score descending, id ascending (byte order) on ties,
     /// the order of [`Fusion::items`].
     pub fn order(&self) -> Vec<u32> {
-        let mut keyed: Vec<(u64, &str, u32)> = (0u32..)
-            .zip(self.interner.ids.iter().zip(&self.fusion.scores))
-            .map(|(d, (id, &s))| (descending_key(s), *id, d))
+        let ids = &self.interner.ids;
+        let mut keyed: Vec<crate::sort::Keyed> = (0u32..)
+            .zip(&self.fusion.scores)
+            .map(|(d, &s)| (descending_key(s), d))
             .collect();
-        keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
-        keyed.into_iter().map(|(_, _, d)| d).collect()
+        crate::sort::sort_keyed_then(&mut keyed, &mut |a, b| by_id(ids, a, b));
+        keyed.into_iter().map(|(_, d)| d).collect()
     }
 
     /// The best (first) 1-based rank of each document in each list, `None` where absent:

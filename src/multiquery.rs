@@ -255,7 +255,7 @@ pub fn fuse_multi_query(
         total_hits as f64 / occurrences.len() as f64
     };
 
-    let mut scored: Vec<(f64, Occurrence)> = occurrences
+    let scored: Vec<(f64, Occurrence)> = occurrences
         .into_iter()
         .map(|o| {
             let s = match opts.method {
@@ -277,29 +277,46 @@ pub fn fuse_multi_query(
             ),
         ));
     }
-    scored.sort_by(|(sa, a), (sb, b)| {
-        // `+ 0.0`: -0.0 (hits scored -0.0) ties with 0.0, so the tie rules apply.
-        (sb + 0.0)
-            .total_cmp(&(sa + 0.0))
-            .then_with(|| match (a.timestamp, b.timestamp) {
-                (Some(x), Some(y)) => y.total_cmp(&x),
-                (Some(_), None) => std::cmp::Ordering::Less,
-                (None, Some(_)) => std::cmp::Ordering::Greater,
-                (None, None) => std::cmp::Ordering::Equal,
-            })
-            .then_with(|| a.id.cmp(&b.id))
+    // `+ 0.0`: -0.0 (hits scored -0.0) ties with 0.0, so the tie rules apply.
+    let mut keyed: Vec<crate::sort::Keyed> = (0u32..)
+        .zip(&scored)
+        .map(|(i, (s, _))| (crate::fuse::descending_key(s + 0.0), i))
+        .collect();
+    let occ = |i: u32| scored.get(i as usize).map(|(_, o)| o);
+    crate::sort::sort_keyed_then(&mut keyed, &mut |i, j| match (occ(i), occ(j)) {
+        (Some(a), Some(b)) => match (a.timestamp, b.timestamp) {
+            (Some(x), Some(y)) => y.total_cmp(&x),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => std::cmp::Ordering::Equal,
+        }
+        .then_with(|| a.id.cmp(&b.id)),
+        _ => std::cmp::Ordering::Equal,
     });
-    scored.truncate(opts.limit as usize);
-    let results = scored
-        .into_iter()
+    keyed.truncate(opts.limit as usize);
+    let mut slots: Vec<Option<(f64, Occurrence)>> = scored.into_iter().map(Some).collect();
+    let results = keyed
+        .iter()
+        .filter_map(|&(_, i)| slots.get_mut(i as usize).and_then(Option::take))
         .map(|(score, o)| {
             let verbose = opts.verbose;
             MultiQueryResult {
                 score,
-                query_scores: verbose
-                    .then(|| o.hits.iter().map(|&(q, s, _)| (q.to_string(), s)).collect()),
-                query_ranks: verbose
-                    .then(|| o.hits.iter().map(|&(q, _, r)| (q.to_string(), r)).collect()),
+                // Inserted one by one: `collect` into a map sorts (a std sort per type).
+                query_scores: verbose.then(|| {
+                    let mut m = std::collections::BTreeMap::new();
+                    for &(q, s, _) in &o.hits {
+                        m.insert(q.to_string(), s);
+                    }
+                    m
+                }),
+                query_ranks: verbose.then(|| {
+                    let mut m = std::collections::BTreeMap::new();
+                    for &(q, _, r) in &o.hits {
+                        m.insert(q.to_string(), r);
+                    }
+                    m
+                }),
                 appeared_in_query_count: verbose
                     .then(|| u32::try_from(o.hits.len()).unwrap_or(u32::MAX)),
                 id: o.id,

@@ -1117,11 +1117,11 @@ impl Pipeline {
     fn pool_ranks(
         &self,
         fused: &InternedFusion<'_>,
-        pool: &[(u64, &str, u32)],
+        pool: &[crate::sort::Keyed],
     ) -> Vec<Vec<Option<u32>>> {
         let n_lists = fused.lists.len();
         let mut slot = vec![u32::MAX; fused.interner.ids.len()];
-        for (i, &(_, _, d)) in (0u32..).zip(pool) {
+        for (i, &(_, d)) in (0u32..).zip(pool) {
             if let Some(s) = slot.get_mut(d as usize) {
                 *s = i;
             }
@@ -1207,19 +1207,13 @@ impl Pipeline {
 
         // 3. The topK pool: the topK best after recency (ties: id ascending), selected
         // without sorting every candidate; only they get a working record.
-        let mut keyed: Vec<(u64, &str, u32)> = (0u32..)
-            .zip(ids.iter().zip(fusion.scores.iter().zip(&multipliers)))
-            .map(|(d, (id, (&s, &m)))| (descending_key(s * m), *id, d))
+        let mut keyed: Vec<crate::sort::Keyed> = (0u32..)
+            .zip(fusion.scores.iter().zip(&multipliers))
+            .map(|(d, (&s, &m))| (descending_key(s * m), d))
             .collect();
-        let by_key =
-            |a: &(u64, &str, u32), b: &(u64, &str, u32)| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1));
         let top_k = cfg.top_k as usize;
         stats.beyond_top_k = count(keyed.len().saturating_sub(top_k));
-        if keyed.len() > top_k && top_k > 0 {
-            keyed.select_nth_unstable_by(top_k - 1, by_key);
-            keyed.truncate(top_k);
-        }
-        keyed.stable_sort_by(by_key);
+        crate::sort::top_keyed_then(&mut keyed, top_k, &mut |a, b| crate::fuse::by_id(ids, a, b));
         let mut ranks = if cfg.explain {
             self.pool_ranks(&fused, &keyed)
         } else {
@@ -1227,8 +1221,9 @@ impl Pipeline {
         }
         .into_iter();
         let mut pool: Vec<Work<'_>> = Vec::with_capacity(keyed.len());
-        for &(_, id, doc) in &keyed {
+        for &(_, doc) in &keyed {
             let d = doc as usize;
+            let id = ids.get(d).copied().unwrap_or_default();
             let fused_score = fusion.scores.get(d).copied().unwrap_or(0.0);
             let recency_multiplier = multipliers.get(d).copied().unwrap_or(1.0);
             pool.push(Work {
@@ -1563,25 +1558,17 @@ impl Pipeline {
             }
         }
         // The topK pool: partial selection, then a full sort of the pool only.
-        let mut pool: Vec<u32> = (0u32..)
-            .zip(&fusion.list_count)
-            .filter(|(_, &c)| c > 0)
-            .map(|(i, _)| i)
+        // (Score descending, index ascending) is the order of (key, index).
+        let mut pool: Vec<crate::sort::Keyed> = (0u32..)
+            .zip(fusion.list_count.iter().zip(&scores))
+            .filter(|(_, (&c, _))| c > 0)
+            .map(|(i, (_, &s))| (descending_key(s), i))
             .collect();
-        let by_score = |a: &u32, b: &u32| {
-            let sa = scores.get(*a as usize).copied().unwrap_or(0.0);
-            let sb = scores.get(*b as usize).copied().unwrap_or(0.0);
-            sb.total_cmp(&sa).then(a.cmp(b))
-        };
-        let top_k = cfg.top_k as usize;
-        if pool.len() > top_k && top_k > 0 {
-            pool.select_nth_unstable_by(top_k - 1, by_score);
-            pool.truncate(top_k);
-        }
-        pool.stable_sort_by(by_score);
+        crate::sort::select_keyed(&mut pool, cfg.top_k as usize);
+        crate::sort::sort_keyed(&mut pool);
         let raw: Vec<f64> = pool
             .iter()
-            .map(|&d| scores.get(d as usize).copied().unwrap_or(0.0))
+            .map(|&(_, d)| scores.get(d as usize).copied().unwrap_or(0.0))
             .collect();
         let normalized = normalize(
             &raw,
@@ -1596,7 +1583,7 @@ impl Pipeline {
                 cfg.normalization.method == NormalizeMethod::None
                     || n >= cfg.normalization.min_relevance
             })
-            .map(|(&d, &n)| (d, n, cfg.calibration.apply(n)))
+            .map(|(&(_, d), &n)| (d, n, cfg.calibration.apply(n)))
             .filter(|&(_, _, c)| c >= cfg.min_confidence)
             .collect();
         kept.stable_sort_by(|a, b| {

@@ -101,6 +101,167 @@ fn merge_pass<T: Clone, F: FnMut(&T, &T) -> Ordering>(
     }
 }
 
+/// A sort key and an index: the one element type the hot paths sort with the standard
+/// library (its `sort_unstable` is instantiated once, for this type and its natural
+/// order; the partial selection is [`select_smallest`]). The key is usually [`crate::fuse::descending_key`] of a
+/// score; the index identifies the item and breaks ties.
+pub type Keyed = (u64, u32);
+
+/// Sorts `v` by key, then index (the pairs are distinct, so the order is total).
+pub fn sort_keyed(v: &mut [Keyed]) {
+    v.sort_unstable();
+}
+
+/// Keeps the `k` smallest pairs of `v` (by key, then index), in no particular order, when
+/// `v` has more than `k > 0`; otherwise leaves `v` as it is.
+pub fn select_keyed(v: &mut Vec<Keyed>, k: usize) {
+    if v.len() > k && k > 0 {
+        select_smallest(v, k);
+        v.truncate(k);
+    }
+}
+
+/// Moves the `k` smallest pairs of `v` to its front, in no particular order (`k` <
+/// `v.len()`): quickselect with a median-of-three pivot and a branchless partition,
+/// ending in [`sort_keyed`] on a short range, or on the whole remaining range after
+/// `2 log2(n)` rounds (so O(n log n) at worst). Smaller than the standard library's
+/// `select_nth_unstable` (introselect with median of medians), as fast on scores.
+fn select_smallest(v: &mut Vec<Keyed>, k: usize) {
+    prefilter(v, k);
+    select_in_place(v, k);
+}
+
+/// Drops most pairs that cannot be among the `k` smallest when `k` is small next to
+/// `v.len()`: the keys of a pseudo-random sample give a key above which fewer than `k`
+/// pairs lie only with a tiny probability; the pairs with a larger key are removed in
+/// one pass (only if at least `k` pairs remain; pairs with an equal key all stay).
+fn prefilter(v: &mut Vec<Keyed>, k: usize) {
+    const SAMPLE: usize = 64;
+    let n = v.len();
+    if n < 512 || k.saturating_mul(8) > n {
+        return;
+    }
+    let mut x = 0x2545_f491u32;
+    let mut sample: [Keyed; SAMPLE] = [(0, 0); SAMPLE];
+    for s in sample.iter_mut() {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        let i = ((u64::from(x) * n as u64) >> 32) as usize;
+        *s = (v.get(i).map_or(u64::MAX, |e| e.0), 0);
+    }
+    sort_keyed(&mut sample);
+    // The expected sample rank of the k-th smallest, plus a wide margin.
+    let j = (k * SAMPLE / n + 8).min(SAMPLE - 1);
+    let Some(&(bound, _)) = sample.get(j) else {
+        return;
+    };
+    if v.iter().filter(|e| e.0 <= bound).count() >= k {
+        v.retain(|e| e.0 <= bound);
+    }
+}
+
+fn select_in_place(v: &mut [Keyed], k: usize) {
+    // The boundary between the `k` smallest and the rest lies in `lo..hi`.
+    let (mut lo, mut hi) = (0, v.len());
+    let mut rounds = 2 * (usize::BITS - v.len().leading_zeros());
+    // Pivot samples at pseudo-random positions (xorshift32, fixed seed): the pairs often
+    // come in index order, which is partly score order (ids interned list by list), and
+    // fixed positions then made poor pivots.
+    let mut x = 0x9e37_79b9u32;
+    while hi - lo > 24 && rounds > 0 {
+        rounds -= 1;
+        let Some(range) = v.get_mut(lo..hi) else {
+            return;
+        };
+        let mut pick = || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            ((u64::from(x) * range.len() as u64) >> 32) as usize
+        };
+        let samples = (pick(), pick(), pick());
+        let p = lo + partition(range, samples);
+        // `v[lo..p]` < `v[p]` < `v[p + 1..hi]`: the pairs are distinct.
+        match p.cmp(&k) {
+            Ordering::Less => lo = p + 1,
+            Ordering::Greater => hi = p,
+            Ordering::Equal => return,
+        }
+    }
+    if let Some(range) = v.get_mut(lo..hi) {
+        sort_keyed(range);
+    }
+}
+
+/// Partitions `v` around the median of its pairs at positions `a`, `b`, `c`; returns
+/// the pivot's final position.
+fn partition(v: &mut [Keyed], (a, b, c): (usize, usize, usize)) -> usize {
+    let at = |i: usize| v.get(i).copied().unwrap_or_default();
+    let (x, y, z) = (at(a), at(b), at(c));
+    let m = if (x < y) == (y < z) {
+        b
+    } else if (y < x) == (x < z) {
+        a
+    } else {
+        c
+    };
+    v.swap(0, m);
+    let Some((&mut pivot, rest)) = v.split_first_mut() else {
+        return 0;
+    };
+    // Branchless Lomuto: `rest[..store]` < pivot <= `rest[store..i]`.
+    let mut store = 0;
+    for i in 0..rest.len() {
+        let less = rest.get(i).is_some_and(|x| *x < pivot);
+        rest.swap(store, i);
+        store += usize::from(less);
+    }
+    v.swap(0, store);
+    store
+}
+
+/// Sorts `v` by key, then by `tie` between the indices of equal keys, then by index:
+/// the order of a stable sort by (key, `tie`) of pairs listed by index. `tie` is only
+/// called within runs of equal keys.
+pub fn sort_keyed_then(v: &mut [Keyed], tie: &mut dyn FnMut(u32, u32) -> Ordering) {
+    sort_keyed(v);
+    for run in v.chunk_by_mut(|a, b| a.0 == b.0) {
+        // The run is in index order: a stable sort by `tie` keeps it on ties.
+        if let [a, b] = run {
+            if tie(b.1, a.1) == Ordering::Less {
+                std::mem::swap(a, b);
+            }
+        } else if run.len() > 2 {
+            sort_by(run, |a, b| tie(a.1, b.1));
+        }
+    }
+}
+
+/// [`select_keyed`] then [`sort_keyed_then`]: the first `k` (when `v` has more than
+/// `k > 0`) of the order of [`sort_keyed_then`], in that order. The pairs whose key
+/// equals the `k`-th smallest key all take part in the sort, so that `tie` decides which
+/// of them are kept.
+pub fn top_keyed_then(v: &mut Vec<Keyed>, k: usize, tie: &mut dyn FnMut(u32, u32) -> Ordering) {
+    let select = v.len() > k && k > 0;
+    if select {
+        select_smallest(v, k);
+        let kth = v.iter().take(k).map(|e| e.0).max().unwrap_or(0);
+        let mut end = k;
+        for i in k..v.len() {
+            if v.get(i).is_some_and(|e| e.0 == kth) {
+                v.swap(end, i);
+                end += 1;
+            }
+        }
+        v.truncate(end);
+    }
+    sort_keyed_then(v, tie);
+    if select {
+        v.truncate(k);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,6 +289,62 @@ mod tests {
             let mut want = v;
             want.sort_by(|a, b| b.cmp(a));
             assert_eq!(desc, want);
+        }
+    }
+    #[test]
+    fn keyed_orders_match_a_stable_sort_by_key_then_tie() {
+        let mut x = 0x1234_5678u32;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        for n in [0usize, 1, 2, 3, 5, 12, 13, 25, 26, 40, 100, 1000, 5000] {
+            for distinct in [1u32, 2, 5, 1000] {
+                // Ids with repeats, keys with many ties.
+                let ids: Vec<String> = (0..n).map(|_| format!("d{}", next() % 7)).collect();
+                let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+                let v: Vec<Keyed> = (0u32..)
+                    .take(n)
+                    .map(|i| (u64::from(next() % distinct), i))
+                    .collect();
+                let tie = |a: u32, b: u32| ids[a as usize].cmp(ids[b as usize]);
+                let mut want = v.clone();
+                want.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| tie(a.1, b.1)));
+                let mut got = v.clone();
+                sort_keyed_then(&mut got, &mut |a, b| tie(a, b));
+                assert_eq!(got, want, "n = {n}, distinct = {distinct}");
+                for k in [
+                    0usize,
+                    1,
+                    2,
+                    3,
+                    10,
+                    30,
+                    n / 2,
+                    n.saturating_sub(1),
+                    n,
+                    n + 1,
+                ] {
+                    let mut top = v.clone();
+                    top_keyed_then(&mut top, k, &mut |a, b| tie(a, b));
+                    let mut want_k = want.clone();
+                    if n > k && k > 0 {
+                        want_k.truncate(k);
+                    }
+                    assert_eq!(top, want_k, "n = {n}, distinct = {distinct}, k = {k}");
+                    let mut sel = v.clone();
+                    select_keyed(&mut sel, k);
+                    sort_keyed(&mut sel);
+                    let mut plain = v.clone();
+                    plain.sort();
+                    if n > k && k > 0 {
+                        plain.truncate(k);
+                    }
+                    assert_eq!(sel, plain);
+                }
+            }
         }
     }
 }

@@ -22,7 +22,6 @@
 use crate::calibrate::Sigmoid;
 use crate::error::{ErrorCode, Result, ScoreError};
 use crate::fuse::{rrf_interned, validate_k, RankedList};
-use crate::sort::StableSort;
 use serde::{Deserialize, Serialize};
 
 /// The only method so far: L2-regularized logistic regression.
@@ -311,15 +310,20 @@ pub fn fused_top<S: AsRef<str>>(
 }
 
 /// The `k` largest of `scores`, descending (a partial selection, then a sort of `k`).
-pub fn top_k(mut scores: Vec<f64>, k: u32) -> Vec<f64> {
+pub fn top_k(scores: Vec<f64>, k: u32) -> Vec<f64> {
     let k = k as usize;
-    let desc = |a: &f64, b: &f64| b.total_cmp(a);
-    if scores.len() > k && k > 0 {
-        scores.select_nth_unstable_by(k - 1, desc);
-    }
-    scores.truncate(k);
-    scores.stable_sort_by(desc);
-    scores
+    // Descending `total_cmp` is the order of the keys (equal keys: equal bits).
+    let mut keyed: Vec<crate::sort::Keyed> = (0u32..)
+        .zip(&scores)
+        .map(|(i, &s)| (crate::fuse::descending_key(s), i))
+        .collect();
+    crate::sort::select_keyed(&mut keyed, k);
+    keyed.truncate(k);
+    crate::sort::sort_keyed(&mut keyed);
+    keyed
+        .iter()
+        .map(|&(_, i)| scores.get(i as usize).copied().unwrap_or(0.0))
+        .collect()
 }
 
 /// The `rankOnly` feature (see the module documentation).

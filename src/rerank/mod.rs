@@ -460,7 +460,7 @@ pub fn rerank_heuristic(
         }
     }
     let q = PreparedQuery::new(query, cfg.stopwords.as_deref());
-    let mut out: Vec<Reranked> = candidates
+    let out: Vec<Reranked> = candidates
         .iter()
         .map(|c| {
             let text = CandidateText {
@@ -496,12 +496,17 @@ pub fn rerank_heuristic(
     }
     // `+ 0.0` makes -0.0 (a candidate scored -0.0) tie with 0.0, so ties go by id as
     // documented (found by fuzzing).
-    out.sort_by(|a, b| {
-        (b.reranked_score + 0.0)
-            .total_cmp(&(a.reranked_score + 0.0))
-            .then_with(|| a.id.cmp(&b.id))
-    });
-    Ok(out)
+    let mut keyed: Vec<crate::sort::Keyed> = (0u32..)
+        .zip(&out)
+        .map(|(i, r)| (crate::fuse::descending_key(r.reranked_score + 0.0), i))
+        .collect();
+    let ids: Vec<&str> = out.iter().map(|r| r.id.as_str()).collect();
+    crate::sort::sort_keyed_then(&mut keyed, &mut |a, b| crate::fuse::by_id(&ids, a, b));
+    let mut slots: Vec<Option<Reranked>> = out.into_iter().map(Some).collect();
+    Ok(keyed
+        .iter()
+        .filter_map(|&(_, i)| slots.get_mut(i as usize).and_then(Option::take))
+        .collect())
 }
 
 /// Min-max normalization of cross-encoder scores; all equal (or a single score) -> 1.0.
