@@ -10,7 +10,8 @@
 // cancelled out (--predictable makes V8's tiering and GC repeatable: two runs agree
 // within 0.1%). Instructions are not time (a cache miss costs more than an add), but
 // they rank builds and competitors without the machine's noise; the timed benchmark
-// (`make bench`) stays the reference.
+// (`make bench`) stays the reference. Compare counts only within one run of this script:
+// another harness leaves another heap, and what a GC costs per call changes with it.
 import { spawnSync } from "node:child_process";
 import { resolve, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
