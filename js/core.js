@@ -261,21 +261,6 @@ function checkKeys(obj, allowed, path) {
 }
 
 const BAND = ["miss", "degraded", "hit"];
-const STATS = [
-  "lists",
-  "candidates",
-  "inSeveralLists",
-  "beyondTopK",
-  "beyondCandidateLimit",
-  "belowMinRelevance",
-  "belowMinConfidence",
-  "beyondTopN",
-  "returned",
-  "hits",
-  "degraded",
-  "misses",
-];
-
 const registry = typeof FinalizationRegistry === "function" ? new FinalizationRegistry((h) => freeHandle(h)) : null;
 
 function freeHandle(h) {
@@ -510,9 +495,18 @@ function inputField(i, head, nLists, listTable, docs, itemTable, strs) {
 
 const OUTCOME = ["abstain", "hedge", "answer"];
 
-/** The query-level outcome from its two codes (wasm/core/src/pipeline.rs `outcome_codes`). */
-function outcomeOf(kind, source, confidence) {
-  return { kind: OUTCOME[kind], probability: confidence.atLeastOneRelevant, source: source === 1 ? "model" : "rankOnly" };
+/** The query confidence: the output's next F64 section (four values). */
+function confidenceAt(out) {
+  const f64 = out.w.f64;
+  const c = out.f64At();
+  return { weightedTop5: f64[c], expectedPrecision: f64[c + 1], atLeastOneRelevant: f64[c + 2], k: f64[c + 3] };
+}
+
+/** The query-level outcome: the output's next U8 section, its two codes (wasm/core/src/pipeline.rs `outcome_codes`). */
+function outcomeAt(out, confidence) {
+  const u8 = out.w.u8;
+  const o = out.u8At();
+  return { kind: OUTCOME[u8[o]], probability: confidence.atLeastOneRelevant, source: u8[o + 1] === 1 ? "model" : "rankOnly" };
 }
 
 /** A validated scoring pipeline. Free it with `free()` (or `using`); a FinalizationRegistry frees a forgotten one. */
@@ -578,8 +572,7 @@ export class Pipeline {
     const ids = e.strs;
     const results = new Array(n);
     for (let i = 0; i < n; i++) results[i] = { id: ids[u32[d + i]], score: f64[sc + i], band: BAND[u8[b + i]] };
-    const c = out.f64At();
-    const confidence = { weightedTop5: f64[c], expectedPrecision: f64[c + 1], atLeastOneRelevant: f64[c + 2], k: f64[c + 3] };
+    const confidence = confidenceAt(out);
     const st = out.u32At();
     const dup = out.u32At();
     const duplicates = new Array(out.n);
@@ -604,8 +597,7 @@ export class Pipeline {
     if (profile !== undefined) stats.bandProfile = profile;
     const explain = out.json();
     if (explain !== undefined) for (let i = 0; i < n; i++) results[i].explain = explain[i];
-    const oc = out.u8At();
-    const outcome = outcomeOf(u8[oc], u8[oc + 1], confidence);
+    const outcome = outcomeAt(out, confidence);
     return { results, confidence, outcome, stats };
   }
 
@@ -642,12 +634,9 @@ export class Pipeline {
     const order = out.u32s();
     const scores = out.f64s();
     const bands = out.u8s();
-    const { u32, f64, u8 } = out.w;
-    const c = out.f64At();
-    const confidence = { weightedTop5: f64[c], expectedPrecision: f64[c + 1], atLeastOneRelevant: f64[c + 2], k: f64[c + 3] };
-    const candidates = u32[out.u32At()];
-    const oc = out.u8At();
-    const outcome = outcomeOf(u8[oc], u8[oc + 1], confidence);
+    const confidence = confidenceAt(out);
+    const candidates = out.w.u32[out.u32At()];
+    const outcome = outcomeAt(out, confidence);
     return { order, scores, bands, confidence, outcome, candidates };
   }
 

@@ -393,11 +393,8 @@ export class Output {
   }
   /** A view into wasm memory (copy it before the next call). */
   f64View() {
-    const n = this.header(F64);
-    if (n < 0) return undefined;
-    const v = this.w.f64.subarray(this.pos >>> 3, (this.pos >>> 3) + n);
-    this.pos += 8 * n;
-    return v;
+    const i = this.f64At();
+    return i < 0 ? undefined : this.w.f64.subarray(i, i + this.n);
   }
   /** A copy (one typed array made, not a view and a copy). */
   f64s() {
@@ -405,11 +402,8 @@ export class Output {
     return i < 0 ? undefined : this.w.f64.slice(i, i + this.n);
   }
   u32View() {
-    const n = this.header(U32);
-    if (n < 0) return undefined;
-    const v = this.w.u32.subarray(this.pos >>> 2, (this.pos >>> 2) + n);
-    this.pos += pad8(4 * n);
-    return v;
+    const i = this.u32At();
+    return i < 0 ? undefined : this.w.u32.subarray(i, i + this.n);
   }
   u32s() {
     const i = this.u32At();
@@ -417,18 +411,12 @@ export class Output {
   }
   /** A view into wasm memory (copy it before the next call). */
   u8View() {
-    const n = this.header(U8);
-    if (n < 0) return undefined;
-    const v = this.w.u8.subarray(this.pos, this.pos + n);
-    this.pos += pad8(n);
-    return v;
+    const i = this.u8At();
+    return i < 0 ? undefined : this.w.u8.subarray(i, i + this.n);
   }
   u8s() {
-    const n = this.header(U8);
-    if (n < 0) return undefined;
-    const v = this.w.u8.slice(this.pos, this.pos + n);
-    this.pos += pad8(n);
-    return v;
+    const i = this.u8At();
+    return i < 0 ? undefined : this.w.u8.slice(i, i + this.n);
   }
   strs() {
     const n = this.header(STRS);

@@ -133,8 +133,8 @@ fn select_smallest(v: &mut Vec<Keyed>, k: usize) {
 
 /// Drops most pairs that cannot be among the `k` smallest when `k` is small next to
 /// `v.len()`: the keys of a pseudo-random sample give a key above which fewer than `k`
-/// pairs lie only with a tiny probability; the pairs with a larger key are removed in
-/// one pass (only if at least `k` pairs remain; pairs with an equal key all stay).
+/// pairs lie only with a tiny probability; the pairs with a larger key are counted, then
+/// removed (only if at least `k` pairs remain; pairs with an equal key all stay).
 fn prefilter(v: &mut Vec<Keyed>, k: usize) {
     const SAMPLE: usize = 64;
     let n = v.len();
@@ -144,11 +144,7 @@ fn prefilter(v: &mut Vec<Keyed>, k: usize) {
     let mut x = 0x2545_f491u32;
     let mut sample: [Keyed; SAMPLE] = [(0, 0); SAMPLE];
     for s in sample.iter_mut() {
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        let i = ((u64::from(x) * n as u64) >> 32) as usize;
-        *s = (v.get(i).map_or(u64::MAX, |e| e.0), 0);
+        *s = (v.get(below(&mut x, n)).map_or(u64::MAX, |e| e.0), 0);
     }
     sort_keyed(&mut sample);
     // The expected sample rank of the k-th smallest, plus a wide margin.
@@ -174,13 +170,8 @@ fn select_in_place(v: &mut [Keyed], k: usize) {
         let Some(range) = v.get_mut(lo..hi) else {
             return;
         };
-        let mut pick = || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            ((u64::from(x) * range.len() as u64) >> 32) as usize
-        };
-        let samples = (pick(), pick(), pick());
+        let n = range.len();
+        let samples = (below(&mut x, n), below(&mut x, n), below(&mut x, n));
         let p = lo + partition(range, samples);
         // `v[lo..p]` < `v[p]` < `v[p + 1..hi]`: the pairs are distinct.
         match p.cmp(&k) {
@@ -192,6 +183,14 @@ fn select_in_place(v: &mut [Keyed], k: usize) {
     if let Some(range) = v.get_mut(lo..hi) {
         sort_keyed(range);
     }
+}
+
+/// A pseudo-random position in `0..n` from the xorshift32 state `x` (advanced).
+fn below(x: &mut u32, n: usize) -> usize {
+    *x ^= *x << 13;
+    *x ^= *x >> 17;
+    *x ^= *x << 5;
+    ((u64::from(*x) * n as u64) >> 32) as usize
 }
 
 /// Partitions `v` around the median of its pairs at positions `a`, `b`, `c`; returns

@@ -194,7 +194,7 @@ impl<W: Word> ShiftAnd<W> {
         }
         *m.folded = *m.masks;
         for upper in b'A'..=b'Z' {
-            let lower = m.mask(&m.masks, upper.to_ascii_lowercase());
+            let lower = Self::mask(&m.masks, upper.to_ascii_lowercase());
             if let Some(folded) = m.folded.get_mut(usize::from(upper)) {
                 *folded = lower;
             }
@@ -203,7 +203,7 @@ impl<W: Word> ShiftAnd<W> {
     }
 
     /// `masks[b]` (a `u8` index into 256 entries: the check compiles away).
-    fn mask(&self, masks: &[W; 256], b: u8) -> W {
+    fn mask(masks: &[W; 256], b: u8) -> W {
         masks.get(usize::from(b)).copied().unwrap_or_default()
     }
 
@@ -214,7 +214,7 @@ impl<W: Word> ShiftAnd<W> {
         for &b in h {
             // A term's first position is set by `starts`; the bit a shift carries into it
             // from the previous term's last position is or-ed with a set bit, so harmless.
-            state = ((state << 1) | self.starts) & self.mask(masks, b);
+            state = ((state << 1) | self.starts) & Self::mask(masks, b);
             let ended = state & self.ends;
             if ended != W::default() {
                 found |= ended;

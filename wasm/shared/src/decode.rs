@@ -22,7 +22,7 @@ use calibrank::bands::{BandContext, BandFloors, BandProfile};
 use calibrank::calibrate::{IsotonicModel, PlattModel, Sigmoid};
 use calibrank::confidence::model::{QueryConfidenceModel, TrainingFigures};
 use calibrank::confidence::ConfidenceOptions;
-use calibrank::error::{from_serde_message, Result, ScoreError};
+use calibrank::error::{from_serde_message, Result};
 use calibrank::limits::{pipeline_limits, PartialLimits};
 use calibrank::multiquery::{MultiQueryMethod, MultiQueryOptions, QueryHit};
 use calibrank::normalize::NormalizeMethod;
@@ -48,16 +48,12 @@ type R<T> = std::result::Result<T, Failure>;
 
 /// Decodes a parsed tree as a `T`, errors typed on `what`.
 pub fn decode<T: Decode>(tree: &Json, what: &str) -> Result<T> {
-    T::decode(tree).map_err(|m| typed(&m, what))
+    T::decode(tree).map_err(|m| from_serde_message(&m, what))
 }
 
 /// Parses `text` and decodes it as a `T` (a syntax error is `PARSE_ERROR` on `what`).
 pub fn from_text<T: Decode>(text: &str, what: &str) -> Result<T> {
     decode(&json::parse(text, what)?, what)
-}
-
-fn typed(message: &str, what: &str) -> ScoreError {
-    from_serde_message(message, what)
 }
 
 #[cold]
@@ -547,14 +543,7 @@ impl Decode for QueryConfidenceModel {
             intercept: 0.0,
             missing_top: Vec::new(),
             l2: 0.0,
-            training: TrainingFigures {
-                queries: 0,
-                positives: 0,
-                log_loss: 0.0,
-                auroc: 0.0,
-                iterations: 0,
-                converged: false,
-            },
+            training: no_training(),
         };
         record!(v, PLAIN, init, {
             "method" REQ method: string,
@@ -574,16 +563,20 @@ impl Decode for QueryConfidenceModel {
     }
 }
 
-fn training(v: &Json) -> R<TrainingFigures> {
-    let init = TrainingFigures {
+/// The placeholder of the required training figures (every field is set or missing).
+fn no_training() -> TrainingFigures {
+    TrainingFigures {
         queries: 0,
         positives: 0,
         log_loss: 0.0,
         auroc: 0.0,
         iterations: 0,
         converged: false,
-    };
-    record!(v, PLAIN, init, {
+    }
+}
+
+fn training(v: &Json) -> R<TrainingFigures> {
+    record!(v, PLAIN, no_training(), {
         "queries" REQ queries: u32_,
         "positives" REQ positives: u32_,
         "logLoss" REQ log_loss: num,

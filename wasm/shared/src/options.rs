@@ -14,12 +14,7 @@ pub fn decode_with_limits<T: Decode + Default>(
     what: &str,
     function: &str,
 ) -> Result<(Limits, T)> {
-    let (limits, tree) = split_limits(text, what, function)?;
-    let opts = match tree {
-        None | Some(Json::Null) => T::default(),
-        Some(t) => decode::decode(&t, what)?,
-    };
-    Ok((limits, opts))
+    options_with(text, what, function, decode::decode::<T>)
 }
 
 /// [`decode_with_limits`] with serde's derived `Deserialize` of `T` (the lab module's
@@ -29,10 +24,21 @@ pub fn with_limits<T: DeserializeOwned + Default>(
     what: &str,
     function: &str,
 ) -> Result<(Limits, T)> {
+    options_with(text, what, function, json::decode::<T>)
+}
+
+/// The limits of optional options text, and the rest decoded by `decode` (the defaults
+/// when there is no text or it is `null`).
+fn options_with<T: Default>(
+    text: Option<&str>,
+    what: &str,
+    function: &str,
+    decode: fn(&Json, &str) -> Result<T>,
+) -> Result<(Limits, T)> {
     let (limits, tree) = split_limits(text, what, function)?;
     let opts = match tree {
         None | Some(Json::Null) => T::default(),
-        Some(t) => json::decode(&t, what)?,
+        Some(t) => decode(&t, what)?,
     };
     Ok((limits, opts))
 }
