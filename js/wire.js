@@ -46,15 +46,27 @@ export const typeError = (field, expected) => scoreError("INVALID_TYPE", field, 
 
 // ------------------------------------------------------------------ JSON
 
+const bitsView = new DataView(new ArrayBuffer(8));
+const hex8 = (x) => x.toString(16).padStart(8, "0");
+/**
+ * A finite number that is not a safe integer, as the module reads it exactly without
+ * decimal parsing: "\u0000#" and the 16 hex digits of its IEEE 754 bits.
+ */
+function bitsOf(v) {
+  bitsView.setFloat64(0, v);
+  return "\u0000#" + hex8(bitsView.getUint32(0)) + hex8(bitsView.getUint32(4));
+}
+
 /**
  * JSON.stringify's replacer: keeps what JSON would lose (wasm/shared/src/json.rs reads
- * the sentinels back): non-finite numbers, values with no JSON form (their type is then
+ * the sentinels back): numbers other than safe integers (as their bits: exact, and no
+ * decimal parsing in the module), non-finite numbers, values with no JSON form (their type is then
  * an error where a value is expected), Maps (as objects), typed arrays (as arrays).
  */
 function replacer(_key, v) {
   switch (typeof v) {
     case "number":
-      return v - v === 0 ? v : v !== v ? "\u0000NaN" : v > 0 ? "\u0000Infinity" : "\u0000-Infinity";
+      return Number.isSafeInteger(v) ? v : v - v === 0 ? bitsOf(v) : v !== v ? "\u0000NaN" : v > 0 ? "\u0000Infinity" : "\u0000-Infinity";
     case "string":
       return v.charCodeAt(0) === 0 ? "\u0000" + v : v;
     case "bigint":

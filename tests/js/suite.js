@@ -135,6 +135,24 @@ export function tests(lib, golden) {
     eq(w, [["b", 2 / 11], ["a", 1 / 11]]);
   });
 
+  test("numbers in configurations cross bit for bit (safe integers as digits, the rest as bits)", () => {
+    const third = 0.1 + 0.2;
+    const p = new lib.Pipeline({ calibration: { method: "sigmoid", threshold: third, steepness: 2 ** 60 + 2 ** 9 }, k: 60.5 });
+    eq(p.config.calibration, { method: "sigmoid", threshold: third, steepness: 2 ** 60 + 2 ** 9 });
+    eq(p.config.k, 60.5);
+    p.free();
+    const big = 2 ** 60 + 2 ** 9;
+    const out = lib.rrf([["a"], ["b"]], { k: 1.5, weights: [third, 5e-324] });
+    eq(out, [["a", third / 2.5], ["b", 5e-324 / 2.5]]);
+    eq(lib.rrf([["a"]], { k: big })[0][1], 1 / (big + 1));
+    // A caller's string that looks like the bits form is a string, not a number.
+    // (Type errors inside a configuration name the configuration, as they always did.)
+    throwsScoreError(lib, () => new lib.Pipeline({ k: "\u0000#404e000000000000" }), "INVALID_TYPE", "config");
+    throwsScoreError(lib, () => new lib.Pipeline({ topN: 1.5 }), "INVALID_TYPE", "config");
+    throwsScoreError(lib, () => new lib.Pipeline({ topN: 2 ** 53 }), "INVALID_TYPE", "config");
+    eq(lib.rrf([["a"]], { k: 2 ** 53 - 1 })[0][1], 1 / 2 ** 53);
+  });
+
   test("Pipeline: seed defaults, explain and contract", () => {
     const p = new lib.Pipeline();
     eq(p.config.topK, 10);

@@ -15,6 +15,14 @@
 //! Numbers are delivered as serde-wasm-bindgen delivered JS numbers: a safe integer is
 //! an integer (`u64` or `i64`, so integer fields accept it; `-0` is `0`), anything else
 //! an `f64`.
+//!
+//! Numbers cross exactly and without decimal parsing: the replacer leaves a safe integer
+//! as JSON digits (read here with integer arithmetic) and sends any other finite number
+//! as the string `"\u0000#"` followed by the 16 hexadecimal digits of its IEEE 754 bits.
+//! A number with a fraction or an exponent in the text is refused (`PARSE_ERROR`): no
+//! caller of the module writes one, and reading decimals exactly would bring Rust's
+//! decimal-to-float tables (15 KB gzipped) into the core module. Native code that holds
+//! ordinary JSON converts it with [`wire_text`] first.
 
 use calibrank::error::{from_serde_message, ErrorCode, Result, ScoreError};
 use serde::de::{
@@ -29,6 +37,72 @@ use std::fmt;
 pub const MAX_DEPTH: usize = 64;
 
 const TOO_DEEP: &str = "nested deeper than 64 levels";
+const NOT_SAFE: &str =
+    "a number other than a safe integer must come as its bits (\"\\u0000#\" and 16 hex digits)";
+
+/// The number in a `"\u0000#"` string: 16 hexadecimal digits of its bits.
+fn bits(marker: &str) -> std::result::Result<f64, &'static str> {
+    let hex = marker.get(1..).unwrap_or_default();
+    if hex.len() != 16 || !hex.bytes().all(|c| c.is_ascii_hexdigit()) {
+        return Err("a number's bits must be 16 hex digits");
+    }
+    u64::from_str_radix(hex, 16)
+        .map(f64::from_bits)
+        .map_err(|_| "a number's bits must be 16 hex digits")
+}
+
+/// `text` (ordinary JSON) in the form [`parse`] reads: every number that is not a safe
+/// integer replaced by its bits, as the package's JavaScript sends it. For native code
+/// and tests (the modules never see ordinary JSON); `None` if `text` is not JSON.
+#[cfg(not(target_family = "wasm"))]
+pub fn wire_text(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    let mut copied = 0;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'"' => {
+                // Skip the string, escapes included.
+                i += 1;
+                while let Some(&c) = b.get(i) {
+                    i += if c == b'\\' { 2 } else { 1 };
+                    if c == b'"' {
+                        break;
+                    }
+                }
+            }
+            b'-' | b'0'..=b'9' => {
+                let start = i;
+                while matches!(
+                    b.get(i),
+                    Some(b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+                ) {
+                    i += 1;
+                }
+                let token = text.get(start..i)?;
+                let v: f64 = token.parse().ok()?;
+                #[allow(clippy::cast_precision_loss)]
+                let safe = v.fract() == 0.0 && v.abs() < (1u64 << 53) as f64;
+                if !safe || token.contains(['.', 'e', 'E']) {
+                    out.push_str(text.get(copied..start)?);
+                    if !safe {
+                        out.push_str(&format!("\"\\u0000#{:016x}\"", v.to_bits()));
+                    } else if v == 0.0 && v.is_sign_negative() {
+                        out.push_str("-0");
+                    } else {
+                        #[allow(clippy::cast_possible_truncation)]
+                        out.push_str(&(v as i64).to_string());
+                    }
+                    copied = i;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    out.push_str(text.get(copied..)?);
+    Some(out)
+}
 
 /// A parsed JSON value.
 #[derive(Debug, Clone, PartialEq)]
@@ -185,6 +259,7 @@ impl Parser<'_> {
                     Some("Map with keys that are not strings") => {
                         Json::Invalid("Map with keys that are not strings")
                     }
+                    Some(rest) if rest.starts_with('#') => Json::Num(bits(rest)?),
                     Some(rest) if rest.starts_with('\0') => Json::Str(rest.to_string()),
                     Some(_) => Json::Str(s),
                 })
@@ -197,19 +272,30 @@ impl Parser<'_> {
         }
     }
 
+    /// A safe integer (`-?digits`, at most 2^53 in magnitude): every other number comes
+    /// as its bits (see the module docs).
     fn number(&mut self) -> std::result::Result<Json, &'static str> {
+        let negative = self.eat(b"-");
         let start = self.pos;
-        while matches!(
-            self.peek(),
-            Some(b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
-        ) {
+        let mut v: u64 = 0;
+        while let Some(d @ b'0'..=b'9') = self.peek() {
+            v = v
+                .checked_mul(10)
+                .and_then(|v| v.checked_add(u64::from(d - b'0')))
+                .filter(|&v| v <= 1 << 53)
+                .ok_or(NOT_SAFE)?;
             self.pos += 1;
         }
-        let text = std::str::from_utf8(self.s.get(start..self.pos).unwrap_or_default())
-            .map_err(|_| "invalid number")?;
-        text.parse::<f64>()
-            .map(Json::Num)
-            .map_err(|_| "invalid number")
+        if self.pos == start {
+            return Err("invalid number");
+        }
+        if matches!(self.peek(), Some(b'.' | b'e' | b'E')) {
+            return Err(NOT_SAFE);
+        }
+        // Exact: every integer up to 2^53 is an f64.
+        #[allow(clippy::cast_precision_loss)]
+        let x = v as f64;
+        Ok(Json::Num(if negative { -x } else { x }))
     }
 
     fn hex4(&mut self) -> std::result::Result<u32, &'static str> {
@@ -540,7 +626,7 @@ mod tests {
     #[test]
     fn sentinels_round_trip() {
         let t = parse(
-            r#"[1, "\u0000NaN", "\u0000-Infinity", "\u0000\u0000x", "\u0000bigint", -0, 2.5e-3]"#,
+            r#"[1, "\u0000NaN", "\u0000-Infinity", "\u0000\u0000x", "\u0000bigint", -0, "\u0000#3f647ae147ae147b"]"#,
             "x",
         )
         .unwrap();
@@ -562,12 +648,78 @@ mod tests {
             (e.code, e.field.as_str()),
             (ErrorCode::UnknownField, "config.kk")
         );
-        let e = from_text::<Cfg>(r#"{"topN":1.5}"#, "config").unwrap_err();
+        let e = from_text::<Cfg>(r#"{"topN":"\u0000#3ff8000000000000"}"#, "config").unwrap_err();
         assert_eq!(e.code, ErrorCode::InvalidType);
         let e = from_text::<Cfg>(r#"{"name":"\u0000function"}"#, "config").unwrap_err();
         assert_eq!(e.code, ErrorCode::InvalidType);
         let e = from_text::<Cfg>(r#"{"k":1"#, "config").unwrap_err();
         assert_eq!(e.code, ErrorCode::ParseError);
+    }
+
+    #[test]
+    fn numbers_cross_as_safe_integers_or_bits() {
+        let num = |t: &str| {
+            parse(t, "x").map(|j| match j {
+                Json::Num(x) => x,
+                other => panic!("{other:?}"),
+            })
+        };
+        assert_eq!(num("9007199254740992").unwrap(), 9007199254740992.0);
+        assert_eq!(num("-12").unwrap(), -12.0);
+        assert!(num("-0").unwrap().is_sign_negative());
+        assert_eq!(num(r#""\u0000#3fb999999999999a""#).unwrap(), 0.1);
+        assert_eq!(num(r#""\u0000#c06fe00000000000""#).unwrap(), -255.0);
+        for bad in [
+            "1.5",
+            "1e3",
+            "2E-1",
+            "9007199254740993",
+            "99999999999999999999",
+            "-",
+            "-a",
+        ] {
+            let e = parse(bad, "x").unwrap_err();
+            assert_eq!(
+                (e.code, e.field.as_str()),
+                (ErrorCode::ParseError, "x"),
+                "{bad}"
+            );
+        }
+        for bad in [
+            r#""\u0000#3fb9""#,
+            r#""\u0000#3fb999999999999g""#,
+            r#""\u0000#+fb999999999999a""#,
+        ] {
+            assert_eq!(
+                parse(bad, "x").unwrap_err().code,
+                ErrorCode::ParseError,
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn wire_text_sends_what_the_replacer_sends() {
+        let t =
+            wire_text(r#"{"a": [1.5, -0.0, 2.0, 1e21, -3, 9007199254740993], "s": "1.5 \" 2.5"}"#)
+                .unwrap();
+        assert_eq!(
+            t,
+            r#"{"a": ["\u0000#3ff8000000000000", -0, 2, "\u0000#444b1ae4d6e2ef50", -3, "\u0000#4340000000000000"], "s": "1.5 \" 2.5"}"#
+        );
+        let Json::Obj(o) = parse(&t, "x").unwrap() else {
+            panic!()
+        };
+        let Some((_, Json::Arr(a))) = o.first() else {
+            panic!()
+        };
+        assert_eq!(a.first(), Some(&Json::Num(1.5)));
+        assert_eq!(a.get(3), Some(&Json::Num(1e21)));
+        assert_eq!(
+            wire_text("[1.5"),
+            Some(r#"["\u0000#3ff8000000000000""#.to_string())
+        );
+        assert_eq!(wire_text("[1.2.3]"), None);
     }
 
     #[test]

@@ -629,7 +629,15 @@ fn to_text(j: &Json) -> String {
         } else {
             "\u{0}-Infinity"
         }),
-        Json::Num(x) => format!("{x:?}"),
+        // As js/wire.js sends numbers: safe integers as digits, the rest as their bits.
+        Json::Num(x) if x.fract() == 0.0 && x.abs() < 9007199254740992.0 => {
+            if *x == 0.0 && x.is_sign_negative() {
+                "-0".into()
+            } else {
+                format!("{}", *x as i64)
+            }
+        }
+        Json::Num(x) => string(&format!("\u{0}#{:016x}", x.to_bits())),
         Json::Str(s) if s.starts_with('\u{0}') => string(&format!("\u{0}{s}")),
         Json::Str(s) => string(s),
         Json::Invalid(kind) => string(&format!("\u{0}{kind}")),
@@ -668,14 +676,24 @@ fn to_text_round_trips() {
 
 // ---------------------------------------------------------------- Real values
 
+/// Ordinary JSON as the package's JavaScript sends it (numbers that are not safe
+/// integers as their bits), decoded.
+fn from_text<T: Decode>(text: &str, what: &str) -> Result<T> {
+    decode::from_text(&json::wire_text(text).expect("JSON"), what)
+}
+
+fn parse(text: &str, what: &str) -> Result<Json> {
+    json::parse(&json::wire_text(text).expect("JSON"), what)
+}
+
 fn err<T: Decode + Debug>(text: &str, what: &str) -> (ErrorCode, String) {
-    let e = decode::from_text::<T>(text, what).unwrap_err();
+    let e = from_text::<T>(text, what).unwrap_err();
     (e.code, e.field)
 }
 
 #[test]
 fn a_real_pipeline_config() {
-    let c: PipelineConfig = decode::from_text(
+    let c: PipelineConfig = from_text(
         r#"{"k": 30, "weights": {"semantic": 1.5, "keyword": 0.5}, "topK": 20, "topN": 3,
             "recency": {"mode": "fiscal_year", "fiscalYear": {"window": 4, "latestYear": 2024}},
             "rerank": {"method": "heuristic", "candidateLimit": 8,
@@ -716,9 +734,9 @@ fn a_real_pipeline_config() {
     assert!(!c.explain);
     // And the same through serde.
     let s: PipelineConfig = json::decode(
-        &json::parse(
+        &parse(
             &to_text(
-                &json::parse(
+                &parse(
                     r#"{"calibration": {"method": "isotonic", "x": [0, 1], "y": [0.1, 0.9]}}"#,
                     "c",
                 )
@@ -730,21 +748,21 @@ fn a_real_pipeline_config() {
         "c",
     )
     .unwrap();
-    let d: PipelineConfig = decode::from_text(
+    let d: PipelineConfig = from_text(
         r#"{"calibration": {"method": "isotonic", "x": [0, 1], "y": [0.1, 0.9]}}"#,
         "c",
     )
     .unwrap();
     assert_eq!(s, d);
     assert_eq!(
-        decode::from_text::<PipelineConfig>("{}", "config").unwrap(),
+        from_text::<PipelineConfig>("{}", "config").unwrap(),
         PipelineConfig::default()
     );
 }
 
 #[test]
 fn real_inputs() {
-    let q: Vec<Vec<QueryHit>> = decode::from_text(
+    let q: Vec<Vec<QueryHit>> = from_text(
         r#"[[{"id": "a", "score": 0.9, "timestamp": "2024-01-01"}, {"id": "b", "score": 0.5, "timestamp": 1700000000000}], []]"#,
         "queries",
     )
@@ -752,7 +770,7 @@ fn real_inputs() {
     assert_eq!(q[0][0].timestamp, Some(Timestamp::Iso("2024-01-01".into())));
     assert_eq!(q[0][1].timestamp, Some(Timestamp::Millis(1.7e12)));
     assert!(q[1].is_empty());
-    let c: Vec<Candidate> = decode::from_text(
+    let c: Vec<Candidate> = from_text(
         r#"[{"id": "x", "score": 1, "name": "Parser", "type": "class", "content": null}]"#,
         "candidates",
     )
@@ -760,13 +778,13 @@ fn real_inputs() {
     assert_eq!(c[0].entity_type.as_deref(), Some("class"));
     assert_eq!(c[0].content, None);
     let m: MultiQueryOptions =
-        decode::from_text(r#"{"method": "score_max", "limit": 3}"#, "options").unwrap();
+        from_text(r#"{"method": "score_max", "limit": 3}"#, "options").unwrap();
     assert_eq!(m.limit, 3);
     assert_eq!(
         m.results_per_query,
         MultiQueryOptions::default().results_per_query
     );
-    let ctx: BandContext = decode::from_text(r#"{"language": "go"}"#, "input.context").unwrap();
+    let ctx: BandContext = from_text(r#"{"language": "go"}"#, "input.context").unwrap();
     assert_eq!(ctx.language.as_deref(), Some("go"));
 }
 
@@ -828,7 +846,7 @@ fn real_errors() {
         (InvalidType, "queries".into())
     );
     // NaN reaches a number field (its validation refuses it later), not an integer one.
-    let s: Sigmoid = decode::from_text(r#"{"steepness": "\u0000NaN"}"#, "options").unwrap();
+    let s: Sigmoid = from_text(r#"{"steepness": "\u0000NaN"}"#, "options").unwrap();
     assert!(s.steepness.is_nan());
     assert_eq!(
         err::<PartialLimits>(r#"{"maxLists": "\u0000NaN"}"#, "options.limits"),
@@ -842,7 +860,7 @@ fn real_errors() {
 fn decoders_read_every_serialized_field() {
     fn check<T: Decode + serde::Serialize + Debug>(v: &T) {
         let text = serde_json::to_string(v).unwrap();
-        let back: T = decode::from_text(&text, "x").unwrap();
+        let back: T = from_text(&text, "x").unwrap();
         assert_eq!(format!("{back:?}"), format!("{v:?}"), "{text}");
     }
     let model = QueryConfidenceModel {
@@ -867,7 +885,7 @@ fn decoders_read_every_serialized_field() {
             converged: true,
         },
     };
-    let mut c: PipelineConfig = decode::from_text(
+    let mut c: PipelineConfig = from_text(
         r#"{"rerank": {"method": "cross_encoder", "candidateLimit": 4,
                        "heuristic": {"stopwords": ["a", "the"]}},
             "recency": {"mode": "none", "steps": [{"maxAgeDays": 3, "multiplier": 1.5}]},
