@@ -260,3 +260,32 @@ macro_rules! export_io {
         }
     };
 }
+
+/// Native only (benchmarks and tests): puts `bytes` in the input buffer as the package's
+/// JavaScript writes it before `cr_call`, and reads the status of the last output.
+#[cfg(not(target_family = "wasm"))]
+#[doc(hidden)]
+pub mod native {
+    /// Copies `bytes` into the input buffer.
+    pub fn set_input(bytes: &[u8]) {
+        super::INPUT.with(|b| {
+            let mut b = b.borrow_mut();
+            b.clear();
+            b.resize(bytes.len().div_ceil(8), 0);
+            let all: &mut [u8] = bytemuck::cast_slice_mut(&mut b);
+            if let Some(dst) = all.get_mut(..bytes.len()) {
+                dst.copy_from_slice(bytes);
+            }
+        });
+    }
+
+    /// The last output's status (0 success, 1 an error) and its bytes after the header.
+    pub fn output() -> (u32, Vec<u8>) {
+        super::OUTPUT.with(|o| {
+            let o = o.borrow();
+            let b = o.bytes();
+            let status = b.first().copied().map_or(u32::MAX, u32::from);
+            (status, b.get(8..).unwrap_or_default().to_vec())
+        })
+    }
+}

@@ -1,0 +1,51 @@
+// Captures the bytes the package's JavaScript writes for one call of each workload (and
+// for the pipelines they use), for wasm/core/examples/replay.rs: the module's share of a
+// call, counted natively under callgrind without the JavaScript around it.
+//   node bench/capture.mjs [PKG_DIR] [OUT_DIR]     (defaults: pkg, bench/tmp)
+// then, for workload b at N = 10:
+//   cargo build --release -p calibrank-wasm-core --example replay
+//   valgrind --tool=callgrind target/release/examples/replay 13 OUT_DIR/cap-b10.bin CALLS \
+//     OUT_DIR/cap-new-b.bin OUT_DIR/cap-new-c.bin OUT_DIR/cap-new-one.bin
+// at two CALLS (say 200 and 1200): the difference of the totals over the difference of
+// the calls is the module's instructions per call.
+// The package is copied to a temporary directory and its Node entry patched there to
+// record each call's input; the package itself is not touched.
+import { cpSync, mkdtempSync, readFileSync, writeFileSync, rmSync, mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { tmpdir } from "node:os";
+import { pathToFileURL } from "node:url";
+import * as gen from "./gen.mjs";
+
+const [pkgDir = "pkg", outDir = "bench/tmp"] = process.argv.slice(2);
+const tmp = mkdtempSync(join(tmpdir(), "calibrank-capture-"));
+try {
+  cpSync(resolve(pkgDir), tmp, { recursive: true });
+  const entry = join(tmp, "node.mjs");
+  const anchor = "const p = this.x.cr_call(op, len);";
+  const src = readFileSync(entry, "utf8");
+  if (!src.includes(anchor)) throw new Error(`node.mjs has no "${anchor}": js/wire.js changed, update bench/capture.mjs`);
+  writeFileSync(entry, src.replace(anchor, `globalThis.__capture?.push([op, new Uint8Array(this.memory.buffer, ptr, len).slice()]);\n${anchor}`));
+  const lib = await import(pathToFileURL(entry).href);
+  mkdirSync(outDir, { recursive: true });
+  // The call of operation `op` (the last one if `op` is not given).
+  const record = (name, f, op) => {
+    globalThis.__capture = [];
+    f();
+    const calls = globalThis.__capture;
+    globalThis.__capture = undefined;
+    const [o, bytes] = op === undefined ? calls.at(-1) : calls.find((c) => c[0] === op);
+    writeFileSync(join(outDir, `cap-${name}.bin`), bytes);
+    console.log(`${name}: op ${o}, ${bytes.length} bytes`);
+  };
+  // Handles 1, 2, 3 in this order, as replay.rs makes them from the cap-new-*.bin files.
+  const configs = { b: gen.pipelineConfig(false), c: gen.pipelineConfig(true), one: { explain: false } };
+  const pipes = {};
+  for (const [name, c] of Object.entries(configs)) record(`new-${name}`, () => (pipes[name] = new lib.Pipeline(c)), 10);
+  const x = gen.makeInputs(10);
+  record("b10", () => pipes.b.run(x.inputB));
+  record("c10", () => pipes.c.run(x.inputC));
+  record("one", () => pipes.one.run({ lists: [{ name: "a", ids: ["x"] }] }));
+  record("a10", () => lib.rrf(x.strLists, { limits: gen.BENCH_LIMITS }));
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
