@@ -1149,6 +1149,30 @@ impl Pipeline {
 
     /// Runs the pipeline on a borrowed input (see [`InputRef`]).
     pub fn run_ref(&self, input: &InputRef<'_>) -> Result<PipelineOutput> {
+        let interned = input
+            .interned
+            .as_ref()
+            .map(|iv| (iv.ids.clone(), iv.docs.clone()));
+        self.run_parts(input, interned)
+    }
+
+    /// [`Pipeline::run_ref`] on an input it may take apart: the interned ids and lists
+    /// are used as they are instead of copied (the bindings' path).
+    pub fn run_owned(&self, mut input: InputRef<'_>) -> Result<PipelineOutput> {
+        let interned = input
+            .interned
+            .as_mut()
+            .map(|iv| (std::mem::take(&mut iv.ids), std::mem::take(&mut iv.docs)));
+        self.run_parts(&input, interned)
+    }
+
+    /// The pipeline; `interned`: the ids and lists of `input.interned`, owned.
+    #[allow(clippy::type_complexity)]
+    fn run_parts<'a>(
+        &self,
+        input: &InputRef<'a>,
+        interned: Option<(Vec<&'a str>, Vec<Vec<u32>>)>,
+    ) -> Result<PipelineOutput> {
         let cfg = &self.config;
         let now = self.validate_input(input)?;
 
@@ -1163,8 +1187,8 @@ impl Pipeline {
                 weight,
             })
             .collect();
-        let fused = match &input.interned {
-            Some(iv) => rrf_pre_interned(iv.ids.clone(), iv.docs.clone(), &weights, cfg.k)?,
+        let fused = match interned {
+            Some((ids, docs)) => rrf_pre_interned(ids, docs, &weights, cfg.k)?,
             None => rrf_interned(&lists, cfg.k)?,
         };
         let fusion = &fused.fusion;

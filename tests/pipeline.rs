@@ -810,3 +810,56 @@ fn outcome_from_rank_only_or_a_fitted_model() {
         .unwrap_err();
     assert_eq!(e.field, "confidence.answerFloor");
 }
+
+/// The input interned as the bindings send it: distinct ids in order of first
+/// appearance, each list as indices, each item's index (`u32::MAX` if in no list).
+fn interned<'a>(input: &InputRef<'a>) -> Interned<'a> {
+    let mut ids: Vec<&'a str> = Vec::new();
+    let mut docs = Vec::new();
+    for l in &input.lists {
+        let mut d = Vec::new();
+        for &id in &l.ids {
+            let at = ids.iter().position(|&x| x == id).unwrap_or_else(|| {
+                ids.push(id);
+                ids.len() - 1
+            });
+            d.push(at as u32);
+        }
+        docs.push(d);
+    }
+    let items = input
+        .items
+        .iter()
+        .map(|(k, _)| {
+            ids.iter()
+                .position(|x| x == k)
+                .map_or(u32::MAX, |i| i as u32)
+        })
+        .collect();
+    Interned { ids, docs, items }
+}
+
+#[test]
+fn interned_inputs_run_as_plain_ones_borrowed_or_owned() {
+    let cfg = PipelineConfig {
+        top_k: 20,
+        top_n: 20,
+        min_confidence: 0.0,
+        explain: true,
+        ..Default::default()
+    };
+    let p = Pipeline::new(cfg).unwrap();
+    let mut input = seed_000_input();
+    // An item in no list, and a repeated id in a list (its first rank counts).
+    input.items.insert("Z".into(), ItemMeta::default());
+    input.lists[1].ids.push("K".into());
+    let plain = p.run(&input).unwrap();
+    let r = input.as_ref();
+    let with = InputRef {
+        interned: Some(interned(&r)),
+        ..input.as_ref()
+    };
+    assert_eq!(p.run_ref(&with).unwrap(), plain);
+    assert_eq!(p.run_owned(with).unwrap(), plain);
+    assert_eq!(plain.stats.duplicates, vec![0, 1]);
+}

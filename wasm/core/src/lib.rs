@@ -191,12 +191,13 @@ fn rrf(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
             }
         })?;
     let order = fused.order();
-    let scores: Vec<f64> = order
-        .iter()
-        .map(|&d| fused.fusion.scores.get(d as usize).copied().unwrap_or(0.0))
-        .collect();
     w.u32s(&order);
-    w.f64s(&scores);
+    w.f64s_from(
+        order.len(),
+        order
+            .iter()
+            .map(|&d| fused.fusion.scores.get(d as usize).copied().unwrap_or(0.0)),
+    );
     Ok(())
 }
 

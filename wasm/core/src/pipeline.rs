@@ -311,17 +311,13 @@ pub fn run(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     with(h, |p| {
         let mut context = None;
         let input = decode_input(r, &p.config().limits, &mut context)?;
-        let out = p.run_ref(&input)?;
+        let out = p.run_owned(input)?;
         // The result ids as indices into the call's distinct ids, which js/core.js
         // interned and still holds: no id is decoded again.
-        w.u32s(&out.results.iter().map(|x| x.doc).collect::<Vec<_>>());
-        w.f64s(&out.results.iter().map(|x| x.score).collect::<Vec<_>>());
-        w.u8s(
-            &out.results
-                .iter()
-                .map(|x| band_code(x.band))
-                .collect::<Vec<_>>(),
-        );
+        let n = out.results.len();
+        w.u32s_from(n, out.results.iter().map(|x| x.doc));
+        w.f64s_from(n, out.results.iter().map(|x| x.score));
+        w.u8s_from(n, out.results.iter().map(|x| band_code(x.band)));
         let c = &out.confidence;
         w.f64s(&[
             c.weighted_top5,
@@ -393,7 +389,7 @@ pub fn run_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         })?;
         w.u32s(&out.order);
         w.f64s(&out.scores);
-        w.u8s(&out.bands.iter().map(|&b| band_code(b)).collect::<Vec<_>>());
+        w.u8s_from(out.bands.len(), out.bands.iter().map(|&b| band_code(b)));
         let c = &out.confidence;
         w.f64s(&[
             c.weighted_top5,

@@ -341,6 +341,30 @@ impl Writer {
         out.copy_from_slice(bytemuck::cast_slice(xs));
     }
 
+    /// `n` `u32` values from `xs` (which yields `n`), without collecting them first.
+    pub fn u32s_from(&mut self, n: usize, xs: impl Iterator<Item = u32>) {
+        let out = self.section(tag::U32, n, n * 4);
+        for (dst, x) in out.chunks_exact_mut(4).zip(xs) {
+            dst.copy_from_slice(&x.to_le_bytes());
+        }
+    }
+
+    /// `n` `f64` values from `xs` (which yields `n`), without collecting them first.
+    pub fn f64s_from(&mut self, n: usize, xs: impl Iterator<Item = f64>) {
+        let out = self.section(tag::F64, n, n * 8);
+        for (dst, x) in out.chunks_exact_mut(8).zip(xs) {
+            dst.copy_from_slice(&x.to_le_bytes());
+        }
+    }
+
+    /// `n` bytes from `xs` (which yields `n`), without collecting them first.
+    pub fn u8s_from(&mut self, n: usize, xs: impl Iterator<Item = u8>) {
+        let out = self.section(tag::U8, n, n);
+        for (dst, x) in out.iter_mut().zip(xs) {
+            *dst = x;
+        }
+    }
+
     /// Bytes.
     pub fn u8s(&mut self, xs: &[u8]) {
         self.section(tag::U8, xs.len(), xs.len())
