@@ -78,7 +78,10 @@ function replacer(_key, v) {
     case "object":
       if (v === null) return v;
       if (isMap(v)) {
-        const o = {};
+        // No prototype: every key is an own property ("__proto__" included, which on a
+        // plain object would replace the prototype: the entry lost, and a String
+        // prototype's read-only indices made later keys throw).
+        const o = Object.create(null);
         for (const [k, x] of Map.prototype.entries.call(v)) {
           if (typeof k !== "string") return "\u0000Map with keys that are not strings";
           o[k] = x;

@@ -153,6 +153,15 @@ export function tests(lib, golden) {
     eq(lib.rrf([["a"]], { k: 2 ** 53 - 1 })[0][1], 1 / 2 ** 53);
   });
 
+  test("a Map's keys all cross, __proto__ included (found by the JS fuzz test)", () => {
+    const p = new lib.Pipeline({ weights: new Map([["__proto__", 2], ["a", 1]]) });
+    eq(Object.getOwnPropertyNames(p.config.weights).sort(), ["__proto__", "a"]);
+    eq(p.config.weights.__proto__, 2);
+    p.free();
+    // Was a TypeError: the String became the prototype, its index 9 read-only.
+    throwsScoreError(lib, () => new lib.Pipeline({ weights: new Map([["__proto__", new String("abcdefghijkl")], ["9", 1]]) }), "INVALID_TYPE", "config");
+  });
+
   test("Pipeline: seed defaults, explain and contract", () => {
     const p = new lib.Pipeline();
     eq(p.config.topK, 10);
