@@ -162,6 +162,27 @@ export function tests(lib, golden) {
     throwsScoreError(lib, () => new lib.Pipeline({ weights: new Map([["__proto__", new String("abcdefghijkl")], ["9", 1]]) }), "INVALID_TYPE", "config");
   });
 
+  test("string tables cross as UTF-8, short and long, ASCII or not (ties ordered by their bytes)", () => {
+    const enc = new TextEncoder();
+    const byBytes = (a, b) => {
+      const x = enc.encode(a);
+      const y = enc.encode(b);
+      for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+      return x.length - y.length;
+    };
+    for (const [n, alphabet] of [
+      [6, ["x", "ab", "q"]],
+      [6, ["x", "\u00e9", "\u{1F600}", "ab"]],
+      [400, ["x", "ab", "q"]],
+      [400, ["x", "\u00e9", "\u{1F600}", "ab"]],
+    ]) {
+      const ids = Array.from({ length: n }, (_, i) => alphabet[i % alphabet.length] + i);
+      // Every id alone at rank 1 of its own list: all tie, ordered by UTF-8 bytes.
+      const out = lib.rrf(ids.map((id) => [id]), { limits: { maxLists: n } });
+      eq(out.map(([id]) => id), [...ids].sort(byBytes));
+    }
+  });
+
   test("Pipeline: seed defaults, explain and contract", () => {
     const p = new lib.Pipeline();
     eq(p.config.topK, 10);
