@@ -266,12 +266,15 @@ macro_rules! export_io {
 #[cfg(not(target_family = "wasm"))]
 #[doc(hidden)]
 pub mod native {
-    /// Copies `bytes` into the input buffer.
+    /// Copies `bytes` into the input buffer (grown as `cr_reserve` grows it, not
+    /// cleared: a replayed call costs what the JavaScript's write leaves to the module).
     pub fn set_input(bytes: &[u8]) {
         super::INPUT.with(|b| {
             let mut b = b.borrow_mut();
-            b.clear();
-            b.resize(bytes.len().div_ceil(8), 0);
+            let words = bytes.len().div_ceil(8);
+            if b.len() < words {
+                b.resize(words, 0);
+            }
             let all: &mut [u8] = bytemuck::cast_slice_mut(&mut b);
             if let Some(dst) = all.get_mut(..bytes.len()) {
                 dst.copy_from_slice(bytes);
