@@ -120,7 +120,9 @@ export function profileMatrix() {
     const targetDir = join(root, "target", "bench-size", p.label.replace(/\W+/g, "_"));
     log(`cargo build --release (${p.label}) in ${targetDir}`);
     const t0 = Date.now();
-    execFileSync("cargo", ["build", "--quiet", "--release", "--target", "wasm32-unknown-unknown", "-p", "calibrank-wasm-core", "-p", "calibrank-wasm-lab", "--target-dir", targetDir], { env: { ...env, ...p.env }, stdio: "inherit", cwd: root });
+    // The flags scripts/build-pkg.sh builds with, so that its build reuses this one.
+    const RUSTFLAGS = execFileSync("bash", [join(root, "scripts", "rustflags.sh")], { encoding: "utf8", cwd: root }).trim();
+    execFileSync("cargo", ["build", "--quiet", "--release", "--target", "wasm32-unknown-unknown", "-p", "calibrank-wasm-core", "-p", "calibrank-wasm-lab", "--target-dir", targetDir], { env: { ...env, ...p.env, RUSTFLAGS }, stdio: "inherit", cwd: root });
     const cargoBuildSeconds = (Date.now() - t0) / 1000;
     for (const b of sweepBuilds(["-O3", "-Oz"], p.label, { targetDir, cargoEnv: p.env })) builds.push({ ...b, row: { ...b.row, cargoBuildSeconds } });
   }

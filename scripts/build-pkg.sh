@@ -11,6 +11,8 @@ OUT=${PKG_OUT:-pkg}
 rm -rf "$OUT"
 mkdir -p "$OUT"
 
+RUSTFLAGS=$(bash scripts/rustflags.sh)
+export RUSTFLAGS
 cargo build --quiet --target wasm32-unknown-unknown --profile "$PROFILE" -p calibrank-wasm-core -p calibrank-wasm-lab
 # CARGO_TARGET_DIR (cargo honours it too): bench/build-variant.sh builds Cargo profile
 # variants in target directories of their own.
@@ -74,6 +76,13 @@ cp js/package.template.json "$OUT/package.json"
 cp README.md "$OUT/README.md" 2>/dev/null || true
 for m in core lab; do
   echo "[build-pkg] calibrank_$m.wasm: $(wc -c < "$OUT/calibrank_$m.wasm") bytes, $(gzip -9c "$OUT/calibrank_$m.wasm" | wc -c) gzipped"
+  # No directory of this machine in the module (scripts/rustflags.sh).
+  for dir in "${CARGO_HOME:-$HOME/.cargo}" "$(rustc --print sysroot)"; do
+    if grep -a -q -F "$dir" "$OUT/calibrank_$m.wasm"; then
+      echo "[build-pkg] calibrank_$m.wasm holds the local path $dir (see scripts/rustflags.sh)" >&2
+      exit 1
+    fi
+  done
 done
 # Tests and examples import the package by name, through its exports map.
 if [ "$OUT" = pkg ]; then mkdir -p node_modules && ln -sfn ../pkg node_modules/calibrank; fi
