@@ -121,7 +121,7 @@ export function profileMatrix() {
     log(`cargo build --release (${p.label}) in ${targetDir}`);
     const t0 = Date.now();
     // The flags scripts/build-pkg.sh builds with, so that its build reuses this one.
-    const RUSTFLAGS = execFileSync("bash", [join(root, "scripts", "rustflags.sh")], { encoding: "utf8", cwd: root }).trim();
+    const RUSTFLAGS = execFileSync("bash", [join(root, "scripts", "rustflags.sh")], { encoding: "utf8", cwd: root, env }).trim();
     execFileSync("cargo", ["build", "--quiet", "--release", "--target", "wasm32-unknown-unknown", "-p", "calibrank-wasm-core", "-p", "calibrank-wasm-lab", "--target-dir", targetDir], { env: { ...env, ...p.env, RUSTFLAGS }, stdio: "inherit", cwd: root });
     const cargoBuildSeconds = (Date.now() - t0) / 1000;
     for (const b of sweepBuilds(["-O3", "-Oz"], p.label, { targetDir, cargoEnv: p.env })) builds.push({ ...b, row: { ...b.row, cargoBuildSeconds } });
