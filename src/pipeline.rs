@@ -1149,47 +1149,44 @@ impl Pipeline {
 
     /// Runs the pipeline on a borrowed input (see [`InputRef`]).
     pub fn run_ref(&self, input: &InputRef<'_>) -> Result<PipelineOutput> {
-        let interned = input
-            .interned
-            .as_ref()
-            .map(|iv| (iv.ids.clone(), iv.docs.clone()));
-        self.run_parts(input, interned)
+        self.run_parts(input, input.interned.clone())
     }
 
     /// [`Pipeline::run_ref`] on an input it may take apart: the interned ids and lists
     /// are used as they are instead of copied (the bindings' path).
     pub fn run_owned(&self, mut input: InputRef<'_>) -> Result<PipelineOutput> {
-        let interned = input
-            .interned
-            .as_mut()
-            .map(|iv| (std::mem::take(&mut iv.ids), std::mem::take(&mut iv.docs)));
+        let interned = input.interned.take();
         self.run_parts(&input, interned)
     }
 
-    /// The pipeline; `interned`: the ids and lists of `input.interned`, owned.
-    #[allow(clippy::type_complexity)]
+    /// The pipeline on `input`, whose `interned` part (if any) is given apart, owned.
     fn run_parts<'a>(
         &self,
         input: &InputRef<'a>,
-        interned: Option<(Vec<&'a str>, Vec<Vec<u32>>)>,
+        interned: Option<Interned<'a>>,
     ) -> Result<PipelineOutput> {
         let cfg = &self.config;
         let now = self.validate_input(input)?;
 
         // 1. Fuse.
         let weights: Vec<f64> = input.lists.iter().map(|l| self.list_weight(l)).collect();
-        let lists: Vec<RankedList<'_, &str>> = input
-            .lists
-            .iter()
-            .zip(&weights)
-            .map(|(l, &weight)| RankedList {
-                ids: &l.ids,
-                weight,
-            })
-            .collect();
-        let fused = match interned {
-            Some((ids, docs)) => rrf_pre_interned(ids, docs, &weights, cfg.k)?,
-            None => rrf_interned(&lists, cfg.k)?,
+        let (fused, item_docs) = match interned {
+            Some(iv) => (
+                rrf_pre_interned(iv.ids, iv.docs, &weights, cfg.k)?,
+                Some(iv.items),
+            ),
+            None => {
+                let lists: Vec<RankedList<'_, &str>> = input
+                    .lists
+                    .iter()
+                    .zip(&weights)
+                    .map(|(l, &weight)| RankedList {
+                        ids: &l.ids,
+                        weight,
+                    })
+                    .collect();
+                (rrf_interned(&lists, cfg.k)?, None)
+            }
         };
         let fusion = &fused.fusion;
         let mut stats = PipelineStats {
@@ -1204,9 +1201,9 @@ impl Pipeline {
         // interner (one hash lookup per item, not a BTreeMap search per candidate).
         let ids = &fused.interner.ids;
         let mut metas: Vec<Option<&ItemRef<'_>>> = vec![None; ids.len()];
-        match &input.interned {
-            Some(iv) => {
-                for ((_, meta), &d) in input.items.iter().zip(&iv.items) {
+        match &item_docs {
+            Some(item_docs) => {
+                for ((_, meta), &d) in input.items.iter().zip(item_docs) {
                     if let Some(slot) = metas.get_mut(d as usize) {
                         *slot = Some(meta);
                     }

@@ -617,8 +617,14 @@ proptest! {
     }
 }
 
-/// JSON text of a tree, with js/wire.js's sentinels.
+/// JSON text of a tree as js/wire.js sends it: its sentinels, and numbers that are not
+/// safe integers as their bits ([`json::wire_text`]).
 fn to_text(j: &Json) -> String {
+    json::wire_text(&plain_text(j)).expect("JSON")
+}
+
+/// JSON text of a tree with js/wire.js's sentinels, numbers in decimal.
+fn plain_text(j: &Json) -> String {
     let string = |s: &str| serde_json::to_string(s).unwrap_or_default();
     match j {
         Json::Null => "null".into(),
@@ -629,27 +635,19 @@ fn to_text(j: &Json) -> String {
         } else {
             "\u{0}-Infinity"
         }),
-        // As js/wire.js sends numbers: safe integers as digits, the rest as their bits.
-        Json::Num(x) if x.fract() == 0.0 && x.abs() < 9007199254740992.0 => {
-            if *x == 0.0 && x.is_sign_negative() {
-                "-0".into()
-            } else {
-                format!("{}", *x as i64)
-            }
-        }
-        Json::Num(x) => string(&format!("\u{0}#{:016x}", x.to_bits())),
+        Json::Num(x) => format!("{x:?}"),
         Json::Str(s) if s.starts_with('\u{0}') => string(&format!("\u{0}{s}")),
         Json::Str(s) => string(s),
         Json::Invalid(kind) => string(&format!("\u{0}{kind}")),
         Json::Arr(items) => format!(
             "[{}]",
-            items.iter().map(to_text).collect::<Vec<_>>().join(",")
+            items.iter().map(plain_text).collect::<Vec<_>>().join(",")
         ),
         Json::Obj(entries) => format!(
             "{{{}}}",
             entries
                 .iter()
-                .map(|(k, v)| format!("{}:{}", string(k), to_text(v)))
+                .map(|(k, v)| format!("{}:{}", string(k), plain_text(v)))
                 .collect::<Vec<_>>()
                 .join(",")
         ),
