@@ -17,7 +17,7 @@ const RealInstance = WebAssembly.Instance;
 WebAssembly.Instance = new Proxy(RealInstance, {
   construct(target, args, newTarget) {
     const instance = Reflect.construct(target, args, newTarget);
-    const isLab = WebAssembly.Module.imports(args[0]).some((i) => i.module === "calibrank");
+    const isLab = WebAssembly.Module.imports(args[0]).some((i) => i.module === "calibrank" && i.name === "progress");
     instances[isLab ? "lab" : "core"].push(instance);
     return instance;
   },

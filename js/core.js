@@ -2,7 +2,7 @@
 // input buffer and makes one call into calibrank_core.wasm (js/wire.js); the numbers
 // all come from the module.
 import { ScoreError } from "./score_error.js";
-import { ModuleState, Input, precheck, toJson, numbers, indices, scoreError, typeError, typedArrayKind, isMap } from "./wire.js";
+import { ModuleState, Input, precheck, toJson, numbers, indices, scoreError, typeError, typedArrayKind, isMap, utf8Length } from "./wire.js";
 
 export { ScoreError };
 
@@ -28,7 +28,61 @@ const OP = {
 };
 
 // The module's Wire, its lazy loader and its limits table (js/wire.js).
-const state = new ModuleState("calibrank");
+// The texts `Pipeline.run` held back for the call in flight (see `encodeInput`), and the
+// module's one import, which writes those of the topK pool when the reranker asks.
+let heldCall = null;
+const imports = {
+  calibrank: {
+    /**
+     * Writes the held texts of `n` documents (u32 indices at `docs`) at `out`, at most
+     * `cap` bytes, as a U32 section of flags (1 name, 2 type, 4 summary, 8 content) and a
+     * string table of the present texts in that order. Returns the bytes written, minus
+     * the bytes needed when they do not fit, NaN when nothing is held. Reads only strings
+     * `encodeInput` already took from the caller's input (no caller code runs) and throws
+     * nothing into wasm.
+     */
+    texts(docs, n, out, cap) {
+      const h = heldCall;
+      if (h === null) return NaN;
+      try {
+        const wire = state.wire;
+        wire.views();
+        const u32 = wire.u32;
+        if (h.slotOf === null) {
+          // Document -> its item's first slot in `h.texts` (built on the first ask only).
+          h.slotOf = new Int32Array(h.nDocs).fill(-1);
+          for (let k = 0; k < h.docs.length; k++) h.slotOf[h.docs[k]] = 4 * k;
+        }
+        const flags = new Array(n);
+        const list = [];
+        let units = 0;
+        const at = docs >>> 2;
+        for (let i = 0; i < n; i++) {
+          const slot = h.slotOf[u32[at + i]];
+          let f = 0;
+          if (slot >= 0) {
+            for (let j = 0; j < 4; j++) {
+              const t = h.texts[slot + j];
+              if (t !== undefined) {
+                f |= 1 << j;
+                list.push(t);
+                units += t.length;
+              }
+            }
+          }
+          flags[i] = f;
+        }
+        const inp = new Input().u32s(flags).strs(list, units);
+        if (inp.worst > cap) return -inp.worst;
+        const len = wire.write(out, inp, out + cap);
+        return len < 0 ? -inp.worst : len;
+      } catch {
+        return NaN;
+      }
+    },
+  },
+};
+const state = new ModuleState("calibrank", imports);
 const w = () => state.get();
 const limitsOf = (options, fn) => state.limitsOf(options, fn);
 
@@ -279,13 +333,13 @@ function timestamp(v, strs, field) {
 }
 
 /** Encodes a pipeline input (wasm/core/src/pipeline.rs `decode_input` reads it). */
-function encodeInput(input, lim) {
+function encodeInput(input, lim, holdAbove = -1) {
   if (!isObject(input)) throw typeError("input", "an object with `lists`");
   checkKeys(input, INPUT_KEYS, "input");
   const { query, lists, items, now, context } = input;
   const strs = [];
   let units = 0;
-  const head = [-1, 0, 0, 0];
+  const head = [-1, 0, 0, 0, 0];
   if (query !== undefined && query !== null) {
     if (typeof query !== "string") throw typeError("query", "a string");
     precheck.oneText(lim, query.length, "query");
@@ -312,7 +366,9 @@ function encodeInput(input, lim) {
   precheck.entries(lim, entries, "lists");
   // The distinct ids first (interned: each crosses once), then every other string.
   const index = new Map();
-  const docs = new Array(entries);
+  // Large tables as typed arrays (written into the call with one copy), small ones as
+  // arrays (a typed array costs about a microsecond to make).
+  const docs = entries >= 64 ? new Uint32Array(entries) : new Array(entries);
   let k = 0;
   for (let i = 0; i < nLists; i++) {
     const ids = listObjs[i][1];
@@ -365,6 +421,16 @@ function encodeInput(input, lim) {
   // fiscalYear, crossEncoderScore) each.
   let itemTable = [];
   let itemNums = [];
+  // Held mode (a pipeline whose heuristic reranker reads the texts of `holdAbove`
+  // candidates at most, given more items than that): the texts of items are checked here
+  // but not copied into the call; those of items in a list are kept (4 slots per item,
+  // `heldDocs` its document) for the import above.
+  let hold = false;
+  const heldTexts = [];
+  const heldDocs = [];
+  let heldElse = null;
+  let heldUnits = 0;
+  let inline = false;
   if (items !== undefined && items !== null) {
     let keys;
     let get;
@@ -377,8 +443,9 @@ function encodeInput(input, lim) {
     } else throw typeError("items", "an object mapping ids to metadata");
     const m = keys.length;
     precheck.entries(lim, entries + m, "items");
-    itemTable = new Array(8 * m).fill(0);
-    itemNums = new Array(3 * m).fill(0);
+    hold = holdAbove >= 0 && m > holdAbove && !!lim;
+    itemTable = m >= 8 ? new Uint32Array(8 * m) : new Array(8 * m).fill(0);
+    itemNums = m >= 8 ? new Float64Array(3 * m) : new Array(3 * m).fill(0);
     for (let i = 0; i < m; i++) {
       const key = keys[i];
       if (typeof key !== "string") throw typeError("items", "string keys");
@@ -397,6 +464,7 @@ function encodeInput(input, lim) {
       if (meta === undefined || meta === null) continue;
       if (!isObject(meta)) throw typeError(`items.${key}`, "an object");
       let flags = 0;
+      let slot = -1;
       // One pass over the item's own keys: only the fields it has are read.
       for (const f in meta) {
         const v = meta[f];
@@ -447,10 +515,29 @@ function encodeInput(input, lim) {
         if (bit !== 0 && v !== undefined && v !== null) {
           if (typeof v !== "string") throw typeError(`items.${key}.${f}`, "a string");
           precheck.oneText(lim, v.length, `items.${key}.${f}`);
-          flags |= bit;
-          itemTable[t + 1 + (bit === 1 ? 1 : bit === 2 ? 2 : bit === 4 ? 3 : 4)] = strs.length;
-          strs.push(v);
-          units += v.length;
+          const field = bit === 1 ? 1 : bit === 2 ? 2 : bit === 4 ? 3 : 4;
+          if (hold) {
+            // Over the limit in UTF-8 only? Then the module must see it (inline below).
+            if (3 * v.length > lim.maxTextBytes && utf8Length(v) > lim.maxTextBytes) inline = true;
+            heldUnits += v.length;
+            if (d !== undefined) {
+              if (slot < 0) {
+                slot = heldTexts.length;
+                heldTexts.push(undefined, undefined, undefined, undefined);
+                heldDocs.push(d);
+              }
+              heldTexts[slot + field - 1] = v;
+            } else {
+              // An item in no list: its texts are only counted.
+              if (heldElse === null) heldElse = [];
+              heldElse.push(v);
+            }
+          } else {
+            flags |= bit;
+            itemTable[t + 1 + field] = strs.length;
+            strs.push(v);
+            units += v.length;
+          }
         }
       }
       itemTable[t + 1] = flags;
@@ -467,8 +554,23 @@ function encodeInput(input, lim) {
     if (!isObject(context)) throw typeError("context", "an object");
     ctx = toJson(context, "context");
   }
+  if (hold) {
+    // The module cannot check what it does not see: the whole call's strings must be
+    // within maxTotalTextBytes for sure (3 bytes per unit at most, or counted exactly
+    // when that bound is over), else the call goes inline and fails as it always did.
+    if (!inline && 3 * (units + heldUnits) > lim.maxTotalTextBytes) {
+      let bytes = 0;
+      for (let i = 0; i < strs.length; i++) bytes += utf8Length(strs[i]);
+      for (let i = 0; i < heldTexts.length; i++) if (heldTexts[i] !== undefined) bytes += utf8Length(heldTexts[i]);
+      if (heldElse !== null) for (let i = 0; i < heldElse.length; i++) bytes += utf8Length(heldElse[i]);
+      inline = bytes > lim.maxTotalTextBytes;
+    }
+    if (inline) return encodeInput(input, lim);
+    head[4] = 1;
+  }
   precheck.strings(lim, strs, units, (i) => inputField(i, head, nLists, listTable, docs, itemTable, strs));
-  return { strs, units, listTable, docs, weights, scores, itemTable, itemNums, head, ctx };
+  const held = hold ? { texts: heldTexts, docs: heldDocs, nDocs, slotOf: null } : null;
+  return { strs, units, listTable, docs, weights, scores, itemTable, itemNums, head, ctx, held };
 }
 
 /** Names string `i` of an encoded input (for an error; the order is the encoding's). */
@@ -515,6 +617,7 @@ export class Pipeline {
   #text;
   #limits;
   #explain;
+  #holdAbove;
   /** Validates `config` (the design documents' defaults for every missing field). */
   constructor(config) {
     const text = toJson(config === null ? undefined : config, "config");
@@ -525,6 +628,10 @@ export class Pipeline {
     const cfg = wr.call(OP.PIPELINE_CONFIG, new Input().u32s([this.#h.handle])).json();
     this.#limits = cfg.limits;
     this.#explain = cfg.explain;
+    // The heuristic reranker reads the texts of the topK pool only (of its first
+    // candidateLimit, if set): given more items than that, `run` holds them back.
+    const rr = cfg.rerank;
+    this.#holdAbove = rr.method === "heuristic" ? Math.min(cfg.topK, rr.candidateLimit ?? cfg.topK) : -1;
     if (registry) registry.register(this, this.#h, this.#h);
   }
 
@@ -549,7 +656,7 @@ export class Pipeline {
   /** Runs the pipeline: fuse, recency, rerank, normalize, calibrate, filter, topN, bands, confidence. */
   run(input) {
     const h = this.handle();
-    const e = encodeInput(input, this.#limits);
+    const e = encodeInput(input, this.#limits, this.#holdAbove);
     const inp = new Input()
       .u32s([h])
       .strs(e.strs, e.units)
@@ -561,7 +668,13 @@ export class Pipeline {
       .u32s(e.itemTable)
       .f64s(e.itemNums)
       .text(e.ctx);
-    const out = state.wire.call(OP.PIPELINE_RUN, inp);
+    heldCall = e.held;
+    let out;
+    try {
+      out = state.wire.call(OP.PIPELINE_RUN, inp);
+    } finally {
+      heldCall = null;
+    }
     // Result ids come back as indices into the distinct ids, the first strings of the
     // call (interned by encodeInput): the strings the caller gave, not decoded copies.
     const { u32, f64, u8 } = out.w;

@@ -715,6 +715,22 @@ pub struct InputRef<'a> {
     pub interned: Option<Interned<'a>>,
 }
 
+/// Item texts kept out of an input until the reranker needs them: the heuristic
+/// reranker reads the name, type, summary and content of the topK pool only, so a caller
+/// holding the texts elsewhere (the package's JavaScript, which would otherwise copy every
+/// item's text into wasm memory) can supply those of the pool alone
+/// ([`Pipeline::run_owned_with_texts`]).
+///
+/// The input's items then carry no texts, and the caller has checked the held texts
+/// against the limits itself (the pipeline sees only the pool's).
+pub trait PoolTexts {
+    /// The texts of the pool's documents, one entry per document in the order given:
+    /// `docs` are indices into the fusion's distinct ids (for an interned input, into
+    /// [`Interned::ids`]) and `ids` the same documents' ids. A document without an item
+    /// (or without texts) gets an empty name and no other text.
+    fn texts(&mut self, docs: &[u32], ids: &[&str]) -> Result<Vec<CandidateText<'_>>>;
+}
+
 impl PipelineInput {
     /// This input as an [`InputRef`] (items in id order).
     pub fn as_ref(&self) -> InputRef<'_> {
@@ -1047,6 +1063,7 @@ impl Pipeline {
         &self,
         pool: &mut Vec<Work<'_>>,
         input: &InputRef<'_>,
+        held: Option<&mut dyn PoolTexts>,
         stats: &mut PipelineStats,
     ) -> Result<()> {
         let rc = &self.config.rerank;
@@ -1064,13 +1081,34 @@ impl Pipeline {
         match rc.method {
             RerankMethod::Heuristic => {
                 let q = PreparedQuery::new(input.query, rc.heuristic.stopwords.as_deref());
-                for w in pool.iter_mut() {
-                    let meta = w.meta;
-                    let text = CandidateText {
-                        name: meta.and_then(|m| m.name).unwrap_or(""),
-                        entity_type: meta.and_then(|m| m.entity_type),
-                        summary: meta.and_then(|m| m.summary),
-                        content: meta.and_then(|m| m.content),
+                let fetched = match held {
+                    Some(source) => {
+                        let docs: Vec<u32> = pool.iter().map(|w| w.doc).collect();
+                        let ids: Vec<&str> = pool.iter().map(|w| w.id).collect();
+                        let texts = source.texts(&docs, &ids)?;
+                        if texts.len() != pool.len() {
+                            return Err(ScoreError::new(
+                                ErrorCode::Internal,
+                                "",
+                                format!("{} held texts for {} candidates", texts.len(), pool.len()),
+                            ));
+                        }
+                        Some(texts)
+                    }
+                    None => None,
+                };
+                for (i, w) in pool.iter_mut().enumerate() {
+                    let text = match fetched.as_ref().and_then(|t| t.get(i)) {
+                        Some(t) => *t,
+                        None => {
+                            let meta = w.meta;
+                            CandidateText {
+                                name: meta.and_then(|m| m.name).unwrap_or(""),
+                                entity_type: meta.and_then(|m| m.entity_type),
+                                summary: meta.and_then(|m| m.summary),
+                                content: meta.and_then(|m| m.content),
+                            }
+                        }
                     };
                     let factors = heuristic_factors(&q, text, &rc.heuristic);
                     w.after_rerank = w.after_recency * factors.multiplier;
@@ -1149,14 +1187,27 @@ impl Pipeline {
 
     /// Runs the pipeline on a borrowed input (see [`InputRef`]).
     pub fn run_ref(&self, input: &InputRef<'_>) -> Result<PipelineOutput> {
-        self.run_parts(input, input.interned.clone())
+        self.run_parts(input, input.interned.clone(), None)
     }
 
     /// [`Pipeline::run_ref`] on an input it may take apart: the interned ids and lists
     /// are used as they are instead of copied (the bindings' path).
     pub fn run_owned(&self, mut input: InputRef<'_>) -> Result<PipelineOutput> {
         let interned = input.interned.take();
-        self.run_parts(&input, interned)
+        self.run_parts(&input, interned, None)
+    }
+
+    /// [`Pipeline::run_owned`] on an input whose items carry no texts: the heuristic
+    /// reranker asks `texts` for those of the pool's documents (once per call, after the
+    /// topK pool and the candidate limit). The output is the one of the same input with
+    /// the texts in its items.
+    pub fn run_owned_with_texts(
+        &self,
+        mut input: InputRef<'_>,
+        texts: &mut dyn PoolTexts,
+    ) -> Result<PipelineOutput> {
+        let interned = input.interned.take();
+        self.run_parts(&input, interned, Some(texts))
     }
 
     /// The pipeline on `input`, whose `interned` part (if any) is given apart, owned.
@@ -1164,6 +1215,7 @@ impl Pipeline {
         &self,
         input: &InputRef<'a>,
         interned: Option<Interned<'a>>,
+        held: Option<&mut dyn PoolTexts>,
     ) -> Result<PipelineOutput> {
         let cfg = &self.config;
         let now = self.validate_input(input)?;
@@ -1264,7 +1316,7 @@ impl Pipeline {
         }
 
         // 4. Rerank.
-        self.rerank_stage(&mut pool, input, &mut stats)?;
+        self.rerank_stage(&mut pool, input, held, &mut stats)?;
 
         // 5. Normalize, then minRelevance.
         let method = cfg.normalization.method;

@@ -5,6 +5,7 @@
 
 use calibrank::bands::{Band, BandFloors};
 use calibrank::calibrate::{calibrate, Sigmoid};
+use calibrank::error::Result as ScoreResult;
 use calibrank::fuse::{rrf, RankedList};
 use calibrank::lab::fit::{fit_isotonic, fit_platt};
 use calibrank::lab::runfusion::{fuse_runs, FuseRunsOptions};
@@ -12,8 +13,10 @@ use calibrank::lab::runs::Run;
 use calibrank::multiquery::{fuse_multi_query, MultiQueryMethod, MultiQueryOptions, QueryHit};
 use calibrank::normalize::{normalize, NormalizeMethod, MAX_FLOOR};
 use calibrank::pipeline::{
-    split_offsets, Calibration, ColumnarInput, InputList, Pipeline, PipelineConfig, PipelineInput,
+    split_offsets, Calibration, ColumnarInput, InputList, ItemMeta, Pipeline, PipelineConfig,
+    PipelineInput, PoolTexts, RerankMethod,
 };
+use calibrank::rerank::CandidateText;
 use proptest::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -107,6 +110,55 @@ fn input(lists: &[Vec<String>], weights: &[f64]) -> PipelineInput {
     }
 }
 
+/// Words the query and the item texts are made of, so that some terms match.
+const WORDS: [&str; 8] = [
+    "token", "cache", "router", "auth", "graph", "Token", "über", "config",
+];
+
+fn text() -> impl Strategy<Value = Option<String>> {
+    prop::option::of(
+        prop::collection::vec(0usize..WORDS.len(), 0..5)
+            .prop_map(|w| w.iter().map(|&i| WORDS[i]).collect::<Vec<_>>().join(" ")),
+    )
+}
+
+fn item() -> impl Strategy<Value = ItemMeta> {
+    (text(), text(), text(), text()).prop_map(|(name, entity_type, summary, content)| ItemMeta {
+        name,
+        entity_type,
+        summary,
+        content,
+        ..Default::default()
+    })
+}
+
+/// The texts of the original items, handed out by id as the package's JavaScript does by
+/// document; records what it was asked.
+struct Held<'a> {
+    items: &'a BTreeMap<String, ItemMeta>,
+    asked: Vec<Vec<String>>,
+}
+
+impl PoolTexts for Held<'_> {
+    fn texts(&mut self, docs: &[u32], ids: &[&str]) -> ScoreResult<Vec<CandidateText<'_>>> {
+        assert_eq!(docs.len(), ids.len());
+        self.asked.push(ids.iter().map(|s| s.to_string()).collect());
+        let items = self.items;
+        Ok(ids
+            .iter()
+            .map(|id| match items.get(*id) {
+                Some(m) => CandidateText {
+                    name: m.name.as_deref().unwrap_or(""),
+                    entity_type: m.entity_type.as_deref(),
+                    summary: m.summary.as_deref(),
+                    content: m.content.as_deref(),
+                },
+                None => CandidateText::default(),
+            })
+            .collect())
+    }
+}
+
 fn band_rank(b: Band) -> u8 {
     match b {
         Band::Miss => 0,
@@ -167,6 +219,45 @@ proptest! {
         }
         for v in [out.confidence.expected_precision, out.confidence.at_least_one_relevant, out.confidence.weighted_top5] {
             prop_assert!((0.0..=1.0 + 1e-12).contains(&v), "confidence figure {}", v);
+        }
+    }
+
+    /// Texts held out of the input and handed over for the pool alone give the output of
+    /// the input with its texts, explanations included; the reranker asks once, for at
+    /// most the pool's documents (topK, then the candidate limit).
+    #[test]
+    fn held_texts_give_the_output_of_the_whole_input(
+        cfg in config(),
+        lists in lists(),
+        items in prop::collection::btree_map(id(), item(), 0..24),
+        query in prop::collection::vec(0usize..WORDS.len(), 1..4),
+        limit in prop::option::of(1u32..30),
+    ) {
+        let mut cfg = cfg;
+        cfg.rerank.method = RerankMethod::Heuristic;
+        cfg.rerank.candidate_limit = limit;
+        let pipeline = Pipeline::new(cfg.clone()).expect("a valid configuration");
+        let mut whole = input(&lists, &[]);
+        whole.query = query.iter().map(|&i| WORDS[i]).collect::<Vec<_>>().join(" ");
+        whole.items = items.clone();
+        let expected = pipeline.run(&whole);
+        let mut stripped = whole.as_ref();
+        for (_, m) in stripped.items.iter_mut() {
+            m.name = None;
+            m.entity_type = None;
+            m.summary = None;
+            m.content = None;
+        }
+        let mut held = Held { items: &items, asked: Vec::new() };
+        let got = pipeline.run_owned_with_texts(stripped, &mut held);
+        prop_assert_eq!(&got, &expected);
+        let out = expected.expect("valid input");
+        prop_assert_eq!(held.asked.len(), 1);
+        let asked = &held.asked[0];
+        let pool = (cfg.top_k.min(limit.unwrap_or(u32::MAX))) as usize;
+        prop_assert_eq!(asked.len(), pool.min(out.stats.candidates as usize));
+        for r in &out.results {
+            prop_assert!(asked.contains(&r.id), "{} was not asked for", r.id);
         }
     }
 

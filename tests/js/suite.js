@@ -206,6 +206,75 @@ export function tests(lib, golden) {
     assert(typeof out.confidence.weightedTop5 === "number", "confidence");
   });
 
+  test("Pipeline: texts held back for a heuristic reranker give the output of texts sent inline", () => {
+    // A pipeline given more items than its reranker reads (topK, or candidateLimit) sends
+    // the items' texts only for the pool it reranks, when the module asks for them.
+    const words = ["graph", "cache", "token", "router", "Über", "für", "🚀", "auth", ""];
+    const textOf = (i, n) => Array.from({ length: n }, (_, j) => words[(i * 7 + j * 3) % words.length]).join(" ");
+    const ids = Array.from({ length: 30 }, (_, i) => (i % 5 === 0 ? `dök-${i}` : `doc-${i}`));
+    const pick = (seed) => ids.filter((_, i) => (i * seed) % 7 < 4);
+    const lists = [
+      { name: "semantic", ids: pick(3) },
+      { name: "keyword", ids: pick(5).reverse() },
+      { name: "graph", ids: pick(2) },
+    ];
+    const item = (i) => {
+      const m = {};
+      if (i % 4 !== 3) m.name = i % 6 === 0 ? "graphCacheToken" : textOf(i, 2);
+      if (i % 3 === 0) m.type = ["class", "function", "Modul"][i % 3 === 0 ? (i / 3) % 3 : 0];
+      if (i % 2 === 0) m.summary = textOf(i, 6);
+      if (i % 5 === 1) m.content = i % 10 === 1 ? "" : textOf(i, 3);
+      return m;
+    };
+    const items = Object.fromEntries(ids.map((id, i) => [id, item(i)]));
+    const extras = Object.fromEntries(Array.from({ length: 15 }, (_, i) => [`extra-${i}`, { name: textOf(i, 2), summary: "x" }]));
+    const query = "graph cache token für Über";
+    const cfg = { topK: 40, topN: 40, minConfidence: 0, explain: true, rerank: { method: "heuristic" } };
+    const p = new lib.Pipeline(cfg);
+    const inline = p.run({ query, lists, items });
+    eq(inline.results.length, 30);
+    assert(inline.results.some((r) => r.explain.rerank.factors.multiplier > 1), "the reranker matched some texts");
+    // 45 items > topK 40: held, as an object and as a Map.
+    eq(p.run({ query, lists, items: { ...items, ...extras } }), inline, "held (object)");
+    eq(p.run({ query, lists, items: new Map(Object.entries({ ...extras, ...items })) }), inline, "held (Map)");
+    // candidateLimit 8: the reranker reads the 8 best after recency (no recency here:
+    // fusion order, which rrf gives); the other items' texts do not matter, so the input
+    // with the 8's items alone (8 items: inline) gives the same output.
+    const limited = new lib.Pipeline({ ...cfg, rerank: { method: "heuristic", candidateLimit: 8 } });
+    const best8 = lib.rrf(lists.map((l) => l.ids)).slice(0, 8).map(([id]) => id);
+    const few = limited.run({ query, lists, items: Object.fromEntries(best8.map((id) => [id, items[id]])) });
+    eq(few.stats.beyondCandidateLimit, 22);
+    eq(limited.run({ query, lists, items }), few, "held, candidateLimit");
+    // Errors: the same in both modes (type errors before the call; limits exactly).
+    const bad = { ...items, ...extras, "extra-3": { name: 5 } };
+    throwsScoreError(lib, () => p.run({ query, lists, items: bad }), "INVALID_TYPE", "items.extra-3.name");
+    const units = (o) => Object.entries(o).reduce((n, [k, m]) => n + k.length + Object.values(m).reduce((a, v) => a + v.length, 0), 0);
+    const all = { ...items, ...extras };
+    const idUnits = units(all) + query.length + 8 + 7 + 5;
+    const bytes = new TextEncoder().encode(query + Object.entries(all).map(([k, m]) => k + Object.values(m).join("")).join("") + "semantickeywordgraph").length;
+    assert(bytes > idUnits && bytes < 3 * idUnits, "non-ASCII: bytes between units and 3 units");
+    const at = (max) => new lib.Pipeline({ ...cfg, limits: { maxTotalTextBytes: max } });
+    eq(at(bytes).run({ query, lists, items: all }), inline, "held, total counted exactly at the limit");
+    const over = throwsScoreError(lib, () => at(bytes - 1).run({ query, lists, items: all }), "INPUT_TOO_LARGE");
+    const overInline = throwsScoreError(lib, () => new lib.Pipeline({ ...cfg, topK: 50, topN: 50, limits: { maxTotalTextBytes: bytes - 1 } }).run({ query, lists, items: all }), "INPUT_TOO_LARGE");
+    eq([over.field, over.message], [overInline.field, overInline.message], "the inline call's error");
+    // One text over maxTextBytes in UTF-8 only (60 units, 120 bytes; the others fit).
+    const long = { ...all, "extra-1": { summary: "é".repeat(60) } };
+    const one = throwsScoreError(lib, () => new lib.Pipeline({ ...cfg, limits: { maxTextBytes: 100 } }).run({ query, lists, items: long }), "INPUT_TOO_LARGE", "items.extra-1.summary");
+    const oneInline = throwsScoreError(lib, () => new lib.Pipeline({ ...cfg, topK: 50, topN: 50, limits: { maxTextBytes: 100 } }).run({ query, lists, items: long }), "INPUT_TOO_LARGE", "items.extra-1.summary");
+    eq(one.message, oneInline.message);
+    // A getter that throws on a held text: the caller's error, the module still usable.
+    const boom = { ...all, "doc-2": { get summary() { throw new RangeError("boom"); } } };
+    let caught;
+    try {
+      p.run({ query, lists, items: boom });
+    } catch (e) {
+      caught = e;
+    }
+    assert(caught instanceof RangeError && caught.message === "boom", `the getter's error: ${caught}`);
+    eq(p.run({ query, lists, items: all }), inline, "usable after");
+  });
+
   test("Pipeline: topN prefix and explain off", () => {
     const run = (n) => new lib.Pipeline({ topK: 20, topN: n, minConfidence: 0, explain: false }).run(seedInput()).results;
     const five = run(5);

@@ -46,6 +46,23 @@ mod op {
     pub const QUERY_CONFIDENCE: u32 = 27;
 }
 
+/// Native only (the replay harness, tests): what the JavaScript's import would write.
+#[cfg(not(target_arch = "wasm32"))]
+#[doc(hidden)]
+pub mod native {
+    use std::cell::RefCell;
+
+    thread_local! {
+        pub(crate) static POOL_TEXTS: RefCell<Option<Vec<u8>>> = const { RefCell::new(None) };
+    }
+
+    /// The bytes `calibrank.texts` answers with (the two sections js/core.js writes) for
+    /// every call that asks for held texts.
+    pub fn set_pool_texts(bytes: Option<Vec<u8>>) {
+        POOL_TEXTS.with(|t| *t.borrow_mut() = bytes);
+    }
+}
+
 fn dispatch(op: u32, r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     if let Some(done) = calibrank_wasm_shared::common_op(op, w) {
         return done;

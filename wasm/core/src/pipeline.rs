@@ -6,8 +6,9 @@ use calibrank::error::{ErrorCode, Result, ScoreError};
 use calibrank::limits::Limits;
 use calibrank::pipeline::{
     split_offsets, ColumnarInput, InputRef, Interned, ItemRef, ListRef, Outcome, OutcomeKind,
-    OutcomeSource, Pipeline, PipelineConfig, TimeRef,
+    OutcomeSource, Pipeline, PipelineConfig, PoolTexts, TimeRef,
 };
+use calibrank::rerank::CandidateText;
 use calibrank_wasm_shared::decode;
 use calibrank_wasm_shared::jsonw::write_json;
 use calibrank_wasm_shared::wire::{Reader, Strs, Writer};
@@ -88,11 +89,13 @@ fn chunk<T: Copy>(xs: &[T], i: usize, n: usize) -> Result<&[T]> {
 
 /// Decodes the input sections of `run` (js/core.js `encodeInput`) into a borrowed input:
 /// every string stays in the call's string table. The context is decoded into `context`.
+/// Also returns whether the items' texts were held back in JavaScript (`head[4]`; see
+/// [`JsTexts`]).
 fn decode_input<'a: 'b, 'b>(
     r: &mut Reader<'a>,
     limits: &Limits,
     context: &'b mut Option<BandContext>,
-) -> Result<InputRef<'b>> {
+) -> Result<(InputRef<'b>, bool)> {
     let strs = r.strs()?;
     // The strings are charged in input order (query, list names and ids, item keys and
     // texts, `now`) only when they are over the limit, to name the one that crosses it.
@@ -233,7 +236,8 @@ fn decode_input<'a: 'b, 'b>(
     if let Some(t) = context_text {
         *context = Some(decode::from_text(t, "input.context")?);
     }
-    Ok(InputRef {
+    let held = head.get(4).is_some_and(|&h| h != 0.0);
+    let input = InputRef {
         query,
         lists: input_lists,
         items: metas,
@@ -244,7 +248,126 @@ fn decode_input<'a: 'b, 'b>(
             docs: list_docs,
             items: item_docs,
         }),
-    })
+    };
+    Ok((input, held))
+}
+
+/// The pool's item texts, which js/core.js held back when the pipeline reranks
+/// heuristically (only the topK pool's are read): asked of the JavaScript through the
+/// module's import `calibrank.texts` with the pool's document indices, and written by it
+/// into this buffer as two sections: a U32 of flags per document (the item flags' text
+/// bits) and a string table of the present texts in field order.
+#[derive(Default)]
+struct JsTexts {
+    buf: Vec<u64>,
+}
+
+impl PoolTexts for JsTexts {
+    fn texts(&mut self, docs: &[u32], _ids: &[&str]) -> Result<Vec<CandidateText<'_>>> {
+        if docs.is_empty() {
+            return Ok(Vec::new());
+        }
+        let len = host::texts(docs, &mut self.buf)?;
+        let bytes = calibrank_wasm_shared::words_as_bytes(&self.buf);
+        let mut r = Reader::new(bytes.get(..len).unwrap_or_default());
+        let flags = r.u32s()?;
+        let strs = r.strs()?;
+        if flags.len() != docs.len() {
+            return Err(ScoreError::new(ErrorCode::Internal, "", "wire: held texts"));
+        }
+        let mut next = 0usize;
+        let mut take = |f: u32, bit: u32| -> Result<Option<&str>> {
+            if f & bit == 0 {
+                return Ok(None);
+            }
+            next += 1;
+            strs.get(next - 1).map(Some)
+        };
+        let mut out = Vec::with_capacity(docs.len());
+        for &f in flags {
+            out.push(CandidateText {
+                name: take(f, NAME)?.unwrap_or(""),
+                entity_type: take(f, TYPE)?,
+                summary: take(f, SUMMARY)?,
+                content: take(f, CONTENT)?,
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// The module's one import (js/core.js provides it; it reads no caller value and never
+/// throws: the texts were read and checked before the call).
+#[allow(unsafe_code)]
+mod host {
+    use super::{ErrorCode, Result, ScoreError};
+
+    #[cfg(target_arch = "wasm32")]
+    #[link(wasm_import_module = "calibrank")]
+    extern "C" {
+        /// Writes the texts of `n` documents (u32 indices at `docs`) at `out`, at most
+        /// `cap` bytes; returns the bytes written, minus the bytes needed when they do
+        /// not fit, or NaN when it failed.
+        #[link_name = "texts"]
+        fn host_texts(docs: u32, n: u32, out: u32, cap: u32) -> f64;
+    }
+
+    fn failed() -> ScoreError {
+        ScoreError::new(
+            ErrorCode::Internal,
+            "",
+            "the pool's held texts could not be read",
+        )
+    }
+
+    /// Asks for the texts of `docs` into `buf` (grown once when they do not fit); returns
+    /// the length written.
+    #[cfg(target_arch = "wasm32")]
+    pub fn texts(docs: &[u32], buf: &mut Vec<u64>) -> Result<usize> {
+        if buf.len() < 512 {
+            buf.resize(512, 0);
+        }
+        for _ in 0..2 {
+            let cap = u32::try_from(buf.len() * 8).map_err(|_| failed())?;
+            // SAFETY: plain numbers cross; `docs` and `buf` stay alive and unmoved during
+            // the call, and the JavaScript writes at most `cap` bytes at `out`.
+            let r = unsafe {
+                host_texts(
+                    docs.as_ptr() as u32,
+                    docs.len() as u32,
+                    buf.as_mut_ptr() as u32,
+                    cap,
+                )
+            };
+            if r >= 0.0 && r <= f64::from(cap) {
+                return Ok(r as usize);
+            }
+            if !(r < 0.0 && -r <= f64::from(u32::MAX)) {
+                break;
+            }
+            buf.resize((-r as usize).div_ceil(8), 0);
+        }
+        Err(failed())
+    }
+
+    /// Natively (tests, the replay harness) the texts a harness set with
+    /// [`crate::native::set_pool_texts`], whatever the documents.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn texts(_docs: &[u32], buf: &mut Vec<u64>) -> Result<usize> {
+        crate::native::POOL_TEXTS.with(|t| {
+            let t = t.borrow();
+            let bytes = t.as_ref().ok_or_else(failed)?;
+            buf.clear();
+            buf.extend(bytes.chunks(8).map(|c| {
+                let mut word = [0u8; 8];
+                if let Some(w) = word.get_mut(..c.len()) {
+                    w.copy_from_slice(c);
+                }
+                u64::from_le_bytes(word)
+            }));
+            Ok(bytes.len())
+        })
+    }
 }
 
 /// The running total of string bytes, checked only when the whole is over the limit.
@@ -310,8 +433,12 @@ pub fn run(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let h = r.u32()?;
     with(h, |p| {
         let mut context = None;
-        let input = decode_input(r, &p.config().limits, &mut context)?;
-        let out = p.run_owned(input)?;
+        let (input, held) = decode_input(r, &p.config().limits, &mut context)?;
+        let out = if held {
+            p.run_owned_with_texts(input, &mut JsTexts::default())?
+        } else {
+            p.run_owned(input)?
+        };
         // The result ids as indices into the call's distinct ids, which js/core.js
         // interned and still holds: no id is decoded again.
         let n = out.results.len();
@@ -401,4 +528,54 @@ pub fn run_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         w.u8s(&outcome_codes(&out.outcome));
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The two sections js/core.js's `calibrank.texts` writes, read back per document.
+    #[test]
+    fn held_texts_read_per_document() {
+        let mut w = Writer::default();
+        w.u32s(&[NAME | SUMMARY, 0, TYPE | CONTENT | NAME]);
+        w.strs(["Graph cache", "über den Router", "Modul", "", "class"]);
+        crate::native::set_pool_texts(Some(w.bytes().to_vec()));
+        let mut held = JsTexts::default();
+        let got = held.texts(&[4, 0, 9], &["a", "b", "c"]).unwrap();
+        let fields: Vec<_> = got
+            .iter()
+            .map(|t| (t.name.to_string(), t.entity_type, t.summary, t.content))
+            .collect();
+        assert_eq!(
+            fields,
+            vec![
+                (
+                    "Graph cache".to_string(),
+                    None,
+                    Some("über den Router"),
+                    None
+                ),
+                (String::new(), None, None, None),
+                ("Modul".to_string(), Some(""), None, Some("class")),
+            ]
+        );
+        // An answer for another number of documents, or short of strings, is an error.
+        let e = held.texts(&[1, 2], &["a", "b"]).unwrap_err();
+        assert_eq!(e.code, ErrorCode::Internal);
+        let mut w = Writer::default();
+        w.u32s(&[NAME | TYPE]);
+        w.strs(["only one"]);
+        crate::native::set_pool_texts(Some(w.bytes().to_vec()));
+        assert_eq!(
+            held.texts(&[3], &["a"]).unwrap_err().code,
+            ErrorCode::Internal
+        );
+        crate::native::set_pool_texts(None);
+        assert_eq!(
+            held.texts(&[3], &["a"]).unwrap_err().code,
+            ErrorCode::Internal
+        );
+        assert!(held.texts(&[], &[]).unwrap().is_empty());
+    }
 }

@@ -243,6 +243,12 @@ fn freed() -> ScoreError {
     )
 }
 
+/// The bytes of a word buffer (a section the JavaScript writes into memory the module
+/// allocated, read back with a [`wire::Reader`], which wants 8-byte alignment).
+pub fn words_as_bytes(words: &[u64]) -> &[u8] {
+    bytemuck::cast_slice(words)
+}
+
 /// Defines the `cr_*` exports of a module whose operation table is `$dispatch`
 /// (`fn(u32, &mut Reader, &mut Writer) -> Result<()>`).
 #[macro_export]
