@@ -7,7 +7,8 @@
 //   valgrind --tool=callgrind target/release/examples/replay 13 OUT_DIR/cap-b10.bin CALLS \
 //     OUT_DIR/cap-new-b.bin OUT_DIR/cap-new-c.bin OUT_DIR/cap-new-one.bin
 // at two CALLS (say 200 and 1200): the difference of the totals over the difference of
-// the calls is the module's instructions per call.
+// the calls is the module's instructions per call. Workload c at N = 1,000 (cap-c1000.bin)
+// asks for the pool's held texts: REPLAY_TEXTS=OUT_DIR/cap-c1000-texts.bin gives them.
 // The package is copied to a temporary directory and its Node entry patched there to
 // record each call's input; the package itself is not touched.
 import { cpSync, mkdtempSync, readFileSync, writeFileSync, rmSync, mkdirSync } from "node:fs";
@@ -24,7 +25,14 @@ try {
   const anchor = "const p = this.x.cr_call(op, len);";
   const src = readFileSync(entry, "utf8");
   if (!src.includes(anchor)) throw new Error(`node.mjs has no "${anchor}": js/wire.js changed, update bench/capture.mjs`);
-  writeFileSync(entry, src.replace(anchor, `globalThis.__capture?.push([op, new Uint8Array(this.memory.buffer, ptr, len).slice()]);\n${anchor}`));
+  // The held texts the import writes (a pipeline with the heuristic reranker given more
+  // items than its pool), for replay.rs's REPLAY_TEXTS.
+  const textsAnchor = "const len = wire.write(out, inp, out + cap);";
+  if (!src.includes(textsAnchor)) throw new Error(`node.mjs has no "${textsAnchor}": js/core.js changed, update bench/capture.mjs`);
+  const patched = src
+    .replace(anchor, `globalThis.__capture?.push([op, new Uint8Array(this.memory.buffer, ptr, len).slice()]);\n${anchor}`)
+    .replace(textsAnchor, `${textsAnchor}\nif (len >= 0) globalThis.__texts = new Uint8Array(wire.memory.buffer, out, len).slice();`);
+  writeFileSync(entry, patched);
   const lib = await import(pathToFileURL(entry).href);
   mkdirSync(outDir, { recursive: true });
   // The call of operation `op` (the last one if `op` is not given).
@@ -46,6 +54,14 @@ try {
   record("c10", () => pipes.c.run(x.inputC));
   record("one", () => pipes.one.run({ lists: [{ name: "a", ids: ["x"] }] }));
   record("a10", () => lib.rrf(x.strLists, { limits: gen.BENCH_LIMITS }));
+  // N = 1,000: (c) holds its texts back; the import's answer goes to cap-c1000-texts.bin.
+  const y = gen.makeInputs(1000);
+  record("b1000", () => pipes.b.run(y.inputB));
+  globalThis.__texts = undefined;
+  record("c1000", () => pipes.c.run(y.inputC));
+  if (globalThis.__texts === undefined) throw new Error("workload c at N = 1,000 did not ask for held texts");
+  writeFileSync(join(outDir, "cap-c1000-texts.bin"), globalThis.__texts);
+  console.log(`c1000-texts: ${globalThis.__texts.length} bytes`);
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }

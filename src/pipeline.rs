@@ -1090,7 +1090,7 @@ impl Pipeline {
                             return Err(ScoreError::new(
                                 ErrorCode::Internal,
                                 "",
-                                format!("{} held texts for {} candidates", texts.len(), pool.len()),
+                                "the held texts are not the pool's",
                             ));
                         }
                         Some(texts)

@@ -107,9 +107,71 @@ fn merge_pass<T: Clone, F: FnMut(&T, &T) -> Ordering>(
 /// score; the index identifies the item and breaks ties.
 pub type Keyed = (u64, u32);
 
-/// Sorts `v` by key, then index (the pairs are distinct, so the order is total).
+/// Sorts `v` by key, then index (the pairs are distinct, so the order is total): the
+/// standard library's unstable sort below [`RADIX_MIN`] pairs, a radix sort from there.
 pub fn sort_keyed(v: &mut [Keyed]) {
-    v.sort_unstable();
+    if v.len() < RADIX_MIN {
+        v.sort_unstable();
+    } else {
+        radix_sort_keyed(v);
+    }
+}
+
+/// From this many pairs on, [`sort_keyed`] sorts by radix (below it the comparison sort
+/// is as fast and needs no second buffer).
+pub const RADIX_MIN: usize = 256;
+
+/// Radix sort of (key, index) pairs by the upper 32 bits of the key, then the standard
+/// sort within each run of equal upper halves (for scores' keys, runs of one or two):
+/// a least-significant-digit pass per byte of the upper half (a byte equal in every pair
+/// is skipped; the four histograms are counted in one first pass), moving the pairs
+/// between `v` and a buffer of the same length.
+fn radix_sort_keyed(v: &mut [Keyed]) {
+    let n = v.len();
+    let mut counts = [[0u32; 256]; 4];
+    for &(key, _) in v.iter() {
+        let hi = key >> 32;
+        for (b, c) in counts.iter_mut().enumerate() {
+            if let Some(x) = c.get_mut(((hi >> (8 * b)) & 0xff) as usize) {
+                *x += 1;
+            }
+        }
+    }
+    let mut buf: Vec<Keyed> = Vec::new();
+    let mut in_buf = false;
+    for (b, c) in counts.iter().enumerate() {
+        if c.iter().any(|&x| x as usize == n) {
+            continue;
+        }
+        if buf.is_empty() {
+            buf = vec![(0, 0); n];
+        }
+        let mut at = [0u32; 256];
+        let mut sum = 0u32;
+        for (a, &x) in at.iter_mut().zip(c.iter()) {
+            *a = sum;
+            sum += x;
+        }
+        let shift = 32 + 8 * b;
+        let (src, dst): (&[Keyed], &mut [Keyed]) = if in_buf { (&buf, v) } else { (v, &mut buf) };
+        for &e in src {
+            if let Some(a) = at.get_mut(((e.0 >> shift) & 0xff) as usize) {
+                if let Some(slot) = dst.get_mut(*a as usize) {
+                    *slot = e;
+                }
+                *a += 1;
+            }
+        }
+        in_buf = !in_buf;
+    }
+    if in_buf {
+        v.copy_from_slice(&buf);
+    }
+    for run in v.chunk_by_mut(|a, b| a.0 >> 32 == b.0 >> 32) {
+        if run.len() > 1 {
+            run.sort_unstable();
+        }
+    }
 }
 
 /// Keeps the `k` smallest pairs of `v` (by key, then index), in no particular order, when
@@ -290,6 +352,54 @@ mod tests {
             assert_eq!(desc, want);
         }
     }
+    /// The radix path (from `RADIX_MIN` pairs) gives the standard sort's order for keys
+    /// spread over the whole range, keys sharing upper halves, one key, the keys of
+    /// scores, and indices in order, reversed or shuffled.
+    #[test]
+    fn radix_sort_orders_as_the_standard_sort() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for n in [RADIX_MIN - 1, RADIX_MIN, RADIX_MIN + 1, 1000, 5000, 20_000] {
+            for kind in 0..5 {
+                let mut v: Vec<Keyed> = (0u32..)
+                    .take(n)
+                    .map(|i| {
+                        let r = next();
+                        let key = match kind {
+                            0 => r,
+                            1 => ((r % 7) << 32) | (r >> 40),
+                            2 => 42,
+                            3 => crate::fuse::descending_key(1.0 / (60.0 + (r % 5000) as f64)),
+                            _ => (r % 3) << 56 | (r & 0xffff_ffff),
+                        };
+                        (key, i)
+                    })
+                    .collect();
+                for order in 0..3 {
+                    match order {
+                        1 => v.reverse(),
+                        2 => {
+                            for i in (1..v.len()).rev() {
+                                v.swap(i, next() as usize % (i + 1));
+                            }
+                        }
+                        _ => {}
+                    }
+                    let mut want = v.clone();
+                    want.sort_unstable();
+                    let mut got = v.clone();
+                    sort_keyed(&mut got);
+                    assert_eq!(got, want, "n = {n}, keys {kind}, order {order}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn keyed_orders_match_a_stable_sort_by_key_then_tie() {
         let mut x = 0x1234_5678u32;

@@ -3,7 +3,8 @@
 //! instructions, without the JavaScript around it.
 //!   replay OP INPUT.bin CALLS [NEW_CONFIG.bin]...
 //! Each NEW_CONFIG.bin (a captured PIPELINE_NEW input) makes a pipeline first, handles 1,
-//! 2, ... in order, as in the process the calls were captured from.
+//! 2, ... in order, as in the process the calls were captured from. `REPLAY_TEXTS=FILE`:
+//! the held texts the JavaScript's import answered with (cap-c1000-texts.bin).
 use calibrank_wasm_core::cr_call;
 use calibrank_wasm_shared::native::{output, set_input};
 
@@ -17,6 +18,9 @@ fn main() {
         set_input(&b);
         cr_call(10, b.len() as u32);
         assert_eq!(output().0, 0, "PIPELINE_NEW failed");
+    }
+    if let Ok(f) = std::env::var("REPLAY_TEXTS") {
+        calibrank_wasm_core::native::set_pool_texts(Some(std::fs::read(f).expect("REPLAY_TEXTS")));
     }
     for _ in 0..calls {
         set_input(&input);
