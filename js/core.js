@@ -366,6 +366,9 @@ function encodeInput(input, lim, holdAbove = -1) {
   precheck.entries(lim, entries, "lists");
   // The distinct ids first (interned: each crosses once), then every other string.
   const index = new Map();
+  // UTF-16 units of the ids of every list entry (the module's total counts each
+  // occurrence; see the held mode below).
+  let occUnits = 0;
   // Large tables as typed arrays (written into the call with one copy), small ones as
   // arrays (a typed array costs about a microsecond to make).
   const docs = entries >= 64 ? new Uint32Array(entries) : new Array(entries);
@@ -386,6 +389,7 @@ function encodeInput(input, lim, holdAbove = -1) {
         strs.push(id);
         units += id.length;
       }
+      occUnits += id.length;
       docs[k++] = d;
     }
   }
@@ -428,8 +432,10 @@ function encodeInput(input, lim, holdAbove = -1) {
   let hold = false;
   const heldTexts = [];
   const heldDocs = [];
+  const heldItems = [];
   let heldElse = null;
   let heldUnits = 0;
+  let keyUnits = 0;
   let inline = false;
   if (items !== undefined && items !== null) {
     let keys;
@@ -460,6 +466,7 @@ function encodeInput(input, lim, holdAbove = -1) {
       } else {
         itemTable[t] = d;
         itemTable[t + 7] = d;
+        keyUnits += key.length;
       }
       if (meta === undefined || meta === null) continue;
       if (!isObject(meta)) throw typeError(`items.${key}`, "an object");
@@ -525,12 +532,14 @@ function encodeInput(input, lim, holdAbove = -1) {
                 slot = heldTexts.length;
                 heldTexts.push(undefined, undefined, undefined, undefined);
                 heldDocs.push(d);
+                heldItems.push(i);
               }
               heldTexts[slot + field - 1] = v;
             } else {
-              // An item in no list: its texts are only counted.
+              // An item in no list: its texts are only counted (and kept in case the
+              // call must carry them after all, below).
               if (heldElse === null) heldElse = [];
-              heldElse.push(v);
+              heldElse.push(i, field, v);
             }
           } else {
             flags |= bit;
@@ -554,20 +563,30 @@ function encodeInput(input, lim, holdAbove = -1) {
     if (!isObject(context)) throw typeError("context", "an object");
     ctx = toJson(context, "context");
   }
-  if (hold) {
-    // The module cannot check what it does not see: the whole call's strings must be
-    // within maxTotalTextBytes for sure (3 bytes per unit at most, or counted exactly
-    // when that bound is over), else the call goes inline and fails as it always did.
-    if (!inline && 3 * (units + heldUnits) > lim.maxTotalTextBytes) {
-      let bytes = 0;
-      for (let i = 0; i < strs.length; i++) bytes += utf8Length(strs[i]);
-      for (let i = 0; i < heldTexts.length; i++) if (heldTexts[i] !== undefined) bytes += utf8Length(heldTexts[i]);
-      if (heldElse !== null) for (let i = 0; i < heldElse.length; i++) bytes += utf8Length(heldElse[i]);
-      inline = bytes > lim.maxTotalTextBytes;
+  if (hold && !inline && 3 * (units + heldUnits + occUnits + keyUnits) > lim.maxTotalTextBytes) {
+    // The module cannot check what it does not see: texts stay held only when the call's
+    // strings are within maxTotalTextBytes for sure, as the module counts them (every
+    // list entry's id and every item key too; 3 bytes per UTF-16 unit at most). Over it
+    // for sure in this table (a unit is at least a byte): encoded again inline, which
+    // fails as it always did. Else the texts cross after all (appended to the string
+    // table, nothing of the caller's read again) and the module counts them.
+    if (units + heldUnits > lim.maxTotalTextBytes) inline = true;
+    else {
+      const put = (i, field, v) => {
+        const t = 8 * i;
+        itemTable[t + 1] |= 1 << (field - 1);
+        itemTable[t + 1 + field] = strs.length;
+        strs.push(v);
+        units += v.length;
+      };
+      for (let k = 0; k < heldItems.length; k++)
+        for (let f = 0; f < 4; f++) if (heldTexts[4 * k + f] !== undefined) put(heldItems[k], f + 1, heldTexts[4 * k + f]);
+      if (heldElse !== null) for (let k = 0; k < heldElse.length; k += 3) put(heldElse[k], heldElse[k + 1], heldElse[k + 2]);
+      hold = false;
     }
-    if (inline) return encodeInput(input, lim);
-    head[4] = 1;
   }
+  if (inline) return encodeInput(input, lim);
+  if (hold) head[4] = 1;
   precheck.strings(lim, strs, units, (i) => inputField(i, head, nLists, listTable, docs, itemTable, strs));
   const held = hold ? { texts: heldTexts, docs: heldDocs, nDocs, slotOf: null } : null;
   return { strs, units, listTable, docs, weights, scores, itemTable, itemNums, head, ctx, held };

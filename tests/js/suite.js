@@ -251,13 +251,47 @@ export function tests(lib, golden) {
     const units = (o) => Object.entries(o).reduce((n, [k, m]) => n + k.length + Object.values(m).reduce((a, v) => a + v.length, 0), 0);
     const all = { ...items, ...extras };
     const idUnits = units(all) + query.length + 8 + 7 + 5;
-    const bytes = new TextEncoder().encode(query + Object.entries(all).map(([k, m]) => k + Object.values(m).join("")).join("") + "semantickeywordgraph").length;
-    assert(bytes > idUnits && bytes < 3 * idUnits, "non-ASCII: bytes between units and 3 units");
-    const at = (max) => new lib.Pipeline({ ...cfg, limits: { maxTotalTextBytes: max } });
-    eq(at(bytes).run({ query, lists, items: all }), inline, "held, total counted exactly at the limit");
-    const over = throwsScoreError(lib, () => at(bytes - 1).run({ query, lists, items: all }), "INPUT_TOO_LARGE");
-    const overInline = throwsScoreError(lib, () => new lib.Pipeline({ ...cfg, topK: 50, topN: 50, limits: { maxTotalTextBytes: bytes - 1 } }).run({ query, lists, items: all }), "INPUT_TOO_LARGE");
+    const wide = { ...cfg, topK: 50, topN: 50 };
+    const at = (max, c = cfg) => new lib.Pipeline({ ...c, limits: { maxTotalTextBytes: max } });
+    // The smallest maxTotalTextBytes a call passes inline (the module counts each list
+    // entry's id and each item key, in UTF-8 bytes).
+    const edgeOf = (input) => {
+      let lo = 1;
+      let hi = 1 << 20;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        try {
+          at(mid, wide).run(input);
+          hi = mid;
+        } catch {
+          lo = mid + 1;
+        }
+      }
+      return lo;
+    };
+    const lo = edgeOf({ query, lists, items: all });
+    assert(lo > idUnits && lo < 3 * idUnits, `the edge ${lo} is between the table's units and 3 times them`);
+    eq(at(lo).run({ query, lists, items: all }), inline, "held, at the limit");
+    const over = throwsScoreError(lib, () => at(lo - 1).run({ query, lists, items: all }), "INPUT_TOO_LARGE");
+    const overInline = throwsScoreError(lib, () => at(lo - 1, wide).run({ query, lists, items: all }), "INPUT_TOO_LARGE");
     eq([over.field, over.message], [overInline.field, overInline.message], "the inline call's error");
+    // Over for sure (more UTF-16 units in the table than the limit): encoded again inline.
+    const sure = throwsScoreError(lib, () => at(idUnits - 1).run({ query, lists, items: all }), "INPUT_TOO_LARGE");
+    const sureInline = throwsScoreError(lib, () => at(idUnits - 1, wide).run({ query, lists, items: all }), "INPUT_TOO_LARGE");
+    eq([sure.field, sure.message], [sureInline.field, sureInline.message], "the inline call's error, over for sure");
+    // Long ids in every list: the module's total counts them once per entry and once more
+    // as item keys, far more than the string table holds.
+    const rid = Array.from({ length: 30 }, (_, i) => `document-${i}`.padEnd(40, "-"));
+    const rinput = {
+      query: "name document",
+      lists: [0, 1, 2].map((j) => ({ name: `l${j}`, ids: j === 1 ? [...rid].reverse() : rid })),
+      items: { ...Object.fromEntries(rid.map((id, i) => [id, { name: `name ${i}` }])), ...extras },
+    };
+    const redge = edgeOf(rinput);
+    eq(at(redge).run(rinput), at(redge, wide).run(rinput), "held, ids repeated, at the limit");
+    const rover = throwsScoreError(lib, () => at(redge - 1).run(rinput), "INPUT_TOO_LARGE");
+    const roverInline = throwsScoreError(lib, () => at(redge - 1, wide).run(rinput), "INPUT_TOO_LARGE");
+    eq([rover.field, rover.message], [roverInline.field, roverInline.message], "the inline call's error, ids repeated");
     // One text over maxTextBytes in UTF-8 only (60 units, 120 bytes; the others fit).
     const long = { ...all, "extra-1": { summary: "é".repeat(60) } };
     const one = throwsScoreError(lib, () => new lib.Pipeline({ ...cfg, limits: { maxTextBytes: 100 } }).run({ query, lists, items: long }), "INPUT_TOO_LARGE", "items.extra-1.summary");
