@@ -1,7 +1,21 @@
 // Self time by function of a V8 .cpuprofile: node bench/cpuprof-summary.mjs FILE [top]
+// or, by source line within one function (its sampled ticks per line, with the line's
+// text when SOURCE is given, e.g. the package's node.mjs):
+//   node bench/cpuprof-summary.mjs FILE --lines FUNCTION [SOURCE]
 import { readFileSync } from "node:fs";
 
 const prof = JSON.parse(readFileSync(process.argv[2], "utf8"));
+if (process.argv[3] === "--lines") {
+  const fn = process.argv[4];
+  const source = process.argv[5] ? readFileSync(process.argv[5], "utf8").split("\n") : [];
+  const ticks = new Map();
+  for (const n of prof.nodes)
+    if (n.callFrame.functionName === fn) for (const t of n.positionTicks ?? []) ticks.set(t.line, (ticks.get(t.line) ?? 0) + t.ticks);
+  const all = [...ticks.values()].reduce((a, b) => a + b, 0);
+  for (const [line, t] of [...ticks].sort((a, b) => b[1] - a[1]).slice(0, 20))
+    console.log(`${((100 * t) / all).toFixed(1).padStart(5)}%  ${String(line).padStart(5)}  ${(source[line - 1] ?? "").trim().slice(0, 110)}`);
+  process.exit(0);
+}
 const top = Number(process.argv[3] ?? 30);
 const byId = new Map(prof.nodes.map((n) => [n.id, n]));
 const self = new Map();

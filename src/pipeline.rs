@@ -1098,8 +1098,8 @@ impl Pipeline {
                     None => None,
                 };
                 for (i, w) in pool.iter_mut().enumerate() {
-                    let text = match fetched.as_ref().and_then(|t| t.get(i)) {
-                        Some(t) => *t,
+                    let text = match &fetched {
+                        Some(t) => t.get(i).copied().unwrap_or_default(),
                         None => {
                             let meta = w.meta;
                             CandidateText {
