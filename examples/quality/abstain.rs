@@ -37,8 +37,10 @@ pub struct Direction {
     pub model: Figures,
     pub model_json: String,
     pub outcomes: [[usize; 3]; 3],
-    /// Held-out (queries, labels, model probabilities), for the pooled row.
+    /// Held-out (queries, labels, model probabilities), for the pooled rows.
     pub held_out: (Vec<String>, Vec<f64>, Vec<f64>),
+    /// The rank-only estimates of the same held-out queries.
+    pub held_out_rank_only: Vec<f64>,
 }
 
 /// AUROC (relevant in top 5), ECE, ECE floor, AUROC in-domain vs out-of-domain.
@@ -200,6 +202,7 @@ fn direction(
         model_json: serde_json::to_string(&model).unwrap_or_default(),
         outcomes,
         held_out: (test_rows.queries.clone(), test_y, model_p),
+        held_out_rank_only: test_ro,
     })
 }
 
@@ -241,22 +244,28 @@ pub fn section(
             );
         }
     }
-    let mut pooled = (Vec::new(), Vec::new(), Vec::new());
+    let mut pooled = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for d in &dirs {
         pooled.0.extend(d.held_out.0.iter().cloned());
         pooled.1.extend(d.held_out.1.iter().copied());
         pooled.2.extend(d.held_out.2.iter().copied());
+        pooled.3.extend(d.held_out_rank_only.iter().copied());
     }
+    // The rank-only estimate needs no fit: pooled, it is every judged query's.
+    let ro = figures(&pooled.3, &pooled.1, &pooled.0)?;
     let p = figures(&pooled.2, &pooled.1, &pooled.0)?;
-    let _ = writeln!(
-        md,
-        "| both, pooled ({} held-out predictions) | model | {:.4} | {:.4} | {:.4} | {:.4} |",
-        pooled.0.len(),
-        p.auroc,
-        p.ece,
-        p.ece_floor,
-        p.ood_auroc
-    );
+    for (name, f) in [("rank-only", ro), ("model", p)] {
+        let _ = writeln!(
+            md,
+            "| both, pooled ({} held-out predictions) | {name} | {:.4} | {:.4} | {:.4} | {:.4} |",
+            pooled.0.len(),
+            f.auroc,
+            f.ece,
+            f.ece_floor,
+            f.ood_auroc
+        );
+    }
+    let _ = writeln!(md, "\nThe issue that asked for this quoted the rank-only estimate at AUROC 0.87 and ECE 0.33 on this collection, measured before this report existed and with settings it does not state; the pooled rank-only row above is the same estimate (a default `Pipeline`, label as defined above) on every judged query.");
     let _ = writeln!(md, "\nOutcomes of the model's pipeline on the held-out half (defaults: answer at p >= 0.5, hedge at p >= 0.2, abstain below):\n\n| held-out half | queries | answer | hedge | abstain |\n|---|---|---|---|---|");
     for d in &dirs {
         for (name, row) in [

@@ -319,7 +319,7 @@ fn main() -> Result<()> {
         let _ = writeln!(md, "| {desc} | {:.4} | {test:.4} |", report.best.score);
     }
     let abstain = abstain::section(&mut md, &a.abstain_data, read)?;
-    let _ = writeln!(md, "\nRegenerate with `make quality`. `make test` runs the `--reduced` form, which checks the collection's reference figures (nDCG@10 and recall@100 of the single runs, RRF recall@100, as ranx gives them) and that the fitted calibration lowers held-out ECE.");
+    let _ = writeln!(md, "\nRegenerate with `make quality`. `make test` runs the `--reduced` form, which checks the collection's reference figures (nDCG@10 and recall@100 of the single runs, RRF recall@100, as ranx gives them) and that the fitted calibration lowers held-out ECE; on `cisi-abstain`, that the query-confidence model's held-out ECE is below the rank-only estimate's, its AUROC no lower, and its OOD AUROC at least 0.98.");
 
     match &a.out {
         Some(path) => {
@@ -397,6 +397,10 @@ fn main() -> Result<()> {
         check(
             d.model.ece < d.rank_only.ece,
             "query confidence: the model's held-out ECE is below the rank-only estimate's",
+        );
+        check(
+            d.model.auroc >= d.rank_only.auroc,
+            "query confidence: the model's held-out AUROC (relevant in the top 5) is no lower than the rank-only estimate's",
         );
     }
     eprintln!("quality checks passed ({} fusion methods)", methods.len());

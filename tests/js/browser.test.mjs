@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { serve } from "./serve.mjs";
 import { launch, newPageWithErrors } from "./chromium.mjs";
+import { crossRuntimeCase } from "./qconf-cross.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -56,6 +57,22 @@ test("importing only calibrank fetches the core's .wasm, never the lab's", async
     const wasm = requested.filter((p) => p.endsWith(".wasm"));
     assert.deepEqual(wasm, ["/pkg/calibrank_core.wasm"], `wasm requested: ${wasm}`);
     assert.ok(!requested.some((p) => p.includes("lab")), `nothing of the lab is requested: ${requested}`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+});
+
+test("a query-confidence model fitted in Node predicts the same bits in Chromium", async () => {
+  const c = crossRuntimeCase();
+  const { server, url } = await serve(root);
+  const browser = await launch();
+  try {
+    const { page, errors } = await open(browser, url, "/tests/js/browser.html");
+    const got = await page.evaluate(([m, r, q]) => window.__predictWithModel(m, r, q), [c.model, c.runs, c.queries]);
+    assert.equal(got.predictions.length, 73);
+    assert.deepEqual(got, c.expected);
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();

@@ -1,6 +1,7 @@
 // The JS suite against the built package in Node: through the ESM entry (import) and
 // the CommonJS entry (require), both resolved by the package's exports map.
 import test from "node:test";
+import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as esmCore from "calibrank";
@@ -154,4 +155,21 @@ test("Run/Qrels handles give ranx's and trec_eval's figures, ties included", () 
   if (errors.length) throw new Error(`${errors.length} of ${checked} figures differ:\n${errors.join("\n")}`);
   if (checked < 1500) throw new Error(`only ${checked} figures checked`);
   if (lab.__liveHandles() !== live) throw new Error("handles leaked");
+});
+
+test("a query-confidence model fitted in Node: its predictions and the pipeline's outcome agree (issue 13)", async () => {
+  const { crossRuntimeCase } = await import("./qconf-cross.mjs");
+  const c = crossRuntimeCase();
+  // The model docs/quality.md prints for half A (73 queries, 30 with a relevant document
+  // in the fused top 5), and its held-out outcomes there: 34 answer, 6 hedge, 33 abstain.
+  assert.equal(c.model.training.queries, 73);
+  assert.equal(c.model.training.positives, 30);
+  const kinds = {};
+  for (const [, , kind, source] of c.expected.outcomes) {
+    kinds[kind] = (kinds[kind] ?? 0) + 1;
+    assert.equal(source, "model");
+  }
+  assert.deepEqual(kinds, { answer: 34, hedge: 6, abstain: 33 });
+  const predicted = Object.fromEntries(c.expected.predictions);
+  for (const [q, bits] of c.expected.outcomes) assert.equal(bits, predicted[q], `query ${q}: pipeline and predictQueryConfidence`);
 });

@@ -756,3 +756,33 @@ export function runSuite(lib, golden, log = console.log) {
   }
   return { passed, failed: failures.length, failures };
 }
+
+/**
+ * Predictions of a query-confidence model made elsewhere (issue 13: fitted in Node,
+ * predicted here): `predictQueryConfidence` of every query of `runs`, and a `Pipeline`
+ * with `confidence: { model }` on the lists of each query of `queries`, as the bit
+ * patterns of the probabilities and the outcomes' kinds.
+ */
+export function predictWithModel(lib, model, runs, queries) {
+  const predictions = lib.predictQueryConfidence(model, runs);
+  const pipeline = new lib.Pipeline({ minConfidence: 0, explain: false, confidence: { model } });
+  try {
+    const outcomes = queries.map((q) => {
+      const lists = runs.map((run, i) => {
+        // The run's ranking: score descending, ties by id (code units; the ids are ASCII).
+        const docs = Object.entries(run[q] || {}).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+        return { name: `run${i}`, ids: docs.map((d) => d[0]), scores: docs.map((d) => d[1]) };
+      });
+      const out = pipeline.run({ lists });
+      return [q, hexOf(out.outcome.probability), out.outcome.kind, out.outcome.source];
+    });
+    return {
+      predictions: Object.keys(predictions)
+        .sort()
+        .map((q) => [q, hexOf(predictions[q])]),
+      outcomes,
+    };
+  } finally {
+    pipeline.free();
+  }
+}

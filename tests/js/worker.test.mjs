@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { join, posix } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Miniflare } from "miniflare";
+import { crossRuntimeCase } from "./qconf-cross.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const pkgDir = join(root, "pkg");
@@ -198,6 +199,27 @@ test("golden vectors and the JS suite in workerd, both entries", async () => {
     assert.deepEqual(result.failures, []);
     assert.ok(result.passed >= 12, `passed ${result.passed}`);
     assert.equal(result.sameScoreError, true, "core and lab export one ScoreError class");
+  }, { lab: true, extra });
+});
+
+test("a query-confidence model fitted in Node predicts the same bits in workerd", async () => {
+  const c = crossRuntimeCase();
+  const script = `
+    import * as core from "calibrank";
+    import * as lab from "calibrank/lab";
+    import { predictWithModel } from "./suite.js";
+    const lib = { ...lab, ...core };
+    export default {
+      async fetch(request) {
+        const { model, runs, queries } = await request.json();
+        return Response.json(predictWithModel(lib, model, runs, queries));
+      },
+    };`;
+  const extra = [esm("suite.js", readFileSync(join(root, "tests/js/suite.js"), "utf8"))];
+  await withWorker(script + "\n", async (mf) => {
+    const got = await (await post(mf, JSON.stringify({ model: c.model, runs: c.runs, queries: c.queries }))).json();
+    assert.equal(got.predictions.length, 73);
+    assert.deepEqual(got, c.expected);
   }, { lab: true, extra });
 });
 
