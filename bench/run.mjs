@@ -372,7 +372,7 @@ res.batch = flag("--no-ranx") ? { skipped: "--no-ranx" } : batch(res.native?.run
 if (!flag("--no-startup") && !batchOnly) res.size = sizeAndStartup(quick ? 5 : 15);
 if (flag("--wasm-opt-sweep")) {
   log("wasm-opt levels on the release build (bench/size.mjs)");
-  res.wasmOptSweep = wasmOptSweep({ levels: ["", "-O3", "-Os", "-Oz"], quick: true });
+  res.wasmOptSweep = wasmOptSweep({ levels: ["", "-O3", "-O3 -ocimfs 100", "-Os", "-Oz"], quick: true });
 }
 res.loadAfter = loadavg();
 res.wasmSha256 = hashAtStart;

@@ -79,7 +79,7 @@ export function probe(dirs, quick) {
 /** Builds the variants (wasm-opt levels on one cargo build), without measuring. */
 function sweepBuilds(levels, label, opts = {}) {
   return levels.map((level) => {
-    const dir = join(root, "target", "bench-variants", `${label.replace(/\W+/g, "_")}${level || "_none"}`);
+    const dir = join(root, "target", "bench-variants", `${label.replace(/\W+/g, "_")}${(level || "_none").replace(/\s+/g, "_")}`);
     log(`${label}, wasm-opt ${level || "(none: -O0)"} -> ${dir}`);
     const { buildSeconds } = buildVariant(dir, level, opts);
     return { dir, row: { profile: label, wasmOpt: level || "none", buildSeconds, modules: packageSizes(dir) } };
@@ -98,7 +98,7 @@ function measure(builds, quick) {
 }
 
 /** wasm-opt levels on the release build in the shared target/ (cargo: a no-op once `make pkg` ran). */
-export function wasmOptSweep({ levels = ["", "-O3", "-Os", "-Oz"], quick = false, label = "release profile" } = {}) {
+export function wasmOptSweep({ levels = ["", "-O3", "-O3 -ocimfs 100", "-Os", "-Oz"], quick = false, label = "release profile" } = {}) {
   try {
     return measure(sweepBuilds(levels, label), quick);
   } catch (e) {
@@ -157,7 +157,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.log(sizeTable(rows));
     console.log(`\nwrote ${out}`);
   } else if (process.argv.includes("--wasm-opt")) {
-    const rows = wasmOptSweep({ levels: ["", "-O2", "-O3", "-O4", "-Os", "-Oz"], quick: process.argv.includes("--quick") });
+    const rows = wasmOptSweep({ levels: ["", "-O2", "-O3", "-O3 -ocimfs 100", "-O4", "-Os", "-Oz"], quick: process.argv.includes("--quick") });
     console.log(Array.isArray(rows) ? sizeTable(rows) : rows.skipped);
   } else {
     console.error("usage: node bench/size.mjs --wasm-opt [--quick] | --profiles");

@@ -18,7 +18,10 @@ cargo build --quiet --target wasm32-unknown-unknown --profile "$PROFILE" -p cali
 # variants in target directories of their own.
 DIR=${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/$([ "$PROFILE" = dev ] && echo debug || echo "$PROFILE")
 STRIP=${STRIP---strip-debug --strip-producers}
-WASM_OPT_FLAGS=${WASM_OPT_FLAGS:--O3}
+# -ocimfs 100: a function with one caller is inlined into it only when small (binaryen
+# inlines every such function by default, which made cr_call hold every operation: 104 KB
+# compiled on the first call of any). Smaller gzipped and no slower (docs/performance.md).
+WASM_OPT_FLAGS=${WASM_OPT_FLAGS:--O3 -ocimfs 100}
 for m in core lab; do
   wasm-opt $WASM_OPT_FLAGS $STRIP \
     --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \

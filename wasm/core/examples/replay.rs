@@ -5,7 +5,18 @@
 //! Each NEW_CONFIG.bin (a captured PIPELINE_NEW input) makes a pipeline first, handles 1,
 //! 2, ... in order, as in the process the calls were captured from. `REPLAY_TEXTS=FILE`:
 //! the held texts the JavaScript's import answered with (cap-c1000-texts.bin).
+//! Allocator: the system's, or the module's (`--features replay-dlmalloc`: dlmalloc, as
+//! std uses on wasm32; `--features replay-cached`: with wasm/shared's cache in front, as
+//! the module has it).
 use calibrank_wasm_core::cr_call;
+
+#[cfg(all(feature = "replay-dlmalloc", not(feature = "replay-cached")))]
+#[global_allocator]
+static ALLOC: dlmalloc::GlobalDlmalloc = dlmalloc::GlobalDlmalloc;
+#[cfg(feature = "replay-cached")]
+#[global_allocator]
+static ALLOC: calibrank_wasm_shared::alloc::Cached<dlmalloc::GlobalDlmalloc> =
+    calibrank_wasm_shared::alloc::Cached::new(dlmalloc::GlobalDlmalloc);
 use calibrank_wasm_shared::native::{output, set_input};
 
 fn main() {

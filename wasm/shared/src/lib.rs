@@ -23,6 +23,7 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
+pub mod alloc;
 pub mod decode;
 pub mod json;
 pub mod jsonw;
@@ -32,6 +33,11 @@ pub mod wire;
 use calibrank::error::{ErrorCode, Result, ScoreError};
 use std::cell::RefCell;
 use wire::{Reader, Writer};
+
+/// The global allocator of both modules (see [`alloc`]).
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOC: alloc::Cached<std::alloc::System> = alloc::Cached::new(std::alloc::System);
 
 thread_local! {
     static INPUT: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
