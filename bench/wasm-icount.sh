@@ -7,12 +7,11 @@
 # by a few percent between runs.
 #   bench/wasm-icount.sh PKG_DIR... [-- WORKLOAD...]   (workloads: a10 b10 c10 one b1000)
 set -euo pipefail
-cd "$(dirname "$0")/tmp"
 pkgs=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do pkgs+=("$(realpath "$1")"); shift; done
 [ "${1:-}" = "--" ] && shift
-workloads=("${@:-a10 b10 c10 one}")
-[ $# -gt 0 ] && workloads=("$@") || workloads=(a10 b10 c10 one)
+if [ $# -gt 0 ]; then workloads=("$@"); else workloads=(a10 b10 c10 one); fi
+cd "$(dirname "$0")/tmp"
 configs="cap-new-b.bin cap-new-c.bin cap-new-one.bin"
 for w in "${workloads[@]}"; do
   op=13; [[ $w == a* ]] && op=20
