@@ -410,9 +410,16 @@ pub fn heuristic_factors(
         }
         _ => 1.0,
     };
+    // A type already in lowercase ASCII is looked up as it is (no lowercased copy).
     let entity_type = c
         .entity_type
-        .and_then(|t| cfg.type_multipliers.get(&t.to_lowercase()).copied())
+        .and_then(|t| {
+            if t.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()) {
+                cfg.type_multipliers.get(t).copied()
+            } else {
+                cfg.type_multipliers.get(&t.to_lowercase()).copied()
+            }
+        })
         .unwrap_or(cfg.unknown_type_multiplier);
     let multiplier = exact_name * name_terms * summary_terms * short_content * entity_type;
     HeuristicFactors {
@@ -923,6 +930,15 @@ mod tests {
         assert_eq!(f(Some(&"x".repeat(49)), None).short_content, 0.5);
         assert_eq!(f(Some(&"é".repeat(50)), None).short_content, 1.0);
         assert_eq!(f(None, Some("Module")).entity_type, 0.8);
+        // Lowercase ASCII (looked up as given), any case, and a non-ASCII type whose
+        // lowercase is a key ("İ" lowercases to "i̇", which is none).
+        assert_eq!(f(None, Some("module")).entity_type, 0.8);
+        assert_eq!(f(None, Some("MODULE")).entity_type, 0.8);
+        assert_eq!(
+            f(None, Some("class")).entity_type,
+            f(None, Some("CLASS")).entity_type
+        );
+        assert_eq!(f(None, Some("İnterface")).entity_type, 1.0);
         assert_eq!(f(None, Some("widget")).entity_type, 1.0);
         assert_eq!(f(None, None).multiplier, 1.0);
     }
