@@ -9,8 +9,10 @@
 //! class, a few instructions each way. Each list keeps at most [`CAP`] blocks; beyond
 //! that, blocks go back to dlmalloc, so at most about 258 KB are held back from it.
 //!
-//! The module is single-threaded (`wasm32-unknown-unknown` has no threads), which is what
-//! makes the lists' unsynchronized state sound; the allocator is installed only there.
+//! The lists are not synchronized: a `Cached` must only be used by one thread. The
+//! modules are single-threaded (`wasm32-unknown-unknown` without the `atomics` feature
+//! has no threads), which is where `lib.rs` installs it; natively, only the
+//! single-threaded replay example (`wasm/core/examples/replay.rs`) and the tests use it.
 
 use std::alloc::{GlobalAlloc, Layout};
 use std::cell::UnsafeCell;
@@ -58,8 +60,8 @@ impl<A> Cached<A> {
     }
 }
 
-// SAFETY: installed only on single-threaded wasm32 (see the module docs); the native
-// tests use one value per thread.
+// SAFETY: used from one thread only (see the module docs: the modules' wasm32 without
+// atomics, the single-threaded replay example, one value per test).
 #[allow(unsafe_code)]
 unsafe impl<A: Sync> Sync for Cached<A> {}
 
@@ -122,6 +124,8 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for Cached<A> {
             (None, None) => self.inner.realloc(p, layout, new_size),
             (Some(a), Some(b)) if a == b => p,
             _ => {
+                // SAFETY: `realloc`'s contract: `new_size` > 0 and, rounded up to
+                // `layout.align()` (a power of two), does not overflow isize.
                 let new_layout = Layout::from_size_align_unchecked(new_size, layout.align());
                 let q = self.alloc(new_layout);
                 if !q.is_null() {
@@ -138,6 +142,8 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for Cached<A> {
 mod tests {
     use super::*;
     use std::alloc::System;
+    use std::cell::{Cell, RefCell};
+    use std::collections::HashMap;
 
     #[test]
     fn classes_cover_their_sizes() {
@@ -158,28 +164,90 @@ mod tests {
         }
     }
 
-    /// Random allocations, frees and reallocs through the cache: every block keeps its
-    /// bytes, no two live blocks overlap, and the lists never hold more than CAP.
-    #[test]
+    /// An inner allocator that checks its caller: every block is freed with the layout
+    /// it was made with, and nothing is freed twice or leaked. Its blocks of alignment
+    /// up to 8 are 8-aligned and never 16-aligned (dlmalloc on wasm32 guarantees 8 only;
+    /// the system allocator here would hide a cache relying on more).
+    #[derive(Default)]
+    struct Checked {
+        live: RefCell<HashMap<usize, Layout>>,
+        /// Blocks of a class's layout freed (only the cache frees those: beyond CAP).
+        class_frees: Cell<usize>,
+    }
+
+    /// The system allocation behind a block of `layout`: 16 bytes more, so that the
+    /// block can start 8 bytes past a 16-aligned address.
+    fn under(layout: Layout) -> Layout {
+        Layout::from_size_align(layout.size() + 16, layout.align().max(16)).unwrap()
+    }
+
     #[allow(unsafe_code)]
-    fn blocks_keep_their_bytes_and_never_overlap() {
-        let a = Cached::new(System);
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
+    unsafe impl GlobalAlloc for Checked {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            let base = System.alloc(under(layout));
+            assert!(!base.is_null());
+            // 8 past a 16-aligned address: 8-aligned, never 16-aligned.
+            let p = if layout.align() <= 8 {
+                base.add(8)
+            } else {
+                base
+            };
+            assert!(self.live.borrow_mut().insert(p as usize, layout).is_none());
+            p
+        }
+
+        unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
+            let made = self.live.borrow_mut().remove(&(p as usize));
+            assert_eq!(made, Some(layout), "freed with another layout, or twice");
+            let base = if layout.align() <= 8 { p.sub(8) } else { p };
+            System.dealloc(base, under(layout));
+            if layout.align() == ALIGN && layout.size() <= 512 && layout.size().is_power_of_two() {
+                self.class_frees.set(self.class_frees.get() + 1);
+            }
+        }
+    }
+
+    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+        move || {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
             state
-        };
+        }
+    }
+
+    /// Random allocations, frees and reallocs through the cache: every block keeps its
+    /// bytes and its alignment, no two live blocks overlap, the lists never hold more
+    /// than CAP, and the inner allocator sees each of its blocks freed once, with the
+    /// layout it was made with (checked by `Checked`).
+    #[test]
+    #[allow(unsafe_code)]
+    fn blocks_keep_their_bytes_and_never_overlap() {
+        let a = Cached::new(Checked::default());
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         let mut live: Vec<(*mut u8, Layout, u8)> = Vec::new();
-        for step in 0..20_000u32 {
+        let mut full = false;
+        for step in 0..40_000u32 {
             let r = next();
-            if live.len() < 600 && (r % 3 != 0 || live.is_empty()) {
+            // Up to 600 live blocks for most of the run; between steps 20,000 and 24,000
+            // up to 3,000, then back down, so that each class's list overflows CAP.
+            let most = if (20_000..24_000).contains(&step) {
+                3_000
+            } else {
+                600
+            };
+            let grow = if (20_000..24_000).contains(&step) {
+                r % 8 != 0
+            } else {
+                r % 3 != 0
+            };
+            if live.len() < most && (grow || live.is_empty()) {
                 let size = 1 + (next() % 700) as usize;
                 let align = 1 << (next() % 5);
                 let layout = Layout::from_size_align(size, align).unwrap();
+                let zeroed = r % 7 == 0;
                 let p = unsafe {
-                    if r % 7 == 0 {
+                    if zeroed {
                         a.alloc_zeroed(layout)
                     } else {
                         a.alloc(layout)
@@ -187,7 +255,7 @@ mod tests {
                 };
                 assert!(!p.is_null());
                 assert_eq!(p as usize % align, 0);
-                if r % 7 == 0 {
+                if zeroed {
                     assert!(unsafe { std::slice::from_raw_parts(p, size) }
                         .iter()
                         .all(|&b| b == 0));
@@ -205,6 +273,7 @@ mod tests {
                     let new_size = 1 + (next() % 700) as usize;
                     let q = unsafe { a.realloc(p, layout, new_size) };
                     assert!(!q.is_null());
+                    assert_eq!(q as usize % layout.align(), 0);
                     let kept = layout.size().min(new_size);
                     assert!(unsafe { std::slice::from_raw_parts(q, kept) }
                         .iter()
@@ -216,8 +285,7 @@ mod tests {
                     unsafe { a.dealloc(p, layout) };
                 }
             }
-            // No two live blocks overlap.
-            if step % 500 == 0 {
+            if step % 500 == 0 || step == 24_000 {
                 let mut spans: Vec<(usize, usize)> = live
                     .iter()
                     .map(|&(p, l, _)| (p as usize, p as usize + l.size()))
@@ -229,23 +297,35 @@ mod tests {
                 );
                 let lists = unsafe { &*a.lists.get() };
                 assert!(lists.count.iter().all(|&n| n <= CAP));
+                full |= lists.count.contains(&CAP);
             }
         }
+        assert!(full, "no list reached CAP");
+        assert!(
+            a.inner.class_frees.get() > 100,
+            "blocks beyond CAP went back to the inner allocator: {}",
+            a.inner.class_frees.get()
+        );
         for (p, layout, _) in live {
             unsafe { a.dealloc(p, layout) };
         }
-        // Drain the lists back to the system allocator.
+        // Drain the lists back to the inner allocator: then nothing is left alive there.
         let lists = unsafe { &mut *a.lists.get() };
         for c in 0..CLASSES {
             let mut h = lists.head[c];
             let mut n = 0;
             while !h.is_null() {
                 let next = unsafe { *(h as *mut *mut u8) };
-                unsafe { System.dealloc(h, block(c)) };
+                unsafe { a.inner.dealloc(h, block(c)) };
                 h = next;
                 n += 1;
             }
             assert_eq!(n, lists.count[c]);
         }
+        assert!(
+            a.inner.live.borrow().is_empty(),
+            "leaked: {:?}",
+            a.inner.live.borrow().len()
+        );
     }
 }

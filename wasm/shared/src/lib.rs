@@ -34,8 +34,9 @@ use calibrank::error::{ErrorCode, Result, ScoreError};
 use std::cell::RefCell;
 use wire::{Reader, Writer};
 
-/// The global allocator of both modules (see [`alloc`]).
-#[cfg(target_arch = "wasm32")]
+/// The global allocator of both modules (see [`alloc`]): single-threaded wasm32 only
+/// (its lists are not synchronized).
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
 #[global_allocator]
 static ALLOC: alloc::Cached<std::alloc::System> = alloc::Cached::new(std::alloc::System);
 
