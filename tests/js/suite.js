@@ -42,6 +42,18 @@ function throwsScoreError(lib, fn, code, field) {
   throw new AssertionError(`expected ScoreError ${code}, nothing was thrown`);
 }
 
+/**
+ * Query `q`'s lists for a pipeline, one per run (`{ queryId: { docId: score } }`), named
+ * run0, run1, ...: each run's ranking, score descending, ties by id (code-unit order,
+ * byte order for the ASCII ids of the tests), with its scores.
+ */
+function queryLists(runs, q) {
+  return runs.map((run, i) => {
+    const docs = Object.entries(run[q] || {}).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    return { name: `run${i}`, ids: docs.map((d) => d[0]), scores: docs.map((d) => d[1]) };
+  });
+}
+
 /** Recomputes one golden case with the package and returns it in the file's form. */
 export function computeGolden(lib, c) {
   switch (c.kind) {
@@ -74,12 +86,7 @@ export function computeGolden(lib, c) {
       const m = lib.fitQueryConfidence(c.qrels, c.runs, c.options);
       const predictions = lib.predictQueryConfidence(m, c.runs);
       const pipeline = ["q00", "q01", "q11", "q16"].map((q) => {
-        const lists = c.runs.map((run, i) => {
-          // The run's ranking: score descending, ties by id (byte order).
-          const docs = Object.entries(run[q] || {}).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-          return { name: `run${i}`, ids: docs.map((d) => d[0]), scores: docs.map((d) => d[1]) };
-        });
-        const out = new lib.Pipeline({ minConfidence: 0, explain: false, confidence: { ...c.outcome, model: m } }).run({ lists });
+        const out = new lib.Pipeline({ minConfidence: 0, explain: false, confidence: { ...c.outcome, model: m } }).run({ lists: queryLists(c.runs, q) });
         eq(out.outcome.probability, out.confidence.atLeastOneRelevant, "outcome probability");
         eq(out.outcome.source, "model", "outcome source");
         return [q, hexOf(out.confidence.atLeastOneRelevant), out.outcome.kind];
@@ -768,12 +775,7 @@ export function predictWithModel(lib, model, runs, queries) {
   const pipeline = new lib.Pipeline({ minConfidence: 0, explain: false, confidence: { model } });
   try {
     const outcomes = queries.map((q) => {
-      const lists = runs.map((run, i) => {
-        // The run's ranking: score descending, ties by id (code units; the ids are ASCII).
-        const docs = Object.entries(run[q] || {}).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-        return { name: `run${i}`, ids: docs.map((d) => d[0]), scores: docs.map((d) => d[1]) };
-      });
-      const out = pipeline.run({ lists });
+      const out = pipeline.run({ lists: queryLists(runs, q) });
       return [q, hexOf(out.outcome.probability), out.outcome.kind, out.outcome.source];
     });
     return {

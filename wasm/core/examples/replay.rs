@@ -9,6 +9,7 @@
 //! std uses on wasm32; `--features replay-cached`: with wasm/shared's cache in front, as
 //! the module has it).
 use calibrank_wasm_core::cr_call;
+use calibrank_wasm_shared::native::{output, set_input};
 
 #[cfg(all(feature = "replay-dlmalloc", not(feature = "replay-cached")))]
 #[global_allocator]
@@ -17,7 +18,6 @@ static ALLOC: dlmalloc::GlobalDlmalloc = dlmalloc::GlobalDlmalloc;
 #[global_allocator]
 static ALLOC: calibrank_wasm_shared::alloc::Cached<dlmalloc::GlobalDlmalloc> =
     calibrank_wasm_shared::alloc::Cached::new(dlmalloc::GlobalDlmalloc);
-use calibrank_wasm_shared::native::{output, set_input};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
