@@ -7,10 +7,10 @@
 // `node --single-threaded --predictable` runs under callgrind twice: a warm-up of 3,000
 // calls then `calls` more, and a warm-up then 3 x `calls`; the difference of the two
 // totals over 2 x `calls` is the cost of one call with start-up, compilation and warm-up
-// cancelled out (--predictable makes V8's tiering and GC repeatable: two runs agree
-// within 0.1%). Instructions are not time (a cache miss costs more than an add), but
-// they rank builds and competitors without the machine's noise; the timed benchmark
-// (`make bench`) stays the reference. Compare counts only within one run of this script:
+// cancelled out (--predictable makes V8's tiering repeatable; see `fixed` for the rest).
+// Instructions are not time (a cache miss costs more than an add), but they rank builds
+// and competitors without the machine's noise; the timed benchmark (`make bench`) stays
+// the reference. Compare counts only within one run of this script:
 // another harness leaves another heap, and what a GC costs per call changes with it.
 import { spawnSync } from "node:child_process";
 import { resolve, join } from "node:path";
@@ -53,10 +53,17 @@ const calls = Number(opt("--calls", 2000));
 const workloads = opt("--workloads", "a10,b10,c10,rag,one").split(",");
 const self = fileURLToPath(import.meta.url);
 
+// What moved the counts of one build by up to 9% between runs: address space layout
+// randomization (off with `setarch -R`), V8's random seed, and garbage collections whose
+// schedule depends on time (incremental marking's steps, the memory reducer). With all
+// fixed, three runs of (a) at N = 10 agree within about 1,000 instructions per call (2%).
+const valgrind = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"];
+const fixed = spawnSync("setarch", ["--help"]).status === 0 ? ["setarch", process.arch === "arm64" ? "aarch64" : "x86_64", "-R", ...valgrind] : valgrind;
+
 function instructions(side, workload, m) {
   const r = spawnSync(
-    "valgrind",
-    ["--tool=callgrind", "--callgrind-out-file=/dev/null", process.execPath, "--single-threaded", "--predictable", self, "--child", side, workload, String(m)],
+    fixed[0],
+    [...fixed.slice(1), process.execPath, "--single-threaded", "--predictable", "--random-seed=1", "--no-incremental-marking", "--no-memory-reducer", self, "--child", side, workload, String(m)],
     { encoding: "utf8", maxBuffer: 1 << 26 },
   );
   const hit = /Collected : (\d+)/.exec(r.stderr);

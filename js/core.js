@@ -2,7 +2,7 @@
 // input buffer and makes one call into calibrank_core.wasm (js/wire.js); the numbers
 // all come from the module.
 import { ScoreError } from "./score_error.js";
-import { ModuleState, Input, precheck, toJson, numbers, indices, scoreError, typeError, typedArrayKind, isMap, utf8Length } from "./wire.js";
+import { ModuleState, Input, Scratch, precheck, toJson, numbers, indices, scoreError, typeError, typedArrayKind, isMap, utf8Length } from "./wire.js";
 
 export { ScoreError };
 
@@ -163,7 +163,7 @@ function kWeightsLimits(input, options) {
   let weights;
   if (options !== undefined && options !== null) {
     if (!isPlainObject(options)) return input.text(toJson(options, "options"));
-    const names = state.limits().names;
+    const slot = state.limits().slot;
     for (const key in options) {
       const v = options[key];
       if (key === "k") {
@@ -180,10 +180,10 @@ function kWeightsLimits(input, options) {
         if (v === undefined || v === null) continue;
         if (!isPlainObject(v)) return input.text(toJson(options, "options"));
         for (const name in v) {
-          const i = names.indexOf(name);
+          const i = slot[name];
           const x = v[name];
           if (x === undefined || x === null) continue;
-          if (i < 0 || !isU32(x)) return input.text(toJson(options, "options"));
+          if (i === undefined || !isU32(x)) return input.text(toJson(options, "options"));
           head[2 + i] = x;
         }
       } else return input.text(toJson(options, "options"));
@@ -315,6 +315,8 @@ function checkKeys(obj, allowed, path) {
 }
 
 const BAND = ["miss", "degraded", "hit"];
+// The typed arrays `Pipeline.run` encodes its tables into, kept between calls.
+const scratch = new Scratch();
 const registry = typeof FinalizationRegistry === "function" ? new FinalizationRegistry((h) => freeHandle(h)) : null;
 
 function freeHandle(h) {
@@ -332,8 +334,11 @@ function timestamp(v, strs, field) {
   throw typeError(field, "epoch milliseconds or an ISO 8601 string");
 }
 
-/** Encodes a pipeline input (wasm/core/src/pipeline.rs `decode_input` reads it). */
-function encodeInput(input, lim, holdAbove = -1) {
+/**
+ * Encodes a pipeline input (wasm/core/src/pipeline.rs `decode_input` reads it); its
+ * large tables come from `lease` (see `Scratch`), valid until the lease is given back.
+ */
+function encodeInput(input, lim, holdAbove, lease) {
   if (!isObject(input)) throw typeError("input", "an object with `lists`");
   checkKeys(input, INPUT_KEYS, "input");
   const { query, lists, items, now, context } = input;
@@ -371,7 +376,7 @@ function encodeInput(input, lim, holdAbove = -1) {
   let occUnits = 0;
   // Large tables as typed arrays (written into the call with one copy), small ones as
   // arrays (a typed array costs about a microsecond to make).
-  const docs = entries >= 64 ? new Uint32Array(entries) : new Array(entries);
+  const docs = entries >= 64 ? lease.u32(entries) : new Array(entries);
   let k = 0;
   for (let i = 0; i < nLists; i++) {
     const ids = listObjs[i][1];
@@ -450,8 +455,8 @@ function encodeInput(input, lim, holdAbove = -1) {
     const m = keys.length;
     precheck.entries(lim, entries + m, "items");
     hold = holdAbove >= 0 && m > holdAbove && !!lim;
-    itemTable = m >= 8 ? new Uint32Array(8 * m) : new Array(8 * m).fill(0);
-    itemNums = m >= 8 ? new Float64Array(3 * m) : new Array(3 * m).fill(0);
+    itemTable = m >= 8 ? lease.u32(8 * m) : new Array(8 * m).fill(0);
+    itemNums = m >= 8 ? lease.f64(3 * m) : new Array(3 * m).fill(0);
     for (let i = 0; i < m; i++) {
       const key = keys[i];
       if (typeof key !== "string") throw typeError("items", "string keys");
@@ -585,7 +590,7 @@ function encodeInput(input, lim, holdAbove = -1) {
       hold = false;
     }
   }
-  if (inline) return encodeInput(input, lim);
+  if (inline) return encodeInput(input, lim, -1, lease);
   if (hold) head[4] = 1;
   precheck.strings(lim, strs, units, (i) => inputField(i, head, nLists, listTable, docs, itemTable, strs));
   const held = hold ? { texts: heldTexts, docs: heldDocs, nDocs, slotOf: null } : null;
@@ -675,7 +680,19 @@ export class Pipeline {
   /** Runs the pipeline: fuse, recency, rerank, normalize, calibrate, filter, topN, bands, confidence. */
   run(input) {
     const h = this.handle();
-    const e = encodeInput(input, this.#limits, this.#holdAbove);
+    const lease = scratch.take();
+    let e, out;
+    try {
+      e = encodeInput(input, this.#limits, this.#holdAbove, lease);
+      out = this.#call(h, e);
+    } finally {
+      scratch.give(lease);
+    }
+    return this.#results(out, e);
+  }
+
+  /** Copies an encoded input into the module and runs the pipeline on it. */
+  #call(h, e) {
     const inp = new Input()
       .u32s([h])
       .strs(e.strs, e.units)
@@ -688,12 +705,15 @@ export class Pipeline {
       .f64s(e.itemNums)
       .text(e.ctx);
     heldCall = e.held;
-    let out;
     try {
-      out = state.wire.call(OP.PIPELINE_RUN, inp);
+      return state.wire.call(OP.PIPELINE_RUN, inp);
     } finally {
       heldCall = null;
     }
+  }
+
+  /** The objects `run` returns, from the module's output. */
+  #results(out, e) {
     // Result ids come back as indices into the distinct ids, the first strings of the
     // call (interned by encodeInput): the strings the caller gave, not decoded copies.
     const { u32, f64, u8 } = out.w;

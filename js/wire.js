@@ -125,10 +125,13 @@ export class LimitTable {
     const budgets = out.f64s();
     this.names = names;
     this.defaults = {};
-    this.ceilings = {};
+    // Keyed by name without a prototype (a caller's key such as "toString" finds nothing).
+    this.ceilings = Object.create(null);
+    this.slot = Object.create(null);
     names.forEach((n, i) => {
       this.defaults[n] = defaults[i];
       this.ceilings[n] = ceilings[i];
+      this.slot[n] = i;
     });
     this.budgets = {};
     functions.forEach((f, i) => {
@@ -136,28 +139,38 @@ export class LimitTable {
     });
   }
 
-  /** The default limits of `fn` (its own entry budget, if it has one); made once. */
+  /**
+   * The default limits of `fn` (its own entry budget, if it has one); made once, and
+   * never handed to callers (`defaultLimits` copies), so not frozen: V8 copies a frozen
+   * object with `{ ...o }` several times slower than a plain one.
+   */
   defaultsFor(fn) {
     const b = this.budgets[fn];
     if (b === undefined) return this.defaults;
     this.made ??= {};
-    return (this.made[fn] ??= Object.freeze({ ...this.defaults, maxTotalEntries: b }));
+    return (this.made[fn] ??= { ...this.defaults, maxTotalEntries: b });
   }
 
   /**
    * The limits a call runs under, for the checks made before copying (the module checks
    * everything again). `null` when the caller's limits are not valid: the module then
-   * reports that (`INVALID_CONFIG`) before looking at the data.
+   * reports that (`INVALID_CONFIG`) before looking at the data. Reads the given object's
+   * enumerable keys (those its JSON text, which the module reads, holds), not every
+   * name: a missing property costs more to look up than a present one.
    */
   effective(given, fn) {
     const base = this.defaultsFor(fn);
     if (given === undefined || given === null) return base;
     if (typeof given !== "object") return null;
-    const out = { ...base };
-    for (const n of this.names) {
+    let out = base;
+    for (const n in given) {
       const v = given[n];
       if (v === undefined || v === null) continue;
-      if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > this.ceilings[n]) return null;
+      const max = this.ceilings[n];
+      // Not a limit's name: the module refuses it (INVALID_CONFIG); nothing to check here.
+      if (max === undefined) continue;
+      if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > max) return null;
+      if (out === base) out = { ...base };
       out[n] = v;
     }
     return out;
@@ -258,6 +271,57 @@ export function indices(value, field) {
 
 // ------------------------------------------------------------------ encoder
 
+/**
+ * Typed arrays kept from one call to the next for an input's tables: a new typed array
+ * costs about a microsecond (its backing store is allocated outside the heap and freed
+ * by the collector), as much as the rest of a small call. A call takes a `Lease`, asks
+ * it for zeroed arrays, and gives it back once the tables are copied into wasm memory.
+ * Caller code (getters, Proxies) runs while a call reads its input and may call the
+ * package again: a lease taken while another is out hands out fresh arrays, as does any
+ * request above `MAX` elements (so a large call leaves nothing large behind).
+ */
+export class Scratch {
+  static MAX = 1 << 16;
+  constructor() {
+    this.out = false;
+    this.lease = new Lease(this, true);
+    this.fresh = new Lease(this, false);
+  }
+  take() {
+    if (this.out) return this.fresh;
+    this.out = true;
+    this.lease.next = 0;
+    return this.lease;
+  }
+  give(lease) {
+    if (lease === this.lease) this.out = false;
+  }
+}
+
+class Lease {
+  constructor(scratch, reuse) {
+    this.scratch = scratch;
+    this.reuse = reuse;
+    this.bufs = [];
+    this.next = 0;
+  }
+  /** A zeroed array of `n` elements of `Kind` (Uint32Array or Float64Array). */
+  array(Kind, n) {
+    if (!this.reuse || n > Scratch.MAX) return new Kind(n);
+    const i = this.next++;
+    let b = this.bufs[i];
+    if (b === undefined || b.length < n || !(b instanceof Kind)) b = this.bufs[i] = new Kind(Math.max(n, 256));
+    b.fill(0, 0, n);
+    return b.subarray(0, n);
+  }
+  u32(n) {
+    return this.array(Uint32Array, n);
+  }
+  f64(n) {
+    return this.array(Float64Array, n);
+  }
+}
+
 /** The sections of one call's input, collected before anything is written. */
 export class Input {
   constructor() {
@@ -267,6 +331,8 @@ export class Input {
     // UTF-16 unit).
     this.bound = 0;
     this.worst = 0;
+    // The UTF-16 units of each string table, in order.
+    this.units = [];
   }
   none() {
     this.tags.push(NONE);
@@ -313,14 +379,24 @@ export class Input {
     }
     this.tags.push(STRS);
     this.values.push(list);
+    this.units.push(units);
     this.bound += 32 + 4 * list.length + units;
     this.worst += 32 + 4 * list.length + 3 * units;
     return this;
   }
 }
 
-/** Writes `s` as UTF-8 at `pos`; returns the end. Short ASCII strings skip TextEncoder. */
-/** Writes `s` as UTF-8 at `pos`, before `limit`; returns the end, or -1 if it does not fit. */
+/**
+ * A string table of at most this many UTF-16 units is written string by string (see
+ * `write`): joining the strings and calling TextEncoder once costs a fixed few hundred
+ * nanoseconds, the JavaScript loop a few nanoseconds per character.
+ */
+const SMALL_TABLE = 96;
+
+/**
+ * Writes `s` as UTF-8 at `pos`, before `limit`; returns the end, or -1 if it does not
+ * fit. Short ASCII strings skip TextEncoder.
+ */
 function writeString(u8, pos, s, limit) {
   const n = s.length;
   if (n <= 64 && pos + n <= limit) {
@@ -512,6 +588,7 @@ export class Wire {
     const f64 = this.f64;
     let pos = ptr;
     const { tags, values } = input;
+    let table = 0;
     for (let s = 0; s < tags.length; s++) {
       const tag = tags[s];
       const v = values[s];
@@ -567,9 +644,21 @@ export class Wire {
           const o = pos >>> 2;
           const base = pos + pad8(4 * (n + 1));
           u32[o] = 0;
+          if (input.units[table++] <= SMALL_TABLE) {
+            // A few short strings: written one by one (ASCII ones without TextEncoder),
+            // cheaper than joining them first.
+            let end = base;
+            for (let i = 0; i < n; i++) {
+              end = writeString(u8, end, v[i], limit);
+              if (end < 0) return -1;
+              u32[o + i + 1] = end - base;
+            }
+            pos = pad8(end);
+            break;
+          }
           // One native join and one encodeInto for the whole table; when every string is
           // ASCII (as many bytes as UTF-16 units) the offsets are the running lengths.
-          const joined = n === 1 ? v[0] : v.join("");
+          const joined = v.join("");
           let written = 0;
           if (joined.length > 0) {
             if (base > limit) return -1;

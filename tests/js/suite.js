@@ -182,11 +182,19 @@ export function tests(lib, golden) {
       [6, ["x", "\u00e9", "\u{1F600}", "ab"]],
       [400, ["x", "ab", "q"]],
       [400, ["x", "\u00e9", "\u{1F600}", "ab"]],
+      // Strings longer than the ASCII fast path's 64 units (js/wire.js `writeString`).
+      [5, ["x", "y".repeat(70), "\u00e9".repeat(65), "ab"]],
     ]) {
       const ids = Array.from({ length: n }, (_, i) => alphabet[i % alphabet.length] + i);
       // Every id alone at rank 1 of its own list: all tie, ordered by UTF-8 bytes.
       const out = lib.rrf(ids.map((id) => [id]), { limits: { maxLists: n } });
       eq(out.map(([id]) => id), [...ids].sort(byBytes));
+    }
+    // Around the table size (96 UTF-16 units) up to which strings are written one by one.
+    for (const units of [95, 96, 97]) {
+      const ids = ["\u{1F600}" + "a".repeat(units - 9), "\u00e9b", "cc", "ab", "b"];
+      eq(ids.reduce((t, id) => t + id.length, 0), units);
+      eq(lib.rrf(ids.map((id) => [id])).map(([id]) => id), [...ids].sort(byBytes));
     }
   });
 
@@ -314,6 +322,43 @@ export function tests(lib, golden) {
     }
     assert(caught instanceof RangeError && caught.message === "boom", `the getter's error: ${caught}`);
     eq(p.run({ query, lists, items: all }), inline, "usable after");
+  });
+
+  test("Pipeline: a getter that runs a pipeline while its input is read gets tables of its own", () => {
+    // `run` encodes an input's item tables into typed arrays kept from call to call
+    // (js/wire.js `Scratch`); a call made from the caller's getter while the outer call
+    // holds them must not write into them, and a throw must give them back.
+    const day = 86400000;
+    const now = 1.7e12;
+    const p = new lib.Pipeline({ minConfidence: 0, topK: 30, topN: 30, recency: { mode: "step" } });
+    const ids = (pre) => Array.from({ length: 12 }, (_, i) => `${pre}${i}`);
+    const itemsOf = (pre, shift) => Object.fromEntries(ids(pre).map((id, i) => [id, { modifiedAt: now - ((i * 5 + shift) % 40) * day }]));
+    const outer = { lists: [{ name: "a", ids: ids("o") }, { name: "b", ids: ids("o").reverse().slice(0, 7) }], items: itemsOf("o", 0), now };
+    const inner = { lists: [{ name: "c", ids: ids("in").slice(2) }], items: itemsOf("in", 3), now };
+    const want = p.run(outer);
+    const wantInner = p.run(inner);
+    assert(new Set(want.results.map((r) => r.score)).size > 2, "the items' dates change the scores");
+    let got;
+    const items = { ...outer.items };
+    Object.defineProperty(items, "o4", {
+      enumerable: true,
+      get() {
+        got = p.run(inner);
+        return outer.items.o4;
+      },
+    });
+    eq(p.run({ ...outer, items }), want, "the outer call, its tables untouched");
+    eq(got, wantInner, "the inner call");
+    const boom = { ...outer.items, get o6() { throw new RangeError("boom"); } };
+    let caught;
+    try {
+      p.run({ ...outer, items: boom });
+    } catch (e) {
+      caught = e;
+    }
+    assert(caught instanceof RangeError, `the getter's error: ${caught}`);
+    eq(p.run(outer), want, "after a throw");
+    eq(p.run(inner), wantInner);
   });
 
   test("Pipeline: topN prefix and explain off", () => {
