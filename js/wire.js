@@ -303,6 +303,7 @@ class Lease {
     this.scratch = scratch;
     this.reuse = reuse;
     this.bufs = [];
+    this.views = [];
     this.next = 0;
   }
   /** A zeroed array of `n` elements of `Kind` (Uint32Array or Float64Array). */
@@ -312,7 +313,11 @@ class Lease {
     let b = this.bufs[i];
     if (b === undefined || b.length < n || !(b instanceof Kind)) b = this.bufs[i] = new Kind(Math.max(n, 256));
     b.fill(0, 0, n);
-    return b.subarray(0, n);
+    // The last view of this buffer when it has the length asked for (calls of one size
+    // follow each other): making a view costs a few hundred nanoseconds.
+    let v = this.views[i];
+    if (v === undefined || v.length !== n || v.buffer !== b.buffer) v = this.views[i] = b.subarray(0, n);
+    return v;
   }
   u32(n) {
     return this.array(Uint32Array, n);
