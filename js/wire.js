@@ -311,12 +311,15 @@ class Lease {
     if (!this.reuse || n > Scratch.MAX) return new Kind(n);
     const i = this.next++;
     let b = this.bufs[i];
-    if (b === undefined || b.length < n || !(b instanceof Kind)) b = this.bufs[i] = new Kind(Math.max(n, 256));
+    if (b === undefined || b.length < n || !(b instanceof Kind)) {
+      b = this.bufs[i] = new Kind(Math.max(n, 256));
+      this.views[i] = undefined;
+    }
     b.fill(0, 0, n);
     // The last view of this buffer when it has the length asked for (calls of one size
     // follow each other): making a view costs a few hundred nanoseconds.
     let v = this.views[i];
-    if (v === undefined || v.length !== n || v.buffer !== b.buffer) v = this.views[i] = b.subarray(0, n);
+    if (v === undefined || v.length !== n) v = this.views[i] = b.subarray(0, n);
     return v;
   }
   u32(n) {
@@ -616,7 +619,10 @@ export class Wire {
           const n = v.length;
           if (pos + 8 * n > limit) return -1;
           u32[h + 1] = n;
-          if (typedArrayKind(v) === "Float64Array") f64.set(v, pos >>> 3);
+          // Sections hold validated values (`numbers`, `indices`) or the package's own
+          // arrays: `instanceof` (cheaper than the brand check) only picks the copy; a
+          // typed array of another realm is copied element by element.
+          if (v instanceof Float64Array) f64.set(v, pos >>> 3);
           else {
             const o = pos >>> 3;
             for (let i = 0; i < n; i++) f64[o + i] = v[i];
@@ -628,7 +634,7 @@ export class Wire {
           const n = v.length;
           if (pos + 4 * n > limit) return -1;
           u32[h + 1] = n;
-          if (typedArrayKind(v) === "Uint32Array") u32.set(v, pos >>> 2);
+          if (v instanceof Uint32Array) u32.set(v, pos >>> 2);
           else {
             const o = pos >>> 2;
             for (let i = 0; i < n; i++) u32[o + i] = v[i];

@@ -4,6 +4,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { runInNewContext } from "node:vm";
 import * as esmCore from "calibrank";
 import * as esmLab from "calibrank/lab";
 import { tests } from "./suite.js";
@@ -53,6 +54,19 @@ test("importing the core entry does not load the lab module", async () => {
   `], { cwd: new URL("../..", import.meta.url).pathname, encoding: "utf8" });
   const wasm = JSON.parse(out.trim());
   if (wasm.length !== 1 || !wasm[0].endsWith("calibrank_core.wasm")) throw new Error(`importing calibrank read ${out}`);
+});
+
+test("typed arrays of another realm (node:vm) cross as this realm's do", () => {
+  const other = (code) => runInNewContext(code);
+  const s = [0.25, 1.5, -3, 0.1 + 0.2, 7];
+  const here = esm.normalize(new Float64Array(s), "min_max");
+  assert.deepEqual(Array.from(esm.normalize(other(`new Float64Array([${s.map((x) => x.toString()).join(",")}])`), "min_max")), Array.from(here));
+  const docs = [0, 1, 2, 1, 3];
+  const offsets = [0, 3, 5];
+  const want = esm.rrfColumnar(new Uint32Array(docs), new Uint32Array(offsets), 4);
+  const got = esm.rrfColumnar(other(`new Uint32Array([${docs}])`), other(`new Uint32Array([${offsets}])`), 4, { weights: other("new Float64Array([2, 1])") });
+  assert.deepEqual(Array.from(got.order), Array.from(esm.rrfColumnar(new Uint32Array(docs), new Uint32Array(offsets), 4, { weights: new Float64Array([2, 1]) }).order));
+  assert.deepEqual(Array.from(esm.rrfColumnar(other(`new Uint32Array([${docs}])`), other(`new Uint32Array([${offsets}])`), 4).scores), Array.from(want.scores));
 });
 
 test("rrf options: the compact numeric form and the JSON form give the same results and errors", () => {
