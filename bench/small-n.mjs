@@ -44,7 +44,7 @@ if (args[0] === "--child") {
 
 const roundsAt = args.indexOf("--rounds");
 const rounds = roundsAt >= 0 ? Number(args[roundsAt + 1]) : 5;
-const dirs = args.filter((a, i) => a !== "--rounds" && i !== roundsAt + 1 && !(roundsAt >= 0 && i === roundsAt)).map((d) => resolve(d));
+const dirs = args.filter((_, i) => roundsAt < 0 || (i !== roundsAt && i !== roundsAt + 1)).map((d) => resolve(d));
 if (dirs.length === 0) {
   console.error("usage: node bench/small-n.mjs [--rounds 5] DIR...");
   process.exit(2);

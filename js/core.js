@@ -146,10 +146,19 @@ export function queryConfidence(scores, options) {
 // ------------------------------------------------------------------ fusion
 
 const isPlainObject = (v) => typeof v === "object" && v !== null && Object.getPrototypeOf(v) === Object.prototype;
-/** Whether every element is a number (an index loop: the array's methods may be replaced). */
-function allNumbers(a) {
-  for (let i = 0; i < a.length; i++) if (typeof a[i] !== "number") return false;
-  return true;
+/**
+ * A copy of an array whose elements are all numbers, else null (an index loop: the
+ * array's methods may be replaced; each element read once, see wire.js `numbers`).
+ */
+function numbersOrNull(a) {
+  const n = a.length;
+  const out = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const x = a[i];
+    if (typeof x !== "number") return null;
+    out[i] = x;
+  }
+  return out;
 }
 const isU32 = (v) => typeof v === "number" && v >= 0 && v <= 0xffffffff && Math.floor(v) === v;
 
@@ -174,8 +183,10 @@ function kWeightsLimits(input, options) {
       } else if (key === "weights") {
         if (v === undefined || v === null) continue;
         if (typedArrayKind(v) === "Float64Array") weights = v;
-        else if (Array.isArray(v) && allNumbers(v)) weights = v;
-        else return input.text(toJson(options, "options"));
+        else {
+          weights = Array.isArray(v) ? numbersOrNull(v) : null;
+          if (weights === null) return input.text(toJson(options, "options"));
+        }
       } else if (key === "limits") {
         if (v === undefined || v === null) continue;
         if (!isPlainObject(v)) return input.text(toJson(options, "options"));
@@ -376,7 +387,7 @@ function encodeInput(input, lim, holdAbove, lease) {
   let occUnits = 0;
   // Large tables as typed arrays (written into the call with one copy), small ones as
   // arrays (a typed array costs about a microsecond to make).
-  const docs = entries >= 64 ? lease.u32(entries) : new Array(entries);
+  const docs = entries >= 64 ? lease.u32(entries, 0) : new Array(entries);
   let k = 0;
   for (let i = 0; i < nLists; i++) {
     const ids = listObjs[i][1];
@@ -455,8 +466,8 @@ function encodeInput(input, lim, holdAbove, lease) {
     const m = keys.length;
     precheck.entries(lim, entries + m, "items");
     hold = holdAbove >= 0 && m > holdAbove && !!lim;
-    itemTable = m >= 8 ? lease.u32(8 * m) : new Array(8 * m).fill(0);
-    itemNums = m >= 8 ? lease.f64(3 * m) : new Array(3 * m).fill(0);
+    itemTable = m >= 8 ? lease.u32(8 * m, 1) : new Array(8 * m).fill(0);
+    itemNums = m >= 8 ? lease.f64(3 * m, 2) : new Array(3 * m).fill(0);
     for (let i = 0; i < m; i++) {
       const key = keys[i];
       if (typeof key !== "string") throw typeError("items", "string keys");

@@ -133,7 +133,7 @@ export class LimitTable {
       this.ceilings[n] = ceilings[i];
       this.slot[n] = i;
     });
-    this.budgets = {};
+    this.budgets = Object.create(null);
     functions.forEach((f, i) => {
       this.budgets[f] = budgets[i];
     });
@@ -147,28 +147,32 @@ export class LimitTable {
   defaultsFor(fn) {
     const b = this.budgets[fn];
     if (b === undefined) return this.defaults;
-    this.made ??= {};
+    this.made ??= Object.create(null);
     return (this.made[fn] ??= { ...this.defaults, maxTotalEntries: b });
   }
 
   /**
    * The limits a call runs under, for the checks made before copying (the module checks
-   * everything again). `null` when the caller's limits are not valid: the module then
-   * reports that (`INVALID_CONFIG`) before looking at the data. Reads the given object's
-   * enumerable keys (those its JSON text, which the module reads, holds), not every
-   * name: a missing property costs more to look up than a present one.
+   * everything again). `null` when these checks cannot stand for the module's: limits
+   * that are not valid (a value out of range, an unknown name: the module reports
+   * `INVALID_CONFIG` or `UNKNOWN_FIELD` before looking at the data) or given as a `Map`
+   * (which the JSON text turns into an object); the module alone checks the call then.
+   * Reads the given object's own enumerable keys, those its JSON text (what the module
+   * reads) holds, not every limit's name: a missing property costs more to look up than
+   * a present one.
    */
   effective(given, fn) {
     const base = this.defaultsFor(fn);
     if (given === undefined || given === null) return base;
-    if (typeof given !== "object") return null;
+    if (typeof given !== "object" || isMap(given)) return null;
     let out = base;
-    for (const n in given) {
+    const keys = Object.keys(given);
+    for (let i = 0; i < keys.length; i++) {
+      const n = keys[i];
       const v = given[n];
       if (v === undefined || v === null) continue;
       const max = this.ceilings[n];
-      // Not a limit's name: the module refuses it (INVALID_CONFIG); nothing to check here.
-      if (max === undefined) continue;
+      if (max === undefined) return null;
       if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > max) return null;
       if (out === base) out = { ...base };
       out[n] = v;
@@ -255,18 +259,30 @@ export function utf8Length(s) {
 export function numbers(value, field) {
   if (typedArrayKind(value) === "Float64Array") return value;
   if (!Array.isArray(value)) throw typeError(field, "a Float64Array or an array of numbers");
+  return checkedCopy(value, field, (i) => typeError(`${field}[${i}]`, "a number"));
+}
+
+/**
+ * A copy of an array of numbers, each element read once: the array may be a Proxy whose
+ * traps would otherwise run again when the section is written into wasm memory (and
+ * could call the package in the middle of that, or answer another length).
+ */
+function checkedCopy(value, field, notNumber) {
   const n = value.length;
-  for (let i = 0; i < n; i++) if (typeof value[i] !== "number") throw typeError(`${field}[${i}]`, "a number");
-  return value;
+  const out = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const x = value[i];
+    if (typeof x !== "number") throw notNumber(i);
+    out[i] = x;
+  }
+  return out;
 }
 
 /** Indices: a `Uint32Array` as it is, an array of numbers as f64 (checked by the module). */
 export function indices(value, field) {
   if (typedArrayKind(value) === "Uint32Array") return value;
   if (!Array.isArray(value)) throw typeError(field, "a Uint32Array or an array of whole numbers");
-  const n = value.length;
-  for (let i = 0; i < n; i++) if (typeof value[i] !== "number") throw scoreError("INVALID_TYPE", `${field}[${i}]`, "expected a whole number in 0..2^32");
-  return value;
+  return checkedCopy(value, field, (i) => scoreError("INVALID_TYPE", `${field}[${i}]`, "expected a whole number in 0..2^32"));
 }
 
 // ------------------------------------------------------------------ encoder
@@ -290,7 +306,6 @@ export class Scratch {
   take() {
     if (this.out) return this.fresh;
     this.out = true;
-    this.lease.next = 0;
     return this.lease;
   }
   give(lease) {
@@ -304,12 +319,13 @@ class Lease {
     this.reuse = reuse;
     this.bufs = [];
     this.views = [];
-    this.next = 0;
   }
-  /** A zeroed array of `n` elements of `Kind` (Uint32Array or Float64Array). */
-  array(Kind, n) {
+  /**
+   * A zeroed array of `n` elements of `Kind` (Uint32Array or Float64Array), kept in slot
+   * `i` (one per table, so that a table keeps its buffer whatever the others do).
+   */
+  array(Kind, n, i) {
     if (!this.reuse || n > Scratch.MAX) return new Kind(n);
-    const i = this.next++;
     let b = this.bufs[i];
     if (b === undefined || b.length < n || !(b instanceof Kind)) {
       b = this.bufs[i] = new Kind(Math.max(n, 256));
@@ -322,11 +338,11 @@ class Lease {
     if (v === undefined || v.length !== n) v = this.views[i] = b.subarray(0, n);
     return v;
   }
-  u32(n) {
-    return this.array(Uint32Array, n);
+  u32(n, slot) {
+    return this.array(Uint32Array, n, slot);
   }
-  f64(n) {
-    return this.array(Float64Array, n);
+  f64(n, slot) {
+    return this.array(Float64Array, n, slot);
   }
 }
 
@@ -619,10 +635,12 @@ export class Wire {
           const n = v.length;
           if (pos + 8 * n > limit) return -1;
           u32[h + 1] = n;
-          // Sections hold validated values (`numbers`, `indices`) or the package's own
-          // arrays: `instanceof` (cheaper than the brand check) only picks the copy; a
+          // Sections hold the package's own arrays or typed arrays (`numbers` and
+          // `indices` copy any other array). `ArrayBuffer.isView` runs no caller code
+          // (a Proxy is never a view; `instanceof` alone would run its getPrototypeOf
+          // trap), then `instanceof` (cheaper than the brand check) picks the copy; a
           // typed array of another realm is copied element by element.
-          if (v instanceof Float64Array) f64.set(v, pos >>> 3);
+          if (ArrayBuffer.isView(v) && v instanceof Float64Array) f64.set(v, pos >>> 3);
           else {
             const o = pos >>> 3;
             for (let i = 0; i < n; i++) f64[o + i] = v[i];
@@ -634,7 +652,7 @@ export class Wire {
           const n = v.length;
           if (pos + 4 * n > limit) return -1;
           u32[h + 1] = n;
-          if (v instanceof Uint32Array) u32.set(v, pos >>> 2);
+          if (ArrayBuffer.isView(v) && v instanceof Uint32Array) u32.set(v, pos >>> 2);
           else {
             const o = pos >>> 2;
             for (let i = 0; i < n; i++) u32[o + i] = v[i];

@@ -331,9 +331,11 @@ export function tests(lib, golden) {
     const day = 86400000;
     const now = 1.7e12;
     const p = new lib.Pipeline({ minConfidence: 0, topK: 30, topN: 30, recency: { mode: "step" } });
-    const ids = (pre) => Array.from({ length: 12 }, (_, i) => `${pre}${i}`);
+    // 40 + 28 list entries in the outer call, 70 in the inner: their docs tables are
+    // leased too (64 entries or more).
+    const ids = (pre) => Array.from({ length: pre === "o" ? 40 : 72 }, (_, i) => `${pre}${i}`);
     const itemsOf = (pre, shift) => Object.fromEntries(ids(pre).map((id, i) => [id, { modifiedAt: now - ((i * 5 + shift) % 40) * day }]));
-    const outer = { lists: [{ name: "a", ids: ids("o") }, { name: "b", ids: ids("o").reverse().slice(0, 7) }], items: itemsOf("o", 0), now };
+    const outer = { lists: [{ name: "a", ids: ids("o") }, { name: "b", ids: ids("o").reverse().slice(0, 28) }], items: itemsOf("o", 0), now };
     const inner = { lists: [{ name: "c", ids: ids("in").slice(2) }], items: itemsOf("in", 3), now };
     const want = p.run(outer);
     const wantInner = p.run(inner);
@@ -686,6 +688,16 @@ export function tests(lib, golden) {
     throwsScoreError(lib, () => lib.rrf(lists, lim({ maxTotalEntries: 2e7 })), "INVALID_CONFIG", "options.limits.maxTotalEntries");
     throwsScoreError(lib, () => lib.rrf(lists, lim({ maxEntries: 5 })), "UNKNOWN_FIELD");
     throwsScoreError(lib, () => lib.rrf(lists, lim({}, { kk: 5 })), "UNKNOWN_FIELD");
+    // The checks made in JavaScript before the call read the limits the module reads
+    // (the JSON text's: own enumerable keys, a Map's entries), and give way to the
+    // module's verdict on an unknown name.
+    throwsScoreError(lib, () => lib.rrf([["a"], ["b"], ["c"]], lim({ maxLists: 2, bogus: 1 })), "UNKNOWN_FIELD", "options.limits.bogus");
+    eq(lib.rrf([["a"], ["b"], ["c"]], lim(Object.create({ maxLists: 2 }))), lib.rrf([["a"], ["b"], ["c"]]), "an inherited limit is not sent");
+    eq(lib.rrf([["a"], ["b"], ["c"]], lim(Object.defineProperty({}, "maxLists", { value: 2 }))), lib.rrf([["a"], ["b"], ["c"]]), "nor a non-enumerable one");
+    const many = Array.from({ length: 65 }, (_, i) => [`d${i}`]);
+    eq(lib.rrf(many, lim(new Map([["maxLists", 69]]))).length, 65, "limits in a Map");
+    tooLarge(() => lib.rrf([["a"], ["b"], ["c"]], lim(new Map([["maxLists", 2]]))), "lists", "maxLists");
+    for (const name of ["toString", "constructor", "__proto__", "hasOwnProperty"]) eq(lib.defaultLimits(name), lib.defaultLimits(), `defaultLimits("${name}")`);
     // Pipeline: list ids plus items, and every string of the input.
     const p3 = new lib.Pipeline({ minConfidence: 0, limits: { maxTotalEntries: 3 } });
     eq(p3.config.limits.maxTotalEntries, 3);
@@ -776,6 +788,35 @@ export function tests(lib, golden) {
       }
       eq(lib.rrf([["a", "b"], ["b"]]), expected, `case ${i}: the module still works`);
     }
+  });
+
+  test("an array given as a Proxy is read once, before the module is entered", () => {
+    // Arrays of numbers (scores, weights, columnar indices) are copied while they are
+    // checked: a Proxy's traps run then, never while the call's input is written into
+    // wasm memory (where a trap that answered another length, claimed a typed array's
+    // prototype or called the package would have written past its section or into the
+    // input of the call in flight).
+    const s = [0.5, 1, 2];
+    const want = lib.normalize(s, "min_max");
+    const p = new lib.Pipeline({ minConfidence: 0 });
+    const pwant = p.run(seedInput());
+    let typed = false;
+    const liar = new Proxy([...s], {
+      getPrototypeOf: () => ((typed = true), Float64Array.prototype),
+      get: (t, k) => (k === "length" ? (typed ? 100000 : 3) : typed ? NaN : t[k]),
+    });
+    eq(lib.normalize(liar, "min_max"), want, "a Proxy that claims a typed array's prototype");
+    let calls = 0;
+    const reentrant = new Proxy([...s], {
+      get: (t, k) => {
+        if (k === "0" && calls++ === 0) lib.rrf(Array.from({ length: 40 }, (_, i) => [`x${i}`, "y"]));
+        return t[k];
+      },
+    });
+    eq(lib.normalize(reentrant, "min_max"), want, "a Proxy whose trap calls the package");
+    eq(Array.from(lib.calibrate(new Proxy([...s], {}), { threshold: 1, steepness: 2 })), Array.from(lib.calibrate(s, { threshold: 1, steepness: 2 })));
+    eq(lib.rrf([["a", "b"], ["b"]], { weights: new Proxy([2, 1], {}) }), lib.rrf([["a", "b"], ["b"]], { weights: [2, 1] }));
+    eq(p.run(seedInput()), pwant, "a pipeline made before is intact");
   });
 
   test("error codes are exported and complete", () => {
