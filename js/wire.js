@@ -23,6 +23,12 @@ const pad8 = (n) => (n + 7) & ~7;
 const typedArrayTag = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
 /** The kind of a real typed array ("Float64Array", ...), or undefined. */
 export const typedArrayKind = (v) => (ArrayBuffer.isView(v) ? typedArrayTag.call(v) : undefined);
+// A typed array's length as the engine holds it: an own or inherited `length` property
+// (a subclass, `Object.defineProperty`) is caller code and could answer another length
+// than the one `set` copies.
+const typedLength = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), "length").get;
+/** The length of a section's values: the package's own array or a typed array. */
+const lengthOf = (v) => (ArrayBuffer.isView(v) ? typedLength.call(v) : v.length);
 const mapHas = Map.prototype.has;
 /** Whether `v` is a real Map. */
 const objectTag = Object.prototype.toString;
@@ -257,9 +263,21 @@ export function utf8Length(s) {
  * array itself, or the array after checking each element is a number.
  */
 export function numbers(value, field) {
-  if (typedArrayKind(value) === "Float64Array") return value;
+  if (typedArrayKind(value) === "Float64Array") return plainTyped(value, Float64Array);
   if (!Array.isArray(value)) throw typeError(field, "a Float64Array or an array of numbers");
   return checkedCopy(value, field, (i) => typeError(`${field}[${i}]`, "a number"));
+}
+
+/**
+ * A typed array of kind `Kind` as it is when its `length` is the engine's (this realm's
+ * prototype, no own `length`), else a copy made without running its code: a subclass's
+ * or an own `length` getter would be read by the checks made before the call.
+ */
+function plainTyped(value, Kind) {
+  if (Object.getPrototypeOf(value) === Kind.prototype && !Object.prototype.hasOwnProperty.call(value, "length")) return value;
+  const copy = new Kind(typedLength.call(value));
+  copy.set(value);
+  return copy;
 }
 
 /**
@@ -280,7 +298,7 @@ function checkedCopy(value, field, notNumber) {
 
 /** Indices: a `Uint32Array` as it is, an array of numbers as f64 (checked by the module). */
 export function indices(value, field) {
-  if (typedArrayKind(value) === "Uint32Array") return value;
+  if (typedArrayKind(value) === "Uint32Array") return plainTyped(value, Uint32Array);
   if (!Array.isArray(value)) throw typeError(field, "a Uint32Array or an array of whole numbers");
   return checkedCopy(value, field, (i) => scoreError("INVALID_TYPE", `${field}[${i}]`, "expected a whole number in 0..2^32"));
 }
@@ -379,16 +397,18 @@ export class Input {
     if (a === undefined) return this.none();
     this.tags.push(F64);
     this.values.push(a);
-    this.bound += 16 + 8 * a.length;
-    this.worst += 16 + 8 * a.length;
+    const n = lengthOf(a);
+    this.bound += 16 + 8 * n;
+    this.worst += 16 + 8 * n;
     return this;
   }
   u32s(a) {
     if (a === undefined) return this.none();
     this.tags.push(U32);
     this.values.push(a);
-    this.bound += 16 + 4 * a.length;
-    this.worst += 16 + 4 * a.length;
+    const n = lengthOf(a);
+    this.bound += 16 + 4 * n;
+    this.worst += 16 + 4 * n;
     return this;
   }
   /** A Uint32Array as U32, any other array of numbers as F64 (see `indices`). */
@@ -632,15 +652,13 @@ export class Wire {
           break;
         }
         case F64: {
-          const n = v.length;
+          // Sections hold the package's own arrays or typed arrays (`numbers` and
+          // `indices` copy any other array); neither the length nor the brand check
+          // below runs caller code (`instanceof` would: a prototype can be a Proxy).
+          const n = lengthOf(v);
           if (pos + 8 * n > limit) return -1;
           u32[h + 1] = n;
-          // Sections hold the package's own arrays or typed arrays (`numbers` and
-          // `indices` copy any other array). `ArrayBuffer.isView` runs no caller code
-          // (a Proxy is never a view; `instanceof` alone would run its getPrototypeOf
-          // trap), then `instanceof` (cheaper than the brand check) picks the copy; a
-          // typed array of another realm is copied element by element.
-          if (ArrayBuffer.isView(v) && v instanceof Float64Array) f64.set(v, pos >>> 3);
+          if (typedArrayKind(v) === "Float64Array") f64.set(v, pos >>> 3);
           else {
             const o = pos >>> 3;
             for (let i = 0; i < n; i++) f64[o + i] = v[i];
@@ -649,10 +667,10 @@ export class Wire {
           break;
         }
         case U32: {
-          const n = v.length;
+          const n = lengthOf(v);
           if (pos + 4 * n > limit) return -1;
           u32[h + 1] = n;
-          if (ArrayBuffer.isView(v) && v instanceof Uint32Array) u32.set(v, pos >>> 2);
+          if (typedArrayKind(v) === "Uint32Array") u32.set(v, pos >>> 2);
           else {
             const o = pos >>> 2;
             for (let i = 0; i < n; i++) u32[o + i] = v[i];
@@ -661,10 +679,11 @@ export class Wire {
           break;
         }
         case U8: {
-          if (pos + v.length > limit) return -1;
-          u32[h + 1] = v.length;
+          const n = lengthOf(v);
+          if (pos + n > limit) return -1;
+          u32[h + 1] = n;
           u8.set(v, pos);
-          pos += pad8(v.length);
+          pos += pad8(n);
           break;
         }
         case STRS: {

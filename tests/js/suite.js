@@ -790,7 +790,7 @@ export function tests(lib, golden) {
     }
   });
 
-  test("an array given as a Proxy is read once, before the module is entered", () => {
+  test("an array given as a Proxy, or a typed array with a length of its own, is read before the module is entered", () => {
     // Arrays of numbers (scores, weights, columnar indices) are copied while they are
     // checked: a Proxy's traps run then, never while the call's input is written into
     // wasm memory (where a trap that answered another length, claimed a typed array's
@@ -816,6 +816,20 @@ export function tests(lib, golden) {
     eq(lib.normalize(reentrant, "min_max"), want, "a Proxy whose trap calls the package");
     eq(Array.from(lib.calibrate(new Proxy([...s], {}), { threshold: 1, steepness: 2 })), Array.from(lib.calibrate(s, { threshold: 1, steepness: 2 })));
     eq(lib.rrf([["a", "b"], ["b"]], { weights: new Proxy([2, 1], {}) }), lib.rrf([["a", "b"], ["b"]], { weights: [2, 1] }));
+    // A typed array whose `length` is caller code (an own getter; a subclass): its real
+    // length crosses and the getter never runs.
+    let asked = 0;
+    const own = Object.defineProperty(new Float64Array(s), "length", { get: () => (asked++, 1) });
+    eq(lib.normalize(own, "min_max"), want, "an own length getter");
+    class Sub extends Float64Array {
+      get length() {
+        asked++;
+        return 100000;
+      }
+    }
+    eq(lib.normalize(new Sub(s), "min_max"), want, "a subclass's length");
+    eq(Array.from(lib.rrfColumnar(Object.defineProperty(new Uint32Array([0, 1, 1]), "length", { get: () => (asked++, 1) }), new Uint32Array([0, 2, 3]), 2).scores), Array.from(lib.rrfColumnar(new Uint32Array([0, 1, 1]), new Uint32Array([0, 2, 3]), 2).scores));
+    eq(asked, 0, "no length getter ran");
     eq(p.run(seedInput()), pwant, "a pipeline made before is intact");
   });
 
