@@ -2,7 +2,7 @@
 // input buffer and makes one call into calibrank_core.wasm (js/wire.js); the numbers
 // all come from the module.
 import { ScoreError } from "./score_error.js";
-import { ModuleState, Input, Scratch, precheck, toJson, numbers, indices, scoreError, typeError, typedArrayKind, isMap, utf8Length } from "./wire.js";
+import { ModuleState, Input, Scratch, plainTyped, precheck, toJson, numbers, indices, scoreError, typeError, typedArrayKind, isMap, utf8Length } from "./wire.js";
 
 export { ScoreError };
 
@@ -771,11 +771,13 @@ export class Pipeline {
   runColumnar(input) {
     const h = this.handle();
     if (!isObject(input)) throw typeError("input", "an object with `docs`, `offsets` and `nDocs`");
-    const { docs, offsets, nDocs, weights, modifiedAt, now } = input;
+    const { docs: docsIn, offsets: offsetsIn, nDocs, weights, modifiedAt, now } = input;
     const lim = this.#limits;
-    if (typedArrayKind(docs) !== "Uint32Array") throw typeError("docs", "a Uint32Array");
+    if (typedArrayKind(docsIn) !== "Uint32Array") throw typeError("docs", "a Uint32Array");
+    const docs = plainTyped(docsIn, Uint32Array);
     precheck.columnar(lim, docs.length, "docs");
-    if (typedArrayKind(offsets) !== "Uint32Array") throw typeError("offsets", "a Uint32Array");
+    if (typedArrayKind(offsetsIn) !== "Uint32Array") throw typeError("offsets", "a Uint32Array");
+    const offsets = plainTyped(offsetsIn, Uint32Array);
     if (offsets.length > lim.maxLists + 1)
       throw scoreError("INPUT_TOO_LARGE", "offsets", `${offsets.length} entries, above the limit of ${lim.maxLists + 1} (limits.maxLists)`);
     if (typeof nDocs !== "number") throw typeError("nDocs", "a number");

@@ -273,7 +273,7 @@ export function numbers(value, field) {
  * prototype, no own `length`), else a copy made without running its code: a subclass's
  * or an own `length` getter would be read by the checks made before the call.
  */
-function plainTyped(value, Kind) {
+export function plainTyped(value, Kind) {
   if (Object.getPrototypeOf(value) === Kind.prototype && !Object.prototype.hasOwnProperty.call(value, "length")) return value;
   const copy = new Kind(typedLength.call(value));
   copy.set(value);

@@ -829,6 +829,11 @@ export function tests(lib, golden) {
     }
     eq(lib.normalize(new Sub(s), "min_max"), want, "a subclass's length");
     eq(Array.from(lib.rrfColumnar(Object.defineProperty(new Uint32Array([0, 1, 1]), "length", { get: () => (asked++, 1) }), new Uint32Array([0, 2, 3]), 2).scores), Array.from(lib.rrfColumnar(new Uint32Array([0, 1, 1]), new Uint32Array([0, 2, 3]), 2).scores));
+    const pc = new lib.Pipeline({ minConfidence: 0 });
+    const col = (docs, offsets) => pc.runColumnar({ docs, offsets, nDocs: 3 });
+    const lengthOf1 = (a) => Object.defineProperty(a, "length", { get: () => (asked++, 1) });
+    eq(col(lengthOf1(new Uint32Array([0, 1, 2, 1])), lengthOf1(new Uint32Array([0, 3, 4]))), col(new Uint32Array([0, 1, 2, 1]), new Uint32Array([0, 3, 4])), "runColumnar");
+    pc.free();
     eq(asked, 0, "no length getter ran");
     eq(p.run(seedInput()), pwant, "a pipeline made before is intact");
   });
