@@ -1,0 +1,208 @@
+//! The columnar fast path: lists of document indices instead of string ids, no
+//! reranking.
+
+use super::config::{RecencyMode, RerankMethod};
+use super::output::{Outcome, OutcomeSource};
+use super::{count, Pipeline};
+use crate::bands::{select_floors, Band, BandContext};
+use crate::confidence::{confidence_of_sorted, QueryConfidence};
+use crate::error::{finite, ErrorCode, Result, ScoreError};
+use crate::fuse::descending_key;
+use crate::normalize::{normalize, NormalizeMethod};
+use crate::recency::{age_days, step_multiplier};
+use crate::sort::StableSort;
+
+/// Splits a concatenated index array by `offsets` (`nLists + 1` entries, starting at 0,
+/// non-decreasing, ending at `docs.len()`).
+pub fn split_offsets<'a>(docs: &'a [u32], offsets: &[u32]) -> Result<Vec<&'a [u32]>> {
+    if offsets.first().is_some_and(|&o| o != 0) {
+        return Err(ScoreError::new(
+            ErrorCode::InvalidConfig,
+            "offsets[0]",
+            "offsets must start at 0",
+        ));
+    }
+    if offsets.last().is_some_and(|&o| o as usize != docs.len()) {
+        return Err(ScoreError::new(
+            ErrorCode::LengthMismatch,
+            format!("offsets[{}]", offsets.len().saturating_sub(1)),
+            format!("the last offset must equal docs.length = {}", docs.len()),
+        ));
+    }
+    if offsets.is_empty() && !docs.is_empty() {
+        return Err(ScoreError::new(
+            ErrorCode::LengthMismatch,
+            "offsets",
+            "offsets must have nLists + 1 entries",
+        ));
+    }
+    let mut lists = Vec::with_capacity(offsets.len().saturating_sub(1));
+    for (i, pair) in offsets.windows(2).enumerate() {
+        let [a, b] = pair else { continue };
+        let list = docs.get(*a as usize..*b as usize).ok_or_else(|| {
+            ScoreError::new(
+                ErrorCode::InvalidConfig,
+                format!("offsets[{}]", i + 1),
+                "offsets must be non-decreasing",
+            )
+        })?;
+        lists.push(list);
+    }
+    Ok(lists)
+}
+
+/// Input of the columnar path: lists of document indices instead of string ids.
+#[derive(Debug, Clone, Copy)]
+pub struct ColumnarInput<'a> {
+    /// One slice of document indices per list, best first.
+    pub lists: &'a [&'a [u32]],
+    /// Weight per list (default 1).
+    pub weights: Option<&'a [f64]>,
+    /// Number of documents; every index is below it.
+    pub n_docs: usize,
+    /// Modification time per document in epoch ms (NaN: unknown), for step recency.
+    pub modified_ms: Option<&'a [f64]>,
+    /// Current time in epoch ms.
+    pub now_ms: Option<f64>,
+}
+
+/// Output of the columnar path: parallel arrays, best first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ColumnarOutput {
+    /// Document indices.
+    pub order: Vec<u32>,
+    /// Calibrated scores.
+    pub scores: Vec<f64>,
+    /// Bands.
+    pub bands: Vec<Band>,
+    /// Query confidence.
+    pub confidence: QueryConfidence,
+    /// Answer, hedge or abstain (rank-only: the columnar path has no list scores).
+    pub outcome: Outcome,
+    /// Distinct documents fused.
+    pub candidates: u32,
+}
+
+impl Pipeline {
+    /// The columnar fast path: the same stages as [`Pipeline::run`] except reranking
+    /// (which needs text; a configured rerank method is an `INVALID_CONFIG` error) and
+    /// fiscal-year recency. Ties are broken by document index instead of id.
+    pub fn run_columnar(&self, input: &ColumnarInput<'_>) -> Result<ColumnarOutput> {
+        let cfg = &self.config;
+        if cfg.rerank.method != RerankMethod::None {
+            return Err(ScoreError::new(
+                ErrorCode::InvalidConfig,
+                "rerank.method",
+                "reranking needs text: use run(), not runColumnar()",
+            ));
+        }
+        if cfg.recency.mode == RecencyMode::FiscalYear {
+            return Err(ScoreError::new(
+                ErrorCode::InvalidConfig,
+                "recency.mode",
+                "fiscal_year recency needs item metadata: use run()",
+            ));
+        }
+        if cfg.confidence.model.is_some() {
+            return Err(ScoreError::new(
+                ErrorCode::InvalidConfig,
+                "confidence.model",
+                "the confidence model reads each list's raw scores, which runColumnar() does not take: use run()",
+            ));
+        }
+        cfg.limits.check_lists(input.lists.len(), "offsets")?;
+        cfg.limits
+            .check_columnar_lengths(input.lists.iter().map(|l| l.len()), "docs")?;
+        cfg.limits.check_columnar(input.n_docs, "nDocs")?;
+        let weights = crate::fuse::resolve_weights(input.weights, input.lists.len(), "weights")?;
+        let fusion =
+            crate::fuse::rrf_indexed(input.lists, &weights, cfg.k, input.n_docs).map_err(|e| {
+                if e.field.starts_with("lists") {
+                    ScoreError {
+                        field: e.field.replacen("lists", "docs", 1),
+                        ..e
+                    }
+                } else {
+                    e
+                }
+            })?;
+        let mut scores = fusion.scores;
+        if let (RecencyMode::Step, Some(mtimes)) = (cfg.recency.mode, input.modified_ms) {
+            if mtimes.len() != input.n_docs {
+                return Err(ScoreError::new(
+                    ErrorCode::LengthMismatch,
+                    "modifiedAt",
+                    format!("{} times for nDocs = {}", mtimes.len(), input.n_docs),
+                ));
+            }
+            let now = input.now_ms.ok_or_else(|| {
+                ScoreError::new(
+                    ErrorCode::InvalidTimestamp,
+                    "now",
+                    "`now` is required with `modifiedAt`",
+                )
+            })?;
+            finite(now, || "now".into()).map_err(|e| ScoreError {
+                code: ErrorCode::InvalidTimestamp,
+                ..e
+            })?;
+            for ((s, &m), &c) in scores.iter_mut().zip(mtimes).zip(&fusion.list_count) {
+                if c > 0 && m.is_finite() {
+                    *s *= step_multiplier(&cfg.recency.steps, age_days(m, now));
+                }
+            }
+        }
+        // The topK pool: partial selection, then a full sort of the pool only.
+        // (Score descending, index ascending) is the order of (key, index).
+        let mut pool: Vec<crate::sort::Keyed> = (0u32..)
+            .zip(fusion.list_count.iter().zip(&scores))
+            .filter(|(_, (&c, _))| c > 0)
+            .map(|(i, (_, &s))| (descending_key(s), i))
+            .collect();
+        crate::sort::select_keyed(&mut pool, cfg.top_k as usize);
+        crate::sort::sort_keyed(&mut pool);
+        let raw: Vec<f64> = pool
+            .iter()
+            .map(|&(_, d)| scores.get(d as usize).copied().unwrap_or(0.0))
+            .collect();
+        let normalized = normalize(
+            &raw,
+            cfg.normalization.method,
+            cfg.normalization.temperature,
+        )
+        .map_err(|e| e.within("normalization"))?;
+        let mut kept: Vec<(u32, f64, f64)> = pool
+            .iter()
+            .zip(&normalized)
+            .filter(|(_, &n)| {
+                cfg.normalization.method == NormalizeMethod::None
+                    || n >= cfg.normalization.min_relevance
+            })
+            .map(|(&(_, d), &n)| (d, n, cfg.calibration.apply(n)))
+            .filter(|&(_, _, c)| c >= cfg.min_confidence)
+            .collect();
+        kept.stable_sort_by(|a, b| {
+            b.2.total_cmp(&a.2)
+                .then_with(|| b.1.total_cmp(&a.1))
+                .then(a.0.cmp(&b.0))
+        });
+        kept.truncate(cfg.top_n as usize);
+        let (floors, _) = select_floors(
+            cfg.bands.floors(),
+            &cfg.bands.profiles,
+            &BandContext::default(),
+        );
+        let out_scores: Vec<f64> = kept.iter().map(|k| k.2).collect();
+        let confidence = confidence_of_sorted(&out_scores, &cfg.confidence.options());
+        Ok(ColumnarOutput {
+            order: kept.iter().map(|k| k.0).collect(),
+            bands: out_scores.iter().map(|&s| floors.band(s)).collect(),
+            outcome: cfg
+                .confidence
+                .outcome(confidence.at_least_one_relevant, OutcomeSource::RankOnly),
+            confidence,
+            scores: out_scores,
+            candidates: count(fusion.stats.unique),
+        })
+    }
+}

@@ -1,0 +1,208 @@
+//! The pipeline output: results with their explanations, stage statistics, the
+//! query-level outcome, and the output contract.
+
+use crate::bands::Band;
+use crate::confidence::QueryConfidence;
+use crate::error::{ErrorCode, Result, ScoreError};
+use crate::rerank::HeuristicFactors;
+use serde::{Deserialize, Serialize};
+
+// For the doc links only.
+#[cfg(doc)]
+use super::input::InputRef;
+
+/// One list's contribution to one result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Contribution {
+    /// List name.
+    pub list: String,
+    /// 1-based rank in that list.
+    pub rank: u32,
+    /// The list's weight.
+    pub weight: f64,
+    /// `weight / (k + rank)`.
+    pub contribution: f64,
+    /// The list's own score for the item, when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub list_score: Option<f64>,
+}
+
+/// What the rerank stage did to one result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "method", rename_all = "snake_case")]
+pub enum RerankExplain {
+    /// No reranking.
+    None,
+    /// Heuristic factors.
+    Heuristic {
+        /// The factors.
+        factors: HeuristicFactors,
+    },
+    /// Cross-encoder score, raw and normalized.
+    CrossEncoder {
+        /// The raw score.
+        raw: f64,
+        /// After per-query min-max.
+        normalized: f64,
+    },
+}
+
+/// A result's value after every stage.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Explain {
+    /// Which lists contributed, at which rank.
+    pub contributions: Vec<Contribution>,
+    /// RRF score.
+    pub fused: f64,
+    /// Merge-stage recency multiplier.
+    pub recency_multiplier: f64,
+    /// Score after recency.
+    pub after_recency: f64,
+    /// The rerank stage.
+    pub rerank: RerankExplain,
+    /// Rerank-stage fiscal-year multiplier.
+    pub rerank_recency_multiplier: f64,
+    /// Score after reranking.
+    pub after_rerank: f64,
+    /// Score after normalization.
+    pub normalized: f64,
+    /// Calibrated confidence.
+    pub calibrated: f64,
+    /// Final band.
+    pub band: Band,
+    /// Band profile used (none: the default floors).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub band_profile: Option<String>,
+}
+
+/// One result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PipelineResult {
+    /// Item id.
+    pub id: String,
+    /// The id's index among the input's distinct ids: the caller's own table for an
+    /// input interned by the caller ([`InputRef::interned`]), otherwise the order of
+    /// first appearance in the lists. Not serialized: the bindings return it instead of
+    /// the id, which the caller already holds.
+    #[serde(skip)]
+    pub doc: u32,
+    /// Calibrated confidence in [0, 1].
+    pub score: f64,
+    /// Band.
+    pub band: Band,
+    /// Explanation (when `config.explain`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explain: Option<Explain>,
+}
+
+/// Counts of what happened along the pipeline.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct PipelineStats {
+    /// Number of lists.
+    pub lists: u32,
+    /// Distinct items fused.
+    pub candidates: u32,
+    /// Items found by more than one list.
+    pub in_several_lists: u32,
+    /// Ignored repeated ids, per list (in input order).
+    pub duplicates: Vec<u32>,
+    /// Items beyond the topK pool.
+    pub beyond_top_k: u32,
+    /// Items beyond the rerank candidate limit.
+    pub beyond_candidate_limit: u32,
+    /// Items dropped by `minRelevance`.
+    pub below_min_relevance: u32,
+    /// Items dropped by `minConfidence`.
+    pub below_min_confidence: u32,
+    /// Items cut by `topN`.
+    pub beyond_top_n: u32,
+    /// Results returned.
+    pub returned: u32,
+    /// Results per band: hit, degraded, miss.
+    pub hits: u32,
+    /// Degraded results.
+    pub degraded: u32,
+    /// Missed results.
+    pub misses: u32,
+    /// Band profile used.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub band_profile: Option<String>,
+}
+
+/// The pipeline output.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PipelineOutput {
+    /// Results, calibrated score descending, at most topN.
+    pub results: Vec<PipelineResult>,
+    /// Query confidence over the returned scores (`atLeastOneRelevant`: the model's
+    /// probability when one is configured).
+    pub confidence: QueryConfidence,
+    /// Answer, hedge or abstain.
+    pub outcome: Outcome,
+    /// Stage statistics.
+    pub stats: PipelineStats,
+}
+
+/// What to do with a query's results.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OutcomeKind {
+    /// Show the results: a relevant one is likely (`probability >= answerFloor`).
+    Answer,
+    /// Show them with a caveat (`hedgeFloor <= probability < answerFloor`).
+    Hedge,
+    /// Say that nothing relevant was found (`probability < hedgeFloor`).
+    Abstain,
+}
+
+/// Where the outcome's probability comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum OutcomeSource {
+    /// The fitted model (`confidence.model`).
+    Model,
+    /// The rank-only estimate over the returned scores (no model configured).
+    RankOnly,
+}
+
+/// The query-level outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Outcome {
+    /// Answer, hedge or abstain.
+    pub kind: OutcomeKind,
+    /// The probability that a relevant result is in the top k.
+    pub probability: f64,
+    /// Model or rank-only.
+    pub source: OutcomeSource,
+}
+
+/// Seed 000's output contract.
+pub fn check_contract(out: &PipelineOutput, top_n: u32) -> Result<()> {
+    let broken = |what: &str| {
+        Err(ScoreError::new(
+            ErrorCode::Internal,
+            "results",
+            format!("output contract violated: {what}"),
+        ))
+    };
+    if out.results.len() > top_n as usize {
+        return broken("more than topN results");
+    }
+    if out.results.iter().any(|r| !(0.0..=1.0).contains(&r.score)) {
+        return broken("a score outside [0, 1]");
+    }
+    if out
+        .results
+        .windows(2)
+        .any(|p| matches!(p, [a, b] if a.score < b.score))
+    {
+        return broken("scores not descending");
+    }
+    Ok(())
+}
