@@ -60,19 +60,25 @@ pub fn resolve_weights(weights: Option<&[f64]>, n: usize, field: &str) -> Result
     match weights {
         None => Ok(vec![1.0; n]),
         Some(w) => {
-            if w.len() != n {
-                return Err(ScoreError::new(
-                    ErrorCode::LengthMismatch,
-                    field,
-                    format!("{} weights given for {} lists", w.len(), n),
-                ));
-            }
-            for (i, &x) in w.iter().enumerate() {
-                validate_weight(x, || format!("{field}[{i}]"))?;
-            }
+            check_weights(w, n, field)?;
             Ok(w.to_vec())
         }
     }
+}
+
+/// Checks `n` lists' weights in place: one per list, each finite and >= 0.
+pub fn check_weights(w: &[f64], n: usize, field: &str) -> Result<()> {
+    if w.len() != n {
+        return Err(ScoreError::new(
+            ErrorCode::LengthMismatch,
+            field,
+            format!("{} weights given for {} lists", w.len(), n),
+        ));
+    }
+    for (i, &x) in w.iter().enumerate() {
+        validate_weight(x, || format!("{field}[{i}]"))?;
+    }
+    Ok(())
 }
 
 /// Statistics of one fusion.
@@ -142,7 +148,7 @@ pub fn rrf_indexed(
     n_docs: usize,
 ) -> Result<IndexedFusion> {
     validate_k(k, "k")?;
-    let weights = resolve_weights(Some(weights), lists.len(), "weights")?;
+    check_weights(weights, lists.len(), "weights")?;
     let mut scores = filled(n_docs, 0.0f64)?;
     let mut list_count = filled(n_docs, 0u32)?;
     let mut last_list = filled(n_docs, u32::MAX)?;
@@ -329,6 +335,18 @@ pub fn by_id(ids: &[&str], a: u32, b: u32) -> std::cmp::Ordering {
     ids.get(a as usize).cmp(&ids.get(b as usize))
 }
 
+/// Every document index of `scores` (all present), best first: score descending, then
+/// `id(d)` ascending in byte order (the order of [`Fusion::items`]). `id` is asked only
+/// for documents whose scores tie.
+pub fn order_by_score_then_id<'a>(scores: &[f64], id: impl Fn(u32) -> &'a str) -> Vec<u32> {
+    let mut keyed: Vec<crate::sort::Keyed> = (0u32..)
+        .zip(scores)
+        .map(|(d, &s)| (descending_key(s), d))
+        .collect();
+    crate::sort::sort_keyed_then(&mut keyed, &mut |a, b| id(a).cmp(id(b)));
+    keyed.into_iter().map(|(_, d)| d).collect()
+}
+
 /// The first half of [`rrf`]: the ids interned in order of first appearance, each list
 /// as document indices, and their indexed fusion. The pipeline and the JS binding build
 /// on it without materializing a [`FusedItem`] per candidate.
@@ -347,12 +365,9 @@ impl InternedFusion<'_> {
     /// the order of [`Fusion::items`].
     pub fn order(&self) -> Vec<u32> {
         let ids = &self.interner.ids;
-        let mut keyed: Vec<crate::sort::Keyed> = (0u32..)
-            .zip(&self.fusion.scores)
-            .map(|(d, &s)| (descending_key(s), d))
-            .collect();
-        crate::sort::sort_keyed_then(&mut keyed, &mut |a, b| by_id(ids, a, b));
-        keyed.into_iter().map(|(_, d)| d).collect()
+        order_by_score_then_id(&self.fusion.scores, |d| {
+            ids.get(d as usize).copied().unwrap_or_default()
+        })
     }
 
     /// The best (first) 1-based rank of each document in each list, `None` where absent:
@@ -442,7 +457,9 @@ pub fn rrf<S: AsRef<str>>(lists: &[RankedList<'_, S>], k: f64) -> Result<Fusion>
     })
 }
 
-fn rename_list_field(mut e: ScoreError, prefix: &str) -> ScoreError {
+/// An error of [`rrf_indexed`] named for the caller: `lists...` becomes `prefix...`
+/// (weights keep their field).
+pub fn rename_list_field(mut e: ScoreError, prefix: &str) -> ScoreError {
     if e.field == "weights" || e.field.starts_with("weights[") {
         return e;
     }

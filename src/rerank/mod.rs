@@ -43,10 +43,65 @@ pub const STOPWORDS: &[&str] = &[
     "would", "you", "your",
 ];
 
-/// Whether `t` is one of [`STOPWORDS`] (sorted: a binary search, about 7 comparisons
-/// instead of up to 73 for each query term).
+/// A string of at most 8 bytes as one integer (its bytes little-endian, zeros after):
+/// distinct for distinct strings of at most 8 bytes without a zero byte.
+const fn pack8(mut b: &[u8]) -> u64 {
+    let mut x = 0u64;
+    let mut shift = 0;
+    while let [first, rest @ ..] = b {
+        if shift == 64 {
+            break;
+        }
+        x |= (*first as u64) << shift;
+        shift += 8;
+        b = rest;
+    }
+    x
+}
+
+/// The longest built-in stopword, in bytes. (Indexing in the two tables below runs in the
+/// compiler: an index out of bounds there fails the build, never a call.)
+#[allow(clippy::indexing_slicing)]
+const STOPWORD_MAX: usize = {
+    let mut m = 0;
+    let mut i = 0;
+    while i < STOPWORDS.len() {
+        if STOPWORDS[i].len() > m {
+            m = STOPWORDS[i].len();
+        }
+        i += 1;
+    }
+    m
+};
+const _: () = assert!(STOPWORD_MAX <= 8);
+
+/// [`STOPWORDS`] packed ([`pack8`]) and sorted as integers, built at compile time.
+#[allow(clippy::indexing_slicing)]
+const PACKED_STOPWORDS: [u64; STOPWORDS.len()] = {
+    let mut t = [0u64; STOPWORDS.len()];
+    let mut i = 0;
+    while i < t.len() {
+        // Insertion sort: 73 entries, once, in the compiler.
+        let x = pack8(STOPWORDS[i].as_bytes());
+        let mut j = i;
+        while j > 0 && t[j - 1] > x {
+            t[j] = t[j - 1];
+            j -= 1;
+        }
+        t[j] = x;
+        i += 1;
+    }
+    t
+};
+
+/// Whether `t` is one of [`STOPWORDS`]: longer strings at once, the others packed into
+/// one integer and found by bisection of [`PACKED_STOPWORDS`] (7 integer comparisons,
+/// no string comparison). No stopword holds a zero byte, so a term with one (which
+/// packs like a shorter string) is checked against its length as well.
 fn is_builtin_stopword(t: &str) -> bool {
-    STOPWORDS.binary_search(&t).is_ok()
+    t.len() <= STOPWORD_MAX
+        && !t.as_bytes().contains(&0)
+        && PACKED_STOPWORDS.binary_search(&pack8(t.as_bytes())).is_ok()
 }
 
 /// Configuration of the heuristic reranker; defaults are seed 003's.
@@ -251,6 +306,43 @@ fn split_camel<'a>(word: &'a str, mut part: impl FnMut(&'a str)) {
     }
 }
 
+/// The words of an ASCII `query` (runs of ASCII letters and digits), each split as
+/// [`split_camel`] splits it, in one pass over the bytes: what `split` on
+/// `!char::is_alphanumeric` and [`split_camel`] give for ASCII text (for an ASCII
+/// character, `is_alphanumeric`, `is_uppercase`, `is_lowercase` and `is_numeric` are
+/// their ASCII forms), without decoding characters.
+fn ascii_parts<'a>(query: &'a str, mut part: impl FnMut(&'a str)) {
+    let b = query.as_bytes();
+    let n = b.len();
+    let mut i = 0;
+    while i < n {
+        while i < n && !b.get(i).is_some_and(u8::is_ascii_alphanumeric) {
+            i += 1;
+        }
+        let mut start = i;
+        while let Some(&c) = b.get(i).filter(|c| c.is_ascii_alphanumeric()) {
+            if c.is_ascii_uppercase() && i > start {
+                let p = b.get(i - 1).copied().unwrap_or(0);
+                let boundary = p.is_ascii_lowercase()
+                    || p.is_ascii_digit()
+                    || (p.is_ascii_uppercase() && b.get(i + 1).is_some_and(u8::is_ascii_lowercase));
+                if boundary {
+                    if let Some(w) = query.get(start..i) {
+                        part(w);
+                    }
+                    start = i;
+                }
+            }
+            i += 1;
+        }
+        if i > start {
+            if let Some(w) = query.get(start..i) {
+                part(w);
+            }
+        }
+    }
+}
+
 /// Up to this many terms, [`extract_terms`] de-duplicates and looks stopwords up by
 /// scanning the terms (the typical query; cheaper than hashing), beyond with hash sets.
 const LINEAR_TERMS: usize = 16;
@@ -271,43 +363,48 @@ pub fn extract_terms(query: &str, stopwords: Option<&[String]>) -> Vec<String> {
     // Beyond LINEAR_TERMS terms: every term and its position (`terms` is then empty).
     let mut positions: Option<HashMap<String, usize>> = None;
     let mut ascii = String::new();
-    for word in query
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-    {
-        split_camel(word, |part| {
-            // An ASCII string's lowercase is byte-wise.
-            let t: Cow<'_, str> = if part.is_ascii() {
-                ascii.clear();
-                ascii.push_str(part);
-                ascii.make_ascii_lowercase();
-                Cow::Borrowed(&ascii)
-            } else {
-                Cow::Owned(part.to_lowercase())
-            };
-            // Fewer than two characters once lowercased (`İ` makes two), or a built-in
-            // stopword.
-            if t.chars().nth(1).is_none() || (stopwords.is_none() && is_builtin_stopword(&t)) {
-                return;
-            }
-            match &mut positions {
-                Some(map) => {
-                    if !map.contains_key(&*t) {
-                        let n = map.len();
-                        map.insert(t.into_owned(), n);
-                    }
-                }
-                None if terms.iter().any(|x| *x == *t) => {}
-                None if terms.len() < LINEAR_TERMS => terms.push(t.into_owned()),
-                None => {
-                    let mut map: HashMap<String, usize> =
-                        terms.drain(..).enumerate().map(|(i, x)| (x, i)).collect();
+    let mut each_part = |part: &str| {
+        // An ASCII string's lowercase is byte-wise.
+        let t: Cow<'_, str> = if part.is_ascii() {
+            ascii.clear();
+            ascii.push_str(part);
+            ascii.make_ascii_lowercase();
+            Cow::Borrowed(&ascii)
+        } else {
+            Cow::Owned(part.to_lowercase())
+        };
+        // Fewer than two characters once lowercased (`İ` makes two), or a built-in
+        // stopword.
+        if t.chars().nth(1).is_none() || (stopwords.is_none() && is_builtin_stopword(&t)) {
+            return;
+        }
+        match &mut positions {
+            Some(map) => {
+                if !map.contains_key(&*t) {
                     let n = map.len();
                     map.insert(t.into_owned(), n);
-                    positions = Some(map);
                 }
             }
-        });
+            None if terms.iter().any(|x| *x == *t) => {}
+            None if terms.len() < LINEAR_TERMS => terms.push(t.into_owned()),
+            None => {
+                let mut map: HashMap<String, usize> =
+                    terms.drain(..).enumerate().map(|(i, x)| (x, i)).collect();
+                let n = map.len();
+                map.insert(t.into_owned(), n);
+                positions = Some(map);
+            }
+        }
+    };
+    if query.is_ascii() {
+        ascii_parts(query, &mut each_part);
+    } else {
+        for word in query
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+        {
+            split_camel(word, &mut each_part);
+        }
     }
     match (positions, stopwords) {
         (None, None) => terms,
@@ -816,6 +913,88 @@ mod tests {
                 "{q:?} {stop:?}"
             );
         }
+    }
+
+    /// ASCII queries take `ascii_parts` (no character decoding): the same terms as the
+    /// reference, with every built-in stopword in every case, camel-case runs, digits and
+    /// ASCII separators, a zero byte (packs like a shorter string) and words longer than
+    /// any stopword.
+    #[test]
+    fn ascii_queries_match_reference() {
+        let mut words: Vec<String> = [
+            "GraphTraversal",
+            "HTTPServer",
+            "XMLHttpRequest",
+            "aBC",
+            "ABc",
+            "AbC",
+            "a1B2",
+            "x9",
+            "9x",
+            "X9Y",
+            "iPhone",
+            "IOError",
+            "should",
+            "Should",
+            "SHOULD",
+            "shoulder",
+            "thes",
+            "ab",
+            "A",
+            "I",
+            "\0",
+            "th\0",
+            "a\0",
+            "1",
+            "22",
+            "abcdefghij",
+        ]
+        .iter()
+        .map(|w| w.to_string())
+        .collect();
+        for w in STOPWORDS {
+            words.push(w.to_string());
+            words.push(w.to_ascii_uppercase());
+            let mut cap = w.to_string();
+            cap[..1].make_ascii_uppercase();
+            words.push(cap);
+        }
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        let seps = [" ", "", "-", "_", ".", "?", "  ", "\t", "'"];
+        let stop_pool = ["the", "graph", "ab", "x9", "server", "should"];
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        for round in 0..4000 {
+            let n = if round % 2 == 0 {
+                rng.below(14)
+            } else {
+                rng.below(60)
+            };
+            let mut q = String::new();
+            for _ in 0..n {
+                q.push_str(rng.pick(&words));
+                q.push_str(rng.pick(&seps));
+            }
+            assert!(q.is_ascii());
+            let user: Vec<String> = (0..rng.below(4))
+                .map(|_| rng.pick(&stop_pool).to_string())
+                .collect();
+            let stop = (round % 3 != 0).then_some(user.as_slice());
+            assert_eq!(
+                extract_terms(&q, stop),
+                extract_terms_reference(&q, stop),
+                "{q:?} {stop:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn packed_stopwords_are_the_stopwords() {
+        for t in ["th\0", "a\0", "\0", "shoulder", "", "x"] {
+            assert!(!is_builtin_stopword(t), "{t:?}");
+        }
+        let mut sorted: Vec<u64> = STOPWORDS.iter().map(|w| pack8(w.as_bytes())).collect();
+        sorted.sort_unstable();
+        assert_eq!(sorted, PACKED_STOPWORDS);
     }
 
     fn cand(

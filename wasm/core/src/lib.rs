@@ -173,8 +173,9 @@ fn rrf(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     limits.check_lists(lens.len(), "lists")?;
     limits.check_lengths(lens.iter().map(|&n| n as usize), "lists")?;
     limits.check_entries(docs.len(), "lists")?;
-    let ids = ids.range(0, ids.len())?;
-    let mut lists: Vec<Vec<u32>> = Vec::with_capacity(lens.len());
+    // The lists are slices of `docs`; each distinct id is read (and its bounds in the
+    // string table checked) once, at its first occurrence.
+    let mut lists: Vec<&[u32]> = Vec::with_capacity(lens.len());
     let mut at = 0usize;
     let mut next_new = 0u32;
     let mut bytes = 0usize;
@@ -185,7 +186,7 @@ fn rrf(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         for (j, &d) in list.iter().enumerate() {
             if d == next_new {
                 // A distinct id, at its first occurrence: its size and the running total.
-                let id = ids.get(d as usize).copied().unwrap_or_default();
+                let id = ids.get(d as usize)?;
                 limits.check_id(id, || format!("lists[{i}][{j}]"))?;
                 bytes += id.len();
                 if bytes > limits.max_total_text_bytes as usize {
@@ -195,25 +196,26 @@ fn rrf(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
             }
         }
         at += n as usize;
-        lists.push(list.to_vec());
+        lists.push(list);
     }
     let weights =
         calibrank::fuse::resolve_weights(weights.as_deref(), lists.len(), "options.weights")?;
-    let fused = calibrank::fuse::rrf_pre_interned(ids, lists, &weights, k.unwrap_or(DEFAULT_K))
-        .map_err(|e| {
-            if e.field == "k" {
-                e.within("options")
-            } else {
-                e
-            }
-        })?;
-    let order = fused.order();
+    let fusion = rrf_indexed(&lists, &weights, k.unwrap_or(DEFAULT_K), ids.len()).map_err(|e| {
+        if e.field == "k" {
+            e.within("options")
+        } else {
+            calibrank::fuse::rename_list_field(e, "lists")
+        }
+    })?;
+    let order = calibrank::fuse::order_by_score_then_id(&fusion.scores, |d| {
+        ids.get(d as usize).unwrap_or_default()
+    });
     w.u32s(&order);
     w.f64s_from(
         order.len(),
         order
             .iter()
-            .map(|&d| fused.fusion.scores.get(d as usize).copied().unwrap_or(0.0)),
+            .map(|&d| fusion.scores.get(d as usize).copied().unwrap_or(0.0)),
     );
     Ok(())
 }
