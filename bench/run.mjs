@@ -135,8 +135,10 @@ function runWorkloads() {
       const check = checkOf(c.kind, w);
       const p = policy(n, quick);
       const t = compare(comp, p, { gcEachSample: n >= 100_000 });
-      rows.push({ workload: c.workload, api: c.api, n, wasmMs: t.wasm.medianMs, jsMs: t.js.medianMs, samples: p.samples, innerWasm: t.wasm.inner, innerJs: t.js.inner, sameRanking: same, check });
-      log(`  ${c.workload}/${c.api.padEnd(8)} wasm ${fmtMs(t.wasm.medianMs).padStart(10)}  js ${fmtMs(t.js.medianMs).padStart(10)}  x${(t.js.medianMs / t.wasm.medianMs).toFixed(2)}${same ? "" : "  RANKING DIFFERS"}`);
+      const drift = { wasm: t.wasm.drift, js: t.js.drift };
+      rows.push({ workload: c.workload, api: c.api, n, wasmMs: t.wasm.medianMs, jsMs: t.js.medianMs, samples: p.samples, innerWasm: t.wasm.inner, innerJs: t.js.inner, drift, sameRanking: same, check });
+      const moved = Object.entries(drift).filter(([, d]) => d < 0.8 || d > 1.25).map(([k, d]) => `${k} drifted x${d.toFixed(2)}`);
+      log(`  ${c.workload}/${c.api.padEnd(8)} wasm ${fmtMs(t.wasm.medianMs).padStart(10)}  js ${fmtMs(t.js.medianMs).padStart(10)}  x${(t.js.medianMs / t.wasm.medianMs).toFixed(2)}${same ? "" : "  RANKING DIFFERS"}${moved.length ? `  (${moved.join(", ")})` : ""}`);
     }
   }
   return rows;
@@ -186,7 +188,7 @@ function ragCall() {
   const wasm = new lib.Pipeline(cfg);
   const wasmExplain = new lib.Pipeline({ ...cfg, explain: true });
   const js = new baseline.Pipeline(cfg);
-  const p = { samples: 31, minSampleMs: 10, warmupMs: 500 };
+  const p = { samples: 31, minSampleMs: 10, warmupMs: 1000 };
   const t = compare(
     {
       wasm: () => wasm.run(inputs.inputC),

@@ -35,7 +35,7 @@ if (args[0] === "--child") {
       const input = rr ? x.inputC : x.inputB;
       c = { wasm: () => pw.run(input), js: () => pj.run(input) };
     }
-    const t = compare(c, { samples: 31, minSampleMs: 5, warmupMs: 300 });
+    const t = compare(c, { samples: 31, minSampleMs: 5, warmupMs: 1000 });
     out[name] = { wasmMs: t.wasm.medianMs, jsMs: t.js.medianMs };
   }
   console.log(JSON.stringify(out));

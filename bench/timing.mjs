@@ -7,13 +7,21 @@
 
 const now = () => Number(process.hrtime.bigint()) / 1e6; // ms
 
-/** The repetition policy for one size: fewer samples for the big inputs. */
+/**
+ * The repetition policy for one size: fewer samples for the big inputs. The warm-up of
+ * the small sizes is long enough for V8 to have optimized both sides: with 200 ms, the
+ * JS baseline's `Pipeline.run` at N = 10 was often still unoptimized when the samples
+ * began (10.6 us per call at steady state, 14-23 us timed after 200 ms of calls), which
+ * made the package look 1.1x-1.4x faster where it is 0.65x (2026-11-23, seventh session;
+ * docs/performance.md). `drift` in the results flags samples that still moved.
+ */
 export function policy(n, quick = false) {
   let p;
-  if (n <= 10_000) p = { samples: 21, minSampleMs: 5, warmupMs: 200 };
+  if (n <= 1_000) p = { samples: 21, minSampleMs: 5, warmupMs: 1000 };
+  else if (n <= 10_000) p = { samples: 21, minSampleMs: 5, warmupMs: 500 };
   else if (n <= 100_000) p = { samples: 7, minSampleMs: 0, warmupMs: 0 };
   else p = { samples: 1, minSampleMs: 0, warmupMs: 0 }; // N = 1,000,000: one warm-up call, one timed call
-  if (quick) p = { ...p, samples: Math.min(p.samples, 5), warmupMs: Math.min(p.warmupMs, 50) };
+  if (quick) p = { ...p, samples: Math.min(p.samples, 5), warmupMs: Math.min(p.warmupMs, 300) };
   return p;
 }
 
@@ -57,7 +65,13 @@ export function compare(competitors, p, { gcEachSample = false } = {}) {
       times[name].push((now() - t) / k);
     }
   }
-  return Object.fromEntries(names.map((name) => [name, { medianMs: median(times[name]), minMs: Math.min(...times[name]), samples: p.samples, inner: inner[name] }]));
+  // drift: the median of the last third of the samples over the first third's (1.0 at
+  // a steady state; far from it, the warm-up was too short or the machine changed speed).
+  const drift = (xs) => {
+    const k = Math.floor(xs.length / 3);
+    return k === 0 ? 1 : median(xs.slice(-k)) / median(xs.slice(0, k));
+  };
+  return Object.fromEntries(names.map((name) => [name, { medianMs: median(times[name]), minMs: Math.min(...times[name]), samples: p.samples, inner: inner[name], drift: drift(times[name]) }]));
 }
 
 export { median, now };

@@ -11,7 +11,7 @@ use calibrank::pipeline::{
 use calibrank::rerank::CandidateText;
 use calibrank_wasm_shared::decode;
 use calibrank_wasm_shared::jsonw::write_json;
-use calibrank_wasm_shared::wire::{Reader, Strs, Writer};
+use calibrank_wasm_shared::wire::{Reader, Writer};
 use calibrank_wasm_shared::Slab;
 use std::cell::RefCell;
 
@@ -74,13 +74,6 @@ const CROSS_ENCODER: u32 = 128;
 // List flags.
 const WEIGHT: u32 = 1;
 const SCORES: u32 = 2;
-
-fn opt_str<'a>(strs: &Strs<'a>, flags: u32, bit: u32, idx: u32) -> Result<Option<&'a str>> {
-    if flags & bit == 0 {
-        return Ok(None);
-    }
-    strs.get(idx as usize).map(Some)
-}
 
 fn chunk<T: Copy>(xs: &[T], i: usize, n: usize) -> Result<&[T]> {
     xs.get(i * n..(i + 1) * n)
@@ -177,23 +170,41 @@ fn decode_input<'a: 'b, 'b>(
             // An item in no list (the ids of the lists are charged above).
             text.charge(key, || format!("items.{key}"))?;
         }
-        for (bit, at, name) in [
-            (NAME, 2, "name"),
-            (TYPE, 3, "type"),
-            (SUMMARY, 4, "summary"),
-            (CONTENT, 5, "content"),
-            (MOD_STR, 6, "modifiedAt"),
-        ] {
-            if flags & bit != 0 {
-                text.charge(strs.get(t[at] as usize)?, || format!("items.{key}.{name}"))?;
-            }
-        }
-        let modified_at = if flags & MOD_NUM != 0 {
-            Some(TimeRef::Millis(nums[0]))
-        } else if flags & MOD_STR != 0 {
-            Some(TimeRef::Iso(strs.get(t[6] as usize)?))
+        // Each text read once from the table and charged, in this order.
+        let mut field = |at: usize, name: &str| -> Result<Option<&'a str>> {
+            let s = strs.get(t[at] as usize)?;
+            text.charge(s, || format!("items.{key}.{name}"))?;
+            Ok(Some(s))
+        };
+        let item_name = if flags & NAME != 0 {
+            field(2, "name")?
         } else {
             None
+        };
+        let entity_type = if flags & TYPE != 0 {
+            field(3, "type")?
+        } else {
+            None
+        };
+        let summary = if flags & SUMMARY != 0 {
+            field(4, "summary")?
+        } else {
+            None
+        };
+        let content = if flags & CONTENT != 0 {
+            field(5, "content")?
+        } else {
+            None
+        };
+        let modified_str = if flags & MOD_STR != 0 {
+            field(6, "modifiedAt")?
+        } else {
+            None
+        };
+        let modified_at = if flags & MOD_NUM != 0 {
+            Some(TimeRef::Millis(nums[0]))
+        } else {
+            modified_str.map(TimeRef::Iso)
         };
         let fiscal_year = if flags & FISCAL_YEAR != 0 {
             let fy = nums[1];
@@ -212,10 +223,10 @@ fn decode_input<'a: 'b, 'b>(
             None
         };
         let meta = ItemRef {
-            name: opt_str(&strs, flags, NAME, t[2])?,
-            entity_type: opt_str(&strs, flags, TYPE, t[3])?,
-            summary: opt_str(&strs, flags, SUMMARY, t[4])?,
-            content: opt_str(&strs, flags, CONTENT, t[5])?,
+            name: item_name,
+            entity_type,
+            summary,
+            content,
             modified_at,
             fiscal_year,
             cross_encoder_score: (flags & CROSS_ENCODER != 0).then_some(nums[2]),
