@@ -353,8 +353,9 @@ const LINEAR_TERMS: usize = 16;
 /// Terms are de-duplicated keeping the first occurrence: by a scan of at most
 /// `LINEAR_TERMS` (16) terms, beyond by a hash map from each term to its position, which
 /// owns the terms until they are put back in order at the end (one allocation per
-/// distinct term; ASCII parts are lowercased in a reused buffer). The built-in stopwords
-/// are scanned (70 words, mostly rejected on their length). A user list is looked up the
+/// distinct term; ASCII parts are lowercased in a reused buffer). An ASCII query is split in
+/// one pass over its bytes ([`ascii_parts`]). A term is looked up among the 73 built-in
+/// stopwords as one integer ([`is_builtin_stopword`]). A user list is looked up the
 /// other way round: each stopword among the terms (no set of the list, which may be
 /// long), then the terms found dropped: the same terms, in the same order, as dropping
 /// the stopwords before de-duplicating.
@@ -802,10 +803,10 @@ mod tests {
         }
     }
 
-    /// The built-in stopwords are sorted and distinct (`is_builtin_stopword` searches them
-    /// by bisection), and each is found and its neighbours' prefixes are not.
+    /// The built-in stopwords are sorted and distinct, and `is_builtin_stopword` finds
+    /// each and not a word one letter longer, nor other short words.
     #[test]
-    fn builtin_stopwords_are_sorted_for_their_binary_search() {
+    fn builtin_stopwords_are_sorted_and_found() {
         assert!(STOPWORDS.windows(2).all(|w| w[0] < w[1]));
         for w in STOPWORDS {
             assert!(is_builtin_stopword(w), "{w}");
@@ -960,7 +961,11 @@ mod tests {
             words.push(cap);
         }
         let words: Vec<&str> = words.iter().map(String::as_str).collect();
-        let seps = [" ", "", "-", "_", ".", "?", "  ", "\t", "'"];
+        // Separators next to the ASCII letters and digits in the code table too.
+        let seps = [
+            " ", "", "-", "_", ".", "?", "  ", "\t", "'", "/", ":", "@", "[", "`", "{", "\n",
+            "\x7f",
+        ];
         let stop_pool = ["the", "graph", "ab", "x9", "server", "should"];
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
         for round in 0..4000 {

@@ -198,6 +198,15 @@ fn rrf(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         at += n as usize;
         lists.push(list);
     }
+    // The JavaScript numbers the ids in order of first occurrence and sends each once:
+    // then every id was read (and its bounds checked) above.
+    if next_new as usize != ids.len() {
+        return Err(ScoreError::new(
+            ErrorCode::Internal,
+            "",
+            "wire: ids not in order of first occurrence",
+        ));
+    }
     let weights =
         calibrank::fuse::resolve_weights(weights.as_deref(), lists.len(), "options.weights")?;
     let fusion = rrf_indexed(&lists, &weights, k.unwrap_or(DEFAULT_K), ids.len()).map_err(|e| {
