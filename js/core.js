@@ -182,7 +182,7 @@ function kWeightsLimits(input, options) {
         head[1] = v;
       } else if (key === "weights") {
         if (v === undefined || v === null) continue;
-        if (typedArrayKind(v) === "Float64Array") weights = v;
+        if (typedArrayKind(v) === "Float64Array") weights = plainTyped(v, Float64Array);
         else {
           weights = Array.isArray(v) ? numbersOrNull(v) : null;
           if (weights === null) return input.text(toJson(options, "options"));
@@ -214,14 +214,18 @@ export function rrf(lists, options) {
   precheck.lists(lim, nLists, "lists");
   // Plain arrays of small integers: creating a typed array costs about a microsecond,
   // as much as the rest of a small call.
+  // Each list and its length are read once (a Proxy could answer differently later).
   const lens = new Array(nLists);
+  const ls = new Array(nLists);
   let total = 0;
   for (let i = 0; i < nLists; i++) {
     const l = lists[i];
     if (!Array.isArray(l)) throw typeError(`lists[${i}]`, "an array of strings");
-    precheck.length(lim, l.length, `lists[${i}]`);
-    lens[i] = l.length;
-    total += l.length;
+    const n = l.length;
+    precheck.length(lim, n, `lists[${i}]`);
+    ls[i] = l;
+    lens[i] = n;
+    total += n;
   }
   precheck.entries(lim, total, "lists");
   // Interned here (V8 keeps each string's hash): the module gets each distinct id once
@@ -232,7 +236,7 @@ export function rrf(lists, options) {
   let units = 0;
   let k = 0;
   for (let i = 0; i < nLists; i++) {
-    const l = lists[i];
+    const l = ls[i];
     const n = lens[i];
     for (let j = 0; j < n; j++) {
       const id = l[j];
@@ -247,7 +251,7 @@ export function rrf(lists, options) {
       docs[k++] = d;
     }
   }
-  precheck.strings(lim, ids, units, (d) => firstOccurrence(lists, lens, docs, d));
+  precheck.strings(lim, ids, units, (d) => firstOccurrence(lens, docs, d));
   const out = w().call(OP.RRF, kWeightsLimits(new Input(), options).u32s(lens).u32s(docs).strs(ids, units));
   const o = out.u32At();
   const n = out.n;
@@ -259,9 +263,9 @@ export function rrf(lists, options) {
 }
 
 /** `lists[i][j]` of the first occurrence of distinct id `d` (for an error). */
-function firstOccurrence(lists, lens, docs, d) {
+function firstOccurrence(lens, docs, d) {
   let k = 0;
-  for (let i = 0; i < lists.length; i++)
+  for (let i = 0; i < lens.length; i++)
     for (let j = 0; j < lens[i]; j++, k++) if (docs[k] === d) return `lists[${i}][${j}]`;
   return "lists";
 }
@@ -690,12 +694,14 @@ export class Pipeline {
 
   /** Runs the pipeline: fuse, recency, rerank, normalize, calibrate, filter, topN, bands, confidence. */
   run(input) {
-    const h = this.handle();
+    this.handle();
     const lease = scratch.take();
     let e, out;
     try {
       e = encodeInput(input, this.#limits, this.#holdAbove, lease);
-      out = this.#call(h, e);
+      // The handle again, after the caller's getters ran: one of them could have freed
+      // this pipeline (and made another in its slot).
+      out = this.#call(this.handle(), e);
     } finally {
       scratch.give(lease);
     }
@@ -769,7 +775,7 @@ export class Pipeline {
    * `offsets`, results as typed arrays.
    */
   runColumnar(input) {
-    const h = this.handle();
+    this.handle();
     if (!isObject(input)) throw typeError("input", "an object with `docs`, `offsets` and `nDocs`");
     const { docs: docsIn, offsets: offsetsIn, nDocs, weights, modifiedAt, now } = input;
     const lim = this.#limits;
@@ -795,7 +801,8 @@ export class Pipeline {
       head[1] = 1;
       head[2] = now.getTime();
     }
-    const out = state.wire.call(OP.PIPELINE_RUN_COLUMNAR, new Input().u32s([h]).f64s(wts).f64s(mt).u32s(docs).u32s(offsets).f64s(head));
+    // The handle looked up after the caller's getters ran (see `run`).
+    const out = state.wire.call(OP.PIPELINE_RUN_COLUMNAR, new Input().u32s([this.handle()]).f64s(wts).f64s(mt).u32s(docs).u32s(offsets).f64s(head));
     const order = out.u32s();
     const scores = out.f64s();
     const bands = out.u8s();

@@ -130,7 +130,12 @@ const rankedObjects = new WeakSet();
 function argument(input, value, Class, field, lim) {
   if (value instanceof LabObject) {
     if (!(value instanceof Class)) throw typeError(field, `a ${field === "run" ? "Run" : "Qrels"} or a plain object`);
-    return input.u32s([handleOf(value, field)]);
+    // Checked now, looked up again when the call is made: a later argument's `toJSON`
+    // could free this object and make another in its slot.
+    const slot = [handleOf(value, field)];
+    return input.u32s(slot).later(() => {
+      slot[0] = handleOf(value, field);
+    });
   }
   if (Class === Run && typeof value === "object" && value !== null && rankedObjects.has(value)) input.f64s([1]);
   return input.text(runText(value, field, lim));
@@ -181,6 +186,7 @@ function runsArgument(input, runs, lim) {
     return { handles: false, release() {} };
   }
   const made = [];
+  const rs = new Array(runs.length);
   const hs = new Uint32Array(runs.length);
   try {
     for (let i = 0; i < runs.length; i++) {
@@ -191,12 +197,17 @@ function runsArgument(input, runs, lim) {
         made.push(r);
       }
       hs[i] = handleOf(r, `runs[${i}]`);
+      rs[i] = r;
     }
   } catch (e) {
     for (const r of made) r.free();
     throw e;
   }
-  input.u32s(hs);
+  // Looked up again when the call is made: a later run's `toJSON` (or a later
+  // argument's) could have freed a Run and made another in its slot.
+  input.u32s(hs).later(() => {
+    for (let i = 0; i < rs.length; i++) hs[i] = handleOf(rs[i], `runs[${i}]`);
+  });
   return {
     handles: true,
     release() {

@@ -274,10 +274,31 @@ export function numbers(value, field) {
  * or an own `length` getter would be read by the checks made before the call.
  */
 export function plainTyped(value, Kind) {
-  if (Object.getPrototypeOf(value) === Kind.prototype && !Object.prototype.hasOwnProperty.call(value, "length")) return value;
-  const copy = new Kind(typedLength.call(value));
-  copy.set(value);
+  if (Object.getPrototypeOf(value) === Kind.prototype && !Object.prototype.hasOwnProperty.call(value, "length") && fixedBuffer(value)) return value;
+  // A detached buffer has length 0 (and `set` would throw on it).
+  const n = typedLength.call(value);
+  const copy = new Kind(n);
+  if (n > 0) copy.set(value);
   return copy;
+}
+
+const typedBuffer = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), "buffer").get;
+const bufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get;
+const bufferResizable = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "resizable")?.get;
+/**
+ * Whether a typed array's buffer is an ArrayBuffer of fixed length: not shared (another
+ * thread could grow a growable SharedArrayBuffer between the checks and the copy into
+ * wasm memory, or write it meanwhile) and not resizable (caller code run after the
+ * checks could shrink or grow it). Engine getters only: no caller code runs.
+ */
+function fixedBuffer(v) {
+  const b = typedBuffer.call(v);
+  try {
+    bufferByteLength.call(b);
+  } catch {
+    return false; // a SharedArrayBuffer
+  }
+  return bufferResizable === undefined || !bufferResizable.call(b);
 }
 
 /**
@@ -375,6 +396,17 @@ export class Input {
     this.worst = 0;
     // The UTF-16 units of each string table, in order.
     this.units = [];
+    // Functions run by `Wire.call` before it writes anything (see `later`).
+    this.late = null;
+  }
+  /**
+   * Runs `fn` when the call is made, after every argument was read: it fills a section
+   * whose length is already fixed (a handle, looked up after the caller's code that
+   * could free the object and make another in its slot has run).
+   */
+  later(fn) {
+    (this.late ??= []).push(fn);
+    return this;
   }
   none() {
     this.tags.push(NONE);
@@ -574,6 +606,8 @@ export class Wire {
   constructor(module, imports = {}) {
     this.module = module;
     this.imports = imports;
+    /** Whether a `cr_call` is running (see `call`). */
+    this.busy = false;
     this.instantiate();
   }
 
@@ -594,8 +628,17 @@ export class Wire {
     }
   }
 
-  /** Writes `input` (an `Input`), calls operation `op` and returns its `Output`. */
+  /**
+   * Writes `input` (an `Input`), calls operation `op` and returns its `Output`. A call
+   * made while another call into this module is running (the only caller code that
+   * runs with wasm on the stack is `optimizeFusion`'s `onProgress`, an import of the
+   * lab's module) is refused: it would write over the input and output of the call in
+   * flight, and a trap in it would restart the instance under that call.
+   */
   call(op, input) {
+    if (this.busy)
+      throw scoreError("REENTRANT_CALL", "", "called while another call into the same module is running (from optimizeFusion's onProgress): call it once that call has returned");
+    if (input && input.late !== null) for (const f of input.late) f();
     let ptr, len;
     try {
       ptr = this.x.cr_reserve(input ? input.bound : 0);
@@ -604,8 +647,15 @@ export class Wire {
         // Some strings are not ASCII and took more room than the first guess.
         ptr = this.x.cr_reserve(input.worst);
         len = this.write(ptr, input, ptr + input.worst);
+        if (len < 0) throw scoreError("INTERNAL", "", "wire: the input does not fit the room reserved for it");
       }
-      const p = this.x.cr_call(op, len);
+      let p;
+      this.busy = true;
+      try {
+        p = this.x.cr_call(op, len);
+      } finally {
+        this.busy = false;
+      }
       this.views();
       const status = this.u32[p >>> 2];
       const out = new Output(this, p + 8, p + 8 + this.u32[(p >>> 2) + 1]);
@@ -658,7 +708,11 @@ export class Wire {
           const n = lengthOf(v);
           if (pos + 8 * n > limit) return -1;
           u32[h + 1] = n;
-          if (typedArrayKind(v) === "Float64Array") f64.set(v, pos >>> 3);
+          if (typedArrayKind(v) === "Float64Array") {
+            // A typed array is the caller's own (see `plainTyped`); detached since the
+            // checks, its length reads 0 and `set` would throw.
+            if (n > 0) f64.set(v, pos >>> 3);
+          }
           else {
             const o = pos >>> 3;
             for (let i = 0; i < n; i++) f64[o + i] = v[i];
@@ -670,7 +724,9 @@ export class Wire {
           const n = lengthOf(v);
           if (pos + 4 * n > limit) return -1;
           u32[h + 1] = n;
-          if (typedArrayKind(v) === "Uint32Array") u32.set(v, pos >>> 2);
+          if (typedArrayKind(v) === "Uint32Array") {
+            if (n > 0) u32.set(v, pos >>> 2);
+          }
           else {
             const o = pos >>> 2;
             for (let i = 0; i < n; i++) u32[o + i] = v[i];

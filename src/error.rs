@@ -57,6 +57,10 @@ pub enum ErrorCode {
     OutOfRange,
     /// An internal invariant was violated; a bug in calibrank (never expected).
     Internal,
+    /// A module was called while a call into it is still running: from
+    /// `optimizeFusion`'s `onProgress` into `calibrank/lab` (raised by the package's
+    /// JavaScript; the call in flight continues).
+    ReentrantCall,
 }
 
 impl ErrorCode {
@@ -86,11 +90,12 @@ impl ErrorCode {
             ErrorCode::InvalidLabels => "INVALID_LABELS",
             ErrorCode::OutOfRange => "OUT_OF_RANGE",
             ErrorCode::Internal => "INTERNAL",
+            ErrorCode::ReentrantCall => "REENTRANT_CALL",
         }
     }
 
     /// Every code, for documentation and exhaustive tests.
-    pub const ALL: [ErrorCode; 23] = [
+    pub const ALL: [ErrorCode; 24] = [
         ErrorCode::NonFiniteScore,
         ErrorCode::LengthMismatch,
         ErrorCode::EmptyInput,
@@ -114,6 +119,7 @@ impl ErrorCode {
         ErrorCode::InvalidLabels,
         ErrorCode::OutOfRange,
         ErrorCode::Internal,
+        ErrorCode::ReentrantCall,
     ];
 }
 

@@ -22,7 +22,8 @@ export type ErrorCode =
   | "EMPTY_QUERY"
   | "INVALID_LABELS"
   | "OUT_OF_RANGE"
-  | "INTERNAL";
+  | "INTERNAL"
+  | "REENTRANT_CALL";
 
 /** The error every calibrank function throws (both entries share this one class). */
 export declare class ScoreError extends Error {

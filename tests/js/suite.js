@@ -639,6 +639,84 @@ export function tests(lib, golden) {
     throwsScoreError(lib, () => lib.optimizeFusion(qrels, [a], { method: "wsum" }), "EMPTY_INPUT", "runs");
   });
 
+  test("caller code cannot reach a call in flight: onProgress re-entry, handles freed by getters, shared and detached buffers, lists read once", () => {
+    // onProgress runs while the search is in the lab's module: a lab call from it is
+    // refused (and rethrown by optimizeFusion), a core call is another module and works.
+    const a = { q: { x: 3, y: 2, z: 1 } };
+    const b = { q: { z: 9, x: 1 } };
+    const keep = lib.Run.fromObject(a);
+    let inner = null;
+    let coreInside = null;
+    const progress = () => {
+      if (inner !== null) return;
+      coreInside = lib.rrf([["m", "n"]]);
+      try {
+        lib.Run.fromObject(b);
+        inner = "no error";
+      } catch (e) {
+        inner = e.code;
+        throw e;
+      }
+    };
+    throwsScoreError(lib, () => lib.optimizeFusion({ q: { z: 1 } }, [keep, b], { method: "wsum", metric: "mrr" }, progress), "REENTRANT_CALL");
+    eq(inner, "REENTRANT_CALL");
+    eq(coreInside, lib.rrf([["m", "n"]]));
+    eq(keep.toObject(), a, "a Run made before is intact");
+    eq(lib.optimizeFusion({ q: { z: 1 } }, [keep, b], { method: "wsum", metric: "mrr" }).best.score, 1);
+    keep.free();
+    // A handle is looked up after the caller's code has run: a getter that frees the
+    // pipeline (and makes another, which takes its slot) makes the call fail, not run
+    // on the other pipeline.
+    const lists = [{ name: "a", ids: ["x", "y", "z"] }];
+    let other = null;
+    const p = new lib.Pipeline({ topN: 3, minConfidence: 0 });
+    throwsScoreError(lib, () => p.run({ lists, get query() { p.free(); other = new lib.Pipeline({ topN: 1, minConfidence: 0 }); return ""; } }), "INVALID_TYPE", "this");
+    eq(other.run({ lists }).results.length, 1);
+    other.free();
+    const pc = new lib.Pipeline({ topN: 3, minConfidence: 0 });
+    const columnar = { docs: new Uint32Array([0, 1, 2]), offsets: new Uint32Array([0, 3]) };
+    throwsScoreError(lib, () => pc.runColumnar({ ...columnar, get nDocs() { pc.free(); other = new lib.Pipeline({ topN: 1, minConfidence: 0 }); return 3; } }), "INVALID_TYPE", "this");
+    other.free();
+    const qa = lib.Qrels.fromObject({ q1: { d1: 1 } });
+    let made = null;
+    const evil = { q1: { toJSON() { qa.free(); made = lib.Qrels.fromObject({ q1: { d2: 1 } }); return { d1: 2, d2: 1 }; } } };
+    throwsScoreError(lib, () => lib.evaluate(qa, evil, ["mrr"]), "INVALID_TYPE", "qrels");
+    made.free();
+    const r1 = lib.Run.fromObject({ q: { d1: 1 } });
+    const r2 = lib.Run.fromObject({ q: { d2: 1 } });
+    const laterRun = { q: { toJSON() { r2.free(); made = lib.Run.fromObject({ q: { d9: 1 } }); return { d3: 1 }; } } };
+    throwsScoreError(lib, () => lib.fuseRuns([r1, r2, laterRun], { method: "sum" }), "INVALID_TYPE", "runs[1]");
+    made.free();
+    r1.free();
+    // Typed arrays on a shared or resizable buffer are copied before the checks; a
+    // detached one reads as empty.
+    const want = lib.rrfColumnar(new Uint32Array([0, 1, 1, 2]), new Uint32Array([0, 2, 4]), 3);
+    if (typeof SharedArrayBuffer === "function") {
+      const docs = new Uint32Array(new SharedArrayBuffer(16));
+      docs.set([0, 1, 1, 2]);
+      eq(lib.rrfColumnar(docs, new Uint32Array([0, 2, 4]), 3), want, "shared buffer");
+    }
+    let resizable = null;
+    try {
+      resizable = new ArrayBuffer(16, { maxByteLength: 64 });
+    } catch {}
+    if (resizable !== null && resizable.resizable) {
+      const docs = new Uint32Array(resizable);
+      docs.set([0, 1, 1, 2]);
+      // Shrunk by an options getter after `docs` was read: the copy keeps its length.
+      eq(lib.rrfColumnar(docs, new Uint32Array([0, 2, 4]), 3, { get k() { resizable.resize(4); return 60; } }), want, "resizable buffer");
+    }
+    if (typeof structuredClone === "function") {
+      const docs = new Uint32Array([0, 1]);
+      structuredClone(docs.buffer, { transfer: [docs.buffer] });
+      eq(lib.rrfColumnar(docs, new Uint32Array([0, 0]), 3), lib.rrfColumnar(new Uint32Array(0), new Uint32Array([0, 0]), 3), "detached reads as empty");
+    }
+    // A list whose length answers differently on each read: read once.
+    let reads = 0;
+    const shifty = new Proxy(["a", "b", "c"], { get: (t, k) => (k === "length" ? [3, 1, 3][Math.min(reads++, 2)] : t[k]) });
+    eq(lib.rrf([shifty]), lib.rrf([["a", "b", "c"]]));
+  });
+
   test("fitting, calibration error and band proposals", () => {
     const platt = lib.fitPlatt([5, -4, 1], [1, 0, 0]);
     eq(platt.method, "platt");

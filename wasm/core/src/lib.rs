@@ -199,7 +199,14 @@ fn rrf(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         lists.push(list);
     }
     // The JavaScript numbers the ids in order of first occurrence and sends each once:
-    // then every id was read (and its bounds checked) above.
+    // then every id was read (and its bounds checked) above. The lists cover `docs`.
+    if at != docs.len() {
+        return Err(ScoreError::new(
+            ErrorCode::Internal,
+            "",
+            "wire: list lengths",
+        ));
+    }
     if next_new as usize != ids.len() {
         return Err(ScoreError::new(
             ErrorCode::Internal,
