@@ -207,7 +207,10 @@ export interface OptimizeProgress {
 /**
  * Grid search over a fusion method's weights (step 0.1, summing to 1) or RRF `k`
  * (10..100), maximizing a metric on judgements, like ranx's `optimize_fusion`;
- * `onProgress({ done, total, bestScore })` is called after every configuration.
+ * `onProgress({ done, total, bestScore })` is called after every configuration, while
+ * the search runs in the lab's module: a `calibrank/lab` function called from it throws
+ * `ScoreError` `REENTRANT_CALL` (the `calibrank` functions may be called). An exception
+ * thrown by `onProgress` stops the reports and is rethrown once the search returns.
  */
 export declare function optimizeFusion(
   qrels: Qrels | QrelsObject,
