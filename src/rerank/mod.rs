@@ -13,7 +13,11 @@
 //!   interface 1.1, type 1.1, document 1.2, section 1.1, file 0.7, module 0.8), 1.0 for
 //!   unknown or missing types. Every factor is configurable.
 //!
-//! **Query terms**: [`extract_terms`] and the stopwords, in `terms.rs` (rules described there).
+//! **Query terms** ([`extract_terms`], in `terms.rs`): camelCase words split
+//! (`GraphTraversal` -> `graph traversal`, `HTTPServer` -> `http server`), then every
+//! non-alphanumeric character (snake_case, kebab-case), lowercased (Unicode); terms of
+//! one character and the built-in English [`STOPWORDS`] dropped; de-duplicated keeping
+//! the first occurrence.
 //!
 //! **Cross-encoder scores.** External scores of the first `candidateLimit` candidates
 //! are min-max normalized per query (`(s - min) / (max - min)`; when all are equal every

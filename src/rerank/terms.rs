@@ -146,7 +146,7 @@ fn ascii_parts<'a>(query: &'a str, mut part: impl FnMut(&'a str)) {
 /// scanning the terms (the typical query; cheaper than hashing), beyond with hash sets.
 const LINEAR_TERMS: usize = 16;
 
-/// Extracts query terms (see the module documentation), in time linear in the length
+/// Extracts query terms (the rules: [`crate::rerank`]'s documentation), in time linear in the length
 /// of the query and of the stopword list.
 ///
 /// Terms are de-duplicated keeping the first occurrence: by a scan of at most
