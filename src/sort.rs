@@ -27,7 +27,7 @@ impl<T: Clone> StableSort<T> for [T] {
     }
 }
 
-/// Sorts `v` stably by `cmp`: insertion sort on runs of [`RUN`], then bottom-up merges
+/// Sorts `v` stably by `cmp`: insertion sort on runs of `RUN`, then bottom-up merges
 /// through one scratch copy.
 pub fn sort_by<T: Clone, F: FnMut(&T, &T) -> Ordering>(v: &mut [T], mut cmp: F) {
     let n = v.len();
@@ -103,7 +103,7 @@ fn merge_pass<T: Clone, F: FnMut(&T, &T) -> Ordering>(
 
 /// A sort key and an index: the one element type the hot paths sort with the standard
 /// library (its `sort_unstable` is instantiated once, for this type and its natural
-/// order; the partial selection is [`select_smallest`]). The key is usually [`crate::fuse::descending_key`] of a
+/// order; the partial selection is `select_smallest`). The key is usually [`crate::fuse::descending_key`] of a
 /// score; the index identifies the item and breaks ties.
 pub type Keyed = (u64, u32);
 

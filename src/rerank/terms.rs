@@ -153,8 +153,8 @@ const LINEAR_TERMS: usize = 16;
 /// `LINEAR_TERMS` (16) terms, beyond by a hash map from each term to its position, which
 /// owns the terms until they are put back in order at the end (one allocation per
 /// distinct term; ASCII parts are lowercased in a reused buffer). An ASCII query is split in
-/// one pass over its bytes ([`ascii_parts`]). A term is looked up among the 73 built-in
-/// stopwords as one integer ([`is_builtin_stopword`]). A user list is looked up the
+/// one pass over its bytes (`ascii_parts`). A term is looked up among the 73 built-in
+/// stopwords as one integer (`is_builtin_stopword`). A user list is looked up the
 /// other way round: each stopword among the terms (no set of the list, which may be
 /// long), then the terms found dropped: the same terms, in the same order, as dropping
 /// the stopwords before de-duplicating.
