@@ -140,3 +140,17 @@ export function makeInputs(n) {
     columnar: { docs, offsets, nDocs: u, modifiedAt: mtimes, now: NOW },
   };
 }
+
+/**
+ * The package's call and the JS baseline's for one small-N workload (a: `rrf`, b: the
+ * pipeline, c: with the reranker) on `inputs` (`makeInputs(n)`), as `make bench` makes
+ * them: `{ wasm, js }` for bench/timing.mjs's `compare`.
+ */
+export function competitors(lib, baseline, workload, inputs) {
+  if (workload === "a") return { wasm: () => lib.rrf(inputs.strLists, { limits: BENCH_LIMITS }), js: () => baseline.rrf(inputs.strLists) };
+  const rerank = workload === "c";
+  const pw = new lib.Pipeline(pipelineConfig(rerank));
+  const pj = new baseline.Pipeline(pipelineConfig(rerank));
+  const input = rerank ? inputs.inputC : inputs.inputB;
+  return { wasm: () => pw.run(input), js: () => pj.run(input) };
+}

@@ -9,6 +9,7 @@
 import { spawnSync } from "node:child_process";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { compare, median } from "./timing.mjs";
 
 const WORKLOADS = [
   ["a10", "a", 10],
@@ -21,21 +22,10 @@ const args = process.argv.slice(2);
 if (args[0] === "--child") {
   const gen = await import("./gen.mjs");
   const baseline = await import("./baseline/calibrank-baseline.mjs");
-  const { compare } = await import("./timing.mjs");
   const lib = await import(pathToFileURL(join(args[1], "node.mjs")).href);
   const out = {};
   for (const [name, w, n] of WORKLOADS) {
-    const x = gen.makeInputs(n);
-    let c;
-    if (w === "a") c = { wasm: () => lib.rrf(x.strLists, { limits: gen.BENCH_LIMITS }), js: () => baseline.rrf(x.strLists) };
-    else {
-      const rr = w === "c";
-      const pw = new lib.Pipeline(gen.pipelineConfig(rr));
-      const pj = new baseline.Pipeline(gen.pipelineConfig(rr));
-      const input = rr ? x.inputC : x.inputB;
-      c = { wasm: () => pw.run(input), js: () => pj.run(input) };
-    }
-    const t = compare(c, { samples: 31, minSampleMs: 5, warmupMs: 1000 });
+    const t = compare(gen.competitors(lib, baseline, w, gen.makeInputs(n)), { samples: 31, minSampleMs: 5, warmupMs: 1000 });
     out[name] = { wasmMs: t.wasm.medianMs, jsMs: t.js.medianMs };
   }
   console.log(JSON.stringify(out));
@@ -58,10 +48,6 @@ for (let r = 0; r < rounds; r++)
     got[i].push(JSON.parse(p.stdout));
     console.error(`round ${r + 1}/${rounds} ${dir}`);
   }
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 console.log(`| build | ${WORKLOADS.map(([w]) => `${w} JS / wasm (wasm µs)`).join(" | ")} |`);
 console.log(`|---|${WORKLOADS.map(() => "---:").join("|")}|`);
 for (const [i, dir] of dirs.entries()) {

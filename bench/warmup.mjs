@@ -19,16 +19,6 @@ if (!["a", "b", "c"].includes(w) || !(Number(n) > 0) || !(Number(warm) >= 0)) {
   process.exit(2);
 }
 const lib = await import(pathToFileURL(join(resolve(dir ?? "pkg"), "node.mjs")).href);
-const x = gen.makeInputs(Number(n));
-let c;
-if (w === "a") c = { wasm: () => lib.rrf(x.strLists, { limits: gen.BENCH_LIMITS }), js: () => baseline.rrf(x.strLists) };
-else {
-  const rr = w === "c";
-  const pw = new lib.Pipeline(gen.pipelineConfig(rr));
-  const pj = new baseline.Pipeline(gen.pipelineConfig(rr));
-  const input = rr ? x.inputC : x.inputB;
-  c = { wasm: () => pw.run(input), js: () => pj.run(input) };
-}
-const t = compare(c, { samples: 21, minSampleMs: 5, warmupMs: Number(warm) });
+const t = compare(gen.competitors(lib, baseline, w, gen.makeInputs(Number(n))), { samples: 21, minSampleMs: 5, warmupMs: Number(warm) });
 const us = (ms) => (ms * 1000).toFixed(2);
 console.log(`${w} N=${n} warm-up ${warm} ms: package ${us(t.wasm.medianMs)} us, JS ${us(t.js.medianMs)} us, JS / package ${(t.js.medianMs / t.wasm.medianMs).toFixed(2)}x (drift ${t.wasm.drift.toFixed(2)} / ${t.js.drift.toFixed(2)})`);

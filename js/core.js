@@ -2,7 +2,7 @@
 // input buffer and makes one call into calibrank_core.wasm (js/wire.js); the numbers
 // all come from the module.
 import { ScoreError } from "./score_error.js";
-import { ModuleState, Input, Scratch, plainTyped, precheck, toJson, numbers, indices, scoreError, typeError, typedArrayKind, isMap, utf8Length } from "./wire.js";
+import { ModuleState, Input, Scratch, checkedCopy, plainTyped, precheck, toJson, numbers, indices, scoreError, typeError, typedArrayKind, isMap, utf8Length } from "./wire.js";
 
 export { ScoreError };
 
@@ -146,20 +146,6 @@ export function queryConfidence(scores, options) {
 // ------------------------------------------------------------------ fusion
 
 const isPlainObject = (v) => typeof v === "object" && v !== null && Object.getPrototypeOf(v) === Object.prototype;
-/**
- * A copy of an array whose elements are all numbers, else null (an index loop: the
- * array's methods may be replaced; each element read once, see wire.js `numbers`).
- */
-function numbersOrNull(a) {
-  const n = a.length;
-  const out = new Array(n);
-  for (let i = 0; i < n; i++) {
-    const x = a[i];
-    if (typeof x !== "number") return null;
-    out[i] = x;
-  }
-  return out;
-}
 const isU32 = (v) => typeof v === "number" && v >= 0 && v <= 0xffffffff && Math.floor(v) === v;
 
 /**
@@ -184,7 +170,8 @@ function kWeightsLimits(input, options) {
         if (v === undefined || v === null) continue;
         if (typedArrayKind(v) === "Float64Array") weights = plainTyped(v, Float64Array);
         else {
-          weights = Array.isArray(v) ? numbersOrNull(v) : null;
+          // Copied (each element read once), or null: the module reads the JSON text.
+          weights = Array.isArray(v) ? checkedCopy(v, () => null) : null;
           if (weights === null) return input.text(toJson(options, "options"));
         }
       } else if (key === "limits") {

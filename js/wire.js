@@ -265,7 +265,7 @@ export function utf8Length(s) {
 export function numbers(value, field) {
   if (typedArrayKind(value) === "Float64Array") return plainTyped(value, Float64Array);
   if (!Array.isArray(value)) throw typeError(field, "a Float64Array or an array of numbers");
-  return checkedCopy(value, field, (i) => typeError(`${field}[${i}]`, "a number"));
+  return checkedCopy(value, (i) => typeError(`${field}[${i}]`, "a number"));
 }
 
 /**
@@ -304,14 +304,20 @@ function fixedBuffer(v) {
 /**
  * A copy of an array of numbers, each element read once: the array may be a Proxy whose
  * traps would otherwise run again when the section is written into wasm memory (and
- * could call the package in the middle of that, or answer another length).
+ * could call the package in the middle of that, or answer another length). At the first
+ * element that is not a number, `notNumber(i)` gives the error to throw, or null to
+ * return null instead.
  */
-function checkedCopy(value, field, notNumber) {
+export function checkedCopy(value, notNumber) {
   const n = value.length;
   const out = new Array(n);
   for (let i = 0; i < n; i++) {
     const x = value[i];
-    if (typeof x !== "number") throw notNumber(i);
+    if (typeof x !== "number") {
+      const e = notNumber(i);
+      if (e === null) return null;
+      throw e;
+    }
     out[i] = x;
   }
   return out;
@@ -321,7 +327,7 @@ function checkedCopy(value, field, notNumber) {
 export function indices(value, field) {
   if (typedArrayKind(value) === "Uint32Array") return plainTyped(value, Uint32Array);
   if (!Array.isArray(value)) throw typeError(field, "a Uint32Array or an array of whole numbers");
-  return checkedCopy(value, field, (i) => scoreError("INVALID_TYPE", `${field}[${i}]`, "expected a whole number in 0..2^32"));
+  return checkedCopy(value, (i) => scoreError("INVALID_TYPE", `${field}[${i}]`, "expected a whole number in 0..2^32"));
 }
 
 // ------------------------------------------------------------------ encoder
@@ -487,6 +493,20 @@ function writeString(u8, pos, s, limit) {
   if (n === 0) return pos;
   const r = utf8.encodeInto(s, u8.subarray(pos, limit));
   return r.read < n ? -1 : pos + r.written;
+}
+
+/**
+ * Writes strings `v` one after the other from `base` and their end offsets (from `base`)
+ * at `u32[o + 1..]`; returns the end, or -1 if they do not fit before `limit`.
+ */
+function writeEach(u8, u32, o, base, v, limit) {
+  let end = base;
+  for (let i = 0; i < v.length; i++) {
+    end = writeString(u8, end, v[i], limit);
+    if (end < 0) return -1;
+    u32[o + i + 1] = end - base;
+  }
+  return end;
 }
 
 // ------------------------------------------------------------------ decoder
@@ -751,12 +771,8 @@ export class Wire {
           if (input.units[table++] <= SMALL_TABLE) {
             // A few short strings: written one by one (ASCII ones without TextEncoder),
             // cheaper than joining them first.
-            let end = base;
-            for (let i = 0; i < n; i++) {
-              end = writeString(u8, end, v[i], limit);
-              if (end < 0) return -1;
-              u32[o + i + 1] = end - base;
-            }
+            const end = writeEach(u8, u32, o, base, v, limit);
+            if (end < 0) return -1;
             pos = pad8(end);
             break;
           }
@@ -770,20 +786,16 @@ export class Wire {
             if (r.read < joined.length) return -1;
             written = r.written;
           }
-          let end = base;
+          let end = base + written;
           if (written === joined.length) {
             let off = 0;
             for (let i = 0; i < n; i++) {
               off += v[i].length;
               u32[o + i + 1] = off;
             }
-            end = base + written;
           } else {
-            for (let i = 0; i < n; i++) {
-              end = writeString(u8, end, v[i], limit);
-              if (end < 0) return -1;
-              u32[o + i + 1] = end - base;
-            }
+            end = writeEach(u8, u32, o, base, v, limit);
+            if (end < 0) return -1;
           }
           pos = pad8(end);
           break;

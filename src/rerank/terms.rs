@@ -331,6 +331,46 @@ mod tests {
         terms
     }
 
+    /// Random queries of `words` joined by `seps`, half of them beyond `LINEAR_TERMS`
+    /// terms (the hash map), with up to `max_user - 1` user stopwords from `stop_pool` in
+    /// two rounds of three: `extract_terms` gives the reference's terms. Every query is
+    /// checked to be ASCII when all the pieces are.
+    fn matches_reference_on_random_queries(
+        seed: u64,
+        rounds: usize,
+        words: &[&str],
+        seps: &[&str],
+        stop_pool: &[&str],
+        max_user: usize,
+    ) {
+        let ascii = words.iter().chain(seps).all(|w| w.is_ascii());
+        let mut rng = Rng(seed);
+        for round in 0..rounds {
+            let n = if round % 2 == 0 {
+                rng.below(14)
+            } else {
+                rng.below(60)
+            };
+            let mut q = String::new();
+            for _ in 0..n {
+                q.push_str(rng.pick(words));
+                q.push_str(rng.pick(seps));
+            }
+            if ascii {
+                assert!(q.is_ascii());
+            }
+            let user: Vec<String> = (0..rng.below(max_user))
+                .map(|_| rng.pick(stop_pool).to_string())
+                .collect();
+            let stop = (round % 3 != 0).then_some(user.as_slice());
+            assert_eq!(
+                extract_terms(&q, stop),
+                extract_terms_reference(&q, stop),
+                "{q:?} {stop:?}"
+            );
+        }
+    }
+
     #[test]
     fn extract_terms_matches_reference() {
         let words = [
@@ -383,35 +423,21 @@ mod tests {
             "i\u{307}stanbul",
             "σας",
         ];
-        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
-        for round in 0..3000 {
-            // Half the queries beyond LINEAR_TERMS terms (the hash map).
-            let n = if round % 2 == 0 {
-                rng.below(14)
-            } else {
-                rng.below(60)
-            };
-            let mut q = String::new();
-            for _ in 0..n {
-                q.push_str(rng.pick(&words));
-                q.push_str(rng.pick(&seps));
-            }
-            let user: Vec<String> = (0..rng.below(6))
-                .map(|_| rng.pick(&stop_pool).to_string())
-                .collect();
-            let stop = (round % 3 != 0).then_some(user.as_slice());
-            assert_eq!(
-                extract_terms(&q, stop),
-                extract_terms_reference(&q, stop),
-                "{q:?} {stop:?}"
-            );
-        }
+        matches_reference_on_random_queries(
+            0x2545_F491_4F6C_DD1D,
+            3000,
+            &words,
+            &seps,
+            &stop_pool,
+            6,
+        );
     }
 
     /// ASCII queries take `ascii_parts` (no character decoding): the same terms as the
-    /// reference, with every built-in stopword in every case, camel-case runs, digits and
-    /// ASCII separators, a zero byte (packs like a shorter string) and words longer than
-    /// any stopword.
+    /// reference, with every built-in stopword in every case, camel-case runs, digits,
+    /// ASCII separators (a zero byte among them: words holding one are split there, so
+    /// `packed_stopwords_are_the_stopwords` tests the zero-byte rule directly) and words
+    /// longer than any stopword.
     #[test]
     fn ascii_queries_match_reference() {
         let mut words: Vec<String> = [
@@ -459,29 +485,14 @@ mod tests {
             "\x7f",
         ];
         let stop_pool = ["the", "graph", "ab", "x9", "server", "should"];
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-        for round in 0..4000 {
-            let n = if round % 2 == 0 {
-                rng.below(14)
-            } else {
-                rng.below(60)
-            };
-            let mut q = String::new();
-            for _ in 0..n {
-                q.push_str(rng.pick(&words));
-                q.push_str(rng.pick(&seps));
-            }
-            assert!(q.is_ascii());
-            let user: Vec<String> = (0..rng.below(4))
-                .map(|_| rng.pick(&stop_pool).to_string())
-                .collect();
-            let stop = (round % 3 != 0).then_some(user.as_slice());
-            assert_eq!(
-                extract_terms(&q, stop),
-                extract_terms_reference(&q, stop),
-                "{q:?} {stop:?}"
-            );
-        }
+        matches_reference_on_random_queries(
+            0x9E37_79B9_7F4A_7C15,
+            4000,
+            &words,
+            &seps,
+            &stop_pool,
+            4,
+        );
     }
 
     #[test]

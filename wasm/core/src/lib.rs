@@ -198,20 +198,13 @@ fn rrf(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         at += n as usize;
         lists.push(list);
     }
-    // The JavaScript numbers the ids in order of first occurrence and sends each once:
-    // then every id was read (and its bounds checked) above. The lists cover `docs`.
-    if at != docs.len() {
+    // The JavaScript sends lists that cover `docs`, and numbers the ids in order of first
+    // occurrence, each once: then every id was read (and its bounds checked) above.
+    if at != docs.len() || next_new as usize != ids.len() {
         return Err(ScoreError::new(
             ErrorCode::Internal,
             "",
-            "wire: list lengths",
-        ));
-    }
-    if next_new as usize != ids.len() {
-        return Err(ScoreError::new(
-            ErrorCode::Internal,
-            "",
-            "wire: ids not in order of first occurrence",
+            "wire: list lengths, or ids not in order of first occurrence",
         ));
     }
     let weights =
