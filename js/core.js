@@ -149,45 +149,72 @@ const isPlainObject = (v) => typeof v === "object" && v !== null && Object.getPr
 const isU32 = (v) => typeof v === "number" && v >= 0 && v <= 0xffffffff && Math.floor(v) === v;
 
 /**
- * Writes `{ k?, weights?, limits? }` (rrf, rrfColumnar): in the compact numeric form when
- * every value is a plain number (no JSON on either side), else as JSON text (which the
- * module reads to the same options, or to the same error).
+ * Reads `{ k?, weights?, limits? }` (rrf, rrfColumnar) in one pass: `lim`, the limits of
+ * `fn` for the checks made before copying (as `LimitTable.effective` makes them: null
+ * when the module alone must check), and the options in the compact numeric form when
+ * every value is a plain number (`head`, `weights`; no JSON on either side). `json`: the
+ * options must cross as JSON text instead (the module reads it to the same options, or
+ * to the same error); `writeKWeightsLimits` then reads them again, with JSON.stringify.
+ * `rrf` calls it first, before its lists; `rrfColumnar` after copying its typed arrays
+ * (an options getter that resizes their buffer must find them copied).
  */
-function kWeightsLimits(input, options) {
-  const head = [0, 0, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN];
-  let weights;
-  if (options !== undefined && options !== null) {
-    if (!isPlainObject(options)) return input.text(toJson(options, "options"));
-    const slot = state.limits().slot;
-    for (const key in options) {
-      const v = options[key];
-      if (key === "k") {
-        if (v === undefined || v === null) continue;
-        if (typeof v !== "number") return input.text(toJson(options, "options"));
-        head[0] = 1;
-        head[1] = v;
-      } else if (key === "weights") {
-        if (v === undefined || v === null) continue;
-        if (typedArrayKind(v) === "Float64Array") weights = plainTyped(v, Float64Array);
+function kWeightsLimits(options, fn) {
+  const table = state.limits();
+  const base = table.defaultsFor(fn);
+  const r = { lim: base, head: [0, 0, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN], weights: undefined, json: false };
+  if (options === undefined || options === null) return r;
+  const asJson = () => {
+    r.json = true;
+    r.lim = state.limitsOf(options, fn);
+    return r;
+  };
+  if (!isPlainObject(options)) return asJson();
+  const { slot, ceilings } = table;
+  const head = r.head;
+  for (const key in options) {
+    const v = options[key];
+    if (key === "k") {
+      if (v === undefined || v === null) continue;
+      if (typeof v !== "number") return asJson();
+      head[0] = 1;
+      head[1] = v;
+    } else if (key === "weights") {
+      if (v === undefined || v === null) continue;
+      if (typedArrayKind(v) === "Float64Array") r.weights = plainTyped(v, Float64Array);
+      else {
+        // Copied (each element read once), or null: the module reads the JSON text.
+        r.weights = Array.isArray(v) ? checkedCopy(v, () => null) : null;
+        if (r.weights === null) return asJson();
+      }
+    } else if (key === "limits") {
+      if (v === undefined || v === null) continue;
+      if (!isPlainObject(v)) return asJson();
+      // One pass for both: the compact form's slots and the checks' limits (as
+      // `LimitTable.effective` makes them: a value the module would refuse leaves the
+      // checks to the module).
+      let lim = r.lim;
+      for (const name in v) {
+        const i = slot[name];
+        const x = v[name];
+        if (x === undefined || x === null) continue;
+        if (i === undefined || !isU32(x)) return asJson();
+        head[2 + i] = x;
+        if (lim === null) continue;
+        if (x < 1 || x > ceilings[name]) lim = null;
         else {
-          // Copied (each element read once), or null: the module reads the JSON text.
-          weights = Array.isArray(v) ? checkedCopy(v, () => null) : null;
-          if (weights === null) return input.text(toJson(options, "options"));
+          if (lim === base) lim = { ...base };
+          lim[name] = x;
         }
-      } else if (key === "limits") {
-        if (v === undefined || v === null) continue;
-        if (!isPlainObject(v)) return input.text(toJson(options, "options"));
-        for (const name in v) {
-          const i = slot[name];
-          const x = v[name];
-          if (x === undefined || x === null) continue;
-          if (i === undefined || !isU32(x)) return input.text(toJson(options, "options"));
-          head[2 + i] = x;
-        }
-      } else return input.text(toJson(options, "options"));
-    }
+      }
+      r.lim = lim;
+    } else return asJson();
   }
-  return input.f64s(head).f64s(weights);
+  return r;
+}
+
+/** The options `kWeightsLimits` read, written into `input`. */
+function writeKWeightsLimits(input, o, options) {
+  return o.json ? input.text(toJson(options, "options")) : input.f64s(o.head).f64s(o.weights);
 }
 
 /**
@@ -195,7 +222,8 @@ function kWeightsLimits(input, options) {
  * score first (ties: id ascending, by UTF-8 bytes).
  */
 export function rrf(lists, options) {
-  const lim = limitsOf(options, "rrf");
+  const opts = kWeightsLimits(options, "rrf");
+  const lim = opts.lim;
   if (!Array.isArray(lists)) throw typeError("lists", "an array of arrays of strings");
   const nLists = lists.length;
   precheck.lists(lim, nLists, "lists");
@@ -239,7 +267,7 @@ export function rrf(lists, options) {
     }
   }
   precheck.strings(lim, ids, units, (d) => firstOccurrence(lens, docs, d));
-  const out = w().call(OP.RRF, kWeightsLimits(new Input(), options).u32s(lens).u32s(docs).strs(ids, units));
+  const out = w().call(OP.RRF, writeKWeightsLimits(new Input(), opts, options).u32s(lens).u32s(docs).strs(ids, units));
   const o = out.u32At();
   const n = out.n;
   const s = out.f64At();
@@ -267,7 +295,7 @@ export function rrfColumnar(docs, offsets, nDocs, options) {
   const o = indices(offsets, "offsets");
   if (typeof nDocs !== "number") throw typeError("nDocs", "a number");
   precheck.columnar(lim, d.length, "docs");
-  const out = w().call(OP.RRF_COLUMNAR, kWeightsLimits(new Input(), options).indices(d).indices(o).f64s([nDocs]));
+  const out = w().call(OP.RRF_COLUMNAR, writeKWeightsLimits(new Input(), kWeightsLimits(options, "rrfColumnar"), options).indices(d).indices(o).f64s([nDocs]));
   return { order: out.u32s(), scores: out.f64s() };
 }
 
