@@ -22,9 +22,9 @@ const tmp = mkdtempSync(join(tmpdir(), "calibrank-capture-"));
 try {
   cpSync(resolve(pkgDir), tmp, { recursive: true });
   const entry = join(tmp, "node.mjs");
-  const anchor = "const p = this.x.cr_call(op, len);";
+  const anchor = "p = this.x.cr_call(op, len);";
   const src = readFileSync(entry, "utf8");
-  if (!src.includes(anchor)) throw new Error(`node.mjs has no "${anchor}": js/wire.js changed, update bench/capture.mjs`);
+  if (src.split(anchor).length !== 2) throw new Error(`node.mjs has not exactly one "${anchor}": js/wire.js changed, update bench/capture.mjs`);
   // The held texts the import writes (a pipeline with the heuristic reranker given more
   // items than its pool), for replay.rs's REPLAY_TEXTS.
   const textsAnchor = "const len = wire.write(out, inp, out + cap);";
@@ -52,6 +52,8 @@ try {
   const x = gen.makeInputs(10);
   record("b10", () => pipes.b.run(x.inputB));
   record("c10", () => pipes.c.run(x.inputC));
+  // The RAG call (3 x 20 candidates, workload c).
+  record("c20", () => pipes.c.run(gen.makeInputs(20).inputC));
   record("one", () => pipes.one.run({ lists: [{ name: "a", ids: ["x"] }] }));
   record("a10", () => lib.rrf(x.strLists, { limits: gen.BENCH_LIMITS }));
   // N = 1,000: (c) holds its texts back; the import's answer goes to cap-c1000-texts.bin.

@@ -5,7 +5,7 @@
 # Deterministic (two runs agree within about 0.3%), unlike timings on a shared machine
 # and unlike bench/icount.mjs's whole calls, whose garbage collections move the counts
 # by a few percent between runs.
-#   bench/wasm-icount.sh PKG_DIR... [-- WORKLOAD...]   (workloads: a10 b10 c10 one b1000)
+#   bench/wasm-icount.sh PKG_DIR... [-- WORKLOAD...]   (workloads: a10 b10 c10 c20 one b1000)
 set -euo pipefail
 pkgs=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do pkgs+=("$(realpath "$1")"); shift; done
