@@ -11,29 +11,24 @@
 // asks for the pool's held texts: REPLAY_TEXTS=OUT_DIR/cap-c1000-texts.bin gives them.
 // The package is copied to a temporary directory and its Node entry patched there to
 // record each call's input; the package itself is not touched.
-import { cpSync, mkdtempSync, readFileSync, writeFileSync, rmSync, mkdirSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { tmpdir } from "node:os";
-import { pathToFileURL } from "node:url";
+import { writeFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
 import * as gen from "./gen.mjs";
+import { importPatched } from "./patched-entry.mjs";
 
 const [pkgDir = "pkg", outDir = "bench/tmp"] = process.argv.slice(2);
-const tmp = mkdtempSync(join(tmpdir(), "calibrank-capture-"));
+// Each call's input as written before `cr_call`; and the held texts the import writes (a
+// pipeline with the heuristic reranker given more items than its pool), for replay.rs's
+// REPLAY_TEXTS.
+const { lib, dispose } = await importPatched(
+  pkgDir,
+  [
+    ["p = this.x.cr_call(op, len);", "globalThis.__capture?.push([op, new Uint8Array(this.memory.buffer, ptr, len).slice()]);\n$&"],
+    ["const len = wire.write(out, inp, out + cap);", "$&\nif (len >= 0) globalThis.__texts = new Uint8Array(wire.memory.buffer, out, len).slice();"],
+  ],
+  "capture",
+);
 try {
-  cpSync(resolve(pkgDir), tmp, { recursive: true });
-  const entry = join(tmp, "node.mjs");
-  const anchor = "p = this.x.cr_call(op, len);";
-  const src = readFileSync(entry, "utf8");
-  if (src.split(anchor).length !== 2) throw new Error(`node.mjs has not exactly one "${anchor}": js/wire.js changed, update bench/capture.mjs`);
-  // The held texts the import writes (a pipeline with the heuristic reranker given more
-  // items than its pool), for replay.rs's REPLAY_TEXTS.
-  const textsAnchor = "const len = wire.write(out, inp, out + cap);";
-  if (!src.includes(textsAnchor)) throw new Error(`node.mjs has no "${textsAnchor}": js/core.js changed, update bench/capture.mjs`);
-  const patched = src
-    .replace(anchor, `globalThis.__capture?.push([op, new Uint8Array(this.memory.buffer, ptr, len).slice()]);\n${anchor}`)
-    .replace(textsAnchor, `${textsAnchor}\nif (len >= 0) globalThis.__texts = new Uint8Array(wire.memory.buffer, out, len).slice();`);
-  writeFileSync(entry, patched);
-  const lib = await import(pathToFileURL(entry).href);
   mkdirSync(outDir, { recursive: true });
   // The call of operation `op` (the last one if `op` is not given).
   const record = (name, f, op) => {
@@ -65,5 +60,5 @@ try {
   writeFileSync(join(outDir, "cap-c1000-texts.bin"), globalThis.__texts);
   console.log(`c1000-texts: ${globalThis.__texts.length} bytes`);
 } finally {
-  rmSync(tmp, { recursive: true, force: true });
+  dispose();
 }

@@ -1,22 +1,22 @@
 // What the package's JavaScript alone costs, against the JS baseline's whole call: the
 // floor of a string-API call whatever the module does.
 //   node --expose-gc bench/js-side.mjs [DIR] [--rounds R] [--only a10,b10,...]
-// DIR: the package (pkg/). The script copies DIR/node.mjs into a temporary directory
-// beside a link to the .wasm and patches the copy so that, while a flag is set, `rrf` and
+// DIR: the package (pkg/). The script imports a patched copy of DIR/node.mjs
+// (bench/patched-entry.mjs) in which, while a flag is set, `rrf` and
 // `Pipeline.run` return right after the input is written into wasm memory: the caller's
 // input has been read, validated, interned, encoded and copied (everything the
 // JavaScript does before `cr_call`), and neither the module nor the building of the
-// output objects runs. Each workload is then timed three ways in one process
-// (bench/timing.mjs's `compare`, interleaved, 1 s warm-up): the JS side alone, the whole
-// call, and the baseline (bench/baseline). "baseline / JS side" is the best ratio any
-// module could give: a module that took no time at all and built no output.
-import { mkdtempSync, readFileSync, writeFileSync, symlinkSync, readdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+// output objects runs. Each workload is then timed as two pairs in one process
+// (bench/timing.mjs's `compare`, interleaved, 1 s warm-up): the JS side alone against
+// the baseline (bench/baseline), and the whole call against the baseline. "baseline / JS
+// side" is the best ratio any module could give: a module that took no time at all and
+// built no output. Each figure is the median over the rounds (each ratio of a pair timed
+// together).
+import { resolve } from "node:path";
 import * as gen from "./gen.mjs";
 import * as baseline from "./baseline/calibrank-baseline.mjs";
-import { compare } from "./timing.mjs";
+import { importPatched } from "./patched-entry.mjs";
+import { compare, median } from "./timing.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -30,26 +30,21 @@ const rounds = Number(opt("--rounds", "3"));
 const only = opt("--only", "a10,b10,c20,a1000,b1000,c1000").split(",");
 const dir = resolve(args[0] ?? "pkg");
 
-// The patched copy. Each patch must apply exactly once, or the script stops.
-const tmp = mkdtempSync(join(tmpdir(), "calibrank-js-side-"));
-for (const f of readdirSync(dir)) if (f !== "node.mjs") symlinkSync(join(dir, f), join(tmp, f));
-let src = readFileSync(join(dir, "node.mjs"), "utf8");
-const patch = (from, to) => {
-  const n = src.split(from).length - 1;
-  if (n !== 1) throw new Error(`bench/js-side.mjs: expected one \`${from}\` in ${dir}/node.mjs, found ${n}`);
-  src = src.replace(from, to);
-};
-patch("p = this.x.cr_call(op, len);", "if (globalThis.__calibrankJsSide && (op === 13 || op === 20)) return null;\n        p = this.x.cr_call(op, len);");
-patch("    return this.#results(out, e);", "    if (out === null) return null;\n    return this.#results(out, e);");
-patch("const out = w().call(OP.RRF, ", "const out = w().call(OP.RRF, ");
-src = src.replace(/(const out = w\(\)\.call\(OP\.RRF, [^\n]*\n)/, "$1  if (out === null) return null;\n");
-writeFileSync(join(tmp, "node.mjs"), src);
-const lib = await import(pathToFileURL(join(tmp, "node.mjs")).href);
+// Stops `rrf` (op 20) and `Pipeline.run` (op 13) after the write while the flag is set.
+const { lib } = await importPatched(
+  dir,
+  [
+    ["p = this.x.cr_call(op, len);", "if (globalThis.__calibrankJsSide && (op === 13 || op === 20)) return null;\n        $&"],
+    ["    return this.#results(out, e);", "    if (out === null) return null;\n$&"],
+    // rrf: the end of its call's line.
+    [".strs(ids, units));", "$&\n  if (out === null) return null;"],
+  ],
+  "js-side",
+);
 
 const us = (ms) => (ms * 1000).toFixed(2).padStart(8);
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 console.log(`bench/js-side.mjs: ${dir}, ${rounds} round(s), median of the rounds (us per call)`);
-console.log("workload | JS side alone | whole call | baseline | baseline / JS side | baseline / whole call");
+console.log("workload | JS side alone | baseline | baseline / JS side | whole call | baseline | baseline / whole call");
 for (const w of only) {
   const kind = w[0];
   const n = Number(w.slice(1));
@@ -84,6 +79,6 @@ for (const w of only) {
     (r.ratioWhole ??= []).push(u.js.medianMs / u.wasm.medianMs);
   }
   console.log(
-    `${w.padEnd(8)} | ${us(median(r.side))} | ${us(median(r.whole))} | ${us(median(r.base))} | ${median(r.ratioSide).toFixed(2).padStart(6)}x | ${median(r.ratioWhole).toFixed(2).padStart(6)}x`,
+    `${w.padEnd(8)} | ${us(median(r.side))} | ${us(median(r.base))} | ${median(r.ratioSide).toFixed(2).padStart(6)}x | ${us(median(r.whole))} | ${us(median(r.base2))} | ${median(r.ratioWhole).toFixed(2).padStart(6)}x`,
   );
 }
