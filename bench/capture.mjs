@@ -9,8 +9,9 @@
 // at two CALLS (say 200 and 1200): the difference of the totals over the difference of
 // the calls is the module's instructions per call. Workload c at N = 1,000 (cap-c1000.bin)
 // asks for the pool's held texts: REPLAY_TEXTS=OUT_DIR/cap-c1000-texts.bin gives them.
-// The package is copied to a temporary directory and its Node entry patched there to
-// record each call's input; the package itself is not touched.
+// A copy of the package's Node entry, patched to record each call's input, is imported
+// from a temporary directory (bench/patched-entry.mjs: the other files linked); the
+// package itself is not touched.
 import { writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import * as gen from "./gen.mjs";

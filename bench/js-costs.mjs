@@ -1,17 +1,28 @@
 // What the reads the string API's contract asks of the package's JavaScript cost in V8,
-// one by one, on workload (b)'s input (bench/gen.mjs): enumerating the items, interning
-// the lists' ids in a Map, looking the items up, joining the strings. The floor under
-// `Pipeline.run`'s JavaScript side (docs/performance.md, "The floor").
-//   node bench/js-costs.mjs [N]   (N per list, default 1000)
+// one by one, on workload (b)'s or (c)'s input (bench/gen.mjs): enumerating the items and
+// reading each one's fields (type checks included), interning the lists' ids in a Map,
+// looking the items up, joining the ids. The floor under `Pipeline.run`'s JavaScript
+// side (docs/performance.md, "The floor"); (c)'s item texts are held back at N >= 1,000
+// (only the pool's cross), so only the ids are joined for either. The pieces, timed
+// alone, do not add up to what they cost together (each alone runs over less memory):
+// the last line times them in one pass, as a minimal `encodeInput` would make it (no
+// encoding, no tables but the ids'), the floor of any JavaScript side under the contract.
+//   node bench/js-costs.mjs [N] [b|c]   (N per list, default 1000; workload, default b)
 import * as gen from "./gen.mjs";
 
 const n = Number(process.argv[2] ?? 1000);
+const workload = process.argv[3] ?? "b";
+if (!(n > 0) || !["b", "c"].includes(workload)) {
+  console.error("usage: node bench/js-costs.mjs [N] [b|c]");
+  process.exit(2);
+}
 const x = gen.makeInputs(n);
-const items = x.inputB.items;
+const items = (workload === "b" ? x.inputB : x.inputC).items;
 const lists = x.strLists;
 const ids = [...new Set(lists.flat())];
 const keys = Object.keys(items);
-const strs = ids.concat(keys.filter((k) => !ids.includes(k)));
+const idSet = new Set(ids);
+const strs = ids.concat(keys.filter((k) => !idSet.has(k)));
 const enc = new TextEncoder();
 const out = new Uint8Array(4 * strs.reduce((a, s) => a + s.length, 0) + 16);
 const reps = Math.max(200, Math.floor(2e6 / n));
@@ -27,17 +38,24 @@ function time(name, f) {
   best.sort((a, b) => a - b);
   console.log(`${name.padEnd(52)} ${best[3].toFixed(1).padStart(8)} us`);
 }
-console.log(`N = ${n}: ${lists.flat().length} list entries, ${ids.length} distinct ids, ${keys.length} items (median of 7 runs of ${reps} calls)`);
+console.log(`(${workload}) N = ${n}: ${lists.flat().length} list entries, ${ids.length} distinct ids, ${keys.length} items (median of 7 runs of ${reps} calls)`);
 time("Object.keys(items)", () => Object.keys(items).length);
 time("for (k in items)", () => {
   let c = 0;
   for (const k in items) c++;
   return c;
 });
-time("Object.keys(items) and each item's own keys (for-in)", () => {
+time("Object.keys(items), each item's fields read and typed", () => {
   let c = 0;
   const ks = Object.keys(items);
-  for (let i = 0; i < ks.length; i++) for (const f in items[ks[i]]) c++;
+  for (let i = 0; i < ks.length; i++) {
+    const meta = items[ks[i]];
+    for (const f in meta) {
+      const v = meta[f];
+      if (typeof v === "string") c += v.length;
+      else if (typeof v === "number") c++;
+    }
+  }
   return c;
 });
 time("intern the lists' ids (Map get / set)", () => {
@@ -60,4 +78,38 @@ time("items[id] for every list entry (what the baseline reads)", () => {
   for (const l of lists) for (let j = 0; j < l.length; j++) if (items[l[j]] !== undefined) c++;
   return c;
 });
-time("join the distinct strings, encodeInto", () => enc.encodeInto(strs.join(""), out).written);
+time("join the distinct ids and keys, encodeInto", () => enc.encodeInto(strs.join(""), out).written);
+// All of the contract's reads in one pass: the ids interned, every item's key looked up
+// and its fields read and type-checked, the texts' lengths summed (the limits).
+time("all of the above but the join, in one pass", () => {
+  const m = new Map();
+  const d = new Uint32Array(lists.length * n);
+  let k = 0;
+  let units = 0;
+  for (const l of lists)
+    for (let j = 0; j < l.length; j++) {
+      const id = l[j];
+      let i = m.get(id);
+      if (i === undefined) {
+        if (typeof id !== "string") throw new TypeError("id");
+        i = m.size;
+        m.set(id, i);
+        units += id.length;
+      }
+      d[k++] = i;
+    }
+  const ks = Object.keys(items);
+  for (let i = 0; i < ks.length; i++) {
+    const key = ks[i];
+    const meta = items[key];
+    if (m.get(key) === undefined) units += key.length;
+    for (const f in meta) {
+      const v = meta[f];
+      if (f === "modifiedAt") {
+        if (typeof v !== "number" && typeof v !== "string") throw new TypeError(f);
+      } else if (typeof v !== "string") throw new TypeError(f);
+      else units += v.length;
+    }
+  }
+  return units + d[0];
+});

@@ -155,17 +155,19 @@ const isU32 = (v) => typeof v === "number" && v >= 0 && v <= 0xffffffff && Math.
  * every value is a plain number (`head`, `weights`; no JSON on either side). `json`: the
  * options must cross as JSON text instead (the module reads it to the same options, or
  * to the same error); `writeKWeightsLimits` then reads them again, with JSON.stringify.
- * `rrf` calls it first, before its lists; `rrfColumnar` after copying its typed arrays
- * (an options getter that resizes their buffer must find them copied).
+ * `rrf` calls it first, before its lists (so an options getter runs, and a weights array
+ * is copied, before the lists are looked at); `rrfColumnar` calls it with `fn` null
+ * (no `lim`: it took its limits before copying its typed arrays, so that an options
+ * getter that resizes their buffer finds them copied, and no value is read again here).
  */
 function kWeightsLimits(options, fn) {
   const table = state.limits();
-  const base = table.defaultsFor(fn);
+  const base = fn === null ? null : table.defaultsFor(fn);
   const r = { lim: base, head: [0, 0, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN], weights: undefined, json: false };
   if (options === undefined || options === null) return r;
   const asJson = () => {
     r.json = true;
-    r.lim = state.limitsOf(options, fn);
+    r.lim = fn === null ? null : state.limitsOf(options, fn);
     return r;
   };
   if (!isPlainObject(options)) return asJson();
@@ -295,7 +297,7 @@ export function rrfColumnar(docs, offsets, nDocs, options) {
   const o = indices(offsets, "offsets");
   if (typeof nDocs !== "number") throw typeError("nDocs", "a number");
   precheck.columnar(lim, d.length, "docs");
-  const out = w().call(OP.RRF_COLUMNAR, writeKWeightsLimits(new Input(), kWeightsLimits(options, "rrfColumnar"), options).indices(d).indices(o).f64s([nDocs]));
+  const out = w().call(OP.RRF_COLUMNAR, writeKWeightsLimits(new Input(), kWeightsLimits(options, null), options).indices(d).indices(o).f64s([nDocs]));
   return { order: out.u32s(), scores: out.f64s() };
 }
 

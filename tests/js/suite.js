@@ -715,6 +715,27 @@ export function tests(lib, golden) {
     let reads = 0;
     const shifty = new Proxy(["a", "b", "c"], { get: (t, k) => (k === "length" ? [3, 1, 3][Math.min(reads++, 2)] : t[k]) });
     eq(lib.rrf([shifty]), lib.rrf([["a", "b", "c"]]));
+    // Options getters: `rrf` reads its options once in the compact form; where they must
+    // cross as JSON (here a `k` that is not a number), once for the checks made before the
+    // copy and once by JSON.stringify. `rrfColumnar` takes its limits before copying its
+    // arrays and the rest after: the limits twice either way, nothing a third time.
+    const counted = (k) => {
+      const n = { limits: 0, k: 0 };
+      return [n, { get k() { n.k++; return k; }, get limits() { n.limits++; return { maxLists: 5 }; } }];
+    };
+    const [n1, o1] = counted(60);
+    eq(lib.rrf([["a"], ["b"]], o1), lib.rrf([["a"], ["b"]]));
+    eq(n1, { limits: 1, k: 1 }, "rrf, compact options: each read once");
+    const [n2, o2] = counted("60");
+    throwsScoreError(lib, () => lib.rrf([["a"], ["b"]], o2), "INVALID_TYPE", "options");
+    eq(n2, { limits: 2, k: 2 }, "rrf, options as JSON");
+    const cols = () => [new Uint32Array([0, 1]), new Uint32Array([0, 1, 2]), 2];
+    const [n3, o3] = counted(60);
+    eq(lib.rrfColumnar(...cols(), o3), lib.rrfColumnar(...cols()));
+    eq(n3, { limits: 2, k: 1 }, "rrfColumnar, compact options");
+    const [n4, o4] = counted("60");
+    throwsScoreError(lib, () => lib.rrfColumnar(...cols(), o4), "INVALID_TYPE", "options");
+    eq(n4, { limits: 2, k: 2 }, "rrfColumnar, options as JSON");
   });
 
   test("fitting, calibration error and band proposals", () => {
