@@ -558,7 +558,8 @@ function encodeInput(input, lim, holdAbove, lease) {
         }
         if (bit !== 0 && v !== undefined && v !== null) {
           if (typeof v !== "string") throw typeError(`items.${key}.${f}`, "a string");
-          precheck.oneText(lim, v.length, `items.${key}.${f}`);
+          // The field's path is built only for the error (this runs for every item text).
+          if (lim && v.length > lim.maxTextBytes) precheck.oneText(lim, v.length, `items.${key}.${f}`);
           const field = bit === 1 ? 1 : bit === 2 ? 2 : bit === 4 ? 3 : 4;
           if (hold) {
             // Over the limit in UTF-8 only? Then the module must see it (inline below).
