@@ -171,7 +171,7 @@ function kWeightsLimits(options, fn) {
     return r;
   };
   if (!isPlainObject(options)) return asJson();
-  const { slot, ceilings } = table;
+  const { slot } = table;
   const head = r.head;
   for (const key in options) {
     const v = options[key];
@@ -201,12 +201,7 @@ function kWeightsLimits(options, fn) {
         if (x === undefined || x === null) continue;
         if (i === undefined || !isU32(x)) return asJson();
         head[2 + i] = x;
-        if (lim === null) continue;
-        if (x < 1 || x > ceilings[name]) lim = null;
-        else {
-          if (lim === base) lim = { ...base };
-          lim[name] = x;
-        }
+        lim = table.withLimit(lim, base, name, x);
       }
       r.lim = lim;
     } else return asJson();
@@ -558,8 +553,7 @@ function encodeInput(input, lim, holdAbove, lease) {
         }
         if (bit !== 0 && v !== undefined && v !== null) {
           if (typeof v !== "string") throw typeError(`items.${key}.${f}`, "a string");
-          // The field's path is built only for the error (this runs for every item text).
-          if (lim && v.length > lim.maxTextBytes) precheck.oneText(lim, v.length, `items.${key}.${f}`);
+          precheck.itemText(lim, v.length, key, f);
           const field = bit === 1 ? 1 : bit === 2 ? 2 : bit === 4 ? 3 : 4;
           if (hold) {
             // Over the limit in UTF-8 only? Then the module must see it (inline below).

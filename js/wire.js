@@ -177,12 +177,23 @@ export class LimitTable {
       const n = keys[i];
       const v = given[n];
       if (v === undefined || v === null) continue;
-      const max = this.ceilings[n];
-      if (max === undefined) return null;
-      if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > max) return null;
-      if (out === base) out = { ...base };
-      out[n] = v;
+      out = this.withLimit(out, base, n, v);
+      if (out === null) return null;
     }
+    return out;
+  }
+
+  /**
+   * `lim` with limit `name` set to `value` (a copy of `base` made at the first change,
+   * `lim` itself after), or null when the module would refuse the value (an unknown
+   * name, not a whole number in 1..ceiling) or `lim` is null already.
+   */
+  withLimit(lim, base, name, value) {
+    if (lim === null) return null;
+    const max = this.ceilings[name];
+    if (max === undefined || typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > max) return null;
+    const out = lim === base ? { ...base } : lim;
+    out[name] = value;
     return out;
   }
 }
@@ -238,6 +249,10 @@ export const precheck = {
   },
   oneText(lim, units, field) {
     if (lim && units > lim.maxTextBytes) throw tooLarge(field, "the text length in bytes", units, lim.maxTextBytes, "maxTextBytes");
+  },
+  /** `oneText` for field `f` of item `key` (its path built only for the error: this runs for every item text). */
+  itemText(lim, units, key, f) {
+    if (lim && units > lim.maxTextBytes) precheck.oneText(lim, units, `items.${key}.${f}`);
   },
 };
 
