@@ -172,8 +172,9 @@ fn decode_input<'a: 'b, 'b>(
         }
         // Each text read once from the table and charged, in this order. Written out field
         // by field: the same as a loop over (flag, slot, name) into an array of five, which
-        // cost 11.7% more module instructions for (b) at N = 10 and 3.7% for (c)
-        // (`bench/wasm-icount.sh`, 2026-11-23).
+        // cost 11.7% more module instructions for (b) at N = 10 and 3.7% for (c), or as
+        // this closure testing the flag itself (one line per field): +7.7% for (b) at
+        // N = 10, +19% at N = 1,000 (`bench/wasm-icount.sh`, 2026-11-23).
         let mut field = |at: usize, name: &str| -> Result<Option<&'a str>> {
             let s = strs.get(t[at] as usize)?;
             text.charge(s, || format!("items.{key}.{name}"))?;
