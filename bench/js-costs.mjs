@@ -3,7 +3,7 @@
 // reading each one's fields (type checks included), interning the lists' ids in a Map,
 // looking the items up, joining the ids. The floor under `Pipeline.run`'s JavaScript
 // side (docs/performance.md, "The floor"); (c)'s item texts are held back at N >= 1,000
-// (only the pool's cross), so only the ids are joined for either. The pieces, timed
+// (only the pool's cross): the ids are joined alone, and with the texts. The pieces, timed
 // alone, do not add up to what they cost together (each alone runs over less memory):
 // the last line times them in one pass, as a minimal `encodeInput` would make it (no
 // encoding, no tables but the ids'), the floor of any JavaScript side under the contract.
@@ -79,6 +79,11 @@ time("items[id] for every list entry (what the baseline reads)", () => {
   return c;
 });
 time("join the distinct ids and keys, encodeInto", () => enc.encodeInto(strs.join(""), out).written);
+// With the items' texts too: what crosses when they are not held back (a pipeline with
+// the reranker given no more items than its pool, as the RAG call at N = 20).
+const withTexts = strs.concat(keys.flatMap((k) => Object.values(items[k]).filter((v) => typeof v === "string")));
+const outTexts = new Uint8Array(4 * withTexts.reduce((a, t) => a + t.length, 0) + 16);
+time("join the ids, keys and item texts, encodeInto", () => enc.encodeInto(withTexts.join(""), outTexts).written);
 // All of the contract's reads in one pass: the ids interned, every item's key looked up
 // and its fields read and type-checked, the texts' lengths summed (the limits).
 time("all of the above but the join, in one pass", () => {
