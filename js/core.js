@@ -165,19 +165,14 @@ function kWeightsLimits(options, fn) {
   const base = fn === null ? null : table.defaultsFor(fn);
   const r = { lim: base, head: [0, 0, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN], weights: undefined, json: false };
   if (options === undefined || options === null) return r;
-  const asJson = () => {
-    r.json = true;
-    r.lim = fn === null ? null : state.limitsOf(options, fn);
-    return r;
-  };
-  if (!isPlainObject(options)) return asJson();
+  if (!isPlainObject(options)) return asJson(r, options, fn);
   const { slot } = table;
   const head = r.head;
   for (const key in options) {
     const v = options[key];
     if (key === "k") {
       if (v === undefined || v === null) continue;
-      if (typeof v !== "number") return asJson();
+      if (typeof v !== "number") return asJson(r, options, fn);
       head[0] = 1;
       head[1] = v;
     } else if (key === "weights") {
@@ -186,11 +181,11 @@ function kWeightsLimits(options, fn) {
       else {
         // Copied (each element read once), or null: the module reads the JSON text.
         r.weights = Array.isArray(v) ? checkedCopy(v, () => null) : null;
-        if (r.weights === null) return asJson();
+        if (r.weights === null) return asJson(r, options, fn);
       }
     } else if (key === "limits") {
       if (v === undefined || v === null) continue;
-      if (!isPlainObject(v)) return asJson();
+      if (!isPlainObject(v)) return asJson(r, options, fn);
       // One pass for both: the compact form's slots and the checks' limits (as
       // `LimitTable.effective` makes them: a value the module would refuse leaves the
       // checks to the module).
@@ -199,13 +194,20 @@ function kWeightsLimits(options, fn) {
         const i = slot[name];
         const x = v[name];
         if (x === undefined || x === null) continue;
-        if (i === undefined || !isU32(x)) return asJson();
+        if (i === undefined || !isU32(x)) return asJson(r, options, fn);
         head[2 + i] = x;
         lim = table.withLimit(lim, base, name, x);
       }
       r.lim = lim;
-    } else return asJson();
+    } else return asJson(r, options, fn);
   }
+  return r;
+}
+
+/** `kWeightsLimits`'s answer when the options must cross as JSON text. */
+function asJson(r, options, fn) {
+  r.json = true;
+  r.lim = fn === null ? null : state.limitsOf(options, fn);
   return r;
 }
 
