@@ -2,7 +2,9 @@
 //   CALIBRANK_PKG=DIR node --cpu-prof --cpu-prof-dir=/tmp/prof bench/profile.mjs WORKLOAD API N SECONDS [js]
 // (WORKLOAD a|b|c, API string|columnar; `js` profiles the baseline instead). The
 // workloads are the scoring core's (DIR/node.mjs, calibrank_core.wasm). Build the package
-// with names kept (bench/build-variant.sh DIR -O3 -g) to see wasm function names, then
+// with names kept (bench/build-variant.sh DIR -O3 -ocimfs 100 -g: the shipped flags and the
+// names; with `-O3 -g` alone binaryen inlines every operation into `cr_call`, which then
+// takes their ticks) to see wasm function names, then
 // summarize with bench/cpuprof-summary.mjs.
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
