@@ -211,17 +211,24 @@ impl<W: Word> ShiftAnd<W> {
     fn hits(&self, h: &[u8], masks: &[W; 256]) -> usize {
         let mut state = W::default();
         let mut found = W::default();
-        for &b in h {
-            // A term's first position is set by `starts`; the bit a shift carries into it
-            // from the previous term's last position is or-ed with a set bit, so harmless.
-            state = ((state << 1) | self.starts) & Self::mask(masks, b);
-            let ended = state & self.ends;
-            if ended != W::default() {
-                found |= ended;
-                if found == self.ends {
-                    break;
-                }
+        // In blocks of 8 bytes without a branch per byte; whether every term was found
+        // is checked once per block.
+        let mut blocks = h.chunks_exact(8);
+        for block in &mut blocks {
+            for &b in block {
+                // A term's first position is set by `starts`; the bit a shift carries into
+                // it from the previous term's last position is or-ed with a set bit, so
+                // harmless.
+                state = ((state << 1) | self.starts) & Self::mask(masks, b);
+                found |= state & self.ends;
             }
+            if found == self.ends {
+                return found.ones() as usize;
+            }
+        }
+        for &b in blocks.remainder() {
+            state = ((state << 1) | self.starts) & Self::mask(masks, b);
+            found |= state & self.ends;
         }
         found.ones() as usize
     }
