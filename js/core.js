@@ -74,7 +74,8 @@ const imports = {
         }
         const inp = new Input().u32s(flags).strs(list, units);
         if (inp.worst > cap) return -inp.worst;
-        const len = wire.write(out, inp, out + cap);
+        // `out` crosses as a wasm i32 (negative at or above 2 GiB).
+        const len = wire.write(out >>> 0, inp, (out >>> 0) + cap);
         return len < 0 ? -inp.worst : len;
       } catch {
         return NaN;

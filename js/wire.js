@@ -16,7 +16,8 @@ const STRS = 5;
 
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder("utf-8", { ignoreBOM: true });
-const pad8 = (n) => (n + 7) & ~7;
+// Unsigned (an address at or above 2 GiB stays positive; `& ~7` would make it negative).
+const pad8 = (n) => ((n + 7) >>> 3) * 8;
 
 // Brand checks: `instanceof` is fooled by an object whose prototype was set to a
 // built-in's (Object.create(Map.prototype)), whose methods then throw.
@@ -676,18 +677,19 @@ export class Wire {
     if (input && input.late !== null) for (const f of input.late) f();
     let ptr, len;
     try {
-      ptr = this.x.cr_reserve(input ? input.bound : 0);
+      // Addresses cross as wasm i32: one at or above 2 GiB reads negative in JavaScript.
+      ptr = this.x.cr_reserve(input ? input.bound : 0) >>> 0;
       len = input ? this.write(ptr, input, ptr + input.bound) : 0;
       if (len < 0) {
         // Some strings are not ASCII and took more room than the first guess.
-        ptr = this.x.cr_reserve(input.worst);
+        ptr = this.x.cr_reserve(input.worst) >>> 0;
         len = this.write(ptr, input, ptr + input.worst);
         if (len < 0) throw scoreError("INTERNAL", "", "wire: the input does not fit the room reserved for it");
       }
       let p;
       this.busy = true;
       try {
-        p = this.x.cr_call(op, len);
+        p = this.x.cr_call(op, len) >>> 0;
       } finally {
         this.busy = false;
       }

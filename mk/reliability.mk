@@ -4,7 +4,8 @@
 #   make deny              supply chain: cargo deny (bans, licenses, sources), npm audit of the
 #                          published package, every dependency justified in docs/dependencies.md
 #   make test-reliability  (part of `make test`) the saved fuzz corpus as regression tests,
-#                          the proptests, the fast-check boundary test, the memory test, `deny`
+#                          the proptests, the fast-check boundary test, the memory tests (flat
+#                          over a million calls; addresses above 2 GiB), `deny`
 .PHONY: fuzz fuzz-tools deny deny-tools deps-doc test-reliability
 
 EXTRA_TEST_TARGETS += test-reliability
@@ -62,4 +63,4 @@ deny: deny-tools pkg deps-doc
 
 test-reliability: pkg deny
 	cargo test --test fuzz_regression --test properties
-	node --test tests/js/fuzz.test.mjs tests/js/memory.test.mjs
+	node --test tests/js/fuzz.test.mjs tests/js/memory.test.mjs tests/js/high-memory.test.mjs
