@@ -128,7 +128,7 @@ const rankedObjects = new WeakSet();
 
 /** Writes a run (or qrels) argument: its handle, or the object as JSON text. */
 function argument(input, value, Class, field, lim) {
-  if (value instanceof LabObject) {
+  if (isLabObject(value, field)) {
     if (!(value instanceof Class)) throw typeError(field, `a ${field === "run" ? "Run" : "Qrels"} or a plain object`);
     // Checked now, looked up again when the call is made: a later argument's `toJSON`
     // could free this object and make another in its slot.
@@ -170,7 +170,7 @@ function runsArgument(input, runs, lim) {
   precheck.lists(lim, runs.length, "runs");
   // Index access only: a spoofed array's methods may not be Array's.
   let some = false;
-  for (let i = 0; i < runs.length; i++) if (runs[i] instanceof LabObject) some = true;
+  for (let i = 0; i < runs.length; i++) if (isLabObject(runs[i], `runs[${i}]`)) some = true;
   if (!some) {
     const text = runsText(runs, lim);
     const flags = new Float64Array(runs.length);
@@ -368,6 +368,23 @@ export function predictQueryConfidence(model, runs, options) {
 
 /** Guards the constructors: only this module makes handles. */
 const TOKEN = Symbol("calibrank/lab handle");
+/**
+ * Marks `Run` and `Qrels` of every copy of this module (a registered symbol): the ESM and
+ * CommonJS entries each load their own copy, with its own wasm instance, whose handles
+ * mean nothing to the other (a `Run` of one was read as an empty object by the other).
+ */
+const BRAND = Symbol.for("calibrank/lab Run or Qrels");
+
+/**
+ * Whether `value` is a `Run` or `Qrels` of this copy; one of another copy is refused
+ * (`INVALID_TYPE` on `field`).
+ */
+function isLabObject(value, field) {
+  if (value instanceof LabObject) return true;
+  if (typeof value === "object" && value !== null && value[BRAND] === true)
+    throw typeError(field, "a Run or Qrels of this copy of calibrank/lab (this one was made by another copy: the ESM and CommonJS entries each load their own module, so make it with the entry you pass it to)");
+  return false;
+}
 
 /** Handle records ({ wire, handle, generation }) of live objects, by object. */
 const records = new WeakMap();
@@ -426,6 +443,10 @@ class LabObject {
   [Symbol.dispose]() {
     this.free();
   }
+
+  get [BRAND]() {
+    return true;
+  }
 }
 
 function fromText(op, text, options, fn) {
@@ -435,7 +456,7 @@ function fromText(op, text, options, fn) {
 }
 
 function fromObject(op, obj, options, field, fn) {
-  if (obj instanceof LabObject) throw typeError(field, "a plain object (this is already a Run or Qrels)");
+  if (isLabObject(obj, field)) throw typeError(field, "a plain object (this is already a Run or Qrels)");
   const opts = toJson(options, "options");
   const input = new Input().text(opts);
   argument(input, obj, op === OP.RUN_FROM_OBJECT ? Run : Qrels, field, limitsOf(options, fn));

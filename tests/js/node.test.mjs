@@ -39,6 +39,32 @@ test("one ScoreError class for both entries, in ESM and in CommonJS", () => {
   }
 });
 
+test("a Run or Qrels of the ESM entry given to the CommonJS entry is refused (each loads its own module)", () => {
+  const cjsLab = req("calibrank/lab");
+  const run = esmLab.Run.fromObject({ q: { a: 2, b: 1 } });
+  const qrels = esmLab.Qrels.fromObject({ q: { a: 1 } });
+  const cjsQrels = cjsLab.Qrels.fromObject({ q: { a: 1 } });
+  const refused = (f, field) =>
+    assert.throws(f, (e) => e instanceof esm.ScoreError && e.code === "INVALID_TYPE" && e.field === field && /another copy/.test(e.message));
+  try {
+    // Read as an empty object before: mrr 0 instead of 1, with no error.
+    refused(() => cjsLab.evaluate(cjsQrels, run, ["mrr"]), "run");
+    refused(() => cjsLab.evaluate(qrels, { q: { a: 1 } }, ["mrr"]), "qrels");
+    refused(() => cjsLab.fuseRuns([{ q: { a: 1 } }, run], { method: "rrf" }), "runs[1]");
+    refused(() => cjsLab.Run.fromObject(run), "run");
+    // Freed, it is still another copy's.
+    run.free();
+    refused(() => cjsLab.evaluate(cjsQrels, run, ["mrr"]), "run");
+    // Each entry with its own objects works.
+    const own = cjsLab.Run.fromObject({ q: { a: 2, b: 1 } });
+    assert.equal(cjsLab.evaluate(cjsQrels, own, ["mrr"]).mrr, 1);
+    own.free();
+  } finally {
+    qrels.free();
+    cjsQrels.free();
+  }
+});
+
 test("importing the core entry does not load the lab module", async () => {
   const { execFileSync } = await import("node:child_process");
   // A fresh process: which .wasm files does importing "calibrank" read?
