@@ -252,20 +252,23 @@ export function optimizeFusion(qrels, runs, options, onProgress) {
   argument(input, qrels, Qrels, "qrels", lim);
   const arg = runsArgument(input, runs, lim);
   input.f64s([onProgress ? 1 : 0]);
+  // The callback and error of a call in flight are put back afterwards: this call, made
+  // from that call's onProgress, is refused (REENTRANT_CALL) and must not end its
+  // progress reports.
+  const outer = { callback: progressCallback, error: progressError };
   progressCallback = onProgress || null;
   progressError = null;
   let out;
+  let thrown;
   try {
     out = w().call(OP.OPTIMIZE, input).json();
   } finally {
-    progressCallback = null;
+    thrown = progressError;
+    progressCallback = outer.callback;
+    progressError = outer.error;
     arg.release();
   }
-  if (progressError !== null) {
-    const { e } = progressError;
-    progressError = null;
-    throw e;
-  }
+  if (thrown !== null) throw thrown.e;
   return out;
 }
 
@@ -435,9 +438,11 @@ class LabObject {
   free() {
     const h = records.get(this);
     if (h === undefined || h === null) return;
+    // Freed in the module first: refused there (REENTRANT_CALL, from optimizeFusion's
+    // onProgress), the object stays live and a later free() frees it.
+    freeHandle(h);
     records.set(this, null);
     if (registry) registry.unregister(h);
-    freeHandle(h);
   }
 
   [Symbol.dispose]() {

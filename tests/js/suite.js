@@ -663,6 +663,40 @@ export function tests(lib, golden) {
     eq(coreInside, lib.rrf([["m", "n"]]));
     eq(keep.toObject(), a, "a Run made before is intact");
     eq(lib.optimizeFusion({ q: { z: 1 } }, [keep, b], { method: "wsum", metric: "mrr" }).best.score, 1);
+    // A refused optimizeFusion from onProgress (caught there) leaves the call in flight
+    // reporting its progress to the end (its callback was cleared by the refused call).
+    let reports = 0;
+    let nested = null;
+    lib.optimizeFusion({ q: { z: 1 } }, [keep, b], { method: "wsum", metric: "mrr" }, () => {
+      reports++;
+      if (reports === 1) {
+        try {
+          lib.optimizeFusion({ q: { z: 1 } }, [a, b], { method: "wsum", metric: "mrr" });
+        } catch (e) {
+          nested = e.code;
+        }
+      }
+    });
+    eq(nested, "REENTRANT_CALL");
+    eq(reports, 11);
+    // free() from onProgress is refused and the Run stays live (it was marked freed
+    // before the module refused: leaked, and its later free() did nothing).
+    const live = lib.__liveHandles();
+    const victim = lib.Run.fromObject(b);
+    let freeError = null;
+    lib.optimizeFusion({ q: { z: 1 } }, [keep, b], { method: "wsum", metric: "mrr" }, () => {
+      if (freeError !== null) return;
+      try {
+        victim.free();
+        freeError = "no error";
+      } catch (e) {
+        freeError = e.code;
+      }
+    });
+    eq(freeError, "REENTRANT_CALL");
+    eq(victim.toObject(), b, "the Run is still usable");
+    victim.free();
+    eq(lib.__liveHandles(), live, "and freed by the next free()");
     keep.free();
     // A handle is looked up after the caller's code has run: a getter that frees the
     // pipeline (and makes another, which takes its slot) makes the call fail, not run
