@@ -24,7 +24,7 @@ const [pkgDir = "pkg", outDir = "bench/tmp"] = process.argv.slice(2);
 const { lib, dispose } = await importPatched(
   pkgDir,
   [
-    ["p = this.x.cr_call(op, len);", "globalThis.__capture?.push([op, new Uint8Array(this.memory.buffer, ptr, len).slice()]);\n$&"],
+    ["p = this.x.cr_call(op, len)", "globalThis.__capture?.push([op, new Uint8Array(this.memory.buffer, ptr, len).slice()]);\n$&"],
     ["const len = wire.write(out, inp, out + cap);", "$&\nif (len >= 0) globalThis.__texts = new Uint8Array(wire.memory.buffer, out, len).slice();"],
   ],
   "capture",

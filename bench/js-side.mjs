@@ -36,7 +36,7 @@ const dir = resolve(args[0] ?? "pkg");
 const { lib, dispose } = await importPatched(
   dir,
   [
-    ["p = this.x.cr_call(op, len);", "if (globalThis.__calibrankJsSide && (op === 13 || op === 20)) return null;\n        $&"],
+    ["p = this.x.cr_call(op, len)", "if (globalThis.__calibrankJsSide && (op === 13 || op === 20)) return null;\n        $&"],
     ["    return this.#results(out, e);", "    if (out === null) return null;\n$&"],
     // rrf: the end of its call's line.
     [".strs(ids, units));", "$&\n  if (out === null) return null;"],

@@ -2,7 +2,7 @@
 // input buffer and makes one call into calibrank_core.wasm (js/wire.js); the numbers
 // all come from the module.
 import { ScoreError } from "./score_error.js";
-import { ModuleState, Input, Scratch, checkedCopy, plainTyped, precheck, toJson, numbers, indices, scoreError, typeError, typedArrayKind, isMap, utf8Length } from "./wire.js";
+import { ModuleState, Input, Scratch, checkedCopy, plainTyped, precheck, toJson, numbers, indices, scoreError, typeError, typedArrayKind, isMap, utf8Length, hasOwn, own } from "./wire.js";
 
 export { ScoreError };
 
@@ -113,17 +113,22 @@ export function defaultLimits(fn) {
 /** Scores as an input section (a Float64Array or an array of numbers). */
 function scoresInput(options, scores, field = "scores") {
   const opts = toJson(options, "options");
+  const lim = limitsOf(options, "scores");
+  precheck.jsonText(lim, opts, "options");
   const s = numbers(scores, field);
-  precheck.array(limitsOf(options, "scores"), s.length, field);
+  precheck.array(lim, s.length, field);
   return new Input().text(opts).f64s(s);
 }
 
 /** Normalizes scores (`max`, `min_max`, `z_score`, `softmax`, `none`); input order kept. */
 export function normalize(scores, method, options) {
   const opts = toJson(options, "options");
+  const lim = limitsOf(options, "normalize");
+  precheck.jsonText(lim, opts, "options");
   if (typeof method !== "string") throw typeError("method", "a method name string");
+  precheck.oneText(lim, method.length, "method");
   const s = numbers(scores, "scores");
-  precheck.array(limitsOf(options, "normalize"), s.length, "scores");
+  precheck.array(lim, s.length, "scores");
   return w().call(OP.NORMALIZE, new Input().text(opts).text(method).f64s(s)).f64s();
 }
 
@@ -134,7 +139,7 @@ export function calibrate(scores, options) {
 
 /** Classifies one score: `{ kind: "hit" | "degraded", score }` or `{ kind: "miss" }`. */
 export function classifyBand(score, options) {
-  const opts = toJson(options, "options");
+  const opts = precheck.jsonText(limitsOf(options, "classifyBand"), toJson(options, "options"), "options");
   if (typeof score !== "number") throw typeError("score", "a number");
   return w().call(OP.CLASSIFY, new Input().text(opts).f64s([score])).json();
 }
@@ -170,6 +175,8 @@ function kWeightsLimits(options, fn) {
   const { slot } = table;
   const head = r.head;
   for (const key in options) {
+    // Own keys only, as the JSON form reads them (an enumerable key on Object.prototype is not an option).
+    if (!hasOwn.call(options, key)) continue;
     const v = options[key];
     if (key === "k") {
       if (v === undefined || v === null) continue;
@@ -192,6 +199,7 @@ function kWeightsLimits(options, fn) {
       // checks to the module).
       let lim = r.lim;
       for (const name in v) {
+        if (!hasOwn.call(v, name)) continue;
         const i = slot[name];
         const x = v[name];
         if (x === undefined || x === null) continue;
@@ -214,7 +222,7 @@ function asJson(r, options, fn) {
 
 /** The options `kWeightsLimits` read, written into `input`. */
 function writeKWeightsLimits(input, o, options) {
-  return o.json ? input.text(toJson(options, "options")) : input.f64s(o.head).f64s(o.weights);
+  return o.json ? input.text(precheck.jsonText(o.lim, toJson(options, "options"), "options")) : input.f64s(o.head).f64s(o.weights);
 }
 
 /**
@@ -295,7 +303,7 @@ export function rrfColumnar(docs, offsets, nDocs, options) {
   const o = indices(offsets, "offsets");
   if (typeof nDocs !== "number") throw typeError("nDocs", "a number");
   precheck.columnar(lim, d.length, "docs");
-  const out = w().call(OP.RRF_COLUMNAR, writeKWeightsLimits(new Input(), kWeightsLimits(options, null), options).indices(d).indices(o).f64s([nDocs]));
+  const out = w().call(OP.RRF_COLUMNAR, writeKWeightsLimits(new Input(), { ...kWeightsLimits(options, null), lim }, options).indices(d).indices(o).f64s([nDocs]));
   return { order: out.u32s(), scores: out.f64s() };
 }
 
@@ -304,6 +312,7 @@ export function fuseMultiQuery(queries, options) {
   const opts = toJson(options, "options");
   if (!Array.isArray(queries)) throw typeError("queries", "an array of arrays of hits");
   const lim = limitsOf(options, "fuseMultiQuery");
+  precheck.jsonText(lim, opts, "options");
   precheck.lists(lim, queries.length, "queries");
   let total = 0;
   for (let i = 0; i < queries.length; i++) {
@@ -322,6 +331,7 @@ export function fuseMultiQuery(queries, options) {
 export function rerank(query, candidates, options) {
   const opts = toJson(options, "options");
   const lim = limitsOf(options, "rerank");
+  precheck.jsonText(lim, opts, "options");
   if (typeof query !== "string") throw typeError("query", "a string");
   precheck.oneText(lim, query.length, "query");
   if (!Array.isArray(candidates)) throw typeError("candidates", "an array of candidates");
@@ -340,8 +350,15 @@ const INPUT_KEYS = new Set(["query", "lists", "items", "now", "context"]);
 const unknownField = (path, key, allowed) =>
   scoreError("UNKNOWN_FIELD", `${path}.${key}`, `unknown field \`${key}\`, expected one of ${[...allowed].join(", ")}`);
 
+const EMPTY = Object.freeze({});
+/** Whether a plain object inherits no enumerable key (nothing added to Object.prototype). */
+function noInheritedKeys() {
+  for (const _ in EMPTY) return false;
+  return true;
+}
+
 function checkKeys(obj, allowed, path) {
-  for (const key in obj) if (!allowed.has(key) && Object.prototype.hasOwnProperty.call(obj, key)) throw unknownField(path, key, allowed);
+  for (const key in obj) if (!allowed.has(key) && hasOwn.call(obj, key)) throw unknownField(path, key, allowed);
 }
 
 const BAND = ["miss", "degraded", "hit"];
@@ -371,7 +388,12 @@ function timestamp(v, strs, field) {
 function encodeInput(input, lim, holdAbove, lease) {
   if (!isObject(input)) throw typeError("input", "an object with `lists`");
   checkKeys(input, INPUT_KEYS, "input");
-  const { query, lists, items, now, context } = input;
+  // Own properties only, as the JSON form reads them.
+  const query = own(input, "query");
+  const lists = own(input, "lists");
+  const items = own(input, "items");
+  const now = own(input, "now");
+  const context = own(input, "context");
   const strs = [];
   let units = 0;
   const head = [-1, 0, 0, 0, 0];
@@ -391,12 +413,17 @@ function encodeInput(input, lim, holdAbove, lease) {
     const l = lists[i];
     if (!isObject(l)) throw typeError(`lists[${i}]`, "an object with `name` and `ids`");
     checkKeys(l, LIST_KEYS, `lists[${i}]`);
-    const { name, ids, scores: sc, weight } = l;
+    const name = own(l, "name");
+    const ids = own(l, "ids");
+    const sc = own(l, "scores");
+    const weight = own(l, "weight");
     if (typeof name !== "string") throw typeError(`lists[${i}].name`, "a string");
     if (!Array.isArray(ids)) throw typeError(`lists[${i}].ids`, "an array of strings");
-    precheck.length(lim, ids.length, `lists[${i}]`);
-    entries += ids.length;
-    listObjs[i] = [name, ids, sc, weight];
+    // Its length read once (a Proxy could answer differently later).
+    const n = ids.length;
+    precheck.length(lim, n, `lists[${i}]`);
+    entries += n;
+    listObjs[i] = [name, ids, sc, weight, n];
   }
   precheck.entries(lim, entries, "lists");
   // The distinct ids first (interned: each crosses once), then every other string.
@@ -410,7 +437,7 @@ function encodeInput(input, lim, holdAbove, lease) {
   let k = 0;
   for (let i = 0; i < nLists; i++) {
     const ids = listObjs[i][1];
-    const n = ids.length;
+    const n = listObjs[i][4];
     const t = 5 * i;
     listTable[t + 1] = k;
     listTable[t + 2] = n;
@@ -484,6 +511,7 @@ function encodeInput(input, lim, holdAbove, lease) {
     } else throw typeError("items", "an object mapping ids to metadata");
     const m = keys.length;
     precheck.entries(lim, entries + m, "items");
+    const cleanProto = noInheritedKeys();
     hold = holdAbove >= 0 && m > holdAbove && !!lim;
     itemTable = m >= 8 ? lease.u32(8 * m, 1) : new Array(8 * m).fill(0);
     itemNums = m >= 8 ? lease.f64(3 * m, 2) : new Array(3 * m).fill(0);
@@ -508,7 +536,11 @@ function encodeInput(input, lim, holdAbove, lease) {
       let flags = 0;
       let slot = -1;
       // One pass over the item's own keys: only the fields it has are read.
+      // A plain object lists only its own keys when Object.prototype has no enumerable
+      // key (checked once per call); otherwise each key is checked.
+      const plain = cleanProto && Object.getPrototypeOf(meta) === Object.prototype;
       for (const f in meta) {
+        if (!plain && !hasOwn.call(meta, f)) continue;
         const v = meta[f];
         let bit = 0;
         switch (f) {
@@ -552,7 +584,7 @@ function encodeInput(input, lim, holdAbove, lease) {
             itemNums[3 * i + 2] = v;
             break;
           default:
-            if (Object.prototype.hasOwnProperty.call(meta, f)) throw unknownField(`items.${key}`, f, ITEM_KEYS);
+            throw unknownField(`items.${key}`, f, ITEM_KEYS);
         }
         if (bit !== 0 && v !== undefined && v !== null) {
           if (typeof v !== "string") throw typeError(`items.${key}.${f}`, "a string");
@@ -596,7 +628,7 @@ function encodeInput(input, lim, holdAbove, lease) {
   let ctx;
   if (context !== undefined && context !== null) {
     if (!isObject(context)) throw typeError("context", "an object");
-    ctx = toJson(context, "context");
+    ctx = precheck.jsonText(lim, toJson(context, "context"), "context");
   }
   if (hold && !inline && 3 * (units + heldUnits + occUnits + keyUnits) > lim.maxTotalTextBytes) {
     // The module cannot check what it does not see: texts stay held only when the call's
@@ -674,7 +706,7 @@ export class Pipeline {
   #holdAbove;
   /** Validates `config` (the design documents' defaults for every missing field). */
   constructor(config) {
-    const text = toJson(config === null ? undefined : config, "config");
+    const text = precheck.jsonText(limitsOf(config, "pipeline"), toJson(config === null ? undefined : config, "config"), "config");
     const wr = w();
     const out = wr.call(OP.PIPELINE_NEW, new Input().text(text));
     this.#h = { wire: wr, handle: out.u32View()[0], generation: wr.generation };
@@ -792,7 +824,12 @@ export class Pipeline {
   runColumnar(input) {
     this.handle();
     if (!isObject(input)) throw typeError("input", "an object with `docs`, `offsets` and `nDocs`");
-    const { docs: docsIn, offsets: offsetsIn, nDocs, weights, modifiedAt, now } = input;
+    const docsIn = own(input, "docs");
+    const offsetsIn = own(input, "offsets");
+    const nDocs = own(input, "nDocs");
+    const weights = own(input, "weights");
+    const modifiedAt = own(input, "modifiedAt");
+    const now = own(input, "now");
     const lim = this.#limits;
     if (typedArrayKind(docsIn) !== "Uint32Array") throw typeError("docs", "a Uint32Array");
     const docs = plainTyped(docsIn, Uint32Array);

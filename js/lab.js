@@ -55,6 +55,8 @@ const imports = {
 const state = new ModuleState("calibrank/lab", imports);
 const w = () => state.get();
 const limitsOf = (options, fn) => state.limitsOf(options, fn);
+/** Options as JSON text, under the JSON bound of the limits of `fn` (js/wire.js `precheck.json`). */
+const optionsText = (options, fn) => precheck.jsonText(limitsOf(options, fn), toJson(options, "options"), "options");
 
 /** A run (or qrels) as JSON text; its size checked against the limits first. */
 function runText(run, field, lim) {
@@ -92,7 +94,7 @@ export function defaultLimits(fn) {
 }
 
 function trecText(text, options, fn) {
-  const opts = toJson(options, "options");
+  const opts = optionsText(options, fn);
   if (typeof text !== "string") throw typeError("text", "a string");
   precheck.text(limitsOf(options, fn), text.length, "text");
   return new Input().text(opts).text(text);
@@ -109,13 +111,13 @@ export function parseQrels(text, options) {
 }
 
 function evaluateInput(qrels, run, metrics, options) {
-  const opts = toJson(options, "options");
+  const opts = optionsText(options, "evaluate");
   const lim = limitsOf(options, "evaluate");
   const input = new Input().text(opts);
   argument(input, qrels, Qrels, "qrels", lim);
   argument(input, run, Run, "run", lim);
   if (!Array.isArray(metrics)) throw typeError("metrics", "an array of metric names");
-  return input.text(toJson(metrics, "metrics"));
+  return input.text(precheck.jsonText(lim, toJson(metrics, "metrics"), "metrics"));
 }
 
 /**
@@ -223,7 +225,7 @@ function runsArgument(input, runs, lim) {
  */
 export function fuseRuns(runs, options) {
   if (options === undefined || options === null) throw typeError("options", "the options, with at least `method`");
-  const opts = toJson(options, "options");
+  const opts = optionsText(options, "fuseRuns");
   const input = new Input().text(opts);
   const arg = runsArgument(input, runs, limitsOf(options, "fuseRuns"));
   try {
@@ -246,7 +248,7 @@ export function fuseRuns(runs, options) {
  */
 export function optimizeFusion(qrels, runs, options, onProgress) {
   if (onProgress !== undefined && onProgress !== null && typeof onProgress !== "function") throw typeError("onProgress", "a function");
-  const opts = toJson(options, "options");
+  const opts = optionsText(options, "optimizeFusion");
   const lim = limitsOf(options, "optimizeFusion");
   const input = new Input().text(opts);
   argument(input, qrels, Qrels, "qrels", lim);
@@ -283,17 +285,17 @@ function labelled(first, scores, labels, options, names = ["scores", "labels"]) 
 
 /** Platt scaling fitted on (score, 0/1 label) pairs; plugs into `new Pipeline({ calibration })`. */
 export function fitPlatt(scores, labels, options) {
-  return w().call(OP.FIT_PLATT, labelled(toJson(options, "options"), scores, labels, options)).json();
+  return w().call(OP.FIT_PLATT, labelled(optionsText(options, "fit"), scores, labels, options)).json();
 }
 
 /** Isotonic regression fitted on (score, 0/1 label) pairs; plugs into `new Pipeline({ calibration })`. */
 export function fitIsotonic(scores, labels, options) {
-  return w().call(OP.FIT_ISOTONIC, labelled(toJson(options, "options"), scores, labels, options)).json();
+  return w().call(OP.FIT_ISOTONIC, labelled(optionsText(options, "fit"), scores, labels, options)).json();
 }
 
 /** Applies a calibration (sigmoid, Platt or isotonic) to raw scores; input order kept. */
 export function applyCalibration(scores, calibration, options) {
-  const opts = toJson(options, "options");
+  const opts = optionsText(options, "applyCalibration");
   const lim = limitsOf(options, "applyCalibration");
   if (typeof calibration !== "object" || calibration === null) throw typeError("calibration", "a calibration object");
   // An isotonic model's knots (up to a million) cross as numbers, not as JSON text.
@@ -318,13 +320,13 @@ export function applyCalibration(scores, calibration, options) {
 /** ECE, MCE, Brier score, log loss and reliability-curve bins of calibrated probabilities. */
 export function calibrationError(probabilities, labels, options) {
   return w()
-    .call(OP.CALIBRATION_ERROR, labelled(toJson(options, "options"), probabilities, labels, options, ["probabilities", "labels"]))
+    .call(OP.CALIBRATION_ERROR, labelled(optionsText(options, "fit"), probabilities, labels, options, ["probabilities", "labels"]))
     .json();
 }
 
 /** Band floors from evidence, with k-fold held-out precision and recall. */
 export function proposeBands(scores, labels, options) {
-  return w().call(OP.PROPOSE_BANDS, labelled(toJson(options, "options"), scores, labels, options)).json();
+  return w().call(OP.PROPOSE_BANDS, labelled(optionsText(options, "fit"), scores, labels, options)).json();
 }
 
 /**
@@ -334,7 +336,7 @@ export function proposeBands(scores, labels, options) {
  * `new Pipeline({ confidence: { model } })`.
  */
 export function fitQueryConfidence(qrels, runs, options) {
-  const opts = toJson(options, "options");
+  const opts = optionsText(options, "fitQueryConfidence");
   const lim = limitsOf(options, "fitQueryConfidence");
   const input = new Input().text(opts);
   argument(input, qrels, Qrels, "qrels", lim);
@@ -348,7 +350,7 @@ export function fitQueryConfidence(qrels, runs, options) {
 
 /** The model's probability for every query of `runs` (the runs in the model's order). */
 export function predictQueryConfidence(model, runs, options) {
-  const opts = toJson(options, "options");
+  const opts = optionsText(options, "predictQueryConfidence");
   const lim = limitsOf(options, "predictQueryConfidence");
   if (typeof model !== "object" || model === null || Array.isArray(model)) throw typeError("model", "a model returned by fitQueryConfidence");
   const m = toJson(model, "model");
@@ -462,7 +464,7 @@ function fromText(op, text, options, fn) {
 
 function fromObject(op, obj, options, field, fn) {
   if (isLabObject(obj, field)) throw typeError(field, "a plain object (this is already a Run or Qrels)");
-  const opts = toJson(options, "options");
+  const opts = optionsText(options, fn);
   const input = new Input().text(opts);
   argument(input, obj, op === OP.RUN_FROM_OBJECT ? Run : Qrels, field, limitsOf(options, fn));
   return w().call(op, input).u32View()[0];

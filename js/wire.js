@@ -30,6 +30,9 @@ export const typedArrayKind = (v) => (ArrayBuffer.isView(v) ? typedArrayTag.call
 const typedLength = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), "length").get;
 /** The length of a section's values: the package's own array or a typed array. */
 const lengthOf = (v) => (ArrayBuffer.isView(v) ? typedLength.call(v) : v.length);
+export const hasOwn = Object.prototype.hasOwnProperty;
+/** `o[k]` if it is `o`'s own property (an inherited one, say on a polluted Object.prototype, is not read). */
+export const own = (o, k) => (hasOwn.call(o, k) ? o[k] : undefined);
 const mapHas = Map.prototype.has;
 /** Whether `v` is a real Map. */
 const objectTag = Object.prototype.toString;
@@ -247,6 +250,11 @@ export const precheck = {
     if (!lim) return;
     const bound = 4 * lim.maxTotalTextBytes + 64 * lim.maxTotalEntries;
     if (length > bound) throw tooLarge(field, "the JSON text of the input in bytes", length, lim.maxTotalTextBytes, "maxTotalTextBytes");
+  },
+  /** Options or a configuration as JSON text (undefined: none), under the bound of `json`. */
+  jsonText(lim, text, field) {
+    if (text !== undefined) this.json(lim, text.length, field);
+    return text;
   },
   oneText(lim, units, field) {
     if (lim && units > lim.maxTextBytes) throw tooLarge(field, "the text length in bytes", units, lim.maxTextBytes, "maxTextBytes");

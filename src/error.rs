@@ -231,6 +231,32 @@ impl fmt::Display for Num {
     }
 }
 
+/// A name the caller gave (an unknown method or metric), quoted for an error message as
+/// `{:?}` quotes it, its first [`NAME_SHOWN`] characters only when longer (then `...` and
+/// its length in bytes): an error does not echo a name of any length back.
+pub fn name(s: &str) -> Name<'_> {
+    Name(s)
+}
+
+/// Characters of a name an error message shows at most (see [`name`]).
+pub const NAME_SHOWN: usize = 64;
+
+/// A name as [`name`] prints it.
+#[derive(Debug, Clone, Copy)]
+pub struct Name<'a>(&'a str);
+
+impl fmt::Display for Name<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0.char_indices().nth(NAME_SHOWN) {
+            None => write!(f, "{:?}", self.0),
+            Some((cut, _)) => {
+                let head = self.0.get(..cut).unwrap_or_default();
+                write!(f, "{head:?}... ({} bytes)", self.0.len())
+            }
+        }
+    }
+}
+
 /// Checks that `value` is finite.
 pub fn finite(value: f64, field: impl FnOnce() -> String) -> Result<f64> {
     if value.is_finite() {
@@ -318,6 +344,23 @@ pub fn from_json<T: serde::de::DeserializeOwned>(text: &str, what: &str) -> Resu
 mod tests {
     use super::*;
     use std::collections::HashSet;
+
+    #[test]
+    fn names_in_messages_are_cut_after_64_characters() {
+        assert_eq!(name("bogus").to_string(), "\"bogus\"");
+        let exact = "é".repeat(NAME_SHOWN);
+        assert_eq!(name(&exact).to_string(), format!("{exact:?}"));
+        let long = format!("{}\u{1F600}tail", "é".repeat(NAME_SHOWN - 1));
+        assert_eq!(
+            name(&long).to_string(),
+            format!(
+                "{:?}... ({} bytes)",
+                format!("{}\u{1F600}", "é".repeat(NAME_SHOWN - 1)),
+                long.len()
+            )
+        );
+        assert_eq!(name("a\"b").to_string(), "\"a\\\"b\"");
+    }
 
     #[test]
     fn codes_are_unique_upper_snake_case() {

@@ -49,7 +49,7 @@ impl NormalizeMethod {
             other => Err(ScoreError::new(
                 ErrorCode::UnknownMethod,
                 "method",
-                format!("unknown normalization {other:?}; expected one of none, max, min_max, z_score, softmax"),
+                format!("unknown normalization {}; expected one of none, max, min_max, z_score, softmax", crate::error::name(other)),
             )),
         }
     }

@@ -155,7 +155,10 @@ impl QueryConfidenceModel {
             return Err(ScoreError::new(
                 ErrorCode::UnknownMethod,
                 "method",
-                format!("unknown method {:?}, expected \"{METHOD}\"", self.method),
+                format!(
+                    "unknown method {}, expected \"{METHOD}\"",
+                    crate::error::name(&self.method)
+                ),
             ));
         }
         let runs = self.runs as usize;

@@ -65,6 +65,42 @@ test("a Run or Qrels of the ESM entry given to the CommonJS entry is refused (ea
   }
 });
 
+test("inherited keys (a polluted Object.prototype) are not read as options, inputs or item fields", () => {
+  const lists = [["a", "b"], ["b", "c"]];
+  const input = { query: "alpha beta", lists: [{ name: "s", ids: ["a", "b", "c"] }, { name: "t", ids: ["c", "a"] }], items: { a: { name: "alpha" } } };
+  const p = new esm.Pipeline({ topN: 3, minConfidence: 0, rerank: { method: "heuristic" } });
+  const pc = new esm.Pipeline({ topN: 3, minConfidence: 0 });
+  const clean = { rrf: esm.rrf(lists, {}), run: p.run(input), columnar: pc.runColumnar({ docs: new Uint32Array([0, 1, 2]), offsets: new Uint32Array([0, 3]), nDocs: 3 }) };
+  const polluted = { k: 1, weights: [5, 1], limits: { maxLists: 1 }, items: { b: { name: "beta" } }, name: "beta", summary: "alpha beta", query: "zzz", now: 0, modifiedAt: new Float64Array(3) };
+  for (const [k, v] of Object.entries(polluted)) Object.prototype[k] = v;
+  try {
+    assert.deepEqual(esm.rrf(lists, {}), clean.rrf);
+    assert.deepEqual(p.run(input), clean.run);
+    assert.deepEqual(pc.runColumnar({ docs: new Uint32Array([0, 1, 2]), offsets: new Uint32Array([0, 3]), nDocs: 3 }), clean.columnar);
+  } finally {
+    for (const k of Object.keys(polluted)) delete Object.prototype[k];
+    p.free();
+    pc.free();
+  }
+});
+
+test("Pipeline.run reads each list's ids length once", () => {
+  const p = new esm.Pipeline({ topN: 3, minConfidence: 0 });
+  let reads = 0;
+  const ids = new Proxy(["a", "b", "c"], {
+    get(t, k, r) {
+      if (k === "length") return ++reads === 1 ? 3 : 100;
+      return Reflect.get(t, k, r);
+    },
+  });
+  try {
+    assert.deepEqual(p.run({ lists: [{ name: "s", ids }] }).results.map((r) => r.id), ["a", "b", "c"]);
+    assert.equal(reads, 1);
+  } finally {
+    p.free();
+  }
+});
+
 test("importing the core entry does not load the lab module", async () => {
   const { execFileSync } = await import("node:child_process");
   // A fresh process: which .wasm files does importing "calibrank" read?

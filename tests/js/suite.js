@@ -793,6 +793,37 @@ export function tests(lib, golden) {
     throwsScoreError(lib, () => lib.fitPlatt([1, 2], [1, 1]), "INVALID_LABELS");
   });
 
+  test("option and configuration texts count against the limits; unknown names are not echoed whole", () => {
+    // Tight limits: JSON text of at most 4 * 10 + 64 * 1 = 104 bytes.
+    const tight = { maxTotalTextBytes: 10, maxTotalEntries: 1 };
+    const long = "x".repeat(200);
+    throwsScoreError(lib, () => lib.normalize([1, 2], "min_max", { limits: tight, extra: long }), "INPUT_TOO_LARGE", "options");
+    throwsScoreError(lib, () => lib.calibrate([1, 2], { limits: tight, extra: long }), "INPUT_TOO_LARGE", "options");
+    throwsScoreError(lib, () => lib.classifyBand(0.5, { limits: tight, extra: long }), "INPUT_TOO_LARGE", "options");
+    throwsScoreError(lib, () => lib.rrf([["a"]], { limits: tight, extra: long }), "INPUT_TOO_LARGE", "options");
+    throwsScoreError(lib, () => lib.rrfColumnar(new Uint32Array([0]), new Uint32Array([0, 1]), 1, { limits: tight, extra: long }), "INPUT_TOO_LARGE", "options");
+    throwsScoreError(lib, () => lib.fuseMultiQuery([[{ id: "a", score: 1 }]], { limits: tight, extra: long }), "INPUT_TOO_LARGE", "options");
+    throwsScoreError(lib, () => lib.rerank("q", [], { limits: tight, extra: long }), "INPUT_TOO_LARGE", "options");
+    throwsScoreError(lib, () => new lib.Pipeline({ limits: tight, extra: long }), "INPUT_TOO_LARGE", "config");
+    const p = new lib.Pipeline({ limits: tight });
+    throwsScoreError(lib, () => p.run({ lists: [{ name: "a", ids: ["x"] }], context: { extra: long } }), "INPUT_TOO_LARGE", "context");
+    p.free();
+    throwsScoreError(lib, () => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, ["mrr", long], { limits: tight }), "INPUT_TOO_LARGE", "metrics");
+    throwsScoreError(lib, () => lib.parseTrecRun("", { limits: tight, extra: long }), "INPUT_TOO_LARGE", "options");
+    throwsScoreError(lib, () => lib.fitPlatt([0.1, 0.9], [0, 1], { limits: tight, extra: long }), "INPUT_TOO_LARGE", "options");
+    // A method name is one text (maxTextBytes).
+    throwsScoreError(lib, () => lib.normalize([1], "m".repeat(20), { limits: { maxTextBytes: 10 } }), "INPUT_TOO_LARGE", "method");
+    // Within the limits: unknown, and the message shows the first 64 characters only.
+    const name = "z".repeat(5000);
+    for (const f of [() => lib.normalize([1], name), () => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, [name]), () => lib.fuseRuns([{ q: { a: 1 } }], { method: name })]) {
+      const e = throwsScoreError(lib, f, "UNKNOWN_METHOD");
+      assert(e.message.length < 400, `message of ${e.message.length} characters`);
+      assert(e.message.includes(`"${"z".repeat(64)}"... (5000 bytes)`), e.message);
+    }
+    const short = throwsScoreError(lib, () => lib.normalize([1], "bogus"), "UNKNOWN_METHOD", "method");
+    assert(short.message.includes('"bogus"'), short.message);
+  });
+
   test("limits: defaults, per-call limits in every function's options", () => {
     eq(lib.defaultLimits(), {
       maxLists: 64,

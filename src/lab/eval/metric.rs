@@ -199,7 +199,8 @@ fn unknown(name: &str) -> ScoreError {
         ErrorCode::UnknownMethod,
         "metric",
         format!(
-            "unknown metric {name:?}; expected one of {} (with optional @k and -lN)",
+            "unknown metric {}; expected one of {} (with optional @k and -lN)",
+            crate::error::name(name),
             names.join(", ")
         ),
     )

@@ -387,7 +387,8 @@ impl Norm {
                     ErrorCode::UnknownMethod,
                     "norm",
                     format!(
-                        "unknown normalization {name:?}; expected one of {}",
+                        "unknown normalization {}; expected one of {}",
+                        crate::error::name(name),
                         NORMS.join(", ")
                     ),
                 ))
@@ -532,7 +533,8 @@ impl Plan {
                     ErrorCode::UnknownMethod,
                     "method",
                     format!(
-                        "unknown fusion method {name:?}; expected one of {}",
+                        "unknown fusion method {}; expected one of {}",
+                        crate::error::name(name),
                         METHODS.join(", ")
                     ),
                 ))
