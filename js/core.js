@@ -852,6 +852,9 @@ export class Pipeline {
     } else if (now instanceof Date) {
       head[1] = 1;
       head[2] = now.getTime();
+    } else if (now !== undefined && now !== null) {
+      // Was ignored (then "`now` is required with `modifiedAt`", or nothing at all).
+      throw typeError("now", "epoch milliseconds (a number) or a Date");
     }
     // The handle looked up after the caller's getters ran (see `run`).
     const out = state.wire.call(OP.PIPELINE_RUN_COLUMNAR, new Input().u32s([this.handle()]).f64s(wts).f64s(mt).u32s(docs).u32s(offsets).f64s(head));

@@ -533,8 +533,8 @@ export interface ColumnarInput {
   weights?: Float64Array | number[];
   /** Modification time per document in epoch ms (NaN: unknown), for step recency. */
   modifiedAt?: Float64Array;
-  /** Current time in epoch ms (required with `modifiedAt`). */
-  now?: number;
+  /** Current time in epoch ms, or a `Date` (required with `modifiedAt`; an ISO string is refused here: `run` takes one). */
+  now?: number | Date;
 }
 
 /** Output of `Pipeline.runColumnar`: parallel typed arrays, best first. */

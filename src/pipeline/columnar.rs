@@ -12,6 +12,27 @@ use crate::normalize::{normalize, NormalizeMethod};
 use crate::recency::{age_days, step_multiplier};
 use crate::sort::StableSort;
 
+/// [`crate::fuse::rrf_indexed`]'s `INDEX_OUT_OF_RANGE` for columnar lists (consecutive
+/// slices of one flat `docs`, as [`split_offsets`] cuts them) at its place in `docs`:
+/// `docs[j]` instead of `lists[i][pos]`, the first index not below `n_docs`, in list
+/// order as the fusion meets it. Other errors are returned as they are.
+pub fn flat_index_error(e: ScoreError, lists: &[&[u32]], n_docs: usize) -> ScoreError {
+    if e.code != ErrorCode::IndexOutOfRange {
+        return e;
+    }
+    let mut base = 0usize;
+    for list in lists {
+        if let Some(pos) = list.iter().position(|&d| d as usize >= n_docs) {
+            return ScoreError {
+                field: format!("docs[{}]", base + pos),
+                ..e
+            };
+        }
+        base += list.len();
+    }
+    e
+}
+
 /// Splits a concatenated index array by `offsets` (`nLists + 1` entries, starting at 0,
 /// non-decreasing, ending at `docs.len()`).
 pub fn split_offsets<'a>(docs: &'a [u32], offsets: &[u32]) -> Result<Vec<&'a [u32]>> {
@@ -115,17 +136,8 @@ impl Pipeline {
             .check_columnar_lengths(input.lists.iter().map(|l| l.len()), "docs")?;
         cfg.limits.check_columnar(input.n_docs, "nDocs")?;
         let weights = crate::fuse::resolve_weights(input.weights, input.lists.len(), "weights")?;
-        let fusion =
-            crate::fuse::rrf_indexed(input.lists, &weights, cfg.k, input.n_docs).map_err(|e| {
-                if e.field.starts_with("lists") {
-                    ScoreError {
-                        field: e.field.replacen("lists", "docs", 1),
-                        ..e
-                    }
-                } else {
-                    e
-                }
-            })?;
+        let fusion = crate::fuse::rrf_indexed(input.lists, &weights, cfg.k, input.n_docs)
+            .map_err(|e| flat_index_error(e, input.lists, input.n_docs))?;
         let mut scores = fusion.scores;
         if let (RecencyMode::Step, Some(mtimes)) = (cfg.recency.mode, input.modified_ms) {
             if mtimes.len() != input.n_docs {

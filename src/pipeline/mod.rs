@@ -33,7 +33,7 @@ mod input;
 mod output;
 mod run;
 
-pub use columnar::{split_offsets, ColumnarInput, ColumnarOutput};
+pub use columnar::{flat_index_error, split_offsets, ColumnarInput, ColumnarOutput};
 pub use config::{
     BandsConfig, Calibration, NormalizationConfig, PipelineConfidence, PipelineConfig,
     RecencyConfig, RecencyMode, RerankConfig, RerankMethod, DEFAULT_ANSWER_FLOOR,

@@ -526,7 +526,15 @@ export function tests(lib, golden) {
     throwsScoreError(lib, () => lib.queryConfidence([1.5]), "OUT_OF_RANGE", "scores[0]");
     throwsScoreError(lib, () => lib.rerank("q", [{ id: "a", score: 1, name: "n" }, { id: "a", score: 1, name: "m" }]), "DUPLICATE_ID", "candidates[1].id");
     throwsScoreError(lib, () => lib.fuseMultiQuery([[{ id: "a", score: 0.9 }]], { multiQueryBoost: 3 }), "INVALID_CONFIG", "options.multiQueryBoost");
-    throwsScoreError(lib, () => lib.rrfColumnar(new Uint32Array([0, 7]), new Uint32Array([0, 2]), 3), "INDEX_OUT_OF_RANGE", "lists[0][1]");
+    throwsScoreError(lib, () => lib.rrfColumnar(new Uint32Array([0, 7]), new Uint32Array([0, 2]), 3), "INDEX_OUT_OF_RANGE", "docs[1]");
+    // Where the index is in the flat `docs` (the second list's second entry is docs[3]).
+    throwsScoreError(lib, () => lib.rrfColumnar(new Uint32Array([0, 1, 1, 7]), new Uint32Array([0, 2, 4]), 2), "INDEX_OUT_OF_RANGE", "docs[3]");
+    throwsScoreError(lib, () => p.runColumnar({ docs: new Uint32Array([0, 1, 1, 7]), offsets: new Uint32Array([0, 2, 4]), nDocs: 2 }), "INDEX_OUT_OF_RANGE", "docs[3]");
+    // `now` of another type is refused (an ISO string was ignored, then reported as missing).
+    const mt = new Float64Array([0, 0]);
+    throwsScoreError(lib, () => p.runColumnar({ docs: new Uint32Array([0, 1]), offsets: new Uint32Array([0, 2]), nDocs: 2, modifiedAt: mt, now: "2026-01-01T00:00:00Z" }), "INVALID_TYPE", "now");
+    throwsScoreError(lib, () => p.runColumnar({ docs: new Uint32Array([0, 1]), offsets: new Uint32Array([0, 2]), nDocs: 2, now: "2026-01-01T00:00:00Z" }), "INVALID_TYPE", "now");
+    eq(p.runColumnar({ docs: new Uint32Array([0, 1]), offsets: new Uint32Array([0, 2]), nDocs: 2, modifiedAt: mt, now: new Date(0) }).candidates, 2);
     throwsScoreError(lib, () => p.runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 2]), nDocs: 1 }), "LENGTH_MISMATCH");
     // After all of that, a valid call still works and gives the same answer.
     eq(lib.rrf([["a", "x", "y"], ["p", "q", "a"]])[0], ["a", 1 / 61 + 1 / 63]);

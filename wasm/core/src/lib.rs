@@ -253,7 +253,7 @@ fn rrf_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         if e.field == "k" {
             e.within("options")
         } else {
-            e
+            calibrank::pipeline::flat_index_error(e, &lists, n)
         }
     })?;
     let order = fused.order();
