@@ -5,7 +5,8 @@
 #                          published package, every dependency justified in docs/dependencies.md
 #   make test-reliability  (part of `make test`) the saved fuzz corpus as regression tests,
 #                          the proptests, the fast-check boundary test, the memory tests (flat
-#                          over a million calls; addresses above 2 GiB), `deny`
+#                          over a million calls; addresses above 2 GiB; calls at the columnar
+#                          ceiling one after another), `deny`
 .PHONY: fuzz fuzz-tools deny deny-tools deps-doc test-reliability
 
 EXTRA_TEST_TARGETS += test-reliability
@@ -63,4 +64,4 @@ deny: deny-tools pkg deps-doc
 
 test-reliability: pkg deny
 	cargo test --test fuzz_regression --test properties
-	node --test tests/js/fuzz.test.mjs tests/js/memory.test.mjs tests/js/high-memory.test.mjs
+	node --test tests/js/fuzz.test.mjs tests/js/memory.test.mjs tests/js/high-memory.test.mjs tests/js/ceiling.test.mjs

@@ -138,6 +138,13 @@ pub fn push_json_string(out: &mut String, v: &str) {
     out.push('"');
 }
 
+/// Input and output buffers up to this size are kept between calls (no allocation per
+/// call); larger ones are given back to the allocator after use. Kept, a call's 200 MB
+/// input and 600 MB output sat in memory under the next call's own allocations, which
+/// then grew the module past wasm32's 4 GiB at the documented ceilings (two
+/// `rrfColumnar` calls of 50 million entries: an out-of-memory trap).
+pub const KEEP_BYTES: usize = 16 << 20;
+
 /// `cr_call`: runs `op` on the first `bytes` of the input buffer with `f`, the module's
 /// operation table, and returns the address of the output: a header of two `u32`
 /// (status: 0 success, 1 a `ScoreError` whose JSON is the output; the length of the
@@ -149,9 +156,11 @@ pub fn call(
 ) -> u32 {
     // The input is taken out of its cell for the call, so that an operation may reserve
     // or call again without a double borrow; it is put back afterwards.
-    let input = INPUT.with(|b| std::mem::take(&mut *b.borrow_mut()));
+    let mut input = INPUT.with(|b| std::mem::take(&mut *b.borrow_mut()));
     let mut out = OUTPUT.with(|o| std::mem::take(&mut *o.borrow_mut()));
-    out.clear();
+    // The last call's output (read by then) is given back first when large, so that the
+    // operation can use its memory.
+    out.clear_to(KEEP_BYTES);
     out.header();
     let all: &[u8] = bytemuck::cast_slice(&input);
     let result = match all.get(..bytes as usize) {
@@ -173,6 +182,10 @@ pub fn call(
     };
     out.finish(status);
     let ptr = out.ptr() as u32;
+    // A large input buffer is given back too (the next call reserves what it needs).
+    if input.capacity().saturating_mul(8) > KEEP_BYTES {
+        input = Vec::new();
+    }
     INPUT.with(|b| *b.borrow_mut() = input);
     OUTPUT.with(|o| *o.borrow_mut() = out);
     ptr

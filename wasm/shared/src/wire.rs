@@ -259,6 +259,15 @@ impl Writer {
         self.len = 0;
     }
 
+    /// Forgets what was written and gives its memory back when it holds more than
+    /// `bytes` (see `crate::call`).
+    pub fn clear_to(&mut self, bytes: usize) {
+        self.len = 0;
+        if self.words.capacity().saturating_mul(8) > bytes {
+            self.words = Vec::new();
+        }
+    }
+
     /// Reserves the 8-byte header (status, length) that [`Writer::finish`] fills in.
     pub fn header(&mut self) {
         if self.words.is_empty() {
