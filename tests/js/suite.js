@@ -530,6 +530,9 @@ export function tests(lib, golden) {
     // Where the index is in the flat `docs` (the second list's second entry is docs[3]).
     throwsScoreError(lib, () => lib.rrfColumnar(new Uint32Array([0, 1, 1, 7]), new Uint32Array([0, 2, 4]), 2), "INDEX_OUT_OF_RANGE", "docs[3]");
     throwsScoreError(lib, () => p.runColumnar({ docs: new Uint32Array([0, 1, 1, 7]), offsets: new Uint32Array([0, 2, 4]), nDocs: 2 }), "INDEX_OUT_OF_RANGE", "docs[3]");
+    // An item given as a Map or a Date (no own fields) is refused, not read as empty.
+    throwsScoreError(lib, () => p.run({ lists: [{ name: "a", ids: ["x"] }], items: { x: new Map([["name", "n"]]) } }), "INVALID_TYPE", "items.x");
+    throwsScoreError(lib, () => p.run({ lists: [{ name: "a", ids: ["x"] }], items: { x: new Date(0) } }), "INVALID_TYPE", "items.x");
     // `now` of another type is refused (an ISO string was ignored, then reported as missing).
     const mt = new Float64Array([0, 0]);
     throwsScoreError(lib, () => p.runColumnar({ docs: new Uint32Array([0, 1]), offsets: new Uint32Array([0, 2]), nDocs: 2, modifiedAt: mt, now: "2026-01-01T00:00:00Z" }), "INVALID_TYPE", "now");
