@@ -25,7 +25,7 @@ const { lib, dispose } = await importPatched(
   pkgDir,
   [
     ["p = this.x.cr_call(op, len)", "globalThis.__capture?.push([op, new Uint8Array(this.memory.buffer, ptr, len).slice()]);\n$&"],
-    ["const len = wire.write(out, inp, out + cap);", "$&\nif (len >= 0) globalThis.__texts = new Uint8Array(wire.memory.buffer, out, len).slice();"],
+    ["const len = wire.write(out >>> 0, inp, (out >>> 0) + cap);", "$&\nif (len >= 0) globalThis.__texts = new Uint8Array(wire.memory.buffer, out >>> 0, len).slice();"],
   ],
   "capture",
 );

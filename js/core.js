@@ -2,7 +2,7 @@
 // input buffer and makes one call into calibrank_core.wasm (js/wire.js); the numbers
 // all come from the module.
 import { ScoreError } from "./score_error.js";
-import { ModuleState, Input, Scratch, checkedCopy, plainTyped, precheck, toJson, numbers, indices, scoreError, typeError, typedArrayKind, isMap, utf8Length, hasOwn, own } from "./wire.js";
+import { ModuleState, Input, Scratch, checkedCopy, plainTyped, precheck, toJson, numbers, indices, scoreError, typeError, typedArrayKind, isMap, utf8Length, hasOwn, own, fromObjectPrototype } from "./wire.js";
 
 export { ScoreError };
 
@@ -139,7 +139,8 @@ export function calibrate(scores, options) {
 
 /** Classifies one score: `{ kind: "hit" | "degraded", score }` or `{ kind: "miss" }`. */
 export function classifyBand(score, options) {
-  const opts = precheck.jsonText(limitsOf(options, "classifyBand"), toJson(options, "options"), "options");
+  // No limits among its options: the default bound.
+  const opts = precheck.jsonText(limitsOf(undefined, "classifyBand"), toJson(options, "options"), "options");
   if (typeof score !== "number") throw typeError("score", "a number");
   return w().call(OP.CLASSIFY, new Input().text(opts).f64s([score])).json();
 }
@@ -175,8 +176,8 @@ function kWeightsLimits(options, fn) {
   const { slot } = table;
   const head = r.head;
   for (const key in options) {
-    // Own keys only, as the JSON form reads them (an enumerable key on Object.prototype is not an option).
-    if (!hasOwn.call(options, key)) continue;
+    // A key on Object.prototype is not an option (the JSON form does not read it either).
+    if (fromObjectPrototype(options, key)) continue;
     const v = options[key];
     if (key === "k") {
       if (v === undefined || v === null) continue;
@@ -199,7 +200,7 @@ function kWeightsLimits(options, fn) {
       // checks to the module).
       let lim = r.lim;
       for (const name in v) {
-        if (!hasOwn.call(v, name)) continue;
+        if (fromObjectPrototype(v, name)) continue;
         const i = slot[name];
         const x = v[name];
         if (x === undefined || x === null) continue;
@@ -538,12 +539,12 @@ function encodeInput(input, lim, holdAbove, lease) {
       let slot = -1;
       // One pass over the item's own keys: only the fields it has are read.
       // Keys inherited from Object.prototype (an enumerable key added there) are not
-      // fields: when it has one (checked once per call), each key is checked to be the
-      // item's own. (An item made with a prototype of its own keeps that prototype's
-      // enumerable keys as fields, as before: checking every item's prototype cost 5-7%
-      // of the JavaScript side of (b) at N = 1,000, docs/performance-history.md.)
+      // fields: when it has one (checked once per call), each key is checked. An item
+      // made with a prototype of its own keeps that prototype's enumerable keys as
+      // fields, as before (docs/performance-history.md: a check of every item's
+      // prototype measured slower).
       for (const f in meta) {
-        if (!cleanProto && !hasOwn.call(meta, f)) continue;
+        if (!cleanProto && fromObjectPrototype(meta, f)) continue;
         const v = meta[f];
         let bit = 0;
         switch (f) {
@@ -587,7 +588,8 @@ function encodeInput(input, lim, holdAbove, lease) {
             itemNums[3 * i + 2] = v;
             break;
           default:
-            throw unknownField(`items.${key}`, f, ITEM_KEYS);
+            // An unknown key the item inherits (from a prototype of its own) is ignored.
+            if (hasOwn.call(meta, f)) throw unknownField(`items.${key}`, f, ITEM_KEYS);
         }
         if (bit !== 0 && v !== undefined && v !== null) {
           if (typeof v !== "string") throw typeError(`items.${key}.${f}`, "a string");
@@ -709,7 +711,7 @@ export class Pipeline {
   #holdAbove;
   /** Validates `config` (the design documents' defaults for every missing field). */
   constructor(config) {
-    const text = precheck.jsonText(limitsOf(config, "pipeline"), toJson(config === null ? undefined : config, "config"), "config");
+    const text = precheck.jsonText(limitsOf(config, "Pipeline"), toJson(config === null ? undefined : config, "config"), "config");
     const wr = w();
     const out = wr.call(OP.PIPELINE_NEW, new Input().text(text));
     this.#h = { wire: wr, handle: out.u32View()[0], generation: wr.generation };

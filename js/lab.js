@@ -2,7 +2,7 @@
 // tuning, calibration fitting. Its own module (calibrank_lab.wasm); importing the core
 // never loads it. Same boundary as the core (js/wire.js), same ScoreError class.
 import { ScoreError } from "./score_error.js";
-import { ModuleState, Input, precheck, toJson, numbers, scoreError, typeError } from "./wire.js";
+import { ModuleState, Input, precheck, toJson, numbers, scoreError, typeError, own } from "./wire.js";
 
 export { ScoreError };
 
@@ -302,7 +302,8 @@ export function applyCalibration(scores, calibration, options) {
   let x;
   let y;
   let rest = calibration;
-  if (calibration.method === "isotonic" && calibration.x !== undefined && calibration.y !== undefined) {
+  // (Keys inherited from Object.prototype are not the calibration's: see `own`.)
+  if (own(calibration, "method") === "isotonic" && own(calibration, "x") !== undefined && own(calibration, "y") !== undefined) {
     ({ x, y, ...rest } = calibration);
     x = numbers(x, "calibration.x");
     y = numbers(y, "calibration.y");

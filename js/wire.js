@@ -31,8 +31,13 @@ const typedLength = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8A
 /** The length of a section's values: the package's own array or a typed array. */
 const lengthOf = (v) => (ArrayBuffer.isView(v) ? typedLength.call(v) : v.length);
 export const hasOwn = Object.prototype.hasOwnProperty;
-/** `o[k]` if it is `o`'s own property (an inherited one, say on a polluted Object.prototype, is not read). */
-export const own = (o, k) => (hasOwn.call(o, k) ? o[k] : undefined);
+/**
+ * `o[k]`, unless `o` inherits `k` from Object.prototype (a key added there, by a polluted
+ * prototype, is not an option or a field); a getter of a class is read.
+ */
+export const own = (o, k) => (hasOwn.call(o, k) || !(k in Object.prototype) ? o[k] : undefined);
+/** Whether key `k` of `o` (from a for-in) comes from Object.prototype rather than from `o`. */
+export const fromObjectPrototype = (o, k) => k in Object.prototype && !hasOwn.call(o, k);
 const mapHas = Map.prototype.has;
 /** Whether `v` is a real Map. */
 const objectTag = Object.prototype.toString;
@@ -124,6 +129,9 @@ export function toJson(value, field) {
 
 // ------------------------------------------------------------------ limits
 
+/** `precheck.jsonText`'s bound under the default limits (set when a LimitTable is read). */
+let jsonFloor = 0;
+
 /** Limits as the module states them: names, defaults and ceilings (read once). */
 export class LimitTable {
   /** Read from the module's DEFAULT_LIMITS output. */
@@ -134,6 +142,7 @@ export class LimitTable {
     const functions = out.strs();
     const budgets = out.f64s();
     this.names = names;
+    jsonFloor = Math.max(jsonFloor, 4 * defaults[names.indexOf("maxTotalTextBytes")] + 64 * defaults[names.indexOf("maxTotalEntries")]);
     this.defaults = {};
     // Keyed by name without a prototype (a caller's key such as "toString" finds nothing).
     this.ceilings = Object.create(null);
@@ -251,9 +260,18 @@ export const precheck = {
     const bound = 4 * lim.maxTotalTextBytes + 64 * lim.maxTotalEntries;
     if (length > bound) throw tooLarge(field, "the JSON text of the input in bytes", length, lim.maxTotalTextBytes, "maxTotalTextBytes");
   },
-  /** Options or a configuration as JSON text (undefined: none), under the bound of `json`. */
+  /**
+   * Options, a configuration or a `context` as JSON text (undefined: none). The module
+   * does not count them against the limits, so the bound is `json`'s for the call's
+   * limits or for the default limits, whichever is larger: tightened limits never refuse
+   * a configuration the defaults accept, and no text of any length is copied in.
+   */
   jsonText(lim, text, field) {
-    if (text !== undefined) this.json(lim, text.length, field);
+    if (text === undefined) return text;
+    const own = lim ? 4 * lim.maxTotalTextBytes + 64 * lim.maxTotalEntries : 0;
+    const bound = Math.max(own, jsonFloor);
+    if (text.length > bound)
+      throw scoreError("INPUT_TOO_LARGE", field, `the JSON text is ${text.length} characters, above ${bound} (4 x limits.maxTotalTextBytes + 64 x limits.maxTotalEntries, of this call's limits or of the defaults, whichever is larger)`);
     return text;
   },
   oneText(lim, units, field) {
@@ -879,7 +897,7 @@ export class ModuleState {
   /** The limits of a call of `fn` with `options` (for the checks made before copying). */
   limitsOf(options, fn) {
     if (options === undefined || options === null || typeof options !== "object") return this.limits().defaultsFor(fn);
-    return this.limits().effective(options.limits, fn);
+    return this.limits().effective(own(options, "limits"), fn);
   }
 
   /** The package version (operation 1). */

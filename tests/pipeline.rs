@@ -580,7 +580,7 @@ fn columnar_errors() {
         .unwrap_err();
     assert_eq!(
         (e.code, e.field.as_str()),
-        (ErrorCode::IndexOutOfRange, "docs[1]")
+        (ErrorCode::IndexOutOfRange, "lists[0][1]")
     );
     let lists: Vec<&[u32]> = vec![&[0, 1]];
     let e = p

@@ -12,8 +12,9 @@ use crate::normalize::{normalize, NormalizeMethod};
 use crate::recency::{age_days, step_multiplier};
 use crate::sort::StableSort;
 
-/// [`crate::fuse::rrf_indexed`]'s `INDEX_OUT_OF_RANGE` for columnar lists (consecutive
-/// slices of one flat `docs`, as [`split_offsets`] cuts them) at its place in `docs`:
+/// `INDEX_OUT_OF_RANGE` of [`crate::fuse::rrf_indexed`] (and of
+/// [`Pipeline::run_columnar`]) for lists that are consecutive slices of one flat `docs`
+/// (as [`split_offsets`] cuts them), at its place in `docs`:
 /// `docs[j]` instead of `lists[i][pos]`, the first index not below `n_docs`, in list
 /// order as the fusion meets it. Other errors are returned as they are.
 pub fn flat_index_error(e: ScoreError, lists: &[&[u32]], n_docs: usize) -> ScoreError {
@@ -136,8 +137,9 @@ impl Pipeline {
             .check_columnar_lengths(input.lists.iter().map(|l| l.len()), "docs")?;
         cfg.limits.check_columnar(input.n_docs, "nDocs")?;
         let weights = crate::fuse::resolve_weights(input.weights, input.lists.len(), "weights")?;
-        let fusion = crate::fuse::rrf_indexed(input.lists, &weights, cfg.k, input.n_docs)
-            .map_err(|e| flat_index_error(e, input.lists, input.n_docs))?;
+        // An index error names `lists[i][j]` (the slices given); the bindings, which cut
+        // the slices from one flat array, report it there (`flat_index_error`).
+        let fusion = crate::fuse::rrf_indexed(input.lists, &weights, cfg.k, input.n_docs)?;
         let mut scores = fusion.scores;
         if let (RecencyMode::Step, Some(mtimes)) = (cfg.recency.mode, input.modified_ms) {
             if mtimes.len() != input.n_docs {

@@ -77,10 +77,64 @@ test("inherited keys (a polluted Object.prototype) are not read as options, inpu
     assert.deepEqual(esm.rrf(lists, {}), clean.rrf);
     assert.deepEqual(p.run(input), clean.run);
     assert.deepEqual(pc.runColumnar({ docs: new Uint32Array([0, 1, 2]), offsets: new Uint32Array([0, 3]), nDocs: 3 }), clean.columnar);
+    // limits inherited (maxListLength 1 would refuse three scores), and a calibration's knots.
+    Object.prototype.limits = { maxListLength: 1 };
+    assert.equal(esm.normalize([1, 2, 3], "max", {}).length, 3);
+    assert.equal(esm.fitPlatt([0.1, 0.5, 0.9], [0, 1, 1], {}).method, "platt");
+    Object.prototype.x = [0, 1];
+    Object.prototype.y = [0, 1];
+    assert.throws(() => esm.applyCalibration([0.5], { method: "isotonic" }), (e) => e instanceof esm.ScoreError);
   } finally {
-    for (const k of Object.keys(polluted)) delete Object.prototype[k];
+    for (const k of [...Object.keys(polluted), "x", "y"]) delete Object.prototype[k];
     p.free();
     pc.free();
+  }
+});
+
+test("inputs given as class instances with getters, and items with a prototype of their own, are read as before", () => {
+  const p = new esm.Pipeline({ topN: 3, minConfidence: 0, rerank: { method: "heuristic" } });
+  try {
+    class List {
+      get name() {
+        return "s";
+      }
+      get ids() {
+        return ["a", "b", "c"];
+      }
+    }
+    class Input {
+      get query() {
+        return "alpha";
+      }
+      get lists() {
+        return [new List()];
+      }
+    }
+    const plain = p.run({ query: "alpha", lists: [{ name: "s", ids: ["a", "b", "c"] }] });
+    assert.deepEqual(p.run(new Input()), plain);
+    // An item's inherited known field is read, an inherited unknown key ignored; an own
+    // unknown key is UNKNOWN_FIELD.
+    const item = Object.assign(Object.create({ source: "db", name: "beta" }), { summary: "alpha" });
+    const viaProto = p.run({ query: "beta", lists: [{ name: "s", ids: ["a", "b"] }], items: { b: item } });
+    const direct = p.run({ query: "beta", lists: [{ name: "s", ids: ["a", "b"] }], items: { b: { name: "beta", summary: "alpha" } } });
+    assert.deepEqual(viaProto, direct);
+    assert.throws(() => p.run({ query: "q", lists: [{ name: "s", ids: ["a"] }], items: { a: { source: "db" } } }), (e) => e.code === "UNKNOWN_FIELD" && e.field === "items.a.source");
+    const pc = new esm.Pipeline({ topN: 3, minConfidence: 0 });
+    class Columnar {
+      get docs() {
+        return new Uint32Array([0, 1, 2]);
+      }
+      get offsets() {
+        return new Uint32Array([0, 3]);
+      }
+      get nDocs() {
+        return 3;
+      }
+    }
+    assert.deepEqual(pc.runColumnar(new Columnar()), pc.runColumnar({ docs: new Uint32Array([0, 1, 2]), offsets: new Uint32Array([0, 3]), nDocs: 3 }));
+    pc.free();
+  } finally {
+    p.free();
   }
 });
 
@@ -99,6 +153,26 @@ test("Pipeline.run reads each list's ids length once", () => {
   } finally {
     p.free();
   }
+});
+
+test("options, configurations, context and metric names above the JSON bound are refused before they are copied", () => {
+  // 4 x 32,000,000 + 64 x the entry budget: 134,400,000 characters for most functions,
+  // 160,000,000 for rrf and evaluate (budget 500,000), 153,600,000 for Pipeline (400,000).
+  const huge = "x".repeat(160_000_001);
+  const tooLarge = (f, field) => assert.throws(f, (e) => e instanceof esm.ScoreError && e.code === "INPUT_TOO_LARGE" && e.field === field && /^the JSON text is 1600000\d\d characters, above 1(34400000|53600000|60000000) /.test(e.message));
+  tooLarge(() => esm.normalize([1], "max", { extra: huge }), "options");
+  tooLarge(() => esm.rrf([["a"]], { extra: huge }), "options");
+  tooLarge(() => new esm.Pipeline({ extra: huge }), "config");
+  const p = new esm.Pipeline({});
+  try {
+    tooLarge(() => p.run({ lists: [{ name: "a", ids: ["x"] }], context: { extra: huge } }), "context");
+  } finally {
+    p.free();
+  }
+  tooLarge(() => esm.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, [huge]), "metrics");
+  tooLarge(() => esm.fitPlatt([0.1, 0.9], [0, 1], { extra: huge }), "options");
+  // Raised limits raise the bound: refused by the module as an unknown field instead.
+  assert.throws(() => esm.normalize([1], "max", { extra: huge, limits: { maxTotalTextBytes: 41_000_000 } }), (e) => e.code === "UNKNOWN_FIELD");
 });
 
 test("importing the core entry does not load the lab module", async () => {

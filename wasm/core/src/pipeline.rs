@@ -522,13 +522,16 @@ pub fn run_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
             limits.check_columnar(m.len(), "modifiedAt")?;
         }
         let lists = split_offsets(&docs, &offsets)?;
-        let out = p.run_columnar(&ColumnarInput {
-            lists: &lists,
-            weights,
-            n_docs: n,
-            modified_ms: modified,
-            now_ms: now,
-        })?;
+        // An index error at its place in the flat `docs` the caller gave.
+        let out = p
+            .run_columnar(&ColumnarInput {
+                lists: &lists,
+                weights,
+                n_docs: n,
+                modified_ms: modified,
+                now_ms: now,
+            })
+            .map_err(|e| calibrank::pipeline::flat_index_error(e, &lists, n))?;
         w.u32s(&out.order);
         w.f64s(&out.scores);
         w.u8s_from(out.bands.len(), out.bands.iter().map(|&b| band_code(b)));
