@@ -11,11 +11,22 @@
 // memory.test.mjs). A file of its own, so that no other test runs in these memories.
 import test from "node:test";
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 
 const instances = [];
+// The highest addresses the core's `texts` import was given (the held texts' buffer).
+const textsSeen = { out: 0 };
 const RealInstance = WebAssembly.Instance;
 WebAssembly.Instance = new Proxy(RealInstance, {
   construct(target, args, newTarget) {
+    const texts = args[1]?.calibrank?.texts;
+    if (typeof texts === "function") {
+      args[1].calibrank.texts = (docs, n, out, cap) => {
+        textsSeen.out = Math.max(textsSeen.out, out >>> 0);
+        return texts(docs, n, out, cap);
+      };
+    }
     const instance = Reflect.construct(target, args, newTarget);
     instances.push(instance);
     return instance;
@@ -81,4 +92,35 @@ test("the lab's inputs and outputs above 2 GiB", () => {
   const qrels = lab.parseQrels("q1 0 d1 1");
   assert.equal(lab.evaluate(qrels, small, ["mrr"]).mrr, 1);
   assert.throws(() => lab.evaluate(qrels, small, ["bogus@x"]), (e) => e instanceof lib.ScoreError);
+});
+
+// A pipeline with the heuristic reranker given more items than its pool holds their
+// texts back; the module asks for the pool's through the `texts` import, which writes
+// them into a buffer of the module's. Long texts make that buffer grow, so after the
+// growth above it lands above 2 GiB; the results must be those of a process whose
+// memory never got there.
+const HELD = `
+  const n = 300;
+  const ids = Array.from({ length: n }, (_, i) => "doc-" + i);
+  const items = {};
+  for (let i = 0; i < n; i++) items[ids[i]] = { name: "Item" + i, summary: ("alpha beta gamma " + i + " ").repeat(1200) };
+  const lists = [0, 1, 2].map((l) => ({ name: "l" + l, ids: ids.filter((_, i) => (i + l) % 3 !== 0).slice(0, 150) }));
+  globalThis.__held = { query: "alpha gamma 7", lists, items };
+`;
+const heldRun = (lib) => {
+  new Function(HELD)();
+  const p = new lib.Pipeline({ topK: 100, topN: 20, minConfidence: 0, rerank: { method: "heuristic" } });
+  try {
+    return p.run(globalThis.__held);
+  } finally {
+    p.free();
+  }
+};
+
+test("held texts written above 2 GiB by the texts import: the same results", () => {
+  const root = fileURLToPath(new URL("../..", import.meta.url));
+  const expected = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", `const heldRun = ${heldRun.toString().replace("new Function(HELD)();", HELD)}; import("calibrank").then((lib) => console.log(JSON.stringify(heldRun(lib))));`], { cwd: root, maxBuffer: 1 << 26 }).toString());
+  const got = heldRun(lib);
+  assert.ok(textsSeen.out >= 2 ** 31, `the texts import wrote at ${textsSeen.out}`);
+  assert.deepEqual(JSON.parse(JSON.stringify(got)), expected);
 });
