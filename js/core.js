@@ -175,9 +175,11 @@ function kWeightsLimits(options, fn) {
   if (!isPlainObject(options)) return asJson(r, options, fn);
   const { slot } = table;
   const head = r.head;
+  // A key on Object.prototype is not an option (the JSON form does not read it either);
+  // checked only when Object.prototype has an enumerable key (once per call).
+  const clean = noInheritedKeys();
   for (const key in options) {
-    // A key on Object.prototype is not an option (the JSON form does not read it either).
-    if (fromObjectPrototype(options, key)) continue;
+    if (!clean && fromObjectPrototype(options, key)) continue;
     const v = options[key];
     if (key === "k") {
       if (v === undefined || v === null) continue;
@@ -200,7 +202,7 @@ function kWeightsLimits(options, fn) {
       // checks to the module).
       let lim = r.lim;
       for (const name in v) {
-        if (fromObjectPrototype(v, name)) continue;
+        if (!clean && fromObjectPrototype(v, name)) continue;
         const i = slot[name];
         const x = v[name];
         if (x === undefined || x === null) continue;
@@ -357,6 +359,15 @@ function noInheritedKeys() {
   for (const _ in EMPTY) return false;
   return true;
 }
+const INPUT_FIELDS = ["query", "lists", "items", "now", "context"];
+const LIST_FIELDS = ["name", "ids", "scores", "weight"];
+const COLUMNAR_FIELDS = ["docs", "offsets", "nDocs", "weights", "modifiedAt", "now"];
+/** `fields` of `o` read with `own` (keys from Object.prototype left out), as an object. */
+function ownFields(o, fields) {
+  const out = {};
+  for (const f of fields) out[f] = own(o, f);
+  return out;
+}
 
 function checkKeys(obj, allowed, path) {
   for (const key in obj) if (!allowed.has(key) && hasOwn.call(obj, key)) throw unknownField(path, key, allowed);
@@ -390,11 +401,11 @@ function encodeInput(input, lim, holdAbove, lease) {
   if (!isObject(input)) throw typeError("input", "an object with `lists`");
   checkKeys(input, INPUT_KEYS, "input");
   // Own properties only, as the JSON form reads them.
-  const query = own(input, "query");
-  const lists = own(input, "lists");
-  const items = own(input, "items");
-  const now = own(input, "now");
-  const context = own(input, "context");
+  // Keys inherited from Object.prototype are not fields. Whether it has an enumerable
+  // key is checked once per call; only then is each field read through `own` (a shared
+  // helper's keyed loads cost about 10% of (b) at N = 10 when made for every call).
+  const cleanProto = noInheritedKeys();
+  const { query, lists, items, now, context } = cleanProto ? input : ownFields(input, INPUT_FIELDS);
   const strs = [];
   let units = 0;
   const head = [-1, 0, 0, 0, 0];
@@ -414,10 +425,7 @@ function encodeInput(input, lim, holdAbove, lease) {
     const l = lists[i];
     if (!isObject(l)) throw typeError(`lists[${i}]`, "an object with `name` and `ids`");
     checkKeys(l, LIST_KEYS, `lists[${i}]`);
-    const name = own(l, "name");
-    const ids = own(l, "ids");
-    const sc = own(l, "scores");
-    const weight = own(l, "weight");
+    const { name, ids, scores: sc, weight } = cleanProto ? l : ownFields(l, LIST_FIELDS);
     if (typeof name !== "string") throw typeError(`lists[${i}].name`, "a string");
     if (!Array.isArray(ids)) throw typeError(`lists[${i}].ids`, "an array of strings");
     // Its length read once (a Proxy could answer differently later).
@@ -512,7 +520,6 @@ function encodeInput(input, lim, holdAbove, lease) {
     } else throw typeError("items", "an object mapping ids to metadata");
     const m = keys.length;
     precheck.entries(lim, entries + m, "items");
-    const cleanProto = noInheritedKeys();
     hold = holdAbove >= 0 && m > holdAbove && !!lim;
     itemTable = m >= 8 ? lease.u32(8 * m, 1) : new Array(8 * m).fill(0);
     itemNums = m >= 8 ? lease.f64(3 * m, 2) : new Array(3 * m).fill(0);
@@ -533,8 +540,7 @@ function encodeInput(input, lim, holdAbove, lease) {
         keyUnits += key.length;
       }
       if (meta === undefined || meta === null) continue;
-      // A Map or a Date has no own fields to read: refused rather than read as empty.
-      if (!isObject(meta) || meta instanceof Map || meta instanceof Date) throw typeError(`items.${key}`, "an object with the item's fields");
+      if (!isObject(meta)) throw typeError(`items.${key}`, "an object with the item's fields");
       let flags = 0;
       let slot = -1;
       // One pass over the item's own keys: only the fields it has are read.
@@ -621,6 +627,9 @@ function encodeInput(input, lim, holdAbove, lease) {
           }
         }
       }
+      // A Map or a Date has no fields of its own to read: refused rather than read as an
+      // item without fields (checked only for an item that gave none: off the common path).
+      if (flags === 0 && (meta instanceof Map || meta instanceof Date)) throw typeError(`items.${key}`, "an object with the item's fields");
       itemTable[t + 1] = flags;
     }
   }
@@ -829,12 +838,7 @@ export class Pipeline {
   runColumnar(input) {
     this.handle();
     if (!isObject(input)) throw typeError("input", "an object with `docs`, `offsets` and `nDocs`");
-    const docsIn = own(input, "docs");
-    const offsetsIn = own(input, "offsets");
-    const nDocs = own(input, "nDocs");
-    const weights = own(input, "weights");
-    const modifiedAt = own(input, "modifiedAt");
-    const now = own(input, "now");
+    const { docs: docsIn, offsets: offsetsIn, nDocs, weights, modifiedAt, now } = noInheritedKeys() ? input : ownFields(input, COLUMNAR_FIELDS);
     const lim = this.#limits;
     if (typedArrayKind(docsIn) !== "Uint32Array") throw typeError("docs", "a Uint32Array");
     const docs = plainTyped(docsIn, Uint32Array);
