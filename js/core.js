@@ -112,9 +112,8 @@ export function defaultLimits(fn) {
 
 /** Scores as an input section (a Float64Array or an array of numbers). */
 function scoresInput(options, scores, field = "scores") {
-  const opts = toJson(options, "options");
   const lim = limitsOf(options, "scores");
-  precheck.jsonText(lim, opts, "options");
+  const opts = precheck.options(lim, options);
   const s = numbers(scores, field);
   precheck.array(lim, s.length, field);
   return new Input().text(opts).f64s(s);
@@ -122,9 +121,8 @@ function scoresInput(options, scores, field = "scores") {
 
 /** Normalizes scores (`max`, `min_max`, `z_score`, `softmax`, `none`); input order kept. */
 export function normalize(scores, method, options) {
-  const opts = toJson(options, "options");
   const lim = limitsOf(options, "normalize");
-  precheck.jsonText(lim, opts, "options");
+  const opts = precheck.options(lim, options);
   if (typeof method !== "string") throw typeError("method", "a method name string");
   precheck.oneText(lim, method.length, "method");
   const s = numbers(scores, "scores");
@@ -140,7 +138,7 @@ export function calibrate(scores, options) {
 /** Classifies one score: `{ kind: "hit" | "degraded", score }` or `{ kind: "miss" }`. */
 export function classifyBand(score, options) {
   // No limits among its options: the default bound.
-  const opts = precheck.jsonText(limitsOf(undefined, "classifyBand"), toJson(options, "options"), "options");
+  const opts = precheck.options(limitsOf(undefined, "classifyBand"), options);
   if (typeof score !== "number") throw typeError("score", "a number");
   return w().call(OP.CLASSIFY, new Input().text(opts).f64s([score])).json();
 }
@@ -224,8 +222,8 @@ function asJson(r, options, fn) {
 }
 
 /** The options `kWeightsLimits` read, written into `input`. */
-function writeKWeightsLimits(input, o, options) {
-  return o.json ? input.text(precheck.jsonText(o.lim, toJson(options, "options"), "options")) : input.f64s(o.head).f64s(o.weights);
+function writeKWeightsLimits(input, o, options, lim = o.lim) {
+  return o.json ? input.text(precheck.options(lim, options)) : input.f64s(o.head).f64s(o.weights);
 }
 
 /**
@@ -306,16 +304,15 @@ export function rrfColumnar(docs, offsets, nDocs, options) {
   const o = indices(offsets, "offsets");
   if (typeof nDocs !== "number") throw typeError("nDocs", "a number");
   precheck.columnar(lim, d.length, "docs");
-  const out = w().call(OP.RRF_COLUMNAR, writeKWeightsLimits(new Input(), { ...kWeightsLimits(options, null), lim }, options).indices(d).indices(o).f64s([nDocs]));
+  const out = w().call(OP.RRF_COLUMNAR, writeKWeightsLimits(new Input(), kWeightsLimits(options, null), options, lim).indices(d).indices(o).f64s([nDocs]));
   return { order: out.u32s(), scores: out.f64s() };
 }
 
 /** Fuses the hits of several queries (`rrf`, `score_sum` or `score_max`). */
 export function fuseMultiQuery(queries, options) {
-  const opts = toJson(options, "options");
-  if (!Array.isArray(queries)) throw typeError("queries", "an array of arrays of hits");
   const lim = limitsOf(options, "fuseMultiQuery");
-  precheck.jsonText(lim, opts, "options");
+  const opts = precheck.options(lim, options);
+  if (!Array.isArray(queries)) throw typeError("queries", "an array of arrays of hits");
   precheck.lists(lim, queries.length, "queries");
   let total = 0;
   for (let i = 0; i < queries.length; i++) {
@@ -332,9 +329,8 @@ export function fuseMultiQuery(queries, options) {
 
 /** Heuristic multiplicative rerank: `{ id, originalScore, rerankedScore, factors }`, best first. */
 export function rerank(query, candidates, options) {
-  const opts = toJson(options, "options");
   const lim = limitsOf(options, "rerank");
-  precheck.jsonText(lim, opts, "options");
+  const opts = precheck.options(lim, options);
   if (typeof query !== "string") throw typeError("query", "a string");
   precheck.oneText(lim, query.length, "query");
   if (!Array.isArray(candidates)) throw typeError("candidates", "an array of candidates");
@@ -400,7 +396,6 @@ function timestamp(v, strs, field) {
 function encodeInput(input, lim, holdAbove, lease) {
   if (!isObject(input)) throw typeError("input", "an object with `lists`");
   checkKeys(input, INPUT_KEYS, "input");
-  // Own properties only, as the JSON form reads them.
   // Keys inherited from Object.prototype are not fields. Whether it has an enumerable
   // key is checked once per call; only then is each field read through `own` (a shared
   // helper's keyed loads cost about 10% of (b) at N = 10 when made for every call).

@@ -55,8 +55,6 @@ const imports = {
 const state = new ModuleState("calibrank/lab", imports);
 const w = () => state.get();
 const limitsOf = (options, fn) => state.limitsOf(options, fn);
-/** Options as JSON text, under the JSON bound of the limits of `fn` (js/wire.js `precheck.json`). */
-const optionsText = (options, fn) => precheck.jsonText(limitsOf(options, fn), toJson(options, "options"), "options");
 
 /** A run (or qrels) as JSON text; its size checked against the limits first. */
 function runText(run, field, lim) {
@@ -94,9 +92,10 @@ export function defaultLimits(fn) {
 }
 
 function trecText(text, options, fn) {
-  const opts = optionsText(options, fn);
+  const lim = limitsOf(options, fn);
+  const opts = precheck.options(lim, options);
   if (typeof text !== "string") throw typeError("text", "a string");
-  precheck.text(limitsOf(options, fn), text.length, "text");
+  precheck.text(lim, text.length, "text");
   return new Input().text(opts).text(text);
 }
 
@@ -111,8 +110,8 @@ export function parseQrels(text, options) {
 }
 
 function evaluateInput(qrels, run, metrics, options) {
-  const opts = optionsText(options, "evaluate");
   const lim = limitsOf(options, "evaluate");
+  const opts = precheck.options(lim, options);
   const input = new Input().text(opts);
   argument(input, qrels, Qrels, "qrels", lim);
   argument(input, run, Run, "run", lim);
@@ -225,9 +224,9 @@ function runsArgument(input, runs, lim) {
  */
 export function fuseRuns(runs, options) {
   if (options === undefined || options === null) throw typeError("options", "the options, with at least `method`");
-  const opts = optionsText(options, "fuseRuns");
-  const input = new Input().text(opts);
-  const arg = runsArgument(input, runs, limitsOf(options, "fuseRuns"));
+  const lim = limitsOf(options, "fuseRuns");
+  const input = new Input().text(precheck.options(lim, options));
+  const arg = runsArgument(input, runs, lim);
   try {
     const wr = w();
     const out = wr.call(OP.FUSE_RUNS, input);
@@ -248,8 +247,8 @@ export function fuseRuns(runs, options) {
  */
 export function optimizeFusion(qrels, runs, options, onProgress) {
   if (onProgress !== undefined && onProgress !== null && typeof onProgress !== "function") throw typeError("onProgress", "a function");
-  const opts = optionsText(options, "optimizeFusion");
   const lim = limitsOf(options, "optimizeFusion");
+  const opts = precheck.options(lim, options);
   const input = new Input().text(opts);
   argument(input, qrels, Qrels, "qrels", lim);
   const arg = runsArgument(input, runs, lim);
@@ -274,8 +273,9 @@ export function optimizeFusion(qrels, runs, options, onProgress) {
   return out;
 }
 
-function labelled(first, scores, labels, options, names = ["scores", "labels"]) {
+function labelled(options, scores, labels, names = ["scores", "labels"]) {
   const lim = limitsOf(options, "fit");
+  const first = precheck.options(lim, options);
   const s = numbers(scores, names[0]);
   precheck.array(lim, s.length, names[0]);
   const l = numbers(labels, names[1]);
@@ -285,18 +285,18 @@ function labelled(first, scores, labels, options, names = ["scores", "labels"]) 
 
 /** Platt scaling fitted on (score, 0/1 label) pairs; plugs into `new Pipeline({ calibration })`. */
 export function fitPlatt(scores, labels, options) {
-  return w().call(OP.FIT_PLATT, labelled(optionsText(options, "fit"), scores, labels, options)).json();
+  return w().call(OP.FIT_PLATT, labelled(options, scores, labels)).json();
 }
 
 /** Isotonic regression fitted on (score, 0/1 label) pairs; plugs into `new Pipeline({ calibration })`. */
 export function fitIsotonic(scores, labels, options) {
-  return w().call(OP.FIT_ISOTONIC, labelled(optionsText(options, "fit"), scores, labels, options)).json();
+  return w().call(OP.FIT_ISOTONIC, labelled(options, scores, labels)).json();
 }
 
 /** Applies a calibration (sigmoid, Platt or isotonic) to raw scores; input order kept. */
 export function applyCalibration(scores, calibration, options) {
-  const opts = optionsText(options, "applyCalibration");
   const lim = limitsOf(options, "applyCalibration");
+  const opts = precheck.options(lim, options);
   if (typeof calibration !== "object" || calibration === null) throw typeError("calibration", "a calibration object");
   // An isotonic model's knots (up to a million) cross as numbers, not as JSON text.
   let x;
@@ -321,13 +321,13 @@ export function applyCalibration(scores, calibration, options) {
 /** ECE, MCE, Brier score, log loss and reliability-curve bins of calibrated probabilities. */
 export function calibrationError(probabilities, labels, options) {
   return w()
-    .call(OP.CALIBRATION_ERROR, labelled(optionsText(options, "fit"), probabilities, labels, options, ["probabilities", "labels"]))
+    .call(OP.CALIBRATION_ERROR, labelled(options, probabilities, labels, ["probabilities", "labels"]))
     .json();
 }
 
 /** Band floors from evidence, with k-fold held-out precision and recall. */
 export function proposeBands(scores, labels, options) {
-  return w().call(OP.PROPOSE_BANDS, labelled(optionsText(options, "fit"), scores, labels, options)).json();
+  return w().call(OP.PROPOSE_BANDS, labelled(options, scores, labels)).json();
 }
 
 /**
@@ -337,8 +337,8 @@ export function proposeBands(scores, labels, options) {
  * `new Pipeline({ confidence: { model } })`.
  */
 export function fitQueryConfidence(qrels, runs, options) {
-  const opts = optionsText(options, "fitQueryConfidence");
   const lim = limitsOf(options, "fitQueryConfidence");
+  const opts = precheck.options(lim, options);
   const input = new Input().text(opts);
   argument(input, qrels, Qrels, "qrels", lim);
   const arg = runsArgument(input, runs, lim);
@@ -351,8 +351,8 @@ export function fitQueryConfidence(qrels, runs, options) {
 
 /** The model's probability for every query of `runs` (the runs in the model's order). */
 export function predictQueryConfidence(model, runs, options) {
-  const opts = optionsText(options, "predictQueryConfidence");
   const lim = limitsOf(options, "predictQueryConfidence");
+  const opts = precheck.options(lim, options);
   if (typeof model !== "object" || model === null || Array.isArray(model)) throw typeError("model", "a model returned by fitQueryConfidence");
   const m = toJson(model, "model");
   precheck.json(lim, m.length, "model");
@@ -465,9 +465,9 @@ function fromText(op, text, options, fn) {
 
 function fromObject(op, obj, options, field, fn) {
   if (isLabObject(obj, field)) throw typeError(field, "a plain object (this is already a Run or Qrels)");
-  const opts = optionsText(options, fn);
-  const input = new Input().text(opts);
-  argument(input, obj, op === OP.RUN_FROM_OBJECT ? Run : Qrels, field, limitsOf(options, fn));
+  const lim = limitsOf(options, fn);
+  const input = new Input().text(precheck.options(lim, options));
+  argument(input, obj, op === OP.RUN_FROM_OBJECT ? Run : Qrels, field, lim);
   return w().call(op, input).u32View()[0];
 }
 

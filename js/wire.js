@@ -131,6 +131,8 @@ export function toJson(value, field) {
 
 /** `precheck.jsonText`'s bound under the default limits (set when a LimitTable is read). */
 let jsonFloor = 0;
+/** The longest JSON text an input under `lim` can take: 4 x maxTotalTextBytes + 64 x maxTotalEntries. */
+const jsonBound = (lim) => 4 * lim.maxTotalTextBytes + 64 * lim.maxTotalEntries;
 
 /** Limits as the module states them: names, defaults and ceilings (read once). */
 export class LimitTable {
@@ -142,7 +144,6 @@ export class LimitTable {
     const functions = out.strs();
     const budgets = out.f64s();
     this.names = names;
-    jsonFloor = Math.max(jsonFloor, 4 * defaults[names.indexOf("maxTotalTextBytes")] + 64 * defaults[names.indexOf("maxTotalEntries")]);
     this.defaults = {};
     // Keyed by name without a prototype (a caller's key such as "toString" finds nothing).
     this.ceilings = Object.create(null);
@@ -156,6 +157,7 @@ export class LimitTable {
     functions.forEach((f, i) => {
       this.budgets[f] = budgets[i];
     });
+    jsonFloor = Math.max(jsonFloor, jsonBound(this.defaults));
   }
 
   /**
@@ -257,7 +259,7 @@ export const precheck = {
    */
   json(lim, length, field) {
     if (!lim) return;
-    const bound = 4 * lim.maxTotalTextBytes + 64 * lim.maxTotalEntries;
+    const bound = jsonBound(lim);
     if (length > bound) throw tooLarge(field, "the JSON text of the input in bytes", length, lim.maxTotalTextBytes, "maxTotalTextBytes");
   },
   /**
@@ -268,14 +270,17 @@ export const precheck = {
    */
   jsonText(lim, text, field) {
     if (text === undefined) return text;
-    const own = lim ? 4 * lim.maxTotalTextBytes + 64 * lim.maxTotalEntries : 0;
-    const bound = Math.max(own, jsonFloor);
+    const bound = Math.max(lim ? jsonBound(lim) : 0, jsonFloor);
     if (text.length > bound)
       throw scoreError("INPUT_TOO_LARGE", field, `the JSON text is ${text.length} characters, above ${bound} (4 x limits.maxTotalTextBytes + 64 x limits.maxTotalEntries, of this call's limits or of the defaults, whichever is larger)`);
     return text;
   },
   oneText(lim, units, field) {
     if (lim && units > lim.maxTextBytes) throw tooLarge(field, "the text length in bytes", units, lim.maxTextBytes, "maxTextBytes");
+  },
+  /** Options as JSON text (undefined: none), under `jsonText`'s bound. */
+  options(lim, options) {
+    return precheck.jsonText(lim, toJson(options, "options"), "options");
   },
   /** `oneText` for field `f` of item `key` (its path built only for the error: this runs for every item text). */
   itemText(lim, units, key, f) {

@@ -23,7 +23,9 @@ lib.version();
 WebAssembly.Instance = RealInstance;
 const memory = () => instances.at(-1).exports.memory.buffer.byteLength;
 
-test("repeated columnar calls of 10 million entries reuse the module's memory", () => {
+const mib = () => `${(memory() / 2 ** 20).toFixed(0)} MiB`;
+
+test("repeated columnar calls of 10 million entries reuse the module's memory", (t) => {
   const n = 10_000_000;
   const docs = new Uint32Array(n).map((_, i) => i);
   const options = { limits: { maxColumnarEntries: n, maxListLength: n } };
@@ -31,15 +33,17 @@ test("repeated columnar calls of 10 million entries reuse the module's memory", 
   const after = memory();
   for (let i = 0; i < 2; i++) lib.rrfColumnar(docs, new Uint32Array([0, n / 2, n]), n, options);
   assert.equal(memory(), after, "the second and third calls fit in what the first one left");
+  t.diagnostic(`wasm memory after three calls of 10 million entries: ${mib()}`);
 });
 
-test("calls at the columnar ceiling (50 million entries) one after another: no trap, same instance", () => {
+test("calls at the columnar ceiling (50 million entries) one after another: no trap, same instance", (t) => {
   const n = 50_000_000;
   const docs = new Uint32Array(n).map((_, i) => i);
   const limits = { maxColumnarEntries: n, maxListLength: n };
   const before = instances.length;
   const one = lib.rrfColumnar(docs, new Uint32Array([0, n]), n, { limits });
   assert.equal(one.order.length, n);
+  t.diagnostic(`after one call at the ceiling: ${mib()}`);
   const two = lib.rrfColumnar(docs, new Uint32Array([0, n / 2, n]), n, { limits });
   assert.equal(two.order.length, n);
   const p = new lib.Pipeline({ limits, topK: 100 });
@@ -48,4 +52,5 @@ test("calls at the columnar ceiling (50 million entries) one after another: no t
   assert.equal(lib.rrfColumnar(docs, new Uint32Array([0, n]), n, { limits }).order.length, n);
   assert.equal(instances.length, before, "the module never trapped (a trap makes a new instance)");
   assert.ok(memory() < 4 * 2 ** 30);
+  t.diagnostic(`after four calls at the ceiling: ${mib()}`);
 });

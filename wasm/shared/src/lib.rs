@@ -183,9 +183,7 @@ pub fn call(
     out.finish(status);
     let ptr = out.ptr() as u32;
     // A large input buffer is given back too (the next call reserves what it needs).
-    if input.capacity().saturating_mul(8) > KEEP_BYTES {
-        input = Vec::new();
-    }
+    wire::release_above(&mut input, KEEP_BYTES);
     INPUT.with(|b| *b.borrow_mut() = input);
     OUTPUT.with(|o| *o.borrow_mut() = out);
     ptr

@@ -40,6 +40,13 @@ const fn pad8(n: usize) -> usize {
     (n + 7) & !7
 }
 
+/// Gives `words`' memory back to the allocator when it holds more than `bytes`.
+pub fn release_above(words: &mut Vec<u64>, bytes: usize) {
+    if words.capacity().saturating_mul(8) > bytes {
+        *words = Vec::new();
+    }
+}
+
 /// Strings of one call: `count` strings in one UTF-8 buffer, validated once.
 #[derive(Debug, Clone, Copy)]
 pub struct Strs<'a> {
@@ -263,9 +270,7 @@ impl Writer {
     /// `bytes` (see `crate::call`).
     pub fn clear_to(&mut self, bytes: usize) {
         self.len = 0;
-        if self.words.capacity().saturating_mul(8) > bytes {
-            self.words = Vec::new();
-        }
+        release_above(&mut self.words, bytes);
     }
 
     /// Reserves the 8-byte header (status, length) that [`Writer::finish`] fills in.
