@@ -2,7 +2,7 @@
 // input buffer and makes one call into calibrank_core.wasm (js/wire.js); the numbers
 // all come from the module.
 import { ScoreError } from "./score_error.js";
-import { ModuleState, Input, Scratch, checkedCopy, plainTyped, precheck, toJson, numbers, indices, scoreError, typeError, typedArrayKind, isMap, utf8Length, hasOwn, own, fromObjectPrototype } from "./wire.js";
+import { ModuleState, Input, Scratch, checkedCopy, plainTyped, precheck, toJson, numbers, indices, scoreError, typeError, typedArrayKind, isMap, utf8Length, hasOwn, own, fromObjectPrototype, wellFormedName } from "./wire.js";
 
 export { ScoreError };
 
@@ -422,6 +422,7 @@ function encodeInput(input, lim, holdAbove, lease) {
     checkKeys(l, LIST_KEYS, `lists[${i}]`);
     const { name, ids, scores: sc, weight } = cleanProto ? l : ownFields(l, LIST_FIELDS);
     if (typeof name !== "string") throw typeError(`lists[${i}].name`, "a string");
+    wellFormedName(name, `lists[${i}].name`, "a list name");
     if (!Array.isArray(ids)) throw typeError(`lists[${i}].ids`, "an array of strings");
     // Its length read once (a Proxy could answer differently later).
     const n = ids.length;

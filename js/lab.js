@@ -2,7 +2,7 @@
 // tuning, calibration fitting. Its own module (calibrank_lab.wasm); importing the core
 // never loads it. Same boundary as the core (js/wire.js), same ScoreError class.
 import { ScoreError } from "./score_error.js";
-import { ModuleState, Input, precheck, toJson, numbers, scoreError, typeError, own } from "./wire.js";
+import { ModuleState, Input, precheck, toJson, numbers, scoreError, typeError, own, wellFormedText } from "./wire.js";
 
 export { ScoreError };
 
@@ -96,6 +96,8 @@ function trecText(text, options, fn) {
   const opts = precheck.options(lim, options);
   if (typeof text !== "string") throw typeError("text", "a string");
   precheck.text(lim, text.length, "text");
+  // Its ids are identities: a lone surrogate would be read as U+FFFD and could merge two.
+  wellFormedText(text, "text", "a run's or judgements' text");
   return new Input().text(opts).text(text);
 }
 

@@ -72,17 +72,83 @@ function bitsOf(v) {
   return "\u0000#" + hex8(bitsView.getUint32(0)) + hex8(bitsView.getUint32(4));
 }
 
+/** Whether `s` holds no lone surrogate (the engine's own test where it has one). */
+const LONE_RE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const wellFormed = typeof String.prototype.isWellFormed === "function" ? (s) => s.isWellFormed() : (s) => !LONE_RE.test(s);
+/** Refuses a name that is an identity (a list's name) if it holds a lone surrogate. */
+export function wellFormedName(s, field, what) {
+  if (!wellFormed(s)) throw scoreError("INVALID_TYPE", field, `${what} must be well-formed Unicode: ${shown(s)} holds a lone surrogate, which would be read as U+FFFD and could merge two names`);
+}
+/** Refuses a text whose words are identities (a TREC file's ids) if it holds a lone surrogate. */
+export function wellFormedText(s, field, what) {
+  if (wellFormed(s)) return;
+  const at = s.search(LONE_RE);
+  throw scoreError("INVALID_TYPE", field, `${what} must be well-formed Unicode: a lone surrogate (U+${s.charCodeAt(at).toString(16).toUpperCase()}) at index ${at} would be read as U+FFFD and could merge two ids`);
+}
+/** What the replacer throws on a lone surrogate in an identity; `lone` says where. */
+const LONE = Symbol("lone surrogate");
+let lone = null;
+function loneSurrogate(holder, key, what, id) {
+  lone = { holder, key, what, id };
+  return LONE;
+}
+/** A string as a message shows it: escaped (a lone surrogate as \udXXX), cut after 64 characters. */
+const shown = (s) => JSON.stringify(s.length > 64 ? s.slice(0, 64) + "…" : s);
+/**
+ * The error for the identity the replacer refused: `INVALID_TYPE` on the path of the
+ * `id` (or of the object holding the key) within `value`, found by a walk in the order
+ * JSON.stringify reads (cold: only after a refusal); `field` when the holder is not the
+ * caller's own (a Map's entries, a toJSON result).
+ */
+function loneError(value, field) {
+  const { holder, key, what, id } = lone ?? { holder: undefined, key: "", what: "key", id: "" };
+  lone = null;
+  let at;
+  try {
+    at = holder === undefined ? undefined : pathTo(value, holder, field);
+  } catch {
+    // The walk reads the caller's properties again; a getter that throws now leaves the path at `field`.
+  }
+  if (at !== undefined && what === "id") at += `.${key}`;
+  const message =
+    what === "id"
+      ? `an id must be well-formed Unicode: ${shown(id)} holds a lone surrogate, which would be read as U+FFFD and could merge two ids`
+      : `a key must be well-formed Unicode: ${shown(key)} holds a lone surrogate, which would be read as U+FFFD and could merge two keys`;
+  return scoreError("INVALID_TYPE", at ?? field, message);
+}
+/** The path of `target` within `root` (`field` for the root), or undefined. */
+function pathTo(root, target, field) {
+  const seen = new Set();
+  const stack = [[root, field]];
+  while (stack.length > 0) {
+    const [o, path] = stack.pop();
+    if (o === target) return path;
+    if (typeof o !== "object" || o === null || seen.has(o)) continue;
+    seen.add(o);
+    const next = [];
+    if (Array.isArray(o)) o.forEach((x, i) => next.push([x, `${path}[${i}]`]));
+    else for (const k of Object.keys(o)) next.push([o[k], `${path}.${k}`]);
+    // Depth first, in the order JSON.stringify reads: the first refused is the one found.
+    for (let i = next.length - 1; i >= 0; i--) stack.push(next[i]);
+  }
+  return undefined;
+}
+
 /**
  * JSON.stringify's replacer: keeps what JSON would lose (wasm/shared/src/json.rs reads
  * the sentinels back): numbers other than safe integers (as their bits: exact, and no
  * decimal parsing in the module), non-finite numbers, values with no JSON form (their type is then
  * an error where a value is expected), Maps (as objects), typed arrays (as arrays).
  */
-function replacer(_key, v) {
+function replacer(key, v) {
+  // A key (a run's query or document id, a list name) or an `id` is an identity: with a
+  // lone surrogate it would reach the module as U+FFFD and merge with another id.
+  if (!Array.isArray(this) && !wellFormed(key)) throw loneSurrogate(this, key, "key");
   switch (typeof v) {
     case "number":
       return Number.isSafeInteger(v) ? v : v - v === 0 ? bitsOf(v) : v !== v ? "\u0000NaN" : v > 0 ? "\u0000Infinity" : "\u0000-Infinity";
     case "string":
+      if (key === "id" && !wellFormed(v)) throw loneSurrogate(this, key, "id", v);
       return v.charCodeAt(0) === 0 ? "\u0000" + v : v;
     case "bigint":
       return "\u0000bigint";
@@ -120,6 +186,7 @@ export function toJson(value, field) {
   try {
     return JSON.stringify(value, replacer);
   } catch (e) {
+    if (e === LONE) throw loneError(value, field);
     if ((e instanceof TypeError && /circular|cyclic/i.test(e.message)) || (e instanceof RangeError && /call stack/i.test(e.message))) {
       throw scoreError("INVALID_TYPE", field, "the value is cyclic or nested too deep to be read");
     }

@@ -192,6 +192,31 @@ test("importing the core entry does not load the lab module", async () => {
   if (wasm.length !== 1 || !wasm[0].endsWith("calibrank_core.wasm")) throw new Error(`importing calibrank read ${out}`);
 });
 
+test("lone surrogates are found without String.prototype.isWellFormed (engines before it)", async () => {
+  const { execFileSync } = await import("node:child_process");
+  // A fresh process whose engine lacks isWellFormed: the package falls back to a regular
+  // expression; the same refusals, and a surrogate pair still accepted.
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", `
+    delete String.prototype.isWellFormed;
+    const core = await import("calibrank");
+    const lab = await import("calibrank/lab");
+    const seen = [];
+    const code = (f) => { try { f(); seen.push("ok"); } catch (e) { seen.push(e.code + " " + e.field); } };
+    code(() => core.fuseMultiQuery([[{ id: "x\\uDC00", score: 1 }]]));
+    code(() => core.rerank("q", [{ id: "a", name: "q", score: 1 }, { id: "b\\uD800", name: "q", score: 1 }]));
+    code(() => lab.evaluate({ q1: { d: 1 } }, { q1: { "x\\uD800y": 1 } }, ["mrr"]));
+    code(() => lab.parseTrecRun("q1 Q0 d\\uDC00 1 1.0 r\\n"));
+    code(() => new core.Pipeline().run({ lists: [{ name: "\\uDFFF", ids: ["d"] }] }));
+    code(() => core.fuseMultiQuery([[{ id: "x\\uD83D\\uDE00", score: 1 }]]));
+    code(() => lab.evaluate({ q1: { d: 1 } }, { q1: { "\\uD83D\\uDE00": 1 } }, ["mrr"]));
+    console.log(JSON.stringify([typeof String.prototype.isWellFormed, seen]));
+  `], { cwd: new URL("../..", import.meta.url).pathname, encoding: "utf8" });
+  assert.deepEqual(JSON.parse(out.trim()), [
+    "undefined",
+    ["INVALID_TYPE queries[0][0].id", "INVALID_TYPE candidates[1].id", "INVALID_TYPE run.q1", "INVALID_TYPE text", "INVALID_TYPE lists[0].name", "ok", "ok"],
+  ]);
+});
+
 test("typed arrays of another realm (node:vm) cross as this realm's do", () => {
   const other = (code) => runInNewContext(code);
   const s = [0.25, 1.5, -3, 0.1 + 0.2, 7];

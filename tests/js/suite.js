@@ -142,6 +142,41 @@ export function tests(lib, golden) {
     eq(w, [["b", 2 / 11], ["a", 1 / 11]]);
   });
 
+  test("identities with a lone surrogate are kept apart or refused, never merged; texts with one are read", () => {
+    // Two ids that differ only in a lone surrogate: UTF-8 has no form for either, so
+    // each would be read as U+FFFD by the module and the two would become one.
+    const a = "x\uD800";
+    const b = "x\uDC00";
+    // Where ids cross as a string table (interned by the package's JavaScript), they
+    // stay apart and come back as given.
+    const fused = lib.rrf([[a], [b]]);
+    eq(fused.map(([id]) => id).sort(), [a, b].sort(), "rrf keeps both ids as given");
+    const p = new lib.Pipeline({ minConfidence: 0 });
+    try {
+      const out = p.run({ lists: [{ name: "l", ids: [a, b] }] });
+      eq(out.results.map((r) => r.id), [a, b], "Pipeline keeps both ids as given");
+      // A list's name is an identity too (explanations name it, weights are keyed by it).
+      throwsScoreError(lib, () => p.run({ lists: [{ name: a, ids: ["d1"] }, { name: b, ids: ["d2"] }] }), "INVALID_TYPE", "lists[0].name");
+    } finally {
+      p.free();
+    }
+    // Where ids cross as JSON (compared inside the module), they are refused.
+    throwsScoreError(lib, () => lib.fuseMultiQuery([[{ id: "ok", score: 1 }], [{ id: "ok2", score: 1 }, { id: b, score: 1 }]]), "INVALID_TYPE", "queries[1][1].id");
+    throwsScoreError(lib, () => lib.rerank("q", [{ id: a, name: "q", score: 1 }, { id: b, name: "q", score: 1 }]), "INVALID_TYPE", "candidates[0].id");
+    throwsScoreError(lib, () => lib.evaluate({ q1: { d: 1 } }, { q1: { [a]: 1, [b]: 0.5 } }, ["mrr"]), "INVALID_TYPE", "run.q1");
+    throwsScoreError(lib, () => lib.evaluate({ [b]: { d: 1 } }, { q1: { d: 1 } }, ["mrr"]), "INVALID_TYPE", "qrels");
+    throwsScoreError(lib, () => lib.parseTrecRun(`q1 Q0 ${a} 1 1.0 r\n`), "INVALID_TYPE", "text");
+    const err = throwsScoreError(lib, () => new lib.Pipeline({ weights: { [a]: 2 } }), "INVALID_TYPE", "config.weights");
+    assert(err.message.includes("\\ud800"), `the message shows the key escaped: ${err.message}`);
+    // A surrogate pair is one character, not a lone surrogate; texts with lone ones are
+    // read (a lone surrogate as U+FFFD, as TextEncoder reads it), ids unaffected.
+    const pair = "d\uD83D\uDE00";
+    eq(lib.evaluate({ q1: { [pair]: 1 } }, { q1: { d: 1, [pair]: 0.5 } }, ["mrr"]), { mrr: 0.5 });
+    eq(lib.fuseMultiQuery([[{ id: pair, score: 1 }]]).results.map((r) => r.id), [pair]);
+    const reranked = lib.rerank("q\uD800", [{ id: "x", name: "q\uD800 name", score: 1 }]);
+    eq(reranked.map((r) => r.id), ["x"]);
+  });
+
   test("numbers in configurations cross bit for bit (safe integers as digits, the rest as bits)", () => {
     const third = 0.1 + 0.2;
     const p = new lib.Pipeline({ calibration: { method: "sigmoid", threshold: third, steepness: 2 ** 60 + 2 ** 9 }, k: 60.5 });
