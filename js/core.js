@@ -2,7 +2,7 @@
 // input buffer and makes one call into calibrank_core.wasm (js/wire.js); the numbers
 // all come from the module.
 import { ScoreError } from "./score_error.js";
-import { ModuleState, Input, Scratch, checkedCopy, plainTyped, precheck, toJson, numbers, indices, scoreError, typeError, typedArrayKind, isMap, utf8Length, hasOwn, own, fromObjectPrototype, wellFormedName } from "./wire.js";
+import { ModuleState, Input, Scratch, checkedCopy, plainTyped, precheck, toJson, numbers, indices, scoreError, typeError, typedArrayKind, isMap, utf8Length, hasOwn, own, fromObjectPrototype, wellFormedName, notArray } from "./wire.js";
 
 export { ScoreError };
 
@@ -716,6 +716,7 @@ export class Pipeline {
   #holdAbove;
   /** Validates `config` (the design documents' defaults for every missing field). */
   constructor(config) {
+    notArray(config, "config");
     const text = precheck.jsonText(limitsOf(config, "Pipeline"), toJson(config === null ? undefined : config, "config"), "config");
     const wr = w();
     const out = wr.call(OP.PIPELINE_NEW, new Input().text(text));

@@ -75,6 +75,14 @@ function bitsOf(v) {
 /** Whether `s` holds no lone surrogate (the engine's own test where it has one). */
 const LONE_RE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const wellFormed = typeof String.prototype.isWellFormed === "function" ? (s) => s.isWellFormed() : (s) => !LONE_RE.test(s);
+/**
+ * Options and configurations are objects: an array would be read as the fields in their
+ * declared order (serde's rule for a struct given as a sequence), so `rrf(lists, [1])`
+ * would set `k`. Refused at the top; nested values keep serde's rule.
+ */
+export function notArray(v, field) {
+  if (Array.isArray(v)) throw typeError(field, "an object (options and configurations are not read from arrays)");
+}
 /** Refuses a name that is an identity (a list's name) if it holds a lone surrogate. */
 export function wellFormedName(s, field, what) {
   if (!wellFormed(s)) throw scoreError("INVALID_TYPE", field, `${what} must be well-formed Unicode: ${shown(s)} holds a lone surrogate, which would be read as U+FFFD and could merge two names`);
@@ -347,6 +355,7 @@ export const precheck = {
   },
   /** Options as JSON text (undefined: none), under `jsonText`'s bound. */
   options(lim, options) {
+    notArray(options, "options");
     return precheck.jsonText(lim, toJson(options, "options"), "options");
   },
   /** `oneText` for field `f` of item `key` (its path built only for the error: this runs for every item text). */

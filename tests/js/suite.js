@@ -177,6 +177,20 @@ export function tests(lib, golden) {
     eq(reranked.map((r) => r.id), ["x"]);
   });
 
+  test("options and configurations given as arrays are refused, not read as fields in order", () => {
+    // serde reads a struct from a sequence of its fields in order: [1] would have been k = 1.
+    throwsScoreError(lib, () => lib.rrf([["a"], ["b"]], [1]), "INVALID_TYPE", "options");
+    throwsScoreError(lib, () => lib.rrfColumnar(new Uint32Array([0, 1]), new Uint32Array([0, 1, 2]), 2, [1]), "INVALID_TYPE", "options");
+    throwsScoreError(lib, () => new lib.Pipeline([30]), "INVALID_TYPE", "config");
+    throwsScoreError(lib, () => lib.normalize([1, 2], "min_max", []), "INVALID_TYPE", "options");
+    throwsScoreError(lib, () => lib.fuseMultiQuery([[{ id: "a", score: 1 }]], [60]), "INVALID_TYPE", "options");
+    throwsScoreError(lib, () => lib.evaluate({ q: { d: 1 } }, { q: { d: 1 } }, ["mrr"], ["trec_eval"]), "INVALID_TYPE", "options");
+    throwsScoreError(lib, () => lib.fitPlatt([0.1, 0.9], [0, 1], [100]), "INVALID_TYPE", "options");
+    // Objects, undefined and null are read as before.
+    eq(lib.rrf([["a"], ["b"]], { k: 1 }), [["a", 0.5], ["b", 0.5]]);
+    eq(lib.rrf([["a"], ["b"]], null), lib.rrf([["a"], ["b"]]));
+  });
+
   test("numbers in configurations cross bit for bit (safe integers as digits, the rest as bits)", () => {
     const third = 0.1 + 0.2;
     const p = new lib.Pipeline({ calibration: { method: "sigmoid", threshold: third, steepness: 2 ** 60 + 2 ** 9 }, k: 60.5 });
