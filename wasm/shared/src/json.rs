@@ -24,7 +24,7 @@
 //! decimal-to-float tables (15 KB gzipped) into the core module. Native code that holds
 //! ordinary JSON converts it with [`wire_text`] first.
 
-use calibrank::error::{from_serde_message, ErrorCode, Result, ScoreError};
+use calibrank::error::{deserialize_at, from_serde_at, ErrorCode, Result, ScoreError};
 use serde::de::{
     self, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, IntoDeserializer, MapAccess,
     SeqAccess, Unexpected, VariantAccess, Visitor,
@@ -151,9 +151,10 @@ pub fn from_text<T: DeserializeOwned>(text: &str, what: &str) -> Result<T> {
     decode(&tree, what)
 }
 
-/// Decodes a parsed tree as a `T`.
+/// Decodes a parsed tree as a `T`; an error is on the path of the value at fault
+/// (`what.recency.fiscalYear.windw`, `what.weights[2]`: see [`from_serde_at`]).
 pub fn decode<T: DeserializeOwned>(tree: &Json, what: &str) -> Result<T> {
-    T::deserialize(tree).map_err(|e| from_serde_message(&e.0, what))
+    deserialize_at(tree).map_err(|(e, at)| from_serde_at(&e.0, what, &at))
 }
 
 struct Parser<'a> {
@@ -367,7 +368,7 @@ impl Parser<'_> {
     }
 }
 
-/// A deserialization error: serde's message, typed by `from_serde_message`.
+/// A deserialization error: serde's message, typed by `from_serde_at`.
 #[derive(Debug)]
 pub struct DeError(pub String);
 
