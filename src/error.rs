@@ -392,8 +392,8 @@ where
 /// fault, as [`from_serde_at`] builds it: `config.recency.fiscalYear.windw`).
 pub fn from_json<T: serde::de::DeserializeOwned>(text: &str, what: &str) -> Result<T> {
     let mut de = serde_json::Deserializer::from_str(text);
-    let value = deserialize_at(&mut de)
-        .and_then(|v| de.end().map(|()| v).map_err(|e| (e, String::new())));
+    let value =
+        deserialize_at(&mut de).and_then(|v| de.end().map(|()| v).map_err(|e| (e, String::new())));
     value.map_err(|(e, at)| {
         if e.is_syntax() || e.is_eof() {
             ScoreError::new(
