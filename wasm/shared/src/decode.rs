@@ -43,23 +43,30 @@ use calibrank::rerank::{Candidate, HeuristicConfig};
 use calibrank::timestamp::Timestamp;
 use std::collections::BTreeMap;
 
-/// A decoding failure: serde's words (see the module docs), and where it happened.
+/// A decoding failure: serde's words (see the module docs), and where it happened. One
+/// pointer wide, so that every decoder's `Result` stays small.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Failure {
-    /// What is wrong, as serde words it.
-    pub message: String,
-    /// The path of the value that failed, relative to the value decoded (`.key`, `[i]`:
-    /// what serde_path_to_error records; [`from_serde_at`] reads it).
-    pub at: String,
-}
+pub struct Failure(Box<(String, String)>);
 
 impl Failure {
+    /// What is wrong, as serde words it.
+    pub fn message(&self) -> &str {
+        &self.0 .0
+    }
+
+    /// The path of the value that failed, relative to the value decoded (`.key`, `[i]`:
+    /// what serde_path_to_error records; [`from_serde_at`] reads it).
+    pub fn at(&self) -> &str {
+        &self.0 .1
+    }
+
     /// The same failure one level further out, under the key `k`.
     #[cold]
     #[inline(never)]
     fn key(mut self, k: &str) -> Self {
-        self.at.insert_str(0, k);
-        self.at.insert(0, '.');
+        let at = &mut self.0 .1;
+        at.insert_str(0, k);
+        at.insert(0, '.');
         self
     }
 
@@ -67,7 +74,7 @@ impl Failure {
     #[cold]
     #[inline(never)]
     fn index(mut self, i: usize) -> Self {
-        self.at.insert_str(0, &format!("[{i}]"));
+        self.0 .1.insert_str(0, &format!("[{i}]"));
         self
     }
 }
@@ -76,10 +83,7 @@ impl Failure {
 #[cold]
 #[inline(never)]
 fn fail(message: String) -> Failure {
-    Failure {
-        message,
-        at: String::new(),
-    }
+    Failure(Box::new((message, String::new())))
 }
 
 /// A type decoded from a [`Json`] tree.
@@ -92,7 +96,7 @@ type R<T> = std::result::Result<T, Failure>;
 
 /// Decodes a parsed tree as a `T`, errors typed on `what`.
 pub fn decode<T: Decode>(tree: &Json, what: &str) -> Result<T> {
-    T::decode(tree).map_err(|f| from_serde_at(&f.message, what, &f.at))
+    T::decode(tree).map_err(|f| from_serde_at(f.message(), what, f.at()))
 }
 
 /// Parses `text` and decodes it as a `T` (a syntax error is `PARSE_ERROR` on `what`).
@@ -259,9 +263,12 @@ const LAX: u8 = 2;
 /// buffered content, [`TAGGED`]) on the enum itself.
 #[cold]
 #[inline(never)]
-fn within(f: Failure, mode: u8, key: Option<&str>, i: usize) -> Failure {
+fn within(mut f: Failure, mode: u8, key: Option<&str>, i: usize) -> Failure {
     match key {
-        _ if mode & TAGGED != 0 => fail(f.message),
+        _ if mode & TAGGED != 0 => {
+            f.0 .1.clear();
+            f
+        }
         Some(k) => f.key(k),
         None => f.index(i),
     }

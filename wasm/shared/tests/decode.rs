@@ -501,14 +501,24 @@ fn outcome<T>(r: Result<T>, show: impl Fn(&T) -> String) -> Outcome {
     r.map(|v| show(&v)).map_err(|e| (e.code, e.field))
 }
 
-/// Both decoders of `T` over `tree` (with a field name and without).
+/// `T` decoded from `tree` by serde with `serde_path_to_error` tracking the path, as the
+/// Rust API's `from_json` decodes (the reference for the paths of [`json::decode`]).
+fn tracked<T: DeserializeOwned>(tree: &Json, what: &str) -> Result<T> {
+    calibrank::error::deserialize_at(tree)
+        .map_err(|(e, at)| calibrank::error::from_serde_at(e.message(), what, &at))
+}
+
+/// Both decoders of `T` over `tree` (with a field name and without), and serde with
+/// `serde_path_to_error`.
 fn same<T: Decode + DeserializeOwned + Debug>(
     tree: &Json,
 ) -> std::result::Result<(), TestCaseError> {
     for what in ["config", ""] {
         let ours = outcome(decode::decode::<T>(tree, what), |v| format!("{v:?}"));
         let serde = outcome(json::decode::<T>(tree, what), |v| format!("{v:?}"));
-        prop_assert_eq!(ours, serde, "tree {:?}", tree);
+        prop_assert_eq!(&ours, &serde, "tree {:?}", tree);
+        let reference = outcome(tracked::<T>(tree, what), |v| format!("{v:?}"));
+        prop_assert_eq!(ours, reference, "serde_path_to_error, tree {:?}", tree);
     }
     Ok(())
 }
@@ -596,7 +606,9 @@ proptest! {
         prop_assert_eq!(ours, serde, "tree {:?}", normalize);
         let ours = outcome(decode::decode::<KWeights>(&kw, "options"), |o| format!("{:?} {:?}", o.k, o.weights));
         let serde = outcome(json::decode::<SerdeKWeights>(&kw, "options"), |o| format!("{:?} {:?}", o.k, o.weights));
-        prop_assert_eq!(ours, serde, "tree {:?}", kw);
+        prop_assert_eq!(&ours, &serde, "tree {:?}", kw);
+        let reference = outcome(tracked::<SerdeKWeights>(&kw, "options"), |o| format!("{:?} {:?}", o.k, o.weights));
+        prop_assert_eq!(ours, reference, "serde_path_to_error, tree {:?}", kw);
     }
 
     /// Through the text and `limits`: `decode_with_limits` against `with_limits`.
@@ -860,6 +872,12 @@ fn both<T: Decode + DeserializeOwned + Debug>(text: &str, what: &str) -> (ErrorC
     assert_eq!(
         (ours.code, &ours.field),
         (serde.code, &serde.field),
+        "{text}"
+    );
+    let reference = tracked::<T>(&tree, what).unwrap_err();
+    assert_eq!(
+        (ours.code, &ours.field),
+        (reference.code, &reference.field),
         "{text}"
     );
     (ours.code, ours.field)
