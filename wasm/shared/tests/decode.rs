@@ -990,6 +990,12 @@ fn nested_field_paths() {
         c(r#"{"calibration": {"method": "isotonic", "x": [0, "\u0000function"], "y": []}}"#),
         f(InvalidType, "config.calibration.x[1]")
     );
+    // The one case the path cannot tell apart (docs/reliability.md): an unknown key in
+    // the buffer named as the enum itself.
+    assert_eq!(
+        c(r#"{"calibration": {"method": "platt", "a": 1, "b": 1, "calibration": 1}}"#),
+        f(UnknownField, "config.calibration")
+    );
     assert_eq!(
         c(r#"{"calibration": ["beta"]}"#),
         f(UnknownMethod, "config.calibration[0]")
