@@ -285,41 +285,116 @@ pub fn all_finite(values: &[f64], field: &str) -> Result<()> {
     }
 }
 
-/// Turns a serde deserialization message (serde_json or serde-wasm-bindgen) into a
-/// typed error: unknown fields are `UNKNOWN_FIELD`, missing fields `INVALID_CONFIG`,
-/// unknown enum variants `UNKNOWN_METHOD`, everything else `INVALID_TYPE`. The field is
-/// the name quoted in the message (prefixed by `what`) when there is one.
+/// Turns a serde deserialization message into a typed error on `what` itself (no path
+/// inside it): [`from_serde_at`] with an empty path.
 pub fn from_serde_message(message: &str, what: &str) -> ScoreError {
+    from_serde_at(message, what, "")
+}
+
+/// Turns a serde deserialization message into a typed error: unknown fields are
+/// `UNKNOWN_FIELD`, missing fields `INVALID_CONFIG`, unknown enum variants
+/// `UNKNOWN_METHOD`, everything else `INVALID_TYPE`.
+///
+/// `at` is where the decoder stood when it failed, relative to `what`, as
+/// `serde_path_to_error` records it: `.key` for a struct field or map key, `[i]` for an
+/// array element (see [`deserialize_at`]). The field is `what` followed by `at`, and for
+/// a missing or repeated field (reported on their object) by `.name` too. An unknown
+/// field is reported on its key, except inside a value serde buffers first (an
+/// internally tagged or untagged enum), where the path stops at the enum: there `.name`
+/// is added when `at` does not end with it already. Every decoder of calibrank (the
+/// Rust API's [`from_json`], the wasm modules' serde tree and hand-written decoders)
+/// reports through this function, so they agree on every field path.
+pub fn from_serde_at(message: &str, what: &str, at: &str) -> ScoreError {
     let message = message.strip_prefix("Error: ").unwrap_or(message);
-    let quoted = message.split('`').nth(1).unwrap_or("");
-    let field = if quoted.is_empty() {
-        what.to_string()
-    } else if what.is_empty() {
-        quoted.to_string()
-    } else {
-        format!("{what}.{quoted}")
-    };
-    let code = if message.starts_with("unknown field") {
-        ErrorCode::UnknownField
+    let quoted = || message.split('`').nth(1).unwrap_or("");
+    let (code, key) = if let Some(rest) = message.strip_prefix("unknown field `") {
+        let name = unknown_name(rest);
+        let on_key = at
+            .strip_suffix(name)
+            .is_some_and(|head| head.ends_with('.'));
+        (ErrorCode::UnknownField, (!on_key).then_some(name))
     } else if message.starts_with("missing field") {
-        ErrorCode::InvalidConfig
+        (ErrorCode::InvalidConfig, Some(quoted()))
+    } else if message.starts_with("duplicate field") {
+        (ErrorCode::InvalidType, Some(quoted()))
     } else if message.starts_with("unknown variant") {
-        ErrorCode::UnknownMethod
+        (ErrorCode::UnknownMethod, None)
     } else {
-        ErrorCode::InvalidType
+        (ErrorCode::InvalidType, None)
     };
-    let field = if code == ErrorCode::UnknownMethod || code == ErrorCode::InvalidType {
-        what.to_string()
-    } else {
-        field
-    };
+    let mut field = String::with_capacity(what.len() + at.len());
+    field.push_str(what);
+    field.push_str(at);
+    if let Some(k) = key {
+        field.push('.');
+        field.push_str(k);
+    }
+    if what.is_empty() {
+        if let Some(rest) = field.strip_prefix('.') {
+            field = rest.to_string();
+        }
+    }
     ScoreError::new(code, field, message.to_string())
 }
 
+/// The key named by an unknown-field message after its "unknown field `": serde writes
+/// `` `key`, expected ... `` or `` `key`, there are no fields ``, the hand-written
+/// decoders `` `key` ``; the key itself may hold backquotes.
+fn unknown_name(rest: &str) -> &str {
+    if let Some((name, _)) = rest.rsplit_once("`, expected ") {
+        name
+    } else if let Some(name) = rest.strip_suffix("`, there are no fields") {
+        name
+    } else if let Some(name) = rest.strip_suffix('`') {
+        name
+    } else {
+        rest.split('`').next().unwrap_or("")
+    }
+}
+
+/// `path` as [`from_serde_at`] reads it: `.key` for a struct field, map key or variant,
+/// `[i]` for an array element.
+fn path_text(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut out = String::new();
+    for segment in path {
+        match segment {
+            Segment::Seq { index } => {
+                out.push('[');
+                out.push_str(&index.to_string());
+                out.push(']');
+            }
+            Segment::Map { key } | Segment::Enum { variant: key } => {
+                out.push('.');
+                out.push_str(key);
+            }
+            Segment::Unknown => out.push_str(".?"),
+        }
+    }
+    out
+}
+
+/// Deserializes a `T` from `de`, tracking where it stands (`serde_path_to_error`): an
+/// error comes with the path [`from_serde_at`] reads.
+pub fn deserialize_at<'de, D, T>(de: D) -> std::result::Result<T, (D::Error, String)>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let at = path_text(e.path());
+        (e.into_inner(), at)
+    })
+}
+
 /// Parses JSON text into `T`, mapping failures to typed errors (syntax errors are
-/// `PARSE_ERROR` with line and column).
+/// `PARSE_ERROR` on `what` with line and column; the others on the path of the value at
+/// fault, as [`from_serde_at`] builds it: `config.recency.fiscalYear.windw`).
 pub fn from_json<T: serde::de::DeserializeOwned>(text: &str, what: &str) -> Result<T> {
-    serde_json::from_str(text).map_err(|e| {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value =
+        deserialize_at(&mut de).and_then(|v| de.end().map(|()| v).map_err(|e| (e, String::new())));
+    value.map_err(|(e, at)| {
         if e.is_syntax() || e.is_eof() {
             ScoreError::new(
                 ErrorCode::ParseError,
@@ -335,7 +410,7 @@ pub fn from_json<T: serde::de::DeserializeOwned>(text: &str, what: &str) -> Resu
             let core = msg
                 .rsplit_once(" at line ")
                 .map_or(msg.as_str(), |(m, _)| m);
-            from_serde_message(core, what)
+            from_serde_at(core, what, &at)
         }
     })
 }

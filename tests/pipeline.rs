@@ -223,6 +223,77 @@ fn config_from_json_camel_case_and_errors() {
     assert_eq!(e.code, ErrorCode::UnknownMethod);
 }
 
+/// `from_json` names the value at fault by its full path (docs/reliability.md, "Field
+/// paths inside configurations"), as the wasm modules' decoders do.
+#[test]
+fn config_from_json_errors_name_full_paths() {
+    use ErrorCode::*;
+    let e = |text: &str| {
+        let e = from_json::<PipelineConfig>(text, "config").unwrap_err();
+        (e.code, e.field)
+    };
+    let f = |code, field: &str| (code, field.to_string());
+    assert_eq!(
+        e(r#"{"recency": {"fiscalYear": {"windw": 3}}}"#),
+        f(UnknownField, "config.recency.fiscalYear.windw")
+    );
+    assert_eq!(e(r#"{"topK": "x"}"#), f(InvalidType, "config.topK"));
+    assert_eq!(e(r#"{"topK": 2.5}"#), f(InvalidType, "config.topK"));
+    assert_eq!(
+        e(r#"{"bands": {"hit": "x"}}"#),
+        f(UnknownField, "config.bands.hit")
+    );
+    assert_eq!(
+        e(r#"{"rerank": {"terms": [1]}}"#),
+        f(UnknownField, "config.rerank.terms")
+    );
+    assert_eq!(
+        e(r#"{"weights": {"semantic": 1, "keyword": "x"}}"#),
+        f(InvalidType, "config.weights.keyword")
+    );
+    assert_eq!(
+        e(r#"{"rerank": {"heuristic": {"stopwords": ["a", 2]}}}"#),
+        f(InvalidType, "config.rerank.heuristic.stopwords[1]")
+    );
+    assert_eq!(
+        e(r#"{"recency": {"steps": [{"maxAgeDays": 1, "multiplier": 2}, {"maxAgeDays": 3}]}}"#),
+        f(InvalidConfig, "config.recency.steps[1].multiplier")
+    );
+    assert_eq!(
+        e(r#"{"normalization": {"method": "minmax"}}"#),
+        f(UnknownMethod, "config.normalization.method")
+    );
+    assert_eq!(
+        e(r#"{"limits": {"maxList": 3}}"#),
+        f(UnknownField, "config.limits.maxList")
+    );
+    assert_eq!(e(r#"{"k": 1, "k": 2}"#), f(InvalidType, "config.k"));
+    // The buffered Calibration: the tag where it is, the rest on the enum.
+    assert_eq!(
+        e(r#"{"calibration": {"method": "beta"}}"#),
+        f(UnknownMethod, "config.calibration.method")
+    );
+    assert_eq!(
+        e(r#"{"calibration": {"a": 1}}"#),
+        f(InvalidConfig, "config.calibration.method")
+    );
+    assert_eq!(
+        e(r#"{"calibration": {"method": "platt", "a": "x", "b": 1}}"#),
+        f(InvalidType, "config.calibration")
+    );
+    assert_eq!(
+        e(r#"{"calibration": {"method": "platt", "a": 1, "b": 1, "c": 1}}"#),
+        f(UnknownField, "config.calibration.c")
+    );
+    // Syntax errors stay on `what`.
+    assert_eq!(e(r#"{"topK": 3"#), f(ParseError, "config"));
+    assert_eq!(e(r#"{"topK": 3} x"#), f(ParseError, "config"));
+    // Other types, and `what` left out.
+    let e = from_json::<Vec<calibrank::rerank::Candidate>>(r#"[{"id": "x", "score": 1}]"#, "")
+        .unwrap_err();
+    assert_eq!((e.code, e.field.as_str()), (InvalidConfig, "[0].name"));
+}
+
 #[test]
 fn input_validation_codes() {
     let p = Pipeline::new(PipelineConfig::default()).unwrap();

@@ -31,6 +31,6 @@ export declare class ScoreError extends Error {
   readonly name: "ScoreError";
   /** Stable machine-readable code. */
   readonly code: ErrorCode;
-  /** The offending input field, as a path such as `lists[0].ids[2]` or `calibration.steepness`. */
+  /** The offending input field, as a path such as `lists[0].ids[2]`, `calibration.steepness` or `config.recency.fiscalYear.windw`. */
   readonly field: string;
 }

@@ -39,6 +39,59 @@ test("one ScoreError class for both entries, in ESM and in CommonJS", () => {
   }
 });
 
+test("errors inside configurations and options name the full path of the value at fault (calibrank and calibrank/lab, ESM and CommonJS)", () => {
+  const q = [[{ id: "a", score: 1 }]];
+  const cand = [{ id: "a", score: 1, name: "n" }];
+  const runs = [{ q: { a: 1 } }, { q: { a: 1 } }];
+  const cases = (core, lab) => [
+    // calibrank: Pipeline configurations, three and four levels down, arrays and maps.
+    [() => new core.Pipeline({ recency: { fiscalYear: { windw: 3 } } }), "UNKNOWN_FIELD", "config.recency.fiscalYear.windw"],
+    [() => new core.Pipeline({ topK: "x" }), "INVALID_TYPE", "config.topK"],
+    [() => new core.Pipeline({ bands: { hit: "x" } }), "UNKNOWN_FIELD", "config.bands.hit"],
+    [() => new core.Pipeline({ rerank: { terms: [1] } }), "UNKNOWN_FIELD", "config.rerank.terms"],
+    [() => new core.Pipeline({ bands: { profiles: [{ name: "a", highFloor: 1, degradedFloor: 0 }, { name: 2, highFloor: 1, degradedFloor: 0 }] } }), "INVALID_TYPE", "config.bands.profiles[1].name"],
+    [() => new core.Pipeline({ rerank: { heuristic: { typeMultipliers: { class: "x" } } } }), "INVALID_TYPE", "config.rerank.heuristic.typeMultipliers.class"],
+    [() => new core.Pipeline({ weights: { semantic: 1, keyword: "x" } }), "INVALID_TYPE", "config.weights.keyword"],
+    [() => new core.Pipeline({ normalization: { method: "minmax" } }), "UNKNOWN_METHOD", "config.normalization.method"],
+    [() => new core.Pipeline({ calibration: { method: "beta" } }), "UNKNOWN_METHOD", "config.calibration.method"],
+    [() => new core.Pipeline({ calibration: { method: "platt", a: 1 } }), "INVALID_CONFIG", "config.calibration.b"],
+    // The buffered Calibration: other errors on the enum itself.
+    [() => new core.Pipeline({ calibration: { method: "platt", a: "x", b: 1 } }), "INVALID_TYPE", "config.calibration"],
+    // calibrank: options of the functions.
+    [() => core.rrf([["a"], ["b"]], { weights: [1, "x"] }), "INVALID_TYPE", "options.weights[1]"],
+    [() => core.rrf([["a"]], { k: "x" }), "INVALID_TYPE", "options.k"],
+    [() => core.rrf([["a"]], { limits: { maxLists: "x" } }), "INVALID_TYPE", "options.limits.maxLists"],
+    [() => core.fuseMultiQuery(q, { method: "mean" }), "UNKNOWN_METHOD", "options.method"],
+    [() => core.fuseMultiQuery([[], [{ id: "b", score: "x" }]]), "INVALID_TYPE", "queries[1][0].score"],
+    [() => core.rerank("q", cand, { stopwords: ["a", 1] }), "INVALID_TYPE", "options.stopwords[1]"],
+    [() => core.normalize([1, 2], "softmax", { temperature: "x" }), "INVALID_TYPE", "options.temperature"],
+    [() => core.calibrate([0.5], { steepness: "x" }), "INVALID_TYPE", "options.steepness"],
+    [() => core.classifyBand(0.5, { highFloor: "x" }), "INVALID_TYPE", "options.highFloor"],
+    [() => core.queryConfidence([0.5], { weights: [1, 1, "x", 1, 1] }), "INVALID_TYPE", "options.weights[2]"],
+    // calibrank/lab.
+    [() => lab.fitPlatt([0.2, 0.8], [0, 1], { limits: { maxListLength: "x" } }), "INVALID_TYPE", "options.limits.maxListLength"],
+    [() => lab.fitIsotonic([0.2, 0.8], [0, 1], { limits: { bogus: 1 } }), "UNKNOWN_FIELD", "options.limits.bogus"],
+    [() => lab.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, ["mrr"], { ties: 3 }), "INVALID_TYPE", "options.ties"],
+    [() => lab.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, ["mrr"], { tie: "ranx" }), "UNKNOWN_FIELD", "options.tie"],
+    [() => lab.fuseRuns(runs, { method: "wsum", weights: [1, "x"] }), "INVALID_TYPE", "options.weights[1]"],
+    [() => lab.fuseRuns(runs, { method: "rbc", params: { phi: "x" } }), "INVALID_TYPE", "options.params.phi"],
+    [() => lab.optimizeFusion({ q: { a: 1 } }, runs, { method: "wsum", metric: 3 }), "INVALID_TYPE", "options.metric"],
+    [() => lab.calibrationError([0.5], [1], { bins: "x" }), "INVALID_TYPE", "options.bins"],
+    [() => lab.calibrationError([0.5], [1], { strategy: "x" }), "UNKNOWN_METHOD", "options.strategy"],
+    [() => lab.proposeBands([0.5], [1], { folds: "x" }), "INVALID_TYPE", "options.folds"],
+    [() => lab.applyCalibration([0.5], { method: "platt", a: "x", b: 1 }), "INVALID_TYPE", "calibration"],
+  ];
+  for (const [core, lab] of [[esmCore, esmLab], [req("calibrank"), req("calibrank/lab")]]) {
+    for (const [f, code, field] of cases(core, lab)) {
+      assert.throws(f, (e) => {
+        assert.ok(e instanceof esmCore.ScoreError, `${field}: ${e}`);
+        assert.deepEqual({ code: e.code, field: e.field }, { code, field });
+        return true;
+      });
+    }
+  }
+});
+
 test("a Run or Qrels of the ESM entry given to the CommonJS entry is refused (each loads its own module)", () => {
   const cjsLab = req("calibrank/lab");
   const run = esmLab.Run.fromObject({ q: { a: 2, b: 1 } });

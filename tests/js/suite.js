@@ -202,10 +202,10 @@ export function tests(lib, golden) {
     eq(out, [["a", third / 2.5], ["b", 5e-324 / 2.5]]);
     eq(lib.rrf([["a"]], { k: big })[0][1], 1 / (big + 1));
     // A caller's string that looks like the bits form is a string, not a number.
-    // (Type errors inside a configuration name the configuration, as they always did.)
-    throwsScoreError(lib, () => new lib.Pipeline({ k: "\u0000#404e000000000000" }), "INVALID_TYPE", "config");
-    throwsScoreError(lib, () => new lib.Pipeline({ topN: 1.5 }), "INVALID_TYPE", "config");
-    throwsScoreError(lib, () => new lib.Pipeline({ topN: 2 ** 53 }), "INVALID_TYPE", "config");
+    // (Type errors inside a configuration name the value's path.)
+    throwsScoreError(lib, () => new lib.Pipeline({ k: "\u0000#404e000000000000" }), "INVALID_TYPE", "config.k");
+    throwsScoreError(lib, () => new lib.Pipeline({ topN: 1.5 }), "INVALID_TYPE", "config.topN");
+    throwsScoreError(lib, () => new lib.Pipeline({ topN: 2 ** 53 }), "INVALID_TYPE", "config.topN");
     eq(lib.rrf([["a"]], { k: 2 ** 53 - 1 })[0][1], 1 / 2 ** 53);
   });
 
@@ -215,7 +215,7 @@ export function tests(lib, golden) {
     eq(p.config.weights.__proto__, 2);
     p.free();
     // Was a TypeError: the String became the prototype, its index 9 read-only.
-    throwsScoreError(lib, () => new lib.Pipeline({ weights: new Map([["__proto__", new String("abcdefghijkl")], ["9", 1]]) }), "INVALID_TYPE", "config");
+    throwsScoreError(lib, () => new lib.Pipeline({ weights: new Map([["__proto__", new String("abcdefghijkl")], ["9", 1]]) }), "INVALID_TYPE", "config.weights.__proto__");
   });
 
   test("string tables cross as UTF-8, short and long, ASCII or not (ties ordered by their bytes)", () => {
@@ -821,14 +821,14 @@ export function tests(lib, golden) {
     eq(lib.rrf([["a"], ["b"]], o1), lib.rrf([["a"], ["b"]]));
     eq(n1, { limits: 1, k: 1 }, "rrf, compact options: each read once");
     const [n2, o2] = counted("60");
-    throwsScoreError(lib, () => lib.rrf([["a"], ["b"]], o2), "INVALID_TYPE", "options");
+    throwsScoreError(lib, () => lib.rrf([["a"], ["b"]], o2), "INVALID_TYPE", "options.k");
     eq(n2, { limits: 2, k: 2 }, "rrf, options as JSON");
     const cols = () => [new Uint32Array([0, 1]), new Uint32Array([0, 1, 2]), 2];
     const [n3, o3] = counted(60);
     eq(lib.rrfColumnar(...cols(), o3), lib.rrfColumnar(...cols()));
     eq(n3, { limits: 2, k: 1 }, "rrfColumnar, compact options");
     const [n4, o4] = counted("60");
-    throwsScoreError(lib, () => lib.rrfColumnar(...cols(), o4), "INVALID_TYPE", "options");
+    throwsScoreError(lib, () => lib.rrfColumnar(...cols(), o4), "INVALID_TYPE", "options.k");
     eq(n4, { limits: 2, k: 2 }, "rrfColumnar, options as JSON");
   });
 

@@ -5,9 +5,17 @@
 //! [`json::decode`] (the property tests in `tests/decode.rs` compare the two): the same
 //! value, or an error with the same `code` and `field`. Errors are worded as serde words
 //! them (`unknown field `k``, `missing field `k``, `unknown variant `v``, anything else a
-//! type error) and typed by [`from_serde_message`], so an unknown or missing key is
-//! `UNKNOWN_FIELD` / `INVALID_CONFIG` on `what.key`, an unknown method `UNKNOWN_METHOD`
-//! on `what` and anything else `INVALID_TYPE` on `what`.
+//! type error) and typed by [`from_serde_at`], so an unknown or missing key is
+//! `UNKNOWN_FIELD` / `INVALID_CONFIG` on its object's path and `.key`, an unknown method
+//! `UNKNOWN_METHOD` on the method's own path and anything else `INVALID_TYPE` on the path
+//! of the value at fault.
+//!
+//! The path costs nothing until a decoder fails: a [`Failure`] starts at the value that
+//! failed, and each level it passes on its way out puts its key (`.key`) or index
+//! (`[i]`) in front, where serde_path_to_error would have recorded one. Inside the
+//! `Calibration` and `Timestamp` that serde buffers, it records one only while buffering
+//! (for a value that is not JSON, or for the `method` tag): any later error is on the
+//! enum itself.
 //!
 //! What serde's derives accept, these accept too: numbers as the module docs of
 //! [`json`] deliver them (integer fields take whole numbers in range, `-0` included),
@@ -22,7 +30,7 @@ use calibrank::bands::{BandContext, BandFloors, BandProfile};
 use calibrank::calibrate::{IsotonicModel, PlattModel, Sigmoid};
 use calibrank::confidence::model::{QueryConfidenceModel, TrainingFigures};
 use calibrank::confidence::ConfidenceOptions;
-use calibrank::error::{from_serde_message, Result};
+use calibrank::error::{from_serde_at, Result};
 use calibrank::limits::{pipeline_limits, PartialLimits};
 use calibrank::multiquery::{MultiQueryMethod, MultiQueryOptions, QueryHit};
 use calibrank::normalize::NormalizeMethod;
@@ -35,8 +43,48 @@ use calibrank::rerank::{Candidate, HeuristicConfig};
 use calibrank::timestamp::Timestamp;
 use std::collections::BTreeMap;
 
-/// A decoding failure, in serde's words (see the module docs).
-pub type Failure = String;
+/// A decoding failure: serde's words (see the module docs), and where it happened. One
+/// pointer wide, so that every decoder's `Result` stays small.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Failure(Box<(String, String)>);
+
+impl Failure {
+    /// What is wrong, as serde words it.
+    pub fn message(&self) -> &str {
+        &self.0 .0
+    }
+
+    /// The path of the value that failed, relative to the value decoded (`.key`, `[i]`:
+    /// what serde_path_to_error records; [`from_serde_at`] reads it).
+    pub fn at(&self) -> &str {
+        &self.0 .1
+    }
+
+    /// The same failure one level further out, under the key `k`.
+    #[cold]
+    #[inline(never)]
+    fn key(mut self, k: &str) -> Self {
+        let at = &mut self.0 .1;
+        at.insert_str(0, k);
+        at.insert(0, '.');
+        self
+    }
+
+    /// The same failure one level further out, under the index `i`.
+    #[cold]
+    #[inline(never)]
+    fn index(mut self, i: usize) -> Self {
+        self.0 .1.insert_str(0, &format!("[{i}]"));
+        self
+    }
+}
+
+/// A failure at the value being read.
+#[cold]
+#[inline(never)]
+fn fail(message: String) -> Failure {
+    Failure(Box::new((message, String::new())))
+}
 
 /// A type decoded from a [`Json`] tree.
 pub trait Decode: Sized {
@@ -48,7 +96,7 @@ type R<T> = std::result::Result<T, Failure>;
 
 /// Decodes a parsed tree as a `T`, errors typed on `what`.
 pub fn decode<T: Decode>(tree: &Json, what: &str) -> Result<T> {
-    T::decode(tree).map_err(|m| from_serde_message(&m, what))
+    T::decode(tree).map_err(|f| from_serde_at(f.message(), what, f.at()))
 }
 
 /// Parses `text` and decodes it as a `T` (a syntax error is `PARSE_ERROR` on `what`).
@@ -59,7 +107,7 @@ pub fn from_text<T: Decode>(text: &str, what: &str) -> Result<T> {
 #[cold]
 #[inline(never)]
 fn bad(expected: &str) -> Failure {
-    format!("invalid type: expected {expected}")
+    fail(format!("invalid type: expected {expected}"))
 }
 
 // ---------------------------------------------------------------- Values
@@ -123,7 +171,11 @@ fn opt<T>(v: &Json, get: fn(&Json) -> R<T>) -> R<Option<T>> {
 #[inline(never)]
 fn list<T>(v: &Json, get: fn(&Json) -> R<T>) -> R<Vec<T>> {
     match v {
-        Json::Arr(items) => items.iter().map(get).collect(),
+        Json::Arr(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, x)| get(x).map_err(|f| f.index(i)))
+            .collect(),
         _ => Err(bad("an array")),
     }
 }
@@ -135,7 +187,7 @@ fn num_map(v: &Json) -> R<BTreeMap<String, f64>> {
     };
     let mut out = BTreeMap::new();
     for (k, x) in entries {
-        out.insert(k.clone(), num(x)?);
+        out.insert(k.clone(), num(x).map_err(|f| f.key(k))?);
     }
     Ok(out)
 }
@@ -146,8 +198,8 @@ fn five(v: &Json) -> R<[f64; 5]> {
         return Err(bad("an array"));
     };
     let mut out = [0.0; 5];
-    for (o, x) in out.iter_mut().zip(items) {
-        *o = num(x)?;
+    for (i, (o, x)) in out.iter_mut().zip(items).enumerate() {
+        *o = num(x).map_err(|f| f.index(i))?;
     }
     if items.len() < 5 {
         return Err(bad("an array of 5 numbers"));
@@ -167,21 +219,26 @@ fn unit<T: Copy>(v: &Json, table: &[(&str, T)]) -> R<T> {
         _ => return Err(bad("a name")),
     };
     let Some(&(_, t)) = table.iter().find(|(n, _)| *n == name) else {
-        return Err(format!("unknown variant `{name}`"));
+        return Err(fail(format!("unknown variant `{name}`")));
     };
     match value {
         Json::Null => Ok(t),
-        _ => Err(bad("a unit variant")),
+        _ => Err(bad("a unit variant").key(name)),
     }
 }
 
 /// Refuses a value that holds something that is not JSON (what serde's buffering of a
-/// tagged or untagged enum's content does first).
+/// tagged or untagged enum's content does first, recording the path as it goes).
 fn plain(v: &Json) -> R<()> {
     match v {
         Json::Invalid(kind) => Err(bad(&format!("JSON, not a {kind}"))),
-        Json::Arr(items) => items.iter().try_for_each(plain),
-        Json::Obj(entries) => entries.iter().try_for_each(|(_, x)| plain(x)),
+        Json::Arr(items) => items
+            .iter()
+            .enumerate()
+            .try_for_each(|(i, x)| plain(x).map_err(|f| f.index(i))),
+        Json::Obj(entries) => entries
+            .iter()
+            .try_for_each(|(k, x)| plain(x).map_err(|f| f.key(k))),
         _ => Ok(()),
     }
 }
@@ -202,6 +259,21 @@ const TAGGED: u8 = 1;
 /// and (a bit to add) unknown keys ignored (no `deny_unknown_fields`).
 const LAX: u8 = 2;
 
+/// A field's failure one level further out: under its key or index, or (a variant's
+/// buffered content, [`TAGGED`]) on the enum itself.
+#[cold]
+#[inline(never)]
+fn within(mut f: Failure, mode: u8, key: Option<&str>, i: usize) -> Failure {
+    match key {
+        _ if mode & TAGGED != 0 => {
+            f.0 .1.clear();
+            f
+        }
+        Some(k) => f.key(k),
+        None => f.index(i),
+    }
+}
+
 /// Reads a struct given as an object (keys in any order; a repeated, unknown or missing
 /// key is an error, in text order) or as an array of its fields in order, handing each
 /// field given to `set` as `(index in keys, value)`.
@@ -220,19 +292,22 @@ fn fields(
                 match keys.iter().position(|n| n == k) {
                     Some(i) => {
                         if seen >> i & 1 != 0 {
-                            return Err(format!("duplicate field `{k}`"));
+                            return Err(fail(format!("duplicate field `{k}`")));
                         }
                         seen |= 1 << i;
-                        set(i, x)?;
+                        set(i, x).map_err(|f| within(f, mode, Some(k), i))?;
                     }
                     None if mode & TAGGED != 0 && k == "method" => {}
-                    None if mode & LAX == 0 => return Err(format!("unknown field `{k}`")),
+                    None if mode & LAX == 0 => {
+                        let f = fail(format!("unknown field `{k}`"));
+                        return Err(within(f, mode, Some(k), 0));
+                    }
                     None => {}
                 }
             }
             for (i, (k, kind)) in keys.iter().zip(kinds).enumerate() {
                 if *kind == REQ && seen >> i & 1 == 0 {
-                    return Err(format!("missing field `{k}`"));
+                    return Err(fail(format!("missing field `{k}`")));
                 }
             }
             Ok(())
@@ -240,15 +315,15 @@ fn fields(
         Json::Arr(all) => {
             let items = all.get(usize::from(mode & TAGGED)..).unwrap_or_default();
             for (i, x) in items.iter().take(keys.len()).enumerate() {
-                set(i, x)?;
+                set(i, x).map_err(|f| within(f, mode, None, i))?;
             }
             let short = kinds.iter().skip(items.len()).any(|k| *k != DEF);
             if short || (mode & TAGGED != 0 && items.len() > keys.len()) {
-                return Err(format!(
+                return Err(fail(format!(
                     "invalid length {}, expected {} fields",
                     items.len(),
                     keys.len()
-                ));
+                )));
             }
             Ok(())
         }
@@ -395,7 +470,7 @@ impl Decode for Calibration {
                 "sigmoid" => Ok(0),
                 "platt" => Ok(1),
                 "isotonic" => Ok(2),
-                _ => Err(format!("unknown variant `{s}`")),
+                _ => Err(fail(format!("unknown variant `{s}`"))),
             },
             Json::Num(x) if *x == 0.0 || *x == 1.0 || *x == 2.0 => Ok(*x as u8),
             _ => Err(bad("a method name")),
@@ -406,19 +481,19 @@ impl Decode for Calibration {
                 for (k, x) in entries {
                     if k == "method" {
                         if t.is_some() {
-                            return Err("duplicate field `method`".into());
+                            return Err(fail("duplicate field `method`".into()));
                         }
-                        t = Some(tag(x)?);
+                        t = Some(tag(x).map_err(|f| f.key(k))?);
                     } else {
-                        plain(x)?;
+                        plain(x).map_err(|f| f.key(k))?;
                     }
                 }
                 t
             }
             Json::Arr(items) => match items.split_first() {
-                Some((first, rest)) => {
-                    let t = tag(first)?;
-                    rest.iter().try_for_each(plain)?;
+                Some((first, _)) => {
+                    let t = tag(first).map_err(|f| f.index(0))?;
+                    plain(v)?;
                     Some(t)
                 }
                 None => None,
@@ -426,7 +501,7 @@ impl Decode for Calibration {
             _ => return Err(bad("an object")),
         };
         match t {
-            None => Err("missing field `method`".into()),
+            None => Err(fail("missing field `method`".into())),
             Some(0) => {
                 let s: Sigmoid = record!(v, TAGGED | LAX, Sigmoid::default(), {
                     "threshold" DEF threshold: num0,
@@ -624,7 +699,13 @@ fn timestamp(v: &Json) -> R<Timestamp> {
     match v {
         Json::Num(x) => Ok(Timestamp::Millis(x + 0.0)),
         Json::Str(s) => Ok(Timestamp::Iso(s.clone())),
-        _ => Err(bad("epoch milliseconds or an ISO 8601 string")),
+        _ => {
+            // Buffered first: a value that is not JSON inside is refused where it is.
+            if matches!(v, Json::Arr(_) | Json::Obj(_)) {
+                plain(v)?;
+            }
+            Err(bad("epoch milliseconds or an ISO 8601 string"))
+        }
     }
 }
 

@@ -24,10 +24,10 @@
 //! decimal-to-float tables (15 KB gzipped) into the core module. Native code that holds
 //! ordinary JSON converts it with [`wire_text`] first.
 
-use calibrank::error::{from_serde_message, ErrorCode, Result, ScoreError};
+use calibrank::error::{from_serde_at, ErrorCode, Result, ScoreError};
 use serde::de::{
-    self, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, IntoDeserializer, MapAccess,
-    SeqAccess, Unexpected, VariantAccess, Visitor,
+    self, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess,
+    Unexpected, VariantAccess, Visitor,
 };
 use std::fmt;
 
@@ -151,9 +151,17 @@ pub fn from_text<T: DeserializeOwned>(text: &str, what: &str) -> Result<T> {
     decode(&tree, what)
 }
 
-/// Decodes a parsed tree as a `T`.
+/// Decodes a parsed tree as a `T`; an error is on the path of the value at fault
+/// (`what.recency.fiscalYear.windw`, `what.weights[2]`: see [`from_serde_at`]).
+///
+/// The tree's deserializer records the path itself, as the Rust API's
+/// `serde_path_to_error` does over serde_json (the tests compare the two): each array
+/// element, map value and variant an error passes on its way out puts its index or key
+/// in front of the error's path, and so does a key that fails (an unknown field).
+/// Wrapping every visitor as `serde_path_to_error` does would cost the lab module about
+/// 10 KB gzipped.
 pub fn decode<T: DeserializeOwned>(tree: &Json, what: &str) -> Result<T> {
-    T::deserialize(tree).map_err(|e| from_serde_message(&e.0, what))
+    T::deserialize(tree).map_err(|e| from_serde_at(e.message(), what, e.at()))
 }
 
 struct Parser<'a> {
@@ -367,13 +375,45 @@ impl Parser<'_> {
     }
 }
 
-/// A deserialization error: serde's message, typed by `from_serde_message`.
+/// A deserialization error: serde's message and the path of the value that failed,
+/// relative to the tree decoded (`.key`, `[i]`), typed by `from_serde_at`. One pointer
+/// wide, so that serde's `Result`s stay small.
 #[derive(Debug)]
-pub struct DeError(pub String);
+pub struct DeError(Box<(String, String)>);
+
+impl DeError {
+    /// Serde's message.
+    pub fn message(&self) -> &str {
+        &self.0 .0
+    }
+
+    /// The path of the value that failed (see the type's docs).
+    pub fn at(&self) -> &str {
+        &self.0 .1
+    }
+
+    /// The same error one level further out, under the key `k`.
+    #[cold]
+    #[inline(never)]
+    fn key(mut self, k: &str) -> Self {
+        let at = &mut self.0 .1;
+        at.insert_str(0, k);
+        at.insert(0, '.');
+        self
+    }
+
+    /// The same error one level further out, under the index `i`.
+    #[cold]
+    #[inline(never)]
+    fn index(mut self, i: usize) -> Self {
+        self.0 .1.insert_str(0, &format!("[{i}]"));
+        self
+    }
+}
 
 impl fmt::Display for DeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(self.message())
     }
 }
 
@@ -381,7 +421,7 @@ impl std::error::Error for DeError {}
 
 impl de::Error for DeError {
     fn custom<T: fmt::Display>(msg: T) -> Self {
-        DeError(msg.to_string())
+        DeError(Box::new((msg.to_string(), String::new())))
     }
 }
 
@@ -412,7 +452,7 @@ impl<'de> Deserializer<'de> for &'de Json {
             }
             Json::Str(s) => visitor.visit_borrowed_str(s),
             Json::Arr(items) => visitor.visit_seq(Seq {
-                items: items.iter(),
+                items: items.iter().enumerate(),
             }),
             Json::Obj(fields) => visitor.visit_map(Map {
                 fields: fields.iter(),
@@ -464,9 +504,15 @@ impl<'de> Deserializer<'de> for &'de Json {
         visitor: V,
     ) -> std::result::Result<V::Value, DeError> {
         match self {
-            Json::Str(s) => visitor.visit_enum(s.as_str().into_deserializer()),
+            Json::Str(s) => visitor.visit_enum(Enum {
+                key: s,
+                value: None,
+            }),
             Json::Obj(fields) if fields.len() == 1 => match fields.first() {
-                Some((k, v)) => visitor.visit_enum(Enum { key: k, value: v }),
+                Some((k, v)) => visitor.visit_enum(Enum {
+                    key: k,
+                    value: Some(v),
+                }),
                 None => Err(de::Error::custom("an enum object has one key")),
             },
             _ => Err(de::Error::invalid_type(self.unexpected(), &visitor)),
@@ -510,7 +556,7 @@ impl Json {
 }
 
 struct Seq<'de> {
-    items: std::slice::Iter<'de, Json>,
+    items: std::iter::Enumerate<std::slice::Iter<'de, Json>>,
 }
 
 impl<'de> SeqAccess<'de> for Seq<'de> {
@@ -519,7 +565,10 @@ impl<'de> SeqAccess<'de> for Seq<'de> {
         &mut self,
         seed: T,
     ) -> std::result::Result<Option<T::Value>, DeError> {
-        self.items.next().map(|v| seed.deserialize(v)).transpose()
+        self.items
+            .next()
+            .map(|(i, v)| seed.deserialize(v).map_err(|e| e.index(i)))
+            .transpose()
     }
     fn size_hint(&self) -> Option<usize> {
         Some(self.items.len())
@@ -528,7 +577,7 @@ impl<'de> SeqAccess<'de> for Seq<'de> {
 
 struct Map<'de> {
     fields: std::slice::Iter<'de, (String, Json)>,
-    value: Option<&'de Json>,
+    value: Option<&'de (String, Json)>,
 }
 
 impl<'de> MapAccess<'de> for Map<'de> {
@@ -538,10 +587,12 @@ impl<'de> MapAccess<'de> for Map<'de> {
         seed: K,
     ) -> std::result::Result<Option<K::Value>, DeError> {
         match self.fields.next() {
-            Some((k, v)) => {
-                self.value = Some(v);
-                seed.deserialize(de::value::BorrowedStrDeserializer::new(k))
+            Some(entry) => {
+                self.value = Some(entry);
+                let k = entry.0.as_str();
+                seed.deserialize(de::value::BorrowedStrDeserializer::<DeError>::new(k))
                     .map(Some)
+                    .map_err(|e| e.key(k))
             }
             None => Ok(None),
         }
@@ -551,7 +602,7 @@ impl<'de> MapAccess<'de> for Map<'de> {
         seed: V,
     ) -> std::result::Result<V::Value, DeError> {
         match self.value.take() {
-            Some(v) => seed.deserialize(v),
+            Some((k, v)) => seed.deserialize(v).map_err(|e| e.key(k)),
             None => Err(de::Error::custom("a map value without its key")),
         }
     }
@@ -560,31 +611,48 @@ impl<'de> MapAccess<'de> for Map<'de> {
     }
 }
 
+/// A variant: its name, and its value (`None`: given as a bare name, a unit variant).
 struct Enum<'de> {
     key: &'de str,
-    value: &'de Json,
+    value: Option<&'de Json>,
 }
 
 impl<'de> EnumAccess<'de> for Enum<'de> {
     type Error = DeError;
-    type Variant = &'de Json;
+    type Variant = Self;
     fn variant_seed<V: DeserializeSeed<'de>>(
         self,
         seed: V,
-    ) -> std::result::Result<(V::Value, &'de Json), DeError> {
+    ) -> std::result::Result<(V::Value, Self), DeError> {
         let v = seed.deserialize(de::value::BorrowedStrDeserializer::<DeError>::new(self.key))?;
-        Ok((v, self.value))
+        Ok((v, self))
     }
 }
 
-impl<'de> VariantAccess<'de> for &'de Json {
+impl<'de> Enum<'de> {
+    /// The variant's value, or (a bare name) serde's error for a variant that is not a
+    /// unit variant; errors under the variant's name.
+    fn content<T>(
+        self,
+        expected: &str,
+        read: impl FnOnce(&'de Json) -> std::result::Result<T, DeError>,
+    ) -> std::result::Result<T, DeError> {
+        match self.value {
+            Some(v) => read(v),
+            None => Err(de::Error::invalid_type(Unexpected::UnitVariant, &expected)),
+        }
+        .map_err(|e| e.key(self.key))
+    }
+}
+
+impl<'de> VariantAccess<'de> for Enum<'de> {
     type Error = DeError;
     fn unit_variant(self) -> std::result::Result<(), DeError> {
-        match self {
-            Json::Null => Ok(()),
-            other => Err(de::Error::invalid_type(
-                other.unexpected(),
-                &"a unit variant",
+        match self.value {
+            None | Some(Json::Null) => Ok(()),
+            Some(other) => Err(DeError::key(
+                de::Error::invalid_type(other.unexpected(), &"a unit variant"),
+                self.key,
             )),
         }
     }
@@ -592,21 +660,21 @@ impl<'de> VariantAccess<'de> for &'de Json {
         self,
         seed: T,
     ) -> std::result::Result<T::Value, DeError> {
-        seed.deserialize(self)
+        self.content("newtype variant", |v| seed.deserialize(v))
     }
     fn tuple_variant<V: Visitor<'de>>(
         self,
         _len: usize,
         visitor: V,
     ) -> std::result::Result<V::Value, DeError> {
-        self.deserialize_any(visitor)
+        self.content("tuple variant", |v| v.deserialize_any(visitor))
     }
     fn struct_variant<V: Visitor<'de>>(
         self,
         _fields: &'static [&'static str],
         visitor: V,
     ) -> std::result::Result<V::Value, DeError> {
-        self.deserialize_any(visitor)
+        self.content("struct variant", |v| v.deserialize_any(visitor))
     }
 }
 
@@ -621,6 +689,83 @@ mod tests {
         k: Option<f64>,
         top_n: Option<u32>,
         name: Option<String>,
+    }
+
+    #[derive(Deserialize, Debug)]
+    #[serde(deny_unknown_fields, rename_all = "camelCase")]
+    #[allow(dead_code)]
+    enum Shape {
+        Unit,
+        Newtype(u32),
+        Tuple(u32, bool),
+        Struct { n: u32 },
+    }
+
+    #[derive(Deserialize, Debug)]
+    #[serde(deny_unknown_fields, rename_all = "camelCase")]
+    #[allow(dead_code)]
+    struct Outer {
+        shapes: Option<Vec<Shape>>,
+        map: Option<std::collections::BTreeMap<String, Vec<Cfg>>>,
+        inner: Option<Cfg>,
+    }
+
+    /// The tree's own path tracking gives what `serde_path_to_error` gives (the Rust
+    /// API's `from_json`), for variants of every kind too.
+    #[test]
+    fn paths_as_serde_path_to_error_records_them() {
+        let cases = [
+            (r#"{"inner": {"topN": "x"}}"#, "config.inner.topN"),
+            (r#"{"inner": {"tpN": 1}}"#, "config.inner.tpN"),
+            (r#"{"innr": {}}"#, "config.innr"),
+            (r#"{"inner": {}, "inner": {}}"#, "config.inner"),
+            (
+                r#"{"map": {"a": [], "b": [{}, {"k": true}]}}"#,
+                "config.map.b[1].k",
+            ),
+            (r#"{"shapes": ["unit", "sphere"]}"#, "config.shapes[1]"),
+            (r#"{"shapes": [{"unit": 1}]}"#, "config.shapes[0].unit"),
+            (r#"{"shapes": ["newtype"]}"#, "config.shapes[0].newtype"),
+            (
+                r#"{"shapes": [{"newtype": -1}]}"#,
+                "config.shapes[0].newtype",
+            ),
+            (r#"{"shapes": ["tuple"]}"#, "config.shapes[0].tuple"),
+            (
+                r#"{"shapes": [{"tuple": [1, 2]}]}"#,
+                "config.shapes[0].tuple[1]",
+            ),
+            (r#"{"shapes": ["struct"]}"#, "config.shapes[0].struct"),
+            (
+                r#"{"shapes": [{"struct": {"n": true}}]}"#,
+                "config.shapes[0].struct.n",
+            ),
+            (
+                r#"{"shapes": [{"struct": {"x": 1}}]}"#,
+                "config.shapes[0].struct.x",
+            ),
+            (
+                r#"{"shapes": [{"struct": {}}]}"#,
+                "config.shapes[0].struct.n",
+            ),
+            (
+                r#"{"shapes": [{"struct": {"n": 1}, "unit": null}]}"#,
+                "config.shapes[0]",
+            ),
+            (r#"{"shapes": 3}"#, "config.shapes"),
+        ];
+        for (text, field) in cases {
+            let tree = parse(text, "config").unwrap();
+            let ours = decode::<Outer>(&tree, "config").unwrap_err();
+            let (e, at) = calibrank::error::deserialize_at::<_, Outer>(&tree).unwrap_err();
+            let reference = from_serde_at(e.message(), "config", &at);
+            assert_eq!(
+                (ours.code, &ours.field),
+                (reference.code, &reference.field),
+                "{text}"
+            );
+            assert_eq!(ours.field, field, "{text}");
+        }
     }
 
     #[test]

@@ -501,14 +501,24 @@ fn outcome<T>(r: Result<T>, show: impl Fn(&T) -> String) -> Outcome {
     r.map(|v| show(&v)).map_err(|e| (e.code, e.field))
 }
 
-/// Both decoders of `T` over `tree` (with a field name and without).
+/// `T` decoded from `tree` by serde with `serde_path_to_error` tracking the path, as the
+/// Rust API's `from_json` decodes (the reference for the paths of [`json::decode`]).
+fn tracked<T: DeserializeOwned>(tree: &Json, what: &str) -> Result<T> {
+    calibrank::error::deserialize_at(tree)
+        .map_err(|(e, at)| calibrank::error::from_serde_at(e.message(), what, &at))
+}
+
+/// Both decoders of `T` over `tree` (with a field name and without), and serde with
+/// `serde_path_to_error`.
 fn same<T: Decode + DeserializeOwned + Debug>(
     tree: &Json,
 ) -> std::result::Result<(), TestCaseError> {
     for what in ["config", ""] {
         let ours = outcome(decode::decode::<T>(tree, what), |v| format!("{v:?}"));
         let serde = outcome(json::decode::<T>(tree, what), |v| format!("{v:?}"));
-        prop_assert_eq!(ours, serde, "tree {:?}", tree);
+        prop_assert_eq!(&ours, &serde, "tree {:?}", tree);
+        let reference = outcome(tracked::<T>(tree, what), |v| format!("{v:?}"));
+        prop_assert_eq!(ours, reference, "serde_path_to_error, tree {:?}", tree);
     }
     Ok(())
 }
@@ -596,7 +606,9 @@ proptest! {
         prop_assert_eq!(ours, serde, "tree {:?}", normalize);
         let ours = outcome(decode::decode::<KWeights>(&kw, "options"), |o| format!("{:?} {:?}", o.k, o.weights));
         let serde = outcome(json::decode::<SerdeKWeights>(&kw, "options"), |o| format!("{:?} {:?}", o.k, o.weights));
-        prop_assert_eq!(ours, serde, "tree {:?}", kw);
+        prop_assert_eq!(&ours, &serde, "tree {:?}", kw);
+        let reference = outcome(tracked::<SerdeKWeights>(&kw, "options"), |o| format!("{:?} {:?}", o.k, o.weights));
+        prop_assert_eq!(ours, reference, "serde_path_to_error, tree {:?}", kw);
     }
 
     /// Through the text and `limits`: `decode_with_limits` against `with_limits`.
@@ -792,63 +804,247 @@ fn real_errors() {
     let e = err::<PipelineConfig>;
     assert_eq!(
         e(r#"{"rerank": {"methd": "heuristic"}}"#, "config"),
-        (UnknownField, "config.methd".into())
+        (UnknownField, "config.rerank.methd".into())
     );
     assert_eq!(
         e(r#"{"rerank": {"method": "bm25"}}"#, "config"),
-        (UnknownMethod, "config".into())
+        (UnknownMethod, "config.rerank.method".into())
     );
     assert_eq!(
         e(r#"{"calibration": {"method": "beta"}}"#, "config"),
-        (UnknownMethod, "config".into())
+        (UnknownMethod, "config.calibration.method".into())
     );
     assert_eq!(
         e(r#"{"calibration": {"a": 1}}"#, "config"),
-        (InvalidConfig, "config.method".into())
+        (InvalidConfig, "config.calibration.method".into())
     );
     assert_eq!(
         e(r#"{"calibration": {"method": "platt", "a": 1}}"#, "config"),
-        (InvalidConfig, "config.b".into())
+        (InvalidConfig, "config.calibration.b".into())
     );
     assert_eq!(
         e(r#"{"topK": 2.5}"#, "config"),
-        (InvalidType, "config".into())
+        (InvalidType, "config.topK".into())
     );
     assert_eq!(
         e(r#"{"topK": -1}"#, "config"),
-        (InvalidType, "config".into())
+        (InvalidType, "config.topK".into())
     );
     assert_eq!(
         e(r#"{"topK": 4294967296}"#, "config"),
-        (InvalidType, "config".into())
+        (InvalidType, "config.topK".into())
     );
     assert_eq!(
         e(r#"{"k": "60"}"#, "config"),
-        (InvalidType, "config".into())
+        (InvalidType, "config.k".into())
     );
     assert_eq!(
         e(r#"{"k": 1, "k": 2}"#, "config"),
-        (InvalidType, "config".into())
+        (InvalidType, "config.k".into())
     );
     assert_eq!(
         e(r#"{"limits": {"maxList": 3}}"#, "config"),
-        (UnknownField, "config.maxList".into())
+        (UnknownField, "config.limits.maxList".into())
     );
     assert_eq!(e(r#"{"k": 1"#, "config"), (ParseError, "config".into()));
     assert_eq!(
         err::<Vec<Candidate>>(r#"[{"id": "x", "score": 1}]"#, "candidates"),
-        (InvalidConfig, "candidates.name".into())
+        (InvalidConfig, "candidates[0].name".into())
     );
     assert_eq!(
         err::<Vec<QueryHit>>(r#"[{"id": "x", "score": "\u0000function"}]"#, "queries"),
-        (InvalidType, "queries".into())
+        (InvalidType, "queries[0].score".into())
     );
     // NaN reaches a number field (its validation refuses it later), not an integer one.
     let s: Sigmoid = from_text(r#"{"steepness": "\u0000NaN"}"#, "options").unwrap();
     assert!(s.steepness.is_nan());
     assert_eq!(
         err::<PartialLimits>(r#"{"maxLists": "\u0000NaN"}"#, "options.limits"),
-        (InvalidType, "options.limits".into())
+        (InvalidType, "options.limits.maxLists".into())
+    );
+}
+
+/// Both decoders of `T` over `text` (ordinary JSON), as `(code, field)`; they must agree.
+fn both<T: Decode + DeserializeOwned + Debug>(text: &str, what: &str) -> (ErrorCode, String) {
+    let tree = parse(text, what).unwrap();
+    let ours = decode::decode::<T>(&tree, what).unwrap_err();
+    let serde = json::decode::<T>(&tree, what).unwrap_err();
+    assert_eq!(
+        (ours.code, &ours.field),
+        (serde.code, &serde.field),
+        "{text}"
+    );
+    let reference = tracked::<T>(&tree, what).unwrap_err();
+    assert_eq!(
+        (ours.code, &ours.field),
+        (reference.code, &reference.field),
+        "{text}"
+    );
+    (ours.code, ours.field)
+}
+
+/// Field paths inside configurations (docs/reliability.md): a struct field or map key
+/// adds `.key`, an array element `[i]`; unknown and missing fields are on their object
+/// and `.key`, an unknown method on the method's own path; inside the buffered
+/// `Calibration` and `Timestamp` the path stops at the enum.
+#[test]
+fn nested_field_paths() {
+    use ErrorCode::*;
+    let c = |text: &str| both::<PipelineConfig>(text, "config");
+    let f = |code, field: &str| (code, field.to_string());
+    // Three levels, an unknown key.
+    assert_eq!(
+        c(r#"{"recency": {"fiscalYear": {"windw": 3}}}"#),
+        f(UnknownField, "config.recency.fiscalYear.windw")
+    );
+    assert_eq!(
+        c(r#"{"recency": {"fiscalYear": {"window": -3}}}"#),
+        f(InvalidType, "config.recency.fiscalYear.window")
+    );
+    assert_eq!(c(r#"{"topK": "x"}"#), f(InvalidType, "config.topK"));
+    assert_eq!(
+        c(r#"{"bands": {"hit": "x"}}"#),
+        f(UnknownField, "config.bands.hit")
+    );
+    assert_eq!(
+        c(r#"{"rerank": {"terms": [1]}}"#),
+        f(UnknownField, "config.rerank.terms")
+    );
+    // Array elements, and an element's fields.
+    assert_eq!(
+        c(r#"{"recency": {"steps": [{"maxAgeDays": 1, "multiplier": 2}, {"maxAgeDays": "3"}]}}"#),
+        f(InvalidType, "config.recency.steps[1].maxAgeDays")
+    );
+    assert_eq!(
+        c(r#"{"recency": {"steps": [{"maxAgeDays": 1, "multiplier": 2}, {"maxAgeDays": 3}]}}"#),
+        f(InvalidConfig, "config.recency.steps[1].multiplier")
+    );
+    assert_eq!(
+        c(
+            r#"{"bands": {"profiles": [{"name": "p", "highFloor": 1, "degradedFloor": 0, "lang": "go"}]}}"#
+        ),
+        f(UnknownField, "config.bands.profiles[0].lang")
+    );
+    assert_eq!(
+        c(r#"{"rerank": {"heuristic": {"stopwords": ["a", 2]}}}"#),
+        f(InvalidType, "config.rerank.heuristic.stopwords[1]")
+    );
+    assert_eq!(
+        c(r#"{"confidence": {"weights": [1, 1, "x", 1, 1]}}"#),
+        f(InvalidType, "config.confidence.weights[2]")
+    );
+    assert_eq!(
+        c(r#"{"confidence": {"weights": [1, 1]}}"#),
+        f(InvalidType, "config.confidence.weights")
+    );
+    // Map keys.
+    assert_eq!(
+        c(r#"{"weights": {"semantic": 1, "keyword": "x"}}"#),
+        f(InvalidType, "config.weights.keyword")
+    );
+    assert_eq!(
+        c(r#"{"rerank": {"heuristic": {"typeMultipliers": {"class": true}}}}"#),
+        f(InvalidType, "config.rerank.heuristic.typeMultipliers.class")
+    );
+    // A model, four levels down.
+    assert_eq!(
+        c(
+            r#"{"confidence": {"model": {"method": "logistic", "runs": 1, "k": 1, "rrfK": 60,
+              "weights": [], "features": [], "mean": [], "scale": [], "coefficients": [],
+              "intercept": 0, "missingTop": [], "l2": 1,
+              "training": {"queries": 1, "positives": 1, "logLoss": 0, "auroc": 0.5,
+                           "iterations": 1, "converged": "yes"}}}}"#
+        ),
+        f(InvalidType, "config.confidence.model.training.converged")
+    );
+    // Methods: on the method's own path; a unit variant given as `{"name": value}` has
+    // its value under the name.
+    assert_eq!(
+        c(r#"{"normalization": {"method": "minmax"}}"#),
+        f(UnknownMethod, "config.normalization.method")
+    );
+    assert_eq!(
+        c(r#"{"normalization": {"method": 3}}"#),
+        f(InvalidType, "config.normalization.method")
+    );
+    assert_eq!(
+        c(r#"{"normalization": {"method": {"max": 1}}}"#),
+        f(InvalidType, "config.normalization.method.max")
+    );
+    // A struct given as an array: its elements by index.
+    assert_eq!(
+        c(r#"{"recency": {"fiscalYear": [4, "x"]}}"#),
+        f(InvalidType, "config.recency.fiscalYear[1]")
+    );
+    // The buffered Calibration: the tag and values that are not JSON where they are,
+    // anything else on the enum (and `.key` for an unknown or missing field).
+    assert_eq!(
+        c(r#"{"calibration": {"method": "platt", "a": "x", "b": 1}}"#),
+        f(InvalidType, "config.calibration")
+    );
+    assert_eq!(
+        c(r#"{"calibration": {"method": "platt", "a": 1, "b": 1, "c": 1}}"#),
+        f(UnknownField, "config.calibration.c")
+    );
+    assert_eq!(
+        c(r#"{"calibration": {"method": "isotonic", "x": [0, "\u0000function"], "y": []}}"#),
+        f(InvalidType, "config.calibration.x[1]")
+    );
+    // The one case the path cannot tell apart (docs/reliability.md): an unknown key in
+    // the buffer named as the enum itself.
+    assert_eq!(
+        c(r#"{"calibration": {"method": "platt", "a": 1, "b": 1, "calibration": 1}}"#),
+        f(UnknownField, "config.calibration")
+    );
+    assert_eq!(
+        c(r#"{"calibration": ["beta"]}"#),
+        f(UnknownMethod, "config.calibration[0]")
+    );
+    assert_eq!(
+        c(r#"{"calibration": {"method": "sigmoid", "method": "platt"}}"#),
+        f(InvalidType, "config.calibration.method")
+    );
+    // The untagged Timestamp.
+    let q = |text: &str| both::<Vec<Vec<QueryHit>>>(text, "queries");
+    assert_eq!(
+        q(r#"[[], [{"id": "a", "score": 1, "timestamp": true}]]"#),
+        f(InvalidType, "queries[1][0].timestamp")
+    );
+    assert_eq!(
+        q(r#"[[{"id": "a", "score": 1, "timestamp": [1, "\u0000bigint"]}]]"#),
+        f(InvalidType, "queries[0][0].timestamp[1]")
+    );
+    // Options, and `what` left out.
+    assert_eq!(
+        both::<MultiQueryOptions>(r#"{"method": "score_mean"}"#, "options"),
+        f(UnknownMethod, "options.method")
+    );
+    assert_eq!(
+        both::<PipelineConfig>(r#"{"recency": {"fiscalYear": {"windw": 3}}}"#, ""),
+        f(UnknownField, "recency.fiscalYear.windw")
+    );
+    assert_eq!(
+        both::<Vec<Candidate>>(r#"[{"id": "x", "score": 1, "name": 2}]"#, ""),
+        f(InvalidType, "[0].name")
+    );
+    // Through options.rs (limits split off first).
+    let o = |text: &str| {
+        let e = options::decode_with_limits::<KWeights>(
+            Some(&json::wire_text(text).unwrap()),
+            "options",
+            "rrf",
+        )
+        .unwrap_err();
+        (e.code, e.field)
+    };
+    assert_eq!(
+        o(r#"{"weights": [1, "x"]}"#),
+        f(InvalidType, "options.weights[1]")
+    );
+    assert_eq!(o(r#"{"k": "x"}"#), f(InvalidType, "options.k"));
+    assert_eq!(
+        o(r#"{"limits": {"maxLists": "x"}}"#),
+        f(InvalidType, "options.limits.maxLists")
     );
 }
 
