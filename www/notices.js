@@ -32,7 +32,9 @@ export function showProblem(p) {
   $$("[aria-invalid=true]").forEach((el) => el.removeAttribute("aria-invalid"));
   if (p.field) {
     for (const el of $$("[data-path]")) {
-      const path = el.dataset.path.replace(/^config\./, "").replace(/^input\./, "");
+      // Errors of the configuration name `config.…` (the Pipeline's argument); those of
+      // the input name its fields alone (`lists[0].ids`).
+      const path = el.dataset.path.replace(/^input\./, "");
       if (path === p.field || p.field.startsWith(path + ".") || p.field.startsWith(path + "[")) el.setAttribute("aria-invalid", "true");
     }
   }

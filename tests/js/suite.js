@@ -512,8 +512,8 @@ export function tests(lib, golden) {
     throwsScoreError(lib, () => pipe.run({ lists: lists.slice(0, 1) }), "LENGTH_MISMATCH", "lists");
     throwsScoreError(lib, () => pipe.run({ lists: [lists[0], { name: "dense", ids: ["d1"] }] }), "EMPTY_INPUT", "lists[1].scores");
     throwsScoreError(lib, () => pipe.runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1 }), "INVALID_CONFIG", "confidence.model");
-    throwsScoreError(lib, () => new lib.Pipeline({ confidence: { answerFloor: 0.3, hedgeFloor: 0.4 } }), "INVALID_CONFIG", "confidence.hedgeFloor");
-    throwsScoreError(lib, () => new lib.Pipeline({ confidence: { model: { ...m, scale: [1, 0, 1] } } }), "INVALID_CONFIG", "confidence.model.scale[1]");
+    throwsScoreError(lib, () => new lib.Pipeline({ confidence: { answerFloor: 0.3, hedgeFloor: 0.4 } }), "INVALID_CONFIG", "config.confidence.hedgeFloor");
+    throwsScoreError(lib, () => new lib.Pipeline({ confidence: { model: { ...m, scale: [1, 0, 1] } } }), "INVALID_CONFIG", "config.confidence.model.scale[1]");
     throwsScoreError(lib, () => lib.fitQueryConfidence({ a: { d1: 1 } }, runs), "INVALID_LABELS", "qrels");
     throwsScoreError(lib, () => lib.fitQueryConfidence(qrels, runs, { l2: 0 }), "INVALID_CONFIG", "options.l2");
     throwsScoreError(lib, () => lib.predictQueryConfidence(m, runs.slice(0, 1)), "LENGTH_MISMATCH", "runs");
@@ -542,12 +542,12 @@ export function tests(lib, golden) {
   });
 
   test("errors are ScoreError with code and field; the module stays usable", () => {
-    throwsScoreError(lib, () => new lib.Pipeline({ topN: 0 }), "INVALID_TOP_N", "topN");
-    throwsScoreError(lib, () => new lib.Pipeline({ topN: 11, topK: 10 }), "INVALID_TOP_N", "topN");
+    throwsScoreError(lib, () => new lib.Pipeline({ topN: 0 }), "INVALID_TOP_N", "config.topN");
+    throwsScoreError(lib, () => new lib.Pipeline({ topN: 11, topK: 10 }), "INVALID_TOP_N", "config.topN");
     throwsScoreError(lib, () => new lib.Pipeline({ topk: 3 }), "UNKNOWN_FIELD", "config.topk");
     throwsScoreError(lib, () => new lib.Pipeline({ topK: "ten" }), "INVALID_TYPE");
-    throwsScoreError(lib, () => new lib.Pipeline({ calibration: { method: "sigmoid", steepness: 0 } }), "INVALID_CALIBRATION", "calibration.steepness");
-    throwsScoreError(lib, () => new lib.Pipeline({ bands: { highFloor: 0.5, degradedFloor: 0.6 } }), "INVALID_BANDS", "bands.degradedFloor");
+    throwsScoreError(lib, () => new lib.Pipeline({ calibration: { method: "sigmoid", steepness: 0 } }), "INVALID_CALIBRATION", "config.calibration.steepness");
+    throwsScoreError(lib, () => new lib.Pipeline({ bands: { highFloor: 0.5, degradedFloor: 0.6 } }), "INVALID_BANDS", "config.bands.degradedFloor");
     throwsScoreError(lib, () => new lib.Pipeline({ normalization: { method: "minmax" } }), "UNKNOWN_METHOD");
     const p = new lib.Pipeline();
     const bad = seedInput();
@@ -939,7 +939,15 @@ export function tests(lib, golden) {
       tooLarge(() => new lib.Pipeline({ limits: { maxTotalTextBytes: max } }).run({ lists: [{ name: "a", ids: ["x"] }], items: { x: item } }), `items.x.${field}`, "maxTotalTextBytes");
     eq(new lib.Pipeline({ minConfidence: 0, limits: { maxTotalTextBytes: 46 } }).run({ lists: [{ name: "a", ids: ["x"] }], items: { x: dated }, now: Date.UTC(2024, 5, 1) }).results.length, 1);
     throwsScoreError(lib, () => new lib.Pipeline({ limits: { maxSearchWork: -1 } }), "INVALID_TYPE");
-    throwsScoreError(lib, () => new lib.Pipeline({ limits: { maxLists: 0 } }), "INVALID_CONFIG", "limits.maxLists");
+    throwsScoreError(lib, () => new lib.Pipeline({ limits: { maxLists: 0 } }), "INVALID_CONFIG", "config.limits.maxLists");
+    // Checks after decoding name the option within `options`, as the decoders do; the
+    // data keep their own field.
+    throwsScoreError(lib, () => lib.proposeBands([0.1, 0.9, 0.2, 0.8], [0, 1, 0, 1], { targetPrecision: 2 }), "INVALID_CONFIG", "options.targetPrecision");
+    throwsScoreError(lib, () => lib.proposeBands([0.1, 0.9, 0.2, 0.8], [0, 1, 0, 1], { folds: 1 }), "INVALID_CONFIG", "options.folds");
+    throwsScoreError(lib, () => lib.calibrationError([0.1, 0.9], [0, 1], { bins: 0 }), "INVALID_CONFIG", "options.bins");
+    throwsScoreError(lib, () => lib.calibrationError([0.1, 1.9], [0, 1]), "INVALID_CONFIG", "probabilities[1]");
+    throwsScoreError(lib, () => new lib.Pipeline({ weights: { semantic: -1 } }), "INVALID_WEIGHT", "config.weights.semantic");
+    throwsScoreError(lib, () => new lib.Pipeline({ recency: { mode: "step", steps: [{ maxAgeDays: -1, multiplier: 1 }] } }), "INVALID_CONFIG", "config.recency.steps[0].maxAgeDays");
     // Columnar paths: their own budget.
     const pc = new lib.Pipeline({ limits: { maxColumnarEntries: 2, maxTotalEntries: 1 } });
     tooLarge(() => pc.runColumnar({ docs: new Uint32Array([0, 1, 0]), offsets: new Uint32Array([0, 2, 3]), nDocs: 2 }), "docs", "maxColumnarEntries");

@@ -76,7 +76,7 @@ test("Worker example in workerd", async (t) => {
       assert.equal(res.status, 400);
       const { error } = await res.json();
       assert.equal(error.code, "INVALID_TOP_N");
-      assert.equal(error.field, "topN");
+      assert.equal(error.field, "config.topN");
     });
     await t.test("a body over the limit is a 413", async () => {
       const res = await post(mf, JSON.stringify({ lists: [{ name: "x", ids: ["y".repeat(1_100_000)] }] }));

@@ -37,7 +37,10 @@ pub fn new(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         Some(t) => decode::from_text(t, "config")?,
         None => PipelineConfig::default(),
     };
-    let p = Pipeline::new(config)?;
+    // The checks after decoding name fields of the configuration as the Rust API does
+    // (`topN`, `calibration.steepness`); here they are within the `config` argument, as
+    // the decoder's own errors are.
+    let p = Pipeline::new(config).map_err(|e| e.within("config"))?;
     let h = PIPELINES.with(|s| s.borrow_mut().insert(p));
     w.u32s(&[h]);
     Ok(())

@@ -646,7 +646,8 @@ fn calibration_error(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, opts): (Limits, fit::CalibrationErrorOptions) =
         with_limits(r.opt_text()?, "options", "calibrationError")?;
     let (p, l) = scores_labels(r, &limits, ["probabilities", "labels"])?;
-    write_json(w, &fit::calibration_error(p, l, &opts)?)
+    let report = fit::calibration_error(p, l, &opts).map_err(|e| option_field(e, &["bins"]))?;
+    write_json(w, &report)
 }
 
 /// `proposeBands`. In: options, scores, labels. Out: the proposal (JSON).
@@ -657,5 +658,18 @@ fn propose_bands(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, opts): (Limits, fit::ProposeBandsOptions) =
         with_limits(r.opt_text()?, "options", "proposeBands")?;
     let (s, l) = scores_labels(r, &limits, ["scores", "labels"])?;
-    write_json(w, &fit::propose_bands(s, l, &opts)?)
+    let proposal = fit::propose_bands(s, l, &opts)
+        .map_err(|e| option_field(e, &["targetPrecision", "folds", "seed"]))?;
+    write_json(w, &proposal)
+}
+
+/// An error of the checks after decoding that names one of the options (`bins`, as the
+/// Rust API names it) is within `options`, as the decoder's own errors are; errors about
+/// the data keep their field.
+fn option_field(e: ScoreError, options: &[&str]) -> ScoreError {
+    if options.contains(&e.field.as_str()) {
+        e.within("options")
+    } else {
+        e
+    }
 }
