@@ -25,6 +25,7 @@
 
 pub mod alloc;
 pub mod decode;
+pub mod heap;
 pub mod json;
 pub mod jsonw;
 pub mod options;
@@ -38,7 +39,7 @@ use wire::{Reader, Writer};
 /// (its lists are not synchronized).
 #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
 #[global_allocator]
-static ALLOC: alloc::Cached<std::alloc::System> = alloc::Cached::new(std::alloc::System);
+static ALLOC: alloc::Cached<heap::Heap> = alloc::Cached::new(heap::Heap::new());
 
 thread_local! {
     static INPUT: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
