@@ -313,19 +313,81 @@ export function fuseMultiQuery(queries, options) {
   const lim = limitsOf(options, "fuseMultiQuery");
   const opts = precheck.options(lim, options);
   if (!Array.isArray(queries)) throw typeError("queries", "an array of arrays of hits");
-  precheck.lists(lim, queries.length, "queries");
+  // The queries, each query and its length read once (a Proxy could answer differently later).
+  const nq = queries.length;
+  precheck.lists(lim, nq, "queries");
+  const qs = new Array(nq);
+  const lens = new Array(nq);
   let total = 0;
-  for (let i = 0; i < queries.length; i++) {
+  for (let i = 0; i < nq; i++) {
     const q = queries[i];
     if (!Array.isArray(q)) throw typeError(`queries[${i}]`, "an array of hits");
-    precheck.length(lim, q.length, `queries[${i}]`);
-    total += q.length;
+    const n = q.length;
+    precheck.length(lim, n, `queries[${i}]`);
+    qs[i] = q;
+    lens[i] = n;
+    total += n;
   }
   precheck.entries(lim, total, "queries");
-  const text = toJson(queries, "queries");
-  precheck.json(lim, text.length, "queries");
-  return w().call(OP.MULTI_QUERY, new Input().text(opts).text(text)).json();
+  // Typed sections, as `Pipeline.run`'s: each distinct id once (interned here, in order of
+  // first occurrence), each hit's id index and score, its timestamp as a kind (0 none,
+  // 1 epoch ms, 2 ISO text) with the numbers and the texts in tables of their own.
+  const clean = noInheritedKeys();
+  const docs = new Array(total);
+  const scores = new Array(total);
+  const kinds = new Uint8Array(total);
+  const millis = new Array(total);
+  const index = new Map();
+  const ids = [];
+  const isoTexts = [];
+  let units = 0;
+  let isoUnits = 0;
+  let k = 0;
+  for (let i = 0; i < nq; i++) {
+    const q = qs[i];
+    const n = lens[i];
+    for (let j = 0; j < n; j++, k++) {
+      const h = q[j];
+      if (!isObject(h) || isMap(h) || h instanceof Date) throw typeError(`queries[${i}][${j}]`, "an object with `id` and `score`");
+      checkKeys(h, HIT_KEYS, `queries[${i}][${j}]`);
+      const { id, score, timestamp: t } = clean ? h : ownFields(h, HIT_FIELDS);
+      if (id === undefined) throw missingField(`queries[${i}][${j}]`, "id");
+      if (typeof id !== "string") throw typeError(`queries[${i}][${j}].id`, "a string");
+      if (score === undefined) throw missingField(`queries[${i}][${j}]`, "score");
+      if (typeof score !== "number") throw typeError(`queries[${i}][${j}].score`, "a number");
+      let d = index.get(id);
+      if (d === undefined) {
+        // Ids are compared inside the module, where a lone surrogate would be U+FFFD.
+        wellFormedName(id, `queries[${i}][${j}].id`, "an id", "ids");
+        d = ids.length;
+        index.set(id, d);
+        ids.push(id);
+        units += id.length;
+      }
+      docs[k] = d;
+      scores[k] = score;
+      millis[k] = 0;
+      if (t === undefined || t === null) continue;
+      if (typeof t === "number") {
+        kinds[k] = 1;
+        millis[k] = t;
+      } else if (typeof t === "string") {
+        kinds[k] = 2;
+        isoTexts.push(t);
+        isoUnits += t.length;
+      } else if (t instanceof Date) {
+        kinds[k] = 1;
+        millis[k] = t.getTime();
+      } else throw typeError(`queries[${i}][${j}].timestamp`, "epoch milliseconds or an ISO 8601 string");
+    }
+  }
+  const input = new Input().text(opts).u32s(lens).u32s(docs).strs(ids, units).f64s(scores).u8s(kinds).f64s(millis).strs(isoTexts, isoUnits);
+  return w().call(OP.MULTI_QUERY, input).json();
 }
+
+const HIT_KEYS = new Set(["id", "score", "timestamp"]);
+const HIT_FIELDS = ["id", "score", "timestamp"];
+const missingField = (path, key) => scoreError("INVALID_CONFIG", `${path}.${key}`, `missing field \`${key}\``);
 
 /** Heuristic multiplicative rerank: `{ id, originalScore, rerankedScore, factors }`, best first. */
 export function rerank(query, candidates, options) {

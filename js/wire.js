@@ -84,8 +84,8 @@ export function notArray(v, field) {
   if (Array.isArray(v)) throw typeError(field, "an object (options and configurations are not read from arrays)");
 }
 /** Refuses a name that is an identity (a list's name) if it holds a lone surrogate. */
-export function wellFormedName(s, field, what) {
-  if (!wellFormed(s)) throw scoreError("INVALID_TYPE", field, `${what} must be well-formed Unicode: ${shown(s)} holds a lone surrogate, which would be read as U+FFFD and could merge two names`);
+export function wellFormedName(s, field, what, several = "names") {
+  if (!wellFormed(s)) throw scoreError("INVALID_TYPE", field, `${what} must be well-formed Unicode: ${shown(s)} holds a lone surrogate, which would be read as U+FFFD and could merge two ${several}`);
 }
 /** Refuses a text whose words are identities (a TREC file's ids) if it holds a lone surrogate. */
 export function wellFormedText(s, field, what) {
@@ -570,6 +570,15 @@ export class Input {
     const n = lengthOf(a);
     this.bound += 16 + 4 * n;
     this.worst += 16 + 4 * n;
+    return this;
+  }
+  /** Bytes: a Uint8Array. */
+  u8s(a) {
+    this.tags.push(U8);
+    this.values.push(a);
+    const n = lengthOf(a);
+    this.bound += 16 + n;
+    this.worst += 16 + n;
     return this;
   }
   /** A Uint32Array as U32, any other array of numbers as F64 (see `indices`). */

@@ -602,8 +602,8 @@ export interface QueryHit {
   id: string;
   /** Similarity score of the item for this query. */
   score: number;
-  /** When the item was created or modified (tie-break: newest first). */
-  timestamp?: string | number;
+  /** When the item was created or modified (tie-break: newest first): epoch ms, an ISO 8601 string or a Date. */
+  timestamp?: string | number | Date | null;
 }
 
 /** Options of `fuseMultiQuery`. Defaults are the seed's. */

@@ -191,6 +191,58 @@ export function tests(lib, golden) {
     eq(lib.rrf([["a"], ["b"]], null), lib.rrf([["a"], ["b"]]));
   });
 
+  test("fuseMultiQuery reads hits as the pipeline reads items: typed sections, ids interned", () => {
+    const q = [
+      [{ id: "a", score: 0.9, timestamp: 1700000000123 }, { id: "b", score: 0.8, timestamp: "2023-11-14T22:13:20.123Z" }],
+      [{ id: "b", score: 0.95 }, { id: "c", score: 0.7, timestamp: null }],
+    ];
+    const base = lib.fuseMultiQuery(q, { method: "score_max", similarityThreshold: 0 });
+    // A Date is its epoch milliseconds; an ISO text of the same instant gives the same bits.
+    const withDates = q.map((hits) => hits.map((h) => (typeof h.timestamp === "number" ? { ...h, timestamp: new Date(h.timestamp) } : h)));
+    eq(lib.fuseMultiQuery(withDates, { method: "score_max", similarityThreshold: 0 }), base);
+    eq(lib.fuseMultiQuery([[{ id: "a", score: 0.9, timestamp: "2023-11-14T22:13:20.123Z" }]], { similarityThreshold: 0 }), lib.fuseMultiQuery([[{ id: "a", score: 0.9, timestamp: 1700000000123 }]], { similarityThreshold: 0 }));
+    // Hits given as class instances with getters are read (JSON.stringify skipped getters).
+    class Hit {
+      constructor(id, score) {
+        this._id = id;
+        this._score = score;
+      }
+      get id() {
+        return this._id;
+      }
+      get score() {
+        return this._score;
+      }
+    }
+    const cls = [[new Hit("a", 0.9), new Hit("b", 0.8)], [new Hit("b", 0.95), new Hit("c", 0.7)]];
+    const plain = [[{ id: "a", score: 0.9 }, { id: "b", score: 0.8 }], [{ id: "b", score: 0.95 }, { id: "c", score: 0.7 }]];
+    // (the instances' own `_id` / `_score` are not hit fields: refused as unknown)
+    throwsScoreError(lib, () => lib.fuseMultiQuery(cls), "UNKNOWN_FIELD", "queries[0][0]._id");
+    const bare = cls.map((hits) => hits.map((h) => Object.create(Hit.prototype, { _id: { value: h._id }, _score: { value: h._score } })));
+    eq(lib.fuseMultiQuery(bare), lib.fuseMultiQuery(plain));
+    // A hit must be an object: arrays (serde would read [id, score]), Maps and Dates are refused.
+    throwsScoreError(lib, () => lib.fuseMultiQuery([[["a", 1]]]), "INVALID_TYPE", "queries[0][0]");
+    throwsScoreError(lib, () => lib.fuseMultiQuery([[new Map([["id", "a"], ["score", 1]])]]), "INVALID_TYPE", "queries[0][0]");
+    throwsScoreError(lib, () => lib.fuseMultiQuery([[{ id: "a", score: 1 }, null]]), "INVALID_TYPE", "queries[0][1]");
+    throwsScoreError(lib, () => lib.fuseMultiQuery([[{ score: 1 }]]), "INVALID_CONFIG", "queries[0][0].id");
+    throwsScoreError(lib, () => lib.fuseMultiQuery([[{ id: "a" }]]), "INVALID_CONFIG", "queries[0][0].score");
+    throwsScoreError(lib, () => lib.fuseMultiQuery([[{ id: 5, score: 1 }]]), "INVALID_TYPE", "queries[0][0].id");
+    throwsScoreError(lib, () => lib.fuseMultiQuery([[{ id: "a", score: "1" }]]), "INVALID_TYPE", "queries[0][0].score");
+    throwsScoreError(lib, () => lib.fuseMultiQuery([[{ id: "a", score: NaN }]]), "NON_FINITE_SCORE", "queries[0][0].score");
+    throwsScoreError(lib, () => lib.fuseMultiQuery([[{ id: "a", score: 1, rank: 2 }]]), "UNKNOWN_FIELD", "queries[0][0].rank");
+    throwsScoreError(lib, () => lib.fuseMultiQuery([[{ id: "a", score: 1, timestamp: {} }]]), "INVALID_TYPE", "queries[0][0].timestamp");
+    throwsScoreError(lib, () => lib.fuseMultiQuery([[{ id: "a", score: 1, timestamp: "yesterday" }]]), "INVALID_TIMESTAMP", "queries[0][0].timestamp");
+    // An invalid Date is an invalid timestamp (JSON.stringify made it null: no timestamp).
+    throwsScoreError(lib, () => lib.fuseMultiQuery([[{ id: "a", score: 1, timestamp: new Date(NaN) }]]), "INVALID_TIMESTAMP", "queries[0][0].timestamp");
+    throwsScoreError(lib, () => lib.fuseMultiQuery([[{ id: "x".repeat(1025), score: 1 }]]), "INPUT_TOO_LARGE", "queries[0][0].id");
+    // Each query's length is read once: a Proxy answering differently later changes nothing.
+    let reads = 0;
+    const hits = [{ id: "a", score: 0.9 }, { id: "b", score: 0.8 }];
+    const proxy = new Proxy(hits, { get: (t, k) => (k === "length" ? (reads++ === 0 ? 2 : 64) : t[k]) });
+    eq(lib.fuseMultiQuery([proxy]), lib.fuseMultiQuery([hits]));
+    assert(reads === 1, `length read ${reads} times`);
+  });
+
   test("numbers in configurations cross bit for bit (safe integers as digits, the rest as bits)", () => {
     const third = 0.1 + 0.2;
     const p = new lib.Pipeline({ calibration: { method: "sigmoid", threshold: third, steepness: 2 ** 60 + 2 ** 9 }, k: 60.5 });

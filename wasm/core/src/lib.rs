@@ -266,30 +266,84 @@ fn rrf_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     Ok(())
 }
 
-/// `fuseMultiQuery`. In: options (JSON), queries (JSON). Out: the output (JSON).
+/// `fuseMultiQuery`. In: options (JSON), the queries' lengths (U32), each hit's id index
+/// (U32, ids numbered in order of first occurrence), the distinct ids (STRS), the scores
+/// (F64), each timestamp's kind (U8: 0 none, 1 epoch ms, 2 ISO text), the epoch ms (F64,
+/// one per hit), the ISO texts (STRS, in hit order). Out: the output (JSON).
 // Not inlined into the dispatch: the engine compiles each operation on its first call,
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 fn multi_query(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, opts): (Limits, MultiQueryOptions) =
         decode_with_limits(r.opt_text()?, "options", "fuseMultiQuery")?;
-    let queries: Vec<Vec<QueryHit>> = decode::from_text(r.text()?, "queries")?;
-    limits.check_lists(queries.len(), "queries")?;
-    limits.check_lengths(queries.iter().map(Vec::len), "queries")?;
-    limits.check_entries(queries.iter().map(Vec::len).sum(), "queries")?;
-    for (i, hits) in queries.iter().enumerate() {
-        for (j, hit) in hits.iter().enumerate() {
-            limits.check_id(&hit.id, || format!("queries[{i}][{j}].id"))?;
-        }
+    let lens = r.u32s()?;
+    let docs = r.u32s()?;
+    let ids = r.strs()?;
+    let scores = r.f64s()?;
+    let kinds = r.u8s()?;
+    let millis = r.f64s()?;
+    let isos = r.strs()?;
+    limits.check_lists(lens.len(), "queries")?;
+    limits.check_lengths(lens.iter().map(|&n| n as usize), "queries")?;
+    limits.check_entries(docs.len(), "queries")?;
+    let n = docs.len();
+    if scores.len() != n || kinds.len() != n || millis.len() != n {
+        return Err(ScoreError::new(
+            ErrorCode::Internal,
+            "",
+            "wire: hit sections",
+        ));
     }
     let mut budget = Budget::new(limits);
-    for (i, hits) in queries.iter().enumerate() {
-        for (j, hit) in hits.iter().enumerate() {
-            budget.text(hit.id.len(), &format!("queries[{i}][{j}].id"))?;
-            if let Some(Timestamp::Iso(t)) = &hit.timestamp {
-                budget.text(t.len(), &format!("queries[{i}][{j}].timestamp"))?;
+    let mut queries: Vec<Vec<QueryHit>> = Vec::with_capacity(lens.len());
+    let (mut k, mut next_new, mut iso) = (0usize, 0u32, 0usize);
+    for (i, &len) in lens.iter().enumerate() {
+        let mut hits = Vec::with_capacity(len as usize);
+        for j in 0..len as usize {
+            let (Some(&d), Some(&score), Some(&kind), Some(&ms)) =
+                (docs.get(k), scores.get(k), kinds.get(k), millis.get(k))
+            else {
+                return Err(ScoreError::new(
+                    ErrorCode::Internal,
+                    "",
+                    "wire: query lengths",
+                ));
+            };
+            k += 1;
+            let id = ids.get(d as usize)?;
+            if d == next_new {
+                // A distinct id, at its first occurrence: checked and counted once.
+                limits.check_id(id, || format!("queries[{i}][{j}].id"))?;
+                budget.text(id.len(), &format!("queries[{i}][{j}].id"))?;
+                next_new += 1;
             }
+            let timestamp = match kind {
+                0 => None,
+                // `+ 0.0`: a -0 is 0, as the JSON form read it.
+                1 => Some(Timestamp::Millis(ms + 0.0)),
+                _ => {
+                    let t = isos.get(iso)?;
+                    iso += 1;
+                    budget.text(t.len(), &format!("queries[{i}][{j}].timestamp"))?;
+                    Some(Timestamp::Iso(t.to_string()))
+                }
+            };
+            hits.push(QueryHit {
+                id: id.to_string(),
+                score,
+                timestamp,
+            });
         }
+        queries.push(hits);
+    }
+    // The JavaScript sends lengths that cover the hits and numbers the ids in order of
+    // first occurrence, each once: then every id was checked above.
+    if k != n || next_new as usize != ids.len() || iso != isos.len() {
+        return Err(ScoreError::new(
+            ErrorCode::Internal,
+            "",
+            "wire: query lengths, ids not in order of first occurrence, or timestamps",
+        ));
     }
     let out = calibrank::multiquery::fuse_multi_query(&queries, &opts)
         .map_err(|e| in_options(e, &["queries"]))?;
