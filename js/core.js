@@ -381,6 +381,7 @@ export function fuseMultiQuery(queries, options) {
       } else throw typeError(`queries[${i}][${j}].timestamp`, "epoch milliseconds or an ISO 8601 string");
     }
   }
+  precheck.hitTexts(lim, ids, units, isoTexts, isoUnits, lens, docs, kinds);
   const input = new Input().text(opts).u32s(lens).u32s(docs).strs(ids, units).f64s(scores).u8s(kinds).f64s(millis).strs(isoTexts, isoUnits);
   return w().call(OP.MULTI_QUERY, input).json();
 }

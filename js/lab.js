@@ -299,7 +299,7 @@ export function fitIsotonic(scores, labels, options) {
 export function applyCalibration(scores, calibration, options) {
   const lim = limitsOf(options, "applyCalibration");
   const opts = precheck.options(lim, options);
-  if (typeof calibration !== "object" || calibration === null) throw typeError("calibration", "a calibration object");
+  if (typeof calibration !== "object" || calibration === null || Array.isArray(calibration) || ArrayBuffer.isView(calibration)) throw typeError("calibration", "a calibration object");
   // An isotonic model's knots (up to a million) cross as numbers, not as JSON text.
   let x;
   let y;

@@ -81,7 +81,8 @@ const wellFormed = typeof String.prototype.isWellFormed === "function" ? (s) => 
  * would set `k`. Refused at the top; nested values keep serde's rule.
  */
 export function notArray(v, field) {
-  if (Array.isArray(v)) throw typeError(field, "an object (options and configurations are not read from arrays)");
+  // A typed array too: the replacer sends it as an array.
+  if (Array.isArray(v) || ArrayBuffer.isView(v)) throw typeError(field, "an object (options and configurations are not read from arrays)");
 }
 /** Refuses a name that is an identity (a list's name) if it holds a lone surrogate. */
 export function wellFormedName(s, field, what, several = "names") {
@@ -93,6 +94,11 @@ export function wellFormedText(s, field, what) {
   const at = s.search(LONE_RE);
   throw scoreError("INVALID_TYPE", field, `${what} must be well-formed Unicode: a lone surrogate (U+${s.charCodeAt(at).toString(16).toUpperCase()}) at index ${at} would be read as U+FFFD and could merge two ids`);
 }
+/**
+ * Keys whose string values the module compares for equality: ids, and the fields that
+ * select a band profile (`context` against `bands.profiles`).
+ */
+const IDENTITY_KEYS = new Set(["id", "taskClass", "language", "buildSystem"]);
 /** What the replacer throws on a lone surrogate in an identity; `lone` says where. */
 const LONE = Symbol("lone surrogate");
 let lone = null;
@@ -120,7 +126,7 @@ function loneError(value, field) {
   if (at !== undefined && what === "id") at += `.${key}`;
   const message =
     what === "id"
-      ? `an id must be well-formed Unicode: ${shown(id)} holds a lone surrogate, which would be read as U+FFFD and could merge two ids`
+      ? `${key === "id" ? "an id" : `\`${key}\``} must be well-formed Unicode: ${shown(id)} holds a lone surrogate, which would be read as U+FFFD and could ${key === "id" ? "merge two ids" : "match another value"}`
       : `a key must be well-formed Unicode: ${shown(key)} holds a lone surrogate, which would be read as U+FFFD and could merge two keys`;
   return scoreError("INVALID_TYPE", at ?? field, message);
 }
@@ -156,7 +162,7 @@ function replacer(key, v) {
     case "number":
       return Number.isSafeInteger(v) ? v : v - v === 0 ? bitsOf(v) : v !== v ? "\u0000NaN" : v > 0 ? "\u0000Infinity" : "\u0000-Infinity";
     case "string":
-      if (key === "id" && !wellFormed(v)) throw loneSurrogate(this, key, "id", v);
+      if (IDENTITY_KEYS.has(key) && !wellFormed(v)) throw loneSurrogate(this, key, "id", v);
       return v.charCodeAt(0) === 0 ? "\u0000" + v : v;
     case "bigint":
       return "\u0000bigint";
@@ -328,6 +334,31 @@ export const precheck = {
     }
   },
   /**
+   * `fuseMultiQuery`'s strings against `maxTotalTextBytes` before they are copied: each
+   * distinct id once and each ISO timestamp, counted in hit order as the module counts
+   * them, so that the field named is the one the module would name. `kinds`, `docs`,
+   * `lens`: the call's sections.
+   */
+  hitTexts(lim, ids, units, isoTexts, isoUnits, lens, docs, kinds) {
+    if (!lim || units + isoUnits <= lim.maxTotalTextBytes) return;
+    let bytes = 0;
+    let next = 0;
+    let m = 0;
+    for (let i = 0, k = 0; i < lens.length; i++)
+      for (let j = 0; j < lens[i]; j++, k++) {
+        let field = null;
+        if (docs[k] === next) {
+          bytes += utf8Length(ids[next++]);
+          if (bytes > lim.maxTotalTextBytes) field = `queries[${i}][${j}].id`;
+        }
+        if (field === null && kinds[k] === 2) {
+          bytes += utf8Length(isoTexts[m++]);
+          if (bytes > lim.maxTotalTextBytes) field = `queries[${i}][${j}].timestamp`;
+        }
+        if (field !== null) throw tooLarge(field, "the total length of the strings in bytes", bytes, lim.maxTotalTextBytes, "maxTotalTextBytes");
+      }
+  },
+  /**
    * JSON text made from the caller's value: its length bounds the copy, not the limit
    * itself (keys and numbers are not strings of the input), which the module checks
    * exactly. Refused here only when it could not fit any input the limits accept.
@@ -356,6 +387,9 @@ export const precheck = {
   /** Options as JSON text (undefined: none), under `jsonText`'s bound. */
   options(lim, options) {
     notArray(options, "options");
+    // `null` is no options, as `undefined` (the module's decoders of a few option types
+    // would read the text "null" as a wrong type).
+    if (options === null) return undefined;
     return precheck.jsonText(lim, toJson(options, "options"), "options");
   },
   /** `oneText` for field `f` of item `key` (its path built only for the error: this runs for every item text). */

@@ -166,6 +166,14 @@ export function tests(lib, golden) {
     throwsScoreError(lib, () => lib.evaluate({ q1: { d: 1 } }, { q1: { [a]: 1, [b]: 0.5 } }, ["mrr"]), "INVALID_TYPE", "run.q1");
     throwsScoreError(lib, () => lib.evaluate({ [b]: { d: 1 } }, { q1: { d: 1 } }, ["mrr"]), "INVALID_TYPE", "qrels");
     throwsScoreError(lib, () => lib.parseTrecRun(`q1 Q0 ${a} 1 1.0 r\n`), "INVALID_TYPE", "text");
+    // Band profiles are chosen by comparing the context's fields with each profile's.
+    throwsScoreError(lib, () => new lib.Pipeline({ bands: { profiles: [{ name: "p", language: a, highFloor: 0.9, degradedFloor: 0.5 }] } }), "INVALID_TYPE", "config.bands.profiles[0].language");
+    const pp = new lib.Pipeline({ bands: { profiles: [{ name: "p", language: "x", highFloor: 0.9, degradedFloor: 0.5 }] } });
+    try {
+      throwsScoreError(lib, () => pp.run({ lists: [{ name: "l", ids: ["d"] }], context: { language: b } }), "INVALID_TYPE", "context.language");
+    } finally {
+      pp.free();
+    }
     const err = throwsScoreError(lib, () => new lib.Pipeline({ weights: { [a]: 2 } }), "INVALID_TYPE", "config.weights");
     assert(err.message.includes("\\ud800"), `the message shows the key escaped: ${err.message}`);
     // A surrogate pair is one character, not a lone surrogate; texts with lone ones are
@@ -186,9 +194,16 @@ export function tests(lib, golden) {
     throwsScoreError(lib, () => lib.fuseMultiQuery([[{ id: "a", score: 1 }]], [60]), "INVALID_TYPE", "options");
     throwsScoreError(lib, () => lib.evaluate({ q: { d: 1 } }, { q: { d: 1 } }, ["mrr"], ["trec_eval"]), "INVALID_TYPE", "options");
     throwsScoreError(lib, () => lib.fitPlatt([0.1, 0.9], [0, 1], [100]), "INVALID_TYPE", "options");
-    // Objects, undefined and null are read as before.
+    // Typed arrays too (sent as arrays, they would be read the same way).
+    throwsScoreError(lib, () => lib.rrf([["a"], ["b"]], new Float64Array([1])), "INVALID_TYPE", "options");
+    throwsScoreError(lib, () => new lib.Pipeline(new Uint8Array([30])), "INVALID_TYPE", "config");
+    throwsScoreError(lib, () => lib.calibrate([0.5], new Float64Array([0.5, 10])), "INVALID_TYPE", "options");
+    throwsScoreError(lib, () => lib.applyCalibration([0.5], ["sigmoid", 0.5, 10]), "INVALID_TYPE", "calibration");
+    // Objects, undefined and null are read as before (null: the defaults, for every function).
     eq(lib.rrf([["a"], ["b"]], { k: 1 }), [["a", 0.5], ["b", 0.5]]);
     eq(lib.rrf([["a"], ["b"]], null), lib.rrf([["a"], ["b"]]));
+    eq(lib.classifyBand(0.9, null), lib.classifyBand(0.9));
+    eq(lib.normalize([1, 2], "min_max", null), lib.normalize([1, 2], "min_max"));
   });
 
   test("fuseMultiQuery reads hits as the pipeline reads items: typed sections, ids interned", () => {
@@ -235,6 +250,11 @@ export function tests(lib, golden) {
     // An invalid Date is an invalid timestamp (JSON.stringify made it null: no timestamp).
     throwsScoreError(lib, () => lib.fuseMultiQuery([[{ id: "a", score: 1, timestamp: new Date(NaN) }]]), "INVALID_TIMESTAMP", "queries[0][0].timestamp");
     throwsScoreError(lib, () => lib.fuseMultiQuery([[{ id: "x".repeat(1025), score: 1 }]]), "INPUT_TOO_LARGE", "queries[0][0].id");
+    // The strings' total is checked before they are copied, on the field the module would name.
+    const tight = { limits: { maxTotalTextBytes: 40 } };
+    const texts = [[{ id: "a".repeat(20), score: 1 }, { id: "a".repeat(20), score: 0.5, timestamp: "2023-11-14T22:13:20.123Z" }]];
+    throwsScoreError(lib, () => lib.fuseMultiQuery(texts, tight), "INPUT_TOO_LARGE", "queries[0][1].timestamp");
+    throwsScoreError(lib, () => lib.fuseMultiQuery([[{ id: "a".repeat(20), score: 1 }], [{ id: "b".repeat(21), score: 1 }]], tight), "INPUT_TOO_LARGE", "queries[1][0].id");
     // Each query's length is read once: a Proxy answering differently later changes nothing.
     let reads = 0;
     const hits = [{ id: "a", score: 0.9 }, { id: "b", score: 0.8 }];
