@@ -826,20 +826,28 @@ export class Wire {
       throw scoreError("REENTRANT_CALL", "", "called while another call into the same module is running (from optimizeFusion's onProgress): call it once that call has returned");
     if (input && input.late !== null) for (const f of input.late) f();
     let ptr, len;
+    // Whether the error came from the module (a trap) or from this side's writing.
+    let inWasm = false;
     try {
       // Addresses cross as wasm i32: one at or above 2 GiB reads negative in JavaScript.
+      inWasm = true;
       ptr = this.x.cr_reserve(input ? input.bound : 0) >>> 0;
+      inWasm = false;
       len = input ? this.write(ptr, input, ptr + input.bound) : 0;
       if (len < 0) {
         // Some strings are not ASCII and took more room than the first guess.
+        inWasm = true;
         ptr = this.x.cr_reserve(input.worst) >>> 0;
+        inWasm = false;
         len = this.write(ptr, input, ptr + input.worst);
         if (len < 0) throw scoreError("INTERNAL", "", "wire: the input does not fit the room reserved for it");
       }
       let p;
       this.busy = true;
       try {
+        inWasm = true;
         p = this.x.cr_call(op, len) >>> 0;
+        inWasm = false;
       } finally {
         this.busy = false;
       }
@@ -852,7 +860,12 @@ export class Wire {
       }
       return out;
     } catch (e) {
-      if (e instanceof WebAssembly.RuntimeError || (e instanceof RangeError && !(e instanceof ScoreError))) {
+      if (!inWasm && e instanceof RangeError && /string length/i.test(e.message)) {
+        // A string table longer than the engine's longest string (its join failed): the
+        // module was not entered, so it stays as it is.
+        throw scoreError("INPUT_TOO_LARGE", "", `the strings of the input are longer together than this engine's longest string (${e.message})`);
+      }
+      if (inWasm && (e instanceof WebAssembly.RuntimeError || (e instanceof RangeError && !(e instanceof ScoreError)))) {
         // A trap (a bug, or memory exhausted): the instance is in an unknown state.
         this.instantiate();
         throw scoreError("INTERNAL", "", `the WebAssembly module trapped (${e.message}); it was restarted`);

@@ -270,6 +270,34 @@ test("lone surrogates are found without String.prototype.isWellFormed (engines b
   ]);
 });
 
+test("a string table the engine cannot join is INPUT_TOO_LARGE, not a trap of the module", () => {
+  // Near the text ceilings the joined string table can exceed V8's longest string
+  // (2^29 - 24 characters); building such inputs takes gigabytes, so the join's failure
+  // is simulated. Before, it was reported as a trap (INTERNAL) and the module restarted.
+  const p = new esm.Pipeline();
+  const before = p.run({ lists: [{ name: "l", ids: ["a", "b"] }] });
+  const ids = Array.from({ length: 20 }, (_, i) => `a-long-enough-id-${i}`);
+  const join = Array.prototype.join;
+  Array.prototype.join = function (...args) {
+    if (this.length === 20 && this[0] === ids[0]) throw new RangeError("Invalid string length");
+    return join.apply(this, args);
+  };
+  let err;
+  try {
+    esm.rrf([ids]);
+  } catch (e) {
+    err = e;
+  } finally {
+    Array.prototype.join = join;
+  }
+  assert.ok(err instanceof esm.ScoreError, String(err));
+  assert.equal(err.code, "INPUT_TOO_LARGE");
+  // The module was not restarted: a pipeline made before still runs, with the same results.
+  assert.deepEqual(p.run({ lists: [{ name: "l", ids: ["a", "b"] }] }), before);
+  assert.equal(esm.rrf([ids]).length, 20);
+  p.free();
+});
+
 test("typed arrays of another realm (node:vm) cross as this realm's do", () => {
   const other = (code) => runInNewContext(code);
   const s = [0.25, 1.5, -3, 0.1 + 0.2, 7];
