@@ -2,7 +2,7 @@
 // tuning, calibration fitting. Its own module (calibrank_lab.wasm); importing the core
 // never loads it. Same boundary as the core (js/wire.js), same ScoreError class.
 import { ScoreError } from "./score_error.js";
-import { ModuleState, Input, precheck, toJson, numbers, scoreError, typeError, own, wellFormedText } from "./wire.js";
+import { ModuleState, Input, precheck, toJson, numbers, scoreError, typeError, own, wellFormedText, notArray } from "./wire.js";
 
 export { ScoreError };
 
@@ -299,7 +299,8 @@ export function fitIsotonic(scores, labels, options) {
 export function applyCalibration(scores, calibration, options) {
   const lim = limitsOf(options, "applyCalibration");
   const opts = precheck.options(lim, options);
-  if (typeof calibration !== "object" || calibration === null || Array.isArray(calibration) || ArrayBuffer.isView(calibration)) throw typeError("calibration", "a calibration object");
+  if (typeof calibration !== "object" || calibration === null) throw typeError("calibration", "a calibration object");
+  notArray(calibration, "calibration");
   // An isotonic model's knots (up to a million) cross as numbers, not as JSON text.
   let x;
   let y;

@@ -24,7 +24,7 @@ use calibrank::timestamp::Timestamp;
 use calibrank_wasm_shared::decode::{self, NormalizeOptions};
 use calibrank_wasm_shared::jsonw::write_json;
 use calibrank_wasm_shared::options::decode_with_limits;
-use calibrank_wasm_shared::wire::{Numbers, Reader, Writer};
+use calibrank_wasm_shared::wire::{Numbers, Reader, Strs, Writer};
 
 calibrank_wasm_shared::export_io!(dispatch);
 
@@ -167,12 +167,7 @@ pub(crate) fn n_docs(x: f64) -> Result<usize> {
 #[inline(never)]
 fn rrf(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, k, weights) = calibrank_wasm_shared::options::k_weights_limits(r, "rrf")?;
-    let lens = r.u32s()?;
-    let docs = r.u32s()?;
-    let ids = r.strs()?;
-    limits.check_lists(lens.len(), "lists")?;
-    limits.check_lengths(lens.iter().map(|&n| n as usize), "lists")?;
-    limits.check_entries(docs.len(), "lists")?;
+    let (lens, docs, ids) = interned_lists(r, &limits, "lists")?;
     // The lists are slices of `docs`; each distinct id is read (and its bounds in the
     // string table checked) once, at its first occurrence.
     let mut lists: Vec<&[u32]> = Vec::with_capacity(lens.len());
@@ -266,6 +261,23 @@ fn rrf_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     Ok(())
 }
 
+/// Lists of ids as the JavaScript sends them for `rrf` and `fuseMultiQuery`: each list's
+/// length (U32), each entry's id index (U32, ids numbered in order of first occurrence)
+/// and the distinct ids (STRS); their counts checked against `limits`, on `field`.
+fn interned_lists<'a>(
+    r: &mut Reader<'a>,
+    limits: &Limits,
+    field: &str,
+) -> Result<(&'a [u32], &'a [u32], Strs<'a>)> {
+    let lens = r.u32s()?;
+    let docs = r.u32s()?;
+    let ids = r.strs()?;
+    limits.check_lists(lens.len(), field)?;
+    limits.check_lengths(lens.iter().map(|&n| n as usize), field)?;
+    limits.check_entries(docs.len(), field)?;
+    Ok((lens, docs, ids))
+}
+
 /// `fuseMultiQuery`. In: options (JSON), the queries' lengths (U32), each hit's id index
 /// (U32, ids numbered in order of first occurrence), the distinct ids (STRS), the scores
 /// (F64), each timestamp's kind (U8: 0 none, 1 epoch ms, 2 ISO text), the epoch ms (F64,
@@ -276,16 +288,11 @@ fn rrf_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 fn multi_query(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, opts): (Limits, MultiQueryOptions) =
         decode_with_limits(r.opt_text()?, "options", "fuseMultiQuery")?;
-    let lens = r.u32s()?;
-    let docs = r.u32s()?;
-    let ids = r.strs()?;
+    let (lens, docs, ids) = interned_lists(r, &limits, "queries")?;
     let scores = r.f64s()?;
     let kinds = r.u8s()?;
     let millis = r.f64s()?;
     let isos = r.strs()?;
-    limits.check_lists(lens.len(), "queries")?;
-    limits.check_lengths(lens.iter().map(|&n| n as usize), "queries")?;
-    limits.check_entries(docs.len(), "queries")?;
     let n = docs.len();
     if scores.len() != n || kinds.len() != n || millis.len() != n {
         return Err(ScoreError::new(

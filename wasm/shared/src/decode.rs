@@ -43,47 +43,13 @@ use calibrank::rerank::{Candidate, HeuristicConfig};
 use calibrank::timestamp::Timestamp;
 use std::collections::BTreeMap;
 
-/// A decoding failure: serde's words (see the module docs), and where it happened. One
-/// pointer wide, so that every decoder's `Result` stays small.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Failure(Box<(String, String)>);
-
-impl Failure {
-    /// What is wrong, as serde words it.
-    pub fn message(&self) -> &str {
-        &self.0 .0
-    }
-
-    /// The path of the value that failed, relative to the value decoded (`.key`, `[i]`:
-    /// what serde_path_to_error records; [`from_serde_at`] reads it).
-    pub fn at(&self) -> &str {
-        &self.0 .1
-    }
-
-    /// The same failure one level further out, under the key `k`.
-    #[cold]
-    #[inline(never)]
-    fn key(mut self, k: &str) -> Self {
-        let at = &mut self.0 .1;
-        at.insert_str(0, k);
-        at.insert(0, '.');
-        self
-    }
-
-    /// The same failure one level further out, under the index `i`.
-    #[cold]
-    #[inline(never)]
-    fn index(mut self, i: usize) -> Self {
-        self.0 .1.insert_str(0, &format!("[{i}]"));
-        self
-    }
-}
+/// A decoding failure: serde's words (see the module docs), and where it happened (the
+/// same type serde's decoder of the tree gives).
+pub type Failure = json::DeError;
 
 /// A failure at the value being read.
-#[cold]
-#[inline(never)]
 fn fail(message: String) -> Failure {
-    Failure(Box::new((message, String::new())))
+    Failure::new(message)
 }
 
 /// A type decoded from a [`Json`] tree.
@@ -263,12 +229,9 @@ const LAX: u8 = 2;
 /// buffered content, [`TAGGED`]) on the enum itself.
 #[cold]
 #[inline(never)]
-fn within(mut f: Failure, mode: u8, key: Option<&str>, i: usize) -> Failure {
+fn within(f: Failure, mode: u8, key: Option<&str>, i: usize) -> Failure {
     match key {
-        _ if mode & TAGGED != 0 => {
-            f.0 .1.clear();
-            f
-        }
+        _ if mode & TAGGED != 0 => f.here(),
         Some(k) => f.key(k),
         None => f.index(i),
     }

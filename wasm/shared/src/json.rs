@@ -375,13 +375,22 @@ impl Parser<'_> {
     }
 }
 
-/// A deserialization error: serde's message and the path of the value that failed,
-/// relative to the tree decoded (`.key`, `[i]`), typed by `from_serde_at`. One pointer
-/// wide, so that serde's `Result`s stay small.
-#[derive(Debug)]
+/// A decoding error: serde's message and the path of the value that failed, relative to
+/// the tree decoded (`.key`, `[i]`: what serde_path_to_error records), typed by
+/// `from_serde_at`. Both decoders of the tree give it: serde's here, and the hand-written
+/// ones of [`crate::decode`] (as their `Failure`). One pointer wide, so that every
+/// decoder's `Result` stays small.
+#[derive(Debug, Clone, PartialEq)]
 pub struct DeError(Box<(String, String)>);
 
 impl DeError {
+    /// A failure at the value being read.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn new(message: String) -> Self {
+        DeError(Box::new((message, String::new())))
+    }
+
     /// Serde's message.
     pub fn message(&self) -> &str {
         &self.0 .0
@@ -395,17 +404,24 @@ impl DeError {
     /// The same error one level further out, under the key `k`.
     #[cold]
     #[inline(never)]
-    fn key(mut self, k: &str) -> Self {
+    pub(crate) fn key(mut self, k: &str) -> Self {
         let at = &mut self.0 .1;
         at.insert_str(0, k);
         at.insert(0, '.');
         self
     }
 
+    /// The same error on the value decoded itself (its path forgotten: inside a value
+    /// serde buffers, which serde_path_to_error cannot see into).
+    pub(crate) fn here(mut self) -> Self {
+        self.0 .1.clear();
+        self
+    }
+
     /// The same error one level further out, under the index `i`.
     #[cold]
     #[inline(never)]
-    fn index(mut self, i: usize) -> Self {
+    pub(crate) fn index(mut self, i: usize) -> Self {
         self.0 .1.insert_str(0, &format!("[{i}]"));
         self
     }
@@ -421,7 +437,7 @@ impl std::error::Error for DeError {}
 
 impl de::Error for DeError {
     fn custom<T: fmt::Display>(msg: T) -> Self {
-        DeError(Box::new((msg.to_string(), String::new())))
+        DeError::new(msg.to_string())
     }
 }
 
