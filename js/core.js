@@ -390,6 +390,10 @@ const HIT_KEYS = new Set(["id", "score", "timestamp"]);
 const HIT_FIELDS = ["id", "score", "timestamp"];
 const missingField = (path, key) => scoreError("INVALID_CONFIG", `${path}.${key}`, `missing field \`${key}\``);
 
+const CANDIDATE_KEYS = new Set(["id", "score", "name", "type", "summary", "content"]);
+const CANDIDATE_FIELDS = ["id", "score", "name", "type", "summary", "content"];
+const CANDIDATE_TEXTS = ["type", "summary", "content"];
+
 /** Heuristic multiplicative rerank: `{ id, originalScore, rerankedScore, factors }`, best first. */
 export function rerank(query, candidates, options) {
   const lim = limitsOf(options, "rerank");
@@ -397,11 +401,87 @@ export function rerank(query, candidates, options) {
   if (typeof query !== "string") throw typeError("query", "a string");
   precheck.oneText(lim, query.length, "query");
   if (!Array.isArray(candidates)) throw typeError("candidates", "an array of candidates");
-  precheck.array(lim, candidates.length, "candidates");
-  precheck.entries(lim, candidates.length, "candidates");
-  const text = toJson(candidates, "candidates");
-  precheck.json(lim, text.length, "candidates");
-  return w().call(OP.RERANK, new Input().text(opts).text(query).text(text)).json();
+  // The array and its length read once (a Proxy could answer differently later).
+  const n = candidates.length;
+  precheck.array(lim, n, "candidates");
+  precheck.entries(lim, n, "candidates");
+  // Typed sections, as `fuseMultiQuery`'s hits: each candidate read once, its score, which
+  // optional texts it has (1 type, 2 summary, 4 content), and its strings in one table.
+  const clean = noInheritedKeys();
+  const cs = new Array(n);
+  const scores = new Array(n);
+  const flags = new Uint8Array(n);
+  const strs = [];
+  let units = 0;
+  for (let i = 0; i < n; i++) {
+    const c = candidates[i];
+    if (!isObject(c) || isMap(c) || c instanceof Date) throw typeError(`candidates[${i}]`, "an object with `id`, `score` and `name`");
+    checkKeys(c, CANDIDATE_KEYS, `candidates[${i}]`);
+    const f = clean ? c : ownFields(c, CANDIDATE_FIELDS);
+    const { id, score, name } = f;
+    if (id === undefined) throw missingField(`candidates[${i}]`, "id");
+    if (typeof id !== "string") throw typeError(`candidates[${i}].id`, "a string");
+    // Ids are compared inside the module (duplicates), where a lone surrogate would be U+FFFD.
+    wellFormedName(id, `candidates[${i}].id`, "an id", "ids");
+    if (score === undefined) throw missingField(`candidates[${i}]`, "score");
+    if (typeof score !== "number") throw typeError(`candidates[${i}].score`, "a number");
+    if (name === undefined) throw missingField(`candidates[${i}]`, "name");
+    if (typeof name !== "string") throw typeError(`candidates[${i}].name`, "a string");
+    strs.push(id, name);
+    units += id.length + name.length;
+    let bits = 0;
+    for (let t = 0; t < 3; t++) {
+      const key = CANDIDATE_TEXTS[t];
+      const v = f[key];
+      if (v === undefined || v === null) continue;
+      if (typeof v !== "string") throw typeError(`candidates[${i}].${key}`, "a string");
+      bits |= 1 << t;
+      strs.push(v);
+      units += v.length;
+    }
+    cs[i] = id;
+    scores[i] = score;
+    flags[i] = bits;
+  }
+  // The query and every candidate's strings against maxTotalTextBytes before the copy, in
+  // the order the module charges them.
+  if (lim && query.length + units > lim.maxTotalTextBytes) precheck.strings(lim, [query, ...strs], query.length + units, (k) => candidateString(flags, k));
+  const out = w().call(OP.RERANK, new Input().text(opts).text(query).f64s(scores).u8s(flags).strs(strs, units));
+  const o = out.u32At();
+  const m = out.n;
+  const x = out.f64At();
+  const { u32, f64 } = out.w;
+  const result = new Array(m);
+  for (let r = 0; r < m; r++) {
+    const b = x + 8 * r;
+    result[r] = {
+      id: cs[u32[o + r]],
+      originalScore: f64[b],
+      rerankedScore: f64[b + 1],
+      factors: {
+        exactName: f64[b + 2],
+        nameTerms: f64[b + 3],
+        summaryTerms: f64[b + 4],
+        shortContent: f64[b + 5],
+        entityType: f64[b + 6],
+        multiplier: f64[b + 7],
+      },
+    };
+  }
+  return result;
+}
+
+/** The field of string `k` of `rerank`'s table (0: the query), for an error. */
+function candidateString(flags, k) {
+  if (k === 0) return "query";
+  let at = 1;
+  for (let i = 0; i < flags.length; i++) {
+    const names = ["id", "name"];
+    for (let t = 0; t < 3; t++) if (flags[i] & (1 << t)) names.push(CANDIDATE_TEXTS[t]);
+    if (k < at + names.length) return `candidates[${i}].${names[k - at]}`;
+    at += names.length;
+  }
+  return "candidates";
 }
 
 // ------------------------------------------------------------------ Pipeline

@@ -393,6 +393,16 @@ impl Budget {
         self.limits.check_total_text(self.text_bytes, field)
     }
 
+    /// [`Budget::text`] with the field's name made only for the error (for paths built
+    /// per string on a hot path).
+    pub fn text_with(&mut self, bytes: usize, field: impl FnOnce() -> String) -> Result<()> {
+        self.text_bytes = self.text_bytes.saturating_add(bytes);
+        if self.text_bytes > self.limits.max_total_text_bytes as usize {
+            return self.limits.check_total_text(self.text_bytes, &field());
+        }
+        Ok(())
+    }
+
     /// Bytes of strings charged so far.
     pub fn text_bytes(&self) -> usize {
         self.text_bytes

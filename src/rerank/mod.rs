@@ -305,6 +305,45 @@ pub struct Reranked {
     pub factors: HeuristicFactors,
 }
 
+/// A candidate's id, score and texts, borrowed (what [`rerank_candidates`] reads: the
+/// package's bindings hand it slices of one string table instead of owned
+/// [`Candidate`]s).
+#[derive(Debug, Clone, Copy)]
+pub struct CandidateRef<'a> {
+    /// Id.
+    pub id: &'a str,
+    /// Score before reranking (finite, >= 0).
+    pub score: f64,
+    /// Name, type, summary and content.
+    pub text: CandidateText<'a>,
+}
+
+impl<'a> From<&'a Candidate> for CandidateRef<'a> {
+    fn from(c: &'a Candidate) -> Self {
+        CandidateRef {
+            id: &c.id,
+            score: c.score,
+            text: CandidateText {
+                name: &c.name,
+                entity_type: c.entity_type.as_deref(),
+                summary: c.summary.as_deref(),
+                content: c.content.as_deref(),
+            },
+        }
+    }
+}
+
+/// One reranked candidate of [`rerank_candidates`]: its index in the input.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RerankedAt {
+    /// Index of the candidate in the input.
+    pub index: u32,
+    /// Score after reranking.
+    pub reranked_score: f64,
+    /// The factors applied.
+    pub factors: HeuristicFactors,
+}
+
 /// Reranks candidates with the heuristic reranker; highest reranked score first, ties
 /// by id ascending. Errors on non-finite or negative scores and on duplicate ids.
 pub fn rerank_heuristic(
@@ -312,6 +351,27 @@ pub fn rerank_heuristic(
     candidates: &[Candidate],
     cfg: &HeuristicConfig,
 ) -> Result<Vec<Reranked>> {
+    let refs: Vec<CandidateRef<'_>> = candidates.iter().map(CandidateRef::from).collect();
+    let order = rerank_candidates(query, &refs, cfg)?;
+    Ok(order
+        .into_iter()
+        .filter_map(|r| {
+            candidates.get(r.index as usize).map(|c| Reranked {
+                id: c.id.clone(),
+                original_score: c.score,
+                reranked_score: r.reranked_score,
+                factors: r.factors,
+            })
+        })
+        .collect())
+}
+
+/// [`rerank_heuristic`] over borrowed candidates, naming each result by its index.
+pub fn rerank_candidates(
+    query: &str,
+    candidates: &[CandidateRef<'_>],
+    cfg: &HeuristicConfig,
+) -> Result<Vec<RerankedAt>> {
     cfg.validate().map_err(|e| e.within("options"))?;
     let mut seen = crate::fuse::FxHashMap::default();
     for (i, c) in candidates.iter().enumerate() {
@@ -323,7 +383,7 @@ pub fn rerank_heuristic(
                 format!("scores must be >= 0, got {}", crate::error::num(c.score)),
             ));
         }
-        if seen.insert(c.id.as_str(), i).is_some() {
+        if seen.insert(c.id, i).is_some() {
             return Err(ScoreError::new(
                 ErrorCode::DuplicateId,
                 format!("candidates[{i}].id"),
@@ -332,19 +392,12 @@ pub fn rerank_heuristic(
         }
     }
     let q = PreparedQuery::new(query, cfg.stopwords.as_deref());
-    let out: Vec<Reranked> = candidates
-        .iter()
-        .map(|c| {
-            let text = CandidateText {
-                name: &c.name,
-                entity_type: c.entity_type.as_deref(),
-                summary: c.summary.as_deref(),
-                content: c.content.as_deref(),
-            };
-            let factors = heuristic_factors(&q, text, cfg);
-            Reranked {
-                id: c.id.clone(),
-                original_score: c.score,
+    let out: Vec<RerankedAt> = (0u32..)
+        .zip(candidates)
+        .map(|(index, c)| {
+            let factors = heuristic_factors(&q, c.text, cfg);
+            RerankedAt {
+                index,
                 reranked_score: c.score * factors.multiplier,
                 factors,
             }
@@ -368,16 +421,15 @@ pub fn rerank_heuristic(
     }
     // `+ 0.0` makes -0.0 (a candidate scored -0.0) tie with 0.0, so ties go by id as
     // documented (found by fuzzing).
-    let mut keyed: Vec<crate::sort::Keyed> = (0u32..)
-        .zip(&out)
-        .map(|(i, r)| (crate::fuse::descending_key(r.reranked_score + 0.0), i))
+    let mut keyed: Vec<crate::sort::Keyed> = out
+        .iter()
+        .map(|r| (crate::fuse::descending_key(r.reranked_score + 0.0), r.index))
         .collect();
-    let ids: Vec<&str> = out.iter().map(|r| r.id.as_str()).collect();
+    let ids: Vec<&str> = candidates.iter().map(|c| c.id).collect();
     crate::sort::sort_keyed_then(&mut keyed, &mut |a, b| crate::fuse::by_id(&ids, a, b));
-    let mut slots: Vec<Option<Reranked>> = out.into_iter().map(Some).collect();
     Ok(keyed
         .iter()
-        .filter_map(|&(_, i)| slots.get_mut(i as usize).and_then(Option::take))
+        .filter_map(|&(_, i)| out.get(i as usize).copied())
         .collect())
 }
 
@@ -419,6 +471,43 @@ pub fn cross_encoder_scores(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rerank_candidates_names_the_results_of_rerank_heuristic_by_index() {
+        let c = |id: &str, score: f64, name: &str, summary: Option<&str>| Candidate {
+            id: id.into(),
+            score,
+            name: name.into(),
+            entity_type: Some("class".into()),
+            summary: summary.map(String::from),
+            content: None,
+        };
+        // Ties (b and c score alike) go by id; -0 ties with 0.
+        let cands = vec![
+            c("c", 0.5, "graph", None),
+            c("a", 0.2, "GraphTraversal", Some("walks a graph")),
+            c("b", 0.5, "graph", None),
+            c("z", -0.0, "other", None),
+            c("y", 0.0, "other", None),
+        ];
+        let cfg = HeuristicConfig::default();
+        let owned = rerank_heuristic("GraphTraversal", &cands, &cfg).unwrap();
+        let refs: Vec<CandidateRef<'_>> = cands.iter().map(CandidateRef::from).collect();
+        let at = rerank_candidates("GraphTraversal", &refs, &cfg).unwrap();
+        let ids: Vec<&str> = at
+            .iter()
+            .map(|r| cands[r.index as usize].id.as_str())
+            .collect();
+        assert_eq!(ids, ["a", "b", "c", "y", "z"]);
+        for (o, r) in owned.iter().zip(&at) {
+            assert_eq!(o.id, cands[r.index as usize].id);
+            assert_eq!(o.reranked_score.to_bits(), r.reranked_score.to_bits());
+            assert_eq!(o.factors, r.factors);
+        }
+        // a: exact name 3, both terms in the name (1 + 2/2 * 1.5), one in the summary
+        // (1 + 1/2 * 0.5), class 1.3.
+        assert_eq!(at[0].reranked_score, 0.2 * (3.0 * 2.5 * 1.25 * 1.3));
+    }
 
     #[test]
     fn term_hits_counts_as_str_contains() {

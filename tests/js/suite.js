@@ -263,6 +263,60 @@ export function tests(lib, golden) {
     assert(reads === 1, `length read ${reads} times`);
   });
 
+  test("rerank reads candidates as typed sections: each field once, no JSON", () => {
+    const cands = [
+      { id: "a", score: 0.5, name: "GraphTraversal", type: "class", summary: "walks a graph" },
+      { id: "b", score: 0.9, name: "other", content: "short" },
+      { id: "c", score: 0.9, name: "graph traversal", type: null, summary: null, content: undefined },
+    ];
+    const out = lib.rerank("GraphTraversal", cands);
+    eq(out.map((r) => r.id), ["a", "c", "b"]);
+    eq(out[0], {
+      id: "a",
+      originalScore: 0.5,
+      rerankedScore: 0.5 * (3 * 2.5 * 1.25 * 1.3),
+      factors: { exactName: 3, nameTerms: 2.5, summaryTerms: 1.25, shortContent: 1, entityType: 1.3, multiplier: 3 * 2.5 * 1.25 * 1.3 },
+    });
+    eq(out[2].factors.shortContent, 0.5);
+    // Getters are read once each, and `toJSON` is not called (JSON.stringify called it).
+    let reads = 0;
+    const counted = {
+      id: "a",
+      score: 0.5,
+      get name() {
+        reads++;
+        return "GraphTraversal";
+      },
+      type: "class",
+      summary: "walks a graph",
+    };
+    Object.defineProperty(counted, "toJSON", { value: () => ({ id: "z", score: 9, name: "zz" }), enumerable: false });
+    eq(lib.rerank("GraphTraversal", [counted, cands[1], cands[2]]), out);
+    assert(reads === 1, `name read ${reads} times`);
+    // -0 is 0, as the JSON form read it.
+    assert(Object.is(lib.rerank("q", [{ id: "a", score: -0, name: "n" }])[0].originalScore, 0), "-0 read as 0");
+    // A candidate must be an object: arrays (serde read [id, score, name]), Maps and Dates are refused.
+    throwsScoreError(lib, () => lib.rerank("q", [["a", 1, "n"]]), "INVALID_TYPE", "candidates[0]");
+    throwsScoreError(lib, () => lib.rerank("q", [new Map([["id", "a"]])]), "INVALID_TYPE", "candidates[0]");
+    throwsScoreError(lib, () => lib.rerank("q", [cands[0], null]), "INVALID_TYPE", "candidates[1]");
+    throwsScoreError(lib, () => lib.rerank("q", [{ score: 1, name: "n" }]), "INVALID_CONFIG", "candidates[0].id");
+    throwsScoreError(lib, () => lib.rerank("q", [{ id: "a", name: "n" }]), "INVALID_CONFIG", "candidates[0].score");
+    throwsScoreError(lib, () => lib.rerank("q", [{ id: "a", score: 1 }]), "INVALID_CONFIG", "candidates[0].name");
+    throwsScoreError(lib, () => lib.rerank("q", [{ id: "a", score: "1", name: "n" }]), "INVALID_TYPE", "candidates[0].score");
+    throwsScoreError(lib, () => lib.rerank("q", [{ id: "a", score: 1, name: "n", summary: 5 }]), "INVALID_TYPE", "candidates[0].summary");
+    throwsScoreError(lib, () => lib.rerank("q", [{ id: "a", score: 1, name: "n", rank: 2 }]), "UNKNOWN_FIELD", "candidates[0].rank");
+    throwsScoreError(lib, () => lib.rerank("q", [{ id: "a", score: NaN, name: "n" }]), "NON_FINITE_SCORE", "candidates[0].score");
+    throwsScoreError(lib, () => lib.rerank("q", [{ id: "a", score: -1, name: "n" }]), "NEGATIVE_VALUE", "candidates[0].score");
+    // The strings' total (the query first, then each candidate's id, name, type, summary,
+    // content) is checked before the copy, on the field the module would name.
+    const tight = (n) => ({ limits: { maxTotalTextBytes: n } });
+    const one = [{ id: "a", score: 1, name: "alpha", summary: "0123456789" }];
+    throwsScoreError(lib, () => lib.rerank("alpha", one, tight(20)), "INPUT_TOO_LARGE", "candidates[0].summary");
+    eq(lib.rerank("alpha", one, tight(21)).length, 1);
+    throwsScoreError(lib, () => lib.rerank("alpha".repeat(3), one, tight(10)), "INPUT_TOO_LARGE", "query");
+    throwsScoreError(lib, () => lib.rerank("alpha", [{ ...one[0], name: "é".repeat(10) }], tight(20)), "INPUT_TOO_LARGE", "candidates[0].name");
+  });
+
   test("numbers in configurations cross bit for bit (safe integers as digits, the rest as bits)", () => {
     const third = 0.1 + 0.2;
     const p = new lib.Pipeline({ calibration: { method: "sigmoid", threshold: third, steepness: 2 ** 60 + 2 ** 9 }, k: 60.5 });

@@ -19,7 +19,7 @@ use calibrank::fuse::{rrf_indexed, DEFAULT_K};
 use calibrank::limits::{Budget, Limits};
 use calibrank::multiquery::{MultiQueryOptions, QueryHit};
 use calibrank::normalize::NormalizeMethod;
-use calibrank::rerank::{Candidate, HeuristicConfig};
+use calibrank::rerank::{CandidateRef, CandidateText, HeuristicConfig};
 use calibrank::timestamp::Timestamp;
 use calibrank_wasm_shared::decode::{self, NormalizeOptions};
 use calibrank_wasm_shared::jsonw::write_json;
@@ -321,7 +321,7 @@ fn multi_query(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
             if d == next_new {
                 // A distinct id, at its first occurrence: checked and counted once.
                 limits.check_id(id, || format!("queries[{i}][{j}].id"))?;
-                budget.text(id.len(), &format!("queries[{i}][{j}].id"))?;
+                budget.text_with(id.len(), || format!("queries[{i}][{j}].id"))?;
                 next_new += 1;
             }
             let timestamp = match kind {
@@ -331,7 +331,7 @@ fn multi_query(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
                 _ => {
                     let t = isos.get(iso)?;
                     iso += 1;
-                    budget.text(t.len(), &format!("queries[{i}][{j}].timestamp"))?;
+                    budget.text_with(t.len(), || format!("queries[{i}][{j}].timestamp"))?;
                     Some(Timestamp::Iso(t.to_string()))
                 }
             };
@@ -357,7 +357,11 @@ fn multi_query(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     write_json(w, &out)
 }
 
-/// `rerank`. In: options (JSON), query (TEXT), candidates (JSON). Out: JSON.
+/// `rerank`. In: options (JSON), query (TEXT), each candidate's score (F64) and which
+/// optional texts it has (U8: 1 `type`, 2 `summary`, 4 `content`), the strings (STRS:
+/// per candidate its id, its name, then the texts it has, in that order). Out: the
+/// candidates' indices, best first (U32), and per result its original score, reranked
+/// score and the six factors (F64, 8 per result).
 // Not inlined into the dispatch: the engine compiles each operation on its first call,
 // so the first call of one function does not compile all of them.
 #[inline(never)]
@@ -366,15 +370,49 @@ fn rerank(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         decode_with_limits(r.opt_text()?, "options", "rerank")?;
     let query = r.text()?;
     limits.check_text(query, || "query".into())?;
-    let candidates: Vec<Candidate> = decode::from_text(r.text()?, "candidates")?;
-    limits.check_array(candidates.len(), "candidates")?;
-    limits.check_entries(candidates.len(), "candidates")?;
+    let scores = r.f64s()?;
+    let flags = r.u8s()?;
+    let strs = r.strs()?;
+    let wire = || ScoreError::new(ErrorCode::Internal, "", "wire: candidate sections");
+    if flags.len() != scores.len() {
+        return Err(wire());
+    }
+    limits.check_array(scores.len(), "candidates")?;
+    limits.check_entries(scores.len(), "candidates")?;
+    let mut candidates: Vec<CandidateRef<'_>> = Vec::with_capacity(scores.len());
+    let mut next = 0usize;
+    let mut take = |present: bool| -> Result<Option<&str>> {
+        if !present {
+            return Ok(None);
+        }
+        next += 1;
+        strs.get(next - 1).map(Some)
+    };
+    for (&score, &f) in scores.iter().zip(flags) {
+        let (Some(id), Some(name)) = (take(true)?, take(true)?) else {
+            return Err(wire());
+        };
+        candidates.push(CandidateRef {
+            id,
+            // `+ 0.0`: a -0 is 0, as the JSON form read it.
+            score: score + 0.0,
+            text: CandidateText {
+                name,
+                entity_type: take(f & 1 != 0)?,
+                summary: take(f & 2 != 0)?,
+                content: take(f & 4 != 0)?,
+            },
+        });
+    }
+    if next != strs.len() {
+        return Err(wire());
+    }
     for (i, c) in candidates.iter().enumerate() {
-        limits.check_id(&c.id, || format!("candidates[{i}].id"))?;
+        limits.check_id(c.id, || format!("candidates[{i}].id"))?;
         for (name, t) in [
-            ("name", Some(&c.name)),
-            ("summary", c.summary.as_ref()),
-            ("content", c.content.as_ref()),
+            ("name", Some(c.text.name)),
+            ("summary", c.text.summary),
+            ("content", c.text.content),
         ] {
             if let Some(t) = t {
                 limits.check_text(t, || format!("candidates[{i}].{name}"))?;
@@ -387,19 +425,36 @@ fn rerank(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     budget.text(query.len(), "query")?;
     for (i, c) in candidates.iter().enumerate() {
         for (name, t) in [
-            ("id", Some(&c.id)),
-            ("name", Some(&c.name)),
-            ("type", c.entity_type.as_ref()),
-            ("summary", c.summary.as_ref()),
-            ("content", c.content.as_ref()),
+            ("id", Some(c.id)),
+            ("name", Some(c.text.name)),
+            ("type", c.text.entity_type),
+            ("summary", c.text.summary),
+            ("content", c.text.content),
         ] {
             if let Some(t) = t {
-                budget.text(t.len(), &format!("candidates[{i}].{name}"))?;
+                budget.text_with(t.len(), || format!("candidates[{i}].{name}"))?;
             }
         }
     }
-    let out = calibrank::rerank::rerank_heuristic(query, &candidates, &cfg)?;
-    write_json(w, &out)
+    let out = calibrank::rerank::rerank_candidates(query, &candidates, &cfg)?;
+    w.u32s_from(out.len(), out.iter().map(|r| r.index));
+    let mut numbers = Vec::with_capacity(out.len() * 8);
+    for r in &out {
+        let f = &r.factors;
+        let original = candidates.get(r.index as usize).map_or(0.0, |c| c.score);
+        numbers.extend_from_slice(&[
+            original,
+            r.reranked_score,
+            f.exact_name,
+            f.name_terms,
+            f.summary_terms,
+            f.short_content,
+            f.entity_type,
+            f.multiplier,
+        ]);
+    }
+    w.f64s(&numbers);
+    Ok(())
 }
 
 // ---------------------------------------------------------------- Normalize / calibrate

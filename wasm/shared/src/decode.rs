@@ -13,7 +13,7 @@
 //! The path costs nothing until a decoder fails: a [`Failure`] starts at the value that
 //! failed, and each level it passes on its way out puts its key (`.key`) or index
 //! (`[i]`) in front, where serde_path_to_error would have recorded one. Inside the
-//! `Calibration` and `Timestamp` that serde buffers, it records one only while buffering
+//! `Calibration` that serde buffers, it records one only while buffering
 //! (for a value that is not JSON, or for the `method` tag): any later error is on the
 //! enum itself.
 //!
@@ -21,7 +21,7 @@
 //! [`json`] deliver them (integer fields take whole numbers in range, `-0` included),
 //! `null` for `Option` fields, defaults for missing fields, a struct given as an array
 //! of its fields in order, a unit variant given as `{"name": null}`, a `method` tag given
-//! as its variant index. Inside the tagged `Calibration` and the untagged `Timestamp`
+//! as its variant index. Inside the tagged `Calibration`
 //! (which serde buffers first) a `-0` is `0`, any value that is not JSON is refused
 //! before anything else, and an array longer than its struct is refused.
 
@@ -32,15 +32,14 @@ use calibrank::confidence::model::{QueryConfidenceModel, TrainingFigures};
 use calibrank::confidence::ConfidenceOptions;
 use calibrank::error::{from_serde_at, Result};
 use calibrank::limits::{pipeline_limits, PartialLimits};
-use calibrank::multiquery::{MultiQueryMethod, MultiQueryOptions, QueryHit};
+use calibrank::multiquery::{MultiQueryMethod, MultiQueryOptions};
 use calibrank::normalize::NormalizeMethod;
 use calibrank::pipeline::{
     BandsConfig, Calibration, NormalizationConfig, PipelineConfidence, PipelineConfig,
     RecencyConfig, RecencyMode, RerankConfig, RerankMethod,
 };
 use calibrank::recency::{FiscalYearTier, RecencyStep};
-use calibrank::rerank::{Candidate, HeuristicConfig};
-use calibrank::timestamp::Timestamp;
+use calibrank::rerank::HeuristicConfig;
 use std::collections::BTreeMap;
 
 /// A decoding failure: serde's words (see the module docs), and where it happened (the
@@ -653,63 +652,6 @@ impl Decode for MultiQueryOptions {
             "limit" DEF limit: u32_,
             "k" DEF k: num,
             "verbose" DEF verbose: boolean,
-        })
-    }
-}
-
-/// `Timestamp` (untagged): a number (epoch ms) or a string.
-fn timestamp(v: &Json) -> R<Timestamp> {
-    match v {
-        Json::Num(x) => Ok(Timestamp::Millis(x + 0.0)),
-        Json::Str(s) => Ok(Timestamp::Iso(s.clone())),
-        _ => {
-            // Buffered first: a value that is not JSON inside is refused where it is.
-            if matches!(v, Json::Arr(_) | Json::Obj(_)) {
-                plain(v)?;
-            }
-            Err(bad("epoch milliseconds or an ISO 8601 string"))
-        }
-    }
-}
-
-impl Decode for Timestamp {
-    fn decode(v: &Json) -> R<Self> {
-        timestamp(v)
-    }
-}
-
-impl Decode for QueryHit {
-    fn decode(v: &Json) -> R<Self> {
-        let init = QueryHit {
-            id: String::new(),
-            score: 0.0,
-            timestamp: None,
-        };
-        record!(v, PLAIN, init, {
-            "id" REQ id: string,
-            "score" REQ score: num,
-            "timestamp" DEF timestamp: |x| opt(x, timestamp),
-        })
-    }
-}
-
-impl Decode for Candidate {
-    fn decode(v: &Json) -> R<Self> {
-        let init = Candidate {
-            id: String::new(),
-            score: 0.0,
-            name: String::new(),
-            entity_type: None,
-            summary: None,
-            content: None,
-        };
-        record!(v, PLAIN, init, {
-            "id" REQ id: string,
-            "score" REQ score: num,
-            "name" REQ name: string,
-            "type" DEF entity_type: |x| opt(x, string),
-            "summary" DEF summary: |x| opt(x, string),
-            "content" DEF content: |x| opt(x, string),
         })
     }
 }

@@ -23,7 +23,7 @@ use calibrank::pipeline::{
     PipelineConfig, RecencyConfig, RecencyMode, RerankConfig, RerankExplain, RerankMethod,
 };
 use calibrank::recency::{FiscalYearTier, RecencyStep};
-use calibrank::rerank::{HeuristicConfig, HeuristicFactors, Reranked};
+use calibrank::rerank::{HeuristicConfig, HeuristicFactors};
 use std::collections::BTreeMap;
 
 /// Appends JSON values to a string, with the commas between them.
@@ -428,12 +428,6 @@ object!(Explain, |s| {
     "calibrated": s.calibrated,
     "band": s.band,
     ?opt "bandProfile": s.band_profile,
-});
-object!(Reranked, |s| {
-    "id": s.id,
-    "originalScore": s.original_score,
-    "rerankedScore": s.reranked_score,
-    "factors": s.factors,
 });
 object!(QueryConfidence, |s| {
     "weightedTop5": s.weighted_top5,
@@ -842,17 +836,6 @@ mod tests {
             })
     }
 
-    fn reranked() -> impl Strategy<Value = Reranked> {
-        (text(), float(), float(), factors()).prop_map(
-            |(id, original_score, reranked_score, factors)| Reranked {
-                id,
-                original_score,
-                reranked_score,
-                factors,
-            },
-        )
-    }
-
     fn outcome() -> impl Strategy<Value = RetrievalOutcome> {
         prop_oneof![
             (of(text()), float()).prop_map(|(item, score)| RetrievalOutcome::Hit { item, score }),
@@ -938,11 +921,6 @@ mod tests {
             // As pipeline::run writes them: references to each result's `explain`.
             let refs: Vec<&Option<Explain>> = e.iter().collect();
             same(&refs)?;
-        }
-
-        #[test]
-        fn rerank_output_as_serde_json(r in vec(reranked(), 0..4)) {
-            same(&r)?;
         }
 
         #[test]

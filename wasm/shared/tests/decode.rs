@@ -11,10 +11,9 @@ use calibrank::confidence::model::QueryConfidenceModel;
 use calibrank::confidence::ConfidenceOptions;
 use calibrank::error::{ErrorCode, Result};
 use calibrank::limits::PartialLimits;
-use calibrank::multiquery::{MultiQueryOptions, QueryHit};
+use calibrank::multiquery::MultiQueryOptions;
 use calibrank::pipeline::{Calibration, PipelineConfig, RerankMethod};
-use calibrank::rerank::{Candidate, HeuristicConfig};
-use calibrank::timestamp::Timestamp;
+use calibrank::rerank::HeuristicConfig;
 use calibrank_wasm_shared::decode::{self, Decode, KWeights, NormalizeOptions};
 use calibrank_wasm_shared::json::{self, Json};
 use calibrank_wasm_shared::options;
@@ -31,7 +30,6 @@ enum S {
     Int,
     Bool,
     Str,
-    Ts,
     /// A `method` tag: this name when strict.
     Tag(&'static str),
     /// Weights of the top-5 slots (five or more numbers when strict).
@@ -229,21 +227,6 @@ fn multi_query_options() -> S {
     ])
 }
 
-fn hit() -> S {
-    obj(&[("id", S::Str), ("score", S::Num), ("timestamp", opt(S::Ts))])
-}
-
-fn candidate() -> S {
-    obj(&[
-        ("id", S::Str),
-        ("score", S::Num),
-        ("name", S::Str),
-        ("type", opt(S::Str)),
-        ("summary", opt(S::Str)),
-        ("content", opt(S::Str)),
-    ])
-}
-
 // ---------------------------------------------------------------- Generators
 
 fn num() -> BoxedStrategy<f64> {
@@ -404,7 +387,6 @@ fn shaped(s: &S, strict: bool) -> BoxedStrategy<Json> {
         .boxed(),
         S::Bool => any::<bool>().prop_map(Json::Bool).boxed(),
         S::Str => word().prop_map(Json::Str).boxed(),
-        S::Ts => prop_oneof![num().prop_map(Json::Num), word().prop_map(Json::Str),].boxed(),
         S::Tag(name) if strict => Just(Json::Str((*name).into())).boxed(),
         S::Five if strict => prop::collection::vec(num().prop_map(Json::Num), 5..7)
             .prop_map(Json::Arr)
@@ -570,15 +552,13 @@ proptest! {
     }
 
     #[test]
-    fn multi_query(opts in gen(&multi_query_options()), queries in gen(&list(list(hit())))) {
+    fn multi_query(opts in gen(&multi_query_options())) {
         same::<MultiQueryOptions>(&opts)?;
-        same::<Vec<Vec<QueryHit>>>(&queries)?;
     }
 
     #[test]
-    fn rerank(opts in gen(&heuristic()), candidates in gen(&list(candidate()))) {
+    fn rerank(opts in gen(&heuristic())) {
         same::<HeuristicConfig>(&opts)?;
-        same::<Vec<Candidate>>(&candidates)?;
     }
 
     #[test]
@@ -587,13 +567,11 @@ proptest! {
         conf in gen(&confidence_options()),
         floors in gen(&band_floors()),
         context in gen(&band_context()),
-        ts in gen(&S::Ts),
     ) {
         same::<Sigmoid>(&sigmoid)?;
         same::<ConfidenceOptions>(&conf)?;
         same::<BandFloors>(&floors)?;
         same::<BandContext>(&context)?;
-        same::<Timestamp>(&ts)?;
     }
 
     #[test]
@@ -772,21 +750,6 @@ fn a_real_pipeline_config() {
 
 #[test]
 fn real_inputs() {
-    let q: Vec<Vec<QueryHit>> = from_text(
-        r#"[[{"id": "a", "score": 0.9, "timestamp": "2024-01-01"}, {"id": "b", "score": 0.5, "timestamp": 1700000000000}], []]"#,
-        "queries",
-    )
-    .unwrap();
-    assert_eq!(q[0][0].timestamp, Some(Timestamp::Iso("2024-01-01".into())));
-    assert_eq!(q[0][1].timestamp, Some(Timestamp::Millis(1.7e12)));
-    assert!(q[1].is_empty());
-    let c: Vec<Candidate> = from_text(
-        r#"[{"id": "x", "score": 1, "name": "Parser", "type": "class", "content": null}]"#,
-        "candidates",
-    )
-    .unwrap();
-    assert_eq!(c[0].entity_type.as_deref(), Some("class"));
-    assert_eq!(c[0].content, None);
     let m: MultiQueryOptions =
         from_text(r#"{"method": "score_max", "limit": 3}"#, "options").unwrap();
     assert_eq!(m.limit, 3);
@@ -847,14 +810,6 @@ fn real_errors() {
         (UnknownField, "config.limits.maxList".into())
     );
     assert_eq!(e(r#"{"k": 1"#, "config"), (ParseError, "config".into()));
-    assert_eq!(
-        err::<Vec<Candidate>>(r#"[{"id": "x", "score": 1}]"#, "candidates"),
-        (InvalidConfig, "candidates[0].name".into())
-    );
-    assert_eq!(
-        err::<Vec<QueryHit>>(r#"[{"id": "x", "score": "\u0000function"}]"#, "queries"),
-        (InvalidType, "queries[0].score".into())
-    );
     // NaN reaches a number field (its validation refuses it later), not an integer one.
     let s: Sigmoid = from_text(r#"{"steepness": "\u0000NaN"}"#, "options").unwrap();
     assert!(s.steepness.is_nan());
@@ -886,7 +841,7 @@ fn both<T: Decode + DeserializeOwned + Debug>(text: &str, what: &str) -> (ErrorC
 /// Field paths inside configurations (docs/reliability.md): a struct field or map key
 /// adds `.key`, an array element `[i]`; unknown and missing fields are on their object
 /// and `.key`, an unknown method on the method's own path; inside the buffered
-/// `Calibration` and `Timestamp` the path stops at the enum.
+/// `Calibration` the path stops at the enum.
 #[test]
 fn nested_field_paths() {
     use ErrorCode::*;
@@ -1004,16 +959,6 @@ fn nested_field_paths() {
         c(r#"{"calibration": {"method": "sigmoid", "method": "platt"}}"#),
         f(InvalidType, "config.calibration.method")
     );
-    // The untagged Timestamp.
-    let q = |text: &str| both::<Vec<Vec<QueryHit>>>(text, "queries");
-    assert_eq!(
-        q(r#"[[], [{"id": "a", "score": 1, "timestamp": true}]]"#),
-        f(InvalidType, "queries[1][0].timestamp")
-    );
-    assert_eq!(
-        q(r#"[[{"id": "a", "score": 1, "timestamp": [1, "\u0000bigint"]}]]"#),
-        f(InvalidType, "queries[0][0].timestamp[1]")
-    );
     // Options, and `what` left out.
     assert_eq!(
         both::<MultiQueryOptions>(r#"{"method": "score_mean"}"#, "options"),
@@ -1022,10 +967,6 @@ fn nested_field_paths() {
     assert_eq!(
         both::<PipelineConfig>(r#"{"recency": {"fiscalYear": {"windw": 3}}}"#, ""),
         f(UnknownField, "recency.fiscalYear.windw")
-    );
-    assert_eq!(
-        both::<Vec<Candidate>>(r#"[{"id": "x", "score": 1, "name": 2}]"#, ""),
-        f(InvalidType, "[0].name")
     );
     // Through options.rs (limits split off first).
     let o = |text: &str| {
@@ -1115,17 +1056,4 @@ fn decoders_read_every_serialized_field() {
         language: Some("l".into()),
         build_system: Some("b".into()),
     });
-    check(&vec![vec![QueryHit {
-        id: "a".into(),
-        score: 0.5,
-        timestamp: Some(Timestamp::Iso("2024-01-01".into())),
-    }]]);
-    check(&vec![Candidate {
-        id: "a".into(),
-        score: 1.0,
-        name: "n".into(),
-        entity_type: Some("class".into()),
-        summary: Some("s".into()),
-        content: Some("c".into()),
-    }]);
 }

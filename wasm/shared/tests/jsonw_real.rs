@@ -11,7 +11,7 @@ use calibrank::multiquery::{fuse_multi_query, MultiQueryOptions, QueryHit};
 use calibrank::pipeline::{
     Calibration, Explain, Pipeline, PipelineConfig, PipelineInput, RecencyMode, RerankMethod,
 };
-use calibrank::rerank::{rerank_heuristic, Candidate, HeuristicConfig};
+use calibrank::rerank::HeuristicConfig;
 use calibrank_wasm_shared::jsonw::{to_string, ToJson};
 use serde_json::Value;
 
@@ -111,12 +111,6 @@ fn golden_outputs_as_serde_json() {
                     opts.verbose = verbose;
                     same(&fuse_multi_query(&queries, &opts).unwrap(), "multiquery");
                 }
-            }
-            "rerank" => {
-                let cands: Vec<Candidate> = parse(&case["candidates"]);
-                let query = case["query"].as_str().unwrap();
-                let out = rerank_heuristic(query, &cands, &HeuristicConfig::default()).unwrap();
-                same(&out, "rerank");
             }
             "confidence" => {
                 let scores: Vec<f64> = parse(&case["scores"]);
