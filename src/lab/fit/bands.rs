@@ -146,11 +146,15 @@ pub fn propose_bands(
         })
         .collect();
 
-    let floors = fit_floors(&items, opts.target_precision);
-    check_floors(floors)?;
     let fold_of = assign_folds(&items, opts.folds, opts.seed);
+    // Sorted once: the training items of a fold, taken in this order, are in the order a
+    // stable sort of them alone would give (and a cut's counts do not depend on the
+    // order within a run of equal scores anyway).
+    let sorted = sorted_with_folds(&items, &fold_of);
+    let floors = floors_of(sorted.iter().map(|&(item, _)| item), opts.target_precision);
+    check_floors(floors)?;
     let folds: Vec<FoldReport> = (0..opts.folds)
-        .map(|k| cross_validate(&items, &fold_of, k, opts.target_precision))
+        .map(|k| cross_validate(&items, &fold_of, &sorted, k, opts.target_precision))
         .collect();
 
     Ok(BandProposal {
@@ -240,49 +244,64 @@ impl Cut {
     }
 }
 
-/// Every distinct score as a threshold, highest first, with the counts above it.
-fn cuts(items: &[Item]) -> Vec<Cut> {
+/// The items with their folds, by score, highest first (a stable sort).
+fn sorted_with_folds(items: &[Item], fold_of: &[usize]) -> Vec<(Item, usize)> {
+    let mut sorted: Vec<(Item, usize)> = items
+        .iter()
+        .zip(fold_of)
+        .map(|(&item, &fold)| (item, fold))
+        .collect();
+    sorted.stable_sort_by(|a, b| b.0.score.total_cmp(&a.0.score));
+    sorted
+}
+
+/// The floors for `items` (see the module documentation).
+#[cfg(test)]
+fn fit_floors(items: &[Item], target_precision: f64) -> Floors {
     let mut sorted: Vec<Item> = items.to_vec();
     sorted.stable_sort_by(|a, b| b.score.total_cmp(&a.score));
-    let mut cuts: Vec<Cut> = Vec::new();
+    floors_of(sorted.into_iter(), target_precision)
+}
+
+/// The floors for items given by score, highest first: each distinct score is a
+/// threshold `t`, with the counts of `{score >= t}` (a cut), visited highest first.
+fn floors_of(sorted: impl Iterator<Item = Item> + Clone, target_precision: f64) -> Floors {
+    let relevant = sorted.clone().filter(|i| i.relevant).count() as f64;
+    // The lowest threshold whose precision reaches the target, and the threshold of the
+    // best F1 (on equal F1 the higher one: the first seen).
+    let mut high: Option<f64> = None;
+    let mut best_f1: Option<Cut> = None;
+    let mut visit = |c: Cut| {
+        if c.precision() >= target_precision {
+            high = Some(c.threshold);
+        }
+        if c.true_positives > 0.0 && best_f1.is_none_or(|b| c.f1(relevant) > b.f1(relevant)) {
+            best_f1 = Some(c);
+        }
+    };
+    let mut current: Option<Cut> = None;
     let (mut tp, mut predicted) = (0.0, 0.0);
     for item in sorted {
         tp += if item.relevant { 1.0 } else { 0.0 };
         predicted += 1.0;
-        let cut = Cut {
+        if let Some(c) = current {
+            if c.threshold.total_cmp(&item.score) != Ordering::Equal {
+                visit(c);
+            }
+        }
+        current = Some(Cut {
             threshold: item.score,
             true_positives: tp,
             predicted,
-        };
-        match cuts.last_mut() {
-            Some(last) if last.threshold.total_cmp(&item.score) == Ordering::Equal => *last = cut,
-            _ => cuts.push(cut),
-        }
+        });
     }
-    cuts
-}
-
-/// The floors for `items` (see the module documentation).
-fn fit_floors(items: &[Item], target_precision: f64) -> Floors {
-    let cuts = cuts(items);
-    let relevant = items.iter().filter(|i| i.relevant).count() as f64;
-    let high = cuts
-        .iter()
-        .rev()
-        .find(|c| c.precision() >= target_precision)
-        .map(|c| c.threshold);
-    let best_f1 = cuts
-        .iter()
-        .filter(|c| c.true_positives > 0.0)
-        .fold(None, |best: Option<&Cut>, c| match best {
-            Some(b) if b.f1(relevant) >= c.f1(relevant) => Some(b),
-            _ => Some(c),
-        })
-        .map(|c| c.threshold);
+    if let Some(c) = current {
+        visit(c);
+    }
     let high_floor = high.unwrap_or(1.0);
     Floors {
         high: high_floor,
-        degraded: best_f1.map_or(high_floor, |t| t.min(high_floor)),
+        degraded: best_f1.map_or(high_floor, |c| c.threshold.min(high_floor)),
         target_reached: high.is_some(),
     }
 }
@@ -334,21 +353,25 @@ fn band_metrics(
 }
 
 /// Floors fitted on every fold but `k`, measured on fold `k`.
+/// `sorted`: the items with their folds, highest score first ([`sorted_with_folds`]).
 fn cross_validate(
     items: &[Item],
     fold_of: &[usize],
+    sorted: &[(Item, usize)],
     k: usize,
     target_precision: f64,
 ) -> FoldReport {
-    let (mut held_out, mut training) = (Vec::new(), Vec::new());
-    for (&item, &fold) in items.iter().zip(fold_of) {
-        if fold == k {
-            held_out.push(item);
-        } else {
-            training.push(item);
-        }
-    }
-    let floors = fit_floors(&training, target_precision);
+    let held_out: Vec<Item> = items
+        .iter()
+        .zip(fold_of)
+        .filter(|&(_, &fold)| fold == k)
+        .map(|(&item, _)| item)
+        .collect();
+    let training = sorted
+        .iter()
+        .filter(move |&&(_, fold)| fold != k)
+        .map(|&(item, _)| item);
+    let floors = floors_of(training, target_precision);
     FoldReport {
         fold: k,
         size: held_out.len(),
@@ -475,6 +498,88 @@ mod tests {
             })
             .collect();
         (scores, labels)
+    }
+
+    /// The floors as first written: every cut in a vector, each fold's training items
+    /// copied and sorted again (the reference of `floors_of` over one sort).
+    fn reference_floors(items: &[Item], target_precision: f64) -> Floors {
+        let mut sorted: Vec<Item> = items.to_vec();
+        sorted.stable_sort_by(|a, b| b.score.total_cmp(&a.score));
+        let mut cuts: Vec<Cut> = Vec::new();
+        let (mut tp, mut predicted) = (0.0, 0.0);
+        for item in sorted {
+            tp += if item.relevant { 1.0 } else { 0.0 };
+            predicted += 1.0;
+            let cut = Cut {
+                threshold: item.score,
+                true_positives: tp,
+                predicted,
+            };
+            match cuts.last_mut() {
+                Some(last) if last.threshold.total_cmp(&item.score) == Ordering::Equal => {
+                    *last = cut
+                }
+                _ => cuts.push(cut),
+            }
+        }
+        let relevant = items.iter().filter(|i| i.relevant).count() as f64;
+        let high = cuts
+            .iter()
+            .rev()
+            .find(|c| c.precision() >= target_precision)
+            .map(|c| c.threshold);
+        let best_f1 = cuts
+            .iter()
+            .filter(|c| c.true_positives > 0.0)
+            .fold(None, |best: Option<&Cut>, c| match best {
+                Some(b) if b.f1(relevant) >= c.f1(relevant) => Some(b),
+                _ => Some(c),
+            })
+            .map(|c| c.threshold);
+        let high_floor = high.unwrap_or(1.0);
+        Floors {
+            high: high_floor,
+            degraded: best_f1.map_or(high_floor, |t| t.min(high_floor)),
+            target_reached: high.is_some(),
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn one_sort_gives_the_floors_of_a_sort_per_fold(
+            // Scores on a coarse grid (many ties) or anywhere in [0, 1].
+            raw in proptest::collection::vec((0u32..=1000, proptest::bool::ANY, proptest::bool::ANY), 2..300),
+            target in 1u32..=100,
+            folds in 2usize..7,
+            seed in 0u64..1000,
+        ) {
+            let items: Vec<Item> = raw
+                .iter()
+                .map(|&(x, coarse, relevant)| Item {
+                    score: if coarse { f64::from(x / 100) / 10.0 } else { f64::from(x) / 1000.0 },
+                    relevant,
+                })
+                .collect();
+            let target = f64::from(target) / 100.0;
+            proptest::prop_assume!(folds <= items.len());
+            proptest::prop_assert_eq!(fit_floors(&items, target), reference_floors(&items, target));
+            let fold_of = assign_folds(&items, folds, seed);
+            let sorted = sorted_with_folds(&items, &fold_of);
+            for k in 0..folds {
+                let training: Vec<Item> = items
+                    .iter()
+                    .zip(&fold_of)
+                    .filter(|&(_, &f)| f != k)
+                    .map(|(&i, _)| i)
+                    .collect();
+                let report = cross_validate(&items, &fold_of, &sorted, k, target);
+                let want = reference_floors(&training, target);
+                proptest::prop_assert_eq!(
+                    (report.high_floor.to_bits(), report.degraded_floor.to_bits(), report.target_reached),
+                    (want.high.to_bits(), want.degraded.to_bits(), want.target_reached)
+                );
+            }
+        }
     }
 
     #[test]
