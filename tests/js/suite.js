@@ -263,6 +263,24 @@ export function tests(lib, golden) {
     assert(reads === 1, `length read ${reads} times`);
   });
 
+  test("Pipeline.run: errors inside `context` name the field under `context`, wherever they are found", () => {
+    const p = new lib.Pipeline({ minConfidence: 0, bands: { profiles: [{ name: "go", language: "go", highFloor: 0.9, degradedFloor: 0.5 }] } });
+    const lists = [{ name: "l", ids: ["d"] }];
+    // Found by the JavaScript (not an object) and by the module (a field's type, an unknown key).
+    throwsScoreError(lib, () => p.run({ lists, context: 5 }), "INVALID_TYPE", "context");
+    throwsScoreError(lib, () => p.run({ lists, context: { language: 5 } }), "INVALID_TYPE", "context.language");
+    throwsScoreError(lib, () => p.run({ lists, context: { lang: "go" } }), "UNKNOWN_FIELD", "context.lang");
+    eq(p.run({ lists, context: { language: "go" } }).results.length, 1);
+    p.free();
+    // A run's error about a configuration value is within `config`, as at construction.
+    const r = new lib.Pipeline({ rerank: { method: "heuristic" } });
+    throwsScoreError(lib, () => r.runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1 }), "INVALID_CONFIG", "config.rerank.method");
+    r.free();
+    const big = new lib.Pipeline({ minConfidence: 0, rerank: { method: "heuristic", heuristic: { exactNameMultiplier: 1e308, nameTermWeight: 1e308 } } });
+    throwsScoreError(lib, () => big.run({ query: "alpha", lists: [{ name: "l", ids: ["d"], scores: [1] }], items: { d: { name: "alpha" } } }), "NON_FINITE_SCORE", "config.rerank.heuristic");
+    big.free();
+  });
+
   test("rerank reads candidates as typed sections: each field once, no JSON", () => {
     const cands = [
       { id: "a", score: 0.5, name: "GraphTraversal", type: "class", summary: "walks a graph" },
@@ -637,7 +655,7 @@ export function tests(lib, golden) {
     // Errors: lists matched by position, scores required, floors ordered, one class.
     throwsScoreError(lib, () => pipe.run({ lists: lists.slice(0, 1) }), "LENGTH_MISMATCH", "lists");
     throwsScoreError(lib, () => pipe.run({ lists: [lists[0], { name: "dense", ids: ["d1"] }] }), "EMPTY_INPUT", "lists[1].scores");
-    throwsScoreError(lib, () => pipe.runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1 }), "INVALID_CONFIG", "confidence.model");
+    throwsScoreError(lib, () => pipe.runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1 }), "INVALID_CONFIG", "config.confidence.model");
     throwsScoreError(lib, () => new lib.Pipeline({ confidence: { answerFloor: 0.3, hedgeFloor: 0.4 } }), "INVALID_CONFIG", "config.confidence.hedgeFloor");
     throwsScoreError(lib, () => new lib.Pipeline({ confidence: { model: { ...m, scale: [1, 0, 1] } } }), "INVALID_CONFIG", "config.confidence.model.scale[1]");
     throwsScoreError(lib, () => lib.fitQueryConfidence({ a: { d1: 1 } }, runs), "INVALID_LABELS", "qrels");

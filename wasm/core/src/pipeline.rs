@@ -252,7 +252,7 @@ fn decode_input<'a: 'b, 'b>(
         _ => None,
     };
     if let Some(t) = context_text {
-        *context = Some(decode::from_text(t, "input.context")?);
+        *context = Some(decode::from_text(t, "context")?);
     }
     let held = head.get(4).is_some_and(|&h| h != 0.0);
     let input = InputRef {
@@ -438,6 +438,24 @@ fn band_code(b: Band) -> u8 {
     }
 }
 
+/// A run's error that names a configuration value (a reranker's multipliers that
+/// overflow, a confidence model that does not fit the lists, a stage `runColumnar`
+/// cannot run) under `config`, as the configuration's errors at construction are; the
+/// input's fields (`lists`, `items`, `query`, `now`, `context`, `docs`, ...) stay as they are.
+#[cold]
+#[inline(never)]
+fn in_config(e: ScoreError) -> ScoreError {
+    let f = e.field.as_bytes();
+    let under = |root: &str| {
+        f.starts_with(root.as_bytes()) && matches!(f.get(root.len()), None | Some(b'.' | b'['))
+    };
+    if under("rerank") || under("recency") || under("confidence") {
+        e.within("config")
+    } else {
+        e
+    }
+}
+
 /// In: the handle, then the input (see [`decode_input`]). Out: result ids (U32: indices
 /// into the input's distinct ids, which come first in its string table),
 /// scores (F64), bands (U8), confidence (F64: weightedTop5, expectedPrecision,
@@ -453,10 +471,11 @@ pub fn run(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         let mut context = None;
         let (input, held) = decode_input(r, &p.config().limits, &mut context)?;
         let out = if held {
-            p.run_owned_with_texts(input, &mut JsTexts::default())?
+            p.run_owned_with_texts(input, &mut JsTexts::default())
         } else {
-            p.run_owned(input)?
-        };
+            p.run_owned(input)
+        }
+        .map_err(in_config)?;
         // The result ids as indices into the call's distinct ids, which js/core.js
         // interned and still holds: no id is decoded again.
         let n = out.results.len();
@@ -534,7 +553,7 @@ pub fn run_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
                 modified_ms: modified,
                 now_ms: now,
             })
-            .map_err(|e| calibrank::pipeline::flat_index_error(e, &lists, n))?;
+            .map_err(|e| in_config(calibrank::pipeline::flat_index_error(e, &lists, n)))?;
         w.u32s(&out.order);
         w.f64s(&out.scores);
         w.u8s_from(out.bands.len(), out.bands.iter().map(|&b| band_code(b)));
