@@ -845,12 +845,12 @@ export function tests(lib, golden) {
     other.free();
     const qa = lib.Qrels.fromObject({ q1: { d1: 1 } });
     let made = null;
-    const evil = { q1: { toJSON() { qa.free(); made = lib.Qrels.fromObject({ q1: { d2: 1 } }); return { d1: 2, d2: 1 }; } } };
+    const evil = { q1: { get d1() { qa.free(); made = lib.Qrels.fromObject({ q1: { d2: 1 } }); return 2; }, d2: 1 } };
     throwsScoreError(lib, () => lib.evaluate(qa, evil, ["mrr"]), "INVALID_TYPE", "qrels");
     made.free();
     const r1 = lib.Run.fromObject({ q: { d1: 1 } });
     const r2 = lib.Run.fromObject({ q: { d2: 1 } });
-    const laterRun = { q: { toJSON() { r2.free(); made = lib.Run.fromObject({ q: { d9: 1 } }); return { d3: 1 }; } } };
+    const laterRun = { q: { get d3() { r2.free(); made = lib.Run.fromObject({ q: { d9: 1 } }); return 1; } } };
     throwsScoreError(lib, () => lib.fuseRuns([r1, r2, laterRun], { method: "sum" }), "INVALID_TYPE", "runs[1]");
     made.free();
     r1.free();
