@@ -343,6 +343,95 @@ mod tests {
         run["q"].iter().map(|(d, _)| d.as_str()).collect()
     }
 
+    /// The sections of one object argument, as js/lab.js writes them.
+    fn sections(
+        qids: &[&str],
+        counts: &[u32],
+        docs: &[&str],
+        scores: &[f64],
+        bad: Option<(&str, &str)>,
+    ) -> Vec<u64> {
+        let mut w = Writer::default();
+        w.strs(qids.iter().copied());
+        w.u32s(counts);
+        w.strs(docs.iter().copied());
+        w.f64s(scores);
+        match bad {
+            None => w.none(),
+            Some((f, m)) => {
+                w.text(f);
+                w.text(m);
+            }
+        }
+        w.bytes()
+            .chunks(8)
+            .map(|c| {
+                let mut word = [0u8; 8];
+                word[..c.len()].copy_from_slice(c);
+                u64::from_le_bytes(word)
+            })
+            .collect()
+    }
+
+    fn decoded(words: &[u64], qrels: bool) -> Result<String> {
+        let mut r = Reader::new(calibrank_wasm_shared::words_as_bytes(words));
+        let Arg::Object(o) = arg(&mut r)? else {
+            panic!("not an object")
+        };
+        let mut budget = Budget::new(calibrank::limits::Limits::default());
+        Ok(if qrels {
+            format!("{:?}", decode_qrels(&o, "qrels", &mut budget)?)
+        } else {
+            format!("{:?}", decode_run(&o, "run", &mut budget)?)
+        })
+    }
+
+    #[test]
+    fn object_sections_decode_in_order_and_stop_where_js_stopped() {
+        let ok = sections(&["q", "p"], &[2, 0], &["b", "a"], &[1.0, 2.0], None);
+        assert_eq!(
+            decoded(&ok, false).unwrap(),
+            r#"{"p": [], "q": [("a", 2.0), ("b", 1.0)]}"#
+        );
+        assert_eq!(
+            decoded(&ok, true).unwrap(),
+            r#"{"p": {}, "q": {"a": 2.0, "b": 1.0}}"#
+        );
+        // A non-finite score before the value of the wrong type is found first.
+        let bad = Some(("run.q.c", "expected a number"));
+        let nan = sections(&["q"], &[1], &["a"], &[f64::NAN], bad);
+        let e = decoded(&nan, false).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::NonFiniteScore, "run.q.a")
+        );
+        let typed = sections(&["q"], &[1], &["a"], &[1.0], bad);
+        let e = decoded(&typed, false).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InvalidType, "run.q.c")
+        );
+        // Judgements take any number.
+        assert!(decoded(&nan, true).is_err_and(|e| e.code == ErrorCode::InvalidType));
+        // Sections that do not agree are the wire's error, not a panic.
+        for words in [
+            sections(&["q"], &[2], &["a"], &[1.0], None),
+            sections(&["q", "p"], &[1], &["a"], &[1.0], None),
+            sections(&["q"], &[1], &["a"], &[], None),
+            sections(&["q"], &[u32::MAX], &["a"], &[1.0], None),
+        ] {
+            assert_eq!(
+                decoded(&words, false).unwrap_err().code,
+                ErrorCode::Internal
+            );
+        }
+        let dup = sections(&["q"], &[2], &["a", "a"], &[1.0, 2.0], None);
+        assert_eq!(
+            decoded(&dup, false).unwrap_err().code,
+            ErrorCode::DuplicateId
+        );
+    }
+
     #[test]
     fn a_ranked_object_in_non_increasing_order_is_kept_as_it_is() {
         // 20 tied documents: numba's quicksort reorders them (tests of ranking.rs).
