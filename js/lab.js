@@ -2,7 +2,7 @@
 // tuning, calibration fitting. Its own module (calibrank_lab.wasm); importing the core
 // never loads it. Same boundary as the core (js/wire.js), same ScoreError class.
 import { ScoreError } from "./score_error.js";
-import { ModuleState, Input, precheck, toJson, numbers, scoreError, typeError, own, wellFormedText, notArray } from "./wire.js";
+import { ModuleState, Input, precheck, toJson, numbers, scoreError, typeError, own, wellFormedText, wellFormedName, notArray, isMap, utf8Length } from "./wire.js";
 
 export { ScoreError };
 
@@ -56,12 +56,178 @@ const state = new ModuleState("calibrank/lab", imports);
 const w = () => state.get();
 const limitsOf = (options, fn) => state.limitsOf(options, fn);
 
-/** A run (or qrels) as JSON text; its size checked against the limits first. */
-function runText(run, field, lim) {
-  if (typeof run !== "object" || run === null || Array.isArray(run)) throw typeError(field, "a record of query id -> document id -> score");
-  const text = toJson(run, field);
-  precheck.json(lim, text.length, field);
-  return text;
+// ------------------------------------------------------------------ run objects
+// A run or judgements object `{ queryId: { docId: score } }` crosses as typed sections
+// (wasm/lab/src/handles.rs, `Object`): the query ids, each query's number of documents,
+// the document ids and the scores, in the order JSON.stringify would list them (the
+// object's own enumerable string keys: integer-like keys ascending, then insertion
+// order), each property read once. The module builds the same run as it built from the
+// JSON text before and charges it to the same budget. What the JSON text did and this
+// keeps: a property whose value is `undefined` is skipped; a Map is read as the object
+// JSON.stringify's replacer made of it (its keys in an object's order); a key with a
+// lone surrogate is refused here (INVALID_TYPE on the path of the object holding it, or
+// on the argument for a key under a Map); -0 is 0; a Date, an array, a typed array or a
+// primitive's object is not a record. What it does not: no `toJSON` is called (an
+// object is read by its own enumerable properties), a Number object is not a score,
+// and a score that is not a number is not read further (its getters, keys, cycles). A
+// value of the wrong type does not throw here: what follows it in that argument is
+// still read (getters, lone surrogates in keys) but not kept, the entries before it
+// are sent with the error, and the module reports it where it met it in the JSON text
+// (after the options, the metrics and the earlier arguments).
+
+const RECORD = "a record of query id -> document id -> score";
+const objectPrototype = Object.prototype;
+const getPrototypeOf = Object.getPrototypeOf;
+const objectKeys = Object.keys;
+const mapEntries = Map.prototype.entries;
+
+/** Whether `v` holds a primitive (a Number, String, Boolean or BigInt object) or a Date: what JSON.stringify wrote as a primitive (or, for a Date, its toJSON's string). */
+function primitiveLike(v) {
+  for (const valueOf of BRANDS) {
+    try {
+      valueOf.call(v);
+      return true;
+    } catch {
+      // Not this kind.
+    }
+  }
+  return false;
+}
+const BRANDS = [Number.prototype.valueOf, String.prototype.valueOf, Boolean.prototype.valueOf, Date.prototype.getTime];
+if (typeof BigInt === "function") BRANDS.push(BigInt.prototype.valueOf);
+
+/**
+ * `v` as a record, read as JSON.stringify read it: itself, the object the replacer made
+ * of a Map, or null (not a record: not an object, an array, a typed array, a primitive's
+ * object or a Date). Checks made in the replacer's order: Map, typed array, array.
+ */
+function asRecord(v) {
+  if (typeof v !== "object" || v === null) return null;
+  const p = getPrototypeOf(v);
+  if (p === objectPrototype) return Array.isArray(v) || ArrayBuffer.isView(v) ? null : v;
+  if (isMap(v)) {
+    // As the replacer: no prototype, so "__proto__" is an own key.
+    const o = Object.create(null);
+    for (const [k, x] of mapEntries.call(v)) {
+      if (typeof k !== "string") return null;
+      o[k] = x;
+    }
+    return o;
+  }
+  if (ArrayBuffer.isView(v) || Array.isArray(v)) return null;
+  // Any other object is read by its own enumerable properties, as JSON.stringify read
+  // those without toJSON (class instances, null-prototype objects, another realm's).
+  return p === null || !primitiveLike(v) ? v : null;
+}
+
+const cyclic = (field) => scoreError("INVALID_TYPE", field, "the value is cyclic or nested too deep to be read");
+const loneKey = (k, field) => wellFormedName(k, field, "a key", "keys");
+
+/**
+ * Reads one run or judgements object (`field`: its path; `top`: the argument's path,
+ * where errors under a Map are reported, as the JSON text's were; `outer`: the array
+ * holding it, if any). Returns its sections' contents and the error of the first value
+ * of the wrong type (null if none).
+ */
+function readRun(value, field, top, outer) {
+  const qids = [];
+  const counts = [];
+  const docs = [];
+  const scores = [];
+  let qUnits = 0;
+  let dUnits = 0;
+  let bad = null;
+  const run = asRecord(value);
+  if (run === null) return { qids, counts, docs, scores, qUnits, dUnits, bad: typeError(field, RECORD) };
+  // The paths of the objects holding the keys, as the JSON text's errors named them (an
+  // object under a Map was not found there: the argument's path).
+  const runField = run === value ? field : top;
+  const qs = objectKeys(run);
+  for (let i = 0; i < qs.length; i++) {
+    const q = qs[i];
+    const v = run[q];
+    loneKey(q, runField);
+    if (v === undefined) continue;
+    if (v === value || v === outer) throw cyclic(top);
+    const d = asRecord(v);
+    if (d === null) {
+      if (bad === null) bad = typeError(`${field}.${q}`, RECORD);
+      continue;
+    }
+    const docField = d === v && run === value ? `${field}.${q}` : top;
+    // After a value of the wrong type the rest is still read (getters, keys), not kept.
+    const keep = bad === null;
+    if (keep) {
+      qids.push(q);
+      qUnits += q.length;
+    }
+    const ks = objectKeys(d);
+    let n = 0;
+    for (let j = 0; j < ks.length; j++) {
+      const k = ks[j];
+      const s = d[k];
+      loneKey(k, docField);
+      if (typeof s === "number") {
+        if (bad !== null) continue;
+        docs.push(k);
+        dUnits += k.length;
+        // -0 + 0 is 0: JSON.stringify wrote -0 as 0.
+        scores.push(s + 0);
+        n++;
+      } else if (s !== undefined) {
+        if (s === v || s === value || s === outer) throw cyclic(top);
+        if (bad === null) bad = typeError(`${field}.${q}.${k}`, "a number");
+      }
+    }
+    if (keep) counts.push(n);
+  }
+  return { qids, counts, docs, scores, qUnits, dUnits, bad };
+}
+
+/**
+ * The runs and judgements of one call, read in the order the module charges them to the
+ * call's budget (`lim`; null: the module alone checks), and checked against it before
+ * anything is copied: entries against maxTotalEntries, the ids' bytes against
+ * maxTotalTextBytes (their UTF-16 length first, counted exactly only when that is over).
+ */
+class RunObjects {
+  constructor(lim) {
+    this.lim = lim;
+    this.entries = 0;
+    this.units = 0;
+    /** Every object read so far (`readRun`'s result, field), for the exact count of bytes. */
+    this.read = [];
+  }
+
+  /** Reads `value` (see `readRun`), checks it against the limits and adds its sections to `input`. */
+  add(input, value, field, top, outer) {
+    const r = readRun(value, field, top, outer);
+    this.read.push([r, field]);
+    this.check(r, field);
+    input.strs(r.qids, r.qUnits).u32s(r.counts).strs(r.docs, r.dUnits).f64s(r.scores);
+    if (r.bad === null) input.none();
+    else input.text(r.bad.field).text(r.bad.message);
+  }
+
+  check(r, field) {
+    const lim = this.lim;
+    if (!lim) return;
+    const entries = this.entries + r.docs.length;
+    this.units += r.qUnits + r.dUnits;
+    if (this.units > lim.maxTotalTextBytes) {
+      // Over for sure; the module, counting bytes, may have been over at an earlier object.
+      let bytes = 0;
+      for (const [o, f] of this.read) {
+        for (let i = 0; i < o.qids.length; i++) bytes += utf8Length(o.qids[i]);
+        for (let i = 0; i < o.docs.length; i++) bytes += utf8Length(o.docs[i]);
+        if (o !== r) precheck.text(lim, bytes, f);
+      }
+      precheck.entries(lim, entries, field);
+      precheck.text(lim, bytes, field);
+    }
+    precheck.entries(lim, entries, field);
+    this.entries = entries;
+  }
 }
 
 /** Reads a run back, sentinels turned into their numbers. */
@@ -115,8 +281,9 @@ function evaluateInput(qrels, run, metrics, options) {
   const lim = limitsOf(options, "evaluate");
   const opts = precheck.options(lim, options);
   const input = new Input().text(opts);
-  argument(input, qrels, Qrels, "qrels", lim);
-  argument(input, run, Run, "run", lim);
+  const objects = new RunObjects(lim);
+  argument(input, qrels, Qrels, "qrels", objects);
+  argument(input, run, Run, "run", objects);
   if (!Array.isArray(metrics)) throw typeError("metrics", "an array of metric names");
   return input.text(precheck.jsonText(lim, toJson(metrics, "metrics"), "metrics"));
 }
@@ -129,19 +296,20 @@ function evaluateInput(qrels, run, metrics, options) {
  */
 const rankedObjects = new WeakSet();
 
-/** Writes a run (or qrels) argument: its handle, or the object as JSON text. */
-function argument(input, value, Class, field, lim) {
+/** Writes a run (or qrels) argument: its handle, or the object (`objects`: see `RunObjects`). */
+function argument(input, value, Class, field, objects) {
   if (isLabObject(value, field)) {
     if (!(value instanceof Class)) throw typeError(field, `a ${field === "run" ? "Run" : "Qrels"} or a plain object`);
-    // Checked now, looked up again when the call is made: a later argument's `toJSON`
+    // Checked now, looked up again when the call is made: a later argument's getter
     // could free this object and make another in its slot.
     const slot = [handleOf(value, field)];
     return input.u32s(slot).later(() => {
       slot[0] = handleOf(value, field);
     });
   }
-  if (Class === Run && typeof value === "object" && value !== null && rankedObjects.has(value)) input.f64s([1]);
-  return input.text(runText(value, field, lim));
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw typeError(field, RECORD);
+  if (Class === Run && rankedObjects.has(value)) input.f64s([1]);
+  objects.add(input, value, field, field, undefined);
 }
 
 /** Mean of each metric over the judged queries, as ranx computes them. */
@@ -154,38 +322,28 @@ export function evaluatePerQuery(qrels, run, metrics, options) {
   return w().call(OP.EVALUATE_PER_QUERY, evaluateInput(qrels, run, metrics, options)).json();
 }
 
-function runsText(runs, lim) {
-  for (let i = 0; i < runs.length; i++) {
-    const r = runs[i];
-    if (typeof r !== "object" || r === null || Array.isArray(r)) throw typeError(`runs[${i}]`, "a record of query id -> document id -> score");
-  }
-  const text = toJson(runs, "runs");
-  precheck.json(lim, text.length, "runs");
-  return text;
-}
-
 /**
- * Writes a runs argument: their handles when every run is a `Run`, else one JSON array.
- * Runs of both kinds: the objects become `Run`s first (freed by the returned function).
+ * Writes a runs argument: their handles when every run is a `Run`, else the objects
+ * (`objects`: see `RunObjects`), after one "in ranx's order" flag per run. Runs of both
+ * kinds: the objects become `Run`s first (freed by the returned function).
  */
-function runsArgument(input, runs, lim) {
+function runsArgument(input, runs, objects) {
+  const lim = objects.lim;
   if (!Array.isArray(runs)) throw typeError("runs", "an array of runs");
   precheck.lists(lim, runs.length, "runs");
   // Index access only: a spoofed array's methods may not be Array's.
   let some = false;
   for (let i = 0; i < runs.length; i++) if (isLabObject(runs[i], `runs[${i}]`)) some = true;
   if (!some) {
-    const text = runsText(runs, lim);
+    const rs = new Array(runs.length);
     const flags = new Float64Array(runs.length);
-    let ranked = false;
     for (let i = 0; i < runs.length; i++) {
-      if (rankedObjects.has(runs[i])) {
-        flags[i] = 1;
-        ranked = true;
-      }
+      const r = (rs[i] = runs[i]);
+      if (typeof r !== "object" || r === null || Array.isArray(r)) throw typeError(`runs[${i}]`, RECORD);
+      if (rankedObjects.has(r)) flags[i] = 1;
     }
-    if (ranked) input.f64s(flags);
-    input.text(text);
+    input.f64s(flags);
+    for (let i = 0; i < rs.length; i++) objects.add(input, rs[i], `runs[${i}]`, "runs", runs);
     return { handles: false, release() {} };
   }
   const made = [];
@@ -206,7 +364,7 @@ function runsArgument(input, runs, lim) {
     for (const r of made) r.free();
     throw e;
   }
-  // Looked up again when the call is made: a later run's `toJSON` (or a later
+  // Looked up again when the call is made: a later run's getter (or a later
   // argument's) could have freed a Run and made another in its slot.
   input.u32s(hs).later(() => {
     for (let i = 0; i < rs.length; i++) hs[i] = handleOf(rs[i], `runs[${i}]`);
@@ -228,7 +386,7 @@ export function fuseRuns(runs, options) {
   if (options === undefined || options === null) throw typeError("options", "the options, with at least `method`");
   const lim = limitsOf(options, "fuseRuns");
   const input = new Input().text(precheck.options(lim, options));
-  const arg = runsArgument(input, runs, lim);
+  const arg = runsArgument(input, runs, new RunObjects(lim));
   try {
     const wr = w();
     const out = wr.call(OP.FUSE_RUNS, input);
@@ -252,8 +410,9 @@ export function optimizeFusion(qrels, runs, options, onProgress) {
   const lim = limitsOf(options, "optimizeFusion");
   const opts = precheck.options(lim, options);
   const input = new Input().text(opts);
-  argument(input, qrels, Qrels, "qrels", lim);
-  const arg = runsArgument(input, runs, lim);
+  const objects = new RunObjects(lim);
+  argument(input, qrels, Qrels, "qrels", objects);
+  const arg = runsArgument(input, runs, objects);
   input.f64s([onProgress ? 1 : 0]);
   // The callback and error of a call in flight are put back afterwards: this call, made
   // from that call's onProgress, is refused (REENTRANT_CALL) and must not end its
@@ -343,8 +502,9 @@ export function fitQueryConfidence(qrels, runs, options) {
   const lim = limitsOf(options, "fitQueryConfidence");
   const opts = precheck.options(lim, options);
   const input = new Input().text(opts);
-  argument(input, qrels, Qrels, "qrels", lim);
-  const arg = runsArgument(input, runs, lim);
+  const objects = new RunObjects(lim);
+  argument(input, qrels, Qrels, "qrels", objects);
+  const arg = runsArgument(input, runs, objects);
   try {
     return w().call(OP.FIT_QUERY_CONFIDENCE, input).json();
   } finally {
@@ -360,7 +520,7 @@ export function predictQueryConfidence(model, runs, options) {
   const m = toJson(model, "model");
   precheck.json(lim, m.length, "model");
   const input = new Input().text(opts).text(m);
-  const arg = runsArgument(input, runs, lim);
+  const arg = runsArgument(input, runs, new RunObjects(lim));
   try {
     return w().call(OP.PREDICT_QUERY_CONFIDENCE, input).json();
   } finally {
@@ -470,7 +630,7 @@ function fromObject(op, obj, options, field, fn) {
   if (isLabObject(obj, field)) throw typeError(field, "a plain object (this is already a Run or Qrels)");
   const lim = limitsOf(options, fn);
   const input = new Input().text(precheck.options(lim, options));
-  argument(input, obj, op === OP.RUN_FROM_OBJECT ? Run : Qrels, field, lim);
+  argument(input, obj, op === OP.RUN_FROM_OBJECT ? Run : Qrels, field, new RunObjects(lim));
   return w().call(op, input).u32View()[0];
 }
 

@@ -819,6 +819,104 @@ export function tests(lib, golden) {
     eq(lib.__liveHandles(), live);
   });
 
+  test("run objects cross as typed sections: read once in JSON's key order, no toJSON, the same results and errors", () => {
+    const live = lib.__liveHandles();
+    // 20 tied documents (numba's quicksort reorders 16 or more) and integer-like ids
+    // (an object lists them first, ascending): an object gives what its Run gives.
+    const docs = {};
+    for (let i = 0; i < 20; i++) docs[i % 2 ? `d${i}` : String(20 - i)] = i < 18 ? 1 : 0.5;
+    const tied = { q: docs, 7: { a: 2, 10: 2, 9: 2 } };
+    const judged = { q: { d3: 1, 4: 2, d17: 1 }, 7: { 10: 1 } };
+    const metrics = ["mrr", "ndcg@5", "map@10", "precision@3"];
+    const asRun = lib.Run.fromObject(tied);
+    const asQrels = lib.Qrels.fromObject(judged);
+    const byObject = lib.evaluatePerQuery(judged, tied, metrics);
+    eq(byObject, lib.evaluatePerQuery(asQrels, asRun, metrics));
+    const judgedRun = lib.Run.fromObject(judged);
+    const fusedRun = lib.fuseRuns([asRun, judgedRun], { method: "rrf" });
+    eq(lib.fuseRuns([tied, judged], { method: "rrf" }), fusedRun.toObject());
+    // Each property is read once, keys only: no `toJSON` (JSON.stringify read it on every
+    // object), nothing inherited.
+    const reads = [];
+    const spy = (o, name) => new Proxy(o, { get: (t, k, r) => (reads.push(`${name}.${String(k)}`), Reflect.get(t, k, r)) });
+    const proxied = spy({ q: spy({ b: 1, a: 2, 3: 0.5 }, "q") }, "run");
+    eq(lib.evaluate({ q: { a: 1 } }, proxied, ["mrr"]), { mrr: 1 });
+    eq(reads.filter((k) => !k.includes("Symbol(")), ["run.q", "q.3", "q.b", "q.a"]);
+    let getter = 0;
+    eq(lib.evaluate({ q: { a: 1 } }, { q: { get a() { getter++; return 1; }, b: 0.5 } }, ["mrr"]), { mrr: 1 });
+    eq(getter, 1);
+    // `toJSON` is not called: an object is read by its own enumerable properties.
+    let called = 0;
+    class Scores {
+      constructor() {
+        this.a = 1;
+        this.b = 2;
+      }
+      toJSON() {
+        called++;
+        return { b: 1 };
+      }
+    }
+    eq(lib.evaluate({ q: { a: 1 } }, { q: new Scores() }, ["mrr"]), { mrr: 0.5 });
+    eq(called, 0);
+    // An own toJSON is a key like any other, whose value is not a number.
+    throwsScoreError(lib, () => lib.evaluate({ q: { a: 1 } }, { q: { a: 1, toJSON: () => ({ a: 1 }) } }, ["mrr"]), "INVALID_TYPE", "run.q.toJSON");
+    // What JSON.stringify did and this keeps: undefined skipped, -0 is 0, Maps read as
+    // objects (integer-like keys first), a Date or a primitive's object is not a record.
+    const fusedZero = lib.fuseRuns([{ q: { a: -0, b: undefined }, r: undefined }], { method: "sum", norm: "none" });
+    eq(Object.keys(fusedZero), ["q"]);
+    eq(Object.keys(fusedZero.q), ["a"]);
+    assert(Object.is(fusedZero.q.a, 0), "-0 crosses as 0");
+    const viaMap = lib.fuseRuns([new Map([["q", new Map([["b", 1], ["10", 1], ["2", 1]])]])], { method: "sum", norm: "none" });
+    eq(Object.keys(viaMap.q), ["2", "10", "b"]);
+    throwsScoreError(lib, () => lib.evaluate({ q: { a: 1 } }, { q: new Map([[1, 1]]) }, ["mrr"]), "INVALID_TYPE", "run.q");
+    throwsScoreError(lib, () => lib.evaluate({ q: { a: 1 } }, { q: new Date(0) }, ["mrr"]), "INVALID_TYPE", "run.q");
+    // A Number object is not a score (JSON.stringify wrote it as its number; 0.5 then failed to parse).
+    throwsScoreError(lib, () => lib.evaluate({ q: { a: 1 } }, { q: { a: Object(1) } }, ["mrr"]), "INVALID_TYPE", "run.q.a");
+    // Errors: the same codes and fields as the JSON text gave, in the same order.
+    const q = { q: { a: 1 } };
+    throwsScoreError(lib, () => lib.evaluate(q, { q: { a: "1" } }, ["mrr"]), "INVALID_TYPE", "run.q.a");
+    throwsScoreError(lib, () => lib.evaluate({ q: { a: null } }, q, ["mrr"]), "INVALID_TYPE", "qrels.q.a");
+    throwsScoreError(lib, () => lib.evaluate(q, { q: [1] }, ["mrr"]), "INVALID_TYPE", "run.q");
+    throwsScoreError(lib, () => lib.evaluate(q, [q], ["mrr"]), "INVALID_TYPE", "run");
+    throwsScoreError(lib, () => lib.evaluate(q, new Float64Array(1), ["mrr"]), "INVALID_TYPE", "run");
+    throwsScoreError(lib, () => lib.fuseRuns([q, { q: 1 }], { method: "sum" }), "INVALID_TYPE", "runs[1].q");
+    throwsScoreError(lib, () => lib.Qrels.fromObject({ q: { a: 1n } }), "INVALID_TYPE", "qrels.q.a");
+    throwsScoreError(lib, () => lib.evaluate(q, { q: { a: NaN, b: "x" } }, ["mrr"]), "NON_FINITE_SCORE", "run.q.a");
+    // The module's checks still come first: options, then metrics, then the arguments in order.
+    throwsScoreError(lib, () => lib.evaluate(q, { q: { a: "x" } }, [1]), "INVALID_TYPE", "metrics[0]");
+    throwsScoreError(lib, () => lib.evaluate(q, { q: { a: "x" } }, ["mrr"], { ties: "x" }), "UNKNOWN_METHOD", "options.ties");
+    throwsScoreError(lib, () => lib.fuseRuns([{ q: { a: "x" } }, { q: 1 }], { method: "sum" }), "INVALID_TYPE", "runs[0].q.a");
+    // ... except what this side refuses while reading: lone surrogates in keys (the path
+    // of the object holding the key), cycles, and the caller's own exceptions.
+    throwsScoreError(lib, () => lib.evaluate(q, { q: { a: "x" }, r: { ["\uD800"]: 1 } }, ["mrr"]), "INVALID_TYPE", "run.r");
+    throwsScoreError(lib, () => lib.evaluate(q, { ["\uDC00"]: { a: 1 } }, ["mrr"]), "INVALID_TYPE", "run");
+    const cyclic = { q: { a: 1 } };
+    cyclic.r = cyclic;
+    throwsScoreError(lib, () => lib.evaluate(q, cyclic, ["mrr"]), "INVALID_TYPE", "run");
+    let thrown = null;
+    try {
+      lib.evaluate(q, { q: { get a() { throw new RangeError("mine"); } } }, ["mrr"]);
+    } catch (e) {
+      thrown = e;
+    }
+    assert(thrown instanceof RangeError && thrown.message === "mine", "the caller's exception, unchanged");
+    // Limits at their edges (entries and id bytes are charged qrels first, then the run).
+    const lim = (l) => ({ limits: l });
+    const r2 = { q: { a: 2, "é€": 1 } }; // 1 + 1 + 5 bytes, 4 UTF-16 units
+    eq(lib.evaluate(q, r2, ["mrr"], lim({ maxTotalEntries: 3 })), { mrr: 1 });
+    throwsScoreError(lib, () => lib.evaluate(q, r2, ["mrr"], lim({ maxTotalEntries: 2 })), "INPUT_TOO_LARGE", "run");
+    throwsScoreError(lib, () => lib.evaluate({ q: { a: 1, b: 1 } }, r2, ["mrr"], lim({ maxTotalEntries: 1 })), "INPUT_TOO_LARGE", "qrels");
+    eq(lib.evaluate(q, r2, ["mrr"], lim({ maxTotalTextBytes: 9 })), { mrr: 1 });
+    throwsScoreError(lib, () => lib.evaluate(q, r2, ["mrr"], lim({ maxTotalTextBytes: 8 })), "INPUT_TOO_LARGE", "run");
+    // The judgements' bytes are over, their UTF-16 length is not: named as the module names it.
+    throwsScoreError(lib, () => lib.evaluate({ q: { "ééé": 1 } }, { q: { abcdefghij: 1 } }, ["mrr"], lim({ maxTotalTextBytes: 6 })), "INPUT_TOO_LARGE", "qrels");
+    throwsScoreError(lib, () => lib.fuseRuns([q, r2], { method: "sum", limits: { maxTotalEntries: 2 } }), "INPUT_TOO_LARGE", "runs[1]");
+    throwsScoreError(lib, () => lib.Run.fromObject(r2, lim({ maxTotalTextBytes: 6 })), "INPUT_TOO_LARGE", "run");
+    for (const h of [asRun, asQrels, judgedRun, fusedRun]) h.free();
+    eq(lib.__liveHandles(), live);
+  });
+
   test("fuseRuns and optimizeFusion", () => {
     const a = { q: { x: 3, y: 2, z: 1 } };
     const b = { q: { z: 9, x: 1 } };
@@ -917,12 +1015,12 @@ export function tests(lib, golden) {
     other.free();
     const qa = lib.Qrels.fromObject({ q1: { d1: 1 } });
     let made = null;
-    const evil = { q1: { toJSON() { qa.free(); made = lib.Qrels.fromObject({ q1: { d2: 1 } }); return { d1: 2, d2: 1 }; } } };
+    const evil = { q1: { get d1() { qa.free(); made = lib.Qrels.fromObject({ q1: { d2: 1 } }); return 2; }, d2: 1 } };
     throwsScoreError(lib, () => lib.evaluate(qa, evil, ["mrr"]), "INVALID_TYPE", "qrels");
     made.free();
     const r1 = lib.Run.fromObject({ q: { d1: 1 } });
     const r2 = lib.Run.fromObject({ q: { d2: 1 } });
-    const laterRun = { q: { toJSON() { r2.free(); made = lib.Run.fromObject({ q: { d9: 1 } }); return { d3: 1 }; } } };
+    const laterRun = { q: { get d3() { r2.free(); made = lib.Run.fromObject({ q: { d9: 1 } }); return 1; } } };
     throwsScoreError(lib, () => lib.fuseRuns([r1, r2, laterRun], { method: "sum" }), "INVALID_TYPE", "runs[1]");
     made.free();
     r1.free();

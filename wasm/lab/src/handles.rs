@@ -1,16 +1,15 @@
 //! `Run` and `Qrels` objects kept in wasm memory behind handles (js/lab.js's `Run` and
 //! `Qrels` classes), and the run arguments every lab operation takes: a handle (a `U32`
-//! section) or JSON text.
+//! section) or an object, read by js/lab.js into typed sections (see [`Object`]).
 //!
 //! A run is kept as ranx keeps a `Run`: each query's documents in ranx's sorted order
 //! (numba's quicksort of the file's or the object's order, see `calibrank::lab::runs`),
 //! so evaluating it ranks in exactly that order and fusing it reads that order.
 
 use calibrank::error::{ErrorCode, Result, ScoreError};
-use calibrank::lab::runs::{ranx_sort, OrderedRun, Qrels};
+use calibrank::lab::runs::{ranx_sort, to_run, OrderedRun, Qrels};
 use calibrank::limits::Budget;
-use calibrank_wasm_shared::json::{self, Json};
-use calibrank_wasm_shared::wire::{tag, Reader, Writer};
+use calibrank_wasm_shared::wire::{tag, Reader, Strs, Writer};
 use calibrank_wasm_shared::Slab;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::cell::RefCell;
@@ -74,18 +73,108 @@ pub fn qrels<'s>(store: &'s Slab<Stored>, h: u32, field: &str) -> Result<&'s Qre
     }
 }
 
-/// One run (or qrels) argument: a handle or JSON text.
+/// One run (or qrels) argument: a handle or an object.
 #[derive(Clone, Copy)]
 pub enum Arg<'a> {
     /// A handle (`U32` section of one).
     Handle(u32),
-    /// The object as JSON, and whether it came out of the package already in ranx's
-    /// order (a fused run, a `Run`'s `toObject()`; see [`order`]).
-    Text(&'a str, bool),
+    /// A run or judgements object, as js/lab.js read it.
+    Object(Object<'a>),
 }
 
-/// Reads one run or qrels argument: a `U32` handle, or a JSON text preceded by an
-/// optional `F64` flag (1: the object came out of the package in ranx's order).
+/// A run (or judgements) object `{ queryId: { docId: score } }` as js/lab.js writes it:
+/// the query ids (`STRS`), each query's number of documents (`U32`), the document ids
+/// (`STRS`) and their scores (`F64`), in the object's key order, then either `NONE` or
+/// the value of the wrong type at which the reading stopped (`TEXT` field, `TEXT`
+/// message: the entries before it are in the sections, so that an error before it is
+/// found first, as when the object was read whole).
+#[derive(Clone, Copy)]
+pub struct Object<'a> {
+    qids: Strs<'a>,
+    counts: &'a [u32],
+    docs: Strs<'a>,
+    scores: &'a [f64],
+    bad: Option<(&'a str, &'a str)>,
+    /// Whether the object came out of the package already in ranx's order (a fused run,
+    /// a `Run`'s `toObject()`; see [`order`]).
+    ranked: bool,
+}
+
+fn wire_error(message: &str) -> ScoreError {
+    ScoreError::new(ErrorCode::Internal, "", format!("wire: {message}"))
+}
+
+/// Reads the sections of one object (see [`Object`]).
+fn object<'a>(r: &mut Reader<'a>, ranked: bool) -> Result<Object<'a>> {
+    let qids = r.strs()?;
+    let counts = r.u32s()?;
+    let docs = r.strs()?;
+    let scores = r.f64s()?;
+    let bad = match r.opt_text()? {
+        None => None,
+        Some(field) => Some((field, r.text()?)),
+    };
+    let total = counts
+        .iter()
+        .try_fold(0usize, |t, &n| t.checked_add(n as usize));
+    if counts.len() != qids.len() || total != Some(docs.len()) || docs.len() != scores.len() {
+        return Err(wire_error("a run object's sections do not agree"));
+    }
+    Ok(Object {
+        qids,
+        counts,
+        docs,
+        scores,
+        bad,
+        ranked,
+    })
+}
+
+impl<'a> Object<'a> {
+    /// Query `i`'s id and its documents' ids and scores (`object` checked the counts).
+    fn query(&self, i: usize, start: usize) -> Result<(&'a str, Docs<'a>)> {
+        let n = self.counts.get(i).copied().unwrap_or(0) as usize;
+        let scores = self
+            .scores
+            .get(start..start + n)
+            .ok_or_else(|| wire_error("scores"))?;
+        Ok((
+            self.qids.get(i)?,
+            Docs {
+                ids: self.docs,
+                start,
+                scores,
+            },
+        ))
+    }
+
+    /// The error of the value at which js/lab.js stopped reading, if any.
+    fn bad(&self) -> Result<()> {
+        match self.bad {
+            None => Ok(()),
+            Some((field, message)) => Err(ScoreError::new(ErrorCode::InvalidType, field, message)),
+        }
+    }
+}
+
+/// One query's documents in an [`Object`].
+struct Docs<'a> {
+    ids: Strs<'a>,
+    start: usize,
+    scores: &'a [f64],
+}
+
+impl<'a> Docs<'a> {
+    /// Document `j`'s id and score.
+    fn get(&self, j: usize) -> Result<(&'a str, f64)> {
+        let s = self.scores.get(j).copied().unwrap_or(f64::NAN);
+        Ok((self.ids.get(self.start + j)?, s))
+    }
+}
+
+/// Reads one run or qrels argument: a `U32` handle, or an object (see [`Object`])
+/// preceded by an optional `F64` flag (1: the object came out of the package in ranx's
+/// order).
 pub fn arg<'a>(r: &mut Reader<'a>) -> Result<Arg<'a>> {
     if r.peek_tag() == Some(tag::U32) {
         return Ok(Arg::Handle(r.u32()?));
@@ -95,29 +184,29 @@ pub fn arg<'a>(r: &mut Reader<'a>) -> Result<Arg<'a>> {
     } else {
         false
     };
-    Ok(Arg::Text(r.text()?, ranked))
+    Ok(Arg::Object(object(r, ranked)?))
 }
 
-/// Several runs: handles (`U32` section) or a JSON array.
+/// Several runs: handles (`U32` section) or objects.
 pub enum Args<'a> {
     /// Handles, one per run.
     Handles(&'a [u32]),
-    /// A JSON array of run objects, with one "in ranx's order" flag per run (empty: none).
-    Text(&'a str, &'a [f64]),
+    /// Run objects.
+    Objects(Vec<Object<'a>>),
 }
 
-/// Reads a runs argument: a `U32` section of handles, or a JSON array preceded by an
-/// optional `F64` section of flags (see [`arg`]).
+/// Reads a runs argument: a `U32` section of handles, or an `F64` section of one "in
+/// ranx's order" flag per run (see [`arg`]) followed by the runs' objects.
 pub fn args<'a>(r: &mut Reader<'a>) -> Result<Args<'a>> {
     if r.peek_tag() == Some(tag::U32) {
         return Ok(Args::Handles(r.u32s()?));
     }
-    let flags = if r.peek_tag() == Some(tag::F64) {
-        r.f64s()?
-    } else {
-        &[]
-    };
-    Ok(Args::Text(r.text()?, flags))
+    let flags = r.f64s()?;
+    let runs = flags
+        .iter()
+        .map(|&f| object(r, f == 1.0))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Args::Objects(runs))
 }
 
 /// Puts a decoded run object in the order ranx holds it. An object is read as ranx's
@@ -140,16 +229,58 @@ pub fn order(run: &mut OrderedRun, ranked: bool) {
 /// A run object (`{qid: {docid: score}}`) in the order ranx holds it ([`order`]).
 /// Scores must be finite numbers (field `<field>.<qid>.<docid>`); entries and id bytes
 /// are charged to `budget`.
-pub fn decode_run(
-    text: &str,
-    field: &str,
-    budget: &mut Budget,
-    ranked: bool,
-) -> Result<OrderedRun> {
-    let tree = json::parse(text, field)?;
-    let mut run = run_from_tree(&tree, field)?;
+pub fn decode_run(obj: &Object<'_>, field: &str, budget: &mut Budget) -> Result<OrderedRun> {
+    let mut run = read(obj, field, true)?;
     charge(&run, field, budget)?;
-    order(&mut run, ranked);
+    order(&mut run, obj.ranked);
+    Ok(run)
+}
+
+/// Judgements from an object (`{qid: {docid: grade}}`); entries and id bytes are
+/// charged to `budget`. Any number is a grade here (`evaluate` refuses a non-finite one).
+pub fn decode_qrels(obj: &Object<'_>, field: &str, budget: &mut Budget) -> Result<Qrels> {
+    let run = read(obj, field, false)?;
+    charge(&run, field, budget)?;
+    // `to_run` is the runs' conversion too (`runs_as_maps`): one copy of its code.
+    Ok(to_run(&run))
+}
+
+/// An object's entries in its order, then the error at which js/lab.js stopped reading
+/// (if any). `scores`: scores must be finite and document ids distinct per query (a
+/// run's rule; any number is a grade, and js/lab.js sends no duplicate).
+fn read(obj: &Object<'_>, field: &str, scores: bool) -> Result<OrderedRun> {
+    let mut run = OrderedRun::new();
+    let mut start = 0;
+    for i in 0..obj.qids.len() {
+        let (q, docs) = obj.query(i, start)?;
+        let n = docs.scores.len();
+        let mut seen = HashSet::with_capacity(if scores { n } else { 0 });
+        let mut list = Vec::with_capacity(n);
+        for j in 0..n {
+            let (d, s) = docs.get(j)?;
+            if scores {
+                let at = || format!("{field}.{q}.{d}");
+                calibrank::error::finite(s, at)?;
+                if !seen.insert(d) {
+                    return Err(ScoreError::new(
+                        ErrorCode::DuplicateId,
+                        at(),
+                        format!("document {d:?} is listed twice for query {q:?}"),
+                    ));
+                }
+            }
+            list.push((d.to_string(), s));
+        }
+        if run.insert(q.to_string(), list).is_some() && scores {
+            return Err(ScoreError::new(
+                ErrorCode::DuplicateId,
+                format!("{field}.{q}"),
+                format!("query {q:?} is listed twice"),
+            ));
+        }
+        start += n;
+    }
+    obj.bad()?;
     Ok(run)
 }
 
@@ -161,56 +292,6 @@ pub fn charge(run: &OrderedRun, field: &str, budget: &mut Budget) -> Result<()> 
         .map(|(q, docs)| q.len() + docs.iter().map(|(d, _)| d.len()).sum::<usize>())
         .sum();
     budget.text(bytes, field)
-}
-
-fn expected_record(field: &str) -> ScoreError {
-    ScoreError::new(
-        ErrorCode::InvalidType,
-        field,
-        "expected a record of query id -> document id -> score",
-    )
-}
-
-/// Reads a parsed run object in its key order.
-pub fn run_from_tree(tree: &Json, field: &str) -> Result<OrderedRun> {
-    let Json::Obj(queries) = tree else {
-        return Err(expected_record(field));
-    };
-    let mut run = OrderedRun::new();
-    for (q, docs) in queries {
-        let Json::Obj(docs) = docs else {
-            return Err(expected_record(&format!("{field}.{q}")));
-        };
-        let mut seen = HashSet::with_capacity(docs.len());
-        let mut list = Vec::with_capacity(docs.len());
-        for (d, v) in docs {
-            let at = || format!("{field}.{q}.{d}");
-            let Json::Num(s) = v else {
-                return Err(ScoreError::new(
-                    ErrorCode::InvalidType,
-                    at(),
-                    "expected a number",
-                ));
-            };
-            calibrank::error::finite(*s, at)?;
-            if !seen.insert(d.as_str()) {
-                return Err(ScoreError::new(
-                    ErrorCode::DuplicateId,
-                    at(),
-                    format!("document {d:?} is listed twice for query {q:?}"),
-                ));
-            }
-            list.push((d.clone(), *s));
-        }
-        if run.insert(q.clone(), list).is_some() {
-            return Err(ScoreError::new(
-                ErrorCode::DuplicateId,
-                format!("{field}.{q}"),
-                format!("query {q:?} is listed twice"),
-            ));
-        }
-    }
-    Ok(run)
 }
 
 /// A run serialized as a JSON object in its order.
@@ -260,6 +341,95 @@ mod tests {
 
     fn ids(run: &OrderedRun) -> Vec<&str> {
         run["q"].iter().map(|(d, _)| d.as_str()).collect()
+    }
+
+    /// The sections of one object argument, as js/lab.js writes them.
+    fn sections(
+        qids: &[&str],
+        counts: &[u32],
+        docs: &[&str],
+        scores: &[f64],
+        bad: Option<(&str, &str)>,
+    ) -> Vec<u64> {
+        let mut w = Writer::default();
+        w.strs(qids.iter().copied());
+        w.u32s(counts);
+        w.strs(docs.iter().copied());
+        w.f64s(scores);
+        match bad {
+            None => w.none(),
+            Some((f, m)) => {
+                w.text(f);
+                w.text(m);
+            }
+        }
+        w.bytes()
+            .chunks(8)
+            .map(|c| {
+                let mut word = [0u8; 8];
+                word[..c.len()].copy_from_slice(c);
+                u64::from_le_bytes(word)
+            })
+            .collect()
+    }
+
+    fn decoded(words: &[u64], qrels: bool) -> Result<String> {
+        let mut r = Reader::new(calibrank_wasm_shared::words_as_bytes(words));
+        let Arg::Object(o) = arg(&mut r)? else {
+            panic!("not an object")
+        };
+        let mut budget = Budget::new(calibrank::limits::Limits::default());
+        Ok(if qrels {
+            format!("{:?}", decode_qrels(&o, "qrels", &mut budget)?)
+        } else {
+            format!("{:?}", decode_run(&o, "run", &mut budget)?)
+        })
+    }
+
+    #[test]
+    fn object_sections_decode_in_order_and_stop_where_js_stopped() {
+        let ok = sections(&["q", "p"], &[2, 0], &["b", "a"], &[1.0, 2.0], None);
+        assert_eq!(
+            decoded(&ok, false).unwrap(),
+            r#"{"p": [], "q": [("a", 2.0), ("b", 1.0)]}"#
+        );
+        assert_eq!(
+            decoded(&ok, true).unwrap(),
+            r#"{"p": {}, "q": {"a": 2.0, "b": 1.0}}"#
+        );
+        // A non-finite score before the value of the wrong type is found first.
+        let bad = Some(("run.q.c", "expected a number"));
+        let nan = sections(&["q"], &[1], &["a"], &[f64::NAN], bad);
+        let e = decoded(&nan, false).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::NonFiniteScore, "run.q.a")
+        );
+        let typed = sections(&["q"], &[1], &["a"], &[1.0], bad);
+        let e = decoded(&typed, false).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InvalidType, "run.q.c")
+        );
+        // Judgements take any number.
+        assert!(decoded(&nan, true).is_err_and(|e| e.code == ErrorCode::InvalidType));
+        // Sections that do not agree are the wire's error, not a panic.
+        for words in [
+            sections(&["q"], &[2], &["a"], &[1.0], None),
+            sections(&["q", "p"], &[1], &["a"], &[1.0], None),
+            sections(&["q"], &[1], &["a"], &[], None),
+            sections(&["q"], &[u32::MAX], &["a"], &[1.0], None),
+        ] {
+            assert_eq!(
+                decoded(&words, false).unwrap_err().code,
+                ErrorCode::Internal
+            );
+        }
+        let dup = sections(&["q"], &[2], &["a", "a"], &[1.0, 2.0], None);
+        assert_eq!(
+            decoded(&dup, false).unwrap_err().code,
+            ErrorCode::DuplicateId
+        );
     }
 
     #[test]

@@ -165,23 +165,6 @@ fn parse(
     f(text, w)
 }
 
-/// Decodes a run (JSON) and charges its entries and strings to `budget`.
-fn decode_run(text: &str, field: &str, budget: &mut Budget) -> Result<Run> {
-    let run: Run = json::from_text(text, field)?;
-    charge_run(&run, field, budget)?;
-    Ok(run)
-}
-
-/// Charges a run's entries and the bytes of its ids.
-fn charge_run(run: &Run, field: &str, budget: &mut Budget) -> Result<()> {
-    budget.entries(run.values().map(BTreeMap::len).sum(), field)?;
-    let bytes: usize = run
-        .iter()
-        .map(|(q, docs)| q.len() + docs.keys().map(String::len).sum::<usize>())
-        .sum();
-    budget.text(bytes, field)
-}
-
 /// Options of `evaluate` / `evaluatePerQuery` (besides `limits`).
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -205,11 +188,10 @@ impl EvaluateOptions {
     }
 }
 
-/// Judgements from an argument: decoded from JSON (owned) or a handle's (borrowed).
-/// The qrels of a JSON argument, decoded (`None` for a handle: see [`qrels_arg`]).
+/// The judgements of an object argument, decoded (`None` for a handle: see [`qrels_arg`]).
 fn decode_qrels(arg: Arg<'_>, budget: &mut Budget) -> Result<Option<Run>> {
     match arg {
-        Arg::Text(t, _) => Ok(Some(decode_run(t, "qrels", budget)?)),
+        Arg::Object(o) => Ok(Some(handles::decode_qrels(&o, "qrels", budget)?)),
         Arg::Handle(_) => Ok(None),
     }
 }
@@ -222,11 +204,11 @@ fn qrels_arg<'s>(
     match (owned, arg) {
         (Some(q), _) => Ok(q),
         (None, Arg::Handle(h)) => handles::qrels(store, h, "qrels"),
-        (None, Arg::Text(..)) => Err(ScoreError::new(ErrorCode::Internal, "qrels", "not decoded")),
+        (None, Arg::Object(_)) => Err(ScoreError::new(ErrorCode::Internal, "qrels", "not decoded")),
     }
 }
 
-/// A run from an argument: decoded from JSON (owned) or a handle's (borrowed).
+/// A run from an argument: decoded from an object (owned) or a handle's (borrowed).
 fn run_arg<'s>(
     store: &'s calibrank_wasm_shared::Slab<Stored>,
     arg: Arg<'_>,
@@ -236,12 +218,12 @@ fn run_arg<'s>(
     match (owned, arg) {
         (Some(r), _) => Ok(r),
         (None, Arg::Handle(h)) => handles::run(store, h, field),
-        (None, Arg::Text(..)) => Err(ScoreError::new(ErrorCode::Internal, field, "not decoded")),
+        (None, Arg::Object(_)) => Err(ScoreError::new(ErrorCode::Internal, field, "not decoded")),
     }
 }
 
-/// `evaluate` / `evaluatePerQuery`. In: options, qrels, run (JSON or a handle each),
-/// metrics (JSON). Out: JSON.
+/// `evaluate` / `evaluatePerQuery`. In: options, qrels, run (an object or a handle each,
+/// see [`handles::arg`]), metrics (JSON). Out: JSON.
 ///
 /// A run object is read as ranx's `Run(dict)` reads a dict (its key order, then ranx's
 /// sort); a `Run` handle is already in that order.
@@ -265,7 +247,7 @@ fn evaluate(r: &mut Reader<'_>, w: &mut Writer, per_query: bool) -> Result<()> {
     let names: Vec<&str> = metrics.iter().map(String::as_str).collect();
     let owned_q = decode_qrels(q_arg, &mut budget)?;
     let owned_r = match r_arg {
-        Arg::Text(t, ranked) => Some(handles::decode_run(t, "run", &mut budget, ranked)?),
+        Arg::Object(o) => Some(handles::decode_run(&o, "run", &mut budget)?),
         Arg::Handle(_) => None,
     };
     let ev = handles::with(|store| {
@@ -290,34 +272,20 @@ fn evaluate(r: &mut Reader<'_>, w: &mut Writer, per_query: bool) -> Result<()> {
     }
 }
 
-/// Runs from a runs argument: decoded from a JSON array (each as ranx's `Run(dict)`), or
-/// the handles' (borrowed). Calls `f` with them.
+/// Runs from a runs argument: decoded from objects (each as ranx's `Run(dict)`), or the
+/// handles' (borrowed). Calls `f` with them.
 fn with_runs<T>(
     args: &Args<'_>,
     budget: &mut Budget,
     f: impl FnOnce(&[&OrderedRun]) -> Result<T>,
 ) -> Result<T> {
     match args {
-        Args::Text(t, flags) => {
-            let tree = json::parse(t, "runs")?;
-            let Json::Arr(items) = &tree else {
-                return Err(ScoreError::new(
-                    ErrorCode::InvalidType,
-                    "runs",
-                    "expected an array of runs",
-                ));
-            };
-            budget.limits.check_lists(items.len(), "runs")?;
-            let runs = items
+        Args::Objects(objects) => {
+            budget.limits.check_lists(objects.len(), "runs")?;
+            let runs = objects
                 .iter()
                 .enumerate()
-                .map(|(i, t)| {
-                    let field = format!("runs[{i}]");
-                    let mut run = handles::run_from_tree(t, &field)?;
-                    handles::charge(&run, &field, budget)?;
-                    handles::order(&mut run, flags.get(i) == Some(&1.0));
-                    Ok(run)
-                })
+                .map(|(i, o)| handles::decode_run(o, &format!("runs[{i}]"), budget))
                 .collect::<Result<Vec<OrderedRun>>>()?;
             let refs: Vec<&OrderedRun> = runs.iter().collect();
             f(&refs)
@@ -344,7 +312,8 @@ fn runs_as_maps(args: &Args<'_>, budget: &mut Budget) -> Result<Vec<Run>> {
     })
 }
 
-/// `fuseRuns`. In: options, runs (a JSON array, or a `U32` section of `Run` handles).
+/// `fuseRuns`. In: options, runs (objects, or a `U32` section of `Run` handles: see
+/// [`handles::args`]).
 /// Out: the fused run: JSON (each query's documents in ranx's order) for objects, a new
 /// handle (`U32`) for handles.
 // Not inlined into the dispatch: the engine compiles each operation on its first call,
@@ -376,7 +345,7 @@ fn fuse_runs(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
             w.u32s(&[handles::insert(Stored::Run(fused))]);
             Ok(())
         }
-        Args::Text(..) => handles::write_run(w, &fused),
+        Args::Objects(_) => handles::write_run(w, &fused),
     }
 }
 
@@ -390,7 +359,8 @@ enum Kind {
 }
 
 /// `Run.fromTrec` / `Qrels.fromTrec` / `Run.fromObject` / `Qrels.fromObject`. In:
-/// options, text (TREC or JSON). Out: the handle (U32).
+/// options, then the TREC text or the object (see [`handles::arg`]). Out: the handle
+/// (U32).
 // Not inlined into the dispatch: the engine compiles each operation on its first call,
 // so the first call of one function does not compile all of them.
 #[inline(never)]
@@ -400,20 +370,10 @@ fn new_handle(r: &mut Reader<'_>, w: &mut Writer, kind: Kind) -> Result<()> {
         Kind::QrelsTrec | Kind::QrelsObject => "parseQrels",
     };
     let limits = limits_only(r, function)?;
-    // The text, preceded (objects) by the "in ranx's order" flag of handles::arg.
-    let (text, ranked) = match handles::arg(r)? {
-        Arg::Text(t, ranked) => (t, ranked),
-        Arg::Handle(_) => {
-            return Err(ScoreError::new(
-                ErrorCode::InvalidType,
-                "text",
-                "expected text",
-            ))
-        }
-    };
     let mut budget = Budget::new(limits);
     let stored = match kind {
         Kind::RunTrec | Kind::QrelsTrec => {
+            let text = r.text()?;
             limits.check_total_text(text.len(), "text")?;
             let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
             limits.check_entries(lines, "text")?;
@@ -425,8 +385,20 @@ fn new_handle(r: &mut Reader<'_>, w: &mut Writer, kind: Kind) -> Result<()> {
                 Stored::Qrels(eval::parse_qrels(text)?)
             }
         }
-        Kind::RunObject => Stored::Run(handles::decode_run(text, "run", &mut budget, ranked)?),
-        Kind::QrelsObject => Stored::Qrels(decode_run(text, "qrels", &mut budget)?),
+        Kind::RunObject | Kind::QrelsObject => {
+            let Arg::Object(o) = handles::arg(r)? else {
+                return Err(ScoreError::new(
+                    ErrorCode::InvalidType,
+                    "text",
+                    "expected an object",
+                ));
+            };
+            if kind == Kind::RunObject {
+                Stored::Run(handles::decode_run(&o, "run", &mut budget)?)
+            } else {
+                Stored::Qrels(handles::decode_qrels(&o, "qrels", &mut budget)?)
+            }
+        }
     };
     w.u32s(&[handles::insert(stored)]);
     Ok(())
@@ -482,8 +454,8 @@ fn within_options(e: ScoreError) -> ScoreError {
     }
 }
 
-/// `fitQueryConfidence`. In: options (JSON or NONE), qrels (JSON or a handle), runs (a
-/// JSON array or handles). Out: the model (JSON).
+/// `fitQueryConfidence`. In: options (JSON or NONE), qrels (an object or a handle), runs
+/// (objects or handles). Out: the model (JSON).
 // Not inlined into the dispatch: the engine compiles each operation on its first call,
 // so the first call of one function does not compile all of them.
 #[inline(never)]
@@ -505,7 +477,7 @@ fn fit_query_confidence(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 }
 
 /// `predictQueryConfidence`. In: options (JSON or NONE: `limits` only), model (JSON),
-/// runs (a JSON array or handles). Out: `{ queryId: probability }` (JSON).
+/// runs (objects or handles). Out: `{ queryId: probability }` (JSON).
 // Not inlined into the dispatch: the engine compiles each operation on its first call,
 // so the first call of one function does not compile all of them.
 #[inline(never)]
@@ -543,9 +515,8 @@ mod host {
     }
 }
 
-/// `optimizeFusion`. In: options, qrels (JSON or a handle), runs (a JSON array or
-/// handles), whether to report progress
-/// (F64). Out: the report (JSON).
+/// `optimizeFusion`. In: options, qrels (an object or a handle), runs (objects or
+/// handles), whether to report progress (F64). Out: the report (JSON).
 // Not inlined into the dispatch: the engine compiles each operation on its first call,
 // so the first call of one function does not compile all of them.
 #[inline(never)]
