@@ -322,6 +322,16 @@ export function evaluatePerQuery(qrels, run, metrics, options) {
   return w().call(OP.EVALUATE_PER_QUERY, evaluateInput(qrels, run, metrics, options)).json();
 }
 
+/** `Run.fromObject` for `runs[i]` of a call: its errors named under `runs[i]`, not `run`. */
+function runFromObject(obj, lim, i) {
+  try {
+    return Run.fromObject(obj, { limits: lim });
+  } catch (e) {
+    if (!(e instanceof ScoreError) || !(e.field === "run" || e.field.startsWith("run.") || e.field.startsWith("run["))) throw e;
+    throw scoreError(e.code, `runs[${i}]${e.field.slice(3)}`, e.message);
+  }
+}
+
 /**
  * Writes a runs argument: their handles when every run is a `Run`, else the objects
  * (`objects`: see `RunObjects`), after one "in ranx's order" flag per run. Runs of both
@@ -354,7 +364,7 @@ function runsArgument(input, runs, objects) {
       let r = runs[i];
       if (r instanceof LabObject && !(r instanceof Run)) throw typeError(`runs[${i}]`, "a Run or a plain object");
       if (!(r instanceof Run)) {
-        r = Run.fromObject(r, { limits: lim });
+        r = runFromObject(r, lim, i);
         made.push(r);
       }
       hs[i] = handleOf(r, `runs[${i}]`);

@@ -819,6 +819,17 @@ export function tests(lib, golden) {
     eq(lib.__liveHandles(), live);
   });
 
+  test("runs mixing Run handles and objects name an object's errors under runs[i]", () => {
+    const h = lib.Run.fromObject({ q: { a: 1, b: 0.5 } });
+    const before = lib.__liveHandles();
+    throwsScoreError(lib, () => lib.fuseRuns([h, { q: { d: "x" } }], { method: "rrf" }), "INVALID_TYPE", "runs[1].q.d");
+    throwsScoreError(lib, () => lib.fuseRuns([h, { q: { d: NaN } }], { method: "rrf" }), "NON_FINITE_SCORE", "runs[1].q.d");
+    throwsScoreError(lib, () => lib.fuseRuns([h, 7], { method: "rrf" }), "INVALID_TYPE", "runs[1]");
+    // The objects made into Runs for the call are freed when it fails.
+    eq(lib.__liveHandles(), before);
+    h.free();
+  });
+
   test("run objects cross as typed sections: read once in JSON's key order, no toJSON, the same results and errors", () => {
     const live = lib.__liveHandles();
     // 20 tied documents (numba's quicksort reorders 16 or more) and integer-like ids
