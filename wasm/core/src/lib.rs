@@ -23,7 +23,7 @@ use calibrank::rerank::{CandidateRef, CandidateText, HeuristicConfig};
 use calibrank::timestamp::Timestamp;
 use calibrank_wasm_shared::decode::{self, NormalizeOptions};
 use calibrank_wasm_shared::jsonw::write_json;
-use calibrank_wasm_shared::options::decode_with_limits;
+use calibrank_wasm_shared::options::{decode_with_limits, within_unless};
 use calibrank_wasm_shared::wire::{Numbers, Reader, Strs, Writer};
 
 calibrank_wasm_shared::export_io!(dispatch);
@@ -86,15 +86,6 @@ fn dispatch(op: u32, r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         op::CLASSIFY => classify(r, w),
         op::QUERY_CONFIDENCE => query_confidence(r, w),
         _ => Err(calibrank_wasm_shared::unknown_op(op)),
-    }
-}
-
-/// Prefixes `options.` to an error about an option (not about the data).
-fn in_options(e: ScoreError, data: &[&str]) -> ScoreError {
-    if data.iter().any(|d| e.field.starts_with(d)) {
-        e
-    } else {
-        e.within("options")
     }
 }
 
@@ -353,7 +344,7 @@ fn multi_query(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         ));
     }
     let out = calibrank::multiquery::fuse_multi_query(&queries, &opts)
-        .map_err(|e| in_options(e, &["queries"]))?;
+        .map_err(|e| within_unless(e, "options", &["queries"]))?;
     write_json(w, &out)
 }
 
@@ -495,7 +486,7 @@ fn calibrate(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         decode_with_limits(r.opt_text()?, "options", "calibrate")?;
     let scores = scores_in(r, &limits, "scores")?;
     let out = calibrank::calibrate::calibrate(&scores, &sigmoid)
-        .map_err(|e| in_options(e, &["scores"]))?;
+        .map_err(|e| within_unless(e, "options", &["scores"]))?;
     w.f64s(&out);
     Ok(())
 }
@@ -529,6 +520,6 @@ fn query_confidence(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         decode_with_limits(r.opt_text()?, "options", "queryConfidence")?;
     let scores = scores_in(r, &limits, "scores")?;
     let out = calibrank::confidence::query_confidence(&scores, &opts)
-        .map_err(|e| in_options(e, &["scores"]))?;
+        .map_err(|e| within_unless(e, "options", &["scores"]))?;
     write_json(w, &out)
 }

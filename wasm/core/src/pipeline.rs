@@ -11,6 +11,7 @@ use calibrank::pipeline::{
 use calibrank::rerank::CandidateText;
 use calibrank_wasm_shared::decode;
 use calibrank_wasm_shared::jsonw::write_json;
+use calibrank_wasm_shared::options::within_if;
 use calibrank_wasm_shared::wire::{Reader, Writer};
 use calibrank_wasm_shared::Slab;
 use std::cell::RefCell;
@@ -442,18 +443,8 @@ fn band_code(b: Band) -> u8 {
 /// overflow, a confidence model that does not fit the lists, a stage `runColumnar`
 /// cannot run) under `config`, as the configuration's errors at construction are; the
 /// input's fields (`lists`, `items`, `query`, `now`, `context`, `docs`, ...) stay as they are.
-#[cold]
-#[inline(never)]
 fn in_config(e: ScoreError) -> ScoreError {
-    let f = e.field.as_bytes();
-    let under = |root: &str| {
-        f.starts_with(root.as_bytes()) && matches!(f.get(root.len()), None | Some(b'.' | b'['))
-    };
-    if under("rerank") || under("recency") || under("confidence") {
-        e.within("config")
-    } else {
-        e
-    }
+    within_if(e, "config", &["rerank", "recency", "confidence"])
 }
 
 /// In: the handle, then the input (see [`decode_input`]). Out: result ids (U32: indices

@@ -17,7 +17,7 @@ use calibrank::lab::{eval, fit, optimize, runfusion};
 use calibrank::limits::{Budget, Limits};
 use calibrank::pipeline::Calibration;
 use calibrank_wasm_shared::json::{self, Json};
-use calibrank_wasm_shared::options::{take_limits, with_limits};
+use calibrank_wasm_shared::options::{take_limits, with_limits, within_if, within_unless};
 use calibrank_wasm_shared::wire::{Reader, Writer};
 use calibrank_wasm_shared::write_json;
 use handles::{Arg, Args, Stored};
@@ -441,19 +441,6 @@ fn handle_info(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     })
 }
 
-/// Options errors name `options.*`; errors about the judgements or runs keep their
-/// own field.
-fn within_options(e: ScoreError) -> ScoreError {
-    if ["qrels", "runs", "model"]
-        .iter()
-        .any(|f| e.field.starts_with(f))
-    {
-        e
-    } else {
-        e.within("options")
-    }
-}
-
 /// `fitQueryConfidence`. In: options (JSON or NONE), qrels (an object or a handle), runs
 /// (objects or handles). Out: the model (JSON).
 // Not inlined into the dispatch: the engine compiles each operation on its first call,
@@ -472,7 +459,7 @@ fn fit_query_confidence(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         let qrels = qrels_arg(store, q_arg, &owned_q)?;
         fit::fit_query_confidence(qrels, &runs, &opts)
     })
-    .map_err(within_options)?;
+    .map_err(|e| within_unless(e, "options", &["qrels", "runs", "model"]))?;
     write_json(w, &model)
 }
 
@@ -617,7 +604,8 @@ fn calibration_error(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, opts): (Limits, fit::CalibrationErrorOptions) =
         with_limits(r.opt_text()?, "options", "calibrationError")?;
     let (p, l) = scores_labels(r, &limits, ["probabilities", "labels"])?;
-    let report = fit::calibration_error(p, l, &opts).map_err(|e| option_field(e, &["bins"]))?;
+    let report =
+        fit::calibration_error(p, l, &opts).map_err(|e| within_if(e, "options", &["bins"]))?;
     write_json(w, &report)
 }
 
@@ -630,17 +618,6 @@ fn propose_bands(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         with_limits(r.opt_text()?, "options", "proposeBands")?;
     let (s, l) = scores_labels(r, &limits, ["scores", "labels"])?;
     let proposal = fit::propose_bands(s, l, &opts)
-        .map_err(|e| option_field(e, &["targetPrecision", "folds", "seed"]))?;
+        .map_err(|e| within_if(e, "options", &["targetPrecision", "folds", "seed"]))?;
     write_json(w, &proposal)
-}
-
-/// An error of the checks after decoding that names one of the options (`bins`, as the
-/// Rust API names it) is within `options`, as the decoder's own errors are; errors about
-/// the data keep their field.
-fn option_field(e: ScoreError, options: &[&str]) -> ScoreError {
-    if options.contains(&e.field.as_str()) {
-        e.within("options")
-    } else {
-        e
-    }
 }

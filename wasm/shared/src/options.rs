@@ -2,7 +2,7 @@
 
 use crate::decode::{self, Decode, KWeights};
 use crate::json::{self, Json};
-use calibrank::error::Result;
+use calibrank::error::{Result, ScoreError};
 use calibrank::limits::{Limits, PartialLimits};
 use serde::de::DeserializeOwned;
 
@@ -106,4 +106,67 @@ pub fn k_weights_limits(
     }
     let (limits, o): (Limits, KWeights) = decode_with_limits(r.opt_text()?, "options", function)?;
     Ok((limits, o.k, o.weights))
+}
+
+/// Whether `field` is `root` or a path under it (`root.key`, `root[i]`).
+pub fn is_under(field: &str, root: &str) -> bool {
+    let f = field.as_bytes();
+    f.starts_with(root.as_bytes()) && matches!(f.get(root.len()), None | Some(b'.' | b'['))
+}
+
+/// `e` within `prefix` (`options`, `config`) unless its field is under one of `keep` (the
+/// call's data: `scores`, `queries`, `runs`, ...), for errors of checks made after the
+/// decoding, which name a field as the Rust API does.
+pub fn within_unless(e: ScoreError, prefix: &str, keep: &[&str]) -> ScoreError {
+    if keep.iter().any(|&k| is_under(&e.field, k)) {
+        e
+    } else {
+        e.within(prefix)
+    }
+}
+
+/// `e` within `prefix` when its field is under one of `roots` (the options or the
+/// configuration values the error may name); any other field is the call's data.
+pub fn within_if(e: ScoreError, prefix: &str, roots: &[&str]) -> ScoreError {
+    if roots.iter().any(|&r| is_under(&e.field, r)) {
+        e.within(prefix)
+    } else {
+        e
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use calibrank::error::ErrorCode;
+
+    #[test]
+    fn prefixes_by_the_root_of_the_field() {
+        assert!(is_under("rerank", "rerank"));
+        assert!(is_under("rerank.heuristic", "rerank"));
+        assert!(is_under("runs[1].q", "runs"));
+        assert!(!is_under("reranker", "rerank"));
+        assert!(!is_under("", "rerank"));
+        let e = |f: &str| ScoreError::new(ErrorCode::InvalidConfig, f, "m");
+        assert_eq!(
+            within_if(e("rerank.method"), "config", &["rerank"]).field,
+            "config.rerank.method"
+        );
+        assert_eq!(
+            within_if(e("lists[0]"), "config", &["rerank"]).field,
+            "lists[0]"
+        );
+        assert_eq!(
+            within_unless(e("bins"), "options", &["scores"]).field,
+            "options.bins"
+        );
+        assert_eq!(
+            within_unless(e("scores[3]"), "options", &["scores"]).field,
+            "scores[3]"
+        );
+        assert_eq!(
+            within_unless(e(""), "options", &["scores"]).field,
+            "options"
+        );
+    }
 }
