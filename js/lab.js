@@ -137,8 +137,11 @@ function readRun(value, field, top, outer) {
   let qUnits = 0;
   let dUnits = 0;
   let bad = null;
+  // The key whose path `bad` names: a string of the input, counted against the limits
+  // like the ids (the path crosses as text).
+  let badKey = "";
   const run = asRecord(value);
-  if (run === null) return { qids, counts, docs, scores, qUnits, dUnits, bad: typeError(field, RECORD) };
+  if (run === null) return { qids, counts, docs, scores, qUnits, dUnits, bad: typeError(field, RECORD), badKey };
   // The paths of the objects holding the keys, as the JSON text's errors named them (an
   // object under a Map was not found there: the argument's path).
   const runField = run === value ? field : top;
@@ -151,7 +154,10 @@ function readRun(value, field, top, outer) {
     if (v === value || v === outer) throw cyclic(top);
     const d = asRecord(v);
     if (d === null) {
-      if (bad === null) bad = typeError(`${field}.${q}`, RECORD);
+      if (bad === null) {
+        bad = typeError(`${field}.${q}`, RECORD);
+        badKey = q;
+      }
       continue;
     }
     const docField = d === v && run === value ? `${field}.${q}` : top;
@@ -176,12 +182,15 @@ function readRun(value, field, top, outer) {
         n++;
       } else if (s !== undefined) {
         if (s === v || s === value || s === outer) throw cyclic(top);
-        if (bad === null) bad = typeError(`${field}.${q}.${k}`, "a number");
+        if (bad === null) {
+          bad = typeError(`${field}.${q}.${k}`, "a number");
+          badKey = k;
+        }
       }
     }
     if (keep) counts.push(n);
   }
-  return { qids, counts, docs, scores, qUnits, dUnits, bad };
+  return { qids, counts, docs, scores, qUnits, dUnits, bad, badKey };
 }
 
 /**
@@ -213,13 +222,14 @@ class RunObjects {
     const lim = this.lim;
     if (!lim) return;
     const entries = this.entries + r.docs.length;
-    this.units += r.qUnits + r.dUnits;
+    this.units += r.qUnits + r.dUnits + r.badKey.length;
     if (this.units > lim.maxTotalTextBytes) {
       // Over for sure; the module, counting bytes, may have been over at an earlier object.
       let bytes = 0;
       for (const [o, f] of this.read) {
         for (let i = 0; i < o.qids.length; i++) bytes += utf8Length(o.qids[i]);
         for (let i = 0; i < o.docs.length; i++) bytes += utf8Length(o.docs[i]);
+        bytes += utf8Length(o.badKey);
         if (o !== r) precheck.text(lim, bytes, f);
       }
       precheck.entries(lim, entries, field);
@@ -340,28 +350,30 @@ function runFromObject(obj, lim, i) {
 function runsArgument(input, runs, objects) {
   const lim = objects.lim;
   if (!Array.isArray(runs)) throw typeError("runs", "an array of runs");
-  precheck.lists(lim, runs.length, "runs");
+  // The length and each run read once (a Proxy could answer differently later).
+  const n = runs.length;
+  precheck.lists(lim, n, "runs");
+  const given = new Array(n);
   // Index access only: a spoofed array's methods may not be Array's.
   let some = false;
-  for (let i = 0; i < runs.length; i++) if (isLabObject(runs[i], `runs[${i}]`)) some = true;
+  for (let i = 0; i < n; i++) if (isLabObject((given[i] = runs[i]), `runs[${i}]`)) some = true;
   if (!some) {
-    const rs = new Array(runs.length);
-    const flags = new Float64Array(runs.length);
-    for (let i = 0; i < runs.length; i++) {
-      const r = (rs[i] = runs[i]);
+    const flags = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const r = given[i];
       if (typeof r !== "object" || r === null || Array.isArray(r)) throw typeError(`runs[${i}]`, RECORD);
       if (rankedObjects.has(r)) flags[i] = 1;
     }
     input.f64s(flags);
-    for (let i = 0; i < rs.length; i++) objects.add(input, rs[i], `runs[${i}]`, "runs", runs);
+    for (let i = 0; i < n; i++) objects.add(input, given[i], `runs[${i}]`, "runs", runs);
     return { handles: false, release() {} };
   }
   const made = [];
-  const rs = new Array(runs.length);
-  const hs = new Uint32Array(runs.length);
+  const rs = new Array(n);
+  const hs = new Uint32Array(n);
   try {
-    for (let i = 0; i < runs.length; i++) {
-      let r = runs[i];
+    for (let i = 0; i < n; i++) {
+      let r = given[i];
       if (r instanceof LabObject && !(r instanceof Run)) throw typeError(`runs[${i}]`, "a Run or a plain object");
       if (!(r instanceof Run)) {
         r = runFromObject(r, lim, i);
@@ -377,7 +389,7 @@ function runsArgument(input, runs, objects) {
   // Looked up again when the call is made: a later run's getter (or a later
   // argument's) could have freed a Run and made another in its slot.
   input.u32s(hs).later(() => {
-    for (let i = 0; i < rs.length; i++) hs[i] = handleOf(rs[i], `runs[${i}]`);
+    for (let i = 0; i < n; i++) hs[i] = handleOf(rs[i], `runs[${i}]`);
   });
   return {
     handles: true,

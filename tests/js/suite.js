@@ -830,6 +830,33 @@ export function tests(lib, golden) {
     h.free();
   });
 
+  test("run objects: a wrong-type value's key counts against the limits; runs' length read once", () => {
+    const lim = { limits: { maxTotalTextBytes: 1000, maxTotalEntries: 10 } };
+    const big = "k".repeat(10000);
+    // The key crosses as the error's path: refused before the copy, as the ids are.
+    throwsScoreError(lib, () => lib.evaluate({ q: { a: 1 } }, { q: { [big]: "x" } }, ["ndcg"], lim), "INPUT_TOO_LARGE", "run");
+    throwsScoreError(lib, () => lib.evaluate({ q: { a: 1 } }, { [big]: 5 }, ["ndcg"], lim), "INPUT_TOO_LARGE", "run");
+    throwsScoreError(lib, () => lib.evaluate({ q: { a: 1 } }, { q: { k: "x" } }, ["ndcg"], lim), "INVALID_TYPE", "run.q.k");
+    // A Proxy whose length answers differently on a later read changes nothing.
+    const runs = [{ q: { a: 1, b: 0.5 } }, { q: { a: 0.9, c: 0.4 } }];
+    const want = lib.fuseRuns(runs, { method: "rrf" });
+    const one = lib.fuseRuns([runs[0]], { method: "rrf" });
+    for (let flip = 1; flip <= 10; flip++) {
+      let reads = 0;
+      const p = new Proxy(runs, { get: (t, k) => (k === "length" ? (++reads === flip ? 2 : 1) : t[k]) });
+      const got = (() => {
+        try {
+          return lib.fuseRuns(p, { method: "rrf" });
+        } catch (e) {
+          return e.code;
+        }
+      })();
+      // Read once: two runs when the first read answers 2, else one run, never a mix.
+      assert(reads === 1, `length read ${reads} times`);
+      eq(got, flip === 1 ? want : one);
+    }
+  });
+
   test("run objects cross as typed sections: read once in JSON's key order, no toJSON, the same results and errors", () => {
     const live = lib.__liveHandles();
     // 20 tied documents (numba's quicksort reorders 16 or more) and integer-like ids
