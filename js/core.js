@@ -332,7 +332,7 @@ export function fuseMultiQuery(queries, options) {
   // Typed sections, as `Pipeline.run`'s: each distinct id once (interned here, in order of
   // first occurrence), each hit's id index and score, its timestamp as a kind (0 none,
   // 1 epoch ms, 2 ISO text) with the numbers and the texts in tables of their own.
-  const clean = noInheritedKeys();
+  const clean = noInheritedKeys(HIT_FIELDS);
   const docs = new Array(total);
   const scores = new Array(total);
   const kinds = new Uint8Array(total);
@@ -407,7 +407,7 @@ export function rerank(query, candidates, options) {
   precheck.entries(lim, n, "candidates");
   // Typed sections, as `fuseMultiQuery`'s hits: each candidate read once, its score, which
   // optional texts it has (1 type, 2 summary, 4 content), and its strings in one table.
-  const clean = noInheritedKeys();
+  const clean = noInheritedKeys(CANDIDATE_FIELDS);
   const cs = new Array(n);
   const scores = new Array(n);
   const flags = new Uint8Array(n);
@@ -445,7 +445,22 @@ export function rerank(query, candidates, options) {
   }
   // The query and every candidate's strings against maxTotalTextBytes before the copy, in
   // the order the module charges them.
-  if (lim && query.length + units > lim.maxTotalTextBytes) precheck.strings(lim, [query, ...strs], query.length + units, (k) => candidateString(flags, k));
+  if (lim && query.length + units > lim.maxTotalTextBytes) {
+    // Over for sure: each string's own limit first (the module checks them all before
+    // the total), then the total, on the field the module would name.
+    precheck.oneText(lim, utf8Length(query), "query");
+    for (let i = 0, k = 0; i < n; i++) {
+      precheck.id(lim, utf8Length(strs[k++]), `candidates[${i}].id`);
+      precheck.oneText(lim, utf8Length(strs[k++]), `candidates[${i}].name`);
+      for (let t = 0; t < 3; t++) {
+        if (!(flags[i] & (1 << t))) continue;
+        const v = strs[k++];
+        // (`type` has no limit of its own.)
+        if (t > 0) precheck.oneText(lim, utf8Length(v), `candidates[${i}].${CANDIDATE_TEXTS[t]}`);
+      }
+    }
+    precheck.strings(lim, [query, ...strs], query.length + units, (k) => candidateString(flags, k));
+  }
   const out = w().call(OP.RERANK, new Input().text(opts).text(query).f64s(scores).u8s(flags).strs(strs, units));
   const o = out.u32At();
   const m = out.n;
@@ -493,13 +508,19 @@ const unknownField = (path, key, allowed) =>
   scoreError("UNKNOWN_FIELD", `${path}.${key}`, `unknown field \`${key}\`, expected one of ${[...allowed].join(", ")}`);
 
 const EMPTY = Object.freeze({});
-/** Whether a plain object inherits no enumerable key (nothing added to Object.prototype). */
-function noInheritedKeys() {
+/**
+ * Whether a plain object inherits no enumerable key (nothing added to Object.prototype)
+ * and none of `fields` at all (a non-enumerable one is read by `o.field` too): then the
+ * fields of the caller's objects can be read directly, not through `own`.
+ */
+function noInheritedKeys(fields) {
   for (const _ in EMPTY) return false;
+  if (fields !== undefined) for (let i = 0; i < fields.length; i++) if (fields[i] in EMPTY) return false;
   return true;
 }
 const INPUT_FIELDS = ["query", "lists", "items", "now", "context"];
 const LIST_FIELDS = ["name", "ids", "scores", "weight"];
+const INPUT_AND_LIST_FIELDS = [...INPUT_FIELDS, ...LIST_FIELDS];
 const COLUMNAR_FIELDS = ["docs", "offsets", "nDocs", "weights", "modifiedAt", "now"];
 /** `fields` of `o` read with `own` (keys from Object.prototype left out), as an object. */
 function ownFields(o, fields) {
@@ -542,7 +563,7 @@ function encodeInput(input, lim, holdAbove, lease) {
   // Keys inherited from Object.prototype are not fields. Whether it has an enumerable
   // key is checked once per call; only then is each field read through `own` (a shared
   // helper's keyed loads cost about 10% of (b) at N = 10 when made for every call).
-  const cleanProto = noInheritedKeys();
+  const cleanProto = noInheritedKeys(INPUT_AND_LIST_FIELDS);
   const { query, lists, items, now, context } = cleanProto ? input : ownFields(input, INPUT_FIELDS);
   const strs = [];
   let units = 0;
@@ -978,7 +999,7 @@ export class Pipeline {
   runColumnar(input) {
     this.handle();
     if (!isObject(input)) throw typeError("input", "an object with `docs`, `offsets` and `nDocs`");
-    const { docs: docsIn, offsets: offsetsIn, nDocs, weights, modifiedAt, now } = noInheritedKeys() ? input : ownFields(input, COLUMNAR_FIELDS);
+    const { docs: docsIn, offsets: offsetsIn, nDocs, weights, modifiedAt, now } = noInheritedKeys(COLUMNAR_FIELDS) ? input : ownFields(input, COLUMNAR_FIELDS);
     const lim = this.#limits;
     if (typedArrayKind(docsIn) !== "Uint32Array") throw typeError("docs", "a Uint32Array");
     const docs = plainTyped(docsIn, Uint32Array);

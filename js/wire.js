@@ -348,7 +348,10 @@ export const precheck = {
       for (let j = 0; j < lens[i]; j++, k++) {
         let field = null;
         if (docs[k] === next) {
-          bytes += utf8Length(ids[next++]);
+          // The module checks the id's own length first.
+          const b = utf8Length(ids[next++]);
+          precheck.id(lim, b, `queries[${i}][${j}].id`);
+          bytes += b;
           if (bytes > lim.maxTotalTextBytes) field = `queries[${i}][${j}].id`;
         }
         if (field === null && kinds[k] === 2) {
@@ -380,6 +383,10 @@ export const precheck = {
     if (text.length > bound)
       throw scoreError("INPUT_TOO_LARGE", field, `the JSON text is ${text.length} characters, above ${bound} (4 x limits.maxTotalTextBytes + 64 x limits.maxTotalEntries, of this call's limits or of the defaults, whichever is larger)`);
     return text;
+  },
+  /** One id's UTF-8 length against maxIdBytes. */
+  id(lim, bytes, field) {
+    if (lim && bytes > lim.maxIdBytes) throw tooLarge(field, "the id length in bytes", bytes, lim.maxIdBytes, "maxIdBytes");
   },
   oneText(lim, units, field) {
     if (lim && units > lim.maxTextBytes) throw tooLarge(field, "the text length in bytes", units, lim.maxTextBytes, "maxTextBytes");

@@ -281,6 +281,24 @@ export function tests(lib, golden) {
     big.free();
   });
 
+  test("a non-enumerable field on Object.prototype is not read as an input's field", () => {
+    const base = lib.rerank("q", [{ id: "a", score: 1, name: "n" }]);
+    const hit = lib.fuseMultiQuery([[{ id: "a", score: 1 }]]);
+    const p = new lib.Pipeline({ minConfidence: 0 });
+    const run = p.run({ lists: [{ name: "l", ids: ["a", "b"] }] });
+    for (const [key, value] of [["type", "class"], ["summary", "q"], ["timestamp", "1970-01-01"], ["weight", 5], ["now", 0]]) {
+      Object.defineProperty(Object.prototype, key, { value, enumerable: false, configurable: true, writable: true });
+      try {
+        eq(lib.rerank("q", [{ id: "a", score: 1, name: "n" }]), base, key);
+        eq(lib.fuseMultiQuery([[{ id: "a", score: 1 }]]), hit, key);
+        eq(p.run({ lists: [{ name: "l", ids: ["a", "b"] }] }), run, key);
+      } finally {
+        delete Object.prototype[key];
+      }
+    }
+    p.free();
+  });
+
   test("rerank reads candidates as typed sections: each field once, no JSON", () => {
     const cands = [
       { id: "a", score: 0.5, name: "GraphTraversal", type: "class", summary: "walks a graph" },
