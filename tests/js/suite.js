@@ -351,6 +351,13 @@ export function tests(lib, golden) {
     eq(lib.rerank("alpha", one, tight(21)).length, 1);
     throwsScoreError(lib, () => lib.rerank("alpha".repeat(3), one, tight(10)), "INPUT_TOO_LARGE", "query");
     throwsScoreError(lib, () => lib.rerank("alpha", [{ ...one[0], name: "é".repeat(10) }], tight(20)), "INPUT_TOO_LARGE", "candidates[0].name");
+    // Each string's own limit comes before the total, as in the module (which checks them all first).
+    const both = { limits: { maxTextBytes: 16, maxTotalTextBytes: 20, maxIdBytes: 30 } };
+    const two = [{ id: "a", score: 1, name: "n".repeat(15), summary: "s".repeat(10) }, { id: "b", score: 1, name: "m".repeat(17) }];
+    const e1 = throwsScoreError(lib, () => lib.rerank("q", two, both), "INPUT_TOO_LARGE", "candidates[1].name");
+    assert(e1.message.includes("maxTextBytes"), e1.message);
+    const e2 = throwsScoreError(lib, () => lib.rerank("q", [two[0], { id: "i".repeat(40), score: 1, name: "x" }], both), "INPUT_TOO_LARGE", "candidates[1].id");
+    assert(e2.message.includes("maxIdBytes"), e2.message);
   });
 
   test("numbers in configurations cross bit for bit (safe integers as digits, the rest as bits)", () => {
