@@ -2,7 +2,7 @@
 // tuning, calibration fitting. Its own module (calibrank_lab.wasm); importing the core
 // never loads it. Same boundary as the core (js/wire.js), same ScoreError class.
 import { ScoreError } from "./score_error.js";
-import { ModuleState, Input, precheck, toJson, numbers, scoreError, typeError, own, wellFormedText, wellFormedName, notArray, isMap, utf8Length } from "./wire.js";
+import { ModuleState, Input, precheck, toJson, numbers, scoreError, typeError, own, wellFormedText, wellFormedName, notArray, isMap, mapAsObject, utf8Length } from "./wire.js";
 
 export { ScoreError };
 
@@ -79,7 +79,6 @@ const RECORD = "a record of query id -> document id -> score";
 const objectPrototype = Object.prototype;
 const getPrototypeOf = Object.getPrototypeOf;
 const objectKeys = Object.keys;
-const mapEntries = Map.prototype.entries;
 
 /** Whether `v` holds a primitive (a Number, String, Boolean or BigInt object) or a Date: what JSON.stringify wrote as a primitive (or, for a Date, its toJSON's string). */
 function primitiveLike(v) {
@@ -105,15 +104,8 @@ function asRecord(v) {
   if (typeof v !== "object" || v === null) return null;
   const p = getPrototypeOf(v);
   if (p === objectPrototype) return Array.isArray(v) || ArrayBuffer.isView(v) ? null : v;
-  if (isMap(v)) {
-    // As the replacer: no prototype, so "__proto__" is an own key.
-    const o = Object.create(null);
-    for (const [k, x] of mapEntries.call(v)) {
-      if (typeof k !== "string") return null;
-      o[k] = x;
-    }
-    return o;
-  }
+  // As the replacer: no prototype, so "__proto__" is an own key.
+  if (isMap(v)) return mapAsObject(v);
   if (ArrayBuffer.isView(v) || Array.isArray(v)) return null;
   // Any other object is read by its own enumerable properties, as JSON.stringify read
   // those without toJSON (class instances, null-prototype objects, another realm's).

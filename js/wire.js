@@ -52,6 +52,21 @@ export function isMap(v) {
   }
 }
 
+/**
+ * A Map's entries as an object, as configurations and run objects read a Map (null when
+ * a key is not a string). No prototype: every key is an own property ("__proto__"
+ * included, which on a plain object would replace the prototype: the entry lost, and a
+ * String prototype's read-only indices made later keys throw).
+ */
+export function mapAsObject(m) {
+  const o = Object.create(null);
+  for (const [k, x] of Map.prototype.entries.call(m)) {
+    if (typeof k !== "string") return null;
+    o[k] = x;
+  }
+  return o;
+}
+
 /** A `ScoreError` made on this side of the boundary (messages follow the Rust ones). */
 export function scoreError(code, field, message) {
   return new ScoreError(message, code, field);
@@ -172,17 +187,7 @@ function replacer(key, v) {
       return "\u0000symbol";
     case "object":
       if (v === null) return v;
-      if (isMap(v)) {
-        // No prototype: every key is an own property ("__proto__" included, which on a
-        // plain object would replace the prototype: the entry lost, and a String
-        // prototype's read-only indices made later keys throw).
-        const o = Object.create(null);
-        for (const [k, x] of Map.prototype.entries.call(v)) {
-          if (typeof k !== "string") return "\u0000Map with keys that are not strings";
-          o[k] = x;
-        }
-        return o;
-      }
+      if (isMap(v)) return mapAsObject(v) ?? "\u0000Map with keys that are not strings";
       if (typedArrayKind(v) !== undefined) return Array.from(v);
       return v;
     default:

@@ -234,9 +234,19 @@ impl Limits {
 
     /// Checks the bytes of all the strings of a call together.
     pub fn check_total_text(&self, bytes: usize, field: &str) -> Result<()> {
+        self.check_total_text_with(bytes, || field.into())
+    }
+
+    /// [`Limits::check_total_text`] with the field's name made only for the error (for
+    /// paths built per string on a hot path).
+    pub fn check_total_text_with(
+        &self,
+        bytes: usize,
+        field: impl FnOnce() -> String,
+    ) -> Result<()> {
         if bytes > self.max_total_text_bytes as usize {
             return Err(too_large(
-                field.into(),
+                field(),
                 "the total length of the strings in bytes",
                 bytes,
                 self.max_total_text_bytes,
@@ -397,10 +407,7 @@ impl Budget {
     /// per string on a hot path).
     pub fn text_with(&mut self, bytes: usize, field: impl FnOnce() -> String) -> Result<()> {
         self.text_bytes = self.text_bytes.saturating_add(bytes);
-        if self.text_bytes > self.limits.max_total_text_bytes as usize {
-            return self.limits.check_total_text(self.text_bytes, &field());
-        }
-        Ok(())
+        self.limits.check_total_text_with(self.text_bytes, field)
     }
 
     /// Bytes of strings charged so far.

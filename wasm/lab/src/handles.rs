@@ -167,7 +167,11 @@ struct Docs<'a> {
 impl<'a> Docs<'a> {
     /// Document `j`'s id and score.
     fn get(&self, j: usize) -> Result<(&'a str, f64)> {
-        let s = self.scores.get(j).copied().unwrap_or(f64::NAN);
+        let s = self
+            .scores
+            .get(j)
+            .copied()
+            .ok_or_else(|| wire_error("scores"))?;
         Ok((self.ids.get(self.start + j)?, s))
     }
 }

@@ -386,11 +386,12 @@ fn new_handle(r: &mut Reader<'_>, w: &mut Writer, kind: Kind) -> Result<()> {
             }
         }
         Kind::RunObject | Kind::QrelsObject => {
+            // The JavaScript sends an object's sections here, never a handle.
             let Arg::Object(o) = handles::arg(r)? else {
                 return Err(ScoreError::new(
-                    ErrorCode::InvalidType,
-                    "text",
-                    "expected an object",
+                    ErrorCode::Internal,
+                    "",
+                    "wire: expected an object's sections",
                 ));
             };
             if kind == Kind::RunObject {
