@@ -440,7 +440,7 @@ fn band_code(b: Band) -> u8 {
 }
 
 /// A run's error that names a configuration value (a reranker's multipliers that
-/// overflow, a confidence model that does not fit the lists, a stage `runColumnar`
+/// overflow, a confidence model whose features the lists cannot give, a stage `runColumnar`
 /// cannot run) under `config`, as the configuration's errors at construction are; the
 /// input's fields (`lists`, `items`, `query`, `now`, `context`, `docs`, ...) stay as they are.
 fn in_config(e: ScoreError) -> ScoreError {
