@@ -324,16 +324,6 @@ export function evaluatePerQuery(qrels, run, metrics, options) {
   return w().call(OP.EVALUATE_PER_QUERY, evaluateInput(qrels, run, metrics, options)).json();
 }
 
-/** `Run.fromObject` for `runs[i]` of a call: its errors named under `runs[i]`, not `run`. */
-function runFromObject(obj, lim, i) {
-  try {
-    return Run.fromObject(obj, { limits: lim });
-  } catch (e) {
-    if (!(e instanceof ScoreError) || !(e.field === "run" || e.field.startsWith("run.") || e.field.startsWith("run["))) throw e;
-    throw scoreError(e.code, `runs[${i}]${e.field.slice(3)}`, e.message);
-  }
-}
-
 /**
  * Writes a runs argument: their handles when every run is a `Run`, else the objects
  * (`objects`: see `RunObjects`), after one "in ranx's order" flag per run. Runs of both
@@ -368,7 +358,8 @@ function runsArgument(input, runs, objects) {
       let r = given[i];
       if (r instanceof LabObject && !(r instanceof Run)) throw typeError(`runs[${i}]`, "a Run or a plain object");
       if (!(r instanceof Run)) {
-        r = runFromObject(r, lim, i);
+        // Its errors named under `runs[i]`, where they are in this call.
+        r = new Run(TOKEN, w(), fromObject(OP.RUN_FROM_OBJECT, r, { limits: lim }, `runs[${i}]`, "parseTrecRun"));
         made.push(r);
       }
       hs[i] = handleOf(r, `runs[${i}]`);
@@ -643,7 +634,8 @@ function fromText(op, text, options, fn) {
 function fromObject(op, obj, options, field, fn) {
   if (isLabObject(obj, field)) throw typeError(field, "a plain object (this is already a Run or Qrels)");
   const lim = limitsOf(options, fn);
-  const input = new Input().text(precheck.options(lim, options));
+  // The object's path goes along: the module names its errors under it.
+  const input = new Input().text(precheck.options(lim, options)).text(field);
   argument(input, obj, op === OP.RUN_FROM_OBJECT ? Run : Qrels, field, new RunObjects(lim));
   return w().call(op, input).u32View()[0];
 }

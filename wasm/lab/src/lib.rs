@@ -359,7 +359,8 @@ enum Kind {
 }
 
 /// `Run.fromTrec` / `Qrels.fromTrec` / `Run.fromObject` / `Qrels.fromObject`. In:
-/// options, then the TREC text or the object (see [`handles::arg`]). Out: the handle
+/// options, then the TREC text, or the object's path (TEXT) and the object (see
+/// [`handles::arg`]). Out: the handle
 /// (U32).
 // Not inlined into the dispatch: the engine compiles each operation on its first call,
 // so the first call of one function does not compile all of them.
@@ -386,7 +387,9 @@ fn new_handle(r: &mut Reader<'_>, w: &mut Writer, kind: Kind) -> Result<()> {
             }
         }
         Kind::RunObject | Kind::QrelsObject => {
-            // The JavaScript sends an object's sections here, never a handle.
+            // The object's path (`run`, `qrels`, or `runs[i]` of a call mixing Runs and
+            // objects), then its sections (never a handle).
+            let field = r.text()?;
             let Arg::Object(o) = handles::arg(r)? else {
                 return Err(ScoreError::new(
                     ErrorCode::Internal,
@@ -395,9 +398,9 @@ fn new_handle(r: &mut Reader<'_>, w: &mut Writer, kind: Kind) -> Result<()> {
                 ));
             };
             if kind == Kind::RunObject {
-                Stored::Run(handles::decode_run(&o, "run", &mut budget)?)
+                Stored::Run(handles::decode_run(&o, field, &mut budget)?)
             } else {
-                Stored::Qrels(handles::decode_qrels(&o, "qrels", &mut budget)?)
+                Stored::Qrels(handles::decode_qrels(&o, field, &mut budget)?)
             }
         }
     };
