@@ -15,6 +15,7 @@
 
 use crate::error::{finite, ErrorCode, Result, ScoreError};
 use crate::fuse::{validate_k, FxHashMap, DEFAULT_K};
+use crate::pipeline::TimeRef;
 use crate::timestamp::Timestamp;
 use serde::{Deserialize, Serialize};
 
@@ -29,6 +30,28 @@ pub struct QueryHit {
     /// When the item was created or modified (tie-break: newest first).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timestamp: Option<Timestamp>,
+}
+
+/// A [`QueryHit`] borrowed (what [`fuse_multi_query_refs`] reads: the package's bindings
+/// hand it slices of one string table instead of a `String` per hit).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct QueryHitRef<'a> {
+    /// The item id.
+    pub id: &'a str,
+    /// Similarity score of the item for this query.
+    pub score: f64,
+    /// When the item was created or modified.
+    pub timestamp: Option<TimeRef<'a>>,
+}
+
+impl<'a> From<&'a QueryHit> for QueryHitRef<'a> {
+    fn from(h: &'a QueryHit) -> Self {
+        QueryHitRef {
+            id: &h.id,
+            score: h.score,
+            timestamp: h.timestamp.as_ref().map(TimeRef::from),
+        }
+    }
 }
 
 /// How the per-query scores of one item are combined.
@@ -197,6 +220,18 @@ pub fn fuse_multi_query(
     queries: &[Vec<QueryHit>],
     opts: &MultiQueryOptions,
 ) -> Result<MultiQueryOutput> {
+    let refs: Vec<Vec<QueryHitRef<'_>>> = queries
+        .iter()
+        .map(|hits| hits.iter().map(QueryHitRef::from).collect())
+        .collect();
+    fuse_multi_query_refs(&refs, opts)
+}
+
+/// [`fuse_multi_query`] over borrowed hits.
+pub fn fuse_multi_query_refs(
+    queries: &[Vec<QueryHitRef<'_>>],
+    opts: &MultiQueryOptions,
+) -> Result<MultiQueryOutput> {
     opts.validate()?;
     let mut stats = MultiQueryStats {
         queries: u32::try_from(queries.len()).unwrap_or(u32::MAX),
@@ -210,8 +245,12 @@ pub fn fuse_multi_query(
         for (pos, hit) in hits.iter().enumerate() {
             let field = || format!("queries[{qi}][{pos}]");
             finite(hit.score, || format!("{}.score", field()))?;
-            let ts = match &hit.timestamp {
-                Some(t) => Some(t.to_millis(&format!("{}.timestamp", field()))?),
+            // The field's path is made only for an error (this runs for every hit).
+            let ts = match hit.timestamp {
+                Some(t) => Some(t.to_millis("").map_err(|mut e| {
+                    e.field = format!("{}.timestamp", field());
+                    e
+                })?),
                 None => None,
             };
             if pos >= opts.results_per_query as usize {
@@ -222,14 +261,14 @@ pub fn fuse_multi_query(
                 stats.below_threshold += 1;
                 continue;
             }
-            if seen_here.insert(hit.id.as_str(), ()).is_some() {
+            if seen_here.insert(hit.id, ()).is_some() {
                 stats.duplicates += 1;
                 continue;
             }
             rank += 1;
-            let slot = *index.entry(hit.id.as_str()).or_insert_with(|| {
+            let slot = *index.entry(hit.id).or_insert_with(|| {
                 occurrences.push(Occurrence {
-                    id: hit.id.clone(),
+                    id: hit.id.to_string(),
                     timestamp: None,
                     hits: Vec::new(),
                 });

@@ -17,10 +17,10 @@ use calibrank::confidence::ConfidenceOptions;
 use calibrank::error::{ErrorCode, Result, ScoreError};
 use calibrank::fuse::{rrf_indexed, DEFAULT_K};
 use calibrank::limits::{Budget, Limits};
-use calibrank::multiquery::{MultiQueryOptions, QueryHit};
+use calibrank::multiquery::{MultiQueryOptions, QueryHitRef};
 use calibrank::normalize::NormalizeMethod;
+use calibrank::pipeline::TimeRef;
 use calibrank::rerank::{CandidateRef, CandidateText, HeuristicConfig};
-use calibrank::timestamp::Timestamp;
 use calibrank_wasm_shared::decode::{self, NormalizeOptions};
 use calibrank_wasm_shared::jsonw::write_json;
 use calibrank_wasm_shared::options::{decode_with_limits, within_unless};
@@ -293,7 +293,7 @@ fn multi_query(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         ));
     }
     let mut budget = Budget::new(limits);
-    let mut queries: Vec<Vec<QueryHit>> = Vec::with_capacity(lens.len());
+    let mut queries: Vec<Vec<QueryHitRef<'_>>> = Vec::with_capacity(lens.len());
     let (mut k, mut next_new, mut iso) = (0usize, 0u32, 0usize);
     for (i, &len) in lens.iter().enumerate() {
         let mut hits = Vec::with_capacity(len as usize);
@@ -318,16 +318,16 @@ fn multi_query(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
             let timestamp = match kind {
                 0 => None,
                 // `+ 0.0`: a -0 is 0, as the JSON form read it.
-                1 => Some(Timestamp::Millis(ms + 0.0)),
+                1 => Some(TimeRef::Millis(ms + 0.0)),
                 _ => {
                     let t = isos.get(iso)?;
                     iso += 1;
                     budget.text_with(t.len(), || format!("queries[{i}][{j}].timestamp"))?;
-                    Some(Timestamp::Iso(t.to_string()))
+                    Some(TimeRef::Iso(t))
                 }
             };
-            hits.push(QueryHit {
-                id: id.to_string(),
+            hits.push(QueryHitRef {
+                id,
                 score,
                 timestamp,
             });
@@ -343,7 +343,7 @@ fn multi_query(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
             "wire: query lengths, ids not in order of first occurrence, or timestamps",
         ));
     }
-    let out = calibrank::multiquery::fuse_multi_query(&queries, &opts)
+    let out = calibrank::multiquery::fuse_multi_query_refs(&queries, &opts)
         .map_err(|e| within_unless(e, "options", &["queries"]))?;
     write_json(w, &out)
 }
