@@ -118,17 +118,18 @@ pub fn is_under(field: &str, root: &str) -> bool {
 /// call's data: `scores`, `queries`, `runs`, ...), for errors of checks made after the
 /// decoding, which name a field as the Rust API does.
 pub fn within_unless(e: ScoreError, prefix: &str, keep: &[&str]) -> ScoreError {
-    if keep.iter().any(|&k| is_under(&e.field, k)) {
-        e
-    } else {
-        e.within(prefix)
-    }
+    within_when(e, prefix, keep, false)
 }
 
 /// `e` within `prefix` when its field is under one of `roots` (the options or the
 /// configuration values the error may name); any other field is the call's data.
 pub fn within_if(e: ScoreError, prefix: &str, roots: &[&str]) -> ScoreError {
-    if roots.iter().any(|&r| is_under(&e.field, r)) {
+    within_when(e, prefix, roots, true)
+}
+
+/// `e` within `prefix` when whether its field is under one of `roots` is `under`.
+fn within_when(e: ScoreError, prefix: &str, roots: &[&str], under: bool) -> ScoreError {
+    if roots.iter().any(|&r| is_under(&e.field, r)) == under {
         e.within(prefix)
     } else {
         e
