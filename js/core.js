@@ -386,13 +386,14 @@ export function fuseMultiQuery(queries, options) {
   return w().call(OP.MULTI_QUERY, input).json();
 }
 
-const HIT_KEYS = new Set(["id", "score", "timestamp"]);
 const HIT_FIELDS = ["id", "score", "timestamp"];
+const HIT_KEYS = new Set(HIT_FIELDS);
 const missingField = (path, key) => scoreError("INVALID_CONFIG", `${path}.${key}`, `missing field \`${key}\``);
 
-const CANDIDATE_KEYS = new Set(["id", "score", "name", "type", "summary", "content"]);
-const CANDIDATE_FIELDS = ["id", "score", "name", "type", "summary", "content"];
+/** A candidate's optional texts, in the order of their flag bits (1, 2, 4) and of the string table. */
 const CANDIDATE_TEXTS = ["type", "summary", "content"];
+const CANDIDATE_FIELDS = ["id", "score", "name", ...CANDIDATE_TEXTS];
+const CANDIDATE_KEYS = new Set(CANDIDATE_FIELDS);
 
 /** Heuristic multiplicative rerank: `{ id, originalScore, rerankedScore, factors }`, best first. */
 export function rerank(query, candidates, options) {
@@ -501,9 +502,7 @@ function candidateString(flags, k) {
 
 // ------------------------------------------------------------------ Pipeline
 
-const LIST_KEYS = new Set(["name", "ids", "scores", "weight"]);
 const ITEM_KEYS = new Set(["name", "type", "summary", "content", "modifiedAt", "fiscalYear", "crossEncoderScore"]);
-const INPUT_KEYS = new Set(["query", "lists", "items", "now", "context"]);
 const unknownField = (path, key, allowed) =>
   scoreError("UNKNOWN_FIELD", `${path}.${key}`, `unknown field \`${key}\`, expected one of ${[...allowed].join(", ")}`);
 
@@ -520,6 +519,8 @@ function noInheritedKeys(fields) {
 }
 const INPUT_FIELDS = ["query", "lists", "items", "now", "context"];
 const LIST_FIELDS = ["name", "ids", "scores", "weight"];
+const INPUT_KEYS = new Set(INPUT_FIELDS);
+const LIST_KEYS = new Set(LIST_FIELDS);
 const INPUT_AND_LIST_FIELDS = [...INPUT_FIELDS, ...LIST_FIELDS];
 const COLUMNAR_FIELDS = ["docs", "offsets", "nDocs", "weights", "modifiedAt", "now"];
 /** `fields` of `o` read with `own` (keys from Object.prototype left out), as an object. */
