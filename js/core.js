@@ -987,8 +987,7 @@ export class Pipeline {
     };
     const profile = out.text();
     if (profile !== undefined) stats.bandProfile = profile;
-    const explain = out.json();
-    if (explain !== undefined) for (let i = 0; i < n; i++) results[i].explain = explain[i];
+    explanations(out, results, e, profile);
     const outcome = outcomeAt(out, confidence);
     return { results, confidence, outcome, stats };
   }
@@ -1052,6 +1051,75 @@ export class Pipeline {
   }
 }
 
+
+/** A number as the JSON text of explanations gave it: non-finite values as `null`. */
+const finite = (v) => (v - v === 0 ? v : null);
+
+/**
+ * Each result's `explain`, built from the module's numbers (two sections, or two NONE
+ * when the pipeline does not explain; layout in wasm/core/src/pipeline.rs,
+ * `write_explanations`), with the keys in the order they always had. List names are the
+ * input's (`e`, as `encodeInput` made it); the band profile is the stats'.
+ */
+function explanations(out, results, e, profile) {
+  const at = out.u32At();
+  const fat = out.f64At();
+  if (at < 0) return;
+  const { u32, f64 } = out.w;
+  const names = (i) => e.strs[e.listTable[5 * i]];
+  let p = at;
+  let q = fat;
+  for (let r = 0; r < results.length; r++) {
+    const nc = u32[p];
+    const kind = u32[p + 1];
+    const band = BAND[u32[p + 2]];
+    const hasProfile = u32[p + 3] !== 0;
+    p += 4;
+    const contributions = new Array(nc);
+    for (let j = 0; j < nc; j++, p += 3, q += 3) {
+      const c = { list: names(u32[p]), rank: u32[p + 1], weight: finite(f64[q]), contribution: finite(f64[q + 1]) };
+      if (u32[p + 2] !== 0) c.listScore = finite(f64[q + 2]);
+      contributions[j] = c;
+    }
+    const fused = finite(f64[q]);
+    const recencyMultiplier = finite(f64[q + 1]);
+    const afterRecency = finite(f64[q + 2]);
+    q += 3;
+    let rerank;
+    if (kind === 1) {
+      rerank = {
+        method: "heuristic",
+        factors: {
+          exactName: finite(f64[q]),
+          nameTerms: finite(f64[q + 1]),
+          summaryTerms: finite(f64[q + 2]),
+          shortContent: finite(f64[q + 3]),
+          entityType: finite(f64[q + 4]),
+          multiplier: finite(f64[q + 5]),
+        },
+      };
+      q += 6;
+    } else if (kind === 2) {
+      rerank = { method: "cross_encoder", raw: finite(f64[q]), normalized: finite(f64[q + 1]) };
+      q += 2;
+    } else rerank = { method: "none" };
+    const x = {
+      contributions,
+      fused,
+      recencyMultiplier,
+      afterRecency,
+      rerank,
+      rerankRecencyMultiplier: finite(f64[q]),
+      afterRerank: finite(f64[q + 1]),
+      normalized: finite(f64[q + 2]),
+      calibrated: finite(f64[q + 3]),
+      band,
+    };
+    q += 4;
+    if (hasProfile) x.bandProfile = profile;
+    results[r].explain = x;
+  }
+}
 
 /** Pipelines alive in the module (for leak tests). */
 export function __livePipelines() {

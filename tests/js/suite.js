@@ -589,6 +589,67 @@ export function tests(lib, golden) {
     assert(five.every((r) => r.explain === undefined), "no explain");
   });
 
+  test("Pipeline: explanations come back as numbers (no JSON text), with every method's keys in order", () => {
+    const input = {
+      query: "auth token",
+      lists: [
+        { name: "semantic", ids: ["x", "y", "w"], scores: [-0, 2, 1] },
+        { name: "keyword", ids: ["x", "z"], weight: 2 },
+      ],
+      items: {
+        x: { crossEncoderScore: 1, name: "authToken", summary: "the auth token" },
+        y: { crossEncoderScore: -2, type: "class" },
+        z: { crossEncoderScore: 3, summary: "token" },
+        w: { crossEncoderScore: 0 },
+      },
+      context: { taskClass: "code" },
+    };
+    const bands = { profiles: [{ name: "code", taskClass: "code", highFloor: 0.6, degradedFloor: 0.2 }] };
+    const base = { topK: 4, topN: 4, minConfidence: 0, bands };
+    const parse = JSON.parse;
+    const runWithoutJson = (cfg, x = input) => {
+      const p = new lib.Pipeline(cfg);
+      JSON.parse = () => {
+        throw new Error("JSON.parse called");
+      };
+      try {
+        return p.run(x);
+      } finally {
+        JSON.parse = parse;
+        p.free();
+      }
+    };
+    const keys = ["contributions", "fused", "recencyMultiplier", "afterRecency", "rerank", "rerankRecencyMultiplier", "afterRerank", "normalized", "calibrated", "band"];
+    const ce = runWithoutJson({ ...base, rerank: { method: "cross_encoder" } });
+    eq(ce.results.length, 4);
+    for (const r of ce.results) {
+      eq(Object.keys(r.explain), [...keys, "bandProfile"], "explain keys");
+      eq(r.explain.bandProfile, "code");
+      eq(r.explain.band, r.band);
+      eq(r.explain.calibrated, r.score);
+      eq(Object.keys(r.explain.rerank), ["method", "raw", "normalized"]);
+      eq(r.explain.rerank.raw, input.items[r.id].crossEncoderScore);
+      // Min-max over the pool's raw scores (-2 to 3).
+      eq(r.explain.rerank.normalized, (input.items[r.id].crossEncoderScore + 2) / 5);
+    }
+    const x = ce.results.find((r) => r.id === "x").explain;
+    eq(x.contributions, [
+      { list: "semantic", rank: 1, weight: 1, contribution: 1 / 61, listScore: 0 },
+      { list: "keyword", rank: 1, weight: 2, contribution: 2 / 61 },
+    ]);
+    eq(x.contributions.map(Object.keys), [["list", "rank", "weight", "contribution", "listScore"], ["list", "rank", "weight", "contribution"]]);
+    assert(Object.is(x.contributions[0].listScore, -0), "a list score of -0 stays -0");
+    eq(x.fused, 1 / 61 + 2 / 61);
+    const h = runWithoutJson({ ...base, rerank: { method: "heuristic" } }).results.find((r) => r.id === "x").explain;
+    eq(Object.keys(h.rerank), ["method", "factors"]);
+    eq(h.rerank.method, "heuristic");
+    eq(Object.keys(h.rerank.factors), ["exactName", "nameTerms", "summaryTerms", "shortContent", "entityType", "multiplier"]);
+    assert(h.rerank.factors.nameTerms > 1 && h.rerank.factors.summaryTerms > 1, "the name and summary matched");
+    const none = runWithoutJson({ topK: 4, topN: 4, minConfidence: 0 }).results[0].explain;
+    eq(Object.keys(none), keys, "no band profile: no key");
+    eq(none.rerank, { method: "none" });
+  });
+
   test("fuseMultiQuery: seed 001 examples", () => {
     const q1 = [{ id: "B", score: 0.88 }, { id: "x", score: 0.87 }, { id: "A", score: 0.85 }];
     const q2 = [{ id: "A", score: 0.92 }];

@@ -6,7 +6,7 @@ use calibrank::error::{ErrorCode, Result, ScoreError};
 use calibrank::limits::Limits;
 use calibrank::pipeline::{
     split_offsets, ColumnarInput, InputRef, Interned, ItemRef, ListRef, Outcome, OutcomeKind,
-    OutcomeSource, Pipeline, PipelineConfig, PoolTexts, TimeRef,
+    OutcomeSource, Pipeline, PipelineConfig, PipelineResult, PoolTexts, RerankExplain, TimeRef,
 };
 use calibrank::rerank::CandidateText;
 use calibrank_wasm_shared::decode;
@@ -431,6 +431,73 @@ fn outcome_codes(o: &Outcome) -> [u8; 2] {
     [kind, source]
 }
 
+/// Each result's explanation as numbers (js/core.js builds the objects): a U32 section
+/// with, per result, `[contributions, rerank (0 none, 1 heuristic, 2 cross-encoder),
+/// band (as [`band_code`]), has band profile]` then `[list index, rank, has list score]`
+/// per contribution; and an F64 section with, per result, `[weight, contribution, list score
+/// or 0]` per contribution, then `fused, recencyMultiplier, afterRecency`, the rerank
+/// values (none; the six heuristic factors; raw and normalized), then
+/// `rerankRecencyMultiplier, afterRerank, normalized, calibrated`. The band profile is
+/// the stats' (the run gives both the same). A result without an explanation (none
+/// when explaining) is an internal error.
+fn write_explanations(w: &mut Writer, results: &[PipelineResult], names: &[&str]) -> Result<()> {
+    let internal = |what| ScoreError::new(ErrorCode::Internal, "", what);
+    let mut u = Vec::with_capacity(results.len() * 10);
+    let mut f = Vec::with_capacity(results.len() * 20);
+    for x in results {
+        let e = x
+            .explain
+            .as_ref()
+            .ok_or_else(|| internal("a result without its explanation"))?;
+        let (kind, values): (u32, &[f64]) = match &e.rerank {
+            RerankExplain::None => (0, &[]),
+            RerankExplain::Heuristic { factors: h } => (
+                1,
+                &[
+                    h.exact_name,
+                    h.name_terms,
+                    h.summary_terms,
+                    h.short_content,
+                    h.entity_type,
+                    h.multiplier,
+                ],
+            ),
+            RerankExplain::CrossEncoder { raw, normalized } => (2, &[*raw, *normalized]),
+        };
+        u.extend_from_slice(&[
+            e.contributions.len() as u32,
+            kind,
+            u32::from(band_code(e.band)),
+            u32::from(e.band_profile.is_some()),
+        ]);
+        // Contributions come in list order, one per list at most: the next list of that
+        // name is the one (lists of the same name give the same name back).
+        let mut next = 0;
+        for c in &e.contributions {
+            let i = names
+                .iter()
+                .skip(next)
+                .position(|&n| n == c.list)
+                .map(|p| next + p)
+                .ok_or_else(|| internal("a contribution of no list"))?;
+            next = i + 1;
+            u.extend_from_slice(&[i as u32, c.rank, u32::from(c.list_score.is_some())]);
+            f.extend_from_slice(&[c.weight, c.contribution, c.list_score.unwrap_or(0.0)]);
+        }
+        f.extend_from_slice(&[e.fused, e.recency_multiplier, e.after_recency]);
+        f.extend_from_slice(values);
+        f.extend_from_slice(&[
+            e.rerank_recency_multiplier,
+            e.after_rerank,
+            e.normalized,
+            e.calibrated,
+        ]);
+    }
+    w.u32s(&u);
+    w.f64s(&f);
+    Ok(())
+}
+
 fn band_code(b: Band) -> u8 {
     match b {
         Band::Miss => 0,
@@ -451,7 +518,8 @@ fn in_config(e: ScoreError) -> ScoreError {
 /// into the input's distinct ids, which come first in its string table),
 /// scores (F64), bands (U8), confidence (F64: weightedTop5, expectedPrecision,
 /// atLeastOneRelevant, k), stats (U32, in `PipelineStats` order), duplicates (U32),
-/// band profile (TEXT or NONE), explanations (JSON array or NONE), outcome (U8: see
+/// band profile (TEXT or NONE), explanations (U32 and F64, see [`write_explanations`];
+/// NONE and NONE when not explaining), outcome (U8: see
 /// [`outcome_codes`]).
 // Not inlined into the dispatch: the engine compiles each operation on its first call,
 // so the first call of one function does not compile all of them.
@@ -461,6 +529,13 @@ pub fn run(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     with(h, |p| {
         let mut context = None;
         let (input, held) = decode_input(r, &p.config().limits, &mut context)?;
+        // The list names, to number each explanation's contributions by list (only
+        // when explaining: the input moves into the run).
+        let names: Vec<&str> = if p.config().explain {
+            input.lists.iter().map(|l| l.name).collect()
+        } else {
+            Vec::new()
+        };
         let out = if held {
             p.run_owned_with_texts(input, &mut JsTexts::default())
         } else {
@@ -501,9 +576,9 @@ pub fn run(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
             None => w.none(),
         }
         if p.config().explain {
-            let explains: Vec<_> = out.results.iter().map(|x| &x.explain).collect();
-            write_json(w, &explains)?;
+            write_explanations(w, &out.results, &names)?;
         } else {
+            w.none();
             w.none();
         }
         w.u8s(&outcome_codes(&out.outcome));
