@@ -383,7 +383,45 @@ export function fuseMultiQuery(queries, options) {
   }
   precheck.hitTexts(lim, ids, units, isoTexts, isoUnits, lens, docs, kinds);
   const input = new Input().text(opts).u32s(lens).u32s(docs).strs(ids, units).f64s(scores).u8s(kinds).f64s(millis).strs(isoTexts, isoUnits);
-  return w().call(OP.MULTI_QUERY, input).json();
+  const out = w().call(OP.MULTI_QUERY, input);
+  // The results' ids come back as indices into `ids` (the caller's strings), the
+  // numbers as typed sections (wasm/core/src/lib.rs, `multi_query`); the objects keep
+  // the keys in the order they always had.
+  const { u32, f64 } = out.w;
+  const d = out.u32At();
+  const n = out.n;
+  const sc = out.f64At();
+  const st = out.u32At();
+  const mean = f64[out.f64At()];
+  const vu = out.u32At();
+  const vf = out.f64At();
+  const results = new Array(n);
+  for (let i = 0, p = vu, q = vf; i < n; i++) {
+    const r = { id: ids[u32[d + i]], score: f64[sc + i] };
+    if (vu >= 0) {
+      const c = u32[p++];
+      const queryScores = {};
+      const queryRanks = {};
+      for (let j = 0; j < c; j++, p += 2, q++) {
+        queryScores[u32[p]] = f64[q];
+        queryRanks[u32[p]] = u32[p + 1];
+      }
+      r.queryScores = queryScores;
+      r.queryRanks = queryRanks;
+      r.appearedInQueryCount = c;
+    }
+    results[i] = r;
+  }
+  const stats = {
+    queries: u32[st],
+    uniqueItems: u32[st + 1],
+    itemsInMultipleQueries: u32[st + 2],
+    meanQueriesPerItem: mean,
+    belowThreshold: u32[st + 3],
+    beyondResultsPerQuery: u32[st + 4],
+    duplicates: u32[st + 5],
+  };
+  return { results, stats };
 }
 
 const HIT_FIELDS = ["id", "score", "timestamp"];

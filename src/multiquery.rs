@@ -186,11 +186,27 @@ pub struct MultiQueryOutput {
     pub stats: MultiQueryStats,
 }
 
-struct Occurrence {
-    id: String,
+struct Occurrence<'a> {
+    id: &'a str,
+    /// The hit that brought the item in: (query index, position in that query).
+    first: (u32, u32),
     timestamp: Option<f64>,
     /// (query index, score, rank), in query order.
     hits: Vec<(u32, f64, u32)>,
+}
+
+/// One fused item of [`fuse_multi_query_fused`], its id borrowed from the hits.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fused<'a> {
+    /// The id.
+    pub id: &'a str,
+    /// The hit that brought the item in (the first that passed `resultsPerQuery`, the
+    /// threshold and the duplicate rule): (query index, position in that query).
+    pub first: (u32, u32),
+    /// Combined score.
+    pub score: f64,
+    /// (query index, similarity score, 1-based rank after filtering), in query order.
+    pub hits: Vec<(u32, f64, u32)>,
 }
 
 /// RRF: `sum_q 1 / (k + rank_q)`.
@@ -232,17 +248,53 @@ pub fn fuse_multi_query_refs(
     queries: &[Vec<QueryHitRef<'_>>],
     opts: &MultiQueryOptions,
 ) -> Result<MultiQueryOutput> {
+    let (fused, stats) = fuse_multi_query_fused(queries, opts)?;
+    let verbose = opts.verbose;
+    let results = fused
+        .into_iter()
+        .map(|f| MultiQueryResult {
+            id: f.id.to_string(),
+            score: f.score,
+            // Inserted one by one: `collect` into a map sorts (a std sort per type).
+            query_scores: verbose.then(|| {
+                let mut m = std::collections::BTreeMap::new();
+                for &(q, s, _) in &f.hits {
+                    m.insert(q.to_string(), s);
+                }
+                m
+            }),
+            query_ranks: verbose.then(|| {
+                let mut m = std::collections::BTreeMap::new();
+                for &(q, _, r) in &f.hits {
+                    m.insert(q.to_string(), r);
+                }
+                m
+            }),
+            appeared_in_query_count: verbose
+                .then(|| u32::try_from(f.hits.len()).unwrap_or(u32::MAX)),
+        })
+        .collect();
+    Ok(MultiQueryOutput { results, stats })
+}
+
+/// [`fuse_multi_query_refs`]'s results before they become [`MultiQueryResult`]s: best
+/// first, at most `limit`, each with the hit that brought it in and every hit that
+/// counted (for callers that number ids themselves, as the package's JavaScript does).
+pub fn fuse_multi_query_fused<'a>(
+    queries: &[Vec<QueryHitRef<'a>>],
+    opts: &MultiQueryOptions,
+) -> Result<(Vec<Fused<'a>>, MultiQueryStats)> {
     opts.validate()?;
     let mut stats = MultiQueryStats {
         queries: u32::try_from(queries.len()).unwrap_or(u32::MAX),
         ..Default::default()
     };
     let mut index: FxHashMap<&str, usize> = FxHashMap::default();
-    let mut occurrences: Vec<Occurrence> = Vec::new();
+    let mut occurrences: Vec<Occurrence<'a>> = Vec::new();
     for (qi, hits) in (0u32..).zip(queries) {
         let mut rank = 0u32;
         let mut seen_here: FxHashMap<&str, ()> = FxHashMap::default();
-        for (pos, hit) in hits.iter().enumerate() {
+        for (pos, hit) in (0u32..).zip(hits) {
             let field = || format!("queries[{qi}][{pos}]");
             finite(hit.score, || format!("{}.score", field()))?;
             // The field's path is made only for an error (this runs for every hit).
@@ -253,7 +305,7 @@ pub fn fuse_multi_query_refs(
                 })?),
                 None => None,
             };
-            if pos >= opts.results_per_query as usize {
+            if pos >= opts.results_per_query {
                 stats.beyond_results_per_query += 1;
                 continue;
             }
@@ -268,7 +320,8 @@ pub fn fuse_multi_query_refs(
             rank += 1;
             let slot = *index.entry(hit.id).or_insert_with(|| {
                 occurrences.push(Occurrence {
-                    id: hit.id.to_string(),
+                    id: hit.id,
+                    first: (qi, pos),
                     timestamp: None,
                     hits: Vec::new(),
                 });
@@ -294,7 +347,7 @@ pub fn fuse_multi_query_refs(
         total_hits as f64 / occurrences.len() as f64
     };
 
-    let scored: Vec<(f64, Occurrence)> = occurrences
+    let scored: Vec<(f64, Occurrence<'a>)> = occurrences
         .into_iter()
         .map(|o| {
             let s = match opts.method {
@@ -329,40 +382,22 @@ pub fn fuse_multi_query_refs(
             (None, Some(_)) => std::cmp::Ordering::Greater,
             (None, None) => std::cmp::Ordering::Equal,
         }
-        .then_with(|| a.id.cmp(&b.id)),
+        .then_with(|| a.id.cmp(b.id)),
         _ => std::cmp::Ordering::Equal,
     });
     keyed.truncate(opts.limit as usize);
-    let mut slots: Vec<Option<(f64, Occurrence)>> = scored.into_iter().map(Some).collect();
-    let results = keyed
+    let mut slots: Vec<Option<(f64, Occurrence<'a>)>> = scored.into_iter().map(Some).collect();
+    let fused = keyed
         .iter()
         .filter_map(|&(_, i)| slots.get_mut(i as usize).and_then(Option::take))
-        .map(|(score, o)| {
-            let verbose = opts.verbose;
-            MultiQueryResult {
-                score,
-                // Inserted one by one: `collect` into a map sorts (a std sort per type).
-                query_scores: verbose.then(|| {
-                    let mut m = std::collections::BTreeMap::new();
-                    for &(q, s, _) in &o.hits {
-                        m.insert(q.to_string(), s);
-                    }
-                    m
-                }),
-                query_ranks: verbose.then(|| {
-                    let mut m = std::collections::BTreeMap::new();
-                    for &(q, _, r) in &o.hits {
-                        m.insert(q.to_string(), r);
-                    }
-                    m
-                }),
-                appeared_in_query_count: verbose
-                    .then(|| u32::try_from(o.hits.len()).unwrap_or(u32::MAX)),
-                id: o.id,
-            }
+        .map(|(score, o)| Fused {
+            id: o.id,
+            first: o.first,
+            score,
+            hits: o.hits,
         })
         .collect();
-    Ok(MultiQueryOutput { results, stats })
+    Ok((fused, stats))
 }
 
 #[cfg(test)]
@@ -385,6 +420,32 @@ mod tests {
     }
     fn score_of(out: &MultiQueryOutput, id: &str) -> f64 {
         out.results.iter().find(|r| r.id == id).unwrap().score
+    }
+
+    #[test]
+    fn fused_items_name_the_hit_that_brought_them_in() {
+        // "b" is below the threshold in query 0 and a repeat at position 1 of query 1:
+        // it comes in with query 1's position 2.
+        let q0 = [hit("a", 0.9), hit("b", 0.1)];
+        let q1 = [hit("c", 0.8), hit("c", 0.7), hit("b", 0.6)];
+        let queries: Vec<Vec<QueryHitRef<'_>>> = [&q0[..], &q1[..]]
+            .iter()
+            .map(|q| q.iter().map(QueryHitRef::from).collect())
+            .collect();
+        let o = MultiQueryOptions {
+            similarity_threshold: 0.5,
+            ..opts(MultiQueryMethod::ScoreMax)
+        };
+        let (fused, stats) = fuse_multi_query_fused(&queries, &o).unwrap();
+        let firsts: Vec<(&str, (u32, u32))> = fused.iter().map(|f| (f.id, f.first)).collect();
+        assert_eq!(firsts, [("a", (0, 0)), ("c", (1, 0)), ("b", (1, 2))]);
+        assert_eq!(fused[2].hits, [(1, 0.6, 2)]);
+        assert_eq!((stats.below_threshold, stats.duplicates), (1, 1));
+        // The owned output is the same fusion.
+        let out = fuse_multi_query_refs(&queries, &o).unwrap();
+        let ids: Vec<&str> = out.results.iter().map(|r| r.id.as_str()).collect();
+        assert_eq!(ids, ["a", "c", "b"]);
+        assert_eq!(out.results[2].query_ranks.as_ref().unwrap()["1"], 2);
     }
 
     #[test]

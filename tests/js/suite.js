@@ -650,6 +650,45 @@ export function tests(lib, golden) {
     eq(none.rerank, { method: "none" });
   });
 
+  test("fuseMultiQuery: the output comes back as numbers (no JSON text), keys in their order", () => {
+    const parse = JSON.parse;
+    const fuse = (q, o) => {
+      JSON.parse = () => {
+        throw new Error("JSON.parse called");
+      };
+      try {
+        return lib.fuseMultiQuery(q, o);
+      } finally {
+        JSON.parse = parse;
+      }
+    };
+    // "b" first reached in query 1 (query 0's "b" is below the threshold): its id is
+    // the one that brought it in, not the first seen.
+    const q0 = [{ id: "a", score: 0.9 }, { id: "b", score: 0.1 }, { id: "a", score: 0.8 }];
+    const q1 = [{ id: "b", score: -0 }, { id: "c", score: 0.7 }];
+    const q2 = [{ id: "c", score: 0.6 }, { id: "a", score: 0.5 }];
+    const out = fuse([q0, q1, q2, [], q0, q0, q0, q0, q0, q0, q0], { method: "score_max", similarityThreshold: -1, verbose: true });
+    eq(Object.keys(out), ["results", "stats"]);
+    eq(Object.keys(out.stats), ["queries", "uniqueItems", "itemsInMultipleQueries", "meanQueriesPerItem", "belowThreshold", "beyondResultsPerQuery", "duplicates"]);
+    eq(out.stats.queries, 11);
+    eq(out.stats.uniqueItems, 3);
+    eq(out.stats.duplicates, 8);
+    const a = out.results.find((r) => r.id === "a");
+    eq(Object.keys(a), ["id", "score", "queryScores", "queryRanks", "appearedInQueryCount"]);
+    // Query indices as keys, in numeric order (10 after 2), as the JSON text gave them.
+    eq(Object.keys(a.queryScores), ["0", "2", "4", "5", "6", "7", "8", "9", "10"]);
+    eq(a.queryScores[2], 0.5);
+    eq(a.queryRanks[2], 2);
+    eq(a.appearedInQueryCount, 9);
+    const b = out.results.find((r) => r.id === "b");
+    assert(Object.is(b.queryScores[1], -0), "a similarity of -0 stays -0");
+    const plain = fuse([q0, q1], { similarityThreshold: 0.5 });
+    eq(plain.results.map((r) => Object.keys(r)), [["id", "score"], ["id", "score"]]);
+    eq(plain.results.map((r) => r.id), ["a", "c"]);
+    eq(plain.stats.belowThreshold, 2);
+    eq(plain.stats.meanQueriesPerItem, 1);
+  });
+
   test("fuseMultiQuery: seed 001 examples", () => {
     const q1 = [{ id: "B", score: 0.88 }, { id: "x", score: 0.87 }, { id: "A", score: 0.85 }];
     const q2 = [{ id: "A", score: 0.92 }];

@@ -272,7 +272,11 @@ fn interned_lists<'a>(
 /// `fuseMultiQuery`. In: options (JSON), the queries' lengths (U32), each hit's id index
 /// (U32, ids numbered in order of first occurrence), the distinct ids (STRS), the scores
 /// (F64), each timestamp's kind (U8: 0 none, 1 epoch ms, 2 ISO text), the epoch ms (F64,
-/// one per hit), the ISO texts (STRS, in hit order). Out: the output (JSON).
+/// one per hit), the ISO texts (STRS, in hit order). Out: the results' id indices (U32),
+/// scores (F64), the stats (U32: queries, uniqueItems, itemsInMultipleQueries,
+/// belowThreshold, beyondResultsPerQuery, duplicates; F64: meanQueriesPerItem), and when
+/// verbose each result's hits (U32: count, then query index and rank per hit; F64: their
+/// scores), else NONE and NONE.
 // Not inlined into the dispatch: the engine compiles each operation on its first call,
 // so the first call of one function does not compile all of them.
 #[inline(never)]
@@ -343,9 +347,56 @@ fn multi_query(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
             "wire: query lengths, ids not in order of first occurrence, or timestamps",
         ));
     }
-    let out = calibrank::multiquery::fuse_multi_query_refs(&queries, &opts)
+    let (fused, s) = calibrank::multiquery::fuse_multi_query_fused(&queries, &opts)
         .map_err(|e| within_unless(e, "options", &["queries"]))?;
-    write_json(w, &out)
+    // Each result's id as its index among the distinct ids: that of the hit that brought
+    // it in (its query's offset plus its position).
+    let mut starts = Vec::with_capacity(lens.len());
+    let mut at = 0usize;
+    for &len in lens {
+        starts.push(at);
+        at += len as usize;
+    }
+    let doc = |(q, pos): (u32, u32)| {
+        starts
+            .get(q as usize)
+            .and_then(|&s| docs.get(s + pos as usize))
+            .copied()
+            .ok_or_else(|| ScoreError::new(ErrorCode::Internal, "", "wire: a result's hit"))
+    };
+    let mut result_docs = Vec::with_capacity(fused.len());
+    for f in &fused {
+        result_docs.push(doc(f.first)?);
+    }
+    w.u32s(&result_docs);
+    w.f64s_from(fused.len(), fused.iter().map(|f| f.score));
+    w.u32s(&[
+        s.queries,
+        s.unique_items,
+        s.items_in_multiple_queries,
+        s.below_threshold,
+        s.beyond_results_per_query,
+        s.duplicates,
+    ]);
+    w.f64s(&[s.mean_queries_per_item]);
+    if opts.verbose {
+        // Per result: its hits' count, then (query index, rank) per hit; and the hits'
+        // similarity scores.
+        let hits: usize = fused.iter().map(|f| f.hits.len()).sum();
+        let mut u = Vec::with_capacity(fused.len() + 2 * hits);
+        for f in &fused {
+            u.push(u32::try_from(f.hits.len()).unwrap_or(u32::MAX));
+            for &(q, _, rank) in &f.hits {
+                u.extend_from_slice(&[q, rank]);
+            }
+        }
+        w.u32s(&u);
+        w.f64s_from(hits, fused.iter().flat_map(|f| f.hits.iter().map(|h| h.1)));
+    } else {
+        w.none();
+        w.none();
+    }
+    Ok(())
 }
 
 /// `rerank`. In: options (JSON), query (TEXT), each candidate's score (F64) and which
