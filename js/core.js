@@ -915,23 +915,25 @@ export class Pipeline {
   #h;
   #text;
   #limits;
-  #explain;
   #holdAbove;
   /** Validates `config` (the design documents' defaults for every missing field). */
   constructor(config) {
     notArray(config, "config");
     const text = precheck.jsonText(limitsOf(config, "Pipeline"), toJson(config === null ? undefined : config, "config"), "config");
     const wr = w();
+    const names = state.limits().names;
     const out = wr.call(OP.PIPELINE_NEW, new Input().text(text));
-    this.#h = { wire: wr, handle: out.u32View()[0], generation: wr.generation };
+    const { u32, f64 } = out.w;
+    this.#h = { wire: wr, handle: u32[out.u32At()], generation: wr.generation };
     this.#text = text;
-    const cfg = wr.call(OP.PIPELINE_CONFIG, new Input().u32s([this.#h.handle])).json();
-    this.#limits = cfg.limits;
-    this.#explain = cfg.explain;
-    // The heuristic reranker reads the texts of the topK pool only (of its first
-    // candidateLimit, if set): given more items than that, `run` holds them back.
-    const rr = cfg.rerank;
-    this.#holdAbove = rr.method === "heuristic" ? Math.min(cfg.topK, rr.candidateLimit ?? cfg.topK) : -1;
+    // The effective limits (for the checks made before copying), and how many candidates'
+    // texts the heuristic reranker reads (the topK pool, or its first candidateLimit; -1
+    // without that reranker): given more items than that, `run` holds their texts back.
+    const l = out.f64At();
+    const limits = {};
+    for (let i = 0; i < names.length; i++) limits[names[i]] = f64[l + i];
+    this.#limits = limits;
+    this.#holdAbove = f64[out.f64At()];
     if (registry) registry.register(this, this.#h, this.#h);
   }
 

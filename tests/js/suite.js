@@ -650,6 +650,32 @@ export function tests(lib, golden) {
     eq(none.rerank, { method: "none" });
   });
 
+  test("new Pipeline reads back no JSON text, and runs under its own limits and reranker", () => {
+    const parse = JSON.parse;
+    const make = (cfg) => {
+      JSON.parse = () => {
+        throw new Error("JSON.parse called");
+      };
+      try {
+        return new lib.Pipeline(cfg);
+      } finally {
+        JSON.parse = parse;
+      }
+    };
+    const p = make({ limits: { maxTotalEntries: 6, maxIdBytes: 3 }, rerank: { method: "heuristic", candidateLimit: 2 }, topK: 4, topN: 4, minConfidence: 0 });
+    // The limits the JavaScript checks before copying are the pipeline's.
+    throwsScoreError(lib, () => p.run({ query: "q", lists: [{ name: "a", ids: ["a", "b", "c", "d", "e", "f", "g"] }] }), "INPUT_TOO_LARGE", "lists");
+    throwsScoreError(lib, () => p.run({ query: "q", lists: [{ name: "a", ids: ["abcd"] }] }), "INPUT_TOO_LARGE", "lists[0].ids[0]");
+    // Texts held back above candidateLimit (2 < 3 items): the output of texts sent inline.
+    const items = { a: { name: "q" }, b: { summary: "q q" }, c: {} };
+    const held = p.run({ query: "q", lists: [{ name: "a", ids: ["a", "b", "c"] }], items });
+    const inline = make({ limits: { maxTotalEntries: 6, maxIdBytes: 3 }, rerank: { method: "heuristic", candidateLimit: 3 }, topK: 4, topN: 4, minConfidence: 0 }).run({ query: "q", lists: [{ name: "a", ids: ["a", "b", "c"] }], items });
+    eq(held.results.map((r) => r.id), ["a", "b"], "c beyond candidateLimit");
+    eq(held.results[0].explain.rerank.factors, inline.results[0].explain.rerank.factors);
+    assert(held.results[0].explain.rerank.factors.multiplier > 1, "the held name was read");
+    eq(p.config.limits.maxTotalEntries, 6);
+  });
+
   test("fuseMultiQuery: the output comes back as numbers (no JSON text), keys in their order", () => {
     const parse = JSON.parse;
     const fuse = (q, o) => {

@@ -6,7 +6,8 @@ use calibrank::error::{ErrorCode, Result, ScoreError};
 use calibrank::limits::Limits;
 use calibrank::pipeline::{
     split_offsets, ColumnarInput, InputRef, Interned, ItemRef, ListRef, Outcome, OutcomeKind,
-    OutcomeSource, Pipeline, PipelineConfig, PipelineResult, PoolTexts, RerankExplain, TimeRef,
+    OutcomeSource, Pipeline, PipelineConfig, PipelineResult, PoolTexts, RerankExplain,
+    RerankMethod, TimeRef,
 };
 use calibrank::rerank::CandidateText;
 use calibrank_wasm_shared::decode;
@@ -29,7 +30,9 @@ pub fn live() -> usize {
     PIPELINES.with(|p| p.borrow().live())
 }
 
-/// In: config (JSON or NONE). Out: the handle (U32).
+/// In: config (JSON or NONE). Out: the handle (U32), the effective limits (F64, in
+/// `Limits::fields` order), and how many candidates' texts the heuristic reranker reads
+/// (F64; -1 without it).
 // Not inlined into the dispatch: the engine compiles each operation on its first call,
 // so the first call of one function does not compile all of them.
 #[inline(never)]
@@ -42,8 +45,22 @@ pub fn new(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     // (`topN`, `calibration.steepness`); here they are within the `config` argument, as
     // the decoder's own errors are.
     let p = Pipeline::new(config).map_err(|e| e.within("config"))?;
+    // What js/core.js needs of the effective configuration for its checks before copying
+    // (the limits, in `Limits::fields` order as DEFAULT_LIMITS names them) and to shape
+    // the call: how many candidates' texts the heuristic reranker reads (min(topK,
+    // candidateLimit); -1 without that reranker).
+    let c = p.config();
+    let limits = c.limits.fields().map(|(_, v)| f64::from(v));
+    let hold = match c.rerank.method {
+        RerankMethod::Heuristic => {
+            f64::from(c.rerank.candidate_limit.map_or(c.top_k, |l| l.min(c.top_k)))
+        }
+        _ => -1.0,
+    };
     let h = PIPELINES.with(|s| s.borrow_mut().insert(p));
     w.u32s(&[h]);
+    w.f64s(&limits);
+    w.f64s(&[hold]);
     Ok(())
 }
 
