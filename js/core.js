@@ -140,12 +140,15 @@ export function classifyBand(score, options) {
   // No limits among its options: the default bound.
   const opts = precheck.options(limitsOf(undefined, "classifyBand"), options);
   if (typeof score !== "number") throw typeError("score", "a number");
-  return w().call(OP.CLASSIFY, new Input().text(opts).f64s([score])).json();
+  const out = w().call(OP.CLASSIFY, new Input().text(opts).f64s([score]));
+  const band = out.w.u8[out.u8At()];
+  const s = out.w.f64[out.f64At()];
+  return band === 0 ? { kind: "miss" } : { kind: BAND[band], score: s };
 }
 
 /** Query-level confidence: weighted top-5, expected precision, P(at least one relevant). */
 export function queryConfidence(scores, options) {
-  return w().call(OP.QUERY_CONFIDENCE, scoresInput(options, scores)).json();
+  return confidenceAt(w().call(OP.QUERY_CONFIDENCE, scoresInput(options, scores)));
 }
 
 // ------------------------------------------------------------------ fusion

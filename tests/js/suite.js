@@ -777,6 +777,28 @@ export function tests(lib, golden) {
     eq(lib.queryConfidence([]).weightedTop5, 0);
   });
 
+  test("classifyBand and queryConfidence answer with numbers (no JSON text), keys in their order", () => {
+    const parse = JSON.parse;
+    JSON.parse = () => {
+      throw new Error("JSON.parse called");
+    };
+    let band, miss, conf;
+    try {
+      band = lib.classifyBand(-0, { highFloor: 0.5, degradedFloor: 0 });
+      miss = lib.classifyBand(0.1);
+      conf = lib.queryConfidence([0.9, 0.1], { k: 1 });
+    } finally {
+      JSON.parse = parse;
+    }
+    eq(Object.keys(band), ["kind", "score"]);
+    eq(band.kind, "degraded");
+    assert(Object.is(band.score, -0), "a score of -0 stays -0");
+    eq(Object.keys(miss), ["kind"]);
+    eq(Object.keys(conf), ["weightedTop5", "expectedPrecision", "atLeastOneRelevant", "k"]);
+    eq([conf.expectedPrecision, conf.atLeastOneRelevant, conf.k], [0.9, 0.9, 1]);
+    eq(conf.weightedTop5, 0.35 * 0.9 + 0.25 * 0.1);
+  });
+
   test("query confidence: fit, predict, the pipeline's outcome and its errors", () => {
     // Four queries: two answerable (their runs score high, a relevant document on top).
     const run = (hi, lo) => ({ a: { d1: hi, d2: hi - 1 }, b: { d3: lo, d4: lo - 1 }, c: { d5: hi + 1, d6: hi }, d: { d7: lo + 0.5, d8: lo } });

@@ -11,7 +11,7 @@
 
 mod pipeline;
 
-use calibrank::bands::BandFloors;
+use calibrank::bands::{BandFloors, RetrievalOutcome};
 use calibrank::calibrate::Sigmoid;
 use calibrank::confidence::ConfidenceOptions;
 use calibrank::error::{ErrorCode, Result, ScoreError};
@@ -22,7 +22,6 @@ use calibrank::normalize::NormalizeMethod;
 use calibrank::pipeline::TimeRef;
 use calibrank::rerank::{CandidateRef, CandidateText, HeuristicConfig};
 use calibrank_wasm_shared::decode::{self, NormalizeOptions};
-use calibrank_wasm_shared::jsonw::write_json;
 use calibrank_wasm_shared::options::{decode_with_limits, within_unless};
 use calibrank_wasm_shared::wire::{Numbers, Reader, Strs, Writer};
 
@@ -542,7 +541,8 @@ fn calibrate(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     Ok(())
 }
 
-/// `classifyBand`. In: options (JSON), the score (F64). Out: the outcome (JSON).
+/// `classifyBand`. In: options (JSON), the score (F64). Out: the band (U8: 0 miss, 1
+/// degraded, 2 hit) and the score (F64; a miss carries none).
 // Not inlined into the dispatch: the engine compiles each operation on its first call,
 // so the first call of one function does not compile all of them.
 #[inline(never)]
@@ -559,10 +559,18 @@ fn classify(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
             e.within("options")
         }
     })?;
-    write_json(w, &out)
+    let (band, score) = match out {
+        RetrievalOutcome::Miss => (0, 0.0),
+        RetrievalOutcome::Degraded { score, .. } => (1, score),
+        RetrievalOutcome::Hit { score, .. } => (2, score),
+    };
+    w.u8s(&[band]);
+    w.f64s(&[score]);
+    Ok(())
 }
 
-/// `queryConfidence`. In: options (JSON), scores (F64). Out: JSON.
+/// `queryConfidence`. In: options (JSON), scores (F64). Out: weightedTop5,
+/// expectedPrecision, atLeastOneRelevant and k (F64), as the pipeline's confidence.
 // Not inlined into the dispatch: the engine compiles each operation on its first call,
 // so the first call of one function does not compile all of them.
 #[inline(never)]
@@ -570,7 +578,13 @@ fn query_confidence(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, opts): (Limits, ConfidenceOptions) =
         decode_with_limits(r.opt_text()?, "options", "queryConfidence")?;
     let scores = scores_in(r, &limits, "scores")?;
-    let out = calibrank::confidence::query_confidence(&scores, &opts)
+    let c = calibrank::confidence::query_confidence(&scores, &opts)
         .map_err(|e| within_unless(e, "options", &["scores"]))?;
-    write_json(w, &out)
+    w.f64s(&[
+        c.weighted_top5,
+        c.expected_precision,
+        c.at_least_one_relevant,
+        f64::from(c.k),
+    ]);
+    Ok(())
 }
