@@ -1,9 +1,10 @@
 // `Pipeline.run` with explanations on two builds of the package (A, B: directories like
 // pkg/): 3,000 random pipelines and inputs (every rerank method, step and fiscal-year
 // recency, every normalization and calibration, band profiles chosen by `context`, list
-// scores and weights, repeated ids, items in no list, huge weights whose sums overflow to
-// Infinity) compared as JSON text with every number as its IEEE 754 bits (so -0, NaN and
-// key order count), errors by code, field and message. Then the time of the RAG call
+// scores with -0, weights up to 1e308, repeated ids, items in no list) compared as JSON
+// text with every number as its IEEE 754 bits (so -0 and key order count), errors by
+// code, field and message. (A non-finite value never reaches an explanation: the run
+// refuses an infinite fused score with NON_FINITE_SCORE.) Then the time of the RAG call
 // (workload c, 3 x 20) with and without explanations on each build.
 //   node bench/explain-parity.mjs A B [--calls N]
 import { pathToFileURL } from "node:url";

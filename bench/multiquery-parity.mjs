@@ -1,9 +1,12 @@
 // `fuseMultiQuery` on two builds of the package (A, B: directories like pkg/): 3,000 random
 // calls (ties, repeated ids, epoch / ISO / invalid / NaN / -0 timestamps, every method,
 // thresholds, verbose) compared by result bits and by error code, field and message.
-//   node bench/multiquery-parity.mjs A B
+// With --time: then 3 queries of 10 and of 1,000 hits (bench/gen.mjs's lists and ids,
+// scores by rank), default options, on each build: medians of 7 rounds.
+//   node bench/multiquery-parity.mjs A B [--time]
 import { pathToFileURL } from "node:url";
-const [A, B] = process.argv.slice(2);
+import * as gen from "./gen.mjs";
+const [A, B] = process.argv.slice(2).filter((x) => !x.startsWith("--"));
 const a = await import(pathToFileURL(`${A}/node.mjs`).href);
 const b = await import(pathToFileURL(`${B}/node.mjs`).href);
 const hex = (x) => { const v = new DataView(new ArrayBuffer(8)); v.setFloat64(0, x); return v.getBigUint64(0).toString(16); };
@@ -18,3 +21,21 @@ for (let t = 0; t < 3000; t++) {
   if (x !== y) { if (diff++ < 3) console.log(x.slice(0, 200), "\n", y.slice(0, 200)); }
 }
 console.log("3000 random fuseMultiQuery calls:", diff, "differ");
+
+if (process.argv.includes("--time")) {
+  const queriesOf = (n) => gen.lists(n).map((l) => Array.from(l, (d, i) => ({ id: gen.docId(d), score: 1 - i / n })));
+  const median = (xs) => xs.slice().sort((u, v) => u - v)[xs.length >> 1];
+  for (const n of [10, 1000]) {
+    const q = queriesOf(n);
+    const reps = n === 10 ? 20000 : 300;
+    const rows = [[], []];
+    const time = (lib) => {
+      const t = performance.now();
+      for (let i = 0; i < reps; i++) lib.fuseMultiQuery(q);
+      return ((performance.now() - t) / reps) * 1000;
+    };
+    time(a), time(b);
+    for (let r = 0; r < 7; r++) rows.forEach((row, i) => row.push(time(i === 0 ? a : b)));
+    console.log(`3 x ${n} hits: A ${median(rows[0]).toFixed(1)} us, B ${median(rows[1]).toFixed(1)} us per call`);
+  }
+}

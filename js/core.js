@@ -1095,9 +1095,6 @@ export class Pipeline {
 }
 
 
-/** A number as the JSON text of explanations gave it: non-finite values as `null`. */
-const finite = (v) => (v - v === 0 ? v : null);
-
 /**
  * Each result's `explain`, built from the module's numbers (two sections, or two NONE
  * when the pipeline does not explain; layout in wasm/core/src/pipeline.rs,
@@ -1120,30 +1117,30 @@ function explanations(out, results, e, profile) {
     p += 4;
     const contributions = new Array(nc);
     for (let j = 0; j < nc; j++, p += 3, q += 3) {
-      const c = { list: names(u32[p]), rank: u32[p + 1], weight: finite(f64[q]), contribution: finite(f64[q + 1]) };
-      if (u32[p + 2] !== 0) c.listScore = finite(f64[q + 2]);
+      const c = { list: names(u32[p]), rank: u32[p + 1], weight: f64[q], contribution: f64[q + 1] };
+      if (u32[p + 2] !== 0) c.listScore = f64[q + 2];
       contributions[j] = c;
     }
-    const fused = finite(f64[q]);
-    const recencyMultiplier = finite(f64[q + 1]);
-    const afterRecency = finite(f64[q + 2]);
+    const fused = f64[q];
+    const recencyMultiplier = f64[q + 1];
+    const afterRecency = f64[q + 2];
     q += 3;
     let rerank;
     if (kind === 1) {
       rerank = {
         method: "heuristic",
         factors: {
-          exactName: finite(f64[q]),
-          nameTerms: finite(f64[q + 1]),
-          summaryTerms: finite(f64[q + 2]),
-          shortContent: finite(f64[q + 3]),
-          entityType: finite(f64[q + 4]),
-          multiplier: finite(f64[q + 5]),
+          exactName: f64[q],
+          nameTerms: f64[q + 1],
+          summaryTerms: f64[q + 2],
+          shortContent: f64[q + 3],
+          entityType: f64[q + 4],
+          multiplier: f64[q + 5],
         },
       };
       q += 6;
     } else if (kind === 2) {
-      rerank = { method: "cross_encoder", raw: finite(f64[q]), normalized: finite(f64[q + 1]) };
+      rerank = { method: "cross_encoder", raw: f64[q], normalized: f64[q + 1] };
       q += 2;
     } else rerank = { method: "none" };
     const x = {
@@ -1152,10 +1149,10 @@ function explanations(out, results, e, profile) {
       recencyMultiplier,
       afterRecency,
       rerank,
-      rerankRecencyMultiplier: finite(f64[q]),
-      afterRerank: finite(f64[q + 1]),
-      normalized: finite(f64[q + 2]),
-      calibrated: finite(f64[q + 3]),
+      rerankRecencyMultiplier: f64[q],
+      afterRerank: f64[q + 1],
+      normalized: f64[q + 2],
+      calibrated: f64[q + 3],
       band,
     };
     q += 4;

@@ -294,7 +294,7 @@ pub fn fuse_multi_query_fused<'a>(
     for (qi, hits) in (0u32..).zip(queries) {
         let mut rank = 0u32;
         let mut seen_here: FxHashMap<&str, ()> = FxHashMap::default();
-        for (pos, hit) in (0u32..).zip(hits) {
+        for (pos, hit) in hits.iter().enumerate() {
             let field = || format!("queries[{qi}][{pos}]");
             finite(hit.score, || format!("{}.score", field()))?;
             // The field's path is made only for an error (this runs for every hit).
@@ -305,7 +305,7 @@ pub fn fuse_multi_query_fused<'a>(
                 })?),
                 None => None,
             };
-            if pos >= opts.results_per_query {
+            if pos >= opts.results_per_query as usize {
                 stats.beyond_results_per_query += 1;
                 continue;
             }
@@ -321,7 +321,7 @@ pub fn fuse_multi_query_fused<'a>(
             let slot = *index.entry(hit.id).or_insert_with(|| {
                 occurrences.push(Occurrence {
                     id: hit.id,
-                    first: (qi, pos),
+                    first: (qi, u32::try_from(pos).unwrap_or(u32::MAX)),
                     timestamp: None,
                     hits: Vec::new(),
                 });

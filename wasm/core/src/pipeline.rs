@@ -487,8 +487,8 @@ fn write_explanations(w: &mut Writer, results: &[PipelineResult], names: &[&str]
             u32::from(band_code(e.band)),
             u32::from(e.band_profile.is_some()),
         ]);
-        // Contributions come in list order, one per list at most: the next list of that
-        // name is the one (lists of the same name give the same name back).
+        // Contributions come in list order, one per list at most, and list names are
+        // unique (DUPLICATE_ID otherwise): the next list of that name is the one.
         let mut next = 0;
         for c in &e.contributions {
             let i = names

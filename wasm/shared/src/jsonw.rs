@@ -1,4 +1,5 @@
-//! The JSON text of the core module's outputs, written by hand: the same bytes as
+//! The JSON text of the core module's one JSON output, the effective configuration
+//! (`Pipeline.config`; the other outputs cross as typed sections), written by hand: the same bytes as
 //! `serde_json::to_string` of the same value (the property tests in this file check it),
 //! without serde's serializer and core::fmt's float code in the module.
 //!
@@ -12,18 +13,16 @@
 //! same digits and switch to an exponent at the same points), a NaN or an infinity as
 //! `null`. Strings are escaped as serde_json escapes them ([`crate::push_json_string`]).
 
-use calibrank::bands::{Band, BandProfile, RetrievalOutcome};
+use calibrank::bands::BandProfile;
 use calibrank::confidence::model::{QueryConfidenceModel, TrainingFigures};
-use calibrank::confidence::QueryConfidence;
 use calibrank::limits::Limits;
-use calibrank::multiquery::{MultiQueryOutput, MultiQueryResult, MultiQueryStats};
 use calibrank::normalize::NormalizeMethod;
 use calibrank::pipeline::{
-    BandsConfig, Calibration, Contribution, Explain, NormalizationConfig, PipelineConfidence,
-    PipelineConfig, RecencyConfig, RecencyMode, RerankConfig, RerankExplain, RerankMethod,
+    BandsConfig, Calibration, NormalizationConfig, PipelineConfidence, PipelineConfig,
+    RecencyConfig, RecencyMode, RerankConfig, RerankMethod,
 };
 use calibrank::recency::{FiscalYearTier, RecencyStep};
-use calibrank::rerank::{HeuristicConfig, HeuristicFactors};
+use calibrank::rerank::HeuristicConfig;
 use std::collections::BTreeMap;
 
 /// Appends JSON values to a string, with the commas between them.
@@ -286,7 +285,6 @@ macro_rules! name_enum {
     };
 }
 
-name_enum!(Band { Miss => "miss", Degraded => "degraded", Hit => "hit" });
 name_enum!(RecencyMode { None => "none", Step => "step", FiscalYear => "fiscal_year" });
 name_enum!(RerankMethod { None => "none", Heuristic => "heuristic", CrossEncoder => "cross_encoder" });
 name_enum!(NormalizeMethod {
@@ -401,57 +399,6 @@ object!(PipelineConfig, |s| {
     "limits": s.limits,
     "explain": s.explain,
 });
-object!(Contribution, |s| {
-    "list": s.list,
-    "rank": s.rank,
-    "weight": s.weight,
-    "contribution": s.contribution,
-    ?opt "listScore": s.list_score,
-});
-object!(HeuristicFactors, |s| {
-    "exactName": s.exact_name,
-    "nameTerms": s.name_terms,
-    "summaryTerms": s.summary_terms,
-    "shortContent": s.short_content,
-    "entityType": s.entity_type,
-    "multiplier": s.multiplier,
-});
-object!(Explain, |s| {
-    "contributions": s.contributions,
-    "fused": s.fused,
-    "recencyMultiplier": s.recency_multiplier,
-    "afterRecency": s.after_recency,
-    "rerank": s.rerank,
-    "rerankRecencyMultiplier": s.rerank_recency_multiplier,
-    "afterRerank": s.after_rerank,
-    "normalized": s.normalized,
-    "calibrated": s.calibrated,
-    "band": s.band,
-    ?opt "bandProfile": s.band_profile,
-});
-object!(QueryConfidence, |s| {
-    "weightedTop5": s.weighted_top5,
-    "expectedPrecision": s.expected_precision,
-    "atLeastOneRelevant": s.at_least_one_relevant,
-    "k": s.k,
-});
-object!(MultiQueryResult, |s| {
-    "id": s.id,
-    "score": s.score,
-    ?opt "queryScores": s.query_scores,
-    ?opt "queryRanks": s.query_ranks,
-    ?opt "appearedInQueryCount": s.appeared_in_query_count,
-});
-object!(MultiQueryStats, |s| {
-    "queries": s.queries,
-    "uniqueItems": s.unique_items,
-    "itemsInMultipleQueries": s.items_in_multiple_queries,
-    "meanQueriesPerItem": s.mean_queries_per_item,
-    "belowThreshold": s.below_threshold,
-    "beyondResultsPerQuery": s.beyond_results_per_query,
-    "duplicates": s.duplicates,
-});
-object!(MultiQueryOutput, |s| { "results": s.results, "stats": s.stats });
 
 impl ToJson for Limits {
     fn to_json(&self, w: &mut JsonWriter) {
@@ -485,45 +432,6 @@ impl ToJson for Calibration {
                 w.field("x", &m.x);
                 w.field("y", &m.y);
             }
-        }
-        w.end_object();
-    }
-}
-
-/// `#[serde(tag = "method", rename_all = "snake_case")]`.
-impl ToJson for RerankExplain {
-    fn to_json(&self, w: &mut JsonWriter) {
-        match self {
-            RerankExplain::None => w.tag("method", "none"),
-            RerankExplain::Heuristic { factors } => {
-                w.tag("method", "heuristic");
-                w.field("factors", factors);
-            }
-            RerankExplain::CrossEncoder { raw, normalized } => {
-                w.tag("method", "cross_encoder");
-                w.field("raw", raw);
-                w.field("normalized", normalized);
-            }
-        }
-        w.end_object();
-    }
-}
-
-/// `#[serde(tag = "kind", rename_all = "lowercase")]`, `item` skipped when `None`.
-impl ToJson for RetrievalOutcome {
-    fn to_json(&self, w: &mut JsonWriter) {
-        match self {
-            RetrievalOutcome::Hit { item, score } | RetrievalOutcome::Degraded { item, score } => {
-                let kind = if matches!(self, RetrievalOutcome::Hit { .. }) {
-                    "hit"
-                } else {
-                    "degraded"
-                };
-                w.tag("kind", kind);
-                w.field_opt("item", item);
-                w.field("score", score);
-            }
-            RetrievalOutcome::Miss => w.tag("kind", "miss"),
         }
         w.end_object();
     }
@@ -783,111 +691,6 @@ mod tests {
             )
     }
 
-    fn factors() -> impl Strategy<Value = HeuristicFactors> {
-        prop::array::uniform6(float()).prop_map(|f| HeuristicFactors {
-            exact_name: f[0],
-            name_terms: f[1],
-            summary_terms: f[2],
-            short_content: f[3],
-            entity_type: f[4],
-            multiplier: f[5],
-        })
-    }
-
-    fn band() -> impl Strategy<Value = Band> {
-        prop::sample::select(vec![Band::Miss, Band::Degraded, Band::Hit])
-    }
-
-    fn explain() -> impl Strategy<Value = Explain> {
-        let contribution = (text(), any::<u32>(), float(), float(), of(float())).prop_map(
-            |(list, rank, weight, contribution, list_score)| Contribution {
-                list,
-                rank,
-                weight,
-                contribution,
-                list_score,
-            },
-        );
-        let rerank = prop_oneof![
-            Just(RerankExplain::None),
-            factors().prop_map(|factors| RerankExplain::Heuristic { factors }),
-            (float(), float())
-                .prop_map(|(raw, normalized)| RerankExplain::CrossEncoder { raw, normalized }),
-        ];
-        (
-            vec(contribution, 0..4),
-            prop::array::uniform7(float()),
-            rerank,
-            band(),
-            of(text()),
-        )
-            .prop_map(|(contributions, f, rerank, band, band_profile)| Explain {
-                contributions,
-                fused: f[0],
-                recency_multiplier: f[1],
-                after_recency: f[2],
-                rerank,
-                rerank_recency_multiplier: f[3],
-                after_rerank: f[4],
-                normalized: f[5],
-                calibrated: f[6],
-                band,
-                band_profile,
-            })
-    }
-
-    fn outcome() -> impl Strategy<Value = RetrievalOutcome> {
-        prop_oneof![
-            (of(text()), float()).prop_map(|(item, score)| RetrievalOutcome::Hit { item, score }),
-            (of(text()), float())
-                .prop_map(|(item, score)| RetrievalOutcome::Degraded { item, score }),
-            Just(RetrievalOutcome::Miss),
-        ]
-    }
-
-    fn query_confidence() -> impl Strategy<Value = QueryConfidence> {
-        (float(), float(), float(), any::<u32>()).prop_map(
-            |(weighted_top5, expected_precision, at_least_one_relevant, k)| QueryConfidence {
-                weighted_top5,
-                expected_precision,
-                at_least_one_relevant,
-                k,
-            },
-        )
-    }
-
-    fn multi_query() -> impl Strategy<Value = MultiQueryOutput> {
-        let result = (
-            text(),
-            float(),
-            of(btree_map(text(), float(), 0..3)),
-            of(btree_map(text(), any::<u32>(), 0..3)),
-            of(any::<u32>()),
-        )
-            .prop_map(
-                |(id, score, query_scores, query_ranks, appeared_in_query_count)| {
-                    MultiQueryResult {
-                        id,
-                        score,
-                        query_scores,
-                        query_ranks,
-                        appeared_in_query_count,
-                    }
-                },
-            );
-        let stats =
-            (prop::array::uniform6(any::<u32>()), float()).prop_map(|(n, mean)| MultiQueryStats {
-                queries: n[0],
-                unique_items: n[1],
-                items_in_multiple_queries: n[2],
-                mean_queries_per_item: mean,
-                below_threshold: n[3],
-                beyond_results_per_query: n[4],
-                duplicates: n[5],
-            });
-        (vec(result, 0..4), stats).prop_map(|(results, stats)| MultiQueryOutput { results, stats })
-    }
-
     /// The writer's text is serde_json's, byte for byte.
     fn same<T: ToJson + serde::Serialize + ?Sized>(v: &T) -> Result<(), TestCaseError> {
         let ours = to_string(v);
@@ -916,23 +719,8 @@ mod tests {
             same(&c)?;
         }
 
-        #[test]
-        fn explanations_as_serde_json(e in vec(of(explain()), 0..4)) {
-            // As pipeline::run writes them: references to each result's `explain`.
-            let refs: Vec<&Option<Explain>> = e.iter().collect();
-            same(&refs)?;
-        }
 
-        #[test]
-        fn outcome_as_serde_json(o in outcome(), c in query_confidence()) {
-            same(&o)?;
-            same(&c)?;
-        }
 
-        #[test]
-        fn multi_query_output_as_serde_json(m in multi_query()) {
-            same(&m)?;
-        }
     }
 
     #[test]

@@ -1,16 +1,14 @@
-//! The JSON writer (`jsonw`) on real outputs: every core case of the golden vectors (and
-//! variations of its pipelines: each rerank method, band profiles with a context, Platt
-//! and isotonic calibration fitted by the lab, explanations on), written by `jsonw` and
-//! by serde_json, byte for byte.
+//! The JSON writer (`jsonw`) on real outputs: the effective configuration of every
+//! pipeline of the golden vectors (and variations: each rerank method, band profiles,
+//! Platt and isotonic calibration fitted by the lab), written by `jsonw` and by
+//! serde_json, byte for byte. (`Pipeline.config` is the core module's one JSON output
+//! since explanations, `fuseMultiQuery`, `classifyBand` and `queryConfidence` answer
+//! with typed sections.)
 
 #![cfg(not(target_arch = "wasm32"))]
 
-use calibrank::bands::{BandFloors, BandProfile};
-use calibrank::confidence::{query_confidence, ConfidenceOptions};
-use calibrank::multiquery::{fuse_multi_query, MultiQueryOptions, QueryHit};
-use calibrank::pipeline::{
-    Calibration, Explain, Pipeline, PipelineConfig, PipelineInput, RecencyMode, RerankMethod,
-};
+use calibrank::bands::BandProfile;
+use calibrank::pipeline::{Calibration, Pipeline, PipelineConfig, RecencyMode, RerankMethod};
 use calibrank::rerank::HeuristicConfig;
 use calibrank_wasm_shared::jsonw::{to_string, ToJson};
 use serde_json::Value;
@@ -72,65 +70,18 @@ fn variations(base: &PipelineConfig) -> Vec<PipelineConfig> {
 }
 
 #[test]
-fn golden_outputs_as_serde_json() {
+fn golden_configs_as_serde_json() {
     let mut pipelines = 0;
-    let mut explained = 0;
     for case in calibrank::golden::cases() {
-        match case["kind"].as_str().unwrap_or("") {
-            "pipeline" => {
-                let base: PipelineConfig = parse(&case["config"]);
-                let mut input: PipelineInput = parse(&case["input"]);
-                input.context = Some(calibrank::bands::BandContext {
-                    task_class: Some("bugfix".into()),
-                    language: Some("rust".into()),
-                    build_system: Some("cargo".into()),
-                });
-                for cfg in variations(&base) {
-                    let Ok(p) = Pipeline::new(cfg) else { continue };
-                    same(p.config(), "config");
-                    let Ok(out) = p.run(&input) else { continue };
-                    let explains: Vec<&Option<Explain>> =
-                        out.results.iter().map(|x| &x.explain).collect();
-                    explained += explains.iter().filter(|e| e.is_some()).count();
-                    same(&explains, "explanations");
-                    same(
-                        &query_confidence(
-                            &out.results.iter().map(|r| r.score).collect::<Vec<_>>(),
-                            &ConfidenceOptions::default(),
-                        )
-                        .unwrap(),
-                        "queryConfidence",
-                    );
-                    pipelines += 1;
-                }
-            }
-            "multiquery" => {
-                let queries: Vec<Vec<QueryHit>> = parse(&case["queries"]);
-                let mut opts: MultiQueryOptions = parse(&case["options"]);
-                for verbose in [false, true] {
-                    opts.verbose = verbose;
-                    same(&fuse_multi_query(&queries, &opts).unwrap(), "multiquery");
-                }
-            }
-            "confidence" => {
-                let scores: Vec<f64> = parse(&case["scores"]);
-                let c = query_confidence(&scores, &ConfidenceOptions::default()).unwrap();
-                same(&c, "confidence");
-            }
-            "band" => {
-                let scores: Vec<f64> = parse(&case["scores"]);
-                for s in scores {
-                    let floors = BandFloors::default();
-                    same(&floors.classify(s, None).unwrap(), "classify");
-                    same(
-                        &floors.classify(s, Some("doc \"1\"".into())).unwrap(),
-                        "classify",
-                    );
-                }
-            }
-            _ => {}
+        if case["kind"].as_str() != Some("pipeline") {
+            continue;
+        }
+        let base: PipelineConfig = parse(&case["config"]);
+        for cfg in variations(&base) {
+            let Ok(p) = Pipeline::new(cfg) else { continue };
+            same(p.config(), "config");
+            pipelines += 1;
         }
     }
-    assert!(pipelines >= 6, "{pipelines} pipelines run");
-    assert!(explained > 0, "no explanation written");
+    assert!(pipelines >= 6, "{pipelines} pipelines");
 }
