@@ -511,21 +511,24 @@ export function rerank(query, candidates, options) {
   const result = new Array(m);
   for (let r = 0; r < m; r++) {
     const b = x + 8 * r;
-    result[r] = {
-      id: cs[u32[o + r]],
-      originalScore: f64[b],
-      rerankedScore: f64[b + 1],
-      factors: {
-        exactName: f64[b + 2],
-        nameTerms: f64[b + 3],
-        summaryTerms: f64[b + 4],
-        shortContent: f64[b + 5],
-        entityType: f64[b + 6],
-        multiplier: f64[b + 7],
-      },
-    };
+    result[r] = { id: cs[u32[o + r]], originalScore: f64[b], rerankedScore: f64[b + 1], factors: factorsAt(f64, b + 2) };
   }
   return result;
+}
+
+/**
+ * The heuristic reranker's six factors at `f64[i..i + 6]`, in the order the module writes
+ * them (wasm/core/src/lib.rs `factor_values`): `rerank`'s results and explanations.
+ */
+function factorsAt(f64, i) {
+  return {
+    exactName: f64[i],
+    nameTerms: f64[i + 1],
+    summaryTerms: f64[i + 2],
+    shortContent: f64[i + 3],
+    entityType: f64[i + 4],
+    multiplier: f64[i + 5],
+  };
 }
 
 /** The field of string `k` of `rerank`'s table (0: the query), for an error. */
@@ -1127,17 +1130,7 @@ function explanations(out, results, e, profile) {
     q += 3;
     let rerank;
     if (kind === 1) {
-      rerank = {
-        method: "heuristic",
-        factors: {
-          exactName: f64[q],
-          nameTerms: f64[q + 1],
-          summaryTerms: f64[q + 2],
-          shortContent: f64[q + 3],
-          entityType: f64[q + 4],
-          multiplier: f64[q + 5],
-        },
-      };
+      rerank = { method: "heuristic", factors: factorsAt(f64, q) };
       q += 6;
     } else if (kind === 2) {
       rerank = { method: "cross_encoder", raw: f64[q], normalized: f64[q + 1] };

@@ -78,10 +78,16 @@ pub fn ranked_by_id(run: &Run) -> OrderedRun {
         .collect()
 }
 
-/// An [`OrderedRun`] as a [`Run`] (a later duplicate overwrites an earlier one).
+/// An [`OrderedRun`] as a [`Run`] (a later duplicate overwrites an earlier one), its
+/// ids copied; [`into_run`] moves them.
 pub fn to_run(run: &OrderedRun) -> Run {
-    run.iter()
-        .map(|(qid, docs)| (qid.clone(), docs.iter().cloned().collect()))
+    into_run(run.clone())
+}
+
+/// An [`OrderedRun`] as a [`Run`] (a later duplicate overwrites an earlier one).
+pub fn into_run(run: OrderedRun) -> Run {
+    run.into_iter()
+        .map(|(qid, docs)| (qid, docs.into_iter().collect()))
         .collect()
 }
 

@@ -8,7 +8,7 @@
 
 use crate::error::{ErrorCode, Result, ScoreError};
 pub use crate::lab::runs::OrderedRun;
-use crate::lab::runs::{to_run, Qrels, Run};
+use crate::lab::runs::{into_run, Qrels, Run};
 use crate::sort::StableSort;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
 use std::collections::{BTreeMap, HashMap};
@@ -24,7 +24,7 @@ use std::marker::PhantomData;
 /// a document listed twice for one query ([`ErrorCode::DuplicateId`]); the field is
 /// always `line N`.
 pub fn parse_trec_run(text: &str) -> Result<Run> {
-    parse_trec_run_ordered(text).map(|run| to_run(&run))
+    parse_trec_run_ordered(text).map(into_run)
 }
 
 /// [`parse_trec_run`] keeping each query's documents in file order, which is what
@@ -70,7 +70,7 @@ pub fn parse_qrels(text: &str) -> Result<Qrels> {
 /// an [`ErrorCode::DuplicateId`], malformed JSON or a non-numeric score an
 /// [`ErrorCode::ParseError`] (field `line N`, as reported by the JSON parser).
 pub fn run_from_json(text: &str) -> Result<Run> {
-    run_from_json_ordered(text).map(|run| to_run(&run))
+    run_from_json_ordered(text).map(into_run)
 }
 
 /// [`run_from_json`] keeping each query's documents in the order the JSON object lists

@@ -20,7 +20,7 @@ use calibrank::limits::{Budget, Limits};
 use calibrank::multiquery::{MultiQueryOptions, QueryHitRef};
 use calibrank::normalize::NormalizeMethod;
 use calibrank::pipeline::TimeRef;
-use calibrank::rerank::{CandidateRef, CandidateText, HeuristicConfig};
+use calibrank::rerank::{CandidateRef, CandidateText, HeuristicConfig, HeuristicFactors};
 use calibrank_wasm_shared::decode::{self, NormalizeOptions};
 use calibrank_wasm_shared::options::{decode_with_limits, within_unless};
 use calibrank_wasm_shared::wire::{Numbers, Reader, Strs, Writer};
@@ -481,21 +481,25 @@ fn rerank(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     w.u32s_from(out.len(), out.iter().map(|r| r.index));
     let mut numbers = Vec::with_capacity(out.len() * 8);
     for r in &out {
-        let f = &r.factors;
         let original = candidates.get(r.index as usize).map_or(0.0, |c| c.score);
-        numbers.extend_from_slice(&[
-            original,
-            r.reranked_score,
-            f.exact_name,
-            f.name_terms,
-            f.summary_terms,
-            f.short_content,
-            f.entity_type,
-            f.multiplier,
-        ]);
+        numbers.extend_from_slice(&[original, r.reranked_score]);
+        numbers.extend_from_slice(&factor_values(&r.factors));
     }
     w.f64s(&numbers);
     Ok(())
+}
+
+/// The heuristic reranker's factors as they cross (js/core.js `factorsAt` reads them in
+/// this order): `rerank`'s results and the pipeline's explanations.
+pub(crate) fn factor_values(f: &HeuristicFactors) -> [f64; 6] {
+    [
+        f.exact_name,
+        f.name_terms,
+        f.summary_terms,
+        f.short_content,
+        f.entity_type,
+        f.multiplier,
+    ]
 }
 
 // ---------------------------------------------------------------- Normalize / calibrate

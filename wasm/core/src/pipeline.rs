@@ -466,19 +466,13 @@ fn write_explanations(w: &mut Writer, results: &[PipelineResult], names: &[&str]
             .explain
             .as_ref()
             .ok_or_else(|| internal("a result without its explanation"))?;
+        let factors;
         let (kind, values): (u32, &[f64]) = match &e.rerank {
             RerankExplain::None => (0, &[]),
-            RerankExplain::Heuristic { factors: h } => (
-                1,
-                &[
-                    h.exact_name,
-                    h.name_terms,
-                    h.summary_terms,
-                    h.short_content,
-                    h.entity_type,
-                    h.multiplier,
-                ],
-            ),
+            RerankExplain::Heuristic { factors: h } => {
+                factors = crate::factor_values(h);
+                (1, &factors)
+            }
             RerankExplain::CrossEncoder { raw, normalized } => (2, &[*raw, *normalized]),
         };
         u.extend_from_slice(&[

@@ -7,7 +7,7 @@
 //! so evaluating it ranks in exactly that order and fusing it reads that order.
 
 use calibrank::error::{ErrorCode, Result, ScoreError};
-use calibrank::lab::runs::{ranx_sort, to_run, OrderedRun, Qrels};
+use calibrank::lab::runs::{into_run, ranx_sort, OrderedRun, Qrels};
 use calibrank::limits::Budget;
 use calibrank_wasm_shared::wire::{tag, Reader, Strs, Writer};
 use calibrank_wasm_shared::Slab;
@@ -245,8 +245,7 @@ pub fn decode_run(obj: &Object<'_>, field: &str, budget: &mut Budget) -> Result<
 pub fn decode_qrels(obj: &Object<'_>, field: &str, budget: &mut Budget) -> Result<Qrels> {
     let run = read(obj, field, false)?;
     charge(&run, field, budget)?;
-    // `to_run` is the runs' conversion too (`runs_as_maps`): one copy of its code.
-    Ok(to_run(&run))
+    Ok(into_run(run))
 }
 
 /// An object's entries in its order, then the error at which js/lab.js stopped reading
