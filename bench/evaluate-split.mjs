@@ -4,20 +4,12 @@
 //   node --max-old-space-size=8192 bench/evaluate-split.mjs [PKG_DIR]   (default: pkg)
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { runObject } from "./gen.mjs";
 
 const lab = await import(pathToFileURL(join(resolve(process.argv[2] ?? "pkg"), "lab.node.mjs")).href);
 // The same runs as bench/limits.mjs's `evaluate` case.
-function run(queries, perQuery, seed = 0) {
-  const r = {};
-  for (let q = 0; q < queries; q++) {
-    const docs = {};
-    for (let i = 0; i < perQuery; i++) docs[`d${(i * 7919 + seed * 104729) % (perQuery * 4)}-${q}`] = 1 - i / perQuery;
-    r[`q${q}`] = docs;
-  }
-  return r;
-}
-const qrels = run(2500, 100, 1);
-const r = run(2500, 100, 2);
+const qrels = runObject(2500, 100, 1);
+const r = runObject(2500, 100, 2);
 const M = ["ndcg@10", "map@100", "recall@100", "mrr"];
 const L = { limits: { maxTotalEntries: 1e6 } };
 const time = (f) => {

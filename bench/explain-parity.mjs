@@ -9,6 +9,7 @@
 //   node bench/explain-parity.mjs A B [--calls N]
 import { pathToFileURL } from "node:url";
 import * as gen from "./gen.mjs";
+import { lcg, outcome as text } from "./parity.mjs";
 
 const args = process.argv.slice(2);
 const calls = args.includes("--calls") ? Number(args[args.indexOf("--calls") + 1]) : 3000;
@@ -17,18 +18,6 @@ if (!A || !B) throw new Error("usage: node bench/explain-parity.mjs A B [--calls
 const a = await import(pathToFileURL(`${A}/node.mjs`).href);
 const b = await import(pathToFileURL(`${B}/node.mjs`).href);
 
-const hex = (x) => {
-  const v = new DataView(new ArrayBuffer(8));
-  v.setFloat64(0, x);
-  return v.getBigUint64(0).toString(16);
-};
-const text = (f) => {
-  try {
-    return JSON.stringify(f(), (k, v) => (typeof v === "number" ? hex(v) : v));
-  } catch (e) {
-    return `ERR ${e.code} ${e.field} ${e.message}`;
-  }
-};
 const run = (lib, cfg, input) => {
   let p;
   try {
@@ -43,10 +32,7 @@ const run = (lib, cfg, input) => {
   }
 };
 
-let seed = 11;
-const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-const pick = (xs) => xs[Math.floor(rnd() * xs.length)];
-const int = (n) => Math.floor(rnd() * n);
+const { rnd, pick, int } = lcg(11);
 const DAY = 86_400_000;
 const NOW = 1_767_225_600_000;
 const WORDS = ["auth", "token", "cache", "graph", "router", "Query", "parser", "config", "é", "ünïcode"];

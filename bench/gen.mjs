@@ -154,3 +154,19 @@ export function competitors(lib, baseline, workload, inputs) {
   const input = rerank ? inputs.inputC : inputs.inputB;
   return { wasm: () => pw.run(input), js: () => pj.run(input) };
 }
+
+/**
+ * A run object `{ q<i>: { d<j>-<i>: score } }` of `queries` queries of `perQuery`
+ * documents, scores descending (the lab's inputs of bench/limits.mjs and
+ * bench/evaluate-split.mjs; JavaScript only, no native twin). `seed` picks which of
+ * 4 x perQuery document ids each query holds.
+ */
+export function runObject(queries, perQuery, seed = 0) {
+  const r = {};
+  for (let q = 0; q < queries; q++) {
+    const docs = {};
+    for (let i = 0; i < perQuery; i++) docs[`d${(i * 7919 + seed * 104729) % (perQuery * 4)}-${q}`] = 1 - i / perQuery;
+    r[`q${q}`] = docs;
+  }
+  return r;
+}

@@ -58,15 +58,7 @@ function splitLists(k, total) {
 }
 
 /** A run with `queries` queries of `perQuery` documents (scores descending). */
-function run(queries, perQuery, seed = 0) {
-  const r = {};
-  for (let q = 0; q < queries; q++) {
-    const docs = {};
-    for (let i = 0; i < perQuery; i++) docs[`d${(i * 7919 + seed * 104729) % (perQuery * 4)}-${q}`] = 1 - i / perQuery;
-    r[`q${q}`] = docs;
-  }
-  return r;
-}
+const run = gen.runObject;
 
 function trecText(lines, qrels) {
   const out = [];

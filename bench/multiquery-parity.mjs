@@ -6,12 +6,12 @@
 //   node bench/multiquery-parity.mjs A B [--time]
 import { pathToFileURL } from "node:url";
 import * as gen from "./gen.mjs";
+import { lcg, outcome } from "./parity.mjs";
 const [A, B] = process.argv.slice(2).filter((x) => !x.startsWith("--"));
 const a = await import(pathToFileURL(`${A}/node.mjs`).href);
 const b = await import(pathToFileURL(`${B}/node.mjs`).href);
-const hex = (x) => { const v = new DataView(new ArrayBuffer(8)); v.setFloat64(0, x); return v.getBigUint64(0).toString(16); };
-const run = (lib, q, o) => { try { return JSON.stringify(lib.fuseMultiQuery(q, o), (k, v) => typeof v === "number" ? hex(v) : v); } catch (e) { return `ERR ${e.code} ${e.field} ${e.message}`; } };
-let seed = 3; const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+const run = (lib, q, o) => outcome(() => lib.fuseMultiQuery(q, o));
+const { rnd } = lcg(3);
 const ts = () => { const r = rnd(); return r < 0.4 ? undefined : r < 0.6 ? Math.floor(rnd() * 2e12) : r < 0.8 ? "2024-0" + (1 + Math.floor(rnd() * 9)) + "-1" + Math.floor(rnd() * 9) : r < 0.85 ? "bad" : r < 0.9 ? NaN : -0; };
 let diff = 0;
 for (let t = 0; t < 3000; t++) {

@@ -3,16 +3,13 @@
 // with `--time`, the time of a call of 20 and 200 candidates on each (interleaved, 15 rounds).
 //   node bench/rerank-parity.mjs A B [--time]
 import { pathToFileURL } from "node:url";
+import { lcg, outcome } from "./parity.mjs";
 const [A, B, flag] = process.argv.slice(2);
 const a = await import(pathToFileURL(A + "/node.mjs").href);
 const b = await import(pathToFileURL(B + "/node.mjs").href);
-const hex = (x) => { const v = new DataView(new ArrayBuffer(8)); v.setFloat64(0, x); return v.getBigUint64(0).toString(16); };
-function run(lib, q, c, o) {
-  try {
-    const r = lib.rerank(q, c, o);
-    return JSON.stringify(r, (k, v) => (typeof v === "number" ? hex(v) : v));
-  } catch (e) { return `ERR ${e.code} ${e.field}`; }
-}
+// Errors by code and field (the messages of type errors were reworded when candidates
+// stopped crossing as JSON).
+const run = (lib, q, c, o) => outcome(() => lib.rerank(q, c, o), { messages: false });
 const C = (over = {}) => ({ id: "a", score: 1, name: "GraphTraversal", ...over });
 const cases = [
   ["GraphTraversal", [C(), C({ id: "b", name: "graph", summary: "traversal of graphs", type: "class" }), C({ id: "c", name: "x", content: "short", type: "file" })]],
@@ -63,7 +60,7 @@ for (const [q, c, o] of cases) {
   if (x !== y) { diff++; console.log("DIFF", JSON.stringify([q, c, o]).slice(0, 150), "\n  old:", x.slice(0, 200), "\n  new:", y.slice(0, 200)); }
 }
 // random
-let seed = 7; const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+const { rnd } = lcg(7);
 const words = ["graph", "Traversal", "node", "edge", "HTTPServer", "parse_json", "Ünï", "straße", "class", "x", "the", "of"];
 const pick = () => words[Math.floor(rnd() * words.length)];
 const phrase = (n) => Array.from({ length: n }, pick).join(rnd() < 0.5 ? " " : "_");

@@ -10,6 +10,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { lcg, outcome } from "./parity.mjs";
 
 const args = process.argv.slice(2);
 const cases = args.includes("--cases") ? Number(args[args.indexOf("--cases") + 1]) : 2000;
@@ -18,29 +19,15 @@ if (!A || !B) throw new Error("usage: node bench/run-output-parity.mjs A B [--ca
 const a = await import(pathToFileURL(`${A}/lab.node.mjs`).href);
 const b = await import(pathToFileURL(`${B}/lab.node.mjs`).href);
 
-const hex = (x) => {
-  const v = new DataView(new ArrayBuffer(8));
-  v.setFloat64(0, x);
-  return v.getBigUint64(0).toString(16);
-};
 const shape = (o) => {
   if (typeof o !== "object" || o === null) return o;
   const protos = [Object.getPrototypeOf(o) === Object.prototype];
   for (const k of Object.keys(o)) if (typeof o[k] === "object" && o[k] !== null) protos.push(Object.getPrototypeOf(o[k]) === Object.prototype);
   return protos.join("");
 };
-const text = (f) => {
-  try {
-    const o = f();
-    return JSON.stringify(o, (k, v) => (typeof v === "number" ? hex(v) : v)) + " " + shape(o);
-  } catch (e) {
-    return `ERR ${e.code} ${e.field} ${e.message}`;
-  }
-};
+const text = (f) => outcome(f, { suffix: shape });
 
-let seed = 7;
-const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-const pick = (xs) => xs[Math.floor(rnd() * xs.length)];
+const { rnd, pick } = lcg(7);
 // Ids of TREC lines have no spaces; objects' ids may.
 const IDS = ["d1", "10", "2", "007", "__proto__", "constructor", "toString", "dé", "文書", "-1", "1e3", "4294967295", "4294967294"];
 const QIDS = ["q1", "2", "10", "__proto__", "hasOwnProperty", "qé"];

@@ -4,12 +4,11 @@
 // message.
 //   node bench/small-outputs-parity.mjs A B
 import { pathToFileURL } from "node:url";
+import { lcg, outcome as text } from "./parity.mjs";
 const [A, B] = process.argv.slice(2);
 const a = await import(pathToFileURL(`${A}/node.mjs`).href);
 const b = await import(pathToFileURL(`${B}/node.mjs`).href);
-const hex = (x) => { const v = new DataView(new ArrayBuffer(8)); v.setFloat64(0, x); return v.getBigUint64(0).toString(16); };
-const text = (f) => { try { return JSON.stringify(f(), (k, v) => typeof v === "number" ? hex(v) : v); } catch (e) { return `ERR ${e.code} ${e.field} ${e.message}`; } };
-let seed = 5; const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+const { rnd } = lcg(5);
 const num = () => { const r = rnd(); return r < 0.05 ? -0 : r < 0.08 ? NaN : r < 0.1 ? 1.5 : r < 0.12 ? -0.2 : r < 0.14 ? Infinity : rnd(); };
 let diff = 0;
 for (let t = 0; t < 3000; t++) {
