@@ -1,8 +1,8 @@
 // `fuseMultiQuery` on two builds of the package (A, B: directories like pkg/): 3,000 random
 // calls (ties, repeated ids, epoch / ISO / invalid / NaN / -0 timestamps, every method,
 // thresholds, verbose) compared by result bits and by error code, field and message.
-// With --time: then 3 queries of 10 and of 1,000 hits (bench/gen.mjs's lists and ids,
-// scores by rank), default options, on each build: medians of 7 rounds.
+// With --time: then 3 queries of 10, 1,000 and 100,000 hits (bench/gen.mjs's lists and
+// ids, scores by rank), default options, on each build: medians of 7 rounds.
 //   node bench/multiquery-parity.mjs A B [--time]
 import { pathToFileURL } from "node:url";
 import * as gen from "./gen.mjs";
@@ -25,13 +25,15 @@ console.log("3000 random fuseMultiQuery calls:", diff, "differ");
 if (process.argv.includes("--time")) {
   const queriesOf = (n) => gen.lists(n).map((l) => Array.from(l, (d, i) => ({ id: gen.docId(d), score: 1 - i / n })));
   const median = (xs) => xs.slice().sort((u, v) => u - v)[xs.length >> 1];
-  for (const n of [10, 1000]) {
+  for (const n of [10, 1000, 100000]) {
     const q = queriesOf(n);
-    const reps = n === 10 ? 20000 : 300;
+    const reps = n === 10 ? 20000 : n === 1000 ? 300 : 3;
     const rows = [[], []];
+    // Raised limits for 300,000 hits only (options cost a small call their JSON text).
+    const opts = n > 1000 ? { limits: gen.BENCH_LIMITS } : undefined;
     const time = (lib) => {
       const t = performance.now();
-      for (let i = 0; i < reps; i++) lib.fuseMultiQuery(q);
+      for (let i = 0; i < reps; i++) lib.fuseMultiQuery(q, opts);
       return ((performance.now() - t) / reps) * 1000;
     };
     time(a), time(b);
