@@ -259,27 +259,39 @@ export function rrf(lists, options) {
   // and the lists as indices.
   const index = new Map();
   const ids = [];
-  const docs = new Array(total);
+  // Large tables as typed arrays from the scratch (one copy into the call), the ids'
+  // running lengths kept while each id is at hand (see `Input.strs`).
+  const big = total >= 64;
+  const lease = big ? scratch.take() : null;
+  const docs = big ? lease.u32(total, 0) : new Array(total);
+  const ends = big ? lease.u32(total, 1) : null;
   let units = 0;
   let k = 0;
-  for (let i = 0; i < nLists; i++) {
-    const l = ls[i];
-    const n = lens[i];
-    for (let j = 0; j < n; j++) {
-      const id = l[j];
-      let d = index.get(id);
-      if (d === undefined) {
-        if (typeof id !== "string") throw typeError(`lists[${i}][${j}]`, "a string");
-        d = ids.length;
-        index.set(id, d);
-        ids.push(id);
-        units += id.length;
+  let out;
+  try {
+    for (let i = 0; i < nLists; i++) {
+      const l = ls[i];
+      const n = lens[i];
+      for (let j = 0; j < n; j++) {
+        const id = l[j];
+        let d = index.get(id);
+        if (d === undefined) {
+          if (typeof id !== "string") throw typeError(`lists[${i}][${j}]`, "a string");
+          d = ids.length;
+          index.set(id, d);
+          ids.push(id);
+          units += id.length;
+          if (big) ends[d] = units;
+        }
+        docs[k++] = d;
       }
-      docs[k++] = d;
     }
+    precheck.strings(lim, ids, units, (d) => firstOccurrence(lens, docs, d));
+    const input = writeKWeightsLimits(new Input(), opts, options).u32s(lens).u32s(docs);
+    out = w().call(OP.RRF, input.strs(ids, units, ends));
+  } finally {
+    if (big) scratch.give(lease);
   }
-  precheck.strings(lim, ids, units, (d) => firstOccurrence(lens, docs, d));
-  const out = w().call(OP.RRF, writeKWeightsLimits(new Input(), opts, options).u32s(lens).u32s(docs).strs(ids, units));
   const o = out.u32At();
   const n = out.n;
   const s = out.f64At();
@@ -648,6 +660,9 @@ function encodeInput(input, lim, holdAbove, lease) {
   // Large tables as typed arrays (written into the call with one copy), small ones as
   // arrays (a typed array costs about a microsecond to make).
   const docs = entries >= 64 ? lease.u32(entries, 0) : new Array(entries);
+  // The ids' running lengths, kept while each id is at hand (see `Input.strs`): from
+  // `ENDS_KEPT_FROM` entries on, where the ids no longer fit in the cache.
+  const ends = entries >= ENDS_KEPT_FROM ? lease.u32(entries, 3) : null;
   let k = 0;
   for (let i = 0; i < nLists; i++) {
     const ids = listObjs[i][1];
@@ -664,6 +679,7 @@ function encodeInput(input, lim, holdAbove, lease) {
         index.set(id, d);
         strs.push(id);
         units += id.length;
+        if (ends !== null) ends[d] = units;
       }
       occUnits += id.length;
       docs[k++] = d;
@@ -875,8 +891,12 @@ function encodeInput(input, lim, holdAbove, lease) {
   if (hold) head[4] = 1;
   precheck.strings(lim, strs, units, (i) => inputField(i, head, nLists, listTable, docs, itemTable, strs));
   const held = hold ? { texts: heldTexts, docs: heldDocs, nDocs, slotOf: null } : null;
-  return { strs, units, listTable, docs, weights, scores, itemTable, itemNums, head, ctx, held };
+  const idEnds = ends === null || nDocs === ends.length ? ends : ends.subarray(0, nDocs);
+  return { strs, units, idEnds, listTable, docs, weights, scores, itemTable, itemNums, head, ctx, held };
 }
+
+/** See `encodeInput`'s `ends` (bench/ab.mjs: B/A 1.04-1.05 for (b) and (c) at N = 1,000 when kept from 64 entries on). */
+const ENDS_KEPT_FROM = 4096;
 
 /** Names string `i` of an encoded input (for an error; the order is the encoding's). */
 function inputField(i, head, nLists, listTable, docs, itemTable, strs) {
@@ -981,7 +1001,7 @@ export class Pipeline {
   #call(h, e) {
     const inp = new Input()
       .u32s([h])
-      .strs(e.strs, e.units)
+      .strs(e.strs, e.units, e.idEnds)
       .f64s(e.head)
       .u32s(e.listTable)
       .u32s(e.docs)

@@ -569,8 +569,10 @@ export class Input {
     // UTF-16 unit).
     this.bound = 0;
     this.worst = 0;
-    // The UTF-16 units of each string table, in order.
+    // The UTF-16 units of each string table, in order, and the running totals of its
+    // strings' lengths when the caller counted them as it read them (or null).
     this.units = [];
+    this.ends = [];
     // Functions run by `Wire.call` before it writes anything (see `later`).
     this.late = null;
   }
@@ -631,8 +633,15 @@ export class Input {
   indices(a) {
     return typedArrayKind(a) === "Uint32Array" ? this.u32s(a) : this.f64s(a);
   }
-  /** A string table; `units` is the sum of the strings' lengths when the caller knows it. */
-  strs(list, units) {
+  /**
+   * A string table; `units` is the sum of the strings' lengths when the caller knows it,
+   * `ends` (a Uint32Array) the running sums of the lengths of the first strings (all of
+   * them, or a prefix; longer than the table: its first entries) when the caller kept
+   * them as it read the strings: at N >= 10^4 the strings lie scattered over the heap
+   * and a pass to read their lengths again costs a cache miss per string (15 ms for
+   * `rrf`'s 144,431 ids at N = 100,000).
+   */
+  strs(list, units, ends = null) {
     if (units === undefined) {
       units = 0;
       for (let i = 0; i < list.length; i++) units += list[i].length;
@@ -640,6 +649,7 @@ export class Input {
     this.tags.push(STRS);
     this.values.push(list);
     this.units.push(units);
+    this.ends.push(ends);
     this.bound += 32 + 4 * list.length + units;
     this.worst += 32 + 4 * list.length + 3 * units;
     return this;
@@ -960,6 +970,7 @@ export class Wire {
           const o = pos >>> 2;
           const base = pos + pad8(4 * (n + 1));
           u32[o] = 0;
+          const ends = input.ends[table];
           if (input.units[table++] <= SMALL_TABLE) {
             // A few short strings: written one by one (ASCII ones without TextEncoder),
             // cheaper than joining them first.
@@ -980,8 +991,14 @@ export class Wire {
           }
           let end = base + written;
           if (written === joined.length) {
+            let i = 0;
             let off = 0;
-            for (let i = 0; i < n; i++) {
+            if (ends !== null && ends.length > 0) {
+              i = Math.min(ends.length, n);
+              u32.set(i === ends.length ? ends : ends.subarray(0, i), o + 1);
+              off = ends[i - 1];
+            }
+            for (; i < n; i++) {
               off += v[i].length;
               u32[o + i + 1] = off;
             }

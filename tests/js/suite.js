@@ -408,6 +408,18 @@ export function tests(lib, golden) {
       const out = lib.rrf(ids.map((id) => [id]), { limits: { maxLists: n } });
       eq(out.map(([id]) => id), [...ids].sort(byBytes));
     }
+    // A pipeline's ids from 4,096 list entries on (their lengths kept while they are
+    // interned, js/core.js `encodeInput`): two lists whose entries tie rank by rank.
+    for (const alphabet of [["x", "ab", "q"], ["x", "\u00e9", "\u{1F600}", "ab"]]) {
+      const n = 2100;
+      const a = Array.from({ length: n }, (_, i) => alphabet[i % alphabet.length] + i);
+      const b = Array.from({ length: n }, (_, i) => alphabet[(i + 1) % alphabet.length] + "b" + (n - i));
+      const p = new lib.Pipeline({ topK: 2 * n, topN: 2 * n, minConfidence: 0, explain: false });
+      const out = p.run({ lists: [{ name: "a", ids: a }, { name: "b", ids: b }] });
+      p.free();
+      eq(out.results.length, 2 * n);
+      for (let i = 0; i < n; i++) eq(out.results.slice(2 * i, 2 * i + 2).map((r) => r.id), [a[i], b[i]].sort(byBytes));
+    }
     // Around the table size (96 UTF-16 units) up to which strings are written one by one.
     for (const units of [95, 96, 97]) {
       const ids = ["\u{1F600}" + "a".repeat(units - 9), "\u00e9b", "cc", "ab", "b"];
@@ -1506,6 +1518,16 @@ export function tests(lib, golden) {
       },
     });
     eq(lib.normalize(reentrant, "min_max"), want, "a Proxy whose trap calls the package");
+    // `rrf` of 64 entries or more reads into tables of the package's scratch: a list whose
+    // trap calls `rrf` (of such a size too) while they are out gets tables of its own.
+    const ids = (p, n) => Array.from({ length: n }, (_, i) => `${p}${(i * 7919) % n}`);
+    // (Its ids of other lengths, each twice: other indices and lengths in every table.)
+    const inner = [ids("i", 90).flatMap((id, i) => [id + "z".repeat(i % 5), id + "z".repeat(i % 5)]), ids("j", 70)];
+    const outer = [ids("o", 80), ids("p", 60)];
+    let innerOut = null;
+    const trapped = new Proxy(outer[0], { get: (t, k) => (k === "40" && innerOut === null ? ((innerOut = lib.rrf(inner)), t[k]) : t[k]) });
+    eq(lib.rrf([trapped, outer[1]]), lib.rrf(outer), "the outer call");
+    eq(innerOut, lib.rrf(inner), "the call made from the trap");
     eq(Array.from(lib.calibrate(new Proxy([...s], {}), { threshold: 1, steepness: 2 })), Array.from(lib.calibrate(s, { threshold: 1, steepness: 2 })));
     eq(lib.rrf([["a", "b"], ["b"]], { weights: new Proxy([2, 1], {}) }), lib.rrf([["a", "b"], ["b"]], { weights: [2, 1] }));
     // A typed array whose `length` is caller code (an own getter; a subclass): its real
