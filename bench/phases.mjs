@@ -1,0 +1,82 @@
+// Where a string-API call's time goes, phase by phase: a patched copy of the package's
+// Node entry (bench/patched-entry.mjs) records a timestamp at each step of `rrf` and
+// `Pipeline.run` (reading and interning the input, writing each section into wasm
+// memory: the string table's join, its encoding and its offsets; the module; the output
+// objects), and the script prints the median of each step over the calls.
+//   node --expose-gc bench/phases.mjs [DIR] [--calls K] a|b|c N [a|b|c N ...]
+// e.g. `node --expose-gc bench/phases.mjs pkg a 100000 b 1000`. Workloads and inputs are
+// bench/gen.mjs's (a: rrf, b: Pipeline.run, c: with the heuristic reranker). At
+// N >= 100,000 the collector runs before each call (as bench/ab.mjs does). The marks
+// cost about 0.1 µs each: compare phases, not totals, with other scripts' figures.
+import { resolve } from "node:path";
+import * as gen from "./gen.mjs";
+import { importPatched } from "./patched-entry.mjs";
+
+const args = process.argv.slice(2);
+const at = args.indexOf("--calls");
+const calls = at >= 0 ? Number(args.splice(at, 2)[1]) : 0;
+const dir = /^[abc]$/.test(args[0]) ? "pkg" : args.shift();
+if (args.length === 0 || args.length % 2 !== 0) throw new Error("usage: node --expose-gc bench/phases.mjs [DIR] [--calls K] a|b|c N [a|b|c N ...]");
+
+let marks = null;
+globalThis.__calibrankMark = (name) => {
+  if (marks !== null) marks.push(name, performance.now());
+};
+const M = (name) => `globalThis.__calibrankMark(${JSON.stringify(name)});`;
+const { lib, dispose } = await importPatched(
+  resolve(dir),
+  [
+    // rrf
+    ["function rrf(lists, options) {", `$&\n  ${M("rrf called")}`],
+    ["precheck.strings(lim, ids, units, (d) => firstOccurrence(lens, docs, d));", `${M("lists read and interned")}\n$&`],
+    ["  for (let i = 0; i < n; i++) result[i] = [ids[u32[o + i]], f64[s + i]];", `$&\n  ${M("output objects built")}`],
+    // Pipeline.run
+    ["      e = encodeInput(input, this.#limits, this.#holdAbove, lease);", `      ${M("run called")}\n$&\n      ${M("input encoded (rest)")}`],
+    ["  const nDocs = strs.length;", `  ${M("lists read and interned")}\n$&`],
+    ["    const m = keys.length;", `    ${M("items' keys listed")}\n$&`],
+    ['    const [kind, v] = timestamp(now, strs, "now");', `    ${M("items read")}\n$&`],
+    ["    return this.#results(out, e);", `    const r = this.#results(out, e);\n    ${M("output objects built")}\n    return r;`],
+    // the wire, both
+    ["  write(ptr, input, limit) {", `$&\n    ${M("checks, the call's buffer")}\n    const r = this.write2(ptr, input, limit);\n    ${M("write: the strings' offsets, later sections")}\n    return r;\n  }\n  write2(ptr, input, limit) {`],
+    ['const joined = v.join("");', `${M("write: sections before the strings")}\n$&\n${M("write: join")}`],
+    ["        let end = base + written;", `${M("write: encodeInto")}\n$&`],
+    ["        inWasm = false;\n      } finally {", `        ${M("the module")}\n$&`],
+  ],
+  "phases",
+);
+
+try {
+  for (let a = 0; a < args.length; a += 2) {
+    const w = args[a];
+    const n = Number(args[a + 1]);
+    const x = gen.makeInputs(n);
+    const p = w === "a" ? null : new lib.Pipeline(gen.pipelineConfig(w === "c"));
+    const call = w === "a" ? () => lib.rrf(x.strLists, { limits: gen.BENCH_LIMITS }) : () => p.run(w === "b" ? x.inputB : x.inputC);
+    const k = calls || (n >= 100_000 ? 9 : n >= 10_000 ? 60 : 400);
+    const warm = Date.now() + (n >= 100_000 ? 0 : 1000);
+    do call();
+    while (Date.now() < warm);
+    const steps = new Map();
+    for (let c = 0; c < k; c++) {
+      if (n >= 100_000) globalThis.gc?.();
+      marks = [];
+      call();
+      for (let i = 2; i < marks.length; i += 2) {
+        const key = marks[i];
+        if (!steps.has(key)) steps.set(key, []);
+        steps.get(key).push(marks[i + 1] - marks[i - 1]);
+      }
+      if (!steps.has("total")) steps.set("total", []);
+      steps.get("total").push(marks[marks.length - 1] - marks[1]);
+      marks = null;
+    }
+    console.log(`${w} N=${n}: median of ${k} calls, each step since the one before`);
+    for (const [key, ts] of steps) {
+      const s = ts.sort((x, y) => x - y)[ts.length >> 1];
+      console.log(`  ${key.padEnd(46)} ${s < 1 ? `${(s * 1000).toFixed(1)} µs` : `${s.toFixed(2)} ms`}`);
+    }
+    p?.free();
+  }
+} finally {
+  dispose();
+}
