@@ -226,8 +226,7 @@ class RunObjects {
       }
       precheck.entries(lim, entries, field);
       precheck.text(lim, bytes, field);
-    }
-    precheck.entries(lim, entries, field);
+    } else precheck.entries(lim, entries, field);
     this.entries = entries;
   }
 }
