@@ -2,7 +2,7 @@
 // input buffer and makes one call into calibrank_core.wasm (js/wire.js); the numbers
 // all come from the module.
 import { ScoreError } from "./score_error.js";
-import { ModuleState, Input, Scratch, checkedCopy, plainTyped, precheck, toJson, numbers, indices, scoreError, typeError, typedArrayKind, isMap, utf8Length, hasOwn, own, fromObjectPrototype, wellFormedName, notArray } from "./wire.js";
+import { ModuleState, Input, Scratch, checkedCopy, plainTyped, precheck, toJson, numbers, indices, scoreError, typeError, typedArrayKind, isMap, utf8Length, hasOwn, own, fromObjectPrototype, wellFormedName, notArray, wholeLength } from "./wire.js";
 
 export { ScoreError };
 
@@ -249,6 +249,7 @@ export function rrf(lists, options) {
     const l = lists[i];
     if (!Array.isArray(l)) throw typeError(`lists[${i}]`, "an array of strings");
     const n = l.length;
+    if (!wholeLength(n)) throw typeError(`lists[${i}]`, "an array of strings");
     precheck.length(lim, n, `lists[${i}]`);
     ls[i] = l;
     lens[i] = n;
@@ -259,16 +260,19 @@ export function rrf(lists, options) {
   // and the lists as indices.
   const index = new Map();
   const ids = [];
-  // Large tables as typed arrays from the scratch (one copy into the call), the ids'
-  // running lengths kept while each id is at hand (see `Input.strs`).
+  // Large tables as typed arrays from the scratch (one copy into the call), and the
+  // ids' running lengths kept while each id is at hand (see `Input.strs`): from 64
+  // entries on, where a typed array costs less than it saves (the pipeline keeps the
+  // lengths from `TAKEN_FROM` entries on).
   const big = total >= 64;
-  const lease = big ? scratch.take() : null;
-  const docs = big ? lease.u32(total, 0) : new Array(total);
-  const ends = big ? lease.u32(total, 1) : null;
+  let lease = null;
   let units = 0;
   let k = 0;
   let out;
   try {
+    if (big) lease = scratch.take();
+    const docs = big ? lease.u32(total, 0) : new Array(total);
+    const ends = big ? lease.u32(total, 1) : null;
     for (let i = 0; i < nLists; i++) {
       const l = ls[i];
       const n = lens[i];
@@ -288,9 +292,9 @@ export function rrf(lists, options) {
     }
     precheck.strings(lim, ids, units, (d) => firstOccurrence(lens, docs, d));
     const input = writeKWeightsLimits(new Input(), opts, options).u32s(lens).u32s(docs);
-    out = w().call(OP.RRF, input.strs(ids, units, ends));
+    out = w().call(OP.RRF, input.strs(ids, units, big && ids.length < total ? ends.subarray(0, ids.length) : ends));
   } finally {
-    if (big) scratch.give(lease);
+    if (lease !== null) scratch.give(lease);
   }
   const o = out.u32At();
   const n = out.n;
@@ -338,6 +342,7 @@ export function fuseMultiQuery(queries, options) {
     const q = queries[i];
     if (!Array.isArray(q)) throw typeError(`queries[${i}]`, "an array of hits");
     const n = q.length;
+    if (!wholeLength(n)) throw typeError(`queries[${i}]`, "an array of hits");
     precheck.length(lim, n, `queries[${i}]`);
     qs[i] = q;
     lens[i] = n;
@@ -647,6 +652,7 @@ function encodeInput(input, lim, holdAbove, lease) {
     if (!Array.isArray(ids)) throw typeError(`lists[${i}].ids`, "an array of strings");
     // Its length read once (a Proxy could answer differently later).
     const n = ids.length;
+    if (!wholeLength(n)) throw typeError(`lists[${i}].ids`, "an array of strings");
     precheck.length(lim, n, `lists[${i}]`);
     entries += n;
     listObjs[i] = [name, ids, sc, weight, n];
@@ -661,8 +667,8 @@ function encodeInput(input, lim, holdAbove, lease) {
   // arrays (a typed array costs about a microsecond to make).
   const docs = entries >= 64 ? lease.u32(entries, 0) : new Array(entries);
   // The ids' running lengths, kept while each id is at hand (see `Input.strs`): from
-  // `ENDS_KEPT_FROM` entries on, where the ids no longer fit in the cache.
-  const ends = entries >= ENDS_KEPT_FROM ? lease.u32(entries, 3) : null;
+  // `TAKEN_FROM` entries on.
+  const ends = entries >= TAKEN_FROM ? lease.u32(entries, 3) : null;
   let k = 0;
   for (let i = 0; i < nLists; i++) {
     const ids = listObjs[i][1];
@@ -895,8 +901,14 @@ function encodeInput(input, lim, holdAbove, lease) {
   return { strs, units, idEnds, listTable, docs, weights, scores, itemTable, itemNums, head, ctx, held };
 }
 
-/** See `encodeInput`'s `ends` (bench/ab.mjs: B/A 1.04-1.05 for (b) and (c) at N = 1,000 when kept from 64 entries on). */
-const ENDS_KEPT_FROM = 4096;
+/**
+ * From this many list entries on, `encodeInput` keeps the ids' running lengths (`ends`).
+ * Below it the ids are few enough to stay in the cache and reading their lengths again
+ * costs little: kept from 64 entries on (as `rrf` does, whose indices table comes from
+ * the scratch in the same step), workloads (b) and (c) at N = 1,000 took 4-5% longer
+ * (`bench/ab.mjs`, B/A 1.04-1.05).
+ */
+const TAKEN_FROM = 4096;
 
 /** Names string `i` of an encoded input (for an error; the order is the encoding's). */
 function inputField(i, head, nLists, listTable, docs, itemTable, strs) {

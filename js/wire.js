@@ -95,6 +95,12 @@ const wellFormed = typeof String.prototype.isWellFormed === "function" ? (s) => 
  * declared order (serde's rule for a struct given as a sequence), so `rrf(lists, [1])`
  * would set `k`. Refused at the top; nested values keep serde's rule.
  */
+/**
+ * Whether a list's `length`, read once, is a whole number: an array's always is, a
+ * Proxy's may not be, and the call's tables are sized by it.
+ */
+export const wholeLength = (n) => n >>> 0 === n;
+
 export function notArray(v, field) {
   // A typed array too: the replacer sends it as an array.
   if (Array.isArray(v) || ArrayBuffer.isView(v)) throw typeError(field, "an object (options and configurations are not read from arrays)");
@@ -569,8 +575,8 @@ export class Input {
     // UTF-16 unit).
     this.bound = 0;
     this.worst = 0;
-    // The UTF-16 units of each string table, in order, and the running totals of its
-    // strings' lengths when the caller counted them as it read them (or null).
+    // The UTF-16 units of each string table, in order, and the running sums of its first
+    // strings' lengths when the caller kept them (or null; see `strs`).
     this.units = [];
     this.ends = [];
     // Functions run by `Wire.call` before it writes anything (see `later`).
@@ -634,12 +640,12 @@ export class Input {
     return typedArrayKind(a) === "Uint32Array" ? this.u32s(a) : this.f64s(a);
   }
   /**
-   * A string table; `units` is the sum of the strings' lengths when the caller knows it,
-   * `ends` (a Uint32Array) the running sums of the lengths of the first strings (all of
-   * them, or a prefix; longer than the table: its first entries) when the caller kept
-   * them as it read the strings: at N >= 10^4 the strings lie scattered over the heap
-   * and a pass to read their lengths again costs a cache miss per string (15 ms for
-   * `rrf`'s 144,431 ids at N = 100,000).
+   * A string table; `units` is the sum of the strings' lengths when the caller knows it.
+   * `ends`, when the caller kept them as it read the strings: a Uint32Array of the running
+   * sums of the lengths of the table's first `ends.length` strings (all of them or a
+   * prefix), from which an ASCII table's offsets are copied instead of read from each
+   * string again (many strings lie scattered over the heap: a cache miss each;
+   * docs/performance.md, "Strings read once").
    */
   strs(list, units, ends = null) {
     if (units === undefined) {
@@ -994,8 +1000,8 @@ export class Wire {
             let i = 0;
             let off = 0;
             if (ends !== null && ends.length > 0) {
-              i = Math.min(ends.length, n);
-              u32.set(i === ends.length ? ends : ends.subarray(0, i), o + 1);
+              i = ends.length;
+              u32.set(ends, o + 1);
               off = ends[i - 1];
             }
             for (; i < n; i++) {

@@ -1528,6 +1528,16 @@ export function tests(lib, golden) {
     const trapped = new Proxy(outer[0], { get: (t, k) => (k === "40" && innerOut === null ? ((innerOut = lib.rrf(inner)), t[k]) : t[k]) });
     eq(lib.rrf([trapped, outer[1]]), lib.rrf(outer), "the outer call");
     eq(innerOut, lib.rrf(inner), "the call made from the trap");
+    // A Proxy's length need not be a whole number (an array's is): the tables are sized
+    // by it, so it is refused (was a RangeError, or INTERNAL from 64 entries on).
+    const ids100 = Array.from({ length: 100 }, (_, i) => `d${i}`);
+    const lying = (a, len) => new Proxy(a, { get: (t, k) => (k === "length" ? len : t[k]) });
+    for (const len of [70.5, 2.5, -1, 2 ** 32]) {
+      throwsScoreError(lib, () => lib.rrf([lying(ids100, len)]), "INVALID_TYPE", "lists[0]");
+      throwsScoreError(lib, () => lib.fuseMultiQuery([lying(ids100.map((id) => ({ id, score: 1 })), len)]), "INVALID_TYPE", "queries[0]");
+      throwsScoreError(lib, () => new lib.Pipeline().run({ lists: [{ name: "s", ids: lying(ids100, len) }] }), "INVALID_TYPE", "lists[0].ids");
+    }
+    eq(lib.rrf([lying(ids100, 70)]), lib.rrf([ids100.slice(0, 70)]), "a whole length is read as given");
     eq(Array.from(lib.calibrate(new Proxy([...s], {}), { threshold: 1, steepness: 2 })), Array.from(lib.calibrate(s, { threshold: 1, steepness: 2 })));
     eq(lib.rrf([["a", "b"], ["b"]], { weights: new Proxy([2, 1], {}) }), lib.rrf([["a", "b"], ["b"]], { weights: [2, 1] }));
     // A typed array whose `length` is caller code (an own getter; a subclass): its real
