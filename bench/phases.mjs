@@ -49,7 +49,7 @@ const { lib, dispose } = await importPatched(
     ['const joined = v.join("");', `${W("write: sections before the strings")}\n$&\n${W("write: join")}`],
     ["        let end = base + written;", `${W("write: encodeInto")}\n$&`],
     ["p = this.x.cr_call(op, len)", `globalThis.__calibrankInModule(true);\n        $&`],
-    ["        inWasm = false;\n      } finally {", `        globalThis.__calibrankInModule(false);\n        ${M("the module")}\n$&`],
+    ["        inWasm = false;\n      } finally {", `        ${M("the module")}\n$&\n        globalThis.__calibrankInModule(false);`],
   ],
   "phases",
 );

@@ -2,7 +2,7 @@
 // input buffer and makes one call into calibrank_core.wasm (js/wire.js); the numbers
 // all come from the module.
 import { ScoreError } from "./score_error.js";
-import { ModuleState, Input, Scratch, checkedCopy, plainTyped, precheck, toJson, numbers, indices, scoreError, typeError, typedArrayKind, isMap, utf8Length, hasOwn, own, fromObjectPrototype, wellFormedName, notArray, wholeLength } from "./wire.js";
+import { ModuleState, Input, Scratch, checkedCopy, plainTyped, precheck, toJson, numbers, indices, scoreError, typeError, typedArrayKind, isMap, utf8Length, hasOwn, own, fromObjectPrototype, wellFormedName, notArray, firstOf } from "./wire.js";
 
 export { ScoreError };
 
@@ -249,8 +249,7 @@ export function rrf(lists, options) {
     const l = lists[i];
     if (!Array.isArray(l)) throw typeError(`lists[${i}]`, "an array of strings");
     const n = l.length;
-    if (!wholeLength(n)) throw typeError(`lists[${i}]`, "an array of strings");
-    precheck.length(lim, n, `lists[${i}]`);
+    precheck.length(lim, n, `lists[${i}]`, "an array of strings");
     ls[i] = l;
     lens[i] = n;
     total += n;
@@ -292,7 +291,7 @@ export function rrf(lists, options) {
     }
     precheck.strings(lim, ids, units, (d) => firstOccurrence(lens, docs, d));
     const input = writeKWeightsLimits(new Input(), opts, options).u32s(lens).u32s(docs);
-    out = w().call(OP.RRF, input.strs(ids, units, big && ids.length < total ? ends.subarray(0, ids.length) : ends));
+    out = w().call(OP.RRF, input.strs(ids, units, firstOf(ends, ids.length)));
   } finally {
     if (lease !== null) scratch.give(lease);
   }
@@ -342,8 +341,7 @@ export function fuseMultiQuery(queries, options) {
     const q = queries[i];
     if (!Array.isArray(q)) throw typeError(`queries[${i}]`, "an array of hits");
     const n = q.length;
-    if (!wholeLength(n)) throw typeError(`queries[${i}]`, "an array of hits");
-    precheck.length(lim, n, `queries[${i}]`);
+    precheck.length(lim, n, `queries[${i}]`, "an array of hits");
     qs[i] = q;
     lens[i] = n;
     total += n;
@@ -652,8 +650,7 @@ function encodeInput(input, lim, holdAbove, lease) {
     if (!Array.isArray(ids)) throw typeError(`lists[${i}].ids`, "an array of strings");
     // Its length read once (a Proxy could answer differently later).
     const n = ids.length;
-    if (!wholeLength(n)) throw typeError(`lists[${i}].ids`, "an array of strings");
-    precheck.length(lim, n, `lists[${i}]`);
+    precheck.length(lim, n, `lists[${i}]`, "an array of strings", ".ids");
     entries += n;
     listObjs[i] = [name, ids, sc, weight, n];
   }
@@ -897,8 +894,7 @@ function encodeInput(input, lim, holdAbove, lease) {
   if (hold) head[4] = 1;
   precheck.strings(lim, strs, units, (i) => inputField(i, head, nLists, listTable, docs, itemTable, strs));
   const held = hold ? { texts: heldTexts, docs: heldDocs, nDocs, slotOf: null } : null;
-  const idEnds = ends === null || nDocs === ends.length ? ends : ends.subarray(0, nDocs);
-  return { strs, units, idEnds, listTable, docs, weights, scores, itemTable, itemNums, head, ctx, held };
+  return { strs, units, idEnds: firstOf(ends, nDocs), listTable, docs, weights, scores, itemTable, itemNums, head, ctx, held };
 }
 
 /**

@@ -95,12 +95,6 @@ const wellFormed = typeof String.prototype.isWellFormed === "function" ? (s) => 
  * declared order (serde's rule for a struct given as a sequence), so `rrf(lists, [1])`
  * would set `k`. Refused at the top; nested values keep serde's rule.
  */
-/**
- * Whether a list's `length`, read once, is a whole number: an array's always is, a
- * Proxy's may not be, and the call's tables are sized by it.
- */
-export const wholeLength = (n) => n >>> 0 === n;
-
 export function notArray(v, field) {
   // A typed array too: the replacer sends it as an array.
   if (Array.isArray(v) || ArrayBuffer.isView(v)) throw typeError(field, "an object (options and configurations are not read from arrays)");
@@ -313,7 +307,13 @@ export const precheck = {
   lists(lim, n, field) {
     if (lim && n > lim.maxLists) throw tooLarge(field, "the number of lists", n, lim.maxLists, "maxLists");
   },
-  length(lim, n, field) {
+  /**
+   * A list's `length`, read once by the caller: a whole number (an array's always is; a
+   * Proxy's may not be, and the call's tables are sized by it: else `INVALID_TYPE` on
+   * `field + suffix`, expected `expected`), within maxListLength (else on `field`).
+   */
+  length(lim, n, field, expected, suffix = "") {
+    if (n >>> 0 !== n) throw typeError(field + suffix, expected);
     if (lim && n > lim.maxListLength) throw tooLarge(field, "the list length", n, lim.maxListLength, "maxListLength");
   },
   array(lim, n, field) {
@@ -565,6 +565,9 @@ class Lease {
     return this.array(Float64Array, n, slot);
   }
 }
+
+/** The first `n` entries of a table kept by the caller (`null` stays `null`). */
+export const firstOf = (a, n) => (a === null || a.length === n ? a : a.subarray(0, n));
 
 /** The sections of one call's input, collected before anything is written. */
 export class Input {
