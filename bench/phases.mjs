@@ -7,7 +7,8 @@
 // e.g. `node --expose-gc bench/phases.mjs pkg a 100000 b 1000`. Workloads and inputs are
 // bench/gen.mjs's (a: rrf, b: Pipeline.run, c: with the heuristic reranker). At
 // N >= 100,000 the collector runs before each call (as bench/ab.mjs does). The marks
-// cost about 0.1 µs each: compare phases, not totals, with other scripts' figures. The
+// (a `performance.now()` each) add to the steps: compare a step across builds with this
+// script, not with other scripts' figures for the whole call. The
 // held texts a pipeline with the reranker writes when the module asks for them (c at
 // N >= 1,000) count in "the module". One workload per process for figures to compare:
 // a large one first leaves the heap large.
