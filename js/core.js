@@ -2,7 +2,7 @@
 // input buffer and makes one call into calibrank_core.wasm (js/wire.js); the numbers
 // all come from the module.
 import { ScoreError } from "./score_error.js";
-import { ModuleState, Input, Scratch, checkedCopy, plainTyped, precheck, toJson, numbers, indices, scoreError, typeError, typedArrayKind, isMap, utf8Length, hasOwn, own, fromObjectPrototype, wellFormedName, notArray, firstOf } from "./wire.js";
+import { ModuleState, Input, Scratch, checkedCopy, plainTyped, precheck, toJson, numbers, indices, scoreError, typeError, typedArrayKind, isMap, utf8Length, hasOwn, own, fromObjectPrototype, wellFormedName, notArray, firstOf, intern, allocate } from "./wire.js";
 
 export { ScoreError };
 
@@ -270,8 +270,8 @@ export function rrf(lists, options) {
   let out;
   try {
     if (big) lease = scratch.take();
-    const docs = big ? lease.u32(total, 0) : new Array(total);
-    const ends = big ? lease.u32(total, 1) : null;
+    const docs = big ? lease.u32(total, 0, "lists") : new Array(total);
+    const ends = big ? lease.u32(total, 1, "lists") : null;
     for (let i = 0; i < nLists; i++) {
       const l = ls[i];
       const n = lens[i];
@@ -281,7 +281,7 @@ export function rrf(lists, options) {
         if (d === undefined) {
           if (typeof id !== "string") throw typeError(`lists[${i}][${j}]`, "a string");
           d = ids.length;
-          index.set(id, d);
+          intern(index, id, d, "lists");
           ids.push(id);
           units += id.length;
           if (big) ends[d] = units;
@@ -353,7 +353,7 @@ export function fuseMultiQuery(queries, options) {
   const clean = noInheritedKeys(HIT_FIELDS);
   const docs = new Array(total);
   const scores = new Array(total);
-  const kinds = new Uint8Array(total);
+  const kinds = allocate(Uint8Array, total, "queries");
   const millis = new Array(total);
   const index = new Map();
   const ids = [];
@@ -378,7 +378,7 @@ export function fuseMultiQuery(queries, options) {
         // Ids are compared inside the module, where a lone surrogate would be U+FFFD.
         wellFormedName(id, `queries[${i}][${j}].id`, "an id", "ids");
         d = ids.length;
-        index.set(id, d);
+        intern(index, id, d, "queries");
         ids.push(id);
         units += id.length;
       }
@@ -467,7 +467,7 @@ export function rerank(query, candidates, options) {
   const clean = noInheritedKeys(CANDIDATE_FIELDS);
   const cs = new Array(n);
   const scores = new Array(n);
-  const flags = new Uint8Array(n);
+  const flags = allocate(Uint8Array, n, "candidates");
   const strs = [];
   let units = 0;
   for (let i = 0; i < n; i++) {
@@ -662,10 +662,10 @@ function encodeInput(input, lim, holdAbove, lease) {
   let occUnits = 0;
   // Large tables as typed arrays (written into the call with one copy), small ones as
   // arrays (a typed array costs about a microsecond to make).
-  const docs = entries >= 64 ? lease.u32(entries, 0) : new Array(entries);
+  const docs = entries >= 64 ? lease.u32(entries, 0, "lists") : new Array(entries);
   // The ids' running lengths, kept while each id is at hand (see `Input.strs`): from
   // `TAKEN_FROM` entries on.
-  const ends = entries >= TAKEN_FROM ? lease.u32(entries, 3) : null;
+  const ends = entries >= TAKEN_FROM ? lease.u32(entries, 3, "lists") : null;
   let k = 0;
   for (let i = 0; i < nLists; i++) {
     const ids = listObjs[i][1];
@@ -679,7 +679,7 @@ function encodeInput(input, lim, holdAbove, lease) {
       if (d === undefined) {
         if (typeof id !== "string") throw typeError(`lists[${i}].ids[${j}]`, "a string");
         d = strs.length;
-        index.set(id, d);
+        intern(index, id, d, "lists");
         strs.push(id);
         units += id.length;
         if (ends !== null) ends[d] = units;
@@ -745,8 +745,8 @@ function encodeInput(input, lim, holdAbove, lease) {
     const m = keys.length;
     precheck.entries(lim, entries + m, "items");
     hold = holdAbove >= 0 && m > holdAbove && !!lim;
-    itemTable = m >= 8 ? lease.u32(8 * m, 1) : new Array(8 * m).fill(0);
-    itemNums = m >= 8 ? lease.f64(3 * m, 2) : new Array(3 * m).fill(0);
+    itemTable = m >= 8 ? lease.u32(8 * m, 1, "items") : new Array(8 * m).fill(0);
+    itemNums = m >= 8 ? lease.f64(3 * m, 2, "items") : new Array(3 * m).fill(0);
     for (let i = 0; i < m; i++) {
       const key = keys[i];
       if (typeof key !== "string") throw typeError("items", "string keys");

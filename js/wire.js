@@ -74,6 +74,39 @@ export function scoreError(code, field, message) {
 
 export const typeError = (field, expected) => scoreError("INVALID_TYPE", field, `expected ${expected}`);
 
+/**
+ * A ceiling of the JavaScript engine met while the package reads an input, before the
+ * module is entered: more distinct ids than its `Map` holds (V8: 2^24), a typed array
+ * larger than it allocates (Bun: 2^31 elements of 4 bytes), a string longer than its
+ * longest (V8: 2^29 - 24 units). Limits raised that far accept such inputs; the engine
+ * cannot hold them. `e` is the engine's `RangeError` (its message is kept).
+ */
+export const engineLimit = (field, what, e) => scoreError("INPUT_TOO_LARGE", field, `${what}: more than this JavaScript engine holds (${e.message})`);
+
+/**
+ * `index.set(id, d)` for an id met for the first time. A `Map` has a maximum size in some
+ * engines (V8's `RangeError: Map maximum size exceeded`); no caller code runs in `set`
+ * (the id is a string), so a `RangeError` here is the engine's.
+ */
+export function intern(index, id, d, field) {
+  try {
+    index.set(id, d);
+  } catch (e) {
+    if (e instanceof RangeError) throw engineLimit(field, `${d + 1} distinct ids`, e);
+    throw e;
+  }
+}
+
+/** `new Kind(n)`, an engine's refusal to allocate it reported as `engineLimit` on `field`. */
+export function allocate(Kind, n, field) {
+  try {
+    return new Kind(n);
+  } catch (e) {
+    if (e instanceof RangeError) throw engineLimit(field, `a table of ${n} entries`, e);
+    throw e;
+  }
+}
+
 // ------------------------------------------------------------------ JSON
 
 const bitsView = new DataView(new ArrayBuffer(8));
@@ -544,11 +577,11 @@ class Lease {
    * A zeroed array of `n` elements of `Kind` (Uint32Array or Float64Array), kept in slot
    * `i` (one per table, so that a table keeps its buffer whatever the others do).
    */
-  array(Kind, n, i) {
-    if (!this.reuse || n > Scratch.MAX) return new Kind(n);
+  array(Kind, n, i, field) {
+    if (!this.reuse || n > Scratch.MAX) return allocate(Kind, n, field);
     let b = this.bufs[i];
     if (b === undefined || b.length < n || !(b instanceof Kind)) {
-      b = this.bufs[i] = new Kind(Math.max(n, 256));
+      b = this.bufs[i] = allocate(Kind, Math.max(n, 256), field);
       this.views[i] = undefined;
     }
     b.fill(0, 0, n);
@@ -558,11 +591,12 @@ class Lease {
     if (v === undefined || v.length !== n) v = this.views[i] = b.subarray(0, n);
     return v;
   }
-  u32(n, slot) {
-    return this.array(Uint32Array, n, slot);
+  /** `field`: the input the table is for (named by the error when it cannot be allocated). */
+  u32(n, slot, field) {
+    return this.array(Uint32Array, n, slot, field);
   }
-  f64(n, slot) {
-    return this.array(Float64Array, n, slot);
+  f64(n, slot, field) {
+    return this.array(Float64Array, n, slot, field);
   }
 }
 
@@ -894,7 +928,7 @@ export class Wire {
       if (!inWasm && e instanceof RangeError && /string length/i.test(e.message)) {
         // A string table longer than the engine's longest string (its join failed): the
         // module was not entered, so it stays as it is.
-        throw scoreError("INPUT_TOO_LARGE", "", `the strings of the input are longer together than this engine's longest string (${e.message})`);
+        throw engineLimit("", "the strings of the input, joined", e);
       }
       if (inWasm && (e instanceof WebAssembly.RuntimeError || (e instanceof RangeError && !(e instanceof ScoreError)))) {
         // A trap (a bug, or memory exhausted): the instance is in an unknown state.

@@ -1562,6 +1562,61 @@ export function tests(lib, golden) {
     eq(p.run(seedInput()), pwant, "a pipeline made before is intact");
   });
 
+  test("an engine's own ceilings (a Map's size, a typed array it cannot allocate) are INPUT_TOO_LARGE, the module untouched", () => {
+    // With the limits raised, an input can reach what the JavaScript engine holds before
+    // the module is entered: V8's Map holds 2^24 keys (the ids are interned in one), Bun
+    // allocates no Uint32Array of 2^31 elements. Reaching them takes gigabytes and minutes,
+    // so the engine's RangeError is simulated, for a Map's ids (the prefix "cap-") past the
+    // 100th and for a table of 70,000 elements; it was thrown to the caller as is before.
+    const p = new lib.Pipeline({ minConfidence: 0 });
+    const pwant = p.run(seedInput());
+    const ids = Array.from({ length: 150 }, (_, i) => `cap-${i}`);
+    const set = Map.prototype.set;
+    Map.prototype.set = function (k, v) {
+      if (typeof k === "string" && k.startsWith("cap-") && this.size >= 100) throw new RangeError("Map maximum size exceeded");
+      return set.call(this, k, v);
+    };
+    const errs = [];
+    try {
+      errs.push(throwsScoreError(lib, () => lib.rrf([ids, ["x"]]), "INPUT_TOO_LARGE", "lists"));
+      errs.push(throwsScoreError(lib, () => p.run({ lists: [{ name: "a", ids }] }), "INPUT_TOO_LARGE", "lists"));
+      errs.push(throwsScoreError(lib, () => lib.fuseMultiQuery([ids.map((id) => ({ id, score: 1 }))]), "INPUT_TOO_LARGE", "queries"));
+    } finally {
+      Map.prototype.set = set;
+    }
+    for (const e of errs) assert(e.message.includes("101 distinct ids") && e.message.includes("Map maximum size exceeded"), e.message);
+    const Real = globalThis.Uint32Array;
+    const big = Array.from({ length: 70000 }, (_, i) => `t${i % 50}`);
+    globalThis.Uint32Array = new Proxy(Real, {
+      construct: (t, args) => {
+        if (args[0] === 70000) throw new RangeError("Array buffer allocation failed");
+        return Reflect.construct(t, args);
+      },
+    });
+    try {
+      const e = throwsScoreError(lib, () => lib.rrf([big]), "INPUT_TOO_LARGE", "lists");
+      assert(e.message.includes("a table of 70000 entries"), e.message);
+      throwsScoreError(lib, () => p.run({ lists: [{ name: "a", ids: big }] }), "INPUT_TOO_LARGE", "lists");
+    } finally {
+      globalThis.Uint32Array = Real;
+    }
+    // The caller's own RangeError from a list's trap is not taken for the engine's.
+    const mine = new RangeError("the caller's own");
+    const trap = new Proxy(["a", "b"], { get: (t, k) => (k === "1" ? (() => { throw mine; })() : t[k]) });
+    let got = null;
+    try {
+      lib.rrf([trap]);
+    } catch (e) {
+      got = e;
+    }
+    assert(got === mine, `the caller's error propagates as it is: ${got}`);
+    // The module was not entered: the same results as before, and the same calls now run.
+    eq(p.run(seedInput()), pwant, "a pipeline made before runs as before");
+    eq(lib.rrf([ids, ["x"]]).length, 151, "rrf");
+    eq(p.run({ lists: [{ name: "a", ids: big }] }).results.length > 0, true, "the pipeline");
+    p.free();
+  });
+
   test("error codes are exported and complete", () => {
     const codes = lib.errorCodes();
     assert(codes.includes("INVALID_TOP_N") && codes.includes("NON_FINITE_SCORE"), "codes");
