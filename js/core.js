@@ -2,7 +2,7 @@
 // input buffer and makes one call into calibrank_core.wasm (js/wire.js); the numbers
 // all come from the module.
 import { ScoreError } from "./score_error.js";
-import { ModuleState, Input, Scratch, checkedCopy, plainTyped, precheck, toJson, numbers, indices, scoreError, typeError, typedArrayKind, isMap, utf8Length, hasOwn, own, fromObjectPrototype, wellFormedName, notArray, firstOf, intern, allocate } from "./wire.js";
+import { ModuleState, Input, Scratch, checkedCopy, plainTyped, precheck, toJson, numbers, indices, scoreError, typeError, typedArrayKind, isMap, utf8Length, hasOwn, own, fromObjectPrototype, wellFormedName, notArray, firstOf, intern, allocate, timeOf } from "./wire.js";
 
 export { ScoreError };
 
@@ -395,7 +395,7 @@ export function fuseMultiQuery(queries, options) {
         isoUnits += t.length;
       } else if (t instanceof Date) {
         kinds[k] = 1;
-        millis[k] = t.getTime();
+        millis[k] = timeOf(t, `queries[${i}][${j}].timestamp`, "epoch milliseconds or an ISO 8601 string");
       } else throw typeError(`queries[${i}][${j}].timestamp`, "epoch milliseconds or an ISO 8601 string");
     }
   }
@@ -609,7 +609,7 @@ function timestamp(v, strs, field) {
     strs.push(v);
     return [2, strs.length - 1];
   }
-  if (v instanceof Date) return [1, v.getTime()];
+  if (v instanceof Date) return [1, timeOf(v, field, "epoch milliseconds or an ISO 8601 string")];
   throw typeError(field, "epoch milliseconds or an ISO 8601 string");
 }
 
@@ -802,7 +802,7 @@ function encodeInput(input, lim, holdAbove, lease) {
               units += v.length;
             } else if (v instanceof Date) {
               flags |= 16;
-              itemNums[3 * i] = v.getTime();
+              itemNums[3 * i] = timeOf(v, `items.${key}.modifiedAt`, "epoch milliseconds or an ISO 8601 string");
             } else throw typeError(`items.${key}.modifiedAt`, "epoch milliseconds or an ISO 8601 string");
             break;
           case "fiscalYear":
@@ -1095,7 +1095,7 @@ export class Pipeline {
       head[2] = now;
     } else if (now instanceof Date) {
       head[1] = 1;
-      head[2] = now.getTime();
+      head[2] = timeOf(now, "now", "epoch milliseconds (a number) or a Date");
     } else if (now !== undefined && now !== null) {
       // Was ignored (then "`now` is required with `modifiedAt`", or nothing at all).
       throw typeError("now", "epoch milliseconds (a number) or a Date");

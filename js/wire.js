@@ -28,6 +28,19 @@ export const typedArrayKind = (v) => (ArrayBuffer.isView(v) ? typedArrayTag.call
 // (a subclass, `Object.defineProperty`) is caller code and could answer another length
 // than the one `set` copies.
 const typedLength = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), "length").get;
+/**
+ * The time value of `v`, a Date (`v instanceof Date`), read from the Date itself (a
+ * subclass's own `getTime` is not called); an object that only inherits from
+ * Date.prototype has none and is refused as `typeError(field, expected)`.
+ */
+export function timeOf(v, field, expected) {
+  try {
+    return dateTime.call(v);
+  } catch {
+    throw typeError(field, expected);
+  }
+}
+const dateTime = Date.prototype.getTime;
 /** The length of a section's values: the package's own array or a typed array. */
 const lengthOf = (v) => (ArrayBuffer.isView(v) ? typedLength.call(v) : v.length);
 export const hasOwn = Object.prototype.hasOwnProperty;
@@ -221,7 +234,14 @@ function replacer(key, v) {
     case "object":
       if (v === null) return v;
       if (isMap(v)) return mapAsObject(v) ?? "\u0000Map with keys that are not strings";
-      if (typedArrayKind(v) !== undefined) return Array.from(v);
+      if (typedArrayKind(v) !== undefined) {
+        // Its elements up to its length as the engine holds it: none once its buffer was
+        // detached (transferred), where `Array.from` threw the engine's TypeError.
+        const n = typedLength.call(v);
+        const a = new Array(n);
+        for (let i = 0; i < n; i++) a[i] = v[i];
+        return a;
+      }
       return v;
     default:
       return v;
@@ -230,8 +250,9 @@ function replacer(key, v) {
 
 /**
  * JSON text of a caller's value (`undefined` stays `undefined`). A cycle or a nesting
- * too deep for the engine is an `INVALID_TYPE` on `field`; anything the caller's own
- * code throws (a getter, a Proxy trap, toJSON) is passed on unchanged.
+ * too deep for the engine is an `INVALID_TYPE` on `field`, a text longer than its
+ * longest string `INPUT_TOO_LARGE`; anything else the caller's own code throws (a
+ * getter, a Proxy trap, toJSON) is passed on unchanged.
  */
 export function toJson(value, field) {
   if (value === undefined) return undefined;
@@ -242,6 +263,9 @@ export function toJson(value, field) {
     if ((e instanceof TypeError && /circular|cyclic/i.test(e.message)) || (e instanceof RangeError && /call stack/i.test(e.message))) {
       throw scoreError("INVALID_TYPE", field, "the value is cyclic or nested too deep to be read");
     }
+    // Its text longer than the engine's longest string (an array claiming a billion
+    // entries: V8 refuses it before reading them).
+    if (e instanceof RangeError && /string length/i.test(e.message)) throw engineLimit(field, "its JSON text", e);
     throw e;
   }
 }

@@ -91,6 +91,11 @@ const METHOD_EXAMPLES = {
 
 // ------------------------------------------------------------------ value generators
 
+function detached(a) {
+  structuredClone(a.buffer, { transfer: [a.buffer] });
+  return a;
+}
+
 const specialNumber = fc.constantFrom(NaN, Infinity, -Infinity, -0, 0, 5e-324, 2.2250738585072014e-308, Number.MAX_VALUE, -Number.MAX_VALUE, Number.MAX_SAFE_INTEGER, 2 ** 32, 2 ** 32 - 1, 2 ** 31, -1, 0.5, 1, 1e-300, 1e300);
 const number = fc.oneof(specialNumber, fc.double(), fc.integer(), fc.double({ min: 0, max: 1, noNaN: true }));
 const typedArray = fc.oneof(
@@ -103,6 +108,11 @@ const typedArray = fc.oneof(
   fc.constant(new Uint8Array(0)),
   fc.constant(new ArrayBuffer(8)),
   fc.constant(new DataView(new ArrayBuffer(8))),
+  // A buffer transferred away (its arrays have no elements), shared or resizable.
+  fc.constant(detached(new Float64Array([1, 2]))),
+  fc.constant(detached(new Uint32Array([0, 1]))),
+  fc.constant(new Float64Array(new SharedArrayBuffer(16))),
+  fc.constant(new Uint32Array(new ArrayBuffer(8, { maxByteLength: 64 }))),
 );
 const oddValue = fc.constantFrom(
   undefined, null, true, false, "", " ", "\u0000", "\ud800", "💥", "x".repeat(5000), 0n, -1n, 2n ** 64n,

@@ -298,6 +298,35 @@ test("a string table the engine cannot join is INPUT_TOO_LARGE, not a trap of th
   p.free();
 });
 
+test("a value whose JSON text would be longer than the engine's longest string is INPUT_TOO_LARGE", () => {
+  // An array that claims a billion entries inside a configuration or `context`: V8's
+  // JSON.stringify refuses it at once ("Invalid string length"), which reached the
+  // caller as a bare RangeError before. (Bun reads such an array entry by entry: the
+  // test is V8's.)
+  const claims = () => new Proxy([1, 2], { get: (t, k) => (k === "length" ? 1e9 : t[k]) });
+  const check = (fn, field) => {
+    const err = (() => {
+      try {
+        fn();
+      } catch (e) {
+        return e;
+      }
+    })();
+    assert.ok(err instanceof esm.ScoreError, String(err));
+    assert.equal(err.code, "INPUT_TOO_LARGE");
+    assert.equal(err.field, field);
+    assert.match(err.message, /JSON text.*Invalid string length/);
+  };
+  check(() => new esm.Pipeline({ calibration: { method: "isotonic", x: claims(), y: [0, 1] } }), "config");
+  const p = new esm.Pipeline();
+  const input = { lists: [{ name: "l", ids: ["a", "b"] }, { name: "m", ids: ["b"] }] };
+  const before = p.run(input);
+  check(() => p.run({ ...input, context: { tags: claims() } }), "context");
+  check(() => esm.normalize([1, 2], "min_max", { extra: claims() }), "options");
+  assert.deepEqual(p.run(input), before);
+  p.free();
+});
+
 test("typed arrays of another realm (node:vm) cross as this realm's do", () => {
   const other = (code) => runInNewContext(code);
   const s = [0.25, 1.5, -3, 0.1 + 0.2, 7];

@@ -1617,6 +1617,43 @@ export function tests(lib, golden) {
     p.free();
   });
 
+  test("a Date read by its time value (an object that only inherits from Date.prototype is INVALID_TYPE); a detached typed array reads as empty", () => {
+    // `Object.create(Date.prototype)` passes `instanceof Date` but holds no time value:
+    // `getTime` threw the engine's TypeError out of the package before.
+    const fake = () => Object.create(Date.prototype);
+    const t = Date.UTC(2026, 0, 1);
+    const p = new lib.Pipeline({ recency: { mode: "step" }, minConfidence: 0 });
+    const input = (m, now) => ({ lists: [{ name: "a", ids: ["x", "y"] }], items: { x: { modifiedAt: m }, y: { modifiedAt: t - 400 * 86400000 } }, now });
+    throwsScoreError(lib, () => p.run(input(fake(), t)), "INVALID_TYPE", "items.x.modifiedAt");
+    throwsScoreError(lib, () => p.run(input(t, fake())), "INVALID_TYPE", "now");
+    throwsScoreError(lib, () => lib.fuseMultiQuery([[{ id: "a", score: 1, timestamp: fake() }]]), "INVALID_TYPE", "queries[0][0].timestamp");
+    throwsScoreError(lib, () => p.runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1, modifiedAt: new Float64Array([t]), now: fake() }), "INVALID_TYPE", "now");
+    // A Date subclass is read by its time value, not by a `getTime` of its own.
+    class Shifted extends Date {
+      getTime() {
+        return 0;
+      }
+    }
+    const want = p.run(input(new Date(t - 86400000), new Date(t)));
+    eq(p.run(input(new Shifted(t - 86400000), new Shifted(t))), want, "a Date subclass");
+    eq(want.results.map((r) => r.id), ["x", "y"], "the recent item first");
+    // A typed array whose buffer was transferred has no elements (Array.from threw on it
+    // when an option held one): read as an empty array, the same error as `[]`.
+    const a = new Float64Array([1, 2]);
+    try {
+      structuredClone(a.buffer, { transfer: [a.buffer] });
+    } catch {
+      // No transfer here: the typed array stays attached, and the rest is not checked.
+    }
+    if (a.buffer.byteLength === 0) {
+      // (A configuration crosses as JSON text: the replacer reads typed arrays.)
+      const e = throwsScoreError(lib, () => new lib.Pipeline({ topN: [] }), "INVALID_TYPE", "config.topN");
+      const d = throwsScoreError(lib, () => new lib.Pipeline({ topN: a }), e.code, e.field);
+      eq(d.message, e.message, "the message of []");
+    }
+    p.free();
+  });
+
   test("error codes are exported and complete", () => {
     const codes = lib.errorCodes();
     assert(codes.includes("INVALID_TOP_N") && codes.includes("NON_FINITE_SCORE"), "codes");
