@@ -6,7 +6,8 @@
 #   make test-reliability  (part of `make test`) the saved fuzz corpus as regression tests,
 #                          the proptests, the fast-check boundary test, the memory tests (flat
 #                          over a million calls; addresses above 2 GiB; calls at the columnar
-#                          ceiling one after another), `deny`
+#                          ceiling one after another), the whole API's mutation fuzzer (one
+#                          seed, 20,000 calls: no error but ScoreError), `deny`
 .PHONY: fuzz fuzz-tools deny deny-tools deps-doc test-reliability
 
 EXTRA_TEST_TARGETS += test-reliability
@@ -65,3 +66,4 @@ deny: deny-tools pkg deps-doc
 test-reliability: pkg deny
 	cargo test --test fuzz_regression --test properties
 	node --test tests/js/fuzz.test.mjs tests/js/memory.test.mjs tests/js/high-memory.test.mjs tests/js/ceiling.test.mjs
+	node bench/mutation-fuzz.mjs pkg 1 20000
