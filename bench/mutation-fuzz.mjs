@@ -54,29 +54,42 @@ const T = [
   () => [core.rrf, [[["a", "b"], ["b", "c"]], { k: 60, weights: [1, 2] }]],
   () => [core.rrfColumnar, [new Uint32Array([0, 1, 1, 2]), new Uint32Array([0, 2, 4]), 3, { k: 60 }]],
   () => [core.normalize, [[1, 2, 3], "min_max", {}]],
-  () => [core.calibrate, [[0.1, 0.9], { method: "sigmoid", threshold: 0.5, steepness: 8 }]],
-  () => [core.classifyBand, [0.7, { hit: 0.8, degraded: 0.5 }]],
+  () => [core.calibrate, [[0.1, 0.9], { threshold: 0.5, steepness: 8 }]],
+  () => [core.classifyBand, [0.7, { highFloor: 0.85, degradedFloor: 0.65 }]],
   () => [core.queryConfidence, [[0.9, 0.2], {}]],
   () => [core.fuseMultiQuery, [[[{ id: "a", score: 1, timestamp: 5 }], [{ id: "b", score: 2, timestamp: "2026-01-01T00:00:00Z" }]], { k: 60 }]],
   () => [core.rerank, ["token cache", [{ id: "a", score: 1, name: "tokenCache", type: "function", summary: "caches tokens" }, { id: "b", score: 0.5, name: "x" }], {}]],
   () => [(cfg, input) => { const p = new core.Pipeline(cfg); try { return p.run(input); } finally { p.free(); } },
     [{ k: 60, topK: 10, topN: 5, recency: { mode: "step" }, rerank: { method: "heuristic" }, normalization: { method: "min_max" }, calibration: { method: "sigmoid", threshold: 0.5, steepness: 8 }, minConfidence: 0.1, explain: true },
-     { query: "token cache", lists: [{ name: "a", ids: ["x", "y"], scores: [2, 1], weight: 1 }, { name: "b", ids: ["y", "z"] }], items: { x: { name: "tokenCache", modifiedAt: 1767225600000 }, y: { summary: "s", modifiedAt: "2026-01-01T00:00:00Z" } }, now: 1767225600000, context: { a: 1 } }]],
-  () => [(cfg) => { const p = new core.Pipeline(cfg); try { return p.config; } finally { p.free(); } }, [{ calibration: { method: "isotonic", x: [0, 1], y: [0, 1] }, bands: { hit: 0.8, degraded: 0.4 } }]],
+     { query: "token cache", lists: [{ name: "a", ids: ["x", "y"], scores: [2, 1], weight: 1 }, { name: "b", ids: ["y", "z"] }], items: { x: { name: "tokenCache", modifiedAt: 1767225600000 }, y: { summary: "s", modifiedAt: "2026-01-01T00:00:00Z" } }, now: 1767225600000, context: { taskClass: "debug", language: "rust" } }]],
+  () => [(cfg) => { const p = new core.Pipeline(cfg); try { return p.config; } finally { p.free(); } }, [{ calibration: { method: "isotonic", x: [0, 1], y: [0, 1] }, bands: { highFloor: 0.8, degradedFloor: 0.4 } }]],
   () => [(cfg, input) => { const p = new core.Pipeline(cfg); try { return p.runColumnar(input); } finally { p.free(); } }, [{ topN: 3 }, { docs: new Uint32Array([0, 1, 2]), offsets: new Uint32Array([0, 2, 3]), nDocs: 3, weights: new Float64Array([1, 1]), modifiedAt: new Float64Array([1, NaN, 3]), now: 5 }]],
   () => [core.defaultLimits, ["rrf"]],
   () => [lab.parseTrecRun, ["q1 Q0 d1 1 2.5 r\nq1 Q0 d2 2 1.5 r\n", {}]],
   () => [lab.parseQrels, ["q1 0 d1 1\n", {}]],
   () => [lab.evaluate, [{ q1: { d1: 1 } }, { q1: { d1: 2, d2: 1 } }, ["ndcg@10", "map"], {}]],
   () => [lab.evaluatePerQuery, [{ q1: { d1: 1 } }, { q1: { d1: 2, d2: 1 } }, ["mrr"], {}]],
-  () => [lab.fuseRuns, [[{ q1: { d1: 2, d2: 1 } }, { q1: { d2: 3 } }], { method: "rrf", k: 60 }]],
+  () => [lab.fuseRuns, [[{ q1: { d1: 2, d2: 1 } }, { q1: { d2: 3 } }], { method: "rrf", params: { k: 60 } }]],
   () => [lab.fitPlatt, [[0.1, 0.8, 0.4], [0, 1, 1], {}]],
   () => [lab.fitIsotonic, [[0.1, 0.8, 0.4], [0, 1, 1], {}]],
   () => [lab.applyCalibration, [[0.2, 0.7], { method: "platt", a: 1, b: 0 }, {}]],
   () => [lab.calibrationError, [[0.2, 0.7], [0, 1], { bins: 10 }]],
-  () => [lab.proposeBands, [[0.2, 0.7, 0.9], [0, 1, 1], {}]],
+  () => [lab.proposeBands, [[0.1, 0.9, 0.2, 0.8, 0.3, 0.7], [0, 1, 0, 1, 0, 1], { folds: 2, targetPrecision: 0.8 }]],
+  () => [(text, options, metrics) => { const r = lab.Run.fromTrec(text, options); const q = lab.Qrels.fromTrec("q1 0 d1 1\n"); try { return [r.toObject(), lab.evaluate(q, r, metrics)]; } finally { r.free(); q.free(); } }, ["q1 Q0 d1 1 2.5 r\nq1 Q0 d2 2 1.5 r\n", {}, ["ndcg@10"]]],
+  () => [(run, qrels, options) => { const r = lab.Run.fromObject(run, options); const q = lab.Qrels.fromObject(qrels); try { return [lab.evaluatePerQuery(q, r, ["mrr"]), lab.fuseRuns([r, run], { method: "rrf" }).toObject?.()]; } finally { r.free(); q.free(); } }, [{ q1: { d1: 2, d2: 1 } }, { q1: { d1: 1 } }, {}]],
+  () => [(qrels, runs, options) => lab.fitQueryConfidence(qrels, runs, options), [{ a: { d1: 1 }, b: { d3: 0 } }, [{ a: { d1: 2, d2: 1 }, b: { d3: 0.5 } }, { a: { d1: 0.9 }, b: { d4: 0.1 } }], { k: 2, l2: 0.5 }]],
   () => [lab.optimizeFusion, [{ q1: { d1: 1 } }, [{ q1: { d1: 2, d2: 1 } }, { q1: { d2: 3, d1: 1 } }], { metric: "ndcg@10" }, () => {}]],
 ];
+// Every template runs as given (else its mutations would test nothing but its own error).
+for (let t = 0; t < T.length; t++) {
+  const [fn, args] = T[t]();
+  try {
+    fn(...args);
+  } catch (e) {
+    console.error(`template ${t} fails unmutated: ${e}`);
+    process.exit(2);
+  }
+}
 // Mutate: walk the args, collect slots (container, key), replace one.
 function slots(v, out, depth) {
   if (depth > 4 || v === null || typeof v !== "object" || ArrayBuffer.isView(v)) return;
