@@ -158,8 +158,8 @@ const isU32 = (v) => typeof v === "number" && v >= 0 && v <= 0xffffffff && Math.
 
 /**
  * Reads `{ k?, weights?, limits? }` (rrf, rrfColumnar) in one pass: `lim`, the limits of
- * `fn` for the checks made before copying (as `LimitTable.effective` makes them: null
- * when the module alone must check), and the options in the compact numeric form when
+ * `fn` for the checks made before copying (as `LimitTable.effective` makes them: every
+ * limit at its ceiling when the module alone can check exactly), and the options in the compact numeric form when
  * every value is a plain number (`head`, `weights`; no JSON on either side). `json`: the
  * options must cross as JSON text instead (the module reads it to the same options, or
  * to the same error); `writeKWeightsLimits` then reads them again, with JSON.stringify.
@@ -211,7 +211,8 @@ function kWeightsLimits(options, fn) {
         head[2 + i] = x;
         lim = table.withLimit(lim, base, name, x);
       }
-      r.lim = lim;
+      // A value the module refuses: the checks here hold the call to the ceilings.
+      r.lim = fn === null ? null : (lim ?? table.widest);
     } else return asJson(r, options, fn);
   }
   return r;
@@ -460,6 +461,8 @@ export function rerank(query, candidates, options) {
   if (!Array.isArray(candidates)) throw typeError("candidates", "an array of candidates");
   // The array and its length read once (a Proxy could answer differently later).
   const n = candidates.length;
+  // A Proxy's length may be anything (the tables are sized by it).
+  if (n >>> 0 !== n) throw typeError("candidates", "an array of candidates");
   precheck.array(lim, n, "candidates");
   precheck.entries(lim, n, "candidates");
   // Typed sections, as `fuseMultiQuery`'s hits: each candidate read once, its score, which

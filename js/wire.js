@@ -110,12 +110,16 @@ export function intern(index, id, d, field) {
   }
 }
 
-/** `new Kind(n)`, an engine's refusal to allocate it reported as `engineLimit` on `field`. */
+/**
+ * `new Kind(n)` for a count `n` (a number: nothing else is given, so no caller code runs
+ * in the constructor), an engine's refusal to allocate it reported as `engineLimit` on
+ * `field`.
+ */
 export function allocate(Kind, n, field) {
   try {
     return new Kind(n);
   } catch (e) {
-    if (e instanceof RangeError) throw engineLimit(field, `a table of ${n} entries`, e);
+    if (e instanceof RangeError && typeof n === "number") throw engineLimit(field, `a table of ${n} entries`, e);
     throw e;
   }
 }
@@ -249,6 +253,20 @@ function replacer(key, v) {
 }
 
 /**
+ * Whether `e` was thrown by `JSON.stringify` itself, not by caller code it ran: the first
+ * frame of its stack (V8: "    at JSON.stringify (", JavaScriptCore: "stringify@[native
+ * code]"). Without a stack (`Error.stackTraceLimit = 0`), not known: false.
+ */
+function thrownByStringify(e) {
+  const stack = typeof e.stack === "string" ? e.stack.split("\n") : [];
+  for (const line of stack) {
+    if (/^\s+at /.test(line)) return /^\s+at JSON\.stringify \(/.test(line);
+    if (/^[^\s]*@/.test(line)) return line.startsWith("stringify@[native code]");
+  }
+  return false;
+}
+
+/**
  * JSON text of a caller's value (`undefined` stays `undefined`). A cycle or a nesting
  * too deep for the engine is an `INVALID_TYPE` on `field`, a text longer than its
  * longest string `INPUT_TOO_LARGE`; anything else the caller's own code throws (a
@@ -264,8 +282,9 @@ export function toJson(value, field) {
       throw scoreError("INVALID_TYPE", field, "the value is cyclic or nested too deep to be read");
     }
     // Its text longer than the engine's longest string (an array claiming a billion
-    // entries: V8 refuses it before reading them).
-    if (e instanceof RangeError && /string length/i.test(e.message)) throw engineLimit(field, "its JSON text", e);
+    // entries: V8 refuses it before reading them); only when JSON.stringify itself threw
+    // it: a getter's or toJSON's own error of that message is the caller's.
+    if (e instanceof RangeError && /string length/i.test(e.message) && thrownByStringify(e)) throw engineLimit(field, "its JSON text", e);
     throw e;
   }
 }
@@ -300,6 +319,12 @@ export class LimitTable {
     functions.forEach((f, i) => {
       this.budgets[f] = budgets[i];
     });
+    // Every limit at its ceiling: what the checks made before copying hold a call to when
+    // they cannot stand for the module's (see `effective`).
+    this.widest = { atCeilings: true };
+    names.forEach((n, i) => {
+      this.widest[n] = ceilings[i];
+    });
     jsonFloor = Math.max(jsonFloor, jsonBound(this.defaults));
   }
 
@@ -317,10 +342,13 @@ export class LimitTable {
 
   /**
    * The limits a call runs under, for the checks made before copying (the module checks
-   * everything again). `null` when these checks cannot stand for the module's: limits
-   * that are not valid (a value out of range, an unknown name: the module reports
-   * `INVALID_CONFIG` or `UNKNOWN_FIELD` before looking at the data) or given as a `Map`
-   * (which the JSON text turns into an object); the module alone checks the call then.
+   * everything again). `widest` (every limit at its ceiling) when these checks cannot
+   * stand for the module's: limits that are not valid (a value out of range, an unknown
+   * name: the module reports `INVALID_CONFIG` or `UNKNOWN_FIELD` before looking at the
+   * data) or given as a `Map` (which the JSON text turns into an object). The module
+   * alone checks the call exactly then; the checks here only refuse an input that no
+   * limits accept before it is read whole (they were skipped: a list claiming 2^32 - 1
+   * entries was read until the engine gave up).
    * Reads the given object's own enumerable keys, those its JSON text (what the module
    * reads) holds, not every limit's name: a missing property costs more to look up than
    * a present one.
@@ -328,7 +356,7 @@ export class LimitTable {
   effective(given, fn) {
     const base = this.defaultsFor(fn);
     if (given === undefined || given === null) return base;
-    if (typeof given !== "object" || isMap(given)) return null;
+    if (typeof given !== "object" || isMap(given)) return this.widest;
     let out = base;
     const keys = Object.keys(given);
     for (let i = 0; i < keys.length; i++) {
@@ -336,7 +364,7 @@ export class LimitTable {
       const v = given[n];
       if (v === undefined || v === null) continue;
       out = this.withLimit(out, base, n, v);
-      if (out === null) return null;
+      if (out === null) return this.widest;
     }
     return out;
   }
@@ -356,13 +384,17 @@ export class LimitTable {
   }
 }
 
-const tooLarge = (field, what, got, max, limit) =>
-  scoreError("INPUT_TOO_LARGE", field, `${what} is ${got}, above the limit of ${max} (limits.${limit})`);
+/**
+ * `limit` of `lim` exceeded: named as the call's limit, or as its ceiling when `lim` is
+ * `widest` (the call's own limits were left to the module: not valid, or a `Map`).
+ */
+const tooLarge = (lim, field, what, got, limit) =>
+  scoreError("INPUT_TOO_LARGE", field, `${what} is ${got}, above ${lim.atCeilings === true ? "the ceiling" : "the limit"} of ${lim[limit]} (limits.${limit})`);
 
 /** Checks made before an input is copied into wasm memory (`lim` may be null: none). */
 export const precheck = {
   lists(lim, n, field) {
-    if (lim && n > lim.maxLists) throw tooLarge(field, "the number of lists", n, lim.maxLists, "maxLists");
+    if (lim && n > lim.maxLists) throw tooLarge(lim, field, "the number of lists", n, "maxLists");
   },
   /**
    * A list's `length`, read once by the caller: a whole number (an array's always is; a
@@ -371,21 +403,21 @@ export const precheck = {
    */
   length(lim, n, field, expected, suffix = "") {
     if (n >>> 0 !== n) throw typeError(field + suffix, expected);
-    if (lim && n > lim.maxListLength) throw tooLarge(field, "the list length", n, lim.maxListLength, "maxListLength");
+    if (lim && n > lim.maxListLength) throw tooLarge(lim, field, "the list length", n, "maxListLength");
   },
   array(lim, n, field) {
-    if (lim && n > lim.maxListLength) throw tooLarge(field, "the array length", n, lim.maxListLength, "maxListLength");
+    if (lim && n > lim.maxListLength) throw tooLarge(lim, field, "the array length", n, "maxListLength");
   },
   entries(lim, n, field) {
-    if (lim && n > lim.maxTotalEntries) throw tooLarge(field, "the total number of entries", n, lim.maxTotalEntries, "maxTotalEntries");
+    if (lim && n > lim.maxTotalEntries) throw tooLarge(lim, field, "the total number of entries", n, "maxTotalEntries");
   },
   columnar(lim, n, field) {
-    if (lim && n > lim.maxColumnarEntries) throw tooLarge(field, "the number of columnar entries", n, lim.maxColumnarEntries, "maxColumnarEntries");
+    if (lim && n > lim.maxColumnarEntries) throw tooLarge(lim, field, "the number of columnar entries", n, "maxColumnarEntries");
   },
   /** `units`: UTF-16 code units, a lower bound of the UTF-8 bytes. */
   text(lim, units, field) {
     if (lim && units > lim.maxTotalTextBytes)
-      throw tooLarge(field, "the total length of the strings in bytes", units, lim.maxTotalTextBytes, "maxTotalTextBytes");
+      throw tooLarge(lim, field, "the total length of the strings in bytes", units, "maxTotalTextBytes");
   },
   /**
    * The strings of a call (`units`: their UTF-16 length) against maxTotalTextBytes:
@@ -398,7 +430,7 @@ export const precheck = {
     for (let i = 0; i < strs.length; i++) {
       bytes += utf8Length(strs[i]);
       if (bytes > lim.maxTotalTextBytes)
-        throw tooLarge(fieldOf(i), "the total length of the strings in bytes", bytes, lim.maxTotalTextBytes, "maxTotalTextBytes");
+        throw tooLarge(lim, fieldOf(i), "the total length of the strings in bytes", bytes, "maxTotalTextBytes");
     }
   },
   /**
@@ -426,7 +458,7 @@ export const precheck = {
           bytes += utf8Length(isoTexts[m++]);
           if (bytes > lim.maxTotalTextBytes) field = `queries[${i}][${j}].timestamp`;
         }
-        if (field !== null) throw tooLarge(field, "the total length of the strings in bytes", bytes, lim.maxTotalTextBytes, "maxTotalTextBytes");
+        if (field !== null) throw tooLarge(lim, field, "the total length of the strings in bytes", bytes, "maxTotalTextBytes");
       }
   },
   /**
@@ -437,7 +469,7 @@ export const precheck = {
   json(lim, length, field) {
     if (!lim) return;
     const bound = jsonBound(lim);
-    if (length > bound) throw tooLarge(field, "the JSON text of the input in bytes", length, lim.maxTotalTextBytes, "maxTotalTextBytes");
+    if (length > bound) throw tooLarge(lim, field, "the JSON text of the input in bytes", length, "maxTotalTextBytes");
   },
   /**
    * Options, a configuration or a `context` as JSON text (undefined: none). The module
@@ -454,10 +486,10 @@ export const precheck = {
   },
   /** One id's UTF-8 length against maxIdBytes. */
   id(lim, bytes, field) {
-    if (lim && bytes > lim.maxIdBytes) throw tooLarge(field, "the id length in bytes", bytes, lim.maxIdBytes, "maxIdBytes");
+    if (lim && bytes > lim.maxIdBytes) throw tooLarge(lim, field, "the id length in bytes", bytes, "maxIdBytes");
   },
   oneText(lim, units, field) {
-    if (lim && units > lim.maxTextBytes) throw tooLarge(field, "the text length in bytes", units, lim.maxTextBytes, "maxTextBytes");
+    if (lim && units > lim.maxTextBytes) throw tooLarge(lim, field, "the text length in bytes", units, "maxTextBytes");
   },
   /** Options as JSON text (undefined: none), under `jsonText`'s bound. */
   options(lim, options) {

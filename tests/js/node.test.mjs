@@ -323,6 +323,13 @@ test("a value whose JSON text would be longer than the engine's longest string i
   const before = p.run(input);
   check(() => p.run({ ...input, context: { tags: claims() } }), "context");
   check(() => esm.normalize([1, 2], "min_max", { extra: claims() }), "options");
+  // The same message thrown by the caller's own code (toJSON, a getter) is the caller's:
+  // passed on as it is (JSON.stringify did not throw it).
+  const mine = new RangeError("Invalid string length");
+  for (const hostile of [{ toJSON: () => { throw mine; } }, { get x() { throw mine; } }]) {
+    assert.throws(() => new esm.Pipeline({ calibration: hostile }), (e) => e === mine);
+    assert.throws(() => esm.normalize([1, 2], "min_max", { extra: hostile }), (e) => e === mine);
+  }
   assert.deepEqual(p.run(input), before);
   p.free();
 });

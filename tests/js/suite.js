@@ -1610,6 +1610,24 @@ export function tests(lib, golden) {
       got = e;
     }
     assert(got === mine, `the caller's error propagates as it is: ${got}`);
+    // A Proxy's length that is not a number is refused before any table is sized by it
+    // (an object there reached \`new Uint8Array\`, which read it: caller code).
+    const lengthObject = { valueOf: () => 2, get length() {
+      throw mine;
+    } };
+    throwsScoreError(lib, () => lib.rerank("q", new Proxy([], { get: (t, k) => (k === "length" ? lengthObject : t[k]) })), "INVALID_TYPE", "candidates");
+    // Limits the package cannot check (out of range, or a Map: the module checks them)
+    // still hold the call to the ceilings before it is read: a list claiming 2^32 - 1
+    // entries is refused at once (it was read until the engine gave up).
+    const claims = new Proxy([], { get: (t, k) => (k === "length" ? 2 ** 32 - 1 : typeof k === "string" && /^[0-9]+$/.test(k) ? `c${k}` : t[k]) });
+    for (const limits of [{ maxListLength: 2 ** 31 }, { maxListLength: 2 ** 40 }, new Map([["maxListLength", 5]])]) {
+      const e = throwsScoreError(lib, () => lib.rrf([claims], { limits }), "INPUT_TOO_LARGE", "lists[0]");
+      assert(/above the ceiling of \d+ \(limits.maxListLength\)/.test(e.message), e.message);
+      throwsScoreError(lib, () => lib.fuseMultiQuery([claims], { limits }), "INPUT_TOO_LARGE", "queries[0]");
+    }
+    // Within the ceilings, the module's own error for such limits, as before.
+    throwsScoreError(lib, () => lib.rrf([["a"]], { limits: { maxListLength: 2 ** 31 } }), "INVALID_CONFIG", "options.limits.maxListLength");
+    throwsScoreError(lib, () => lib.rrf([["a"], ["b", "c"]], { limits: new Map([["maxListLength", 1]]) }), "INPUT_TOO_LARGE", "lists[1]");
     // The module was not entered: the same results as before, and the same calls now run.
     eq(p.run(seedInput()), pwant, "a pipeline made before runs as before");
     eq(lib.rrf([ids, ["x"]]).length, 151, "rrf");
