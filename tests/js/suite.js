@@ -1600,6 +1600,35 @@ export function tests(lib, golden) {
     } finally {
       globalThis.Uint32Array = Real;
     }
+    // The scratch's own path (tables of up to 65,536 entries, kept between calls), when
+    // it grows a table, and the Uint8Array tables of fuseMultiQuery and rerank.
+    let asked = 0;
+    const refuse = (Kind, hit) =>
+      new Proxy(Kind, {
+        construct: (t, args) => {
+          if (typeof args[0] === "number" && hit(args[0])) {
+            asked++;
+            throw new RangeError("Array buffer allocation failed");
+          }
+          return Reflect.construct(t, args);
+        },
+      });
+    globalThis.Uint32Array = refuse(Real, (n) => n > 60000 && n <= 65536);
+    try {
+      throwsScoreError(lib, () => lib.rrf([Array.from({ length: 65536 }, (_, i) => `s${i % 50}`)]), "INPUT_TOO_LARGE", "lists");
+    } finally {
+      globalThis.Uint32Array = Real;
+    }
+    assert(asked === 1, `the scratch grew its table (${asked})`);
+    const RealU8 = globalThis.Uint8Array;
+    globalThis.Uint8Array = refuse(RealU8, (n) => n === 777);
+    try {
+      throwsScoreError(lib, () => lib.fuseMultiQuery([Array.from({ length: 777 }, (_, i) => ({ id: `h${i}`, score: 1 }))]), "INPUT_TOO_LARGE", "queries");
+      throwsScoreError(lib, () => lib.rerank("q", Array.from({ length: 777 }, (_, i) => ({ id: `r${i}`, score: 1, name: "n" }))), "INPUT_TOO_LARGE", "candidates");
+    } finally {
+      globalThis.Uint8Array = RealU8;
+    }
+    assert(asked === 3, `both Uint8Array tables asked for (${asked})`);
     // The caller's own RangeError from a list's trap is not taken for the engine's.
     const mine = new RangeError("the caller's own");
     const trap = new Proxy(["a", "b"], { get: (t, k) => (k === "1" ? (() => { throw mine; })() : t[k]) });
