@@ -254,13 +254,14 @@ function replacer(key, v) {
 
 /**
  * Whether `e` was thrown by `JSON.stringify` itself, not by caller code it ran: the first
- * frame of its stack (V8: "    at JSON.stringify (", JavaScriptCore: "stringify@[native
- * code]"). Without a stack (`Error.stackTraceLimit = 0`), not known: false.
+ * frame of its stack (V8: "    at JSON.stringify (<anonymous>)", Bun: "    at stringify
+ * (unknown)", JavaScriptCore elsewhere: "stringify@[native code]"). Without a stack
+ * (`Error.stackTraceLimit = 0`), not known: false.
  */
 function thrownByStringify(e) {
   const stack = typeof e.stack === "string" ? e.stack.split("\n") : [];
   for (const line of stack) {
-    if (/^\s+at /.test(line)) return /^\s+at JSON\.stringify \(/.test(line);
+    if (/^\s+at /.test(line)) return /^\s+at (JSON\.stringify \(|stringify \((unknown|native)\))/.test(line);
     if (/^[^\s]*@/.test(line)) return line.startsWith("stringify@[native code]");
   }
   return false;
