@@ -13,7 +13,8 @@ test-package: pkg
 
 # Bun and Deno (npm packages `bun` and `deno`; their binaries work without install
 # scripts): the JS suite and the golden vectors through the package's exports map, by the
-# main entries and by the init entries.
+# main entries and by the init entries; the whole API's mutation fuzzer (no error but
+# ScoreError or the caller's own; docs/reliability.md).
 .PHONY: test-runtimes
 EXTRA_TEST_TARGETS += test-runtimes
 
@@ -22,6 +23,8 @@ test-runtimes: pkg
 	bun tests/js/runtime-suite.mjs init
 	deno run --allow-read --allow-env tests/js/runtime-suite.mjs
 	deno run --allow-read --allow-env tests/js/runtime-suite.mjs init
+	bun bench/mutation-fuzz.mjs pkg 1 5000
+	deno run --allow-read --allow-env bench/mutation-fuzz.mjs pkg 1 20000
 
 # Next.js 16 from the packed tarball, built with Turbopack and with webpack, no
 # configuration: a Node route, an edge route and a client page (Chromium). About 80 s;
