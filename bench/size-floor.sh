@@ -8,13 +8,15 @@
 # Then times `new WebAssembly.Module` of each in fresh Node processes (about 2 min in all).
 # Variants (cumulative):
 #   shipped        the module as the package ships it
-#   pipeline-only  only the Pipeline operations dispatched (rrf, rrfColumnar,
+#   no-config-json `Pipeline.config` writes nothing (its JSON writer, the core's only JSON
+#                  output since 2026-11-24, gone: what a typed or JavaScript-built
+#                  configuration would leave)
+#   pipeline-only  and only the Pipeline operations dispatched (rrf, rrfColumnar,
 #                  fuseMultiQuery, rerank, normalize, calibrate, classifyBand,
 #                  queryConfidence gone: what a module of its own for an app importing
 #                  `Pipeline` alone would hold)
-#   no-json-config and no JSON written: a pipeline's configuration is the default one
-#                  (no decoding), `Pipeline.config` and the explanations write nothing
-#                  (what typed encodings of every configuration and output would leave)
+#   no-json-config and a pipeline's configuration is the default one (no JSON decoded
+#                  for it: what a typed encoding of every configuration would leave)
 #   no-json        and no JSON parsed at all (the run's `context` ignored)
 # The variants do not work as a package (they answer wrongly); they are size
 # measurements only. Each cut is a literal replacement that must match exactly once, so
@@ -58,6 +60,9 @@ grep -q 'WASM_OPT_FLAGS:--O3 -ocimfs 100}' "$ROOT/scripts/build-pkg.sh" \
 
 measure shipped
 
+cut wasm/core/src/pipeline.rs 'with(h, |p| write_json(w, p.config()))' 'with(h, |_| { w.none(); Ok(()) })'
+measure no-config-json
+
 for op in "op::RRF => rrf(r, w)," "op::RRF_COLUMNAR => rrf_columnar(r, w)," \
   "op::MULTI_QUERY => multi_query(r, w)," "op::RERANK => rerank(r, w)," \
   "op::NORMALIZE => normalize(r, w)," "op::CALIBRATE => calibrate(r, w)," \
@@ -67,18 +72,16 @@ done
 measure pipeline-only
 
 cut wasm/core/src/pipeline.rs 'Some(t) => decode::from_text(t, "config")?,' 'Some(_) => PipelineConfig::default(),'
-cut wasm/core/src/pipeline.rs 'with(h, |p| write_json(w, p.config()))' 'with(h, |_| { w.none(); Ok(()) })'
-cut wasm/core/src/pipeline.rs 'write_json(w, &explains)?;' 'let _ = explains; w.none();'
 measure no-json-config
 
-cut wasm/core/src/pipeline.rs '*context = Some(decode::from_text(t, "input.context")?);' 'let _ = (t, &context);'
+cut wasm/core/src/pipeline.rs '*context = Some(decode::from_text(t, "context")?);' 'let _ = (t, &context);'
 measure no-json
 
 # `new WebAssembly.Module` (compiling: validation of every function, the bulk of compile +
 # instantiate) of each variant, and of an empty module (the engine's own cost), in fresh
 # Node processes, alternating; 21 rounds, quartiles (the machine's load moves them).
 printf '\0asm\1\0\0\0' > "$WORK/empty.wasm"
-node - "$WORK" shipped pipeline-only no-json-config no-json empty <<'EOF2'
+node - "$WORK" shipped no-config-json pipeline-only no-json-config no-json empty <<'EOF2'
 const { execFileSync } = require("node:child_process");
 const [work, ...names] = process.argv.slice(2);
 const probe = `const b = require("fs").readFileSync(process.argv[1]); const t = process.hrtime.bigint(); new WebAssembly.Module(b); console.log(Number(process.hrtime.bigint() - t) / 1e6);`;

@@ -5,6 +5,8 @@
 //        and instantiate it as the package's Node entry does (synchronous
 //        `new WebAssembly.Module`, then the API module's init hook: instantiation and the
 //        one call that reads the limits)
+//   node bench/startup.mjs PKG_DIR compile-async [core|lab]
+//        `await WebAssembly.compile(bytes)` of the module alone
 //   node bench/startup.mjs PKG_DIR import
 //        the whole `import` of the package's core entry (node.mjs) and the first pipeline
 //        call after it
@@ -44,8 +46,16 @@ if (mode === "import") {
   out.compileMs = t2 - t1;
   out.instantiateMs = t3 - t1; // compile + instantiate (+ the limits call), as the entry does
   if (typeof api.version() !== "string") throw new Error("the module does not answer");
+} else if (mode === "compile-async" && (which === "core" || which === "lab")) {
+  // `WebAssembly.compile` (the engine may validate on background threads) against the
+  // entry's synchronous `new WebAssembly.Module`, whose figure is compileMs above.
+  const bytes = readFileSync(join(dir, `calibrank_${which}.wasm`));
+  const t0 = ms();
+  await WebAssembly.compile(bytes);
+  out.module = which;
+  out.compileAsyncMs = ms() - t0;
 } else {
-  console.error("usage: node bench/startup.mjs PKG_DIR instantiate [core|lab] | PKG_DIR import");
+  console.error("usage: node bench/startup.mjs PKG_DIR instantiate|compile-async [core|lab] | PKG_DIR import");
   process.exit(2);
 }
 console.log(JSON.stringify(out));
