@@ -159,10 +159,11 @@ const isU32 = (v) => typeof v === "number" && v >= 0 && v <= 0xffffffff && Math.
 /**
  * Reads `{ k?, weights?, limits? }` (rrf, rrfColumnar) in one pass: `lim`, the limits of
  * `fn` for the checks made before copying (as `LimitTable.effective` makes them: every
- * limit at its ceiling when the module alone can check exactly), and the options in the compact numeric form when
- * every value is a plain number (`head`, `weights`; no JSON on either side). `json`: the
- * options must cross as JSON text instead (the module reads it to the same options, or
- * to the same error); `writeKWeightsLimits` then reads them again, with JSON.stringify.
+ * limit at its ceiling when the module alone can check exactly), and the options in the
+ * compact numeric form when every value is a plain number (`head`, `weights`; no JSON on
+ * either side). `json`: the options must cross as JSON text instead (the module reads
+ * it to the same options, or to the same error); `writeKWeightsLimits` then reads them
+ * again, with JSON.stringify.
  * `rrf` calls it first, before its lists (so an options getter runs, and a weights array
  * is copied, before the lists are looked at); `rrfColumnar` calls it with `fn` null
  * (no `lim`: it took its limits before copying its typed arrays, so that an options

@@ -28,6 +28,7 @@ export const typedArrayKind = (v) => (ArrayBuffer.isView(v) ? typedArrayTag.call
 // (a subclass, `Object.defineProperty`) is caller code and could answer another length
 // than the one `set` copies.
 const typedLength = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), "length").get;
+const dateTime = Date.prototype.getTime;
 /**
  * The time value of `v`, a Date (`v instanceof Date`), read from the Date itself (a
  * subclass's own `getTime` is not called); an object that only inherits from
@@ -40,7 +41,6 @@ export function timeOf(v, field, expected) {
     throw typeError(field, expected);
   }
 }
-const dateTime = Date.prototype.getTime;
 /** The length of a section's values: the package's own array or a typed array. */
 const lengthOf = (v) => (ArrayBuffer.isView(v) ? typedLength.call(v) : v.length);
 export const hasOwn = Object.prototype.hasOwnProperty;
@@ -91,8 +91,9 @@ export const typeError = (field, expected) => scoreError("INVALID_TYPE", field, 
  * A ceiling of the JavaScript engine met while the package reads an input, before the
  * module is entered: more distinct ids than its `Map` holds (V8: 2^24), a typed array
  * larger than it allocates (Bun: 2^31 elements of 4 bytes), a string longer than its
- * longest (V8: 2^29 - 24 units). Limits raised that far accept such inputs; the engine
- * cannot hold them. `e` is the engine's `RangeError` (its message is kept).
+ * longest (V8: 2^29 - 24 units). Under limits the module accepts, V8's `Map` and tables
+ * are out of reach (the entries stop at 10,000,000: see `LimitTable.effective`); another
+ * engine's need not be. `e` is the engine's `RangeError` (its message is kept).
  */
 export const engineLimit = (field, what, e) => scoreError("INPUT_TOO_LARGE", field, `${what}: more than this JavaScript engine holds (${e.message})`);
 
