@@ -29,61 +29,110 @@ const OP = {
 
 // The module's Wire, its lazy loader and its limits table (js/wire.js).
 // The texts `Pipeline.run` held back for the call in flight (see `encodeInput`), and the
-// module's one import, which writes those of the topK pool when the reranker asks.
+// function that writes those of the topK pool when the reranker asks.
 let heldCall = null;
-const imports = {
-  calibrank: {
-    /**
-     * Writes the held texts of `n` documents (u32 indices at `docs`) at `out`, at most
-     * `cap` bytes, as a U32 section of flags (1 name, 2 type, 4 summary, 8 content) and a
-     * string table of the present texts in that order. Returns the bytes written, minus
-     * the bytes needed when they do not fit, NaN when nothing is held. Reads only strings
-     * `encodeInput` already took from the caller's input (no caller code runs) and throws
-     * nothing into wasm.
-     */
-    texts(docs, n, out, cap) {
-      const h = heldCall;
-      if (h === null) return NaN;
-      try {
-        const wire = state.wire;
-        wire.views();
-        const u32 = wire.u32;
-        if (h.slotOf === null) {
-          // Document -> its item's first slot in `h.texts` (built on the first ask only).
-          h.slotOf = new Int32Array(h.nDocs).fill(-1);
-          for (let k = 0; k < h.docs.length; k++) h.slotOf[h.docs[k]] = 4 * k;
-        }
-        const flags = new Array(n);
-        const list = [];
-        let units = 0;
-        const at = docs >>> 2;
-        for (let i = 0; i < n; i++) {
-          const slot = h.slotOf[u32[at + i]];
-          let f = 0;
-          if (slot >= 0) {
-            for (let j = 0; j < 4; j++) {
-              const t = h.texts[slot + j];
-              if (t !== undefined) {
-                f |= 1 << j;
-                list.push(t);
-                units += t.length;
-              }
-            }
+/** How many times the module asked for held texts (`__heldTextsCalls`, for tests). */
+let heldAsks = 0;
+/**
+ * Writes the held texts of `n` documents (u32 indices at `docs`) at `out`, at most `cap`
+ * bytes, as a U32 section of flags (1 name, 2 type, 4 summary, 8 content) and a string
+ * table of the present texts in that order. Returns the bytes written, minus the bytes
+ * needed when they do not fit, NaN when nothing is held. Reads only strings
+ * `encodeInput` already took from the caller's input (no caller code runs) and throws
+ * nothing into wasm.
+ */
+function heldTexts(docs, n, out, cap) {
+  const h = heldCall;
+  if (h === null) return NaN;
+  heldAsks++;
+  try {
+    const wire = state.wire;
+    wire.views();
+    const u32 = wire.u32;
+    if (h.slotOf === null) {
+      // Document -> its item's first slot in `h.texts` (built on the first ask only).
+      h.slotOf = new Int32Array(h.nDocs).fill(-1);
+      for (let k = 0; k < h.docs.length; k++) h.slotOf[h.docs[k]] = 4 * k;
+    }
+    const flags = new Array(n);
+    const list = [];
+    let units = 0;
+    const at = docs >>> 2;
+    for (let i = 0; i < n; i++) {
+      const slot = h.slotOf[u32[at + i]];
+      let f = 0;
+      if (slot >= 0) {
+        for (let j = 0; j < 4; j++) {
+          const t = h.texts[slot + j];
+          if (t !== undefined) {
+            f |= 1 << j;
+            list.push(t);
+            units += t.length;
           }
-          flags[i] = f;
         }
-        const inp = new Input().u32s(flags).strs(list, units);
-        if (inp.worst > cap) return -inp.worst;
-        // `out` crosses as a wasm i32 (negative at or above 2 GiB).
-        const len = wire.write(out >>> 0, inp, (out >>> 0) + cap);
-        return len < 0 ? -inp.worst : len;
-      } catch {
-        return NaN;
       }
-    },
-  },
-};
-const state = new ModuleState("calibrank", imports);
+      flags[i] = f;
+    }
+    const inp = new Input().u32s(flags).strs(list, units);
+    if (inp.worst > cap) return -inp.worst;
+    // `out` crosses as a wasm i32 (negative at or above 2 GiB).
+    const len = wire.write(out >>> 0, inp, (out >>> 0) + cap);
+    return len < 0 ? -inp.worst : len;
+  } catch {
+    return NaN;
+  }
+}
+
+// The module imports nothing: an imported JavaScript function would cost every
+// instantiation the wrapper V8 compiles for it (about 0.15 ms of the core's start-up,
+// docs/performance.md "Start-up"). It calls the held texts' function through a slot of
+// its exported function table instead (wasm/core/src/pipeline.rs, `host`), and a table
+// holds only wasm functions: this tiny module's export `f` calls its import `c.t`
+//   (type (func (param i32 i32 i32 i32) (result f64)))
+//   (import "c" "t" (func 0))
+//   (func (export "f") (type 0) local.get 0 local.get 1 local.get 2 local.get 3 call 0)
+// It is compiled on the first call that holds texts back. Engines that compile no wasm
+// from bytes (Cloudflare Workers, edge runtimes) get it compiled from
+// calibrank_texts.wasm (these bytes; scripts/build-pkg.sh writes the file) through their
+// entry's module import; given neither, a call holds no texts back: they cross with the
+// input (the same output, see `encodeInput`; slower for large inputs).
+const TEXTS_MODULE = [
+  0, 97, 115, 109, 1, 0, 0, 0,
+  1, 9, 1, 0x60, 4, 0x7f, 0x7f, 0x7f, 0x7f, 1, 0x7c,
+  2, 7, 1, 1, 99, 1, 116, 0, 0,
+  3, 2, 1, 0,
+  7, 5, 1, 1, 102, 0, 1,
+  10, 14, 1, 12, 0, 0x20, 0, 0x20, 1, 0x20, 2, 0x20, 3, 0x10, 0, 0x0b,
+];
+/** The wasm function calling `heldTexts` (undefined before the first try, null when the engine refused it). */
+let textsFn;
+/** TEXTS_MODULE compiled, when an entry gave it (`texts` of the default export). */
+let textsModule = null;
+/** The table slot the module calls for the held texts (`Pipeline`'s first answer gives it). */
+let textsSlot = -1;
+/** The exports of the instance whose slot holds `textsFn` (a restarted instance has its own table). */
+let textsIn = null;
+
+/** Whether held texts can reach the module in this engine (makes the function on the first ask). */
+function canHoldTexts() {
+  if (textsFn === undefined) {
+    try {
+      const m = textsModule ?? new WebAssembly.Module(new Uint8Array(TEXTS_MODULE));
+      textsFn = new WebAssembly.Instance(m, { c: { t: heldTexts } }).exports.f;
+    } catch {
+      textsFn = null;
+    }
+  }
+  return textsFn !== null && textsSlot >= 0;
+}
+
+/** Puts `textsFn` in the slot of the current instance's table (once per instance). */
+function placeTexts(wire) {
+  if (textsIn === wire.x) return;
+  wire.x.__indirect_function_table.set(textsSlot, textsFn);
+  textsIn = wire.x;
+}
+const state = new ModuleState("calibrank", {});
 const w = () => state.get();
 const limitsOf = (options, fn) => state.limitsOf(options, fn);
 
@@ -727,7 +776,7 @@ function encodeInput(input, lim, holdAbove, lease) {
   // Held mode (a pipeline whose heuristic reranker reads the texts of `holdAbove`
   // candidates at most, given more items than that): the texts of items are checked here
   // but not copied into the call; those of items in a list are kept (4 slots per item,
-  // `heldDocs` its document) for the import above.
+  // `heldDocs` its document) for `heldTexts` above.
   let hold = false;
   const heldTexts = [];
   const heldDocs = [];
@@ -748,7 +797,7 @@ function encodeInput(input, lim, holdAbove, lease) {
     } else throw typeError("items", "an object mapping ids to metadata");
     const m = keys.length;
     precheck.entries(lim, entries + m, "items");
-    hold = holdAbove >= 0 && m > holdAbove && !!lim;
+    hold = holdAbove >= 0 && m > holdAbove && !!lim && canHoldTexts();
     itemTable = m >= 8 ? lease.u32(8 * m, 1, "items") : new Array(8 * m).fill(0);
     itemNums = m >= 8 ? lease.f64(3 * m, 2, "items") : new Array(3 * m).fill(0);
     for (let i = 0; i < m; i++) {
@@ -966,12 +1015,15 @@ export class Pipeline {
     this.#text = text;
     // The effective limits (for the checks made before copying), and how many candidates'
     // texts the heuristic reranker reads (the topK pool, or its first candidateLimit; -1
-    // without that reranker): given more items than that, `run` holds their texts back.
+    // without that reranker): given more items than that, `run` holds their texts back;
+    // and the module's table slot for `heldTexts`.
     const l = out.f64At();
     const limits = {};
     for (let i = 0; i < names.length; i++) limits[names[i]] = f64[l + i];
     this.#limits = limits;
-    this.#holdAbove = f64[out.f64At()];
+    const hold = out.f64At();
+    this.#holdAbove = f64[hold];
+    textsSlot = f64[hold + 1];
     if (registry) registry.register(this, this.#h, this.#h);
   }
 
@@ -1022,6 +1074,7 @@ export class Pipeline {
       .u32s(e.itemTable)
       .f64s(e.itemNums)
       .text(e.ctx);
+    if (e.held !== null) placeTexts(state.wire);
     heldCall = e.held;
     try {
       return state.wire.call(OP.PIPELINE_RUN, inp);
@@ -1191,7 +1244,19 @@ export function __livePipelines() {
   return w().call(OP.PIPELINE_LIVE).f64View()[0];
 }
 
+/** How many times the module asked for held texts (for tests: whether texts were held back). */
+export function __heldTextsCalls() {
+  return heldAsks;
+}
+
 // For the entry modules only (`export *` does not re-export a default export): `init`
 // instantiates the module; `lazy` registers a loader run on the first call instead
-// (Node), so importing the package costs nothing where it is never called.
-export default state.hooks();
+// (Node), so importing the package costs nothing where it is never called; `texts`
+// takes calibrank_texts.wasm compiled (the entries of engines that compile no wasm from
+// bytes: see TEXTS_MODULE).
+export default {
+  ...state.hooks(),
+  texts(module) {
+    textsModule = module;
+  },
+};

@@ -28,6 +28,17 @@ for m in core lab; do
     "$DIR/calibrank_wasm_$m.wasm" -o "$OUT/calibrank_$m.wasm"
 done
 
+# The held texts' tiny module (js/core.js TEXTS_MODULE, compiled from these bytes where
+# the engine allows; the workerd and edge entries import it as a module).
+node -e '
+const src = require("fs").readFileSync("js/core.js", "utf8");
+const m = /const TEXTS_MODULE = \[([^\]]*)\];/.exec(src);
+if (!m) throw new Error("js/core.js: no TEXTS_MODULE");
+const bytes = new Uint8Array(m[1].split(",").map((x) => x.trim()).filter(Boolean).map(Number));
+new WebAssembly.Instance(new WebAssembly.Module(bytes), { c: { t: () => 0 } });
+require("fs").writeFileSync(process.argv[1], bytes);
+' "$OUT/calibrank_texts.wasm"
+
 # ESM: the API modules, the shared boundary, and the browser / workerd entries.
 cp js/core.js js/wire.js js/score_error.js "$OUT/"
 # The lab's API module is lab_api.js in the package: a file named lab.js would be what

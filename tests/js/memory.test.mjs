@@ -11,8 +11,8 @@
 //   callback throws) keep the lab's memory flat too.
 //
 // The package does not expose its memory: the test wraps `WebAssembly.Instance` before
-// loading the package and keeps each instance's exported memory (the core's module
-// imports `calibrank.texts`, the lab's `calibrank.progress`).
+// loading the package and keeps each instance's exported memory (the lab's module
+// imports `calibrank.progress`, the core's nothing).
 import test from "node:test";
 import assert from "node:assert/strict";
 import { setFlagsFromString } from "node:v8";

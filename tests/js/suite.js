@@ -479,9 +479,13 @@ export function tests(lib, golden) {
     const inline = p.run({ query, lists, items });
     eq(inline.results.length, 30);
     assert(inline.results.some((r) => r.explain.rerank.factors.multiplier > 1), "the reranker matched some texts");
-    // 45 items > topK 40: held, as an object and as a Map.
+    // 45 items > topK 40: held, as an object and as a Map. The module asks for the pool's
+    // texts once per call, through a tiny module's function (compiled from bytes, or in
+    // workerd from the module the entry imports).
+    const asked = lib.__heldTextsCalls();
     eq(p.run({ query, lists, items: { ...items, ...extras } }), inline, "held (object)");
     eq(p.run({ query, lists, items: new Map(Object.entries({ ...extras, ...items })) }), inline, "held (Map)");
+    eq(lib.__heldTextsCalls() - asked, 2, "the module asked for the held texts");
     // candidateLimit 8: the reranker reads the 8 best after recency (no recency here:
     // fusion order, which rrf gives); the other items' texts do not matter, so the input
     // with the 8's items alone (8 items: inline) gives the same output.

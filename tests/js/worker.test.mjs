@@ -34,7 +34,7 @@ const bare = (name, entry) => esm(name, `export * from "${posix.relative(posix.d
 // without any file of the lab.
 const coreModules = [
   bare("calibrank", coreEntry),
-  ...[coreEntry, "core.js", "wire.js", "score_error.js", "calibrank_core.wasm"].map((f) => pkgFile(f.replace(/^\.\//, ""))),
+  ...[coreEntry, "core.js", "wire.js", "score_error.js", "calibrank_core.wasm", "calibrank_texts.wasm"].map((f) => pkgFile(f.replace(/^\.\//, ""))),
 ];
 const labModules = [bare("calibrank/lab", labEntry), ...[labEntry, "lab_api.js", "calibrank_lab.wasm"].map((f) => pkgFile(f.replace(/^\.\//, "")))];
 const exampleWorker = esm("worker.js", readFileSync(join(root, "examples/worker/src/index.js"), "utf8"));

@@ -45,7 +45,7 @@ mod op {
     pub const QUERY_CONFIDENCE: u32 = 27;
 }
 
-/// Native only (the replay harness, tests): what the JavaScript's import would write.
+/// Native only (the replay harness, tests): what the JavaScript's texts function would write.
 #[cfg(not(target_arch = "wasm32"))]
 #[doc(hidden)]
 pub mod native {
@@ -55,7 +55,7 @@ pub mod native {
         pub(crate) static POOL_TEXTS: RefCell<Option<Vec<u8>>> = const { RefCell::new(None) };
     }
 
-    /// The bytes `calibrank.texts` answers with (the two sections js/core.js writes) for
+    /// The bytes the held-texts function answers with (the two sections js/core.js writes) for
     /// every call that asks for held texts.
     pub fn set_pool_texts(bytes: Option<Vec<u8>>) {
         POOL_TEXTS.with(|t| *t.borrow_mut() = bytes);

@@ -32,7 +32,7 @@ pub fn live() -> usize {
 
 /// In: config (JSON or NONE). Out: the handle (U32), the effective limits (F64, in
 /// `Limits::fields` order), and how many candidates' texts the heuristic reranker reads
-/// (F64; -1 without it).
+/// (-1 without it) and the function-table slot for the held texts (see [`host`]), as F64.
 // Not inlined into the dispatch: the engine compiles each operation on its first call,
 // so the first call of one function does not compile all of them.
 #[inline(never)]
@@ -60,7 +60,7 @@ pub fn new(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let h = PIPELINES.with(|s| s.borrow_mut().insert(p));
     w.u32s(&[h]);
     w.f64s(&limits);
-    w.f64s(&[hold]);
+    w.f64s(&[hold, host::texts_slot()]);
     Ok(())
 }
 
@@ -290,7 +290,7 @@ fn decode_input<'a: 'b, 'b>(
 
 /// The pool's item texts, which js/core.js held back when the pipeline reranks
 /// heuristically (only the topK pool's are read): asked of the JavaScript through the
-/// module's import `calibrank.texts` with the pool's document indices, and written by it
+/// function-table slot of [`host`] with the pool's document indices, and written by it
 /// into this buffer as two sections: a U32 of flags per document (the item flags' text
 /// bits) and a string table of the present texts in field order.
 #[derive(Default)]
@@ -332,20 +332,49 @@ impl PoolTexts for JsTexts {
     }
 }
 
-/// The module's one import (js/core.js provides it; it reads no caller value and never
-/// throws: the texts were read and checked before the call).
-#[allow(unsafe_code)]
+/// How the module asks js/core.js for the held texts without an import (an import of a
+/// JavaScript function costs every instantiation a wrapper V8 compiles, about 0.15 ms of
+/// the core's start-up: docs/performance.md "Start-up"): through a slot of the module's
+/// exported function table. The slot holds [`host::texts_unset`] until the JavaScript,
+/// before its first call that holds texts back, puts there a wasm function that calls
+/// its own `texts` (a tiny module it compiles then). It reads no caller value and never
+/// throws: the texts were read and checked before the call.
 mod host {
     use super::{ErrorCode, Result, ScoreError};
 
+    /// The signature of the slot's function: writes the texts of `n` documents (u32
+    /// indices at `docs`) at `out`, at most `cap` bytes; returns the bytes written, minus
+    /// the bytes needed when they do not fit, or NaN when it failed.
     #[cfg(target_arch = "wasm32")]
-    #[link(wasm_import_module = "calibrank")]
-    extern "C" {
-        /// Writes the texts of `n` documents (u32 indices at `docs`) at `out`, at most
-        /// `cap` bytes; returns the bytes written, minus the bytes needed when they do
-        /// not fit, or NaN when it failed.
-        #[link_name = "texts"]
-        fn host_texts(docs: u32, n: u32, out: u32, cap: u32) -> f64;
+    type TextsFn = extern "C" fn(docs: u32, n: u32, out: u32, cap: u32) -> f64;
+
+    /// The slot's function until the JavaScript replaces it: nothing is written.
+    #[cfg(target_arch = "wasm32")]
+    extern "C" fn texts_unset(_docs: u32, _n: u32, _out: u32, _cap: u32) -> f64 {
+        f64::NAN
+    }
+
+    /// The slot in the module's function table (`__indirect_function_table`) that
+    /// js/core.js fills: on wasm a function pointer is its index in that table. Natively
+    /// (tests) -1.
+    pub fn texts_slot() -> f64 {
+        #[cfg(target_arch = "wasm32")]
+        {
+            f64::from(texts_unset as TextsFn as usize as u32)
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            -1.0
+        }
+    }
+
+    /// Calls the function in the slot. `black_box` hides the pointer's value from the
+    /// compiler, so that the call stays an indirect call through the table (which the
+    /// JavaScript changes) instead of a direct call to `texts_unset`.
+    #[cfg(target_arch = "wasm32")]
+    fn host_texts(docs: u32, n: u32, out: u32, cap: u32) -> f64 {
+        let f: TextsFn = core::hint::black_box(texts_unset as TextsFn);
+        f(docs, n, out, cap)
     }
 
     fn failed() -> ScoreError {
@@ -365,16 +394,14 @@ mod host {
         }
         for _ in 0..2 {
             let cap = u32::try_from(buf.len() * 8).map_err(|_| failed())?;
-            // SAFETY: plain numbers cross; `docs` and `buf` stay alive and unmoved during
-            // the call, and the JavaScript writes at most `cap` bytes at `out`.
-            let r = unsafe {
-                host_texts(
-                    docs.as_ptr() as u32,
-                    docs.len() as u32,
-                    buf.as_mut_ptr() as u32,
-                    cap,
-                )
-            };
+            // Plain numbers cross; `docs` and `buf` stay alive and unmoved during the
+            // call, and the JavaScript writes at most `cap` bytes at `out`.
+            let r = host_texts(
+                docs.as_ptr() as u32,
+                docs.len() as u32,
+                buf.as_mut_ptr() as u32,
+                cap,
+            );
             if r >= 0.0 && r <= f64::from(cap) {
                 return Ok(r as usize);
             }

@@ -1,0 +1,113 @@
+// The core module imports nothing: a reranking pipeline's held texts reach it through a
+// slot of its exported function table, filled with a tiny module's wasm function on the
+// first call that holds texts back (js/core.js `canHoldTexts`, wasm/core/src/pipeline.rs
+// `host`). Each case runs in a fresh Node process (the package makes that function once
+// per process), with `WebAssembly.Instance` watched before the package is imported.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+
+const root = new URL("../..", import.meta.url).pathname;
+
+// Prints { calls, made, outputs equal, ... } as JSON. `mode`: "normal"; "no-compile" (the
+// engine refuses to compile wasm from bytes, as Cloudflare Workers do); "trap" (a trap
+// restarts the instance between two held calls; run with a small wasm memory ceiling).
+const child = `
+const mode = process.argv[1];
+let calls = 0;
+let made = 0;
+const RealInstance = WebAssembly.Instance;
+WebAssembly.Instance = new Proxy(RealInstance, {
+  construct(target, args, newTarget) {
+    const imp = args[1];
+    if (imp && imp.c && typeof imp.c.t === "function") {
+      made++;
+      const t = imp.c.t;
+      args = [args[0], { c: { t: (...a) => (calls++, t(...a)) } }];
+    }
+    return Reflect.construct(target, args, newTarget);
+  },
+});
+if (mode === "no-compile") {
+  const RealModule = WebAssembly.Module;
+  WebAssembly.Module = new Proxy(RealModule, {
+    construct(target, args, newTarget) {
+      if (args[0].byteLength < 100) throw new WebAssembly.CompileError("WebAssembly.Module(): Wasm code generation disallowed by embedder");
+      return Reflect.construct(target, args, newTarget);
+    },
+  });
+}
+const lib = await import("calibrank");
+const words = ["graph", "cache", "token", "router", "Über", "für", "🚀", "auth"];
+const textOf = (i, n) => Array.from({ length: n }, (_, j) => words[(i * 7 + j * 3) % words.length]).join(" ");
+const ids = Array.from({ length: 30 }, (_, i) => "doc-" + i);
+const lists = [
+  { name: "semantic", ids: ids.filter((_, i) => (i * 3) % 7 < 4) },
+  { name: "keyword", ids: ids.filter((_, i) => (i * 5) % 7 < 4).reverse() },
+];
+const items = Object.fromEntries(ids.map((id, i) => [id, { name: textOf(i, 2), summary: textOf(i, 5) }]));
+const extras = Object.fromEntries(Array.from({ length: 15 }, (_, i) => ["extra-" + i, { name: textOf(i, 2) }]));
+const query = "graph cache token für";
+const p = new lib.Pipeline({ topK: 40, topN: 40, minConfidence: 0, explain: true, rerank: { method: "heuristic" } });
+const key = (o) => JSON.stringify(o);
+const out = { made: [], calls: [] };
+// 30 items <= topK 40: the texts cross with the input.
+const inline = p.run({ query, lists, items });
+out.made.push(made);
+out.calls.push(calls);
+out.matched = inline.results.filter((r) => r.explain.rerank.factors.multiplier > 1).length;
+// 45 items > topK 40: held.
+const held = p.run({ query, lists, items: { ...items, ...extras } });
+out.made.push(made);
+out.calls.push(calls);
+out.heldEqual = key(held) === key(inline);
+if (mode === "trap") {
+  // More than the memory ceiling holds: a trap; the instance is made again.
+  const big = Array.from({ length: 200000 }, (_, i) => "a-document-id-" + i);
+  try {
+    lib.rrf([big, big.slice().reverse()], { limits: { maxTotalEntries: 1000000 } });
+    out.trap = "no trap";
+  } catch (e) {
+    out.trap = e.code + " " + /trapped/.test(e.message);
+  }
+  out.afterTrapEqual = key(p.run({ query, lists, items: { ...items, ...extras } })) === key(inline);
+  out.made.push(made);
+  out.calls.push(calls);
+}
+console.log(JSON.stringify(out));
+`;
+
+const run = (mode, flags = []) => JSON.parse(execFileSync(process.execPath, [...flags, "--input-type=module", "-e", child, mode], { cwd: root, encoding: "utf8" }).trim());
+
+test("the core module imports nothing and exports its function table", () => {
+  const m = new WebAssembly.Module(readFileSync(new URL("pkg/calibrank_core.wasm", `file://${root}`)));
+  assert.deepEqual(WebAssembly.Module.imports(m), []);
+  assert.ok(WebAssembly.Module.exports(m).some((e) => e.name === "__indirect_function_table" && e.kind === "table"));
+});
+
+test("held texts reach the module through the table: one function made, one call per held run", () => {
+  const out = run("normal");
+  assert.ok(out.matched > 0, "the reranker matched some texts");
+  // Nothing made for the inline call; the held call makes the function and calls it once.
+  assert.deepEqual(out.made, [0, 1]);
+  assert.deepEqual(out.calls, [0, 1]);
+  assert.equal(out.heldEqual, true, "the held call's output is the inline call's");
+});
+
+test("an engine that compiles no wasm from bytes sends the texts with the input: the same output", () => {
+  const out = run("no-compile");
+  assert.deepEqual(out.made, [0, 0]);
+  assert.deepEqual(out.calls, [0, 0]);
+  assert.equal(out.heldEqual, true);
+});
+
+test("after a trap restarts the instance, the function is put in the new instance's table", () => {
+  // 64 pages (4 MiB) of wasm memory at most: the large rrf call traps.
+  const out = run("trap", ["--wasm-max-mem-pages=64"]);
+  assert.equal(out.trap, "INTERNAL true");
+  assert.equal(out.afterTrapEqual, true);
+  // The function is made once; the new instance's slot gets it and is called.
+  assert.deepEqual(out.made, [0, 1, 1]);
+  assert.deepEqual(out.calls, [0, 1, 2]);
+});
