@@ -1034,6 +1034,9 @@ export class Pipeline {
     if (h.generation !== state.wire.generation) {
       const out = state.wire.call(OP.PIPELINE_NEW, new Input().text(this.#text));
       h.handle = out.u32View()[0];
+      // The held texts' slot of this module (an `init` may have given another build).
+      out.f64At();
+      textsSlot = out.w.f64[out.f64At() + 1];
       h.generation = state.wire.generation;
       h.wire = state.wire;
     }
