@@ -31,8 +31,8 @@ const OP = {
 // The texts `Pipeline.run` held back for the call in flight (see `encodeInput`), and the
 // function that writes those of the topK pool when the reranker asks.
 let heldCall = null;
-/** How many times the module asked for held texts (`__heldTextsCalls`, for tests). */
-let heldAsks = 0;
+/** How many calls had their held texts asked for (`__heldTextsCalls`, for tests). */
+let heldRuns = 0;
 /**
  * Writes the held texts of `n` documents (u32 indices at `docs`) at `out`, at most `cap`
  * bytes, as a U32 section of flags (1 name, 2 type, 4 summary, 8 content) and a string
@@ -41,10 +41,10 @@ let heldAsks = 0;
  * `encodeInput` already took from the caller's input (no caller code runs) and throws
  * nothing into wasm.
  */
-function heldTexts(docs, n, out, cap) {
+function writeHeldTexts(docs, n, out, cap) {
   const h = heldCall;
   if (h === null) return NaN;
-  heldAsks++;
+  h.asked = true;
   try {
     const wire = state.wire;
     wire.views();
@@ -88,6 +88,7 @@ function heldTexts(docs, n, out, cap) {
 // docs/performance.md "Start-up"). It calls the held texts' function through a slot of
 // its exported function table instead (wasm/core/src/pipeline.rs, `host`), and a table
 // holds only wasm functions: this tiny module's export `f` calls its import `c.t`
+// (`writeHeldTexts`)
 //   (type (func (param i32 i32 i32 i32) (result f64)))
 //   (import "c" "t" (func 0))
 //   (func (export "f") (type 0) local.get 0 local.get 1 local.get 2 local.get 3 call 0)
@@ -104,12 +105,10 @@ const TEXTS_MODULE = [
   7, 5, 1, 1, 102, 0, 1,
   10, 14, 1, 12, 0, 0x20, 0, 0x20, 1, 0x20, 2, 0x20, 3, 0x10, 0, 0x0b,
 ];
-/** The wasm function calling `heldTexts` (undefined before the first try, null when the engine refused it). */
+/** The wasm function calling `writeHeldTexts` (undefined before the first try, null when the engine refused it). */
 let textsFn;
 /** TEXTS_MODULE compiled, when an entry gave it (`texts` of the default export). */
 let textsModule = null;
-/** The table slot the module calls for the held texts (`Pipeline`'s first answer gives it). */
-let textsSlot = -1;
 /** The exports of the instance whose slot holds `textsFn` (a restarted instance has its own table). */
 let textsIn = null;
 
@@ -118,18 +117,18 @@ function canHoldTexts() {
   if (textsFn === undefined) {
     try {
       const m = textsModule ?? new WebAssembly.Module(new Uint8Array(TEXTS_MODULE));
-      textsFn = new WebAssembly.Instance(m, { c: { t: heldTexts } }).exports.f;
+      textsFn = new WebAssembly.Instance(m, { c: { t: writeHeldTexts } }).exports.f;
     } catch {
       textsFn = null;
     }
   }
-  return textsFn !== null && textsSlot >= 0;
+  return textsFn !== null && state.wire.textsSlot >= 0;
 }
 
 /** Puts `textsFn` in the slot of the current instance's table (once per instance). */
 function placeTexts(wire) {
   if (textsIn === wire.x) return;
-  wire.x.__indirect_function_table.set(textsSlot, textsFn);
+  wire.x.__indirect_function_table.set(wire.textsSlot, textsFn);
   textsIn = wire.x;
 }
 const state = new ModuleState("calibrank", {});
@@ -776,7 +775,7 @@ function encodeInput(input, lim, holdAbove, lease) {
   // Held mode (a pipeline whose heuristic reranker reads the texts of `holdAbove`
   // candidates at most, given more items than that): the texts of items are checked here
   // but not copied into the call; those of items in a list are kept (4 slots per item,
-  // `heldDocs` its document) for `heldTexts` above.
+  // `heldDocs` its document) for `writeHeldTexts` above.
   let hold = false;
   const heldTexts = [];
   const heldDocs = [];
@@ -946,7 +945,7 @@ function encodeInput(input, lim, holdAbove, lease) {
   if (inline) return encodeInput(input, lim, -1, lease);
   if (hold) head[4] = 1;
   precheck.strings(lim, strs, units, (i) => inputField(i, head, nLists, listTable, docs, itemTable, strs));
-  const held = hold ? { texts: heldTexts, docs: heldDocs, nDocs, slotOf: null } : null;
+  const held = hold ? { texts: heldTexts, docs: heldDocs, nDocs, slotOf: null, asked: false } : null;
   return { strs, units, idEnds: firstOf(ends, nDocs), listTable, docs, weights, scores, itemTable, itemNums, head, ctx, held };
 }
 
@@ -1016,14 +1015,15 @@ export class Pipeline {
     // The effective limits (for the checks made before copying), and how many candidates'
     // texts the heuristic reranker reads (the topK pool, or its first candidateLimit; -1
     // without that reranker): given more items than that, `run` holds their texts back;
-    // and the module's table slot for `heldTexts`.
+    // and the module's table slot for `writeHeldTexts`.
     const l = out.f64At();
     const limits = {};
     for (let i = 0; i < names.length; i++) limits[names[i]] = f64[l + i];
     this.#limits = limits;
     const hold = out.f64At();
     this.#holdAbove = f64[hold];
-    textsSlot = f64[hold + 1];
+    // The slot is the module's (a Wire's), the same for each of its pipelines.
+    wr.textsSlot = f64[hold + 1];
     if (registry) registry.register(this, this.#h, this.#h);
   }
 
@@ -1031,12 +1031,12 @@ export class Pipeline {
   handle() {
     const h = this.#h;
     if (h === null) throw scoreError("INVALID_TYPE", "this", "the Pipeline was freed (free() or Symbol.dispose) and cannot be used any more");
-    if (h.generation !== state.wire.generation) {
+    if (h.wire !== state.wire || h.generation !== state.wire.generation) {
       const out = state.wire.call(OP.PIPELINE_NEW, new Input().text(this.#text));
       h.handle = out.u32View()[0];
       // The held texts' slot of this module (an `init` may have given another build).
       out.f64At();
-      textsSlot = out.w.f64[out.f64At() + 1];
+      state.wire.textsSlot = out.w.f64[out.f64At() + 1];
       h.generation = state.wire.generation;
       h.wire = state.wire;
     }
@@ -1083,6 +1083,7 @@ export class Pipeline {
       return state.wire.call(OP.PIPELINE_RUN, inp);
     } finally {
       heldCall = null;
+      if (e.held !== null && e.held.asked) heldRuns++;
     }
   }
 
@@ -1247,9 +1248,9 @@ export function __livePipelines() {
   return w().call(OP.PIPELINE_LIVE).f64View()[0];
 }
 
-/** How many times the module asked for held texts (for tests: whether texts were held back). */
+/** How many calls had their held texts asked for by the module (for tests: whether texts were held back). */
 export function __heldTextsCalls() {
-  return heldAsks;
+  return heldRuns;
 }
 
 // For the entry modules only (`export *` does not re-export a default export): `init`

@@ -909,6 +909,9 @@ export class Output {
 
 // ------------------------------------------------------------------ the module
 
+/** Instances made so far by every Wire (their `generation`s). */
+let instantiations = 0;
+
 /** One instantiated module and the calls into it. */
 export class Wire {
   /** `module`: a compiled `WebAssembly.Module`; `imports`: its import object. */
@@ -917,6 +920,8 @@ export class Wire {
     this.imports = imports;
     /** Whether a `cr_call` is running (see `call`). */
     this.busy = false;
+    /** The core's function-table slot for its held texts (js/core.js; -1 until a `Pipeline` is made). */
+    this.textsSlot = -1;
     this.instantiate();
   }
 
@@ -924,7 +929,10 @@ export class Wire {
     this.x = new WebAssembly.Instance(this.module, this.imports).exports;
     this.memory = this.x.memory;
     this.buffer = null;
-    this.generation = (this.generation ?? 0) + 1;
+    // Numbered across every Wire of the API module: a second `init` (calibrank/init with a
+    // main entry in one bundle) makes a new Wire whose instance is not the one the
+    // handles made before it live in.
+    this.generation = ++instantiations;
   }
 
   views() {

@@ -53,6 +53,9 @@ export function initApi(internals, name, file, local = null) {
   }
 
   function start(module) {
+    // Once only: an `init` still pending when `initSync` ran does not instantiate the
+    // module again under the pipelines made in between.
+    if (ready) return;
     internals.init(module);
     ready = true;
   }

@@ -111,3 +111,54 @@ test("after a trap restarts the instance, the function is put in the new instanc
   assert.deepEqual(out.made, [0, 1, 1]);
   assert.deepEqual(out.calls, [0, 1, 2]);
 });
+
+test("a second init (a main entry and calibrank/init in one bundle share core.js): pipelines made before it run in the new instance, held texts included", async () => {
+  // pkg/core.js is the plain ESM API module the browser, workerd and init entries share
+  // (the Node entries bundle their own copy): its hook instantiates the module; a second
+  // `init` makes a new Wire. Before, a pipeline made before it kept its old handle (the
+  // generation numbers restarted at 1 in each Wire) and ran another pipeline's
+  // configuration in the new instance.
+  const api = await import(new URL("pkg/core.js", `file://${root}`).href);
+  const module = new WebAssembly.Module(readFileSync(new URL("pkg/calibrank_core.wasm", `file://${root}`)));
+  api.default.init(module);
+  const lists = [{ name: "a", ids: ["x", "y", "z"] }, { name: "b", ids: ["y", "x", "w"] }];
+  const one = new api.Pipeline({ topN: 1, minConfidence: 0 });
+  const expected = one.run({ lists });
+  assert.equal(expected.results.length, 1);
+  api.default.init(module);
+  // A pipeline made in the new instance takes the first handle there.
+  const three = new api.Pipeline({ topN: 3, minConfidence: 0, explain: true });
+  assert.equal(three.run({ lists }).results.length, 3);
+  assert.deepEqual(one.run({ lists }), expected, "the first pipeline keeps its own configuration");
+  // Held texts in the second instance, from a pipeline made in the first.
+  const ids = Array.from({ length: 12 }, (_, i) => `d${i}`);
+  const items = Object.fromEntries(ids.map((id, i) => [id, { name: i % 2 ? "graph cache" : "token", summary: `about ${id}` }]));
+  const reranking = (topK) => new api.Pipeline({ topK, topN: topK, minConfidence: 0, rerank: { method: "heuristic" } });
+  const held = reranking(4);
+  api.default.init(module);
+  const asked = api.__heldTextsCalls();
+  const got = held.run({ query: "graph", lists: [{ name: "a", ids }], items });
+  assert.equal(api.__heldTextsCalls() - asked, 1, "the texts were held back and asked for");
+  const inline = reranking(4).run({ query: "graph", lists: [{ name: "a", ids: ids.slice() }], items: Object.fromEntries(Object.entries(items).slice(0, 4)) });
+  assert.ok(got.results.some((r) => r.score !== got.results[0].score), "the reranker told the candidates apart");
+  assert.deepEqual(got, inline, "the pool's texts read (the output of the pool's items sent inline)");
+});
+
+test("calibrank/init: an init() still pending when initSync() ran does not instantiate the module again", () => {
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", `
+    import { readFileSync } from "node:fs";
+    let instances = 0;
+    const Real = WebAssembly.Instance;
+    WebAssembly.Instance = new Proxy(Real, { construct: (t, a, nt) => (instances++, Reflect.construct(t, a, nt)) });
+    const { init, initSync, Pipeline } = await import("calibrank/init");
+    const bytes = readFileSync("pkg/calibrank_core.wasm");
+    const pending = init(bytes);
+    initSync(bytes);
+    const lists = [{ name: "a", ids: ["x", "y", "z"] }];
+    const one = new Pipeline({ topN: 1, minConfidence: 0 });
+    await pending;
+    new Pipeline({ topN: 3, minConfidence: 0 });
+    console.log(one.run({ lists }).results.length, instances);
+  `], { cwd: root, encoding: "utf8" });
+  assert.equal(out.trim(), "1 1", "one result, one instance");
+});
