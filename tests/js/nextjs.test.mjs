@@ -16,6 +16,9 @@ import { launch, newPageWithErrors } from "./chromium.mjs";
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const { probe } = await import(join(root, "tests/nextjs/app/probe.js"));
 const expected = probe();
+// Every route holds the reranking call's texts back, as Node does here (the edge route through
+// calibrank_texts.wasm, imported as a module).
+assert.equal(expected.heldAsked, 1, "the held call's texts were asked for");
 
 const freePort = () =>
   new Promise((resolve) => {
