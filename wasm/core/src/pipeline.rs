@@ -368,12 +368,20 @@ mod host {
         }
     }
 
-    /// Calls the function in the slot. `black_box` hides the pointer's value from the
-    /// compiler, so that the call stays an indirect call through the table (which the
-    /// JavaScript changes) instead of a direct call to `texts_unset`.
+    /// The pointer the call goes through (see [`host_texts`]).
     #[cfg(target_arch = "wasm32")]
+    static TEXTS: TextsFn = texts_unset;
+
+    /// Calls the function in the slot. The pointer is read with a volatile load, which the
+    /// compiler may not replace by the value it knows (`core::hint::black_box` is only a
+    /// hint): the call stays an indirect call through the table, which the JavaScript
+    /// changes, instead of becoming a direct call to `texts_unset`. (binaryen leaves it so
+    /// too: the table is exported.)
+    #[cfg(target_arch = "wasm32")]
+    #[allow(unsafe_code)]
     fn host_texts(docs: u32, n: u32, out: u32, cap: u32) -> f64 {
-        let f: TextsFn = core::hint::black_box(texts_unset as TextsFn);
+        // SAFETY: a read of an initialized, aligned static of a `Copy` type.
+        let f: TextsFn = unsafe { core::ptr::read_volatile(&TEXTS) };
         f(docs, n, out, cap)
     }
 
