@@ -686,7 +686,7 @@ pub fn run_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 mod tests {
     use super::*;
 
-    /// The two sections js/core.js's `calibrank.texts` writes, read back per document.
+    /// The two sections js/core.js's `writeHeldTexts` writes, read back per document.
     #[test]
     fn held_texts_read_per_document() {
         let mut w = Writer::default();
