@@ -39,7 +39,7 @@ const { lib, dispose } = await importPatched(
     ["p = this.x.cr_call(op, len)", "if (globalThis.__calibrankJsSide && (op === 13 || op === 20)) return null;\n        $&"],
     ["    return this.#results(out, e);", "    if (out === null) return null;\n$&"],
     // rrf: the end of its call's line.
-    [".strs(ids, units));", "$&\n  if (out === null) return null;"],
+    [".strs(ids, units, firstOf(ends, ids.length)));", "$&\n    if (out === null) return null;"],
   ],
   "js-side",
 );

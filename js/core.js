@@ -796,7 +796,7 @@ function encodeInput(input, lim, holdAbove, lease) {
     } else throw typeError("items", "an object mapping ids to metadata");
     const m = keys.length;
     precheck.entries(lim, entries + m, "items");
-    hold = holdAbove >= 0 && m > holdAbove && !!lim && canHoldTexts();
+    hold = holdAbove >= 0 && m > holdAbove && canHoldTexts();
     itemTable = m >= 8 ? lease.u32(8 * m, 1, "items") : new Array(8 * m).fill(0);
     itemNums = m >= 8 ? lease.f64(3 * m, 2, "items") : new Array(3 * m).fill(0);
     for (let i = 0; i < m; i++) {
@@ -996,6 +996,24 @@ function outcomeAt(out, confidence) {
   return { kind: OUTCOME[u8[o]], probability: confidence.atLeastOneRelevant, source: u8[o + 1] === 1 ? "model" : "rankOnly" };
 }
 
+/**
+ * Makes a pipeline of the configuration `text` in `wire`'s module. Its answer: the handle;
+ * the effective limits (for the checks made before copying, at `f64[limitsAt]` in
+ * `Limits::fields` order); how many candidates' texts the heuristic reranker reads (the
+ * topK pool, or its first candidateLimit; -1 without that reranker: given more items
+ * than that, `run` holds their texts back); and the module's table slot for
+ * `writeHeldTexts` (the same for each of its pipelines: kept on the Wire).
+ */
+function newPipeline(wire, text) {
+  const out = wire.call(OP.PIPELINE_NEW, new Input().text(text));
+  const { u32, f64 } = out.w;
+  const handle = u32[out.u32At()];
+  const limitsAt = out.f64At();
+  const hold = out.f64At();
+  wire.textsSlot = f64[hold + 1];
+  return { wire, handle, f64, limitsAt, holdAbove: f64[hold] };
+}
+
 /** A validated scoring pipeline. Free it with `free()` (or `using`); a FinalizationRegistry frees a forgotten one. */
 export class Pipeline {
   #h;
@@ -1006,37 +1024,24 @@ export class Pipeline {
   constructor(config) {
     notArray(config, "config");
     const text = precheck.jsonText(limitsOf(config, "Pipeline"), toJson(config === null ? undefined : config, "config"), "config");
-    const wr = w();
     const names = state.limits().names;
-    const out = wr.call(OP.PIPELINE_NEW, new Input().text(text));
-    const { u32, f64 } = out.w;
-    this.#h = { wire: wr, handle: u32[out.u32At()], generation: wr.generation };
+    const made = newPipeline(w(), text);
+    this.#h = { wire: made.wire, handle: made.handle, generation: made.wire.generation };
     this.#text = text;
-    // The effective limits (for the checks made before copying), and how many candidates'
-    // texts the heuristic reranker reads (the topK pool, or its first candidateLimit; -1
-    // without that reranker): given more items than that, `run` holds their texts back;
-    // and the module's table slot for `writeHeldTexts`.
-    const l = out.f64At();
     const limits = {};
-    for (let i = 0; i < names.length; i++) limits[names[i]] = f64[l + i];
+    for (let i = 0; i < names.length; i++) limits[names[i]] = made.f64[made.limitsAt + i];
     this.#limits = limits;
-    const hold = out.f64At();
-    this.#holdAbove = f64[hold];
-    // The slot is the module's (a Wire's), the same for each of its pipelines.
-    wr.textsSlot = f64[hold + 1];
+    this.#holdAbove = made.holdAbove;
     if (registry) registry.register(this, this.#h, this.#h);
   }
 
-  /** The handle, re-made if the module was restarted after a trap. */
+  /** The handle, re-made if the module was restarted after a trap or given again by an `init`. */
   handle() {
     const h = this.#h;
     if (h === null) throw scoreError("INVALID_TYPE", "this", "the Pipeline was freed (free() or Symbol.dispose) and cannot be used any more");
-    if (h.wire !== state.wire || h.generation !== state.wire.generation) {
-      const out = state.wire.call(OP.PIPELINE_NEW, new Input().text(this.#text));
-      h.handle = out.u32View()[0];
-      // The held texts' slot of this module (an `init` may have given another build).
-      out.f64At();
-      state.wire.textsSlot = out.w.f64[out.f64At() + 1];
+    // Generations are numbered across Wires: a new Wire has a new one too.
+    if (h.generation !== state.wire.generation) {
+      h.handle = newPipeline(state.wire, this.#text).handle;
       h.generation = state.wire.generation;
       h.wire = state.wire;
     }

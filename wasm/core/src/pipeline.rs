@@ -337,7 +337,7 @@ impl PoolTexts for JsTexts {
 /// the core's start-up: docs/performance.md "Start-up"): through a slot of the module's
 /// exported function table. The slot holds [`host::texts_unset`] until the JavaScript,
 /// before its first call that holds texts back, puts there a wasm function that calls
-/// its own `texts` (a tiny module it compiles then). It reads no caller value and never
+/// its `writeHeldTexts` (a tiny module's export). It reads no caller value and never
 /// throws: the texts were read and checked before the call.
 mod host {
     use super::{ErrorCode, Result, ScoreError};
