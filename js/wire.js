@@ -920,7 +920,7 @@ export class Wire {
     this.imports = imports;
     /** Whether a `cr_call` is running (see `call`). */
     this.busy = false;
-    /** The core's function-table slot for its held texts (js/core.js; -1 until a `Pipeline` is made). */
+    /** The core's function-table slot for its held texts (js/core/held-texts.js; -1 until a `Pipeline` is made). */
     this.textsSlot = -1;
     this.instantiate();
   }

@@ -28,19 +28,34 @@ for m in core lab; do
     "$DIR/calibrank_wasm_$m.wasm" -o "$OUT/calibrank_$m.wasm"
 done
 
-# The held texts' tiny module (js/core.js TEXTS_MODULE, compiled from these bytes where
-# the engine allows; the workerd and edge entries import it as a module).
+# The held texts' tiny module (js/core/held-texts.js TEXTS_MODULE, compiled from these
+# bytes where the engine allows; the workerd and edge entries import it as a module).
 node -e '
-const src = require("fs").readFileSync("js/core.js", "utf8");
+const src = require("fs").readFileSync("js/core/held-texts.js", "utf8");
 const m = /const TEXTS_MODULE = \[([^\]]*)\];/.exec(src);
-if (!m) throw new Error("js/core.js: no TEXTS_MODULE");
+if (!m) throw new Error("js/core/held-texts.js: no TEXTS_MODULE");
 const bytes = new Uint8Array(m[1].split(",").map((x) => x.trim()).filter(Boolean).map(Number));
 new WebAssembly.Instance(new WebAssembly.Module(bytes), { c: { t: () => 0 } });
 require("fs").writeFileSync(process.argv[1], bytes);
 ' "$OUT/calibrank_texts.wasm"
 
 # ESM: the API modules, the shared boundary, and the browser / workerd entries.
-cp js/core.js js/wire.js js/score_error.js "$OUT/"
+cp js/wire.js js/score_error.js "$OUT/"
+# The core's API module: js/core.js and its parts (js/core/) in one file, importing
+# wire.js and score_error.js, which stay modules of their own (the lab's API module
+# shares them). Bundled next to copies of those two, so that the imports stay "./".
+API=$(mktemp -d)
+cp -r js/core.js js/core js/wire.js js/score_error.js "$API/"
+(cd "$API" && esbuild core.js --bundle --format=esm --platform=neutral --log-level=warning \
+  --external:./wire.js --external:./score_error.js --outfile=core.bundle.js)
+node -e '
+const src = require("fs").readFileSync(process.argv[1], "utf8");
+const from = [...src.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
+if (from.some((f) => f !== "./wire.js" && f !== "./score_error.js") || !from.includes("./wire.js") || !from.includes("./score_error.js"))
+  throw new Error(`core.js bundle: imports ${JSON.stringify(from)}, expected ./wire.js and ./score_error.js only`);
+' "$API/core.bundle.js"
+cp "$API/core.bundle.js" "$OUT/core.js"
+rm -rf "$API"
 # The lab's API module is lab_api.js in the package: a file named lab.js would be what
 # resolvers without `exports` (Parcel's default, TypeScript's node10) find for
 # "calibrank/lab" before the lab/ directory and its package.json.

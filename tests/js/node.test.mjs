@@ -349,7 +349,7 @@ test("typed arrays of another realm (node:vm) cross as this realm's do", () => {
 
 test("rrf options: the compact numeric form and the JSON form give the same results and errors", () => {
   // A plain object of numbers takes the compact form; the same options on an object
-  // with another prototype take the JSON form (js/core.js kWeightsLimits).
+  // with another prototype take the JSON form (js/core/fuse.js kWeightsLimits).
   const viaJson = (o) => Object.assign(Object.create({ unused: undefined }), o);
   const lists = [["a", "b", "c"], ["c", "a"], ["d"]];
   const cases = [

@@ -409,7 +409,7 @@ export function tests(lib, golden) {
       eq(out.map(([id]) => id), [...ids].sort(byBytes));
     }
     // A pipeline's ids from 4,096 list entries on (their lengths kept while they are
-    // interned, js/core.js `encodeInput`): two lists whose entries tie rank by rank.
+    // interned, js/core/pipeline-input.js `encodeInput`): two lists whose entries tie rank by rank.
     for (const alphabet of [["x", "ab", "q"], ["x", "\u00e9", "\u{1F600}", "ab"]]) {
       const n = 2100;
       const a = Array.from({ length: n }, (_, i) => alphabet[i % alphabet.length] + i);

@@ -1,4 +1,4 @@
-// The core module exports its function table (`__indirect_function_table`): js/core.js
+// The core module exports its function table (`__indirect_function_table`): js/core/held-texts.js
 // puts the function that writes the held texts into one slot of it (see `host` in
 // src/pipeline.rs), so that the module imports nothing.
 fn main() {

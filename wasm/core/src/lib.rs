@@ -27,7 +27,7 @@ use calibrank_wasm_shared::wire::{Numbers, Reader, Strs, Writer};
 
 calibrank_wasm_shared::export_io!(dispatch);
 
-/// Operation numbers (js/core.js has the same table).
+/// Operation numbers (js/core/shared.js has the same table).
 mod op {
     pub const PIPELINE_NEW: u32 = 10;
     pub const PIPELINE_FREE: u32 = 11;
@@ -55,7 +55,7 @@ pub mod native {
         pub(crate) static POOL_TEXTS: RefCell<Option<Vec<u8>>> = const { RefCell::new(None) };
     }
 
-    /// The bytes the held-texts function answers with (the two sections js/core.js writes) for
+    /// The bytes the held-texts function answers with (the two sections js/core/held-texts.js writes) for
     /// every call that asks for held texts.
     pub fn set_pool_texts(bytes: Option<Vec<u8>>) {
         POOL_TEXTS.with(|t| *t.borrow_mut() = bytes);
@@ -489,7 +489,7 @@ fn rerank(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     Ok(())
 }
 
-/// The heuristic reranker's factors as they cross (js/core.js `factorsAt` reads them in
+/// The heuristic reranker's factors as they cross (js/core/rerank.js `factorsAt` reads them in
 /// this order): `rerank`'s results and the pipeline's explanations.
 pub(crate) fn factor_values(f: &HeuristicFactors) -> [f64; 6] {
     [

@@ -101,7 +101,7 @@ fn chunk<T: Copy>(xs: &[T], i: usize, n: usize) -> Result<&[T]> {
         .ok_or_else(|| ScoreError::new(ErrorCode::Internal, "", "wire: short table"))
 }
 
-/// Decodes the input sections of `run` (js/core.js `encodeInput`) into a borrowed input:
+/// Decodes the input sections of `run` (js/core/pipeline-input.js `encodeInput`) into a borrowed input:
 /// every string stays in the call's string table. The context is decoded into `context`.
 /// Also returns whether the items' texts were held back in JavaScript (`head[4]`; see
 /// [`JsTexts`]).
@@ -288,7 +288,7 @@ fn decode_input<'a: 'b, 'b>(
     Ok((input, held))
 }
 
-/// The pool's item texts, which js/core.js held back when the pipeline reranks
+/// The pool's item texts, which js/core/pipeline-input.js held back when the pipeline reranks
 /// heuristically (only the topK pool's are read): asked of the JavaScript through the
 /// function-table slot of [`host`] with the pool's document indices, and written by it
 /// into this buffer as two sections: a U32 of flags per document (the item flags' text
@@ -332,7 +332,7 @@ impl PoolTexts for JsTexts {
     }
 }
 
-/// How the module asks js/core.js for the held texts without an import (an import of a
+/// How the module asks js/core/held-texts.js for the held texts without an import (an import of a
 /// JavaScript function costs every instantiation a wrapper V8 compiles, about 0.15 ms of
 /// the core's start-up: docs/performance.md "Start-up"): through a slot of the module's
 /// exported function table. The slot holds [`host::texts_unset`] until the JavaScript,
@@ -355,7 +355,7 @@ mod host {
     }
 
     /// The slot in the module's function table (`__indirect_function_table`) that
-    /// js/core.js fills: on wasm a function pointer is its index in that table. Natively
+    /// js/core/held-texts.js fills: on wasm a function pointer is its index in that table. Natively
     /// (tests) -1.
     pub fn texts_slot() -> f64 {
         #[cfg(target_arch = "wasm32")]
@@ -483,7 +483,7 @@ fn outcome_codes(o: &Outcome) -> [u8; 2] {
     [kind, source]
 }
 
-/// Each result's explanation as numbers (js/core.js builds the objects): a U32 section
+/// Each result's explanation as numbers (js/core/pipeline.js builds the objects): a U32 section
 /// with, per result, `[contributions, rerank (0 none, 1 heuristic, 2 cross-encoder),
 /// band (as [`band_code`]), has band profile]` then `[list index, rank, has list score]`
 /// per contribution; and an F64 section with, per result, `[weight, contribution, list score
@@ -686,7 +686,7 @@ pub fn run_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 mod tests {
     use super::*;
 
-    /// The two sections js/core.js's `writeHeldTexts` writes, read back per document.
+    /// The two sections js/core/held-texts.js's `writeHeldTexts` writes, read back per document.
     #[test]
     fn held_texts_read_per_document() {
         let mut w = Writer::default();

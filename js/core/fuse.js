@@ -1,0 +1,178 @@
+// Reciprocal Rank Fusion of lists of ids (`rrf`) and of document indices (`rrfColumnar`).
+import { Input, checkedCopy, plainTyped, precheck, indices, typeError, typedArrayKind, fromObjectPrototype, firstOf, intern } from "../wire.js";
+import { OP, state, w, limitsOf, scratch, noInheritedKeys } from "./shared.js";
+
+const isPlainObject = (v) => typeof v === "object" && v !== null && Object.getPrototypeOf(v) === Object.prototype;
+const isU32 = (v) => typeof v === "number" && v >= 0 && v <= 0xffffffff && Math.floor(v) === v;
+
+/**
+ * Reads `{ k?, weights?, limits? }` (rrf, rrfColumnar) in one pass: `lim`, the limits of
+ * `fn` for the checks made before copying (as `LimitTable.effective` makes them: every
+ * limit at its ceiling when the module alone can check exactly), and the options in the
+ * compact numeric form when every value is a plain number (`head`, `weights`; no JSON on
+ * either side). `json`: the options must cross as JSON text instead (the module reads
+ * it to the same options, or to the same error); `writeKWeightsLimits` then reads them
+ * again, with JSON.stringify.
+ * `rrf` calls it first, before its lists (so an options getter runs, and a weights array
+ * is copied, before the lists are looked at); `rrfColumnar` calls it with `fn` null
+ * (no `lim`: it took its limits before copying its typed arrays, so that an options
+ * getter that resizes their buffer finds them copied, and no value is read again here).
+ */
+function kWeightsLimits(options, fn) {
+  const table = state.limits();
+  const base = fn === null ? null : table.defaultsFor(fn);
+  const r = { lim: base, head: [0, 0, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN], weights: undefined, json: false };
+  if (options === undefined || options === null) return r;
+  if (!isPlainObject(options)) return asJson(r, options, fn);
+  const { slot } = table;
+  const head = r.head;
+  // A key on Object.prototype is not an option (the JSON form does not read it either);
+  // checked only when Object.prototype has an enumerable key (once per call).
+  const clean = noInheritedKeys();
+  for (const key in options) {
+    if (!clean && fromObjectPrototype(options, key)) continue;
+    const v = options[key];
+    if (key === "k") {
+      if (v === undefined || v === null) continue;
+      if (typeof v !== "number") return asJson(r, options, fn);
+      head[0] = 1;
+      head[1] = v;
+    } else if (key === "weights") {
+      if (v === undefined || v === null) continue;
+      if (typedArrayKind(v) === "Float64Array") r.weights = plainTyped(v, Float64Array);
+      else {
+        // Copied (each element read once), or null: the module reads the JSON text.
+        r.weights = Array.isArray(v) ? checkedCopy(v, () => null) : null;
+        if (r.weights === null) return asJson(r, options, fn);
+      }
+    } else if (key === "limits") {
+      if (v === undefined || v === null) continue;
+      if (!isPlainObject(v)) return asJson(r, options, fn);
+      // One pass for both: the compact form's slots and the checks' limits (as
+      // `LimitTable.effective` makes them: a value the module would refuse leaves the
+      // checks to the module).
+      let lim = r.lim;
+      for (const name in v) {
+        if (!clean && fromObjectPrototype(v, name)) continue;
+        const i = slot[name];
+        const x = v[name];
+        if (x === undefined || x === null) continue;
+        if (i === undefined || !isU32(x)) return asJson(r, options, fn);
+        head[2 + i] = x;
+        lim = table.withLimit(lim, base, name, x);
+      }
+      // A value the module refuses: the checks here hold the call to the ceilings.
+      r.lim = fn === null ? null : (lim ?? table.widest);
+    } else return asJson(r, options, fn);
+  }
+  return r;
+}
+
+/** `kWeightsLimits`'s answer when the options must cross as JSON text. */
+function asJson(r, options, fn) {
+  r.json = true;
+  r.lim = fn === null ? null : state.limitsOf(options, fn);
+  return r;
+}
+
+/** The options `kWeightsLimits` read, written into `input`. */
+function writeKWeightsLimits(input, o, options, lim = o.lim) {
+  return o.json ? input.text(precheck.options(lim, options)) : input.f64s(o.head).f64s(o.weights);
+}
+
+/**
+ * Weighted Reciprocal Rank Fusion of ranked lists of ids: `[id, score]` pairs, highest
+ * score first (ties: id ascending, by UTF-8 bytes).
+ */
+export function rrf(lists, options) {
+  const opts = kWeightsLimits(options, "rrf");
+  const lim = opts.lim;
+  if (!Array.isArray(lists)) throw typeError("lists", "an array of arrays of strings");
+  const nLists = lists.length;
+  precheck.lists(lim, nLists, "lists");
+  // Plain arrays of small integers: creating a typed array costs about a microsecond,
+  // as much as the rest of a small call.
+  // Each list and its length are read once (a Proxy could answer differently later).
+  const lens = new Array(nLists);
+  const ls = new Array(nLists);
+  let total = 0;
+  for (let i = 0; i < nLists; i++) {
+    const l = lists[i];
+    if (!Array.isArray(l)) throw typeError(`lists[${i}]`, "an array of strings");
+    const n = l.length;
+    precheck.length(lim, n, `lists[${i}]`, "an array of strings");
+    ls[i] = l;
+    lens[i] = n;
+    total += n;
+  }
+  precheck.entries(lim, total, "lists");
+  // Interned here (V8 keeps each string's hash): the module gets each distinct id once
+  // and the lists as indices.
+  const index = new Map();
+  const ids = [];
+  // Large tables as typed arrays from the scratch (one copy into the call), and the
+  // ids' running lengths kept while each id is at hand (see `Input.strs`): from 64
+  // entries on, where a typed array costs less than it saves (the pipeline keeps the
+  // lengths from `TAKEN_FROM` entries on).
+  const big = total >= 64;
+  let lease = null;
+  let units = 0;
+  let k = 0;
+  let out;
+  try {
+    if (big) lease = scratch.take();
+    const docs = big ? lease.u32(total, 0, "lists") : new Array(total);
+    const ends = big ? lease.u32(total, 1, "lists") : null;
+    for (let i = 0; i < nLists; i++) {
+      const l = ls[i];
+      const n = lens[i];
+      for (let j = 0; j < n; j++) {
+        const id = l[j];
+        let d = index.get(id);
+        if (d === undefined) {
+          if (typeof id !== "string") throw typeError(`lists[${i}][${j}]`, "a string");
+          d = ids.length;
+          intern(index, id, d, "lists");
+          ids.push(id);
+          units += id.length;
+          if (big) ends[d] = units;
+        }
+        docs[k++] = d;
+      }
+    }
+    precheck.strings(lim, ids, units, (d) => firstOccurrence(lens, docs, d));
+    const input = writeKWeightsLimits(new Input(), opts, options).u32s(lens).u32s(docs);
+    out = w().call(OP.RRF, input.strs(ids, units, firstOf(ends, ids.length)));
+  } finally {
+    if (lease !== null) scratch.give(lease);
+  }
+  const o = out.u32At();
+  const n = out.n;
+  const s = out.f64At();
+  const { u32, f64 } = out.w;
+  const result = new Array(n);
+  for (let i = 0; i < n; i++) result[i] = [ids[u32[o + i]], f64[s + i]];
+  return result;
+}
+
+/** `lists[i][j]` of the first occurrence of distinct id `d` (for an error). */
+function firstOccurrence(lens, docs, d) {
+  let k = 0;
+  for (let i = 0; i < lens.length; i++)
+    for (let j = 0; j < lens[i]; j++, k++) if (docs[k] === d) return `lists[${i}][${j}]`;
+  return "lists";
+}
+
+/**
+ * Columnar RRF: `docs` holds every list's document indices concatenated, list i being
+ * `docs[offsets[i]..offsets[i+1]]`. Returns `{ order, scores }` (ties: index ascending).
+ */
+export function rrfColumnar(docs, offsets, nDocs, options) {
+  const lim = limitsOf(options, "rrfColumnar");
+  const d = indices(docs, "docs");
+  const o = indices(offsets, "offsets");
+  if (typeof nDocs !== "number") throw typeError("nDocs", "a number");
+  precheck.columnar(lim, d.length, "docs");
+  const out = w().call(OP.RRF_COLUMNAR, writeKWeightsLimits(new Input(), kWeightsLimits(options, null), options, lim).indices(d).indices(o).f64s([nDocs]));
+  return { order: out.u32s(), scores: out.f64s() };
+}

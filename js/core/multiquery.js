@@ -1,0 +1,122 @@
+// Fusion of the hits of several queries (`fuseMultiQuery`).
+import { Input, precheck, typeError, isMap, wellFormedName, intern, allocate, timeOf } from "../wire.js";
+import { OP, w, limitsOf, isObject, noInheritedKeys, ownFields, checkKeys, missingField } from "./shared.js";
+
+const HIT_FIELDS = ["id", "score", "timestamp"];
+const HIT_KEYS = new Set(HIT_FIELDS);
+
+/** Fuses the hits of several queries (`rrf`, `score_sum` or `score_max`). */
+export function fuseMultiQuery(queries, options) {
+  const lim = limitsOf(options, "fuseMultiQuery");
+  const opts = precheck.options(lim, options);
+  if (!Array.isArray(queries)) throw typeError("queries", "an array of arrays of hits");
+  // The queries, each query and its length read once (a Proxy could answer differently later).
+  const nq = queries.length;
+  precheck.lists(lim, nq, "queries");
+  const qs = new Array(nq);
+  const lens = new Array(nq);
+  let total = 0;
+  for (let i = 0; i < nq; i++) {
+    const q = queries[i];
+    if (!Array.isArray(q)) throw typeError(`queries[${i}]`, "an array of hits");
+    const n = q.length;
+    precheck.length(lim, n, `queries[${i}]`, "an array of hits");
+    qs[i] = q;
+    lens[i] = n;
+    total += n;
+  }
+  precheck.entries(lim, total, "queries");
+  // Typed sections, as `Pipeline.run`'s: each distinct id once (interned here, in order of
+  // first occurrence), each hit's id index and score, its timestamp as a kind (0 none,
+  // 1 epoch ms, 2 ISO text) with the numbers and the texts in tables of their own.
+  const clean = noInheritedKeys(HIT_FIELDS);
+  const docs = new Array(total);
+  const scores = new Array(total);
+  const kinds = allocate(Uint8Array, total, "queries");
+  const millis = new Array(total);
+  const index = new Map();
+  const ids = [];
+  const isoTexts = [];
+  let units = 0;
+  let isoUnits = 0;
+  let k = 0;
+  for (let i = 0; i < nq; i++) {
+    const q = qs[i];
+    const n = lens[i];
+    for (let j = 0; j < n; j++, k++) {
+      const h = q[j];
+      if (!isObject(h) || isMap(h) || h instanceof Date) throw typeError(`queries[${i}][${j}]`, "an object with `id` and `score`");
+      checkKeys(h, HIT_KEYS, `queries[${i}][${j}]`);
+      const { id, score, timestamp: t } = clean ? h : ownFields(h, HIT_FIELDS);
+      if (id === undefined) throw missingField(`queries[${i}][${j}]`, "id");
+      if (typeof id !== "string") throw typeError(`queries[${i}][${j}].id`, "a string");
+      if (score === undefined) throw missingField(`queries[${i}][${j}]`, "score");
+      if (typeof score !== "number") throw typeError(`queries[${i}][${j}].score`, "a number");
+      let d = index.get(id);
+      if (d === undefined) {
+        // Ids are compared inside the module, where a lone surrogate would be U+FFFD.
+        wellFormedName(id, `queries[${i}][${j}].id`, "an id", "ids");
+        d = ids.length;
+        intern(index, id, d, "queries");
+        ids.push(id);
+        units += id.length;
+      }
+      docs[k] = d;
+      scores[k] = score;
+      millis[k] = 0;
+      if (t === undefined || t === null) continue;
+      if (typeof t === "number") {
+        kinds[k] = 1;
+        millis[k] = t;
+      } else if (typeof t === "string") {
+        kinds[k] = 2;
+        isoTexts.push(t);
+        isoUnits += t.length;
+      } else if (t instanceof Date) {
+        kinds[k] = 1;
+        millis[k] = timeOf(t, `queries[${i}][${j}].timestamp`, "epoch milliseconds or an ISO 8601 string");
+      } else throw typeError(`queries[${i}][${j}].timestamp`, "epoch milliseconds or an ISO 8601 string");
+    }
+  }
+  precheck.hitTexts(lim, ids, units, isoTexts, isoUnits, lens, docs, kinds);
+  const input = new Input().text(opts).u32s(lens).u32s(docs).strs(ids, units).f64s(scores).u8s(kinds).f64s(millis).strs(isoTexts, isoUnits);
+  const out = w().call(OP.MULTI_QUERY, input);
+  // The results' ids come back as indices into `ids` (the caller's strings), the
+  // numbers as typed sections (wasm/core/src/lib.rs, `multi_query`); the objects keep
+  // the keys in the order they always had.
+  const { u32, f64 } = out.w;
+  const d = out.u32At();
+  const n = out.n;
+  const sc = out.f64At();
+  const st = out.u32At();
+  const mean = f64[out.f64At()];
+  const vu = out.u32At();
+  const vf = out.f64At();
+  const results = new Array(n);
+  for (let i = 0, p = vu, q = vf; i < n; i++) {
+    const r = { id: ids[u32[d + i]], score: f64[sc + i] };
+    if (vu >= 0) {
+      const c = u32[p++];
+      const queryScores = {};
+      const queryRanks = {};
+      for (let j = 0; j < c; j++, p += 2, q++) {
+        queryScores[u32[p]] = f64[q];
+        queryRanks[u32[p]] = u32[p + 1];
+      }
+      r.queryScores = queryScores;
+      r.queryRanks = queryRanks;
+      r.appearedInQueryCount = c;
+    }
+    results[i] = r;
+  }
+  const stats = {
+    queries: u32[st],
+    uniqueItems: u32[st + 1],
+    itemsInMultipleQueries: u32[st + 2],
+    meanQueriesPerItem: mean,
+    belowThreshold: u32[st + 3],
+    beyondResultsPerQuery: u32[st + 4],
+    duplicates: u32[st + 5],
+  };
+  return { results, stats };
+}

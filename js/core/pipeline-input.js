@@ -1,0 +1,339 @@
+// A pipeline's input, encoded for the module (`encodeInput`; wasm/core/src/pipeline.rs
+// `decode_input` reads it): each distinct id interned once, the lists as indices, the
+// items as a table, every string of the call in one table.
+import { precheck, toJson, numbers, typeError, isMap, hasOwn, fromObjectPrototype, wellFormedName, firstOf, intern, timeOf, utf8Length } from "../wire.js";
+import { isObject, unknownField, noInheritedKeys, ownFields, checkKeys } from "./shared.js";
+import { canHoldTexts } from "./held-texts.js";
+
+const ITEM_KEYS = new Set(["name", "type", "summary", "content", "modifiedAt", "fiscalYear", "crossEncoderScore"]);
+const INPUT_FIELDS = ["query", "lists", "items", "now", "context"];
+const LIST_FIELDS = ["name", "ids", "scores", "weight"];
+const INPUT_KEYS = new Set(INPUT_FIELDS);
+const LIST_KEYS = new Set(LIST_FIELDS);
+const INPUT_AND_LIST_FIELDS = [...INPUT_FIELDS, ...LIST_FIELDS];
+
+/** Timestamp field (epoch ms number, ISO string, or a Date): [kind, value]. */
+function timestamp(v, strs, field) {
+  if (typeof v === "number") return [1, v];
+  if (typeof v === "string") {
+    strs.push(v);
+    return [2, strs.length - 1];
+  }
+  if (v instanceof Date) return [1, timeOf(v, field, "epoch milliseconds or an ISO 8601 string")];
+  throw typeError(field, "epoch milliseconds or an ISO 8601 string");
+}
+
+/**
+ * Encodes a pipeline input (wasm/core/src/pipeline.rs `decode_input` reads it); its
+ * large tables come from `lease` (see `Scratch`), valid until the lease is given back.
+ */
+export function encodeInput(input, lim, holdAbove, lease) {
+  if (!isObject(input)) throw typeError("input", "an object with `lists`");
+  checkKeys(input, INPUT_KEYS, "input");
+  // Keys inherited from Object.prototype are not fields. Whether it has an enumerable
+  // key is checked once per call; only then is each field read through `own` (a shared
+  // helper's keyed loads cost about 10% of (b) at N = 10 when made for every call).
+  const cleanProto = noInheritedKeys(INPUT_AND_LIST_FIELDS);
+  const { query, lists, items, now, context } = cleanProto ? input : ownFields(input, INPUT_FIELDS);
+  const strs = [];
+  let units = 0;
+  const head = [-1, 0, 0, 0, 0];
+  if (query !== undefined && query !== null) {
+    if (typeof query !== "string") throw typeError("query", "a string");
+    precheck.oneText(lim, query.length, "query");
+  }
+  if (!Array.isArray(lists)) throw typeError("lists", "an array of lists");
+  const nLists = lists.length;
+  precheck.lists(lim, nLists, "lists");
+  const listTable = new Array(5 * nLists).fill(0);
+  const weights = new Array(nLists).fill(0);
+  let scores = [];
+  let entries = 0;
+  const listObjs = new Array(nLists);
+  for (let i = 0; i < nLists; i++) {
+    const l = lists[i];
+    if (!isObject(l)) throw typeError(`lists[${i}]`, "an object with `name` and `ids`");
+    checkKeys(l, LIST_KEYS, `lists[${i}]`);
+    const { name, ids, scores: sc, weight } = cleanProto ? l : ownFields(l, LIST_FIELDS);
+    if (typeof name !== "string") throw typeError(`lists[${i}].name`, "a string");
+    wellFormedName(name, `lists[${i}].name`, "a list name");
+    if (!Array.isArray(ids)) throw typeError(`lists[${i}].ids`, "an array of strings");
+    // Its length read once (a Proxy could answer differently later).
+    const n = ids.length;
+    precheck.length(lim, n, `lists[${i}]`, "an array of strings", ".ids");
+    entries += n;
+    listObjs[i] = [name, ids, sc, weight, n];
+  }
+  precheck.entries(lim, entries, "lists");
+  // The distinct ids first (interned: each crosses once), then every other string.
+  const index = new Map();
+  // UTF-16 units of the ids of every list entry (the module's total counts each
+  // occurrence; see the held mode below).
+  let occUnits = 0;
+  // Large tables as typed arrays (written into the call with one copy), small ones as
+  // arrays (a typed array costs about a microsecond to make).
+  const docs = entries >= 64 ? lease.u32(entries, 0, "lists") : new Array(entries);
+  // The ids' running lengths, kept while each id is at hand (see `Input.strs`): from
+  // `TAKEN_FROM` entries on.
+  const ends = entries >= TAKEN_FROM ? lease.u32(entries, 3, "lists") : null;
+  let k = 0;
+  for (let i = 0; i < nLists; i++) {
+    const ids = listObjs[i][1];
+    const n = listObjs[i][4];
+    const t = 5 * i;
+    listTable[t + 1] = k;
+    listTable[t + 2] = n;
+    for (let j = 0; j < n; j++) {
+      const id = ids[j];
+      let d = index.get(id);
+      if (d === undefined) {
+        if (typeof id !== "string") throw typeError(`lists[${i}].ids[${j}]`, "a string");
+        d = strs.length;
+        intern(index, id, d, "lists");
+        strs.push(id);
+        units += id.length;
+        if (ends !== null) ends[d] = units;
+      }
+      occUnits += id.length;
+      docs[k++] = d;
+    }
+  }
+  const nDocs = strs.length;
+  head[3] = nDocs;
+  if (query !== undefined && query !== null) {
+    head[0] = strs.length;
+    strs.push(query);
+    units += query.length;
+  }
+  for (let i = 0; i < nLists; i++) {
+    const [name, , sc, weight] = listObjs[i];
+    const t = 5 * i;
+    listTable[t] = strs.length;
+    strs.push(name);
+    units += name.length;
+    let flags = 0;
+    if (weight !== undefined && weight !== null) {
+      if (typeof weight !== "number") throw typeError(`lists[${i}].weight`, "a number");
+      flags |= 1;
+      weights[i] = weight;
+    }
+    if (sc !== undefined && sc !== null) {
+      const s = numbers(sc, `lists[${i}].scores`);
+      flags |= 2;
+      listTable[t + 4] = s.length;
+      for (let j = 0; j < s.length; j++) scores.push(s[j]);
+    }
+    listTable[t + 3] = flags;
+  }
+  // Items: 8 u32 (key, flags, name, type, summary, content, modifiedAt as a string, the
+  // id's index or 2^32 - 1 when in no list) and 3 f64 (modifiedAt as a number,
+  // fiscalYear, crossEncoderScore) each.
+  let itemTable = [];
+  let itemNums = [];
+  // Held mode (a pipeline whose heuristic reranker reads the texts of `holdAbove`
+  // candidates at most, given more items than that): the texts of items are checked here
+  // but not copied into the call; those of items in a list are kept (4 slots per item,
+  // `heldDocs` its document) for `writeHeldTexts` above.
+  let hold = false;
+  const heldTexts = [];
+  const heldDocs = [];
+  const heldItems = [];
+  let heldElse = null;
+  let heldUnits = 0;
+  let keyUnits = 0;
+  let inline = false;
+  if (items !== undefined && items !== null) {
+    let keys;
+    let get;
+    if (isMap(items)) {
+      keys = [...Map.prototype.keys.call(items)];
+      get = (k) => Map.prototype.get.call(items, k);
+    } else if (isObject(items)) {
+      keys = Object.keys(items);
+      get = (k) => items[k];
+    } else throw typeError("items", "an object mapping ids to metadata");
+    const m = keys.length;
+    precheck.entries(lim, entries + m, "items");
+    hold = holdAbove >= 0 && m > holdAbove && canHoldTexts();
+    itemTable = m >= 8 ? lease.u32(8 * m, 1, "items") : new Array(8 * m).fill(0);
+    itemNums = m >= 8 ? lease.f64(3 * m, 2, "items") : new Array(3 * m).fill(0);
+    for (let i = 0; i < m; i++) {
+      const key = keys[i];
+      if (typeof key !== "string") throw typeError("items", "string keys");
+      const meta = get(key);
+      const t = 8 * i;
+      const d = index.get(key);
+      if (d === undefined) {
+        itemTable[t] = strs.length;
+        itemTable[t + 7] = 0xffffffff;
+        strs.push(key);
+        units += key.length;
+      } else {
+        itemTable[t] = d;
+        itemTable[t + 7] = d;
+        keyUnits += key.length;
+      }
+      if (meta === undefined || meta === null) continue;
+      if (!isObject(meta)) throw typeError(`items.${key}`, "an object with the item's fields");
+      let flags = 0;
+      let slot = -1;
+      // One pass over the item's own keys: only the fields it has are read.
+      // Keys inherited from Object.prototype (an enumerable key added there) are not
+      // fields: when it has one (checked once per call), each key is checked. An item
+      // made with a prototype of its own keeps that prototype's enumerable keys as
+      // fields, as before (docs/performance-history.md: a check of every item's
+      // prototype measured slower).
+      for (const f in meta) {
+        if (!cleanProto && fromObjectPrototype(meta, f)) continue;
+        const v = meta[f];
+        let bit = 0;
+        switch (f) {
+          case "name":
+            bit = 1;
+            break;
+          case "type":
+            bit = 2;
+            break;
+          case "summary":
+            bit = 4;
+            break;
+          case "content":
+            bit = 8;
+            break;
+          case "modifiedAt":
+            if (v === undefined || v === null) break;
+            if (typeof v === "number") {
+              flags |= 16;
+              itemNums[3 * i] = v;
+            } else if (typeof v === "string") {
+              flags |= 32;
+              itemTable[t + 6] = strs.length;
+              strs.push(v);
+              units += v.length;
+            } else if (v instanceof Date) {
+              flags |= 16;
+              itemNums[3 * i] = timeOf(v, `items.${key}.modifiedAt`, "epoch milliseconds or an ISO 8601 string");
+            } else throw typeError(`items.${key}.modifiedAt`, "epoch milliseconds or an ISO 8601 string");
+            break;
+          case "fiscalYear":
+            if (v === undefined || v === null) break;
+            if (typeof v !== "number") throw typeError(`items.${key}.fiscalYear`, "a whole number (a year)");
+            flags |= 64;
+            itemNums[3 * i + 1] = v;
+            break;
+          case "crossEncoderScore":
+            if (v === undefined || v === null) break;
+            if (typeof v !== "number") throw typeError(`items.${key}.crossEncoderScore`, "a number");
+            flags |= 128;
+            itemNums[3 * i + 2] = v;
+            break;
+          default:
+            // An unknown key the item inherits (from a prototype of its own) is ignored.
+            if (hasOwn.call(meta, f)) throw unknownField(`items.${key}`, f, ITEM_KEYS);
+        }
+        if (bit !== 0 && v !== undefined && v !== null) {
+          if (typeof v !== "string") throw typeError(`items.${key}.${f}`, "a string");
+          precheck.itemText(lim, v.length, key, f);
+          const field = bit === 1 ? 1 : bit === 2 ? 2 : bit === 4 ? 3 : 4;
+          if (hold) {
+            // Over the limit in UTF-8 only? Then the module must see it (inline below).
+            if (3 * v.length > lim.maxTextBytes && utf8Length(v) > lim.maxTextBytes) inline = true;
+            heldUnits += v.length;
+            if (d !== undefined) {
+              if (slot < 0) {
+                slot = heldTexts.length;
+                heldTexts.push(undefined, undefined, undefined, undefined);
+                heldDocs.push(d);
+                heldItems.push(i);
+              }
+              heldTexts[slot + field - 1] = v;
+            } else {
+              // An item in no list: its texts are only counted (and kept in case the
+              // call must carry them after all, below).
+              if (heldElse === null) heldElse = [];
+              heldElse.push(i, field, v);
+            }
+          } else {
+            flags |= bit;
+            itemTable[t + 1 + field] = strs.length;
+            strs.push(v);
+            units += v.length;
+          }
+        }
+      }
+      // A Map or a Date has no fields of its own to read: refused rather than read as an
+      // item without fields (checked only for an item that gave none: off the common path).
+      if (flags === 0 && (meta instanceof Map || meta instanceof Date)) throw typeError(`items.${key}`, "an object with the item's fields");
+      itemTable[t + 1] = flags;
+    }
+  }
+  if (now !== undefined && now !== null) {
+    const [kind, v] = timestamp(now, strs, "now");
+    head[1] = kind;
+    head[2] = v;
+    if (kind === 2) units += now.length;
+  }
+  let ctx;
+  if (context !== undefined && context !== null) {
+    if (!isObject(context)) throw typeError("context", "an object");
+    ctx = precheck.jsonText(lim, toJson(context, "context"), "context");
+  }
+  if (hold && !inline && 3 * (units + heldUnits + occUnits + keyUnits) > lim.maxTotalTextBytes) {
+    // The module cannot check what it does not see: texts stay held only when the call's
+    // strings are within maxTotalTextBytes for sure, as the module counts them (every
+    // list entry's id and every item key too; 3 bytes per UTF-16 unit at most). Over it
+    // for sure in this table (a unit is at least a byte): encoded again inline, which
+    // fails as it always did. Else the texts cross after all (appended to the string
+    // table, nothing of the caller's read again) and the module counts them.
+    if (units + heldUnits > lim.maxTotalTextBytes) inline = true;
+    else {
+      const put = (i, field, v) => {
+        const t = 8 * i;
+        itemTable[t + 1] |= 1 << (field - 1);
+        itemTable[t + 1 + field] = strs.length;
+        strs.push(v);
+        units += v.length;
+      };
+      for (let k = 0; k < heldItems.length; k++)
+        for (let f = 0; f < 4; f++) if (heldTexts[4 * k + f] !== undefined) put(heldItems[k], f + 1, heldTexts[4 * k + f]);
+      if (heldElse !== null) for (let k = 0; k < heldElse.length; k += 3) put(heldElse[k], heldElse[k + 1], heldElse[k + 2]);
+      hold = false;
+    }
+  }
+  if (inline) return encodeInput(input, lim, -1, lease);
+  if (hold) head[4] = 1;
+  precheck.strings(lim, strs, units, (i) => inputField(i, head, nLists, listTable, docs, itemTable, strs));
+  const held = hold ? { texts: heldTexts, docs: heldDocs, nDocs, slotOf: null, asked: false } : null;
+  return { strs, units, idEnds: firstOf(ends, nDocs), listTable, docs, weights, scores, itemTable, itemNums, head, ctx, held };
+}
+
+/**
+ * From this many list entries on, `encodeInput` keeps the ids' running lengths (`ends`).
+ * Below it the ids are few enough to stay in the cache and reading their lengths again
+ * costs little: kept from 64 entries on (as `rrf` does, whose indices table comes from
+ * the scratch in the same step), workloads (b) and (c) at N = 1,000 took 4-5% longer
+ * (`bench/ab.mjs`, B/A 1.04-1.05).
+ */
+const TAKEN_FROM = 4096;
+
+/** Names string `i` of an encoded input (for an error; the order is the encoding's). */
+function inputField(i, head, nLists, listTable, docs, itemTable, strs) {
+  if (head[0] === i) return "query";
+  if (head[1] === 2 && head[2] === i) return "now";
+  if (i < head[3]) {
+    // A distinct id: named where it first occurs.
+    for (let l = 0; l < nLists; l++) {
+      const start = listTable[5 * l + 1];
+      for (let j = 0; j < listTable[5 * l + 2]; j++) if (docs[start + j] === i) return `lists[${l}].ids[${j}]`;
+    }
+  }
+  for (let l = 0; l < nLists; l++) if (listTable[5 * l] === i) return `lists[${l}].name`;
+  const names = ["name", "type", "summary", "content", "modifiedAt"];
+  for (let t = 0; t < itemTable.length; t += 8) {
+    const key = strs[itemTable[t]];
+    if (itemTable[t] === i) return `items.${key}`;
+    const flags = itemTable[t + 1];
+    for (let f = 0; f < 5; f++) if (flags & (f < 4 ? 1 << f : 32) && itemTable[t + 2 + f] === i) return `items.${key}.${names[f]}`;
+  }
+  return "input";
+}

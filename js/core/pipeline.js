@@ -1,0 +1,263 @@
+// The scoring pipeline (`Pipeline`): its handle in the module, `run` (the input encoded
+// by pipeline-input.js) and `runColumnar`, and the objects built from the module's output.
+import { Input, plainTyped, precheck, toJson, numbers, scoreError, typeError, typedArrayKind, notArray, timeOf } from "../wire.js";
+import { OP, state, w, limitsOf, scratch, isObject, noInheritedKeys, ownFields, BAND, confidenceAt, outcomeAt } from "./shared.js";
+import { callHolding } from "./held-texts.js";
+import { encodeInput } from "./pipeline-input.js";
+import { factorsAt } from "./rerank.js";
+
+const COLUMNAR_FIELDS = ["docs", "offsets", "nDocs", "weights", "modifiedAt", "now"];
+const registry = typeof FinalizationRegistry === "function" ? new FinalizationRegistry((h) => freeHandle(h)) : null;
+
+function freeHandle(h) {
+  if (state.wire !== null && h.wire === state.wire && h.generation === state.wire.generation) state.wire.call(OP.PIPELINE_FREE, new Input().u32s([h.handle]));
+}
+
+/**
+ * Makes a pipeline of the configuration `text` in `wire`'s module. Its answer: the handle;
+ * the effective limits (for the checks made before copying, at `f64[limitsAt]` in
+ * `Limits::fields` order); how many candidates' texts the heuristic reranker reads (the
+ * topK pool, or its first candidateLimit; -1 without that reranker: given more items
+ * than that, `run` holds their texts back); and the module's table slot for
+ * `writeHeldTexts` (the same for each of its pipelines: kept on the Wire).
+ */
+function newPipeline(wire, text) {
+  const out = wire.call(OP.PIPELINE_NEW, new Input().text(text));
+  const { u32, f64 } = out.w;
+  const handle = u32[out.u32At()];
+  const limitsAt = out.f64At();
+  const hold = out.f64At();
+  wire.textsSlot = f64[hold + 1];
+  return { wire, handle, f64, limitsAt, holdAbove: f64[hold] };
+}
+
+/** A validated scoring pipeline. Free it with `free()` (or `using`); a FinalizationRegistry frees a forgotten one. */
+export class Pipeline {
+  #h;
+  #text;
+  #limits;
+  #holdAbove;
+  /** Validates `config` (the design documents' defaults for every missing field). */
+  constructor(config) {
+    notArray(config, "config");
+    const text = precheck.jsonText(limitsOf(config, "Pipeline"), toJson(config === null ? undefined : config, "config"), "config");
+    const names = state.limits().names;
+    const made = newPipeline(w(), text);
+    this.#h = { wire: made.wire, handle: made.handle, generation: made.wire.generation };
+    this.#text = text;
+    const limits = {};
+    for (let i = 0; i < names.length; i++) limits[names[i]] = made.f64[made.limitsAt + i];
+    this.#limits = limits;
+    this.#holdAbove = made.holdAbove;
+    if (registry) registry.register(this, this.#h, this.#h);
+  }
+
+  /** The handle, re-made if the module was restarted after a trap or given again by an `init`. */
+  handle() {
+    const h = this.#h;
+    if (h === null) throw scoreError("INVALID_TYPE", "this", "the Pipeline was freed (free() or Symbol.dispose) and cannot be used any more");
+    // Generations are numbered across Wires: a new Wire has a new one too.
+    if (h.generation !== state.wire.generation) {
+      h.handle = newPipeline(state.wire, this.#text).handle;
+      h.generation = state.wire.generation;
+      h.wire = state.wire;
+    }
+    return h.handle;
+  }
+
+  /** The effective configuration, with every default filled in. */
+  get config() {
+    return w().call(OP.PIPELINE_CONFIG, new Input().u32s([this.handle()])).json();
+  }
+
+  /** Runs the pipeline: fuse, recency, rerank, normalize, calibrate, filter, topN, bands, confidence. */
+  run(input) {
+    this.handle();
+    const lease = scratch.take();
+    let e, out;
+    try {
+      e = encodeInput(input, this.#limits, this.#holdAbove, lease);
+      // The handle again, after the caller's getters ran: one of them could have freed
+      // this pipeline (and made another in its slot).
+      out = this.#call(this.handle(), e);
+    } finally {
+      scratch.give(lease);
+    }
+    return this.#results(out, e);
+  }
+
+  /** Copies an encoded input into the module and runs the pipeline on it. */
+  #call(h, e) {
+    const inp = new Input()
+      .u32s([h])
+      .strs(e.strs, e.units, e.idEnds)
+      .f64s(e.head)
+      .u32s(e.listTable)
+      .u32s(e.docs)
+      .f64s(e.weights)
+      .f64s(e.scores)
+      .u32s(e.itemTable)
+      .f64s(e.itemNums)
+      .text(e.ctx);
+    return callHolding(OP.PIPELINE_RUN, inp, e.held);
+  }
+
+  /** The objects `run` returns, from the module's output. */
+  #results(out, e) {
+    // Result ids come back as indices into the distinct ids, the first strings of the
+    // call (interned by encodeInput): the strings the caller gave, not decoded copies.
+    const { u32, f64, u8 } = out.w;
+    const d = out.u32At();
+    const n = out.n;
+    const sc = out.f64At();
+    const b = out.u8At();
+    const ids = e.strs;
+    const results = new Array(n);
+    for (let i = 0; i < n; i++) results[i] = { id: ids[u32[d + i]], score: f64[sc + i], band: BAND[u8[b + i]] };
+    const confidence = confidenceAt(out);
+    const st = out.u32At();
+    const dup = out.u32At();
+    const duplicates = new Array(out.n);
+    for (let i = 0; i < duplicates.length; i++) duplicates[i] = u32[dup + i];
+    // The keys in the order they always had.
+    const stats = {
+      lists: u32[st],
+      candidates: u32[st + 1],
+      inSeveralLists: u32[st + 2],
+      duplicates,
+      beyondTopK: u32[st + 3],
+      beyondCandidateLimit: u32[st + 4],
+      belowMinRelevance: u32[st + 5],
+      belowMinConfidence: u32[st + 6],
+      beyondTopN: u32[st + 7],
+      returned: u32[st + 8],
+      hits: u32[st + 9],
+      degraded: u32[st + 10],
+      misses: u32[st + 11],
+    };
+    const profile = out.text();
+    if (profile !== undefined) stats.bandProfile = profile;
+    explanations(out, results, e, profile);
+    const outcome = outcomeAt(out, confidence);
+    return { results, confidence, outcome, stats };
+  }
+
+  /**
+   * Columnar fast path: lists as one `Uint32Array` of document indices (`docs`) cut by
+   * `offsets`, results as typed arrays.
+   */
+  runColumnar(input) {
+    this.handle();
+    if (!isObject(input)) throw typeError("input", "an object with `docs`, `offsets` and `nDocs`");
+    const { docs: docsIn, offsets: offsetsIn, nDocs, weights, modifiedAt, now } = noInheritedKeys(COLUMNAR_FIELDS) ? input : ownFields(input, COLUMNAR_FIELDS);
+    const lim = this.#limits;
+    if (typedArrayKind(docsIn) !== "Uint32Array") throw typeError("docs", "a Uint32Array");
+    const docs = plainTyped(docsIn, Uint32Array);
+    precheck.columnar(lim, docs.length, "docs");
+    if (typedArrayKind(offsetsIn) !== "Uint32Array") throw typeError("offsets", "a Uint32Array");
+    const offsets = plainTyped(offsetsIn, Uint32Array);
+    if (offsets.length > lim.maxLists + 1)
+      throw scoreError("INPUT_TOO_LARGE", "offsets", `${offsets.length} entries, above the limit of ${lim.maxLists + 1} (limits.maxLists)`);
+    if (typeof nDocs !== "number") throw typeError("nDocs", "a number");
+    const wts = weights === undefined || weights === null ? undefined : numbers(weights, "weights");
+    let mt;
+    if (modifiedAt !== undefined && modifiedAt !== null) {
+      mt = numbers(modifiedAt, "modifiedAt");
+      precheck.columnar(lim, mt.length, "modifiedAt");
+    }
+    const head = [nDocs, 0, 0];
+    if (typeof now === "number") {
+      head[1] = 1;
+      head[2] = now;
+    } else if (now instanceof Date) {
+      head[1] = 1;
+      head[2] = timeOf(now, "now", "epoch milliseconds (a number) or a Date");
+    } else if (now !== undefined && now !== null) {
+      // Was ignored (then "`now` is required with `modifiedAt`", or nothing at all).
+      throw typeError("now", "epoch milliseconds (a number) or a Date");
+    }
+    // The handle looked up after the caller's getters ran (see `run`).
+    const out = state.wire.call(OP.PIPELINE_RUN_COLUMNAR, new Input().u32s([this.handle()]).f64s(wts).f64s(mt).u32s(docs).u32s(offsets).f64s(head));
+    const order = out.u32s();
+    const scores = out.f64s();
+    const bands = out.u8s();
+    const confidence = confidenceAt(out);
+    const candidates = out.w.u32[out.u32At()];
+    const outcome = outcomeAt(out, confidence);
+    return { order, scores, bands, confidence, outcome, candidates };
+  }
+
+  /** Frees the pipeline's memory in the module; later calls throw. */
+  free() {
+    const h = this.#h;
+    if (h === null) return;
+    this.#h = null;
+    if (registry) registry.unregister(h);
+    freeHandle(h);
+  }
+
+  [Symbol.dispose]() {
+    this.free();
+  }
+}
+
+/**
+ * Each result's `explain`, built from the module's numbers (two sections, or two NONE
+ * when the pipeline does not explain; layout in wasm/core/src/pipeline.rs,
+ * `write_explanations`), with the keys in the order they always had. List names are the
+ * input's (`e`, as `encodeInput` made it); the band profile is the stats'.
+ */
+function explanations(out, results, e, profile) {
+  const at = out.u32At();
+  const fat = out.f64At();
+  if (at < 0) return;
+  const { u32, f64 } = out.w;
+  const names = (i) => e.strs[e.listTable[5 * i]];
+  let p = at;
+  let q = fat;
+  for (let r = 0; r < results.length; r++) {
+    const nc = u32[p];
+    const kind = u32[p + 1];
+    const band = BAND[u32[p + 2]];
+    const hasProfile = u32[p + 3] !== 0;
+    p += 4;
+    const contributions = new Array(nc);
+    for (let j = 0; j < nc; j++, p += 3, q += 3) {
+      const c = { list: names(u32[p]), rank: u32[p + 1], weight: f64[q], contribution: f64[q + 1] };
+      if (u32[p + 2] !== 0) c.listScore = f64[q + 2];
+      contributions[j] = c;
+    }
+    const fused = f64[q];
+    const recencyMultiplier = f64[q + 1];
+    const afterRecency = f64[q + 2];
+    q += 3;
+    let rerank;
+    if (kind === 1) {
+      rerank = { method: "heuristic", factors: factorsAt(f64, q) };
+      q += 6;
+    } else if (kind === 2) {
+      rerank = { method: "cross_encoder", raw: f64[q], normalized: f64[q + 1] };
+      q += 2;
+    } else rerank = { method: "none" };
+    const x = {
+      contributions,
+      fused,
+      recencyMultiplier,
+      afterRecency,
+      rerank,
+      rerankRecencyMultiplier: f64[q],
+      afterRerank: f64[q + 1],
+      normalized: f64[q + 2],
+      calibrated: f64[q + 3],
+      band,
+    };
+    q += 4;
+    if (hasProfile) x.bandProfile = profile;
+    results[r].explain = x;
+  }
+}
+
+/** Pipelines alive in the module (for leak tests). */
+export function __livePipelines() {
+  return w().call(OP.PIPELINE_LIVE).f64View()[0];
+}

@@ -1,0 +1,79 @@
+// What every part of the core's JavaScript shares: the module's state (its Wire, lazy
+// loader and limits table: js/wire.js), the operation numbers, the scratch tables, and
+// the small readers of caller objects and of the module's output.
+import { ModuleState, Scratch, scoreError, hasOwn, own } from "../wire.js";
+
+// Operation numbers: wasm/core/src/lib.rs.
+export const OP = {
+  VERSION: 1,
+  ERROR_CODES: 2,
+  DEFAULT_LIMITS: 3,
+  PIPELINE_NEW: 10,
+  PIPELINE_FREE: 11,
+  PIPELINE_CONFIG: 12,
+  PIPELINE_RUN: 13,
+  PIPELINE_RUN_COLUMNAR: 14,
+  PIPELINE_LIVE: 15,
+  RRF: 20,
+  RRF_COLUMNAR: 21,
+  MULTI_QUERY: 22,
+  RERANK: 23,
+  NORMALIZE: 24,
+  CALIBRATE: 25,
+  CLASSIFY: 26,
+  QUERY_CONFIDENCE: 27,
+};
+
+export const state = new ModuleState("calibrank", {});
+export const w = () => state.get();
+export const limitsOf = (options, fn) => state.limitsOf(options, fn);
+// The typed arrays `rrf` and `Pipeline.run` encode their tables into, kept between calls.
+export const scratch = new Scratch();
+
+export const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+
+export const unknownField = (path, key, allowed) =>
+  scoreError("UNKNOWN_FIELD", `${path}.${key}`, `unknown field \`${key}\`, expected one of ${[...allowed].join(", ")}`);
+
+const EMPTY = Object.freeze({});
+/**
+ * Whether a plain object inherits no enumerable key (nothing added to Object.prototype)
+ * and none of `fields` at all (a non-enumerable one is read by `o.field` too): then the
+ * fields of the caller's objects can be read directly, not through `own`.
+ */
+export function noInheritedKeys(fields) {
+  for (const _ in EMPTY) return false;
+  if (fields !== undefined) for (let i = 0; i < fields.length; i++) if (fields[i] in EMPTY) return false;
+  return true;
+}
+
+/** `fields` of `o` read with `own` (keys from Object.prototype left out), as an object. */
+export function ownFields(o, fields) {
+  const out = {};
+  for (const f of fields) out[f] = own(o, f);
+  return out;
+}
+
+export function checkKeys(obj, allowed, path) {
+  for (const key in obj) if (!allowed.has(key) && hasOwn.call(obj, key)) throw unknownField(path, key, allowed);
+}
+
+export const missingField = (path, key) => scoreError("INVALID_CONFIG", `${path}.${key}`, `missing field \`${key}\``);
+
+export const BAND = ["miss", "degraded", "hit"];
+
+const OUTCOME = ["abstain", "hedge", "answer"];
+
+/** The query confidence: the output's next F64 section (four values). */
+export function confidenceAt(out) {
+  const f64 = out.w.f64;
+  const c = out.f64At();
+  return { weightedTop5: f64[c], expectedPrecision: f64[c + 1], atLeastOneRelevant: f64[c + 2], k: f64[c + 3] };
+}
+
+/** The query-level outcome: the output's next U8 section, its two codes (wasm/core/src/pipeline.rs `outcome_codes`). */
+export function outcomeAt(out, confidence) {
+  const u8 = out.w.u8;
+  const o = out.u8At();
+  return { kind: OUTCOME[u8[o]], probability: confidence.atLeastOneRelevant, source: u8[o + 1] === 1 ? "model" : "rankOnly" };
+}
