@@ -40,20 +40,26 @@ require("fs").writeFileSync(process.argv[1], bytes);
 ' "$OUT/calibrank_texts.wasm"
 
 # ESM: the API modules, the shared boundary, and the browser / workerd entries.
-cp js/wire.js js/score_error.js "$OUT/"
-# The core's API module: js/core.js and its parts (js/core/) in one file, importing
-# wire.js and score_error.js, which stay modules of their own (the lab's API module
-# shares them). Bundled next to copies of those two, so that the imports stay "./".
+cp js/score_error.js "$OUT/"
+# The boundary (js/wire.js and its parts, js/wire/) and the core's API module (js/core.js
+# and js/core/) each bundled into one file; wire.js and score_error.js stay modules of
+# their own, which the core's and the lab's API modules share. Bundled in a copy of js/,
+# so that the imports stay "./".
 API=$(mktemp -d)
-cp -r js/core.js js/core js/wire.js js/score_error.js "$API/"
-(cd "$API" && esbuild core.js --bundle --format=esm --platform=neutral --log-level=warning \
-  --external:./wire.js --external:./score_error.js --outfile=core.bundle.js)
+cp -r js/core.js js/core js/wire.js js/wire js/score_error.js "$API/"
+for m in wire core; do
+  (cd "$API" && esbuild $m.js --bundle --format=esm --platform=neutral --log-level=warning \
+    --external:./wire.js --external:./score_error.js --outfile=$m.bundle.js)
+done
 node -e '
-const src = require("fs").readFileSync(process.argv[1], "utf8");
-const from = [...src.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
-if (from.some((f) => f !== "./wire.js" && f !== "./score_error.js") || !from.includes("./wire.js") || !from.includes("./score_error.js"))
-  throw new Error(`core.js bundle: imports ${JSON.stringify(from)}, expected ./wire.js and ./score_error.js only`);
-' "$API/core.bundle.js"
+for (const [file, allowed] of [[process.argv[1], ["./score_error.js"]], [process.argv[2], ["./wire.js", "./score_error.js"]]]) {
+  const src = require("fs").readFileSync(file, "utf8");
+  const from = [...src.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
+  if (from.some((f) => !allowed.includes(f)) || allowed.some((f) => !from.includes(f)))
+    throw new Error(`${file}: imports ${JSON.stringify(from)}, expected ${JSON.stringify(allowed)}`);
+}
+' "$API/wire.bundle.js" "$API/core.bundle.js"
+cp "$API/wire.bundle.js" "$OUT/wire.js"
 cp "$API/core.bundle.js" "$OUT/core.js"
 rm -rf "$API"
 # The lab's API module is lab_api.js in the package: a file named lab.js would be what

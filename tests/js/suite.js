@@ -400,7 +400,7 @@ export function tests(lib, golden) {
       [6, ["x", "\u00e9", "\u{1F600}", "ab"]],
       [400, ["x", "ab", "q"]],
       [400, ["x", "\u00e9", "\u{1F600}", "ab"]],
-      // Strings longer than the ASCII fast path's 64 units (js/wire.js `writeString`).
+      // Strings longer than the ASCII fast path's 64 units (js/wire/input.js `writeString`).
       [5, ["x", "y".repeat(70), "\u00e9".repeat(65), "ab"]],
     ]) {
       const ids = Array.from({ length: n }, (_, i) => alphabet[i % alphabet.length] + i);
@@ -560,7 +560,7 @@ export function tests(lib, golden) {
 
   test("Pipeline: a getter that runs a pipeline while its input is read gets tables of its own", () => {
     // `run` encodes an input's item tables into typed arrays kept from call to call
-    // (js/wire.js `Scratch`); a call made from the caller's getter while the outer call
+    // (js/wire/input.js `Scratch`); a call made from the caller's getter while the outer call
     // holds them must not write into them, and a throw must give them back.
     const day = 86400000;
     const now = 1.7e12;

@@ -1,0 +1,205 @@
+// A call's input as the module reads it: typed sections and one string table per call,
+// written straight into wasm memory (`Input`), and the typed arrays kept between calls
+// for its tables (`Scratch`).
+import { F64, NONE, STRS, TEXT, U32, U8, utf8 } from "./sections.js";
+import { allocate, lengthOf, typedArrayKind } from "./values.js";
+
+/**
+ * Typed arrays kept from one call to the next for an input's tables: a new typed array
+ * costs about a microsecond (its backing store is allocated outside the heap and freed
+ * by the collector), as much as the rest of a small call. A call takes a `Lease`, asks
+ * it for zeroed arrays, and gives it back once the tables are copied into wasm memory.
+ * Caller code (getters, Proxies) runs while a call reads its input and may call the
+ * package again: a lease taken while another is out hands out fresh arrays, as does any
+ * request above `MAX` elements (so a large call leaves nothing large behind).
+ */
+export class Scratch {
+  static MAX = 1 << 16;
+  constructor() {
+    this.out = false;
+    this.lease = new Lease(this, true);
+    this.fresh = new Lease(this, false);
+  }
+  take() {
+    if (this.out) return this.fresh;
+    this.out = true;
+    return this.lease;
+  }
+  give(lease) {
+    if (lease === this.lease) this.out = false;
+  }
+}
+
+class Lease {
+  constructor(scratch, reuse) {
+    this.scratch = scratch;
+    this.reuse = reuse;
+    this.bufs = [];
+    this.views = [];
+  }
+  /**
+   * A zeroed array of `n` elements of `Kind` (Uint32Array or Float64Array), kept in slot
+   * `i` (one per table, so that a table keeps its buffer whatever the others do).
+   */
+  array(Kind, n, i, field) {
+    if (!this.reuse || n > Scratch.MAX) return allocate(Kind, n, field);
+    let b = this.bufs[i];
+    if (b === undefined || b.length < n || !(b instanceof Kind)) {
+      b = this.bufs[i] = allocate(Kind, Math.max(n, 256), field);
+      this.views[i] = undefined;
+    }
+    b.fill(0, 0, n);
+    // The last view of this buffer when it has the length asked for (calls of one size
+    // follow each other): making a view costs a few hundred nanoseconds.
+    let v = this.views[i];
+    if (v === undefined || v.length !== n) v = this.views[i] = b.subarray(0, n);
+    return v;
+  }
+  /** `field`: the input the table is for (named by the error when it cannot be allocated). */
+  u32(n, slot, field) {
+    return this.array(Uint32Array, n, slot, field);
+  }
+  f64(n, slot, field) {
+    return this.array(Float64Array, n, slot, field);
+  }
+}
+
+/** The first `n` entries of a table kept by the caller (`null` stays `null`). */
+export const firstOf = (a, n) => (a === null || a.length === n ? a : a.subarray(0, n));
+
+/** The sections of one call's input, collected before anything is written. */
+export class Input {
+  constructor() {
+    this.tags = [];
+    this.values = [];
+    // Bytes needed if every string is ASCII (tried first), and at most (3 bytes per
+    // UTF-16 unit).
+    this.bound = 0;
+    this.worst = 0;
+    // The UTF-16 units of each string table, in order, and the running sums of its first
+    // strings' lengths when the caller kept them (or null; see `strs`).
+    this.units = [];
+    this.ends = [];
+    // Functions run by `Wire.call` before it writes anything (see `later`).
+    this.late = null;
+  }
+  /**
+   * Runs `fn` when the call is made, after every argument was read: it fills a section
+   * whose length is already fixed (a handle, looked up after the caller's code that
+   * could free the object and make another in its slot has run).
+   */
+  later(fn) {
+    (this.late ??= []).push(fn);
+    return this;
+  }
+  none() {
+    this.tags.push(NONE);
+    this.values.push(null);
+    this.bound += 8;
+    this.worst += 8;
+    return this;
+  }
+  /** UTF-8 text (`undefined`: NONE). */
+  text(s) {
+    if (s === undefined) return this.none();
+    this.tags.push(TEXT);
+    this.values.push(s);
+    this.bound += 16 + s.length;
+    this.worst += 16 + 3 * s.length;
+    return this;
+  }
+  /** f64 values: a Float64Array or an array of numbers (`undefined`: NONE). */
+  f64s(a) {
+    if (a === undefined) return this.none();
+    this.tags.push(F64);
+    this.values.push(a);
+    const n = lengthOf(a);
+    this.bound += 16 + 8 * n;
+    this.worst += 16 + 8 * n;
+    return this;
+  }
+  u32s(a) {
+    if (a === undefined) return this.none();
+    this.tags.push(U32);
+    this.values.push(a);
+    const n = lengthOf(a);
+    this.bound += 16 + 4 * n;
+    this.worst += 16 + 4 * n;
+    return this;
+  }
+  /** Bytes: a Uint8Array. */
+  u8s(a) {
+    this.tags.push(U8);
+    this.values.push(a);
+    const n = lengthOf(a);
+    this.bound += 16 + n;
+    this.worst += 16 + n;
+    return this;
+  }
+  /** A Uint32Array as U32, any other array of numbers as F64 (see `indices`). */
+  indices(a) {
+    return typedArrayKind(a) === "Uint32Array" ? this.u32s(a) : this.f64s(a);
+  }
+  /**
+   * A string table; `units` is the sum of the strings' lengths when the caller knows it.
+   * `ends`, when the caller kept them as it read the strings: a Uint32Array of the running
+   * sums of the lengths of the table's first `ends.length` strings (all of them or a
+   * prefix), from which an ASCII table's offsets are copied instead of read from each
+   * string again (many strings lie scattered over the heap: a cache miss each;
+   * docs/performance.md, "Strings read once").
+   */
+  strs(list, units, ends = null) {
+    if (units === undefined) {
+      units = 0;
+      for (let i = 0; i < list.length; i++) units += list[i].length;
+    }
+    this.tags.push(STRS);
+    this.values.push(list);
+    this.units.push(units);
+    this.ends.push(ends);
+    this.bound += 32 + 4 * list.length + units;
+    this.worst += 32 + 4 * list.length + 3 * units;
+    return this;
+  }
+}
+
+/**
+ * A string table of at most this many UTF-16 units is written string by string (see
+ * `write`): joining the strings and calling TextEncoder once costs a fixed few hundred
+ * nanoseconds, the JavaScript loop a few nanoseconds per character.
+ */
+export const SMALL_TABLE = 96;
+
+/**
+ * Writes `s` as UTF-8 at `pos`, before `limit`; returns the end, or -1 if it does not
+ * fit. Short ASCII strings skip TextEncoder.
+ */
+export function writeString(u8, pos, s, limit) {
+  const n = s.length;
+  if (n <= 64 && pos + n <= limit) {
+    let i = 0;
+    for (; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c > 0x7f) break;
+      u8[pos + i] = c;
+    }
+    if (i === n) return pos + n;
+  }
+  if (n === 0) return pos;
+  const r = utf8.encodeInto(s, u8.subarray(pos, limit));
+  return r.read < n ? -1 : pos + r.written;
+}
+
+/**
+ * Writes strings `v` one after the other from `base` and their end offsets (from `base`)
+ * at `u32[o + 1..]`; returns the end, or -1 if they do not fit before `limit`.
+ */
+export function writeEach(u8, u32, o, base, v, limit) {
+  let end = base;
+  for (let i = 0; i < v.length; i++) {
+    end = writeString(u8, end, v[i], limit);
+    if (end < 0) return -1;
+    u32[o + i + 1] = end - base;
+  }
+  return end;
+}

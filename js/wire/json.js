@@ -1,0 +1,168 @@
+// Configurations and options as JSON text: every number that is not a safe integer as
+// its IEEE 754 bits (the module parses no decimals), lone surrogates and values JSON
+// cannot hold refused with the field that holds them.
+import { engineLimit, isMap, mapAsObject, scoreError, typeError, typedArrayKind, typedLength } from "./values.js";
+
+const bitsView = new DataView(new ArrayBuffer(8));
+const hex8 = (x) => x.toString(16).padStart(8, "0");
+/**
+ * A finite number that is not a safe integer, as the module reads it exactly without
+ * decimal parsing: "\u0000#" and the 16 hex digits of its IEEE 754 bits.
+ */
+function bitsOf(v) {
+  bitsView.setFloat64(0, v);
+  return "\u0000#" + hex8(bitsView.getUint32(0)) + hex8(bitsView.getUint32(4));
+}
+
+/** Whether `s` holds no lone surrogate (the engine's own test where it has one). */
+const LONE_RE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const wellFormed = typeof String.prototype.isWellFormed === "function" ? (s) => s.isWellFormed() : (s) => !LONE_RE.test(s);
+/**
+ * Options and configurations are objects: an array would be read as the fields in their
+ * declared order (serde's rule for a struct given as a sequence), so `rrf(lists, [1])`
+ * would set `k`. Refused at the top; nested values keep serde's rule.
+ */
+export function notArray(v, field) {
+  // A typed array too: the replacer sends it as an array.
+  if (Array.isArray(v) || ArrayBuffer.isView(v)) throw typeError(field, "an object (options and configurations are not read from arrays)");
+}
+/** Refuses a name that is an identity (a list's name) if it holds a lone surrogate. */
+export function wellFormedName(s, field, what, several = "names") {
+  if (!wellFormed(s)) throw scoreError("INVALID_TYPE", field, `${what} must be well-formed Unicode: ${shown(s)} holds a lone surrogate, which would be read as U+FFFD and could merge two ${several}`);
+}
+/** Refuses a text whose words are identities (a TREC file's ids) if it holds a lone surrogate. */
+export function wellFormedText(s, field, what) {
+  if (wellFormed(s)) return;
+  const at = s.search(LONE_RE);
+  throw scoreError("INVALID_TYPE", field, `${what} must be well-formed Unicode: a lone surrogate (U+${s.charCodeAt(at).toString(16).toUpperCase()}) at index ${at} would be read as U+FFFD and could merge two ids`);
+}
+/**
+ * Keys whose string values the module compares for equality: ids, and the fields that
+ * select a band profile (`context` against `bands.profiles`).
+ */
+const IDENTITY_KEYS = new Set(["id", "taskClass", "language", "buildSystem"]);
+/** What the replacer throws on a lone surrogate in an identity; `lone` says where. */
+const LONE = Symbol("lone surrogate");
+let lone = null;
+function loneSurrogate(holder, key, what, id) {
+  lone = { holder, key, what, id };
+  return LONE;
+}
+/** A string as a message shows it: escaped (a lone surrogate as \udXXX), cut after 64 characters. */
+const shown = (s) => JSON.stringify(s.length > 64 ? s.slice(0, 64) + "…" : s);
+/**
+ * The error for the identity the replacer refused: `INVALID_TYPE` on the path of the
+ * `id` (or of the object holding the key) within `value`, found by a walk in the order
+ * JSON.stringify reads (cold: only after a refusal); `field` when the holder is not the
+ * caller's own (a Map's entries, a toJSON result).
+ */
+function loneError(value, field) {
+  const { holder, key, what, id } = lone ?? { holder: undefined, key: "", what: "key", id: "" };
+  lone = null;
+  let at;
+  try {
+    at = holder === undefined ? undefined : pathTo(value, holder, field);
+  } catch {
+    // The walk reads the caller's properties again; a getter that throws now leaves the path at `field`.
+  }
+  if (at !== undefined && what === "id") at += `.${key}`;
+  const message =
+    what === "id"
+      ? `${key === "id" ? "an id" : `\`${key}\``} must be well-formed Unicode: ${shown(id)} holds a lone surrogate, which would be read as U+FFFD and could ${key === "id" ? "merge two ids" : "match another value"}`
+      : `a key must be well-formed Unicode: ${shown(key)} holds a lone surrogate, which would be read as U+FFFD and could merge two keys`;
+  return scoreError("INVALID_TYPE", at ?? field, message);
+}
+/** The path of `target` within `root` (`field` for the root), or undefined. */
+function pathTo(root, target, field) {
+  const seen = new Set();
+  const stack = [[root, field]];
+  while (stack.length > 0) {
+    const [o, path] = stack.pop();
+    if (o === target) return path;
+    if (typeof o !== "object" || o === null || seen.has(o)) continue;
+    seen.add(o);
+    const next = [];
+    if (Array.isArray(o)) o.forEach((x, i) => next.push([x, `${path}[${i}]`]));
+    else for (const k of Object.keys(o)) next.push([o[k], `${path}.${k}`]);
+    // Depth first, in the order JSON.stringify reads: the first refused is the one found.
+    for (let i = next.length - 1; i >= 0; i--) stack.push(next[i]);
+  }
+  return undefined;
+}
+
+/**
+ * JSON.stringify's replacer: keeps what JSON would lose (wasm/shared/src/json.rs reads
+ * the sentinels back): numbers other than safe integers (as their bits: exact, and no
+ * decimal parsing in the module), non-finite numbers, values with no JSON form (their type is then
+ * an error where a value is expected), Maps (as objects), typed arrays (as arrays).
+ */
+function replacer(key, v) {
+  // A key (a run's query or document id, a list name) or an `id` is an identity: with a
+  // lone surrogate it would reach the module as U+FFFD and merge with another id.
+  if (!Array.isArray(this) && !wellFormed(key)) throw loneSurrogate(this, key, "key");
+  switch (typeof v) {
+    case "number":
+      return Number.isSafeInteger(v) ? v : v - v === 0 ? bitsOf(v) : v !== v ? "\u0000NaN" : v > 0 ? "\u0000Infinity" : "\u0000-Infinity";
+    case "string":
+      if (IDENTITY_KEYS.has(key) && !wellFormed(v)) throw loneSurrogate(this, key, "id", v);
+      return v.charCodeAt(0) === 0 ? "\u0000" + v : v;
+    case "bigint":
+      return "\u0000bigint";
+    case "function":
+      return "\u0000function";
+    case "symbol":
+      return "\u0000symbol";
+    case "object":
+      if (v === null) return v;
+      if (isMap(v)) return mapAsObject(v) ?? "\u0000Map with keys that are not strings";
+      if (typedArrayKind(v) !== undefined) {
+        // Its elements up to its length as the engine holds it: none once its buffer was
+        // detached (transferred), where `Array.from` threw the engine's TypeError.
+        const n = typedLength.call(v);
+        const a = new Array(n);
+        for (let i = 0; i < n; i++) a[i] = v[i];
+        return a;
+      }
+      return v;
+    default:
+      return v;
+  }
+}
+
+/**
+ * Whether `e` was thrown by `JSON.stringify` itself, not by caller code it ran: the first
+ * frame of its stack (V8: "    at JSON.stringify (<anonymous>)", Bun: "    at stringify
+ * (unknown)", JavaScriptCore elsewhere: "stringify@[native code]"). Without a stack
+ * (`Error.stackTraceLimit = 0`), not known: false.
+ */
+function thrownByStringify(e) {
+  const stack = typeof e.stack === "string" ? e.stack.split("\n") : [];
+  for (const line of stack) {
+    if (/^\s+at /.test(line)) return /^\s+at (JSON\.stringify \(|stringify \((unknown|native)\))/.test(line);
+    if (/^[^\s]*@/.test(line)) return line.startsWith("stringify@[native code]");
+  }
+  return false;
+}
+
+/**
+ * JSON text of a caller's value (`undefined` stays `undefined`). A cycle or a nesting
+ * too deep for the engine is an `INVALID_TYPE` on `field`, a text longer than its
+ * longest string `INPUT_TOO_LARGE`; anything else the caller's own code throws (a
+ * getter, a Proxy trap, toJSON) is passed on unchanged.
+ */
+export function toJson(value, field) {
+  if (value === undefined) return undefined;
+  try {
+    return JSON.stringify(value, replacer);
+  } catch (e) {
+    if (e === LONE) throw loneError(value, field);
+    if ((e instanceof TypeError && /circular|cyclic/i.test(e.message)) || (e instanceof RangeError && /call stack/i.test(e.message))) {
+      throw scoreError("INVALID_TYPE", field, "the value is cyclic or nested too deep to be read");
+    }
+    // Its text longer than the engine's longest string (an array claiming a billion
+    // entries: V8 refuses it before reading them); only when JSON.stringify itself threw
+    // it: a getter's or toJSON's own error of that message is the caller's.
+    if (e instanceof RangeError && /string length/i.test(e.message) && thrownByStringify(e)) throw engineLimit(field, "its JSON text", e);
+    throw e;
+  }
+}

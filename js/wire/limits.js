@@ -1,0 +1,233 @@
+// The module's limits table (names, defaults, ceilings) and the size checks made before
+// anything is copied (`precheck`), with the errors the module would give.
+import { notArray, toJson } from "./json.js";
+import { isMap, scoreError, typeError } from "./values.js";
+
+/** `precheck.jsonText`'s bound under the default limits (set when a LimitTable is read). */
+let jsonFloor = 0;
+/** The longest JSON text an input under `lim` can take: 4 x maxTotalTextBytes + 64 x maxTotalEntries. */
+const jsonBound = (lim) => 4 * lim.maxTotalTextBytes + 64 * lim.maxTotalEntries;
+
+/** Limits as the module states them: names, defaults and ceilings (read once). */
+export class LimitTable {
+  /** Read from the module's DEFAULT_LIMITS output. */
+  constructor(out) {
+    const names = out.strs();
+    const defaults = out.f64s();
+    const ceilings = out.f64s();
+    const functions = out.strs();
+    const budgets = out.f64s();
+    this.names = names;
+    this.defaults = {};
+    // Keyed by name without a prototype (a caller's key such as "toString" finds nothing).
+    this.ceilings = Object.create(null);
+    this.slot = Object.create(null);
+    names.forEach((n, i) => {
+      this.defaults[n] = defaults[i];
+      this.ceilings[n] = ceilings[i];
+      this.slot[n] = i;
+    });
+    this.budgets = Object.create(null);
+    functions.forEach((f, i) => {
+      this.budgets[f] = budgets[i];
+    });
+    // Every limit at its ceiling: what the checks made before copying hold a call to when
+    // they cannot stand for the module's (see `effective`).
+    this.widest = { atCeilings: true };
+    names.forEach((n, i) => {
+      this.widest[n] = ceilings[i];
+    });
+    jsonFloor = Math.max(jsonFloor, jsonBound(this.defaults));
+  }
+
+  /**
+   * The default limits of `fn` (its own entry budget, if it has one); made once, and
+   * never handed to callers (`defaultLimits` copies), so not frozen: V8 copies a frozen
+   * object with `{ ...o }` several times slower than a plain one.
+   */
+  defaultsFor(fn) {
+    const b = this.budgets[fn];
+    if (b === undefined) return this.defaults;
+    this.made ??= Object.create(null);
+    return (this.made[fn] ??= { ...this.defaults, maxTotalEntries: b });
+  }
+
+  /**
+   * The limits a call runs under, for the checks made before copying (the module checks
+   * everything again). `widest` (every limit at its ceiling) when these checks cannot
+   * stand for the module's: limits that are not valid (a value out of range, an unknown
+   * name: the module reports `INVALID_CONFIG` or `UNKNOWN_FIELD` before looking at the
+   * data) or given as a `Map` (which the JSON text turns into an object). The module
+   * alone checks the call exactly then; the checks here only refuse an input that no
+   * limits accept before it is read whole (they were skipped: a list claiming 2^32 - 1
+   * entries was read until the engine gave up).
+   * Reads the given object's own enumerable keys, those its JSON text (what the module
+   * reads) holds, not every limit's name: a missing property costs more to look up than
+   * a present one.
+   */
+  effective(given, fn) {
+    const base = this.defaultsFor(fn);
+    if (given === undefined || given === null) return base;
+    if (typeof given !== "object" || isMap(given)) return this.widest;
+    let out = base;
+    const keys = Object.keys(given);
+    for (let i = 0; i < keys.length; i++) {
+      const n = keys[i];
+      const v = given[n];
+      if (v === undefined || v === null) continue;
+      out = this.withLimit(out, base, n, v);
+      if (out === null) return this.widest;
+    }
+    return out;
+  }
+
+  /**
+   * `lim` with limit `name` set to `value` (a copy of `base` made at the first change,
+   * `lim` itself after), or null when the module would refuse the value (an unknown
+   * name, not a whole number in 1..ceiling) or `lim` is null already.
+   */
+  withLimit(lim, base, name, value) {
+    if (lim === null) return null;
+    const max = this.ceilings[name];
+    if (max === undefined || typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > max) return null;
+    const out = lim === base ? { ...base } : lim;
+    out[name] = value;
+    return out;
+  }
+}
+
+/**
+ * `limit` of `lim` exceeded: named as the call's limit, or as its ceiling when `lim` is
+ * `widest` (the call's own limits were left to the module: not valid, or a `Map`).
+ */
+const tooLarge = (lim, field, what, got, limit) =>
+  scoreError("INPUT_TOO_LARGE", field, `${what} is ${got}, above ${lim.atCeilings === true ? "the ceiling" : "the limit"} of ${lim[limit]} (limits.${limit})`);
+
+/** Checks made before an input is copied into wasm memory (`lim` may be null: none). */
+export const precheck = {
+  lists(lim, n, field) {
+    if (lim && n > lim.maxLists) throw tooLarge(lim, field, "the number of lists", n, "maxLists");
+  },
+  /**
+   * A list's `length`, read once by the caller: a whole number (an array's always is; a
+   * Proxy's may not be, and the call's tables are sized by it: else `INVALID_TYPE` on
+   * `field + suffix`, expected `expected`), within maxListLength (else on `field`).
+   */
+  length(lim, n, field, expected, suffix = "") {
+    if (n >>> 0 !== n) throw typeError(field + suffix, expected);
+    if (lim && n > lim.maxListLength) throw tooLarge(lim, field, "the list length", n, "maxListLength");
+  },
+  array(lim, n, field) {
+    if (lim && n > lim.maxListLength) throw tooLarge(lim, field, "the array length", n, "maxListLength");
+  },
+  entries(lim, n, field) {
+    if (lim && n > lim.maxTotalEntries) throw tooLarge(lim, field, "the total number of entries", n, "maxTotalEntries");
+  },
+  columnar(lim, n, field) {
+    if (lim && n > lim.maxColumnarEntries) throw tooLarge(lim, field, "the number of columnar entries", n, "maxColumnarEntries");
+  },
+  /** `units`: UTF-16 code units, a lower bound of the UTF-8 bytes. */
+  text(lim, units, field) {
+    if (lim && units > lim.maxTotalTextBytes)
+      throw tooLarge(lim, field, "the total length of the strings in bytes", units, "maxTotalTextBytes");
+  },
+  /**
+   * The strings of a call (`units`: their UTF-16 length) against maxTotalTextBytes:
+   * when they are over for sure, the error names the string at which the UTF-8 bytes
+   * cross the limit (`fieldOf(i)` names string i), as the module would.
+   */
+  strings(lim, strs, units, fieldOf) {
+    if (!lim || units <= lim.maxTotalTextBytes) return;
+    let bytes = 0;
+    for (let i = 0; i < strs.length; i++) {
+      bytes += utf8Length(strs[i]);
+      if (bytes > lim.maxTotalTextBytes)
+        throw tooLarge(lim, fieldOf(i), "the total length of the strings in bytes", bytes, "maxTotalTextBytes");
+    }
+  },
+  /**
+   * `fuseMultiQuery`'s strings against `maxTotalTextBytes` before they are copied: each
+   * distinct id once and each ISO timestamp, counted in hit order as the module counts
+   * them, so that the field named is the one the module would name. `kinds`, `docs`,
+   * `lens`: the call's sections.
+   */
+  hitTexts(lim, ids, units, isoTexts, isoUnits, lens, docs, kinds) {
+    if (!lim || units + isoUnits <= lim.maxTotalTextBytes) return;
+    let bytes = 0;
+    let next = 0;
+    let m = 0;
+    for (let i = 0, k = 0; i < lens.length; i++)
+      for (let j = 0; j < lens[i]; j++, k++) {
+        let field = null;
+        if (docs[k] === next) {
+          // The module checks the id's own length first.
+          const b = utf8Length(ids[next++]);
+          precheck.id(lim, b, `queries[${i}][${j}].id`);
+          bytes += b;
+          if (bytes > lim.maxTotalTextBytes) field = `queries[${i}][${j}].id`;
+        }
+        if (field === null && kinds[k] === 2) {
+          bytes += utf8Length(isoTexts[m++]);
+          if (bytes > lim.maxTotalTextBytes) field = `queries[${i}][${j}].timestamp`;
+        }
+        if (field !== null) throw tooLarge(lim, field, "the total length of the strings in bytes", bytes, "maxTotalTextBytes");
+      }
+  },
+  /**
+   * JSON text made from the caller's value: its length bounds the copy, not the limit
+   * itself (keys and numbers are not strings of the input), which the module checks
+   * exactly. Refused here only when it could not fit any input the limits accept.
+   */
+  json(lim, length, field) {
+    if (!lim) return;
+    const bound = jsonBound(lim);
+    if (length > bound) throw tooLarge(lim, field, "the JSON text of the input in bytes", length, "maxTotalTextBytes");
+  },
+  /**
+   * Options, a configuration or a `context` as JSON text (undefined: none). The module
+   * does not count them against the limits, so the bound is `json`'s for the call's
+   * limits or for the default limits, whichever is larger: tightened limits never refuse
+   * a configuration the defaults accept, and no text of any length is copied in.
+   */
+  jsonText(lim, text, field) {
+    if (text === undefined) return text;
+    const bound = Math.max(lim ? jsonBound(lim) : 0, jsonFloor);
+    if (text.length > bound)
+      throw scoreError("INPUT_TOO_LARGE", field, `the JSON text is ${text.length} characters, above ${bound} (4 x limits.maxTotalTextBytes + 64 x limits.maxTotalEntries, of this call's limits or of the defaults, whichever is larger)`);
+    return text;
+  },
+  /** One id's UTF-8 length against maxIdBytes. */
+  id(lim, bytes, field) {
+    if (lim && bytes > lim.maxIdBytes) throw tooLarge(lim, field, "the id length in bytes", bytes, "maxIdBytes");
+  },
+  oneText(lim, units, field) {
+    if (lim && units > lim.maxTextBytes) throw tooLarge(lim, field, "the text length in bytes", units, "maxTextBytes");
+  },
+  /** Options as JSON text (undefined: none), under `jsonText`'s bound. */
+  options(lim, options) {
+    notArray(options, "options");
+    // `null` is no options, as `undefined` (the module's decoders of a few option types
+    // would read the text "null" as a wrong type).
+    if (options === null) return undefined;
+    return precheck.jsonText(lim, toJson(options, "options"), "options");
+  },
+  /** `oneText` for field `f` of item `key` (its path built only for the error: this runs for every item text). */
+  itemText(lim, units, key, f) {
+    if (lim && units > lim.maxTextBytes) precheck.oneText(lim, units, `items.${key}.${f}`);
+  },
+};
+
+/** The UTF-8 length of `s` as TextEncoder encodes it (a lone surrogate is U+FFFD). */
+export function utf8Length(s) {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}

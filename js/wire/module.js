@@ -1,0 +1,222 @@
+// One instantiated module and the calls into it (`Wire`): an input copied in, `cr_call`,
+// the output read; a trap makes the module be instantiated afresh.
+import { ScoreError } from "../score_error.js";
+import { SMALL_TABLE, writeEach, writeString } from "./input.js";
+import { Output } from "./output.js";
+import { F64, NONE, STRS, TEXT, U32, U8, pad8, utf8 } from "./sections.js";
+import { engineLimit, lengthOf, scoreError, typedArrayKind } from "./values.js";
+
+/** Instances made so far by every Wire (their `generation`s). */
+let instantiations = 0;
+
+/** One instantiated module and the calls into it. */
+export class Wire {
+  /** `module`: a compiled `WebAssembly.Module`; `imports`: its import object. */
+  constructor(module, imports = {}) {
+    this.module = module;
+    this.imports = imports;
+    /** Whether a `cr_call` is running (see `call`). */
+    this.busy = false;
+    /** The core's function-table slot for its held texts (js/core/held-texts.js; -1 until a `Pipeline` is made). */
+    this.textsSlot = -1;
+    this.instantiate();
+  }
+
+  instantiate() {
+    this.x = new WebAssembly.Instance(this.module, this.imports).exports;
+    this.memory = this.x.memory;
+    this.buffer = null;
+    // Numbered across every Wire of the API module: a second `init` (calibrank/init with a
+    // main entry in one bundle) makes a new Wire whose instance is not the one the
+    // handles made before it live in.
+    this.generation = ++instantiations;
+  }
+
+  views() {
+    const b = this.memory.buffer;
+    if (b !== this.buffer) {
+      this.buffer = b;
+      this.u8 = new Uint8Array(b);
+      this.u32 = new Uint32Array(b);
+      this.f64 = new Float64Array(b);
+    }
+  }
+
+  /**
+   * Writes `input` (an `Input`), calls operation `op` and returns its `Output`. A call
+   * made while another call into this module is running (the only caller code that
+   * runs with wasm on the stack is `optimizeFusion`'s `onProgress`, an import of the
+   * lab's module) is refused: it would write over the input and output of the call in
+   * flight, and a trap in it would restart the instance under that call.
+   */
+  call(op, input) {
+    if (this.busy)
+      throw scoreError("REENTRANT_CALL", "", "called while another call into the same module is running (from optimizeFusion's onProgress): call it once that call has returned");
+    if (input && input.late !== null) for (const f of input.late) f();
+    let ptr, len;
+    // Whether the error came from the module (a trap) or from this side's writing.
+    let inWasm = false;
+    try {
+      // Addresses cross as wasm i32: one at or above 2 GiB reads negative in JavaScript.
+      inWasm = true;
+      ptr = this.x.cr_reserve(input ? input.bound : 0) >>> 0;
+      inWasm = false;
+      len = input ? this.write(ptr, input, ptr + input.bound) : 0;
+      if (len < 0) {
+        // Some strings are not ASCII and took more room than the first guess.
+        inWasm = true;
+        ptr = this.x.cr_reserve(input.worst) >>> 0;
+        inWasm = false;
+        len = this.write(ptr, input, ptr + input.worst);
+        if (len < 0) throw scoreError("INTERNAL", "", "wire: the input does not fit the room reserved for it");
+      }
+      let p;
+      this.busy = true;
+      try {
+        inWasm = true;
+        p = this.x.cr_call(op, len) >>> 0;
+        inWasm = false;
+      } finally {
+        this.busy = false;
+      }
+      this.views();
+      const status = this.u32[p >>> 2];
+      const out = new Output(this, p + 8, p + 8 + this.u32[(p >>> 2) + 1]);
+      if (status !== 0) {
+        const e = JSON.parse(out.text());
+        throw new ScoreError(e.message, e.code, e.field);
+      }
+      return out;
+    } catch (e) {
+      if (!inWasm && e instanceof RangeError && /string length/i.test(e.message)) {
+        // A string table longer than the engine's longest string (its join failed): the
+        // module was not entered, so it stays as it is.
+        throw engineLimit("", "the strings of the input, joined", e);
+      }
+      if (inWasm && (e instanceof WebAssembly.RuntimeError || (e instanceof RangeError && !(e instanceof ScoreError)))) {
+        // A trap (a bug, or memory exhausted): the instance is in an unknown state.
+        this.instantiate();
+        throw scoreError("INTERNAL", "", `the WebAssembly module trapped (${e.message}); it was restarted`);
+      }
+      throw e;
+    }
+  }
+
+  /** Writes the sections; returns the length, or -1 when they do not fit before `limit`. */
+  write(ptr, input, limit) {
+    this.views();
+    const u8 = this.u8;
+    const u32 = this.u32;
+    const f64 = this.f64;
+    let pos = ptr;
+    const { tags, values } = input;
+    let table = 0;
+    for (let s = 0; s < tags.length; s++) {
+      const tag = tags[s];
+      const v = values[s];
+      const h = pos >>> 2;
+      if (pos + 8 > limit) return -1;
+      u32[h] = tag;
+      pos += 8;
+      switch (tag) {
+        case NONE:
+          u32[h + 1] = 0;
+          break;
+        case TEXT: {
+          const end = writeString(u8, pos, v, limit);
+          if (end < 0) return -1;
+          u32[h + 1] = end - pos;
+          pos = pad8(end);
+          break;
+        }
+        case F64: {
+          // Sections hold the package's own arrays or typed arrays (`numbers` and
+          // `indices` copy any other array); neither the length nor the brand check
+          // below runs caller code (`instanceof` would: a prototype can be a Proxy).
+          const n = lengthOf(v);
+          if (pos + 8 * n > limit) return -1;
+          u32[h + 1] = n;
+          if (typedArrayKind(v) === "Float64Array") {
+            // A typed array is the caller's own (see `plainTyped`); detached since the
+            // checks, its length reads 0 and `set` would throw.
+            if (n > 0) f64.set(v, pos >>> 3);
+          }
+          else {
+            const o = pos >>> 3;
+            for (let i = 0; i < n; i++) f64[o + i] = v[i];
+          }
+          pos += 8 * n;
+          break;
+        }
+        case U32: {
+          const n = lengthOf(v);
+          if (pos + 4 * n > limit) return -1;
+          u32[h + 1] = n;
+          if (typedArrayKind(v) === "Uint32Array") {
+            if (n > 0) u32.set(v, pos >>> 2);
+          }
+          else {
+            const o = pos >>> 2;
+            for (let i = 0; i < n; i++) u32[o + i] = v[i];
+          }
+          pos += pad8(4 * n);
+          break;
+        }
+        case U8: {
+          const n = lengthOf(v);
+          if (pos + n > limit) return -1;
+          u32[h + 1] = n;
+          u8.set(v, pos);
+          pos += pad8(n);
+          break;
+        }
+        case STRS: {
+          const n = v.length;
+          u32[h + 1] = n;
+          const o = pos >>> 2;
+          const base = pos + pad8(4 * (n + 1));
+          u32[o] = 0;
+          const ends = input.ends[table];
+          if (input.units[table++] <= SMALL_TABLE) {
+            // A few short strings: written one by one (ASCII ones without TextEncoder),
+            // cheaper than joining them first.
+            const end = writeEach(u8, u32, o, base, v, limit);
+            if (end < 0) return -1;
+            pos = pad8(end);
+            break;
+          }
+          // One native join and one encodeInto for the whole table; when every string is
+          // ASCII (as many bytes as UTF-16 units) the offsets are the running lengths.
+          const joined = v.join("");
+          let written = 0;
+          if (joined.length > 0) {
+            if (base > limit) return -1;
+            const r = utf8.encodeInto(joined, u8.subarray(base, limit));
+            if (r.read < joined.length) return -1;
+            written = r.written;
+          }
+          let end = base + written;
+          if (written === joined.length) {
+            let i = 0;
+            let off = 0;
+            if (ends !== null && ends.length > 0) {
+              i = ends.length;
+              u32.set(ends, o + 1);
+              off = ends[i - 1];
+            }
+            for (; i < n; i++) {
+              off += v[i].length;
+              u32[o + i + 1] = off;
+            }
+          } else {
+            end = writeEach(u8, u32, o, base, v, limit);
+            if (end < 0) return -1;
+          }
+          pos = pad8(end);
+          break;
+        }
+      }
+    }
+    return pos - ptr;
+  }
+}

@@ -1,0 +1,75 @@
+// What each API module keeps about its wasm module (`ModuleState`).
+import { LimitTable } from "./limits.js";
+import { Wire } from "./module.js";
+import { own, scoreError, typeError } from "./values.js";
+
+/**
+ * What each API module (core.js, lab.js) keeps about its wasm module: the `Wire` once
+ * instantiated, a loader an entry registered to instantiate it on the first call, and
+ * the limits table read on first use. Operations 1-3 are common to both modules.
+ */
+export class ModuleState {
+  /** `name`: the entry, for the "not initialized" error; `imports`: the module's imports. */
+  constructor(name, imports) {
+    this.name = name;
+    this.imports = imports;
+    /** The instantiated module's Wire (null before `init`). */
+    this.wire = null;
+    this.loader = null;
+    this.table = null;
+  }
+
+  /** Instantiates the module (a compiled `WebAssembly.Module`); the entries call it. */
+  init(module) {
+    this.wire = new Wire(module, this.imports);
+  }
+
+  /** Registers `load` (returning a compiled module), run on the first call instead. */
+  lazy(load) {
+    this.loader = load;
+  }
+
+  /** The Wire, instantiating the module first if an entry registered a loader. */
+  get() {
+    if (this.wire === null && this.loader !== null) {
+      const load = this.loader;
+      this.loader = null;
+      this.init(load());
+    }
+    if (this.wire === null) throw scoreError("INTERNAL", "", `${this.name} is not initialized: import it through one of its entries`);
+    return this.wire;
+  }
+
+  /** The limits table, read from the module on first use (not at start-up). */
+  limits() {
+    if (this.table === null) this.table = new LimitTable(this.get().call(3));
+    return this.table;
+  }
+
+  /** The limits of a call of `fn` with `options` (for the checks made before copying). */
+  limitsOf(options, fn) {
+    if (options === undefined || options === null || typeof options !== "object") return this.limits().defaultsFor(fn);
+    return this.limits().effective(own(options, "limits"), fn);
+  }
+
+  /** The package version (operation 1). */
+  version() {
+    return this.get().call(1).text();
+  }
+
+  /** Every error code (operation 2). */
+  errorCodes() {
+    return this.get().call(2).strs();
+  }
+
+  /** A copy of the default limits, those most functions share or those of `fn`. */
+  defaultLimits(fn) {
+    if (fn !== undefined && typeof fn !== "string") throw typeError("fn", "a function name");
+    return { ...this.limits().defaultsFor(fn) };
+  }
+
+  /** The hook object an API module default-exports for its entries. */
+  hooks() {
+    return { init: (module) => this.init(module), lazy: (load) => this.lazy(load) };
+  }
+}

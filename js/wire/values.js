@@ -1,0 +1,109 @@
+// Reading the caller's values: brand checks, own properties, Maps, dates, and the
+// ScoreErrors the boundary throws for what it refuses.
+import { ScoreError } from "../score_error.js";
+
+// Brand checks: `instanceof` is fooled by an object whose prototype was set to a
+// built-in's (Object.create(Map.prototype)), whose methods then throw.
+const typedArrayTag = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
+/** The kind of a real typed array ("Float64Array", ...), or undefined. */
+export const typedArrayKind = (v) => (ArrayBuffer.isView(v) ? typedArrayTag.call(v) : undefined);
+// A typed array's length as the engine holds it: an own or inherited `length` property
+// (a subclass, `Object.defineProperty`) is caller code and could answer another length
+// than the one `set` copies.
+export const typedLength = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), "length").get;
+const dateTime = Date.prototype.getTime;
+/**
+ * The time value of `v`, a Date (`v instanceof Date`), read from the Date itself (a
+ * subclass's own `getTime` is not called); an object that only inherits from
+ * Date.prototype has none and is refused as `typeError(field, expected)`.
+ */
+export function timeOf(v, field, expected) {
+  try {
+    return dateTime.call(v);
+  } catch {
+    throw typeError(field, expected);
+  }
+}
+/** The length of a section's values: the package's own array or a typed array. */
+export const lengthOf = (v) => (ArrayBuffer.isView(v) ? typedLength.call(v) : v.length);
+export const hasOwn = Object.prototype.hasOwnProperty;
+/**
+ * `o[k]`, unless `o` inherits `k` from Object.prototype (a key added there, by a polluted
+ * prototype, is not an option or a field); a getter of a class is read.
+ */
+export const own = (o, k) => (hasOwn.call(o, k) || !(k in Object.prototype) ? o[k] : undefined);
+/** Whether key `k` of `o` (from a for-in) comes from Object.prototype rather than from `o`. */
+export const fromObjectPrototype = (o, k) => k in Object.prototype && !hasOwn.call(o, k);
+const mapHas = Map.prototype.has;
+/** Whether `v` is a real Map. */
+const objectTag = Object.prototype.toString;
+export function isMap(v) {
+  // The cheap test first (an exception is costly): a plain object is not a Map.
+  if (typeof v !== "object" || v === null || (!(v instanceof Map) && objectTag.call(v) !== "[object Map]")) return false;
+  try {
+    mapHas.call(v, undefined);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A Map's entries as an object, as configurations and run objects read a Map (null when
+ * a key is not a string). No prototype: every key is an own property ("__proto__"
+ * included, which on a plain object would replace the prototype: the entry lost, and a
+ * String prototype's read-only indices made later keys throw).
+ */
+export function mapAsObject(m) {
+  const o = Object.create(null);
+  for (const [k, x] of Map.prototype.entries.call(m)) {
+    if (typeof k !== "string") return null;
+    o[k] = x;
+  }
+  return o;
+}
+
+/** A `ScoreError` made on this side of the boundary (messages follow the Rust ones). */
+export function scoreError(code, field, message) {
+  return new ScoreError(message, code, field);
+}
+
+export const typeError = (field, expected) => scoreError("INVALID_TYPE", field, `expected ${expected}`);
+
+/**
+ * A ceiling of the JavaScript engine met while the package reads an input, before the
+ * module is entered: more distinct ids than its `Map` holds (V8: 2^24), a typed array
+ * larger than it allocates (Bun: 2^31 elements of 4 bytes), a string longer than its
+ * longest (V8: 2^29 - 24 units). Under limits the module accepts, V8's `Map` and tables
+ * are out of reach (the entries stop at 10,000,000: see `LimitTable.effective`); another
+ * engine's need not be. `e` is the engine's `RangeError` (its message is kept).
+ */
+export const engineLimit = (field, what, e) => scoreError("INPUT_TOO_LARGE", field, `${what}: more than this JavaScript engine holds (${e.message})`);
+
+/**
+ * `index.set(id, d)` for an id met for the first time. A `Map` has a maximum size in some
+ * engines (V8's `RangeError: Map maximum size exceeded`); no caller code runs in `set`
+ * (the id is a string), so a `RangeError` here is the engine's.
+ */
+export function intern(index, id, d, field) {
+  try {
+    index.set(id, d);
+  } catch (e) {
+    if (e instanceof RangeError) throw engineLimit(field, `${d + 1} distinct ids`, e);
+    throw e;
+  }
+}
+
+/**
+ * `new Kind(n)` for a count `n` (a number: nothing else is given, so no caller code runs
+ * in the constructor), an engine's refusal to allocate it reported as `engineLimit` on
+ * `field`.
+ */
+export function allocate(Kind, n, field) {
+  try {
+    return new Kind(n);
+  } catch (e) {
+    if (e instanceof RangeError && typeof n === "number") throw engineLimit(field, `a table of ${n} entries`, e);
+    throw e;
+  }
+}
