@@ -41,31 +41,32 @@ require("fs").writeFileSync(process.argv[1], bytes);
 
 # ESM: the API modules, the shared boundary, and the browser / workerd entries.
 cp js/score_error.js "$OUT/"
-# The boundary (js/wire.js and its parts, js/wire/) and the core's API module (js/core.js
-# and js/core/) each bundled into one file; wire.js and score_error.js stay modules of
-# their own, which the core's and the lab's API modules share. Bundled in a copy of js/,
-# so that the imports stay "./".
+# The boundary (js/wire.js and its parts, js/wire/) and the two API modules (js/core.js
+# and js/core/, js/lab.js and js/lab/) each bundled into one file; wire.js and
+# score_error.js stay modules of their own, which the two API modules share. Bundled in a
+# copy of js/, so that the imports stay "./". The lab's API module is lab_api.js in the
+# package: a file named lab.js would be what resolvers without `exports` (Parcel's
+# default, TypeScript's node10) find for "calibrank/lab" before the lab/ directory and
+# its package.json.
 API=$(mktemp -d)
-cp -r js/core.js js/core js/wire.js js/wire js/score_error.js "$API/"
-for m in wire core; do
+cp -r js/core.js js/core js/lab.js js/lab js/wire.js js/wire js/score_error.js "$API/"
+for m in wire core lab; do
   (cd "$API" && esbuild $m.js --bundle --format=esm --platform=neutral --log-level=warning \
     --external:./wire.js --external:./score_error.js --outfile=$m.bundle.js)
 done
 node -e '
-for (const [file, allowed] of [[process.argv[1], ["./score_error.js"]], [process.argv[2], ["./wire.js", "./score_error.js"]]]) {
+const api = ["./wire.js", "./score_error.js"];
+for (const [file, allowed] of [[process.argv[1], ["./score_error.js"]], [process.argv[2], api], [process.argv[3], api]]) {
   const src = require("fs").readFileSync(file, "utf8");
   const from = [...src.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
   if (from.some((f) => !allowed.includes(f)) || allowed.some((f) => !from.includes(f)))
     throw new Error(`${file}: imports ${JSON.stringify(from)}, expected ${JSON.stringify(allowed)}`);
 }
-' "$API/wire.bundle.js" "$API/core.bundle.js"
+' "$API/wire.bundle.js" "$API/core.bundle.js" "$API/lab.bundle.js"
 cp "$API/wire.bundle.js" "$OUT/wire.js"
 cp "$API/core.bundle.js" "$OUT/core.js"
+cp "$API/lab.bundle.js" "$OUT/lab_api.js"
 rm -rf "$API"
-# The lab's API module is lab_api.js in the package: a file named lab.js would be what
-# resolvers without `exports` (Parcel's default, TypeScript's node10) find for
-# "calibrank/lab" before the lab/ directory and its package.json.
-cp js/lab.js "$OUT/lab_api.js"
 # Each entry has one source; the lab's twin is generated from the core's
 # (scripts/lab-entries.mjs: module name, API module and .wasm file swapped).
 SRC=$(mktemp -d)

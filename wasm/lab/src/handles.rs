@@ -1,6 +1,6 @@
-//! `Run` and `Qrels` objects kept in wasm memory behind handles (js/lab.js's `Run` and
+//! `Run` and `Qrels` objects kept in wasm memory behind handles (js/lab/handles.js's `Run` and
 //! `Qrels` classes), and the run arguments every lab operation takes: a handle (a `U32`
-//! section) or an object, read by js/lab.js into typed sections (see [`Object`]).
+//! section) or an object, read by js/lab/runs.js into typed sections (see [`Object`]).
 //!
 //! A run is kept as ranx keeps a `Run`: each query's documents in ranx's sorted order
 //! (numba's quicksort of the file's or the object's order, see `calibrank::lab::runs`),

@@ -491,12 +491,12 @@ mod host {
         fn progress(done: f64, total: f64, best: f64);
     }
 
-    /// Reports search progress to js/lab.js, which calls the caller's `onProgress`
+    /// Reports search progress to js/lab/shared.js, which calls the caller's `onProgress`
     /// synchronously inside the import and catches anything it throws, so nothing
     /// unwinds through wasm frames.
     pub fn report(done: usize, total: usize, best: f64) {
         #[cfg(target_arch = "wasm32")]
-        // SAFETY: an import taking and returning plain numbers; js/lab.js provides it
+        // SAFETY: an import taking and returning plain numbers; js/lab/shared.js provides it
         // and it never throws (it catches the callback's exceptions).
         unsafe {
             progress(done as f64, total as f64, best)

@@ -73,7 +73,7 @@ pub fn write_limit_table(w: &mut Writer) {
     w.f64s(&ENTRY_BUDGETS.map(|(_, n)| f64::from(n)));
 }
 
-/// Operations every module has (the same numbers in js/core.js and js/lab.js): 1 the
+/// Operations every module has (the same numbers in js/core/shared.js and js/lab/shared.js): 1 the
 /// version, 2 the error codes, 3 the limits table. `None` for any other operation.
 pub fn common_op(op: u32, w: &mut Writer) -> Option<Result<()>> {
     match op {

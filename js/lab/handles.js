@@ -1,0 +1,148 @@
+// Run and Qrels: runs and judgements held in the module by handle.
+// A `Run` or `Qrels` lives in the module's memory: parsed once, kept in ranx's order,
+// passed to every lab function by handle. Freeing follows wasm-bindgen's conventions:
+// `free()` (idempotent), `Symbol.dispose` (for `using`), and a FinalizationRegistry that
+// frees an object the program dropped without freeing it (a safety net: when, if ever,
+// it runs is up to the engine).
+import { Input, precheck, scoreError, typeError } from "../wire.js";
+
+import { argument } from "./arguments.js";
+import { RunObjects, parseRun, rankedObjects } from "./runs.js";
+import { OP, limitsOf, state, w } from "./shared.js";
+import { trecText } from "./trec.js";
+
+
+/** Guards the constructors: only this module makes handles. */
+export const TOKEN = Symbol("calibrank/lab handle");
+/**
+ * Marks `Run` and `Qrels` of every copy of this module (a registered symbol): the ESM and
+ * CommonJS entries each load their own copy, with its own wasm instance, whose handles
+ * mean nothing to the other (a `Run` of one was read as an empty object by the other).
+ */
+const BRAND = Symbol.for("calibrank/lab Run or Qrels");
+
+/**
+ * Whether `value` is a `Run` or `Qrels` of this copy; one of another copy is refused
+ * (`INVALID_TYPE` on `field`).
+ */
+export function isLabObject(value, field) {
+  if (value instanceof LabObject) return true;
+  if (typeof value === "object" && value !== null && value[BRAND] === true)
+    throw typeError(field, "a Run or Qrels of this copy of calibrank/lab (this one was made by another copy: the ESM and CommonJS entries each load their own module, so make it with the entry you pass it to)");
+  return false;
+}
+
+/** Handle records ({ wire, handle, generation }) of live objects, by object. */
+const records = new WeakMap();
+
+const registry = typeof FinalizationRegistry === "function" ? new FinalizationRegistry((h) => freeHandle(h)) : null;
+
+function freeHandle(h) {
+  if (state.wire !== null && h.wire === state.wire && h.generation === state.wire.generation) state.wire.call(OP.HANDLE_FREE, new Input().u32s([h.handle]));
+}
+
+/** The handle of a live object (throws for a freed one, or one lost in a module restart). */
+export function handleOf(o, field = "this") {
+  const h = records.get(o);
+  const name = o instanceof Run ? "Run" : "Qrels";
+  if (h === undefined || h === null) throw scoreError("INVALID_TYPE", field, `the ${name} was freed (free() or Symbol.dispose) and cannot be used any more`);
+  if (h.wire !== state.wire || h.generation !== state.wire.generation)
+    throw scoreError("INVALID_TYPE", field, `the ${name} was lost when calibrank/lab restarted after an internal error; make it again`);
+  return h.handle;
+}
+
+/** What `Run` and `Qrels` share. */
+export class LabObject {
+  constructor(token, wr, handle) {
+    if (token !== TOKEN) throw typeError("this", "a Run or Qrels made by fromTrec(text) or fromObject(obj)");
+    const h = { wire: wr, handle, generation: wr.generation };
+    records.set(this, h);
+    if (registry) registry.register(this, h, h);
+  }
+
+  /** `{ queryId: { docId: score } }`; a run's documents in its (ranx's) order. */
+  toObject() {
+    const o = parseRun(w().call(OP.HANDLE_TO_OBJECT, new Input().u32s([handleOf(this)])).text());
+    if (this instanceof Run) rankedObjects.add(o);
+    return o;
+  }
+
+  /** Number of queries (ranx's `size`). */
+  get size() {
+    return this.queryIds.length;
+  }
+
+  /** The query ids, sorted (ranx sorts them too). */
+  get queryIds() {
+    return w().call(OP.HANDLE_INFO, new Input().u32s([handleOf(this)])).strs();
+  }
+
+  /** Frees the object's memory in the module; later uses throw. Idempotent. */
+  free() {
+    const h = records.get(this);
+    if (h === undefined || h === null) return;
+    // Freed in the module first: refused there (REENTRANT_CALL, from optimizeFusion's
+    // onProgress), the object stays live and a later free() frees it.
+    freeHandle(h);
+    records.set(this, null);
+    if (registry) registry.unregister(h);
+  }
+
+  [Symbol.dispose]() {
+    this.free();
+  }
+
+  get [BRAND]() {
+    return true;
+  }
+}
+
+function fromText(op, text, options, fn) {
+  const wr = w();
+  const out = wr.call(op, trecText(text, options, fn));
+  return out.u32View()[0];
+}
+
+export function fromObject(op, obj, options, field, fn) {
+  if (isLabObject(obj, field)) throw typeError(field, "a plain object (this is already a Run or Qrels)");
+  const lim = limitsOf(options, fn);
+  // The object's path goes along: the module names its errors under it.
+  const input = new Input().text(precheck.options(lim, options)).text(field);
+  argument(input, obj, op === OP.RUN_FROM_OBJECT ? Run : Qrels, field, new RunObjects(lim));
+  return w().call(op, input).u32View()[0];
+}
+
+/**
+ * A run held in the module, as ranx holds a `Run`: each query's documents in the order
+ * ranx sorts them (numba's quicksort of the file's or the object's order), which decides
+ * how tied scores rank. Make one with `Run.fromTrec(text)` or `Run.fromObject(obj)`.
+ */
+export class Run extends LabObject {
+  /** Parses a TREC run (`qid Q0 docid rank score tag`), keeping the file's order. */
+  static fromTrec(text, options) {
+    return new Run(TOKEN, w(), fromText(OP.RUN_FROM_TREC, text, options, "parseTrecRun"));
+  }
+
+  /** A run from `{ queryId: { docId: score } }`, in the object's key order. */
+  static fromObject(obj, options) {
+    return new Run(TOKEN, w(), fromObject(OP.RUN_FROM_OBJECT, obj, options, "run", "parseTrecRun"));
+  }
+}
+
+/** Relevance judgements held in the module. Make them with `Qrels.fromTrec` or `Qrels.fromObject`. */
+export class Qrels extends LabObject {
+  /** Parses TREC qrels (`qid iter docid rel`). */
+  static fromTrec(text, options) {
+    return new Qrels(TOKEN, w(), fromText(OP.QRELS_FROM_TREC, text, options, "parseQrels"));
+  }
+
+  /** Judgements from `{ queryId: { docId: grade } }`. */
+  static fromObject(obj, options) {
+    return new Qrels(TOKEN, w(), fromObject(OP.QRELS_FROM_OBJECT, obj, options, "qrels", "parseQrels"));
+  }
+}
+
+/** `Run`s and `Qrels` alive in the module (for leak tests). */
+export function __liveHandles() {
+  return w().call(OP.HANDLES_LIVE).f64View()[0];
+}
