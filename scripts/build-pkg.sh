@@ -49,6 +49,7 @@ cp js/score_error.js "$OUT/"
 # default, TypeScript's node10) find for "calibrank/lab" before the lab/ directory and
 # its package.json.
 API=$(mktemp -d)
+trap 'rm -rf "$API"' EXIT
 cp -r js/core.js js/core js/lab.js js/lab js/wire.js js/wire js/score_error.js "$API/"
 for m in wire core lab; do
   (cd "$API" && esbuild $m.js --bundle --format=esm --platform=neutral --log-level=warning \
@@ -58,7 +59,12 @@ node -e '
 const api = ["./wire.js", "./score_error.js"];
 for (const [file, allowed] of [[process.argv[1], ["./score_error.js"]], [process.argv[2], api], [process.argv[3], api]]) {
   const src = require("fs").readFileSync(file, "utf8");
-  const from = [...src.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
+  // Every static import or re-export, and no dynamic import.
+  const from = [...src.matchAll(/^\s*(?:import\s*"([^"]+)"|(?:import|export)\b[^;"]*\bfrom\s*"([^"]+)")/gm)].map((m) => m[1] ?? m[2]);
+  if (/\bimport\s*\(/.test(src)) throw new Error(`${file}: a dynamic import`);
+  // The API bundles must import the boundary, not carry a copy of any of its parts
+  // (esbuild heads each module it includes with a comment naming its path).
+  if (allowed.includes("./wire.js") && /^\/\/ wire\//m.test(src)) throw new Error(`${file}: carries a copy of a part of wire.js`);
   if (from.some((f) => !allowed.includes(f)) || allowed.some((f) => !from.includes(f)))
     throw new Error(`${file}: imports ${JSON.stringify(from)}, expected ${JSON.stringify(allowed)}`);
 }
@@ -70,7 +76,7 @@ rm -rf "$API"
 # Each entry has one source; the lab's twin is generated from the core's
 # (scripts/lab-entries.mjs: module name, API module and .wasm file swapped).
 SRC=$(mktemp -d)
-trap 'rm -rf "$SRC"' EXIT
+trap 'rm -rf "$API" "$SRC"' EXIT
 cp js/entries/*.js "$SRC/"
 node scripts/lab-entries.mjs "$SRC" "$SRC"/{browser.js,workerd.js,edge.js,init.web.js,node.cjs.src.js,node.mjs.src.js,init.node.cjs.src.js,init.node.mjs.src.js}
 cp "$SRC"/{browser.js,lab.browser.js,workerd.js,lab.workerd.js,edge.js,lab.edge.js,load.js} "$OUT/"

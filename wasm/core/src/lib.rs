@@ -149,7 +149,7 @@ pub(crate) fn n_docs(x: f64) -> Result<usize> {
 
 /// `rrf`. In: options (JSON, or the compact form of `options::k_weights_limits`), list
 /// lengths (U32), the lists as indices into the distinct
-/// ids (U32; js/core.js interned them, in order of first appearance), the distinct ids
+/// ids (U32; js/core/fuse.js interned them, in order of first appearance), the distinct ids
 /// (STRS). Out: the fused documents best first (U32 indices into the ids) and their
 /// scores (F64).
 // Not inlined into the dispatch: the engine compiles each operation on its first call,

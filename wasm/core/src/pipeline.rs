@@ -45,7 +45,7 @@ pub fn new(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     // (`topN`, `calibration.steepness`); here they are within the `config` argument, as
     // the decoder's own errors are.
     let p = Pipeline::new(config).map_err(|e| e.within("config"))?;
-    // What js/core.js needs of the effective configuration for its checks before copying
+    // What js/core/pipeline.js needs of the effective configuration for its checks before copying
     // (the limits, in `Limits::fields` order as DEFAULT_LIMITS names them) and to shape
     // the call: how many candidates' texts the heuristic reranker reads (min(topK,
     // candidateLimit); -1 without that reranker).
@@ -83,7 +83,7 @@ pub fn config(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     with(h, |p| write_json(w, p.config()))
 }
 
-// Item flags (js/core.js writes them).
+// Item flags (js/core/pipeline-input.js writes them).
 const NAME: u32 = 1;
 const TYPE: u32 = 2;
 const SUMMARY: u32 = 4;
@@ -123,7 +123,7 @@ fn decode_input<'a: 'b, 'b>(
     let item_nums = r.f64s()?;
     let context_text = r.opt_text()?;
 
-    // The distinct ids come first in the string table (js/core.js interned them).
+    // The distinct ids come first in the string table (js/core/pipeline-input.js interned them).
     let n_docs = head.get(3).copied().unwrap_or(0.0) as usize;
     let ids = strs.range(0, n_docs.min(strs.len()))?;
     let query = match head.first() {
@@ -588,7 +588,7 @@ pub fn run(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
             p.run_owned(input)
         }
         .map_err(in_config)?;
-        // The result ids as indices into the call's distinct ids, which js/core.js
+        // The result ids as indices into the call's distinct ids, which js/core/pipeline-input.js
         // interned and still holds: no id is decoded again.
         let n = out.results.len();
         w.u32s_from(n, out.results.iter().map(|x| x.doc));

@@ -10,7 +10,7 @@ const RRF: u32 = 20;
 /// Runs `rrf` on lists given as indices into `ids`; returns the status and the output.
 fn rrf(lens: &[u32], docs: &[u32], ids: &[&str]) -> (u32, Vec<u8>) {
     let mut w = Writer::default();
-    // js/core.js `kWeightsLimits`: no k, no limits given; no weights.
+    // js/core/fuse.js `kWeightsLimits`: no k, no limits given; no weights.
     let mut head = [f64::NAN; 10];
     head[0] = 0.0;
     head[1] = 0.0;

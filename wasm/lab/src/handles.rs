@@ -78,11 +78,11 @@ pub fn qrels<'s>(store: &'s Slab<Stored>, h: u32, field: &str) -> Result<&'s Qre
 pub enum Arg<'a> {
     /// A handle (`U32` section of one).
     Handle(u32),
-    /// A run or judgements object, as js/lab.js read it.
+    /// A run or judgements object, as js/lab/runs.js read it.
     Object(Object<'a>),
 }
 
-/// A run (or judgements) object `{ queryId: { docId: score } }` as js/lab.js writes it:
+/// A run (or judgements) object `{ queryId: { docId: score } }` as js/lab/runs.js writes it:
 /// the query ids (`STRS`), each query's number of documents (`U32`), the document ids
 /// (`STRS`) and their scores (`F64`), in the object's key order, then either `NONE` or
 /// the value of the wrong type at which the reading stopped (`TEXT` field, `TEXT`
@@ -148,7 +148,7 @@ impl<'a> Object<'a> {
         ))
     }
 
-    /// The error of the value at which js/lab.js stopped reading, if any.
+    /// The error of the value at which js/lab/runs.js stopped reading, if any.
     fn bad(&self) -> Result<()> {
         match self.bad {
             None => Ok(()),
@@ -248,9 +248,9 @@ pub fn decode_qrels(obj: &Object<'_>, field: &str, budget: &mut Budget) -> Resul
     Ok(into_run(run))
 }
 
-/// An object's entries in its order, then the error at which js/lab.js stopped reading
+/// An object's entries in its order, then the error at which js/lab/runs.js stopped reading
 /// (if any). `scores`: scores must be finite and document ids distinct per query (a
-/// run's rule; any number is a grade, and js/lab.js sends no duplicate).
+/// run's rule; any number is a grade, and js/lab/runs.js sends no duplicate).
 fn read(obj: &Object<'_>, field: &str, scores: bool) -> Result<OrderedRun> {
     let mut run = OrderedRun::new();
     let mut start = 0;
@@ -346,7 +346,7 @@ mod tests {
         run["q"].iter().map(|(d, _)| d.as_str()).collect()
     }
 
-    /// The sections of one object argument, as js/lab.js writes them.
+    /// The sections of one object argument, as js/lab/runs.js writes them.
     fn sections(
         qids: &[&str],
         counts: &[u32],

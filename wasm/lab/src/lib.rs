@@ -95,7 +95,7 @@ fn dispatch(op: u32, r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 
 /// A run or qrels as JSON. Every score is finite here (the parsers and the fusion refuse
 /// or never make others); a non-finite one (from an input run) is written as a sentinel
-/// that js/lab.js turns back into its number.
+/// that js/lab/runs.js turns back into its number.
 fn write_run(w: &mut Writer, run: &Run) -> Result<()> {
     let finite = run.values().all(|d| d.values().all(|s| s.is_finite()));
     if finite {
@@ -581,7 +581,7 @@ fn apply_calibration(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let text = r.text()?;
     limits.check_total_text(text.len(), "calibration")?;
     let mut cal: Calibration = json::from_text(text, "calibration")?;
-    // An isotonic model's knots come as numbers (js/lab.js), not in the JSON.
+    // An isotonic model's knots come as numbers (js/lab/fit.js), not in the JSON.
     if let (Some(x), Some(y)) = (r.opt_f64s()?, r.opt_f64s()?) {
         if let Calibration::Isotonic(m) = &mut cal {
             m.x = x.to_vec();

@@ -1,7 +1,7 @@
 //! JSON text from the package's JavaScript, decoded into typed Rust values.
 //!
 //! The JavaScript layer serializes configurations and small inputs with `JSON.stringify`
-//! and a replacer (js/wire.js) that keeps what plain JSON would lose: a non-finite
+//! and a replacer (js/wire/json.js) that keeps what plain JSON would lose: a non-finite
 //! number becomes the string `"\u0000NaN"`, `"\u0000Infinity"` or `"\u0000-Infinity"`,
 //! a function, symbol or bigint becomes `"\u0000function"` (...), and a caller's own
 //! string that starts with U+0000 gets one more U+0000 in front. [`parse`] undoes that

@@ -94,7 +94,7 @@ pub fn write_json<T: serde::Serialize>(w: &mut Writer, v: &T) -> Result<()> {
     Ok(())
 }
 
-/// The JSON of an error, as js/wire.js reads it.
+/// The JSON of an error, as js/wire/module.js reads it.
 pub fn error_json(e: &ScoreError) -> String {
     let mut s = String::with_capacity(64 + e.message.len());
     s.push_str("{\"code\":");

@@ -71,7 +71,7 @@ pub fn take_limits(tree: &mut Json, what: &str, function: &str) -> Result<Limits
 }
 
 /// Options `{ k?, weights?, limits? }` (rrf, rrfColumnar), as JSON text or in the compact
-/// form js/core.js writes when they are plain numbers: an `F64` section `[flags, k,
+/// form js/core/fuse.js writes when they are plain numbers: an `F64` section `[flags, k,
 /// limits x 8]` (flags bit 0: `k` given; a limit is NaN when not given) and an `F64`
 /// section of weights (or `NONE`). The compact form decodes to what the JSON would.
 pub fn k_weights_limits(

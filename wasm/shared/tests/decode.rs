@@ -607,13 +607,13 @@ proptest! {
     }
 }
 
-/// JSON text of a tree as js/wire.js sends it: its sentinels, and numbers that are not
+/// JSON text of a tree as js/wire/json.js sends it: its sentinels, and numbers that are not
 /// safe integers as their bits ([`json::wire_text`]).
 fn to_text(j: &Json) -> String {
     json::wire_text(&plain_text(j)).expect("JSON")
 }
 
-/// JSON text of a tree with js/wire.js's sentinels, numbers in decimal.
+/// JSON text of a tree with js/wire/json.js's sentinels, numbers in decimal.
 fn plain_text(j: &Json) -> String {
     let string = |s: &str| serde_json::to_string(s).unwrap_or_default();
     match j {
