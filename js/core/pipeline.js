@@ -10,7 +10,7 @@ const COLUMNAR_FIELDS = ["docs", "offsets", "nDocs", "weights", "modifiedAt", "n
 const registry = typeof FinalizationRegistry === "function" ? new FinalizationRegistry((h) => freeHandle(h)) : null;
 
 function freeHandle(h) {
-  if (state.wire !== null && h.wire === state.wire && h.generation === state.wire.generation) state.wire.call(OP.PIPELINE_FREE, new Input().u32s([h.handle]));
+  if (state.wire !== null && h.generation === state.wire.generation) state.wire.call(OP.PIPELINE_FREE, new Input().u32s([h.handle]));
 }
 
 /**
@@ -43,7 +43,7 @@ export class Pipeline {
     const text = precheck.jsonText(limitsOf(config, "Pipeline"), toJson(config === null ? undefined : config, "config"), "config");
     const names = state.limits().names;
     const made = newPipeline(w(), text);
-    this.#h = { wire: made.wire, handle: made.handle, generation: made.wire.generation };
+    this.#h = { handle: made.handle, generation: made.wire.generation };
     this.#text = text;
     const limits = {};
     for (let i = 0; i < names.length; i++) limits[names[i]] = made.f64[made.limitsAt + i];
@@ -60,7 +60,6 @@ export class Pipeline {
     if (h.generation !== state.wire.generation) {
       h.handle = newPipeline(state.wire, this.#text).handle;
       h.generation = state.wire.generation;
-      h.wire = state.wire;
     }
     return h.handle;
   }

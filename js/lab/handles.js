@@ -32,13 +32,13 @@ export function isLabObject(value, field) {
   return false;
 }
 
-/** Handle records ({ wire, handle, generation }) of live objects, by object. */
+/** Handle records ({ handle, generation }) of live objects, by object. */
 const records = new WeakMap();
 
 const registry = typeof FinalizationRegistry === "function" ? new FinalizationRegistry((h) => freeHandle(h)) : null;
 
 function freeHandle(h) {
-  if (state.wire !== null && h.wire === state.wire && h.generation === state.wire.generation) state.wire.call(OP.HANDLE_FREE, new Input().u32s([h.handle]));
+  if (state.wire !== null && h.generation === state.wire.generation) state.wire.call(OP.HANDLE_FREE, new Input().u32s([h.handle]));
 }
 
 /** The handle of a live object (throws for a freed one, or one lost in a module restart). */
@@ -46,7 +46,8 @@ export function handleOf(o, field = "this") {
   const h = records.get(o);
   const name = o instanceof Run ? "Run" : "Qrels";
   if (h === undefined || h === null) throw scoreError("INVALID_TYPE", field, `the ${name} was freed (free() or Symbol.dispose) and cannot be used any more`);
-  if (h.wire !== state.wire || h.generation !== state.wire.generation)
+  // Generations are numbered across Wires (js/wire/module.js): one names its instance.
+  if (state.wire === null || h.generation !== state.wire.generation)
     throw scoreError("INVALID_TYPE", field, `the ${name} was lost when calibrank/lab restarted after an internal error; make it again`);
   return h.handle;
 }
@@ -55,7 +56,7 @@ export function handleOf(o, field = "this") {
 export class LabObject {
   constructor(token, wr, handle) {
     if (token !== TOKEN) throw typeError("this", "a Run or Qrels made by fromTrec(text) or fromObject(obj)");
-    const h = { wire: wr, handle, generation: wr.generation };
+    const h = { handle, generation: wr.generation };
     records.set(this, h);
     if (registry) registry.register(this, h, h);
   }

@@ -1,0 +1,100 @@
+// After a trap the package makes the module again (a new instance, a new generation); the
+// handles of objects made before it name slots of the dead instance. Such an object must
+// neither work nor free anything in the new instance, where the same handle numbers name
+// objects made since (js/lab/handles.js `handleOf` / `freeHandle`, js/core/pipeline.js
+// `freeHandle`). Each case runs in a fresh Node process with a 4 MiB wasm memory ceiling,
+// so that one large call traps.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+
+const root = new URL("../..", import.meta.url).pathname;
+
+const labChild = `
+const lab = await import("calibrank/lab");
+const out = {};
+const run = { q1: { d1: 3, d2: 2, d3: 1 } };
+const judged = { q1: { d2: 1 } };
+const r1 = lab.Run.fromObject(run);
+const q1 = lab.Qrels.fromObject(judged);
+out.before = lab.evaluate(q1, r1, ["ndcg@3"]);
+const lines = Array.from({ length: 300000 }, (_, i) => "q" + (i % 50) + " Q0 doc-" + i + " " + i + " " + 1 / (i + 1) + " tag").join("\\n");
+try {
+  lab.parseTrecRun(lines, { limits: { maxTextBytes: 1e8, maxTotalTextBytes: 1e8, maxTotalEntries: 1e7 } });
+  out.trap = "no trap";
+} catch (e) {
+  out.trap = e.code + " " + /trapped/.test(e.message);
+}
+try {
+  lab.evaluate(q1, r1, ["ndcg@3"]);
+  out.lostUse = "no error";
+} catch (e) {
+  out.lostUse = e.code + " " + e.field + " " + /lost/.test(e.message);
+}
+// Made in the new instance: the first handles there, the numbers r1 and q1 had.
+const q2 = lab.Qrels.fromObject(judged);
+const r2 = lab.Run.fromObject(run);
+r1.free();
+q1.free();
+try {
+  out.after = lab.evaluate(q2, r2, ["ndcg@3"]);
+} catch (e) {
+  out.after = e.code + " " + e.message;
+}
+out.live = lab.__liveHandles();
+console.log(JSON.stringify(out));
+`;
+
+const coreChild = `
+const lib = await import("calibrank");
+const out = {};
+const lists = [{ name: "a", ids: ["x", "y", "z"] }, { name: "b", ids: ["y", "x", "w"] }];
+const p1 = new lib.Pipeline({ topN: 1, minConfidence: 0 });
+out.before = p1.run({ lists }).results.map((r) => r.id);
+const p0 = new lib.Pipeline({ topN: 3, minConfidence: 0 });
+out.expected = p0.run({ lists }).results.map((r) => r.id);
+p0.free();
+const big = Array.from({ length: 200000 }, (_, i) => "a-document-id-" + i);
+try {
+  lib.rrf([big, big.slice().reverse()], { limits: { maxTotalEntries: 1000000 } });
+  out.trap = "no trap";
+} catch (e) {
+  out.trap = e.code + " " + /trapped/.test(e.message);
+}
+// Made in the new instance: its first handle, the number p1 had.
+const p2 = new lib.Pipeline({ topN: 3, minConfidence: 0 });
+p1.free();
+try {
+  out.after = p2.run({ lists }).results.map((r) => r.id);
+} catch (e) {
+  out.after = e.code + " " + e.message;
+}
+try {
+  p1.run({ lists });
+  out.freedUse = "no error";
+} catch (e) {
+  out.freedUse = e.code + " " + /freed/.test(e.message);
+}
+console.log(JSON.stringify(out));
+`;
+
+const run = (child) =>
+  JSON.parse(execFileSync(process.execPath, ["--wasm-max-mem-pages=64", "--input-type=module", "-e", child], { cwd: root, encoding: "utf8" }).trim());
+
+test("lab: a Run or Qrels made before a trap is lost, and freeing it frees nothing made since", () => {
+  const out = run(labChild);
+  assert.equal(out.trap, "INTERNAL true");
+  assert.equal(out.lostUse, "INVALID_TYPE qrels true");
+  assert.deepEqual(out.after, out.before, "the objects made after the trap still evaluate");
+  assert.equal(out.before["ndcg@3"], 1 / Math.log2(3));
+  assert.equal(out.live, 2, "the two objects made after the trap are alive; the lost ones count for nothing");
+});
+
+test("core: a Pipeline made before a trap, freed after it, frees nothing made since", () => {
+  const out = run(coreChild);
+  assert.equal(out.trap, "INTERNAL true");
+  assert.deepEqual(out.before, ["x"]);
+  assert.equal(out.expected.length, 3);
+  assert.deepEqual(out.after, out.expected, "the pipeline made after the trap keeps its handle and configuration");
+  assert.equal(out.freedUse, "INVALID_TYPE true");
+});
