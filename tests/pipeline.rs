@@ -192,6 +192,24 @@ fn config_validation_codes() {
         .field,
         "minConfidence"
     );
+    // Normalized scores lie in [0, 1]: a floor outside it is refused, not left to keep or
+    // drop every result.
+    for v in [5.0, -0.5, 1.0 + f64::EPSILON, f64::NAN] {
+        let mut c = PipelineConfig::default();
+        c.normalization.method = calibrank::normalize::NormalizeMethod::Max;
+        c.normalization.min_relevance = v;
+        let e = bad(c);
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InvalidConfig, "normalization.minRelevance"),
+            "{v}"
+        );
+    }
+    for v in [0.0, 1.0] {
+        let mut c = PipelineConfig::default();
+        c.normalization.min_relevance = v;
+        assert!(Pipeline::new(c).is_ok(), "{v}");
+    }
 }
 
 #[test]
@@ -284,6 +302,15 @@ fn config_from_json_errors_name_full_paths() {
     assert_eq!(
         e(r#"{"calibration": {"method": "platt", "a": 1, "b": 1, "c": 1}}"#),
         f(UnknownField, "config.calibration.c")
+    );
+    // The sigmoid too: a misspelled `threshold` is refused, not left at its default.
+    assert_eq!(
+        e(r#"{"calibration": {"method": "sigmoid", "treshold": 0.02}}"#),
+        f(UnknownField, "config.calibration.treshold")
+    );
+    assert_eq!(
+        e(r#"{"calibration": ["sigmoid", 0.02, 150, 1]}"#),
+        f(InvalidType, "config.calibration")
     );
     // Syntax errors stay on `what`.
     assert_eq!(e(r#"{"topK": 3"#), f(ParseError, "config"));

@@ -144,8 +144,8 @@ export type Calibration =
 export interface ConfidenceOptions {
   /** Weights of slots 1..=5 (finite, >= 0; default 0.35, 0.25, 0.2, 0.12, 0.08). */
   weights?: [number, number, number, number, number];
-  /** How many top scores `expectedPrecision` and `atLeastOneRelevant` use (default: all). */
-  k?: number;
+  /** How many top scores `expectedPrecision` and `atLeastOneRelevant` use (default, or `null`: all). */
+  k?: number | null;
 }
 
 /** Query-level confidence figures. */
@@ -241,8 +241,8 @@ export interface HeuristicConfig {
   typeMultipliers?: Record<string, number>;
   /** Multiplier for unknown or missing types (default 1.0). */
   unknownTypeMultiplier?: number;
-  /** Stopwords (default: calibrank's built-in English list). */
-  stopwords?: string[];
+  /** Stopwords (default, or `null`: calibrank's built-in English list). */
+  stopwords?: string[] | null;
 }
 
 /** A candidate for the heuristic reranker. */
@@ -322,8 +322,8 @@ export interface RerankConfig {
   method?: RerankMethod;
   /** Factors of the heuristic reranker. */
   heuristic?: HeuristicConfig;
-  /** Candidates reranked (the best after recency); unset: the whole topK pool. */
-  candidateLimit?: number;
+  /** Candidates reranked (the best after recency); unset or `null`: the whole topK pool. */
+  candidateLimit?: number | null;
   /** Fiscal-year boost after reranking (default 0.80). */
   recencyBoost?: number;
 }
@@ -337,9 +337,22 @@ export interface NormalizationConfig {
   method?: NormalizeMethod;
   /** Softmax temperature (default 1). */
   temperature?: number;
-  /** Normalized scores below this are dropped (default 0.1; ignored for `none`). */
+  /** Normalized scores below this are dropped (default 0.1, within [0, 1]; ignored for `none`). */
   minRelevance?: number;
 }
+
+/**
+ * `T` as the package gives it back (`Pipeline.config`): every field present, recursively,
+ * options left unset as `null`; arrays and fitted models as they were given.
+ */
+export type Effective<T> = T extends readonly unknown[] | QueryConfidenceModel
+  ? T
+  : T extends object
+    ? { [K in keyof T]-?: Effective<T[K]> }
+    : T;
+
+/** `Pipeline.config`: the configuration with every default filled in. */
+export type EffectivePipelineConfig = Effective<PipelineConfig>;
 
 /** The pipeline configuration. Every field has the seed's default. */
 export interface PipelineConfig {
@@ -567,8 +580,8 @@ export declare class Pipeline {
    * `offsets` (`offsets[i]..offsets[i+1]` is list i), results as typed arrays.
    */
   runColumnar(input: ColumnarInput): ColumnarOutput;
-  /** The effective configuration, with every default filled in. */
-  readonly config: PipelineConfig;
+  /** The effective configuration, with every default filled in (options left unset are `null`). */
+  readonly config: EffectivePipelineConfig;
   /** Releases the pipeline's memory; the pipeline is unusable afterwards. */
   free(): void;
   /** Same as `free()`, for `using`. */
@@ -730,8 +743,40 @@ export declare function queryConfidence(
   options?: (ConfidenceOptions & WithLimits) | null,
 ): QueryConfidence;
 
-/** The default input size limits (every field filled in). */
-export declare function defaultLimits(): Required<Limits>;
+/**
+ * The functions that take `limits` (`Run.fromTrec` / `fromObject` and `Qrels.fromTrec` /
+ * `fromObject` count as `parseTrecRun` and `parseQrels`).
+ */
+export type LimitedFunction =
+  | "Pipeline"
+  | "rrf"
+  | "rrfColumnar"
+  | "fuseMultiQuery"
+  | "rerank"
+  | "normalize"
+  | "calibrate"
+  | "queryConfidence"
+  | "parseTrecRun"
+  | "parseQrels"
+  | "evaluate"
+  | "evaluatePerQuery"
+  | "fuseRuns"
+  | "optimizeFusion"
+  | "fitPlatt"
+  | "fitIsotonic"
+  | "applyCalibration"
+  | "calibrationError"
+  | "proposeBands"
+  | "fitQueryConfidence"
+  | "predictQueryConfidence";
+
+/**
+ * The default input size limits (every field filled in): those most functions share, or
+ * those of `fn` (its own `maxTotalEntries` where it has one: `rrf`, `Pipeline`,
+ * `fuseMultiQuery`, `rerank`, `evaluate`, `evaluatePerQuery`). Another name is a
+ * `ScoreError` `UNKNOWN_METHOD` on `fn`.
+ */
+export declare function defaultLimits(fn?: LimitedFunction): Required<Limits>;
 
 /** Every error code calibrank can throw (the members of `ErrorCode`). */
 export declare function errorCodes(): string[];

@@ -8,7 +8,7 @@ import type { Calibration, IsotonicModel, PlattModel, QueryConfidenceModel, With
 export type { QueryConfidenceModel };
 
 export { ScoreError, defaultLimits, errorCodes, version } from "./core.js";
-export type { Calibration, ErrorCode, IsotonicModel, Limits, PlattModel, WithLimits } from "./core.js";
+export type { Calibration, ErrorCode, IsotonicModel, LimitedFunction, Limits, PlattModel, WithLimits } from "./core.js";
 
 // ---------------------------------------------------------------- Runs and qrels
 

@@ -8,6 +8,18 @@ let jsonFloor = 0;
 /** The longest JSON text an input under `lim` can take: 4 x maxTotalTextBytes + 64 x maxTotalEntries. */
 const jsonBound = (lim) => 4 * lim.maxTotalTextBytes + 64 * lim.maxTotalEntries;
 
+/**
+ * The functions `defaultLimits(fn)` answers for: every function of the two entries that
+ * takes `limits` (js/types/core.d.ts `LimitedFunction`; tests/js/fuzz.test.mjs keeps the
+ * two lists equal). Those with an entry budget of their own (src/limits.rs
+ * `ENTRY_BUDGETS`) get it; the others get the common defaults.
+ */
+export const LIMITED_FUNCTIONS = Object.freeze([
+  "Pipeline", "rrf", "rrfColumnar", "fuseMultiQuery", "rerank", "normalize", "calibrate", "queryConfidence",
+  "parseTrecRun", "parseQrels", "evaluate", "evaluatePerQuery", "fuseRuns", "optimizeFusion", "fitPlatt", "fitIsotonic",
+  "applyCalibration", "calibrationError", "proposeBands", "fitQueryConfidence", "predictQueryConfidence",
+]);
+
 /** Limits as the module states them: names, defaults and ceilings (read once). */
 export class LimitTable {
   /** Read from the module's DEFAULT_LIMITS output. */

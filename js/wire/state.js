@@ -1,5 +1,5 @@
 // What each API module keeps about its wasm module (`ModuleState`).
-import { LimitTable } from "./limits.js";
+import { LIMITED_FUNCTIONS, LimitTable } from "./limits.js";
 import { Wire } from "./module.js";
 import { own, scoreError, typeError } from "./values.js";
 
@@ -65,6 +65,8 @@ export class ModuleState {
   /** A copy of the default limits, those most functions share or those of `fn`. */
   defaultLimits(fn) {
     if (fn !== undefined && typeof fn !== "string") throw typeError("fn", "a function name");
+    if (fn !== undefined && !LIMITED_FUNCTIONS.includes(fn))
+      throw scoreError("UNKNOWN_METHOD", "fn", `no function named ${JSON.stringify(fn.length > 60 ? fn.slice(0, 60) + "…" : fn)} takes limits; one of ${LIMITED_FUNCTIONS.join(", ")}`);
     return { ...this.limits().defaultsFor(fn) };
   }
 

@@ -6,7 +6,7 @@ use crate::bands::{validate_profiles, BandFloors, BandProfile};
 use crate::calibrate::{IsotonicModel, PlattModel, Sigmoid};
 use crate::confidence::model::QueryConfidenceModel;
 use crate::confidence::ConfidenceOptions;
-use crate::error::{finite, ErrorCode, Result, ScoreError};
+use crate::error::{ErrorCode, Result, ScoreError};
 use crate::fuse::{validate_k, validate_weight, DEFAULT_K};
 use crate::limits::Limits;
 use crate::normalize::{validate_temperature, NormalizeMethod};
@@ -99,7 +99,8 @@ pub struct NormalizationConfig {
     pub method: NormalizeMethod,
     /// Softmax temperature (default 1).
     pub temperature: f64,
-    /// Normalized scores below this are dropped (default 0.1; ignored for `none`).
+    /// Normalized scores below this are dropped (default 0.1, within [0, 1]; ignored for
+    /// `none`).
     pub min_relevance: f64,
 }
 
@@ -116,7 +117,7 @@ impl Default for NormalizationConfig {
 /// How raw scores become confidences: the seed's sigmoid, or a model fitted from
 /// judgements (the objects `fitPlatt` / `fitIsotonic` return plug in as they are).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "method", rename_all = "lowercase")]
+#[serde(tag = "method", rename_all = "lowercase", deny_unknown_fields)]
 pub enum Calibration {
     /// The seed's sigmoid (`threshold` 0.035, `steepness` 150).
     Sigmoid {
@@ -418,9 +419,11 @@ impl PipelineConfig {
         }
         validate_boost(self.rerank.recency_boost, "rerank.recencyBoost")?;
         validate_temperature(self.normalization.temperature, "normalization.temperature")?;
-        finite(self.normalization.min_relevance, || {
-            "normalization.minRelevance".into()
-        })?;
+        // Every method normalizes into [0, 1]: a floor outside it keeps or drops everything.
+        in_unit(
+            self.normalization.min_relevance,
+            "normalization.minRelevance",
+        )?;
         self.calibration
             .validate()
             .map_err(|e| e.within("calibration"))?;

@@ -57,6 +57,11 @@ test("errors inside configurations and options name the full path of the value a
     [() => new core.Pipeline({ calibration: { method: "platt", a: 1 } }), "INVALID_CONFIG", "config.calibration.b"],
     // The buffered Calibration: other errors on the enum itself.
     [() => new core.Pipeline({ calibration: { method: "platt", a: "x", b: 1 } }), "INVALID_TYPE", "config.calibration"],
+    // A misspelled sigmoid field is refused (it was ignored, leaving the default).
+    [() => new core.Pipeline({ calibration: { method: "sigmoid", treshold: 0.02 } }), "UNKNOWN_FIELD", "config.calibration.treshold"],
+    [() => core.defaultLimits("pipeline"), "UNKNOWN_METHOD", "fn"],
+    // Validation after decoding: the path without the argument's name.
+    [() => new core.Pipeline({ normalization: { method: "max", minRelevance: 5 } }), "INVALID_CONFIG", "normalization.minRelevance"],
     // calibrank: options of the functions.
     [() => core.rrf([["a"], ["b"]], { weights: [1, "x"] }), "INVALID_TYPE", "options.weights[1]"],
     [() => core.rrf([["a"]], { k: "x" }), "INVALID_TYPE", "options.k"],
@@ -80,6 +85,8 @@ test("errors inside configurations and options name the full path of the value a
     [() => lab.calibrationError([0.5], [1], { strategy: "x" }), "UNKNOWN_METHOD", "options.strategy"],
     [() => lab.proposeBands([0.5], [1], { folds: "x" }), "INVALID_TYPE", "options.folds"],
     [() => lab.applyCalibration([0.5], { method: "platt", a: "x", b: 1 }), "INVALID_TYPE", "calibration"],
+    [() => lab.applyCalibration([0.02], { method: "sigmoid", treshold: 0.02 }), "UNKNOWN_FIELD", "calibration.treshold"],
+    [() => lab.defaultLimits("nope"), "UNKNOWN_METHOD", "fn"],
   ];
   for (const [core, lab] of [[esmCore, esmLab], [req("calibrank"), req("calibrank/lab")]]) {
     for (const [f, code, field] of cases(core, lab)) {
@@ -90,6 +97,22 @@ test("errors inside configurations and options name the full path of the value a
       });
     }
   }
+});
+
+test("defaultLimits(fn) answers for every function that takes limits, the names of LimitedFunction in the .d.ts", () => {
+  const dts = readFileSync(new URL("../../pkg/core.d.ts", import.meta.url), "utf8");
+  const union = /export type LimitedFunction =([^;]*);/.exec(dts);
+  assert.ok(union, "core.d.ts declares LimitedFunction");
+  const names = [...union[1].matchAll(/"([A-Za-z]+)"/g)].map((m) => m[1]);
+  assert.ok(names.length >= 20);
+  const budgets = { rrf: 500_000, Pipeline: 400_000, fuseMultiQuery: 300_000, rerank: 50_000, evaluate: 500_000, evaluatePerQuery: 500_000 };
+  for (const entry of [esmCore, esmLab, req("calibrank"), req("calibrank/lab")])
+    for (const fn of names) assert.equal(entry.defaultLimits(fn).maxTotalEntries, budgets[fn] ?? 100_000, fn);
+  // Every exported function that takes options with limits is among them.
+  const exported = Object.keys(esm).filter((k) => typeof esm[k] === "function" && /^[a-z]/.test(k) && !k.startsWith("__"));
+  const without = new Set(["classifyBand", "defaultLimits", "errorCodes", "version", "initSync"]);
+  assert.deepEqual(exported.filter((k) => !without.has(k) && !names.includes(k)), []);
+  assert.ok(names.includes("Pipeline"));
 });
 
 test("a Run or Qrels of the ESM entry given to the CommonJS entry is refused (each loads its own module)", () => {

@@ -1384,7 +1384,9 @@ export function tests(lib, golden) {
     const many = Array.from({ length: 65 }, (_, i) => [`d${i}`]);
     eq(lib.rrf(many, lim(new Map([["maxLists", 69]]))).length, 65, "limits in a Map");
     tooLarge(() => lib.rrf([["a"], ["b"], ["c"]], lim(new Map([["maxLists", 2]]))), "lists", "maxLists");
-    for (const name of ["toString", "constructor", "__proto__", "hasOwnProperty"]) eq(lib.defaultLimits(name), lib.defaultLimits(), `defaultLimits("${name}")`);
+    // Names inherited from Object.prototype are no function's (a lookup by `in` would find them).
+    for (const name of ["toString", "constructor", "__proto__", "hasOwnProperty", "pipeline"]) throwsScoreError(lib, () => lib.defaultLimits(name), "UNKNOWN_METHOD", "fn");
+    eq(lib.defaultLimits("normalize"), lib.defaultLimits(), "a function without a budget of its own has the common defaults");
     // Pipeline: list ids plus items, and every string of the input.
     const p3 = new lib.Pipeline({ minConfidence: 0, limits: { maxTotalEntries: 3 } });
     eq(p3.config.limits.maxTotalEntries, 3);

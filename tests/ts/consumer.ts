@@ -125,6 +125,11 @@ console.log(top5, pairs, col, count, rs, n, p1, wrong, bestK, tuned);
 // Limits: defaults fully typed, per-call limits in every function's options.
 const limits: Required<Limits> = defaultLimits();
 const entries: number = limits.maxTotalEntries;
+const rrfEntries: number = defaultLimits("rrf").maxTotalEntries;
+const labEntries: number = defaultLimits("evaluatePerQuery").maxTotalEntries;
+console.log(rrfEntries, labEntries);
+// @ts-expect-error: function names are case-sensitive (a ScoreError UNKNOWN_METHOD at run time)
+defaultLimits("pipeline");
 rrf([["a"]], { k: 60, limits: { maxTotalEntries: 2 * entries } });
 const run = parseTrecRun("q1 Q0 d1 1 1.0 t", { limits: { maxTotalTextBytes: 1_000_000 } });
 const ndcg: number | undefined = evaluate({ q1: { d1: 1 } }, run, ["ndcg@10"], { limits: { maxTotalEntries: 10 } })["ndcg@10"];

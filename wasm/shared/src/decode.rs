@@ -219,10 +219,8 @@ const DEF: u8 = 2;
 /// Modes: unknown keys refused, extra array elements ignored (a struct read directly);
 const PLAIN: u8 = 0;
 /// or a variant of a tagged enum: buffered content, so extra array elements are refused,
-/// and without its tag (the `method` key, the first array element);
+/// and without its tag (the `method` key, the first array element).
 const TAGGED: u8 = 1;
-/// and (a bit to add) unknown keys ignored (no `deny_unknown_fields`).
-const LAX: u8 = 2;
 
 /// A field's failure one level further out: under its key or index, or (a variant's
 /// buffered content, [`TAGGED`]) on the enum itself.
@@ -260,11 +258,10 @@ fn fields(
                         set(i, x).map_err(|f| within(f, mode, Some(k), i))?;
                     }
                     None if mode & TAGGED != 0 && k == "method" => {}
-                    None if mode & LAX == 0 => {
+                    None => {
                         let f = fail(format!("unknown field `{k}`"));
                         return Err(within(f, mode, Some(k), 0));
                     }
-                    None => {}
                 }
             }
             for (i, (k, kind)) in keys.iter().zip(kinds).enumerate() {
@@ -465,7 +462,7 @@ impl Decode for Calibration {
         match t {
             None => Err(fail("missing field `method`".into())),
             Some(0) => {
-                let s: Sigmoid = record!(v, TAGGED | LAX, Sigmoid::default(), {
+                let s: Sigmoid = record!(v, TAGGED, Sigmoid::default(), {
                     "threshold" DEF threshold: num0,
                     "steepness" DEF steepness: num0,
                 })?;

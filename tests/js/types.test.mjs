@@ -1,0 +1,63 @@
+// The .d.ts against what the package returns at run time: `Pipeline.config` of several
+// configurations, written as literals typed `EffectivePipelineConfig` into a TypeScript
+// file and compiled by the real compiler (`tsc --strict`). A key the package returns that
+// the type lacks fails as an excess property; a key the type requires that the package
+// leaves out fails as a missing one; a `null` where the type says `number` fails too.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import * as lib from "calibrank";
+import * as lab from "calibrank/lab";
+
+const root = new URL("../..", import.meta.url).pathname;
+const tsc = join(root, "node_modules/.bin/tsc");
+
+function compile(source) {
+  // Inside the checkout, so that "calibrank" resolves through its node_modules.
+  const dir = mkdtempSync(join(root, "tests/ts/.generated-"));
+  try {
+    writeFileSync(join(dir, "check.mts"), source);
+    execFileSync(tsc, ["--strict", "--noEmit", "--target", "es2022", "--module", "nodenext", "--moduleResolution", "nodenext", "--lib", "es2022,dom", join(dir, "check.mts")], {
+      cwd: root,
+      encoding: "utf8",
+      stdio: "pipe",
+    });
+    return "";
+  } catch (e) {
+    return (e.stdout || "") + (e.stderr || "") || String(e);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test("Pipeline.config matches EffectivePipelineConfig (every field present, unset options null)", () => {
+  const fitted = lab.fitPlatt([0.1, 0.4, 0.6, 0.9], [0, 0, 1, 1]);
+  const configs = [
+    {},
+    { rerank: { method: "heuristic", candidateLimit: 20, heuristic: { stopwords: ["the"] } } },
+    { rerank: { method: "cross_encoder" }, normalization: { method: "softmax", temperature: 2 } },
+    { recency: { mode: "fiscal_year", fiscalYear: { window: 3, latestYear: 2024 } }, calibration: fitted },
+    { calibration: lab.fitIsotonic([0.1, 0.4, 0.6, 0.9], [0, 0, 1, 1]), confidence: { k: 3 } },
+    { bands: { profiles: [{ name: "strict", highFloor: 0.9, degradedFloor: 0.7 }] }, weights: { semantic: 2 } },
+  ];
+  const seen = configs.map((c) => new lib.Pipeline(c).config);
+  // The nulls the type must allow are there.
+  assert.equal(seen[0].rerank.candidateLimit, null);
+  assert.equal(seen[0].rerank.heuristic.stopwords, null);
+  assert.equal(seen[0].confidence.k, null);
+  assert.equal(seen[0].confidence.model, null);
+  const literals = seen.map((c, i) => `export const c${i}: EffectivePipelineConfig = ${JSON.stringify(c)};`).join("\n");
+  const ok = compile(`import type { EffectivePipelineConfig } from "calibrank";\n${literals}\n`);
+  assert.equal(ok, "", "every returned configuration type-checks");
+  // The check can fail: a key the type does not know, a missing one, a null for a number.
+  const extra = { ...seen[0], extra: 1 };
+  const { topK, ...missing } = seen[0];
+  const nullK = { ...seen[0], k: null };
+  for (const [what, c] of [["an unknown key", extra], ["a missing key", missing], ["null for a number", nullK]]) {
+    const out = compile(`import type { EffectivePipelineConfig } from "calibrank";\nexport const c: EffectivePipelineConfig = ${JSON.stringify(c)};\n`);
+    assert.match(out, /error TS/, `${what} is refused`);
+  }
+  assert.equal(typeof topK, "number");
+});
