@@ -60,8 +60,8 @@ test("errors inside configurations and options name the full path of the value a
     // A misspelled sigmoid field is refused (it was ignored, leaving the default).
     [() => new core.Pipeline({ calibration: { method: "sigmoid", treshold: 0.02 } }), "UNKNOWN_FIELD", "config.calibration.treshold"],
     [() => core.defaultLimits("pipeline"), "UNKNOWN_METHOD", "fn"],
-    // Validation after decoding: the path without the argument's name.
-    [() => new core.Pipeline({ normalization: { method: "max", minRelevance: 5 } }), "INVALID_CONFIG", "normalization.minRelevance"],
+    // Normalized scores lie in [0, 1]: so must the floor.
+    [() => new core.Pipeline({ normalization: { method: "max", minRelevance: 5 } }), "INVALID_CONFIG", "config.normalization.minRelevance"],
     // calibrank: options of the functions.
     [() => core.rrf([["a"], ["b"]], { weights: [1, "x"] }), "INVALID_TYPE", "options.weights[1]"],
     [() => core.rrf([["a"]], { k: "x" }), "INVALID_TYPE", "options.k"],
