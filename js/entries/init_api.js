@@ -32,13 +32,36 @@ export function initApi(internals, name, file, local = null) {
   const badInput = (got) =>
     new ScoreError(`${name}/init: init() takes the URL (string or URL), Request, Response, bytes (ArrayBuffer or typed array) or WebAssembly.Module of ${file}; got ${got}`, "INVALID_TYPE", "input");
 
+  // What the engine says of bytes or a module that are not this entry's .wasm, as a
+  // ScoreError on `input` (the engine's error as its `cause`).
+  const notOurs = (what, e) => {
+    const error = new ScoreError(`${name}/init: ${what} ${e instanceof Error ? `cannot be ${file} (${e.name}: ${e.message})` : `is not ${file}: ${e}`}`, "INVALID_TYPE", "input");
+    if (e instanceof Error) error.cause = e;
+    return error;
+  };
+  const isWasmError = (e) => e instanceof WebAssembly.CompileError || e instanceof WebAssembly.LinkError;
+
   function compileSync(input) {
     if (isModule(input)) return input;
-    if (isBytes(input)) return new WebAssembly.Module(input);
+    if (isBytes(input)) {
+      try {
+        return new WebAssembly.Module(input);
+      } catch (e) {
+        throw isWasmError(e) ? notOurs("the bytes given", e) : e;
+      }
+    }
     throw badInput(input === null ? "null" : typeof input);
   }
 
   async function compile(input) {
+    try {
+      return await compileAny(input);
+    } catch (e) {
+      throw isWasmError(e) ? notOurs("what was given", e) : e;
+    }
+  }
+
+  async function compileAny(input) {
     input = await input;
     if (isModule(input)) return input;
     if (isBytes(input)) return WebAssembly.compile(input);
@@ -56,7 +79,13 @@ export function initApi(internals, name, file, local = null) {
     // Once only: an `init` still pending when `initSync` ran does not instantiate the
     // module again under the pipelines made in between.
     if (ready) return;
-    internals.init(module);
+    const why = internals.misfit(module);
+    if (why !== null) throw notOurs("the module given", why);
+    try {
+      internals.init(module);
+    } catch (e) {
+      throw isWasmError(e) ? notOurs("the module given", e) : e;
+    }
     ready = true;
   }
 
@@ -64,10 +93,13 @@ export function initApi(internals, name, file, local = null) {
   async function init(input) {
     if (ready) return;
     if (pending === null) {
-      pending = compile(input).then(start, (e) => {
-        pending = null;
-        throw e;
-      });
+      // A failure (in compiling or in instantiating) leaves init() to be called again.
+      pending = compile(input)
+        .then(start)
+        .catch((e) => {
+          pending = null;
+          throw e;
+        });
     }
     return pending;
   }

@@ -1,10 +1,20 @@
-// Fetching a .wasm in a browser, with an error that says what to do when it is missing.
+// Fetching a .wasm in a browser, with an error that says what to do when it is missing
+// (a ScoreError on `input`, as the init entries report every input that does not lead
+// to the module).
+import { ScoreError } from "./score_error.js";
+
+const unreadable = (message, cause) => {
+  const e = new ScoreError(message, "INVALID_TYPE", "input");
+  if (cause !== undefined) e.cause = cause;
+  return e;
+};
+
 export async function loadWasm(url) {
   let response;
   try {
     response = await fetch(url);
   } catch (e) {
-    throw new Error(`calibrank: could not fetch ${url} (${e && e.message}). If your bundler does not copy the .wasm files of packages, copy node_modules/calibrank/*.wasm next to your bundle (see the README's install section).`);
+    throw unreadable(`calibrank: could not fetch ${url} (${e && e.message}). If your bundler does not copy the .wasm files of packages, copy node_modules/calibrank/*.wasm next to your bundle (see the README's install section).`, e);
   }
   return compileResponse(response, url);
 }
@@ -12,7 +22,7 @@ export async function loadWasm(url) {
 /** Compiles a fetched .wasm (streaming when the server says application/wasm). */
 export async function compileResponse(response, url = response.url) {
   if (!response.ok) {
-    throw new Error(`calibrank: failed to fetch ${url}: ${response.status} ${response.statusText}. If your bundler does not copy the .wasm files of packages (esbuild, Rollup), copy node_modules/calibrank/*.wasm next to your bundle (see the README's install section).`);
+    throw unreadable(`calibrank: failed to fetch ${url}: ${response.status} ${response.statusText}. If your bundler does not copy the .wasm files of packages (esbuild, Rollup), copy node_modules/calibrank/*.wasm next to your bundle (see the README's install section).`);
   }
   const type = response.headers.get("content-type") || "";
   if (typeof WebAssembly.compileStreaming === "function" && type.startsWith("application/wasm")) {

@@ -10,8 +10,8 @@ type GlobalInstance<K extends string> = typeof globalThis extends { [P in K]: { 
 type CompiledModule = typeof globalThis extends { WebAssembly: { Module: { prototype: infer T } } } ? T & object : never;
 
 /**
- * Where the .wasm is: its URL (a string or `URL`; Node builds also read `file:` URLs), a
- * `Request` or `Response`, its bytes, or a compiled `WebAssembly.Module`.
+ * Where the .wasm is: its URL (a string or `URL`; Node builds also read `file:` URLs and
+ * file paths), a `Request` or `Response`, its bytes, or a compiled `WebAssembly.Module`.
  */
 export type InitInput =
   | string
@@ -25,10 +25,15 @@ export type InitInput =
 /**
  * Compiles and instantiates calibrank_core.wasm; resolves once every function can be
  * called (at once when already done). In Node, `init()` with no input reads the file
- * shipped next to the entry. A bad input rejects with ScoreError `INVALID_TYPE`.
+ * shipped next to the entry. A bad input, or one that does not lead to this module (a
+ * URL or file that cannot be read, bytes or a module that are not its .wasm), rejects
+ * with ScoreError `INVALID_TYPE` on `input`; `init` can then be called again.
  */
 declare function init(input?: InitInput | PromiseLike<InitInput>): Promise<void>;
-/** The same, synchronously: from the module's bytes or a compiled `WebAssembly.Module`. */
+/**
+ * The same, synchronously: from the module's bytes or a compiled `WebAssembly.Module`;
+ * throws ScoreError `INVALID_TYPE` on `input` as `init` rejects.
+ */
 export declare function initSync(module: ArrayBuffer | ArrayBufferView | CompiledModule): void;
 /** Whether `init` or `initSync` has completed. */
 export declare function isInitialized(): boolean;

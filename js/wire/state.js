@@ -24,6 +24,22 @@ export class ModuleState {
     this.wire = new Wire(module, this.imports);
   }
 
+  /**
+   * Why `module` cannot be this API module's .wasm, or null: its exports lack the
+   * boundary's, or its imports differ from the ones this side gives (the core imports
+   * nothing, the lab its progress callback). The `init` entries ask before instantiating
+   * what a caller handed them.
+   */
+  misfit(module) {
+    const exported = WebAssembly.Module.exports(module).map((e) => e.name);
+    if (!exported.includes("cr_call") || !exported.includes("memory")) return "it does not export cr_call and memory";
+    const want = Object.keys(this.imports).flatMap((m) => Object.keys(this.imports[m]).map((n) => `${m}.${n}`));
+    const got = WebAssembly.Module.imports(module).map((i) => `${i.module}.${i.name}`);
+    if (got.length !== want.length || got.some((g) => !want.includes(g)))
+      return `it imports ${got.join(", ") || "nothing"}, where ${want.join(", ") || "nothing"} is expected`;
+    return null;
+  }
+
   /** Registers `load` (returning a compiled module), run on the first call instead. */
   lazy(load) {
     this.loader = load;
@@ -72,6 +88,6 @@ export class ModuleState {
 
   /** The hook object an API module default-exports for its entries. */
   hooks() {
-    return { init: (module) => this.init(module), lazy: (load) => this.lazy(load) };
+    return { init: (module) => this.init(module), lazy: (load) => this.lazy(load), misfit: (module) => this.misfit(module) };
   }
 }

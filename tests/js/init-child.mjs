@@ -4,6 +4,8 @@
 //   node tests/js/init-child.mjs <esm|cjs> <kind> [http base URL of pkg/]
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { relative } from "node:path";
+import { fileURLToPath } from "node:url";
 import { input, config, scores, labels } from "../vite/fixture.js";
 
 const [format, kind, base] = process.argv.slice(2);
@@ -17,6 +19,8 @@ const kinds = {
   none: (m, api) => api.init(),
   fileUrl: (m, api) => api.init(fileUrl(m)),
   fileString: (m, api) => api.init(fileUrl(m).href),
+  filePath: (m, api) => api.init(fileURLToPath(fileUrl(m))),
+  relativePath: (m, api) => api.init(relative(process.cwd(), fileURLToPath(fileUrl(m)))),
   buffer: (m, api) => api.init(bytes(m)),
   arrayBuffer: (m, api) => api.init(new Uint8Array(bytes(m)).buffer),
   module: (m, api) => api.init(new WebAssembly.Module(bytes(m))),

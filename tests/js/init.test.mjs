@@ -45,7 +45,25 @@ const badInputs = [];
 for (const bad of [42, null, {}, true, [1, 2]]) {
   badInputs.push(await core.init(bad).then(() => "resolved", (e) => (e instanceof main.ScoreError ? `${e.code} ${e.field}` : String(e))));
 }
-const notWasm = await core.init(new Uint8Array([1, 2, 3, 4])).then(() => "resolved", (e) => e.constructor.name);
+// Inputs that do not lead to the module: a ScoreError on `input` that says why, the
+// engine's or the file system's error as its `cause`.
+const why = (e) => (e instanceof main.ScoreError ? { code: e.code, field: e.field, message: e.message, cause: e.cause?.code ?? e.cause?.name } : `not a ScoreError: ${e}`);
+const wasmBytes = (m) => readFileSync(new URL(`../../pkg/calibrank_${m}.wasm`, import.meta.url));
+const refused = {
+  notWasm: await core.init(new Uint8Array([1, 2, 3, 4])).then(() => "resolved", why),
+  labBytesToCore: await core.init(wasmBytes("lab")).then(() => "resolved", why),
+  coreModuleToLab: await lab.init(new WebAssembly.Module(wasmBytes("core"))).then(() => "resolved", why),
+  otherModule: await core.init(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])).then(() => "resolved", why),
+  missingFile: await core.init("/nonexistent/calibrank_core.wasm").then(() => "resolved", why),
+  syncNotWasm: (() => {
+    try {
+      core.initSync(new Uint8Array([1, 2, 3, 4]));
+      return "no error";
+    } catch (e) {
+      return why(e);
+    }
+  })(),
+};
 const syncBad = outcome(() => lab.initSync("calibrank_lab.wasm"));
 const stillNot = core.isInitialized();
 await Promise.all([core.init(), labInit()]);
@@ -62,7 +80,22 @@ test("before init(), every function throws a ScoreError that names init()", () =
 
 test("init() rejects what it does not take, with INVALID_TYPE on `input`, and stays usable", () => {
   assert.deepEqual(badInputs, Array(5).fill("INVALID_TYPE input"));
-  assert.equal(notWasm, "CompileError", "bytes that are not a module: WebAssembly's CompileError");
+  const expect = {
+    notWasm: [/calibrank\/init: what was given cannot be calibrank_core\.wasm \(CompileError: /, "CompileError"],
+    labBytesToCore: [/calibrank\/init: the module given is not calibrank_core\.wasm: it imports calibrank\.progress, where nothing is expected/, undefined],
+    coreModuleToLab: [/calibrank\/lab\/init: the module given is not calibrank_lab\.wasm: it imports nothing, where calibrank\.progress is expected/, undefined],
+    otherModule: [/the module given is not calibrank_core\.wasm: it does not export cr_call and memory/, undefined],
+    missingFile: [/cannot read \/nonexistent\/calibrank_core\.wasm \(ENOENT\)/, "ENOENT"],
+    syncNotWasm: [/calibrank\/init: the bytes given cannot be calibrank_core\.wasm \(CompileError: /, "CompileError"],
+  };
+  for (const [k, [message, cause]] of Object.entries(expect)) {
+    const got = refused[k];
+    assert.equal(typeof got, "object", `${k}: ${got}`);
+    assert.equal(got.code, "INVALID_TYPE", k);
+    assert.equal(got.field, "input", k);
+    assert.match(got.message, message, k);
+    assert.equal(got.cause, cause, k);
+  }
   assert.equal(syncBad.code, "INVALID_TYPE", "initSync takes bytes or a module, not a URL");
   assert.equal(stillNot, false);
   assert.deepEqual([core.isInitialized(), lab.isInitialized()], [true, true]);
@@ -93,8 +126,8 @@ test("every documented input, ESM and CommonJS, gives the main entry's numbers",
       platt: mainLab.fitPlatt(scores, labels),
     };
     const child = fileURLToPath(new URL("./init-child.mjs", import.meta.url));
-    const kinds = ["none", "fileUrl", "fileString", "buffer", "arrayBuffer", "module", "promise", "response", "untypedResponse", "httpUrl", "httpFetch", "request", "syncBytes", "syncModule"];
-    for (const [format, list] of [["esm", kinds], ["cjs", ["none", "fileUrl", "buffer", "response", "httpUrl", "syncModule"]]]) {
+    const kinds = ["none", "fileUrl", "fileString", "filePath", "relativePath", "buffer", "arrayBuffer", "module", "promise", "response", "untypedResponse", "httpUrl", "httpFetch", "request", "syncBytes", "syncModule"];
+    for (const [format, list] of [["esm", kinds], ["cjs", ["none", "fileUrl", "filePath", "relativePath", "buffer", "response", "httpUrl", "syncModule"]]]) {
       for (const kind of list) {
         const got = await new Promise((resolve, reject) =>
           execFile(process.execPath, [child, format, kind, url], (err, stdout, stderr) => (err ? reject(new Error(`${format} ${kind}: ${stderr}`)) : resolve(stdout))),
