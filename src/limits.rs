@@ -37,10 +37,11 @@ pub struct Limits {
     /// Maximum number of entries given as typed arrays of indices in one call (`docs`),
     /// and of documents (`nDocs`) (default 4,000,000).
     pub max_columnar_entries: u32,
-    /// Maximum length of one id in bytes (default 1024).
+    /// Maximum length of one id in bytes: a list's ids, an item's key, a list's name
+    /// (default 1024).
     pub max_id_bytes: u32,
-    /// Maximum length of one text field (name, type, summary, content, query) in bytes
-    /// (default 1,000,000).
+    /// Maximum length of one text field (name, type, summary, content, query, the
+    /// strings of a pipeline input's `context`) in bytes (default 1,000,000).
     pub max_text_bytes: u32,
     /// Maximum bytes of all the strings of one call together: ids, keys, texts, TREC
     /// text (default 32,000,000).

@@ -365,6 +365,42 @@ fn input_validation_codes() {
         (e.code, e.field.as_str()),
         (ErrorCode::InputTooLarge, "lists[0]")
     );
+    // A list's name and an item's key are ids; the context's strings are texts.
+    let short = Pipeline::new(PipelineConfig {
+        limits: calibrank::limits::Limits {
+            max_id_bytes: 8,
+            max_text_bytes: 1000,
+            ..Default::default()
+        },
+        ..Default::default()
+    })
+    .unwrap();
+    assert!(short.run(&seed_000_input()).is_ok());
+    let too_large = |input: &PipelineInput| {
+        let e = short.run(input).unwrap_err();
+        (e.code, e.field)
+    };
+    let mut input = seed_000_input();
+    input.lists[1].name = "keyword-retriever".into();
+    assert_eq!(
+        too_large(&input),
+        (ErrorCode::InputTooLarge, "lists[1].name".to_string())
+    );
+    let mut input = seed_000_input();
+    input.items.insert("an-item-key".into(), Default::default());
+    assert_eq!(
+        too_large(&input),
+        (ErrorCode::InputTooLarge, "items".to_string())
+    );
+    let mut input = seed_000_input();
+    input.context = Some(BandContext {
+        language: Some("x".repeat(1001)),
+        ..Default::default()
+    });
+    assert_eq!(
+        too_large(&input),
+        (ErrorCode::InputTooLarge, "context.language".to_string())
+    );
     let heur = PipelineConfig {
         rerank: RerankConfig {
             method: RerankMethod::Heuristic,

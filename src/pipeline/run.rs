@@ -92,7 +92,20 @@ impl Pipeline {
         limits.check_entries(list_entries.saturating_add(input.items.len()), "items")?;
         limits.check_text(input.query, || "query".into())?;
         limits.check_total_text(input_text_bytes(input), "input")?;
+        if let Some(c) = input.context {
+            for (name, text) in [
+                ("taskClass", &c.task_class),
+                ("language", &c.language),
+                ("buildSystem", &c.build_system),
+            ] {
+                if let Some(t) = text {
+                    limits.check_text(t, || format!("context.{name}"))?;
+                }
+            }
+        }
         for (i, list) in input.lists.iter().enumerate() {
+            // A list's name is an identifier (the key of its weight, named in explanations).
+            limits.check_id(list.name, || format!("lists[{i}].name"))?;
             if input.lists.iter().take(i).any(|l| l.name == list.name) {
                 return Err(ScoreError::new(
                     ErrorCode::DuplicateId,
@@ -119,6 +132,8 @@ impl Pipeline {
         }
         let mut any_mtime = false;
         for (id, meta) in &input.items {
+            // An item's key is an id; named by the object alone (the key may be long).
+            limits.check_id(id, || "items".into())?;
             let field = |f: &str| format!("items.{id}.{f}");
             let meta = *meta;
             for (name, text) in [

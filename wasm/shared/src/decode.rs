@@ -91,11 +91,15 @@ fn num0(v: &Json) -> R<f64> {
     num(v).map(|x| x + 0.0)
 }
 
-/// A whole number within `lo..=hi`.
+/// A whole number within `lo..=hi` (a `u32`'s range or an `i32`'s).
 fn int(v: &Json, lo: f64, hi: f64) -> R<f64> {
     match v {
         Json::Num(x) if x.fract() == 0.0 && *x >= lo && *x <= hi => Ok(*x),
-        _ => Err(bad("a whole number in range")),
+        _ => Err(bad(if lo == 0.0 {
+            "a whole number from 0 to 4294967295"
+        } else {
+            "a whole number from -2147483648 to 2147483647"
+        })),
     }
 }
 

@@ -161,7 +161,26 @@ pub fn from_text<T: DeserializeOwned>(text: &str, what: &str) -> Result<T> {
 /// Wrapping every visitor as `serde_path_to_error` does would cost the lab module about
 /// 10 KB gzipped.
 pub fn decode<T: DeserializeOwned>(tree: &Json, what: &str) -> Result<T> {
-    T::deserialize(tree).map_err(|e| from_serde_at(e.message(), what, e.at()))
+    T::deserialize(tree).map_err(|e| from_serde_at(&in_words(e.message()), what, e.at()))
+}
+
+/// A serde message with the Rust type it expected said in words for a JavaScript caller
+/// (`invalid value: integer `-1`, expected u64` -> `..., expected a whole number >= 0`);
+/// other messages as they are.
+fn in_words(message: &str) -> std::borrow::Cow<'_, str> {
+    let Some((head, ty)) = message.rsplit_once(", expected ") else {
+        return message.into();
+    };
+    let words = match ty {
+        "u8" => "a whole number from 0 to 255",
+        "u16" => "a whole number from 0 to 65535",
+        "u32" => "a whole number from 0 to 4294967295",
+        "u64" | "usize" => "a whole number >= 0",
+        "i32" | "i64" | "isize" => "a whole number",
+        "f32" | "f64" => "a number",
+        _ => return message.into(),
+    };
+    format!("{head}, expected {words}").into()
 }
 
 struct Parser<'a> {
@@ -698,6 +717,36 @@ impl<'de> VariantAccess<'de> for Enum<'de> {
 mod tests {
     use super::*;
     use serde::Deserialize;
+
+    #[test]
+    fn rust_types_in_messages_said_in_words() {
+        #[derive(Deserialize, Debug)]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct Opts {
+            seed: Option<u64>,
+            folds: Option<usize>,
+            n: Option<u32>,
+        }
+        let m = |text: &str| from_text::<Opts>(text, "options").unwrap_err();
+        let e = m(r#"{"seed": -1}"#);
+        assert_eq!(e.field, "options.seed");
+        assert_eq!(
+            e.message,
+            "invalid value: integer `-1`, expected a whole number >= 0"
+        );
+        assert!(m(r#"{"folds": "x"}"#)
+            .message
+            .ends_with("expected a whole number >= 0"));
+        assert!(m(r#"{"n": -3}"#)
+            .message
+            .ends_with("expected a whole number from 0 to 4294967295"));
+        // Messages without a Rust type stay as they are.
+        assert_eq!(
+            m(r#"{"x": 1}"#).message,
+            "unknown field `x`, expected one of `seed`, `folds`, `n`"
+        );
+    }
 
     #[derive(Deserialize, Debug, PartialEq)]
     #[serde(deny_unknown_fields, rename_all = "camelCase")]
