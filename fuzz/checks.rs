@@ -1755,6 +1755,7 @@ pub fn fit(data: &[u8]) {
         ErrorCode::NonFiniteScore,
         ErrorCode::InvalidLabels,
         ErrorCode::InvalidConfig,
+        ErrorCode::OutOfRange,
     ];
 
     match fit_platt(&scores, &labels) {
@@ -2062,7 +2063,11 @@ pub fn stages(data: &[u8]) {
             }
             Err(e) => check_error(
                 &e,
-                &[ErrorCode::InvalidBands, ErrorCode::NonFiniteScore],
+                &[
+                    ErrorCode::InvalidBands,
+                    ErrorCode::NonFiniteScore,
+                    ErrorCode::OutOfRange,
+                ],
                 "classify",
             ),
         }
@@ -2112,6 +2117,7 @@ pub fn stages(data: &[u8]) {
                 ErrorCode::NegativeValue,
                 ErrorCode::DuplicateId,
                 ErrorCode::InvalidConfig,
+                ErrorCode::EmptyQuery,
             ],
             "rerank_heuristic",
         ),

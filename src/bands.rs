@@ -130,6 +130,17 @@ impl BandFloors {
     pub fn classify(&self, score: f64, item: Option<String>) -> Result<RetrievalOutcome> {
         self.validate()?;
         crate::error::finite(score, || "score".into())?;
+        // The floors are confidences: a raw score above 1 would read as a sure hit.
+        if !(0.0..=1.0).contains(&score) {
+            return Err(ScoreError::new(
+                ErrorCode::OutOfRange,
+                "score",
+                format!(
+                    "bands classify calibrated scores within [0, 1], got {}",
+                    crate::error::num(score)
+                ),
+            ));
+        }
         Ok(match self.band(score) {
             Band::Hit => RetrievalOutcome::Hit { item, score },
             Band::Degraded => RetrievalOutcome::Degraded { item, score },
@@ -320,6 +331,17 @@ mod tests {
                 .unwrap_err()
                 .code,
             ErrorCode::NonFiniteScore
+        );
+        for v in [1.5, -0.1, 1.0 + f64::EPSILON] {
+            let e = BandFloors::default().classify(v, None).unwrap_err();
+            assert_eq!((e.code, e.field.as_str()), (ErrorCode::OutOfRange, "score"));
+        }
+        assert_eq!(
+            BandFloors::default().classify(1.0, None).unwrap(),
+            RetrievalOutcome::Hit {
+                item: None,
+                score: 1.0
+            }
         );
     }
 

@@ -153,6 +153,11 @@ fn fuzz_findings_stay_fixed() {
     };
     let e = rerank_heuristic("x", &[cand("a", 1.0)], &big).unwrap_err();
     assert_eq!(e.code, ErrorCode::NonFiniteScore);
+    // No query, as in the pipeline: EMPTY_QUERY, not every factor 1.
+    for q in ["", " \t\n"] {
+        let e = rerank_heuristic(q, &[cand("a", 1.0)], &HeuristicConfig::default()).unwrap_err();
+        assert_eq!((e.code, e.field.as_str()), (ErrorCode::EmptyQuery, "query"));
+    }
     let out = rerank_heuristic(
         "q",
         &[cand("b", 0.0), cand("a", -0.0)],

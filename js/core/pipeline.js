@@ -1,12 +1,13 @@
 // The scoring pipeline (`Pipeline`): its handle in the module, `run` (the input encoded
 // by pipeline-input.js) and `runColumnar`, and the objects built from the module's output.
 import { Input, plainTyped, precheck, toJson, numbers, scoreError, typeError, typedArrayKind, notArray, timeOf } from "../wire.js";
-import { OP, state, w, limitsOf, scratch, isObject, noInheritedKeys, ownFields, BAND, confidenceAt, outcomeAt } from "./shared.js";
+import { OP, state, w, limitsOf, scratch, isObject, noInheritedKeys, ownFields, checkKeys, BAND, confidenceAt, outcomeAt } from "./shared.js";
 import { callHolding } from "./held-texts.js";
 import { encodeInput } from "./pipeline-input.js";
 import { factorsAt } from "./rerank.js";
 
 const COLUMNAR_FIELDS = ["docs", "offsets", "nDocs", "weights", "modifiedAt", "now"];
+const COLUMNAR_KEYS = new Set(COLUMNAR_FIELDS);
 const registry = typeof FinalizationRegistry === "function" ? new FinalizationRegistry((h) => freeHandle(h)) : null;
 
 function freeHandle(h) {
@@ -148,6 +149,8 @@ export class Pipeline {
   runColumnar(input) {
     this.handle();
     if (!isObject(input)) throw typeError("input", "an object with `docs`, `offsets` and `nDocs`");
+    // A misspelled key (`doc`) is named as such, as `run` names it, not left to look like a missing `docs`.
+    checkKeys(input, COLUMNAR_KEYS, "input");
     const { docs: docsIn, offsets: offsetsIn, nDocs, weights, modifiedAt, now } = noInheritedKeys(COLUMNAR_FIELDS) ? input : ownFields(input, COLUMNAR_FIELDS);
     const lim = this.#limits;
     if (typedArrayKind(docsIn) !== "Uint32Array") throw typeError("docs", "a Uint32Array");

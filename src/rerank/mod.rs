@@ -373,6 +373,14 @@ pub fn rerank_candidates(
     cfg: &HeuristicConfig,
 ) -> Result<Vec<RerankedAt>> {
     cfg.validate().map_err(|e| e.within("options"))?;
+    // As the pipeline's heuristic reranker: without a query every factor would be 1.
+    if query.trim().is_empty() {
+        return Err(ScoreError::new(
+            ErrorCode::EmptyQuery,
+            "query",
+            "the heuristic reranker needs a non-empty query",
+        ));
+    }
     let mut seen = crate::fuse::FxHashMap::default();
     for (i, c) in candidates.iter().enumerate() {
         finite(c.score, || format!("candidates[{i}].score"))?;

@@ -906,6 +906,13 @@ export function tests(lib, golden) {
     throwsScoreError(lib, () => lib.classifyBand(NaN), "NON_FINITE_SCORE", "score");
     throwsScoreError(lib, () => lib.classifyBand(0.5, { highFloor: 2 }), "INVALID_BANDS", "options.highFloor");
     throwsScoreError(lib, () => lib.queryConfidence([1.5]), "OUT_OF_RANGE", "scores[0]");
+    // Bands classify confidences: a raw score above 1 is refused, not called a hit.
+    throwsScoreError(lib, () => lib.classifyBand(1.5), "OUT_OF_RANGE", "score");
+    throwsScoreError(lib, () => lib.classifyBand(-0.1), "OUT_OF_RANGE", "score");
+    eq(lib.classifyBand(1), { kind: "hit", score: 1 });
+    // The reranker needs a query, as the pipeline's does.
+    throwsScoreError(lib, () => lib.rerank(" ", [{ id: "a", score: 1, name: "n" }]), "EMPTY_QUERY", "query");
+    throwsScoreError(lib, () => new lib.Pipeline().runColumnar({ doc: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1 }), "UNKNOWN_FIELD", "input.doc");
     throwsScoreError(lib, () => lib.rerank("q", [{ id: "a", score: 1, name: "n" }, { id: "a", score: 1, name: "m" }]), "DUPLICATE_ID", "candidates[1].id");
     throwsScoreError(lib, () => lib.fuseMultiQuery([[{ id: "a", score: 0.9 }]], { multiQueryBoost: 3 }), "INVALID_CONFIG", "options.multiQueryBoost");
     throwsScoreError(lib, () => lib.rrfColumnar(new Uint32Array([0, 7]), new Uint32Array([0, 2]), 3), "INDEX_OUT_OF_RANGE", "docs[1]");
@@ -1416,7 +1423,7 @@ export function tests(lib, golden) {
     throwsScoreError(lib, () => lib.proposeBands([0.1, 0.9, 0.2, 0.8], [0, 1, 0, 1], { targetPrecision: 2 }), "INVALID_CONFIG", "options.targetPrecision");
     throwsScoreError(lib, () => lib.proposeBands([0.1, 0.9, 0.2, 0.8], [0, 1, 0, 1], { folds: 1 }), "INVALID_CONFIG", "options.folds");
     throwsScoreError(lib, () => lib.calibrationError([0.1, 0.9], [0, 1], { bins: 0 }), "INVALID_CONFIG", "options.bins");
-    throwsScoreError(lib, () => lib.calibrationError([0.1, 1.9], [0, 1]), "INVALID_CONFIG", "probabilities[1]");
+    throwsScoreError(lib, () => lib.calibrationError([0.1, 1.9], [0, 1]), "OUT_OF_RANGE", "probabilities[1]");
     throwsScoreError(lib, () => new lib.Pipeline({ weights: { semantic: -1 } }), "INVALID_WEIGHT", "config.weights.semantic");
     throwsScoreError(lib, () => new lib.Pipeline({ recency: { mode: "step", steps: [{ maxAgeDays: -1, multiplier: 1 }] } }), "INVALID_CONFIG", "config.recency.steps[0].maxAgeDays");
     // Columnar paths: their own budget.

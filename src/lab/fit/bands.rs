@@ -125,8 +125,8 @@ pub struct BandProposal {
 /// `labels` (1 = relevant), with k-fold cross-validated precision and recall.
 ///
 /// Errors: `LENGTH_MISMATCH` (field `labels`), `EMPTY_INPUT`, `NON_FINITE_SCORE`
-/// (`scores[i]`), `INVALID_CONFIG` (`scores[i]` outside `[0, 1]`, `targetPrecision`
-/// outside `(0, 1]`, `folds` outside `2..=N`), `INVALID_LABELS` (`labels[i]` not 0/1, or
+/// (`scores[i]`), `OUT_OF_RANGE` (`scores[i]` outside `[0, 1]`), `INVALID_CONFIG`
+/// (`targetPrecision` outside `(0, 1]`, `folds` outside `2..=N`), `INVALID_LABELS` (`labels[i]` not 0/1, or
 /// `labels` when only one class is present).
 pub fn propose_bands(
     scores: &[f64],
@@ -701,7 +701,7 @@ mod tests {
         let e = propose_bands(&[0.5, 1.2], &[1.0, 0.0], &d).unwrap_err();
         assert_eq!(
             (e.code, e.field.as_str()),
-            (ErrorCode::InvalidConfig, "scores[1]")
+            (ErrorCode::OutOfRange, "scores[1]")
         );
         let e = propose_bands(&[0.5, 0.2], &[0.0, 0.0], &d).unwrap_err();
         assert_eq!(

@@ -157,14 +157,15 @@ pub(crate) fn require_both_classes(counts: ClassCounts) -> Result<()> {
     }
 }
 
-/// Requires every value to lie in `[0, 1]` (`INVALID_CONFIG`, field `{field}[i]`).
+/// Requires every value to lie in `[0, 1]` (`OUT_OF_RANGE`, field `{field}[i]`), as
+/// `queryConfidence` requires of its scores.
 pub(crate) fn check_unit_interval(values: &[f64], field: &str) -> Result<()> {
     match values.iter().position(|v| !(0.0..=1.0).contains(v)) {
         None => Ok(()),
         Some(i) => {
             let v = values.get(i).copied().unwrap_or(f64::NAN);
             Err(ScoreError::new(
-                ErrorCode::InvalidConfig,
+                ErrorCode::OutOfRange,
                 format!("{field}[{i}]"),
                 format!("must be within [0, 1], got {v}"),
             ))
@@ -223,10 +224,7 @@ mod tests {
     fn unit_interval_names_first_bad_index() {
         assert!(check_unit_interval(&[0.0, 0.5, 1.0], "p").is_ok());
         let e = check_unit_interval(&[0.0, 1.5, -1.0], "p").unwrap_err();
-        assert_eq!(
-            (e.code, e.field.as_str()),
-            (ErrorCode::InvalidConfig, "p[1]")
-        );
+        assert_eq!((e.code, e.field.as_str()), (ErrorCode::OutOfRange, "p[1]"));
     }
 
     #[test]

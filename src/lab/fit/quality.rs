@@ -95,8 +95,8 @@ pub struct CalibrationReport {
 /// against 0/1 `labels` (1 = relevant).
 ///
 /// Errors: `LENGTH_MISMATCH` (field `labels`), `EMPTY_INPUT`, `NON_FINITE_SCORE`
-/// (`probabilities[i]`), `INVALID_CONFIG` (`probabilities[i]` outside `[0, 1]`, or
-/// `bins` outside `1..=10000`), `INVALID_LABELS` (`labels[i]` not 0/1). One class alone
+/// (`probabilities[i]`), `OUT_OF_RANGE` (`probabilities[i]` outside `[0, 1]`),
+/// `INVALID_CONFIG` (`bins` outside `1..=10000`), `INVALID_LABELS` (`labels[i]` not 0/1). One class alone
 /// is allowed.
 pub fn calibration_error(
     probabilities: &[f64],
@@ -332,7 +332,7 @@ mod tests {
         let e = calibration_error(&[0.5, 1.5], &[1.0, 0.0], &d).unwrap_err();
         assert_eq!(
             (e.code, e.field.as_str()),
-            (ErrorCode::InvalidConfig, "probabilities[1]")
+            (ErrorCode::OutOfRange, "probabilities[1]")
         );
         let e = calibration_error(&[0.5], &[2.0], &d).unwrap_err();
         assert_eq!(
