@@ -913,6 +913,10 @@ export function tests(lib, golden) {
     // The reranker needs a query, as the pipeline's does.
     throwsScoreError(lib, () => lib.rerank(" ", [{ id: "a", score: 1, name: "n" }]), "EMPTY_QUERY", "query");
     throwsScoreError(lib, () => new lib.Pipeline().runColumnar({ doc: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1 }), "UNKNOWN_FIELD", "input.doc");
+    for (const nDocs of [2.5, -1, 2 ** 32]) {
+      throwsScoreError(lib, () => new lib.Pipeline().runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs }), "INVALID_TYPE", "nDocs");
+      throwsScoreError(lib, () => lib.rrfColumnar(new Uint32Array([0]), new Uint32Array([0, 1]), nDocs), "INVALID_TYPE", "nDocs");
+    }
     throwsScoreError(lib, () => lib.rerank("q", [{ id: "a", score: 1, name: "n" }, { id: "a", score: 1, name: "m" }]), "DUPLICATE_ID", "candidates[1].id");
     throwsScoreError(lib, () => lib.fuseMultiQuery([[{ id: "a", score: 0.9 }]], { multiQueryBoost: 3 }), "INVALID_CONFIG", "options.multiQueryBoost");
     throwsScoreError(lib, () => lib.rrfColumnar(new Uint32Array([0, 7]), new Uint32Array([0, 2]), 3), "INDEX_OUT_OF_RANGE", "docs[1]");

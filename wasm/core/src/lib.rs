@@ -134,11 +134,12 @@ pub(crate) fn n_docs(x: f64) -> Result<usize> {
     if x >= 0.0 && x <= f64::from(u32::MAX) && x.fract() == 0.0 {
         Ok(x as usize)
     } else {
+        // As every integer field: not a whole number in the type's range is INVALID_TYPE.
         Err(ScoreError::new(
-            ErrorCode::InvalidConfig,
+            ErrorCode::InvalidType,
             "nDocs",
             format!(
-                "expected a whole number >= 0, got {}",
+                "expected a whole number from 0 to 4294967295, got {}",
                 calibrank::error::num(x)
             ),
         ))
