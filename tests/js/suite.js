@@ -1377,6 +1377,13 @@ export function tests(lib, golden) {
     // rrf: entries over all lists, string bytes, and the other options still apply.
     const lists = [["a", "b"], ["c"]];
     tooLarge(() => lib.rrf(lists, lim({ maxTotalEntries: 2 })), "lists", "maxTotalEntries");
+    // evaluate: the number of metrics follows the call's maxLists (it followed the default, 64).
+    if (lib.evaluate) {
+      const metrics = Array.from({ length: 70 }, (_, i) => `ndcg@${i + 1}`);
+      eq(Object.keys(lib.evaluate({ q: { a: 1 } }, { q: { a: 0.5 } }, metrics, lim({ maxLists: 100 }))).length, 70, "70 metrics under maxLists 100");
+      tooLarge(() => lib.evaluate({ q: { a: 1 } }, { q: { a: 0.5 } }, metrics.slice(0, 3), lim({ maxLists: 2 })), "metrics", "maxLists");
+      tooLarge(() => lib.evaluatePerQuery({ q: { a: 1 } }, { q: { a: 0.5 } }, metrics.slice(0, 3), lim({ maxLists: 2 })), "metrics", "maxLists");
+    }
     eq(lib.rrf(lists, lim({ maxTotalEntries: 3 })), lib.rrf(lists));
     eq(lib.rrf(lists, lim({ maxTotalEntries: 3 }, { k: 1 }))[0], ["a", 0.5]);
     tooLarge(() => lib.rrf([["abc", "def"]], lim({ maxTotalTextBytes: 5 })), "lists[0][1]", "maxTotalTextBytes");
@@ -1467,6 +1474,10 @@ export function tests(lib, golden) {
     const text = "q1 Q0 d1 1 2.5 t\nq1 Q0 d2 2 1.5 t\n\n";
     tooLarge(() => lib.parseTrecRun(text, lim({ maxTotalEntries: 1 })), "text", "maxTotalEntries");
     eq(lib.parseTrecRun(text, lim({ maxTotalEntries: 2 })), { q1: { d1: 2.5, d2: 1.5 } });
+    // Lines ended by a lone CR (old Mac files) are lines, for the limits too; a BOM is dropped.
+    const cr = "\uFEFF" + text.trim().split("\n").join("\r") + "\r";
+    tooLarge(() => lib.parseTrecRun(cr, lim({ maxTotalEntries: 1 })), "text", "maxTotalEntries");
+    eq(lib.parseTrecRun(cr, lim({ maxTotalEntries: 2 })), { q1: { d1: 2.5, d2: 1.5 } });
     tooLarge(() => lib.parseTrecRun(text, lim({ maxTotalTextBytes: 10 })), "text", "maxTotalTextBytes");
     tooLarge(() => lib.parseQrels("q1 0 d1 1\nq1 0 d2 0\n", lim({ maxTotalEntries: 1 })), "text", "maxTotalEntries");
     const a = { q: { x: 3, y: 2, z: 1 } };

@@ -46,7 +46,7 @@ mod ranking;
 pub use metric::{Metric, MetricKind};
 pub use parse::{
     parse_qrels, parse_trec_run, parse_trec_run_ordered, qrels_from_json, run_from_json,
-    run_from_json_ordered, run_to_trec, OrderedRun,
+    run_from_json_ordered, run_to_trec, text_lines, OrderedRun, TextLines,
 };
 pub(crate) use ranking::ranx_argsort;
 

@@ -160,7 +160,9 @@ fn parse(
     let limits = limits_only(r, function)?;
     let text = r.text()?;
     limits.check_total_text(text.len(), "text")?;
-    let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
+    let lines = eval::text_lines(text)
+        .filter(|l| !l.trim().is_empty())
+        .count();
     limits.check_entries(lines, "text")?;
     f(text, w)
 }
@@ -243,7 +245,7 @@ fn evaluate(r: &mut Reader<'_>, w: &mut Writer, per_query: bool) -> Result<()> {
     let q_arg = handles::arg(r)?;
     let r_arg = handles::arg(r)?;
     let metrics: Vec<String> = json::from_text(r.text()?, "metrics")?;
-    Limits::default().check_lists(metrics.len(), "metrics")?;
+    limits.check_lists(metrics.len(), "metrics")?;
     let names: Vec<&str> = metrics.iter().map(String::as_str).collect();
     let owned_q = decode_qrels(q_arg, &mut budget)?;
     let owned_r = match r_arg {
@@ -376,7 +378,9 @@ fn new_handle(r: &mut Reader<'_>, w: &mut Writer, kind: Kind) -> Result<()> {
         Kind::RunTrec | Kind::QrelsTrec => {
             let text = r.text()?;
             limits.check_total_text(text.len(), "text")?;
-            let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
+            let lines = eval::text_lines(text)
+                .filter(|l| !l.trim().is_empty())
+                .count();
             limits.check_entries(lines, "text")?;
             if kind == Kind::RunTrec {
                 let mut run = eval::parse_trec_run_ordered(text)?;
