@@ -24,6 +24,8 @@ import { createModeViews } from "./modes.js";
 import { resetFigures } from "./figures.js";
 
 let lib = null;
+let core = null; // calibrank: every mode
+let labLoading = null; // calibrank/lab, loaded for the pipeline mode only (loadLab)
 let sample = null;
 let defaults = null; // the package's effective default config
 let state = null;
@@ -69,10 +71,11 @@ main();
 
 async function main() {
   try {
-    // The scoring core (calibrank) and the lab (calibrank/lab: evaluation, fitting, TREC
-    // runs), each with its own .wasm, fetched in parallel; one object for compute.js.
-    const [core, lab] = await Promise.all([import("./pkg/browser.js"), import("./pkg/lab.browser.js")]);
-    lib = { ...lab, ...core };
+    // The scoring core (calibrank) now; the lab (calibrank/lab: evaluation, fitting, TREC
+    // runs, the calibration curve), with its own .wasm, when a pipeline state is loaded:
+    // the multi-query and bands modes never fetch it.
+    core = await import("./pkg/browser.js");
+    lib = { ...core };
   } catch (e) {
     return fatal(`The calibrank WebAssembly modules could not be loaded (${e.message}). Build it with make demo.`);
   }
@@ -92,9 +95,12 @@ async function main() {
   } catch (e) {
     notice(`The link's state could not be read (${e.message}); showing the default preset.`);
   }
+  const first = initial || buildPreset(DEFAULT_PRESET, sample);
+  // The lab before the first pipeline page is built (loadState would wait for it too).
+  if (first.mode === "pipeline") await loadLab().catch(() => {});
   $("#boot").remove();
   $("#app").hidden = false;
-  loadState(initial || buildPreset(DEFAULT_PRESET, sample));
+  loadState(first);
   window.addEventListener("hashchange", onHashChange);
   window.addEventListener("resize", debounce(() => renderOutputs(), 150));
   document.documentElement.dataset.ready = "true";
@@ -116,7 +122,7 @@ function normalizeState(s) {
     ...s,
     input: { ...b.input, ...(s.input || {}) },
     multi: { ...b.multi, ...(s.multi || {}) },
-    bands: { ...b.bands, ...(s.bands || {}) },
+    bands: { ...b.bands, ...(s.bands || {}), ...(Array.isArray(s.bands?.scores) ? {} : { scores: b.bands.scores }) },
     view: { ...b.view, ...(s.view || {}) },
     config: s.config && typeof s.config === "object" ? s.config : {},
   };
@@ -181,8 +187,35 @@ function setupHeader() {
   });
 }
 
-/** Replaces the whole state and rebuilds the page. */
+/** calibrank/lab, added to `lib` (the core's exports win for the names both have). */
+function loadLab() {
+  labLoading ??= import("./pkg/lab.browser.js").then((lab) => {
+    lib = { ...lab, ...core };
+  });
+  return labLoading;
+}
+
+/** Whether the lab is in `lib`. */
+const labReady = () => typeof lib.applyCalibration === "function";
+
+let pendingState = null;
+
+/** Replaces the whole state and rebuilds the page (once the modules its mode needs are in). */
 function loadState(s) {
+  if (s.mode === "pipeline" && !labReady()) {
+    pendingState = s;
+    loadLab().then(
+      () => {
+        if (pendingState === s) loadState(s);
+      },
+      (e) => {
+        labLoading = null;
+        showProblem({ title: "calibrank/lab could not be loaded", message: `${e.message}; the pipeline mode needs it (the calibration curve, evaluation and fitting). Reload to try again.` });
+      },
+    );
+    return;
+  }
+  pendingState = null;
   state = s;
   evaluation = null;
   $("#preset").value = presetList(sample).some((p) => p.id === s.preset) ? s.preset : "custom";
@@ -244,9 +277,11 @@ function buildOutputs() {
 }
 
 function recompute() {
-  // A sigmoid parameter set by hand on the default calibration needs its tag.
-  if (state.config.calibration && !state.config.calibration.method) state.config.calibration.method = "sigmoid";
   try {
+    // A sigmoid parameter set by hand on the default calibration needs its tag (another
+    // value, `"x"` from the JSON box or a link, is the package's to refuse).
+    const cal = state.config.calibration;
+    if (cal && typeof cal === "object" && !Array.isArray(cal) && !cal.method) cal.method = "sigmoid";
     if (state.mode === "pipeline") {
       result = compute.pipeline(lib, state);
       result.curveDomain = curveDomain(result);

@@ -5,7 +5,7 @@ import { h, fill, fmt, fmtp, full, nextId, setPath } from "./dom.js";
 import { buildPreset } from "./presets.js";
 import * as charts from "./charts.js";
 import { buildOptimizer } from "./optimize.js";
-import { describeError, showProblem, notice } from "./notices.js";
+import { describeError, showProblem, clearProblemFrom, notice } from "./notices.js";
 import { width, chartCache } from "./figures.js";
 
 /**
@@ -131,8 +131,9 @@ export function createEvaluationPanel(ctx) {
           `Held out over ${p.folds.length} folds: hit precision ${m(p.heldOut.hit.precision)}, recall ${m(p.heldOut.hit.recall)}; degraded precision ${m(p.heldOut.degraded.precision)}.`),
         p.warnings.length ? h("ul", { class: "warnings" }, p.warnings.map((w) => h("li", { text: w }))) : null,
         h("div", { class: "button-row" }, apply));
+      clearProblemFrom("proposal");
     } catch (e) {
-      showProblem(describeError(e, ctx.lib));
+      showProblem({ ...describeError(e, ctx.lib), source: "proposal" });
     }
   }
 

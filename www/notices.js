@@ -28,6 +28,9 @@ export function showProblem(p) {
   fill(box, ...parts);
   box.hidden = false;
   box.dataset.kind = p.code ? "score-error" : p.title === "Invalid JSON" ? "json" : "other";
+  // Who raised it, for clearProblemFrom (an action's own error goes once the action works).
+  if (p.source) box.dataset.source = p.source;
+  else delete box.dataset.source;
   $("#outputs")?.classList.add("stale");
   $$("[aria-invalid=true]").forEach((el) => el.removeAttribute("aria-invalid"));
   if (p.field) {
@@ -40,11 +43,17 @@ export function showProblem(p) {
   }
 }
 
+/** Clears the problem if `source` raised it (an action that now succeeded). */
+export function clearProblemFrom(source) {
+  if ($("#problem")?.dataset.source === source) clearProblem();
+}
+
 export function clearProblem() {
   const box = $("#problem");
   box.hidden = true;
   fill(box);
   delete box.dataset.kind;
+  delete box.dataset.source;
   $("#outputs")?.classList.remove("stale");
   $$("[aria-invalid=true]").forEach((el) => el.removeAttribute("aria-invalid"));
 }

@@ -12,8 +12,8 @@ import { launch } from "./chromium.mjs";
 import { buildPreset, cisiInput, OOD_SHOWCASE } from "../../www/presets.js";
 import { buildSample, serialize, CISI_DIR, ABSTAIN_DIR } from "../../scripts/make-cisi-sample.mjs";
 
-// The page uses both entries (the core, and the lab for evaluation and fitting); so does
-// the reference computed here.
+// The page uses both entries (the core, and for the pipeline mode the lab: the calibration
+// curve, evaluation and fitting); so does the reference computed here.
 const lib = { ...lab, ...core };
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const samplePath = join(root, "www/data/cisi-sample.json");
@@ -350,6 +350,32 @@ test("score playground in headless Chromium", async (t) => {
       assert.match(await page.textContent("#tabpanel-table"), /List|list/);
     });
 
+    await t.test("a failed proposal's error goes once a proposal succeeds; a non-object calibration is the package's error", async () => {
+      await pickPreset(page, PRESET);
+      const target = page.locator('label:has-text("Target precision of the hit band") + input');
+      await target.fill("1.5");
+      await page.click("#propose-bands");
+      assert.equal(await page.getAttribute("#problem", "data-kind"), "score-error");
+      await target.fill("0.85");
+      await page.click("#propose-bands");
+      assert.ok(await page.isHidden("#problem"), "the proposal's own error is cleared");
+      assert.ok(await page.$("[data-high-floor]"));
+      // {"calibration": "x"} through the JSON box: the package refuses it (the page threw a TypeError).
+      // The controls are rebuilt after each apply: the box is found again each time.
+      const applyJson = async (text) => {
+        const box = "#" + (await page.getAttribute('label:has-text("Only the values set here differ")', "for"));
+        if (!(await page.isVisible(box))) await page.click('summary:has-text("Edit the overrides as JSON")');
+        await page.fill(box, text);
+        await page.click('button:has-text("Apply config JSON")');
+        await settle(page);
+      };
+      await applyJson(JSON.stringify({ calibration: "x" }));
+      assert.equal(await page.getAttribute("#problem", "data-kind"), "score-error");
+      assert.equal(await page.textContent("#problem [data-error-field]"), "config.calibration");
+      await applyJson("{}");
+      assert.ok(await page.isHidden("#problem"));
+    });
+
     await t.test("an invalid config shows the ScoreError code, field and message", async () => {
       let err;
       try {
@@ -402,6 +428,34 @@ test("score playground in headless Chromium", async (t) => {
       const bands = await page.$$eval("#bands-table tbody tr", (trs) => trs.map((tr) => [Number(tr.dataset.score), tr.dataset.band]));
       assert.deepEqual(bands, [0.95, 0.75, 0.4].map((s) => [s, lib.classifyBand(s).kind]));
       assert.deepEqual(bands.map((b) => b[1]), ["hit", "degraded", "miss"]);
+    });
+
+    await t.test("a multi-query or bands page fetches the core's .wasm only; the lab's comes with the first pipeline", async () => {
+      await pickPreset(page, "seed-002");
+      await page.waitForFunction(() => location.hash.length > 3);
+      await page.waitForTimeout(400);
+      const link = await page.evaluate(() => location.href);
+      const fresh = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      watch(fresh);
+      const fetched = [];
+      fresh.on("request", (r) => {
+        const path = new URL(r.url()).pathname;
+        if (path.endsWith(".wasm")) fetched.push(path);
+      });
+      await fresh.goto(link);
+      await ready(fresh);
+      await settle(fresh);
+      assert.equal(await fresh.evaluate(() => globalThis.__playground.state.mode), "bands");
+      assert.equal(await fresh.$$eval("#bands-table tbody tr", (trs) => trs.length), 3);
+      await pickPreset(fresh, "seed-001-rrf");
+      assert.ok((await fresh.$$eval("#multi-table tbody tr", (trs) => trs.length)) > 0);
+      assert.deepEqual(fetched, ["/pkg/calibrank_core.wasm"], "the bands and multi-query modes need no lab");
+      await pickPreset(fresh, "seed-000");
+      const state = buildPreset("seed-000", sample);
+      const rows = await rankingRows(fresh);
+      assert.deepEqual(rows.map((r) => r.id), expected(state.config, state.input).out.results.map((r) => r.id));
+      assert.deepEqual(fetched, ["/pkg/calibrank_core.wasm", "/pkg/calibrank_lab.wasm"]);
+      await fresh.close();
     });
 
     await t.test("the state lives in the URL: a copied link restores it", async () => {
