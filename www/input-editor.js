@@ -241,18 +241,34 @@ export function createInputEditor(ctx, form) {
       try {
         // One list per run tag (the sixth column); the package parses each part.
         const parts = new Map();
-        for (const line of ta.value.split("\n")) {
+        // Each part's lines' numbers in the pasted text, to name them in an error.
+        const numbers = new Map();
+        ta.value.split("\n").forEach((line, i) => {
           const cols = line.trim().split(/\s+/);
-          if (cols.length < 2) continue;
+          if (cols.length < 2) return;
           const tag = cols[5] || "run";
-          if (!parts.has(tag)) parts.set(tag, []);
+          if (!parts.has(tag)) {
+            parts.set(tag, []);
+            numbers.set(tag, []);
+          }
           parts.get(tag).push(line);
-        }
+          numbers.get(tag).push(i + 1);
+        });
         if (parts.size === 0) throw new Error("paste at least one line: qid Q0 docid rank score tag");
         const lists = [];
         let chosen = qid.value.trim();
         for (const [tag, lines] of parts) {
-          const run = ctx.lib.parseTrecRun(lines.join("\n"));
+          let run;
+          try {
+            run = ctx.lib.parseTrecRun(lines.join("\n"));
+          } catch (e) {
+            // "line N" of the part is line M of the pasted text.
+            const m = e instanceof ctx.lib.ScoreError && /^line (\d+)$/.exec(e.field);
+            const at = m && numbers.get(tag)[Number(m[1]) - 1];
+            if (!at) throw e;
+            const lineOf = (n) => numbers.get(tag)[Number(n) - 1] ?? n;
+            throw new ctx.lib.ScoreError(e.message.replace(/line (\d+)/g, (_, n) => `line ${lineOf(n)}`), e.code, `line ${at}`);
+          }
           if (!chosen) chosen = Object.keys(run)[0];
           const docs = run[chosen];
           if (!docs) continue;

@@ -376,6 +376,20 @@ test("score playground in headless Chromium", async (t) => {
       assert.ok(await page.isHidden("#problem"));
     });
 
+    await t.test("a TREC import's error names the line of the pasted text", async () => {
+      await pickPreset(page, PRESET);
+      await page.click("#tab-trec");
+      const box = "#" + (await page.getAttribute('label:has-text("TREC run lines")', "for"));
+      // The bad line is the third pasted, the second of its tag.
+      await page.fill(box, ["1 Q0 a 1 1.0 bm25", "1 Q0 b 1 0.5 dense", "1 Q0 c 2 xyz dense"].join("\n"));
+      await page.click('button:has-text("Import lists")');
+      assert.equal(await page.textContent("#problem [data-error-code]"), "PARSE_ERROR");
+      assert.equal(await page.textContent("#problem [data-error-field]"), "line 3");
+      assert.match(await page.textContent("#problem [data-error-message]"), /^line 3:/);
+      await page.click("#tab-table");
+      await pickPreset(page, PRESET);
+    });
+
     await t.test("an invalid config shows the ScoreError code, field and message", async () => {
       let err;
       try {
