@@ -211,7 +211,13 @@ export function createPipelineView(ctx, form) {
   function renderRanking() {
     const r = ctx.result;
     if (r.out.results.length === 0) {
-      fill(out.ranking, h("p", { class: "empty", text: "No result passed the filters (minRelevance, minConfidence). Lower minConfidence or the sigmoid threshold to see results." }));
+      // No candidate at all (no list, or only empty ones) is not a filter's doing.
+      const candidates = (ctx.state.input.lists || []).reduce((n, l) => n + (Array.isArray(l.ids) ? l.ids.length : 0), 0);
+      const text =
+        candidates === 0
+          ? "The input has no candidates: add ids to a ranked list (Table, JSON or TREC run tab) or pick a preset."
+          : "No result passed the filters (minRelevance, minConfidence). Lower minConfidence or the sigmoid threshold to see results.";
+      fill(out.ranking, h("p", { class: "empty", "data-empty": candidates === 0 ? "no-candidates" : "filtered", text }));
       return;
     }
     const hasJudgements = Boolean(ctx.state.judgements);

@@ -390,6 +390,19 @@ test("score playground in headless Chromium", async (t) => {
       await pickPreset(page, PRESET);
     });
 
+    await t.test("an input without candidates says so, not that the filters dropped everything", async () => {
+      await pickPreset(page, PRESET);
+      await page.click("#tab-json");
+      const box = "#" + (await page.getAttribute('label:has-text("PipelineInput as JSON")', "for"));
+      await page.fill(box, JSON.stringify({ query: "q", lists: [{ name: "a", ids: [] }] }));
+      await page.click("#apply-input-json");
+      await settle(page);
+      assert.equal(await page.getAttribute("#ranking-table, [data-empty]", "data-empty"), "no-candidates");
+      await page.click("#tab-table");
+      await pickPreset(page, "seed-000");
+      await pickPreset(page, PRESET);
+    });
+
     await t.test("an invalid config shows the ScoreError code, field and message", async () => {
       let err;
       try {
