@@ -239,36 +239,23 @@ export function createInputEditor(ctx, form) {
     const importBtn = h("button", { type: "button", text: "Import lists" });
     importBtn.addEventListener("click", () => {
       try {
-        // One list per run tag (the sixth column); the package parses each part.
+        // One list per run tag (the sixth column); the package parses each part. A part
+        // keeps every line's place (other tags' lines blank, which the parser skips), so
+        // an error's "line N" is the pasted text's.
+        const pasted = ta.value.split("\n");
         const parts = new Map();
-        // Each part's lines' numbers in the pasted text, to name them in an error.
-        const numbers = new Map();
-        ta.value.split("\n").forEach((line, i) => {
+        pasted.forEach((line, i) => {
           const cols = line.trim().split(/\s+/);
           if (cols.length < 2) return;
           const tag = cols[5] || "run";
-          if (!parts.has(tag)) {
-            parts.set(tag, []);
-            numbers.set(tag, []);
-          }
-          parts.get(tag).push(line);
-          numbers.get(tag).push(i + 1);
+          if (!parts.has(tag)) parts.set(tag, new Array(pasted.length).fill(""));
+          parts.get(tag)[i] = line;
         });
         if (parts.size === 0) throw new Error("paste at least one line: qid Q0 docid rank score tag");
         const lists = [];
         let chosen = qid.value.trim();
         for (const [tag, lines] of parts) {
-          let run;
-          try {
-            run = ctx.lib.parseTrecRun(lines.join("\n"));
-          } catch (e) {
-            // "line N" of the part is line M of the pasted text.
-            const m = e instanceof ctx.lib.ScoreError && /^line (\d+)$/.exec(e.field);
-            const at = m && numbers.get(tag)[Number(m[1]) - 1];
-            if (!at) throw e;
-            const lineOf = (n) => numbers.get(tag)[Number(n) - 1] ?? n;
-            throw new ctx.lib.ScoreError(e.message.replace(/line (\d+)/g, (_, n) => `line ${lineOf(n)}`), e.code, `line ${at}`);
-          }
+          const run = ctx.lib.parseTrecRun(lines.join("\n"));
           if (!chosen) chosen = Object.keys(run)[0];
           const docs = run[chosen];
           if (!docs) continue;

@@ -3,24 +3,8 @@
 import { Input, precheck, numbers, typeError } from "../wire.js";
 import { OP, state, w, limitsOf, BAND, confidenceAt } from "./shared.js";
 
-/** The package version. */
-export function version() {
-  return state.version();
-}
-
-/** Every error code calibrank can throw. */
-export function errorCodes() {
-  return state.errorCodes();
-}
-
-/**
- * The default input size limits (every field filled in): those most functions share,
- * or those of `fn` (`"rrf"`, `"Pipeline"`, `"rerank"`, ...: some functions have an
- * entry budget of their own, see the README's "Limits").
- */
-export function defaultLimits(fn) {
-  return state.defaultLimits(fn);
-}
+/** The package version, every error code, the default limits (js/wire/state.js `common`). */
+export const { version, errorCodes, defaultLimits } = state.common();
 
 /** Scores as an input section (a Float64Array or an array of numbers). */
 function scoresInput(options, scores, field = "scores") {

@@ -5,23 +5,20 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import internals from "./core.js";
 import { initApi } from "./init_api.js";
-import { ScoreError } from "./score_error.js";
+import { inputError, isFilePath } from "./load.js";
 
 const file = "calibrank_core.wasm";
 const local = async (input) => {
   let path;
   if (input === undefined) path = join(__dirname, file);
   else if ((typeof input === "string" && input.startsWith("file:")) || (input instanceof URL && input.protocol === "file:")) path = fileURLToPath(input);
-  // A string with no scheme (at least two letters: not a drive letter): a file path.
-  else if (typeof input === "string" && !/^[a-z][a-z0-9+.-]+:/i.test(input)) path = input;
+  else if (isFilePath(input)) path = input;
   else return undefined;
   let bytes;
   try {
     bytes = await readFile(path);
   } catch (e) {
-    const error = new ScoreError(`calibrank: cannot read ${path} (${e.code || e.message}); copy node_modules/calibrank/*.wasm next to your server bundle, or pass init() the file's path, URL or bytes`, "INVALID_TYPE", "input");
-    error.cause = e;
-    throw error;
+    throw inputError(`calibrank: cannot read ${path} (${e.code || e.message}); copy node_modules/calibrank/*.wasm next to your server bundle, or pass init() the file's path, URL or bytes`, e);
   }
   return WebAssembly.compile(bytes);
 };

@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import internals from "./core.js";
 import { initApi } from "./init_api.js";
-import { ScoreError } from "./score_error.js";
+import { inputError, isFilePath } from "./load.js";
 
 const file = "calibrank_core.wasm";
 // Next to this file; in a CommonJS bundle of this module (esbuild gives an ESM source the
@@ -19,16 +19,14 @@ const read = async (url) => {
   try {
     return await readFile(url);
   } catch (e) {
-    const error = new ScoreError(`calibrank: cannot read ${url} (${e.code || e.message}); copy node_modules/calibrank/*.wasm next to your server bundle, or pass init() the file's path, URL or bytes`, "INVALID_TYPE", "input");
-    error.cause = e;
-    throw error;
+    throw inputError(`calibrank: cannot read ${url} (${e.code || e.message}); copy node_modules/calibrank/*.wasm next to your server bundle, or pass init() the file's path, URL or bytes`, e);
   }
 };
 const local = async (input) => {
   if (input === undefined) input = here();
   else if (typeof input === "string" && input.startsWith("file:")) input = new URL(input);
-  // A string with no scheme (at least two letters: not a drive letter): a file path.
-  else if (typeof input === "string" && !/^[a-z][a-z0-9+.-]+:/i.test(input)) return WebAssembly.compile(await read(input));
+  // A path is read as given (and named so in an error).
+  else if (isFilePath(input)) return WebAssembly.compile(await read(input));
   if (!(input instanceof URL) || input.protocol !== "file:") return undefined;
   return WebAssembly.compile(await read(input));
 };

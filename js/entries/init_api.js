@@ -5,7 +5,7 @@
 // targets work, and tools that place the .wasm themselves (a `?url` import, a copy step,
 // a Worker binding, inlined bytes) hand it over.
 import { ScoreError } from "./score_error.js";
-import { loadWasm, compileResponse } from "./load.js";
+import { loadWasm, compileResponse, inputError } from "./load.js";
 
 const isModule = (v) => typeof WebAssembly.Module === "function" && v instanceof WebAssembly.Module;
 const isBytes = (v) => v instanceof ArrayBuffer || ArrayBuffer.isView(v);
@@ -30,15 +30,14 @@ export function initApi(internals, name, file, local = null) {
   internals.lazy(notReady);
 
   const badInput = (got) =>
-    new ScoreError(`${name}/init: init() takes the URL (string or URL), Request, Response, bytes (ArrayBuffer or typed array) or WebAssembly.Module of ${file}; got ${got}`, "INVALID_TYPE", "input");
+    inputError(`${name}/init: init() takes the URL (string or URL), Request, Response, bytes (ArrayBuffer or typed array) or WebAssembly.Module of ${file}; got ${got}`);
 
   // What the engine says of bytes or a module that are not this entry's .wasm, as a
   // ScoreError on `input` (the engine's error as its `cause`).
-  const notOurs = (what, e) => {
-    const error = new ScoreError(`${name}/init: ${what} ${e instanceof Error ? `cannot be ${file} (${e.name}: ${e.message})` : `is not ${file}: ${e}`}`, "INVALID_TYPE", "input");
-    if (e instanceof Error) error.cause = e;
-    return error;
-  };
+  const notOurs = (what, e) =>
+    e instanceof Error
+      ? inputError(`${name}/init: ${what} cannot be ${file} (${e.name}: ${e.message})`, e)
+      : inputError(`${name}/init: ${what} is not ${file}: ${e}`);
   const isWasmError = (e) => e instanceof WebAssembly.CompileError || e instanceof WebAssembly.LinkError;
 
   function compileSync(input) {

@@ -3,18 +3,22 @@
 // to the module).
 import { ScoreError } from "./score_error.js";
 
-const unreadable = (message, cause) => {
+/** A ScoreError on `input` (an input that does not lead to the module), `cause` kept. */
+export function inputError(message, cause) {
   const e = new ScoreError(message, "INVALID_TYPE", "input");
   if (cause !== undefined) e.cause = cause;
   return e;
-};
+}
+
+/** A string with no scheme (of two letters or more: `C:` is a drive): a file path (Node). */
+export const isFilePath = (s) => typeof s === "string" && !/^[a-z][a-z0-9+.-]+:/i.test(s);
 
 export async function loadWasm(url) {
   let response;
   try {
     response = await fetch(url);
   } catch (e) {
-    throw unreadable(`calibrank: could not fetch ${url} (${e && e.message}). If your bundler does not copy the .wasm files of packages, copy node_modules/calibrank/*.wasm next to your bundle (see the README's install section).`, e);
+    throw inputError(`calibrank: could not fetch ${url} (${e && e.message}). If your bundler does not copy the .wasm files of packages, copy node_modules/calibrank/*.wasm next to your bundle (see the README's install section).`, e);
   }
   return compileResponse(response, url);
 }
@@ -22,7 +26,7 @@ export async function loadWasm(url) {
 /** Compiles a fetched .wasm (streaming when the server says application/wasm). */
 export async function compileResponse(response, url = response.url) {
   if (!response.ok) {
-    throw unreadable(`calibrank: failed to fetch ${url}: ${response.status} ${response.statusText}. If your bundler does not copy the .wasm files of packages (esbuild, Rollup), copy node_modules/calibrank/*.wasm next to your bundle (see the README's install section).`);
+    throw inputError(`calibrank: failed to fetch ${url}: ${response.status} ${response.statusText}. If your bundler does not copy the .wasm files of packages (esbuild, Rollup), copy node_modules/calibrank/*.wasm next to your bundle (see the README's install section).`);
   }
   const type = response.headers.get("content-type") || "";
   if (typeof WebAssembly.compileStreaming === "function" && type.startsWith("application/wasm")) {

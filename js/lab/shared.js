@@ -77,21 +77,5 @@ export function callWithProgress(onProgress, op, input) {
   return out;
 }
 
-/** The package version. */
-export function version() {
-  return state.version();
-}
-
-/** Every error code calibrank can throw. */
-export function errorCodes() {
-  return state.errorCodes();
-}
-
-/**
- * The default input size limits (every field filled in): those most functions share,
- * or those of `fn` (`"rrf"`, `"Pipeline"`, `"rerank"`, ...: some functions have an
- * entry budget of their own, see the README's "Limits").
- */
-export function defaultLimits(fn) {
-  return state.defaultLimits(fn);
-}
+/** The package version, every error code, the default limits (js/wire/state.js `common`). */
+export const { version, errorCodes, defaultLimits } = state.common();

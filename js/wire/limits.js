@@ -10,7 +10,7 @@ const jsonBound = (lim) => 4 * lim.maxTotalTextBytes + 64 * lim.maxTotalEntries;
 
 /**
  * The functions `defaultLimits(fn)` answers for: every function of the two entries that
- * takes `limits` (js/types/core.d.ts `LimitedFunction`; tests/js/fuzz.test.mjs keeps the
+ * takes `limits` (js/types/core.d.ts `LimitedFunction`; tests/js/node.test.mjs keeps the
  * two lists equal). Those with an entry budget of their own (src/limits.rs
  * `ENTRY_BUDGETS`) get it; the others get the common defaults.
  */

@@ -86,6 +86,15 @@ export class ModuleState {
     return { ...this.limits().defaultsFor(fn) };
   }
 
+  /**
+   * The functions both API modules export over their own module: `version()` (the
+   * package version), `errorCodes()` (every code calibrank can throw) and
+   * `defaultLimits(fn?)` (the default limits, those most functions share or `fn`'s).
+   */
+  common() {
+    return { version: () => this.version(), errorCodes: () => this.errorCodes(), defaultLimits: (fn) => this.defaultLimits(fn) };
+  }
+
   /** The hook object an API module default-exports for its entries. */
   hooks() {
     return { init: (module) => this.init(module), lazy: (load) => this.lazy(load), misfit: (module) => this.misfit(module) };

@@ -169,12 +169,8 @@ impl Pipeline {
                 "`now` is required when items carry `modifiedAt` and recency.mode is `step` (calibrank never reads the clock)",
             ));
         }
-        if self.config.rerank.method == RerankMethod::Heuristic && input.query.trim().is_empty() {
-            return Err(ScoreError::new(
-                ErrorCode::EmptyQuery,
-                "query",
-                "the heuristic reranker needs a non-empty query",
-            ));
+        if self.config.rerank.method == RerankMethod::Heuristic {
+            crate::rerank::require_query(input.query)?;
         }
         Ok(now)
     }

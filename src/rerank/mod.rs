@@ -305,6 +305,19 @@ pub struct Reranked {
     pub factors: HeuristicFactors,
 }
 
+/// The heuristic reranker's query must hold more than whitespace (without one every
+/// factor would be 1): `EMPTY_QUERY` on `query`, for `rerank` and the pipeline alike.
+pub fn require_query(query: &str) -> Result<()> {
+    if query.trim().is_empty() {
+        return Err(ScoreError::new(
+            ErrorCode::EmptyQuery,
+            "query",
+            "the heuristic reranker needs a non-empty query",
+        ));
+    }
+    Ok(())
+}
+
 /// A candidate's id, score and texts, borrowed (what [`rerank_candidates`] reads: the
 /// package's bindings hand it slices of one string table instead of owned
 /// [`Candidate`]s).
@@ -373,14 +386,7 @@ pub fn rerank_candidates(
     cfg: &HeuristicConfig,
 ) -> Result<Vec<RerankedAt>> {
     cfg.validate().map_err(|e| e.within("options"))?;
-    // As the pipeline's heuristic reranker: without a query every factor would be 1.
-    if query.trim().is_empty() {
-        return Err(ScoreError::new(
-            ErrorCode::EmptyQuery,
-            "query",
-            "the heuristic reranker needs a non-empty query",
-        ));
-    }
+    require_query(query)?;
     let mut seen = crate::fuse::FxHashMap::default();
     for (i, c) in candidates.iter().enumerate() {
         finite(c.score, || format!("candidates[{i}].score"))?;

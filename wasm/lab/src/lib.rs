@@ -159,12 +159,17 @@ fn parse(
 ) -> Result<()> {
     let limits = limits_only(r, function)?;
     let text = r.text()?;
+    check_trec_text(&limits, text)?;
+    f(text, w)
+}
+
+/// A TREC text against the limits: its bytes, and its non-blank lines as entries.
+fn check_trec_text(limits: &Limits, text: &str) -> Result<()> {
     limits.check_total_text(text.len(), "text")?;
     let lines = eval::text_lines(text)
         .filter(|l| !l.trim().is_empty())
         .count();
-    limits.check_entries(lines, "text")?;
-    f(text, w)
+    limits.check_entries(lines, "text")
 }
 
 /// Options of `evaluate` / `evaluatePerQuery` (besides `limits`).
@@ -377,11 +382,7 @@ fn new_handle(r: &mut Reader<'_>, w: &mut Writer, kind: Kind) -> Result<()> {
     let stored = match kind {
         Kind::RunTrec | Kind::QrelsTrec => {
             let text = r.text()?;
-            limits.check_total_text(text.len(), "text")?;
-            let lines = eval::text_lines(text)
-                .filter(|l| !l.trim().is_empty())
-                .count();
-            limits.check_entries(lines, "text")?;
+            check_trec_text(&limits, text)?;
             if kind == Kind::RunTrec {
                 let mut run = eval::parse_trec_run_ordered(text)?;
                 ranx_sort(&mut run);

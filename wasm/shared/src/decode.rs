@@ -91,26 +91,34 @@ fn num0(v: &Json) -> R<f64> {
     num(v).map(|x| x + 0.0)
 }
 
-/// A whole number within `lo..=hi` (a `u32`'s range or an `i32`'s).
-fn int(v: &Json, lo: f64, hi: f64) -> R<f64> {
+/// A whole number within `lo..=hi`; `expected` says that range in the error.
+fn int(v: &Json, lo: f64, hi: f64, expected: &str) -> R<f64> {
     match v {
         Json::Num(x) if x.fract() == 0.0 && *x >= lo && *x <= hi => Ok(*x),
-        _ => Err(bad(if lo == 0.0 {
-            "a whole number from 0 to 4294967295"
-        } else {
-            "a whole number from -2147483648 to 2147483647"
-        })),
+        _ => Err(bad(expected)),
     }
 }
 
 #[inline(never)]
 fn u32_(v: &Json) -> R<u32> {
-    int(v, 0.0, f64::from(u32::MAX)).map(|x| x as u32)
+    int(
+        v,
+        0.0,
+        f64::from(u32::MAX),
+        "a whole number from 0 to 4294967295",
+    )
+    .map(|x| x as u32)
 }
 
 #[inline(never)]
 fn i32_(v: &Json) -> R<i32> {
-    int(v, f64::from(i32::MIN), f64::from(i32::MAX)).map(|x| x as i32)
+    int(
+        v,
+        f64::from(i32::MIN),
+        f64::from(i32::MAX),
+        "a whole number from -2147483648 to 2147483647",
+    )
+    .map(|x| x as i32)
 }
 
 #[inline(never)]
