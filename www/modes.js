@@ -96,6 +96,17 @@ export function createModeViews(ctx, form, configForm) {
     const m = r.main;
     fill(out.multi, h("p", { class: "stats", "data-stats": JSON.stringify(m.stats) },
       `${m.stats.queries} queries, ${m.stats.uniqueItems} items (${m.stats.itemsInMultipleQueries} in several queries), ${plural(m.stats.belowThreshold, "hit")} below the similarity threshold, ${m.stats.beyondResultsPerQuery} beyond resultsPerQuery.`));
+    if (m.results.length === 0) {
+      // Nothing to chart: say why instead of drawing empty panels.
+      const filtered = m.stats.belowThreshold > 0;
+      const why = filtered ? "below-threshold" : "no-hits";
+      const text = filtered
+        ? "Every hit is below similarityThreshold: lower it to see results."
+        : "No hits to fuse: give each query its hits in the JSON box (Queries and their hits) or pick a preset.";
+      fill(out.multiChart, h("p", { class: "empty", "data-empty": why, text }));
+      fill(out.multiTable);
+      return;
+    }
     const order = r.main.results.map((x) => x.id);
     for (const res of Object.values(r.byMethod)) for (const x of res.results) if (!order.includes(x.id)) order.push(x.id);
     const w = width(out.multiChart);
@@ -137,6 +148,11 @@ export function createModeViews(ctx, form, configForm) {
 
   function renderBands() {
     const r = ctx.result;
+    if (r.rows.length === 0) {
+      fill(out.bandsChart, h("p", { class: "empty", "data-empty": "no-scores", text: "No scores to classify: type calibrated scores in [0, 1] in the Scores box." }));
+      fill(out.bands);
+      return;
+    }
     fill(out.bandsChart, charts.bandStrip(r.rows, { width: width(out.bandsChart), floors: r.floors }));
     const ids = r.rows.map((x) => String(x.index));
     $$("[data-index]", out.bandsChart).forEach((el) => el.setAttribute("data-id", el.dataset.index));

@@ -31,6 +31,10 @@ export declare class ScoreError extends Error {
   readonly name: "ScoreError";
   /** Stable machine-readable code. */
   readonly code: ErrorCode;
-  /** The offending input field, as a path such as `lists[0].ids[2]`, `calibration.steepness` or `config.recency.fiscalYear.windw`. */
+  /**
+   * The offending input field, as a path such as `lists[0].ids[2]`, `calibration.steepness` or
+   * `config.recency.fiscalYear.windw`; `""` for the two codes that no input field causes,
+   * `INTERNAL` and `REENTRANT_CALL`.
+   */
   readonly field: string;
 }

@@ -457,6 +457,34 @@ test("score playground in headless Chromium", async (t) => {
       assert.deepEqual(bands.map((b) => b[1]), ["hit", "degraded", "miss"]);
     });
 
+    await t.test("empty multi-query and bands inputs say why nothing is shown", async () => {
+      await pickPreset(page, "seed-001-rrf");
+      const box = "#" + (await page.getAttribute('label:has-text("Queries (JSON)")', "for"));
+      const applyQueries = async (queries) => {
+        await page.fill(box, JSON.stringify(queries));
+        await page.click("#apply-multi-json");
+        await settle(page);
+      };
+      await applyQueries([]);
+      assert.equal(await page.getAttribute("#multi-chart [data-empty]", "data-empty"), "no-hits");
+      assert.equal(await page.$$eval("#multi-table tbody tr", (trs) => trs.length), 0);
+      // A hit under the default similarityThreshold (0.6): dropped, and the page says so.
+      await applyQueries([[{ id: "a", score: 0.1 }]]);
+      assert.equal(await page.getAttribute("#multi-chart [data-empty]", "data-empty"), "below-threshold");
+      await applyQueries([[{ id: "a", score: 0.9 }]]);
+      assert.equal(await page.$$eval("#multi-chart [data-empty]", (els) => els.length), 0);
+      assert.equal(await page.$$eval("#multi-table tbody tr", (trs) => trs.length), 1);
+      await pickPreset(page, "seed-002");
+      const scores = "#" + (await page.getAttribute('label:has-text("Scores")', "for"));
+      await page.fill(scores, "");
+      await settle(page);
+      assert.equal(await page.getAttribute("#bands-chart [data-empty]", "data-empty"), "no-scores");
+      assert.equal(await page.$$eval("#bands-table", (els) => els.length), 0);
+      await page.fill(scores, "0.9, 0.1");
+      await settle(page);
+      assert.equal(await page.$$eval("#bands-table tbody tr", (trs) => trs.length), 2);
+    });
+
     await t.test("a multi-query or bands page fetches the core's .wasm only; the lab's comes with the first pipeline", async () => {
       await pickPreset(page, "seed-002");
       await page.waitForFunction(() => location.hash.length > 3);

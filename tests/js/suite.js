@@ -1186,6 +1186,7 @@ export function tests(lib, golden) {
     const b = { q: { z: 9, x: 1 } };
     const keep = lib.Run.fromObject(a);
     let inner = null;
+    let innerField = null;
     let coreInside = null;
     const progress = () => {
       if (inner !== null) return;
@@ -1195,11 +1196,13 @@ export function tests(lib, golden) {
         inner = "no error";
       } catch (e) {
         inner = e.code;
+        innerField = e.field;
         throw e;
       }
     };
     throwsScoreError(lib, () => lib.optimizeFusion({ q: { z: 1 } }, [keep, b], { method: "wsum", metric: "mrr" }, progress), "REENTRANT_CALL");
     eq(inner, "REENTRANT_CALL");
+    eq(innerField, "", "a re-entrant call names no field");
     eq(coreInside, lib.rrf([["m", "n"]]));
     eq(keep.toObject(), a, "a Run made before is intact");
     eq(lib.optimizeFusion({ q: { z: 1 } }, [keep, b], { method: "wsum", metric: "mrr" }).best.score, 1);
