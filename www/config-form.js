@@ -45,8 +45,10 @@ export function createConfigForm(ctx, form) {
       ctx.changed({ rebuildControls: true });
       notice("Every configuration value is back at the seed default.");
     });
-    const jsonBox = h("details", { class: "sub" }, h("summary", { text: "Edit the overrides as JSON" }),
-      h("label", { for: jsonId, class: "block-label", text: "Only the values set here differ from the seed defaults." }), ta, msg, h("div", { class: "button-row" }, apply, effective));
+    // Remembered: applying rebuilds the controls, and the box stays open with the text
+    // applied (and the package's error beside it when the configuration is refused).
+    const jsonBox = remembered(h("details", { class: "sub", id: "config-json" }, h("summary", { text: "Edit the overrides as JSON" }),
+      h("label", { for: jsonId, class: "block-label", text: "Only the values set here differ from the seed defaults." }), ta, msg, h("div", { class: "button-row" }, apply, effective)), "config-json", false);
     jsonBox.addEventListener("toggle", refresh);
     return section("Configuration", { id: "config-panel", open: wide(), note: "Every PipelineConfig value, starting at the seed defaults. Changed values are marked; ↺ restores the default." }, ...groups, jsonBox, h("div", { class: "button-row" }, reset));
   }

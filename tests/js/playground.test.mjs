@@ -372,8 +372,14 @@ test("score playground in headless Chromium", async (t) => {
       await applyJson(JSON.stringify({ calibration: "x" }));
       assert.equal(await page.getAttribute("#problem", "data-kind"), "score-error");
       assert.equal(await page.textContent("#problem [data-error-field]"), "config.calibration");
+      // The box stays open after the rebuild, with the refused text to mend (it closed).
+      assert.equal(await page.evaluate(() => document.querySelector("#config-json").open), true);
+      const box = "#" + (await page.getAttribute('label:has-text("Only the values set here differ")', "for"));
+      assert.deepEqual(JSON.parse(await page.inputValue(box)), { calibration: "x" });
       await applyJson("{}");
       assert.ok(await page.isHidden("#problem"));
+      assert.equal(await page.evaluate(() => document.querySelector("#config-json").open), true);
+      await page.click('summary:has-text("Edit the overrides as JSON")');
     });
 
     await t.test("a TREC import's error names the line of the pasted text", async () => {
