@@ -61,7 +61,15 @@ export function initApi(internals, name, file, local = null) {
   }
 
   async function compileAny(input) {
-    input = await input;
+    if (input instanceof Promise || (input !== null && typeof input === "object" && typeof input.then === "function")) {
+      // A promise of the input (`fetch(url)`): a rejection (a failed fetch) is an input
+      // that does not lead to the module, as a URL that cannot be read is.
+      try {
+        input = await input;
+      } catch (e) {
+        throw inputError(`${name}/init: the promise given for ${file} rejected (${e instanceof Error ? e.message : String(e)})`, e);
+      }
+    }
     if (isModule(input)) return input;
     if (isBytes(input)) return WebAssembly.compile(input);
     if (isResponse(input)) return compileResponse(input);
@@ -70,7 +78,15 @@ export function initApi(internals, name, file, local = null) {
       if (module !== undefined) return module;
     }
     if (typeof input === "string" || input instanceof URL) return loadWasm(input);
-    if (isRequest(input)) return compileResponse(await fetch(input), input.url);
+    if (isRequest(input)) {
+      let response;
+      try {
+        response = await fetch(input);
+      } catch (e) {
+        throw inputError(`${name}/init: could not fetch ${input.url} (${e instanceof Error ? e.message : String(e)})`, e);
+      }
+      return compileResponse(response, input.url);
+    }
     throw badInput(input === undefined ? "no input" : input === null ? "null" : typeof input);
   }
 

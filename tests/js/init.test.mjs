@@ -55,6 +55,11 @@ const refused = {
   coreModuleToLab: await lab.init(new WebAssembly.Module(wasmBytes("core"))).then(() => "resolved", why),
   otherModule: await core.init(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])).then(() => "resolved", why),
   missingFile: await core.init("/nonexistent/calibrank_core.wasm").then(() => "resolved", why),
+  // A promise that rejects (a failed `fetch(url)`, as the README's `initLab(fetch(...))`),
+  // and a Request whose fetch fails (nothing listens on port 9 here).
+  rejectedPromise: await core.init(Promise.reject(new TypeError("network down"))).then(() => "resolved", why),
+  failedFetch: await lab.init(fetch("http://127.0.0.1:9/calibrank_lab.wasm")).then(() => "resolved", why),
+  failedRequest: await core.init(new Request("http://127.0.0.1:9/calibrank_core.wasm")).then(() => "resolved", why),
   syncNotWasm: (() => {
     try {
       core.initSync(new Uint8Array([1, 2, 3, 4]));
@@ -86,6 +91,9 @@ test("init() rejects what it does not take, with INVALID_TYPE on `input`, and st
     coreModuleToLab: [/calibrank\/lab\/init: the module given is not calibrank_lab\.wasm: it imports nothing, where calibrank\.progress is expected/, undefined],
     otherModule: [/the module given is not calibrank_core\.wasm: it does not export cr_call and memory/, undefined],
     missingFile: [/cannot read \/nonexistent\/calibrank_core\.wasm \(ENOENT\)/, "ENOENT"],
+    rejectedPromise: [/^calibrank\/init: the promise given for calibrank_core\.wasm rejected \(network down\)$/, "TypeError"],
+    failedFetch: [/^calibrank\/lab\/init: the promise given for calibrank_lab\.wasm rejected \(fetch failed\)$/, "TypeError"],
+    failedRequest: [/^calibrank\/init: could not fetch http:\/\/127\.0\.0\.1:9\/calibrank_core\.wasm \(fetch failed\)$/, "TypeError"],
     syncNotWasm: [/calibrank\/init: the bytes given cannot be calibrank_core\.wasm \(CompileError: /, "CompileError"],
   };
   for (const [k, [message, cause]] of Object.entries(expect)) {
