@@ -163,3 +163,29 @@ fn cisi_files_round_trip_through_run_to_trec() {
     let judged: usize = qrels.values().map(BTreeMap::len).sum();
     assert_eq!(judged, 3114);
 }
+
+/// A judged query the run lacks scores +0.0 (an empty sum of gains started at -0.0).
+#[test]
+fn a_judged_query_the_run_lacks_scores_positive_zero() {
+    use std::collections::BTreeMap;
+    let qrels: calibrank::lab::runs::Qrels = BTreeMap::from([
+        ("q1".to_string(), BTreeMap::from([("d1".to_string(), 1.0)])),
+        ("q2".to_string(), BTreeMap::from([("d2".to_string(), 2.0)])),
+    ]);
+    let run: calibrank::lab::runs::Run =
+        BTreeMap::from([("q1".to_string(), BTreeMap::from([("d1".to_string(), 0.5)]))]);
+    let metrics = [
+        "ndcg@10",
+        "ndcg_burges@10",
+        "dcg@10",
+        "rbp.8",
+        "map",
+        "mrr",
+        "precision@5",
+    ];
+    let e = calibrank::lab::eval::evaluate(&qrels, &run, &metrics).unwrap();
+    for m in metrics {
+        let q2 = e.query_values(m).unwrap()["q2"];
+        assert_eq!(q2.to_bits(), 0, "{m}: {q2:?}");
+    }
+}

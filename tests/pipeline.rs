@@ -124,6 +124,24 @@ fn top_n_prefix_property() {
 #[test]
 fn config_validation_codes() {
     let bad = |cfg: PipelineConfig| Pipeline::new(cfg).unwrap_err();
+    // A type key with an uppercase letter would never match (types are lowercased).
+    let mut heuristic = calibrank::rerank::HeuristicConfig::default();
+    heuristic.type_multipliers.insert("Class".into(), 2.0);
+    let e = bad(PipelineConfig {
+        rerank: RerankConfig {
+            method: RerankMethod::Heuristic,
+            heuristic,
+            ..Default::default()
+        },
+        ..Default::default()
+    });
+    assert_eq!(
+        (e.code, e.field.as_str()),
+        (
+            ErrorCode::InvalidConfig,
+            "rerank.heuristic.typeMultipliers.Class"
+        )
+    );
     let e = bad(PipelineConfig {
         top_n: 0,
         ..Default::default()
@@ -456,7 +474,11 @@ fn empty_lists_give_no_results() {
         })
         .unwrap();
     assert!(out.results.is_empty());
-    assert_eq!(out.confidence.weighted_top5, 0.0);
+    // +0.0, not -0.0 (an empty `Sum` of f64): the same bits as the figure of one 0 score.
+    assert_eq!(out.confidence.weighted_top5.to_bits(), 0);
+    let none = calibrank::confidence::query_confidence(&[], &Default::default()).unwrap();
+    assert_eq!(none.weighted_top5.to_bits(), 0);
+    assert_eq!(none.expected_precision.to_bits(), 0);
 }
 
 #[test]

@@ -237,7 +237,11 @@ export interface HeuristicConfig {
   shortContentChars?: number;
   /** Multiplier for short content (default 0.5). */
   shortContentMultiplier?: number;
-  /** Multiplier per entity type (keys compared lowercased). */
+  /**
+   * Multiplier per entity type, keyed by the type in lowercase (the candidate's `type` is
+   * lowercased before the lookup; a key with an uppercase letter is `INVALID_CONFIG`).
+   * Replaces the default table (class 1.3, function 1.2, ...) as a whole.
+   */
   typeMultipliers?: Record<string, number>;
   /** Multiplier for unknown or missing types (default 1.0). */
   unknownTypeMultiplier?: number;

@@ -109,12 +109,13 @@ pub fn query_confidence(scores: &[f64], opts: &ConfidenceOptions) -> Result<Quer
 
 /// The figures for scores already sorted descending and validated.
 pub fn confidence_of_sorted(sorted: &[f64], opts: &ConfidenceOptions) -> QueryConfidence {
+    // Folded from +0.0: `Sum` for f64 starts at -0.0, which an empty output would show.
     let weighted_top5 = opts
         .weights
         .iter()
         .zip(sorted.iter())
         .map(|(w, s)| w * s)
-        .sum();
+        .fold(0.0, |acc, x| acc + x);
     let k = opts
         .k
         .map_or(sorted.len(), |k| (k as usize).min(sorted.len()));

@@ -48,7 +48,8 @@ pub struct HeuristicConfig {
     pub short_content_chars: u32,
     /// Multiplier for short content (default 0.5).
     pub short_content_multiplier: f64,
-    /// Multiplier per entity type (keys compared lowercased).
+    /// Multiplier per entity type, keyed by the type in lowercase (the candidate's type is
+    /// lowercased before the lookup; a key with an uppercase letter is refused).
     pub type_multipliers: BTreeMap<String, f64>,
     /// Multiplier for unknown or missing types (default 1.0).
     pub unknown_type_multiplier: f64,
@@ -104,6 +105,18 @@ impl HeuristicConfig {
         non_negative(self.unknown_type_multiplier, "unknownTypeMultiplier")?;
         for (k, v) in &self.type_multipliers {
             non_negative(*v, &format!("typeMultipliers.{k}"))?;
+            // The candidate's type is lowercased before the lookup: a key that is not in
+            // lowercase would never match (it was ignored, silently).
+            if k.chars().any(|c| c.to_lowercase().ne(std::iter::once(c))) {
+                return Err(ScoreError::new(
+                    ErrorCode::InvalidConfig,
+                    format!("typeMultipliers.{k}"),
+                    format!(
+                        "type keys are matched against the candidate's type lowercased: write {:?}",
+                        k.to_lowercase()
+                    ),
+                ));
+            }
         }
         Ok(())
     }

@@ -763,6 +763,14 @@ export function tests(lib, golden) {
     assert(Math.abs(out[0].rerankedScore - 0.016 * 9.75) < 1e-15, "x9.75");
   });
 
+  test("typeMultipliers: keys in lowercase match any case of a type; others are refused", () => {
+    const c = [{ id: "x", score: 1, name: "n", type: "Class" }];
+    eq(lib.rerank("q", c, { typeMultipliers: { class: 2 } })[0].factors.entityType, 2);
+    // A key with an uppercase letter never matched (the type is lowercased): refused.
+    throwsScoreError(lib, () => lib.rerank("q", c, { typeMultipliers: { CLASS: 2 } }), "INVALID_CONFIG", "options.typeMultipliers.CLASS");
+    throwsScoreError(lib, () => new lib.Pipeline({ rerank: { method: "heuristic", heuristic: { typeMultipliers: { Class: 2 } } } }), "INVALID_CONFIG", "config.rerank.heuristic.typeMultipliers.Class");
+  });
+
   test("normalize and calibrate return Float64Array in input order", () => {
     const n = lib.normalize(new Float64Array([2, 1, 0.5]), "max");
     assert(n instanceof Float64Array, "Float64Array");
@@ -791,6 +799,7 @@ export function tests(lib, golden) {
     eq(q.atLeastOneRelevant, 0.75);
     eq(q.weightedTop5, 0.35 * 0.5 + 0.25 * 0.5 + 0.2 * 0.2);
     eq(lib.queryConfidence([]).weightedTop5, 0);
+    assert(Object.is(lib.queryConfidence([]).weightedTop5, 0), "+0, not -0");
   });
 
   test("classifyBand and queryConfidence answer with numbers (no JSON text), keys in their order", () => {
@@ -949,7 +958,9 @@ export function tests(lib, golden) {
     // DCG = 1/log2(3); IDCG = 1 + 1/log2(3)
     assert(Math.abs(m["ndcg@3"] - (1 / Math.log2(3)) / (1 + 1 / Math.log2(3))) < 1e-12, "ndcg@3");
     eq(lib.evaluatePerQuery(qrels, run, ["mrr"]), { mrr: { q1: 0.5 } });
-    throwsScoreError(lib, () => lib.parseTrecRun("q1 Q0 d1 1\n"), "PARSE_ERROR", "line 1");
+    // A judged query the run lacks scores +0 (not -0) in every metric.
+    const lacking = lib.evaluatePerQuery({ ...qrels, q9: { d9: 1 } }, run, ["ndcg@3", "dcg@3", "rbp.8", "map"]);
+    for (const [m, byQuery] of Object.entries(lacking)) assert(Object.is(byQuery.q9, 0), `${m}: ${byQuery.q9}`);
     throwsScoreError(lib, () => lib.evaluate(qrels, run, ["ndgc@10"]), "UNKNOWN_METHOD", "metrics[0]");
   });
 

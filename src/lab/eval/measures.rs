@@ -151,7 +151,8 @@ fn discounted_sum(grades: impl Iterator<Item = f64>, gain: fn(f64) -> f64) -> f6
     grades
         .enumerate()
         .map(|(i, rel)| gain(rel) / libm::log2((i + 2) as f64))
-        .sum()
+        // From +0.0 (`Sum` starts at -0.0): a query the run lacks scores 0, not -0.
+        .fold(0.0, |acc, x| acc + x)
 }
 
 /// DCG of the given ranks; non-relevant documents have grade 0.
@@ -175,7 +176,7 @@ fn rank_biased_precision(q: &Judged, p: f64) -> f64 {
         .iter()
         .enumerate()
         .map(|(i, rel)| rel.unwrap_or(0.0) * libm::pow(p, i as f64))
-        .sum();
+        .fold(0.0, |acc, x| acc + x);
     (1.0 - p) * weighted
 }
 
