@@ -3,6 +3,7 @@
 // shapes follow the serde attributes of the Rust types (camelCase fields, `method` /
 // `kind` tags, optional fields where serde has a default).
 
+import type { ErrorCode } from "./score_error.js";
 export { ScoreError, type ErrorCode } from "./score_error.js";
 
 // ---------------------------------------------------------------- Limits
@@ -50,10 +51,10 @@ export type Timestamp = number | string;
 /** The three bands, ordered `miss < degraded < hit`. */
 export type Band = "miss" | "degraded" | "hit";
 
-/** A classified retrieval outcome; `item` is the result id where there is one. */
+/** A classified retrieval outcome (`classifyBand`'s answer). */
 export type RetrievalOutcome =
-  | { kind: "hit"; item?: string; score: number }
-  | { kind: "degraded"; item?: string; score: number }
+  | { kind: "hit"; score: number }
+  | { kind: "degraded"; score: number }
   | { kind: "miss" };
 
 /** Two band floors. */
@@ -395,9 +396,9 @@ export interface InputList {
   /** Strategy name (`semantic`, `keyword`, `graph`, ...), unique within an input. */
   name: string;
   /** Ids, best first. */
-  ids: string[];
+  ids: readonly string[];
   /** The strategy's own scores, parallel to `ids` (reported in explanations). */
-  scores?: number[];
+  scores?: readonly number[] | Float64Array;
   /** Weight of this list (overrides `config.weights[name]`). */
   weight?: number;
 }
@@ -412,8 +413,8 @@ export interface ItemMeta {
   summary?: string;
   /** Content (heuristic reranker's short-content rule). */
   content?: string;
-  /** Modification time (step recency). */
-  modifiedAt?: string | number;
+  /** Modification time (step recency): epoch ms, an ISO 8601 string or a `Date`. */
+  modifiedAt?: string | number | Date;
   /** Fiscal year (fiscal-year recency). */
   fiscalYear?: number;
   /** External cross-encoder score (cross-encoder rerank). */
@@ -425,11 +426,11 @@ export interface PipelineInput {
   /** The query text (required by the heuristic reranker). */
   query?: string;
   /** Ranked lists, one per strategy. */
-  lists: InputList[];
+  lists: readonly InputList[];
   /** Metadata by item id. */
   items?: Record<string, ItemMeta>;
-  /** The current time for step recency (epoch ms or ISO 8601). */
-  now?: string | number;
+  /** The current time for step recency (epoch ms, ISO 8601 or a `Date`). */
+  now?: string | number | Date;
   /** Context that selects a band profile. */
   context?: BandContext;
 }
@@ -547,7 +548,7 @@ export interface ColumnarInput {
   /** Number of distinct documents; every index is below it. */
   nDocs: number;
   /** Weight per list (default 1). */
-  weights?: Float64Array | number[];
+  weights?: Float64Array | readonly number[];
   /** Modification time per document in epoch ms (NaN: unknown), for step recency. */
   modifiedAt?: Float64Array;
   /** Current time in epoch ms, or a `Date` (required with `modifiedAt`; an ISO string is refused here: `run` takes one). */
@@ -599,7 +600,7 @@ export interface RrfOptions {
   /** RRF constant (default 60, >= 1). */
   k?: number;
   /** One weight per list (default 1). */
-  weights?: number[];
+  weights?: Float64Array | readonly number[];
 }
 
 /** Options of `rrfColumnar`. */
@@ -607,7 +608,7 @@ export interface RrfColumnarOptions {
   /** RRF constant (default 60). */
   k?: number;
   /** One weight per list. */
-  weights?: Float64Array | number[];
+  weights?: Float64Array | readonly number[];
 }
 
 /** How the per-query scores of one item are combined. */
@@ -693,7 +694,7 @@ export interface NormalizeOptions {
  * score first (ties: id ascending).
  */
 export declare function rrf(
-  lists: string[][],
+  lists: readonly (readonly string[])[],
   options?: (RrfOptions & WithLimits) | null,
 ): Array<[id: string, score: number]>;
 
@@ -703,15 +704,15 @@ export declare function rrf(
  * index ascending).
  */
 export declare function rrfColumnar(
-  docs: Uint32Array | number[],
-  offsets: Uint32Array | number[],
+  docs: Uint32Array | readonly number[],
+  offsets: Uint32Array | readonly number[],
   nDocs: number,
   options?: (RrfColumnarOptions & WithLimits) | null,
 ): { order: Uint32Array; scores: Float64Array };
 
 /** Fuses the hits of several queries (`rrf`, `score_sum` or `score_max`). */
 export declare function fuseMultiQuery(
-  queries: QueryHit[][],
+  queries: readonly (readonly QueryHit[])[],
   options?: (MultiQueryOptions & WithLimits) | null,
 ): MultiQueryOutput;
 
@@ -721,20 +722,20 @@ export declare function fuseMultiQuery(
  */
 export declare function rerank(
   query: string,
-  candidates: Candidate[],
+  candidates: readonly Candidate[],
   options?: (HeuristicConfig & WithLimits) | null,
 ): Reranked[];
 
 /** Normalizes scores (`max`, `min_max`, `z_score`, `softmax`, `none`); input order kept. */
 export declare function normalize(
-  scores: Float64Array | number[],
+  scores: Float64Array | readonly number[],
   method: NormalizeMethod,
   options?: (NormalizeOptions & WithLimits) | null,
 ): Float64Array;
 
 /** Sigmoid calibration `1 / (1 + exp(-steepness * (raw - threshold)))`; input order kept. */
 export declare function calibrate(
-  scores: Float64Array | number[],
+  scores: Float64Array | readonly number[],
   options?: (Sigmoid & WithLimits) | null,
 ): Float64Array;
 
@@ -743,7 +744,7 @@ export declare function classifyBand(score: number, options?: BandFloors | null)
 
 /** Query-level confidence: weighted top-5, expected precision, P(at least one relevant). */
 export declare function queryConfidence(
-  scores: Float64Array | number[],
+  scores: Float64Array | readonly number[],
   options?: (ConfidenceOptions & WithLimits) | null,
 ): QueryConfidence;
 
@@ -783,7 +784,7 @@ export type LimitedFunction =
 export declare function defaultLimits(fn?: LimitedFunction): Required<Limits>;
 
 /** Every error code calibrank can throw (the members of `ErrorCode`). */
-export declare function errorCodes(): string[];
+export declare function errorCodes(): ErrorCode[];
 
 /** The package version. */
 export declare function version(): string;

@@ -88,7 +88,7 @@ export declare function parseQrels(text: string, options?: WithLimits | null): Q
 export declare function evaluate(
   qrels: Qrels | QrelsObject,
   run: Run | RunObject,
-  metrics: string[],
+  metrics: readonly string[],
   options?: (EvaluateOptions & WithLimits) | null,
 ): Record<string, number>;
 
@@ -96,7 +96,7 @@ export declare function evaluate(
 export declare function evaluatePerQuery(
   qrels: Qrels | QrelsObject,
   run: Run | RunObject,
-  metrics: string[],
+  metrics: readonly string[],
   options?: (EvaluateOptions & WithLimits) | null,
 ): Record<string, Record<string, number>>;
 
@@ -151,10 +151,13 @@ export interface FuseRunsOptions {
  * Fuses whole runs (JSON form) with any ranx method, Qdrant's `dbsf` or OpenSearch's
  * `arithmetic_mean` / `geometric_mean` / `harmonic_mean` (see `FuseRunsOptions`).
  */
-export declare function fuseRuns(runs: Run[], options: FuseRunsOptions & WithLimits): Run;
-export declare function fuseRuns(runs: RunObject[], options: FuseRunsOptions & WithLimits): RunObject;
-/** Runs of both kinds: the objects become temporary `Run`s; the result is a `Run`. */
-export declare function fuseRuns(runs: (Run | RunObject)[], options: FuseRunsOptions & WithLimits): Run | RunObject;
+export declare function fuseRuns(runs: readonly Run[], options: FuseRunsOptions & WithLimits): Run;
+export declare function fuseRuns(runs: readonly RunObject[], options: FuseRunsOptions & WithLimits): RunObject;
+/**
+ * Runs of both kinds: the objects become temporary `Run`s, and the result is a `Run` when
+ * one of `runs` is a `Run` (a `RunObject` when none is: the type cannot tell which).
+ */
+export declare function fuseRuns(runs: readonly (Run | RunObject)[], options: FuseRunsOptions & WithLimits): Run | RunObject;
 
 // ---------------------------------------------------------------- Fusion tuning
 
@@ -214,7 +217,7 @@ export interface OptimizeProgress {
  */
 export declare function optimizeFusion(
   qrels: Qrels | QrelsObject,
-  runs: (Run | RunObject)[],
+  runs: readonly (Run | RunObject)[],
   options?: (OptimizeOptions & WithLimits) | null,
   onProgress?: ((progress: OptimizeProgress) => void) | null,
 ): OptimizeReport;
@@ -232,8 +235,8 @@ export type FittedCalibration = ({ method: "platt" } & PlattModel) | ({ method: 
  * config as `calibration`.
  */
 export declare function fitPlatt(
-  scores: Float64Array | number[],
-  labels: Float64Array | number[],
+  scores: Float64Array | readonly number[],
+  labels: Float64Array | readonly number[],
   options?: WithLimits | null,
 ): { method: "platt"; a: number; b: number };
 
@@ -242,14 +245,14 @@ export declare function fitPlatt(
  * pipeline config as `calibration`.
  */
 export declare function fitIsotonic(
-  scores: Float64Array | number[],
-  labels: Float64Array | number[],
+  scores: Float64Array | readonly number[],
+  labels: Float64Array | readonly number[],
   options?: WithLimits | null,
 ): { method: "isotonic"; x: number[]; y: number[] };
 
 /** Applies a calibration (sigmoid, Platt or isotonic) to raw scores; input order kept. */
 export declare function applyCalibration(
-  scores: Float64Array | number[],
+  scores: Float64Array | readonly number[],
   calibration: Calibration,
   options?: WithLimits | null,
 ): Float64Array;
@@ -302,8 +305,8 @@ export interface CalibrationReport {
  * reliability-curve data of calibrated probabilities.
  */
 export declare function calibrationError(
-  probabilities: Float64Array | number[],
-  labels: Float64Array | number[],
+  probabilities: Float64Array | readonly number[],
+  labels: Float64Array | readonly number[],
   options?: (CalibrationErrorOptions & WithLimits) | null,
 ): CalibrationReport;
 
@@ -384,8 +387,8 @@ export interface BandProposal {
  * `degradedFloor` at the F1 optimum, with k-fold held-out precision and recall.
  */
 export declare function proposeBands(
-  scores: Float64Array | number[],
-  labels: Float64Array | number[],
+  scores: Float64Array | readonly number[],
+  labels: Float64Array | readonly number[],
   options?: (ProposeBandsOptions & WithLimits) | null,
 ): BandProposal;
 
@@ -413,13 +416,13 @@ export interface FitQueryConfidenceOptions extends WithLimits {
  */
 export declare function fitQueryConfidence(
   qrels: Qrels | QrelsObject,
-  runs: (Run | RunObject)[],
+  runs: readonly (Run | RunObject)[],
   options?: FitQueryConfidenceOptions | null,
 ): QueryConfidenceModel;
 
 /** The model's probability, in [0, 1], for every query of `runs` (in the model's run order). */
 export declare function predictQueryConfidence(
   model: QueryConfidenceModel,
-  runs: (Run | RunObject)[],
+  runs: readonly (Run | RunObject)[],
   options?: WithLimits | null,
 ): Record<string, number>;

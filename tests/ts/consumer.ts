@@ -143,7 +143,7 @@ console.log(ndcg);
 // The lab entry shares the core's ScoreError class and limits.
 const sameClass: typeof ScoreError = LabScoreError;
 const labLimits: Required<Limits> = labDefaultLimits();
-const codes: string[] = errorCodes();
+const codes: ErrorCode[] = errorCodes();
 const ver: string = version();
 console.log(sameClass, labLimits, codes, ver, notInCore, notInLab);
 
@@ -263,3 +263,16 @@ console.log(ready, sameError, initFitPlatt);
 void init(42);
 // @ts-expect-error: initSync cannot fetch
 initSync("/calibrank_core.wasm");
+
+// Read-only inputs (`as const`, ReadonlyArray) and Dates are taken where the runtime takes them.
+const frozenLists = [["a", "b"], ["b"]] as const;
+rrf(frozenLists);
+const frozenIds: readonly string[] = Object.freeze(["a", "b"]);
+new Pipeline().run({ lists: [{ name: "s", ids: frozenIds, scores: new Float64Array([0.9, 0.8]) }], now: new Date(), items: { a: { modifiedAt: new Date(0) } } });
+rrf([["a"]], { weights: new Float64Array([1]) });
+const frozenMetrics: readonly string[] = ["mrr"];
+evaluate({ q1: { d1: 1 } }, run, frozenMetrics);
+normalize(Object.freeze([1, 2]), "max");
+const outcome2: RetrievalOutcome = classifyBand(0.9);
+// @ts-expect-error: classifyBand names no item
+console.log(outcome2.kind === "hit" ? outcome2.item : undefined);
