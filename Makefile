@@ -23,6 +23,7 @@ lint: setup
 
 test-rust: setup
 	cargo test --workspace --all-targets
+	cargo test --workspace --doc
 
 # The bindings are tested through the package: the JS suite runs the built modules in
 # Node (ESM + CJS), Chromium and workerd.

@@ -25,6 +25,43 @@
 //! The core knows nothing of WebAssembly; the JavaScript bindings live outside this
 //! crate (`wasm/`). No public function panics: every bad input is a [`ScoreError`] with
 //! a stable [`ErrorCode`].
+//!
+//! # Example
+//!
+//! A pipeline from a JSON configuration (the npm package's `PipelineConfig`; read through
+//! [`error::from_json`], whose errors name the field's path), run on three lists:
+//!
+//! ```
+//! use calibrank::error::from_json;
+//! use calibrank::pipeline::{InputList, Pipeline, PipelineConfig, PipelineInput};
+//!
+//! let config: PipelineConfig = from_json(r#"{ "topN": 3, "minConfidence": 0 }"#, "config")?;
+//! let pipeline = Pipeline::new(config)?;
+//! let list = |name: &str, ids: &[&str]| InputList {
+//!     name: name.into(),
+//!     ids: ids.iter().map(|s| s.to_string()).collect(),
+//!     scores: None,
+//!     weight: None,
+//! };
+//! let out = pipeline.run(&PipelineInput {
+//!     query: "How do I configure authentication?".into(),
+//!     lists: vec![
+//!         list("semantic", &["auth.md#L45", "api.md#L120", "oauth.md#L10"]),
+//!         list("keyword", &["api.md#L120", "oauth.md#L10", "auth.md#L45"]),
+//!     ],
+//!     ..Default::default()
+//! })?;
+//! // api.md#L120 (ranks 2 and 1) beats auth.md#L45 (ranks 1 and 3): 1/62 + 1/61 > 1/61 + 1/63.
+//! assert_eq!(out.results[0].id, "api.md#L120");
+//! assert!(out.results.iter().all(|r| (0.0..=1.0).contains(&r.score)));
+//! // A misspelled field is refused with its path.
+//! let e = from_json::<PipelineConfig>(r#"{ "recency": { "fiscalYear": { "windw": 3 } } }"#, "config")
+//!     .unwrap_err();
+//! assert_eq!(e.field, "config.recency.fiscalYear.windw");
+//! # Ok::<(), calibrank::ScoreError>(())
+//! ```
+//!
+//! `cargo run --example demo` prints every stage of seed 000's sample query.
 #![forbid(unsafe_code)]
 #![cfg_attr(
     not(test),

@@ -1345,6 +1345,10 @@ export function tests(lib, golden) {
     assert(bands.degradedFloor <= bands.highFloor && bands.highFloor <= 1, "floors ordered");
     throwsScoreError(lib, () => lib.fitPlatt([1, 2], [1]), "LENGTH_MISMATCH");
     throwsScoreError(lib, () => lib.fitPlatt([1, 2], [1, 1]), "INVALID_LABELS");
+    // Scores whose moments overflow fit as their scaled copy (they gave a flat a = b = 0).
+    const huge = lib.fitPlatt([5e200, -4e200, 1e200], [1, 0, 0]);
+    assert(Math.abs(huge.a * 1e200 - platt.a) < 1e-6 && Math.abs(huge.b - platt.b) < 1e-6, `huge ${huge.a} ${huge.b}`);
+    throwsScoreError(lib, () => lib.fitPlatt([5e-320, -4e-320, 1e-320], [1, 0, 0]), "NON_FINITE_SCORE", "scores");
   });
 
   test("option and configuration texts are bounded; unknown names are not echoed whole", () => {

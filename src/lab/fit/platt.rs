@@ -21,7 +21,8 @@
 //! the fixed stopping tolerance then behave alike for BM25 scores in the tens and
 //! cosine similarities near 1. The stopping rule applies to the gradient in the
 //! standardized space. When every score is equal (`std = 0`) the scores are used as they
-//! are.
+//! are; when their moments overflow (or the deviation of differing subnormal scores
+//! underflows), they are taken of the scores divided by the largest magnitude.
 //!
 //! On scikit-learn's test vector (scores `[5, -4, 1]`, labels `[1, 0, 0]`) the fit gives
 //! `A = -0.20261354`, `B = 0.65236315`, LibSVM's values.
@@ -33,7 +34,8 @@ use crate::error::{ErrorCode, Result, ScoreError};
 /// Fits Platt scaling to raw `scores` and 0/1 `labels` (1 = relevant).
 ///
 /// Errors: `LENGTH_MISMATCH` (field `labels`), `EMPTY_INPUT`, `NON_FINITE_SCORE`
-/// (`scores[i]`, or `scores` if the scores are so large that the fit overflows),
+/// (`scores[i]`, or `scores` if the fitted slope or intercept is no finite number: scores
+/// of an extreme scale, such as subnormal ones),
 /// `INVALID_LABELS` (`labels[i]` not 0/1, or `labels` when only one class is present).
 /// If the line search fails or 100 iterations pass, the last iterate is returned, as in
 /// LibSVM.
@@ -66,7 +68,7 @@ pub(crate) fn fit_platt_detailed(scores: &[f64], labels: &[f64]) -> Result<Platt
         return Err(ScoreError::new(
             ErrorCode::NonFiniteScore,
             "scores",
-            "the Platt fit overflowed: the scores are too large in magnitude",
+            "the Platt fit overflowed: the scores' scale is too extreme for a finite slope and intercept",
         ));
     }
     Ok(PlattFit {
@@ -76,41 +78,71 @@ pub(crate) fn fit_platt_detailed(scores: &[f64], labels: &[f64]) -> Result<Platt
     })
 }
 
-/// The affine map `z = (x - mean) / std` applied before fitting.
+/// The affine map `z = (x / scale - mean) / std` applied before fitting (`scale` is 1
+/// unless the moments of the raw scores overflow or underflow, below).
 #[derive(Debug, Clone, Copy)]
 struct Standardization {
     mean: f64,
     std: f64,
+    scale: f64,
 }
 
 impl Standardization {
-    /// Mean and population standard deviation of `scores`; the identity map when the
-    /// deviation is 0 (or the moments overflow).
+    /// Mean and population standard deviation of `scores`. When those overflow (scores
+    /// near 1e155 and beyond) or the deviation underflows to 0 while the scores differ
+    /// (subnormal scores), they are taken of the scores divided by the largest magnitude
+    /// (`scale`), which brings them into [-1, 1]: the fit then sees the same standardized
+    /// scores (it used the raw ones and gave a flat model, `a = b = 0`). Scores all
+    /// equal: the identity map.
     fn of(scores: &[f64]) -> Self {
-        let n = scores.len() as f64;
-        let mean = scores.iter().sum::<f64>() / n;
-        let variance = scores.iter().map(|&x| (x - mean) * (x - mean)).sum::<f64>() / n;
-        let std = libm::sqrt(variance);
-        if mean.is_finite() && std.is_finite() && std > 0.0 {
-            Standardization { mean, std }
-        } else {
-            Standardization {
-                mean: 0.0,
-                std: 1.0,
+        let plain = Self::moments(scores, 1.0);
+        if plain.usable() {
+            return plain;
+        }
+        let largest = scores.iter().fold(0.0f64, |m, &x| m.max(x.abs()));
+        if largest > 0.0 && largest.is_finite() {
+            let scaled = Self::moments(scores, largest);
+            if scaled.usable() {
+                return scaled;
             }
         }
+        Standardization {
+            mean: 0.0,
+            std: 1.0,
+            scale: 1.0,
+        }
+    }
+
+    /// The moments of `scores / scale` (`scale` 1: the scores as they are, bit for bit).
+    fn moments(scores: &[f64], scale: f64) -> Self {
+        let n = scores.len() as f64;
+        let mean = scores.iter().map(|&x| x / scale).sum::<f64>() / n;
+        let variance = scores
+            .iter()
+            .map(|&x| (x / scale - mean) * (x / scale - mean))
+            .sum::<f64>()
+            / n;
+        Standardization {
+            mean,
+            std: libm::sqrt(variance),
+            scale,
+        }
+    }
+
+    fn usable(&self) -> bool {
+        self.mean.is_finite() && self.std.is_finite() && self.std > 0.0
     }
 
     /// The standardized score.
     fn apply(&self, x: f64) -> f64 {
-        (x - self.mean) / self.std
+        (x / self.scale - self.mean) / self.std
     }
 
     /// Parameters `(a', b')` fitted on standardized scores, mapped back to raw scores:
-    /// `a' * z + b' = (a' / std) * x + (b' - a' * mean / std)`.
+    /// `a' * z + b' = (a' / std / scale) * x + (b' - a' * mean / std)`.
     fn unapply(&self, a: f64, b: f64) -> PlattModel {
         PlattModel {
-            a: a / self.std,
+            a: a / self.std / self.scale,
             b: b - a * self.mean / self.std,
         }
     }
@@ -301,6 +333,36 @@ mod tests {
         assert!(fit.converged);
         assert!(fit.model.a < 0.0);
         assert!(fit.model.predict(1.0) > fit.model.predict(0.1));
+    }
+
+    /// Scores whose moments overflow (or whose deviation underflows) are fitted as the
+    /// same scores at a sane scale: the same probabilities at the same places (they gave
+    /// a flat model, `a = b = 0`, a probability of 1/2 everywhere).
+    #[test]
+    fn extreme_scales_fit_as_their_scaled_copies() {
+        let base = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
+        let labels = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 1.0];
+        let reference = fit_platt_detailed(&base, &labels).unwrap().model;
+        for factor in [1e155, 1e300, -1e300, 1e-300] {
+            let scores: Vec<f64> = base.iter().map(|&x| x * factor).collect();
+            let fit = fit_platt_detailed(&scores, &labels).unwrap();
+            assert!(fit.converged, "{factor:e}: {fit:?}");
+            assert!(fit.model.a != 0.0, "{factor:e}: a flat model {fit:?}");
+            for (&x, &s) in base.iter().zip(&scores) {
+                let (want, got) = (reference.predict(x), fit.model.predict(s));
+                assert!(
+                    (want - got).abs() < 1e-6,
+                    "{factor:e} at {x}: {got} against {want}"
+                );
+            }
+        }
+        // Subnormal scores: the slope they need (about 1e320) is no finite number.
+        let tiny: Vec<f64> = base.iter().map(|&x| x * 1e-320).collect();
+        let e = fit_platt_detailed(&tiny, &labels).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::NonFiniteScore, "scores")
+        );
     }
 
     #[test]

@@ -7,15 +7,15 @@
 //! query ([`NORMS`], default `min-max` for every ranx method, as in ranx), then combines
 //! the normalized runs query by query ([`METHODS`]).
 //!
-//! | method | fused score of `d` (`s`: its normalized scores in the runs that have it, `i`: 0-based rank) |
+//! | method | fused score of `d` (`s`: its normalized scores in the `n` runs that have it, `i`: 0-based rank) |
 //! | --- | --- |
 //! | `sum` / `wsum` | `sum_r w_r s_r` (missing: 0) |
-//! | `mnz` / `wmnz` | `sum(s) * |s|` / `sum(s) * sum(w of those runs)` |
-//! | `gmnz` | `sum(s) * |s|^gamma` |
+//! | `mnz` / `wmnz` | `sum(s) * n` / `sum(s) * sum(w of those runs)` |
+//! | `gmnz` | `sum(s) * n^gamma` |
 //! | `max` / `min` / `med` / `anz` | max / min / median / mean of `s` |
-//! | `mixed` | `sum(w s) * sqrt(|s|)` |
+//! | `mixed` | `sum(w s) * sqrt(n)` |
 //! | `rrf` / `rbc` | `sum_r 1 / (k + i + 1)` / `sum_r (1 - phi) phi^i` |
-//! | `isr` / `log_isr` / `logn_isr` | `sum 1/(i+1)^2` times `|s|` / `ln |s|` / `ln(|s| + sigma)` |
+//! | `isr` / `log_isr` / `logn_isr` | `sum 1/(i+1)^2` times `n` / `ln n` / `ln(n + sigma)` |
 //! | `bordafuse` / `w_bordafuse` | (weighted) sum of Borda points `N - i` |
 //! | `condorcet` / `w_condorcet` | `N - position` after a pairwise-majority sort |
 //! | `dbsf` | Qdrant: `sum_r w_r (s_r - lo_r) / (hi_r - lo_r)`, `lo, hi = mean -/+ 3 std` |
