@@ -40,7 +40,8 @@ export interface Limits {
  * limit is a `ScoreError` with code `INPUT_TOO_LARGE`.
  */
 export interface WithLimits {
-  limits?: Partial<Limits>;
+  /** The limits, as an object or a `Map` from their names. */
+  limits?: Partial<Limits> | ReadonlyMap<keyof Limits, number>;
 }
 
 // ---------------------------------------------------------------- Small shared types
@@ -348,9 +349,12 @@ export interface NormalizationConfig {
 
 /**
  * `T` as the package gives it back (`Pipeline.config`): every field present, recursively,
- * options left unset as `null`; arrays and fitted models as they were given.
+ * options left unset as `null`; arrays and fitted models as they were given, `Map`s as
+ * objects.
  */
-export type Effective<T> = T extends readonly unknown[] | QueryConfidenceModel
+export type Effective<T> = T extends ReadonlyMap<unknown, unknown>
+  ? never // a Map given (limits) comes back as an object
+  : T extends readonly unknown[] | QueryConfidenceModel
   ? T
   : T extends object
     ? { [K in keyof T]-?: Effective<T[K]> }
@@ -384,7 +388,7 @@ export interface PipelineConfig {
   /** Query confidence: the seeds' options, a fitted model, the outcome floors. */
   confidence?: PipelineConfidenceConfig;
   /** Input size limits of `run` and `runColumnar`. */
-  limits?: Limits;
+  limits?: Limits | ReadonlyMap<keyof Limits, number>;
   /** Attach an `explain` record to every result (default true). */
   explain?: boolean;
 }
@@ -428,7 +432,7 @@ export interface PipelineInput {
   /** Ranked lists, one per strategy. */
   lists: readonly InputList[];
   /** Metadata by item id. */
-  items?: Record<string, ItemMeta>;
+  items?: Record<string, ItemMeta> | ReadonlyMap<string, ItemMeta>;
   /** The current time for step recency (epoch ms, ISO 8601 or a `Date`). */
   now?: string | number | Date;
   /** Context that selects a band profile. */

@@ -276,3 +276,10 @@ normalize(Object.freeze([1, 2]), "max");
 const outcome2: RetrievalOutcome = classifyBand(0.9);
 // @ts-expect-error: classifyBand names no item
 console.log(outcome2.kind === "hit" ? outcome2.item : undefined);
+// Maps where the runtime reads them: a pipeline's items, and limits.
+new Pipeline({ limits: new Map([["maxLists", 4]]) }).run({ lists: [{ name: "s", ids: ["a"] }], items: new Map([["a", { name: "A" }]]) });
+rrf([["a"]], { limits: new Map([["maxLists", 2] as const]) });
+// @ts-expect-error: a limit's name
+rrf([["a"]], { limits: new Map([["maxList", 2] as const]) });
+const effectiveMaxLists: number = new Pipeline({ limits: new Map([["maxLists", 4]]) }).config.limits.maxLists;
+console.log(effectiveMaxLists);
