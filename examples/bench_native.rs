@@ -342,6 +342,7 @@ fn workload<'a>(inputs: &'a Inputs, name: &str, api: &str) -> Box<dyn Fn() -> Ch
                     n_docs: inputs.n_docs,
                     modified_ms: Some(&inputs.mtimes),
                     now_ms: Some(NOW),
+                    context: None,
                 })
                 .expect("run_columnar");
             Check {

@@ -983,6 +983,7 @@ pub fn columnar(data: &[u8]) {
         n_docs,
         modified_ms: modified.as_deref(),
         now_ms: now,
+        context: None,
     };
     let out = match pipeline.run_columnar(&input) {
         Ok(out) => out,

@@ -644,6 +644,76 @@ fn band_profiles_and_context() {
     assert_eq!(chat.stats.band_profile.as_deref(), Some("lenient"));
     assert_eq!(chat.results[0].band, Band::Hit);
     assert_eq!(plain.results[0].band, Band::Miss);
+    // The columnar path takes the same context: the same floors, the same bands.
+    let ids: Vec<&str> = {
+        let mut v: Vec<&str> = input
+            .lists
+            .iter()
+            .flat_map(|l| l.ids.iter().map(String::as_str))
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let index = |id: &String| ids.iter().position(|d| *d == id.as_str()).unwrap() as u32;
+    let docs: Vec<Vec<u32>> = input
+        .lists
+        .iter()
+        .map(|l| l.ids.iter().map(index).collect())
+        .collect();
+    let slices: Vec<&[u32]> = docs.iter().map(Vec::as_slice).collect();
+    let p = Pipeline::new(PipelineConfig {
+        recency: RecencyConfig {
+            mode: RecencyMode::None,
+            ..Default::default()
+        },
+        ..p.config().clone()
+    })
+    .unwrap();
+    let columnar = |context: Option<&BandContext>| {
+        p.run_columnar(&ColumnarInput {
+            lists: &slices,
+            weights: None,
+            n_docs: ids.len(),
+            modified_ms: None,
+            now_ms: None,
+            context,
+        })
+        .unwrap()
+    };
+    let chat_ctx = input.context.clone().unwrap();
+    let strings = |context: Option<BandContext>| {
+        let mut i = input.clone();
+        i.context = context;
+        i.items.clear();
+        p.run(&i).unwrap()
+    };
+    for ctx in [None, Some(chat_ctx)] {
+        let col = columnar(ctx.as_ref());
+        let run = strings(ctx.clone());
+        let bands: Vec<Band> = run.results.iter().map(|r| r.band).collect();
+        assert_eq!(col.bands, bands, "{ctx:?}");
+        assert_eq!(col.bands.first() == Some(&Band::Hit), ctx.is_some());
+    }
+    // Its strings are texts, as in `run`.
+    let long = BandContext {
+        task_class: Some("x".repeat(2_000_000)),
+        ..Default::default()
+    };
+    let e = p
+        .run_columnar(&ColumnarInput {
+            lists: &slices,
+            weights: None,
+            n_docs: ids.len(),
+            modified_ms: None,
+            now_ms: None,
+            context: Some(&long),
+        })
+        .unwrap_err();
+    assert_eq!(
+        (e.code, e.field.as_str()),
+        (ErrorCode::InputTooLarge, "context.taskClass")
+    );
 }
 
 #[test]
@@ -688,6 +758,7 @@ fn columnar_path_matches_string_path() {
             n_docs: 10,
             modified_ms: None,
             now_ms: None,
+            context: None,
         })
         .unwrap();
     let ids: Vec<String> = col.order.iter().map(name).collect();
@@ -732,6 +803,7 @@ fn columnar_errors() {
             n_docs: 3,
             modified_ms: None,
             now_ms: None,
+            context: None,
         })
         .unwrap_err();
     assert_eq!(
@@ -746,6 +818,7 @@ fn columnar_errors() {
             n_docs: 2,
             modified_ms: Some(&[0.0, 1.0]),
             now_ms: None,
+            context: None,
         })
         .unwrap_err();
     assert_eq!(e.field, "now");

@@ -6,7 +6,7 @@ import { callHolding } from "./held-texts.js";
 import { encodeInput } from "./pipeline-input.js";
 import { factorsAt } from "./rerank.js";
 
-const COLUMNAR_FIELDS = ["docs", "offsets", "nDocs", "weights", "modifiedAt", "now"];
+const COLUMNAR_FIELDS = ["docs", "offsets", "nDocs", "weights", "modifiedAt", "now", "context"];
 const COLUMNAR_KEYS = new Set(COLUMNAR_FIELDS);
 const registry = typeof FinalizationRegistry === "function" ? new FinalizationRegistry((h) => freeHandle(h)) : null;
 
@@ -151,7 +151,7 @@ export class Pipeline {
     if (!isObject(input)) throw typeError("input", "an object with `docs`, `offsets` and `nDocs`");
     // A misspelled key (`doc`) is named as such, as `run` names it, not left to look like a missing `docs`.
     checkKeys(input, COLUMNAR_KEYS, "input");
-    const { docs: docsIn, offsets: offsetsIn, nDocs, weights, modifiedAt, now } = noInheritedKeys(COLUMNAR_FIELDS) ? input : ownFields(input, COLUMNAR_FIELDS);
+    const { docs: docsIn, offsets: offsetsIn, nDocs, weights, modifiedAt, now, context } = noInheritedKeys(COLUMNAR_FIELDS) ? input : ownFields(input, COLUMNAR_FIELDS);
     const lim = this.#limits;
     if (typedArrayKind(docsIn) !== "Uint32Array") throw typeError("docs", "a Uint32Array");
     const docs = plainTyped(docsIn, Uint32Array);
@@ -178,8 +178,14 @@ export class Pipeline {
       // Was ignored (then "`now` is required with `modifiedAt`", or nothing at all).
       throw typeError("now", "epoch milliseconds (a number) or a Date");
     }
+    // The band profile's context, as `run` takes it (JSON; the module checks its fields).
+    let ctx;
+    if (context !== undefined && context !== null) {
+      if (!isObject(context)) throw typeError("context", "an object");
+      ctx = precheck.jsonText(lim, toJson(context, "context"), "context");
+    }
     // The handle looked up after the caller's getters ran (see `run`).
-    const out = state.wire.call(OP.PIPELINE_RUN_COLUMNAR, new Input().u32s([this.handle()]).f64s(wts).f64s(mt).u32s(docs).u32s(offsets).f64s(head));
+    const out = state.wire.call(OP.PIPELINE_RUN_COLUMNAR, new Input().u32s([this.handle()]).f64s(wts).f64s(mt).u32s(docs).u32s(offsets).f64s(head).text(ctx));
     const order = out.u32s();
     const scores = out.f64s();
     const bands = out.u8s();

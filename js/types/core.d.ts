@@ -557,6 +557,8 @@ export interface ColumnarInput {
   modifiedAt?: Float64Array;
   /** Current time in epoch ms, or a `Date` (required with `modifiedAt`; an ISO string is refused here: `run` takes one). */
   now?: number | Date;
+  /** The context that selects a band profile, as `run`'s (default: the default floors). */
+  context?: BandContext;
 }
 
 /** Output of `Pipeline.runColumnar`: parallel typed arrays, best first. */

@@ -86,6 +86,9 @@ pub struct ColumnarInput<'a> {
     pub modified_ms: Option<&'a [f64]>,
     /// Current time in epoch ms.
     pub now_ms: Option<f64>,
+    /// The context that selects a band profile (`None`: the default floors), as in
+    /// [`crate::pipeline::PipelineInput::context`].
+    pub context: Option<&'a BandContext>,
 }
 
 /// Output of the columnar path: parallel arrays, best first.
@@ -136,6 +139,9 @@ impl Pipeline {
         cfg.limits
             .check_columnar_lengths(input.lists.iter().map(|l| l.len()), "docs")?;
         cfg.limits.check_columnar(input.n_docs, "nDocs")?;
+        if let Some(c) = input.context {
+            super::run::check_context(&cfg.limits, c)?;
+        }
         let weights = crate::fuse::resolve_weights(input.weights, input.lists.len(), "weights")?;
         // An index error names `lists[i][j]` (the slices given); the bindings, which cut
         // the slices from one flat array, report it there (`flat_index_error`).
@@ -201,10 +207,11 @@ impl Pipeline {
                 .then(a.0.cmp(&b.0))
         });
         kept.truncate(cfg.top_n as usize);
+        let none = BandContext::default();
         let (floors, _) = select_floors(
             cfg.bands.floors(),
             &cfg.bands.profiles,
-            &BandContext::default(),
+            input.context.unwrap_or(&none),
         );
         let out_scores: Vec<f64> = kept.iter().map(|k| k.2).collect();
         let confidence = confidence_of_sorted(&out_scores, &cfg.confidence.options());

@@ -49,6 +49,23 @@ fn reranked_finite(w: &Work<'_>, field: &str) -> Result<()> {
 
 /// Bytes of every string of a pipeline input: the query, list names and ids, item ids
 /// and texts, the context.
+/// A band context's strings are texts (`maxTextBytes` each), named `context.<field>`.
+pub(super) fn check_context(
+    limits: &crate::limits::Limits,
+    c: &crate::bands::BandContext,
+) -> Result<()> {
+    for (name, text) in [
+        ("taskClass", &c.task_class),
+        ("language", &c.language),
+        ("buildSystem", &c.build_system),
+    ] {
+        if let Some(t) = text {
+            limits.check_text(t, || format!("context.{name}"))?;
+        }
+    }
+    Ok(())
+}
+
 fn input_text_bytes(input: &InputRef<'_>) -> usize {
     let opt = |t: &Option<&str>| t.map_or(0, str::len);
     let lists: usize = input
@@ -93,15 +110,7 @@ impl Pipeline {
         limits.check_text(input.query, || "query".into())?;
         limits.check_total_text(input_text_bytes(input), "input")?;
         if let Some(c) = input.context {
-            for (name, text) in [
-                ("taskClass", &c.task_class),
-                ("language", &c.language),
-                ("buildSystem", &c.build_system),
-            ] {
-                if let Some(t) = text {
-                    limits.check_text(t, || format!("context.{name}"))?;
-                }
-            }
+            check_context(limits, c)?;
         }
         for (i, list) in input.lists.iter().enumerate() {
             // A list's name is an identifier (the key of its weight, named in explanations).

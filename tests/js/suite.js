@@ -881,6 +881,22 @@ export function tests(lib, golden) {
     eq(Array.from(run.scores), full.results.map((r) => r.score));
     eq(Array.from(run.bands, (b) => ["miss", "degraded", "hit"][b]), full.results.map((r) => r.band));
     eq(run.confidence, full.confidence);
+    // A context selects a band profile on both paths alike.
+    const profiled = new lib.Pipeline({
+      topN: 8,
+      minConfidence: 0,
+      calibration: { method: "sigmoid", threshold: 0.02 },
+      bands: { highFloor: 0.99, degradedFloor: 0.98, profiles: [{ name: "lenient", taskClass: "chat", highFloor: 0.3, degradedFloor: 0.1 }] },
+    });
+    const lists = [{ name: "a", ids: a.map((d) => `d${d}`) }, { name: "b", ids: b.map((d) => `d${d}`), weight: 0.5 }];
+    for (const context of [undefined, { taskClass: "chat" }]) {
+      const c = profiled.runColumnar({ docs, offsets, nDocs: 10, weights: new Float64Array([1, 0.5]), context });
+      const s = profiled.run({ lists, context });
+      eq(Array.from(c.bands, (b) => ["miss", "degraded", "hit"][b]), s.results.map((r) => r.band));
+      eq(c.bands[0], context ? 2 : 0, "the profile's floors apply only with its context");
+    }
+    throwsScoreError(lib, () => profiled.runColumnar({ docs, offsets, nDocs: 10, context: "chat" }), "INVALID_TYPE", "context");
+    throwsScoreError(lib, () => profiled.runColumnar({ docs, offsets, nDocs: 10, context: { task: "chat" } }), "UNKNOWN_FIELD", "context.task");
   });
 
   test("errors are ScoreError with code and field; the module stays usable", () => {

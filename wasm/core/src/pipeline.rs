@@ -633,7 +633,7 @@ pub fn run(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 }
 
 /// In: the handle, weights (F64 or NONE), modifiedAt (F64 or NONE), docs, offsets (U32
-/// or F64), head (F64: nDocs, hasNow, now). Out: order (U32), scores (F64), bands (U8),
+/// or F64), head (F64: nDocs, hasNow, now), context (TEXT: JSON, or NONE). Out: order (U32), scores (F64), bands (U8),
 /// confidence (F64 as in [`run`]), candidates (U32), outcome (U8 as in [`run`]).
 // Not inlined into the dispatch: the engine compiles each operation on its first call,
 // so the first call of one function does not compile all of them.
@@ -647,6 +647,10 @@ pub fn run_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         let docs = read_indices(r, "docs", limits.max_columnar_entries, "maxColumnarEntries")?;
         let offsets = read_indices(r, "offsets", limits.max_lists.saturating_add(1), "maxLists")?;
         let head = r.f64s()?;
+        let context: Option<BandContext> = match r.opt_text()? {
+            Some(t) => Some(decode::from_text(t, "context")?),
+            None => None,
+        };
         let n = n_docs(head.first().copied().unwrap_or(f64::NAN))?;
         let now = (head.get(1) == Some(&1.0)).then(|| head.get(2).copied().unwrap_or(f64::NAN));
         if let Some(wts) = weights {
@@ -664,6 +668,7 @@ pub fn run_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
                 n_docs: n,
                 modified_ms: modified,
                 now_ms: now,
+                context: context.as_ref(),
             })
             .map_err(|e| in_config(calibrank::pipeline::flat_index_error(e, &lists, n)))?;
         w.u32s(&out.order);
