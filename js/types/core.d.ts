@@ -554,7 +554,7 @@ export interface ColumnarInput {
   /** Weight per list (default 1). */
   weights?: Float64Array | readonly number[];
   /** Modification time per document in epoch ms (NaN: unknown), for step recency. */
-  modifiedAt?: Float64Array;
+  modifiedAt?: Float64Array | readonly number[];
   /** Current time in epoch ms, or a `Date` (required with `modifiedAt`; an ISO string is refused here: `run` takes one). */
   now?: number | Date;
   /** The context that selects a band profile, as `run`'s (default: the default floors). */

@@ -283,3 +283,4 @@ rrf([["a"]], { limits: new Map([["maxLists", 2] as const]) });
 rrf([["a"]], { limits: new Map([["maxList", 2] as const]) });
 const effectiveMaxLists: number = new Pipeline({ limits: new Map([["maxLists", 4]]) }).config.limits.maxLists;
 console.log(effectiveMaxLists);
+new Pipeline().runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1, modifiedAt: [0], now: new Date(), context: { taskClass: "chat" } });
