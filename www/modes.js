@@ -104,6 +104,7 @@ export function createModeViews(ctx, form, configForm) {
         ? "Every hit is below similarityThreshold: lower it to see results."
         : "No hits to fuse: give each query its hits in the JSON box (Queries and their hits) or pick a preset.";
       fill(out.multiChart, h("p", { class: "empty", "data-empty": why, text }));
+      cursor(out.multiChart, [], () => []); // nothing to step through (not the last result's ids)
       fill(out.multiTable);
       return;
     }
@@ -150,6 +151,7 @@ export function createModeViews(ctx, form, configForm) {
     const r = ctx.result;
     if (r.rows.length === 0) {
       fill(out.bandsChart, h("p", { class: "empty", "data-empty": "no-scores", text: "No scores to classify: type calibrated scores in [0, 1] in the Scores box." }));
+      cursor(out.bandsChart, [], () => []);
       fill(out.bands);
       return;
     }

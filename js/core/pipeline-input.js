@@ -273,11 +273,7 @@ export function encodeInput(input, lim, holdAbove, lease) {
     head[2] = v;
     if (kind === 2) units += now.length;
   }
-  let ctx;
-  if (context !== undefined && context !== null) {
-    if (!isObject(context)) throw typeError("context", "an object");
-    ctx = precheck.jsonText(lim, toJson(context, "context"), "context");
-  }
+  const ctx = encodeContext(context, lim);
   if (hold && !inline && 3 * (units + heldUnits + occUnits + keyUnits) > lim.maxTotalTextBytes) {
     // The module cannot check what it does not see: texts stay held only when the call's
     // strings are within maxTotalTextBytes for sure, as the module counts them (every
@@ -305,6 +301,16 @@ export function encodeInput(input, lim, holdAbove, lease) {
   precheck.strings(lim, strs, units, (i) => inputField(i, head, nLists, listTable, docs, itemTable, strs));
   const held = hold ? { texts: heldTexts, docs: heldDocs, nDocs, slotOf: null, asked: false } : null;
   return { strs, units, idEnds: firstOf(ends, nDocs), listTable, docs, weights, scores, itemTable, itemNums, head, ctx, held };
+}
+
+/**
+ * A band context (`run`'s and `runColumnar`'s `context`) as the JSON text the module
+ * decodes and checks, or `undefined` when none is given.
+ */
+export function encodeContext(context, lim) {
+  if (context === undefined || context === null) return undefined;
+  if (!isObject(context)) throw typeError("context", "an object");
+  return precheck.jsonText(lim, toJson(context, "context"), "context");
 }
 
 /**

@@ -3,7 +3,7 @@
 import { Input, plainTyped, precheck, toJson, numbers, scoreError, typeError, typedArrayKind, notArray, timeOf } from "../wire.js";
 import { OP, state, w, limitsOf, scratch, isObject, noInheritedKeys, ownFields, checkKeys, BAND, confidenceAt, outcomeAt } from "./shared.js";
 import { callHolding } from "./held-texts.js";
-import { encodeInput } from "./pipeline-input.js";
+import { encodeInput, encodeContext } from "./pipeline-input.js";
 import { factorsAt } from "./rerank.js";
 
 const COLUMNAR_FIELDS = ["docs", "offsets", "nDocs", "weights", "modifiedAt", "now", "context"];
@@ -179,11 +179,7 @@ export class Pipeline {
       throw typeError("now", "epoch milliseconds (a number) or a Date");
     }
     // The band profile's context, as `run` takes it (JSON; the module checks its fields).
-    let ctx;
-    if (context !== undefined && context !== null) {
-      if (!isObject(context)) throw typeError("context", "an object");
-      ctx = precheck.jsonText(lim, toJson(context, "context"), "context");
-    }
+    const ctx = encodeContext(context, lim);
     // The handle looked up after the caller's getters ran (see `run`).
     const out = state.wire.call(OP.PIPELINE_RUN_COLUMNAR, new Input().u32s([this.handle()]).f64s(wts).f64s(mt).u32s(docs).u32s(offsets).f64s(head).text(ctx));
     const order = out.u32s();

@@ -5,7 +5,7 @@
 // targets work, and tools that place the .wasm themselves (a `?url` import, a copy step,
 // a Worker binding, inlined bytes) hand it over.
 import { ScoreError } from "./score_error.js";
-import { loadWasm, compileResponse, inputError } from "./load.js";
+import { loadWasm, compileResponse, inputError, describe } from "./load.js";
 
 const isModule = (v) => typeof WebAssembly.Module === "function" && v instanceof WebAssembly.Module;
 const isBytes = (v) => v instanceof ArrayBuffer || ArrayBuffer.isView(v);
@@ -61,14 +61,13 @@ export function initApi(internals, name, file, local = null) {
   }
 
   async function compileAny(input) {
-    if (input instanceof Promise || (input !== null && typeof input === "object" && typeof input.then === "function")) {
-      // A promise of the input (`fetch(url)`): a rejection (a failed fetch) is an input
-      // that does not lead to the module, as a URL that cannot be read is.
-      try {
-        input = await input;
-      } catch (e) {
-        throw inputError(`${name}/init: the promise given for ${file} rejected (${e instanceof Error ? e.message : String(e)})`, e);
-      }
+    // A promise of the input (`fetch(url)`): a rejection (a failed fetch) is an input
+    // that does not lead to the module, as a URL that cannot be read is. (Awaiting
+    // anything else gives it back as it is.)
+    try {
+      input = await input;
+    } catch (e) {
+      throw inputError(`${name}/init: the promise given for ${file} rejected (${describe(e)})`, e);
     }
     if (isModule(input)) return input;
     if (isBytes(input)) return WebAssembly.compile(input);
@@ -77,16 +76,7 @@ export function initApi(internals, name, file, local = null) {
       const module = await local(input);
       if (module !== undefined) return module;
     }
-    if (typeof input === "string" || input instanceof URL) return loadWasm(input);
-    if (isRequest(input)) {
-      let response;
-      try {
-        response = await fetch(input);
-      } catch (e) {
-        throw inputError(`${name}/init: could not fetch ${input.url} (${e instanceof Error ? e.message : String(e)})`, e);
-      }
-      return compileResponse(response, input.url);
-    }
+    if (typeof input === "string" || input instanceof URL || isRequest(input)) return loadWasm(input);
     throw badInput(input === undefined ? "no input" : input === null ? "null" : typeof input);
   }
 

@@ -13,12 +13,23 @@ export function inputError(message, cause) {
 /** A string with no scheme (of two letters or more: `C:` is a drive): a file path (Node). */
 export const isFilePath = (s) => typeof s === "string" && !/^[a-z][a-z0-9+.-]+:/i.test(s);
 
-export async function loadWasm(url) {
+/** An error's message, or what it is (a reason of any kind, even one that cannot be printed). */
+export function describe(e) {
+  try {
+    return e instanceof Error ? e.message : String(e);
+  } catch {
+    return "a value that cannot be printed";
+  }
+}
+
+/** Fetches and compiles a .wasm given as a URL (string or `URL`) or a `Request`. */
+export async function loadWasm(input) {
+  const url = typeof Request === "function" && input instanceof Request ? input.url : input;
   let response;
   try {
-    response = await fetch(url);
+    response = await fetch(input);
   } catch (e) {
-    throw inputError(`calibrank: could not fetch ${url} (${e && e.message}). If your bundler does not copy the .wasm files of packages, copy node_modules/calibrank/*.wasm next to your bundle (see the README's install section).`, e);
+    throw inputError(`calibrank: could not fetch ${url} (${describe(e)}). If your bundler does not copy the .wasm files of packages, copy node_modules/calibrank/*.wasm next to your bundle (see the README's install section).`, e);
   }
   return compileResponse(response, url);
 }

@@ -40,8 +40,7 @@ export interface Limits {
  * limit is a `ScoreError` with code `INPUT_TOO_LARGE`.
  */
 export interface WithLimits {
-  /** The limits, as an object or a `Map` from their names. */
-  limits?: Partial<Limits> | ReadonlyMap<keyof Limits, number>;
+  limits?: Partial<Limits>;
 }
 
 // ---------------------------------------------------------------- Small shared types
@@ -349,12 +348,9 @@ export interface NormalizationConfig {
 
 /**
  * `T` as the package gives it back (`Pipeline.config`): every field present, recursively,
- * options left unset as `null`; arrays and fitted models as they were given, `Map`s as
- * objects.
+ * options left unset as `null`; arrays and fitted models as they were given.
  */
-export type Effective<T> = T extends ReadonlyMap<unknown, unknown>
-  ? never // a Map given (limits) comes back as an object
-  : T extends readonly unknown[] | QueryConfidenceModel
+export type Effective<T> = T extends readonly unknown[] | QueryConfidenceModel
   ? T
   : T extends object
     ? { [K in keyof T]-?: Effective<T[K]> }
@@ -388,7 +384,7 @@ export interface PipelineConfig {
   /** Query confidence: the seeds' options, a fitted model, the outcome floors. */
   confidence?: PipelineConfidenceConfig;
   /** Input size limits of `run` and `runColumnar`. */
-  limits?: Limits | ReadonlyMap<keyof Limits, number>;
+  limits?: Limits;
   /** Attach an `explain` record to every result (default true). */
   explain?: boolean;
 }
@@ -400,9 +396,9 @@ export interface InputList {
   /** Strategy name (`semantic`, `keyword`, `graph`, ...), unique within an input. */
   name: string;
   /** Ids, best first. */
-  ids: readonly string[];
+  ids: string[];
   /** The strategy's own scores, parallel to `ids` (reported in explanations). */
-  scores?: readonly number[] | Float64Array;
+  scores?: number[];
   /** Weight of this list (overrides `config.weights[name]`). */
   weight?: number;
 }
@@ -417,8 +413,8 @@ export interface ItemMeta {
   summary?: string;
   /** Content (heuristic reranker's short-content rule). */
   content?: string;
-  /** Modification time (step recency): epoch ms, an ISO 8601 string or a `Date`. */
-  modifiedAt?: string | number | Date;
+  /** Modification time (step recency): epoch ms or an ISO 8601 string (`run` takes a `Date` too: `ItemMetaLike`). */
+  modifiedAt?: string | number;
   /** Fiscal year (fiscal-year recency). */
   fiscalYear?: number;
   /** External cross-encoder score (cross-encoder rerank). */
@@ -430,13 +426,38 @@ export interface PipelineInput {
   /** The query text (required by the heuristic reranker). */
   query?: string;
   /** Ranked lists, one per strategy. */
-  lists: readonly InputList[];
+  lists: InputList[];
   /** Metadata by item id. */
-  items?: Record<string, ItemMeta> | ReadonlyMap<string, ItemMeta>;
-  /** The current time for step recency (epoch ms, ISO 8601 or a `Date`). */
-  now?: string | number | Date;
+  items?: Record<string, ItemMeta>;
+  /** The current time for step recency (epoch ms or ISO 8601; `run` takes a `Date` too). */
+  now?: string | number;
   /** Context that selects a band profile. */
   context?: BandContext;
+}
+
+/**
+ * What `run` accepts: a `PipelineInput`, or the same with read-only arrays, `Date`s,
+ * typed-array scores and a `Map` of items (`run` never writes to its input).
+ */
+export interface PipelineInputLike {
+  query?: string;
+  lists: readonly InputListLike[];
+  items?: Readonly<Record<string, ItemMetaLike>> | ReadonlyMap<string, ItemMetaLike>;
+  now?: string | number | Date;
+  context?: BandContext;
+}
+
+/** An `InputList` as `run` accepts it. */
+export interface InputListLike {
+  name: string;
+  ids: readonly string[];
+  scores?: readonly number[] | Float64Array;
+  weight?: number;
+}
+
+/** An `ItemMeta` as `run` accepts it (`modifiedAt` may be a `Date`). */
+export interface ItemMetaLike extends Omit<ItemMeta, "modifiedAt"> {
+  modifiedAt?: string | number | Date;
 }
 
 /** One list's contribution to one result. */
@@ -585,7 +606,7 @@ export declare class Pipeline {
    * Runs the pipeline: fuse, recency, rerank, normalize, calibrate, filter, topN, bands,
    * confidence.
    */
-  run(input: PipelineInput): PipelineOutput;
+  run(input: PipelineInput | PipelineInputLike): PipelineOutput;
   /**
    * Columnar fast path: lists as one `Uint32Array` of document indices (`docs`) cut by
    * `offsets` (`offsets[i]..offsets[i+1]` is list i), results as typed arrays.

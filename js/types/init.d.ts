@@ -26,7 +26,8 @@ export type InitInput =
  * Compiles and instantiates calibrank_core.wasm; resolves once every function can be
  * called (at once when already done). In Node, `init()` with no input reads the file
  * shipped next to the entry. A bad input, or one that does not lead to this module (a
- * URL or file that cannot be read, bytes or a module that are not its .wasm), rejects
+ * URL, Request or file that cannot be read, a promise that rejects, bytes or a module
+ * that are not its .wasm), rejects
  * with ScoreError `INVALID_TYPE` on `input`; `init` can then be called again.
  */
 declare function init(input?: InitInput | PromiseLike<InitInput>): Promise<void>;

@@ -33,8 +33,8 @@ export declare class ScoreError extends Error {
   readonly code: ErrorCode;
   /**
    * The offending input field, as a path such as `lists[0].ids[2]`, `calibration.steepness` or
-   * `config.recency.fiscalYear.windw`; `""` for the two codes that no input field causes,
-   * `INTERNAL` and `REENTRANT_CALL`.
+   * `config.recency.fiscalYear.windw`; `""` where no input is at fault: `REENTRANT_CALL`,
+   * and `INTERNAL` for a trap or a call before `init`.
    */
   readonly field: string;
 }

@@ -74,7 +74,8 @@ pub fn split_offsets<'a>(docs: &'a [u32], offsets: &[u32]) -> Result<Vec<&'a [u3
 }
 
 /// Input of the columnar path: lists of document indices instead of string ids.
-#[derive(Debug, Clone, Copy)]
+/// `Default` is no list: build one with `..Default::default()` for the fields you leave out.
+#[derive(Debug, Clone, Copy, Default)]
 pub struct ColumnarInput<'a> {
     /// One slice of document indices per list, best first.
     pub lists: &'a [&'a [u32]],

@@ -47,8 +47,6 @@ fn reranked_finite(w: &Work<'_>, field: &str) -> Result<()> {
     ))
 }
 
-/// Bytes of every string of a pipeline input: the query, list names and ids, item ids
-/// and texts, the context.
 /// A band context's strings are texts (`maxTextBytes` each), named `context.<field>`.
 pub(super) fn check_context(
     limits: &crate::limits::Limits,
@@ -66,6 +64,8 @@ pub(super) fn check_context(
     Ok(())
 }
 
+/// Bytes of every string of a pipeline input: the query, list names and ids, item ids
+/// and texts (the context's strings are checked one by one, [`check_context`]).
 fn input_text_bytes(input: &InputRef<'_>) -> usize {
     let opt = |t: &Option<&str>| t.map_or(0, str::len);
     let lists: usize = input

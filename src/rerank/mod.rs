@@ -107,7 +107,7 @@ impl HeuristicConfig {
             non_negative(*v, &format!("typeMultipliers.{k}"))?;
             // The candidate's type is lowercased before the lookup: a key that is not in
             // lowercase would never match (it was ignored, silently).
-            if k.chars().any(|c| c.to_lowercase().ne(std::iter::once(c))) {
+            if k.to_lowercase() != *k {
                 return Err(ScoreError::new(
                     ErrorCode::InvalidConfig,
                     format!("typeMultipliers.{k}"),

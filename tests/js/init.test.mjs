@@ -60,6 +60,8 @@ const refused = {
   rejectedPromise: await core.init(Promise.reject(new TypeError("network down"))).then(() => "resolved", why),
   failedFetch: await lab.init(fetch("http://127.0.0.1:9/calibrank_lab.wasm")).then(() => "resolved", why),
   failedRequest: await core.init(new Request("http://127.0.0.1:9/calibrank_core.wasm")).then(() => "resolved", why),
+  // A reason that cannot be printed (no prototype: String() throws) is still described.
+  oddRejection: await core.init(Promise.reject(Object.create(null))).then(() => "resolved", why),
   syncNotWasm: (() => {
     try {
       core.initSync(new Uint8Array([1, 2, 3, 4]));
@@ -93,7 +95,8 @@ test("init() rejects what it does not take, with INVALID_TYPE on `input`, and st
     missingFile: [/cannot read \/nonexistent\/calibrank_core\.wasm \(ENOENT\)/, "ENOENT"],
     rejectedPromise: [/^calibrank\/init: the promise given for calibrank_core\.wasm rejected \(network down\)$/, "TypeError"],
     failedFetch: [/^calibrank\/lab\/init: the promise given for calibrank_lab\.wasm rejected \(fetch failed\)$/, "TypeError"],
-    failedRequest: [/^calibrank\/init: could not fetch http:\/\/127\.0\.0\.1:9\/calibrank_core\.wasm \(fetch failed\)$/, "TypeError"],
+    failedRequest: [/^calibrank: could not fetch http:\/\/127\.0\.0\.1:9\/calibrank_core\.wasm \(fetch failed\)\. If your bundler/, "TypeError"],
+    oddRejection: [/^calibrank\/init: the promise given for calibrank_core\.wasm rejected \(a value that cannot be printed\)$/, undefined],
     syncNotWasm: [/calibrank\/init: the bytes given cannot be calibrank_core\.wasm \(CompileError: /, "CompileError"],
   };
   for (const [k, [message, cause]] of Object.entries(expect)) {

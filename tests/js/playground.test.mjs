@@ -474,6 +474,10 @@ test("score playground in headless Chromium", async (t) => {
       await applyQueries([]);
       assert.equal(await page.getAttribute("#multi-chart [data-empty]", "data-empty"), "no-hits");
       assert.equal(await page.$$eval("#multi-table tbody tr", (trs) => trs.length), 0);
+      // The chart's keyboard cursor has nothing left to show (it kept the last result's ids).
+      await page.focus("#multi-chart");
+      await page.keyboard.press("ArrowDown");
+      assert.ok(await page.isHidden("#tip"), "no tooltip of a result no longer shown");
       // A hit under the default similarityThreshold (0.6): dropped, and the page says so.
       await applyQueries([[{ id: "a", score: 0.1 }]]);
       assert.equal(await page.getAttribute("#multi-chart [data-empty]", "data-empty"), "below-threshold");

@@ -977,6 +977,7 @@ export function tests(lib, golden) {
     // A judged query the run lacks scores +0 (not -0) in every metric.
     const lacking = lib.evaluatePerQuery({ ...qrels, q9: { d9: 1 } }, run, ["ndcg@3", "dcg@3", "rbp.8", "map"]);
     for (const [m, byQuery] of Object.entries(lacking)) assert(Object.is(byQuery.q9, 0), `${m}: ${byQuery.q9}`);
+    throwsScoreError(lib, () => lib.parseTrecRun("q1 Q0 d1 1\n"), "PARSE_ERROR", "line 1");
     throwsScoreError(lib, () => lib.evaluate(qrels, run, ["ndgc@10"]), "UNKNOWN_METHOD", "metrics[0]");
   });
 

@@ -20,6 +20,8 @@ import {
   type Calibration,
   type PipelineConfig,
   type PipelineInput,
+  type RrfOptions,
+  type WithLimits,
   type PipelineOutput,
   type RetrievalOutcome,
   type Band,
@@ -276,11 +278,16 @@ normalize(Object.freeze([1, 2]), "max");
 const outcome2: RetrievalOutcome = classifyBand(0.9);
 // @ts-expect-error: classifyBand names no item
 console.log(outcome2.kind === "hit" ? outcome2.item : undefined);
-// Maps where the runtime reads them: a pipeline's items, and limits.
-new Pipeline({ limits: new Map([["maxLists", 4]]) }).run({ lists: [{ name: "s", ids: ["a"] }], items: new Map([["a", { name: "A" }]]) });
-rrf([["a"]], { limits: new Map([["maxLists", 2] as const]) });
-// @ts-expect-error: a limit's name
-rrf([["a"]], { limits: new Map([["maxList", 2] as const]) });
-const effectiveMaxLists: number = new Pipeline({ limits: new Map([["maxLists", 4]]) }).config.limits.maxLists;
-console.log(effectiveMaxLists);
+// A Map of items, as the runtime reads it.
+new Pipeline().run({ lists: [{ name: "s", ids: ["a"] }], items: new Map([["a", { name: "A" }]]) });
+// The input types stay data types a caller builds and changes.
+const built: PipelineInput = { lists: [], items: {}, now: 0 };
+built.lists.push({ name: "s", ids: [] });
+built.lists[0]?.ids.push("a");
+built.items!["a"] = { modifiedAt: 0 };
+const nowMs: number = typeof built.now === "number" ? built.now : 0;
+console.log(nowMs, new Pipeline().run(built).results.length);
+const effectiveMaxLists: number = new Pipeline({ limits: { maxLists: 4 } }).config.limits.maxLists;
+const givenLimits: RrfOptions & WithLimits = { limits: { maxLists: 2 } };
+console.log(effectiveMaxLists, givenLimits.limits?.maxLists);
 new Pipeline().runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1, modifiedAt: [0], now: new Date(), context: { taskClass: "chat" } });
