@@ -276,9 +276,19 @@ proptest! {
         }
     }
 
-    /// The columnar path ranks exactly as the string path (ids = zero-padded indices).
+    /// The columnar path ranks exactly as the string path (ids = zero-padded indices),
+    /// and classifies alike with or without a context that selects a band profile.
     #[test]
-    fn columnar_matches_run(cfg in config(), lists in prop::collection::vec(prop::collection::vec(0u32..24, 0..16), 0..6)) {
+    fn columnar_matches_run(mut cfg in config(), lists in prop::collection::vec(prop::collection::vec(0u32..24, 0..16), 0..6), floors in (0.0f64..=1.0, 0.0f64..=1.0), with_context in any::<bool>()) {
+        cfg.bands.profiles = vec![calibrank::bands::BandProfile {
+            name: "p".into(),
+            task_class: Some("chat".into()),
+            language: None,
+            build_system: None,
+            high_floor: floors.0.max(floors.1),
+            degraded_floor: floors.0.min(floors.1),
+        }];
+        let context = with_context.then(|| calibrank::bands::BandContext { task_class: Some("chat".into()), ..Default::default() });
         let pipeline = Pipeline::new(cfg).expect("valid");
         let mut docs = Vec::new();
         let mut offsets = vec![0u32];
@@ -288,10 +298,11 @@ proptest! {
         }
         let slices = split_offsets(&docs, &offsets).expect("valid offsets");
         let col = pipeline
-            .run_columnar(&ColumnarInput { lists: &slices, weights: None, n_docs: 24, modified_ms: None, now_ms: None, context: None })
+            .run_columnar(&ColumnarInput { lists: &slices, weights: None, n_docs: 24, modified_ms: None, now_ms: None, context: context.as_ref() })
             .expect("valid columnar input");
         let string_lists: Vec<Vec<String>> = lists.iter().map(|l| l.iter().map(|d| format!("{d:03}")).collect()).collect();
-        let out = pipeline.run(&input(&string_lists, &[])).expect("valid input");
+        let out = pipeline.run(&PipelineInput { context: context.clone(), ..input(&string_lists, &[]) }).expect("valid input");
+        prop_assert_eq!(&col.bands, &out.results.iter().map(|r| r.band).collect::<Vec<_>>());
         let ids: Vec<String> = col.order.iter().map(|d| format!("{d:03}")).collect();
         prop_assert_eq!(ids, out.results.iter().map(|r| r.id.clone()).collect::<Vec<_>>());
         for (s, r) in col.scores.iter().zip(&out.results) {
