@@ -1534,7 +1534,8 @@ pub fn eval_parse(data: &[u8]) {
         (Ok(run), Ok(ordered)) => {
             check_ordered_matches(&run, &ordered);
             let again =
-                parse_trec_run(&run_to_trec(&run, "tag")).expect("run_to_trec output parses");
+                parse_trec_run(&run_to_trec(&run, "tag").expect("a parsed run is writable"))
+                    .expect("run_to_trec output parses");
             assert_eq!(bits(&again), bits(&run), "TREC round trip");
         }
         (Err(a), Err(b)) => {
@@ -1559,7 +1560,8 @@ pub fn eval_parse(data: &[u8]) {
                 .all(|s| !s.is_empty() && !s.contains(char::is_whitespace));
             if plain {
                 let again =
-                    parse_trec_run(&run_to_trec(&run, "")).expect("run_to_trec output parses");
+                    parse_trec_run(&run_to_trec(&run, "").expect("a parsed run is writable"))
+                        .expect("run_to_trec output parses");
                 assert_eq!(bits(&again), bits(&run), "JSON -> TREC round trip");
             }
         }

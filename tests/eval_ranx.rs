@@ -155,7 +155,7 @@ fn cisi_files_round_trip_through_run_to_trec() {
         let run = parse_trec_run(&cisi(name)).unwrap();
         assert_eq!(run.len(), 76);
         assert!(run.values().all(|docs| docs.len() == 100));
-        let again = parse_trec_run(&run_to_trec(&run, "copy")).unwrap();
+        let again = parse_trec_run(&run_to_trec(&run, "copy").unwrap()).unwrap();
         assert_eq!(again, run, "{name}");
     }
     let qrels = parse_qrels(&cisi("qrels.txt")).unwrap();

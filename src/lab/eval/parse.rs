@@ -107,9 +107,39 @@ pub fn qrels_from_json(text: &str) -> Result<Qrels> {
 /// (each line ends with `\n`), queries in id order, documents by descending score with
 /// ties broken by ascending document id, ranks from 1. Scores are written in Rust's
 /// shortest round-trip form, so [`parse_trec_run`] reads back the same values.
-/// Whitespace in `tag` becomes `_`, and an empty tag becomes `calibrank`. Ids must not
-/// contain whitespace (the format cannot represent it).
-pub fn run_to_trec(run: &Run, tag: &str) -> String {
+/// Whitespace in `tag` becomes `_`, and an empty tag becomes `calibrank`.
+///
+/// Errors: an empty id or one with whitespace, which the format cannot hold
+/// ([`ErrorCode::InvalidType`], field `qid`, `run` for an empty one, or `qid.docid`), and
+/// a score that is not
+/// finite ([`ErrorCode::NonFiniteScore`], field `qid.docid`): text [`parse_trec_run`]
+/// would refuse is never written.
+pub fn run_to_trec(run: &Run, tag: &str) -> Result<String> {
+    let writable = |id: &str, field: &dyn Fn() -> String| {
+        if id.is_empty() || id.chars().any(char::is_whitespace) {
+            Err(ScoreError::new(
+                ErrorCode::InvalidType,
+                field(),
+                format!("a TREC id cannot be empty nor hold whitespace: {id:?}"),
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    for (qid, docs) in run {
+        // An empty query id is named by the run itself (an empty field would name nothing).
+        writable(qid, &|| {
+            if qid.is_empty() {
+                "run".into()
+            } else {
+                qid.clone()
+            }
+        })?;
+        for (doc, &score) in docs {
+            writable(doc, &|| format!("{qid}.{doc}"))?;
+            crate::error::finite(score, || format!("{qid}.{doc}"))?;
+        }
+    }
     let tag = trec_tag(tag);
     let mut out = String::new();
     for (qid, docs) in run {
@@ -125,7 +155,7 @@ pub fn run_to_trec(run: &Run, tag: &str) -> String {
             let _ = writeln!(out, "{qid} Q0 {doc} {} {score} {tag}", i + 1);
         }
     }
-    out
+    Ok(out)
 }
 
 /// The tag column: no whitespace, never empty.
@@ -466,13 +496,27 @@ mod tests {
     fn run_to_trec_ranks_by_score_then_id() {
         let run =
             parse_trec_run("q Q0 b 1 1 t\nq Q0 a 2 1 t\nq Q0 c 3 3 t\np Q0 x 1 -0.5 t\n").unwrap();
-        let text = run_to_trec(&run, "my run");
+        let text = run_to_trec(&run, "my run").unwrap();
         assert_eq!(
             text,
             "p Q0 x 1 -0.5 my_run\nq Q0 c 1 3 my_run\nq Q0 a 2 1 my_run\nq Q0 b 3 1 my_run\n"
         );
         assert_eq!(parse_trec_run(&text).unwrap(), run);
-        assert!(run_to_trec(&run, "").ends_with(" calibrank\n"));
+        assert!(run_to_trec(&run, "").unwrap().ends_with(" calibrank\n"));
+        // What the format cannot hold is refused, not written for the parser to refuse.
+        let one = |q: &str, d: &str, s: f64| {
+            Run::from([(q.to_string(), BTreeMap::from([(d.to_string(), s)]))])
+        };
+        for (run, code, field) in [
+            (one("q 1", "d", 1.0), ErrorCode::InvalidType, "q 1"),
+            (one("", "d", 1.0), ErrorCode::InvalidType, "run"),
+            (one("q", "d\t2", 1.0), ErrorCode::InvalidType, "q.d\t2"),
+            (one("q", "", 1.0), ErrorCode::InvalidType, "q."),
+            (one("q", "d", f64::NAN), ErrorCode::NonFiniteScore, "q.d"),
+        ] {
+            let e = run_to_trec(&run, "t").unwrap_err();
+            assert_eq!((e.code, e.field.as_str()), (code, field));
+        }
     }
 
     #[test]
@@ -488,6 +532,9 @@ mod tests {
             "q".into(),
             docs.iter().map(|&(d, s)| (d.to_string(), s)).collect(),
         );
-        assert_eq!(parse_trec_run(&run_to_trec(&run, "t")).unwrap(), run);
+        assert_eq!(
+            parse_trec_run(&run_to_trec(&run, "t").unwrap()).unwrap(),
+            run
+        );
     }
 }
