@@ -48,6 +48,9 @@ fn reranked_finite(w: &Work<'_>, field: &str) -> Result<()> {
 }
 
 /// A band context's strings are texts (`maxTextBytes` each), named `context.<field>`.
+/// Inlined: as a call of its own it cost `run` (b) at N = 10 about 1,000 more module
+/// instructions (`bench/wasm-icount.sh`), the code around it compiled differently.
+#[inline(always)]
 pub(super) fn check_context(
     limits: &crate::limits::Limits,
     c: &crate::bands::BandContext,
