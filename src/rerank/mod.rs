@@ -398,7 +398,7 @@ pub fn rerank_candidates(
     candidates: &[CandidateRef<'_>],
     cfg: &HeuristicConfig,
 ) -> Result<Vec<RerankedAt>> {
-    cfg.validate().map_err(|e| e.within("options"))?;
+    cfg.validate()?;
     require_query(query)?;
     let mut seen = crate::fuse::FxHashMap::default();
     for (i, c) in candidates.iter().enumerate() {
@@ -775,7 +775,7 @@ mod tests {
         };
         assert_eq!(
             rerank_heuristic("q", &[], &bad).unwrap_err().field,
-            "options.exactNameMultiplier"
+            "exactNameMultiplier"
         );
     }
 

@@ -478,6 +478,9 @@ fn rerank(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
             }
         }
     }
+    // Validated here to name the field from the argument (`options.…`); the core names
+    // it alone, as every Rust `validate()` does.
+    cfg.validate().map_err(|e| e.within("options"))?;
     let out = calibrank::rerank::rerank_candidates(query, &candidates, &cfg)?;
     w.u32s_from(out.len(), out.iter().map(|r| r.index));
     let mut numbers = Vec::with_capacity(out.len() * 8);
