@@ -85,29 +85,12 @@ pub fn normal_cdf(z: f64) -> f64 {
 
 /// `Phi((s - mean) / sd)`, sd = 0 -> 0.5.
 pub fn z_score(scores: &[f64]) -> Vec<f64> {
-    let (mean, sd) = moments(scores);
-    let first = scores.first().copied().unwrap_or(0.0);
-    let degenerate =
-        !(mean.is_finite() && sd.is_finite()) || (sd == 0.0 && scores.iter().any(|&s| s != first));
-    let scale = scores.iter().fold(0.0f64, |m, s| m.max(s.abs()));
-    if degenerate && scale > 0.0 && scale.is_finite() {
-        // The moments overflow (scores near f64::MAX) or underflow (subnormal spreads):
-        // z is scale-free, so compute it on the scores divided by the largest magnitude
-        // (found by fuzzing: NaN, or 0.5 for distinct scores, otherwise).
-        let scaled: Vec<f64> = scores.iter().map(|s| s / scale).collect();
-        let (mean, sd) = moments(&scaled);
-        return phi_of_z(&scaled, mean, sd);
-    }
-    phi_of_z(scores, mean, sd)
-}
-
-/// `Phi((s - mean) / sd)` of every score, 0.5 each when `sd` is not positive.
-fn phi_of_z(scores: &[f64], mean: f64, sd: f64) -> Vec<f64> {
+    let m = scaled_moments(scores);
     scores
         .iter()
         .map(|s| {
-            if sd > 0.0 {
-                normal_cdf((s - mean) / sd)
+            if m.sd > 0.0 {
+                normal_cdf((s / m.scale - m.mean) / m.sd)
             } else {
                 0.5
             }
@@ -115,11 +98,50 @@ fn phi_of_z(scores: &[f64], mean: f64, sd: f64) -> Vec<f64> {
         .collect()
 }
 
-/// Mean and population standard deviation.
-fn moments(scores: &[f64]) -> (f64, f64) {
+/// Mean and population standard deviation of `scores / scale`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Moments {
+    pub mean: f64,
+    pub sd: f64,
+    /// 1 (the scores as they are, bit for bit), or their largest magnitude when the plain
+    /// moments overflow (scores near f64::MAX) or the deviation of differing scores
+    /// underflows to 0 (subnormal spreads): a standardized score is scale-free, so it is
+    /// computed on the scores divided by it (found by fuzzing: NaN, or 0.5 for distinct
+    /// scores, otherwise). Platt's fit standardizes with the same (lab::fit::platt).
+    pub scale: f64,
+}
+
+/// The moments a standardization uses ([`Moments`]).
+pub(crate) fn scaled_moments(scores: &[f64]) -> Moments {
+    let (mean, sd) = moments(scores, 1.0);
+    let first = scores.first().copied().unwrap_or(0.0);
+    let degenerate =
+        !(mean.is_finite() && sd.is_finite()) || (sd == 0.0 && scores.iter().any(|&s| s != first));
+    let largest = scores.iter().fold(0.0f64, |m, s| m.max(s.abs()));
+    if degenerate && largest > 0.0 && largest.is_finite() {
+        let (mean, sd) = moments(scores, largest);
+        return Moments {
+            mean,
+            sd,
+            scale: largest,
+        };
+    }
+    Moments {
+        mean,
+        sd,
+        scale: 1.0,
+    }
+}
+
+/// Mean and population standard deviation of `scores / scale`.
+fn moments(scores: &[f64], scale: f64) -> (f64, f64) {
     let n = scores.len() as f64;
-    let mean = scores.iter().sum::<f64>() / n;
-    let var = scores.iter().map(|s| (s - mean) * (s - mean)).sum::<f64>() / n;
+    let mean = scores.iter().map(|s| s / scale).sum::<f64>() / n;
+    let var = scores
+        .iter()
+        .map(|s| (s / scale - mean) * (s / scale - mean))
+        .sum::<f64>()
+        / n;
     (mean, libm::sqrt(var))
 }
 

@@ -5,12 +5,11 @@
 // targets work, and tools that place the .wasm themselves (a `?url` import, a copy step,
 // a Worker binding, inlined bytes) hand it over.
 import { ScoreError } from "./score_error.js";
-import { loadWasm, compileResponse, inputError, describe } from "./load.js";
+import { loadWasm, compileResponse, inputError, describe, isRequest } from "./load.js";
 
 const isModule = (v) => typeof WebAssembly.Module === "function" && v instanceof WebAssembly.Module;
 const isBytes = (v) => v instanceof ArrayBuffer || ArrayBuffer.isView(v);
 const isResponse = (v) => typeof Response === "function" && v instanceof Response;
-const isRequest = (v) => typeof Request === "function" && v instanceof Request;
 
 /**
  * `init`, `initSync` and `isInitialized` for one module. `internals` is the API module's

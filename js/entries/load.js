@@ -22,9 +22,11 @@ export function describe(e) {
   }
 }
 
+export const isRequest = (v) => typeof Request === "function" && v instanceof Request;
+
 /** Fetches and compiles a .wasm given as a URL (string or `URL`) or a `Request`. */
 export async function loadWasm(input) {
-  const url = typeof Request === "function" && input instanceof Request ? input.url : input;
+  const url = isRequest(input) ? input.url : input;
   let response;
   try {
     response = await fetch(input);

@@ -111,9 +111,8 @@ pub fn qrels_from_json(text: &str) -> Result<Qrels> {
 ///
 /// Errors: an empty id or one with whitespace, which the format cannot hold
 /// ([`ErrorCode::InvalidType`], field `qid`, `run` for an empty one, or `qid.docid`), and
-/// a score that is not
-/// finite ([`ErrorCode::NonFiniteScore`], field `qid.docid`): text [`parse_trec_run`]
-/// would refuse is never written.
+/// a score that is not finite ([`ErrorCode::NonFiniteScore`], field `qid.docid`): text
+/// [`parse_trec_run`] would refuse is never written.
 pub fn run_to_trec(run: &Run, tag: &str) -> Result<String> {
     let writable = |id: &str, field: &dyn Fn() -> String| {
         if id.is_empty() || id.chars().any(char::is_whitespace) {

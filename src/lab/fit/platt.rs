@@ -88,49 +88,27 @@ struct Standardization {
 }
 
 impl Standardization {
-    /// Mean and population standard deviation of `scores`. When those overflow (scores
-    /// near 1e155 and beyond) or the deviation underflows to 0 while the scores differ
-    /// (subnormal scores), they are taken of the scores divided by the largest magnitude
-    /// (`scale`), which brings them into [-1, 1]: the fit then sees the same standardized
-    /// scores (it used the raw ones and gave a flat model, `a = b = 0`). Scores all
-    /// equal: the identity map.
+    /// Mean and population standard deviation of `scores`, taken of the scores divided
+    /// by their largest magnitude (`scale`) when those overflow (scores near 1e155 and
+    /// beyond) or the deviation underflows to 0 while the scores differ (subnormal
+    /// scores), as z-score normalization takes them ([`crate::normalize::scaled_moments`]):
+    /// the fit then sees the same standardized scores (it used the raw ones and gave a flat
+    /// model, `a = b = 0`). Scores all equal: the identity map.
     fn of(scores: &[f64]) -> Self {
-        let plain = Self::moments(scores, 1.0);
-        if plain.usable() {
-            return plain;
-        }
-        let largest = scores.iter().fold(0.0f64, |m, &x| m.max(x.abs()));
-        if largest > 0.0 && largest.is_finite() {
-            let scaled = Self::moments(scores, largest);
-            if scaled.usable() {
-                return scaled;
+        let m = crate::normalize::scaled_moments(scores);
+        if m.mean.is_finite() && m.sd.is_finite() && m.sd > 0.0 {
+            Standardization {
+                mean: m.mean,
+                std: m.sd,
+                scale: m.scale,
+            }
+        } else {
+            Standardization {
+                mean: 0.0,
+                std: 1.0,
+                scale: 1.0,
             }
         }
-        Standardization {
-            mean: 0.0,
-            std: 1.0,
-            scale: 1.0,
-        }
-    }
-
-    /// The moments of `scores / scale` (`scale` 1: the scores as they are, bit for bit).
-    fn moments(scores: &[f64], scale: f64) -> Self {
-        let n = scores.len() as f64;
-        let mean = scores.iter().map(|&x| x / scale).sum::<f64>() / n;
-        let variance = scores
-            .iter()
-            .map(|&x| (x / scale - mean) * (x / scale - mean))
-            .sum::<f64>()
-            / n;
-        Standardization {
-            mean,
-            std: libm::sqrt(variance),
-            scale,
-        }
-    }
-
-    fn usable(&self) -> bool {
-        self.mean.is_finite() && self.std.is_finite() && self.std > 0.0
     }
 
     /// The standardized score.
