@@ -211,8 +211,9 @@ export function createPipelineView(ctx, form) {
   function renderRanking() {
     const r = ctx.result;
     if (r.out.results.length === 0) {
-      // No candidate at all (no list, or only empty ones) is not a filter's doing.
-      const candidates = (ctx.state.input.lists || []).reduce((n, l) => n + (Array.isArray(l.ids) ? l.ids.length : 0), 0);
+      // No candidate at all (no list, or only empty ones) is not a filter's doing: the
+      // package's own count says which.
+      const candidates = r.out.stats.candidates;
       const text =
         candidates === 0
           ? "The input has no candidates: add ids to a ranked list (Table, JSON or TREC run tab) or pick a preset."
