@@ -442,9 +442,8 @@ fn time_runfusion(dir: &str, out: &mut String) {
     ));
     for (method, norm) in [("rrf", None), ("mnz", Some("min-max"))] {
         let opts = FuseRunsOptions {
-            method: method.into(),
             norm: norm.map(Into::into),
-            ..Default::default()
+            ..FuseRunsOptions::new(method)
         };
         let (ns, _, check) = measure(
             &|| {

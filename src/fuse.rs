@@ -407,7 +407,7 @@ pub fn rrf_interned<'a, S: AsRef<str>>(
     let slices: Vec<&[u32]> = indexed.iter().map(Vec::as_slice).collect();
     let weights: Vec<f64> = lists.iter().map(|l| l.weight).collect();
     let fusion = rrf_indexed(&slices, &weights, k, interner.ids.len())
-        .map_err(|e| rename_list_field(e, "lists"))?;
+        .map_err(|e| weight_as_list_field(rename_list_field(e, "lists")))?;
     Ok(InternedFusion {
         interner,
         lists: indexed,
@@ -465,6 +465,20 @@ pub fn rename_list_field(mut e: ScoreError, prefix: &str) -> ScoreError {
     }
     if let Some(rest) = e.field.strip_prefix("lists") {
         e.field = format!("{prefix}{rest}");
+    }
+    e
+}
+
+/// An error of a [`RankedList`]'s weight, named for that field: `weights[i]` becomes
+/// `lists[i].weight` (the weights of [`rrf_indexed`] are its own argument; those of
+/// [`rrf_interned`] sit in each list).
+fn weight_as_list_field(mut e: ScoreError) -> ScoreError {
+    if let Some(i) = e
+        .field
+        .strip_prefix("weights[")
+        .and_then(|r| r.strip_suffix(']'))
+    {
+        e.field = format!("lists[{i}].weight");
     }
     e
 }
@@ -556,7 +570,19 @@ mod tests {
             rrf(&[list(&["a"], 1.0)], f64::NAN).unwrap_err().code,
             ErrorCode::InvalidK
         );
+        // A RankedList's weight is its own field: the error names it there.
         let e = rrf(&[list(&["a"], 1.0), list(&["a"], -1.0)], 60.0).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InvalidWeight, "lists[1].weight")
+        );
+        let e = rrf(&[list(&["a"], f64::NAN)], 60.0).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InvalidWeight, "lists[0].weight")
+        );
+        // rrf_indexed takes the weights as an argument of their own.
+        let e = rrf_indexed(&[&[0], &[0]], &[1.0, -1.0], 60.0, 1).unwrap_err();
         assert_eq!(
             (e.code, e.field.as_str()),
             (ErrorCode::InvalidWeight, "weights[1]")

@@ -290,23 +290,75 @@ impl Limits {
     }
 }
 
+/// The pipeline's entry budget (in [`ENTRY_BUDGETS`]).
+const PIPELINE_ENTRIES: u32 = 400_000;
+
 /// The default `maxTotalEntries` of each function whose cost per entry is far from the
 /// common default's (100,000), set from `make bench-limits` so that a call at its
 /// defaults stays under about a second (README, "Limits"). A caller's own limits always
 /// win; every other limit has the common default.
 pub const ENTRY_BUDGETS: [(&str, u32); 6] = [
     ("rrf", 500_000),
-    ("Pipeline", 400_000),
+    ("Pipeline", PIPELINE_ENTRIES),
     ("fuseMultiQuery", 300_000),
     ("rerank", 50_000),
     ("evaluate", 500_000),
     ("evaluatePerQuery", 500_000),
 ];
 
+/// The functions that take limits, by their JavaScript names (the package's
+/// `defaultLimits(fn)` answers for these; tests/limits_names.rs keeps this list equal to
+/// js/wire/limits.js's).
+pub const LIMITED_FUNCTIONS: [&str; 21] = [
+    "Pipeline",
+    "rrf",
+    "rrfColumnar",
+    "fuseMultiQuery",
+    "rerank",
+    "normalize",
+    "calibrate",
+    "queryConfidence",
+    "parseTrecRun",
+    "parseQrels",
+    "evaluate",
+    "evaluatePerQuery",
+    "fuseRuns",
+    "optimizeFusion",
+    "fitPlatt",
+    "fitIsotonic",
+    "applyCalibration",
+    "calibrationError",
+    "proposeBands",
+    "fitQueryConfidence",
+    "predictQueryConfidence",
+];
+
 impl Limits {
-    /// The default limits of `function` (a JS name: `"rrf"`, `"Pipeline"`, ...): the
-    /// common defaults with its entry budget from [`ENTRY_BUDGETS`].
-    pub fn defaults_for(function: &str) -> Limits {
+    /// The default limits of `function`, one of [`LIMITED_FUNCTIONS`] (JavaScript names:
+    /// `"rrf"`, `"Pipeline"`, ...): the common defaults with its entry budget from
+    /// [`ENTRY_BUDGETS`].
+    ///
+    /// Errors: `UNKNOWN_METHOD` on `function` for any other name (a misspelled name
+    /// would otherwise get the common defaults silently).
+    pub fn defaults_for(function: &str) -> Result<Limits> {
+        if !LIMITED_FUNCTIONS.contains(&function) {
+            return Err(ScoreError::new(
+                ErrorCode::UnknownMethod,
+                "function",
+                format!(
+                    "no function named {function:?} takes limits; one of {}",
+                    LIMITED_FUNCTIONS.join(", ")
+                ),
+            ));
+        }
+        Ok(Self::budgeted(function))
+    }
+
+    /// [`Limits::defaults_for`] without the check of the name (any other name gets the
+    /// common defaults): for the package's bindings, which pass their own functions'
+    /// names (the check would add about a kilobyte to the core module).
+    #[doc(hidden)]
+    pub fn budgeted(function: &str) -> Limits {
         let mut l = Limits::default();
         if let Some((_, n)) = ENTRY_BUDGETS.iter().find(|(f, _)| *f == function) {
             l.max_total_entries = *n;
@@ -363,12 +415,15 @@ pub fn deserialize_pipeline_limits<'de, D: serde::Deserializer<'de>>(
     d: D,
 ) -> std::result::Result<Limits, D::Error> {
     let partial = Option::<PartialLimits>::deserialize(d)?.unwrap_or_default();
-    Ok(partial.over(Limits::defaults_for("Pipeline")))
+    Ok(partial.over(pipeline_limits()))
 }
 
 /// The pipeline's default limits.
 pub fn pipeline_limits() -> Limits {
-    Limits::defaults_for("Pipeline")
+    Limits {
+        max_total_entries: PIPELINE_ENTRIES,
+        ..Limits::default()
+    }
 }
 
 /// What one call has used of its [`Limits`] so far: entries given as objects or
@@ -532,14 +587,30 @@ mod tests {
 
     #[test]
     fn entry_budgets_and_partial_limits() {
-        assert_eq!(Limits::defaults_for("rrf").max_total_entries, 500_000);
-        assert_eq!(Limits::defaults_for("rerank").max_total_entries, 50_000);
-        assert_eq!(Limits::defaults_for("fitPlatt"), Limits::default());
-        for (_, n) in ENTRY_BUDGETS {
+        let of = |f: &str| Limits::defaults_for(f).unwrap();
+        assert_eq!(of("rrf").max_total_entries, 500_000);
+        assert_eq!(of("rerank").max_total_entries, 50_000);
+        assert_eq!(of("fitPlatt"), Limits::default());
+        assert_eq!(of("Pipeline"), pipeline_limits());
+        for (f, n) in ENTRY_BUDGETS {
             assert!(n <= Limits::CEILING.max_total_entries);
+            assert!(
+                LIMITED_FUNCTIONS.contains(&f),
+                "{f} has a budget but takes no limits"
+            );
+            assert_eq!(of(f).max_total_entries, n);
+        }
+        // A name that takes no limits (or a misspelled one) is refused, not given the
+        // common defaults.
+        for name in ["pipeline", "toString", "", "rrf "] {
+            let e = Limits::defaults_for(name).unwrap_err();
+            assert_eq!(
+                (e.code, e.field.as_str()),
+                (ErrorCode::UnknownMethod, "function")
+            );
         }
         let given: PartialLimits = serde_json::from_str(r#"{"maxLists": 3}"#).unwrap();
-        let l = given.over(Limits::defaults_for("Pipeline"));
+        let l = given.over(of("Pipeline"));
         assert_eq!((l.max_lists, l.max_total_entries), (3, 400_000));
         let cfg: crate::pipeline::PipelineConfig =
             serde_json::from_str(r#"{"limits": {"maxTextBytes": 10}}"#).unwrap();

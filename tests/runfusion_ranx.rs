@@ -175,23 +175,9 @@ fn engine_methods_run_on_cisi() {
     // Qdrant / OpenSearch have no ranx reference; check they fuse the same documents as
     // CombSUM and give scores in their documented ranges.
     let reference = load();
-    let sum = fuse_runs(
-        &reference.runs,
-        &FuseRunsOptions {
-            method: "sum".into(),
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let sum = fuse_runs(&reference.runs, &FuseRunsOptions::new("sum")).unwrap();
     for method in ["dbsf", "arithmetic_mean", "geometric_mean", "harmonic_mean"] {
-        let fused = fuse_runs(
-            &reference.runs,
-            &FuseRunsOptions {
-                method: method.into(),
-                ..Default::default()
-            },
-        )
-        .unwrap();
+        let fused = fuse_runs(&reference.runs, &FuseRunsOptions::new(method)).unwrap();
         assert_eq!(fused.len(), sum.len(), "{method}");
         for (q, results) in &fused {
             assert_eq!(

@@ -12,7 +12,7 @@
 //! the report lists every configuration tried with its score.
 
 use crate::error::{ErrorCode, Result, ScoreError};
-use crate::lab::runfusion::{fuse_runs_ordered, FuseRunsOptions};
+use crate::lab::runfusion::{check_rrf_k, fuse_runs_ordered, FuseRunsOptions};
 use crate::lab::runs::{ranked_by_id, OrderedRun, Qrels, Run};
 use serde::{Deserialize, Serialize};
 use std::borrow::Borrow;
@@ -173,6 +173,13 @@ fn grid(method: &str, n_runs: usize, opts: &OptimizeOptions) -> Result<Vec<GridP
                     "kValues",
                     format!("more than {MAX_TRIALS} values"),
                 ));
+            }
+            // Each k checked as fuseRuns checks `params.k`, named where it was given.
+            for (i, &k) in opts.k_values.iter().enumerate() {
+                check_rrf_k(k).map_err(|mut e| {
+                    e.field = format!("kValues[{i}]");
+                    e
+                })?;
             }
             Ok(opts
                 .k_values
@@ -444,7 +451,7 @@ mod tests {
         assert_eq!(e.code, ErrorCode::EmptyInput);
         let e = optimize_fusion(
             &q,
-            &[r.clone(), r],
+            &[r.clone(), r.clone()],
             &OptimizeOptions {
                 metric: "nope@3".into(),
                 ..Default::default()
@@ -456,5 +463,29 @@ mod tests {
             (e.code, e.field.as_str()),
             (ErrorCode::UnknownMethod, "metric")
         );
+        // A bad k of the RRF grid is named where it was given (not as fuseRuns'
+        // `params.k`, an option the caller never wrote), with fuseRuns' codes.
+        for (k_values, code, field) in [
+            (vec![10.0, -1.0], ErrorCode::InvalidConfig, "kValues[1]"),
+            (vec![f64::NAN], ErrorCode::NonFiniteScore, "kValues[0]"),
+            (
+                vec![20.0, 30.0, f64::INFINITY],
+                ErrorCode::NonFiniteScore,
+                "kValues[2]",
+            ),
+        ] {
+            let e = optimize_fusion(
+                &q,
+                &[r.clone(), r.clone()],
+                &OptimizeOptions {
+                    method: "rrf".into(),
+                    k_values,
+                    ..Default::default()
+                },
+                &mut |_| {},
+            )
+            .unwrap_err();
+            assert_eq!((e.code, e.field.as_str()), (code, field));
+        }
     }
 }

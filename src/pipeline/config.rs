@@ -361,7 +361,7 @@ impl Default for PipelineConfig {
             min_confidence: 0.3,
             bands: BandsConfig::default(),
             confidence: PipelineConfidence::default(),
-            limits: Limits::defaults_for("Pipeline"),
+            limits: crate::limits::pipeline_limits(),
             explain: true,
         }
     }

@@ -125,7 +125,9 @@ pub const NORMS: [&str; 8] = [
 /// `weights` (one per run, finite, >= 0; default all 1) are taken by `wsum`, `wmnz`,
 /// `mixed`, `w_bordafuse`, `w_condorcet`, `dbsf` and the three OpenSearch means; every
 /// other method rejects them.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+///
+/// There is no `Default`: a method must be chosen ([`FuseRunsOptions::new`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FuseRunsOptions {
     /// The fusion method, one of [`METHODS`].
@@ -140,6 +142,19 @@ pub struct FuseRunsOptions {
     /// Numeric parameters by ranx's names (see the table above).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub params: BTreeMap<String, f64>,
+}
+
+impl FuseRunsOptions {
+    /// `method` (one of [`METHODS`]) with its default normalization, no weights and its
+    /// parameters' defaults; set the public fields for the rest.
+    pub fn new(method: impl Into<String>) -> Self {
+        FuseRunsOptions {
+            method: method.into(),
+            norm: None,
+            weights: None,
+            params: BTreeMap::new(),
+        }
+    }
 }
 
 /// The normalization a method applies when [`FuseRunsOptions::norm`] is absent:
@@ -579,6 +594,12 @@ impl Plan {
             weights,
         })
     }
+}
+
+/// Checks an RRF `k` as [`fuse_runs`] checks `params.k` (finite, >= 0); the error's
+/// field is `params.k`.
+pub(crate) fn check_rrf_k(k: f64) -> Result<()> {
+    resolve_params("rrf", &[K], &BTreeMap::from([("k".to_string(), k)])).map(|_| ())
 }
 
 fn resolve_params(

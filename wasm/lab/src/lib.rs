@@ -17,7 +17,9 @@ use calibrank::lab::{eval, fit, optimize, runfusion};
 use calibrank::limits::{Budget, Limits};
 use calibrank::pipeline::Calibration;
 use calibrank_wasm_shared::json::{self, Json};
-use calibrank_wasm_shared::options::{take_limits, with_limits, within_if, within_unless};
+use calibrank_wasm_shared::options::{
+    given_with_limits, take_limits, with_limits, within_if, within_unless,
+};
 use calibrank_wasm_shared::wire::{Reader, Writer};
 use calibrank_wasm_shared::write_json;
 use handles::{Arg, Args, Stored};
@@ -128,7 +130,7 @@ fn write_run(w: &mut Writer, run: &Run) -> Result<()> {
 /// The options of a function whose only option is `limits`.
 fn limits_only(r: &mut Reader<'_>, function: &str) -> Result<Limits> {
     match r.opt_text()? {
-        None => Ok(Limits::defaults_for(function)),
+        None => Ok(Limits::budgeted(function)),
         Some(t) => {
             let mut tree = json::parse(t, "options")?;
             let limits = take_limits(&mut tree, "options", function)?;
@@ -328,7 +330,7 @@ fn runs_as_maps(args: &Args<'_>, budget: &mut Budget) -> Result<Vec<Run>> {
 #[inline(never)]
 fn fuse_runs(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, opts): (Limits, runfusion::FuseRunsOptions) = match r.opt_text()? {
-        Some(t) => with_limits(Some(t), "options", "fuseRuns")?,
+        Some(t) => given_with_limits(t, "options", "fuseRuns")?,
         None => {
             return Err(ScoreError::new(
                 ErrorCode::InvalidType,

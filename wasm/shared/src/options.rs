@@ -27,6 +27,18 @@ pub fn with_limits<T: DeserializeOwned + Default>(
     options_with(text, what, function, json::decode::<T>)
 }
 
+/// [`with_limits`] for options that have no defaults (a `null` is decoded as `T`, and
+/// refused by it).
+pub fn given_with_limits<T: DeserializeOwned>(
+    text: &str,
+    what: &str,
+    function: &str,
+) -> Result<(Limits, T)> {
+    let (limits, tree) = split_limits(Some(text), what, function)?;
+    let opts = json::decode::<T>(&tree.unwrap_or(Json::Null), what)?;
+    Ok((limits, opts))
+}
+
 /// The limits of optional options text, and the rest decoded by `decode` (the defaults
 /// when there is no text or it is `null`).
 fn options_with<T: Default>(
@@ -46,7 +58,7 @@ fn options_with<T: Default>(
 /// The limits of optional options text and the rest of its tree (`None`: no text).
 fn split_limits(text: Option<&str>, what: &str, function: &str) -> Result<(Limits, Option<Json>)> {
     let Some(text) = text else {
-        return Ok((Limits::defaults_for(function), None));
+        return Ok((Limits::budgeted(function), None));
     };
     let mut tree = json::parse(text, what)?;
     let limits = take_limits(&mut tree, what, function)?;
@@ -54,9 +66,9 @@ fn split_limits(text: Option<&str>, what: &str, function: &str) -> Result<(Limit
 }
 
 /// Removes `limits` from an options object and decodes it over the defaults of
-/// `function` (`Limits::defaults_for`).
+/// `function` (`Limits::budgeted`).
 pub fn take_limits(tree: &mut Json, what: &str, function: &str) -> Result<Limits> {
-    let mut limits = Limits::defaults_for(function);
+    let mut limits = Limits::budgeted(function);
     if let Json::Obj(fields) = tree {
         if let Some(i) = fields.iter().position(|(k, _)| k == "limits") {
             let (_, v) = fields.remove(i);
@@ -100,7 +112,7 @@ pub fn k_weights_limits(
             max_total_text_bytes: field(6),
             max_search_work: field(7),
         };
-        let limits = given.over(Limits::defaults_for(function));
+        let limits = given.over(Limits::budgeted(function));
         limits.validate().map_err(|e| e.within("options"))?;
         return Ok((limits, k, weights));
     }
