@@ -802,6 +802,16 @@ export type LimitedFunction =
   | "fitQueryConfidence"
   | "predictQueryConfidence";
 
+/** `Pipeline`s alive in the module, not yet freed (for leak tests; the lab's `__liveHandles` counts its handles). */
+export declare function __livePipelines(): number;
+
+/**
+ * How many `Pipeline.run` calls of this copy of the module asked for held-back item texts
+ * (a reranking pipeline given more items than its reranker reads copies only the pool's
+ * texts, when the module asks for them): a diagnostic for tests, not an API to build on.
+ */
+export declare function __heldTextsCalls(): number;
+
 /**
  * The default input size limits (every field filled in): those most functions share, or
  * those of `fn` (its own `maxTotalEntries` where it has one: `rrf`, `Pipeline`,

@@ -61,3 +61,25 @@ test("Pipeline.config matches EffectivePipelineConfig (every field present, unse
   }
   assert.equal(typeof topK, "number");
 });
+
+test("every runtime export of each entry is declared in its .d.ts, and nothing more", () => {
+  const entries = [
+    ["calibrank", lib],
+    ["calibrank/lab", lab],
+  ];
+  for (const [spec, mod] of entries) {
+    const names = Object.keys(mod).sort();
+    // Imported by name: an export the .d.ts lacks is TS2305 / TS2724.
+    const src = `import { ${names.join(", ")} } from "${spec}";\nexport const all = [${names.join(", ")}];\n`;
+    assert.equal(compile(src), "", `${spec}: ${names.join(", ")}`);
+    // The check can fail: a name the runtime lacks is refused.
+    assert.match(compile(`import { notExported } from "${spec}";\nexport const x = notExported;\n`), /error TS/);
+    // And the .d.ts declares no value the runtime lacks: a namespace import's keys, typed.
+    const declared = compile(
+      `import * as m from "${spec}";\n` +
+        `type Values = { [K in keyof typeof m as (typeof m)[K] extends object | ((...a: never[]) => unknown) ? K : never]: 1 };\n` +
+        `export const keys: { [K in keyof Values]-?: 1 } = ${JSON.stringify(Object.fromEntries(names.map((n) => [n, 1])))};\n`,
+    );
+    assert.equal(declared, "", `${spec}: the declared values are the runtime's`);
+  }
+});

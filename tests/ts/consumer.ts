@@ -15,6 +15,8 @@ import {
   defaultLimits,
   errorCodes,
   version,
+  __livePipelines,
+  __heldTextsCalls,
   type Limits,
   type ErrorCode,
   type Calibration,
@@ -177,6 +179,9 @@ fusedHandle.free();
 runHandle[Symbol.dispose]();
 qrelsHandle.free();
 console.log(tied, handleSize, ids, asObject, __liveHandles());
+// The core's diagnostics are declared (the runtime exports them).
+const liveCount: number = __livePipelines() + __heldTextsCalls();
+console.log(liveCount);
 // @ts-expect-error: fuseRuns needs its options (at least `method`)
 fuseRuns([run, run]);
 // @ts-expect-error: fuseRuns's method is required
