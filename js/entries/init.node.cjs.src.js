@@ -18,7 +18,7 @@ const local = async (input) => {
   try {
     bytes = await readFile(path);
   } catch (e) {
-    throw inputError(`calibrank: cannot read ${path} (${e.code || e.message}); copy node_modules/calibrank/*.wasm next to your server bundle, or pass init() the file's path, URL or bytes`, e);
+    throw inputError(`calibrank: cannot read ${path} (${e.code || e.message}); copy node_modules/calibrank/${file} next to your server bundle, or pass init() the file's path, URL or bytes`, e);
   }
   return WebAssembly.compile(bytes);
 };

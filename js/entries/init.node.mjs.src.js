@@ -19,7 +19,7 @@ const read = async (url) => {
   try {
     return await readFile(url);
   } catch (e) {
-    throw inputError(`calibrank: cannot read ${url} (${e.code || e.message}); copy node_modules/calibrank/*.wasm next to your server bundle, or pass init() the file's path, URL or bytes`, e);
+    throw inputError(`calibrank: cannot read ${url} (${e.code || e.message}); copy node_modules/calibrank/${file} next to your server bundle, or pass init() the file's path, URL or bytes`, e);
   }
 };
 const local = async (input) => {

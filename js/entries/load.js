@@ -24,6 +24,45 @@ export function describe(e) {
 
 export const isRequest = (v) => typeof Request === "function" && v instanceof Request;
 
+/** The .wasm's file name in a URL (its last path segment), for the hints below. */
+function fileOf(url) {
+  const m = /([^/?#]+\.wasm)(?:[?#]|$)/.exec(String(url));
+  return m === null ? "calibrank_core.wasm" : m[1];
+}
+
+/** What to do when the .wasm is not where the entry looks for it. */
+const whereToPut = (url) =>
+  `If your bundler does not copy the .wasm files of packages (esbuild, Rollup), copy node_modules/calibrank/${fileOf(url)} next to your bundle; ` +
+  `with the dev server of Vite 6 or 7, add optimizeDeps: { exclude: ["calibrank"] } to vite.config (see the README's install section).`;
+
+/**
+ * The error of a Node entry that found its .wasm in none of the places `tried` (a server
+ * bundle that did not carry it along): what to do, the file system's error as `cause`.
+ */
+export function missingWasm(file, tried, cause) {
+  const e = new ScoreError(
+    `calibrank: cannot read ${file} (tried ${tried.join(", ")}${cause && cause.code ? `: ${cause.code}` : ""}); ` +
+      `copy node_modules/calibrank/${file} next to your server bundle, or import from "calibrank/init" (or "calibrank/lab/init") and pass init() the file's path`,
+    "INTERNAL",
+    "",
+  );
+  if (cause !== undefined) e.cause = cause;
+  return e;
+}
+
+/** The first bytes of a file, printed for an error message (`<!do`, `{"er`). */
+function head(bytes) {
+  let s = "";
+  for (const b of new Uint8Array(bytes, 0, Math.min(8, bytes.byteLength))) s += b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : ".";
+  return JSON.stringify(s);
+}
+
+/** Whether `bytes` start as every WebAssembly binary does (`\0asm`). */
+function isWasm(bytes) {
+  const b = new Uint8Array(bytes, 0, Math.min(4, bytes.byteLength));
+  return b.length === 4 && b[0] === 0 && b[1] === 0x61 && b[2] === 0x73 && b[3] === 0x6d;
+}
+
 /** Fetches and compiles a .wasm given as a URL (string or `URL`) or a `Request`. */
 export async function loadWasm(input) {
   const url = isRequest(input) ? input.url : input;
@@ -31,7 +70,7 @@ export async function loadWasm(input) {
   try {
     response = await fetch(input);
   } catch (e) {
-    throw inputError(`calibrank: could not fetch ${url} (${describe(e)}). If your bundler does not copy the .wasm files of packages, copy node_modules/calibrank/*.wasm next to your bundle (see the README's install section).`, e);
+    throw inputError(`calibrank: could not fetch ${url} (${describe(e)}). ${whereToPut(url)}`, e);
   }
   return compileResponse(response, url);
 }
@@ -39,11 +78,19 @@ export async function loadWasm(input) {
 /** Compiles a fetched .wasm (streaming when the server says application/wasm). */
 export async function compileResponse(response, url = response.url) {
   if (!response.ok) {
-    throw inputError(`calibrank: failed to fetch ${url}: ${response.status} ${response.statusText}. If your bundler does not copy the .wasm files of packages (esbuild, Rollup), copy node_modules/calibrank/*.wasm next to your bundle (see the README's install section).`);
+    throw inputError(`calibrank: failed to fetch ${url}: ${response.status} ${response.statusText}. ${whereToPut(url)}`);
   }
   const type = response.headers.get("content-type") || "";
   if (typeof WebAssembly.compileStreaming === "function" && type.startsWith("application/wasm")) {
     return WebAssembly.compileStreaming(response);
   }
-  return WebAssembly.compile(await response.arrayBuffer());
+  const bytes = await response.arrayBuffer();
+  // A server that answers every unknown path with the app's page (a single-page app's
+  // fallback, Vite 6-7's dev server for a pre-bundled package) sends HTML with 200 OK.
+  if (!isWasm(bytes)) {
+    throw inputError(
+      `calibrank: ${url} is not WebAssembly (${type ? `${type}, ` : ""}starting ${head(bytes)}): the server answered with another file, as a fallback to index.html does for a missing file. ${whereToPut(url)}`,
+    );
+  }
+  return WebAssembly.compile(bytes);
 }

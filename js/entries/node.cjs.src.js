@@ -1,9 +1,22 @@
 // Node.js, CommonJS: the module is read and compiled on the first call (not at require
-// time, so a bundler that moves this file never breaks an import that is not called).
+// time, so a bundler that moves this file never breaks an import that is not called);
+// a .wasm that is not next to this file is a ScoreError that says what to do.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import internals from "./core.js";
+import { missingWasm } from "./load.js";
 
-internals.lazy(() => new WebAssembly.Module(readFileSync(join(__dirname, "calibrank_core.wasm"))));
+const name = "calibrank_core.wasm";
+
+internals.lazy(() => {
+  const path = join(__dirname, name);
+  let bytes;
+  try {
+    bytes = readFileSync(path);
+  } catch (e) {
+    throw missingWasm(name, [path], e);
+  }
+  return new WebAssembly.Module(bytes);
+});
 
 export * from "./core.js";

@@ -2,27 +2,51 @@
 // which bundlers of server code follow: Turbopack emits the file and gives its file: URL;
 // webpack (Next.js --webpack) rewrites it to a public path, so the same name is also
 // tried from import.meta.url alone (which webpack sets to the original module's file).
-// Read and compiled on the first call. Built with ScoreError taken from score_error.cjs,
-// so ESM and CommonJS users share one class.
+// In a CommonJS bundle of this file (esbuild --format=cjs) import.meta is empty: then the
+// file is looked for next to the bundle (__dirname). Read and compiled on the first call;
+// a .wasm found nowhere is a ScoreError that says what to do (at that call, not at import).
+// Built with ScoreError taken from score_error.cjs, so ESM and CommonJS users share one class.
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import internals from "./core.js";
+import { missingWasm } from "./load.js";
 
-const asset = new URL("./calibrank_core.wasm", import.meta.url);
 const name = "calibrank_core.wasm";
+// Written out at the top level, where bundlers look for it; `new URL` of an undefined
+// base throws, hence the guard.
+let asset = null;
+try {
+  asset = new URL("./calibrank_core.wasm", import.meta.url);
+} catch {
+  // a CommonJS bundle: no import.meta.url
+}
 
 internals.lazy(() => {
+  const places = [asset];
+  if (import.meta.url) places.push(new URL(name, import.meta.url));
+  if (typeof __dirname === "string") places.push(join(__dirname, name));
   const tried = [];
-  for (const url of [asset, new URL(name, import.meta.url)]) {
-    tried.push(String(url));
-    if (url.protocol !== "file:") continue;
-    try {
-      return new WebAssembly.Module(readFileSync(fileURLToPath(url)));
-    } catch {
-      // the next place
+  let cause;
+  for (const place of places) {
+    if (place === null) continue;
+    if (place instanceof URL && place.protocol !== "file:") {
+      tried.push(String(place));
+      continue;
     }
+    const path = place instanceof URL ? fileURLToPath(place) : place;
+    if (tried.includes(path)) continue;
+    tried.push(path);
+    let bytes;
+    try {
+      bytes = readFileSync(path);
+    } catch (e) {
+      cause ??= e;
+      continue;
+    }
+    return new WebAssembly.Module(bytes);
   }
-  throw new Error(`calibrank: cannot read ${name} (tried ${tried.join(", ")}); copy node_modules/calibrank/*.wasm next to your server bundle`);
+  throw missingWasm(name, tried, cause);
 });
 
 export * from "./core.js";

@@ -49,8 +49,11 @@ export class ModuleState {
   get() {
     if (this.wire === null && this.loader !== null) {
       const load = this.loader;
-      this.loader = null;
-      this.init(load());
+      // Dropped once it has given a module: a loader that throws (a .wasm not found) is
+      // run again by the next call, which may find the file.
+      const module = load();
+      if (this.loader === load) this.loader = null;
+      this.init(module);
     }
     if (this.wire === null) throw scoreError("INTERNAL", "", `${this.name} is not initialized: import it through one of its entries`);
     return this.wire;

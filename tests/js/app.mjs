@@ -36,12 +36,21 @@ export function page(dir, { module = true } = {}) {
 }
 
 /** Runs dist/ in Chromium: the result, or the page's errors. */
-export async function runInChromium(dist, path = "/index.html") {
-  const { server, url } = await serve(dist);
+export async function runInChromium(dist, path = "/index.html", { spa = false } = {}) {
+  const { server, url } = await serve(dist, { spa });
+  try {
+    return await runPage(url + path);
+  } finally {
+    server.close();
+  }
+}
+
+/** Opens `url` in Chromium (a page that sets window.__result): the result, or the page's errors. */
+export async function runPage(url) {
   const browser = await launch();
   try {
     const { page: p, errors } = await newPageWithErrors(browser);
-    await p.goto(url + path);
+    await p.goto(url);
     // Until the result, or the first error (a failed fetch need not wait out the timeout).
     let timer;
     const failed = new Promise((resolve) => {
@@ -57,7 +66,6 @@ export async function runInChromium(dist, path = "/index.html") {
     return { result: done ? await p.evaluate(() => window.__result) : undefined, errors };
   } finally {
     await browser.close();
-    server.close();
   }
 }
 

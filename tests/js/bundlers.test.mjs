@@ -80,8 +80,16 @@ for (const [tool, bundle] of Object.entries(TOOLS)) {
       const missing = await runInChromium(join(dir, "dist"));
       assert.equal(missing.result, undefined);
       assert.ok(
-        missing.errors.some((e) => /copy node_modules\/calibrank\/\*\.wasm next to your bundle/.test(e)),
+        missing.errors.some((e) => /copy node_modules\/calibrank\/calibrank_core\.wasm next to your bundle/.test(e)),
         `the failed fetch names the fix: ${missing.errors.join(" | ")}`,
+      );
+      // Nor a bare CompileError when the server answers the missing file with the app's
+      // page (a single-page app's fallback): the same fix, and what came instead.
+      const fallback = await runInChromium(join(dir, "dist"), "/index.html", { spa: true });
+      assert.equal(fallback.result, undefined);
+      assert.ok(
+        fallback.errors.some((e) => /calibrank_core\.wasm is not WebAssembly \(text\/html; charset=utf-8, starting "<!doctyp"\).*copy node_modules\/calibrank\/calibrank_core\.wasm next to your bundle/.test(e)),
+        `the page served in its place is named: ${fallback.errors.join(" | ")}`,
       );
       // With the README's step.
       copyWasm(dir);
@@ -106,7 +114,7 @@ test("esbuild IIFE for es2020 with calibrank/init and calibrank/lab/init: runs i
     page(dir, { module: false });
     const missing = await runInChromium(join(dir, "dist"));
     assert.equal(missing.result, undefined);
-    assert.ok(missing.errors.some((e) => /copy node_modules\/calibrank\/\*\.wasm next to your bundle/.test(e)), missing.errors.join(" | "));
+    assert.ok(missing.errors.some((e) => /copy node_modules\/calibrank\/calibrank_(core|lab)\.wasm next to your bundle/.test(e)), missing.errors.join(" | "));
     copyWasm(dir);
     const { result, errors } = await runInChromium(join(dir, "dist"));
     assert.ok(result, `no result: ${errors.join(" | ")}`);

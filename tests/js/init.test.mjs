@@ -3,8 +3,8 @@
 // every function throws a ScoreError that says what to call; init() takes every kind of
 // input it documents (each in a fresh process, tests/js/init-child.mjs) and rejects the
 // rest with INVALID_TYPE; after it, the whole JS suite and the golden vectors pass through
-// these entries. Last, a CommonJS server bundle (esbuild --platform=node --format=cjs)
-// from the packed tarball.
+// these entries. Last, server bundles (esbuild --platform=node) from the packed tarball:
+// of these entries, and of the main entries in each format.
 import test from "node:test";
 import assert from "node:assert/strict";
 import { execFile, execFileSync } from "node:child_process";
@@ -173,10 +173,56 @@ Promise.all([init(), initLab()]).then(() => {
     const built = await build({ absWorkingDir: dir, entryPoints: ["server.js"], bundle: true, platform: "node", format: "cjs", target: "node18", outfile: "dist/server.cjs", logLevel: "silent" });
     assert.deepEqual(built.warnings, []);
     const run = () => execFileSync(process.execPath, [join(dir, "dist/server.cjs")], { encoding: "utf8", stdio: "pipe" });
-    assert.throws(run, (e) => /copy node_modules\/calibrank\/\*\.wasm next to your server bundle/.test(e.stderr));
+    assert.throws(run, (e) => /copy node_modules\/calibrank\/calibrank_core\.wasm next to your server bundle/.test(e.stderr));
     for (const m of ["core", "lab"]) copyFileSync(join(dir, "node_modules/calibrank", `calibrank_${m}.wasm`), join(dir, "dist", `calibrank_${m}.wasm`));
     const out = new main.Pipeline(config).run(input);
     assert.deepEqual(JSON.parse(run()), { results: out.results.map((r) => [r.id, r.score, r.band]), platt: mainLab.fitPlatt(scores, labels) });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("server bundles of the main entries (ESM source to CommonJS, CommonJS, ESM): importing works without the .wasm, the first call says what to do, and a call after the copy runs", async () => {
+  const dir = makeApp(["fixture.js"]);
+  try {
+    // One process: the first call fails, the file is copied, the next call runs (the
+    // loader is not spent by a failure).
+    const body = (imports) => `${imports}
+import { copyFileSync } from "node:fs";
+import { join } from "node:path";
+import { input, config } from "./fixture.js";
+const out = [];
+const call = () => new Pipeline(config).run(input).results.map((r) => [r.id, r.score, r.band]);
+try {
+  out.push(call());
+} catch (e) {
+  out.push({ scoreError: e instanceof ScoreError, code: e.code, field: e.field, message: e.message });
+}
+copyFileSync(process.env.WASM, join(process.env.DIST, "calibrank_core.wasm"));
+out.push(call());
+console.log(JSON.stringify(out));
+`;
+    writeFileSync(join(dir, "esm.mjs"), body('import { Pipeline, ScoreError } from "calibrank";'));
+    writeFileSync(join(dir, "cjs.cjs"), body('const { Pipeline, ScoreError } = require("calibrank");').replace(/^import \{ (\w+) \} from "(node:\w+)";$/gm, 'const { $1 } = require("$2");').replace('import { input, config } from "./fixture.js";', 'const { input, config } = require("./fixture.js");'));
+    const { build } = await import("esbuild");
+    const expected = new main.Pipeline(config).run(input).results.map((r) => [r.id, r.score, r.band]);
+    for (const [entry, format, out] of [
+      ["esm.mjs", "cjs", "a.cjs"],
+      ["cjs.cjs", "cjs", "b.cjs"],
+      ["esm.mjs", "esm", "c.mjs"],
+    ]) {
+      const dist = join(dir, `dist-${out}`);
+      mkdirSync(dist);
+      const built = await build({ absWorkingDir: dir, entryPoints: [entry], bundle: true, platform: "node", format, target: "node18", outfile: join(dist, out), logLevel: "silent" });
+      assert.deepEqual(built.warnings, [], out);
+      const env = { ...process.env, WASM: join(dir, "node_modules/calibrank/calibrank_core.wasm"), DIST: dist };
+      const [first, second] = JSON.parse(execFileSync(process.execPath, [join(dist, out)], { encoding: "utf8", env }));
+      assert.equal(first.scoreError, true, `${out}: ${JSON.stringify(first)}`);
+      assert.equal(first.code, "INTERNAL", out);
+      assert.equal(first.field, "", out);
+      assert.match(first.message, /^calibrank: cannot read calibrank_core\.wasm \(tried [^)]*dist-[^)]*: ENOENT\); copy node_modules\/calibrank\/calibrank_core\.wasm next to your server bundle, or import from "calibrank\/init"/, out);
+      assert.deepEqual(second, expected, `${out}: runs once the file is there`);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

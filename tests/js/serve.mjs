@@ -16,8 +16,12 @@ const TYPES = {
   ".txt": "text/plain; charset=utf-8",
 };
 
-/** Serves `root` (and `mounts`: { "/prefix/": dir }) on 127.0.0.1:`port` (0: any free port). */
-export function serve(root, { port = 0, mounts = {}, headers = {} } = {}) {
+/**
+ * Serves `root` (and `mounts`: { "/prefix/": dir }) on 127.0.0.1:`port` (0: any free port).
+ * `spa`: a missing file is answered with `root/index.html` and 200 OK, as a single-page
+ * app's fallback (`serve -s`, hosts' rewrites, nginx `try_files`) does.
+ */
+export function serve(root, { port = 0, mounts = {}, headers = {}, spa = false } = {}) {
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url, "http://127.0.0.1");
@@ -37,6 +41,11 @@ export function serve(root, { port = 0, mounts = {}, headers = {} } = {}) {
       res.writeHead(200, { "content-type": TYPES[extname(file)] || "application/octet-stream", "cache-control": "no-store", ...headers });
       res.end(body);
     } catch (err) {
+      if (spa && !err.status) {
+        res.writeHead(200, { "content-type": TYPES[".html"], "cache-control": "no-store" });
+        res.end(await readFile(join(resolve(root), "index.html")).catch(() => "<!doctype html>"));
+        return;
+      }
       res.writeHead(err.status || 404, { "content-type": "text/plain" });
       res.end(String(err.status || 404));
     }
