@@ -168,12 +168,14 @@ fn cisi_files_round_trip_through_run_to_trec() {
 #[test]
 fn a_judged_query_the_run_lacks_scores_positive_zero() {
     use std::collections::BTreeMap;
-    let qrels: calibrank::lab::runs::Qrels = BTreeMap::from([
+    let qrels = calibrank::lab::runs::Qrels::from([
         ("q1".to_string(), BTreeMap::from([("d1".to_string(), 1.0)])),
         ("q2".to_string(), BTreeMap::from([("d2".to_string(), 2.0)])),
     ]);
-    let run: calibrank::lab::runs::Run =
-        BTreeMap::from([("q1".to_string(), BTreeMap::from([("d1".to_string(), 0.5)]))]);
+    let run = calibrank::lab::runs::Run::from([(
+        "q1".to_string(),
+        BTreeMap::from([("d1".to_string(), 0.5)]),
+    )]);
     let metrics = [
         "ndcg@10",
         "ndcg_burges@10",

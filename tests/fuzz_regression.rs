@@ -115,8 +115,14 @@ fn fuzz_findings_stay_fixed() {
     assert_eq!(e.code, ErrorCode::NonFiniteScore);
 
     // ndcg_burges of a grade of 2000 overflows: an error, not NaN.
-    let qrels = BTreeMap::from([("q".to_string(), BTreeMap::from([("d".to_string(), 2000.0)]))]);
-    let run = BTreeMap::from([("q".to_string(), BTreeMap::from([("d".to_string(), 1.0)]))]);
+    let qrels = calibrank::lab::runs::Qrels::from([(
+        "q".to_string(),
+        BTreeMap::from([("d".to_string(), 2000.0)]),
+    )]);
+    let run = calibrank::lab::runs::Run::from([(
+        "q".to_string(),
+        BTreeMap::from([("d".to_string(), 1.0)]),
+    )]);
     let e = calibrank::lab::eval::evaluate(&qrels, &run, &["ndcg_burges"]).unwrap_err();
     assert_eq!(
         (e.code, e.field.as_str()),

@@ -9,7 +9,7 @@ use calibrank::error::Result as ScoreResult;
 use calibrank::fuse::{rrf, RankedList};
 use calibrank::lab::fit::{fit_isotonic, fit_platt};
 use calibrank::lab::runfusion::{fuse_runs, FuseRunsOptions};
-use calibrank::lab::runs::Run;
+use calibrank::lab::runs::{Qrels, Run};
 use calibrank::multiquery::{fuse_multi_query, MultiQueryMethod, MultiQueryOptions, QueryHit};
 use calibrank::normalize::{normalize, NormalizeMethod, MAX_FLOOR};
 use calibrank::pipeline::{
@@ -449,7 +449,7 @@ proptest! {
 
 /// Runs of 2 lists over `queries` queries (scores any finite value in a wide range,
 /// repeated scores allowed), and judgements of one document per query, graded 0 or 1.
-fn qc_data() -> impl Strategy<Value = (BTreeMap<String, BTreeMap<String, f64>>, Vec<Run>)> {
+fn qc_data() -> impl Strategy<Value = (Qrels, Vec<Run>)> {
     let run = prop::collection::btree_map(
         (0u8..12).prop_map(|q| format!("q{q}")),
         prop::collection::btree_map(id(), (-50i32..50).prop_map(|s| f64::from(s) / 4.0), 0..8),
@@ -460,7 +460,10 @@ fn qc_data() -> impl Strategy<Value = (BTreeMap<String, BTreeMap<String, f64>>, 
         (id(), 0u8..2).prop_map(|(d, g)| BTreeMap::from([(d, f64::from(g))])),
         0..12,
     );
-    (judged, prop::collection::vec(run, 2..=2))
+    (
+        judged.prop_map(Qrels),
+        prop::collection::vec(run.prop_map(Run), 2..=2),
+    )
 }
 
 proptest! {

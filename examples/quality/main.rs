@@ -254,10 +254,10 @@ fn main() -> Result<()> {
     let _ = writeln!(md, "| cross-validated hit precision (fit half) | {:.4} |\n| hit precision, test half | {hit_prec:.4} ({hit_n} results) |\n| degraded precision, test half | {deg_prec:.4} ({deg_n} results) |\n", proposal.held_out.hit.precision.unwrap_or(f64::NAN));
 
     // 5. Fusion tuned on the fit half, measured on the test half.
-    let fit_runs: Vec<Run> = runs.iter().map(|r| subset(r, &fit_q)).collect();
-    let test_runs: Vec<Run> = runs.iter().map(|r| subset(r, &test_q)).collect();
-    let fit_qrels = subset(&qrels, &fit_q);
-    let test_qrels = subset(&qrels, &test_q);
+    let fit_runs: Vec<Run> = runs.iter().map(|r| Run(subset(r, &fit_q))).collect();
+    let test_runs: Vec<Run> = runs.iter().map(|r| Run(subset(r, &test_q))).collect();
+    let fit_qrels = Qrels(subset(&qrels, &fit_q));
+    let test_qrels = Qrels(subset(&qrels, &test_q));
     let ndcg_test =
         |method: &str, weights: Option<Vec<f64>>, params: BTreeMap<String, f64>| -> Result<f64> {
             let fused = fuse_runs(
@@ -277,15 +277,7 @@ fn main() -> Result<()> {
     let baseline = ndcg_test("rrf", None, BTreeMap::new())?;
     let _ = writeln!(md, "## Fusion tuned on the fit half (grid search), nDCG@10 on the test half\n\n| configuration | fit nDCG@10 | test nDCG@10 |\n|---|---|---|");
     let _ = writeln!(md, "| rrf, k = 60 (default) | {:.4} | {baseline:.4} |", {
-        let fused = fuse_runs(
-            &fit_runs,
-            &FuseRunsOptions {
-                method: "rrf".into(),
-                norm: None,
-                weights: None,
-                params: BTreeMap::new(),
-            },
-        )?;
+        let fused = fuse_runs(&fit_runs, &FuseRunsOptions::new("rrf"))?;
         evaluate(&fit_qrels, &fused, &["ndcg@10"])?
             .means
             .first()

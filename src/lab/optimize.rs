@@ -408,7 +408,7 @@ mod tests {
     #[test]
     fn finds_the_run_that_ranks_the_relevant_doc_first() {
         // Run a puts the relevant doc last, run b first: all weight on b wins.
-        let qrels: Qrels = run(&[("q", &[("rel", 1.0)])]);
+        let qrels = Qrels(run(&[("q", &[("rel", 1.0)])]).0);
         let a = run(&[("q", &[("rel", 0.1), ("x", 0.9), ("y", 0.5)])]);
         let b = run(&[("q", &[("rel", 0.9), ("x", 0.1), ("y", 0.5)])]);
         let mut calls = 0;
@@ -439,7 +439,7 @@ mod tests {
 
     #[test]
     fn errors() {
-        let q: Qrels = run(&[("q", &[("d", 1.0)])]);
+        let q = Qrels(run(&[("q", &[("d", 1.0)])]).0);
         let r = run(&[("q", &[("d", 1.0)])]);
         let e = optimize_fusion(
             &q,

@@ -36,14 +36,108 @@
 //!   from a Python `set`, whose order depends on `PYTHONHASHSEED`; calibrank uses doc id
 //!   order there (see `crate::lab::runfusion`).
 
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// A run: for each query id, each retrieved document id with its score.
-pub type Run = BTreeMap<String, BTreeMap<String, f64>>;
+/// Defines a map of query id -> document id -> number as a type of its own, so that a
+/// run and judgements cannot be swapped: the map itself through `Deref` (read it as a
+/// `BTreeMap`), built with `From` or `collect()`, the JSON form
+/// `Record<queryId, Record<docId, number>>` through serde.
+macro_rules! query_doc_map {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+        #[serde(transparent)]
+        pub struct $name(pub BTreeMap<String, BTreeMap<String, f64>>);
 
-/// Relevance judgements: for each query id, each judged document id with its grade
-/// (0 = not relevant; grades > 0 are relevant).
-pub type Qrels = BTreeMap<String, BTreeMap<String, f64>>;
+        impl $name {
+            /// An empty one.
+            pub fn new() -> Self {
+                Self::default()
+            }
+        }
+
+        impl<const N: usize> From<[(String, BTreeMap<String, f64>); N]> for $name {
+            fn from(a: [(String, BTreeMap<String, f64>); N]) -> Self {
+                $name(BTreeMap::from(a))
+            }
+        }
+
+        impl std::ops::Deref for $name {
+            type Target = BTreeMap<String, BTreeMap<String, f64>>;
+            fn deref(&self) -> &Self::Target {
+                &self.0
+            }
+        }
+
+        impl std::ops::DerefMut for $name {
+            fn deref_mut(&mut self) -> &mut Self::Target {
+                &mut self.0
+            }
+        }
+
+        impl From<BTreeMap<String, BTreeMap<String, f64>>> for $name {
+            fn from(m: BTreeMap<String, BTreeMap<String, f64>>) -> Self {
+                $name(m)
+            }
+        }
+
+        impl FromIterator<(String, BTreeMap<String, f64>)> for $name {
+            fn from_iter<I: IntoIterator<Item = (String, BTreeMap<String, f64>)>>(
+                iter: I,
+            ) -> Self {
+                $name(iter.into_iter().collect())
+            }
+        }
+
+        impl IntoIterator for $name {
+            type Item = (String, BTreeMap<String, f64>);
+            type IntoIter = std::collections::btree_map::IntoIter<String, BTreeMap<String, f64>>;
+            fn into_iter(self) -> Self::IntoIter {
+                self.0.into_iter()
+            }
+        }
+
+        impl<'a> IntoIterator for &'a $name {
+            type Item = (&'a String, &'a BTreeMap<String, f64>);
+            type IntoIter = std::collections::btree_map::Iter<'a, String, BTreeMap<String, f64>>;
+            fn into_iter(self) -> Self::IntoIter {
+                self.0.iter()
+            }
+        }
+    };
+}
+
+query_doc_map! {
+    /// A run: for each query id, each retrieved document id with its score.
+    Run
+}
+
+query_doc_map! {
+    /// Relevance judgements: for each query id, each judged document id with its grade
+    /// (0 = not relevant; grades > 0 are relevant). A type apart from [`Run`]: passing
+    /// one where the other is expected does not compile.
+    ///
+    /// ```
+    /// use calibrank::lab::{eval::evaluate, runs::{Qrels, Run}};
+    /// use std::collections::BTreeMap;
+    /// let qrels = Qrels::from([("q1".to_string(), BTreeMap::from([("d1".to_string(), 1.0)]))]);
+    /// let run = Run::from([("q1".to_string(), BTreeMap::from([("d1".to_string(), 0.9)]))]);
+    /// let report = evaluate(&qrels, &run, &["ndcg@10"]).unwrap();
+    /// assert_eq!(report.means, vec![("ndcg@10".to_string(), 1.0)]);
+    /// ```
+    ///
+    /// The same call with the two swapped is refused by the compiler:
+    ///
+    /// ```compile_fail
+    /// use calibrank::lab::{eval::evaluate, runs::{Qrels, Run}};
+    /// use std::collections::BTreeMap;
+    /// let qrels = Qrels::from([("q1".to_string(), BTreeMap::from([("d1".to_string(), 1.0)]))]);
+    /// let run = Run::from([("q1".to_string(), BTreeMap::from([("d1".to_string(), 0.9)]))]);
+    /// let report = evaluate(&run, &qrels, &["ndcg@10"]).unwrap();
+    /// ```
+    Qrels
+}
 
 /// A run whose documents keep an order: for each query id, the retrieved documents with
 /// their scores, in the order the file (or JSON object, or ranx's sort) lists them.

@@ -557,7 +557,7 @@ mod tests {
     }
 
     fn qrels(entries: &[(&str, &[(&str, f64)])]) -> Qrels {
-        run(entries)
+        Qrels(run(entries).0)
     }
 
     /// Six queries: relevant ones where the dense top score is high.
@@ -589,7 +589,7 @@ mod tests {
                     .collect(),
             );
         }
-        (qr, vec![bm, de])
+        (Qrels(qr), vec![Run(bm), Run(de)])
     }
 
     #[test]

@@ -245,7 +245,7 @@ pub fn decode_run(obj: &Object<'_>, field: &str, budget: &mut Budget) -> Result<
 pub fn decode_qrels(obj: &Object<'_>, field: &str, budget: &mut Budget) -> Result<Qrels> {
     let run = read(obj, field, false)?;
     charge(&run, field, budget)?;
-    Ok(into_run(run))
+    Ok(Qrels(into_run(run).0))
 }
 
 /// An object's entries in its order, then the error at which js/lab/runs.js stopped reading
@@ -398,7 +398,7 @@ mod tests {
         );
         assert_eq!(
             decoded(&ok, true).unwrap(),
-            r#"{"p": {}, "q": {"a": 2.0, "b": 1.0}}"#
+            r#"Qrels({"p": {}, "q": {"a": 2.0, "b": 1.0}})"#
         );
         // A non-finite score before the value of the wrong type is found first.
         let bad = Some(("run.q.c", "expected a number"));

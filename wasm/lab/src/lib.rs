@@ -12,7 +12,7 @@ mod handles;
 
 use calibrank::error::{all_finite, ErrorCode, Result, ScoreError};
 use calibrank::lab::eval::Ties;
-use calibrank::lab::runs::{ranx_sort, to_run, OrderedRun, Run};
+use calibrank::lab::runs::{ranx_sort, to_run, OrderedRun, Qrels, Run};
 use calibrank::lab::{eval, fit, optimize, runfusion};
 use calibrank::limits::{Budget, Limits};
 use calibrank::pipeline::Calibration;
@@ -62,7 +62,7 @@ fn dispatch(op: u32, r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
             handles::write_run(w, &eval::parse_trec_run_ordered(t)?)
         }),
         op::PARSE_QRELS => parse(r, w, "parseQrels", |t, w| {
-            write_run(w, &eval::parse_qrels(t)?)
+            write_run(w, &eval::parse_qrels(t)?.0)
         }),
         op::EVALUATE => evaluate(r, w, false),
         op::EVALUATE_PER_QUERY => evaluate(r, w, true),
@@ -98,7 +98,7 @@ fn dispatch(op: u32, r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 /// A run or qrels as JSON. Every score is finite here (the parsers and the fusion refuse
 /// or never make others); a non-finite one (from an input run) is written as a sentinel
 /// that js/lab/runs.js turns back into its number.
-fn write_run(w: &mut Writer, run: &Run) -> Result<()> {
+fn write_run(w: &mut Writer, run: &BTreeMap<String, BTreeMap<String, f64>>) -> Result<()> {
     let finite = run.values().all(|d| d.values().all(|s| s.is_finite()));
     if finite {
         return write_json(w, run);
@@ -198,7 +198,7 @@ impl EvaluateOptions {
 }
 
 /// The judgements of an object argument, decoded (`None` for a handle: see [`qrels_arg`]).
-fn decode_qrels(arg: Arg<'_>, budget: &mut Budget) -> Result<Option<Run>> {
+fn decode_qrels(arg: Arg<'_>, budget: &mut Budget) -> Result<Option<Qrels>> {
     match arg {
         Arg::Object(o) => Ok(Some(handles::decode_qrels(&o, "qrels", budget)?)),
         Arg::Handle(_) => Ok(None),
@@ -208,8 +208,8 @@ fn decode_qrels(arg: Arg<'_>, budget: &mut Budget) -> Result<Option<Run>> {
 fn qrels_arg<'s>(
     store: &'s calibrank_wasm_shared::Slab<Stored>,
     arg: Arg<'_>,
-    owned: &'s Option<Run>,
-) -> Result<&'s Run> {
+    owned: &'s Option<Qrels>,
+) -> Result<&'s Qrels> {
     match (owned, arg) {
         (Some(q), _) => Ok(q),
         (None, Arg::Handle(h)) => handles::qrels(store, h, "qrels"),
