@@ -694,6 +694,9 @@ fn band_profiles_and_context() {
         let bands: Vec<Band> = run.results.iter().map(|r| r.band).collect();
         assert_eq!(col.bands, bands, "{ctx:?}");
         assert_eq!(col.bands.first() == Some(&Band::Hit), ctx.is_some());
+        // And names the profile that matched, as `run`'s stats do.
+        assert_eq!(col.band_profile, run.stats.band_profile, "{ctx:?}");
+        assert_eq!(col.band_profile.is_some(), ctx.is_some());
     }
     // Its strings are texts, as in `run`.
     let long = BandContext {

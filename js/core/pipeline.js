@@ -188,7 +188,10 @@ export class Pipeline {
     const confidence = confidenceAt(out);
     const candidates = out.w.u32[out.u32At()];
     const outcome = outcomeAt(out, confidence);
-    return { order, scores, bands, confidence, outcome, candidates };
+    const result = { order, scores, bands, confidence, outcome, candidates };
+    const profile = out.text();
+    if (profile !== undefined) result.bandProfile = profile;
+    return result;
   }
 
   /** Frees the pipeline's memory in the module; later calls throw. */

@@ -596,6 +596,8 @@ export interface ColumnarOutput {
   outcome: Outcome;
   /** Distinct documents fused. */
   candidates: number;
+  /** The band profile whose floors classified the results (absent: the configuration's own floors), as `stats.bandProfile` of `run`. */
+  bandProfile?: string;
 }
 
 /** A validated scoring pipeline. */

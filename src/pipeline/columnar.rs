@@ -107,6 +107,9 @@ pub struct ColumnarOutput {
     pub outcome: Outcome,
     /// Distinct documents fused.
     pub candidates: u32,
+    /// The name of the band profile whose floors classified the results (`None`: the
+    /// configuration's own floors), as `PipelineStats::band_profile` in [`Pipeline::run`].
+    pub band_profile: Option<String>,
 }
 
 impl Pipeline {
@@ -209,7 +212,7 @@ impl Pipeline {
         });
         kept.truncate(cfg.top_n as usize);
         let none = BandContext::default();
-        let (floors, _) = select_floors(
+        let (floors, profile) = select_floors(
             cfg.bands.floors(),
             &cfg.bands.profiles,
             input.context.unwrap_or(&none),
@@ -225,6 +228,7 @@ impl Pipeline {
             confidence,
             scores: out_scores,
             candidates: count(fusion.stats.unique),
+            band_profile: profile.map(str::to_string),
         })
     }
 }

@@ -894,6 +894,9 @@ export function tests(lib, golden) {
       const s = profiled.run({ lists, context });
       eq(Array.from(c.bands, (b) => ["miss", "degraded", "hit"][b]), s.results.map((r) => r.band));
       eq(c.bands[0], context ? 2 : 0, "the profile's floors apply only with its context");
+      // The profile that matched is named as in run's stats (absent without one).
+      eq(c.bandProfile, s.stats.bandProfile);
+      eq("bandProfile" in c, context !== undefined);
     }
     throwsScoreError(lib, () => profiled.runColumnar({ docs, offsets, nDocs: 10, context: "chat" }), "INVALID_TYPE", "context");
     throwsScoreError(lib, () => profiled.runColumnar({ docs, offsets, nDocs: 10, context: { task: "chat" } }), "UNKNOWN_FIELD", "context.task");

@@ -683,6 +683,10 @@ pub fn run_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         ]);
         w.u32s(&[out.candidates]);
         w.u8s(&outcome_codes(&out.outcome));
+        match &out.band_profile {
+            Some(b) => w.text(b),
+            None => w.none(),
+        }
         Ok(())
     })
 }
