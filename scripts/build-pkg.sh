@@ -116,6 +116,7 @@ printf '{\n  "main": "../init.node.cjs",\n  "module": "../init.web.js",\n  "type
 printf '{\n  "main": "../../lab.init.node.cjs",\n  "module": "../../lab.init.web.js",\n  "types": "../../lab.init.d.cts"\n}\n' > "$OUT/lab/init/package.json"
 cp js/package.template.json "$OUT/package.json"
 cp README.md "$OUT/README.md" 2>/dev/null || true
+cp LICENSE-MIT LICENSE-APACHE "$OUT/"
 for m in core lab; do
   echo "[build-pkg] calibrank_$m.wasm: $(wc -c < "$OUT/calibrank_$m.wasm") bytes, $(gzip -9c "$OUT/calibrank_$m.wasm" | wc -c) gzipped"
   # No directory of this machine in the module (scripts/rustflags.sh).
