@@ -10,12 +10,13 @@
 //   evaluation.js    the judgements card: reliability, fitting, band floors, fusion tuning
 //   modes.js         the multi-query and bands modes (controls and outputs)
 //   figures.js       cards, chart cursor and tooltip; notices.js: problems and notices
+//   tables.js        output tables stacked into rows on phones
 import { h, fill, $, debounce } from "./dom.js";
 import { encodeState, decodeState } from "./url-state.js";
 import { presetList, buildPreset, baseState, DEFAULT_PRESET, STATE_VERSION } from "./presets.js";
 import * as compute from "./compute.js";
 import { carryModel, forgetModel } from "./confidence.js";
-import { describeError, showProblem, clearProblem, notice } from "./notices.js";
+import { describeError, showProblem, clearProblem, notice, dismissNotice } from "./notices.js";
 import { createForm, section } from "./form.js";
 import { createInputEditor } from "./input-editor.js";
 import { createConfigForm } from "./config-form.js";
@@ -25,7 +26,7 @@ import { resetFigures } from "./figures.js";
 
 let lib = null;
 let core = null; // calibrank: every mode
-let labLoading = null; // calibrank/lab, loaded for the pipeline mode only (loadLab)
+let labLoading = null; // calibrank/lab, loaded only for what needs it (compute.needsLab, labLoaded)
 let sample = null;
 let defaults = null; // the package's effective default config
 let state = null;
@@ -54,7 +55,9 @@ const ctx = {
   },
   out: {}, // containers of the current outputs
   changed,
+  commit,
   recompute,
+  labLoaded,
   renderOutputs,
   buildControls,
   writeUrl: () => writeUrl(),
@@ -72,8 +75,8 @@ main();
 async function main() {
   try {
     // The scoring core (calibrank) now; the lab (calibrank/lab: evaluation, fitting, TREC
-    // runs, the calibration curve), with its own .wasm, when a pipeline state is loaded:
-    // the multi-query and bands modes never fetch it.
+    // runs, a fitted calibration's curve), with its own .wasm, only when a state needs it
+    // (compute.needsLab) or the TREC import is used: the seed pages never fetch it.
     core = await import("./pkg/browser.js");
     lib = { ...core };
   } catch (e) {
@@ -96,8 +99,8 @@ async function main() {
     notice(`The link's state could not be read (${e.message}); showing the default preset.`);
   }
   const first = initial || buildPreset(DEFAULT_PRESET, sample);
-  // The lab before the first pipeline page is built (loadState would wait for it too).
-  if (first.mode === "pipeline") await loadLab().catch(() => {});
+  // The lab before a first page that needs it is built (loadState would wait for it too).
+  if (compute.needsLab(first)) await loadLab().catch(() => {});
   $("#boot").remove();
   $("#app").hidden = false;
   loadState(first);
@@ -159,17 +162,16 @@ function setupHeader() {
   }
   select.append(...groups.values(), h("option", { value: "custom", text: "Custom (edited)" }));
   select.disabled = false;
-  select.addEventListener("change", () => {
+  select.addEventListener("change", async () => {
     if (select.value === "custom") return;
-    loadState(carryModel(buildPreset(select.value, sample)));
-    notice(`Loaded preset: ${select.selectedOptions[0].textContent}`);
+    const label = select.selectedOptions[0].textContent;
+    if (await loadState(carryModel(buildPreset(select.value, sample)))) notice(`Loaded preset: ${label}`);
   });
-  $("#reset-preset").addEventListener("click", () => {
+  $("#reset-preset").addEventListener("click", async () => {
     const id = state.preset;
     if (id && id !== "custom") {
       forgetModel();
-      loadState(buildPreset(id, sample));
-      notice("Preset restored.");
+      if (await loadState(buildPreset(id, sample))) notice("Preset restored.");
     } else {
       notice("This state is not a preset; pick one from the menu.");
     }
@@ -189,32 +191,58 @@ function setupHeader() {
 
 /** calibrank/lab, added to `lib` (the core's exports win for the names both have). */
 function loadLab() {
-  labLoading ??= import("./pkg/lab.browser.js").then((lab) => {
-    lib = { ...lab, ...core };
-  });
+  labLoading ??= import("./pkg/lab.browser.js").then(
+    (lab) => {
+      lib = { ...lab, ...core };
+    },
+    (e) => {
+      labLoading = null; // the next use tries again
+      throw e;
+    },
+  );
   return labLoading;
 }
 
 /** Whether the lab is in `lib`. */
 const labReady = () => typeof lib.applyCalibration === "function";
 
+const LAB_LOADING = "Loading calibrank/lab…";
+
+/** The outputs marked busy (and stale) while the lab loads, and the page says so. */
+function busy(on) {
+  const outputs = $("#outputs");
+  if (on) outputs.setAttribute("aria-busy", "true");
+  else outputs.removeAttribute("aria-busy");
+  outputs.classList.toggle("stale", on || !$("#problem").hidden);
+  if (on) notice(LAB_LOADING, { persist: true });
+  else dismissNotice(LAB_LOADING);
+}
+
+/** Loads calibrank/lab (the outputs busy meanwhile); resolves whether it is in. */
+async function labLoaded() {
+  if (labReady()) return true;
+  busy(true);
+  try {
+    await loadLab();
+    busy(false);
+    return true;
+  } catch (e) {
+    busy(false);
+    showProblem({ title: "calibrank/lab could not be loaded", message: `${e.message}; the judged presets, fitted calibrations and the TREC import need it. Reload to try again.` });
+    return false;
+  }
+}
+
 let pendingState = null;
 
-/** Replaces the whole state and rebuilds the page (once the modules its mode needs are in). */
-function loadState(s) {
-  if (s.mode === "pipeline" && !labReady()) {
-    pendingState = s;
-    loadLab().then(
-      () => {
-        if (pendingState === s) loadState(s);
-      },
-      (e) => {
-        labLoading = null;
-        showProblem({ title: "calibrank/lab could not be loaded", message: `${e.message}; the pipeline mode needs it (the calibration curve, evaluation and fitting). Reload to try again.` });
-      },
-    );
-    return;
-  }
+/**
+ * Replaces the whole state and rebuilds the page, once the modules it needs are in.
+ * Resolves true once shown, false if the lab failed or another state came meanwhile.
+ */
+async function loadState(s) {
+  pendingState = s;
+  if (compute.needsLab(s) && !(await labLoaded())) return false;
+  if (pendingState !== s) return false;
   pendingState = null;
   state = s;
   evaluation = null;
@@ -222,12 +250,20 @@ function loadState(s) {
   buildControls();
   buildOutputs();
   recompute();
+  return true;
 }
 
 /** Called after every edit. */
 function changed({ rebuildControls = false } = {}) {
   if (rebuildControls) buildControls();
   scheduleRecompute();
+}
+
+/** An edit applied now (not on the next frame); resolves whether the package accepted it. */
+async function commit({ rebuildControls = false } = {}) {
+  if (rebuildControls) buildControls();
+  if (compute.needsLab(state) && !(await labLoaded())) return false;
+  return recompute();
 }
 
 let frame = 0;
@@ -243,14 +279,22 @@ function scheduleRecompute() {
 
 function buildControls() {
   const root = $("#controls");
-  const focused = document.activeElement?.dataset?.path;
+  const focused = focusKey(document.activeElement);
   fill(root);
   if (state.mode === "pipeline") buildPipelineControls(root);
   else if (state.mode === "multiquery") modeViews.buildMultiControls(root);
   else modeViews.buildBandsControls(root);
   // Quick controls in the outputs are bound too: re-read them.
   form.sync();
-  if (focused) $(`#controls [data-path="${CSS.escape(focused)}"]`)?.focus();
+  if (focused) $(`#controls ${focused}`)?.focus();
+}
+
+/** A selector finding a focused control of the left column again after a rebuild. */
+function focusKey(el) {
+  if (!el || !$("#controls").contains(el)) return null;
+  if (el.dataset.focusKey) return `[data-focus-key="${CSS.escape(el.dataset.focusKey)}"]`;
+  if (el.dataset.path) return `[data-path="${CSS.escape(el.dataset.path)}"]`;
+  return null;
 }
 
 function buildPipelineControls(root) {
@@ -276,10 +320,18 @@ function buildOutputs() {
   form.sync();
 }
 
+/** Computes and renders the current state; returns whether the package accepted it. */
 function recompute() {
+  if (compute.needsLab(state) && !labReady()) {
+    // A fitted calibration chosen on a seed page: drawn once the lab is in.
+    labLoaded().then((ok) => ok && recompute());
+    return false;
+  }
   try {
     // A sigmoid parameter set by hand on the default calibration needs its tag (another
     // value, `"x"` from the JSON box or a link, is the package's to refuse).
+    // Every override cleared by hand leaves {} (deletePath), a damaged link may not.
+    if (!state.config || typeof state.config !== "object" || Array.isArray(state.config)) state.config = {};
     const cal = state.config.calibration;
     if (cal && typeof cal === "object" && !Array.isArray(cal) && !cal.method) cal.method = "sigmoid";
     if (state.mode === "pipeline") {
@@ -301,10 +353,13 @@ function recompute() {
     }
     clearProblem();
     renderOutputs();
+    return true;
   } catch (e) {
     showProblem(describeError(e, lib));
+    return false;
+  } finally {
+    writeUrl();
   }
-  writeUrl();
 }
 
 /** The raw-score axis of the calibration curve: every shown result and the threshold. */

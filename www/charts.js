@@ -36,6 +36,17 @@ function labelWidth(labels) {
   return Math.min(150, Math.max(36, 8 + longest * 6.2));
 }
 
+/** The right margin that holds value labels (10 px, 4 px after the bar's end). */
+function valueMargin(texts) {
+  const longest = texts.reduce((m, t) => Math.max(m, String(t).length), 0);
+  return Math.min(160, Math.max(30, 12 + longest * 6));
+}
+
+// A white outline under text drawn over rules and bars, so that they never cross it.
+const HALO = { stroke: "white", strokeWidth: 3, paintOrder: "stroke" };
+// Value labels of dropped candidates: fainter than the returned ones, still legible.
+const labelOpacity = (r) => (r.returned ? 1 : 0.7);
+
 /**
  * Rebuilds a chart only when what it draws changed: `cache` maps a slot to the last
  * { sig, svg }, where `sig` is the JSON of every value the chart depends on.
@@ -73,16 +84,16 @@ export function stagePanels(rows, { width, listNames, effective, floors, cache }
   const opacity = (r) => (r.returned ? 1 : 0.38);
   const y = { domain: labels, label: null, tickSize: 0 };
   const listColor = { type: "categorical", domain: listNames, range: LIST_COLORS };
-  const common = (extra) => base(width, height, { marginLeft: ml, marginRight: 58, marginTop: 8, marginBottom: 26, y, ...extra });
+  const common = (texts, extra) => base(width, height, { marginLeft: ml, marginRight: valueMargin(texts), marginTop: 8, marginBottom: 26, y, ...extra });
   const valueText = (get, text) =>
-    Plot.text(rows, { x: get, y: (r) => labelOf.get(r), text, dx: 4, textAnchor: "start", fill: INK, fillOpacity: opacity, fontSize: 10 });
+    Plot.text(rows, { x: get, y: (r) => labelOf.get(r), text, dx: 4, textAnchor: "start", fill: INK, fillOpacity: labelOpacity, fontSize: 10, ...HALO });
 
   const contributions = rows.flatMap((r) =>
     r.explain.contributions.map((c) => ({ r, list: c.list, rank: c.rank, contribution: c.contribution, label: labelOf.get(r) })),
   );
   const ids = rows.map((r) => [r.id, r.rank, r.returned]);
   const fusion = () => Plot.plot(
-    common({
+    common(rows.map((r) => fmt(r.explain.fused)), {
       x: { label: null, grid: true, ticks: Math.max(2, Math.floor(width / 95)), tickFormat: tick },
       color: listColor,
       marks: [
@@ -103,17 +114,18 @@ export function stagePanels(rows, { width, listNames, effective, floors, cache }
           dx: 4,
           textAnchor: "start",
           fill: INK,
-          fillOpacity: opacity,
+          fillOpacity: labelOpacity,
           fontSize: 10,
+          ...HALO,
           render: tag((i) => rowAttrs(rows[i], "fused", rows[i].explain.fused)),
         }),
       ],
     }),
   );
 
-  const simple = (stage, get, { fill = "#5a7bb5", text, rules = [], xExtra = {} } = {}) => () =>
+  const simple = (stage, get, { fill = "#5a7bb5", text = (r) => fmt(get(r)), rules = [], xExtra = {} } = {}) => () =>
     Plot.plot(
-      common({
+      common(rows.map(text), {
         x: { grid: true, label: null, ticks: Math.max(2, Math.floor(width / 95)), tickFormat: tick, ...xExtra },
         marks: [
           Plot.barX(rows, {
@@ -125,7 +137,7 @@ export function stagePanels(rows, { width, listNames, effective, floors, cache }
           }),
           Plot.ruleX([0], { stroke: MUTED }),
           ...rules,
-          valueText(get, text || ((r) => fmt(get(r)))),
+          valueText(get, text),
         ],
       }),
     );
@@ -182,7 +194,8 @@ export function calibrationCurve({ points, rows, width, floors, minConfidence, t
     ...floorLine(floors.highFloor, BAND_COLORS.hit, "high floor", "5,3"),
     ...floorLine(floors.degradedFloor, BAND_COLORS.degraded, "degraded floor", "5,3"),
     Plot.ruleY([minConfidence], { stroke: MUTED, strokeDasharray: "2,3" }),
-    Plot.text([minConfidence], { x: lo, y: (d) => d, text: () => `minConfidence ${fmtp(minConfidence)}`, textAnchor: "start", dy: 10, dx: 4, fill: MUTED, fontSize: 10 }),
+    // Above its rule: below it, at 0, it would sit on the x axis' tick labels.
+    Plot.text([minConfidence], { x: lo, y: (d) => d, text: () => `minConfidence ${fmtp(minConfidence)}`, textAnchor: "start", dy: -6, dx: 4, fill: MUTED, fontSize: 10, ...HALO }),
   ];
   if (threshold !== undefined) {
     marks.push(Plot.ruleX([threshold], { stroke: "#1d3557", strokeOpacity: 0.5, strokeDasharray: "3,3" }));
@@ -206,19 +219,49 @@ export function calibrationCurve({ points, rows, width, floors, minConfidence, t
       render: tag((i) => rowAttrs(rowsDrawn[i], "curve", rowsDrawn[i].score, { "data-raw": full(rowsDrawn[i].explain.normalized), "data-band": rowsDrawn[i].band })),
     }),
   );
-  if (labelPoints) {
-    marks.push(Plot.text(rowsDrawn.filter((r) => r.returned), { x: (r) => r.explain.normalized, y: (r) => r.score, text: (r) => (r.id.length > 18 ? r.id.slice(0, 17) + "…" : r.id), dx: 9, textAnchor: "start", fill: INK, fontSize: 10, stroke: "white", strokeWidth: 3, paintOrder: "stroke" }));
-  }
+  const height = Math.max(240, Math.min(360, width * 0.55));
+  const frame = { width, height, marginLeft: 44, marginRight: 16, marginTop: 20, marginBottom: 36, domain };
+  // The minConfidence label's place (above its rule, from the left edge) is taken.
+  const taken = [{ x: lo, y: minConfidence, dx: 4, dy: -6, text: `minConfidence ${fmtp(minConfidence)}` }];
+  if (labelPoints) marks.push(...pointLabels(rowsDrawn.filter((r) => r.returned), frame, taken));
   return Plot.plot(
-    base(width, Math.max(240, Math.min(360, width * 0.55)), {
-      marginLeft: 44,
-      marginRight: 16,
-      marginBottom: 36,
+    base(width, height, {
+      marginLeft: frame.marginLeft,
+      marginRight: frame.marginRight,
+      marginTop: frame.marginTop,
+      marginBottom: frame.marginBottom,
       x: { domain: [lo, hi], label: "raw score before calibration →", grid: true, tickFormat: tick, ticks: Math.max(3, Math.floor(width / 80)) },
       y: { domain: [0, 1], label: "↑ calibrated confidence", grid: true },
       marks,
     }),
   );
+}
+
+const pointText = (r) => (r.id.length > 18 ? r.id.slice(0, 17) + "…" : r.id);
+
+/**
+ * The ids beside the results on the calibration curve: after the dot, or before it in
+ * the right 30% of the axis (so it stays inside the chart); a label that would overlap
+ * one already placed is left out (the tooltip still names the dot).
+ */
+function pointLabels(rows, { width, height, marginLeft, marginRight, marginTop, marginBottom, domain: [lo, hi] }, taken = []) {
+  const px = (x) => marginLeft + ((x - lo) / (hi - lo)) * (width - marginLeft - marginRight);
+  const py = (y) => height - marginBottom - y * (height - marginTop - marginBottom);
+  const placed = taken.map((t) => ({ x0: px(t.x) + t.dx, x1: px(t.x) + t.dx + t.text.length * 6, y0: py(t.y) + t.dy - 7, y1: py(t.y) + t.dy + 7 }));
+  const left = [];
+  const right = [];
+  for (const r of rows) {
+    const end = (r.explain.normalized - lo) / (hi - lo) > 0.7;
+    const w = pointText(r).length * 6 + 4;
+    const x0 = end ? px(r.explain.normalized) - 9 - w : px(r.explain.normalized) + 9;
+    const box = { x0, x1: x0 + w, y0: py(r.score) - 7, y1: py(r.score) + 7 };
+    if (placed.some((b) => b.x0 < box.x1 && box.x0 < b.x1 && b.y0 < box.y1 && box.y0 < b.y1)) continue;
+    placed.push(box);
+    (end ? right : left).push(r);
+  }
+  const Plot = P();
+  const common = { x: (r) => r.explain.normalized, y: (r) => r.score, text: pointText, fill: INK, fontSize: 10, ...HALO, render: tag(() => ({ "data-point-label": "" })) };
+  return [Plot.text(left, { ...common, dx: 9, textAnchor: "start" }), Plot.text(right, { ...common, dx: -9, textAnchor: "end" })];
 }
 
 /** Two bar charts on the same rows: max-normalized (relative) and calibrated (absolute). */
@@ -241,7 +284,7 @@ export function relativeAbsolute(rows, { width, floors, cache }) {
         marks: [
           Plot.barX(drawn, { x: get, y: (r) => labelOf.get(r), fill, fillOpacity: (r) => (r.returned ? 1 : 0.38), render: tag((i) => rowAttrs(drawn[i], stage, get(drawn[i]), { "data-band": drawn[i].band })) }),
           ...rules,
-          Plot.text(drawn, { x: get, y: (r) => labelOf.get(r), text: (r) => fmt(get(r), 3), dx: 4, textAnchor: "start", fill: INK, fontSize: 10 }),
+          Plot.text(drawn, { x: get, y: (r) => labelOf.get(r), text: (r) => fmt(get(r), 3), dx: 4, textAnchor: "start", fill: INK, fillOpacity: labelOpacity, fontSize: 10, ...HALO }),
         ],
       }),
     );
@@ -262,6 +305,10 @@ export function reliability(report, { width, cache }) {
   return memo(cache, "reliability", sigOf(width, report), () => reliabilityChart(report, width));
 }
 
+/** The id of a reliability bin's marks (data-id, for the chart cursor). */
+export const binId = (i) => `bin-${i}`;
+
+/** Each non-empty bin: a bar to its fraction relevant and a dot whose area is its count. */
 function reliabilityChart(report, width) {
   const Plot = P();
   const bins = report.bins.map((b, i) => ({ ...b, i })).filter((b) => b.count > 0);
@@ -271,19 +318,21 @@ function reliabilityChart(report, width) {
       marginBottom: 36,
       x: { domain: [0, 1], label: "mean predicted confidence →", grid: true },
       y: { domain: [0, 1], label: "↑ fraction relevant", grid: true },
+      r: { range: [2.5, 11] },
       marks: [
         Plot.line([{ x: 0, y: 0 }, { x: 1, y: 1 }], { x: "x", y: "y", stroke: MUTED, strokeDasharray: "4,4" }),
-        Plot.rect(bins, { x1: "lower", x2: "upper", y1: 0, y2: "fractionPositive", fill: "#3e6fb0", fillOpacity: 0.22, inset: 1 }),
+        Plot.rect(bins, { x1: "lower", x2: "upper", y1: 0, y2: "fractionPositive", fill: "#3e6fb0", fillOpacity: 0.22, inset: 1, render: tag((i) => ({ "data-id": binId(bins[i].i) })) }),
         Plot.line(bins, { x: "meanConfidence", y: "fractionPositive", stroke: "#3e6fb0", strokeWidth: 1.5 }),
         Plot.dot(bins, {
           x: "meanConfidence",
           y: "fractionPositive",
-          r: 5,
+          r: "count",
+          sort: null, // in bin order (Plot draws the largest first by default)
           fill: "#3e6fb0",
+          fillOpacity: 0.85,
           stroke: "white",
-          render: tag((i) => ({ "data-bin": bins[i].i, "data-count": bins[i].count, "data-mean": full(bins[i].meanConfidence), "data-fraction": full(bins[i].fractionPositive) })),
+          render: tag((i) => ({ "data-id": binId(bins[i].i), "data-bin": bins[i].i, "data-count": bins[i].count, "data-mean": full(bins[i].meanConfidence), "data-fraction": full(bins[i].fractionPositive) })),
         }),
-        Plot.text(bins, { x: "meanConfidence", y: "fractionPositive", text: (b) => `n=${b.count}`, dy: -11, fill: INK, fontSize: 10, stroke: "white", strokeWidth: 3, paintOrder: "stroke" }),
       ],
     }),
   );
@@ -296,10 +345,11 @@ export function multiPanels(byMethod, { width, order, selected }) {
   const ml = labelWidth(labels);
   return Object.entries(byMethod).map(([method, out]) => {
     const rows = out.results.map((r, i) => ({ ...r, rank: i + 1 }));
+    const valueLabel = (r) => `${fmt(r.score)} (#${r.rank})`;
     const svg = Plot.plot(
       base(width, 34 + labels.length * 20, {
         marginLeft: ml,
-        marginRight: 50,
+        marginRight: valueMargin(rows.map(valueLabel)),
         marginTop: 6,
         marginBottom: 26,
         x: { grid: true, label: null, ticks: 4, tickFormat: tick },
@@ -307,7 +357,7 @@ export function multiPanels(byMethod, { width, order, selected }) {
         marks: [
           Plot.barX(rows, { x: "score", y: "id", fill: method === selected ? "#3e6fb0" : "#9aa7bd", render: tag((i) => ({ "data-id": rows[i].id, "data-method": method, "data-value": full(rows[i].score), "data-rank": rows[i].rank })) }),
           Plot.ruleX([0], { stroke: MUTED }),
-          Plot.text(rows, { x: "score", y: "id", text: (r) => `${fmt(r.score)} (#${r.rank})`, dx: 4, textAnchor: "start", fill: INK, fontSize: 10 }),
+          Plot.text(rows, { x: "score", y: "id", text: valueLabel, dx: 4, textAnchor: "start", fill: INK, fontSize: 10, ...HALO }),
         ],
       }),
     );

@@ -106,10 +106,26 @@ function safeEvaluate(lib, qrels, run) {
   return lib.evaluate(qrels, run, QUERY_METRICS);
 }
 
-/** Points of the calibration curve over `xs`, from the package. */
+/**
+ * Points of the calibration curve over `xs`, from the package: a sigmoid by the core's
+ * calibrate (the same Rust function as the lab's applyCalibration, bit for bit), a
+ * fitted model (Platt, isotonic) by the lab's applyCalibration.
+ */
 export function curve(lib, calibration, xs) {
-  const ys = lib.applyCalibration(xs, calibration);
+  const ys = calibration.method === "sigmoid" ? lib.calibrate(xs, { threshold: calibration.threshold, steepness: calibration.steepness }) : lib.applyCalibration(xs, calibration);
   return xs.map((x, i) => ({ x, y: ys[i] }));
+}
+
+/**
+ * Whether a state needs calibrank/lab (its own .wasm) to be shown: the judged presets
+ * (evaluation, fitting, fusion tuning, query confidence) and a fitted calibration's
+ * curve. The seed pipeline pages, multi-query and bands need the core only; the TREC
+ * import loads the lab when used.
+ */
+export function needsLab(state) {
+  if (state.mode !== "pipeline") return false;
+  const method = state.config?.calibration?.method;
+  return Boolean(state.judgements) || method === "platt" || method === "isotonic";
 }
 
 export const SAMPLE_METRICS = ["ndcg@10", "mrr", "recall@20"];
@@ -151,7 +167,7 @@ export function sampleEvaluation(lib, sample, config, { bins = 10, strategy = "u
 
 /** Multi-query mode: the selected method, and all three for comparison. */
 export function multi(lib, state) {
-  const { queries, options } = state.multi;
+  const { queries, options = {} } = state.multi;
   const main = lib.fuseMultiQuery(queries, { ...options, verbose: true });
   const byMethod = {};
   for (const method of MULTI_METHODS) byMethod[method] = lib.fuseMultiQuery(queries, { ...options, method, verbose: true });

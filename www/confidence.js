@@ -10,6 +10,7 @@ import { h, fill, fmt, fmtp, full } from "./dom.js";
 import { cisiInput } from "./presets.js";
 import { withPipeline } from "./compute.js";
 import { request } from "./worker-client.js";
+import { stackable } from "./tables.js";
 
 // ------------------------------------------------------------------ computation
 
@@ -168,7 +169,7 @@ export function renderOutcome(el, { lib, state, result, seedSigmoid }) {
       "“Without” is the probability with that feature's coefficient set to 0: how much the feature moves this query."));
     if (ex) {
       const label = (f) => (f.name === "rankOnly" ? "rankOnly: rank-only estimate P (enters as log-odds)" : `${f.name}: best raw score of ${f.list ?? "list"}${f.missing ? " (empty list: training's lowest)" : ""}`);
-      parts.push(h("div", { class: "table-scroll" }, h("table", { class: "features", id: "outcome-features" },
+      parts.push(h("div", { class: "table-scroll" }, stackable(h("table", { class: "features", id: "outcome-features" },
         h("caption", { text: "The model's features for this query" }),
         h("thead", {}, h("tr", {}, ["feature", "value", "training mean", "scale", "coefficient", "p without it"].map((t, i) => h("th", { scope: "col", class: i ? "num" : null, text: t })))),
         h("tbody", {},
@@ -176,7 +177,7 @@ export function renderOutcome(el, { lib, state, result, seedSigmoid }) {
             h("th", { scope: "row", text: label(f) }), h("td", { class: "num", text: f.name === "rankOnly" ? `P = ${fmt(f.value, 3)}` : fmt(f.value) }), h("td", { class: "num", text: f.name === "rankOnly" ? `log-odds ${fmt(f.mean, 3)}` : fmt(f.mean) }),
             h("td", { class: "num", text: fmt(f.scale) }), h("td", { class: "num", text: fmt(f.coefficient, 3) }), h("td", { class: "num", text: fmt(f.without, 3) }))),
           h("tr", { "data-feature": "intercept-only", "data-without": full(ex.interceptOnly) },
-            h("th", { scope: "row", text: "every coefficient at 0 (intercept only)" }), h("td", {}), h("td", {}), h("td", {}), h("td", { class: "num", text: fmt(model.intercept, 3) }), h("td", { class: "num", text: fmt(ex.interceptOnly, 3) }))))));
+            h("th", { scope: "row", text: "every coefficient at 0 (intercept only)" }), h("td", {}), h("td", {}), h("td", {}), h("td", { class: "num", text: fmt(model.intercept, 3) }), h("td", { class: "num", text: fmt(ex.interceptOnly, 3) })))))));
     }
   }
   fill(el, ...parts);
@@ -259,14 +260,14 @@ export function confidencePanel(ctx) {
       h("div", { class: "metrics", id: "confidence-training", "data-training": JSON.stringify(t) },
         [["queries", "training queries", t.queries, 0], ["positives", "with a relevant doc in the top " + model.k, t.positives, 0], ["logLoss", "training log loss", t.logLoss, 3], ["auroc", "training AUROC", t.auroc, 3]].map(([k, label, v, d]) =>
           h("div", { class: "metric small", "data-key": k, "data-value": full(v) }, h("span", { class: "metric-label", text: label }), h("span", { class: "metric-value", text: fmt(v, d) })))),
-      h("div", { class: "table-scroll" }, h("table", { class: "features", id: "confidence-model", "data-model": JSON.stringify(model) },
+      h("div", { class: "table-scroll" }, stackable(h("table", { class: "features", id: "confidence-model", "data-model": JSON.stringify(model) },
         h("caption", { text: "Coefficients of the standardized features" }),
         h("thead", {}, h("tr", {}, ["feature", "mean", "scale", "coefficient"].map((x, i) => h("th", { scope: "col", class: i ? "num" : null, text: x })))),
         h("tbody", {},
           model.features.map((f, j) => h("tr", { "data-feature": f, "data-coefficient": full(model.coefficients[j]) },
             h("th", { scope: "row", text: f === "rankOnly" ? "rankOnly (log-odds of the rank-only estimate)" : `${f}: best raw score of ${sample.runs[j - 1]}` }),
             h("td", { class: "num", text: fmt(model.mean[j]) }), h("td", { class: "num", text: fmt(model.scale[j]) }), h("td", { class: "num", text: fmt(model.coefficients[j], 3) }))),
-          h("tr", { "data-feature": "intercept", "data-coefficient": full(model.intercept) }, h("th", { scope: "row", text: "intercept" }), h("td", {}), h("td", {}), h("td", { class: "num", text: fmt(model.intercept, 3) }))))),
+          h("tr", { "data-feature": "intercept", "data-coefficient": full(model.intercept) }, h("th", { scope: "row", text: "intercept" }), h("td", {}), h("td", {}), h("td", { class: "num", text: fmt(model.intercept, 3) })))))),
       h("p", { class: "note" }, `L2 penalty ${fmtp(model.l2)}; an empty list takes its training's lowest best score (${model.missingTop.map((x) => fmt(x)).join(", ")}).`),
     ];
     if (ev.error) parts.push(h("p", { class: "field-error", text: `The held-out half could not be scored with this configuration: ${ev.error.message}` }));
@@ -277,18 +278,18 @@ export function confidencePanel(ctx) {
       parts.push(
         h("h3", { text: "Held out" }),
         h("p", { class: "note" }, `The other ${ev.rows.length} judged queries (${positives} with a relevant document in the top ${model.k}; ${ev.rows.filter((r) => r.ood).length} out of domain), through the current configuration. ECE: ${ev.bins} equal-width bins; on so few queries it is mostly binning noise: see the quality report (make quality, cisi-abstain) for the 146-query figures.`),
-        h("div", { class: "table-scroll" }, h("table", { class: "features", id: "confidence-heldout" },
+        h("div", { class: "table-scroll" }, stackable(h("table", { class: "features", id: "confidence-heldout" },
           h("caption", { text: "Held-out figures" }),
           h("thead", {}, h("tr", {}, ["estimate", "AUROC", "ECE", "Brier", "log loss"].map((x, i) => h("th", { scope: "col", class: i ? "num" : null, text: x })))),
-          h("tbody", {}, row("rank-only (no model)", "rankOnly", ev.rankOnly), row("fitted model", "model", ev.model)))),
-        h("div", { class: "table-scroll" }, h("table", { class: "features", id: "confidence-queries" },
+          h("tbody", {}, row("rank-only (no model)", "rankOnly", ev.rankOnly), row("fitted model", "model", ev.model))))),
+        h("div", { class: "table-scroll" }, stackable(h("table", { class: "features", id: "confidence-queries" },
           h("caption", { text: "Held-out queries: outcome without and with the model" }),
           h("thead", {}, h("tr", {}, ["query", "relevant in top " + model.k, "rank-only", "model"].map((x, i) => h("th", { scope: "col", class: i > 1 ? "num" : null, text: x })))),
           h("tbody", {}, ev.rows.map((r) => h("tr", { "data-id": r.id, "data-label": r.label, "data-rank-only": full(r.rankOnly.probability), "data-rank-only-kind": r.rankOnly.kind, "data-model": full(r.model.probability), "data-model-kind": r.model.kind },
             h("th", { scope: "row", text: `${r.id.startsWith("ood") ? r.id : `Q${r.id}`} · ${r.text.length > 48 ? r.text.slice(0, 45).trimEnd() + "…" : r.text}` }),
             h("td", { text: r.label ? "yes" : r.ood ? "no (out of domain)" : "no" }),
             h("td", { class: "num" }, `${fmt(r.rankOnly.probability, 3)} `, h("span", { class: `chip outcome-chip outcome-${r.rankOnly.kind}`, text: r.rankOnly.kind })),
-            h("td", { class: "num" }, `${fmt(r.model.probability, 3)} `, h("span", { class: `chip outcome-chip outcome-${r.model.kind}`, text: r.model.kind }))))))));
+            h("td", { class: "num" }, `${fmt(r.model.probability, 3)} `, h("span", { class: `chip outcome-chip outcome-${r.model.kind}`, text: r.model.kind })))))))));
     }
     const apply = h("button", { type: "button", id: "apply-confidence-model", text: isApplied ? "The model is in use" : "Use this model in the pipeline", disabled: isApplied });
     apply.addEventListener("click", () => {

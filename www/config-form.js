@@ -1,13 +1,13 @@
 // The configuration form of the pipeline mode: every PipelineConfig value by group
 // (schema.js), each with the package's default and a reset, and the overrides as JSON.
-import { h, fill, nextId, fmtp, getPath, deletePath } from "./dom.js";
-import { showProblem, notice } from "./notices.js";
+import { h, fill, $, nextId, fmtp, getPath, deletePath } from "./dom.js";
+import { showProblem, notice, fieldMessage } from "./notices.js";
 import { CONFIG_GROUPS } from "./schema.js";
 import { section, remembered, wide } from "./form.js";
 
 /**
  * The configuration form over `ctx` = { state, defaults, result, changed(opts),
- * buildControls() } and the bound inputs of `form` (createForm).
+ * commit(opts), buildControls() } and the bound inputs of `form` (createForm).
  * Returns { configPanel, configField }.
  */
 export function createConfigForm(ctx, form) {
@@ -16,34 +16,35 @@ export function createConfigForm(ctx, form) {
   function configPanel() {
     const groups = CONFIG_GROUPS.map((g) => configGroup(g));
     const jsonId = nextId("cfg");
-    const msg = h("p", { class: "field-error", hidden: true });
+    const msg = h("p", { class: "field-error", id: `${jsonId}-msg`, hidden: true });
     const ta = h("textarea", { id: jsonId, rows: 10, class: "code", spellcheck: "false" });
+    const jsonMessage = fieldMessage(ta, msg);
     const refresh = () => (ta.value = JSON.stringify(ctx.state.config, null, 2));
     refresh();
-    const apply = h("button", { type: "button", text: "Apply config JSON" });
-    apply.addEventListener("click", () => {
+    // Keyed: applying rebuilds the controls, and the new button takes the focus back.
+    const apply = h("button", { type: "button", "data-focus-key": "apply-config-json", text: "Apply config JSON" });
+    apply.addEventListener("click", async () => {
+      let parsed;
       try {
-        const parsed = JSON.parse(ta.value || "{}");
+        parsed = JSON.parse(ta.value || "{}");
         if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new SyntaxError("the config must be a JSON object");
-        ctx.state.config = parsed;
-        msg.hidden = true;
-        ctx.changed({ rebuildControls: true });
-        notice("Configuration applied.");
       } catch (e) {
-        msg.textContent = `Invalid JSON: ${e.message}`;
-        msg.hidden = false;
+        jsonMessage.show(`Invalid JSON: ${e.message}`);
         showProblem({ title: "Invalid JSON", message: e.message });
+        return;
       }
+      ctx.state.config = parsed;
+      jsonMessage.clear();
+      if (await ctx.commit({ rebuildControls: true })) notice("Configuration applied.");
     });
     const effective = h("button", { type: "button", class: "secondary", text: "Fill with the effective config" });
     effective.addEventListener("click", () => {
       if (ctx.result?.effective) ta.value = JSON.stringify(ctx.result.effective, null, 2);
     });
-    const reset = h("button", { type: "button", class: "secondary", text: "Reset to seed defaults" });
-    reset.addEventListener("click", () => {
+    const reset = h("button", { type: "button", class: "secondary", "data-focus-key": "reset-config", text: "Reset to seed defaults" });
+    reset.addEventListener("click", async () => {
       ctx.state.config = {};
-      ctx.changed({ rebuildControls: true });
-      notice("Every configuration value is back at the seed default.");
+      if (await ctx.commit({ rebuildControls: true })) notice("Every configuration value is back at the seed default.");
     });
     // Remembered: applying rebuilds the controls, and the box stays open with the text
     // applied (and the package's error beside it when the configuration is refused).
@@ -83,6 +84,8 @@ export function createConfigForm(ctx, form) {
       markOverride(control.tagName === "DIV" ? control.querySelector("textarea") : control, path);
       ctx.changed();
       if (f.rebuild || f.onSelect) ctx.buildControls();
+      // The button hides with its field back at the default: the field takes the focus.
+      $(`#controls [data-path="${CSS.escape(path)}"]`)?.focus();
     });
     const note = h("span", { class: "default-note", hidden: !isOverridden(path) }, `default ${def === undefined ? "none" : typeof def === "object" ? JSON.stringify(def) : fmtp(def)} `, resetBtn);
     const field = h("div", { class: ["field", f.type === "bool" ? "checkbox" : null, isOverridden(path) ? "overridden" : null] },

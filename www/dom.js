@@ -92,7 +92,10 @@ export function setPath(obj, path, value) {
   cur[keys.at(-1)] = value;
 }
 
-/** Deletes a path and prunes the objects left empty. */
+/**
+ * Deletes a path and prunes the objects left empty, never a key of `obj` itself other
+ * than the path's own: `deletePath(state, "config.k")` leaves `state.config` as `{}`.
+ */
 export function deletePath(obj, path) {
   const keys = path.split(".");
   const trail = [obj];
@@ -102,7 +105,7 @@ export function deletePath(obj, path) {
     trail.push(next);
   }
   delete trail.at(-1)[keys.at(-1)];
-  for (let i = trail.length - 1; i > 0; i--) {
+  for (let i = trail.length - 1; i > 1; i--) {
     if (Object.keys(trail[i]).length === 0) delete trail[i - 1][keys[i - 1]];
     else break;
   }

@@ -6,7 +6,12 @@ import { buildPreset } from "./presets.js";
 import * as charts from "./charts.js";
 import { buildOptimizer } from "./optimize.js";
 import { describeError, showProblem, clearProblemFrom, notice } from "./notices.js";
-import { width, chartCache } from "./figures.js";
+import { width, chartCache, cursor } from "./figures.js";
+
+/** A reliability bin in words: "0.30–0.40: n=265, mean 0.333, 16.6% relevant". */
+export function describeBin(b) {
+  return [{ strong: `${fmt(b.lower, 2)}–${fmt(b.upper, 2)}: n=${b.count}, mean ${fmt(b.meanConfidence, 3)}, ${fmt(b.fractionPositive * 100, 1)}% relevant` }];
+}
 
 /**
  * The judgements panel over `ctx` = { state, lib, sample, evaluation, changed(opts),
@@ -29,7 +34,7 @@ export function createEvaluationPanel(ctx) {
     strategy.addEventListener("change", onBins);
     evalUi.caption = h("p", { class: "note" });
     evalUi.metrics = h("div", { class: "metrics" });
-    evalUi.chart = h("figure", { class: "chart", id: "reliability-chart", tabindex: "0", "aria-label": "Reliability diagram" });
+    evalUi.chart = h("figure", { class: "chart", id: "reliability-chart", tabindex: "0", role: "group", "aria-label": "Reliability diagram: one bar and dot per bin, the dot's area its count. Use the arrow keys to step through the bins." });
     evalUi.table = h("div", {});
 
     const fitPlatt = h("button", { type: "button", id: "fit-platt", text: "Fit Platt scaling" });
@@ -65,6 +70,7 @@ export function createEvaluationPanel(ctx) {
       evalUi.caption,
       evalUi.metrics,
       h("h3", { text: "Reliability diagram" }),
+      h("p", { class: "note", text: "A dot's area is its bin's count (n in the table). Hover a bin, or focus the chart and use the arrow keys, to read it." }),
       h("div", { class: "field-row" },
         h("div", { class: "field" }, h("label", { for: binsId, text: "Bins" }), bins),
         h("div", { class: "field" }, h("label", { for: stratId, text: "Strategy" }), strategy)),
@@ -91,6 +97,8 @@ export function createEvaluationPanel(ctx) {
       metric("ece", "ECE", rep.ece), metric("mce", "MCE", rep.mce), metric("brier", "Brier", rep.brier), metric("logLoss", "Log loss", rep.logLoss),
       ...Object.entries(ev.metrics).map(([name, m]) => metric(`ndcg-${name}`, `nDCG@10 ${name === "fused" ? "pipeline" : name}`, m["ndcg@10"])));
     fill(evalUi.chart, charts.reliability(rep, { width: width(evalUi.chart), cache: chartCache }));
+    const byId = new Map(rep.bins.map((b, i) => [charts.binId(i), b]).filter(([, b]) => b.count > 0));
+    cursor(evalUi.chart, [...byId.keys()], (id) => describeBin(byId.get(id)));
     fill(evalUi.table, h("div", { class: "table-scroll" }, h("table", { class: "bins", id: "bins-table" },
       h("caption", { text: "Reliability bins" }),
       h("thead", {}, h("tr", {}, ["bin", "n", "mean conf.", "relevant"].map((t, i) => h("th", { scope: "col", class: i ? "num" : null, text: t })))),

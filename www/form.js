@@ -1,7 +1,7 @@
 // The left column's building blocks: inputs bound to a path of the state (config paths
 // show the package's default until overridden), and the collapsible panels they sit in.
 import { h, nextId, getPath, setPath, deletePath } from "./dom.js";
-import { showProblem } from "./notices.js";
+import { showProblem, fieldMessage } from "./notices.js";
 
 export const wide = () => window.matchMedia("(min-width: 901px)").matches;
 
@@ -128,28 +128,28 @@ export function createForm(ctx) {
   /** A JSON textarea bound to a path: shows an inline message while the JSON is invalid. */
   function jsonInput(path, { rows = 3, label, optional = true, id = nextId("j") } = {}) {
     const msg = h("p", { class: "field-error", id: id + "-msg", hidden: true });
-    const el = h("textarea", { id, rows, spellcheck: "false", "data-path": path, "aria-label": label, "aria-describedby": msg.id, class: "code" });
+    const el = h("textarea", { id, rows, spellcheck: "false", "data-path": path, "aria-label": label, class: "code" });
+    const message = fieldMessage(el, msg);
     const read = () => {
       const v = valueAt(path);
       el.value = v === undefined ? "" : JSON.stringify(v);
-      msg.hidden = true;
+      message.clear();
     };
     el.addEventListener("input", () => {
       const text = el.value.trim();
       if (text === "" && optional) {
         deletePath(ctx.state, path);
-        msg.hidden = true;
+        message.clear();
         markOverride(el, path);
         return ctx.changed();
       }
       try {
         setPath(ctx.state, path, JSON.parse(text));
-        msg.hidden = true;
+        message.clear();
         markOverride(el, path);
         ctx.changed();
       } catch (e) {
-        msg.textContent = `Invalid JSON: ${e.message}`;
-        msg.hidden = false;
+        message.show(`Invalid JSON: ${e.message}`);
         showProblem({ title: "Invalid JSON", message: `${path.replace(/^config\./, "")}: ${e.message}` });
       }
     });

@@ -1,7 +1,7 @@
 // The input editor of the pipeline mode: the query, "now" and context fields, the ranked
 // lists (table, JSON and TREC run tabs) and the candidates' metadata table.
 import { h, fill, nextId, debounce } from "./dom.js";
-import { describeError, showProblem, notice } from "./notices.js";
+import { describeError, showProblem, notice, fieldMessage } from "./notices.js";
 import { section, remembered, wide } from "./form.js";
 
 /** The input's lists, or none if it has no array of lists. */
@@ -21,7 +21,8 @@ const META_FIELDS = [
 ];
 
 /**
- * The input panels over `ctx` = { state, lib, sample, changed(), writeUrl() } and the
+ * The input panels over `ctx` = { state, lib, sample, changed(), commit(), labLoaded(),
+ * writeUrl() } and the
  * bound inputs of `form` (createForm). Returns { inputPanel, metadataPanel }.
  */
 export function createInputEditor(ctx, form) {
@@ -64,7 +65,7 @@ export function createInputEditor(ctx, form) {
     const panels = h("div", { class: "tab-panels" });
     const current = ctx.state.view.inputTab || "table";
     const buttons = tabs.map((t) => {
-      const b = h("button", { type: "button", role: "tab", id: `tab-${t.key}`, "aria-controls": `tabpanel-${t.key}`, "aria-selected": String(t.key === current), tabindex: t.key === current ? "0" : "-1", text: t.label });
+      const b = h("button", { type: "button", role: "tab", id: `tab-${t.key}`, "aria-selected": String(t.key === current), tabindex: t.key === current ? "0" : "-1", text: t.label });
       b.addEventListener("click", () => select(t.key, true));
       return b;
     });
@@ -85,6 +86,9 @@ export function createInputEditor(ctx, form) {
       buttons.forEach((b, i) => {
         const on = tabs[i].key === key;
         b.setAttribute("aria-selected", String(on));
+        // Only the selected tab's panel is rendered: the others control nothing.
+        if (on) b.setAttribute("aria-controls", `tabpanel-${key}`);
+        else b.removeAttribute("aria-controls");
         b.tabIndex = on ? 0 : -1;
         if (on && focus) b.focus();
       });
@@ -128,13 +132,18 @@ export function createInputEditor(ctx, form) {
       h("caption", { class: "visually-hidden", text: "Ranked lists: name, weight and ids, best first" }),
       h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "List" }), h("th", { scope: "col", text: "Weight" }), h("th", { scope: "col", text: "Ids, best first (one per line, optional score)" }), h("th", { scope: "col" }, h("span", { class: "visually-hidden", text: "Remove" })))),
       tbody);
+    const add = h("button", { type: "button", class: "secondary small", text: "+ Add a list" });
+    // After a removal, the focus goes to the list now in its place, else to "+ Add a list".
+    const removed = (i) => {
+      rebuild();
+      (tbody.rows[i]?.querySelector("input") || add).focus();
+    };
     const rebuild = () => {
       fill(tbody);
       inputLists().forEach((list, i) =>
-        tbody.append(list && typeof list === "object" ? listRow(list, i, rebuild) : h("tr", {}, h("td", { class: "field-error", text: `List ${i + 1} is not an object: edit it in the JSON tab.` }))));
+        tbody.append(list && typeof list === "object" ? listRow(list, i, removed) : h("tr", {}, h("td", { class: "field-error", text: `List ${i + 1} is not an object: edit it in the JSON tab.` }))));
     };
     rebuild();
-    const add = h("button", { type: "button", class: "secondary small", text: "+ Add a list" });
     add.addEventListener("click", () => {
       if (!Array.isArray(ctx.state.input.lists)) ctx.state.input.lists = [];
       const n = ctx.state.input.lists.length + 1;
@@ -146,7 +155,7 @@ export function createInputEditor(ctx, form) {
     return h("div", {}, h("p", { class: "note", text: "Each list: its name, its weight (empty: 1), then its ids, best first, one per line with an optional score." }), h("div", { class: "table-scroll" }, table), add);
   }
 
-  function listRow(list, i, rebuild) {
+  function listRow(list, i, removed) {
     const name = h("input", { type: "text", value: String(list.name ?? ""), "aria-label": `Name of list ${i + 1}`, "data-path": `input.lists.${i}.name`, spellcheck: "false" });
     name.addEventListener("input", () => {
       list.name = name.value;
@@ -159,7 +168,8 @@ export function createInputEditor(ctx, form) {
       ctx.changed();
     });
     const msg = h("p", { class: "field-error", hidden: true, id: nextId("lm") });
-    const ids = h("textarea", { rows: 5, class: "code", spellcheck: "false", "aria-label": `Ids of list ${list.name}, best first`, "aria-describedby": msg.id, "data-path": `input.lists.${i}.ids` });
+    const ids = h("textarea", { rows: 5, class: "code", spellcheck: "false", "aria-label": `Ids of list ${list.name}, best first`, "data-path": `input.lists.${i}.ids` });
+    const idsMessage = fieldMessage(ids, msg);
     ids.value = listText(list);
     ids.addEventListener("input", () => {
       try {
@@ -167,20 +177,17 @@ export function createInputEditor(ctx, form) {
         list.ids = parsed.ids;
         if (parsed.scores) list.scores = parsed.scores;
         else delete list.scores;
-        msg.hidden = true;
-        ids.removeAttribute("aria-invalid");
+        idsMessage.clear();
         ctx.changed();
         refreshMetadataSoon();
       } catch (e) {
-        msg.textContent = e.message;
-        msg.hidden = false;
-        ids.setAttribute("aria-invalid", "true");
+        idsMessage.show(e.message);
       }
     });
     const remove = h("button", { type: "button", class: "icon", "aria-label": `Remove list ${list.name}`, title: "Remove this list", text: "×" });
     remove.addEventListener("click", () => {
       ctx.state.input.lists.splice(i, 1);
-      rebuild();
+      removed(i);
       ctx.changed();
     });
     return h("tr", {}, h("td", {}, name), h("td", {}, weight), h("td", {}, ids, msg), h("td", {}, remove));
@@ -189,32 +196,29 @@ export function createInputEditor(ctx, form) {
   function inputJsonEditor() {
     const id = nextId("json");
     const msg = h("p", { class: "field-error", id: id + "-msg", hidden: true, "data-json-error": "" });
-    const ta = h("textarea", { id, rows: 14, class: "code", spellcheck: "false", "aria-describedby": msg.id });
+    const ta = h("textarea", { id, rows: 14, class: "code", spellcheck: "false" });
+    const message = fieldMessage(ta, msg);
     ta.value = JSON.stringify(ctx.state.input, null, 2);
-    const apply = () => {
+    const apply = async () => {
       let parsed;
       try {
         parsed = JSON.parse(ta.value);
       } catch (e) {
-        msg.textContent = `Invalid JSON: ${e.message}`;
-        msg.hidden = false;
-        ta.setAttribute("aria-invalid", "true");
+        message.show(`Invalid JSON: ${e.message}`);
         showProblem({ title: "Invalid JSON", message: e.message, hint: "The input was not changed. Fix the JSON and apply it again." });
         return;
       }
       if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
-        msg.textContent = "The input must be a JSON object: { query, lists, items, now, context }.";
-        msg.hidden = false;
+        message.show("The input must be a JSON object: { query, lists, items, now, context }.");
         showProblem({ title: "Invalid input", message: msg.textContent });
         return;
       }
-      msg.hidden = true;
-      ta.removeAttribute("aria-invalid");
+      message.clear();
       ctx.state.input = parsed;
       if (!Array.isArray(ctx.state.input.lists)) ctx.state.input.lists = ctx.state.input.lists ?? [];
-      ctx.changed();
+      const accepted = await ctx.commit();
       rebuildMetadata();
-      notice("Input applied.");
+      if (accepted) notice("Input applied.");
     };
     ta.addEventListener("keydown", (e) => {
       if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
@@ -232,12 +236,14 @@ export function createInputEditor(ctx, form) {
   function trecImporter() {
     const id = nextId("trec");
     const qidId = nextId("qid");
-    const msg = h("p", { class: "field-error", hidden: true });
+    const msg = h("p", { class: "field-error", id: `${id}-msg`, hidden: true });
     const ta = h("textarea", { id, rows: 10, class: "code", spellcheck: "false", placeholder: "qid Q0 docid rank score tag\n1 Q0 722 1 10.85 bm25\n1 Q0 722 1 0.63 dense" });
+    const message = fieldMessage(ta, msg);
     const qid = h("input", { id: qidId, type: "text", class: "narrow", placeholder: "first", spellcheck: "false" });
     const replace = h("input", { type: "checkbox", checked: true, id: nextId("rep") });
     const importBtn = h("button", { type: "button", text: "Import lists" });
-    importBtn.addEventListener("click", () => {
+    importBtn.addEventListener("click", async () => {
+      if (!(await ctx.labLoaded())) return; // parseTrecRun is in calibrank/lab
       try {
         // One list per run tag (the sixth column); the package parses each part. A part
         // keeps every line's place (other tags' lines blank, which the parser skips), so
@@ -270,14 +276,13 @@ export function createInputEditor(ctx, form) {
           if (at >= 0) ctx.state.input.lists[at] = l;
           else ctx.state.input.lists.push(l);
         }
-        msg.hidden = true;
-        ctx.changed();
+        message.clear();
+        const accepted = await ctx.commit();
         rebuildMetadata();
-        notice(`Imported ${lists.length} list(s) for query ${chosen}: ${lists.map((l) => `${l.name} (${l.ids.length})`).join(", ")}.`);
+        if (accepted) notice(`Imported ${lists.length} list(s) for query ${chosen}: ${lists.map((l) => `${l.name} (${l.ids.length})`).join(", ")}.`);
       } catch (e) {
         const d = describeError(e, ctx.lib);
-        msg.textContent = d.code ? `${d.code} (${d.field}): ${d.message}` : d.message;
-        msg.hidden = false;
+        message.show(d.code ? `${d.code} (${d.field}): ${d.message}` : d.message);
         showProblem(d.code ? d : { title: "The TREC run could not be imported", message: d.message });
       }
     });

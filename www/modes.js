@@ -3,9 +3,10 @@
 import { h, fill, $$, fmt, fmtp, full, nextId } from "./dom.js";
 import * as charts from "./charts.js";
 import { CONFIG_GROUPS, MULTI_OPTIONS } from "./schema.js";
-import { showProblem } from "./notices.js";
+import { showProblem, fieldMessage } from "./notices.js";
 import { section } from "./form.js";
 import { card, figureBox, width, bandChip, cursor } from "./figures.js";
+import { stackable } from "./tables.js";
 
 /**
  * The multi-query and bands views over `ctx` = { out (containers), state, result,
@@ -22,8 +23,9 @@ export function createModeViews(ctx, form, configForm) {
 
   function buildMultiControls(root) {
     const id = nextId("mq");
-    const msg = h("p", { class: "field-error", hidden: true });
+    const msg = h("p", { class: "field-error", id: `${id}-msg`, hidden: true });
     const ta = h("textarea", { id, rows: 16, class: "code", spellcheck: "false" });
+    const message = fieldMessage(ta, msg);
     ta.value = JSON.stringify(ctx.state.multi.queries, null, 1).replace(/\{\n\s+/g, "{ ").replace(/,\n\s+"/g, ', "').replace(/\n\s+\}/g, " }");
     const apply = h("button", { type: "button", id: "apply-multi-json", text: "Apply queries" });
     apply.addEventListener("click", () => {
@@ -31,11 +33,10 @@ export function createModeViews(ctx, form, configForm) {
         const parsed = JSON.parse(ta.value);
         if (!Array.isArray(parsed)) throw new SyntaxError("expected an array of queries, each an array of { id, score, timestamp? }");
         ctx.state.multi.queries = parsed;
-        msg.hidden = true;
+        message.clear();
         ctx.changed();
       } catch (e) {
-        msg.textContent = `Invalid JSON: ${e.message}`;
-        msg.hidden = false;
+        message.show(`Invalid JSON: ${e.message}`);
         showProblem({ title: "Invalid JSON", message: e.message });
       }
     });
@@ -54,17 +55,17 @@ export function createModeViews(ctx, form, configForm) {
 
   function buildBandsControls(root) {
     const id = nextId("scores");
-    const msg = h("p", { class: "field-error", hidden: true });
+    const msg = h("p", { class: "field-error", id: `${id}-msg`, hidden: true });
     const ta = h("input", { id, type: "text", class: "code", spellcheck: "false", value: ctx.state.bands.scores.join(", ") });
+    const message = fieldMessage(ta, msg);
     ta.addEventListener("input", () => {
       const parts = ta.value.split(/[\s,;]+/).filter(Boolean);
       const nums = parts.map(Number);
       if (nums.some((n) => !Number.isFinite(n))) {
-        msg.textContent = "Scores are numbers separated by commas or spaces.";
-        msg.hidden = false;
+        message.show("Scores are numbers separated by commas or spaces.");
         return;
       }
-      msg.hidden = true;
+      message.clear();
       ctx.state.bands.scores = nums;
       ctx.changed();
     });
@@ -130,7 +131,7 @@ export function createModeViews(ctx, form, configForm) {
     const body = h("tbody", {}, m.results.map((x, i) => h("tr", { "data-id": x.id, "data-score": full(x.score), "data-rank": i + 1 },
       h("td", { class: "num", text: i + 1 }), h("th", { scope: "row", class: "id-cell", text: x.id }), h("td", { class: "num", text: fmt(x.score) }), h("td", { class: "num", text: x.appearedInQueryCount ?? "" }),
       Array.from({ length: nq }, (_, q) => h("td", { class: "num", text: x.queryRanks?.[q] !== undefined ? `#${x.queryRanks[q]} (${fmt(x.queryScores[q])})` : "–" })))));
-    fill(out.multiTable, h("div", { class: "table-scroll" }, h("table", { class: "ranking", id: "multi-table" }, h("caption", { text: `Fused with ${r.method}` }), h("thead", {}, head), body)));
+    fill(out.multiTable, h("div", { class: "table-scroll" }, stackable(h("table", { class: "ranking", id: "multi-table" }, h("caption", { text: `Fused with ${r.method}` }), h("thead", {}, head), body))));
   }
 
   // ---- bands outputs
@@ -162,10 +163,10 @@ export function createModeViews(ctx, form, configForm) {
       const row = r.rows[Number(id)];
       return [{ strong: `score ${fmt(row.score)}` }, `classifyBand → ${JSON.stringify(row.outcome)}`];
     });
-    fill(out.bands, h("div", { class: "table-scroll" }, h("table", { class: "ranking", id: "bands-table" },
+    fill(out.bands, h("div", { class: "table-scroll" }, stackable(h("table", { class: "ranking", id: "bands-table" },
       h("caption", { text: `Floors: high ${fmtp(r.floors.highFloor)}, degraded ${fmtp(r.floors.degradedFloor)}` }),
       h("thead", {}, h("tr", {}, ["score", "band", "RetrievalOutcome"].map((t) => h("th", { scope: "col", text: t })))),
-      h("tbody", {}, r.rows.map((x) => h("tr", { "data-score": full(x.score), "data-band": x.outcome.kind }, h("td", { class: "num", text: fmt(x.score) }), h("td", {}, bandChip(x.outcome.kind)), h("td", {}, h("code", { text: JSON.stringify(x.outcome) }))))))));
+      h("tbody", {}, r.rows.map((x) => h("tr", { "data-score": full(x.score), "data-band": x.outcome.kind }, h("td", { class: "num", text: fmt(x.score) }), h("td", {}, bandChip(x.outcome.kind)), h("td", {}, h("code", { text: JSON.stringify(x.outcome) })))))))));
   }
 
   return { buildMultiControls, buildBandsControls, buildMultiOutputs, buildBandsOutputs, renderMulti, renderBands };

@@ -1,6 +1,6 @@
 // Problems and notices: the error box above the outputs (a ScoreError's code, field and
 // message, with the offending inputs marked aria-invalid) and the transient notice.
-import { h, fill, $, $$ } from "./dom.js";
+import { h, fill, $, $$, nextId } from "./dom.js";
 
 /** A thrown value as { title, code?, field?, message } (`lib`: the loaded package). */
 export function describeError(e, lib) {
@@ -27,20 +27,82 @@ export function showProblem(p) {
   if (p.hint) parts.push(h("p", { class: "hint", text: p.hint }));
   fill(box, ...parts);
   box.hidden = false;
+  trackHeight(box);
+  keepFocusVisible(box);
   box.dataset.kind = p.code ? "score-error" : p.title === "Invalid JSON" ? "json" : "other";
   // Who raised it, for clearProblemFrom (an action's own error goes once the action works).
   if (p.source) box.dataset.source = p.source;
   else delete box.dataset.source;
   $("#outputs")?.classList.add("stale");
-  $$("[aria-invalid=true]").forEach((el) => el.removeAttribute("aria-invalid"));
-  if (p.field) {
-    for (const el of $$("[data-path]")) {
-      // Errors of the configuration name `config.…` (the Pipeline's argument); those of
-      // the input name its fields alone (`lists[0].ids`).
-      const path = el.dataset.path.replace(/^input\./, "");
-      if (path === p.field || p.field.startsWith(path + ".") || p.field.startsWith(path + "[")) el.setAttribute("aria-invalid", "true");
+  unmarkInvalid();
+  if (p.field) markInvalid(p.field);
+}
+
+/** A package error's field as a state path: `lists[0].weight` is `lists.0.weight`. */
+export const fieldPath = (field) => field.replace(/\[(\d+)\]/g, ".$1");
+
+/** Marks aria-invalid the bound inputs (data-path) of the field a package error names. */
+function markInvalid(field) {
+  const target = fieldPath(field);
+  for (const el of $$("[data-path]")) {
+    // Errors of the configuration name `config.…` (the Pipeline's argument); those of
+    // the input name its fields alone (`lists[0].ids`).
+    const path = el.dataset.path.replace(/^input\./, "");
+    if (path === target || target.startsWith(path + ".")) {
+      el.setAttribute("aria-invalid", "true");
+      el.dataset.problemInvalid = "";
     }
   }
+}
+
+/** Unmarks what markInvalid marked (an inline message's own mark stays: fieldMessage). */
+function unmarkInvalid() {
+  for (const el of $$("[data-problem-invalid]")) {
+    el.removeAttribute("aria-invalid");
+    delete el.dataset.problemInvalid;
+  }
+}
+
+/**
+ * The inline message `msg` of `control`, tied to it by aria-describedby: show(text)
+ * shows it and marks the control aria-invalid, clear() hides it and unmarks the control.
+ */
+export function fieldMessage(control, msg) {
+  if (!msg.id) msg.id = nextId("msg");
+  const described = new Set((control.getAttribute("aria-describedby") || "").split(/\s+/).filter(Boolean));
+  control.setAttribute("aria-describedby", [...described.add(msg.id)].join(" "));
+  return {
+    show(text) {
+      msg.textContent = text;
+      msg.hidden = false;
+      control.setAttribute("aria-invalid", "true");
+    },
+    clear() {
+      msg.hidden = true;
+      control.removeAttribute("aria-invalid");
+    },
+  };
+}
+
+let heightObserver = null;
+/**
+ * --problem-h on the root: the sticky problem box's height (0 when hidden), kept current;
+ * the sticky controls column and the scroll padding sit below it (style.css).
+ */
+function trackHeight(box) {
+  const set = () => document.documentElement.style.setProperty("--problem-h", `${box.hidden ? 0 : box.offsetHeight}px`);
+  if (!heightObserver && typeof ResizeObserver === "function") {
+    heightObserver = new ResizeObserver(set);
+    heightObserver.observe(box);
+  }
+  set();
+}
+
+/** Scrolls the focused control out from under the problem box (which may name it). */
+function keepFocusVisible(box) {
+  const el = document.activeElement;
+  if (!el || el === document.body || box.contains(el)) return;
+  if (el.getBoundingClientRect().top < box.getBoundingClientRect().bottom) el.scrollIntoView({ block: "nearest" });
 }
 
 /** Clears the problem if `source` raised it (an action that now succeeded). */
@@ -51,18 +113,26 @@ export function clearProblemFrom(source) {
 export function clearProblem() {
   const box = $("#problem");
   box.hidden = true;
+  trackHeight(box);
   fill(box);
   delete box.dataset.kind;
   delete box.dataset.source;
   $("#outputs")?.classList.remove("stale");
-  $$("[aria-invalid=true]").forEach((el) => el.removeAttribute("aria-invalid"));
+  unmarkInvalid();
 }
 
 let noticeTimer = 0;
-export function notice(text) {
+/** Shows a transient notice (for 4 s, or until replaced or dismissed when `persist`). */
+export function notice(text, { persist = false } = {}) {
   const el = $("#notice");
   el.textContent = text;
   el.classList.add("show");
   clearTimeout(noticeTimer);
-  noticeTimer = setTimeout(() => el.classList.remove("show"), 4000);
+  if (!persist) noticeTimer = setTimeout(() => el.classList.remove("show"), 4000);
+}
+
+/** Hides the notice if it still says `text`. */
+export function dismissNotice(text) {
+  const el = $("#notice");
+  if (el.textContent === text) el.classList.remove("show");
 }

@@ -242,13 +242,13 @@ export function createPipelineView(ctx, form) {
         "data-normalized": x ? full(x.normalized) : undefined,
         "data-judgement": row.judgement,
       },
-      h("td", { class: "num", text: row.rank }),
+      h("td", { class: "num rank-cell", text: row.rank }),
       h("th", { scope: "row", class: "id-cell", text: row.id }),
       h("td", { class: "name-cell", text: nameOf(row.id) || "" }),
       h("td", { class: "score-cell" }, h("span", { class: "score-line" }, h("span", { class: "score-num", text: fmt(row.score, 4) }), bandChip(row.band)), h("span", { class: "bar-track" }, bar)),
       hasJudgements ? h("td", { class: ["judged", row.judgement > 0 ? "yes" : null], text: row.judgement > 0 ? "✓ relevant" : "not relevant" }) : null,
-      h("td", { class: "num", text: x ? fmt(x.fused) : "" }),
-      h("td", { class: "num", text: x ? fmt(x.normalized) : "" }));
+      h("td", { class: "num fused-cell", text: x ? fmt(x.fused) : "" }),
+      h("td", { class: "num raw-cell", text: x ? fmt(x.normalized) : "" }));
       body.append(tr);
     }
     fill(out.ranking, h("div", { class: "table-scroll" }, h("table", { class: "ranking", id: "ranking-table" }, h("caption", { class: "visually-hidden", text: "Final ranking" }), h("thead", {}, head), body)));

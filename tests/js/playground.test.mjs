@@ -12,8 +12,8 @@ import { launch } from "./chromium.mjs";
 import { buildPreset, cisiInput, OOD_SHOWCASE } from "../../www/presets.js";
 import { buildSample, serialize, CISI_DIR, ABSTAIN_DIR } from "../../scripts/make-cisi-sample.mjs";
 
-// The page uses both entries (the core, and for the pipeline mode the lab: the calibration
-// curve, evaluation and fitting); so does the reference computed here.
+// The page uses both entries (the core, and where a panel needs it the lab: evaluation,
+// fitting, a fitted calibration's curve, the TREC import); so does the reference computed here.
 const lib = { ...lab, ...core };
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const samplePath = join(root, "www/data/cisi-sample.json");
@@ -70,6 +70,34 @@ async function pickPreset(page, id) {
   await page.selectOption("#preset", id);
   await page.waitForFunction((p) => globalThis.__playground?.state?.preset === p, id);
   await settle(page);
+}
+
+/** Whether the focused element matches `selector`. */
+const focusedIs = (page, selector) => page.evaluate((sel) => Boolean(document.activeElement?.matches(sel)), selector);
+
+/** The element ids an element's aria-describedby names, and their texts. */
+const describedBy = (page, selector) =>
+  page.$eval(selector, (el) => (el.getAttribute("aria-describedby") || "").split(/\s+/).filter(Boolean).map((id) => document.getElementById(id)?.textContent ?? null));
+
+/** Texts of a chart's svg that reach past its edges, and the pairs of texts that overlap. */
+const textLayout = (page, selector) =>
+  page.$$eval(selector, (svgs) => svgs.map((svg) => {
+    const box = svg.getBoundingClientRect();
+    const texts = [...svg.querySelectorAll("text")].filter((t) => t.textContent.trim() && t.getBoundingClientRect().width > 0);
+    const rects = texts.map((t) => t.getBoundingClientRect());
+    const outside = texts.filter((t, i) => rects[i].left < box.left - 1 || rects[i].right > box.right + 1).map((t) => t.textContent);
+    return { outside, rects: rects.map((r) => [r.left, r.top, r.right, r.bottom]), texts: texts.map((t) => t.textContent) };
+  }));
+const overlapping = (a, b) => a[0] < b[2] - 0.5 && b[0] < a[2] - 0.5 && a[1] < b[3] - 0.5 && b[1] < a[3] - 0.5;
+
+/** WCAG contrast ratio of two "rgb(r, g, b)" colours. */
+function contrast(c1, c2) {
+  const lum = (c) => {
+    const [r, g, b] = c.match(/\d+(\.\d+)?/g).slice(0, 3).map(Number).map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [a, b] = [lum(c1), lum(c2)].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
 }
 
 const rankingRows = (page) =>
@@ -140,6 +168,67 @@ test("score playground in headless Chromium", async (t) => {
       const csp = await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', "content");
       assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'/);
       assert.doesNotMatch(csp.match(/script-src[^;]*/)[0], /unsafe-inline/);
+    });
+
+    await t.test("the default seed page fetches the core only; its sigmoid curve is the lab's applyCalibration bit for bit", async () => {
+      assert.deepEqual(wasmRequests, ["/pkg/calibrank_core.wasm"]);
+      const seed = buildPreset("seed-000", sample);
+      const { effective } = run(seed.config, seed.input);
+      const points = JSON.parse(await page.getAttribute('#curve-chart [data-role="curve"]', "data-points"));
+      const ys = lab.applyCalibration(points.map((p) => p[0]), effective.calibration);
+      points.forEach((p, i) => assert.equal(p[1], ys[i]));
+    });
+
+    await t.test("clearing or resetting the only config override keeps the page working and the focus", async () => {
+      const seed = buildPreset("seed-000", sample);
+      const ids = expected(seed.config, seed.input).out.results.map((r) => r.id);
+      const k = '#controls input[data-path="config.k"]';
+      await page.fill(k, "30");
+      await settle(page);
+      await page.click('#controls button[aria-label="Restore the default of k"]');
+      await settle(page);
+      assert.ok(await page.isHidden("#problem"), await page.textContent("#problem"));
+      assert.deepEqual(await page.evaluate(() => globalThis.__playground.state.config), {});
+      assert.ok(await focusedIs(page, k), "the field takes the focus from its hidden ↺");
+      const topN = '#controls input[data-path="config.topN"]';
+      await page.fill(topN, "2");
+      await settle(page);
+      await page.fill(topN, "");
+      await settle(page);
+      assert.ok(await page.isHidden("#problem"), await page.textContent("#problem"));
+      assert.deepEqual((await rankingRows(page)).map((r) => r.id), ids);
+      // Buttons that rebuild the controls keep the focus.
+      await page.focus('#controls [data-focus-key="reset-config"]');
+      await page.keyboard.press("Enter");
+      await settle(page);
+      assert.ok(await focusedIs(page, '#controls [data-focus-key="reset-config"]'), "Reset to seed defaults keeps the focus");
+      await page.click('summary:has-text("Edit the overrides as JSON")');
+      await page.focus('#controls [data-focus-key="apply-config-json"]');
+      await page.keyboard.press("Enter");
+      await settle(page);
+      assert.ok(await focusedIs(page, '#controls [data-focus-key="apply-config-json"]'), "Apply config JSON keeps the focus");
+      await page.click('summary:has-text("Edit the overrides as JSON")');
+      // Removing a list: the focus goes to the list now in its place, then to "+ Add a list".
+      await page.click('#controls button[aria-label="Remove list semantic"]');
+      assert.ok(await focusedIs(page, '#controls input[data-path="input.lists.0.name"]'));
+      assert.equal(await page.inputValue('#controls input[data-path="input.lists.0.name"]'), "keyword");
+      await page.click('#controls button[aria-label="Remove list keyword"]');
+      assert.equal(await page.evaluate(() => document.activeElement?.textContent), "+ Add a list");
+      await pickPreset(page, "seed-000");
+    });
+
+    await t.test("a package error on a list field marks that field", async () => {
+      await pickPreset(page, "seed-000");
+      const weight = '#controls input[data-path="input.lists.0.weight"]';
+      await page.fill(weight, "-1");
+      await settle(page);
+      assert.equal(await page.textContent("#problem [data-error-field]"), "lists[0].weight");
+      assert.equal(await page.getAttribute(weight, "aria-invalid"), "true");
+      await page.fill(weight, "");
+      await settle(page);
+      assert.ok(await page.isHidden("#problem"));
+      assert.equal(await page.getAttribute(weight, "aria-invalid"), null);
+      await pickPreset(page, "seed-000");
     });
 
     const state = buildPreset(PRESET, sample);
@@ -237,6 +326,21 @@ test("score playground in headless Chromium", async (t) => {
       const dots = await page.$$eval("#reliability-chart circle[data-bin]", (els) => els.map((e) => ({ bin: Number(e.dataset.bin), count: Number(e.dataset.count), mean: Number(e.dataset.mean), fraction: Number(e.dataset.fraction) })));
       const nonEmpty = report.bins.map((b, i) => ({ ...b, i })).filter((b) => b.count > 0);
       assert.deepEqual(dots, nonEmpty.map((b) => ({ bin: b.i, count: b.count, mean: b.meanConfidence, fraction: b.fractionPositive })));
+      // Counts are the dots' areas, not labels that collide; the cursor reads each bin.
+      for (const [bins, strategy] of [[10, "quantile"], [20, "quantile"], [10, "uniform"]]) {
+        await page.selectOption("#evaluation .field-row select >> nth=0", String(bins));
+        await page.selectOption("#evaluation .field-row select >> nth=1", strategy);
+        await settle(page);
+        const [layout] = await textLayout(page, "#reliability-chart svg");
+        assert.ok(!layout.texts.some((x) => x.startsWith("n=")), "no n= labels");
+        const clashes = layout.rects.flatMap((a, i) => layout.rects.slice(i + 1).filter((b) => overlapping(a, b)).map(() => layout.texts[i]));
+        assert.deepEqual(clashes, [], `${bins} ${strategy} bins`);
+      }
+      await page.focus("#reliability-chart");
+      await page.keyboard.press("ArrowRight");
+      const b = nonEmpty[1];
+      assert.equal(await page.textContent("#tip"), `${b.lower.toFixed(2)}–${b.upper.toFixed(2)}: n=${b.count}, mean ${b.meanConfidence.toFixed(3)}, ${(b.fractionPositive * 100).toFixed(1)}% relevant`);
+      await page.keyboard.press("Escape");
     });
 
     await t.test("moving a band floor re-colours the results at once", async () => {
@@ -331,6 +435,9 @@ test("score playground in headless Chromium", async (t) => {
       assert.match(await page.textContent("#problem"), /Invalid JSON/);
       assert.match(await page.textContent("#tabpanel-json [data-json-error]"), /Invalid JSON/);
       assert.deepEqual(await rankingRows(page), before, "the last good results stay");
+      // Only the rendered panel is controlled by a tab.
+      const controls = await page.$$eval('[role="tab"]', (tabs) => tabs.map((b) => [b.id, b.getAttribute("aria-controls"), Boolean(document.getElementById(b.getAttribute("aria-controls")))]));
+      assert.deepEqual(controls, [["tab-table", null, false], ["tab-json", "tabpanel-json", true], ["tab-trec", null, false]]);
       // Valid JSON of the wrong shape: the package's ScoreError, and the page still works.
       const bad = { query: "q", lists: [{ name: "a", ids: "oops" }] };
       let err;
@@ -340,10 +447,12 @@ test("score playground in headless Chromium", async (t) => {
         err = e;
       }
       assert.ok(err instanceof lib.ScoreError);
+      await page.evaluate(() => (document.querySelector("#notice").textContent = ""));
       await page.fill("#tabpanel-json textarea", JSON.stringify(bad));
       await page.click("#apply-input-json");
       await settle(page);
       assert.equal(await page.getAttribute("#problem", "data-kind"), "score-error");
+      assert.notEqual(await page.textContent("#notice"), "Input applied.", "no success toast for a refused input");
       assert.equal(await page.textContent("#problem [data-error-code]"), err.code);
       assert.equal(await page.textContent("#problem [data-error-field]"), err.field);
       await page.click("#tab-table");
@@ -369,15 +478,23 @@ test("score playground in headless Chromium", async (t) => {
         await page.click('button:has-text("Apply config JSON")');
         await settle(page);
       };
+      await page.evaluate(() => (document.querySelector("#notice").textContent = ""));
       await applyJson(JSON.stringify({ calibration: "x" }));
       assert.equal(await page.getAttribute("#problem", "data-kind"), "score-error");
+      assert.notEqual(await page.textContent("#notice"), "Configuration applied.", "no success toast for a refused config");
       assert.equal(await page.textContent("#problem [data-error-field]"), "config.calibration");
       // The box stays open after the rebuild, with the refused text to mend (it closed).
       assert.equal(await page.evaluate(() => document.querySelector("#config-json").open), true);
       const box = "#" + (await page.getAttribute('label:has-text("Only the values set here differ")', "for"));
       assert.deepEqual(JSON.parse(await page.inputValue(box)), { calibration: "x" });
+      // Invalid JSON: the box's message is tied to it and the box marked.
+      await applyJson("{ not json");
+      const jsonBox = "#" + (await page.getAttribute('label:has-text("Only the values set here differ")', "for"));
+      assert.equal(await page.getAttribute(jsonBox, "aria-invalid"), "true");
+      assert.match((await describedBy(page, jsonBox)).join(" "), /Invalid JSON/);
       await applyJson("{}");
       assert.ok(await page.isHidden("#problem"));
+      assert.equal(await page.textContent("#notice"), "Configuration applied.");
       assert.equal(await page.evaluate(() => document.querySelector("#config-json").open), true);
       await page.click('summary:has-text("Edit the overrides as JSON")');
     });
@@ -392,6 +509,8 @@ test("score playground in headless Chromium", async (t) => {
       assert.equal(await page.textContent("#problem [data-error-code]"), "PARSE_ERROR");
       assert.equal(await page.textContent("#problem [data-error-field]"), "line 3");
       assert.match(await page.textContent("#problem [data-error-message]"), /^line 3:/);
+      assert.equal(await page.getAttribute(box, "aria-invalid"), "true");
+      assert.match((await describedBy(page, box)).join(" "), /line 3/);
       await page.click("#tab-table");
       await pickPreset(page, PRESET);
     });
@@ -419,8 +538,18 @@ test("score playground in headless Chromium", async (t) => {
       assert.ok(err instanceof lib.ScoreError);
       await pickPreset(page, PRESET);
       assert.ok(await page.isHidden("#problem"));
+      // Scrolled down, the field at the top of the (sticky) controls column.
+      await page.evaluate(() => {
+        window.scrollTo(0, 700);
+        const c = document.querySelector("#controls");
+        const el = c.querySelector('[data-path="config.topN"]');
+        c.scrollTop += el.getBoundingClientRect().top - c.getBoundingClientRect().top - 4;
+      });
       await page.fill('#controls input[data-path="config.topN"]', "50");
       await settle(page);
+      const field = await page.$eval('#controls input[data-path="config.topN"]', (e) => e.getBoundingClientRect().toJSON());
+      const banner = await page.$eval("#problem", (e) => e.getBoundingClientRect().toJSON());
+      assert.ok(field.top >= banner.bottom, `the banner (bottom ${banner.bottom}) covers the field (top ${field.top})`);
       assert.equal(await page.getAttribute("#problem", "data-kind"), "score-error");
       assert.equal(await page.textContent("#problem [data-error-code]"), err.code);
       assert.equal(await page.textContent("#problem [data-error-field]"), err.field);
@@ -471,7 +600,12 @@ test("score playground in headless Chromium", async (t) => {
         await page.click("#apply-multi-json");
         await settle(page);
       };
+      await page.fill(box, "[ not json");
+      await page.click("#apply-multi-json");
+      assert.equal(await page.getAttribute(box, "aria-invalid"), "true");
+      assert.match((await describedBy(page, box)).join(" "), /Invalid JSON/);
       await applyQueries([]);
+      assert.equal(await page.getAttribute(box, "aria-invalid"), null);
       assert.equal(await page.getAttribute("#multi-chart [data-empty]", "data-empty"), "no-hits");
       assert.equal(await page.$$eval("#multi-table tbody tr", (trs) => trs.length), 0);
       // The chart's keyboard cursor has nothing left to show (it kept the last result's ids).
@@ -486,8 +620,12 @@ test("score playground in headless Chromium", async (t) => {
       assert.equal(await page.$$eval("#multi-table tbody tr", (trs) => trs.length), 1);
       await pickPreset(page, "seed-002");
       const scores = "#" + (await page.getAttribute('label:has-text("Scores")', "for"));
+      await page.fill(scores, "0.9, x");
+      assert.equal(await page.getAttribute(scores, "aria-invalid"), "true");
+      assert.match((await describedBy(page, scores)).join(" "), /numbers/);
       await page.fill(scores, "");
       await settle(page);
+      assert.equal(await page.getAttribute(scores, "aria-invalid"), null);
       assert.equal(await page.getAttribute("#bands-chart [data-empty]", "data-empty"), "no-scores");
       assert.equal(await page.$$eval("#bands-table", (els) => els.length), 0);
       await page.fill(scores, "0.9, 0.1");
@@ -495,7 +633,7 @@ test("score playground in headless Chromium", async (t) => {
       assert.equal(await page.$$eval("#bands-table tbody tr", (trs) => trs.length), 2);
     });
 
-    await t.test("a multi-query or bands page fetches the core's .wasm only; the lab's comes with the first pipeline", async () => {
+    await t.test("a multi-query, bands or seed pipeline page fetches the core's .wasm only; the lab's comes with a panel that needs it", async () => {
       await pickPreset(page, "seed-002");
       await page.waitForFunction(() => location.hash.length > 3);
       await page.waitForTimeout(400);
@@ -519,8 +657,41 @@ test("score playground in headless Chromium", async (t) => {
       const state = buildPreset("seed-000", sample);
       const rows = await rankingRows(fresh);
       assert.deepEqual(rows.map((r) => r.id), expected(state.config, state.input).out.results.map((r) => r.id));
+      assert.deepEqual(fetched, ["/pkg/calibrank_core.wasm"], "the seed pipeline draws its sigmoid with the core");
+      // A fitted calibration chosen by hand: its curve needs the lab's applyCalibration.
+      await fresh.selectOption('#controls select[data-path="config.calibration.method"]', "platt");
+      await fresh.waitForFunction(() => globalThis.__playground.result?.effective?.calibration?.method === "platt");
+      await settle(fresh);
       assert.deepEqual(fetched, ["/pkg/calibrank_core.wasm", "/pkg/calibrank_lab.wasm"]);
+      const platt = await fresh.evaluate(() => globalThis.__playground.result.effective.calibration);
+      const points = JSON.parse(await fresh.getAttribute('#curve-chart [data-role="curve"]', "data-points"));
+      const ys = lab.applyCalibration(points.map((p) => p[0]), platt);
+      points.forEach((p, i) => assert.equal(p[1], ys[i]));
       await fresh.close();
+
+      // A judged (CISI) preset from the default page: busy while the lab loads, then the toast.
+      const slow = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      watch(slow);
+      let release;
+      const gate = new Promise((ok) => (release = ok));
+      await slow.route("**/calibrank_lab.wasm", async (route) => {
+        await gate;
+        await route.continue();
+      });
+      await slow.goto(link.replace(/#.*/, ""));
+      await ready(slow);
+      await slow.selectOption("#preset", PRESET);
+      await slow.waitForFunction(() => document.querySelector("#outputs").getAttribute("aria-busy") === "true");
+      assert.ok(await slow.$eval("#outputs", (e) => e.classList.contains("stale")));
+      assert.equal(await slow.textContent("#notice"), "Loading calibrank/lab…");
+      release();
+      await slow.waitForFunction((p) => globalThis.__playground.state.preset === p, PRESET);
+      await settle(slow);
+      assert.equal(await slow.getAttribute("#outputs", "aria-busy"), null);
+      assert.ok(!(await slow.$eval("#outputs", (e) => e.classList.contains("stale"))));
+      assert.match(await slow.textContent("#notice"), /^Loaded preset: Q1/);
+      assert.ok((await slow.$$eval("#evaluation .metric", (els) => els.length)) > 0, "the evaluation panel is built");
+      await slow.close();
     });
 
     await t.test("the state lives in the URL: a copied link restores it", async () => {
@@ -650,6 +821,67 @@ test("score playground in headless Chromium", async (t) => {
       const back = await page.$eval("#outcome", (e) => ({ ...e.dataset }));
       assert.deepEqual([back.kind, back.source, Number(back.probability)], [rankOnly.kind, "rankOnly", rankOnly.probability]);
       assert.equal(await page.evaluate(() => globalThis.__playground.state.config.confidence?.model ?? null), null);
+    });
+
+    await t.test("chart labels stay inside their charts and clear of each other", async () => {
+      for (const id of ["seed-003", "seed-004"]) {
+        await pickPreset(page, id);
+        for (const [sel, layout] of [["#curve-chart svg", await textLayout(page, "#curve-chart svg")], ["#stage-chart svg", await textLayout(page, "#stage-chart svg")]]) {
+          for (const l of layout) assert.deepEqual(l.outside, [], `${id} ${sel}: labels past the edge`);
+        }
+        const labels = await page.$$eval("#curve-chart [data-point-label]", (els) => els.map((e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }));
+        assert.ok(labels.length > 0, `${id}: some points are labelled`);
+        labels.forEach((a, i) => labels.slice(i + 1).forEach((b) => assert.ok(!overlapping(a, b), `${id}: point labels overlap`)));
+      }
+      // seed-004 has minConfidence 0: its label sits above the rule, off the x axis' tick labels.
+      const clash = await page.$eval("#curve-chart svg", (svg) => {
+        const label = [...svg.querySelectorAll("text")].find((t) => t.textContent.startsWith("minConfidence")).getBoundingClientRect();
+        return [...svg.querySelectorAll('[aria-label="x-axis tick label"] text')].map((t) => t.getBoundingClientRect()).some((r) => label.left < r.right && r.left < label.right && label.top < r.bottom && r.top < label.bottom);
+      });
+      assert.equal(clash, false);
+      await pickPreset(page, "seed-001-rrf");
+      for (const l of await textLayout(page, "#multi-chart svg")) assert.deepEqual(l.outside, [], "multi-query value labels past the edge");
+    });
+
+    await t.test("colours: focus ring, chips and faded labels keep their contrast", async () => {
+      await pickPreset(page, PRESET);
+      await page.check("#show-dropped");
+      await page.focus('#controls input[data-path="config.topN"]');
+      const ring = await page.$eval('#controls input[data-path="config.topN"]', (e) => getComputedStyle(e).outlineColor);
+      assert.ok(contrast(ring, "rgb(255, 255, 255)") >= 3, `focus ring ${ring}`);
+      const chips = await page.$$eval("#ranking-table .chip", (els) => els.map((e) => [e.dataset.band, getComputedStyle(e).backgroundColor, getComputedStyle(e).color]));
+      assert.ok(new Set(chips.map((c) => c[0])).size >= 2, JSON.stringify(chips));
+      for (const [band, bg, fg] of chips) assert.ok(contrast(bg, fg) >= 4.5, `${band} chip ${fg} on ${bg}`);
+      const faded = await page.$$eval('#stage-chart text[data-returned="false"]', (els) => els.map((e) => Number(e.getAttribute("fill-opacity") ?? 1)));
+      assert.ok(faded.length > 0, "dropped candidates are labelled");
+      for (const o of faded) assert.ok(o >= 0.7, `label opacity ${o}`);
+    });
+
+    await t.test("at 390 px every output table fits its width and ranking rows are three lines", async () => {
+      const narrow = await browser.newPage({ viewport: { width: 390, height: 844 } });
+      watch(narrow);
+      await narrow.goto(`${url}/`);
+      await ready(narrow);
+      const fits = async () => {
+        const tables = await narrow.$$eval("#outputs table", (ts) => ts.map((t) => ({ id: t.id, width: t.scrollWidth, box: t.closest(".table-scroll").clientWidth })));
+        for (const x of tables) assert.ok(x.width <= x.box, `#${x.id} is ${x.width} px wide in ${x.box} px`);
+        return tables.map((x) => x.id);
+      };
+      await pickPreset(narrow, PRESET);
+      await narrow.click("#fit-confidence");
+      await narrow.waitForSelector("#confidence-model", { timeout: 60_000 });
+      await narrow.click("#apply-confidence-model");
+      await settle(narrow);
+      const ids = await fits();
+      for (const id of ["ranking-table", "outcome-features", "confidence-model", "confidence-queries"]) assert.ok(ids.includes(id), `${id} in ${ids}`);
+      // rank | id | score, the name, then judged · fused · raw: beside the name's own lines, two of about 30 px.
+      const rows = await narrow.$$eval("#ranking-table tbody tr", (trs) => trs.map((tr) => tr.getBoundingClientRect().height - tr.querySelector(".name-cell").getBoundingClientRect().height));
+      for (const h of rows) assert.ok(h <= 80, `a ranking row is ${h} px beside its name`);
+      await pickPreset(narrow, "seed-001-rrf");
+      assert.deepEqual(await fits(), ["multi-table"]);
+      await pickPreset(narrow, "seed-002");
+      assert.deepEqual(await fits(), ["bands-table"]);
+      await narrow.close();
     });
 
     await t.test("no console errors, no dialogs; screenshots", async () => {
