@@ -407,7 +407,7 @@ pub fn rrf_interned<'a, S: AsRef<str>>(
     let slices: Vec<&[u32]> = indexed.iter().map(Vec::as_slice).collect();
     let weights: Vec<f64> = lists.iter().map(|l| l.weight).collect();
     let fusion = rrf_indexed(&slices, &weights, k, interner.ids.len())
-        .map_err(|e| weight_as_list_field(rename_list_field(e, "lists")))?;
+        .map_err(|e| rename_list_field(e, "lists"))?;
     Ok(InternedFusion {
         interner,
         lists: indexed,
@@ -436,7 +436,7 @@ pub fn rrf_pre_interned<'a>(
 
 /// Weighted RRF over lists of string ids (see the module documentation).
 pub fn rrf<S: AsRef<str>>(lists: &[RankedList<'_, S>], k: f64) -> Result<Fusion> {
-    let f = rrf_interned(lists, k)?;
+    let f = rrf_interned(lists, k).map_err(weight_as_list_field)?;
     let n_lists = lists.len();
     let ranks = f.ranks();
     let items: Vec<FusedItem> = f
@@ -469,9 +469,9 @@ pub fn rename_list_field(mut e: ScoreError, prefix: &str) -> ScoreError {
     e
 }
 
-/// An error of a [`RankedList`]'s weight, named for that field: `weights[i]` becomes
-/// `lists[i].weight` (the weights of [`rrf_indexed`] are its own argument; those of
-/// [`rrf_interned`] sit in each list).
+/// An error of a [`RankedList`]'s weight, named for that field in [`rrf`]: `weights[i]`
+/// becomes `lists[i].weight` ([`rrf_interned`] keeps `weights[i]`: its callers inside
+/// the crate build the lists from weights given as an argument of their own).
 fn weight_as_list_field(mut e: ScoreError) -> ScoreError {
     if let Some(i) = e
         .field

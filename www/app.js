@@ -191,15 +191,11 @@ function setupHeader() {
 
 /** calibrank/lab, added to `lib` (the core's exports win for the names both have). */
 function loadLab() {
-  labLoading ??= import("./pkg/lab.browser.js").then(
-    (lab) => {
-      lib = { ...lab, ...core };
-    },
-    (e) => {
-      labLoading = null; // the next use tries again
-      throw e;
-    },
-  );
+  // A failed load is not tried again: the browser keeps a module's evaluation error
+  // for its URL, so only a reload retries (the problem box says so).
+  labLoading ??= import("./pkg/lab.browser.js").then((lab) => {
+    lib = { ...lab, ...core };
+  });
   return labLoading;
 }
 
@@ -323,16 +319,19 @@ function buildOutputs() {
 /** Computes and renders the current state; returns whether the package accepted it. */
 function recompute() {
   if (compute.needsLab(state) && !labReady()) {
-    // A fitted calibration chosen on a seed page: drawn once the lab is in.
+    // A fitted calibration chosen on a seed page: drawn once the lab is in (the link
+    // records the edit meanwhile).
+    writeUrl();
     labLoaded().then((ok) => ok && recompute());
     return false;
   }
   try {
     // A sigmoid parameter set by hand on the default calibration needs its tag (another
     // value, `"x"` from the JSON box or a link, is the package's to refuse).
-    // Every override cleared by hand leaves {} (deletePath), a damaged link may not.
-    if (!state.config || typeof state.config !== "object" || Array.isArray(state.config)) state.config = {};
-    const cal = state.config.calibration;
+    // A link without a configuration has the defaults' (any other value is the
+    // package's to refuse).
+    if (state.config === undefined || state.config === null) state.config = {};
+    const cal = typeof state.config === "object" ? state.config.calibration : undefined;
     if (cal && typeof cal === "object" && !Array.isArray(cal) && !cal.method) cal.method = "sigmoid";
     if (state.mode === "pipeline") {
       result = compute.pipeline(lib, state);

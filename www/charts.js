@@ -318,7 +318,8 @@ function reliabilityChart(report, width) {
       marginBottom: 36,
       x: { domain: [0, 1], label: "mean predicted confidence →", grid: true },
       y: { domain: [0, 1], label: "↑ fraction relevant", grid: true },
-      r: { range: [2.5, 11] },
+      // From 0: a dot's area in proportion to its count (Plot's sqrt scale over [0, max]).
+      r: { range: [0, 11] },
       marks: [
         Plot.line([{ x: 0, y: 0 }, { x: 1, y: 1 }], { x: "x", y: "y", stroke: MUTED, strokeDasharray: "4,4" }),
         Plot.rect(bins, { x1: "lower", x2: "upper", y1: 0, y2: "fractionPositive", fill: "#3e6fb0", fillOpacity: 0.22, inset: 1, render: tag((i) => ({ "data-id": binId(bins[i].i) })) }),

@@ -200,7 +200,8 @@ export function forgetModel() {
 }
 
 /**
- * The "Query confidence" panel: `ctx` = { lib, sample, getState, changed, notice,
+ * The "Query confidence" panel: `ctx` = { lib, sample, getState, changed (resolves whether
+ * the package accepted the change), notice,
  * problem(error) }. Returns { root, render }.
  */
 export function confidencePanel(ctx) {
@@ -292,20 +293,18 @@ export function confidencePanel(ctx) {
             h("td", { class: "num" }, `${fmt(r.model.probability, 3)} `, h("span", { class: `chip outcome-chip outcome-${r.model.kind}`, text: r.model.kind })))))))));
     }
     const apply = h("button", { type: "button", id: "apply-confidence-model", text: isApplied ? "The model is in use" : "Use this model in the pipeline", disabled: isApplied });
-    apply.addEventListener("click", () => {
+    apply.addEventListener("click", async () => {
       applied = model;
       const s = ctx.getState();
       s.config = withModel(s.config, model);
-      ctx.changed();
-      ctx.notice("The query-confidence model now gives the outcome (it stays on for the CISI presets).");
+      if (await ctx.changed()) ctx.notice("The query-confidence model now gives the outcome (it stays on for the CISI presets).");
     });
     const remove = h("button", { type: "button", id: "remove-confidence-model", class: "secondary", text: "Back to the rank-only estimate", disabled: !inUse });
-    remove.addEventListener("click", () => {
+    remove.addEventListener("click", async () => {
       applied = null;
       const s = ctx.getState();
       s.config = withoutModel(s.config);
-      ctx.changed();
-      ctx.notice("The outcome comes from the rank-only estimate again.");
+      if (await ctx.changed()) ctx.notice("The outcome comes from the rank-only estimate again.");
     });
     parts.push(h("div", { class: "button-row" }, apply, remove));
     fill(box, ...parts);

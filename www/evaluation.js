@@ -61,7 +61,8 @@ export function createEvaluationPanel(ctx) {
       lib: ctx.lib,
       getEvaluation: () => ctx.evaluation,
       getState: () => ctx.state,
-      changed: () => ctx.changed({ rebuildControls: true }),
+      // Resolves whether the package accepted the change (then the panel says so).
+      changed: () => ctx.commit({ rebuildControls: true }),
       notice,
       problem: (e) => showProblem(e.code ? { title: "The package rejected the search", code: e.code, field: e.field, message: e.message } : describeError(e, ctx.lib)),
     });
@@ -127,11 +128,10 @@ export function createEvaluationPanel(ctx) {
       const p = ctx.lib.proposeBands(ev.probs, ev.labels, { targetPrecision: target });
       const m = (b) => (b === null || b === undefined ? "–" : fmt(b, 3));
       const apply = h("button", { type: "button", id: "apply-bands", text: `Apply floors ${fmtp(p.highFloor)} / ${fmtp(p.degradedFloor)}` });
-      apply.addEventListener("click", () => {
+      apply.addEventListener("click", async () => {
         setPath(ctx.state, "config.bands.highFloor", p.highFloor);
         setPath(ctx.state, "config.bands.degradedFloor", p.degradedFloor);
-        ctx.changed({ rebuildControls: true });
-        notice("Band floors applied.");
+        if (await ctx.commit({ rebuildControls: true })) notice("Band floors applied.");
       });
       fill(evalUi.proposal,
         h("p", { "data-high-floor": full(p.highFloor), "data-degraded-floor": full(p.degradedFloor) },

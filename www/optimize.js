@@ -6,7 +6,10 @@ import { request, terminateWorker } from "./worker-client.js";
 const OPT_METHODS = ["rrf", "wsum", "wmnz", "mixed", "w_bordafuse", "w_condorcet", "dbsf", "rbc", "arithmetic_mean", "geometric_mean", "harmonic_mean"];
 const OPT_METRICS = ["ndcg@10", "ndcg@20", "map@20", "mrr", "precision@10", "recall@20"];
 
-/** The "Optimize fusion" controls: ctx = { lib, getEvaluation, getState, changed, notice, problem }. */
+/**
+ * The "Optimize fusion" controls: ctx = { lib, getEvaluation, getState, changed (resolves
+ * whether the package accepted the change), notice, problem }.
+ */
 export function buildOptimizer(ctx) {
   const { lib } = ctx;
   const methodId = "optimize-method";
@@ -91,18 +94,16 @@ function showOptimizeResult(ctx, box, report, ev) {
   const parts = [h("p", { "data-best-score": full(best.score) }, `Best ${report.metric} ${fmt(best.score, 4)} with ${report.method}: ${params.join("; ") || "defaults"}.`)];
   if (report.method === "rrf" && best.params.k !== undefined) {
     const apply = h("button", { type: "button", text: `Use k = ${best.params.k} in the pipeline` });
-    apply.addEventListener("click", () => {
+    apply.addEventListener("click", async () => {
       ctx.getState().config.k = best.params.k;
-      ctx.changed();
-      ctx.notice(`k set to ${best.params.k}.`);
+      if (await ctx.changed()) ctx.notice(`k set to ${best.params.k}.`);
     });
     parts.push(h("div", { class: "button-row" }, apply));
   } else if (best.weights) {
     const apply = h("button", { type: "button", text: "Use these weights as list weights" });
-    apply.addEventListener("click", () => {
+    apply.addEventListener("click", async () => {
       ctx.getState().config.weights = Object.fromEntries(ev.runNames.map((n, i) => [n, best.weights[i]]));
-      ctx.changed();
-      ctx.notice("List weights set (the pipeline fuses with weighted RRF; the weights were tuned for " + report.method + ").");
+      if (await ctx.changed()) ctx.notice("List weights set (the pipeline fuses with weighted RRF; the weights were tuned for " + report.method + ").");
     });
     parts.push(h("div", { class: "button-row" }, apply, h("span", { class: "note", text: `The pipeline fuses with weighted RRF; these weights were tuned for ${report.method}.` })));
   }

@@ -9,6 +9,7 @@ import { describeError, showProblem, notice } from "./notices.js";
 import { card, figureBox, width, bandChip, cursor, chartCache } from "./figures.js";
 import { listsOf, itemsOf } from "./input-editor.js";
 import { createEvaluationPanel } from "./evaluation.js";
+import { tableRoles } from "./tables.js";
 
 /**
  * The pipeline outputs over `ctx` = { out (containers, emptied by the caller on a
@@ -62,7 +63,8 @@ export function createPipelineView(ctx, form) {
         lib: ctx.lib,
         sample: ctx.sample,
         getState: () => ctx.state,
-        changed: () => ctx.changed({ rebuildControls: true }),
+        // Resolves whether the package accepted the change (then the panel says so).
+        changed: () => ctx.commit({ rebuildControls: true }),
         notice,
         problem: (e) => showProblem(e.code ? { title: "The package rejected the fit", code: e.code, field: e.field, message: e.message } : describeError(e, ctx.lib)),
       });
@@ -251,7 +253,8 @@ export function createPipelineView(ctx, form) {
       h("td", { class: "num raw-cell", text: x ? fmt(x.normalized) : "" }));
       body.append(tr);
     }
-    fill(out.ranking, h("div", { class: "table-scroll" }, h("table", { class: "ranking", id: "ranking-table" }, h("caption", { class: "visually-hidden", text: "Final ranking" }), h("thead", {}, head), body)));
+    // Stacked into a grid on phones (style.css): its roles set explicitly (tables.js).
+    fill(out.ranking, h("div", { class: "table-scroll" }, tableRoles(h("table", { class: "ranking", id: "ranking-table" }, h("caption", { class: "visually-hidden", text: "Final ranking" }), h("thead", {}, head), body))));
   }
 
   return { build: buildPipelineOutputs, render: renderPipeline };

@@ -3,6 +3,6 @@
 import internals from "./core.js";
 import { loadWasm } from "./load.js";
 
-internals.init(await loadWasm(new URL("./calibrank_core.wasm", import.meta.url)));
+internals.init(await loadWasm(new URL("./calibrank_core.wasm", import.meta.url), "calibrank_core.wasm"));
 
 export * from "./core.js";

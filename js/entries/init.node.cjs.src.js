@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import internals from "./core.js";
 import { initApi } from "./init_api.js";
-import { inputError, isFilePath } from "./load.js";
+import { copyToServerBundle, inputError, isFilePath } from "./load.js";
 
 const file = "calibrank_core.wasm";
 const local = async (input) => {
@@ -18,7 +18,7 @@ const local = async (input) => {
   try {
     bytes = await readFile(path);
   } catch (e) {
-    throw inputError(`calibrank: cannot read ${path} (${e.code || e.message}); copy node_modules/calibrank/${file} next to your server bundle, or pass init() the file's path, URL or bytes`, e);
+    throw inputError(`calibrank: cannot read ${path} (${e.code || e.message}); ${copyToServerBundle(file)}, or pass init() the file's path, URL or bytes`, e);
   }
   return WebAssembly.compile(bytes);
 };

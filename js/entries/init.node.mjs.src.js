@@ -4,22 +4,19 @@ import { readFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import internals from "./core.js";
 import { initApi } from "./init_api.js";
-import { inputError, isFilePath } from "./load.js";
+import { besideThisFile, copyToServerBundle, inputError, isFilePath } from "./load.js";
 
 const file = "calibrank_core.wasm";
-// Next to this file; in a CommonJS bundle of this module (esbuild gives an ESM source the
-// "import" condition whatever the output format), import.meta is empty: next to the bundle.
+// Next to this file, or to a CommonJS bundle of it (a path: as a file: URL).
 const here = () => {
-  const base = import.meta.url;
-  if (base) return new URL(file, base);
-  if (typeof __dirname === "string") return pathToFileURL(`${__dirname}/${file}`);
-  return undefined;
+  const place = besideThisFile(file, import.meta.url);
+  return typeof place === "string" ? pathToFileURL(place) : place;
 };
 const read = async (url) => {
   try {
     return await readFile(url);
   } catch (e) {
-    throw inputError(`calibrank: cannot read ${url} (${e.code || e.message}); copy node_modules/calibrank/${file} next to your server bundle, or pass init() the file's path, URL or bytes`, e);
+    throw inputError(`calibrank: cannot read ${url} (${e.code || e.message}); ${copyToServerBundle(file)}, or pass init() the file's path, URL or bytes`, e);
   }
 };
 const local = async (input) => {

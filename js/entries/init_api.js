@@ -70,12 +70,12 @@ export function initApi(internals, name, file, local = null) {
     }
     if (isModule(input)) return input;
     if (isBytes(input)) return WebAssembly.compile(input);
-    if (isResponse(input)) return compileResponse(input);
+    if (isResponse(input)) return compileResponse(input, file);
     if (local !== null) {
       const module = await local(input);
       if (module !== undefined) return module;
     }
-    if (typeof input === "string" || input instanceof URL || isRequest(input)) return loadWasm(input);
+    if (typeof input === "string" || input instanceof URL || isRequest(input)) return loadWasm(input, file);
     throw badInput(input === undefined ? "no input" : input === null ? "null" : typeof input);
   }
 

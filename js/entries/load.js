@@ -24,16 +24,25 @@ export function describe(e) {
 
 export const isRequest = (v) => typeof Request === "function" && v instanceof Request;
 
-/** The .wasm's file name in a URL (its last path segment), for the hints below. */
-function fileOf(url) {
-  const m = /([^/?#]+\.wasm)(?:[?#]|$)/.exec(String(url));
-  return m === null ? "calibrank_core.wasm" : m[1];
-}
-
-/** What to do when the .wasm is not where the entry looks for it. */
-const whereToPut = (url) =>
-  `If your bundler does not copy the .wasm files of packages (esbuild, Rollup), copy node_modules/calibrank/${fileOf(url)} next to your bundle; ` +
+/** What to do when `file` (the entry's .wasm) is not where a browser entry looks for it. */
+const whereToPut = (file) =>
+  `If your bundler does not copy the .wasm files of packages (esbuild, Rollup), copy node_modules/calibrank/${file} next to your bundle; ` +
   `with the dev server of Vite 6 or 7, add optimizeDeps: { exclude: ["calibrank"] } to vite.config (see the README's install section).`;
+
+/** What to do when `file` is not next to a server bundle. */
+export const copyToServerBundle = (file) => `copy node_modules/calibrank/${file} next to your server bundle`;
+
+/**
+ * Where a Node entry's `file` lies: next to the module (`importMetaUrl`, the entry's
+ * `import.meta.url`), or next to a CommonJS bundle of it (esbuild gives an ESM source the
+ * "import" condition whatever the output format, and import.meta is empty there). A file:
+ * URL, a path, or `undefined`.
+ */
+export function besideThisFile(file, importMetaUrl) {
+  if (importMetaUrl) return new URL(file, importMetaUrl);
+  if (typeof __dirname === "string") return `${__dirname}/${file}`;
+  return undefined;
+}
 
 /**
  * The error of a Node entry that found its .wasm in none of the places `tried` (a server
@@ -41,8 +50,8 @@ const whereToPut = (url) =>
  */
 export function missingWasm(file, tried, cause) {
   const e = new ScoreError(
-    `calibrank: cannot read ${file} (tried ${tried.join(", ")}${cause && cause.code ? `: ${cause.code}` : ""}); ` +
-      `copy node_modules/calibrank/${file} next to your server bundle, or import from "calibrank/init" (or "calibrank/lab/init") and pass init() the file's path`,
+    `calibrank: cannot ${cause instanceof WebAssembly.CompileError ? "compile" : "read"} ${file} (tried ${tried.join(", ")}: ${cause ? cause.code || cause.message : "no place to look"}); ` +
+      `${copyToServerBundle(file)}, or import from "calibrank/init" (or "calibrank/lab/init") and pass init() the file's path`,
     "INTERNAL",
     "",
   );
@@ -63,22 +72,22 @@ function isWasm(bytes) {
   return b.length === 4 && b[0] === 0 && b[1] === 0x61 && b[2] === 0x73 && b[3] === 0x6d;
 }
 
-/** Fetches and compiles a .wasm given as a URL (string or `URL`) or a `Request`. */
-export async function loadWasm(input) {
+/** Fetches and compiles `file` (the entry's .wasm) given as a URL (string or `URL`) or a `Request`. */
+export async function loadWasm(input, file) {
   const url = isRequest(input) ? input.url : input;
   let response;
   try {
     response = await fetch(input);
   } catch (e) {
-    throw inputError(`calibrank: could not fetch ${url} (${describe(e)}). ${whereToPut(url)}`, e);
+    throw inputError(`calibrank: could not fetch ${url} (${describe(e)}). ${whereToPut(file)}`, e);
   }
-  return compileResponse(response, url);
+  return compileResponse(response, file, url);
 }
 
-/** Compiles a fetched .wasm (streaming when the server says application/wasm). */
-export async function compileResponse(response, url = response.url) {
+/** Compiles a fetched `file` (streaming when the server says application/wasm). */
+export async function compileResponse(response, file, url = response.url) {
   if (!response.ok) {
-    throw inputError(`calibrank: failed to fetch ${url}: ${response.status} ${response.statusText}. ${whereToPut(url)}`);
+    throw inputError(`calibrank: failed to fetch ${url}: ${response.status} ${response.statusText}. ${whereToPut(file)}`);
   }
   const type = response.headers.get("content-type") || "";
   if (typeof WebAssembly.compileStreaming === "function" && type.startsWith("application/wasm")) {
@@ -89,7 +98,7 @@ export async function compileResponse(response, url = response.url) {
   // fallback, Vite 6-7's dev server for a pre-bundled package) sends HTML with 200 OK.
   if (!isWasm(bytes)) {
     throw inputError(
-      `calibrank: ${url} is not WebAssembly (${type ? `${type}, ` : ""}starting ${head(bytes)}): the server answered with another file, as a fallback to index.html does for a missing file. ${whereToPut(url)}`,
+      `calibrank: ${url} is not WebAssembly (${type ? `${type}, ` : ""}starting ${head(bytes)}): the server answered with another file, as a fallback to index.html does for a missing file. ${whereToPut(file)}`,
     );
   }
   return WebAssembly.compile(bytes);

@@ -1,6 +1,7 @@
 // Node.js, CommonJS: the module is read and compiled on the first call (not at require
 // time, so a bundler that moves this file never breaks an import that is not called);
-// a .wasm that is not next to this file is a ScoreError that says what to do.
+// a .wasm that is not next to this file (or does not compile) is a ScoreError that says
+// what to do.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import internals from "./core.js";
@@ -10,13 +11,11 @@ const name = "calibrank_core.wasm";
 
 internals.lazy(() => {
   const path = join(__dirname, name);
-  let bytes;
   try {
-    bytes = readFileSync(path);
+    return new WebAssembly.Module(readFileSync(path));
   } catch (e) {
     throw missingWasm(name, [path], e);
   }
-  return new WebAssembly.Module(bytes);
 });
 
 export * from "./core.js";

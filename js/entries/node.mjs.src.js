@@ -3,14 +3,14 @@
 // webpack (Next.js --webpack) rewrites it to a public path, so the same name is also
 // tried from import.meta.url alone (which webpack sets to the original module's file).
 // In a CommonJS bundle of this file (esbuild --format=cjs) import.meta is empty: then the
-// file is looked for next to the bundle (__dirname). Read and compiled on the first call;
-// a .wasm found nowhere is a ScoreError that says what to do (at that call, not at import).
-// Built with ScoreError taken from score_error.cjs, so ESM and CommonJS users share one class.
+// file is looked for next to the bundle. Read and compiled on the first call; a .wasm
+// found nowhere (or that does not compile) is a ScoreError that says what to do, at that
+// call, not at import. Built with ScoreError taken from score_error.cjs, so ESM and
+// CommonJS users share one class.
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import internals from "./core.js";
-import { missingWasm } from "./load.js";
+import { besideThisFile, missingWasm } from "./load.js";
 
 const name = "calibrank_core.wasm";
 // Written out at the top level, where bundlers look for it; `new URL` of an undefined
@@ -23,13 +23,10 @@ try {
 }
 
 internals.lazy(() => {
-  const places = [asset];
-  if (import.meta.url) places.push(new URL(name, import.meta.url));
-  if (typeof __dirname === "string") places.push(join(__dirname, name));
   const tried = [];
   let cause;
-  for (const place of places) {
-    if (place === null) continue;
+  for (const place of [asset, besideThisFile(name, import.meta.url)]) {
+    if (place === null || place === undefined) continue;
     if (place instanceof URL && place.protocol !== "file:") {
       tried.push(String(place));
       continue;
@@ -37,14 +34,12 @@ internals.lazy(() => {
     const path = place instanceof URL ? fileURLToPath(place) : place;
     if (tried.includes(path)) continue;
     tried.push(path);
-    let bytes;
     try {
-      bytes = readFileSync(path);
+      return new WebAssembly.Module(readFileSync(path));
     } catch (e) {
+      // The next place (a missing file, or one that is not this module's).
       cause ??= e;
-      continue;
     }
-    return new WebAssembly.Module(bytes);
   }
   throw missingWasm(name, tried, cause);
 });

@@ -49,11 +49,10 @@ export class ModuleState {
   get() {
     if (this.wire === null && this.loader !== null) {
       const load = this.loader;
-      // Dropped once it has given a module: a loader that throws (a .wasm not found) is
-      // run again by the next call, which may find the file.
-      const module = load();
+      // Dropped once the module it gave is running: a loader that throws (a .wasm not
+      // found), or whose module fails to start, is run again by the next call.
+      this.init(load());
       if (this.loader === load) this.loader = null;
-      this.init(module);
     }
     if (this.wire === null) throw scoreError("INTERNAL", "", `${this.name} is not initialized: import it through one of its entries`);
     return this.wire;

@@ -403,6 +403,12 @@ mod tests {
         let one = rank_only_logit(&lists, &[1.0, 1.0], 60.0, 1).unwrap();
         let p1 = s.apply(2.0 / 61.0);
         assert!((one - (p1 / (1.0 - p1)).ln()).abs() < 1e-12);
+        // The weights are an argument of their own: a bad one is named there.
+        let e = rank_only_logit(&lists, &[1.0, -1.0], 60.0, 5).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InvalidWeight, "weights[1]")
+        );
     }
 
     #[test]

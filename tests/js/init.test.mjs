@@ -188,16 +188,22 @@ test("server bundles of the main entries (ESM source to CommonJS, CommonJS, ESM)
     // One process: the first call fails, the file is copied, the next call runs (the
     // loader is not spent by a failure).
     const body = (imports) => `${imports}
-import { copyFileSync } from "node:fs";
+import { copyFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { input, config } from "./fixture.js";
 const out = [];
 const call = () => new Pipeline(config).run(input).results.map((r) => [r.id, r.score, r.band]);
-try {
-  out.push(call());
-} catch (e) {
-  out.push({ scoreError: e instanceof ScoreError, code: e.code, field: e.field, message: e.message });
-}
+const attempt = () => {
+  try {
+    out.push(call());
+  } catch (e) {
+    out.push({ scoreError: e instanceof ScoreError, code: e.code, field: e.field, message: e.message });
+  }
+};
+attempt();
+// A file that is not WebAssembly (a failed download, a page): named too.
+writeFileSync(join(process.env.DIST, "calibrank_core.wasm"), "<!doctype html>");
+attempt();
 copyFileSync(process.env.WASM, join(process.env.DIST, "calibrank_core.wasm"));
 out.push(call());
 console.log(JSON.stringify(out));
@@ -216,11 +222,13 @@ console.log(JSON.stringify(out));
       const built = await build({ absWorkingDir: dir, entryPoints: [entry], bundle: true, platform: "node", format, target: "node18", outfile: join(dist, out), logLevel: "silent" });
       assert.deepEqual(built.warnings, [], out);
       const env = { ...process.env, WASM: join(dir, "node_modules/calibrank/calibrank_core.wasm"), DIST: dist };
-      const [first, second] = JSON.parse(execFileSync(process.execPath, [join(dist, out)], { encoding: "utf8", env }));
+      const [first, broken, second] = JSON.parse(execFileSync(process.execPath, [join(dist, out)], { encoding: "utf8", env }));
       assert.equal(first.scoreError, true, `${out}: ${JSON.stringify(first)}`);
       assert.equal(first.code, "INTERNAL", out);
       assert.equal(first.field, "", out);
       assert.match(first.message, /^calibrank: cannot read calibrank_core\.wasm \(tried [^)]*dist-[^)]*: ENOENT\); copy node_modules\/calibrank\/calibrank_core\.wasm next to your server bundle, or import from "calibrank\/init"/, out);
+      assert.equal(broken.scoreError, true, `${out}: ${JSON.stringify(broken)}`);
+      assert.match(broken.message, /^calibrank: cannot compile calibrank_core\.wasm \(tried [^)]*dist-[^)]*: WebAssembly\.Module\(\): expected magic word/, out);
       assert.deepEqual(second, expected, `${out}: runs once the file is there`);
     }
   } finally {

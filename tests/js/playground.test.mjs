@@ -175,6 +175,7 @@ test("score playground in headless Chromium", async (t) => {
       const seed = buildPreset("seed-000", sample);
       const { effective } = run(seed.config, seed.input);
       const points = JSON.parse(await page.getAttribute('#curve-chart [data-role="curve"]', "data-points"));
+      assert.ok(points.length > 10, `the curve has points: ${points.length}`);
       const ys = lab.applyCalibration(points.map((p) => p[0]), effective.calibration);
       points.forEach((p, i) => assert.equal(p[1], ys[i]));
     });
@@ -326,6 +327,9 @@ test("score playground in headless Chromium", async (t) => {
       const dots = await page.$$eval("#reliability-chart circle[data-bin]", (els) => els.map((e) => ({ bin: Number(e.dataset.bin), count: Number(e.dataset.count), mean: Number(e.dataset.mean), fraction: Number(e.dataset.fraction) })));
       const nonEmpty = report.bins.map((b, i) => ({ ...b, i })).filter((b) => b.count > 0);
       assert.deepEqual(dots, nonEmpty.map((b) => ({ bin: b.i, count: b.count, mean: b.meanConfidence, fraction: b.fractionPositive })));
+      // A dot's area is in proportion to its bin's count (r^2 / count the same for all).
+      const areas = await page.$$eval("#reliability-chart circle[data-bin]", (els) => els.map((e) => Number(e.getAttribute("r")) ** 2 / Number(e.dataset.count)));
+      for (const a of areas) assert.ok(Math.abs(a / areas[0] - 1) < 1e-6, `area per count ${a} vs ${areas[0]}`);
       // Counts are the dots' areas, not labels that collide; the cursor reads each bin.
       for (const [bins, strategy] of [[10, "quantile"], [20, "quantile"], [10, "uniform"]]) {
         await page.selectOption("#evaluation .field-row select >> nth=0", String(bins));
@@ -665,6 +669,7 @@ test("score playground in headless Chromium", async (t) => {
       assert.deepEqual(fetched, ["/pkg/calibrank_core.wasm", "/pkg/calibrank_lab.wasm"]);
       const platt = await fresh.evaluate(() => globalThis.__playground.result.effective.calibration);
       const points = JSON.parse(await fresh.getAttribute('#curve-chart [data-role="curve"]', "data-points"));
+      assert.ok(points.length > 10, `the curve has points: ${points.length}`);
       const ys = lab.applyCalibration(points.map((p) => p[0]), platt);
       points.forEach((p, i) => assert.equal(p[1], ys[i]));
       await fresh.close();
