@@ -76,11 +76,12 @@ for (const [tool, bundle] of Object.entries(TOOLS)) {
         assert.deepEqual(errors, []);
         return;
       }
-      // Without the copy: a clear error, not a bare 404.
+      // Without the copy: a clear error, not a bare 404 (for the core's or the lab's
+      // .wasm, whichever fetch fails first).
       const missing = await runInChromium(join(dir, "dist"));
       assert.equal(missing.result, undefined);
       assert.ok(
-        missing.errors.some((e) => /copy node_modules\/calibrank\/calibrank_core\.wasm next to your bundle/.test(e)),
+        missing.errors.some((e) => /copy node_modules\/calibrank\/calibrank_(core|lab)\.wasm next to your bundle/.test(e)),
         `the failed fetch names the fix: ${missing.errors.join(" | ")}`,
       );
       // Nor a bare CompileError when the server answers the missing file with the app's
@@ -88,7 +89,7 @@ for (const [tool, bundle] of Object.entries(TOOLS)) {
       const fallback = await runInChromium(join(dir, "dist"), "/index.html", { spa: true });
       assert.equal(fallback.result, undefined);
       assert.ok(
-        fallback.errors.some((e) => /calibrank_core\.wasm is not WebAssembly \(text\/html; charset=utf-8, starting "<!doctyp"\).*copy node_modules\/calibrank\/calibrank_core\.wasm next to your bundle/.test(e)),
+        fallback.errors.some((e) => /calibrank_(core|lab)\.wasm is not WebAssembly \(text\/html; charset=utf-8, starting "<!doctyp"\).*copy node_modules\/calibrank\/calibrank_\1\.wasm next to your bundle/.test(e)),
         `the page served in its place is named: ${fallback.errors.join(" | ")}`,
       );
       // With the README's step.
