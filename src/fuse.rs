@@ -436,7 +436,13 @@ pub fn rrf_pre_interned<'a>(
 
 /// Weighted RRF over lists of string ids (see the module documentation).
 pub fn rrf<S: AsRef<str>>(lists: &[RankedList<'_, S>], k: f64) -> Result<Fusion> {
-    let f = rrf_interned(lists, k).map_err(weight_as_list_field)?;
+    // A list's weight is its own field: checked here, where it is named so (after `k`,
+    // as `rrf_indexed` checks them).
+    validate_k(k, "k")?;
+    for (i, l) in lists.iter().enumerate() {
+        validate_weight(l.weight, || format!("lists[{i}].weight"))?;
+    }
+    let f = rrf_interned(lists, k)?;
     let n_lists = lists.len();
     let ranks = f.ranks();
     let items: Vec<FusedItem> = f
@@ -465,20 +471,6 @@ pub fn rename_list_field(mut e: ScoreError, prefix: &str) -> ScoreError {
     }
     if let Some(rest) = e.field.strip_prefix("lists") {
         e.field = format!("{prefix}{rest}");
-    }
-    e
-}
-
-/// An error of a [`RankedList`]'s weight, named for that field in [`rrf`]: `weights[i]`
-/// becomes `lists[i].weight` ([`rrf_interned`] keeps `weights[i]`: its callers inside
-/// the crate build the lists from weights given as an argument of their own).
-fn weight_as_list_field(mut e: ScoreError) -> ScoreError {
-    if let Some(i) = e
-        .field
-        .strip_prefix("weights[")
-        .and_then(|r| r.strip_suffix(']'))
-    {
-        e.field = format!("lists[{i}].weight");
     }
     e
 }

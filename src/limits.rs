@@ -290,16 +290,13 @@ impl Limits {
     }
 }
 
-/// The pipeline's entry budget (in [`ENTRY_BUDGETS`]).
-const PIPELINE_ENTRIES: u32 = 400_000;
-
 /// The default `maxTotalEntries` of each function whose cost per entry is far from the
 /// common default's (100,000), set from `make bench-limits` so that a call at its
 /// defaults stays under about a second (README, "Limits"). A caller's own limits always
 /// win; every other limit has the common default.
 pub const ENTRY_BUDGETS: [(&str, u32); 6] = [
     ("rrf", 500_000),
-    ("Pipeline", PIPELINE_ENTRIES),
+    ("Pipeline", 400_000),
     ("fuseMultiQuery", 300_000),
     ("rerank", 50_000),
     ("evaluate", 500_000),
@@ -420,10 +417,7 @@ pub fn deserialize_pipeline_limits<'de, D: serde::Deserializer<'de>>(
 
 /// The pipeline's default limits.
 pub fn pipeline_limits() -> Limits {
-    Limits {
-        max_total_entries: PIPELINE_ENTRIES,
-        ..Limits::default()
-    }
+    Limits::budgeted("Pipeline")
 }
 
 /// What one call has used of its [`Limits`] so far: entries given as objects or

@@ -88,13 +88,7 @@ pub fn z_score(scores: &[f64]) -> Vec<f64> {
     let m = scaled_moments(scores);
     scores
         .iter()
-        .map(|s| {
-            if m.sd > 0.0 {
-                normal_cdf((s / m.scale - m.mean) / m.sd)
-            } else {
-                0.5
-            }
-        })
+        .map(|s| if m.sd > 0.0 { normal_cdf(m.z(*s)) } else { 0.5 })
         .collect()
 }
 
@@ -109,6 +103,20 @@ pub(crate) struct Moments {
     /// computed on the scores divided by it (found by fuzzing: NaN, or 0.5 for distinct
     /// scores, otherwise). Platt's fit standardizes with the same (lab::fit::platt).
     pub scale: f64,
+}
+
+impl Moments {
+    /// The map that changes nothing (`z = x`).
+    pub const IDENTITY: Moments = Moments {
+        mean: 0.0,
+        sd: 1.0,
+        scale: 1.0,
+    };
+
+    /// The standardized score `(x / scale - mean) / sd`.
+    pub fn z(&self, x: f64) -> f64 {
+        (x / self.scale - self.mean) / self.sd
+    }
 }
 
 /// The moments a standardization uses ([`Moments`]).
@@ -203,6 +211,12 @@ pub fn normalize(scores: &[f64], method: NormalizeMethod, temperature: f64) -> R
 /// The indices of the scores that pass `score >= min_relevance`.
 pub fn passes_min_relevance(score: f64, min_relevance: f64) -> bool {
     score >= min_relevance
+}
+
+/// Sequential sum from +0.0, in the given order (numba's `sum`). `Sum` for f64 starts at
+/// -0.0, which an empty sum would show (`queryConfidence([])`, a query the run lacks).
+pub(crate) fn total(xs: impl IntoIterator<Item = f64>) -> f64 {
+    xs.into_iter().fold(0.0, |acc, x| acc + x)
 }
 
 #[cfg(test)]

@@ -109,13 +109,9 @@ pub fn query_confidence(scores: &[f64], opts: &ConfidenceOptions) -> Result<Quer
 
 /// The figures for scores already sorted descending and validated.
 pub fn confidence_of_sorted(sorted: &[f64], opts: &ConfidenceOptions) -> QueryConfidence {
-    // Folded from +0.0: `Sum` for f64 starts at -0.0, which an empty output would show.
-    let weighted_top5 = opts
-        .weights
-        .iter()
-        .zip(sorted.iter())
-        .map(|(w, s)| w * s)
-        .fold(0.0, |acc, x| acc + x);
+    // From +0.0: an empty output's is 0, not -0.
+    let weighted_top5 =
+        crate::normalize::total(opts.weights.iter().zip(sorted.iter()).map(|(w, s)| w * s));
     let k = opts
         .k
         .map_or(sorted.len(), |k| (k as usize).min(sorted.len()));

@@ -176,10 +176,7 @@ fn grid(method: &str, n_runs: usize, opts: &OptimizeOptions) -> Result<Vec<GridP
             }
             // Each k checked as fuseRuns checks `params.k`, named where it was given.
             for (i, &k) in opts.k_values.iter().enumerate() {
-                check_rrf_k(k).map_err(|mut e| {
-                    e.field = format!("kValues[{i}]");
-                    e
-                })?;
+                check_rrf_k(k, || format!("kValues[{i}]"))?;
             }
             Ok(opts
                 .k_values

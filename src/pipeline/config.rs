@@ -337,7 +337,7 @@ pub struct PipelineConfig {
     /// floors.
     pub confidence: PipelineConfidence,
     /// Input size limits (missing fields: the pipeline's defaults,
-    /// `Limits::defaults_for("Pipeline")`).
+    /// [`crate::limits::pipeline_limits`]).
     #[serde(
         default = "crate::limits::pipeline_limits",
         deserialize_with = "crate::limits::deserialize_pipeline_limits"

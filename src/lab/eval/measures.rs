@@ -148,11 +148,12 @@ fn burges(grade: f64) -> f64 {
 
 /// `sum_i gain(rel_i) / log2(i + 1)` over the given ranks (1-based `i`).
 fn discounted_sum(grades: impl Iterator<Item = f64>, gain: fn(f64) -> f64) -> f64 {
-    grades
-        .enumerate()
-        .map(|(i, rel)| gain(rel) / libm::log2((i + 2) as f64))
-        // From +0.0 (`Sum` starts at -0.0): a query the run lacks scores 0, not -0.
-        .fold(0.0, |acc, x| acc + x)
+    // From +0.0: a query the run lacks scores 0, not -0.
+    crate::normalize::total(
+        grades
+            .enumerate()
+            .map(|(i, rel)| gain(rel) / libm::log2((i + 2) as f64)),
+    )
 }
 
 /// DCG of the given ranks; non-relevant documents have grade 0.
@@ -171,12 +172,12 @@ fn ndcg(q: &Judged, k: Option<usize>, gain: fn(f64) -> f64) -> f64 {
 
 /// `(1 - p) * sum_i rel_i * p^(i-1)` over the whole ranking (the grade is the weight).
 fn rank_biased_precision(q: &Judged, p: f64) -> f64 {
-    let weighted: f64 = q
-        .ranked
-        .iter()
-        .enumerate()
-        .map(|(i, rel)| rel.unwrap_or(0.0) * libm::pow(p, i as f64))
-        .fold(0.0, |acc, x| acc + x);
+    let weighted = crate::normalize::total(
+        q.ranked
+            .iter()
+            .enumerate()
+            .map(|(i, rel)| rel.unwrap_or(0.0) * libm::pow(p, i as f64)),
+    );
     (1.0 - p) * weighted
 }
 

@@ -30,6 +30,7 @@
 use super::{check_judged, require_both_classes, ClassCounts};
 use crate::calibrate::PlattModel;
 use crate::error::{ErrorCode, Result, ScoreError};
+use crate::normalize::Moments;
 
 /// Fits Platt scaling to raw `scores` and 0/1 `labels` (1 = relevant).
 ///
@@ -59,11 +60,11 @@ pub(crate) struct PlattFit {
 pub(crate) fn fit_platt_detailed(scores: &[f64], labels: &[f64]) -> Result<PlattFit> {
     let counts = check_judged(scores, labels, "scores")?;
     require_both_classes(counts)?;
-    let scaling = Standardization::of(scores);
-    let z: Vec<f64> = scores.iter().map(|&x| scaling.apply(x)).collect();
+    let scaling = standardization(scores);
+    let z: Vec<f64> = scores.iter().map(|&x| scaling.z(x)).collect();
     let t = targets(labels, counts);
     let newton = newton(&z, &t, counts);
-    let model = scaling.unapply(newton.a, newton.b);
+    let model = unstandardized(&scaling, newton.a, newton.b);
     if !(model.a.is_finite() && model.b.is_finite()) {
         return Err(ScoreError::new(
             ErrorCode::NonFiniteScore,
@@ -78,51 +79,26 @@ pub(crate) fn fit_platt_detailed(scores: &[f64], labels: &[f64]) -> Result<Platt
     })
 }
 
-/// The affine map `z = (x / scale - mean) / std` applied before fitting (`scale` is 1
-/// unless the moments of the raw scores overflow or underflow, below).
-#[derive(Debug, Clone, Copy)]
-struct Standardization {
-    mean: f64,
-    std: f64,
-    scale: f64,
+/// The standardization `z = (x / scale - mean) / sd` applied before fitting: the
+/// moments z-score normalization takes ([`crate::normalize::scaled_moments`]: of the
+/// scores divided by their largest magnitude when the plain ones overflow, near 1e155
+/// and beyond, or the deviation of differing scores underflows; with the raw ones the
+/// fit gave a flat model, `a = b = 0`). Scores all equal: the identity map.
+fn standardization(scores: &[f64]) -> Moments {
+    let m = crate::normalize::scaled_moments(scores);
+    if m.mean.is_finite() && m.sd.is_finite() && m.sd > 0.0 {
+        m
+    } else {
+        Moments::IDENTITY
+    }
 }
 
-impl Standardization {
-    /// Mean and population standard deviation of `scores`, taken of the scores divided
-    /// by their largest magnitude (`scale`) when those overflow (scores near 1e155 and
-    /// beyond) or the deviation underflows to 0 while the scores differ (subnormal
-    /// scores), as z-score normalization takes them ([`crate::normalize::scaled_moments`]):
-    /// the fit then sees the same standardized scores (it used the raw ones and gave a flat
-    /// model, `a = b = 0`). Scores all equal: the identity map.
-    fn of(scores: &[f64]) -> Self {
-        let m = crate::normalize::scaled_moments(scores);
-        if m.mean.is_finite() && m.sd.is_finite() && m.sd > 0.0 {
-            Standardization {
-                mean: m.mean,
-                std: m.sd,
-                scale: m.scale,
-            }
-        } else {
-            Standardization {
-                mean: 0.0,
-                std: 1.0,
-                scale: 1.0,
-            }
-        }
-    }
-
-    /// The standardized score.
-    fn apply(&self, x: f64) -> f64 {
-        (x / self.scale - self.mean) / self.std
-    }
-
-    /// Parameters `(a', b')` fitted on standardized scores, mapped back to raw scores:
-    /// `a' * z + b' = (a' / std / scale) * x + (b' - a' * mean / std)`.
-    fn unapply(&self, a: f64, b: f64) -> PlattModel {
-        PlattModel {
-            a: a / self.std / self.scale,
-            b: b - a * self.mean / self.std,
-        }
+/// Parameters `(a', b')` fitted on standardized scores, mapped back to raw scores:
+/// `a' * z + b' = (a' / sd / scale) * x + (b' - a' * mean / sd)`.
+fn unstandardized(m: &Moments, a: f64, b: f64) -> PlattModel {
+    PlattModel {
+        a: a / m.sd / m.scale,
+        b: b - a * m.mean / m.sd,
     }
 }
 

@@ -596,10 +596,29 @@ impl Plan {
     }
 }
 
-/// Checks an RRF `k` as [`fuse_runs`] checks `params.k` (finite, >= 0); the error's
-/// field is `params.k`.
-pub(crate) fn check_rrf_k(k: f64) -> Result<()> {
-    resolve_params("rrf", &[K], &BTreeMap::from([("k".to_string(), k)])).map(|_| ())
+/// Checks an RRF `k` as [`fuse_runs`] checks `params.k` (finite, >= 0), the error on
+/// `field`.
+pub(crate) fn check_rrf_k(k: f64, field: impl FnOnce() -> String) -> Result<()> {
+    check_param(&K, k, field).map(|_| ())
+}
+
+/// `value` of `spec` checked (finite, in its range), the error on `field`.
+fn check_param(spec: &ParamSpec, value: f64, field: impl FnOnce() -> String) -> Result<f64> {
+    if !value.is_finite() {
+        return Err(ScoreError::new(
+            ErrorCode::NonFiniteScore,
+            field(),
+            format!("must be finite, got {value}"),
+        ));
+    }
+    if !(spec.valid)(value) {
+        return Err(ScoreError::new(
+            ErrorCode::InvalidConfig,
+            field(),
+            format!("must be {}, got {value}", spec.range),
+        ));
+    }
+    Ok(value)
 }
 
 fn resolve_params(
@@ -626,33 +645,19 @@ fn resolve_params(
     specs
         .iter()
         .map(|spec| {
-            let field = format!("params.{}", spec.name);
+            let field = || format!("params.{}", spec.name);
             let value = match (given.get(spec.name), spec.default) {
                 (Some(v), _) => *v,
                 (None, Some(d)) => d,
                 (None, None) => {
                     return Err(ScoreError::new(
                         ErrorCode::InvalidConfig,
-                        field,
+                        field(),
                         format!("{method} needs params.{} ({})", spec.name, spec.range),
                     ))
                 }
             };
-            if !value.is_finite() {
-                return Err(ScoreError::new(
-                    ErrorCode::NonFiniteScore,
-                    field,
-                    format!("must be finite, got {value}"),
-                ));
-            }
-            if !(spec.valid)(value) {
-                return Err(ScoreError::new(
-                    ErrorCode::InvalidConfig,
-                    field,
-                    format!("must be {}, got {value}", spec.range),
-                ));
-            }
-            Ok(value)
+            check_param(spec, value, field)
         })
         .collect()
 }

@@ -47,10 +47,7 @@ fn highest(l: &Scores<'_>) -> f64 {
     l.values().copied().fold(f64::NEG_INFINITY, f64::max)
 }
 
-/// Sequential sum from 0, in the given order (numba's `sum`).
-pub(super) fn total(xs: impl IntoIterator<Item = f64>) -> f64 {
-    xs.into_iter().fold(0.0, |acc, x| acc + x)
-}
+pub(super) use crate::normalize::total;
 
 fn map<'a>(l: &Scores<'a>, f: impl Fn(f64) -> f64) -> Scores<'a> {
     l.iter().map(|(d, s)| (*d, f(*s))).collect()

@@ -478,10 +478,10 @@ fn rerank(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
             }
         }
     }
-    // Validated here to name the field from the argument (`options.…`); the core names
-    // it alone, as every Rust `validate()` does.
-    cfg.validate().map_err(|e| e.within("options"))?;
-    let out = calibrank::rerank::rerank_candidates(query, &candidates, &cfg)?;
+    // The core names an option alone, as every Rust `validate()` does: here it is under
+    // the argument's name (`options.…`); the call's data keep theirs.
+    let out = calibrank::rerank::rerank_candidates(query, &candidates, &cfg)
+        .map_err(|e| within_unless(e, "options", &["query", "candidates"]))?;
     w.u32s_from(out.len(), out.iter().map(|r| r.index));
     let mut numbers = Vec::with_capacity(out.len() * 8);
     for r in &out {

@@ -34,9 +34,9 @@ pub fn given_with_limits<T: DeserializeOwned>(
     what: &str,
     function: &str,
 ) -> Result<(Limits, T)> {
-    let (limits, tree) = split_limits(Some(text), what, function)?;
-    let opts = json::decode::<T>(&tree.unwrap_or(Json::Null), what)?;
-    Ok((limits, opts))
+    let mut tree = json::parse(text, what)?;
+    let limits = take_limits(&mut tree, what, function)?;
+    Ok((limits, json::decode::<T>(&tree, what)?))
 }
 
 /// The limits of optional options text, and the rest decoded by `decode` (the defaults
