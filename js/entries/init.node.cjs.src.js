@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import internals from "./core.js";
 import { initApi } from "./init_api.js";
-import { copyToServerBundle, inputError, isFilePath } from "./load.js";
+import { isFilePath, unreadableWasm } from "./load.js";
 
 const file = "calibrank_core.wasm";
 const local = async (input) => {
@@ -18,7 +18,7 @@ const local = async (input) => {
   try {
     bytes = await readFile(path);
   } catch (e) {
-    throw inputError(`calibrank: cannot read ${path} (${e.code || e.message}); ${copyToServerBundle(file)}, or pass init() the file's path, URL or bytes`, e);
+    throw unreadableWasm(path, file, e);
   }
   return WebAssembly.compile(bytes);
 };

@@ -20,13 +20,10 @@ export function initApi(internals, name, file, local = null) {
   let ready = false;
   let pending = null;
   const how = `call (and await) init() from "${name}/init" first, with the URL, bytes, Response or WebAssembly.Module of ${file}`;
-  // Until init: every call throws this (the hook is registered again each time, since
-  // the API module drops a loader once it has run it).
-  const notReady = () => {
-    internals.lazy(notReady);
+  // Until init: every call throws this (a loader that throws stays registered).
+  internals.lazy(() => {
     throw new ScoreError(`${name} is not initialized: ${how}`, "INTERNAL", "");
-  };
-  internals.lazy(notReady);
+  });
 
   const badInput = (got) =>
     inputError(`${name}/init: init() takes the URL (string or URL), Request, Response, bytes (ArrayBuffer or typed array) or WebAssembly.Module of ${file}; got ${got}`);

@@ -1,14 +1,18 @@
-// Fetching a .wasm in a browser, with an error that says what to do when it is missing
-// (a ScoreError on `input`, as the init entries report every input that does not lead
-// to the module).
+// Loading a .wasm: fetching it in a browser, and where the Node entries look for it, with
+// errors that say what to do when it is not there (a ScoreError on `input`, as the init
+// entries report every input that does not lead to the module; `INTERNAL` for a main
+// Node entry, which has no input).
 import { ScoreError } from "./score_error.js";
 
-/** A ScoreError on `input` (an input that does not lead to the module), `cause` kept. */
-export function inputError(message, cause) {
-  const e = new ScoreError(message, "INVALID_TYPE", "input");
+/** A ScoreError with `cause` kept (when there is one). */
+function scoreError(message, code, field, cause) {
+  const e = new ScoreError(message, code, field);
   if (cause !== undefined) e.cause = cause;
   return e;
 }
+
+/** A ScoreError on `input` (an input that does not lead to the module), `cause` kept. */
+export const inputError = (message, cause) => scoreError(message, "INVALID_TYPE", "input", cause);
 
 /** A string with no scheme (of two letters or more: `C:` is a drive): a file path (Node). */
 export const isFilePath = (s) => typeof s === "string" && !/^[a-z][a-z0-9+.-]+:/i.test(s);
@@ -27,10 +31,14 @@ export const isRequest = (v) => typeof Request === "function" && v instanceof Re
 /** What to do when `file` (the entry's .wasm) is not where a browser entry looks for it. */
 const whereToPut = (file) =>
   `If your bundler does not copy the .wasm files of packages (esbuild, Rollup), copy node_modules/calibrank/${file} next to your bundle; ` +
-  `with the dev server of Vite 6 or 7, add optimizeDeps: { exclude: ["calibrank"] } to vite.config (see the README's install section).`;
+  `with Vite 7's dev server, add optimizeDeps: { exclude: ["calibrank"] } to vite.config (see the README's install section).`;
 
 /** What to do when `file` is not next to a server bundle. */
-export const copyToServerBundle = (file) => `copy node_modules/calibrank/${file} next to your server bundle`;
+const copyToServerBundle = (file) => `copy node_modules/calibrank/${file} next to your server bundle`;
+
+/** `init()` of a Node init entry could not read `file` at `where` (a path or file: URL). */
+export const unreadableWasm = (where, file, e) =>
+  inputError(`calibrank: cannot read ${where} (${e.code || e.message}); ${copyToServerBundle(file)}, or pass init() the file's path, URL or bytes`, e);
 
 /**
  * Where a Node entry's `file` lies: next to the module (`importMetaUrl`, the entry's
@@ -49,14 +57,13 @@ export function besideThisFile(file, importMetaUrl) {
  * bundle that did not carry it along): what to do, the file system's error as `cause`.
  */
 export function missingWasm(file, tried, cause) {
-  const e = new ScoreError(
+  return scoreError(
     `calibrank: cannot ${cause instanceof WebAssembly.CompileError ? "compile" : "read"} ${file} (tried ${tried.join(", ")}: ${cause ? cause.code || cause.message : "no place to look"}); ` +
       `${copyToServerBundle(file)}, or import from "calibrank/init" (or "calibrank/lab/init") and pass init() the file's path`,
     "INTERNAL",
     "",
+    cause,
   );
-  if (cause !== undefined) e.cause = cause;
-  return e;
 }
 
 /** The first bytes of a file, printed for an error message (`<!do`, `{"er`). */
@@ -95,7 +102,7 @@ export async function compileResponse(response, file, url = response.url) {
   }
   const bytes = await response.arrayBuffer();
   // A server that answers every unknown path with the app's page (a single-page app's
-  // fallback, Vite 6-7's dev server for a pre-bundled package) sends HTML with 200 OK.
+  // fallback, Vite 7's dev server for a pre-bundled package) sends HTML with 200 OK.
   if (!isWasm(bytes)) {
     throw inputError(
       `calibrank: ${url} is not WebAssembly (${type ? `${type}, ` : ""}starting ${head(bytes)}): the server answered with another file, as a fallback to index.html does for a missing file. ${whereToPut(file)}`,

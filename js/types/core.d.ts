@@ -439,20 +439,16 @@ export interface PipelineInput {
  * What `run` accepts: a `PipelineInput`, or the same with read-only arrays, `Date`s,
  * typed-array scores and a `Map` of items (`run` never writes to its input).
  */
-export interface PipelineInputLike {
-  query?: string;
+export interface PipelineInputLike extends Omit<PipelineInput, "lists" | "items" | "now"> {
   lists: readonly InputListLike[];
   items?: Readonly<Record<string, ItemMetaLike>> | ReadonlyMap<string, ItemMetaLike>;
-  now?: string | number | Date;
-  context?: BandContext;
+  now?: Timestamp | Date;
 }
 
 /** An `InputList` as `run` accepts it. */
-export interface InputListLike {
-  name: string;
+export interface InputListLike extends Omit<InputList, "ids" | "scores"> {
   ids: readonly string[];
   scores?: readonly number[] | Float64Array;
-  weight?: number;
 }
 
 /** An `ItemMeta` as `run` accepts it (`modifiedAt` may be a `Date`). */
@@ -608,7 +604,7 @@ export declare class Pipeline {
    * Runs the pipeline: fuse, recency, rerank, normalize, calibrate, filter, topN, bands,
    * confidence.
    */
-  run(input: PipelineInput | PipelineInputLike): PipelineOutput;
+  run(input: PipelineInputLike): PipelineOutput;
   /**
    * Columnar fast path: lists as one `Uint32Array` of document indices (`docs`) cut by
    * `offsets` (`offsets[i]..offsets[i+1]` is list i), results as typed arrays.

@@ -34,7 +34,8 @@ export declare class ScoreError extends Error {
   /**
    * The offending input field, as a path such as `lists[0].ids[2]`, `calibration.steepness` or
    * `config.recency.fiscalYear.windw`; `""` where no input is at fault: `REENTRANT_CALL`,
-   * and `INTERNAL` for a trap or a call before `init`.
+   * and `INTERNAL` for a trap, a call before `init`, or a main Node entry that cannot read
+   * or compile its `.wasm`.
    */
   readonly field: string;
 }

@@ -48,11 +48,11 @@ export class ModuleState {
   /** The Wire, instantiating the module first if an entry registered a loader. */
   get() {
     if (this.wire === null && this.loader !== null) {
-      const load = this.loader;
       // Dropped once the module it gave is running: a loader that throws (a .wasm not
-      // found), or whose module fails to start, is run again by the next call.
-      this.init(load());
-      if (this.loader === load) this.loader = null;
+      // found, the init entries before init()), or whose module fails to start, is run
+      // again by the next call.
+      this.init(this.loader());
+      this.loader = null;
     }
     if (this.wire === null) throw scoreError("INTERNAL", "", `${this.name} is not initialized: import it through one of its entries`);
     return this.wire;

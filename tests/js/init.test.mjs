@@ -188,9 +188,6 @@ test("server bundles of the main entries (ESM source to CommonJS, CommonJS, ESM)
     // One process: the first call fails, the file is copied, the next call runs (the
     // loader is not spent by a failure).
     const body = (imports) => `${imports}
-import { copyFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { input, config } from "./fixture.js";
 const out = [];
 const call = () => new Pipeline(config).run(input).results.map((r) => [r.id, r.score, r.band]);
 const attempt = () => {
@@ -208,8 +205,21 @@ copyFileSync(process.env.WASM, join(process.env.DIST, "calibrank_core.wasm"));
 out.push(call());
 console.log(JSON.stringify(out));
 `;
-    writeFileSync(join(dir, "esm.mjs"), body('import { Pipeline, ScoreError } from "calibrank";'));
-    writeFileSync(join(dir, "cjs.cjs"), body('const { Pipeline, ScoreError } = require("calibrank");').replace(/^import \{ (\w+) \} from "(node:\w+)";$/gm, 'const { $1 } = require("$2");').replace('import { input, config } from "./fixture.js";', 'const { input, config } = require("./fixture.js");'));
+    writeFileSync(
+      join(dir, "esm.mjs"),
+      body(`import { Pipeline, ScoreError } from "calibrank";
+import { copyFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { input, config } from "./fixture.js";`),
+    );
+    // A CommonJS source: require() only.
+    writeFileSync(
+      join(dir, "cjs.cjs"),
+      body(`const { Pipeline, ScoreError } = require("calibrank");
+const { copyFileSync, writeFileSync } = require("node:fs");
+const { join } = require("node:path");
+const { input, config } = require("./fixture.js");`),
+    );
     const { build } = await import("esbuild");
     const expected = new main.Pipeline(config).run(input).results.map((r) => [r.id, r.score, r.band]);
     for (const [entry, format, out] of [

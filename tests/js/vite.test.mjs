@@ -67,7 +67,7 @@ test("Vite dev server: with optimizeDeps.exclude (README) the page runs; without
           checkResult(result);
           assert.deepEqual(errors, []);
         } else {
-          // Vite 6-7 serve the pre-bundled entry from node_modules/.vite/deps/, and the
+          // Vite 7 serves the pre-bundled entry from node_modules/.vite/deps/, and the
           // app's page for the .wasm it asks for there (the devDependency is Vite 7).
           // The core's and the lab's are fetched at once: either may fail first.
           assert.ok(Number(viteVersion.split(".")[0]) <= 7, `Vite ${viteVersion}: check what its dev server needs, and the README`);
