@@ -204,29 +204,34 @@ const labReady = () => typeof lib.applyCalibration === "function";
 
 const LAB_LOADING = "Loading calibrank/lab…";
 
-/** The outputs marked busy (and stale) while the lab loads, and the page says so. */
+/** The outputs marked busy (style.css dims them) while the lab loads, and the page says so. */
 function busy(on) {
   const outputs = $("#outputs");
   if (on) outputs.setAttribute("aria-busy", "true");
   else outputs.removeAttribute("aria-busy");
-  outputs.classList.toggle("stale", on || !$("#problem").hidden);
   if (on) notice(LAB_LOADING, { persist: true });
   else dismissNotice(LAB_LOADING);
 }
 
+let labWait = null; // the load in flight (one busy state and notice for every caller)
+
 /** Loads calibrank/lab (the outputs busy meanwhile); resolves whether it is in. */
-async function labLoaded() {
-  if (labReady()) return true;
-  busy(true);
-  try {
-    await loadLab();
-    busy(false);
-    return true;
-  } catch (e) {
-    busy(false);
-    showProblem({ title: "calibrank/lab could not be loaded", message: `${e.message}; the judged presets, fitted calibrations and the TREC import need it. Reload to try again.` });
-    return false;
-  }
+function labLoaded() {
+  if (labReady()) return Promise.resolve(true);
+  labWait ??= (async () => {
+    busy(true);
+    try {
+      await loadLab();
+      busy(false);
+      return true;
+    } catch (e) {
+      busy(false);
+      labWait = null; // a later call says so again
+      showProblem({ title: "calibrank/lab could not be loaded", message: `${e.message}; the judged presets, fitted calibrations and the TREC import need it. Reload to try again.` });
+      return false;
+    }
+  })();
+  return labWait;
 }
 
 let pendingState = null;
@@ -256,9 +261,8 @@ function changed({ rebuildControls = false } = {}) {
 }
 
 /** An edit applied now (not on the next frame); resolves whether the package accepted it. */
-async function commit({ rebuildControls = false } = {}) {
+function commit({ rebuildControls = false } = {}) {
   if (rebuildControls) buildControls();
-  if (compute.needsLab(state) && !(await labLoaded())) return false;
   return recompute();
 }
 
@@ -316,22 +320,27 @@ function buildOutputs() {
   form.sync();
 }
 
-/** Computes and renders the current state; returns whether the package accepted it. */
+let labRerun = null; // the one rerun pending until the lab is in
+
+/**
+ * Computes and renders the current state; returns whether the package accepted it (a
+ * promise of that when the state waits for the lab).
+ */
 function recompute() {
   if (compute.needsLab(state) && !labReady()) {
     // A fitted calibration chosen on a seed page: drawn once the lab is in (the link
-    // records the edit meanwhile).
+    // records the edit meanwhile), by one rerun however many edits came meanwhile.
     writeUrl();
-    labLoaded().then((ok) => ok && recompute());
-    return false;
+    labRerun ??= labLoaded().then((ok) => {
+      labRerun = null;
+      return ok && recompute();
+    });
+    return labRerun;
   }
   try {
     // A sigmoid parameter set by hand on the default calibration needs its tag (another
     // value, `"x"` from the JSON box or a link, is the package's to refuse).
-    // A link without a configuration has the defaults' (any other value is the
-    // package's to refuse).
-    if (state.config === undefined || state.config === null) state.config = {};
-    const cal = typeof state.config === "object" ? state.config.calibration : undefined;
+    const cal = state.config.calibration;
     if (cal && typeof cal === "object" && !Array.isArray(cal) && !cal.method) cal.method = "sigmoid";
     if (state.mode === "pipeline") {
       result = compute.pipeline(lib, state);

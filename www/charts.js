@@ -240,9 +240,9 @@ export function calibrationCurve({ points, rows, width, floors, minConfidence, t
 const pointText = (r) => (r.id.length > 18 ? r.id.slice(0, 17) + "…" : r.id);
 
 /**
- * The ids beside the results on the calibration curve: after the dot, or before it in
- * the right 30% of the axis (so it stays inside the chart); a label that would overlap
- * one already placed is left out (the tooltip still names the dot).
+ * The ids beside the results on the calibration curve: after the dot, or before it where
+ * a label after it would pass the plot's right edge (so it stays inside the chart); a
+ * label that would overlap one already placed is left out (the tooltip still names the dot).
  */
 function pointLabels(rows, { width, height, marginLeft, marginRight, marginTop, marginBottom, domain: [lo, hi] }, taken = []) {
   const px = (x) => marginLeft + ((x - lo) / (hi - lo)) * (width - marginLeft - marginRight);
@@ -251,9 +251,10 @@ function pointLabels(rows, { width, height, marginLeft, marginRight, marginTop, 
   const left = [];
   const right = [];
   for (const r of rows) {
-    const end = (r.explain.normalized - lo) / (hi - lo) > 0.7;
     const w = pointText(r).length * 6 + 4;
-    const x0 = end ? px(r.explain.normalized) - 9 - w : px(r.explain.normalized) + 9;
+    const x = px(r.explain.normalized);
+    const end = x + 9 + w > width - marginRight;
+    const x0 = end ? x - 9 - w : x + 9;
     const box = { x0, x1: x0 + w, y0: py(r.score) - 7, y1: py(r.score) + 7 };
     if (placed.some((b) => b.x0 < box.x1 && box.x0 < b.x1 && b.y0 < box.y1 && box.y0 < b.y1)) continue;
     placed.push(box);

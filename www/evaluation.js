@@ -6,11 +6,14 @@ import { buildPreset } from "./presets.js";
 import * as charts from "./charts.js";
 import { buildOptimizer } from "./optimize.js";
 import { describeError, showProblem, clearProblemFrom, notice } from "./notices.js";
-import { width, chartCache, cursor } from "./figures.js";
+import { figureBox, width, chartCache, cursor } from "./figures.js";
+
+/** A reliability bin's range: "0.30–0.40". */
+const binRange = (b) => `${fmt(b.lower, 2)}–${fmt(b.upper, 2)}`;
 
 /** A reliability bin in words: "0.30–0.40: n=265, mean 0.333, 16.6% relevant". */
-export function describeBin(b) {
-  return [{ strong: `${fmt(b.lower, 2)}–${fmt(b.upper, 2)}: n=${b.count}, mean ${fmt(b.meanConfidence, 3)}, ${fmt(b.fractionPositive * 100, 1)}% relevant` }];
+function describeBin(b) {
+  return [{ strong: `${binRange(b)}: n=${b.count}, mean ${fmt(b.meanConfidence, 3)}, ${fmt(b.fractionPositive * 100, 1)}% relevant` }];
 }
 
 /**
@@ -34,7 +37,7 @@ export function createEvaluationPanel(ctx) {
     strategy.addEventListener("change", onBins);
     evalUi.caption = h("p", { class: "note" });
     evalUi.metrics = h("div", { class: "metrics" });
-    evalUi.chart = h("figure", { class: "chart", id: "reliability-chart", tabindex: "0", role: "group", "aria-label": "Reliability diagram: one bar and dot per bin, the dot's area its count. Use the arrow keys to step through the bins." });
+    evalUi.chart = figureBox("reliability-chart", "Reliability diagram: one bar and dot per bin, the dot's area its count", "bins");
     evalUi.table = h("div", {});
 
     const fitPlatt = h("button", { type: "button", id: "fit-platt", text: "Fit Platt scaling" });
@@ -104,7 +107,7 @@ export function createEvaluationPanel(ctx) {
       h("caption", { text: "Reliability bins" }),
       h("thead", {}, h("tr", {}, ["bin", "n", "mean conf.", "relevant"].map((t, i) => h("th", { scope: "col", class: i ? "num" : null, text: t })))),
       h("tbody", {}, rep.bins.map((b) => h("tr", { "data-count": b.count, "data-mean": full(b.meanConfidence), "data-fraction": full(b.fractionPositive) },
-        h("td", { text: `${fmt(b.lower, 2)}–${fmt(b.upper, 2)}` }), h("td", { class: "num", text: b.count }), h("td", { class: "num", text: b.count ? fmt(b.meanConfidence, 3) : "–" }), h("td", { class: "num", text: b.count ? fmt(b.fractionPositive, 3) : "–" })))))));
+        h("td", { text: binRange(b) }), h("td", { class: "num", text: b.count }), h("td", { class: "num", text: b.count ? fmt(b.meanConfidence, 3) : "–" }), h("td", { class: "num", text: b.count ? fmt(b.fractionPositive, 3) : "–" })))))));
   }
 
   function fit(method) {

@@ -15,9 +15,18 @@ export function card(id, title, ...children) {
   return h("section", { class: "card", id, "aria-labelledby": `${id}-title` }, h("h2", { id: `${id}-title`, text: title }), ...children);
 }
 
-export function figureBox(id, label) {
-  const fig = h("figure", { class: "chart", id, tabindex: "0", role: "group", "aria-label": `${label}. Use the arrow keys to step through the results.` });
-  return fig;
+/** A chart figure the arrow keys step through (`noun`: what they step through). */
+export function figureBox(id, label, noun = "results") {
+  return h("figure", { class: "chart", id, tabindex: "0", role: "group", "aria-label": `${label}. Use the arrow keys to step through the ${noun}.` });
+}
+
+/**
+ * Fills `fig` with a message instead of a chart (`attrs`: the message's own, such as
+ * data-empty); the arrow keys then have nothing to step through, not the last chart's ids.
+ */
+export function emptyFigure(fig, text, attrs = {}) {
+  fill(fig, h("p", { class: "empty", ...attrs, text }));
+  cursor(fig, [], () => []);
 }
 
 export function width(el, min = 260) {

@@ -5,7 +5,7 @@ import * as charts from "./charts.js";
 import { CONFIG_GROUPS, MULTI_OPTIONS } from "./schema.js";
 import { showProblem, fieldMessage } from "./notices.js";
 import { section } from "./form.js";
-import { card, figureBox, width, bandChip, cursor } from "./figures.js";
+import { card, figureBox, emptyFigure, width, bandChip, cursor } from "./figures.js";
 import { stackable } from "./tables.js";
 
 /**
@@ -104,8 +104,7 @@ export function createModeViews(ctx, form, configForm) {
       const text = filtered
         ? "Every hit is below similarityThreshold: lower it to see results."
         : "No hits to fuse: give each query its hits in the JSON box (Queries and their hits) or pick a preset.";
-      fill(out.multiChart, h("p", { class: "empty", "data-empty": why, text }));
-      cursor(out.multiChart, [], () => []); // nothing to step through (not the last result's ids)
+      emptyFigure(out.multiChart, text, { "data-empty": why });
       fill(out.multiTable);
       return;
     }
@@ -151,8 +150,7 @@ export function createModeViews(ctx, form, configForm) {
   function renderBands() {
     const r = ctx.result;
     if (r.rows.length === 0) {
-      fill(out.bandsChart, h("p", { class: "empty", "data-empty": "no-scores", text: "No scores to classify: type calibrated scores in [0, 1] in the Scores box." }));
-      cursor(out.bandsChart, [], () => []);
+      emptyFigure(out.bandsChart, "No scores to classify: type calibrated scores in [0, 1] in the Scores box.", { "data-empty": "no-scores" });
       fill(out.bands);
       return;
     }

@@ -39,7 +39,7 @@ export function showProblem(p) {
 }
 
 /** A package error's field as a state path: `lists[0].weight` is `lists.0.weight`. */
-export const fieldPath = (field) => field.replace(/\[(\d+)\]/g, ".$1");
+const fieldPath = (field) => field.replace(/\[(\d+)\]/g, ".$1");
 
 /** Marks aria-invalid the bound inputs (data-path) of the field a package error names. */
 function markInvalid(field) {
@@ -113,7 +113,6 @@ export function clearProblemFrom(source) {
 export function clearProblem() {
   const box = $("#problem");
   box.hidden = true;
-  trackHeight(box);
   fill(box);
   delete box.dataset.kind;
   delete box.dataset.source;

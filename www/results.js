@@ -6,7 +6,7 @@ import { h, fill, $$, fmt, fmtp, full } from "./dom.js";
 import * as charts from "./charts.js";
 import { renderOutcome, confidencePanel } from "./confidence.js";
 import { describeError, showProblem, notice } from "./notices.js";
-import { card, figureBox, width, bandChip, cursor, chartCache } from "./figures.js";
+import { card, figureBox, emptyFigure, width, bandChip, cursor, chartCache } from "./figures.js";
 import { listsOf, itemsOf } from "./input-editor.js";
 import { createEvaluationPanel } from "./evaluation.js";
 import { tableRoles } from "./tables.js";
@@ -135,7 +135,7 @@ export function createPipelineView(ctx, form) {
       charts.BANDS.map((b) => h("span", { class: "legend-item" }, h("span", { class: `swatch band-${b}` }), b)));
     $$(".swatch[data-color]", out.stageLegend).forEach((el) => (el.style.background = charts.LIST_COLORS[Number(el.dataset.color) % charts.LIST_COLORS.length]));
     if (rows.length === 0) {
-      fill(out.stages, h("p", { class: "empty", text: r.out.results.length ? "explain is off: turn it on to see the stages." : "No candidate reached calibration." }));
+      emptyFigure(out.stages, r.out.results.length ? "explain is off: turn it on to see the stages." : "No candidate reached calibration.");
     } else {
       const w = width(out.stages);
       const cols = w >= 1100 ? 3 : w >= 640 ? 2 : 1;

@@ -66,6 +66,17 @@ async function settle(page) {
   await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
 }
 
+/**
+ * Checks the calibration curve drawn on `page` (its data-points): at least `minPoints`
+ * points, each y bit for bit what `calibrate(xs)` gives here.
+ */
+async function assertCurve(page, calibrate, minPoints = 11) {
+  const points = JSON.parse(await page.getAttribute('#curve-chart [data-role="curve"]', "data-points"));
+  assert.ok(points.length >= minPoints, `the curve has points: ${points.length}`);
+  const ys = calibrate(points.map((p) => p[0]));
+  points.forEach((p, i) => assert.equal(p[1], ys[i]));
+}
+
 async function pickPreset(page, id) {
   await page.selectOption("#preset", id);
   await page.waitForFunction((p) => globalThis.__playground?.state?.preset === p, id);
@@ -174,10 +185,7 @@ test("score playground in headless Chromium", async (t) => {
       assert.deepEqual(wasmRequests, ["/pkg/calibrank_core.wasm"]);
       const seed = buildPreset("seed-000", sample);
       const { effective } = run(seed.config, seed.input);
-      const points = JSON.parse(await page.getAttribute('#curve-chart [data-role="curve"]', "data-points"));
-      assert.ok(points.length > 10, `the curve has points: ${points.length}`);
-      const ys = lab.applyCalibration(points.map((p) => p[0]), effective.calibration);
-      points.forEach((p, i) => assert.equal(p[1], ys[i]));
+      await assertCurve(page, (xs) => lab.applyCalibration(xs, effective.calibration));
     });
 
     await t.test("clearing or resetting the only config override keeps the page working and the focus", async () => {
@@ -289,11 +297,8 @@ test("score playground in headless Chromium", async (t) => {
     });
 
     await t.test("the calibration curve is the package's sigmoid, with the results on it", async () => {
-      const points = JSON.parse(await page.getAttribute('#curve-chart [data-role="curve"]', "data-points"));
-      assert.ok(points.length >= 200);
       const cal = exp.effective.calibration;
-      const ys = lib.calibrate(points.map((p) => p[0]), { threshold: cal.threshold, steepness: cal.steepness });
-      points.forEach((p, i) => assert.equal(p[1], ys[i]));
+      await assertCurve(page, (xs) => lib.calibrate(xs, { threshold: cal.threshold, steepness: cal.steepness }), 200);
       const dots = await page.$$eval('#curve-chart circle[data-stage="curve"]', (els) => els.map((e) => ({ ...e.dataset, fill: e.getAttribute("fill") })));
       for (const r of exp.out.results) {
         const d = dots.find((x) => x.id === r.id);
@@ -394,9 +399,7 @@ test("score playground in headless Chromium", async (t) => {
       const after = expected({ ...state.config, calibration: model }, state.input).out;
       const rows = await rankingRows(page);
       assert.deepEqual(rows.map((r) => [r.id, Number(r.score)]), after.results.map((r) => [r.id, r.score]));
-      const points = JSON.parse(await page.getAttribute('#curve-chart [data-role="curve"]', "data-points"));
-      const ys = lib.applyCalibration(points.map((p) => p[0]), model);
-      points.forEach((p, i) => assert.equal(p[1], ys[i]));
+      await assertCurve(page, (xs) => lib.applyCalibration(xs, model), 1);
     });
 
     await t.test("propose band floors from the judgements", async () => {
@@ -668,10 +671,7 @@ test("score playground in headless Chromium", async (t) => {
       await settle(fresh);
       assert.deepEqual(fetched, ["/pkg/calibrank_core.wasm", "/pkg/calibrank_lab.wasm"]);
       const platt = await fresh.evaluate(() => globalThis.__playground.result.effective.calibration);
-      const points = JSON.parse(await fresh.getAttribute('#curve-chart [data-role="curve"]', "data-points"));
-      assert.ok(points.length > 10, `the curve has points: ${points.length}`);
-      const ys = lab.applyCalibration(points.map((p) => p[0]), platt);
-      points.forEach((p, i) => assert.equal(p[1], ys[i]));
+      await assertCurve(fresh, (xs) => lab.applyCalibration(xs, platt));
       await fresh.close();
 
       // A judged (CISI) preset from the default page: busy while the lab loads, then the toast.
@@ -687,13 +687,15 @@ test("score playground in headless Chromium", async (t) => {
       await ready(slow);
       await slow.selectOption("#preset", PRESET);
       await slow.waitForFunction(() => document.querySelector("#outputs").getAttribute("aria-busy") === "true");
-      assert.ok(await slow.$eval("#outputs", (e) => e.classList.contains("stale")));
+      // Dimmed like stale outputs (style.css) while busy.
+      await slow.waitForFunction(() => getComputedStyle(document.querySelector("#outputs")).opacity === "0.45");
       assert.equal(await slow.textContent("#notice"), "Loading calibrank/lab…");
       release();
       await slow.waitForFunction((p) => globalThis.__playground.state.preset === p, PRESET);
       await settle(slow);
       assert.equal(await slow.getAttribute("#outputs", "aria-busy"), null);
       assert.ok(!(await slow.$eval("#outputs", (e) => e.classList.contains("stale"))));
+      await slow.waitForFunction(() => getComputedStyle(document.querySelector("#outputs")).opacity === "1");
       assert.match(await slow.textContent("#notice"), /^Loaded preset: Q1/);
       assert.ok((await slow.$$eval("#evaluation .metric", (els) => els.length)) > 0, "the evaluation panel is built");
       await slow.close();
