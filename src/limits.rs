@@ -303,32 +303,72 @@ pub const ENTRY_BUDGETS: [(&str, u32); 6] = [
     ("evaluatePerQuery", 500_000),
 ];
 
-/// The functions that take limits, by their JavaScript names (the package's
-/// `defaultLimits(fn)` answers for these; tests/limits_names.rs keeps this list equal to
-/// js/wire/limits.js's).
-pub const LIMITED_FUNCTIONS: [&str; 21] = [
-    "Pipeline",
-    "rrf",
-    "rrfColumnar",
-    "fuseMultiQuery",
-    "rerank",
-    "normalize",
-    "calibrate",
-    "queryConfidence",
-    "parseTrecRun",
-    "parseQrels",
-    "evaluate",
-    "evaluatePerQuery",
-    "fuseRuns",
-    "optimizeFusion",
-    "fitPlatt",
-    "fitIsotonic",
-    "applyCalibration",
-    "calibrationError",
-    "proposeBands",
-    "fitQueryConfidence",
-    "predictQueryConfidence",
-];
+/// Declares [`LimitedFunction`] and [`LIMITED_FUNCTIONS`] from one list, so that the
+/// two cannot drift apart.
+macro_rules! limited_functions {
+    ($($variant:ident = $name:literal,)*) => {
+        /// A function that takes limits, by its JavaScript name ([`LimitedFunction::name`]).
+        /// The package's bindings name the function they serve with it, so that a
+        /// misspelled name is a compile error rather than the common defaults.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum LimitedFunction {
+            $(
+                #[doc = concat!("`", $name, "`.")]
+                $variant,
+            )*
+        }
+
+        impl LimitedFunction {
+            /// Every one, in the order of [`LIMITED_FUNCTIONS`].
+            pub const ALL: [LimitedFunction; LIMITED_FUNCTIONS.len()] =
+                [$(LimitedFunction::$variant,)*];
+
+            /// Its JavaScript name.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(LimitedFunction::$variant => $name,)*
+                }
+            }
+
+            /// The function named `name`, if it takes limits.
+            pub fn from_name(name: &str) -> Option<LimitedFunction> {
+                match name {
+                    $($name => Some(LimitedFunction::$variant),)*
+                    _ => None,
+                }
+            }
+        }
+
+        /// The functions that take limits, by their JavaScript names (the package's
+        /// `defaultLimits(fn)` answers for these; tests/limits_names.rs keeps this list
+        /// equal to js/wire/limits.js's).
+        pub const LIMITED_FUNCTIONS: [&str; [$($name,)*].len()] = [$($name,)*];
+    };
+}
+
+limited_functions! {
+    Pipeline = "Pipeline",
+    Rrf = "rrf",
+    RrfColumnar = "rrfColumnar",
+    FuseMultiQuery = "fuseMultiQuery",
+    Rerank = "rerank",
+    Normalize = "normalize",
+    Calibrate = "calibrate",
+    QueryConfidence = "queryConfidence",
+    ParseTrecRun = "parseTrecRun",
+    ParseQrels = "parseQrels",
+    Evaluate = "evaluate",
+    EvaluatePerQuery = "evaluatePerQuery",
+    FuseRuns = "fuseRuns",
+    OptimizeFusion = "optimizeFusion",
+    FitPlatt = "fitPlatt",
+    FitIsotonic = "fitIsotonic",
+    ApplyCalibration = "applyCalibration",
+    CalibrationError = "calibrationError",
+    ProposeBands = "proposeBands",
+    FitQueryConfidence = "fitQueryConfidence",
+    PredictQueryConfidence = "predictQueryConfidence",
+}
 
 impl Limits {
     /// The default limits of `function`, one of [`LIMITED_FUNCTIONS`] (JavaScript names:
@@ -338,7 +378,7 @@ impl Limits {
     /// Errors: `UNKNOWN_METHOD` on `function` for any other name (a misspelled name
     /// would otherwise get the common defaults silently).
     pub fn defaults_for(function: &str) -> Result<Limits> {
-        if !LIMITED_FUNCTIONS.contains(&function) {
+        let Some(f) = LimitedFunction::from_name(function) else {
             return Err(ScoreError::new(
                 ErrorCode::UnknownMethod,
                 "function",
@@ -347,17 +387,16 @@ impl Limits {
                     LIMITED_FUNCTIONS.join(", ")
                 ),
             ));
-        }
-        Ok(Self::budgeted(function))
+        };
+        Ok(Self::of(f))
     }
 
-    /// [`Limits::defaults_for`] without the check of the name (any other name gets the
-    /// common defaults): for the package's bindings, which pass their own functions'
-    /// names (the check would add about a kilobyte to the core module).
-    #[doc(hidden)]
-    pub fn budgeted(function: &str) -> Limits {
+    /// The default limits of `function`: [`Limits::defaults_for`] for a name known at
+    /// compile time.
+    pub fn of(function: LimitedFunction) -> Limits {
         let mut l = Limits::default();
-        if let Some((_, n)) = ENTRY_BUDGETS.iter().find(|(f, _)| *f == function) {
+        let name = function.name();
+        if let Some((_, n)) = ENTRY_BUDGETS.iter().find(|(f, _)| *f == name) {
             l.max_total_entries = *n;
         }
         l
@@ -417,7 +456,7 @@ pub fn deserialize_pipeline_limits<'de, D: serde::Deserializer<'de>>(
 
 /// The pipeline's default limits.
 pub fn pipeline_limits() -> Limits {
-    Limits::budgeted("Pipeline")
+    Limits::of(LimitedFunction::Pipeline)
 }
 
 /// What one call has used of its [`Limits`] so far: entries given as objects or
@@ -586,6 +625,14 @@ mod tests {
         assert_eq!(of("rerank").max_total_entries, 50_000);
         assert_eq!(of("fitPlatt"), Limits::default());
         assert_eq!(of("Pipeline"), pipeline_limits());
+        for f in LimitedFunction::ALL {
+            assert_eq!(LimitedFunction::from_name(f.name()), Some(f));
+            assert_eq!(Limits::of(f), of(f.name()));
+        }
+        assert_eq!(
+            LimitedFunction::ALL.map(LimitedFunction::name),
+            LIMITED_FUNCTIONS
+        );
         for (f, n) in ENTRY_BUDGETS {
             assert!(n <= Limits::CEILING.max_total_entries);
             assert!(

@@ -402,6 +402,18 @@ test("score playground in headless Chromium", async (t) => {
       await assertCurve(page, (xs) => lib.applyCalibration(xs, model), 1);
     });
 
+    await t.test("the fit buttons keep the focus through the rebuild they cause", async () => {
+      await pickPreset(page, PRESET);
+      for (const id of ["#fit-isotonic", "#restore-sigmoid", "#fit-platt"]) {
+        await page.focus(id);
+        await page.keyboard.press("Enter");
+        await settle(page);
+        await page.waitForFunction(() => !document.querySelector("[aria-busy=true]"));
+        assert.ok(await focusedIs(page, id), `${id} keeps the focus (now ${await page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName)})`);
+      }
+      await pickPreset(page, PRESET);
+    });
+
     await t.test("propose band floors from the judgements", async () => {
       await page.click("#propose-bands");
       const attrs = await page.$eval("[data-high-floor]", (e) => ({ ...e.dataset }));

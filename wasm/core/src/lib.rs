@@ -16,7 +16,7 @@ use calibrank::calibrate::Sigmoid;
 use calibrank::confidence::ConfidenceOptions;
 use calibrank::error::{ErrorCode, Result, ScoreError};
 use calibrank::fuse::{rrf_indexed, DEFAULT_K};
-use calibrank::limits::{Budget, Limits};
+use calibrank::limits::{Budget, LimitedFunction, Limits};
 use calibrank::multiquery::{MultiQueryOptions, QueryHitRef};
 use calibrank::normalize::NormalizeMethod;
 use calibrank::pipeline::TimeRef;
@@ -157,7 +157,8 @@ pub(crate) fn n_docs(x: f64) -> Result<usize> {
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 fn rrf(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
-    let (limits, k, weights) = calibrank_wasm_shared::options::k_weights_limits(r, "rrf")?;
+    let (limits, k, weights) =
+        calibrank_wasm_shared::options::k_weights_limits(r, LimitedFunction::Rrf)?;
     let (lens, docs, ids) = interned_lists(r, &limits, "lists")?;
     // The lists are slices of `docs`; each distinct id is read (and its bounds in the
     // string table checked) once, at its first occurrence.
@@ -222,7 +223,8 @@ fn rrf(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 fn rrf_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
-    let (limits, k, weights) = calibrank_wasm_shared::options::k_weights_limits(r, "rrfColumnar")?;
+    let (limits, k, weights) =
+        calibrank_wasm_shared::options::k_weights_limits(r, LimitedFunction::RrfColumnar)?;
     let docs = read_indices(r, "docs", limits.max_columnar_entries, "maxColumnarEntries")?;
     let offsets = read_indices(r, "offsets", limits.max_lists.saturating_add(1), "maxLists")?;
     let n = n_docs(r.f64()?)?;
@@ -282,7 +284,7 @@ fn interned_lists<'a>(
 #[inline(never)]
 fn multi_query(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, opts): (Limits, MultiQueryOptions) =
-        decode_with_limits(r.opt_text()?, "options", "fuseMultiQuery")?;
+        decode_with_limits(r.opt_text()?, "options", LimitedFunction::FuseMultiQuery)?;
     let (lens, docs, ids) = interned_lists(r, &limits, "queries")?;
     let scores = r.f64s()?;
     let kinds = r.u8s()?;
@@ -409,7 +411,7 @@ fn multi_query(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 #[inline(never)]
 fn rerank(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, cfg): (Limits, HeuristicConfig) =
-        decode_with_limits(r.opt_text()?, "options", "rerank")?;
+        decode_with_limits(r.opt_text()?, "options", LimitedFunction::Rerank)?;
     let query = r.text()?;
     limits.check_text(query, || "query".into())?;
     let scores = r.f64s()?;
@@ -520,7 +522,7 @@ fn scores_in(r: &mut Reader<'_>, limits: &Limits, field: &str) -> Result<Vec<f64
 #[inline(never)]
 fn normalize(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, opts): (Limits, NormalizeOptions) =
-        decode_with_limits(r.opt_text()?, "options", "normalize")?;
+        decode_with_limits(r.opt_text()?, "options", LimitedFunction::Normalize)?;
     let method = NormalizeMethod::parse(r.text()?)?;
     let scores = scores_in(r, &limits, "scores")?;
     let out = calibrank::normalize::normalize(&scores, method, opts.temperature.unwrap_or(1.0))
@@ -541,7 +543,7 @@ fn normalize(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 #[inline(never)]
 fn calibrate(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, sigmoid): (Limits, Sigmoid) =
-        decode_with_limits(r.opt_text()?, "options", "calibrate")?;
+        decode_with_limits(r.opt_text()?, "options", LimitedFunction::Calibrate)?;
     let scores = scores_in(r, &limits, "scores")?;
     let out = calibrank::calibrate::calibrate(&scores, &sigmoid)
         .map_err(|e| within_unless(e, "options", &["scores"]))?;
@@ -584,7 +586,7 @@ fn classify(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 #[inline(never)]
 fn query_confidence(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, opts): (Limits, ConfidenceOptions) =
-        decode_with_limits(r.opt_text()?, "options", "queryConfidence")?;
+        decode_with_limits(r.opt_text()?, "options", LimitedFunction::QueryConfidence)?;
     let scores = scores_in(r, &limits, "scores")?;
     let c = calibrank::confidence::query_confidence(&scores, &opts)
         .map_err(|e| within_unless(e, "options", &["scores"]))?;

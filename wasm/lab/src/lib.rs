@@ -14,7 +14,7 @@ use calibrank::error::{all_finite, ErrorCode, Result, ScoreError};
 use calibrank::lab::eval::Ties;
 use calibrank::lab::runs::{ranx_sort, to_run, OrderedRun, Qrels, Run};
 use calibrank::lab::{eval, fit, optimize, runfusion};
-use calibrank::limits::{Budget, Limits};
+use calibrank::limits::{Budget, LimitedFunction, Limits};
 use calibrank::pipeline::Calibration;
 use calibrank_wasm_shared::json::{self, Json};
 use calibrank_wasm_shared::options::{
@@ -58,18 +58,20 @@ fn dispatch(op: u32, r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         return done;
     }
     match op {
-        op::PARSE_RUN => parse(r, w, "parseTrecRun", |t, w| {
+        op::PARSE_RUN => parse(r, w, LimitedFunction::ParseTrecRun, |t, w| {
             handles::write_run(w, &eval::parse_trec_run_ordered(t)?)
         }),
-        op::PARSE_QRELS => parse(r, w, "parseQrels", |t, w| {
+        op::PARSE_QRELS => parse(r, w, LimitedFunction::ParseQrels, |t, w| {
             write_run(w, &eval::parse_qrels(t)?.0)
         }),
         op::EVALUATE => evaluate(r, w, false),
         op::EVALUATE_PER_QUERY => evaluate(r, w, true),
         op::FUSE_RUNS => fuse_runs(r, w),
         op::OPTIMIZE => optimize(r, w),
-        op::FIT_PLATT => fit_with(r, w, |s, l| Ok(Calibration::Platt(fit::fit_platt(s, l)?))),
-        op::FIT_ISOTONIC => fit_with(r, w, |s, l| {
+        op::FIT_PLATT => fit_with(r, w, LimitedFunction::FitPlatt, |s, l| {
+            Ok(Calibration::Platt(fit::fit_platt(s, l)?))
+        }),
+        op::FIT_ISOTONIC => fit_with(r, w, LimitedFunction::FitIsotonic, |s, l| {
             Ok(Calibration::Isotonic(fit::fit_isotonic(s, l)?))
         }),
         op::APPLY_CALIBRATION => apply_calibration(r, w),
@@ -128,9 +130,9 @@ fn write_run(w: &mut Writer, run: &BTreeMap<String, BTreeMap<String, f64>>) -> R
 }
 
 /// The options of a function whose only option is `limits`.
-fn limits_only(r: &mut Reader<'_>, function: &str) -> Result<Limits> {
+fn limits_only(r: &mut Reader<'_>, function: LimitedFunction) -> Result<Limits> {
     match r.opt_text()? {
-        None => Ok(Limits::budgeted(function)),
+        None => Ok(Limits::of(function)),
         Some(t) => {
             let mut tree = json::parse(t, "options")?;
             let limits = take_limits(&mut tree, "options", function)?;
@@ -156,7 +158,7 @@ fn limits_only(r: &mut Reader<'_>, function: &str) -> Result<Limits> {
 fn parse(
     r: &mut Reader<'_>,
     w: &mut Writer,
-    function: &str,
+    function: LimitedFunction,
     f: fn(&str, &mut Writer) -> Result<()>,
 ) -> Result<()> {
     let limits = limits_only(r, function)?;
@@ -241,9 +243,9 @@ fn run_arg<'s>(
 #[inline(never)]
 fn evaluate(r: &mut Reader<'_>, w: &mut Writer, per_query: bool) -> Result<()> {
     let function = if per_query {
-        "evaluatePerQuery"
+        LimitedFunction::EvaluatePerQuery
     } else {
-        "evaluate"
+        LimitedFunction::Evaluate
     };
     let (limits, opts): (Limits, EvaluateOptions) =
         with_limits(r.opt_text()?, "options", function)?;
@@ -330,7 +332,7 @@ fn runs_as_maps(args: &Args<'_>, budget: &mut Budget) -> Result<Vec<Run>> {
 #[inline(never)]
 fn fuse_runs(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, opts): (Limits, runfusion::FuseRunsOptions) = match r.opt_text()? {
-        Some(t) => given_with_limits(t, "options", "fuseRuns")?,
+        Some(t) => given_with_limits(t, "options", LimitedFunction::FuseRuns)?,
         None => {
             return Err(ScoreError::new(
                 ErrorCode::InvalidType,
@@ -376,8 +378,8 @@ enum Kind {
 #[inline(never)]
 fn new_handle(r: &mut Reader<'_>, w: &mut Writer, kind: Kind) -> Result<()> {
     let function = match kind {
-        Kind::RunTrec | Kind::RunObject => "parseTrecRun",
-        Kind::QrelsTrec | Kind::QrelsObject => "parseQrels",
+        Kind::RunTrec | Kind::RunObject => LimitedFunction::ParseTrecRun,
+        Kind::QrelsTrec | Kind::QrelsObject => LimitedFunction::ParseQrels,
     };
     let limits = limits_only(r, function)?;
     let mut budget = Budget::new(limits);
@@ -458,8 +460,11 @@ fn handle_info(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 fn fit_query_confidence(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
-    let (limits, opts): (Limits, fit::FitQueryConfidenceOptions) =
-        with_limits(r.opt_text()?, "options", "fitQueryConfidence")?;
+    let (limits, opts): (Limits, fit::FitQueryConfidenceOptions) = with_limits(
+        r.opt_text()?,
+        "options",
+        LimitedFunction::FitQueryConfidence,
+    )?;
     let mut budget = Budget::new(limits);
     let q_arg = handles::arg(r)?;
     let owned_q = decode_qrels(q_arg, &mut budget)?;
@@ -480,7 +485,7 @@ fn fit_query_confidence(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 fn predict_query_confidence(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
-    let limits = limits_only(r, "predictQueryConfidence")?;
+    let limits = limits_only(r, LimitedFunction::PredictQueryConfidence)?;
     let mut budget = Budget::new(limits);
     let model: calibrank::confidence::model::QueryConfidenceModel =
         json::from_text(r.text()?, "model")?;
@@ -520,7 +525,7 @@ mod host {
 #[inline(never)]
 fn optimize(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, opts): (Limits, optimize::OptimizeOptions) =
-        with_limits(r.opt_text()?, "options", "optimizeFusion")?;
+        with_limits(r.opt_text()?, "options", LimitedFunction::OptimizeFusion)?;
     let mut budget = Budget::new(limits);
     let q_arg = handles::arg(r)?;
     let owned_q = decode_qrels(q_arg, &mut budget)?;
@@ -571,9 +576,10 @@ fn scores_labels<'a>(
 fn fit_with(
     r: &mut Reader<'_>,
     w: &mut Writer,
+    function: LimitedFunction,
     f: fn(&[f64], &[f64]) -> Result<Calibration>,
 ) -> Result<()> {
-    let limits = limits_only(r, "fit")?;
+    let limits = limits_only(r, function)?;
     let (s, l) = scores_labels(r, &limits, ["scores", "labels"])?;
     write_json(w, &f(s, l)?)
 }
@@ -584,7 +590,7 @@ fn fit_with(
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 fn apply_calibration(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
-    let limits = limits_only(r, "applyCalibration")?;
+    let limits = limits_only(r, LimitedFunction::ApplyCalibration)?;
     let text = r.text()?;
     limits.check_total_text(text.len(), "calibration")?;
     let mut cal: Calibration = json::from_text(text, "calibration")?;
@@ -613,7 +619,7 @@ fn apply_calibration(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 #[inline(never)]
 fn calibration_error(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, opts): (Limits, fit::CalibrationErrorOptions) =
-        with_limits(r.opt_text()?, "options", "calibrationError")?;
+        with_limits(r.opt_text()?, "options", LimitedFunction::CalibrationError)?;
     let (p, l) = scores_labels(r, &limits, ["probabilities", "labels"])?;
     let report =
         fit::calibration_error(p, l, &opts).map_err(|e| within_if(e, "options", &["bins"]))?;
@@ -626,7 +632,7 @@ fn calibration_error(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 #[inline(never)]
 fn propose_bands(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, opts): (Limits, fit::ProposeBandsOptions) =
-        with_limits(r.opt_text()?, "options", "proposeBands")?;
+        with_limits(r.opt_text()?, "options", LimitedFunction::ProposeBands)?;
     let (s, l) = scores_labels(r, &limits, ["scores", "labels"])?;
     let proposal = fit::propose_bands(s, l, &opts)
         .map_err(|e| within_if(e, "options", &["targetPrecision", "folds", "seed"]))?;

@@ -3,7 +3,7 @@
 use crate::decode::{self, Decode, KWeights};
 use crate::json::{self, Json};
 use calibrank::error::{Result, ScoreError};
-use calibrank::limits::{Limits, PartialLimits};
+use calibrank::limits::{LimitedFunction, Limits, PartialLimits};
 use serde::de::DeserializeOwned;
 
 /// Decodes optional options text (`None`: the defaults) as `T` with the hand-written
@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 pub fn decode_with_limits<T: Decode + Default>(
     text: Option<&str>,
     what: &str,
-    function: &str,
+    function: LimitedFunction,
 ) -> Result<(Limits, T)> {
     options_with(text, what, function, decode::decode::<T>)
 }
@@ -22,7 +22,7 @@ pub fn decode_with_limits<T: Decode + Default>(
 pub fn with_limits<T: DeserializeOwned + Default>(
     text: Option<&str>,
     what: &str,
-    function: &str,
+    function: LimitedFunction,
 ) -> Result<(Limits, T)> {
     options_with(text, what, function, json::decode::<T>)
 }
@@ -32,7 +32,7 @@ pub fn with_limits<T: DeserializeOwned + Default>(
 pub fn given_with_limits<T: DeserializeOwned>(
     text: &str,
     what: &str,
-    function: &str,
+    function: LimitedFunction,
 ) -> Result<(Limits, T)> {
     let mut tree = json::parse(text, what)?;
     let limits = take_limits(&mut tree, what, function)?;
@@ -44,7 +44,7 @@ pub fn given_with_limits<T: DeserializeOwned>(
 fn options_with<T: Default>(
     text: Option<&str>,
     what: &str,
-    function: &str,
+    function: LimitedFunction,
     decode: fn(&Json, &str) -> Result<T>,
 ) -> Result<(Limits, T)> {
     let (limits, tree) = split_limits(text, what, function)?;
@@ -56,9 +56,13 @@ fn options_with<T: Default>(
 }
 
 /// The limits of optional options text and the rest of its tree (`None`: no text).
-fn split_limits(text: Option<&str>, what: &str, function: &str) -> Result<(Limits, Option<Json>)> {
+fn split_limits(
+    text: Option<&str>,
+    what: &str,
+    function: LimitedFunction,
+) -> Result<(Limits, Option<Json>)> {
     let Some(text) = text else {
-        return Ok((Limits::budgeted(function), None));
+        return Ok((Limits::of(function), None));
     };
     let mut tree = json::parse(text, what)?;
     let limits = take_limits(&mut tree, what, function)?;
@@ -66,9 +70,9 @@ fn split_limits(text: Option<&str>, what: &str, function: &str) -> Result<(Limit
 }
 
 /// Removes `limits` from an options object and decodes it over the defaults of
-/// `function` (`Limits::budgeted`).
-pub fn take_limits(tree: &mut Json, what: &str, function: &str) -> Result<Limits> {
-    let mut limits = Limits::budgeted(function);
+/// `function` (`Limits::of`).
+pub fn take_limits(tree: &mut Json, what: &str, function: LimitedFunction) -> Result<Limits> {
+    let mut limits = Limits::of(function);
     if let Json::Obj(fields) = tree {
         if let Some(i) = fields.iter().position(|(k, _)| k == "limits") {
             let (_, v) = fields.remove(i);
@@ -88,7 +92,7 @@ pub fn take_limits(tree: &mut Json, what: &str, function: &str) -> Result<Limits
 /// section of weights (or `NONE`). The compact form decodes to what the JSON would.
 pub fn k_weights_limits(
     r: &mut crate::wire::Reader<'_>,
-    function: &str,
+    function: LimitedFunction,
 ) -> Result<(Limits, Option<f64>, Option<Vec<f64>>)> {
     use crate::wire::tag;
     if r.peek_tag() == Some(tag::F64) {
@@ -112,7 +116,7 @@ pub fn k_weights_limits(
             max_total_text_bytes: field(6),
             max_search_work: field(7),
         };
-        let limits = given.over(Limits::budgeted(function));
+        let limits = given.over(Limits::of(function));
         limits.validate().map_err(|e| e.within("options"))?;
         return Ok((limits, k, weights));
     }

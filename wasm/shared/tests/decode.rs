@@ -10,7 +10,7 @@ use calibrank::calibrate::Sigmoid;
 use calibrank::confidence::model::QueryConfidenceModel;
 use calibrank::confidence::ConfidenceOptions;
 use calibrank::error::{ErrorCode, Result};
-use calibrank::limits::PartialLimits;
+use calibrank::limits::{LimitedFunction, PartialLimits};
 use calibrank::multiquery::MultiQueryOptions;
 use calibrank::pipeline::{Calibration, PipelineConfig, RerankMethod};
 use calibrank::rerank::HeuristicConfig;
@@ -601,8 +601,8 @@ proptest! {
         };
         let text = to_text(&tree);
         let show = |v: &(calibrank::limits::Limits, HeuristicConfig)| format!("{v:?}");
-        let ours = outcome(options::decode_with_limits::<HeuristicConfig>(Some(&text), "options", "rerank"), show);
-        let serde = outcome(options::with_limits::<HeuristicConfig>(Some(&text), "options", "rerank"), show);
+        let ours = outcome(options::decode_with_limits::<HeuristicConfig>(Some(&text), "options", LimitedFunction::Rerank), show);
+        let serde = outcome(options::with_limits::<HeuristicConfig>(Some(&text), "options", LimitedFunction::Rerank), show);
         prop_assert_eq!(ours, serde, "text {}", text);
     }
 }
@@ -973,7 +973,7 @@ fn nested_field_paths() {
         let e = options::decode_with_limits::<KWeights>(
             Some(&json::wire_text(text).unwrap()),
             "options",
-            "rrf",
+            LimitedFunction::Rrf,
         )
         .unwrap_err();
         (e.code, e.field)
