@@ -321,6 +321,7 @@ function buildOutputs() {
 }
 
 let labRerun = null; // the one rerun pending until the lab is in
+let computed = 0; // recomputes that ran (not those deferred until the lab is in)
 
 /**
  * Computes and renders the current state; returns whether the package accepted it (a
@@ -337,6 +338,7 @@ function recompute() {
     });
     return labRerun;
   }
+  computed++;
   try {
     // A sigmoid parameter set by hand on the default calibration needs its tag (another
     // value, `"x"` from the JSON box or a link, is the package's to refuse).
@@ -411,5 +413,9 @@ globalThis.__playground = {
   },
   get evaluation() {
     return evaluation;
+  },
+  /** How many times the outputs were computed (a deferred edit counts when it runs). */
+  get computed() {
+    return computed;
   },
 };

@@ -686,6 +686,33 @@ test("score playground in headless Chromium", async (t) => {
       await assertCurve(fresh, (xs) => lab.applyCalibration(xs, platt));
       await fresh.close();
 
+      // Edits made while the lab loads: one rerun when it is in, with the last of them.
+      const burst = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      watch(burst);
+      let open;
+      const held = new Promise((ok) => (open = ok));
+      await burst.route("**/calibrank_lab.wasm", async (route) => {
+        await held;
+        await route.continue();
+      });
+      await burst.goto(link.replace(/#.*/, ""));
+      await ready(burst);
+      await burst.selectOption('#controls select[data-path="config.calibration.method"]', "platt");
+      await burst.waitForFunction(() => document.querySelector("#outputs").getAttribute("aria-busy") === "true");
+      const before = await burst.evaluate(() => globalThis.__playground.computed);
+      for (const n of ["2", "3", "4"]) {
+        await burst.fill('#controls input[data-path="config.topN"]', n);
+        await settle(burst);
+      }
+      assert.equal(await burst.evaluate(() => globalThis.__playground.computed), before, "nothing is computed before the lab is in");
+      open();
+      await burst.waitForFunction(() => globalThis.__playground.result?.effective?.calibration?.method === "platt");
+      await settle(burst);
+      await burst.waitForTimeout(200);
+      assert.equal(await burst.evaluate(() => globalThis.__playground.computed), before + 1, "one rerun for the burst");
+      assert.equal(await burst.evaluate(() => globalThis.__playground.result.effective.topN), 4);
+      await burst.close();
+
       // A judged (CISI) preset from the default page: busy while the lab loads, then the toast.
       const slow = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       watch(slow);
