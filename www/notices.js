@@ -55,17 +55,22 @@ function markInvalid(field) {
   }
 }
 
-/** Unmarks what markInvalid marked (an inline message's own mark stays: fieldMessage). */
+/**
+ * Unmarks what markInvalid marked. A control stays aria-invalid while either mark holds:
+ * the problem box's (data-problem-invalid) or its own inline message's
+ * (data-message-invalid, fieldMessage).
+ */
 function unmarkInvalid() {
   for (const el of $$("[data-problem-invalid]")) {
-    el.removeAttribute("aria-invalid");
     delete el.dataset.problemInvalid;
+    if (!("messageInvalid" in el.dataset)) el.removeAttribute("aria-invalid");
   }
 }
 
 /**
  * The inline message `msg` of `control`, tied to it by aria-describedby: show(text)
- * shows it and marks the control aria-invalid, clear() hides it and unmarks the control.
+ * shows it and marks the control aria-invalid, clear() hides it and unmarks the control
+ * unless the problem box's mark holds too (unmarkInvalid).
  */
 export function fieldMessage(control, msg) {
   if (!msg.id) msg.id = nextId("msg");
@@ -76,10 +81,12 @@ export function fieldMessage(control, msg) {
       msg.textContent = text;
       msg.hidden = false;
       control.setAttribute("aria-invalid", "true");
+      control.dataset.messageInvalid = "";
     },
     clear() {
       msg.hidden = true;
-      control.removeAttribute("aria-invalid");
+      delete control.dataset.messageInvalid;
+      if (!("problemInvalid" in control.dataset)) control.removeAttribute("aria-invalid");
     },
   };
 }

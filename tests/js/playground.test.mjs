@@ -518,6 +518,33 @@ test("score playground in headless Chromium", async (t) => {
       await page.click('summary:has-text("Edit the overrides as JSON")');
     });
 
+    await t.test("a field marked by a package error and then by its own message stays marked", async () => {
+      await pickPreset(page, "seed-000");
+      await page.$$eval("#controls details", (ds) => ds.forEach((d) => (d.open = true)));
+      const weights = '#controls textarea[data-path="config.weights"]';
+      await page.fill(weights, '{"semantic": -1}');
+      await settle(page);
+      assert.equal(await page.getAttribute("#problem", "data-kind"), "score-error");
+      assert.match(await page.textContent("#problem [data-error-field]"), /^config\.weights/);
+      assert.equal(await page.getAttribute(weights, "aria-invalid"), "true");
+      // Now invalid JSON: the problem box changes, the field's own message holds the mark.
+      await page.fill(weights, '{"semantic": ');
+      await settle(page);
+      assert.equal(await page.getAttribute("#problem", "data-kind"), "json");
+      assert.match((await describedBy(page, weights)).join(" "), /Invalid JSON/);
+      assert.equal(await page.getAttribute(weights, "aria-invalid"), "true");
+      // Valid JSON the package refuses: its own message goes, the package's mark stays.
+      await page.fill(weights, '{"semantic": -2}');
+      await settle(page);
+      assert.equal(await page.getAttribute("#problem", "data-kind"), "score-error");
+      assert.equal(await page.getAttribute(weights, "aria-invalid"), "true");
+      await page.fill(weights, "");
+      await settle(page);
+      assert.ok(await page.isHidden("#problem"));
+      assert.equal(await page.getAttribute(weights, "aria-invalid"), null);
+      await pickPreset(page, "seed-000");
+    });
+
     await t.test("a TREC import's error names the line of the pasted text", async () => {
       await pickPreset(page, PRESET);
       await page.click("#tab-trec");
