@@ -9,7 +9,9 @@
 //! * `score_max`: `max_q score_q * (1 + multiQueryBoost * (queryCount - 1))`.
 //!
 //! Results are sorted by combined score (descending), then timestamp (newest first; an
-//! item without timestamp comes after every item with one), then id (ascending), and cut
+//! item without timestamp comes after every item with one; an item found with several
+//! timestamps takes the newest), then the best rank the item had in any query (so one
+//! query's equal scores keep its order under every method), then id (ascending), and cut
 //! to `limit`. An id repeated within one query keeps its first (best) hit; the repeat is
 //! counted in `stats.duplicates` and does not take a rank.
 
@@ -369,6 +371,7 @@ pub fn fuse_multi_query_fused<'a>(
             ),
         ));
     }
+    let best_rank = |o: &Occurrence<'_>| o.hits.iter().map(|h| h.2).min().unwrap_or(u32::MAX);
     // `+ 0.0`: -0.0 (hits scored -0.0) ties with 0.0, so the tie rules apply.
     let mut keyed: Vec<crate::sort::Keyed> = (0u32..)
         .zip(&scored)
@@ -382,6 +385,10 @@ pub fn fuse_multi_query_fused<'a>(
             (None, Some(_)) => std::cmp::Ordering::Greater,
             (None, None) => std::cmp::Ordering::Equal,
         }
+        // Then the best rank the item had in any query: a single query's equal scores
+        // keep its order, so every method ranks one query alike (seed 001, "Single
+        // Query"); independent of the queries' order, as the id after it.
+        .then_with(|| best_rank(a).cmp(&best_rank(b)))
         .then_with(|| a.id.cmp(b.id)),
         _ => std::cmp::Ordering::Equal,
     });
@@ -545,6 +552,104 @@ mod tests {
     }
 
     #[test]
+    fn single_query_with_equal_scores_ranks_alike_under_every_method() {
+        // Equal similarities keep the query's order under every method (RRF by rank;
+        // the score methods by the best rank before the id), as the seed's stable sort.
+        let q = vec![hit("b", 0.9), hit("a", 0.9), hit("c", 0.8), hit("0", 0.8)];
+        for m in [
+            MultiQueryMethod::Rrf,
+            MultiQueryMethod::ScoreSum,
+            MultiQueryMethod::ScoreMax,
+        ] {
+            let out = fuse_multi_query(std::slice::from_ref(&q), &opts(m)).unwrap();
+            let ids: Vec<&str> = out.results.iter().map(|r| r.id.as_str()).collect();
+            assert_eq!(ids, vec!["b", "a", "c", "0"], "{m:?}");
+        }
+        // Across queries, equal scores and equal best ranks fall back to the id, whatever
+        // the queries' order.
+        for qs in [
+            vec![vec![hit("y", 0.9)], vec![hit("x", 0.9)]],
+            vec![vec![hit("x", 0.9)], vec![hit("y", 0.9)]],
+        ] {
+            let out = fuse_multi_query(&qs, &opts(MultiQueryMethod::ScoreSum)).unwrap();
+            let ids: Vec<&str> = out.results.iter().map(|r| r.id.as_str()).collect();
+            assert_eq!(ids, vec!["x", "y"]);
+        }
+    }
+
+    #[test]
+    fn the_seeds_defaults() {
+        let d = MultiQueryOptions::default();
+        assert_eq!(d.method, MultiQueryMethod::Rrf);
+        assert_eq!(d.results_per_query, 20);
+        assert_eq!(d.similarity_threshold, 0.6);
+        assert_eq!(d.multi_query_boost, 0.1);
+        assert_eq!(d.k, 60.0);
+        assert!(!d.verbose);
+    }
+
+    #[test]
+    fn the_threshold_keeps_a_score_equal_to_it() {
+        let out = fuse_multi_query(
+            &[vec![hit("at", 0.6), hit("below", 0.6 - 1e-12)]],
+            &MultiQueryOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            out.results
+                .iter()
+                .map(|r| r.id.as_str())
+                .collect::<Vec<_>>(),
+            vec!["at"]
+        );
+        assert_eq!(out.stats.below_threshold, 1);
+    }
+
+    #[test]
+    fn results_per_query_cuts_before_the_threshold_filters() {
+        // The first two hits are taken, then filtered: "c" (above the threshold, third)
+        // is beyond resultsPerQuery, not a candidate.
+        let o = MultiQueryOptions {
+            results_per_query: 2,
+            ..opts(MultiQueryMethod::Rrf)
+        };
+        let out =
+            fuse_multi_query(&[vec![hit("a", 0.9), hit("low", 0.3), hit("c", 0.8)]], &o).unwrap();
+        assert_eq!(
+            out.results
+                .iter()
+                .map(|r| r.id.as_str())
+                .collect::<Vec<_>>(),
+            vec!["a"]
+        );
+        assert_eq!(
+            (
+                out.stats.beyond_results_per_query,
+                out.stats.below_threshold
+            ),
+            (1, 1)
+        );
+    }
+
+    #[test]
+    fn stats_count_every_item_not_only_the_returned_ones() {
+        let o = MultiQueryOptions {
+            limit: 1,
+            ..opts(MultiQueryMethod::Rrf)
+        };
+        let qs = vec![
+            vec![hit("a", 0.9), hit("b", 0.8)],
+            vec![hit("a", 0.9), hit("c", 0.8)],
+            vec![hit("a", 0.9)],
+        ];
+        let out = fuse_multi_query(&qs, &o).unwrap();
+        assert_eq!(out.results.len(), 1);
+        assert_eq!(out.stats.unique_items, 3);
+        assert_eq!(out.stats.items_in_multiple_queries, 1);
+        assert_eq!(out.stats.mean_queries_per_item, 5.0 / 3.0);
+    }
+
+    #[test]
     fn empty_queries_unique_and_shared_items() {
         let o = opts(MultiQueryMethod::Rrf);
         let out = fuse_multi_query(&[vec![], vec![hit("a", 0.9)]], &o).unwrap();
@@ -624,13 +729,28 @@ mod tests {
             "multiQueryBoost"
         );
         let bad = MultiQueryOptions {
-            results_per_query: 0,
+            multi_query_boost: -0.1,
             ..Default::default()
         };
         assert_eq!(
             fuse_multi_query(&[], &bad).unwrap_err().field,
-            "resultsPerQuery"
+            "multiQueryBoost"
         );
+        for n in [0, 100_001] {
+            let bad = MultiQueryOptions {
+                results_per_query: n,
+                ..Default::default()
+            };
+            assert_eq!(
+                fuse_multi_query(&[], &bad).unwrap_err().field,
+                "resultsPerQuery"
+            );
+        }
+        let most = MultiQueryOptions {
+            results_per_query: 100_000,
+            ..Default::default()
+        };
+        assert!(fuse_multi_query(&[], &most).is_ok());
         let e = fuse_multi_query(&[vec![hit("a", f64::NAN)]], &MultiQueryOptions::default())
             .unwrap_err();
         assert_eq!(

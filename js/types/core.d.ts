@@ -735,7 +735,11 @@ export declare function rrfColumnar(
   options?: (RrfColumnarOptions & WithLimits) | null,
 ): { order: Uint32Array; scores: Float64Array };
 
-/** Fuses the hits of several queries (`rrf`, `score_sum` or `score_max`). */
+/**
+ * Fuses the hits of several queries (`rrf`, `score_sum` or `score_max`), each query's hits
+ * sorted by similarity, best first. Ties: timestamp (newest first, missing last), then the
+ * best rank in any query, then id. README, "Multi-query fusion".
+ */
 export declare function fuseMultiQuery(
   queries: readonly (readonly QueryHit[])[],
   options?: (MultiQueryOptions & WithLimits) | null,
