@@ -130,13 +130,14 @@ impl BandFloors {
     pub fn classify(&self, score: f64, item: Option<String>) -> Result<RetrievalOutcome> {
         self.validate()?;
         crate::error::finite(score, || "score".into())?;
-        // The floors are confidences: a raw score above 1 would read as a sure hit.
-        if !(0.0..=1.0).contains(&score) {
+        // A calibrated confidence or a cosine similarity (seed 002's score: below 0 is a
+        // miss); a raw score above 1 would read as a sure hit, so it is refused.
+        if !(-1.0..=1.0).contains(&score) {
             return Err(ScoreError::new(
                 ErrorCode::OutOfRange,
                 "score",
                 format!(
-                    "bands classify calibrated scores within [0, 1], got {}",
+                    "bands classify a confidence or a cosine similarity, within [-1, 1], got {}",
                     crate::error::num(score)
                 ),
             ));
@@ -332,9 +333,16 @@ mod tests {
                 .code,
             ErrorCode::NonFiniteScore
         );
-        for v in [1.5, -0.1, 1.0 + f64::EPSILON] {
+        for v in [1.5, -1.5, 1.0 + f64::EPSILON, -1.0 - f64::EPSILON] {
             let e = BandFloors::default().classify(v, None).unwrap_err();
             assert_eq!((e.code, e.field.as_str()), (ErrorCode::OutOfRange, "score"));
+        }
+        // A negative cosine similarity is a miss (seed 002: below the degraded floor).
+        for v in [-0.1, -1.0, -0.0] {
+            assert_eq!(
+                BandFloors::default().classify(v, None).unwrap(),
+                RetrievalOutcome::Miss
+            );
         }
         assert_eq!(
             BandFloors::default().classify(1.0, None).unwrap(),
@@ -415,11 +423,19 @@ mod tests {
 
     proptest! {
         #[test]
-        fn higher_score_never_gets_lower_band(a in 0.0f64..=1.0, b in 0.0f64..=1.0, x in 0.0f64..=1.0, y in 0.0f64..=1.0) {
+        fn higher_score_never_gets_lower_band(a in -1.0f64..=1.0, b in -1.0f64..=1.0, x in 0.0f64..=1.0, y in 0.0f64..=1.0) {
             let (lo, hi) = if x <= y { (x, y) } else { (y, x) };
             let floors = BandFloors { high_floor: hi, degraded_floor: lo };
             let (s1, s2) = if a <= b { (a, b) } else { (b, a) };
             prop_assert!(floors.band(s1) <= floors.band(s2));
+            // The same through the checked entry point, which accepts every such score.
+            let rank = |o: RetrievalOutcome| match o {
+                RetrievalOutcome::Miss => 0,
+                RetrievalOutcome::Degraded { .. } => 1,
+                RetrievalOutcome::Hit { .. } => 2,
+            };
+            let (c1, c2) = (floors.classify(s1, None).unwrap(), floors.classify(s2, None).unwrap());
+            prop_assert!(rank(c1) <= rank(c2));
         }
     }
 }

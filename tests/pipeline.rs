@@ -553,6 +553,76 @@ fn seed_004_fiscal_year_merge_and_cross_encoder_rerank() {
 }
 
 #[test]
+fn fiscal_year_settings_other_than_the_defaults_are_used() {
+    // window 3, latest year 2023, merge boost 0.5, rerank boost 0.25: X (FY2022) is one
+    // year back (tier 2/3), Y (FY2020) outside the window (tier 0), Z (FY2024) after the
+    // latest year (tier 1). With the defaults the three tiers would be 0.6, 0.2 and 1.
+    let mut items = BTreeMap::new();
+    for (id, fy, ce) in [("X", 2022, 0.0), ("Y", 2020, 1.0), ("Z", 2024, 0.5)] {
+        items.insert(
+            id.to_string(),
+            ItemMeta {
+                fiscal_year: Some(fy),
+                cross_encoder_score: Some(ce),
+                ..Default::default()
+            },
+        );
+    }
+    let input = PipelineInput {
+        lists: vec![list("dense", &["X", "Y", "Z"])],
+        items,
+        ..Default::default()
+    };
+    let cfg = PipelineConfig {
+        recency: RecencyConfig {
+            mode: RecencyMode::FiscalYear,
+            fiscal_year: calibrank::recency::FiscalYearTier {
+                window: 3,
+                latest_year: 2023,
+            },
+            boost: 0.5,
+            ..Default::default()
+        },
+        rerank: RerankConfig {
+            method: RerankMethod::CrossEncoder,
+            recency_boost: 0.25,
+            ..Default::default()
+        },
+        min_confidence: 0.0,
+        ..Default::default()
+    };
+    let out = Pipeline::new(cfg).unwrap().run(&input).unwrap();
+    let ex = |id: &str| {
+        out.results
+            .iter()
+            .find(|r| r.id == id)
+            .unwrap()
+            .explain
+            .clone()
+            .unwrap()
+    };
+    let close =
+        |a: f64, b: f64| assert!((a - b).abs() <= 1e-15 * b.abs().max(1e-300), "{a} vs {b}");
+    close(
+        ex("X").after_recency,
+        (1.0 / 61.0) * (1.0 + 0.5 * (2.0 / 3.0)),
+    );
+    close(ex("Y").after_recency, 1.0 / 62.0);
+    close(ex("Z").after_recency, (1.0 / 63.0) * 1.5);
+    // Cross-encoder scores min-max normalized (0, 1, 0.5), then the rerank stage's tier.
+    assert_eq!(ex("X").after_rerank, 0.0);
+    close(ex("Y").after_rerank, 1.0);
+    close(ex("Z").after_rerank, 0.5 * 1.25);
+    assert_eq!(
+        out.results
+            .iter()
+            .map(|r| r.id.as_str())
+            .collect::<Vec<_>>(),
+        vec!["Y", "Z", "X"]
+    );
+}
+
+#[test]
 fn heuristic_rerank_then_max_normalization() {
     let mut items = BTreeMap::new();
     items.insert(

@@ -768,7 +768,11 @@ export declare function calibrate(
   options?: (Sigmoid & WithLimits) | null,
 ): Float64Array;
 
-/** Classifies one score: `{ kind: "hit" | "degraded", score }` or `{ kind: "miss" }`. */
+/**
+ * Classifies one score, a calibrated confidence or a cosine similarity in `[-1, 1]`
+ * (below 0 is a miss; outside the range `OUT_OF_RANGE`): `{ kind: "hit" | "degraded",
+ * score }` or `{ kind: "miss" }`.
+ */
 export declare function classifyBand(score: number, options?: BandFloors | null): RetrievalOutcome;
 
 /** Query-level confidence: weighted top-5, expected precision, P(at least one relevant). */

@@ -936,7 +936,9 @@ export function tests(lib, golden) {
     throwsScoreError(lib, () => lib.queryConfidence([1.5]), "OUT_OF_RANGE", "scores[0]");
     // Bands classify confidences: a raw score above 1 is refused, not called a hit.
     throwsScoreError(lib, () => lib.classifyBand(1.5), "OUT_OF_RANGE", "score");
-    throwsScoreError(lib, () => lib.classifyBand(-0.1), "OUT_OF_RANGE", "score");
+    throwsScoreError(lib, () => lib.classifyBand(-1.5), "OUT_OF_RANGE", "score");
+    // A negative cosine similarity is a miss (seed 002).
+    eq(lib.classifyBand(-0.1), { kind: "miss" }, "a negative similarity is a miss");
     eq(lib.classifyBand(1), { kind: "hit", score: 1 });
     // The reranker needs a query, as the pipeline's does.
     throwsScoreError(lib, () => lib.rerank(" ", [{ id: "a", score: 1, name: "n" }]), "EMPTY_QUERY", "query");
