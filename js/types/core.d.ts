@@ -234,7 +234,7 @@ export interface HeuristicConfig {
   nameTermWeight?: number;
   /** Weight of the summary-term hit fraction (default 0.5). */
   summaryTermWeight?: number;
-  /** Content shorter than this many characters is penalized (default 50). */
+  /** Content shorter than this `length` (UTF-16 code units, as JavaScript counts) is penalized (default 50). */
   shortContentChars?: number;
   /** Multiplier for short content (default 0.5). */
   shortContentMultiplier?: number;

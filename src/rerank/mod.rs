@@ -8,7 +8,9 @@
 //!   lowercased name (1.0 when there are no hits or no terms);
 //! * `summaryTerms` = `1 + hits / terms * 0.5` over the summary;
 //! * `shortContent` = 0.5 when content is present, non-empty and shorter than 50
-//!   characters (Unicode scalar values); missing or empty content is not penalized;
+//!   characters, counted as JavaScript's `length` counts them (UTF-16 code units: an
+//!   emoji counts 2), as the seed's TypeScript did; missing or empty content is not
+//!   penalized;
 //! * `entityType` from the type table (class 1.3, function 1.2, method 1.2,
 //!   interface 1.1, type 1.1, document 1.2, section 1.1, file 0.7, module 0.8), 1.0 for
 //!   unknown or missing types. Every factor is configurable.
@@ -222,6 +224,20 @@ impl std::fmt::Debug for PreparedQuery {
     }
 }
 
+/// Whether `text` is shorter than `limit` UTF-16 code units (JavaScript's `length`),
+/// without counting a text that is surely long: a character takes 1 to 4 UTF-8 bytes
+/// and 1 or 2 code units, so there are at least `bytes / 3` units and at most `bytes`.
+fn is_short(text: &str, limit: u32) -> bool {
+    let limit = limit as usize;
+    if text.len() < limit {
+        return true;
+    }
+    if text.len() / 3 >= limit {
+        return false;
+    }
+    text.chars().map(char::len_utf16).sum::<usize>() < limit
+}
+
 /// How many of `terms` occur in `text` once lowercased (a matcher built for the call).
 #[cfg(test)]
 fn term_hits(text: &str, terms: &[String]) -> usize {
@@ -275,9 +291,7 @@ pub fn heuristic_factors(
     let name_terms = term_factor(Some(c.name), matcher, terms, cfg.name_term_weight);
     let summary_terms = term_factor(c.summary, matcher, terms, cfg.summary_term_weight);
     let short_content = match c.content {
-        Some(text)
-            if !text.is_empty() && text.chars().count() < cfg.short_content_chars as usize =>
-        {
+        Some(text) if !text.is_empty() && is_short(text, cfg.short_content_chars) => {
             cfg.short_content_multiplier
         }
         _ => 1.0,
@@ -719,6 +733,13 @@ mod tests {
         assert_eq!(f(None, None).short_content, 1.0);
         assert_eq!(f(Some(&"x".repeat(49)), None).short_content, 0.5);
         assert_eq!(f(Some(&"é".repeat(50)), None).short_content, 1.0);
+        assert_eq!(f(Some(&"é".repeat(49)), None).short_content, 0.5);
+        // Counted as JavaScript's `length` (the seed's `content.length < 50`): an emoji
+        // is two UTF-16 code units, so 25 are 50 units and not short, 24 are 48.
+        assert_eq!(f(Some(&"😀".repeat(25)), None).short_content, 1.0);
+        assert_eq!(f(Some(&"😀".repeat(24)), None).short_content, 0.5);
+        assert_eq!(f(Some(&"ह".repeat(49)), None).short_content, 0.5);
+        assert_eq!(f(Some(&"ह".repeat(50)), None).short_content, 1.0);
         assert_eq!(f(None, Some("Module")).entity_type, 0.8);
         // Lowercase ASCII (looked up as given), any case, and a non-ASCII type whose
         // lowercase is a key ("İ" lowercases to "i̇", which is none).
@@ -795,5 +816,12 @@ mod tests {
         assert_eq!(cross_encoder_normalize(&[0.3, 0.3]), vec![1.0, 1.0]);
         assert_eq!(cross_encoder_normalize(&[-4.0]), vec![1.0]);
         assert!(cross_encoder_scores(&[1.0], &[], &FiscalYearTier::default(), 0.8).is_err());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn short_content_counts_utf16_units(text in "\\PC{0,80}", limit in 1u32..120) {
+            proptest::prop_assert_eq!(is_short(&text, limit), text.encode_utf16().count() < limit as usize);
+        }
     }
 }
