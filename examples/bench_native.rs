@@ -254,6 +254,7 @@ fn make_inputs(n: usize) -> Inputs {
         items,
         now: Some(Timestamp::Millis(NOW)),
         context: None,
+        top_n: None,
     };
     let mtimes = (0..u).map(|d| modified_at(d).unwrap_or(f64::NAN)).collect();
     Inputs {
@@ -343,6 +344,7 @@ fn workload<'a>(inputs: &'a Inputs, name: &str, api: &str) -> Box<dyn Fn() -> Ch
                     modified_ms: Some(&inputs.mtimes),
                     now_ms: Some(NOW),
                     context: None,
+                    top_n: None,
                 })
                 .expect("run_columnar");
             Check {

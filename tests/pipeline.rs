@@ -45,6 +45,7 @@ fn seed_000_input() -> PipelineInput {
         items,
         now: Some(day(100.0)),
         context: None,
+        top_n: None,
     }
 }
 
@@ -508,6 +509,7 @@ fn seed_004_fiscal_year_merge_and_cross_encoder_rerank() {
         items,
         now: None,
         context: None,
+        top_n: None,
     };
     let cfg = PipelineConfig {
         top_k: 20,
@@ -648,6 +650,7 @@ fn heuristic_rerank_then_max_normalization() {
         items,
         now: None,
         context: None,
+        top_n: None,
     };
     let cfg = PipelineConfig {
         rerank: RerankConfig {
@@ -748,6 +751,7 @@ fn band_profiles_and_context() {
             modified_ms: None,
             now_ms: None,
             context,
+            top_n: None,
         })
         .unwrap()
     };
@@ -781,11 +785,169 @@ fn band_profiles_and_context() {
             modified_ms: None,
             now_ms: None,
             context: Some(&long),
+            top_n: None,
         })
         .unwrap_err();
     assert_eq!(
         (e.code, e.field.as_str()),
         (ErrorCode::InputTooLarge, "context.taskClass")
+    );
+}
+
+#[test]
+fn a_call_sets_its_own_top_n() {
+    // Seed 000: top_n is a per-call parameter. The pipeline's topN is the default.
+    let cfg = PipelineConfig {
+        top_k: 20,
+        min_confidence: 0.0,
+        ..Default::default()
+    };
+    let p = Pipeline::new(cfg.clone()).unwrap();
+    let mut input = seed_000_input();
+    assert_eq!(p.run(&input).unwrap().results.len(), 5);
+    for n in [1, 2, 12, 20] {
+        input.top_n = Some(n);
+        let own = p.run(&input).unwrap();
+        let configured = Pipeline::new(PipelineConfig {
+            top_n: n,
+            ..cfg.clone()
+        })
+        .unwrap()
+        .run(&PipelineInput {
+            top_n: None,
+            ..input.clone()
+        })
+        .unwrap();
+        assert_eq!(own, configured, "topN {n}");
+        assert_eq!(own.results.len(), (n as usize).min(12));
+    }
+    for n in [0, 21] {
+        input.top_n = Some(n);
+        let e = p.run(&input).unwrap_err();
+        assert_eq!((e.code, e.field.as_str()), (ErrorCode::InvalidTopN, "topN"));
+        assert!(
+            e.message.contains(&format!("topK = 20, got {n}")),
+            "{}",
+            e.message
+        );
+    }
+    // From JSON, as the seed's request carried it.
+    let parsed: PipelineInput =
+        serde_json::from_str(r#"{"lists": [{"name": "a", "ids": ["x", "y", "z"]}], "topN": 2}"#)
+            .unwrap();
+    assert_eq!(parsed.top_n, Some(2));
+    assert_eq!(p.run(&parsed).unwrap().results.len(), 2);
+    // The columnar path takes it too.
+    let lists: [&[u32]; 2] = [&[0, 1, 2, 3], &[3, 2]];
+    let columnar = |top_n| {
+        p.run_columnar(&ColumnarInput {
+            lists: &lists,
+            weights: None,
+            n_docs: 4,
+            modified_ms: None,
+            now_ms: None,
+            context: None,
+            top_n,
+        })
+    };
+    assert_eq!(columnar(None).unwrap().order.len(), 4);
+    assert_eq!(columnar(Some(2)).unwrap().order, vec![3, 2]);
+    let e = columnar(Some(0)).unwrap_err();
+    assert_eq!((e.code, e.field.as_str()), (ErrorCode::InvalidTopN, "topN"));
+}
+
+#[test]
+fn min_confidence_default_and_its_boundary() {
+    // Seed 000: results below 0.3 are dropped; one exactly at the floor is kept.
+    assert_eq!(PipelineConfig::default().min_confidence, 0.3);
+    let input = seed_000_input();
+    let run = |min_confidence: f64| {
+        let cfg = PipelineConfig {
+            top_k: 20,
+            top_n: 20,
+            min_confidence,
+            ..Default::default()
+        };
+        Pipeline::new(cfg).unwrap().run(&input).unwrap()
+    };
+    let all = run(0.0);
+    let defaults = run(0.3);
+    let kept: Vec<&str> = all
+        .results
+        .iter()
+        .filter(|r| r.score >= 0.3)
+        .map(|r| r.id.as_str())
+        .collect();
+    assert!(!kept.is_empty() && kept.len() < all.results.len());
+    assert_eq!(
+        defaults
+            .results
+            .iter()
+            .map(|r| r.id.as_str())
+            .collect::<Vec<_>>(),
+        kept
+    );
+    assert_eq!(
+        defaults.stats.below_min_confidence as usize,
+        all.results.len() - kept.len()
+    );
+    // The floor set to a result's own score keeps it; the next float above drops it, in
+    // the string path and the columnar path alike.
+    let last = all.results.last().unwrap();
+    let above = f64::from_bits(last.score.to_bits() + 1);
+    assert_eq!(run(last.score).results.len(), all.results.len());
+    assert_eq!(run(above).results.len(), all.results.len() - 1);
+    let (slices, ids): (Vec<Vec<u32>>, Vec<String>) = {
+        let mut ids: Vec<String> = Vec::new();
+        let slices = input
+            .lists
+            .iter()
+            .map(|l| {
+                l.ids
+                    .iter()
+                    .map(|id| match ids.iter().position(|x| x == id) {
+                        Some(i) => i as u32,
+                        None => {
+                            ids.push(id.clone());
+                            (ids.len() - 1) as u32
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        (slices, ids)
+    };
+    let slices: Vec<&[u32]> = slices.iter().map(Vec::as_slice).collect();
+    let columnar = |min_confidence: f64| {
+        let cfg = PipelineConfig {
+            top_k: 20,
+            top_n: 20,
+            min_confidence,
+            recency: RecencyConfig {
+                mode: RecencyMode::None,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        Pipeline::new(cfg)
+            .unwrap()
+            .run_columnar(&ColumnarInput {
+                lists: &slices,
+                weights: None,
+                n_docs: ids.len(),
+                modified_ms: None,
+                now_ms: None,
+                context: None,
+                top_n: None,
+            })
+            .unwrap()
+    };
+    let all = columnar(0.0);
+    let floor = *all.scores.last().unwrap();
+    assert_eq!(columnar(floor).order.len(), all.order.len());
+    assert_eq!(
+        columnar(f64::from_bits(floor.to_bits() + 1)).order.len(),
+        all.order.len() - 1
     );
 }
 
@@ -832,6 +994,7 @@ fn columnar_path_matches_string_path() {
             modified_ms: None,
             now_ms: None,
             context: None,
+            top_n: None,
         })
         .unwrap();
     let ids: Vec<String> = col.order.iter().map(name).collect();
@@ -877,6 +1040,7 @@ fn columnar_errors() {
             modified_ms: None,
             now_ms: None,
             context: None,
+            top_n: None,
         })
         .unwrap_err();
     assert_eq!(
@@ -892,6 +1056,7 @@ fn columnar_errors() {
             modified_ms: Some(&[0.0, 1.0]),
             now_ms: None,
             context: None,
+            top_n: None,
         })
         .unwrap_err();
     assert_eq!(e.field, "now");

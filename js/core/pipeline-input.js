@@ -6,11 +6,18 @@ import { isObject, unknownField, noInheritedKeys, ownFields, checkKeys } from ".
 import { canHoldTexts } from "./held-texts.js";
 
 const ITEM_KEYS = new Set(["name", "type", "summary", "content", "modifiedAt", "fiscalYear", "crossEncoderScore"]);
-const INPUT_FIELDS = ["query", "lists", "items", "now", "context"];
+const INPUT_FIELDS = ["query", "lists", "items", "now", "context", "topN"];
 const LIST_FIELDS = ["name", "ids", "scores", "weight"];
 const INPUT_KEYS = new Set(INPUT_FIELDS);
 const LIST_KEYS = new Set(LIST_FIELDS);
 const INPUT_AND_LIST_FIELDS = [...INPUT_FIELDS, ...LIST_FIELDS];
+
+/** A call's own `topN` for the module (NaN: none; the module checks it against `topK`). */
+export function topNOf(topN) {
+  if (topN === undefined || topN === null) return NaN;
+  if (!Number.isInteger(topN)) throw typeError("topN", "a whole number");
+  return topN;
+}
 
 /** Timestamp field (epoch ms number, ISO string, or a Date): [kind, value]. */
 function timestamp(v, strs, field) {
@@ -34,10 +41,11 @@ export function encodeInput(input, lim, holdAbove, lease) {
   // key is checked once per call; only then is each field read through `own` (a shared
   // helper's keyed loads cost about 10% of (b) at N = 10 when made for every call).
   const cleanProto = noInheritedKeys(INPUT_AND_LIST_FIELDS);
-  const { query, lists, items, now, context } = cleanProto ? input : ownFields(input, INPUT_FIELDS);
+  const { query, lists, items, now, context, topN } = cleanProto ? input : ownFields(input, INPUT_FIELDS);
   const strs = [];
   let units = 0;
-  const head = [-1, 0, 0, 0, 0];
+  // query, now's kind and value, distinct ids, texts held, topN (NaN: the pipeline's).
+  const head = [-1, 0, 0, 0, 0, topNOf(topN)];
   if (query !== undefined && query !== null) {
     if (typeof query !== "string") throw typeError("query", "a string");
     precheck.oneText(lim, query.length, "query");

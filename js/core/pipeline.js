@@ -3,10 +3,10 @@
 import { Input, plainTyped, precheck, toJson, numbers, scoreError, typeError, typedArrayKind, notArray, timeOf } from "../wire.js";
 import { OP, state, w, limitsOf, scratch, isObject, noInheritedKeys, ownFields, checkKeys, BAND, confidenceAt, outcomeAt } from "./shared.js";
 import { callHolding } from "./held-texts.js";
-import { encodeInput, encodeContext } from "./pipeline-input.js";
+import { encodeInput, encodeContext, topNOf } from "./pipeline-input.js";
 import { factorsAt } from "./rerank.js";
 
-const COLUMNAR_FIELDS = ["docs", "offsets", "nDocs", "weights", "modifiedAt", "now", "context"];
+const COLUMNAR_FIELDS = ["docs", "offsets", "nDocs", "weights", "modifiedAt", "now", "context", "topN"];
 const COLUMNAR_KEYS = new Set(COLUMNAR_FIELDS);
 const registry = typeof FinalizationRegistry === "function" ? new FinalizationRegistry((h) => freeHandle(h)) : null;
 
@@ -151,7 +151,7 @@ export class Pipeline {
     if (!isObject(input)) throw typeError("input", "an object with `docs`, `offsets` and `nDocs`");
     // A misspelled key (`doc`) is named as such, as `run` names it, not left to look like a missing `docs`.
     checkKeys(input, COLUMNAR_KEYS, "input");
-    const { docs: docsIn, offsets: offsetsIn, nDocs, weights, modifiedAt, now, context } = noInheritedKeys(COLUMNAR_FIELDS) ? input : ownFields(input, COLUMNAR_FIELDS);
+    const { docs: docsIn, offsets: offsetsIn, nDocs, weights, modifiedAt, now, context, topN } = noInheritedKeys(COLUMNAR_FIELDS) ? input : ownFields(input, COLUMNAR_FIELDS);
     const lim = this.#limits;
     if (typedArrayKind(docsIn) !== "Uint32Array") throw typeError("docs", "a Uint32Array");
     const docs = plainTyped(docsIn, Uint32Array);
@@ -167,7 +167,7 @@ export class Pipeline {
       mt = numbers(modifiedAt, "modifiedAt");
       precheck.columnar(lim, mt.length, "modifiedAt");
     }
-    const head = [nDocs, 0, 0];
+    const head = [nDocs, 0, 0, topNOf(topN)];
     if (typeof now === "number") {
       head[1] = 1;
       head[2] = now;

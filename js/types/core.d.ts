@@ -433,6 +433,8 @@ export interface PipelineInput {
   now?: string | number;
   /** Context that selects a band profile. */
   context?: BandContext;
+  /** Results to return for this call, in place of the configuration's `topN` (a whole number, `1 <= topN <= topK`). */
+  topN?: number;
 }
 
 /**
@@ -576,6 +578,8 @@ export interface ColumnarInput {
   now?: number | Date;
   /** The context that selects a band profile, as `run`'s (default: the default floors). */
   context?: BandContext;
+  /** Results to return for this call, in place of the configuration's `topN`, as `run`'s. */
+  topN?: number;
 }
 
 /** Output of `Pipeline.runColumnar`: parallel typed arrays, best first. */

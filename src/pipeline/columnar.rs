@@ -90,6 +90,9 @@ pub struct ColumnarInput<'a> {
     /// The context that selects a band profile (`None`: the default floors), as in
     /// [`crate::pipeline::PipelineInput::context`].
     pub context: Option<&'a BandContext>,
+    /// Results to return, in place of the configuration's `topN`, as in
+    /// [`crate::pipeline::PipelineInput::top_n`].
+    pub top_n: Option<u32>,
 }
 
 /// Output of the columnar path: parallel arrays, best first.
@@ -139,6 +142,7 @@ impl Pipeline {
                 "the confidence model reads each list's raw scores, which runColumnar() does not take: use run()",
             ));
         }
+        let top_n = cfg.top_n_or(input.top_n)?;
         cfg.limits.check_lists(input.lists.len(), "offsets")?;
         cfg.limits
             .check_columnar_lengths(input.lists.iter().map(|l| l.len()), "docs")?;
@@ -210,7 +214,7 @@ impl Pipeline {
                 .then_with(|| b.1.total_cmp(&a.1))
                 .then(a.0.cmp(&b.0))
         });
-        kept.truncate(cfg.top_n as usize);
+        kept.truncate(top_n as usize);
         let none = BandContext::default();
         let (floors, profile) = select_floors(
             cfg.bands.floors(),

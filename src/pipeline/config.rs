@@ -380,6 +380,16 @@ fn in_unit(v: f64, field: &str) -> Result<()> {
 }
 
 impl PipelineConfig {
+    /// The results to return: `top_n` (a call's own `topN`) if given, else the
+    /// configuration's. Errors: `INVALID_TOP_N` on `topN` unless `1 <= topN <= topK`.
+    pub fn top_n_or(&self, top_n: Option<u32>) -> Result<u32> {
+        let n = top_n.unwrap_or(self.top_n);
+        if n < 1 || n > self.top_k {
+            return Err(top_n_error(self.top_k, f64::from(n)));
+        }
+        Ok(n)
+    }
+
     /// Validates every value; the error names the offending field by its path.
     pub fn validate(&self) -> Result<()> {
         validate_k(self.k, "k")?;
@@ -393,16 +403,7 @@ impl PipelineConfig {
                 "topK must be >= 1",
             ));
         }
-        if self.top_n < 1 || self.top_n > self.top_k {
-            return Err(ScoreError::new(
-                ErrorCode::InvalidTopN,
-                "topN",
-                format!(
-                    "topN must satisfy 1 <= topN <= topK = {}, got {}",
-                    self.top_k, self.top_n
-                ),
-            ));
-        }
+        self.top_n_or(Some(self.top_n))?;
         validate_steps(&self.recency.steps, "recency.steps")?;
         self.recency.fiscal_year.validate("recency.fiscalYear")?;
         validate_boost(self.recency.boost, "recency.boost")?;
@@ -438,4 +439,16 @@ impl PipelineConfig {
             .map_err(|e| e.within("confidence"))?;
         self.limits.validate()
     }
+}
+
+/// `INVALID_TOP_N` on `topN`: `got` outside `1..=top_k`.
+pub fn top_n_error(top_k: u32, got: f64) -> ScoreError {
+    ScoreError::new(
+        ErrorCode::InvalidTopN,
+        "topN",
+        format!(
+            "topN must satisfy 1 <= topN <= topK = {top_k}, got {}",
+            crate::error::num(got)
+        ),
+    )
 }

@@ -74,6 +74,10 @@ pub struct PipelineInput {
     /// Context that selects a band profile.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub context: Option<BandContext>,
+    /// Results to return for this query, in place of the configuration's `topN` (seed
+    /// 000: a per-call parameter); `1 <= topN <= topK`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub top_n: Option<u32>,
 }
 
 /// A point in time as given, borrowed ([`Timestamp`] without the copy).
@@ -173,6 +177,8 @@ pub struct InputRef<'a> {
     pub context: Option<&'a BandContext>,
     /// The ids already interned (fusion then skips hashing them).
     pub interned: Option<Interned<'a>>,
+    /// Results to return, in place of the configuration's `topN`.
+    pub top_n: Option<u32>,
 }
 
 /// Item texts kept out of an input until the reranker needs them: the heuristic
@@ -227,6 +233,7 @@ impl PipelineInput {
             now: self.now.as_ref().map(TimeRef::from),
             context: self.context.as_ref(),
             interned: None,
+            top_n: self.top_n,
         }
     }
 }

@@ -34,6 +34,8 @@ mod output;
 mod run;
 
 pub use columnar::{flat_index_error, split_offsets, ColumnarInput, ColumnarOutput};
+#[doc(hidden)]
+pub use config::top_n_error;
 pub use config::{
     BandsConfig, Calibration, NormalizationConfig, PipelineConfidence, PipelineConfig,
     RecencyConfig, RecencyMode, RerankConfig, RerankMethod, DEFAULT_ANSWER_FLOOR,

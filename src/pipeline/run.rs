@@ -379,6 +379,7 @@ impl Pipeline {
     ) -> Result<PipelineOutput> {
         let cfg = &self.config;
         let now = self.validate_input(input)?;
+        let top_n = cfg.top_n_or(input.top_n)?;
 
         // 1. Fuse.
         let weights: Vec<f64> = input.lists.iter().map(|l| self.list_weight(l)).collect();
@@ -507,8 +508,8 @@ impl Pipeline {
                 .then_with(|| b.normalized.total_cmp(&a.normalized))
                 .then_with(|| a.id.cmp(b.id))
         });
-        stats.beyond_top_n = count(pool.len().saturating_sub(cfg.top_n as usize));
-        pool.truncate(cfg.top_n as usize);
+        stats.beyond_top_n = count(pool.len().saturating_sub(top_n as usize));
+        pool.truncate(top_n as usize);
 
         // 8. Bands and confidence.
         let ctx = input.context.cloned().unwrap_or_default();
@@ -578,7 +579,7 @@ impl Pipeline {
             outcome,
             stats,
         };
-        check_contract(&out, cfg.top_n)?;
+        check_contract(&out, top_n)?;
         Ok(out)
     }
 

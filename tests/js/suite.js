@@ -428,11 +428,37 @@ export function tests(lib, golden) {
     }
   });
 
+  test("Pipeline: a call's own topN (seed 000's per-call parameter)", () => {
+    const p = new lib.Pipeline({ minConfidence: 0 });
+    try {
+      eq(p.run(seedInput()).results.length, 5);
+      for (const n of [1, 2, 10]) {
+        const q = new lib.Pipeline({ minConfidence: 0, topN: n });
+        try {
+          eq(p.run({ ...seedInput(), topN: n }), q.run(seedInput()), `topN ${n}`);
+        } finally {
+          q.free();
+        }
+      }
+      for (const n of [0, 11, -1, 1e20]) throwsScoreError(lib, () => p.run({ ...seedInput(), topN: n }), "INVALID_TOP_N", "topN");
+      for (const n of [2.5, "3", NaN, Infinity]) throwsScoreError(lib, () => p.run({ ...seedInput(), topN: n }), "INVALID_TYPE", "topN");
+      const col = (topN) => p.runColumnar({ docs: new Uint32Array([0, 1, 2, 2, 1]), offsets: new Uint32Array([0, 3, 5]), nDocs: 3, topN });
+      eq(Array.from(col(undefined).order), [2, 1, 0]);
+      eq(Array.from(col(1).order), [2]);
+      throwsScoreError(lib, () => col(11), "INVALID_TOP_N", "topN");
+      throwsScoreError(lib, () => col(0.5), "INVALID_TYPE", "topN");
+    } finally {
+      p.free();
+    }
+  });
+
   test("Pipeline: seed defaults, explain and contract", () => {
     const p = new lib.Pipeline();
     eq(p.config.topK, 10);
     eq(p.config.topN, 5);
     eq(p.config.calibration, { method: "sigmoid", threshold: 0.035, steepness: 150 });
+    eq(p.config.minConfidence, 0.3);
+    eq(p.config.k, 60);
     const out = p.run(seedInput());
     assert(out.results.length <= 5, "at most topN");
     assert(out.results.every((r) => r.score >= 0.3 && r.score <= 1), "scores within [minConfidence, 1]");

@@ -72,6 +72,10 @@ const input: PipelineInput = {
   now: Date.now(),
 };
 const out: PipelineOutput = new Pipeline(config).run(input);
+// A call's own topN (a number; a string is a type error).
+const perCall: PipelineOutput = new Pipeline(config).run({ ...input, topN: 2 });
+// @ts-expect-error topN is a number
+new Pipeline(config).run({ ...input, topN: "2" });
 for (const r of out.results) {
   const band: Band = r.band;
   const fused: number | undefined = r.explain?.fused;
@@ -295,4 +299,4 @@ console.log(nowMs, new Pipeline().run(built).results.length);
 const effectiveMaxLists: number = new Pipeline({ limits: { maxLists: 4 } }).config.limits.maxLists;
 const givenLimits: RrfOptions & WithLimits = { limits: { maxLists: 2 } };
 console.log(effectiveMaxLists, givenLimits.limits?.maxLists);
-new Pipeline().runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1, modifiedAt: [0], now: new Date(), context: { taskClass: "chat" } });
+new Pipeline().runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1, modifiedAt: [0], now: new Date(), context: { taskClass: "chat" }, topN: 1 });

@@ -4,6 +4,7 @@ use crate::{n_docs, read_indices};
 use calibrank::bands::{Band, BandContext};
 use calibrank::error::{ErrorCode, Result, ScoreError};
 use calibrank::limits::Limits;
+use calibrank::pipeline::top_n_error;
 use calibrank::pipeline::{
     split_offsets, ColumnarInput, InputRef, Interned, ItemRef, ListRef, Outcome, OutcomeKind,
     OutcomeSource, Pipeline, PipelineConfig, PipelineResult, PoolTexts, RerankExplain,
@@ -104,12 +105,14 @@ fn chunk<T: Copy>(xs: &[T], i: usize, n: usize) -> Result<&[T]> {
 /// Decodes the input sections of `run` (js/core/pipeline-input.js `encodeInput`) into a borrowed input:
 /// every string stays in the call's string table. The context is decoded into `context`.
 /// Also returns whether the items' texts were held back in JavaScript (`head[4]`; see
-/// [`JsTexts`]).
+/// [`JsTexts`]). `head` is (query's string, now's kind, now, distinct ids, held, the
+/// call's topN or NaN).
 fn decode_input<'a: 'b, 'b>(
     r: &mut Reader<'a>,
-    limits: &Limits,
+    config: &PipelineConfig,
     context: &'b mut Option<BandContext>,
 ) -> Result<(InputRef<'b>, bool)> {
+    let limits = &config.limits;
     let strs = r.strs()?;
     // The strings are charged in input order (query, list names and ids, item keys and
     // texts, `now`) only when they are over the limit, to name the one that crosses it.
@@ -273,6 +276,7 @@ fn decode_input<'a: 'b, 'b>(
         *context = Some(decode::from_text(t, "context")?);
     }
     let held = head.get(4).is_some_and(|&h| h != 0.0);
+    let top_n = top_n_of(head.get(5).copied(), config.top_k)?;
     let input = InputRef {
         query,
         lists: input_lists,
@@ -284,8 +288,20 @@ fn decode_input<'a: 'b, 'b>(
             docs: list_docs,
             items: item_docs,
         }),
+        top_n,
     };
     Ok((input, held))
+}
+
+/// A call's own `topN` (NaN: not given; js/core checked that it is a whole number), for
+/// the pipeline to check against its `topK`; one that no `u32` holds is refused here.
+fn top_n_of(v: Option<f64>, top_k: u32) -> Result<Option<u32>> {
+    match v {
+        None => Ok(None),
+        Some(v) if v.is_nan() => Ok(None),
+        Some(v) if (0.0..=f64::from(u32::MAX)).contains(&v) => Ok(Some(v as u32)),
+        Some(v) => Err(top_n_error(top_k, v)),
+    }
 }
 
 /// The pool's item texts, which js/core/pipeline-input.js held back when the pipeline reranks
@@ -574,7 +590,7 @@ pub fn run(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let h = r.u32()?;
     with(h, |p| {
         let mut context = None;
-        let (input, held) = decode_input(r, &p.config().limits, &mut context)?;
+        let (input, held) = decode_input(r, p.config(), &mut context)?;
         // The list names, to number each explanation's contributions by list (only
         // when explaining: the input moves into the run).
         let names: Vec<&str> = if p.config().explain {
@@ -633,7 +649,7 @@ pub fn run(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 }
 
 /// In: the handle, weights (F64 or NONE), modifiedAt (F64 or NONE), docs, offsets (U32
-/// or F64), head (F64: nDocs, hasNow, now), context (TEXT: JSON, or NONE). Out: order (U32), scores (F64), bands (U8),
+/// or F64), head (F64: nDocs, hasNow, now, the call's topN or NaN), context (TEXT: JSON, or NONE). Out: order (U32), scores (F64), bands (U8),
 /// confidence (F64 as in [`run`]), candidates (U32), outcome (U8 as in [`run`]).
 // Not inlined into the dispatch: the engine compiles each operation on its first call,
 // so the first call of one function does not compile all of them.
@@ -653,6 +669,7 @@ pub fn run_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         };
         let n = n_docs(head.first().copied().unwrap_or(f64::NAN))?;
         let now = (head.get(1) == Some(&1.0)).then(|| head.get(2).copied().unwrap_or(f64::NAN));
+        let top_n = top_n_of(head.get(3).copied(), p.config().top_k)?;
         if let Some(wts) = weights {
             limits.check_array(wts.len(), "weights")?;
         }
@@ -669,6 +686,7 @@ pub fn run_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
                 modified_ms: modified,
                 now_ms: now,
                 context: context.as_ref(),
+                top_n,
             })
             .map_err(|e| in_config(calibrank::pipeline::flat_index_error(e, &lists, n)))?;
         w.u32s(&out.order);
