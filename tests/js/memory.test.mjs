@@ -74,6 +74,11 @@ test(`${CALLS} pipeline calls keep wasm memory flat`, () => {
   const columnar = { docs: new Uint32Array([0, 1, 2, 1]), offsets: new Uint32Array([0, 3, 4]), nDocs: 3 };
   const badColumnar = { docs: new Uint32Array([0, 5]), offsets: new Uint32Array([0, 2]), nDocs: 3 };
   const scores = new Float64Array([0.9, 0.5, 0.1, 0.03]);
+  const hits = [
+    [{ id: "a", score: 0.9 }, { id: "b", score: 0.8, timestamp: "2026-11-01" }],
+    [{ id: "b", score: 0.7 }, { id: "c", score: 0.65 }],
+  ];
+  const candidates = [{ id: "a", score: 0.5, name: "Auth", type: "class" }, { id: "b", score: 0.4, name: "x", content: "short" }];
   let errors = 0;
   let checksum = 0;
   const fails = (f) => {
@@ -110,6 +115,12 @@ test(`${CALLS} pipeline calls keep wasm memory flat`, () => {
         return fails(() => lib.normalize([1, NaN], "max"));
       case 14:
         return fails(() => lib.rrf([["a"]], { k: -1 }));
+      case 15:
+        checksum += lib.fuseMultiQuery(hits, { verbose: true, method: ["rrf", "score_sum", "score_max"][(i >> 4) % 3] }).results.length;
+        return;
+      case 5:
+        checksum += lib.rerank("auth", candidates)[0].rerankedScore;
+        return;
       default:
         checksum += pipeline.run(inputs[i % 2]).results.length;
     }
@@ -145,6 +156,31 @@ test(`${CALLS} pipeline calls keep wasm memory flat`, () => {
   explaining.free();
   assert.equal(lib.__livePipelines(), livesBefore);
   assert.equal(instances.core.length, 1, "the module never trapped (no re-instantiation)");
+});
+
+test("fuseMultiQuery keeps memory flat across resultsPerQuery values and large result sets (seed 001)", () => {
+  const query = (q, n) => Array.from({ length: n }, (_, i) => ({ id: `d${(i * 7 + q * 13) % (2 * n)}`, score: 1 - i / (2 * n), timestamp: i % 3 ? undefined : 1.7e12 + i }));
+  const sets = [1, 5, 10].map((nq) => Array.from({ length: nq }, (_, q) => query(q, 2_000)));
+  const call = (i) => {
+    const queries = sets[i % 3];
+    const resultsPerQuery = [1, 20, 100, 2_000][(i >> 2) % 4];
+    const out = lib.fuseMultiQuery(queries, { resultsPerQuery, similarityThreshold: 0, limit: 50, verbose: i % 2 === 0, method: ["rrf", "score_sum", "score_max"][i % 3] });
+    if (i % 5 === 0) {
+      try {
+        lib.fuseMultiQuery([[{ id: "a", score: NaN }]]);
+      } catch (e) {
+        if (!(e instanceof lib.ScoreError)) throw e;
+      }
+    }
+    return out.stats.uniqueItems;
+  };
+  for (let i = 0; i < 200; i++) call(i);
+  const afterWarmup = pages();
+  let unique = 0;
+  for (let i = 0; i < 2_000; i++) unique += call(i);
+  console.log(`fuseMultiQuery: ${afterWarmup} pages after 200 warm-up calls, ${pages()} after 2,000 more (checksum ${unique})`);
+  assert.ok(unique > 0);
+  assert.equal(pages(), afterWarmup, `wasm memory grew from ${afterWarmup} to ${pages()} pages`);
 });
 
 test("free() and Symbol.dispose free pipelines; a freed pipeline refuses to run", () => {
