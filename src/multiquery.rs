@@ -188,15 +188,6 @@ pub struct MultiQueryOutput {
     pub stats: MultiQueryStats,
 }
 
-struct Occurrence<'a> {
-    id: &'a str,
-    /// The hit that brought the item in: (query index, position in that query).
-    first: (u32, u32),
-    timestamp: Option<f64>,
-    /// (query index, score, rank), in query order.
-    hits: Vec<(u32, f64, u32)>,
-}
-
 /// One fused item of [`fuse_multi_query_fused`], its id borrowed from the hits.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Fused<'a> {
@@ -281,22 +272,125 @@ pub fn fuse_multi_query_refs(
 
 /// [`fuse_multi_query_refs`]'s results before they become [`MultiQueryResult`]s: best
 /// first, at most `limit`, each with the hit that brought it in and every hit that
-/// counted (for callers that number ids themselves, as the package's JavaScript does).
+/// counted.
 pub fn fuse_multi_query_fused<'a>(
     queries: &[Vec<QueryHitRef<'a>>],
     opts: &MultiQueryOptions,
 ) -> Result<(Vec<Fused<'a>>, MultiQueryStats)> {
+    // The ids numbered in order of first occurrence, as the package's JavaScript does.
+    let mut index: FxHashMap<&str, u32> = FxHashMap::default();
+    let mut ids: Vec<&'a str> = Vec::new();
+    let mut lens = Vec::with_capacity(queries.len());
+    let mut hits = Vec::with_capacity(queries.iter().map(Vec::len).sum());
+    for q in queries {
+        lens.push(u32::try_from(q.len()).unwrap_or(u32::MAX));
+        for h in q {
+            let doc = *index.entry(h.id).or_insert_with(|| {
+                ids.push(h.id);
+                u32::try_from(ids.len() - 1).unwrap_or(u32::MAX)
+            });
+            hits.push(IndexedHit {
+                doc,
+                score: h.score,
+                timestamp: h.timestamp,
+            });
+        }
+    }
+    let id = |d: u32| ids.get(d as usize).copied().unwrap_or("");
+    let out = fuse_multi_query_indexed(&lens, &hits, ids.len(), &id, opts)?;
+    let fused = out
+        .fused
+        .into_iter()
+        .map(|f| Fused {
+            id: id(f.doc),
+            first: f.first,
+            score: f.score,
+            hits: out.hits.get(f.hits).map(<[_]>::to_vec).unwrap_or_default(),
+        })
+        .collect();
+    Ok((fused, out.stats))
+}
+
+/// One hit by the index of its item among the call's distinct ids (for callers that
+/// number ids themselves, as the package's JavaScript does).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct IndexedHit<'a> {
+    /// The item: below the `n_docs` given to [`fuse_multi_query_indexed`].
+    pub doc: u32,
+    /// Similarity score of the item for this query.
+    pub score: f64,
+    /// When the item was created or modified.
+    pub timestamp: Option<TimeRef<'a>>,
+}
+
+/// One fused item of [`fuse_multi_query_indexed`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct FusedIndexed {
+    /// The item's index.
+    pub doc: u32,
+    /// The hit that brought the item in: (query index, position in that query).
+    pub first: (u32, u32),
+    /// Combined score.
+    pub score: f64,
+    /// Its hits that counted: a range of [`IndexedFusion::hits`].
+    pub hits: std::ops::Range<usize>,
+}
+
+/// What [`fuse_multi_query_indexed`] returns.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexedFusion {
+    /// Best first, at most `limit`.
+    pub fused: Vec<FusedIndexed>,
+    /// Every item's hits that counted, (query index, similarity score, 1-based rank
+    /// after filtering), grouped by item, each item's in query order.
+    pub hits: Vec<(u32, f64, u32)>,
+    /// Summary statistics.
+    pub stats: MultiQueryStats,
+}
+
+/// An item while the hits are read.
+struct Item {
+    doc: u32,
+    first: (u32, u32),
+    timestamp: Option<f64>,
+    best_rank: u32,
+    count: u32,
+}
+
+fn wire_error(what: &str) -> ScoreError {
+    ScoreError::new(ErrorCode::Internal, "", format!("multi-query hits: {what}"))
+}
+
+/// [`fuse_multi_query_fused`] over hits numbered by item: `lens[q]` hits of query `q`
+/// after those of the queries before it in `hits`, each `doc` below `n_docs`; `id(doc)`
+/// is the item's id, for the ties. No id is hashed: the items are found by index.
+pub fn fuse_multi_query_indexed<'s>(
+    lens: &[u32],
+    hits: &[IndexedHit<'_>],
+    n_docs: usize,
+    id: &dyn Fn(u32) -> &'s str,
+    opts: &MultiQueryOptions,
+) -> Result<IndexedFusion> {
     opts.validate()?;
     let mut stats = MultiQueryStats {
-        queries: u32::try_from(queries.len()).unwrap_or(u32::MAX),
+        queries: u32::try_from(lens.len()).unwrap_or(u32::MAX),
         ..Default::default()
     };
-    let mut index: FxHashMap<&str, usize> = FxHashMap::default();
-    let mut occurrences: Vec<Occurrence<'a>> = Vec::new();
-    for (qi, hits) in (0u32..).zip(queries) {
+    // Per document: its item (u32::MAX: none yet) and the last query that counted it
+    // (a second hit in the same query is a duplicate).
+    let mut item_of = vec![u32::MAX; n_docs];
+    let mut last_query = vec![u32::MAX; n_docs];
+    let mut items: Vec<Item> = Vec::new();
+    // (item, query index, score, rank) of every hit that counted, in query order.
+    let mut counted: Vec<(u32, u32, f64, u32)> = Vec::new();
+    let mut rest = hits;
+    for (qi, &len) in (0u32..).zip(lens) {
+        let (query, after) = rest
+            .split_at_checked(len as usize)
+            .ok_or_else(|| wire_error("the lengths exceed the hits"))?;
+        rest = after;
         let mut rank = 0u32;
-        let mut seen_here: FxHashMap<&str, ()> = FxHashMap::default();
-        for (pos, hit) in hits.iter().enumerate() {
+        for (pos, hit) in query.iter().enumerate() {
             let field = || format!("queries[{qi}][{pos}]");
             finite(hit.score, || format!("{}.score", field()))?;
             // The field's path is made only for an error (this runs for every hit).
@@ -315,96 +409,133 @@ pub fn fuse_multi_query_fused<'a>(
                 stats.below_threshold += 1;
                 continue;
             }
-            if seen_here.insert(hit.id, ()).is_some() {
+            let d = hit.doc as usize;
+            let (Some(last), Some(slot)) = (last_query.get_mut(d), item_of.get_mut(d)) else {
+                return Err(wire_error("an item index beyond the items"));
+            };
+            if *last == qi {
                 stats.duplicates += 1;
                 continue;
             }
+            *last = qi;
             rank += 1;
-            let slot = *index.entry(hit.id).or_insert_with(|| {
-                occurrences.push(Occurrence {
-                    id: hit.id,
+            if *slot == u32::MAX {
+                *slot = u32::try_from(items.len()).unwrap_or(u32::MAX);
+                items.push(Item {
+                    doc: hit.doc,
                     first: (qi, u32::try_from(pos).unwrap_or(u32::MAX)),
                     timestamp: None,
-                    hits: Vec::new(),
+                    best_rank: rank,
+                    count: 0,
                 });
-                occurrences.len() - 1
-            });
-            if let Some(occ) = occurrences.get_mut(slot) {
-                occ.hits.push((qi, hit.score, rank));
-                // The newest timestamp seen for the item wins.
-                occ.timestamp = match (occ.timestamp, ts) {
-                    (Some(a), Some(b)) => Some(a.max(b)),
-                    (a, b) => a.or(b),
-                };
             }
+            let Some(item) = items.get_mut(*slot as usize) else {
+                return Err(wire_error("an item"));
+            };
+            item.count += 1;
+            item.best_rank = item.best_rank.min(rank);
+            // The newest timestamp seen for the item wins.
+            item.timestamp = match (item.timestamp, ts) {
+                (Some(a), Some(b)) => Some(a.max(b)),
+                (a, b) => a.or(b),
+            };
+            counted.push((*slot, qi, hit.score, rank));
         }
     }
-    stats.unique_items = u32::try_from(occurrences.len()).unwrap_or(u32::MAX);
+    if !rest.is_empty() {
+        return Err(wire_error("hits beyond the lengths"));
+    }
+    stats.unique_items = u32::try_from(items.len()).unwrap_or(u32::MAX);
     stats.items_in_multiple_queries =
-        u32::try_from(occurrences.iter().filter(|o| o.hits.len() > 1).count()).unwrap_or(u32::MAX);
-    let total_hits: usize = occurrences.iter().map(|o| o.hits.len()).sum();
-    stats.mean_queries_per_item = if occurrences.is_empty() {
+        u32::try_from(items.iter().filter(|o| o.count > 1).count()).unwrap_or(u32::MAX);
+    stats.mean_queries_per_item = if items.is_empty() {
         0.0
     } else {
-        total_hits as f64 / occurrences.len() as f64
+        counted.len() as f64 / items.len() as f64
     };
 
-    let scored: Vec<(f64, Occurrence<'a>)> = occurrences
-        .into_iter()
-        .map(|o| {
-            let s = match opts.method {
-                MultiQueryMethod::Rrf => rrf_score(&o.hits, opts.k),
-                MultiQueryMethod::ScoreSum => score_sum(&o.hits),
-                MultiQueryMethod::ScoreMax => score_max(&o.hits, opts.multi_query_boost),
-            };
-            (s, o)
-        })
-        .collect();
-    if let Some((s, o)) = scored.iter().find(|(s, _)| !s.is_finite()) {
-        return Err(ScoreError::new(
-            ErrorCode::NonFiniteScore,
-            "queries",
-            format!(
-                "the fused score of {:?} overflows ({}); rescale the similarity scores",
-                o.id,
-                crate::error::num(*s)
-            ),
-        ));
+    // Each item's hits together, in query order (a counting sort by item).
+    let mut starts: Vec<usize> = Vec::with_capacity(items.len() + 1);
+    let mut at = 0usize;
+    for it in &items {
+        starts.push(at);
+        at += it.count as usize;
     }
-    let best_rank = |o: &Occurrence<'_>| o.hits.iter().map(|h| h.2).min().unwrap_or(u32::MAX);
+    starts.push(at);
+    let mut next = starts.clone();
+    let mut grouped = vec![(0u32, 0.0f64, 0u32); counted.len()];
+    for &(slot, qi, score, rank) in &counted {
+        if let Some(n) = next.get_mut(slot as usize) {
+            if let Some(g) = grouped.get_mut(*n) {
+                *g = (qi, score, rank);
+            }
+            *n += 1;
+        }
+    }
+    let range = |i: usize| {
+        let a = starts.get(i).copied().unwrap_or(0);
+        a..starts.get(i + 1).copied().unwrap_or(a)
+    };
+    let mut scores = Vec::with_capacity(items.len());
+    for (i, it) in items.iter().enumerate() {
+        let h = grouped.get(range(i)).unwrap_or_default();
+        let s = match opts.method {
+            MultiQueryMethod::Rrf => rrf_score(h, opts.k),
+            MultiQueryMethod::ScoreSum => score_sum(h),
+            MultiQueryMethod::ScoreMax => score_max(h, opts.multi_query_boost),
+        };
+        if !s.is_finite() {
+            return Err(ScoreError::new(
+                ErrorCode::NonFiniteScore,
+                "queries",
+                format!(
+                    "the fused score of {:?} overflows ({}); rescale the similarity scores",
+                    id(it.doc),
+                    crate::error::num(s)
+                ),
+            ));
+        }
+        scores.push(s);
+    }
     // `+ 0.0`: -0.0 (hits scored -0.0) ties with 0.0, so the tie rules apply.
     let mut keyed: Vec<crate::sort::Keyed> = (0u32..)
-        .zip(&scored)
-        .map(|(i, (s, _))| (crate::fuse::descending_key(s + 0.0), i))
+        .zip(&scores)
+        .map(|(i, s)| (crate::fuse::descending_key(s + 0.0), i))
         .collect();
-    let occ = |i: u32| scored.get(i as usize).map(|(_, o)| o);
-    crate::sort::sort_keyed_then(&mut keyed, &mut |i, j| match (occ(i), occ(j)) {
-        (Some(a), Some(b)) => match (a.timestamp, b.timestamp) {
-            (Some(x), Some(y)) => y.total_cmp(&x),
-            (Some(_), None) => std::cmp::Ordering::Less,
-            (None, Some(_)) => std::cmp::Ordering::Greater,
-            (None, None) => std::cmp::Ordering::Equal,
+    crate::sort::sort_keyed_then(&mut keyed, &mut |i, j| {
+        match (items.get(i as usize), items.get(j as usize)) {
+            (Some(a), Some(b)) => match (a.timestamp, b.timestamp) {
+                (Some(x), Some(y)) => y.total_cmp(&x),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (None, None) => std::cmp::Ordering::Equal,
+            }
+            // Then the best rank the item had in any query: a single query's equal
+            // scores keep its order, so every method ranks one query alike (seed 001,
+            // "Single Query"); independent of the queries' order, as the id after it.
+            .then_with(|| a.best_rank.cmp(&b.best_rank))
+            .then_with(|| id(a.doc).cmp(id(b.doc))),
+            _ => std::cmp::Ordering::Equal,
         }
-        // Then the best rank the item had in any query: a single query's equal scores
-        // keep its order, so every method ranks one query alike (seed 001, "Single
-        // Query"); independent of the queries' order, as the id after it.
-        .then_with(|| best_rank(a).cmp(&best_rank(b)))
-        .then_with(|| a.id.cmp(b.id)),
-        _ => std::cmp::Ordering::Equal,
     });
     keyed.truncate(opts.limit as usize);
-    let mut slots: Vec<Option<(f64, Occurrence<'a>)>> = scored.into_iter().map(Some).collect();
     let fused = keyed
         .iter()
-        .filter_map(|&(_, i)| slots.get_mut(i as usize).and_then(Option::take))
-        .map(|(score, o)| Fused {
-            id: o.id,
-            first: o.first,
-            score,
-            hits: o.hits,
+        .filter_map(|&(_, i)| {
+            let it = items.get(i as usize)?;
+            Some(FusedIndexed {
+                doc: it.doc,
+                first: it.first,
+                score: scores.get(i as usize).copied().unwrap_or(f64::NAN),
+                hits: range(i as usize),
+            })
         })
         .collect();
-    Ok((fused, stats))
+    Ok(IndexedFusion {
+        fused,
+        hits: grouped,
+        stats,
+    })
 }
 
 #[cfg(test)]

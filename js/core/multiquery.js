@@ -1,6 +1,6 @@
 // Fusion of the hits of several queries (`fuseMultiQuery`).
-import { Input, precheck, typeError, isMap, wellFormedName, intern, allocate, timeOf } from "../wire.js";
-import { OP, w, limitsOf, isObject, noInheritedKeys, ownFields, checkKeys, missingField } from "./shared.js";
+import { Input, precheck, typeError, isMap, wellFormedName, intern, allocate, timeOf, hasOwn } from "../wire.js";
+import { OP, w, limitsOf, isObject, noInheritedKeys, ownFields, unknownField, missingField } from "./shared.js";
 
 const HIT_FIELDS = ["id", "score", "timestamp"];
 const HIT_KEYS = new Set(HIT_FIELDS);
@@ -46,7 +46,11 @@ export function fuseMultiQuery(queries, options) {
     for (let j = 0; j < n; j++, k++) {
       const h = q[j];
       if (!isObject(h) || isMap(h) || h instanceof Date) throw typeError(`queries[${i}][${j}]`, "an object with `id` and `score`");
-      checkKeys(h, HIT_KEYS, `queries[${i}][${j}]`);
+      // checkKeys(h, HIT_KEYS, ...) written out: the shared function's for-in is generic
+      // over every caller's objects, and a Set lookup per key costs more than comparing
+      // the three names (10 queries of 100 hits: 126 µs a call with checkKeys, 102-108
+      // with the Set here, 87-94 with the names).
+      for (const key in h) if (key !== "id" && key !== "score" && key !== "timestamp" && hasOwn.call(h, key)) throw unknownField(`queries[${i}][${j}]`, key, HIT_KEYS);
       const { id, score, timestamp: t } = clean ? h : ownFields(h, HIT_FIELDS);
       if (id === undefined) throw missingField(`queries[${i}][${j}]`, "id");
       if (typeof id !== "string") throw typeError(`queries[${i}][${j}].id`, "a string");

@@ -1,6 +1,6 @@
 // The heuristic multiplicative reranker over caller candidates (`rerank`).
-import { Input, precheck, typeError, isMap, wellFormedName, utf8Length, allocate } from "../wire.js";
-import { OP, w, limitsOf, isObject, noInheritedKeys, ownFields, checkKeys, missingField } from "./shared.js";
+import { Input, precheck, typeError, isMap, wellFormedName, utf8Length, allocate, hasOwn } from "../wire.js";
+import { OP, w, limitsOf, isObject, noInheritedKeys, ownFields, unknownField, missingField } from "./shared.js";
 
 /** A candidate's optional texts, in the order of their flag bits (1, 2, 4) and of the string table. */
 const CANDIDATE_TEXTS = ["type", "summary", "content"];
@@ -31,7 +31,12 @@ export function rerank(query, candidates, options) {
   for (let i = 0; i < n; i++) {
     const c = candidates[i];
     if (!isObject(c) || isMap(c) || c instanceof Date) throw typeError(`candidates[${i}]`, "an object with `id`, `score` and `name`");
-    checkKeys(c, CANDIDATE_KEYS, `candidates[${i}]`);
+    // checkKeys(c, CANDIDATE_KEYS, ...) written out: the shared function's for-in is
+    // generic over every caller's objects, and a Set lookup per key costs more than
+    // comparing the six names (fuseMultiQuery's hits measured 126 -> 90 µs a call).
+    for (const key in c)
+      if (key !== "id" && key !== "score" && key !== "name" && key !== "type" && key !== "summary" && key !== "content" && hasOwn.call(c, key))
+        throw unknownField(`candidates[${i}]`, key, CANDIDATE_KEYS);
     const f = clean ? c : ownFields(c, CANDIDATE_FIELDS);
     const { id, score, name } = f;
     if (id === undefined) throw missingField(`candidates[${i}]`, "id");

@@ -17,7 +17,7 @@ use calibrank::confidence::ConfidenceOptions;
 use calibrank::error::{ErrorCode, Result, ScoreError};
 use calibrank::fuse::{rrf_indexed, DEFAULT_K};
 use calibrank::limits::{Budget, LimitedFunction, Limits};
-use calibrank::multiquery::{MultiQueryOptions, QueryHitRef};
+use calibrank::multiquery::{IndexedHit, MultiQueryOptions};
 use calibrank::normalize::NormalizeMethod;
 use calibrank::pipeline::TimeRef;
 use calibrank::rerank::{CandidateRef, CandidateText, HeuristicConfig, HeuristicFactors};
@@ -299,10 +299,9 @@ fn multi_query(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         ));
     }
     let mut budget = Budget::new(limits);
-    let mut queries: Vec<Vec<QueryHitRef<'_>>> = Vec::with_capacity(lens.len());
+    let mut hits: Vec<IndexedHit<'_>> = Vec::with_capacity(n);
     let (mut k, mut next_new, mut iso) = (0usize, 0u32, 0usize);
     for (i, &len) in lens.iter().enumerate() {
-        let mut hits = Vec::with_capacity(len as usize);
         for j in 0..len as usize {
             let (Some(&d), Some(&score), Some(&kind), Some(&ms)) =
                 (docs.get(k), scores.get(k), kinds.get(k), millis.get(k))
@@ -314,12 +313,18 @@ fn multi_query(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
                 ));
             };
             k += 1;
-            let id = ids.get(d as usize)?;
             if d == next_new {
                 // A distinct id, at its first occurrence: checked and counted once.
+                let id = ids.get(d as usize)?;
                 limits.check_id(id, || format!("queries[{i}][{j}].id"))?;
                 budget.text_with(id.len(), || format!("queries[{i}][{j}].id"))?;
                 next_new += 1;
+            } else if d > next_new {
+                return Err(ScoreError::new(
+                    ErrorCode::Internal,
+                    "",
+                    "wire: ids not in order of first occurrence",
+                ));
             }
             let timestamp = match kind {
                 0 => None,
@@ -332,13 +337,12 @@ fn multi_query(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
                     Some(TimeRef::Iso(t))
                 }
             };
-            hits.push(QueryHitRef {
-                id,
+            hits.push(IndexedHit {
+                doc: d,
                 score,
                 timestamp,
             });
         }
-        queries.push(hits);
     }
     // The JavaScript sends lengths that cover the hits and numbers the ids in order of
     // first occurrence, each once: then every id was checked above.
@@ -349,27 +353,11 @@ fn multi_query(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
             "wire: query lengths, ids not in order of first occurrence, or timestamps",
         ));
     }
-    let (fused, s) = calibrank::multiquery::fuse_multi_query_fused(&queries, &opts)
+    let id = |d: u32| ids.get(d as usize).unwrap_or("");
+    let out = calibrank::multiquery::fuse_multi_query_indexed(lens, &hits, ids.len(), &id, &opts)
         .map_err(|e| within_unless(e, "options", &["queries"]))?;
-    // Each result's id as its index among the distinct ids: that of the hit that brought
-    // it in (its query's offset plus its position).
-    let mut starts = Vec::with_capacity(lens.len());
-    let mut at = 0usize;
-    for &len in lens {
-        starts.push(at);
-        at += len as usize;
-    }
-    let doc = |(q, pos): (u32, u32)| {
-        starts
-            .get(q as usize)
-            .and_then(|&s| docs.get(s + pos as usize))
-            .copied()
-            .ok_or_else(|| ScoreError::new(ErrorCode::Internal, "", "wire: a result's hit"))
-    };
-    let mut result_docs = Vec::with_capacity(fused.len());
-    for f in &fused {
-        result_docs.push(doc(f.first)?);
-    }
+    let (fused, s) = (&out.fused, &out.stats);
+    let result_docs: Vec<u32> = fused.iter().map(|f| f.doc).collect();
     w.u32s(&result_docs);
     w.f64s_from(fused.len(), fused.iter().map(|f| f.score));
     w.u32s(&[
@@ -384,16 +372,20 @@ fn multi_query(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     if opts.verbose {
         // Per result: its hits' count, then (query index, rank) per hit; and the hits'
         // similarity scores.
-        let hits: usize = fused.iter().map(|f| f.hits.len()).sum();
-        let mut u = Vec::with_capacity(fused.len() + 2 * hits);
-        for f in &fused {
-            u.push(u32::try_from(f.hits.len()).unwrap_or(u32::MAX));
-            for &(q, _, rank) in &f.hits {
+        let of = |f: &calibrank::multiquery::FusedIndexed| {
+            out.hits.get(f.hits.clone()).unwrap_or_default()
+        };
+        let total: usize = fused.iter().map(|f| of(f).len()).sum();
+        let mut u = Vec::with_capacity(fused.len() + 2 * total);
+        for f in fused {
+            let h = of(f);
+            u.push(u32::try_from(h.len()).unwrap_or(u32::MAX));
+            for &(q, _, rank) in h {
                 u.extend_from_slice(&[q, rank]);
             }
         }
         w.u32s(&u);
-        w.f64s_from(hits, fused.iter().flat_map(|f| f.hits.iter().map(|h| h.1)));
+        w.f64s_from(total, fused.iter().flat_map(|f| of(f).iter().map(|h| h.1)));
     } else {
         w.none();
         w.none();
