@@ -1,6 +1,9 @@
 // Fusion of the hits of several queries (`fuseMultiQuery`).
-import { Input, precheck, typeError, isMap, wellFormedName, intern, allocate, timeOf, hasOwn } from "../wire.js";
-import { OP, w, limitsOf, isObject, noInheritedKeys, ownFields, unknownField, missingField } from "./shared.js";
+import { Input, precheck, typeError, isMap, wellFormedName, intern, allocate, timeOf, hasOwn, firstOf } from "../wire.js";
+import { OP, w, limitsOf, scratch, isObject, noInheritedKeys, ownFields, unknownField, missingField } from "./shared.js";
+
+const { getPrototypeOf } = Object;
+const ObjectPrototype = Object.prototype;
 
 const HIT_FIELDS = ["id", "score", "timestamp"];
 const HIT_KEYS = new Set(HIT_FIELDS);
@@ -30,61 +33,74 @@ export function fuseMultiQuery(queries, options) {
   // first occurrence), each hit's id index and score, its timestamp as a kind (0 none,
   // 1 epoch ms, 2 ISO text) with the numbers and the texts in tables of their own.
   const clean = noInheritedKeys(HIT_FIELDS);
-  const docs = new Array(total);
-  const scores = new Array(total);
-  const kinds = allocate(Uint8Array, total, "queries");
-  const millis = new Array(total);
-  const index = new Map();
+  // From 64 hits on, the tables are typed arrays kept between calls (one copy each into
+  // the call, as `rrf`'s), with the ids' running lengths kept while each id is at hand.
+  const big = total >= 64;
+  const lease = big ? scratch.take() : null;
   const ids = [];
-  const isoTexts = [];
-  let units = 0;
-  let isoUnits = 0;
-  let k = 0;
-  for (let i = 0; i < nq; i++) {
-    const q = qs[i];
-    const n = lens[i];
-    for (let j = 0; j < n; j++, k++) {
-      const h = q[j];
-      if (!isObject(h) || isMap(h) || h instanceof Date) throw typeError(`queries[${i}][${j}]`, "an object with `id` and `score`");
-      // checkKeys(h, HIT_KEYS, ...) written out: the shared function's for-in is generic
-      // over every caller's objects, and a Set lookup per key costs more than comparing
-      // the three names (10 queries of 100 hits: 126 µs a call with checkKeys, 102-108
-      // with the Set here, 87-94 with the names).
-      for (const key in h) if (key !== "id" && key !== "score" && key !== "timestamp" && hasOwn.call(h, key)) throw unknownField(`queries[${i}][${j}]`, key, HIT_KEYS);
-      const { id, score, timestamp: t } = clean ? h : ownFields(h, HIT_FIELDS);
-      if (id === undefined) throw missingField(`queries[${i}][${j}]`, "id");
-      if (typeof id !== "string") throw typeError(`queries[${i}][${j}].id`, "a string");
-      if (score === undefined) throw missingField(`queries[${i}][${j}]`, "score");
-      if (typeof score !== "number") throw typeError(`queries[${i}][${j}].score`, "a number");
-      let d = index.get(id);
-      if (d === undefined) {
-        // Ids are compared inside the module, where a lone surrogate would be U+FFFD.
-        wellFormedName(id, `queries[${i}][${j}].id`, "an id", "ids");
-        d = ids.length;
-        intern(index, id, d, "queries");
-        ids.push(id);
-        units += id.length;
+  let out;
+  try {
+    const docs = big ? lease.u32(total, 0, "queries") : new Array(total);
+    const scores = big ? lease.f64(total, 1, "queries") : new Array(total);
+    const millis = big ? lease.f64(total, 2, "queries") : new Array(total);
+    const ends = big ? lease.u32(total, 3, "queries") : null;
+    const kinds = allocate(Uint8Array, total, "queries");
+    const index = new Map();
+    const isoTexts = [];
+    let units = 0;
+    let isoUnits = 0;
+    let k = 0;
+    for (let i = 0; i < nq; i++) {
+      const q = qs[i];
+      const n = lens[i];
+      for (let j = 0; j < n; j++, k++) {
+        const h = q[j];
+        // A plain object (the common case) is none of the refused kinds: checked first.
+        if (typeof h !== "object" || h === null || (getPrototypeOf(h) !== ObjectPrototype && (!isObject(h) || isMap(h) || h instanceof Date)))
+          throw typeError(`queries[${i}][${j}]`, "an object with `id` and `score`");
+        // checkKeys(h, HIT_KEYS, ...) written out: the shared function's for-in is generic
+        // over every caller's objects, and a Set lookup per key costs more than comparing
+        // the three names (10 queries of 100 hits: 126 µs a call with checkKeys, 102-108
+        // with the Set here, 87-94 with the names).
+        for (const key in h) if (key !== "id" && key !== "score" && key !== "timestamp" && hasOwn.call(h, key)) throw unknownField(`queries[${i}][${j}]`, key, HIT_KEYS);
+        const { id, score, timestamp: t } = clean ? h : ownFields(h, HIT_FIELDS);
+        if (id === undefined) throw missingField(`queries[${i}][${j}]`, "id");
+        if (typeof id !== "string") throw typeError(`queries[${i}][${j}].id`, "a string");
+        if (score === undefined) throw missingField(`queries[${i}][${j}]`, "score");
+        if (typeof score !== "number") throw typeError(`queries[${i}][${j}].score`, "a number");
+        let d = index.get(id);
+        if (d === undefined) {
+          // Ids are compared inside the module, where a lone surrogate would be U+FFFD.
+          wellFormedName(id, `queries[${i}][${j}].id`, "an id", "ids");
+          d = ids.length;
+          intern(index, id, d, "queries");
+          ids.push(id);
+          units += id.length;
+          if (big) ends[d] = units;
+        }
+        docs[k] = d;
+        scores[k] = score;
+        millis[k] = 0;
+        if (t === undefined || t === null) continue;
+        if (typeof t === "number") {
+          kinds[k] = 1;
+          millis[k] = t;
+        } else if (typeof t === "string") {
+          kinds[k] = 2;
+          isoTexts.push(t);
+          isoUnits += t.length;
+        } else if (t instanceof Date) {
+          kinds[k] = 1;
+          millis[k] = timeOf(t, `queries[${i}][${j}].timestamp`, "epoch milliseconds or an ISO 8601 string");
+        } else throw typeError(`queries[${i}][${j}].timestamp`, "epoch milliseconds or an ISO 8601 string");
       }
-      docs[k] = d;
-      scores[k] = score;
-      millis[k] = 0;
-      if (t === undefined || t === null) continue;
-      if (typeof t === "number") {
-        kinds[k] = 1;
-        millis[k] = t;
-      } else if (typeof t === "string") {
-        kinds[k] = 2;
-        isoTexts.push(t);
-        isoUnits += t.length;
-      } else if (t instanceof Date) {
-        kinds[k] = 1;
-        millis[k] = timeOf(t, `queries[${i}][${j}].timestamp`, "epoch milliseconds or an ISO 8601 string");
-      } else throw typeError(`queries[${i}][${j}].timestamp`, "epoch milliseconds or an ISO 8601 string");
     }
+    precheck.hitTexts(lim, ids, units, isoTexts, isoUnits, lens, docs, kinds);
+    const input = new Input().text(opts).u32s(lens).u32s(docs).strs(ids, units, firstOf(ends, ids.length)).f64s(scores).u8s(kinds).f64s(millis).strs(isoTexts, isoUnits);
+    out = w().call(OP.MULTI_QUERY, input);
+  } finally {
+    if (lease !== null) scratch.give(lease);
   }
-  precheck.hitTexts(lim, ids, units, isoTexts, isoUnits, lens, docs, kinds);
-  const input = new Input().text(opts).u32s(lens).u32s(docs).strs(ids, units).f64s(scores).u8s(kinds).f64s(millis).strs(isoTexts, isoUnits);
-  const out = w().call(OP.MULTI_QUERY, input);
   // The results' ids come back as indices into `ids` (the caller's strings), the
   // numbers as typed sections (wasm/core/src/lib.rs, `multi_query`); the objects keep
   // the keys in the order they always had.
