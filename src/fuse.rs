@@ -122,7 +122,7 @@ impl IndexedFusion {
 /// `n` copies of `value`, allocated fallibly: an allocation failure (in WebAssembly, a
 /// request beyond the 4 GiB address space) is `INPUT_TOO_LARGE`, not an abort (found by
 /// fuzzing `runColumnar` with `limits.maxTotalEntries` raised to `u32::MAX`).
-fn filled<T: Clone>(n: usize, value: T) -> Result<Vec<T>> {
+pub(crate) fn filled<T: Clone>(n: usize, value: T) -> Result<Vec<T>> {
     let mut v = Vec::new();
     v.try_reserve_exact(n).map_err(|_| {
         ScoreError::new(

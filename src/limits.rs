@@ -311,6 +311,7 @@ macro_rules! limited_functions {
         /// The package's bindings name the function they serve with it, so that a
         /// misspelled name is a compile error rather than the common defaults.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
         pub enum LimitedFunction {
             $(
                 #[doc = concat!("`", $name, "`.")]

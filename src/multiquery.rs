@@ -11,7 +11,8 @@
 //! Results are sorted by combined score (descending), then timestamp (newest first; an
 //! item without timestamp comes after every item with one; an item found with several
 //! timestamps takes the newest), then the best rank the item had in any query (so one
-//! query's equal scores keep its order under every method), then id (ascending), and cut
+//! query's equal scores without timestamps keep its order under every method), then id
+//! (ascending), and cut
 //! to `limit`. An id repeated within one query keeps its first (best) hit; the repeat is
 //! counted in `stats.duplicates` and does not take a rank.
 
@@ -313,6 +314,7 @@ pub fn fuse_multi_query_fused<'a>(
 
 /// One hit by the index of its item among the call's distinct ids (for callers that
 /// number ids themselves, as the package's JavaScript does).
+#[doc(hidden)]
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct IndexedHit<'a> {
     /// The item: below the `n_docs` given to [`fuse_multi_query_indexed`].
@@ -324,6 +326,7 @@ pub struct IndexedHit<'a> {
 }
 
 /// One fused item of [`fuse_multi_query_indexed`].
+#[doc(hidden)]
 #[derive(Debug, Clone, PartialEq)]
 pub struct FusedIndexed {
     /// The item's index.
@@ -332,13 +335,14 @@ pub struct FusedIndexed {
     pub first: (u32, u32),
     /// Combined score.
     pub score: f64,
-    /// Its hits that counted: a range of [`IndexedFusion::hits`].
+    /// Its hits that counted: a range of [`IndexedMultiQuery::hits`].
     pub hits: std::ops::Range<usize>,
 }
 
 /// What [`fuse_multi_query_indexed`] returns.
+#[doc(hidden)]
 #[derive(Debug, Clone, PartialEq)]
-pub struct IndexedFusion {
+pub struct IndexedMultiQuery {
     /// Best first, at most `limit`.
     pub fused: Vec<FusedIndexed>,
     /// Every item's hits that counted, (query index, similarity score, 1-based rank
@@ -364,13 +368,17 @@ fn wire_error(what: &str) -> ScoreError {
 /// [`fuse_multi_query_fused`] over hits numbered by item: `lens[q]` hits of query `q`
 /// after those of the queries before it in `hits`, each `doc` below `n_docs`; `id(doc)`
 /// is the item's id, for the ties. No id is hashed: the items are found by index.
+/// Errors as [`fuse_multi_query`]'s, and `INDEX_OUT_OF_RANGE` on `queries[q][pos]` for a
+/// `doc` not below `n_docs`, `INPUT_TOO_LARGE` on `nDocs` when its tables cannot be
+/// allocated; `INTERNAL` when `lens` and `hits` disagree.
+#[doc(hidden)]
 pub fn fuse_multi_query_indexed<'s>(
     lens: &[u32],
     hits: &[IndexedHit<'_>],
     n_docs: usize,
     id: &dyn Fn(u32) -> &'s str,
     opts: &MultiQueryOptions,
-) -> Result<IndexedFusion> {
+) -> Result<IndexedMultiQuery> {
     opts.validate()?;
     let mut stats = MultiQueryStats {
         queries: u32::try_from(lens.len()).unwrap_or(u32::MAX),
@@ -378,8 +386,8 @@ pub fn fuse_multi_query_indexed<'s>(
     };
     // Per document: its item (u32::MAX: none yet) and the last query that counted it
     // (a second hit in the same query is a duplicate).
-    let mut item_of = vec![u32::MAX; n_docs];
-    let mut last_query = vec![u32::MAX; n_docs];
+    let mut item_of = crate::fuse::filled(n_docs, u32::MAX)?;
+    let mut last_query = crate::fuse::filled(n_docs, u32::MAX)?;
     let mut items: Vec<Item> = Vec::new();
     // (item, query index, score, rank) of every hit that counted, in query order.
     let mut counted: Vec<(u32, u32, f64, u32)> = Vec::new();
@@ -401,6 +409,14 @@ pub fn fuse_multi_query_indexed<'s>(
                 })?),
                 None => None,
             };
+            let d = hit.doc as usize;
+            if d >= n_docs {
+                return Err(ScoreError::new(
+                    ErrorCode::IndexOutOfRange,
+                    field(),
+                    format!("item index {d} is not below nDocs = {n_docs}"),
+                ));
+            }
             if pos >= opts.results_per_query as usize {
                 stats.beyond_results_per_query += 1;
                 continue;
@@ -409,7 +425,6 @@ pub fn fuse_multi_query_indexed<'s>(
                 stats.below_threshold += 1;
                 continue;
             }
-            let d = hit.doc as usize;
             let (Some(last), Some(slot)) = (last_query.get_mut(d), item_of.get_mut(d)) else {
                 return Err(wire_error("an item index beyond the items"));
             };
@@ -511,8 +526,9 @@ pub fn fuse_multi_query_indexed<'s>(
                 (None, None) => std::cmp::Ordering::Equal,
             }
             // Then the best rank the item had in any query: a single query's equal
-            // scores keep its order, so every method ranks one query alike (seed 001,
-            // "Single Query"); independent of the queries' order, as the id after it.
+            // scores (without timestamps) keep its order, so every method ranks one
+            // query alike (seed 001, "Single Query"); independent of the queries' order,
+            // as the id after it.
             .then_with(|| a.best_rank.cmp(&b.best_rank))
             .then_with(|| id(a.doc).cmp(id(b.doc))),
             _ => std::cmp::Ordering::Equal,
@@ -531,7 +547,7 @@ pub fn fuse_multi_query_indexed<'s>(
             })
         })
         .collect();
-    Ok(IndexedFusion {
+    Ok(IndexedMultiQuery {
         fused,
         hits: grouped,
         stats,
@@ -705,6 +721,40 @@ mod tests {
             let out = fuse_multi_query(&qs, &opts(MultiQueryMethod::ScoreSum)).unwrap();
             let ids: Vec<&str> = out.results.iter().map(|r| r.id.as_str()).collect();
             assert_eq!(ids, vec!["x", "y"]);
+        }
+    }
+
+    #[test]
+    fn the_indexed_entry_refuses_what_breaks_its_contract() {
+        let hit = |doc, score| IndexedHit {
+            doc,
+            score,
+            timestamp: None,
+        };
+        let id = |d: u32| ["a", "b"].get(d as usize).copied().unwrap_or("");
+        let o = MultiQueryOptions::default();
+        let ok = fuse_multi_query_indexed(&[2], &[hit(1, 0.9), hit(0, 0.8)], 2, &id, &o).unwrap();
+        assert_eq!(
+            ok.fused.iter().map(|f| f.doc).collect::<Vec<_>>(),
+            vec![1, 0]
+        );
+        // An index not below nDocs, even on a hit the threshold would drop.
+        let e =
+            fuse_multi_query_indexed(&[2], &[hit(0, 0.9), hit(2, 0.1)], 2, &id, &o).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::IndexOutOfRange, "queries[0][1]")
+        );
+        // Tables that cannot be allocated, and lengths that do not cover the hits.
+        let e = fuse_multi_query_indexed(&[0], &[], usize::MAX, &id, &o).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InputTooLarge, "nDocs")
+        );
+        for lens in [&[3u32][..], &[1]] {
+            let e = fuse_multi_query_indexed(lens, &[hit(0, 0.9), hit(1, 0.8)], 2, &id, &o)
+                .unwrap_err();
+            assert_eq!(e.code, ErrorCode::Internal);
         }
     }
 

@@ -367,11 +367,12 @@ export function multiPanels(byMethod, { width, order, selected }) {
   });
 }
 
-/** The band strip of seed 002: scores on [0, 1] over the coloured bands. */
+/** The band strip of seed 002: scores on [0, 1] (from -1 when one is negative) over the coloured bands. */
 export function bandStrip(rows, { width, floors }) {
   const Plot = P();
+  const lo = rows.some((r) => r.score < 0) ? -1 : 0;
   const areas = [
-    { band: "miss", x1: 0, x2: floors.degradedFloor },
+    { band: "miss", x1: lo, x2: floors.degradedFloor },
     { band: "degraded", x1: floors.degradedFloor, x2: floors.highFloor },
     { band: "hit", x1: floors.highFloor, x2: 1 },
   ].filter((a) => a.x2 > a.x1);
@@ -380,7 +381,7 @@ export function bandStrip(rows, { width, floors }) {
       marginLeft: 16,
       marginRight: 16,
       marginBottom: 30,
-      x: { domain: [0, 1], label: "score →", grid: false },
+      x: { domain: [lo, 1], label: "score →", grid: false },
       y: { domain: [0, 1], axis: null },
       marks: [
         Plot.rect(areas, { x1: "x1", x2: "x2", y1: 0.15, y2: 0.85, fill: (a) => BAND_COLORS[a.band], fillOpacity: 0.16 }),

@@ -69,7 +69,7 @@ export function createModeViews(ctx, form, configForm) {
       ctx.state.bands.scores = nums;
       ctx.changed();
     });
-    root.append(section("Scores to classify", { note: "Calibrated scores in [0, 1], classified by classifyBand with the floors below." },
+    root.append(section("Scores to classify", { note: "Calibrated scores or cosine similarities in [-1, 1], classified by classifyBand with the floors below (below 0: a miss)." },
       h("label", { for: id, class: "block-label", text: "Scores" }), ta, msg));
     // classifyBand takes the two floors (profiles need a pipeline context).
     const group = CONFIG_GROUPS.find((g) => g.key === "bands");
@@ -150,7 +150,7 @@ export function createModeViews(ctx, form, configForm) {
   function renderBands() {
     const r = ctx.result;
     if (r.rows.length === 0) {
-      emptyFigure(out.bandsChart, "No scores to classify: type calibrated scores in [0, 1] in the Scores box.", { "data-empty": "no-scores" });
+      emptyFigure(out.bandsChart, "No scores to classify: type scores in [-1, 1] in the Scores box.", { "data-empty": "no-scores" });
       fill(out.bands);
       return;
     }

@@ -1,9 +1,6 @@
 // Fusion of the hits of several queries (`fuseMultiQuery`).
 import { Input, precheck, typeError, isMap, wellFormedName, intern, allocate, timeOf, hasOwn, firstOf } from "../wire.js";
-import { OP, w, limitsOf, scratch, isObject, noInheritedKeys, ownFields, unknownField, missingField } from "./shared.js";
-
-const { getPrototypeOf } = Object;
-const ObjectPrototype = Object.prototype;
+import { OP, w, limitsOf, scratch, isObject, isPlainRecord, noInheritedKeys, ownFields, unknownField, missingField } from "./shared.js";
 
 const HIT_FIELDS = ["id", "score", "timestamp"];
 const HIT_KEYS = new Set(HIT_FIELDS);
@@ -41,8 +38,8 @@ export function fuseMultiQuery(queries, options) {
   let out;
   try {
     const docs = big ? lease.u32(total, 0, "queries") : new Array(total);
-    const scores = big ? lease.f64(total, 1, "queries") : new Array(total);
-    const millis = big ? lease.f64(total, 2, "queries") : new Array(total);
+    const scores = big ? lease.f64(total, 2, "queries") : new Array(total);
+    const millis = big ? lease.f64(total, 4, "queries") : new Array(total);
     const ends = big ? lease.u32(total, 3, "queries") : null;
     const kinds = allocate(Uint8Array, total, "queries");
     const index = new Map();
@@ -56,7 +53,7 @@ export function fuseMultiQuery(queries, options) {
       for (let j = 0; j < n; j++, k++) {
         const h = q[j];
         // A plain object (the common case) is none of the refused kinds: checked first.
-        if (typeof h !== "object" || h === null || (getPrototypeOf(h) !== ObjectPrototype && (!isObject(h) || isMap(h) || h instanceof Date)))
+        if (!isPlainRecord(h) && (!isObject(h) || isMap(h) || h instanceof Date))
           throw typeError(`queries[${i}][${j}]`, "an object with `id` and `score`");
         // checkKeys(h, HIT_KEYS, ...) written out: the shared function's for-in is generic
         // over every caller's objects, and a Set lookup per key costs more than comparing

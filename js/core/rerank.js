@@ -1,9 +1,6 @@
 // The heuristic multiplicative reranker over caller candidates (`rerank`).
 import { Input, precheck, typeError, isMap, wellFormedName, utf8Length, allocate, hasOwn } from "../wire.js";
-import { OP, w, limitsOf, isObject, noInheritedKeys, ownFields, unknownField, missingField } from "./shared.js";
-
-const { getPrototypeOf } = Object;
-const ObjectPrototype = Object.prototype;
+import { OP, w, limitsOf, isObject, isPlainRecord, noInheritedKeys, ownFields, unknownField, missingField } from "./shared.js";
 
 /** A candidate's optional texts, in the order of their flag bits (1, 2, 4) and of the string table. */
 const CANDIDATE_TEXTS = ["type", "summary", "content"];
@@ -34,7 +31,7 @@ export function rerank(query, candidates, options) {
   for (let i = 0; i < n; i++) {
     const c = candidates[i];
     // A plain object (the common case) is none of the refused kinds: checked first.
-    if (typeof c !== "object" || c === null || (getPrototypeOf(c) !== ObjectPrototype && (!isObject(c) || isMap(c) || c instanceof Date)))
+    if (!isPlainRecord(c) && (!isObject(c) || isMap(c) || c instanceof Date))
       throw typeError(`candidates[${i}]`, "an object with `id`, `score` and `name`");
     // checkKeys(c, CANDIDATE_KEYS, ...) written out: the shared function's for-in is
     // generic over every caller's objects, and a Set lookup per key costs more than

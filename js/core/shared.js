@@ -27,8 +27,18 @@ export const OP = {
 export const state = new ModuleState("calibrank", {});
 export const w = () => state.get();
 export const limitsOf = (options, fn) => state.limitsOf(options, fn);
-// The typed arrays `rrf` and `Pipeline.run` encode their tables into, kept between calls.
+// The typed arrays `rrf`, `Pipeline.run` and `fuseMultiQuery` encode their tables into,
+// kept between calls. Slots by kind: 0 and 1 and 3 Uint32Array, 2 and 4 Float64Array
+// (a slot asked for another kind than it holds is allocated again).
 export const scratch = new Scratch();
+
+const { getPrototypeOf } = Object;
+const ObjectPrototype = Object.prototype;
+/**
+ * Whether `v` is a plain object (its prototype `Object.prototype`, not an array): the
+ * common case of a hit or candidate, which the Map, Date and array checks then skip.
+ */
+export const isPlainRecord = (v) => typeof v === "object" && v !== null && getPrototypeOf(v) === ObjectPrototype && !Array.isArray(v);
 
 export const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 

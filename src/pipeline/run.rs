@@ -378,8 +378,9 @@ impl Pipeline {
         held: Option<&mut dyn PoolTexts>,
     ) -> Result<PipelineOutput> {
         let cfg = &self.config;
-        let now = self.validate_input(input)?;
+        // The call's own topN first, as runColumnar checks it.
         let top_n = cfg.top_n_or(input.top_n)?;
+        let now = self.validate_input(input)?;
 
         // 1. Fuse.
         let weights: Vec<f64> = input.lists.iter().map(|l| self.list_weight(l)).collect();

@@ -46,7 +46,8 @@ pub struct HeuristicConfig {
     pub name_term_weight: f64,
     /// Weight of the summary-term hit fraction (default 0.5).
     pub summary_term_weight: f64,
-    /// Content shorter than this many characters is penalized (default 50).
+    /// Content shorter than this `length` (UTF-16 code units, as JavaScript counts) is
+    /// penalized (default 50).
     pub short_content_chars: u32,
     /// Multiplier for short content (default 0.5).
     pub short_content_multiplier: f64,

@@ -677,6 +677,12 @@ test("score playground in headless Chromium", async (t) => {
       await page.fill(scores, "0.9, 0.1");
       await settle(page);
       assert.equal(await page.$$eval("#bands-table tbody tr", (trs) => trs.length), 2);
+      // A negative cosine similarity is a miss, drawn on the strip's axis from -1.
+      await page.fill(scores, "0.9, -0.5");
+      await settle(page);
+      assert.ok(await page.isHidden("#problem"));
+      assert.equal(await page.$$eval("#bands-table tbody tr", (trs) => trs.length), 2);
+      assert.match(await page.textContent("#bands-table tbody tr:last-child"), /miss/);
     });
 
     await t.test("a multi-query, bands or seed pipeline page fetches the core's .wasm only; the lab's comes with a panel that needs it", async () => {

@@ -237,6 +237,29 @@ export function tests(lib, golden) {
     eq(lib.fuseMultiQuery(bare), lib.fuseMultiQuery(plain));
     // A hit must be an object: arrays (serde would read [id, score]), Maps and Dates are refused.
     throwsScoreError(lib, () => lib.fuseMultiQuery([[["a", 1]]]), "INVALID_TYPE", "queries[0][0]");
+    // An array is refused whatever its prototype (a plain object's is recognised first).
+    const disguised = Object.assign(Object.setPrototypeOf([], Object.prototype), { id: "a", score: 1 });
+    throwsScoreError(lib, () => lib.fuseMultiQuery([[disguised]]), "INVALID_TYPE", "queries[0][0]");
+    throwsScoreError(lib, () => lib.rerank("q", [disguised]), "INVALID_TYPE", "candidates[0]");
+    // Every field is accepted (the unknown-key checks name them one by one).
+    eq(lib.fuseMultiQuery([[{ id: "a", score: 0.9, timestamp: 1 }]]).results.length, 1);
+    eq(lib.rerank("q", [{ id: "a", score: 1, name: "n", type: "class", summary: "s", content: "c" }]).length, 1);
+    // A getter that calls the package while 64 or more hits are read (the kept tables
+    // are another call's meanwhile): both calls right.
+    const many = (n) => Array.from({ length: n }, (_, i) => ({ id: `h${i % 50}`, score: 0.99 - i / 1000 }));
+    const alone = lib.fuseMultiQuery([many(80), many(70)], { verbose: true });
+    let inner = null;
+    const first = many(80);
+    Object.defineProperty(first[37], "score", {
+      enumerable: true,
+      get() {
+        inner ??= [lib.fuseMultiQuery([many(90)]), lib.rrf([many(70).map((h) => h.id)]), new lib.Pipeline().run({ lists: [{ name: "a", ids: many(65).map((h) => h.id) }] }).results.length];
+        return 0.99 - 37 / 1000;
+      },
+    });
+    eq(lib.fuseMultiQuery([first, many(70)], { verbose: true }), alone, "the outer call");
+    eq(inner[0], lib.fuseMultiQuery([many(90)]), "the inner fuseMultiQuery");
+    eq(inner[1], lib.rrf([many(70).map((h) => h.id)]), "the inner rrf");
     throwsScoreError(lib, () => lib.fuseMultiQuery([[new Map([["id", "a"], ["score", 1]])]]), "INVALID_TYPE", "queries[0][0]");
     throwsScoreError(lib, () => lib.fuseMultiQuery([[{ id: "a", score: 1 }, null]]), "INVALID_TYPE", "queries[0][1]");
     throwsScoreError(lib, () => lib.fuseMultiQuery([[{ score: 1 }]]), "INVALID_CONFIG", "queries[0][0].id");
@@ -442,6 +465,10 @@ export function tests(lib, golden) {
       }
       for (const n of [0, 11, -1, 1e20]) throwsScoreError(lib, () => p.run({ ...seedInput(), topN: n }), "INVALID_TOP_N", "topN");
       for (const n of [2.5, "3", NaN, Infinity]) throwsScoreError(lib, () => p.run({ ...seedInput(), topN: n }), "INVALID_TYPE", "topN");
+      // Checked before the input, whatever the number (as runColumnar does).
+      const twice = { lists: [{ name: "a", ids: ["x"] }, { name: "a", ids: ["y"] }] };
+      for (const n of [0, 99, -1]) throwsScoreError(lib, () => p.run({ ...twice, topN: n }), "INVALID_TOP_N", "topN");
+      throwsScoreError(lib, () => p.run(twice), "DUPLICATE_ID", "lists[1].name");
       const col = (topN) => p.runColumnar({ docs: new Uint32Array([0, 1, 2, 2, 1]), offsets: new Uint32Array([0, 3, 5]), nDocs: 3, topN });
       eq(Array.from(col(undefined).order), [2, 1, 0]);
       eq(Array.from(col(1).order), [2]);

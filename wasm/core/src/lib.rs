@@ -350,7 +350,7 @@ fn multi_query(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         return Err(ScoreError::new(
             ErrorCode::Internal,
             "",
-            "wire: query lengths, ids not in order of first occurrence, or timestamps",
+            "wire: query lengths, a distinct id no hit uses, or timestamps",
         ));
     }
     let id = |d: u32| ids.get(d as usize).unwrap_or("");
