@@ -1,14 +1,80 @@
 // Fusion of the hits of several queries (`fuseMultiQuery`).
-import { Input, precheck, typeError, isMap, wellFormedName, intern, allocate, timeOf, hasOwn, firstOf } from "../wire.js";
+import { Input, precheck, typeError, isMap, wellFormedName, intern, allocate, timeOf, hasOwn, firstOf, fromObjectPrototype } from "../wire.js";
 import { OP, w, limitsOf, scratch, isObject, isPlainRecord, noInheritedKeys, ownFields, unknownField, missingField } from "./shared.js";
 
 const HIT_FIELDS = ["id", "score", "timestamp"];
 const HIT_KEYS = new Set(HIT_FIELDS);
 
+const isU32 = (v) => typeof v === "number" && v >= 0 && v <= 0xffffffff && Math.floor(v) === v;
+const isFinite = Number.isFinite;
+
+/**
+ * The options as the numbers the module reads instead of JSON text (`[given bits,
+ * method, resultsPerQuery, similarityThreshold, multiQueryBoost, limit, k, verbose]`,
+ * wasm/core/src/lib.rs `multi_query_options`), or null when they must cross as JSON:
+ * `limits`, a `null`, a value of another type or an unknown key (the module's decoder
+ * then answers, as it always did). Parsing the JSON text cost about half of a call of
+ * one query of 20 hits.
+ */
+function compactOptions(options) {
+  if (!isPlainRecord(options)) return null;
+  const head = [0, 0, 0, 0, 0, 0, 0, 0];
+  // A key on Object.prototype is not an option (the JSON form does not read it either).
+  const clean = noInheritedKeys();
+  for (const key in options) {
+    if (!clean && fromObjectPrototype(options, key)) continue;
+    const v = options[key];
+    if (v === undefined) continue;
+    let bit;
+    switch (key) {
+      case "method":
+        head[1] = v === "rrf" ? 0 : v === "score_sum" ? 1 : v === "score_max" ? 2 : -1;
+        if (head[1] < 0) return null;
+        bit = 1;
+        break;
+      case "resultsPerQuery":
+        if (!isU32(v)) return null;
+        head[2] = v;
+        bit = 2;
+        break;
+      case "similarityThreshold":
+        if (!isFinite(v)) return null;
+        head[3] = v;
+        bit = 4;
+        break;
+      case "multiQueryBoost":
+        if (!isFinite(v)) return null;
+        head[4] = v;
+        bit = 8;
+        break;
+      case "limit":
+        if (!isU32(v)) return null;
+        head[5] = v;
+        bit = 16;
+        break;
+      case "k":
+        if (!isFinite(v)) return null;
+        head[6] = v;
+        bit = 32;
+        break;
+      case "verbose":
+        if (typeof v !== "boolean") return null;
+        head[7] = v ? 1 : 0;
+        bit = 64;
+        break;
+      default:
+        return null;
+    }
+    head[0] |= bit;
+  }
+  return head;
+}
+
 /** Fuses the hits of several queries (`rrf`, `score_sum` or `score_max`). */
 export function fuseMultiQuery(queries, options) {
-  const lim = limitsOf(options, "fuseMultiQuery");
-  const opts = precheck.options(lim, options);
+  const compact = options === undefined || options === null ? null : compactOptions(options);
+  const lim = limitsOf(compact === null ? options : undefined, "fuseMultiQuery");
+  const opts = compact === null ? precheck.options(lim, options) : undefined;
   if (!Array.isArray(queries)) throw typeError("queries", "an array of arrays of hits");
   // The queries, each query and its length read once (a Proxy could answer differently later).
   const nq = queries.length;
@@ -93,7 +159,7 @@ export function fuseMultiQuery(queries, options) {
       }
     }
     precheck.hitTexts(lim, ids, units, isoTexts, isoUnits, lens, docs, kinds);
-    const input = new Input().text(opts).u32s(lens).u32s(docs).strs(ids, units, firstOf(ends, ids.length)).f64s(scores).u8s(kinds).f64s(millis).strs(isoTexts, isoUnits);
+    const input = (compact === null ? new Input().text(opts) : new Input().f64s(compact)).u32s(lens).u32s(docs).strs(ids, units, firstOf(ends, ids.length)).f64s(scores).u8s(kinds).f64s(millis).strs(isoTexts, isoUnits);
     out = w().call(OP.MULTI_QUERY, input);
   } finally {
     if (lease !== null) scratch.give(lease);

@@ -241,12 +241,34 @@ export function tests(lib, golden) {
     const disguised = Object.assign(Object.setPrototypeOf([], Object.prototype), { id: "a", score: 1 });
     throwsScoreError(lib, () => lib.fuseMultiQuery([[disguised]]), "INVALID_TYPE", "queries[0][0]");
     throwsScoreError(lib, () => lib.rerank("q", [disguised]), "INVALID_TYPE", "candidates[0]");
+    const many = (n) => Array.from({ length: n }, (_, i) => ({ id: `h${i % 50}`, score: 0.99 - i / 1000 }));
+    // Options as numbers or as JSON (`limits` sends them as JSON): the same answers.
+    const mq = [many(30), many(25).reverse()];
+    const same = (o) => {
+      const viaJson = { ...o, limits: {} };
+      let a, b;
+      try {
+        a = lib.fuseMultiQuery(mq, o);
+      } catch (e) {
+        a = [e.code, e.field, e.message];
+      }
+      try {
+        b = lib.fuseMultiQuery(mq, viaJson);
+      } catch (e) {
+        b = [e.code, e.field, e.message];
+      }
+      eq(a, b, JSON.stringify(o));
+    };
+    for (const method of ["rrf", "score_sum", "score_max", undefined])
+      for (const o of [{}, { resultsPerQuery: 7, limit: 3 }, { similarityThreshold: 0.9, verbose: true }, { multiQueryBoost: 0.5, k: 1.5 }, { similarityThreshold: -0, verbose: false }])
+        same({ ...o, method });
+    for (const o of [{ resultsPerQuery: 0 }, { resultsPerQuery: 100_001 }, { limit: 0 }, { k: 0 }, { multiQueryBoost: 2 }, { multiQueryBoost: -0.5 }, { method: "max" }, { method: null }, { k: NaN }, { limit: 2.5 }, { verbose: 1 }, { extra: 1 }])
+      same(o);
     // Every field is accepted (the unknown-key checks name them one by one).
     eq(lib.fuseMultiQuery([[{ id: "a", score: 0.9, timestamp: 1 }]]).results.length, 1);
     eq(lib.rerank("q", [{ id: "a", score: 1, name: "n", type: "class", summary: "s", content: "c" }]).length, 1);
     // A getter that calls the package while 64 or more hits are read (the kept tables
     // are another call's meanwhile): both calls right.
-    const many = (n) => Array.from({ length: n }, (_, i) => ({ id: `h${i % 50}`, score: 0.99 - i / 1000 }));
     const alone = lib.fuseMultiQuery([many(80), many(70)], { verbose: true });
     let inner = null;
     const first = many(80);
