@@ -254,7 +254,7 @@ fn make_inputs(n: usize) -> Inputs {
         items,
         now: Some(Timestamp::Millis(NOW)),
         context: None,
-        top_n: None,
+        ..Default::default()
     };
     let mtimes = (0..u).map(|d| modified_at(d).unwrap_or(f64::NAN)).collect();
     Inputs {
@@ -339,12 +339,10 @@ fn workload<'a>(inputs: &'a Inputs, name: &str, api: &str) -> Box<dyn Fn() -> Ch
             let out = pb
                 .run_columnar(&ColumnarInput {
                     lists: &lists,
-                    weights: None,
                     n_docs: inputs.n_docs,
                     modified_ms: Some(&inputs.mtimes),
                     now_ms: Some(NOW),
-                    context: None,
-                    top_n: None,
+                    ..Default::default()
                 })
                 .expect("run_columnar");
             Check {

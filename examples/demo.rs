@@ -55,7 +55,7 @@ fn main() {
         items,
         now: Some(Timestamp::Millis(1000.0 * day)),
         context: None,
-        top_n: None,
+        ..Default::default()
     };
     let config = PipelineConfig {
         min_confidence: 0.0,

@@ -820,7 +820,7 @@ pub fn config_json(data: &[u8]) {
                     )]),
                     now: None,
                     context: None,
-                    top_n: None,
+                    ..Default::default()
                 };
                 let mut input2 = input.clone();
                 if let Some(item) = input2.items.get_mut("y") {
@@ -984,8 +984,7 @@ pub fn columnar(data: &[u8]) {
         n_docs,
         modified_ms: modified.as_deref(),
         now_ms: now,
-        context: None,
-        top_n: None,
+        ..Default::default()
     };
     let out = match pipeline.run_columnar(&input) {
         Ok(out) => out,

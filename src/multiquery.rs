@@ -572,6 +572,15 @@ mod tests {
             ..Default::default()
         }
     }
+    const METHODS: [MultiQueryMethod; 3] = [
+        MultiQueryMethod::Rrf,
+        MultiQueryMethod::ScoreSum,
+        MultiQueryMethod::ScoreMax,
+    ];
+    /// The results' ids, best first.
+    fn ids(out: &MultiQueryOutput) -> Vec<&str> {
+        out.results.iter().map(|r| r.id.as_str()).collect()
+    }
     fn score_of(out: &MultiQueryOutput, id: &str) -> f64 {
         out.results.iter().find(|r| r.id == id).unwrap().score
     }
@@ -597,8 +606,7 @@ mod tests {
         assert_eq!((stats.below_threshold, stats.duplicates), (1, 1));
         // The owned output is the same fusion.
         let out = fuse_multi_query_refs(&queries, &o).unwrap();
-        let ids: Vec<&str> = out.results.iter().map(|r| r.id.as_str()).collect();
-        assert_eq!(ids, ["a", "c", "b"]);
+        assert_eq!(ids(&out), ["a", "c", "b"]);
         assert_eq!(out.results[2].query_ranks.as_ref().unwrap()["1"], 2);
     }
 
@@ -676,14 +684,9 @@ mod tests {
     #[test]
     fn single_query_all_methods_rank_by_similarity() {
         let q = vec![hit("a", 0.95), hit("b", 0.9), hit("c", 0.7)];
-        for m in [
-            MultiQueryMethod::Rrf,
-            MultiQueryMethod::ScoreSum,
-            MultiQueryMethod::ScoreMax,
-        ] {
+        for m in METHODS {
             let out = fuse_multi_query(std::slice::from_ref(&q), &opts(m)).unwrap();
-            let ids: Vec<&str> = out.results.iter().map(|r| r.id.as_str()).collect();
-            assert_eq!(ids, vec!["a", "b", "c"], "{m:?}");
+            assert_eq!(ids(&out), vec!["a", "b", "c"], "{m:?}");
         }
         // score_max with boost 0 reproduces the single-query scores (regression test).
         let o = MultiQueryOptions {
@@ -703,14 +706,9 @@ mod tests {
         // Equal similarities keep the query's order under every method (RRF by rank;
         // the score methods by the best rank before the id), as the seed's stable sort.
         let q = vec![hit("b", 0.9), hit("a", 0.9), hit("c", 0.8), hit("0", 0.8)];
-        for m in [
-            MultiQueryMethod::Rrf,
-            MultiQueryMethod::ScoreSum,
-            MultiQueryMethod::ScoreMax,
-        ] {
+        for m in METHODS {
             let out = fuse_multi_query(std::slice::from_ref(&q), &opts(m)).unwrap();
-            let ids: Vec<&str> = out.results.iter().map(|r| r.id.as_str()).collect();
-            assert_eq!(ids, vec!["b", "a", "c", "0"], "{m:?}");
+            assert_eq!(ids(&out), vec!["b", "a", "c", "0"], "{m:?}");
         }
         // Across queries, equal scores and equal best ranks fall back to the id, whatever
         // the queries' order.
@@ -719,8 +717,7 @@ mod tests {
             vec![vec![hit("x", 0.9)], vec![hit("y", 0.9)]],
         ] {
             let out = fuse_multi_query(&qs, &opts(MultiQueryMethod::ScoreSum)).unwrap();
-            let ids: Vec<&str> = out.results.iter().map(|r| r.id.as_str()).collect();
-            assert_eq!(ids, vec!["x", "y"]);
+            assert_eq!(ids(&out), vec!["x", "y"]);
         }
     }
 
@@ -776,13 +773,7 @@ mod tests {
             &MultiQueryOptions::default(),
         )
         .unwrap();
-        assert_eq!(
-            out.results
-                .iter()
-                .map(|r| r.id.as_str())
-                .collect::<Vec<_>>(),
-            vec!["at"]
-        );
+        assert_eq!(ids(&out), vec!["at"]);
         assert_eq!(out.stats.below_threshold, 1);
     }
 
@@ -796,13 +787,7 @@ mod tests {
         };
         let out =
             fuse_multi_query(&[vec![hit("a", 0.9), hit("low", 0.3), hit("c", 0.8)]], &o).unwrap();
-        assert_eq!(
-            out.results
-                .iter()
-                .map(|r| r.id.as_str())
-                .collect::<Vec<_>>(),
-            vec!["a"]
-        );
+        assert_eq!(ids(&out), vec!["a"]);
         assert_eq!(
             (
                 out.stats.beyond_results_per_query,
@@ -883,8 +868,7 @@ mod tests {
             vec![t("0", None)],
         ];
         let out = fuse_multi_query(&qs, &opts(MultiQueryMethod::ScoreSum)).unwrap();
-        let ids: Vec<&str> = out.results.iter().map(|r| r.id.as_str()).collect();
-        assert_eq!(ids, vec!["a", "b", "0", "c"]);
+        assert_eq!(ids(&out), vec!["a", "b", "0", "c"]);
     }
 
     #[test]

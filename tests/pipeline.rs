@@ -45,7 +45,7 @@ fn seed_000_input() -> PipelineInput {
         items,
         now: Some(day(100.0)),
         context: None,
-        top_n: None,
+        ..Default::default()
     }
 }
 
@@ -509,7 +509,7 @@ fn seed_004_fiscal_year_merge_and_cross_encoder_rerank() {
         items,
         now: None,
         context: None,
-        top_n: None,
+        ..Default::default()
     };
     let cfg = PipelineConfig {
         top_k: 20,
@@ -650,7 +650,7 @@ fn heuristic_rerank_then_max_normalization() {
         items,
         now: None,
         context: None,
-        top_n: None,
+        ..Default::default()
     };
     let cfg = PipelineConfig {
         rerank: RerankConfig {
@@ -746,12 +746,9 @@ fn band_profiles_and_context() {
     let columnar = |context: Option<&BandContext>| {
         p.run_columnar(&ColumnarInput {
             lists: &slices,
-            weights: None,
             n_docs: ids.len(),
-            modified_ms: None,
-            now_ms: None,
             context,
-            top_n: None,
+            ..Default::default()
         })
         .unwrap()
     };
@@ -780,12 +777,9 @@ fn band_profiles_and_context() {
     let e = p
         .run_columnar(&ColumnarInput {
             lists: &slices,
-            weights: None,
             n_docs: ids.len(),
-            modified_ms: None,
-            now_ms: None,
             context: Some(&long),
-            top_n: None,
+            ..Default::default()
         })
         .unwrap_err();
     assert_eq!(
@@ -842,12 +836,9 @@ fn a_call_sets_its_own_top_n() {
     let columnar = |top_n| {
         p.run_columnar(&ColumnarInput {
             lists: &lists,
-            weights: None,
             n_docs: 4,
-            modified_ms: None,
-            now_ms: None,
-            context: None,
             top_n,
+            ..Default::default()
         })
     };
     assert_eq!(columnar(None).unwrap().order.len(), 4);
@@ -897,27 +888,9 @@ fn min_confidence_default_and_its_boundary() {
     let above = f64::from_bits(last.score.to_bits() + 1);
     assert_eq!(run(last.score).results.len(), all.results.len());
     assert_eq!(run(above).results.len(), all.results.len() - 1);
-    let (slices, ids): (Vec<Vec<u32>>, Vec<String>) = {
-        let mut ids: Vec<String> = Vec::new();
-        let slices = input
-            .lists
-            .iter()
-            .map(|l| {
-                l.ids
-                    .iter()
-                    .map(|id| match ids.iter().position(|x| x == id) {
-                        Some(i) => i as u32,
-                        None => {
-                            ids.push(id.clone());
-                            (ids.len() - 1) as u32
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        (slices, ids)
-    };
-    let slices: Vec<&[u32]> = slices.iter().map(Vec::as_slice).collect();
+    let borrowed = input.as_ref();
+    let Interned { ids, docs, .. } = interned(&borrowed);
+    let slices: Vec<&[u32]> = docs.iter().map(Vec::as_slice).collect();
     let columnar = |min_confidence: f64| {
         let cfg = PipelineConfig {
             top_k: 20,
@@ -933,12 +906,8 @@ fn min_confidence_default_and_its_boundary() {
             .unwrap()
             .run_columnar(&ColumnarInput {
                 lists: &slices,
-                weights: None,
                 n_docs: ids.len(),
-                modified_ms: None,
-                now_ms: None,
-                context: None,
-                top_n: None,
+                ..Default::default()
             })
             .unwrap()
     };
@@ -991,10 +960,7 @@ fn columnar_path_matches_string_path() {
             lists: &lists,
             weights: Some(&[1.0, 0.5]),
             n_docs: 10,
-            modified_ms: None,
-            now_ms: None,
-            context: None,
-            top_n: None,
+            ..Default::default()
         })
         .unwrap();
     let ids: Vec<String> = col.order.iter().map(name).collect();
@@ -1035,12 +1001,8 @@ fn columnar_errors() {
     let e = p
         .run_columnar(&ColumnarInput {
             lists: &lists,
-            weights: None,
             n_docs: 3,
-            modified_ms: None,
-            now_ms: None,
-            context: None,
-            top_n: None,
+            ..Default::default()
         })
         .unwrap_err();
     assert_eq!(
@@ -1051,12 +1013,9 @@ fn columnar_errors() {
     let e = p
         .run_columnar(&ColumnarInput {
             lists: &lists,
-            weights: None,
             n_docs: 2,
             modified_ms: Some(&[0.0, 1.0]),
-            now_ms: None,
-            context: None,
-            top_n: None,
+            ..Default::default()
         })
         .unwrap_err();
     assert_eq!(e.field, "now");

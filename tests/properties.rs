@@ -298,7 +298,7 @@ proptest! {
         }
         let slices = split_offsets(&docs, &offsets).expect("valid offsets");
         let col = pipeline
-            .run_columnar(&ColumnarInput { lists: &slices, weights: None, n_docs: 24, modified_ms: None, now_ms: None, context: context.as_ref(), top_n: None })
+            .run_columnar(&ColumnarInput { lists: &slices, n_docs: 24, context: context.as_ref(), ..Default::default() })
             .expect("valid columnar input");
         let string_lists: Vec<Vec<String>> = lists.iter().map(|l| l.iter().map(|d| format!("{d:03}")).collect()).collect();
         let out = pipeline.run(&PipelineInput { context: context.clone(), ..input(&string_lists, &[]) }).expect("valid input");
