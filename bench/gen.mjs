@@ -170,3 +170,14 @@ export function runObject(queries, perQuery, seed = 0) {
   }
   return r;
 }
+
+/** `fuseMultiQuery`'s input (bench/multiquery.mjs): `nq` queries of `n` hits, best first, sharing about half their ids, every third dated. */
+export function makeQueries(nq, n) {
+  return Array.from({ length: nq }, (_, q) =>
+    Array.from({ length: n }, (_, i) => ({
+      id: `msg-${(i * 7 + q * 13) % (2 * n)}`,
+      score: 0.95 - (0.5 * i) / n,
+      ...(i % 3 === 0 ? { timestamp: 1.7e12 + ((i * 31) % 1000) * 1e3 } : {}),
+    })),
+  );
+}

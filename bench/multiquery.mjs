@@ -14,6 +14,7 @@
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { compare } from "./timing.mjs";
+import { makeQueries } from "./gen.mjs";
 
 const dir = resolve(process.argv[2] || "pkg");
 const memories = [];
@@ -57,17 +58,6 @@ function baselineFuse(queries, { method = "rrf", resultsPerQuery = 20, similarit
   }
   out.sort((a, b) => b.score - a.score || (b.timestamp ?? -Infinity) - (a.timestamp ?? -Infinity) || a.best - b.best || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return out.slice(0, limit).map(({ id, score }) => ({ id, score }));
-}
-
-/** `nq` queries of `n` hits, best first, sharing about half their ids, every third dated. */
-function makeQueries(nq, n) {
-  return Array.from({ length: nq }, (_, q) =>
-    Array.from({ length: n }, (_, i) => ({
-      id: `msg-${(i * 7 + q * 13) % (2 * n)}`,
-      score: 0.95 - (0.5 * i) / n,
-      ...(i % 3 === 0 ? { timestamp: 1.7e12 + ((i * 31) % 1000) * 1e3 } : {}),
-    })),
-  );
 }
 
 console.log(`fuseMultiQuery (${dir}), Node ${process.version}`);

@@ -334,7 +334,8 @@ function recompute() {
     writeUrl();
     labRerun ??= labLoaded().then((ok) => {
       labRerun = null;
-      return ok && recompute();
+      // A whole state waiting for the lab too (loadState) is shown after this: not the old one first.
+      return ok && pendingState === null && recompute();
     });
     return labRerun;
   }

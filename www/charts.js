@@ -85,8 +85,8 @@ export function stagePanels(rows, { width, listNames, effective, floors, cache }
   const y = { domain: labels, label: null, tickSize: 0 };
   const listColor = { type: "categorical", domain: listNames, range: LIST_COLORS };
   const common = (texts, extra) => base(width, height, { marginLeft: ml, marginRight: valueMargin(texts), marginTop: 8, marginBottom: 26, y, ...extra });
-  const valueText = (get, text) =>
-    Plot.text(rows, { x: get, y: (r) => labelOf.get(r), text, dx: 4, textAnchor: "start", fill: INK, fillOpacity: labelOpacity, fontSize: 10, ...HALO });
+  const valueText = (get, text, extra) =>
+    Plot.text(rows, { x: get, y: (r) => labelOf.get(r), text, dx: 4, textAnchor: "start", fill: INK, fillOpacity: labelOpacity, fontSize: 10, ...HALO, ...extra });
 
   const contributions = rows.flatMap((r) =>
     r.explain.contributions.map((c) => ({ r, list: c.list, rank: c.rank, contribution: c.contribution, label: labelOf.get(r) })),
@@ -107,18 +107,7 @@ export function stagePanels(rows, { width, listNames, effective, floors, cache }
           render: tag((i) => rowAttrs(contributions[i].r, "contribution", contributions[i].contribution, { "data-list": contributions[i].list, "data-rank": contributions[i].rank })),
         }),
         Plot.ruleX([0], { stroke: MUTED }),
-        Plot.text(rows, {
-          x: (r) => r.explain.fused,
-          y: (r) => labelOf.get(r),
-          text: (r) => fmt(r.explain.fused),
-          dx: 4,
-          textAnchor: "start",
-          fill: INK,
-          fillOpacity: labelOpacity,
-          fontSize: 10,
-          ...HALO,
-          render: tag((i) => rowAttrs(rows[i], "fused", rows[i].explain.fused)),
-        }),
+        valueText((r) => r.explain.fused, (r) => fmt(r.explain.fused), { render: tag((i) => rowAttrs(rows[i], "fused", rows[i].explain.fused)) }),
       ],
     }),
   );
@@ -189,13 +178,15 @@ export function calibrationCurve({ points, rows, width, floors, minConfidence, t
     Plot.text([value], { x: hi, y: (d) => d, text: () => `${text} ${fmtp(value)}`, textAnchor: "end", dy: -6, fill: color, fontSize: 10, fontWeight: 600 }),
   ];
   const rowsDrawn = rows.filter((r) => r.explain);
+  // Above its rule: below it, at 0, it would sit on the x axis' tick labels. Its place is
+  // kept clear of the point labels (pointLabels' `taken`).
+  const minLabel = { x: lo, y: minConfidence, dx: 4, dy: -6, text: `minConfidence ${fmtp(minConfidence)}` };
   const marks = [
     Plot.rect(areas, { x1: lo, x2: hi, y1: "y1", y2: "y2", fill: (a) => BAND_COLORS[a.band], fillOpacity: 0.09 }),
     ...floorLine(floors.highFloor, BAND_COLORS.hit, "high floor", "5,3"),
     ...floorLine(floors.degradedFloor, BAND_COLORS.degraded, "degraded floor", "5,3"),
     Plot.ruleY([minConfidence], { stroke: MUTED, strokeDasharray: "2,3" }),
-    // Above its rule: below it, at 0, it would sit on the x axis' tick labels.
-    Plot.text([minConfidence], { x: lo, y: (d) => d, text: () => `minConfidence ${fmtp(minConfidence)}`, textAnchor: "start", dy: -6, dx: 4, fill: MUTED, fontSize: 10, ...HALO }),
+    Plot.text([minLabel], { x: "x", y: "y", text: "text", dx: minLabel.dx, dy: minLabel.dy, textAnchor: "start", fill: MUTED, fontSize: 10, ...HALO }),
   ];
   if (threshold !== undefined) {
     marks.push(Plot.ruleX([threshold], { stroke: "#1d3557", strokeOpacity: 0.5, strokeDasharray: "3,3" }));
@@ -220,16 +211,11 @@ export function calibrationCurve({ points, rows, width, floors, minConfidence, t
     }),
   );
   const height = Math.max(240, Math.min(360, width * 0.55));
-  const frame = { width, height, marginLeft: 44, marginRight: 16, marginTop: 20, marginBottom: 36, domain };
-  // The minConfidence label's place (above its rule, from the left edge) is taken.
-  const taken = [{ x: lo, y: minConfidence, dx: 4, dy: -6, text: `minConfidence ${fmtp(minConfidence)}` }];
-  if (labelPoints) marks.push(...pointLabels(rowsDrawn.filter((r) => r.returned), frame, taken));
+  const margins = { marginLeft: 44, marginRight: 16, marginTop: 20, marginBottom: 36 };
+  if (labelPoints) marks.push(...pointLabels(rowsDrawn.filter((r) => r.returned), { width, height, ...margins, domain }, [minLabel]));
   return Plot.plot(
     base(width, height, {
-      marginLeft: frame.marginLeft,
-      marginRight: frame.marginRight,
-      marginTop: frame.marginTop,
-      marginBottom: frame.marginBottom,
+      ...margins,
       x: { domain: [lo, hi], label: "raw score before calibration →", grid: true, tickFormat: tick, ticks: Math.max(3, Math.floor(width / 80)) },
       y: { domain: [0, 1], label: "↑ calibrated confidence", grid: true },
       marks,
@@ -248,8 +234,8 @@ function pointLabels(rows, { width, height, marginLeft, marginRight, marginTop, 
   const px = (x) => marginLeft + ((x - lo) / (hi - lo)) * (width - marginLeft - marginRight);
   const py = (y) => height - marginBottom - y * (height - marginTop - marginBottom);
   const placed = taken.map((t) => ({ x0: px(t.x) + t.dx, x1: px(t.x) + t.dx + t.text.length * 6, y0: py(t.y) + t.dy - 7, y1: py(t.y) + t.dy + 7 }));
-  const left = [];
-  const right = [];
+  const after = [];
+  const before = [];
   for (const r of rows) {
     const w = pointText(r).length * 6 + 4;
     const x = px(r.explain.normalized);
@@ -258,11 +244,11 @@ function pointLabels(rows, { width, height, marginLeft, marginRight, marginTop, 
     const box = { x0, x1: x0 + w, y0: py(r.score) - 7, y1: py(r.score) + 7 };
     if (placed.some((b) => b.x0 < box.x1 && box.x0 < b.x1 && b.y0 < box.y1 && box.y0 < b.y1)) continue;
     placed.push(box);
-    (end ? right : left).push(r);
+    (end ? before : after).push(r);
   }
   const Plot = P();
   const common = { x: (r) => r.explain.normalized, y: (r) => r.score, text: pointText, fill: INK, fontSize: 10, ...HALO, render: tag(() => ({ "data-point-label": "" })) };
-  return [Plot.text(left, { ...common, dx: 9, textAnchor: "start" }), Plot.text(right, { ...common, dx: -9, textAnchor: "end" })];
+  return [Plot.text(after, { ...common, dx: 9, textAnchor: "start" }), Plot.text(before, { ...common, dx: -9, textAnchor: "end" })];
 }
 
 /** Two bar charts on the same rows: max-normalized (relative) and calibrated (absolute). */

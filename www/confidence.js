@@ -200,9 +200,9 @@ export function forgetModel() {
 }
 
 /**
- * The "Query confidence" panel: `ctx` = { lib, sample, getState, changed (resolves whether
- * the package accepted the change), notice,
- * problem(error) }. Returns { root, render }.
+ * The "Query confidence" panel: `ctx` = { lib, sample, getState, commit (applies the change
+ * now; resolves whether the package accepted it), notice, problem(error) }. Returns
+ * { root, render }.
  */
 export function confidencePanel(ctx) {
   const { lib, sample } = ctx;
@@ -297,14 +297,14 @@ export function confidencePanel(ctx) {
       applied = model;
       const s = ctx.getState();
       s.config = withModel(s.config, model);
-      if (await ctx.changed()) ctx.notice("The query-confidence model now gives the outcome (it stays on for the CISI presets).");
+      if (await ctx.commit()) ctx.notice("The query-confidence model now gives the outcome (it stays on for the CISI presets).");
     });
     const remove = h("button", { type: "button", id: "remove-confidence-model", class: "secondary", text: "Back to the rank-only estimate", disabled: !inUse });
     remove.addEventListener("click", async () => {
       applied = null;
       const s = ctx.getState();
       s.config = withoutModel(s.config);
-      if (await ctx.changed()) ctx.notice("The outcome comes from the rank-only estimate again.");
+      if (await ctx.commit()) ctx.notice("The outcome comes from the rank-only estimate again.");
     });
     parts.push(h("div", { class: "button-row" }, apply, remove));
     fill(box, ...parts);

@@ -16,7 +16,7 @@ export function createConfigForm(ctx, form) {
   function configPanel() {
     const groups = CONFIG_GROUPS.map((g) => configGroup(g));
     const jsonId = nextId("cfg");
-    const msg = h("p", { class: "field-error", id: `${jsonId}-msg`, hidden: true });
+    const msg = h("p", { class: "field-error", hidden: true });
     const ta = h("textarea", { id: jsonId, rows: 10, class: "code", spellcheck: "false" });
     const jsonMessage = fieldMessage(ta, msg);
     const refresh = () => (ta.value = JSON.stringify(ctx.state.config, null, 2));

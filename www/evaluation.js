@@ -18,7 +18,7 @@ function describeBin(b) {
 
 /**
  * The judgements panel over `ctx` = { state, lib, sample, evaluation, changed(opts),
- * recompute() }. Returns { build(host), render() }.
+ * commit(opts), recompute() }. Returns { build(host), render() }.
  */
 export function createEvaluationPanel(ctx) {
   const evalUi = {};
@@ -64,8 +64,7 @@ export function createEvaluationPanel(ctx) {
       lib: ctx.lib,
       getEvaluation: () => ctx.evaluation,
       getState: () => ctx.state,
-      // Resolves whether the package accepted the change (then the panel says so).
-      changed: () => ctx.commit({ rebuildControls: true }),
+      commit: () => ctx.commit({ rebuildControls: true }),
       notice,
       problem: (e) => showProblem(e.code ? { title: "The package rejected the search", code: e.code, field: e.field, message: e.message } : describeError(e, ctx.lib)),
     });

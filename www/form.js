@@ -127,7 +127,7 @@ export function createForm(ctx) {
 
   /** A JSON textarea bound to a path: shows an inline message while the JSON is invalid. */
   function jsonInput(path, { rows = 3, label, optional = true, id = nextId("j") } = {}) {
-    const msg = h("p", { class: "field-error", id: id + "-msg", hidden: true });
+    const msg = h("p", { class: "field-error", hidden: true });
     const el = h("textarea", { id, rows, spellcheck: "false", "data-path": path, "aria-label": label, class: "code" });
     const message = fieldMessage(el, msg);
     const read = () => {

@@ -65,7 +65,8 @@ export function createInputEditor(ctx, form) {
     const panels = h("div", { class: "tab-panels" });
     const current = ctx.state.view.inputTab || "table";
     const buttons = tabs.map((t) => {
-      const b = h("button", { type: "button", role: "tab", id: `tab-${t.key}`, "aria-selected": String(t.key === current), tabindex: t.key === current ? "0" : "-1", text: t.label });
+      // aria-selected and tabindex: select(current) below.
+      const b = h("button", { type: "button", role: "tab", id: `tab-${t.key}`, text: t.label });
       b.addEventListener("click", () => select(t.key, true));
       return b;
     });
@@ -167,7 +168,7 @@ export function createInputEditor(ctx, form) {
       else if (Number.isFinite(Number(weight.value))) list.weight = Number(weight.value);
       ctx.changed();
     });
-    const msg = h("p", { class: "field-error", hidden: true, id: nextId("lm") });
+    const msg = h("p", { class: "field-error", hidden: true });
     const ids = h("textarea", { rows: 5, class: "code", spellcheck: "false", "aria-label": `Ids of list ${list.name}, best first`, "data-path": `input.lists.${i}.ids` });
     const idsMessage = fieldMessage(ids, msg);
     ids.value = listText(list);
@@ -195,7 +196,7 @@ export function createInputEditor(ctx, form) {
 
   function inputJsonEditor() {
     const id = nextId("json");
-    const msg = h("p", { class: "field-error", id: id + "-msg", hidden: true, "data-json-error": "" });
+    const msg = h("p", { class: "field-error", hidden: true, "data-json-error": "" });
     const ta = h("textarea", { id, rows: 14, class: "code", spellcheck: "false" });
     const message = fieldMessage(ta, msg);
     ta.value = JSON.stringify(ctx.state.input, null, 2);
@@ -236,7 +237,7 @@ export function createInputEditor(ctx, form) {
   function trecImporter() {
     const id = nextId("trec");
     const qidId = nextId("qid");
-    const msg = h("p", { class: "field-error", id: `${id}-msg`, hidden: true });
+    const msg = h("p", { class: "field-error", hidden: true });
     const ta = h("textarea", { id, rows: 10, class: "code", spellcheck: "false", placeholder: "qid Q0 docid rank score tag\n1 Q0 722 1 10.85 bm25\n1 Q0 722 1 0.63 dense" });
     const message = fieldMessage(ta, msg);
     const qid = h("input", { id: qidId, type: "text", class: "narrow", placeholder: "first", spellcheck: "false" });

@@ -23,7 +23,7 @@ export function createModeViews(ctx, form, configForm) {
 
   function buildMultiControls(root) {
     const id = nextId("mq");
-    const msg = h("p", { class: "field-error", id: `${id}-msg`, hidden: true });
+    const msg = h("p", { class: "field-error", hidden: true });
     const ta = h("textarea", { id, rows: 16, class: "code", spellcheck: "false" });
     const message = fieldMessage(ta, msg);
     ta.value = JSON.stringify(ctx.state.multi.queries, null, 1).replace(/\{\n\s+/g, "{ ").replace(/,\n\s+"/g, ', "').replace(/\n\s+\}/g, " }");
@@ -55,7 +55,7 @@ export function createModeViews(ctx, form, configForm) {
 
   function buildBandsControls(root) {
     const id = nextId("scores");
-    const msg = h("p", { class: "field-error", id: `${id}-msg`, hidden: true });
+    const msg = h("p", { class: "field-error", hidden: true });
     const ta = h("input", { id, type: "text", class: "code", spellcheck: "false", value: ctx.state.bands.scores.join(", ") });
     const message = fieldMessage(ta, msg);
     ta.addEventListener("input", () => {

@@ -68,7 +68,7 @@ function unmarkInvalid() {
 }
 
 /**
- * The inline message `msg` of `control`, tied to it by aria-describedby: show(text)
+ * The inline message `msg` of `control` (given an id here), tied to it by aria-describedby: show(text)
  * shows it and marks the control aria-invalid, clear() hides it and unmarks the control
  * unless the problem box's mark holds too (unmarkInvalid).
  */
@@ -98,7 +98,7 @@ let heightObserver = null;
  */
 function trackHeight(box) {
   const set = () => document.documentElement.style.setProperty("--problem-h", `${box.hidden ? 0 : box.offsetHeight}px`);
-  if (!heightObserver && typeof ResizeObserver === "function") {
+  if (!heightObserver) {
     heightObserver = new ResizeObserver(set);
     heightObserver.observe(box);
   }

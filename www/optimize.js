@@ -7,8 +7,8 @@ const OPT_METHODS = ["rrf", "wsum", "wmnz", "mixed", "w_bordafuse", "w_condorcet
 const OPT_METRICS = ["ndcg@10", "ndcg@20", "map@20", "mrr", "precision@10", "recall@20"];
 
 /**
- * The "Optimize fusion" controls: ctx = { lib, getEvaluation, getState, changed (resolves
- * whether the package accepted the change), notice, problem }.
+ * The "Optimize fusion" controls: ctx = { lib, getEvaluation, getState, commit (applies the
+ * change now; resolves whether the package accepted it), notice, problem }.
  */
 export function buildOptimizer(ctx) {
   const { lib } = ctx;
@@ -96,14 +96,14 @@ function showOptimizeResult(ctx, box, report, ev) {
     const apply = h("button", { type: "button", text: `Use k = ${best.params.k} in the pipeline` });
     apply.addEventListener("click", async () => {
       ctx.getState().config.k = best.params.k;
-      if (await ctx.changed()) ctx.notice(`k set to ${best.params.k}.`);
+      if (await ctx.commit()) ctx.notice(`k set to ${best.params.k}.`);
     });
     parts.push(h("div", { class: "button-row" }, apply));
   } else if (best.weights) {
     const apply = h("button", { type: "button", text: "Use these weights as list weights" });
     apply.addEventListener("click", async () => {
       ctx.getState().config.weights = Object.fromEntries(ev.runNames.map((n, i) => [n, best.weights[i]]));
-      if (await ctx.changed()) ctx.notice("List weights set (the pipeline fuses with weighted RRF; the weights were tuned for " + report.method + ").");
+      if (await ctx.commit()) ctx.notice("List weights set (the pipeline fuses with weighted RRF; the weights were tuned for " + report.method + ").");
     });
     parts.push(h("div", { class: "button-row" }, apply, h("span", { class: "note", text: `The pipeline fuses with weighted RRF; these weights were tuned for ${report.method}.` })));
   }

@@ -13,7 +13,7 @@ import { tableRoles } from "./tables.js";
 
 /**
  * The pipeline outputs over `ctx` = { out (containers, emptied by the caller on a
- * rebuild), state, lib, sample, defaults, result, evaluation, changed(opts), recompute(),
+ * rebuild), state, lib, sample, defaults, result, evaluation, changed(opts), commit(opts), recompute(),
  * renderOutputs(), writeUrl() } and `form` (createForm: the quick controls).
  * Returns { build(root), render() }.
  */
@@ -63,8 +63,7 @@ export function createPipelineView(ctx, form) {
         lib: ctx.lib,
         sample: ctx.sample,
         getState: () => ctx.state,
-        // Resolves whether the package accepted the change (then the panel says so).
-        changed: () => ctx.commit({ rebuildControls: true }),
+        commit: () => ctx.commit({ rebuildControls: true }),
         notice,
         problem: (e) => showProblem(e.code ? { title: "The package rejected the fit", code: e.code, field: e.field, message: e.message } : describeError(e, ctx.lib)),
       });

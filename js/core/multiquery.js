@@ -13,8 +13,8 @@ const isFinite = Number.isFinite;
  * method, resultsPerQuery, similarityThreshold, multiQueryBoost, limit, k, verbose]`,
  * wasm/core/src/lib.rs `multi_query_options`), or null when they must cross as JSON:
  * `limits`, a `null`, a value of another type or an unknown key (the module's decoder
- * then answers, as it always did). Parsing the JSON text cost about half of a call of
- * one query of 20 hits.
+ * then answers, as it always did). A call of one query of 20 hits took 6.0 µs with the
+ * options as JSON, 5.0-5.4 µs with them as numbers (bench/multiquery.mjs).
  */
 function compactOptions(options) {
   if (!isPlainRecord(options)) return null;

@@ -86,20 +86,30 @@ async function pickPreset(page, id) {
 /** Whether the focused element matches `selector`. */
 const focusedIs = (page, selector) => page.evaluate((sel) => Boolean(document.activeElement?.matches(sel)), selector);
 
-/** The element ids an element's aria-describedby names, and their texts. */
+/** The texts of the elements an element's aria-describedby names. */
 const describedBy = (page, selector) =>
   page.$eval(selector, (el) => (el.getAttribute("aria-describedby") || "").split(/\s+/).filter(Boolean).map((id) => document.getElementById(id)?.textContent ?? null));
 
-/** Texts of a chart's svg that reach past its edges, and the pairs of texts that overlap. */
-const textLayout = (page, selector) =>
-  page.$$eval(selector, (svgs) => svgs.map((svg) => {
+const overlapping = (a, b) => a[0] < b[2] - 0.5 && b[0] < a[2] - 0.5 && a[1] < b[3] - 0.5 && b[1] < a[3] - 0.5;
+
+/**
+ * Per svg matching `selector`: its texts, those that reach past its edges (`outside`), and
+ * the first text of each overlapping pair (`clashes`).
+ */
+async function textLayout(page, selector) {
+  const layouts = await page.$$eval(selector, (svgs) => svgs.map((svg) => {
     const box = svg.getBoundingClientRect();
     const texts = [...svg.querySelectorAll("text")].filter((t) => t.textContent.trim() && t.getBoundingClientRect().width > 0);
     const rects = texts.map((t) => t.getBoundingClientRect());
     const outside = texts.filter((t, i) => rects[i].left < box.left - 1 || rects[i].right > box.right + 1).map((t) => t.textContent);
     return { outside, rects: rects.map((r) => [r.left, r.top, r.right, r.bottom]), texts: texts.map((t) => t.textContent) };
   }));
-const overlapping = (a, b) => a[0] < b[2] - 0.5 && b[0] < a[2] - 0.5 && a[1] < b[3] - 0.5 && b[1] < a[3] - 0.5;
+  return layouts.map(({ outside, rects, texts }) => ({
+    outside,
+    texts,
+    clashes: rects.flatMap((a, i) => rects.slice(i + 1).filter((b) => overlapping(a, b)).map(() => texts[i])),
+  }));
+}
 
 /** WCAG contrast ratio of two "rgb(r, g, b)" colours. */
 function contrast(c1, c2) {
@@ -342,8 +352,7 @@ test("score playground in headless Chromium", async (t) => {
         await settle(page);
         const [layout] = await textLayout(page, "#reliability-chart svg");
         assert.ok(!layout.texts.some((x) => x.startsWith("n=")), "no n= labels");
-        const clashes = layout.rects.flatMap((a, i) => layout.rects.slice(i + 1).filter((b) => overlapping(a, b)).map(() => layout.texts[i]));
-        assert.deepEqual(clashes, [], `${bins} ${strategy} bins`);
+        assert.deepEqual(layout.clashes, [], `${bins} ${strategy} bins`);
       }
       await page.focus("#reliability-chart");
       await page.keyboard.press("ArrowRight");
@@ -719,17 +728,23 @@ test("score playground in headless Chromium", async (t) => {
       await assertCurve(fresh, (xs) => lab.applyCalibration(xs, platt));
       await fresh.close();
 
+      // A fresh page of the default state whose lab .wasm is held until `release()`.
+      const labHeld = async () => {
+        const held = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+        watch(held);
+        let release;
+        const gate = new Promise((ok) => (release = ok));
+        await held.route("**/calibrank_lab.wasm", async (route) => {
+          await gate;
+          await route.continue();
+        });
+        await held.goto(link.replace(/#.*/, ""));
+        await ready(held);
+        return { held, release };
+      };
+
       // Edits made while the lab loads: one rerun when it is in, with the last of them.
-      const burst = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-      watch(burst);
-      let open;
-      const held = new Promise((ok) => (open = ok));
-      await burst.route("**/calibrank_lab.wasm", async (route) => {
-        await held;
-        await route.continue();
-      });
-      await burst.goto(link.replace(/#.*/, ""));
-      await ready(burst);
+      const { held: burst, release: open } = await labHeld();
       await burst.selectOption('#controls select[data-path="config.calibration.method"]', "platt");
       await burst.waitForFunction(() => document.querySelector("#outputs").getAttribute("aria-busy") === "true");
       const before = await burst.evaluate(() => globalThis.__playground.computed);
@@ -747,16 +762,7 @@ test("score playground in headless Chromium", async (t) => {
       await burst.close();
 
       // A judged (CISI) preset from the default page: busy while the lab loads, then the toast.
-      const slow = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-      watch(slow);
-      let release;
-      const gate = new Promise((ok) => (release = ok));
-      await slow.route("**/calibrank_lab.wasm", async (route) => {
-        await gate;
-        await route.continue();
-      });
-      await slow.goto(link.replace(/#.*/, ""));
-      await ready(slow);
+      const { held: slow, release } = await labHeld();
       await slow.selectOption("#preset", PRESET);
       await slow.waitForFunction(() => document.querySelector("#outputs").getAttribute("aria-busy") === "true");
       // Dimmed like stale outputs (style.css) while busy.
@@ -905,9 +911,8 @@ test("score playground in headless Chromium", async (t) => {
     await t.test("chart labels stay inside their charts and clear of each other", async () => {
       for (const id of ["seed-003", "seed-004"]) {
         await pickPreset(page, id);
-        for (const [sel, layout] of [["#curve-chart svg", await textLayout(page, "#curve-chart svg")], ["#stage-chart svg", await textLayout(page, "#stage-chart svg")]]) {
-          for (const l of layout) assert.deepEqual(l.outside, [], `${id} ${sel}: labels past the edge`);
-        }
+        for (const sel of ["#curve-chart svg", "#stage-chart svg"])
+          for (const l of await textLayout(page, sel)) assert.deepEqual(l.outside, [], `${id} ${sel}: labels past the edge`);
         const labels = await page.$$eval("#curve-chart [data-point-label]", (els) => els.map((e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }));
         assert.ok(labels.length > 0, `${id}: some points are labelled`);
         labels.forEach((a, i) => labels.slice(i + 1).forEach((b) => assert.ok(!overlapping(a, b), `${id}: point labels overlap`)));
