@@ -388,7 +388,7 @@ impl InternedFusion<'_> {
     }
 }
 
-/// Interns the ids of `lists` and fuses them (errors as [`rrf`]).
+/// Interns the ids of `lists` and fuses them (errors as [`rrf`]'s, but a bad weight is named `weights[i]`, as the weights are this function's own argument).
 pub fn rrf_interned<'a, S: AsRef<str>>(
     lists: &[RankedList<'a, S>],
     k: f64,

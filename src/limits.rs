@@ -294,13 +294,13 @@ impl Limits {
 /// common default's (100,000), set from `make bench-limits` so that a call at its
 /// defaults stays under about a second (README, "Limits"). A caller's own limits always
 /// win; every other limit has the common default.
-pub const ENTRY_BUDGETS: [(&str, u32); 6] = [
-    ("rrf", 500_000),
-    ("Pipeline", 400_000),
-    ("fuseMultiQuery", 300_000),
-    ("rerank", 50_000),
-    ("evaluate", 500_000),
-    ("evaluatePerQuery", 500_000),
+pub const ENTRY_BUDGETS: [(LimitedFunction, u32); 6] = [
+    (LimitedFunction::Rrf, 500_000),
+    (LimitedFunction::Pipeline, 400_000),
+    (LimitedFunction::FuseMultiQuery, 300_000),
+    (LimitedFunction::Rerank, 50_000),
+    (LimitedFunction::Evaluate, 500_000),
+    (LimitedFunction::EvaluatePerQuery, 500_000),
 ];
 
 /// Declares [`LimitedFunction`] and [`LIMITED_FUNCTIONS`] from one list, so that the
@@ -396,8 +396,7 @@ impl Limits {
     /// compile time.
     pub fn of(function: LimitedFunction) -> Limits {
         let mut l = Limits::default();
-        let name = function.name();
-        if let Some((_, n)) = ENTRY_BUDGETS.iter().find(|(f, _)| *f == name) {
+        if let Some((_, n)) = ENTRY_BUDGETS.iter().find(|(f, _)| *f == function) {
             l.max_total_entries = *n;
         }
         l
@@ -637,10 +636,10 @@ mod tests {
         for (f, n) in ENTRY_BUDGETS {
             assert!(n <= Limits::CEILING.max_total_entries);
             assert!(
-                LIMITED_FUNCTIONS.contains(&f),
-                "{f} has a budget but takes no limits"
+                LIMITED_FUNCTIONS.contains(&f.name()),
+                "{f:?} has a budget but takes no limits"
             );
-            assert_eq!(of(f).max_total_entries, n);
+            assert_eq!(of(f.name()).max_total_entries, n);
         }
         // A name that takes no limits (or a misspelled one) is refused, not given the
         // common defaults.

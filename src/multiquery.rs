@@ -189,20 +189,6 @@ pub struct MultiQueryOutput {
     pub stats: MultiQueryStats,
 }
 
-/// One fused item of [`fuse_multi_query_fused`], its id borrowed from the hits.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Fused<'a> {
-    /// The id.
-    pub id: &'a str,
-    /// The hit that brought the item in (the first that passed `resultsPerQuery`, the
-    /// threshold and the duplicate rule): (query index, position in that query).
-    pub first: (u32, u32),
-    /// Combined score.
-    pub score: f64,
-    /// (query index, similarity score, 1-based rank after filtering), in query order.
-    pub hits: Vec<(u32, f64, u32)>,
-}
-
 /// RRF: `sum_q 1 / (k + rank_q)`.
 fn rrf_score(hits: &[(u32, f64, u32)], k: f64) -> f64 {
     hits.iter()
@@ -242,43 +228,47 @@ pub fn fuse_multi_query_refs(
     queries: &[Vec<QueryHitRef<'_>>],
     opts: &MultiQueryOptions,
 ) -> Result<MultiQueryOutput> {
-    let (fused, stats) = fuse_multi_query_fused(queries, opts)?;
+    let (ids, lens, hits) = numbered(queries);
+    let id = |d: u32| ids.get(d as usize).copied().unwrap_or("");
+    let out = fuse_multi_query_indexed(&lens, &hits, ids.len(), &id, opts)?;
     let verbose = opts.verbose;
-    let results = fused
-        .into_iter()
-        .map(|f| MultiQueryResult {
-            id: f.id.to_string(),
-            score: f.score,
-            // Inserted one by one: `collect` into a map sorts (a std sort per type).
-            query_scores: verbose.then(|| {
-                let mut m = std::collections::BTreeMap::new();
-                for &(q, s, _) in &f.hits {
-                    m.insert(q.to_string(), s);
-                }
-                m
-            }),
-            query_ranks: verbose.then(|| {
-                let mut m = std::collections::BTreeMap::new();
-                for &(q, _, r) in &f.hits {
-                    m.insert(q.to_string(), r);
-                }
-                m
-            }),
-            appeared_in_query_count: verbose
-                .then(|| u32::try_from(f.hits.len()).unwrap_or(u32::MAX)),
+    let results = out
+        .fused
+        .iter()
+        .map(|f| {
+            let hits = out.hits.get(f.hits.clone()).unwrap_or_default();
+            MultiQueryResult {
+                id: id(f.doc).to_string(),
+                score: f.score,
+                // Inserted one by one: `collect` into a map sorts (a std sort per type).
+                query_scores: verbose.then(|| {
+                    let mut m = std::collections::BTreeMap::new();
+                    for &(q, s, _) in hits {
+                        m.insert(q.to_string(), s);
+                    }
+                    m
+                }),
+                query_ranks: verbose.then(|| {
+                    let mut m = std::collections::BTreeMap::new();
+                    for &(q, _, r) in hits {
+                        m.insert(q.to_string(), r);
+                    }
+                    m
+                }),
+                appeared_in_query_count: verbose
+                    .then(|| u32::try_from(hits.len()).unwrap_or(u32::MAX)),
+            }
         })
         .collect();
-    Ok(MultiQueryOutput { results, stats })
+    Ok(MultiQueryOutput {
+        results,
+        stats: out.stats,
+    })
 }
 
-/// [`fuse_multi_query_refs`]'s results before they become [`MultiQueryResult`]s: best
-/// first, at most `limit`, each with the hit that brought it in and every hit that
-/// counted.
-pub fn fuse_multi_query_fused<'a>(
-    queries: &[Vec<QueryHitRef<'a>>],
-    opts: &MultiQueryOptions,
-) -> Result<(Vec<Fused<'a>>, MultiQueryStats)> {
-    // The ids numbered in order of first occurrence, as the package's JavaScript does.
+/// The queries' hits numbered by item, ids in order of first occurrence (as the package's
+/// JavaScript numbers them): the distinct ids, each query's length, the hits.
+fn numbered<'a>(queries: &[Vec<QueryHitRef<'a>>]) -> (Vec<&'a str>, Vec<u32>, Vec<IndexedHit<'a>>) {
     let mut index: FxHashMap<&str, u32> = FxHashMap::default();
     let mut ids: Vec<&'a str> = Vec::new();
     let mut lens = Vec::with_capacity(queries.len());
@@ -297,19 +287,7 @@ pub fn fuse_multi_query_fused<'a>(
             });
         }
     }
-    let id = |d: u32| ids.get(d as usize).copied().unwrap_or("");
-    let out = fuse_multi_query_indexed(&lens, &hits, ids.len(), &id, opts)?;
-    let fused = out
-        .fused
-        .into_iter()
-        .map(|f| Fused {
-            id: id(f.doc),
-            first: f.first,
-            score: f.score,
-            hits: out.hits.get(f.hits).map(<[_]>::to_vec).unwrap_or_default(),
-        })
-        .collect();
-    Ok((fused, out.stats))
+    (ids, lens, hits)
 }
 
 /// One hit by the index of its item among the call's distinct ids (for callers that
@@ -365,8 +343,8 @@ fn wire_error(what: &str) -> ScoreError {
     ScoreError::new(ErrorCode::Internal, "", format!("multi-query hits: {what}"))
 }
 
-/// [`fuse_multi_query_fused`] over hits numbered by item: `lens[q]` hits of query `q`
-/// after those of the queries before it in `hits`, each `doc` below `n_docs`; `id(doc)`
+/// [`fuse_multi_query_refs`]'s fusion over hits numbered by item: `lens[q]` hits of
+/// query `q` after those of the queries before it in `hits`, each `doc` below `n_docs`; `id(doc)`
 /// is the item's id, for the ties. No id is hashed: the items are found by index.
 /// Errors as [`fuse_multi_query`]'s, and `INDEX_OUT_OF_RANGE` on `queries[q][pos]` for a
 /// `doc` not below `n_docs`, `INPUT_TOO_LARGE` on `nDocs` when its tables cannot be
@@ -388,9 +366,9 @@ pub fn fuse_multi_query_indexed<'s>(
     // (a second hit in the same query is a duplicate).
     let mut item_of = crate::fuse::filled(n_docs, u32::MAX)?;
     let mut last_query = crate::fuse::filled(n_docs, u32::MAX)?;
-    let mut items: Vec<Item> = Vec::new();
+    let mut items: Vec<Item> = Vec::with_capacity(hits.len().min(n_docs));
     // (item, query index, score, rank) of every hit that counted, in query order.
-    let mut counted: Vec<(u32, u32, f64, u32)> = Vec::new();
+    let mut counted: Vec<(u32, u32, f64, u32)> = Vec::with_capacity(hits.len());
     let mut rest = hits;
     for (qi, &len) in (0u32..).zip(lens) {
         let (query, after) = rest
@@ -599,10 +577,14 @@ mod tests {
             similarity_threshold: 0.5,
             ..opts(MultiQueryMethod::ScoreMax)
         };
-        let (fused, stats) = fuse_multi_query_fused(&queries, &o).unwrap();
-        let firsts: Vec<(&str, (u32, u32))> = fused.iter().map(|f| (f.id, f.first)).collect();
+        let (ids_of, lens, hits) = numbered(&queries);
+        let id = |d: u32| ids_of[d as usize];
+        let fused = fuse_multi_query_indexed(&lens, &hits, ids_of.len(), &id, &o).unwrap();
+        let stats = &fused.stats;
+        let firsts: Vec<(&str, (u32, u32))> =
+            fused.fused.iter().map(|f| (id(f.doc), f.first)).collect();
         assert_eq!(firsts, [("a", (0, 0)), ("c", (1, 0)), ("b", (1, 2))]);
-        assert_eq!(fused[2].hits, [(1, 0.6, 2)]);
+        assert_eq!(fused.hits[fused.fused[2].hits.clone()], [(1, 0.6, 2)]);
         assert_eq!((stats.below_threshold, stats.duplicates), (1, 1));
         // The owned output is the same fusion.
         let out = fuse_multi_query_refs(&queries, &o).unwrap();

@@ -1,9 +1,7 @@
 // Reciprocal Rank Fusion of lists of ids (`rrf`) and of document indices (`rrfColumnar`).
 import { Input, checkedCopy, plainTyped, precheck, indices, typeError, typedArrayKind, fromObjectPrototype, firstOf, intern } from "../wire.js";
-import { OP, state, w, limitsOf, scratch, noInheritedKeys } from "./shared.js";
+import { OP, state, w, limitsOf, scratch, noInheritedKeys, isPlainRecord, isU32 } from "./shared.js";
 
-const isPlainObject = (v) => typeof v === "object" && v !== null && Object.getPrototypeOf(v) === Object.prototype;
-const isU32 = (v) => typeof v === "number" && v >= 0 && v <= 0xffffffff && Math.floor(v) === v;
 
 /**
  * Reads `{ k?, weights?, limits? }` (rrf, rrfColumnar) in one pass: `lim`, the limits of
@@ -23,7 +21,7 @@ function kWeightsLimits(options, fn) {
   const base = fn === null ? null : table.defaultsFor(fn);
   const r = { lim: base, head: [0, 0, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN], weights: undefined, json: false };
   if (options === undefined || options === null) return r;
-  if (!isPlainObject(options)) return asJson(r, options, fn);
+  if (!isPlainRecord(options)) return asJson(r, options, fn);
   const { slot } = table;
   const head = r.head;
   // A key on Object.prototype is not an option (the JSON form does not read it either);
@@ -36,7 +34,7 @@ function kWeightsLimits(options, fn) {
       if (v === undefined || v === null) continue;
       if (typeof v !== "number") return asJson(r, options, fn);
       head[0] = 1;
-      head[1] = v;
+      head[1] = v + 0; // -0 as JSON sends it: 0
     } else if (key === "weights") {
       if (v === undefined || v === null) continue;
       if (typedArrayKind(v) === "Float64Array") r.weights = plainTyped(v, Float64Array);
@@ -47,7 +45,7 @@ function kWeightsLimits(options, fn) {
       }
     } else if (key === "limits") {
       if (v === undefined || v === null) continue;
-      if (!isPlainObject(v)) return asJson(r, options, fn);
+      if (!isPlainRecord(v)) return asJson(r, options, fn);
       // One pass for both: the compact form's slots and the checks' limits (as
       // `LimitTable.effective` makes them: a value the module would refuse leaves the
       // checks to the module).

@@ -1,80 +1,51 @@
 // Fusion of the hits of several queries (`fuseMultiQuery`).
 import { Input, precheck, typeError, isMap, wellFormedName, intern, allocate, timeOf, hasOwn, firstOf, fromObjectPrototype } from "../wire.js";
-import { OP, w, limitsOf, scratch, isObject, isPlainRecord, noInheritedKeys, ownFields, unknownField, missingField } from "./shared.js";
+import { OP, w, limitsOf, scratch, isObject, isPlainRecord, isU32, noInheritedKeys, ownFields, unknownField, missingField } from "./shared.js";
 
 const HIT_FIELDS = ["id", "score", "timestamp"];
 const HIT_KEYS = new Set(HIT_FIELDS);
 
-const isU32 = (v) => typeof v === "number" && v >= 0 && v <= 0xffffffff && Math.floor(v) === v;
-const isFinite = Number.isFinite;
+/** The options' slots in the numbers the module reads (`compactOptions`). */
+const OPTION_SLOT = Object.assign(Object.create(null), { method: 0, resultsPerQuery: 1, similarityThreshold: 2, multiQueryBoost: 3, limit: 4, k: 5, verbose: 6 });
+const METHOD_CODE = Object.assign(Object.create(null), { rrf: 0, score_sum: 1, score_max: 2 });
 
 /**
- * The options as the numbers the module reads instead of JSON text (`[given bits,
- * method, resultsPerQuery, similarityThreshold, multiQueryBoost, limit, k, verbose]`,
- * wasm/core/src/lib.rs `multi_query_options`), or null when they must cross as JSON:
- * `limits`, a `null`, a value of another type or an unknown key (the module's decoder
- * then answers, as it always did). A call of one query of 20 hits took 6.0 µs with the
- * options as JSON, 5.0-5.4 µs with them as numbers (bench/multiquery.mjs).
+ * The options as the numbers the module reads instead of JSON text (`[method,
+ * resultsPerQuery, similarityThreshold, multiQueryBoost, limit, k, verbose]`, NaN where
+ * not given; wasm/shared/src/options.rs `multi_query_options`), or null when they must
+ * cross as JSON: `limits` or an unknown key (known from the keys alone, before any value
+ * is read), a `null` or a value of another type (the module's decoder then answers, as
+ * it always did). A call of one query of 20 hits took 6.0 µs with the options as JSON,
+ * 5.0-5.4 µs with them as numbers (bench/multiquery.mjs).
  */
 function compactOptions(options) {
   if (!isPlainRecord(options)) return null;
-  const head = [0, 0, 0, 0, 0, 0, 0, 0];
   // A key on Object.prototype is not an option (the JSON form does not read it either).
   const clean = noInheritedKeys();
+  for (const key in options) if (!(key in OPTION_SLOT) && (clean || !fromObjectPrototype(options, key))) return null;
+  const head = [NaN, NaN, NaN, NaN, NaN, NaN, NaN];
   for (const key in options) {
-    if (!clean && fromObjectPrototype(options, key)) continue;
+    const slot = OPTION_SLOT[key];
+    if (slot === undefined || (!clean && fromObjectPrototype(options, key))) continue;
     const v = options[key];
     if (v === undefined) continue;
-    let bit;
-    switch (key) {
-      case "method":
-        head[1] = v === "rrf" ? 0 : v === "score_sum" ? 1 : v === "score_max" ? 2 : -1;
-        if (head[1] < 0) return null;
-        bit = 1;
-        break;
-      case "resultsPerQuery":
-        if (!isU32(v)) return null;
-        head[2] = v;
-        bit = 2;
-        break;
-      case "similarityThreshold":
-        if (!isFinite(v)) return null;
-        head[3] = v;
-        bit = 4;
-        break;
-      case "multiQueryBoost":
-        if (!isFinite(v)) return null;
-        head[4] = v;
-        bit = 8;
-        break;
-      case "limit":
-        if (!isU32(v)) return null;
-        head[5] = v;
-        bit = 16;
-        break;
-      case "k":
-        if (!isFinite(v)) return null;
-        head[6] = v;
-        bit = 32;
-        break;
-      case "verbose":
-        if (typeof v !== "boolean") return null;
-        head[7] = v ? 1 : 0;
-        bit = 64;
-        break;
-      default:
-        return null;
-    }
-    head[0] |= bit;
+    if (slot === 0) {
+      if (typeof v !== "string" || !(v in METHOD_CODE)) return null;
+      head[0] = METHOD_CODE[v];
+    } else if (slot === 6) {
+      if (typeof v !== "boolean") return null;
+      head[6] = v ? 1 : 0;
+    } else if (slot === 1 || slot === 4 ? isU32(v) : Number.isFinite(v)) head[slot] = v + 0; // -0 as JSON sends it: 0
+    else return null;
   }
   return head;
 }
 
 /** Fuses the hits of several queries (`rrf`, `score_sum` or `score_max`). */
 export function fuseMultiQuery(queries, options) {
-  const compact = options === undefined || options === null ? null : compactOptions(options);
+  const compact = compactOptions(options);
   const lim = limitsOf(compact === null ? options : undefined, "fuseMultiQuery");
-  const opts = compact === null ? precheck.options(lim, options) : undefined;
+  const input = compact === null ? new Input().text(precheck.options(lim, options)) : new Input().f64s(compact);
   if (!Array.isArray(queries)) throw typeError("queries", "an array of arrays of hits");
   // The queries, each query and its length read once (a Proxy could answer differently later).
   const nq = queries.length;
@@ -107,7 +78,7 @@ export function fuseMultiQuery(queries, options) {
     const scores = big ? lease.f64(total, 2, "queries") : new Array(total);
     const millis = big ? lease.f64(total, 4, "queries") : new Array(total);
     const ends = big ? lease.u32(total, 3, "queries") : null;
-    const kinds = allocate(Uint8Array, total, "queries");
+    const kinds = big ? lease.array(Uint8Array, total, 5, "queries") : allocate(Uint8Array, total, "queries");
     const index = new Map();
     const isoTexts = [];
     let units = 0;
@@ -123,8 +94,8 @@ export function fuseMultiQuery(queries, options) {
           throw typeError(`queries[${i}][${j}]`, "an object with `id` and `score`");
         // checkKeys(h, HIT_KEYS, ...) written out: the shared function's for-in is generic
         // over every caller's objects, and a Set lookup per key costs more than comparing
-        // the three names (10 queries of 100 hits: 126 µs a call with checkKeys, 102-108
-        // with the Set here, 87-94 with the names).
+        // the three names (`node bench/multiquery-loop.mjs`: 126 µs a call with checkKeys,
+        // 102-108 with the Set here, 87-94 with the names).
         for (const key in h) if (key !== "id" && key !== "score" && key !== "timestamp" && hasOwn.call(h, key)) throw unknownField(`queries[${i}][${j}]`, key, HIT_KEYS);
         const { id, score, timestamp: t } = clean ? h : ownFields(h, HIT_FIELDS);
         if (id === undefined) throw missingField(`queries[${i}][${j}]`, "id");
@@ -159,7 +130,7 @@ export function fuseMultiQuery(queries, options) {
       }
     }
     precheck.hitTexts(lim, ids, units, isoTexts, isoUnits, lens, docs, kinds);
-    const input = (compact === null ? new Input().text(opts) : new Input().f64s(compact)).u32s(lens).u32s(docs).strs(ids, units, firstOf(ends, ids.length)).f64s(scores).u8s(kinds).f64s(millis).strs(isoTexts, isoUnits);
+    input.u32s(lens).u32s(docs).strs(ids, units, firstOf(ends, ids.length)).f64s(scores).u8s(kinds).f64s(millis).strs(isoTexts, isoUnits);
     out = w().call(OP.MULTI_QUERY, input);
   } finally {
     if (lease !== null) scratch.give(lease);

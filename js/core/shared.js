@@ -28,8 +28,8 @@ export const state = new ModuleState("calibrank", {});
 export const w = () => state.get();
 export const limitsOf = (options, fn) => state.limitsOf(options, fn);
 // The typed arrays `rrf`, `Pipeline.run` and `fuseMultiQuery` encode their tables into,
-// kept between calls. Slots by kind: 0 and 1 and 3 Uint32Array, 2 and 4 Float64Array
-// (a slot asked for another kind than it holds is allocated again).
+// kept between calls. Slots by kind: 0, 1 and 3 Uint32Array, 2 and 4 Float64Array, 5
+// Uint8Array (a slot asked for another kind than it holds is allocated again).
 export const scratch = new Scratch();
 
 const { getPrototypeOf } = Object;
@@ -39,6 +39,9 @@ const ObjectPrototype = Object.prototype;
  * common case of a hit or candidate, which the Map, Date and array checks then skip.
  */
 export const isPlainRecord = (v) => typeof v === "object" && v !== null && getPrototypeOf(v) === ObjectPrototype && !Array.isArray(v);
+
+/** Whether `v` is a whole number a `u32` holds. */
+export const isU32 = (v) => typeof v === "number" && v >= 0 && v <= 0xffffffff && Math.floor(v) === v;
 
 export const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 

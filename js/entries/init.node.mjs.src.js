@@ -19,9 +19,8 @@ const local = async (input) => {
   if (input === undefined) input = besideThisFile(file, import.meta.url);
   else if (typeof input === "string" && input.startsWith("file:")) input = new URL(input);
   // A path is read as given (and named so in an error).
-  if (isFilePath(input)) return WebAssembly.compile(await read(input));
-  if (!(input instanceof URL) || input.protocol !== "file:") return undefined;
-  return WebAssembly.compile(await read(input));
+  if (isFilePath(input) || (input instanceof URL && input.protocol === "file:")) return WebAssembly.compile(await read(input));
+  return undefined;
 };
 
 export const { init, initSync, isInitialized } = initApi(internals, "calibrank", file, local);

@@ -17,7 +17,7 @@ use calibrank::confidence::ConfidenceOptions;
 use calibrank::error::{ErrorCode, Result, ScoreError};
 use calibrank::fuse::{rrf_indexed, DEFAULT_K};
 use calibrank::limits::{Budget, LimitedFunction, Limits};
-use calibrank::multiquery::{IndexedHit, MultiQueryMethod, MultiQueryOptions};
+use calibrank::multiquery::IndexedHit;
 use calibrank::normalize::NormalizeMethod;
 use calibrank::pipeline::TimeRef;
 use calibrank::rerank::{CandidateRef, CandidateText, HeuristicConfig, HeuristicFactors};
@@ -271,50 +271,8 @@ fn interned_lists<'a>(
     Ok((lens, docs, ids))
 }
 
-/// `fuseMultiQuery`'s options: JSON text (or NONE), or the numbers js/core/multiquery.js
-/// writes when they are plain values without `limits` (`compactOptions`): an F64 section
-/// `[given bits, method (0 rrf, 1 score_sum, 2 score_max), resultsPerQuery,
-/// similarityThreshold, multiQueryBoost, limit, k, verbose]`, bit `i` set when the value
-/// in slot `i + 1` was given. Both decode to the same options; the ranges are checked by
-/// the fusion either way.
-fn multi_query_options(r: &mut Reader<'_>) -> Result<(Limits, MultiQueryOptions)> {
-    let function = LimitedFunction::FuseMultiQuery;
-    if r.peek_tag() != Some(calibrank_wasm_shared::wire::tag::F64) {
-        return decode_with_limits(r.opt_text()?, "options", function);
-    }
-    let h = r.f64s()?;
-    let at = |i: usize| h.get(i).copied().unwrap_or(0.0);
-    let given = |i: u32| (at(0) as u32) & (1 << i) != 0;
-    let mut o = MultiQueryOptions::default();
-    if given(0) {
-        o.method = match at(1) as u32 {
-            0 => MultiQueryMethod::Rrf,
-            1 => MultiQueryMethod::ScoreSum,
-            _ => MultiQueryMethod::ScoreMax,
-        };
-    }
-    if given(1) {
-        o.results_per_query = at(2) as u32;
-    }
-    if given(2) {
-        o.similarity_threshold = at(3);
-    }
-    if given(3) {
-        o.multi_query_boost = at(4);
-    }
-    if given(4) {
-        o.limit = at(5) as u32;
-    }
-    if given(5) {
-        o.k = at(6);
-    }
-    if given(6) {
-        o.verbose = at(7) != 0.0;
-    }
-    Ok((Limits::of(function), o))
-}
-
-/// `fuseMultiQuery`. In: options (JSON, or the numbers of [`multi_query_options`]), the queries' lengths (U32), each hit's id index
+/// `fuseMultiQuery`. In: options (JSON, or the numbers of
+/// [`calibrank_wasm_shared::options::multi_query_options`]), the queries' lengths (U32), each hit's id index
 /// (U32, ids numbered in order of first occurrence), the distinct ids (STRS), the scores
 /// (F64), each timestamp's kind (U8: 0 none, 1 epoch ms, 2 ISO text), the epoch ms (F64,
 /// one per hit), the ISO texts (STRS, in hit order). Out: the results' id indices (U32),
@@ -326,7 +284,7 @@ fn multi_query_options(r: &mut Reader<'_>) -> Result<(Limits, MultiQueryOptions)
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 fn multi_query(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
-    let (limits, opts) = multi_query_options(r)?;
+    let (limits, opts) = calibrank_wasm_shared::options::multi_query_options(r)?;
     let (lens, docs, ids) = interned_lists(r, &limits, "queries")?;
     let scores = r.f64s()?;
     let kinds = r.u8s()?;
@@ -399,8 +357,7 @@ fn multi_query(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let out = calibrank::multiquery::fuse_multi_query_indexed(lens, &hits, ids.len(), &id, &opts)
         .map_err(|e| within_unless(e, "options", &["queries"]))?;
     let (fused, s) = (&out.fused, &out.stats);
-    let result_docs: Vec<u32> = fused.iter().map(|f| f.doc).collect();
-    w.u32s(&result_docs);
+    w.u32s_from(fused.len(), fused.iter().map(|f| f.doc));
     w.f64s_from(fused.len(), fused.iter().map(|f| f.score));
     w.u32s(&[
         s.queries,
@@ -417,7 +374,7 @@ fn multi_query(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         let of = |f: &calibrank::multiquery::FusedIndexed| {
             out.hits.get(f.hits.clone()).unwrap_or_default()
         };
-        let total: usize = fused.iter().map(|f| of(f).len()).sum();
+        let total: usize = fused.iter().map(|f| f.hits.len()).sum();
         let mut u = Vec::with_capacity(fused.len() + 2 * total);
         for f in fused {
             let h = of(f);

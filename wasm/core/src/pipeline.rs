@@ -633,10 +633,7 @@ pub fn run(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
             s.misses,
         ]);
         w.u32s(&s.duplicates);
-        match &s.band_profile {
-            Some(b) => w.text(b),
-            None => w.none(),
-        }
+        w.opt_text(s.band_profile.as_deref());
         if p.config().explain {
             write_explanations(w, &out.results, &names)?;
         } else {
@@ -649,8 +646,9 @@ pub fn run(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
 }
 
 /// In: the handle, weights (F64 or NONE), modifiedAt (F64 or NONE), docs, offsets (U32
-/// or F64), head (F64: nDocs, hasNow, now, the call's topN or NaN), context (TEXT: JSON, or NONE). Out: order (U32), scores (F64), bands (U8),
-/// confidence (F64 as in [`run`]), candidates (U32), outcome (U8 as in [`run`]).
+/// or F64), head (F64: nDocs, hasNow, now, the call's topN or NaN), context (TEXT: JSON,
+/// or NONE). Out: order (U32), scores (F64), bands (U8), confidence (F64 as in [`run`]),
+/// candidates (U32), outcome (U8 as in [`run`]), band profile (TEXT, or NONE).
 // Not inlined into the dispatch: the engine compiles each operation on its first call,
 // so the first call of one function does not compile all of them.
 #[inline(never)]
@@ -701,10 +699,7 @@ pub fn run_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         ]);
         w.u32s(&[out.candidates]);
         w.u8s(&outcome_codes(&out.outcome));
-        match &out.band_profile {
-            Some(b) => w.text(b),
-            None => w.none(),
-        }
+        w.opt_text(out.band_profile.as_deref());
         Ok(())
     })
 }

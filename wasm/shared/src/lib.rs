@@ -69,7 +69,7 @@ pub fn write_limit_table(w: &mut Writer) {
     w.strs(d.fields().iter().map(|(name, _)| *name));
     w.f64s(&d.fields().map(|(_, v)| f64::from(v)));
     w.f64s(&c.fields().map(|(_, v)| f64::from(v)));
-    w.strs(ENTRY_BUDGETS.iter().map(|(f, _)| *f));
+    w.strs(ENTRY_BUDGETS.iter().map(|(f, _)| f.name()));
     w.f64s(&ENTRY_BUDGETS.map(|(_, n)| f64::from(n)));
 }
 

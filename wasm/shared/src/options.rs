@@ -4,6 +4,7 @@ use crate::decode::{self, Decode, KWeights};
 use crate::json::{self, Json};
 use calibrank::error::{Result, ScoreError};
 use calibrank::limits::{LimitedFunction, Limits, PartialLimits};
+use calibrank::multiquery::{MultiQueryMethod, MultiQueryOptions};
 use serde::de::DeserializeOwned;
 
 /// Decodes optional options text (`None`: the defaults) as `T` with the hand-written
@@ -84,6 +85,47 @@ pub fn take_limits(tree: &mut Json, what: &str, function: LimitedFunction) -> Re
     }
     limits.validate().map_err(|e| e.within(what))?;
     Ok(limits)
+}
+
+/// `fuseMultiQuery`'s options: JSON text (or NONE), or the numbers js/core/multiquery.js
+/// writes when they are plain values without `limits` (`compactOptions`): an F64 section
+/// `[method (0 rrf, 1 score_sum, 2 score_max), resultsPerQuery, similarityThreshold,
+/// multiQueryBoost, limit, k, verbose (0 or 1)]`, NaN where not given. Both decode to the
+/// same options; the ranges are checked by the fusion either way.
+pub fn multi_query_options(r: &mut crate::wire::Reader<'_>) -> Result<(Limits, MultiQueryOptions)> {
+    let function = LimitedFunction::FuseMultiQuery;
+    if r.peek_tag() != Some(crate::wire::tag::F64) {
+        return decode_with_limits(r.opt_text()?, "options", function);
+    }
+    let h = r.f64s()?;
+    let given = |i: usize| h.get(i).copied().filter(|v| !v.is_nan());
+    let mut o = MultiQueryOptions::default();
+    if let Some(m) = given(0) {
+        o.method = match m as u32 {
+            0 => MultiQueryMethod::Rrf,
+            1 => MultiQueryMethod::ScoreSum,
+            _ => MultiQueryMethod::ScoreMax,
+        };
+    }
+    if let Some(v) = given(1) {
+        o.results_per_query = v as u32;
+    }
+    if let Some(v) = given(2) {
+        o.similarity_threshold = v;
+    }
+    if let Some(v) = given(3) {
+        o.multi_query_boost = v;
+    }
+    if let Some(v) = given(4) {
+        o.limit = v as u32;
+    }
+    if let Some(v) = given(5) {
+        o.k = v;
+    }
+    if let Some(v) = given(6) {
+        o.verbose = v != 0.0;
+    }
+    Ok((Limits::of(function), o))
 }
 
 /// Options `{ k?, weights?, limits? }` (rrf, rrfColumnar), as JSON text or in the compact

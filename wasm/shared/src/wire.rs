@@ -343,6 +343,14 @@ impl Writer {
             .copy_from_slice(s.as_bytes());
     }
 
+    /// UTF-8 text, or NONE ([`Reader::opt_text`]'s counterpart).
+    pub fn opt_text(&mut self, s: Option<&str>) {
+        match s {
+            Some(s) => self.text(s),
+            None => self.none(),
+        }
+    }
+
     /// `f64` values.
     pub fn f64s(&mut self, xs: &[f64]) {
         let out = self.section(tag::F64, xs.len(), xs.len() * 8);
