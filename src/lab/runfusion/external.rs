@@ -31,8 +31,8 @@
 //! `Float.MIN_VALUE` (which only matters for negative scores, which Lucene never gives).
 
 use super::methods::{candidates, wsum};
-use super::norm::total;
 use super::{ranking, Scores};
+use crate::normalize::total;
 
 /// What OpenSearch's min-max gives the lowest score (instead of 0).
 const OPENSEARCH_MIN_SCORE: f64 = 0.001;

@@ -3,9 +3,9 @@
 //! Each function takes the (normalized) result lists of every run for one query and
 //! returns the fused list. Sums run in run order, from 0, as numba's `sum` does.
 
-use super::norm::total;
 use super::pysort::sort_by_less;
 use super::{ranking, Scores};
+use crate::normalize::total;
 use crate::sort::StableSort;
 use std::collections::{BTreeSet, HashSet};
 

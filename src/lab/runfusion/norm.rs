@@ -6,6 +6,7 @@
 //! `min_max_norm(run, invert=True)` calls `normalized_run.sort()`.
 
 use super::{ranking, Norm, Scores};
+use crate::normalize::total;
 
 /// ranx's floor for every denominator.
 const EPS: f64 = 1e-9;
@@ -46,8 +47,6 @@ fn lowest(l: &Scores<'_>) -> f64 {
 fn highest(l: &Scores<'_>) -> f64 {
     l.values().copied().fold(f64::NEG_INFINITY, f64::max)
 }
-
-pub(super) use crate::normalize::total;
 
 fn map<'a>(l: &Scores<'a>, f: impl Fn(f64) -> f64) -> Scores<'a> {
     l.iter().map(|(d, s)| (*d, f(*s))).collect()
