@@ -29,6 +29,7 @@
 
 mod columnar;
 mod config;
+mod indexed;
 mod input;
 mod output;
 mod run;
@@ -41,6 +42,8 @@ pub use config::{
     RecencyConfig, RecencyMode, RerankConfig, RerankMethod, DEFAULT_ANSWER_FLOOR,
     DEFAULT_HEDGE_FLOOR,
 };
+#[doc(hidden)]
+pub use indexed::{IndexedInput, IndexedItem};
 pub use input::{
     InputList, InputRef, Interned, ItemMeta, ItemRef, ListRef, PipelineInput, PoolTexts, TimeRef,
 };

@@ -6,9 +6,9 @@ use calibrank::error::{ErrorCode, Result, ScoreError};
 use calibrank::limits::Limits;
 use calibrank::pipeline::top_n_error;
 use calibrank::pipeline::{
-    split_offsets, ColumnarInput, InputRef, Interned, ItemRef, ListRef, Outcome, OutcomeKind,
-    OutcomeSource, Pipeline, PipelineConfig, PipelineResult, PoolTexts, RerankExplain,
-    RerankMethod, TimeRef,
+    split_offsets, ColumnarInput, IndexedInput, IndexedItem, InputRef, Interned, ItemRef, ListRef,
+    Outcome, OutcomeKind, OutcomeSource, Pipeline, PipelineConfig, PipelineOutput, PipelineResult,
+    PoolTexts, RerankExplain, RerankMethod, TimeRef,
 };
 use calibrank::rerank::CandidateText;
 use calibrank_wasm_shared::decode;
@@ -589,6 +589,13 @@ fn in_config(e: ScoreError) -> ScoreError {
 pub fn run(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let h = r.u32()?;
     with(h, |p| {
+        if p.runs_indexed() {
+            let mut lean = r.clone();
+            if let Some(out) = run_lean(p, &mut lean) {
+                *r = lean;
+                return write_output(w, p, &out, &[]);
+            }
+        }
         let mut context = None;
         let (input, held) = decode_input(r, p.config(), &mut context)?;
         // The list names, to number each explanation's contributions by list (only
@@ -604,44 +611,141 @@ pub fn run(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
             p.run_owned(input)
         }
         .map_err(in_config)?;
-        // The result ids as indices into the call's distinct ids, which js/core/pipeline-input.js
-        // interned and still holds: no id is decoded again.
-        let n = out.results.len();
-        w.u32s_from(n, out.results.iter().map(|x| x.doc));
-        w.f64s_from(n, out.results.iter().map(|x| x.score));
-        w.u8s_from(n, out.results.iter().map(|x| band_code(x.band)));
-        let c = &out.confidence;
-        w.f64s(&[
-            c.weighted_top5,
-            c.expected_precision,
-            c.at_least_one_relevant,
-            f64::from(c.k),
-        ]);
-        let s = &out.stats;
-        w.u32s(&[
-            s.lists,
-            s.candidates,
-            s.in_several_lists,
-            s.beyond_top_k,
-            s.beyond_candidate_limit,
-            s.below_min_relevance,
-            s.below_min_confidence,
-            s.beyond_top_n,
-            s.returned,
-            s.hits,
-            s.degraded,
-            s.misses,
-        ]);
-        w.u32s(&s.duplicates);
-        w.opt_text(s.band_profile.as_deref());
-        if p.config().explain {
-            write_explanations(w, &out.results, &names)?;
-        } else {
-            w.none();
-            w.none();
+        write_output(w, p, &out, &names)
+    })
+}
+
+/// The sections of [`run`]'s output (`names`: the input lists' names, read only when
+/// explaining).
+fn write_output(w: &mut Writer, p: &Pipeline, out: &PipelineOutput, names: &[&str]) -> Result<()> {
+    // The result ids as indices into the call's distinct ids, which js/core/pipeline-input.js
+    // interned and still holds: no id is decoded again.
+    let n = out.results.len();
+    w.u32s_from(n, out.results.iter().map(|x| x.doc));
+    w.f64s_from(n, out.results.iter().map(|x| x.score));
+    w.u8s_from(n, out.results.iter().map(|x| band_code(x.band)));
+    let c = &out.confidence;
+    w.f64s(&[
+        c.weighted_top5,
+        c.expected_precision,
+        c.at_least_one_relevant,
+        f64::from(c.k),
+    ]);
+    let s = &out.stats;
+    w.u32s(&[
+        s.lists,
+        s.candidates,
+        s.in_several_lists,
+        s.beyond_top_k,
+        s.beyond_candidate_limit,
+        s.below_min_relevance,
+        s.below_min_confidence,
+        s.beyond_top_n,
+        s.returned,
+        s.hits,
+        s.degraded,
+        s.misses,
+    ]);
+    w.u32s(&s.duplicates);
+    w.opt_text(s.band_profile.as_deref());
+    if p.config().explain {
+        write_explanations(w, &out.results, names)?;
+    } else {
+        w.none();
+        w.none();
+    }
+    w.u8s(&outcome_codes(&out.outcome));
+    Ok(())
+}
+
+/// The lean path of [`run`] (`Pipeline::run_indexed`): the same sections read into an
+/// [`IndexedInput`] (no `Vec` of ids per list, no item record), for an input with no
+/// list scores, item texts, fiscal years, cross-encoder scores, ISO times, context or
+/// held texts. `None` (the reader then discarded) when the input is not of that kind or
+/// is one the full path refuses: the caller decodes it again the full way, which reports
+/// the error.
+fn run_lean(p: &Pipeline, r: &mut Reader<'_>) -> Option<PipelineOutput> {
+    let config = p.config();
+    let strs = r.strs().ok()?;
+    // The full path's running total of string bytes fails exactly when the whole table
+    // is over the limit.
+    if strs.bytes() > config.limits.max_total_text_bytes as usize {
+        return None;
+    }
+    let head = r.f64s().ok()?;
+    let lists = r.u32s().ok()?;
+    let docs = r.u32s().ok()?;
+    let weights = r.f64s().ok()?;
+    let scores = r.f64s().ok()?;
+    let items = r.u32s().ok()?;
+    let item_nums = r.f64s().ok()?;
+    if !scores.is_empty() || r.opt_text().ok()?.is_some() || lists.len() % 5 != 0 {
+        return None;
+    }
+    let &[query_at, now_kind, now, n_docs, held, top_n] = head else {
+        return None;
+    };
+    if held != 0.0 {
+        return None;
+    }
+    let now_ms = match now_kind {
+        0.0 => None,
+        1.0 => Some(now),
+        _ => return None,
+    };
+    let n_docs = n_docs as usize;
+    if n_docs > strs.len() {
+        return None;
+    }
+    let ids = strs.range(0, n_docs).ok()?;
+    let query = if query_at >= 0.0 {
+        strs.get(query_at as usize).ok()?
+    } else {
+        ""
+    };
+    let n_lists = lists.len() / 5;
+    let mut names = Vec::with_capacity(n_lists);
+    let mut list_weights = Vec::with_capacity(n_lists);
+    let mut slices = Vec::with_capacity(n_lists);
+    for (i, l) in lists.chunks_exact(5).enumerate() {
+        let &[name, start, count, flags, _] = l else {
+            return None;
+        };
+        if flags & SCORES != 0 {
+            return None;
         }
-        w.u8s(&outcome_codes(&out.outcome));
-        Ok(())
+        names.push(strs.get(name as usize).ok()?);
+        list_weights
+            .push((flags & WEIGHT != 0).then(|| weights.get(i).copied().unwrap_or(f64::NAN)));
+        let (start, count) = (start as usize, count as usize);
+        slices.push(docs.get(start..start.checked_add(count)?)?);
+    }
+    let n_items = items.len() / 8;
+    let mut item_refs = Vec::with_capacity(n_items);
+    for (t, nums) in items.chunks_exact(8).zip(item_nums.chunks_exact(3)) {
+        let flags = t[1];
+        if flags & !MOD_NUM != 0 {
+            return None;
+        }
+        item_refs.push(IndexedItem {
+            key: strs.get(t[0] as usize).ok()?,
+            modified_ms: (flags & MOD_NUM != 0).then_some(nums[0]),
+            doc: t[7],
+        });
+    }
+    if item_refs.len() != n_items {
+        return None;
+    }
+    let top_n = top_n_of(Some(top_n), config.top_k).ok()?;
+    p.run_indexed(&IndexedInput {
+        query,
+        names: &names,
+        weights: &list_weights,
+        lists: &slices,
+        ids: &ids,
+        items: &item_refs,
+        now_ms,
+        top_n,
     })
 }
 

@@ -98,7 +98,9 @@ pub enum Numbers<'a> {
     None,
 }
 
-/// Reads the sections of one call's input, in order.
+/// Reads the sections of one call's input, in order (a clone reads on from the same
+/// place, leaving the original where it was).
+#[derive(Clone)]
 pub struct Reader<'a> {
     buf: &'a [u8],
     pos: usize,

@@ -1,0 +1,272 @@
+//! The string API's lean path: a pipeline input the bindings already interned (each
+//! distinct id once, the lists as indices, each item's modification time by its
+//! document), run without building the borrowed [`super::InputRef`] (a `Vec` of ids per
+//! list, an item record per item, two passes of checks over both).
+//!
+//! It covers the inputs and configurations that need nothing else: no list scores, no
+//! item texts, fiscal years or cross-encoder scores, `modifiedAt` and `now` as epoch
+//! milliseconds, no band context, no reranker, no confidence model, no explanations.
+//! For those it gives exactly what [`Pipeline::run_ref`] gives (a property test compares
+//! the two). Anything it does not cover, and any input the checks of `run_ref` would
+//! refuse, gives `None`: the caller then runs `run_ref`, which reports the error with its
+//! code and field path. The lean path never reports an error itself.
+
+use super::config::{RecencyMode, RerankMethod};
+use super::output::{check_contract, OutcomeSource, PipelineOutput, PipelineResult, PipelineStats};
+use super::{count, Pipeline};
+use crate::bands::{select_floors, Band, BandContext};
+use crate::confidence::confidence_of_sorted;
+use crate::fuse::{by_id, descending_key, rrf_indexed};
+use crate::normalize::{normalize, NormalizeMethod};
+use crate::recency::{age_days, step_multiplier};
+use crate::sort::StableSort;
+
+/// One item of an [`IndexedInput`]: its key, its `modifiedAt` in epoch milliseconds
+/// (any `f64`: one that is not finite makes the input one the lean path does not take),
+/// and its document (`u32::MAX`: in no list).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct IndexedItem<'a> {
+    /// The item's key (its id).
+    pub key: &'a str,
+    /// `modifiedAt` in epoch milliseconds, if given.
+    pub modified_ms: Option<f64>,
+    /// The index of its id among [`IndexedInput::ids`], or `u32::MAX`.
+    pub doc: u32,
+}
+
+/// A pipeline input interned by the caller, without texts (see the module
+/// documentation). The lists are `lists[i]`, named `names[i]`, with their own weight
+/// `weights[i]` if given; `ids` are the distinct ids, in order of first appearance.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct IndexedInput<'a> {
+    /// The query text (only its length is checked).
+    pub query: &'a str,
+    /// The lists' names.
+    pub names: &'a [&'a str],
+    /// The lists' own weights.
+    pub weights: &'a [Option<f64>],
+    /// Each list as indices into `ids`, best first.
+    pub lists: &'a [&'a [u32]],
+    /// The distinct ids.
+    pub ids: &'a [&'a str],
+    /// The items, in the caller's order.
+    pub items: &'a [IndexedItem<'a>],
+    /// The current time in epoch milliseconds.
+    pub now_ms: Option<f64>,
+    /// The call's own `topN`.
+    pub top_n: Option<u32>,
+}
+
+impl Pipeline {
+    /// Whether the configuration is one the lean path runs (see the module documentation).
+    pub fn runs_indexed(&self) -> bool {
+        let c = &self.config;
+        c.rerank.method == RerankMethod::None && c.confidence.model.is_none() && !c.explain
+    }
+
+    /// The lists' effective weights, or `None` when the lean path does not take them
+    /// (a list's own weight refused by the checks of `run_ref`).
+    fn indexed_weights(&self, input: &IndexedInput<'_>) -> Option<Vec<f64>> {
+        if input.weights.len() != input.names.len() || input.lists.len() != input.names.len() {
+            return None;
+        }
+        let mut out = Vec::with_capacity(input.names.len());
+        for (name, w) in input.names.iter().zip(input.weights) {
+            match w {
+                Some(w) if !(w.is_finite() && *w >= 0.0) => return None,
+                Some(w) => out.push(*w),
+                None => out.push(self.config.weights.get(*name).copied().unwrap_or(1.0)),
+            }
+        }
+        Some(out)
+    }
+
+    /// True when `run_ref` would accept the input as far as its checks go (limits, list
+    /// names, ids, items, times); the fusion's own checks come later.
+    fn indexed_input_ok(&self, input: &IndexedInput<'_>) -> bool {
+        let limits = &self.config.limits;
+        let n_lists = input.lists.len();
+        if limits.check_lists(n_lists, "lists").is_err()
+            || limits
+                .check_lengths(input.lists.iter().map(|l| l.len()), "lists")
+                .is_err()
+        {
+            return false;
+        }
+        let entries: usize = input.lists.iter().map(|l| l.len()).sum();
+        if limits
+            .check_entries(entries.saturating_add(input.items.len()), "items")
+            .is_err()
+            || input.query.len() > limits.max_text_bytes as usize
+        {
+            return false;
+        }
+        let max_id = limits.max_id_bytes as usize;
+        // Every string of the input, each list entry's id counted where it occurs (as
+        // `run_ref` counts them).
+        let mut bytes = input.query.len();
+        for (i, (name, list)) in input.names.iter().zip(input.lists).enumerate() {
+            if name.len() > max_id || input.names.iter().take(i).any(|n| n == name) {
+                return false;
+            }
+            bytes += name.len();
+            for &d in *list {
+                match input.ids.get(d as usize) {
+                    Some(id) => bytes += id.len(),
+                    None => return false,
+                }
+            }
+        }
+        if input.ids.iter().any(|id| id.len() > max_id) {
+            return false;
+        }
+        let mut any_mtime = false;
+        for item in input.items {
+            if item.key.len() > max_id {
+                return false;
+            }
+            bytes += item.key.len();
+            if let Some(m) = item.modified_ms {
+                if !m.is_finite() {
+                    return false;
+                }
+                any_mtime = true;
+            }
+        }
+        if bytes > limits.max_total_text_bytes as usize {
+            return false;
+        }
+        match input.now_ms {
+            Some(now) => now.is_finite(),
+            None => !(any_mtime && self.config.recency.mode == RecencyMode::Step),
+        }
+    }
+
+    /// Runs the pipeline on an interned input without texts: `Some` with the output
+    /// [`Pipeline::run_ref`] gives for the same input, or `None` when the configuration
+    /// or the input is one the lean path does not take, or one `run_ref` refuses (see
+    /// the module documentation). Used by the bindings; `#[doc(hidden)]` API.
+    #[doc(hidden)]
+    pub fn run_indexed(&self, input: &IndexedInput<'_>) -> Option<PipelineOutput> {
+        let cfg = &self.config;
+        if !self.runs_indexed() {
+            return None;
+        }
+        let top_n = cfg.top_n_or(input.top_n).ok()?;
+        if !self.indexed_input_ok(input) {
+            return None;
+        }
+        let ids = input.ids;
+
+        // 1. Fuse.
+        let weights = self.indexed_weights(input)?;
+        let fusion = rrf_indexed(input.lists, &weights, cfg.k, ids.len()).ok()?;
+        let mut stats = PipelineStats {
+            lists: count(input.lists.len()),
+            candidates: count(fusion.stats.unique),
+            in_several_lists: count(fusion.stats.in_several_lists),
+            duplicates: fusion.stats.duplicates.iter().map(|&d| count(d)).collect(),
+            ..Default::default()
+        };
+
+        // 2. Step recency at the merge stage (fiscal-year recency needs fiscal years,
+        // which this input has none of: x1).
+        let mut multipliers = vec![1.0; ids.len()];
+        if let (RecencyMode::Step, Some(now)) = (cfg.recency.mode, input.now_ms) {
+            for item in input.items {
+                if let (Some(m), Some(slot)) =
+                    (item.modified_ms, multipliers.get_mut(item.doc as usize))
+                {
+                    *slot = step_multiplier(&cfg.recency.steps, age_days(m, now));
+                }
+            }
+        }
+
+        // 3. The topK pool (ties: id ascending).
+        let mut keyed: Vec<crate::sort::Keyed> = (0u32..)
+            .zip(fusion.scores.iter().zip(&multipliers))
+            .map(|(d, (&s, &m))| (descending_key(s * m), d))
+            .collect();
+        let top_k = cfg.top_k as usize;
+        stats.beyond_top_k = count(keyed.len().saturating_sub(top_k));
+        crate::sort::top_keyed_then(&mut keyed, top_k, &mut |a, b| by_id(ids, a, b));
+        // (document, score after recency; no reranker: the same after reranking).
+        let reranked: Vec<f64> = keyed
+            .iter()
+            .map(|&(_, d)| {
+                let d = d as usize;
+                fusion.scores.get(d).copied().unwrap_or(0.0)
+                    * multipliers.get(d).copied().unwrap_or(1.0)
+            })
+            .collect();
+
+        // 4. Normalize, then minRelevance; 5. calibrate, then minConfidence.
+        let method = cfg.normalization.method;
+        let normalized = normalize(&reranked, method, cfg.normalization.temperature).ok()?;
+        // (document, normalized, calibrated)
+        let mut pool: Vec<(u32, f64, f64)> = Vec::with_capacity(keyed.len());
+        let mut below_relevance = 0usize;
+        let mut below_confidence = 0usize;
+        for (&(_, d), &n) in keyed.iter().zip(&normalized) {
+            if method != NormalizeMethod::None && n < cfg.normalization.min_relevance {
+                below_relevance += 1;
+                continue;
+            }
+            let c = cfg.calibration.apply(n);
+            if c >= cfg.min_confidence {
+                pool.push((d, n, c));
+            } else {
+                below_confidence += 1;
+            }
+        }
+        stats.below_min_relevance = count(below_relevance);
+        stats.below_min_confidence = count(below_confidence);
+
+        // 6. Final order and topN.
+        pool.stable_sort_by(|a, b| {
+            b.2.total_cmp(&a.2)
+                .then_with(|| b.1.total_cmp(&a.1))
+                .then_with(|| by_id(ids, a.0, b.0))
+        });
+        stats.beyond_top_n = count(pool.len().saturating_sub(top_n as usize));
+        pool.truncate(top_n as usize);
+
+        // 7. Bands and confidence (no context: the floors a default context selects).
+        let (floors, profile) = select_floors(
+            cfg.bands.floors(),
+            &cfg.bands.profiles,
+            &BandContext::default(),
+        );
+        stats.band_profile = profile.map(str::to_string);
+        let scores: Vec<f64> = pool.iter().map(|p| p.2).collect();
+        let confidence = confidence_of_sorted(&scores, &cfg.confidence.options());
+        let outcome = cfg
+            .confidence
+            .outcome(confidence.at_least_one_relevant, OutcomeSource::RankOnly);
+        let mut results = Vec::with_capacity(pool.len());
+        for &(doc, _, score) in &pool {
+            let band = floors.band(score);
+            match band {
+                Band::Hit => stats.hits += 1,
+                Band::Degraded => stats.degraded += 1,
+                Band::Miss => stats.misses += 1,
+            }
+            results.push(PipelineResult {
+                id: (*ids.get(doc as usize)?).to_string(),
+                doc,
+                score,
+                band,
+                explain: None,
+            });
+        }
+        stats.returned = count(results.len());
+        let out = PipelineOutput {
+            results,
+            confidence,
+            outcome,
+            stats,
+        };
+        check_contract(&out, top_n).ok()?;
+        Some(out)
+    }
+}

@@ -1,0 +1,333 @@
+//! The string API's lean path (`Pipeline::run_indexed`, what the wasm binding runs for
+//! inputs without texts) against the full one (`Pipeline::run_ref`): the same output,
+//! bit for bit, whenever it answers; an answer for every input the full path accepts
+//! (of the kind it covers); no answer for any input the full path refuses.
+#![cfg(not(target_arch = "wasm32"))]
+
+use calibrank::limits::Limits;
+use calibrank::normalize::NormalizeMethod;
+use calibrank::pipeline::*;
+use proptest::prelude::*;
+
+const IDS: [&str; 12] = [
+    "d0",
+    "d1",
+    "d2",
+    "d3",
+    "d4",
+    "d5",
+    "d6",
+    "d7",
+    "é",
+    "",
+    "longer-id-9",
+    "d11",
+];
+const NAMES: [&str; 4] = ["semantic", "keyword", "graph", "semantic"];
+const DAY: f64 = 86_400_000.0;
+
+#[derive(Debug, Clone)]
+struct Case {
+    lists: Vec<(usize, Vec<usize>, Option<f64>)>,
+    items: Vec<(usize, Option<f64>)>,
+    now: Option<f64>,
+    top_n: Option<u32>,
+    query_len: usize,
+}
+
+fn weight() -> impl Strategy<Value = Option<f64>> {
+    prop_oneof![
+        4 => Just(None),
+        2 => (0.0f64..3.0).prop_map(Some),
+        1 => Just(Some(0.0)),
+        1 => Just(Some(-1.0)),
+        1 => Just(Some(f64::NAN)),
+    ]
+}
+
+fn time() -> impl Strategy<Value = Option<f64>> {
+    prop_oneof![
+        2 => Just(None),
+        // Whole days and fractions, some ties between items.
+        4 => (0u32..400).prop_map(|d| Some(1.7e12 - f64::from(d) * DAY / 4.0)),
+        1 => Just(Some(f64::INFINITY)),
+    ]
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    (
+        prop::collection::vec(
+            (
+                0usize..4,
+                prop::collection::vec(0usize..IDS.len() + 2, 0..14),
+                weight(),
+            ),
+            0..4,
+        ),
+        // Items: an id of the lists or one of no list (index >= IDS.len()).
+        prop::collection::vec((0usize..IDS.len() + 3, time()), 0..14),
+        prop_oneof![1 => Just(None), 4 => Just(Some(1.7e12)), 1 => Just(Some(f64::NAN))],
+        prop_oneof![3 => Just(None), 1 => (0u32..25).prop_map(Some)],
+        prop_oneof![4 => Just(5usize), 1 => Just(40usize)],
+    )
+        .prop_map(|(lists, items, now, top_n, query_len)| Case {
+            lists,
+            items,
+            now,
+            top_n,
+            query_len,
+        })
+}
+
+#[derive(Debug, Clone)]
+struct Config {
+    top_k: u32,
+    top_n: u32,
+    method: NormalizeMethod,
+    min_relevance: f64,
+    threshold: f64,
+    steepness: f64,
+    min_confidence: f64,
+    recency: RecencyMode,
+    named_weight: bool,
+    tight: bool,
+}
+
+fn config() -> impl Strategy<Value = Config> {
+    (
+        1u32..20,
+        1u32..20,
+        prop_oneof![
+            Just(NormalizeMethod::None),
+            Just(NormalizeMethod::Max),
+            Just(NormalizeMethod::MinMax),
+            Just(NormalizeMethod::ZScore),
+            Just(NormalizeMethod::Softmax),
+        ],
+        prop_oneof![Just(0.0), Just(0.3)],
+        (0.0f64..0.08, 1.0f64..200.0),
+        prop_oneof![Just(0.0), Just(0.3), 0.0f64..0.7],
+        prop_oneof![
+            Just(RecencyMode::None),
+            Just(RecencyMode::Step),
+            Just(RecencyMode::FiscalYear)
+        ],
+        any::<bool>(),
+        prop::bool::weighted(0.2),
+    )
+        .prop_map(
+            |(
+                top_k,
+                top_n,
+                method,
+                min_relevance,
+                (threshold, steepness),
+                min_confidence,
+                recency,
+                named_weight,
+                tight,
+            )| Config {
+                top_k,
+                top_n: top_n.min(top_k),
+                method,
+                min_relevance,
+                threshold,
+                steepness,
+                min_confidence,
+                recency,
+                named_weight,
+                tight,
+            },
+        )
+}
+
+fn pipeline(c: &Config) -> Pipeline {
+    let mut cfg = PipelineConfig {
+        top_k: c.top_k,
+        top_n: c.top_n,
+        min_confidence: c.min_confidence,
+        calibration: Calibration::Sigmoid {
+            threshold: c.threshold,
+            steepness: c.steepness,
+        },
+        explain: false,
+        ..Default::default()
+    };
+    cfg.normalization.method = c.method;
+    cfg.normalization.min_relevance = c.min_relevance;
+    cfg.recency.mode = c.recency;
+    if c.named_weight {
+        cfg.weights.insert("keyword".into(), 0.5);
+    }
+    if c.tight {
+        cfg.limits = Limits {
+            max_id_bytes: 2,
+            max_list_length: 8,
+            max_total_text_bytes: 60,
+            max_text_bytes: 20,
+            ..Limits::default()
+        };
+    }
+    Pipeline::new(cfg).expect("a valid configuration")
+}
+
+/// An id of the case: one of `IDS`, or of no list (`x<i>`).
+fn id_of(i: usize, others: &[String]) -> &str {
+    IDS.get(i)
+        .copied()
+        .unwrap_or_else(|| &others[i - IDS.len()])
+}
+
+/// Both paths on one case: `(full, lean)`.
+fn both(
+    p: &Pipeline,
+    c: &Case,
+) -> (
+    calibrank::error::Result<PipelineOutput>,
+    Option<PipelineOutput>,
+) {
+    let others: Vec<String> = (0..3).map(|i| format!("x{i}")).collect();
+    let query = "q".repeat(c.query_len);
+    // Interned as the JavaScript does it: distinct ids in order of first appearance.
+    let mut ids: Vec<&str> = Vec::new();
+    let mut docs: Vec<Vec<u32>> = Vec::new();
+    for (_, list, _) in &c.lists {
+        let mut d = Vec::new();
+        for &i in list {
+            let id = id_of(i, &others);
+            let at = ids.iter().position(|&x| x == id).unwrap_or_else(|| {
+                ids.push(id);
+                ids.len() - 1
+            });
+            d.push(at as u32);
+        }
+        docs.push(d);
+    }
+    // Items keyed once each (the caller's object), in the case's order.
+    let mut items: Vec<(&str, Option<f64>)> = Vec::new();
+    for &(i, t) in &c.items {
+        let key = id_of(i, &others);
+        if !items.iter().any(|(k, _)| *k == key) {
+            items.push((key, t));
+        }
+    }
+    let item_docs: Vec<u32> = items
+        .iter()
+        .map(|(k, _)| {
+            ids.iter()
+                .position(|x| x == k)
+                .map_or(u32::MAX, |d| d as u32)
+        })
+        .collect();
+    let names: Vec<&str> = c.lists.iter().map(|l| NAMES[l.0]).collect();
+    let weights: Vec<Option<f64>> = c.lists.iter().map(|l| l.2).collect();
+
+    let full_input = InputRef {
+        query: &query,
+        lists: c
+            .lists
+            .iter()
+            .zip(&docs)
+            .zip(&names)
+            .map(|((l, d), &name)| ListRef {
+                name,
+                ids: d.iter().map(|&x| ids[x as usize]).collect(),
+                scores: None,
+                weight: l.2,
+            })
+            .collect(),
+        items: items
+            .iter()
+            .map(|&(k, t)| {
+                (
+                    k,
+                    ItemRef {
+                        modified_at: t.map(TimeRef::Millis),
+                        ..Default::default()
+                    },
+                )
+            })
+            .collect(),
+        now: c.now.map(TimeRef::Millis),
+        context: None,
+        interned: Some(Interned {
+            ids: ids.clone(),
+            docs: docs.clone(),
+            items: item_docs.clone(),
+        }),
+        top_n: c.top_n,
+    };
+    let full = p.run_ref(&full_input);
+
+    let slices: Vec<&[u32]> = docs.iter().map(Vec::as_slice).collect();
+    let lean_items: Vec<IndexedItem<'_>> = items
+        .iter()
+        .zip(&item_docs)
+        .map(|(&(key, modified_ms), &doc)| IndexedItem {
+            key,
+            modified_ms,
+            doc,
+        })
+        .collect();
+    let lean = p.run_indexed(&IndexedInput {
+        query: &query,
+        names: &names,
+        weights: &weights,
+        lists: &slices,
+        ids: &ids,
+        items: &lean_items,
+        now_ms: c.now,
+        top_n: c.top_n,
+    });
+    (full, lean)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn the_lean_path_answers_as_the_full_one(c in case(), cfg in config()) {
+        let p = pipeline(&cfg);
+        let (full, lean) = both(&p, &c);
+        match (&full, &lean) {
+            // Bit for bit: the Debug text of an f64 differs for different bits (NaN aside,
+            // which no output holds).
+            (Ok(f), Some(l)) => prop_assert_eq!(format!("{f:?}"), format!("{l:?}")),
+            (Ok(_), None) => prop_assert!(false, "the lean path refused an input the full path accepts: {full:?}"),
+            (Err(_), Some(l)) => prop_assert!(false, "the lean path answered {l:?} where the full path refuses: {full:?}"),
+            (Err(_), None) => {}
+        }
+    }
+}
+
+#[test]
+fn explanations_rerankers_and_models_take_the_full_path() {
+    let case = Case {
+        lists: vec![(0, vec![0, 1, 2], None), (1, vec![2, 3], None)],
+        items: vec![(0, Some(1.7e12))],
+        now: Some(1.7e12),
+        top_n: None,
+        query_len: 5,
+    };
+    let cfg = |explain: bool, rerank: RerankMethod| PipelineConfig {
+        explain,
+        rerank: RerankConfig {
+            method: rerank,
+            ..Default::default()
+        },
+        min_confidence: 0.0,
+        ..Default::default()
+    };
+    let plain = Pipeline::new(cfg(false, RerankMethod::None)).unwrap();
+    assert!(plain.runs_indexed());
+    let (full, lean) = both(&plain, &case);
+    assert_eq!(full.unwrap(), lean.expect("the lean path's answer"));
+    for p in [
+        Pipeline::new(cfg(true, RerankMethod::None)).unwrap(),
+        Pipeline::new(cfg(false, RerankMethod::Heuristic)).unwrap(),
+        Pipeline::new(cfg(false, RerankMethod::CrossEncoder)).unwrap(),
+    ] {
+        assert!(!p.runs_indexed());
+        assert!(both(&p, &case).1.is_none());
+    }
+}
