@@ -16,18 +16,61 @@ use super::output::{check_contract, OutcomeSource, PipelineOutput, PipelineResul
 use super::{count, Pipeline};
 use crate::bands::{select_floors, Band, BandContext};
 use crate::confidence::confidence_of_sorted;
-use crate::fuse::{by_id, descending_key, rrf_indexed};
+use crate::fuse::{descending_key, rrf_indexed};
 use crate::normalize::{normalize, NormalizeMethod};
 use crate::recency::{age_days, step_multiplier};
 use crate::sort::StableSort;
 
-/// One item of an [`IndexedInput`]: its key, its `modifiedAt` in epoch milliseconds
-/// (any `f64`: one that is not finite makes the input one the lean path does not take),
-/// and its document (`u32::MAX`: in no list).
+/// The distinct ids of an [`IndexedInput`] as one text: id `d` is
+/// `text[bounds[d]..bounds[d + 1]]` (the string table the bindings receive, read in
+/// place; an id is sliced only to break a tie or to name a result).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct IdTable<'a> {
+    /// The ids' UTF-8 text (it may go on with other strings).
+    pub text: &'a str,
+    /// `len() + 1` bounds, non-decreasing.
+    pub bounds: &'a [u32],
+}
+
+impl<'a> IdTable<'a> {
+    /// The number of ids.
+    pub fn len(&self) -> usize {
+        self.bounds.len().saturating_sub(1)
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Id `d` (`None`: no such id, or bounds that do not cut the text at characters).
+    pub fn get(&self, d: u32) -> Option<&'a str> {
+        let d = d as usize;
+        let (&a, &b) = (self.bounds.get(d)?, self.bounds.get(d.checked_add(1)?)?);
+        self.text.get(a as usize..b as usize)
+    }
+
+    /// The length of id `d` in bytes.
+    fn byte_len(&self, d: u32) -> Option<usize> {
+        let d = d as usize;
+        let (&a, &b) = (self.bounds.get(d)?, self.bounds.get(d.checked_add(1)?)?);
+        (b as usize).checked_sub(a as usize)
+    }
+
+    /// The byte order of ids `a` and `b` (the string API's tie-break, as
+    /// [`crate::fuse::by_id`]).
+    fn cmp(&self, a: u32, b: u32) -> std::cmp::Ordering {
+        self.get(a).cmp(&self.get(b))
+    }
+}
+
+/// One item of an [`IndexedInput`]: the length of its key in bytes, its `modifiedAt` in
+/// epoch milliseconds (any `f64`: one that is not finite makes the input one the lean
+/// path does not take), and its document (`u32::MAX`: in no list).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct IndexedItem<'a> {
-    /// The item's key (its id).
-    pub key: &'a str,
+pub struct IndexedItem {
+    /// The length of the item's key (its id) in bytes.
+    pub key_bytes: usize,
     /// `modifiedAt` in epoch milliseconds, if given.
     pub modified_ms: Option<f64>,
     /// The index of its id among [`IndexedInput::ids`], or `u32::MAX`.
@@ -48,9 +91,9 @@ pub struct IndexedInput<'a> {
     /// Each list as indices into `ids`, best first.
     pub lists: &'a [&'a [u32]],
     /// The distinct ids.
-    pub ids: &'a [&'a str],
+    pub ids: IdTable<'a>,
     /// The items, in the caller's order.
-    pub items: &'a [IndexedItem<'a>],
+    pub items: &'a [IndexedItem],
     /// The current time in epoch milliseconds.
     pub now_ms: Option<f64>,
     /// The call's own `topN`.
@@ -111,21 +154,29 @@ impl Pipeline {
             }
             bytes += name.len();
             for &d in *list {
-                match input.ids.get(d as usize) {
-                    Some(id) => bytes += id.len(),
+                match input.ids.byte_len(d) {
+                    Some(n) => bytes += n,
                     None => return false,
                 }
             }
         }
-        if input.ids.iter().any(|id| id.len() > max_id) {
+        // Each id cut at characters and within maxIdBytes.
+        let IdTable { text, bounds } = input.ids;
+        if bounds.iter().any(|&b| !text.is_char_boundary(b as usize)) {
             return false;
+        }
+        for pair in bounds.windows(2) {
+            let &[a, b] = pair else { return false };
+            if b < a || (b - a) as usize > max_id {
+                return false;
+            }
         }
         let mut any_mtime = false;
         for item in input.items {
-            if item.key.len() > max_id {
+            if item.key_bytes > max_id {
                 return false;
             }
-            bytes += item.key.len();
+            bytes += item.key_bytes;
             if let Some(m) = item.modified_ms {
                 if !m.is_finite() {
                     return false;
@@ -189,7 +240,7 @@ impl Pipeline {
             .collect();
         let top_k = cfg.top_k as usize;
         stats.beyond_top_k = count(keyed.len().saturating_sub(top_k));
-        crate::sort::top_keyed_then(&mut keyed, top_k, &mut |a, b| by_id(ids, a, b));
+        crate::sort::top_keyed_then(&mut keyed, top_k, &mut |a, b| ids.cmp(a, b));
         // (document, score after recency; no reranker: the same after reranking).
         let reranked: Vec<f64> = keyed
             .iter()
@@ -226,7 +277,7 @@ impl Pipeline {
         pool.stable_sort_by(|a, b| {
             b.2.total_cmp(&a.2)
                 .then_with(|| b.1.total_cmp(&a.1))
-                .then_with(|| by_id(ids, a.0, b.0))
+                .then_with(|| ids.cmp(a.0, b.0))
         });
         stats.beyond_top_n = count(pool.len().saturating_sub(top_n as usize));
         pool.truncate(top_n as usize);
@@ -252,7 +303,7 @@ impl Pipeline {
                 Band::Miss => stats.misses += 1,
             }
             results.push(PipelineResult {
-                id: (*ids.get(doc as usize)?).to_string(),
+                id: ids.get(doc)?.to_string(),
                 doc,
                 score,
                 band,

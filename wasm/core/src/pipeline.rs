@@ -6,9 +6,9 @@ use calibrank::error::{ErrorCode, Result, ScoreError};
 use calibrank::limits::Limits;
 use calibrank::pipeline::top_n_error;
 use calibrank::pipeline::{
-    split_offsets, ColumnarInput, IndexedInput, IndexedItem, InputRef, Interned, ItemRef, ListRef,
-    Outcome, OutcomeKind, OutcomeSource, Pipeline, PipelineConfig, PipelineOutput, PipelineResult,
-    PoolTexts, RerankExplain, RerankMethod, TimeRef,
+    split_offsets, ColumnarInput, IdTable, IndexedInput, IndexedItem, InputRef, Interned, ItemRef,
+    ListRef, Outcome, OutcomeKind, OutcomeSource, Pipeline, PipelineConfig, PipelineOutput,
+    PipelineResult, PoolTexts, RerankExplain, RerankMethod, TimeRef,
 };
 use calibrank::rerank::CandidateText;
 use calibrank_wasm_shared::decode;
@@ -697,7 +697,8 @@ fn run_lean(p: &Pipeline, r: &mut Reader<'_>) -> Option<PipelineOutput> {
     if n_docs > strs.len() {
         return None;
     }
-    let ids = strs.range(0, n_docs).ok()?;
+    let (text, bounds) = strs.first(n_docs)?;
+    let ids = IdTable { text, bounds };
     let query = if query_at >= 0.0 {
         strs.get(query_at as usize).ok()?
     } else {
@@ -728,7 +729,7 @@ fn run_lean(p: &Pipeline, r: &mut Reader<'_>) -> Option<PipelineOutput> {
             return None;
         }
         item_refs.push(IndexedItem {
-            key: strs.get(t[0] as usize).ok()?,
+            key_bytes: strs.byte_len(t[0] as usize)?,
             modified_ms: (flags & MOD_NUM != 0).then_some(nums[0]),
             doc: t[7],
         });
@@ -742,7 +743,7 @@ fn run_lean(p: &Pipeline, r: &mut Reader<'_>) -> Option<PipelineOutput> {
         names: &names,
         weights: &list_weights,
         lists: &slices,
-        ids: &ids,
+        ids,
         items: &item_refs,
         now_ms,
         top_n,

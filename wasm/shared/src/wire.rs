@@ -75,6 +75,18 @@ impl<'a> Strs<'a> {
             .ok_or_else(|| wire_error(format!("string {i} bounds")))
     }
 
+    /// The length in bytes of string `i`, without slicing it.
+    pub fn byte_len(&self, i: usize) -> Option<usize> {
+        let (&a, &b) = (self.offsets.get(i)?, self.offsets.get(i + 1)?);
+        (b as usize).checked_sub(a as usize)
+    }
+
+    /// The first `n` strings as the text and their `n + 1` bounds (string `i` is
+    /// `text[bounds[i]..bounds[i + 1]]`), or `None` when there are fewer.
+    pub fn first(&self, n: usize) -> Option<(&'a str, &'a [u32])> {
+        Some((self.text, self.offsets.get(..n.checked_add(1)?)?))
+    }
+
     /// Strings `from..to` as a vector of slices.
     pub fn range(&self, from: usize, to: usize) -> Result<Vec<&'a str>> {
         (from..to).map(|i| self.get(i)).collect()
