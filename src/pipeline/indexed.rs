@@ -4,8 +4,8 @@
 //! list, an item record per item, two passes of checks over both).
 //!
 //! It covers the inputs and configurations that need nothing else: no list scores, no
-//! item texts, fiscal years or cross-encoder scores, `modifiedAt` and `now` as epoch
-//! milliseconds, no band context, no reranker, no confidence model, no explanations.
+//! item texts, fiscal years or cross-encoder scores, `modifiedAt` and `now` in epoch
+//! milliseconds (the bindings read ISO 8601 times into them first), no band context, no reranker, no confidence model, no explanations.
 //! For those it gives exactly what [`Pipeline::run_ref`] gives (a property test compares
 //! the two). Anything it does not cover, and any input the checks of `run_ref` would
 //! refuse, gives `None`: the caller then runs `run_ref`, which reports the error with its

@@ -134,6 +134,83 @@ export function tests(lib, golden) {
   const t = [];
   const test = (name, fn) => t.push({ name, fn });
 
+  test("Pipeline.run without explanations (the module's lean path where the input allows it) answers as with them, bit for bit, errors alike", () => {
+    // A pipeline without explanations runs inputs without texts, list scores or context
+    // on the interned indices (src/pipeline/indexed.rs); with explanations it always
+    // takes the full path. Results, scores (as bits), bands, confidence, outcome, stats
+    // and errors must be the same either way.
+    let seed = 12345;
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const pick = (xs) => xs[Math.floor(rand() * xs.length)];
+    const pool = ["a", "b", "c", "d", "e", "f", "g", "h", "é", "x/y#1", "", "long-id-11"];
+    const day = 86_400_000;
+    const now = 1.7e12;
+    const shape = (out) => ({
+      results: out.results.map((r) => [r.id, hexOf(r.score), r.band]),
+      confidence: Object.fromEntries(Object.entries(out.confidence).map(([k, v]) => [k, hexOf(v)])),
+      outcome: [out.outcome.kind, out.outcome.source, hexOf(out.outcome.probability)],
+      stats: out.stats,
+    });
+    const attempt = (f) => {
+      try {
+        return { ok: shape(f()) };
+      } catch (e) {
+        if (!(e instanceof lib.ScoreError)) throw e;
+        return { err: [e.code, e.field, e.message] };
+      }
+    };
+    let answered = 0;
+    for (let c = 0; c < 300; c++) {
+      const topK = 1 + Math.floor(rand() * 12);
+      const config = {
+        topK,
+        topN: 1 + Math.floor(rand() * topK),
+        minConfidence: pick([0, 0.1, 0.3]),
+        normalization: { method: pick(["none", "max", "min_max", "z_score", "softmax"]) },
+        recency: { mode: pick(["none", "step", "step", "fiscal_year"]) },
+        weights: rand() < 0.3 ? { keyword: 0.5 } : {},
+      };
+      const lists = [];
+      const nLists = Math.floor(rand() * 4);
+      for (let i = 0; i < nLists; i++) {
+        const ids = Array.from({ length: Math.floor(rand() * 10) }, () => pick(pool));
+        const list = { name: pick(["semantic", "keyword", "graph", "recent"]), ids };
+        if (rand() < 0.15) list.weight = pick([0, 2, -1]);
+        if (rand() < 0.05) list.scores = ids.map((_, j) => 1 - j / 10);
+        lists.push(list);
+      }
+      const items = {};
+      for (let i = 0; i < 8; i++) {
+        const r = rand();
+        const meta = {};
+        if (r < 0.4) meta.modifiedAt = now - Math.floor(rand() * 400) * (day / 4);
+        else if (r < 0.7) meta.modifiedAt = new Date(now - Math.floor(rand() * 90) * day).toISOString();
+        else if (r < 0.72) meta.modifiedAt = "not a date";
+        else if (r < 0.74) meta.summary = "a text";
+        items[pick([...pool, "x1", "x2"])] = meta;
+      }
+      const input = { query: "auth", lists, items };
+      if (rand() < 0.85) input.now = rand() < 0.7 ? now : new Date(now).toISOString();
+      if (rand() < 0.05) input.context = { taskClass: "bugfix" };
+      if (rand() < 0.2) input.topN = Math.floor(rand() * 15);
+      const lean = new lib.Pipeline({ ...config, explain: false });
+      const full = new lib.Pipeline({ ...config, explain: true });
+      try {
+        const a = attempt(() => lean.run(input));
+        const b = attempt(() => full.run(input));
+        eq(a, b, `case ${c}: ${JSON.stringify({ config, input })}`);
+        if (a.ok) answered++;
+      } finally {
+        lean.free();
+        full.free();
+      }
+    }
+    assert(answered > 100, `only ${answered} of 300 cases answered`);
+  });
+
   test("rrf: seed 000 example, highest first, ties by id", () => {
     const out = lib.rrf([["a", "x", "y"], ["p", "q", "a"]]);
     eq(out[0], ["a", 1 / 61 + 1 / 63]);

@@ -660,8 +660,8 @@ fn write_output(w: &mut Writer, p: &Pipeline, out: &PipelineOutput, names: &[&st
 
 /// The lean path of [`run`] (`Pipeline::run_indexed`): the same sections read into an
 /// [`IndexedInput`] (no `Vec` of ids per list, no item record), for an input with no
-/// list scores, item texts, fiscal years, cross-encoder scores, ISO times, context or
-/// held texts. `None` (the reader then discarded) when the input is not of that kind or
+/// list scores, item texts, fiscal years, cross-encoder scores, context or held texts
+/// (ISO 8601 times are read here into epoch milliseconds). `None` (the reader then discarded) when the input is not of that kind or
 /// is one the full path refuses: the caller decodes it again the full way, which reports
 /// the error.
 fn run_lean(p: &Pipeline, r: &mut Reader<'_>) -> Option<PipelineOutput> {
@@ -688,9 +688,13 @@ fn run_lean(p: &Pipeline, r: &mut Reader<'_>) -> Option<PipelineOutput> {
     if held != 0.0 {
         return None;
     }
+    // An ISO 8601 time is read as the full path reads it (one it cannot parse is refused
+    // there).
+    let iso = |at: f64| calibrank::timestamp::parse_iso8601(strs.get(at as usize).ok()?);
     let now_ms = match now_kind {
         0.0 => None,
         1.0 => Some(now),
+        2.0 => Some(iso(now)?),
         _ => return None,
     };
     let n_docs = n_docs as usize;
@@ -725,12 +729,19 @@ fn run_lean(p: &Pipeline, r: &mut Reader<'_>) -> Option<PipelineOutput> {
     let mut item_refs = Vec::with_capacity(n_items);
     for (t, nums) in items.chunks_exact(8).zip(item_nums.chunks_exact(3)) {
         let flags = t[1];
-        if flags & !MOD_NUM != 0 {
+        if flags & !(MOD_NUM | MOD_STR) != 0 {
             return None;
         }
+        let modified_ms = if flags & MOD_NUM != 0 {
+            Some(nums[0])
+        } else if flags & MOD_STR != 0 {
+            Some(iso(f64::from(t[6]))?)
+        } else {
+            None
+        };
         item_refs.push(IndexedItem {
             key_bytes: strs.byte_len(t[0] as usize)?,
-            modified_ms: (flags & MOD_NUM != 0).then_some(nums[0]),
+            modified_ms,
             doc: t[7],
         });
     }
