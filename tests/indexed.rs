@@ -30,10 +30,36 @@ const DAY: f64 = 86_400_000.0;
 #[derive(Debug, Clone)]
 struct Case {
     lists: Vec<(usize, Vec<usize>, Option<f64>)>,
-    items: Vec<(usize, Option<f64>)>,
+    items: Vec<(usize, Option<f64>, [Option<usize>; 4])>,
     now: Option<f64>,
     top_n: Option<u32>,
-    query_len: usize,
+    query: usize,
+}
+
+/// Queries (the last is empty: the heuristic reranker refuses it; the long one is over
+/// the tight limits' maxTextBytes).
+const QUERIES: [&str; 4] = [
+    "How do I configure the graph cache?",
+    "d3 UserAuth",
+    "qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq",
+    "  ",
+];
+/// Item texts (name, type, summary, content take any of them).
+const TEXTS: [&str; 7] = [
+    "GraphCache",
+    "configure the graph cache",
+    "class",
+    "function",
+    "How do I configure the graph cache?",
+    "über die Größe des Caches",
+    "",
+];
+
+fn texts() -> impl Strategy<Value = [Option<usize>; 4]> {
+    prop_oneof![
+        2 => Just([None; 4]),
+        3 => prop::array::uniform4(prop::option::weighted(0.5, 0usize..TEXTS.len())),
+    ]
 }
 
 fn weight() -> impl Strategy<Value = Option<f64>> {
@@ -67,17 +93,17 @@ fn case() -> impl Strategy<Value = Case> {
             0..4,
         ),
         // Items: an id of the lists or one of no list (index >= IDS.len()).
-        prop::collection::vec((0usize..IDS.len() + 3, time()), 0..14),
+        prop::collection::vec((0usize..IDS.len() + 3, time(), texts()), 0..14),
         prop_oneof![2 => Just(None), 8 => Just(Some(1.7e12)), 1 => Just(Some(f64::NAN))],
         prop_oneof![3 => Just(None), 1 => (0u32..25).prop_map(Some)],
-        prop_oneof![4 => Just(5usize), 1 => Just(40usize)],
+        prop_oneof![4 => Just(0usize), 4 => Just(1usize), 1 => Just(2usize), 1 => Just(3usize)],
     )
-        .prop_map(|(lists, items, now, top_n, query_len)| Case {
+        .prop_map(|(lists, items, now, top_n, query)| Case {
             lists,
             items,
             now,
             top_n,
-            query_len,
+            query,
         })
 }
 
@@ -92,7 +118,10 @@ struct Config {
     min_confidence: f64,
     recency: RecencyMode,
     named_weight: bool,
-    tight: bool,
+    /// 0: the default limits; 1: tight ones; 2: only the total text bytes bounded.
+    tight: u8,
+    rerank: bool,
+    candidate_limit: Option<u32>,
 }
 
 fn config() -> impl Strategy<Value = Config> {
@@ -115,7 +144,8 @@ fn config() -> impl Strategy<Value = Config> {
             Just(RecencyMode::FiscalYear)
         ],
         any::<bool>(),
-        prop::bool::weighted(0.2),
+        prop_oneof![6 => Just(0u8), 1 => Just(1u8), 2 => Just(2u8)],
+        (any::<bool>(), prop::option::of(1u32..8)),
     )
         .prop_map(
             |(
@@ -128,6 +158,7 @@ fn config() -> impl Strategy<Value = Config> {
                 recency,
                 named_weight,
                 tight,
+                (rerank, candidate_limit),
             )| Config {
                 top_k,
                 top_n: top_n.min(top_k),
@@ -139,6 +170,8 @@ fn config() -> impl Strategy<Value = Config> {
                 recency,
                 named_weight,
                 tight,
+                rerank,
+                candidate_limit,
             },
         )
 }
@@ -161,19 +194,27 @@ fn pipeline(c: &Config) -> Pipeline {
     if c.named_weight {
         cfg.weights.insert("keyword".into(), 0.5);
     }
-    if c.tight {
-        cfg.limits = Limits {
-            max_id_bytes: 2,
-            max_list_length: 8,
-            max_total_text_bytes: 60,
-            max_text_bytes: 20,
-            ..Limits::default()
-        };
+    if c.rerank {
+        cfg.rerank.method = RerankMethod::Heuristic;
+        cfg.rerank.candidate_limit = c.candidate_limit;
+    }
+    match c.tight {
+        1 => {
+            cfg.limits = Limits {
+                max_id_bytes: 2,
+                max_list_length: 8,
+                max_total_text_bytes: 60,
+                max_text_bytes: 20,
+                ..Limits::default()
+            }
+        }
+        2 => cfg.limits.max_total_text_bytes = 180,
+        _ => {}
     }
     Pipeline::new(cfg).expect("a valid configuration")
 }
 
-/// An id of the case: one of `IDS`, or of no list (`x<i>`).
+/// An id of the case: one of `IDS`, or of no list (`item-in-no-list-<i>`).
 fn id_of(i: usize, others: &[String]) -> &str {
     IDS.get(i)
         .copied()
@@ -188,8 +229,8 @@ fn both(
     calibrank::error::Result<PipelineOutput>,
     Option<PipelineOutput>,
 ) {
-    let others: Vec<String> = (0..3).map(|i| format!("x{i}")).collect();
-    let query = "q".repeat(c.query_len);
+    let others: Vec<String> = (0..3).map(|i| format!("item-in-no-list-{i}")).collect();
+    let query = QUERIES[c.query].to_string();
     // Interned as the JavaScript does it: distinct ids in order of first appearance.
     let mut ids: Vec<&str> = Vec::new();
     let mut docs: Vec<Vec<u32>> = Vec::new();
@@ -206,16 +247,18 @@ fn both(
         docs.push(d);
     }
     // Items keyed once each (the caller's object), in the case's order.
-    let mut items: Vec<(&str, Option<f64>)> = Vec::new();
-    for &(i, t) in &c.items {
+    // (key, modifiedAt, texts)
+    type Item<'a> = (&'a str, Option<f64>, [Option<&'a str>; 4]);
+    let mut items: Vec<Item<'_>> = Vec::new();
+    for &(i, t, texts) in &c.items {
         let key = id_of(i, &others);
-        if !items.iter().any(|(k, _)| *k == key) {
-            items.push((key, t));
+        if !items.iter().any(|(k, _, _)| *k == key) {
+            items.push((key, t, texts.map(|x| x.map(|x| TEXTS[x]))));
         }
     }
     let item_docs: Vec<u32> = items
         .iter()
-        .map(|(k, _)| {
+        .map(|(k, _, _)| {
             ids.iter()
                 .position(|x| x == k)
                 .map_or(u32::MAX, |d| d as u32)
@@ -240,10 +283,14 @@ fn both(
             .collect(),
         items: items
             .iter()
-            .map(|&(k, t)| {
+            .map(|&(k, t, [name, entity_type, summary, content])| {
                 (
                     k,
                     ItemRef {
+                        name,
+                        entity_type,
+                        summary,
+                        content,
                         modified_at: t.map(TimeRef::Millis),
                         ..Default::default()
                     },
@@ -273,8 +320,9 @@ fn both(
     let lean_items: Vec<IndexedItem> = items
         .iter()
         .zip(&item_docs)
-        .map(|(&(key, modified_ms), &doc)| IndexedItem {
+        .map(|(&(key, modified_ms, texts), &doc)| IndexedItem {
             key_bytes: key.len(),
+            texts,
             modified_ms,
             doc,
         })
@@ -339,13 +387,13 @@ fn ids_not_cut_at_characters_take_the_full_path() {
 }
 
 #[test]
-fn explanations_rerankers_and_models_take_the_full_path() {
+fn explanations_and_the_cross_encoder_take_the_full_path() {
     let case = Case {
         lists: vec![(0, vec![0, 1, 2], None), (1, vec![2, 3], None)],
-        items: vec![(0, Some(1.7e12))],
+        items: vec![(0, Some(1.7e12), [Some(0), None, Some(1), None])],
         now: Some(1.7e12),
         top_n: None,
-        query_len: 5,
+        query: 0,
     };
     let cfg = |explain: bool, rerank: RerankMethod| PipelineConfig {
         explain,
@@ -356,16 +404,50 @@ fn explanations_rerankers_and_models_take_the_full_path() {
         min_confidence: 0.0,
         ..Default::default()
     };
-    let plain = Pipeline::new(cfg(false, RerankMethod::None)).unwrap();
-    assert!(plain.runs_indexed());
-    let (full, lean) = both(&plain, &case);
-    assert_eq!(full.unwrap(), lean.expect("the lean path's answer"));
+    for method in [RerankMethod::None, RerankMethod::Heuristic] {
+        let p = Pipeline::new(cfg(false, method)).unwrap();
+        assert!(p.runs_indexed());
+        let (full, lean) = both(&p, &case);
+        assert_eq!(full.unwrap(), lean.expect("the lean path's answer"));
+    }
+    // The heuristic reranker's factors are applied: the item whose name is the
+    // query's subject moves up.
+    let order = |method| {
+        let p = Pipeline::new(cfg(false, method)).unwrap();
+        let out = both(&p, &case).1.expect("the lean path's answer");
+        out.results.iter().map(|r| r.id.clone()).collect::<Vec<_>>()
+    };
+    assert_ne!(order(RerankMethod::None), order(RerankMethod::Heuristic));
     for p in [
         Pipeline::new(cfg(true, RerankMethod::None)).unwrap(),
-        Pipeline::new(cfg(false, RerankMethod::Heuristic)).unwrap(),
         Pipeline::new(cfg(false, RerankMethod::CrossEncoder)).unwrap(),
     ] {
         assert!(!p.runs_indexed());
         assert!(both(&p, &case).1.is_none());
+    }
+}
+
+#[test]
+fn every_string_counts_against_max_total_text_bytes() {
+    // "d3 UserAuth" (11) + "semantic" (8) + "d0" (2) + "item-in-no-list-0" (17) + the
+    // item's name "GraphCache" (10): 48 bytes.
+    let case = Case {
+        lists: vec![(0, vec![0], None)],
+        items: vec![(IDS.len(), None, [Some(0), None, None, None])],
+        now: None,
+        top_n: None,
+        query: 1,
+    };
+    for (max, accepted) in [(48, true), (47, false)] {
+        let mut cfg = PipelineConfig {
+            explain: false,
+            min_confidence: 0.0,
+            ..Default::default()
+        };
+        cfg.limits.max_total_text_bytes = max;
+        let p = Pipeline::new(cfg).unwrap();
+        let (full, lean) = both(&p, &case);
+        assert_eq!(full.is_ok(), accepted, "{full:?}");
+        assert_eq!(lean.is_some(), accepted);
     }
 }

@@ -19,6 +19,7 @@ use crate::confidence::confidence_of_sorted;
 use crate::fuse::{descending_key, rrf_indexed};
 use crate::normalize::{normalize, NormalizeMethod};
 use crate::recency::{age_days, step_multiplier};
+use crate::rerank::{heuristic_factors, CandidateText, PreparedQuery};
 use crate::sort::StableSort;
 
 /// The distinct ids of an [`IndexedInput`] as one text: id `d` is
@@ -66,11 +67,13 @@ impl<'a> IdTable<'a> {
 
 /// One item of an [`IndexedInput`]: the length of its key in bytes, its `modifiedAt` in
 /// epoch milliseconds (any `f64`: one that is not finite makes the input one the lean
-/// path does not take), and its document (`u32::MAX`: in no list).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct IndexedItem {
+/// path does not take), its document (`u32::MAX`: in no list) and its texts.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct IndexedItem<'a> {
     /// The length of the item's key (its id) in bytes.
     pub key_bytes: usize,
+    /// Name, type, summary and content (the heuristic reranker's), if given.
+    pub texts: [Option<&'a str>; 4],
     /// `modifiedAt` in epoch milliseconds, if given.
     pub modified_ms: Option<f64>,
     /// The index of its id among [`IndexedInput::ids`], or `u32::MAX`.
@@ -93,7 +96,7 @@ pub struct IndexedInput<'a> {
     /// The distinct ids.
     pub ids: IdTable<'a>,
     /// The items, in the caller's order.
-    pub items: &'a [IndexedItem],
+    pub items: &'a [IndexedItem<'a>],
     /// The current time in epoch milliseconds.
     pub now_ms: Option<f64>,
     /// The call's own `topN`.
@@ -104,7 +107,7 @@ impl Pipeline {
     /// Whether the configuration is one the lean path runs (see the module documentation).
     pub fn runs_indexed(&self) -> bool {
         let c = &self.config;
-        c.rerank.method == RerankMethod::None && c.confidence.model.is_none() && !c.explain
+        c.rerank.method != RerankMethod::CrossEncoder && c.confidence.model.is_none() && !c.explain
     }
 
     /// The lists' effective weights, or `None` when the lean path does not take them
@@ -177,6 +180,12 @@ impl Pipeline {
                 return false;
             }
             bytes += item.key_bytes;
+            for t in item.texts.iter().flatten() {
+                if t.len() > limits.max_text_bytes as usize {
+                    return false;
+                }
+                bytes += t.len();
+            }
             if let Some(m) = item.modified_ms {
                 if !m.is_finite() {
                     return false;
@@ -184,7 +193,10 @@ impl Pipeline {
                 any_mtime = true;
             }
         }
-        if bytes > limits.max_total_text_bytes as usize {
+        if bytes > limits.max_total_text_bytes as usize
+            || (self.config.rerank.method == RerankMethod::Heuristic
+                && crate::rerank::require_query(input.query).is_err())
+        {
             return false;
         }
         match input.now_ms {
@@ -241,8 +253,8 @@ impl Pipeline {
         let top_k = cfg.top_k as usize;
         stats.beyond_top_k = count(keyed.len().saturating_sub(top_k));
         crate::sort::top_keyed_then(&mut keyed, top_k, &mut |a, b| ids.cmp(a, b));
-        // (document, score after recency; no reranker: the same after reranking).
-        let reranked: Vec<f64> = keyed
+        // The score after recency of each pool document.
+        let mut reranked: Vec<f64> = keyed
             .iter()
             .map(|&(_, d)| {
                 let d = d as usize;
@@ -250,6 +262,41 @@ impl Pipeline {
                     * multipliers.get(d).copied().unwrap_or(1.0)
             })
             .collect();
+
+        // 3b. The heuristic reranker on the candidates within its limit (fiscal years,
+        // which would boost after it, this input has none of).
+        if cfg.rerank.method == RerankMethod::Heuristic {
+            if let Some(limit) = cfg.rerank.candidate_limit {
+                let limit = limit as usize;
+                stats.beyond_candidate_limit = count(keyed.len().saturating_sub(limit));
+                keyed.truncate(limit);
+                reranked.truncate(limit);
+            }
+            let mut item_of = vec![u32::MAX; ids.len()];
+            for (i, item) in (0u32..).zip(input.items) {
+                if let Some(slot) = item_of.get_mut(item.doc as usize) {
+                    *slot = i;
+                }
+            }
+            let q = PreparedQuery::new(input.query, cfg.rerank.heuristic.stopwords.as_deref());
+            for (&(_, d), score) in keyed.iter().zip(reranked.iter_mut()) {
+                let texts = item_of
+                    .get(d as usize)
+                    .and_then(|&i| input.items.get(i as usize))
+                    .map_or([None; 4], |item| item.texts);
+                let [name, entity_type, summary, content] = texts;
+                let text = CandidateText {
+                    name: name.unwrap_or(""),
+                    entity_type,
+                    summary,
+                    content,
+                };
+                *score *= heuristic_factors(&q, text, &cfg.rerank.heuristic).multiplier;
+                if !score.is_finite() {
+                    return None;
+                }
+            }
+        }
 
         // 4. Normalize, then minRelevance; 5. calibrate, then minConfidence.
         let method = cfg.normalization.method;

@@ -134,10 +134,10 @@ export function tests(lib, golden) {
   const t = [];
   const test = (name, fn) => t.push({ name, fn });
 
-  test("Pipeline.run without explanations (the module's lean path where the input allows it) answers as with them, bit for bit, errors alike", () => {
-    // A pipeline without explanations runs inputs without texts, list scores or context
-    // on the interned indices (src/pipeline/indexed.rs); with explanations it always
-    // takes the full path. Results, scores (as bits), bands, confidence, outcome, stats
+  test("Pipeline.run without explanations (the module's lean path where the input allows it) answers as with them, bit for bit, errors alike, with and without the heuristic reranker", () => {
+    // A pipeline without explanations runs inputs without list scores, fiscal years or
+    // context on the interned indices (src/pipeline/indexed.rs), the heuristic
+    // reranker's texts included; with explanations it always takes the full path. Results, scores (as bits), bands, confidence, outcome, stats
     // and errors must be the same either way.
     let seed = 12345;
     const rand = () => {
@@ -172,6 +172,7 @@ export function tests(lib, golden) {
         normalization: { method: pick(["none", "max", "min_max", "z_score", "softmax"]) },
         recency: { mode: pick(["none", "step", "step", "fiscal_year"]) },
         weights: rand() < 0.3 ? { keyword: 0.5 } : {},
+        rerank: rand() < 0.4 ? { method: "heuristic", ...(rand() < 0.3 ? { candidateLimit: 3 } : {}) } : { method: "none" },
       };
       const lists = [];
       const nLists = Math.floor(rand() * 4);
@@ -189,10 +190,13 @@ export function tests(lib, golden) {
         if (r < 0.4) meta.modifiedAt = now - Math.floor(rand() * 400) * (day / 4);
         else if (r < 0.7) meta.modifiedAt = new Date(now - Math.floor(rand() * 90) * day).toISOString();
         else if (r < 0.72) meta.modifiedAt = "not a date";
-        else if (r < 0.74) meta.summary = "a text";
+        if (rand() < 0.4) meta.name = pick(["GraphCache", "authToken", "über", ""]);
+        if (rand() < 0.3) meta.summary = pick(["configure the auth token cache", "a text"]);
+        if (rand() < 0.2) meta.type = pick(["class", "function"]);
+        if (rand() < 0.02) meta.fiscalYear = 2024;
         items[pick([...pool, "x1", "x2"])] = meta;
       }
-      const input = { query: "auth", lists, items };
+      const input = { query: pick(["auth token cache", "GraphCache", " "]), lists, items };
       if (rand() < 0.85) input.now = rand() < 0.7 ? now : new Date(now).toISOString();
       if (rand() < 0.05) input.context = { taskClass: "bugfix" };
       if (rand() < 0.2) input.topN = Math.floor(rand() * 15);

@@ -660,8 +660,8 @@ fn write_output(w: &mut Writer, p: &Pipeline, out: &PipelineOutput, names: &[&st
 
 /// The lean path of [`run`] (`Pipeline::run_indexed`): the same sections read into an
 /// [`IndexedInput`] (no `Vec` of ids per list, no item record), for an input with no
-/// list scores, item texts, fiscal years, cross-encoder scores, context or held texts
-/// (ISO 8601 times are read here into epoch milliseconds). `None` (the reader then discarded) when the input is not of that kind or
+/// list scores, fiscal years, cross-encoder scores, context or held texts (ISO 8601
+/// times are read here into epoch milliseconds). `None` (the reader then discarded) when the input is not of that kind or
 /// is one the full path refuses: the caller decodes it again the full way, which reports
 /// the error.
 fn run_lean(p: &Pipeline, r: &mut Reader<'_>) -> Option<PipelineOutput> {
@@ -729,8 +729,18 @@ fn run_lean(p: &Pipeline, r: &mut Reader<'_>) -> Option<PipelineOutput> {
     let mut item_refs = Vec::with_capacity(n_items);
     for (t, nums) in items.chunks_exact(8).zip(item_nums.chunks_exact(3)) {
         let flags = t[1];
-        if flags & !(MOD_NUM | MOD_STR) != 0 {
+        if flags & !(MOD_NUM | MOD_STR | NAME | TYPE | SUMMARY | CONTENT) != 0 {
             return None;
+        }
+        let mut texts = [None; 4];
+        for (f, (slot, bit)) in texts
+            .iter_mut()
+            .zip([NAME, TYPE, SUMMARY, CONTENT])
+            .enumerate()
+        {
+            if flags & bit != 0 {
+                *slot = Some(strs.get(*t.get(2 + f)? as usize).ok()?);
+            }
         }
         let modified_ms = if flags & MOD_NUM != 0 {
             Some(nums[0])
@@ -741,6 +751,7 @@ fn run_lean(p: &Pipeline, r: &mut Reader<'_>) -> Option<PipelineOutput> {
         };
         item_refs.push(IndexedItem {
             key_bytes: strs.byte_len(t[0] as usize)?,
+            texts,
             modified_ms,
             doc: t[7],
         });
