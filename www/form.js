@@ -7,8 +7,15 @@ export const wide = () => window.matchMedia("(min-width: 901px)").matches;
 
 // Open or closed, per panel title, kept across rebuilds of the controls.
 const openMemory = new Map();
+// The last box built for each key (see `remembered`).
+const liveBoxes = new Map();
 export function remembered(details, key, open) {
-  details.open = openMemory.has(key) ? openMemory.get(key) : open;
+  // The element this one replaces tells its state as it is now: its `toggle` event comes
+  // a task after the click, and a rebuild in between (an Enter on a button right after
+  // the box was opened) would otherwise close the box the focus is about to return to.
+  const before = liveBoxes.get(key);
+  details.open = before ? before.open : openMemory.has(key) ? openMemory.get(key) : open;
+  liveBoxes.set(key, details);
   details.addEventListener("toggle", () => openMemory.set(key, details.open));
   return details;
 }
