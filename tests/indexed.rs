@@ -1,5 +1,5 @@
 //! The string API's lean path (`Pipeline::run_indexed`, what the wasm binding runs for
-//! inputs without texts) against the full one (`Pipeline::run_ref`): the same output,
+//! the inputs it covers) against the full one (`Pipeline::run_ref`): the same output,
 //! bit for bit, whenever it answers; an answer for every input the full path accepts
 //! (of the kind it covers); no answer for any input the full path refuses.
 #![cfg(not(target_arch = "wasm32"))]
@@ -122,6 +122,7 @@ struct Config {
     tight: u8,
     rerank: bool,
     candidate_limit: Option<u32>,
+    explain: bool,
 }
 
 fn config() -> impl Strategy<Value = Config> {
@@ -145,7 +146,7 @@ fn config() -> impl Strategy<Value = Config> {
         ],
         any::<bool>(),
         prop_oneof![6 => Just(0u8), 1 => Just(1u8), 2 => Just(2u8)],
-        (any::<bool>(), prop::option::of(1u32..8)),
+        (any::<bool>(), prop::option::of(1u32..8), any::<bool>()),
     )
         .prop_map(
             |(
@@ -158,7 +159,7 @@ fn config() -> impl Strategy<Value = Config> {
                 recency,
                 named_weight,
                 tight,
-                (rerank, candidate_limit),
+                (rerank, candidate_limit, explain),
             )| Config {
                 top_k,
                 top_n: top_n.min(top_k),
@@ -172,6 +173,7 @@ fn config() -> impl Strategy<Value = Config> {
                 tight,
                 rerank,
                 candidate_limit,
+                explain,
             },
         )
 }
@@ -185,7 +187,7 @@ fn pipeline(c: &Config) -> Pipeline {
             threshold: c.threshold,
             steepness: c.steepness,
         },
-        explain: false,
+        explain: c.explain,
         ..Default::default()
     };
     cfg.normalization.method = c.method;
@@ -387,7 +389,7 @@ fn ids_not_cut_at_characters_take_the_full_path() {
 }
 
 #[test]
-fn explanations_and_the_cross_encoder_take_the_full_path() {
+fn the_cross_encoder_takes_the_full_path_explanations_the_lean_one() {
     let case = Case {
         lists: vec![(0, vec![0, 1, 2], None), (1, vec![2, 3], None)],
         items: vec![(0, Some(1.7e12), [Some(0), None, Some(1), None])],
@@ -405,10 +407,15 @@ fn explanations_and_the_cross_encoder_take_the_full_path() {
         ..Default::default()
     };
     for method in [RerankMethod::None, RerankMethod::Heuristic] {
-        let p = Pipeline::new(cfg(false, method)).unwrap();
-        assert!(p.runs_indexed());
-        let (full, lean) = both(&p, &case);
-        assert_eq!(full.unwrap(), lean.expect("the lean path's answer"));
+        for explain in [false, true] {
+            let p = Pipeline::new(cfg(explain, method)).unwrap();
+            assert!(p.runs_indexed());
+            let (full, lean) = both(&p, &case);
+            let lean = lean.expect("the lean path's answer");
+            // Explanations (contributions, the reranker's factors) when asked for.
+            assert_eq!(lean.results.iter().all(|r| r.explain.is_some()), explain);
+            assert_eq!(full.unwrap(), lean);
+        }
     }
     // The heuristic reranker's factors are applied: the item whose name is the
     // query's subject moves up.
@@ -418,13 +425,9 @@ fn explanations_and_the_cross_encoder_take_the_full_path() {
         out.results.iter().map(|r| r.id.clone()).collect::<Vec<_>>()
     };
     assert_ne!(order(RerankMethod::None), order(RerankMethod::Heuristic));
-    for p in [
-        Pipeline::new(cfg(true, RerankMethod::None)).unwrap(),
-        Pipeline::new(cfg(false, RerankMethod::CrossEncoder)).unwrap(),
-    ] {
-        assert!(!p.runs_indexed());
-        assert!(both(&p, &case).1.is_none());
-    }
+    let p = Pipeline::new(cfg(false, RerankMethod::CrossEncoder)).unwrap();
+    assert!(!p.runs_indexed());
+    assert!(both(&p, &case).1.is_none());
 }
 
 #[test]

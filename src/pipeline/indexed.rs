@@ -12,11 +12,14 @@
 //! code and field path. The lean path never reports an error itself.
 
 use super::config::{RecencyMode, RerankMethod};
-use super::output::{check_contract, OutcomeSource, PipelineOutput, PipelineResult, PipelineStats};
+use super::output::{
+    check_contract, Contribution, Explain, OutcomeSource, PipelineOutput, PipelineResult,
+    PipelineStats, RerankExplain,
+};
 use super::{count, Pipeline};
 use crate::bands::{select_floors, Band, BandContext};
 use crate::confidence::confidence_of_sorted;
-use crate::fuse::{descending_key, rrf_indexed};
+use crate::fuse::{descending_key, rrf_indexed, rrf_term};
 use crate::normalize::{normalize, NormalizeMethod};
 use crate::recency::{age_days, step_multiplier};
 use crate::rerank::{heuristic_factors, CandidateText, PreparedQuery};
@@ -107,7 +110,7 @@ impl Pipeline {
     /// Whether the configuration is one the lean path runs (see the module documentation).
     pub fn runs_indexed(&self) -> bool {
         let c = &self.config;
-        c.rerank.method != RerankMethod::CrossEncoder && c.confidence.model.is_none() && !c.explain
+        c.rerank.method != RerankMethod::CrossEncoder && c.confidence.model.is_none()
     }
 
     /// The lists' effective weights, or `None` when the lean path does not take them
@@ -253,7 +256,9 @@ impl Pipeline {
         let top_k = cfg.top_k as usize;
         stats.beyond_top_k = count(keyed.len().saturating_sub(top_k));
         crate::sort::top_keyed_then(&mut keyed, top_k, &mut |a, b| ids.cmp(a, b));
-        // The score after recency of each pool document.
+        // The score after recency of each pool document (and the reranker's factors when
+        // explaining).
+        let mut factors = Vec::new();
         let mut reranked: Vec<f64> = keyed
             .iter()
             .map(|&(_, d)| {
@@ -279,6 +284,9 @@ impl Pipeline {
                 }
             }
             let q = PreparedQuery::new(input.query, cfg.rerank.heuristic.stopwords.as_deref());
+            if cfg.explain {
+                factors.reserve_exact(keyed.len());
+            }
             for (&(_, d), score) in keyed.iter().zip(reranked.iter_mut()) {
                 let texts = item_of
                     .get(d as usize)
@@ -291,7 +299,11 @@ impl Pipeline {
                     summary,
                     content,
                 };
-                *score *= heuristic_factors(&q, text, &cfg.rerank.heuristic).multiplier;
+                let f = heuristic_factors(&q, text, &cfg.rerank.heuristic);
+                *score *= f.multiplier;
+                if cfg.explain {
+                    factors.push(f);
+                }
                 if !score.is_finite() {
                     return None;
                 }
@@ -301,18 +313,18 @@ impl Pipeline {
         // 4. Normalize, then minRelevance; 5. calibrate, then minConfidence.
         let method = cfg.normalization.method;
         let normalized = normalize(&reranked, method, cfg.normalization.temperature).ok()?;
-        // (document, normalized, calibrated)
-        let mut pool: Vec<(u32, f64, f64)> = Vec::with_capacity(keyed.len());
+        // (document, normalized, calibrated, place in the pool)
+        let mut pool: Vec<(u32, f64, f64, usize)> = Vec::with_capacity(keyed.len());
         let mut below_relevance = 0usize;
         let mut below_confidence = 0usize;
-        for (&(_, d), &n) in keyed.iter().zip(&normalized) {
+        for (at, (&(_, d), &n)) in keyed.iter().zip(&normalized).enumerate() {
             if method != NormalizeMethod::None && n < cfg.normalization.min_relevance {
                 below_relevance += 1;
                 continue;
             }
             let c = cfg.calibration.apply(n);
             if c >= cfg.min_confidence {
-                pool.push((d, n, c));
+                pool.push((d, n, c, at));
             } else {
                 below_confidence += 1;
             }
@@ -341,8 +353,13 @@ impl Pipeline {
         let outcome = cfg
             .confidence
             .outcome(confidence.at_least_one_relevant, OutcomeSource::RankOnly);
+        let ranks = if cfg.explain {
+            first_ranks(input.lists, &pool, ids.len())
+        } else {
+            Vec::new()
+        };
         let mut results = Vec::with_capacity(pool.len());
-        for &(doc, _, score) in &pool {
+        for (r, &(doc, normalized, score, at)) in pool.iter().enumerate() {
             let band = floors.band(score);
             match band {
                 Band::Hit => stats.hits += 1,
@@ -354,7 +371,39 @@ impl Pipeline {
                 doc,
                 score,
                 band,
-                explain: None,
+                explain: cfg.explain.then(|| {
+                    let d = doc as usize;
+                    let fused = fusion.scores.get(d).copied().unwrap_or(0.0);
+                    let recency_multiplier = multipliers.get(d).copied().unwrap_or(1.0);
+                    let n_lists = input.lists.len();
+                    Explain {
+                        contributions: (0..n_lists)
+                            .filter_map(|li| {
+                                let rank = (*ranks.get(r * n_lists + li)?)?;
+                                let weight = *weights.get(li)?;
+                                Some(Contribution {
+                                    list: (*input.names.get(li)?).to_string(),
+                                    rank,
+                                    weight,
+                                    contribution: rrf_term(weight, cfg.k, rank),
+                                    list_score: None,
+                                })
+                            })
+                            .collect(),
+                        fused,
+                        recency_multiplier,
+                        after_recency: fused * recency_multiplier,
+                        rerank: factors.get(at).map_or(RerankExplain::None, |&factors| {
+                            RerankExplain::Heuristic { factors }
+                        }),
+                        rerank_recency_multiplier: 1.0,
+                        after_rerank: reranked.get(at).copied().unwrap_or(0.0),
+                        normalized,
+                        calibrated: score,
+                        band,
+                        band_profile: profile.map(str::to_string),
+                    }
+                }),
             });
         }
         stats.returned = count(results.len());
@@ -367,4 +416,38 @@ impl Pipeline {
         check_contract(&out, top_n).ok()?;
         Some(out)
     }
+}
+
+/// The first 1-based rank of each result's document in each list, `None` where absent:
+/// `ranks[r * lists.len() + li]` for result `r` (of `pool`, as placed) and list `li`.
+fn first_ranks(
+    lists: &[&[u32]],
+    pool: &[(u32, f64, f64, usize)],
+    n_docs: usize,
+) -> Vec<Option<u32>> {
+    let n_lists = lists.len();
+    let mut slot = vec![u32::MAX; n_docs];
+    for (r, p) in (0u32..).zip(pool) {
+        if let Some(s) = slot.get_mut(p.0 as usize) {
+            *s = r;
+        }
+    }
+    let mut ranks = vec![None; pool.len() * n_lists];
+    for (li, list) in lists.iter().enumerate() {
+        for (pos, &d) in list.iter().enumerate() {
+            let Some(&r) = slot.get(d as usize) else {
+                continue;
+            };
+            if r == u32::MAX {
+                continue;
+            }
+            let at = (r as usize).saturating_mul(n_lists).saturating_add(li);
+            if let Some(rank) = ranks.get_mut(at) {
+                if rank.is_none() {
+                    *rank = Some(u32::try_from(pos + 1).unwrap_or(u32::MAX));
+                }
+            }
+        }
+    }
+    ranks
 }

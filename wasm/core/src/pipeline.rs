@@ -591,9 +591,9 @@ pub fn run(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     with(h, |p| {
         if p.runs_indexed() {
             let mut lean = r.clone();
-            if let Some(out) = run_lean(p, &mut lean) {
+            if let Some((out, names)) = run_lean(p, &mut lean) {
                 *r = lean;
-                return write_output(w, p, &out, &[]);
+                return write_output(w, p, &out, &names);
             }
         }
         let mut context = None;
@@ -658,13 +658,14 @@ fn write_output(w: &mut Writer, p: &Pipeline, out: &PipelineOutput, names: &[&st
     Ok(())
 }
 
-/// The lean path of [`run`] (`Pipeline::run_indexed`): the same sections read into an
+/// The lean path of [`run`] (`Pipeline::run_indexed`; with the output, the lists' names
+/// its explanations are numbered by): the same sections read into an
 /// [`IndexedInput`] (no `Vec` of ids per list, no item record), for an input with no
 /// list scores, fiscal years, cross-encoder scores, context or held texts (ISO 8601
 /// times are read here into epoch milliseconds). `None` (the reader then discarded) when the input is not of that kind or
 /// is one the full path refuses: the caller decodes it again the full way, which reports
 /// the error.
-fn run_lean(p: &Pipeline, r: &mut Reader<'_>) -> Option<PipelineOutput> {
+fn run_lean<'a>(p: &Pipeline, r: &mut Reader<'a>) -> Option<(PipelineOutput, Vec<&'a str>)> {
     let config = p.config();
     let strs = r.strs().ok()?;
     // The full path's running total of string bytes fails exactly when the whole table
@@ -760,7 +761,7 @@ fn run_lean(p: &Pipeline, r: &mut Reader<'_>) -> Option<PipelineOutput> {
         return None;
     }
     let top_n = top_n_of(Some(top_n), config.top_k).ok()?;
-    p.run_indexed(&IndexedInput {
+    let out = p.run_indexed(&IndexedInput {
         query,
         names: &names,
         weights: &list_weights,
@@ -769,7 +770,8 @@ fn run_lean(p: &Pipeline, r: &mut Reader<'_>) -> Option<PipelineOutput> {
         items: &item_refs,
         now_ms,
         top_n,
-    })
+    })?;
+    Some((out, names))
 }
 
 /// In: the handle, weights (F64 or NONE), modifiedAt (F64 or NONE), docs, offsets (U32
