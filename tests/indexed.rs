@@ -34,6 +34,9 @@ struct Case {
     now: Option<f64>,
     top_n: Option<u32>,
     query: usize,
+    /// 0: texts in the items; 1: held by the caller (`PoolTexts`); 2: held, and the
+    /// holder fails.
+    held: u8,
 }
 
 /// Queries (the last is empty: the heuristic reranker refuses it; the long one is over
@@ -97,13 +100,15 @@ fn case() -> impl Strategy<Value = Case> {
         prop_oneof![2 => Just(None), 8 => Just(Some(1.7e12)), 1 => Just(Some(f64::NAN))],
         prop_oneof![3 => Just(None), 1 => (0u32..25).prop_map(Some)],
         prop_oneof![4 => Just(0usize), 4 => Just(1usize), 1 => Just(2usize), 1 => Just(3usize)],
+        prop_oneof![6 => Just(0u8), 3 => Just(1u8), 1 => Just(2u8)],
     )
-        .prop_map(|(lists, items, now, top_n, query)| Case {
+        .prop_map(|(lists, items, now, top_n, query, held)| Case {
             lists,
             items,
             now,
             top_n,
             query,
+            held,
         })
 }
 
@@ -216,6 +221,44 @@ fn pipeline(c: &Config) -> Pipeline {
     Pipeline::new(cfg).expect("a valid configuration")
 }
 
+/// Texts held by the caller, answered by id; `asked` counts the calls.
+struct Held<'a> {
+    texts: Vec<(&'a str, [Option<&'a str>; 4])>,
+    fail: bool,
+    asked: usize,
+}
+
+impl PoolTexts for Held<'_> {
+    fn texts(
+        &mut self,
+        _docs: &[u32],
+        ids: &[&str],
+    ) -> calibrank::error::Result<Vec<calibrank::rerank::CandidateText<'_>>> {
+        self.asked += 1;
+        if self.fail {
+            return Err(calibrank::error::ScoreError::new(
+                calibrank::error::ErrorCode::Internal,
+                "",
+                "the holder failed",
+            ));
+        }
+        Ok(ids
+            .iter()
+            .map(|id| match self.texts.iter().find(|(k, _)| k == id) {
+                Some(&(_, [name, entity_type, summary, content])) => {
+                    calibrank::rerank::CandidateText {
+                        name: name.unwrap_or(""),
+                        entity_type,
+                        summary,
+                        content,
+                    }
+                }
+                None => Default::default(),
+            })
+            .collect())
+    }
+}
+
 /// An id of the case: one of `IDS`, or of no list (`item-in-no-list-<i>`).
 fn id_of(i: usize, others: &[String]) -> &str {
     IDS.get(i)
@@ -308,7 +351,23 @@ fn both(
         }),
         top_n: c.top_n,
     };
-    let full = p.run_ref(&full_input);
+    // Held texts: the items carry none, the holder answers for the pool.
+    let holder = || Held {
+        texts: items.iter().map(|&(k, _, t)| (k, t)).collect(),
+        fail: c.held == 2,
+        asked: 0,
+    };
+    let mut full_input = full_input;
+    if c.held > 0 {
+        for (_, item) in &mut full_input.items {
+            (item.name, item.entity_type, item.summary, item.content) = (None, None, None, None);
+        }
+    }
+    let full = if c.held > 0 {
+        p.run_owned_with_texts(full_input, &mut holder())
+    } else {
+        p.run_ref(&full_input)
+    };
 
     let slices: Vec<&[u32]> = docs.iter().map(Vec::as_slice).collect();
     // The ids as the bindings get them: one text (going on with other strings) and bounds.
@@ -324,12 +383,13 @@ fn both(
         .zip(&item_docs)
         .map(|(&(key, modified_ms, texts), &doc)| IndexedItem {
             key_bytes: key.len(),
-            texts,
+            texts: if c.held > 0 { [None; 4] } else { texts },
             modified_ms,
             doc,
         })
         .collect();
-    let lean = p.run_indexed(&IndexedInput {
+    let mut held = holder();
+    let lean_input = IndexedInput {
         query: &query,
         names: &names,
         weights: &weights,
@@ -341,7 +401,14 @@ fn both(
         items: &lean_items,
         now_ms: c.now,
         top_n: c.top_n,
-    });
+    };
+    let lean = if c.held > 0 {
+        p.run_indexed_with_texts(&lean_input, Some(&mut held))
+    } else {
+        p.run_indexed(&lean_input)
+    };
+    // The holder is asked at most once, as the full path asks it.
+    assert!(held.asked <= 1);
     (full, lean)
 }
 
@@ -396,6 +463,7 @@ fn the_cross_encoder_takes_the_full_path_explanations_the_lean_one() {
         now: Some(1.7e12),
         top_n: None,
         query: 0,
+        held: 0,
     };
     let cfg = |explain: bool, rerank: RerankMethod| PipelineConfig {
         explain,
@@ -440,6 +508,7 @@ fn every_string_counts_against_max_total_text_bytes() {
         now: None,
         top_n: None,
         query: 1,
+        held: 0,
     };
     for (max, accepted) in [(48, true), (47, false)] {
         let mut cfg = PipelineConfig {

@@ -16,7 +16,7 @@ use super::output::{
     check_contract, Contribution, Explain, OutcomeSource, PipelineOutput, PipelineResult,
     PipelineStats, RerankExplain,
 };
-use super::{count, Pipeline};
+use super::{count, Pipeline, PoolTexts};
 use crate::bands::{select_floors, Band, BandContext};
 use crate::confidence::confidence_of_sorted;
 use crate::fuse::{descending_key, rrf_indexed, rrf_term};
@@ -214,6 +214,19 @@ impl Pipeline {
     /// the module documentation). Used by the bindings; `#[doc(hidden)]` API.
     #[doc(hidden)]
     pub fn run_indexed(&self, input: &IndexedInput<'_>) -> Option<PipelineOutput> {
+        self.run_indexed_with_texts(input, None)
+    }
+
+    /// [`Pipeline::run_indexed`] on an input whose items' texts are held by `held` (see
+    /// [`PoolTexts`]; asked once for the pool's, as [`Pipeline::run_owned_with_texts`]
+    /// asks). `None` as `run_indexed` gives it, and when `held` fails (the full path then
+    /// reports it). `#[doc(hidden)]` API.
+    #[doc(hidden)]
+    pub fn run_indexed_with_texts(
+        &self,
+        input: &IndexedInput<'_>,
+        held: Option<&mut dyn PoolTexts>,
+    ) -> Option<PipelineOutput> {
         let cfg = &self.config;
         if !self.runs_indexed() {
             return None;
@@ -287,17 +300,36 @@ impl Pipeline {
             if cfg.explain {
                 factors.reserve_exact(keyed.len());
             }
-            for (&(_, d), score) in keyed.iter().zip(reranked.iter_mut()) {
-                let texts = item_of
-                    .get(d as usize)
-                    .and_then(|&i| input.items.get(i as usize))
-                    .map_or([None; 4], |item| item.texts);
-                let [name, entity_type, summary, content] = texts;
-                let text = CandidateText {
-                    name: name.unwrap_or(""),
-                    entity_type,
-                    summary,
-                    content,
+            // Held texts: the pool's, asked for once (the items then carry none).
+            let fetched = match held {
+                Some(source) => {
+                    let docs: Vec<u32> = keyed.iter().map(|&(_, d)| d).collect();
+                    let pool_ids: Vec<&str> =
+                        docs.iter().map(|&d| ids.get(d)).collect::<Option<_>>()?;
+                    let texts = source.texts(&docs, &pool_ids).ok()?;
+                    if texts.len() != docs.len() {
+                        return None;
+                    }
+                    Some(texts)
+                }
+                None => None,
+            };
+            for (i, (&(_, d), score)) in keyed.iter().zip(reranked.iter_mut()).enumerate() {
+                let text = match &fetched {
+                    Some(t) => t.get(i).copied().unwrap_or_default(),
+                    None => {
+                        let texts = item_of
+                            .get(d as usize)
+                            .and_then(|&i| input.items.get(i as usize))
+                            .map_or([None; 4], |item| item.texts);
+                        let [name, entity_type, summary, content] = texts;
+                        CandidateText {
+                            name: name.unwrap_or(""),
+                            entity_type,
+                            summary,
+                            content,
+                        }
+                    }
                 };
                 let f = heuristic_factors(&q, text, &cfg.rerank.heuristic);
                 *score *= f.multiplier;

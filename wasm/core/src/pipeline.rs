@@ -659,12 +659,13 @@ fn write_output(w: &mut Writer, p: &Pipeline, out: &PipelineOutput, names: &[&st
 }
 
 /// The lean path of [`run`] (`Pipeline::run_indexed`; with the output, the lists' names
-/// its explanations are numbered by): the same sections read into an
-/// [`IndexedInput`] (no `Vec` of ids per list, no item record), for an input with no
-/// list scores, fiscal years, cross-encoder scores, context or held texts (ISO 8601
-/// times are read here into epoch milliseconds). `None` (the reader then discarded) when the input is not of that kind or
-/// is one the full path refuses: the caller decodes it again the full way, which reports
-/// the error.
+/// its explanations are numbered by): the same sections read into an [`IndexedInput`]
+/// (no `Vec` of ids per list, no item record), for an input with no list scores, fiscal
+/// years, cross-encoder scores or context. ISO 8601 times are read here into epoch
+/// milliseconds; held texts are asked for as the full path asks (once more if the lean
+/// path then gives up: the JavaScript answers the same). `None` (the reader then
+/// discarded) when the input is not of that kind or is one the full path refuses: the
+/// caller decodes it again the full way, which reports the error.
 fn run_lean<'a>(p: &Pipeline, r: &mut Reader<'a>) -> Option<(PipelineOutput, Vec<&'a str>)> {
     let config = p.config();
     let strs = r.strs().ok()?;
@@ -686,9 +687,6 @@ fn run_lean<'a>(p: &Pipeline, r: &mut Reader<'a>) -> Option<(PipelineOutput, Vec
     let &[query_at, now_kind, now, n_docs, held, top_n] = head else {
         return None;
     };
-    if held != 0.0 {
-        return None;
-    }
     // An ISO 8601 time is read as the full path reads it (one it cannot parse is refused
     // there).
     let iso = |at: f64| calibrank::timestamp::parse_iso8601(strs.get(at as usize).ok()?);
@@ -761,7 +759,9 @@ fn run_lean<'a>(p: &Pipeline, r: &mut Reader<'a>) -> Option<(PipelineOutput, Vec
         return None;
     }
     let top_n = top_n_of(Some(top_n), config.top_k).ok()?;
-    let out = p.run_indexed(&IndexedInput {
+    let mut texts = JsTexts::default();
+    let held: Option<&mut dyn PoolTexts> = (held != 0.0).then_some(&mut texts);
+    let input = IndexedInput {
         query,
         names: &names,
         weights: &list_weights,
@@ -770,7 +770,8 @@ fn run_lean<'a>(p: &Pipeline, r: &mut Reader<'a>) -> Option<(PipelineOutput, Vec
         items: &item_refs,
         now_ms,
         top_n,
-    })?;
+    };
+    let out = p.run_indexed_with_texts(&input, held)?;
     Some((out, names))
 }
 
