@@ -30,13 +30,35 @@ const DAY: f64 = 86_400_000.0;
 #[derive(Debug, Clone)]
 struct Case {
     lists: Vec<(usize, Vec<usize>, Option<f64>)>,
-    items: Vec<(usize, Option<f64>, [Option<usize>; 4])>,
+    /// (id, modifiedAt, texts, (fiscal year, cross-encoder score))
+    items: Vec<ItemCase>,
+    /// The band context's task class: none, one a profile matches, another, one over the
+    /// tight limits' maxTextBytes.
+    context: Option<usize>,
     now: Option<f64>,
     top_n: Option<u32>,
     query: usize,
     /// 0: texts in the items; 1: held by the caller (`PoolTexts`); 2: held, and the
     /// holder fails.
     held: u8,
+}
+
+type Extra = (Option<i32>, Option<f64>);
+/// (id, modifiedAt, texts, (fiscal year, cross-encoder score))
+type ItemCase = (usize, Option<f64>, [Option<usize>; 4], Extra);
+
+const TASKS: [&str; 3] = ["bugfix", "docs", "a task class longer than twenty bytes"];
+
+fn extra() -> impl Strategy<Value = Extra> {
+    (
+        prop_oneof![3 => Just(None), 2 => (2018i32..2027).prop_map(Some)],
+        prop_oneof![
+            2 => Just(None),
+            6 => (-5.0f64..5.0).prop_map(Some),
+            1 => Just(Some(0.5)),
+            1 => Just(Some(f64::NAN))
+        ],
+    )
 }
 
 /// Queries (the last is empty: the heuristic reranker refuses it; the long one is over
@@ -96,15 +118,17 @@ fn case() -> impl Strategy<Value = Case> {
             0..4,
         ),
         // Items: an id of the lists or one of no list (index >= IDS.len()).
-        prop::collection::vec((0usize..IDS.len() + 3, time(), texts()), 0..14),
+        prop::collection::vec((0usize..IDS.len() + 3, time(), texts(), extra()), 0..14),
         prop_oneof![2 => Just(None), 8 => Just(Some(1.7e12)), 1 => Just(Some(f64::NAN))],
         prop_oneof![3 => Just(None), 1 => (0u32..25).prop_map(Some)],
         prop_oneof![4 => Just(0usize), 4 => Just(1usize), 1 => Just(2usize), 1 => Just(3usize)],
         prop_oneof![6 => Just(0u8), 3 => Just(1u8), 1 => Just(2u8)],
+        prop_oneof![4 => Just(None), 2 => (0usize..TASKS.len()).prop_map(Some)],
     )
-        .prop_map(|(lists, items, now, top_n, query, held)| Case {
+        .prop_map(|(lists, items, now, top_n, query, held, context)| Case {
             lists,
             items,
+            context,
             now,
             top_n,
             query,
@@ -125,8 +149,11 @@ struct Config {
     named_weight: bool,
     /// 0: the default limits; 1: tight ones; 2: only the total text bytes bounded.
     tight: u8,
-    rerank: bool,
+    /// 0: none, 1: heuristic, 2: cross-encoder.
+    rerank: u8,
     candidate_limit: Option<u32>,
+    recency_boost: f64,
+    profile: bool,
     explain: bool,
 }
 
@@ -151,7 +178,13 @@ fn config() -> impl Strategy<Value = Config> {
         ],
         any::<bool>(),
         prop_oneof![6 => Just(0u8), 1 => Just(1u8), 2 => Just(2u8)],
-        (any::<bool>(), prop::option::of(1u32..8), any::<bool>()),
+        (
+            0u8..3,
+            prop::option::of(1u32..8),
+            any::<bool>(),
+            prop_oneof![Just(0.0), Just(0.8), 0.0f64..3.0],
+            any::<bool>(),
+        ),
     )
         .prop_map(
             |(
@@ -164,7 +197,7 @@ fn config() -> impl Strategy<Value = Config> {
                 recency,
                 named_weight,
                 tight,
-                (rerank, candidate_limit, explain),
+                (rerank, candidate_limit, explain, recency_boost, profile),
             )| Config {
                 top_k,
                 top_n: top_n.min(top_k),
@@ -179,6 +212,8 @@ fn config() -> impl Strategy<Value = Config> {
                 rerank,
                 candidate_limit,
                 explain,
+                recency_boost,
+                profile,
             },
         )
 }
@@ -201,9 +236,23 @@ fn pipeline(c: &Config) -> Pipeline {
     if c.named_weight {
         cfg.weights.insert("keyword".into(), 0.5);
     }
-    if c.rerank {
-        cfg.rerank.method = RerankMethod::Heuristic;
-        cfg.rerank.candidate_limit = c.candidate_limit;
+    cfg.rerank.method = [
+        RerankMethod::None,
+        RerankMethod::Heuristic,
+        RerankMethod::CrossEncoder,
+    ][usize::from(c.rerank)];
+    cfg.rerank.candidate_limit = c.candidate_limit;
+    cfg.rerank.recency_boost = c.recency_boost;
+    cfg.recency.boost = c.recency_boost;
+    if c.profile {
+        cfg.bands.profiles.push(calibrank::bands::BandProfile {
+            name: "fixes".into(),
+            task_class: Some("bugfix".into()),
+            language: None,
+            build_system: None,
+            high_floor: 0.6,
+            degraded_floor: 0.2,
+        });
     }
     match c.tight {
         1 => {
@@ -293,17 +342,21 @@ fn both(
     }
     // Items keyed once each (the caller's object), in the case's order.
     // (key, modifiedAt, texts)
-    type Item<'a> = (&'a str, Option<f64>, [Option<&'a str>; 4]);
+    type Item<'a> = (&'a str, Option<f64>, [Option<&'a str>; 4], Extra);
     let mut items: Vec<Item<'_>> = Vec::new();
-    for &(i, t, texts) in &c.items {
+    for &(i, t, texts, extra) in &c.items {
         let key = id_of(i, &others);
-        if !items.iter().any(|(k, _, _)| *k == key) {
-            items.push((key, t, texts.map(|x| x.map(|x| TEXTS[x]))));
+        if !items.iter().any(|(k, ..)| *k == key) {
+            items.push((key, t, texts.map(|x| x.map(|x| TEXTS[x])), extra));
         }
     }
+    let context = c.context.map(|t| calibrank::bands::BandContext {
+        task_class: Some(TASKS[t].to_string()),
+        ..Default::default()
+    });
     let item_docs: Vec<u32> = items
         .iter()
-        .map(|(k, _, _)| {
+        .map(|(k, ..)| {
             ids.iter()
                 .position(|x| x == k)
                 .map_or(u32::MAX, |d| d as u32)
@@ -328,7 +381,7 @@ fn both(
             .collect(),
         items: items
             .iter()
-            .map(|&(k, t, [name, entity_type, summary, content])| {
+            .map(|&(k, t, [name, entity_type, summary, content], (fy, ce))| {
                 (
                     k,
                     ItemRef {
@@ -337,13 +390,14 @@ fn both(
                         summary,
                         content,
                         modified_at: t.map(TimeRef::Millis),
-                        ..Default::default()
+                        fiscal_year: fy,
+                        cross_encoder_score: ce,
                     },
                 )
             })
             .collect(),
         now: c.now.map(TimeRef::Millis),
-        context: None,
+        context: context.as_ref(),
         interned: Some(Interned {
             ids: ids.clone(),
             docs: docs.clone(),
@@ -353,7 +407,7 @@ fn both(
     };
     // Held texts: the items carry none, the holder answers for the pool.
     let holder = || Held {
-        texts: items.iter().map(|&(k, _, t)| (k, t)).collect(),
+        texts: items.iter().map(|&(k, _, t, _)| (k, t)).collect(),
         fail: c.held == 2,
         asked: 0,
     };
@@ -381,12 +435,16 @@ fn both(
     let lean_items: Vec<IndexedItem> = items
         .iter()
         .zip(&item_docs)
-        .map(|(&(key, modified_ms, texts), &doc)| IndexedItem {
-            key_bytes: key.len(),
-            texts: if c.held > 0 { [None; 4] } else { texts },
-            modified_ms,
-            doc,
-        })
+        .map(
+            |(&(key, modified_ms, texts, (fiscal_year, cross_encoder)), &doc)| IndexedItem {
+                key_bytes: key.len(),
+                texts: if c.held > 0 { [None; 4] } else { texts },
+                fiscal_year,
+                cross_encoder,
+                modified_ms,
+                doc,
+            },
+        )
         .collect();
     let mut held = holder();
     let lean_input = IndexedInput {
@@ -401,6 +459,7 @@ fn both(
         items: &lean_items,
         now_ms: c.now,
         top_n: c.top_n,
+        context: context.as_ref(),
     };
     let lean = if c.held > 0 {
         p.run_indexed_with_texts(&lean_input, Some(&mut held))
@@ -456,10 +515,21 @@ fn ids_not_cut_at_characters_take_the_full_path() {
 }
 
 #[test]
-fn the_cross_encoder_takes_the_full_path_explanations_the_lean_one() {
+fn rerankers_and_explanations_take_the_lean_path() {
     let case = Case {
         lists: vec![(0, vec![0, 1, 2], None), (1, vec![2, 3], None)],
-        items: vec![(0, Some(1.7e12), [Some(0), None, Some(1), None])],
+        items: vec![
+            (
+                0,
+                Some(1.7e12),
+                [Some(0), None, Some(1), None],
+                (Some(2024), Some(0.2)),
+            ),
+            (1, None, [None; 4], (None, Some(3.5))),
+            (2, None, [None; 4], (None, Some(-1.0))),
+            (3, None, [None; 4], (Some(2019), Some(0.0))),
+        ],
+        context: None,
         now: Some(1.7e12),
         top_n: None,
         query: 0,
@@ -474,13 +544,17 @@ fn the_cross_encoder_takes_the_full_path_explanations_the_lean_one() {
         min_confidence: 0.0,
         ..Default::default()
     };
-    for method in [RerankMethod::None, RerankMethod::Heuristic] {
+    for method in [
+        RerankMethod::None,
+        RerankMethod::Heuristic,
+        RerankMethod::CrossEncoder,
+    ] {
         for explain in [false, true] {
             let p = Pipeline::new(cfg(explain, method)).unwrap();
             assert!(p.runs_indexed());
             let (full, lean) = both(&p, &case);
             let lean = lean.expect("the lean path's answer");
-            // Explanations (contributions, the reranker's factors) when asked for.
+            // Explanations (contributions, the reranker's values) when asked for.
             assert_eq!(lean.results.iter().all(|r| r.explain.is_some()), explain);
             assert_eq!(full.unwrap(), lean);
         }
@@ -493,9 +567,8 @@ fn the_cross_encoder_takes_the_full_path_explanations_the_lean_one() {
         out.results.iter().map(|r| r.id.clone()).collect::<Vec<_>>()
     };
     assert_ne!(order(RerankMethod::None), order(RerankMethod::Heuristic));
-    let p = Pipeline::new(cfg(false, RerankMethod::CrossEncoder)).unwrap();
-    assert!(!p.runs_indexed());
-    assert!(both(&p, &case).1.is_none());
+    // The cross-encoder's scores decide the order: d1 (3.5) first.
+    assert_eq!(order(RerankMethod::CrossEncoder)[0], "d1");
 }
 
 #[test]
@@ -504,7 +577,8 @@ fn every_string_counts_against_max_total_text_bytes() {
     // item's name "GraphCache" (10): 48 bytes.
     let case = Case {
         lists: vec![(0, vec![0], None)],
-        items: vec![(IDS.len(), None, [Some(0), None, None, None])],
+        items: vec![(IDS.len(), None, [Some(0), None, None, None], (None, None))],
+        context: None,
         now: None,
         top_n: None,
         query: 1,

@@ -3,9 +3,10 @@
 //! document), run without building the borrowed [`super::InputRef`] (a `Vec` of ids per
 //! list, an item record per item, two passes of checks over both).
 //!
-//! It covers the inputs and configurations that need nothing else: no list scores, no
-//! item texts, fiscal years or cross-encoder scores, `modifiedAt` and `now` in epoch
-//! milliseconds (the bindings read ISO 8601 times into them first), no band context, no reranker, no confidence model, no explanations.
+//! It covers every input and configuration but list scores and a confidence model:
+//! `modifiedAt` and `now` in epoch milliseconds (the bindings read ISO 8601 times into
+//! them first), item texts given with the input or held by the caller (the heuristic
+//! reranker reads them), fiscal years, cross-encoder scores, a band context.
 //! For those it gives exactly what [`Pipeline::run_ref`] gives (a property test compares
 //! the two). Anything it does not cover, and any input the checks of `run_ref` would
 //! refuse, gives `None`: the caller then runs `run_ref`, which reports the error with its
@@ -22,7 +23,7 @@ use crate::confidence::confidence_of_sorted;
 use crate::fuse::{descending_key, rrf_indexed, rrf_term};
 use crate::normalize::{normalize, NormalizeMethod};
 use crate::recency::{age_days, step_multiplier};
-use crate::rerank::{heuristic_factors, CandidateText, PreparedQuery};
+use crate::rerank::{cross_encoder_normalize, heuristic_factors, CandidateText, PreparedQuery};
 use crate::sort::StableSort;
 
 /// The distinct ids of an [`IndexedInput`] as one text: id `d` is
@@ -77,6 +78,11 @@ pub struct IndexedItem<'a> {
     pub key_bytes: usize,
     /// Name, type, summary and content (the heuristic reranker's), if given.
     pub texts: [Option<&'a str>; 4],
+    /// Fiscal year (fiscal-year recency, and the boost after reranking), if given.
+    pub fiscal_year: Option<i32>,
+    /// Cross-encoder score (any `f64`: one that is not finite makes the input one the
+    /// lean path does not take), if given.
+    pub cross_encoder: Option<f64>,
     /// `modifiedAt` in epoch milliseconds, if given.
     pub modified_ms: Option<f64>,
     /// The index of its id among [`IndexedInput::ids`], or `u32::MAX`.
@@ -104,13 +110,15 @@ pub struct IndexedInput<'a> {
     pub now_ms: Option<f64>,
     /// The call's own `topN`.
     pub top_n: Option<u32>,
+    /// The context that selects a band profile.
+    pub context: Option<&'a BandContext>,
 }
 
 impl Pipeline {
     /// Whether the configuration is one the lean path runs (see the module documentation).
     pub fn runs_indexed(&self) -> bool {
         let c = &self.config;
-        c.rerank.method != RerankMethod::CrossEncoder && c.confidence.model.is_none()
+        c.confidence.model.is_none()
     }
 
     /// The lists' effective weights, or `None` when the lean path does not take them
@@ -195,10 +203,16 @@ impl Pipeline {
                 }
                 any_mtime = true;
             }
+            if item.cross_encoder.is_some_and(|x| !x.is_finite()) {
+                return false;
+            }
         }
         if bytes > limits.max_total_text_bytes as usize
             || (self.config.rerank.method == RerankMethod::Heuristic
                 && crate::rerank::require_query(input.query).is_err())
+            || input
+                .context
+                .is_some_and(|c| super::run::check_context(limits, c).is_err())
         {
             return false;
         }
@@ -250,15 +264,21 @@ impl Pipeline {
 
         // 2. Step recency at the merge stage (fiscal-year recency needs fiscal years,
         // which this input has none of: x1).
+        let rc = &cfg.recency;
         let mut multipliers = vec![1.0; ids.len()];
-        if let (RecencyMode::Step, Some(now)) = (cfg.recency.mode, input.now_ms) {
-            for item in input.items {
-                if let (Some(m), Some(slot)) =
-                    (item.modified_ms, multipliers.get_mut(item.doc as usize))
-                {
-                    *slot = step_multiplier(&cfg.recency.steps, age_days(m, now));
+        for item in input.items {
+            let Some(slot) = multipliers.get_mut(item.doc as usize) else {
+                continue;
+            };
+            *slot = match (rc.mode, item.modified_ms, input.now_ms, item.fiscal_year) {
+                (RecencyMode::Step, Some(m), Some(now), _) => {
+                    step_multiplier(&rc.steps, age_days(m, now))
                 }
-            }
+                (RecencyMode::FiscalYear, _, _, Some(fy)) => {
+                    rc.fiscal_year.multiplier(fy, rc.boost)
+                }
+                _ => 1.0,
+            };
         }
 
         // 3. The topK pool (ties: id ascending).
@@ -271,7 +291,7 @@ impl Pipeline {
         crate::sort::top_keyed_then(&mut keyed, top_k, &mut |a, b| ids.cmp(a, b));
         // The score after recency of each pool document (and the reranker's factors when
         // explaining).
-        let mut factors = Vec::new();
+        let mut rerank_explain = Vec::new();
         let mut reranked: Vec<f64> = keyed
             .iter()
             .map(|&(_, d)| {
@@ -281,10 +301,11 @@ impl Pipeline {
             })
             .collect();
 
-        // 3b. The heuristic reranker on the candidates within its limit (fiscal years,
-        // which would boost after it, this input has none of).
-        if cfg.rerank.method == RerankMethod::Heuristic {
-            if let Some(limit) = cfg.rerank.candidate_limit {
+        // 3b. The reranker on the candidates within its limit, then the boost of fiscal
+        // years after it.
+        let rr = &cfg.rerank;
+        if rr.method != RerankMethod::None {
+            if let Some(limit) = rr.candidate_limit {
                 let limit = limit as usize;
                 stats.beyond_candidate_limit = count(keyed.len().saturating_sub(limit));
                 keyed.truncate(limit);
@@ -296,48 +317,84 @@ impl Pipeline {
                     *slot = i;
                 }
             }
-            let q = PreparedQuery::new(input.query, cfg.rerank.heuristic.stopwords.as_deref());
-            if cfg.explain {
-                factors.reserve_exact(keyed.len());
-            }
-            // Held texts: the pool's, asked for once (the items then carry none).
-            let fetched = match held {
-                Some(source) => {
-                    let docs: Vec<u32> = keyed.iter().map(|&(_, d)| d).collect();
-                    let pool_ids: Vec<&str> =
-                        docs.iter().map(|&d| ids.get(d)).collect::<Option<_>>()?;
-                    let texts = source.texts(&docs, &pool_ids).ok()?;
-                    if texts.len() != docs.len() {
-                        return None;
-                    }
-                    Some(texts)
-                }
-                None => None,
+            let item = |d: u32| {
+                item_of
+                    .get(d as usize)
+                    .and_then(|&i| input.items.get(i as usize))
             };
-            for (i, (&(_, d), score)) in keyed.iter().zip(reranked.iter_mut()).enumerate() {
-                let text = match &fetched {
-                    Some(t) => t.get(i).copied().unwrap_or_default(),
-                    None => {
-                        let texts = item_of
-                            .get(d as usize)
-                            .and_then(|&i| input.items.get(i as usize))
-                            .map_or([None; 4], |item| item.texts);
-                        let [name, entity_type, summary, content] = texts;
-                        CandidateText {
-                            name: name.unwrap_or(""),
-                            entity_type,
-                            summary,
-                            content,
+            if cfg.explain {
+                rerank_explain.reserve_exact(keyed.len());
+            }
+            match rr.method {
+                RerankMethod::Heuristic => {
+                    let q = PreparedQuery::new(input.query, rr.heuristic.stopwords.as_deref());
+                    // Held texts: the pool's, asked for once (the items then carry none).
+                    let fetched = match held {
+                        Some(source) => {
+                            let docs: Vec<u32> = keyed.iter().map(|&(_, d)| d).collect();
+                            let pool_ids: Vec<&str> =
+                                docs.iter().map(|&d| ids.get(d)).collect::<Option<_>>()?;
+                            let texts = source.texts(&docs, &pool_ids).ok()?;
+                            if texts.len() != docs.len() {
+                                return None;
+                            }
+                            Some(texts)
+                        }
+                        None => None,
+                    };
+                    for (i, (&(_, d), score)) in keyed.iter().zip(reranked.iter_mut()).enumerate() {
+                        let text = match &fetched {
+                            Some(t) => t.get(i).copied().unwrap_or_default(),
+                            None => {
+                                let [name, entity_type, summary, content] =
+                                    item(d).map_or([None; 4], |it| it.texts);
+                                CandidateText {
+                                    name: name.unwrap_or(""),
+                                    entity_type,
+                                    summary,
+                                    content,
+                                }
+                            }
+                        };
+                        let f = heuristic_factors(&q, text, &rr.heuristic);
+                        *score *= f.multiplier;
+                        if cfg.explain {
+                            rerank_explain.push(RerankExplain::Heuristic { factors: f });
+                        }
+                        if !score.is_finite() {
+                            return None;
                         }
                     }
-                };
-                let f = heuristic_factors(&q, text, &cfg.rerank.heuristic);
-                *score *= f.multiplier;
-                if cfg.explain {
-                    factors.push(f);
                 }
-                if !score.is_finite() {
-                    return None;
+                RerankMethod::CrossEncoder => {
+                    // Every candidate needs its score (the full path refuses the input
+                    // otherwise).
+                    let raw: Vec<f64> = keyed
+                        .iter()
+                        .map(|&(_, d)| item(d).and_then(|it| it.cross_encoder))
+                        .collect::<Option<_>>()?;
+                    for ((score, &r), n) in reranked
+                        .iter_mut()
+                        .zip(&raw)
+                        .zip(cross_encoder_normalize(&raw))
+                    {
+                        *score = n;
+                        if cfg.explain {
+                            rerank_explain.push(RerankExplain::CrossEncoder {
+                                raw: r,
+                                normalized: n,
+                            });
+                        }
+                    }
+                }
+                RerankMethod::None => {}
+            }
+            for (&(_, d), score) in keyed.iter().zip(reranked.iter_mut()) {
+                if let Some(fy) = item(d).and_then(|it| it.fiscal_year) {
+                    *score *= rc.fiscal_year.multiplier(fy, rr.recency_boost);
+                    if !score.is_finite() {
+                        return None;
+                    }
                 }
             }
         }
@@ -373,12 +430,22 @@ impl Pipeline {
         stats.beyond_top_n = count(pool.len().saturating_sub(top_n as usize));
         pool.truncate(top_n as usize);
 
-        // 7. Bands and confidence (no context: the floors a default context selects).
+        // 7. Bands and confidence.
+        let none = BandContext::default();
         let (floors, profile) = select_floors(
             cfg.bands.floors(),
             &cfg.bands.profiles,
-            &BandContext::default(),
+            input.context.unwrap_or(&none),
         );
+        // A result's fiscal year (its item's), for the explanations.
+        let item_fy = |d: u32| {
+            input
+                .items
+                .iter()
+                .rev()
+                .find(|it| it.doc == d)
+                .and_then(|it| it.fiscal_year)
+        };
         stats.band_profile = profile.map(str::to_string);
         let scores: Vec<f64> = pool.iter().map(|p| p.2).collect();
         let confidence = confidence_of_sorted(&scores, &cfg.confidence.options());
@@ -425,10 +492,17 @@ impl Pipeline {
                         fused,
                         recency_multiplier,
                         after_recency: fused * recency_multiplier,
-                        rerank: factors.get(at).map_or(RerankExplain::None, |&factors| {
-                            RerankExplain::Heuristic { factors }
-                        }),
-                        rerank_recency_multiplier: 1.0,
+                        rerank: rerank_explain
+                            .get(at)
+                            .cloned()
+                            .unwrap_or(RerankExplain::None),
+                        rerank_recency_multiplier: match (cfg.rerank.method, item_fy(doc)) {
+                            (RerankMethod::None, _) | (_, None) => 1.0,
+                            (_, Some(fy)) => cfg
+                                .recency
+                                .fiscal_year
+                                .multiplier(fy, cfg.rerank.recency_boost),
+                        },
                         after_rerank: reranked.get(at).copied().unwrap_or(0.0),
                         normalized,
                         calibrated: score,

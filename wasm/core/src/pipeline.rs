@@ -93,6 +93,9 @@ const MOD_NUM: u32 = 16;
 const MOD_STR: u32 = 32;
 const FISCAL_YEAR: u32 = 64;
 const CROSS_ENCODER: u32 = 128;
+/// Item flag bits none of the above (js/core/pipeline-input.js writes none).
+const UNKNOWN_ITEM_FLAGS: u32 =
+    !(NAME | TYPE | SUMMARY | CONTENT | MOD_NUM | MOD_STR | FISCAL_YEAR | CROSS_ENCODER);
 // List flags.
 const WEIGHT: u32 = 1;
 const SCORES: u32 = 2;
@@ -660,8 +663,8 @@ fn write_output(w: &mut Writer, p: &Pipeline, out: &PipelineOutput, names: &[&st
 
 /// The lean path of [`run`] (`Pipeline::run_indexed`; with the output, the lists' names
 /// its explanations are numbered by): the same sections read into an [`IndexedInput`]
-/// (no `Vec` of ids per list, no item record), for an input with no list scores, fiscal
-/// years, cross-encoder scores or context. ISO 8601 times are read here into epoch
+/// (no `Vec` of ids per list, no item record), for an input with no list scores (nor a
+/// pipeline with a confidence model: `Pipeline::runs_indexed`). ISO 8601 times are read here into epoch
 /// milliseconds; held texts are asked for as the full path asks (once more if the lean
 /// path then gives up: the JavaScript answers the same). `None` (the reader then
 /// discarded) when the input is not of that kind or is one the full path refuses: the
@@ -681,7 +684,11 @@ fn run_lean<'a>(p: &Pipeline, r: &mut Reader<'a>) -> Option<(PipelineOutput, Vec
     let scores = r.f64s().ok()?;
     let items = r.u32s().ok()?;
     let item_nums = r.f64s().ok()?;
-    if !scores.is_empty() || r.opt_text().ok()?.is_some() || lists.len() % 5 != 0 {
+    let context: Option<BandContext> = match r.opt_text().ok()? {
+        Some(t) => Some(decode::from_text(t, "context").ok()?),
+        None => None,
+    };
+    if !scores.is_empty() || lists.len() % 5 != 0 {
         return None;
     }
     let &[query_at, now_kind, now, n_docs, held, top_n] = head else {
@@ -728,7 +735,7 @@ fn run_lean<'a>(p: &Pipeline, r: &mut Reader<'a>) -> Option<(PipelineOutput, Vec
     let mut item_refs = Vec::with_capacity(n_items);
     for (t, nums) in items.chunks_exact(8).zip(item_nums.chunks_exact(3)) {
         let flags = t[1];
-        if flags & !(MOD_NUM | MOD_STR | NAME | TYPE | SUMMARY | CONTENT) != 0 {
+        if flags & UNKNOWN_ITEM_FLAGS != 0 {
             return None;
         }
         let mut texts = [None; 4];
@@ -748,9 +755,21 @@ fn run_lean<'a>(p: &Pipeline, r: &mut Reader<'a>) -> Option<(PipelineOutput, Vec
         } else {
             None
         };
+        // A fiscal year as the full path reads it (a whole number within i32).
+        let fiscal_year = if flags & FISCAL_YEAR != 0 {
+            let fy = nums[1];
+            if fy.fract() != 0.0 || !(f64::from(i32::MIN)..=f64::from(i32::MAX)).contains(&fy) {
+                return None;
+            }
+            Some(fy as i32)
+        } else {
+            None
+        };
         item_refs.push(IndexedItem {
             key_bytes: strs.byte_len(t[0] as usize)?,
             texts,
+            fiscal_year,
+            cross_encoder: (flags & CROSS_ENCODER != 0).then_some(nums[2]),
             modified_ms,
             doc: t[7],
         });
@@ -770,6 +789,7 @@ fn run_lean<'a>(p: &Pipeline, r: &mut Reader<'a>) -> Option<(PipelineOutput, Vec
         items: &item_refs,
         now_ms,
         top_n,
+        context: context.as_ref(),
     };
     let out = p.run_indexed_with_texts(&input, held)?;
     Some((out, names))
