@@ -21,7 +21,12 @@ function fail(status, code, message, field = "") {
 // a body without one (chunked) is read chunk by chunk and dropped once it goes over.
 async function readBody(request) {
   const declared = Number(request.headers.get("content-length") || "0");
-  if (declared > MAX_BODY_BYTES) return { tooLarge: true };
+  if (declared > MAX_BODY_BYTES) {
+    // Told the runtime it will not be read (a response before the upload ends could
+    // otherwise reach the client as a reset connection instead of the 413).
+    await request.body?.cancel();
+    return { tooLarge: true };
+  }
   if (!request.body) return { text: "" };
   const reader = request.body.getReader();
   const chunks = [];
