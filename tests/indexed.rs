@@ -4,6 +4,7 @@
 //! (of the kind it covers); no answer for any input the full path refuses.
 #![cfg(not(target_arch = "wasm32"))]
 
+use calibrank::bands::Band;
 use calibrank::limits::Limits;
 use calibrank::normalize::NormalizeMethod;
 use calibrank::pipeline::*;
@@ -243,7 +244,8 @@ fn pipeline(c: &Config) -> Pipeline {
     ][usize::from(c.rerank)];
     cfg.rerank.candidate_limit = c.candidate_limit;
     cfg.rerank.recency_boost = c.recency_boost;
-    cfg.recency.boost = c.recency_boost;
+    // The merge stage's boost and the reranker's, apart.
+    cfg.recency.boost = c.recency_boost / 2.0 + 0.25;
     if c.profile {
         cfg.bands.profiles.push(calibrank::bands::BandProfile {
             name: "fixes".into(),
@@ -595,5 +597,218 @@ fn every_string_counts_against_max_total_text_bytes() {
         let (full, lean) = both(&p, &case);
         assert_eq!(full.is_ok(), accepted, "{full:?}");
         assert_eq!(lean.is_some(), accepted);
+    }
+}
+
+/// The oracle's answer: each result's (id, score bits, band), the stats, the
+/// confidence and the outcome (as their `Debug` text).
+type Expected = (Vec<(String, u64, Band)>, PipelineStats, String, String);
+
+/// The pipeline written out as the module documentation of `calibrank::pipeline` states
+/// it, on string ids and a map per stage, with the library's per-stage functions (the
+/// recency step and tier, the heuristic reranker's factors, the cross-encoder's min-max,
+/// normalization, calibration, band floors, query confidence) as its only parts: an oracle for the order of the
+/// stages, the pool, the cuts, the ties and the statistics, independent of both paths.
+/// Explanations off; `None` where a stage refuses (a missing cross-encoder score, a
+/// score that overflows, a normalization that fails).
+fn oracle(p: &Pipeline, c: &Case) -> Option<Expected> {
+    use calibrank::bands::{select_floors, BandContext, BandFloors};
+    use calibrank::recency::{age_days, step_multiplier};
+    use calibrank::rerank::{heuristic_factors, CandidateText, PreparedQuery};
+    use std::collections::HashMap;
+    let cfg = p.config();
+    let others: Vec<String> = (0..3).map(|i| format!("item-in-no-list-{i}")).collect();
+    let query = QUERIES[c.query];
+    // The items, keyed once each (the first of a repeated key, as `both` keeps them).
+    type Item<'a> = (Option<f64>, [Option<&'a str>; 4], Extra);
+    let mut items: HashMap<&str, Item<'_>> = HashMap::new();
+    for &(i, t, texts, extra) in &c.items {
+        items
+            .entry(id_of(i, &others))
+            .or_insert((t, texts.map(|x| x.map(|x| TEXTS[x])), extra));
+    }
+    // 1. Fuse: weighted RRF, a repeated id in a list keeps its first rank.
+    let mut fused: Vec<(&str, f64, u32)> = Vec::new(); // (id, score, lists it is in)
+    let mut stats = PipelineStats {
+        lists: c.lists.len() as u32,
+        ..Default::default()
+    };
+    for &(name, ref list, weight) in &c.lists {
+        let w = weight.unwrap_or_else(|| cfg.weights.get(NAMES[name]).copied().unwrap_or(1.0));
+        let mut seen: Vec<&str> = Vec::new();
+        let mut dup = 0;
+        for (pos, &i) in list.iter().enumerate() {
+            let id = id_of(i, &others);
+            if seen.contains(&id) {
+                dup += 1;
+                continue;
+            }
+            seen.push(id);
+            let term = w / (cfg.k + (pos + 1) as f64);
+            match fused.iter_mut().find(|f| f.0 == id) {
+                Some(f) => {
+                    f.1 += term;
+                    f.2 += 1;
+                }
+                None => fused.push((id, 0.0 + term, 1)),
+            }
+        }
+        stats.duplicates.push(dup);
+    }
+    stats.candidates = fused.len() as u32;
+    stats.in_several_lists = fused.iter().filter(|f| f.2 > 1).count() as u32;
+    // 2. Recency, 3. the topK pool (score after recency descending, id ascending).
+    let rc = &cfg.recency;
+    let mut pool: Vec<(&str, f64)> = fused
+        .iter()
+        .map(|&(id, s, _)| {
+            let m = match (rc.mode, items.get(id)) {
+                (RecencyMode::Step, Some(&(Some(t), _, _))) => match c.now {
+                    Some(now) => step_multiplier(&rc.steps, age_days(t, now)),
+                    None => 1.0,
+                },
+                (RecencyMode::FiscalYear, Some(&(_, _, (Some(fy), _)))) => {
+                    rc.fiscal_year.multiplier(fy, rc.boost)
+                }
+                _ => 1.0,
+            };
+            (id, s * m)
+        })
+        .collect();
+    pool.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
+    stats.beyond_top_k = pool.len().saturating_sub(cfg.top_k as usize) as u32;
+    pool.truncate(cfg.top_k as usize);
+    // 4. Rerank, then the fiscal-year boost.
+    let rr = &cfg.rerank;
+    if rr.method != RerankMethod::None {
+        if let Some(limit) = rr.candidate_limit {
+            stats.beyond_candidate_limit = pool.len().saturating_sub(limit as usize) as u32;
+            pool.truncate(limit as usize);
+        }
+        match rr.method {
+            RerankMethod::Heuristic => {
+                let q = PreparedQuery::new(query, rr.heuristic.stopwords.as_deref());
+                for (id, s) in &mut pool {
+                    let [name, entity_type, summary, content] =
+                        items.get(id).map_or([None; 4], |i| i.1);
+                    let text = CandidateText {
+                        name: name.unwrap_or(""),
+                        entity_type,
+                        summary,
+                        content,
+                    };
+                    *s *= heuristic_factors(&q, text, &rr.heuristic).multiplier;
+                }
+            }
+            RerankMethod::CrossEncoder => {
+                let raw: Vec<f64> = pool
+                    .iter()
+                    .map(|(id, _)| items.get(id).and_then(|i| i.2 .1))
+                    .collect::<Option<_>>()?;
+                for ((_, s), n) in pool
+                    .iter_mut()
+                    .zip(calibrank::rerank::cross_encoder_normalize(&raw))
+                {
+                    *s = n;
+                }
+            }
+            RerankMethod::None => {}
+        }
+        for (id, s) in &mut pool {
+            if let Some(&(_, _, (Some(fy), _))) = items.get(id) {
+                *s *= rc.fiscal_year.multiplier(fy, rr.recency_boost);
+            }
+        }
+        if pool.iter().any(|(_, s)| !s.is_finite()) {
+            return None;
+        }
+    }
+    // 5. Normalize, minRelevance; 6. calibrate, minConfidence.
+    let scores: Vec<f64> = pool.iter().map(|p| p.1).collect();
+    let normalized = calibrank::normalize::normalize(
+        &scores,
+        cfg.normalization.method,
+        cfg.normalization.temperature,
+    )
+    .ok()?;
+    let mut kept: Vec<(&str, f64, f64)> = Vec::new();
+    for (&(id, _), n) in pool.iter().zip(normalized) {
+        if cfg.normalization.method != calibrank::normalize::NormalizeMethod::None
+            && n < cfg.normalization.min_relevance
+        {
+            stats.below_min_relevance += 1;
+            continue;
+        }
+        let cal = cfg.calibration.apply(n);
+        if cal < cfg.min_confidence {
+            stats.below_min_confidence += 1;
+            continue;
+        }
+        kept.push((id, n, cal));
+    }
+    // 7. Order, topN; bands and confidence.
+    kept.sort_by(|a, b| {
+        b.2.total_cmp(&a.2)
+            .then(b.1.total_cmp(&a.1))
+            .then(a.0.cmp(b.0))
+    });
+    let top_n = c.top_n.unwrap_or(cfg.top_n) as usize;
+    stats.beyond_top_n = kept.len().saturating_sub(top_n) as u32;
+    kept.truncate(top_n);
+    let ctx = c.context.map_or(BandContext::default(), |t| BandContext {
+        task_class: Some(TASKS[t].to_string()),
+        ..Default::default()
+    });
+    let defaults = BandFloors {
+        high_floor: cfg.bands.high_floor,
+        degraded_floor: cfg.bands.degraded_floor,
+    };
+    let (floors, profile) = select_floors(defaults, &cfg.bands.profiles, &ctx);
+    stats.band_profile = profile.map(str::to_string);
+    let mut results = Vec::new();
+    for &(id, _, cal) in &kept {
+        let band = floors.band(cal);
+        match band {
+            Band::Hit => stats.hits += 1,
+            Band::Degraded => stats.degraded += 1,
+            Band::Miss => stats.misses += 1,
+        }
+        results.push((id.to_string(), cal.to_bits(), band));
+    }
+    stats.returned = results.len() as u32;
+    let cals: Vec<f64> = kept.iter().map(|k| k.2).collect();
+    let confidence = calibrank::confidence::confidence_of_sorted(&cals, &cfg.confidence.options());
+    let outcome = cfg
+        .confidence
+        .outcome(confidence.at_least_one_relevant, OutcomeSource::RankOnly);
+    Some((
+        results,
+        stats,
+        format!("{confidence:?}"),
+        format!("{outcome:?}"),
+    ))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Both paths against the oracle, on every input the full path accepts (without
+    /// held texts or explanations, which the oracle leaves out).
+    #[test]
+    fn both_paths_answer_as_the_oracle(c in case(), cfg in config()) {
+        let c = Case { held: 0, ..c };
+        let p = pipeline(&Config { explain: false, ..cfg });
+        let (full, lean) = both(&p, &c);
+        let Ok(full) = full else { return Ok(()) };
+        let want = oracle(&p, &c);
+        prop_assert!(want.is_some(), "the oracle refused an input the pipeline accepts: {full:?}");
+        let (results, stats, confidence, outcome) = want.unwrap_or_default();
+        for out in [Some(&full), lean.as_ref()].into_iter().flatten() {
+            let got: Vec<(String, u64, Band)> = out.results.iter().map(|r| (r.id.clone(), r.score.to_bits(), r.band)).collect();
+            prop_assert_eq!(&got, &results);
+            prop_assert_eq!(&out.stats, &stats);
+            prop_assert_eq!(format!("{:?}", out.confidence), confidence.clone());
+            prop_assert_eq!(format!("{:?}", out.outcome), outcome.clone());
+        }
     }
 }
