@@ -1,6 +1,6 @@
 //! The string API's lean path: a pipeline input the bindings already interned (each
-//! distinct id once, the lists as indices, each item's modification time by its
-//! document), run without building the borrowed [`super::InputRef`] (a `Vec` of ids per
+//! distinct id once, the lists as indices, each item's fields by its document), run
+//! without building the borrowed [`super::InputRef`] (a `Vec` of ids per
 //! list, an item record per item, two passes of checks over both).
 //!
 //! It covers every input and configuration but list scores and a confidence model:
@@ -69,9 +69,8 @@ impl<'a> IdTable<'a> {
     }
 }
 
-/// One item of an [`IndexedInput`]: the length of its key in bytes, its `modifiedAt` in
-/// epoch milliseconds (any `f64`: one that is not finite makes the input one the lean
-/// path does not take), its document (`u32::MAX`: in no list) and its texts.
+/// One item of an [`IndexedInput`]: the length of its key in bytes, its fields (times in
+/// epoch milliseconds) and its document (`u32::MAX`: in no list).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct IndexedItem<'a> {
     /// The length of the item's key (its id) in bytes.
@@ -83,14 +82,14 @@ pub struct IndexedItem<'a> {
     /// Cross-encoder score (any `f64`: one that is not finite makes the input one the
     /// lean path does not take), if given.
     pub cross_encoder: Option<f64>,
-    /// `modifiedAt` in epoch milliseconds, if given.
+    /// `modifiedAt` in epoch milliseconds, if given (any `f64`: one that is not finite
+    /// makes the input one the lean path does not take).
     pub modified_ms: Option<f64>,
     /// The index of its id among [`IndexedInput::ids`], or `u32::MAX`.
     pub doc: u32,
 }
 
-/// A pipeline input interned by the caller, without texts (see the module
-/// documentation). The lists are `lists[i]`, named `names[i]`, with their own weight
+/// A pipeline input interned by the caller (see the module documentation). The lists are `lists[i]`, named `names[i]`, with their own weight
 /// `weights[i]` if given; `ids` are the distinct ids, in order of first appearance.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct IndexedInput<'a> {
@@ -115,10 +114,10 @@ pub struct IndexedInput<'a> {
 }
 
 impl Pipeline {
-    /// Whether the configuration is one the lean path runs (see the module documentation).
+    /// Whether the configuration is one the lean path runs: any without a confidence
+    /// model (see the module documentation).
     pub fn runs_indexed(&self) -> bool {
-        let c = &self.config;
-        c.confidence.model.is_none()
+        self.config.confidence.model.is_none()
     }
 
     /// The lists' effective weights, or `None` when the lean path does not take them
@@ -222,7 +221,7 @@ impl Pipeline {
         }
     }
 
-    /// Runs the pipeline on an interned input without texts: `Some` with the output
+    /// Runs the pipeline on an interned input: `Some` with the output
     /// [`Pipeline::run_ref`] gives for the same input, or `None` when the configuration
     /// or the input is one the lean path does not take, or one `run_ref` refuses (see
     /// the module documentation). Used by the bindings; `#[doc(hidden)]` API.
