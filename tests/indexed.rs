@@ -42,6 +42,9 @@ struct Case {
     /// 0: texts in the items; 1: held by the caller (`PoolTexts`); 2: held, and the
     /// holder fails.
     held: u8,
+    /// The lists' own scores: 0 none; 1 on every list; 2 on every list, the first one
+    /// short of an entry; 3 on every list, the first one with a NaN.
+    scores: u8,
 }
 
 type Extra = (Option<i32>, Option<f64>);
@@ -125,16 +128,20 @@ fn case() -> impl Strategy<Value = Case> {
         prop_oneof![4 => Just(0usize), 4 => Just(1usize), 1 => Just(2usize), 1 => Just(3usize)],
         prop_oneof![6 => Just(0u8), 3 => Just(1u8), 1 => Just(2u8)],
         prop_oneof![4 => Just(None), 2 => (0usize..TASKS.len()).prop_map(Some)],
+        prop_oneof![6 => Just(0u8), 6 => Just(1u8), 1 => Just(2u8), 1 => Just(3u8)],
     )
-        .prop_map(|(lists, items, now, top_n, query, held, context)| Case {
-            lists,
-            items,
-            context,
-            now,
-            top_n,
-            query,
-            held,
-        })
+        .prop_map(
+            |(lists, items, now, top_n, query, held, context, scores)| Case {
+                lists,
+                items,
+                context,
+                now,
+                top_n,
+                query,
+                held,
+                scores,
+            },
+        )
 }
 
 #[derive(Debug, Clone)]
@@ -366,6 +373,24 @@ fn both(
         .collect();
     let names: Vec<&str> = c.lists.iter().map(|l| NAMES[l.0]).collect();
     let weights: Vec<Option<f64>> = c.lists.iter().map(|l| l.2).collect();
+    // Each list's own scores, descending with ties, when the case has them.
+    let list_scores: Vec<Vec<f64>> = c
+        .lists
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let mut v: Vec<f64> = (0..l.1.len()).map(|j| 1.0 - (j / 2) as f64 / 8.0).collect();
+            if i == 0 && c.scores == 2 {
+                v.pop();
+            }
+            if i == 0 && c.scores == 3 && !v.is_empty() {
+                v[0] = f64::NAN;
+            }
+            v
+        })
+        .collect();
+    let scores_of = |i: usize| (c.scores > 0).then(|| list_scores[i].as_slice());
+    let lean_scores: Vec<Option<&[f64]>> = (0..c.lists.len()).map(scores_of).collect();
 
     let full_input = InputRef {
         query: &query,
@@ -374,10 +399,11 @@ fn both(
             .iter()
             .zip(&docs)
             .zip(&names)
-            .map(|((l, d), &name)| ListRef {
+            .enumerate()
+            .map(|(i, ((l, d), &name))| ListRef {
                 name,
                 ids: d.iter().map(|&x| ids[x as usize]).collect(),
-                scores: None,
+                scores: scores_of(i),
                 weight: l.2,
             })
             .collect(),
@@ -453,6 +479,7 @@ fn both(
         query: &query,
         names: &names,
         weights: &weights,
+        scores: &lean_scores,
         lists: &slices,
         ids: IdTable {
             text: &text,
@@ -536,6 +563,7 @@ fn rerankers_and_explanations_take_the_lean_path() {
         top_n: None,
         query: 0,
         held: 0,
+        scores: 0,
     };
     let cfg = |explain: bool, rerank: RerankMethod| PipelineConfig {
         explain,
@@ -585,6 +613,7 @@ fn every_string_counts_against_max_total_text_bytes() {
         top_n: None,
         query: 1,
         held: 0,
+        scores: 0,
     };
     for (max, accepted) in [(48, true), (47, false)] {
         let mut cfg = PipelineConfig {

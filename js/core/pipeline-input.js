@@ -12,6 +12,20 @@ const INPUT_KEYS = new Set(INPUT_FIELDS);
 const LIST_KEYS = new Set(LIST_FIELDS);
 const INPUT_AND_LIST_FIELDS = [...INPUT_FIELDS, ...LIST_FIELDS];
 
+// Set by `__fullPathForTests`: every `run` then takes the module's full path.
+let fullPathForTests = false;
+
+/**
+ * For tests only: with `true`, every `Pipeline.run` of this copy of the package takes the
+ * module's full path (wasm/core/src/pipeline.rs reads a seventh number in the input's
+ * head as that request), so that a test can compare it with the lean path on the same
+ * input; anything else turns it off. Returns whether it is on.
+ */
+export function __fullPathForTests(on) {
+  fullPathForTests = on === true;
+  return fullPathForTests;
+}
+
 /** A call's own `topN` for the module (NaN: none; the module checks it against `topK`). */
 export function topNOf(topN) {
   if (topN === undefined || topN === null) return NaN;
@@ -46,6 +60,7 @@ export function encodeInput(input, lim, holdAbove, lease) {
   let units = 0;
   // query, now's kind and value, distinct ids, texts held, topN (NaN: the pipeline's).
   const head = [-1, 0, 0, 0, 0, topNOf(topN)];
+  if (fullPathForTests) head.push(1);
   if (query !== undefined && query !== null) {
     if (typeof query !== "string") throw typeError("query", "a string");
     precheck.oneText(lim, query.length, "query");

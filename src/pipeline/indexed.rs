@@ -3,7 +3,7 @@
 //! without building the borrowed [`super::InputRef`] (a `Vec` of ids per
 //! list, an item record per item, two passes of checks over both).
 //!
-//! It covers every input and configuration but list scores and a confidence model:
+//! It covers every input, and every configuration but one with a confidence model:
 //! `modifiedAt` and `now` in epoch milliseconds (the bindings read ISO 8601 times into
 //! them first), item texts given with the input or held by the caller (the heuristic
 //! reranker reads them), fiscal years, cross-encoder scores, a band context.
@@ -99,6 +99,8 @@ pub struct IndexedInput<'a> {
     pub names: &'a [&'a str],
     /// The lists' own weights.
     pub weights: &'a [Option<f64>],
+    /// The lists' own scores, parallel to their ids (empty: none has any).
+    pub scores: &'a [Option<&'a [f64]>],
     /// Each list as indices into `ids`, best first.
     pub lists: &'a [&'a [u32]],
     /// The distinct ids.
@@ -115,7 +117,7 @@ pub struct IndexedInput<'a> {
 
 impl Pipeline {
     /// Whether the configuration is one the lean path runs: any without a confidence
-    /// model (see the module documentation).
+    /// model, whose features read the lists' raw scores (see the module documentation).
     pub fn runs_indexed(&self) -> bool {
         self.config.confidence.model.is_none()
     }
@@ -142,6 +144,9 @@ impl Pipeline {
     fn indexed_input_ok(&self, input: &IndexedInput<'_>) -> bool {
         let limits = &self.config.limits;
         let n_lists = input.lists.len();
+        if !(input.scores.is_empty() || input.scores.len() == n_lists) {
+            return false;
+        }
         if limits.check_lists(n_lists, "lists").is_err()
             || limits
                 .check_lengths(input.lists.iter().map(|l| l.len()), "lists")
@@ -166,6 +171,11 @@ impl Pipeline {
                 return false;
             }
             bytes += name.len();
+            if let Some(Some(s)) = input.scores.get(i) {
+                if s.len() != list.len() || s.iter().any(|x| !x.is_finite()) {
+                    return false;
+                }
+            }
             for &d in *list {
                 match input.ids.byte_len(d) {
                     Some(n) => bytes += n,
@@ -484,7 +494,9 @@ impl Pipeline {
                                     rank,
                                     weight,
                                     contribution: rrf_term(weight, cfg.k, rank),
-                                    list_score: None,
+                                    list_score: input.scores.get(li).copied().flatten().and_then(
+                                        |s| s.get((rank as usize).saturating_sub(1)).copied(),
+                                    ),
                                 })
                             })
                             .collect(),

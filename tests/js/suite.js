@@ -135,11 +135,10 @@ export function tests(lib, golden) {
   const test = (name, fn) => t.push({ name, fn });
 
   test("Pipeline.run's lean path answers as the full one, bit for bit, explanations and errors alike, with and without the heuristic reranker", () => {
-    // The module runs inputs without list scores on the interned indices
-    // (src/pipeline/indexed.rs); list scores (which only explanations show, as
-    // `listScore`) send the same input down the full path. Results, scores and every
-    // other explained value (as bits), bands, confidence, outcome, stats and errors must
-    // be the same either way.
+    // The module runs every input of a pipeline without a confidence model on the
+    // interned indices (src/pipeline/indexed.rs); `__fullPathForTests(true)` sends the
+    // same input down the full path. Results, scores and every explained value (as
+    // bits), bands, confidence, outcome, stats and errors must be the same either way.
     let seed = 12345;
     const rand = () => {
       seed = (seed * 1103515245 + 12345) % 2147483648;
@@ -149,10 +148,9 @@ export function tests(lib, golden) {
     const pool = ["a", "b", "c", "d", "e", "f", "g", "h", "é", "x/y#1", "", "long-id-11"];
     const day = 86_400_000;
     const now = 1.7e12;
-    const withoutListScores = (e) => e && { ...e, contributions: e.contributions.map(({ listScore, ...c }) => c) };
     const bits = (v) => (typeof v === "number" ? hexOf(v) : Array.isArray(v) ? v.map(bits) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, bits(x)])) : v);
     const shape = (out) => ({
-      results: out.results.map((r) => [r.id, hexOf(r.score), r.band, bits(withoutListScores(r.explain))]),
+      results: out.results.map((r) => [r.id, hexOf(r.score), r.band, bits(r.explain)]),
       confidence: Object.fromEntries(Object.entries(out.confidence).map(([k, v]) => [k, hexOf(v)])),
       outcome: [out.outcome.kind, out.outcome.source, hexOf(out.outcome.probability)],
       stats: out.stats,
@@ -184,7 +182,7 @@ export function tests(lib, golden) {
         const ids = Array.from({ length: Math.floor(rand() * 10) }, () => pick(pool));
         const list = { name: pick(["semantic", "keyword", "graph", "recent"]), ids };
         if (rand() < 0.15) list.weight = pick([0, 2, -1]);
-        if (rand() < 0.05) list.scores = ids.map((_, j) => 1 - j / 10);
+        if (rand() < 0.3) list.scores = rand() < 0.1 ? [...ids.map((_, j) => 1 - j / 10), 0] : ids.map((_, j) => 1 - j / 10);
         lists.push(list);
       }
       const items = {};
@@ -212,7 +210,13 @@ export function tests(lib, golden) {
       const p = new lib.Pipeline({ ...config, explain: rand() < 0.5 });
       try {
         const a = attempt(() => p.run(input));
-        const b = attempt(() => p.run({ ...input, lists: input.lists.map((l) => ({ ...l, scores: l.scores ?? l.ids.map((_, j) => 1 - j / 100) })) }));
+        lib.__fullPathForTests(true);
+        let b;
+        try {
+          b = attempt(() => p.run(input));
+        } finally {
+          lib.__fullPathForTests(false);
+        }
         eq(a, b, `case ${c}: ${JSON.stringify({ config, input })}`);
         if (a.ok) answered++;
       } finally {

@@ -663,8 +663,9 @@ fn write_output(w: &mut Writer, p: &Pipeline, out: &PipelineOutput, names: &[&st
 
 /// The lean path of [`run`] (`Pipeline::run_indexed`; with the output, the lists' names
 /// its explanations are numbered by): the same sections read into an [`IndexedInput`]
-/// (no `Vec` of ids per list, no item record), for an input with no list scores (nor a
-/// pipeline with a confidence model: `Pipeline::runs_indexed`). ISO 8601 times are read here into epoch
+/// (no `Vec` of ids per list, no item record), for a pipeline without a confidence model
+/// (`Pipeline::runs_indexed`). A `head` of more than its six numbers (js/core/
+/// pipeline-input.js's `__fullPath`, for tests) takes the full path. ISO 8601 times are read here into epoch
 /// milliseconds; held texts are asked for as the full path asks (once more if the lean
 /// path then gives up: the JavaScript answers the same). `None` (the reader then
 /// discarded) when the input is not of that kind or is one the full path refuses: the
@@ -688,7 +689,7 @@ fn run_lean<'a>(p: &Pipeline, r: &mut Reader<'a>) -> Option<(PipelineOutput, Vec
         Some(t) => Some(decode::from_text(t, "context").ok()?),
         None => None,
     };
-    if !scores.is_empty() || lists.len() % 5 != 0 {
+    if lists.len() % 5 != 0 {
         return None;
     }
     let &[query_at, now_kind, now, n_docs, held, top_n] = head else {
@@ -718,13 +719,20 @@ fn run_lean<'a>(p: &Pipeline, r: &mut Reader<'a>) -> Option<(PipelineOutput, Vec
     let mut names = Vec::with_capacity(n_lists);
     let mut list_weights = Vec::with_capacity(n_lists);
     let mut slices = Vec::with_capacity(n_lists);
+    let mut list_scores = Vec::with_capacity(n_lists);
+    let mut score_at = 0usize;
     for (i, l) in lists.chunks_exact(5).enumerate() {
-        let &[name, start, count, flags, _] = l else {
+        let &[name, start, count, flags, n_scores] = l else {
             return None;
         };
-        if flags & SCORES != 0 {
-            return None;
-        }
+        list_scores.push(if flags & SCORES != 0 {
+            let n = n_scores as usize;
+            let s = scores.get(score_at..score_at.checked_add(n)?)?;
+            score_at += n;
+            Some(s)
+        } else {
+            None
+        });
         names.push(strs.get(name as usize).ok()?);
         list_weights
             .push((flags & WEIGHT != 0).then(|| weights.get(i).copied().unwrap_or(f64::NAN)));
@@ -784,6 +792,7 @@ fn run_lean<'a>(p: &Pipeline, r: &mut Reader<'a>) -> Option<(PipelineOutput, Vec
         query,
         names: &names,
         weights: &list_weights,
+        scores: &list_scores,
         lists: &slices,
         ids,
         items: &item_refs,
