@@ -1,6 +1,6 @@
 // The string API's lean path (docs/performance.md, "The string API's lean path"):
 // workload (b) (`explain: false`) through `Pipeline.run` against the JS baseline, and
-// against `runColumnar` on the same pipeline; then `Pipeline.run` with `explain: true`
+// against `runColumnar` on the same pipeline, and (c) at N = 1,000 against the baseline; then `Pipeline.run` with `explain: true`
 // for (b) and for the RAG call (workload c, N = 20), against the same pipeline without
 // explanations. For each package directory given, each pair interleaved in one process
 // (bench/timing.mjs's `compare`: 21 samples of at least 5 ms after 1 s of warm-up).
@@ -28,6 +28,9 @@ for (const dir of dirs) {
         ` run ${us(c.run.medianMs)} us against runColumnar ${us(c.columnar.medianMs)} us`,
     );
   }
+  // (c) at N = 1,000: the reranker's texts held back (more items than the pool).
+  const t = compare(gen.competitors(lib, baseline, "c", gen.makeInputs(1000)), policy);
+  console.log(`${dir} (c) N=1000: run ${us(t.wasm.medianMs)} us, JS baseline ${us(t.js.medianMs)} us, JS / run ${(t.js.medianMs / t.wasm.medianMs).toFixed(2)}x`);
 }
 for (const dir of dirs) {
   const lib = await import(pathToFileURL(resolve(dir, "node.mjs")).href);

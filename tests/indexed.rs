@@ -10,6 +10,10 @@ use calibrank::normalize::NormalizeMethod;
 use calibrank::pipeline::*;
 use proptest::prelude::*;
 
+#[path = "support/interned.rs"]
+mod support;
+use support::interned;
+
 const IDS: [&str; 12] = [
     "d0",
     "d1",
@@ -334,21 +338,6 @@ fn both(
 ) {
     let others: Vec<String> = (0..3).map(|i| format!("item-in-no-list-{i}")).collect();
     let query = QUERIES[c.query].to_string();
-    // Interned as the JavaScript does it: distinct ids in order of first appearance.
-    let mut ids: Vec<&str> = Vec::new();
-    let mut docs: Vec<Vec<u32>> = Vec::new();
-    for (_, list, _) in &c.lists {
-        let mut d = Vec::new();
-        for &i in list {
-            let id = id_of(i, &others);
-            let at = ids.iter().position(|&x| x == id).unwrap_or_else(|| {
-                ids.push(id);
-                ids.len() - 1
-            });
-            d.push(at as u32);
-        }
-        docs.push(d);
-    }
     // Items keyed once each (the caller's object), in the case's order.
     // (key, modifiedAt, texts)
     type Item<'a> = (&'a str, Option<f64>, [Option<&'a str>; 4], Extra);
@@ -363,14 +352,6 @@ fn both(
         task_class: Some(TASKS[t].to_string()),
         ..Default::default()
     });
-    let item_docs: Vec<u32> = items
-        .iter()
-        .map(|(k, ..)| {
-            ids.iter()
-                .position(|x| x == k)
-                .map_or(u32::MAX, |d| d as u32)
-        })
-        .collect();
     let names: Vec<&str> = c.lists.iter().map(|l| NAMES[l.0]).collect();
     let weights: Vec<Option<f64>> = c.lists.iter().map(|l| l.2).collect();
     // Each list's own scores, descending with ties, when the case has them.
@@ -392,17 +373,16 @@ fn both(
     let scores_of = |i: usize| (c.scores > 0).then(|| list_scores[i].as_slice());
     let lean_scores: Vec<Option<&[f64]>> = (0..c.lists.len()).map(scores_of).collect();
 
-    let full_input = InputRef {
+    let mut full_input = InputRef {
         query: &query,
         lists: c
             .lists
             .iter()
-            .zip(&docs)
             .zip(&names)
             .enumerate()
-            .map(|(i, ((l, d), &name))| ListRef {
+            .map(|(i, (l, &name))| ListRef {
                 name,
-                ids: d.iter().map(|&x| ids[x as usize]).collect(),
+                ids: l.1.iter().map(|&x| id_of(x, &others)).collect(),
                 scores: scores_of(i),
                 weight: l.2,
             })
@@ -426,20 +406,23 @@ fn both(
             .collect(),
         now: c.now.map(TimeRef::Millis),
         context: context.as_ref(),
-        interned: Some(Interned {
-            ids: ids.clone(),
-            docs: docs.clone(),
-            items: item_docs.clone(),
-        }),
+        interned: None,
         top_n: c.top_n,
     };
+    // Interned as the JavaScript does it, for both paths.
+    let iv = interned(&full_input);
+    full_input.interned = Some(iv.clone());
+    let Interned {
+        ids,
+        docs,
+        items: item_docs,
+    } = iv;
     // Held texts: the items carry none, the holder answers for the pool.
     let holder = || Held {
         texts: items.iter().map(|&(k, _, t, _)| (k, t)).collect(),
         fail: c.held == 2,
         asked: 0,
     };
-    let mut full_input = full_input;
     if c.held > 0 {
         for (_, item) in &mut full_input.items {
             (item.name, item.entity_type, item.summary, item.content) = (None, None, None, None);

@@ -6,6 +6,10 @@ use calibrank::pipeline::*;
 use calibrank::timestamp::Timestamp;
 use std::collections::BTreeMap;
 
+#[path = "support/interned.rs"]
+mod support;
+use support::interned;
+
 fn list(name: &str, ids: &[&str]) -> InputList {
     InputList {
         name: name.into(),
@@ -1235,34 +1239,6 @@ fn outcome_from_rank_only_or_a_fitted_model() {
         .and_then(Pipeline::new)
         .unwrap_err();
     assert_eq!(e.field, "confidence.answerFloor");
-}
-
-/// The input interned as the bindings send it: distinct ids in order of first
-/// appearance, each list as indices, each item's index (`u32::MAX` if in no list).
-fn interned<'a>(input: &InputRef<'a>) -> Interned<'a> {
-    let mut ids: Vec<&'a str> = Vec::new();
-    let mut docs = Vec::new();
-    for l in &input.lists {
-        let mut d = Vec::new();
-        for &id in &l.ids {
-            let at = ids.iter().position(|&x| x == id).unwrap_or_else(|| {
-                ids.push(id);
-                ids.len() - 1
-            });
-            d.push(at as u32);
-        }
-        docs.push(d);
-    }
-    let items = input
-        .items
-        .iter()
-        .map(|(k, _)| {
-            ids.iter()
-                .position(|x| x == k)
-                .map_or(u32::MAX, |i| i as u32)
-        })
-        .collect();
-    Interned { ids, docs, items }
 }
 
 #[test]

@@ -14,13 +14,13 @@
 
 use super::config::{RecencyMode, RerankMethod};
 use super::output::{
-    check_contract, Contribution, Explain, OutcomeSource, PipelineOutput, PipelineResult,
-    PipelineStats, RerankExplain,
+    check_contract, first_ranks, Contribution, Explain, OutcomeSource, PipelineOutput,
+    PipelineResult, PipelineStats, RerankExplain,
 };
 use super::{count, Pipeline, PoolTexts};
-use crate::bands::{select_floors, Band, BandContext};
+use crate::bands::{select_floors, BandContext};
 use crate::confidence::confidence_of_sorted;
-use crate::fuse::{descending_key, rrf_indexed, rrf_term};
+use crate::fuse::{descending_key, rrf_indexed};
 use crate::normalize::{normalize, NormalizeMethod};
 use crate::recency::{age_days, step_multiplier};
 use crate::rerank::{cross_encoder_normalize, heuristic_factors, CandidateText, PreparedQuery};
@@ -118,6 +118,8 @@ pub struct IndexedInput<'a> {
 impl Pipeline {
     /// Whether the configuration is one the lean path runs: any without a confidence
     /// model, whose features read the lists' raw scores (see the module documentation).
+    /// `#[doc(hidden)]` API.
+    #[doc(hidden)]
     pub fn runs_indexed(&self) -> bool {
         self.config.confidence.model.is_none()
     }
@@ -263,16 +265,10 @@ impl Pipeline {
         // 1. Fuse.
         let weights = self.indexed_weights(input)?;
         let fusion = rrf_indexed(input.lists, &weights, cfg.k, ids.len()).ok()?;
-        let mut stats = PipelineStats {
-            lists: count(input.lists.len()),
-            candidates: count(fusion.stats.unique),
-            in_several_lists: count(fusion.stats.in_several_lists),
-            duplicates: fusion.stats.duplicates.iter().map(|&d| count(d)).collect(),
-            ..Default::default()
-        };
+        let mut stats = PipelineStats::of_fusion(input.lists.len(), &fusion.stats);
 
-        // 2. Step recency at the merge stage (fiscal-year recency needs fiscal years,
-        // which this input has none of: x1).
+        // 2. Recency at the merge stage: the step of the item's age, or its fiscal year's
+        // tier (x1 without them).
         let rc = &cfg.recency;
         let mut multipliers = vec![1.0; ids.len()];
         for item in input.items {
@@ -301,6 +297,7 @@ impl Pipeline {
         // The score after recency of each pool document (and the reranker's factors when
         // explaining).
         let mut rerank_explain = Vec::new();
+        let mut tier_multipliers = Vec::new();
         let mut reranked: Vec<f64> = keyed
             .iter()
             .map(|&(_, d)| {
@@ -399,11 +396,17 @@ impl Pipeline {
                 RerankMethod::None => {}
             }
             for (&(_, d), score) in keyed.iter().zip(reranked.iter_mut()) {
-                if let Some(fy) = item(d).and_then(|it| it.fiscal_year) {
-                    *score *= rc.fiscal_year.multiplier(fy, rr.recency_boost);
+                let tier = item(d)
+                    .and_then(|it| it.fiscal_year)
+                    .map(|fy| rc.fiscal_year.multiplier(fy, rr.recency_boost));
+                if let Some(m) = tier {
+                    *score *= m;
                     if !score.is_finite() {
                         return None;
                     }
+                }
+                if cfg.explain {
+                    tier_multipliers.push(tier.unwrap_or(1.0));
                 }
             }
         }
@@ -446,15 +449,6 @@ impl Pipeline {
             &cfg.bands.profiles,
             input.context.unwrap_or(&none),
         );
-        // A result's fiscal year (its item's), for the explanations.
-        let item_fy = |d: u32| {
-            input
-                .items
-                .iter()
-                .rev()
-                .find(|it| it.doc == d)
-                .and_then(|it| it.fiscal_year)
-        };
         stats.band_profile = profile.map(str::to_string);
         let scores: Vec<f64> = pool.iter().map(|p| p.2).collect();
         let confidence = confidence_of_sorted(&scores, &cfg.confidence.options());
@@ -462,18 +456,15 @@ impl Pipeline {
             .confidence
             .outcome(confidence.at_least_one_relevant, OutcomeSource::RankOnly);
         let ranks = if cfg.explain {
-            first_ranks(input.lists, &pool, ids.len())
+            let docs: Vec<u32> = pool.iter().map(|p| p.0).collect();
+            first_ranks(input.lists, &docs, ids.len())
         } else {
             Vec::new()
         };
         let mut results = Vec::with_capacity(pool.len());
         for (r, &(doc, normalized, score, at)) in pool.iter().enumerate() {
             let band = floors.band(score);
-            match band {
-                Band::Hit => stats.hits += 1,
-                Band::Degraded => stats.degraded += 1,
-                Band::Miss => stats.misses += 1,
-            }
+            stats.count_band(band);
             results.push(PipelineResult {
                 id: ids.get(doc)?.to_string(),
                 doc,
@@ -487,17 +478,13 @@ impl Pipeline {
                     Explain {
                         contributions: (0..n_lists)
                             .filter_map(|li| {
-                                let rank = (*ranks.get(r * n_lists + li)?)?;
-                                let weight = *weights.get(li)?;
-                                Some(Contribution {
-                                    list: (*input.names.get(li)?).to_string(),
-                                    rank,
-                                    weight,
-                                    contribution: rrf_term(weight, cfg.k, rank),
-                                    list_score: input.scores.get(li).copied().flatten().and_then(
-                                        |s| s.get((rank as usize).saturating_sub(1)).copied(),
-                                    ),
-                                })
+                                Some(Contribution::of(
+                                    input.names.get(li)?,
+                                    (*ranks.get(r * n_lists + li)?)?,
+                                    *weights.get(li)?,
+                                    cfg.k,
+                                    input.scores.get(li).copied().flatten(),
+                                ))
                             })
                             .collect(),
                         fused,
@@ -507,13 +494,7 @@ impl Pipeline {
                             .get(at)
                             .cloned()
                             .unwrap_or(RerankExplain::None),
-                        rerank_recency_multiplier: match (cfg.rerank.method, item_fy(doc)) {
-                            (RerankMethod::None, _) | (_, None) => 1.0,
-                            (_, Some(fy)) => cfg
-                                .recency
-                                .fiscal_year
-                                .multiplier(fy, cfg.rerank.recency_boost),
-                        },
+                        rerank_recency_multiplier: tier_multipliers.get(at).copied().unwrap_or(1.0),
                         after_rerank: reranked.get(at).copied().unwrap_or(0.0),
                         normalized,
                         calibrated: score,
@@ -533,38 +514,4 @@ impl Pipeline {
         check_contract(&out, top_n).ok()?;
         Some(out)
     }
-}
-
-/// The first 1-based rank of each result's document in each list, `None` where absent:
-/// `ranks[r * lists.len() + li]` for result `r` (of `pool`, as placed) and list `li`.
-fn first_ranks(
-    lists: &[&[u32]],
-    pool: &[(u32, f64, f64, usize)],
-    n_docs: usize,
-) -> Vec<Option<u32>> {
-    let n_lists = lists.len();
-    let mut slot = vec![u32::MAX; n_docs];
-    for (r, p) in (0u32..).zip(pool) {
-        if let Some(s) = slot.get_mut(p.0 as usize) {
-            *s = r;
-        }
-    }
-    let mut ranks = vec![None; pool.len() * n_lists];
-    for (li, list) in lists.iter().enumerate() {
-        for (pos, &d) in list.iter().enumerate() {
-            let Some(&r) = slot.get(d as usize) else {
-                continue;
-            };
-            if r == u32::MAX {
-                continue;
-            }
-            let at = (r as usize).saturating_mul(n_lists).saturating_add(li);
-            if let Some(rank) = ranks.get_mut(at) {
-                if rank.is_none() {
-                    *rank = Some(u32::try_from(pos + 1).unwrap_or(u32::MAX));
-                }
-            }
-        }
-    }
-    ranks
 }

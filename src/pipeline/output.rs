@@ -133,6 +133,73 @@ pub struct PipelineStats {
     pub band_profile: Option<String>,
 }
 
+impl PipelineStats {
+    /// The fusion's counts: lists, distinct candidates, those in several lists, the
+    /// repeated ids per list (the other counts at 0, for the later stages).
+    pub(super) fn of_fusion(lists: usize, fusion: &crate::fuse::FuseStats) -> Self {
+        PipelineStats {
+            lists: super::count(lists),
+            candidates: super::count(fusion.unique),
+            in_several_lists: super::count(fusion.in_several_lists),
+            duplicates: fusion.duplicates.iter().map(|&d| super::count(d)).collect(),
+            ..Default::default()
+        }
+    }
+
+    /// One more result in `band`.
+    pub(super) fn count_band(&mut self, band: Band) {
+        match band {
+            Band::Hit => self.hits += 1,
+            Band::Degraded => self.degraded += 1,
+            Band::Miss => self.misses += 1,
+        }
+    }
+}
+
+impl Contribution {
+    /// List `list`'s part of a fused score: its 1-based `rank` there, its weight, its RRF
+    /// term with constant `k`, and its own score at that rank if it has scores.
+    pub(super) fn of(list: &str, rank: u32, weight: f64, k: f64, scores: Option<&[f64]>) -> Self {
+        Contribution {
+            list: list.to_string(),
+            rank,
+            weight,
+            contribution: crate::fuse::rrf_term(weight, k, rank),
+            list_score: scores.and_then(|s| s.get((rank as usize).saturating_sub(1)).copied()),
+        }
+    }
+}
+
+/// The first 1-based rank of each of `docs` in each list, `None` where absent:
+/// `ranks[r * lists.len() + li]` for `docs[r]` and list `li` (one pass over the lists).
+pub(super) fn first_ranks(lists: &[&[u32]], docs: &[u32], n_docs: usize) -> Vec<Option<u32>> {
+    let n_lists = lists.len();
+    let mut slot = vec![u32::MAX; n_docs];
+    for (r, &d) in (0u32..).zip(docs) {
+        if let Some(s) = slot.get_mut(d as usize) {
+            *s = r;
+        }
+    }
+    let mut ranks = vec![None; docs.len().saturating_mul(n_lists)];
+    for (li, list) in lists.iter().enumerate() {
+        for (pos, &d) in list.iter().enumerate() {
+            let Some(&r) = slot.get(d as usize) else {
+                continue;
+            };
+            if r == u32::MAX {
+                continue;
+            }
+            let at = (r as usize).saturating_mul(n_lists).saturating_add(li);
+            if let Some(rank) = ranks.get_mut(at) {
+                if rank.is_none() {
+                    *rank = Some(u32::try_from(pos + 1).unwrap_or(u32::MAX));
+                }
+            }
+        }
+    }
+    ranks
+}
+
 /// The pipeline output.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -4,17 +4,15 @@
 use super::config::{RecencyMode, RerankMethod};
 use super::input::{InputRef, Interned, ItemRef, ListRef, PipelineInput, PoolTexts};
 use super::output::{
-    check_contract, Contribution, Explain, OutcomeSource, PipelineOutput, PipelineResult,
-    PipelineStats, RerankExplain,
+    check_contract, first_ranks, Contribution, Explain, OutcomeSource, PipelineOutput,
+    PipelineResult, PipelineStats, RerankExplain,
 };
 use super::{count, Pipeline};
 use crate::bands::{select_floors, Band};
 use crate::confidence::model::ListView;
 use crate::confidence::{confidence_of_sorted, QueryConfidence};
 use crate::error::{finite, ErrorCode, Result, ScoreError};
-use crate::fuse::{
-    descending_key, rrf_interned, rrf_pre_interned, validate_weight, InternedFusion, RankedList,
-};
+use crate::fuse::{descending_key, rrf_interned, rrf_pre_interned, validate_weight, RankedList};
 use crate::normalize::{normalize, NormalizeMethod};
 use crate::recency::{age_days, step_multiplier};
 use crate::rerank::{cross_encoder_normalize, heuristic_factors, CandidateText, PreparedQuery};
@@ -310,36 +308,6 @@ impl Pipeline {
         Ok(())
     }
 
-    /// The best (first) 1-based rank in each list of each pool document, for the
-    /// explanations (one pass over the lists).
-    fn pool_ranks(
-        &self,
-        fused: &InternedFusion<'_>,
-        pool: &[crate::sort::Keyed],
-    ) -> Vec<Vec<Option<u32>>> {
-        let n_lists = fused.lists.len();
-        let mut slot = vec![u32::MAX; fused.interner.ids.len()];
-        for (i, &(_, d)) in (0u32..).zip(pool) {
-            if let Some(s) = slot.get_mut(d as usize) {
-                *s = i;
-            }
-        }
-        let mut ranks = vec![vec![None; n_lists]; pool.len()];
-        for (li, list) in fused.lists.iter().enumerate() {
-            for (pos, &d) in list.iter().enumerate() {
-                let Some(&i) = slot.get(d as usize) else {
-                    continue;
-                };
-                if let Some(r) = ranks.get_mut(i as usize).and_then(|r| r.get_mut(li)) {
-                    if r.is_none() {
-                        *r = Some(u32::try_from(pos + 1).unwrap_or(u32::MAX));
-                    }
-                }
-            }
-        }
-        ranks
-    }
-
     /// Runs the pipeline on one input.
     pub fn run(&self, input: &PipelineInput) -> Result<PipelineOutput> {
         self.run_ref(&input.as_ref())
@@ -403,13 +371,7 @@ impl Pipeline {
             }
         };
         let fusion = &fused.fusion;
-        let mut stats = PipelineStats {
-            lists: count(input.lists.len()),
-            candidates: count(fusion.stats.unique),
-            in_several_lists: count(fusion.stats.in_several_lists),
-            duplicates: fusion.stats.duplicates.iter().map(|&d| count(d)).collect(),
-            ..Default::default()
-        };
+        let mut stats = PipelineStats::of_fusion(input.lists.len(), &fusion.stats);
 
         // 2. Recency at the merge stage. Items are matched to documents through the
         // interner (one hash lookup per item, not a BTreeMap search per candidate).
@@ -449,12 +411,15 @@ impl Pipeline {
         let top_k = cfg.top_k as usize;
         stats.beyond_top_k = count(keyed.len().saturating_sub(top_k));
         crate::sort::top_keyed_then(&mut keyed, top_k, &mut |a, b| crate::fuse::by_id(ids, a, b));
-        let mut ranks = if cfg.explain {
-            self.pool_ranks(&fused, &keyed)
+        let n_lists = fused.lists.len();
+        let ranks = if cfg.explain {
+            let lists: Vec<&[u32]> = fused.lists.iter().map(Vec::as_slice).collect();
+            let docs: Vec<u32> = keyed.iter().map(|&(_, d)| d).collect();
+            first_ranks(&lists, &docs, ids.len())
         } else {
             Vec::new()
-        }
-        .into_iter();
+        };
+        let mut ranks = ranks.chunks(n_lists.max(1));
         let mut pool: Vec<Work<'_>> = Vec::with_capacity(keyed.len());
         for &(_, doc) in &keyed {
             let d = doc as usize;
@@ -465,7 +430,7 @@ impl Pipeline {
                 id,
                 doc,
                 meta: metas.get(d).copied().flatten(),
-                ranks: ranks.next().unwrap_or_default(),
+                ranks: ranks.next().map(<[_]>::to_vec).unwrap_or_default(),
                 fused: fused_score,
                 recency_multiplier,
                 after_recency: fused_score * recency_multiplier,
@@ -556,11 +521,7 @@ impl Pipeline {
             .into_iter()
             .map(|w| {
                 let band = floors.band(w.calibrated);
-                match band {
-                    Band::Hit => stats.hits += 1,
-                    Band::Degraded => stats.degraded += 1,
-                    Band::Miss => stats.misses += 1,
-                }
+                stats.count_band(band);
                 let explain = cfg
                     .explain
                     .then(|| self.explain(&w, input, &weights, band, profile));
@@ -598,17 +559,13 @@ impl Pipeline {
             .zip(weights)
             .zip(&w.ranks)
             .filter_map(|((list, &weight), rank)| {
-                let rank = (*rank)?;
-                let list_score = list
-                    .scores
-                    .and_then(|s| s.get((rank as usize).saturating_sub(1)).copied());
-                Some(Contribution {
-                    list: list.name.to_string(),
-                    rank,
+                Some(Contribution::of(
+                    list.name,
+                    (*rank)?,
                     weight,
-                    contribution: crate::fuse::rrf_term(weight, self.config.k, rank),
-                    list_score,
-                })
+                    self.config.k,
+                    list.scores,
+                ))
             })
             .collect();
         Explain {

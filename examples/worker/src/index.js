@@ -17,32 +17,11 @@ function fail(status, code, message, field = "") {
   return reply({ error: { code, field, message } }, status);
 }
 
-const DRAIN_BYTES = 4 * MAX_BODY_BYTES;
-
-async function drain(body) {
-  if (!body) return;
-  const reader = body.getReader();
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return;
-    size += value.byteLength;
-    if (size > DRAIN_BYTES) return reader.cancel();
-  }
-}
-
-// Reads at most MAX_BODY_BYTES: a declared length over it is refused without keeping
-// the body, and a body without one (chunked) is read chunk by chunk and dropped once it
-// goes over.
+// Reads at most MAX_BODY_BYTES: a declared length over it is refused before reading, and
+// a body without one (chunked) is read chunk by chunk and dropped once it goes over.
 async function readBody(request) {
   const declared = Number(request.headers.get("content-length") || "0");
-  if (declared > MAX_BODY_BYTES) {
-    // A response while the client is still sending can reach it as a reset connection
-    // instead of the 413: a body up to DRAIN_BYTES is read to its end and dropped first,
-    // a larger one is cancelled.
-    await drain(request.body);
-    return { tooLarge: true };
-  }
+  if (declared > MAX_BODY_BYTES) return { tooLarge: true };
   if (!request.body) return { text: "" };
   const reader = request.body.getReader();
   const chunks = [];

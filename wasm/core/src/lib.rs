@@ -581,11 +581,6 @@ fn query_confidence(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let scores = scores_in(r, &limits, "scores")?;
     let c = calibrank::confidence::query_confidence(&scores, &opts)
         .map_err(|e| within_unless(e, "options", &["scores"]))?;
-    w.f64s(&[
-        c.weighted_top5,
-        c.expected_precision,
-        c.at_least_one_relevant,
-        f64::from(c.k),
-    ]);
+    pipeline::write_confidence(w, &c);
     Ok(())
 }

@@ -487,6 +487,18 @@ impl<'l> TextBudget<'l> {
     }
 }
 
+/// A query confidence as one F64 section: weightedTop5, expectedPrecision,
+/// atLeastOneRelevant, k (js/core reads it so for `run`, `runColumnar` and
+/// `queryConfidence`).
+pub(crate) fn write_confidence(w: &mut Writer, c: &calibrank::confidence::QueryConfidence) {
+    w.f64s(&[
+        c.weighted_top5,
+        c.expected_precision,
+        c.at_least_one_relevant,
+        f64::from(c.k),
+    ]);
+}
+
 /// The outcome as two codes: kind (0 abstain, 1 hedge, 2 answer), source (0 rank-only,
 /// 1 model). Its probability is `confidence.atLeastOneRelevant`.
 fn outcome_codes(o: &Outcome) -> [u8; 2] {
@@ -627,13 +639,7 @@ fn write_output(w: &mut Writer, p: &Pipeline, out: &PipelineOutput, names: &[&st
     w.u32s_from(n, out.results.iter().map(|x| x.doc));
     w.f64s_from(n, out.results.iter().map(|x| x.score));
     w.u8s_from(n, out.results.iter().map(|x| band_code(x.band)));
-    let c = &out.confidence;
-    w.f64s(&[
-        c.weighted_top5,
-        c.expected_precision,
-        c.at_least_one_relevant,
-        f64::from(c.k),
-    ]);
+    write_confidence(w, &out.confidence);
     let s = &out.stats;
     w.u32s(&[
         s.lists,
@@ -849,13 +855,7 @@ pub fn run_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         w.u32s(&out.order);
         w.f64s(&out.scores);
         w.u8s_from(out.bands.len(), out.bands.iter().map(|&b| band_code(b)));
-        let c = &out.confidence;
-        w.f64s(&[
-            c.weighted_top5,
-            c.expected_precision,
-            c.at_least_one_relevant,
-            f64::from(c.k),
-        ]);
+        write_confidence(w, &out.confidence);
         w.u32s(&[out.candidates]);
         w.u8s(&outcome_codes(&out.outcome));
         w.opt_text(out.band_profile.as_deref());
