@@ -167,6 +167,9 @@ struct Config {
     recency_boost: f64,
     profile: bool,
     explain: bool,
+    /// A confidence model over two lists: 0 none; 1 on the pipeline's fusion; 2 on its
+    /// own (another RRF constant and weights).
+    model: u8,
 }
 
 fn config() -> impl Strategy<Value = Config> {
@@ -196,6 +199,7 @@ fn config() -> impl Strategy<Value = Config> {
             any::<bool>(),
             prop_oneof![Just(0.0), Just(0.8), 0.0f64..3.0],
             any::<bool>(),
+            prop_oneof![4 => Just(0u8), 1 => Just(1u8), 1 => Just(2u8)],
         ),
     )
         .prop_map(
@@ -209,7 +213,7 @@ fn config() -> impl Strategy<Value = Config> {
                 recency,
                 named_weight,
                 tight,
-                (rerank, candidate_limit, explain, recency_boost, profile),
+                (rerank, candidate_limit, explain, recency_boost, profile, model),
             )| Config {
                 top_k,
                 top_n: top_n.min(top_k),
@@ -226,6 +230,7 @@ fn config() -> impl Strategy<Value = Config> {
                 explain,
                 recency_boost,
                 profile,
+                model,
             },
         )
 }
@@ -265,6 +270,31 @@ fn pipeline(c: &Config) -> Pipeline {
             build_system: None,
             high_floor: 0.6,
             degraded_floor: 0.2,
+        });
+    }
+    if c.model > 0 {
+        let own = c.model == 2;
+        cfg.confidence.model = Some(calibrank::confidence::model::QueryConfidenceModel {
+            method: "logistic".into(),
+            runs: 2,
+            k: 5,
+            rrf_k: if own { 10.0 } else { cfg.k },
+            weights: if own { vec![1.0, 2.5] } else { vec![1.0, 1.0] },
+            features: calibrank::confidence::model::feature_names(2),
+            mean: vec![0.0, 0.5, 0.5],
+            scale: vec![1.0, 0.2, 0.3],
+            coefficients: vec![0.7, 1.5, -0.8],
+            intercept: 0.1,
+            missing_top: vec![0.1, 0.2],
+            l2: 1.0,
+            training: calibrank::confidence::model::TrainingFigures {
+                queries: 10,
+                positives: 5,
+                log_loss: 0.5,
+                auroc: 0.8,
+                iterations: 5,
+                converged: true,
+            },
         });
     }
     match c.tight {
@@ -564,7 +594,6 @@ fn rerankers_and_explanations_take_the_lean_path() {
     ] {
         for explain in [false, true] {
             let p = Pipeline::new(cfg(explain, method)).unwrap();
-            assert!(p.runs_indexed());
             let (full, lean) = both(&p, &case);
             let lean = lean.expect("the lean path's answer");
             // Explanations (contributions, the reranker's values) when asked for.
@@ -612,19 +641,48 @@ fn every_string_counts_against_max_total_text_bytes() {
     }
 }
 
-/// The oracle's answer: each result's (id, score bits, band), the stats, the
-/// confidence and the outcome (as their `Debug` text).
-type Expected = (Vec<(String, u64, Band)>, PipelineStats, String, String);
+/// The oracle's answer: each result's (id, score bits, band, explanation as its `Debug`
+/// text), the stats, the confidence and the outcome (as their `Debug` text).
+type Expected = (
+    Vec<(String, u64, Band, String)>,
+    PipelineStats,
+    String,
+    String,
+);
+
+/// One candidate as the oracle carries it through the stages.
+struct Candidate<'a> {
+    id: &'a str,
+    fused: f64,
+    recency: f64,
+    after_recency: f64,
+    rerank: RerankExplain,
+    tier: f64,
+    score: f64,
+}
+
+/// A case's list `i`'s own scores, as `both` gives them (descending with ties; the
+/// variants `both` breaks on purpose are refused by the checks before any stage).
+fn list_scores(c: &Case, i: usize) -> Option<Vec<f64>> {
+    (c.scores > 0).then(|| {
+        (0..c.lists[i].1.len())
+            .map(|j| 1.0 - (j / 2) as f64 / 8.0)
+            .collect()
+    })
+}
 
 /// The pipeline written out as the module documentation of `calibrank::pipeline` states
 /// it, on string ids and a map per stage, with the library's per-stage functions (the
 /// recency step and tier, the heuristic reranker's factors, the cross-encoder's min-max,
-/// normalization, calibration, band floors, query confidence) as its only parts: an oracle for the order of the
-/// stages, the pool, the cuts, the ties and the statistics, independent of both paths.
-/// Explanations off; `None` where a stage refuses (a missing cross-encoder score, a
-/// score that overflows, a normalization that fails).
+/// normalization, calibration, band floors, query confidence, the confidence model's own
+/// `predict` on the lists) as its only parts: an oracle for the order of the stages, the
+/// pool, the cuts, the ties, the statistics and each result's explanation, independent of
+/// the pipeline's code (whose two paths share their stages). Texts in the items (no
+/// holder). `None` where a stage refuses (a missing cross-encoder score, a score that
+/// overflows, a normalization that fails, a model the lists do not fit).
 fn oracle(p: &Pipeline, c: &Case) -> Option<Expected> {
     use calibrank::bands::{select_floors, BandContext, BandFloors};
+    use calibrank::confidence::model::ListView;
     use calibrank::recency::{age_days, step_multiplier};
     use calibrank::rerank::{heuristic_factors, CandidateText, PreparedQuery};
     use std::collections::HashMap;
@@ -639,18 +697,29 @@ fn oracle(p: &Pipeline, c: &Case) -> Option<Expected> {
             .entry(id_of(i, &others))
             .or_insert((t, texts.map(|x| x.map(|x| TEXTS[x])), extra));
     }
+    let lists: Vec<Vec<&str>> = c
+        .lists
+        .iter()
+        .map(|l| l.1.iter().map(|&i| id_of(i, &others)).collect())
+        .collect();
+    let weights: Vec<f64> = c
+        .lists
+        .iter()
+        .map(|&(name, _, weight)| {
+            weight.unwrap_or_else(|| cfg.weights.get(NAMES[name]).copied().unwrap_or(1.0))
+        })
+        .collect();
+    let scores: Vec<Option<Vec<f64>>> = (0..c.lists.len()).map(|i| list_scores(c, i)).collect();
     // 1. Fuse: weighted RRF, a repeated id in a list keeps its first rank.
     let mut fused: Vec<(&str, f64, u32)> = Vec::new(); // (id, score, lists it is in)
     let mut stats = PipelineStats {
         lists: c.lists.len() as u32,
         ..Default::default()
     };
-    for &(name, ref list, weight) in &c.lists {
-        let w = weight.unwrap_or_else(|| cfg.weights.get(NAMES[name]).copied().unwrap_or(1.0));
+    for (list, &w) in lists.iter().zip(&weights) {
         let mut seen: Vec<&str> = Vec::new();
         let mut dup = 0;
-        for (pos, &i) in list.iter().enumerate() {
-            let id = id_of(i, &others);
+        for (pos, &id) in list.iter().enumerate() {
             if seen.contains(&id) {
                 dup += 1;
                 continue;
@@ -671,7 +740,7 @@ fn oracle(p: &Pipeline, c: &Case) -> Option<Expected> {
     stats.in_several_lists = fused.iter().filter(|f| f.2 > 1).count() as u32;
     // 2. Recency, 3. the topK pool (score after recency descending, id ascending).
     let rc = &cfg.recency;
-    let mut pool: Vec<(&str, f64)> = fused
+    let mut pool: Vec<Candidate<'_>> = fused
         .iter()
         .map(|&(id, s, _)| {
             let m = match (rc.mode, items.get(id)) {
@@ -684,10 +753,18 @@ fn oracle(p: &Pipeline, c: &Case) -> Option<Expected> {
                 }
                 _ => 1.0,
             };
-            (id, s * m)
+            Candidate {
+                id,
+                fused: s,
+                recency: m,
+                after_recency: s * m,
+                rerank: RerankExplain::None,
+                tier: 1.0,
+                score: s * m,
+            }
         })
         .collect();
-    pool.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
+    pool.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.id.cmp(b.id)));
     stats.beyond_top_k = pool.len().saturating_sub(cfg.top_k as usize) as u32;
     pool.truncate(cfg.top_k as usize);
     // 4. Rerank, then the fiscal-year boost.
@@ -700,51 +777,53 @@ fn oracle(p: &Pipeline, c: &Case) -> Option<Expected> {
         match rr.method {
             RerankMethod::Heuristic => {
                 let q = PreparedQuery::new(query, rr.heuristic.stopwords.as_deref());
-                for (id, s) in &mut pool {
+                for cand in &mut pool {
                     let [name, entity_type, summary, content] =
-                        items.get(id).map_or([None; 4], |i| i.1);
+                        items.get(cand.id).map_or([None; 4], |i| i.1);
                     let text = CandidateText {
                         name: name.unwrap_or(""),
                         entity_type,
                         summary,
                         content,
                     };
-                    *s *= heuristic_factors(&q, text, &rr.heuristic).multiplier;
+                    let factors = heuristic_factors(&q, text, &rr.heuristic);
+                    cand.score *= factors.multiplier;
+                    cand.rerank = RerankExplain::Heuristic { factors };
                 }
             }
             RerankMethod::CrossEncoder => {
                 let raw: Vec<f64> = pool
                     .iter()
-                    .map(|(id, _)| items.get(id).and_then(|i| i.2 .1))
+                    .map(|cand| items.get(cand.id).and_then(|i| i.2 .1))
                     .collect::<Option<_>>()?;
-                for ((_, s), n) in pool
-                    .iter_mut()
-                    .zip(calibrank::rerank::cross_encoder_normalize(&raw))
-                {
-                    *s = n;
+                let normalized = calibrank::rerank::cross_encoder_normalize(&raw);
+                for ((cand, &raw), n) in pool.iter_mut().zip(&raw).zip(normalized) {
+                    cand.score = n;
+                    cand.rerank = RerankExplain::CrossEncoder { raw, normalized: n };
                 }
             }
             RerankMethod::None => {}
         }
-        for (id, s) in &mut pool {
-            if let Some(&(_, _, (Some(fy), _))) = items.get(id) {
-                *s *= rc.fiscal_year.multiplier(fy, rr.recency_boost);
+        for cand in &mut pool {
+            if let Some(&(_, _, (Some(fy), _))) = items.get(cand.id) {
+                cand.tier = rc.fiscal_year.multiplier(fy, rr.recency_boost);
+                cand.score *= cand.tier;
             }
         }
-        if pool.iter().any(|(_, s)| !s.is_finite()) {
+        if pool.iter().any(|cand| !cand.score.is_finite()) {
             return None;
         }
     }
     // 5. Normalize, minRelevance; 6. calibrate, minConfidence.
-    let scores: Vec<f64> = pool.iter().map(|p| p.1).collect();
+    let reranked: Vec<f64> = pool.iter().map(|cand| cand.score).collect();
     let normalized = calibrank::normalize::normalize(
-        &scores,
+        &reranked,
         cfg.normalization.method,
         cfg.normalization.temperature,
     )
     .ok()?;
-    let mut kept: Vec<(&str, f64, f64)> = Vec::new();
-    for (&(id, _), n) in pool.iter().zip(normalized) {
+    let mut kept: Vec<(&Candidate<'_>, f64, f64)> = Vec::new();
+    for (cand, n) in pool.iter().zip(normalized) {
         if cfg.normalization.method != calibrank::normalize::NormalizeMethod::None
             && n < cfg.normalization.min_relevance
         {
@@ -756,13 +835,13 @@ fn oracle(p: &Pipeline, c: &Case) -> Option<Expected> {
             stats.below_min_confidence += 1;
             continue;
         }
-        kept.push((id, n, cal));
+        kept.push((cand, n, cal));
     }
     // 7. Order, topN; bands and confidence.
     kept.sort_by(|a, b| {
         b.2.total_cmp(&a.2)
             .then(b.1.total_cmp(&a.1))
-            .then(a.0.cmp(b.0))
+            .then(a.0.id.cmp(b.0.id))
     });
     let top_n = c.top_n.unwrap_or(cfg.top_n) as usize;
     stats.beyond_top_n = kept.len().saturating_sub(top_n) as u32;
@@ -778,21 +857,72 @@ fn oracle(p: &Pipeline, c: &Case) -> Option<Expected> {
     let (floors, profile) = select_floors(defaults, &cfg.bands.profiles, &ctx);
     stats.band_profile = profile.map(str::to_string);
     let mut results = Vec::new();
-    for &(id, _, cal) in &kept {
+    for &(cand, normalized, cal) in &kept {
         let band = floors.band(cal);
         match band {
             Band::Hit => stats.hits += 1,
             Band::Degraded => stats.degraded += 1,
             Band::Miss => stats.misses += 1,
         }
-        results.push((id.to_string(), cal.to_bits(), band));
+        // Each list that holds the id, at its first rank there.
+        let contributions: Vec<Contribution> = lists
+            .iter()
+            .enumerate()
+            .filter_map(|(li, list)| {
+                let pos = list.iter().position(|&id| id == cand.id)?;
+                let rank = pos as u32 + 1;
+                Some(Contribution {
+                    list: NAMES[c.lists[li].0].to_string(),
+                    rank,
+                    weight: weights[li],
+                    contribution: weights[li] / (cfg.k + f64::from(rank)),
+                    list_score: scores[li].as_ref().map(|s| s[pos]),
+                })
+            })
+            .collect();
+        let explain = cfg.explain.then(|| Explain {
+            contributions,
+            fused: cand.fused,
+            recency_multiplier: cand.recency,
+            after_recency: cand.after_recency,
+            rerank: cand.rerank.clone(),
+            rerank_recency_multiplier: cand.tier,
+            after_rerank: cand.score,
+            normalized,
+            calibrated: cal,
+            band,
+            band_profile: profile.map(str::to_string),
+        });
+        results.push((
+            cand.id.to_string(),
+            cal.to_bits(),
+            band,
+            format!("{explain:?}"),
+        ));
     }
     stats.returned = results.len() as u32;
     let cals: Vec<f64> = kept.iter().map(|k| k.2).collect();
-    let confidence = calibrank::confidence::confidence_of_sorted(&cals, &cfg.confidence.options());
-    let outcome = cfg
-        .confidence
-        .outcome(confidence.at_least_one_relevant, OutcomeSource::RankOnly);
+    let mut confidence =
+        calibrank::confidence::confidence_of_sorted(&cals, &cfg.confidence.options());
+    // A confidence model: its own prediction for the lists (its own fusion of them).
+    let outcome = match &cfg.confidence.model {
+        Some(model) => {
+            let views: Vec<ListView<'_, &str>> = lists
+                .iter()
+                .zip(&scores)
+                .map(|(ids, s)| ListView {
+                    ids,
+                    scores: s.as_deref(),
+                })
+                .collect();
+            let p = model.predict(&views).ok()?;
+            confidence.at_least_one_relevant = p;
+            cfg.confidence.outcome(p, OutcomeSource::Model)
+        }
+        None => cfg
+            .confidence
+            .outcome(confidence.at_least_one_relevant, OutcomeSource::RankOnly),
+    };
     Some((
         results,
         stats,
@@ -804,19 +934,24 @@ fn oracle(p: &Pipeline, c: &Case) -> Option<Expected> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
-    /// Both paths against the oracle, on every input the full path accepts (without
-    /// held texts or explanations, which the oracle leaves out).
+    /// Both paths against the oracle, on every input the full path accepts (texts in
+    /// the items: the oracle has no holder).
     #[test]
     fn both_paths_answer_as_the_oracle(c in case(), cfg in config()) {
         let c = Case { held: 0, ..c };
-        let p = pipeline(&Config { explain: false, ..cfg });
+        let p = pipeline(&cfg);
         let (full, lean) = both(&p, &c);
         let Ok(full) = full else { return Ok(()) };
         let want = oracle(&p, &c);
         prop_assert!(want.is_some(), "the oracle refused an input the pipeline accepts: {full:?}");
         let (results, stats, confidence, outcome) = want.unwrap_or_default();
+        prop_assert!(lean.is_some(), "the lean path refused an input the full path accepts");
         for out in [Some(&full), lean.as_ref()].into_iter().flatten() {
-            let got: Vec<(String, u64, Band)> = out.results.iter().map(|r| (r.id.clone(), r.score.to_bits(), r.band)).collect();
+            let got: Vec<(String, u64, Band, String)> = out
+                .results
+                .iter()
+                .map(|r| (r.id.clone(), r.score.to_bits(), r.band, format!("{:?}", r.explain)))
+                .collect();
             prop_assert_eq!(&got, &results);
             prop_assert_eq!(&out.stats, &stats);
             prop_assert_eq!(format!("{:?}", out.confidence), confidence.clone());

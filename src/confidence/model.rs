@@ -248,11 +248,18 @@ impl QueryConfidenceModel {
         top: &[f64],
         lists: &[ListView<'_, S>],
     ) -> Result<Vec<f64>> {
+        let scores: Vec<Option<&[f64]>> = lists.iter().map(|l| l.scores).collect();
+        self.features_of_scores(top, &scores)
+    }
+
+    /// [`QueryConfidenceModel::features_with_top`] given each list's raw scores alone
+    /// (`None`: the list has none), which is all the features read of a list.
+    pub fn features_of_scores(&self, top: &[f64], lists: &[Option<&[f64]>]) -> Result<Vec<f64>> {
         self.check_lists(lists.len())?;
         let mut x = Vec::with_capacity(lists.len() + 1);
         x.push(rank_only_of_top(top));
         for (i, (list, &missing)) in lists.iter().zip(&self.missing_top).enumerate() {
-            let scores = list.scores.ok_or_else(|| {
+            let scores = list.ok_or_else(|| {
                 ScoreError::new(
                     ErrorCode::EmptyInput,
                     format!("lists[{i}].scores"),

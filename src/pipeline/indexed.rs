@@ -3,28 +3,21 @@
 //! without building the borrowed [`super::InputRef`] (a `Vec` of ids per
 //! list, an item record per item, two passes of checks over both).
 //!
-//! It covers every input, and every configuration but one with a confidence model:
-//! `modifiedAt` and `now` in epoch milliseconds (the bindings read ISO 8601 times into
-//! them first), item texts given with the input or held by the caller (the heuristic
-//! reranker reads them), fiscal years, cross-encoder scores, a band context.
-//! For those it gives exactly what [`Pipeline::run_ref`] gives (a property test compares
-//! the two). Anything it does not cover, and any input the checks of `run_ref` would
-//! refuse, gives `None`: the caller then runs `run_ref`, which reports the error with its
-//! code and field path. The lean path never reports an error itself.
+//! It covers every input and every configuration: `modifiedAt` and `now` in epoch
+//! milliseconds (the bindings read ISO 8601 times into them first), item texts given with
+//! the input or held by the caller (the heuristic reranker reads them), fiscal years,
+//! cross-encoder scores, the lists' own scores (a confidence model reads them), a band
+//! context. Its checks answer yes or no where those of [`Pipeline::run_ref`] name the
+//! fault; both then run the same stages (stages.rs), so it gives exactly what `run_ref`
+//! gives (a property test compares the two, and both against an oracle). Any input
+//! `run_ref` would refuse gives `None`: the caller then runs `run_ref`, which reports the
+//! error with its code and field path. The lean path never reports an error itself.
 
 use super::config::{RecencyMode, RerankMethod};
-use super::output::{
-    check_contract, first_ranks, Contribution, Explain, OutcomeSource, PipelineOutput,
-    PipelineResult, PipelineStats, RerankExplain,
-};
-use super::{count, Pipeline, PoolTexts};
-use crate::bands::{select_floors, BandContext};
-use crate::confidence::confidence_of_sorted;
-use crate::fuse::{descending_key, rrf_indexed};
-use crate::normalize::{normalize, NormalizeMethod};
-use crate::recency::{age_days, step_multiplier};
-use crate::rerank::{cross_encoder_normalize, heuristic_factors, CandidateText, PreparedQuery};
-use crate::sort::StableSort;
+use super::output::PipelineOutput;
+use super::stages::{Checked, Ids};
+use super::{Pipeline, PoolTexts};
+use crate::bands::BandContext;
 
 /// The distinct ids of an [`IndexedInput`] as one text: id `d` is
 /// `text[bounds[d]..bounds[d + 1]]` (the string table the bindings receive, read in
@@ -60,12 +53,6 @@ impl<'a> IdTable<'a> {
         let d = d as usize;
         let (&a, &b) = (self.bounds.get(d)?, self.bounds.get(d.checked_add(1)?)?);
         (b as usize).checked_sub(a as usize)
-    }
-
-    /// The byte order of ids `a` and `b` (the string API's tie-break, as
-    /// [`crate::fuse::by_id`]).
-    fn cmp(&self, a: u32, b: u32) -> std::cmp::Ordering {
-        self.get(a).cmp(&self.get(b))
     }
 }
 
@@ -116,14 +103,6 @@ pub struct IndexedInput<'a> {
 }
 
 impl Pipeline {
-    /// Whether the configuration is one the lean path runs: any without a confidence
-    /// model, whose features read the lists' raw scores (see the module documentation).
-    /// `#[doc(hidden)]` API.
-    #[doc(hidden)]
-    pub fn runs_indexed(&self) -> bool {
-        self.config.confidence.model.is_none()
-    }
-
     /// The lists' effective weights, or `None` when the lean path does not take them
     /// (a list's own weight refused by the checks of `run_ref`).
     fn indexed_weights(&self, input: &IndexedInput<'_>) -> Option<Vec<f64>> {
@@ -252,266 +231,23 @@ impl Pipeline {
         input: &IndexedInput<'_>,
         held: Option<&mut dyn PoolTexts>,
     ) -> Option<PipelineOutput> {
-        let cfg = &self.config;
-        if !self.runs_indexed() {
-            return None;
-        }
-        let top_n = cfg.top_n_or(input.top_n).ok()?;
+        let top_n = self.config.top_n_or(input.top_n).ok()?;
         if !self.indexed_input_ok(input) {
             return None;
         }
-        let ids = input.ids;
-
-        // 1. Fuse.
         let weights = self.indexed_weights(input)?;
-        let fusion = rrf_indexed(input.lists, &weights, cfg.k, ids.len()).ok()?;
-        let mut stats = PipelineStats::of_fusion(input.lists.len(), &fusion.stats);
-
-        // 2. Recency at the merge stage: the step of the item's age, or its fiscal year's
-        // tier (x1 without them).
-        let rc = &cfg.recency;
-        let mut multipliers = vec![1.0; ids.len()];
-        for item in input.items {
-            let Some(slot) = multipliers.get_mut(item.doc as usize) else {
-                continue;
-            };
-            *slot = match (rc.mode, item.modified_ms, input.now_ms, item.fiscal_year) {
-                (RecencyMode::Step, Some(m), Some(now), _) => {
-                    step_multiplier(&rc.steps, age_days(m, now))
-                }
-                (RecencyMode::FiscalYear, _, _, Some(fy)) => {
-                    rc.fiscal_year.multiplier(fy, rc.boost)
-                }
-                _ => 1.0,
-            };
-        }
-
-        // 3. The topK pool (ties: id ascending).
-        let mut keyed: Vec<crate::sort::Keyed> = (0u32..)
-            .zip(fusion.scores.iter().zip(&multipliers))
-            .map(|(d, (&s, &m))| (descending_key(s * m), d))
-            .collect();
-        let top_k = cfg.top_k as usize;
-        stats.beyond_top_k = count(keyed.len().saturating_sub(top_k));
-        crate::sort::top_keyed_then(&mut keyed, top_k, &mut |a, b| ids.cmp(a, b));
-        // The score after recency of each pool document (and the reranker's factors when
-        // explaining).
-        let mut rerank_explain = Vec::new();
-        let mut tier_multipliers = Vec::new();
-        let mut reranked: Vec<f64> = keyed
-            .iter()
-            .map(|&(_, d)| {
-                let d = d as usize;
-                fusion.scores.get(d).copied().unwrap_or(0.0)
-                    * multipliers.get(d).copied().unwrap_or(1.0)
-            })
-            .collect();
-
-        // 3b. The reranker on the candidates within its limit, then the boost of fiscal
-        // years after it.
-        let rr = &cfg.rerank;
-        if rr.method != RerankMethod::None {
-            if let Some(limit) = rr.candidate_limit {
-                let limit = limit as usize;
-                stats.beyond_candidate_limit = count(keyed.len().saturating_sub(limit));
-                keyed.truncate(limit);
-                reranked.truncate(limit);
-            }
-            let mut item_of = vec![u32::MAX; ids.len()];
-            for (i, item) in (0u32..).zip(input.items) {
-                if let Some(slot) = item_of.get_mut(item.doc as usize) {
-                    *slot = i;
-                }
-            }
-            let item = |d: u32| {
-                item_of
-                    .get(d as usize)
-                    .and_then(|&i| input.items.get(i as usize))
-            };
-            if cfg.explain {
-                rerank_explain.reserve_exact(keyed.len());
-            }
-            match rr.method {
-                RerankMethod::Heuristic => {
-                    let q = PreparedQuery::new(input.query, rr.heuristic.stopwords.as_deref());
-                    // Held texts: the pool's, asked for once (the items then carry none).
-                    let fetched = match held {
-                        Some(source) => {
-                            let docs: Vec<u32> = keyed.iter().map(|&(_, d)| d).collect();
-                            let pool_ids: Vec<&str> =
-                                docs.iter().map(|&d| ids.get(d)).collect::<Option<_>>()?;
-                            let texts = source.texts(&docs, &pool_ids).ok()?;
-                            if texts.len() != docs.len() {
-                                return None;
-                            }
-                            Some(texts)
-                        }
-                        None => None,
-                    };
-                    for (i, (&(_, d), score)) in keyed.iter().zip(reranked.iter_mut()).enumerate() {
-                        let text = match &fetched {
-                            Some(t) => t.get(i).copied().unwrap_or_default(),
-                            None => {
-                                let [name, entity_type, summary, content] =
-                                    item(d).map_or([None; 4], |it| it.texts);
-                                CandidateText {
-                                    name: name.unwrap_or(""),
-                                    entity_type,
-                                    summary,
-                                    content,
-                                }
-                            }
-                        };
-                        let f = heuristic_factors(&q, text, &rr.heuristic);
-                        *score *= f.multiplier;
-                        if cfg.explain {
-                            rerank_explain.push(RerankExplain::Heuristic { factors: f });
-                        }
-                        if !score.is_finite() {
-                            return None;
-                        }
-                    }
-                }
-                RerankMethod::CrossEncoder => {
-                    // Every candidate needs its score (the full path refuses the input
-                    // otherwise).
-                    let raw: Vec<f64> = keyed
-                        .iter()
-                        .map(|&(_, d)| item(d).and_then(|it| it.cross_encoder))
-                        .collect::<Option<_>>()?;
-                    for ((score, &r), n) in reranked
-                        .iter_mut()
-                        .zip(&raw)
-                        .zip(cross_encoder_normalize(&raw))
-                    {
-                        *score = n;
-                        if cfg.explain {
-                            rerank_explain.push(RerankExplain::CrossEncoder {
-                                raw: r,
-                                normalized: n,
-                            });
-                        }
-                    }
-                }
-                RerankMethod::None => {}
-            }
-            for (&(_, d), score) in keyed.iter().zip(reranked.iter_mut()) {
-                let tier = item(d)
-                    .and_then(|it| it.fiscal_year)
-                    .map(|fy| rc.fiscal_year.multiplier(fy, rr.recency_boost));
-                if let Some(m) = tier {
-                    *score *= m;
-                    if !score.is_finite() {
-                        return None;
-                    }
-                }
-                if cfg.explain {
-                    tier_multipliers.push(tier.unwrap_or(1.0));
-                }
-            }
-        }
-
-        // 4. Normalize, then minRelevance; 5. calibrate, then minConfidence.
-        let method = cfg.normalization.method;
-        let normalized = normalize(&reranked, method, cfg.normalization.temperature).ok()?;
-        // (document, normalized, calibrated, place in the pool)
-        let mut pool: Vec<(u32, f64, f64, usize)> = Vec::with_capacity(keyed.len());
-        let mut below_relevance = 0usize;
-        let mut below_confidence = 0usize;
-        for (at, (&(_, d), &n)) in keyed.iter().zip(&normalized).enumerate() {
-            if method != NormalizeMethod::None && n < cfg.normalization.min_relevance {
-                below_relevance += 1;
-                continue;
-            }
-            let c = cfg.calibration.apply(n);
-            if c >= cfg.min_confidence {
-                pool.push((d, n, c, at));
-            } else {
-                below_confidence += 1;
-            }
-        }
-        stats.below_min_relevance = count(below_relevance);
-        stats.below_min_confidence = count(below_confidence);
-
-        // 6. Final order and topN.
-        pool.stable_sort_by(|a, b| {
-            b.2.total_cmp(&a.2)
-                .then_with(|| b.1.total_cmp(&a.1))
-                .then_with(|| ids.cmp(a.0, b.0))
-        });
-        stats.beyond_top_n = count(pool.len().saturating_sub(top_n as usize));
-        pool.truncate(top_n as usize);
-
-        // 7. Bands and confidence.
-        let none = BandContext::default();
-        let (floors, profile) = select_floors(
-            cfg.bands.floors(),
-            &cfg.bands.profiles,
-            input.context.unwrap_or(&none),
-        );
-        stats.band_profile = profile.map(str::to_string);
-        let scores: Vec<f64> = pool.iter().map(|p| p.2).collect();
-        let confidence = confidence_of_sorted(&scores, &cfg.confidence.options());
-        let outcome = cfg
-            .confidence
-            .outcome(confidence.at_least_one_relevant, OutcomeSource::RankOnly);
-        let ranks = if cfg.explain {
-            let docs: Vec<u32> = pool.iter().map(|p| p.0).collect();
-            first_ranks(input.lists, &docs, ids.len())
-        } else {
-            Vec::new()
+        let checked = Checked {
+            query: input.query,
+            names: input.names,
+            weights: &weights,
+            scores: input.scores,
+            lists: input.lists,
+            ids: Ids::Table(input.ids),
+            items: input.items,
+            now_ms: input.now_ms,
+            context: input.context,
+            top_n,
         };
-        let mut results = Vec::with_capacity(pool.len());
-        for (r, &(doc, normalized, score, at)) in pool.iter().enumerate() {
-            let band = floors.band(score);
-            stats.count_band(band);
-            results.push(PipelineResult {
-                id: ids.get(doc)?.to_string(),
-                doc,
-                score,
-                band,
-                explain: cfg.explain.then(|| {
-                    let d = doc as usize;
-                    let fused = fusion.scores.get(d).copied().unwrap_or(0.0);
-                    let recency_multiplier = multipliers.get(d).copied().unwrap_or(1.0);
-                    let n_lists = input.lists.len();
-                    Explain {
-                        contributions: (0..n_lists)
-                            .filter_map(|li| {
-                                Some(Contribution::of(
-                                    input.names.get(li)?,
-                                    (*ranks.get(r * n_lists + li)?)?,
-                                    *weights.get(li)?,
-                                    cfg.k,
-                                    input.scores.get(li).copied().flatten(),
-                                ))
-                            })
-                            .collect(),
-                        fused,
-                        recency_multiplier,
-                        after_recency: fused * recency_multiplier,
-                        rerank: rerank_explain
-                            .get(at)
-                            .cloned()
-                            .unwrap_or(RerankExplain::None),
-                        rerank_recency_multiplier: tier_multipliers.get(at).copied().unwrap_or(1.0),
-                        after_rerank: reranked.get(at).copied().unwrap_or(0.0),
-                        normalized,
-                        calibrated: score,
-                        band,
-                        band_profile: profile.map(str::to_string),
-                    }
-                }),
-            });
-        }
-        stats.returned = count(results.len());
-        let out = PipelineOutput {
-            results,
-            confidence,
-            outcome,
-            stats,
-        };
-        check_contract(&out, top_n).ok()?;
-        Some(out)
+        self.stages(&checked, held).ok()
     }
 }

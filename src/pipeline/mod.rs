@@ -33,6 +33,7 @@ mod indexed;
 mod input;
 mod output;
 mod run;
+mod stages;
 
 pub use columnar::{flat_index_error, split_offsets, ColumnarInput, ColumnarOutput};
 #[doc(hidden)]

@@ -1,49 +1,14 @@
-//! The run: input validation, then fuse, recency, the topK pool, rerank, normalize,
-//! calibrate, topN, bands and confidence, with an explanation of every result.
+//! The full path into the pipeline: a borrowed input checked with a typed error (code
+//! and field path) for each fault, its ids interned, then the stages (stages.rs).
 
 use super::config::{RecencyMode, RerankMethod};
-use super::input::{InputRef, Interned, ItemRef, ListRef, PipelineInput, PoolTexts};
-use super::output::{
-    check_contract, first_ranks, Contribution, Explain, OutcomeSource, PipelineOutput,
-    PipelineResult, PipelineStats, RerankExplain,
-};
-use super::{count, Pipeline};
-use crate::bands::{select_floors, Band};
-use crate::confidence::model::ListView;
-use crate::confidence::{confidence_of_sorted, QueryConfidence};
+use super::indexed::IndexedItem;
+use super::input::{InputRef, Interned, ListRef, PipelineInput, PoolTexts};
+use super::stages::{Checked, Ids};
+use super::Pipeline;
 use crate::error::{finite, ErrorCode, Result, ScoreError};
-use crate::fuse::{descending_key, rrf_interned, rrf_pre_interned, validate_weight, RankedList};
-use crate::normalize::{normalize, NormalizeMethod};
-use crate::recency::{age_days, step_multiplier};
-use crate::rerank::{cross_encoder_normalize, heuristic_factors, CandidateText, PreparedQuery};
-use crate::sort::StableSort;
-
-/// A model error about the input lists names them (`lists`, `lists[i].scores`); any
-/// other is the model's own, under `field`.
-fn within_model_error(e: ScoreError, field: &str) -> ScoreError {
-    if e.field.starts_with("lists") {
-        e
-    } else {
-        e.within(field)
-    }
-}
-
-/// A reranked score that overflowed is the config's doing (multipliers near `f64::MAX`):
-/// `NON_FINITE_SCORE` naming the config value, not a later stage.
-fn reranked_finite(w: &Work<'_>, field: &str) -> Result<()> {
-    if w.after_rerank.is_finite() {
-        return Ok(());
-    }
-    Err(ScoreError::new(
-        ErrorCode::NonFiniteScore,
-        field,
-        format!(
-            "the reranked score of {:?} overflows ({}); lower the multipliers",
-            w.id,
-            crate::error::num(w.after_rerank)
-        ),
-    ))
-}
+use crate::fuse::{validate_weight, Interner};
+use crate::pipeline::PipelineOutput;
 
 /// A band context's strings are texts (`maxTextBytes` each), named `context.<field>`.
 /// Inlined: as a call of its own it cost `run` (b) at N = 10 about 1,000 more module
@@ -84,25 +49,13 @@ fn input_text_bytes(input: &InputRef<'_>) -> usize {
     input.query.len() + lists + items
 }
 
-/// Working state of one candidate.
-#[derive(Clone)]
-struct Work<'a> {
-    id: &'a str,
-    doc: u32,
-    meta: Option<&'a ItemRef<'a>>,
-    ranks: Vec<Option<u32>>,
-    fused: f64,
-    recency_multiplier: f64,
-    after_recency: f64,
-    rerank: RerankExplain,
-    rerank_recency_multiplier: f64,
-    after_rerank: f64,
-    normalized: f64,
-    calibrated: f64,
-}
-
 impl Pipeline {
-    fn validate_input(&self, input: &InputRef<'_>) -> Result<Option<f64>> {
+    /// Checks the input; gives `now` and the items as the stages read them (in
+    /// epoch milliseconds, each item's document still unknown: `u32::MAX`).
+    fn validate_input<'a>(
+        &self,
+        input: &InputRef<'a>,
+    ) -> Result<(Option<f64>, Vec<IndexedItem<'a>>)> {
         let limits = &self.config.limits;
         limits.check_lists(input.lists.len(), "lists")?;
         limits.check_lengths(input.lists.iter().map(|l| l.ids.len()), "lists")?;
@@ -141,6 +94,7 @@ impl Pipeline {
             }
         }
         let mut any_mtime = false;
+        let mut items = Vec::with_capacity(input.items.len());
         for (id, meta) in &input.items {
             // An item's key is an id; named by the object alone (the key may be long).
             limits.check_id(id, || "items".into())?;
@@ -159,14 +113,23 @@ impl Pipeline {
             if let Some(s) = meta.cross_encoder_score {
                 finite(s, || field("crossEncoderScore"))?;
             }
-            if let Some(t) = meta.modified_at {
+            let modified_ms = match meta.modified_at {
                 // The field path is formatted only on error (not once per item).
-                t.to_millis("").map_err(|e| ScoreError {
+                Some(t) => Some(t.to_millis("").map_err(|e| ScoreError {
                     field: field("modifiedAt"),
                     ..e
-                })?;
-                any_mtime = true;
-            }
+                })?),
+                None => None,
+            };
+            any_mtime |= modified_ms.is_some();
+            items.push(IndexedItem {
+                key_bytes: id.len(),
+                texts: [meta.name, meta.entity_type, meta.summary, meta.content],
+                fiscal_year: meta.fiscal_year,
+                cross_encoder: meta.cross_encoder_score,
+                modified_ms,
+                doc: u32::MAX,
+            });
         }
         let now = match input.now {
             Some(t) => Some(t.to_millis("now")?),
@@ -182,130 +145,13 @@ impl Pipeline {
         if self.config.rerank.method == RerankMethod::Heuristic {
             crate::rerank::require_query(input.query)?;
         }
-        Ok(now)
+        Ok((now, items))
     }
 
     fn list_weight(&self, list: &ListRef<'_>) -> f64 {
         list.weight
             .or_else(|| self.config.weights.get(list.name).copied())
             .unwrap_or(1.0)
-    }
-
-    fn merge_recency(&self, meta: Option<&ItemRef<'_>>, now: Option<f64>) -> Result<f64> {
-        let rc = &self.config.recency;
-        Ok(match (rc.mode, meta) {
-            (
-                RecencyMode::Step,
-                Some(ItemRef {
-                    modified_at: Some(t),
-                    ..
-                }),
-            ) => {
-                let (Some(now), Ok(m)) = (now, t.to_millis("modifiedAt")) else {
-                    return Ok(1.0);
-                };
-                step_multiplier(&rc.steps, age_days(m, now))
-            }
-            (
-                RecencyMode::FiscalYear,
-                Some(ItemRef {
-                    fiscal_year: Some(fy),
-                    ..
-                }),
-            ) => rc.fiscal_year.multiplier(*fy, rc.boost),
-            _ => 1.0,
-        })
-    }
-
-    fn rerank_stage(
-        &self,
-        pool: &mut Vec<Work<'_>>,
-        input: &InputRef<'_>,
-        held: Option<&mut dyn PoolTexts>,
-        stats: &mut PipelineStats,
-    ) -> Result<()> {
-        let rc = &self.config.rerank;
-        if rc.method == RerankMethod::None {
-            for w in pool.iter_mut() {
-                w.after_rerank = w.after_recency;
-            }
-            return Ok(());
-        }
-        if let Some(limit) = rc.candidate_limit {
-            let limit = limit as usize;
-            stats.beyond_candidate_limit = count(pool.len().saturating_sub(limit));
-            pool.truncate(limit);
-        }
-        match rc.method {
-            RerankMethod::Heuristic => {
-                let q = PreparedQuery::new(input.query, rc.heuristic.stopwords.as_deref());
-                let fetched = match held {
-                    Some(source) => {
-                        let docs: Vec<u32> = pool.iter().map(|w| w.doc).collect();
-                        let ids: Vec<&str> = pool.iter().map(|w| w.id).collect();
-                        let texts = source.texts(&docs, &ids)?;
-                        if texts.len() != pool.len() {
-                            return Err(ScoreError::new(
-                                ErrorCode::Internal,
-                                "",
-                                "the held texts are not the pool's",
-                            ));
-                        }
-                        Some(texts)
-                    }
-                    None => None,
-                };
-                for (i, w) in pool.iter_mut().enumerate() {
-                    let text = match &fetched {
-                        Some(t) => t.get(i).copied().unwrap_or_default(),
-                        None => {
-                            let meta = w.meta;
-                            CandidateText {
-                                name: meta.and_then(|m| m.name).unwrap_or(""),
-                                entity_type: meta.and_then(|m| m.entity_type),
-                                summary: meta.and_then(|m| m.summary),
-                                content: meta.and_then(|m| m.content),
-                            }
-                        }
-                    };
-                    let factors = heuristic_factors(&q, text, &rc.heuristic);
-                    w.after_rerank = w.after_recency * factors.multiplier;
-                    w.rerank = RerankExplain::Heuristic { factors };
-                    reranked_finite(w, "rerank.heuristic")?;
-                }
-            }
-            RerankMethod::CrossEncoder => {
-                let raw: Vec<f64> = pool
-                    .iter()
-                    .map(|w| {
-                        w.meta.and_then(|m| m.cross_encoder_score).ok_or_else(|| {
-                            ScoreError::new(
-                                ErrorCode::EmptyInput,
-                                format!("items.{}.crossEncoderScore", w.id),
-                                "the cross_encoder reranker needs a crossEncoderScore for every candidate",
-                            )
-                        })
-                    })
-                    .collect::<Result<_>>()?;
-                for ((w, r), n) in pool.iter_mut().zip(&raw).zip(cross_encoder_normalize(&raw)) {
-                    w.after_rerank = n;
-                    w.rerank = RerankExplain::CrossEncoder {
-                        raw: *r,
-                        normalized: n,
-                    };
-                }
-            }
-            RerankMethod::None => {}
-        }
-        let tier = &self.config.recency.fiscal_year;
-        for w in pool.iter_mut() {
-            if let Some(fy) = w.meta.and_then(|m| m.fiscal_year) {
-                w.rerank_recency_multiplier = tier.multiplier(fy, rc.recency_boost);
-                w.after_rerank *= w.rerank_recency_multiplier;
-                reranked_finite(w, "rerank.recencyBoost")?;
-            }
-        }
-        Ok(())
     }
 
     /// Runs the pipeline on one input.
@@ -345,241 +191,48 @@ impl Pipeline {
         interned: Option<Interned<'a>>,
         held: Option<&mut dyn PoolTexts>,
     ) -> Result<PipelineOutput> {
-        let cfg = &self.config;
         // The call's own topN first, as runColumnar checks it.
-        let top_n = cfg.top_n_or(input.top_n)?;
-        let now = self.validate_input(input)?;
-
-        // 1. Fuse.
+        let top_n = self.config.top_n_or(input.top_n)?;
+        let (now_ms, mut items) = self.validate_input(input)?;
         let weights: Vec<f64> = input.lists.iter().map(|l| self.list_weight(l)).collect();
-        let (fused, item_docs) = match interned {
-            Some(iv) => (
-                rrf_pre_interned(iv.ids, iv.docs, &weights, cfg.k)?,
-                Some(iv.items),
-            ),
-            None => {
-                let lists: Vec<RankedList<'_, &str>> = input
-                    .lists
-                    .iter()
-                    .zip(&weights)
-                    .map(|(l, &weight)| RankedList {
-                        ids: &l.ids,
-                        weight,
-                    })
-                    .collect();
-                (rrf_interned(&lists, cfg.k)?, None)
-            }
-        };
-        let fusion = &fused.fusion;
-        let mut stats = PipelineStats::of_fusion(input.lists.len(), &fusion.stats);
-
-        // 2. Recency at the merge stage. Items are matched to documents through the
-        // interner (one hash lookup per item, not a BTreeMap search per candidate).
-        let ids = &fused.interner.ids;
-        let mut metas: Vec<Option<&ItemRef<'_>>> = vec![None; ids.len()];
-        match &item_docs {
-            Some(item_docs) => {
-                for ((_, meta), &d) in input.items.iter().zip(item_docs) {
-                    if let Some(slot) = metas.get_mut(d as usize) {
-                        *slot = Some(meta);
-                    }
+        // The ids interned: each distinct id once, the lists as indices, each item's
+        // document found by its key (one hash lookup per item).
+        let (ids, docs) = match interned {
+            Some(iv) => {
+                for (item, &d) in items.iter_mut().zip(&iv.items) {
+                    item.doc = d;
                 }
+                (iv.ids, iv.docs)
             }
             None => {
-                for (id, meta) in &input.items {
-                    if let Some(slot) = fused
-                        .interner
-                        .get(id)
-                        .and_then(|d| metas.get_mut(d as usize))
-                    {
-                        *slot = Some(meta);
-                    }
-                }
-            }
-        }
-        let mut multipliers = Vec::with_capacity(ids.len());
-        for meta in &metas {
-            multipliers.push(self.merge_recency(*meta, now)?);
-        }
-
-        // 3. The topK pool: the topK best after recency (ties: id ascending), selected
-        // without sorting every candidate; only they get a working record.
-        let mut keyed: Vec<crate::sort::Keyed> = (0u32..)
-            .zip(fusion.scores.iter().zip(&multipliers))
-            .map(|(d, (&s, &m))| (descending_key(s * m), d))
-            .collect();
-        let top_k = cfg.top_k as usize;
-        stats.beyond_top_k = count(keyed.len().saturating_sub(top_k));
-        crate::sort::top_keyed_then(&mut keyed, top_k, &mut |a, b| crate::fuse::by_id(ids, a, b));
-        let n_lists = fused.lists.len();
-        let ranks = if cfg.explain {
-            let lists: Vec<&[u32]> = fused.lists.iter().map(Vec::as_slice).collect();
-            let docs: Vec<u32> = keyed.iter().map(|&(_, d)| d).collect();
-            first_ranks(&lists, &docs, ids.len())
-        } else {
-            Vec::new()
-        };
-        let mut ranks = ranks.chunks(n_lists.max(1));
-        let mut pool: Vec<Work<'_>> = Vec::with_capacity(keyed.len());
-        for &(_, doc) in &keyed {
-            let d = doc as usize;
-            let id = ids.get(d).copied().unwrap_or_default();
-            let fused_score = fusion.scores.get(d).copied().unwrap_or(0.0);
-            let recency_multiplier = multipliers.get(d).copied().unwrap_or(1.0);
-            pool.push(Work {
-                id,
-                doc,
-                meta: metas.get(d).copied().flatten(),
-                ranks: ranks.next().map(<[_]>::to_vec).unwrap_or_default(),
-                fused: fused_score,
-                recency_multiplier,
-                after_recency: fused_score * recency_multiplier,
-                rerank: RerankExplain::None,
-                rerank_recency_multiplier: 1.0,
-                after_rerank: 0.0,
-                normalized: 0.0,
-                calibrated: 0.0,
-            });
-        }
-
-        // 4. Rerank.
-        self.rerank_stage(&mut pool, input, held, &mut stats)?;
-
-        // 5. Normalize, then minRelevance.
-        let method = cfg.normalization.method;
-        let reranked: Vec<f64> = pool.iter().map(|w| w.after_rerank).collect();
-        let normalized = normalize(&reranked, method, cfg.normalization.temperature)
-            .map_err(|e| e.within("normalization"))?;
-        for (w, n) in pool.iter_mut().zip(normalized) {
-            w.normalized = n;
-        }
-        if method != NormalizeMethod::None {
-            let before = pool.len();
-            pool.retain(|w| w.normalized >= cfg.normalization.min_relevance);
-            stats.below_min_relevance = count(before - pool.len());
-        }
-
-        // 6. Calibrate, then minConfidence.
-        for w in pool.iter_mut() {
-            w.calibrated = cfg.calibration.apply(w.normalized);
-        }
-        let before = pool.len();
-        pool.retain(|w| w.calibrated >= cfg.min_confidence);
-        stats.below_min_confidence = count(before - pool.len());
-
-        // 7. Final order and topN.
-        pool.stable_sort_by(|a, b| {
-            b.calibrated
-                .total_cmp(&a.calibrated)
-                .then_with(|| b.normalized.total_cmp(&a.normalized))
-                .then_with(|| a.id.cmp(b.id))
-        });
-        stats.beyond_top_n = count(pool.len().saturating_sub(top_n as usize));
-        pool.truncate(top_n as usize);
-
-        // 8. Bands and confidence.
-        let ctx = input.context.cloned().unwrap_or_default();
-        let (floors, profile) = select_floors(cfg.bands.floors(), &cfg.bands.profiles, &ctx);
-        stats.band_profile = profile.map(str::to_string);
-        let scores: Vec<f64> = pool.iter().map(|w| w.calibrated).collect();
-        let mut confidence: QueryConfidence =
-            confidence_of_sorted(&scores, &cfg.confidence.options());
-        let outcome = match &cfg.confidence.model {
-            Some(model) => {
-                let views: Vec<ListView<'_, &str>> = input
+                let total = input.lists.iter().map(|l| l.ids.len()).sum();
+                let mut interner = Interner::with_capacity(total);
+                let docs: Vec<Vec<u32>> = input
                     .lists
                     .iter()
-                    .map(|l| ListView {
-                        ids: &l.ids,
-                        scores: l.scores,
-                    })
+                    .map(|l| l.ids.iter().map(|id| interner.intern(id)).collect())
                     .collect();
-                model.check_lists(views.len())?;
-                // The lists are fused already: the same fusion is reused when the model
-                // assumes the pipeline's, else their document indices are fused again
-                // with the model's settings (no id is hashed twice).
-                let scores = if model.rrf_k == cfg.k && model.weights == weights {
-                    fusion.scores.clone()
-                } else {
-                    let slices: Vec<&[u32]> = fused.lists.iter().map(Vec::as_slice).collect();
-                    crate::fuse::rrf_indexed(&slices, &model.weights, model.rrf_k, ids.len())?
-                        .scores
-                };
-                let top = crate::confidence::model::top_k(scores, model.k);
-                let p = model
-                    .features_with_top(&top, &views)
-                    .map(|x| model.predict_features(&x))
-                    .map_err(|e| within_model_error(e, "confidence.model"))?;
-                confidence.at_least_one_relevant = p;
-                cfg.confidence.outcome(p, OutcomeSource::Model)
-            }
-            None => cfg
-                .confidence
-                .outcome(confidence.at_least_one_relevant, OutcomeSource::RankOnly),
-        };
-        let results: Vec<PipelineResult> = pool
-            .into_iter()
-            .map(|w| {
-                let band = floors.band(w.calibrated);
-                stats.count_band(band);
-                let explain = cfg
-                    .explain
-                    .then(|| self.explain(&w, input, &weights, band, profile));
-                PipelineResult {
-                    id: w.id.to_string(),
-                    doc: w.doc,
-                    score: w.calibrated,
-                    band,
-                    explain,
+                for (item, (id, _)) in items.iter_mut().zip(&input.items) {
+                    item.doc = interner.get(id).unwrap_or(u32::MAX);
                 }
-            })
-            .collect();
-        stats.returned = count(results.len());
-        let out = PipelineOutput {
-            results,
-            confidence,
-            outcome,
-            stats,
+                (interner.ids, docs)
+            }
         };
-        check_contract(&out, top_n)?;
-        Ok(out)
-    }
-
-    fn explain(
-        &self,
-        w: &Work<'_>,
-        input: &InputRef<'_>,
-        weights: &[f64],
-        band: Band,
-        profile: Option<&str>,
-    ) -> Explain {
-        let contributions = input
-            .lists
-            .iter()
-            .zip(weights)
-            .zip(&w.ranks)
-            .filter_map(|((list, &weight), rank)| {
-                Some(Contribution::of(
-                    list.name,
-                    (*rank)?,
-                    weight,
-                    self.config.k,
-                    list.scores,
-                ))
-            })
-            .collect();
-        Explain {
-            contributions,
-            fused: w.fused,
-            recency_multiplier: w.recency_multiplier,
-            after_recency: w.after_recency,
-            rerank: w.rerank.clone(),
-            rerank_recency_multiplier: w.rerank_recency_multiplier,
-            after_rerank: w.after_rerank,
-            normalized: w.normalized,
-            calibrated: w.calibrated,
-            band,
-            band_profile: profile.map(str::to_string),
-        }
+        let lists: Vec<&[u32]> = docs.iter().map(Vec::as_slice).collect();
+        let names: Vec<&str> = input.lists.iter().map(|l| l.name).collect();
+        let scores: Vec<Option<&[f64]>> = input.lists.iter().map(|l| l.scores).collect();
+        let checked = Checked {
+            query: input.query,
+            names: &names,
+            weights: &weights,
+            scores: &scores,
+            lists: &lists,
+            ids: Ids::Strs(&ids),
+            items: &items,
+            now_ms,
+            context: input.context,
+            top_n,
+        };
+        self.stages(&checked, held)
     }
 }

@@ -604,12 +604,10 @@ fn in_config(e: ScoreError) -> ScoreError {
 pub fn run(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let h = r.u32()?;
     with(h, |p| {
-        if p.runs_indexed() {
-            let mut lean = r.clone();
-            if let Some((out, names)) = run_lean(p, &mut lean) {
-                *r = lean;
-                return write_output(w, p, &out, &names);
-            }
+        let mut lean = r.clone();
+        if let Some((out, names)) = run_lean(p, &mut lean) {
+            *r = lean;
+            return write_output(w, p, &out, &names);
         }
         let mut context = None;
         let (input, held) = decode_input(r, p.config(), &mut context)?;
@@ -669,8 +667,7 @@ fn write_output(w: &mut Writer, p: &Pipeline, out: &PipelineOutput, names: &[&st
 
 /// The lean path of [`run`] (`Pipeline::run_indexed`; with the output, the lists' names
 /// its explanations are numbered by): the same sections read into an [`IndexedInput`]
-/// (no `Vec` of ids per list, no item record), for a pipeline without a confidence model
-/// (`Pipeline::runs_indexed`). A `head` of more than its six numbers (js/core/
+/// (no `Vec` of ids per list, no item record). A `head` of more than its six numbers (js/core/
 /// pipeline-input.js's `__fullPath`, for tests) takes the full path. ISO 8601 times are read here into epoch
 /// milliseconds; held texts are asked for as the full path asks (once more if the lean
 /// path then gives up: the JavaScript answers the same). `None` (the reader then
