@@ -22,7 +22,6 @@ export { fuseMultiQuery } from "./core/multiquery.js";
 export { rerank } from "./core/rerank.js";
 export { Pipeline, __livePipelines } from "./core/pipeline.js";
 export { __heldTextsCalls } from "./core/held-texts.js";
-export { __fullPathForTests } from "./core/pipeline-input.js";
 
 // For the entry modules only (`export *` does not re-export a default export): `init`
 // instantiates the module; `lazy` registers a loader run on the first call instead

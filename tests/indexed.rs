@@ -1,7 +1,7 @@
-//! The string API's lean path (`Pipeline::run_indexed`, what the wasm binding runs for
-//! the inputs it covers) against the full one (`Pipeline::run_ref`): the same output,
-//! bit for bit, whenever it answers; an answer for every input the full path accepts
-//! (of the kind it covers); no answer for any input the full path refuses.
+//! The string API's lean path (`Pipeline::run_indexed`, what the wasm binding runs)
+//! against the full one (`Pipeline::run_ref`): the same output, bit for bit, or the same
+//! error (code, field and message) for every input; and both against an oracle of the
+//! pipeline written out on string ids.
 #![cfg(not(target_arch = "wasm32"))]
 
 use calibrank::bands::Band;
@@ -358,13 +358,37 @@ fn id_of(i: usize, others: &[String]) -> &str {
         .unwrap_or_else(|| &others[i - IDS.len()])
 }
 
+/// A case's item keys and times, for the lean path's errors.
+#[derive(Default)]
+struct Detail<'a> {
+    keys: Vec<&'a str>,
+    times: Vec<Option<f64>>,
+    now: Option<f64>,
+}
+
+impl InputDetail for Detail<'_> {
+    fn item_key(&self, i: usize) -> &str {
+        self.keys[i]
+    }
+
+    fn time_error(&self, item: Option<usize>) -> calibrank::error::ScoreError {
+        let (t, field) = match item {
+            Some(i) => (self.times[i], format!("items.{}.modifiedAt", self.keys[i])),
+            None => (self.now, "now".to_string()),
+        };
+        TimeRef::Millis(t.unwrap_or(f64::NAN))
+            .to_millis(&field)
+            .expect_err("a time that is not finite")
+    }
+}
+
 /// Both paths on one case: `(full, lean)`.
 fn both(
     p: &Pipeline,
     c: &Case,
 ) -> (
     calibrank::error::Result<PipelineOutput>,
-    Option<PipelineOutput>,
+    calibrank::error::Result<PipelineOutput>,
 ) {
     let others: Vec<String> = (0..3).map(|i| format!("item-in-no-list-{i}")).collect();
     let query = QUERIES[c.query].to_string();
@@ -503,10 +527,16 @@ fn both(
         top_n: c.top_n,
         context: context.as_ref(),
     };
+    // Item keys and time errors, for the errors that name them.
+    let detail = Detail {
+        keys: items.iter().map(|item| item.0).collect(),
+        times: items.iter().map(|item| item.1).collect(),
+        now: c.now,
+    };
     let lean = if c.held > 0 {
-        p.run_indexed_with_texts(&lean_input, Some(&mut held))
+        p.run_indexed(&lean_input, Some(&mut held), &detail)
     } else {
-        p.run_indexed(&lean_input)
+        p.run_indexed(&lean_input, None, &detail)
     };
     // The holder is asked at most once, as the full path asks it.
     assert!(held.asked <= 1);
@@ -523,16 +553,16 @@ proptest! {
         match (&full, &lean) {
             // Bit for bit: the Debug text of an f64 differs for different bits (NaN aside,
             // which no output holds).
-            (Ok(f), Some(l)) => prop_assert_eq!(format!("{f:?}"), format!("{l:?}")),
-            (Ok(_), None) => prop_assert!(false, "the lean path refused an input the full path accepts: {full:?}"),
-            (Err(_), Some(l)) => prop_assert!(false, "the lean path answered {l:?} where the full path refuses: {full:?}"),
-            (Err(_), None) => {}
+            (Ok(f), Ok(l)) => prop_assert_eq!(format!("{f:?}"), format!("{l:?}")),
+            // The same error: code, field and message.
+            (Err(f), Err(l)) => prop_assert_eq!(f, l),
+            _ => prop_assert!(false, "the paths disagree: full {full:?}, lean {lean:?}"),
         }
     }
 }
 
 #[test]
-fn ids_not_cut_at_characters_take_the_full_path() {
+fn ids_not_cut_at_characters_are_a_wire_error() {
     let cfg = PipelineConfig {
         explain: false,
         min_confidence: 0.0,
@@ -541,19 +571,28 @@ fn ids_not_cut_at_characters_take_the_full_path() {
     let p = Pipeline::new(cfg).unwrap();
     let list: &[u32] = &[0];
     let lists = [list];
+    let detail = Detail::default();
     let run = |bounds: &[u32]| {
-        p.run_indexed(&IndexedInput {
-            names: &["semantic"],
-            weights: &[None],
-            lists: &lists,
-            ids: IdTable { text: "é", bounds },
-            ..Default::default()
-        })
+        p.run_indexed(
+            &IndexedInput {
+                names: &["semantic"],
+                weights: &[None],
+                lists: &lists,
+                ids: IdTable { text: "é", bounds },
+                ..Default::default()
+            },
+            None,
+            &detail,
+        )
     };
     assert_eq!(run(&[0, 2]).expect("a whole id").results[0].id, "é");
-    assert!(run(&[0, 1]).is_none());
-    assert!(run(&[2, 0]).is_none());
-    assert!(run(&[0, 3]).is_none());
+    for bounds in [&[0, 1], &[2, 0], &[0, 3]] {
+        let e = run(bounds).expect_err("ids not cut at characters");
+        assert_eq!(
+            (e.code, e.message.as_str()),
+            (calibrank::error::ErrorCode::Internal, "wire: ids")
+        );
+    }
 }
 
 #[test]
@@ -595,7 +634,7 @@ fn rerankers_and_explanations_take_the_lean_path() {
         for explain in [false, true] {
             let p = Pipeline::new(cfg(explain, method)).unwrap();
             let (full, lean) = both(&p, &case);
-            let lean = lean.expect("the lean path's answer");
+            let lean = lean.expect("the lean path's output");
             // Explanations (contributions, the reranker's values) when asked for.
             assert_eq!(lean.results.iter().all(|r| r.explain.is_some()), explain);
             assert_eq!(full.unwrap(), lean);
@@ -605,7 +644,7 @@ fn rerankers_and_explanations_take_the_lean_path() {
     // query's subject moves up.
     let order = |method| {
         let p = Pipeline::new(cfg(false, method)).unwrap();
-        let out = both(&p, &case).1.expect("the lean path's answer");
+        let out = both(&p, &case).1.expect("the lean path's output");
         out.results.iter().map(|r| r.id.clone()).collect::<Vec<_>>()
     };
     assert_ne!(order(RerankMethod::None), order(RerankMethod::Heuristic));
@@ -637,7 +676,7 @@ fn every_string_counts_against_max_total_text_bytes() {
         let p = Pipeline::new(cfg).unwrap();
         let (full, lean) = both(&p, &case);
         assert_eq!(full.is_ok(), accepted, "{full:?}");
-        assert_eq!(lean.is_some(), accepted);
+        assert_eq!(lean.is_ok(), accepted);
     }
 }
 
@@ -945,8 +984,8 @@ proptest! {
         let want = oracle(&p, &c);
         prop_assert!(want.is_some(), "the oracle refused an input the pipeline accepts: {full:?}");
         let (results, stats, confidence, outcome) = want.unwrap_or_default();
-        prop_assert!(lean.is_some(), "the lean path refused an input the full path accepts");
-        for out in [Some(&full), lean.as_ref()].into_iter().flatten() {
+        prop_assert!(lean.is_ok(), "the lean path refused an input the full path accepts");
+        for out in [Some(&full), lean.as_ref().ok()].into_iter().flatten() {
             let got: Vec<(String, u64, Band, String)> = out
                 .results
                 .iter()

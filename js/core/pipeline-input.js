@@ -1,5 +1,5 @@
 // A pipeline's input, encoded for the module (`encodeInput`; wasm/core/src/pipeline.rs
-// `decode_input` reads it): each distinct id interned once, the lists as indices, the
+// `read_input` reads it): each distinct id interned once, the lists as indices, the
 // items as a table, every string of the call in one table.
 import { precheck, toJson, numbers, typeError, isMap, hasOwn, fromObjectPrototype, wellFormedName, firstOf, intern, timeOf, utf8Length } from "../wire.js";
 import { isObject, unknownField, noInheritedKeys, ownFields, checkKeys } from "./shared.js";
@@ -11,20 +11,6 @@ const LIST_FIELDS = ["name", "ids", "scores", "weight"];
 const INPUT_KEYS = new Set(INPUT_FIELDS);
 const LIST_KEYS = new Set(LIST_FIELDS);
 const INPUT_AND_LIST_FIELDS = [...INPUT_FIELDS, ...LIST_FIELDS];
-
-// Set by `__fullPathForTests`: every `run` then takes the module's full path.
-let fullPathForTests = false;
-
-/**
- * For tests only: with `true`, every `Pipeline.run` of this copy of the package takes the
- * module's full path (wasm/core/src/pipeline.rs reads a seventh number in the input's
- * head as that request), so that a test can compare it with the lean path on the same
- * input; anything else turns it off. Returns whether it is on.
- */
-export function __fullPathForTests(on) {
-  fullPathForTests = on === true;
-  return fullPathForTests;
-}
 
 /** A call's own `topN` for the module (NaN: none; the module checks it against `topK`). */
 export function topNOf(topN) {
@@ -45,7 +31,7 @@ function timestamp(v, strs, field) {
 }
 
 /**
- * Encodes a pipeline input (wasm/core/src/pipeline.rs `decode_input` reads it); its
+ * Encodes a pipeline input (wasm/core/src/pipeline.rs `read_input` reads it); its
  * large tables come from `lease` (see `Scratch`), valid until the lease is given back.
  */
 export function encodeInput(input, lim, holdAbove, lease) {
@@ -60,7 +46,6 @@ export function encodeInput(input, lim, holdAbove, lease) {
   let units = 0;
   // query, now's kind and value, distinct ids, texts held, topN (NaN: the pipeline's).
   const head = [-1, 0, 0, 0, 0, topNOf(topN)];
-  if (fullPathForTests) head.push(1);
   if (query !== undefined && query !== null) {
     if (typeof query !== "string") throw typeError("query", "a string");
     precheck.oneText(lim, query.length, "query");

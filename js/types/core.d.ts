@@ -823,14 +823,6 @@ export declare function __livePipelines(): number;
 export declare function __heldTextsCalls(): number;
 
 /**
- * For tests only: `true` sends every `Pipeline.run` of this copy of the module down its
- * full path instead of the lean one (the same results, bit for bit), so that a test can
- * compare the two; anything else turns it off. Returns whether it is on. Not an API to
- * build on.
- */
-export declare function __fullPathForTests(on: boolean): boolean;
-
-/**
  * The default input size limits (every field filled in): those most functions share, or
  * those of `fn` (its own `maxTotalEntries` where it has one: `rrf`, `Pipeline`,
  * `fuseMultiQuery`, `rerank`, `evaluate`, `evaluatePerQuery`). Another name is a

@@ -7,17 +7,20 @@
 //! milliseconds (the bindings read ISO 8601 times into them first), item texts given with
 //! the input or held by the caller (the heuristic reranker reads them), fiscal years,
 //! cross-encoder scores, the lists' own scores (a confidence model reads them), a band
-//! context. Its checks answer yes or no where those of [`Pipeline::run_ref`] name the
-//! fault; both then run the same stages (stages.rs), so it gives exactly what `run_ref`
-//! gives (a property test compares the two, and both against an oracle). Any input
-//! `run_ref` would refuse gives `None`: the caller then runs `run_ref`, which reports the
-//! error with its code and field path. The lean path never reports an error itself.
+//! context. It gives exactly what [`Pipeline::run_ref`] gives for the same input, its
+//! output or its error (code, field and message): quick checks answer yes or no, and
+//! only an input they refuse is walked again in `run_ref`'s order to name its first fault
+//! ([`InputDetail`] gives the item keys and time errors that walk names); both paths then
+//! run the same stages (stages.rs). A property test compares the two on outputs and
+//! errors, and both against an oracle.
 
 use super::config::{RecencyMode, RerankMethod};
 use super::output::PipelineOutput;
 use super::stages::{Checked, Ids};
 use super::{Pipeline, PoolTexts};
 use crate::bands::BandContext;
+use crate::error::{finite, ErrorCode, Result, ScoreError};
+use crate::fuse::validate_weight;
 
 /// The distinct ids of an [`IndexedInput`] as one text: id `d` is
 /// `text[bounds[d]..bounds[d + 1]]` (the string table the bindings receive, read in
@@ -100,6 +103,21 @@ pub struct IndexedInput<'a> {
     pub top_n: Option<u32>,
     /// The context that selects a band profile.
     pub context: Option<&'a BandContext>,
+}
+
+/// What only an error message of the lean path reads: item keys, and the error of a time
+/// that is not finite epoch milliseconds (as given: a number, or an ISO 8601 text that
+/// does not parse). Asked only for an input the quick checks refuse. `#[doc(hidden)]` API.
+#[doc(hidden)]
+pub trait InputDetail {
+    /// The key of item `i` (in the order of [`IndexedInput::items`]).
+    fn item_key(&self, i: usize) -> &str;
+    /// The error of item `i`'s `modifiedAt` (`Some(i)`) or of the input's `now` (`None`).
+    fn time_error(&self, item: Option<usize>) -> ScoreError;
+}
+
+fn wire_error(what: &str) -> ScoreError {
+    ScoreError::new(ErrorCode::Internal, "", format!("wire: {what}"))
 }
 
 impl Pipeline {
@@ -212,30 +230,130 @@ impl Pipeline {
         }
     }
 
-    /// Runs the pipeline on an interned input: `Some` with the output
-    /// [`Pipeline::run_ref`] gives for the same input, or `None` when the configuration
-    /// or the input is one the lean path does not take, or one `run_ref` refuses (see
-    /// the module documentation). Used by the bindings; `#[doc(hidden)]` API.
-    #[doc(hidden)]
-    pub fn run_indexed(&self, input: &IndexedInput<'_>) -> Option<PipelineOutput> {
-        self.run_indexed_with_texts(input, None)
+    /// The first fault of an input [`Pipeline::indexed_input_ok`] refused, as
+    /// `run_ref`'s checks name it (the same order, codes, fields and messages).
+    fn indexed_error(&self, input: &IndexedInput<'_>, detail: &dyn InputDetail) -> ScoreError {
+        match self.indexed_fault(input, detail) {
+            Err(e) => e,
+            Ok(()) => wire_error("an input refused without a fault"),
+        }
     }
 
-    /// [`Pipeline::run_indexed`] on an input whose items' texts are held by `held` (see
-    /// [`PoolTexts`]; asked once for the pool's, as [`Pipeline::run_owned_with_texts`]
-    /// asks). `None` as `run_indexed` gives it, and when `held` fails (the full path then
-    /// reports it). `#[doc(hidden)]` API.
+    fn indexed_fault(&self, input: &IndexedInput<'_>, detail: &dyn InputDetail) -> Result<()> {
+        let limits = &self.config.limits;
+        let n_lists = input.lists.len();
+        if input.names.len() != n_lists
+            || input.weights.len() != n_lists
+            || !(input.scores.is_empty() || input.scores.len() == n_lists)
+        {
+            return Err(wire_error("lists"));
+        }
+        let IdTable { text, bounds } = input.ids;
+        if bounds.iter().any(|&b| !text.is_char_boundary(b as usize))
+            || bounds.windows(2).any(|p| !matches!(p, &[a, b] if a <= b))
+        {
+            return Err(wire_error("ids"));
+        }
+        let id = |d: u32| input.ids.get(d).ok_or_else(|| wire_error("doc index"));
+        limits.check_lists(n_lists, "lists")?;
+        limits.check_lengths(input.lists.iter().map(|l| l.len()), "lists")?;
+        let entries: usize = input.lists.iter().map(|l| l.len()).sum();
+        limits.check_entries(entries.saturating_add(input.items.len()), "items")?;
+        limits.check_text(input.query, || "query".into())?;
+        let mut bytes = input.query.len();
+        for (name, list) in input.names.iter().zip(input.lists) {
+            bytes += name.len();
+            for &d in *list {
+                bytes += id(d)?.len();
+            }
+        }
+        for item in input.items {
+            bytes += item.key_bytes + item.texts.iter().flatten().map(|t| t.len()).sum::<usize>();
+        }
+        limits.check_total_text(bytes, "input")?;
+        if let Some(c) = input.context {
+            super::run::check_context(limits, c)?;
+        }
+        for (i, (name, list)) in input.names.iter().zip(input.lists).enumerate() {
+            // A list's name is an identifier (the key of its weight, named in explanations).
+            limits.check_id(name, || format!("lists[{i}].name"))?;
+            if input.names.iter().take(i).any(|n| n == name) {
+                return Err(ScoreError::new(
+                    ErrorCode::DuplicateId,
+                    format!("lists[{i}].name"),
+                    format!("list name {name:?} is used twice"),
+                ));
+            }
+            if let Some(&Some(w)) = input.weights.get(i) {
+                validate_weight(w, || format!("lists[{i}].weight"))?;
+            }
+            if let Some(&Some(scores)) = input.scores.get(i) {
+                if scores.len() != list.len() {
+                    return Err(ScoreError::new(
+                        ErrorCode::LengthMismatch,
+                        format!("lists[{i}].scores"),
+                        format!("{} scores for {} ids", scores.len(), list.len()),
+                    ));
+                }
+                crate::error::all_finite(scores, &format!("lists[{i}].scores"))?;
+            }
+            for (j, &d) in list.iter().enumerate() {
+                limits.check_id(id(d)?, || format!("lists[{i}].ids[{j}]"))?;
+            }
+        }
+        let mut any_mtime = false;
+        for (i, item) in input.items.iter().enumerate() {
+            let key = detail.item_key(i);
+            // An item's key is an id; named by the object alone (the key may be long).
+            limits.check_id(key, || "items".into())?;
+            let field = |f: &str| format!("items.{key}.{f}");
+            for (name, text) in ["name", "type", "summary", "content"]
+                .into_iter()
+                .zip(item.texts)
+            {
+                if let Some(t) = text {
+                    limits.check_text(t, || field(name))?;
+                }
+            }
+            if let Some(s) = item.cross_encoder {
+                finite(s, || field("crossEncoderScore"))?;
+            }
+            if let Some(m) = item.modified_ms {
+                if !m.is_finite() {
+                    return Err(detail.time_error(Some(i)));
+                }
+                any_mtime = true;
+            }
+        }
+        if input.now_ms.is_some_and(|now| !now.is_finite()) {
+            return Err(detail.time_error(None));
+        }
+        if any_mtime && input.now_ms.is_none() && self.config.recency.mode == RecencyMode::Step {
+            return Err(super::run::now_required());
+        }
+        if self.config.rerank.method == RerankMethod::Heuristic {
+            crate::rerank::require_query(input.query)?;
+        }
+        Ok(())
+    }
+
+    /// Runs the pipeline on an interned input: what [`Pipeline::run_ref`] gives for the
+    /// same input, its output or its error (see the module documentation). `held` holds
+    /// the items' texts when they carry none (see [`PoolTexts`]; asked once, for the
+    /// pool's, as [`Pipeline::run_owned_with_texts`] asks). Used by the bindings;
+    /// `#[doc(hidden)]` API.
     #[doc(hidden)]
-    pub fn run_indexed_with_texts(
+    pub fn run_indexed(
         &self,
         input: &IndexedInput<'_>,
         held: Option<&mut dyn PoolTexts>,
-    ) -> Option<PipelineOutput> {
-        let top_n = self.config.top_n_or(input.top_n).ok()?;
-        if !self.indexed_input_ok(input) {
-            return None;
-        }
-        let weights = self.indexed_weights(input)?;
+        detail: &dyn InputDetail,
+    ) -> Result<PipelineOutput> {
+        let top_n = self.config.top_n_or(input.top_n)?;
+        let weights = match self.indexed_weights(input) {
+            Some(w) if self.indexed_input_ok(input) => w,
+            _ => return Err(self.indexed_error(input, detail)),
+        };
         let checked = Checked {
             query: input.query,
             names: input.names,
@@ -248,6 +366,6 @@ impl Pipeline {
             context: input.context,
             top_n,
         };
-        self.stages(&checked, held).ok()
+        self.stages(&checked, held)
     }
 }

@@ -44,7 +44,7 @@ pub use config::{
     DEFAULT_HEDGE_FLOOR,
 };
 #[doc(hidden)]
-pub use indexed::{IdTable, IndexedInput, IndexedItem};
+pub use indexed::{IdTable, IndexedInput, IndexedItem, InputDetail};
 pub use input::{
     InputList, InputRef, Interned, ItemMeta, ItemRef, ListRef, PipelineInput, PoolTexts, TimeRef,
 };

@@ -30,6 +30,15 @@ pub(super) fn check_context(
     Ok(())
 }
 
+/// Step recency without the time to measure ages from.
+pub(super) fn now_required() -> ScoreError {
+    ScoreError::new(
+        ErrorCode::InvalidTimestamp,
+        "now",
+        "`now` is required when items carry `modifiedAt` and recency.mode is `step` (calibrank never reads the clock)",
+    )
+}
+
 /// Bytes of every string of a pipeline input: the query, list names and ids, item ids
 /// and texts (the context's strings are checked one by one, [`check_context`]).
 fn input_text_bytes(input: &InputRef<'_>) -> usize {
@@ -136,11 +145,7 @@ impl Pipeline {
             None => None,
         };
         if any_mtime && now.is_none() && self.config.recency.mode == RecencyMode::Step {
-            return Err(ScoreError::new(
-                ErrorCode::InvalidTimestamp,
-                "now",
-                "`now` is required when items carry `modifiedAt` and recency.mode is `step` (calibrank never reads the clock)",
-            ));
+            return Err(now_required());
         }
         if self.config.rerank.method == RerankMethod::Heuristic {
             crate::rerank::require_query(input.query)?;

@@ -6,9 +6,9 @@ use calibrank::error::{ErrorCode, Result, ScoreError};
 use calibrank::limits::Limits;
 use calibrank::pipeline::top_n_error;
 use calibrank::pipeline::{
-    split_offsets, ColumnarInput, IdTable, IndexedInput, IndexedItem, InputRef, Interned, ItemRef,
-    ListRef, Outcome, OutcomeKind, OutcomeSource, Pipeline, PipelineConfig, PipelineOutput,
-    PipelineResult, PoolTexts, RerankExplain, RerankMethod, TimeRef,
+    split_offsets, ColumnarInput, IdTable, IndexedInput, IndexedItem, InputDetail, Outcome,
+    OutcomeKind, OutcomeSource, Pipeline, PipelineConfig, PipelineOutput, PipelineResult,
+    PoolTexts, RerankExplain, RerankMethod, TimeRef,
 };
 use calibrank::rerank::CandidateText;
 use calibrank_wasm_shared::decode;
@@ -105,91 +105,72 @@ fn chunk<T: Copy>(xs: &[T], i: usize, n: usize) -> Result<&[T]> {
         .ok_or_else(|| ScoreError::new(ErrorCode::Internal, "", "wire: short table"))
 }
 
-/// Decodes the input sections of `run` (js/core/pipeline-input.js `encodeInput`) into a borrowed input:
-/// every string stays in the call's string table. The context is decoded into `context`.
-/// Also returns whether the items' texts were held back in JavaScript (`head[4]`; see
-/// [`JsTexts`]). `head` is (query's string, now's kind, now, distinct ids, held, the
-/// call's topN or NaN).
-fn decode_input<'a: 'b, 'b>(
-    r: &mut Reader<'a>,
-    config: &PipelineConfig,
-    context: &'b mut Option<BandContext>,
-) -> Result<(InputRef<'b>, bool)> {
+/// The first fault of a call's input in the order the module reads its sections
+/// (js/core/pipeline-input.js `encodeInput` writes them), for an input the lean reader
+/// ([`read_input`]) could not take: a string table over `maxTotalTextBytes` (named at
+/// the string that crosses it: the strings are charged in input order, each distinct id
+/// where it first occurs), the number of lists, a list's length, the entries, a fiscal
+/// year that is not a whole number, the context, the call's `topN`, or sections the
+/// package's JavaScript would not write. `r` is the reader at the input's first section.
+fn input_fault(r: &mut Reader<'_>, config: &PipelineConfig) -> ScoreError {
+    match walk_input(r, config) {
+        Err(e) => e,
+        Ok(()) => ScoreError::new(ErrorCode::Internal, "", "wire: pipeline input"),
+    }
+}
+
+fn walk_input(r: &mut Reader<'_>, config: &PipelineConfig) -> Result<()> {
     let limits = &config.limits;
     let strs = r.strs()?;
-    // The strings are charged in input order (query, list names and ids, item keys and
-    // texts, `now`) only when they are over the limit, to name the one that crosses it.
     let mut text = TextBudget::new(limits, strs.bytes());
     let head = r.f64s()?;
     let lists = r.u32s()?;
     let docs = r.u32s()?;
-    let weights = r.f64s()?;
+    let _weights = r.f64s()?;
     let scores = r.f64s()?;
     let items = r.u32s()?;
     let item_nums = r.f64s()?;
     let context_text = r.opt_text()?;
-
-    // The distinct ids come first in the string table (js/core/pipeline-input.js interned them).
     let n_docs = head.get(3).copied().unwrap_or(0.0) as usize;
-    let ids = strs.range(0, n_docs.min(strs.len()))?;
-    let query = match head.first() {
-        Some(&q) if q >= 0.0 => strs.get(q as usize)?,
-        _ => "",
-    };
-    text.charge(query, || "query".into())?;
+    if let Some(&q) = head.first().filter(|&&q| q >= 0.0) {
+        text.charge(strs.get(q as usize)?, || "query".into())?;
+    }
     let n_lists = lists.len() / 5;
     limits.check_lists(n_lists, "lists")?;
-    let mut input_lists = Vec::with_capacity(n_lists);
-    let mut list_docs = Vec::with_capacity(n_lists);
     let mut score_at = 0usize;
     let mut next_new = 0u32;
+    let mut entries = 0usize;
     for i in 0..n_lists {
         let l = chunk(lists, i, 5)?;
         let (name, start, count, flags, n_scores) =
             (l[0], l[1] as usize, l[2] as usize, l[3], l[4] as usize);
         limits.check_lengths([count], "lists")?;
-        let list_scores = if flags & SCORES != 0 {
-            let s = scores
+        if flags & SCORES != 0 {
+            scores
                 .get(score_at..score_at + n_scores)
                 .ok_or_else(|| ScoreError::new(ErrorCode::Internal, "", "wire: scores"))?;
             score_at += n_scores;
-            Some(s)
-        } else {
-            None
-        };
-        let name = strs.get(name as usize)?;
-        text.charge(name, || format!("lists[{i}].name"))?;
+        }
+        text.charge(strs.get(name as usize)?, || format!("lists[{i}].name"))?;
         let d = docs
             .get(start..start + count)
             .ok_or_else(|| ScoreError::new(ErrorCode::Internal, "", "wire: docs"))?;
-        let mut list_ids = Vec::with_capacity(count);
+        entries += count;
         for (j, &doc) in d.iter().enumerate() {
-            let id = *ids
-                .get(doc as usize)
-                .ok_or_else(|| ScoreError::new(ErrorCode::Internal, "", "wire: doc index"))?;
+            if doc as usize >= n_docs {
+                return Err(ScoreError::new(ErrorCode::Internal, "", "wire: doc index"));
+            }
             if doc == next_new {
                 // Each distinct id is in the table once: charged where it first occurs.
-                text.charge(id, || format!("lists[{i}].ids[{j}]"))?;
+                text.charge(strs.get(doc as usize)?, || format!("lists[{i}].ids[{j}]"))?;
                 next_new += 1;
             }
-            list_ids.push(id);
         }
-        list_docs.push(d.to_vec());
-        input_lists.push(ListRef {
-            name,
-            ids: list_ids,
-            scores: list_scores,
-            weight: (flags & WEIGHT != 0).then(|| weights.get(i).copied().unwrap_or(f64::NAN)),
-        });
     }
     let n_items = items.len() / 8;
-    let entries: usize = input_lists.iter().map(|l| l.ids.len()).sum();
     limits.check_entries(entries.saturating_add(n_items), "items")?;
-    let mut metas = Vec::with_capacity(n_items);
-    let mut item_docs = Vec::with_capacity(n_items);
     for i in 0..n_items {
         let t = chunk(items, i, 8)?;
-        item_docs.push(t[7]);
         let nums = chunk(item_nums, i, 3)?;
         let flags = t[1];
         let key = strs.get(t[0] as usize)?;
@@ -197,103 +178,44 @@ fn decode_input<'a: 'b, 'b>(
             // An item in no list (the ids of the lists are charged above).
             text.charge(key, || format!("items.{key}"))?;
         }
-        // Each text read once from the table and charged, in this order. Written out field
-        // by field: the same as a loop over (flag, slot, name) into an array of five, which
-        // cost 11.7% more module instructions for (b) at N = 10 and 3.7% for (c), or as
-        // this closure testing the flag itself (one line per field): +7.7% for (b) at
-        // N = 10, +19% at N = 1,000 (`bench/wasm-icount.sh`, 2026-11-23).
-        let mut field = |at: usize, name: &str| -> Result<Option<&'a str>> {
-            let s = strs.get(t[at] as usize)?;
-            text.charge(s, || format!("items.{key}.{name}"))?;
-            Ok(Some(s))
-        };
-        let item_name = if flags & NAME != 0 {
-            field(2, "name")?
-        } else {
-            None
-        };
-        let entity_type = if flags & TYPE != 0 {
-            field(3, "type")?
-        } else {
-            None
-        };
-        let summary = if flags & SUMMARY != 0 {
-            field(4, "summary")?
-        } else {
-            None
-        };
-        let content = if flags & CONTENT != 0 {
-            field(5, "content")?
-        } else {
-            None
-        };
-        let modified_str = if flags & MOD_STR != 0 {
-            field(6, "modifiedAt")?
-        } else {
-            None
-        };
-        let modified_at = if flags & MOD_NUM != 0 {
-            Some(TimeRef::Millis(nums[0]))
-        } else {
-            modified_str.map(TimeRef::Iso)
-        };
-        let fiscal_year = if flags & FISCAL_YEAR != 0 {
-            let fy = nums[1];
-            if fy.fract() != 0.0 || !(f64::from(i32::MIN)..=f64::from(i32::MAX)).contains(&fy) {
-                return Err(ScoreError::new(
-                    ErrorCode::InvalidType,
-                    format!("items.{key}.fiscalYear"),
-                    format!(
-                        "expected a whole number (a year), got {}",
-                        calibrank::error::num(fy)
-                    ),
-                ));
+        for (at, bit, name) in [
+            (2, NAME, "name"),
+            (3, TYPE, "type"),
+            (4, SUMMARY, "summary"),
+            (5, CONTENT, "content"),
+            (6, MOD_STR, "modifiedAt"),
+        ] {
+            if flags & bit != 0 {
+                let s = strs.get(t[at] as usize)?;
+                text.charge(s, || format!("items.{key}.{name}"))?;
             }
-            Some(fy as i32)
-        } else {
-            None
-        };
-        let meta = ItemRef {
-            name: item_name,
-            entity_type,
-            summary,
-            content,
-            modified_at,
-            fiscal_year,
-            cross_encoder_score: (flags & CROSS_ENCODER != 0).then_some(nums[2]),
-        };
-        metas.push((key, meta));
+        }
+        if flags & FISCAL_YEAR != 0 && fiscal_year(nums[1]).is_none() {
+            return Err(ScoreError::new(
+                ErrorCode::InvalidType,
+                format!("items.{key}.fiscalYear"),
+                format!(
+                    "expected a whole number (a year), got {}",
+                    calibrank::error::num(nums[1])
+                ),
+            ));
+        }
     }
     // head[1]: 0 no `now`, 1 epoch ms in head[2], 2 a string (its index in head[2]).
-    let kind = head.get(1).copied().unwrap_or(0.0) as u32;
-    let now = match (kind, head.get(2).copied()) {
-        (1, Some(v)) => Some(TimeRef::Millis(v)),
-        (2, Some(v)) => {
-            let s = strs.get(v as usize)?;
-            text.charge(s, || "now".into())?;
-            Some(TimeRef::Iso(s))
-        }
-        _ => None,
-    };
-    if let Some(t) = context_text {
-        *context = Some(decode::from_text(t, "context")?);
+    if let (Some(2.0), Some(v)) = (head.get(1).copied(), head.get(2).copied()) {
+        text.charge(strs.get(v as usize)?, || "now".into())?;
     }
-    let held = head.get(4).is_some_and(|&h| h != 0.0);
-    let top_n = top_n_of(head.get(5).copied(), config.top_k)?;
-    let input = InputRef {
-        query,
-        lists: input_lists,
-        items: metas,
-        now,
-        context: context.as_ref(),
-        interned: Some(Interned {
-            ids,
-            docs: list_docs,
-            items: item_docs,
-        }),
-        top_n,
-    };
-    Ok((input, held))
+    if let Some(t) = context_text {
+        decode::from_text::<BandContext>(t, "context")?;
+    }
+    top_n_of(head.get(5).copied(), config.top_k)?;
+    Ok(())
+}
+
+/// A fiscal year as the pipeline reads it: a whole number within `i32`.
+fn fiscal_year(fy: f64) -> Option<i32> {
+    (fy.fract() == 0.0 && (f64::from(i32::MIN)..=f64::from(i32::MAX)).contains(&fy))
+        .then_some(fy as i32)
 }
 
 /// A call's own `topN` (NaN: not given; js/core checked that it is a whole number), for
@@ -591,7 +513,7 @@ fn in_config(e: ScoreError) -> ScoreError {
     within_if(e, "config", &["rerank", "recency", "confidence"])
 }
 
-/// In: the handle, then the input (see [`decode_input`]). Out: result ids (U32: indices
+/// In: the handle, then the input (see [`read_input`]). Out: result ids (U32: indices
 /// into the input's distinct ids, which come first in its string table),
 /// scores (F64), bands (U8), confidence (F64: weightedTop5, expectedPrecision,
 /// atLeastOneRelevant, k), stats (U32, in `PipelineStats` order), duplicates (U32),
@@ -604,27 +526,16 @@ fn in_config(e: ScoreError) -> ScoreError {
 pub fn run(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let h = r.u32()?;
     with(h, |p| {
-        let mut lean = r.clone();
-        if let Some((out, names)) = run_lean(p, &mut lean) {
-            *r = lean;
-            return write_output(w, p, &out, &names);
-        }
-        let mut context = None;
-        let (input, held) = decode_input(r, p.config(), &mut context)?;
-        // The list names, to number each explanation's contributions by list (only
-        // when explaining: the input moves into the run).
-        let names: Vec<&str> = if p.config().explain {
-            input.lists.iter().map(|l| l.name).collect()
-        } else {
-            Vec::new()
+        let mut start = r.clone();
+        let Some(input) = read_input(p.config(), r) else {
+            return Err(input_fault(&mut start, p.config()));
         };
-        let out = if held {
-            p.run_owned_with_texts(input, &mut JsTexts::default())
-        } else {
-            p.run_owned(input)
-        }
-        .map_err(in_config)?;
-        write_output(w, p, &out, &names)
+        let mut texts = JsTexts::default();
+        let held: Option<&mut dyn PoolTexts> = input.held.then_some(&mut texts);
+        let out = p
+            .run_indexed(&input.indexed(), held, &input)
+            .map_err(in_config)?;
+        write_output(w, p, &out, &input.names)
     })
 }
 
@@ -665,19 +576,87 @@ fn write_output(w: &mut Writer, p: &Pipeline, out: &PipelineOutput, names: &[&st
     Ok(())
 }
 
-/// The lean path of [`run`] (`Pipeline::run_indexed`; with the output, the lists' names
-/// its explanations are numbered by): the same sections read into an [`IndexedInput`]
-/// (no `Vec` of ids per list, no item record). A `head` of more than its six numbers (js/core/
-/// pipeline-input.js's `__fullPath`, for tests) takes the full path. ISO 8601 times are read here into epoch
-/// milliseconds; held texts are asked for as the full path asks (once more if the lean
-/// path then gives up: the JavaScript answers the same). `None` (the reader then
-/// discarded) when the input is not of that kind or is one the full path refuses: the
-/// caller decodes it again the full way, which reports the error.
-fn run_lean<'a>(p: &Pipeline, r: &mut Reader<'a>) -> Option<(PipelineOutput, Vec<&'a str>)> {
-    let config = p.config();
+/// The input of [`run`] as read from its sections (js/core/pipeline-input.js
+/// `encodeInput`): the lists as slices of the distinct ids' indices, which are read in
+/// place from the string table, and each item as an [`IndexedItem`] (no `Vec` of ids per
+/// list, no item record).
+struct Sections<'a> {
+    strs: calibrank_wasm_shared::wire::Strs<'a>,
+    query: &'a str,
+    ids: IdTable<'a>,
+    names: Vec<&'a str>,
+    weights: Vec<Option<f64>>,
+    scores: Vec<Option<&'a [f64]>>,
+    lists: Vec<&'a [u32]>,
+    items: Vec<IndexedItem<'a>>,
+    /// The item table (8 numbers per item) and its numbers (3 per item), for the
+    /// errors that name an item ([`InputDetail`]).
+    item_table: &'a [u32],
+    item_nums: &'a [f64],
+    /// `now`'s kind (0 none, 1 epoch milliseconds, 2 an ISO 8601 text) and value.
+    now: (f64, f64),
+    now_ms: Option<f64>,
+    top_n: Option<u32>,
+    context: Option<BandContext>,
+    held: bool,
+}
+
+impl Sections<'_> {
+    fn indexed(&self) -> IndexedInput<'_> {
+        IndexedInput {
+            query: self.query,
+            names: &self.names,
+            weights: &self.weights,
+            scores: &self.scores,
+            lists: &self.lists,
+            ids: self.ids,
+            items: &self.items,
+            now_ms: self.now_ms,
+            top_n: self.top_n,
+            context: self.context.as_ref(),
+        }
+    }
+}
+
+impl InputDetail for Sections<'_> {
+    fn item_key(&self, i: usize) -> &str {
+        let at = self.item_table.get(i * 8).copied().unwrap_or(u32::MAX);
+        self.strs.get(at as usize).unwrap_or_default()
+    }
+
+    fn time_error(&self, item: Option<usize>) -> ScoreError {
+        let (time, field) = match item {
+            Some(i) => {
+                let t = self.item_table.get(i * 8..i * 8 + 8).unwrap_or_default();
+                let flags = t.get(1).copied().unwrap_or(0);
+                let time = if flags & MOD_STR != 0 {
+                    let at = t.get(6).copied().unwrap_or(u32::MAX);
+                    TimeRef::Iso(self.strs.get(at as usize).unwrap_or_default())
+                } else {
+                    TimeRef::Millis(self.item_nums.get(i * 3).copied().unwrap_or(f64::NAN))
+                };
+                (time, format!("items.{}.modifiedAt", self.item_key(i)))
+            }
+            None => {
+                let time = match self.now {
+                    (2.0, at) => TimeRef::Iso(self.strs.get(at as usize).unwrap_or_default()),
+                    (_, ms) => TimeRef::Millis(ms),
+                };
+                (time, "now".to_string())
+            }
+        };
+        time.to_millis(&field)
+            .err()
+            .unwrap_or_else(|| ScoreError::new(ErrorCode::Internal, field, "wire: time"))
+    }
+}
+
+/// Reads the input sections of [`run`]; `None` (the reader then discarded) for an input
+/// whose fault is found in reading it ([`input_fault`] names it). ISO 8601 times are read
+/// into epoch milliseconds (NaN when they do not parse: the pipeline's checks name them).
+fn read_input<'a>(config: &PipelineConfig, r: &mut Reader<'a>) -> Option<Sections<'a>> {
     let strs = r.strs().ok()?;
-    // The full path's running total of string bytes fails exactly when the whole table
-    // is over the limit.
+    // The string table over the limit: named at the string that crosses it.
     if strs.bytes() > config.limits.max_total_text_bytes as usize {
         return None;
     }
@@ -692,15 +671,16 @@ fn run_lean<'a>(p: &Pipeline, r: &mut Reader<'a>) -> Option<(PipelineOutput, Vec
         Some(t) => Some(decode::from_text(t, "context").ok()?),
         None => None,
     };
-    if lists.len() % 5 != 0 {
+    if lists.len() % 5 != 0 || items.len() % 8 != 0 || item_nums.len() != items.len() / 8 * 3 {
         return None;
     }
     let &[query_at, now_kind, now, n_docs, held, top_n] = head else {
         return None;
     };
-    // An ISO 8601 time is read as the full path reads it (one it cannot parse is refused
-    // there).
-    let iso = |at: f64| calibrank::timestamp::parse_iso8601(strs.get(at as usize).ok()?);
+    let iso = |at: f64| {
+        let s = strs.get(at as usize).ok()?;
+        Some(calibrank::timestamp::parse_iso8601(s).unwrap_or(f64::NAN))
+    };
     let now_ms = match now_kind {
         0.0 => None,
         1.0 => Some(now),
@@ -712,7 +692,6 @@ fn run_lean<'a>(p: &Pipeline, r: &mut Reader<'a>) -> Option<(PipelineOutput, Vec
         return None;
     }
     let (text, bounds) = strs.first(n_docs)?;
-    let ids = IdTable { text, bounds };
     let query = if query_at >= 0.0 {
         strs.get(query_at as usize).ok()?
     } else {
@@ -766,13 +745,8 @@ fn run_lean<'a>(p: &Pipeline, r: &mut Reader<'a>) -> Option<(PipelineOutput, Vec
         } else {
             None
         };
-        // A fiscal year as the full path reads it (a whole number within i32).
         let fiscal_year = if flags & FISCAL_YEAR != 0 {
-            let fy = nums[1];
-            if fy.fract() != 0.0 || !(f64::from(i32::MIN)..=f64::from(i32::MAX)).contains(&fy) {
-                return None;
-            }
-            Some(fy as i32)
+            Some(fiscal_year(nums[1])?)
         } else {
             None
         };
@@ -785,26 +759,23 @@ fn run_lean<'a>(p: &Pipeline, r: &mut Reader<'a>) -> Option<(PipelineOutput, Vec
             doc: t[7],
         });
     }
-    if item_refs.len() != n_items {
-        return None;
-    }
-    let top_n = top_n_of(Some(top_n), config.top_k).ok()?;
-    let mut texts = JsTexts::default();
-    let held: Option<&mut dyn PoolTexts> = (held != 0.0).then_some(&mut texts);
-    let input = IndexedInput {
+    Some(Sections {
+        strs,
         query,
-        names: &names,
-        weights: &list_weights,
-        scores: &list_scores,
-        lists: &slices,
-        ids,
-        items: &item_refs,
+        ids: IdTable { text, bounds },
+        names,
+        weights: list_weights,
+        scores: list_scores,
+        lists: slices,
+        items: item_refs,
+        item_table: items,
+        item_nums,
+        now: (now_kind, now),
         now_ms,
-        top_n,
-        context: context.as_ref(),
-    };
-    let out = p.run_indexed_with_texts(&input, held)?;
-    Some((out, names))
+        top_n: top_n_of(Some(top_n), config.top_k).ok()?,
+        context,
+        held: held != 0.0,
+    })
 }
 
 /// In: the handle, weights (F64 or NONE), modifiedAt (F64 or NONE), docs, offsets (U32
