@@ -144,7 +144,13 @@ fn walk_input(r: &mut Reader<'_>, config: &PipelineConfig) -> Result<()> {
         let l = chunk(lists, i, 5)?;
         let (name, start, count, flags, n_scores) =
             (l[0], l[1] as usize, l[2] as usize, l[3], l[4] as usize);
-        limits.check_lengths([count], "lists")?;
+        // List `i`'s length, named so (the check sees one length: `lists[0]`).
+        limits.check_lengths([count], "lists").map_err(|mut e| {
+            if e.field == "lists[0]" {
+                e.field = format!("lists[{i}]");
+            }
+            e
+        })?;
         if flags & SCORES != 0 {
             scores
                 .get(score_at..score_at + n_scores)
