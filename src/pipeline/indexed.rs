@@ -69,11 +69,12 @@ pub struct IndexedItem<'a> {
     pub texts: [Option<&'a str>; 4],
     /// Fiscal year (fiscal-year recency, and the boost after reranking), if given.
     pub fiscal_year: Option<i32>,
-    /// Cross-encoder score (any `f64`: one that is not finite makes the input one the
-    /// lean path does not take), if given.
+    /// Cross-encoder score (any `f64`: one that is not finite is refused, as `run_ref`
+    /// refuses it), if given.
     pub cross_encoder: Option<f64>,
-    /// `modifiedAt` in epoch milliseconds, if given (any `f64`: one that is not finite
-    /// makes the input one the lean path does not take).
+    /// `modifiedAt` in epoch milliseconds, if given (any `f64`: one that is not finite,
+    /// such as an ISO 8601 text the caller could not read, is refused with the error
+    /// [`InputDetail::time_error`] gives).
     pub modified_ms: Option<f64>,
     /// The index of its id among [`IndexedInput::ids`], or `u32::MAX`.
     pub doc: u32,
@@ -121,8 +122,8 @@ fn wire_error(what: &str) -> ScoreError {
 }
 
 impl Pipeline {
-    /// The lists' effective weights, or `None` when the lean path does not take them
-    /// (a list's own weight refused by the checks of `run_ref`).
+    /// The lists' effective weights, or `None` when a list's own weight is one the
+    /// checks refuse (or the lists' tables differ in length).
     fn indexed_weights(&self, input: &IndexedInput<'_>) -> Option<Vec<f64>> {
         if input.weights.len() != input.names.len() || input.lists.len() != input.names.len() {
             return None;
@@ -230,7 +231,7 @@ impl Pipeline {
         }
     }
 
-    /// The first fault of an input [`Pipeline::indexed_input_ok`] refused, as
+    /// The first fault of an input the quick checks (`indexed_input_ok`) refused, as
     /// `run_ref`'s checks name it (the same order, codes, fields and messages).
     fn indexed_error(&self, input: &IndexedInput<'_>, detail: &dyn InputDetail) -> ScoreError {
         match self.indexed_fault(input, detail) {

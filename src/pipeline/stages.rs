@@ -7,8 +7,7 @@
 //! its string table. One copy of the stages serves both, so they cannot drift apart, and
 //! the module carries them once. A stage's own error (a reranked score that overflows, a
 //! candidate without its cross-encoder score, the normalization's or the confidence
-//! model's) is reported here; the lean path turns any of them into `None` and the
-//! bindings run the full path, which reports the same error.
+//! model's) is reported here, for both.
 
 use super::config::{RecencyMode, RerankMethod};
 use super::indexed::{IdTable, IndexedItem};
