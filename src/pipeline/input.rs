@@ -197,9 +197,25 @@ pub trait PoolTexts {
     fn texts(&mut self, docs: &[u32], ids: &[&str]) -> Result<Vec<CandidateText<'_>>>;
 }
 
+impl ItemMeta {
+    /// This item's fields, borrowed.
+    pub fn as_item_ref(&self) -> ItemRef<'_> {
+        ItemRef {
+            name: self.name.as_deref(),
+            entity_type: self.entity_type.as_deref(),
+            summary: self.summary.as_deref(),
+            content: self.content.as_deref(),
+            modified_at: self.modified_at.as_ref().map(TimeRef::from),
+            fiscal_year: self.fiscal_year,
+            cross_encoder_score: self.cross_encoder_score,
+        }
+    }
+}
+
 impl PipelineInput {
-    /// This input as an [`InputRef`] (items in id order).
-    pub fn as_ref(&self) -> InputRef<'_> {
+    /// This input as an [`InputRef`] without its items (`Pipeline::run` reads them in
+    /// place).
+    pub(crate) fn as_ref_without_items(&self) -> InputRef<'_> {
         InputRef {
             query: &self.query,
             lists: self
@@ -212,28 +228,23 @@ impl PipelineInput {
                     weight: l.weight,
                 })
                 .collect(),
-            items: self
-                .items
-                .iter()
-                .map(|(id, m)| {
-                    (
-                        id.as_str(),
-                        ItemRef {
-                            name: m.name.as_deref(),
-                            entity_type: m.entity_type.as_deref(),
-                            summary: m.summary.as_deref(),
-                            content: m.content.as_deref(),
-                            modified_at: m.modified_at.as_ref().map(TimeRef::from),
-                            fiscal_year: m.fiscal_year,
-                            cross_encoder_score: m.cross_encoder_score,
-                        },
-                    )
-                })
-                .collect(),
+            items: Vec::new(),
             now: self.now.as_ref().map(TimeRef::from),
             context: self.context.as_ref(),
             interned: None,
             top_n: self.top_n,
+        }
+    }
+
+    /// This input as an [`InputRef`] (items in id order).
+    pub fn as_ref(&self) -> InputRef<'_> {
+        InputRef {
+            items: self
+                .items
+                .iter()
+                .map(|(id, m)| (id.as_str(), m.as_item_ref()))
+                .collect(),
+            ..self.as_ref_without_items()
         }
     }
 }

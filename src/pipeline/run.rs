@@ -3,7 +3,7 @@
 
 use super::config::{RecencyMode, RerankMethod};
 use super::indexed::IndexedItem;
-use super::input::{InputRef, Interned, ListRef, PipelineInput, PoolTexts};
+use super::input::{InputRef, Interned, ItemRef, ListRef, PipelineInput, PoolTexts};
 use super::stages::{Checked, Ids};
 use super::Pipeline;
 use crate::error::{finite, ErrorCode, Result, ScoreError};
@@ -41,21 +41,47 @@ pub(super) fn now_required() -> ScoreError {
 
 /// Bytes of every string of a pipeline input: the query, list names and ids, item ids
 /// and texts (the context's strings are checked one by one, [`check_context`]).
-fn input_text_bytes(input: &InputRef<'_>) -> usize {
+fn input_text_bytes<'a>(
+    input: &InputRef<'a>,
+    items: impl Iterator<Item = (&'a str, ItemRef<'a>)>,
+) -> usize {
     let opt = |t: &Option<&str>| t.map_or(0, str::len);
     let lists: usize = input
         .lists
         .iter()
         .map(|l| l.name.len() + l.ids.iter().map(|id| id.len()).sum::<usize>())
         .sum();
-    let items: usize = input
-        .items
-        .iter()
+    let items: usize = items
         .map(|(id, m)| {
             id.len() + opt(&m.name) + opt(&m.entity_type) + opt(&m.summary) + opt(&m.content)
         })
         .sum();
     input.query.len() + lists + items
+}
+
+/// The items of a run: those of its [`InputRef`], or of a [`PipelineInput`] read in
+/// place (not copied into an `InputRef` first: a call would then hold every item twice).
+trait Items<'a> {
+    fn count(&self) -> usize;
+    fn each(&self) -> impl Iterator<Item = (&'a str, ItemRef<'a>)>;
+}
+
+impl<'a> Items<'a> for &[(&'a str, ItemRef<'a>)] {
+    fn count(&self) -> usize {
+        self.len()
+    }
+    fn each(&self) -> impl Iterator<Item = (&'a str, ItemRef<'a>)> {
+        self.iter().copied()
+    }
+}
+
+impl<'a> Items<'a> for &'a std::collections::BTreeMap<String, super::input::ItemMeta> {
+    fn count(&self) -> usize {
+        self.len()
+    }
+    fn each(&self) -> impl Iterator<Item = (&'a str, ItemRef<'a>)> {
+        self.iter().map(|(id, m)| (id.as_str(), m.as_item_ref()))
+    }
 }
 
 impl Pipeline {
@@ -64,14 +90,15 @@ impl Pipeline {
     fn validate_input<'a>(
         &self,
         input: &InputRef<'a>,
+        input_items: &impl Items<'a>,
     ) -> Result<(Option<f64>, Vec<IndexedItem<'a>>)> {
         let limits = &self.config.limits;
         limits.check_lists(input.lists.len(), "lists")?;
         limits.check_lengths(input.lists.iter().map(|l| l.ids.len()), "lists")?;
         let list_entries: usize = input.lists.iter().map(|l| l.ids.len()).sum();
-        limits.check_entries(list_entries.saturating_add(input.items.len()), "items")?;
+        limits.check_entries(list_entries.saturating_add(input_items.count()), "items")?;
         limits.check_text(input.query, || "query".into())?;
-        limits.check_total_text(input_text_bytes(input), "input")?;
+        limits.check_total_text(input_text_bytes(input, input_items.each()), "input")?;
         if let Some(c) = input.context {
             check_context(limits, c)?;
         }
@@ -103,12 +130,11 @@ impl Pipeline {
             }
         }
         let mut any_mtime = false;
-        let mut items = Vec::with_capacity(input.items.len());
-        for (id, meta) in &input.items {
+        let mut items = Vec::with_capacity(input_items.count());
+        for (id, meta) in input_items.each() {
             // An item's key is an id; named by the object alone (the key may be long).
             limits.check_id(id, || "items".into())?;
             let field = |f: &str| format!("items.{id}.{f}");
-            let meta = *meta;
             for (name, text) in [
                 ("name", &meta.name),
                 ("type", &meta.entity_type),
@@ -161,19 +187,20 @@ impl Pipeline {
 
     /// Runs the pipeline on one input.
     pub fn run(&self, input: &PipelineInput) -> Result<PipelineOutput> {
-        self.run_ref(&input.as_ref())
+        // Its items read in place (see `Items`).
+        self.run_parts(&input.as_ref_without_items(), &&input.items, None, None)
     }
 
     /// Runs the pipeline on a borrowed input (see [`InputRef`]).
     pub fn run_ref(&self, input: &InputRef<'_>) -> Result<PipelineOutput> {
-        self.run_parts(input, input.interned.clone(), None)
+        self.run_parts(input, &input.items.as_slice(), input.interned.clone(), None)
     }
 
     /// [`Pipeline::run_ref`] on an input it may take apart: the interned ids and lists
     /// are used as they are instead of copied (the bindings' path).
     pub fn run_owned(&self, mut input: InputRef<'_>) -> Result<PipelineOutput> {
         let interned = input.interned.take();
-        self.run_parts(&input, interned, None)
+        self.run_parts(&input, &input.items.as_slice(), interned, None)
     }
 
     /// [`Pipeline::run_owned`] on an input whose items carry no texts: the heuristic
@@ -186,19 +213,20 @@ impl Pipeline {
         texts: &mut dyn PoolTexts,
     ) -> Result<PipelineOutput> {
         let interned = input.interned.take();
-        self.run_parts(&input, interned, Some(texts))
+        self.run_parts(&input, &input.items.as_slice(), interned, Some(texts))
     }
 
     /// The pipeline on `input`, whose `interned` part (if any) is given apart, owned.
     fn run_parts<'a>(
         &self,
         input: &InputRef<'a>,
+        input_items: &impl Items<'a>,
         interned: Option<Interned<'a>>,
         held: Option<&mut dyn PoolTexts>,
     ) -> Result<PipelineOutput> {
         // The call's own topN first, as runColumnar checks it.
         let top_n = self.config.top_n_or(input.top_n)?;
-        let (now_ms, mut items) = self.validate_input(input)?;
+        let (now_ms, mut items) = self.validate_input(input, input_items)?;
         let weights: Vec<f64> = input.lists.iter().map(|l| self.list_weight(l)).collect();
         // The ids interned: each distinct id once, the lists as indices, each item's
         // document found by its key (one hash lookup per item).
@@ -217,7 +245,7 @@ impl Pipeline {
                     .iter()
                     .map(|l| l.ids.iter().map(|id| interner.intern(id)).collect())
                     .collect();
-                for (item, (id, _)) in items.iter_mut().zip(&input.items) {
+                for (item, (id, _)) in items.iter_mut().zip(input_items.each()) {
                     item.doc = interner.get(id).unwrap_or(u32::MAX);
                 }
                 (interner.ids, docs)
