@@ -159,9 +159,10 @@ pub struct Interned<'a> {
     pub items: Vec<u32>,
 }
 
-/// The pipeline input, borrowed: what [`Pipeline::run_ref`] reads. The bindings decode
-/// into it straight from their string table (no copy of any string); [`PipelineInput`]
-/// lends itself as one with [`PipelineInput::as_ref`].
+/// The pipeline input, borrowed: what [`Pipeline::run_ref`] reads, every string a slice
+/// of the caller's (no copy of any string); [`PipelineInput`] lends itself as one with
+/// [`PipelineInput::as_ref`]. (The wasm bindings read a call's sections into
+/// [`super::IndexedInput`] instead.)
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InputRef<'a> {
     /// The query text.

@@ -197,7 +197,7 @@ impl Pipeline {
     }
 
     /// [`Pipeline::run_ref`] on an input it may take apart: the interned ids and lists
-    /// are used as they are instead of copied (the bindings' path).
+    /// are used as they are instead of copied.
     pub fn run_owned(&self, mut input: InputRef<'_>) -> Result<PipelineOutput> {
         let interned = input.interned.take();
         self.run_parts(&input, &input.items.as_slice(), interned, None)
