@@ -271,14 +271,18 @@ impl<'a> Interner<'a> {
             next
         })
     }
-    /// Ids already interned by the caller (the JS layer interns with a `Map` and sends
-    /// each distinct id once), in order of first appearance. The lookup map is left
-    /// empty: [`Interner::get`] finds nothing in such a table.
-    pub fn from_ids(ids: Vec<&'a str>) -> Self {
-        Interner {
-            map: FxHashMap::default(),
-            ids,
-        }
+    /// Interns every id of `lists`, list by list: the interner and each list as
+    /// document indices.
+    pub fn of_lists<S: AsRef<str> + 'a>(
+        lists: impl IntoIterator<Item = &'a [S]> + Clone,
+    ) -> (Self, Vec<Vec<u32>>) {
+        let total = lists.clone().into_iter().map(<[S]>::len).sum();
+        let mut interner = Interner::with_capacity(total);
+        let docs = lists
+            .into_iter()
+            .map(|l| l.iter().map(|id| interner.intern(id.as_ref())).collect())
+            .collect();
+        (interner, docs)
     }
 
     /// The index of `id` if known.
@@ -393,17 +397,7 @@ pub fn rrf_interned<'a, S: AsRef<str>>(
     lists: &[RankedList<'a, S>],
     k: f64,
 ) -> Result<InternedFusion<'a>> {
-    let total: usize = lists.iter().map(|l| l.ids.len()).sum();
-    let mut interner = Interner::with_capacity(total);
-    let indexed: Vec<Vec<u32>> = lists
-        .iter()
-        .map(|l| {
-            l.ids
-                .iter()
-                .map(|id| interner.intern(id.as_ref()))
-                .collect()
-        })
-        .collect();
+    let (interner, indexed) = Interner::of_lists(lists.iter().map(|l| l.ids));
     let slices: Vec<&[u32]> = indexed.iter().map(Vec::as_slice).collect();
     let weights: Vec<f64> = lists.iter().map(|l| l.weight).collect();
     let fusion = rrf_indexed(&slices, &weights, k, interner.ids.len())
@@ -411,25 +405,6 @@ pub fn rrf_interned<'a, S: AsRef<str>>(
     Ok(InternedFusion {
         interner,
         lists: indexed,
-        fusion,
-    })
-}
-
-/// [`rrf_interned`] for lists already interned by the caller: `ids` holds the distinct
-/// ids, `lists` each list as indices into it (a repeated index in one list keeps its
-/// first rank, as a repeated id does). Same fusion, same order, same errors.
-pub fn rrf_pre_interned<'a>(
-    ids: Vec<&'a str>,
-    lists: Vec<Vec<u32>>,
-    weights: &[f64],
-    k: f64,
-) -> Result<InternedFusion<'a>> {
-    let slices: Vec<&[u32]> = lists.iter().map(Vec::as_slice).collect();
-    let fusion =
-        rrf_indexed(&slices, weights, k, ids.len()).map_err(|e| rename_list_field(e, "lists"))?;
-    Ok(InternedFusion {
-        interner: Interner::from_ids(ids),
-        lists,
         fusion,
     })
 }

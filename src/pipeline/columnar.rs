@@ -4,7 +4,7 @@
 use super::config::{RecencyMode, RerankMethod};
 use super::output::{Outcome, OutcomeSource};
 use super::{count, Pipeline};
-use crate::bands::{select_floors, Band, BandContext};
+use crate::bands::{Band, BandContext};
 use crate::confidence::{confidence_of_sorted, QueryConfidence};
 use crate::error::{finite, ErrorCode, Result, ScoreError};
 use crate::fuse::descending_key;
@@ -215,12 +215,7 @@ impl Pipeline {
                 .then(a.0.cmp(&b.0))
         });
         kept.truncate(top_n as usize);
-        let none = BandContext::default();
-        let (floors, profile) = select_floors(
-            cfg.bands.floors(),
-            &cfg.bands.profiles,
-            input.context.unwrap_or(&none),
-        );
+        let (floors, profile) = cfg.bands.floors_for(input.context);
         let out_scores: Vec<f64> = kept.iter().map(|k| k.2).collect();
         let confidence = confidence_of_sorted(&out_scores, &cfg.confidence.options());
         Ok(ColumnarOutput {

@@ -215,11 +215,23 @@ impl Default for BandsConfig {
 }
 
 impl BandsConfig {
+    /// The configuration's own floors.
     pub(super) fn floors(&self) -> BandFloors {
         BandFloors {
             high_floor: self.high_floor,
             degraded_floor: self.degraded_floor,
         }
+    }
+
+    /// The floors that classify a call's results, and the name of the profile they come
+    /// from: the most specific profile matching `context`, else the configuration's own
+    /// floors (no context matches none).
+    pub(super) fn floors_for(
+        &self,
+        context: Option<&crate::bands::BandContext>,
+    ) -> (BandFloors, Option<&str>) {
+        let none = crate::bands::BandContext::default();
+        crate::bands::select_floors(self.floors(), &self.profiles, context.unwrap_or(&none))
     }
 }
 

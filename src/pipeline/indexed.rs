@@ -129,12 +129,11 @@ impl Pipeline {
             return None;
         }
         let mut out = Vec::with_capacity(input.names.len());
-        for (name, w) in input.names.iter().zip(input.weights) {
-            match w {
-                Some(w) if !(w.is_finite() && *w >= 0.0) => return None,
-                Some(w) => out.push(*w),
-                None => out.push(self.config.weights.get(*name).copied().unwrap_or(1.0)),
+        for (name, &w) in input.names.iter().zip(input.weights) {
+            if w.is_some_and(|w| !(w.is_finite() && w >= 0.0)) {
+                return None;
             }
+            out.push(self.list_weight(name, w));
         }
         Some(out)
     }

@@ -72,6 +72,12 @@ impl Pipeline {
     pub fn config(&self) -> &PipelineConfig {
         &self.config
     }
+
+    /// A list's weight: its own, else the configuration's for its name, else 1.
+    fn list_weight(&self, name: &str, own: Option<f64>) -> f64 {
+        own.or_else(|| self.config.weights.get(name).copied())
+            .unwrap_or(1.0)
+    }
 }
 
 fn count(n: usize) -> u32 {

@@ -3,7 +3,7 @@
 
 use super::config::{RecencyMode, RerankMethod};
 use super::indexed::IndexedItem;
-use super::input::{InputRef, Interned, ItemRef, ListRef, PipelineInput, PoolTexts};
+use super::input::{InputRef, Interned, ItemRef, PipelineInput, PoolTexts};
 use super::stages::{Checked, Ids};
 use super::Pipeline;
 use crate::error::{finite, ErrorCode, Result, ScoreError};
@@ -179,12 +179,6 @@ impl Pipeline {
         Ok((now, items))
     }
 
-    fn list_weight(&self, list: &ListRef<'_>) -> f64 {
-        list.weight
-            .or_else(|| self.config.weights.get(list.name).copied())
-            .unwrap_or(1.0)
-    }
-
     /// Runs the pipeline on one input.
     pub fn run(&self, input: &PipelineInput) -> Result<PipelineOutput> {
         // Its items read in place (see `Items`).
@@ -227,7 +221,11 @@ impl Pipeline {
         // The call's own topN first, as runColumnar checks it.
         let top_n = self.config.top_n_or(input.top_n)?;
         let (now_ms, mut items) = self.validate_input(input, input_items)?;
-        let weights: Vec<f64> = input.lists.iter().map(|l| self.list_weight(l)).collect();
+        let weights: Vec<f64> = input
+            .lists
+            .iter()
+            .map(|l| self.list_weight(l.name, l.weight))
+            .collect();
         // The ids interned: each distinct id once, the lists as indices, each item's
         // document found by its key (one hash lookup per item).
         let (ids, docs) = match interned {
@@ -238,13 +236,8 @@ impl Pipeline {
                 (iv.ids, iv.docs)
             }
             None => {
-                let total = input.lists.iter().map(|l| l.ids.len()).sum();
-                let mut interner = Interner::with_capacity(total);
-                let docs: Vec<Vec<u32>> = input
-                    .lists
-                    .iter()
-                    .map(|l| l.ids.iter().map(|id| interner.intern(id)).collect())
-                    .collect();
+                let (interner, docs) =
+                    Interner::of_lists(input.lists.iter().map(|l| l.ids.as_slice()));
                 for (item, (id, _)) in items.iter_mut().zip(input_items.each()) {
                     item.doc = interner.get(id).unwrap_or(u32::MAX);
                 }

@@ -16,7 +16,7 @@ use super::output::{
     PipelineResult, PipelineStats, RerankExplain,
 };
 use super::{count, Pipeline, PoolTexts};
-use crate::bands::{select_floors, BandContext};
+use crate::bands::BandContext;
 use crate::confidence::confidence_of_sorted;
 use crate::error::{ErrorCode, Result, ScoreError};
 use crate::fuse::{descending_key, rename_list_field, rrf_indexed};
@@ -297,12 +297,7 @@ impl Pipeline {
         pool.truncate(top_n as usize);
 
         // 8. Bands and confidence (a confidence model's, from the lists' raw scores).
-        let none = BandContext::default();
-        let (floors, profile) = select_floors(
-            cfg.bands.floors(),
-            &cfg.bands.profiles,
-            input.context.unwrap_or(&none),
-        );
+        let (floors, profile) = cfg.bands.floors_for(input.context);
         stats.band_profile = profile.map(str::to_string);
         let scores: Vec<f64> = pool.iter().map(|p| p.2).collect();
         let mut confidence = confidence_of_sorted(&scores, &cfg.confidence.options());

@@ -107,9 +107,9 @@ fn chunk<T: Copy>(xs: &[T], i: usize, n: usize) -> Result<&[T]> {
 
 /// The first fault of a call's input in the order the module reads its sections
 /// (js/core/pipeline-input.js `encodeInput` writes them), for an input the lean reader
-/// ([`read_input`]) could not take: a string table over `maxTotalTextBytes` (named at
-/// the string that crosses it: the strings are charged in input order, each distinct id
-/// where it first occurs), the number of lists, a list's length, the entries, a fiscal
+/// ([`read_input`]) could not take: the number of lists, a list's length, a string
+/// table over `maxTotalTextBytes` (named at the string that crosses it: the strings are
+/// charged in input order, each distinct id where it first occurs), the entries, a fiscal
 /// year that is not a whole number, the context, the call's `topN`, or sections the
 /// package's JavaScript would not write. `r` is the reader at the input's first section.
 fn input_fault(r: &mut Reader<'_>, config: &PipelineConfig) -> ScoreError {
@@ -137,6 +137,8 @@ fn walk_input(r: &mut Reader<'_>, config: &PipelineConfig) -> Result<()> {
     }
     let n_lists = lists.len() / 5;
     limits.check_lists(n_lists, "lists")?;
+    // Each list's length and their total, as the pipeline's own checks name them.
+    limits.check_lengths(lists.chunks_exact(5).map(|l| l[2] as usize), "lists")?;
     let mut score_at = 0usize;
     let mut next_new = 0u32;
     let mut entries = 0usize;
@@ -144,13 +146,6 @@ fn walk_input(r: &mut Reader<'_>, config: &PipelineConfig) -> Result<()> {
         let l = chunk(lists, i, 5)?;
         let (name, start, count, flags, n_scores) =
             (l[0], l[1] as usize, l[2] as usize, l[3], l[4] as usize);
-        // List `i`'s length, named so (the check sees one length: `lists[0]`).
-        limits.check_lengths([count], "lists").map_err(|mut e| {
-            if e.field == "lists[0]" {
-                e.field = format!("lists[{i}]");
-            }
-            e
-        })?;
         if flags & SCORES != 0 {
             scores
                 .get(score_at..score_at + n_scores)

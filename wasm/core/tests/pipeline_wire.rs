@@ -213,6 +213,11 @@ fn time_ref(t: &Time) -> TimeRef<'_> {
     }
 }
 
+/// Numbers as their bits (outputs compared bit for bit).
+fn bits(xs: &[f64]) -> Vec<u64> {
+    xs.iter().map(|x| x.to_bits()).collect()
+}
+
 /// What the module answers: `Ok` the output's sections as comparable text, `Err` the
 /// error's JSON; and the bytes of the call's string table.
 fn module_run(c: &Case) -> (Result<String, String>, usize) {
@@ -344,19 +349,9 @@ fn module_run(c: &Case) -> (Result<String, String>, usize) {
             .iter()
             .map(|&d| strs[d as usize].as_str())
             .collect();
-        let scores: Vec<u64> = r
-            .f64s()
-            .expect("scores")
-            .iter()
-            .map(|s| s.to_bits())
-            .collect();
+        let scores = bits(r.f64s().expect("scores"));
         let bands = r.u8s().expect("bands").to_vec();
-        let confidence: Vec<u64> = r
-            .f64s()
-            .expect("confidence")
-            .iter()
-            .map(|s| s.to_bits())
-            .collect();
+        let confidence = bits(r.f64s().expect("confidence"));
         let stats = r.u32s().expect("stats").to_vec();
         let duplicates = r.u32s().expect("duplicates").to_vec();
         let profile = r.opt_text().expect("profile").map(str::to_string);
@@ -430,18 +425,15 @@ fn rust_run(c: &Case) -> Result<String, ScoreError> {
         Band::Hit => 2,
     };
     let ids: Vec<&str> = out.results.iter().map(|r| r.id.as_str()).collect();
-    let scores: Vec<u64> = out.results.iter().map(|r| r.score.to_bits()).collect();
+    let scores = bits(&out.results.iter().map(|r| r.score).collect::<Vec<_>>());
     let bands: Vec<u8> = out.results.iter().map(|r| band(r.band)).collect();
     let q = &out.confidence;
-    let confidence: Vec<u64> = [
+    let confidence = bits(&[
         q.weighted_top5,
         q.expected_precision,
         q.at_least_one_relevant,
         f64::from(q.k),
-    ]
-    .iter()
-    .map(|x| x.to_bits())
-    .collect();
+    ]);
     let s = &out.stats;
     let stats = vec![
         s.lists,
