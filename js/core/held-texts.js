@@ -27,9 +27,11 @@ function writeHeldTexts(docs, n, out, cap) {
     wire.views();
     const u32 = wire.u32;
     if (h.slotOf === null) {
-      // Document -> its item's first slot in `h.texts` (built on the first ask only).
+      // Document -> its item's first slot in `h.texts` (built on the first ask only, from
+      // the item table: 8 slots per item, the last its document or 2^32 - 1).
       h.slotOf = new Int32Array(h.nDocs).fill(-1);
-      for (let k = 0; k < h.docs.length; k++) h.slotOf[h.docs[k]] = 4 * k;
+      const t = h.itemTable;
+      for (let i = 0; 8 * i < t.length; i++) if (t[8 * i + 7] !== 0xffffffff) h.slotOf[t[8 * i + 7]] = 4 * i;
     }
     const flags = new Array(n);
     const list = [];
