@@ -284,13 +284,9 @@ export function encodeInput(input, lim, holdAbove, lease) {
         strs.push(v);
         units += v.length;
       };
-      // Those of items in a list first, then the others' (the order of the strings names
-      // the one that crosses the limit).
-      const m = itemTable.length >>> 3;
-      for (const inList of [true, false])
-        for (let i = 0; i < m; i++)
-          if ((itemTable[8 * i + 7] !== 0xffffffff) === inList)
-            for (let f = 0; f < 4; f++) if (heldTexts[4 * i + f] !== undefined) put(i, f + 1, heldTexts[4 * i + f]);
+      // In the items' order, after every other string.
+      for (let i = 0; 8 * i < itemTable.length; i++)
+        for (let f = 0; f < 4; f++) if (heldTexts[4 * i + f] !== undefined) put(i, f + 1, heldTexts[4 * i + f]);
       hold = false;
     }
   }
