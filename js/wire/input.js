@@ -11,10 +11,19 @@ import { allocate, lengthOf, typedArrayKind } from "./values.js";
  * it for zeroed arrays, and gives it back once the tables are copied into wasm memory.
  * Caller code (getters, Proxies) runs while a call reads its input and may call the
  * package again: a lease taken while another is out hands out fresh arrays, as does any
- * request above `MAX` elements (so a large call leaves nothing large behind).
+ * request above `MAX` elements.
+ *
+ * Large tables are kept too, up to `MAX` (16,777,216) elements each: a backing store
+ * counts as the engine's external memory, and V8 runs a full collection (marking the
+ * whole heap, the caller's input included) once more than 64 MB of it was allocated
+ * since the last one. A pipeline call of 3 lists of 1,000,000 ids with their 1,444,000
+ * items made 105 MB of new tables, and with them a collection of 1.6 s in every call
+ * (`node --expose-gc --trace-gc`; docs/performance.md, "A call's company"). Kept, they
+ * hold at most what the largest call needed (at the default limits, 400,000 entries,
+ * about 26 MB), as the module's memory keeps what its largest call grew it to.
  */
 export class Scratch {
-  static MAX = 1 << 16;
+  static MAX = 1 << 24;
   constructor() {
     this.out = false;
     this.lease = new Lease(this, true);

@@ -380,3 +380,46 @@ test("a large first call grows wasm memory in a few steps, not one collection of
   const count = collectionsDuring(core);
   assert.ok(count <= 12, `${count} full collections during the call`);
 });
+
+test("the scratch keeps a large call's tables for the next call: new backing stores would bring on full collections", async () => {
+  // A typed array's backing store is external memory to V8, which collects the whole heap
+  // once more than 64 MB of it was allocated since the last collection: a pipeline call
+  // of 3 x 1,000,000 ids made 105 MB of new tables and a 1.6 s collection in every call
+  // (docs/performance.md, "A call's company"). The package's own scratch (js/wire/input.js).
+  const { Scratch } = await import(new URL("../../pkg/wire.js", import.meta.url).href);
+  const s = new Scratch();
+  const n = 1_500_000; // the item table of 187,500 items
+  let lease = s.take();
+  const a = lease.u32(n, 1, "items");
+  a[5] = 7;
+  s.give(lease);
+  lease = s.take();
+  const b = lease.u32(n, 1, "items");
+  assert.equal(b.buffer, a.buffer, "the same backing store for the next call");
+  assert.equal(b[5], 0, "handed out zeroed");
+  // A lease taken while another is out (caller code calling the package): arrays of its own.
+  const inner = s.take();
+  assert.notEqual(inner.u32(n, 1, "items").buffer, a.buffer);
+  s.give(inner);
+  s.give(lease);
+  // Above MAX elements a table is made for its call alone.
+  lease = s.take();
+  const big = lease.f64(Scratch.MAX / 8 + 1, 2, "items");
+  s.give(lease);
+  lease = s.take();
+  assert.equal(lease.f64(Scratch.MAX / 8 + 1, 2, "items").buffer, big.buffer, "a table within MAX is kept");
+  s.give(lease);
+  const before = Scratch.MAX;
+  try {
+    Scratch.MAX = 1 << 16;
+    lease = s.take();
+    const c = lease.u32(1 << 17, 3, "items");
+    s.give(lease);
+    lease = s.take();
+    assert.notEqual(lease.u32(1 << 17, 3, "items").buffer, c.buffer, "above MAX: made anew");
+    s.give(lease);
+  } finally {
+    Scratch.MAX = before;
+  }
+  assert.ok(Scratch.MAX >= 11_552_000, "MAX holds the item table of 1,444,000 items (3 lists of 1,000,000 ids)");
+});
