@@ -19,8 +19,8 @@ import { allocate, lengthOf, typedArrayKind } from "./values.js";
  * since the last one. A pipeline call of 3 lists of 1,000,000 ids with their 1,444,000
  * items made 105 MB of new tables, and with them a collection of 1.6 s in every call
  * (`node --expose-gc --trace-gc`; docs/performance.md, "A call's company"). Kept, they
- * hold at most what the largest call needed (at the default limits, 400,000 entries,
- * about 26 MB), as the module's memory keeps what its largest call grew it to.
+ * hold what the largest call needed (under 30 MB at every function's default limits),
+ * as the module's memory keeps what its largest call grew it to.
  */
 export class Scratch {
   static MAX = 1 << 24;
