@@ -503,6 +503,7 @@ fn both(
         .map(
             |(&(key, modified_ms, texts, (fiscal_year, cross_encoder)), &doc)| IndexedItem {
                 key_bytes: key.len(),
+                time_bytes: 0,
                 texts: if c.held > 0 { [None; 4] } else { texts },
                 fiscal_year,
                 cross_encoder,
@@ -524,6 +525,7 @@ fn both(
         },
         items: &lean_items,
         now_ms: c.now,
+        now_bytes: 0,
         top_n: c.top_n,
         context: context.as_ref(),
     };

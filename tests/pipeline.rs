@@ -1265,3 +1265,39 @@ fn interned_inputs_run_as_plain_ones_borrowed_or_owned() {
     assert_eq!(p.run_owned(with).unwrap(), plain);
     assert_eq!(plain.stats.duplicates, vec![0, 1]);
 }
+
+#[test]
+fn iso_8601_times_count_against_max_total_text_bytes() {
+    // "semantic" (8) + "d0" (2) + the item key "d0" (2) + its modifiedAt (20) + now (20):
+    // 52 bytes, as the bindings' reader counts them (its string table holds each distinct
+    // id once and the times' texts too).
+    let mut items = BTreeMap::new();
+    items.insert(
+        "d0".to_string(),
+        ItemMeta {
+            modified_at: Some(Timestamp::Iso("2023-11-14T22:13:20Z".into())),
+            ..Default::default()
+        },
+    );
+    let input = PipelineInput {
+        lists: vec![list("semantic", &["d0"])],
+        items,
+        now: Some(Timestamp::Iso("2023-11-15T00:00:00Z".into())),
+        ..Default::default()
+    };
+    for (max, accepted) in [(52, true), (51, false)] {
+        let mut cfg = PipelineConfig {
+            min_confidence: 0.0,
+            ..Default::default()
+        };
+        cfg.limits.max_total_text_bytes = max;
+        let out = Pipeline::new(cfg).unwrap().run(&input);
+        assert_eq!(out.is_ok(), accepted, "{out:?}");
+        if let Err(e) = out {
+            assert_eq!(
+                (e.code, e.field.as_str()),
+                (ErrorCode::InputTooLarge, "input")
+            );
+        }
+    }
+}

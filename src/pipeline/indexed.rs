@@ -65,6 +65,9 @@ impl<'a> IdTable<'a> {
 pub struct IndexedItem<'a> {
     /// The length of the item's key (its id) in bytes.
     pub key_bytes: usize,
+    /// The length in bytes of `modifiedAt` given as an ISO 8601 text (0 when given in
+    /// epoch milliseconds or not at all): it counts against `maxTotalTextBytes`.
+    pub time_bytes: usize,
     /// Name, type, summary and content (the heuristic reranker's), if given.
     pub texts: [Option<&'a str>; 4],
     /// Fiscal year (fiscal-year recency, and the boost after reranking), if given.
@@ -100,6 +103,8 @@ pub struct IndexedInput<'a> {
     pub items: &'a [IndexedItem<'a>],
     /// The current time in epoch milliseconds.
     pub now_ms: Option<f64>,
+    /// The length in bytes of `now` given as an ISO 8601 text (0 otherwise).
+    pub now_bytes: usize,
     /// The call's own `topN`.
     pub top_n: Option<u32>,
     /// The context that selects a band profile.
@@ -164,7 +169,7 @@ impl Pipeline {
         let max_id = limits.max_id_bytes as usize;
         // Every string of the input, each list entry's id counted where it occurs (as
         // `run_ref` counts them).
-        let mut bytes = input.query.len();
+        let mut bytes = input.query.len() + input.now_bytes;
         for (i, (name, list)) in input.names.iter().zip(input.lists).enumerate() {
             if name.len() > max_id || input.names.iter().take(i).any(|n| n == name) {
                 return false;
@@ -198,7 +203,7 @@ impl Pipeline {
             if item.key_bytes > max_id {
                 return false;
             }
-            bytes += item.key_bytes;
+            bytes += item.key_bytes + item.time_bytes;
             for t in item.texts.iter().flatten() {
                 if t.len() > limits.max_text_bytes as usize {
                     return false;
@@ -268,9 +273,11 @@ impl Pipeline {
             }
         }
         for item in input.items {
-            bytes += item.key_bytes + item.texts.iter().flatten().map(|t| t.len()).sum::<usize>();
+            bytes += item.key_bytes
+                + item.time_bytes
+                + item.texts.iter().flatten().map(|t| t.len()).sum::<usize>();
         }
-        limits.check_total_text(bytes, "input")?;
+        limits.check_total_text(bytes + input.now_bytes, "input")?;
         if let Some(c) = input.context {
             super::run::check_context(limits, c)?;
         }

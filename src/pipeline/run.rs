@@ -3,7 +3,7 @@
 
 use super::config::{RecencyMode, RerankMethod};
 use super::indexed::IndexedItem;
-use super::input::{InputRef, Interned, ItemRef, PipelineInput, PoolTexts};
+use super::input::{InputRef, Interned, ItemRef, PipelineInput, PoolTexts, TimeRef};
 use super::stages::{Checked, Ids};
 use super::Pipeline;
 use crate::error::{finite, ErrorCode, Result, ScoreError};
@@ -39,8 +39,10 @@ pub(super) fn now_required() -> ScoreError {
     )
 }
 
-/// Bytes of every string of a pipeline input: the query, list names and ids, item ids
-/// and texts (the context's strings are checked one by one, [`check_context`]).
+/// Bytes of every string of a pipeline input: the query, list names and the id of every
+/// list entry, item ids and texts, and the times given as ISO 8601 texts (the context's
+/// strings are checked one by one, [`check_context`]). The bindings' reader counts the
+/// same (its string table, which holds each distinct id once, is never more).
 fn input_text_bytes<'a>(
     input: &InputRef<'a>,
     items: impl Iterator<Item = (&'a str, ItemRef<'a>)>,
@@ -53,10 +55,23 @@ fn input_text_bytes<'a>(
         .sum();
     let items: usize = items
         .map(|(id, m)| {
-            id.len() + opt(&m.name) + opt(&m.entity_type) + opt(&m.summary) + opt(&m.content)
+            id.len()
+                + opt(&m.name)
+                + opt(&m.entity_type)
+                + opt(&m.summary)
+                + opt(&m.content)
+                + iso_bytes(m.modified_at)
         })
         .sum();
-    input.query.len() + lists + items
+    input.query.len() + lists + items + iso_bytes(input.now)
+}
+
+/// The bytes of a time given as an ISO 8601 text (0 for epoch milliseconds or none).
+pub(super) fn iso_bytes(t: Option<TimeRef<'_>>) -> usize {
+    match t {
+        Some(TimeRef::Iso(s)) => s.len(),
+        _ => 0,
+    }
 }
 
 /// The items of a run: those of its [`InputRef`], or of a [`PipelineInput`] read in
@@ -159,6 +174,7 @@ impl Pipeline {
             any_mtime |= modified_ms.is_some();
             items.push(IndexedItem {
                 key_bytes: id.len(),
+                time_bytes: iso_bytes(meta.modified_at),
                 texts: [meta.name, meta.entity_type, meta.summary, meta.content],
                 fiscal_year: meta.fiscal_year,
                 cross_encoder: meta.cross_encoder_score,

@@ -1537,14 +1537,18 @@ export function tests(lib, golden) {
     // units and 6 bytes: the units stay within each limit below (the JavaScript's quick
     // check passes) and the module counts the bytes: 2 for the list's name and id, then
     // 8, 14, 20, 26 after each text of `every`, and 46 with the 20-byte modifiedAt;
-    // `named` (10 units) crosses at its name (14 bytes).
+    // `named` (10 units) crosses at its name (14 bytes). The pipeline's own count (the
+    // Rust API's) takes the item's key "x" once more (every list entry's id and every item
+    // key count): 47 bytes, refused at 46 on `input`.
     const every = { name: "中中", type: "中中", summary: "中中", content: "中中" };
     const dated = { ...every, modifiedAt: "2024-01-01T00:00:00Z" };
     const named = { name: "中中中中", type: "中中" };
     const cases = [[10, named, "name"], [13, named, "name"], [10, every, "type"], [13, every, "type"], [14, every, "summary"], [19, every, "summary"], [20, every, "content"], [25, every, "content"], [30, dated, "modifiedAt"], [45, dated, "modifiedAt"]];
     for (const [max, item, field] of cases)
       tooLarge(() => new lib.Pipeline({ limits: { maxTotalTextBytes: max } }).run({ lists: [{ name: "a", ids: ["x"] }], items: { x: item } }), `items.x.${field}`, "maxTotalTextBytes");
-    eq(new lib.Pipeline({ minConfidence: 0, limits: { maxTotalTextBytes: 46 } }).run({ lists: [{ name: "a", ids: ["x"] }], items: { x: dated }, now: Date.UTC(2024, 5, 1) }).results.length, 1);
+    const datedInput = { lists: [{ name: "a", ids: ["x"] }], items: { x: dated }, now: Date.UTC(2024, 5, 1) };
+    tooLarge(() => new lib.Pipeline({ minConfidence: 0, limits: { maxTotalTextBytes: 46 } }).run(datedInput), "input", "maxTotalTextBytes");
+    eq(new lib.Pipeline({ minConfidence: 0, limits: { maxTotalTextBytes: 47 } }).run(datedInput).results.length, 1);
     throwsScoreError(lib, () => new lib.Pipeline({ limits: { maxSearchWork: -1 } }), "INVALID_TYPE");
     throwsScoreError(lib, () => new lib.Pipeline({ limits: { maxLists: 0 } }), "INVALID_CONFIG", "config.limits.maxLists");
     // Checks after decoding name the option within `options`, as the decoders do; the

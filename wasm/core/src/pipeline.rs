@@ -597,6 +597,9 @@ struct Sections<'a> {
     /// `now`'s kind (0 none, 1 epoch milliseconds, 2 an ISO 8601 text) and value.
     now: (f64, f64),
     now_ms: Option<f64>,
+    /// `now`'s bytes when given as an ISO 8601 text (they count against
+    /// `maxTotalTextBytes`, as the Rust API counts them).
+    now_bytes: usize,
     top_n: Option<u32>,
     context: Option<BandContext>,
     held: bool,
@@ -613,6 +616,7 @@ impl Sections<'_> {
             ids: self.ids,
             items: &self.items,
             now_ms: self.now_ms,
+            now_bytes: self.now_bytes,
             top_n: self.top_n,
             context: self.context.as_ref(),
         }
@@ -682,10 +686,10 @@ fn read_input<'a>(config: &PipelineConfig, r: &mut Reader<'a>) -> Option<Section
         let s = strs.get(at as usize).ok()?;
         Some(calibrank::timestamp::parse_iso8601(s).unwrap_or(f64::NAN))
     };
-    let now_ms = match now_kind {
-        0.0 => None,
-        1.0 => Some(now),
-        2.0 => Some(iso(now)?),
+    let (now_ms, now_bytes) = match now_kind {
+        0.0 => (None, 0),
+        1.0 => (Some(now), 0),
+        2.0 => (Some(iso(now)?), strs.byte_len(now as usize)?),
         _ => return None,
     };
     let n_docs = n_docs as usize;
@@ -739,12 +743,12 @@ fn read_input<'a>(config: &PipelineConfig, r: &mut Reader<'a>) -> Option<Section
                 *slot = Some(strs.get(*t.get(2 + f)? as usize).ok()?);
             }
         }
-        let modified_ms = if flags & MOD_NUM != 0 {
-            Some(nums[0])
+        let (modified_ms, time_bytes) = if flags & MOD_NUM != 0 {
+            (Some(nums[0]), 0)
         } else if flags & MOD_STR != 0 {
-            Some(iso(f64::from(t[6]))?)
+            (Some(iso(f64::from(t[6]))?), strs.byte_len(t[6] as usize)?)
         } else {
-            None
+            (None, 0)
         };
         let fiscal_year = if flags & FISCAL_YEAR != 0 {
             Some(fiscal_year(nums[1])?)
@@ -753,6 +757,7 @@ fn read_input<'a>(config: &PipelineConfig, r: &mut Reader<'a>) -> Option<Section
         };
         item_refs.push(IndexedItem {
             key_bytes: strs.byte_len(t[0] as usize)?,
+            time_bytes,
             texts,
             fiscal_year,
             cross_encoder: (flags & CROSS_ENCODER != 0).then_some(nums[2]),
@@ -773,6 +778,7 @@ fn read_input<'a>(config: &PipelineConfig, r: &mut Reader<'a>) -> Option<Section
         item_nums,
         now: (now_kind, now),
         now_ms,
+        now_bytes,
         top_n: top_n_of(Some(top_n), config.top_k).ok()?,
         context,
         held: held != 0.0,

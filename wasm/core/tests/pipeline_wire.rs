@@ -474,11 +474,13 @@ proptest! {
         if table_bytes > max_total {
             // The call's strings over maxTotalTextBytes: the module reports the first
             // fault in the order it reads the sections (the number of lists, a list's
-            // length, the string at which the strings cross the limit, counting every
-            // string the call carries: each distinct id once, ISO 8601 times too), before
-            // the Rust API's checks, which count each list entry's id and no time.
+            // length, the string at which its table crosses the limit: each distinct id
+            // once there, ISO 8601 times too); the Rust API counts every list entry's id
+            // and the same times, so its strings are over too: it refuses the input as
+            // well, with this error or one of its checks made before it (`topN`, ...).
             let m = module.expect_err("a string table over the limit");
             prop_assert!(m.contains("\"code\":\"INPUT_TOO_LARGE\""), "{m}");
+            prop_assert!(rust.is_err(), "module {m}, Rust API {rust:?}");
             return Ok(());
         }
         match (&module, &rust) {
