@@ -181,3 +181,45 @@ export function makeQueries(nq, n) {
     })),
   );
 }
+
+/**
+ * The reads `Pipeline.run`'s contract asks of any JavaScript side, in one pass (the floor
+ * of bench/js-costs.mjs and bench/encode-input.mjs): the lists' ids interned in a `Map`
+ * (each entry's index written), every item's key looked up there and its fields read and
+ * type-checked, the strings' lengths summed (for the limits). No encoding, no tables but
+ * the entries'.
+ */
+export function contractReads(lists, items) {
+  const m = new Map();
+  let total = 0;
+  for (const l of lists) total += l.length;
+  const d = new Uint32Array(total);
+  let k = 0;
+  let units = 0;
+  for (const l of lists)
+    for (let j = 0; j < l.length; j++) {
+      const id = l[j];
+      let i = m.get(id);
+      if (i === undefined) {
+        if (typeof id !== "string") throw new TypeError("id");
+        i = m.size;
+        m.set(id, i);
+        units += id.length;
+      }
+      d[k++] = i;
+    }
+  const ks = Object.keys(items);
+  for (let i = 0; i < ks.length; i++) {
+    const key = ks[i];
+    const meta = items[key];
+    if (m.get(key) === undefined) units += key.length;
+    for (const f in meta) {
+      const v = meta[f];
+      if (f === "modifiedAt") {
+        if (typeof v !== "number" && typeof v !== "string") throw new TypeError(f);
+      } else if (typeof v !== "string") throw new TypeError(f);
+      else units += v.length;
+    }
+  }
+  return units + d[0];
+}

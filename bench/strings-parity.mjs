@@ -2,7 +2,8 @@
 // cross (docs/performance.md, "Strings read once"; written by the review of that change):
 //   node bench/strings-parity.mjs A B [--seed S] [--cases N] [--max N]
 // Random calls (list totals around 63/64/65, 95-97 string units, 4,095/4,096/4,097 and
-// up to --max entries, now and then above the scratch's 65,536; duplicate, non-ASCII,
+// up to --max entries, now and then about 65,536 (the scratch's bound for a kept table
+// until 2026-11-28: such tables are kept too now, and grown); duplicate, non-ASCII,
 // astral, lone-surrogate, empty, long and non-string ids; limits that fail the call;
 // Proxy lists whose traps call `rrf` or `Pipeline.run` again, or throw; six pipeline
 // configurations with items, texts, `now`, scores and weights), each followed by a

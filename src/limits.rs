@@ -43,8 +43,8 @@ pub struct Limits {
     /// Maximum length of one text field (name, type, summary, content, query, the
     /// strings of a pipeline input's `context`) in bytes (default 1,000,000).
     pub max_text_bytes: u32,
-    /// Maximum bytes of all the strings of one call together: ids, keys, texts, TREC
-    /// text (default 32,000,000).
+    /// Maximum bytes of all the strings of one call together: ids, keys, texts, times
+    /// given as ISO 8601 texts, TREC text (default 32,000,000).
     pub max_total_text_bytes: u32,
     /// Maximum work of one `optimizeFusion` search: configurations tried times the
     /// entries of the runs fused each time (default 1,000,000).

@@ -26,13 +26,8 @@ function writeHeldTexts(docs, n, out, cap) {
     const wire = state.wire;
     wire.views();
     const u32 = wire.u32;
-    if (h.slotOf === null) {
-      // Document -> its item's first slot in `h.texts` (built on the first ask only, from
-      // the item table: 8 slots per item, the last its document or 2^32 - 1).
-      h.slotOf = new Int32Array(h.nDocs).fill(-1);
-      const t = h.itemTable;
-      for (let i = 0; 8 * i < t.length; i++) if (t[8 * i + 7] !== 0xffffffff) h.slotOf[t[8 * i + 7]] = 4 * i;
-    }
+    // Document -> its item's first slot in `h.texts`, built on the first ask only.
+    if (h.slotOf === null) h.slotOf = h.slots();
     const flags = new Array(n);
     const list = [];
     let units = 0;

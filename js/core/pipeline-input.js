@@ -141,9 +141,9 @@ export function encodeInput(input, lim, holdAbove, lease) {
   // Held mode (a pipeline whose heuristic reranker reads the texts of `holdAbove`
   // candidates at most, given more items than that): the texts of items are checked here
   // but not copied into the call; they are kept (item i's at `heldTexts[4 * i + field - 1]`,
-  // an array made at its full length: pushing four slots per item measured 20% of (c)'s
-  // `encodeInput` at N = 1,000) for `writeHeldTexts` (the pool's, found through the item
-  // table's documents) or for the call after all (below).
+  // an array of that length, written in place: pushing four slots per item measured 20% of
+  // (c)'s `encodeInput` at N = 1,000) for `writeHeldTexts` (the pool's, found through the
+  // item table's documents: `heldSlots`) or for the call after all (below).
   let hold = false;
   let heldTexts = null;
   let heldUnits = 0;
@@ -293,8 +293,22 @@ export function encodeInput(input, lim, holdAbove, lease) {
   if (inline) return encodeInput(input, lim, -1, lease);
   if (hold) head[4] = 1;
   precheck.strings(lim, strs, units, (i) => inputField(i, head, nLists, listTable, docs, itemTable, strs));
-  const held = hold ? { texts: heldTexts, itemTable, nDocs, slotOf: null, asked: false } : null;
+  const held = hold ? { texts: heldTexts, slots: () => heldSlots(itemTable, nDocs), slotOf: null, asked: false } : null;
   return { strs, units, idEnds: firstOf(ends, nDocs), listTable, docs, weights, scores, itemTable, itemNums, head, ctx, held };
+}
+
+/**
+ * Each document's first slot among the held texts (item i's are at `4 i` to `4 i + 3`),
+ * -1 for a document without an item: read from the item table (8 numbers per item, the
+ * last its document or 2^32 - 1 when in no list), which is valid while the call runs.
+ */
+function heldSlots(itemTable, nDocs) {
+  const slotOf = new Int32Array(nDocs).fill(-1);
+  for (let i = 0; 8 * i < itemTable.length; i++) {
+    const d = itemTable[8 * i + 7];
+    if (d !== 0xffffffff) slotOf[d] = 4 * i;
+  }
+  return slotOf;
 }
 
 /**

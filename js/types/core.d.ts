@@ -25,7 +25,7 @@ export interface Limits {
   maxIdBytes?: number;
   /** Longest text field (name, type, summary, content, query), in bytes (default 1,000,000). */
   maxTextBytes?: number;
-  /** All the strings of one call together (ids, keys, texts, TREC text), in bytes (default 32,000,000). */
+  /** All the strings of one call together (ids, keys, texts, ISO 8601 times, TREC text), in bytes (default 32,000,000). */
   maxTotalTextBytes?: number;
   /**
    * Most work of one `optimizeFusion` search: configurations tried times the entries of

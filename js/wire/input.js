@@ -10,20 +10,21 @@ import { allocate, lengthOf, typedArrayKind } from "./values.js";
  * by the collector), as much as the rest of a small call. A call takes a `Lease`, asks
  * it for zeroed arrays, and gives it back once the tables are copied into wasm memory.
  * Caller code (getters, Proxies) runs while a call reads its input and may call the
- * package again: a lease taken while another is out hands out fresh arrays, as does any
- * request above `MAX` elements.
+ * package again: a lease taken while another is out hands out fresh arrays.
  *
- * Large tables are kept too, up to `MAX` (16,777,216) elements each: a backing store
- * counts as the engine's external memory, and V8 runs a full collection (marking the
- * whole heap, the caller's input included) once more than 64 MB of it was allocated
- * since the last one. A pipeline call of 3 lists of 1,000,000 ids with their 1,444,000
- * items made 105 MB of new tables, and with them a collection of 1.6 s in every call
- * (`node --expose-gc --trace-gc`; docs/performance.md, "A call's company"). Kept, they
- * hold what the largest call needed (under 30 MB at every function's default limits),
- * as the module's memory keeps what its largest call grew it to.
+ * Large tables are kept too, as long as all the kept tables together stay within
+ * `MAX_BYTES` (128 MiB; a table that would take them past it is made for its call
+ * alone): a backing store counts as the engine's external memory, and V8 runs a full
+ * collection (marking the whole heap, the caller's input included) once more than 64 MB
+ * of it was allocated since the last one. A pipeline call of 3 lists of 1,000,000 ids
+ * with their 1,444,000 items made 105 MB of new tables, and with them a collection of
+ * 1.6 s in every call (`node --expose-gc --trace-gc`; docs/performance.md, "A call's
+ * company"). Kept, they hold what the largest calls needed (under 30 MB at every
+ * function's default limits, 128 MiB at most), as the module's memory keeps what its
+ * largest call grew it to.
  */
 export class Scratch {
-  static MAX = 1 << 24;
+  static MAX_BYTES = 128 * 1024 * 1024;
   constructor() {
     this.out = false;
     this.lease = new Lease(this, true);
@@ -45,16 +46,23 @@ class Lease {
     this.reuse = reuse;
     this.bufs = [];
     this.views = [];
+    /** The bytes of the kept tables together. */
+    this.kept = 0;
   }
   /**
-   * A zeroed array of `n` elements of `Kind` (Uint32Array or Float64Array), kept in slot
-   * `i` (one per table, so that a table keeps its buffer whatever the others do).
+   * A zeroed array of `n` elements of `Kind` (Uint32Array, Float64Array or Uint8Array),
+   * kept in slot `i` (one per table, so that a table keeps its buffer whatever the
+   * others do) within `Scratch.MAX_BYTES`.
    */
   array(Kind, n, i, field) {
-    if (!this.reuse || n > Scratch.MAX) return allocate(Kind, n, field);
+    if (!this.reuse) return allocate(Kind, n, field);
     let b = this.bufs[i];
     if (b === undefined || b.length < n || !(b instanceof Kind)) {
-      b = this.bufs[i] = allocate(Kind, Math.max(n, 256), field);
+      const others = this.kept - (b === undefined ? 0 : b.byteLength);
+      const size = Math.max(n, 256);
+      if (others + size * Kind.BYTES_PER_ELEMENT > Scratch.MAX_BYTES) return allocate(Kind, n, field);
+      b = this.bufs[i] = allocate(Kind, size, field);
+      this.kept = others + b.byteLength;
       this.views[i] = undefined;
     }
     b.fill(0, 0, n);

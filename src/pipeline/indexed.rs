@@ -4,7 +4,8 @@
 //! list, an item record per item, two passes of checks over both).
 //!
 //! It covers every input and every configuration: `modifiedAt` and `now` in epoch
-//! milliseconds (the bindings read ISO 8601 times into them first), item texts given with
+//! milliseconds (the bindings read ISO 8601 times into them first, and pass their texts'
+//! lengths, which count against `maxTotalTextBytes`), item texts given with
 //! the input or held by the caller (the heuristic reranker reads them), fiscal years,
 //! cross-encoder scores, the lists' own scores (a confidence model reads them), a band
 //! context. It gives exactly what [`Pipeline::run_ref`] gives for the same input, its
@@ -60,7 +61,8 @@ impl<'a> IdTable<'a> {
 }
 
 /// One item of an [`IndexedInput`]: the length of its key in bytes, its fields (times in
-/// epoch milliseconds) and its document (`u32::MAX`: in no list).
+/// epoch milliseconds, and the length of an ISO 8601 time's text) and its document
+/// (`u32::MAX`: in no list).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct IndexedItem<'a> {
     /// The length of the item's key (its id) in bytes.

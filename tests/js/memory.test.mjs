@@ -381,12 +381,13 @@ test("a large first call grows wasm memory in a few steps, not one collection of
   assert.ok(count <= 12, `${count} full collections during the call`);
 });
 
-test("the scratch keeps a large call's tables for the next call: new backing stores would bring on full collections", async () => {
+test("the scratch keeps a large call's tables for the next call, within its bytes: new backing stores would bring on full collections", async () => {
   // A typed array's backing store is external memory to V8, which collects the whole heap
   // once more than 64 MB of it was allocated since the last collection: a pipeline call
   // of 3 x 1,000,000 ids made 105 MB of new tables and a 1.6 s collection in every call
   // (docs/performance.md, "A call's company"). The package's own scratch (js/wire/input.js).
   const { Scratch } = await import(new URL("../../pkg/wire.js", import.meta.url).href);
+  assert.ok(Scratch.MAX_BYTES >= 105_000_000, "the tables of 3 lists of 1,000,000 ids and their 1,444,000 items fit");
   const s = new Scratch();
   const n = 1_500_000; // the item table of 187,500 items
   let lease = s.take();
@@ -402,24 +403,25 @@ test("the scratch keeps a large call's tables for the next call: new backing sto
   assert.notEqual(inner.u32(n, 1, "items").buffer, a.buffer);
   s.give(inner);
   s.give(lease);
-  // Above MAX elements a table is made for its call alone.
-  lease = s.take();
-  const big = lease.f64(Scratch.MAX / 8 + 1, 2, "items");
-  s.give(lease);
-  lease = s.take();
-  assert.equal(lease.f64(Scratch.MAX / 8 + 1, 2, "items").buffer, big.buffer, "a table within MAX is kept");
-  s.give(lease);
-  const before = Scratch.MAX;
+  // The kept tables together stay within MAX_BYTES: a table that would take them past it
+  // is made for its call alone, and the ones kept stay kept.
+  const before = Scratch.MAX_BYTES;
   try {
-    Scratch.MAX = 1 << 16;
+    Scratch.MAX_BYTES = 4 * n + 8 * 100_000; // slot 1 (6 MB) and 100,000 f64
     lease = s.take();
-    const c = lease.u32(1 << 17, 3, "items");
+    const f = lease.f64(100_000, 2, "items");
     s.give(lease);
     lease = s.take();
-    assert.notEqual(lease.u32(1 << 17, 3, "items").buffer, c.buffer, "above MAX: made anew");
+    assert.equal(lease.f64(100_000, 2, "items").buffer, f.buffer, "within the bytes: kept");
+    const over = lease.f64(100_001, 2, "items");
+    assert.notEqual(over.buffer, f.buffer, "past the bytes: made anew");
+    s.give(lease);
+    lease = s.take();
+    assert.notEqual(lease.f64(100_001, 2, "items").buffer, over.buffer, "and not kept");
+    assert.equal(lease.f64(100_000, 2, "items").buffer, f.buffer, "the kept one still is");
+    assert.equal(lease.u32(n, 1, "items").buffer, a.buffer);
     s.give(lease);
   } finally {
-    Scratch.MAX = before;
+    Scratch.MAX_BYTES = before;
   }
-  assert.ok(Scratch.MAX >= 11_552_000, "MAX holds the item table of 1,444,000 items (3 lists of 1,000,000 ids)");
 });
