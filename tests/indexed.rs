@@ -49,6 +49,9 @@ struct Case {
     /// The lists' own scores: 0 none; 1 on every list; 2 on every list, the first one
     /// short of an entry; 3 on every list, the first one with a NaN.
     scores: u8,
+    /// Finite times (items' and `now`) given as ISO 8601 texts, whose bytes count against
+    /// `maxTotalTextBytes`, instead of epoch milliseconds.
+    iso: bool,
 }
 
 type Extra = (Option<i32>, Option<f64>);
@@ -133,9 +136,10 @@ fn case() -> impl Strategy<Value = Case> {
         prop_oneof![6 => Just(0u8), 3 => Just(1u8), 1 => Just(2u8)],
         prop_oneof![4 => Just(None), 2 => (0usize..TASKS.len()).prop_map(Some)],
         prop_oneof![6 => Just(0u8), 6 => Just(1u8), 1 => Just(2u8), 1 => Just(3u8)],
+        any::<bool>(),
     )
         .prop_map(
-            |(lists, items, now, top_n, query, held, context, scores)| Case {
+            |(lists, items, now, top_n, query, held, context, scores, iso)| Case {
                 lists,
                 items,
                 context,
@@ -144,8 +148,42 @@ fn case() -> impl Strategy<Value = Case> {
                 query,
                 held,
                 scores,
+                iso,
             },
         )
+}
+
+/// A time as the caller gives it: its ISO 8601 text when there is one, else the number.
+fn time_ref(t: Option<f64>, text: &Option<String>) -> Option<TimeRef<'_>> {
+    match text {
+        Some(s) => Some(TimeRef::Iso(s)),
+        None => t.map(TimeRef::Millis),
+    }
+}
+
+/// Epoch milliseconds as an ISO 8601 text (UTC, with milliseconds) that parses back to
+/// them exactly.
+fn iso_of(ms: f64) -> String {
+    let t = ms as i64;
+    let (days, rem) = (t.div_euclid(86_400_000), t.rem_euclid(86_400_000));
+    // The civil date of a day count (Howard Hinnant's `civil_from_days`).
+    let z = days + 719_468;
+    let (era, doe) = (z.div_euclid(146_097), z.rem_euclid(146_097));
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    let s = format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rem / 3_600_000,
+        rem / 60_000 % 60,
+        rem / 1000 % 60,
+        rem % 1000
+    );
+    assert_eq!(calibrank::timestamp::parse_iso8601(&s), Some(ms), "{s}");
+    s
 }
 
 #[derive(Debug, Clone)]
@@ -402,6 +440,10 @@ fn both(
             items.push((key, t, texts.map(|x| x.map(|x| TEXTS[x])), extra));
         }
     }
+    // Finite times as ISO 8601 texts when the case gives them so.
+    let iso = |t: Option<f64>| t.filter(|t| c.iso && t.is_finite()).map(iso_of);
+    let item_isos: Vec<Option<String>> = items.iter().map(|item| iso(item.1)).collect();
+    let now_iso = iso(c.now);
     let context = c.context.map(|t| calibrank::bands::BandContext {
         task_class: Some(TASKS[t].to_string()),
         ..Default::default()
@@ -443,22 +485,25 @@ fn both(
             .collect(),
         items: items
             .iter()
-            .map(|&(k, t, [name, entity_type, summary, content], (fy, ce))| {
-                (
-                    k,
-                    ItemRef {
-                        name,
-                        entity_type,
-                        summary,
-                        content,
-                        modified_at: t.map(TimeRef::Millis),
-                        fiscal_year: fy,
-                        cross_encoder_score: ce,
-                    },
-                )
-            })
+            .zip(&item_isos)
+            .map(
+                |(&(k, t, [name, entity_type, summary, content], (fy, ce)), text)| {
+                    (
+                        k,
+                        ItemRef {
+                            name,
+                            entity_type,
+                            summary,
+                            content,
+                            modified_at: time_ref(t, text),
+                            fiscal_year: fy,
+                            cross_encoder_score: ce,
+                        },
+                    )
+                },
+            )
             .collect(),
-        now: c.now.map(TimeRef::Millis),
+        now: time_ref(c.now, &now_iso),
         context: context.as_ref(),
         interned: None,
         top_n: c.top_n,
@@ -500,15 +545,18 @@ fn both(
     let lean_items: Vec<IndexedItem> = items
         .iter()
         .zip(&item_docs)
+        .zip(&item_isos)
         .map(
-            |(&(key, modified_ms, texts, (fiscal_year, cross_encoder)), &doc)| IndexedItem {
-                key_bytes: key.len(),
-                time_bytes: 0,
-                texts: if c.held > 0 { [None; 4] } else { texts },
-                fiscal_year,
-                cross_encoder,
-                modified_ms,
-                doc,
+            |((&(key, modified_ms, texts, (fiscal_year, cross_encoder)), &doc), text)| {
+                IndexedItem {
+                    key_bytes: key.len(),
+                    time_bytes: text.as_ref().map_or(0, String::len),
+                    texts: if c.held > 0 { [None; 4] } else { texts },
+                    fiscal_year,
+                    cross_encoder,
+                    modified_ms,
+                    doc,
+                }
             },
         )
         .collect();
@@ -525,7 +573,7 @@ fn both(
         },
         items: &lean_items,
         now_ms: c.now,
-        now_bytes: 0,
+        now_bytes: now_iso.as_ref().map_or(0, String::len),
         top_n: c.top_n,
         context: context.as_ref(),
     };
@@ -616,6 +664,7 @@ fn rerankers_and_explanations_take_the_lean_path() {
         now: Some(1.7e12),
         top_n: None,
         query: 0,
+        iso: false,
         held: 0,
         scores: 0,
     };
@@ -667,18 +716,27 @@ fn every_string_counts_against_max_total_text_bytes() {
         query: 1,
         held: 0,
         scores: 0,
+        iso: false,
     };
-    for (max, accepted) in [(48, true), (47, false)] {
-        let mut cfg = PipelineConfig {
-            explain: false,
-            min_confidence: 0.0,
-            ..Default::default()
-        };
-        cfg.limits.max_total_text_bytes = max;
-        let p = Pipeline::new(cfg).unwrap();
-        let (full, lean) = both(&p, &case);
-        assert_eq!(full.is_ok(), accepted, "{full:?}");
-        assert_eq!(lean.is_ok(), accepted);
+    // And with the item's modifiedAt and `now` as ISO 8601 texts of 24 bytes each
+    // ("2023-11-14T22:13:20.000Z"): 96 bytes.
+    let mut dated = case.clone();
+    dated.items[0].1 = Some(1.7e12);
+    dated.now = Some(1.7e12);
+    dated.iso = true;
+    for (case, max) in [(&case, 48), (&dated, 96)] {
+        for (max, accepted) in [(max, true), (max - 1, false)] {
+            let mut cfg = PipelineConfig {
+                explain: false,
+                min_confidence: 0.0,
+                ..Default::default()
+            };
+            cfg.limits.max_total_text_bytes = max;
+            let p = Pipeline::new(cfg).unwrap();
+            let (full, lean) = both(&p, case);
+            assert_eq!(full.is_ok(), accepted, "{full:?}");
+            assert_eq!(lean.is_ok(), accepted);
+        }
     }
 }
 
