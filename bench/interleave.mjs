@@ -2,9 +2,9 @@
 // the package timed alone, then interleaved sample by sample (bench/timing.mjs's
 // `compare`, as `make bench` times it) with code that only allocates short-lived garbage,
 // with a Map-and-sort of the same lists, and with the JS baseline itself; then alone
-// again. The package's call allocates about 250 KB at N = 1,000 (the interning Map, the
-// string table's join, `Object.keys`), so it meets the scavenges another workload's
-// garbage brings on.
+// again, and the JS baseline alone. The package's call allocates about 250 KB at
+// N = 1,000 (the interning Map, the string table's join, `Object.keys`:
+// bench/allocation.mjs), so it meets the scavenges another workload's garbage brings on.
 //   node --expose-gc bench/interleave.mjs [PKG_DIR] [N] [b|c]   (defaults: pkg, 1000, b)
 // Run it again with `--max-semi-space-size=128 --min-semi-space-size=128` (a young
 // generation eight times the default) to see how much of the difference the scavenges are.
@@ -38,3 +38,4 @@ for (const [name, f] of [["with garbage", garbage], ["with a Map and a sort", ma
   console.log(`  ${name.padEnd(25)} ${us(r.w)} (the other: ${us(r.other)})`);
 }
 console.log(`  alone again               ${us(compare({ w: comp.wasm }, p).w)}`);
+console.log(`  the JS baseline alone     ${us(compare({ js: comp.js }, p).js)}`);

@@ -46,8 +46,6 @@ class Lease {
     this.reuse = reuse;
     this.bufs = [];
     this.views = [];
-    /** The bytes of the kept tables together. */
-    this.kept = 0;
   }
   /**
    * A zeroed array of `n` elements of `Kind` (Uint32Array, Float64Array or Uint8Array),
@@ -58,11 +56,12 @@ class Lease {
     if (!this.reuse) return allocate(Kind, n, field);
     let b = this.bufs[i];
     if (b === undefined || b.length < n || !(b instanceof Kind)) {
-      const others = this.kept - (b === undefined ? 0 : b.byteLength);
+      // The other kept tables' bytes (summed only when a table grows: a few slots).
+      let others = 0;
+      for (let j = 0; j < this.bufs.length; j++) if (j !== i && this.bufs[j] !== undefined) others += this.bufs[j].byteLength;
       const size = Math.max(n, 256);
       if (others + size * Kind.BYTES_PER_ELEMENT > Scratch.MAX_BYTES) return allocate(Kind, n, field);
       b = this.bufs[i] = allocate(Kind, size, field);
-      this.kept = others + b.byteLength;
       this.views[i] = undefined;
     }
     b.fill(0, 0, n);

@@ -597,9 +597,6 @@ struct Sections<'a> {
     /// `now`'s kind (0 none, 1 epoch milliseconds, 2 an ISO 8601 text) and value.
     now: (f64, f64),
     now_ms: Option<f64>,
-    /// `now`'s bytes when given as an ISO 8601 text (they count against
-    /// `maxTotalTextBytes`, as the Rust API counts them).
-    now_bytes: usize,
     top_n: Option<u32>,
     context: Option<BandContext>,
     held: bool,
@@ -616,7 +613,12 @@ impl Sections<'_> {
             ids: self.ids,
             items: &self.items,
             now_ms: self.now_ms,
-            now_bytes: self.now_bytes,
+            // `now`'s bytes when given as an ISO 8601 text (they count against
+            // `maxTotalTextBytes`, as the Rust API counts them).
+            now_bytes: match self.now {
+                (2.0, at) => self.strs.byte_len(at as usize).unwrap_or(0),
+                _ => 0,
+            },
             top_n: self.top_n,
             context: self.context.as_ref(),
         }
@@ -686,10 +688,10 @@ fn read_input<'a>(config: &PipelineConfig, r: &mut Reader<'a>) -> Option<Section
         let s = strs.get(at as usize).ok()?;
         Some(calibrank::timestamp::parse_iso8601(s).unwrap_or(f64::NAN))
     };
-    let (now_ms, now_bytes) = match now_kind {
-        0.0 => (None, 0),
-        1.0 => (Some(now), 0),
-        2.0 => (Some(iso(now)?), strs.byte_len(now as usize)?),
+    let now_ms = match now_kind {
+        0.0 => None,
+        1.0 => Some(now),
+        2.0 => Some(iso(now)?),
         _ => return None,
     };
     let n_docs = n_docs as usize;
@@ -778,7 +780,6 @@ fn read_input<'a>(config: &PipelineConfig, r: &mut Reader<'a>) -> Option<Section
         item_nums,
         now: (now_kind, now),
         now_ms,
-        now_bytes,
         top_n: top_n_of(Some(top_n), config.top_k).ok()?,
         context,
         held: held != 0.0,
