@@ -22,6 +22,7 @@ export { fuseMultiQuery } from "./core/multiquery.js";
 export { rerank } from "./core/rerank.js";
 export { Pipeline, __livePipelines } from "./core/pipeline.js";
 export { __heldTextsCalls } from "./core/held-texts.js";
+export { __dropScratch } from "./core/shared.js";
 
 // For the entry modules only (`export *` does not re-export a default export): `init`
 // instantiates the module; `lazy` registers a loader run on the first call instead

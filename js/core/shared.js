@@ -32,6 +32,14 @@ export const limitsOf = (options, fn) => state.limitsOf(options, fn);
 // Uint8Array (a slot asked for another kind than it holds is allocated again).
 export const scratch = new Scratch();
 
+/**
+ * Drops the tables the scratch keeps (`__dropScratch`, for tests: the next call makes its
+ * tables afresh, whatever the calls before it kept).
+ */
+export function __dropScratch() {
+  scratch.drop();
+}
+
 const { getPrototypeOf } = Object;
 const ObjectPrototype = Object.prototype;
 /**

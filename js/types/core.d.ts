@@ -823,6 +823,12 @@ export declare function __livePipelines(): number;
 export declare function __heldTextsCalls(): number;
 
 /**
+ * Drops the typed arrays the package keeps between calls for its tables, so that the next
+ * call makes its own: a hook for tests of allocation failures, not an API to build on.
+ */
+export declare function __dropScratch(): void;
+
+/**
  * The default input size limits (every field filled in): those most functions share, or
  * those of `fn` (its own `maxTotalEntries` where it has one: `rrf`, `Pipeline`,
  * `fuseMultiQuery`, `rerank`, `evaluate`, `evaluatePerQuery`). Another name is a

@@ -38,6 +38,14 @@ export class Scratch {
   give(lease) {
     if (lease === this.lease) this.out = false;
   }
+  /**
+   * Forgets the kept tables: the next call makes its own. A call holding the lease keeps
+   * the arrays it was given (only the lease's references to them go).
+   */
+  drop() {
+    this.lease.bufs = [];
+    this.lease.views = [];
+  }
 }
 
 class Lease {
