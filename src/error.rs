@@ -142,6 +142,11 @@ pub struct ScoreError {
 
 impl ScoreError {
     /// A new error.
+    // Out of line and cold: every error path calls it, and inlined it copied its two
+    // `String` conversions into each (the core module 3,249 B smaller gzipped, the lab
+    // 1,704 B; docs/performance.md "Size").
+    #[cold]
+    #[inline(never)]
     pub fn new(code: ErrorCode, field: impl Into<String>, message: impl Into<String>) -> Self {
         ScoreError {
             code,
