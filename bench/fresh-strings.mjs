@@ -1,0 +1,62 @@
+// Workload (b) (`Pipeline.run`) where every call gets an input no call has read before,
+// as an application's calls get their retrievers' fresh JSON responses: the benchmark's
+// input parsed from its JSON text before each call (new strings, whose hashes no one has
+// computed; item keys internalized by JSON.parse, list ids not), against the same input
+// every call as `make bench` times it. The package and the JS baseline alternate call by
+// call; M calls a round, medians of the rounds after two.
+//   node bench/fresh-strings.mjs [PKG_DIR] [N] [M]   (defaults: pkg, 1000, 300)
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import * as gen from "./gen.mjs";
+import * as baseline from "./baseline/calibrank-baseline.mjs";
+
+const args = process.argv.slice(2);
+const dir = args[0] !== undefined && !/^\d+$/.test(args[0]) ? args.shift() : "pkg";
+const n = Number(args[0] ?? 1000);
+const m = Number(args[1] ?? 300);
+const lib = await import(pathToFileURL(resolve(dir, "node.mjs")).href);
+const text = JSON.stringify(gen.makeInputs(n).inputB);
+const pw = new lib.Pipeline(gen.pipelineConfig(false));
+const pj = new baseline.Pipeline(gen.pipelineConfig(false));
+// Each call times one run on an input parsed just before it (in the cache, as an
+// application's just-received response is); the two sides alternate call by call.
+const timeFresh = (calls) => {
+  const sum = [0, 0];
+  for (let i = 0; i < calls; i++)
+    for (let k = 0; k < 2; k++) {
+      const input = JSON.parse(text);
+      const t = performance.now();
+      (k === 0 ? pw : pj).run(input);
+      sum[k] += performance.now() - t;
+    }
+  return sum.map((x) => x / calls);
+};
+// Each call on the same input, as `make bench` times it (strings read before: hashes
+// cached, the list ids internalized by the baseline's `items[id]`).
+const same = JSON.parse(text);
+const timeSame = (calls) => {
+  const sum = [0, 0];
+  for (let i = 0; i < calls; i++)
+    for (let k = 0; k < 2; k++) {
+      const t = performance.now();
+      (k === 0 ? pw : pj).run(same);
+      sum[k] += performance.now() - t;
+    }
+  return sum.map((x) => x / calls);
+};
+const times = { fresh: [[], []], same: [[], []] };
+for (let round = 0; round < 12; round++) {
+  const f = timeFresh(m);
+  const s = timeSame(m);
+  if (round < 2) continue;
+  for (let i = 0; i < 2; i++) {
+    times.fresh[i].push(f[i]);
+    times.same[i].push(s[i]);
+  }
+}
+const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
+const us = (ms) => `${(ms * 1e3).toFixed(1)} us`;
+for (const [label, [w, j]] of Object.entries(times)) {
+  const [a, b] = [median(w), median(j)];
+  console.log(`(b) N=${n} ${label.padEnd(5)} input: calibrank ${us(a)}, baseline ${us(b)}, baseline / calibrank ${(b / a).toFixed(2)}`);
+}
