@@ -34,10 +34,10 @@ export const scratch = new Scratch();
 
 /**
  * Drops the tables the scratch keeps (`__dropScratch`, for tests: the next call makes its
- * tables afresh, whatever the calls before it kept).
+ * tables afresh, whatever the calls before it kept); returns the bytes they held.
  */
 export function __dropScratch() {
-  scratch.drop();
+  return scratch.drop();
 }
 
 const { getPrototypeOf } = Object;

@@ -824,9 +824,10 @@ export declare function __heldTextsCalls(): number;
 
 /**
  * Drops the typed arrays the package keeps between calls for its tables, so that the next
- * call makes its own: a hook for tests of allocation failures, not an API to build on.
+ * call makes its own, and returns the bytes they held: a hook for tests of allocation
+ * failures, not an API to build on.
  */
-export declare function __dropScratch(): void;
+export declare function __dropScratch(): number;
 
 /**
  * The default input size limits (every field filled in): those most functions share, or

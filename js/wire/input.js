@@ -40,11 +40,15 @@ export class Scratch {
   }
   /**
    * Forgets the kept tables: the next call makes its own. A call holding the lease keeps
-   * the arrays it was given (only the lease's references to them go).
+   * the arrays it was given (only the lease's references to them go). Returns the bytes
+   * they held.
    */
   drop() {
+    let bytes = 0;
+    for (const b of this.lease.bufs) if (b !== undefined) bytes += b.byteLength;
     this.lease.bufs = [];
     this.lease.views = [];
+    return bytes;
   }
 }
 

@@ -1722,7 +1722,8 @@ export function tests(lib, golden) {
     // entries leaves tables that large kept (as a test before this one could), and they are
     // dropped, so that the tables asked for below are made afresh.
     lib.rrf([Array.from({ length: 70000 }, (_, i) => `k${i % 50}`)]);
-    lib.__dropScratch();
+    assert(lib.__dropScratch() >= 2 * 4 * 70000, "the 70,000-entry tables were kept, then dropped");
+    eq(lib.__dropScratch(), 0, "nothing kept after a drop");
     const p = new lib.Pipeline({ minConfidence: 0 });
     const pwant = p.run(seedInput());
     const ids = Array.from({ length: 150 }, (_, i) => `cap-${i}`);
