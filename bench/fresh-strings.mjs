@@ -4,16 +4,17 @@
 // computed; item keys internalized by JSON.parse, list ids not), against the same input
 // every call as `make bench` times it. The package and the JS baseline alternate call by
 // call; M calls a round, medians of the rounds after two.
-//   node bench/fresh-strings.mjs [PKG_DIR] [N] [M]   (defaults: pkg, 1000, 300)
+//   node bench/fresh-strings.mjs [PKG_DIR N M | N [M]]   (defaults: pkg, 1000, 300)
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import * as gen from "./gen.mjs";
 import * as baseline from "./baseline/calibrank-baseline.mjs";
 
 const args = process.argv.slice(2);
-const dir = args[0] !== undefined && !/^\d+$/.test(args[0]) ? args.shift() : "pkg";
+const dir = args.length === 3 ? args.shift() : "pkg";
 const n = Number(args[0] ?? 1000);
 const m = Number(args[1] ?? 300);
+if (!Number.isInteger(n) || n < 1 || !Number.isInteger(m) || m < 1) throw new Error("usage: node bench/fresh-strings.mjs [PKG_DIR N M | N [M]]  (N, M whole numbers)");
 const lib = await import(pathToFileURL(resolve(dir, "node.mjs")).href);
 const text = JSON.stringify(gen.makeInputs(n).inputB);
 const pw = new lib.Pipeline(gen.pipelineConfig(false));
@@ -23,7 +24,9 @@ const pj = new baseline.Pipeline(gen.pipelineConfig(false));
 const timeFresh = (calls) => {
   const sum = [0, 0];
   for (let i = 0; i < calls; i++)
-    for (let k = 0; k < 2; k++) {
+    for (let j = 0; j < 2; j++) {
+      // Which side goes first alternates call by call.
+      const k = (i + j) % 2;
       const input = JSON.parse(text);
       const t = performance.now();
       (k === 0 ? pw : pj).run(input);
@@ -34,10 +37,14 @@ const timeFresh = (calls) => {
 // Each call on the same input, as `make bench` times it (strings read before: hashes
 // cached, the list ids internalized by the baseline's `items[id]`).
 const same = JSON.parse(text);
+// Both sides rank the input alike (as `make test-bench` checks on every workload).
+const ids = (out) => out.results.map((r) => r.id).join(" ");
+if (ids(pw.run(same)) !== ids(pj.run(same))) throw new Error("the package and the baseline rank the input differently");
 const timeSame = (calls) => {
   const sum = [0, 0];
   for (let i = 0; i < calls; i++)
-    for (let k = 0; k < 2; k++) {
+    for (let j = 0; j < 2; j++) {
+      const k = (i + j) % 2;
       const t = performance.now();
       (k === 0 ? pw : pj).run(same);
       sum[k] += performance.now() - t;
