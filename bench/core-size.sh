@@ -7,7 +7,7 @@
 # figures compare with scripts/build-pkg.sh's). Prints "RAW GZIP".
 #   [EXTRA_RUSTFLAGS=...] [CARGO_ARGS=...] [WASM_OPT_FLAGS=...] bash bench/core-size.sh [TARGET_DIR]
 # e.g. CALIBRANK_INLINE_THRESHOLD=50 bash bench/core-size.sh /tmp/tgt-t50   (LLVM's inlining
-#        threshold, 150 in the package: scripts/rustflags.sh)
+#        threshold, 150 in the package, `llvm` for LLVM's own: scripts/rustflags.sh)
 #      CARGO_ARGS="--config profile.release.package.calibrank.opt-level='z'" bash bench/core-size.sh /tmp/tgt-z
 #      WASM_OPT_FLAGS=-Oz bash bench/core-size.sh
 set -euo pipefail

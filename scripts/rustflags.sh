@@ -13,7 +13,9 @@ sysroot=$(rustc --print sysroot)
 hash=$(rustc -vV | sed -n 's/^commit-hash: //p')
 # LLVM's inlining threshold lowered to 150 (below its own at opt-level 3): the core module
 # 1,967 B smaller gzipped for at most 0.9% more of its instructions a call, the lab 351 B
-# (docs/performance.md, "Cold code out of line"). CALIBRANK_INLINE_THRESHOLD sets another
-# (for the size variants of bench/core-size.sh).
+# (docs/performance.md, "Cold code out of line"). CALIBRANK_INLINE_THRESHOLD sets another,
+# `llvm` leaves LLVM's own (for the variants of bench/core-size.sh).
 threshold=${CALIBRANK_INLINE_THRESHOLD:-150}
-echo "${RUSTFLAGS:+$RUSTFLAGS }--remap-path-prefix=$home/registry/src=/cargo-registry --remap-path-prefix=$sysroot/lib/rustlib/src/rust=/rustc/$hash -Cllvm-args=-inline-threshold=$threshold"
+inline=""
+if [ "$threshold" != llvm ]; then inline=" -Cllvm-args=-inline-threshold=$threshold"; fi
+echo "${RUSTFLAGS:+$RUSTFLAGS }--remap-path-prefix=$home/registry/src=/cargo-registry --remap-path-prefix=$sysroot/lib/rustlib/src/rust=/rustc/$hash$inline"
