@@ -301,8 +301,8 @@ function sizeAndStartup(runs = 15) {
   size.lab.instantiateMs = startup.lab.instantiateMs;
   delete startup.lab;
   log(
-    `${size.module} ${size.rawBytes} B raw, ${size.gzipBytes} B gzip -9, ${size.brotliBytes} B brotli; compile + instantiate ${startup.instantiateMs.toFixed(2)} ms, import ${startup.importMs.toFixed(2)} ms, first call ${startup.firstCallMs.toFixed(2)} ms; ` +
-      `${size.lab.module} ${size.lab.rawBytes} B raw, ${size.lab.gzipBytes} B gzip -9, compile + instantiate ${size.lab.instantiateMs.toFixed(2)} ms`,
+    `${size.module} ${size.rawBytes} B raw, ${size.gzipBytes} B gzip (zlib, level 9), ${size.brotliBytes} B brotli; compile + instantiate ${startup.instantiateMs.toFixed(2)} ms, import ${startup.importMs.toFixed(2)} ms, first call ${startup.firstCallMs.toFixed(2)} ms; ` +
+      `${size.lab.module} ${size.lab.rawBytes} B raw, ${size.lab.gzipBytes} B gzip (zlib, level 9), compile + instantiate ${size.lab.instantiateMs.toFixed(2)} ms`,
   );
   return { ...size, ...startup };
 }
@@ -399,8 +399,8 @@ console.log("\n| target | goal | measured | met | detail |\n|---|---|---|---|---
 for (const t of res.targets) console.log(`| ${t.target} | ${t.goal} | ${t.value} | ${t.met ? "yes" : "**no**"} | ${t.note} |`);
 if (res.size) {
   const s = res.size;
-  console.log(`\n${s.module}: ${s.rawBytes} B raw, ${s.gzipBytes} B gzip -9, ${s.brotliBytes} B brotli; compile + instantiate ${s.instantiateMs.toFixed(2)} ms, whole import of "calibrank" ${s.importMs.toFixed(2)} ms, first call ${s.firstCallMs.toFixed(2)} ms (medians of ${s.startupRuns} fresh processes)`);
-  console.log(`${s.lab.module}: ${s.lab.rawBytes} B raw, ${s.lab.gzipBytes} B gzip -9, ${s.lab.brotliBytes} B brotli; compile + instantiate ${s.lab.instantiateMs.toFixed(2)} ms (loaded only by "calibrank/lab")`);
+  console.log(`\n${s.module}: ${s.rawBytes} B raw, ${s.gzipBytes} B gzip (zlib, level 9), ${s.brotliBytes} B brotli; compile + instantiate ${s.instantiateMs.toFixed(2)} ms, whole import of "calibrank" ${s.importMs.toFixed(2)} ms, first call ${s.firstCallMs.toFixed(2)} ms (medians of ${s.startupRuns} fresh processes)`);
+  console.log(`${s.lab.module}: ${s.lab.rawBytes} B raw, ${s.lab.gzipBytes} B gzip (zlib, level 9), ${s.lab.brotliBytes} B brotli; compile + instantiate ${s.lab.instantiateMs.toFixed(2)} ms (loaded only by "calibrank/lab")`);
 }
 if (Array.isArray(res.wasmOptSweep)) console.log(`\nwasm-opt levels on this build (probe figures in ms per call):\n\n${sizeTable(res.wasmOptSweep)}`);
 const matrixFile = join(root, "bench", "size-matrix.json");
