@@ -19,48 +19,34 @@ const lib = await import(pathToFileURL(resolve(dir, "node.mjs")).href);
 const text = JSON.stringify(gen.makeInputs(n).inputB);
 const pw = new lib.Pipeline(gen.pipelineConfig(false));
 const pj = new baseline.Pipeline(gen.pipelineConfig(false));
-// Each call times one run on an input parsed just before it (in the cache, as an
-// application's just-received response is); the two sides alternate call by call.
-const timeFresh = (calls) => {
-  const sum = [0, 0];
-  for (let i = 0; i < calls; i++)
-    for (let j = 0; j < 2; j++) {
-      // Which side goes first alternates call by call.
-      const k = (i + j) % 2;
-      const input = JSON.parse(text);
-      const t = performance.now();
-      (k === 0 ? pw : pj).run(input);
-      sum[k] += performance.now() - t;
-    }
-  return sum.map((x) => x / calls);
-};
-// Each call on the same input, as `make bench` times it (strings read before: hashes
-// cached, the list ids internalized by the baseline's `items[id]`).
+// The same input every call, as `make bench` times it (strings read before: hashes cached,
+// the list ids internalized by the baseline's `items[id]`). Both sides rank it alike (as
+// `make test-bench` checks on every workload).
 const same = JSON.parse(text);
-// Both sides rank the input alike (as `make test-bench` checks on every workload).
 const ids = (out) => out.results.map((r) => r.id).join(" ");
 if (ids(pw.run(same)) !== ids(pj.run(same))) throw new Error("the package and the baseline rank the input differently");
-const timeSame = (calls) => {
+const inputs = { fresh: () => JSON.parse(text), same: () => same };
+// Each side's mean time a call over `calls` calls, each on `input()` (made outside the
+// timing: an input parsed just before its call is in the cache, as an application's
+// just-received response is); the sides alternate, and which goes first, call by call.
+const perCall = (calls, input) => {
   const sum = [0, 0];
   for (let i = 0; i < calls; i++)
     for (let j = 0; j < 2; j++) {
       const k = (i + j) % 2;
+      const x = input();
       const t = performance.now();
-      (k === 0 ? pw : pj).run(same);
+      (k === 0 ? pw : pj).run(x);
       sum[k] += performance.now() - t;
     }
   return sum.map((x) => x / calls);
 };
 const times = { fresh: [[], []], same: [[], []] };
-for (let round = 0; round < 12; round++) {
-  const f = timeFresh(m);
-  const s = timeSame(m);
-  if (round < 2) continue;
-  for (let i = 0; i < 2; i++) {
-    times.fresh[i].push(f[i]);
-    times.same[i].push(s[i]);
+for (let round = 0; round < 12; round++)
+  for (const [label, input] of Object.entries(inputs)) {
+    const t = perCall(m, input);
+    if (round >= 2) for (let i = 0; i < 2; i++) times[label][i].push(t[i]);
   }
-}
 const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 const us = (ms) => `${(ms * 1e3).toFixed(1)} us`;
 for (const [label, [w, j]] of Object.entries(times)) {

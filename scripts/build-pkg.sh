@@ -13,7 +13,10 @@ mkdir -p "$OUT"
 
 RUSTFLAGS=$(bash scripts/rustflags.sh)
 export RUSTFLAGS
-cargo build --quiet --target wasm32-unknown-unknown --profile "$PROFILE" -p calibrank-wasm-core -p calibrank-wasm-lab
+# CARGO_ARGS: more arguments for the build (bench/core-size.sh's variants, e.g. a crate's
+# own opt-level with --config).
+# shellcheck disable=SC2086 # CARGO_ARGS holds several words.
+cargo build --quiet --target wasm32-unknown-unknown --profile "$PROFILE" -p calibrank-wasm-core -p calibrank-wasm-lab ${CARGO_ARGS:-}
 # CARGO_TARGET_DIR (cargo honours it too): bench/build-variant.sh builds Cargo profile
 # variants in target directories of their own.
 DIR=${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/$([ "$PROFILE" = dev ] && echo debug || echo "$PROFILE")
