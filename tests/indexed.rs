@@ -705,11 +705,11 @@ fn rerankers_and_explanations_take_the_lean_path() {
 
 #[test]
 fn every_string_counts_against_max_total_text_bytes() {
-    // "d3 UserAuth" (11) + "semantic" (8) + "d0" (2) + "item-in-no-list-0" (17) + the
-    // item's name "GraphCache" (10): 48 bytes.
+    // "d3 UserAuth" (11) + "semantic" (8) + "d0" (2) + the item's key "d0" (2) + its
+    // name "GraphCache" (10): 33 bytes.
     let case = Case {
         lists: vec![(0, vec![0], None)],
-        items: vec![(IDS.len(), None, [Some(0), None, None, None], (None, None))],
+        items: vec![(0, None, [Some(0), None, None, None], (None, None))],
         context: None,
         now: None,
         top_n: None,
@@ -719,12 +719,12 @@ fn every_string_counts_against_max_total_text_bytes() {
         iso: false,
     };
     // And with the item's modifiedAt and `now` as ISO 8601 texts of 24 bytes each
-    // ("2023-11-14T22:13:20.000Z"): 96 bytes.
+    // ("2023-11-14T22:13:20.000Z"): 81 bytes.
     let mut dated = case.clone();
     dated.items[0].1 = Some(1.7e12);
     dated.now = Some(1.7e12);
     dated.iso = true;
-    for (case, max) in [(&case, 48), (&dated, 96)] {
+    for (case, max) in [(&case, 33), (&dated, 81)] {
         for (max, accepted) in [(max, true), (max - 1, false)] {
             let mut cfg = PipelineConfig {
                 explain: false,
@@ -737,6 +737,61 @@ fn every_string_counts_against_max_total_text_bytes() {
             assert_eq!(full.is_ok(), accepted, "{full:?}");
             assert_eq!(lean.is_ok(), accepted);
         }
+    }
+}
+
+#[test]
+fn an_item_in_no_list_is_neither_checked_nor_counted() {
+    // The lists' strings: "d3 UserAuth" (11) + "semantic" (8) + "d0" (2).
+    let listed = Case {
+        lists: vec![(0, vec![0], None)],
+        items: vec![(0, None, [Some(0), None, None, None], (None, Some(0.5)))],
+        context: None,
+        now: None,
+        top_n: None,
+        query: 1,
+        held: 0,
+        scores: 0,
+        iso: false,
+    };
+    // With an item in no list ("item-in-no-list-0") that every check would refuse: a
+    // cross-encoder score that is not finite, a time without `now`, its texts over the
+    // limits below.
+    let mut with_other = listed.clone();
+    with_other.items.push((
+        IDS.len(),
+        Some(1.7e12),
+        [Some(0), Some(0), Some(0), Some(0)],
+        (Some(2020), Some(f64::NAN)),
+    ));
+    for method in [
+        RerankMethod::None,
+        RerankMethod::Heuristic,
+        RerankMethod::CrossEncoder,
+    ] {
+        let mut cfg = PipelineConfig {
+            explain: true,
+            min_confidence: 0.0,
+            ..Default::default()
+        };
+        cfg.rerank.method = method;
+        // The listed item's key "d0" (2) and name "GraphCache" (10): 33 bytes in all;
+        // 2 entries (a list id, an item).
+        cfg.limits.max_total_text_bytes = 33;
+        cfg.limits.max_total_entries = 2;
+        let p = Pipeline::new(cfg).unwrap();
+        let (full, lean) = both(&p, &listed);
+        let want = full.expect("the listed input is accepted");
+        assert_eq!(lean.as_ref(), Ok(&want));
+        let (full, lean) = both(&p, &with_other);
+        assert_eq!(full.as_ref(), Ok(&want), "{method:?}");
+        assert_eq!(lean.as_ref(), Ok(&want), "{method:?}");
+        // The same item in a list is read, and refused.
+        let mut listed_too = with_other.clone();
+        listed_too.lists[0].1.push(IDS.len());
+        let (full, lean) = both(&p, &listed_too);
+        let e = full.expect_err("the other item, listed, is read");
+        assert_eq!(lean.expect_err("the lean path reads it too"), e);
     }
 }
 

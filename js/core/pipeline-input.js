@@ -11,6 +11,8 @@ const LIST_FIELDS = ["name", "ids", "scores", "weight"];
 const INPUT_KEYS = new Set(INPUT_FIELDS);
 const LIST_KEYS = new Set(LIST_FIELDS);
 const INPUT_AND_LIST_FIELDS = [...INPUT_FIELDS, ...LIST_FIELDS];
+const ObjectPrototype = Object.prototype;
+const mapGet = Map.prototype.get;
 
 /** A call's own `topN` for the module (NaN: none; the module checks it against `topK`). */
 export function topNOf(topN) {
@@ -150,38 +152,36 @@ export function encodeInput(input, lim, holdAbove, lease) {
   let keyUnits = 0;
   let inline = false;
   if (items !== undefined && items !== null) {
-    let keys;
-    let get;
-    if (isMap(items)) {
-      keys = [...Map.prototype.keys.call(items)];
-      get = (k) => Map.prototype.get.call(items, k);
-    } else if (isObject(items)) {
-      keys = Object.keys(items);
-      get = (k) => items[k];
-    } else throw typeError("items", "an object mapping ids to metadata");
-    const m = keys.length;
-    precheck.entries(lim, entries + m, "items");
-    hold = holdAbove >= 0 && m > holdAbove && canHoldTexts();
-    if (hold) heldTexts = new Array(4 * m);
-    itemTable = m >= 8 ? lease.u32(8 * m, 1, "items") : new Array(8 * m).fill(0);
-    itemNums = m >= 8 ? lease.f64(3 * m, 2, "items") : new Array(3 * m).fill(0);
-    for (let i = 0; i < m; i++) {
-      const key = keys[i];
-      if (typeof key !== "string") throw typeError("items", "string keys");
-      const meta = get(key);
+    // Items are looked up by the lists' ids, each distinct id once, in the order of
+    // first appearance: an entry whose key is in no list is never read (neither checked
+    // nor counted), so a caller may pass the metadata of a whole corpus. Listing the
+    // keys instead (Object.keys, then each key's index looked up) cost (b) a quarter of
+    // its time at N = 1,000 (docs/performance.md, "Items looked up by the lists' ids").
+    const asMap = isMap(items);
+    if (!asMap && !isObject(items)) throw typeError("items", "an object mapping ids to metadata");
+    // Only own entries are items. Of a record whose prototype is Object.prototype (with
+    // no enumerable key added there: `cleanProto`), a lookup can find an inherited
+    // value only in Object.prototype's own properties: its methods, and `__proto__`,
+    // which gives the prototype. Any other record's every value is checked.
+    const proto = asMap ? null : Object.getPrototypeOf(items);
+    const anyOwn = !asMap && !(proto === null || (proto === ObjectPrototype && cleanProto));
+    hold = holdAbove >= 0 && nDocs > holdAbove && canHoldTexts();
+    if (hold) heldTexts = new Array(4 * nDocs);
+    itemTable = nDocs >= 8 ? lease.u32(8 * nDocs, 1, "items") : new Array(8 * nDocs).fill(0);
+    itemNums = nDocs >= 8 ? lease.f64(3 * nDocs, 2, "items") : new Array(3 * nDocs).fill(0);
+    let i = -1;
+    for (let d = 0; d < nDocs; d++) {
+      const key = strs[d];
+      const meta = asMap ? mapGet.call(items, key) : items[key];
+      if (meta === undefined) continue;
+      if (!asMap && (anyOwn || typeof meta === "function" || meta === ObjectPrototype) && !hasOwn.call(items, key)) continue;
+      i++;
       const t = 8 * i;
-      const d = index.get(key);
-      if (d === undefined) {
-        itemTable[t] = strs.length;
-        itemTable[t + 7] = 0xffffffff;
-        strs.push(key);
-        units += key.length;
-      } else {
-        itemTable[t] = d;
-        itemTable[t + 7] = d;
-        keyUnits += key.length;
-      }
-      if (meta === undefined || meta === null) continue;
+      // The item's key is the list id `d` (its string is in the table once).
+      itemTable[t] = d;
+      itemTable[t + 7] = d;
+      keyUnits += key.length;
+      if (meta === null) continue;
       if (!isObject(meta)) throw typeError(`items.${key}`, "an object with the item's fields");
       let flags = 0;
       // One pass over the item's own keys: only the fields it has are read.
@@ -260,6 +260,18 @@ export function encodeInput(input, lim, holdAbove, lease) {
       if (flags === 0 && (meta instanceof Map || meta instanceof Date)) throw typeError(`items.${key}`, "an object with the item's fields");
       itemTable[t + 1] = flags;
     }
+    // The items found: the tables' first entries.
+    const m = i + 1;
+    if (m < nDocs) {
+      if (Array.isArray(itemTable)) {
+        itemTable.length = 8 * m;
+        itemNums.length = 3 * m;
+      } else {
+        itemTable = itemTable.subarray(0, 8 * m);
+        itemNums = itemNums.subarray(0, 3 * m);
+      }
+    }
+    precheck.entries(lim, entries + m, "items");
   }
   if (now !== undefined && now !== null) {
     const [kind, v] = timestamp(now, strs, "now");

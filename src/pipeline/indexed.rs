@@ -62,7 +62,7 @@ impl<'a> IdTable<'a> {
 
 /// One item of an [`IndexedInput`]: the length of its key in bytes, its fields (times in
 /// epoch milliseconds, and the length of an ISO 8601 time's text) and its document
-/// (`u32::MAX`: in no list).
+/// (`u32::MAX`: in no list, and then not read).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct IndexedItem<'a> {
     /// The length of the item's key (its id) in bytes.
@@ -101,7 +101,8 @@ pub struct IndexedInput<'a> {
     pub lists: &'a [&'a [u32]],
     /// The distinct ids.
     pub ids: IdTable<'a>,
-    /// The items, in the caller's order.
+    /// The items, one per document at most (in any order: a fault is named in the
+    /// order of their documents, as [`Pipeline::run_ref`] names it).
     pub items: &'a [IndexedItem<'a>],
     /// The current time in epoch milliseconds.
     pub now_ms: Option<f64>,
@@ -122,6 +123,18 @@ pub trait InputDetail {
     fn item_key(&self, i: usize) -> &str;
     /// The error of item `i`'s `modifiedAt` (`Some(i)`) or of the input's `now` (`None`).
     fn time_error(&self, item: Option<usize>) -> ScoreError;
+}
+
+/// The items a run reads, with their index: those in a list (an item in no list is
+/// neither checked nor counted, as [`Pipeline::run_ref`] does not read it).
+fn read_items<'b>(
+    input: &'b IndexedInput<'_>,
+) -> impl Iterator<Item = (usize, &'b IndexedItem<'b>)> + 'b {
+    input
+        .items
+        .iter()
+        .enumerate()
+        .filter(|(_, item)| item.doc != u32::MAX)
 }
 
 fn wire_error(what: &str) -> ScoreError {
@@ -162,7 +175,7 @@ impl Pipeline {
         }
         let entries: usize = input.lists.iter().map(|l| l.len()).sum();
         if limits
-            .check_entries(entries.saturating_add(input.items.len()), "items")
+            .check_entries(entries.saturating_add(read_items(input).count()), "items")
             .is_err()
             || input.query.len() > limits.max_text_bytes as usize
         {
@@ -201,7 +214,7 @@ impl Pipeline {
             }
         }
         let mut any_mtime = false;
-        for item in input.items {
+        for (_, item) in read_items(input) {
             if item.key_bytes > max_id {
                 return false;
             }
@@ -265,7 +278,7 @@ impl Pipeline {
         limits.check_lists(n_lists, "lists")?;
         limits.check_lengths(input.lists.iter().map(|l| l.len()), "lists")?;
         let entries: usize = input.lists.iter().map(|l| l.len()).sum();
-        limits.check_entries(entries.saturating_add(input.items.len()), "items")?;
+        limits.check_entries(entries.saturating_add(read_items(input).count()), "items")?;
         limits.check_text(input.query, || "query".into())?;
         let mut bytes = input.query.len();
         for (name, list) in input.names.iter().zip(input.lists) {
@@ -274,7 +287,7 @@ impl Pipeline {
                 bytes += id(d)?.len();
             }
         }
-        for item in input.items {
+        for (_, item) in read_items(input) {
             bytes += item.key_bytes
                 + item.time_bytes
                 + item.texts.iter().flatten().map(|t| t.len()).sum::<usize>();
@@ -311,7 +324,13 @@ impl Pipeline {
             }
         }
         let mut any_mtime = false;
-        for (i, item) in input.items.iter().enumerate() {
+        // In the order of their documents, as `run_ref` reads them.
+        let item_at = super::run::item_of_doc(input.items.iter().map(|i| i.doc), input.ids.len());
+        let in_order = item_at.iter().filter_map(|&i| {
+            let i = i as usize;
+            input.items.get(i).map(|item| (i, item))
+        });
+        for (i, item) in in_order {
             let key = detail.item_key(i);
             // An item's key is an id; named by the object alone (the key may be long).
             limits.check_id(key, || "items".into())?;

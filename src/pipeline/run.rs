@@ -75,45 +75,73 @@ pub(super) fn iso_bytes(t: Option<TimeRef<'_>>) -> usize {
 }
 
 /// The items of a run: those of its [`InputRef`], or of a [`PipelineInput`] read in
-/// place (not copied into an `InputRef` first: a call would then hold every item twice).
+/// place (not copied into an `InputRef` first: a call would then hold every item twice;
+/// only a reference to each entry is collected, for the lookup by position).
 trait Items<'a> {
-    fn count(&self) -> usize;
-    fn each(&self) -> impl Iterator<Item = (&'a str, ItemRef<'a>)>;
+    /// How many there are.
+    fn len(&self) -> usize;
+    /// Item `i`, in the caller's order.
+    fn at(&self, i: usize) -> Option<(&'a str, ItemRef<'a>)>;
 }
 
 impl<'a> Items<'a> for &[(&'a str, ItemRef<'a>)] {
-    fn count(&self) -> usize {
-        self.len()
+    fn len(&self) -> usize {
+        <[_]>::len(self)
     }
-    fn each(&self) -> impl Iterator<Item = (&'a str, ItemRef<'a>)> {
-        self.iter().copied()
+    fn at(&self, i: usize) -> Option<(&'a str, ItemRef<'a>)> {
+        self.get(i).copied()
     }
 }
 
-impl<'a> Items<'a> for &'a std::collections::BTreeMap<String, super::input::ItemMeta> {
-    fn count(&self) -> usize {
-        self.len()
+impl<'a> Items<'a> for Vec<(&'a str, &'a super::input::ItemMeta)> {
+    fn len(&self) -> usize {
+        Vec::len(self)
     }
-    fn each(&self) -> impl Iterator<Item = (&'a str, ItemRef<'a>)> {
-        self.iter().map(|(id, m)| (id.as_str(), m.as_item_ref()))
+    fn at(&self, i: usize) -> Option<(&'a str, ItemRef<'a>)> {
+        self.get(i).map(|&(id, m)| (id, m.as_item_ref()))
     }
+}
+
+/// The item each document reads: the index of the last item given for its id (the one
+/// the stages would keep), or `u32::MAX`. `item_docs` gives each item's document
+/// (`u32::MAX`: in no list).
+pub(super) fn item_of_doc(item_docs: impl Iterator<Item = u32>, n_docs: usize) -> Vec<u32> {
+    let mut item_at = vec![u32::MAX; n_docs];
+    for (i, d) in (0u32..).zip(item_docs) {
+        if let Some(slot) = item_at.get_mut(d as usize) {
+            *slot = i;
+        }
+    }
+    item_at
 }
 
 impl Pipeline {
-    /// Checks the input; gives `now` and the items as the stages read them (in
-    /// epoch milliseconds, each item's document still unknown: `u32::MAX`).
+    /// Checks the input; gives `now` and the items as the stages read them (times in
+    /// epoch milliseconds).
+    ///
+    /// Only the items whose key is an id of the lists are read, in the order of their
+    /// documents (the ids' first appearance in the lists, as the bindings read them):
+    /// `item_at` gives each document's item (see [`item_of_doc`]). An item in no list is
+    /// neither checked nor counted. The lists were checked against the limits on lists
+    /// and entries first (`run_parts`).
     fn validate_input<'a>(
         &self,
         input: &InputRef<'a>,
         input_items: &impl Items<'a>,
+        item_at: &[u32],
     ) -> Result<(Option<f64>, Vec<IndexedItem<'a>>)> {
         let limits = &self.config.limits;
-        limits.check_lists(input.lists.len(), "lists")?;
-        limits.check_lengths(input.lists.iter().map(|l| l.ids.len()), "lists")?;
+        let read = || {
+            (0u32..).zip(item_at).filter_map(|(d, &i)| {
+                let item = input_items.at(i as usize)?;
+                Some((item, d))
+            })
+        };
+        let n_read = read().count();
         let list_entries: usize = input.lists.iter().map(|l| l.ids.len()).sum();
-        limits.check_entries(list_entries.saturating_add(input_items.count()), "items")?;
+        limits.check_entries(list_entries.saturating_add(n_read), "items")?;
         limits.check_text(input.query, || "query".into())?;
-        limits.check_total_text(input_text_bytes(input, input_items.each()), "input")?;
+        limits.check_total_text(input_text_bytes(input, read().map(|(x, _)| x)), "input")?;
         if let Some(c) = input.context {
             check_context(limits, c)?;
         }
@@ -145,8 +173,8 @@ impl Pipeline {
             }
         }
         let mut any_mtime = false;
-        let mut items = Vec::with_capacity(input_items.count());
-        for (id, meta) in input_items.each() {
+        let mut items = Vec::with_capacity(n_read);
+        for ((id, meta), doc) in read() {
             // An item's key is an id; named by the object alone (the key may be long).
             limits.check_id(id, || "items".into())?;
             let field = |f: &str| format!("items.{id}.{f}");
@@ -179,7 +207,7 @@ impl Pipeline {
                 fiscal_year: meta.fiscal_year,
                 cross_encoder: meta.cross_encoder_score,
                 modified_ms,
-                doc: u32::MAX,
+                doc,
             });
         }
         let now = match input.now {
@@ -198,7 +226,9 @@ impl Pipeline {
     /// Runs the pipeline on one input.
     pub fn run(&self, input: &PipelineInput) -> Result<PipelineOutput> {
         // Its items read in place (see `Items`).
-        self.run_parts(&input.as_ref_without_items(), &&input.items, None, None)
+        let items: Vec<(&str, &super::input::ItemMeta)> =
+            input.items.iter().map(|(id, m)| (id.as_str(), m)).collect();
+        self.run_parts(&input.as_ref_without_items(), &items, None, None)
     }
 
     /// Runs the pipeline on a borrowed input (see [`InputRef`]).
@@ -236,30 +266,36 @@ impl Pipeline {
     ) -> Result<PipelineOutput> {
         // The call's own topN first, as runColumnar checks it.
         let top_n = self.config.top_n_or(input.top_n)?;
-        let (now_ms, mut items) = self.validate_input(input, input_items)?;
+        let limits = &self.config.limits;
+        limits.check_lists(input.lists.len(), "lists")?;
+        limits.check_lengths(input.lists.iter().map(|l| l.ids.len()), "lists")?;
+        // The ids interned (as many as the limits just checked allow): each distinct id
+        // once, the lists as indices, each item's document found by its key (one hash
+        // lookup per item; `u32::MAX`: in no list, and then not read).
+        let (ids, docs, item_at) = match interned {
+            Some(iv) => {
+                let item_at = item_of_doc(iv.items.iter().copied(), iv.ids.len());
+                (iv.ids, iv.docs, item_at)
+            }
+            None => {
+                let (interner, docs) =
+                    Interner::of_lists(input.lists.iter().map(|l| l.ids.as_slice()));
+                let item_docs = (0..input_items.len()).map(|i| {
+                    input_items
+                        .at(i)
+                        .and_then(|(id, _)| interner.get(id))
+                        .unwrap_or(u32::MAX)
+                });
+                let item_at = item_of_doc(item_docs, interner.ids.len());
+                (interner.ids, docs, item_at)
+            }
+        };
+        let (now_ms, items) = self.validate_input(input, input_items, &item_at)?;
         let weights: Vec<f64> = input
             .lists
             .iter()
             .map(|l| self.list_weight(l.name, l.weight))
             .collect();
-        // The ids interned: each distinct id once, the lists as indices, each item's
-        // document found by its key (one hash lookup per item).
-        let (ids, docs) = match interned {
-            Some(iv) => {
-                for (item, &d) in items.iter_mut().zip(&iv.items) {
-                    item.doc = d;
-                }
-                (iv.ids, iv.docs)
-            }
-            None => {
-                let (interner, docs) =
-                    Interner::of_lists(input.lists.iter().map(|l| l.ids.as_slice()));
-                for (item, (id, _)) in items.iter_mut().zip(input_items.each()) {
-                    item.doc = interner.get(id).unwrap_or(u32::MAX);
-                }
-                (interner.ids, docs)
-            }
-        };
         let lists: Vec<&[u32]> = docs.iter().map(Vec::as_slice).collect();
         let names: Vec<&str> = input.lists.iter().map(|l| l.name).collect();
         let scores: Vec<Option<&[f64]>> = input.lists.iter().map(|l| l.scores).collect();

@@ -440,8 +440,8 @@ test("oversized inputs are INPUT_TOO_LARGE", () => {
     }, "options.limits.maxTotalEntries", "INVALID_CONFIG"],
     ["Pipeline.run: 400,001 list ids and items", () => new lib.Pipeline().run({ lists: [{ name: "s", ids: big(400_000) }], items: { a: {} } }), "items"],
     ["rerank: 50,001 candidates", () => lib.rerank("q", Array.from({ length: 50_001 }, (_, i) => ({ id: `d${i}`, name: "n", score: 1 }))), "candidates"],
-    ["Pipeline.run: 5,000 items sharing a 1 MB summary", () => new lib.Pipeline().run({ lists: [{ name: "s", ids: ["d0"] }], items: sharedItems }), "items.d31.summary"],
-    ["Pipeline.run: a Map of items sharing a 1 MB summary", () => new lib.Pipeline().run({ lists: [{ name: "s", ids: ["d0"] }], items: new Map(Object.entries(sharedItems)) }), "items.d31.summary"],
+    ["Pipeline.run: 5,000 items sharing a 1 MB summary", () => new lib.Pipeline().run({ lists: [{ name: "s", ids: Object.keys(sharedItems) }], items: sharedItems }), "items.d31.summary"],
+    ["Pipeline.run: a Map of items sharing a 1 MB summary", () => new lib.Pipeline().run({ lists: [{ name: "s", ids: Object.keys(sharedItems) }], items: new Map(Object.entries(sharedItems)) }), "items.d31.summary"],
     ["rerank: 100 candidates sharing a 1 MB summary", () => lib.rerank("q", Array.from({ length: 100 }, (_, i) => ({ id: `d${i}`, name: "n", type: "class", score: 1, summary: mb }))), "candidates[31].summary"],
     ["fuseRuns: 3 runs of 50,000 entries", () => lib.fuseRuns([0, 1, 2].map((r) => ({ q: Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`d${i}`, i])) })), { method: "sum" }), "runs[2]"],
     ["rrf: 65 lists", () => lib.rrf(Array.from({ length: 65 }, () => ["a"])), "lists"],
@@ -454,7 +454,11 @@ test("oversized inputs are INPUT_TOO_LARGE", () => {
     ["Pipeline.run: an id of 1025 bytes", () => new lib.Pipeline().run({ lists: [{ name: "s", ids: ["é".repeat(513)] }] }), "lists[0].ids[0]"],
     ["Pipeline.run: a 1 MB query", () => new lib.Pipeline().run({ query: "q".repeat(1_000_001), lists: [] }), "query"],
     ["Pipeline.run: a list name over maxIdBytes", () => new lib.Pipeline().run({ lists: [{ name: "n".repeat(1025), ids: ["a"] }] }), "lists[0].name"],
-    ["Pipeline.run: an item key over maxIdBytes", () => new lib.Pipeline().run({ lists: [{ name: "s", ids: ["a"] }], items: { ["k".repeat(1025)]: {} } }), "items"],
+    ["Pipeline.run: an item key over maxIdBytes in no list is not read", () => {
+      // Listed, it would be refused as a list id first (lists[0].ids[0], above).
+      assert.equal(new lib.Pipeline({ minConfidence: 0 }).run({ lists: [{ name: "s", ids: ["a"] }], items: { ["k".repeat(1025)]: {} } }).results.length, 1);
+      lib.rrf([["x"]], { limits: { maxTotalEntries: 0 } });
+    }, "options.limits.maxTotalEntries", "INVALID_CONFIG"],
     ["Pipeline.run: a 1 MB context string", () => new lib.Pipeline().run({ lists: [{ name: "s", ids: ["a"] }], context: { language: "x".repeat(1_000_001) } }), "context.language"],
     ["Pipeline.run: a 1 MB summary", () => new lib.Pipeline().run({ lists: [{ name: "s", ids: ["a"] }], items: { a: { summary: "s".repeat(1_000_001) } } }), "items.a.summary"],
     ["Pipeline.run: limits.maxLists 2", () => new lib.Pipeline({ limits: { maxLists: 2 } }).run({ lists: ["a", "b", "c"].map((name) => ({ name, ids: ["x"] })) }), "lists"],

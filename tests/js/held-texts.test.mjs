@@ -49,16 +49,21 @@ const lists = [
 const items = Object.fromEntries(ids.map((id, i) => [id, { name: textOf(i, 2), summary: textOf(i, 5) }]));
 const extras = Object.fromEntries(Array.from({ length: 15 }, (_, i) => ["extra-" + i, { name: textOf(i, 2) }]));
 const query = "graph cache token für";
-const p = new lib.Pipeline({ topK: 40, topN: 40, minConfidence: 0, explain: true, rerank: { method: "heuristic" } });
-const key = (o) => JSON.stringify(o);
+// The extras' ids in a list of weight 0: their fused scores 0, below the listed ids', so
+// that a topK of the listed ids' number gives the pool and the output of those alone
+// (the stats aside).
+const listed = new Set(lists.flatMap((l) => l.ids)).size;
+const heldLists = [...lists, { name: "extra", ids: Object.keys(extras), weight: 0 }];
+const p = new lib.Pipeline({ topK: listed, topN: listed, minConfidence: 0, explain: true, rerank: { method: "heuristic" } });
+const key = ({ results, confidence, outcome }) => JSON.stringify({ results, confidence, outcome });
 const out = { made: [], calls: [] };
-// 30 items <= topK 40: the texts cross with the input.
+// As many candidates as topK: the texts cross with the input.
 const inline = p.run({ query, lists, items });
 out.made.push(made);
 out.calls.push(calls);
 out.matched = inline.results.filter((r) => r.explain.rerank.factors.multiplier > 1).length;
-// 45 items > topK 40: held.
-const held = p.run({ query, lists, items: { ...items, ...extras } });
+// 15 candidates more than topK: held.
+const held = p.run({ query, lists: heldLists, items: { ...items, ...extras } });
 out.made.push(made);
 out.calls.push(calls);
 out.heldEqual = key(held) === key(inline);
@@ -71,7 +76,7 @@ if (mode === "trap") {
   } catch (e) {
     out.trap = e.code + " " + /trapped/.test(e.message);
   }
-  out.afterTrapEqual = key(p.run({ query, lists, items: { ...items, ...extras } })) === key(inline);
+  out.afterTrapEqual = key(p.run({ query, lists: heldLists, items: { ...items, ...extras } })) === key(inline);
   out.made.push(made);
   out.calls.push(calls);
 }

@@ -520,8 +520,8 @@ export function tests(lib, golden) {
   });
 
   test("Pipeline: texts held back for a heuristic reranker give the output of texts sent inline", () => {
-    // A pipeline given more items than its reranker reads (topK, or candidateLimit) sends
-    // the items' texts only for the pool it reranks, when the module asks for them.
+    // A pipeline given more candidates than its reranker reads (topK, or candidateLimit)
+    // sends the items' texts only for the pool it reranks, when the module asks for them.
     const words = ["graph", "cache", "token", "router", "Über", "für", "🚀", "auth", ""];
     const textOf = (i, n) => Array.from({ length: n }, (_, j) => words[(i * 7 + j * 3) % words.length]).join(" ");
     const ids = Array.from({ length: 30 }, (_, i) => (i % 5 === 0 ? `dök-${i}` : `doc-${i}`));
@@ -541,22 +541,27 @@ export function tests(lib, golden) {
     };
     const items = Object.fromEntries(ids.map((id, i) => [id, item(i)]));
     const extras = Object.fromEntries(Array.from({ length: 15 }, (_, i) => [`extra-${i}`, { name: textOf(i, 2), summary: "x" }]));
+    // The extras' ids in a list of weight 0: 45 candidates, the extras' fused scores 0,
+    // below the 30 others, so that a topK of 30 gives the pool and the output of the
+    // 30 alone (the stats aside: lists, candidates, duplicates, beyondTopK).
+    const heldLists = [...lists, { name: "extra", ids: Object.keys(extras), weight: 0 }];
+    const core = ({ results, confidence, outcome }) => ({ results, confidence, outcome });
     const query = "graph cache token für Über";
-    const cfg = { topK: 40, topN: 40, minConfidence: 0, explain: true, rerank: { method: "heuristic" } };
+    const cfg = { topK: 30, topN: 30, minConfidence: 0, explain: true, rerank: { method: "heuristic" } };
     const p = new lib.Pipeline(cfg);
     const inline = p.run({ query, lists, items });
     eq(inline.results.length, 30);
     assert(inline.results.some((r) => r.explain.rerank.factors.multiplier > 1), "the reranker matched some texts");
-    // 45 items > topK 40: held, as an object and as a Map. The module asks for the pool's
-    // texts once per call, through a tiny module's function (compiled from bytes, or in
-    // workerd from the module the entry imports).
+    // 45 candidates > topK 30: held, as an object and as a Map. The module asks for the
+    // pool's texts once per call, through a tiny module's function (compiled from bytes,
+    // or in workerd from the module the entry imports).
     const asked = lib.__heldTextsCalls();
-    eq(p.run({ query, lists, items: { ...items, ...extras } }), inline, "held (object)");
-    eq(p.run({ query, lists, items: new Map(Object.entries({ ...extras, ...items })) }), inline, "held (Map)");
+    eq(core(p.run({ query, lists: heldLists, items: { ...items, ...extras } })), core(inline), "held (object)");
+    eq(core(p.run({ query, lists: heldLists, items: new Map(Object.entries({ ...extras, ...items })) })), core(inline), "held (Map)");
     eq(lib.__heldTextsCalls() - asked, 2, "the module asked for the held texts");
     // candidateLimit 8: the reranker reads the 8 best after recency (no recency here:
     // fusion order, which rrf gives); the other items' texts do not matter, so the input
-    // with the 8's items alone (8 items: inline) gives the same output.
+    // with the 8's items alone gives the same output.
     const limited = new lib.Pipeline({ ...cfg, rerank: { method: "heuristic", candidateLimit: 8 } });
     const best8 = lib.rrf(lists.map((l) => l.ids)).slice(0, 8).map(([id]) => id);
     const few = limited.run({ query, lists, items: Object.fromEntries(best8.map((id) => [id, items[id]])) });
@@ -564,10 +569,10 @@ export function tests(lib, golden) {
     eq(limited.run({ query, lists, items }), few, "held, candidateLimit");
     // Errors: the same in both modes (type errors before the call; limits exactly).
     const bad = { ...items, ...extras, "extra-3": { name: 5 } };
-    throwsScoreError(lib, () => p.run({ query, lists, items: bad }), "INVALID_TYPE", "items.extra-3.name");
+    throwsScoreError(lib, () => p.run({ query, lists: heldLists, items: bad }), "INVALID_TYPE", "items.extra-3.name");
     const units = (o) => Object.entries(o).reduce((n, [k, m]) => n + k.length + Object.values(m).reduce((a, v) => a + v.length, 0), 0);
     const all = { ...items, ...extras };
-    const idUnits = units(all) + query.length + 8 + 7 + 5;
+    const idUnits = units(all) + query.length + 8 + 7 + 5 + 5;
     const wide = { ...cfg, topK: 50, topN: 50 };
     const at = (max, c = cfg) => new lib.Pipeline({ ...c, limits: { maxTotalTextBytes: max } });
     // The smallest maxTotalTextBytes a call passes inline (the module counts each list
@@ -586,44 +591,79 @@ export function tests(lib, golden) {
       }
       return lo;
     };
-    const lo = edgeOf({ query, lists, items: all });
+    const lo = edgeOf({ query, lists: heldLists, items: all });
     assert(lo > idUnits && lo < 3 * idUnits, `the edge ${lo} is between the table's units and 3 times them`);
-    eq(at(lo).run({ query, lists, items: all }), inline, "held, at the limit");
-    const over = throwsScoreError(lib, () => at(lo - 1).run({ query, lists, items: all }), "INPUT_TOO_LARGE");
-    const overInline = throwsScoreError(lib, () => at(lo - 1, wide).run({ query, lists, items: all }), "INPUT_TOO_LARGE");
+    eq(core(at(lo).run({ query, lists: heldLists, items: all })), core(inline), "held, at the limit");
+    const over = throwsScoreError(lib, () => at(lo - 1).run({ query, lists: heldLists, items: all }), "INPUT_TOO_LARGE");
+    const overInline = throwsScoreError(lib, () => at(lo - 1, wide).run({ query, lists: heldLists, items: all }), "INPUT_TOO_LARGE");
     eq([over.field, over.message], [overInline.field, overInline.message], "the inline call's error");
     // Over for sure (more UTF-16 units in the table than the limit): encoded again inline.
-    const sure = throwsScoreError(lib, () => at(idUnits - 1).run({ query, lists, items: all }), "INPUT_TOO_LARGE");
-    const sureInline = throwsScoreError(lib, () => at(idUnits - 1, wide).run({ query, lists, items: all }), "INPUT_TOO_LARGE");
+    const sure = throwsScoreError(lib, () => at(idUnits - 1).run({ query, lists: heldLists, items: all }), "INPUT_TOO_LARGE");
+    const sureInline = throwsScoreError(lib, () => at(idUnits - 1, wide).run({ query, lists: heldLists, items: all }), "INPUT_TOO_LARGE");
     eq([sure.field, sure.message], [sureInline.field, sureInline.message], "the inline call's error, over for sure");
     // Long ids in every list: the module's total counts them once per entry and once more
     // as item keys, far more than the string table holds.
     const rid = Array.from({ length: 30 }, (_, i) => `document-${i}`.padEnd(40, "-"));
     const rinput = {
       query: "name document",
-      lists: [0, 1, 2].map((j) => ({ name: `l${j}`, ids: j === 1 ? [...rid].reverse() : rid })),
+      lists: [...[0, 1, 2].map((j) => ({ name: `l${j}`, ids: j === 1 ? [...rid].reverse() : rid })), heldLists[3]],
       items: { ...Object.fromEntries(rid.map((id, i) => [id, { name: `name ${i}` }])), ...extras },
     };
     const redge = edgeOf(rinput);
-    eq(at(redge).run(rinput), at(redge, wide).run(rinput), "held, ids repeated, at the limit");
+    eq(core(at(redge).run(rinput)), core(at(redge, { ...wide, topN: 30 }).run(rinput)), "held, ids repeated, at the limit");
     const rover = throwsScoreError(lib, () => at(redge - 1).run(rinput), "INPUT_TOO_LARGE");
     const roverInline = throwsScoreError(lib, () => at(redge - 1, wide).run(rinput), "INPUT_TOO_LARGE");
     eq([rover.field, rover.message], [roverInline.field, roverInline.message], "the inline call's error, ids repeated");
     // One text over maxTextBytes in UTF-8 only (60 units, 120 bytes; the others fit).
     const long = { ...all, "extra-1": { summary: "é".repeat(60) } };
-    const one = throwsScoreError(lib, () => new lib.Pipeline({ ...cfg, limits: { maxTextBytes: 100 } }).run({ query, lists, items: long }), "INPUT_TOO_LARGE", "items.extra-1.summary");
-    const oneInline = throwsScoreError(lib, () => new lib.Pipeline({ ...cfg, topK: 50, topN: 50, limits: { maxTextBytes: 100 } }).run({ query, lists, items: long }), "INPUT_TOO_LARGE", "items.extra-1.summary");
+    const one = throwsScoreError(lib, () => new lib.Pipeline({ ...cfg, limits: { maxTextBytes: 100 } }).run({ query, lists: heldLists, items: long }), "INPUT_TOO_LARGE", "items.extra-1.summary");
+    const oneInline = throwsScoreError(lib, () => new lib.Pipeline({ ...cfg, topK: 50, topN: 50, limits: { maxTextBytes: 100 } }).run({ query, lists: heldLists, items: long }), "INPUT_TOO_LARGE", "items.extra-1.summary");
     eq(one.message, oneInline.message);
     // A getter that throws on a held text: the caller's error, the module still usable.
     const boom = { ...all, "doc-2": { get summary() { throw new RangeError("boom"); } } };
     let caught;
     try {
-      p.run({ query, lists, items: boom });
+      p.run({ query, lists: heldLists, items: boom });
     } catch (e) {
       caught = e;
     }
     assert(caught instanceof RangeError && caught.message === "boom", `the getter's error: ${caught}`);
     eq(p.run({ query, lists, items: all }), inline, "usable after");
+  });
+
+  test("Pipeline: items are looked up by the lists' ids; an entry whose key is in no list is never read", () => {
+    const cfg = { minConfidence: 0, explain: true, recency: { mode: "step" }, rerank: { method: "heuristic" } };
+    const p = new lib.Pipeline(cfg);
+    const now = 1.7e12;
+    const query = "graph cache";
+    // Ids that name Object.prototype's own properties: no item unless the record has one.
+    const lists = [{ name: "a", ids: ["x", "toString", "y"] }, { name: "b", ids: ["__proto__", "x", "constructor"] }];
+    const items = { x: { name: "graph cache", modifiedAt: now - 86400000 }, y: { summary: "graph" } };
+    const want = p.run({ query, lists, items, now });
+    const scoreOf = (out, id) => out.results.find((r) => r.id === id).score;
+    assert(scoreOf(want, "x") > scoreOf(want, "toString"), "x's item is read");
+    eq(want.results.find((r) => r.id === "__proto__").explain.rerank.factors.multiplier, 1, "no item for __proto__");
+    // Entries in no list that every check would refuse: a wrong type, an unknown field, a
+    // time that does not parse, a key over maxIdBytes, a getter that throws.
+    const others = { ...items, z: { name: 5 }, w: { colour: "red" }, v: { modifiedAt: "last week" }, ["k".repeat(2000)]: {} };
+    Object.defineProperty(others, "u", { enumerable: true, get: () => { throw new RangeError("read"); } });
+    eq(p.run({ query, lists, items: others, now }), want, "an object with entries in no list");
+    // A Map: keys that are not strings are in no list either.
+    const map = new Map([[5, { name: 5 }], ...Object.entries(items), [{}, {}], ["z", { name: 5 }]]);
+    eq(p.run({ query, lists, items: map, now }), want, "a Map with entries in no list");
+    // Only own entries are items, whatever the record's prototype.
+    eq(p.run({ query, lists, items: Object.assign(Object.create(null), items), now }), want, "a record without a prototype");
+    const inherited = Object.assign(Object.create({ y: { name: "graph cache" } }), { x: items.x });
+    eq(p.run({ query, lists, items: inherited, now }), p.run({ query, lists, items: { x: items.x }, now }), "an inherited entry is not an item");
+    const ownProto = Object.assign(JSON.parse('{"__proto__": {"name": "graph cache"}}'), items);
+    const withProto = p.run({ query, lists, items: ownProto, now });
+    assert(withProto.results.find((r) => r.id === "__proto__").explain.rerank.factors.multiplier > 1, "an own __proto__ entry is read");
+    // Limits count the items found: 6 list entries and 2 items.
+    const limited = (max) => new lib.Pipeline({ ...cfg, limits: { maxTotalEntries: max, maxTotalTextBytes: 200 } });
+    const many = { ...items };
+    for (let i = 0; i < 1000; i++) many[`other-${i}`] = { summary: "s".repeat(100) };
+    eq(limited(8).run({ query, lists, items: many, now }).results, want.results, "1,000 entries in no list, within 8 entries and 200 bytes");
+    throwsScoreError(lib, () => limited(7).run({ query, lists, items: many, now }), "INPUT_TOO_LARGE", "items");
   });
 
   test("Pipeline: a getter that runs a pipeline while its input is read gets tables of its own", () => {
@@ -1626,7 +1666,7 @@ export function tests(lib, golden) {
     const cases = [
       () => lib.rrf([Object.defineProperty(["a", "b"], 1, { get: boom })]),
       () => lib.rrf([new Proxy(["a"], { get: (t, k) => (k === "length" ? boom() : t[k]) })]),
-      () => new lib.Pipeline().run({ lists: [{ name: "a", ids: ["x"] }], items: new Proxy({ x: {} }, { ownKeys: boom }) }),
+      () => new lib.Pipeline().run({ lists: [{ name: "a", ids: ["x"] }], items: new Proxy({ x: {} }, { get: boom }) }),
       () => lib.normalize(Object.defineProperty([1, 2], 1, { get: boom }), "max"),
       () => lib.fuseRuns([{ q: { d: 1 } }, new Proxy({}, { ownKeys: boom })], { method: "sum" }),
     ];

@@ -169,16 +169,20 @@ fn walk_input(r: &mut Reader<'_>, config: &PipelineConfig) -> Result<()> {
         }
     }
     let n_items = items.len() / 8;
-    limits.check_entries(entries.saturating_add(n_items), "items")?;
+    // Only the items of the lists' ids are read (their keys are charged above, with the
+    // lists' ids); an item in no list (its document `u32::MAX`) is neither checked nor
+    // counted, as the Rust API does not read it.
+    let in_lists = |t: &[u32]| t.get(7).is_some_and(|&d| d != u32::MAX);
+    let n_read = items.chunks_exact(8).filter(|t| in_lists(t)).count();
+    limits.check_entries(entries.saturating_add(n_read), "items")?;
     for i in 0..n_items {
         let t = chunk(items, i, 8)?;
+        if !in_lists(t) {
+            continue;
+        }
         let nums = chunk(item_nums, i, 3)?;
         let flags = t[1];
         let key = strs.get(t[0] as usize)?;
-        if (t[0] as usize) >= n_docs {
-            // An item in no list (the ids of the lists are charged above).
-            text.charge(key, || format!("items.{key}"))?;
-        }
         for (at, bit, name) in [
             (2, NAME, "name"),
             (3, TYPE, "type"),

@@ -230,7 +230,7 @@ fn module_run(c: &Case) -> (Result<String, String>, usize) {
     let h = Reader::new(&out).u32s().expect("the handle")[0];
 
     // The string table: the distinct ids in order of first occurrence, then the query,
-    // the list names, the items' keys (of no list) and texts, `now`.
+    // the list names, the items' texts, `now`.
     let mut strs: Vec<String> = Vec::new();
     let mut docs = Vec::new();
     let mut table = Vec::new();
@@ -274,15 +274,18 @@ fn module_run(c: &Case) -> (Result<String, String>, usize) {
     }
     let mut item_table = Vec::new();
     let mut item_nums = Vec::new();
-    for (key, it) in items_of(c) {
+    // As js/core/pipeline-input.js sends them: looked up by the lists' ids, in the
+    // order of first occurrence (an item in no list is not read).
+    let items = items_of(c);
+    let listed: Vec<(usize, Item)> = (0..n_docs)
+        .filter_map(|d| {
+            let (_, it) = items.iter().find(|(k, _)| *k == strs[d])?;
+            Some((d, it.clone()))
+        })
+        .collect();
+    for (d, it) in &listed {
         let mut t = [0u32; 8];
-        match strs[..n_docs].iter().position(|s| *s == key) {
-            Some(d) => (t[0], t[7]) = (d as u32, d as u32),
-            None => {
-                (t[0], t[7]) = (strs.len() as u32, u32::MAX);
-                strs.push(key);
-            }
-        }
+        (t[0], t[7]) = (*d as u32, *d as u32);
         let mut nums = [0.0; 3];
         for (f, text) in it.texts.iter().enumerate() {
             if let Some(x) = text {
