@@ -1,4 +1,4 @@
-// The texts a pipeline holds back: given more items than its heuristic reranker reads
+// The texts a pipeline holds back: given more candidates than its heuristic reranker reads
 // (the topK pool), `Pipeline.run` copies none of their texts into the call, and the
 // module asks for the pool's texts mid-run through `writeHeldTexts` (wasm/core/src/
 // pipeline.rs, `host`; docs/performance.md "The boundary").

@@ -141,7 +141,7 @@ export function encodeInput(input, lim, holdAbove, lease) {
   let itemTable = [];
   let itemNums = [];
   // Held mode (a pipeline whose heuristic reranker reads the texts of `holdAbove`
-  // candidates at most, given more items than that): the texts of items are checked here
+  // candidates at most, given more candidates than that): the texts of items are checked here
   // but not copied into the call; they are kept (item i's at `heldTexts[4 * i + field - 1]`,
   // an array of that length, written in place: pushing four slots per item measured 20% of
   // (c)'s `encodeInput` at N = 1,000) for `writeHeldTexts` (the pool's, found through the

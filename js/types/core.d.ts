@@ -15,8 +15,8 @@ export interface Limits {
   /** Longest list, and longest array of numbers: scores, labels, weights (default 1,000,000). */
   maxListLength?: number;
   /**
-   * Most entries given as objects or strings in one call: list ids plus items, hits,
-   * candidates, run and qrels entries, TREC lines (default 100,000).
+   * Most entries given as objects or strings in one call: list ids plus the items they
+   * find, hits, candidates, run and qrels entries, TREC lines (default 100,000).
    */
   maxTotalEntries?: number;
   /** Most entries of typed arrays of indices (`docs`), and documents (`nDocs`) (default 4,000,000). */
@@ -427,7 +427,11 @@ export interface PipelineInput {
   query?: string;
   /** Ranked lists, one per strategy. */
   lists: InputList[];
-  /** Metadata by item id. */
+  /**
+   * Metadata by item id, looked up by the lists' ids: an entry whose key is in no list
+   * is never read (neither checked nor counted against the limits), so the metadata of
+   * a whole corpus may be passed. Only own entries of a record are items.
+   */
   items?: Record<string, ItemMeta>;
   /** The current time for step recency (epoch ms or ISO 8601; `run` takes a `Date` too). */
   now?: string | number;
@@ -817,7 +821,7 @@ export declare function __livePipelines(): number;
 
 /**
  * How many `Pipeline.run` calls of this copy of the module asked for held-back item texts
- * (a reranking pipeline given more items than its reranker reads copies only the pool's
+ * (a reranking pipeline given more candidates than its reranker reads copies only the pool's
  * texts, when the module asks for them): a diagnostic for tests, not an API to build on.
  */
 export declare function __heldTextsCalls(): number;

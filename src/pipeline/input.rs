@@ -65,7 +65,8 @@ pub struct PipelineInput {
     pub query: String,
     /// Ranked lists, one per strategy.
     pub lists: Vec<InputList>,
-    /// Metadata by item id.
+    /// Metadata by item id, looked up by the lists' ids: an entry whose key is in no
+    /// list is never read (neither checked nor counted against the limits).
     #[serde(default)]
     pub items: BTreeMap<String, ItemMeta>,
     /// The current time for step recency (epoch ms or ISO 8601).
