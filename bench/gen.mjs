@@ -185,12 +185,15 @@ export function makeQueries(nq, n) {
 /**
  * The reads `Pipeline.run`'s contract asks of any JavaScript side, in one pass (the floor
  * of bench/js-costs.mjs and bench/encode-input.mjs): the lists' ids interned in a `Map`
- * (each entry's index written), every item's key looked up there and its fields read and
+ * (each entry's index written), each distinct id's item looked up in `items` (an entry
+ * whose key is in no list is not read, since the twenty-fifth session; before, every
+ * item's key was listed and looked up in the `Map`) and its fields read and
  * type-checked, the strings' lengths summed (for the limits). No encoding, no tables but
  * the entries'.
  */
 export function contractReads(lists, items) {
   const m = new Map();
+  const ids = [];
   let total = 0;
   for (const l of lists) total += l.length;
   const d = new Uint32Array(total);
@@ -204,15 +207,14 @@ export function contractReads(lists, items) {
         if (typeof id !== "string") throw new TypeError("id");
         i = m.size;
         m.set(id, i);
+        ids.push(id);
         units += id.length;
       }
       d[k++] = i;
     }
-  const ks = Object.keys(items);
-  for (let i = 0; i < ks.length; i++) {
-    const key = ks[i];
-    const meta = items[key];
-    if (m.get(key) === undefined) units += key.length;
+  for (let i = 0; i < ids.length; i++) {
+    const meta = items[ids[i]];
+    if (meta === undefined) continue;
     for (const f in meta) {
       const v = meta[f];
       if (f === "modifiedAt") {

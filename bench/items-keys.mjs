@@ -1,13 +1,17 @@
 // Ways to list and read a large `items` record (bench/gen.mjs's input of workload b): the
 // keys alone (`Object.keys`), the keys then each item's fields, `for-in` with an own-key
 // check, `Object.entries`, `Object.values`; medians of ROUNDS after a warm-up, in one
-// process. What the package's `encodeInput` could use instead of `Object.keys(items)`.
+// process; and each distinct list id looked up, which the package's `encodeInput` does
+// since the twenty-fifth session (it listed the keys with `Object.keys` before).
 //   node bench/items-keys.mjs N [ROUNDS]      (e.g. 1000 200, 100000 15)
 import { makeInputs } from "./gen.mjs";
 
 const N = Number(process.argv[2] || 1000);
 const R = Number(process.argv[3] || 20);
-const items = makeInputs(N).inputB.items;
+const inputs = makeInputs(N);
+const items = inputs.inputB.items;
+// The lists' distinct ids, in order of first appearance.
+const ids = [...new Set(inputs.strLists.flat())];
 const fields = (m) => {
   let s = 0;
   for (const f in m) {
@@ -36,6 +40,14 @@ const ways = {
     return s;
   },
   "Object.values alone": () => Object.values(items).length,
+  "each distinct list id looked up": () => {
+    let s = 0;
+    for (let i = 0; i < ids.length; i++) {
+      const meta = items[ids[i]];
+      if (meta !== undefined) s += fields(meta);
+    }
+    return s;
+  },
 };
 for (let w = 0; w < 3; w++) for (const f of Object.values(ways)) f();
 const t = Object.fromEntries(Object.keys(ways).map((k) => [k, []]));
