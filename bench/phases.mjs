@@ -42,7 +42,7 @@ const { lib, dispose } = await importPatched(
     // Pipeline.run
     ["      e = encodeInput(input, this.#limits, this.#holdAbove, lease);", `      ${M("run called")}\n$&\n      ${M("input encoded (rest)")}`],
     ["  const nDocs = strs.length;", `  ${M("lists read and interned")}\n$&`],
-    ["    const m = keys.length;", `    ${M("items' keys listed")}\n$&`],
+    ['    itemNums = nDocs >= 8 ? lease.f64(3 * nDocs, 2, "items") : new Array(3 * nDocs).fill(0);', `$&\n    ${M("items' tables made")}`],
     ['    const [kind, v] = timestamp(now, strs, "now");', `    ${M("items read")}\n$&`],
     ["    return this.#results(out, e);", `    const r = this.#results(out, e);\n    ${M("output objects built")}\n    return r;`],
     // the wire, both

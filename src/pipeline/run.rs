@@ -75,30 +75,27 @@ pub(super) fn iso_bytes(t: Option<TimeRef<'_>>) -> usize {
 }
 
 /// The items of a run: those of its [`InputRef`], or of a [`PipelineInput`] read in
-/// place (not copied into an `InputRef` first: a call would then hold every item twice;
-/// only a reference to each entry is collected, for the lookup by position).
+/// place (not copied into an `InputRef` first: a call would then hold every item twice).
 trait Items<'a> {
-    /// How many there are.
-    fn len(&self) -> usize;
-    /// Item `i`, in the caller's order.
-    fn at(&self, i: usize) -> Option<(&'a str, ItemRef<'a>)>;
+    fn count(&self) -> usize;
+    fn each(&self) -> impl Iterator<Item = (&'a str, ItemRef<'a>)>;
 }
 
 impl<'a> Items<'a> for &[(&'a str, ItemRef<'a>)] {
-    fn len(&self) -> usize {
-        <[_]>::len(self)
+    fn count(&self) -> usize {
+        self.len()
     }
-    fn at(&self, i: usize) -> Option<(&'a str, ItemRef<'a>)> {
-        self.get(i).copied()
+    fn each(&self) -> impl Iterator<Item = (&'a str, ItemRef<'a>)> {
+        self.iter().copied()
     }
 }
 
-impl<'a> Items<'a> for Vec<(&'a str, &'a super::input::ItemMeta)> {
-    fn len(&self) -> usize {
-        Vec::len(self)
+impl<'a> Items<'a> for &'a std::collections::BTreeMap<String, super::input::ItemMeta> {
+    fn count(&self) -> usize {
+        self.len()
     }
-    fn at(&self, i: usize) -> Option<(&'a str, ItemRef<'a>)> {
-        self.get(i).map(|&(id, m)| (id, m.as_item_ref()))
+    fn each(&self) -> impl Iterator<Item = (&'a str, ItemRef<'a>)> {
+        self.iter().map(|(id, m)| (id.as_str(), m.as_item_ref()))
     }
 }
 
@@ -119,25 +116,21 @@ impl Pipeline {
     /// Checks the input; gives `now` and the items as the stages read them (times in
     /// epoch milliseconds).
     ///
-    /// Only the items whose key is an id of the lists are read, in the order of their
-    /// documents (the ids' first appearance in the lists, as the bindings read them):
-    /// `item_at` gives each document's item (see [`item_of_doc`]). An item in no list is
-    /// neither checked nor counted. The lists were checked against the limits on lists
+    /// Only the items whose key is an id of the lists are read: `read` gives them (`n_read`
+    /// of them) with their documents, in the order their faults are looked for (an item
+    /// in no list is neither checked nor counted). The lists were checked against the limits on lists
     /// and entries first (`run_parts`).
-    fn validate_input<'a>(
+    fn validate_input<'a, I>(
         &self,
         input: &InputRef<'a>,
-        input_items: &impl Items<'a>,
-        item_at: &[u32],
-    ) -> Result<(Option<f64>, Vec<IndexedItem<'a>>)> {
+        read: impl Fn() -> I,
+        n_read: usize,
+        mut items: Vec<IndexedItem<'a>>,
+    ) -> Result<(Option<f64>, Vec<IndexedItem<'a>>)>
+    where
+        I: Iterator<Item = ((&'a str, ItemRef<'a>), u32)>,
+    {
         let limits = &self.config.limits;
-        let read = || {
-            (0u32..).zip(item_at).filter_map(|(d, &i)| {
-                let item = input_items.at(i as usize)?;
-                Some((item, d))
-            })
-        };
-        let n_read = read().count();
         let list_entries: usize = input.lists.iter().map(|l| l.ids.len()).sum();
         limits.check_entries(list_entries.saturating_add(n_read), "items")?;
         limits.check_text(input.query, || "query".into())?;
@@ -173,7 +166,8 @@ impl Pipeline {
             }
         }
         let mut any_mtime = false;
-        let mut items = Vec::with_capacity(n_read);
+        items.clear();
+        items.reserve(n_read);
         for ((id, meta), doc) in read() {
             // An item's key is an id; named by the object alone (the key may be long).
             limits.check_id(id, || "items".into())?;
@@ -226,9 +220,7 @@ impl Pipeline {
     /// Runs the pipeline on one input.
     pub fn run(&self, input: &PipelineInput) -> Result<PipelineOutput> {
         // Its items read in place (see `Items`).
-        let items: Vec<(&str, &super::input::ItemMeta)> =
-            input.items.iter().map(|(id, m)| (id.as_str(), m)).collect();
-        self.run_parts(&input.as_ref_without_items(), &items, None, None)
+        self.run_parts(&input.as_ref_without_items(), &&input.items, None, None)
     }
 
     /// Runs the pipeline on a borrowed input (see [`InputRef`]).
@@ -269,28 +261,54 @@ impl Pipeline {
         let limits = &self.config.limits;
         limits.check_lists(input.lists.len(), "lists")?;
         limits.check_lengths(input.lists.iter().map(|l| l.ids.len()), "lists")?;
+        // The items' table made first, before the interner's: allocated after it, the
+        // table (about 120 bytes an item) made glibc's allocator map and unmap it on
+        // every call, which took the native harness's (b) at N = 1,000 from 107 to
+        // 170 µs (page faults).
+        let list_entries: usize = input.lists.iter().map(|l| l.ids.len()).sum();
+        let table = Vec::with_capacity(input_items.count().min(list_entries));
         // The ids interned (as many as the limits just checked allow): each distinct id
         // once, the lists as indices, each item's document found by its key (one hash
         // lookup per item; `u32::MAX`: in no list, and then not read).
-        let (ids, docs, item_at) = match interned {
-            Some(iv) => {
-                let item_at = item_of_doc(iv.items.iter().copied(), iv.ids.len());
-                (iv.ids, iv.docs, item_at)
-            }
+        let (ids, docs, item_docs) = match interned {
+            Some(iv) => (iv.ids, iv.docs, iv.items),
             None => {
                 let (interner, docs) =
                     Interner::of_lists(input.lists.iter().map(|l| l.ids.as_slice()));
-                let item_docs = (0..input_items.len()).map(|i| {
-                    input_items
-                        .at(i)
-                        .and_then(|(id, _)| interner.get(id))
-                        .unwrap_or(u32::MAX)
-                });
-                let item_at = item_of_doc(item_docs, interner.ids.len());
-                (interner.ids, docs, item_at)
+                let item_docs = input_items
+                    .each()
+                    .map(|(id, _)| interner.get(id).unwrap_or(u32::MAX))
+                    .collect();
+                (interner.ids, docs, item_docs)
             }
         };
-        let (now_ms, items) = self.validate_input(input, input_items, &item_at)?;
+        // The items read in the caller's order; an input refused there is checked again
+        // in the order of the documents (the ids' first appearance in the lists, as the
+        // bindings read the items), whose first fault is the error, each document reading
+        // the last item given for its id (the one the stages keep). Both accept the same
+        // inputs but for an id given twice (a borrowed input may), which only the second
+        // order reads once.
+        let in_lists = || {
+            input_items
+                .each()
+                .zip(item_docs.iter().copied())
+                .filter(|&(_, d)| d != u32::MAX)
+        };
+        let n_read = item_docs.iter().filter(|&&d| d != u32::MAX).count();
+        let (now_ms, items) = match self.validate_input(input, in_lists, n_read, table) {
+            Ok(v) => v,
+            Err(_) => {
+                let refs: Vec<(&str, ItemRef<'_>)> = input_items.each().collect();
+                let item_at = item_of_doc(item_docs.iter().copied(), ids.len());
+                let by_doc = || {
+                    (0u32..)
+                        .zip(&item_at)
+                        .filter_map(|(d, &i)| Some((*refs.get(i as usize)?, d)))
+                };
+                let n_read = item_at.iter().filter(|&&i| i != u32::MAX).count();
+                self.validate_input(input, by_doc, n_read, Vec::new())?
+            }
+        };
         let weights: Vec<f64> = input
             .lists
             .iter()
