@@ -18,8 +18,8 @@ function freeHandle(h) {
  * Makes a pipeline of the configuration `text` in `wire`'s module. Its answer: the handle;
  * the effective limits (for the checks made before copying, at `f64[limitsAt]` in
  * `Limits::fields` order); how many candidates' texts the heuristic reranker reads (the
- * topK pool, or its first candidateLimit; -1 without that reranker: given more items
- * than that, `run` holds their texts back); and the module's table slot for
+ * topK pool, or its first candidateLimit; -1 without that reranker: given more
+ * candidates than that, `run` holds their texts back); and the module's table slot for
  * `writeHeldTexts` (the same for each of its pipelines: kept on the Wire).
  */
 function newPipeline(wire, text) {

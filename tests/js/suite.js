@@ -632,7 +632,7 @@ export function tests(lib, golden) {
   });
 
   test("Pipeline: items are looked up by the lists' ids; an entry whose key is in no list is never read", () => {
-    const cfg = { minConfidence: 0, explain: true, recency: { mode: "step" }, rerank: { method: "heuristic" } };
+    const cfg = { minConfidence: 0, topK: 100, topN: 100, explain: true, recency: { mode: "step" }, rerank: { method: "heuristic" } };
     const p = new lib.Pipeline(cfg);
     const now = 1.7e12;
     const query = "graph cache";
@@ -640,9 +640,9 @@ export function tests(lib, golden) {
     const lists = [{ name: "a", ids: ["x", "toString", "y"] }, { name: "b", ids: ["__proto__", "x", "constructor"] }];
     const items = { x: { name: "graph cache", modifiedAt: now - 86400000 }, y: { summary: "graph" } };
     const want = p.run({ query, lists, items, now });
-    const scoreOf = (out, id) => out.results.find((r) => r.id === id).score;
-    assert(scoreOf(want, "x") > scoreOf(want, "toString"), "x's item is read");
-    eq(want.results.find((r) => r.id === "__proto__").explain.rerank.factors.multiplier, 1, "no item for __proto__");
+    const explainOf = (out, id) => out.results.find((r) => r.id === id).explain;
+    eq(explainOf(want, "x").recencyMultiplier, 1.2, "x's item is read (modified a day ago)");
+    eq(explainOf(want, "__proto__").rerank.factors.multiplier, 1, "no item for __proto__");
     // Entries in no list that every check would refuse: a wrong type, an unknown field, a
     // time that does not parse, a key over maxIdBytes, a getter that throws.
     const others = { ...items, z: { name: 5 }, w: { colour: "red" }, v: { modifiedAt: "last week" }, ["k".repeat(2000)]: {} };
@@ -664,6 +664,32 @@ export function tests(lib, golden) {
     for (let i = 0; i < 1000; i++) many[`other-${i}`] = { summary: "s".repeat(100) };
     eq(limited(8).run({ query, lists, items: many, now }).results, want.results, "1,000 entries in no list, within 8 entries and 200 bytes");
     throwsScoreError(lib, () => limited(7).run({ query, lists, items: many, now }), "INPUT_TOO_LARGE", "items");
+    // Over maxTotalEntries, the limit is the error before an item's own fault (as the
+    // module checks them): 2 ids and 2 items found, x's name over maxTextBytes.
+    const tight = new lib.Pipeline({ minConfidence: 0, limits: { maxTotalEntries: 3, maxTextBytes: 3 } });
+    throwsScoreError(lib, () => tight.run({ lists: [{ name: "a", ids: ["x", "y"] }], items: { x: { name: "abcdef" }, y: {} } }), "INPUT_TOO_LARGE", "items");
+    // A key someone defined on Object.prototype (not enumerable, as some libraries do) is
+    // not an own entry: no item, in a small call and in one of 64 ids or more (which
+    // look values up differently: see js/core/pipeline-input.js).
+    const big = { name: "big", ids: Array.from({ length: 70 }, (_, i) => `n${i}`) };
+    for (const [what, desc] of [["a value", { value: { name: "graph cache" } }], ["a getter", { get: () => ({ colour: "red" }) }]]) {
+      Object.defineProperty(Object.prototype, "planted", { ...desc, configurable: true });
+      try {
+        for (const ls of [[...lists, { name: "c", ids: ["planted"] }], [...lists, { name: "c", ids: ["planted"] }, big]]) {
+          const out = p.run({ query, lists: ls, items, now });
+          eq(explainOf(out, "planted").rerank.factors.multiplier, 1, `${what} on Object.prototype is not an item (${ls.length} lists)`);
+        }
+      } finally {
+        delete Object.prototype.planted;
+      }
+    }
+    // And with a standard Object.prototype, in a call of 64 ids or more: the ids that
+    // name its properties find no item, an own entry under such a name is one.
+    const large = [...lists, big];
+    eq(explainOf(p.run({ query, lists: large, items, now }), "toString").rerank.factors.multiplier, 1, "toString, large call");
+    const ownToString = { ...items, toString: { name: "graph cache" } };
+    assert(explainOf(p.run({ query, lists: large, items: ownToString, now }), "toString").rerank.factors.multiplier > 1, "an own toString entry is read, large call");
+    assert(explainOf(p.run({ query, lists, items: ownToString, now }), "toString").rerank.factors.multiplier > 1, "an own toString entry is read, small call");
   });
 
   test("Pipeline: a getter that runs a pipeline while its input is read gets tables of its own", () => {
