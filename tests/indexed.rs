@@ -52,6 +52,9 @@ struct Case {
     /// Finite times (items' and `now`) given as ISO 8601 texts, whose bytes count against
     /// `maxTotalTextBytes`, instead of epoch milliseconds.
     iso: bool,
+    /// Items given as they are, a key twice included (a borrowed input may), instead of
+    /// once each.
+    dups: bool,
 }
 
 type Extra = (Option<i32>, Option<f64>);
@@ -149,6 +152,7 @@ fn case() -> impl Strategy<Value = Case> {
                 held,
                 scores,
                 iso,
+                dups: false,
             },
         )
 }
@@ -436,7 +440,7 @@ fn both(
     let mut items: Vec<Item<'_>> = Vec::new();
     for &(i, t, texts, extra) in &c.items {
         let key = id_of(i, &others);
-        if !items.iter().any(|(k, ..)| *k == key) {
+        if c.dups || !items.iter().any(|(k, ..)| *k == key) {
             items.push((key, t, texts.map(|x| x.map(|x| TEXTS[x])), extra));
         }
     }
@@ -667,6 +671,7 @@ fn rerankers_and_explanations_take_the_lean_path() {
         iso: false,
         held: 0,
         scores: 0,
+        dups: false,
     };
     let cfg = |explain: bool, rerank: RerankMethod| PipelineConfig {
         explain,
@@ -717,6 +722,7 @@ fn every_string_counts_against_max_total_text_bytes() {
         held: 0,
         scores: 0,
         iso: false,
+        dups: false,
     };
     // And with the item's modifiedAt and `now` as ISO 8601 texts of 24 bytes each
     // ("2023-11-14T22:13:20.000Z"): 81 bytes.
@@ -753,6 +759,7 @@ fn an_item_in_no_list_is_neither_checked_nor_counted() {
         held: 0,
         scores: 0,
         iso: false,
+        dups: false,
     };
     // With an item in no list ("item-in-no-list-0") that every check would refuse: a
     // cross-encoder score that is not finite, a time without `now`, its texts over the
@@ -793,6 +800,51 @@ fn an_item_in_no_list_is_neither_checked_nor_counted() {
         let e = full.expect_err("the other item, listed, is read");
         assert_eq!(lean.expect_err("the lean path reads it too"), e);
     }
+}
+
+#[test]
+fn a_key_given_twice_is_checked_twice_on_both_paths() {
+    // d0's item twice: the first with a cross-encoder score that is not finite. Both
+    // paths check every item given (the stages read the last one of a key).
+    let item = |ce: f64| (0, None, [Some(0), None, None, None], (None, Some(ce)));
+    let case = Case {
+        lists: vec![(0, vec![1, 0], None)],
+        items: vec![
+            (1, None, [None; 4], (None, Some(0.2))),
+            item(f64::NAN),
+            item(0.5),
+        ],
+        context: None,
+        now: None,
+        top_n: None,
+        query: 1,
+        held: 0,
+        scores: 0,
+        iso: false,
+        dups: true,
+    };
+    let p = Pipeline::new(PipelineConfig {
+        min_confidence: 0.0,
+        ..Default::default()
+    })
+    .unwrap();
+    let (full, lean) = both(&p, &case);
+    let e = full.expect_err("the first of the two refused");
+    assert_eq!(e.field, "items.d0.crossEncoderScore");
+    assert_eq!(lean.expect_err("the lean path refuses it too"), e);
+    // Both fine: the same output on both paths.
+    let mut fine = case.clone();
+    fine.items[1] = item(0.1);
+    let (full, lean) = both(&p, &fine);
+    assert_eq!(full.expect("accepted"), lean.expect("accepted"));
+    // Faults in two items: named in the order of their documents (d1 before d0 in the
+    // list), whatever the order of the items.
+    let mut two = case.clone();
+    two.items[0].3 .1 = Some(f64::INFINITY);
+    let (full, lean) = both(&p, &two);
+    let e = full.expect_err("refused");
+    assert_eq!(e.field, "items.d1.crossEncoderScore");
+    assert_eq!(lean.expect_err("refused"), e);
 }
 
 /// The oracle's answer: each result's (id, score bits, band, explanation as its `Debug`

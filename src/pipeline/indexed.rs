@@ -101,8 +101,8 @@ pub struct IndexedInput<'a> {
     pub lists: &'a [&'a [u32]],
     /// The distinct ids.
     pub ids: IdTable<'a>,
-    /// The items, one per document at most (in any order: a fault is named in the
-    /// order of their documents, as [`Pipeline::run_ref`] names it).
+    /// The items, in any order (a fault is named in the order of their documents, as
+    /// [`Pipeline::run_ref`] names it).
     pub items: &'a [IndexedItem<'a>],
     /// The current time in epoch milliseconds.
     pub now_ms: Option<f64>,
@@ -325,8 +325,9 @@ impl Pipeline {
         }
         let mut any_mtime = false;
         // In the order of their documents, as `run_ref` reads them.
-        let item_at = super::run::item_of_doc(input.items.iter().map(|i| i.doc), input.ids.len());
-        let in_order = item_at.iter().filter_map(|&i| {
+        let docs: Vec<u32> = input.items.iter().map(|i| i.doc).collect();
+        let order = super::run::doc_order(&docs, input.ids.len());
+        let in_order = order.iter().filter_map(|&i| {
             let i = i as usize;
             input.items.get(i).map(|item| (i, item))
         });

@@ -74,42 +74,47 @@ pub(super) fn iso_bytes(t: Option<TimeRef<'_>>) -> usize {
     }
 }
 
-/// The items of a run: those of its [`InputRef`], or of a [`PipelineInput`] read in
-/// place (not copied into an `InputRef` first: a call would then hold every item twice).
-trait Items<'a> {
-    fn count(&self) -> usize;
-    fn each(&self) -> impl Iterator<Item = (&'a str, ItemRef<'a>)>;
+/// Where a run's items come from: a borrowed input's, in the caller's order (a key may
+/// be given twice), or a [`PipelineInput`]'s map, read in place (not copied into an
+/// `InputRef` first: a call would then hold every item twice) and looked up by the
+/// lists' ids.
+#[derive(Clone, Copy)]
+enum ItemSource<'s, 'a> {
+    Slice(&'s [(&'a str, ItemRef<'a>)]),
+    Map(&'a std::collections::BTreeMap<String, super::input::ItemMeta>),
 }
 
-impl<'a> Items<'a> for &[(&'a str, ItemRef<'a>)] {
-    fn count(&self) -> usize {
-        self.len()
-    }
-    fn each(&self) -> impl Iterator<Item = (&'a str, ItemRef<'a>)> {
-        self.iter().copied()
-    }
-}
-
-impl<'a> Items<'a> for &'a std::collections::BTreeMap<String, super::input::ItemMeta> {
-    fn count(&self) -> usize {
-        self.len()
-    }
-    fn each(&self) -> impl Iterator<Item = (&'a str, ItemRef<'a>)> {
-        self.iter().map(|(id, m)| (id.as_str(), m.as_item_ref()))
-    }
-}
-
-/// The item each document reads: the index of the last item given for its id (the one
-/// the stages would keep), or `u32::MAX`. `item_docs` gives each item's document
-/// (`u32::MAX`: in no list).
-pub(super) fn item_of_doc(item_docs: impl Iterator<Item = u32>, n_docs: usize) -> Vec<u32> {
-    let mut item_at = vec![u32::MAX; n_docs];
-    for (i, d) in (0u32..).zip(item_docs) {
-        if let Some(slot) = item_at.get_mut(d as usize) {
-            *slot = i;
+/// The indices of the items that have a document (`item_docs[i]`, `u32::MAX`: in no
+/// list), ordered by document; items of one document keep their order. A counting sort:
+/// `n_docs` buckets, and one more for a document out of range.
+pub(super) fn doc_order(item_docs: &[u32], n_docs: usize) -> Vec<u32> {
+    let bucket = |d: u32| (d != u32::MAX).then(|| (d as usize).min(n_docs));
+    // starts[b]: where bucket b begins, after the counts are summed.
+    let mut starts = vec![0u32; n_docs + 2];
+    for b in item_docs.iter().filter_map(|&d| bucket(d)) {
+        if let Some(c) = starts.get_mut(b + 1) {
+            *c += 1;
         }
     }
-    item_at
+    let mut total = 0u32;
+    for c in &mut starts {
+        total += *c;
+        *c = total;
+    }
+    let mut order = vec![0u32; item_docs.len()];
+    let mut n = 0usize;
+    for (i, b) in (0u32..).zip(item_docs.iter().map(|&d| bucket(d))) {
+        let Some(b) = b else { continue };
+        if let Some(at) = starts.get_mut(b) {
+            if let Some(slot) = order.get_mut(*at as usize) {
+                *slot = i;
+                n += 1;
+            }
+            *at += 1;
+        }
+    }
+    order.truncate(n);
+    order
 }
 
 impl Pipeline {
@@ -220,19 +225,29 @@ impl Pipeline {
     /// Runs the pipeline on one input.
     pub fn run(&self, input: &PipelineInput) -> Result<PipelineOutput> {
         // Its items read in place (see `Items`).
-        self.run_parts(&input.as_ref_without_items(), &&input.items, None, None)
+        self.run_parts(
+            &input.as_ref_without_items(),
+            ItemSource::Map(&input.items),
+            None,
+            None,
+        )
     }
 
     /// Runs the pipeline on a borrowed input (see [`InputRef`]).
     pub fn run_ref(&self, input: &InputRef<'_>) -> Result<PipelineOutput> {
-        self.run_parts(input, &input.items.as_slice(), input.interned.clone(), None)
+        self.run_parts(
+            input,
+            ItemSource::Slice(&input.items),
+            input.interned.clone(),
+            None,
+        )
     }
 
     /// [`Pipeline::run_ref`] on an input it may take apart: the interned ids and lists
     /// are used as they are instead of copied.
     pub fn run_owned(&self, mut input: InputRef<'_>) -> Result<PipelineOutput> {
         let interned = input.interned.take();
-        self.run_parts(&input, &input.items.as_slice(), interned, None)
+        self.run_parts(&input, ItemSource::Slice(&input.items), interned, None)
     }
 
     /// [`Pipeline::run_owned`] on an input whose items carry no texts: the heuristic
@@ -245,14 +260,19 @@ impl Pipeline {
         texts: &mut dyn PoolTexts,
     ) -> Result<PipelineOutput> {
         let interned = input.interned.take();
-        self.run_parts(&input, &input.items.as_slice(), interned, Some(texts))
+        self.run_parts(
+            &input,
+            ItemSource::Slice(&input.items),
+            interned,
+            Some(texts),
+        )
     }
 
     /// The pipeline on `input`, whose `interned` part (if any) is given apart, owned.
     fn run_parts<'a>(
         &self,
         input: &InputRef<'a>,
-        input_items: &impl Items<'a>,
+        source: ItemSource<'_, 'a>,
         interned: Option<Interned<'a>>,
         held: Option<&mut dyn PoolTexts>,
     ) -> Result<PipelineOutput> {
@@ -266,47 +286,68 @@ impl Pipeline {
         // every call, which took the native harness's (b) at N = 1,000 from 107 to
         // 170 µs (page faults).
         let list_entries: usize = input.lists.iter().map(|l| l.ids.len()).sum();
-        let table = Vec::with_capacity(input_items.count().min(list_entries));
+        let given = match source {
+            ItemSource::Slice(s) => s.len(),
+            ItemSource::Map(m) => m.len(),
+        };
+        let table = Vec::with_capacity(given.min(list_entries));
         // The ids interned (as many as the limits just checked allow): each distinct id
-        // once, the lists as indices, each item's document found by its key (one hash
-        // lookup per item; `u32::MAX`: in no list, and then not read).
+        // once, the lists as indices; a borrowed input's items' documents found by their
+        // keys (one hash lookup per item; `u32::MAX`: in no list, and then not read).
         let (ids, docs, item_docs) = match interned {
             Some(iv) => (iv.ids, iv.docs, iv.items),
             None => {
                 let (interner, docs) =
                     Interner::of_lists(input.lists.iter().map(|l| l.ids.as_slice()));
-                let item_docs = input_items
-                    .each()
-                    .map(|(id, _)| interner.get(id).unwrap_or(u32::MAX))
-                    .collect();
+                let item_docs = match source {
+                    ItemSource::Slice(s) => s
+                        .iter()
+                        .map(|(id, _)| interner.get(id).unwrap_or(u32::MAX))
+                        .collect(),
+                    ItemSource::Map(_) => Vec::new(),
+                };
                 (interner.ids, docs, item_docs)
             }
         };
-        // The items read in the caller's order; an input refused there is checked again
-        // in the order of the documents (the ids' first appearance in the lists, as the
-        // bindings read the items), whose first fault is the error, each document reading
-        // the last item given for its id (the one the stages keep). Both accept the same
-        // inputs but for an id given twice (a borrowed input may), which only the second
-        // order reads once.
-        let in_lists = || {
-            input_items
-                .each()
-                .zip(item_docs.iter().copied())
-                .filter(|&(_, d)| d != u32::MAX)
-        };
-        let n_read = item_docs.iter().filter(|&&d| d != u32::MAX).count();
-        let (now_ms, items) = match self.validate_input(input, in_lists, n_read, table) {
-            Ok(v) => v,
-            Err(_) => {
-                let refs: Vec<(&str, ItemRef<'_>)> = input_items.each().collect();
-                let item_at = item_of_doc(item_docs.iter().copied(), ids.len());
-                let by_doc = || {
-                    (0u32..)
-                        .zip(&item_at)
-                        .filter_map(|(d, &i)| Some((*refs.get(i as usize)?, d)))
+        let (now_ms, items) = match source {
+            // Looked up by the lists' ids, in the documents' order (an entry whose key is
+            // in no list is not read): a corpus-sized map costs a lookup per id.
+            ItemSource::Map(map) => {
+                let found: Vec<(&'a str, &'a super::input::ItemMeta, u32)> = (0u32..)
+                    .zip(&ids)
+                    .filter_map(|(d, id)| {
+                        let (key, meta) = map.get_key_value(*id)?;
+                        Some((key.as_str(), meta, d))
+                    })
+                    .collect();
+                let read = || found.iter().map(|&(k, m, d)| ((k, m.as_item_ref()), d));
+                self.validate_input(input, read, found.len(), table)?
+            }
+            // Read in the caller's order; an input refused there is checked again in the
+            // order of the documents (the ids' first appearance in the lists, as the
+            // bindings read the items), whose first fault is the error.
+            ItemSource::Slice(slice) => {
+                let in_lists = || {
+                    slice
+                        .iter()
+                        .copied()
+                        .zip(item_docs.iter().copied())
+                        .filter(|&(_, d)| d != u32::MAX)
                 };
-                let n_read = item_at.iter().filter(|&&i| i != u32::MAX).count();
-                self.validate_input(input, by_doc, n_read, Vec::new())?
+                let n_read = item_docs.iter().filter(|&&d| d != u32::MAX).count();
+                match self.validate_input(input, in_lists, n_read, table) {
+                    Ok(v) => v,
+                    Err(_) => {
+                        let order = doc_order(&item_docs, ids.len());
+                        let by_doc = || {
+                            order.iter().filter_map(|&i| {
+                                let i = i as usize;
+                                Some((*slice.get(i)?, *item_docs.get(i)?))
+                            })
+                        };
+                        self.validate_input(input, by_doc, order.len(), Vec::new())?
+                    }
+                }
             }
         };
         let weights: Vec<f64> = input

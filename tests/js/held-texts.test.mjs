@@ -80,6 +80,12 @@ if (mode === "trap") {
   out.made.push(made);
   out.calls.push(calls);
 }
+// candidateLimit 8: the reranker reads 8 of the candidates (held here, inline in the
+// no-compile mode: the parent compares the two outputs).
+const limitedP = new lib.Pipeline({ topK: listed, topN: listed, minConfidence: 0, explain: true, rerank: { method: "heuristic", candidateLimit: 8 } });
+const callsBefore = calls;
+out.limited = key(limitedP.run({ query, lists, items }));
+out.limitedCalls = calls - callsBefore;
 console.log(JSON.stringify(out));
 `;
 
@@ -98,6 +104,14 @@ test("held texts reach the module through the table: one function made, one call
   assert.deepEqual(out.made, [0, 1]);
   assert.deepEqual(out.calls, [0, 1]);
   assert.equal(out.heldEqual, true, "the held call's output is the inline call's");
+});
+
+test("a candidateLimit's held texts give the output of the texts sent with the input", () => {
+  const held = run("normal");
+  const inline = run("no-compile");
+  assert.equal(held.limitedCalls, 1, "held: the module asked for the 8 candidates' texts");
+  assert.equal(inline.limitedCalls, 0, "inline: nothing asked");
+  assert.equal(held.limited, inline.limited);
 });
 
 test("an engine that compiles no wasm from bytes sends the texts with the input: the same output", () => {
@@ -144,9 +158,14 @@ test("a second init (a main entry and calibrank/init in one bundle share core.js
   const asked = api.__heldTextsCalls();
   const got = held.run({ query: "graph", lists: [{ name: "a", ids }], items });
   assert.equal(api.__heldTextsCalls() - asked, 1, "the texts were held back and asked for");
-  const inline = reranking(4).run({ query: "graph", lists: [{ name: "a", ids: ids.slice() }], items: Object.fromEntries(Object.entries(items).slice(0, 4)) });
+  // The pool's 4 alone as candidates (as many as topK: their texts cross inline) give
+  // the same pool, results and confidence (the stats count the other candidates).
+  const before = api.__heldTextsCalls();
+  const inline = reranking(4).run({ query: "graph", lists: [{ name: "a", ids: ids.slice(0, 4) }], items });
+  assert.equal(api.__heldTextsCalls(), before, "the texts crossed with the input");
   assert.ok(got.results.some((r) => r.score !== got.results[0].score), "the reranker told the candidates apart");
-  assert.deepEqual(got, inline, "the pool's texts read (the output of the pool's items sent inline)");
+  const core = ({ results, confidence, outcome }) => ({ results, confidence, outcome });
+  assert.deepEqual(core(got), core(inline), "the pool's texts read (the output of the pool's items sent inline)");
 });
 
 test("calibrank/init: an init() still pending when initSync() ran does not instantiate the module again", () => {

@@ -561,12 +561,13 @@ export function tests(lib, golden) {
     eq(lib.__heldTextsCalls() - asked, 2, "the module asked for the held texts");
     // candidateLimit 8: the reranker reads the 8 best after recency (no recency here:
     // fusion order, which rrf gives); the other items' texts do not matter, so the input
-    // with the 8's items alone gives the same output.
+    // with the 8's items alone gives the same output (both held: 30 candidates; held
+    // against inline for this case: tests/js/held-texts.test.mjs).
     const limited = new lib.Pipeline({ ...cfg, rerank: { method: "heuristic", candidateLimit: 8 } });
     const best8 = lib.rrf(lists.map((l) => l.ids)).slice(0, 8).map(([id]) => id);
     const few = limited.run({ query, lists, items: Object.fromEntries(best8.map((id) => [id, items[id]])) });
     eq(few.stats.beyondCandidateLimit, 22);
-    eq(limited.run({ query, lists, items }), few, "held, candidateLimit");
+    eq(limited.run({ query, lists, items }), few, "held, candidateLimit: the other items' texts do not matter");
     // Errors: the same in both modes (type errors before the call; limits exactly).
     const bad = { ...items, ...extras, "extra-3": { name: 5 } };
     throwsScoreError(lib, () => p.run({ query, lists: heldLists, items: bad }), "INVALID_TYPE", "items.extra-3.name");
@@ -628,7 +629,7 @@ export function tests(lib, golden) {
       caught = e;
     }
     assert(caught instanceof RangeError && caught.message === "boom", `the getter's error: ${caught}`);
-    eq(p.run({ query, lists, items: all }), inline, "usable after");
+    eq(core(p.run({ query, lists: heldLists, items: all })), core(inline), "usable after, held");
   });
 
   test("Pipeline: items are looked up by the lists' ids; an entry whose key is in no list is never read", () => {

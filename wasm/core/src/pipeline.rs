@@ -735,6 +735,15 @@ fn read_input<'a>(config: &PipelineConfig, r: &mut Reader<'a>) -> Option<Section
     let n_items = items.len() / 8;
     let mut item_refs = Vec::with_capacity(n_items);
     for (t, nums) in items.chunks_exact(8).zip(item_nums.chunks_exact(3)) {
+        if t[7] == u32::MAX {
+            // An item in no list (the package sends none): not read, and skipped by the
+            // pipeline's checks (a row of its own keeps the item indices of the table).
+            item_refs.push(IndexedItem {
+                doc: u32::MAX,
+                ..IndexedItem::default()
+            });
+            continue;
+        }
         let flags = t[1];
         if flags & UNKNOWN_ITEM_FLAGS != 0 {
             return None;

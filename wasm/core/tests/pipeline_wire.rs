@@ -221,6 +221,12 @@ fn bits(xs: &[f64]) -> Vec<u64> {
 /// What the module answers: `Ok` the output's sections as comparable text, `Err` the
 /// error's JSON; and the bytes of the call's string table.
 fn module_run(c: &Case) -> (Result<String, String>, usize) {
+    module_run_with(c, None)
+}
+
+/// [`module_run`] with an item in no list (key `unlisted`) sent first, as the package
+/// never sends one: the module must not read it.
+fn module_run_with(c: &Case, unlisted: Option<&Item>) -> (Result<String, String>, usize) {
     let mut w = Writer::default();
     w.opt_text(Some(&c.config));
     set_input(w.bytes());
@@ -283,9 +289,18 @@ fn module_run(c: &Case) -> (Result<String, String>, usize) {
             Some((d, it.clone()))
         })
         .collect();
-    for (d, it) in &listed {
+    let rows = unlisted
+        .map(|it| (usize::MAX, it.clone()))
+        .into_iter()
+        .chain(listed);
+    for (d, it) in &rows.collect::<Vec<_>>() {
         let mut t = [0u32; 8];
-        (t[0], t[7]) = (*d as u32, *d as u32);
+        if *d == usize::MAX {
+            (t[0], t[7]) = (strs.len() as u32, u32::MAX);
+            strs.push("unlisted".to_string());
+        } else {
+            (t[0], t[7]) = (*d as u32, *d as u32);
+        }
         let mut nums = [0.0; 3];
         for (f, text) in it.texts.iter().enumerate() {
             if let Some(x) = text {
@@ -533,6 +548,33 @@ fn a_fiscal_year_that_is_not_a_whole_number_is_named() {
             "{e}"
         );
     }
+}
+
+#[test]
+fn an_item_in_no_list_is_not_read_by_the_module() {
+    let item = |fy| Item {
+        key: 0,
+        texts: [Some(0), None, None, None],
+        modified: None,
+        fiscal_year: Some(fy),
+        cross_encoder: None,
+    };
+    // A row of an item in no list, with a fiscal year the module would refuse: unread.
+    let want = module_run(&one_item(PLAIN, item(2024.0))).0;
+    assert!(want.is_ok(), "{want:?}");
+    assert_eq!(
+        module_run_with(&one_item(PLAIN, item(2024.0)), Some(&item(2024.5))).0,
+        want
+    );
+    // With the listed item's fiscal year refused as well, the error names the listed
+    // item, not the row before it.
+    let e = module_run_with(&one_item(PLAIN, item(2024.5)), Some(&item(1e10)))
+        .0
+        .expect_err("refused");
+    assert!(
+        e.starts_with(r#"{"code":"INVALID_TYPE","field":"items.a.fiscalYear","message":"expected a whole number (a year), got 2024.5"#),
+        "{e}"
+    );
 }
 
 #[test]
