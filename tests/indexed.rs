@@ -837,13 +837,21 @@ fn a_key_given_twice_is_checked_twice_on_both_paths() {
     fine.items[1] = item(0.1);
     let (full, lean) = both(&p, &fine);
     assert_eq!(full.expect("accepted"), lean.expect("accepted"));
-    // Faults in two items: named in the order of their documents (d1 before d0 in the
-    // list), whatever the order of the items.
+    // Faults in two items, d1's given last: named in the order of their documents (d1
+    // before d0 in the list), not in the items' order.
     let mut two = case.clone();
-    two.items[0].3 .1 = Some(f64::INFINITY);
+    two.items.rotate_left(1);
+    two.items[2].3 .1 = Some(f64::INFINITY);
     let (full, lean) = both(&p, &two);
     let e = full.expect_err("refused");
     assert_eq!(e.field, "items.d1.crossEncoderScore");
+    assert_eq!(lean.expect_err("refused"), e);
+    // Two faulty items of one key: the first given is named (the order is stable).
+    let mut twice = case.clone();
+    twice.items[2] = item(f64::INFINITY);
+    let (full, lean) = both(&p, &twice);
+    let e = full.expect_err("refused");
+    assert!(e.message.contains("NaN"), "{e:?}");
     assert_eq!(lean.expect_err("refused"), e);
 }
 

@@ -14,25 +14,38 @@ const INPUT_AND_LIST_FIELDS = [...INPUT_FIELDS, ...LIST_FIELDS];
 const ObjectPrototype = Object.prototype;
 const mapGet = Map.prototype.get;
 
-// Object.prototype's own properties in a standard engine (ES2024 and Annex B).
+// Object.prototype's own properties in a standard engine (ES2024 and Annex B), and its
+// `__proto__` accessor as the package found it.
+const setHas = Set.prototype.has;
+const { get: protoGet, set: protoSet } = Object.getOwnPropertyDescriptor(Object.prototype, "__proto__") ?? {};
 const STANDARD_PROTO_KEYS = new Set(["constructor", "__defineGetter__", "__defineSetter__", "hasOwnProperty", "__lookupGetter__", "__lookupSetter__", "isPrototypeOf", "propertyIsEnumerable", "toString", "valueOf", "__proto__", "toLocaleString"]);
 
 /**
  * Whether Object.prototype holds only standard properties (a subset of
- * `STANDARD_PROTO_KEYS`), each a function but `__proto__`: a value a record inherits
- * from it is then a function or, for `__proto__`, Object.prototype itself.
+ * `STANDARD_PROTO_KEYS`), each a function but `__proto__`, which is the accessor it was
+ * when the package loaded: a value a record inherits from it is then a function or, for
+ * `__proto__`, the record's prototype (Object.prototype itself).
  */
 function standardObjectPrototype() {
   const names = Object.getOwnPropertyNames(ObjectPrototype);
   for (let i = 0; i < names.length; i++) {
     const n = names[i];
-    if (!STANDARD_PROTO_KEYS.has(n)) return false;
-    if (n === "__proto__") continue;
+    if (!setHas.call(STANDARD_PROTO_KEYS, n)) return false;
     const d = Object.getOwnPropertyDescriptor(ObjectPrototype, n);
-    if (d.get !== undefined || typeof d.value !== "function") return false;
+    if (n === "__proto__") {
+      if (protoGet === undefined || d.get !== protoGet || d.set !== protoSet) return false;
+    } else if (d.get !== undefined || d.set !== undefined || typeof d.value !== "function") return false;
   }
   return true;
 }
+
+/**
+ * From this many distinct ids on, `encodeInput` looks `Object.prototype` over (twice: a
+ * getter of the caller's could change it while the items are read) rather than ask
+ * `key in Object.prototype` for each item found (about 12 ns each; the look-over costs
+ * a microsecond or two).
+ */
+const LOOK_OVER_FROM = 256;
 
 /** A call's own `topN` for the module (NaN: none; the module checks it against `topK`). */
 export function topNOf(topN) {
@@ -56,7 +69,7 @@ function timestamp(v, strs, field) {
  * Encodes a pipeline input (wasm/core/src/pipeline.rs `read_input` reads it); its
  * large tables come from `lease` (see `Scratch`), valid until the lease is given back.
  */
-export function encodeInput(input, lim, holdAbove, lease) {
+export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
   if (!isObject(input)) throw typeError("input", "an object with `lists`");
   checkKeys(input, INPUT_KEYS, "input");
   // Keys inherited from Object.prototype are not fields. Whether it has an enumerable
@@ -171,6 +184,8 @@ export function encodeInput(input, lim, holdAbove, lease) {
   let heldUnits = 0;
   let keyUnits = 0;
   let inline = false;
+  // Object.prototype looked over instead of each item's key (see `LOOK_OVER_FROM`).
+  let standard = false;
   if (items !== undefined && items !== null) {
     // Items are looked up by the lists' ids, each distinct id once, in the order of
     // first appearance: an entry whose key is in no list is never read (neither checked
@@ -184,25 +199,29 @@ export function encodeInput(input, lim, holdAbove, lease) {
     // inherited value only under a key of Object.prototype's own (its methods,
     // `__proto__`, or a key someone defined there as non-enumerable): only a value
     // found under such a key is checked (`key in Object.prototype` costs (b) about 5% at
-    // N = 1,000: from 64 ids on, when Object.prototype holds its standard properties
-    // alone, whose values are functions and, for `__proto__`, the prototype itself, a
-    // value of neither kind is known to be the record's own). Any other record's every
-    // value is checked. (A Proxy answers the lookups through its `get` trap.)
+    // N = 1,000: from `LOOK_OVER_FROM` ids on, when Object.prototype holds its standard
+    // properties alone, whose values are functions and, for `__proto__`, the prototype
+    // itself, a value of neither kind is known to be the record's own). Any other
+    // record's every value is checked. (A Proxy answers the lookups through its `get`
+    // trap.)
     const proto = asMap ? null : Object.getPrototypeOf(items);
     const anyOwn = !asMap && !(proto === null || (proto === ObjectPrototype && cleanProto));
-    const standard = !asMap && !anyOwn && nDocs >= 64 && standardObjectPrototype();
+    standard = !keyByKey && !asMap && !anyOwn && nDocs >= LOOK_OVER_FROM && standardObjectPrototype();
     const lookUp = (key) => {
       const meta = asMap ? mapGet.call(items, key) : items[key];
       if (meta === undefined || asMap) return meta;
       const maybeInherited = anyOwn || (standard ? typeof meta === "function" || meta === ObjectPrototype : key in ObjectPrototype);
       return maybeInherited && !hasOwn.call(items, key) ? undefined : meta;
     };
-    // Near maxTotalEntries, the items found are counted before any is read, so that the
-    // limit is the error before an item's fault, as the module checks them.
+    // Near maxTotalEntries, the items are looked up (once: kept for the reading below)
+    // and counted before any is read, so that the limit is the error before an item's
+    // fault, as the module checks them.
+    let found = null;
     if (entries + nDocs > lim.maxTotalEntries) {
-      let found = 0;
-      for (let d = 0; d < nDocs; d++) if (lookUp(strs[d]) !== undefined) found++;
-      precheck.entries(lim, entries + found, "items");
+      found = new Array(nDocs);
+      let n = 0;
+      for (let d = 0; d < nDocs; d++) if ((found[d] = lookUp(strs[d])) !== undefined) n++;
+      precheck.entries(lim, entries + n, "items");
     }
     hold = holdAbove >= 0 && nDocs > holdAbove && canHoldTexts();
     if (hold) heldTexts = new Array(4 * nDocs);
@@ -211,7 +230,7 @@ export function encodeInput(input, lim, holdAbove, lease) {
     let i = -1;
     for (let d = 0; d < nDocs; d++) {
       const key = strs[d];
-      const meta = lookUp(key);
+      const meta = found === null ? lookUp(key) : found[d];
       if (meta === undefined) continue;
       i++;
       const t = 8 * i;
@@ -311,6 +330,9 @@ export function encodeInput(input, lim, holdAbove, lease) {
       }
     }
     precheck.entries(lim, entries + m, "items");
+    // A getter of the caller's changed Object.prototype while the items were read: read
+    // again, each key asked (`keyByKey`).
+    if (standard && !standardObjectPrototype()) return encodeInput(input, lim, holdAbove, lease, true);
   }
   if (now !== undefined && now !== null) {
     const [kind, v] = timestamp(now, strs, "now");
@@ -341,7 +363,7 @@ export function encodeInput(input, lim, holdAbove, lease) {
       hold = false;
     }
   }
-  if (inline) return encodeInput(input, lim, -1, lease);
+  if (inline) return encodeInput(input, lim, -1, lease, keyByKey);
   if (hold) head[4] = 1;
   precheck.strings(lim, strs, units, (i) => inputField(i, head, nLists, listTable, docs, itemTable, strs));
   const held = hold ? { texts: heldTexts, slots: () => heldSlots(itemTable, nDocs), slotOf: null, asked: false } : null;

@@ -670,9 +670,9 @@ export function tests(lib, golden) {
     const tight = new lib.Pipeline({ minConfidence: 0, limits: { maxTotalEntries: 3, maxTextBytes: 3 } });
     throwsScoreError(lib, () => tight.run({ lists: [{ name: "a", ids: ["x", "y"] }], items: { x: { name: "abcdef" }, y: {} } }), "INPUT_TOO_LARGE", "items");
     // A key someone defined on Object.prototype (not enumerable, as some libraries do) is
-    // not an own entry: no item, in a small call and in one of 64 ids or more (which
-    // look values up differently: see js/core/pipeline-input.js).
-    const big = { name: "big", ids: Array.from({ length: 70 }, (_, i) => `n${i}`) };
+    // not an own entry: no item, in a small call and in one of 256 ids or more (which
+    // look values up differently: see js/core/pipeline-input.js, LOOK_OVER_FROM).
+    const big = { name: "big", ids: Array.from({ length: 300 }, (_, i) => `n${i}`) };
     for (const [what, desc] of [["a value", { value: { name: "graph cache" } }], ["a getter", { get: () => ({ colour: "red" }) }]]) {
       Object.defineProperty(Object.prototype, "planted", { ...desc, configurable: true });
       try {
@@ -684,10 +684,47 @@ export function tests(lib, golden) {
         delete Object.prototype.planted;
       }
     }
-    // And with a standard Object.prototype, in a call of 64 ids or more: the ids that
-    // name its properties find no item, an own entry under such a name is one.
+    // `__proto__` redefined there (a value; a getter): not an item either.
+    const protoDesc = Object.getOwnPropertyDescriptor(Object.prototype, "__proto__");
+    for (const desc of [{ value: { name: "graph cache" }, writable: true }, { get: () => ({ name: "graph cache" }) }]) {
+      Object.defineProperty(Object.prototype, "__proto__", { ...desc, configurable: true });
+      try {
+        const out = p.run({ query, lists: [...lists, big], items, now });
+        eq(explainOf(out, "__proto__").rerank.factors.multiplier, 1, "a redefined __proto__ is not an item");
+      } finally {
+        if (protoDesc) Object.defineProperty(Object.prototype, "__proto__", protoDesc);
+        else delete Object.prototype.__proto__;
+      }
+    }
+    // A getter of the caller's that defines such a key while the items are read: the
+    // items are read again, each key asked.
+    const sneaky = { ...items };
+    Object.defineProperty(sneaky, "y", {
+      enumerable: true,
+      get() {
+        Object.defineProperty(Object.prototype, "planted", { value: { name: "graph cache" }, configurable: true });
+        return items.y;
+      },
+    });
+    try {
+      const out = p.run({ query, lists: [...lists, { name: "c", ids: ["planted"] }, big], items: sneaky, now });
+      eq(explainOf(out, "planted").rerank.factors.multiplier, 1, "a key defined on Object.prototype during the call is not an item");
+    } finally {
+      delete Object.prototype.planted;
+    }
+    // And with a standard Object.prototype, in a call of 256 ids or more: the ids that
+    // name its properties find no item (`__proto__` not even counted: 306 list entries
+    // and 2 items within maxTotalEntries 308), an own entry under such a name is one.
     const large = [...lists, big];
     eq(explainOf(p.run({ query, lists: large, items, now }), "toString").rerank.factors.multiplier, 1, "toString, large call");
+    eq(new lib.Pipeline({ ...cfg, limits: { maxTotalEntries: 308 } }).run({ query, lists: large, items, now }).results.length, 100, "__proto__ not counted");
+    throwsScoreError(lib, () => new lib.Pipeline({ ...cfg, limits: { maxTotalEntries: 307 } }).run({ query, lists: large, items, now }), "INPUT_TOO_LARGE", "items");
+    // Near the limit the items are counted before they are read, each looked up once.
+    let gets = 0;
+    const counted = { ...items };
+    Object.defineProperty(counted, "x", { enumerable: true, get: () => (gets++, items.x) });
+    new lib.Pipeline({ ...cfg, limits: { maxTotalEntries: 8 } }).run({ query, lists, items: counted, now });
+    eq(gets, 1, "x's entry looked up once near the limit");
     const ownToString = { ...items, toString: { name: "graph cache" } };
     assert(explainOf(p.run({ query, lists: large, items: ownToString, now }), "toString").rerank.factors.multiplier > 1, "an own toString entry is read, large call");
     assert(explainOf(p.run({ query, lists, items: ownToString, now }), "toString").rerank.factors.multiplier > 1, "an own toString entry is read, small call");

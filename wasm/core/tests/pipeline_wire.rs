@@ -575,6 +575,19 @@ fn an_item_in_no_list_is_not_read_by_the_module() {
         e.starts_with(r#"{"code":"INVALID_TYPE","field":"items.a.fiscalYear","message":"expected a whole number (a year), got 2024.5"#),
         "{e}"
     );
+    // A fault the pipeline's checks name by the item's index in the table (a score that
+    // is not finite): the unlisted row keeps the listed item's index.
+    let scored = |x| Item {
+        cross_encoder: Some(x),
+        ..item(2024.0)
+    };
+    let e = module_run_with(&one_item(PLAIN, scored(f64::NAN)), Some(&scored(0.5)))
+        .0
+        .expect_err("refused");
+    assert!(
+        e.starts_with(r#"{"code":"NON_FINITE_SCORE","field":"items.a.crossEncoderScore""#),
+        "{e}"
+    );
 }
 
 #[test]
