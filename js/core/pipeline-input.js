@@ -42,10 +42,10 @@ function standardObjectPrototype() {
 /**
  * From this many distinct ids on, `encodeInput` looks `Object.prototype` over (twice: a
  * getter of the caller's could change it while the items are read) rather than ask
- * `key in Object.prototype` for each item found (about 12 ns each; the look-over costs
- * a microsecond or two).
+ * `key in Object.prototype` for each item found: a look-over cost 0.49 µs, a key asked
+ * 8 ns (Node 20, this machine), so the two break even at about 120 ids.
  */
-const LOOK_OVER_FROM = 256;
+const LOOK_OVER_FROM = 128;
 
 /** A call's own `topN` for the module (NaN: none; the module checks it against `topK`). */
 export function topNOf(topN) {

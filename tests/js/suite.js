@@ -670,7 +670,7 @@ export function tests(lib, golden) {
     const tight = new lib.Pipeline({ minConfidence: 0, limits: { maxTotalEntries: 3, maxTextBytes: 3 } });
     throwsScoreError(lib, () => tight.run({ lists: [{ name: "a", ids: ["x", "y"] }], items: { x: { name: "abcdef" }, y: {} } }), "INPUT_TOO_LARGE", "items");
     // A key someone defined on Object.prototype (not enumerable, as some libraries do) is
-    // not an own entry: no item, in a small call and in one of 256 ids or more (which
+    // not an own entry: no item, in a small call and in one of 128 ids or more (which
     // look values up differently: see js/core/pipeline-input.js, LOOK_OVER_FROM).
     const big = { name: "big", ids: Array.from({ length: 300 }, (_, i) => `n${i}`) };
     for (const [what, desc] of [["a value", { value: { name: "graph cache" } }], ["a getter", { get: () => ({ colour: "red" }) }]]) {
@@ -712,7 +712,7 @@ export function tests(lib, golden) {
     } finally {
       delete Object.prototype.planted;
     }
-    // And with a standard Object.prototype, in a call of 256 ids or more: the ids that
+    // And with a standard Object.prototype, in a call of 128 ids or more: the ids that
     // name its properties find no item (`__proto__` not even counted: 306 list entries
     // and 2 items within maxTotalEntries 308), an own entry under such a name is one.
     const large = [...lists, big];
