@@ -230,7 +230,14 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
     let i = -1;
     for (let d = 0; d < nDocs; d++) {
       const key = strs[d];
-      const meta = found === null ? lookUp(key) : found[d];
+      // `lookUp`, written out (as a call it cost (b) a few percent at N = 10 and 100).
+      let meta;
+      if (found !== null) meta = found[d];
+      else if (asMap) meta = mapGet.call(items, key);
+      else {
+        meta = items[key];
+        if (meta !== undefined && (anyOwn || (standard ? typeof meta === "function" || meta === ObjectPrototype : key in ObjectPrototype)) && !hasOwn.call(items, key)) meta = undefined;
+      }
       if (meta === undefined) continue;
       i++;
       const t = 8 * i;
