@@ -708,13 +708,12 @@ fn rerankers_and_explanations_take_the_lean_path() {
     assert_eq!(order(RerankMethod::CrossEncoder)[0], "d1");
 }
 
-#[test]
-fn every_string_counts_against_max_total_text_bytes() {
-    // "d3 UserAuth" (11) + "semantic" (8) + "d0" (2) + the item's key "d0" (2) + its
-    // name "GraphCache" (10): 33 bytes.
-    let case = Case {
-        lists: vec![(0, vec![0], None)],
-        items: vec![(0, None, [Some(0), None, None, None], (None, None))],
+/// A case of one list (`semantic`, of the ids `ids`), the query "d3 UserAuth" and
+/// `items`, nothing else.
+fn one_list(ids: Vec<usize>, items: Vec<ItemCase>) -> Case {
+    Case {
+        lists: vec![(0, ids, None)],
+        items,
         context: None,
         now: None,
         top_n: None,
@@ -723,7 +722,17 @@ fn every_string_counts_against_max_total_text_bytes() {
         scores: 0,
         iso: false,
         dups: false,
-    };
+    }
+}
+
+#[test]
+fn every_string_counts_against_max_total_text_bytes() {
+    // "d3 UserAuth" (11) + "semantic" (8) + "d0" (2) + the item's key "d0" (2) + its
+    // name "GraphCache" (10): 33 bytes.
+    let case = one_list(
+        vec![0],
+        vec![(0, None, [Some(0), None, None, None], (None, None))],
+    );
     // And with the item's modifiedAt and `now` as ISO 8601 texts of 24 bytes each
     // ("2023-11-14T22:13:20.000Z"): 81 bytes.
     let mut dated = case.clone();
@@ -749,18 +758,10 @@ fn every_string_counts_against_max_total_text_bytes() {
 #[test]
 fn an_item_in_no_list_is_neither_checked_nor_counted() {
     // The lists' strings: "d3 UserAuth" (11) + "semantic" (8) + "d0" (2).
-    let listed = Case {
-        lists: vec![(0, vec![0], None)],
-        items: vec![(0, None, [Some(0), None, None, None], (None, Some(0.5)))],
-        context: None,
-        now: None,
-        top_n: None,
-        query: 1,
-        held: 0,
-        scores: 0,
-        iso: false,
-        dups: false,
-    };
+    let listed = one_list(
+        vec![0],
+        vec![(0, None, [Some(0), None, None, None], (None, Some(0.5)))],
+    );
     // With an item in no list ("item-in-no-list-0") that every check would refuse: a
     // cross-encoder score that is not finite, a time without `now`, its texts over the
     // limits below.
@@ -808,20 +809,15 @@ fn a_key_given_twice_is_checked_twice_on_both_paths() {
     // paths check every item given (the stages read the last one of a key).
     let item = |ce: f64| (0, None, [Some(0), None, None, None], (None, Some(ce)));
     let case = Case {
-        lists: vec![(0, vec![1, 0], None)],
-        items: vec![
-            (1, None, [None; 4], (None, Some(0.2))),
-            item(f64::NAN),
-            item(0.5),
-        ],
-        context: None,
-        now: None,
-        top_n: None,
-        query: 1,
-        held: 0,
-        scores: 0,
-        iso: false,
         dups: true,
+        ..one_list(
+            vec![1, 0],
+            vec![
+                (1, None, [None; 4], (None, Some(0.2))),
+                item(f64::NAN),
+                item(0.5),
+            ],
+        )
     };
     let p = Pipeline::new(PipelineConfig {
         min_confidence: 0.0,
