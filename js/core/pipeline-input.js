@@ -26,7 +26,7 @@ const STANDARD_PROTO_KEYS = new Set(["constructor", "__defineGetter__", "__defin
  * when the package loaded: a value a record inherits from it is then a function or, for
  * `__proto__`, the record's prototype (Object.prototype itself).
  */
-function standardObjectPrototype() {
+export function standardObjectPrototype() {
   const names = Object.getOwnPropertyNames(ObjectPrototype);
   for (let i = 0; i < names.length; i++) {
     const n = names[i];
@@ -43,7 +43,8 @@ function standardObjectPrototype() {
  * From this many distinct ids on, `encodeInput` looks `Object.prototype` over (twice: a
  * getter of the caller's could change it while the items are read) rather than ask
  * `key in Object.prototype` for each item found: a look-over cost 0.49 µs, a key asked
- * 8 ns (Node 20, this machine), so the two break even at about 120 ids.
+ * 8 ns (Node 20, this machine; `node bench/proto-lookover.mjs`), so the two break even
+ * at about 120 ids.
  */
 const LOOK_OVER_FROM = 128;
 
@@ -230,14 +231,7 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
     let i = -1;
     for (let d = 0; d < nDocs; d++) {
       const key = strs[d];
-      // `lookUp`, written out (as a call it cost (b) a few percent at N = 10 and 100).
-      let meta;
-      if (found !== null) meta = found[d];
-      else if (asMap) meta = mapGet.call(items, key);
-      else {
-        meta = items[key];
-        if (meta !== undefined && (anyOwn || (standard ? typeof meta === "function" || meta === ObjectPrototype : key in ObjectPrototype)) && !hasOwn.call(items, key)) meta = undefined;
-      }
+      const meta = found === null ? lookUp(key) : found[d];
       if (meta === undefined) continue;
       i++;
       const t = 8 * i;
@@ -324,8 +318,8 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
       if (flags === 0 && (meta instanceof Map || meta instanceof Date)) throw typeError(`items.${key}`, "an object with the item's fields");
       itemTable[t + 1] = flags;
     }
-    // The items found: the tables' first entries (their number checked above when near
-    // the limit).
+    // The items found: the tables' first entries (their number within maxTotalEntries:
+    // at most nDocs, counted above when that could pass it).
     const m = i + 1;
     if (m < nDocs) {
       if (Array.isArray(itemTable)) {
@@ -336,7 +330,6 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
         itemNums = itemNums.subarray(0, 3 * m);
       }
     }
-    precheck.entries(lim, entries + m, "items");
     // A getter of the caller's changed Object.prototype while the items were read: read
     // again, each key asked (`keyByKey`).
     if (standard && !standardObjectPrototype()) return encodeInput(input, lim, holdAbove, lease, true);

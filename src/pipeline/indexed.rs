@@ -173,12 +173,7 @@ impl Pipeline {
         {
             return false;
         }
-        let entries: usize = input.lists.iter().map(|l| l.len()).sum();
-        if limits
-            .check_entries(entries.saturating_add(read_items(input).count()), "items")
-            .is_err()
-            || input.query.len() > limits.max_text_bytes as usize
-        {
+        if input.query.len() > limits.max_text_bytes as usize {
             return false;
         }
         let max_id = limits.max_id_bytes as usize;
@@ -214,7 +209,11 @@ impl Pipeline {
             }
         }
         let mut any_mtime = false;
+        // The items read, counted as they are checked (against maxTotalEntries below: the
+        // answer is yes or no, so the order of the checks does not matter here).
+        let mut n_read = 0usize;
         for (_, item) in read_items(input) {
+            n_read += 1;
             if item.key_bytes > max_id {
                 return false;
             }
@@ -235,7 +234,11 @@ impl Pipeline {
                 return false;
             }
         }
-        if bytes > limits.max_total_text_bytes as usize
+        let entries: usize = input.lists.iter().map(|l| l.len()).sum();
+        if limits
+            .check_entries(entries.saturating_add(n_read), "items")
+            .is_err()
+            || bytes > limits.max_total_text_bytes as usize
             || (self.config.rerank.method == RerankMethod::Heuristic
                 && crate::rerank::require_query(input.query).is_err())
             || input

@@ -121,10 +121,10 @@ impl Pipeline {
     /// Checks the input; gives `now` and the items as the stages read them (times in
     /// epoch milliseconds).
     ///
-    /// Only the items whose key is an id of the lists are read: `read` gives them (`n_read`
-    /// of them) with their documents, in the order their faults are looked for (an item
-    /// in no list is neither checked nor counted). The lists were checked against the limits on lists
-    /// and entries first (`run_parts`).
+    /// Only the items whose key is an id of the lists are read: `read` gives them
+    /// (`n_read` of them) with their documents, in the order their faults are looked for
+    /// (an item in no list is neither checked nor counted). The lists were checked
+    /// against the limits on lists and entries first (`run_parts`).
     fn validate_input<'a, I>(
         &self,
         input: &InputRef<'a>,
@@ -224,7 +224,7 @@ impl Pipeline {
 
     /// Runs the pipeline on one input.
     pub fn run(&self, input: &PipelineInput) -> Result<PipelineOutput> {
-        // Its items read in place (see `Items`).
+        // Its items read in place (see `ItemSource`).
         self.run_parts(
             &input.as_ref_without_items(),
             ItemSource::Map(&input.items),

@@ -293,13 +293,13 @@ fn module_run_with(c: &Case, unlisted: Option<&Item>) -> (Result<String, String>
         .map(|it| (usize::MAX, it.clone()))
         .into_iter()
         .chain(listed);
-    for (d, it) in &rows.collect::<Vec<_>>() {
+    for (d, it) in rows {
         let mut t = [0u32; 8];
-        if *d == usize::MAX {
+        if d == usize::MAX {
             (t[0], t[7]) = (strs.len() as u32, u32::MAX);
             strs.push("unlisted".to_string());
         } else {
-            (t[0], t[7]) = (*d as u32, *d as u32);
+            (t[0], t[7]) = (d as u32, d as u32);
         }
         let mut nums = [0.0; 3];
         for (f, text) in it.texts.iter().enumerate() {
