@@ -404,8 +404,8 @@ fn id_of(i: usize, others: &[String]) -> &str {
 #[derive(Default)]
 struct Detail<'a> {
     keys: Vec<&'a str>,
-    times: Vec<Option<f64>>,
-    now: Option<f64>,
+    times: Vec<Option<TimeRef<'a>>>,
+    now: Option<TimeRef<'a>>,
 }
 
 impl InputDetail for Detail<'_> {
@@ -413,14 +413,11 @@ impl InputDetail for Detail<'_> {
         self.keys[i]
     }
 
-    fn time_error(&self, item: Option<usize>) -> calibrank::error::ScoreError {
-        let (t, field) = match item {
-            Some(i) => (self.times[i], format!("items.{}.modifiedAt", self.keys[i])),
-            None => (self.now, "now".to_string()),
-        };
-        TimeRef::Millis(t.unwrap_or(f64::NAN))
-            .to_millis(&field)
-            .expect_err("a time that is not finite")
+    fn time(&self, item: Option<usize>) -> Option<TimeRef<'_>> {
+        match item {
+            Some(i) => self.times[i],
+            None => self.now,
+        }
     }
 }
 
@@ -581,11 +578,15 @@ fn both(
         top_n: c.top_n,
         context: context.as_ref(),
     };
-    // Item keys and time errors, for the errors that name them.
+    // Item keys and times as given, for the errors that name them.
     let detail = Detail {
         keys: items.iter().map(|item| item.0).collect(),
-        times: items.iter().map(|item| item.1).collect(),
-        now: c.now,
+        times: items
+            .iter()
+            .zip(&item_isos)
+            .map(|(item, text)| time_ref(item.1, text))
+            .collect(),
+        now: time_ref(c.now, &now_iso),
     };
     let lean = if c.held > 0 {
         p.run_indexed(&lean_input, Some(&mut held), &detail)

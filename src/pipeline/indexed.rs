@@ -16,12 +16,12 @@
 //! errors, and both against an oracle.
 
 use super::config::{RecencyMode, RerankMethod};
+use super::input::{InputRef, ItemRef, ListRef, TimeRef};
 use super::output::PipelineOutput;
 use super::stages::{Checked, Ids};
 use super::{Pipeline, PoolTexts};
 use crate::bands::BandContext;
-use crate::error::{finite, ErrorCode, Result, ScoreError};
-use crate::fuse::validate_weight;
+use crate::error::{ErrorCode, Result, ScoreError};
 
 /// The distinct ids of an [`IndexedInput`] as one text: id `d` is
 /// `text[bounds[d]..bounds[d + 1]]` (the string table the bindings receive, read in
@@ -79,7 +79,7 @@ pub struct IndexedItem<'a> {
     pub cross_encoder: Option<f64>,
     /// `modifiedAt` in epoch milliseconds, if given (any `f64`: one that is not finite,
     /// such as an ISO 8601 text the caller could not read, is refused with the error
-    /// [`InputDetail::time_error`] gives).
+    /// [`InputDetail::time`] gives).
     pub modified_ms: Option<f64>,
     /// The index of its id among [`IndexedInput::ids`], or `u32::MAX`.
     pub doc: u32,
@@ -114,15 +114,15 @@ pub struct IndexedInput<'a> {
     pub context: Option<&'a BandContext>,
 }
 
-/// What only an error message of the lean path reads: item keys, and the error of a time
-/// that is not finite epoch milliseconds (as given: a number, or an ISO 8601 text that
-/// does not parse). Asked only for an input the quick checks refuse. `#[doc(hidden)]` API.
+/// What only an error message of the lean path reads: item keys, and times as given (a
+/// number, or an ISO 8601 text, which the [`IndexedInput`] holds read into epoch
+/// milliseconds). Asked only for an input the quick checks refuse. `#[doc(hidden)]` API.
 #[doc(hidden)]
 pub trait InputDetail {
     /// The key of item `i` (in the order of [`IndexedInput::items`]).
     fn item_key(&self, i: usize) -> &str;
-    /// The error of item `i`'s `modifiedAt` (`Some(i)`) or of the input's `now` (`None`).
-    fn time_error(&self, item: Option<usize>) -> ScoreError;
+    /// Item `i`'s `modifiedAt` (`Some(i)`) or the input's `now` (`None`), as given.
+    fn time(&self, item: Option<usize>) -> Option<TimeRef<'_>>;
 }
 
 /// The items a run reads, with their index: those in a list (an item in no list is
@@ -277,96 +277,55 @@ impl Pipeline {
         {
             return Err(wire_error("ids"));
         }
-        let id = |d: u32| input.ids.get(d).ok_or_else(|| wire_error("doc index"));
+        // `run_parts`' first checks, then `run_ref`'s own (`validate_input`) on the same
+        // input borrowed as `run_ref` reads it: the same fault, named alike, by
+        // construction.
         limits.check_lists(n_lists, "lists")?;
         limits.check_lengths(input.lists.iter().map(|l| l.len()), "lists")?;
-        let entries: usize = input.lists.iter().map(|l| l.len()).sum();
-        limits.check_entries(entries.saturating_add(read_items(input).count()), "items")?;
-        limits.check_text(input.query, || "query".into())?;
-        let mut bytes = input.query.len();
-        for (name, list) in input.names.iter().zip(input.lists) {
-            bytes += name.len();
-            for &d in *list {
-                bytes += id(d)?.len();
-            }
+        let mut lists = Vec::with_capacity(n_lists);
+        for (i, (&name, list)) in input.names.iter().zip(input.lists).enumerate() {
+            let ids = list
+                .iter()
+                .map(|&d| input.ids.get(d).ok_or_else(|| wire_error("doc index")))
+                .collect::<Result<Vec<&str>>>()?;
+            lists.push(ListRef {
+                name,
+                ids,
+                scores: input.scores.get(i).copied().flatten(),
+                weight: input.weights.get(i).copied().flatten(),
+            });
         }
-        for (_, item) in read_items(input) {
-            bytes += item.key_bytes
-                + item.time_bytes
-                + item.texts.iter().flatten().map(|t| t.len()).sum::<usize>();
-        }
-        limits.check_total_text(bytes + input.now_bytes, "input")?;
-        if let Some(c) = input.context {
-            super::run::check_context(limits, c)?;
-        }
-        for (i, (name, list)) in input.names.iter().zip(input.lists).enumerate() {
-            // A list's name is an identifier (the key of its weight, named in explanations).
-            limits.check_id(name, || format!("lists[{i}].name"))?;
-            if input.names.iter().take(i).any(|n| n == name) {
-                return Err(ScoreError::new(
-                    ErrorCode::DuplicateId,
-                    format!("lists[{i}].name"),
-                    format!("list name {name:?} is used twice"),
-                ));
-            }
-            if let Some(&Some(w)) = input.weights.get(i) {
-                validate_weight(w, || format!("lists[{i}].weight"))?;
-            }
-            if let Some(&Some(scores)) = input.scores.get(i) {
-                if scores.len() != list.len() {
-                    return Err(ScoreError::new(
-                        ErrorCode::LengthMismatch,
-                        format!("lists[{i}].scores"),
-                        format!("{} scores for {} ids", scores.len(), list.len()),
-                    ));
-                }
-                crate::error::all_finite(scores, &format!("lists[{i}].scores"))?;
-            }
-            for (j, &d) in list.iter().enumerate() {
-                limits.check_id(id(d)?, || format!("lists[{i}].ids[{j}]"))?;
-            }
-        }
-        let mut any_mtime = false;
-        // In the order of their documents, as `run_ref` reads them.
+        let full = InputRef {
+            query: input.query,
+            lists,
+            items: Vec::new(),
+            now: input.now_ms.and(detail.time(None)),
+            context: input.context,
+            interned: None,
+            top_n: input.top_n,
+        };
+        // The items in the order of their documents, as `run_ref` reads them.
         let docs: Vec<u32> = input.items.iter().map(|i| i.doc).collect();
         let order = super::run::doc_order(&docs, input.ids.len());
-        let in_order = order.iter().filter_map(|&i| {
-            let i = i as usize;
-            input.items.get(i).map(|item| (i, item))
-        });
-        for (i, item) in in_order {
-            let key = detail.item_key(i);
-            // An item's key is an id; named by the object alone (the key may be long).
-            limits.check_id(key, || "items".into())?;
-            let field = |f: &str| format!("items.{key}.{f}");
-            for (name, text) in ["name", "type", "summary", "content"]
-                .into_iter()
-                .zip(item.texts)
-            {
-                if let Some(t) = text {
-                    limits.check_text(t, || field(name))?;
-                }
-            }
-            if let Some(s) = item.cross_encoder {
-                finite(s, || field("crossEncoderScore"))?;
-            }
-            if let Some(m) = item.modified_ms {
-                if !m.is_finite() {
-                    return Err(detail.time_error(Some(i)));
-                }
-                any_mtime = true;
-            }
-        }
-        if input.now_ms.is_some_and(|now| !now.is_finite()) {
-            return Err(detail.time_error(None));
-        }
-        if any_mtime && input.now_ms.is_none() && self.config.recency.mode == RecencyMode::Step {
-            return Err(super::run::now_required());
-        }
-        if self.config.rerank.method == RerankMethod::Heuristic {
-            crate::rerank::require_query(input.query)?;
-        }
-        Ok(())
+        let read = || {
+            order.iter().filter_map(|&i| {
+                let i = i as usize;
+                let item = input.items.get(i)?;
+                let [name, entity_type, summary, content] = item.texts;
+                let meta = ItemRef {
+                    name,
+                    entity_type,
+                    summary,
+                    content,
+                    modified_at: item.modified_ms.and(detail.time(Some(i))),
+                    fiscal_year: item.fiscal_year,
+                    cross_encoder_score: item.cross_encoder,
+                };
+                Some(((detail.item_key(i), meta), item.doc))
+            })
+        };
+        self.validate_input(&full, read, order.len(), Vec::new())
+            .map(|_| ())
     }
 
     /// Runs the pipeline on an interned input: what [`Pipeline::run_ref`] gives for the

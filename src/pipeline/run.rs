@@ -125,7 +125,7 @@ impl Pipeline {
     /// (`n_read` of them) with their documents, in the order their faults are looked for
     /// (an item in no list is neither checked nor counted). The lists were checked
     /// against the limits on lists and entries first (`run_parts`).
-    fn validate_input<'a, I>(
+    pub(super) fn validate_input<'a, I>(
         &self,
         input: &InputRef<'a>,
         read: impl Fn() -> I,

@@ -635,30 +635,26 @@ impl InputDetail for Sections<'_> {
         self.strs.get(at as usize).unwrap_or_default()
     }
 
-    fn time_error(&self, item: Option<usize>) -> ScoreError {
-        let (time, field) = match item {
+    fn time(&self, item: Option<usize>) -> Option<TimeRef<'_>> {
+        let iso = |at: u32| TimeRef::Iso(self.strs.get(at as usize).unwrap_or_default());
+        match item {
             Some(i) => {
-                let t = self.item_table.get(i * 8..i * 8 + 8).unwrap_or_default();
+                let t = self.item_table.get(i * 8..i * 8 + 8)?;
                 let flags = t.get(1).copied().unwrap_or(0);
-                let time = if flags & MOD_STR != 0 {
-                    let at = t.get(6).copied().unwrap_or(u32::MAX);
-                    TimeRef::Iso(self.strs.get(at as usize).unwrap_or_default())
+                if flags & MOD_STR != 0 {
+                    Some(iso(t.get(6).copied().unwrap_or(u32::MAX)))
+                } else if flags & MOD_NUM != 0 {
+                    self.item_nums.get(i * 3).copied().map(TimeRef::Millis)
                 } else {
-                    TimeRef::Millis(self.item_nums.get(i * 3).copied().unwrap_or(f64::NAN))
-                };
-                (time, format!("items.{}.modifiedAt", self.item_key(i)))
+                    None
+                }
             }
-            None => {
-                let time = match self.now {
-                    (2.0, at) => TimeRef::Iso(self.strs.get(at as usize).unwrap_or_default()),
-                    (_, ms) => TimeRef::Millis(ms),
-                };
-                (time, "now".to_string())
-            }
-        };
-        time.to_millis(&field)
-            .err()
-            .unwrap_or_else(|| ScoreError::new(ErrorCode::Internal, field, "wire: time"))
+            None => match self.now {
+                (2.0, at) => Some(iso(at as u32)),
+                (1.0, ms) => Some(TimeRef::Millis(ms)),
+                _ => None,
+            },
+        }
     }
 }
 
