@@ -10,8 +10,9 @@
 //! cross-encoder scores, the lists' own scores (a confidence model reads them), a band
 //! context. It gives exactly what [`Pipeline::run_ref`] gives for the same input, its
 //! output or its error (code, field and message): quick checks answer yes or no, and
-//! only an input they refuse is walked again in `run_ref`'s order to name its first fault
-//! ([`InputDetail`] gives the item keys and time errors that walk names); both paths then
+//! only an input they refuse is borrowed as `run_ref` reads it and checked by `run_ref`'s
+//! own checks, which name its first fault ([`InputDetail`] gives the item keys and the
+//! times as given, which those checks name); both paths then
 //! run the same stages (stages.rs). A property test compares the two on outputs and
 //! errors, and both against an oracle.
 
