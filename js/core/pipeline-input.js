@@ -177,9 +177,10 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
   // Held mode (a pipeline whose heuristic reranker reads the texts of `holdAbove`
   // candidates at most, given more candidates than that): the texts of items are checked here
   // but not copied into the call; they are kept (item i's at `heldTexts[4 * i + field - 1]`,
-  // an array of that length, written in place: pushing four slots per item measured 20% of
-  // (c)'s `encodeInput` at N = 1,000) for `writeHeldTexts` (the pool's, found through the
-  // item table's documents: `heldSlots`) or for the call after all (below).
+  // in the lease's array of at least that length, written in place: pushing four slots
+  // per item measured 20% of (c)'s `encodeInput` at N = 1,000) for `writeHeldTexts` (the
+  // pool's, found through the item table's documents: `heldSlots`) or for the call after
+  // all (below).
   let hold = false;
   let heldTexts = null;
   let heldUnits = 0;
@@ -225,7 +226,7 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
       precheck.entries(lim, entries + n, "items");
     }
     hold = holdAbove >= 0 && nDocs > holdAbove && canHoldTexts();
-    if (hold) heldTexts = new Array(4 * nDocs);
+    if (hold) heldTexts = lease.texts(4 * nDocs);
     itemTable = nDocs >= 8 ? lease.u32(8 * nDocs, 1, "items") : new Array(8 * nDocs).fill(0);
     itemNums = nDocs >= 8 ? lease.f64(3 * nDocs, 2, "items") : new Array(3 * nDocs).fill(0);
     let i = -1;
