@@ -1,7 +1,8 @@
 // Where a string-API call's time goes, phase by phase: a patched copy of the package's
 // Node entry (bench/patched-entry.mjs) records a timestamp at each step of `rrf` and
 // `Pipeline.run` (reading and interning the input, writing each section into wasm
-// memory: the string table's join, its encoding and its offsets; the module; the output
+// memory: the string table's strings (in parts: js/wire/input.js `joinedParts`) and its
+// offsets; the module; the output
 // objects), and the script prints the median of each step over the calls.
 //   node --expose-gc bench/phases.mjs [DIR] [--calls K] a|b|c N [a|b|c N ...]
 // e.g. `node --expose-gc bench/phases.mjs pkg a 100000 b 1000`. Workloads and inputs are
@@ -47,8 +48,7 @@ const { lib, dispose } = await importPatched(
     ["    return this.#results(out, e);", `    const r = this.#results(out, e);\n    ${M("output objects built")}\n    return r;`],
     // the wire, both
     ["  write(ptr, input, limit) {", `$&\n    ${W("checks, the call's buffer")}\n    const r = this.write2(ptr, input, limit);\n    ${W("write: the strings' offsets, later sections")}\n    return r;\n  }\n  write2(ptr, input, limit) {`],
-    ['const joined = v.join("");', `${W("write: sections before the strings")}\n$&\n${W("write: join")}`],
-    ["        let end = base + written;", `${W("write: encodeInto")}\n$&`],
+    ["          let end = joinedParts(u8, base, v, limit);", `${W("write: sections before the strings")}\n$&\n${W("write: the strings, in parts")}`],
     ["p = this.x.cr_call(op, len)", `globalThis.__calibrankInModule(true);\n        $&`],
     ["        inWasm = false;\n      } finally {", `        ${M("the module")}\n$&\n        globalThis.__calibrankInModule(false);`],
   ],

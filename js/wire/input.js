@@ -255,6 +255,44 @@ export function writeString(u8, pos, s, limit) {
 }
 
 /**
+ * The UTF-16 units of each part `joinedParts` encodes at once: its flat copy (made by
+ * `encodeInto`) stays under 128 KiB, within V8's pages (a larger string is allocated
+ * apart, mapped and zeroed for each call).
+ */
+const PART_UNITS = 16384;
+
+/**
+ * Writes strings `v` one after the other from `base` as UTF-8, in parts of about
+ * `PART_UNITS` units, each concatenated (a rope, flattened by `encodeInto`) and encoded
+ * with one `encodeInto`; returns the end, -1 if they do not fit before `limit`, -2 as
+ * soon as a part is not ASCII (the offsets are then not the running lengths: the caller
+ * writes the strings one by one instead). One `join` of the whole table, encoded at
+ * once, cost up to four times as much: the join builds one flat string of the whole
+ * table, which from 128 KiB on V8 allocates apart from its pages (`node
+ * bench/join-parts.mjs` gives the figures).
+ */
+export function joinedParts(u8, base, v, limit) {
+  const n = v.length;
+  let pos = base;
+  let i = 0;
+  while (i < n) {
+    let part = "";
+    for (let units = 0; i < n && units < PART_UNITS; i++) {
+      const s = v[i];
+      part += s;
+      units += s.length;
+    }
+    if (part.length === 0) continue;
+    if (pos > limit) return -1;
+    const r = utf8.encodeInto(part, u8.subarray(pos, limit));
+    if (r.read < part.length) return -1;
+    if (r.written !== part.length) return -2;
+    pos += r.written;
+  }
+  return pos;
+}
+
+/**
  * Writes strings `v` one after the other from `base` and their end offsets (from `base`)
  * at `u32[o + 1..]`; returns the end, or -1 if they do not fit before `limit`.
  */

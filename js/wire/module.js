@@ -1,7 +1,7 @@
 // One instantiated module and the calls into it (`Wire`): an input copied in, `cr_call`,
 // the output read; a trap makes the module be instantiated afresh.
 import { ScoreError } from "../score_error.js";
-import { SMALL_TABLE, writeEach, writeString } from "./input.js";
+import { SMALL_TABLE, joinedParts, writeEach, writeString } from "./input.js";
 import { Output } from "./output.js";
 import { F64, NONE, STRS, TEXT, U32, U8, pad8, utf8 } from "./sections.js";
 import { engineLimit, lengthOf, scoreError, typedArrayKind } from "./values.js";
@@ -89,8 +89,8 @@ export class Wire {
       return out;
     } catch (e) {
       if (!inWasm && e instanceof RangeError && /string length/i.test(e.message)) {
-        // A string table longer than the engine's longest string (its join failed): the
-        // module was not entered, so it stays as it is.
+        // A string table part longer than the engine's longest string (see
+        // `joinedParts`): the module was not entered, so it stays as it is.
         throw engineLimit("", "the strings of the input, joined", e);
       }
       if (inWasm && (e instanceof WebAssembly.RuntimeError || (e instanceof RangeError && !(e instanceof ScoreError)))) {
@@ -185,18 +185,11 @@ export class Wire {
             pos = pad8(end);
             break;
           }
-          // One native join and one encodeInto for the whole table; when every string is
-          // ASCII (as many bytes as UTF-16 units) the offsets are the running lengths.
-          const joined = v.join("");
-          let written = 0;
-          if (joined.length > 0) {
-            if (base > limit) return -1;
-            const r = utf8.encodeInto(joined, u8.subarray(base, limit));
-            if (r.read < joined.length) return -1;
-            written = r.written;
-          }
-          let end = base + written;
-          if (written === joined.length) {
+          // The table's strings in parts (`joinedParts`); when every string is ASCII (as
+          // many bytes as UTF-16 units) the offsets are the running lengths.
+          let end = joinedParts(u8, base, v, limit);
+          if (end === -1) return -1;
+          if (end >= 0) {
             let i = 0;
             let off = 0;
             if (ends !== null && ends.length > 0) {
