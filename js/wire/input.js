@@ -37,8 +37,8 @@ export class Scratch {
   }
   give(lease) {
     if (lease !== this.lease) return;
-    // The kept texts' array holds none of the caller's strings between calls.
-    lease.emptyTexts();
+    // The kept arrays hold none of the caller's values between calls.
+    lease.emptyArrays();
     this.out = false;
   }
   /**
@@ -51,49 +51,57 @@ export class Scratch {
     for (const b of this.lease.bufs) if (b !== undefined) bytes += b.byteLength;
     this.lease.bufs = [];
     this.lease.views = [];
-    if (this.lease.held !== null) {
-      // A slot of a JavaScript array: 8 bytes (a pointer, 64-bit engines).
-      bytes += 8 * this.lease.held.length;
-      this.lease.held = null;
-      this.lease.heldUsed = 0;
-    }
+    // A slot of a JavaScript array: 8 bytes (a pointer, 64-bit engines).
+    for (const a of this.lease.arrays) if (a !== undefined) bytes += 8 * a.length;
+    this.lease.arrays = [];
+    this.lease.used = [];
     return bytes;
   }
 }
 
 class Lease {
+  static KEEP_FROM = 16384;
   constructor(scratch, reuse) {
     this.scratch = scratch;
     this.reuse = reuse;
     this.bufs = [];
     this.views = [];
-    // The array for held texts (`texts`), and how many of its slots may hold a string.
-    this.held = null;
-    this.heldUsed = 0;
+    // JavaScript arrays kept from call to call (`kept`), and how many of each one's first
+    // slots may hold a value of the caller's.
+    this.arrays = [];
+    this.used = [];
   }
   /**
-   * An array whose first `n` slots are `undefined`, for the texts a pipeline call holds
-   * back (js/core/pipeline-input.js `encodeInput`). Kept from one call to the next:
-   * a new array of more than 16,384 slots (128 KiB) is allocated apart from V8's pages,
-   * mapped and zeroed for each call (`node bench/large-arrays.mjs`: 57,776 slots, (c)
-   * at N = 10,000, a quarter of them written, 313 µs a call made new, 84 µs kept and
-   * emptied; 5,776 slots 5.0 and 5.3 µs).
-   * Its slots are emptied when the lease is given back (`emptyTexts`): it keeps none of
-   * the caller's strings alive between calls. One over `Scratch.MAX_BYTES` (8 bytes a
-   * slot) is made for its call alone.
+   * An array whose first `n` slots are `undefined`, kept in slot `i` from one call to
+   * the next (js/core/pipeline-input.js `encodeInput`: the items it looked up, the values
+   * it read from them, the texts a pipeline call holds back): a new array of more than
+   * 16,384 slots (128 KiB) is allocated apart from V8's pages, mapped and zeroed for each
+   * call (`node bench/large-arrays.mjs`: 57,776 slots, the held texts of (c) at
+   * N = 10,000, a quarter of them written, 313 µs a call made new, 84 µs kept and
+   * emptied; 5,776 slots 5.0 and 5.3 µs). Its slots are emptied when the lease is given
+   * back (`emptyArrays`): it keeps none of the caller's values alive between calls. One
+   * of fewer than `KEEP_FROM` slots (made within V8's pages, and then no dearer than
+   * emptying one), or over `Scratch.MAX_BYTES` (8 bytes a slot), is made for its call
+   * alone.
    */
-  texts(n) {
-    if (!this.reuse || 8 * n > Scratch.MAX_BYTES) return new Array(n);
+  kept(i, n) {
+    if (!this.reuse || n < Lease.KEEP_FROM || 8 * n > Scratch.MAX_BYTES) return new Array(n);
+    let a = this.arrays[i];
     // Asked again within one call (an input encoded a second time): emptied first.
-    this.emptyTexts();
-    if (this.held === null || this.held.length < n) this.held = new Array(n);
-    this.heldUsed = n;
-    return this.held;
+    this.empty(i);
+    if (a === undefined || a.length < n) a = this.arrays[i] = new Array(n);
+    this.used[i] = n;
+    return a;
   }
-  emptyTexts() {
-    const a = this.held;
-    for (let i = 0; i < this.heldUsed; i++) a[i] = undefined;
-    this.heldUsed = 0;
+  /** Empties kept array `i` (its first `n` slots: those its call wrote, when it knows). */
+  empty(i, n = this.used[i]) {
+    const a = this.arrays[i];
+    if (a === undefined) return;
+    for (let j = 0; j < n; j++) a[j] = undefined;
+    this.used[i] = 0;
+  }
+  emptyArrays() {
+    for (let i = 0; i < this.arrays.length; i++) this.empty(i);
   }
   /**
    * A zeroed array of `n` elements of `Kind` (Uint32Array, Float64Array or Uint8Array),

@@ -242,6 +242,29 @@ test("free() and Symbol.dispose free pipelines; a freed pipeline refuses to run"
   assert.equal(pages(), m1, `memory grew from ${m1} to ${pages()} pages over rounds of 5,000 pipelines (${m0} before the first)`);
 });
 
+test("the arrays a pipeline call keeps for the next hold none of its input", async () => {
+  // Pipeline.run keeps its large JavaScript arrays from call to call (js/wire/input.js
+  // `Lease.kept`: from 16,384 slots on, the items it found and the texts it held back)
+  // and empties them when the call returns: the call's items are collected after it.
+  // (A FinalizationRegistry tells: a WeakRef made in this module's evaluation is kept
+  // while it lasts.)
+  const p = new lib.Pipeline({ topK: 20, minConfidence: 0, rerank: { method: "heuristic" } });
+  let collected = 0;
+  const registry = new FinalizationRegistry(() => collected++);
+  (() => {
+    const ids = Array.from({ length: 20000 }, (_, i) => `kept-${i}`);
+    const items = Object.fromEntries(ids.map((id) => [id, { name: `name of ${id}`, summary: "graph cache" }]));
+    for (const id of [ids[0], ids[19999]]) registry.register(items[id], id);
+    assert.ok(p.run({ query: "graph", lists: [{ name: "l", ids }], items }).results.length > 0);
+  })();
+  for (let i = 0; i < 50 && collected < 2; i++) {
+    gc();
+    await new Promise((ok) => setTimeout(ok, 20));
+  }
+  assert.equal(collected, 2, "the call's first and last items were collected");
+  p.free();
+});
+
 test("a forgotten pipeline is freed by the FinalizationRegistry after a GC", async () => {
   const before = lib.__livePipelines();
   (() => {

@@ -559,13 +559,15 @@ export function tests(lib, golden) {
     eq(core(p.run({ query, lists: heldLists, items: { ...items, ...extras } })), core(inline), "held (object)");
     eq(core(p.run({ query, lists: heldLists, items: new Map(Object.entries({ ...extras, ...items })) })), core(inline), "held (Map)");
     eq(lib.__heldTextsCalls() - asked, 2, "the module asked for the held texts");
-    // The array of held texts is kept from call to call (js/wire/input.js `Lease.texts`)
-    // and emptied after each: a call whose items have fewer texts reads none of the texts
-    // of the call before it.
-    const rich = Object.fromEntries([...ids, ...Object.keys(extras)].map((id) => [id, { name: "graphCacheToken", type: "class", summary: query, content: "x" }]));
-    const richOut = p.run({ query, lists: heldLists, items: rich });
+    // From 16,384 slots on (4 per candidate: 4,130 candidates here) the array of held
+    // texts is kept from call to call (js/wire/input.js `Lease.kept`) and emptied after
+    // each: a call whose items have fewer texts reads none of the call before's.
+    const many = { name: "many", ids: Array.from({ length: 4100 }, (_, i) => `many-${i}`), weight: 0 };
+    const manyLists = [...lists, many];
+    const rich = Object.fromEntries([...ids, ...many.ids].map((id) => [id, { name: "graphCacheToken", type: "class", summary: query, content: "x" }]));
+    const richOut = p.run({ query, lists: manyLists, items: rich });
     assert(JSON.stringify(core(richOut)) !== JSON.stringify(core(inline)), "the richer texts rank otherwise");
-    eq(core(p.run({ query, lists: heldLists, items: { ...items, ...extras } })), core(inline), "held, after a call with more texts");
+    eq(core(p.run({ query, lists: manyLists, items })), core(inline), "held, after a call with more texts");
     // candidateLimit 8: the reranker reads the 8 best after recency (no recency here:
     // fusion order, which rrf gives); the other items' texts do not matter, so the input
     // with the 8's items alone gives the same output (both held: 30 candidates; held
