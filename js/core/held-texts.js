@@ -26,14 +26,16 @@ function writeHeldTexts(docs, n, out, cap) {
     const wire = state.wire;
     wire.views();
     const u32 = wire.u32;
-    // Document -> its item's first slot in `h.texts`, built on the first ask only.
+    // Document -> its item's first slot in `h.texts` plus one (0: none), built on the
+    // first ask only.
     if (h.slotOf === null) h.slotOf = h.slots();
     const flags = new Array(n);
     const list = [];
     let units = 0;
     const at = docs >>> 2;
     for (let i = 0; i < n; i++) {
-      const slot = h.slotOf[u32[at + i]];
+      // (A document the table does not hold reads `undefined`: no texts.)
+      const slot = h.slotOf[u32[at + i]] - 1;
       let f = 0;
       if (slot >= 0) {
         for (let j = 0; j < 4; j++) {

@@ -370,20 +370,22 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
   if (inline) return encodeInput(input, lim, -1, lease, keyByKey);
   if (hold) head[4] = 1;
   precheck.strings(lim, strs, units, (i) => inputField(i, head, nLists, listTable, docs, itemTable, strs));
-  const held = hold ? { texts: heldTexts, slots: () => heldSlots(itemTable, nDocs), slotOf: null, asked: false } : null;
+  const held = hold ? { texts: heldTexts, slots: () => heldSlots(itemTable, nDocs, lease), slotOf: null, asked: false } : null;
   return { strs, units, idEnds: firstOf(ends, nDocs), listTable, docs, weights, scores, itemTable, itemNums, head, ctx, held };
 }
 
 /**
- * Each document's first slot among the held texts (item i's are at `4 i` to `4 i + 3`),
- * -1 for a document without an item: read from the item table (8 numbers per item, the
- * last its document or 2^32 - 1 when in no list), which is valid while the call runs.
+ * Each document's first slot among the held texts plus one (item i's are at `4 i` to
+ * `4 i + 3`), 0 for a document without an item: read from the item table (8 numbers per
+ * item, the last its document or 2^32 - 1 when in no list), which is valid while the
+ * call runs. A table of the call's lease (zeroed; valid while the call runs, as the
+ * module asks for the texts before the call returns).
  */
-function heldSlots(itemTable, nDocs) {
-  const slotOf = new Int32Array(nDocs).fill(-1);
+function heldSlots(itemTable, nDocs, lease) {
+  const slotOf = lease.u32(nDocs, 5, "items");
   for (let i = 0; 8 * i < itemTable.length; i++) {
     const d = itemTable[8 * i + 7];
-    if (d !== 0xffffffff) slotOf[d] = 4 * i;
+    if (d !== 0xffffffff) slotOf[d] = 4 * i + 1;
   }
   return slotOf;
 }
