@@ -1,6 +1,6 @@
 // What a new JavaScript array of `n` slots costs a call, against one kept from call to
-// call and emptied after use (js/wire/input.js `Lease.texts`, the array of the texts a
-// pipeline call holds back: 4 slots per distinct id, 57,776 for workload (c) at
+// call and emptied after use (js/wire/input.js `Lease.kept`; e.g. the array of the texts
+// a pipeline call holds back: 4 slots per distinct id, 57,776 for workload (c) at
 // N = 10,000). V8 allocates an array of more than 16,384 slots (128 KiB) apart from its
 // pages, mapped and zeroed for each allocation. Per call, each way: a quarter of the
 // slots written (one text per item, as (c) has three of four), then dropped or emptied.

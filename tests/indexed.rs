@@ -441,8 +441,21 @@ fn both(
             items.push((key, t, texts.map(|x| x.map(|x| TEXTS[x])), extra));
         }
     }
-    // Finite times as ISO 8601 texts when the case gives them so.
-    let iso = |t: Option<f64>| t.filter(|t| c.iso && t.is_finite()).map(iso_of);
+    // Times as ISO 8601 texts when the case gives them so: a finite one as its text, one
+    // that is not as a text that does not parse (which the bindings read as NaN).
+    let iso = |t: Option<f64>| {
+        t.filter(|_| c.iso).map(|t| {
+            if t.is_finite() {
+                iso_of(t)
+            } else {
+                "not a time".to_string()
+            }
+        })
+    };
+    let as_read = |t: Option<f64>, text: &Option<String>| match text {
+        Some(s) => Some(calibrank::timestamp::parse_iso8601(s).unwrap_or(f64::NAN)),
+        None => t,
+    };
     let item_isos: Vec<Option<String>> = items.iter().map(|item| iso(item.1)).collect();
     let now_iso = iso(c.now);
     let context = c.context.map(|t| calibrank::bands::BandContext {
@@ -555,7 +568,7 @@ fn both(
                     texts: if c.held > 0 { [None; 4] } else { texts },
                     fiscal_year,
                     cross_encoder,
-                    modified_ms,
+                    modified_ms: as_read(modified_ms, text),
                     doc,
                 }
             },
@@ -573,7 +586,7 @@ fn both(
             bounds: &bounds,
         },
         items: &lean_items,
-        now_ms: c.now,
+        now_ms: as_read(c.now, &now_iso),
         now_bytes: now_iso.as_ref().map_or(0, String::len),
         top_n: c.top_n,
         context: context.as_ref(),

@@ -12,16 +12,18 @@ import { allocate, lengthOf, typedArrayKind } from "./values.js";
  * Caller code (getters, Proxies) runs while a call reads its input and may call the
  * package again: a lease taken while another is out hands out fresh arrays.
  *
- * Large tables are kept too, as long as all the kept tables together stay within
- * `MAX_BYTES` (128 MiB; a table that would take them past it is made for its call
- * alone): a backing store counts as the engine's external memory, and V8 runs a full
+ * Large tables are kept too, with the large JavaScript arrays of `Lease.kept`, as long
+ * as all of them together stay within `MAX_BYTES` (128 MiB, an array's slot counted as 8
+ * bytes; one that would take them past it is made for its call alone): a backing store
+ * counts as the engine's external memory, and V8 runs a full
  * collection (marking the whole heap, the caller's input included) once more than 64 MB
  * of it was allocated since the last one. A pipeline call of 3 lists of 1,000,000 ids
  * with their 1,444,000 items made 105 MB of new tables, and with them a collection of
  * 1.6 s in every call (`node --expose-gc --trace-gc`; docs/performance.md, "A call's
- * company"). Kept, they hold what the largest calls needed (under 30 MB at every
- * function's default limits, 128 MiB at most), as the module's memory keeps what its
- * largest call grew it to.
+ * company"). Kept, they hold what the largest calls needed (the tables under 30 MB at
+ * every function's default limits, the arrays up to 16 MB more: 5 slots per distinct id
+ * of a pipeline call of 400,000 entries; 128 MiB at most), as the module's memory keeps
+ * what its largest call grew it to.
  */
 export class Scratch {
   static MAX_BYTES = 128 * 1024 * 1024;
@@ -73,25 +75,38 @@ class Lease {
   }
   /**
    * An array whose first `n` slots are `undefined`, kept in slot `i` from one call to
-   * the next (js/core/pipeline-input.js `encodeInput`: the items it looked up, the values
-   * it read from them, the texts a pipeline call holds back): a new array of more than
+   * the next (js/core/pipeline-input.js `encodeInput`: the items it looked up, the texts
+   * a pipeline call holds back): a new array of more than
    * 16,384 slots (128 KiB) is allocated apart from V8's pages, mapped and zeroed for each
    * call (`node bench/large-arrays.mjs`: 57,776 slots, the held texts of (c) at
    * N = 10,000, a quarter of them written, 313 µs a call made new, 84 µs kept and
    * emptied; 5,776 slots 5.0 and 5.3 µs). Its slots are emptied when the lease is given
    * back (`emptyArrays`): it keeps none of the caller's values alive between calls. One
    * of fewer than `KEEP_FROM` slots (made within V8's pages, and then no dearer than
-   * emptying one), or over `Scratch.MAX_BYTES` (8 bytes a slot), is made for its call
-   * alone.
+   * emptying one), or one that would take what the lease keeps (tables and arrays, 8
+   * bytes a slot) past `Scratch.MAX_BYTES`, is made for its call alone.
    */
   kept(i, n) {
-    if (!this.reuse || n < Lease.KEEP_FROM || 8 * n > Scratch.MAX_BYTES) return new Array(n);
+    if (!this.reuse || n < Lease.KEEP_FROM) return new Array(n);
     let a = this.arrays[i];
     // Asked again within one call (an input encoded a second time): emptied first.
     this.empty(i);
-    if (a === undefined || a.length < n) a = this.arrays[i] = new Array(n);
+    if (a === undefined || a.length < n) {
+      if (this.keptBytes(-1, i) + 8 * n > Scratch.MAX_BYTES) return new Array(n);
+      a = this.arrays[i] = new Array(n);
+    }
     this.used[i] = n;
     return a;
+  }
+  /**
+   * The bytes the lease keeps (its tables, and its arrays at 8 bytes a slot: a pointer,
+   * 64-bit engines), but table `table` and array `array` (-1: none).
+   */
+  keptBytes(table, array) {
+    let bytes = 0;
+    for (let j = 0; j < this.bufs.length; j++) if (j !== table && this.bufs[j] !== undefined) bytes += this.bufs[j].byteLength;
+    for (let j = 0; j < this.arrays.length; j++) if (j !== array && this.arrays[j] !== undefined) bytes += 8 * this.arrays[j].length;
+    return bytes;
   }
   /** Empties kept array `i` (its first `n` slots: those its call wrote, when it knows). */
   empty(i, n = this.used[i]) {
@@ -112,11 +127,9 @@ class Lease {
     if (!this.reuse) return allocate(Kind, n, field);
     let b = this.bufs[i];
     if (b === undefined || b.length < n || !(b instanceof Kind)) {
-      // The other kept tables' bytes (summed only when a table grows: a few slots).
-      let others = 0;
-      for (let j = 0; j < this.bufs.length; j++) if (j !== i && this.bufs[j] !== undefined) others += this.bufs[j].byteLength;
+      // What else the lease keeps (summed only when a table grows: a few slots).
       const size = Math.max(n, 256);
-      if (others + size * Kind.BYTES_PER_ELEMENT > Scratch.MAX_BYTES) return allocate(Kind, n, field);
+      if (this.keptBytes(i, -1) + size * Kind.BYTES_PER_ELEMENT > Scratch.MAX_BYTES) return allocate(Kind, n, field);
       b = this.bufs[i] = allocate(Kind, size, field);
       this.views[i] = undefined;
     }

@@ -568,6 +568,25 @@ export function tests(lib, golden) {
     const richOut = p.run({ query, lists: manyLists, items: rich });
     assert(JSON.stringify(core(richOut)) !== JSON.stringify(core(inline)), "the richer texts rank otherwise");
     eq(core(p.run({ query, lists: manyLists, items })), core(inline), "held, after a call with more texts");
+    // Within one call too: a getter that changes Object.prototype makes the input encoded
+    // again (`keyByKey`), and the texts of the first encoding are not read. doc-3 has no
+    // name; its getter gives one the first time only.
+    let reads = 0;
+    const planted = { ...items };
+    planted["doc-3"] = {
+      ...items["doc-3"],
+      get name() {
+        if (reads++ > 0) return undefined;
+        Object.defineProperty(Object.prototype, "plantedDuringTheCall", { value: 1, configurable: true });
+        return "graphCacheToken";
+      },
+    };
+    try {
+      eq(core(p.run({ query, lists: manyLists, items: planted })), core(inline), "held, the input encoded again");
+      eq(reads, 2, "doc-3's name read in each encoding");
+    } finally {
+      delete Object.prototype.plantedDuringTheCall;
+    }
     // candidateLimit 8: the reranker reads the 8 best after recency (no recency here:
     // fusion order, which rrf gives); the other items' texts do not matter, so the input
     // with the 8's items alone gives the same output (both held: 30 candidates; held
@@ -734,6 +753,35 @@ export function tests(lib, golden) {
     Object.defineProperty(counted, "x", { enumerable: true, get: () => (gets++, items.x) });
     new lib.Pipeline({ ...cfg, limits: { maxTotalEntries: 8 } }).run({ query, lists, items: counted, now });
     eq(gets, 1, "x's entry looked up once near the limit");
+    // A time that does not parse is named with its text (the module's walk of a refused
+    // input, `run_ref`'s checks).
+    const badTime = throwsScoreError(lib, () => p.run({ query, lists, items: { ...items, x: { modifiedAt: "yesterday" } }, now }), "INVALID_TIMESTAMP", "items.x.modifiedAt");
+    eq(badTime.message, 'cannot parse "yesterday" as an ISO 8601 date or date-time');
+    const badNow = throwsScoreError(lib, () => p.run({ query, lists, items, now: "garbage" }), "INVALID_TIMESTAMP", "now");
+    eq(badNow.message, 'cannot parse "garbage" as an ISO 8601 date or date-time');
+    // At any size every item is looked up before any is read (js/core/pipeline-input.js
+    // `encodeInput`): a lookup that throws (a Proxy's trap, a getter of the record's) is
+    // the error, before the fault of an item the lists name earlier, and the items'
+    // getters run after every lookup.
+    const trap = new Error("the trap for y");
+    const order = [];
+    const trapped = new Proxy(
+      { x: { get name() { order.push("x.name"); return 5; } }, y: {} },
+      { get: (t, k) => { order.push(`items.${String(k)}`); if (k === "y") throw trap; return t[k]; } },
+    );
+    let thrown;
+    try {
+      p.run({ query, lists, items: trapped, now });
+    } catch (e) {
+      thrown = e;
+    }
+    assert(thrown === trap, `the trap's error, got ${thrown}`);
+    eq(order.includes("x.name"), false, "no item read before every lookup");
+    const logged = [];
+    const logging = new Proxy({ x: { get name() { logged.push("x.name"); return "graph"; } }, y: { get summary() { logged.push("y.summary"); return "cache"; } } }, { get: (t, k) => { if (typeof k === "string" && !k.startsWith("__")) logged.push(`items.${k}`); return t[k]; } });
+    p.run({ query, lists, items: logging, now });
+    eq(logged.slice(-2), ["x.name", "y.summary"], "the fields read after the lookups");
+    assert(logged.indexOf("items.y") < logged.indexOf("x.name"), `the lookups first: ${logged}`);
     const ownToString = { ...items, toString: { name: "graph cache" } };
     assert(explainOf(p.run({ query, lists: large, items: ownToString, now }), "toString").rerank.factors.multiplier > 1, "an own toString entry is read, large call");
     assert(explainOf(p.run({ query, lists, items: ownToString, now }), "toString").rerank.factors.multiplier > 1, "an own toString entry is read, small call");
