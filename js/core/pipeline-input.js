@@ -223,7 +223,9 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
     // checks them; and a loop of lookups alone lets the processor wait for several of
     // them at once (the caller's records lie scattered over the heap), where one loop
     // doing every step per item waited for each in turn: `node bench/items-passes.mjs`
-    // gives the figures.
+    // gives the figures. (So a lookup that throws, a Proxy's trap or a getter of the
+    // record, comes before any item's fault, and the items' own getters run after every
+    // lookup: README, "The pipeline".)
     const found = lease.kept(KEPT_FOUND, nDocs);
     let n = 0;
     for (let d = 0; d < nDocs; d++) if ((found[d] = lookUp(strs[d])) !== undefined) n++;
