@@ -3,7 +3,7 @@
 import { ScoreError } from "../score_error.js";
 import { SMALL_TABLE, joinedParts, writeEach, writeString } from "./input.js";
 import { Output } from "./output.js";
-import { F64, NONE, STRS, TEXT, U32, U8, pad8, utf8 } from "./sections.js";
+import { F64, NONE, STRS, TEXT, U32, U8, pad8 } from "./sections.js";
 import { engineLimit, lengthOf, scoreError, typedArrayKind } from "./values.js";
 
 /** Instances made so far by every Wire (their `generation`s). */

@@ -85,36 +85,18 @@ enum ItemSource<'s, 'a> {
 }
 
 /// The indices of the items that have a document (`item_docs[i]`, `u32::MAX`: in no
-/// list), ordered by document; items of one document keep their order. A counting sort:
-/// `n_docs` buckets, and one more for a document out of range.
+/// list), ordered by document; items of one document keep their order, and a document
+/// out of range (`n_docs` or more) sorts after every other. Sorted as the stages sort
+/// (`sort_keyed`, by document, then index).
 pub(super) fn doc_order(item_docs: &[u32], n_docs: usize) -> Vec<u32> {
-    let bucket = |d: u32| (d != u32::MAX).then(|| (d as usize).min(n_docs));
-    // starts[b]: where bucket b begins, after the counts are summed.
-    let mut starts = vec![0u32; n_docs + 2];
-    for b in item_docs.iter().filter_map(|&d| bucket(d)) {
-        if let Some(c) = starts.get_mut(b + 1) {
-            *c += 1;
-        }
-    }
-    let mut total = 0u32;
-    for c in &mut starts {
-        total += *c;
-        *c = total;
-    }
-    let mut order = vec![0u32; item_docs.len()];
-    let mut n = 0usize;
-    for (i, b) in (0u32..).zip(item_docs.iter().map(|&d| bucket(d))) {
-        let Some(b) = b else { continue };
-        if let Some(at) = starts.get_mut(b) {
-            if let Some(slot) = order.get_mut(*at as usize) {
-                *slot = i;
-                n += 1;
-            }
-            *at += 1;
-        }
-    }
-    order.truncate(n);
-    order
+    let last = n_docs as u64;
+    let mut keyed: Vec<crate::sort::Keyed> = (0u32..)
+        .zip(item_docs)
+        .filter(|&(_, &d)| d != u32::MAX)
+        .map(|(i, &d)| (u64::from(d).min(last), i))
+        .collect();
+    crate::sort::sort_keyed(&mut keyed);
+    keyed.into_iter().map(|(_, i)| i).collect()
 }
 
 impl Pipeline {
