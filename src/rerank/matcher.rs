@@ -3,6 +3,7 @@
 //! the typical query, an Aho-Corasick automaton for larger term sets (hostile queries
 //! made the earlier matcher quadratic: docs/reliability.md, "Reranker").
 
+use super::to_lowercase;
 use crate::sort::StableSort;
 use std::cell::Cell;
 
@@ -112,9 +113,9 @@ impl TermMatcher {
             MatcherKind::Automaton(a) if text.is_ascii() => {
                 a.hits(text.as_bytes(), |b| b.to_ascii_lowercase())
             }
-            MatcherKind::Automaton(a) => a.hits(text.to_lowercase().as_bytes(), |b| b),
+            MatcherKind::Automaton(a) => a.hits(to_lowercase(text).as_bytes(), |b| b),
             MatcherKind::Naive(terms) => {
-                let lower = text.to_lowercase();
+                let lower = to_lowercase(text);
                 terms.iter().filter(|t| lower.contains(t.as_str())).count()
             }
         };
@@ -237,7 +238,7 @@ impl<W: Word> ShiftAnd<W> {
         if text.is_ascii() {
             self.hits(text.as_bytes(), &self.folded)
         } else {
-            self.hits(text.to_lowercase().as_bytes(), &self.masks)
+            self.hits(to_lowercase(text).as_bytes(), &self.masks)
         }
     }
 }

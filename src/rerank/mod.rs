@@ -26,11 +26,13 @@
 //! candidate gets 1.0), then multiplied by the fiscal-year tier boost
 //! `1 + rerankRecencyBoost * tier`.
 
+mod lowercase;
 mod matcher;
 mod terms;
 
 use crate::error::{finite, ErrorCode, Result, ScoreError};
 use crate::recency::FiscalYearTier;
+pub use lowercase::to_lowercase;
 use matcher::TermMatcher;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -110,13 +112,13 @@ impl HeuristicConfig {
             non_negative(*v, &format!("typeMultipliers.{k}"))?;
             // The candidate's type is lowercased before the lookup: a key that is not in
             // lowercase would never match (it was ignored, silently).
-            if k.to_lowercase() != *k {
+            if to_lowercase(k) != *k {
                 return Err(ScoreError::new(
                     ErrorCode::InvalidConfig,
                     format!("typeMultipliers.{k}"),
                     format!(
                         "type keys are matched against the candidate's type lowercased: write {:?}",
-                        k.to_lowercase()
+                        to_lowercase(k)
                     ),
                 ));
             }
@@ -202,7 +204,7 @@ impl PreparedQuery {
     pub fn new(query: &str, stopwords: Option<&[String]>) -> Self {
         let terms = extract_terms(query, stopwords);
         PreparedQuery {
-            lower: query.trim().to_lowercase(),
+            lower: to_lowercase(query.trim()),
             matcher: TermMatcher::new(&terms),
             terms,
         }
@@ -273,7 +275,7 @@ pub fn heuristic_factors(
                 .zip(query.lower.bytes())
                 .all(|(a, b)| a.to_ascii_lowercase() == b)
     } else {
-        c.name.to_lowercase() == query.lower
+        to_lowercase(c.name) == query.lower
     };
     let exact_name = if !query.lower.is_empty() && name_is_query {
         cfg.exact_name_multiplier
@@ -304,7 +306,7 @@ pub fn heuristic_factors(
             if t.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()) {
                 cfg.type_multipliers.get(t).copied()
             } else {
-                cfg.type_multipliers.get(&t.to_lowercase()).copied()
+                cfg.type_multipliers.get(&to_lowercase(t)).copied()
             }
         })
         .unwrap_or(cfg.unknown_type_multiplier);

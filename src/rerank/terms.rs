@@ -4,6 +4,7 @@
 //! drop terms of one character and English stopwords, de-duplicate keeping first
 //! occurrence.
 
+use super::to_lowercase;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
@@ -171,7 +172,7 @@ pub fn extract_terms(query: &str, stopwords: Option<&[String]>) -> Vec<String> {
             ascii.make_ascii_lowercase();
             Cow::Borrowed(&ascii)
         } else {
-            Cow::Owned(part.to_lowercase())
+            Cow::Owned(to_lowercase(part))
         };
         // Fewer than two characters once lowercased (`İ` makes two), or a built-in
         // stopword.

@@ -337,6 +337,25 @@ export function tests(lib, golden) {
     p.free();
   });
 
+  test("rerank lowercases as Unicode's default lowercasing: the final sigma, İ, the Kelvin sign", () => {
+    // src/rerank/lowercase.rs (the crate's own tables): Σ is ς at the end of a word and
+    // σ within one, İ two characters, K (U+212A) a k.
+    const cands = [
+      { id: "final", score: 1, name: "ΟΔΟΣ" },
+      { id: "medial", score: 1, name: "ΟΔΟΣΑ" },
+      { id: "dotted", score: 1, name: "İSTANBUL" },
+      { id: "kelvin", score: 1, name: "\u212AELVIN" },
+    ];
+    const exact = (q) => Object.fromEntries(lib.rerank(q, cands).map((r) => [r.id, r.factors.exactName]));
+    eq(exact("οδος"), { final: 3, medial: 1, dotted: 1, kelvin: 1 });
+    eq(exact("ΟΔΟΣ"), { final: 3, medial: 1, dotted: 1, kelvin: 1 });
+    eq(exact("οδοσ"), { final: 1, medial: 1, dotted: 1, kelvin: 1 });
+    eq(exact("οδοσα"), { final: 1, medial: 3, dotted: 1, kelvin: 1 });
+    eq(exact("i\u0307stanbul"), { final: 1, medial: 1, dotted: 3, kelvin: 1 });
+    eq(exact("istanbul"), { final: 1, medial: 1, dotted: 1, kelvin: 1 });
+    eq(exact("KELVIN"), { final: 1, medial: 1, dotted: 1, kelvin: 3 });
+  });
+
   test("rerank reads candidates as typed sections: each field once, no JSON", () => {
     const cands = [
       { id: "a", score: 0.5, name: "GraphTraversal", type: "class", summary: "walks a graph" },
