@@ -113,7 +113,7 @@ pub fn push_json_string(out: &mut String, v: &str) {
     out.push('"');
     let mut rest = v;
     while let Some(at) = rest.find(|c: char| c < ' ' || c == '"' || c == '\\') {
-        let (plain, tail) = rest.split_at(at);
+        let (plain, tail) = rest.split_at_checked(at).unwrap_or((rest, ""));
         out.push_str(plain);
         let mut chars = tail.chars();
         let c = chars.next().unwrap_or_default();
