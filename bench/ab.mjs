@@ -1,11 +1,19 @@
 // A/B of two builds of the package in one process, interleaved (bench/timing.mjs):
-//   node --expose-gc bench/ab.mjs DIR_A DIR_B [--sizes 10,1000] [--cisi]
+//   node --expose-gc bench/ab.mjs DIR_A DIR_B [--sizes 10,1000] [--cisi] [--with-baseline]
 // (DIR: pkg/ or a build of bench/build-variant.sh DIR [wasm-opt flags])
 // prints the median time per call of each workload for A and B, and B/A.
+// --with-baseline: the JS baseline's same call is timed too, its samples around A's and
+// B's (J1 A J2 B J3, then J3 B J2 A J1: a baseline sample before each build's, in both
+// orders), as `make bench` interleaves the package with it: the
+// baseline's work leaves the caches cold for the package's next sample, which at
+// N >= 10,000 (one call a sample) changes which variant is faster (workload (c) reads
+// every item cold: docs/performance.md, "Cold caches"). It prints the baseline's time
+// over each build's too.
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import * as gen from "./gen.mjs";
+import * as baseline from "./baseline/calibrank-baseline.mjs";
 import { compare, policy } from "./timing.mjs";
 
 const [dirA, dirB] = process.argv.slice(2, 4).map((d) => resolve(d));
@@ -15,7 +23,15 @@ const sizes = (i >= 0 ? process.argv[i + 1] : "10,1000,100000").split(",").map(N
 const load = async (d) => ({ ...(await import(pathToFileURL(join(d, "lab.node.mjs")).href)), ...(await import(pathToFileURL(join(d, "node.mjs")).href)) });
 const [A, B] = [await load(dirA), await load(dirB)];
 const fmt = (ms) => (ms < 1 ? `${(ms * 1000).toFixed(1)} us` : `${ms.toFixed(2)} ms`);
-const row = (name, t) => console.log(`${name.padEnd(22)} A ${fmt(t.A.medianMs).padStart(10)}  B ${fmt(t.B.medianMs).padStart(10)}  B/A ${(t.B.medianMs / t.A.medianMs).toFixed(2)}`);
+const withBaseline = process.argv.includes("--with-baseline");
+const row = (name, t) =>
+  console.log(
+    `${name.padEnd(22)} A ${fmt(t.A.medianMs).padStart(10)}  B ${fmt(t.B.medianMs).padStart(10)}  B/A ${(t.B.medianMs / t.A.medianMs).toFixed(2)}` +
+      (t.J1 ? `  JS/A ${(t.J1.medianMs / t.A.medianMs).toFixed(2)}  JS/B ${(t.J2.medianMs / t.B.medianMs).toFixed(2)}` : ""),
+  );
+// A and B, each after the baseline's `js` when asked (three entries, so that both orders
+// of the samples put a baseline sample before each build's).
+const pair = (a, b, js) => (withBaseline && js ? { J1: js, A: a, J2: js, B: b, J3: js } : { A: a, B: b });
 for (const n of sizes) {
   const x = gen.makeInputs(n);
   const p = policy(n);
@@ -23,11 +39,13 @@ for (const n of sizes) {
   const [ab, ac] = pipes(A);
   const [bb, bc] = pipes(B);
   const { docs, offsets, nDocs } = x.columnar;
-  row(`a/string N=${n}`, compare({ A: () => A.rrf(x.strLists, { limits: gen.BENCH_LIMITS }), B: () => B.rrf(x.strLists, { limits: gen.BENCH_LIMITS }) }, p, { gcEachSample: n >= 100000 }));
-  row(`a/columnar N=${n}`, compare({ A: () => A.rrfColumnar(docs, offsets, nDocs), B: () => B.rrfColumnar(docs, offsets, nDocs) }, p));
-  row(`b/string N=${n}`, compare({ A: () => ab.run(x.inputB), B: () => bb.run(x.inputB) }, p, { gcEachSample: n >= 100000 }));
-  row(`b/columnar N=${n}`, compare({ A: () => ab.runColumnar(x.columnar), B: () => bb.runColumnar(x.columnar) }, p));
-  row(`c/string N=${n}`, compare({ A: () => ac.run(x.inputC), B: () => bc.run(x.inputC) }, p, { gcEachSample: n >= 100000 }));
+  const [jb, jc] = [new baseline.Pipeline(gen.pipelineConfig(false)), new baseline.Pipeline(gen.pipelineConfig(true))];
+  const gc = { gcEachSample: n >= 100000 };
+  row(`a/string N=${n}`, compare(pair(() => A.rrf(x.strLists, { limits: gen.BENCH_LIMITS }), () => B.rrf(x.strLists, { limits: gen.BENCH_LIMITS }), () => baseline.rrf(x.strLists)), p, gc));
+  row(`a/columnar N=${n}`, compare(pair(() => A.rrfColumnar(docs, offsets, nDocs), () => B.rrfColumnar(docs, offsets, nDocs), () => baseline.rrfColumnar(docs, offsets, nDocs)), p));
+  row(`b/string N=${n}`, compare(pair(() => ab.run(x.inputB), () => bb.run(x.inputB), () => jb.run(x.inputB)), p, gc));
+  row(`b/columnar N=${n}`, compare(pair(() => ab.runColumnar(x.columnar), () => bb.runColumnar(x.columnar), () => jb.runColumnar(x.columnar)), p));
+  row(`c/string N=${n}`, compare(pair(() => ac.run(x.inputC), () => bc.run(x.inputC), () => jc.run(x.inputC)), p, gc));
 }
 if (process.argv.includes("--cisi")) {
   const texts = ["run.bm25.txt", "run.dense.txt"].map((f) => readFileSync(join("..", "shared", "data", "cisi", f), "utf8"));

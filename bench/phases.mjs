@@ -4,7 +4,10 @@
 // memory: the string table's strings (in parts: js/wire/input.js `joinedParts`) and its
 // offsets; the module; the output
 // objects), and the script prints the median of each step over the calls.
-//   node --expose-gc bench/phases.mjs [DIR] [--calls K] a|b|c N [a|b|c N ...]
+//   node --expose-gc bench/phases.mjs [DIR] [--calls K] [--interleave] a|b|c N [a|b|c N ...]
+// --interleave: the JS baseline's same call (bench/baseline) runs between two timed
+// calls, as `make bench` interleaves the two sides: its work evicts the package's from
+// the processor's caches, which the figures then show step by step.
 // e.g. `node --expose-gc bench/phases.mjs pkg a 100000 b 1000`. Workloads and inputs are
 // bench/gen.mjs's (a: rrf, b: Pipeline.run, c: with the heuristic reranker). At
 // N >= 100,000 the collector runs before each call (as bench/ab.mjs does). The marks
@@ -16,12 +19,15 @@
 import { resolve } from "node:path";
 import * as gen from "./gen.mjs";
 import { importPatched } from "./patched-entry.mjs";
+import * as baseline from "./baseline/calibrank-baseline.mjs";
 
 const args = process.argv.slice(2);
 const at = args.indexOf("--calls");
 const calls = at >= 0 ? Number(args.splice(at, 2)[1]) : 0;
+const il = args.indexOf("--interleave");
+const interleave = il >= 0 && args.splice(il, 1).length === 1;
 const dir = /^[abc]$/.test(args[0]) ? "pkg" : args.shift();
-if (args.length === 0 || args.length % 2 !== 0) throw new Error("usage: node --expose-gc bench/phases.mjs [DIR] [--calls K] a|b|c N [a|b|c N ...]");
+if (args.length === 0 || args.length % 2 !== 0) throw new Error("usage: node --expose-gc bench/phases.mjs [DIR] [--calls K] [--interleave] a|b|c N [a|b|c N ...]");
 
 let marks = null;
 // Set while the module runs: the held texts a pipeline with the reranker answers the
@@ -62,12 +68,17 @@ try {
     const x = gen.makeInputs(n);
     const p = w === "a" ? null : new lib.Pipeline(gen.pipelineConfig(w === "c"));
     const call = w === "a" ? () => lib.rrf(x.strLists, { limits: gen.BENCH_LIMITS }) : () => p.run(w === "b" ? x.inputB : x.inputC);
+    const jsP = w === "a" ? null : new baseline.Pipeline(gen.pipelineConfig(w === "c"));
+    const other = !interleave ? () => {} : w === "a" ? () => baseline.rrf(x.strLists) : () => jsP.run(w === "b" ? x.inputB : x.inputC);
     const k = calls || (n >= 100_000 ? 9 : n >= 10_000 ? 60 : 400);
     const warm = Date.now() + (n >= 100_000 ? 0 : 1000);
-    do call();
-    while (Date.now() < warm);
+    do {
+      call();
+      other();
+    } while (Date.now() < warm);
     const steps = new Map();
     for (let c = 0; c < k; c++) {
+      other();
       if (n >= 100_000) globalThis.gc?.();
       marks = [];
       call();
@@ -80,7 +91,7 @@ try {
       steps.get("total").push(marks[marks.length - 1] - marks[1]);
       marks = null;
     }
-    console.log(`${w} N=${n}: median of ${k} calls, each step since the one before`);
+    console.log(`${w} N=${n}: median of ${k} calls${interleave ? ", each after the JS baseline's" : ""}, each step since the one before`);
     for (const [key, ts] of steps) {
       const s = ts.sort((x, y) => x - y)[ts.length >> 1];
       console.log(`  ${key.padEnd(46)} ${s < 1 ? `${(s * 1000).toFixed(1)} µs` : `${s.toFixed(2)} ms`}`);
