@@ -19,34 +19,55 @@ const nDocs = ids.length;
 const kept = new Array(4 * nDocs).fill(undefined);
 const keptFound = new Array(nDocs).fill(undefined);
 const jsC = new baseline.Pipeline(gen.pipelineConfig(true));
-function read(found, held) {
+/** Each listed id looked up, in a loop of its own (as the package does); `touch`: each
+ * record's type read there too, so that the item loop finds the record in the cache. */
+function lookUp(found, touch) {
+  let objs = 0;
+  for (let d = 0; d < nDocs; d++) {
+    const m = (found[d] = items[ids[d]]);
+    if (touch && typeof m === "object") objs++;
+  }
+  return objs;
+}
+
+/** The slot of a text field (1 name, 2 type, 3 summary, 4 content), 0 for any other key: the package's `switch`. */
+function fieldOf(f) {
+  switch (f) {
+    case "name":
+      return 1;
+    case "type":
+      return 2;
+    case "summary":
+      return 3;
+    case "content":
+      return 4;
+    default:
+      return 0;
+  }
+}
+
+/** The items' texts: checked (`check`) and kept (`held`, or not kept when null) in one loop. */
+function readItems(found, held, check) {
   let units = 0;
-  for (let d = 0; d < nDocs; d++) found[d] = items[ids[d]];
   for (let d = 0; d < nDocs; d++) {
     const meta = found[d];
     for (const f in meta) {
       const v = meta[f];
-      let field = 0;
-      switch (f) { case "name": field = 1; break; case "type": field = 2; break; case "summary": field = 3; break; case "content": field = 4; break; default: continue; }
-      if (typeof v !== "string") throw new Error();
-      units += v.length;
+      const field = fieldOf(f);
+      if (field === 0) continue;
+      if (check) {
+        if (typeof v !== "string") throw new Error();
+        units += v.length;
+      }
       if (held) held[4 * d + field - 1] = v;
     }
   }
   return units;
 }
-function readSplit(found, held) {
+
+/** The kept texts checked in a loop of their own. */
+function checkHeld(held) {
   let units = 0;
-  for (let d = 0; d < nDocs; d++) found[d] = items[ids[d]];
-  for (let d = 0; d < nDocs; d++) {
-    const meta = found[d];
-    for (const f in meta) {
-      const v = meta[f];
-      let field = 0;
-      switch (f) { case "name": field = 1; break; case "type": field = 2; break; case "summary": field = 3; break; case "content": field = 4; break; default: continue; }
-      held[4 * d + field - 1] = v;
-    }
-  }
   for (let i = 0; i < 4 * nDocs; i++) {
     const v = held[i];
     if (v === undefined) continue;
@@ -55,49 +76,28 @@ function readSplit(found, held) {
   }
   return units;
 }
-function readTouchSplit(found, held) {
-  let units = 0, objs = 0;
-  for (let d = 0; d < nDocs; d++) { const m = (found[d] = items[ids[d]]); if (typeof m === "object") objs++; }
-  for (let d = 0; d < nDocs; d++) {
-    const meta = found[d];
-    for (const f in meta) {
-      const v = meta[f];
-      let field = 0;
-      switch (f) { case "name": field = 1; break; case "type": field = 2; break; case "summary": field = 3; break; case "content": field = 4; break; default: continue; }
-      held[4 * d + field - 1] = v;
+
+/** One variant: the lookups (touching each record or not), the texts checked in the item loop or after it. */
+function variant({ touch = false, split = false, fresh = false, store = true }) {
+  return () => {
+    const found = fresh ? new Array(nDocs) : keptFound;
+    const held = !store ? null : fresh ? new Array(4 * nDocs) : kept;
+    const r = lookUp(found, touch) + readItems(found, held, !split) + (split ? checkHeld(held) : 0);
+    if (!fresh) {
+      kept.fill(undefined);
+      keptFound.fill(undefined);
     }
-  }
-  for (let i = 0; i < 4 * nDocs; i++) {
-    const v = held[i];
-    if (v === undefined) continue;
-    if (typeof v !== "string") throw new Error();
-    units += v.length;
-  }
-  return units + objs;
+    return r;
+  };
 }
-function readTouch(found, held) {
-  let units = 0, objs = 0;
-  for (let d = 0; d < nDocs; d++) { const m = (found[d] = items[ids[d]]); if (typeof m === "object") objs++; }
-  for (let d = 0; d < nDocs; d++) {
-    const meta = found[d];
-    for (const f in meta) {
-      const v = meta[f];
-      let field = 0;
-      switch (f) { case "name": field = 1; break; case "type": field = 2; break; case "summary": field = 3; break; case "content": field = 4; break; default: continue; }
-      if (typeof v !== "string") throw new Error();
-      units += v.length;
-      held[4 * d + field - 1] = v;
-    }
-  }
-  return units + objs;
-}
+
 const variants = {
-  touchSplit: () => { const r = readTouchSplit(keptFound, kept); kept.fill(undefined); keptFound.fill(undefined); return r; },
-  touch: () => { const r = readTouch(keptFound, kept); kept.fill(undefined); keptFound.fill(undefined); return r; },
-  split: () => { const r = readSplit(keptFound, kept); kept.fill(undefined); keptFound.fill(undefined); return r; },
-  kept: () => { const r = read(keptFound, kept); kept.fill(undefined); keptFound.fill(undefined); return r; },
-  fresh: () => read(new Array(nDocs), new Array(4 * nDocs)),
-  noStore: () => read(keptFound, null),
+  touchSplit: variant({ touch: true, split: true }),
+  touch: variant({ touch: true }),
+  split: variant({ split: true }),
+  kept: variant({}),
+  fresh: variant({ fresh: true }),
+  noStore: variant({ store: false }),
 };
 const now = () => performance.now();
 for (let round = 0; round < 3; round++) {
