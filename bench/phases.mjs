@@ -5,9 +5,10 @@
 // offsets; the module; the output
 // objects), and the script prints the median of each step over the calls.
 //   node --expose-gc bench/phases.mjs [DIR] [--calls K] [--interleave] a|b|c N [a|b|c N ...]
-// --interleave: the JS baseline's same call (bench/baseline) runs between two timed
-// calls, as `make bench` interleaves the two sides: its work evicts the package's from
-// the processor's caches, which the figures then show step by step.
+// --interleave: the JS baseline's same call (bench/baseline) runs, untimed, before each
+// timed call: its work evicts the package's from the processor's caches, which the
+// figures then show step by step (colder than `make bench`, where about half of the
+// package's samples follow its own call).
 // e.g. `node --expose-gc bench/phases.mjs pkg a 100000 b 1000`. Workloads and inputs are
 // bench/gen.mjs's (a: rrf, b: Pipeline.run, c: with the heuristic reranker). At
 // N >= 100,000 the collector runs before each call (as bench/ab.mjs does). The marks
