@@ -501,8 +501,16 @@ test("score playground in headless Chromium", async (t) => {
       // The controls are rebuilt after each apply: the box is found again each time.
       const applyJson = async (text) => {
         const box = "#" + (await page.getAttribute('label:has-text("Only the values set here differ")', "for"));
-        if (!(await page.isVisible(box))) await page.click('summary:has-text("Edit the overrides as JSON")');
+        if (!(await page.isVisible(box))) {
+          await page.click('summary:has-text("Edit the overrides as JSON")');
+          // Opening the box fills it with the current config from its `toggle` event, which
+          // the browser dispatches as a task of its own: after the frames below it has run,
+          // and cannot overwrite the text filled next (CI at 57a88a5 applied the current
+          // config instead of `{"calibration": "x"}`, and no error came).
+          await settle(page);
+        }
         await page.fill(box, text);
+        assert.equal(await page.inputValue(box), text);
         await page.click('button:has-text("Apply config JSON")');
         await settle(page);
       };
