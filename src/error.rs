@@ -210,15 +210,17 @@ impl fmt::Display for Num {
         let zeros = |f: &mut fmt::Formatter<'_>, n: i64| (0..n).try_for_each(|_| f.write_str("0"));
         // ryu writes `int.frac` (`1.0`, `0.00123`) for 1e-5 <= |v| < 1e16: `{}` without
         // a `.0`; otherwise `d[.ddd]e[-]k`: the digits, the point after the first one.
-        let Some((mant, exp)) = s.split_once('e') else {
+        // Split at bytes (ryu writes ASCII): `split_once(char)` and `str::parse` would
+        // bring the standard library's searcher and integer parser into the wasm core.
+        let Some((mant, exp)) = split_at_byte(s, b'e') else {
             return f.write_str(s.strip_suffix(".0").unwrap_or(s));
         };
-        let k = exp.parse::<i64>().unwrap_or(0);
+        let k = exponent(exp);
         let (neg, mant) = match mant.strip_prefix('-') {
             Some(m) => (true, m),
             None => (false, mant),
         };
-        let (first, rest) = mant.split_once('.').unwrap_or((mant, ""));
+        let (first, rest) = split_at_byte(mant, b'.').unwrap_or((mant, ""));
         if neg {
             f.write_str("-")?;
         }
@@ -233,6 +235,28 @@ impl fmt::Display for Num {
             f.write_str(rest)?;
             zeros(f, k - rest.len() as i64)
         }
+    }
+}
+
+/// `s` before and after the first byte `b` (an ASCII byte), if any.
+fn split_at_byte(s: &str, b: u8) -> Option<(&str, &str)> {
+    let i = s.bytes().position(|x| x == b)?;
+    Some((s.get(..i)?, s.get(i + 1..)?))
+}
+
+/// ryu's exponent (`-7`, `22`) as a number.
+fn exponent(e: &str) -> i64 {
+    let (neg, digits) = match e.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, e),
+    };
+    let k = digits
+        .bytes()
+        .fold(0i64, |k, d| k * 10 + i64::from(d.wrapping_sub(b'0')));
+    if neg {
+        -k
+    } else {
+        k
     }
 }
 
@@ -253,13 +277,55 @@ pub struct Name<'a>(&'a str);
 impl fmt::Display for Name<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0.char_indices().nth(NAME_SHOWN) {
-            None => write!(f, "{:?}", self.0),
+            None => quoted(self.0).fmt(f),
             Some((cut, _)) => {
                 let head = self.0.get(..cut).unwrap_or_default();
-                write!(f, "{head:?}... ({} bytes)", self.0.len())
+                write!(f, "{}... ({} bytes)", quoted(head), self.0.len())
             }
         }
     }
+}
+
+/// `s` in double quotes for an error message: `"`, `\`, and the control characters
+/// escaped (`\n`, `\r`, `\t`, `\0`, the others as `\u{1b}`), every other character
+/// as it is. That is `{:?}`'s quoting for every string whose only non-printable
+/// characters are controls (`{:?}` also escapes other non-printable characters, and a
+/// combining mark first in the string, from tables that would take 4 KB of the wasm core
+/// module: docs/performance.md, "Quoting without the tables").
+pub fn quoted(s: &str) -> Quoted<'_> {
+    Quoted(s)
+}
+
+/// A string as [`quoted`] prints it.
+#[derive(Debug, Clone, Copy)]
+pub struct Quoted<'a>(&'a str);
+
+impl fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("\"")?;
+        let mut rest = self.0;
+        // Runs of characters that need no escape are written whole.
+        while let Some((i, c)) = rest.char_indices().find(|&(_, c)| needs_escape(c)) {
+            let (head, tail) = rest.split_at_checked(i).unwrap_or((rest, ""));
+            f.write_str(head)?;
+            match c {
+                '"' => f.write_str("\\\"")?,
+                '\\' => f.write_str("\\\\")?,
+                '\n' => f.write_str("\\n")?,
+                '\r' => f.write_str("\\r")?,
+                '\t' => f.write_str("\\t")?,
+                '\0' => f.write_str("\\0")?,
+                _ => write!(f, "\\u{{{:x}}}", u32::from(c))?,
+            }
+            rest = tail.get(c.len_utf8()..).unwrap_or_default();
+        }
+        f.write_str(rest)?;
+        f.write_str("\"")
+    }
+}
+
+fn needs_escape(c: char) -> bool {
+    c == '"' || c == '\\' || c.is_control()
 }
 
 /// Checks that `value` is finite.
@@ -313,11 +379,7 @@ pub fn from_serde_at(message: &str, what: &str, at: &str) -> ScoreError {
     let message = message.strip_prefix("Error: ").unwrap_or(message);
     let quoted = || message.split('`').nth(1).unwrap_or("");
     let (code, key) = if let Some(rest) = message.strip_prefix("unknown field `") {
-        let name = unknown_name(rest);
-        let on_key = at
-            .strip_suffix(name)
-            .is_some_and(|head| head.ends_with('.'));
-        (ErrorCode::UnknownField, (!on_key).then_some(name))
+        (ErrorCode::UnknownField, unknown_key(unknown_name(rest), at))
     } else if message.starts_with("missing field") {
         (ErrorCode::InvalidConfig, Some(quoted()))
     } else if message.starts_with("duplicate field") {
@@ -327,6 +389,31 @@ pub fn from_serde_at(message: &str, what: &str, at: &str) -> ScoreError {
     } else {
         (ErrorCode::InvalidType, None)
     };
+    typed_at(code, key, message.to_string(), what, at)
+}
+
+/// The key an unknown field `name` adds to its field path: none when `at` ends with it
+/// already (the failure passed its key on its way out), else `name` (inside a value serde
+/// buffers first, where the path stops at the enum). See [`from_serde_at`].
+pub fn unknown_key<'a>(name: &'a str, at: &str) -> Option<&'a str> {
+    let on_key = at
+        .strip_suffix(name)
+        .is_some_and(|head| head.ends_with('.'));
+    (!on_key).then_some(name)
+}
+
+/// A decoding error whose code and key its decoder knew (the wasm modules' hand-written
+/// decoders; serde's words are read by [`from_serde_at`], which ends here too): its field
+/// is `what`, then `at`, then `.key` if any (without a leading `.` when `what` is empty).
+#[cold]
+#[inline(never)]
+pub fn typed_at(
+    code: ErrorCode,
+    key: Option<&str>,
+    message: String,
+    what: &str,
+    at: &str,
+) -> ScoreError {
     let mut field = String::with_capacity(what.len() + at.len());
     field.push_str(what);
     field.push_str(at);
@@ -339,7 +426,7 @@ pub fn from_serde_at(message: &str, what: &str, at: &str) -> ScoreError {
             field = rest.to_string();
         }
     }
-    ScoreError::new(code, field, message.to_string())
+    ScoreError::new(code, field, message)
 }
 
 /// The key named by an unknown-field message after its "unknown field `": serde writes
@@ -440,6 +527,33 @@ mod tests {
             )
         );
         assert_eq!(name("a\"b").to_string(), "\"a\\\"b\"");
+    }
+
+    /// `quoted` against `{:?}` on strings of printable characters and controls (where the
+    /// two agree), and on the characters where they differ by design.
+    #[test]
+    fn quoted_is_debug_quoting_but_for_the_tables() {
+        let samples = [
+            "",
+            "plain",
+            "a\"b\\c",
+            "tab\tnew\nline\rnul\0",
+            "\u{1b}[0m\u{7f}\u{85}\u{9f}",
+            "é\u{1F600}日本",
+            "\"\"\\",
+            "end\\",
+        ];
+        for s in samples {
+            assert_eq!(quoted(s).to_string(), format!("{s:?}"), "{s:?}");
+        }
+        // Escaped by `{:?}` (its tables), kept as they are here.
+        assert_eq!(quoted("\u{301}a").to_string(), "\"\u{301}a\"");
+        assert_eq!(quoted("a\u{200b}b").to_string(), "\"a\u{200b}b\"");
+        // Every control character, each alone, as `{:?}` writes it.
+        for c in (0u32..0x20).chain(0x7f..0xa0).filter_map(char::from_u32) {
+            let s = c.to_string();
+            assert_eq!(quoted(&s).to_string(), format!("{s:?}"), "{c:?}");
+        }
     }
 
     #[test]

@@ -25,12 +25,12 @@
 //! (which serde buffers first) a `-0` is `0`, any value that is not JSON is refused
 //! before anything else, and an array longer than its struct is refused.
 
-use crate::json::{self, Json};
+use crate::json::{self, Fault, Json};
 use calibrank::bands::{BandContext, BandFloors, BandProfile};
 use calibrank::calibrate::{IsotonicModel, PlattModel, Sigmoid};
 use calibrank::confidence::model::{QueryConfidenceModel, TrainingFigures};
 use calibrank::confidence::ConfidenceOptions;
-use calibrank::error::{from_serde_at, Result};
+use calibrank::error::Result;
 use calibrank::limits::{pipeline_limits, PartialLimits};
 use calibrank::multiquery::{MultiQueryMethod, MultiQueryOptions};
 use calibrank::normalize::NormalizeMethod;
@@ -46,9 +46,10 @@ use std::collections::BTreeMap;
 /// same type serde's decoder of the tree gives).
 pub type Failure = json::DeError;
 
-/// A failure at the value being read.
-fn fail(message: String) -> Failure {
-    Failure::new(message)
+/// A failure at the value being read: `fault`, naming `name` (see [`Fault`]), in serde's
+/// words.
+fn fail(fault: Fault, message: String, name: &str) -> Failure {
+    Failure::known(fault, message, name)
 }
 
 /// A type decoded from a [`Json`] tree.
@@ -61,7 +62,7 @@ type R<T> = std::result::Result<T, Failure>;
 
 /// Decodes a parsed tree as a `T`, errors typed on `what`.
 pub fn decode<T: Decode>(tree: &Json, what: &str) -> Result<T> {
-    T::decode(tree).map_err(|f| from_serde_at(f.message(), what, f.at()))
+    T::decode(tree).map_err(|f| f.typed(what))
 }
 
 /// Parses `text` and decodes it as a `T` (a syntax error is `PARSE_ERROR` on `what`).
@@ -72,7 +73,11 @@ pub fn from_text<T: Decode>(text: &str, what: &str) -> Result<T> {
 #[cold]
 #[inline(never)]
 fn bad(expected: &str) -> Failure {
-    fail(format!("invalid type: expected {expected}"))
+    fail(
+        Fault::Type,
+        format!("invalid type: expected {expected}"),
+        "",
+    )
 }
 
 // ---------------------------------------------------------------- Values
@@ -196,7 +201,11 @@ fn unit<T: Copy>(v: &Json, table: &[(&str, T)]) -> R<T> {
         _ => return Err(bad("a name")),
     };
     let Some(&(_, t)) = table.iter().find(|(n, _)| *n == name) else {
-        return Err(fail(format!("unknown variant `{name}`")));
+        return Err(fail(
+            Fault::UnknownVariant,
+            format!("unknown variant `{name}`"),
+            "",
+        ));
     };
     match value {
         Json::Null => Ok(t),
@@ -264,21 +273,25 @@ fn fields(
                 match keys.iter().position(|n| n == k) {
                     Some(i) => {
                         if seen >> i & 1 != 0 {
-                            return Err(fail(format!("duplicate field `{k}`")));
+                            return Err(fail(
+                                Fault::DuplicateField,
+                                format!("duplicate field `{k}`"),
+                                k,
+                            ));
                         }
                         seen |= 1 << i;
                         set(i, x).map_err(|f| within(f, mode, Some(k), i))?;
                     }
                     None if mode & TAGGED != 0 && k == "method" => {}
                     None => {
-                        let f = fail(format!("unknown field `{k}`"));
+                        let f = fail(Fault::UnknownField, format!("unknown field `{k}`"), k);
                         return Err(within(f, mode, Some(k), 0));
                     }
                 }
             }
             for (i, (k, kind)) in keys.iter().zip(kinds).enumerate() {
                 if *kind == REQ && seen >> i & 1 == 0 {
-                    return Err(fail(format!("missing field `{k}`")));
+                    return Err(fail(Fault::MissingField, format!("missing field `{k}`"), k));
                 }
             }
             Ok(())
@@ -290,11 +303,15 @@ fn fields(
             }
             let short = kinds.iter().skip(items.len()).any(|k| *k != DEF);
             if short || (mode & TAGGED != 0 && items.len() > keys.len()) {
-                return Err(fail(format!(
-                    "invalid length {}, expected {} fields",
-                    items.len(),
-                    keys.len()
-                )));
+                return Err(fail(
+                    Fault::Type,
+                    format!(
+                        "invalid length {}, expected {} fields",
+                        items.len(),
+                        keys.len()
+                    ),
+                    "",
+                ));
             }
             Ok(())
         }
@@ -441,7 +458,11 @@ impl Decode for Calibration {
                 "sigmoid" => Ok(0),
                 "platt" => Ok(1),
                 "isotonic" => Ok(2),
-                _ => Err(fail(format!("unknown variant `{s}`"))),
+                _ => Err(fail(
+                    Fault::UnknownVariant,
+                    format!("unknown variant `{s}`"),
+                    "",
+                )),
             },
             Json::Num(x) if *x == 0.0 || *x == 1.0 || *x == 2.0 => Ok(*x as u8),
             _ => Err(bad("a method name")),
@@ -452,7 +473,11 @@ impl Decode for Calibration {
                 for (k, x) in entries {
                     if k == "method" {
                         if t.is_some() {
-                            return Err(fail("duplicate field `method`".into()));
+                            return Err(fail(
+                                Fault::DuplicateField,
+                                "duplicate field `method`".into(),
+                                "method",
+                            ));
                         }
                         t = Some(tag(x).map_err(|f| f.key(k))?);
                     } else {
@@ -472,7 +497,11 @@ impl Decode for Calibration {
             _ => return Err(bad("an object")),
         };
         match t {
-            None => Err(fail("missing field `method`".into())),
+            None => Err(fail(
+                Fault::MissingField,
+                "missing field `method`".into(),
+                "method",
+            )),
             Some(0) => {
                 let s: Sigmoid = record!(v, TAGGED, Sigmoid::default(), {
                     "threshold" DEF threshold: num0,

@@ -24,7 +24,7 @@
 //! decimal-to-float tables (15 KB gzipped) into the core module. Native code that holds
 //! ordinary JSON converts it with [`wire_text`] first.
 
-use calibrank::error::{from_serde_at, ErrorCode, Result, ScoreError};
+use calibrank::error::{from_serde_at, typed_at, unknown_key, ErrorCode, Result, ScoreError};
 use serde::de::{
     self, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess,
     Unexpected, VariantAccess, Visitor,
@@ -395,36 +395,104 @@ impl Parser<'_> {
 }
 
 /// A decoding error: serde's message and the path of the value that failed, relative to
-/// the tree decoded (`.key`, `[i]`: what serde_path_to_error records), typed by
-/// `from_serde_at`. Both decoders of the tree give it: serde's here, and the hand-written
-/// ones of [`crate::decode`] (as their `Failure`). One pointer wide, so that every
-/// decoder's `Result` stays small.
+/// the tree decoded (`.key`, `[i]`: what serde_path_to_error records). Both decoders of
+/// the tree give it: serde's here (typed by `from_serde_at`, which reads the message),
+/// and the hand-written ones of [`crate::decode`] (as their `Failure`; typed by
+/// [`DeError::typed`] from what they knew when they failed, the [`Fault`] and the key it
+/// names, with the same words). One pointer wide, so that every decoder's `Result` stays
+/// small.
 #[derive(Debug, Clone, PartialEq)]
-pub struct DeError(Box<(String, String)>);
+pub struct DeError(Box<Failed>);
+
+#[derive(Debug, Clone, PartialEq)]
+struct Failed {
+    message: String,
+    at: String,
+    fault: Fault,
+    /// The field or key a [`Fault`] names (empty for the others).
+    name: String,
+}
+
+/// What a hand-written decoder's failure is (serde's messages say it in words).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// Serde's message: typed by reading it (`from_serde_at`).
+    Words,
+    /// A value of the wrong type, or an array of the wrong length: `INVALID_TYPE`.
+    Type,
+    /// A key the object does not have: `UNKNOWN_FIELD`.
+    UnknownField,
+    /// A required key missing: `INVALID_CONFIG`.
+    MissingField,
+    /// A key given twice: `INVALID_TYPE`.
+    DuplicateField,
+    /// A name that is no variant: `UNKNOWN_METHOD`.
+    UnknownVariant,
+}
 
 impl DeError {
-    /// A failure at the value being read.
+    /// A failure at the value being read, in serde's words.
     #[cold]
     #[inline(never)]
     pub(crate) fn new(message: String) -> Self {
-        DeError(Box::new((message, String::new())))
+        DeError::known(Fault::Words, message, "")
+    }
+
+    /// A failure at the value being read: `fault`, naming `name` (the field or key of an
+    /// unknown, missing or repeated field), worded `message`.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn known(fault: Fault, message: String, name: &str) -> Self {
+        DeError(Box::new(Failed {
+            message,
+            at: String::new(),
+            fault,
+            name: name.to_string(),
+        }))
     }
 
     /// Serde's message.
     pub fn message(&self) -> &str {
-        &self.0 .0
+        &self.0.message
     }
 
     /// The path of the value that failed (see the type's docs).
     pub fn at(&self) -> &str {
-        &self.0 .1
+        &self.0.at
+    }
+
+    /// What the failure is.
+    pub fn fault(&self) -> Fault {
+        self.0.fault
+    }
+
+    /// The typed error on `what` of a failure whose [`Fault`] its decoder gave, as
+    /// `from_serde_at` types the same words: an unknown field on its key (named after
+    /// the path unless the path ends with it), a missing or repeated field on its object
+    /// and `.name`, an unknown variant on its own path, anything else on the path of the
+    /// value at fault. (A failure in serde's words alone, [`Fault::Words`], never comes
+    /// from the hand-written decoders: it is typed `INVALID_TYPE` on its path here;
+    /// serde's decoding types it by its words.)
+    #[cold]
+    #[inline(never)]
+    pub fn typed(&self, what: &str) -> ScoreError {
+        let f = &self.0;
+        let name = f.name.as_str();
+        let (code, key) = match f.fault {
+            Fault::UnknownField => (ErrorCode::UnknownField, unknown_key(name, &f.at)),
+            Fault::MissingField => (ErrorCode::InvalidConfig, Some(name)),
+            Fault::DuplicateField => (ErrorCode::InvalidType, Some(name)),
+            Fault::UnknownVariant => (ErrorCode::UnknownMethod, None),
+            Fault::Type | Fault::Words => (ErrorCode::InvalidType, None),
+        };
+        typed_at(code, key, f.message.clone(), what, &f.at)
     }
 
     /// The same error one level further out, under the key `k`.
     #[cold]
     #[inline(never)]
     pub(crate) fn key(mut self, k: &str) -> Self {
-        let at = &mut self.0 .1;
+        let at = &mut self.0.at;
         at.insert_str(0, k);
         at.insert(0, '.');
         self
@@ -433,7 +501,7 @@ impl DeError {
     /// The same error on the value decoded itself (its path forgotten: inside a value
     /// serde buffers, which serde_path_to_error cannot see into).
     pub(crate) fn here(mut self) -> Self {
-        self.0 .1.clear();
+        self.0.at.clear();
         self
     }
 
@@ -441,7 +509,7 @@ impl DeError {
     #[cold]
     #[inline(never)]
     pub(crate) fn index(mut self, i: usize) -> Self {
-        self.0 .1.insert_str(0, &format!("[{i}]"));
+        self.0.at.insert_str(0, &format!("[{i}]"));
         self
     }
 }
