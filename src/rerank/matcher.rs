@@ -115,8 +115,15 @@ impl TermMatcher {
             }
             MatcherKind::Automaton(a) => a.hits(to_lowercase(text).as_bytes(), |b| b),
             MatcherKind::Naive(terms) => {
+                // Byte windows (a byte match of valid UTF-8 is `str::contains`'s match):
+                // `str::contains` would bring the standard library's two-way searcher
+                // into the wasm module for a case it never meets.
                 let lower = to_lowercase(text);
-                terms.iter().filter(|t| lower.contains(t.as_str())).count()
+                let lower = lower.as_bytes();
+                terms
+                    .iter()
+                    .filter(|t| lower.windows(t.len()).any(|w| w == t.as_bytes()))
+                    .count()
             }
         };
         found.saturating_add(self.empty)
