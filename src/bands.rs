@@ -223,7 +223,10 @@ pub fn validate_profiles(profiles: &[BandProfile]) -> Result<()> {
             return Err(ScoreError::new(
                 ErrorCode::InvalidBands,
                 format!("profiles[{i}].name"),
-                format!("profile name {:?} is used twice", p.name),
+                format!(
+                    "profile name {} is used twice",
+                    crate::error::quoted(&p.name)
+                ),
             ));
         }
         p.floors()

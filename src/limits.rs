@@ -384,7 +384,8 @@ impl Limits {
                 ErrorCode::UnknownMethod,
                 "function",
                 format!(
-                    "no function named {function:?} takes limits; one of {}",
+                    "no function named {} takes limits; one of {}",
+                    crate::error::quoted(function),
                     LIMITED_FUNCTIONS.join(", ")
                 ),
             ));

@@ -482,8 +482,8 @@ pub fn fuse_multi_query_indexed<'s>(
                 ErrorCode::NonFiniteScore,
                 "queries",
                 format!(
-                    "the fused score of {:?} overflows ({}); rescale the similarity scores",
-                    id(it.doc),
+                    "the fused score of {} overflows ({}); rescale the similarity scores",
+                    crate::error::quoted(id(it.doc)),
                     crate::error::num(s)
                 ),
             ));

@@ -40,7 +40,10 @@ impl Timestamp {
                 ScoreError::new(
                     ErrorCode::InvalidTimestamp,
                     field,
-                    format!("cannot parse {s:?} as an ISO 8601 date or date-time"),
+                    format!(
+                        "cannot parse {} as an ISO 8601 date or date-time",
+                        crate::error::quoted(s)
+                    ),
                 )
             }),
         }

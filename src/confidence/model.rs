@@ -167,7 +167,14 @@ impl QueryConfidenceModel {
         if self.features != names {
             return Err(bad(
                 "features",
-                format!("expected the features {names:?} for {runs} runs"),
+                format!(
+                    "expected the features [{}] for {runs} runs",
+                    names
+                        .iter()
+                        .map(|n| crate::error::quoted(n).to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
             ));
         }
         let n = names.len();

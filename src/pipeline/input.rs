@@ -99,7 +99,10 @@ impl TimeRef<'_> {
                 ScoreError::new(
                     ErrorCode::InvalidTimestamp,
                     field,
-                    format!("cannot parse {s:?} as an ISO 8601 date or date-time"),
+                    format!(
+                        "cannot parse {} as an ISO 8601 date or date-time",
+                        crate::error::quoted(s)
+                    ),
                 )
             }),
         }

@@ -132,7 +132,10 @@ impl Pipeline {
                 return Err(ScoreError::new(
                     ErrorCode::DuplicateId,
                     format!("lists[{i}].name"),
-                    format!("list name {:?} is used twice", list.name),
+                    format!(
+                        "list name {} is used twice",
+                        crate::error::quoted(list.name)
+                    ),
                 ));
             }
             if let Some(w) = list.weight {

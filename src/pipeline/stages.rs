@@ -90,7 +90,8 @@ fn reranked_finite(score: f64, id: &str, field: &str) -> Result<()> {
         ErrorCode::NonFiniteScore,
         field,
         format!(
-            "the reranked score of {id:?} overflows ({}); lower the multipliers",
+            "the reranked score of {} overflows ({}); lower the multipliers",
+            crate::error::quoted(id),
             crate::error::num(score)
         ),
     ))

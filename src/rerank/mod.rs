@@ -117,8 +117,8 @@ impl HeuristicConfig {
                     ErrorCode::InvalidConfig,
                     format!("typeMultipliers.{k}"),
                     format!(
-                        "type keys are matched against the candidate's type lowercased: write {:?}",
-                        to_lowercase(k)
+                        "type keys are matched against the candidate's type lowercased: write {}",
+                        crate::error::quoted(&to_lowercase(k))
                     ),
                 ));
             }
@@ -431,7 +431,7 @@ pub fn rerank_candidates(
             return Err(ScoreError::new(
                 ErrorCode::DuplicateId,
                 format!("candidates[{i}].id"),
-                format!("id {:?} appears twice", c.id),
+                format!("id {} appears twice", crate::error::quoted(c.id)),
             ));
         }
     }

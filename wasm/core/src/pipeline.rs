@@ -19,7 +19,7 @@ use calibrank_wasm_shared::Slab;
 use std::cell::RefCell;
 
 thread_local! {
-    static PIPELINES: RefCell<Slab<Pipeline>> = RefCell::new(Slab::default());
+    static PIPELINES: RefCell<Slab<Pipeline>> = const { RefCell::new(Slab::new()) };
 }
 
 fn with<T>(h: u32, f: impl FnOnce(&Pipeline) -> Result<T>) -> Result<T> {

@@ -24,7 +24,7 @@ pub enum Stored {
 }
 
 thread_local! {
-    static STORE: RefCell<Slab<Stored>> = RefCell::new(Slab::default());
+    static STORE: RefCell<Slab<Stored>> = const { RefCell::new(Slab::new()) };
 }
 
 /// Stores `v` and returns its handle.

@@ -43,7 +43,7 @@ static ALLOC: alloc::Cached<heap::Heap> = alloc::Cached::new(heap::Heap::new());
 
 thread_local! {
     static INPUT: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
-    static OUTPUT: RefCell<Writer> = RefCell::new(Writer::default());
+    static OUTPUT: RefCell<Writer> = const { RefCell::new(Writer::new()) };
 }
 
 /// `cr_reserve`: grows the input buffer to at least `bytes` and returns its address.
@@ -208,6 +208,13 @@ pub struct Slab<T> {
 
 impl<T> Default for Slab<T> {
     fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T> Slab<T> {
+    /// An empty slab (a `const fn`: a thread-local slab then needs no lazy initialization).
+    pub const fn new() -> Self {
         Slab {
             slots: Vec::new(),
             free: Vec::new(),

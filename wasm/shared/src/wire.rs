@@ -156,7 +156,14 @@ impl<'a> Reader<'a> {
     }
 
     fn cast<T: bytemuck::Pod>(bytes: &'a [u8]) -> Result<&'a [T]> {
-        bytemuck::try_cast_slice(bytes).map_err(|e| wire_error(format!("{e:?}")))
+        // (The error's own `Debug` would bring core::fmt's debug builders in.)
+        bytemuck::try_cast_slice(bytes).map_err(|_| {
+            wire_error(format!(
+                "a section of {} bytes is not an aligned array of {}-byte values",
+                bytes.len(),
+                std::mem::size_of::<T>()
+            ))
+        })
     }
 
     /// The tag of the next section (without reading it).
@@ -275,6 +282,14 @@ pub struct Writer {
 }
 
 impl Writer {
+    /// An empty writer (a `const fn`, for a thread-local one).
+    pub const fn new() -> Self {
+        Writer {
+            words: Vec::new(),
+            len: 0,
+        }
+    }
+
     /// Forgets what was written (keeps the memory).
     pub fn clear(&mut self) {
         self.len = 0;
