@@ -5,7 +5,9 @@
 //! [`json::decode`] (the property tests in `tests/decode.rs` compare the two): the same
 //! value, or an error with the same `code` and `field`. Errors are worded as serde words
 //! them (`unknown field `k``, `missing field `k``, `unknown variant `v``, anything else a
-//! type error) and typed by [`from_serde_at`], so an unknown or missing key is
+//! type error), and each failure carries what it is (a [`Fault`] and the key it names),
+//! typed by [`json::DeError::typed`] as `calibrank::error::from_serde_at` types serde's
+//! words (the core module then holds no reading of messages), so an unknown or missing key is
 //! `UNKNOWN_FIELD` / `INVALID_CONFIG` on its object's path and `.key`, an unknown method
 //! `UNKNOWN_METHOD` on the method's own path and anything else `INVALID_TYPE` on the path
 //! of the value at fault.
