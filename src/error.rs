@@ -184,10 +184,11 @@ impl std::error::Error for ScoreError {}
 pub type Result<T> = std::result::Result<T, ScoreError>;
 
 /// `v` printed as `format!("{v}")` prints it (the shortest digits that read back as `v`,
-/// no exponent; `NaN`, `inf`, `-inf`), for error messages. The digits come from `ryu`
-/// rather than core::fmt's float code, which then stays out of the wasm modules; where
-/// two shortest forms are equally near `v` (`767927684704018.25`), `ryu` takes the even
-/// last digit (`.2`) and `{v}` the other (`.3`).
+/// no exponent; `NaN`, `inf`, `-inf`), for error messages. The digits come from
+/// [`crate::decimal::shortest`] rather than core::fmt's float code, which then stays out
+/// of the wasm modules; where two shortest forms are equally near `v`
+/// (`767927684704018.25`), it takes the even last digit (`.2`, as `ryu` and ECMAScript
+/// do) and `{v}` the other (`.3`).
 pub fn num(v: f64) -> Num {
     Num(v)
 }
@@ -200,63 +201,14 @@ impl fmt::Display for Num {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let v = self.0;
         if v.is_nan() {
-            return f.write_str("NaN");
-        }
-        if v.is_infinite() {
-            return f.write_str(if v < 0.0 { "-inf" } else { "inf" });
-        }
-        let mut buf = ryu::Buffer::new();
-        let s = buf.format_finite(v);
-        let zeros = |f: &mut fmt::Formatter<'_>, n: i64| (0..n).try_for_each(|_| f.write_str("0"));
-        // ryu writes `int.frac` (`1.0`, `0.00123`) for 1e-5 <= |v| < 1e16: `{}` without
-        // a `.0`; otherwise `d[.ddd]e[-]k`: the digits, the point after the first one.
-        // Split at bytes (ryu writes ASCII): `split_once(char)` and `str::parse` would
-        // bring the standard library's searcher and integer parser into the wasm core.
-        let Some((mant, exp)) = split_at_byte(s, b'e') else {
-            return f.write_str(s.strip_suffix(".0").unwrap_or(s));
-        };
-        let k = exponent(exp);
-        let (neg, mant) = match mant.strip_prefix('-') {
-            Some(m) => (true, m),
-            None => (false, mant),
-        };
-        let (first, rest) = split_at_byte(mant, b'.').unwrap_or((mant, ""));
-        if neg {
-            f.write_str("-")?;
-        }
-        if k < 0 {
-            f.write_str("0.")?;
-            zeros(f, -k - 1)?;
-            f.write_str(first)?;
-            f.write_str(rest)
+            f.write_str("NaN")
+        } else if v.is_infinite() {
+            f.write_str(if v < 0.0 { "-inf" } else { "inf" })
         } else {
-            // |v| >= 1e16 has at most 17 digits: all before the point.
-            f.write_str(first)?;
-            f.write_str(rest)?;
-            zeros(f, k - rest.len() as i64)
+            let mut s = String::new();
+            crate::decimal::push(&mut s, v, false);
+            f.write_str(&s)
         }
-    }
-}
-
-/// `s` before and after the first byte `b` (an ASCII byte), if any.
-fn split_at_byte(s: &str, b: u8) -> Option<(&str, &str)> {
-    let i = s.bytes().position(|x| x == b)?;
-    Some((s.get(..i)?, s.get(i + 1..)?))
-}
-
-/// ryu's exponent (`-7`, `22`) as a number.
-fn exponent(e: &str) -> i64 {
-    let (neg, digits) = match e.strip_prefix('-') {
-        Some(d) => (true, d),
-        None => (false, e),
-    };
-    let k = digits
-        .bytes()
-        .fold(0i64, |k, d| k * 10 + i64::from(d.wrapping_sub(b'0')));
-    if neg {
-        -k
-    } else {
-        k
     }
 }
 

@@ -78,6 +78,7 @@ pub mod error;
 pub mod bands;
 pub mod calibrate;
 pub mod confidence;
+pub mod decimal;
 pub mod fuse;
 pub mod limits;
 pub mod multiquery;

@@ -10,8 +10,8 @@
 //! order. Numbers: integers in decimal; a finite `f64` as serde_json prints it (the
 //! shortest digits that read back as the value, `1.0` for a whole number, an exponent
 //! `e+N` / `e-N` outside `1e-5 <= |v| < 1e16`: serde_json's `zmij` and `ryu` give the
-//! same digits and switch to an exponent at the same points), a NaN or an infinity as
-//! `null`. Strings are escaped as serde_json escapes them ([`crate::push_json_string`]).
+//! same digits and switch to an exponent at the same points; the digits here are
+//! [`calibrank::decimal::shortest`]'s, the same again), a NaN or an infinity as `null`. Strings are escaped as serde_json escapes them ([`crate::push_json_string`]).
 
 use calibrank::bands::BandProfile;
 use calibrank::confidence::model::{QueryConfidenceModel, TrainingFigures};
@@ -161,24 +161,16 @@ impl JsonWriter {
         }
     }
 
-    /// A float as serde_json writes it (`null` when not finite).
+    /// A float as serde_json writes it (`null` when not finite): the shortest digits
+    /// laid out as `ryu` lays them out, but for an exponent's `+` (`1e+16`, as
+    /// serde_json's `zmij` writes it): [`calibrank::decimal::push`].
     #[inline(never)]
     pub fn f64(&mut self, v: f64) {
         self.sep();
-        if !v.is_finite() {
+        if v.is_finite() {
+            calibrank::decimal::push(&mut self.out, v, true);
+        } else {
             self.out.push_str("null");
-            return;
-        }
-        let mut buf = ryu::Buffer::new();
-        let s = buf.format_finite(v);
-        // ryu writes `1e16`, serde_json (zmij) `1e+16`; the digits are the same.
-        match s.split_once('e') {
-            Some((m, e)) if !e.starts_with('-') => {
-                self.out.push_str(m);
-                self.out.push_str("e+");
-                self.out.push_str(e);
-            }
-            _ => self.out.push_str(s),
         }
     }
 }

@@ -1,0 +1,429 @@
+//! The shortest decimal digits of a double: the fewest significant digits that read back
+//! as the same double, the closest such digits to it when several are as short, the even
+//! last digit when two are equally close. These are the digits `ryu` gives, and those
+//! ECMAScript's `Number.prototype.toString` gives; error messages ([`crate::error::num`])
+//! and the wasm modules' JSON writer print them.
+//!
+//! They are found by exact big-integer arithmetic (Steele and White's free-format
+//! algorithm as Burger and Dybvig state it): slow next to `ryu` (tens of microseconds for
+//! the extreme exponents), small in code and without tables, which is what a message or
+//! a configuration's JSON needs in the wasm core module. A property test compares the
+//! digits with `ryu`'s on random doubles and on every binary exponent.
+
+/// A positive double's shortest digits: the value is `0.d1 d2 ... dn × 10^point`, that is,
+/// the decimal point `point` digits from the left of the first digit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Digits {
+    /// The digits, `0..=9` each, the first one not 0 (the first `len` are used).
+    pub digits: [u8; 17],
+    /// How many digits (1 to 17).
+    pub len: usize,
+    /// Where the decimal point stands, counted from the left of the first digit
+    /// (`1` for `1.5`, `0` for `0.15`, `-1` for `0.015`, `3` for `150`).
+    pub point: i32,
+}
+
+impl Digits {
+    /// The digits in use.
+    pub fn used(&self) -> &[u8] {
+        self.digits.get(..self.len).unwrap_or(&self.digits)
+    }
+
+    /// The digits in use as ASCII text, written into `buf`.
+    pub fn text<'a>(&self, buf: &'a mut [u8; 17]) -> &'a str {
+        for (b, d) in buf.iter_mut().zip(self.used()) {
+            *b = b'0' + d;
+        }
+        let n = self.len.min(17);
+        buf.get(..n)
+            .and_then(|t| std::str::from_utf8(t).ok())
+            .unwrap_or_default()
+    }
+}
+
+/// Appends finite `v` in its shortest digits, as Rust's `{}` prints it (no exponent:
+/// `1500`, `0.00125`, `-0`) or, with `json`, as serde_json does (the layout of `ryu`:
+/// `1500.0`, `12.5`, `0.00125`, and an exponent outside `1e-5 <= |v| < 1e16`: `1e+16`,
+/// `1.25e-7`). Not finite: nothing is appended.
+#[inline(never)]
+pub fn push(out: &mut String, v: f64, json: bool) {
+    if !v.is_finite() {
+        return;
+    }
+    if v.is_sign_negative() {
+        out.push('-');
+    }
+    let Some(d) = shortest(v) else {
+        out.push_str(if json { "0.0" } else { "0" });
+        return;
+    };
+    let mut buf = [0u8; 17];
+    let digits = d.text(&mut buf);
+    let (len, point) = (digits.len() as i32, d.point);
+    let zeros = |out: &mut String, n: i32| (0..n).for_each(|_| out.push('0'));
+    if json && !(-5 < point && point <= 16) {
+        // d.ddde±k
+        let (first, rest) = digits.split_at_checked(1).unwrap_or((digits, ""));
+        out.push_str(first);
+        if !rest.is_empty() {
+            out.push('.');
+            out.push_str(rest);
+        }
+        let e = point - 1;
+        out.push_str(if e < 0 { "e-" } else { "e+" });
+        let e = e.unsigned_abs();
+        for p in [100, 10, 1] {
+            if e >= p || p == 1 {
+                out.push(char::from(b'0' + (e / p % 10) as u8));
+            }
+        }
+    } else if point <= 0 {
+        // 0.00ddd
+        out.push_str("0.");
+        zeros(out, -point);
+        out.push_str(digits);
+    } else if point >= len {
+        // ddd00 (ddd00.0)
+        out.push_str(digits);
+        zeros(out, point - len);
+        if json {
+            out.push_str(".0");
+        }
+    } else {
+        // dd.d
+        let (int, frac) = digits
+            .split_at_checked(point as usize)
+            .unwrap_or((digits, ""));
+        out.push_str(int);
+        out.push('.');
+        out.push_str(frac);
+    }
+}
+
+/// The shortest digits of `|v|` (`None` for zero, an infinity or NaN).
+pub fn shortest(v: f64) -> Option<Digits> {
+    if !v.is_finite() || v == 0.0 {
+        return None;
+    }
+    let bits = v.to_bits();
+    let biased = (bits >> 52) & 0x7ff;
+    let fraction = bits & ((1u64 << 52) - 1);
+    // v = f × 2^e.
+    let (f, e) = if biased == 0 {
+        (fraction, -1074i32)
+    } else {
+        (fraction | 1u64 << 52, biased as i32 - 1075)
+    };
+    // An even mantissa reads back from its interval's ends (round half to even).
+    let even = f % 2 == 0;
+    // A power of two above the smallest normal exponent has half the gap below it.
+    let lower_closer = u32::from(fraction == 0 && biased > 1);
+    // v = r / s, the interval's half-gaps above and below m_plus / s and m_minus / s:
+    // r = 2f (4f when the gap below is half), s = 2 (4), in units of 2^e, the gaps 1
+    // (2 above) unit; for e < 0 the powers of two move to s.
+    let (up, down) = (e.max(0) as u32, (-e).max(0) as u32);
+    let mut r = Big::from(f);
+    r.shl(1 + lower_closer + up);
+    let mut s = Big::from(1);
+    s.shl(1 + lower_closer + down);
+    let mut m_plus = Big::from(1);
+    m_plus.shl(lower_closer + up);
+    let mut m_minus = Big::from(1);
+    m_minus.shl(up);
+    // The decimal exponent: the smallest k with (r + m_plus) / s below 10^k (or at it,
+    // when the upper end reads back), from an estimate that is never above it
+    // (log10(2) ≈ 78913 / 2^18, from below).
+    let top_bit = 63 - f.leading_zeros() as i32 + e;
+    let mut k = (top_bit * 78913) >> 18;
+    let scale = k.unsigned_abs();
+    for _ in 0..scale {
+        if k >= 0 {
+            s.mul_small(10, 0);
+        } else {
+            r.mul_small(10, 0);
+            m_plus.mul_small(10, 0);
+            m_minus.mul_small(10, 0);
+        }
+    }
+    // Whether r + m_plus reaches s (the upper end of the interval reads back when even).
+    let high = |r: &Big, m_plus: &Big, s: &Big| {
+        let mut top = r.clone();
+        top.add(m_plus, false);
+        let c = top.cmp(s);
+        c.is_gt() || (even && c.is_eq())
+    };
+    while high(&r, &m_plus, &s) {
+        s.mul_small(10, 0);
+        k += 1;
+    }
+    // Now v / 10^k is in [0.1, 1): its digits, one by one.
+    let mut out = Digits {
+        digits: [0; 17],
+        len: 0,
+        point: k,
+    };
+    for slot in out.digits.iter_mut() {
+        r.mul_small(10, 0);
+        m_plus.mul_small(10, 0);
+        m_minus.mul_small(10, 0);
+        let mut d = 0u8;
+        while r.cmp(&s).is_ge() {
+            r.add(&s, true);
+            d += 1;
+        }
+        let c = r.cmp(&m_minus);
+        let low = c.is_lt() || (even && c.is_eq());
+        let up = high(&r, &m_plus, &s);
+        out.len += 1;
+        *slot = d;
+        if !low && !up {
+            continue;
+        }
+        // One end or both read back: the closer digit, the even one on a tie.
+        let mut twice = r.clone();
+        twice.shl(1);
+        let c = twice.cmp(&s);
+        if !low || (up && (c.is_gt() || (c.is_eq() && d % 2 == 1))) {
+            *slot = d + 1;
+        }
+        break;
+    }
+    Some(carry(out))
+}
+
+/// A last digit of 10 (which the algorithm's choice of `k` rules out) carried leftwards,
+/// and trailing zeros dropped.
+fn carry(mut out: Digits) -> Digits {
+    let mut i = out.len.saturating_sub(1);
+    while out.digits.get(i).is_some_and(|&d| d >= 10) {
+        if let Some(d) = out.digits.get_mut(i) {
+            *d -= 10;
+        }
+        match i.checked_sub(1) {
+            Some(j) => {
+                if let Some(d) = out.digits.get_mut(j) {
+                    *d += 1;
+                }
+                i = j;
+            }
+            None => {
+                // 9...9 + 1: a 1 and the point one place further.
+                out.digits = [0; 17];
+                if let Some(d) = out.digits.first_mut() {
+                    *d = 1;
+                }
+                out.point += 1;
+                out.len = 1;
+            }
+        }
+    }
+    while out.len > 1 && out.digits.get(out.len - 1) == Some(&0) {
+        out.len -= 1;
+    }
+    out
+}
+
+/// Limbs of a [`Big`]: 1,280 bits, above the largest value the digits need (a double's
+/// mantissa times 2^1075 and 10^341).
+const LIMBS: usize = 40;
+
+/// A non-negative integer below 2^1280, 32-bit limbs, least significant first; limbs
+/// from `len` on are zero. (Loops run to `len`, a number known only at run time: loops
+/// over the whole array were unrolled into 4 KB of code.)
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Big {
+    limbs: [u32; LIMBS],
+    len: usize,
+}
+
+impl From<u64> for Big {
+    fn from(v: u64) -> Self {
+        let mut b = Big {
+            limbs: [0; LIMBS],
+            len: 2,
+        };
+        for (limb, part) in b.limbs.iter_mut().zip([v as u32, (v >> 32) as u32]) {
+            *limb = part;
+        }
+        b
+    }
+}
+
+impl Big {
+    /// Times 2^n.
+    #[inline(never)]
+    fn shl(&mut self, n: u32) {
+        for _ in 0..n / 32 {
+            self.mul_small(1, 32);
+        }
+        self.mul_small(1, n % 32);
+    }
+
+    /// Times `m` and 2^`bits` (`m` and 2^`bits` both at most 2^32).
+    #[inline(never)]
+    fn mul_small(&mut self, m: u32, bits: u32) {
+        let n = (self.len + 1).min(LIMBS);
+        let mut carry = 0u64;
+        for limb in self.limbs.iter_mut().take(n) {
+            let p = ((u64::from(*limb) * u64::from(m)) << bits) + carry;
+            *limb = p as u32;
+            carry = p >> 32;
+        }
+        self.len = n;
+    }
+
+    /// Plus `o` (`subtract`: minus `o`, for `o <= self`).
+    #[inline(never)]
+    fn add(&mut self, o: &Big, subtract: bool) {
+        let n = (self.len.max(o.len) + 1).min(LIMBS);
+        let mut carry = 0i64;
+        for (limb, &b) in self.limbs.iter_mut().zip(o.limbs.iter()).take(n) {
+            let t = i64::from(*limb)
+                + carry
+                + if subtract {
+                    -i64::from(b)
+                } else {
+                    i64::from(b)
+                };
+            *limb = t as u32;
+            carry = t >> 32;
+        }
+        self.len = n;
+    }
+
+    #[inline(never)]
+    fn cmp(&self, o: &Big) -> std::cmp::Ordering {
+        let n = self.len.max(o.len);
+        self.limbs
+            .iter()
+            .take(n)
+            .rev()
+            .cmp(o.limbs.iter().take(n).rev())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// ryu's digits and decimal point for `v` (positive, finite, not zero).
+    fn ryu_digits(v: f64) -> (Vec<u8>, i32) {
+        let mut buf = ryu::Buffer::new();
+        let s = buf.format_finite(v);
+        let (mant, exp) = match s.split_once('e') {
+            Some((m, e)) => (m, e.parse::<i32>().unwrap()),
+            None => (s, 0),
+        };
+        let (int, frac) = mant.split_once('.').unwrap_or((mant, ""));
+        let all: Vec<u8> = int.bytes().chain(frac.bytes()).map(|b| b - b'0').collect();
+        let mut point = int.len() as i32 + exp;
+        let lead = all.iter().take_while(|&&d| d == 0).count();
+        point -= lead as i32;
+        let mut digits = all[lead..].to_vec();
+        while digits.len() > 1 && digits.last() == Some(&0) {
+            digits.pop();
+        }
+        (digits, point)
+    }
+
+    fn check(v: f64) {
+        let d = shortest(v).unwrap();
+        assert_eq!(
+            (d.used().to_vec(), d.point),
+            ryu_digits(v),
+            "{v:e} ({:#x})",
+            v.to_bits()
+        );
+    }
+
+    #[test]
+    #[allow(clippy::excessive_precision)] // exact values of doubles, written out
+    fn worked_examples() {
+        let d = shortest(0.1).unwrap();
+        assert_eq!((d.used(), d.point), (&[1u8][..], 0));
+        let d = shortest(1.5).unwrap();
+        assert_eq!((d.used(), d.point), (&[1u8, 5][..], 1));
+        let d = shortest(150.0).unwrap();
+        assert_eq!((d.used(), d.point), (&[1u8, 5][..], 3));
+        let d = shortest(0.015).unwrap();
+        assert_eq!((d.used(), d.point), (&[1u8, 5][..], -1));
+        // Two shortest forms equally near: the even last digit (ryu's; `{}` takes .3).
+        let d = shortest(767927684704018.25).unwrap();
+        assert_eq!(d.used(), &[7, 6, 7, 9, 2, 7, 6, 8, 4, 7, 0, 4, 0, 1, 8, 2]);
+        assert_eq!(shortest(0.0), None);
+        assert_eq!(shortest(f64::NAN), None);
+        assert_eq!(shortest(f64::INFINITY), None);
+    }
+
+    #[test]
+    #[allow(clippy::excessive_precision)] // exact values of doubles, written out
+    fn extremes_and_every_binary_exponent_as_ryu() {
+        for v in [
+            f64::MIN_POSITIVE,
+            f64::MAX,
+            5e-324,
+            1e-323,
+            2.2250738585072009e-308,
+            1e23,
+            9007199254740993.0,
+            9007199254740991.0,
+            0.3,
+            2.0f64.powi(-1022) * 3.0,
+        ] {
+            check(v);
+        }
+        for biased in 0u64..0x7ff {
+            for fraction in [
+                0u64,
+                1,
+                2,
+                3,
+                (1 << 52) - 1,
+                (1 << 51) + 1,
+                0x5555_5555_5555,
+            ] {
+                let v = f64::from_bits(biased << 52 | fraction);
+                if v != 0.0 {
+                    check(v);
+                }
+            }
+        }
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    mod props {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(20_000))]
+            #[test]
+            fn shortest_digits_are_ryus(bits in any::<u64>()) {
+                let v = f64::from_bits(bits).abs();
+                if v.is_finite() && v != 0.0 {
+                    check(v);
+                }
+            }
+
+            #[test]
+            fn json_layout_is_serde_jsons(bits in any::<u64>(), m in 1u64..100_000, e in -330i32..310) {
+                let short: f64 = format!("{m}e{e}").parse().unwrap();
+                for v in [f64::from_bits(bits), short, -short] {
+                    if v.is_finite() {
+                        let mut out = String::new();
+                        push(&mut out, v, true);
+                        prop_assert_eq!(out, serde_json::to_string(&v).unwrap());
+                    }
+                }
+            }
+
+            #[test]
+            fn short_decimals_are_ryus(m in 1u64..100_000_000, e in -330i32..310) {
+                let v: f64 = format!("{m}e{e}").parse().unwrap();
+                if v.is_finite() && v != 0.0 {
+                    check(v);
+                }
+            }
+        }
+    }
+}
