@@ -28,17 +28,6 @@ impl Digits {
     pub fn used(&self) -> &[u8] {
         self.digits.get(..self.len).unwrap_or(&self.digits)
     }
-
-    /// The digits in use as ASCII text, written into `buf`.
-    pub fn text<'a>(&self, buf: &'a mut [u8; 17]) -> &'a str {
-        for (b, d) in buf.iter_mut().zip(self.used()) {
-            *b = b'0' + d;
-        }
-        let n = self.len.min(17);
-        buf.get(..n)
-            .and_then(|t| std::str::from_utf8(t).ok())
-            .unwrap_or_default()
-    }
 }
 
 /// Appends finite `v` in its shortest digits, as Rust's `{}` prints it (no exponent:
@@ -57,18 +46,27 @@ pub fn push(out: &mut String, v: f64, json: bool) {
         out.push_str(if json { "0.0" } else { "0" });
         return;
     };
-    let mut buf = [0u8; 17];
-    let digits = d.text(&mut buf);
-    let (len, point) = (digits.len() as i32, d.point);
-    let zeros = |out: &mut String, n: i32| (0..n).for_each(|_| out.push('0'));
-    if json && !(-5 < point && point <= 16) {
-        // d.ddde±k
-        let (first, rest) = digits.split_at_checked(1).unwrap_or((digits, ""));
-        out.push_str(first);
-        if !rest.is_empty() {
+    let digits = d.used();
+    let (len, point) = (d.len as i32, d.point);
+    // Position i holds digit i (0 beyond the digits, and before the first), whose place
+    // value is 10^(point - 1 - i): the units at position point - 1, the decimal point
+    // before position `point` (in the exponent form, before position 1).
+    let exponent = json && !(-5 < point && point <= 16);
+    let (first, last, dot) = if exponent {
+        (0, len, 1)
+    } else {
+        // From the units (or the first digit), to the last digit (or the units, and a
+        // `.0` after them in JSON).
+        ((point - 1).min(0), len.max(point + i32::from(json)), point)
+    };
+    for i in first..last {
+        if i == dot {
             out.push('.');
-            out.push_str(rest);
         }
+        let digit = usize::try_from(i).ok().and_then(|i| digits.get(i)).copied();
+        out.push(char::from(b'0' + digit.unwrap_or(0)));
+    }
+    if exponent {
         let e = point - 1;
         out.push_str(if e < 0 { "e-" } else { "e+" });
         let e = e.unsigned_abs();
@@ -77,26 +75,6 @@ pub fn push(out: &mut String, v: f64, json: bool) {
                 out.push(char::from(b'0' + (e / p % 10) as u8));
             }
         }
-    } else if point <= 0 {
-        // 0.00ddd
-        out.push_str("0.");
-        zeros(out, -point);
-        out.push_str(digits);
-    } else if point >= len {
-        // ddd00 (ddd00.0)
-        out.push_str(digits);
-        zeros(out, point - len);
-        if json {
-            out.push_str(".0");
-        }
-    } else {
-        // dd.d
-        let (int, frac) = digits
-            .split_at_checked(point as usize)
-            .unwrap_or((digits, ""));
-        out.push_str(int);
-        out.push('.');
-        out.push_str(frac);
     }
 }
 

@@ -75,13 +75,19 @@ impl Default for HeuristicConfig {
             ("file", 0.7),
             ("module", 0.8),
         ];
+        // Inserted one by one: `collect` sorts its input first (a stable sort of this
+        // type of its own in the wasm core module) and builds the tree in bulk.
+        let mut type_multipliers = BTreeMap::new();
+        for (k, v) in types {
+            type_multipliers.insert(k.to_string(), v);
+        }
         HeuristicConfig {
             exact_name_multiplier: 3.0,
             name_term_weight: 1.5,
             summary_term_weight: 0.5,
             short_content_chars: 50,
             short_content_multiplier: 0.5,
-            type_multipliers: types.iter().map(|(k, v)| ((*k).to_string(), *v)).collect(),
+            type_multipliers,
             unknown_type_multiplier: 1.0,
             stopwords: None,
         }
