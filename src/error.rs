@@ -243,7 +243,7 @@ impl fmt::Display for Name<'_> {
 /// as it is. That is `{:?}`'s quoting for every string whose only non-printable
 /// characters are controls (`{:?}` also escapes other non-printable characters, and a
 /// combining mark first in the string, from tables that would take 4 KB of the wasm core
-/// module: docs/performance.md, "Quoting without the tables").
+/// module: docs/performance.md, "Messages without std's formatting tables").
 pub fn quoted(s: &str) -> Quoted<'_> {
     Quoted(s)
 }
