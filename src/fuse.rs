@@ -246,9 +246,6 @@ impl Hasher for FxHasher {
 /// A `HashMap` keyed with [`FxHasher`].
 pub type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
 
-/// A `HashSet` keyed with [`FxHasher`].
-pub type FxHashSet<K> = std::collections::HashSet<K, BuildHasherDefault<FxHasher>>;
-
 /// Ids interned to dense indices in order of first appearance.
 #[derive(Debug, Default)]
 pub struct Interner<'a> {

@@ -5,8 +5,8 @@
 //! occurrence.
 
 use super::to_lowercase;
-use crate::fuse::{FxHashMap, FxHashSet};
 use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 
 /// The built-in English stopwords.
 pub const STOPWORDS: &[&str] = &[
@@ -162,7 +162,7 @@ const LINEAR_TERMS: usize = 16;
 pub fn extract_terms(query: &str, stopwords: Option<&[String]>) -> Vec<String> {
     let mut terms: Vec<String> = Vec::new();
     // Beyond LINEAR_TERMS terms: every term and its position (`terms` is then empty).
-    let mut positions: Option<FxHashMap<String, usize>> = None;
+    let mut positions: Option<HashMap<String, usize>> = None;
     let mut ascii = String::new();
     let mut each_part = |part: &str| {
         // An ASCII string's lowercase is byte-wise.
@@ -189,7 +189,7 @@ pub fn extract_terms(query: &str, stopwords: Option<&[String]>) -> Vec<String> {
             None if terms.iter().any(|x| *x == *t) => {}
             None if terms.len() < LINEAR_TERMS => terms.push(t.into_owned()),
             None => {
-                let mut map: FxHashMap<String, usize> =
+                let mut map: HashMap<String, usize> =
                     terms.drain(..).enumerate().map(|(i, x)| (x, i)).collect();
                 let n = map.len();
                 map.insert(t.into_owned(), n);
@@ -226,7 +226,7 @@ pub fn extract_terms(query: &str, stopwords: Option<&[String]>) -> Vec<String> {
             terms
         }
         (Some(map), stopwords) => {
-            let stop: FxHashSet<&str> = stopwords
+            let stop: HashSet<&str> = stopwords
                 .unwrap_or_default()
                 .iter()
                 .map(String::as_str)
