@@ -22,9 +22,9 @@ cargo build --quiet --target wasm32-unknown-unknown --profile "$PROFILE" -p cali
 DIR=${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/$([ "$PROFILE" = dev ] && echo debug || echo "$PROFILE")
 # What left the core module in the twenty-eighth session stays out (docs/performance.md,
 # "Messages without std's formatting tables"): std's `{:?}` quoting (its printable
-# tables), its substring searcher, ryu, serde's message parsing, SipHash's random keys.
+# tables), its substring searcher, ryu, serde's message parsing.
 # The cargo build still has its name section (mangled names: the length before each).
-for name in 12is_printable 11StrSearcher N3ryu 13from_serde_at 11RandomState; do
+for name in 12is_printable 11StrSearcher N3ryu 13from_serde_at; do
   if grep -qa "$name" "$DIR/calibrank_wasm_core.wasm"; then
     echo "build-pkg: the core module holds ${name#[0-9N]*[0-9]} again (docs/performance.md, \"Messages without std's formatting tables\")" >&2
     exit 1

@@ -5,8 +5,8 @@
 //! occurrence.
 
 use super::to_lowercase;
+use crate::sort::{sort_keyed_then, Keyed};
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
 
 /// The built-in English stopwords.
 pub const STOPWORDS: &[&str] = &[
@@ -147,22 +147,28 @@ fn ascii_parts<'a>(query: &'a str, mut part: impl FnMut(&'a str)) {
 /// scanning the terms (the typical query; cheaper than hashing), beyond with hash sets.
 const LINEAR_TERMS: usize = 16;
 
-/// Extracts query terms (the rules: [`crate::rerank`]'s documentation), in time linear in the length
-/// of the query and of the stopword list.
+/// Extracts query terms (the rules: [`crate::rerank`]'s documentation), in time
+/// `O(n log n)` in the length `n` of the query, whatever the query (and `O(m log n)` in
+/// the length `m` of a stopword list).
 ///
 /// Terms are de-duplicated keeping the first occurrence: by a scan of at most
-/// `LINEAR_TERMS` (16) terms, beyond by a hash map from each term to its position, which
-/// owns the terms until they are put back in order at the end (one allocation per
-/// distinct term; ASCII parts are lowercased in a reused buffer). An ASCII query is split in
+/// `LINEAR_TERMS` (16) distinct terms; beyond, every term found is appended to one
+/// buffer, and the buffer's terms are sorted (by their first eight bytes, then as
+/// strings, then by position: [`sort_keyed_then`]) so that equal terms meet, the first of
+/// each kept. (A hash map did this until the twenty-eighth session: with a hash whose
+/// keys a caller can know, which the wasm modules' are, words crafted to collide made it
+/// quadratic.) ASCII parts are lowercased in a reused buffer. An ASCII query is split in
 /// one pass over its bytes (`ascii_parts`). A term is looked up among the 73 built-in
-/// stopwords as one integer (`is_builtin_stopword`). A user list is looked up the
-/// other way round: each stopword among the terms (no set of the list, which may be
-/// long), then the terms found dropped: the same terms, in the same order, as dropping
-/// the stopwords before de-duplicating.
+/// stopwords as one integer (`is_builtin_stopword`). A user list is looked up the other
+/// way round: each stopword among the terms (no set of the list, which may be long),
+/// then the terms found dropped: the same terms, in the same order, as dropping the
+/// stopwords before de-duplicating.
 pub fn extract_terms(query: &str, stopwords: Option<&[String]>) -> Vec<String> {
     let mut terms: Vec<String> = Vec::new();
-    // Beyond LINEAR_TERMS terms: every term and its position (`terms` is then empty).
-    let mut positions: Option<HashMap<String, usize>> = None;
+    // Beyond LINEAR_TERMS distinct terms: every term found (repeats too), one after the
+    // other in `all`, each ending at its entry of `ends` (`terms` is then empty).
+    let mut all = String::new();
+    let mut ends: Vec<usize> = Vec::new();
     let mut ascii = String::new();
     let mut each_part = |part: &str| {
         // An ASCII string's lowercase is byte-wise.
@@ -179,21 +185,16 @@ pub fn extract_terms(query: &str, stopwords: Option<&[String]>) -> Vec<String> {
         if t.chars().nth(1).is_none() || (stopwords.is_none() && is_builtin_stopword(&t)) {
             return;
         }
-        match &mut positions {
-            Some(map) => {
-                if !map.contains_key(&*t) {
-                    let n = map.len();
-                    map.insert(t.into_owned(), n);
-                }
-            }
-            None if terms.iter().any(|x| *x == *t) => {}
-            None if terms.len() < LINEAR_TERMS => terms.push(t.into_owned()),
-            None => {
-                let mut map: HashMap<String, usize> =
-                    terms.drain(..).enumerate().map(|(i, x)| (x, i)).collect();
-                let n = map.len();
-                map.insert(t.into_owned(), n);
-                positions = Some(map);
+        if !ends.is_empty() {
+            all.push_str(&t);
+            ends.push(all.len());
+        } else if terms.iter().any(|x| *x == *t) {
+        } else if terms.len() < LINEAR_TERMS {
+            terms.push(t.into_owned());
+        } else {
+            for x in terms.drain(..).chain(std::iter::once(t.into_owned())) {
+                all.push_str(&x);
+                ends.push(all.len());
             }
         }
     };
@@ -207,10 +208,13 @@ pub fn extract_terms(query: &str, stopwords: Option<&[String]>) -> Vec<String> {
             split_camel(word, &mut each_part);
         }
     }
-    match (positions, stopwords) {
-        (None, None) => terms,
+    if !ends.is_empty() {
+        return distinct(&all, &ends, stopwords.unwrap_or_default());
+    }
+    match stopwords {
+        None => terms,
         // At most LINEAR_TERMS terms: flag those in the list.
-        (None, Some(list)) => {
+        Some(list) => {
             let mut stop = [false; LINEAR_TERMS];
             for s in list {
                 if let Some(flag) = terms
@@ -225,27 +229,58 @@ pub fn extract_terms(query: &str, stopwords: Option<&[String]>) -> Vec<String> {
             terms.retain(|_| flags.next() != Some(&true));
             terms
         }
-        (Some(map), stopwords) => {
-            let stop: HashSet<&str> = stopwords
-                .unwrap_or_default()
-                .iter()
-                .map(String::as_str)
-                .filter(|s| map.contains_key(*s))
-                .collect();
-            // Back in order: the positions are 0..map.len(), each once.
-            let mut terms: Vec<String> = Vec::new();
-            terms.resize_with(map.len(), String::new);
-            for (t, i) in map {
-                if let Some(slot) = terms.get_mut(i) {
-                    *slot = t;
-                }
+    }
+}
+
+/// The distinct terms of `all` (term `i` ends at `ends[i]`, starts where term `i - 1`
+/// ends) in order of first occurrence, but those in `stop`.
+fn distinct(all: &str, ends: &[usize], stop: &[String]) -> Vec<String> {
+    let term = |i: u32| -> &str {
+        let i = i as usize;
+        let start = i
+            .checked_sub(1)
+            .and_then(|j| ends.get(j))
+            .copied()
+            .unwrap_or(0);
+        let end = ends.get(i).copied().unwrap_or(start);
+        all.get(start..end).unwrap_or_default()
+    };
+    // A term's first eight bytes, big-endian: equal terms have equal keys.
+    let prefix = |t: &str| {
+        t.bytes()
+            .chain(std::iter::repeat(0))
+            .take(8)
+            .fold(0u64, |k, b| k << 8 | u64::from(b))
+    };
+    let n = u32::try_from(ends.len()).unwrap_or(u32::MAX);
+    let mut order: Vec<Keyed> = (0..n).map(|i| (prefix(term(i)), i)).collect();
+    sort_keyed_then(&mut order, &mut |a, b| term(a).cmp(term(b)));
+    // The first occurrence of each term: the first of its run (runs are by position).
+    let mut first = vec![false; ends.len()];
+    let mut previous: Option<&str> = None;
+    for &(_, i) in &order {
+        let t = term(i);
+        if previous != Some(t) {
+            if let Some(f) = first.get_mut(i as usize) {
+                *f = true;
             }
-            if !stop.is_empty() {
-                terms.retain(|t| !stop.contains(t.as_str()));
+        }
+        previous = Some(t);
+    }
+    // Each stopword found by binary search in that order.
+    for s in stop {
+        let key = (prefix(s), s.as_str());
+        let at = order.partition_point(|&(k, i)| (k, term(i)) < key);
+        if let Some(&(_, i)) = order.get(at).filter(|&&(_, i)| term(i) == s) {
+            if let Some(f) = first.get_mut(i as usize) {
+                *f = false;
             }
-            terms
         }
     }
+    (0..n)
+        .filter(|&i| first.get(i as usize) == Some(&true))
+        .map(|i| term(i).to_string())
+        .collect()
 }
 
 #[cfg(test)]
