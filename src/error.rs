@@ -240,10 +240,11 @@ impl fmt::Display for Name<'_> {
 
 /// `s` in double quotes for an error message: `"`, `\`, and the control characters
 /// escaped (`\n`, `\r`, `\t`, `\0`, the others as `\u{1b}`), every other character
-/// as it is. That is `{:?}`'s quoting for every string whose only non-printable
-/// characters are controls (`{:?}` also escapes other non-printable characters, and a
-/// combining mark first in the string, from tables that would take 4 KB of the wasm core
-/// module: docs/performance.md, "Messages without std's formatting tables").
+/// as it is. `{:?}` quotes the same way strings of printable characters and controls;
+/// it also escapes what its tables (4 KB of the wasm core module) call non-printable
+/// (`U+00A0`, `U+200B`, unassigned code points) and the grapheme extenders (combining
+/// marks, variation selectors, the zero-width joiner), which this prints as they are
+/// (docs/performance.md, "Messages without std's formatting tables").
 pub fn quoted(s: &str) -> Quoted<'_> {
     Quoted(s)
 }
@@ -499,8 +500,16 @@ mod tests {
             assert_eq!(quoted(s).to_string(), format!("{s:?}"), "{s:?}");
         }
         // Escaped by `{:?}` (its tables), kept as they are here.
-        assert_eq!(quoted("\u{301}a").to_string(), "\"\u{301}a\"");
-        assert_eq!(quoted("a\u{200b}b").to_string(), "\"a\u{200b}b\"");
+        for s in [
+            "\u{301}a",
+            "e\u{301}",
+            "\u{2764}\u{fe0f}",
+            "a\u{200b}b",
+            "\u{a0}",
+        ] {
+            assert_eq!(quoted(s).to_string(), format!("\"{s}\""));
+            assert_ne!(quoted(s).to_string(), format!("{s:?}"));
+        }
         // Every control character, each alone, as `{:?}` writes it.
         for c in (0u32..0x20).chain(0x7f..0xa0).filter_map(char::from_u32) {
             let s = c.to_string();
