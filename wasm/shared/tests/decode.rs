@@ -343,6 +343,13 @@ fn word() -> BoxedStrategy<String> {
         3 => select(WORDS).prop_map(String::from),
         1 => prop::collection::vec(select(vec!['a', 'b', '`', '\u{0}', 'é']), 0..4)
             .prop_map(String::from_iter),
+        // Pieces of serde's words in a key: a reading of the words that stops at them
+        // names the wrong key (the decoders said `config.a` for the key "a`, expected b").
+        1 => prop::collection::vec(
+            select(vec!["a", "`", "`, expected ", "`, there are no fields", ".", "method"]),
+            1..4,
+        )
+        .prop_map(|v| v.concat()),
     ]
     .boxed()
 }
