@@ -167,14 +167,17 @@ impl QueryConfidenceModel {
         if self.features != names {
             return Err(bad(
                 "features",
-                format!(
-                    "expected the features [{}] for {runs} runs",
-                    names
-                        .iter()
-                        .map(|n| crate::error::quoted(n).to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
+                format!("expected the features [{}] for {runs} runs", {
+                    // As `{:?}` of the list writes it (without `join`'s code in the module).
+                    let mut list = String::new();
+                    for (i, n) in names.iter().enumerate() {
+                        if i > 0 {
+                            list.push_str(", ");
+                        }
+                        list.push_str(&crate::error::quoted(n).to_string());
+                    }
+                    list
+                }),
             ));
         }
         let n = names.len();
@@ -390,6 +393,24 @@ mod tests {
                 converged: true,
             },
         }
+    }
+
+    #[test]
+    fn wrong_features_are_listed_as_expected() {
+        let mut m = model(2);
+        m.features.swap(0, 1);
+        let e = m.validate().unwrap_err();
+        assert_eq!(e.field, "features");
+        let names = feature_names(2);
+        // The list as `{:?}` writes it.
+        assert_eq!(
+            e.message,
+            format!("expected the features {names:?} for 2 runs")
+        );
+        assert_eq!(
+            e.message,
+            r#"expected the features ["rankOnly", "top[0]", "top[1]"] for 2 runs"#
+        );
     }
 
     #[test]
