@@ -119,12 +119,11 @@ pub fn parse_iso8601(s: &str) -> Option<f64> {
             if t.first() == Some(&b'.') {
                 let frac_len = t.iter().skip(1).take_while(|c| c.is_ascii_digit()).count();
                 let frac = t.get(1..1 + frac_len)?;
-                let first3: Vec<u8> = frac
-                    .iter()
-                    .copied()
-                    .chain(std::iter::repeat(b'0'))
-                    .take(3)
-                    .collect();
+                // The first three digits, padded with zeros (no allocation).
+                let mut first3 = [b'0'; 3];
+                for (d, &c) in first3.iter_mut().zip(frac) {
+                    *d = c;
+                }
                 millis = digits(&first3)?;
                 if frac_len == 0 {
                     return None;
@@ -176,6 +175,15 @@ mod tests {
             Some(1_709_296_215_250.0)
         );
         assert_eq!(parse_iso8601("2024-03-01 12:30"), Some(1_709_296_200_000.0));
+        // Beyond three digits the fraction is cut to milliseconds; fewer are padded.
+        assert_eq!(
+            parse_iso8601("2024-03-01T12:30:15.2509999Z"),
+            Some(1_709_296_215_250.0)
+        );
+        assert_eq!(
+            parse_iso8601("2024-03-01T12:30:15.2Z"),
+            Some(1_709_296_215_200.0)
+        );
         assert_eq!(parse_iso8601("2000-02-29"), Some(951_782_400_000.0));
     }
 
