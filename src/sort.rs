@@ -3,9 +3,15 @@
 //! The standard library's sorts are fast but large: each call site with its own
 //! comparator instantiates 10 to 25 KB of WebAssembly (driftsort or ipnsort with their
 //! small-sort networks), which made sorting a sixth of the core module and a third of
-//! the lab module (`bench/wasm-breakdown.py`). Everything except the two hot paths
-//! (the fusion's order of every candidate, the pipeline's topK selection) sorts with
-//! this merge sort instead: stable, O(n log n), a few hundred bytes per comparator.
+//! the lab module (`bench/wasm-breakdown.py`). Everything sorts with this merge sort
+//! instead: stable, O(n log n), a few hundred bytes per comparator. The two hot paths
+//! (the fusion's order of every candidate, the pipeline's topK selection) sort
+//! (key, index) pairs ([`sort_keyed`]): by radix from [`RADIX_MIN`] pairs, with this
+//! merge sort below it and within runs of equal upper key halves. (They used the
+//! standard library's `sort_unstable` there until the twenty-eighth session: 1.9 KB of
+//! the core module gzipped, for 6-8% of the columnar (b) call at N = 1,000 and no
+//! difference elsewhere: docs/performance.md, "Messages without std's formatting
+//! tables".)
 //! Stability makes it a drop-in replacement for `sort_by`, and for `sort_unstable_by`
 //! wherever the comparator is a total order (every call site's is: ties are broken by id
 //! or index), so results are the same element for element.
@@ -101,17 +107,16 @@ fn merge_pass<T: Clone, F: FnMut(&T, &T) -> Ordering>(
     }
 }
 
-/// A sort key and an index: the one element type the hot paths sort with the standard
-/// library (its `sort_unstable` is instantiated once, for this type and its natural
-/// order; the partial selection is `select_smallest`). The key is usually [`crate::fuse::descending_key`] of a
+/// A sort key and an index: the one element type the hot paths sort (by radix, and
+/// with [`sort_by`] in its natural order; the partial selection is `select_smallest`). The key is usually [`crate::fuse::descending_key`] of a
 /// score; the index identifies the item and breaks ties.
 pub type Keyed = (u64, u32);
 
 /// Sorts `v` by key, then index (the pairs are distinct, so the order is total): the
-/// standard library's unstable sort below [`RADIX_MIN`] pairs, a radix sort from there.
+/// crate's merge sort below [`RADIX_MIN`] pairs, a radix sort from there.
 pub fn sort_keyed(v: &mut [Keyed]) {
     if v.len() < RADIX_MIN {
-        v.sort_unstable();
+        sort_by(v, Keyed::cmp);
     } else {
         radix_sort_keyed(v);
     }
@@ -121,7 +126,7 @@ pub fn sort_keyed(v: &mut [Keyed]) {
 /// is as fast and needs no second buffer).
 pub const RADIX_MIN: usize = 256;
 
-/// Radix sort of (key, index) pairs by the upper 32 bits of the key, then the standard
+/// Radix sort of (key, index) pairs by the upper 32 bits of the key, then the merge
 /// sort within each run of equal upper halves (for scores' keys, runs of one or two):
 /// a least-significant-digit pass per byte of the upper half (a byte equal in every pair
 /// is skipped; the four histograms are counted in one first pass), moving the pairs
@@ -169,7 +174,7 @@ fn radix_sort_keyed(v: &mut [Keyed]) {
     }
     for run in v.chunk_by_mut(|a, b| a.0 >> 32 == b.0 >> 32) {
         if run.len() > 1 {
-            run.sort_unstable();
+            sort_by(run, Keyed::cmp);
         }
     }
 }
