@@ -331,42 +331,63 @@ pub fn from_serde_message(message: &str, what: &str) -> ScoreError {
 pub fn from_serde_at(message: &str, what: &str, at: &str) -> ScoreError {
     let message = message.strip_prefix("Error: ").unwrap_or(message);
     let quoted = || message.split('`').nth(1).unwrap_or("");
-    let (code, key) = if let Some(rest) = message.strip_prefix("unknown field `") {
-        (ErrorCode::UnknownField, unknown_key(unknown_name(rest), at))
+    let (fault, name) = if let Some(rest) = message.strip_prefix("unknown field `") {
+        (DecodeFault::UnknownField, unknown_name(rest))
     } else if message.starts_with("missing field") {
-        (ErrorCode::InvalidConfig, Some(quoted()))
+        (DecodeFault::MissingField, quoted())
     } else if message.starts_with("duplicate field") {
-        (ErrorCode::InvalidType, Some(quoted()))
+        (DecodeFault::DuplicateField, quoted())
     } else if message.starts_with("unknown variant") {
-        (ErrorCode::UnknownMethod, None)
+        (DecodeFault::UnknownVariant, "")
     } else {
-        (ErrorCode::InvalidType, None)
+        (DecodeFault::Type, "")
     };
-    typed_at(code, key, message.to_string(), what, at)
+    fault_error(fault, name, message.to_string(), what, at)
 }
 
-/// The key an unknown field `name` adds to its field path: none when `at` ends with it
-/// already (the failure passed its key on its way out), else `name` (inside a value serde
-/// buffers first, where the path stops at the enum). See [`from_serde_at`].
-pub fn unknown_key<'a>(name: &'a str, at: &str) -> Option<&'a str> {
-    let on_key = at
-        .strip_suffix(name)
-        .is_some_and(|head| head.ends_with('.'));
-    (!on_key).then_some(name)
+/// What a decoding failure is: serde's messages say it in words ([`from_serde_at`] reads
+/// them), the wasm modules' hand-written decoders know it when they fail. Both are typed
+/// by [`fault_error`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DecodeFault {
+    /// A value of the wrong type, or an array of the wrong length: `INVALID_TYPE`.
+    Type,
+    /// A key the object does not have: `UNKNOWN_FIELD`.
+    UnknownField,
+    /// A required key missing: `INVALID_CONFIG`.
+    MissingField,
+    /// A key given twice: `INVALID_TYPE`.
+    DuplicateField,
+    /// A name that is no variant: `UNKNOWN_METHOD`.
+    UnknownVariant,
 }
 
-/// A decoding error whose code and key its decoder knew (the wasm modules' hand-written
-/// decoders; serde's words are read by [`from_serde_at`], which ends here too): its field
-/// is `what`, then `at`, then `.key` if any (without a leading `.` when `what` is empty).
+/// The typed error of a decoding failure `fault` (naming the key `name` for the field
+/// faults), worded `message`, at `at` within `what`: its field is `what`, then `at`,
+/// then `.name` for a missing or repeated field, and for an unknown one unless `at` ends
+/// with it already (the failure passed its key on its way out; inside a value serde
+/// buffers first the path stops at the enum). Without a leading `.` when `what` is
+/// empty.
 #[cold]
 #[inline(never)]
-pub fn typed_at(
-    code: ErrorCode,
-    key: Option<&str>,
+pub fn fault_error(
+    fault: DecodeFault,
+    name: &str,
     message: String,
     what: &str,
     at: &str,
 ) -> ScoreError {
+    let on_key = || {
+        at.strip_suffix(name)
+            .is_some_and(|head| head.ends_with('.'))
+    };
+    let (code, key) = match fault {
+        DecodeFault::UnknownField => (ErrorCode::UnknownField, (!on_key()).then_some(name)),
+        DecodeFault::MissingField => (ErrorCode::InvalidConfig, Some(name)),
+        DecodeFault::DuplicateField => (ErrorCode::InvalidType, Some(name)),
+        DecodeFault::UnknownVariant => (ErrorCode::UnknownMethod, None),
+        DecodeFault::Type => (ErrorCode::InvalidType, None),
+    };
     let mut field = String::with_capacity(what.len() + at.len());
     field.push_str(what);
     field.push_str(at);

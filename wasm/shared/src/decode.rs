@@ -5,9 +5,10 @@
 //! [`json::decode`] (the property tests in `tests/decode.rs` compare the two): the same
 //! value, or an error with the same `code` and `field`. Errors are worded as serde words
 //! them (`unknown field `k``, `missing field `k``, `unknown variant `v``, anything else a
-//! type error), and each failure carries what it is (a [`Fault`] and the key it names),
-//! typed by [`json::DeError::typed`] as `calibrank::error::from_serde_at` types serde's
-//! words (the core module then holds no reading of messages), so an unknown or missing key is
+//! type error), and each failure carries what it is (a `DecodeFault` and the key it
+//! names), typed by `calibrank::error::fault_error` as serde's words are once
+//! `from_serde_at` has read them (the core module then holds no reading of messages), so
+//! an unknown or missing key is
 //! `UNKNOWN_FIELD` / `INVALID_CONFIG` on its object's path and `.key`, an unknown method
 //! `UNKNOWN_METHOD` on the method's own path and anything else `INVALID_TYPE` on the path
 //! of the value at fault.
@@ -27,12 +28,12 @@
 //! (which serde buffers first) a `-0` is `0`, any value that is not JSON is refused
 //! before anything else, and an array longer than its struct is refused.
 
-use crate::json::{self, Fault, Json};
+use crate::json::{self, Json};
 use calibrank::bands::{BandContext, BandFloors, BandProfile};
 use calibrank::calibrate::{IsotonicModel, PlattModel, Sigmoid};
 use calibrank::confidence::model::{QueryConfidenceModel, TrainingFigures};
 use calibrank::confidence::ConfidenceOptions;
-use calibrank::error::Result;
+use calibrank::error::{DecodeFault as Fault, Result};
 use calibrank::limits::{pipeline_limits, PartialLimits};
 use calibrank::multiquery::{MultiQueryMethod, MultiQueryOptions};
 use calibrank::normalize::NormalizeMethod;
@@ -48,10 +49,23 @@ use std::collections::BTreeMap;
 /// same type serde's decoder of the tree gives).
 pub type Failure = json::DeError;
 
-/// A failure at the value being read: `fault`, naming `name` (see [`Fault`]), in serde's
-/// words.
-fn fail(fault: Fault, message: String, name: &str) -> Failure {
-    Failure::known(fault, message, name)
+/// A failure at the value being read: `fault` (a type fault or an unknown variant),
+/// worded `message` as serde words it.
+fn fail(fault: Fault, message: String) -> Failure {
+    Failure::known(fault, message, "")
+}
+
+/// A failure about the key `k` of the object being read (unknown, missing or given
+/// twice), worded as serde words it.
+#[cold]
+#[inline(never)]
+fn field_fault(fault: Fault, k: &str) -> Failure {
+    let words = match fault {
+        Fault::UnknownField => "unknown",
+        Fault::MissingField => "missing",
+        _ => "duplicate",
+    };
+    Failure::known(fault, format!("{words} field `{k}`"), k)
 }
 
 /// A type decoded from a [`Json`] tree.
@@ -75,11 +89,7 @@ pub fn from_text<T: Decode>(text: &str, what: &str) -> Result<T> {
 #[cold]
 #[inline(never)]
 fn bad(expected: &str) -> Failure {
-    fail(
-        Fault::Type,
-        format!("invalid type: expected {expected}"),
-        "",
-    )
+    fail(Fault::Type, format!("invalid type: expected {expected}"))
 }
 
 // ---------------------------------------------------------------- Values
@@ -206,7 +216,6 @@ fn unit<T: Copy>(v: &Json, table: &[(&str, T)]) -> R<T> {
         return Err(fail(
             Fault::UnknownVariant,
             format!("unknown variant `{name}`"),
-            "",
         ));
     };
     match value {
@@ -275,25 +284,21 @@ fn fields(
                 match keys.iter().position(|n| n == k) {
                     Some(i) => {
                         if seen >> i & 1 != 0 {
-                            return Err(fail(
-                                Fault::DuplicateField,
-                                format!("duplicate field `{k}`"),
-                                k,
-                            ));
+                            return Err(field_fault(Fault::DuplicateField, k));
                         }
                         seen |= 1 << i;
                         set(i, x).map_err(|f| within(f, mode, Some(k), i))?;
                     }
                     None if mode & TAGGED != 0 && k == "method" => {}
                     None => {
-                        let f = fail(Fault::UnknownField, format!("unknown field `{k}`"), k);
+                        let f = field_fault(Fault::UnknownField, k);
                         return Err(within(f, mode, Some(k), 0));
                     }
                 }
             }
             for (i, (k, kind)) in keys.iter().zip(kinds).enumerate() {
                 if *kind == REQ && seen >> i & 1 == 0 {
-                    return Err(fail(Fault::MissingField, format!("missing field `{k}`"), k));
+                    return Err(field_fault(Fault::MissingField, k));
                 }
             }
             Ok(())
@@ -312,7 +317,6 @@ fn fields(
                         items.len(),
                         keys.len()
                     ),
-                    "",
                 ));
             }
             Ok(())
@@ -463,7 +467,6 @@ impl Decode for Calibration {
                 _ => Err(fail(
                     Fault::UnknownVariant,
                     format!("unknown variant `{s}`"),
-                    "",
                 )),
             },
             Json::Num(x) if *x == 0.0 || *x == 1.0 || *x == 2.0 => Ok(*x as u8),
@@ -475,11 +478,7 @@ impl Decode for Calibration {
                 for (k, x) in entries {
                     if k == "method" {
                         if t.is_some() {
-                            return Err(fail(
-                                Fault::DuplicateField,
-                                "duplicate field `method`".into(),
-                                "method",
-                            ));
+                            return Err(field_fault(Fault::DuplicateField, "method"));
                         }
                         t = Some(tag(x).map_err(|f| f.key(k))?);
                     } else {
@@ -499,11 +498,7 @@ impl Decode for Calibration {
             _ => return Err(bad("an object")),
         };
         match t {
-            None => Err(fail(
-                Fault::MissingField,
-                "missing field `method`".into(),
-                "method",
-            )),
+            None => Err(field_fault(Fault::MissingField, "method")),
             Some(0) => {
                 let s: Sigmoid = record!(v, TAGGED, Sigmoid::default(), {
                     "threshold" DEF threshold: num0,

@@ -24,7 +24,7 @@
 //! decimal-to-float tables (15 KB gzipped) into the core module. Native code that holds
 //! ordinary JSON converts it with [`wire_text`] first.
 
-use calibrank::error::{from_serde_at, typed_at, unknown_key, ErrorCode, Result, ScoreError};
+use calibrank::error::{fault_error, from_serde_at, DecodeFault, ErrorCode, Result, ScoreError};
 use serde::de::{
     self, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess,
     Unexpected, VariantAccess, Visitor,
@@ -398,9 +398,8 @@ impl Parser<'_> {
 /// the tree decoded (`.key`, `[i]`: what serde_path_to_error records). Both decoders of
 /// the tree give it: serde's here (typed by `from_serde_at`, which reads the message),
 /// and the hand-written ones of [`crate::decode`] (as their `Failure`; typed by
-/// [`DeError::typed`] from what they knew when they failed, the [`Fault`] and the key it
-/// names, with the same words). One pointer wide, so that every decoder's `Result` stays
-/// small.
+/// [`DeError::typed`] from the [`DecodeFault`] and the key they knew when they failed,
+/// with the same words). One pointer wide, so that every decoder's `Result` stays small.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeError(Box<Failed>);
 
@@ -408,26 +407,10 @@ pub struct DeError(Box<Failed>);
 struct Failed {
     message: String,
     at: String,
-    fault: Fault,
-    /// The field or key a [`Fault`] names (empty for the others).
+    /// What the failure is, when a hand-written decoder made it (`None`: serde's words).
+    fault: Option<DecodeFault>,
+    /// The key a field fault names (empty for the others).
     name: String,
-}
-
-/// What a hand-written decoder's failure is (serde's messages say it in words).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Fault {
-    /// Serde's message: typed by reading it (`from_serde_at`).
-    Words,
-    /// A value of the wrong type, or an array of the wrong length: `INVALID_TYPE`.
-    Type,
-    /// A key the object does not have: `UNKNOWN_FIELD`.
-    UnknownField,
-    /// A required key missing: `INVALID_CONFIG`.
-    MissingField,
-    /// A key given twice: `INVALID_TYPE`.
-    DuplicateField,
-    /// A name that is no variant: `UNKNOWN_METHOD`.
-    UnknownVariant,
 }
 
 impl DeError {
@@ -435,14 +418,18 @@ impl DeError {
     #[cold]
     #[inline(never)]
     pub(crate) fn new(message: String) -> Self {
-        DeError::known(Fault::Words, message, "")
+        DeError::make(None, message, "")
     }
 
-    /// A failure at the value being read: `fault`, naming `name` (the field or key of an
-    /// unknown, missing or repeated field), worded `message`.
+    /// A hand-written decoder's failure at the value being read: `fault`, naming `name`
+    /// (the key of an unknown, missing or repeated field), worded `message`.
     #[cold]
     #[inline(never)]
-    pub(crate) fn known(fault: Fault, message: String, name: &str) -> Self {
+    pub(crate) fn known(fault: DecodeFault, message: String, name: &str) -> Self {
+        DeError::make(Some(fault), message, name)
+    }
+
+    fn make(fault: Option<DecodeFault>, message: String, name: &str) -> Self {
         DeError(Box::new(Failed {
             message,
             at: String::new(),
@@ -461,31 +448,20 @@ impl DeError {
         &self.0.at
     }
 
-    /// What the failure is.
-    pub fn fault(&self) -> Fault {
+    /// What the failure is (`None`: serde's words, which `from_serde_at` reads).
+    pub fn fault(&self) -> Option<DecodeFault> {
         self.0.fault
     }
 
-    /// The typed error on `what` of a failure whose [`Fault`] its decoder gave, as
-    /// `from_serde_at` types the same words: an unknown field on its key (named after
-    /// the path unless the path ends with it), a missing or repeated field on its object
-    /// and `.name`, an unknown variant on its own path, anything else on the path of the
-    /// value at fault. (A failure in serde's words alone, [`Fault::Words`], never comes
-    /// from the hand-written decoders: it is typed `INVALID_TYPE` on its path here;
-    /// serde's decoding types it by its words.)
+    /// The typed error on `what` of a hand-written decoder's failure
+    /// ([`fault_error`]; one in serde's words alone, which those decoders never make, is
+    /// typed `INVALID_TYPE` on its path: serde's decoding types it by its words).
     #[cold]
     #[inline(never)]
     pub fn typed(&self, what: &str) -> ScoreError {
         let f = &self.0;
-        let name = f.name.as_str();
-        let (code, key) = match f.fault {
-            Fault::UnknownField => (ErrorCode::UnknownField, unknown_key(name, &f.at)),
-            Fault::MissingField => (ErrorCode::InvalidConfig, Some(name)),
-            Fault::DuplicateField => (ErrorCode::InvalidType, Some(name)),
-            Fault::UnknownVariant => (ErrorCode::UnknownMethod, None),
-            Fault::Type | Fault::Words => (ErrorCode::InvalidType, None),
-        };
-        typed_at(code, key, f.message.clone(), what, &f.at)
+        let fault = f.fault.unwrap_or(DecodeFault::Type);
+        fault_error(fault, &f.name, f.message.clone(), what, &f.at)
     }
 
     /// The same error one level further out, under the key `k`.
