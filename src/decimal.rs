@@ -157,7 +157,9 @@ pub fn shortest(v: f64) -> Option<Digits> {
         if !low && !up {
             continue;
         }
-        // One end or both read back: the closer digit, the even one on a tie.
+        // One end or both read back: the closer digit, the even one on a tie. (`d + 1`
+        // is at most 9: `k` makes (r + m_plus) / s stay below one in the digit's place;
+        // and the last digit is never 0, which the step before would have ended on.)
         let mut twice = r.clone();
         twice.shl(1);
         let c = twice.cmp(&s);
@@ -166,39 +168,7 @@ pub fn shortest(v: f64) -> Option<Digits> {
         }
         break;
     }
-    Some(carry(out))
-}
-
-/// A last digit of 10 (which the algorithm's choice of `k` rules out) carried leftwards,
-/// and trailing zeros dropped.
-fn carry(mut out: Digits) -> Digits {
-    let mut i = out.len.saturating_sub(1);
-    while out.digits.get(i).is_some_and(|&d| d >= 10) {
-        if let Some(d) = out.digits.get_mut(i) {
-            *d -= 10;
-        }
-        match i.checked_sub(1) {
-            Some(j) => {
-                if let Some(d) = out.digits.get_mut(j) {
-                    *d += 1;
-                }
-                i = j;
-            }
-            None => {
-                // 9...9 + 1: a 1 and the point one place further.
-                out.digits = [0; 17];
-                if let Some(d) = out.digits.first_mut() {
-                    *d = 1;
-                }
-                out.point += 1;
-                out.len = 1;
-            }
-        }
-    }
-    while out.len > 1 && out.digits.get(out.len - 1) == Some(&0) {
-        out.len -= 1;
-    }
-    out
+    Some(out)
 }
 
 /// Limbs of a [`Big`]: 1,280 bits, above the largest value the digits need (a double's
