@@ -36,16 +36,7 @@ impl Timestamp {
                     ))
                 }
             }
-            Timestamp::Iso(s) => parse_iso8601(s).ok_or_else(|| {
-                ScoreError::new(
-                    ErrorCode::InvalidTimestamp,
-                    field,
-                    format!(
-                        "cannot parse {} as an ISO 8601 date or date-time",
-                        crate::error::quoted(s)
-                    ),
-                )
-            }),
+            Timestamp::Iso(s) => iso_to_millis(s, field),
         }
     }
 }
@@ -85,6 +76,21 @@ fn days_in_month(y: i64, m: i64) -> i64 {
             }
         }
     }
+}
+
+/// `s` read by [`parse_iso8601`], or the `INVALID_TIMESTAMP` error on `field` that names
+/// it (the owned and the borrowed timestamps' one error).
+pub fn iso_to_millis(s: &str, field: &str) -> Result<f64> {
+    parse_iso8601(s).ok_or_else(|| {
+        ScoreError::new(
+            ErrorCode::InvalidTimestamp,
+            field,
+            format!(
+                "cannot parse {} as an ISO 8601 date or date-time",
+                crate::error::quoted(s)
+            ),
+        )
+    })
 }
 
 /// Parses the ISO 8601 subset documented at module level; `None` when malformed.

@@ -3,7 +3,7 @@
 //! ([`PoolTexts`]).
 
 use crate::bands::BandContext;
-use crate::error::{ErrorCode, Result, ScoreError};
+use crate::error::Result;
 use crate::rerank::CandidateText;
 use crate::timestamp::Timestamp;
 use serde::{Deserialize, Serialize};
@@ -95,16 +95,7 @@ impl TimeRef<'_> {
     pub fn to_millis(self, field: &str) -> Result<f64> {
         match self {
             TimeRef::Millis(ms) => Timestamp::Millis(ms).to_millis(field),
-            TimeRef::Iso(s) => crate::timestamp::parse_iso8601(s).ok_or_else(|| {
-                ScoreError::new(
-                    ErrorCode::InvalidTimestamp,
-                    field,
-                    format!(
-                        "cannot parse {} as an ISO 8601 date or date-time",
-                        crate::error::quoted(s)
-                    ),
-                )
-            }),
+            TimeRef::Iso(s) => crate::timestamp::iso_to_millis(s, field),
         }
     }
 }
