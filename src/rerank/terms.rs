@@ -144,7 +144,7 @@ fn ascii_parts<'a>(query: &'a str, mut part: impl FnMut(&'a str)) {
 }
 
 /// Up to this many terms, [`extract_terms`] de-duplicates and looks stopwords up by
-/// scanning the terms (the typical query; cheaper than hashing), beyond with hash sets.
+/// scanning the terms (the typical query; cheaper than sorting), beyond by sorting them.
 const LINEAR_TERMS: usize = 16;
 
 /// Extracts query terms (the rules: [`crate::rerank`]'s documentation), in time
