@@ -23,6 +23,7 @@ use crate::calibrate::Sigmoid;
 use crate::error::{ErrorCode, Result, ScoreError};
 use crate::fuse::{rrf_interned, validate_k, RankedList};
 use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
 
 /// The only method so far: L2-regularized logistic regression.
 pub const METHOD: &str = "logistic";
@@ -165,19 +166,15 @@ impl QueryConfidenceModel {
         validate_fusion(self.k, self.rrf_k, &self.weights, runs)?;
         let names = feature_names(runs);
         if self.features != names {
+            // The list as `{:?}` writes it (without `join`'s code in the module).
+            let mut list = String::new();
+            for (i, n) in names.iter().enumerate() {
+                let sep = if i > 0 { ", " } else { "" };
+                let _ = write!(list, "{sep}{}", crate::error::quoted(n));
+            }
             return Err(bad(
                 "features",
-                format!("expected the features [{}] for {runs} runs", {
-                    // As `{:?}` of the list writes it (without `join`'s code in the module).
-                    let mut list = String::new();
-                    for (i, n) in names.iter().enumerate() {
-                        if i > 0 {
-                            list.push_str(", ");
-                        }
-                        list.push_str(&crate::error::quoted(n).to_string());
-                    }
-                    list
-                }),
+                format!("expected the features [{list}] for {runs} runs"),
             ));
         }
         let n = names.len();
