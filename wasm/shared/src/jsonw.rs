@@ -11,7 +11,8 @@
 //! shortest digits that read back as the value, `1.0` for a whole number, an exponent
 //! `e+N` / `e-N` outside `1e-5 <= |v| < 1e16`: serde_json's `zmij` and `ryu` give the
 //! same digits and switch to an exponent at the same points; the digits here are
-//! [`calibrank::decimal::shortest`]'s, the same again), a NaN or an infinity as `null`. Strings are escaped as serde_json escapes them ([`crate::push_json_string`]).
+//! [`calibrank::decimal::shortest`]'s, the same again), a NaN or an infinity as `null`.
+//! Strings are escaped as serde_json escapes them ([`crate::push_json_string`]).
 
 use calibrank::bands::BandProfile;
 use calibrank::confidence::model::{QueryConfidenceModel, TrainingFigures};
