@@ -20,10 +20,12 @@ pkg: setup
 lint: setup
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown -p calibrank-wasm-core -p calibrank-wasm-lab -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown -p calibrank-wasm-core --no-default-features -- -D warnings
 
 test-rust: setup
 	cargo test --workspace --all-targets
 	cargo test --workspace --doc
+	cargo test -p calibrank-wasm-core --no-default-features
 
 # The bindings are tested through the package: the JS suite runs the built modules in
 # Node (ESM + CJS), Chromium and workerd.

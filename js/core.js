@@ -12,7 +12,7 @@
 // scripts/build-pkg.sh bundles them into the package's core.js (js/wire.js and
 // js/score_error.js stay modules of their own, shared with the lab).
 import { ScoreError } from "./score_error.js";
-import { state } from "./core/shared.js";
+import { state, pipelineState } from "./core/shared.js";
 import { setTextsModule } from "./core/held-texts.js";
 
 export { ScoreError };
@@ -25,11 +25,20 @@ export { __heldTextsCalls } from "./core/held-texts.js";
 export { __dropScratch } from "./core/shared.js";
 
 // For the entry modules only (`export *` does not re-export a default export): `init`
-// instantiates the module; `lazy` registers a loader run on the first call instead
-// (Node), so importing the package costs nothing where it is never called; `texts`
-// takes calibrank_texts.wasm compiled (the entries of engines that compile no wasm from
-// bytes: see js/core/held-texts.js, TEXTS_MODULE).
+// instantiates the module (calibrank_core.wasm, which serves `Pipeline` too); `lazy`
+// registers a loader run on the first call instead (Node), so importing the package costs
+// nothing where it is never called; `texts` takes calibrank_texts.wasm compiled (the
+// entries of engines that compile no wasm from bytes: see js/core/held-texts.js,
+// TEXTS_MODULE). `pipeline` has the same hooks for `Pipeline`'s own module
+// (calibrank_pipeline.wasm), and `share` / `shared` hand the whole core's loading from
+// one browser entry to the other (js/entries/browser.js).
+let sharedLoad = null;
 export default {
   ...state.hooks(),
   texts: setTextsModule,
+  pipeline: pipelineState.hooks(),
+  share: (loading) => {
+    sharedLoad = loading;
+  },
+  shared: () => sharedLoad,
 };

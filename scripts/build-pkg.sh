@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the npm package into pkg/: the two WebAssembly modules (wasm/core ->
-# calibrank_core.wasm, wasm/lab -> calibrank_lab.wasm; cargo + binaryen's wasm-opt), the
+# Builds the npm package into pkg/: the WebAssembly modules (wasm/core ->
+# calibrank_core.wasm, and without its `functions` feature calibrank_pipeline.wasm;
+# wasm/lab -> calibrank_lab.wasm; cargo + binaryen's wasm-opt), the
 # hand-written JS layer (js/: ESM sources; the Node CommonJS entries are bundled from
 # them with esbuild) and its type declarations, and package.json.
 set -euo pipefail
@@ -16,26 +17,39 @@ export RUSTFLAGS
 # CARGO_ARGS: more arguments for the build (bench/core-size.sh's variants, e.g. a crate's
 # own opt-level with --config).
 # shellcheck disable=SC2086 # CARGO_ARGS holds several words.
-cargo build --quiet --target wasm32-unknown-unknown --profile "$PROFILE" -p calibrank-wasm-core -p calibrank-wasm-lab ${CARGO_ARGS:-}
 # CARGO_TARGET_DIR (cargo honours it too): bench/build-variant.sh builds Cargo profile
 # variants in target directories of their own.
 DIR=${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/$([ "$PROFILE" = dev ] && echo debug || echo "$PROFILE")
+# The Pipeline alone first (the same file name as the whole core's: kept under another).
+# shellcheck disable=SC2086
+cargo build --quiet --target wasm32-unknown-unknown --profile "$PROFILE" -p calibrank-wasm-core --no-default-features ${CARGO_ARGS:-}
+cp "$DIR/calibrank_wasm_core.wasm" "$DIR/calibrank_wasm_pipeline.wasm"
+# shellcheck disable=SC2086
+cargo build --quiet --target wasm32-unknown-unknown --profile "$PROFILE" -p calibrank-wasm-core -p calibrank-wasm-lab ${CARGO_ARGS:-}
 # What left the core module in the twenty-eighth session stays out (docs/performance.md,
 # "Messages without std's formatting tables"): std's `{:?}` quoting (its printable
 # tables), its substring searcher, ryu, serde's message parsing.
 # The cargo build still has its name section (mangled names: the length before each).
-for name in 12is_printable 11StrSearcher N3ryu 13from_serde_at; do
-  if grep -qa "$name" "$DIR/calibrank_wasm_core.wasm"; then
-    echo "build-pkg: the core module holds ${name#[0-9N]*[0-9]} again (docs/performance.md, \"Messages without std's formatting tables\")" >&2
-    exit 1
-  fi
+for m in core pipeline; do
+  for name in 12is_printable 11StrSearcher N3ryu 13from_serde_at; do
+    if grep -qa "$name" "$DIR/calibrank_wasm_$m.wasm"; then
+      echo "build-pkg: the $m module holds ${name#[0-9N]*[0-9]} again (docs/performance.md, \"Messages without std's formatting tables\")" >&2
+      exit 1
+    fi
+  done
 done
+# The Pipeline's module holds no other function's operation (wasm/core/src/functions.rs),
+# and says so (js/wire/state.js `misfit`).
+if grep -qa "calibrank_wasm_core9functions" "$DIR/calibrank_wasm_pipeline.wasm" || ! grep -qa "cr_pipeline_only" "$DIR/calibrank_wasm_pipeline.wasm"; then
+  echo "build-pkg: calibrank_pipeline.wasm is not the Pipeline's module alone" >&2
+  exit 1
+fi
 STRIP=${STRIP---strip-debug --strip-producers}
 # -ocimfs 100: a function with one caller is inlined into it only when small (binaryen
 # inlines every such function by default, which made cr_call hold every operation: 104 KB
 # compiled on the first call of any). Smaller gzipped and no slower (docs/performance.md).
 WASM_OPT_FLAGS=${WASM_OPT_FLAGS:--O3 -ocimfs 100}
-for m in core lab; do
+for m in core pipeline lab; do
   wasm-opt $WASM_OPT_FLAGS $STRIP \
     --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
     "$DIR/calibrank_wasm_$m.wasm" -o "$OUT/calibrank_$m.wasm"
@@ -87,12 +101,13 @@ cp "$API/core.bundle.js" "$OUT/core.js"
 cp "$API/lab.bundle.js" "$OUT/lab_api.js"
 rm -rf "$API"
 # Each entry has one source; the lab's twin is generated from the core's
-# (scripts/lab-entries.mjs: module name, API module and .wasm file swapped).
+# (scripts/lab-entries.mjs: module name, API module and .wasm file swapped), but for the
+# browser's: the core's is three files (js/entries/browser.js), the lab's one.
 SRC=$(mktemp -d)
 trap 'rm -rf "$API" "$SRC"' EXIT
 cp js/entries/*.js "$SRC/"
-node scripts/lab-entries.mjs "$SRC" "$SRC"/{browser.js,workerd.js,edge.js,init.web.js,node.cjs.src.js,node.mjs.src.js,init.node.cjs.src.js,init.node.mjs.src.js}
-cp "$SRC"/{browser.js,lab.browser.js,workerd.js,lab.workerd.js,edge.js,lab.edge.js,load.js} "$OUT/"
+node scripts/lab-entries.mjs "$SRC" "$SRC"/{workerd.js,edge.js,init.web.js,node.cjs.src.js,node.mjs.src.js,init.node.cjs.src.js,init.node.mjs.src.js}
+cp "$SRC"/{browser.js,browser.functions.js,browser.pipeline.js,lab.browser.js,workerd.js,lab.workerd.js,edge.js,lab.edge.js,load.js} "$OUT/"
 # The entries without top-level await (calibrank/init, calibrank/lab/init).
 cp "$SRC"/{init.web.js,lab.init.web.js,init_api.js} "$OUT/"
 # Node: a CommonJS and an ESM bundle per entry, from the same sources; ScoreError stays
@@ -130,7 +145,7 @@ printf '{\n  "main": "../../lab.init.node.cjs",\n  "module": "../../lab.init.web
 cp js/package.template.json "$OUT/package.json"
 cp README.md "$OUT/README.md" 2>/dev/null || true
 cp LICENSE-MIT LICENSE-APACHE "$OUT/"
-for m in core lab; do
+for m in core pipeline lab; do
   echo "[build-pkg] calibrank_$m.wasm: $(wc -c < "$OUT/calibrank_$m.wasm") bytes, $(gzip -9c "$OUT/calibrank_$m.wasm" | wc -c) gzipped"
   # No directory of this machine in the module (scripts/rustflags.sh).
   for dir in "${CARGO_HOME:-$HOME/.cargo}" "$(rustc --print sysroot)"; do

@@ -3,7 +3,7 @@
 // module asks for the pool's texts mid-run through `writeHeldTexts` (wasm/core/src/
 // pipeline.rs, `host`; docs/performance.md "The boundary").
 import { Input } from "../wire.js";
-import { state } from "./shared.js";
+import { pipelineState as state } from "./shared.js";
 
 // The texts `Pipeline.run` held back for the call in flight (see `encodeInput`), and the
 // function that writes those of the topK pool when the reranker asks.

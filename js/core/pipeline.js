@@ -1,13 +1,15 @@
 // The scoring pipeline (`Pipeline`): its handle in the module, `run` (the input encoded
 // by pipeline-input.js) and `runColumnar`, and the objects built from the module's output.
 import { Input, plainTyped, precheck, toJson, numbers, scoreError, typeError, typedArrayKind, notArray, timeOf } from "../wire.js";
-import { OP, state, w, limitsOf, scratch, isObject, noInheritedKeys, ownFields, checkKeys, BAND, confidenceAt, outcomeAt } from "./shared.js";
+import { OP, pipelineState as state, scratch, isObject, noInheritedKeys, ownFields, checkKeys, BAND, confidenceAt, outcomeAt } from "./shared.js";
 import { callHolding } from "./held-texts.js";
 import { encodeInput, encodeContext, topNOf } from "./pipeline-input.js";
 import { factorsAt } from "./rerank.js";
 
 const COLUMNAR_FIELDS = ["docs", "offsets", "nDocs", "weights", "modifiedAt", "now", "context", "topN"];
 const COLUMNAR_KEYS = new Set(COLUMNAR_FIELDS);
+const w = () => state.get();
+const limitsOf = (options, fn) => state.limitsOf(options, fn);
 const registry = typeof FinalizationRegistry === "function" ? new FinalizationRegistry((h) => freeHandle(h)) : null;
 
 function freeHandle(h) {

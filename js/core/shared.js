@@ -24,7 +24,12 @@ export const OP = {
   QUERY_CONFIDENCE: 27,
 };
 
+// Two states: every function but `Pipeline` runs on `state`'s module (calibrank_core.wasm,
+// which holds every operation); `Pipeline` on `pipelineState`'s, which is that same
+// module unless an entry gave it calibrank_pipeline.wasm (the `Pipeline` alone: the
+// browser entry of a bundled app that imports nothing else; js/entries/browser.js).
 export const state = new ModuleState("calibrank", {});
+export const pipelineState = new ModuleState("calibrank", {}, state);
 export const w = () => state.get();
 export const limitsOf = (options, fn) => state.limitsOf(options, fn);
 // The typed arrays `rrf`, `Pipeline.run` and `fuseMultiQuery` encode their tables into,

@@ -1,8 +1,17 @@
-// Browsers (plain <script type="module">, Vite, webpack, Parcel): fetch and compile the
-// core's wasm next to this file before the module finishes loading.
-import internals from "./core.js";
-import { loadWasm } from "./load.js";
-
-internals.init(await loadWasm(new URL("./calibrank_core.wasm", import.meta.url), "calibrank_core.wasm"));
-
-export * from "./core.js";
+// Browsers and bundlers (the `browser` and `default` conditions: a plain
+// <script type="module">, Vite, webpack, Parcel, esbuild, Rollup). Two entry files, each
+// loading a .wasm with a top-level await:
+//   browser.functions.js  every function but Pipeline, on calibrank_core.wasm (which
+//                         holds every operation, Pipeline's too);
+//   browser.pipeline.js   Pipeline: on that same module when browser.functions.js is
+//                         loading it, else on calibrank_pipeline.wasm (Pipeline alone).
+// None of the three is listed in package.json's `sideEffects`, so a bundler keeps only
+// the entry files whose exports the app uses (each defines its exports, which keeps its
+// loading with them): an app that imports Pipeline and nothing else fetches
+// calibrank_pipeline.wasm alone; any other app fetches calibrank_core.wasm alone (the
+// functions' entry comes first here, so that its loading has begun when Pipeline's entry
+// looks for it). Without a bundler both entries run, and share calibrank_core.wasm.
+// webpack, Rollup, esbuild, Vite and Parcel checked in tests/js/bundlers.test.mjs.
+export { version, errorCodes, defaultLimits, normalize, calibrate, classifyBand, queryConfidence, rrf, rrfColumnar, fuseMultiQuery, rerank, __dropScratch } from "./browser.functions.js";
+export { Pipeline, __livePipelines, __heldTextsCalls } from "./browser.pipeline.js";
+export { ScoreError } from "./score_error.js";

@@ -9,26 +9,39 @@ import { own, scoreError, typeError } from "./values.js";
  * the limits table read on first use. Operations 1-3 are common to both modules.
  */
 export class ModuleState {
-  /** `name`: the entry, for the "not initialized" error; `imports`: the module's imports. */
-  constructor(name, imports) {
+  /**
+   * `name`: the entry, for the "not initialized" error; `imports`: the module's imports;
+   * `fallback`: the state whose module serves this one's operations too while this one
+   * has none of its own (the core's `Pipeline` runs on calibrank_pipeline.wasm when an
+   * entry gave it that module, and on the whole core's otherwise).
+   */
+  constructor(name, imports, fallback = null) {
     this.name = name;
     this.imports = imports;
-    /** The instantiated module's Wire (null before `init`). */
-    this.wire = null;
+    this.fallback = fallback;
+    /** This state's own module's Wire (null before `init`). */
+    this.own = null;
     this.loader = null;
     this.table = null;
   }
 
+  /** The Wire the operations run on (own, or the fallback's), null before any `init`. */
+  get wire() {
+    if (this.own !== null || this.loader !== null || this.fallback === null) return this.own;
+    return this.fallback.wire;
+  }
+
   /** Instantiates the module (a compiled `WebAssembly.Module`); the entries call it. */
   init(module) {
-    this.wire = new Wire(module, this.imports);
+    this.own = new Wire(module, this.imports);
   }
 
   /**
    * Why `module` cannot be this API module's .wasm, or null: its exports lack the
    * boundary's, or its imports differ from the ones this side gives (the core imports
-   * nothing, the lab its progress callback). The `init` entries ask before instantiating
-   * what a caller handed them.
+   * nothing, the lab its progress callback), or it is calibrank_pipeline.wasm (which
+   * holds `Pipeline` alone) given where every function's module is expected. The `init`
+   * entries ask before instantiating what a caller handed them.
    */
   misfit(module) {
     const exported = WebAssembly.Module.exports(module).map((e) => e.name);
@@ -37,6 +50,8 @@ export class ModuleState {
     const got = WebAssembly.Module.imports(module).map((i) => `${i.module}.${i.name}`);
     if (got.length !== want.length || got.some((g) => !want.includes(g)))
       return `it imports ${got.join(", ") || "nothing"}, where ${want.join(", ") || "nothing"} is expected`;
+    if (this.fallback === null && exported.includes("cr_pipeline_only"))
+      return "it is calibrank_pipeline.wasm, which holds Pipeline alone (the module of a bundled app that imports nothing else)";
     return null;
   }
 
@@ -47,15 +62,16 @@ export class ModuleState {
 
   /** The Wire, instantiating the module first if an entry registered a loader. */
   get() {
-    if (this.wire === null && this.loader !== null) {
+    if (this.own === null && this.loader !== null) {
       // Dropped once the module it gave is running: a loader that throws (a .wasm not
       // found, the init entries before init()), or whose module fails to start, is run
       // again by the next call.
       this.init(this.loader());
       this.loader = null;
     }
-    if (this.wire === null) throw scoreError("INTERNAL", "", `${this.name} is not initialized: import it through one of its entries`);
-    return this.wire;
+    if (this.own !== null) return this.own;
+    if (this.fallback !== null) return this.fallback.get();
+    throw scoreError("INTERNAL", "", `${this.name} is not initialized: import it through one of its entries`);
   }
 
   /** The limits table, read from the module on first use (not at start-up). */

@@ -1,0 +1,26 @@
+// Every function of calibrank but Pipeline, for browsers and bundlers (js/entries/browser.js):
+// fetch and compile calibrank_core.wasm next to this file before the module finishes
+// loading. The loading is handed to browser.pipeline.js (`share`) before it is awaited,
+// so that Pipeline, when the app imports it too, runs on this module instead of
+// fetching its own.
+import internals, * as api from "./core.js";
+import { loadWasm } from "./load.js";
+
+const loading = loadWasm(new URL("./calibrank_core.wasm", import.meta.url), "calibrank_core.wasm");
+internals.share(loading);
+internals.init(await loading);
+
+// Bindings of this file's own (not re-exports): a bundler that drops a side-effect-free
+// file whose exports are all re-exports would drop the loading above with it.
+export const version = api.version;
+export const errorCodes = api.errorCodes;
+export const defaultLimits = api.defaultLimits;
+export const normalize = api.normalize;
+export const calibrate = api.calibrate;
+export const classifyBand = api.classifyBand;
+export const queryConfidence = api.queryConfidence;
+export const rrf = api.rrf;
+export const rrfColumnar = api.rrfColumnar;
+export const fuseMultiQuery = api.fuseMultiQuery;
+export const rerank = api.rerank;
+export const __dropScratch = api.__dropScratch;

@@ -1,0 +1,21 @@
+// Pipeline, for browsers and bundlers (js/entries/browser.js): on calibrank_core.wasm when
+// browser.functions.js is loading it (the app imports another function too, or there is
+// no bundler), else on calibrank_pipeline.wasm fetched and compiled from next to this
+// file (an app that imports Pipeline alone: the smaller module).
+import internals, * as api from "./core.js";
+import { loadWasm } from "./load.js";
+
+// One turn first. Native modules and webpack start sibling modules in order, each up to
+// its first await: meanwhile an entry evaluated after this one begins its loading.
+// Bundlers that flatten the modules into one (Rollup, esbuild, Vite, Parcel) run them one
+// after the other in browser.js's order, the functions' entry first.
+await 0;
+const whole = internals.shared();
+if (whole !== null) await whole;
+else internals.pipeline.init(await loadWasm(new URL("./calibrank_pipeline.wasm", import.meta.url), "calibrank_pipeline.wasm"));
+
+// Bindings of this file's own (not re-exports): a bundler that drops a side-effect-free
+// file whose exports are all re-exports would drop the loading above with it.
+export const Pipeline = api.Pipeline;
+export const __livePipelines = api.__livePipelines;
+export const __heldTextsCalls = api.__heldTextsCalls;
