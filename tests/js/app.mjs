@@ -4,7 +4,7 @@
 // headless Chromium, its numbers compared with the package's own output in Node.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,18 +12,22 @@ import * as lib from "calibrank";
 import * as lab from "calibrank/lab";
 import { serve } from "./serve.mjs";
 import { launch, newPageWithErrors } from "./chromium.mjs";
-import { input, config, qrels, run, metrics, scores, labels } from "../vite/fixture.js";
+import { input, config, qrels, run, metrics, scores, labels, pipelineOnly } from "../vite/fixture.js";
 
 export const root = fileURLToPath(new URL("../..", import.meta.url));
 
-/** A fresh app directory with the packed package installed from its tarball. */
+/** A fresh app directory with the packed package installed from its tarball, and `files` of tests/vite/. */
 export function makeApp(files = ["main.js", "fixture.js"]) {
   const dir = mkdtempSync(join(tmpdir(), "calibrank-app-"));
   execFileSync("npm", ["pack", "--silent", "--pack-destination", dir], { cwd: join(root, "pkg") });
   const tgz = readdirSync(dir).find((f) => f.endsWith(".tgz"));
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
   execFileSync("npm", ["install", "--no-audit", "--no-fund", "--offline", `./${tgz}`], { cwd: dir, stdio: "ignore" });
-  for (const f of files) cpSync(join(root, "tests/vite", f), join(dir, f));
+  // A file given as [from, to] is copied under another name (an app's main.js).
+  for (const f of files) {
+    const [from, to] = Array.isArray(f) ? f : [f, f];
+    cpSync(join(root, "tests/vite", from), join(dir, to));
+  }
   return dir;
 }
 
@@ -45,11 +49,19 @@ export async function runInChromium(dist, path = "/index.html", { spa = false } 
   }
 }
 
-/** Opens `url` in Chromium (a page that sets window.__result): the result, or the page's errors. */
+/**
+ * Opens `url` in Chromium (a page that sets window.__result): the result, or the page's
+ * errors; and the paths of the .wasm files the page requested, in order.
+ */
 export async function runPage(url) {
   const browser = await launch();
   try {
     const { page: p, errors } = await newPageWithErrors(browser);
+    const wasm = [];
+    p.on("request", (r) => {
+      const path = new URL(r.url()).pathname;
+      if (path.endsWith(".wasm")) wasm.push(path);
+    });
     await p.goto(url);
     // Until the result, or the first error (a failed fetch need not wait out the timeout).
     let timer;
@@ -63,10 +75,35 @@ export async function runPage(url) {
       ),
       failed,
     ]).finally(() => clearInterval(timer));
-    return { result: done ? await p.evaluate(() => window.__result) : undefined, errors };
+    return { result: done ? await p.evaluate(() => window.__result) : undefined, errors, wasm };
   } finally {
     await browser.close();
   }
+}
+
+/**
+ * Which of the package's modules the files at `paths` (served from `dist`, under
+ * whatever names the bundler gave them) are: "core", "pipeline", "lab" or "texts", by
+ * their bytes.
+ */
+export function wasmModules(dist, paths) {
+  const pkg = Object.fromEntries(["core", "pipeline", "lab", "texts"].map((m) => [m, readFileSync(join(root, "pkg", `calibrank_${m}.wasm`))]));
+  return paths.map((p) => {
+    const bytes = readFileSync(join(dist, p));
+    return Object.keys(pkg).find((m) => pkg[m].equals(bytes)) ?? `${p}: not one of the package's modules`;
+  });
+}
+
+/** The numbers of an app that imports Pipeline alone (tests/vite/pipeline-only.js) against the package in Node. */
+export function checkPipelineOnly(got) {
+  const p = new lib.Pipeline(pipelineOnly.config);
+  const expected = p.run(pipelineOnly.input);
+  assert.deepEqual(got.results, expected.results);
+  assert.equal(got.results[0].explain.rerank.method, "heuristic");
+  assert.deepEqual(got.confidence, expected.confidence);
+  assert.deepEqual(got.outcome, expected.outcome);
+  assert.equal(got.errorCode, "INVALID_TOP_N");
+  assert.deepEqual(got.config, p.config);
 }
 
 /** The page's numbers (tests/vite/main.js or init.js) against the package in Node. */

@@ -13,11 +13,16 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, rmSync, writeFileSync, copyFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { root, makeApp, page, runInChromium, checkResult } from "./app.mjs";
+import { root, makeApp, page, runInChromium, checkResult, checkPipelineOnly, wasmModules } from "./app.mjs";
 
+/** The README's step for esbuild and Rollup: every .wasm of the package next to the bundle. */
 const copyWasm = (dir) => {
-  for (const m of ["core", "lab"]) copyFileSync(join(dir, "node_modules/calibrank", `calibrank_${m}.wasm`), join(dir, "dist", `calibrank_${m}.wasm`));
+  const pkg = join(dir, "node_modules/calibrank");
+  for (const f of readdirSync(pkg)) if (f.endsWith(".wasm")) copyFileSync(join(pkg, f), join(dir, "dist", f));
 };
+
+/** The .wasm files in `dist` (and its subdirectories), as paths from it. */
+const emittedWasm = (dist) => readdirSync(dist, { recursive: true }).filter((f) => String(f).endsWith(".wasm")).map((f) => `/${f}`);
 
 /** Tools that emit the `.wasm` assets themselves (no copy step). */
 const ZERO_CONFIG = new Set(["webpack", "parcel"]);
@@ -42,8 +47,6 @@ const TOOLS = {
       `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"></head><body><pre id="out"></pre><script type="module" src="./main.js"></script></body></html>`,
     );
     execFileSync(join(root, "node_modules/.bin/parcel"), ["build", "index.html"], { cwd: dir, stdio: "pipe", env: { ...process.env, PARCEL_WORKERS: "1" } });
-    const assets = readdirSync(join(dir, "dist"));
-    for (const m of ["core", "lab"]) assert.ok(assets.some((f) => f.startsWith(`calibrank_${m}`) && f.endsWith(".wasm")), `calibrank_${m}.wasm is emitted: ${assets}`);
   },
   async esbuild(dir) {
     const { build } = await import("esbuild");
@@ -69,11 +72,18 @@ for (const [tool, bundle] of Object.entries(TOOLS)) {
     try {
       mkdirSync(join(dir, "dist"), { recursive: true });
       await bundle(dir);
+      const dist = join(dir, "dist");
       if (ZERO_CONFIG.has(tool)) {
-        const { result, errors } = await runInChromium(join(dir, "dist"));
+        // The app imports Pipeline and another function: the whole core's module and the
+        // lab's are emitted (webpack and Parcel emit Pipeline's own too, unfetched).
+        const emitted = wasmModules(dist, emittedWasm(dist));
+        for (const m of ["core", "lab"]) assert.ok(emitted.includes(m), `calibrank_${m}.wasm is emitted: ${emitted}`);
+        const { result, errors, wasm } = await runInChromium(dist);
         assert.ok(result, `no result: ${errors.join(" | ")}`);
         checkResult(result);
         assert.deepEqual(errors, []);
+        // Pipeline runs on the whole core's module: Pipeline's own is not fetched.
+        assert.deepEqual(wasmModules(dist, wasm).sort(), ["core", "lab"]);
         return;
       }
       // Without the copy: a clear error, not a bare 404 (for the core's or the lab's
@@ -94,9 +104,40 @@ for (const [tool, bundle] of Object.entries(TOOLS)) {
       );
       // With the README's step.
       copyWasm(dir);
-      const { result, errors } = await runInChromium(join(dir, "dist"));
+      const { result, errors, wasm } = await runInChromium(dist);
       assert.ok(result, `no result: ${errors.join(" | ")}`);
       checkResult(result);
+      assert.deepEqual(wasmModules(dist, wasm).sort(), ["core", "lab"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  // An app that imports Pipeline alone: the bundler keeps browser.pipeline.js and drops
+  // browser.functions.js, so calibrank_pipeline.wasm is the one module fetched (and, for
+  // the tools that emit assets, the one emitted).
+  test(`${tool}: an app that imports Pipeline alone loads calibrank_pipeline.wasm alone`, async () => {
+    const dir = makeApp([["pipeline-only.js", "main.js"], "fixture.js"]);
+    try {
+      const dist = join(dir, "dist");
+      mkdirSync(dist, { recursive: true });
+      await bundle(dir);
+      if (ZERO_CONFIG.has(tool)) {
+        assert.deepEqual(wasmModules(dist, emittedWasm(dist)), ["pipeline"]);
+      } else {
+        const missing = await runInChromium(dist);
+        assert.equal(missing.result, undefined);
+        assert.ok(
+          missing.errors.some((e) => /copy node_modules\/calibrank\/calibrank_pipeline\.wasm next to your bundle/.test(e)),
+          `the failed fetch names the fix: ${missing.errors.join(" | ")}`,
+        );
+        copyWasm(dir);
+      }
+      const { result, errors, wasm } = await runInChromium(dist);
+      assert.ok(result, `no result: ${errors.join(" | ")}`);
+      checkPipelineOnly(result);
+      assert.deepEqual(errors, []);
+      assert.deepEqual(wasmModules(dist, wasm), ["pipeline"]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

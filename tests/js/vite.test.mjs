@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { build, createServer, version as viteVersion } from "vite";
-import { makeApp, runInChromium, runPage, checkResult } from "./app.mjs";
+import { makeApp, runInChromium, runPage, checkResult, checkPipelineOnly, wasmModules } from "./app.mjs";
 
 test("Vite: a production build from the tarball runs in Chromium and matches Node", async () => {
   const dir = makeApp(["index.html", "main.js", "fixture.js"]);
@@ -18,10 +18,29 @@ test("Vite: a production build from the tarball runs in Chromium and matches Nod
     await build({ root: dir, logLevel: "warn", build: { outDir: join(dir, "dist"), emptyOutDir: true } });
     const assets = readdirSync(join(dir, "dist/assets"));
     for (const m of ["core", "lab"]) assert.ok(assets.some((f) => f.startsWith(`calibrank_${m}`) && f.endsWith(".wasm")), `calibrank_${m}.wasm is emitted as an asset: ${assets}`);
-    const { result, errors } = await runInChromium(join(dir, "dist"), "/");
+    const { result, errors, wasm } = await runInChromium(join(dir, "dist"), "/");
     assert.ok(result, `no result: ${errors.join(" | ")}`);
     checkResult(result);
     assert.deepEqual(errors, []);
+    // Pipeline runs on the whole core's module, which the other functions load.
+    assert.deepEqual(wasmModules(join(dir, "dist"), wasm).sort(), ["core", "lab"]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("Vite: an app that imports Pipeline alone fetches calibrank_pipeline.wasm alone", async () => {
+  const dir = makeApp(["index.html", ["pipeline-only.js", "main.js"], "fixture.js"]);
+  try {
+    await build({ root: dir, logLevel: "warn", build: { outDir: join(dir, "dist"), emptyOutDir: true } });
+    const dist = join(dir, "dist");
+    const { result, errors, wasm } = await runInChromium(dist, "/");
+    assert.ok(result, `no result: ${errors.join(" | ")}`);
+    checkPipelineOnly(result);
+    assert.deepEqual(errors, []);
+    // Vite 7 drops the functions' entry and its loading, but still copies
+    // calibrank_core.wasm into dist/assets (unreferenced; docs/performance.md).
+    assert.deepEqual(wasmModules(dist, wasm), ["pipeline"]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
