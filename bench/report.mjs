@@ -54,8 +54,12 @@ if (r.size) {
   const s = r.size;
   const core = s.module ?? "calibrank_core.wasm";
   out.push(
-    `Scoring core (\`pkg/${core}\`, what \`import "calibrank"\` loads; release build): ${(s.rawBytes / 1024).toFixed(1)} KB raw, **${(s.gzipBytes / 1024).toFixed(1)} KB gzip (zlib, level 9)**, ${(s.brotliBytes / 1024).toFixed(1)} KB brotli. In a fresh Node process (median of ${s.startupRuns}): read ${s.readMs.toFixed(2)} ms, **compile + instantiate ${s.instantiateMs.toFixed(2)} ms** (as the Node entry does it: \`new WebAssembly.Module\`, then instantiation), whole \`import\` of the package entry ${s.importMs.toFixed(2)} ms, first pipeline call after it ${s.firstCallMs.toFixed(2)} ms.`,
+    `Scoring core (\`pkg/${core}\`, what \`import "calibrank"\` loads${s.pipeline ? " in Node, workers and any app that imports more than Pipeline" : ""}; release build): ${(s.rawBytes / 1024).toFixed(1)} KB raw, **${(s.gzipBytes / 1024).toFixed(1)} KB gzip (zlib, level 9)**, ${(s.brotliBytes / 1024).toFixed(1)} KB brotli. In a fresh Node process (median of ${s.startupRuns}): read ${s.readMs.toFixed(2)} ms, **compile + instantiate ${s.instantiateMs.toFixed(2)} ms** (as the Node entry does it: \`new WebAssembly.Module\`, then instantiation), whole \`import\` of the package entry ${s.importMs.toFixed(2)} ms, first pipeline call after it ${s.firstCallMs.toFixed(2)} ms.`,
   );
+  if (s.pipeline) {
+    out.push("");
+    out.push(`Pipeline's own module (\`pkg/${s.pipeline.module}\`, what a bundled app that imports \`Pipeline\` alone loads): ${(s.pipeline.rawBytes / 1024).toFixed(1)} KB raw, **${(s.pipeline.gzipBytes / 1024).toFixed(1)} KB gzip (zlib, level 9)**, ${(s.pipeline.brotliBytes / 1024).toFixed(1)} KB brotli; **compile + instantiate ${s.pipeline.instantiateMs.toFixed(2)} ms**.`);
+  }
   if (s.lab) {
     out.push("");
     out.push(`Lab (\`pkg/${s.lab.module}\`, loaded only by \`import "calibrank/lab"\`): ${(s.lab.rawBytes / 1024).toFixed(1)} KB raw, ${(s.lab.gzipBytes / 1024).toFixed(1)} KB gzip (zlib, level 9), ${(s.lab.brotliBytes / 1024).toFixed(1)} KB brotli; compile + instantiate ${s.lab.instantiateMs.toFixed(2)} ms.`);

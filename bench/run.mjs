@@ -295,13 +295,21 @@ function sizeAndStartup(runs = 15) {
       brotliBytes: brotliCompressSync(bytes, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }).length,
     };
   };
-  const size = { module: MODULES.core.file, ...bytesOf(MODULES.core.file), lab: { module: MODULES.lab.file, ...bytesOf(MODULES.lab.file) } };
+  const size = {
+    module: MODULES.core.file,
+    ...bytesOf(MODULES.core.file),
+    pipeline: { module: MODULES.pipeline.file, ...bytesOf(MODULES.pipeline.file) },
+    lab: { module: MODULES.lab.file, ...bytesOf(MODULES.lab.file) },
+  };
   const startup = measureStartup(pkgDir, runs);
-  size.lab.readMs = startup.lab.readMs;
-  size.lab.instantiateMs = startup.lab.instantiateMs;
-  delete startup.lab;
+  for (const m of ["pipeline", "lab"]) {
+    size[m].readMs = startup[m].readMs;
+    size[m].instantiateMs = startup[m].instantiateMs;
+    delete startup[m];
+  }
   log(
     `${size.module} ${size.rawBytes} B raw, ${size.gzipBytes} B gzip (zlib, level 9), ${size.brotliBytes} B brotli; compile + instantiate ${startup.instantiateMs.toFixed(2)} ms, import ${startup.importMs.toFixed(2)} ms, first call ${startup.firstCallMs.toFixed(2)} ms; ` +
+      `${size.pipeline.module} ${size.pipeline.rawBytes} B raw, ${size.pipeline.gzipBytes} B gzip (zlib, level 9), compile + instantiate ${size.pipeline.instantiateMs.toFixed(2)} ms; ` +
       `${size.lab.module} ${size.lab.rawBytes} B raw, ${size.lab.gzipBytes} B gzip (zlib, level 9), compile + instantiate ${size.lab.instantiateMs.toFixed(2)} ms`,
   );
   return { ...size, ...startup };
@@ -312,8 +320,10 @@ export function measureStartup(dir, runs) {
   const a = [];
   const b = [];
   const l = [];
+  const p = [];
   for (let i = 0; i < runs; i++) {
     a.push(one("instantiate", "core"));
+    p.push(one("instantiate", "pipeline"));
     b.push(one("import"));
     l.push(one("instantiate", "lab"));
   }
@@ -323,6 +333,7 @@ export function measureStartup(dir, runs) {
     instantiateMs: median(a.map((x) => x.instantiateMs)),
     importMs: median(b.map((x) => x.importMs)),
     firstCallMs: median(b.map((x) => x.firstCallMs)),
+    pipeline: { readMs: median(p.map((x) => x.readMs)), instantiateMs: median(p.map((x) => x.instantiateMs)) },
     lab: { readMs: median(l.map((x) => x.readMs)), instantiateMs: median(l.map((x) => x.instantiateMs)) },
     startupRuns: runs,
   };
@@ -400,6 +411,7 @@ for (const t of res.targets) console.log(`| ${t.target} | ${t.goal} | ${t.value}
 if (res.size) {
   const s = res.size;
   console.log(`\n${s.module}: ${s.rawBytes} B raw, ${s.gzipBytes} B gzip (zlib, level 9), ${s.brotliBytes} B brotli; compile + instantiate ${s.instantiateMs.toFixed(2)} ms, whole import of "calibrank" ${s.importMs.toFixed(2)} ms, first call ${s.firstCallMs.toFixed(2)} ms (medians of ${s.startupRuns} fresh processes)`);
+  if (s.pipeline) console.log(`${s.pipeline.module}: ${s.pipeline.rawBytes} B raw, ${s.pipeline.gzipBytes} B gzip (zlib, level 9), ${s.pipeline.brotliBytes} B brotli; compile + instantiate ${s.pipeline.instantiateMs.toFixed(2)} ms (what a bundled app that imports Pipeline alone loads)`);
   console.log(`${s.lab.module}: ${s.lab.rawBytes} B raw, ${s.lab.gzipBytes} B gzip (zlib, level 9), ${s.lab.brotliBytes} B brotli; compile + instantiate ${s.lab.instantiateMs.toFixed(2)} ms (loaded only by "calibrank/lab")`);
 }
 if (Array.isArray(res.wasmOptSweep)) console.log(`\nwasm-opt levels on this build (probe figures in ms per call):\n\n${sizeTable(res.wasmOptSweep)}`);

@@ -25,6 +25,7 @@ const env = { ...process.env, PATH: `${join(root, "node_modules", ".bin")}:${pro
 /** The package's modules: file name in the package, and the cargo output it is made from. */
 export const MODULES = {
   core: { file: "calibrank_core.wasm", raw: "calibrank_wasm_core.wasm" },
+  pipeline: { file: "calibrank_pipeline.wasm", raw: "calibrank_wasm_pipeline.wasm" },
   lab: { file: "calibrank_lab.wasm", raw: "calibrank_wasm_lab.wasm" },
 };
 const log = (...a) => console.error("[size]", ...a);

@@ -1,10 +1,11 @@
 // One start-up measurement in a fresh process (bench/run.mjs and bench/size.mjs run it
 // many times):
-//   node bench/startup.mjs PKG_DIR instantiate [core|lab]
+//   node bench/startup.mjs PKG_DIR instantiate [core|pipeline|lab]
 //        the time to read the module's .wasm (calibrank_core.wasm by default), compile it
-//        and instantiate it as the package's Node entry does (synchronous
-//        `new WebAssembly.Module`, then the API module's init hook: instantiation and the
-//        one call that reads the limits)
+//        and instantiate it as the package's entries do (synchronous
+//        `new WebAssembly.Module`, then the API module's init hook: instantiation;
+//        `pipeline`: calibrank_pipeline.wasm through the core's `pipeline` hook, as the
+//        browser entry of an app that imports Pipeline alone hands it over)
 //   node bench/startup.mjs PKG_DIR compile-async [core|lab]
 //        `await WebAssembly.compile(bytes)` of the module alone
 //   node bench/startup.mjs PKG_DIR import
@@ -27,12 +28,12 @@ if (mode === "import") {
   p.run({ lists: [{ name: "a", ids: ["x", "y", "z"] }, { name: "b", ids: ["y", "x"] }] });
   out.firstCallMs = ms() - t1;
   p.free();
-} else if (mode === "instantiate" && (which === "core" || which === "lab")) {
+} else if (mode === "instantiate" && (which === "core" || which === "pipeline" || which === "lab")) {
   // The API module (core.js / lab_api.js, plain ESM in the package) without its entry, so
   // that nothing is compiled before the clock starts.
   const api = await import(pathToFileURL(join(dir, which === "lab" ? "lab_api.js" : "core.js")).href);
   // The entries' hook (not part of the API): `default.init` (or `__init` in early builds).
-  const init = api.default?.init ?? api.__init;
+  const init = which === "pipeline" ? api.default?.pipeline?.init : (api.default?.init ?? api.__init);
   if (typeof init !== "function") throw new Error(`the ${which} API module has no init hook for its entries`);
   const t0 = ms();
   const bytes = readFileSync(join(dir, `calibrank_${which}.wasm`));
@@ -45,7 +46,8 @@ if (mode === "import") {
   out.readMs = t1 - t0;
   out.compileMs = t2 - t1;
   out.instantiateMs = t3 - t1; // compile + instantiate (+ the limits call), as the entry does
-  if (typeof api.version() !== "string") throw new Error("the module does not answer");
+  if (which === "pipeline") new api.Pipeline().free();
+  else if (typeof api.version() !== "string") throw new Error("the module does not answer");
 } else if (mode === "compile-async" && (which === "core" || which === "lab")) {
   // `WebAssembly.compile` (the engine may validate on background threads) against the
   // entry's synchronous `new WebAssembly.Module`, whose figure is compileMs above.
@@ -55,7 +57,7 @@ if (mode === "import") {
   out.module = which;
   out.compileAsyncMs = ms() - t0;
 } else {
-  console.error("usage: node bench/startup.mjs PKG_DIR instantiate|compile-async [core|lab] | PKG_DIR import");
+  console.error("usage: node bench/startup.mjs PKG_DIR instantiate [core|pipeline|lab] | PKG_DIR compile-async [core|lab] | PKG_DIR import");
   process.exit(2);
 }
 console.log(JSON.stringify(out));

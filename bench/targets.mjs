@@ -53,19 +53,23 @@ export function targets(res) {
   }
   if (res.size) {
     const s = res.size;
+    // The module a bundler emits for an app that imports Pipeline alone: Pipeline's own
+    // since 2026-11-29 (tests/js/bundlers.test.mjs); the whole core's before.
+    const p = s.pipeline ?? s;
+    const kb = (x) => `${(x.gzipBytes / 1024).toFixed(1)} KB`;
     add(
-      `${s.module} gzipped (what import "calibrank" loads)`,
+      `${p.module ?? s.module} gzipped (what a bundled app that imports Pipeline alone loads)`,
       "<= 80 KB (stretch 50 KB)",
-      `${(s.gzipBytes / 1024).toFixed(1)} KB (${(s.rawBytes / 1024).toFixed(1)} KB raw)`,
-      s.gzipBytes <= 80 * 1024,
-      `${s.lab.module} (calibrank/lab only): ${(s.lab.gzipBytes / 1024).toFixed(1)} KB gzipped`,
+      `${kb(p)} (${(p.rawBytes / 1024).toFixed(1)} KB raw)`,
+      p.gzipBytes <= 80 * 1024,
+      `${s.pipeline ? `${s.module} (any other app, and Node, workers, calibrank/init): ${kb(s)}; ` : ""}${s.lab.module} (calibrank/lab only): ${kb(s.lab)} gzipped`,
     );
     add(
-      `${s.module}: instantiation in Node (compile + instantiate)`,
+      `${p.module ?? s.module}: instantiation in Node (compile + instantiate)`,
       "<= 2 ms",
-      `${s.instantiateMs.toFixed(2)} ms`,
-      s.instantiateMs <= 2,
-      `${s.lab.module}: ${s.lab.instantiateMs.toFixed(2)} ms`,
+      `${p.instantiateMs.toFixed(2)} ms`,
+      p.instantiateMs <= 2,
+      `${s.pipeline ? `${s.module}: ${s.instantiateMs.toFixed(2)} ms; ` : ""}${s.lab.module}: ${s.lab.instantiateMs.toFixed(2)} ms`,
     );
   }
   return t;
