@@ -11,10 +11,9 @@
 #   no-config-json `Pipeline.config` writes nothing (its JSON writer, the core's only JSON
 #                  output since 2026-11-24, gone: what a typed or JavaScript-built
 #                  configuration would leave)
-#   pipeline-only  and only the Pipeline operations dispatched (rrf, rrfColumnar,
-#                  fuseMultiQuery, rerank, normalize, calibrate, classifyBand,
-#                  queryConfidence gone: what a module of its own for an app importing
-#                  `Pipeline` alone would hold)
+#   pipeline-only  and only the Pipeline operations (wasm/core without its `functions`
+#                  feature: calibrank_pipeline.wasm, what a bundled app importing
+#                  `Pipeline` alone loads)
 #   no-json-config and a pipeline's configuration is the default one (no JSON decoded
 #                  for it: what a typed encoding of every configuration would leave)
 #   no-json        and no JSON parsed at all (the run's `context` ignored)
@@ -47,7 +46,8 @@ EOF
 }
 
 measure() { # NAME
-  (cd "$WORK/src" && cargo build --quiet --release --target wasm32-unknown-unknown -p calibrank-wasm-core)
+  # shellcheck disable=SC2086
+  (cd "$WORK/src" && cargo build --quiet --release --target wasm32-unknown-unknown -p calibrank-wasm-core ${FEATURES:-})
   wasm-opt -O3 -ocimfs 100 --strip-debug --strip-producers \
     --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
     "$WORK/target/wasm32-unknown-unknown/release/calibrank_wasm_core.wasm" -o "$WORK/$1.wasm"
@@ -63,12 +63,9 @@ measure shipped
 cut wasm/core/src/pipeline.rs 'with(h, |p| write_json(w, p.config()))' 'with(h, |_| { w.none(); Ok(()) })'
 measure no-config-json
 
-for op in "op::RRF => rrf(r, w)," "op::RRF_COLUMNAR => rrf_columnar(r, w)," \
-  "op::MULTI_QUERY => multi_query(r, w)," "op::RERANK => rerank(r, w)," \
-  "op::NORMALIZE => normalize(r, w)," "op::CALIBRATE => calibrate(r, w)," \
-  "op::CLASSIFY => classify(r, w)," "op::QUERY_CONFIDENCE => query_confidence(r, w),"; do
-  cut wasm/core/src/lib.rs "$op" ""
-done
+# The package's calibrank_pipeline.wasm since 2026-11-29: wasm/core without its
+# `functions` feature (and, here, without the config writer).
+FEATURES=--no-default-features
 measure pipeline-only
 
 cut wasm/core/src/pipeline.rs 'Some(t) => decode::from_text(t, "config")?,' 'Some(_) => PipelineConfig::default(),'

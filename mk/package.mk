@@ -8,7 +8,7 @@ EXTRA_TEST_TARGETS += test-package
 test-package: pkg
 	@rm -rf target/pack && mkdir -p target/pack
 	@cd pkg && npm pack --silent --pack-destination ../target/pack >/dev/null
-	attw target/pack/calibrank-*.tgz --exclude-entrypoints calibrank_core.wasm calibrank_lab.wasm calibrank_texts.wasm
+	attw target/pack/calibrank-*.tgz --exclude-entrypoints calibrank_core.wasm calibrank_pipeline.wasm calibrank_lab.wasm calibrank_texts.wasm
 	publint pkg --strict
 
 # Bun and Deno (npm packages `bun` and `deno`; their binaries work without install
