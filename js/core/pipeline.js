@@ -12,8 +12,15 @@ const w = () => state.get();
 const limitsOf = (options, fn) => state.limitsOf(options, fn);
 const registry = typeof FinalizationRegistry === "function" ? new FinalizationRegistry((h) => freeHandle(h)) : null;
 
+/**
+ * Frees a pipeline's handle in the module instance it was made in (`h.wire` at
+ * `h.generation`), if that instance still runs: the Pipeline's state may have moved to
+ * another module since (its own, given by an entry after the pipeline was made on the
+ * whole core's), which would leave the handle behind in the one still serving the other
+ * functions.
+ */
 function freeHandle(h) {
-  if (state.wire !== null && h.generation === state.wire.generation) state.wire.call(OP.PIPELINE_FREE, new Input().u32s([h.handle]));
+  if (h.generation === h.wire.generation) h.wire.call(OP.PIPELINE_FREE, new Input().u32s([h.handle]));
 }
 
 /**
@@ -46,7 +53,7 @@ export class Pipeline {
     const text = precheck.jsonText(limitsOf(config, "Pipeline"), toJson(config === null ? undefined : config, "config"), "config");
     const names = state.limits().names;
     const made = newPipeline(w(), text);
-    this.#h = { handle: made.handle, generation: made.wire.generation };
+    this.#h = { handle: made.handle, generation: made.wire.generation, wire: made.wire };
     this.#text = text;
     const limits = {};
     for (let i = 0; i < names.length; i++) limits[names[i]] = made.f64[made.limitsAt + i];
@@ -61,8 +68,12 @@ export class Pipeline {
     if (h === null) throw scoreError("INVALID_TYPE", "this", "the Pipeline was freed (free() or Symbol.dispose) and cannot be used any more");
     // Generations are numbered across Wires: a new Wire has a new one too.
     if (h.generation !== state.wire.generation) {
+      // Made again where the Pipeline's operations now run; freed where it was made if
+      // that instance still runs (it then serves the other functions).
+      freeHandle(h);
       h.handle = newPipeline(state.wire, this.#text).handle;
       h.generation = state.wire.generation;
+      h.wire = state.wire;
     }
     return h.handle;
   }
@@ -268,5 +279,8 @@ function explanations(out, results, e, profile) {
 
 /** Pipelines alive in the module (for leak tests). */
 export function __livePipelines() {
-  return w().call(OP.PIPELINE_LIVE).f64View()[0];
+  return liveIn(state);
 }
+
+/** Pipelines alive in the module of the ModuleState `st` (the entries' hooks, for tests). */
+export const liveIn = (st) => st.get().call(OP.PIPELINE_LIVE).f64View()[0];

@@ -43,6 +43,35 @@ test("calibrank_pipeline.wasm alone: the golden pipelines bit for bit; the other
     assert.throws(call, (e) => e instanceof alone.ScoreError && e.code === "INTERNAL" && /calibrank is not initialized/.test(e.message));
 });
 
+test("calibrank_pipeline.wasm answers the other functions' operations as unknown", async () => {
+  const { Wire, Input } = await import(new URL("wire.js", pkg));
+  const wire = new Wire(pipelineModule, {});
+  // rrf, rrfColumnar, fuseMultiQuery, rerank, normalize, calibrate, classifyBand, queryConfidence
+  for (let op = 20; op <= 27; op++) assert.throws(() => wire.call(op, new Input()), /unknown operation/, `operation ${op}`);
+  // and the common ones as every module does
+  assert.equal(wire.call(1, new Input()).text(), core.version());
+});
+
+test("browser.js exports what the core's API module exports (its list is written out)", () => {
+  const text = readFileSync(new URL("browser.js", pkg), "utf8");
+  const names = [...text.matchAll(/^export \{([^}]*)\} from/gm)].flatMap((m) => m[1].split(",").map((n) => n.trim()));
+  assert.deepEqual([...names].sort(), Object.keys(core).sort());
+});
+
+test("a Pipeline made on the whole core's module, then moved to its own, frees the handle it leaves behind", async () => {
+  const { default: hooks, ...api } = await import(new URL("core.js?moved", pkg));
+  hooks.init(compiled("core"));
+  const p = new api.Pipeline({ topN: 2, minConfidence: 0 });
+  assert.equal(hooks.livePipelinesInCore(), 1);
+  hooks.pipeline.init(pipelineModule);
+  // Made again on Pipeline's own module at its next call; the core's copy freed.
+  assert.deepEqual(p.run({ lists: [{ name: "s", ids: ["a", "b", "c"] }] }).results.map((r) => r.id), ["a", "b"]);
+  assert.equal(api.__livePipelines(), 1, "on Pipeline's own module");
+  assert.equal(hooks.livePipelinesInCore(), 0, "none left in the core's");
+  p.free();
+  assert.equal(api.__livePipelines(), 0);
+});
+
 test("calibrank/init refuses calibrank_pipeline.wasm, which holds Pipeline alone", async () => {
   const { init, initSync, isInitialized } = await import("calibrank/init");
   const says = /^calibrank\/init: the module given is not calibrank_core\.wasm: it is calibrank_pipeline\.wasm, which holds Pipeline alone/;
