@@ -5,6 +5,18 @@ import { OP, pipelineState as state, scratch, isObject, noInheritedKeys, ownFiel
 import { callHolding } from "./held-texts.js";
 import { encodeInput, encodeContext, topNOf } from "./pipeline-input.js";
 import { factorsAt } from "./rerank.js";
+import { encodeConfig, encodeContext as typedContext } from "./typed-config.js";
+
+/**
+ * Puts a pipeline's configuration (`config`) or a run's context (`context`), JSON text
+ * or undefined, into `input` as `wire`'s module reads it: the text, or (the Pipeline's
+ * own module, which holds no JSON) its numbers and strings.
+ */
+function putJson(input, wire, text, encode) {
+  if (!wire.typedConfig) return input.text(text);
+  const { n, s } = encode(text);
+  return input.f64s(n).strs(s);
+}
 
 const COLUMNAR_FIELDS = ["docs", "offsets", "nDocs", "weights", "modifiedAt", "now", "context", "topN"];
 const COLUMNAR_KEYS = new Set(COLUMNAR_FIELDS);
@@ -32,7 +44,7 @@ function freeHandle(h) {
  * `writeHeldTexts` (the same for each of its pipelines: kept on the Wire).
  */
 function newPipeline(wire, text) {
-  const out = wire.call(OP.PIPELINE_NEW, new Input().text(text));
+  const out = wire.call(OP.PIPELINE_NEW, putJson(new Input(), wire, text, encodeConfig));
   const { u32, f64 } = out.w;
   const handle = u32[out.u32At()];
   const limitsAt = out.f64At();
@@ -110,9 +122,8 @@ export class Pipeline {
       .f64s(e.weights)
       .f64s(e.scores)
       .u32s(e.itemTable)
-      .f64s(e.itemNums)
-      .text(e.ctx);
-    return callHolding(OP.PIPELINE_RUN, inp, e.held);
+      .f64s(e.itemNums);
+    return callHolding(OP.PIPELINE_RUN, putJson(inp, state.wire, e.ctx, typedContext), e.held);
   }
 
   /** The objects `run` returns, from the module's output. */
@@ -194,7 +205,8 @@ export class Pipeline {
     // The band profile's context, as `run` takes it (JSON; the module checks its fields).
     const ctx = encodeContext(context, lim);
     // The handle looked up after the caller's getters ran (see `run`).
-    const out = state.wire.call(OP.PIPELINE_RUN_COLUMNAR, new Input().u32s([this.handle()]).f64s(wts).f64s(mt).u32s(docs).u32s(offsets).f64s(head).text(ctx));
+    const wire = state.wire;
+    const out = wire.call(OP.PIPELINE_RUN_COLUMNAR, putJson(new Input().u32s([this.handle()]).f64s(wts).f64s(mt).u32s(docs).u32s(offsets).f64s(head), wire, ctx, typedContext));
     const order = out.u32s();
     const scores = out.f64s();
     const bands = out.u8s();

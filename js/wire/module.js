@@ -19,6 +19,11 @@ export class Wire {
     this.busy = false;
     /** The core's function-table slot for its held texts (js/core/held-texts.js; -1 until a `Pipeline` is made). */
     this.textsSlot = -1;
+    /**
+     * Whether this is calibrank_pipeline.wasm, which holds no JSON: a pipeline's
+     * configuration and a run's context reach it decoded (js/core/typed-config.js).
+     */
+    this.typedConfig = WebAssembly.Module.exports(module).some((e) => e.name === "cr_pipeline_only");
     this.instantiate();
   }
 

@@ -7,6 +7,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { inspect, isDeepStrictEqual } from "node:util";
 import { tests, computeGolden } from "./suite.js";
 
 const pkg = new URL("../../pkg/", import.meta.url);
@@ -80,4 +81,156 @@ test("calibrank/init refuses calibrank_pipeline.wasm, which holds Pipeline alone
   assert.equal(isInitialized(), false);
   initSync(compiled("core"));
   assert.equal(isInitialized(), true);
+});
+
+// ---------------------------------------------------------------- Configurations
+// calibrank_pipeline.wasm holds no JSON decoder: js/core/typed-config.js decodes a
+// configuration and a run's context as wasm/shared/src/decode.rs does in
+// calibrank_core.wasm. The two are compared here on random values shaped like
+// configurations, most of them wrong somewhere: the same effective configuration and
+// output, or the same error (code, field and message).
+
+/** A small seeded generator (mulberry32), so that a failure can be replayed. */
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const ODD = [null, true, "x", "", "\u0000#", "\uD800", 1.5, -0, -1, 0, 2 ** 32, 2 ** 53, NaN, Infinity, -Infinity, 1e300, [], {}, [1], { a: 1 }, () => 1, 10n, new Map([["a", 1]]), new Map([[1, 1]]), new Float64Array([1, 2]), Symbol("s")];
+
+/**
+ * A random value of the configuration's shape (`shape`), wrong with probability `p`; an
+ * optional field is given with probability `inc`.
+ */
+function gen(r, shape, p, inc = 0.4) {
+  const pick = (xs) => xs[Math.floor(r() * xs.length)];
+  if (r() < p) return pick(ODD);
+  switch (shape.t) {
+    case "num":
+      return pick([0, 0.5, 1, 2, 3, 60, 0.25, 1e-9, 5, 10, 0.9, 0.3]);
+    case "u32":
+      return pick([0, 1, 2, 3, 5, 8, 10, 20, 100, 4294967295]);
+    case "i32":
+      return pick([2020, 2026, -1, 0, 2147483647]);
+    case "bool":
+      return r() < 0.5;
+    case "str":
+      return pick(["a", "go", "rust", "bazel", "", "é", "x".repeat(70)]);
+    case "unit": {
+      const name = pick([...shape.names, "nope"]);
+      return r() < 0.8 ? name : { [name]: r() < 0.8 ? null : 1 };
+    }
+    case "opt":
+      return r() < 0.3 ? null : gen(r, shape.of, p, inc);
+    case "list":
+      return Array.from({ length: Math.floor(r() * 4) }, () => gen(r, shape.of, p, inc));
+    case "map": {
+      const o = {};
+      for (let i = Math.floor(r() * 3); i > 0; i--) o[pick(["a", "b", "semantic", "__proto__", "1"])] = gen(r, { t: "num" }, p);
+      return o;
+    }
+    case "five":
+      return Array.from({ length: r() < 0.8 ? 5 : Math.floor(r() * 7) }, () => gen(r, { t: "num" }, p));
+    case "tagged": {
+      const [method, fields] = pick(shape.variants);
+      const o = r() < 0.9 ? { method: r() < 0.8 ? method : pick([0, 1, 2, 3, "nope"]) } : {};
+      for (const [k, s] of fields) if (r() < 0.8) o[k] = gen(r, s, p, inc);
+      if (r() < p) o[pick(["z", "method2"])] = 1;
+      if (r() < p / 2) return Object.entries(o).map(([, v]) => v);
+      return o;
+    }
+    case "struct": {
+      const o = {};
+      for (const [k, s, req] of shape.fields) if (req || r() < inc) o[k] = gen(r, s, p, inc);
+      if (r() < p) o[pick(["zz", "Method", "topk"])] = 1;
+      if (r() < p / 3) return shape.fields.map(([k]) => o[k] ?? gen(r, shape.fields.find((f) => f[0] === k)[1], p, inc));
+      return o;
+    }
+  }
+  throw new Error(`shape ${shape.t}`);
+}
+
+const T = (t, extra = {}) => ({ t, ...extra });
+const NUMS = T("list", { of: T("num") });
+const SHAPE = T("struct", {
+  fields: [
+    ["k", T("num")],
+    ["weights", T("map")],
+    ["topK", T("u32")],
+    ["topN", T("u32")],
+    ["recency", T("struct", { fields: [["mode", T("unit", { names: ["none", "step", "fiscal_year"] })], ["steps", T("list", { of: T("struct", { fields: [["maxAgeDays", T("num"), true], ["multiplier", T("num"), true]] }) })], ["fiscalYear", T("struct", { fields: [["window", T("u32")], ["latestYear", T("i32")]] })], ["boost", T("num")]] })],
+    [
+      "rerank",
+      T("struct", {
+        fields: [
+          ["method", T("unit", { names: ["none", "heuristic", "cross_encoder"] })],
+          ["heuristic", T("struct", { fields: [["exactNameMultiplier", T("num")], ["nameTermWeight", T("num")], ["summaryTermWeight", T("num")], ["shortContentChars", T("u32")], ["shortContentMultiplier", T("num")], ["typeMultipliers", T("map")], ["unknownTypeMultiplier", T("num")], ["stopwords", T("opt", { of: T("list", { of: T("str") }) })]] })],
+          ["candidateLimit", T("opt", { of: T("u32") })],
+          ["recencyBoost", T("num")],
+        ],
+      }),
+    ],
+    ["normalization", T("struct", { fields: [["method", T("unit", { names: ["none", "max", "min_max", "z_score", "softmax"] })], ["temperature", T("num")], ["minRelevance", T("num")]] })],
+    ["calibration", T("tagged", { variants: [["sigmoid", [["threshold", T("num")], ["steepness", T("num")]]], ["platt", [["a", T("num")], ["b", T("num")]]], ["isotonic", [["x", NUMS], ["y", NUMS]]]] })],
+    ["minConfidence", T("num")],
+    ["bands", T("struct", { fields: [["highFloor", T("num")], ["degradedFloor", T("num")], ["profiles", T("list", { of: T("struct", { fields: [["name", T("str"), true], ["taskClass", T("opt", { of: T("str") })], ["language", T("opt", { of: T("str") })], ["buildSystem", T("opt", { of: T("str") })], ["highFloor", T("num"), true], ["degradedFloor", T("num"), true]] }) })]] })],
+    ["confidence", T("struct", { fields: [["weights", T("five")], ["k", T("opt", { of: T("u32") })], ["answerFloor", T("num")], ["hedgeFloor", T("num")]] })],
+    ["limits", T("opt", { of: T("struct", { fields: ["maxLists", "maxListLength", "maxTotalEntries", "maxColumnarEntries", "maxIdBytes", "maxTextBytes", "maxTotalTextBytes", "maxSearchWork"].map((k) => [k, T("opt", { of: T("u32") })]) }) })],
+    ["explain", T("bool")],
+  ],
+});
+const CONTEXT_SHAPE = T("struct", { fields: ["taskClass", "language", "buildSystem"].map((k) => [k, T("opt", { of: T("str") })]) });
+
+/** What `make()` gives: the effective configuration and a run's output, or the error. */
+function outcome(make, input) {
+  try {
+    const p = make();
+    try {
+      return { config: p.config, out: input === undefined ? null : p.run(input) };
+    } catch (e) {
+      return { runError: [e.constructor.name, e.code, e.field, e.message] };
+    } finally {
+      p.free();
+    }
+  } catch (e) {
+    return { error: [e.constructor.name, e.code, e.field, e.message] };
+  }
+}
+
+test("random configurations and contexts: calibrank_pipeline.wasm's typed path gives what the core's JSON decoders give", async () => {
+  // An API module whose Pipeline runs on the whole core's module (JSON), and `core`,
+  // whose Pipeline runs on calibrank_pipeline.wasm (typed).
+  const { default: hooks, ...json } = await import(new URL("core.js?json", pkg));
+  hooks.init(compiled("core"));
+  const input = {
+    query: "alpha beta",
+    lists: [{ name: "a", ids: ["d1", "d2", "d3"], scores: [3, 2, 1] }, { name: "semantic", ids: ["d2", "d4"] }],
+    items: { d1: { name: "alpha", type: "class", modifiedAt: "2026-11-01T00:00:00Z", crossEncoderScore: 0.5 }, d2: { summary: "beta", crossEncoderScore: 0.25 }, d3: { crossEncoderScore: 0.75 }, d4: { crossEncoderScore: 0.1 } },
+    now: "2026-11-29T00:00:00Z",
+  };
+  let kinds = { config: 0, error: 0, runError: 0 };
+  for (let seed = 1; seed <= 3000; seed++) {
+    const r = rng(seed);
+    // A quarter of the seeds right in shape and sparse (most of those pass the checks
+    // after decoding too); the others wrong here and there.
+    const cfg = seed % 4 === 0 ? gen(r, SHAPE, 0, 0.12) : gen(r, SHAPE, [0.02, 0.1, 0.3][seed % 4 - 1]);
+    if (r() < 0.3 && typeof cfg === "object" && cfg !== null && !Array.isArray(cfg)) cfg.bands = { profiles: [{ name: "p", language: "go", highFloor: 0.9, degradedFloor: 0.5 }] };
+    const context = r() < 0.5 ? gen(r, CONTEXT_SHAPE, 0.2) : undefined;
+    const run = context === undefined ? input : { ...input, context };
+    const want = outcome(() => new json.Pipeline(cfg), run);
+    const got = outcome(() => new core.Pipeline(cfg), run);
+    if (!isDeepStrictEqual(got, want)) {
+      const shown = (v) => inspect(v, { depth: 8, breakLength: Infinity });
+      assert.deepEqual(got, want, `seed ${seed}: config ${shown(cfg)}, context ${shown(context)}`);
+    }
+    kinds[Object.keys(want)[0]]++;
+  }
+  // Both kinds of outcome are well represented.
+  assert.ok(kinds.config > 300 && kinds.error > 1000, JSON.stringify(kinds));
 });

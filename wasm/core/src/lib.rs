@@ -18,6 +18,8 @@
 #[cfg(feature = "functions")]
 mod functions;
 mod pipeline;
+#[cfg(not(feature = "functions"))]
+mod typed;
 
 use calibrank::error::{ErrorCode, Result, ScoreError};
 use calibrank::rerank::HeuristicFactors;

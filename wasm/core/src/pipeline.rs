@@ -11,12 +11,58 @@ use calibrank::pipeline::{
     PoolTexts, RerankExplain, RerankMethod, TimeRef,
 };
 use calibrank::rerank::CandidateText;
+#[cfg(feature = "functions")]
 use calibrank_wasm_shared::decode;
 use calibrank_wasm_shared::jsonw::write_json;
 use calibrank_wasm_shared::options::within_if;
 use calibrank_wasm_shared::wire::{Reader, Writer};
 use calibrank_wasm_shared::Slab;
 use std::cell::RefCell;
+
+// How a configuration and a run's context cross: JSON text into calibrank_core.wasm
+// (decoded by `calibrank_wasm_shared::decode`), numbers and strings into
+// calibrank_pipeline.wasm, which holds no JSON (decoded by js/core/typed-config.js, read
+// back by [`crate::typed`]).
+
+/// The configuration's sections, decoded.
+#[cfg(feature = "functions")]
+fn config_in(r: &mut Reader<'_>) -> Result<PipelineConfig> {
+    match r.opt_text()? {
+        Some(t) => decode::from_text(t, "config"),
+        None => Ok(PipelineConfig::default()),
+    }
+}
+#[cfg(not(feature = "functions"))]
+fn config_in(r: &mut Reader<'_>) -> Result<PipelineConfig> {
+    let n = r.f64s()?;
+    crate::typed::pipeline_config(&mut crate::typed::Flat::new(n, r.strs()?))
+}
+
+/// A run's context as it crosses (read with the input, decoded by [`context_of`] where
+/// its errors are met).
+#[cfg(feature = "functions")]
+type ContextIn<'a> = Option<&'a str>;
+#[cfg(not(feature = "functions"))]
+type ContextIn<'a> = (&'a [f64], calibrank_wasm_shared::wire::Strs<'a>);
+
+#[cfg(feature = "functions")]
+fn context_in<'a>(r: &mut Reader<'a>) -> Result<ContextIn<'a>> {
+    r.opt_text()
+}
+#[cfg(not(feature = "functions"))]
+fn context_in<'a>(r: &mut Reader<'a>) -> Result<ContextIn<'a>> {
+    let n = r.f64s()?;
+    Ok((n, r.strs()?))
+}
+
+#[cfg(feature = "functions")]
+fn context_of(c: ContextIn<'_>) -> Result<Option<BandContext>> {
+    c.map(|t| decode::from_text(t, "context")).transpose()
+}
+#[cfg(not(feature = "functions"))]
+fn context_of((n, s): ContextIn<'_>) -> Result<Option<BandContext>> {
+    crate::typed::context(&mut crate::typed::Flat::new(n, s))
+}
 
 thread_local! {
     static PIPELINES: RefCell<Slab<Pipeline>> = const { RefCell::new(Slab::new()) };
@@ -38,10 +84,7 @@ pub fn live() -> usize {
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 pub fn new(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
-    let config: PipelineConfig = match r.opt_text()? {
-        Some(t) => decode::from_text(t, "config")?,
-        None => PipelineConfig::default(),
-    };
+    let config = config_in(r)?;
     // The checks after decoding name fields of the configuration as the Rust API does
     // (`topN`, `calibration.steepness`); here they are within the `config` argument, as
     // the decoder's own errors are.
@@ -130,7 +173,7 @@ fn walk_input(r: &mut Reader<'_>, config: &PipelineConfig) -> Result<()> {
     let scores = r.f64s()?;
     let items = r.u32s()?;
     let item_nums = r.f64s()?;
-    let context_text = r.opt_text()?;
+    let context = context_in(r)?;
     let n_docs = head.get(3).copied().unwrap_or(0.0) as usize;
     if let Some(&q) = head.first().filter(|&&q| q >= 0.0) {
         text.charge(strs.get(q as usize)?, || "query".into())?;
@@ -210,9 +253,7 @@ fn walk_input(r: &mut Reader<'_>, config: &PipelineConfig) -> Result<()> {
     if let (Some(2.0), Some(v)) = (head.get(1).copied(), head.get(2).copied()) {
         text.charge(strs.get(v as usize)?, || "now".into())?;
     }
-    if let Some(t) = context_text {
-        decode::from_text::<BandContext>(t, "context")?;
-    }
+    context_of(context)?;
     top_n_of(head.get(5).copied(), config.top_k)?;
     Ok(())
 }
@@ -674,10 +715,7 @@ fn read_input<'a>(config: &PipelineConfig, r: &mut Reader<'a>) -> Option<Section
     let scores = r.f64s().ok()?;
     let items = r.u32s().ok()?;
     let item_nums = r.f64s().ok()?;
-    let context: Option<BandContext> = match r.opt_text().ok()? {
-        Some(t) => Some(decode::from_text(t, "context").ok()?),
-        None => None,
-    };
+    let context = context_of(context_in(r).ok()?).ok()?;
     if lists.len() % 5 != 0 || items.len() % 8 != 0 || item_nums.len() != items.len() / 8 * 3 {
         return None;
     }
@@ -811,10 +849,7 @@ pub fn run_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         let docs = read_indices(r, "docs", limits.max_columnar_entries, "maxColumnarEntries")?;
         let offsets = read_indices(r, "offsets", limits.max_lists.saturating_add(1), "maxLists")?;
         let head = r.f64s()?;
-        let context: Option<BandContext> = match r.opt_text()? {
-            Some(t) => Some(decode::from_text(t, "context")?),
-            None => None,
-        };
+        let context = context_of(context_in(r)?)?;
         let n = n_docs(head.first().copied().unwrap_or(f64::NAN))?;
         let now = (head.get(1) == Some(&1.0)).then(|| head.get(2).copied().unwrap_or(f64::NAN));
         let top_n = top_n_of(head.get(3).copied(), p.config().top_k)?;

@@ -1,0 +1,505 @@
+// A pipeline's configuration and a run's context for calibrank_pipeline.wasm, which holds
+// no JSON: decoded here, as wasm/shared/src/decode.rs decodes them for
+// calibrank_core.wasm, and sent as numbers and strings in field order
+// (wasm/core/src/typed.rs reads them back).
+//
+// The value is first what the core's module would read: the package's JSON text of it
+// (js/wire/json.js: `JSON.stringify` with its replacer) parsed back, its sentinels undone
+// as wasm/shared/src/json.rs undoes them. The decoders below are decode.rs's, line for
+// line: the same values, and the same errors (serde's words, codes and field paths), which
+// tests/js/pipeline-module.test.mjs checks against the core's module on random
+// configurations.
+import { scoreError } from "../wire.js";
+
+// ---------------------------------------------------------------- The tree
+
+/** A JavaScript value with no JSON form (json.rs `Json::Invalid`). */
+class Invalid {
+  constructor(kind) {
+    this.kind = kind;
+  }
+}
+
+const bitsView = new DataView(new ArrayBuffer(8));
+const HEX16 = /^[0-9a-fA-F]{16}$/;
+const INVALID_KINDS = new Set(["function", "symbol", "bigint", "Map with keys that are not strings"]);
+
+/** `s` with each lone surrogate replaced by U+FFFD (what json.rs reads for the escape JSON.stringify writes, and TextEncoder writes). */
+const toWellFormed =
+  typeof String.prototype.toWellFormed === "function"
+    ? (s) => s.toWellFormed()
+    : (s) => s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
+
+/** A string of the JSON text as json.rs reads it: lone surrogates as U+FFFD, a sentinel (U+0000 first) undone. */
+function revive(str) {
+  const s = toWellFormed(str);
+  if (s.charCodeAt(0) !== 0) return s;
+  const rest = s.slice(1);
+  if (rest === "NaN") return NaN;
+  if (rest === "Infinity") return Infinity;
+  if (rest === "-Infinity") return -Infinity;
+  if (INVALID_KINDS.has(rest)) return new Invalid(rest);
+  if (rest.charCodeAt(0) === 35 /* # */) {
+    const hex = rest.slice(1);
+    // The replacer writes 16 hex digits; a caller's string that starts with U+0000 has
+    // one more in front, so no caller's string reaches here.
+    if (!HEX16.test(hex)) throw scoreError("INTERNAL", "", "a number's bits must be 16 hex digits");
+    bitsView.setUint32(0, parseInt(hex.slice(0, 8), 16));
+    bitsView.setUint32(4, parseInt(hex.slice(8), 16));
+    return bitsView.getFloat64(0);
+  }
+  if (rest.charCodeAt(0) === 0) return rest;
+  return s;
+}
+
+/** The engine's own JSON.parse: a caller's replacement of it does not change how its configuration is read. */
+const jsonParse = JSON.parse;
+
+/** How deep arrays and objects may nest (json.rs MAX_DEPTH). */
+const MAX_DEPTH = 64;
+
+function tooDeep(v, depth) {
+  if (typeof v !== "object" || v === null || v instanceof Invalid) return false;
+  if (depth >= MAX_DEPTH) return true;
+  for (const k in v) if (tooDeep(v[k], depth + 1)) return true;
+  return false;
+}
+
+/**
+ * The tree of `text` (the package's JSON text of a caller's value), as json.rs parses
+ * it: objects keep their keys in text order (JSON.parse makes each an own property,
+ * `__proto__` too), sentinels become numbers, strings or `Invalid`s.
+ */
+export function treeOf(text, what) {
+  const tree = jsonParse(text, (_, v) => (typeof v === "string" ? revive(v) : v));
+  if (tooDeep(tree, 0)) throw scoreError("INVALID_TYPE", what, `the value is nested deeper than ${MAX_DEPTH} levels`);
+  return tree;
+}
+
+const isArr = Array.isArray;
+const isObj = (v) => typeof v === "object" && v !== null && !isArr(v) && !(v instanceof Invalid);
+
+// ---------------------------------------------------------------- Failures
+
+const TYPE = 0;
+const UNKNOWN_FIELD = 1;
+const MISSING_FIELD = 2;
+const DUPLICATE_FIELD = 3;
+const UNKNOWN_VARIANT = 4;
+
+/** A decoding failure (json.rs `DeError`): what it is, serde's words, where. */
+class Failure {
+  constructor(fault, message, name = "") {
+    this.fault = fault;
+    this.message = message;
+    this.name = name;
+    this.at = "";
+  }
+  key(k) {
+    this.at = `.${k}${this.at}`;
+    return this;
+  }
+  index(i) {
+    this.at = `[${i}]${this.at}`;
+    return this;
+  }
+  here() {
+    this.at = "";
+    return this;
+  }
+  /** The ScoreError (calibrank::error::fault_error). */
+  typed(what) {
+    const { fault, name, at } = this;
+    const onKey = at.endsWith(name) && at.slice(0, at.length - name.length).endsWith(".");
+    let code = "INVALID_TYPE";
+    let key = null;
+    if (fault === UNKNOWN_FIELD) [code, key] = ["UNKNOWN_FIELD", onKey ? null : name];
+    else if (fault === MISSING_FIELD) [code, key] = ["INVALID_CONFIG", name];
+    else if (fault === DUPLICATE_FIELD) key = name;
+    else if (fault === UNKNOWN_VARIANT) code = "UNKNOWN_METHOD";
+    let field = what + at + (key === null ? "" : `.${key}`);
+    if (what === "" && field.startsWith(".")) field = field.slice(1);
+    return scoreError(code, field, this.message);
+  }
+}
+
+const bad = (expected) => new Failure(TYPE, `invalid type: expected ${expected}`);
+const FIELD_WORDS = { [UNKNOWN_FIELD]: "unknown", [MISSING_FIELD]: "missing", [DUPLICATE_FIELD]: "duplicate" };
+const fieldFault = (fault, k) => new Failure(fault, `${FIELD_WORDS[fault]} field \`${k}\``, k);
+
+/** Runs `f`, a failure passed on under the key `k` / the index `i`. */
+function under(k, f) {
+  try {
+    return f();
+  } catch (e) {
+    throw e instanceof Failure ? e.key(k) : e;
+  }
+}
+function at(i, f) {
+  try {
+    return f();
+  } catch (e) {
+    throw e instanceof Failure ? e.index(i) : e;
+  }
+}
+
+// ---------------------------------------------------------------- Values
+// Each decoder reads a tree value and writes what it decoded to `out` (numbers to
+// `out.n`, strings to `out.s`, in the order wasm/core/src/typed.rs reads them).
+
+function num(v) {
+  if (typeof v !== "number") throw bad("a number");
+  return v;
+}
+const int = (lo, hi, expected) => (v) => {
+  if (typeof v === "number" && v % 1 === 0 && v >= lo && v <= hi) return v;
+  throw bad(expected);
+};
+const u32 = int(0, 4294967295, "a whole number from 0 to 4294967295");
+const i32 = int(-2147483648, 2147483647, "a whole number from -2147483648 to 2147483647");
+function boolean(v) {
+  if (typeof v !== "boolean") throw bad("a boolean");
+  return v ? 1 : 0;
+}
+function string(v) {
+  if (typeof v !== "string") throw bad("a string");
+  return v;
+}
+
+// Writers of a decoded value: `put(out, x)`.
+const putNum = (out, x) => out.n.push(x);
+const putStr = (out, x) => out.s.push(x);
+
+/** A kind: `read(v)` decodes (throwing a Failure), `put(out, x)` writes. */
+const kind = (read, put) => ({ read, put });
+const NUM = kind(num, putNum);
+/** A number inside a value serde buffers first: `-0` arrives as the integer 0. */
+const NUM0 = kind((v) => num(v) + 0, putNum);
+const U32 = kind(u32, putNum);
+const I32 = kind(i32, putNum);
+const BOOL = kind(boolean, putNum);
+const STR = kind(string, putStr);
+
+/** `null` is None (a flag 0), anything else the kind's value (a flag 1, the value). */
+const opt = (k) =>
+  kind(
+    (v) => (v === null ? null : k.read(v)),
+    (out, x) => {
+      out.n.push(x === null ? 0 : 1);
+      if (x !== null) k.put(out, x);
+    },
+  );
+
+/** An array of the kind's values (its length, then each). */
+const list = (k) =>
+  kind(
+    (v) => {
+      if (!isArr(v)) throw bad("an array");
+      return v.map((x, i) => at(i, () => k.read(x)));
+    },
+    (out, xs) => {
+      out.n.push(xs.length);
+      for (const x of xs) k.put(out, x);
+    },
+  );
+
+/** An object of numbers (its size, then each key and value; a repeated key cannot occur in a parsed tree). */
+const NUM_MAP = kind(
+  (v) => {
+    if (!isObj(v)) throw bad("an object");
+    return Object.keys(v).map((k) => [k, under(k, () => num(v[k]))]);
+  },
+  (out, entries) => {
+    out.n.push(entries.length);
+    for (const [k, x] of entries) {
+      out.s.push(k);
+      out.n.push(x);
+    }
+  },
+);
+
+/** Five numbers: the first five of an array (serde reads no further). */
+const FIVE = kind(
+  (v) => {
+    if (!isArr(v)) throw bad("an array");
+    const out = [];
+    for (let i = 0; i < 5 && i < v.length; i++) out.push(at(i, () => num(v[i])));
+    if (v.length < 5) throw bad("an array of 5 numbers");
+    return out;
+  },
+  (out, xs) => out.n.push(...xs),
+);
+
+/** A unit variant of `names` (its index): its name, or `{"name": null}`. */
+const unit = (names) =>
+  kind((v) => {
+    let name;
+    let value = null;
+    if (typeof v === "string") name = v;
+    else if (isObj(v) && Object.keys(v).length === 1) {
+      name = Object.keys(v)[0];
+      value = v[name];
+    } else throw bad("a name");
+    const i = names.indexOf(name);
+    if (i < 0) throw new Failure(UNKNOWN_VARIANT, `unknown variant \`${name}\``);
+    if (value !== null) throw bad("a unit variant").key(name);
+    return i;
+  }, putNum);
+
+/** Refuses a value that holds something that is not JSON (serde's buffering of a tagged enum's content). */
+function plain(v) {
+  if (v instanceof Invalid) throw bad(`JSON, not a ${v.kind}`);
+  if (isArr(v)) v.forEach((x, i) => at(i, () => plain(x)));
+  else if (isObj(v)) for (const k of Object.keys(v)) under(k, () => plain(v[k]));
+}
+
+// ---------------------------------------------------------------- Structs
+
+/** Field kinds: required; an `Option` without a default (None when missing); defaulted. */
+const REQ = 0;
+const OPT = 1;
+const DEF = 2;
+/** Modes: a struct read directly; a variant of a tagged enum (buffered, without its `method` tag). */
+const PLAIN = 0;
+const TAGGED = 1;
+
+function within(f, mode, key, i) {
+  if (!(f instanceof Failure)) return f;
+  if (mode === TAGGED) return f.here();
+  return key !== null ? f.key(key) : f.index(i);
+}
+
+/**
+ * A struct: `fields` are `[key, fieldKind, kind]`. Decoded as an object (keys in any
+ * order; an unknown or missing key is an error, in text order) or as an array of its
+ * fields in order; the value is one entry per field, `undefined` where it was not given.
+ * Written: a defaulted field as a flag (0: not given, the default) and its value; a
+ * required one as its value; an `OPT` one as its kind writes `null` when not given.
+ */
+const struct = (fields, mode = PLAIN) =>
+  kind(
+    (v) => {
+      const got = new Array(fields.length).fill(undefined);
+      const set = (i, x, key) => {
+        try {
+          got[i] = fields[i][2].read(x);
+        } catch (e) {
+          throw within(e, mode, key, i);
+        }
+      };
+      if (isObj(v)) {
+        for (const k of Object.keys(v)) {
+          const i = fields.findIndex((f) => f[0] === k);
+          if (i >= 0) set(i, v[k], k);
+          else if (!(mode === TAGGED && k === "method")) throw within(fieldFault(UNKNOWN_FIELD, k), mode, k, 0);
+        }
+        fields.forEach(([k, fk], i) => {
+          if (fk === REQ && got[i] === undefined) throw fieldFault(MISSING_FIELD, k);
+        });
+        return got;
+      }
+      if (isArr(v)) {
+        const items = v.slice(mode);
+        for (let i = 0; i < items.length && i < fields.length; i++) set(i, items[i], null);
+        const short = fields.slice(items.length).some(([, fk]) => fk !== DEF);
+        if (short || (mode === TAGGED && items.length > fields.length)) {
+          throw new Failure(TYPE, `invalid length ${items.length}, expected ${fields.length} fields`);
+        }
+        return got;
+      }
+      throw bad("an object");
+    },
+    (out, got) => {
+      fields.forEach(([, fk, k], i) => {
+        const x = got[i];
+        if (fk === DEF) {
+          out.n.push(x === undefined ? 0 : 1);
+          if (x !== undefined) k.put(out, x);
+        } else k.put(out, x === undefined ? null : x);
+      });
+    },
+  );
+
+const OPT_U32 = opt(U32);
+const OPT_STR = opt(STR);
+
+const RECENCY = struct([
+  ["mode", DEF, unit(["none", "step", "fiscal_year"])],
+  ["steps", DEF, list(struct([["maxAgeDays", REQ, NUM], ["multiplier", REQ, NUM]]))],
+  ["fiscalYear", DEF, struct([["window", DEF, U32], ["latestYear", DEF, I32]])],
+  ["boost", DEF, NUM],
+]);
+
+const HEURISTIC = struct([
+  ["exactNameMultiplier", DEF, NUM],
+  ["nameTermWeight", DEF, NUM],
+  ["summaryTermWeight", DEF, NUM],
+  ["shortContentChars", DEF, U32],
+  ["shortContentMultiplier", DEF, NUM],
+  ["typeMultipliers", DEF, NUM_MAP],
+  ["unknownTypeMultiplier", DEF, NUM],
+  ["stopwords", DEF, opt(list(STR))],
+]);
+
+const RERANK = struct([
+  ["method", DEF, unit(["none", "heuristic", "cross_encoder"])],
+  ["heuristic", DEF, HEURISTIC],
+  ["candidateLimit", DEF, OPT_U32],
+  ["recencyBoost", DEF, NUM],
+]);
+
+const NORMALIZATION = struct([
+  ["method", DEF, unit(["none", "max", "min_max", "z_score", "softmax"])],
+  ["temperature", DEF, NUM],
+  ["minRelevance", DEF, NUM],
+]);
+
+const CALIBRATION_VARIANTS = [
+  struct([["threshold", DEF, NUM0], ["steepness", DEF, NUM0]], TAGGED),
+  struct([["a", REQ, NUM0], ["b", REQ, NUM0]], TAGGED),
+  struct([["x", REQ, list(NUM0)], ["y", REQ, list(NUM0)]], TAGGED),
+];
+const METHODS = ["sigmoid", "platt", "isotonic"];
+
+/** `Calibration`, tagged by `method` (a name or a variant index), which serde buffers before it reads the variant. */
+const CALIBRATION = kind(
+  (v) => {
+    const tag = (t) => {
+      if (typeof t === "string") {
+        const i = METHODS.indexOf(t);
+        if (i < 0) throw new Failure(UNKNOWN_VARIANT, `unknown variant \`${t}\``);
+        return i;
+      }
+      if (t === 0 || t === 1 || t === 2) return t;
+      throw bad("a method name");
+    };
+    let t = null;
+    if (isObj(v)) {
+      for (const k of Object.keys(v)) {
+        if (k === "method") t = under(k, () => tag(v[k]));
+        else under(k, () => plain(v[k]));
+      }
+    } else if (isArr(v)) {
+      if (v.length > 0) {
+        t = at(0, () => tag(v[0]));
+        plain(v);
+      }
+    } else throw bad("an object");
+    if (t === null) throw fieldFault(MISSING_FIELD, "method");
+    return [t, CALIBRATION_VARIANTS[t].read(v)];
+  },
+  (out, [t, got]) => {
+    out.n.push(t);
+    CALIBRATION_VARIANTS[t].put(out, got);
+  },
+);
+
+const PROFILE = struct([
+  ["name", REQ, STR],
+  ["taskClass", DEF, OPT_STR],
+  ["language", DEF, OPT_STR],
+  ["buildSystem", DEF, OPT_STR],
+  ["highFloor", REQ, NUM],
+  ["degradedFloor", REQ, NUM],
+]);
+
+const BANDS = struct([
+  ["highFloor", DEF, NUM],
+  ["degradedFloor", DEF, NUM],
+  ["profiles", DEF, list(PROFILE)],
+]);
+
+const TRAINING = struct([
+  ["queries", REQ, U32],
+  ["positives", REQ, U32],
+  ["logLoss", REQ, NUM],
+  ["auroc", REQ, NUM],
+  ["iterations", REQ, U32],
+  ["converged", REQ, BOOL],
+]);
+
+const MODEL = struct([
+  ["method", REQ, STR],
+  ["runs", REQ, U32],
+  ["k", REQ, U32],
+  ["rrfK", REQ, NUM],
+  ["weights", REQ, list(NUM)],
+  ["features", REQ, list(STR)],
+  ["mean", REQ, list(NUM)],
+  ["scale", REQ, list(NUM)],
+  ["coefficients", REQ, list(NUM)],
+  ["intercept", REQ, NUM],
+  ["missingTop", REQ, list(NUM)],
+  ["l2", REQ, NUM],
+  ["training", REQ, TRAINING],
+]);
+
+const CONFIDENCE = struct([
+  ["weights", DEF, FIVE],
+  ["k", DEF, OPT_U32],
+  ["model", DEF, opt(MODEL)],
+  ["answerFloor", DEF, NUM],
+  ["hedgeFloor", DEF, NUM],
+]);
+
+const LIMIT_NAMES = ["maxLists", "maxListLength", "maxTotalEntries", "maxColumnarEntries", "maxIdBytes", "maxTextBytes", "maxTotalTextBytes", "maxSearchWork"];
+const LIMITS = struct(LIMIT_NAMES.map((k) => [k, OPT, OPT_U32]));
+
+const PIPELINE = struct([
+  ["k", DEF, NUM],
+  ["weights", DEF, NUM_MAP],
+  ["topK", DEF, U32],
+  ["topN", DEF, U32],
+  ["recency", DEF, RECENCY],
+  ["rerank", DEF, RERANK],
+  ["normalization", DEF, NORMALIZATION],
+  ["calibration", DEF, CALIBRATION],
+  ["minConfidence", DEF, NUM],
+  ["bands", DEF, BANDS],
+  ["confidence", DEF, CONFIDENCE],
+  ["limits", DEF, opt(LIMITS)],
+  ["explain", DEF, BOOL],
+]);
+
+const CONTEXT = struct([
+  ["taskClass", DEF, OPT_STR],
+  ["language", DEF, OPT_STR],
+  ["buildSystem", DEF, OPT_STR],
+]);
+
+/** Decodes `text` (the JSON text of a value) as `k`: its numbers and strings, or the ScoreError on `what`. */
+function encode(k, text, what) {
+  const tree = treeOf(text, what);
+  let got;
+  try {
+    got = k.read(tree);
+  } catch (e) {
+    throw e instanceof Failure ? e.typed(what) : e;
+  }
+  const out = { n: [], s: [] };
+  k.put(out, got);
+  return out;
+}
+
+/** A pipeline's configuration (its JSON text, or undefined: the defaults) as calibrank_pipeline.wasm reads it. */
+export function encodeConfig(text) {
+  if (text === undefined) return { n: [0], s: [] };
+  const { n, s } = encode(PIPELINE, text, "config");
+  return { n: [1, ...n], s };
+}
+
+/**
+ * A run's context (its JSON text, or undefined) as calibrank_pipeline.wasm reads it: the
+ * module meets a context's error where the core's module meets it (after the input's
+ * other checks), so an error is sent, not thrown: its code, field and message.
+ */
+export function encodeContext(text) {
+  if (text === undefined) return { n: [0], s: [] };
+  try {
+    const { n, s } = encode(CONTEXT, text, "context");
+    return { n: [1, ...n], s };
+  } catch (e) {
+    if (e === null || typeof e !== "object" || typeof e.code !== "string" || e.code === "INTERNAL") throw e;
+    return { n: [2], s: [e.code, e.field, e.message] };
+  }
+}
