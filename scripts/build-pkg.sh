@@ -57,6 +57,10 @@ for m in core pipeline lab; do
     "$DIR/calibrank_wasm_$m.wasm" -o "$OUT/calibrank_$m.wasm"
 done
 
+# The defaults the package's JavaScript reports as calibrank_pipeline.wasm's `config`
+# (js/core/pipeline-defaults.js) must be the Rust defaults this build holds.
+node scripts/pipeline-defaults.mjs "$OUT/calibrank_core.wasm" --check
+
 # The held texts' tiny module (js/core/held-texts.js TEXTS_MODULE, compiled from these
 # bytes where the engine allows; the workerd and edge entries import it as a module).
 node -e '

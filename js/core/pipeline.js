@@ -5,7 +5,7 @@ import { OP, pipelineState as state, scratch, isObject, noInheritedKeys, ownFiel
 import { callHolding } from "./held-texts.js";
 import { encodeInput, encodeContext, topNOf } from "./pipeline-input.js";
 import { factorsAt } from "./rerank.js";
-import { encodeConfig, encodeContext as typedContext } from "./typed-config.js";
+import { encodeConfig, encodeContext as typedContext, effectiveConfig, configCopy } from "./typed-config.js";
 
 /**
  * Puts a pipeline's configuration (`config`) or a run's context (`context`), JSON text
@@ -59,6 +59,8 @@ export class Pipeline {
   #text;
   #limits;
   #holdAbove;
+  /** The effective configuration, built once for `config` on calibrank_pipeline.wasm. */
+  #effective = undefined;
   /** Validates `config` (the design documents' defaults for every missing field). */
   constructor(config) {
     notArray(config, "config");
@@ -92,7 +94,10 @@ export class Pipeline {
 
   /** The effective configuration, with every default filled in. */
   get config() {
-    return w().call(OP.PIPELINE_CONFIG, new Input().u32s([this.handle()])).json();
+    const h = this.handle();
+    // calibrank_pipeline.wasm writes no JSON: the same object, built here.
+    if (state.wire.typedConfig) return configCopy((this.#effective ??= effectiveConfig(this.#text)));
+    return state.wire.call(OP.PIPELINE_CONFIG, new Input().u32s([h])).json();
   }
 
   /** Runs the pipeline: fuse, recency, rerank, normalize, calibrate, filter, topN, bands, confidence. */

@@ -10,6 +10,7 @@
 // tests/js/pipeline-module.test.mjs checks against the core's module on random
 // configurations.
 import { scoreError } from "../wire.js";
+import { PIPELINE_DEFAULTS } from "./pipeline-defaults.js";
 
 // ---------------------------------------------------------------- The tree
 
@@ -169,15 +170,19 @@ function string(v) {
 // Writers of a decoded value: `put(out, x)`.
 const putNum = (out, x) => out.n.push(x);
 const putStr = (out, x) => out.s.push(x);
+// The effective configuration (`Pipeline.config`, which calibrank_pipeline.wasm does not
+// write): `out(x, d)` gives a decoded value `x` as `JSON.parse` of calibrank_core.wasm's
+// JSON text of it would, `d` the default of what `x` leaves out.
+const same = (x) => x;
 
-/** A kind: `read(v)` decodes (throwing a Failure), `put(out, x)` writes. */
-const kind = (read, put) => ({ read, put });
+/** A kind: `read(v)` decodes (throwing a Failure), `put(out, x)` writes, `out(x, d)` the effective value. */
+const kind = (read, put, out = same) => ({ read, put, out });
 const NUM = kind(num, putNum);
 /** A number inside a value serde buffers first: `-0` arrives as the integer 0. */
 const NUM0 = kind((v) => num(v) + 0, putNum);
 const U32 = kind(u32, putNum);
 const I32 = kind(i32, putNum);
-const BOOL = kind(boolean, putNum);
+const BOOL = kind(boolean, putNum, (x) => x === 1);
 const STR = kind(string, putStr);
 
 /** `null` is None (a flag 0), anything else the kind's value (a flag 1, the value). */
@@ -188,6 +193,7 @@ const opt = (k) =>
       out.n.push(x === null ? 0 : 1);
       if (x !== null) k.put(out, x);
     },
+    (x, d) => (x === null ? null : k.out(x, d ?? undefined)),
   );
 
 /** An array of the kind's values (its length, then each). */
@@ -201,6 +207,7 @@ const list = (k) =>
       out.n.push(xs.length);
       for (const x of xs) k.put(out, x);
     },
+    (xs) => xs.map((x) => k.out(x, undefined)),
   );
 
 /** An object of numbers (its size, then each key and value; a repeated key cannot occur in a parsed tree). */
@@ -216,6 +223,12 @@ const NUM_MAP = kind(
       out.n.push(x);
     }
   },
+  (entries) => {
+    // A BTreeMap: keys in order (of their UTF-8 bytes, as the module's JSON writes them).
+    const o = {};
+    for (const [k, x] of [...entries].sort((a, b) => byteOrder(a[0], b[0]))) setOwn(o, k, x);
+    return o;
+  },
 );
 
 /** Five numbers: the first five of an array (serde reads no further). */
@@ -228,6 +241,7 @@ const FIVE = kind(
     return out;
   },
   (out, xs) => out.n.push(...xs),
+  (xs) => xs,
 );
 
 /** A unit variant of `names` (its index): its name, or `{"name": null}`. */
@@ -244,7 +258,7 @@ const unit = (names) =>
     if (i < 0) throw new Failure(UNKNOWN_VARIANT, `unknown variant \`${name}\``);
     if (value !== null) throw bad("a unit variant").key(name);
     return i;
-  }, putNum);
+  }, putNum, (i) => names[i]);
 
 /** Refuses a value that holds something that is not JSON (serde's buffering of a tagged enum's content). */
 function plain(v) {
@@ -270,7 +284,8 @@ function within(f, mode, key, i) {
 }
 
 /**
- * A struct: `fields` are `[key, fieldKind, kind]`. Decoded as an object (keys in any
+ * A struct: `fields` are `[key, fieldKind, kind, skipNull]` (`skipNull`: a field the
+ * module's JSON leaves out when it is None). Decoded as an object (keys in any
  * order; an unknown or missing key is an error, in text order) or as an array of its
  * fields in order; the value is one entry per field, `undefined` where it was not given.
  * Written: a defaulted field as a flag (0: not given, the default) and its value; a
@@ -317,6 +332,15 @@ const struct = (fields, mode = PLAIN) =>
           if (x !== undefined) k.put(out, x);
         } else k.put(out, x === undefined ? null : x);
       });
+    },
+    (got, d) => {
+      const o = {};
+      fields.forEach(([key, , k, skipNull], i) => {
+        const x = got[i];
+        const v = x === undefined ? (d === undefined ? null : copy(d[key])) : k.out(x, d === undefined ? undefined : d[key]);
+        if (!(skipNull && v === null)) o[key] = v;
+      });
+      return o;
     },
   );
 
@@ -392,13 +416,15 @@ const CALIBRATION = kind(
     out.n.push(t);
     CALIBRATION_VARIANTS[t].put(out, got);
   },
+  // A sigmoid's defaults are the default calibration's (the seed's sigmoid).
+  ([t, got], d) => ({ method: METHODS[t], ...CALIBRATION_VARIANTS[t].out(got, t === 0 ? d : undefined) }),
 );
 
 const PROFILE = struct([
   ["name", REQ, STR],
-  ["taskClass", DEF, OPT_STR],
-  ["language", DEF, OPT_STR],
-  ["buildSystem", DEF, OPT_STR],
+  ["taskClass", DEF, OPT_STR, true],
+  ["language", DEF, OPT_STR, true],
+  ["buildSystem", DEF, OPT_STR, true],
   ["highFloor", REQ, NUM],
   ["degradedFloor", REQ, NUM],
 ]);
@@ -444,6 +470,8 @@ const CONFIDENCE = struct([
 
 const LIMIT_NAMES = ["maxLists", "maxListLength", "maxTotalEntries", "maxColumnarEntries", "maxIdBytes", "maxTextBytes", "maxTotalTextBytes", "maxSearchWork"];
 const LIMITS = struct(LIMIT_NAMES.map((k) => [k, OPT, OPT_U32]));
+/** The pipeline's `limits`: `null` or a field left out is the pipeline's default (PartialLimits::over). */
+const LIMITS_FIELD = kind(opt(LIMITS).read, opt(LIMITS).put, (x, d) => Object.fromEntries(LIMIT_NAMES.map((k, i) => [k, x?.[i] ?? d[k]])));
 
 const PIPELINE = struct([
   ["k", DEF, NUM],
@@ -457,7 +485,7 @@ const PIPELINE = struct([
   ["minConfidence", DEF, NUM],
   ["bands", DEF, BANDS],
   ["confidence", DEF, CONFIDENCE],
-  ["limits", DEF, opt(LIMITS)],
+  ["limits", DEF, LIMITS_FIELD],
   ["explain", DEF, BOOL],
 ]);
 
@@ -480,6 +508,44 @@ function encode(k, text, what) {
   k.put(out, got);
   return out;
 }
+
+/** A copy of a configuration value (own keys only, as JSON.parse makes them). */
+function copy(v) {
+  if (isArr(v)) return v.map(copy);
+  if (!isObj(v)) return v;
+  const o = {};
+  for (const k of Object.keys(v)) setOwn(o, k, copy(v[k]));
+  return o;
+}
+
+/** `o[k] = x` as JSON.parse does it: an own property even for `__proto__`. */
+function setOwn(o, k, x) {
+  Object.defineProperty(o, k, { value: x, writable: true, enumerable: true, configurable: true });
+}
+
+/** The order of two strings' UTF-8 bytes (Rust's `str` order): code points, not UTF-16 units. */
+function byteOrder(a, b) {
+  const x = [...a];
+  const y = [...b];
+  for (let i = 0; i < x.length && i < y.length; i++) {
+    if (x[i] !== y[i]) return x[i].codePointAt(0) - y[i].codePointAt(0);
+  }
+  return x.length - y.length;
+}
+
+/**
+ * A pipeline's effective configuration (`Pipeline.config`) from its JSON text (undefined:
+ * none), as calibrank_core.wasm writes it: the decoded fields over the defaults
+ * (js/core/pipeline-defaults.js, the Rust defaults as the module reports them).
+ */
+export function effectiveConfig(text) {
+  if (text === undefined) return copy(PIPELINE_DEFAULTS);
+  const got = PIPELINE.read(treeOf(text, "config"));
+  return PIPELINE.out(got, PIPELINE_DEFAULTS);
+}
+
+/** A fresh copy of an effective configuration, for a caller to keep. */
+export const configCopy = copy;
 
 /** A pipeline's configuration (its JSON text, or undefined: the defaults) as calibrank_pipeline.wasm reads it. */
 export function encodeConfig(text) {

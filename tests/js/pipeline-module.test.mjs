@@ -234,3 +234,42 @@ test("random configurations and contexts: calibrank_pipeline.wasm's typed path g
   // Both kinds of outcome are well represented.
   assert.ok(kinds.config > 300 && kinds.error > 1000, JSON.stringify(kinds));
 });
+
+test("effective configurations built by the JavaScript equal the core's JSON: models, calibrations, profiles, key orders", async () => {
+  const { default: hooks, ...json } = await import(new URL("core.js?json-config", pkg));
+  hooks.init(compiled("core"));
+  const qrels = { q1: { a: 1 }, q2: { b: 1 }, q3: { z: 1 }, q4: { c: 1 }, q5: { w: 1 } };
+  const runs = [
+    { q1: { a: 3, b: 2 }, q2: { a: 1, b: 2 }, q3: { x: 1 }, q4: { c: 2, d: 1 }, q5: { v: 1 } },
+    { q1: { a: 1 }, q2: { b: 5 }, q3: { y: 2 }, q4: { d: 3 }, q5: { u: 2 } },
+  ];
+  const model = lab.fitQueryConfidence(qrels, runs);
+  const configs = [
+    undefined,
+    {},
+    { confidence: { model, k: 7 } },
+    { calibration: lab.fitIsotonic([0.1, 0.4, 0.8], [0, 1, 1]) },
+    { calibration: lab.fitPlatt([0.1, 0.4, 0.8, 0.2], [0, 1, 1, 0]) },
+    { calibration: { method: "sigmoid", steepness: 10 } },
+    { weights: { z: 1, "é": 2, a: 3, "\u{1F600}": 4, "\uFFFF": 5, "10": 6, "2": 7, __proto__x: 8 }, rerank: { method: "heuristic", heuristic: { typeMultipliers: { b: 1, a: 2 }, stopwords: ["the"] } } },
+    { bands: { profiles: [{ name: "p", language: "go", highFloor: 0.9, degradedFloor: 0.5 }, { name: "q", taskClass: null, buildSystem: "bazel", highFloor: 0.8, degradedFloor: 0.1 }] } },
+    { limits: null },
+    { limits: { maxLists: 3, maxIdBytes: null } },
+    { recency: { mode: { fiscal_year: null }, fiscalYear: { latestYear: 2020 } } },
+  ];
+  const weights = JSON.parse('{"__proto__": 9, "b": 1}');
+  configs.push({ weights });
+  for (const cfg of configs) {
+    const want = new json.Pipeline(cfg).config;
+    const got = new core.Pipeline(cfg).config;
+    assert.deepEqual(got, want, inspect(cfg));
+    assert.deepEqual(Object.keys(got.weights), Object.keys(want.weights), "weights' key order");
+    assert.equal(JSON.stringify(got), JSON.stringify(want));
+  }
+  // A fresh object each time, as JSON.parse gives.
+  const p = new core.Pipeline({});
+  const a = p.config;
+  a.topK = 99;
+  a.recency.steps.pop();
+  assert.deepEqual(p.config, new json.Pipeline({}).config);
+});

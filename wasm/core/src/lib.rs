@@ -39,6 +39,7 @@ pub extern "C" fn cr_pipeline_only() {}
 mod op {
     pub const PIPELINE_NEW: u32 = 10;
     pub const PIPELINE_FREE: u32 = 11;
+    #[cfg(feature = "functions")]
     pub const PIPELINE_CONFIG: u32 = 12;
     pub const PIPELINE_RUN: u32 = 13;
     pub const PIPELINE_RUN_COLUMNAR: u32 = 14;
@@ -69,6 +70,9 @@ fn dispatch(op: u32, r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     match op {
         op::PIPELINE_NEW => pipeline::new(r, w),
         op::PIPELINE_FREE => pipeline::free(r),
+        // calibrank_pipeline.wasm writes no JSON: js/core/typed-config.js builds the
+        // effective configuration itself.
+        #[cfg(feature = "functions")]
         op::PIPELINE_CONFIG => pipeline::config(r, w),
         op::PIPELINE_RUN => pipeline::run(r, w),
         op::PIPELINE_RUN_COLUMNAR => pipeline::run_columnar(r, w),

@@ -13,7 +13,6 @@ use calibrank::pipeline::{
 use calibrank::rerank::CandidateText;
 #[cfg(feature = "functions")]
 use calibrank_wasm_shared::decode;
-use calibrank_wasm_shared::jsonw::write_json;
 use calibrank_wasm_shared::options::within_if;
 use calibrank_wasm_shared::wire::{Reader, Writer};
 use calibrank_wasm_shared::Slab;
@@ -118,13 +117,16 @@ pub fn free(r: &mut Reader<'_>) -> Result<()> {
     Ok(())
 }
 
+#[cfg(feature = "functions")]
 /// In: the handle. Out: the effective configuration (JSON).
 // Not inlined into the dispatch: the engine compiles each operation on its first call,
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 pub fn config(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let h = r.u32()?;
-    with(h, |p| write_json(w, p.config()))
+    with(h, |p| {
+        calibrank_wasm_shared::jsonw::write_json(w, p.config())
+    })
 }
 
 // Item flags (js/core/pipeline-input.js writes them).
