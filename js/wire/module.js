@@ -88,8 +88,10 @@ export class Wire {
       const status = this.u32[p >>> 2];
       const out = new Output(this, p + 8, p + 8 + this.u32[(p >>> 2) + 1]);
       if (status !== 0) {
-        const e = JSON.parse(out.text());
-        throw new ScoreError(e.message, e.code, e.field);
+        // An error: its code, field and message, as three texts.
+        const code = out.text();
+        const field = out.text();
+        throw new ScoreError(out.text(), code, field);
       }
       return out;
     } catch (e) {

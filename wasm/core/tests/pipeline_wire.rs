@@ -378,10 +378,17 @@ fn module_run_with(c: &Case, unlisted: Option<&Item>) -> (Result<String, String>
         let outcome = r.u8s().expect("outcome").to_vec();
         Ok(format!("{ids:?} {scores:?} {bands:?} {confidence:?} {stats:?} {duplicates:?} {profile:?} {outcome:?}"))
     } else {
-        Err(Reader::new(&out)
-            .text()
-            .expect("the error's JSON")
-            .to_string())
+        // The error's code, field and message, shown as the JSON they were sent as
+        // before 2026-11-29 (`error_json`).
+        let mut r = Reader::new(&out);
+        let [code, field, message] = [(); 3].map(|()| r.text().expect("a text"));
+        let json = |x: &str| serde_json::to_string(x).expect("a string");
+        Err(format!(
+            r#"{{"code":{},"field":{},"message":{}}}"#,
+            json(code),
+            json(field),
+            json(message)
+        ))
     };
     let mut w = Writer::default();
     w.u32s(&[h]);

@@ -94,7 +94,9 @@ pub fn write_json<T: serde::Serialize>(w: &mut Writer, v: &T) -> Result<()> {
     Ok(())
 }
 
-/// The JSON of an error, as js/wire/module.js reads it.
+/// The JSON of an error, as the modules sent it until 2026-11-29 (its code, field and
+/// message now cross as three texts: js/wire/module.js). For tests and native tools
+/// that print it.
 pub fn error_json(e: &ScoreError) -> String {
     let mut s = String::with_capacity(64 + e.message.len());
     s.push_str("{\"code\":");
@@ -177,7 +179,9 @@ pub fn call(
         Err(e) => {
             out.clear();
             out.header();
-            out.text(&error_json(&e));
+            out.text(e.code.as_str());
+            out.text(&e.field);
+            out.text(&e.message);
             1
         }
     };
