@@ -2,6 +2,7 @@
 // loader and limits table: js/wire.js), the operation numbers, the scratch tables, and
 // the small readers of caller objects and of the module's output.
 import { ModuleState, Scratch, scoreError, hasOwn, own } from "../wire.js";
+import { LIMIT_TABLE } from "./pipeline-defaults.js";
 
 // Operation numbers: wasm/core/src/lib.rs.
 export const OP = {
@@ -30,6 +31,15 @@ export const OP = {
 // browser entry of a bundled app that imports nothing else; js/entries/browser.js).
 export const state = new ModuleState("calibrank", {});
 export const pipelineState = new ModuleState("calibrank", {}, state);
+// calibrank_pipeline.wasm has no limits table (operation 3): the one the whole core's
+// module states, as js/core/pipeline-defaults.js holds it, read as the module's output.
+pipelineState.tableOf = (wire) => {
+  if (!wire.typedConfig) return undefined;
+  const parts = [LIMIT_TABLE.names, LIMIT_TABLE.defaults, LIMIT_TABLE.ceilings, LIMIT_TABLE.functions, LIMIT_TABLE.budgets];
+  let i = 0;
+  const next = () => parts[i++];
+  return { strs: next, f64s: next };
+};
 export const w = () => state.get();
 export const limitsOf = (options, fn) => state.limitsOf(options, fn);
 // The typed arrays `rrf`, `Pipeline.run` and `fuseMultiQuery` encode their tables into,

@@ -74,9 +74,16 @@ export class ModuleState {
     throw scoreError("INTERNAL", "", `${this.name} is not initialized: import it through one of its entries`);
   }
 
-  /** The limits table, read from the module on first use (not at start-up). */
+  /**
+   * The limits table, read from the module on first use (not at start-up); from
+   * `this.tableOf(wire)` when the state has one (the Pipeline's: its own module has no
+   * table, the package carries it).
+   */
   limits() {
-    if (this.table === null) this.table = new LimitTable(this.get().call(3));
+    if (this.table === null) {
+      const wire = this.get();
+      this.table = new LimitTable(this.tableOf?.(wire) ?? wire.call(3));
+    }
     return this.table;
   }
 

@@ -44,13 +44,18 @@ test("calibrank_pipeline.wasm alone: the golden pipelines bit for bit; the other
     assert.throws(call, (e) => e instanceof alone.ScoreError && e.code === "INTERNAL" && /calibrank is not initialized/.test(e.message));
 });
 
-test("calibrank_pipeline.wasm answers the other functions' operations as unknown", async () => {
+test("calibrank_pipeline.wasm answers the other functions' operations, and those the package does for it, as unknown", async () => {
   const { Wire, Input } = await import(new URL("wire.js", pkg));
   const wire = new Wire(pipelineModule, {});
-  // rrf, rrfColumnar, fuseMultiQuery, rerank, normalize, calibrate, classifyBand, queryConfidence
-  for (let op = 20; op <= 27; op++) assert.throws(() => wire.call(op, new Input()), /unknown operation/, `operation ${op}`);
-  // and the common ones as every module does
-  assert.equal(wire.call(1, new Input()).text(), core.version());
+  // version, errorCodes, the limits table (the package carries that one for it:
+  // js/core/pipeline-defaults.js), Pipeline.config (built in JavaScript), and rrf,
+  // rrfColumnar, fuseMultiQuery, rerank, normalize, calibrate, classifyBand, queryConfidence
+  for (const op of [1, 2, 3, 12, 20, 21, 22, 23, 24, 25, 26, 27]) assert.throws(() => wire.call(op, new Input()), /unknown operation/, `operation ${op}`);
+  // Its own: a pipeline made and counted.
+  const made = wire.call(10, new Input().f64s([0]).strs([])).u32s()[0];
+  assert.equal(wire.call(15, new Input()).f64s()[0], 1);
+  wire.call(11, new Input().u32s([made]));
+  assert.equal(wire.call(15, new Input()).f64s()[0], 0);
 });
 
 test("browser.js exports what the core's API module exports (its list is written out)", () => {

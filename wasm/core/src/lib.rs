@@ -64,6 +64,9 @@ pub mod native {
 }
 
 fn dispatch(op: u32, r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
+    // calibrank_pipeline.wasm answers none of them: the package's JavaScript carries the
+    // limits table for it (js/core/pipeline-defaults.js).
+    #[cfg(feature = "functions")]
     if let Some(done) = calibrank_wasm_shared::common_op(op, w) {
         return done;
     }
