@@ -62,7 +62,7 @@ const MAX_DEPTH = 64;
 function tooDeep(v, depth) {
   if (typeof v !== "object" || v === null || v instanceof Invalid) return false;
   if (depth >= MAX_DEPTH) return true;
-  for (const k in v) if (tooDeep(v[k], depth + 1)) return true;
+  for (const k of Object.keys(v)) if (tooDeep(v[k], depth + 1)) return true;
   return false;
 }
 
@@ -174,12 +174,14 @@ const putStr = (out, x) => out.s.push(x);
 // write): `out(x, d)` gives a decoded value `x` as `JSON.parse` of calibrank_core.wasm's
 // JSON text of it would, `d` the default of what `x` leaves out.
 const same = (x) => x;
+/** A number as the module's JSON writes it: a non-finite one (a field nothing checks) as `null`. */
+const finite = (x) => (Number.isFinite(x) ? x : null);
 
 /** A kind: `read(v)` decodes (throwing a Failure), `put(out, x)` writes, `out(x, d)` the effective value. */
 const kind = (read, put, out = same) => ({ read, put, out });
-const NUM = kind(num, putNum);
+const NUM = kind(num, putNum, finite);
 /** A number inside a value serde buffers first: `-0` arrives as the integer 0. */
-const NUM0 = kind((v) => num(v) + 0, putNum);
+const NUM0 = kind((v) => num(v) + 0, putNum, finite);
 const U32 = kind(u32, putNum);
 const I32 = kind(i32, putNum);
 const BOOL = kind(boolean, putNum, (x) => x === 1);
@@ -226,7 +228,7 @@ const NUM_MAP = kind(
   (entries) => {
     // A BTreeMap: keys in order (of their UTF-8 bytes, as the module's JSON writes them).
     const o = {};
-    for (const [k, x] of [...entries].sort((a, b) => byteOrder(a[0], b[0]))) setOwn(o, k, x);
+    for (const [k, x] of [...entries].sort((a, b) => byteOrder(a[0], b[0]))) setOwn(o, k, finite(x));
     return o;
   },
 );
@@ -241,7 +243,7 @@ const FIVE = kind(
     return out;
   },
   (out, xs) => out.n.push(...xs),
-  (xs) => xs,
+  (xs) => xs.map(finite),
 );
 
 /** A unit variant of `names` (its index): its name, or `{"name": null}`. */

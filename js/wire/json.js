@@ -90,11 +90,40 @@ function pathTo(root, target, field) {
   return undefined;
 }
 
+const objectToString = Object.prototype.toString;
+/** The `valueOf` that reads a boxed primitive's own value, by the tag its class gives. */
+const UNBOX = {
+  "[object Number]": Number.prototype.valueOf,
+  "[object String]": String.prototype.valueOf,
+  "[object Boolean]": Boolean.prototype.valueOf,
+  "[object BigInt]": typeof BigInt === "function" ? BigInt.prototype.valueOf : undefined,
+};
+const isRawJSON = typeof JSON.isRawJSON === "function" ? JSON.isRawJSON : () => false;
+const jsonParse = JSON.parse;
+/**
+ * The primitive a boxed `Number`, `String`, `Boolean` or `BigInt` holds, or the value a
+ * `JSON.rawJSON` object stands for; `v` itself for any other object. (JSON.stringify
+ * unboxes them after the replacer has run, which would let a number that is not a safe
+ * integer, or a string that starts with U+0000, through unmarked.)
+ */
+function unboxed(v) {
+  if (isRawJSON(v)) return jsonParse(v.rawJSON);
+  const valueOf = UNBOX[objectToString.call(v)];
+  if (valueOf === undefined) return v;
+  try {
+    return valueOf.call(v);
+  } catch {
+    // A tag of its own (Symbol.toStringTag), not a boxed primitive.
+    return v;
+  }
+}
+
 /**
  * JSON.stringify's replacer: keeps what JSON would lose (wasm/shared/src/json.rs reads
  * the sentinels back): numbers other than safe integers (as their bits: exact, and no
  * decimal parsing in the module), non-finite numbers, values with no JSON form (their type is then
- * an error where a value is expected), Maps (as objects), typed arrays (as arrays).
+ * an error where a value is expected), Maps (as objects), typed arrays (as arrays); boxed
+ * primitives and `JSON.rawJSON` objects are read as the value they hold.
  */
 function replacer(key, v) {
   // A key (a run's query or document id, a list name) or an `id` is an identity: with a
@@ -112,8 +141,10 @@ function replacer(key, v) {
       return "\u0000function";
     case "symbol":
       return "\u0000symbol";
-    case "object":
+    case "object": {
       if (v === null) return v;
+      const p = unboxed(v);
+      if (p !== v) return replacer.call(this, key, p);
       if (isMap(v)) return mapAsObject(v) ?? "\u0000Map with keys that are not strings";
       if (typedArrayKind(v) !== undefined) {
         // Its elements up to its length as the engine holds it: none once its buffer was
@@ -124,6 +155,7 @@ function replacer(key, v) {
         return a;
       }
       return v;
+    }
     default:
       return v;
   }

@@ -62,6 +62,16 @@ pub struct HeuristicConfig {
     pub stopwords: Option<Vec<String>>,
 }
 
+/// `map.insert(key, value)` out of line: the one copy of `BTreeMap<String, f64>`'s insert
+/// a wasm module needs for its maps of numbers (these defaults, and a configuration's
+/// `weights` and `typeMultipliers` read by `calibrank_pipeline.wasm`), where LLVM would
+/// otherwise inline a 3 KB copy into one caller.
+#[doc(hidden)]
+#[inline(never)]
+pub fn insert_number(map: &mut BTreeMap<String, f64>, key: String, value: f64) {
+    map.insert(key, value);
+}
+
 impl Default for HeuristicConfig {
     fn default() -> Self {
         let types = [
@@ -79,7 +89,7 @@ impl Default for HeuristicConfig {
         // type of its own in the wasm core module) and builds the tree in bulk.
         let mut type_multipliers = BTreeMap::new();
         for (k, v) in types {
-            type_multipliers.insert(k.to_string(), v);
+            insert_number(&mut type_multipliers, k.to_string(), v);
         }
         HeuristicConfig {
             exact_name_multiplier: 3.0,

@@ -107,7 +107,13 @@ function rng(seed) {
   };
 }
 
-const ODD = [null, true, "x", "", "\u0000#", "\uD800", 1.5, -0, -1, 0, 2 ** 32, 2 ** 53, NaN, Infinity, -Infinity, 1e300, [], {}, [1], { a: 1 }, () => 1, 10n, new Map([["a", 1]]), new Map([[1, 1]]), new Float64Array([1, 2]), Symbol("s")];
+const ODD = [
+  ...[null, true, "x", "", "\u0000#", "\uD800", 1.5, -0, -1, 0, 2 ** 32, 2 ** 53, NaN, Infinity, -Infinity, 1e300, [], {}, [1], { a: 1 }],
+  ...[() => 1, 10n, new Map([["a", 1]]), new Map([[1, 1]]), new Float64Array([1, 2]), Symbol("s"), Object.create(null)],
+  // Boxed primitives and raw JSON: read as the value they hold.
+  ...[new Number(1.5), new Number(3), new String("\u0000#zz"), new String("go"), new Boolean(false), Object(10n)],
+  ...(typeof JSON.rawJSON === "function" ? [JSON.rawJSON("1.5"), JSON.rawJSON("9007199254740993")] : []),
+];
 
 /**
  * A random value of the configuration's shape (`shape`), wrong with probability `p`; an
@@ -261,6 +267,20 @@ test("effective configurations built by the JavaScript equal the core's JSON: mo
     { limits: null },
     { limits: { maxLists: 3, maxIdBytes: null } },
     { recency: { mode: { fiscal_year: null }, fiscalYear: { latestYear: 2020 } } },
+    // Each nested struct given empty: its own type's defaults in Rust, the top-level
+    // defaults' part in JavaScript (equal as long as they agree).
+    { recency: {} },
+    { recency: { fiscalYear: {} } },
+    { rerank: {} },
+    { rerank: { heuristic: {} } },
+    { normalization: {} },
+    { calibration: { method: "sigmoid" } },
+    { bands: {} },
+    { confidence: {} },
+    { limits: {} },
+    // Fields nothing checks, not finite: the module's JSON writes null.
+    { confidence: { model: { ...model, l2: NaN, training: { ...model.training, logLoss: Infinity, auroc: -Infinity } } } },
+    { k: new Number(30), topN: Object(3), explain: new Boolean(false), bands: { profiles: [{ name: new String("p"), highFloor: 0.9, degradedFloor: 0.5 }] } },
   ];
   const weights = JSON.parse('{"__proto__": 9, "b": 1}');
   configs.push({ weights });

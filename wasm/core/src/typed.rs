@@ -70,30 +70,37 @@ impl<'a> Flat<'a> {
         x.unwrap_or(0.0)
     }
 
+    /// A number that must be a whole number within `lo..=hi` (JavaScript checked the
+    /// values; anything else is a layout not followed).
     #[inline(never)]
-    fn flag(&mut self) -> bool {
-        self.num() != 0.0
+    fn whole(&mut self, lo: f64, hi: f64) -> f64 {
+        let x = self.num();
+        self.bad |= !(x >= lo && x <= hi && x.fract() == 0.0);
+        x
     }
 
-    // JavaScript checked the ranges (a whole number within the type's).
+    #[inline(never)]
+    fn flag(&mut self) -> bool {
+        self.whole(0.0, 1.0) != 0.0
+    }
+
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
     #[inline(never)]
     fn u32(&mut self) -> u32 {
-        self.num() as u32
+        self.whole(0.0, f64::from(u32::MAX)) as u32
     }
 
     #[allow(clippy::cast_possible_truncation)]
     #[inline(never)]
     fn i32(&mut self) -> i32 {
-        self.num() as i32
+        self.whole(f64::from(i32::MIN), f64::from(i32::MAX)) as i32
     }
 
     /// A count of items, each at least one number or string further on (no more than
     /// are left, whatever the number says).
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
     #[inline(never)]
     fn len(&mut self) -> usize {
-        let n = self.num() as usize;
+        let n = self.u32() as usize;
         let left = (self.n.len() + self.s.len()).saturating_sub(self.i + self.j);
         self.bad |= n > left;
         n.min(left)
@@ -111,24 +118,35 @@ impl<'a> Flat<'a> {
         self.flag().then(|| read(self))
     }
 
+    /// Item by item (no room reserved for the count given: an item may take more memory
+    /// than the numbers it is read from), until the count or the end of the layout.
     fn list<T>(&mut self, read: fn(&mut Self) -> T) -> Vec<T> {
         let n = self.len();
-        (0..n).map(|_| read(self)).collect()
+        let mut out = Vec::new();
+        for _ in 0..n {
+            if self.bad {
+                break;
+            }
+            out.push(read(self));
+        }
+        out
     }
 
     fn map(&mut self) -> BTreeMap<String, f64> {
         let n = self.len();
         let mut out = BTreeMap::new();
         for _ in 0..n {
+            if self.bad {
+                break;
+            }
             let k = self.string();
-            out.insert(k, self.num());
+            calibrank::rerank::insert_number(&mut out, k, self.num());
         }
         out
     }
 
     fn unit<T: Copy>(&mut self, table: &[T]) -> Option<T> {
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        let t = table.get(self.num() as usize).copied();
+        let t = table.get(self.u32() as usize).copied();
         self.bad |= t.is_none();
         t
     }
@@ -463,6 +481,31 @@ mod tests {
             let e = with(n, s, pipeline_config).expect_err("malformed");
             assert_eq!(e.code, ErrorCode::Internal, "{n:?} {s:?}");
         }
+    }
+
+    #[test]
+    fn counts_and_indices_that_are_not_whole_numbers_in_range_break_the_layout() {
+        // A list of 2^32 - 1 profiles with a few numbers behind it: read item by item
+        // until the end, nothing reserved for the count.
+        // (A configuration; k to minConfidence not given; bands given, its floors not,
+        // its profiles given.)
+        let mut n = vec![
+            1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0,
+        ];
+        n.push(f64::from(u32::MAX));
+        n.extend([0.0; 40]);
+        let e = with(&n, &["a", "b"], pipeline_config).expect_err("malformed");
+        assert_eq!(e.code, ErrorCode::Internal);
+        for bad in [f64::NAN, -5.0, 1.5, 2.0, 1e300] {
+            // The first flag (a configuration given) must be 0 or 1.
+            let e = with(&[bad], &[], pipeline_config).expect_err("malformed");
+            assert_eq!(e.code, ErrorCode::Internal, "{bad}");
+        }
+        // A calibration's variant index of 1.5 is not Platt's.
+        let mut n = vec![1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.5, 0.5, 0.5];
+        n.extend([0.0; 5]);
+        let e = with(&n, &[], pipeline_config).expect_err("malformed");
+        assert_eq!(e.code, ErrorCode::Internal);
     }
 
     #[test]
