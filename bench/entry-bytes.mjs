@@ -70,6 +70,15 @@ try {
     );
     const js = await bundle(inline);
     rows.push({ module: m, mechanism: `${name} inlined (base64 in the JS, initSync; not shipped)`, jsMin: js.length, jsGz: gz(js), wasm: 0, wasmGz: 0, wasmBr: 0, total: gz(js), totalBr: br(js), inline: true });
+    if (m === "core") {
+      // An app that imports Pipeline alone: the bundler keeps browser.pipeline.js, which
+      // loads calibrank_pipeline.wasm (js/entries/browser.js).
+      const app = join(tmp, "pipeline-only.js");
+      writeFileSync(app, `import { Pipeline } from ${JSON.stringify(join(pkg, "browser.js"))};\nglobalThis.Pipeline = Pipeline;\n`);
+      const pjs = await bundle(app);
+      const pw = readFileSync(join(pkg, "calibrank_pipeline.wasm"));
+      rows.push({ module: m, mechanism: "calibrank, an app importing Pipeline alone (browser: calibrank_pipeline.wasm)", jsMin: pjs.length, jsGz: gz(pjs), wasm: pw.length, wasmGz: gz(pw), wasmBr: br(pw), total: gz(pjs) + gz(pw), inline: false });
+    }
   }
 } finally {
   rmSync(tmp, { recursive: true, force: true });
