@@ -30,14 +30,14 @@ export { __dropScratch } from "./core/shared.js";
 // registers a loader run on the first call instead (Node), so importing the package costs
 // nothing where it is never called; `texts` takes calibrank_texts.wasm compiled (the
 // entries of engines that compile no wasm from bytes: see js/core/held-texts.js,
-// TEXTS_MODULE). `pipeline.init` instantiates `Pipeline`'s own module
+// TEXTS_MODULE). `pipeline.init` / `pipeline.misfit` instantiate and check `Pipeline`'s own module
 // (calibrank_pipeline.wasm), and `share` / `shared` hand the whole core's loading from
 // one browser entry to the other (js/entries/browser.js).
 let sharedLoad = null;
 export default {
   ...state.hooks(),
   texts: setTextsModule,
-  pipeline: { init: (module) => pipelineState.init(module) },
+  pipeline: { init: (module) => pipelineState.init(module), misfit: (module) => pipelineState.misfit(module) },
   // Pipelines alive in the whole core's module, whichever module Pipeline runs on (tests).
   livePipelinesInCore: () => liveIn(state),
   share: (loading) => {

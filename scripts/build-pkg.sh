@@ -133,7 +133,7 @@ for m in node lab.node init.node lab.init.node; do
 done
 for t in core lab score_error init; do cp js/types/$t.d.ts "$OUT/"; done
 # The lab's init declarations: the core's with the module swapped (as the entries).
-sed -e 's#^// calibrank/init: the core#// calibrank/lab/init: the lab#; s#as from "calibrank"\.#as from "calibrank/lab".#' \
+sed -e 's#^// calibrank/init: the core#// calibrank/lab/init: the lab#; s#as from "calibrank"\.#as from "calibrank/lab".#' -e '/calibrank_pipeline\.wasm/d' \
   -e 's#"./core.js"#"./lab.js"#; s#calibrank_core.wasm#calibrank_lab.wasm#' js/types/init.d.ts > "$OUT/lab.init.d.ts"
 # CommonJS declarations for `require` (TypeScript reads a .d.ts as ESM under "type":
 # "module"): the same declarations, importing each other as .cjs.

@@ -14,7 +14,8 @@ const isResponse = (v) => typeof Response === "function" && v instanceof Respons
 /**
  * `init`, `initSync` and `isInitialized` for one module. `internals` is the API module's
  * hook object; `name` the entry ("calibrank", "calibrank/lab"); `file` the .wasm's name;
- * `local` (Node builds) turns a file: URL or no input into the compiled module.
+ * `local` (Node builds) turns a file: URL or no input into the compiled module. The core's
+ * entry also takes calibrank_pipeline.wasm, for an app that calls `Pipeline` alone.
  */
 export function initApi(internals, name, file, local = null) {
   let ready = false;
@@ -80,12 +81,21 @@ export function initApi(internals, name, file, local = null) {
     // Once only: an `init` still pending when `initSync` ran does not instantiate the
     // module again under the pipelines made in between.
     if (ready) return;
-    const why = internals.misfit(module);
+    // calibrank_pipeline.wasm (the core's entry only): `Pipeline` runs on it, and the
+    // other functions say that they need the whole core's module.
+    const pipelineOnly = internals.pipeline !== undefined && WebAssembly.Module.exports(module).some((e) => e.name === "cr_pipeline_only");
+    const target = pipelineOnly ? internals.pipeline : internals;
+    const why = target.misfit(module);
     if (why !== null) throw notOurs("the module given", why);
     try {
-      internals.init(module);
+      target.init(module);
     } catch (e) {
       throw isWasmError(e) ? notOurs("the module given", e) : e;
+    }
+    if (pipelineOnly) {
+      internals.lazy(() => {
+        throw new ScoreError(`${name} was initialized with calibrank_pipeline.wasm, which holds Pipeline alone: to call this function, call init() with ${file} instead`, "INTERNAL", "");
+      });
     }
     ready = true;
   }

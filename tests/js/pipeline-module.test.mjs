@@ -78,14 +78,23 @@ test("a Pipeline made on the whole core's module, then moved to its own, frees t
   assert.equal(api.__livePipelines(), 0);
 });
 
-test("calibrank/init refuses calibrank_pipeline.wasm, which holds Pipeline alone", async () => {
-  const { init, initSync, isInitialized } = await import("calibrank/init");
-  const says = /^calibrank\/init: the module given is not calibrank_core\.wasm: it is calibrank_pipeline\.wasm, which holds Pipeline alone/;
-  assert.throws(() => initSync(pipelineModule), (e) => e.code === "INVALID_TYPE" && e.field === "input" && says.test(e.message));
-  await assert.rejects(init(readFileSync(new URL("calibrank_pipeline.wasm", pkg))), (e) => e.code === "INVALID_TYPE" && says.test(e.message));
-  assert.equal(isInitialized(), false);
-  initSync(compiled("core"));
-  assert.equal(isInitialized(), true);
+test("calibrank/init takes calibrank_pipeline.wasm: Pipeline then runs on it, and the other functions say what they need", async () => {
+  const init = await import("calibrank/init");
+  assert.equal(init.isInitialized(), false);
+  init.initSync(pipelineModule);
+  assert.equal(init.isInitialized(), true);
+  const cases = golden.cases.filter((c) => c.kind === "pipeline");
+  for (const c of cases) assert.deepEqual(computeGolden(init, c), c.expected);
+  assert.deepEqual(new init.Pipeline({ topN: 2 }).config, new core.Pipeline({ topN: 2 }).config);
+  const says = /^calibrank was initialized with calibrank_pipeline\.wasm, which holds Pipeline alone: to call this function, call init\(\) with calibrank_core\.wasm instead$/;
+  for (const call of [() => init.rrf([["a"]]), () => init.version(), () => init.calibrate([0.5])])
+    assert.throws(call, (e) => e instanceof init.ScoreError && e.code === "INTERNAL" && says.test(e.message));
+  // Once only, as for the whole core's module: a second init changes nothing.
+  await init.init(compiled("core"));
+  assert.throws(() => init.rrf([["a"]]), (e) => says.test(e.message));
+  // The lab's init still refuses it (it is not the lab's module).
+  const lab = await import("calibrank/lab/init");
+  assert.throws(() => lab.initSync(pipelineModule), (e) => e.code === "INVALID_TYPE" && /is not calibrank_lab\.wasm/.test(e.message));
 });
 
 // ---------------------------------------------------------------- Configurations
