@@ -39,7 +39,7 @@ for m in core pipeline; do
   done
 done
 # The Pipeline's module holds no other function's operation (wasm/core/src/functions.rs),
-# and says so (js/wire/state.js `misfit`).
+# and says so (its `cr_pipeline_only` export: js/entries/init_api.js, js/wire/module.js).
 # (The names of its own operations must be there, or the first test proves nothing.)
 if grep -qa "calibrank_wasm_core9functions" "$DIR/calibrank_wasm_pipeline.wasm" || ! grep -qa "calibrank_wasm_core8pipeline" "$DIR/calibrank_wasm_pipeline.wasm" \
   || ! grep -qa "cr_pipeline_only" "$DIR/calibrank_wasm_pipeline.wasm"; then

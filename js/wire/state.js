@@ -39,9 +39,9 @@ export class ModuleState {
   /**
    * Why `module` cannot be this API module's .wasm, or null: its exports lack the
    * boundary's, or its imports differ from the ones this side gives (the core imports
-   * nothing, the lab its progress callback), or it is calibrank_pipeline.wasm (which
-   * holds `Pipeline` alone) given where every function's module is expected. The `init`
-   * entries ask before instantiating what a caller handed them.
+   * nothing, the lab its progress callback). The `init` entries ask before instantiating
+   * what a caller handed them (the core's hands calibrank_pipeline.wasm to the Pipeline's
+   * state: js/entries/init_api.js).
    */
   misfit(module) {
     const exported = WebAssembly.Module.exports(module).map((e) => e.name);
@@ -50,8 +50,6 @@ export class ModuleState {
     const got = WebAssembly.Module.imports(module).map((i) => `${i.module}.${i.name}`);
     if (got.length !== want.length || got.some((g) => !want.includes(g)))
       return `it imports ${got.join(", ") || "nothing"}, where ${want.join(", ") || "nothing"} is expected`;
-    if (this.fallback === null && exported.includes("cr_pipeline_only"))
-      return "it is calibrank_pipeline.wasm, which holds Pipeline alone (the module of a bundled app that imports nothing else)";
     return null;
   }
 

@@ -28,7 +28,8 @@ use calibrank_wasm_shared::wire::{Numbers, Reader, Writer};
 calibrank_wasm_shared::export_io!(dispatch);
 
 /// What tells `calibrank_pipeline.wasm` from `calibrank_core.wasm` before it is
-/// instantiated (js/wire/state.js `misfit`): an export of this name, which does nothing.
+/// instantiated (js/entries/init_api.js, js/wire/module.js `typedConfig`): an export of this
+/// name, which does nothing.
 #[cfg(all(target_arch = "wasm32", not(feature = "functions")))]
 #[allow(unsafe_code)]
 #[no_mangle]
