@@ -1,23 +1,20 @@
 #!/usr/bin/env bash
-# How small the core module could get by cutting what it carries around the scoring:
-# builds calibrank_core.wasm from a copy of the source with parts cut out, each variant
-# keeping the cuts of the one before, through the same cargo flags and `wasm-opt` line as
+# How small the modules could get by cutting what they carry around the scoring: builds
+# wasm/core from a copy of the source with parts cut out, each variant keeping the cuts
+# of the one before, through the same cargo flags and `wasm-opt` line as
 # scripts/build-pkg.sh, and prints raw and `gzip -9` bytes of each.
 #   bench/size-floor.sh [WORKDIR]      (default /tmp/calibrank-size-floor; the repo is
 #                                       not touched: the source is copied there)
 # Then times `new WebAssembly.Module` of each in fresh Node processes (about 2 min in all).
 # Variants (cumulative):
-#   shipped        the module as the package ships it
-#   no-config-json `Pipeline.config` writes nothing (its JSON writer, the core's only JSON
-#                  output since 2026-11-24, gone: what a typed or JavaScript-built
-#                  configuration would leave)
-#   pipeline-only  and only the Pipeline operations (wasm/core without its `functions`
-#                  feature: calibrank_pipeline.wasm, what a bundled app importing
-#                  `Pipeline` alone loads)
-#   no-json-config and a pipeline's configuration is the default one (no JSON decoded
-#                  for it: what a typed encoding of every configuration would leave)
-#   no-json        and no JSON parsed at all (the run's `context` ignored)
-# The variants do not work as a package (they answer wrongly); they are size
+#   shipped        calibrank_core.wasm as the package ships it
+#   no-config-json and `Pipeline.config` writes nothing (its JSON writer gone)
+#   pipeline       calibrank_pipeline.wasm as the package ships it (wasm/core without its
+#                  `functions` feature: no JSON in it since 2026-11-29, its configuration
+#                  decoded by js/core/typed-config.js)
+#   no-fault-walker and a refused run's input named by no fault (the walker that finds the
+#                  first fault in input order gone: what the exact error costs)
+# The cut variants do not work as a package (they answer wrongly); they are size
 # measurements only. Each cut is a literal replacement that must match exactly once, so
 # the script fails instead of measuring the wrong thing when the source changes.
 set -euo pipefail
@@ -60,29 +57,23 @@ grep -q 'WASM_OPT_FLAGS:--O3 -ocimfs 100}' "$ROOT/scripts/build-pkg.sh" \
 
 measure shipped
 
-cut wasm/core/src/pipeline.rs 'with(h, |p| write_json(w, p.config()))' 'with(h, |_| { w.none(); Ok(()) })'
+cut wasm/core/src/pipeline.rs 'calibrank_wasm_shared::jsonw::write_json(w, p.config())' '{ let _ = p; w.none(); Ok(()) }'
 measure no-config-json
 
-# The package's calibrank_pipeline.wasm since 2026-11-29: wasm/core without its
-# `functions` feature (and, here, without the config writer).
+# The package's calibrank_pipeline.wasm: no JSON writer there anyway.
 FEATURES=--no-default-features
-measure pipeline-only
+measure pipeline
 
-cut wasm/core/src/pipeline.rs 'Some(t) => decode::from_text(t, "config")?,' 'Some(_) => PipelineConfig::default(),'
-measure no-json-config
-
-# The context is JSON in `run`'s input (read, and checked by the fault walker) and in
-# `runColumnar`'s.
-cut wasm/core/src/pipeline.rs 'Some(t) => Some(decode::from_text(t, "context").ok()?),' 'Some(_) => None,'
-cut wasm/core/src/pipeline.rs 'decode::from_text::<BandContext>(t, "context")?;' 'let _ = t;'
-cut wasm/core/src/pipeline.rs 'Some(t) => Some(decode::from_text(t, "context")?),' 'Some(_) => None,'
-measure no-json
+cut wasm/core/src/pipeline.rs '    match walk_input(r, config) {' '    #[allow(unreachable_code)]
+    return ScoreError::new(ErrorCode::Internal, "", "x");
+    match walk_input(r, config) {'
+measure no-fault-walker
 
 # `new WebAssembly.Module` (compiling: validation of every function, the bulk of compile +
 # instantiate) of each variant, and of an empty module (the engine's own cost), in fresh
 # Node processes, alternating; 21 rounds, quartiles (the machine's load moves them).
 printf '\0asm\1\0\0\0' > "$WORK/empty.wasm"
-node - "$WORK" shipped no-config-json pipeline-only no-json-config no-json empty <<'EOF2'
+node - "$WORK" shipped no-config-json pipeline no-fault-walker empty <<'EOF2'
 const { execFileSync } = require("node:child_process");
 const [work, ...names] = process.argv.slice(2);
 const probe = `const b = require("fs").readFileSync(process.argv[1]); const t = process.hrtime.bigint(); new WebAssembly.Module(b); console.log(Number(process.hrtime.bigint() - t) / 1e6);`;

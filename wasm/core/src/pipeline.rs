@@ -117,10 +117,11 @@ pub fn free(r: &mut Reader<'_>) -> Result<()> {
     Ok(())
 }
 
-#[cfg(feature = "functions")]
-/// In: the handle. Out: the effective configuration (JSON).
+/// In: the handle. Out: the effective configuration (JSON). Not in
+/// calibrank_pipeline.wasm: js/core/typed-config.js builds it there.
 // Not inlined into the dispatch: the engine compiles each operation on its first call,
 // so the first call of one function does not compile all of them.
+#[cfg(feature = "functions")]
 #[inline(never)]
 pub fn config(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let h = r.u32()?;
