@@ -13,7 +13,8 @@ import { encodeConfig, encodeContext as typedContext, effectiveConfig, configCop
  * own module, which holds no JSON) its numbers and strings.
  */
 function putJson(input, wire, text, encode) {
-  if (!wire.typedConfig) return input.text(text);
+  // No value: one NONE section for either module.
+  if (!wire.typedConfig || text === undefined) return input.text(text);
   const { n, s } = encode(text);
   return input.f64s(n).strs(s);
 }

@@ -33,8 +33,10 @@ fn config_in(r: &mut Reader<'_>) -> Result<PipelineConfig> {
 }
 #[cfg(not(feature = "functions"))]
 fn config_in(r: &mut Reader<'_>) -> Result<PipelineConfig> {
-    let n = r.f64s()?;
-    crate::typed::pipeline_config(&mut crate::typed::Flat::new(n, r.strs()?))
+    match r.opt_f64s()? {
+        Some(n) => crate::typed::pipeline_config(&mut crate::typed::Flat::new(n, r.strs()?)),
+        None => Ok(PipelineConfig::default()),
+    }
 }
 
 /// A run's context as it crosses (read with the input, decoded by [`context_of`] where
@@ -42,16 +44,19 @@ fn config_in(r: &mut Reader<'_>) -> Result<PipelineConfig> {
 #[cfg(feature = "functions")]
 type ContextIn<'a> = Option<&'a str>;
 #[cfg(not(feature = "functions"))]
-type ContextIn<'a> = (&'a [f64], calibrank_wasm_shared::wire::Strs<'a>);
+type ContextIn<'a> = Option<(&'a [f64], calibrank_wasm_shared::wire::Strs<'a>)>;
 
 #[cfg(feature = "functions")]
 fn context_in<'a>(r: &mut Reader<'a>) -> Result<ContextIn<'a>> {
     r.opt_text()
 }
+/// No context: one NONE section (as the core's text), else its numbers and strings.
 #[cfg(not(feature = "functions"))]
 fn context_in<'a>(r: &mut Reader<'a>) -> Result<ContextIn<'a>> {
-    let n = r.f64s()?;
-    Ok((n, r.strs()?))
+    match r.opt_f64s()? {
+        Some(n) => Ok(Some((n, r.strs()?))),
+        None => Ok(None),
+    }
 }
 
 #[cfg(feature = "functions")]
@@ -59,8 +64,11 @@ fn context_of(c: ContextIn<'_>) -> Result<Option<BandContext>> {
     c.map(|t| decode::from_text(t, "context")).transpose()
 }
 #[cfg(not(feature = "functions"))]
-fn context_of((n, s): ContextIn<'_>) -> Result<Option<BandContext>> {
-    crate::typed::context(&mut crate::typed::Flat::new(n, s))
+fn context_of(c: ContextIn<'_>) -> Result<Option<BandContext>> {
+    match c {
+        Some((n, s)) => crate::typed::context(&mut crate::typed::Flat::new(n, s)),
+        None => Ok(None),
+    }
 }
 
 thread_local! {
