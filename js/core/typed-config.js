@@ -26,6 +26,7 @@ const HEX16 = /^[0-9a-fA-F]{16}$/;
 const INVALID_KINDS = new Set(["function", "symbol", "bigint", "Map with keys that are not strings"]);
 
 /** `s` with each lone surrogate replaced by U+FFFD (what json.rs reads for the escape JSON.stringify writes, and TextEncoder writes). */
+const wellFormed = typeof String.prototype.isWellFormed === "function" ? (s) => s.isWellFormed() : (s) => !/[\uD800-\uDFFF]/.test(s) || s === toWellFormed(s);
 const toWellFormed =
   typeof String.prototype.toWellFormed === "function"
     ? (s) => s.toWellFormed()
@@ -59,11 +60,23 @@ const jsonParse = JSON.parse;
 /** How deep arrays and objects may nest (json.rs MAX_DEPTH). */
 const MAX_DEPTH = 64;
 
-function tooDeep(v, depth) {
-  if (typeof v !== "object" || v === null || v instanceof Invalid) return false;
-  if (depth >= MAX_DEPTH) return true;
-  for (const k of Object.keys(v)) if (tooDeep(v[k], depth + 1)) return true;
-  return false;
+const TOO_DEEP = Symbol("too deep");
+
+/**
+ * The parsed value `v` at `depth` with its strings revived in place (JSON.parse's own
+ * arrays and objects); throws TOO_DEEP for an array or object at depth 64 or more. (One
+ * walk instead of JSON.parse's reviver, which costs a call per value.)
+ */
+function revived(v, depth) {
+  if (typeof v === "string") return v.charCodeAt(0) === 0 || !wellFormed(v) ? revive(v) : v;
+  if (typeof v !== "object" || v === null) return v;
+  if (depth >= MAX_DEPTH) throw TOO_DEEP;
+  if (isArr(v)) {
+    for (let i = 0; i < v.length; i++) v[i] = revived(v[i], depth + 1);
+  } else {
+    for (const k of Object.keys(v)) v[k] = revived(v[k], depth + 1);
+  }
+  return v;
 }
 
 /**
@@ -72,9 +85,12 @@ function tooDeep(v, depth) {
  * `__proto__` too), sentinels become numbers, strings or `Invalid`s.
  */
 export function treeOf(text, what) {
-  const tree = jsonParse(text, (_, v) => (typeof v === "string" ? revive(v) : v));
-  if (tooDeep(tree, 0)) throw scoreError("INVALID_TYPE", what, `the value is nested deeper than ${MAX_DEPTH} levels`);
-  return tree;
+  try {
+    return revived(jsonParse(text), 0);
+  } catch (e) {
+    if (e === TOO_DEEP) throw scoreError("INVALID_TYPE", what, `the value is nested deeper than ${MAX_DEPTH} levels`);
+    throw e;
+  }
 }
 
 const isArr = Array.isArray;

@@ -307,3 +307,30 @@ test("effective configurations built by the JavaScript equal the core's JSON: mo
   a.recency.steps.pop();
   assert.deepEqual(p.config, new json.Pipeline({}).config);
 });
+
+test("nesting at and past the parser's limit of 64 levels: the same errors on both modules", async () => {
+  const { default: hooks, ...json } = await import(new URL("core.js?json-depth", pkg));
+  hooks.init(compiled("core"));
+  const nest = (d) => (d === 0 ? 1 : d % 2 === 0 ? [nest(d - 1)] : { a: nest(d - 1) });
+  const errorOf = (f) => {
+    try {
+      f();
+      return null;
+    } catch (e) {
+      return [e.code, e.field, e.message];
+    }
+  };
+  const seen = new Set();
+  for (let d = 60; d <= 66; d++) {
+    for (const cfg of [{ zz: nest(d) }, { weights: nest(d) }]) {
+      const want = errorOf(() => new json.Pipeline(cfg));
+      assert.deepEqual(errorOf(() => new core.Pipeline(cfg)), want, `config at depth ${d}`);
+      seen.add(want[2]);
+    }
+    const p = [new json.Pipeline({}), new core.Pipeline({})];
+    const input = { lists: [{ name: "l", ids: ["a"] }], context: { language: nest(d) } };
+    assert.deepEqual(errorOf(() => p[1].run(input)), errorOf(() => p[0].run(input)), `context at depth ${d}`);
+  }
+  // Both sides of the limit were reached.
+  assert.ok(seen.has("the value is nested deeper than 64 levels") && seen.size > 1, [...seen].join(" | "));
+});
