@@ -9,7 +9,8 @@
 // line: the same values, and the same errors (serde's words, codes and field paths), which
 // tests/js/pipeline-module.test.mjs checks against the core's module on random
 // configurations.
-import { scoreError } from "../wire.js";
+import { scoreError, wellFormed, toWellFormed, jsonParse } from "../wire.js";
+import { ScoreError } from "../score_error.js";
 import { PIPELINE_DEFAULTS } from "./pipeline-defaults.js";
 
 // ---------------------------------------------------------------- The tree
@@ -24,13 +25,6 @@ class Invalid {
 const bitsView = new DataView(new ArrayBuffer(8));
 const HEX16 = /^[0-9a-fA-F]{16}$/;
 const INVALID_KINDS = new Set(["function", "symbol", "bigint", "Map with keys that are not strings"]);
-
-/** `s` with each lone surrogate replaced by U+FFFD (what json.rs reads for the escape JSON.stringify writes, and TextEncoder writes). */
-const wellFormed = typeof String.prototype.isWellFormed === "function" ? (s) => s.isWellFormed() : (s) => !/[\uD800-\uDFFF]/.test(s) || s === toWellFormed(s);
-const toWellFormed =
-  typeof String.prototype.toWellFormed === "function"
-    ? (s) => s.toWellFormed()
-    : (s) => s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
 
 /** A string of the JSON text as json.rs reads it: lone surrogates as U+FFFD, a sentinel (U+0000 first) undone. */
 function revive(str) {
@@ -53,9 +47,6 @@ function revive(str) {
   if (rest.charCodeAt(0) === 0) return rest;
   return s;
 }
-
-/** The engine's own JSON.parse: a caller's replacement of it does not change how its configuration is read. */
-const jsonParse = JSON.parse;
 
 /** How deep arrays and objects may nest (json.rs MAX_DEPTH). */
 const MAX_DEPTH = 64;
@@ -98,11 +89,12 @@ const isObj = (v) => typeof v === "object" && v !== null && !isArr(v) && !(v ins
 
 // ---------------------------------------------------------------- Failures
 
+// (decode.rs's duplicate-field fault has no twin: JSON.parse keeps one of a repeated key,
+// and the package's JSON text has none.)
 const TYPE = 0;
 const UNKNOWN_FIELD = 1;
 const MISSING_FIELD = 2;
-const DUPLICATE_FIELD = 3;
-const UNKNOWN_VARIANT = 4;
+const UNKNOWN_VARIANT = 3;
 
 /** A decoding failure (json.rs `DeError`): what it is, serde's words, where. */
 class Failure {
@@ -132,7 +124,6 @@ class Failure {
     let key = null;
     if (fault === UNKNOWN_FIELD) [code, key] = ["UNKNOWN_FIELD", onKey ? null : name];
     else if (fault === MISSING_FIELD) [code, key] = ["INVALID_CONFIG", name];
-    else if (fault === DUPLICATE_FIELD) key = name;
     else if (fault === UNKNOWN_VARIANT) code = "UNKNOWN_METHOD";
     let field = what + at + (key === null ? "" : `.${key}`);
     if (what === "" && field.startsWith(".")) field = field.slice(1);
@@ -141,7 +132,7 @@ class Failure {
 }
 
 const bad = (expected) => new Failure(TYPE, `invalid type: expected ${expected}`);
-const FIELD_WORDS = { [UNKNOWN_FIELD]: "unknown", [MISSING_FIELD]: "missing", [DUPLICATE_FIELD]: "duplicate" };
+const FIELD_WORDS = { [UNKNOWN_FIELD]: "unknown", [MISSING_FIELD]: "missing" };
 const fieldFault = (fault, k) => new Failure(fault, `${FIELD_WORDS[fault]} field \`${k}\``, k);
 
 /** Runs `f`, a failure passed on under the key `k` / the index `i`. */
@@ -195,9 +186,9 @@ const finite = (x) => (Number.isFinite(x) ? x : null);
 
 /** A kind: `read(v)` decodes (throwing a Failure), `put(out, x)` writes, `out(x, d)` the effective value. */
 const kind = (read, put, out = same) => ({ read, put, out });
+// (decode.rs's `num0`, -0 read as 0 inside the buffered calibration, has no twin: the
+// package's JSON text writes -0 as 0.)
 const NUM = kind(num, putNum, finite);
-/** A number inside a value serde buffers first: `-0` arrives as the integer 0. */
-const NUM0 = kind((v) => num(v) + 0, putNum, finite);
 const U32 = kind(u32, putNum);
 const I32 = kind(i32, putNum);
 const BOOL = kind(boolean, putNum, (x) => x === 1);
@@ -397,9 +388,9 @@ const NORMALIZATION = struct([
 ]);
 
 const CALIBRATION_VARIANTS = [
-  struct([["threshold", DEF, NUM0], ["steepness", DEF, NUM0]], TAGGED),
-  struct([["a", REQ, NUM0], ["b", REQ, NUM0]], TAGGED),
-  struct([["x", REQ, list(NUM0)], ["y", REQ, list(NUM0)]], TAGGED),
+  struct([["threshold", DEF, NUM], ["steepness", DEF, NUM]], TAGGED),
+  struct([["a", REQ, NUM], ["b", REQ, NUM]], TAGGED),
+  struct([["x", REQ, list(NUM)], ["y", REQ, list(NUM)]], TAGGED),
 ];
 const METHODS = ["sigmoid", "platt", "isotonic"];
 
@@ -565,25 +556,21 @@ export function effectiveConfig(text) {
 /** A fresh copy of an effective configuration, for a caller to keep. */
 export const configCopy = copy;
 
-/** A pipeline's configuration (its JSON text, or undefined: the defaults) as calibrank_pipeline.wasm reads it. */
-export function encodeConfig(text) {
-  if (text === undefined) return { n: [0], s: [] };
-  const { n, s } = encode(PIPELINE, text, "config");
-  return { n: [1, ...n], s };
-}
+/** A pipeline's configuration (its JSON text) as calibrank_pipeline.wasm reads it (none: a NONE section). */
+export const encodeConfig = (text) => encode(PIPELINE, text, "config");
 
 /**
- * A run's context (its JSON text, or undefined) as calibrank_pipeline.wasm reads it: the
- * module meets a context's error where the core's module meets it (after the input's
- * other checks), so an error is sent, not thrown: its code, field and message.
+ * A run's context (its JSON text) as calibrank_pipeline.wasm reads it (none: a NONE
+ * section), a state first: 1 and the context, or 2 and an error as its code, field and
+ * message. The module meets a context's error where the core's module meets it (after
+ * the input's other checks), so the error is sent, not thrown.
  */
 export function encodeContext(text) {
-  if (text === undefined) return { n: [0], s: [] };
   try {
     const { n, s } = encode(CONTEXT, text, "context");
     return { n: [1, ...n], s };
   } catch (e) {
-    if (e === null || typeof e !== "object" || typeof e.code !== "string" || e.code === "INTERNAL") throw e;
+    if (!(e instanceof ScoreError) || e.code === "INTERNAL") throw e;
     return { n: [2], s: [e.code, e.field, e.message] };
   }
 }

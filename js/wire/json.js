@@ -16,7 +16,10 @@ function bitsOf(v) {
 
 /** Whether `s` holds no lone surrogate (the engine's own test where it has one). */
 const LONE_RE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const wellFormed = typeof String.prototype.isWellFormed === "function" ? (s) => s.isWellFormed() : (s) => !LONE_RE.test(s);
+export const wellFormed = typeof String.prototype.isWellFormed === "function" ? (s) => s.isWellFormed() : (s) => !LONE_RE.test(s);
+/** `s` with each lone surrogate as U+FFFD (what TextEncoder writes, and json.rs reads for the escape JSON.stringify writes). */
+export const toWellFormed =
+  typeof String.prototype.toWellFormed === "function" ? (s) => s.toWellFormed() : (s) => s.replace(new RegExp(LONE_RE.source, "g"), "\uFFFD");
 /**
  * Options and configurations are objects: an array would be read as the fields in their
  * declared order (serde's rule for a struct given as a sequence), so `rrf(lists, [1])`
@@ -99,7 +102,8 @@ const UNBOX = {
   "[object BigInt]": typeof BigInt === "function" ? BigInt.prototype.valueOf : undefined,
 };
 const isRawJSON = typeof JSON.isRawJSON === "function" ? JSON.isRawJSON : () => false;
-const jsonParse = JSON.parse;
+/** The engine's own JSON.parse: a caller's replacement of it changes nothing the package reads. */
+export const jsonParse = JSON.parse;
 /**
  * The primitive a boxed `Number`, `String`, `Boolean` or `BigInt` holds, or the value a
  * `JSON.rawJSON` object stands for; `v` itself for any other object. (JSON.stringify

@@ -52,7 +52,7 @@ test("calibrank_pipeline.wasm answers the other functions' operations, and those
   // rrfColumnar, fuseMultiQuery, rerank, normalize, calibrate, classifyBand, queryConfidence
   for (const op of [1, 2, 3, 12, 20, 21, 22, 23, 24, 25, 26, 27]) assert.throws(() => wire.call(op, new Input()), /unknown operation/, `operation ${op}`);
   // Its own: a pipeline made and counted.
-  const made = wire.call(10, new Input().f64s([0]).strs([])).u32s()[0];
+  const made = wire.call(10, new Input().none()).u32s()[0];
   assert.equal(wire.call(15, new Input()).f64s()[0], 1);
   wire.call(11, new Input().u32s([made]));
   assert.equal(wire.call(15, new Input()).f64s()[0], 0);

@@ -188,30 +188,28 @@ fn strings(f: &mut Flat<'_>) -> Vec<String> {
     f.list(Flat::string)
 }
 
-/// A pipeline's configuration (a flag first: 0 for none given, the defaults).
+/// A pipeline's configuration (none given: no layout at all, the defaults; wasm/core/src/pipeline.rs).
 pub fn pipeline_config(f: &mut Flat<'_>) -> Result<PipelineConfig> {
     let mut c = PipelineConfig::default();
-    if f.flag() {
-        def!(f, c.k, f.num());
-        def!(f, c.weights, f.map());
-        def!(f, c.top_k, f.u32());
-        def!(f, c.top_n, f.u32());
-        def!(f, c.recency, recency(f));
-        def!(f, c.rerank, rerank(f));
-        def!(f, c.normalization, normalization(f));
-        def!(f, c.calibration, calibration(f));
-        def!(f, c.min_confidence, f.num());
-        def!(f, c.bands, bands(f));
-        def!(f, c.confidence, confidence(f));
-        def!(
-            f,
-            c.limits,
-            f.opt(partial_limits)
-                .unwrap_or_default()
-                .over(pipeline_limits())
-        );
-        def!(f, c.explain, f.flag());
-    }
+    def!(f, c.k, f.num());
+    def!(f, c.weights, f.map());
+    def!(f, c.top_k, f.u32());
+    def!(f, c.top_n, f.u32());
+    def!(f, c.recency, recency(f));
+    def!(f, c.rerank, rerank(f));
+    def!(f, c.normalization, normalization(f));
+    def!(f, c.calibration, calibration(f));
+    def!(f, c.min_confidence, f.num());
+    def!(f, c.bands, bands(f));
+    def!(f, c.confidence, confidence(f));
+    def!(
+        f,
+        c.limits,
+        f.opt(partial_limits)
+            .unwrap_or_default()
+            .over(pipeline_limits())
+    );
+    def!(f, c.explain, f.flag());
     f.done()?;
     Ok(c)
 }
@@ -396,9 +394,9 @@ fn partial_limits(f: &mut Flat<'_>) -> PartialLimits {
     }
 }
 
-/// A run's context: a state first (0 none, 1 a context, 2 the error the package's
-/// JavaScript found in it, as code, field and message strings, returned where the core's
-/// module would meet it).
+/// A run's context: a state first (1 a context, 2 the error the package's JavaScript
+/// found in it, as code, field and message strings, returned where the core's module
+/// would meet it; no context: no layout at all).
 pub fn context(f: &mut Flat<'_>) -> Result<Option<BandContext>> {
     let out = match f.u32() {
         1 => {
@@ -415,8 +413,8 @@ pub fn context(f: &mut Flat<'_>) -> Result<Option<BandContext>> {
             f.done()?;
             return Err(ScoreError::new(code.ok_or_else(malformed)?, field, message));
         }
-        t => {
-            f.bad |= t != 0;
+        _ => {
+            f.bad = true;
             None
         }
     };
@@ -442,8 +440,8 @@ mod tests {
     }
 
     #[test]
-    fn no_configuration_is_the_default_one() {
-        let c = with(&[0.0], &[], pipeline_config).expect("the defaults");
+    fn no_field_given_is_the_default_configuration() {
+        let c = with(&[0.0; 13], &[], pipeline_config).expect("the defaults");
         assert_eq!(c, PipelineConfig::default());
     }
 
@@ -452,8 +450,8 @@ mod tests {
         // k 30, weights {a: 2}, topK 20, then every other field not given but the
         // calibration (platt 1.5, -2) and explain (false).
         let n = [
-            1.0, 1.0, 30.0, 1.0, 1.0, 2.0, 1.0, 20.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.5, -2.0, 0.0,
-            0.0, 0.0, 0.0, 1.0, 0.0,
+            1.0, 30.0, 1.0, 1.0, 2.0, 1.0, 20.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.5, -2.0, 0.0, 0.0,
+            0.0, 0.0, 1.0, 0.0,
         ];
         let c = with(&n, &["a"], pipeline_config).expect("a configuration");
         let d = PipelineConfig::default();
@@ -472,11 +470,11 @@ mod tests {
     #[test]
     fn a_layout_not_followed_is_an_internal_error_not_a_trap() {
         for (n, s) in [
-            (&[1.0, 1.0][..], &[][..]),             // ends inside a field
-            (&[0.0, 5.0][..], &[][..]),             // a number left over
-            (&[0.0][..], &["x"][..]),               // a string left over
-            (&[1.0, 0.0, 1.0, 1e300][..], &[][..]), // a map longer than what is left
-            (&[1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 9.0][..], &[][..]), // no such recency mode
+            (&[1.0][..], &[][..]),                               // ends inside a field
+            (&[0.0; 14][..], &[][..]),                           // a number left over
+            (&[0.0; 13][..], &["x"][..]),                        // a string left over
+            (&[0.0, 1.0, 1e300][..], &[][..]),                   // a map longer than what is left
+            (&[0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 9.0][..], &[][..]), // no such recency mode
         ] {
             let e = with(n, s, pipeline_config).expect_err("malformed");
             assert_eq!(e.code, ErrorCode::Internal, "{n:?} {s:?}");
@@ -487,22 +485,23 @@ mod tests {
     fn counts_and_indices_that_are_not_whole_numbers_in_range_break_the_layout() {
         // A list of 2^32 - 1 profiles with a few numbers behind it: read item by item
         // until the end, nothing reserved for the count.
-        // (A configuration; k to minConfidence not given; bands given, its floors not,
-        // its profiles given.)
+        // (k to minConfidence not given; bands given, its floors not, its profiles given.)
         let mut n = vec![
-            1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0,
+            0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0,
         ];
         n.push(f64::from(u32::MAX));
         n.extend([0.0; 40]);
         let e = with(&n, &["a", "b"], pipeline_config).expect_err("malformed");
         assert_eq!(e.code, ErrorCode::Internal);
         for bad in [f64::NAN, -5.0, 1.5, 2.0, 1e300] {
-            // The first flag (a configuration given) must be 0 or 1.
-            let e = with(&[bad], &[], pipeline_config).expect_err("malformed");
+            // The first flag (`k` given) must be 0 or 1.
+            let mut n = vec![bad];
+            n.extend([0.0; 12]);
+            let e = with(&n, &[], pipeline_config).expect_err("malformed");
             assert_eq!(e.code, ErrorCode::Internal, "{bad}");
         }
         // A calibration's variant index of 1.5 is not Platt's.
-        let mut n = vec![1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.5, 0.5, 0.5];
+        let mut n = vec![0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.5, 0.5, 0.5];
         n.extend([0.0; 5]);
         let e = with(&n, &[], pipeline_config).expect_err("malformed");
         assert_eq!(e.code, ErrorCode::Internal);
@@ -519,7 +518,10 @@ mod tests {
                 build_system: None,
             })
         );
-        assert_eq!(with(&[0.0], &[], context).expect("none"), None);
+        assert_eq!(
+            with(&[0.0], &[], context).expect_err("no state 0").code,
+            ErrorCode::Internal
+        );
         let e = with(
             &[2.0],
             &["UNKNOWN_FIELD", "context.x", "unknown field `x`"],
