@@ -12,6 +12,7 @@
 // scripts/build-pkg.sh bundles them into the package's core.js (js/wire.js and
 // js/score_error.js stay modules of their own, shared with the lab).
 import { ScoreError } from "./score_error.js";
+import { holdsPipelineAlone } from "./wire.js";
 import { state, pipelineState } from "./core/shared.js";
 import { setTextsModule } from "./core/held-texts.js";
 import { liveIn } from "./core/pipeline.js";
@@ -30,14 +31,15 @@ export { __dropScratch } from "./core/shared.js";
 // registers a loader run on the first call instead (Node), so importing the package costs
 // nothing where it is never called; `texts` takes calibrank_texts.wasm compiled (the
 // entries of engines that compile no wasm from bytes: see js/core/held-texts.js,
-// TEXTS_MODULE). `pipeline.init` / `pipeline.misfit` instantiate and check `Pipeline`'s own module
-// (calibrank_pipeline.wasm), and `share` / `shared` hand the whole core's loading from
-// one browser entry to the other (js/entries/browser.js).
+// TEXTS_MODULE). `pipeline.init` / `pipeline.misfit` / `pipeline.holds` instantiate, check
+// and recognize `Pipeline`'s own module (calibrank_pipeline.wasm), and `share` / `shared`
+// hand the whole core's loading from one browser entry to the other
+// (js/entries/browser.js).
 let sharedLoad = null;
 export default {
   ...state.hooks(),
   texts: setTextsModule,
-  pipeline: { init: (module) => pipelineState.init(module), misfit: (module) => pipelineState.misfit(module) },
+  pipeline: { init: (module) => pipelineState.init(module), misfit: (module) => pipelineState.misfit(module), holds: holdsPipelineAlone },
   // Pipelines alive in the whole core's module, whichever module Pipeline runs on (tests).
   livePipelinesInCore: () => liveIn(state),
   share: (loading) => {

@@ -19,9 +19,9 @@
 // and the lab's API modules share.
 export { typedArrayKind, timeOf, hasOwn, own, fromObjectPrototype, isMap, mapAsObject, scoreError, typeError, engineLimit, intern, allocate } from "./wire/values.js";
 export { notArray, wellFormedName, wellFormedText, toJson, wellFormed, toWellFormed, jsonParse } from "./wire/json.js";
-export { LimitTable, precheck, utf8Length } from "./wire/limits.js";
+export { LimitTable, limitParts, precheck, utf8Length } from "./wire/limits.js";
 export { numbers, plainTyped, checkedCopy, indices } from "./wire/numbers.js";
 export { Scratch, firstOf, Input } from "./wire/input.js";
 export { Output } from "./wire/output.js";
-export { Wire } from "./wire/module.js";
+export { Wire, holdsPipelineAlone } from "./wire/module.js";
 export { ModuleState } from "./wire/state.js";

@@ -30,16 +30,9 @@ export const OP = {
 // module unless an entry gave it calibrank_pipeline.wasm (the `Pipeline` alone: the
 // browser entry of a bundled app that imports nothing else; js/entries/browser.js).
 export const state = new ModuleState("calibrank", {});
-export const pipelineState = new ModuleState("calibrank", {}, state);
-// calibrank_pipeline.wasm has no limits table (operation 3): the one the whole core's
-// module states, as js/core/pipeline-defaults.js holds it, read as the module's output.
-pipelineState.tableOf = (wire) => {
-  if (!wire.typedConfig) return undefined;
-  const parts = [LIMIT_TABLE.names, LIMIT_TABLE.defaults, LIMIT_TABLE.ceilings, LIMIT_TABLE.functions, LIMIT_TABLE.budgets];
-  let i = 0;
-  const next = () => parts[i++];
-  return { strs: next, f64s: next };
-};
+// calibrank_pipeline.wasm has no limits table (operation 3): the whole core's module's,
+// as js/core/pipeline-defaults.js holds it.
+export const pipelineState = new ModuleState("calibrank", {}, state, (wire) => (wire.typedConfig ? LIMIT_TABLE : undefined));
 export const w = () => state.get();
 export const limitsOf = (options, fn) => state.limitsOf(options, fn);
 // The typed arrays `rrf`, `Pipeline.run` and `fuseMultiQuery` encode their tables into,

@@ -83,7 +83,7 @@ export function initApi(internals, name, file, local = null) {
     if (ready) return;
     // calibrank_pipeline.wasm (the core's entry only): `Pipeline` runs on it, and the
     // other functions say that they need the whole core's module.
-    const pipelineOnly = internals.pipeline !== undefined && WebAssembly.Module.exports(module).some((e) => e.name === "cr_pipeline_only");
+    const pipelineOnly = internals.pipeline !== undefined && internals.pipeline.holds(module);
     const target = pipelineOnly ? internals.pipeline : internals;
     const why = target.misfit(module);
     if (why !== null) throw notOurs("the module given", why);

@@ -20,15 +20,20 @@ export const LIMITED_FUNCTIONS = Object.freeze([
   "applyCalibration", "calibrationError", "proposeBands", "fitQueryConfidence", "predictQueryConfidence",
 ]);
 
+/**
+ * The parts of the module's DEFAULT_LIMITS output (operation 3), in its order: the limits'
+ * names, defaults and ceilings, the functions with an entry budget of their own and those
+ * budgets (scripts/pipeline-defaults.mjs writes them out for calibrank_pipeline.wasm,
+ * which has no such operation).
+ */
+export function limitParts(out) {
+  return { names: out.strs(), defaults: [...out.f64s()], ceilings: [...out.f64s()], functions: out.strs(), budgets: [...out.f64s()] };
+}
+
 /** Limits as the module states them: names, defaults and ceilings (read once). */
 export class LimitTable {
-  /** Read from the module's DEFAULT_LIMITS output. */
-  constructor(out) {
-    const names = out.strs();
-    const defaults = out.f64s();
-    const ceilings = out.f64s();
-    const functions = out.strs();
-    const budgets = out.f64s();
+  /** From the parts of the module's DEFAULT_LIMITS output (`limitParts`). */
+  constructor({ names, defaults, ceilings, functions, budgets }) {
     this.names = names;
     this.defaults = {};
     // Keyed by name without a prototype (a caller's key such as "toString" finds nothing).

@@ -10,6 +10,12 @@ import { engineLimit, lengthOf, scoreError, typedArrayKind } from "./values.js";
 let instantiations = 0;
 
 /** One instantiated module and the calls into it. */
+/**
+ * Whether `module` is calibrank_pipeline.wasm (the `Pipeline` alone, no JSON): its
+ * `cr_pipeline_only` export (wasm/core/src/lib.rs).
+ */
+export const holdsPipelineAlone = (module) => WebAssembly.Module.exports(module).some((e) => e.name === "cr_pipeline_only");
+
 export class Wire {
   /** `module`: a compiled `WebAssembly.Module`; `imports`: its import object. */
   constructor(module, imports = {}) {
@@ -23,7 +29,7 @@ export class Wire {
      * Whether this is calibrank_pipeline.wasm, which holds no JSON: a pipeline's
      * configuration and a run's context reach it decoded (js/core/typed-config.js).
      */
-    this.typedConfig = WebAssembly.Module.exports(module).some((e) => e.name === "cr_pipeline_only");
+    this.typedConfig = holdsPipelineAlone(module);
     this.instantiate();
   }
 

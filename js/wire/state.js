@@ -1,5 +1,5 @@
 // What each API module keeps about its wasm module (`ModuleState`).
-import { LIMITED_FUNCTIONS, LimitTable } from "./limits.js";
+import { LIMITED_FUNCTIONS, LimitTable, limitParts } from "./limits.js";
 import { Wire } from "./module.js";
 import { own, scoreError, typeError } from "./values.js";
 
@@ -13,12 +13,14 @@ export class ModuleState {
    * `name`: the entry, for the "not initialized" error; `imports`: the module's imports;
    * `fallback`: the state whose module serves this one's operations too while this one
    * has none of its own (the core's `Pipeline` runs on calibrank_pipeline.wasm when an
-   * entry gave it that module, and on the whole core's otherwise).
+   * entry gave it that module, and on the whole core's otherwise); `tableOf(wire)`: the
+   * limits table's parts for a module that has none (undefined: the module's own).
    */
-  constructor(name, imports, fallback = null) {
+  constructor(name, imports, fallback = null, tableOf = () => undefined) {
     this.name = name;
     this.imports = imports;
     this.fallback = fallback;
+    this.tableOf = tableOf;
     /** This state's own module's Wire (null before `init`). */
     this.own = null;
     this.loader = null;
@@ -72,15 +74,11 @@ export class ModuleState {
     throw scoreError("INTERNAL", "", `${this.name} is not initialized: import it through one of its entries`);
   }
 
-  /**
-   * The limits table, read from the module on first use (not at start-up); from
-   * `this.tableOf(wire)` when the state has one (the Pipeline's: its own module has no
-   * table, the package carries it).
-   */
+  /** The limits table, read on first use (not at start-up): the module's, or `tableOf`'s. */
   limits() {
     if (this.table === null) {
       const wire = this.get();
-      this.table = new LimitTable(this.tableOf?.(wire) ?? wire.call(3));
+      this.table = new LimitTable(this.tableOf(wire) ?? limitParts(wire.call(3)));
     }
     return this.table;
   }
