@@ -5,7 +5,7 @@ import { OP, pipelineState as state, scratch, isObject, noInheritedKeys, ownFiel
 import { callHolding } from "./held-texts.js";
 import { encodeInput, encodeContext, topNOf } from "./pipeline-input.js";
 import { factorsAt } from "./rerank.js";
-import { encodeConfig, encodeContext as typedContext, effectiveConfig, configCopy } from "./typed-config.js";
+import { configLayout, contextLayout, effectiveConfig, configCopy } from "./typed-config.js";
 
 /**
  * Puts a pipeline's configuration (`config`) or a run's context (`context`), JSON text
@@ -45,7 +45,7 @@ function freeHandle(h) {
  * `writeHeldTexts` (the same for each of its pipelines: kept on the Wire).
  */
 function newPipeline(wire, text) {
-  const out = wire.call(OP.PIPELINE_NEW, putJson(new Input(), wire, text, encodeConfig));
+  const out = wire.call(OP.PIPELINE_NEW, putJson(new Input(), wire, text, configLayout));
   const { u32, f64 } = out.w;
   const handle = u32[out.u32At()];
   const limitsAt = out.f64At();
@@ -129,7 +129,7 @@ export class Pipeline {
       .f64s(e.scores)
       .u32s(e.itemTable)
       .f64s(e.itemNums);
-    return callHolding(OP.PIPELINE_RUN, putJson(inp, state.wire, e.ctx, typedContext), e.held);
+    return callHolding(OP.PIPELINE_RUN, putJson(inp, state.wire, e.ctx, contextLayout), e.held);
   }
 
   /** The objects `run` returns, from the module's output. */
@@ -212,7 +212,7 @@ export class Pipeline {
     const ctx = encodeContext(context, lim);
     // The handle looked up after the caller's getters ran (see `run`).
     const wire = state.wire;
-    const out = wire.call(OP.PIPELINE_RUN_COLUMNAR, putJson(new Input().u32s([this.handle()]).f64s(wts).f64s(mt).u32s(docs).u32s(offsets).f64s(head), wire, ctx, typedContext));
+    const out = wire.call(OP.PIPELINE_RUN_COLUMNAR, putJson(new Input().u32s([this.handle()]).f64s(wts).f64s(mt).u32s(docs).u32s(offsets).f64s(head), wire, ctx, contextLayout));
     const order = out.u32s();
     const scores = out.f64s();
     const bands = out.u8s();

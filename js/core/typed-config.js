@@ -557,7 +557,7 @@ export function effectiveConfig(text) {
 export const configCopy = copy;
 
 /** A pipeline's configuration (its JSON text) as calibrank_pipeline.wasm reads it (none: a NONE section). */
-export const encodeConfig = (text) => encode(PIPELINE, text, "config");
+export const configLayout = (text) => encode(PIPELINE, text, "config");
 
 /**
  * A run's context (its JSON text) as calibrank_pipeline.wasm reads it (none: a NONE
@@ -565,7 +565,7 @@ export const encodeConfig = (text) => encode(PIPELINE, text, "config");
  * message. The module meets a context's error where the core's module meets it (after
  * the input's other checks), so the error is sent, not thrown.
  */
-export function encodeContext(text) {
+export function contextLayout(text) {
   try {
     const { n, s } = encode(CONTEXT, text, "context");
     return { n: [1, ...n], s };

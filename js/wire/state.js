@@ -6,7 +6,8 @@ import { own, scoreError, typeError } from "./values.js";
 /**
  * What each API module (core.js, lab.js) keeps about its wasm module: the `Wire` once
  * instantiated, a loader an entry registered to instantiate it on the first call, and
- * the limits table read on first use. Operations 1-3 are common to both modules.
+ * the limits table read on first use. Operations 1-3 are common to the core's and the
+ * lab's modules (calibrank_pipeline.wasm has none of them).
  */
 export class ModuleState {
   /**
