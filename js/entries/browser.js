@@ -10,8 +10,10 @@
 // loading with them): an app that imports Pipeline and nothing else fetches
 // calibrank_pipeline.wasm alone; any other app fetches calibrank_core.wasm alone (the
 // functions' entry comes first here, so that its loading has begun when Pipeline's entry
-// looks for it). Without a bundler both entries run, and share calibrank_core.wasm.
-// webpack, Rollup, esbuild, Vite and Parcel checked in tests/js/bundlers.test.mjs.
+// looks for it), but with Parcel, which may run Pipeline's entry first (both are then
+// fetched, one after the other). Without a bundler both entries run, and share
+// calibrank_core.wasm. Checked for webpack, Rollup, esbuild, Vite and Parcel by
+// tests/js/bundlers.test.mjs and bench/experiments/pipeline-split/run.mjs.
 export { version, errorCodes, defaultLimits, normalize, calibrate, classifyBand, queryConfidence, rrf, rrfColumnar, fuseMultiQuery, rerank, __dropScratch } from "./browser.functions.js";
 export { Pipeline, __livePipelines, __heldTextsCalls } from "./browser.pipeline.js";
 export { ScoreError } from "./score_error.js";

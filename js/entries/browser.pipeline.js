@@ -7,8 +7,9 @@ import { loadWasm } from "./load.js";
 
 // One turn first. Native modules and webpack start sibling modules in order, each up to
 // its first await: meanwhile an entry evaluated after this one begins its loading.
-// Bundlers that flatten the modules into one (Rollup, esbuild, Vite, Parcel) run them one
-// after the other in browser.js's order, the functions' entry first.
+// Bundlers that flatten the modules into one run them one after the other: Rollup,
+// esbuild and Vite in browser.js's order, the functions' entry first; Parcel not always
+// (then this entry cannot know, and fetches its own).
 await 0;
 const whole = internals.shared();
 if (whole !== null) await whole;
