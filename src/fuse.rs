@@ -343,12 +343,26 @@ pub fn by_id(ids: &[&str], a: u32, b: u32) -> std::cmp::Ordering {
 /// `id(d)` ascending in byte order (the order of [`Fusion::items`]). `id` is asked only
 /// for documents whose scores tie.
 pub fn order_by_score_then_id<'a>(scores: &[f64], id: impl Fn(u32) -> &'a str) -> Vec<u32> {
-    let mut keyed: Vec<crate::sort::Keyed> = (0u32..)
-        .zip(scores)
-        .map(|(d, &s)| (descending_key(s), d))
-        .collect();
+    let mut keyed = keyed(scores);
     crate::sort::sort_keyed_then(&mut keyed, &mut |a, b| id(a).cmp(id(b)));
     keyed.into_iter().map(|(_, d)| d).collect()
+}
+
+/// Each document index with its score's [`descending_key`], sorted by key then index:
+/// the order of [`order_by_score_then_id`] but for runs of equal keys, which stay in
+/// index order (the wasm `rrf` of ids whose bytes the module is not given; its caller
+/// orders those runs).
+pub fn keyed_by_score(scores: &[f64]) -> Vec<crate::sort::Keyed> {
+    let mut keyed = keyed(scores);
+    crate::sort::sort_keyed(&mut keyed);
+    keyed
+}
+
+fn keyed(scores: &[f64]) -> Vec<crate::sort::Keyed> {
+    (0u32..)
+        .zip(scores)
+        .map(|(d, &s)| (descending_key(s), d))
+        .collect()
 }
 
 /// The first half of [`rrf`]: the ids interned in order of first appearance, each list

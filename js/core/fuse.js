@@ -1,5 +1,5 @@
 // Reciprocal Rank Fusion of lists of ids (`rrf`) and of document indices (`rrfColumnar`).
-import { Input, checkedCopy, plainTyped, precheck, indices, typeError, typedArrayKind, fromObjectPrototype, firstOf, intern } from "../wire.js";
+import { Input, checkedCopy, plainTyped, precheck, indices, typeError, typedArrayKind, fromObjectPrototype, firstOf, intern, utf8Length, utf8 } from "../wire.js";
 import { OP, state, w, limitsOf, scratch, noInheritedKeys, isPlainRecord, isU32 } from "./shared.js";
 
 
@@ -113,8 +113,16 @@ export function rrf(lists, options) {
   // entries on, where a typed array costs less than it saves (the pipeline keeps the
   // lengths from `TAKEN_FROM` entries on).
   const big = total >= 64;
+  // A small call whose limits here are the module's (options in their compact form,
+  // every limit valid) sends the ids' count alone: their sizes are checked here, and the
+  // ties of the module's order (in index order) are ordered by the ids' bytes here
+  // (`orderTies`). No string crosses: writing the string table and reading it back cost
+  // more than the rest of the module's work at N = 10 (docs/performance.md, "Small
+  // `rrf` calls without their strings").
+  const lean = !big && !opts.json && lim.atCeilings !== true;
   let lease = null;
   let units = 0;
+  let longest = 0;
   let k = 0;
   let out;
   try {
@@ -133,14 +141,20 @@ export function rrf(lists, options) {
           intern(index, id, d, "lists");
           ids.push(id);
           units += id.length;
+          if (id.length > longest) longest = id.length;
           if (big) ends[d] = units;
         }
         docs[k++] = d;
       }
     }
-    precheck.strings(lim, ids, units, (d) => firstOccurrence(lens, docs, d));
     const input = writeKWeightsLimits(new Input(), opts, options).u32s(lens).u32s(docs);
-    out = w().call(OP.RRF, input.strs(ids, units, firstOf(ends, ids.length)));
+    // The ids' sizes, in the module's order. Without their strings the module checks
+    // none: counted exactly here unless 3 bytes per UTF-16 unit (UTF-8's most) keep them
+    // within the limits. With them, counted here only when their UTF-16 units alone
+    // exceed maxTotalTextBytes (the input is then refused before it is copied).
+    if (lean ? 3 * longest > lim.maxIdBytes || 3 * units > lim.maxTotalTextBytes : units > lim.maxTotalTextBytes) checkIds(lim, ids, lens, docs);
+    if (lean) out = w().call(OP.RRF, input.u32s([ids.length]));
+    else out = w().call(OP.RRF, input.strs(ids, units, firstOf(ends, ids.length)));
   } finally {
     if (lease !== null) scratch.give(lease);
   }
@@ -150,15 +164,66 @@ export function rrf(lists, options) {
   const { u32, f64 } = out.w;
   const result = new Array(n);
   for (let i = 0; i < n; i++) result[i] = [ids[u32[o + i]], f64[s + i]];
+  if (lean) orderTies(result, out.u8At(), out.w.u8, n);
   return result;
 }
 
-/** `lists[i][j]` of the first occurrence of distinct id `d` (for an error). */
-function firstOccurrence(lens, docs, d) {
-  let k = 0;
-  for (let i = 0; i < lens.length; i++)
-    for (let j = 0; j < lens[i]; j++, k++) if (docs[k] === d) return `lists[${i}][${j}]`;
-  return "lists";
+/**
+ * The module's checks of the ids' sizes, in its order and with its errors: each distinct
+ * id, at its first occurrence, against maxIdBytes, then the running total of their
+ * UTF-8 bytes against maxTotalTextBytes.
+ */
+function checkIds(lim, ids, lens, docs) {
+  let bytes = 0;
+  let next = 0;
+  for (let i = 0, k = 0; i < lens.length; i++)
+    for (let j = 0; j < lens[i]; j++, k++) {
+      if (docs[k] !== next) continue;
+      const b = utf8Length(ids[next++]);
+      precheck.id(lim, b, `lists[${i}][${j}]`);
+      bytes += b;
+      if (bytes > lim.maxTotalTextBytes) precheck.text(lim, bytes, `lists[${i}][${j}]`);
+    }
+}
+
+/**
+ * Orders each run of equal scores of `result` (`[id, score]` pairs, the run in the ids'
+ * order of first occurrence; `flags[t + i]` is 1 where entry i's score equals entry
+ * i - 1's) by the ids' UTF-8 bytes, stably, as the module orders the ties it sees the
+ * ids of (`sort_keyed_then`).
+ */
+function orderTies(result, t, flags, n) {
+  for (let i = 1; i < n; i++) {
+    if (flags[t + i] === 0) continue;
+    // Insertion of entry i into the run before it.
+    const e = result[i];
+    let j = i;
+    while (j > 0 && flags[t + j] === 1 && compareUtf8(result[j - 1][0], e[0]) > 0) {
+      result[j] = result[j - 1];
+      j--;
+    }
+    result[j] = e;
+  }
+}
+
+/**
+ * The order of two strings' UTF-8 bytes (lone surrogates written as U+FFFD, as the
+ * input's string tables write them): negative, 0 or positive. Below the first unit where
+ * they differ they encode alike; where neither unit there is a surrogate, UTF-8 orders
+ * as the code points, which are those units (an ended string first).
+ */
+export function compareUtf8(a, b) {
+  const n = a.length < b.length ? a.length : b.length;
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  const x = i < a.length ? a.charCodeAt(i) : -1;
+  const y = i < b.length ? b.charCodeAt(i) : -1;
+  if ((x & 0xf800) !== 0xd800 && (y & 0xf800) !== 0xd800) return x - y;
+  const p = utf8.encode(a);
+  const q = utf8.encode(b);
+  const m = p.length < q.length ? p.length : q.length;
+  for (let j = 0; j < m; j++) if (p[j] !== q[j]) return p[j] - q[j];
+  return p.length - q.length;
 }
 
 /**

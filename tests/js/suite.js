@@ -485,6 +485,80 @@ export function tests(lib, golden) {
     }
   });
 
+  test("rrf's small calls (the ids' count alone crosses) order ties and check sizes as calls whose strings cross", () => {
+    // Under 64 entries, with options in their compact form, the module gets no string:
+    // js/core/fuse.js checks the ids' sizes and orders each run of equal scores by the
+    // ids' UTF-8 bytes. Options without a prototype cross as JSON text, and with them the
+    // ids as a string table, which the module checks and orders itself: both must agree
+    // on every output bit and every error.
+    const enc = new TextEncoder();
+    const byBytes = (a, b) => {
+      const x = enc.encode(a);
+      const y = enc.encode(b);
+      for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+      return x.length - y.length;
+    };
+    let seed = 0x2545f491;
+    const next = (n) => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return (seed >>> 0) % n;
+    };
+    // ASCII, 2- and 3-byte units on both sides of the surrogates, surrogates paired or lone.
+    const units = [0x61, 0x62, 0x7f, 0xe9, 0x7ff, 0x800, 0xd7ff, 0xd83d, 0xde00, 0xd800, 0xdc00, 0xdfff, 0xe000, 0xfffd, 0xffff];
+    const outcome = (f) => {
+      try {
+        return f().map(([id, score]) => [id, hexOf(score)]);
+      } catch (e) {
+        if (!(e instanceof lib.ScoreError)) throw e;
+        return { code: e.code, field: e.field, message: e.message };
+      }
+    };
+    let tied = 0;
+    let refused = 0;
+    // Tied pairs whose first differing units hold a surrogate (bytes compared, not units).
+    let bySurrogate = 0;
+    const surrogateAt = (a, b) => {
+      let i = 0;
+      while (i < a.length && i < b.length && a[i] === b[i]) i++;
+      return /[\ud800-\udfff]/.test((a[i] ?? "") + (b[i] ?? ""));
+    };
+    for (let c = 0; c < 3000; c++) {
+      const pool = Array.from({ length: 1 + next(14) }, () => String.fromCharCode(...Array.from({ length: next(5) }, () => units[next(units.length)])));
+      // Short lists often: ids at the same ranks of different lists tie.
+      const lists = Array.from({ length: 1 + next(6) }, () => Array.from({ length: next(2) === 0 ? 1 + next(2) : next(13) }, () => pool[next(pool.length)]));
+      const options = {};
+      if (next(3) === 0) options.k = [1, 2.5, 60][next(3)];
+      if (next(4) === 0) options.weights = lists.map(() => [1, 0.5, 2][next(3)]);
+      if (next(2) === 0) options.limits = { maxIdBytes: 1 + next(12), maxTotalTextBytes: 1 + next(40) };
+      const lean = outcome(() => lib.rrf(lists, options));
+      const strings = outcome(() => lib.rrf(lists, Object.assign(Object.create(null), options)));
+      eq(lean, strings, `case ${c}: ${JSON.stringify({ lists, options })}`);
+      if (!Array.isArray(lean)) {
+        refused++;
+        continue;
+      }
+      // The order itself: scores descending, ties by the ids' bytes, then first occurrence.
+      const first = new Map();
+      lists.flat().forEach((id, i) => first.has(id) || first.set(id, i));
+      const fused = lib.rrf(lists, options);
+      for (let i = 1; i < fused.length; i++) {
+        const [a, sa] = fused[i - 1];
+        const [b, sb] = fused[i];
+        assert(sa >= sb, `case ${c}: scores descending`);
+        if (sa === sb) {
+          tied++;
+          if (surrogateAt(a, b)) bySurrogate++;
+          const o = byBytes(a, b);
+          assert(o < 0 || (o === 0 && first.get(a) < first.get(b)), `case ${c}: ${JSON.stringify(a)} before ${JSON.stringify(b)}`);
+        }
+      }
+    }
+    // The generator reaches both outcomes and many ties.
+    assert(refused > 500 && tied > 500 && bySurrogate > 100, `refused ${refused}, tied pairs ${tied} (${bySurrogate} at a surrogate)`);
+  });
+
   test("Pipeline: a call's own topN (seed 000's per-call parameter)", () => {
     const p = new lib.Pipeline({ minConfidence: 0 });
     try {

@@ -47,17 +47,32 @@ pub(crate) fn dispatch(op: u32, r: &mut Reader<'_>, w: &mut Writer) -> Result<()
 // ---------------------------------------------------------------- Fusion
 
 /// `rrf`. In: options (JSON, or the compact form of `options::k_weights_limits`), list
-/// lengths (U32), the lists as indices into the distinct
-/// ids (U32; js/core/fuse.js interned them, in order of first appearance), the distinct ids
-/// (STRS). Out: the fused documents best first (U32 indices into the ids) and their
-/// scores (F64).
+/// lengths (U32), the lists as indices into the distinct ids (U32; js/core/fuse.js
+/// interned them, in order of first appearance), then either the distinct ids (STRS) or
+/// their count alone (U32, one value). Out: the fused documents best first (U32 indices
+/// into the ids) and their scores (F64); given the ids, ties are in the ids' byte order;
+/// given their count, ties are in index order and a third section (U8) marks each entry
+/// whose score equals the one before it (the JavaScript orders those runs by the ids'
+/// bytes: js/core/fuse.js `orderTies`).
 // Not inlined into the dispatch: the engine compiles each operation on its first call,
 // so the first call of one function does not compile all of them.
 #[inline(never)]
 fn rrf(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, k, weights) =
         calibrank_wasm_shared::options::k_weights_limits(r, LimitedFunction::Rrf)?;
-    let (lens, docs, ids) = interned_lists(r, &limits, "lists")?;
+    let (lens, docs) = lists_of_indices(r, &limits, "lists")?;
+    let ids = if r.peek_tag() == Some(calibrank_wasm_shared::wire::tag::STRS) {
+        Some(r.strs()?)
+    } else {
+        None
+    };
+    // The count of distinct ids when they were not sent: the JavaScript checked their
+    // sizes against the limits (it sends only their count when its limits are the
+    // module's: js/core/fuse.js `rrf`).
+    let n_ids = match &ids {
+        Some(ids) => ids.len(),
+        None => r.u32()? as usize,
+    };
     // The lists are slices of `docs`; each distinct id is read (and its bounds in the
     // string table checked) once, at its first occurrence.
     let mut lists: Vec<&[u32]> = Vec::with_capacity(lens.len());
@@ -71,11 +86,13 @@ fn rrf(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         for (j, &d) in list.iter().enumerate() {
             if d == next_new {
                 // A distinct id, at its first occurrence: its size and the running total.
-                let id = ids.get(d as usize)?;
-                limits.check_id(id, || format!("lists[{i}][{j}]"))?;
-                bytes += id.len();
-                if bytes > limits.max_total_text_bytes as usize {
-                    limits.check_total_text(bytes, &format!("lists[{i}][{j}]"))?;
+                if let Some(ids) = &ids {
+                    let id = ids.get(d as usize)?;
+                    limits.check_id(id, || format!("lists[{i}][{j}]"))?;
+                    bytes += id.len();
+                    if bytes > limits.max_total_text_bytes as usize {
+                        limits.check_total_text(bytes, &format!("lists[{i}][{j}]"))?;
+                    }
                 }
                 next_new += 1;
             }
@@ -85,7 +102,7 @@ fn rrf(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     }
     // The JavaScript sends lists that cover `docs`, and numbers the ids in order of first
     // occurrence, each once: then every id was read (and its bounds checked) above.
-    if at != docs.len() || next_new as usize != ids.len() {
+    if at != docs.len() || next_new as usize != n_ids {
         return Err(ScoreError::new(
             ErrorCode::Internal,
             "",
@@ -94,24 +111,56 @@ fn rrf(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     }
     let weights =
         calibrank::fuse::resolve_weights(weights.as_deref(), lists.len(), "options.weights")?;
-    let fusion = rrf_indexed(&lists, &weights, k.unwrap_or(DEFAULT_K), ids.len()).map_err(|e| {
+    let fusion = rrf_indexed(&lists, &weights, k.unwrap_or(DEFAULT_K), n_ids).map_err(|e| {
         if e.field == "k" {
             e.within("options")
         } else {
             calibrank::fuse::rename_list_field(e, "lists")
         }
     })?;
-    let order = calibrank::fuse::order_by_score_then_id(&fusion.scores, |d| {
-        ids.get(d as usize).unwrap_or_default()
-    });
-    w.u32s(&order);
-    w.f64s_from(
-        order.len(),
-        order
-            .iter()
-            .map(|&d| fusion.scores.get(d as usize).copied().unwrap_or(0.0)),
-    );
+    let scores = &fusion.scores;
+    let score = |d: u32| scores.get(d as usize).copied().unwrap_or(0.0);
+    match ids {
+        Some(ids) => {
+            let order = calibrank::fuse::order_by_score_then_id(scores, |d| {
+                ids.get(d as usize).unwrap_or_default()
+            });
+            w.u32s(&order);
+            w.f64s_from(order.len(), order.iter().map(|&d| score(d)));
+        }
+        None => {
+            let keyed = calibrank::fuse::keyed_by_score(scores);
+            let n = keyed.len();
+            w.u32s_from(n, keyed.iter().map(|&(_, d)| d));
+            w.f64s_from(n, keyed.iter().map(|&(_, d)| score(d)));
+            let mut before = None;
+            w.u8s_from(
+                n,
+                keyed.iter().map(|&(key, _)| {
+                    let tie = before == Some(key);
+                    before = Some(key);
+                    u8::from(tie)
+                }),
+            );
+        }
+    }
     Ok(())
+}
+
+/// Lists of ids as the JavaScript sends them for `rrf` and `fuseMultiQuery`: each list's length (U32) and
+/// each entry's id index (U32, ids numbered in order of first occurrence); their counts
+/// checked against `limits`, on `field`.
+fn lists_of_indices<'a>(
+    r: &mut Reader<'a>,
+    limits: &Limits,
+    field: &str,
+) -> Result<(&'a [u32], &'a [u32])> {
+    let lens = r.u32s()?;
+    let docs = r.u32s()?;
+    limits.check_lists(lens.len(), field)?;
+    limits.check_lengths(lens.iter().map(|&n| n as usize), field)?;
+    limits.check_entries(docs.len(), field)?;
+    Ok((lens, docs))
 }
 
 /// `rrfColumnar`. In: options (JSON, or the compact form of
@@ -152,21 +201,15 @@ fn rrf_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     Ok(())
 }
 
-/// Lists of ids as the JavaScript sends them for `rrf` and `fuseMultiQuery`: each list's
-/// length (U32), each entry's id index (U32, ids numbered in order of first occurrence)
-/// and the distinct ids (STRS); their counts checked against `limits`, on `field`.
+/// [`lists_of_indices`] followed by the distinct ids (STRS), as the JavaScript sends them
+/// for `fuseMultiQuery`.
 fn interned_lists<'a>(
     r: &mut Reader<'a>,
     limits: &Limits,
     field: &str,
 ) -> Result<(&'a [u32], &'a [u32], Strs<'a>)> {
-    let lens = r.u32s()?;
-    let docs = r.u32s()?;
-    let ids = r.strs()?;
-    limits.check_lists(lens.len(), field)?;
-    limits.check_lengths(lens.iter().map(|&n| n as usize), field)?;
-    limits.check_entries(docs.len(), field)?;
-    Ok((lens, docs, ids))
+    let (lens, docs) = lists_of_indices(r, limits, field)?;
+    Ok((lens, docs, r.strs()?))
 }
 
 /// `fuseMultiQuery`. In: options (JSON, or the numbers of
