@@ -21,6 +21,13 @@ use std::cmp::Ordering;
 /// Runs shorter than this are sorted by insertion first.
 const RUN: usize = 12;
 
+/// Slices up to this long are sorted by insertion alone: no scratch copy to allocate and
+/// merge through (the 25 to 30 fused ids of a small `rrf` call spent more in the merge
+/// passes than in the fusion; docs/performance.md, "Small `rrf` calls without their
+/// strings"). Their pairs come mostly in order (ids numbered by first appearance, the best
+/// ranks first), where insertion makes one comparison per element.
+const INSERTION_ONLY: usize = 32;
+
 /// Sorting with [`sort_by`] as a method.
 pub trait StableSort<T> {
     /// Sorts stably by `cmp`.
@@ -38,6 +45,10 @@ impl<T: Clone> StableSort<T> for [T] {
 pub fn sort_by<T: Clone, F: FnMut(&T, &T) -> Ordering>(v: &mut [T], mut cmp: F) {
     let n = v.len();
     if n < 2 {
+        return;
+    }
+    if n <= INSERTION_ONLY {
+        insertion_sort(v, &mut cmp);
         return;
     }
     for run in v.chunks_mut(RUN) {
@@ -335,7 +346,9 @@ mod tests {
     #[test]
     fn matches_the_standard_stable_sort() {
         let mut x = 0x2545_f491u32;
-        for n in [0usize, 1, 2, 11, 12, 13, 24, 25, 100, 1000, 4097] {
+        for n in [
+            0usize, 1, 2, 11, 12, 13, 24, 25, 32, 33, 34, 100, 1000, 4097,
+        ] {
             let v: Vec<(u32, usize)> = (0..n)
                 .map(|i| {
                     x ^= x << 13;

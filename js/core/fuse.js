@@ -46,10 +46,6 @@ function kWeightsLimits(options, fn) {
     } else if (key === "limits") {
       if (v === undefined || v === null) continue;
       if (!isPlainRecord(v)) return asJson(r, options, fn);
-      // One pass for both: the compact form's slots and the checks' limits (as
-      // `LimitTable.effective` makes them: a value the module would refuse leaves the
-      // checks to the module).
-      let lim = r.lim;
       for (const name in v) {
         if (!clean && fromObjectPrototype(v, name)) continue;
         const i = slot[name];
@@ -57,10 +53,10 @@ function kWeightsLimits(options, fn) {
         if (x === undefined || x === null) continue;
         if (i === undefined || !isU32(x)) return asJson(r, options, fn);
         head[2 + i] = x;
-        lim = table.withLimit(lim, base, name, x);
       }
-      // A value the module refuses: the checks here hold the call to the ceilings.
-      r.lim = fn === null ? null : (lim ?? table.widest);
+      // The checks' limits (as `LimitTable.effective` makes them: a value the module
+      // would refuse holds the checks here to the ceilings, and leaves them to the module).
+      r.lim = fn === null ? null : table.ofSlots(fn, head, 2);
     } else return asJson(r, options, fn);
   }
   return r;

@@ -99,6 +99,41 @@ export class LimitTable {
   }
 
   /**
+   * The limits of a call of `fn` given in the compact form (`kWeightsLimits` in
+   * js/core/fuse.js): `head[from + slot]` is each limit given, in the module's order, NaN
+   * where none is. `widest` when a value is one the module refuses (not a whole number in
+   * 1..ceiling). The last answer is kept and given again while the values are the same
+   * (a caller passing the same limits call after call): making the object cost a small
+   * call as much as the rest of its options. Never handed to callers, never changed.
+   */
+  ofSlots(fn, head, from) {
+    const names = this.names;
+    const last = this.lastSlots;
+    let same = last !== undefined && last.fn === fn;
+    for (let i = 0; i < names.length; i++) {
+      const x = head[from + i];
+      if (x !== x) {
+        if (same && last.values[i] === last.values[i]) same = false;
+        continue;
+      }
+      if (!(x >= 1 && x <= this.ceilings[names[i]])) return this.widest;
+      if (same && last.values[i] !== x) same = false;
+    }
+    if (same) return last.lim;
+    const base = this.defaultsFor(fn);
+    let lim = base;
+    const values = new Array(names.length);
+    for (let i = 0; i < names.length; i++) {
+      const x = (values[i] = head[from + i]);
+      if (x !== x) continue;
+      if (lim === base) lim = { ...base };
+      lim[names[i]] = x;
+    }
+    this.lastSlots = { fn, values, lim };
+    return lim;
+  }
+
+  /**
    * `lim` with limit `name` set to `value` (a copy of `base` made at the first change,
    * `lim` itself after), or null when the module would refuse the value (an unknown
    * name, not a whole number in 1..ceiling) or `lim` is null already.
