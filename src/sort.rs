@@ -21,11 +21,13 @@ use std::cmp::Ordering;
 /// Runs shorter than this are sorted by insertion first.
 const RUN: usize = 12;
 
-/// Slices up to this long are sorted by insertion alone: no scratch copy to allocate and
-/// merge through (the 25 to 30 fused ids of a small `rrf` call spent more in the merge
-/// passes than in the fusion; docs/performance.md, "Small `rrf` calls without their
-/// strings"). Their pairs come mostly in order (ids numbered by first appearance, the best
-/// ranks first), where insertion makes one comparison per element.
+/// [`sort_keyed`] sorts up to this many pairs by insertion alone: no scratch copy to
+/// allocate and merge through (the 25 to 30 fused ids of a small `rrf` call spent more in
+/// the merge passes than in the fusion; docs/performance.md, "Small `rrf` calls without
+/// their strings"). Their pairs come mostly in order (ids numbered by first appearance,
+/// the best ranks first), where insertion makes about one comparison per pair. Only
+/// there: in [`sort_by`] it made every comparator's copy larger (the lab's module by
+/// 727 B gzipped).
 const INSERTION_ONLY: usize = 32;
 
 /// Sorting with [`sort_by`] as a method.
@@ -45,10 +47,6 @@ impl<T: Clone> StableSort<T> for [T] {
 pub fn sort_by<T: Clone, F: FnMut(&T, &T) -> Ordering>(v: &mut [T], mut cmp: F) {
     let n = v.len();
     if n < 2 {
-        return;
-    }
-    if n <= INSERTION_ONLY {
-        insertion_sort(v, &mut cmp);
         return;
     }
     for run in v.chunks_mut(RUN) {
@@ -126,7 +124,9 @@ pub type Keyed = (u64, u32);
 /// Sorts `v` by key, then index (the pairs are distinct, so the order is total): the
 /// crate's merge sort below [`RADIX_MIN`] pairs, a radix sort from there.
 pub fn sort_keyed(v: &mut [Keyed]) {
-    if v.len() < RADIX_MIN {
+    if v.len() <= INSERTION_ONLY {
+        insertion_sort(v, &mut Keyed::cmp);
+    } else if v.len() < RADIX_MIN {
         sort_by(v, Keyed::cmp);
     } else {
         radix_sort_keyed(v);
@@ -427,7 +427,9 @@ mod tests {
             x ^= x << 5;
             x
         };
-        for n in [0usize, 1, 2, 3, 5, 12, 13, 25, 26, 40, 100, 1000, 5000] {
+        for n in [
+            0usize, 1, 2, 3, 5, 12, 13, 25, 26, 32, 33, 40, 100, 1000, 5000,
+        ] {
             for distinct in [1u32, 2, 5, 1000] {
                 // Ids with repeats, keys with many ties.
                 let ids: Vec<String> = (0..n).map(|_| format!("d{}", next() % 7)).collect();
