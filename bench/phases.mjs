@@ -45,13 +45,14 @@ const { lib, dispose } = await importPatched(
   [
     // rrf
     ["function rrf(lists, options) {", `$&\n  ${M("rrf called")}`],
-    ["precheck.strings(lim, ids, units, (d) => firstOccurrence(lens, docs, d));", `${M("lists read and interned")}\n$&`],
-    ["  for (let i = 0; i < n; i++) result[i] = [ids[u32[o + i]], f64[s + i]];", `$&\n  ${M("output objects built")}`],
+    ["    const input = writeKWeightsLimits(new Input(), opts, options).u32s(lens).u32s(docs);", `${M("lists read and interned")}\n$&`],
+    ["  if (lean) orderTies(result, out.u8At(), out.w.u8, n);", `$&\n  ${M("output objects built, ties ordered")}`],
     // Pipeline.run
     ["      e = encodeInput(input, this.#limits, this.#holdAbove, lease);", `      ${M("run called")}\n$&\n      ${M("input encoded (rest)")}`],
     ["  const nDocs = strs.length;", `  ${M("lists read and interned")}\n$&`],
     ['    itemNums = nDocs >= 8 ? lease.f64(3 * nDocs, 2, "items") : new Array(3 * nDocs).fill(0);', `$&\n    ${M("items' tables made")}`],
-    ['    const [kind, v] = timestamp(now, strs, "now");', `    ${M("items read")}\n$&`],
+    // (An expression: the bundler renames the names the line declares.)
+    ['= timestamp(now, strs, "now");', `= (${M("items read").slice(0, -1)}, timestamp(now, strs, "now"));`],
     ["    return this.#results(out, e);", `    const r = this.#results(out, e);\n    ${M("output objects built")}\n    return r;`],
     // the wire, both
     ["  write(ptr, input, limit) {", `$&\n    ${W("checks, the call's buffer")}\n    const r = this.write2(ptr, input, limit);\n    ${W("write: the strings' offsets, later sections")}\n    return r;\n  }\n  write2(ptr, input, limit) {`],
