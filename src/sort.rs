@@ -22,12 +22,11 @@ use std::cmp::Ordering;
 const RUN: usize = 12;
 
 /// [`sort_keyed`] sorts up to this many pairs by insertion alone: no scratch copy to
-/// allocate and merge through (the 25 to 30 fused ids of a small `rrf` call spent more in
-/// the merge passes than in the fusion; docs/performance.md, "Small `rrf` calls without
-/// their strings"). Their pairs come mostly in order (ids numbered by first appearance,
-/// the best ranks first), where insertion makes about one comparison per pair. Only
-/// there: in [`sort_by`] it made every comparator's copy larger (the lab's module by
-/// 727 B gzipped).
+/// allocate and merge through (the 15 fused ids of the benchmark's `rrf` call at N = 10,
+/// 43 inversions among them, spent more in the merge passes than in the fusion;
+/// docs/performance.md, "Small `rrf` calls without their strings"). Only there: in
+/// [`sort_by`] it made every comparator's copy larger (the lab's module by 727 B
+/// gzipped).
 const INSERTION_ONLY: usize = 32;
 
 /// Sorting with [`sort_by`] as a method.
@@ -121,8 +120,9 @@ fn merge_pass<T: Clone, F: FnMut(&T, &T) -> Ordering>(
 /// score; the index identifies the item and breaks ties.
 pub type Keyed = (u64, u32);
 
-/// Sorts `v` by key, then index (the pairs are distinct, so the order is total): the
-/// crate's merge sort below [`RADIX_MIN`] pairs, a radix sort from there.
+/// Sorts `v` by key, then index (the pairs are distinct, so the order is total): by
+/// insertion up to [`INSERTION_ONLY`] pairs, the crate's merge sort below [`RADIX_MIN`],
+/// a radix sort from there.
 pub fn sort_keyed(v: &mut [Keyed]) {
     if v.len() <= INSERTION_ONLY {
         insertion_sort(v, &mut Keyed::cmp);

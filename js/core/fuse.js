@@ -143,12 +143,14 @@ export function rrf(lists, options) {
         docs[k++] = d;
       }
     }
-    const input = writeKWeightsLimits(new Input(), opts, options).u32s(lens).u32s(docs);
     // The ids' sizes, in the module's order. Without their strings the module checks
     // none: counted exactly here unless 3 bytes per UTF-16 unit (UTF-8's most) keep them
     // within the limits. With them, counted here only when their UTF-16 units alone
-    // exceed maxTotalTextBytes (the input is then refused before it is copied).
+    // exceed maxTotalTextBytes (the input is then refused before it is copied). Before
+    // the options' JSON text is made (which runs the caller's getters and toJSON again),
+    // as before the lean path.
     if (lean ? 3 * longest > lim.maxIdBytes || 3 * units > lim.maxTotalTextBytes : units > lim.maxTotalTextBytes) checkIds(lim, ids, lens, docs);
+    const input = writeKWeightsLimits(new Input(), opts, options).u32s(lens).u32s(docs);
     if (lean) out = w().call(OP.RRF, input.u32s([ids.length]));
     else out = w().call(OP.RRF, input.strs(ids, units, firstOf(ends, ids.length)));
   } finally {
@@ -208,7 +210,7 @@ function orderTies(result, t, flags, n) {
  * they differ they encode alike; where neither unit there is a surrogate, UTF-8 orders
  * as the code points, which are those units (an ended string first).
  */
-export function compareUtf8(a, b) {
+function compareUtf8(a, b) {
   const n = a.length < b.length ? a.length : b.length;
   let i = 0;
   while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;

@@ -102,9 +102,10 @@ export class LimitTable {
    * The limits of a call of `fn` given in the compact form (`kWeightsLimits` in
    * js/core/fuse.js): `head[from + slot]` is each limit given, in the module's order, NaN
    * where none is. `widest` when a value is one the module refuses (not a whole number in
-   * 1..ceiling). The last answer is kept and given again while the values are the same
-   * (a caller passing the same limits call after call): making the object cost a small
-   * call as much as the rest of its options. Never handed to callers, never changed.
+   * 1..ceiling). The last answer is kept and given again while the values are the
+   * previous call's (a caller passing the same limits call after call), and made again
+   * when they differ: making the object cost a small call as much as the rest of its
+   * options. Never handed to callers, never changed.
    */
   ofSlots(fn, head, from) {
     const names = this.names;

@@ -517,6 +517,7 @@ export function tests(lib, golden) {
     };
     let tied = 0;
     let refused = 0;
+    let previousLimits;
     // Tied pairs whose first differing units hold a surrogate (bytes compared, not units).
     let bySurrogate = 0;
     const surrogateAt = (a, b) => {
@@ -528,10 +529,18 @@ export function tests(lib, golden) {
       const pool = Array.from({ length: 1 + next(14) }, () => String.fromCharCode(...Array.from({ length: next(5) }, () => units[next(units.length)])));
       // Short lists often: ids at the same ranks of different lists tie.
       const lists = Array.from({ length: 1 + next(6) }, () => Array.from({ length: next(2) === 0 ? 1 + next(2) : next(13) }, () => pool[next(pool.length)]));
+      // Each limit drawn on its own, and now and then the previous call's limits again
+      // (the compact form's limits are kept from call to call while they are the same).
       const options = {};
       if (next(3) === 0) options.k = [1, 2.5, 60][next(3)];
       if (next(4) === 0) options.weights = lists.map(() => [1, 0.5, 2][next(3)]);
-      if (next(2) === 0) options.limits = { maxIdBytes: 1 + next(12), maxTotalTextBytes: 1 + next(40) };
+      if (next(4) === 0) options.limits = previousLimits;
+      else if (next(3) !== 0) {
+        options.limits = {};
+        if (next(2) === 0) options.limits.maxIdBytes = 1 + next(12);
+        if (next(2) === 0) options.limits.maxTotalTextBytes = 1 + next(40);
+      }
+      previousLimits = options.limits;
       const lean = outcome(() => lib.rrf(lists, options));
       const strings = outcome(() => lib.rrf(lists, Object.assign(Object.create(null), options)));
       eq(lean, strings, `case ${c}: ${JSON.stringify({ lists, options })}`);
@@ -557,6 +566,33 @@ export function tests(lib, golden) {
     }
     // The generator reaches both outcomes and many ties.
     assert(refused > 500 && tied > 500 && bySurrogate > 100, `refused ${refused}, tied pairs ${tied} (${bySurrogate} at a surrogate)`);
+  });
+
+  test("rrf's limits are each call's own, whatever the call before gave", () => {
+    // The compact form's limits are kept from one call to the next while their values
+    // are the same (js/wire/limits.js `ofSlots`): a limit given, then not, then another.
+    const tooLong = (limits) => throwsScoreError(lib, () => lib.rrf([["abcdef"]], { limits }), "INPUT_TOO_LARGE", "lists[0][0]");
+    tooLong({ maxIdBytes: 3, maxTotalTextBytes: 100 });
+    eq(lib.rrf([["abcdef"]], { limits: { maxTotalTextBytes: 100 } }).length, 1);
+    tooLong({ maxIdBytes: 3, maxTotalTextBytes: 100 });
+    tooLong({ maxIdBytes: 3, maxTotalTextBytes: 100 });
+    eq(lib.rrf([["abcdef"]], { limits: { maxIdBytes: 6 } }).length, 1);
+    tooLong({ maxIdBytes: 5 });
+    eq(lib.rrf([["abcdef"]]).length, 1);
+    tooLong({ maxTotalTextBytes: 5 });
+    eq(lib.rrf([["abcdef"]], { limits: {} }).length, 1);
+    // A value the module refuses, between two the checks here hold.
+    throwsScoreError(lib, () => lib.rrf([["abcdef"]], { limits: { maxIdBytes: 0 } }), "INVALID_CONFIG", "options.limits.maxIdBytes");
+    tooLong({ maxIdBytes: 5 });
+    eq(lib.rrf([["abcdef"]], { limits: { maxIdBytes: 7 } }).length, 1);
+    // Options as JSON text: the ids' sizes are checked before the text is made, so the
+    // options' getters run once and a size error comes before the text's own faults.
+    let reads = 0;
+    const o = Object.create(null);
+    Object.defineProperty(o, "limits", { enumerable: true, get: () => (reads++, { maxTotalTextBytes: 4 }) });
+    o.self = o;
+    throwsScoreError(lib, () => lib.rrf([["aaaaaa", "b"]], o), "INPUT_TOO_LARGE", "lists[0][0]");
+    eq(reads, 1, "the options' getter ran once");
   });
 
   test("Pipeline: a call's own topN (seed 000's per-call parameter)", () => {

@@ -101,7 +101,8 @@ fn rrf(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         lists.push(list);
     }
     // The JavaScript sends lists that cover `docs`, and numbers the ids in order of first
-    // occurrence, each once: then every id was read (and its bounds checked) above.
+    // occurrence, each once: then every id was counted (and, given their strings, read
+    // and its bounds checked) above.
     if at != docs.len() || next_new as usize != n_ids {
         return Err(ScoreError::new(
             ErrorCode::Internal,
