@@ -25,4 +25,4 @@ export { Scratch, firstOf, Input } from "./wire/input.js";
 export { Output } from "./wire/output.js";
 export { Wire, holdsPipelineAlone } from "./wire/module.js";
 export { ModuleState } from "./wire/state.js";
-export { utf8 } from "./wire/sections.js";
+export { compareUtf8 } from "./wire/sections.js";

@@ -1,5 +1,5 @@
 // Reciprocal Rank Fusion of lists of ids (`rrf`) and of document indices (`rrfColumnar`).
-import { Input, checkedCopy, plainTyped, precheck, indices, typeError, typedArrayKind, fromObjectPrototype, firstOf, intern, utf8Length, utf8 } from "../wire.js";
+import { Input, checkedCopy, plainTyped, precheck, indices, typeError, typedArrayKind, fromObjectPrototype, firstOf, intern, utf8Length, compareUtf8 } from "../wire.js";
 import { OP, state, w, limitsOf, scratch, noInheritedKeys, isPlainRecord, isU32 } from "./shared.js";
 
 
@@ -202,26 +202,6 @@ function orderTies(result, t, flags, n) {
     }
     result[j] = e;
   }
-}
-
-/**
- * The order of two strings' UTF-8 bytes (lone surrogates written as U+FFFD, as the
- * input's string tables write them): negative, 0 or positive. Below the first unit where
- * they differ they encode alike; where neither unit there is a surrogate, UTF-8 orders
- * as the code points, which are those units (an ended string first).
- */
-function compareUtf8(a, b) {
-  const n = a.length < b.length ? a.length : b.length;
-  let i = 0;
-  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  const x = i < a.length ? a.charCodeAt(i) : -1;
-  const y = i < b.length ? b.charCodeAt(i) : -1;
-  if ((x & 0xf800) !== 0xd800 && (y & 0xf800) !== 0xd800) return x - y;
-  const p = utf8.encode(a);
-  const q = utf8.encode(b);
-  const m = p.length < q.length ? p.length : q.length;
-  for (let j = 0; j < m; j++) if (p[j] !== q[j]) return p[j] - q[j];
-  return p.length - q.length;
 }
 
 /**

@@ -9,9 +9,9 @@
 // line: the same values, and the same errors (serde's words, codes and field paths), which
 // tests/js/pipeline-module.test.mjs checks against the core's module on random
 // configurations.
-import { scoreError, wellFormed, toWellFormed, jsonParse } from "../wire.js";
+import { scoreError, wellFormed, toWellFormed, jsonParse, compareUtf8 } from "../wire.js";
 import { ScoreError } from "../score_error.js";
-import { PIPELINE_DEFAULTS } from "./pipeline-defaults.js";
+import { PIPELINE_DEFAULTS, LIMIT_TABLE } from "./pipeline-defaults.js";
 
 // ---------------------------------------------------------------- The tree
 
@@ -235,7 +235,7 @@ const NUM_MAP = kind(
   (entries) => {
     // A BTreeMap: keys in order (of their UTF-8 bytes, as the module's JSON writes them).
     const o = {};
-    for (const [k, x] of [...entries].sort((a, b) => byteOrder(a[0], b[0]))) setOwn(o, k, finite(x));
+    for (const [k, x] of [...entries].sort((a, b) => compareUtf8(a[0], b[0]))) setOwn(o, k, finite(x));
     return o;
   },
 );
@@ -477,7 +477,8 @@ const CONFIDENCE = struct([
   ["hedgeFloor", DEF, NUM],
 ]);
 
-const LIMIT_NAMES = ["maxLists", "maxListLength", "maxTotalEntries", "maxColumnarEntries", "maxIdBytes", "maxTextBytes", "maxTotalTextBytes", "maxSearchWork"];
+// The limits in the module's order (PartialLimits' fields: the limits table's names).
+const LIMIT_NAMES = LIMIT_TABLE.names;
 const LIMITS = struct(LIMIT_NAMES.map((k) => [k, OPT, OPT_U32]));
 /** The pipeline's `limits`: `null` or a field left out is the pipeline's default (PartialLimits::over). */
 const LIMITS_FIELD = kind(opt(LIMITS).read, opt(LIMITS).put, (x, d) => Object.fromEntries(LIMIT_NAMES.map((k, i) => [k, x?.[i] ?? d[k]])));
@@ -530,16 +531,6 @@ function copy(v) {
 /** `o[k] = x` as JSON.parse does it: an own property even for `__proto__`. */
 function setOwn(o, k, x) {
   Object.defineProperty(o, k, { value: x, writable: true, enumerable: true, configurable: true });
-}
-
-/** The order of two strings' UTF-8 bytes (Rust's `str` order): code points, not UTF-16 units. */
-function byteOrder(a, b) {
-  const x = [...a];
-  const y = [...b];
-  for (let i = 0; i < x.length && i < y.length; i++) {
-    if (x[i] !== y[i]) return x[i].codePointAt(0) - y[i].codePointAt(0);
-  }
-  return x.length - y.length;
 }
 
 /**

@@ -117,7 +117,7 @@ export class LimitTable {
         if (same && last.values[i] === last.values[i]) same = false;
         continue;
       }
-      if (!(x >= 1 && x <= this.ceilings[names[i]])) return this.widest;
+      if (!this.accepts(names[i], x)) return this.widest;
       if (same && last.values[i] !== x) same = false;
     }
     if (same) return last.lim;
@@ -126,12 +126,17 @@ export class LimitTable {
     const values = new Array(names.length);
     for (let i = 0; i < names.length; i++) {
       const x = (values[i] = head[from + i]);
-      if (x !== x) continue;
-      if (lim === base) lim = { ...base };
-      lim[names[i]] = x;
+      // Each value accepted above: never null.
+      if (x === x) lim = this.withLimit(lim, base, names[i], x);
     }
     this.lastSlots = { fn, values, lim };
     return lim;
+  }
+
+  /** Whether the module takes `value` for limit `name`: a known name, a whole number in 1..ceiling. */
+  accepts(name, value) {
+    const max = this.ceilings[name];
+    return max !== undefined && typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= max;
   }
 
   /**
@@ -140,9 +145,7 @@ export class LimitTable {
    * name, not a whole number in 1..ceiling) or `lim` is null already.
    */
   withLimit(lim, base, name, value) {
-    if (lim === null) return null;
-    const max = this.ceilings[name];
-    if (max === undefined || typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > max) return null;
+    if (lim === null || !this.accepts(name, value)) return null;
     const out = lim === base ? { ...base } : lim;
     out[name] = value;
     return out;

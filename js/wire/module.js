@@ -9,13 +9,13 @@ import { engineLimit, lengthOf, scoreError, typedArrayKind } from "./values.js";
 /** Instances made so far by every Wire (their `generation`s). */
 let instantiations = 0;
 
-/** One instantiated module and the calls into it. */
 /**
  * Whether `module` is calibrank_pipeline.wasm (the `Pipeline` alone, no JSON): its
  * `cr_pipeline_only` export (wasm/core/src/lib.rs).
  */
 export const holdsPipelineAlone = (module) => WebAssembly.Module.exports(module).some((e) => e.name === "cr_pipeline_only");
 
+/** One instantiated module and the calls into it. */
 export class Wire {
   /** `module`: a compiled `WebAssembly.Module`; `imports`: its import object. */
   constructor(module, imports = {}) {

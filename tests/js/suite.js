@@ -14,6 +14,14 @@ function assert(cond, message) {
   if (!cond) throw new AssertionError(message || "assertion failed");
 }
 
+/** The order of two strings' UTF-8 bytes (as TextEncoder writes them), for sorting. */
+function byBytes(a, b) {
+  const x = new TextEncoder().encode(a);
+  const y = new TextEncoder().encode(b);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return x.length - y.length;
+}
+
 /** JSON with object keys sorted, so key order never matters. */
 function canonical(v) {
   if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
@@ -445,13 +453,6 @@ export function tests(lib, golden) {
   });
 
   test("string tables cross as UTF-8, short and long, ASCII or not (ties ordered by their bytes)", () => {
-    const enc = new TextEncoder();
-    const byBytes = (a, b) => {
-      const x = enc.encode(a);
-      const y = enc.encode(b);
-      for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
-      return x.length - y.length;
-    };
     for (const [n, alphabet] of [
       [6, ["x", "ab", "q"]],
       [6, ["x", "\u00e9", "\u{1F600}", "ab"]],
@@ -491,13 +492,6 @@ export function tests(lib, golden) {
     // ids' UTF-8 bytes. Options without a prototype cross as JSON text, and with them the
     // ids as a string table, which the module checks and orders itself: both must agree
     // on every output bit and every error.
-    const enc = new TextEncoder();
-    const byBytes = (a, b) => {
-      const x = enc.encode(a);
-      const y = enc.encode(b);
-      for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
-      return x.length - y.length;
-    };
     let seed = 0x2545f491;
     const next = (n) => {
       seed ^= seed << 13;
