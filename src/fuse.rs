@@ -139,7 +139,8 @@ pub(crate) fn filled<T: Clone>(n: usize, value: T) -> Result<Vec<T>> {
 ///
 /// This is the allocation-light core used by the columnar API and by the string API
 /// after interning. Errors: `INVALID_K`, `INVALID_WEIGHT`, `LENGTH_MISMATCH`,
-/// `INDEX_OUT_OF_RANGE` (field `lists[i][j]`), `INPUT_TOO_LARGE` (field `nDocs`) when
+/// `NON_FINITE_SCORE` (field `weights`) when weights near `f64::MAX` make a sum
+/// overflow, `INDEX_OUT_OF_RANGE` (field `lists[i][j]`), `INPUT_TOO_LARGE` (field `nDocs`) when
 /// the per-document arrays cannot be allocated (a huge `n_docs` under raised limits).
 pub fn rrf_indexed(
     lists: &[&[u32]],
@@ -179,6 +180,14 @@ pub fn rrf_indexed(
             let rank = u32::try_from(pos + 1).unwrap_or(u32::MAX);
             *score += rrf_term(w, k, rank);
         }
+    }
+    // A term is at most w / 2, so only weights near f64::MAX make a sum overflow.
+    if scores.iter().any(|s| s.is_infinite()) {
+        return Err(ScoreError::new(
+            ErrorCode::NonFiniteScore,
+            "weights",
+            "a fused score overflows (inf); lower the weights",
+        ));
     }
     let unique = list_count.iter().filter(|&&c| c > 0).count();
     let in_several_lists = list_count.iter().filter(|&&c| c > 1).count();
@@ -431,7 +440,8 @@ pub fn rrf<S: AsRef<str>>(lists: &[RankedList<'_, S>], k: f64) -> Result<Fusion>
     for (i, l) in lists.iter().enumerate() {
         validate_weight(l.weight, || format!("lists[{i}].weight"))?;
     }
-    let f = rrf_interned(lists, k)?;
+    // An overflowing sum is the lists' weights' doing.
+    let f = rrf_interned(lists, k).map_err(|e| weights_as(e, "lists"))?;
     let n_lists = lists.len();
     let ranks = f.ranks();
     let items: Vec<FusedItem> = f
@@ -450,6 +460,15 @@ pub fn rrf<S: AsRef<str>>(lists: &[RankedList<'_, S>], k: f64) -> Result<Fusion>
         items,
         stats: f.fusion.stats,
     })
+}
+
+/// [`rrf_indexed`]'s overflow (field `weights`) named `field`, for a caller whose weights
+/// are not an argument of that name; any other error unchanged.
+pub fn weights_as(mut e: ScoreError, field: &str) -> ScoreError {
+    if e.code == ErrorCode::NonFiniteScore && e.field == "weights" {
+        e.field = field.to_string();
+    }
+    e
 }
 
 /// An error of [`rrf_indexed`] named for the caller: `lists...` becomes `prefix...`
@@ -575,6 +594,38 @@ mod tests {
         );
         let e = rrf_indexed(&[&[0]], &[1.0, 1.0], 60.0, 3).unwrap_err();
         assert_eq!(e.code, ErrorCode::LengthMismatch);
+    }
+
+    #[test]
+    fn a_sum_that_overflows_is_non_finite_score_on_the_weights() {
+        // Each term is w / (1 + 1) = 0.5e308: four of them pass f64::MAX (about 1.8e308).
+        let lists: [&[u32]; 4] = [&[0], &[1, 0], &[0], &[0]];
+        let e = rrf_indexed(&lists, &[1e308; 4], 1.0, 2).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::NonFiniteScore, "weights")
+        );
+        // Three do not (document 0 at ranks 1, 2 and 1).
+        let f = rrf_indexed(&lists[..3], &[1e308; 3], 1.0, 2).unwrap();
+        assert_eq!(
+            f.scores,
+            vec![1e308 / 2.0 + 1e308 / 3.0 + 1e308 / 2.0, 1e308 / 2.0]
+        );
+        // The string API names the lists, whose weights they are.
+        let e = rrf(
+            &[
+                list(&["a"], 1e308),
+                list(&["a"], 1e308),
+                list(&["a"], 1e308),
+                list(&["a"], 1e308),
+            ],
+            1.0,
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::NonFiniteScore, "lists")
+        );
     }
 
     #[test]

@@ -413,7 +413,12 @@ export interface ItemMeta {
   summary?: string;
   /** Content (heuristic reranker's short-content rule). */
   content?: string;
-  /** Modification time (step recency): epoch ms or an ISO 8601 string (`run` takes a `Date` too: `ItemMetaLike`). */
+  /**
+   * Modification time (step recency): finite epoch ms or an ISO 8601 string (`run` takes a
+   * `Date` too: `ItemMetaLike`). Strings: `YYYY-MM-DD`, optionally `THH:MM`, `:SS` and
+   * `.fff` (a space may replace `T`), then `Z`, `+HH:MM` or `-HH:MM`; **without an offset
+   * the time is UTC**, not local time as `Date.parse("2026-01-01T00:00")` reads it.
+   */
   modifiedAt?: string | number;
   /** Fiscal year (fiscal-year recency). */
   fiscalYear?: number;
@@ -433,7 +438,12 @@ export interface PipelineInput {
    * a whole corpus may be passed. Only own entries of a record are items.
    */
   items?: Record<string, ItemMeta>;
-  /** The current time for step recency (epoch ms or ISO 8601; `run` takes a `Date` too). */
+  /**
+   * The current time for step recency (epoch ms, or ISO 8601 in `ItemMeta.modifiedAt`'s
+   * forms, UTC without an offset; `run` takes a `Date` too). calibrank never reads the
+   * clock: with step recency (the default), an item with a `modifiedAt` and no `now` is
+   * `INVALID_TIMESTAMP` on `now`.
+   */
   now?: string | number;
   /** Context that selects a band profile. */
   context?: BandContext;
@@ -576,7 +586,11 @@ export interface ColumnarInput {
   nDocs: number;
   /** Weight per list (default 1). */
   weights?: Float64Array | readonly number[];
-  /** Modification time per document in epoch ms (NaN: unknown), for step recency. */
+  /**
+   * Modification time per document in epoch ms, for step recency. NaN: unknown (no
+   * boost); an infinite time of a listed document is `INVALID_TIMESTAMP` on
+   * `modifiedAt[i]`, as `run` refuses it.
+   */
   modifiedAt?: Float64Array | readonly number[];
   /** Current time in epoch ms, or a `Date` (required with `modifiedAt`; an ISO string is refused here: `run` takes one). */
   now?: number | Date;

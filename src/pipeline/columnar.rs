@@ -174,8 +174,15 @@ impl Pipeline {
                 code: ErrorCode::InvalidTimestamp,
                 ..e
             })?;
-            for ((s, &m), &c) in scores.iter_mut().zip(mtimes).zip(&fusion.list_count) {
-                if c > 0 && m.is_finite() {
+            // NaN is an unknown time; an infinite one is refused, as `run` refuses it (only
+            // a listed document's: the others are not read).
+            for (i, ((s, &m), &c)) in
+                (0u32..).zip(scores.iter_mut().zip(mtimes).zip(&fusion.list_count))
+            {
+                if c > 0 && !m.is_nan() {
+                    if m.is_infinite() {
+                        return Err(infinite_time(i));
+                    }
                     *s *= step_multiplier(&cfg.recency.steps, age_days(m, now));
                 }
             }
@@ -198,7 +205,7 @@ impl Pipeline {
             cfg.normalization.method,
             cfg.normalization.temperature,
         )
-        .map_err(|e| e.within("normalization"))?;
+        .map_err(super::stages::normalize_error)?;
         let mut kept: Vec<(u32, f64, f64)> = pool
             .iter()
             .zip(&normalized)
@@ -230,4 +237,15 @@ impl Pipeline {
             band_profile: profile.map(str::to_string),
         })
     }
+}
+
+/// `modifiedAt[i]` is infinite: `INVALID_TIMESTAMP`, as `run` refuses it.
+#[cold]
+#[inline(never)]
+fn infinite_time(i: u32) -> ScoreError {
+    ScoreError::new(
+        ErrorCode::InvalidTimestamp,
+        format!("modifiedAt[{i}]"),
+        "must be finite epoch milliseconds (NaN: unknown)",
+    )
 }

@@ -19,7 +19,7 @@ use super::{count, Pipeline, PoolTexts};
 use crate::bands::BandContext;
 use crate::confidence::confidence_of_sorted;
 use crate::error::{ErrorCode, Result, ScoreError};
-use crate::fuse::{descending_key, rename_list_field, rrf_indexed};
+use crate::fuse::{descending_key, rename_list_field, rrf_indexed, weights_as};
 use crate::normalize::{normalize, NormalizeMethod};
 use crate::recency::{age_days, step_multiplier};
 use crate::rerank::{cross_encoder_normalize, heuristic_factors, CandidateText, PreparedQuery};
@@ -80,6 +80,21 @@ fn within_model_error(e: ScoreError, field: &str) -> ScoreError {
     }
 }
 
+/// An error of the normalization stage. The scores it is given are finite unless a
+/// recency multiplier near `f64::MAX` overflowed one (fusion and the reranker check their
+/// own): `NON_FINITE_SCORE` is then the configuration's `recency`, not a later stage.
+pub(super) fn normalize_error(e: ScoreError) -> ScoreError {
+    if e.code == ErrorCode::NonFiniteScore {
+        ScoreError::new(
+            e.code,
+            "recency",
+            "a score overflows after recency (inf); lower the multipliers",
+        )
+    } else {
+        e.within("normalization")
+    }
+}
+
 /// A reranked score that overflowed is the config's doing (multipliers near `f64::MAX`):
 /// `NON_FINITE_SCORE` naming the config value, not a later stage.
 fn reranked_finite(score: f64, id: &str, field: &str) -> Result<()> {
@@ -111,7 +126,7 @@ impl Pipeline {
 
         // 1. Fuse.
         let fusion = rrf_indexed(input.lists, input.weights, cfg.k, ids.len())
-            .map_err(|e| rename_list_field(e, "lists"))?;
+            .map_err(|e| rename_list_field(weights_as(e, "lists"), "lists"))?;
         let mut stats = PipelineStats::of_fusion(input.lists.len(), &fusion.stats);
 
         // 2. Recency at the merge stage: the step of the item's age, or its fiscal year's
@@ -267,8 +282,8 @@ impl Pipeline {
 
         // 5. Normalize, then minRelevance; 6. calibrate, then minConfidence.
         let method = cfg.normalization.method;
-        let normalized = normalize(&reranked, method, cfg.normalization.temperature)
-            .map_err(|e| e.within("normalization"))?;
+        let normalized =
+            normalize(&reranked, method, cfg.normalization.temperature).map_err(normalize_error)?;
         // (document, normalized, calibrated, place in the pool)
         let mut pool: Vec<(u32, f64, f64, usize)> = Vec::with_capacity(keyed.len());
         let mut below_relevance = 0usize;

@@ -617,6 +617,76 @@ export function tests(lib, golden) {
     }
   });
 
+  test("fused scores that overflow are NON_FINITE_SCORE on the values to lower, in every fusing function", () => {
+    // A term is at most w / (k + 1): four weights near f64::MAX with k = 1 overflow.
+    const huge = [1e308, 1e308, 1e308, 1e308];
+    const four = [["a"], ["a", "b"], ["a"], ["a"]];
+    const nullProto = (o) => Object.assign(Object.create(null), o);
+    // The ids' count alone, the ids through JSON options, and a call of 64 entries or more.
+    throwsScoreError(lib, () => lib.rrf(four, { k: 1, weights: huge }), "NON_FINITE_SCORE", "options.weights");
+    throwsScoreError(lib, () => lib.rrf(four, nullProto({ k: 1, weights: huge })), "NON_FINITE_SCORE", "options.weights");
+    const long = Array.from({ length: 40 }, (_, i) => `d${i}`);
+    throwsScoreError(lib, () => lib.rrf([long, long, long, long], { k: 1, weights: huge }), "NON_FINITE_SCORE", "options.weights");
+    // Just under: finite, and the same figures on every path.
+    const under = [4e307, 4e307, 4e307, 4e307];
+    const fine = lib.rrf(four, { k: 1, weights: under });
+    eq(fine[0][0], "a");
+    assert(Number.isFinite(fine[0][1]) && fine[0][1] > 1e307, `finite top score: ${fine[0][1]}`);
+    eq(lib.rrf(four, nullProto({ k: 1, weights: under })), fine, "the JSON path");
+    const flat = { docs: new Uint32Array([0, 0, 1, 0, 0]), offsets: new Uint32Array([0, 1, 3, 4, 5]) };
+    throwsScoreError(lib, () => lib.rrfColumnar(flat.docs, flat.offsets, 2, { k: 1, weights: huge }), "NON_FINITE_SCORE", "options.weights");
+    eq(Array.from(lib.rrfColumnar(flat.docs, flat.offsets, 2, { k: 1, weights: under }).scores), fine.map((e) => e[1]), "columnar");
+    const lists = four.map((ids, i) => ({ name: `l${i}`, ids }));
+    const byName = Object.fromEntries(lists.map((l) => [l.name, 1e308]));
+    const p = new lib.Pipeline({ k: 1, weights: byName, minConfidence: 0, recency: { mode: "none" } });
+    try {
+      throwsScoreError(lib, () => p.run({ lists }), "NON_FINITE_SCORE", "lists");
+      throwsScoreError(lib, () => p.runColumnar({ ...flat, nDocs: 2, weights: new Float64Array(huge) }), "NON_FINITE_SCORE", "weights");
+    } finally {
+      p.free();
+    }
+    // Lists' own weights, on a pipeline of the default weights.
+    const q = new lib.Pipeline({ k: 1, minConfidence: 0 });
+    try {
+      throwsScoreError(lib, () => q.run({ lists: lists.map((l) => ({ ...l, weight: 1e308 })) }), "NON_FINITE_SCORE", "lists");
+    } finally {
+      q.free();
+    }
+    // A recency multiplier that overflows a finite fused score: the configuration's doing.
+    const now = Date.UTC(2026, 10, 29);
+    const boosted = new lib.Pipeline({ k: 1, weights: { a: 1e10 }, minConfidence: 0, recency: { steps: [{ maxAgeDays: 7, multiplier: 1e308 }] } });
+    try {
+      throwsScoreError(lib, () => boosted.run({ lists: [{ name: "a", ids: ["x"] }], items: { x: { modifiedAt: now } }, now }), "NON_FINITE_SCORE", "config.recency");
+      const col = (modifiedAt) => boosted.runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 2, weights: new Float64Array([1e10]), modifiedAt: new Float64Array(modifiedAt), now });
+      throwsScoreError(lib, () => col([now, NaN]), "NON_FINITE_SCORE", "config.recency");
+      // Unknown (NaN) times leave the score as fused.
+      eq(Array.from(col([NaN, NaN]).scores), [1], "NaN: no multiplier");
+    } finally {
+      boosted.free();
+    }
+  });
+
+  test("runColumnar refuses an infinite modifiedAt of a listed document, as run refuses it; NaN is unknown", () => {
+    const p = new lib.Pipeline({ minConfidence: 0 });
+    const now = Date.UTC(2026, 10, 29);
+    const col = (modifiedAt) => p.runColumnar({ docs: new Uint32Array([0, 1]), offsets: new Uint32Array([0, 2]), nDocs: 3, modifiedAt: new Float64Array(modifiedAt), now });
+    try {
+      throwsScoreError(lib, () => col([now, Infinity, now]), "INVALID_TIMESTAMP", "modifiedAt[1]");
+      throwsScoreError(lib, () => col([-Infinity, now, now]), "INVALID_TIMESTAMP", "modifiedAt[0]");
+      throwsScoreError(lib, () => p.run({ lists: [{ name: "a", ids: ["x"] }], items: { x: { modifiedAt: Infinity } }, now }), "INVALID_TIMESTAMP");
+      // Document 2 is in no list: its time is not read.
+      const known = col([now, now, Infinity]);
+      const unknown = col([NaN, now, NaN]);
+      // As run gives them: both boosted (x1.2 under 7 days), or document 1 alone.
+      const asRun = (items) => p.run({ lists: [{ name: "a", ids: ["x", "y"] }], items, now }).results.map((r) => [r.id, r.score]);
+      eq(Array.from(known.order, (d, i) => [["x", "y"][d], known.scores[i]]), asRun({ x: { modifiedAt: now }, y: { modifiedAt: now } }), "known");
+      eq(Array.from(unknown.order, (d, i) => [["x", "y"][d], unknown.scores[i]]), asRun({ y: { modifiedAt: now } }), "NaN: unknown");
+      eq(Array.from(unknown.order), [1, 0], "NaN: unboosted");
+    } finally {
+      p.free();
+    }
+  });
+
   test("Pipeline: seed defaults, explain and contract", () => {
     const p = new lib.Pipeline();
     eq(p.config.topK, 10);

@@ -113,7 +113,7 @@ fn rrf(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let weights =
         calibrank::fuse::resolve_weights(weights.as_deref(), lists.len(), "options.weights")?;
     let fusion = rrf_indexed(&lists, &weights, k.unwrap_or(DEFAULT_K), n_ids).map_err(|e| {
-        if e.field == "k" {
+        if e.field == "k" || e.field == "weights" {
             e.within("options")
         } else {
             calibrank::fuse::rename_list_field(e, "lists")
@@ -186,7 +186,7 @@ fn rrf_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let weights =
         calibrank::fuse::resolve_weights(weights.as_deref(), lists.len(), "options.weights")?;
     let fused = rrf_indexed(&lists, &weights, k.unwrap_or(DEFAULT_K), n).map_err(|e| {
-        if e.field == "k" {
+        if e.field == "k" || e.field == "weights" {
             e.within("options")
         } else {
             calibrank::pipeline::flat_index_error(e, &lists, n)
