@@ -40,10 +40,12 @@ export function wellFormedText(s, field, what) {
   throw scoreError("INVALID_TYPE", field, `${what} must be well-formed Unicode: a lone surrogate (U+${s.charCodeAt(at).toString(16).toUpperCase()}) at index ${at} would be read as U+FFFD and could merge two ids`);
 }
 /**
- * Keys whose string values the module compares for equality: ids, and the fields that
- * select a band profile (`context` against `bands.profiles`).
+ * Keys whose string values the module compares for equality: ids, the fields that
+ * select a band profile (`context` against `bands.profiles`), and a band profile's
+ * `name` (two profiles may not share one). (No JSON the package writes holds a text
+ * under these keys: items, candidates and hits cross as typed sections.)
  */
-const IDENTITY_KEYS = new Set(["id", "taskClass", "language", "buildSystem"]);
+const IDENTITY_KEYS = new Set(["id", "taskClass", "language", "buildSystem", "name"]);
 /** What the replacer throws on a lone surrogate in an identity; `lone` says where. */
 const LONE = Symbol("lone surrogate");
 let lone = null;

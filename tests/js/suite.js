@@ -176,6 +176,11 @@ export function tests(lib, golden) {
     throwsScoreError(lib, () => lib.parseTrecRun(`q1 Q0 ${a} 1 1.0 r\n`), "INVALID_TYPE", "text");
     // Band profiles are chosen by comparing the context's fields with each profile's.
     throwsScoreError(lib, () => new lib.Pipeline({ bands: { profiles: [{ name: "p", language: a, highFloor: 0.9, degradedFloor: 0.5 }] } }), "INVALID_TYPE", "config.bands.profiles[0].language");
+    // A profile's name too: two profiles may not share one, and explanations report it.
+    const named = (x, y) => ({ bands: { profiles: [{ name: x, language: "a", highFloor: 0.9, degradedFloor: 0.5 }, { name: y, language: "b", highFloor: 0.9, degradedFloor: 0.5 }] } });
+    throwsScoreError(lib, () => new lib.Pipeline(named("p", b)), "INVALID_TYPE", "config.bands.profiles[1].name");
+    throwsScoreError(lib, () => new lib.Pipeline(named(a, "p")), "INVALID_TYPE", "config.bands.profiles[0].name");
+    new lib.Pipeline(named("p\uD83D\uDE00", "q")).free();
     const pp = new lib.Pipeline({ bands: { profiles: [{ name: "p", language: "x", highFloor: 0.9, degradedFloor: 0.5 }] } });
     try {
       throwsScoreError(lib, () => pp.run({ lists: [{ name: "l", ids: ["d"] }], context: { language: b } }), "INVALID_TYPE", "context.language");
