@@ -77,9 +77,18 @@ export class Pipeline {
     if (registry) registry.register(this, this.#h, this.#h);
   }
 
+  /**
+   * `p` if it is a Pipeline: a method taken off its object (`const run = p.run`) or
+   * `call`ed on something else is `INVALID_TYPE` on `this`, not the engine's TypeError.
+   */
+  static #of(p) {
+    if (typeof p === "object" && p !== null && #h in p) return p;
+    throw typeError("this", "a Pipeline: call the method on one (pipeline.run(input)), not taken off it");
+  }
+
   /** The handle, re-made if the module was restarted after a trap or given again by an `init`. */
   handle() {
-    const h = this.#h;
+    const h = Pipeline.#of(this).#h;
     if (h === null) throw scoreError("INVALID_TYPE", "this", "the Pipeline was freed (free() or Symbol.dispose) and cannot be used any more");
     // Generations are numbered across Wires: a new Wire has a new one too.
     if (h.generation !== state.wire.generation) {
@@ -95,7 +104,7 @@ export class Pipeline {
 
   /** The effective configuration, with every default filled in. */
   get config() {
-    const h = this.handle();
+    const h = Pipeline.#of(this).handle();
     // calibrank_pipeline.wasm writes no JSON: the same object, built here.
     if (state.wire.typedConfig) return configCopy((this.#effective ??= effectiveConfig(this.#text)));
     return state.wire.call(OP.PIPELINE_CONFIG, new Input().u32s([h])).json();
@@ -103,7 +112,7 @@ export class Pipeline {
 
   /** Runs the pipeline: fuse, recency, rerank, normalize, calibrate, filter, topN, bands, confidence. */
   run(input) {
-    this.handle();
+    Pipeline.#of(this).handle();
     const lease = scratch.take();
     let e, out;
     try {
@@ -177,7 +186,7 @@ export class Pipeline {
    * `offsets`, results as typed arrays.
    */
   runColumnar(input) {
-    this.handle();
+    Pipeline.#of(this).handle();
     if (!isObject(input)) throw typeError("input", "an object with `docs`, `offsets` and `nDocs`");
     // A misspelled key (`doc`) is named as such, as `run` names it, not left to look like a missing `docs`.
     checkKeys(input, COLUMNAR_KEYS, "input");
@@ -227,7 +236,7 @@ export class Pipeline {
 
   /** Frees the pipeline's memory in the module; later calls throw. */
   free() {
-    const h = this.#h;
+    const h = Pipeline.#of(this).#h;
     if (h === null) return;
     this.#h = null;
     if (registry) registry.unregister(h);

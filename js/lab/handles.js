@@ -44,6 +44,7 @@ function freeHandle(h) {
 /** The handle of a live object (throws for a freed one, or one lost in a module restart). */
 export function handleOf(o, field = "this") {
   const h = records.get(o);
+  if (!(o instanceof LabObject)) throw notLabObject(field);
   const name = o instanceof Run ? "Run" : "Qrels";
   if (h === undefined || h === null) throw scoreError("INVALID_TYPE", field, `the ${name} was freed (free() or Symbol.dispose) and cannot be used any more`);
   // Generations are numbered across Wires (js/wire/module.js): one names its instance.
@@ -51,6 +52,9 @@ export function handleOf(o, field = "this") {
     throw scoreError("INVALID_TYPE", field, `the ${name} was lost when calibrank/lab restarted after an internal error; make it again`);
   return h.handle;
 }
+
+/** A method of `Run` or `Qrels` called on something else (taken off its object, or `call`ed). */
+const notLabObject = (field) => typeError(field, "a Run or Qrels: call the method on one (run.toObject()), not taken off it");
 
 /** What `Run` and `Qrels` share. */
 export class LabObject {
@@ -81,6 +85,7 @@ export class LabObject {
   /** Frees the object's memory in the module; later uses throw. Idempotent. */
   free() {
     const h = records.get(this);
+    if (h === undefined && !(this instanceof LabObject)) throw notLabObject("this");
     if (h === undefined || h === null) return;
     // Freed in the module first: refused there (REENTRANT_CALL, from optimizeFusion's
     // onProgress), the object stays live and a later free() frees it.

@@ -133,8 +133,9 @@ type GridPoint = (Option<Vec<f64>>, BTreeMap<String, f64>);
 
 /// The grid of configurations for the method.
 fn grid(method: &str, n_runs: usize, opts: &OptimizeOptions) -> Result<Vec<GridPoint>> {
-    let n = steps_of(opts.step)?;
+    // `step` is read (and checked) by the searches over weights and `phi` only.
     if WEIGHTED.contains(&method) {
+        let n = steps_of(opts.step)?;
         let count = binomial(
             u64::from(n) + n_runs as u64 - 1,
             n_runs.saturating_sub(1) as u64,
@@ -184,14 +185,17 @@ fn grid(method: &str, n_runs: usize, opts: &OptimizeOptions) -> Result<Vec<GridP
                 .map(|&k| (None, BTreeMap::from([("k".to_string(), k)])))
                 .collect())
         }
-        "rbc" => Ok((1..n)
-            .map(|i| {
-                (
-                    None,
-                    BTreeMap::from([("phi".to_string(), f64::from(i) / f64::from(n))]),
-                )
-            })
-            .collect()),
+        "rbc" => {
+            let n = steps_of(opts.step)?;
+            Ok((1..n)
+                .map(|i| {
+                    (
+                        None,
+                        BTreeMap::from([("phi".to_string(), f64::from(i) / f64::from(n))]),
+                    )
+                })
+                .collect())
+        }
         other => Err(ScoreError::new(
             ErrorCode::UnknownMethod,
             "method",

@@ -608,10 +608,13 @@ export function tests(lib, golden) {
       }
       for (const n of [0, 11, -1, 1e20]) throwsScoreError(lib, () => p.run({ ...seedInput(), topN: n }), "INVALID_TOP_N", "topN");
       for (const n of [2.5, "3", NaN, Infinity]) throwsScoreError(lib, () => p.run({ ...seedInput(), topN: n }), "INVALID_TYPE", "topN");
-      // Checked before the input, whatever the number (as runColumnar does).
+      // Checked before what the module checks of the input, whatever the number (as
+      // runColumnar does); after what the JavaScript finds while reading it.
       const twice = { lists: [{ name: "a", ids: ["x"] }, { name: "a", ids: ["y"] }] };
       for (const n of [0, 99, -1]) throwsScoreError(lib, () => p.run({ ...twice, topN: n }), "INVALID_TOP_N", "topN");
       throwsScoreError(lib, () => p.run(twice), "DUPLICATE_ID", "lists[1].name");
+      throwsScoreError(lib, () => p.run({ lists: [{ name: "a", ids: ["x"] }], now: "yesterday", items: { x: { modifiedAt: 1 } }, topN: 0 }), "INVALID_TOP_N", "topN");
+      throwsScoreError(lib, () => p.run({ lists: [{ name: "a", ids: ["x"] }], items: { x: { name: 5 } }, topN: 0 }), "INVALID_TYPE", "items.x.name");
       const col = (topN) => p.runColumnar({ docs: new Uint32Array([0, 1, 2, 2, 1]), offsets: new Uint32Array([0, 3, 5]), nDocs: 3, topN });
       eq(Array.from(col(undefined).order), [2, 1, 0]);
       eq(Array.from(col(1).order), [2]);
@@ -1413,6 +1416,34 @@ export function tests(lib, golden) {
     throwsScoreError(lib, () => lib.evaluate(qrels, run, ["ndgc@10"]), "UNKNOWN_METHOD", "metrics[0]");
   });
 
+  test("methods taken off their object, or called on another, are INVALID_TYPE on `this`", () => {
+    const p = new lib.Pipeline({ minConfidence: 0 });
+    const input = { lists: [{ name: "a", ids: ["x"] }] };
+    const { run, runColumnar, free } = p;
+    try {
+      throwsScoreError(lib, () => run(input), "INVALID_TYPE", "this");
+      throwsScoreError(lib, () => run.call({}, input), "INVALID_TYPE", "this");
+      throwsScoreError(lib, () => runColumnar.call(Object.create(p), { docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1 }), "INVALID_TYPE", "this");
+      throwsScoreError(lib, () => Object.getOwnPropertyDescriptor(lib.Pipeline.prototype, "config").get.call({}), "INVALID_TYPE", "this");
+      throwsScoreError(lib, () => free.call({}), "INVALID_TYPE", "this");
+      // The pipeline itself is untouched.
+      eq(p.run(input).results.map((r) => r.id), ["x"]);
+    } finally {
+      p.free();
+    }
+    const r = lib.Run.fromObject({ q: { d: 1 } });
+    try {
+      throwsScoreError(lib, () => r.toObject.call({}), "INVALID_TYPE", "this");
+      const e = throwsScoreError(lib, () => Object.getOwnPropertyDescriptor(Object.getPrototypeOf(lib.Run.prototype), "queryIds").get.call(undefined), "INVALID_TYPE", "this");
+      assert(!e.message.includes("freed"), `not called freed: ${e.message}`);
+      throwsScoreError(lib, () => r.free.call({}), "INVALID_TYPE", "this");
+      eq(r.toObject(), { q: { d: 1 } }, "still live");
+    } finally {
+      r.free();
+    }
+    throwsScoreError(lib, () => r.toObject(), "INVALID_TYPE", "this");
+  });
+
   test("Run and Qrels handles: file order, ranx's ties, trec_eval's ties, freeing", () => {
     const live = lib.__liveHandles();
     // Ids that look like integers: JS orders such object keys numerically ("2" before
@@ -1637,6 +1668,13 @@ export function tests(lib, golden) {
     const k = lib.optimizeFusion(qrels, [a, b], { method: "rrf", metric: "mrr" });
     eq(k.trials.map((t) => t.params.k), [10, 20, 30, 40, 50, 60, 70, 80, 90, 100]);
     throwsScoreError(lib, () => lib.optimizeFusion(qrels, [a], { method: "wsum" }), "EMPTY_INPUT", "runs");
+    // Each search reads its own grid's option only: `step` the weights' and rbc's,
+    // `kValues` the RRF search's.
+    eq(lib.optimizeFusion(qrels, [a, b], { method: "rrf", metric: "mrr", step: 0.3 }), k, "rrf does not read step");
+    eq(lib.optimizeFusion(qrels, [a, b], { method: "wsum", metric: "mrr", kValues: [-1] }), report, "wsum does not read kValues");
+    throwsScoreError(lib, () => lib.optimizeFusion(qrels, [a, b], { method: "wsum", step: 0.3 }), "INVALID_CONFIG", "options.step");
+    throwsScoreError(lib, () => lib.optimizeFusion(qrels, [a, b], { method: "rbc", step: 0.3 }), "INVALID_CONFIG", "options.step");
+    throwsScoreError(lib, () => lib.optimizeFusion(qrels, [a, b], { method: "rrf", kValues: [-1] }), "INVALID_CONFIG", "options.kValues[0]");
   });
 
   test("caller code cannot reach a call in flight: onProgress re-entry, handles freed by getters, shared and detached buffers, lists read once", () => {
