@@ -347,6 +347,19 @@ export interface NormalizationConfig {
 }
 
 /**
+ * `T` as a function reads it: every array in it, at any depth, may be read-only (an
+ * `as const` literal, a frozen array). The configuration types themselves stay data a
+ * caller builds and changes (`cfg.recency.steps.push(...)`).
+ */
+export type ReadonlyArrays<T> = T extends Float64Array | Uint32Array | Date | ((...args: never[]) => unknown)
+  ? T
+  : T extends readonly unknown[]
+    ? { readonly [K in keyof T]: ReadonlyArrays<T[K]> }
+    : T extends object
+      ? { [K in keyof T]: ReadonlyArrays<T[K]> }
+      : T;
+
+/**
  * `T` as the package gives it back (`Pipeline.config`): every field present, recursively,
  * options left unset as `null`; arrays and fitted models as they were given.
  */
@@ -621,7 +634,7 @@ export interface ColumnarOutput {
 /** A validated scoring pipeline. */
 export declare class Pipeline {
   /** Validates `config` (seed defaults for every missing field). */
-  constructor(config?: PipelineConfig | null);
+  constructor(config?: ReadonlyArrays<PipelineConfig> | null);
   /**
    * Runs the pipeline: fuse, recency, rerank, normalize, calibrate, filter, topN, bands,
    * confidence.
@@ -774,7 +787,7 @@ export declare function fuseMultiQuery(
 export declare function rerank(
   query: string,
   candidates: readonly Candidate[],
-  options?: (HeuristicConfig & WithLimits) | null,
+  options?: ReadonlyArrays<HeuristicConfig & WithLimits> | null,
 ): Reranked[];
 
 /** Normalizes scores (`max`, `min_max`, `z_score`, `softmax`, `none`); input order kept. */
@@ -800,7 +813,7 @@ export declare function classifyBand(score: number, options?: BandFloors | null)
 /** Query-level confidence: weighted top-5, expected precision, P(at least one relevant). */
 export declare function queryConfidence(
   scores: Float64Array | readonly number[],
-  options?: (ConfidenceOptions & WithLimits) | null,
+  options?: ReadonlyArrays<ConfidenceOptions & WithLimits> | null,
 ): QueryConfidence;
 
 /**

@@ -3,7 +3,7 @@
 // calibrations, calibration error and evidence-based band floors. Hand-written; the
 // types shared with the core entry come from it.
 
-import type { Calibration, IsotonicModel, PlattModel, QueryConfidenceModel, WithLimits } from "./core.js";
+import type { Calibration, IsotonicModel, PlattModel, QueryConfidenceModel, ReadonlyArrays, WithLimits } from "./core.js";
 
 export type { QueryConfidenceModel };
 
@@ -142,7 +142,7 @@ export interface FuseRunsOptions {
    */
   norm?: string;
   /** One weight per run, for the weighted methods. */
-  weights?: number[];
+  weights?: readonly number[];
   /** Numeric parameters by ranx's names (see the table above). */
   params?: Record<string, number>;
 }
@@ -172,7 +172,7 @@ export interface OptimizeOptions {
   /** Grid step for weights and `phi` (default 0.1; 1/step must be a whole number). */
   step?: number;
   /** Values of `k` tried for `rrf` (default 10, 20, ..., 100). */
-  kValues?: number[];
+  kValues?: readonly number[];
 }
 
 /** One configuration tried. */
@@ -253,7 +253,7 @@ export declare function fitIsotonic(
 /** Applies a calibration (sigmoid, Platt or isotonic) to raw scores; input order kept. */
 export declare function applyCalibration(
   scores: Float64Array | readonly number[],
-  calibration: Calibration,
+  calibration: ReadonlyArrays<Calibration>,
   options?: WithLimits | null,
 ): Float64Array;
 
@@ -401,7 +401,7 @@ export interface FitQueryConfidenceOptions extends WithLimits {
   /** RRF constant of the fusion (default 60, the pipeline's). */
   rrfK?: number;
   /** RRF weight per run (default 1 each). */
-  weights?: number[];
+  weights?: readonly number[];
   /** L2 penalty on the standardized coefficients (> 0, default 1). */
   l2?: number;
   /** Newton iteration budget (1..=1000, default 100). */
@@ -422,7 +422,7 @@ export declare function fitQueryConfidence(
 
 /** The model's probability, in [0, 1], for every query of `runs` (in the model's run order). */
 export declare function predictQueryConfidence(
-  model: QueryConfidenceModel,
+  model: ReadonlyArrays<QueryConfidenceModel>,
   runs: readonly (Run | RunObject)[],
   options?: WithLimits | null,
 ): Record<string, number>;

@@ -29,6 +29,7 @@ import {
   type Band,
   type Outcome,
   type QueryConfidenceModel,
+  type ReadonlyArrays,
 } from "calibrank";
 import {
   ScoreError as LabScoreError,
@@ -300,3 +301,26 @@ const effectiveMaxLists: number = new Pipeline({ limits: { maxLists: 4 } }).conf
 const givenLimits: RrfOptions & WithLimits = { limits: { maxLists: 2 } };
 console.log(effectiveMaxLists, givenLimits.limits?.maxLists);
 new Pipeline().runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1, modifiedAt: [0], now: new Date(), context: { taskClass: "chat" }, topN: 1 });
+// Read-only arrays in configurations and options (`as const`), as the runtime reads them.
+const steps = [{ maxAgeDays: 7, multiplier: 1.2 }] as const;
+const frozenConfig = {
+  recency: { mode: "step", steps },
+  rerank: { method: "heuristic", heuristic: { stopwords: ["the", "a"] } },
+  confidence: { weights: [0.35, 0.25, 0.2, 0.12, 0.08] },
+  bands: { profiles: [{ name: "p", language: "en", highFloor: 0.8, degradedFloor: 0.5 }] },
+} as const;
+new Pipeline(frozenConfig).free();
+fuseRuns([run, run], { method: "wsum", weights: [0.5, 0.5] as const });
+optimizeFusion({ q: { a: 1 } }, [run, run], { method: "rrf", kValues: [10, 60] as const });
+const frozenModel = fitQueryConfidence({ q: { a: 1 } }, [run], { weights: [1] as const });
+new Pipeline({ confidence: { model: frozenModel } }).free();
+applyCalibration([0.5], { method: "isotonic", x: [0, 1], y: [0, 1] } as const);
+const frozenQc: ReadonlyArrays<QueryConfidenceModel> = Object.freeze({ ...frozenModel, weights: [1] as const });
+predictQueryConfidence(frozenQc, [run]);
+new Pipeline({ confidence: { model: frozenQc } }).free();
+rerank("q", [{ id: "a", score: 1, name: "A" }], { stopwords: ["the"] as const });
+queryConfidence([0.9], { weights: [0.35, 0.25, 0.2, 0.12, 0.08] as const });
+// Configuration types stay data a caller builds and changes.
+const builtConfig: PipelineConfig = { recency: { steps: [] } };
+builtConfig.recency?.steps?.push({ maxAgeDays: 3, multiplier: 1.5 });
+new Pipeline(builtConfig).free();
