@@ -448,7 +448,10 @@ export interface PipelineInput {
   /**
    * Metadata by item id, looked up by the lists' ids: an entry whose key is in no list
    * is never read (neither checked nor counted against the limits), so the metadata of
-   * a whole corpus may be passed. Only own entries of a record are items.
+   * a whole corpus may be passed. Only own entries of a record are items. An entry read
+   * holds `ItemMeta`'s fields only: another key of its own is `UNKNOWN_FIELD` (so a
+   * misspelled field is not ignored), which TypeScript cannot see in a variable of a
+   * wider type.
    */
   items?: Record<string, ItemMeta>;
   /**

@@ -108,6 +108,15 @@ const CASES = [
       assert.equal(typeof error.field, "string");`,
   },
   {
+    // Proposed floors plugged into a pipeline: the figures its comment claims.
+    first: 'import { Pipeline } from "calibrank";',
+    firstTwo: 'import { proposeBands } from "calibrank/lab";',
+    run: "node",
+    after: `assert.deepEqual([highFloor, degradedFloor], [0.8, 0.6]);
+      assert.deepEqual(pipeline.config.bands, { highFloor: 0.8, degradedFloor: 0.6, profiles: [] });
+      assert.equal(typeof proposal.heldOut.hit.precision, "number");`,
+  },
+  {
     first: 'import { readFile } from "node:fs/promises";',
     run: "deno",
     // The files the block reads: CISI's (its `readFile` import replaced by one that reads
