@@ -106,7 +106,7 @@ impl BandFloors {
                 ErrorCode::InvalidBands,
                 "degradedFloor",
                 format!(
-                    "degradedFloor {} exceeds highFloor {}",
+                    "degradedFloor {} exceeds highFloor {} (a floor not given is its default)",
                     crate::error::num(self.degraded_floor),
                     crate::error::num(self.high_floor)
                 ),

@@ -198,7 +198,7 @@ export class Pipeline {
     if (typedArrayKind(offsetsIn) !== "Uint32Array") throw typeError("offsets", "a Uint32Array");
     const offsets = plainTyped(offsetsIn, Uint32Array);
     if (offsets.length > lim.maxLists + 1)
-      throw scoreError("INPUT_TOO_LARGE", "offsets", `${offsets.length} entries, above the limit of ${lim.maxLists + 1} (limits.maxLists)`);
+      throw scoreError("INPUT_TOO_LARGE", "offsets", `${offsets.length} entries, above the limit of ${lim.maxLists + 1} (limits.maxLists + 1)`);
     if (typeof nDocs !== "number") throw typeError("nDocs", "a number");
     const wts = weights === undefined || weights === null ? undefined : numbers(weights, "weights");
     let mt;

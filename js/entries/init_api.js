@@ -28,6 +28,8 @@ export function initApi(internals, name, file, local = null) {
 
   const badInput = (got) =>
     inputError(`${name}/init: init() takes the URL (string or URL), Request, Response, bytes (ArrayBuffer or typed array) or WebAssembly.Module of ${file}; got ${got}`);
+  const badSyncInput = (got) =>
+    inputError(`${name}/init: initSync() takes the bytes (ArrayBuffer or typed array) or WebAssembly.Module of ${file} (a URL or Response needs await init()); got ${got}`);
 
   // What the engine says of bytes or a module that are not this entry's .wasm, as a
   // ScoreError on `input` (the engine's error as its `cause`).
@@ -46,7 +48,7 @@ export function initApi(internals, name, file, local = null) {
         throw isWasmError(e) ? notOurs("the bytes given", e) : e;
       }
     }
-    throw badInput(input === null ? "null" : typeof input);
+    throw badSyncInput(input === null ? "null" : typeof input);
   }
 
   async function compile(input) {

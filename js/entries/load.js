@@ -94,7 +94,7 @@ export async function loadWasm(input, file) {
 /** Compiles a fetched `file` (streaming when the server says application/wasm). */
 export async function compileResponse(response, file, url = response.url) {
   if (!response.ok) {
-    throw inputError(`calibrank: failed to fetch ${url}: ${response.status} ${response.statusText}. ${whereToPut(file)}`);
+    throw inputError(`calibrank: failed to fetch ${url ? url : file}: ${response.status} ${response.statusText}. ${whereToPut(file)}`);
   }
   const type = response.headers.get("content-type") || "";
   if (typeof WebAssembly.compileStreaming === "function" && type.startsWith("application/wasm")) {
@@ -105,7 +105,7 @@ export async function compileResponse(response, file, url = response.url) {
   // fallback, Vite 7's dev server for a pre-bundled package) sends HTML with 200 OK.
   if (!isWasm(bytes)) {
     throw inputError(
-      `calibrank: ${url} is not WebAssembly (${type ? `${type}, ` : ""}starting ${head(bytes)}): the server answered with another file, as a fallback to index.html does for a missing file. ${whereToPut(file)}`,
+      `calibrank: ${url ? url : `the Response given for ${file}`} is not WebAssembly (${type ? `${type}, ` : ""}starting ${head(bytes)}): the server answered with another file, as a fallback to index.html does for a missing file. ${whereToPut(file)}`,
     );
   }
   return WebAssembly.compile(bytes);

@@ -32,8 +32,8 @@ export declare class ScoreError extends Error {
   /** Stable machine-readable code. */
   readonly code: ErrorCode;
   /**
-   * The offending input field, as a path such as `lists[0].ids[2]`, `calibration.steepness` or
-   * `config.recency.fiscalYear.windw`; `""` where no input is at fault: `REENTRANT_CALL`,
+   * The offending input field, as a path such as `lists[0].ids[2]`, `options.weights[1]`,
+   * `config.calibration.steepness` or `config.recency.fiscalYear.windw`; `""` where no input is at fault: `REENTRANT_CALL`,
    * and `INTERNAL` for a trap, a call before `init`, or a main Node entry that cannot read
    * or compile its `.wasm`.
    */

@@ -295,7 +295,7 @@ impl PipelineConfidence {
                 ErrorCode::InvalidConfig,
                 "hedgeFloor",
                 format!(
-                    "hedgeFloor ({}) must not exceed answerFloor ({})",
+                    "hedgeFloor ({}) must not exceed answerFloor ({}) (a floor not given is its default)",
                     crate::error::num(self.hedge_floor),
                     crate::error::num(self.answer_floor)
                 ),

@@ -62,6 +62,8 @@ const refused = {
   failedRequest: await core.init(new Request("http://127.0.0.1:9/calibrank_core.wasm")).then(() => "resolved", why),
   // A reason that cannot be printed (no prototype: String() throws) is still described.
   oddRejection: await core.init(Promise.reject(Object.create(null))).then(() => "resolved", why),
+  // A Response made in the program has no URL: the message names the file instead.
+  htmlResponse: await core.init(new Response("<!doctype html>", { headers: { "content-type": "text/html" } })).then(() => "resolved", why),
   syncNotWasm: (() => {
     try {
       core.initSync(new Uint8Array([1, 2, 3, 4]));
@@ -98,6 +100,7 @@ test("init() rejects what it does not take, with INVALID_TYPE on `input`, and st
     failedRequest: [/^calibrank: could not fetch http:\/\/127\.0\.0\.1:9\/calibrank_core\.wasm \(fetch failed\)\. If your bundler/, "TypeError"],
     oddRejection: [/^calibrank\/init: the promise given for calibrank_core\.wasm rejected \(a value that cannot be printed\)$/, undefined],
     syncNotWasm: [/calibrank\/init: the bytes given cannot be calibrank_core\.wasm \(CompileError: /, "CompileError"],
+    htmlResponse: [/^calibrank: the Response given for calibrank_core\.wasm is not WebAssembly \(text\/html, starting /, undefined],
   };
   for (const [k, [message, cause]] of Object.entries(expect)) {
     const got = refused[k];
@@ -108,6 +111,7 @@ test("init() rejects what it does not take, with INVALID_TYPE on `input`, and st
     assert.equal(got.cause, cause, k);
   }
   assert.equal(syncBad.code, "INVALID_TYPE", "initSync takes bytes or a module, not a URL");
+  assert.match(syncBad.message, /^calibrank\/lab\/init: initSync\(\) takes the bytes .* or WebAssembly\.Module of calibrank_lab\.wasm \(a URL or Response needs await init\(\)\); got string$/);
   assert.equal(stillNot, false);
   assert.deepEqual([core.isInitialized(), lab.isInitialized()], [true, true]);
 });

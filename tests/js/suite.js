@@ -1416,6 +1416,18 @@ export function tests(lib, golden) {
     throwsScoreError(lib, () => lib.evaluate(qrels, run, ["ndgc@10"]), "UNKNOWN_METHOD", "metrics[0]");
   });
 
+  test("a floor given alone is checked against the other's default, and the error says so", () => {
+    for (const [fn, code, field] of [
+      [() => new lib.Pipeline({ bands: { highFloor: 0.6 } }), "INVALID_BANDS", "config.bands.degradedFloor"],
+      [() => lib.classifyBand(0.7, { highFloor: 0.6 }), "INVALID_BANDS", "options.degradedFloor"],
+      [() => new lib.Pipeline({ confidence: { answerFloor: 0.1 } }), "INVALID_CONFIG", "config.confidence.hedgeFloor"],
+    ]) {
+      const e = throwsScoreError(lib, fn, code, field);
+      assert(e.message.includes("not given is its default"), e.message);
+    }
+    eq(lib.classifyBand(0.7, { highFloor: 0.6, degradedFloor: 0.5 }).kind, "hit");
+  });
+
   test("methods taken off their object, or called on another, are INVALID_TYPE on `this`", () => {
     const p = new lib.Pipeline({ minConfidence: 0 });
     const input = { lists: [{ name: "a", ids: ["x"] }] };
@@ -1904,6 +1916,15 @@ export function tests(lib, golden) {
     tooLarge(() => lib.rrf([["abc", "def"]], lim({ maxTotalTextBytes: 5 })), "lists[0][1]", "maxTotalTextBytes");
     tooLarge(() => lib.rrf([["é", "b"]], lim({ maxTotalTextBytes: 2 })), "lists[0][1]", "maxTotalTextBytes");
     tooLarge(() => lib.rrf([["a"], ["b"]], lim({ maxLists: 1 })), "lists", "maxLists");
+    // Columnar lists are cut by one offset more than there are lists: 3 offsets are 2 lists.
+    const threeOffsets = new Uint32Array([0, 1, 2]);
+    tooLarge(() => lib.rrfColumnar(new Uint32Array([0, 0]), threeOffsets, 1, lim({ maxLists: 1 })), "offsets", "maxLists + 1");
+    const p1 = new lib.Pipeline({ limits: { maxLists: 1 } });
+    try {
+      tooLarge(() => p1.runColumnar({ docs: new Uint32Array([0, 0]), offsets: threeOffsets, nDocs: 1 }), "offsets", "maxLists + 1");
+    } finally {
+      p1.free();
+    }
     throwsScoreError(lib, () => lib.rrf(lists, lim({ maxTotalEntries: 0 })), "INVALID_CONFIG", "options.limits.maxTotalEntries");
     throwsScoreError(lib, () => lib.rrf(lists, lim({ maxTotalEntries: 2e7 })), "INVALID_CONFIG", "options.limits.maxTotalEntries");
     throwsScoreError(lib, () => lib.rrf(lists, lim({ maxEntries: 5 })), "UNKNOWN_FIELD");
