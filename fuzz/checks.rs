@@ -1099,9 +1099,40 @@ pub fn rrf_strings(data: &[u8]) {
     let fusion = match rrf(&ranked, k) {
         Ok(f) => f,
         Err(e) => {
-            check_error(&e, &[ErrorCode::InvalidK, ErrorCode::InvalidWeight], "rrf");
+            check_error(
+                &e,
+                &[
+                    ErrorCode::InvalidK,
+                    ErrorCode::InvalidWeight,
+                    ErrorCode::NonFiniteScore,
+                ],
+                "rrf",
+            );
             let bad_k = !(k.is_finite() && k >= 1.0);
             let bad_w = lists.iter().any(|(_, w)| !(w.is_finite() && *w >= 0.0));
+            if e.code == ErrorCode::NonFiniteScore {
+                // Only a sum that overflows, of valid weights.
+                assert!(
+                    !bad_k && !bad_w,
+                    "rrf: overflow before a bad k or weight: {e}"
+                );
+                assert_eq!(e.field, "lists");
+                let mut sums: BTreeMap<&str, f64> = BTreeMap::new();
+                for (ids, w) in &lists {
+                    let mut here = BTreeSet::new();
+                    for (pos, id) in ids.iter().enumerate() {
+                        if here.insert(id.as_str()) {
+                            let rank = u32::try_from(pos + 1).expect("short list");
+                            *sums.entry(id).or_insert(0.0) += w / (k + f64::from(rank));
+                        }
+                    }
+                }
+                assert!(
+                    sums.values().any(|s| !s.is_finite()),
+                    "rrf: NON_FINITE_SCORE without an overflow"
+                );
+                return;
+            }
             assert!(bad_k || bad_w, "rrf refused valid input: {e}");
             return;
         }
@@ -1133,7 +1164,10 @@ pub fn rrf_strings(data: &[u8]) {
             "score of {:?}",
             item.id
         );
-        assert!(item.score.is_finite() || lists.iter().any(|(_, w)| *w > 1e300));
+        assert!(
+            item.score.is_finite(),
+            "an overflow must be NON_FINITE_SCORE"
+        );
         assert_eq!(item.ranks.len(), lists.len());
         if i > 0 {
             let prev = &fusion.items[i - 1];
@@ -1178,16 +1212,36 @@ pub fn rrf_indices(data: &[u8]) {
     let f = match rrf_indexed(&slices, &weights, k, n_docs) {
         Ok(f) => f,
         Err(e) => {
-            return check_error(
+            check_error(
                 &e,
                 &[
                     ErrorCode::InvalidK,
                     ErrorCode::InvalidWeight,
                     ErrorCode::LengthMismatch,
                     ErrorCode::IndexOutOfRange,
+                    ErrorCode::NonFiniteScore,
                 ],
                 "rrf_indexed",
-            )
+            );
+            if e.code == ErrorCode::NonFiniteScore {
+                // Valid input whose sums overflow: recomputed, one is infinite.
+                assert_eq!(e.field, "weights");
+                let mut sums = vec![0.0f64; n_docs];
+                for (list, w) in lists.iter().zip(&weights) {
+                    let mut here = BTreeSet::new();
+                    for (pos, &d) in list.iter().enumerate() {
+                        assert!((d as usize) < n_docs, "overflow before an index error");
+                        if here.insert(d) {
+                            sums[d as usize] += w / (k + (pos + 1) as f64);
+                        }
+                    }
+                }
+                assert!(
+                    sums.iter().any(|s| !s.is_finite()),
+                    "rrf_indexed: NON_FINITE_SCORE without an overflow"
+                );
+            }
+            return;
         }
     };
     assert_eq!(f.scores.len(), n_docs);

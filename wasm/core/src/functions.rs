@@ -174,7 +174,12 @@ fn rrf_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, k, weights) =
         calibrank_wasm_shared::options::k_weights_limits(r, LimitedFunction::RrfColumnar)?;
     let docs = read_indices(r, "docs", limits.max_columnar_entries, "maxColumnarEntries")?;
-    let offsets = read_indices(r, "offsets", limits.max_lists.saturating_add(1), "maxLists + 1")?;
+    let offsets = read_indices(
+        r,
+        "offsets",
+        limits.max_lists.saturating_add(1),
+        "maxLists + 1",
+    )?;
     let n = n_docs(r.f64()?)?;
     if let Some(w) = &weights {
         limits.check_array(w.len(), "options.weights")?;

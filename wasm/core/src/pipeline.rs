@@ -858,7 +858,12 @@ pub fn run_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         let weights = r.opt_f64s()?;
         let modified = r.opt_f64s()?;
         let docs = read_indices(r, "docs", limits.max_columnar_entries, "maxColumnarEntries")?;
-        let offsets = read_indices(r, "offsets", limits.max_lists.saturating_add(1), "maxLists + 1")?;
+        let offsets = read_indices(
+            r,
+            "offsets",
+            limits.max_lists.saturating_add(1),
+            "maxLists + 1",
+        )?;
         let head = r.f64s()?;
         let context = context_of(context_in(r)?)?;
         let n = n_docs(head.first().copied().unwrap_or(f64::NAN))?;
