@@ -171,15 +171,15 @@ function replacer(key, v) {
  * Whether `e` was thrown by `JSON.stringify` itself, not by caller code it ran: the first
  * frame of its stack (V8: "    at JSON.stringify (<anonymous>)", Bun: "    at stringify
  * (unknown)", JavaScriptCore elsewhere: "stringify@[native code]"). Without a stack
- * (`Error.stackTraceLimit = 0`), not known: false.
+ * (`Error.stackTraceLimit = 0`), not known: `unknown`.
  */
-function thrownByStringify(e) {
+function thrownByStringify(e, unknown = false) {
   const stack = typeof e.stack === "string" ? e.stack.split("\n") : [];
   for (const line of stack) {
     if (/^\s+at /.test(line)) return /^\s+at (JSON\.stringify \(|stringify \((unknown|native)\))/.test(line);
     if (/^[^\s]*@/.test(line)) return line.startsWith("stringify@[native code]");
   }
-  return false;
+  return unknown;
 }
 
 /**
@@ -194,8 +194,14 @@ export function toJson(value, field) {
     return JSON.stringify(value, replacer);
   } catch (e) {
     if (e === LONE) throw loneError(value, field);
-    if ((e instanceof TypeError && /circular|cyclic/i.test(e.message)) || (e instanceof RangeError && /call stack/i.test(e.message))) {
-      throw scoreError("INVALID_TYPE", field, "the value is cyclic or nested too deep to be read");
+    // A cycle: only when JSON.stringify itself threw it (a getter's TypeError about its
+    // own "circular" dependency is the caller's, passed on). A stack overflow can happen
+    // in any frame, the caller's too: the engine's error is kept as the `cause`.
+    const cyclic = e instanceof TypeError && /circular|cyclic/i.test(e.message) && thrownByStringify(e, true);
+    if (cyclic || (e instanceof RangeError && /call stack/i.test(e.message))) {
+      const err = scoreError("INVALID_TYPE", field, "the value is cyclic or nested too deep to be read");
+      err.cause = e;
+      throw err;
     }
     // Its text longer than the engine's longest string (an array claiming a billion
     // entries: V8 refuses it before reading them); only when JSON.stringify itself threw

@@ -1416,6 +1416,27 @@ export function tests(lib, golden) {
     throwsScoreError(lib, () => lib.evaluate(qrels, run, ["ndgc@10"]), "UNKNOWN_METHOD", "metrics[0]");
   });
 
+  test("a cycle is INVALID_TYPE with the engine's error as its cause; a caller's own error of the same words is passed on", () => {
+    class Mine extends TypeError {}
+    const own = new Mine("circular dependency in my settings");
+    for (const make of [
+      () => new lib.Pipeline({ get topN() { throw own; } }),
+      () => lib.rrf([["a"]], Object.assign(Object.create(null), { get k() { throw own; } })),
+      () => lib.calibrate([0.5], { get threshold() { throw own; } }),
+    ]) {
+      try {
+        make();
+        assert(false, "nothing thrown");
+      } catch (e) {
+        assert(e === own, `the caller's error itself, not ${e && e.name}: ${e && e.message}`);
+      }
+    }
+    const loop = { topN: 3 };
+    loop.self = loop;
+    const e = throwsScoreError(lib, () => new lib.Pipeline(loop), "INVALID_TYPE", "config");
+    assert(e.cause instanceof TypeError && e.cause !== own, `the engine's TypeError as the cause: ${e.cause}`);
+  });
+
   test("a floor given alone is checked against the other's default, and the error says so", () => {
     for (const [fn, code, field] of [
       [() => new lib.Pipeline({ bands: { highFloor: 0.6 } }), "INVALID_BANDS", "config.bands.degradedFloor"],
