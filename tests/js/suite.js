@@ -1645,6 +1645,13 @@ export function tests(lib, golden) {
     throwsScoreError(lib, () => lib.fuseRuns([q, { q: 1 }], { method: "sum" }), "INVALID_TYPE", "runs[1].q");
     throwsScoreError(lib, () => lib.Qrels.fromObject({ q: { a: 1n } }), "INVALID_TYPE", "qrels.q.a");
     throwsScoreError(lib, () => lib.evaluate(q, { q: { a: NaN, b: "x" } }, ["mrr"]), "NON_FINITE_SCORE", "run.q.a");
+    // Grades are finite numbers wherever judgements are read, and named alike.
+    for (const grade of [NaN, Infinity, -Infinity]) {
+      throwsScoreError(lib, () => lib.Qrels.fromObject({ q: { a: 1, b: grade } }), "NON_FINITE_SCORE", "qrels.q.b");
+      throwsScoreError(lib, () => lib.evaluate({ q: { a: 1, b: grade } }, q, ["mrr"]), "NON_FINITE_SCORE", "qrels.q.b");
+      throwsScoreError(lib, () => lib.fitQueryConfidence({ q: { a: 1, b: grade } }, [q]), "NON_FINITE_SCORE", "qrels.q.b");
+      throwsScoreError(lib, () => lib.optimizeFusion({ q: { a: 1, b: grade } }, [q, q], { method: "wsum", metric: "mrr" }), "NON_FINITE_SCORE", "qrels.q.b");
+    }
     // The module's checks still come first: options, then metrics, then the arguments in order.
     throwsScoreError(lib, () => lib.evaluate(q, { q: { a: "x" } }, [1]), "INVALID_TYPE", "metrics[0]");
     throwsScoreError(lib, () => lib.evaluate(q, { q: { a: "x" } }, ["mrr"], { ties: "x" }), "UNKNOWN_METHOD", "options.ties");

@@ -241,7 +241,8 @@ pub fn decode_run(obj: &Object<'_>, field: &str, budget: &mut Budget) -> Result<
 }
 
 /// Judgements from an object (`{qid: {docid: grade}}`); entries and id bytes are
-/// charged to `budget`. Any number is a grade here (`evaluate` refuses a non-finite one).
+/// charged to `budget`. Grades must be finite numbers (field `<field>.<qid>.<docid>`), as
+/// `parse_qrels_json` and `evaluate` ask: `fitQueryConfidence` read NaN as not relevant.
 pub fn decode_qrels(obj: &Object<'_>, field: &str, budget: &mut Budget) -> Result<Qrels> {
     let run = read(obj, field, false)?;
     charge(&run, field, budget)?;
@@ -249,8 +250,8 @@ pub fn decode_qrels(obj: &Object<'_>, field: &str, budget: &mut Budget) -> Resul
 }
 
 /// An object's entries in its order, then the error at which js/lab/runs.js stopped reading
-/// (if any). `scores`: scores must be finite and document ids distinct per query (a
-/// run's rule; any number is a grade, and js/lab/runs.js sends no duplicate).
+/// (if any). Every value must be finite; `scores`: document ids distinct per query too
+/// (a run's rule; js/lab/runs.js sends judgements no duplicate).
 fn read(obj: &Object<'_>, field: &str, scores: bool) -> Result<OrderedRun> {
     let mut run = OrderedRun::new();
     let mut start = 0;
@@ -261,9 +262,9 @@ fn read(obj: &Object<'_>, field: &str, scores: bool) -> Result<OrderedRun> {
         let mut list = Vec::with_capacity(n);
         for j in 0..n {
             let (d, s) = docs.get(j)?;
+            let at = || format!("{field}.{q}.{d}");
+            calibrank::error::finite(s, at)?;
             if scores {
-                let at = || format!("{field}.{q}.{d}");
-                calibrank::error::finite(s, at)?;
                 if !seen.insert(d) {
                     return Err(ScoreError::new(
                         ErrorCode::DuplicateId,
@@ -414,8 +415,12 @@ mod tests {
             (e.code, e.field.as_str()),
             (ErrorCode::InvalidType, "run.q.c")
         );
-        // Judgements take any number.
-        assert!(decoded(&nan, true).is_err_and(|e| e.code == ErrorCode::InvalidType));
+        // Judgements' grades must be finite too, named under their argument.
+        let e = decoded(&nan, true).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::NonFiniteScore, "qrels.q.a")
+        );
         // Sections that do not agree are the wire's error, not a panic.
         for words in [
             sections(&["q"], &[2], &["a"], &[1.0], None),

@@ -550,7 +550,7 @@ fn optimize(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         })
         .map_err(|e| match e.field.as_str() {
             "runs" | "qrels" => e,
-            _ if e.field.starts_with("runs") => e,
+            _ if e.field.starts_with("runs") || e.field.starts_with("qrels.") => e,
             _ => e.within("options"),
         })
     })?;
