@@ -1,7 +1,7 @@
 // A pipeline's input, encoded for the module (`encodeInput`; wasm/core/src/pipeline.rs
 // `read_input` reads it): each distinct id interned once, the lists as indices, the
 // items as a table, every string of the call in one table.
-import { precheck, toJson, numbers, typeError, isMap, hasOwn, fromObjectPrototype, wellFormedName, firstOf, intern, timeOf, utf8Length } from "../wire.js";
+import { precheck, objectJson, numbers, typeError, isMap, hasOwn, fromObjectPrototype, wellFormedName, firstOf, intern, timeOf, utf8Length } from "../wire.js";
 import { isObject, unknownField, noInheritedKeys, ownFields, checkKeys } from "./shared.js";
 import { canHoldTexts } from "./held-texts.js";
 
@@ -399,7 +399,7 @@ function heldSlots(itemTable, nDocs, lease) {
 export function encodeContext(context, lim) {
   if (context === undefined || context === null) return undefined;
   if (!isObject(context)) throw typeError("context", "an object");
-  return precheck.jsonText(lim, toJson(context, "context"), "context");
+  return precheck.jsonText(lim, objectJson(context, "context"), "context");
 }
 
 /**

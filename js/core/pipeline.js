@@ -1,6 +1,6 @@
 // The scoring pipeline (`Pipeline`): its handle in the module, `run` (the input encoded
 // by pipeline-input.js) and `runColumnar`, and the objects built from the module's output.
-import { Input, plainTyped, precheck, toJson, numbers, scoreError, typeError, typedArrayKind, notArray, timeOf } from "../wire.js";
+import { Input, plainTyped, precheck, objectJson, numbers, scoreError, typeError, typedArrayKind, notArray, timeOf } from "../wire.js";
 import { OP, pipelineState as state, scratch, isObject, noInheritedKeys, ownFields, checkKeys, BAND, confidenceAt, outcomeAt } from "./shared.js";
 import { callHolding } from "./held-texts.js";
 import { encodeInput, encodeContext, topNOf } from "./pipeline-input.js";
@@ -65,7 +65,7 @@ export class Pipeline {
   /** Validates `config` (the design documents' defaults for every missing field). */
   constructor(config) {
     notArray(config, "config");
-    const text = precheck.jsonText(limitsOf(config, "Pipeline"), toJson(config === null ? undefined : config, "config"), "config");
+    const text = precheck.jsonText(limitsOf(config, "Pipeline"), objectJson(config === null ? undefined : config, "config"), "config");
     const names = state.limits().names;
     const made = newPipeline(w(), text);
     this.#h = { handle: made.handle, generation: made.wire.generation, wire: made.wire };

@@ -210,3 +210,14 @@ export function toJson(value, field) {
     throw e;
   }
 }
+
+/**
+ * `toJson` of a value that must be an object (options, a configuration, a context): one
+ * whose `toJSON` gives an array is refused as an array is (the decoders would read it
+ * field by field, in order).
+ */
+export function objectJson(value, field) {
+  const text = toJson(value, field);
+  if (text !== undefined && text.charCodeAt(0) === 91 /* [ */) throw typeError(field, "an object (options and configurations are not read from arrays; this one's toJSON gave one)");
+  return text;
+}

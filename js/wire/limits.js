@@ -1,6 +1,6 @@
 // The module's limits table (names, defaults, ceilings) and the size checks made before
 // anything is copied (`precheck`), with the errors the module would give.
-import { notArray, toJson } from "./json.js";
+import { notArray, objectJson } from "./json.js";
 import { isMap, scoreError, typeError } from "./values.js";
 
 /** `precheck.jsonText`'s bound under the default limits (set when a LimitTable is read). */
@@ -265,7 +265,7 @@ export const precheck = {
     // `null` is no options, as `undefined` (the module's decoders of a few option types
     // would read the text "null" as a wrong type).
     if (options === null) return undefined;
-    return precheck.jsonText(lim, toJson(options, "options"), "options");
+    return precheck.jsonText(lim, objectJson(options, "options"), "options");
   },
   /** `oneText` for field `f` of item `key` (its path built only for the error: this runs for every item text). */
   itemText(lim, units, key, f) {

@@ -212,6 +212,21 @@ export function tests(lib, golden) {
     throwsScoreError(lib, () => new lib.Pipeline(new Uint8Array([30])), "INVALID_TYPE", "config");
     throwsScoreError(lib, () => lib.calibrate([0.5], new Float64Array([0.5, 10])), "INVALID_TYPE", "options");
     throwsScoreError(lib, () => lib.applyCalibration([0.5], ["sigmoid", 0.5, 10]), "INVALID_TYPE", "calibration");
+    // And an object whose toJSON gives an array (the text the module reads).
+    const asArray = (a) => ({ toJSON: () => a });
+    throwsScoreError(lib, () => lib.rrf([["a"], ["b"]], asArray([1])), "INVALID_TYPE", "options");
+    throwsScoreError(lib, () => new lib.Pipeline(asArray([7, {}, 3, 2])), "INVALID_TYPE", "config");
+    throwsScoreError(lib, () => lib.fitPlatt([0.1, 0.9], [0, 1], asArray([100])), "INVALID_TYPE", "options");
+    const ctx = new lib.Pipeline();
+    try {
+      throwsScoreError(lib, () => ctx.run({ lists: [{ name: "l", ids: ["d"] }], context: asArray(["t"]) }), "INVALID_TYPE", "context");
+      throwsScoreError(lib, () => ctx.runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1, context: asArray(["t"]) }), "INVALID_TYPE", "context");
+      // A toJSON giving an object is read as that object.
+      eq(ctx.run({ lists: [{ name: "l", ids: ["d"] }], context: { toJSON: () => ({ taskClass: "t" }) } }).stats.bandProfile, undefined);
+    } finally {
+      ctx.free();
+    }
+    eq(lib.rrf([["a"], ["b"]], { toJSON: () => ({ k: 1 }) }), [["a", 0.5], ["b", 0.5]]);
     // Objects, undefined and null are read as before (null: the defaults, for every function).
     eq(lib.rrf([["a"], ["b"]], { k: 1 }), [["a", 0.5], ["b", 0.5]]);
     eq(lib.rrf([["a"], ["b"]], null), lib.rrf([["a"], ["b"]]));
