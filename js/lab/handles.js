@@ -45,8 +45,10 @@ function freeHandle(h) {
 export function handleOf(o, field = "this") {
   const h = records.get(o);
   if (!(o instanceof LabObject)) throw notLabObject(field);
-  const name = o instanceof Run ? "Run" : "Qrels";
-  if (h === undefined || h === null) throw scoreError("INVALID_TYPE", field, `the ${name} was freed (free() or Symbol.dispose) and cannot be used any more`);
+  const name = o instanceof Run ? "Run" : o instanceof Qrels ? "Qrels" : "Run or Qrels";
+  // Never made (an object made from the prototype, or the prototype itself): not freed.
+  if (h === undefined) throw typeError(field, `a ${name} made by fromTrec(text) or fromObject(obj) (this one was made from the prototype)`);
+  if (h === null) throw scoreError("INVALID_TYPE", field, `the ${name} was freed (free() or Symbol.dispose) and cannot be used any more`);
   // Generations are numbered across Wires (js/wire/module.js): one names its instance.
   if (state.wire === null || h.generation !== state.wire.generation)
     throw scoreError("INVALID_TYPE", field, `the ${name} was lost when calibrank/lab restarted after an internal error; make it again`);

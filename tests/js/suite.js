@@ -1484,6 +1484,16 @@ export function tests(lib, golden) {
       throwsScoreError(lib, () => r.toObject.call({}), "INVALID_TYPE", "this");
       const e = throwsScoreError(lib, () => Object.getOwnPropertyDescriptor(Object.getPrototypeOf(lib.Run.prototype), "queryIds").get.call(undefined), "INVALID_TYPE", "this");
       assert(!e.message.includes("freed"), `not called freed: ${e.message}`);
+      // Objects made from the prototypes were never made, not freed.
+      for (const [fn, field] of [
+        [() => lib.Run.prototype.size, "this"],
+        [() => lib.Qrels.prototype.toObject(), "this"],
+        [() => lib.evaluate({ q: { d: 1 } }, Object.create(lib.Run.prototype), ["mrr"]), "run"],
+      ]) {
+        const e2 = throwsScoreError(lib, fn, "INVALID_TYPE", field);
+        assert(!e2.message.includes("freed") && e2.message.includes("fromObject"), e2.message);
+      }
+      assert(throwsScoreError(lib, () => lib.Run.prototype.size, "INVALID_TYPE").message.includes("a Run or Qrels made"), "the prototype of Run is not a Qrels");
       throwsScoreError(lib, () => r.free.call({}), "INVALID_TYPE", "this");
       eq(r.toObject(), { q: { d: 1 } }, "still live");
     } finally {
