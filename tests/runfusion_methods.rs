@@ -524,7 +524,8 @@ fn overflow_is_an_error() {
     let runs = vec![run("q", &[("x", -1e300), ("y", 0.0)])];
     let e = fuse_runs(&runs, &opts("sum", Some("max"), None, &[])).unwrap_err();
     assert_eq!(e.code, ErrorCode::NonFiniteScore);
-    assert_eq!(e.field, "result.q.x");
+    assert_eq!(e.field, "runs");
+    assert!(e.message.contains(r#"document "x" for query "q""#), "{}", e.message);
 }
 
 // Errors -----------------------------------------------------------------------------------

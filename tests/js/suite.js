@@ -1573,6 +1573,9 @@ export function tests(lib, golden) {
     const before = lib.__liveHandles();
     throwsScoreError(lib, () => lib.fuseRuns([h, { q: { d: "x" } }], { method: "rrf" }), "INVALID_TYPE", "runs[1].q.d");
     throwsScoreError(lib, () => lib.fuseRuns([h, { q: { d: NaN } }], { method: "rrf" }), "NON_FINITE_SCORE", "runs[1].q.d");
+    // An overflowing fusion names the runs (the message: the query and document).
+    const over = throwsScoreError(lib, () => lib.fuseRuns([{ q: { a: 1e308 } }, { q: { a: 1e308 } }], { method: "sum", norm: "none" }), "NON_FINITE_SCORE", "runs");
+    assert(over.message.includes('document "a" for query "q"'), over.message);
     throwsScoreError(lib, () => lib.fuseRuns([h, 7], { method: "rrf" }), "INVALID_TYPE", "runs[1]");
     // The objects made into Runs for the call are freed when it fails.
     eq(lib.__liveHandles(), before);

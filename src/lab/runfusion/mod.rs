@@ -247,10 +247,12 @@ fn fuse_each_query<R: std::borrow::Borrow<OrderedRun>>(
         let normalized = norm::apply(plan.norm, &lists);
         let combined = plan.method.apply(&normalized, &plan.weights)?;
         if let Some((d, s)) = combined.iter().find(|(_, s)| !s.is_finite()) {
+            // The runs' scores (with the weights and norm) are at fault, not a path of
+            // the output: the error names the runs, the message the query and document.
             return Err(ScoreError::new(
                 ErrorCode::NonFiniteScore,
-                format!("result.{q}.{d}"),
-                format!("the fused score overflows ({s}); rescale the input scores or pick another norm"),
+                "runs",
+                format!("the fused score of document {d:?} for query {q:?} overflows ({s}); rescale the input scores or pick another norm"),
             ));
         }
         emit(q, &combined);

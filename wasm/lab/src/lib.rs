@@ -344,7 +344,7 @@ fn fuse_runs(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let args = handles::args(r)?;
     let fused = with_runs(&args, &mut Budget::new(limits), |runs| {
         runfusion::fuse_runs_ordered(runs, &opts).map_err(|e| {
-            if e.field.starts_with("runs") || e.field.starts_with("result") {
+            if e.field.starts_with("runs") {
                 e
             } else {
                 e.within("options")
