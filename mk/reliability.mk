@@ -65,5 +65,5 @@ deny: deny-tools pkg deps-doc
 
 test-reliability: pkg deny
 	cargo test --test fuzz_regression --test properties
-	node --test tests/js/fuzz.test.mjs tests/js/memory.test.mjs tests/js/high-memory.test.mjs tests/js/ceiling.test.mjs
+	node --test tests/js/fuzz.test.mjs tests/js/memory.test.mjs tests/js/high-memory.test.mjs tests/js/ceiling.test.mjs tests/js/out-of-memory.test.mjs
 	node bench/mutation-fuzz.mjs pkg 1 20000

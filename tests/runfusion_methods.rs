@@ -525,7 +525,11 @@ fn overflow_is_an_error() {
     let e = fuse_runs(&runs, &opts("sum", Some("max"), None, &[])).unwrap_err();
     assert_eq!(e.code, ErrorCode::NonFiniteScore);
     assert_eq!(e.field, "runs");
-    assert!(e.message.contains(r#"document "x" for query "q""#), "{}", e.message);
+    assert!(
+        e.message.contains(r#"document "x" for query "q""#),
+        "{}",
+        e.message
+    );
 }
 
 // Errors -----------------------------------------------------------------------------------

@@ -34,8 +34,9 @@ export declare class ScoreError extends Error {
   /**
    * The offending input field, as a path such as `lists[0].ids[2]`, `options.weights[1]`,
    * `config.calibration.steepness` or `config.recency.fiscalYear.windw`; `""` where no input is at fault: `REENTRANT_CALL`,
-   * and `INTERNAL` for a trap, a call before `init`, or a main Node entry that cannot read
-   * or compile its `.wasm`.
+   * `INTERNAL` for a trap, a call before `init`, or a main Node entry that cannot read
+   * or compile its `.wasm`, and `INPUT_TOO_LARGE` for a call that needed more memory than
+   * wasm32's 4 GiB (the call as a whole, not one input).
    */
   readonly field: string;
 }

@@ -107,8 +107,17 @@ export class Wire {
         throw engineLimit("", "the strings of the input, joined", e);
       }
       if (inWasm && (e instanceof WebAssembly.RuntimeError || (e instanceof RangeError && !(e instanceof ScoreError)))) {
-        // A trap (a bug, or memory exhausted): the instance is in an unknown state.
+        // A trap (a bug, or memory exhausted): the instance is in an unknown state. A
+        // request its heap could not meet is noted before Rust aborts (an older module
+        // has no such export).
+        const wanted = typeof this.x.cr_out_of_memory === "function" ? this.x.cr_out_of_memory() >>> 0 : 0;
         this.instantiate();
+        if (wanted !== 0)
+          throw scoreError(
+            "INPUT_TOO_LARGE",
+            "",
+            `the call needs more memory than WebAssembly's 4 GiB (a request of ${wanted} bytes could not be met): ask for fewer results (topK, topN), turn explanations off, or split the input; the module was restarted (a Run or Qrels made before is lost)`,
+          );
         throw scoreError("INTERNAL", "", `the WebAssembly module trapped (${e.message}); it was restarted`);
       }
       throw e;

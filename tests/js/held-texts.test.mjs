@@ -68,13 +68,13 @@ out.made.push(made);
 out.calls.push(calls);
 out.heldEqual = key(held) === key(inline);
 if (mode === "trap") {
-  // More than the memory ceiling holds: a trap; the instance is made again.
+  // More than the memory ceiling holds: a trap (out of memory); the instance is made again.
   const big = Array.from({ length: 200000 }, (_, i) => "a-document-id-" + i);
   try {
     lib.rrf([big, big.slice().reverse()], { limits: { maxTotalEntries: 1000000 } });
     out.trap = "no trap";
   } catch (e) {
-    out.trap = e.code + " " + /trapped/.test(e.message);
+    out.trap = e.code + " " + /restarted/.test(e.message);
   }
   out.afterTrapEqual = key(p.run({ query, lists: heldLists, items: { ...items, ...extras } })) === key(inline);
   out.made.push(made);
@@ -124,7 +124,7 @@ test("an engine that compiles no wasm from bytes sends the texts with the input:
 test("after a trap restarts the instance, the function is put in the new instance's table", () => {
   // 64 pages (4 MiB) of wasm memory at most: the large rrf call traps.
   const out = run("trap", ["--wasm-max-mem-pages=64"]);
-  assert.equal(out.trap, "INTERNAL true");
+  assert.equal(out.trap, "INPUT_TOO_LARGE true");
   assert.equal(out.afterTrapEqual, true);
   // The function is made once; the new instance's slot gets it and is called.
   assert.deepEqual(out.made, [0, 1, 1]);

@@ -3,7 +3,7 @@
 // neither work nor free anything in the new instance, where the same handle numbers name
 // objects made since (js/lab/handles.js `handleOf` / `freeHandle`, js/core/pipeline.js
 // `freeHandle`). Each case runs in a fresh Node process with a 4 MiB wasm memory ceiling,
-// so that one large call traps.
+// so that one large call traps (out of memory: INPUT_TOO_LARGE, tests/js/out-of-memory.test.mjs).
 import test from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -23,7 +23,7 @@ try {
   lab.parseTrecRun(lines, { limits: { maxTextBytes: 1e8, maxTotalTextBytes: 1e8, maxTotalEntries: 1e7 } });
   out.trap = "no trap";
 } catch (e) {
-  out.trap = e.code + " " + /trapped/.test(e.message) + " " + JSON.stringify(e.field);
+  out.trap = e.code + " " + /restarted/.test(e.message) + " " + JSON.stringify(e.field);
 }
 try {
   lab.evaluate(q1, r1, ["ndcg@3"]);
@@ -59,7 +59,7 @@ try {
   lib.rrf([big, big.slice().reverse()], { limits: { maxTotalEntries: 1000000 } });
   out.trap = "no trap";
 } catch (e) {
-  out.trap = e.code + " " + /trapped/.test(e.message) + " " + JSON.stringify(e.field);
+  out.trap = e.code + " " + /restarted/.test(e.message) + " " + JSON.stringify(e.field);
 }
 // Made in the new instance: its first handle, the number p1 had.
 const p2 = new lib.Pipeline({ topN: 3, minConfidence: 0 });
@@ -83,7 +83,7 @@ const run = (child) =>
 
 test("lab: a Run or Qrels made before a trap is lost, and freeing it frees nothing made since", () => {
   const out = run(labChild);
-  assert.equal(out.trap, 'INTERNAL true ""', "a trap names no field");
+  assert.equal(out.trap, 'INPUT_TOO_LARGE true ""', "memory exhausted: a trap reported as such, naming no field");
   assert.equal(out.lostUse, "INVALID_TYPE qrels true");
   assert.deepEqual(out.after, out.before, "the objects made after the trap still evaluate");
   assert.equal(out.before["ndcg@3"], 1 / Math.log2(3));
@@ -92,7 +92,7 @@ test("lab: a Run or Qrels made before a trap is lost, and freeing it frees nothi
 
 test("core: a Pipeline made before a trap, freed after it, frees nothing made since", () => {
   const out = run(coreChild);
-  assert.equal(out.trap, 'INTERNAL true ""', "a trap names no field");
+  assert.equal(out.trap, 'INPUT_TOO_LARGE true ""', "memory exhausted: a trap reported as such, naming no field");
   assert.deepEqual(out.before, ["x"]);
   assert.equal(out.expected.length, 3);
   assert.deepEqual(out.after, out.expected, "the pipeline made after the trap keeps its handle and configuration");

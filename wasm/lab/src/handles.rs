@@ -264,14 +264,12 @@ fn read(obj: &Object<'_>, field: &str, scores: bool) -> Result<OrderedRun> {
             let (d, s) = docs.get(j)?;
             let at = || format!("{field}.{q}.{d}");
             calibrank::error::finite(s, at)?;
-            if scores {
-                if !seen.insert(d) {
-                    return Err(ScoreError::new(
-                        ErrorCode::DuplicateId,
-                        at(),
-                        format!("document {d:?} is listed twice for query {q:?}"),
-                    ));
-                }
+            if scores && !seen.insert(d) {
+                return Err(ScoreError::new(
+                    ErrorCode::DuplicateId,
+                    at(),
+                    format!("document {d:?} is listed twice for query {q:?}"),
+                ));
             }
             list.push((d.to_string(), s));
         }

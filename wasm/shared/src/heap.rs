@@ -116,7 +116,10 @@ mod wasm {
     unsafe impl GlobalAlloc for Heap {
         #[inline]
         unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-            (*self.0.get()).malloc(layout.size(), layout.align())
+            failed_if_null(
+                (*self.0.get()).malloc(layout.size(), layout.align()),
+                layout.size(),
+            )
         }
 
         #[inline]
@@ -126,13 +129,29 @@ mod wasm {
 
         #[inline]
         unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-            (*self.0.get()).calloc(layout.size(), layout.align())
+            failed_if_null(
+                (*self.0.get()).calloc(layout.size(), layout.align()),
+                layout.size(),
+            )
         }
 
         #[inline]
         unsafe fn realloc(&self, p: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-            (*self.0.get()).realloc(p, layout.size(), layout.align(), new_size)
+            failed_if_null(
+                (*self.0.get()).realloc(p, layout.size(), layout.align(), new_size),
+                new_size,
+            )
         }
+    }
+
+    /// `p`, after noting a failed request of `bytes` when it is null (the caller then
+    /// traps: `crate::out_of_memory`).
+    #[inline]
+    fn failed_if_null(p: *mut u8, bytes: usize) -> *mut u8 {
+        if p.is_null() {
+            crate::note_out_of_memory(bytes);
+        }
+        p
     }
 }
 

@@ -148,6 +148,24 @@ pub fn push_json_string(out: &mut String, v: &str) {
 /// `rrfColumnar` calls of 50 million entries: an out-of-memory trap).
 pub const KEEP_BYTES: usize = 16 << 20;
 
+/// The size of the last request the heap could not meet during the current call (0:
+/// none). Rust aborts on a failed allocation, which in wasm is a trap; the package's
+/// JavaScript reads this (`cr_out_of_memory`) before it restarts the instance, to report
+/// a call that needed more than wasm32's 4 GiB as `INPUT_TOO_LARGE` rather than as a bug.
+static OUT_OF_MEMORY: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// Notes a request of `bytes` the heap could not meet (see [`out_of_memory`]).
+pub fn note_out_of_memory(bytes: usize) {
+    let b = u32::try_from(bytes).unwrap_or(u32::MAX).max(1);
+    OUT_OF_MEMORY.store(b, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// `cr_out_of_memory`: the size of the last request the heap could not meet during the
+/// current (or last) call, 0 for none.
+pub fn out_of_memory() -> u32 {
+    OUT_OF_MEMORY.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// `cr_call`: runs `op` on the first `bytes` of the input buffer with `f`, the module's
 /// operation table, and returns the address of the output: a header of two `u32`
 /// (status: 0 success, 1 a `ScoreError` whose JSON is the output; the length of the
@@ -157,6 +175,7 @@ pub fn call(
     bytes: u32,
     f: impl FnOnce(u32, &mut Reader<'_>, &mut Writer) -> Result<()>,
 ) -> u32 {
+    OUT_OF_MEMORY.store(0, std::sync::atomic::Ordering::Relaxed);
     // The input is taken out of its cell for the call, so that an operation may reserve
     // or call again without a double borrow; it is put back afterwards.
     let mut input = INPUT.with(|b| std::mem::take(&mut *b.borrow_mut()));
@@ -293,6 +312,11 @@ macro_rules! export_io {
         #[no_mangle]
         pub extern "C" fn cr_call(op: u32, bytes: u32) -> u32 {
             $crate::call(op, bytes, $dispatch)
+        }
+        #[allow(unsafe_code)]
+        #[no_mangle]
+        pub extern "C" fn cr_out_of_memory() -> u32 {
+            $crate::out_of_memory()
         }
     };
 }

@@ -1,0 +1,89 @@
+// A call that needs more memory than wasm32's 4 GiB: Rust aborts on a failed allocation
+// (a trap), so the package restarts the instance, but it reports the call as
+// INPUT_TOO_LARGE (field "", the size it could not get in the message) rather than as
+// INTERNAL, a bug: the module notes the request its heap could not meet before it
+// aborts (`cr_out_of_memory`), and the package reads it before the restart.
+//
+// Filling 4 GiB for real takes seconds and gigabytes (a 5-million-result explained run,
+// `bench/limits.mjs`-sized inputs). Here each module's memory is grown from JavaScript
+// to within a few MiB of 4 GiB (pages the engine maps lazily: no physical memory), so a
+// call larger than any before it fails (a smaller one could reuse blocks freed by the
+// calls before it). The package does not expose its memory:
+// `WebAssembly.Instance` is wrapped before the package is loaded (as in
+// high-memory.test.mjs). A file of its own, so that no other test runs in these memories.
+import test from "node:test";
+import assert from "node:assert/strict";
+
+const instances = [];
+const RealInstance = WebAssembly.Instance;
+WebAssembly.Instance = new Proxy(RealInstance, {
+  construct(target, args, newTarget) {
+    const instance = Reflect.construct(target, args, newTarget);
+    if (instance.exports.memory) instances.push(instance);
+    return instance;
+  },
+});
+const lib = await import("calibrank");
+const lab = await import("calibrank/lab");
+lib.version();
+lab.version();
+
+/** The latest instance of the core's module (it has a function table) or the lab's. */
+const latest = (core) => instances.findLast((i) => typeof i.exports.cr_call === "function" && (i.exports.__indirect_function_table !== undefined) === core);
+
+/** Grows the memory of the latest core (or lab) instance to within `freeMiB` of 4 GiB. */
+function fill(core, freeMiB) {
+  const instance = latest(core);
+  const memory = instance.exports.memory;
+  const pages = memory.buffer.byteLength / 65536;
+  memory.grow(65536 - pages - freeMiB * 16);
+  return instance;
+}
+
+function outOfMemory(fn) {
+  assert.throws(fn, (e) => {
+    assert.ok(e instanceof lib.ScoreError, `${e}`);
+    assert.equal(e.code, "INPUT_TOO_LARGE", e.message);
+    assert.equal(e.field, "");
+    assert.match(e.message, /^the call needs more memory than WebAssembly's 4 GiB \(a request of \d+ bytes could not be met\): .*the module was restarted/);
+    return true;
+  });
+}
+
+test("the core: a call beyond 4 GiB is INPUT_TOO_LARGE, and the restarted module gives the same results", () => {
+  const ids = Array.from({ length: 200_000 }, (_, i) => `doc-${i}`);
+  const lists = [ids, ids.slice().reverse()];
+  const before = lib.rrf(lists);
+  const pipeline = new lib.Pipeline({ topN: 3, minConfidence: 0 });
+  const input = { lists: [{ name: "a", ids: ["x", "y", "z"] }, { name: "b", ids: ["y", "x"] }] };
+  const ran = pipeline.run(input);
+  const old = fill(true, 1);
+  const more = Array.from({ length: 1_000_000 }, (_, i) => `doc-${i}`);
+  outOfMemory(() => lib.rrf([more, more.slice().reverse()], { limits: { maxTotalEntries: 2_000_000, maxListLength: 1_000_000 } }));
+  // A new instance: the one filled is gone, and every call works as before.
+  assert.notEqual(latest(true), old);
+  assert.deepEqual(lib.rrf(lists), before);
+  assert.deepEqual(pipeline.run(input), ran, "a Pipeline made before carries on");
+  pipeline.free();
+});
+
+test("the lab: the same, and a Run made before is lost with the old instance", () => {
+  const lines = [];
+  for (let q = 0; q < 50; q++) for (let d = 0; d < 2000; d++) lines.push(`q${q} Q0 d${d} ${d + 1} ${2000 - d} run`);
+  const trec = lines.join("\n");
+  const before = lab.parseTrecRun(trec);
+  const kept = lab.Run.fromObject({ q: { d: 1 } });
+  fill(false, 1);
+  outOfMemory(() => lab.parseTrecRun(trec.repeat(2).replaceAll("run\nq", "run\nr")));
+  assert.deepEqual(lab.parseTrecRun(trec), before);
+  assert.throws(() => kept.toObject(), (e) => e instanceof lib.ScoreError && e.code === "INVALID_TYPE" && /lost/.test(e.message));
+  assert.equal(lab.__liveHandles(), 0);
+});
+
+test("a trap that is not memory stays INTERNAL: the note is the current call's", () => {
+  // A call after an out-of-memory one that fails otherwise reports its own error.
+  fill(false, 1);
+  outOfMemory(() => lab.parseTrecRun(Array.from({ length: 300_000 }, (_, i) => `q Q0 d${i} ${i + 1} 1 run`).join("\n")));
+  assert.throws(() => lab.parseTrecRun("q Q0 d 1 x run"), (e) => e instanceof lib.ScoreError && e.code === "PARSE_ERROR");
+  assert.deepEqual(lab.parseTrecRun("q Q0 d 1 2 run"), { q: { d: 2 } });
+});
