@@ -240,13 +240,13 @@ const NUM_MAP = kind(
   },
 );
 
-/** Five numbers: the first five of an array (serde reads no further). */
+/** Five numbers, no more and no fewer: every element read, then the length checked. */
 const FIVE = kind(
   (v) => {
     if (!isArr(v)) throw bad("an array");
     const out = [];
-    for (let i = 0; i < 5 && i < v.length; i++) out.push(at(i, () => num(v[i])));
-    if (v.length < 5) throw bad("an array of 5 numbers");
+    for (let i = 0; i < v.length; i++) out.push(at(i, () => num(v[i])));
+    if (v.length !== 5) throw bad("an array of 5 numbers");
     return out;
   },
   (out, xs) => out.n.push(...xs),

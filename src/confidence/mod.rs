@@ -15,6 +15,20 @@ use crate::error::{all_finite, ErrorCode, Result, ScoreError};
 use crate::sort::StableSort;
 use serde::{Deserialize, Serialize};
 
+/// Serde for the weights of the five slots: exactly five numbers (serde's own `[f64; 5]`
+/// reads the first five of a longer array and drops the rest without a word).
+pub mod five {
+    use serde::de::Error;
+    use serde::{Deserialize, Deserializer};
+
+    /// Five numbers from an array of exactly five.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[f64; 5], D::Error> {
+        let v = Vec::<f64>::deserialize(d)?;
+        <[f64; 5]>::try_from(v.as_slice())
+            .map_err(|_| D::Error::invalid_length(v.len(), &"an array of 5 numbers"))
+    }
+}
+
 /// Default weights of the top-5 slots.
 pub const DEFAULT_WEIGHTS: [f64; 5] = [0.35, 0.25, 0.2, 0.12, 0.08];
 
@@ -23,6 +37,7 @@ pub const DEFAULT_WEIGHTS: [f64; 5] = [0.35, 0.25, 0.2, 0.12, 0.08];
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct ConfidenceOptions {
     /// Weights of slots 1..=5 (finite, >= 0).
+    #[serde(deserialize_with = "five::deserialize")]
     pub weights: [f64; 5],
     /// How many top scores `expectedPrecision` and `atLeastOneRelevant` use
     /// (default: all).

@@ -240,7 +240,8 @@ impl BandsConfig {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct PipelineConfidence {
-    /// Weights of the top-5 slots of `weightedTop5`.
+    /// Weights of the top-5 slots of `weightedTop5` (exactly five).
+    #[serde(deserialize_with = "crate::confidence::five::deserialize")]
     pub weights: [f64; 5],
     /// How many top scores `expectedPrecision` and the rank-only `atLeastOneRelevant`
     /// use (default: all returned).

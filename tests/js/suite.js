@@ -1244,6 +1244,14 @@ export function tests(lib, golden) {
     eq(q.atLeastOneRelevant, 0.75);
     eq(q.weightedTop5, 0.35 * 0.5 + 0.25 * 0.5 + 0.2 * 0.2);
     eq(lib.queryConfidence([]).weightedTop5, 0);
+    // Five slot weights, no fewer and no more (a sixth was dropped without a word).
+    for (const n of [4, 6]) {
+      const weights = Array.from({ length: n }, () => 0.2);
+      throwsScoreError(lib, () => lib.queryConfidence([0.9], { weights }), "INVALID_TYPE", "options.weights");
+      throwsScoreError(lib, () => new lib.Pipeline({ confidence: { weights } }), "INVALID_TYPE", "config.confidence.weights");
+    }
+    throwsScoreError(lib, () => lib.queryConfidence([0.9], { weights: [0.2, 0.2, 0.2, 0.2, 0.2, "x"] }), "INVALID_TYPE", "options.weights[5]");
+    eq(lib.queryConfidence([0.5], { weights: [1, 0, 0, 0, 0] }).weightedTop5, 0.5);
     assert(Object.is(lib.queryConfidence([]).weightedTop5, 0), "+0, not -0");
   });
 

@@ -186,16 +186,20 @@ fn num_map(v: &Json) -> R<BTreeMap<String, f64>> {
     Ok(out)
 }
 
-/// Five numbers: the first five of an array (serde reads no further).
+/// Five numbers, no more and no fewer (`calibrank::confidence::five`): every element
+/// read, then the length checked.
 fn five(v: &Json) -> R<[f64; 5]> {
     let Json::Arr(items) = v else {
         return Err(bad("an array"));
     };
     let mut out = [0.0; 5];
-    for (i, (o, x)) in out.iter_mut().zip(items).enumerate() {
-        *o = num(x).map_err(|f| f.index(i))?;
+    for (i, x) in items.iter().enumerate() {
+        let n = num(x).map_err(|f| f.index(i))?;
+        if let Some(o) = out.get_mut(i) {
+            *o = n;
+        }
     }
-    if items.len() < 5 {
+    if items.len() != 5 {
         return Err(bad("an array of 5 numbers"));
     }
     Ok(out)
