@@ -154,8 +154,11 @@ const UNKNOWN_ITEM_FLAGS: u32 =
 const WEIGHT: u32 = 1;
 const SCORES: u32 = 2;
 
-fn chunk<T: Copy>(xs: &[T], i: usize, n: usize) -> Result<&[T]> {
-    xs.get(i * n..(i + 1) * n)
+/// Row `i` of a table of rows of `N` (an array: its fields are read without bounds
+/// checks, so without panic paths).
+fn chunk<const N: usize, T: Copy>(xs: &[T], i: usize) -> Result<&[T; N]> {
+    xs.get(i * N..(i + 1) * N)
+        .and_then(|row| row.try_into().ok())
         .ok_or_else(|| ScoreError::new(ErrorCode::Internal, "", "wire: short table"))
 }
 
@@ -192,14 +195,18 @@ fn walk_input(r: &mut Reader<'_>, config: &PipelineConfig) -> Result<()> {
     let n_lists = lists.len() / 5;
     limits.check_lists(n_lists, "lists")?;
     // Each list's length and their total, as the pipeline's own checks name them.
-    limits.check_lengths(lists.chunks_exact(5).map(|l| l[2] as usize), "lists")?;
+    limits.check_lengths(
+        lists
+            .chunks_exact(5)
+            .map(|l| l.get(2).map_or(0, |&n| n as usize)),
+        "lists",
+    )?;
     let mut score_at = 0usize;
     let mut next_new = 0u32;
     let mut entries = 0usize;
     for i in 0..n_lists {
-        let l = chunk(lists, i, 5)?;
-        let (name, start, count, flags, n_scores) =
-            (l[0], l[1] as usize, l[2] as usize, l[3], l[4] as usize);
+        let &[name, start, count, flags, n_scores] = chunk::<5, _>(lists, i)?;
+        let (start, count, n_scores) = (start as usize, count as usize, n_scores as usize);
         if flags & SCORES != 0 {
             scores
                 .get(score_at..score_at + n_scores)
@@ -230,32 +237,32 @@ fn walk_input(r: &mut Reader<'_>, config: &PipelineConfig) -> Result<()> {
     let n_read = items.chunks_exact(8).filter(|t| in_lists(t)).count();
     limits.check_entries(entries.saturating_add(n_read), "items")?;
     for i in 0..n_items {
-        let t = chunk(items, i, 8)?;
+        let t = chunk::<8, _>(items, i)?;
         if !in_lists(t) {
             continue;
         }
-        let nums = chunk(item_nums, i, 3)?;
-        let flags = t[1];
-        let key = strs.get(t[0] as usize)?;
+        let &[_, year, _] = chunk::<3, _>(item_nums, i)?;
+        let &[key, flags, t_name, t_type, t_summary, t_content, modified, _] = t;
+        let key = strs.get(key as usize)?;
         for (at, bit, name) in [
-            (2, NAME, "name"),
-            (3, TYPE, "type"),
-            (4, SUMMARY, "summary"),
-            (5, CONTENT, "content"),
-            (6, MOD_STR, "modifiedAt"),
+            (t_name, NAME, "name"),
+            (t_type, TYPE, "type"),
+            (t_summary, SUMMARY, "summary"),
+            (t_content, CONTENT, "content"),
+            (modified, MOD_STR, "modifiedAt"),
         ] {
             if flags & bit != 0 {
-                let s = strs.get(t[at] as usize)?;
+                let s = strs.get(at as usize)?;
                 text.charge(s, || format!("items.{key}.{name}"))?;
             }
         }
-        if flags & FISCAL_YEAR != 0 && fiscal_year(nums[1]).is_none() {
+        if flags & FISCAL_YEAR != 0 && fiscal_year(year).is_none() {
             return Err(ScoreError::new(
                 ErrorCode::InvalidType,
                 format!("items.{key}.fiscalYear"),
                 format!(
                     "expected a whole number (a year), got {}",
-                    calibrank::error::num(nums[1])
+                    calibrank::error::num(year)
                 ),
             ));
         }
@@ -780,7 +787,13 @@ fn read_input<'a>(config: &PipelineConfig, r: &mut Reader<'a>) -> Option<Section
     let n_items = items.len() / 8;
     let mut item_refs = Vec::with_capacity(n_items);
     for (t, nums) in items.chunks_exact(8).zip(item_nums.chunks_exact(3)) {
-        if t[7] == u32::MAX {
+        let &[key, flags, t_name, t_type, t_summary, t_content, modified, doc] = t else {
+            return None;
+        };
+        let &[modified_num, year, cross_encoder] = nums else {
+            return None;
+        };
+        if doc == u32::MAX {
             // An item in no list (the package sends none): not read, and skipped by the
             // pipeline's checks (a row of its own keeps the item indices of the table).
             item_refs.push(IndexedItem {
@@ -789,40 +802,43 @@ fn read_input<'a>(config: &PipelineConfig, r: &mut Reader<'a>) -> Option<Section
             });
             continue;
         }
-        let flags = t[1];
         if flags & UNKNOWN_ITEM_FLAGS != 0 {
             return None;
         }
         let mut texts = [None; 4];
-        for (f, (slot, bit)) in texts
-            .iter_mut()
-            .zip([NAME, TYPE, SUMMARY, CONTENT])
-            .enumerate()
-        {
+        for (slot, (at, bit)) in texts.iter_mut().zip([
+            (t_name, NAME),
+            (t_type, TYPE),
+            (t_summary, SUMMARY),
+            (t_content, CONTENT),
+        ]) {
             if flags & bit != 0 {
-                *slot = Some(strs.get(*t.get(2 + f)? as usize).ok()?);
+                *slot = Some(strs.get(at as usize).ok()?);
             }
         }
         let (modified_ms, time_bytes) = if flags & MOD_NUM != 0 {
-            (Some(nums[0]), 0)
+            (Some(modified_num), 0)
         } else if flags & MOD_STR != 0 {
-            (Some(iso(f64::from(t[6]))?), strs.byte_len(t[6] as usize)?)
+            (
+                Some(iso(f64::from(modified))?),
+                strs.byte_len(modified as usize)?,
+            )
         } else {
             (None, 0)
         };
         let fiscal_year = if flags & FISCAL_YEAR != 0 {
-            Some(fiscal_year(nums[1])?)
+            Some(fiscal_year(year)?)
         } else {
             None
         };
         item_refs.push(IndexedItem {
-            key_bytes: strs.byte_len(t[0] as usize)?,
+            key_bytes: strs.byte_len(key as usize)?,
             time_bytes,
             texts,
             fiscal_year,
-            cross_encoder: (flags & CROSS_ENCODER != 0).then_some(nums[2]),
+            cross_encoder: (flags & CROSS_ENCODER != 0).then_some(cross_encoder),
             modified_ms,
-            doc: t[7],
+            doc,
         });
     }
     Some(Sections {
