@@ -32,7 +32,7 @@ pub mod options;
 pub mod wire;
 
 use calibrank::error::{ErrorCode, Result, ScoreError};
-use std::cell::RefCell;
+use std::cell::Cell;
 use wire::{Reader, Writer};
 
 /// The global allocator of both modules (see [`alloc`]): single-threaded wasm32 only
@@ -41,23 +41,25 @@ use wire::{Reader, Writer};
 #[global_allocator]
 static ALLOC: alloc::Cached<heap::Heap> = alloc::Cached::new(heap::Heap::new());
 
+// Cells, not `RefCell`s: each buffer is taken out while in use and put back (no borrow
+// to check, and so no panic path of `RefCell`'s in the modules).
 thread_local! {
-    static INPUT: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
-    static OUTPUT: RefCell<Writer> = const { RefCell::new(Writer::new()) };
+    static INPUT: Cell<Vec<u64>> = const { Cell::new(Vec::new()) };
+    static OUTPUT: Cell<Writer> = const { Cell::new(Writer::new()) };
 }
 
 /// `cr_reserve`: grows the input buffer to at least `bytes` and returns its address.
 /// The buffer never shrinks (wasm memory cannot), and growing it zero-fills only the
 /// new part.
 pub fn reserve(bytes: u32) -> u32 {
-    INPUT.with(|b| {
-        let mut b = b.borrow_mut();
-        let words = (bytes as usize).div_ceil(8);
-        if b.len() < words {
-            b.resize(words, 0);
-        }
-        b.as_ptr() as usize as u32
-    })
+    let mut b = INPUT.take();
+    let words = (bytes as usize).div_ceil(8);
+    if b.len() < words {
+        b.resize(words, 0);
+    }
+    let ptr = b.as_ptr() as usize as u32;
+    INPUT.set(b);
+    ptr
 }
 
 /// The limits table of `DEFAULT_LIMITS` (both modules): the names, the common defaults,
@@ -178,8 +180,8 @@ pub fn call(
     OUT_OF_MEMORY.store(0, std::sync::atomic::Ordering::Relaxed);
     // The input is taken out of its cell for the call, so that an operation may reserve
     // or call again without a double borrow; it is put back afterwards.
-    let mut input = INPUT.with(|b| std::mem::take(&mut *b.borrow_mut()));
-    let mut out = OUTPUT.with(|o| std::mem::take(&mut *o.borrow_mut()));
+    let mut input = INPUT.take();
+    let mut out = OUTPUT.take();
     // The last call's output (read by then) is given back first when large, so that the
     // operation can use its memory.
     out.clear_to(KEEP_BYTES);
@@ -208,8 +210,8 @@ pub fn call(
     let ptr = out.ptr() as u32;
     // A large input buffer is given back too (the next call reserves what it needs).
     wire::release_above(&mut input, KEEP_BYTES);
-    INPUT.with(|b| *b.borrow_mut() = input);
-    OUTPUT.with(|o| *o.borrow_mut() = out);
+    INPUT.set(input);
+    OUTPUT.set(out);
     ptr
 }
 
@@ -329,26 +331,25 @@ pub mod native {
     /// Copies `bytes` into the input buffer (grown as `cr_reserve` grows it, not
     /// cleared: a replayed call costs what the JavaScript's write leaves to the module).
     pub fn set_input(bytes: &[u8]) {
-        super::INPUT.with(|b| {
-            let mut b = b.borrow_mut();
-            let words = bytes.len().div_ceil(8);
-            if b.len() < words {
-                b.resize(words, 0);
-            }
-            let all: &mut [u8] = bytemuck::cast_slice_mut(&mut b);
-            if let Some(dst) = all.get_mut(..bytes.len()) {
-                dst.copy_from_slice(bytes);
-            }
-        });
+        let mut b = super::INPUT.take();
+        let words = bytes.len().div_ceil(8);
+        if b.len() < words {
+            b.resize(words, 0);
+        }
+        let all: &mut [u8] = bytemuck::cast_slice_mut(&mut b);
+        if let Some(dst) = all.get_mut(..bytes.len()) {
+            dst.copy_from_slice(bytes);
+        }
+        super::INPUT.set(b);
     }
 
     /// The last output's status (0 success, 1 an error) and its bytes after the header.
     pub fn output() -> (u32, Vec<u8>) {
-        super::OUTPUT.with(|o| {
-            let o = o.borrow();
-            let b = o.bytes();
-            let status = b.first().copied().map_or(u32::MAX, u32::from);
-            (status, b.get(8..).unwrap_or_default().to_vec())
-        })
+        let o = super::OUTPUT.take();
+        let b = o.bytes();
+        let status = b.first().copied().map_or(u32::MAX, u32::from);
+        let out = (status, b.get(8..).unwrap_or_default().to_vec());
+        super::OUTPUT.set(o);
+        out
     }
 }
