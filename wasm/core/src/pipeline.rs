@@ -190,7 +190,7 @@ fn walk_input(r: &mut Reader<'_>, config: &PipelineConfig) -> Result<()> {
     let context = context_in(r)?;
     let n_docs = head.get(3).copied().unwrap_or(0.0) as usize;
     if let Some(&q) = head.first().filter(|&&q| q >= 0.0) {
-        text.charge(strs.get(q as usize)?, || "query".into())?;
+        text.charge(strs.get(q as usize)?, &|| "query".into())?;
     }
     let n_lists = lists.len() / 5;
     limits.check_lists(n_lists, "lists")?;
@@ -213,7 +213,7 @@ fn walk_input(r: &mut Reader<'_>, config: &PipelineConfig) -> Result<()> {
                 .ok_or_else(|| ScoreError::new(ErrorCode::Internal, "", "wire: scores"))?;
             score_at += n_scores;
         }
-        text.charge(strs.get(name as usize)?, || format!("lists[{i}].name"))?;
+        text.charge(strs.get(name as usize)?, &|| format!("lists[{i}].name"))?;
         let d = docs
             .get(start..start + count)
             .ok_or_else(|| ScoreError::new(ErrorCode::Internal, "", "wire: docs"))?;
@@ -224,7 +224,7 @@ fn walk_input(r: &mut Reader<'_>, config: &PipelineConfig) -> Result<()> {
             }
             if doc == next_new {
                 // Each distinct id is in the table once: charged where it first occurs.
-                text.charge(strs.get(doc as usize)?, || format!("lists[{i}].ids[{j}]"))?;
+                text.charge(strs.get(doc as usize)?, &|| format!("lists[{i}].ids[{j}]"))?;
                 next_new += 1;
             }
         }
@@ -253,7 +253,7 @@ fn walk_input(r: &mut Reader<'_>, config: &PipelineConfig) -> Result<()> {
         ] {
             if flags & bit != 0 {
                 let s = strs.get(at as usize)?;
-                text.charge(s, || format!("items.{key}.{name}"))?;
+                text.charge(s, &|| format!("items.{key}.{name}"))?;
             }
         }
         if flags & FISCAL_YEAR != 0 && fiscal_year(year).is_none() {
@@ -269,7 +269,7 @@ fn walk_input(r: &mut Reader<'_>, config: &PipelineConfig) -> Result<()> {
     }
     // head[1]: 0 no `now`, 1 epoch ms in head[2], 2 a string (its index in head[2]).
     if let (Some(2.0), Some(v)) = (head.get(1).copied(), head.get(2).copied()) {
-        text.charge(strs.get(v as usize)?, || "now".into())?;
+        text.charge(strs.get(v as usize)?, &|| "now".into())?;
     }
     context_of(context)?;
     top_n_of(head.get(5).copied(), config.top_k)?;
@@ -462,7 +462,9 @@ impl<'l> TextBudget<'l> {
         }
     }
 
-    fn charge(&mut self, s: &str, field: impl FnOnce() -> String) -> Result<()> {
+    /// (`field` as a `dyn`: one copy of this for the five fields.)
+    #[inline(never)]
+    fn charge(&mut self, s: &str, field: &dyn Fn() -> String) -> Result<()> {
         if self.over {
             self.bytes += s.len();
             if self.bytes > self.limits.max_total_text_bytes as usize {
