@@ -63,6 +63,9 @@ pub struct Pipeline {
 
 impl Pipeline {
     /// Validates `config` and builds a pipeline.
+    // `#[inline]`: compiled in the caller's crate, with the caller's drop of a refused
+    // configuration (calibrank_pipeline.wasm held a second copy of the drop of its maps).
+    #[inline]
     pub fn new(config: PipelineConfig) -> Result<Self> {
         config.validate()?;
         Ok(Pipeline { config })
