@@ -4,7 +4,7 @@
 // `cx string N`: workload c with `explain: true`, and `m string N`: `fuseMultiQuery` of
 // the 3 lists as hits scored by rank, default options; package only). The
 // workloads are the scoring core's (DIR/node.mjs, calibrank_core.wasm). Build the package
-// with names kept (bench/build-variant.sh DIR -O3 -ocimfs 100 -g: the shipped flags and the
+// with names kept (bench/build-variant.sh DIR -O3 -ocimfs 100 --low-memory-unused -g: the shipped flags and the
 // names; with `-O3 -g` alone binaryen inlines every operation into `cr_call`, which then
 // takes their ticks) to see wasm function names, then
 // summarize with bench/cpuprof-summary.mjs.

@@ -3,7 +3,7 @@
 // module, before wasm-opt strips the names (scripts/build-pkg.sh leaves them in
 // target/wasm32-unknown-unknown/release/calibrank_wasm_core.wasm and
 // calibrank_wasm_lab.wasm), or a package built with names kept
-// (bench/build-variant.sh DIR -O3 -ocimfs 100 -g: DIR/calibrank_core.wasm, DIR/calibrank_lab.wasm).
+// (bench/build-variant.sh DIR -O3 -ocimfs 100 --low-memory-unused -g: DIR/calibrank_core.wasm, DIR/calibrank_lab.wasm).
 import { readFileSync } from "node:fs";
 
 const b = readFileSync(process.argv[2]);

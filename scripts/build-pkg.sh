@@ -50,7 +50,13 @@ STRIP=${STRIP---strip-debug --strip-producers}
 # -ocimfs 100: a function with one caller is inlined into it only when small (binaryen
 # inlines every such function by default, which made cr_call hold every operation: 104 KB
 # compiled on the first call of any). Smaller gzipped and no slower (docs/performance.md).
-WASM_OPT_FLAGS=${WASM_OPT_FLAGS:--O3 -ocimfs 100}
+# --low-memory-unused: binaryen folds an added constant below 1024 into a load's or
+# store's offset (`(load (i32.add p 16))` -> `(load offset=16 p)`). The two differ only
+# when `p + 16` wraps past 2^32, where the add reaches the first 1024 bytes and the offset
+# traps; Rust code forms no such address (an in-bounds offset never wraps: LLVM folds the
+# same way when it can prove it). calibrank_pipeline.wasm 328 B smaller gzipped, the core
+# 440 B (docs/performance.md, "Size").
+WASM_OPT_FLAGS=${WASM_OPT_FLAGS:--O3 -ocimfs 100 --low-memory-unused}
 for m in core pipeline lab; do
   wasm-opt $WASM_OPT_FLAGS $STRIP \
     --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
