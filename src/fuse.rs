@@ -181,8 +181,11 @@ pub fn rrf_indexed(
             *score += rrf_term(w, k, rank);
         }
     }
-    // A term is at most w / 2, so only weights near f64::MAX make a sum overflow.
-    if scores.iter().any(|s| s.is_infinite()) {
+    // A term is at most w / (k + 1), and rounding is monotonic: no sum can pass the sum
+    // of those bounds (taken in list order, as each document's sum is). Only when that
+    // bound overflows (weights near f64::MAX) are the scores looked over.
+    let bound = weights.iter().fold(0.0, |sum, &w| sum + rrf_term(w, k, 1));
+    if bound.is_infinite() && scores.iter().any(|s| s.is_infinite()) {
         return Err(ScoreError::new(
             ErrorCode::NonFiniteScore,
             "weights",

@@ -244,7 +244,8 @@ export class Pipeline {
   }
 
   [Symbol.dispose]() {
-    this.free();
+    // As `free` is (a receiver that is no Pipeline: INVALID_TYPE on `this`).
+    Pipeline.prototype.free.call(this);
   }
 }
 

@@ -1,6 +1,6 @@
 // Fitting from judgements: Platt and isotonic calibration, calibration error, evidence-
 // based bands, and the query-level confidence model.
-import { Input, notArray, numbers, own, precheck, toJson, typeError } from "../wire.js";
+import { Input, notArray, numbers, own, objectJson, precheck, typeError } from "../wire.js";
 
 import { argument, runsArgument } from "./arguments.js";
 import { Qrels } from "./handles.js";
@@ -46,7 +46,7 @@ export function applyCalibration(scores, calibration, options) {
     precheck.array(lim, y.length, "calibration.y");
     rest = { ...rest, x: [], y: [] };
   }
-  const cal = toJson(rest, "calibration");
+  const cal = objectJson(rest, "calibration");
   precheck.json(lim, cal.length, "calibration");
   const s = numbers(scores, "scores");
   precheck.array(lim, s.length, "scores");
@@ -90,7 +90,7 @@ export function predictQueryConfidence(model, runs, options) {
   const lim = limitsOf(options, "predictQueryConfidence");
   const opts = precheck.options(lim, options);
   if (typeof model !== "object" || model === null || Array.isArray(model)) throw typeError("model", "a model returned by fitQueryConfidence");
-  const m = toJson(model, "model");
+  const m = objectJson(model, "model");
   precheck.json(lim, m.length, "model");
   const input = new Input().text(opts).text(m);
   const arg = runsArgument(input, runs, new RunObjects(lim));

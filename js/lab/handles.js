@@ -76,6 +76,7 @@ export class LabObject {
 
   /** Number of queries (ranx's `size`). */
   get size() {
+    handleOf(this);
     return this.queryIds.length;
   }
 
@@ -97,7 +98,7 @@ export class LabObject {
   }
 
   [Symbol.dispose]() {
-    this.free();
+    LabObject.prototype.free.call(this);
   }
 
   get [BRAND]() {

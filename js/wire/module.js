@@ -116,7 +116,7 @@ export class Wire {
           throw scoreError(
             "INPUT_TOO_LARGE",
             "",
-            `the call needs more memory than WebAssembly's 4 GiB (a request of ${wanted} bytes could not be met): ask for fewer results (topK, topN), turn explanations off, or split the input; the module was restarted (a Run or Qrels made before is lost)`,
+            `the call needs more memory than WebAssembly's 4 GiB (a request of ${wanted} bytes could not be met): ask for fewer results (topK, topN), turn explanations off, or split the input; the module was restarted (as after a trap: a Pipeline made before carries on, a calibrank/lab Run or Qrels made before is lost)`,
           );
         throw scoreError("INTERNAL", "", `the WebAssembly module trapped (${e.message}); it was restarted`);
       }

@@ -229,7 +229,9 @@ impl QueryConfidenceModel {
     /// scores is an `EMPTY_INPUT` error naming `lists[i].scores`).
     pub fn features<S: AsRef<str>>(&self, lists: &[ListView<'_, S>]) -> Result<Vec<f64>> {
         self.check_lists(lists.len())?;
-        let top = fused_top(lists, &self.weights, self.rrf_k, self.k)?;
+        // Weights near f64::MAX that overflow the fusion are the model's.
+        let top = fused_top(lists, &self.weights, self.rrf_k, self.k)
+            .map_err(|e| crate::fuse::weights_as(e, "model.weights"))?;
         self.features_with_top(&top, lists)
     }
 

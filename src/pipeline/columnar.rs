@@ -155,27 +155,33 @@ impl Pipeline {
         // the slices from one flat array, report it there (`flat_index_error`).
         let fusion = crate::fuse::rrf_indexed(input.lists, &weights, cfg.k, input.n_docs)?;
         let mut scores = fusion.scores;
-        if let (RecencyMode::Step, Some(mtimes)) = (cfg.recency.mode, input.modified_ms) {
-            if mtimes.len() != input.n_docs {
-                return Err(ScoreError::new(
-                    ErrorCode::LengthMismatch,
-                    "modifiedAt",
-                    format!("{} times for nDocs = {}", mtimes.len(), input.n_docs),
-                ));
-            }
-            let now = input.now_ms.ok_or_else(|| {
-                ScoreError::new(
-                    ErrorCode::InvalidTimestamp,
-                    "now",
-                    "`now` is required with `modifiedAt`",
-                )
-            })?;
-            finite(now, || "now".into()).map_err(|e| ScoreError {
-                code: ErrorCode::InvalidTimestamp,
-                ..e
-            })?;
-            // NaN is an unknown time; an infinite one is refused, as `run` refuses it (only
-            // a listed document's: the others are not read).
+        if let Some(mtimes) = input.modified_ms {
+            let step = cfg.recency.mode == RecencyMode::Step;
+            let now = if step {
+                if mtimes.len() != input.n_docs {
+                    return Err(ScoreError::new(
+                        ErrorCode::LengthMismatch,
+                        "modifiedAt",
+                        format!("{} times for nDocs = {}", mtimes.len(), input.n_docs),
+                    ));
+                }
+                let now = input.now_ms.ok_or_else(|| {
+                    ScoreError::new(
+                        ErrorCode::InvalidTimestamp,
+                        "now",
+                        "`now` is required with `modifiedAt`",
+                    )
+                })?;
+                finite(now, || "now".into()).map_err(|e| ScoreError {
+                    code: ErrorCode::InvalidTimestamp,
+                    ..e
+                })?;
+                now
+            } else {
+                0.0
+            };
+            // NaN is an unknown time; an infinite one is refused in every recency mode,
+            // as `run` refuses it (only a listed document's: the others are not read).
             for (i, ((s, &m), &c)) in
                 (0u32..).zip(scores.iter_mut().zip(mtimes).zip(&fusion.list_count))
             {
@@ -183,7 +189,9 @@ impl Pipeline {
                     if m.is_infinite() {
                         return Err(infinite_time(i));
                     }
-                    *s *= step_multiplier(&cfg.recency.steps, age_days(m, now));
+                    if step {
+                        *s *= step_multiplier(&cfg.recency.steps, age_days(m, now));
+                    }
                 }
             }
         }

@@ -81,18 +81,33 @@ fn within_model_error(e: ScoreError, field: &str) -> ScoreError {
 }
 
 /// An error of the normalization stage. The scores it is given are finite unless a
-/// recency multiplier near `f64::MAX` overflowed one (fusion and the reranker check their
-/// own): `NON_FINITE_SCORE` is then the configuration's `recency`, not a later stage.
+/// recency multiplier overflowed one (fusion and the reranker check their own; `run`
+/// checks recency before the reranker, `runColumnar` has none): `NON_FINITE_SCORE` is
+/// then the configuration's `recency`, not a later stage.
 pub(super) fn normalize_error(e: ScoreError) -> ScoreError {
     if e.code == ErrorCode::NonFiniteScore {
-        ScoreError::new(
-            e.code,
-            "recency",
-            "a score overflows after recency (inf); lower the multipliers",
-        )
+        recency_overflow("")
     } else {
         e.within("normalization")
     }
+}
+
+/// A score that overflowed when its recency multiplier was applied (`id`: the
+/// document's, or empty): the configuration's `recency`, with the lists' weights that
+/// brought the fused score near `f64::MAX`.
+#[cold]
+#[inline(never)]
+pub(super) fn recency_overflow(id: &str) -> ScoreError {
+    let of = if id.is_empty() {
+        String::new()
+    } else {
+        format!(" of {}", crate::error::quoted(id))
+    };
+    ScoreError::new(
+        ErrorCode::NonFiniteScore,
+        "recency",
+        format!("the score{of} overflows (inf) after recency; lower the recency multipliers or the lists' weights"),
+    )
 }
 
 /// A reranked score that overflowed is the config's doing (multipliers near `f64::MAX`):
@@ -169,6 +184,14 @@ impl Pipeline {
                     * multipliers.get(d).copied().unwrap_or(1.0)
             })
             .collect();
+        // A score near f64::MAX times a recency multiplier can overflow: the pool's first
+        // (scores descending) is then infinite. Checked here, before a reranker replaces
+        // the scores (the cross-encoder's) or names itself for it.
+        if let (Some(&s), Some(&(_, d))) = (reranked.first(), keyed.first()) {
+            if s.is_infinite() {
+                return Err(recency_overflow(ids.get(d).unwrap_or_default()));
+            }
+        }
 
         // 4. The reranker on the candidates within its limit, then the boost of fiscal
         // years after it.
@@ -326,7 +349,9 @@ impl Pipeline {
                 let fused = if model.rrf_k == cfg.k && model.weights == input.weights {
                     fusion.scores.clone()
                 } else {
-                    rrf_indexed(input.lists, &model.weights, model.rrf_k, ids.len())?.scores
+                    rrf_indexed(input.lists, &model.weights, model.rrf_k, ids.len())
+                        .map_err(|e| weights_as(e, "confidence.model.weights"))?
+                        .scores
                 };
                 let top = crate::confidence::model::top_k(fused, model.k);
                 let list_scores: Vec<Option<&[f64]>> = (0..input.lists.len())

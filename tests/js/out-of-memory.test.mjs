@@ -13,6 +13,9 @@
 // high-memory.test.mjs). A file of its own, so that no other test runs in these memories.
 import test from "node:test";
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 
 const instances = [];
 const RealInstance = WebAssembly.Instance;
@@ -80,10 +83,53 @@ test("the lab: the same, and a Run made before is lost with the old instance", (
   assert.equal(lab.__liveHandles(), 0);
 });
 
-test("a trap that is not memory stays INTERNAL: the note is the current call's", () => {
-  // A call after an out-of-memory one that fails otherwise reports its own error.
+test("after an out-of-memory call, the next calls give their own errors and results", () => {
   fill(false, 1);
   outOfMemory(() => lab.parseTrecRun(Array.from({ length: 300_000 }, (_, i) => `q Q0 d${i} ${i + 1} 1 run`).join("\n")));
   assert.throws(() => lab.parseTrecRun("q Q0 d 1 x run"), (e) => e instanceof lib.ScoreError && e.code === "PARSE_ERROR");
   assert.deepEqual(lab.parseTrecRun("q Q0 d 1 2 run"), { q: { d: 2 } });
+});
+
+// A trap that is not a failed request stays INTERNAL, and a noted request is read only
+// when the call trapped. A stand-in module whose `cr_call` traps (`unreachable`) and whose
+// `cr_out_of_memory` answers 0 or 1234 is given to `calibrank/init` in a child process:
+//   (module (memory (export "memory") 1)
+//     (func (export "cr_reserve") (param i32) (result i32) (i32.const 1024))
+//     (func (export "cr_call") (param i32 i32) (result i32) (unreachable))
+//     (func (export "cr_out_of_memory") (result i32) (i32.const N)))
+// (binaryen's wasm-as made the bytes).
+const standIn = (n) => {
+  const low = n === 0 ? [65, 0] : [65, 210, 9];
+  const body = [low.length + 2, 0, ...low, 11];
+  return Uint8Array.from([0, 97, 115, 109, 1, 0, 0, 0, 1, 16, 3, 96, 1, 127, 1, 127, 96, 2, 127, 127, 1, 127, 96, 0, 1, 127, 3, 4, 3, 0, 1, 2, 5, 3, 1, 0, 1, 7, 52, 4, 6, 109, 101, 109, 111, 114, 121, 2, 0, 10, 99, 114, 95, 114, 101, 115, 101, 114, 118, 101, 0, 0, 7, 99, 114, 95, 99, 97, 108, 108, 0, 1, 16, 99, 114, 95, 111, 117, 116, 95, 111, 102, 95, 109, 101, 109, 111, 114, 121, 0, 2, 10, 15 + body.length - 4, 3, 5, 0, 65, 128, 8, 11, 3, 0, 0, 11, ...body]);
+};
+
+test("a trap with no failed request is INTERNAL; with one, INPUT_TOO_LARGE (a stand-in module)", () => {
+  const root = fileURLToPath(new URL("../..", import.meta.url));
+  const dir = `${root}target/out-of-memory`;
+  mkdirSync(dir, { recursive: true });
+  const child = `
+import { readFileSync } from "node:fs";
+const { initSync, rrf, ScoreError } = await import("calibrank/init");
+initSync(readFileSync(process.argv[1]));
+const out = [];
+for (let i = 0; i < 2; i++) {
+  try { rrf([["a"]]); out.push("no error"); } catch (e) { out.push(e instanceof ScoreError ? [e.code, e.field, e.message] : String(e)); }
+}
+console.log(JSON.stringify(out));`;
+  for (const [n, code, message] of [
+    [0, "INTERNAL", /^the WebAssembly module trapped \(unreachable\); it was restarted$/],
+    [1234, "INPUT_TOO_LARGE", /^the call needs more memory than WebAssembly's 4 GiB \(a request of 1234 bytes could not be met\)/],
+  ]) {
+    const file = `${dir}/stand-in-${n}.wasm`;
+    writeFileSync(file, standIn(n));
+    const out = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", child, file], { cwd: root, encoding: "utf8" }).trim());
+    // Each call traps, and each is restarted and reported alike.
+    for (const got of out) {
+      assert.ok(Array.isArray(got), String(got));
+      assert.equal(got[0], code);
+      assert.equal(got[1], "");
+      assert.match(got[2], message);
+    }
+  }
 });

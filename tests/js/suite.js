@@ -217,6 +217,10 @@ export function tests(lib, golden) {
     throwsScoreError(lib, () => lib.rrf([["a"], ["b"]], asArray([1])), "INVALID_TYPE", "options");
     throwsScoreError(lib, () => new lib.Pipeline(asArray([7, {}, 3, 2])), "INVALID_TYPE", "config");
     throwsScoreError(lib, () => lib.fitPlatt([0.1, 0.9], [0, 1], asArray([100])), "INVALID_TYPE", "options");
+    if (lib.applyCalibration) {
+      throwsScoreError(lib, () => lib.applyCalibration([0.5], asArray(["sigmoid", 2, 0.5])), "INVALID_TYPE", "calibration");
+      throwsScoreError(lib, () => lib.predictQueryConfidence(asArray([]), [{ q: { a: 1 } }]), "INVALID_TYPE", "model");
+    }
     const ctx = new lib.Pipeline();
     try {
       throwsScoreError(lib, () => ctx.run({ lists: [{ name: "l", ids: ["d"] }], context: asArray(["t"]) }), "INVALID_TYPE", "context");
@@ -687,6 +691,33 @@ export function tests(lib, golden) {
     } finally {
       boosted.free();
     }
+    // Found before a reranker replaces the scores (the cross-encoder's) or names itself.
+    const steps = [{ maxAgeDays: 7, multiplier: 1e308 }];
+    for (const rerank of [{ method: "cross_encoder" }, { method: "heuristic" }]) {
+      const r = new lib.Pipeline({ recency: { steps }, rerank, minConfidence: 0 });
+      try {
+        const items = { x: { modifiedAt: now, crossEncoderScore: 2, name: "q" }, y: { crossEncoderScore: 1, name: "y" } };
+        const e = throwsScoreError(lib, () => r.run({ query: "zzz", lists: [{ name: "a", ids: ["x", "y"], weight: 1000 }], items, now }), "NON_FINITE_SCORE", "config.recency");
+        assert(e.message.includes('"x"') && e.message.includes("weights"), e.message);
+      } finally {
+        r.free();
+      }
+    }
+    // A confidence model's own fusion: its weights.
+    if (lib.fitQueryConfidence) {
+      const runs = [{ q1: { a: 3, b: 2, c: 1 }, q2: { d: 3, e: 2 }, q3: { f: 1 } }, { q1: { a: 2, c: 1 }, q2: { e: 1 }, q3: { g: 2, f: 1 } }, { q1: { a: 1 }, q2: { e: 1 }, q3: { f: 1 } }];
+      const qrels = { q1: { a: 1 }, q2: { x: 1 }, q3: { f: 1 } };
+      const heavy = [1.5e308, 1.5e308, 1.5e308];
+      const model = { ...lib.fitQueryConfidence(qrels, runs), rrfK: 1, weights: heavy };
+      throwsScoreError(lib, () => lib.predictQueryConfidence(model, runs), "NON_FINITE_SCORE", "model.weights");
+      throwsScoreError(lib, () => lib.fitQueryConfidence(qrels, runs, { rrfK: 1, weights: heavy }), "NON_FINITE_SCORE", "options.weights");
+      const withModel = new lib.Pipeline({ confidence: { model } });
+      try {
+        throwsScoreError(lib, () => withModel.run({ lists: ["a", "b", "c"].map((name) => ({ name, ids: ["x"], scores: [1] })) }), "NON_FINITE_SCORE", "config.confidence.model.weights");
+      } finally {
+        withModel.free();
+      }
+    }
   });
 
   test("runColumnar refuses an infinite modifiedAt of a listed document, as run refuses it; NaN is unknown", () => {
@@ -696,6 +727,15 @@ export function tests(lib, golden) {
     try {
       throwsScoreError(lib, () => col([now, Infinity, now]), "INVALID_TIMESTAMP", "modifiedAt[1]");
       throwsScoreError(lib, () => col([-Infinity, now, now]), "INVALID_TIMESTAMP", "modifiedAt[0]");
+      // In every recency mode, as run refuses it.
+      const none = new lib.Pipeline({ recency: { mode: "none" }, minConfidence: 0 });
+      try {
+        throwsScoreError(lib, () => none.runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1, modifiedAt: [Infinity] }), "INVALID_TIMESTAMP", "modifiedAt[0]");
+        throwsScoreError(lib, () => none.run({ lists: [{ name: "a", ids: ["x"] }], items: { x: { modifiedAt: Infinity } } }), "INVALID_TIMESTAMP");
+        eq(Array.from(none.runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1, modifiedAt: [NaN] }).order), [0]);
+      } finally {
+        none.free();
+      }
       throwsScoreError(lib, () => p.run({ lists: [{ name: "a", ids: ["x"] }], items: { x: { modifiedAt: Infinity } }, now }), "INVALID_TIMESTAMP");
       // Document 2 is in no list: its time is not read.
       const known = col([now, now, Infinity]);
@@ -1482,6 +1522,9 @@ export function tests(lib, golden) {
       throwsScoreError(lib, () => runColumnar.call(Object.create(p), { docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1 }), "INVALID_TYPE", "this");
       throwsScoreError(lib, () => Object.getOwnPropertyDescriptor(lib.Pipeline.prototype, "config").get.call({}), "INVALID_TYPE", "this");
       throwsScoreError(lib, () => free.call({}), "INVALID_TYPE", "this");
+      if (typeof Symbol.dispose === "symbol") {
+        for (const who of [undefined, {}]) throwsScoreError(lib, () => p[Symbol.dispose].call(who), "INVALID_TYPE", "this");
+      }
       // The pipeline itself is untouched.
       eq(p.run(input).results.map((r) => r.id), ["x"]);
     } finally {
@@ -1503,6 +1546,10 @@ export function tests(lib, golden) {
       }
       assert(throwsScoreError(lib, () => lib.Run.prototype.size, "INVALID_TYPE").message.includes("a Run or Qrels made"), "the prototype of Run is not a Qrels");
       throwsScoreError(lib, () => r.free.call({}), "INVALID_TYPE", "this");
+      const size = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(lib.Run.prototype), "size").get;
+      for (const who of [undefined, {}]) throwsScoreError(lib, () => size.call(who), "INVALID_TYPE", "this");
+      if (typeof Symbol.dispose === "symbol") throwsScoreError(lib, () => r[Symbol.dispose].call({}), "INVALID_TYPE", "this");
+      eq(r.size, 1);
       eq(r.toObject(), { q: { d: 1 } }, "still live");
     } finally {
       r.free();
@@ -1584,6 +1631,8 @@ export function tests(lib, golden) {
     // An overflowing fusion names the runs (the message: the query and document).
     const over = throwsScoreError(lib, () => lib.fuseRuns([{ q: { a: 1e308 } }, { q: { a: 1e308 } }], { method: "sum", norm: "none" }), "NON_FINITE_SCORE", "runs");
     assert(over.message.includes('document "a" for query "q"'), over.message);
+    const heavy = throwsScoreError(lib, () => lib.fuseRuns([{ q: { a: 1 } }, { q: { a: 1 } }], { method: "wsum", weights: [1e308, 1e308], norm: "max" }), "NON_FINITE_SCORE", "runs");
+    assert(heavy.message.includes("weights"), heavy.message);
     throwsScoreError(lib, () => lib.fuseRuns([h, 7], { method: "rrf" }), "INVALID_TYPE", "runs[1]");
     // The objects made into Runs for the call are freed when it fails.
     eq(lib.__liveHandles(), before);

@@ -52,6 +52,9 @@ thread_local! {
 /// The buffer never shrinks (wasm memory cannot), and growing it zero-fills only the
 /// new part.
 pub fn reserve(bytes: u32) -> u32 {
+    // A call begins here (the JavaScript reserves, writes, then calls): a request failed
+    // in an earlier call without a trap (a fallible allocation) is not this call's.
+    OUT_OF_MEMORY.store(0, std::sync::atomic::Ordering::Relaxed);
     let mut b = INPUT.take();
     let words = (bytes as usize).div_ceil(8);
     if b.len() < words {
