@@ -1084,6 +1084,45 @@ pub fn columnar(data: &[u8]) {
 
 // ------------------------------------------------------------------ fusion
 
+/// Each id's weighted-RRF sum, recomputed directly (an id counted once per list, at its
+/// first rank there).
+fn direct_rrf(lists: &[(Vec<String>, f64)], k: f64) -> BTreeMap<&str, f64> {
+    let mut sums = BTreeMap::new();
+    for (ids, w) in lists {
+        let mut here = BTreeSet::new();
+        for (pos, id) in ids.iter().enumerate() {
+            if here.insert(id.as_str()) {
+                let rank = u32::try_from(pos + 1).expect("short list");
+                *sums.entry(id.as_str()).or_insert(0.0) += w / (k + f64::from(rank));
+            }
+        }
+    }
+    sums
+}
+
+/// Each document index's weighted-RRF sum and its number of lists, recomputed directly
+/// (the caller accepted every index: one out of range fails here).
+fn direct_rrf_indexed(
+    lists: &[Vec<u32>],
+    weights: &[f64],
+    k: f64,
+    n_docs: usize,
+) -> (Vec<f64>, Vec<u32>) {
+    let mut sums = vec![0.0f64; n_docs];
+    let mut count = vec![0u32; n_docs];
+    for (list, w) in lists.iter().zip(weights) {
+        let mut here = BTreeSet::new();
+        for (pos, &d) in list.iter().enumerate() {
+            assert!((d as usize) < n_docs, "an out-of-range index was accepted");
+            if here.insert(d) {
+                sums[d as usize] += w / (k + (pos + 1) as f64);
+                count[d as usize] += 1;
+            }
+        }
+    }
+    (sums, count)
+}
+
 /// `fuse::rrf` against a direct recomputation of every score.
 pub fn rrf_strings(data: &[u8]) {
     let mut b = Bytes::new(data);
@@ -1117,18 +1156,8 @@ pub fn rrf_strings(data: &[u8]) {
                     "rrf: overflow before a bad k or weight: {e}"
                 );
                 assert_eq!(e.field, "lists");
-                let mut sums: BTreeMap<&str, f64> = BTreeMap::new();
-                for (ids, w) in &lists {
-                    let mut here = BTreeSet::new();
-                    for (pos, id) in ids.iter().enumerate() {
-                        if here.insert(id.as_str()) {
-                            let rank = u32::try_from(pos + 1).expect("short list");
-                            *sums.entry(id).or_insert(0.0) += w / (k + f64::from(rank));
-                        }
-                    }
-                }
                 assert!(
-                    sums.values().any(|s| !s.is_finite()),
+                    direct_rrf(&lists, k).values().any(|s| !s.is_finite()),
                     "rrf: NON_FINITE_SCORE without an overflow"
                 );
                 return;
@@ -1137,21 +1166,7 @@ pub fn rrf_strings(data: &[u8]) {
             return;
         }
     };
-    let mut expected: BTreeMap<&str, f64> = BTreeMap::new();
-    let mut order: Vec<&str> = Vec::new();
-    for (ids, w) in &lists {
-        let mut here = BTreeSet::new();
-        for (pos, id) in ids.iter().enumerate() {
-            if here.insert(id.as_str()) {
-                let rank = u32::try_from(pos + 1).expect("short list");
-                let slot = expected.entry(id).or_insert_with(|| {
-                    order.push(id);
-                    0.0
-                });
-                *slot += w / (k + f64::from(rank));
-            }
-        }
-    }
+    let expected = direct_rrf(&lists, k);
     assert_eq!(fusion.items.len(), expected.len());
     assert_eq!(fusion.stats.unique, expected.len());
     for (i, item) in fusion.items.iter().enumerate() {
@@ -1226,18 +1241,11 @@ pub fn rrf_indices(data: &[u8]) {
             if e.code == ErrorCode::NonFiniteScore {
                 // Valid input whose sums overflow: recomputed, one is infinite.
                 assert_eq!(e.field, "weights");
-                let mut sums = vec![0.0f64; n_docs];
-                for (list, w) in lists.iter().zip(&weights) {
-                    let mut here = BTreeSet::new();
-                    for (pos, &d) in list.iter().enumerate() {
-                        assert!((d as usize) < n_docs, "overflow before an index error");
-                        if here.insert(d) {
-                            sums[d as usize] += w / (k + (pos + 1) as f64);
-                        }
-                    }
-                }
                 assert!(
-                    sums.iter().any(|s| !s.is_finite()),
+                    direct_rrf_indexed(&lists, &weights, k, n_docs)
+                        .0
+                        .iter()
+                        .any(|s| !s.is_finite()),
                     "rrf_indexed: NON_FINITE_SCORE without an overflow"
                 );
             }
@@ -1246,18 +1254,7 @@ pub fn rrf_indices(data: &[u8]) {
     };
     assert_eq!(f.scores.len(), n_docs);
     assert_eq!(f.list_count.len(), n_docs);
-    let mut expected = vec![0.0f64; n_docs];
-    let mut count = vec![0u32; n_docs];
-    for (list, w) in lists.iter().zip(&weights) {
-        let mut here = BTreeSet::new();
-        for (pos, &d) in list.iter().enumerate() {
-            assert!((d as usize) < n_docs, "an out-of-range index was accepted");
-            if here.insert(d) {
-                expected[d as usize] += w / (k + (pos + 1) as f64);
-                count[d as usize] += 1;
-            }
-        }
-    }
+    let (expected, count) = direct_rrf_indexed(&lists, &weights, k, n_docs);
     for (d, (got, want)) in f.scores.iter().zip(&expected).enumerate() {
         assert_eq!(got.to_bits(), want.to_bits(), "score of {d}");
     }
