@@ -208,12 +208,17 @@ impl Pipeline {
             .iter()
             .map(|&(_, d)| scores.get(d as usize).copied().unwrap_or(0.0))
             .collect();
+        // The pool's first (scores descending) is infinite when a recency multiplier
+        // overflowed a score (fusion checks its own sums).
+        if raw.first().is_some_and(|s| s.is_infinite()) {
+            return Err(super::stages::recency_overflow(""));
+        }
         let normalized = normalize(
             &raw,
             cfg.normalization.method,
             cfg.normalization.temperature,
         )
-        .map_err(super::stages::normalize_error)?;
+        .map_err(|e| e.within("normalization"))?;
         let mut kept: Vec<(u32, f64, f64)> = pool
             .iter()
             .zip(&normalized)

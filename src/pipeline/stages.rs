@@ -80,21 +80,10 @@ fn within_model_error(e: ScoreError, field: &str) -> ScoreError {
     }
 }
 
-/// An error of the normalization stage. The scores it is given are finite unless a
-/// recency multiplier overflowed one (fusion and the reranker check their own; `run`
-/// checks recency before the reranker, `runColumnar` has none): `NON_FINITE_SCORE` is
-/// then the configuration's `recency`, not a later stage.
-pub(super) fn normalize_error(e: ScoreError) -> ScoreError {
-    if e.code == ErrorCode::NonFiniteScore {
-        recency_overflow("")
-    } else {
-        e.within("normalization")
-    }
-}
-
 /// A score that overflowed when its recency multiplier was applied (`id`: the
-/// document's, or empty): the configuration's `recency`, with the lists' weights that
-/// brought the fused score near `f64::MAX`.
+/// document's, or empty where ids are not known: `runColumnar`): the configuration's
+/// `recency`, with the lists' weights that brought the fused score near `f64::MAX`.
+/// Found where the multipliers are applied, so no later stage meets an infinite score.
 #[cold]
 #[inline(never)]
 pub(super) fn recency_overflow(id: &str) -> ScoreError {
@@ -305,8 +294,8 @@ impl Pipeline {
 
         // 5. Normalize, then minRelevance; 6. calibrate, then minConfidence.
         let method = cfg.normalization.method;
-        let normalized =
-            normalize(&reranked, method, cfg.normalization.temperature).map_err(normalize_error)?;
+        let normalized = normalize(&reranked, method, cfg.normalization.temperature)
+            .map_err(|e| e.within("normalization"))?;
         // (document, normalized, calibrated, place in the pool)
         let mut pool: Vec<(u32, f64, f64, usize)> = Vec::with_capacity(keyed.len());
         let mut below_relevance = 0usize;
