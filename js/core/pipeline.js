@@ -86,9 +86,12 @@ export class Pipeline {
     throw typeError("this", "a Pipeline: call the method on one (pipeline.run(input)), not taken off it");
   }
 
-  /** The handle, re-made if the module was restarted after a trap or given again by an `init`. */
-  handle() {
-    const h = Pipeline.#of(this).#h;
+  /**
+   * The handle, re-made if the module was restarted after a trap or given again by an
+   * `init` (on a receiver `#of` has checked).
+   */
+  #handle() {
+    const h = this.#h;
     if (h === null) throw scoreError("INVALID_TYPE", "this", "the Pipeline was freed (free() or Symbol.dispose) and cannot be used any more");
     // Generations are numbered across Wires: a new Wire has a new one too.
     if (h.generation !== state.wire.generation) {
@@ -104,7 +107,7 @@ export class Pipeline {
 
   /** The effective configuration, with every default filled in. */
   get config() {
-    const h = Pipeline.#of(this).handle();
+    const h = Pipeline.#of(this).#handle();
     // calibrank_pipeline.wasm writes no JSON: the same object, built here.
     if (state.wire.typedConfig) return configCopy((this.#effective ??= effectiveConfig(this.#text)));
     return state.wire.call(OP.PIPELINE_CONFIG, new Input().u32s([h])).json();
@@ -112,14 +115,14 @@ export class Pipeline {
 
   /** Runs the pipeline: fuse, recency, rerank, normalize, calibrate, filter, topN, bands, confidence. */
   run(input) {
-    Pipeline.#of(this).handle();
+    Pipeline.#of(this).#handle();
     const lease = scratch.take();
     let e, out;
     try {
       e = encodeInput(input, this.#limits, this.#holdAbove, lease);
       // The handle again, after the caller's getters ran: one of them could have freed
       // this pipeline (and made another in its slot).
-      out = this.#call(this.handle(), e);
+      out = this.#call(this.#handle(), e);
     } finally {
       scratch.give(lease);
     }
@@ -186,7 +189,7 @@ export class Pipeline {
    * `offsets`, results as typed arrays.
    */
   runColumnar(input) {
-    Pipeline.#of(this).handle();
+    Pipeline.#of(this).#handle();
     if (!isObject(input)) throw typeError("input", "an object with `docs`, `offsets` and `nDocs`");
     // A misspelled key (`doc`) is named as such, as `run` names it, not left to look like a missing `docs`.
     checkKeys(input, COLUMNAR_KEYS, "input");
@@ -221,7 +224,7 @@ export class Pipeline {
     const ctx = encodeContext(context, lim);
     // The handle looked up after the caller's getters ran (see `run`).
     const wire = state.wire;
-    const out = wire.call(OP.PIPELINE_RUN_COLUMNAR, putJson(new Input().u32s([this.handle()]).f64s(wts).f64s(mt).u32s(docs).u32s(offsets).f64s(head), wire, ctx, contextLayout));
+    const out = wire.call(OP.PIPELINE_RUN_COLUMNAR, putJson(new Input().u32s([this.#handle()]).f64s(wts).f64s(mt).u32s(docs).u32s(offsets).f64s(head), wire, ctx, contextLayout));
     const order = out.u32s();
     const scores = out.f64s();
     const bands = out.u8s();
