@@ -1,5 +1,5 @@
 // Reciprocal Rank Fusion of lists of ids (`rrf`) and of document indices (`rrfColumnar`).
-import { Input, checkedCopy, plainTyped, precheck, indices, typeError, typedArrayKind, fromObjectPrototype, firstOf, intern, utf8Length, compareUtf8 } from "../wire.js";
+import { Input, checkedCopy, plainTyped, precheck, indices, typeError, typedArrayKind, fromObjectPrototype, firstOf, intern, compareUtf8 } from "../wire.js";
 import { OP, state, w, limitsOf, scratch, noInheritedKeys, isPlainRecord, isU32 } from "./shared.js";
 
 
@@ -149,7 +149,7 @@ export function rrf(lists, options) {
     // exceed maxTotalTextBytes (the input is then refused before it is copied). Before
     // the options' JSON text is made (which runs the caller's getters and toJSON again),
     // as before the lean path.
-    if (lean ? 3 * longest > lim.maxIdBytes || 3 * units > lim.maxTotalTextBytes : units > lim.maxTotalTextBytes) checkIds(lim, ids, lens, docs);
+    if (lean ? 3 * longest > lim.maxIdBytes || 3 * units > lim.maxTotalTextBytes : units > lim.maxTotalTextBytes) precheck.listStrings(lim, ids, lens, docs, entryField);
     const input = writeKWeightsLimits(new Input(), opts, options).u32s(lens).u32s(docs);
     if (lean) out = w().call(OP.RRF, input.u32s([ids.length]));
     else out = w().call(OP.RRF, input.strs(ids, units, firstOf(ends, ids.length)));
@@ -166,23 +166,8 @@ export function rrf(lists, options) {
   return result;
 }
 
-/**
- * The module's checks of the ids' sizes, in its order and with its errors: each distinct
- * id, at its first occurrence, against maxIdBytes, then the running total of their
- * UTF-8 bytes against maxTotalTextBytes.
- */
-function checkIds(lim, ids, lens, docs) {
-  let bytes = 0;
-  let next = 0;
-  for (let i = 0, k = 0; i < lens.length; i++)
-    for (let j = 0; j < lens[i]; j++, k++) {
-      if (docs[k] !== next) continue;
-      const b = utf8Length(ids[next++]);
-      precheck.id(lim, b, `lists[${i}][${j}]`);
-      bytes += b;
-      if (bytes > lim.maxTotalTextBytes) precheck.text(lim, bytes, `lists[${i}][${j}]`);
-    }
-}
+/** Entry j of list i (`precheck.listStrings`). */
+const entryField = (i, j) => `lists[${i}][${j}]`;
 
 /**
  * Orders each run of equal scores of `result` (`[id, score]` pairs, the run in the ids'

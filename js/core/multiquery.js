@@ -129,7 +129,9 @@ export function fuseMultiQuery(queries, options) {
         } else throw typeError(`queries[${i}][${j}].timestamp`, "epoch milliseconds or an ISO 8601 string");
       }
     }
-    precheck.hitTexts(lim, ids, units, isoTexts, isoUnits, lens, docs, kinds);
+    // Counted here only when their UTF-16 units alone exceed maxTotalTextBytes (the input
+    // is then refused before it is copied, with the module's error).
+    if (lim && units + isoUnits > lim.maxTotalTextBytes) precheck.listStrings(lim, ids, lens, docs, hitField, isoTexts, kinds);
     input.u32s(lens).u32s(docs).strs(ids, units, firstOf(ends, ids.length)).f64s(scores).u8s(kinds).f64s(millis).strs(isoTexts, isoUnits);
     out = w().call(OP.MULTI_QUERY, input);
   } finally {
@@ -174,3 +176,6 @@ export function fuseMultiQuery(queries, options) {
   };
   return { results, stats };
 }
+
+/** Entry j of query i's hits, its `id` or `timestamp` (`precheck.listStrings`). */
+const hitField = (i, j, what) => `queries[${i}][${j}].${what}`;

@@ -202,31 +202,31 @@ export const precheck = {
     }
   },
   /**
-   * `fuseMultiQuery`'s strings against `maxTotalTextBytes` before they are copied: each
-   * distinct id once and each ISO timestamp, counted in hit order as the module counts
-   * them, so that the field named is the one the module would name. `kinds`, `docs`,
-   * `lens`: the call's sections.
+   * The distinct ids of lists checked as the module checks them, in its order, before
+   * anything is copied: each id at its first occurrence (`docs` holds each entry's id
+   * index, numbered in order of first occurrence; `lens` each list's length) against
+   * maxIdBytes, then the running total of the strings' UTF-8 bytes against
+   * maxTotalTextBytes; with `isoTexts`, the ISO timestamp of each entry whose `kinds[k]`
+   * is 2 counts after its id (`fuseMultiQuery`'s hits). `field(i, j, what)` names entry j
+   * of list i (`what`: "id" or "timestamp").
    */
-  hitTexts(lim, ids, units, isoTexts, isoUnits, lens, docs, kinds) {
-    if (!lim || units + isoUnits <= lim.maxTotalTextBytes) return;
+  listStrings(lim, ids, lens, docs, field, isoTexts = null, kinds = null) {
+    if (!lim) return;
     let bytes = 0;
     let next = 0;
     let m = 0;
     for (let i = 0, k = 0; i < lens.length; i++)
       for (let j = 0; j < lens[i]; j++, k++) {
-        let field = null;
         if (docs[k] === next) {
-          // The module checks the id's own length first.
           const b = utf8Length(ids[next++]);
-          precheck.id(lim, b, `queries[${i}][${j}].id`);
+          precheck.id(lim, b, field(i, j, "id"));
           bytes += b;
-          if (bytes > lim.maxTotalTextBytes) field = `queries[${i}][${j}].id`;
+          if (bytes > lim.maxTotalTextBytes) precheck.text(lim, bytes, field(i, j, "id"));
         }
-        if (field === null && kinds[k] === 2) {
+        if (kinds !== null && kinds[k] === 2) {
           bytes += utf8Length(isoTexts[m++]);
-          if (bytes > lim.maxTotalTextBytes) field = `queries[${i}][${j}].timestamp`;
+          if (bytes > lim.maxTotalTextBytes) precheck.text(lim, bytes, field(i, j, "timestamp"));
         }
-        if (field !== null) throw tooLarge(lim, field, "the total length of the strings in bytes", bytes, "maxTotalTextBytes");
       }
   },
   /**
