@@ -154,9 +154,10 @@ pub fn push_json_string(out: &mut String, v: &str) {
 pub const KEEP_BYTES: usize = 16 << 20;
 
 /// The size of the last request the heap could not meet during the current call (0:
-/// none). Rust aborts on a failed allocation, which in wasm is a trap; the package's
-/// JavaScript reads this (`cr_out_of_memory`) before it restarts the instance, to report
-/// a call that needed more than wasm32's 4 GiB as `INPUT_TOO_LARGE` rather than as a bug.
+/// none; cleared by [`reserve`], with which the JavaScript begins every call). Rust
+/// aborts on a failed allocation, which in wasm is a trap; the package's JavaScript reads
+/// this (`cr_out_of_memory`) before it restarts the instance, to report a call that
+/// needed more than wasm32's 4 GiB as `INPUT_TOO_LARGE` rather than as a bug.
 static OUT_OF_MEMORY: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 
 /// Notes a request of `bytes` the heap could not meet (see [`out_of_memory`]).
@@ -180,7 +181,6 @@ pub fn call(
     bytes: u32,
     f: impl FnOnce(u32, &mut Reader<'_>, &mut Writer) -> Result<()>,
 ) -> u32 {
-    OUT_OF_MEMORY.store(0, std::sync::atomic::Ordering::Relaxed);
     // The input is taken out of its cell for the call, so that an operation may reserve
     // or call again without a double borrow; it is put back afterwards.
     let mut input = INPUT.take();
