@@ -30,52 +30,85 @@ impl Digits {
     }
 }
 
-/// Appends finite `v` in its shortest digits, as Rust's `{}` prints it (no exponent:
-/// `1500`, `0.00125`, `-0`) or, with `json`, as serde_json does (the layout of `ryu`:
-/// `1500.0`, `12.5`, `0.00125`, and an exponent outside `1e-5 <= |v| < 1e16`: `1e+16`,
-/// `1.25e-7`). Not finite: nothing is appended.
+/// How [`push`] lays out a number's shortest digits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// As ECMAScript's `Number.prototype.toString()` (`String(v)`) prints it, for error
+    /// messages: plain decimal when `1e-6 <= |v| < 1e21` (`1500`, `0.000001`,
+    /// `123456789012345680000`), an exponent otherwise (`1e-7`, `1.5e+300`, `-5e-324`);
+    /// `0` for both zeros, as JavaScript prints `-0`.
+    Message,
+    /// As serde_json writes it, for the wasm modules' JSON: `1500.0`, `12.5`, `0.00125`,
+    /// `-0.0`, and an exponent outside `1e-5 <= |v| < 1e16`: `1e+16`, `1.25e-7`.
+    Json,
+}
+
+/// Appends finite `v` in its shortest digits, laid out as `layout` says. Not finite:
+/// nothing is appended.
 #[inline(never)]
-pub fn push(out: &mut String, v: f64, json: bool) {
+pub fn push(out: &mut String, v: f64, layout: Layout) {
     if !v.is_finite() {
         return;
     }
-    if v.is_sign_negative() {
-        out.push('-');
-    }
-    let Some(d) = shortest(v) else {
-        out.push_str(if json { "0.0" } else { "0" });
-        return;
-    };
-    let digits = d.used();
-    let (len, point) = (d.len as i32, d.point);
-    // Position i holds digit i (0 beyond the digits, and before the first), whose place
-    // value is 10^(point - 1 - i): the units at position point - 1, the decimal point
-    // before position `point` (in the exponent form, before position 1).
-    let exponent = json && !(-5 < point && point <= 16);
-    let (first, last, dot) = if exponent {
-        (0, len, 1)
-    } else {
-        // From the units (or the first digit), to the last digit (or the units, and a
-        // `.0` after them in JSON).
-        ((point - 1).min(0), len.max(point + i32::from(json)), point)
-    };
-    for i in first..last {
-        if i == dot {
-            out.push('.');
+    let json = layout == Layout::Json;
+    // Written here, then appended at once (each `String::push` inlines a capacity check of
+    // its own); at most 25 bytes: a sign, `0.00000` and 17 digits.
+    let mut buf = [b'0'; 32];
+    let mut n = 0;
+    let mut put = |b: u8| {
+        if let Some(slot) = buf.get_mut(n) {
+            *slot = b;
+            n += 1;
         }
-        let digit = usize::try_from(i).ok().and_then(|i| digits.get(i)).copied();
-        out.push(char::from(b'0' + digit.unwrap_or(0)));
+    };
+    if v < 0.0 || (json && v.is_sign_negative()) {
+        put(b'-');
     }
-    if exponent {
-        let e = point - 1;
-        out.push_str(if e < 0 { "e-" } else { "e+" });
-        let e = e.unsigned_abs();
-        for p in [100, 10, 1] {
-            if e >= p || p == 1 {
-                out.push(char::from(b'0' + (e / p % 10) as u8));
+    if let Some(d) = shortest(v) {
+        let digits = d.used();
+        let (len, point) = (d.len as i32, d.point);
+        // Position i holds digit i (0 beyond the digits, and before the first), whose
+        // place value is 10^(point - 1 - i): the units at position point - 1, the decimal
+        // point before position `point` (in the exponent form, before position 1). Both
+        // layouts write the exponent form alike (`1e+16`, `1.25e-7`); they differ in
+        // where it starts.
+        let (low, high) = if json { (-5, 16) } else { (-6, 21) };
+        let exponent = !(low < point && point <= high);
+        let (first, last, dot) = if exponent {
+            (0, len, 1)
+        } else {
+            // From the units (or the first digit), to the last digit (or the units, and a
+            // `.0` after them in JSON).
+            ((point - 1).min(0), len.max(point + i32::from(json)), point)
+        };
+        for i in first..last {
+            if i == dot {
+                put(b'.');
             }
+            let digit = usize::try_from(i).ok().and_then(|i| digits.get(i)).copied();
+            put(b'0' + digit.unwrap_or(0));
+        }
+        if exponent {
+            let e = point - 1;
+            put(b'e');
+            put(if e < 0 { b'-' } else { b'+' });
+            let e = e.unsigned_abs();
+            if e >= 100 {
+                put(b'0' + (e / 100) as u8);
+            }
+            if e >= 10 {
+                put(b'0' + (e / 10 % 10) as u8);
+            }
+            put(b'0' + (e % 10) as u8);
+        }
+    } else {
+        put(b'0');
+        if json {
+            put(b'.');
+            put(b'0');
         }
     }
+    out.push_str(std::str::from_utf8(buf.get(..n).unwrap_or_default()).unwrap_or_default());
 }
 
 /// The shortest digits of `|v|` (`None` for zero, an infinity or NaN).
@@ -274,6 +307,7 @@ mod tests {
         (digits, point)
     }
 
+    /// `v`'s digits are ryu's, and `v` and `-v` print as in JavaScript.
     fn check(v: f64) {
         let d = shortest(v).unwrap();
         assert_eq!(
@@ -282,6 +316,87 @@ mod tests {
             "{v:e} ({:#x})",
             v.to_bits()
         );
+        assert_eq!(message(v), js_to_string(v));
+        assert_eq!(message(-v), js_to_string(-v));
+    }
+
+    /// `v` as ECMAScript's Number::toString(v, 10) prints it (ECMA-262, 6.1.6.1.20),
+    /// step by step from ryu's digits: `String(v)` in JavaScript.
+    fn js_to_string(v: f64) -> String {
+        if v.is_nan() {
+            return "NaN".into();
+        }
+        if v == 0.0 {
+            return "0".into();
+        }
+        if v < 0.0 {
+            return format!("-{}", js_to_string(-v));
+        }
+        if v.is_infinite() {
+            return "Infinity".into();
+        }
+        // k >= 1 digits s, 10^(k-1) <= s < 10^k, s × 10^(n-k) = v, k as small as possible.
+        let (digits, n) = ryu_digits(v);
+        let s: String = digits.iter().map(|d| char::from(b'0' + d)).collect();
+        let k = s.len() as i32;
+        if k <= n && n <= 21 {
+            return format!("{s}{}", "0".repeat((n - k) as usize));
+        }
+        if 0 < n && n <= 21 {
+            let (int, frac) = s.split_at(n as usize);
+            return format!("{int}.{frac}");
+        }
+        if -6 < n && n <= 0 {
+            return format!("0.{}{s}", "0".repeat((-n) as usize));
+        }
+        let sign = if n - 1 > 0 { '+' } else { '-' };
+        let e = (n - 1).abs();
+        if k == 1 {
+            return format!("{s}e{sign}{e}");
+        }
+        let (first, rest) = s.split_at(1);
+        format!("{first}.{rest}e{sign}{e}")
+    }
+
+    fn message(v: f64) -> String {
+        let mut out = String::new();
+        push(&mut out, v, Layout::Message);
+        out
+    }
+
+    /// `String(v)` as Node printed it.
+    #[test]
+    #[allow(clippy::excessive_precision)] // exact values of doubles, written out
+    fn message_layout_as_node_prints() {
+        for (v, node) in [
+            (1e-7, "1e-7"),
+            (1.5e-7, "1.5e-7"),
+            (1e21, "1e+21"),
+            (1e20, "100000000000000000000"),
+            (123456789012345680000.0, "123456789012345680000"),
+            (0.000001, "0.000001"),
+            (1e-320, "1e-320"),
+            (-1e300, "-1e+300"),
+            (5e-324, "5e-324"),
+            (1.7976931348623157e308, "1.7976931348623157e+308"),
+            (0.1, "0.1"),
+            (100.0, "100"),
+            (1.5, "1.5"),
+            (0.0, "0"),
+            (-0.0, "0"),
+            (999999999999999900000.0, "999999999999999900000"),
+            (0.0000012345, "0.0000012345"),
+            (-0.000001, "-0.000001"),
+            (-1.5e-7, "-1.5e-7"),
+            (2.2250738585072014e-308, "2.2250738585072014e-308"),
+            (767927684704018.25, "767927684704018.2"),
+            (1e16, "10000000000000000"),
+            (12345678.9, "12345678.9"),
+            (1e-300, "1e-300"),
+        ] {
+            assert_eq!(message(v), node, "{v:e}");
+            assert_eq!(js_to_string(v), node, "{v:e}");
+        }
     }
 
     #[test]
@@ -317,6 +432,13 @@ mod tests {
             9007199254740991.0,
             0.3,
             2.0f64.powi(-1022) * 3.0,
+            // Where the message layout switches to an exponent, and the doubles below.
+            1e21,
+            f64::from_bits(1e21f64.to_bits() - 1),
+            1e-7,
+            f64::from_bits(1e-7f64.to_bits() - 1),
+            1e-6,
+            f64::from_bits(1e-6f64.to_bits() - 1),
         ] {
             check(v);
         }
@@ -359,8 +481,18 @@ mod tests {
                 for v in [f64::from_bits(bits), short, -short] {
                     if v.is_finite() {
                         let mut out = String::new();
-                        push(&mut out, v, true);
+                        push(&mut out, v, Layout::Json);
                         prop_assert_eq!(out, serde_json::to_string(&v).unwrap());
+                    }
+                }
+            }
+
+            #[test]
+            fn message_layout_is_javascripts(bits in any::<u64>(), m in 1u64..100_000, e in -330i32..310) {
+                let short: f64 = format!("{m}e{e}").parse().unwrap();
+                for v in [f64::from_bits(bits), short, -short] {
+                    if v.is_finite() {
+                        prop_assert_eq!(message(v), js_to_string(v));
                     }
                 }
             }

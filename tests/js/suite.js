@@ -1278,6 +1278,20 @@ export function tests(lib, golden) {
     eq(lib.classifyBand(0.4, { highFloor: 0.5, degradedFloor: 0.3 }), { kind: "degraded", score: 0.4 });
   });
 
+  test("numbers in error messages print as String(v) prints them (an exponent outside 1e-6 <= |v| < 1e21)", () => {
+    const tiny = throwsScoreError(lib, () => lib.rrf([["a"]], { k: 1e-320 }), "INVALID_K");
+    assert(tiny.message.includes("got 1e-320"), tiny.message);
+    for (const k of [1e-320, 5e-324, -1e300, -Number.MAX_VALUE, 1.5e-7, 1e-7, 0.000001, 0.5, -0.1, -0, -2e21, -123456789012345680000]) {
+      const e = throwsScoreError(lib, () => lib.rrf([["a"]], { k }), "INVALID_K");
+      assert(e.message.endsWith(`, got ${String(k)}`), `${String(k)}: ${e.message}`);
+    }
+    const bands = throwsScoreError(lib, () => lib.classifyBand(0.5, { highFloor: 1e-300, degradedFloor: 0.5 }), "INVALID_BANDS");
+    assert(bands.message.includes(`degradedFloor ${String(0.5)} exceeds highFloor ${String(1e-300)}`), bands.message);
+    assert(bands.message.includes("highFloor 1e-300"), bands.message);
+    const high = throwsScoreError(lib, () => lib.classifyBand(0.5, { highFloor: 2e21 }), "INVALID_BANDS");
+    assert(high.message.endsWith(`got ${String(2e21)}`) && String(2e21) === "2e+21", high.message);
+  });
+
   test("queryConfidence", () => {
     const q = lib.queryConfidence([0.5, 0.5, 0.2], { k: 2 });
     eq(q.expectedPrecision, 0.5);

@@ -169,7 +169,7 @@ impl JsonWriter {
     pub fn f64(&mut self, v: f64) {
         self.sep();
         if v.is_finite() {
-            calibrank::decimal::push(&mut self.out, v, true);
+            calibrank::decimal::push(&mut self.out, v, calibrank::decimal::Layout::Json);
         } else {
             self.out.push_str("null");
         }
