@@ -48,7 +48,8 @@ function markInvalid(field) {
     // Errors of the configuration name `config.…` (the Pipeline's argument); those of
     // the input name its fields alone (`lists[0].ids`).
     const path = el.dataset.path.replace(/^input\./, "");
-    if (path === target || target.startsWith(path + ".")) {
+    // Below it: a field (`.name`), an element or a quoted key (`[0]`, `["a.b"]`).
+    if (path === target || target.startsWith(path + ".") || target.startsWith(path + "[")) {
       el.setAttribute("aria-invalid", "true");
       el.dataset.problemInvalid = "";
     }

@@ -1,7 +1,7 @@
 // A pipeline's input, encoded for the module (`encodeInput`; wasm/core/src/pipeline.rs
 // `read_input` reads it): each distinct id interned once, the lists as indices, the
 // items as a table, every string of the call in one table.
-import { precheck, objectJson, numbers, typeError, isMap, hasOwn, fromObjectPrototype, wellFormedName, firstOf, intern, timeOf, utf8Length } from "../wire.js";
+import { precheck, objectJson, numbers, typeError, keyPath, isMap, hasOwn, fromObjectPrototype, wellFormedName, firstOf, intern, timeOf, utf8Length } from "../wire.js";
 import { isObject, unknownField, noInheritedKeys, ownFields, checkKeys } from "./shared.js";
 import { canHoldTexts } from "./held-texts.js";
 
@@ -246,7 +246,7 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
       itemTable[t + 7] = d;
       keyUnits += key.length;
       if (meta === null) continue;
-      if (!isObject(meta)) throw typeError(`items.${key}`, "an object with the item's fields");
+      if (!isObject(meta)) throw typeError(keyPath("items", key), "an object with the item's fields");
       let flags = 0;
       // One pass over the item's own keys: only the fields it has are read.
       // Keys inherited from Object.prototype (an enumerable key added there) are not
@@ -283,27 +283,27 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
               units += v.length;
             } else if (v instanceof Date) {
               flags |= 16;
-              itemNums[3 * i] = timeOf(v, `items.${key}.modifiedAt`, "epoch milliseconds or an ISO 8601 string");
-            } else throw typeError(`items.${key}.modifiedAt`, "epoch milliseconds or an ISO 8601 string");
+              itemNums[3 * i] = timeOf(v, `${keyPath("items", key)}.modifiedAt`, "epoch milliseconds or an ISO 8601 string");
+            } else throw typeError(`${keyPath("items", key)}.modifiedAt`, "epoch milliseconds or an ISO 8601 string");
             break;
           case "fiscalYear":
             if (v === undefined || v === null) break;
-            if (typeof v !== "number") throw typeError(`items.${key}.fiscalYear`, "a whole number (a year)");
+            if (typeof v !== "number") throw typeError(`${keyPath("items", key)}.fiscalYear`, "a whole number (a year)");
             flags |= 64;
             itemNums[3 * i + 1] = v;
             break;
           case "crossEncoderScore":
             if (v === undefined || v === null) break;
-            if (typeof v !== "number") throw typeError(`items.${key}.crossEncoderScore`, "a number");
+            if (typeof v !== "number") throw typeError(`${keyPath("items", key)}.crossEncoderScore`, "a number");
             flags |= 128;
             itemNums[3 * i + 2] = v;
             break;
           default:
             // An unknown key the item inherits (from a prototype of its own) is ignored.
-            if (hasOwn.call(meta, f)) throw unknownField(`items.${key}`, f, ITEM_KEYS);
+            if (hasOwn.call(meta, f)) throw unknownField(keyPath("items", key), f, ITEM_KEYS);
         }
         if (bit !== 0 && v !== undefined && v !== null) {
-          if (typeof v !== "string") throw typeError(`items.${key}.${f}`, "a string");
+          if (typeof v !== "string") throw typeError(`${keyPath("items", key)}.${f}`, "a string");
           precheck.itemText(lim, v.length, key, f);
           const field = bit === 1 ? 1 : bit === 2 ? 2 : bit === 4 ? 3 : 4;
           if (hold) {
@@ -321,7 +321,7 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
       }
       // A Map or a Date has no fields of its own to read: refused rather than read as an
       // item without fields (checked only for an item that gave none: off the common path).
-      if (flags === 0 && (meta instanceof Map || meta instanceof Date)) throw typeError(`items.${key}`, "an object with the item's fields");
+      if (flags === 0 && (meta instanceof Map || meta instanceof Date)) throw typeError(keyPath("items", key), "an object with the item's fields");
       itemTable[t + 1] = flags;
     }
     // The items found: the tables' first entries (their number, counted above, within
@@ -426,9 +426,9 @@ function inputField(i, head, nLists, listTable, docs, itemTable, strs) {
   const names = ["name", "type", "summary", "content", "modifiedAt"];
   for (let t = 0; t < itemTable.length; t += 8) {
     const key = strs[itemTable[t]];
-    if (itemTable[t] === i) return `items.${key}`;
+    if (itemTable[t] === i) return keyPath("items", key);
     const flags = itemTable[t + 1];
-    for (let f = 0; f < 5; f++) if (flags & (f < 4 ? 1 << f : 32) && itemTable[t + 2 + f] === i) return `items.${key}.${names[f]}`;
+    for (let f = 0; f < 5; f++) if (flags & (f < 4 ? 1 << f : 32) && itemTable[t + 2 + f] === i) return `${keyPath("items", key)}.${names[f]}`;
   }
   return "input";
 }

@@ -1,7 +1,7 @@
 // What every part of the core's JavaScript shares: the module's state (its Wire, lazy
 // loader and limits table: js/wire.js), the operation numbers, the scratch tables, and
 // the small readers of caller objects and of the module's output.
-import { ModuleState, Scratch, scoreError, hasOwn, own } from "../wire.js";
+import { ModuleState, Scratch, scoreError, keyPath, hasOwn, own } from "../wire.js";
 import { LIMIT_TABLE } from "./pipeline-defaults.js";
 
 // Operation numbers: wasm/core/src/lib.rs.
@@ -62,7 +62,7 @@ export const isU32 = (v) => typeof v === "number" && v >= 0 && v <= 0xffffffff &
 export const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 
 export const unknownField = (path, key, allowed) =>
-  scoreError("UNKNOWN_FIELD", `${path}.${key}`, `unknown field \`${key}\`, expected one of ${[...allowed].join(", ")}`);
+  scoreError("UNKNOWN_FIELD", keyPath(path, key), `unknown field \`${key}\`, expected one of ${[...allowed].join(", ")}`);
 
 const EMPTY = Object.freeze({});
 /**
@@ -87,7 +87,7 @@ export function checkKeys(obj, allowed, path) {
   for (const key in obj) if (!allowed.has(key) && hasOwn.call(obj, key)) throw unknownField(path, key, allowed);
 }
 
-export const missingField = (path, key) => scoreError("INVALID_CONFIG", `${path}.${key}`, `missing field \`${key}\``);
+export const missingField = (path, key) => scoreError("INVALID_CONFIG", keyPath(path, key), `missing field \`${key}\``);
 
 export const BAND = ["miss", "degraded", "hit"];
 

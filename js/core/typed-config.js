@@ -9,7 +9,7 @@
 // line: the same values, and the same errors (serde's words, codes and field paths), which
 // tests/js/pipeline-module.test.mjs checks against the core's module on random
 // configurations.
-import { scoreError, wellFormed, toWellFormed, jsonParse, compareUtf8 } from "../wire.js";
+import { scoreError, keySegment, wellFormed, toWellFormed, jsonParse, compareUtf8 } from "../wire.js";
 import { ScoreError } from "../score_error.js";
 import { PIPELINE_DEFAULTS, LIMIT_TABLE } from "./pipeline-defaults.js";
 
@@ -105,7 +105,7 @@ class Failure {
     this.at = "";
   }
   key(k) {
-    this.at = `.${k}${this.at}`;
+    this.at = keySegment(k) + this.at;
     return this;
   }
   index(i) {
@@ -119,13 +119,13 @@ class Failure {
   /** The ScoreError (calibrank::error::fault_error). */
   typed(what) {
     const { fault, name, at } = this;
-    const onKey = at.endsWith(name) && at.slice(0, at.length - name.length).endsWith(".");
+    const onKey = at.endsWith(keySegment(name));
     let code = "INVALID_TYPE";
     let key = null;
     if (fault === UNKNOWN_FIELD) [code, key] = ["UNKNOWN_FIELD", onKey ? null : name];
     else if (fault === MISSING_FIELD) [code, key] = ["INVALID_CONFIG", name];
     else if (fault === UNKNOWN_VARIANT) code = "UNKNOWN_METHOD";
-    let field = what + at + (key === null ? "" : `.${key}`);
+    let field = what + at + (key === null ? "" : keySegment(key));
     if (what === "" && field.startsWith(".")) field = field.slice(1);
     return scoreError(code, field, this.message);
   }

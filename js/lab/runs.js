@@ -17,7 +17,7 @@
 // still read (getters, lone surrogates in keys) but not kept, the entries before it
 // are sent with the error, and the module reports it where it met it in the JSON text
 // (after the options, the metrics and the earlier arguments).
-import { isMap, mapAsObject, precheck, scoreError, typeError, utf8Length, wellFormedName } from "../wire.js";
+import { isMap, keyPath, mapAsObject, precheck, scoreError, typeError, utf8Length, wellFormedName } from "../wire.js";
 
 
 export const RECORD = "a record of query id -> document id -> score";
@@ -92,12 +92,12 @@ function readRun(value, field, top, outer) {
     const d = asRecord(v);
     if (d === null) {
       if (bad === null) {
-        bad = typeError(`${field}.${q}`, RECORD);
+        bad = typeError(keyPath(field, q), RECORD);
         badKey = q;
       }
       continue;
     }
-    const docField = d === v && run === value ? `${field}.${q}` : top;
+    const docField = d === v && run === value ? keyPath(field, q) : top;
     // After a value of the wrong type the rest is still read (getters, keys), not kept.
     const keep = bad === null;
     if (keep) {
@@ -120,7 +120,7 @@ function readRun(value, field, top, outer) {
       } else if (s !== undefined) {
         if (s === v || s === value || s === outer) throw cyclic(top);
         if (bad === null) {
-          bad = typeError(`${field}.${q}.${k}`, "a number");
+          bad = typeError(keyPath(keyPath(field, q), k), "a number");
           badKey = k;
         }
       }

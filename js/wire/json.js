@@ -1,7 +1,7 @@
 // Configurations and options as JSON text: every number that is not a safe integer as
 // its IEEE 754 bits (the module parses no decimals), lone surrogates and values JSON
 // cannot hold refused with the field that holds them.
-import { engineLimit, isMap, mapAsObject, scoreError, typeError, typedArrayKind, typedLength } from "./values.js";
+import { engineLimit, isMap, keyPath, keySegment, mapAsObject, scoreError, typeError, typedArrayKind, typedLength } from "./values.js";
 
 const bitsView = new DataView(new ArrayBuffer(8));
 const hex8 = (x) => x.toString(16).padStart(8, "0");
@@ -70,7 +70,7 @@ function loneError(value, field) {
   } catch {
     // The walk reads the caller's properties again; a getter that throws now leaves the path at `field`.
   }
-  if (at !== undefined && what === "id") at += `.${key}`;
+  if (at !== undefined && what === "id") at += keySegment(key);
   const message =
     what === "id"
       ? `${key === "id" ? "an id" : `\`${key}\``} must be well-formed Unicode: ${shown(id)} holds a lone surrogate, which would be read as U+FFFD and could ${key === "id" ? "merge two ids" : "match another value"}`
@@ -88,7 +88,7 @@ function pathTo(root, target, field) {
     seen.add(o);
     const next = [];
     if (Array.isArray(o)) o.forEach((x, i) => next.push([x, `${path}[${i}]`]));
-    else for (const k of Object.keys(o)) next.push([o[k], `${path}.${k}`]);
+    else for (const k of Object.keys(o)) next.push([o[k], keyPath(path, k)]);
     // Depth first, in the order JSON.stringify reads: the first refused is the one found.
     for (let i = next.length - 1; i >= 0; i--) stack.push(next[i]);
   }

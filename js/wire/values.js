@@ -70,6 +70,20 @@ export function scoreError(code, field, message) {
 
 export const typeError = (field, expected) => scoreError("INVALID_TYPE", field, `expected ${expected}`);
 
+/** Whether a map key is written `.key` in a field path: not empty, none of `.[]"\` in it. */
+const PATH_QUOTED = /[.[\]"\\]/;
+
+/**
+ * The segment of a map key (an id, a list's name, a query id) in a field path: `.key`,
+ * or `["key"]`, the key as `JSON.stringify` writes it, when the key is empty or holds a
+ * character that would make the path ambiguous (`items["README.md"].name`). The module
+ * writes its paths by the same rule (`calibrank::error::key_path`).
+ */
+export const keySegment = (key) => (key !== "" && !PATH_QUOTED.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`);
+
+/** `prefix` and then the map key `key`, as `keySegment` writes it. */
+export const keyPath = (prefix, key) => prefix + keySegment(key);
+
 /**
  * A ceiling of the JavaScript engine met while the package reads an input, before the
  * module is entered: more distinct ids than its `Map` holds (V8: 2^24), a typed array

@@ -407,7 +407,7 @@ impl PipelineConfig {
     pub fn validate(&self) -> Result<()> {
         validate_k(self.k, "k")?;
         for (name, &w) in &self.weights {
-            validate_weight(w, || format!("weights.{name}"))?;
+            validate_weight(w, || crate::error::key_path("weights", name))?;
         }
         if self.top_k < 1 {
             return Err(ScoreError::new(

@@ -161,7 +161,7 @@ impl Pipeline {
         for ((id, meta), doc) in read() {
             // An item's key is an id; named by the object alone (the key may be long).
             limits.check_id(id, || "items".into())?;
-            let field = |f: &str| format!("items.{id}.{f}");
+            let field = |f: &str| crate::error::key_field("items", id, f);
             for (name, text) in [
                 ("name", &meta.name),
                 ("type", &meta.entity_type),

@@ -256,7 +256,7 @@ impl Pipeline {
                             item(d).and_then(|it| it.cross_encoder).ok_or_else(|| {
                                 ScoreError::new(
                                     ErrorCode::EmptyInput,
-                                    format!("items.{}.crossEncoderScore", id(d)),
+                                    crate::error::key_field("items", id(d), "crossEncoderScore"),
                                     "the cross_encoder reranker needs a crossEncoderScore for every candidate",
                                 )
                             })

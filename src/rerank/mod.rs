@@ -125,13 +125,13 @@ impl HeuristicConfig {
         non_negative(self.short_content_multiplier, "shortContentMultiplier")?;
         non_negative(self.unknown_type_multiplier, "unknownTypeMultiplier")?;
         for (k, v) in &self.type_multipliers {
-            non_negative(*v, &format!("typeMultipliers.{k}"))?;
+            non_negative(*v, &crate::error::key_path("typeMultipliers", k))?;
             // The candidate's type is lowercased before the lookup: a key that is not in
             // lowercase would never match (it was ignored, silently).
             if to_lowercase(k) != *k {
                 return Err(ScoreError::new(
                     ErrorCode::InvalidConfig,
-                    format!("typeMultipliers.{k}"),
+                    crate::error::key_path("typeMultipliers", k),
                     format!(
                         "type keys are matched against the candidate's type lowercased: write {}",
                         crate::error::quoted(&to_lowercase(k))

@@ -644,6 +644,47 @@ export function tests(lib, golden) {
     }
   });
 
+  test("a key that would make a field path ambiguous is quoted as JSON: items[\"README.md\"].name, wherever the fault is found", () => {
+    const p = new lib.Pipeline({ explain: false, minConfidence: 0, limits: { maxTextBytes: 4 } });
+    const lists = [{ name: "s", ids: ["README.md", "doc-1", ""] }];
+    const run = (items) => () => p.run({ query: "q", lists, items });
+    try {
+      // Found by the package's JavaScript (a type, an unknown key) and by the module
+      // (a year, a text over the limit in UTF-8 bytes alone).
+      throwsScoreError(lib, run({ "README.md": { name: 5 } }), "INVALID_TYPE", 'items["README.md"].name');
+      throwsScoreError(lib, run({ "README.md": { nmae: "x" } }), "UNKNOWN_FIELD", 'items["README.md"].nmae');
+      throwsScoreError(lib, run({ "README.md": 7 }), "INVALID_TYPE", 'items["README.md"]');
+      throwsScoreError(lib, run({ "README.md": { fiscalYear: 2024.5 } }), "INVALID_TYPE", 'items["README.md"].fiscalYear');
+      throwsScoreError(lib, run({ "README.md": { summary: "\u00e9\u00e9\u00e9" } }), "INPUT_TOO_LARGE", 'items["README.md"].summary');
+      throwsScoreError(lib, run({ "": { name: 5 } }), "INVALID_TYPE", 'items[""].name');
+      // A key without `.`, `[`, `]`, `"` or `\` is written as before.
+      throwsScoreError(lib, run({ "doc-1": { name: 5 } }), "INVALID_TYPE", "items.doc-1.name");
+    } finally {
+      p.free();
+    }
+    const ce = new lib.Pipeline({ rerank: { method: "cross_encoder" } });
+    try {
+      throwsScoreError(lib, () => ce.run({ query: "q", lists: [{ name: "s", ids: ["a.b"] }] }), "EMPTY_INPUT", 'items["a.b"].crossEncoderScore');
+    } finally {
+      ce.free();
+    }
+    // Configurations: map keys found by the decoders and by the checks after them.
+    throwsScoreError(lib, () => new lib.Pipeline({ weights: { "a.b": "x" } }), "INVALID_TYPE", 'config.weights["a.b"]');
+    throwsScoreError(lib, () => new lib.Pipeline({ weights: { "a.b": -1 } }), "INVALID_WEIGHT", 'config.weights["a.b"]');
+    throwsScoreError(lib, () => new lib.Pipeline({ weights: { "": "x" } }), "INVALID_TYPE", 'config.weights[""]');
+    throwsScoreError(lib, () => new lib.Pipeline({ rerank: { heuristic: { typeMultipliers: { "A.b": 1 } } } }), "INVALID_CONFIG", 'config.rerank.heuristic.typeMultipliers["A.b"]');
+    const odd = 'we"ird\n[0]';
+    throwsScoreError(lib, () => new lib.Pipeline({ recency: { [odd]: 1 } }), "UNKNOWN_FIELD", `config.recency[${JSON.stringify(odd)}]`);
+    throwsScoreError(lib, () => lib.rrf([["a"]], { [odd]: 1 }), "UNKNOWN_FIELD", `options[${JSON.stringify(odd)}]`);
+    if (lib.rerank) throwsScoreError(lib, () => lib.rerank("q", [{ id: "a", score: 1, name: "x" }], { typeMultipliers: { "x.y": "z" } }), "INVALID_TYPE", 'options.typeMultipliers["x.y"]');
+    if (lib.evaluate) {
+      throwsScoreError(lib, () => lib.evaluate({ "q.1": { "d.1": NaN } }, { "q.1": { "d.1": 1 } }, ["mrr"]), "NON_FINITE_SCORE", 'qrels["q.1"]["d.1"]');
+      throwsScoreError(lib, () => lib.evaluate({ "q.1": { d: 1 } }, { "q.1": { d: Infinity } }, ["mrr"]), "NON_FINITE_SCORE", 'run["q.1"].d');
+      throwsScoreError(lib, () => lib.Qrels.fromObject({ q: { "d[1]": "x" } }), "INVALID_TYPE", 'qrels.q["d[1]"]');
+      throwsScoreError(lib, () => lib.Run.fromObject({ "q.1": "x" }), "INVALID_TYPE", 'run["q.1"]');
+    }
+  });
+
   test("fused scores that overflow are NON_FINITE_SCORE on the values to lower, in every fusing function", () => {
     // A term is at most w / (k + 1): four weights near f64::MAX with k = 1 overflow.
     const huge = [1e308, 1e308, 1e308, 1e308];

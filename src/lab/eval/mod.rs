@@ -50,7 +50,7 @@ pub use parse::{
 };
 pub(crate) use ranking::ranx_argsort;
 
-use crate::error::{ErrorCode, Result, ScoreError};
+use crate::error::{key_path, ErrorCode, Result, ScoreError};
 use crate::lab::runs::{Qrels, Run};
 use measures::Judged;
 use serde::{Deserialize, Serialize};
@@ -112,7 +112,7 @@ impl Evaluation {
 pub fn evaluate(qrels: &Qrels, run: &Run, metrics: &[&str]) -> Result<Evaluation> {
     for (qid, docs) in run {
         for (doc, &score) in docs {
-            crate::error::finite(score, || format!("run.{qid}.{doc}"))?;
+            crate::error::finite(score, || key_path(&key_path("run", qid), doc))?;
         }
     }
     evaluate_with(qrels, metrics, |qid| {
@@ -191,12 +191,12 @@ fn check_ordered(run: &OrderedRun) -> Result<()> {
     for (qid, docs) in run {
         let mut seen = HashSet::new();
         for (i, (doc, score)) in docs.iter().enumerate() {
-            crate::error::finite(*score, || format!("run.{qid}[{i}]"))?;
+            crate::error::finite(*score, || key_path("run", qid) + &format!("[{i}]"))?;
             if !seen.insert(doc.as_str()) {
                 let message = format!("document {doc:?} is listed twice for query {qid:?}");
                 return Err(ScoreError::new(
                     ErrorCode::DuplicateId,
-                    format!("run.{qid}[{i}]"),
+                    key_path("run", qid) + &format!("[{i}]"),
                     message,
                 ));
             }
@@ -264,7 +264,7 @@ fn check_finite_values(
             let name = means.get(i).map_or("", |(name, _)| name.as_str());
             return Err(ScoreError::new(
                 ErrorCode::NonFiniteScore,
-                format!("qrels.{qid}"),
+                key_path("qrels", qid),
                 format!("{name} of query {qid:?} overflows ({v}): the grades are too large for this metric"),
             ));
         }
@@ -311,7 +311,7 @@ fn check_qrels(qrels: &Qrels) -> Result<()> {
     }
     for (qid, grades) in qrels {
         for (doc, &grade) in grades {
-            crate::error::finite(grade, || format!("qrels.{qid}.{doc}"))?;
+            crate::error::finite(grade, || key_path(&key_path("qrels", qid), doc))?;
         }
     }
     Ok(())

@@ -6,7 +6,7 @@
 //! query is an [`ErrorCode::DuplicateId`] naming both lines (ranx silently keeps the
 //! last score; calibrank refuses, as the two scores cannot both be right).
 
-use crate::error::{ErrorCode, Result, ScoreError};
+use crate::error::{key_path, ErrorCode, Result, ScoreError};
 pub use crate::lab::runs::OrderedRun;
 use crate::lab::runs::{into_run, Qrels, Run};
 use crate::sort::StableSort;
@@ -80,7 +80,7 @@ pub fn run_from_json_ordered(text: &str) -> Result<OrderedRun> {
     let mut run = OrderedRun::new();
     for (qid, docs) in nested.0 {
         for (doc, score) in &docs.0 {
-            crate::error::finite(*score, || format!("{qid}.{doc}"))?;
+            crate::error::finite(*score, || key_path(&key_path("", &qid), doc))?;
         }
         run.insert(qid, docs.0);
     }
@@ -95,7 +95,7 @@ pub fn qrels_from_json(text: &str) -> Result<Qrels> {
     for (qid, docs) in nested.0 {
         let mut grades = BTreeMap::new();
         for (doc, grade) in docs.0 {
-            crate::error::finite(grade, || format!("{qid}.{doc}"))?;
+            crate::error::finite(grade, || key_path(&key_path("", &qid), &doc))?;
             grades.insert(doc, grade);
         }
         qrels.insert(qid, grades);
@@ -135,8 +135,8 @@ pub fn run_to_trec(run: &Run, tag: &str) -> Result<String> {
             }
         })?;
         for (doc, &score) in docs {
-            writable(doc, &|| format!("{qid}.{doc}"))?;
-            crate::error::finite(score, || format!("{qid}.{doc}"))?;
+            writable(doc, &|| key_path(&key_path("", qid), doc))?;
+            crate::error::finite(score, || key_path(&key_path("", qid), doc))?;
         }
     }
     let tag = trec_tag(tag);
@@ -510,7 +510,7 @@ mod tests {
             (one("q 1", "d", 1.0), ErrorCode::InvalidType, "q 1"),
             (one("", "d", 1.0), ErrorCode::InvalidType, "run"),
             (one("q", "d\t2", 1.0), ErrorCode::InvalidType, "q.d\t2"),
-            (one("q", "", 1.0), ErrorCode::InvalidType, "q."),
+            (one("q", "", 1.0), ErrorCode::InvalidType, "q[\"\"]"),
             (one("q", "d", f64::NAN), ErrorCode::NonFiniteScore, "q.d"),
         ] {
             let e = run_to_trec(&run, "t").unwrap_err();

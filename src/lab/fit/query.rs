@@ -23,7 +23,7 @@ use crate::confidence::model::{
     feature_names, logistic, rank_only_of_top, top_score, validate_fusion, ListView,
     QueryConfidenceModel, TrainingFigures, METHOD,
 };
-use crate::error::{ErrorCode, Result, ScoreError};
+use crate::error::{key_path, ErrorCode, Result, ScoreError};
 use crate::fuse::{rrf_interned, RankedList};
 use crate::lab::runs::{Qrels, Run};
 use crate::sort::StableSort;
@@ -181,7 +181,7 @@ fn check_runs(runs: &[Run]) -> Result<()> {
                 if !s.is_finite() {
                     return Err(ScoreError::new(
                         ErrorCode::NonFiniteScore,
-                        format!("runs[{i}].{q}.{d}"),
+                        key_path(&key_path(&format!("runs[{i}]"), q), d),
                         format!("scores must be finite, got {s}"),
                     ));
                 }

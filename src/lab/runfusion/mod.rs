@@ -64,7 +64,7 @@ mod methods;
 mod norm;
 mod pysort;
 
-use crate::error::{ErrorCode, Result, ScoreError};
+use crate::error::{key_path, ErrorCode, Result, ScoreError};
 use crate::lab::runs::{ranked_by_id, OrderedRun, Run};
 use crate::sort::StableSort;
 use serde::{Deserialize, Serialize};
@@ -366,7 +366,7 @@ fn check_scores(runs: &[&OrderedRun]) -> Result<()> {
             if let Some((d, s)) = results.iter().find(|(_, s)| !s.is_finite()) {
                 return Err(ScoreError::new(
                     ErrorCode::NonFiniteScore,
-                    format!("runs[{i}].{q}.{d}"),
+                    key_path(&key_path(&format!("runs[{i}]"), q), d),
                     format!("must be a finite number, got {s}"),
                 ));
             }
@@ -640,7 +640,7 @@ fn resolve_params(
         };
         return Err(ScoreError::new(
             ErrorCode::InvalidConfig,
-            format!("params.{unknown}"),
+            key_path("params", unknown),
             format!("{method} takes no parameter {unknown:?} (its parameters: {expected})"),
         ));
     }

@@ -2,7 +2,7 @@
 
 use crate::{n_docs, read_indices};
 use calibrank::bands::{Band, BandContext};
-use calibrank::error::{ErrorCode, Result, ScoreError};
+use calibrank::error::{key_field, ErrorCode, Result, ScoreError};
 use calibrank::limits::Limits;
 use calibrank::pipeline::top_n_error;
 use calibrank::pipeline::{
@@ -253,13 +253,13 @@ fn walk_input(r: &mut Reader<'_>, config: &PipelineConfig) -> Result<()> {
         ] {
             if flags & bit != 0 {
                 let s = strs.get(at as usize)?;
-                text.charge(s, &|| format!("items.{key}.{name}"))?;
+                text.charge(s, &|| key_field("items", key, name))?;
             }
         }
         if flags & FISCAL_YEAR != 0 && fiscal_year(year).is_none() {
             return Err(ScoreError::new(
                 ErrorCode::InvalidType,
-                format!("items.{key}.fiscalYear"),
+                key_field("items", key, "fiscalYear"),
                 format!(
                     "expected a whole number (a year), got {}",
                     calibrank::error::num(year)

@@ -6,7 +6,7 @@
 //! (numba's quicksort of the file's or the object's order, see `calibrank::lab::runs`),
 //! so evaluating it ranks in exactly that order and fusing it reads that order.
 
-use calibrank::error::{ErrorCode, Result, ScoreError};
+use calibrank::error::{key_path, ErrorCode, Result, ScoreError};
 use calibrank::lab::runs::{into_run, ranx_sort, OrderedRun, Qrels};
 use calibrank::limits::Budget;
 use calibrank_wasm_shared::wire::{tag, Reader, Strs, Writer};
@@ -262,7 +262,7 @@ fn read(obj: &Object<'_>, field: &str, scores: bool) -> Result<OrderedRun> {
         let mut list = Vec::with_capacity(n);
         for j in 0..n {
             let (d, s) = docs.get(j)?;
-            let at = || format!("{field}.{q}.{d}");
+            let at = || key_path(&key_path(field, q), d);
             calibrank::error::finite(s, at)?;
             if scores && !seen.insert(d) {
                 return Err(ScoreError::new(
@@ -276,7 +276,7 @@ fn read(obj: &Object<'_>, field: &str, scores: bool) -> Result<OrderedRun> {
         if run.insert(q.to_string(), list).is_some() && scores {
             return Err(ScoreError::new(
                 ErrorCode::DuplicateId,
-                format!("{field}.{q}"),
+                key_path(field, q),
                 format!("query {q:?} is listed twice"),
             ));
         }

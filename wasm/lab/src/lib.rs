@@ -10,7 +10,7 @@
 
 mod handles;
 
-use calibrank::error::{all_finite, ErrorCode, Result, ScoreError};
+use calibrank::error::{all_finite, key_path, ErrorCode, Result, ScoreError};
 use calibrank::lab::eval::Ties;
 use calibrank::lab::runs::{ranx_sort, to_run, OrderedRun, Qrels, Run};
 use calibrank::lab::{eval, fit, optimize, runfusion};
@@ -140,7 +140,7 @@ fn limits_only(r: &mut Reader<'_>, function: LimitedFunction) -> Result<Limits> 
                 if let Some((k, _)) = fields.first() {
                     return Err(ScoreError::new(
                         ErrorCode::UnknownField,
-                        format!("options.{k}"),
+                        key_path("options", k),
                         format!("unknown field `{k}`, expected `limits`"),
                     ));
                 }

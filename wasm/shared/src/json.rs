@@ -468,9 +468,9 @@ impl DeError {
     #[cold]
     #[inline(never)]
     pub(crate) fn key(mut self, k: &str) -> Self {
-        let at = &mut self.0.at;
-        at.insert_str(0, k);
-        at.insert(0, '.');
+        let mut segment = String::with_capacity(k.len() + 1);
+        calibrank::error::push_segment(&mut segment, k);
+        self.0.at.insert_str(0, &segment);
         self
     }
 

@@ -85,3 +85,21 @@ fn golden_configs_as_serde_json() {
     }
     assert!(pipelines >= 6, "{pipelines} pipelines");
 }
+
+proptest::proptest! {
+    /// The JSON writer's string escaping (fast, for whole outputs) and the field paths'
+    /// (small, `calibrank::error::push_json_key`) are two copies of one rule: they agree,
+    /// and both are serde_json's.
+    #[test]
+    fn the_writer_and_the_paths_escape_strings_alike(
+        prefix in "[a-z\\[\\]\"]{0,3}",
+        s in proptest::prop_oneof![".{0,12}", "[\\x00-\\x1f\"\\\\a-c\u{e9}\u{1F600}]{0,12}"],
+    ) {
+        let mut writer = prefix.clone();
+        calibrank_wasm_shared::push_json_string(&mut writer, &s);
+        let mut path = prefix.clone();
+        calibrank::error::push_json_key(&mut path, &s);
+        proptest::prop_assert_eq!(&writer, &path);
+        proptest::prop_assert_eq!(writer, format!("{prefix}{}", serde_json::to_string(&s).unwrap()));
+    }
+}
