@@ -271,8 +271,8 @@ pub type Result<T> = std::result::Result<T, ScoreError>;
 /// `v` printed for an error message as JavaScript's `String(v)` prints a finite number
 /// ([`crate::decimal::Layout::Message`]): the shortest digits that read back as `v`, plain
 /// decimal when `1e-6 <= |v| < 1e21` (`0.000001`, `123456789012345680000`), an exponent
-/// otherwise (`1e-7`, `-1e+300`, `5e-324`), and `0` for `-0` too; not finite, as Rust
-/// prints it: `NaN`, `inf`, `-inf`. The digits come from [`crate::decimal::shortest`]
+/// otherwise (`1e-7`, `-1e+300`, `5e-324`), and `0` for `-0` too; not finite, as
+/// JavaScript prints it too: `NaN`, `Infinity`, `-Infinity`. The digits come from [`crate::decimal::shortest`]
 /// rather than core::fmt's float code, which then stays out of the wasm modules; where two
 /// shortest forms are equally near `v` (`767927684704018.25`), it takes the even last
 /// digit (`.2`, as `ryu` and ECMAScript do; Rust's `{v}` takes `.3`).
@@ -290,7 +290,7 @@ impl fmt::Display for Num {
         if v.is_nan() {
             f.write_str("NaN")
         } else if v.is_infinite() {
-            f.write_str(if v < 0.0 { "-inf" } else { "inf" })
+            f.write_str(if v < 0.0 { "-Infinity" } else { "Infinity" })
         } else {
             let mut s = String::new();
             crate::decimal::push(&mut s, v, crate::decimal::Layout::Message);
@@ -761,8 +761,8 @@ mod tests {
             (f64::MAX, "1.7976931348623157e+308"),
             (f64::MIN, "-1.7976931348623157e+308"),
             (f64::NAN, "NaN"),
-            (f64::INFINITY, "inf"),
-            (f64::NEG_INFINITY, "-inf"),
+            (f64::INFINITY, "Infinity"),
+            (f64::NEG_INFINITY, "-Infinity"),
         ] {
             assert_eq!(num(v).to_string(), shown);
         }

@@ -189,7 +189,7 @@ pub fn rrf_indexed(
         return Err(ScoreError::new(
             ErrorCode::NonFiniteScore,
             "weights",
-            "a fused score overflows (inf); lower the weights",
+            "a fused score overflows (Infinity); lower the weights",
         ));
     }
     let unique = list_count.iter().filter(|&&c| c > 0).count();

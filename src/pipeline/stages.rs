@@ -95,7 +95,7 @@ pub(super) fn recency_overflow(id: &str) -> ScoreError {
     ScoreError::new(
         ErrorCode::NonFiniteScore,
         "recency",
-        format!("the score{of} overflows (inf) after recency; lower the recency multipliers or the lists' weights"),
+        format!("the score{of} overflows (Infinity) after recency; lower the recency multipliers or the lists' weights"),
     )
 }
 

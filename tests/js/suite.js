@@ -1319,10 +1319,10 @@ export function tests(lib, golden) {
     eq(lib.classifyBand(0.4, { highFloor: 0.5, degradedFloor: 0.3 }), { kind: "degraded", score: 0.4 });
   });
 
-  test("numbers in error messages print as String(v) prints them (an exponent outside 1e-6 <= |v| < 1e21)", () => {
+  test("numbers in error messages print as String(v) prints them (an exponent outside 1e-6 <= |v| < 1e21; Infinity, NaN)", () => {
     const tiny = throwsScoreError(lib, () => lib.rrf([["a"]], { k: 1e-320 }), "INVALID_K");
     assert(tiny.message.includes("got 1e-320"), tiny.message);
-    for (const k of [1e-320, 5e-324, -1e300, -Number.MAX_VALUE, 1.5e-7, 1e-7, 0.000001, 0.5, -0.1, -0, -2e21, -123456789012345680000]) {
+    for (const k of [1e-320, 5e-324, -1e300, -Number.MAX_VALUE, 1.5e-7, 1e-7, 0.000001, 0.5, -0.1, -0, -2e21, -123456789012345680000, Infinity, -Infinity, NaN]) {
       const e = throwsScoreError(lib, () => lib.rrf([["a"]], { k }), "INVALID_K");
       assert(e.message.endsWith(`, got ${String(k)}`), `${String(k)}: ${e.message}`);
     }

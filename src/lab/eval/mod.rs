@@ -265,7 +265,7 @@ fn check_finite_values(
             return Err(ScoreError::new(
                 ErrorCode::NonFiniteScore,
                 key_path("qrels", qid),
-                format!("{name} of query {qid:?} overflows ({v}): the grades are too large for this metric"),
+                format!("{name} of query {qid:?} overflows ({}): the grades are too large for this metric", crate::error::num(*v)),
             ));
         }
     }
@@ -273,7 +273,7 @@ fn check_finite_values(
         return Err(ScoreError::new(
             ErrorCode::NonFiniteScore,
             format!("metrics[{i}]"),
-            format!("the mean of {name} overflows ({v})"),
+            format!("the mean of {name} overflows ({})", crate::error::num(*v)),
         ));
     }
     Ok(())

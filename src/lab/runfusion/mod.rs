@@ -252,7 +252,7 @@ fn fuse_each_query<R: std::borrow::Borrow<OrderedRun>>(
             return Err(ScoreError::new(
                 ErrorCode::NonFiniteScore,
                 "runs",
-                format!("the fused score of document {d:?} for query {q:?} overflows ({s}); rescale the input scores or the weights, or pick another norm"),
+                format!("the fused score of document {d:?} for query {q:?} overflows ({}); rescale the input scores or the weights, or pick another norm", crate::error::num(*s)),
             ));
         }
         emit(q, &combined);
