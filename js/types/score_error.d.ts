@@ -34,8 +34,9 @@ export declare class ScoreError extends Error {
   /**
    * The offending input field, as a path such as `lists[0].ids[2]`, `options.weights[1]`,
    * `config.calibration.steepness` or `config.recency.fiscalYear.windw`. A map key (an id,
-   * a list's name, a query id) is `.key`, or `["key"]` (the key as `JSON.stringify` writes
-   * it) when it is empty or holds `.`, `[`, `]`, `"` or `\`: `items["README.md"].name`.
+   * a list's name, a query id, an unknown key) is `.key`, or `["key"]` (the key as
+   * `JSON.stringify` writes it) when it is empty or holds `.`, `[`, `]`, `"` or `\`:
+   * `items["README.md"].name`, `config["top.k"]`.
    * `""` where no input is at fault: `REENTRANT_CALL`,
    * `INTERNAL` for a trap, a call before `init`, or a main Node entry that cannot read
    * or compile its `.wasm`, and `INPUT_TOO_LARGE` for a call that needed more memory than

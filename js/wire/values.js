@@ -81,8 +81,8 @@ const PATH_QUOTED = /[.[\]"\\]/;
  */
 export const keySegment = (key) => (key !== "" && !PATH_QUOTED.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`);
 
-/** `prefix` and then the map key `key`, as `keySegment` writes it. */
-export const keyPath = (prefix, key) => prefix + keySegment(key);
+/** `prefix` and then the map key `key`, as `keySegment` writes it (with no prefix, a plain key alone, as the module's `key_path`). */
+export const keyPath = (prefix, key) => (prefix === "" && key !== "" && !PATH_QUOTED.test(key) ? key : prefix + keySegment(key));
 
 /**
  * A ceiling of the JavaScript engine met while the package reads an input, before the

@@ -100,7 +100,10 @@ fn steps_of(step: f64) -> Result<u32> {
         return Err(ScoreError::new(
             ErrorCode::InvalidConfig,
             "step",
-            format!("step must be 1/n for a whole n <= 1000, got {step}"),
+            format!(
+                "step must be 1/n for a whole n <= 1000, got {}",
+                crate::error::num(step)
+            ),
         ));
     }
     Ok(n as u32)

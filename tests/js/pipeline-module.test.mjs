@@ -152,7 +152,7 @@ function gen(r, shape, p, inc = 0.4) {
       return Array.from({ length: Math.floor(r() * 4) }, () => gen(r, shape.of, p, inc));
     case "map": {
       const o = {};
-      for (let i = Math.floor(r() * 3); i > 0; i--) o[pick(["a", "b", "semantic", "__proto__", "1"])] = gen(r, { t: "num" }, p);
+      for (let i = Math.floor(r() * 3); i > 0; i--) o[pick(["a", "b", "semantic", "__proto__", "1", "a.b", "", "x\"[0]"])] = gen(r, { t: "num" }, p);
       return o;
     }
     case "five":
@@ -161,14 +161,14 @@ function gen(r, shape, p, inc = 0.4) {
       const [method, fields] = pick(shape.variants);
       const o = r() < 0.9 ? { method: r() < 0.8 ? method : pick([0, 1, 2, 3, "nope"]) } : {};
       for (const [k, s] of fields) if (r() < 0.8) o[k] = gen(r, s, p, inc);
-      if (r() < p) o[pick(["z", "method2"])] = 1;
+      if (r() < p) o[pick(["z", "method2", "z.z"])] = 1;
       if (r() < p / 2) return Object.entries(o).map(([, v]) => v);
       return o;
     }
     case "struct": {
       const o = {};
       for (const [k, s, req] of shape.fields) if (req || r() < inc) o[k] = gen(r, s, p, inc);
-      if (r() < p) o[pick(["zz", "Method", "topk"])] = 1;
+      if (r() < p) o[pick(["zz", "Method", "topk", "top.k", "[0]"])] = 1;
       if (r() < p / 3) return shape.fields.map(([k]) => o[k] ?? gen(r, shape.fields.find((f) => f[0] === k)[1], p, inc));
       return o;
     }

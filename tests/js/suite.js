@@ -1331,6 +1331,19 @@ export function tests(lib, golden) {
     assert(bands.message.includes("highFloor 1e-300"), bands.message);
     const high = throwsScoreError(lib, () => lib.classifyBand(0.5, { highFloor: 2e21 }), "INVALID_BANDS");
     assert(high.message.endsWith(`got ${String(2e21)}`) && String(2e21) === "2e+21", high.message);
+    if (lib.fuseRuns) {
+      // The lab's messages too.
+      const runs = [{ q: { a: 1, b: 0.5 } }, { q: { a: 0.3, c: 0.2 } }];
+      const ends = (e, v) => assert(e.message.endsWith(`got ${String(v)}`), `${String(v)}: ${e.message}`);
+      ends(throwsScoreError(lib, () => lib.fuseRuns(runs, { method: "rrf", params: { k: Infinity } }), "NON_FINITE_SCORE", "options.params.k"), Infinity);
+      ends(throwsScoreError(lib, () => lib.fuseRuns(runs, { method: "rrf", params: { k: -1e-320 } }), "INVALID_CONFIG", "options.params.k"), -1e-320);
+      ends(throwsScoreError(lib, () => lib.fuseRuns(runs, { method: "wsum", weights: [Infinity, 1] }), "INVALID_WEIGHT", "options.weights[0]"), Infinity);
+      ends(throwsScoreError(lib, () => lib.optimizeFusion({ q: { a: 1 } }, runs, { method: "wsum", step: Infinity }), "INVALID_CONFIG", "options.step"), Infinity);
+      ends(throwsScoreError(lib, () => lib.proposeBands([0.1, 0.9, 0.5, 0.4], [0, 1, 1, 0], { targetPrecision: -1e-300 }), "INVALID_CONFIG", "options.targetPrecision"), -1e-300);
+      ends(throwsScoreError(lib, () => lib.fitPlatt([0.1, 0.9], [2e21, 1]), "INVALID_LABELS", "labels[0]"), 2e21);
+      ends(throwsScoreError(lib, () => lib.calibrationError([-1e-7, 0.5], [0, 1]), "OUT_OF_RANGE", "probabilities[0]"), -1e-7);
+      ends(throwsScoreError(lib, () => lib.fitQueryConfidence({ q: { a: 1 } }, runs, { l2: Infinity }), "INVALID_CONFIG", "options.l2"), Infinity);
+    }
   });
 
   test("queryConfidence", () => {

@@ -108,7 +108,7 @@ impl Evaluation {
 /// `qrels`); an unknown metric ([`ErrorCode::UnknownMethod`], field `metrics[i]`) or a
 /// bad cut-off ([`ErrorCode::InvalidConfig`], field `metrics[i]`); a NaN or infinite
 /// score or grade ([`ErrorCode::NonFiniteScore`], field `run.<qid>.<docid>` or
-/// `qrels.<qid>.<docid>`).
+/// `qrels.<qid>.<docid>`, each id as [`crate::error::key_path`] writes it: `qrels["q.1"].d`).
 pub fn evaluate(qrels: &Qrels, run: &Run, metrics: &[&str]) -> Result<Evaluation> {
     for (qid, docs) in run {
         for (doc, &score) in docs {

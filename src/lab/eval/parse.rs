@@ -110,9 +110,10 @@ pub fn qrels_from_json(text: &str) -> Result<Qrels> {
 /// Whitespace in `tag` becomes `_`, and an empty tag becomes `calibrank`.
 ///
 /// Errors: an empty id or one with whitespace, which the format cannot hold
-/// ([`ErrorCode::InvalidType`], field `qid`, `run` for an empty one, or `qid.docid`), and
-/// a score that is not finite ([`ErrorCode::NonFiniteScore`], field `qid.docid`): text
-/// [`parse_trec_run`] would refuse is never written.
+/// ([`ErrorCode::InvalidType`], field `qid` or `qid.docid`, each id as
+/// [`crate::error::key_path`] writes it: `[""]` for an empty one), and a score that is not
+/// finite ([`ErrorCode::NonFiniteScore`], field `qid.docid`): text [`parse_trec_run`]
+/// would refuse is never written.
 pub fn run_to_trec(run: &Run, tag: &str) -> Result<String> {
     let writable = |id: &str, field: &dyn Fn() -> String| {
         if id.is_empty() || id.chars().any(char::is_whitespace) {
@@ -126,14 +127,7 @@ pub fn run_to_trec(run: &Run, tag: &str) -> Result<String> {
         }
     };
     for (qid, docs) in run {
-        // An empty query id is named by the run itself (an empty field would name nothing).
-        writable(qid, &|| {
-            if qid.is_empty() {
-                "run".into()
-            } else {
-                qid.clone()
-            }
-        })?;
+        writable(qid, &|| key_path("", qid))?;
         for (doc, &score) in docs {
             writable(doc, &|| key_path(&key_path("", qid), doc))?;
             crate::error::finite(score, || key_path(&key_path("", qid), doc))?;
@@ -508,7 +502,17 @@ mod tests {
         };
         for (run, code, field) in [
             (one("q 1", "d", 1.0), ErrorCode::InvalidType, "q 1"),
-            (one("", "d", 1.0), ErrorCode::InvalidType, "run"),
+            (one("", "d", 1.0), ErrorCode::InvalidType, "[\"\"]"),
+            (
+                one("q.1 x", "d", 1.0),
+                ErrorCode::InvalidType,
+                "[\"q.1 x\"]",
+            ),
+            (
+                one("q.1", "d x", 1.0),
+                ErrorCode::InvalidType,
+                "[\"q.1\"].d x",
+            ),
             (one("q", "d\t2", 1.0), ErrorCode::InvalidType, "q.d\t2"),
             (one("q", "", 1.0), ErrorCode::InvalidType, "q[\"\"]"),
             (one("q", "d", f64::NAN), ErrorCode::NonFiniteScore, "q.d"),

@@ -178,7 +178,10 @@ fn check_options(opts: &ProposeBandsOptions, n: usize) -> Result<()> {
         return Err(ScoreError::new(
             ErrorCode::InvalidConfig,
             "targetPrecision",
-            format!("targetPrecision must be in (0, 1], got {p}"),
+            format!(
+                "targetPrecision must be in (0, 1], got {}",
+                crate::error::num(p)
+            ),
         ));
     }
     if opts.folds < 2 || opts.folds > n {
@@ -411,7 +414,8 @@ fn warnings(floors: Floors, folds: &[FoldReport], target_precision: f64) -> Vec<
     let mut warnings = Vec::new();
     if !floors.target_reached {
         warnings.push(format!(
-            "no threshold reaches the target precision {target_precision}; highFloor is set to 1.0"
+            "no threshold reaches the target precision {}; highFloor is set to 1.0",
+            crate::error::num(target_precision)
         ));
     }
     let missed = folds.iter().filter(|f| !f.target_reached).count();

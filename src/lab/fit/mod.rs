@@ -134,7 +134,7 @@ fn count_classes(labels: &[f64]) -> Result<ClassCounts> {
             return Err(ScoreError::new(
                 ErrorCode::InvalidLabels,
                 format!("labels[{i}]"),
-                format!("labels must be 0 or 1, got {label}"),
+                format!("labels must be 0 or 1, got {}", crate::error::num(label)),
             ));
         }
     }
@@ -167,7 +167,7 @@ pub(crate) fn check_unit_interval(values: &[f64], field: &str) -> Result<()> {
             Err(ScoreError::new(
                 ErrorCode::OutOfRange,
                 format!("{field}[{i}]"),
-                format!("must be within [0, 1], got {v}"),
+                format!("must be within [0, 1], got {}", crate::error::num(v)),
             ))
         }
     }

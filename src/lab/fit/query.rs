@@ -182,7 +182,7 @@ fn check_runs(runs: &[Run]) -> Result<()> {
                     return Err(ScoreError::new(
                         ErrorCode::NonFiniteScore,
                         key_path(&key_path(&format!("runs[{i}]"), q), d),
-                        format!("scores must be finite, got {s}"),
+                        format!("scores must be finite, got {}", crate::error::num(*s)),
                     ));
                 }
             }
@@ -207,7 +207,10 @@ pub fn fit_query_confidence(
         return Err(ScoreError::new(
             ErrorCode::InvalidConfig,
             "l2",
-            format!("must be a finite number > 0, got {}", opts.l2),
+            format!(
+                "must be a finite number > 0, got {}",
+                crate::error::num(opts.l2)
+            ),
         ));
     }
     if !(1..=1000).contains(&opts.max_iterations) {

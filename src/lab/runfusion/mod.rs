@@ -367,7 +367,7 @@ fn check_scores(runs: &[&OrderedRun]) -> Result<()> {
                 return Err(ScoreError::new(
                     ErrorCode::NonFiniteScore,
                     key_path(&key_path(&format!("runs[{i}]"), q), d),
-                    format!("must be a finite number, got {s}"),
+                    format!("must be a finite number, got {}", crate::error::num(*s)),
                 ));
             }
         }
@@ -610,14 +610,14 @@ fn check_param(spec: &ParamSpec, value: f64, field: impl FnOnce() -> String) -> 
         return Err(ScoreError::new(
             ErrorCode::NonFiniteScore,
             field(),
-            format!("must be finite, got {value}"),
+            format!("must be finite, got {}", crate::error::num(value)),
         ));
     }
     if !(spec.valid)(value) {
         return Err(ScoreError::new(
             ErrorCode::InvalidConfig,
             field(),
-            format!("must be {}, got {value}", spec.range),
+            format!("must be {}, got {}", spec.range, crate::error::num(value)),
         ));
     }
     Ok(value)
@@ -695,7 +695,10 @@ fn resolve_weights(
         return Err(ScoreError::new(
             ErrorCode::InvalidWeight,
             format!("weights[{i}]"),
-            format!("must be a finite number >= 0, got {x}"),
+            format!(
+                "must be a finite number >= 0, got {}",
+                crate::error::num(*x)
+            ),
         ));
     }
     Ok(w.to_vec())

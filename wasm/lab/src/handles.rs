@@ -231,7 +231,8 @@ pub fn order(run: &mut OrderedRun, ranked: bool) {
 }
 
 /// A run object (`{qid: {docid: score}}`) in the order ranx holds it ([`order`]).
-/// Scores must be finite numbers (field `<field>.<qid>.<docid>`); entries and id bytes
+/// Scores must be finite numbers (field `<field>.<qid>.<docid>`, each id as
+/// `calibrank::error::key_path` writes it); entries and id bytes
 /// are charged to `budget`.
 pub fn decode_run(obj: &Object<'_>, field: &str, budget: &mut Budget) -> Result<OrderedRun> {
     let mut run = read(obj, field, true)?;
@@ -241,7 +242,8 @@ pub fn decode_run(obj: &Object<'_>, field: &str, budget: &mut Budget) -> Result<
 }
 
 /// Judgements from an object (`{qid: {docid: grade}}`); entries and id bytes are
-/// charged to `budget`. Grades must be finite numbers (field `<field>.<qid>.<docid>`), as
+/// charged to `budget`. Grades must be finite numbers (field `<field>.<qid>.<docid>`,
+/// the ids as `key_path` writes them), as
 /// `parse_qrels_json` and `evaluate` ask: `fitQueryConfidence` read NaN as not relevant.
 pub fn decode_qrels(obj: &Object<'_>, field: &str, budget: &mut Budget) -> Result<Qrels> {
     let run = read(obj, field, false)?;
