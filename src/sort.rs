@@ -121,7 +121,7 @@ fn merge_pass<T: Clone, F: FnMut(&T, &T) -> Ordering>(
 pub type Keyed = (u64, u32);
 
 /// Sorts `v` by key, then index (the pairs are distinct, so the order is total): by
-/// insertion up to [`INSERTION_ONLY`] pairs, the crate's merge sort below [`RADIX_MIN`],
+/// insertion up to 32 pairs, the crate's merge sort below [`RADIX_MIN`],
 /// a radix sort from there.
 pub fn sort_keyed(v: &mut [Keyed]) {
     if v.len() <= INSERTION_ONLY {

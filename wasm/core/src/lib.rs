@@ -5,9 +5,9 @@
 //!
 //! Built with the `functions` feature (the default) it is `calibrank_core.wasm`: every
 //! operation. Built without it, `calibrank_pipeline.wasm`: the `Pipeline` operations
-//! alone ([`pipeline`]), which a bundled app that imports `Pipeline` and none of the
+//! alone (`pipeline`), which a bundled app that imports `Pipeline` and none of the
 //! other functions loads instead (js/entries/browser.pipeline.js); the other functions
-//! are in [`functions`].
+//! are in `functions`.
 
 #![deny(unsafe_code)]
 #![cfg_attr(
