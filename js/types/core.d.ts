@@ -34,13 +34,17 @@ export interface Limits {
   maxSearchWork?: number;
 }
 
+/** `Limits` as a call takes them: a field left out, or `null`, keeps its default. */
+export type LimitsInput = { readonly [K in keyof Limits]?: number | null };
+
 /**
  * Input size limits for one call, in a function's options (`Pipeline` takes them in its
  * config). Missing fields keep their defaults (see `defaultLimits()`); an input over a
- * limit is a `ScoreError` with code `INPUT_TOO_LARGE`.
+ * limit is a `ScoreError` with code `INPUT_TOO_LARGE`. `null` is the defaults, as a
+ * missing `limits` is.
  */
 export interface WithLimits {
-  limits?: Partial<Limits>;
+  limits?: LimitsInput | null;
 }
 
 // ---------------------------------------------------------------- Small shared types
@@ -369,8 +373,8 @@ export type Effective<T> = T extends readonly unknown[] | QueryConfidenceModel
     ? { [K in keyof T]-?: Effective<T[K]> }
     : T;
 
-/** `Pipeline.config`: the configuration with every default filled in. */
-export type EffectivePipelineConfig = Effective<PipelineConfig>;
+/** `Pipeline.config`: the configuration with every default filled in (every limit a number). */
+export type EffectivePipelineConfig = Omit<Effective<PipelineConfig>, "limits"> & { limits: Required<Limits> };
 
 /** The pipeline configuration. Every field has the seed's default. */
 export interface PipelineConfig {
@@ -396,8 +400,8 @@ export interface PipelineConfig {
   bands?: BandsConfig;
   /** Query confidence: the seeds' options, a fitted model, the outcome floors. */
   confidence?: PipelineConfidenceConfig;
-  /** Input size limits of `run` and `runColumnar`. */
-  limits?: Limits;
+  /** Input size limits of `run` and `runColumnar` (`null`, or a field `null`: the defaults). */
+  limits?: LimitsInput | null;
   /** Attach an `explain` record to every result (default true). */
   explain?: boolean;
 }
@@ -660,18 +664,18 @@ export declare class Pipeline {
 
 /** Options of `rrf`. */
 export interface RrfOptions {
-  /** RRF constant (default 60, >= 1). */
-  k?: number;
-  /** One weight per list (default 1). */
-  weights?: Float64Array | readonly number[];
+  /** RRF constant (default, or `null`: 60; >= 1). */
+  k?: number | null;
+  /** One weight per list (default, or `null`: 1 each). */
+  weights?: Float64Array | readonly number[] | null;
 }
 
 /** Options of `rrfColumnar`. */
 export interface RrfColumnarOptions {
-  /** RRF constant (default 60). */
-  k?: number;
-  /** One weight per list. */
-  weights?: Float64Array | readonly number[];
+  /** RRF constant (default, or `null`: 60; >= 1). */
+  k?: number | null;
+  /** One weight per list (default, or `null`: 1 each). */
+  weights?: Float64Array | readonly number[] | null;
 }
 
 /** How the per-query scores of one item are combined. */
@@ -746,8 +750,8 @@ export interface MultiQueryOutput {
 
 /** Options of `normalize`. */
 export interface NormalizeOptions {
-  /** Softmax temperature (default 1, > 0). */
-  temperature?: number;
+  /** Softmax temperature (default, or `null`: 1; > 0). */
+  temperature?: number | null;
 }
 
 // ---------------------------------------------------------------- Functions

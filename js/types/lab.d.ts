@@ -8,7 +8,7 @@ import type { Calibration, IsotonicModel, PlattModel, QueryConfidenceModel, Read
 export type { QueryConfidenceModel };
 
 export { ScoreError, defaultLimits, errorCodes, version } from "./core.js";
-export type { Calibration, ErrorCode, IsotonicModel, LimitedFunction, Limits, PlattModel, WithLimits } from "./core.js";
+export type { Calibration, ErrorCode, IsotonicModel, LimitedFunction, Limits, LimitsInput, PlattModel, WithLimits } from "./core.js";
 
 // ---------------------------------------------------------------- Runs and qrels
 
@@ -106,7 +106,7 @@ export interface EvaluateOptions {
    * How tied scores rank: `"ranx"` (default: ranx 0.3.21's order, numba's quicksort of
    * the run's order) or `"trec_eval"` (score descending, then document id descending).
    */
-  ties?: "ranx" | "trec_eval";
+  ties?: "ranx" | "trec_eval" | null;
 }
 
 // ---------------------------------------------------------------- Run fusion
@@ -138,11 +138,11 @@ export interface FuseRunsOptions {
   /**
    * The normalization applied to every run first: `min-max`, `min-max-inverted`, `max`,
    * `sum`, `zmuv`, `rank`, `borda` or `none`; when absent the method's default (`none` for
-   * `dbsf` and the OpenSearch means, `min-max` otherwise).
+   * `dbsf` and the OpenSearch means, `min-max` otherwise; `null` too).
    */
-  norm?: string;
-  /** One weight per run, for the weighted methods. */
-  weights?: readonly number[];
+  norm?: string | null;
+  /** One weight per run, for the weighted methods (`null`: none given). */
+  weights?: readonly number[] | null;
   /** Numeric parameters by ranx's names (see the table above). */
   params?: Record<string, number>;
 }
@@ -167,8 +167,8 @@ export interface OptimizeOptions {
   method?: string;
   /** Metric to maximize, ranx's spelling (default `ndcg@10`). */
   metric?: string;
-  /** Normalization (default: the method's default). */
-  norm?: string;
+  /** Normalization (default, or `null`: the method's default). */
+  norm?: string | null;
   /** Grid step for weights and `phi` (default 0.1; 1/step must be a whole number). */
   step?: number;
   /** Values of `k` tried for `rrf` (default 10, 20, ..., 100). */
@@ -400,8 +400,8 @@ export interface FitQueryConfidenceOptions extends WithLimits {
   k?: number;
   /** RRF constant of the fusion (default 60, the pipeline's). */
   rrfK?: number;
-  /** RRF weight per run (default 1 each). */
-  weights?: readonly number[];
+  /** RRF weight per run (default, or `null`: 1 each). */
+  weights?: readonly number[] | null;
   /** L2 penalty on the standardized coefficients (> 0, default 1). */
   l2?: number;
   /** Newton iteration budget (1..=1000, default 100). */

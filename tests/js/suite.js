@@ -685,6 +685,44 @@ export function tests(lib, golden) {
     }
   });
 
+  test("null inside options is the default exactly where the declarations say `| null`, INVALID_TYPE elsewhere", () => {
+    const lists = [["a", "b", "c"], ["b", "c", "d"]];
+    const docs = new Uint32Array([0, 1, 2, 1, 2, 3]);
+    const offsets = new Uint32Array([0, 3, 6]);
+    // [call, key, accepted]: an accepted null gives what leaving the key out gives.
+    const cases = [
+      [(o) => lib.rrf(lists, o), "k", true],
+      [(o) => lib.rrf(lists, o), "weights", true],
+      [(o) => lib.rrf(lists, o), "limits", true],
+      [(o) => lib.rrf(lists, { limits: o }), "maxTotalEntries", true],
+      [(o) => Array.from(lib.rrfColumnar(docs, offsets, 4, o).scores), "k", true],
+      [(o) => Array.from(lib.rrfColumnar(docs, offsets, 4, o).scores), "weights", true],
+      [(o) => Array.from(lib.normalize([1, 2, 3], "softmax", o)), "temperature", true],
+      [(o) => lib.queryConfidence([0.9, 0.5], o), "k", true],
+      [(o) => lib.rerank("foo", [{ id: "a", score: 1, name: "foo" }], o).map((r) => r.rerankedScore), "stopwords", true],
+      [(o) => new lib.Pipeline(o).config, "limits", true],
+      [(o) => new lib.Pipeline({ rerank: o }).config, "candidateLimit", true],
+      [(o) => new lib.Pipeline({ confidence: o }).config, "model", true],
+      [(o) => Array.from(lib.calibrate([0.1, 0.2], o)), "threshold", false],
+      [(o) => lib.classifyBand(0.5, o), "highFloor", false],
+      [(o) => lib.queryConfidence([0.9, 0.5], o), "weights", false],
+      [(o) => lib.fuseMultiQuery([[{ id: "a", score: 1 }]], o), "resultsPerQuery", false],
+      [(o) => lib.rerank("foo", [{ id: "a", score: 1, name: "foo" }], o), "exactNameMultiplier", false],
+    ];
+    for (const [call, key, accepted] of cases) {
+      if (accepted) eq(call({ [key]: null }), call({}), key);
+      else throwsScoreError(lib, () => call({ [key]: null }), "INVALID_TYPE");
+    }
+    throwsScoreError(lib, () => new lib.Pipeline({ k: null }), "INVALID_TYPE", "config.k");
+    if (lib.evaluate) {
+      const q = { q1: { d1: 1 } };
+      eq(lib.evaluate(q, q, ["mrr"], { ties: null }), lib.evaluate(q, q, ["mrr"]));
+      const runs = [{ q: { a: 1, b: 0.5 } }, { q: { a: 0.3, c: 0.2 } }];
+      eq(lib.fuseRuns(runs, { method: "wsum", norm: null, weights: null }), lib.fuseRuns(runs, { method: "wsum" }));
+      throwsScoreError(lib, () => lib.calibrationError([0.1, 0.9], [0, 1], { bins: null }), "INVALID_TYPE", "options.bins");
+    }
+  });
+
   test("fused scores that overflow are NON_FINITE_SCORE on the values to lower, in every fusing function", () => {
     // A term is at most w / (k + 1): four weights near f64::MAX with k = 1 overflow.
     const huge = [1e308, 1e308, 1e308, 1e308];

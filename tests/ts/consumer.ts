@@ -149,6 +149,18 @@ rrf([["a"]], { limits: { maxEntries: 10 } });
 calibrate([0.1], { limits: { maxListLength: "10" } });
 console.log(ndcg);
 
+// `null` where the declarations allow it is the default; elsewhere it does not compile
+// (and is INVALID_TYPE at run time).
+rrf([["a"]], { k: null, weights: null, limits: null });
+rrf([["a"]], { limits: { maxTotalEntries: null } });
+new Pipeline({ limits: null, rerank: { candidateLimit: null }, confidence: { k: null, model: null } });
+normalize([1, 2], "softmax", { temperature: null });
+// @ts-expect-error: calibrate's threshold has a value of its own by default: null is refused
+calibrate([0.1], { threshold: null });
+// @ts-expect-error: so has the Pipeline's k
+new Pipeline({ k: null });
+evaluate({ q1: { d1: 1 } }, { q1: { d1: 1 } }, ["mrr"], { ties: null, limits: { maxLists: null } });
+
 // The lab entry shares the core's ScoreError class and limits.
 const sameClass: typeof ScoreError = LabScoreError;
 const labLimits: Required<Limits> = labDefaultLimits();
