@@ -307,7 +307,8 @@ fn workload<'a>(inputs: &'a Inputs, name: &str, api: &str) -> Box<dyn Fn() -> Ch
         }),
         ("a", "columnar") => Box::new(move || {
             let lists = slices();
-            let f = rrf_indexed(&lists, &[1.0; N_LISTS], 60.0, inputs.n_docs).expect("rrf");
+            let f =
+                rrf_indexed(&lists, &[1.0; N_LISTS], "weights", 60.0, inputs.n_docs).expect("rrf");
             let order = f.order();
             let scores: Vec<f64> = order.iter().map(|&d| f.scores[d as usize]).collect();
             Check {

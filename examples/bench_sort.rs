@@ -40,7 +40,7 @@ fn main() {
     for n in [300usize, 1_000, 10_000, 100_000, 1_000_000] {
         let l = lists(n);
         let slices: Vec<&[u32]> = l.iter().map(Vec::as_slice).collect();
-        let f = rrf_indexed(&slices, &[1.0; 3], 60.0, n * 3 / 2).expect("valid lists");
+        let f = rrf_indexed(&slices, &[1.0; 3], "weights", 60.0, n * 3 / 2).expect("valid lists");
         let keyed: Vec<Keyed> = (0u32..)
             .zip(&f.scores)
             .filter(|(_, &s)| s > 0.0)

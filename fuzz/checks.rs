@@ -1224,7 +1224,7 @@ pub fn rrf_indices(data: &[u8]) {
         .map(|_| b.f64_or(1.0))
         .collect();
     let slices: Vec<&[u32]> = lists.iter().map(Vec::as_slice).collect();
-    let f = match rrf_indexed(&slices, &weights, k, n_docs) {
+    let f = match rrf_indexed(&slices, &weights, "weights", k, n_docs) {
         Ok(f) => f,
         Err(e) => {
             check_error(

@@ -139,17 +139,18 @@ pub(crate) fn filled<T: Clone>(n: usize, value: T) -> Result<Vec<T>> {
 ///
 /// This is the allocation-light core used by the columnar API and by the string API
 /// after interning. Errors: `INVALID_K`, `INVALID_WEIGHT`, `LENGTH_MISMATCH`,
-/// `NON_FINITE_SCORE` (field `weights`) when weights near `f64::MAX` make a sum
-/// overflow, `INDEX_OUT_OF_RANGE` (field `lists[i][j]`), `INPUT_TOO_LARGE` (field `nDocs`) when
+/// `NON_FINITE_SCORE` (field `weights_field`, what the caller calls the weights) when
+/// weights near `f64::MAX` make a sum overflow (a bad weight is `weights_field[i]`), `INDEX_OUT_OF_RANGE` (field `lists[i][j]`), `INPUT_TOO_LARGE` (field `nDocs`) when
 /// the per-document arrays cannot be allocated (a huge `n_docs` under raised limits).
 pub fn rrf_indexed(
     lists: &[&[u32]],
     weights: &[f64],
+    weights_field: &str,
     k: f64,
     n_docs: usize,
 ) -> Result<IndexedFusion> {
     validate_k(k, "k")?;
-    check_weights(weights, lists.len(), "weights")?;
+    check_weights(weights, lists.len(), weights_field)?;
     let mut scores = filled(n_docs, 0.0f64)?;
     let mut list_count = filled(n_docs, 0u32)?;
     let mut last_list = filled(n_docs, u32::MAX)?;
@@ -188,7 +189,7 @@ pub fn rrf_indexed(
     if bound.is_infinite() && scores.iter().any(|s| s.is_infinite()) {
         return Err(ScoreError::new(
             ErrorCode::NonFiniteScore,
-            "weights",
+            weights_field,
             "a fused score overflows (Infinity); lower the weights",
         ));
     }
@@ -418,16 +419,17 @@ impl InternedFusion<'_> {
     }
 }
 
-/// Interns the ids of `lists` and fuses them (errors as [`rrf`]'s, but a bad weight is named `weights[i]`, as the weights are this function's own argument).
+/// Interns the ids of `lists` and fuses them (errors as [`rrf_indexed`]'s, the lists'
+/// weights named `weights_field`).
 pub fn rrf_interned<'a, S: AsRef<str>>(
     lists: &[RankedList<'a, S>],
     k: f64,
+    weights_field: &str,
 ) -> Result<InternedFusion<'a>> {
     let (interner, indexed) = Interner::of_lists(lists.iter().map(|l| l.ids));
     let slices: Vec<&[u32]> = indexed.iter().map(Vec::as_slice).collect();
     let weights: Vec<f64> = lists.iter().map(|l| l.weight).collect();
-    let fusion = rrf_indexed(&slices, &weights, k, interner.ids.len())
-        .map_err(|e| rename_list_field(e, "lists"))?;
+    let fusion = rrf_indexed(&slices, &weights, weights_field, k, interner.ids.len())?;
     Ok(InternedFusion {
         interner,
         lists: indexed,
@@ -444,7 +446,7 @@ pub fn rrf<S: AsRef<str>>(lists: &[RankedList<'_, S>], k: f64) -> Result<Fusion>
         validate_weight(l.weight, || format!("lists[{i}].weight"))?;
     }
     // An overflowing sum is the lists' weights' doing.
-    let f = rrf_interned(lists, k).map_err(|e| weights_as(e, "lists"))?;
+    let f = rrf_interned(lists, k, "lists")?;
     let n_lists = lists.len();
     let ranks = f.ranks();
     let items: Vec<FusedItem> = f
@@ -463,27 +465,6 @@ pub fn rrf<S: AsRef<str>>(lists: &[RankedList<'_, S>], k: f64) -> Result<Fusion>
         items,
         stats: f.fusion.stats,
     })
-}
-
-/// [`rrf_indexed`]'s overflow (field `weights`) named `field`, for a caller whose weights
-/// are not an argument of that name; any other error unchanged.
-pub fn weights_as(mut e: ScoreError, field: &str) -> ScoreError {
-    if e.code == ErrorCode::NonFiniteScore && e.field == "weights" {
-        e.field = field.to_string();
-    }
-    e
-}
-
-/// An error of [`rrf_indexed`] named for the caller: `lists...` becomes `prefix...`
-/// (weights keep their field).
-pub fn rename_list_field(mut e: ScoreError, prefix: &str) -> ScoreError {
-    if e.field == "weights" || e.field.starts_with("weights[") {
-        return e;
-    }
-    if let Some(rest) = e.field.strip_prefix("lists") {
-        e.field = format!("{prefix}{rest}");
-    }
-    e
 }
 
 #[cfg(test)]
@@ -559,7 +540,7 @@ mod tests {
         .unwrap();
         let ids: Vec<&str> = f.items.iter().map(|i| i.id.as_str()).collect();
         assert_eq!(ids, vec!["alpha", "zeta", "m", "m2"]);
-        let idx = rrf_indexed(&[&[5, 1], &[2, 0]], &[1.0, 1.0], 60.0, 6).unwrap();
+        let idx = rrf_indexed(&[&[5, 1], &[2, 0]], &[1.0, 1.0], "weights", 60.0, 6).unwrap();
         assert_eq!(idx.order(), vec![2, 5, 0, 1]);
     }
 
@@ -585,17 +566,17 @@ mod tests {
             (ErrorCode::InvalidWeight, "lists[0].weight")
         );
         // rrf_indexed takes the weights as an argument of their own.
-        let e = rrf_indexed(&[&[0], &[0]], &[1.0, -1.0], 60.0, 1).unwrap_err();
+        let e = rrf_indexed(&[&[0], &[0]], &[1.0, -1.0], "weights", 60.0, 1).unwrap_err();
         assert_eq!(
             (e.code, e.field.as_str()),
             (ErrorCode::InvalidWeight, "weights[1]")
         );
-        let e = rrf_indexed(&[&[0, 7]], &[1.0], 60.0, 3).unwrap_err();
+        let e = rrf_indexed(&[&[0, 7]], &[1.0], "weights", 60.0, 3).unwrap_err();
         assert_eq!(
             (e.code, e.field.as_str()),
             (ErrorCode::IndexOutOfRange, "lists[0][1]")
         );
-        let e = rrf_indexed(&[&[0]], &[1.0, 1.0], 60.0, 3).unwrap_err();
+        let e = rrf_indexed(&[&[0]], &[1.0, 1.0], "weights", 60.0, 3).unwrap_err();
         assert_eq!(e.code, ErrorCode::LengthMismatch);
     }
 
@@ -603,13 +584,13 @@ mod tests {
     fn a_sum_that_overflows_is_non_finite_score_on_the_weights() {
         // Each term is w / (1 + 1) = 0.5e308: four of them pass f64::MAX (about 1.8e308).
         let lists: [&[u32]; 4] = [&[0], &[1, 0], &[0], &[0]];
-        let e = rrf_indexed(&lists, &[1e308; 4], 1.0, 2).unwrap_err();
+        let e = rrf_indexed(&lists, &[1e308; 4], "weights", 1.0, 2).unwrap_err();
         assert_eq!(
             (e.code, e.field.as_str()),
             (ErrorCode::NonFiniteScore, "weights")
         );
         // Three do not (document 0 at ranks 1, 2 and 1).
-        let f = rrf_indexed(&lists[..3], &[1e308; 3], 1.0, 2).unwrap();
+        let f = rrf_indexed(&lists[..3], &[1e308; 3], "weights", 1.0, 2).unwrap();
         assert_eq!(
             f.scores,
             vec![1e308 / 2.0 + 1e308 / 3.0 + 1e308 / 2.0, 1e308 / 2.0]

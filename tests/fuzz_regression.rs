@@ -191,7 +191,7 @@ fn fuzz_findings_stay_fixed() {
     );
 
     // A document count that cannot be allocated is INPUT_TOO_LARGE, not an abort.
-    let e = calibrank::fuse::rrf_indexed(&[], &[], 60.0, usize::MAX).unwrap_err();
+    let e = calibrank::fuse::rrf_indexed(&[], &[], "weights", 60.0, usize::MAX).unwrap_err();
     assert_eq!(
         (e.code, e.field.as_str()),
         (ErrorCode::InputTooLarge, "nDocs")

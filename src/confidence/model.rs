@@ -230,8 +230,7 @@ impl QueryConfidenceModel {
     pub fn features<S: AsRef<str>>(&self, lists: &[ListView<'_, S>]) -> Result<Vec<f64>> {
         self.check_lists(lists.len())?;
         // Weights near f64::MAX that overflow the fusion are the model's.
-        let top = fused_top(lists, &self.weights, self.rrf_k, self.k)
-            .map_err(|e| crate::fuse::weights_as(e, "model.weights"))?;
+        let top = fused_top(lists, &self.weights, "model.weights", self.rrf_k, self.k)?;
         self.features_with_top(&top, lists)
     }
 
@@ -312,10 +311,12 @@ pub fn top_score(scores: &[f64]) -> Option<f64> {
     scores.iter().copied().reduce(f64::max)
 }
 
-/// The top `k` weighted-RRF scores of `lists`, descending.
+/// The top `k` weighted-RRF scores of `lists`, descending (the weights' errors named
+/// `weights_field`).
 pub fn fused_top<S: AsRef<str>>(
     lists: &[ListView<'_, S>],
     weights: &[f64],
+    weights_field: &str,
     rrf_k: f64,
     k: u32,
 ) -> Result<Vec<f64>> {
@@ -324,7 +325,7 @@ pub fn fused_top<S: AsRef<str>>(
         .zip(weights)
         .map(|(l, &weight)| RankedList { ids: l.ids, weight })
         .collect();
-    let fused = rrf_interned(&ranked, rrf_k)?;
+    let fused = rrf_interned(&ranked, rrf_k, weights_field)?;
     Ok(top_k(fused.fusion.scores, k))
 }
 
@@ -352,7 +353,9 @@ pub fn rank_only_logit<S: AsRef<str>>(
     rrf_k: f64,
     k: u32,
 ) -> Result<f64> {
-    Ok(rank_only_of_top(&fused_top(lists, weights, rrf_k, k)?))
+    Ok(rank_only_of_top(&fused_top(
+        lists, weights, "weights", rrf_k, k,
+    )?))
 }
 
 /// The `rankOnly` feature of the top fused scores.
@@ -427,7 +430,7 @@ mod tests {
                 scores: None,
             },
         ];
-        let top = fused_top(&lists, &[1.0, 1.0], 60.0, 5).unwrap();
+        let top = fused_top(&lists, &[1.0, 1.0], "weights", 60.0, 5).unwrap();
         assert_eq!(top, vec![2.0 / 61.0, 1.0 / 62.0, 1.0 / 62.0]);
         let s = Sigmoid::default();
         let p = 1.0 - top.iter().map(|&x| 1.0 - s.apply(x)).product::<f64>();

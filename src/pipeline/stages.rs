@@ -19,7 +19,7 @@ use super::{count, Pipeline, PoolTexts};
 use crate::bands::BandContext;
 use crate::confidence::confidence_of_sorted;
 use crate::error::{ErrorCode, Result, ScoreError};
-use crate::fuse::{descending_key, rename_list_field, rrf_indexed, weights_as};
+use crate::fuse::{descending_key, rrf_indexed};
 use crate::normalize::{normalize, NormalizeMethod};
 use crate::recency::{age_days, step_multiplier};
 use crate::rerank::{cross_encoder_normalize, heuristic_factors, CandidateText, PreparedQuery};
@@ -129,8 +129,8 @@ impl Pipeline {
         let top_n = input.top_n;
 
         // 1. Fuse.
-        let fusion = rrf_indexed(input.lists, input.weights, cfg.k, ids.len())
-            .map_err(|e| rename_list_field(weights_as(e, "lists"), "lists"))?;
+        // An overflowing sum is the lists' weights' doing.
+        let fusion = rrf_indexed(input.lists, input.weights, "lists", cfg.k, ids.len())?;
         let mut stats = PipelineStats::of_fusion(input.lists.len(), &fusion.stats);
 
         // 2. Recency at the merge stage: the step of the item's age, or its fiscal year's
@@ -338,9 +338,14 @@ impl Pipeline {
                 let fused = if model.rrf_k == cfg.k && model.weights == input.weights {
                     fusion.scores.clone()
                 } else {
-                    rrf_indexed(input.lists, &model.weights, model.rrf_k, ids.len())
-                        .map_err(|e| weights_as(e, "confidence.model.weights"))?
-                        .scores
+                    rrf_indexed(
+                        input.lists,
+                        &model.weights,
+                        "confidence.model.weights",
+                        model.rrf_k,
+                        ids.len(),
+                    )?
+                    .scores
                 };
                 let top = crate::confidence::model::top_k(fused, model.k);
                 let list_scores: Vec<Option<&[f64]>> = (0..input.lists.len())

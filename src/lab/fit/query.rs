@@ -104,7 +104,7 @@ fn rank_only_and_label(
             weight,
         })
         .collect();
-    let fused = rrf_interned(&ranked, rrf_k)?;
+    let fused = rrf_interned(&ranked, rrf_k, "weights")?;
     let order = fused.order();
     let top = order.get(..(k as usize).min(order.len())).unwrap_or(&order);
     let scores: Vec<f64> = top

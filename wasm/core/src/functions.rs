@@ -112,11 +112,18 @@ fn rrf(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     }
     let weights =
         calibrank::fuse::resolve_weights(weights.as_deref(), lists.len(), "options.weights")?;
-    let fusion = rrf_indexed(&lists, &weights, k.unwrap_or(DEFAULT_K), n_ids).map_err(|e| {
-        if e.field == "k" || e.field == "weights" {
+    let fusion = rrf_indexed(
+        &lists,
+        &weights,
+        "options.weights",
+        k.unwrap_or(DEFAULT_K),
+        n_ids,
+    )
+    .map_err(|e| {
+        if e.field == "k" {
             e.within("options")
         } else {
-            calibrank::fuse::rename_list_field(e, "lists")
+            e
         }
     })?;
     let scores = &fusion.scores;
@@ -190,8 +197,15 @@ fn rrf_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     limits.check_columnar(n, "nDocs")?;
     let weights =
         calibrank::fuse::resolve_weights(weights.as_deref(), lists.len(), "options.weights")?;
-    let fused = rrf_indexed(&lists, &weights, k.unwrap_or(DEFAULT_K), n).map_err(|e| {
-        if e.field == "k" || e.field == "weights" {
+    let fused = rrf_indexed(
+        &lists,
+        &weights,
+        "options.weights",
+        k.unwrap_or(DEFAULT_K),
+        n,
+    )
+    .map_err(|e| {
+        if e.field == "k" {
             e.within("options")
         } else {
             calibrank::pipeline::flat_index_error(e, &lists, n)
