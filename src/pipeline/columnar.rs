@@ -153,18 +153,21 @@ impl Pipeline {
         let weights = crate::fuse::resolve_weights(input.weights, input.lists.len(), "weights")?;
         // An index error names `lists[i][j]` (the slices given); the bindings, which cut
         // the slices from one flat array, report it there (`flat_index_error`).
-        let fusion = crate::fuse::rrf_indexed(input.lists, &weights, cfg.k, input.n_docs)?;
+        let fusion =
+            crate::fuse::rrf_indexed(input.lists, &weights, "weights", cfg.k, input.n_docs)?;
         let mut scores = fusion.scores;
         if let Some(mtimes) = input.modified_ms {
-            let step = cfg.recency.mode == RecencyMode::Step;
-            let now = if step {
-                if mtimes.len() != input.n_docs {
-                    return Err(ScoreError::new(
-                        ErrorCode::LengthMismatch,
-                        "modifiedAt",
-                        format!("{} times for nDocs = {}", mtimes.len(), input.n_docs),
-                    ));
-                }
+            // One time per document in every recency mode (a short array would leave
+            // documents unread, a long one times of no document).
+            if mtimes.len() != input.n_docs {
+                return Err(ScoreError::new(
+                    ErrorCode::LengthMismatch,
+                    "modifiedAt",
+                    format!("{} times for nDocs = {}", mtimes.len(), input.n_docs),
+                ));
+            }
+            // `now` is needed, and read, by step recency alone.
+            let now = if cfg.recency.mode == RecencyMode::Step {
                 let now = input.now_ms.ok_or_else(|| {
                     ScoreError::new(
                         ErrorCode::InvalidTimestamp,
@@ -176,22 +179,23 @@ impl Pipeline {
                     code: ErrorCode::InvalidTimestamp,
                     ..e
                 })?;
-                now
+                Some(now)
             } else {
-                0.0
+                None
             };
             // NaN is an unknown time; an infinite one is refused in every recency mode,
             // as `run` refuses it (only a listed document's: the others are not read).
             for (i, ((s, &m), &c)) in
                 (0u32..).zip(scores.iter_mut().zip(mtimes).zip(&fusion.list_count))
             {
-                if c > 0 && !m.is_nan() {
-                    if m.is_infinite() {
-                        return Err(infinite_time(i));
-                    }
-                    if step {
-                        *s *= step_multiplier(&cfg.recency.steps, age_days(m, now));
-                    }
+                if c == 0 || m.is_nan() {
+                    continue;
+                }
+                if m.is_infinite() {
+                    return Err(infinite_time(i));
+                }
+                if let Some(now) = now {
+                    *s *= step_multiplier(&cfg.recency.steps, age_days(m, now));
                 }
             }
         }

@@ -812,6 +812,9 @@ export function tests(lib, golden) {
         throwsScoreError(lib, () => none.runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1, modifiedAt: [Infinity] }), "INVALID_TIMESTAMP", "modifiedAt[0]");
         throwsScoreError(lib, () => none.run({ lists: [{ name: "a", ids: ["x"] }], items: { x: { modifiedAt: Infinity } } }), "INVALID_TIMESTAMP");
         eq(Array.from(none.runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1, modifiedAt: [NaN] }).order), [0]);
+        // One time per document in every mode, as with step recency (a short array left documents unread).
+        throwsScoreError(lib, () => none.runColumnar({ docs: new Uint32Array([1]), offsets: new Uint32Array([0, 1]), nDocs: 2, modifiedAt: [Infinity] }), "LENGTH_MISMATCH", "modifiedAt");
+        throwsScoreError(lib, () => none.runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1, modifiedAt: [1, 2] }), "LENGTH_MISMATCH", "modifiedAt");
       } finally {
         none.free();
       }
