@@ -1,7 +1,7 @@
 // A pipeline's input, encoded for the module (`encodeInput`; wasm/core/src/pipeline.rs
 // `read_input` reads it): each distinct id interned once, the lists as indices, the
 // items as a table, every string of the call in one table.
-import { precheck, objectJson, numbers, typeError, keyPath, isMap, hasOwn, fromObjectPrototype, wellFormedName, firstOf, intern, timeOf, utf8Length } from "../wire.js";
+import { precheck, objectJson, numbers, typeError, keyPath, keyField, isMap, hasOwn, fromObjectPrototype, wellFormedName, firstOf, intern, timeOf, utf8Length } from "../wire.js";
 import { isObject, unknownField, noInheritedKeys, ownFields, checkKeys } from "./shared.js";
 import { canHoldTexts } from "./held-texts.js";
 
@@ -283,18 +283,18 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
               units += v.length;
             } else if (v instanceof Date) {
               flags |= 16;
-              itemNums[3 * i] = timeOf(v, `${keyPath("items", key)}.modifiedAt`, "epoch milliseconds or an ISO 8601 string");
-            } else throw typeError(`${keyPath("items", key)}.modifiedAt`, "epoch milliseconds or an ISO 8601 string");
+              itemNums[3 * i] = timeOf(v, keyField("items", key, "modifiedAt"), "epoch milliseconds or an ISO 8601 string");
+            } else throw typeError(keyField("items", key, "modifiedAt"), "epoch milliseconds or an ISO 8601 string");
             break;
           case "fiscalYear":
             if (v === undefined || v === null) break;
-            if (typeof v !== "number") throw typeError(`${keyPath("items", key)}.fiscalYear`, "a whole number (a year)");
+            if (typeof v !== "number") throw typeError(keyField("items", key, "fiscalYear"), "a whole number (a year)");
             flags |= 64;
             itemNums[3 * i + 1] = v;
             break;
           case "crossEncoderScore":
             if (v === undefined || v === null) break;
-            if (typeof v !== "number") throw typeError(`${keyPath("items", key)}.crossEncoderScore`, "a number");
+            if (typeof v !== "number") throw typeError(keyField("items", key, "crossEncoderScore"), "a number");
             flags |= 128;
             itemNums[3 * i + 2] = v;
             break;
@@ -303,7 +303,7 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
             if (hasOwn.call(meta, f)) throw unknownField(keyPath("items", key), f, ITEM_KEYS);
         }
         if (bit !== 0 && v !== undefined && v !== null) {
-          if (typeof v !== "string") throw typeError(`${keyPath("items", key)}.${f}`, "a string");
+          if (typeof v !== "string") throw typeError(keyField("items", key, f), "a string");
           precheck.itemText(lim, v.length, key, f);
           const field = bit === 1 ? 1 : bit === 2 ? 2 : bit === 4 ? 3 : 4;
           if (hold) {
@@ -428,7 +428,7 @@ function inputField(i, head, nLists, listTable, docs, itemTable, strs) {
     const key = strs[itemTable[t]];
     if (itemTable[t] === i) return keyPath("items", key);
     const flags = itemTable[t + 1];
-    for (let f = 0; f < 5; f++) if (flags & (f < 4 ? 1 << f : 32) && itemTable[t + 2 + f] === i) return `${keyPath("items", key)}.${names[f]}`;
+    for (let f = 0; f < 5; f++) if (flags & (f < 4 ? 1 << f : 32) && itemTable[t + 2 + f] === i) return keyField("items", key, names[f]);
   }
   return "input";
 }

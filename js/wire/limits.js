@@ -1,7 +1,7 @@
 // The module's limits table (names, defaults, ceilings) and the size checks made before
 // anything is copied (`precheck`), with the errors the module would give.
 import { notArray, objectJson } from "./json.js";
-import { isMap, keyPath, scoreError, typeError } from "./values.js";
+import { isMap, keyField, scoreError, typeError } from "./values.js";
 
 /** `precheck.jsonText`'s bound under the default limits (set when a LimitTable is read). */
 let jsonFloor = 0;
@@ -269,7 +269,7 @@ export const precheck = {
   },
   /** `oneText` for field `f` of item `key` (its path built only for the error: this runs for every item text). */
   itemText(lim, units, key, f) {
-    if (lim && units > lim.maxTextBytes) precheck.oneText(lim, units, `${keyPath("items", key)}.${f}`);
+    if (lim && units > lim.maxTextBytes) precheck.oneText(lim, units, keyField("items", key, f));
   },
 };
 

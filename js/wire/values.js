@@ -84,6 +84,9 @@ export const keySegment = (key) => (key !== "" && !PATH_QUOTED.test(key) ? `.${k
 /** `prefix` and then the map key `key`, as `keySegment` writes it (with no prefix, a plain key alone, as the module's `key_path`). */
 export const keyPath = (prefix, key) => (prefix === "" && key !== "" && !PATH_QUOTED.test(key) ? key : prefix + keySegment(key));
 
+/** `prefix`, the map key `key` and the field `field` of its value (`items["README.md"].name`), as the module's `key_field`. */
+export const keyField = (prefix, key, field) => `${keyPath(prefix, key)}.${field}`;
+
 /**
  * A ceiling of the JavaScript engine met while the package reads an input, before the
  * module is entered: more distinct ids than its `Map` holds (V8: 2^24), a typed array
