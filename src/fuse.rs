@@ -135,6 +135,16 @@ pub(crate) fn filled<T: Clone>(n: usize, value: T) -> Result<Vec<T>> {
     Ok(v)
 }
 
+/// A document's state during [`rrf_indexed`].
+#[derive(Clone, Copy)]
+struct Slot {
+    score: f64,
+    /// Lists that hold the document.
+    count: u32,
+    /// The last list it was met in (`u32::MAX`: none yet).
+    last_list: u32,
+}
+
 /// Weighted RRF over lists of document indices in `0..n_docs`.
 ///
 /// This is the allocation-light core used by the columnar API and by the string API
@@ -151,37 +161,44 @@ pub fn rrf_indexed(
 ) -> Result<IndexedFusion> {
     validate_k(k, "k")?;
     check_weights(weights, lists.len(), weights_field)?;
-    let mut scores = filled(n_docs, 0.0f64)?;
-    let mut list_count = filled(n_docs, 0u32)?;
-    let mut last_list = filled(n_docs, u32::MAX)?;
+    // One record per document, so that an entry of a list touches one cache line and one
+    // page, not three (the documents of a list come in no order: at 3 x 1,000,000 entries
+    // a fresh cache after a collection took `runColumnar` 2.4x the time of a warm one
+    // with three arrays). Split into the two arrays of the result afterwards, in order.
+    let mut slots = filled(
+        n_docs,
+        Slot {
+            score: 0.0,
+            count: 0,
+            last_list: u32::MAX,
+        },
+    )?;
     let mut duplicates = vec![0usize; lists.len()];
     for ((li, list), (&w, dup)) in (0u32..)
         .zip(lists.iter())
         .zip(weights.iter().zip(duplicates.iter_mut()))
     {
         for (pos, &doc) in list.iter().enumerate() {
-            let d = doc as usize;
-            let (Some(seen), Some(score), Some(count)) = (
-                last_list.get_mut(d),
-                scores.get_mut(d),
-                list_count.get_mut(d),
-            ) else {
+            let Some(slot) = slots.get_mut(doc as usize) else {
                 return Err(ScoreError::new(
                     ErrorCode::IndexOutOfRange,
                     format!("lists[{li}][{pos}]"),
                     format!("document index {doc} is not below nDocs = {n_docs}"),
                 ));
             };
-            if *seen == li {
+            if slot.last_list == li {
                 *dup += 1;
                 continue;
             }
-            *seen = li;
-            *count += 1;
+            slot.last_list = li;
+            slot.count += 1;
             let rank = u32::try_from(pos + 1).unwrap_or(u32::MAX);
-            *score += rrf_term(w, k, rank);
+            slot.score += rrf_term(w, k, rank);
         }
     }
+    let scores: Vec<f64> = slots.iter().map(|s| s.score).collect();
+    let list_count: Vec<u32> = slots.iter().map(|s| s.count).collect();
+    drop(slots);
     // A term is at most w / (k + 1), and rounding is monotonic: no sum can pass the sum
     // of those bounds (taken in list order, as each document's sum is). Only when that
     // bound overflows (weights near f64::MAX) are the scores looked over.

@@ -1,6 +1,6 @@
 // Reciprocal Rank Fusion of lists of ids (`rrf`) and of document indices (`rrfColumnar`).
 import { Input, checkedCopy, plainTyped, precheck, indices, typeError, typedArrayKind, fromObjectPrototype, firstOf, intern, compareUtf8 } from "../wire.js";
-import { OP, state, w, limitsOf, scratch, noInheritedKeys, isPlainRecord, isU32 } from "./shared.js";
+import { OP, state, w, limitsOf, scratch, noInheritedKeys, isPlainRecord, isU32, columnarRoom } from "./shared.js";
 
 
 /**
@@ -199,6 +199,6 @@ export function rrfColumnar(docs, offsets, nDocs, options) {
   const o = indices(offsets, "offsets");
   if (typeof nDocs !== "number") throw typeError("nDocs", "a number");
   precheck.columnar(lim, d.length, "docs");
-  const out = w().call(OP.RRF_COLUMNAR, writeKWeightsLimits(new Input(), kWeightsLimits(options, null), options, lim).indices(d).indices(o).f64s([nDocs]));
+  const out = w().call(OP.RRF_COLUMNAR, writeKWeightsLimits(new Input(), kWeightsLimits(options, null), options, lim).indices(d).indices(o).f64s([nDocs]).roomFor(columnarRoom(lim, nDocs)));
   return { order: out.u32s(), scores: out.f64s() };
 }

@@ -1,7 +1,7 @@
 // The scoring pipeline (`Pipeline`): its handle in the module, `run` (the input encoded
 // by pipeline-input.js) and `runColumnar`, and the objects built from the module's output.
 import { Input, plainTyped, precheck, objectJson, numbers, scoreError, typeError, typedArrayKind, notArray, timeOf } from "../wire.js";
-import { OP, pipelineState as state, scratch, isObject, noInheritedKeys, ownFields, checkKeys, BAND, confidenceAt, outcomeAt } from "./shared.js";
+import { OP, pipelineState as state, scratch, isObject, noInheritedKeys, ownFields, checkKeys, BAND, confidenceAt, outcomeAt, columnarRoom } from "./shared.js";
 import { callHolding } from "./held-texts.js";
 import { encodeInput, encodeContext, topNOf } from "./pipeline-input.js";
 import { factorsAt } from "./rerank.js";
@@ -224,7 +224,7 @@ export class Pipeline {
     const ctx = encodeContext(context, lim);
     // The handle looked up after the caller's getters ran (see `run`).
     const wire = state.wire;
-    const out = wire.call(OP.PIPELINE_RUN_COLUMNAR, putJson(new Input().u32s([this.#handle()]).f64s(wts).f64s(mt).u32s(docs).u32s(offsets).f64s(head), wire, ctx, contextLayout));
+    const out = wire.call(OP.PIPELINE_RUN_COLUMNAR, putJson(new Input().u32s([this.#handle()]).f64s(wts).f64s(mt).u32s(docs).u32s(offsets).f64s(head), wire, ctx, contextLayout).roomFor(columnarRoom(lim, nDocs)));
     const order = out.u32s();
     const scores = out.f64s();
     const bands = out.u8s();

@@ -167,6 +167,19 @@ export class Input {
     this.ends = [];
     // Functions run by `Wire.call` before it writes anything (see `later`).
     this.late = null;
+    // Bytes of tables the call will make, for the module to grow its memory once for
+    // them before the call (`roomFor`; wasm/shared `make_room`).
+    this.room = 0;
+  }
+  /**
+   * Asks the module for room for `bytes` of the call's tables, made before the call: its
+   * memory then grows once for the whole call instead of several times during it (each
+   * growth costs a full collection of the JavaScript heap in V8). A hint only: any
+   * number is taken (clamped to a u32; not a number: none).
+   */
+  roomFor(bytes) {
+    this.room = bytes > 0 ? Math.min(Math.floor(bytes), 0xffffffff) : 0;
+    return this;
   }
   /**
    * Runs `fn` when the call is made, after every argument was read: it fills a section

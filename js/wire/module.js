@@ -70,13 +70,13 @@ export class Wire {
     try {
       // Addresses cross as wasm i32: one at or above 2 GiB reads negative in JavaScript.
       inWasm = true;
-      ptr = this.x.cr_reserve(input ? input.bound : 0) >>> 0;
+      ptr = this.x.cr_reserve(input ? input.bound : 0, input ? input.room : 0) >>> 0;
       inWasm = false;
       len = input ? this.write(ptr, input, ptr + input.bound) : 0;
       if (len < 0) {
         // Some strings are not ASCII and took more room than the first guess.
         inWasm = true;
-        ptr = this.x.cr_reserve(input.worst) >>> 0;
+        ptr = this.x.cr_reserve(input.worst, input.room) >>> 0;
         inWasm = false;
         len = this.write(ptr, input, ptr + input.worst);
         if (len < 0) throw scoreError("INTERNAL", "", "wire: the input does not fit the room reserved for it");

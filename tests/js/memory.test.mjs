@@ -404,6 +404,43 @@ test("a large first call grows wasm memory in a few steps, not one collection of
   assert.ok(count <= 12, `${count} full collections during the call`);
 });
 
+for (const [name, call] of [
+  ["runColumnar", "new lib.Pipeline({ recency: { mode: \"step\" } }).runColumnar({ docs, offsets, nDocs: n, modifiedAt, now: 1.8e12 }).candidates"],
+  ["rrfColumnar", "lib.rrfColumnar(docs, offsets, n).order.length"],
+]) {
+  test(`a large ${name} grows wasm memory once, for all its tables: one collection of a large caller heap, not one per growth`, async () => {
+    // Each growth of the memory brings on a full collection of the JavaScript heap; with
+    // 730 MB of the caller's objects in it, the first runColumnar of 3 x 1,000,000
+    // entries took 10-15 s (four collections) where the next took 0.2 s. A columnar call
+    // asks the module for room for its tables before it starts (Input.roomFor,
+    // wasm/shared make_room). Counted with --trace-gc in a child process whose heap holds
+    // 3,000,000 small objects (2 collections before the room).
+    const { execFileSync } = await import("node:child_process");
+    const out = execFileSync(process.execPath, ["--trace-gc", "--expose-gc", "--max-old-space-size=4096", "--input-type=module", "-e", `
+      const lib = await import("calibrank");
+      lib.version();
+      const heap = Array.from({ length: 3_000_000 }, (_, i) => ({ id: "d" + i, n: i }));
+      const n = 1_500_000;
+      const docs = new Uint32Array(3_000_000);
+      for (let i = 0; i < docs.length; i++) docs[i] = i % n;
+      const offsets = new Uint32Array([0, 1_000_000, 2_000_000, 3_000_000]);
+      const modifiedAt = new Float64Array(n).fill(1.7e12);
+      gc();
+      console.log("BEGIN");
+      const fused = ${call};
+      console.log("END");
+      console.log(fused, heap.length);
+    `], { cwd: new URL("../..", import.meta.url).pathname, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    const lines = out.split("\n");
+    const from = lines.indexOf("BEGIN");
+    const to = lines.indexOf("END");
+    assert.ok(from >= 0 && to > from, out.slice(-2000));
+    assert.equal(lines[to + 1], "1500000 3000000", "every document was fused");
+    const count = lines.slice(from, to).filter((l) => l.includes("Mark-Compact")).length;
+    assert.ok(count <= 1, `${count} full collections during the call`);
+  });
+}
+
 test("the scratch keeps a large call's tables for the next call, within its bytes: new backing stores would bring on full collections", async () => {
   // A typed array's backing store is external memory to V8, which collects the whole heap
   // once more than 64 MB of it was allocated since the last collection: a pipeline call

@@ -8,7 +8,8 @@
 // `bench/limits.mjs`-sized inputs). Here each module's memory is grown from JavaScript
 // to within a few MiB of 4 GiB (pages the engine maps lazily: no physical memory), so a
 // call larger than any before it fails (a smaller one could reuse blocks freed by the
-// calls before it). The package does not expose its memory:
+// calls before it). The calls are within their limits (raised where needed), so that
+// memory alone refuses them, not a limit checked once enough memory was had. The package does not expose its memory:
 // `WebAssembly.Instance` is wrapped before the package is loaded (as in
 // high-memory.test.mjs). A file of its own, so that no other test runs in these memories.
 import test from "node:test";
@@ -77,7 +78,10 @@ test("the lab: the same, and a Run made before is lost with the old instance", (
   const before = lab.parseTrecRun(trec);
   const kept = lab.Run.fromObject({ q: { d: 1 } });
   fill(false, 1);
-  outOfMemory(() => lab.parseTrecRun(trec.repeat(2).replaceAll("run\nq", "run\nr")));
+  // Ten times the run before it (its queries renamed), within raised limits: only memory
+  // refuses it.
+  const larger = Array.from({ length: 10 }, (_, i) => trec.replaceAll("q", `r${i}-`)).join("\n");
+  outOfMemory(() => lab.parseTrecRun(larger, { limits: { maxTotalEntries: 2_000_000 } }));
   assert.deepEqual(lab.parseTrecRun(trec), before);
   assert.throws(() => kept.toObject(), (e) => e instanceof lib.ScoreError && e.code === "INVALID_TYPE" && /lost/.test(e.message));
   assert.equal(lab.__liveHandles(), 0);
@@ -85,7 +89,7 @@ test("the lab: the same, and a Run made before is lost with the old instance", (
 
 test("after an out-of-memory call, the next calls give their own errors and results", () => {
   fill(false, 1);
-  outOfMemory(() => lab.parseTrecRun(Array.from({ length: 300_000 }, (_, i) => `q Q0 d${i} ${i + 1} 1 run`).join("\n")));
+  outOfMemory(() => lab.parseTrecRun(Array.from({ length: 1_000_000 }, (_, i) => `q Q0 d${i} ${i + 1} 1 run`).join("\n"), { limits: { maxTotalEntries: 2_000_000 } }));
   assert.throws(() => lab.parseTrecRun("q Q0 d 1 x run"), (e) => e instanceof lib.ScoreError && e.code === "PARSE_ERROR");
   assert.deepEqual(lab.parseTrecRun("q Q0 d 1 2 run"), { q: { d: 2 } });
 });

@@ -10,8 +10,10 @@
 //!
 //! The exports every module has (made by [`export_io!`]):
 //!
-//! * `cr_reserve(bytes) -> ptr`: makes the input buffer at least `bytes` long and
-//!   returns its address (memory may grow: views must be re-made after the call);
+//! * `cr_reserve(bytes, room) -> ptr`: makes the input buffer at least `bytes` long and
+//!   returns its address (memory may grow: views must be re-made after the call); a
+//!   `room` asked for (bytes of the call's tables) grows the memory for the whole call
+//!   in one step (`make_room`);
 //! * `cr_call(op, bytes) -> ptr`: runs operation `op` on the first `bytes` of the
 //!   input and returns the address of the output: a header (`status`: 0 success, 1 a
 //!   `ScoreError` whose JSON `{"code","field","message"}` is the output; the length of
@@ -50,19 +52,57 @@ thread_local! {
 
 /// `cr_reserve`: grows the input buffer to at least `bytes` and returns its address.
 /// The buffer never shrinks (wasm memory cannot), and growing it zero-fills only the
-/// new part.
-pub fn reserve(bytes: u32) -> u32 {
+/// new part. A `room` the JavaScript asks for (bytes of tables the call will make: the
+/// columnar calls' documents) is made first, with the input's bytes (`make_room`).
+pub fn reserve(bytes: u32, room: u32) -> u32 {
     // A call begins here (the JavaScript reserves, writes, then calls): a request failed
     // in an earlier call without a trap (a fallible allocation) is not this call's.
     OUT_OF_MEMORY.store(0, std::sync::atomic::Ordering::Relaxed);
+    let bytes = bytes as usize;
+    if room > 0 {
+        make_room(bytes.saturating_add(room as usize));
+    }
     let mut b = INPUT.take();
-    let words = (bytes as usize).div_ceil(8);
+    let words = bytes.div_ceil(8);
     if b.len() < words {
         b.resize(words, 0);
     }
     let ptr = b.as_ptr() as usize as u32;
     INPUT.set(b);
     ptr
+}
+
+/// Makes room for `bytes` of a call's tables before it makes them, when the memory is
+/// smaller than that: a block of that size, allocated and freed at once, so that the
+/// memory grows in one step and the tables are then made without growing it again. Each
+/// growth of the memory costs a full collection of the caller's JavaScript heap in V8
+/// (external memory pressure): with 730 MB of objects in the heap, the first
+/// `runColumnar` of 3 x 1,000,000 entries took 10 to 15 s (four collections of 1.3 to
+/// 3.8 s) where the next took 0.2 s (docs/performance.md, "Growing the memory"). The
+/// pages grown are not touched (no resident memory), and the block goes back to the
+/// heap's free top. A memory of that size already is left as it is (the call's tables
+/// fit in what earlier calls freed, unless those keep much of it: then it grows as it
+/// goes, as any call); below 4 MiB nothing is done (a few growths of a small memory cost
+/// little). When the block cannot be had (near 4 GiB), nothing happens either (the
+/// failed request is not noted: the call may not need it all).
+fn make_room(bytes: usize) {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let have = core::arch::wasm32::memory_size(0).saturating_mul(heap::PAGE);
+        if bytes < 4 << 20 || have >= bytes {
+            return;
+        }
+        let noted = out_of_memory();
+        let mut room: Vec<u8> = Vec::new();
+        if room.try_reserve_exact(bytes).is_ok() {
+            // Seen, so that the allocation and its release are not optimized away.
+            std::hint::black_box(&mut room);
+        } else {
+            OUT_OF_MEMORY.store(noted, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = bytes;
 }
 
 /// The limits table of `DEFAULT_LIMITS` (both modules): the names, the common defaults,
@@ -310,8 +350,8 @@ macro_rules! export_io {
     ($dispatch:path) => {
         #[allow(unsafe_code)]
         #[no_mangle]
-        pub extern "C" fn cr_reserve(bytes: u32) -> u32 {
-            $crate::reserve(bytes)
+        pub extern "C" fn cr_reserve(bytes: u32, room: u32) -> u32 {
+            $crate::reserve(bytes, room)
         }
         #[allow(unsafe_code)]
         #[no_mangle]
