@@ -1,0 +1,33 @@
+// `runColumnar` (workload b) and `rrfColumnar` (workload a) of several builds in one
+// process, interleaved round by round (the order reversed every other round), three
+// calls a sample, warm (no collection between calls): medians per build.
+//   node --max-old-space-size=8000 bench/columnar-ab.mjs N ROUNDS DIR...
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import * as gen from "./gen.mjs";
+
+const [n, rounds, ...dirs] = process.argv.slice(2);
+if (!n || !rounds || dirs.length === 0) throw new Error("usage: bench/columnar-ab.mjs N ROUNDS DIR...");
+const libs = await Promise.all(dirs.map((d) => import(pathToFileURL(join(resolve(d), "node.mjs")).href)));
+const inputs = gen.makeInputs(Number(n));
+const { docs, offsets, nDocs } = inputs.columnar;
+const pipes = libs.map((l) => new l.Pipeline({ ...gen.pipelineConfig(false), limits: gen.BENCH_LIMITS }));
+const now = () => Number(process.hrtime.bigint()) / 1e6;
+const calls = libs.map((l, j) => ({
+  b: () => pipes[j].runColumnar(inputs.columnar),
+  a: () => l.rrfColumnar(docs, offsets, nDocs, { limits: gen.BENCH_LIMITS }),
+}));
+const times = dirs.map(() => ({ b: [], a: [] }));
+for (const c of calls) c.b(), c.a();
+for (let r = 0; r < Number(rounds); r++) {
+  for (let i = 0; i < dirs.length; i++) {
+    const j = r % 2 ? dirs.length - 1 - i : i;
+    for (const w of ["b", "a"]) {
+      const t = now();
+      for (let k = 0; k < 3; k++) calls[j][w]();
+      times[j][w].push((now() - t) / 3);
+    }
+  }
+}
+const median = (xs) => [...xs].sort((x, y) => x - y)[xs.length >> 1];
+for (let j = 0; j < dirs.length; j++) console.log(`${dirs[j]}: runColumnar (b) ${median(times[j].b).toFixed(2)} ms, rrfColumnar (a) ${median(times[j].a).toFixed(2)} ms (N = ${n}, ${rounds} rounds)`);
