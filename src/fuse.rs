@@ -124,15 +124,20 @@ impl IndexedFusion {
 /// fuzzing `runColumnar` with `limits.maxTotalEntries` raised to `u32::MAX`).
 pub(crate) fn filled<T: Clone>(n: usize, value: T) -> Result<Vec<T>> {
     let mut v = Vec::new();
-    v.try_reserve_exact(n).map_err(|_| {
-        ScoreError::new(
-            ErrorCode::InputTooLarge,
-            "nDocs",
-            format!("cannot allocate the arrays for nDocs = {n} documents"),
-        )
-    })?;
+    v.try_reserve_exact(n)
+        .map_err(|_| too_large_for_memory(n))?;
     v.resize(n, value);
     Ok(v)
+}
+
+#[cold]
+#[inline(never)]
+fn too_large_for_memory(n: usize) -> ScoreError {
+    ScoreError::new(
+        ErrorCode::InputTooLarge,
+        "nDocs",
+        format!("cannot allocate the arrays for nDocs = {n} documents"),
+    )
 }
 
 /// A document's state during [`rrf_indexed`].
@@ -143,6 +148,15 @@ struct Slot {
     count: u32,
     /// The last list it was met in (`u32::MAX`: none yet).
     last_list: u32,
+}
+
+/// The items of `it` in a vector allocated fallibly, as [`filled`] allocates.
+fn collected<T>(it: impl ExactSizeIterator<Item = T>) -> Result<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(it.len())
+        .map_err(|_| too_large_for_memory(it.len()))?;
+    v.extend(it);
+    Ok(v)
 }
 
 /// Weighted RRF over lists of document indices in `0..n_docs`.
@@ -196,8 +210,8 @@ pub fn rrf_indexed(
             slot.score += rrf_term(w, k, rank);
         }
     }
-    let scores: Vec<f64> = slots.iter().map(|s| s.score).collect();
-    let list_count: Vec<u32> = slots.iter().map(|s| s.count).collect();
+    let scores = collected(slots.iter().map(|s| s.score))?;
+    let list_count = collected(slots.iter().map(|s| s.count))?;
     drop(slots);
     // A term is at most w / (k + 1), and rounding is monotonic: no sum can pass the sum
     // of those bounds (taken in list order, as each document's sum is). Only when that

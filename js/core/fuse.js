@@ -199,6 +199,6 @@ export function rrfColumnar(docs, offsets, nDocs, options) {
   const o = indices(offsets, "offsets");
   if (typeof nDocs !== "number") throw typeError("nDocs", "a number");
   precheck.columnar(lim, d.length, "docs");
-  const out = w().call(OP.RRF_COLUMNAR, writeKWeightsLimits(new Input(), kWeightsLimits(options, null), options, lim).indices(d).indices(o).f64s([nDocs]).roomFor(columnarRoom(lim, nDocs)));
+  const out = w().call(OP.RRF_COLUMNAR, writeKWeightsLimits(new Input(), kWeightsLimits(options, null), options, lim).indices(d).indices(o).f64s([nDocs]).roomFor(columnarRoom(lim, nDocs, d.length)));
   return { order: out.u32s(), scores: out.f64s() };
 }

@@ -224,7 +224,7 @@ export class Pipeline {
     const ctx = encodeContext(context, lim);
     // The handle looked up after the caller's getters ran (see `run`).
     const wire = state.wire;
-    const out = wire.call(OP.PIPELINE_RUN_COLUMNAR, putJson(new Input().u32s([this.#handle()]).f64s(wts).f64s(mt).u32s(docs).u32s(offsets).f64s(head), wire, ctx, contextLayout).roomFor(columnarRoom(lim, nDocs)));
+    const out = wire.call(OP.PIPELINE_RUN_COLUMNAR, putJson(new Input().u32s([this.#handle()]).f64s(wts).f64s(mt).u32s(docs).u32s(offsets).f64s(head), wire, ctx, contextLayout).roomFor(columnarRoom(lim, nDocs, docs.length)));
     const order = out.u32s();
     const scores = out.f64s();
     const bands = out.u8s();

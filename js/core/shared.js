@@ -56,18 +56,20 @@ const ObjectPrototype = Object.prototype;
  */
 export const isPlainRecord = (v) => typeof v === "object" && v !== null && getPrototypeOf(v) === ObjectPrototype && !Array.isArray(v);
 
-/**
- * Bytes of tables a columnar call (`rrfColumnar`, `runColumnar`) makes per document, with
- * a margin: the fusion's record, scores and counts, the (key, index) pairs and the radix
- * sort's buffer, the order (3 x 1,000,000 entries over 1.5 million documents measured 72
- * and 90 bytes a document with the input's 8 and 16). What such a call asks the module to
- * make room for (`Input.roomFor`), for documents within the limit.
- */
-const COLUMNAR_ROOM_PER_DOC = 80;
-export const columnarRoom = (lim, nDocs) => (lim ? Math.min(nDocs, lim.maxColumnarEntries) : nDocs) * COLUMNAR_ROOM_PER_DOC;
-
 /** Whether `v` is a whole number a `u32` holds. */
 export const isU32 = (v) => typeof v === "number" && v >= 0 && v <= 0xffffffff && Math.floor(v) === v;
+
+/**
+ * The room a columnar call (`rrfColumnar`, `runColumnar`) of `entries` list entries over
+ * `nDocs` documents asks the module for (`Input.roomFor`): 32 bytes a document for the
+ * fusion (its 16-byte record, then the scores and counts split from it) and 48 a
+ * document present (at most one per entry: the (key, index) pairs, the radix sort's
+ * buffer, the order, the scores out), a margin included (3 x 1,000,000 entries over
+ * 1.5 million documents measured 72 and 90 bytes a document, the input's 8 and 16
+ * included). None for an `nDocs` the module will refuse (not a u32, above the limit).
+ */
+export const columnarRoom = (lim, nDocs, entries) =>
+  isU32(nDocs) && nDocs <= lim.maxColumnarEntries ? 32 * nDocs + 48 * Math.min(nDocs, entries) : 0;
 
 export const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 

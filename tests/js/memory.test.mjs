@@ -404,42 +404,104 @@ test("a large first call grows wasm memory in a few steps, not one collection of
   assert.ok(count <= 12, `${count} full collections during the call`);
 });
 
-for (const [name, call] of [
-  ["runColumnar", "new lib.Pipeline({ recency: { mode: \"step\" } }).runColumnar({ docs, offsets, nDocs: n, modifiedAt, now: 1.8e12 }).candidates"],
-  ["rrfColumnar", "lib.rrfColumnar(docs, offsets, n).order.length"],
-]) {
-  test(`a large ${name} grows wasm memory once, for all its tables: one collection of a large caller heap, not one per growth`, async () => {
-    // Each growth of the memory brings on a full collection of the JavaScript heap; with
-    // 730 MB of the caller's objects in it, the first runColumnar of 3 x 1,000,000
-    // entries took 10-15 s (four collections) where the next took 0.2 s. A columnar call
-    // asks the module for room for its tables before it starts (Input.roomFor,
-    // wasm/shared make_room). Counted with --trace-gc in a child process whose heap holds
-    // 3,000,000 small objects (2 collections before the room).
-    const { execFileSync } = await import("node:child_process");
-    const out = execFileSync(process.execPath, ["--trace-gc", "--expose-gc", "--max-old-space-size=4096", "--input-type=module", "-e", `
-      const lib = await import("calibrank");
-      lib.version();
-      const heap = Array.from({ length: 3_000_000 }, (_, i) => ({ id: "d" + i, n: i }));
-      const n = 1_500_000;
-      const docs = new Uint32Array(3_000_000);
-      for (let i = 0; i < docs.length; i++) docs[i] = i % n;
-      const offsets = new Uint32Array([0, 1_000_000, 2_000_000, 3_000_000]);
-      const modifiedAt = new Float64Array(n).fill(1.7e12);
-      gc();
-      console.log("BEGIN");
-      const fused = ${call};
-      console.log("END");
-      console.log(fused, heap.length);
-    `], { cwd: new URL("../..", import.meta.url).pathname, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
-    const lines = out.split("\n");
-    const from = lines.indexOf("BEGIN");
-    const to = lines.indexOf("END");
-    assert.ok(from >= 0 && to > from, out.slice(-2000));
-    assert.equal(lines[to + 1], "1500000 3000000", "every document was fused");
-    const count = lines.slice(from, to).filter((l) => l.includes("Mark-Compact")).length;
-    assert.ok(count <= 1, `${count} full collections during the call`);
-  });
+/**
+ * Runs `body` in a child process where every `cr_reserve` and `cr_call` of the core's
+ * module is watched: `watch(label, fn)` runs `fn` and prints, as JSON after `label`,
+ * whether the module's memory grew during the last reserve and the last call (`fn`'s
+ * operation: a first call of a function may make another before it, for the limits
+ * table; a growth replaces `memory.buffer`). Returns the lines printed.
+ */
+async function watchedChild(body) {
+  const { execFileSync } = await import("node:child_process");
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", `
+    const seen = [];
+    let on = false;
+    const Real = WebAssembly.Instance;
+    WebAssembly.Instance = new Proxy(Real, {
+      construct(target, args, newTarget) {
+        const x = Reflect.construct(target, args, newTarget).exports;
+        if (typeof x.cr_call !== "function") return { exports: x };
+        const grew = (fn) => (...a) => {
+          const before = x.memory.buffer;
+          const r = fn(...a);
+          if (on) seen.push(x.memory.buffer !== before);
+          return r;
+        };
+        return { exports: { ...x, cr_reserve: grew(x.cr_reserve), cr_call: grew(x.cr_call) } };
+      },
+    });
+    const lib = await import("calibrank");
+    lib.version();
+    const watch = (label, fn) => {
+      seen.length = 0;
+      on = true;
+      let result;
+      try {
+        result = fn();
+      } catch (e) {
+        result = e.code;
+      }
+      on = false;
+      console.log(label + " " + JSON.stringify({ reserve: seen.at(-2), call: seen.at(-1), result }));
+    };
+    ${body}
+  `], { cwd: new URL("../..", import.meta.url).pathname, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  return out.split("\n");
 }
+
+/** What `watch(label, ...)` printed in a child's `lines`. */
+const watched = (lines, label) => {
+  const line = lines.find((l) => l.startsWith(label + " "));
+  assert.ok(line, lines.slice(-40).join("\n"));
+  return JSON.parse(line.slice(label.length + 1));
+};
+
+const COLUMNAR_INPUT = `
+  const n = 1_500_000;
+  const docs = new Uint32Array(3_000_000);
+  for (let i = 0; i < docs.length; i++) docs[i] = i % n;
+  const offsets = new Uint32Array([0, 1_000_000, 2_000_000, 3_000_000]);
+  const modifiedAt = new Float64Array(n).fill(1.7e12);
+`;
+
+test("a large columnar call grows wasm memory once, before it starts, for all its tables; a refused one not at all", async () => {
+  // Each growth of the memory can bring on a full collection of the caller's JavaScript
+  // heap: with 730 MB of objects in it, the first runColumnar of 3 x 1,000,000 entries
+  // took 10-15 s (four collections) where the next took 0.2 s. A columnar call asks the
+  // module for room for its tables (Input.roomFor, wasm/shared make_room): the memory
+  // grows in cr_reserve, and not during the call (it grew during the call before).
+  const lines = await watchedChild(`
+    ${COLUMNAR_INPUT}
+    // (Made before: a Pipeline's construction is a call of its own.)
+    const p = new lib.Pipeline({ recency: { mode: "step" } });
+    watch("tooMany", () => p.runColumnar({ docs: docs.subarray(0, 10), offsets: new Uint32Array([0, 10]), nDocs: 5_000_000 }));
+    watch("notWhole", () => lib.rrfColumnar(docs.subarray(0, 10), new Uint32Array([0, 10]), Infinity));
+    watch("run", () => p.runColumnar({ docs, offsets, nDocs: n, modifiedAt, now: 1.8e12 }).candidates);
+    watch("again", () => p.runColumnar({ docs, offsets, nDocs: n, modifiedAt, now: 1.8e12 }).candidates);
+  `);
+  // nDocs above maxColumnarEntries (4,000,000) or not a u32: refused, and no room made for it.
+  assert.deepEqual(watched(lines, "tooMany"), { reserve: false, call: false, result: "INPUT_TOO_LARGE" });
+  assert.deepEqual(watched(lines, "notWhole"), { reserve: false, call: false, result: "INVALID_TYPE" });
+  assert.deepEqual(watched(lines, "run"), { reserve: true, call: false, result: 1_500_000 });
+  // The next call finds its room made.
+  assert.deepEqual(watched(lines, "again"), { reserve: false, call: false, result: 1_500_000 });
+  const other = await watchedChild(`
+    ${COLUMNAR_INPUT}
+    watch("fuse", () => lib.rrfColumnar(docs, offsets, n).order.length);
+  `);
+  assert.deepEqual(watched(other, "fuse"), { reserve: true, call: false, result: 1_500_000 });
+});
+
+test("Input.roomFor: a hint, clamped to what cr_reserve takes (a u32), none for what is not a positive number", async () => {
+  const { Input } = await import(new URL("../../pkg/wire.js", import.meta.url).href);
+  const room = (v) => new Input().roomFor(v).room;
+  assert.equal(new Input().room, 0);
+  assert.equal(room(120_000_000), 120_000_000);
+  assert.equal(room(1.5), 1);
+  assert.equal(room(2 ** 40), 0xffffffff);
+  assert.equal(room(Infinity), 0xffffffff);
+  for (const v of [0, -5, NaN, -Infinity]) assert.equal(room(v), 0, String(v));
+});
 
 test("the scratch keeps a large call's tables for the next call, within its bytes: new backing stores would bring on full collections", async () => {
   // A typed array's backing store is external memory to V8, which collects the whole heap

@@ -83,7 +83,9 @@ pub fn reserve(bytes: u32, room: u32) -> u32 {
 /// heap's free top. A memory of that size already is left as it is (the call's tables
 /// fit in what earlier calls freed, unless those keep much of it: then it grows as it
 /// goes, as any call); below 4 MiB nothing is done (a few growths of a small memory cost
-/// little). When the block cannot be had (near 4 GiB), nothing happens either (the
+/// little). Nor when the block cannot be had: 2 GiB or more (a vector's most on
+/// wasm32; made as 2 GiB, such a room came on top of the memory earlier calls left, and
+/// a call at the columnar ceiling ended at 3.8 GiB against 3.2), or too near 4 GiB (the
 /// failed request is not noted: the call may not need it all).
 fn make_room(bytes: usize) {
     #[cfg(target_arch = "wasm32")]
