@@ -21,7 +21,8 @@ WebAssembly.Instance = new Proxy(RealInstance, {
   },
 });
 const lib = await import(pathToFileURL(join(resolve(dir), "node.mjs")).href);
-lib.version();
+// The inputs first, then the module's instance (made by the Pipeline's construction):
+// the heap is then as full as a caller's, with its garbage not yet collected.
 const inputs = gen.makeInputs(Number(n));
 const p = new lib.Pipeline({ ...gen.pipelineConfig(w === "c"), limits: gen.BENCH_LIMITS });
 const { docs, offsets, nDocs } = inputs.columnar;
