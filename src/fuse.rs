@@ -123,21 +123,7 @@ impl IndexedFusion {
 /// request beyond the 4 GiB address space) is `INPUT_TOO_LARGE`, not an abort (found by
 /// fuzzing `runColumnar` with `limits.maxTotalEntries` raised to `u32::MAX`).
 pub(crate) fn filled<T: Clone>(n: usize, value: T) -> Result<Vec<T>> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(n)
-        .map_err(|_| too_large_for_memory(n))?;
-    v.resize(n, value);
-    Ok(v)
-}
-
-#[cold]
-#[inline(never)]
-fn too_large_for_memory(n: usize) -> ScoreError {
-    ScoreError::new(
-        ErrorCode::InputTooLarge,
-        "nDocs",
-        format!("cannot allocate the arrays for nDocs = {n} documents"),
-    )
+    collected(std::iter::repeat_n(value, n))
 }
 
 /// A document's state during [`rrf_indexed`].
@@ -150,11 +136,17 @@ struct Slot {
     last_list: u32,
 }
 
-/// The items of `it` in a vector allocated fallibly, as [`filled`] allocates.
+/// The items of `it` in a vector allocated fallibly (see [`filled`]).
 fn collected<T>(it: impl ExactSizeIterator<Item = T>) -> Result<Vec<T>> {
+    let n = it.len();
     let mut v = Vec::new();
-    v.try_reserve_exact(it.len())
-        .map_err(|_| too_large_for_memory(it.len()))?;
+    v.try_reserve_exact(n).map_err(|_| {
+        ScoreError::new(
+            ErrorCode::InputTooLarge,
+            "nDocs",
+            format!("cannot allocate the arrays for nDocs = {n} documents"),
+        )
+    })?;
     v.extend(it);
     Ok(v)
 }

@@ -55,13 +55,14 @@ thread_local! {
 /// new part. A `room` the JavaScript asks for (bytes of tables the call will make: the
 /// columnar calls' documents) is made first, with the input's bytes (`make_room`).
 pub fn reserve(bytes: u32, room: u32) -> u32 {
-    // A call begins here (the JavaScript reserves, writes, then calls): a request failed
-    // in an earlier call without a trap (a fallible allocation) is not this call's.
-    OUT_OF_MEMORY.store(0, std::sync::atomic::Ordering::Relaxed);
     let bytes = bytes as usize;
     if room > 0 {
         make_room(bytes.saturating_add(room as usize));
     }
+    // A call begins here (the JavaScript reserves, writes, then calls): a request failed
+    // in an earlier call without a trap (a fallible allocation) is not this call's, nor
+    // is a room that could not be had.
+    OUT_OF_MEMORY.store(0, std::sync::atomic::Ordering::Relaxed);
     let mut b = INPUT.take();
     let words = bytes.div_ceil(8);
     if b.len() < words {
@@ -85,8 +86,8 @@ pub fn reserve(bytes: u32, room: u32) -> u32 {
 /// goes, as any call); below 4 MiB nothing is done (a few growths of a small memory cost
 /// little). Nor when the block cannot be had: 2 GiB or more (a vector's most on
 /// wasm32; made as 2 GiB, such a room came on top of the memory earlier calls left, and
-/// a call at the columnar ceiling ended at 3.8 GiB against 3.2), or too near 4 GiB (the
-/// failed request is not noted: the call may not need it all).
+/// the calls at the columnar ceiling ended at 3,875 MiB against 3,524), or too near
+/// 4 GiB (`reserve` clears the failed request's note: the call may not need it all).
 fn make_room(bytes: usize) {
     #[cfg(target_arch = "wasm32")]
     {
@@ -94,13 +95,10 @@ fn make_room(bytes: usize) {
         if bytes < 4 << 20 || have >= bytes {
             return;
         }
-        let noted = out_of_memory();
         let mut room: Vec<u8> = Vec::new();
         if room.try_reserve_exact(bytes).is_ok() {
             // Seen, so that the allocation and its release are not optimized away.
             std::hint::black_box(&mut room);
-        } else {
-            OUT_OF_MEMORY.store(noted, std::sync::atomic::Ordering::Relaxed);
         }
     }
     #[cfg(not(target_arch = "wasm32"))]
