@@ -55,14 +55,13 @@ pub fn validate_weight(w: f64, field: impl FnOnce() -> String) -> Result<()> {
     }
 }
 
-/// Resolves optional weights against `n` lists (missing -> all 1.0), validating them.
-pub fn resolve_weights(weights: Option<&[f64]>, n: usize, field: &str) -> Result<Vec<f64>> {
+/// The lists' weights as [`rrf_indexed`] takes them: the given ones (which it checks,
+/// after `k`, so that a call reports its faults in one order whatever its API), or 1.0
+/// for each of `n` lists when none are given.
+pub fn weights_or_ones(weights: Option<&[f64]>, n: usize) -> std::borrow::Cow<'_, [f64]> {
     match weights {
-        None => Ok(vec![1.0; n]),
-        Some(w) => {
-            check_weights(w, n, field)?;
-            Ok(w.to_vec())
-        }
+        Some(w) => std::borrow::Cow::Borrowed(w),
+        None => std::borrow::Cow::Owned(vec![1.0; n]),
     }
 }
 

@@ -1022,6 +1022,39 @@ fn columnar_errors() {
         })
         .unwrap_err();
     assert_eq!(e.field, "now");
+    // Shapes before contents: a `modifiedAt` of the wrong length is the error, not an
+    // index out of range in the lists (which the fusion would find after allocating its
+    // tables for `nDocs`), nor a bad weight.
+    let lists: Vec<&[u32]> = vec![&[0, 7]];
+    let e = p
+        .run_columnar(&ColumnarInput {
+            lists: &lists,
+            n_docs: 3,
+            weights: Some(&[-1.0]),
+            modified_ms: Some(&[0.0, 1.0]),
+            now_ms: Some(0.0),
+            ..Default::default()
+        })
+        .unwrap_err();
+    assert_eq!(
+        (e.code, e.field.as_str()),
+        (ErrorCode::LengthMismatch, "modifiedAt")
+    );
+    // Given the right length, the weight (checked before the lists' entries).
+    let e = p
+        .run_columnar(&ColumnarInput {
+            lists: &lists,
+            n_docs: 3,
+            weights: Some(&[-1.0]),
+            modified_ms: Some(&[0.0, 1.0, 2.0]),
+            now_ms: Some(0.0),
+            ..Default::default()
+        })
+        .unwrap_err();
+    assert_eq!(
+        (e.code, e.field.as_str()),
+        (ErrorCode::InvalidWeight, "weights[0]")
+    );
 }
 
 #[test]

@@ -125,7 +125,7 @@ export function fuseMultiQuery(queries, options) {
           isoUnits += t.length;
         } else if (t instanceof Date) {
           kinds[k] = 1;
-          millis[k] = timeOf(t, `queries[${i}][${j}].timestamp`, "epoch milliseconds or an ISO 8601 string");
+          millis[k] = timeOf(t, () => `queries[${i}][${j}].timestamp`, "epoch milliseconds or an ISO 8601 string");
         } else throw typeError(`queries[${i}][${j}].timestamp`, "epoch milliseconds or an ISO 8601 string");
       }
     }

@@ -283,7 +283,7 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
               units += v.length;
             } else if (v instanceof Date) {
               flags |= 16;
-              itemNums[3 * i] = timeOf(v, keyField("items", key, "modifiedAt"), "epoch milliseconds or an ISO 8601 string");
+              itemNums[3 * i] = timeOf(v, () => keyField("items", key, "modifiedAt"), "epoch milliseconds or an ISO 8601 string");
             } else throw typeError(keyField("items", key, "modifiedAt"), "epoch milliseconds or an ISO 8601 string");
             break;
           case "fiscalYear":

@@ -97,7 +97,8 @@ function readRun(value, field, top, outer) {
       }
       continue;
     }
-    const docField = d === v && run === value ? keyPath(field, q) : top;
+    // Its path, made only for an error (a key with a lone surrogate).
+    const docField = d === v && run === value ? () => keyPath(field, q) : top;
     // After a value of the wrong type the rest is still read (getters, keys), not kept.
     const keep = bad === null;
     if (keep) {

@@ -29,9 +29,12 @@ export function notArray(v, field) {
   // A typed array too: the replacer sends it as an array.
   if (Array.isArray(v) || ArrayBuffer.isView(v)) throw typeError(field, "an object (options and configurations are not read from arrays)");
 }
-/** Refuses a name that is an identity (a list's name) if it holds a lone surrogate. */
+/**
+ * Refuses a name that is an identity (a list's name) if it holds a lone surrogate. `field`:
+ * the path, or a function making it (made only for the error).
+ */
 export function wellFormedName(s, field, what, several = "names") {
-  if (!wellFormed(s)) throw scoreError("INVALID_TYPE", field, `${what} must be well-formed Unicode: ${shown(s)} holds a lone surrogate, which would be read as U+FFFD and could merge two ${several}`);
+  if (!wellFormed(s)) throw scoreError("INVALID_TYPE", typeof field === "function" ? field() : field, `${what} must be well-formed Unicode: ${shown(s)} holds a lone surrogate, which would be read as U+FFFD and could merge two ${several}`);
 }
 /** Refuses a text whose words are identities (a TREC file's ids) if it holds a lone surrogate. */
 export function wellFormedText(s, field, what) {

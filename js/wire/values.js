@@ -15,13 +15,14 @@ const dateTime = Date.prototype.getTime;
 /**
  * The time value of `v`, a Date (`v instanceof Date`), read from the Date itself (a
  * subclass's own `getTime` is not called); an object that only inherits from
- * Date.prototype has none and is refused as `typeError(field, expected)`.
+ * Date.prototype has none and is refused as `typeError(field, expected)`. `field` is the
+ * path, or a function making it: a path built from a key is made only for the error.
  */
 export function timeOf(v, field, expected) {
   try {
     return dateTime.call(v);
   } catch {
-    throw typeError(field, expected);
+    throw typeError(typeof field === "function" ? field() : field, expected);
   }
 }
 /** The length of a section's values: the package's own array or a typed array. */

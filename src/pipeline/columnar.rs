@@ -150,15 +150,10 @@ impl Pipeline {
         if let Some(c) = input.context {
             super::run::check_context(&cfg.limits, c)?;
         }
-        let weights = crate::fuse::resolve_weights(input.weights, input.lists.len(), "weights")?;
-        // An index error names `lists[i][j]` (the slices given); the bindings, which cut
-        // the slices from one flat array, report it there (`flat_index_error`).
-        let fusion =
-            crate::fuse::rrf_indexed(input.lists, &weights, "weights", cfg.k, input.n_docs)?;
-        let mut scores = fusion.scores;
+        // One time per document in every recency mode (a short array would leave
+        // documents unread, a long one times of no document): checked with the input's
+        // other shapes, before the fusion allocates its tables for `nDocs`.
         if let Some(mtimes) = input.modified_ms {
-            // One time per document in every recency mode (a short array would leave
-            // documents unread, a long one times of no document).
             if mtimes.len() != input.n_docs {
                 return Err(ScoreError::new(
                     ErrorCode::LengthMismatch,
@@ -166,6 +161,14 @@ impl Pipeline {
                     format!("{} times for nDocs = {}", mtimes.len(), input.n_docs),
                 ));
             }
+        }
+        let weights = crate::fuse::weights_or_ones(input.weights, input.lists.len());
+        // An index error names `lists[i][j]` (the slices given); the bindings, which cut
+        // the slices from one flat array, report it there (`flat_index_error`).
+        let fusion =
+            crate::fuse::rrf_indexed(input.lists, &weights, "weights", cfg.k, input.n_docs)?;
+        let mut scores = fusion.scores;
+        if let Some(mtimes) = input.modified_ms {
             // `now` is needed, and read, by step recency alone.
             let now = if cfg.recency.mode == RecencyMode::Step {
                 let now = input.now_ms.ok_or_else(|| {

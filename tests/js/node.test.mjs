@@ -65,6 +65,12 @@ test("errors inside configurations and options name the full path of the value a
     // calibrank: options of the functions.
     [() => core.rrf([["a"], ["b"]], { weights: [1, "x"] }), "INVALID_TYPE", "options.weights[1]"],
     [() => core.rrf([["a"]], { k: "x" }), "INVALID_TYPE", "options.k"],
+    // Two faults: `k` is reported before the weights, by every fusion call (as Rust's
+    // `rrf` and `Pipeline` check them); the columnar calls checked the weights first.
+    [() => core.rrf([["a"]], { k: 0, weights: [-1] }), "INVALID_K", "options.k"],
+    [() => core.rrf([["a"]], { weights: [-1] }), "INVALID_WEIGHT", "options.weights[0]"],
+    [() => core.rrfColumnar(new Uint32Array([0]), new Uint32Array([0, 1]), 1, { k: 0, weights: [-1] }), "INVALID_K", "options.k"],
+    [() => core.rrfColumnar(new Uint32Array([0]), new Uint32Array([0, 1]), 1, { weights: [1, 1] }), "LENGTH_MISMATCH", "options.weights"],
     [() => core.rrf([["a"]], { limits: { maxLists: "x" } }), "INVALID_TYPE", "options.limits.maxLists"],
     [() => core.fuseMultiQuery(q, { method: "mean" }), "UNKNOWN_METHOD", "options.method"],
     [() => core.fuseMultiQuery([[], [{ id: "b", score: "x" }]]), "INVALID_TYPE", "queries[1][0].score"],

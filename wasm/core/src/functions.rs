@@ -7,7 +7,7 @@ use calibrank::bands::{BandFloors, RetrievalOutcome};
 use calibrank::calibrate::Sigmoid;
 use calibrank::confidence::ConfidenceOptions;
 use calibrank::error::{ErrorCode, Result, ScoreError};
-use calibrank::fuse::{rrf_indexed, DEFAULT_K};
+use calibrank::fuse::{rrf_indexed, validate_k, weights_or_ones, DEFAULT_K};
 use calibrank::limits::{Budget, LimitedFunction, Limits};
 use calibrank::multiquery::IndexedHit;
 use calibrank::normalize::NormalizeMethod;
@@ -110,22 +110,10 @@ fn rrf(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
             "wire: list lengths, or ids not in order of first occurrence",
         ));
     }
-    let weights =
-        calibrank::fuse::resolve_weights(weights.as_deref(), lists.len(), "options.weights")?;
-    let fusion = rrf_indexed(
-        &lists,
-        &weights,
-        "options.weights",
-        k.unwrap_or(DEFAULT_K),
-        n_ids,
-    )
-    .map_err(|e| {
-        if e.field == "k" {
-            e.within("options")
-        } else {
-            e
-        }
-    })?;
+    let k = k.unwrap_or(DEFAULT_K);
+    validate_k(k, "options.k")?;
+    let weights = weights_or_ones(weights.as_deref(), lists.len());
+    let fusion = rrf_indexed(&lists, &weights, "options.weights", k, n_ids)?;
     let scores = &fusion.scores;
     let score = |d: u32| scores.get(d as usize).copied().unwrap_or(0.0);
     match ids {
@@ -195,22 +183,11 @@ fn rrf_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     limits.check_lists(lists.len(), "offsets")?;
     limits.check_columnar_lengths(lists.iter().map(|l| l.len()), "docs")?;
     limits.check_columnar(n, "nDocs")?;
-    let weights =
-        calibrank::fuse::resolve_weights(weights.as_deref(), lists.len(), "options.weights")?;
-    let fused = rrf_indexed(
-        &lists,
-        &weights,
-        "options.weights",
-        k.unwrap_or(DEFAULT_K),
-        n,
-    )
-    .map_err(|e| {
-        if e.field == "k" {
-            e.within("options")
-        } else {
-            calibrank::pipeline::flat_index_error(e, &lists, n)
-        }
-    })?;
+    let k = k.unwrap_or(DEFAULT_K);
+    validate_k(k, "options.k")?;
+    let weights = weights_or_ones(weights.as_deref(), lists.len());
+    let fused = rrf_indexed(&lists, &weights, "options.weights", k, n)
+        .map_err(|e| calibrank::pipeline::flat_index_error(e, &lists, n))?;
     let order = fused.order();
     let scores: Vec<f64> = order
         .iter()
