@@ -126,10 +126,19 @@ impl IsotonicModel {
     }
 }
 
-/// `slope * (x - x_lo) + y_lo` on the segment from `lo` to `hi`, kept within its ends.
+/// `slope * (x - x_lo) + y_lo` on the segment from `lo` to `hi` (`x` within it), kept
+/// within its ends. A segment longer than `f64::MAX` (knots near -/+ `f64::MAX`, which a
+/// fit on such scores makes) is measured on halved values, which cannot overflow: its
+/// slope was 0 and every score gave `y_lo`, the last knot's too.
 fn interpolate((x_lo, y_lo): (f64, f64), (x_hi, y_hi): (f64, f64), x: f64) -> f64 {
-    let slope = (y_hi - y_lo) / (x_hi - x_lo);
-    (slope * (x - x_lo) + y_lo).max(y_lo).min(y_hi)
+    let span = x_hi - x_lo;
+    let value = if span.is_finite() {
+        (y_hi - y_lo) / span * (x - x_lo) + y_lo
+    } else {
+        let t = (x / 2.0 - x_lo / 2.0) / (x_hi / 2.0 - x_lo / 2.0);
+        (y_hi - y_lo) * t + y_lo
+    };
+    value.max(y_lo).min(y_hi)
 }
 
 /// The index of the first value that breaks `ordered(previous, value)`.
@@ -148,6 +157,39 @@ fn invalid_knot(field: String, message: &str) -> ScoreError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Knots whose span overflows (near -/+ f64::MAX) interpolate as any others: the
+    /// slope was 0 there, and every score gave the first knot's y, the last knot too.
+    #[test]
+    fn knots_spanning_more_than_f64_max_interpolate() {
+        let m = IsotonicModel {
+            x: vec![-1e308, 1e308],
+            y: vec![0.0, 1.0],
+        };
+        m.validate().unwrap();
+        assert_eq!(m.predict(-1e308), 0.0);
+        assert_eq!(m.predict(0.0), 0.5);
+        assert_eq!(m.predict(1e308), 1.0);
+        assert_eq!(m.predict(f64::MAX), 1.0);
+        assert_eq!(m.predict(5e307), 0.75);
+        // predict_many's walk, bit for bit.
+        let xs: Vec<f64> = (0..600)
+            .map(|i| -1e308 + f64::from(i) * (1e308 / 300.0))
+            .collect();
+        let many = IsotonicModel {
+            x: (0..300)
+                .map(|i| -1e308 + f64::from(i) * 1e305)
+                .chain([1e308])
+                .collect(),
+            y: (0..301).map(|i| f64::from(i) / 300.0).collect(),
+        };
+        many.validate().unwrap();
+        let one: Vec<u64> = xs.iter().map(|&x| many.predict(x).to_bits()).collect();
+        let all: Vec<u64> = many.predict_many(&xs).iter().map(|v| v.to_bits()).collect();
+        assert_eq!(one, all);
+        assert_eq!(many.predict(1e308), 1.0);
+        assert!(many.predict(1e307) > many.predict(0.0));
+    }
 
     #[test]
     fn validation_names_the_bad_knot() {

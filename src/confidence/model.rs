@@ -279,20 +279,63 @@ impl QueryConfidenceModel {
         Ok(x)
     }
 
-    /// The probability for already computed features.
-    pub fn predict_features(&self, x: &[f64]) -> f64 {
-        let z = self.intercept
-            + x.iter()
-                .zip(self.mean.iter().zip(&self.scale))
-                .zip(&self.coefficients)
-                .map(|((&v, (&m, &s)), &c)| c * (v - m) / s)
-                .sum::<f64>();
-        logistic(z)
+    /// The probability for already computed features (`x[0]` the rank-only estimate,
+    /// `x[1 + i]` list `i`'s best raw score).
+    ///
+    /// Each feature's weighed term, `c (v - m) / s`, must be finite: a raw score so far
+    /// from the scores the model was fitted on that its term overflows is
+    /// `NON_FINITE_SCORE` on `lists[i].scores` (on `""`, the model, for the rank-only
+    /// feature, whose value lies in [0, 1]). Without the check two such terms of opposite
+    /// signs made the probability NaN. A sum of finite terms may still overflow: the
+    /// probability is then 0 or 1, the logistic's limits.
+    pub fn predict_features(&self, x: &[f64]) -> Result<f64> {
+        let mut overflow = None;
+        // Summed first, then added to the intercept: the order the golden vectors hold.
+        let sum = x
+            .iter()
+            .zip(self.mean.iter().zip(&self.scale))
+            .zip(&self.coefficients)
+            .enumerate()
+            .map(|(j, ((&v, (&m, &s)), &c))| {
+                // A feature the model gives no weight adds nothing, however far its value
+                // lies (0 times an overflowing difference would be NaN).
+                if c == 0.0 {
+                    return 0.0;
+                }
+                let term = c * (v - m) / s;
+                if !term.is_finite() && overflow.is_none() {
+                    overflow = Some(j);
+                }
+                term
+            })
+            .sum::<f64>();
+        match overflow {
+            Some(j) => Err(overflowing_feature(j)),
+            None => Ok(logistic(self.intercept + sum)),
+        }
     }
 
     /// The probability that the fused top `k` of `lists` holds a relevant document.
     pub fn predict<S: AsRef<str>>(&self, lists: &[ListView<'_, S>]) -> Result<f64> {
-        Ok(self.predict_features(&self.features(lists)?))
+        self.predict_features(&self.features(lists)?)
+    }
+}
+
+/// Feature `j`'s term overflowed (see [`QueryConfidenceModel::predict_features`]).
+#[cold]
+#[inline(never)]
+fn overflowing_feature(j: usize) -> ScoreError {
+    match j.checked_sub(1) {
+        Some(i) => ScoreError::new(
+            ErrorCode::NonFiniteScore,
+            format!("lists[{i}].scores"),
+            "this list's best raw score lies too far from the model's training scores: its feature overflows",
+        ),
+        None => ScoreError::new(
+            ErrorCode::NonFiniteScore,
+            "",
+            "the model's rank-only feature overflows (its mean, scale or coefficient)",
+        ),
     }
 }
 
@@ -395,6 +438,51 @@ mod tests {
                 converged: true,
             },
         }
+    }
+
+    /// A raw score whose weighed feature overflows is an error naming its list: two such
+    /// terms of opposite signs made the probability NaN (a fitted model's coefficients
+    /// often differ in sign). Large scores whose terms stay finite still give a
+    /// probability, at the logistic's limits when their sum overflows.
+    #[test]
+    fn overflowing_features_are_refused_not_nan() {
+        let mut m = model(2);
+        m.coefficients = vec![0.5, 2.0, -2.0];
+        m.validate().unwrap();
+        let ids = ["x"];
+        let view = |scores: &'static [f64]| ListView {
+            ids: &ids[..],
+            scores: Some(scores),
+        };
+        let e = m.predict(&[view(&[1e308]), view(&[1e308])]).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::NonFiniteScore, "lists[0].scores")
+        );
+        let e = m.predict(&[view(&[0.5]), view(&[-1e308])]).unwrap_err();
+        assert_eq!(e.field, "lists[1].scores");
+        // Finite terms (1e307 * 2 each), opposite signs: a probability.
+        let p = m.predict(&[view(&[1e307]), view(&[1e307])]).unwrap();
+        assert!((0.0..=1.0).contains(&p), "{p}");
+        // Same signs, a sum past f64::MAX: the logistic's limit.
+        m.coefficients = vec![0.5, 2.0, 2.0];
+        assert_eq!(
+            m.predict(&[view(&[1e308 / 4.0 * 3.0]), view(&[1e308 / 4.0 * 3.0])])
+                .unwrap(),
+            1.0
+        );
+        // A feature without weight adds nothing, however far its value.
+        m.coefficients = vec![0.5, 0.0, -2.0];
+        let p = m.predict(&[view(&[1e308]), view(&[0.5])]).unwrap();
+        assert!((0.0..=1.0).contains(&p), "{p}");
+        m.mean = vec![0.0, -1e308, 0.0];
+        assert_eq!(m.predict(&[view(&[1e308]), view(&[0.5])]).unwrap(), p);
+        m.mean = vec![0.0; 3];
+        // The rank-only feature's term overflows only with a model no fit makes.
+        m.scale = vec![1e-308, 1.0, 1.0];
+        m.mean = vec![-1e308, 0.0, 0.0];
+        let e = m.predict(&[view(&[0.5]), view(&[0.5])]).unwrap_err();
+        assert_eq!((e.code, e.field.as_str()), (ErrorCode::NonFiniteScore, ""));
     }
 
     #[test]

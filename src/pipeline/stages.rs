@@ -353,7 +353,7 @@ impl Pipeline {
                     .collect();
                 let p = model
                     .features_of_scores(&top, &list_scores)
-                    .map(|x| model.predict_features(&x))
+                    .and_then(|x| model.predict_features(&x))
                     .map_err(|e| within_model_error(e, "confidence.model"))?;
                 confidence.at_least_one_relevant = p;
                 cfg.confidence.outcome(p, OutcomeSource::Model)

@@ -1462,6 +1462,18 @@ export function tests(lib, golden) {
     throwsScoreError(lib, () => lib.fitQueryConfidence(qrels, runs, { l2: 0 }), "INVALID_CONFIG", "options.l2");
     throwsScoreError(lib, () => lib.predictQueryConfidence(m, runs.slice(0, 1)), "LENGTH_MISMATCH", "runs");
     throwsScoreError(lib, () => lib.predictQueryConfidence({ ...m, method: "forest" }, runs), "UNKNOWN_METHOD", "model.method");
+    // A best raw score so far from the training scores that its weighed feature overflows
+    // is refused where the probability was NaN (with coefficients of opposite signs).
+    const wide = { ...m, coefficients: [0.5, 2, -2], mean: [0, 0, 0], scale: [1, 1, 1] };
+    const huge = [
+      { name: "bm25", ids: ["d1"], scores: [1e308] },
+      { name: "dense", ids: ["d1"], scores: [-1e308] },
+    ];
+    throwsScoreError(lib, () => new lib.Pipeline({ confidence: { model: wide } }).run({ lists: huge }), "NON_FINITE_SCORE", "lists[0].scores");
+    throwsScoreError(lib, () => lib.predictQueryConfidence(wide, [{ "q.1": { d1: 0.5 } }, { "q.1": { d1: -1e308 } }]), "NON_FINITE_SCORE", 'runs[1]["q.1"]');
+    // Isotonic knots spanning more than f64::MAX interpolate (every score gave y[0]).
+    const iso = lib.fitIsotonic([-1e308, 1e308], [0, 1]);
+    eq(Array.from(lib.applyCalibration([-1e308, 0, 5e307, 1e308], iso)), [0, 0.5, 0.75, 1]);
     // The model is plain JSON: a round trip through JSON text changes nothing.
     eq(lib.predictQueryConfidence(JSON.parse(JSON.stringify(m)), runs), p);
   });

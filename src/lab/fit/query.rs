@@ -279,8 +279,9 @@ pub fn fit_query_confidence(
     let p: Vec<f64> = rows
         .features
         .iter()
-        .map(|x| model.predict_features(x))
-        .collect();
+        .zip(&rows.queries)
+        .map(|(x, q)| model.predict_features(x).map_err(|e| in_runs(e, q)))
+        .collect::<Result<_>>()?;
     model.training.log_loss = mean_log_loss(&p, &rows.labels);
     model.training.auroc = auroc(&p, &rows.labels).unwrap_or(f64::NAN);
     model.validate()?;
@@ -291,7 +292,9 @@ pub fn fit_query_confidence(
 /// id order). A query missing from a run counts as an empty list there.
 ///
 /// Errors: the model's own (`model.*`), `LENGTH_MISMATCH` (`runs`: not as many runs as
-/// the model was fitted on), `NON_FINITE_SCORE` (`runs[i].q.d`).
+/// the model was fitted on), `NON_FINITE_SCORE` (`runs[i].q.d`; `runs[i].q` when the
+/// query's best score there is so far from the model's training scores that its feature
+/// overflows).
 pub fn predict_query_confidence(
     model: &QueryConfidenceModel,
     runs: &[Run],
@@ -314,13 +317,24 @@ pub fn predict_query_confidence(
     for q in queries {
         let lists: Vec<Ranked<'_>> = runs.iter().map(|r| ranked(r, q)).collect();
         let views: Vec<ListView<'_, &str>> = lists.iter().map(Ranked::view).collect();
-        let p = model.predict(&views).map_err(|e| ScoreError {
-            field: e.field.replacen("lists", "runs", 1),
-            ..e
-        })?;
+        let p = model.predict(&views).map_err(|e| in_runs(e, q))?;
         out.insert(q.clone(), p);
     }
     Ok(out)
+}
+
+/// An error of the model's on the lists of query `q` named in the runs: a list's best
+/// score out of the model's range (`lists[i].scores`) is that run's query, `runs[i].q`.
+fn in_runs(e: ScoreError, q: &str) -> ScoreError {
+    let field = match e
+        .field
+        .strip_prefix("lists[")
+        .and_then(|r| r.strip_suffix("].scores"))
+    {
+        Some(i) => crate::error::key_path(&format!("runs[{i}]"), q),
+        None => e.field.replacen("lists", "runs", 1),
+    };
+    ScoreError { field, ..e }
 }
 
 /// Population mean and standard deviation of each column (1 where it is 0 or the
@@ -595,6 +609,25 @@ mod tests {
         (Qrels(qr), vec![Run(bm), Run(de)])
     }
 
+    /// A query whose best score lies so far from the training scores that its feature
+    /// overflows is an error naming that run's query, not a NaN probability.
+    #[test]
+    fn an_overflowing_feature_names_the_query() {
+        let (qr, runs) = data();
+        let m = fit_query_confidence(&qr, &runs, &FitQueryConfidenceOptions::default()).unwrap();
+        let one = |s: f64| -> Run {
+            let docs: BTreeMap<String, f64> = [("d".to_string(), s)].into_iter().collect();
+            Run([("q.1".to_string(), docs)].into_iter().collect())
+        };
+        let e = predict_query_confidence(&m, &[one(0.5), one(-1e308)]).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::NonFiniteScore, r#"runs[1]["q.1"]"#)
+        );
+        let p = predict_query_confidence(&m, &[one(0.5), one(0.5)]).unwrap();
+        assert!((0.0..=1.0).contains(&p["q.1"]), "{p:?}");
+    }
+
     #[test]
     fn fits_a_separating_model_deterministically() {
         let (qr, runs) = data();
@@ -643,7 +676,7 @@ mod tests {
         let p: Vec<f64> = rows
             .features
             .iter()
-            .map(|x| m.predict_features(x))
+            .map(|x| m.predict_features(x).unwrap())
             .collect();
         let mean_p = p.iter().sum::<f64>() / p.len() as f64;
         let mean_y = rows.labels.iter().sum::<f64>() / p.len() as f64;
