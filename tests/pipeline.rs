@@ -1040,6 +1040,22 @@ fn columnar_errors() {
         (e.code, e.field.as_str()),
         (ErrorCode::LengthMismatch, "modifiedAt")
     );
+    // A `now` that is not finite is refused whatever the recency mode and with no
+    // `modifiedAt`, as `run` refuses it (it was let through).
+    for now in [f64::NAN, f64::INFINITY] {
+        let e = p
+            .run_columnar(&ColumnarInput {
+                lists: &[&[0]],
+                n_docs: 1,
+                now_ms: Some(now),
+                ..Default::default()
+            })
+            .unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InvalidTimestamp, "now")
+        );
+    }
     // Given the right length, the weight (checked before the lists' entries).
     let e = p
         .run_columnar(&ColumnarInput {

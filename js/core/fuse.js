@@ -40,7 +40,7 @@ function kWeightsLimits(options, fn) {
       if (typedArrayKind(v) === "Float64Array") r.weights = plainTyped(v, Float64Array);
       else {
         // Copied (each element read once), or null: the module reads the JSON text.
-        r.weights = Array.isArray(v) ? checkedCopy(v, () => null) : null;
+        r.weights = Array.isArray(v) ? checkedCopy(v, () => null, () => typeError("options.weights", "an array of numbers")) : null;
         if (r.weights === null) return asJson(r, options, fn);
       }
     } else if (key === "limits") {
@@ -83,7 +83,7 @@ export function rrf(lists, options) {
   const lim = opts.lim;
   if (!Array.isArray(lists)) throw typeError("lists", "an array of arrays of strings");
   const nLists = lists.length;
-  precheck.lists(lim, nLists, "lists");
+  precheck.lists(lim, nLists, "lists", "an array of arrays of strings");
   // Plain arrays of small integers: creating a typed array costs about a microsecond,
   // as much as the rest of a small call.
   // Each list and its length are read once (a Proxy could answer differently later).

@@ -49,7 +49,7 @@ export function fuseMultiQuery(queries, options) {
   if (!Array.isArray(queries)) throw typeError("queries", "an array of arrays of hits");
   // The queries, each query and its length read once (a Proxy could answer differently later).
   const nq = queries.length;
-  precheck.lists(lim, nq, "queries");
+  precheck.lists(lim, nq, "queries", "an array of arrays of hits");
   const qs = new Array(nq);
   const lens = new Array(nq);
   let total = 0;

@@ -16,6 +16,7 @@ const ObjectPrototype = Object.prototype;
 const KEPT_FOUND = 0;
 const KEPT_HELD = 1;
 const mapGet = Map.prototype.get;
+const objectTag = Object.prototype.toString;
 
 // Object.prototype's own properties in a standard engine (ES2024 and Annex B), and its
 // `__proto__` accessor as the package found it.
@@ -91,7 +92,7 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
   }
   if (!Array.isArray(lists)) throw typeError("lists", "an array of lists");
   const nLists = lists.length;
-  precheck.lists(lim, nLists, "lists");
+  precheck.lists(lim, nLists, "lists", "an array of lists");
   const listTable = new Array(5 * nLists).fill(0);
   const weights = new Array(nLists).fill(0);
   let scores = [];
@@ -319,9 +320,10 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
           }
         }
       }
-      // A Map or a Date has no fields of its own to read: refused rather than read as an
+      // A Map, a Date, a boxed primitive, an Error, a Promise... (any object whose tag is
+      // not Object's) has no fields of its own to read: refused rather than read as an
       // item without fields (checked only for an item that gave none: off the common path).
-      if (flags === 0 && (meta instanceof Map || meta instanceof Date)) throw typeError(keyPath("items", key), "an object with the item's fields");
+      if (flags === 0 && (meta instanceof Map || meta instanceof Date || objectTag.call(meta) !== "[object Object]")) throw typeError(keyPath("items", key), "an object with the item's fields");
       itemTable[t + 1] = flags;
     }
     // The items found: the tables' first entries (their number, counted above, within

@@ -76,9 +76,7 @@ export function rerank(query, candidates, options) {
       precheck.oneText(lim, utf8Length(strs[k++]), `candidates[${i}].name`);
       for (let t = 0; t < 3; t++) {
         if (!(flags[i] & (1 << t))) continue;
-        const v = strs[k++];
-        // (`type` has no limit of its own.)
-        if (t > 0) precheck.oneText(lim, utf8Length(v), `candidates[${i}].${CANDIDATE_TEXTS[t]}`);
+        precheck.oneText(lim, utf8Length(strs[k++]), `candidates[${i}].${CANDIDATE_TEXTS[t]}`);
       }
     }
     precheck.strings(lim, [query, ...strs], query.length + units, (k) => candidateString(flags, k));

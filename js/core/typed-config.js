@@ -326,7 +326,8 @@ const struct = (fields, mode = PLAIN) =>
         const items = v.slice(mode);
         for (let i = 0; i < items.length && i < fields.length; i++) set(i, items[i], null);
         const short = fields.slice(items.length).some(([, fk]) => fk !== DEF);
-        if (short || (mode === TAGGED && items.length > fields.length)) {
+        // Too few, or more than the fields (were dropped unless tagged): as decode.rs.
+        if (short || items.length > fields.length) {
           throw new Failure(TYPE, `invalid length ${items.length}, expected ${fields.length} fields`);
         }
         return got;

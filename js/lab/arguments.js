@@ -31,7 +31,7 @@ export function runsArgument(input, runs, objects) {
   if (!Array.isArray(runs)) throw typeError("runs", "an array of runs");
   // The length and each run read once (a Proxy could answer differently later).
   const n = runs.length;
-  precheck.lists(lim, n, "runs");
+  precheck.lists(lim, n, "runs", "an array of runs");
   const given = new Array(n);
   // Index access only: a spoofed array's methods may not be Array's.
   let some = false;

@@ -27,6 +27,16 @@ export function fitIsotonic(scores, labels, options) {
   return w().call(OP.FIT_ISOTONIC, labelled(options, scores, labels)).json();
 }
 
+/**
+ * `value`'s JSON text, which must be an object's: a `toJSON` that gives `undefined` (as
+ * `JSON.stringify` reads it: nothing) is `typeError(field, expected)`.
+ */
+function requiredJson(value, field, expected) {
+  const text = objectJson(value, field);
+  if (text === undefined) throw typeError(field, expected);
+  return text;
+}
+
 /** Applies a calibration (sigmoid, Platt or isotonic) to raw scores; input order kept. */
 export function applyCalibration(scores, calibration, options) {
   const lim = limitsOf(options, "applyCalibration");
@@ -46,7 +56,7 @@ export function applyCalibration(scores, calibration, options) {
     precheck.array(lim, y.length, "calibration.y");
     rest = { ...rest, x: [], y: [] };
   }
-  const cal = objectJson(rest, "calibration");
+  const cal = requiredJson(rest, "calibration", "a calibration object");
   precheck.json(lim, cal.length, "calibration");
   const s = numbers(scores, "scores");
   precheck.array(lim, s.length, "scores");
@@ -90,7 +100,7 @@ export function predictQueryConfidence(model, runs, options) {
   const lim = limitsOf(options, "predictQueryConfidence");
   const opts = precheck.options(lim, options);
   if (typeof model !== "object" || model === null || Array.isArray(model)) throw typeError("model", "a model returned by fitQueryConfidence");
-  const m = objectJson(model, "model");
+  const m = requiredJson(model, "model", "a model returned by fitQueryConfidence");
   precheck.json(lim, m.length, "model");
   const input = new Input().text(opts).text(m);
   const arg = runsArgument(input, runs, new RunObjects(lim));

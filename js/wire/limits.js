@@ -161,7 +161,13 @@ const tooLarge = (lim, field, what, got, limit) =>
 
 /** Checks made before an input is copied into wasm memory (`lim` may be null: none). */
 export const precheck = {
-  lists(lim, n, field) {
+  /**
+   * The number of lists (of runs, of queries), read once by the caller: a whole number
+   * (a Proxy's `length` may be anything, and the call's tables are sized by it: else
+   * `INVALID_TYPE` on `field`, expected `expected`), within maxLists.
+   */
+  lists(lim, n, field, expected) {
+    if (n >>> 0 !== n) throw typeError(field, expected);
     if (lim && n > lim.maxLists) throw tooLarge(lim, field, "the number of lists", n, "maxLists");
   },
   /**

@@ -9,7 +9,11 @@ import { scoreError, typeError, typedArrayKind, typedLength } from "./values.js"
 export function numbers(value, field) {
   if (typedArrayKind(value) === "Float64Array") return plainTyped(value, Float64Array);
   if (!Array.isArray(value)) throw typeError(field, "a Float64Array or an array of numbers");
-  return checkedCopy(value, (i) => typeError(`${field}[${i}]`, "a number"));
+  return checkedCopy(
+    value,
+    (i) => typeError(`${field}[${i}]`, "a number"),
+    () => typeError(field, "a Float64Array or an array of numbers"),
+  );
 }
 
 /**
@@ -50,10 +54,17 @@ function fixedBuffer(v) {
  * traps would otherwise run again when the section is written into wasm memory (and
  * could call the package in the middle of that, or answer another length). At the first
  * element that is not a number, `notNumber(i)` gives the error to throw, or null to
- * return null instead.
+ * return null instead; `badLength()` likewise when the `length` is not a whole number
+ * (a Proxy's).
  */
-export function checkedCopy(value, notNumber) {
+export function checkedCopy(value, notNumber, badLength) {
   const n = value.length;
+  // A Proxy's `length` may be anything: the copy is sized by it.
+  if (n >>> 0 !== n) {
+    const e = badLength();
+    if (e === null) return null;
+    throw e;
+  }
   const out = new Array(n);
   for (let i = 0; i < n; i++) {
     const x = value[i];
@@ -71,5 +82,9 @@ export function checkedCopy(value, notNumber) {
 export function indices(value, field) {
   if (typedArrayKind(value) === "Uint32Array") return plainTyped(value, Uint32Array);
   if (!Array.isArray(value)) throw typeError(field, "a Uint32Array or an array of whole numbers");
-  return checkedCopy(value, (i) => scoreError("INVALID_TYPE", `${field}[${i}]`, "expected a whole number in 0..2^32"));
+  return checkedCopy(
+    value,
+    (i) => scoreError("INVALID_TYPE", `${field}[${i}]`, "expected a whole number in 0..2^32"),
+    () => typeError(field, "a Uint32Array or an array of whole numbers"),
+  );
 }

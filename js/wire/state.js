@@ -1,7 +1,9 @@
 // What each API module keeps about its wasm module (`ModuleState`).
 import { LIMITED_FUNCTIONS, LimitTable, limitParts } from "./limits.js";
 import { Wire } from "./module.js";
-import { own, scoreError, typeError } from "./values.js";
+import { hasOwn, own, scoreError, typeError } from "./values.js";
+
+const propertyIsEnumerable = Object.prototype.propertyIsEnumerable;
 
 /**
  * What each API module (core.js, lab.js) keeps about its wasm module: the `Wire` once
@@ -84,10 +86,19 @@ export class ModuleState {
     return this.table;
   }
 
-  /** The limits of a call of `fn` with `options` (for the checks made before copying). */
+  /**
+   * The limits of a call of `fn` with `options` (for the checks made before copying).
+   * The module reads the options as JSON.stringify writes them, where `limits` is an own
+   * enumerable property: those are the call's. A `limits` the options only inherit (from
+   * a prototype of their own, a class's getter) is not written, so not the module's:
+   * every limit at its ceiling then, and the module alone checks (it was applied here and
+   * ignored there, refusing calls no limit refused).
+   */
   limitsOf(options, fn) {
-    if (options === undefined || options === null || typeof options !== "object") return this.limits().defaultsFor(fn);
-    return this.limits().effective(own(options, "limits"), fn);
+    const table = this.limits();
+    if (options === undefined || options === null || typeof options !== "object") return table.defaultsFor(fn);
+    if (hasOwn.call(options, "limits")) return propertyIsEnumerable.call(options, "limits") ? table.effective(options.limits, fn) : table.widest;
+    return own(options, "limits") === undefined ? table.defaultsFor(fn) : table.widest;
   }
 
   /** The package version (operation 1). */

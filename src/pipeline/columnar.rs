@@ -150,6 +150,15 @@ impl Pipeline {
         if let Some(c) = input.context {
             super::run::check_context(&cfg.limits, c)?;
         }
+        // `now`, when given, is a finite time whatever the recency mode, as `run` has it
+        // (it was read, and NaN or an infinity let through, only by step recency with
+        // `modifiedAt`).
+        if let Some(now) = input.now_ms {
+            finite(now, || "now".into()).map_err(|e| ScoreError {
+                code: ErrorCode::InvalidTimestamp,
+                ..e
+            })?;
+        }
         // One time per document in every recency mode (a short array would leave
         // documents unread, a long one times of no document): checked with the input's
         // other shapes, before the fusion allocates its tables for `nDocs`.
@@ -177,10 +186,6 @@ impl Pipeline {
                         "now",
                         "`now` is required with `modifiedAt`",
                     )
-                })?;
-                finite(now, || "now".into()).map_err(|e| ScoreError {
-                    code: ErrorCode::InvalidTimestamp,
-                    ..e
                 })?;
                 Some(now)
             } else {

@@ -220,7 +220,18 @@ export function tests(lib, golden) {
     if (lib.applyCalibration) {
       throwsScoreError(lib, () => lib.applyCalibration([0.5], asArray(["sigmoid", 2, 0.5])), "INVALID_TYPE", "calibration");
       throwsScoreError(lib, () => lib.predictQueryConfidence(asArray([]), [{ q: { a: 1 } }]), "INVALID_TYPE", "model");
+      // A toJSON that gives nothing (undefined): no calibration, no model (was the
+      // engine's TypeError).
+      const nothing = { toJSON: () => undefined };
+      throwsScoreError(lib, () => lib.applyCalibration([0.5], nothing), "INVALID_TYPE", "calibration");
+      throwsScoreError(lib, () => lib.predictQueryConfidence(nothing, [{ q: { a: 1 } }]), "INVALID_TYPE", "model");
     }
+    // A nested struct given as the sequence of its fields (serde's form, read as before)
+    // with more values than fields: refused (the extra values were dropped).
+    eq(new lib.Pipeline({ recency: { fiscalYear: [3, 2020] } }).config.recency.fiscalYear, { window: 3, latestYear: 2020 });
+    throwsScoreError(lib, () => new lib.Pipeline({ recency: { fiscalYear: [3, 2020, 5] } }), "INVALID_TYPE", "config.recency.fiscalYear");
+    throwsScoreError(lib, () => new lib.Pipeline({ recency: { steps: [[7, 1.2, 99]] } }), "INVALID_TYPE", "config.recency.steps[0]");
+    throwsScoreError(lib, () => new lib.Pipeline({ calibration: ["platt", 1, 2, 3] }), "INVALID_TYPE", "config.calibration");
     const ctx = new lib.Pipeline();
     try {
       throwsScoreError(lib, () => ctx.run({ lists: [{ name: "l", ids: ["d"] }], context: asArray(["t"]) }), "INVALID_TYPE", "context");
@@ -447,6 +458,14 @@ export function tests(lib, golden) {
     assert(e1.message.includes("maxTextBytes"), e1.message);
     const e2 = throwsScoreError(lib, () => lib.rerank("q", [two[0], { id: "i".repeat(40), score: 1, name: "x" }], both), "INPUT_TOO_LARGE", "candidates[1].id");
     assert(e2.message.includes("maxIdBytes"), e2.message);
+    // `type` is a text within maxTextBytes too, as an item's is in `Pipeline.run`: over
+    // the total (checked here before the copy) and within it (the module's own check).
+    const typed = [{ id: "a", score: 1, name: "n", type: "t".repeat(17) }];
+    const e3 = throwsScoreError(lib, () => lib.rerank("q", typed, both), "INPUT_TOO_LARGE", "candidates[0].type");
+    assert(e3.message.includes("maxTextBytes"), e3.message);
+    const e4 = throwsScoreError(lib, () => lib.rerank("q", typed, { limits: { maxTextBytes: 16 } }), "INPUT_TOO_LARGE", "candidates[0].type");
+    assert(e4.message.includes("maxTextBytes"), e4.message);
+    eq(lib.rerank("q", [{ ...typed[0], type: "t".repeat(16) }], both).length, 1);
   });
 
   test("numbers in configurations cross bit for bit (safe integers as digits, the rest as bits)", () => {
@@ -1570,6 +1589,41 @@ export function tests(lib, golden) {
     // An item given as a Map or a Date (no own fields) is refused, not read as empty.
     throwsScoreError(lib, () => p.run({ lists: [{ name: "a", ids: ["x"] }], items: { x: new Map([["name", "n"]]) } }), "INVALID_TYPE", "items.x");
     throwsScoreError(lib, () => p.run({ lists: [{ name: "a", ids: ["x"] }], items: { x: new Date(0) } }), "INVALID_TYPE", "items.x");
+    // So is any object whose tag is not Object's (a boxed primitive, an Error, a Promise):
+    // they were read as items without fields. Plain and class records without fields
+    // (and with a prototype of null) are still empty items.
+    for (const x of [new Boolean(true), new Number(1), new Error("e"), Promise.resolve(), /re/])
+      throwsScoreError(lib, () => p.run({ lists: [{ name: "a", ids: ["x"] }], items: { x } }), "INVALID_TYPE", "items.x");
+    class Meta {}
+    for (const x of [{}, Object.create(null), new Meta()]) eq(p.run({ lists: [{ name: "a", ids: ["x"] }], items: { x } }).stats.candidates, 1);
+    // A Proxy's length that is not a whole number: the array refused, as an inner list's
+    // already was (a RangeError of the engine's came out of the package).
+    const px = (a, len) => new Proxy(a, { get: (t, k, r) => (k === "length" ? len : Reflect.get(t, k, r)) });
+    for (const len of [1.5, -1]) {
+      throwsScoreError(lib, () => lib.rrf(px([["a"]], len)), "INVALID_TYPE", "lists");
+      throwsScoreError(lib, () => lib.rrf([["a"]], { weights: px([1], len) }), "INVALID_TYPE", "options.weights");
+      throwsScoreError(lib, () => lib.calibrate(px([0.1], len)), "INVALID_TYPE", "scores");
+      throwsScoreError(lib, () => p.run({ lists: px([{ name: "a", ids: ["x"] }], len) }), "INVALID_TYPE", "lists");
+      throwsScoreError(lib, () => p.run({ lists: [{ name: "a", ids: ["x"], scores: px([1], len) }] }), "INVALID_TYPE", "lists[0].scores");
+      throwsScoreError(lib, () => lib.fuseMultiQuery(px([[{ id: "a", score: 1 }]], len)), "INVALID_TYPE", "queries");
+      throwsScoreError(lib, () => lib.rrfColumnar(px([0], len), new Uint32Array([0, 1]), 1), "INVALID_TYPE", "docs");
+      if (lib.fitPlatt) {
+        throwsScoreError(lib, () => lib.fitPlatt(px([0.1, 0.9], len), [0, 1]), "INVALID_TYPE", "scores");
+        throwsScoreError(lib, () => lib.fuseRuns(px([{ q: { a: 1 } }], len), { method: "sum" }), "INVALID_TYPE", "runs");
+      }
+    }
+    // A `limits` the options only inherit (a class's getter, a prototype's key) is not
+    // the module's (JSON.stringify does not write it): not applied here either (it
+    // refused calls that no limit refused).
+    class Opts {
+      get limits() {
+        return { maxListLength: 1 };
+      }
+    }
+    eq(lib.calibrate([0.1, 0.2], new Opts()).length, 2);
+    eq(lib.calibrate([0.1, 0.2], Object.create({ limits: { maxListLength: 1 } })).length, 2);
+    eq(lib.rrf([["a", "b"]], new Opts()).length, 2);
+    throwsScoreError(lib, () => lib.calibrate([0.1, 0.2], { limits: { maxListLength: 1 } }), "INPUT_TOO_LARGE", "scores");
     // `now` of another type is refused (an ISO string was ignored, then reported as missing).
     const mt = new Float64Array([0, 0]);
     throwsScoreError(lib, () => p.runColumnar({ docs: new Uint32Array([0, 1]), offsets: new Uint32Array([0, 2]), nDocs: 2, modifiedAt: mt, now: "2026-01-01T00:00:00Z" }), "INVALID_TYPE", "now");
@@ -2485,6 +2539,16 @@ export function tests(lib, golden) {
     throwsScoreError(lib, () => p.run(input(t, fake())), "INVALID_TYPE", "now");
     throwsScoreError(lib, () => lib.fuseMultiQuery([[{ id: "a", score: 1, timestamp: fake() }]]), "INVALID_TYPE", "queries[0][0].timestamp");
     throwsScoreError(lib, () => p.runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1, modifiedAt: new Float64Array([t]), now: fake() }), "INVALID_TYPE", "now");
+    // A time that is not finite: refused by `runColumnar` as by `run`, with or without
+    // `modifiedAt`, whatever the recency mode (it was let through).
+    const col = { docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1 };
+    for (const now of [NaN, Infinity, new Date(NaN)]) {
+      throwsScoreError(lib, () => p.run({ lists: [{ name: "a", ids: ["x"] }], now }), "INVALID_TIMESTAMP", "now");
+      throwsScoreError(lib, () => p.runColumnar({ ...col, now }), "INVALID_TIMESTAMP", "now");
+      const none = new lib.Pipeline({ recency: { mode: "none" } });
+      throwsScoreError(lib, () => none.runColumnar({ ...col, modifiedAt: [0], now }), "INVALID_TIMESTAMP", "now");
+      none.free();
+    }
     // A Date subclass is read by its time value, not by a `getTime` of its own.
     class Shifted extends Date {
       getTime() {

@@ -382,8 +382,10 @@ fn rerank(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     }
     for (i, c) in candidates.iter().enumerate() {
         limits.check_id(c.id, || format!("candidates[{i}].id"))?;
+        // Each text within maxTextBytes, `type` too (as an item's in `Pipeline.run`).
         for (name, t) in [
             ("name", Some(c.text.name)),
+            ("type", c.text.entity_type),
             ("summary", c.text.summary),
             ("content", c.text.content),
         ] {

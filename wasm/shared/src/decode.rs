@@ -312,8 +312,11 @@ fn fields(
             for (i, x) in items.iter().take(keys.len()).enumerate() {
                 set(i, x).map_err(|f| within(f, mode, None, i))?;
             }
+            // Too few for the fields without defaults, or more than the fields: refused,
+            // as serde refuses a sequence of another length (the extra values of an
+            // untagged struct were dropped).
             let short = kinds.iter().skip(items.len()).any(|k| *k != DEF);
-            if short || (mode & TAGGED != 0 && items.len() > keys.len()) {
+            if short || items.len() > keys.len() {
                 return Err(fail(
                     Fault::Type,
                     format!(
