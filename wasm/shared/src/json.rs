@@ -530,9 +530,24 @@ impl<'de> Deserializer<'de> for &'de Json {
                 }
             }
             Json::Str(s) => visitor.visit_borrowed_str(s),
-            Json::Arr(items) => visitor.visit_seq(Seq {
-                items: items.iter().enumerate(),
-            }),
+            Json::Arr(items) => {
+                let mut seq = Seq {
+                    items: items.iter().enumerate(),
+                };
+                let value = visitor.visit_seq(&mut seq)?;
+                // Values the visitor left (a struct read from the sequence of its fields,
+                // given more): refused, as serde_json refuses them and as
+                // `decode::fields` words it (they were dropped).
+                let left = seq.items.len();
+                if left > 0 {
+                    return Err(de::Error::custom(format_args!(
+                        "invalid length {}, expected {} fields",
+                        items.len(),
+                        items.len() - left
+                    )));
+                }
+                Ok(value)
+            }
             Json::Obj(fields) => visitor.visit_map(Map {
                 fields: fields.iter(),
                 value: None,
