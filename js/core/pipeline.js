@@ -56,6 +56,14 @@ function newPipeline(wire, text) {
 
 /** A validated scoring pipeline. Free it with `free()` (or `using`); a FinalizationRegistry frees a forgotten one. */
 export class Pipeline {
+  // Its own name: the bundler turns a class that names itself in its body into
+  // `var Pipeline = class _Pipeline`, whose `name` (stack traces, devtools,
+  // `constructor.name`) would be "_Pipeline". (A getter, not a statement after the class,
+  // so that an app that does not use the class can still leave it out.)
+  static get name() {
+    return "Pipeline";
+  }
+
   #h;
   #text;
   #limits;

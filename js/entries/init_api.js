@@ -9,6 +9,10 @@ import { loadWasm, compileResponse, inputError, describe, isRequest } from "./lo
 
 const isModule = (v) => typeof WebAssembly.Module === "function" && v instanceof WebAssembly.Module;
 const isBytes = (v) => v instanceof ArrayBuffer || ArrayBuffer.isView(v);
+// The bytes as the engine compiles them: a DataView (an ArrayBufferView, which the
+// declarations accept) is refused by `WebAssembly.compile`, so it is read as the bytes
+// it views.
+const bytesOf = (v) => (v instanceof DataView ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : v);
 const isResponse = (v) => typeof Response === "function" && v instanceof Response;
 
 /**
@@ -43,7 +47,7 @@ export function initApi(internals, name, file, local = null) {
     if (isModule(input)) return input;
     if (isBytes(input)) {
       try {
-        return new WebAssembly.Module(input);
+        return new WebAssembly.Module(bytesOf(input));
       } catch (e) {
         throw isWasmError(e) ? notOurs("the bytes given", e) : e;
       }
@@ -69,7 +73,7 @@ export function initApi(internals, name, file, local = null) {
       throw inputError(`${name}/init: the promise given for ${file} rejected (${describe(e)})`, e);
     }
     if (isModule(input)) return input;
-    if (isBytes(input)) return WebAssembly.compile(input);
+    if (isBytes(input)) return WebAssembly.compile(bytesOf(input));
     if (isResponse(input)) return compileResponse(input, file);
     if (local !== null) {
       const module = await local(input);

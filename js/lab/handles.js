@@ -60,6 +60,11 @@ const notLabObject = (field) => typeError(field, "a Run or Qrels: call the metho
 
 /** What `Run` and `Qrels` share. */
 export class LabObject {
+  // Its own name, as `Pipeline` keeps its own (js/core/pipeline.js).
+  static get name() {
+    return "LabObject";
+  }
+
   constructor(token, wr, handle) {
     if (token !== TOKEN) throw typeError("this", "a Run or Qrels made by fromTrec(text) or fromObject(obj)");
     const h = { handle, generation: wr.generation };
@@ -127,6 +132,11 @@ export function fromObject(op, obj, options, field, fn) {
  * how tied scores rank. Make one with `Run.fromTrec(text)` or `Run.fromObject(obj)`.
  */
 export class Run extends LabObject {
+  // Its own name, as `Pipeline` keeps its own (js/core/pipeline.js).
+  static get name() {
+    return "Run";
+  }
+
   /** Parses a TREC run (`qid Q0 docid rank score tag`), keeping the file's order. */
   static fromTrec(text, options) {
     return new Run(TOKEN, w(), fromText(OP.RUN_FROM_TREC, text, options, "parseTrecRun"));
@@ -140,6 +150,11 @@ export class Run extends LabObject {
 
 /** Relevance judgements held in the module. Make them with `Qrels.fromTrec` or `Qrels.fromObject`. */
 export class Qrels extends LabObject {
+  // Its own name, as `Pipeline` keeps its own (js/core/pipeline.js).
+  static get name() {
+    return "Qrels";
+  }
+
   /** Parses TREC qrels (`qid iter docid rel`). */
   static fromTrec(text, options) {
     return new Qrels(TOKEN, w(), fromText(OP.QRELS_FROM_TREC, text, options, "parseQrels"));

@@ -141,7 +141,7 @@ test("every documented input, ESM and CommonJS, gives the main entry's numbers",
       platt: mainLab.fitPlatt(scores, labels),
     };
     const child = fileURLToPath(new URL("./init-child.mjs", import.meta.url));
-    const kinds = ["none", "fileUrl", "fileString", "filePath", "relativePath", "buffer", "arrayBuffer", "module", "promise", "response", "untypedResponse", "httpUrl", "httpFetch", "request", "syncBytes", "syncModule"];
+    const kinds = ["none", "fileUrl", "fileString", "filePath", "relativePath", "buffer", "arrayBuffer", "dataView", "syncDataView", "module", "promise", "response", "untypedResponse", "httpUrl", "httpFetch", "request", "syncBytes", "syncModule"];
     for (const [format, list] of [["esm", kinds], ["cjs", ["none", "fileUrl", "filePath", "relativePath", "buffer", "response", "httpUrl", "syncModule"]]]) {
       for (const kind of list) {
         const got = await new Promise((resolve, reject) =>

@@ -142,6 +142,20 @@ export function tests(lib, golden) {
   const t = [];
   const test = (name, fn) => t.push({ name, fn });
 
+  test("the classes keep their names (the bundler's `class _Pipeline` does not show)", () => {
+    eq(lib.Pipeline.name, "Pipeline");
+    const p = new lib.Pipeline();
+    eq(p.constructor.name, "Pipeline");
+    p.free();
+    eq(Object.keys(lib.Pipeline), []);
+    if (lib.Run) {
+      eq([lib.Run.name, lib.Qrels.name], ["Run", "Qrels"]);
+      const r = lib.Run.fromObject({ q: { a: 1 } });
+      eq(r.constructor.name, "Run");
+      r.free();
+    }
+  });
+
   test("rrf: seed 000 example, highest first, ties by id", () => {
     const out = lib.rrf([["a", "x", "y"], ["p", "q", "a"]]);
     eq(out[0], ["a", 1 / 61 + 1 / 63]);
