@@ -11,31 +11,31 @@ export { ScoreError, type ErrorCode } from "./score_error.js";
 /** Configurable input size limits. A missing field keeps its default (`defaultLimits()`). */
 export interface Limits {
   /** Most lists (or queries, runs, metrics) in one call (default 64). */
-  maxLists?: number;
+  maxLists?: number | undefined;
   /** Longest list, and longest array of numbers: scores, labels, weights (default 1,000,000). */
-  maxListLength?: number;
+  maxListLength?: number | undefined;
   /**
    * Most entries given as objects or strings in one call: list ids plus the items they
    * find, hits, candidates, run and qrels entries, TREC lines (default 100,000).
    */
-  maxTotalEntries?: number;
+  maxTotalEntries?: number | undefined;
   /** Most entries of typed arrays of indices (`docs`), and documents (`nDocs`) (default 4,000,000). */
-  maxColumnarEntries?: number;
+  maxColumnarEntries?: number | undefined;
   /** Longest id, in bytes (default 1024). */
-  maxIdBytes?: number;
+  maxIdBytes?: number | undefined;
   /** Longest text field (name, type, summary, content, query), in bytes (default 1,000,000). */
-  maxTextBytes?: number;
+  maxTextBytes?: number | undefined;
   /** All the strings of one call together (ids, keys, texts, ISO 8601 times, TREC text), in bytes (default 32,000,000). */
-  maxTotalTextBytes?: number;
+  maxTotalTextBytes?: number | undefined;
   /**
    * Most work of one `optimizeFusion` search: configurations tried times the entries of
    * the runs fused each time (default 1,000,000).
    */
-  maxSearchWork?: number;
+  maxSearchWork?: number | undefined;
 }
 
 /** `Limits` as a call takes them: a field left out, or `null`, keeps its default. */
-export type LimitsInput = { readonly [K in keyof Limits]?: number | null };
+export type LimitsInput = { readonly [K in keyof Limits]?: number | null | undefined };
 
 /**
  * Input size limits for one call, in a function's options (`Pipeline` takes them in its
@@ -44,7 +44,7 @@ export type LimitsInput = { readonly [K in keyof Limits]?: number | null };
  * missing `limits` is.
  */
 export interface WithLimits {
-  limits?: LimitsInput | null;
+  limits?: LimitsInput | null | undefined;
 }
 
 // ---------------------------------------------------------------- Small shared types
@@ -64,9 +64,9 @@ export type RetrievalOutcome =
 /** Two band floors. */
 export interface BandFloors {
   /** Lowest score of a hit (default 0.85). */
-  highFloor?: number;
+  highFloor?: number | undefined;
   /** Lowest score of a degraded result (default 0.65). */
-  degradedFloor?: number;
+  degradedFloor?: number | undefined;
 }
 
 /** Floors for one `(taskClass, language, buildSystem)` context. */
@@ -74,11 +74,11 @@ export interface BandProfile {
   /** Name, reported in explanations. */
   name: string;
   /** Task class this profile is for (unset: any). */
-  taskClass?: string;
+  taskClass?: string | undefined;
   /** Language (unset: any). */
-  language?: string;
+  language?: string | undefined;
   /** Build system (unset: any). */
-  buildSystem?: string;
+  buildSystem?: string | undefined;
   /** Lowest score of a hit. */
   highFloor: number;
   /** Lowest score of a degraded result. */
@@ -88,18 +88,18 @@ export interface BandProfile {
 /** Band configuration. */
 export interface BandsConfig {
   /** Default lowest score of a hit (0.85). */
-  highFloor?: number;
+  highFloor?: number | undefined;
   /** Default lowest score of a degraded result (0.65). */
-  degradedFloor?: number;
+  degradedFloor?: number | undefined;
   /** Named profiles per (taskClass, language, buildSystem); most specific match first. */
-  profiles?: BandProfile[];
+  profiles?: BandProfile[] | undefined;
 }
 
 /** The context a result set is classified in (selects a band profile). */
 export interface BandContext {
-  taskClass?: string;
-  language?: string;
-  buildSystem?: string;
+  taskClass?: string | undefined;
+  language?: string | undefined;
+  buildSystem?: string | undefined;
 }
 
 // ---------------------------------------------------------------- Calibration
@@ -107,9 +107,9 @@ export interface BandContext {
 /** Sigmoid parameters: `1 / (1 + exp(-steepness * (raw - threshold)))`. */
 export interface Sigmoid {
   /** Raw score mapped to 0.5 (default 0.035). */
-  threshold?: number;
+  threshold?: number | undefined;
   /** Steepness (> 0, default 150). */
-  steepness?: number;
+  steepness?: number | undefined;
 }
 
 /**
@@ -148,9 +148,9 @@ export type Calibration =
 /** Options of `queryConfidence` (and the pipeline's `confidence`). */
 export interface ConfidenceOptions {
   /** Weights of slots 1..=5 (finite, >= 0; default 0.35, 0.25, 0.2, 0.12, 0.08). */
-  weights?: [number, number, number, number, number];
+  weights?: [number, number, number, number, number] | undefined;
   /** How many top scores `expectedPrecision` and `atLeastOneRelevant` use (default, or `null`: all). */
-  k?: number | null;
+  k?: number | null | undefined;
 }
 
 /** Query-level confidence figures. */
@@ -212,11 +212,11 @@ export interface PipelineConfidenceConfig extends ConfidenceOptions {
    * probability for the input lists (matched to the model's runs by position; each list
    * needs `scores`).
    */
-  model?: QueryConfidenceModel | null;
+  model?: QueryConfidenceModel | null | undefined;
   /** Lowest probability of an `answer` outcome (default 0.5). */
-  answerFloor?: number;
+  answerFloor?: number | undefined;
   /** Lowest probability of a `hedge` outcome; below it, `abstain` (default 0.2). */
-  hedgeFloor?: number;
+  hedgeFloor?: number | undefined;
 }
 
 /** What to do with a query's results, from the probability that a relevant one is there. */
@@ -233,25 +233,25 @@ export type OutcomeSource = "model" | "rankOnly";
 /** Configuration of the heuristic reranker; defaults are seed 003's. */
 export interface HeuristicConfig {
   /** Multiplier for an exact (case-insensitive) name match (default 3.0). */
-  exactNameMultiplier?: number;
+  exactNameMultiplier?: number | undefined;
   /** Weight of the name-term hit fraction (default 1.5). */
-  nameTermWeight?: number;
+  nameTermWeight?: number | undefined;
   /** Weight of the summary-term hit fraction (default 0.5). */
-  summaryTermWeight?: number;
+  summaryTermWeight?: number | undefined;
   /** Content shorter than this `length` (UTF-16 code units, as JavaScript counts) is penalized (default 50). */
-  shortContentChars?: number;
+  shortContentChars?: number | undefined;
   /** Multiplier for short content (default 0.5). */
-  shortContentMultiplier?: number;
+  shortContentMultiplier?: number | undefined;
   /**
    * Multiplier per entity type, keyed by the type in lowercase (the candidate's `type` is
    * lowercased before the lookup; a key with an uppercase letter is `INVALID_CONFIG`).
    * Replaces the default table (class 1.3, function 1.2, ...) as a whole.
    */
-  typeMultipliers?: Record<string, number>;
+  typeMultipliers?: Record<string, number> | undefined;
   /** Multiplier for unknown or missing types (default 1.0). */
-  unknownTypeMultiplier?: number;
+  unknownTypeMultiplier?: number | undefined;
   /** Stopwords (default, or `null`: calibrank's built-in English list). */
-  stopwords?: string[] | null;
+  stopwords?: string[] | null | undefined;
 }
 
 /** A candidate for the heuristic reranker. */
@@ -262,9 +262,9 @@ export interface Candidate {
   /** Name of the entity. */
   name: string;
   /** Entity type (`class`, `function`, `file`, ...). */
-  type?: string;
-  summary?: string;
-  content?: string;
+  type?: string | undefined;
+  summary?: string | undefined;
+  content?: string | undefined;
 }
 
 /** The factors applied to one candidate; `multiplier` is their product. */
@@ -305,21 +305,21 @@ export interface RecencyStep {
 /** Parameters of the fiscal-year tier. */
 export interface FiscalYearTier {
   /** Recent window in years (default 5, >= 1). */
-  window?: number;
+  window?: number | undefined;
   /** The corpus's latest fiscal year (default 2025). */
-  latestYear?: number;
+  latestYear?: number | undefined;
 }
 
 /** Recency configuration. */
 export interface RecencyConfig {
   /** `step` (default), `fiscal_year` or `none`. */
-  mode?: RecencyMode;
+  mode?: RecencyMode | undefined;
   /** Age steps for `step` (default x1.2 under 7 days, x1.1 under 30 days). */
-  steps?: RecencyStep[];
+  steps?: RecencyStep[] | undefined;
   /** Tier parameters for `fiscal_year` (window 5, latest year 2025). */
-  fiscalYear?: FiscalYearTier;
+  fiscalYear?: FiscalYearTier | undefined;
   /** Boost for `fiscal_year` at the merge stage (default 0.80). */
-  boost?: number;
+  boost?: number | undefined;
 }
 
 /** Rerank methods. */
@@ -328,13 +328,13 @@ export type RerankMethod = "none" | "heuristic" | "cross_encoder";
 /** Rerank configuration. */
 export interface RerankConfig {
   /** `none` (default), `heuristic` or `cross_encoder`. */
-  method?: RerankMethod;
+  method?: RerankMethod | undefined;
   /** Factors of the heuristic reranker. */
-  heuristic?: HeuristicConfig;
+  heuristic?: HeuristicConfig | undefined;
   /** Candidates reranked (the best after recency); unset or `null`: the whole topK pool. */
-  candidateLimit?: number | null;
+  candidateLimit?: number | null | undefined;
   /** Fiscal-year boost after reranking (default 0.80). */
-  recencyBoost?: number;
+  recencyBoost?: number | undefined;
 }
 
 /** Normalization methods. */
@@ -343,11 +343,11 @@ export type NormalizeMethod = "none" | "max" | "min_max" | "z_score" | "softmax"
 /** Normalization configuration. */
 export interface NormalizationConfig {
   /** `none` (default), `max`, `min_max`, `z_score` or `softmax`. */
-  method?: NormalizeMethod;
+  method?: NormalizeMethod | undefined;
   /** Softmax temperature (default 1). */
-  temperature?: number;
+  temperature?: number | undefined;
   /** Normalized scores below this are dropped (default 0.1, within [0, 1]; ignored for `none`). */
-  minRelevance?: number;
+  minRelevance?: number | undefined;
 }
 
 /**
@@ -379,31 +379,31 @@ export type EffectivePipelineConfig = Omit<Effective<PipelineConfig>, "limits"> 
 /** The pipeline configuration. Every field has the seed's default. */
 export interface PipelineConfig {
   /** RRF constant (default 60, >= 1). */
-  k?: number;
+  k?: number | undefined;
   /** Weight per list name (default 1 for every list). */
-  weights?: Record<string, number>;
+  weights?: Record<string, number> | undefined;
   /** Candidate pool after fusion and recency (default 10). */
-  topK?: number;
+  topK?: number | undefined;
   /** Results returned (default 5, `1 <= topN <= topK`). */
-  topN?: number;
+  topN?: number | undefined;
   /** Recency boost. */
-  recency?: RecencyConfig;
+  recency?: RecencyConfig | undefined;
   /** Reranking. */
-  rerank?: RerankConfig;
+  rerank?: RerankConfig | undefined;
   /** Normalization. */
-  normalization?: NormalizationConfig;
+  normalization?: NormalizationConfig | undefined;
   /** Calibration (default: the seed's sigmoid, threshold 0.035, steepness 150). */
-  calibration?: Calibration;
+  calibration?: Calibration | undefined;
   /** Calibrated scores below this are dropped (default 0.3). */
-  minConfidence?: number;
+  minConfidence?: number | undefined;
   /** Band floors and profiles. */
-  bands?: BandsConfig;
+  bands?: BandsConfig | undefined;
   /** Query confidence: the seeds' options, a fitted model, the outcome floors. */
-  confidence?: PipelineConfidenceConfig;
+  confidence?: PipelineConfidenceConfig | undefined;
   /** Input size limits of `run` and `runColumnar` (`null`, or a field `null`: the defaults). */
-  limits?: LimitsInput | null;
+  limits?: LimitsInput | null | undefined;
   /** Attach an `explain` record to every result (default true). */
-  explain?: boolean;
+  explain?: boolean | undefined;
 }
 
 // ---------------------------------------------------------------- Pipeline input and output
@@ -415,38 +415,38 @@ export interface InputList {
   /** Ids, best first. */
   ids: string[];
   /** The strategy's own scores, parallel to `ids` (reported in explanations). */
-  scores?: number[];
+  scores?: number[] | undefined;
   /** Weight of this list (overrides `config.weights[name]`). */
-  weight?: number;
+  weight?: number | undefined;
 }
 
 /** Metadata of one item, for recency and reranking. */
 export interface ItemMeta {
   /** Name (heuristic reranker). */
-  name?: string;
+  name?: string | undefined;
   /** Entity type (heuristic reranker). */
-  type?: string;
+  type?: string | undefined;
   /** Summary (heuristic reranker). */
-  summary?: string;
+  summary?: string | undefined;
   /** Content (heuristic reranker's short-content rule). */
-  content?: string;
+  content?: string | undefined;
   /**
    * Modification time (step recency): finite epoch ms or an ISO 8601 string (`run` takes a
    * `Date` too: `ItemMetaLike`). Strings: `YYYY-MM-DD`, optionally `THH:MM`, `:SS` and
    * `.fff` (a space may replace `T`), then `Z`, `+HH:MM` or `-HH:MM`; **without an offset
    * the time is UTC**, not local time as `Date.parse("2026-01-01T00:00")` reads it.
    */
-  modifiedAt?: string | number;
+  modifiedAt?: string | number | undefined;
   /** Fiscal year (fiscal-year recency). */
-  fiscalYear?: number;
+  fiscalYear?: number | undefined;
   /** External cross-encoder score (cross-encoder rerank). */
-  crossEncoderScore?: number;
+  crossEncoderScore?: number | undefined;
 }
 
 /** The pipeline input. */
 export interface PipelineInput {
   /** The query text (required by the heuristic reranker). */
-  query?: string;
+  query?: string | undefined;
   /** Ranked lists, one per strategy. */
   lists: InputList[];
   /**
@@ -457,18 +457,18 @@ export interface PipelineInput {
    * misspelled field is not ignored), which TypeScript cannot see in a variable of a
    * wider type.
    */
-  items?: Record<string, ItemMeta>;
+  items?: Record<string, ItemMeta> | undefined;
   /**
    * The current time for step recency (epoch ms, or ISO 8601 in `ItemMeta.modifiedAt`'s
    * forms, UTC without an offset; `run` takes a `Date` too). calibrank never reads the
    * clock: with step recency (the default), an item with a `modifiedAt` and no `now` is
    * `INVALID_TIMESTAMP` on `now`.
    */
-  now?: string | number;
+  now?: string | number | undefined;
   /** Context that selects a band profile. */
-  context?: BandContext;
+  context?: BandContext | undefined;
   /** Results to return for this call, in place of the configuration's `topN` (a whole number, `1 <= topN <= topK`). */
-  topN?: number;
+  topN?: number | undefined;
 }
 
 /**
@@ -477,19 +477,19 @@ export interface PipelineInput {
  */
 export interface PipelineInputLike extends Omit<PipelineInput, "lists" | "items" | "now"> {
   lists: readonly InputListLike[];
-  items?: Readonly<Record<string, ItemMetaLike>> | ReadonlyMap<string, ItemMetaLike>;
-  now?: Timestamp | Date;
+  items?: Readonly<Record<string, ItemMetaLike>> | ReadonlyMap<string, ItemMetaLike> | undefined;
+  now?: Timestamp | Date | undefined;
 }
 
 /** An `InputList` as `run` accepts it. */
 export interface InputListLike extends Omit<InputList, "ids" | "scores"> {
   ids: readonly string[];
-  scores?: readonly number[] | Float64Array;
+  scores?: readonly number[] | Float64Array | undefined;
 }
 
 /** An `ItemMeta` as `run` accepts it (`modifiedAt` may be a `Date`). */
 export interface ItemMetaLike extends Omit<ItemMeta, "modifiedAt"> {
-  modifiedAt?: string | number | Date;
+  modifiedAt?: string | number | Date | undefined;
 }
 
 /** One list's contribution to one result. */
@@ -503,7 +503,7 @@ export interface Contribution {
   /** `weight / (k + rank)`. */
   contribution: number;
   /** The list's own score for the item, when given. */
-  listScore?: number;
+  listScore?: number | undefined;
 }
 
 /** What the rerank stage did to one result. */
@@ -535,7 +535,7 @@ export interface Explain {
   /** Final band. */
   band: Band;
   /** Band profile used (absent: the default floors). */
-  bandProfile?: string;
+  bandProfile?: string | undefined;
 }
 
 /** One result. */
@@ -546,7 +546,7 @@ export interface PipelineResult {
   score: number;
   band: Band;
   /** Explanation (when `config.explain`, the default). */
-  explain?: Explain;
+  explain?: Explain | undefined;
 }
 
 /** Counts of what happened along the pipeline. */
@@ -578,7 +578,7 @@ export interface PipelineStats {
   /** Results in the miss band. */
   misses: number;
   /** Band profile used. */
-  bandProfile?: string;
+  bandProfile?: string | undefined;
 }
 
 /** The pipeline output. */
@@ -605,19 +605,19 @@ export interface ColumnarInput {
   /** Number of distinct documents; every index is below it. */
   nDocs: number;
   /** Weight per list (default 1). */
-  weights?: Float64Array | readonly number[];
+  weights?: Float64Array | readonly number[] | undefined;
   /**
    * Modification time per document in epoch ms, for step recency. NaN: unknown (no
    * boost); an infinite time of a listed document is `INVALID_TIMESTAMP` on
    * `modifiedAt[i]`, as `run` refuses it.
    */
-  modifiedAt?: Float64Array | readonly number[];
+  modifiedAt?: Float64Array | readonly number[] | undefined;
   /** Current time in epoch ms, or a `Date` (required with `modifiedAt`; an ISO string is refused here: `run` takes one). */
-  now?: number | Date;
+  now?: number | Date | undefined;
   /** The context that selects a band profile, as `run`'s (default: the default floors). */
-  context?: BandContext;
+  context?: BandContext | undefined;
   /** Results to return for this call, in place of the configuration's `topN`, as `run`'s. */
-  topN?: number;
+  topN?: number | undefined;
 }
 
 /** Output of `Pipeline.runColumnar`: parallel typed arrays, best first. */
@@ -635,7 +635,7 @@ export interface ColumnarOutput {
   /** Distinct documents fused. */
   candidates: number;
   /** The band profile whose floors classified the results (absent: the configuration's own floors), as `stats.bandProfile` of `run`. */
-  bandProfile?: string;
+  bandProfile?: string | undefined;
 }
 
 /** A validated scoring pipeline. */
@@ -665,17 +665,17 @@ export declare class Pipeline {
 /** Options of `rrf`. */
 export interface RrfOptions {
   /** RRF constant (default, or `null`: 60; >= 1). */
-  k?: number | null;
+  k?: number | null | undefined;
   /** One weight per list (default, or `null`: 1 each). */
-  weights?: Float64Array | readonly number[] | null;
+  weights?: Float64Array | readonly number[] | null | undefined;
 }
 
 /** Options of `rrfColumnar`. */
 export interface RrfColumnarOptions {
   /** RRF constant (default, or `null`: 60; >= 1). */
-  k?: number | null;
+  k?: number | null | undefined;
   /** One weight per list (default, or `null`: 1 each). */
-  weights?: Float64Array | readonly number[] | null;
+  weights?: Float64Array | readonly number[] | null | undefined;
 }
 
 /** How the per-query scores of one item are combined. */
@@ -688,25 +688,25 @@ export interface QueryHit {
   /** Similarity score of the item for this query. */
   score: number;
   /** When the item was created or modified (tie-break: newest first): epoch ms, an ISO 8601 string or a Date. */
-  timestamp?: string | number | Date | null;
+  timestamp?: string | number | Date | null | undefined;
 }
 
 /** Options of `fuseMultiQuery`. Defaults are the seed's. */
 export interface MultiQueryOptions {
   /** Combination method (default `rrf`). */
-  method?: MultiQueryMethod;
+  method?: MultiQueryMethod | undefined;
   /** Hits taken from each query before the threshold filter (default 20, 1..=100000). */
-  resultsPerQuery?: number;
+  resultsPerQuery?: number | undefined;
   /** Hits scoring below this are dropped before ranking (default 0.6). */
-  similarityThreshold?: number;
+  similarityThreshold?: number | undefined;
   /** Bonus per additional query for `score_max` (default 0.1, 0..=1). */
-  multiQueryBoost?: number;
+  multiQueryBoost?: number | undefined;
   /** Results returned (default 10, >= 1). */
-  limit?: number;
+  limit?: number | undefined;
   /** RRF constant (default 60, >= 1). */
-  k?: number;
+  k?: number | undefined;
   /** Include per-query scores, ranks and counts in each result (default false). */
-  verbose?: boolean;
+  verbose?: boolean | undefined;
 }
 
 /** One fused item. */
@@ -715,11 +715,11 @@ export interface MultiQueryResult {
   /** Combined score. */
   score: number;
   /** Per query index (a decimal string key, `"0"` for the first query), the similarity score (verbose only). */
-  queryScores?: Record<string, number>;
+  queryScores?: Record<string, number> | undefined;
   /** Per query index, the 1-based rank after filtering (verbose only). */
-  queryRanks?: Record<string, number>;
+  queryRanks?: Record<string, number> | undefined;
   /** In how many queries the item appeared (verbose only). */
-  appearedInQueryCount?: number;
+  appearedInQueryCount?: number | undefined;
 }
 
 /** Summary statistics of a multi-query fusion. */
@@ -751,7 +751,7 @@ export interface MultiQueryOutput {
 /** Options of `normalize`. */
 export interface NormalizeOptions {
   /** Softmax temperature (default, or `null`: 1; > 0). */
-  temperature?: number | null;
+  temperature?: number | null | undefined;
 }
 
 // ---------------------------------------------------------------- Functions

@@ -106,7 +106,7 @@ export interface EvaluateOptions {
    * How tied scores rank: `"ranx"` (default: ranx 0.3.21's order, numba's quicksort of
    * the run's order) or `"trec_eval"` (score descending, then document id descending).
    */
-  ties?: "ranx" | "trec_eval" | null;
+  ties?: "ranx" | "trec_eval" | null | undefined;
 }
 
 // ---------------------------------------------------------------- Run fusion
@@ -140,11 +140,11 @@ export interface FuseRunsOptions {
    * `sum`, `zmuv`, `rank`, `borda` or `none`; when absent the method's default (`none` for
    * `dbsf` and the OpenSearch means, `min-max` otherwise; `null` too).
    */
-  norm?: string | null;
+  norm?: string | null | undefined;
   /** One weight per run, for the weighted methods (`null`: none given). */
-  weights?: readonly number[] | null;
+  weights?: readonly number[] | null | undefined;
   /** Numeric parameters by ranx's names (see the table above). */
-  params?: Record<string, number>;
+  params?: Record<string, number> | undefined;
 }
 
 /**
@@ -164,21 +164,21 @@ export declare function fuseRuns(runs: readonly (Run | RunObject)[], options: Fu
 /** Options of `optimizeFusion`. */
 export interface OptimizeOptions {
   /** Fusion method (default `wsum`). */
-  method?: string;
+  method?: string | undefined;
   /** Metric to maximize, ranx's spelling (default `ndcg@10`). */
-  metric?: string;
+  metric?: string | undefined;
   /** Normalization (default, or `null`: the method's default). */
-  norm?: string | null;
+  norm?: string | null | undefined;
   /** Grid step for weights and `phi` (default 0.1; 1/step must be a whole number). */
-  step?: number;
+  step?: number | undefined;
   /** Values of `k` tried for `rrf` (default 10, 20, ..., 100). */
-  kValues?: readonly number[];
+  kValues?: readonly number[] | undefined;
 }
 
 /** One configuration tried. */
 export interface Trial {
   /** Weights (weighted methods). */
-  weights?: number[];
+  weights?: number[] | undefined;
   /** Parameters (`k`, `phi`). */
   params: Record<string, number>;
   /** The metric's mean over the judged queries. */
@@ -265,9 +265,9 @@ export type BinStrategy = "uniform" | "quantile";
 /** Options of `calibrationError`. */
 export interface CalibrationErrorOptions {
   /** Number of bins, `1..=10000` (default 10). */
-  bins?: number;
+  bins?: number | undefined;
   /** Bin layout (default `"uniform"`). */
-  strategy?: BinStrategy;
+  strategy?: BinStrategy | undefined;
 }
 
 /** One bin of the reliability curve. */
@@ -315,11 +315,11 @@ export declare function calibrationError(
 /** Options of `proposeBands`. */
 export interface ProposeBandsOptions {
   /** Precision the hit band must reach, in `(0, 1]` (default 0.85). */
-  targetPrecision?: number;
+  targetPrecision?: number | undefined;
   /** Number of cross-validation folds, `2..=N` (default 5). */
-  folds?: number;
+  folds?: number | undefined;
   /** Seed of the fold assignment (default 0). */
-  seed?: number;
+  seed?: number | undefined;
 }
 
 /** Precision, recall and coverage of one band. */
@@ -397,15 +397,15 @@ export declare function proposeBands(
 /** Options of `fitQueryConfidence`. */
 export interface FitQueryConfidenceOptions extends WithLimits {
   /** The fused top k (default 5). */
-  k?: number;
+  k?: number | undefined;
   /** RRF constant of the fusion (default 60, the pipeline's). */
-  rrfK?: number;
+  rrfK?: number | undefined;
   /** RRF weight per run (default, or `null`: 1 each). */
-  weights?: readonly number[] | null;
+  weights?: readonly number[] | null | undefined;
   /** L2 penalty on the standardized coefficients (> 0, default 1). */
-  l2?: number;
+  l2?: number | undefined;
   /** Newton iteration budget (1..=1000, default 100). */
-  maxIterations?: number;
+  maxIterations?: number | undefined;
 }
 
 /**

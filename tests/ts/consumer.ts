@@ -336,3 +336,12 @@ queryConfidence([0.9], { weights: [0.35, 0.25, 0.2, 0.12, 0.08] as const });
 const builtConfig: PipelineConfig = { recency: { steps: [] } };
 builtConfig.recency?.steps?.push({ maxAgeDays: 3, multiplier: 1.5 });
 new Pipeline(builtConfig).free();
+// Under exactOptionalPropertyTypes (tsconfig.json): a caller's optional fields pass
+// through as they are (the runtime reads `undefined` as not given, as the types now say).
+declare const doc: { title: string; updated?: number; summary?: string; topN?: number };
+new Pipeline({ topN: doc.topN, rerank: { candidateLimit: undefined } }).run({
+  lists: [{ name: "s", ids: ["a"], weight: undefined }],
+  items: { a: { name: doc.title, modifiedAt: doc.updated, summary: doc.summary } },
+  now: undefined,
+});
+rerank("q", [{ id: "a", score: 1, name: doc.title, summary: doc.summary }], { limits: { maxTextBytes: undefined } });
