@@ -11,27 +11,27 @@ export { ScoreError, type ErrorCode } from "./score_error.js";
 /** Configurable input size limits. A missing field keeps its default (`defaultLimits()`). */
 export interface Limits {
   /** Most lists (or queries, runs, metrics) in one call (default 64). */
-  maxLists?: number | undefined;
+  maxLists?: number;
   /** Longest list, and longest array of numbers: scores, labels, weights (default 1,000,000). */
-  maxListLength?: number | undefined;
+  maxListLength?: number;
   /**
    * Most entries given as objects or strings in one call: list ids plus the items they
    * find, hits, candidates, run and qrels entries, TREC lines (default 100,000).
    */
-  maxTotalEntries?: number | undefined;
+  maxTotalEntries?: number;
   /** Most entries of typed arrays of indices (`docs`), and documents (`nDocs`) (default 4,000,000). */
-  maxColumnarEntries?: number | undefined;
+  maxColumnarEntries?: number;
   /** Longest id, in bytes (default 1024). */
-  maxIdBytes?: number | undefined;
+  maxIdBytes?: number;
   /** Longest text field (name, type, summary, content, query), in bytes (default 1,000,000). */
-  maxTextBytes?: number | undefined;
+  maxTextBytes?: number;
   /** All the strings of one call together (ids, keys, texts, ISO 8601 times, TREC text), in bytes (default 32,000,000). */
-  maxTotalTextBytes?: number | undefined;
+  maxTotalTextBytes?: number;
   /**
    * Most work of one `optimizeFusion` search: configurations tried times the entries of
    * the runs fused each time (default 1,000,000).
    */
-  maxSearchWork?: number | undefined;
+  maxSearchWork?: number;
 }
 
 /** `Limits` as a call takes them: a field left out, or `null`, keeps its default. */
@@ -370,7 +370,7 @@ export type ReadonlyArrays<T> = T extends Float64Array | Uint32Array | Date | ((
 export type Effective<T> = T extends readonly unknown[] | QueryConfidenceModel
   ? T
   : T extends object
-    ? { [K in keyof T]-?: Effective<T[K]> }
+    ? { [K in keyof T]-?: Effective<Exclude<T[K], undefined>> }
     : T;
 
 /** `Pipeline.config`: the configuration with every default filled in (every limit a number). */
