@@ -191,7 +191,11 @@ export interface OptimizeReport {
   method: string;
   /** Metric maximized. */
   metric: string;
-  /** The best configuration (the first reaching the highest score, in grid order). */
+  /**
+   * The best configuration: of those reaching the highest score, the one ranx picks (the
+   * last `k` or `phi` of the grid; the first weight vector, whose grid runs from the
+   * first run's weight 1 down).
+   */
   best: Trial;
   /** Every configuration tried, in grid order. */
   trials: Trial[];

@@ -3,13 +3,16 @@
 //!
 //! * Weighted methods (`wsum`, `wmnz`, `mixed`, `w_bordafuse`, `w_condorcet`, `dbsf`
 //!   and the OpenSearch means): every weight vector with components in
-//!   `{0, step, 2 step, ..., 1}` summing to 1 (step 0.1 by default), in lexicographic
-//!   order.
-//! * `rrf`: `k` over `kValues` (default 10, 20, ..., 100).
-//! * `rbc`: `phi` over `{step, 2 step, ..., 1 - step}`.
+//!   `{0, step, 2 step, ..., 1}` summing to 1 (step 0.1 by default), in descending
+//!   lexicographic order (the first run's weight 1 first).
+//! * `rrf`: `k` over `kValues` (default 10, 20, ..., 100), in the order given.
+//! * `rbc`: `phi` over `{step, 2 step, ..., 1 - step}`, ascending.
 //!
-//! The best configuration is the first one reaching the highest score (grid order), and
-//! the report lists every configuration tried with its score.
+//! Among configurations reaching the highest score, the best is the one ranx picks
+//! (its searches keep a score `>=` the best so far, over ascending grids): the last in
+//! grid order for `rrf` and `rbc`, the first for the weighted methods, whose grid is
+//! walked from the other end (ranx's last). The report lists every configuration tried
+//! with its score.
 
 use crate::error::{ErrorCode, Result, ScoreError};
 use crate::lab::runfusion::{check_rrf_k, fuse_runs_ordered, FuseRunsOptions};
@@ -282,6 +285,8 @@ pub fn optimize_fusion_ordered<R: Borrow<OrderedRun>>(
         ..e
     })?;
     let configs = grid(&opts.method, runs.len(), opts)?;
+    // Ties: see the module documentation (the weighted grids run in ranx's reverse order).
+    let last_wins = !WEIGHTED.contains(&opts.method.as_str());
     let total = configs.len();
     let mut trials = Vec::with_capacity(total);
     let mut best: Option<usize> = None;
@@ -297,7 +302,7 @@ pub fn optimize_fusion_ordered<R: Borrow<OrderedRun>>(
         let score = ev.means.first().map_or(0.0, |(_, v)| *v);
         if best
             .and_then(|b| trials.get(b))
-            .is_none_or(|t: &Trial| score > t.score)
+            .is_none_or(|t: &Trial| score > t.score || (last_wins && score == t.score))
         {
             best = Some(trials.len());
         }
@@ -439,6 +444,54 @@ mod tests {
         assert!(report.trials.iter().skip(6).all(|t| t.score == 1.0));
         // The first trial (all weight on a) ranks rel third.
         assert!((report.trials[0].score - 1.0 / 3.0).abs() < 1e-12);
+    }
+
+    /// Ties between configurations go where ranx's `>=` sends them: over the ascending
+    /// grids of `rrf` and `rbc`, to the last (here every `k` and every `phi` ranks the
+    /// relevant document second: ranx gives `k` 100).
+    #[test]
+    fn ties_go_to_the_configuration_ranx_keeps() {
+        let qrels = Qrels(run(&[("q", &[("rel", 1.0)])]).0);
+        let a = run(&[("q", &[("x", 3.0), ("y", 2.0), ("rel", 1.0)])]);
+        let b = run(&[("q", &[("rel", 3.0), ("x", 2.0), ("y", 1.0)])]);
+        let search = |method: &str| {
+            optimize_fusion(
+                &qrels,
+                &[a.clone(), b.clone()],
+                &OptimizeOptions {
+                    method: method.into(),
+                    metric: "mrr".into(),
+                    ..Default::default()
+                },
+                &mut |_| {},
+            )
+            .unwrap()
+        };
+        let rrf = search("rrf");
+        assert!(
+            rrf.trials.iter().all(|t| t.score == 0.5),
+            "{:?}",
+            rrf.trials
+        );
+        assert_eq!(rrf.best.params["k"], 100.0);
+        let rbc = search("rbc");
+        assert!(rbc.trials.iter().all(|t| t.score == rbc.best.score));
+        assert_eq!(rbc.best.params["phi"], 0.9);
+        // The grid's order is the caller's: `kValues` given descending, the last (10) is
+        // kept.
+        let report = optimize_fusion(
+            &qrels,
+            &[a.clone(), b.clone()],
+            &OptimizeOptions {
+                method: "rrf".into(),
+                metric: "mrr".into(),
+                k_values: vec![30.0, 20.0, 10.0],
+                ..Default::default()
+            },
+            &mut |_| {},
+        )
+        .unwrap();
+        assert_eq!(report.best.params["k"], 10.0);
     }
 
     #[test]

@@ -1981,6 +1981,10 @@ export function tests(lib, golden) {
     eq(report.best.score, 1);
     const k = lib.optimizeFusion(qrels, [a, b], { method: "rrf", metric: "mrr" });
     eq(k.trials.map((t) => t.params.k), [10, 20, 30, 40, 50, 60, 70, 80, 90, 100]);
+    // Every k ties here: the best is the one ranx's optimize_fusion keeps, the last (it was
+    // the first, 10).
+    const tied = lib.optimizeFusion({ q1: { rel: 1 } }, [{ q1: { x: 3, y: 2, rel: 1 } }, { q1: { rel: 3, x: 2, y: 1 } }], { method: "rrf", metric: "mrr" });
+    eq([tied.best.params.k, tied.best.score, new Set(tied.trials.map((t) => t.score)).size], [100, 0.5, 1]);
     throwsScoreError(lib, () => lib.optimizeFusion(qrels, [a], { method: "wsum" }), "EMPTY_INPUT", "runs");
     // Each search reads its own grid's option only: `step` the weights' and rbc's,
     // `kValues` the RRF search's.

@@ -141,7 +141,10 @@ pub fn propose_bands(
         .iter()
         .zip(labels)
         .map(|(&score, &y)| Item {
-            score,
+            // -0 as 0: the cuts are grouped by `total_cmp`, which tells them apart, and a
+            // band holds `score >= floor`, which does not (a cut at 0 left the -0 items
+            // out of its precision).
+            score: score + 0.0,
             relevant: y > 0.0,
         })
         .collect();
@@ -610,6 +613,23 @@ mod tests {
         // 24 of 26 (0.923), and no lower threshold gets back above 0.95.
         let f = fit_floors(&items, 0.95);
         assert_eq!((f.high, f.degraded), (0.75, 0.70));
+    }
+
+    /// -0 is 0: the same proposal as with +0 (the cut at 0 was credited a precision of
+    /// its +0 items alone, 2 of 2, where the band it makes holds the -0 items too).
+    #[test]
+    fn negative_zero_scores_are_zero() {
+        let opts = ProposeBandsOptions {
+            target_precision: 0.5,
+            folds: 2,
+            seed: 0,
+        };
+        let labels = [1.0, 1.0, 0.0, 0.0, 0.0];
+        let neg = propose_bands(&[0.9, 0.0, -0.0, -0.0, -0.0], &labels, &opts).unwrap();
+        let pos = propose_bands(&[0.9, 0.0, 0.0, 0.0, 0.0], &labels, &opts).unwrap();
+        assert_eq!(format!("{neg:?}"), format!("{pos:?}"));
+        assert_eq!(neg.high_floor, 0.9);
+        assert!(neg.in_sample.hit.precision >= Some(0.5));
     }
 
     #[test]
