@@ -406,12 +406,15 @@ pub fn fuse_multi_query_indexed<'s>(
             let (Some(last), Some(slot)) = (last_query.get_mut(d), item_of.get_mut(d)) else {
                 return Err(wire_error("an item index beyond the items"));
             };
+            // Every hit past the threshold takes up a rank, a repeat too (as the seed's
+            // `enumerate` over the filtered rows, and as `rrf` ranks a list's repeats);
+            // the repeat is then dropped, its id keeping its first hit.
+            rank += 1;
             if *last == qi {
                 stats.duplicates += 1;
                 continue;
             }
             *last = qi;
-            rank += 1;
             if *slot == u32::MAX {
                 *slot = u32::try_from(items.len()).unwrap_or(u32::MAX);
                 items.push(Item {
@@ -565,8 +568,8 @@ mod tests {
 
     #[test]
     fn fused_items_name_the_hit_that_brought_them_in() {
-        // "b" is below the threshold in query 0 and a repeat at position 1 of query 1:
-        // it comes in with query 1's position 2.
+        // "b" is below the threshold in query 0 and follows a repeat at position 1 of
+        // query 1: it comes in with query 1's position 2, rank 3 (the repeat took rank 2).
         let q0 = [hit("a", 0.9), hit("b", 0.1)];
         let q1 = [hit("c", 0.8), hit("c", 0.7), hit("b", 0.6)];
         let queries: Vec<Vec<QueryHitRef<'_>>> = [&q0[..], &q1[..]]
@@ -584,12 +587,12 @@ mod tests {
         let firsts: Vec<(&str, (u32, u32))> =
             fused.fused.iter().map(|f| (id(f.doc), f.first)).collect();
         assert_eq!(firsts, [("a", (0, 0)), ("c", (1, 0)), ("b", (1, 2))]);
-        assert_eq!(fused.hits[fused.fused[2].hits.clone()], [(1, 0.6, 2)]);
+        assert_eq!(fused.hits[fused.fused[2].hits.clone()], [(1, 0.6, 3)]);
         assert_eq!((stats.below_threshold, stats.duplicates), (1, 1));
         // The owned output is the same fusion.
         let out = fuse_multi_query_refs(&queries, &o).unwrap();
         assert_eq!(ids(&out), ["a", "c", "b"]);
-        assert_eq!(out.results[2].query_ranks.as_ref().unwrap()["1"], 2);
+        assert_eq!(out.results[2].query_ranks.as_ref().unwrap()["1"], 3);
     }
 
     #[test]
@@ -924,6 +927,8 @@ mod tests {
         .unwrap();
         assert_eq!(score_of(&out, "a"), 0.9);
         assert_eq!(out.stats.duplicates, 1);
+        // The repeat takes up rank 2 (as the seed numbers every kept row, and as `rrf`
+        // ranks a list's repeats): b is third.
         assert_eq!(
             out.results
                 .iter()
@@ -933,7 +938,7 @@ mod tests {
                 .as_ref()
                 .unwrap()
                 .get("0"),
-            Some(&2)
+            Some(&3)
         );
     }
 }
