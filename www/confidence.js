@@ -228,8 +228,11 @@ export function confidencePanel(ctx) {
       status.textContent = `Fitted in the worker: ${model.training.iterations} Newton iteration${model.training.iterations === 1 ? "" : "s"}${model.training.converged ? ", converged" : ", not converged"}.`;
       render();
     } catch (e) {
-      status.textContent = "The fit failed.";
-      ctx.problem(e);
+      if (e.cancelled) status.textContent = "The worker was stopped (a fusion search was cancelled): fit again.";
+      else {
+        status.textContent = "The fit failed.";
+        ctx.problem(e);
+      }
     } finally {
       fitBtn.disabled = !available;
     }

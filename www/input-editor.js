@@ -190,6 +190,8 @@ export function createInputEditor(ctx, form) {
       ctx.state.input.lists.splice(i, 1);
       removed(i);
       ctx.changed();
+      // Its ids may have been the only ones of some candidates (the panel kept them).
+      refreshMetadataSoon();
     });
     return h("tr", {}, h("td", {}, name), h("td", {}, weight), h("td", {}, ids, msg), h("td", {}, remove));
   }

@@ -77,9 +77,30 @@ export function createPipelineView(ctx, form) {
     const rawMax = Math.max(0, ...(ctx.result?.rows || []).filter((x) => x.explain).map((x) => x.explain.normalized));
     const tMax = cal.method === "sigmoid" ? Math.max(niceMax(rawMax * 2), niceMax(cal.threshold)) : 0;
     const sMax = cal.method === "sigmoid" ? Math.max(400, niceMax(cal.steepness)) : 0;
-    const key = `${cal.method}:${tMax}:${sMax}`;
+    // A fitted calibration's note shows its parameters: they are in the key (a refit or
+    // an edit of `a` showed the old ones).
+    const key = cal.method === "sigmoid" ? `sigmoid:${tMax}:${sMax}` : `${cal.method}:${JSON.stringify(cal)}`;
     if (out.curveControls.dataset.key === key) return;
+    const sameSigmoid = cal.method === "sigmoid" && out.curveControls.dataset.method === "sigmoid";
     out.curveControls.dataset.key = key;
+    out.curveControls.dataset.method = cal.method;
+    if (sameSigmoid) {
+      // Only the sliders' ranges moved (a threshold or steepness typed past them, or a
+      // field cleared back to the default): set in place. Rebuilt, the controls lost what
+      // was being typed: the new field showed the default and the next keys were
+      // appended to it (0.035, then "1.5" typed, gave 0.03515).
+      for (const [path, max, step, value] of [
+        ["config.calibration.threshold", tMax, tMax / 500, cal.threshold],
+        ["config.calibration.steepness", sMax, 1, cal.steepness],
+      ]) {
+        const range = $$(`input[type="range"][data-path="${path}"]`, out.curveControls)[0];
+        if (!range) continue;
+        range.max = String(max);
+        range.step = String(step);
+        range.value = String(value);
+      }
+      return;
+    }
     const items = [];
     if (cal.method === "sigmoid") {
       items.push({ label: "Sigmoid threshold", path: "config.calibration.threshold", min: 0, max: tMax, step: tMax / 500 });

@@ -30,11 +30,18 @@ export async function encodeState(state) {
   return "#j=" + toBase64Url(bytes);
 }
 
-/** The state in `hash`, null when there is none; throws on a damaged hash. */
+/**
+ * The state in `hash`, null when there is none; throws on a damaged hash, saying so (the
+ * stream's own error read "Failed to fetch", as if the network had failed).
+ */
 export async function decodeState(hash) {
   const m = /^#([sj])=(.+)$/.exec(hash || "");
   if (!m) return null;
-  let bytes = fromBase64Url(m[2]);
-  if (m[1] === "s") bytes = await pipeThrough(bytes, new DecompressionStream("deflate-raw"));
-  return JSON.parse(new TextDecoder().decode(bytes));
+  try {
+    let bytes = fromBase64Url(m[2]);
+    if (m[1] === "s") bytes = await pipeThrough(bytes, new DecompressionStream("deflate-raw"));
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch (e) {
+    throw new Error("the link is damaged or incomplete: was it cut short when copied?", { cause: e });
+  }
 }

@@ -409,6 +409,15 @@ test("score playground in headless Chromium", async (t) => {
       const rows = await rankingRows(page);
       assert.deepEqual(rows.map((r) => [r.id, Number(r.score)]), after.results.map((r) => [r.id, r.score]));
       await assertCurve(page, (xs) => lib.applyCalibration(xs, model), 1);
+      // The card's note follows the model in use (an edit of `a` kept the fitted one).
+      const note = () => page.$eval("#calibration .quick", (q) => q.parentElement.querySelector("p.note")?.textContent);
+      assert.match(await note(), /a = -?\d/);
+      const wasOpen = await page.$$eval("#controls details", (ds) => ds.map((d) => d.open));
+      await page.$$eval("#controls details", (ds) => ds.forEach((d) => (d.open = true)));
+      await page.fill('#controls [data-path="config.calibration.a"]', "-50");
+      await settle(page);
+      assert.match(await note(), /a = -50\.00,/);
+      await page.$$eval("#controls details", (ds, open) => ds.forEach((d, i) => (d.open = open[i] ?? d.open)), wasOpen);
     });
 
     await t.test("the fit buttons keep the focus through the rebuild they cause", async () => {
@@ -811,6 +820,52 @@ test("score playground in headless Chromium", async (t) => {
       await other.close();
     });
 
+    await t.test("a review's findings (2026-11-29) stay fixed: retyping a curve value, the fitted model's note, a removed list's candidates, a damaged link", async () => {
+      // Clearing the threshold falls back to the default (another slider range): the
+      // field keeps what is typed next (0.035 and "1.5" gave 0.03515).
+      await pickPreset(page, "seed-000");
+      for (const [path, first, typed] of [["config.calibration.threshold", "0.25", "1.5"], ["config.calibration.steepness", "1000", "600"]]) {
+        const sel = `#calibration input[type="number"][data-path="${path}"]`;
+        await page.fill(sel, first);
+        await settle(page);
+        await page.click(sel);
+        await page.keyboard.press("Control+A");
+        await page.keyboard.press("Backspace");
+        await settle(page);
+        await page.keyboard.type(typed, { delay: 30 });
+        await settle(page);
+        const got = await page.evaluate((p) => p.split(".").slice(1).reduce((o, k) => o?.[k], globalThis.__playground.state.config), path);
+        assert.equal(got, Number(typed), path);
+        assert.ok(await focusedIs(page, sel), `${path} keeps the focus`);
+      }
+      // Removing a list: the metadata panel follows the candidates left (it kept all ten).
+      await pickPreset(page, "seed-000");
+      const heading = () => page.evaluate(() => [...document.querySelectorAll("h2")].map((e) => e.textContent).find((x) => x.startsWith("Candidate metadata")));
+      assert.equal(await heading(), "Candidate metadata (10)");
+      await page.click('#controls button[aria-label="Remove list semantic"]');
+      await page.waitForTimeout(600);
+      const left = await page.evaluate(() => {
+        const s = globalThis.__playground.state;
+        const ids = new Set(s.input.lists.flatMap((l) => l.ids));
+        for (const k of Object.keys(s.input.items || {})) if (!ids.has(k) && Object.keys(s.input.items[k] || {}).length > 0) ids.add(k);
+        return ids.size;
+      });
+      assert.ok(left < 10, `${left}`);
+      assert.equal(await heading(), `Candidate metadata (${left})`);
+      // A link cut short says so (it read "Failed to fetch").
+      await pickPreset(page, "seed-004");
+      await page.waitForFunction(() => location.hash.startsWith("#s="));
+      await page.waitForTimeout(400);
+      const href = await page.evaluate(() => location.href);
+      const cut = href.slice(0, href.length - Math.floor((href.length - href.indexOf("#s=")) / 2));
+      const other = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      watch(other);
+      await other.goto(cut);
+      await ready(other);
+      assert.match(await other.textContent("#notice"), /the link is damaged or incomplete/);
+      await other.close();
+    });
+
     await t.test("the query-level outcome: answer / hedge / abstain from the rank-only estimate", async () => {
       await pickPreset(page, PRESET);
       const o = await page.$eval("#outcome", (e) => ({ ...e.dataset, text: e.textContent }));
@@ -980,6 +1035,31 @@ test("score playground in headless Chromium", async (t) => {
       await pickPreset(narrow, "seed-002");
       assert.deepEqual(await fits(), ["bands-table"]);
       await narrow.close();
+    });
+
+    await t.test("cancelling a fusion search does not strand a fit queued behind it in the worker", { skip: typeof lib.optimizeFusion !== "function" && "optimizeFusion is not in this build" }, async () => {
+      const other = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      watch(other);
+      await other.goto(`${url}/`);
+      await ready(other);
+      await pickPreset(other, PRESET);
+      await other.selectOption("#optimize-method", "w_condorcet");
+      await other.selectOption("#optimize-grid", "0.005");
+      await other.evaluate(async () => {
+        document.querySelector("#optimize-run").click();
+        while (!(Number(document.querySelector("#optimize-progress").value) > 0)) await new Promise((r) => setTimeout(r, 5));
+        document.querySelector("#fit-confidence").click();
+        await new Promise((r) => setTimeout(r, 30));
+        document.querySelector("#optimize-run + button").click();
+      });
+      // The fit waited for ever, its button disabled.
+      await other.waitForFunction(() => !document.querySelector("#fit-confidence").disabled, null, { timeout: 10_000 });
+      assert.match(await other.textContent("#confidence-status"), /worker was stopped/);
+      assert.equal(await other.textContent("#optimize-status"), "Cancelled.");
+      // And a fit afterwards works (a new worker).
+      await other.click("#fit-confidence");
+      await other.waitForFunction(() => /^Fitted in the worker/.test(document.querySelector("#confidence-status").textContent), null, { timeout: 30_000 });
+      await other.close();
     });
 
     await t.test("no console errors, no dialogs; screenshots", async () => {
