@@ -10,6 +10,12 @@ export const listsOf = (state) => (Array.isArray(state.input.lists) ? state.inpu
 export const itemsOf = (state) => (state.input.items && typeof state.input.items === "object" && !Array.isArray(state.input.items) ? state.input.items : {});
 
 // The metadata table's columns.
+/**
+ * `items` and the key `id` as the package writes them in a field path: `items.A`, or
+ * `items["a.b"]` for a key that is empty or holds `.`, `[`, `]`, `"` or `\`.
+ */
+const itemPath = (id) => (/^[^.[\]"\\]+$/.test(id) ? `items.${id}` : `items[${JSON.stringify(id)}]`);
+
 const META_FIELDS = [
   { key: "name", label: "name", kind: "text" },
   { key: "type", label: "type", kind: "text" },
@@ -350,6 +356,9 @@ export function createInputEditor(ctx, form) {
           step: f.kind === "number" ? "any" : undefined,
           value: v === undefined ? "" : String(v),
           "aria-label": `${f.label} of ${id}`,
+          // The path a package error names this cell by (`items.A.modifiedAt`), for
+          // notices.js `markInvalid` and to find the cell again after a rebuild.
+          "data-path": `input.${itemPath(id)}.${f.key}`,
           class: f.key === "name" || f.key === "summary" || f.key === "content" ? "wide" : "narrow",
           spellcheck: "false",
         });

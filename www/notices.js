@@ -46,8 +46,9 @@ function markInvalid(field) {
   const target = fieldPath(field);
   for (const el of $$("[data-path]")) {
     // Errors of the configuration name `config.…` (the Pipeline's argument); those of
-    // the input name its fields alone (`lists[0].ids`).
-    const path = el.dataset.path.replace(/^input\./, "");
+    // the input name its fields alone (`lists[0].ids`), and those of the multi-query
+    // page its call's arguments (`options.k`, `queries[0][1].score`).
+    const path = el.dataset.path.replace(/^(input|multi)\./, "");
     // Below it: a field (`.name`), an element or a quoted key (`[0]`, `["a.b"]`).
     if (path === target || target.startsWith(path + ".") || target.startsWith(path + "[")) {
       el.setAttribute("aria-invalid", "true");

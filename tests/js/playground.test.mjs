@@ -852,6 +852,23 @@ test("score playground in headless Chromium", async (t) => {
       });
       assert.ok(left < 10, `${left}`);
       assert.equal(await heading(), `Candidate metadata (${left})`);
+      // A package error naming a metadata cell or a multi-query option marks that control
+      // (neither had a path the error could be matched to).
+      await pickPreset(page, "seed-000");
+      const opened = await page.$$eval("details", (ds) => ds.map((d) => d.open));
+      await page.$$eval("details", (ds) => ds.forEach((d) => (d.open = true)));
+      const cell = 'input[aria-label="modifiedAt of A"]';
+      await page.fill(cell, "last week");
+      await settle(page);
+      assert.equal(await page.textContent("[data-error-field]"), "items.A.modifiedAt");
+      assert.equal(await page.getAttribute(cell, "aria-invalid"), "true");
+      await page.$$eval("details", (ds, open) => ds.forEach((d, i) => (d.open = open[i] ?? d.open)), opened);
+      await pickPreset(page, "seed-001-rrf");
+      const k = '#controls [data-path="multi.options.k"]';
+      await page.fill(k, "0");
+      await settle(page);
+      assert.equal(await page.textContent("[data-error-field]"), "options.k");
+      assert.equal(await page.getAttribute(k, "aria-invalid"), "true");
       // A link cut short says so (it read "Failed to fetch").
       await pickPreset(page, "seed-004");
       await page.waitForFunction(() => location.hash.startsWith("#s="));
