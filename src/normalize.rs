@@ -67,15 +67,24 @@ pub fn min_max(scores: &[f64]) -> Vec<f64> {
     let max = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let range = max - min;
     if range == f64::INFINITY {
-        // `max - min` overflows (finite scores near -/+ f64::MAX): the same ratio on
-        // halved values, which cannot overflow (found by fuzzing: NaN otherwise).
-        let (lo, hi) = (min / 2.0, max / 2.0);
-        return scores.iter().map(|s| (s / 2.0 - lo) / (hi - lo)).collect();
+        // `max - min` overflows (finite scores near -/+ f64::MAX): found by fuzzing, NaN
+        // otherwise.
+        return scores
+            .iter()
+            .map(|&s| halved_position(s, min, max))
+            .collect();
     }
     scores
         .iter()
         .map(|s| if range > 0.0 { (s - min) / range } else { 1.0 })
         .collect()
+}
+
+/// Where `x` lies between `lo` and `hi` (0 at `lo`, 1 at `hi`), measured on halved values,
+/// which cannot overflow: for a span `hi - lo` beyond `f64::MAX` (finite ends near
+/// -/+ `f64::MAX`), where the plain ratio is NaN or 0.
+pub(crate) fn halved_position(x: f64, lo: f64, hi: f64) -> f64 {
+    (x / 2.0 - lo / 2.0) / (hi / 2.0 - lo / 2.0)
 }
 
 /// Standard normal CDF.

@@ -1026,16 +1026,18 @@ fn columnar_errors() {
     // index out of range in the lists (which the fusion would find after allocating its
     // tables for `nDocs`), nor a bad weight.
     let lists: Vec<&[u32]> = vec![&[0, 7]];
-    let e = p
-        .run_columnar(&ColumnarInput {
+    let with_times = |times: &[f64]| {
+        p.run_columnar(&ColumnarInput {
             lists: &lists,
             n_docs: 3,
             weights: Some(&[-1.0]),
-            modified_ms: Some(&[0.0, 1.0]),
+            modified_ms: Some(times),
             now_ms: Some(0.0),
             ..Default::default()
         })
-        .unwrap_err();
+        .unwrap_err()
+    };
+    let e = with_times(&[0.0, 1.0]);
     assert_eq!(
         (e.code, e.field.as_str()),
         (ErrorCode::LengthMismatch, "modifiedAt")
@@ -1057,16 +1059,7 @@ fn columnar_errors() {
         );
     }
     // Given the right length, the weight (checked before the lists' entries).
-    let e = p
-        .run_columnar(&ColumnarInput {
-            lists: &lists,
-            n_docs: 3,
-            weights: Some(&[-1.0]),
-            modified_ms: Some(&[0.0, 1.0, 2.0]),
-            now_ms: Some(0.0),
-            ..Default::default()
-        })
-        .unwrap_err();
+    let e = with_times(&[0.0, 1.0, 2.0]);
     assert_eq!(
         (e.code, e.field.as_str()),
         (ErrorCode::InvalidWeight, "weights[0]")

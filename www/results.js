@@ -81,6 +81,12 @@ export function createPipelineView(ctx, form) {
     // an edit of `a` showed the old ones).
     const key = cal.method === "sigmoid" ? `sigmoid:${tMax}:${sMax}` : `${cal.method}:${JSON.stringify(cal)}`;
     if (out.curveControls.dataset.key === key) return;
+    const sigmoid = cal.method === "sigmoid"
+      ? [
+          { label: "Sigmoid threshold", path: "config.calibration.threshold", min: 0, max: tMax, step: tMax / 500, value: cal.threshold },
+          { label: "Sigmoid steepness", path: "config.calibration.steepness", min: 1, max: sMax, step: 1, value: cal.steepness },
+        ]
+      : [];
     const sameSigmoid = cal.method === "sigmoid" && out.curveControls.dataset.method === "sigmoid";
     out.curveControls.dataset.key = key;
     out.curveControls.dataset.method = cal.method;
@@ -89,10 +95,7 @@ export function createPipelineView(ctx, form) {
       // field cleared back to the default): set in place. Rebuilt, the controls lost what
       // was being typed: the new field showed the default and the next keys were
       // appended to it (0.035, then "1.5" typed, gave 0.03515).
-      for (const [path, max, step, value] of [
-        ["config.calibration.threshold", tMax, tMax / 500, cal.threshold],
-        ["config.calibration.steepness", sMax, 1, cal.steepness],
-      ]) {
+      for (const { path, max, step, value } of sigmoid) {
         const range = $$(`input[type="range"][data-path="${path}"]`, out.curveControls)[0];
         if (!range) continue;
         range.max = String(max);
@@ -101,11 +104,7 @@ export function createPipelineView(ctx, form) {
       }
       return;
     }
-    const items = [];
-    if (cal.method === "sigmoid") {
-      items.push({ label: "Sigmoid threshold", path: "config.calibration.threshold", min: 0, max: tMax, step: tMax / 500 });
-      items.push({ label: "Sigmoid steepness", path: "config.calibration.steepness", min: 1, max: sMax, step: 1 });
-    }
+    const items = [...sigmoid];
     items.push({ label: "High floor (hit ≥)", path: "config.bands.highFloor", min: 0, max: 1, step: 0.01 });
     items.push({ label: "Degraded floor (degraded ≥)", path: "config.bands.degradedFloor", min: 0, max: 1, step: 0.01 });
     items.push({ label: "minConfidence (drop below)", path: "config.minConfidence", min: 0, max: 1, step: 0.01 });

@@ -135,8 +135,7 @@ fn interpolate((x_lo, y_lo): (f64, f64), (x_hi, y_hi): (f64, f64), x: f64) -> f6
     let value = if span.is_finite() {
         (y_hi - y_lo) / span * (x - x_lo) + y_lo
     } else {
-        let t = (x / 2.0 - x_lo / 2.0) / (x_hi / 2.0 - x_lo / 2.0);
-        (y_hi - y_lo) * t + y_lo
+        (y_hi - y_lo) * crate::normalize::halved_position(x, x_lo, x_hi) + y_lo
     };
     value.max(y_lo).min(y_hi)
 }

@@ -67,6 +67,17 @@ async function settle(page) {
 }
 
 /**
+ * Types `value` into the control `selector`, and checks that the package's error names
+ * `field` and marks that control aria-invalid.
+ */
+async function assertMarked(page, selector, value, field) {
+  await page.fill(selector, value);
+  await settle(page);
+  assert.equal(await page.textContent("#problem [data-error-field]"), field);
+  assert.equal(await page.getAttribute(selector, "aria-invalid"), "true");
+}
+
+/**
  * Checks the calibration curve drawn on `page` (its data-points): at least `minPoints`
  * points, each y bit for bit what `calibrate(xs)` gives here.
  */
@@ -239,10 +250,7 @@ test("score playground in headless Chromium", async (t) => {
     await t.test("a package error on a list field marks that field", async () => {
       await pickPreset(page, "seed-000");
       const weight = '#controls input[data-path="input.lists.0.weight"]';
-      await page.fill(weight, "-1");
-      await settle(page);
-      assert.equal(await page.textContent("#problem [data-error-field]"), "lists[0].weight");
-      assert.equal(await page.getAttribute(weight, "aria-invalid"), "true");
+      await assertMarked(page, weight, "-1", "lists[0].weight");
       await page.fill(weight, "");
       await settle(page);
       assert.ok(await page.isHidden("#problem"));
@@ -857,18 +865,10 @@ test("score playground in headless Chromium", async (t) => {
       await pickPreset(page, "seed-000");
       const opened = await page.$$eval("details", (ds) => ds.map((d) => d.open));
       await page.$$eval("details", (ds) => ds.forEach((d) => (d.open = true)));
-      const cell = 'input[aria-label="modifiedAt of A"]';
-      await page.fill(cell, "last week");
-      await settle(page);
-      assert.equal(await page.textContent("[data-error-field]"), "items.A.modifiedAt");
-      assert.equal(await page.getAttribute(cell, "aria-invalid"), "true");
+      await assertMarked(page, 'input[aria-label="modifiedAt of A"]', "last week", "items.A.modifiedAt");
       await page.$$eval("details", (ds, open) => ds.forEach((d, i) => (d.open = open[i] ?? d.open)), opened);
       await pickPreset(page, "seed-001-rrf");
-      const k = '#controls [data-path="multi.options.k"]';
-      await page.fill(k, "0");
-      await settle(page);
-      assert.equal(await page.textContent("[data-error-field]"), "options.k");
-      assert.equal(await page.getAttribute(k, "aria-invalid"), "true");
+      await assertMarked(page, '#controls [data-path="multi.options.k"]', "0", "options.k");
       // A link cut short says so (it read "Failed to fetch").
       await pickPreset(page, "seed-004");
       await page.waitForFunction(() => location.hash.startsWith("#s="));

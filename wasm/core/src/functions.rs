@@ -110,10 +110,7 @@ fn rrf(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
             "wire: list lengths, or ids not in order of first occurrence",
         ));
     }
-    let k = k.unwrap_or(DEFAULT_K);
-    validate_k(k, "options.k")?;
-    let weights = weights_or_ones(weights.as_deref(), lists.len());
-    let fusion = rrf_indexed(&lists, &weights, "options.weights", k, n_ids)?;
+    let fusion = fuse_with_options(&lists, k, weights.as_deref(), n_ids)?;
     let scores = &fusion.scores;
     let score = |d: u32| scores.get(d as usize).copied().unwrap_or(0.0);
     match ids {
@@ -141,6 +138,26 @@ fn rrf(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// `rrf_indexed` with `rrf`'s and `rrfColumnar`'s options (`k` default 60, weights 1),
+/// their faults named under `options` and `k`'s first, as Rust's `rrf` and `Pipeline`
+/// order them.
+fn fuse_with_options(
+    lists: &[&[u32]],
+    k: Option<f64>,
+    weights: Option<&[f64]>,
+    n_docs: usize,
+) -> Result<calibrank::fuse::IndexedFusion> {
+    let k = k.unwrap_or(DEFAULT_K);
+    validate_k(k, "options.k")?;
+    rrf_indexed(
+        lists,
+        &weights_or_ones(weights, lists.len()),
+        "options.weights",
+        k,
+        n_docs,
+    )
 }
 
 /// Lists of ids as the JavaScript sends them for `rrf` and `fuseMultiQuery`: each list's length (U32) and
@@ -183,10 +200,7 @@ fn rrf_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     limits.check_lists(lists.len(), "offsets")?;
     limits.check_columnar_lengths(lists.iter().map(|l| l.len()), "docs")?;
     limits.check_columnar(n, "nDocs")?;
-    let k = k.unwrap_or(DEFAULT_K);
-    validate_k(k, "options.k")?;
-    let weights = weights_or_ones(weights.as_deref(), lists.len());
-    let fused = rrf_indexed(&lists, &weights, "options.weights", k, n)
+    let fused = fuse_with_options(&lists, k, weights.as_deref(), n)
         .map_err(|e| calibrank::pipeline::flat_index_error(e, &lists, n))?;
     let order = fused.order();
     let scores: Vec<f64> = order
