@@ -3,6 +3,7 @@
 //! Accepted string forms (UTC unless an offset is given):
 //! `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM`, `YYYY-MM-DDTHH:MM:SS`, `YYYY-MM-DDTHH:MM:SS.fff`,
 //! each optionally followed by `Z` or `+HH:MM` / `-HH:MM`; a space may replace `T`.
+//! Nothing else: no surrounding whitespace, no leap second (`:60`).
 //! Numbers are taken as epoch milliseconds (as `Date.now()` gives them).
 
 use crate::error::{ErrorCode, Result, ScoreError};
@@ -94,8 +95,11 @@ pub fn iso_to_millis(s: &str, field: &str) -> Result<f64> {
 }
 
 /// Parses the ISO 8601 subset documented at module level; `None` when malformed.
+/// The string is read as given: surrounding whitespace is not a part of any form, and
+/// a leap second (`:60`) is refused, as epoch milliseconds cannot hold one and
+/// JavaScript's `Date.parse` refuses it too.
 pub fn parse_iso8601(s: &str) -> Option<f64> {
-    let b = s.trim().as_bytes();
+    let b = s.as_bytes();
     let year = digits(b.get(0..4)?)?;
     if b.get(4) != Some(&b'-') || b.get(7) != Some(&b'-') {
         return None;
@@ -137,7 +141,7 @@ pub fn parse_iso8601(s: &str) -> Option<f64> {
                 t = t.get(1 + frac_len..)?;
             }
         }
-        if hour > 23 || minute > 59 || second > 60 {
+        if hour > 23 || minute > 59 || second > 59 {
             return None;
         }
         ms += ((hour * 60 + minute) * 60 + second) * 1000 + millis;
@@ -181,6 +185,11 @@ mod tests {
             Some(1_709_296_215_250.0)
         );
         assert_eq!(parse_iso8601("2024-03-01 12:30"), Some(1_709_296_200_000.0));
+        // The last second of a day is :59 (a leap second is refused: below).
+        assert_eq!(
+            parse_iso8601("2016-12-31T23:59:59Z"),
+            Some(1_483_228_799_000.0)
+        );
         // Beyond three digits the fraction is cut to milliseconds; fewer are padded.
         assert_eq!(
             parse_iso8601("2024-03-01T12:30:15.2509999Z"),
@@ -205,6 +214,16 @@ mod tests {
             "yesterday",
             "2024-01-01T10:00:00.Z",
             "2024-01-01T10:00+2",
+            // Surrounding whitespace, ASCII or not, is not a part of any form.
+            " 2024-01-01",
+            "2024-01-01\n",
+            "\r\n2024-01-01T00:00Z\r\n",
+            "\u{3000}2024-01-01\u{3000}",
+            "\u{a0}2024-01-01",
+            "2024-01-01T00:00Z\u{2028}",
+            // A leap second, on any minute.
+            "2024-06-15T10:20:60Z",
+            "2016-12-31T23:59:60Z",
         ] {
             assert_eq!(parse_iso8601(bad), None, "{bad}");
         }

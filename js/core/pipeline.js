@@ -54,12 +54,22 @@ function newPipeline(wire, text) {
   return { wire, handle, f64, limitsAt, holdAbove: f64[hold] };
 }
 
+const objectLike = (v) => typeof v === "object" && v !== null;
+
+/**
+ * A method of `Pipeline` taken off its object (`const run = p.run`) or `call`ed on
+ * something else: `INVALID_TYPE` on `this`, not the engine's TypeError.
+ */
+const notPipeline = () => typeError("this", "a Pipeline: call the method on one (pipeline.run(input)), not taken off it");
+
 /** A validated scoring pipeline. Free it with `free()` (or `using`); a FinalizationRegistry frees a forgotten one. */
 export class Pipeline {
-  // Its own name: the bundler turns a class that names itself in its body into
-  // `var Pipeline = class _Pipeline`, whose `name` (stack traces, devtools,
-  // `constructor.name`) would be "_Pipeline". (A getter, not a statement after the class,
-  // so that an app that does not use the class can still leave it out.)
+  // The class never names itself in its body: esbuild would then emit
+  // `var Pipeline = class _Pipeline`, and stack traces would read `_Pipeline.run`
+  // (receivers are checked with `#h in this`, not through a static method). Its `name`
+  // is a getter too, so that it stays "Pipeline" in an app whose minifier renames the
+  // class. (A getter, not a statement after the class, so that an app that does not use
+  // the class can still leave it out.)
   static get name() {
     return "Pipeline";
   }
@@ -86,17 +96,8 @@ export class Pipeline {
   }
 
   /**
-   * `p` if it is a Pipeline: a method taken off its object (`const run = p.run`) or
-   * `call`ed on something else is `INVALID_TYPE` on `this`, not the engine's TypeError.
-   */
-  static #of(p) {
-    if (typeof p === "object" && p !== null && #h in p) return p;
-    throw typeError("this", "a Pipeline: call the method on one (pipeline.run(input)), not taken off it");
-  }
-
-  /**
    * The handle, re-made if the module was restarted after a trap or given again by an
-   * `init` (on a receiver `#of` has checked).
+   * `init` (on a receiver checked with `#h in this`: see `notPipeline`).
    */
   #handle() {
     const h = this.#h;
@@ -115,7 +116,8 @@ export class Pipeline {
 
   /** The effective configuration, with every default filled in. */
   get config() {
-    const h = Pipeline.#of(this).#handle();
+    if (!(objectLike(this) && #h in this)) throw notPipeline();
+    const h = this.#handle();
     // calibrank_pipeline.wasm writes no JSON: the same object, built here.
     if (state.wire.typedConfig) return configCopy((this.#effective ??= effectiveConfig(this.#text)));
     return state.wire.call(OP.PIPELINE_CONFIG, new Input().u32s([h])).json();
@@ -123,7 +125,8 @@ export class Pipeline {
 
   /** Runs the pipeline: fuse, recency, rerank, normalize, calibrate, filter, topN, bands, confidence. */
   run(input) {
-    Pipeline.#of(this).#handle();
+    if (!(objectLike(this) && #h in this)) throw notPipeline();
+    this.#handle();
     const lease = scratch.take();
     let e, out;
     try {
@@ -197,7 +200,8 @@ export class Pipeline {
    * `offsets`, results as typed arrays.
    */
   runColumnar(input) {
-    Pipeline.#of(this).#handle();
+    if (!(objectLike(this) && #h in this)) throw notPipeline();
+    this.#handle();
     if (!isObject(input)) throw typeError("input", "an object with `docs`, `offsets` and `nDocs`");
     // A misspelled key (`doc`) is named as such, as `run` names it, not left to look like a missing `docs`.
     checkKeys(input, COLUMNAR_KEYS, "input");
@@ -247,16 +251,22 @@ export class Pipeline {
 
   /** Frees the pipeline's memory in the module; later calls throw. */
   free() {
-    const h = Pipeline.#of(this).#h;
-    if (h === null) return;
-    this.#h = null;
-    if (registry) registry.unregister(h);
-    freeHandle(h);
+    if (!(objectLike(this) && #h in this)) throw notPipeline();
+    this.#release();
   }
 
   [Symbol.dispose]() {
     // As `free` is (a receiver that is no Pipeline: INVALID_TYPE on `this`).
-    Pipeline.prototype.free.call(this);
+    if (!(objectLike(this) && #h in this)) throw notPipeline();
+    this.#release();
+  }
+
+  #release() {
+    const h = this.#h;
+    if (h === null) return;
+    this.#h = null;
+    if (registry) registry.unregister(h);
+    freeHandle(h);
   }
 }
 

@@ -75,7 +75,7 @@ export class LabObject {
   /** `{ queryId: { docId: score } }`; a run's documents in its (ranx's) order. */
   toObject() {
     const o = parseRun(w().call(OP.HANDLE_TO_OBJECT, new Input().u32s([handleOf(this)])).text());
-    if (this instanceof Run) rankedObjects.add(o);
+    if (isRun(this)) rankedObjects.add(o);
     return o;
   }
 
@@ -92,24 +92,39 @@ export class LabObject {
 
   /** Frees the object's memory in the module; later uses throw. Idempotent. */
   free() {
-    const h = records.get(this);
-    if (h === undefined && !(this instanceof LabObject)) throw notLabObject("this");
-    if (h === undefined || h === null) return;
-    // Freed in the module first: refused there (REENTRANT_CALL, from optimizeFusion's
-    // onProgress), the object stays live and a later free() frees it.
-    freeHandle(h);
-    records.set(this, null);
-    if (registry) registry.unregister(h);
+    release(this);
   }
 
   [Symbol.dispose]() {
-    LabObject.prototype.free.call(this);
+    release(this);
   }
 
   get [BRAND]() {
     return true;
   }
 }
+
+// The classes below never name themselves in their bodies (the helpers around them
+// do): esbuild would then emit `var Run = class _Run`, and stack traces would read
+// `_Run.fromTrec`. Their `name` getters keep "Run" and "Qrels" in an app whose minifier
+// renames them.
+
+/** `free()` and `Symbol.dispose` of a `Run` or `Qrels`. */
+function release(o) {
+  const h = records.get(o);
+  if (h === undefined && !(o instanceof LabObject)) throw notLabObject("this");
+  if (h === undefined || h === null) return;
+  // Freed in the module first: refused there (REENTRANT_CALL, from optimizeFusion's
+  // onProgress), the object stays live and a later free() frees it.
+  freeHandle(h);
+  records.set(o, null);
+  if (registry) registry.unregister(h);
+}
+
+/** A new `Run` (`Qrels`) around handle `h` of the current module. */
+const isRun = (o) => o instanceof Run;
+const newRun = (h) => new Run(TOKEN, w(), h);
+const newQrels = (h) => new Qrels(TOKEN, w(), h);
 
 function fromText(op, text, options, fn) {
   const wr = w();
@@ -139,12 +154,12 @@ export class Run extends LabObject {
 
   /** Parses a TREC run (`qid Q0 docid rank score tag`), keeping the file's order. */
   static fromTrec(text, options) {
-    return new Run(TOKEN, w(), fromText(OP.RUN_FROM_TREC, text, options, "parseTrecRun"));
+    return newRun(fromText(OP.RUN_FROM_TREC, text, options, "parseTrecRun"));
   }
 
   /** A run from `{ queryId: { docId: score } }`, in the object's key order. */
   static fromObject(obj, options) {
-    return new Run(TOKEN, w(), fromObject(OP.RUN_FROM_OBJECT, obj, options, "run", "parseTrecRun"));
+    return newRun(fromObject(OP.RUN_FROM_OBJECT, obj, options, "run", "parseTrecRun"));
   }
 }
 
@@ -157,12 +172,12 @@ export class Qrels extends LabObject {
 
   /** Parses TREC qrels (`qid iter docid rel`). */
   static fromTrec(text, options) {
-    return new Qrels(TOKEN, w(), fromText(OP.QRELS_FROM_TREC, text, options, "parseQrels"));
+    return newQrels(fromText(OP.QRELS_FROM_TREC, text, options, "parseQrels"));
   }
 
   /** Judgements from `{ queryId: { docId: grade } }`. */
   static fromObject(obj, options) {
-    return new Qrels(TOKEN, w(), fromObject(OP.QRELS_FROM_OBJECT, obj, options, "qrels", "parseQrels"));
+    return newQrels(fromObject(OP.QRELS_FROM_OBJECT, obj, options, "qrels", "parseQrels"));
   }
 }
 

@@ -154,6 +154,24 @@ export function tests(lib, golden) {
       eq(r.constructor.name, "Run");
       r.free();
     }
+    // In stack traces too: the engine names a frame after the class's own binding,
+    // which a getter does not change (V8 printed `new _Pipeline`, `_Run.fromTrec`).
+    const stackOf = (f) => {
+      try {
+        f();
+      } catch (e) {
+        return String(e.stack);
+      }
+      throw new Error("expected a throw");
+    };
+    const q = new lib.Pipeline();
+    const stacks = [stackOf(() => new lib.Pipeline({ k: 0 })), stackOf(() => q.run({ lists: 5 })), stackOf(() => q.runColumnar(null))];
+    q.free();
+    stacks.push(stackOf(() => q.run({ lists: [] })));
+    if (lib.Run) stacks.push(stackOf(() => lib.Run.fromTrec("bad line")), stackOf(() => lib.Qrels.fromObject(5)));
+    for (const st of stacks) if (/\b_(Pipeline|Run|Qrels|LabObject)\b/.test(st)) throw new Error(`a renamed class in a stack trace: ${st}`);
+    // Where the engine names methods by their class (V8), the frames read so.
+    if (/\bat new Pipeline\b/.test(stacks[0])) assert(/\bPipeline\.run\b/.test(stacks[1]), stacks[1]);
   });
 
   test("rrf: seed 000 example, highest first, ties by id", () => {
@@ -1130,6 +1148,14 @@ export function tests(lib, golden) {
     eq(badTime.message, 'cannot parse "yesterday" as an ISO 8601 date or date-time');
     const badNow = throwsScoreError(lib, () => p.run({ query, lists, items, now: "garbage" }), "INVALID_TIMESTAMP", "now");
     eq(badNow.message, 'cannot parse "garbage" as an ISO 8601 date or date-time');
+    // Only the documented forms: no whitespace around the text (ASCII or not), no leap
+    // second, in an item's time, in `now` and in a multi-query timestamp alike.
+    for (const t of [" 2026-01-01", "2026-01-01\n", "\u30002026-01-01\u3000", "2026-01-01T00:00Z\u2028", "2026-06-15T10:20:60Z", "2016-12-31T23:59:60Z"]) {
+      throwsScoreError(lib, () => p.run({ query, lists, items: { ...items, x: { modifiedAt: t } }, now }), "INVALID_TIMESTAMP", "items.x.modifiedAt");
+      throwsScoreError(lib, () => p.run({ query, lists, items, now: t }), "INVALID_TIMESTAMP", "now");
+      throwsScoreError(lib, () => lib.fuseMultiQuery([[{ id: "a", score: 1, timestamp: t }]]), "INVALID_TIMESTAMP", "queries[0][0].timestamp");
+    }
+    p.run({ query, lists, items: { ...items, x: { modifiedAt: "2016-12-31T23:59:59.999Z" } }, now });
     // At any size every item is looked up before any is read (js/core/pipeline-input.js
     // `encodeInput`): a lookup that throws (a Proxy's trap, a getter of the record's) is
     // the error, before the fault of an item the lists name earlier, and the items'
@@ -1348,6 +1374,11 @@ export function tests(lib, golden) {
     assert(max.results[0].queryScores === undefined, "not verbose");
     const ts = lib.fuseMultiQuery([[{ id: "b", score: 0.8, timestamp: "2024-01-01" }], [{ id: "a", score: 0.8, timestamp: 1717200000000 }]], { method: "score_sum" });
     eq(ts.results.map((r) => r.id), ["a", "b"]);
+    // Negative similarities (a threshold below 0) are taken as they are, as the README
+    // says: a second query lowers the item's score.
+    const neg = [[{ id: "a", score: -0.5 }, { id: "b", score: -0.6 }], [{ id: "b", score: -0.6 }]];
+    eq(lib.fuseMultiQuery(neg, { method: "score_max", similarityThreshold: -1 }).results, [{ id: "a", score: -0.5 }, { id: "b", score: -0.6 * (1 + 0.1 * 1) }]);
+    eq(lib.fuseMultiQuery(neg, { method: "score_sum", similarityThreshold: -1 }).results, [{ id: "a", score: -0.5 }, { id: "b", score: -0.6 + -0.6 }]);
   });
 
   test("rerank: seed 003 GraphTraversal", () => {
