@@ -129,8 +129,17 @@ impl fmt::Display for ErrorCode {
     }
 }
 
-/// The error returned by every fallible calibrank function.
-#[derive(Debug, Clone, PartialEq)]
+/// As its string form (`"INVALID_CONFIG"`), the `code` a JavaScript caller reads.
+impl serde::Serialize for ErrorCode {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+/// The error returned by every fallible calibrank function. It serializes as the
+/// JavaScript package's `ScoreError` reads: `{"code": "INVALID_CONFIG", "field": ...,
+/// "message": ...}` (for a server that answers with it).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct ScoreError {
     /// Stable code.
     pub code: ErrorCode,
@@ -211,6 +220,7 @@ pub fn key_field(prefix: &str, key: &str, field: &str) -> String {
 /// it after a prefix (the decoders put it in front of a path found inside the key's
 /// value).
 #[inline(never)]
+#[doc(hidden)]
 pub fn push_segment(out: &mut String, key: &str) {
     if plain_key(key) {
         out.push('.');
@@ -228,6 +238,7 @@ pub fn push_segment(out: &mut String, key: &str) {
 /// character as it is. Small rather than fast, for a path (whose bytes it checks again):
 /// the modules' JSON writer has its own (`wasm_shared::push_json_string`, tested to agree).
 #[inline(never)]
+#[doc(hidden)]
 pub fn push_json_key(out: &mut String, v: &str) {
     // Every byte escaped is ASCII, so the bytes stay UTF-8.
     let mut b = std::mem::take(out).into_bytes();
@@ -282,6 +293,7 @@ pub fn num(v: f64) -> Num {
 
 /// A float as [`num`] prints it.
 #[derive(Debug, Clone, Copy)]
+#[doc(hidden)]
 pub struct Num(f64);
 
 impl fmt::Display for Num {
@@ -307,10 +319,12 @@ pub fn name(s: &str) -> Name<'_> {
 }
 
 /// Characters of a name an error message shows at most (see [`name`]).
+#[doc(hidden)]
 pub const NAME_SHOWN: usize = 64;
 
 /// A name as [`name`] prints it.
 #[derive(Debug, Clone, Copy)]
+#[doc(hidden)]
 pub struct Name<'a>(&'a str);
 
 impl fmt::Display for Name<'_> {
@@ -338,6 +352,7 @@ pub fn quoted(s: &str) -> Quoted<'_> {
 
 /// A string as [`quoted`] prints it.
 #[derive(Debug, Clone, Copy)]
+#[doc(hidden)]
 pub struct Quoted<'a>(&'a str);
 
 impl fmt::Display for Quoted<'_> {
@@ -398,6 +413,7 @@ pub fn all_finite(values: &[f64], field: &str) -> Result<()> {
 
 /// Turns a serde deserialization message into a typed error on `what` itself (no path
 /// inside it): [`from_serde_at`] with an empty path.
+#[doc(hidden)]
 pub fn from_serde_message(message: &str, what: &str) -> ScoreError {
     from_serde_at(message, what, "")
 }
@@ -415,6 +431,7 @@ pub fn from_serde_message(message: &str, what: &str) -> ScoreError {
 /// is added when `at` does not end with it already. Every decoder of calibrank (the
 /// Rust API's [`from_json`], the wasm modules' serde tree and hand-written decoders)
 /// reports through this function, so they agree on every field path.
+#[doc(hidden)]
 pub fn from_serde_at(message: &str, what: &str, at: &str) -> ScoreError {
     let message = message.strip_prefix("Error: ").unwrap_or(message);
     let quoted = || message.split('`').nth(1).unwrap_or("");
@@ -436,6 +453,7 @@ pub fn from_serde_at(message: &str, what: &str, at: &str) -> ScoreError {
 /// them), the wasm modules' hand-written decoders know it when they fail. Both are typed
 /// by [`fault_error`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[doc(hidden)]
 pub enum DecodeFault {
     /// A value of the wrong type, or an array of the wrong length: `INVALID_TYPE`.
     Type,
@@ -457,6 +475,7 @@ pub enum DecodeFault {
 /// empty.
 #[cold]
 #[inline(never)]
+#[doc(hidden)]
 pub fn fault_error(
     fault: DecodeFault,
     name: &str,
@@ -526,6 +545,7 @@ fn path_text(path: &serde_path_to_error::Path) -> String {
 
 /// Deserializes a `T` from `de`, tracking where it stands (`serde_path_to_error`): an
 /// error comes with the path [`from_serde_at`] reads.
+#[doc(hidden)]
 pub fn deserialize_at<'de, D, T>(de: D) -> std::result::Result<T, (D::Error, String)>
 where
     D: serde::Deserializer<'de>,
@@ -568,6 +588,23 @@ pub fn from_json<T: serde::de::DeserializeOwned>(text: &str, what: &str) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn errors_serialize_as_the_package_reads_them() {
+        let e = ScoreError::new(
+            ErrorCode::InvalidTopN,
+            "config.topN",
+            "topN 0 is not in 1..=10",
+        );
+        assert_eq!(
+            serde_json::to_string(&e).unwrap(),
+            r#"{"code":"INVALID_TOP_N","field":"config.topN","message":"topN 0 is not in 1..=10"}"#
+        );
+        assert_eq!(
+            serde_json::to_string(&ErrorCode::ReentrantCall).unwrap(),
+            r#""REENTRANT_CALL""#
+        );
+    }
     use std::collections::HashSet;
 
     /// The keys of a path made of `key_path` segments, read back (None: not such a path).

@@ -230,6 +230,7 @@ pub fn rrf_indexed(
 
 /// FxHash (the rustc hasher): fast, deterministic hashing for id interning.
 #[derive(Default, Clone, Copy)]
+#[doc(hidden)]
 pub struct FxHasher {
     hash: u64,
 }
@@ -279,10 +280,12 @@ impl Hasher for FxHasher {
 }
 
 /// A `HashMap` keyed with [`FxHasher`].
+#[doc(hidden)]
 pub type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
 
 /// Ids interned to dense indices in order of first appearance.
 #[derive(Debug, Default)]
+#[doc(hidden)]
 pub struct Interner<'a> {
     map: FxHashMap<&'a str, u32>,
     /// The distinct ids; index = interned id.
@@ -358,6 +361,7 @@ pub struct Fusion {
 /// A `u64` whose ascending order is the descending order of `f64::total_cmp` (equal
 /// keys exactly when the bits are equal), so that sorts compare plain integers.
 #[inline]
+#[doc(hidden)]
 pub fn descending_key(x: f64) -> u64 {
     let bits = x.to_bits();
     let ascending = if bits >> 63 == 1 {
@@ -370,6 +374,7 @@ pub fn descending_key(x: f64) -> u64 {
 
 /// The byte order of the ids of document indices `a` and `b` (the tie-break of the
 /// string API).
+#[doc(hidden)]
 pub fn by_id(ids: &[&str], a: u32, b: u32) -> std::cmp::Ordering {
     ids.get(a as usize).cmp(&ids.get(b as usize))
 }
@@ -387,6 +392,7 @@ pub fn order_by_score_then_id<'a>(scores: &[f64], id: impl Fn(u32) -> &'a str) -
 /// the order of [`order_by_score_then_id`] but for runs of equal keys, which stay in
 /// index order (the wasm `rrf` of ids whose bytes the module is not given; its caller
 /// orders those runs).
+#[doc(hidden)]
 pub fn keyed_by_score(scores: &[f64]) -> Vec<crate::sort::Keyed> {
     let mut keyed = keyed(scores);
     crate::sort::sort_keyed(&mut keyed);
@@ -404,6 +410,7 @@ fn keyed(scores: &[f64]) -> Vec<crate::sort::Keyed> {
 /// as document indices, and their indexed fusion. The pipeline and the JS binding build
 /// on it without materializing a [`FusedItem`] per candidate.
 #[derive(Debug)]
+#[doc(hidden)]
 pub struct InternedFusion<'a> {
     /// The distinct ids; index = document index.
     pub interner: Interner<'a>,
@@ -443,6 +450,7 @@ impl InternedFusion<'_> {
 
 /// Interns the ids of `lists` and fuses them (errors as [`rrf_indexed`]'s, the lists'
 /// weights named `weights_field`).
+#[doc(hidden)]
 pub fn rrf_interned<'a, S: AsRef<str>>(
     lists: &[RankedList<'a, S>],
     k: f64,

@@ -171,6 +171,11 @@ pub fn cases() -> Vec<Value> {
     out.push(
         json!({"kind": "normalize", "method": "softmax", "scores": signed, "temperature": 2.5}),
     );
+    // Signed zeros: std's f64::min / max answered min(-0, 0) differently natively and in
+    // wasm32, and the sign of a min-max value decides a later tie (crate::float).
+    for scores in [json!([-0.0, 0.0, 1.0]), json!([0.0, -0.0, 1.0])] {
+        out.push(json!({"kind": "normalize", "method": "min_max", "scores": scores}));
+    }
     out.push(json!({"kind": "rrf", "lists": [l1, l2, l3], "k": 60.0, "weights": [1.0, 0.7, 1.3]}));
     out.push(json!({"kind": "rrf", "lists": [["a", "x", "y"], ["p", "q", "a"]], "k": 60.0, "weights": [1.0, 1.0]}));
     let hits = |seed: u64, list: &[String]| {
@@ -184,6 +189,8 @@ pub fn cases() -> Vec<Value> {
     for m in ["rrf", "score_sum", "score_max"] {
         out.push(json!({"kind": "multiquery", "queries": [hits(21, &l1), hits(22, &l2), hits(23, &l3)], "options": {"method": m, "limit": 15}}));
     }
+    out.push(json!({"kind": "multiquery", "queries": [[{"id": "a", "score": 0.0}, {"id": "b", "score": -0.0}], [{"id": "b", "score": 0.0}, {"id": "a", "score": -0.0}]],
+        "options": {"method": "score_max", "similarityThreshold": -1.0, "multiQueryBoost": 0.0}}));
     out.push(json!({"kind": "rerank", "query": "GraphTraversal edges", "candidates": [
         {"id": "gt", "score": 0.016, "name": "GraphTraversal", "type": "class", "summary": "walks graph edges"},
         {"id": "rs", "score": 0.0161, "name": "RelationshipStore", "type": "class", "summary": "stores edges"},
@@ -254,6 +261,13 @@ pub fn cases() -> Vec<Value> {
         "rerank": {"method": "cross_encoder", "candidateLimit": 12}, "calibration": {"method": "sigmoid", "threshold": 0.6, "steepness": 5.0}},
         "input": {"query": "q", "lists": [{"name": "dense", "ids": l1}, {"name": "sparse", "ids": l2}],
             "items": ids.iter().enumerate().map(|(i, id)| (id.clone(), json!({"fiscalYear": 2018 + (i as i64 % 9), "crossEncoderScore": signed.get(i).copied().unwrap_or(0.0)}))).collect::<serde_json::Map<_, _>>()}}));
+    out.push(json!({"kind": "pipeline", "config": {"minConfidence": 0.0, "recency": {"mode": "none"}, "rerank": {"method": "cross_encoder"}},
+        "input": {"query": "q", "lists": [{"name": "a", "ids": ["x", "y", "z"]}],
+            "items": {"x": {"crossEncoderScore": 1.0}, "y": {"crossEncoderScore": -0.0}, "z": {"crossEncoderScore": 0.0}}}}));
+    out.push(json!({"kind": "fuseRuns", "runs": [{"q": {"a": -0.0, "b": 0.0, "c": 1.0}}, {"q": {"a": 0.0, "b": -0.0, "c": 0.5}}],
+        "options": {"method": "max", "norm": "none"}}));
+    out.push(json!({"kind": "fuseRuns", "runs": [{"q": {"a": -0.0, "b": 0.0, "c": 1.0}}, {"q": {"a": 0.0, "b": -0.0, "c": 0.5}}],
+        "options": {"method": "min", "norm": "min-max"}}));
     out.push(query_confidence_case());
     out
 }

@@ -78,7 +78,9 @@ pub mod error;
 pub mod bands;
 pub mod calibrate;
 pub mod confidence;
+#[doc(hidden)]
 pub mod decimal;
+mod float;
 pub mod fuse;
 pub mod limits;
 pub mod multiquery;
@@ -86,6 +88,7 @@ pub mod normalize;
 pub mod pipeline;
 pub mod recency;
 pub mod rerank;
+#[doc(hidden)]
 pub mod sort;
 pub mod timestamp;
 

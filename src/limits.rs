@@ -448,6 +448,7 @@ impl PartialLimits {
 }
 
 /// `PipelineConfig.limits`: missing fields take the pipeline's defaults.
+#[doc(hidden)]
 pub fn deserialize_pipeline_limits<'de, D: serde::Deserializer<'de>>(
     d: D,
 ) -> std::result::Result<Limits, D::Error> {
@@ -464,6 +465,7 @@ pub fn pipeline_limits() -> Limits {
 /// strings, and bytes of strings. Decoders charge it as they read, before they copy,
 /// so an oversized input is refused before it is in memory.
 #[derive(Debug, Clone)]
+#[doc(hidden)]
 pub struct Budget {
     /// The limits being enforced.
     pub limits: Limits,

@@ -17,6 +17,7 @@
 //! counted in `stats.duplicates` and does not take a rank.
 
 use crate::error::{finite, ErrorCode, Result, ScoreError};
+use crate::float;
 use crate::fuse::{validate_k, FxHashMap, DEFAULT_K};
 use crate::pipeline::TimeRef;
 use crate::timestamp::Timestamp;
@@ -206,7 +207,7 @@ fn score_max(hits: &[(u32, f64, u32)], boost: f64) -> f64 {
     let max = hits
         .iter()
         .map(|&(_, s, _)| s)
-        .fold(f64::NEG_INFINITY, f64::max);
+        .fold(f64::NEG_INFINITY, float::max);
     let extra = hits.len().saturating_sub(1) as f64;
     max * (1.0 + boost * extra)
 }
@@ -432,7 +433,7 @@ pub fn fuse_multi_query_indexed<'s>(
             item.best_rank = item.best_rank.min(rank);
             // The newest timestamp seen for the item wins.
             item.timestamp = match (item.timestamp, ts) {
-                (Some(a), Some(b)) => Some(a.max(b)),
+                (Some(a), Some(b)) => Some(float::max(a, b)),
                 (a, b) => a.or(b),
             };
             counted.push((*slot, qi, hit.score, rank));

@@ -15,6 +15,7 @@
 //! least the floor) and `z_score`-free compositions are idempotent where noted in tests.
 
 use crate::error::{all_finite, ErrorCode, Result, ScoreError};
+use crate::float;
 use serde::{Deserialize, Serialize};
 
 /// The floor under the maximum in `max` normalization.
@@ -57,14 +58,14 @@ impl NormalizeMethod {
 
 /// `s / max(max(scores), 0.001)`.
 pub fn max_norm(scores: &[f64]) -> Vec<f64> {
-    let max = scores.iter().copied().fold(MAX_FLOOR, f64::max);
+    let max = scores.iter().copied().fold(MAX_FLOOR, float::max);
     scores.iter().map(|s| s / max).collect()
 }
 
 /// `(s - min) / (max - min)`, all-equal -> 1.0.
 pub fn min_max(scores: &[f64]) -> Vec<f64> {
-    let min = scores.iter().copied().fold(f64::INFINITY, f64::min);
-    let max = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let min = scores.iter().copied().fold(f64::INFINITY, float::min);
+    let max = scores.iter().copied().fold(f64::NEG_INFINITY, float::max);
     let range = max - min;
     if range == f64::INFINITY {
         // `max - min` overflows (finite scores near -/+ f64::MAX): found by fuzzing, NaN
@@ -134,7 +135,7 @@ pub(crate) fn scaled_moments(scores: &[f64]) -> Moments {
     let first = scores.first().copied().unwrap_or(0.0);
     let degenerate =
         !(mean.is_finite() && sd.is_finite()) || (sd == 0.0 && scores.iter().any(|&s| s != first));
-    let largest = scores.iter().fold(0.0f64, |m, s| m.max(s.abs()));
+    let largest = scores.iter().fold(0.0f64, |m, s| float::max(m, s.abs()));
     if degenerate && largest > 0.0 && largest.is_finite() {
         let (mean, sd) = moments(scores, largest);
         return Moments {
@@ -164,7 +165,7 @@ fn moments(scores: &[f64], scale: f64) -> (f64, f64) {
 
 /// `exp((s - max) / T) / sum_j exp((s_j - max) / T)`.
 pub fn softmax(scores: &[f64], temperature: f64) -> Vec<f64> {
-    let max = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let max = scores.iter().copied().fold(f64::NEG_INFINITY, float::max);
     let exps: Vec<f64> = scores
         .iter()
         .map(|s| libm::exp((s - max) / temperature))

@@ -70,7 +70,7 @@ pub fn validate_steps(steps: &[RecencyStep], field: &str) -> Result<()> {
 
 /// Age in days of an item modified at `modified_ms`, seen at `now_ms` (never negative).
 pub fn age_days(modified_ms: f64, now_ms: f64) -> f64 {
-    ((now_ms - modified_ms) / MS_PER_DAY).max(0.0)
+    crate::float::max((now_ms - modified_ms) / MS_PER_DAY, 0.0)
 }
 
 /// The step multiplier for an item of the given age.

@@ -606,8 +606,12 @@ fn fiscal_year_settings_other_than_the_defaults_are_used() {
             .clone()
             .unwrap()
     };
-    let close =
-        |a: f64, b: f64| assert!((a - b).abs() <= 1e-15 * b.abs().max(1e-300), "{a} vs {b}");
+    let close = |a: f64, b: f64| {
+        assert!(
+            (a - b).abs() <= 1e-15 * if b.abs() > 1e-300 { b.abs() } else { 1e-300 },
+            "{a} vs {b}"
+        )
+    };
     close(
         ex("X").after_recency,
         (1.0 / 61.0) * (1.0 + 0.5 * (2.0 / 3.0)),

@@ -299,7 +299,9 @@ fn main() -> Result<()> {
             report.best.weights.clone(),
             report.best.params.clone(),
         )?;
-        tuned_best = tuned_best.max(test);
+        if test > tuned_best {
+            tuned_best = test;
+        }
         let desc = match &report.best.weights {
             Some(w) => format!("{method}, weights {w:?} ({} tried)", report.trials.len()),
             None => format!(

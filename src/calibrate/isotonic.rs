@@ -4,6 +4,7 @@
 //! fitted to relevance judgements by the lab's `fit_isotonic`.
 
 use crate::error::{ErrorCode, Result, ScoreError};
+use crate::float;
 use crate::sort::StableSort;
 use serde::{Deserialize, Serialize};
 
@@ -31,7 +32,7 @@ impl IsotonicModel {
         if x.is_nan() {
             return f64::NAN;
         }
-        let x = x.max(first).min(last);
+        let x = float::min(float::max(x, first), last);
         let hi = self
             .x
             .partition_point(|&knot| knot < x)
@@ -60,7 +61,7 @@ impl IsotonicModel {
             .iter()
             .enumerate()
             .filter(|(_, x)| !x.is_nan())
-            .map(|(i, &x)| (x.max(first).min(last), i))
+            .map(|(i, &x)| (float::min(float::max(x, first), last), i))
             .collect();
         order.stable_sort_by(|a, b| a.0.total_cmp(&b.0));
         // `p` is `partition_point(|knot| knot < x)` for the current x: it only moves
@@ -137,7 +138,7 @@ fn interpolate((x_lo, y_lo): (f64, f64), (x_hi, y_hi): (f64, f64), x: f64) -> f6
     } else {
         (y_hi - y_lo) * crate::normalize::halved_position(x, x_lo, x_hi) + y_lo
     };
-    value.max(y_lo).min(y_hi)
+    float::min(float::max(value, y_lo), y_hi)
 }
 
 /// The index of the first value that breaks `ordered(previous, value)`.
@@ -213,7 +214,7 @@ mod tests {
         let n = 1000;
         let x: Vec<f64> = (0..n).map(|i| f64::from(i) * 0.37 - 20.0).collect();
         let y: Vec<f64> = (0..n)
-            .map(|i| (f64::from(i / 7) / f64::from(n)).min(1.0))
+            .map(|i| float::min(f64::from(i / 7) / f64::from(n), 1.0))
             .collect();
         let m = IsotonicModel { x, y };
         m.validate().unwrap();

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 /// Serde for the weights of the five slots: exactly five numbers (serde's own `[f64; 5]`
 /// reads the first five of a longer array and drops the rest without a word).
+#[doc(hidden)]
 pub mod five {
     use serde::de::Error;
     use serde::{Deserialize, Deserializer};

@@ -351,7 +351,7 @@ pub fn logistic(z: f64) -> f64 {
 
 /// The best raw score of a list (`None` when it is empty). Scores are finite here.
 pub fn top_score(scores: &[f64]) -> Option<f64> {
-    scores.iter().copied().reduce(f64::max)
+    scores.iter().copied().reduce(crate::float::max)
 }
 
 /// The top `k` weighted-RRF scores of `lists`, descending (the weights' errors named

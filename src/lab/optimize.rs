@@ -216,6 +216,7 @@ fn grid(method: &str, n_runs: usize, opts: &OptimizeOptions) -> Result<Vec<GridP
 /// Checks that a search over `runs` fits `limits.maxSearchWork` (configurations tried
 /// times the run entries fused each time) before it starts; the field of an error is
 /// `runs` (or the grid option that is invalid).
+#[doc(hidden)]
 pub fn check_work(
     runs: &[Run],
     opts: &OptimizeOptions,
@@ -229,6 +230,7 @@ pub fn check_work(
 }
 
 /// [`check_work`] from the number of runs and their total entries.
+#[doc(hidden)]
 pub fn check_work_entries(
     n_runs: usize,
     entries: usize,

@@ -17,6 +17,7 @@ use crate::sort::StableSort;
 /// (as [`split_offsets`] cuts them), at its place in `docs`:
 /// `docs[j]` instead of `lists[i][pos]`, the first index not below `n_docs`, in list
 /// order as the fusion meets it. Other errors are returned as they are.
+#[doc(hidden)]
 pub fn flat_index_error(e: ScoreError, lists: &[&[u32]], n_docs: usize) -> ScoreError {
     if e.code != ErrorCode::IndexOutOfRange {
         return e;
@@ -36,6 +37,7 @@ pub fn flat_index_error(e: ScoreError, lists: &[&[u32]], n_docs: usize) -> Score
 
 /// Splits a concatenated index array by `offsets` (`nLists + 1` entries, starting at 0,
 /// non-decreasing, ending at `docs.len()`).
+#[doc(hidden)]
 pub fn split_offsets<'a>(docs: &'a [u32], offsets: &[u32]) -> Result<Vec<&'a [u32]>> {
     if offsets.first().is_some_and(|&o| o != 0) {
         return Err(ScoreError::new(

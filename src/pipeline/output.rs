@@ -250,6 +250,7 @@ pub struct Outcome {
 }
 
 /// Seed 000's output contract.
+#[doc(hidden)]
 pub fn check_contract(out: &PipelineOutput, top_n: u32) -> Result<()> {
     let broken = |what: &str| {
         Err(ScoreError::new(

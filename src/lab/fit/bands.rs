@@ -26,6 +26,7 @@
 
 use super::{check_judged, check_unit_interval, require_both_classes};
 use crate::error::{ErrorCode, Result, ScoreError};
+use crate::float;
 use crate::sort::StableSort;
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
@@ -307,7 +308,7 @@ fn floors_of(sorted: impl Iterator<Item = Item> + Clone, target_precision: f64) 
     let high_floor = high.unwrap_or(1.0);
     Floors {
         high: high_floor,
-        degraded: best_f1.map_or(high_floor, |c| c.threshold.min(high_floor)),
+        degraded: best_f1.map_or(high_floor, |c| float::min(c.threshold, high_floor)),
         target_reached: high.is_some(),
     }
 }
@@ -546,7 +547,7 @@ mod tests {
         let high_floor = high.unwrap_or(1.0);
         Floors {
             high: high_floor,
-            degraded: best_f1.map_or(high_floor, |t| t.min(high_floor)),
+            degraded: best_f1.map_or(high_floor, |t| float::min(t, high_floor)),
             target_reached: high.is_some(),
         }
     }

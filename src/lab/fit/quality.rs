@@ -18,6 +18,7 @@
 
 use super::{check_judged, check_unit_interval};
 use crate::error::{ErrorCode, Result, ScoreError};
+use crate::float;
 use crate::sort::StableSort;
 use serde::{Deserialize, Serialize};
 
@@ -118,7 +119,7 @@ pub fn calibration_error(
             .iter()
             .filter_map(|b| Some(b.count as f64 / n * gap(b)?))
             .sum(),
-        mce: bins.iter().filter_map(gap).fold(0.0, f64::max),
+        mce: bins.iter().filter_map(gap).fold(0.0, float::max),
         brier: brier(probabilities, labels),
         log_loss: log_loss(probabilities, labels),
         bins,

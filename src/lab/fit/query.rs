@@ -24,6 +24,7 @@ use crate::confidence::model::{
     QueryConfidenceModel, TrainingFigures, METHOD,
 };
 use crate::error::{key_path, ErrorCode, Result, ScoreError};
+use crate::float;
 use crate::fuse::{rrf_interned, RankedList};
 use crate::lab::runs::{Qrels, Run};
 use crate::sort::StableSort;
@@ -154,7 +155,7 @@ pub fn rows(qrels: &Qrels, runs: &[Run], weights: &[f64], rrf_k: f64, k: u32) ->
         .map(|i| {
             raw.iter()
                 .filter_map(|r| r.1.get(i).copied().flatten())
-                .reduce(f64::min)
+                .reduce(float::min)
                 .unwrap_or(0.0)
         })
         .collect();
@@ -362,7 +363,7 @@ fn standardization(x: &[Vec<f64>]) -> (Vec<f64>, Vec<f64>) {
                 .sum::<f64>()
                 / n;
             let s = var.sqrt();
-            if s.is_finite() && s > 1e-12 * m.abs().max(1.0) {
+            if s.is_finite() && s > 1e-12 * float::max(m.abs(), 1.0) {
                 s
             } else {
                 1.0
@@ -437,7 +438,7 @@ fn newton(z: &[Vec<f64>], y: &[f64], l2: f64, max_iterations: u32) -> Fit {
                 *hii += l2;
             }
         }
-        if g.iter().fold(0.0f64, |m, v| m.max(v.abs())) < 1e-9 {
+        if g.iter().fold(0.0f64, |m, v| float::max(m, v.abs())) < 1e-9 {
             converged = true;
             break;
         }
@@ -799,7 +800,7 @@ mod tests {
                 };
                 10.0 * top
             })
-            .fold(f64::INFINITY, f64::min);
+            .fold(f64::INFINITY, float::min);
         assert_eq!(rows.missing_top[0], lowest);
     }
 }

@@ -32,6 +32,7 @@
 
 use super::methods::{candidates, wsum};
 use super::{ranking, Scores};
+use crate::float;
 use crate::normalize::total;
 
 /// What OpenSearch's min-max gives the lowest score (instead of 0).
@@ -66,8 +67,8 @@ pub(super) fn dbsf<'a>(lists: &[Scores<'a>], w: &[f64]) -> Scores<'a> {
 
 /// OpenSearch's `min_max` normalization (no lower bounds).
 fn opensearch_min_max<'a>(l: &Scores<'a>) -> Scores<'a> {
-    let lo = l.values().copied().fold(f64::INFINITY, f64::min);
-    let hi = l.values().copied().fold(f64::NEG_INFINITY, f64::max);
+    let lo = l.values().copied().fold(f64::INFINITY, float::min);
+    let hi = l.values().copied().fold(f64::NEG_INFINITY, float::max);
     let one = |s: f64| {
         if hi == lo && s == hi {
             return OPENSEARCH_SINGLE_RESULT_SCORE;

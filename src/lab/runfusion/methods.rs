@@ -5,6 +5,7 @@
 
 use super::pysort::sort_by_less;
 use super::{ranking, Scores};
+use crate::float;
 use crate::normalize::total;
 use crate::sort::StableSort;
 use std::collections::{BTreeSet, HashSet};
@@ -81,7 +82,7 @@ pub(super) fn comb_max<'a>(lists: &[Scores<'a>]) -> Scores<'a> {
         lists
             .iter()
             .map(|l| get(l, d, MISSING_FOR_MAX))
-            .fold(f64::NEG_INFINITY, f64::max)
+            .fold(f64::NEG_INFINITY, float::max)
     })
 }
 
@@ -91,7 +92,7 @@ pub(super) fn comb_min<'a>(lists: &[Scores<'a>]) -> Scores<'a> {
         lists
             .iter()
             .map(|l| get(l, d, MISSING_FOR_MIN))
-            .fold(f64::INFINITY, f64::min)
+            .fold(f64::INFINITY, float::min)
     })
 }
 

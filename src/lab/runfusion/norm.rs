@@ -6,6 +6,7 @@
 //! `min_max_norm(run, invert=True)` calls `normalized_run.sort()`.
 
 use super::{ranking, Norm, Scores};
+use crate::float;
 use crate::normalize::total;
 
 /// ranx's floor for every denominator.
@@ -41,11 +42,11 @@ fn scores(l: &Scores<'_>) -> Vec<f64> {
 }
 
 fn lowest(l: &Scores<'_>) -> f64 {
-    l.values().copied().fold(f64::INFINITY, f64::min)
+    l.values().copied().fold(f64::INFINITY, float::min)
 }
 
 fn highest(l: &Scores<'_>) -> f64 {
-    l.values().copied().fold(f64::NEG_INFINITY, f64::max)
+    l.values().copied().fold(f64::NEG_INFINITY, float::max)
 }
 
 fn map<'a>(l: &Scores<'a>, f: impl Fn(f64) -> f64) -> Scores<'a> {
@@ -55,26 +56,26 @@ fn map<'a>(l: &Scores<'a>, f: impl Fn(f64) -> f64) -> Scores<'a> {
 /// `(s - min) / max(max - min, 1e-9)`: all-equal scores all become 0.
 pub(super) fn min_max<'a>(l: &Scores<'a>) -> Scores<'a> {
     let (lo, hi) = (lowest(l), highest(l));
-    map(l, |s| (s - lo) / (hi - lo).max(EPS))
+    map(l, |s| (s - lo) / float::max(hi - lo, EPS))
 }
 
 /// `(max - s) / max(max - min, 1e-9)`, for runs where smaller is better.
 pub(super) fn min_max_inverted<'a>(l: &Scores<'a>) -> Scores<'a> {
     let (lo, hi) = (lowest(l), highest(l));
-    map(l, |s| (hi - s) / (hi - lo).max(EPS))
+    map(l, |s| (hi - s) / float::max(hi - lo, EPS))
 }
 
 /// `s / max(max, 1e-9)`.
 pub(super) fn max<'a>(l: &Scores<'a>) -> Scores<'a> {
     let hi = highest(l);
-    map(l, |s| s / hi.max(EPS))
+    map(l, |s| s / float::max(hi, EPS))
 }
 
 /// `(s - min) / max(sum - min * n, 1e-9)`.
 pub(super) fn sum<'a>(l: &Scores<'a>) -> Scores<'a> {
     let lo = lowest(l);
     let denominator = total(scores(l)) - lo * l.len() as f64;
-    map(l, |s| (s - lo) / denominator.max(EPS))
+    map(l, |s| (s - lo) / float::max(denominator, EPS))
 }
 
 /// `(s - mean) / max(std, 1e-9)`, population standard deviation (numba's `np.std`).
@@ -84,7 +85,7 @@ pub(super) fn zmuv<'a>(l: &Scores<'a>) -> Scores<'a> {
     let mean = total(xs.iter().copied()) / n;
     let variance = total(xs.iter().map(|x| (x - mean) * (x - mean))) / n;
     let std = libm::sqrt(variance);
-    map(l, |s| (s - mean) / std.max(EPS))
+    map(l, |s| (s - mean) / float::max(std, EPS))
 }
 
 /// `1 - i / n` for the document at 0-based rank `i` of `n`.
