@@ -1875,7 +1875,7 @@ pub fn fit(data: &[u8]) {
         Err(e) => check_error(&e, judged_codes, "fit_isotonic"),
     }
     let opts = CalibrationErrorOptions {
-        bins: if b.bool() { b.count_usize() } else { 10 },
+        bins: if b.bool() { b.count_usize() as u64 } else { 10 },
         strategy: if b.bool() {
             BinStrategy::Quantile
         } else {
@@ -1893,7 +1893,7 @@ pub fn fit(data: &[u8]) {
                 "log loss {}",
                 r.log_loss
             );
-            assert!(r.bins.len() <= opts.bins);
+            assert!(r.bins.len() as u64 <= opts.bins);
             assert_eq!(
                 r.bins.iter().map(|b| b.count).sum::<usize>(),
                 n,
@@ -1912,7 +1912,7 @@ pub fn fit(data: &[u8]) {
     }
     let opts = ProposeBandsOptions {
         target_precision: b.f64_or(0.85),
-        folds: if b.bool() { b.count_usize() } else { 5 },
+        folds: if b.bool() { b.count_usize() as u64 } else { 5 },
         seed: b.u64(),
     };
     match propose_bands(&scores, &labels, &opts) {
@@ -1929,7 +1929,7 @@ pub fn fit(data: &[u8]) {
             }
             .validate()
             .expect("proposed floors are valid");
-            assert_eq!(p.folds.len(), opts.folds);
+            assert_eq!(p.folds.len() as u64, opts.folds);
             assert_eq!(p.count, n);
             assert_eq!(p.folds.iter().map(|f| f.size).sum::<usize>(), n);
             for f in &p.folds {

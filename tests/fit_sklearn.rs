@@ -176,11 +176,11 @@ fn calibration_quality_agrees_with_sklearn_metrics() {
                 "uniform" => BinStrategy::Uniform,
                 _ => BinStrategy::Quantile,
             };
-            let bins = curve["bins"].as_u64().unwrap() as usize;
+            let bins = curve["bins"].as_u64().unwrap();
             let what = format!("{name}: {strategy:?} x {bins}");
             let report =
                 calibration_error(&p, &y, &CalibrationErrorOptions { bins, strategy }).unwrap();
-            assert_eq!(report.bins.len(), bins, "{what}");
+            assert_eq!(report.bins.len() as u64, bins, "{what}");
             let filled: Vec<_> = report.bins.iter().filter(|b| b.count > 0).collect();
             let truth: Vec<f64> = filled
                 .iter()

@@ -322,7 +322,12 @@ export interface ProposeBandsOptions {
   targetPrecision?: number | undefined;
   /** Number of cross-validation folds, `2..=N` (default 5). */
   folds?: number | undefined;
-  /** Seed of the fold assignment (default 0). */
+  /**
+   * Seed of the fold assignment (default 0): a whole number from 0 to
+   * `Number.MAX_SAFE_INTEGER` (the Rust API takes any `u64`; from 2^53 on a
+   * JavaScript number may not be the integer written, so the package refuses it:
+   * `INVALID_TYPE`).
+   */
   seed?: number | undefined;
 }
 

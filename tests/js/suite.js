@@ -169,9 +169,9 @@ export function tests(lib, golden) {
     q.free();
     stacks.push(stackOf(() => q.run({ lists: [] })));
     if (lib.Run) stacks.push(stackOf(() => lib.Run.fromTrec("bad line")), stackOf(() => lib.Qrels.fromObject(5)));
+    // (V8, in Node, Chromium, workerd and Deno, names a method's frame after its class:
+    // `_Pipeline.run` before; JavaScriptCore, in Bun, by the method alone.)
     for (const st of stacks) if (/\b_(Pipeline|Run|Qrels|LabObject)\b/.test(st)) throw new Error(`a renamed class in a stack trace: ${st}`);
-    // Where the engine names methods by their class (V8), the frames read so.
-    if (/\bat new Pipeline\b/.test(stacks[0])) assert(/\bPipeline\.run\b/.test(stacks[1]), stacks[1]);
   });
 
   test("rrf: seed 000 example, highest first, ties by id", () => {
@@ -2312,6 +2312,15 @@ export function tests(lib, golden) {
     throwsScoreError(lib, () => lib.proposeBands([0.1, 0.9, 0.2, 0.8], [0, 1, 0, 1], { folds: 1 }), "INVALID_CONFIG", "options.folds");
     throwsScoreError(lib, () => lib.calibrationError([0.1, 0.9], [0, 1], { bins: 0 }), "INVALID_CONFIG", "options.bins");
     throwsScoreError(lib, () => lib.calibrationError([0.1, 1.9], [0, 1]), "OUT_OF_RANGE", "probabilities[1]");
+    // Counts past u32::MAX are out of range, as in the Rust API (a `usize` made them type
+    // errors on wasm32 alone), and a cut-off past it divides by itself.
+    const folds = throwsScoreError(lib, () => lib.proposeBands([0.1, 0.9, 0.2, 0.8], [0, 1, 0, 1], { folds: 4294967298 }), "INVALID_CONFIG", "options.folds");
+    eq(folds.message, "folds must be between 2 and the number of items (4), got 4294967298");
+    throwsScoreError(lib, () => lib.calibrationError([0.1, 0.9], [0, 1], { bins: 4294967296 }), "INVALID_CONFIG", "options.bins");
+    if (lib.evaluate) {
+      const far = lib.evaluate({ q: { a: 1 } }, { q: { a: 1, b: 0.5 } }, ["ndcg@4294967296", "precision@4294967296", "hits@18446744073709551615"]);
+      eq([far["ndcg@4294967296"], far["precision@4294967296"]], [1, 1 / 4294967296]);
+    }
     throwsScoreError(lib, () => new lib.Pipeline({ weights: { semantic: -1 } }), "INVALID_WEIGHT", "config.weights.semantic");
     throwsScoreError(lib, () => new lib.Pipeline({ recency: { mode: "step", steps: [{ maxAgeDays: -1, multiplier: 1 }] } }), "INVALID_CONFIG", "config.recency.steps[0].maxAgeDays");
     // Columnar paths: their own budget.

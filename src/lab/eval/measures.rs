@@ -47,13 +47,16 @@ impl Judged {
     }
 
     /// The ranking's top `k` ranks (all of it for `None`).
-    fn top(&self, k: Option<usize>) -> &[Option<f64>] {
-        let depth = k.map_or(self.ranked.len(), |k| k.min(self.ranked.len()));
+    fn top(&self, k: Option<u64>) -> &[Option<f64>] {
+        // A cut-off past the ranking (one that even overflows `usize`, as 2^32 does on
+        // wasm32) is the whole ranking.
+        let len = self.ranked.len();
+        let depth = k.map_or(len, |k| usize::try_from(k).map_or(len, |k| k.min(len)));
         self.ranked.get(..depth).unwrap_or(&[])
     }
 
     /// The number of relevant documents in the top `k`.
-    fn hits(&self, k: Option<usize>) -> usize {
+    fn hits(&self, k: Option<u64>) -> usize {
         self.top(k).iter().filter(|rel| rel.is_some()).count()
     }
 }
@@ -70,7 +73,7 @@ pub(crate) fn score(metric: &Metric, q: &Judged) -> f64 {
         MetricKind::Precision => precision(q, k),
         MetricKind::Recall => recall(q, k),
         MetricKind::F1 => f1(q, k),
-        MetricKind::RPrecision => precision(q, Some(q.relevant())),
+        MetricKind::RPrecision => precision(q, Some(q.relevant() as u64)),
         MetricKind::Mrr => reciprocal_rank(q, k),
         MetricKind::Map => average_precision(q, k),
         MetricKind::Dcg => dcg(q.top(k), jarvelin),
@@ -82,7 +85,7 @@ pub(crate) fn score(metric: &Metric, q: &Judged) -> f64 {
 }
 
 /// `1` if a relevant document is in the top k, else `0`.
-fn hit_rate(q: &Judged, k: Option<usize>) -> f64 {
+fn hit_rate(q: &Judged, k: Option<u64>) -> f64 {
     if q.hits(k) > 0 {
         1.0
     } else {
@@ -92,8 +95,9 @@ fn hit_rate(q: &Judged, k: Option<usize>) -> f64 {
 
 /// `hits@k / k`: ranx divides by `k` even when the ranking is shorter (by `n` without
 /// a cut-off).
-fn precision(q: &Judged, k: Option<usize>) -> f64 {
-    let denominator = k.unwrap_or(q.ranked.len());
+fn precision(q: &Judged, k: Option<u64>) -> f64 {
+    // `u64`, not `usize`: `@4294967296` divides by 2^32 on every target.
+    let denominator = k.unwrap_or(q.ranked.len() as u64);
     if denominator == 0 {
         return 0.0;
     }
@@ -101,12 +105,12 @@ fn precision(q: &Judged, k: Option<usize>) -> f64 {
 }
 
 /// `hits@k / R`.
-fn recall(q: &Judged, k: Option<usize>) -> f64 {
+fn recall(q: &Judged, k: Option<u64>) -> f64 {
     q.hits(k) as f64 / q.relevant() as f64
 }
 
 /// `2 P R / (P + R)` with `P = hits@k / k`, `R = hits@k / R` (0 when both are 0).
-fn f1(q: &Judged, k: Option<usize>) -> f64 {
+fn f1(q: &Judged, k: Option<u64>) -> f64 {
     let p = precision(q, k);
     let r = recall(q, k);
     if p + r == 0.0 {
@@ -116,7 +120,7 @@ fn f1(q: &Judged, k: Option<usize>) -> f64 {
 }
 
 /// `1 / rank` of the first relevant document in the top k (0 if none).
-fn reciprocal_rank(q: &Judged, k: Option<usize>) -> f64 {
+fn reciprocal_rank(q: &Judged, k: Option<u64>) -> f64 {
     match q.top(k).iter().position(Option::is_some) {
         Some(i) => 1.0 / (i + 1) as f64,
         None => 0.0,
@@ -124,7 +128,7 @@ fn reciprocal_rank(q: &Judged, k: Option<usize>) -> f64 {
 }
 
 /// `sum over relevant ranks r <= k of precision@r, / R` (R, not `min(k, R)`).
-fn average_precision(q: &Judged, k: Option<usize>) -> f64 {
+fn average_precision(q: &Judged, k: Option<u64>) -> f64 {
     let mut hits = 0usize;
     let mut sum = 0.0;
     for (i, rel) in q.top(k).iter().enumerate() {
@@ -163,8 +167,8 @@ fn dcg(ranks: &[Option<f64>], gain: fn(f64) -> f64) -> f64 {
 
 /// `DCG@k / IDCG@k`, where IDCG@k is the DCG of the relevant grades sorted best first;
 /// ranx divides by 1 when IDCG is 0.
-fn ndcg(q: &Judged, k: Option<usize>, gain: fn(f64) -> f64) -> f64 {
-    let ideal_depth = k.unwrap_or(usize::MAX);
+fn ndcg(q: &Judged, k: Option<u64>, gain: fn(f64) -> f64) -> f64 {
+    let ideal_depth = k.map_or(usize::MAX, |k| usize::try_from(k).unwrap_or(usize::MAX));
     let ideal = discounted_sum(q.ideal.iter().copied().take(ideal_depth), gain);
     let ideal = if ideal == 0.0 { 1.0 } else { ideal };
     dcg(q.top(k), gain) / ideal

@@ -91,7 +91,7 @@ pub struct Metric {
     /// The measure.
     pub kind: MetricKind,
     /// `@k`: only the top `k` documents count; `None`: the whole ranking.
-    pub cutoff: Option<usize>,
+    pub cutoff: Option<u64>,
     /// Judged grades `>= rel_lvl` are relevant (ranx's `rel_lvl`, default 1).
     pub rel_lvl: i64,
     /// The persistence `p` of `rbp` (in `[0, 1)`); `None` for every other metric.
@@ -173,8 +173,9 @@ fn parse_rbp(rest: &str, rel_lvl: i64) -> Result<Metric> {
 }
 
 /// The `k` of `@k`: an integer >= 1.
-fn parse_cutoff(k: &str) -> Result<usize> {
-    match k.parse::<usize>() {
+/// `u64` on every target (a `usize` refused `@4294967296` on wasm32 only).
+fn parse_cutoff(k: &str) -> Result<u64> {
+    match k.parse::<u64>() {
         Ok(k) if k >= 1 => Ok(k),
         _ => Err(invalid(format!("cut-off @{k} must be an integer >= 1"))),
     }
@@ -219,6 +220,10 @@ mod tests {
         );
         let m = Metric::parse("map").unwrap();
         assert_eq!((m.kind, m.cutoff), (MetricKind::Map, None));
+        // A cut-off is a u64 on every target (wasm32's usize ends at 2^32 - 1).
+        let m = Metric::parse("precision@18446744073709551615").unwrap();
+        assert_eq!(m.cutoff, Some(u64::MAX));
+        assert!(Metric::parse("precision@18446744073709551616").is_err());
         let m = Metric::parse("r-precision").unwrap();
         assert_eq!(m.kind, MetricKind::RPrecision);
         let m = Metric::parse("ndcg_burges@5-l2").unwrap();

@@ -37,8 +37,10 @@ use std::cmp::Ordering;
 pub struct ProposeBandsOptions {
     /// Precision the hit band must reach, in `(0, 1]` (default 0.85).
     pub target_precision: f64,
-    /// Number of cross-validation folds, `2..=N` (default 5).
-    pub folds: usize,
+    /// Number of cross-validation folds, `2..=N` (default 5). A `u64`, so that a count
+    /// above `u32::MAX` is refused as out of range on every target (as a `usize` it was
+    /// a type error on wasm32 only).
+    pub folds: u64,
     /// Seed of the fold assignment (default 0).
     pub seed: u64,
 }
@@ -150,14 +152,16 @@ pub fn propose_bands(
         })
         .collect();
 
-    let fold_of = assign_folds(&items, opts.folds, opts.seed);
+    // Within `2..=n` (checked above), so a `usize`.
+    let n_folds = usize::try_from(opts.folds).unwrap_or(usize::MAX);
+    let fold_of = assign_folds(&items, n_folds, opts.seed);
     // Sorted once: the training items of a fold, taken in this order, are in the order a
     // stable sort of them alone would give (and a cut's counts do not depend on the
     // order within a run of equal scores anyway).
     let sorted = sorted_with_folds(&items, &fold_of);
     let floors = floors_of(sorted.iter().map(|&(item, _)| item), opts.target_precision);
     check_floors(floors)?;
-    let folds: Vec<FoldReport> = (0..opts.folds)
+    let folds: Vec<FoldReport> = (0..n_folds)
         .map(|k| cross_validate(&items, &fold_of, &sorted, k, opts.target_precision))
         .collect();
 
@@ -188,7 +192,7 @@ fn check_options(opts: &ProposeBandsOptions, n: usize) -> Result<()> {
             ),
         ));
     }
-    if opts.folds < 2 || opts.folds > n {
+    if opts.folds < 2 || opts.folds > n as u64 {
         return Err(ScoreError::new(
             ErrorCode::InvalidConfig,
             "folds",

@@ -43,8 +43,9 @@ pub enum BinStrategy {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct CalibrationErrorOptions {
-    /// Number of bins, `1..=10000` (default 10).
-    pub bins: usize,
+    /// Number of bins, `1..=10000` (default 10). A `u64`, so that a count above
+    /// `u32::MAX` is refused as out of range on every target.
+    pub bins: u64,
     /// Bin layout (default `"uniform"`).
     pub strategy: BinStrategy,
 }
@@ -106,10 +107,10 @@ pub fn calibration_error(
 ) -> Result<CalibrationReport> {
     check_judged(probabilities, labels, "probabilities")?;
     check_unit_interval(probabilities, "probabilities")?;
-    check_bins(opts.bins)?;
+    let n_bins = check_bins(opts.bins)?;
     let edges = match opts.strategy {
-        BinStrategy::Uniform => uniform_edges(opts.bins),
-        BinStrategy::Quantile => quantile_edges(probabilities, opts.bins),
+        BinStrategy::Uniform => uniform_edges(n_bins),
+        BinStrategy::Quantile => quantile_edges(probabilities, n_bins),
     };
     let bins = reliability(probabilities, labels, &edges);
     let n = probabilities.len() as f64;
@@ -126,16 +127,15 @@ pub fn calibration_error(
     })
 }
 
-/// `1 <= bins <= MAX_BINS`.
-fn check_bins(bins: usize) -> Result<()> {
-    if (1..=MAX_BINS).contains(&bins) {
-        Ok(())
-    } else {
-        Err(ScoreError::new(
+/// `1 <= bins <= MAX_BINS`: the count as a `usize`.
+fn check_bins(bins: u64) -> Result<usize> {
+    match usize::try_from(bins) {
+        Ok(b) if (1..=MAX_BINS).contains(&b) => Ok(b),
+        _ => Err(ScoreError::new(
             ErrorCode::InvalidConfig,
             "bins",
             format!("bins must be in 1..={MAX_BINS}, got {bins}"),
-        ))
+        )),
     }
 }
 
@@ -251,7 +251,7 @@ fn log_loss(probabilities: &[f64], labels: &[f64]) -> f64 {
 mod tests {
     use super::*;
 
-    fn opts(bins: usize, strategy: BinStrategy) -> CalibrationErrorOptions {
+    fn opts(bins: u64, strategy: BinStrategy) -> CalibrationErrorOptions {
         CalibrationErrorOptions { bins, strategy }
     }
 
@@ -345,9 +345,12 @@ mod tests {
             (e.code, e.field.as_str()),
             (ErrorCode::InvalidConfig, "bins")
         );
-        assert!(
-            calibration_error(&[0.5], &[1.0], &opts(MAX_BINS + 1, BinStrategy::Quantile)).is_err()
-        );
+        assert!(calibration_error(
+            &[0.5],
+            &[1.0],
+            &opts(MAX_BINS as u64 + 1, BinStrategy::Quantile)
+        )
+        .is_err());
     }
 
     #[test]
