@@ -66,6 +66,17 @@ impl Default for Limits {
     }
 }
 
+/// What `maxLists` counts on `field`: the runs of `fuseRuns`, the queries of
+/// `fuseMultiQuery`, the metrics of `evaluate`, else lists (`offsets` cut lists too).
+fn counted(field: &str) -> &'static str {
+    match field {
+        "runs" => "the number of runs",
+        "queries" => "the number of queries",
+        "metrics" => "the number of metrics",
+        _ => "the number of lists",
+    }
+}
+
 fn too_large(field: String, what: &str, got: usize, max: u32, limit: &str) -> ScoreError {
     ScoreError::new(
         ErrorCode::InputTooLarge,
@@ -105,12 +116,12 @@ impl Limits {
         ]
     }
 
-    /// Checks a list count.
+    /// Checks a list count (of lists, runs, queries or metrics: `field` names which).
     pub fn check_lists(&self, n: usize, field: &str) -> Result<()> {
         if n > self.max_lists as usize {
             return Err(too_large(
                 field.into(),
-                "the number of lists",
+                counted(field),
                 n,
                 self.max_lists,
                 "maxLists",

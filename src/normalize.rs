@@ -190,9 +190,12 @@ pub fn validate_temperature(t: f64, field: &str) -> Result<()> {
     }
 }
 
-/// Normalizes `scores` (input order kept). Errors: `NON_FINITE_SCORE`,
-/// `NEGATIVE_VALUE` (for `max`), `INVALID_CONFIG` (temperature).
+/// Normalizes `scores` (input order kept). Errors: `INVALID_CONFIG` (a temperature that
+/// is not a finite number > 0, whatever the method, before the scores are read, as a
+/// `Pipeline`'s configuration refuses it), `NON_FINITE_SCORE`, `NEGATIVE_VALUE` (for
+/// `max`).
 pub fn normalize(scores: &[f64], method: NormalizeMethod, temperature: f64) -> Result<Vec<f64>> {
+    validate_temperature(temperature, "temperature")?;
     all_finite(scores, "scores")?;
     if scores.is_empty() {
         return Ok(Vec::new());
@@ -211,10 +214,7 @@ pub fn normalize(scores: &[f64], method: NormalizeMethod, temperature: f64) -> R
         }
         NormalizeMethod::MinMax => min_max(scores),
         NormalizeMethod::ZScore => z_score(scores),
-        NormalizeMethod::Softmax => {
-            validate_temperature(temperature, "temperature")?;
-            softmax(scores, temperature)
-        }
+        NormalizeMethod::Softmax => softmax(scores, temperature),
     })
 }
 

@@ -139,7 +139,7 @@ export interface IsotonicModel {
  * judgements (what `fitPlatt` / `fitIsotonic` of `calibrank/lab` return plugs in as is).
  */
 export type Calibration =
-  | { method: "sigmoid"; threshold?: number; steepness?: number }
+  | ({ method: "sigmoid" } & Sigmoid)
   | ({ method: "platt" } & PlattModel)
   | ({ method: "isotonic" } & IsotonicModel);
 
@@ -262,9 +262,9 @@ export interface Candidate {
   /** Name of the entity. */
   name: string;
   /** Entity type (`class`, `function`, `file`, ...). */
-  type?: string | undefined;
-  summary?: string | undefined;
-  content?: string | undefined;
+  type?: string | null | undefined;
+  summary?: string | null | undefined;
+  content?: string | null | undefined;
 }
 
 /** The factors applied to one candidate; `multiplier` is their product. */
@@ -415,38 +415,38 @@ export interface InputList {
   /** Ids, best first. */
   ids: string[];
   /** The strategy's own scores, parallel to `ids` (reported in explanations). */
-  scores?: number[] | undefined;
+  scores?: number[] | null | undefined;
   /** Weight of this list (overrides `config.weights[name]`). */
-  weight?: number | undefined;
+  weight?: number | null | undefined;
 }
 
 /** Metadata of one item, for recency and reranking. */
 export interface ItemMeta {
   /** Name (heuristic reranker). */
-  name?: string | undefined;
+  name?: string | null | undefined;
   /** Entity type (heuristic reranker). */
-  type?: string | undefined;
+  type?: string | null | undefined;
   /** Summary (heuristic reranker). */
-  summary?: string | undefined;
+  summary?: string | null | undefined;
   /** Content (heuristic reranker's short-content rule). */
-  content?: string | undefined;
+  content?: string | null | undefined;
   /**
    * Modification time (step recency): finite epoch ms or an ISO 8601 string (`run` takes a
    * `Date` too: `ItemMetaLike`). Strings: `YYYY-MM-DD`, optionally `THH:MM`, `:SS` and
    * `.fff` (a space may replace `T`), then `Z`, `+HH:MM` or `-HH:MM`; **without an offset
    * the time is UTC**, not local time as `Date.parse("2026-01-01T00:00")` reads it.
    */
-  modifiedAt?: string | number | undefined;
+  modifiedAt?: string | number | null | undefined;
   /** Fiscal year (fiscal-year recency). */
-  fiscalYear?: number | undefined;
+  fiscalYear?: number | null | undefined;
   /** External cross-encoder score (cross-encoder rerank). */
-  crossEncoderScore?: number | undefined;
+  crossEncoderScore?: number | null | undefined;
 }
 
 /** The pipeline input. */
 export interface PipelineInput {
   /** The query text (required by the heuristic reranker). */
-  query?: string | undefined;
+  query?: string | null | undefined;
   /** Ranked lists, one per strategy. */
   lists: InputList[];
   /**
@@ -457,18 +457,18 @@ export interface PipelineInput {
    * misspelled field is not ignored), which TypeScript cannot see in a variable of a
    * wider type.
    */
-  items?: Record<string, ItemMeta> | undefined;
+  items?: Record<string, ItemMeta> | null | undefined;
   /**
    * The current time for step recency (epoch ms, or ISO 8601 in `ItemMeta.modifiedAt`'s
    * forms, UTC without an offset; `run` takes a `Date` too). calibrank never reads the
    * clock: with step recency (the default), an item with a `modifiedAt` and no `now` is
    * `INVALID_TIMESTAMP` on `now`.
    */
-  now?: string | number | undefined;
+  now?: string | number | null | undefined;
   /** Context that selects a band profile. */
-  context?: BandContext | undefined;
+  context?: BandContext | null | undefined;
   /** Results to return for this call, in place of the configuration's `topN` (a whole number, `1 <= topN <= topK`). */
-  topN?: number | undefined;
+  topN?: number | null | undefined;
 }
 
 /**
@@ -477,19 +477,19 @@ export interface PipelineInput {
  */
 export interface PipelineInputLike extends Omit<PipelineInput, "lists" | "items" | "now"> {
   lists: readonly InputListLike[];
-  items?: Readonly<Record<string, ItemMetaLike>> | ReadonlyMap<string, ItemMetaLike> | undefined;
-  now?: Timestamp | Date | undefined;
+  items?: Readonly<Record<string, ItemMetaLike>> | ReadonlyMap<string, ItemMetaLike> | null | undefined;
+  now?: Timestamp | Date | null | undefined;
 }
 
 /** An `InputList` as `run` accepts it. */
 export interface InputListLike extends Omit<InputList, "ids" | "scores"> {
   ids: readonly string[];
-  scores?: readonly number[] | Float64Array | undefined;
+  scores?: readonly number[] | Float64Array | null | undefined;
 }
 
 /** An `ItemMeta` as `run` accepts it (`modifiedAt` may be a `Date`). */
 export interface ItemMetaLike extends Omit<ItemMeta, "modifiedAt"> {
-  modifiedAt?: string | number | Date | undefined;
+  modifiedAt?: string | number | Date | null | undefined;
 }
 
 /** One list's contribution to one result. */
@@ -750,7 +750,7 @@ export interface MultiQueryOutput {
 
 /** Options of `normalize`. */
 export interface NormalizeOptions {
-  /** Softmax temperature (default, or `null`: 1; > 0). */
+  /** Softmax temperature (default, or `null`: 1; a finite number > 0, checked whatever the method). */
   temperature?: number | null | undefined;
 }
 

@@ -168,7 +168,7 @@ export const precheck = {
    */
   lists(lim, n, field, expected) {
     if (n >>> 0 !== n) throw typeError(field, expected);
-    if (lim && n > lim.maxLists) throw tooLarge(lim, field, "the number of lists", n, "maxLists");
+    if (lim && n > lim.maxLists) throw tooLarge(lim, field, `the number of ${field === "runs" || field === "queries" || field === "metrics" ? field : "lists"}`, n, "maxLists");
   },
   /**
    * A list's `length`, read once by the caller: a whole number (an array's always is; a

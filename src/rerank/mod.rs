@@ -139,6 +139,20 @@ impl HeuristicConfig {
                 ));
             }
         }
+        // Query terms are lowercased before they meet the stopwords: a stopword that is
+        // not in lowercase would never match (it was ignored, silently), as a type key.
+        for (i, w) in self.stopwords.iter().flatten().enumerate() {
+            if to_lowercase(w) != *w {
+                return Err(ScoreError::new(
+                    ErrorCode::InvalidConfig,
+                    format!("stopwords[{i}]"),
+                    format!(
+                        "stopwords are matched against the query's terms lowercased: write {}",
+                        crate::error::quoted(&to_lowercase(w))
+                    ),
+                ));
+            }
+        }
         Ok(())
     }
 }

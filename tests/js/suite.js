@@ -1400,6 +1400,13 @@ export function tests(lib, golden) {
     // A key with an uppercase letter never matched (the type is lowercased): refused.
     throwsScoreError(lib, () => lib.rerank("q", c, { typeMultipliers: { CLASS: 2 } }), "INVALID_CONFIG", "options.typeMultipliers.CLASS");
     throwsScoreError(lib, () => new lib.Pipeline({ rerank: { method: "heuristic", heuristic: { typeMultipliers: { Class: 2 } } } }), "INVALID_CONFIG", "config.rerank.heuristic.typeMultipliers.Class");
+    // Stopwords too: the query's terms are lowercased before they meet them, so "Foo"
+    // never removed "foo" (it was ignored without a word).
+    const foo = [{ id: "x", score: 1, name: "foo baz" }];
+    eq(lib.rerank("foo bar", foo, { stopwords: ["foo"] })[0].factors.nameTerms, 1);
+    const stop = throwsScoreError(lib, () => lib.rerank("foo bar", foo, { stopwords: ["bar", "Foo"] }), "INVALID_CONFIG", "options.stopwords[1]");
+    eq(stop.message, 'stopwords are matched against the query\'s terms lowercased: write "foo"');
+    throwsScoreError(lib, () => new lib.Pipeline({ rerank: { method: "heuristic", heuristic: { stopwords: ["FOO"] } } }), "INVALID_CONFIG", "config.rerank.heuristic.stopwords[0]");
   });
 
   test("normalize and calibrate return Float64Array in input order", () => {
@@ -1411,6 +1418,12 @@ export function tests(lib, golden) {
     eq(Array.from(lib.normalize([4], "z_score")), [0.5]);
     const sm = lib.normalize([1, 2, 3], "softmax", { temperature: 0.5 });
     assert(Math.abs(sm[0] + sm[1] + sm[2] - 1) < 1e-15, "softmax sums to 1");
+    // The temperature is checked whatever the method, before the scores, as a Pipeline's
+    // configuration checks it (normalize took 0 for "max", and for softmax of no scores).
+    for (const [scores, method] of [[[1, 2, 3], "max"], [[], "softmax"], [[NaN], "softmax"], [[1], "none"]]) {
+      throwsScoreError(lib, () => lib.normalize(scores, method, { temperature: 0 }), "INVALID_CONFIG", "options.temperature");
+      throwsScoreError(lib, () => new lib.Pipeline({ normalization: { method, temperature: 0 } }), "INVALID_CONFIG", "config.normalization.temperature");
+    }
     const c = lib.calibrate([0.035, 0.05, 0.01]);
     assert(c instanceof Float64Array, "Float64Array");
     eq(c[0], 0.5);
@@ -2247,7 +2260,20 @@ export function tests(lib, golden) {
       eq(Object.keys(lib.evaluate({ q: { a: 1 } }, { q: { a: 0.5 } }, metrics, lim({ maxLists: 100 }))).length, 70, "70 metrics under maxLists 100");
       tooLarge(() => lib.evaluate({ q: { a: 1 } }, { q: { a: 0.5 } }, metrics.slice(0, 3), lim({ maxLists: 2 })), "metrics", "maxLists");
       tooLarge(() => lib.evaluatePerQuery({ q: { a: 1 } }, { q: { a: 0.5 } }, metrics.slice(0, 3), lim({ maxLists: 2 })), "metrics", "maxLists");
+      // The message counts what the limit counts there (it said "lists" for all of them).
+      const said = (fn) => throwsScoreError(lib, fn, "INPUT_TOO_LARGE").message.split(",")[0];
+      eq(said(() => lib.evaluate({ q: { a: 1 } }, { q: { a: 0.5 } }, metrics.slice(0, 3), lim({ maxLists: 2 }))), "the number of metrics is 3");
+      const runs = [{ q: { a: 1 } }, { q: { a: 2 } }, { q: { b: 1 } }];
+      eq(said(() => lib.fuseRuns(runs, { method: "sum", limits: { maxLists: 2 } })), "the number of runs is 3");
+      const handles = runs.map((r) => lib.Run.fromObject(r));
+      try {
+        eq(said(() => lib.fuseRuns(handles, { method: "sum", limits: { maxLists: 2 } })), "the number of runs is 3");
+      } finally {
+        for (const h of handles) h.free();
+      }
     }
+    eq(throwsScoreError(lib, () => lib.fuseMultiQuery([[], [], []], lim({ maxLists: 2 })), "INPUT_TOO_LARGE", "queries").message.split(",")[0], "the number of queries is 3");
+    eq(throwsScoreError(lib, () => lib.rrf([["a"], ["b"]], lim({ maxLists: 1 })), "INPUT_TOO_LARGE", "lists").message.split(",")[0], "the number of lists is 2");
     eq(lib.rrf(lists, lim({ maxTotalEntries: 3 })), lib.rrf(lists));
     eq(lib.rrf(lists, lim({ maxTotalEntries: 3 }, { k: 1 }))[0], ["a", 0.5]);
     tooLarge(() => lib.rrf([["abc", "def"]], lim({ maxTotalTextBytes: 5 })), "lists[0][1]", "maxTotalTextBytes");

@@ -30,6 +30,7 @@ import {
   type Outcome,
   type QueryConfidenceModel,
   type ReadonlyArrays,
+  type Sigmoid,
 } from "calibrank";
 import {
   ScoreError as LabScoreError,
@@ -345,3 +346,20 @@ new Pipeline({ topN: doc.topN, rerank: { candidateLimit: undefined } }).run({
   now: undefined,
 });
 rerank("q", [{ id: "a", score: 1, name: doc.title, summary: doc.summary }], { limits: { maxTextBytes: undefined } });
+// A sigmoid calibration is a `Sigmoid` with its method: its optional fields take
+// `undefined` too, and a `Sigmoid` spreads into it.
+declare const sig: Sigmoid;
+new Pipeline({ calibration: { method: "sigmoid", threshold: undefined } }).free();
+new Pipeline({ calibration: { method: "sigmoid", ...sig } }).free();
+// In inputs, `null` is an absent optional field, as the runtime reads it (a database
+// row's NULL columns pass as they are).
+declare const row: { title: string | null; updated: number | null; kind: string | null };
+new Pipeline().run({
+  query: null,
+  lists: [{ name: "s", ids: ["a"], weight: null, scores: null }],
+  items: { a: { name: row.title, modifiedAt: row.updated, type: row.kind, fiscalYear: null, crossEncoderScore: null, summary: null, content: null } },
+  now: null,
+  context: null,
+  topN: null,
+});
+rerank("q", [{ id: "a", score: 1, name: "a", type: row.kind, summary: null, content: null }]);

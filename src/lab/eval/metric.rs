@@ -177,7 +177,15 @@ fn parse_rbp(rest: &str, rel_lvl: i64) -> Result<Metric> {
 fn parse_cutoff(k: &str) -> Result<u64> {
     match k.parse::<u64>() {
         Ok(k) if k >= 1 => Ok(k),
-        _ => Err(invalid(format!("cut-off @{k} must be an integer >= 1"))),
+        Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => Err(invalid(format!(
+            "cut-off {} is above the largest, @{}",
+            crate::error::name(&format!("@{k}")),
+            u64::MAX
+        ))),
+        _ => Err(invalid(format!(
+            "cut-off {} must be an integer >= 1",
+            crate::error::name(&format!("@{k}"))
+        ))),
     }
 }
 
@@ -223,7 +231,13 @@ mod tests {
         // A cut-off is a u64 on every target (wasm32's usize ends at 2^32 - 1).
         let m = Metric::parse("precision@18446744073709551615").unwrap();
         assert_eq!(m.cutoff, Some(u64::MAX));
-        assert!(Metric::parse("precision@18446744073709551616").is_err());
+        let e = Metric::parse("precision@18446744073709551616").unwrap_err();
+        assert_eq!(
+            e.message,
+            "cut-off \"@18446744073709551616\" is above the largest, @18446744073709551615"
+        );
+        let e = Metric::parse(&format!("ndcg@{}", "9".repeat(5000))).unwrap_err();
+        assert!(e.message.len() < 200, "{}", e.message);
         let m = Metric::parse("r-precision").unwrap();
         assert_eq!(m.kind, MetricKind::RPrecision);
         let m = Metric::parse("ndcg_burges@5-l2").unwrap();

@@ -231,13 +231,20 @@ fn expect_columns<'a, const N: usize>(
     })
 }
 
-/// An integer column.
+/// An integer column (a whole number of 64 bits; the token is quoted in the error, its
+/// first characters only when long).
 fn parse_integer(text: &str, line: usize, column: &str) -> Result<i64> {
-    text.parse::<i64>().map_err(|_| {
+    text.parse::<i64>().map_err(|e| {
+        let why = match e.kind() {
+            std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow => {
+                "is outside the 64-bit integers (-9223372036854775808 to 9223372036854775807)"
+            }
+            _ => "is not an integer",
+        };
         line_error(
             ErrorCode::ParseError,
             line,
-            format!("{column} {text:?} is not an integer"),
+            format!("{column} {} {why}", crate::error::name(text)),
         )
     })
 }
@@ -248,7 +255,7 @@ fn parse_score(text: &str, line: usize) -> Result<f64> {
         line_error(
             ErrorCode::ParseError,
             line,
-            format!("score {text:?} is not a number"),
+            format!("score {} is not a number", crate::error::name(text)),
         )
     })?;
     if score.is_finite() {
@@ -257,7 +264,7 @@ fn parse_score(text: &str, line: usize) -> Result<f64> {
         Err(line_error(
             ErrorCode::NonFiniteScore,
             line,
-            format!("score {text:?} is not finite"),
+            format!("score {} is not finite", crate::error::name(text)),
         ))
     }
 }
@@ -373,6 +380,21 @@ mod tests {
             (ErrorCode::ParseError, "line 2")
         );
         assert!(e.message.contains("rank"), "{}", e.message);
+        // Too large is said so, not "not an integer"; a long token is shown cut.
+        let e = parse_qrels("q1 0 d1 99999999999999999999\n").unwrap_err();
+        assert_eq!(
+            e.message,
+            "line 1: relevance \"99999999999999999999\" is outside the 64-bit integers \
+             (-9223372036854775808 to 9223372036854775807)"
+        );
+        let long = format!("q1 Q0 d1 1 {}x t\n", "9".repeat(100_000));
+        let e = parse_trec_run(&long).unwrap_err();
+        assert!(e.message.len() < 200, "{}", e.message);
+        assert!(
+            e.message.ends_with("... (100001 bytes) is not a number"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]
