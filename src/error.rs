@@ -446,7 +446,94 @@ pub fn from_serde_at(message: &str, what: &str, at: &str) -> ScoreError {
     } else {
         (DecodeFault::Type, "")
     };
-    fault_error(fault, name, message.to_string(), what, at)
+    fault_error(fault, name, in_words(message), what, at)
+}
+
+/// A serde message said for a JavaScript caller, who never wrote a Rust type: `invalid
+/// type: floating point `1.5`, expected u64` is `expected a whole number >= 0, got 1.5`,
+/// `invalid type: unit value, expected a sequence` is `expected an array, got null`,
+/// `unknown variant `beta`, expected one of `sigmoid`, `platt`` is `"beta" is not one of
+/// "sigmoid", "platt"`. Numbers are printed as JavaScript's `String(v)` prints them
+/// ([`num`]). Other messages (unknown, missing and repeated fields) are kept as they are.
+fn in_words(message: &str) -> String {
+    let pair = message
+        .strip_prefix("invalid type: ")
+        .or_else(|| message.strip_prefix("invalid value: "))
+        .and_then(|rest| rest.rsplit_once(", expected "));
+    if let Some((got, expected)) = pair {
+        return format!(
+            "expected {}, got {}",
+            expected_words(expected),
+            got_words(got)
+        );
+    }
+    if let Some((n, expected)) = message
+        .strip_prefix("invalid length ")
+        .and_then(|rest| rest.split_once(", expected "))
+    {
+        return format!("expected {}, got an array of {n}", expected_words(expected));
+    }
+    if let Some(rest) = message.strip_prefix("unknown variant `") {
+        if let Some((name, names)) = rest.split_once("`, expected ") {
+            let names = names
+                .strip_prefix("one of ")
+                .unwrap_or(names)
+                .replace("` or `", "`, `");
+            let listed: Vec<String> = names
+                .split(", ")
+                .map(|n| quoted(n.trim_matches('`')).to_string())
+                .collect();
+            return format!("{} is not one of {}", quoted(name), listed.join(", "));
+        }
+    }
+    message.to_string()
+}
+
+/// What serde says it expected, in a JavaScript caller's words.
+fn expected_words(e: &str) -> std::borrow::Cow<'_, str> {
+    let words = match e {
+        "u8" => "a whole number from 0 to 255",
+        "u16" => "a whole number from 0 to 65535",
+        "u32" => "a whole number from 0 to 4294967295",
+        "u64" | "usize" => "a whole number >= 0",
+        "i32" | "i64" | "isize" => "a whole number",
+        "f32" | "f64" => "a number",
+        "a sequence" => "an array",
+        "a map" => "an object",
+        "unit" => "null",
+        "a boolean" => "true or false",
+        _ if e.starts_with("struct ") || e.ends_with(" fields") => "an object",
+        _ if e.starts_with("enum ") || e.starts_with("variant index") => "a name (a string)",
+        _ if e.starts_with("a sequence of ") || e.starts_with("an array of ") => {
+            return e.replacen("a sequence", "an array", 1).into()
+        }
+        _ => return e.into(),
+    };
+    words.into()
+}
+
+/// What serde says it got (`floating point `1.5``, `unit value`, `sequence`), as the
+/// value a JavaScript caller wrote (`1.5`, `null`, `an array`).
+fn got_words(g: &str) -> String {
+    let literal = |prefix: &str| g.strip_prefix(prefix).and_then(|r| r.strip_suffix('`'));
+    if let Some(x) = literal("floating point `").or_else(|| literal("integer `")) {
+        return match x.parse::<f64>() {
+            Ok(v) => num(v).to_string(),
+            Err(_) => x.to_string(),
+        };
+    }
+    if let Some(b) = literal("boolean `") {
+        return b.to_string();
+    }
+    if let Some(s) = g.strip_prefix("string ") {
+        return s.to_string();
+    }
+    match g {
+        "unit value" | "unit" | "Option value" => "null".into(),
+        "sequence" => "an array".into(),
+        "map" => "an object".into(),
+        _ => g.to_string(),
+    }
 }
 
 /// What a decoding failure is: serde's messages say it in words ([`from_serde_at`] reads

@@ -774,6 +774,25 @@ export function tests(lib, golden) {
     }
   });
 
+  test("the lab's type errors are said for a JavaScript caller: no Rust type or serde word, the value as written", () => {
+    if (!lib.evaluate) return;
+    const said = (fn, code, field) => throwsScoreError(lib, fn, code, field).message;
+    const s = [0.1, 0.4, 0.35, 0.8, 0.9, 0.2];
+    const l = [0, 0, 1, 1, 1, 0];
+    eq(said(() => lib.proposeBands(s, l, { seed: 2 ** 53 }), "INVALID_TYPE", "options.seed"), "expected a whole number >= 0, got 9007199254740992");
+    eq(said(() => lib.proposeBands(s, l, { seed: 1e21 }), "INVALID_TYPE", "options.seed"), "expected a whole number >= 0, got 1e+21");
+    eq(said(() => lib.proposeBands(s, l, { folds: 1.5 }), "INVALID_TYPE", "options.folds"), "expected a whole number >= 0, got 1.5");
+    eq(said(() => lib.proposeBands(s, l, { seed: -1 }), "INVALID_TYPE", "options.seed"), "expected a whole number >= 0, got -1");
+    eq(said(() => lib.calibrationError([0.1, 0.9], [0, 1], { bins: null }), "INVALID_TYPE", "options.bins"), "expected a whole number >= 0, got null");
+    eq(said(() => lib.calibrationError([0.1, 0.9], [0, 1], { strategy: 1 }), "INVALID_TYPE", "options.strategy"), "expected a name (a string), got 1");
+    eq(said(() => lib.calibrationError([0.1, 0.9], [0, 1], { strategy: "equal" }), "UNKNOWN_METHOD", "options.strategy"), '"equal" is not one of "uniform", "quantile"');
+    eq(said(() => lib.applyCalibration([0.5], { method: "beta" }), "UNKNOWN_METHOD", "calibration.method"), '"beta" is not one of "sigmoid", "platt", "isotonic"');
+    const runs = [{ q: { a: 1, b: 0.5 } }, { q: { a: 0.3, c: 0.2 } }];
+    eq(said(() => lib.fuseRuns(runs, { method: "rrf", params: [60] }), "INVALID_TYPE", "options.params"), "expected an object, got an array");
+    eq(said(() => lib.fuseRuns(runs, { method: "wsum", weights: { a: 1 } }), "INVALID_TYPE", "options.weights"), "expected an array, got an object");
+    eq(said(() => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, ["mrr"], { ties: ["ranx"] }), "INVALID_TYPE", "options.ties"), "expected a string, got an array");
+  });
+
   test("fused scores that overflow are NON_FINITE_SCORE on the values to lower, in every fusing function", () => {
     // A term is at most w / (k + 1): four weights near f64::MAX with k = 1 overflow.
     const huge = [1e308, 1e308, 1e308, 1e308];
