@@ -253,6 +253,19 @@ const FIVE = kind(
   (xs) => xs.map(finite),
 );
 
+/**
+ * `s` in double quotes as the crate's `error::quoted` writes it: `"`, `\` and the control
+ * characters escaped (`\n`, `\r`, `\t`, `\0`, the others as `\u{1b}`), every other
+ * character as it is (the strings here are well-formed: `revive`).
+ */
+const quoted = (s) =>
+  `"${s.replace(/["\\\u0000-\u001f\u007f-\u009f]/g, (c) =>
+    c === '"' ? '\\"' : c === "\\" ? "\\\\" : c === "\n" ? "\\n" : c === "\r" ? "\\r" : c === "\t" ? "\\t" : c === "\0" ? "\\0" : `\\u{${c.charCodeAt(0).toString(16)}}`,
+  )}"`;
+
+/** A name that is none of `names`, worded as wasm/shared/src/decode.rs `not_one_of` words it. */
+const notOneOf = (name, names) => new Failure(UNKNOWN_VARIANT, `${quoted(name)} is not one of ${names.map(quoted).join(", ")}`);
+
 /** A unit variant of `names` (its index): its name, or `{"name": null}`. */
 const unit = (names) =>
   kind((v) => {
@@ -264,7 +277,7 @@ const unit = (names) =>
       value = v[name];
     } else throw bad("a name");
     const i = names.indexOf(name);
-    if (i < 0) throw new Failure(UNKNOWN_VARIANT, `unknown variant \`${name}\``);
+    if (i < 0) throw notOneOf(name, names);
     if (value !== null) throw bad("a unit variant").key(name);
     return i;
   }, putNum, (i) => names[i]);
@@ -401,7 +414,7 @@ const CALIBRATION = kind(
     const tag = (t) => {
       if (typeof t === "string") {
         const i = METHODS.indexOf(t);
-        if (i < 0) throw new Failure(UNKNOWN_VARIANT, `unknown variant \`${t}\``);
+        if (i < 0) throw notOneOf(t, METHODS);
         return i;
       }
       if (t === 0 || t === 1 || t === 2) return t;

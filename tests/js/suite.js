@@ -774,6 +774,17 @@ export function tests(lib, golden) {
     }
   });
 
+  test("an unknown method or mode names the ones there are, in both decoders of a configuration", () => {
+    const said = (fn, field) => throwsScoreError(lib, fn, "UNKNOWN_METHOD", field).message;
+    eq(said(() => new lib.Pipeline({ recency: { mode: "linear" } }), "config.recency.mode"), '"linear" is not one of "none", "step", "fiscal_year"');
+    eq(said(() => new lib.Pipeline({ rerank: { method: "crossencoder" } }), "config.rerank.method"), '"crossencoder" is not one of "none", "heuristic", "cross_encoder"');
+    eq(said(() => new lib.Pipeline({ normalization: { method: "l2" } }), "config.normalization.method"), '"l2" is not one of "none", "max", "min_max", "z_score", "softmax"');
+    eq(said(() => new lib.Pipeline({ calibration: { method: "beta" } }), "config.calibration.method"), '"beta" is not one of "sigmoid", "platt", "isotonic"');
+    // The name is quoted as the crate quotes names: quotes, backslashes and controls escaped.
+    eq(said(() => new lib.Pipeline({ recency: { mode: 'a"b\\\n\u001b' } }), "config.recency.mode"), '"a\\"b\\\\\\n\\u{1b}" is not one of "none", "step", "fiscal_year"');
+    if (lib.fuseMultiQuery) eq(said(() => lib.fuseMultiQuery([[{ id: "a", score: 1 }]], { method: "RRF" }), "options.method"), '"RRF" is not one of "rrf", "score_sum", "score_max"');
+  });
+
   test("the lab's type errors are said for a JavaScript caller: no Rust type or serde word, the value as written", () => {
     if (!lib.evaluate) return;
     const said = (fn, code, field) => throwsScoreError(lib, fn, code, field).message;

@@ -207,6 +207,21 @@ fn five(v: &Json) -> R<[f64; 5]> {
 
 /// A unit variant: its name, or `{"name": null}`.
 #[inline(never)]
+/// A name that is none of `names`, said as the lab's decoding says serde's unknown
+/// variant (js/core/typed-config.js `notOneOf` words it the same).
+#[cold]
+#[inline(never)]
+fn not_one_of<'n>(name: &str, names: impl IntoIterator<Item = &'n str>) -> Failure {
+    let mut message = format!("{} is not one of ", calibrank::error::quoted(name));
+    for (i, n) in names.into_iter().enumerate() {
+        if i > 0 {
+            message.push_str(", ");
+        }
+        message.push_str(&calibrank::error::quoted(n).to_string());
+    }
+    fail(Fault::UnknownVariant, message)
+}
+
 fn unit<T: Copy>(v: &Json, table: &[(&str, T)]) -> R<T> {
     let (name, value) = match v {
         Json::Str(s) => (s.as_str(), &Json::Null),
@@ -217,10 +232,7 @@ fn unit<T: Copy>(v: &Json, table: &[(&str, T)]) -> R<T> {
         _ => return Err(bad("a name")),
     };
     let Some(&(_, t)) = table.iter().find(|(n, _)| *n == name) else {
-        return Err(fail(
-            Fault::UnknownVariant,
-            format!("unknown variant `{name}`"),
-        ));
+        return Err(not_one_of(name, table.iter().map(|(n, _)| *n)));
     };
     match value {
         Json::Null => Ok(t),
@@ -471,10 +483,7 @@ impl Decode for Calibration {
                 "sigmoid" => Ok(0),
                 "platt" => Ok(1),
                 "isotonic" => Ok(2),
-                _ => Err(fail(
-                    Fault::UnknownVariant,
-                    format!("unknown variant `{s}`"),
-                )),
+                _ => Err(not_one_of(s, ["sigmoid", "platt", "isotonic"])),
             },
             Json::Num(x) if *x == 0.0 || *x == 1.0 || *x == 2.0 => Ok(*x as u8),
             _ => Err(bad("a method name")),
