@@ -205,8 +205,6 @@ fn five(v: &Json) -> R<[f64; 5]> {
     Ok(out)
 }
 
-/// A unit variant: its name, or `{"name": null}`.
-#[inline(never)]
 /// A name that is none of `names`, said as the lab's decoding says serde's unknown
 /// variant (js/core/typed-config.js `notOneOf` words it the same).
 #[cold]
@@ -222,6 +220,8 @@ fn not_one_of<'n>(name: &str, names: impl IntoIterator<Item = &'n str>) -> Failu
     fail(Fault::UnknownVariant, message)
 }
 
+/// A unit variant: its name, or `{"name": null}`.
+#[inline(never)]
 fn unit<T: Copy>(v: &Json, table: &[(&str, T)]) -> R<T> {
     let (name, value) = match v {
         Json::Str(s) => (s.as_str(), &Json::Null),
