@@ -512,15 +512,57 @@ fn expected_words(e: &str) -> std::borrow::Cow<'_, str> {
     words.into()
 }
 
+/// A float as serde writes it (Rust's `Display`: the shortest digits, never an exponent,
+/// `.0` added to a whole number) as JavaScript's `String(v)` writes the same number:
+/// `1.5`, `9007199254740992`, `1e+21`, `1e-7`. On the digits alone, so that no float
+/// parser comes into the modules; any other text is kept.
+fn js_number(x: &str) -> String {
+    let (sign, body) = match x.strip_prefix('-') {
+        Some(b) => ("-", b),
+        None => ("", x),
+    };
+    let Some((int, frac)) = body.split_once('.') else {
+        return x.to_string();
+    };
+    if !(int.bytes().all(|b| b.is_ascii_digit()) && frac.bytes().all(|b| b.is_ascii_digit())) {
+        return x.to_string();
+    }
+    let frac = frac.trim_end_matches('0');
+    // The significant digits and the position of the decimal point after the first.
+    let all = format!("{int}{frac}");
+    let lead = all.len() - all.trim_start_matches('0').len();
+    let digits = all.trim_matches('0');
+    if digits.is_empty() {
+        return "0".to_string();
+    }
+    let exponent = int.len() as i64 - lead as i64 - 1;
+    if (-6..21).contains(&exponent) {
+        // Plain notation, as Rust wrote it less the `.0`.
+        return if frac.is_empty() {
+            format!("{sign}{int}")
+        } else {
+            format!("{sign}{int}.{frac}")
+        };
+    }
+    let (first, rest) = digits.split_at(1);
+    let mantissa = if rest.is_empty() {
+        first.to_string()
+    } else {
+        format!("{first}.{rest}")
+    };
+    let e_sign = if exponent < 0 { "-" } else { "+" };
+    format!("{sign}{mantissa}e{e_sign}{}", exponent.unsigned_abs())
+}
+
 /// What serde says it got (`floating point `1.5``, `unit value`, `sequence`), as the
 /// value a JavaScript caller wrote (`1.5`, `null`, `an array`).
 fn got_words(g: &str) -> String {
     let literal = |prefix: &str| g.strip_prefix(prefix).and_then(|r| r.strip_suffix('`'));
-    if let Some(x) = literal("floating point `").or_else(|| literal("integer `")) {
-        return match x.parse::<f64>() {
-            Ok(v) => num(v).to_string(),
-            Err(_) => x.to_string(),
-        };
+    if let Some(x) = literal("integer `") {
+        return x.to_string();
+    }
+    if let Some(x) = literal("floating point `") {
+        return js_number(x);
     }
     if let Some(b) = literal("boolean `") {
         return b.to_string();
@@ -675,6 +717,45 @@ pub fn from_json<T: serde::de::DeserializeOwned>(text: &str, what: &str) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn serde_floats_print_as_javascript_prints_them() {
+        for (rust, js) in [
+            ("1.5", "1.5"),
+            ("-0.25", "-0.25"),
+            ("9007199254740992.0", "9007199254740992"),
+            ("100000000000000000000.0", "100000000000000000000"),
+            ("1000000000000000000000.0", "1e+21"),
+            ("-12345000000000000000000.0", "-1.2345e+22"),
+            ("0.000001", "0.000001"),
+            ("0.0000001", "1e-7"),
+            ("0.00000012", "1.2e-7"),
+            ("0.0", "0"),
+            ("-0.0", "0"),
+            ("inf", "inf"),
+            ("NaN", "NaN"),
+        ] {
+            assert_eq!(js_number(rust), js, "{rust}");
+        }
+        // And against the crate's own JavaScript printing, from Rust's Display.
+        for v in [
+            1e21,
+            1.5e300,
+            4.9e-324,
+            1e-7,
+            123.456,
+            2f64.powi(53),
+            0.1 + 0.2,
+        ] {
+            let shown = format!("{v}");
+            let serde = if shown.contains('.') {
+                shown
+            } else {
+                format!("{shown}.0")
+            };
+            assert_eq!(js_number(&serde), num(v).to_string(), "{v}");
+        }
+    }
 
     #[test]
     fn errors_serialize_as_the_package_reads_them() {
