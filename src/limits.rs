@@ -293,7 +293,7 @@ impl Limits {
                 return Err(ScoreError::new(
                     ErrorCode::InvalidConfig,
                     format!("limits.{name}"),
-                    format!("must be in 1..={max}, got {v}"),
+                    format!("must be a whole number from 1 to {max}, got {v}"),
                 ));
             }
         }

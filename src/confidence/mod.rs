@@ -112,10 +112,14 @@ pub fn query_confidence(scores: &[f64], opts: &ConfidenceOptions) -> Result<Quer
     opts.validate()?;
     all_finite(scores, "scores")?;
     if let Some(i) = scores.iter().position(|s| !(0.0..=1.0).contains(s)) {
+        let got = scores.get(i).copied().unwrap_or(f64::NAN);
         return Err(ScoreError::new(
             ErrorCode::OutOfRange,
             format!("scores[{i}]"),
-            "confidence needs calibrated scores within [0, 1]",
+            format!(
+                "confidence needs calibrated scores within [0, 1], got {}",
+                crate::error::num(got)
+            ),
         ));
     }
     let mut sorted = scores.to_vec();

@@ -774,6 +774,17 @@ export function tests(lib, golden) {
     }
   });
 
+  test("ranges are said in words and with the value given", () => {
+    const said = (fn, code, field) => throwsScoreError(lib, fn, code, field).message;
+    eq(said(() => lib.rrf([["a"]], { limits: { maxLists: 0 } }), "INVALID_CONFIG", "options.limits.maxLists"), "must be a whole number from 1 to 100000, got 0");
+    eq(said(() => new lib.Pipeline({ limits: { maxLists: 0 } }), "INVALID_CONFIG", "config.limits.maxLists"), "must be a whole number from 1 to 100000, got 0");
+    eq(said(() => lib.queryConfidence([0.5, 2]), "OUT_OF_RANGE", "scores[1]"), "confidence needs calibrated scores within [0, 1], got 2");
+    if (lib.calibrationError) {
+      eq(said(() => lib.calibrationError([0.1, 0.9], [0, 1], { bins: 0 }), "INVALID_CONFIG", "options.bins"), "bins must be a whole number from 1 to 10000, got 0");
+      eq(said(() => lib.fitPlatt([0.1, 0.2], [1, 1]), "INVALID_LABELS", "labels"), "both relevant (1) and non-relevant (0) labels are needed, got 2 relevant and 0 non-relevant");
+    }
+  });
+
   test("an unknown method or mode names the ones there are, in both decoders of a configuration", () => {
     const said = (fn, field) => throwsScoreError(lib, fn, "UNKNOWN_METHOD", field).message;
     eq(said(() => new lib.Pipeline({ recency: { mode: "linear" } }), "config.recency.mode"), '"linear" is not one of "none", "step", "fiscal_year"');

@@ -150,7 +150,7 @@ pub(crate) fn require_both_classes(counts: ClassCounts) -> Result<()> {
             ErrorCode::InvalidLabels,
             "labels",
             format!(
-                "both relevant (1) and non-relevant (0) labels are needed, got {} and {}",
+                "both relevant (1) and non-relevant (0) labels are needed, got {} relevant and {} non-relevant",
                 counts.positives, counts.negatives
             ),
         ))

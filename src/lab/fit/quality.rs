@@ -134,7 +134,7 @@ fn check_bins(bins: u64) -> Result<usize> {
         _ => Err(ScoreError::new(
             ErrorCode::InvalidConfig,
             "bins",
-            format!("bins must be in 1..={MAX_BINS}, got {bins}"),
+            format!("bins must be a whole number from 1 to {MAX_BINS}, got {bins}"),
         )),
     }
 }

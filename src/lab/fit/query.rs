@@ -218,7 +218,10 @@ pub fn fit_query_confidence(
         return Err(ScoreError::new(
             ErrorCode::InvalidConfig,
             "maxIterations",
-            "must be within 1..=1000",
+            format!(
+                "must be a whole number from 1 to 1000, got {}",
+                opts.max_iterations
+            ),
         ));
     }
     check_runs(runs)?;
