@@ -2,7 +2,7 @@
 // `read_input` reads it): each distinct id interned once, the lists as indices, the
 // items as a table, every string of the call in one table.
 import { precheck, objectJson, numbers, typeError, keyPath, keyField, isMap, hasOwn, fromObjectPrototype, wellFormedName, firstOf, intern, timeOf, utf8Length } from "../wire.js";
-import { isObject, unknownField, noInheritedKeys, ownFields, checkKeys } from "./shared.js";
+import { isObject, unknownField, missingField, noInheritedKeys, ownFields, checkKeys } from "./shared.js";
 import { canHoldTexts } from "./held-texts.js";
 
 const ITEM_KEYS = new Set(["name", "type", "summary", "content", "modifiedAt", "fiscalYear", "crossEncoderScore"]);
@@ -90,6 +90,9 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
     if (typeof query !== "string") throw typeError("query", "a string");
     precheck.oneText(lim, query.length, "query");
   }
+  // A required key not given is INVALID_CONFIG, "missing field", as in every input of the
+  // package (rerank's candidates, fuseMultiQuery's hits) and as the Rust API's serde says.
+  if (lists === undefined) throw missingField("", "lists");
   if (!Array.isArray(lists)) throw typeError("lists", "an array of lists");
   const nLists = lists.length;
   precheck.lists(lim, nLists, "lists", "an array of lists");
@@ -103,8 +106,10 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
     if (!isObject(l)) throw typeError(`lists[${i}]`, "an object with `name` and `ids`");
     checkKeys(l, LIST_KEYS, `lists[${i}]`);
     const { name, ids, scores: sc, weight } = cleanProto ? l : ownFields(l, LIST_FIELDS);
+    if (name === undefined) throw missingField(`lists[${i}]`, "name");
     if (typeof name !== "string") throw typeError(`lists[${i}].name`, "a string");
     wellFormedName(name, `lists[${i}].name`, "a list name");
+    if (ids === undefined) throw missingField(`lists[${i}]`, "ids");
     if (!Array.isArray(ids)) throw typeError(`lists[${i}].ids`, "an array of strings");
     // Its length read once (a Proxy could answer differently later).
     const n = ids.length;

@@ -774,6 +774,22 @@ export function tests(lib, golden) {
     }
   });
 
+  test("a required key not given is INVALID_CONFIG \"missing field\" in every input, run's lists too", () => {
+    const p = new lib.Pipeline();
+    try {
+      const miss = (input, field, key) => eq(throwsScoreError(lib, () => p.run(input), "INVALID_CONFIG", field).message, `missing field \`${key}\``);
+      miss({}, "lists", "lists");
+      miss({ lists: [{ ids: ["a"] }] }, "lists[0].name", "name");
+      miss({ lists: [{ name: "a", ids: ["x"] }, { name: "b" }] }, "lists[1].ids", "ids");
+      // A value of the wrong type is still INVALID_TYPE.
+      throwsScoreError(lib, () => p.run({ lists: null }), "INVALID_TYPE", "lists");
+      throwsScoreError(lib, () => p.run({ lists: [{ name: 5, ids: [] }] }), "INVALID_TYPE", "lists[0].name");
+      eq(throwsScoreError(lib, () => lib.rerank("q", [{ id: "a", score: 1 }]), "INVALID_CONFIG", "candidates[0].name").message, "missing field `name`");
+    } finally {
+      p.free();
+    }
+  });
+
   test("ranges are said in words and with the value given", () => {
     const said = (fn, code, field) => throwsScoreError(lib, fn, code, field).message;
     eq(said(() => lib.rrf([["a"]], { limits: { maxLists: 0 } }), "INVALID_CONFIG", "options.limits.maxLists"), "must be a whole number from 1 to 100000, got 0");
