@@ -131,7 +131,7 @@ class Failure {
   }
 }
 
-const bad = (expected) => new Failure(TYPE, `invalid type: expected ${expected}`);
+const bad = (expected) => new Failure(TYPE, `expected ${expected}`);
 const FIELD_WORDS = { [UNKNOWN_FIELD]: "unknown", [MISSING_FIELD]: "missing" };
 const fieldFault = (fault, k) => new Failure(fault, `${FIELD_WORDS[fault]} field \`${k}\``, k);
 

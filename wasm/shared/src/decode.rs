@@ -89,7 +89,7 @@ pub fn from_text<T: Decode>(text: &str, what: &str) -> Result<T> {
 #[cold]
 #[inline(never)]
 fn bad(expected: &str) -> Failure {
-    fail(Fault::Type, format!("invalid type: expected {expected}"))
+    fail(Fault::Type, format!("expected {expected}"))
 }
 
 // ---------------------------------------------------------------- Values
