@@ -829,6 +829,11 @@ export function tests(lib, golden) {
     eq(said(() => lib.fuseRuns(runs, { method: "rrf", params: [60] }), "INVALID_TYPE", "options.params"), "expected an object, got an array");
     eq(said(() => lib.fuseRuns(runs, { method: "wsum", weights: { a: 1 } }), "INVALID_TYPE", "options.weights"), "expected an array, got an object");
     eq(said(() => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, ["mrr"], { ties: ["ranx"] }), "INVALID_TYPE", "options.ties"), "expected a string, got an array");
+    // An unknown key of the options lists the keys there are, `limits` too (taken off before
+    // the rest is read, it was missing from serde's list).
+    eq(said(() => lib.fuseRuns(runs, { method: "sum", bogus: 1 }), "UNKNOWN_FIELD", "options.bogus"), "unknown field `bogus`, expected one of `method`, `norm`, `weights`, `params`, `limits`");
+    eq(said(() => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, ["mrr"], { tie: "ranx" }), "UNKNOWN_FIELD", "options.tie"), "unknown field `tie`, expected `ties` or `limits`");
+    eq(said(() => lib.applyCalibration([0.5], { method: "platt", a: 1, b: 2, c: 1 }), "UNKNOWN_FIELD", "calibration.c"), "unknown field `c`, expected `a` or `b`");
   });
 
   test("fused scores that overflow are NON_FINITE_SCORE on the values to lower, in every fusing function", () => {
