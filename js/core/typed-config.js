@@ -263,7 +263,7 @@ const quoted = (s) =>
     c === '"' ? '\\"' : c === "\\" ? "\\\\" : c === "\n" ? "\\n" : c === "\r" ? "\\r" : c === "\t" ? "\\t" : c === "\0" ? "\\0" : `\\u{${c.charCodeAt(0).toString(16)}}`,
   )}"`;
 
-/** A name that is none of `names`, worded as wasm/shared/src/decode.rs `not_one_of` words it. */
+/** A name that is none of `names`, worded as the crate's `error::not_one_of` words it. */
 const notOneOf = (name, names) => new Failure(UNKNOWN_VARIANT, `${quoted(name)} is not one of ${names.map(quoted).join(", ")}`);
 
 /** A unit variant of `names` (its index): its name, or `{"name": null}`. */

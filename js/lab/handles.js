@@ -75,7 +75,7 @@ export class LabObject {
   /** `{ queryId: { docId: score } }`; a run's documents in its (ranx's) order. */
   toObject() {
     const o = parseRun(w().call(OP.HANDLE_TO_OBJECT, new Input().u32s([handleOf(this)])).text());
-    if (isRun(this)) rankedObjects.add(o);
+    if (this instanceof Run) rankedObjects.add(o);
     return o;
   }
 
@@ -122,7 +122,6 @@ function release(o) {
 }
 
 /** A new `Run` (`Qrels`) around handle `h` of the current module. */
-const isRun = (o) => o instanceof Run;
 const newRun = (h) => new Run(TOKEN, w(), h);
 const newQrels = (h) => new Qrels(TOKEN, w(), h);
 

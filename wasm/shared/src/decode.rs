@@ -205,20 +205,14 @@ fn five(v: &Json) -> R<[f64; 5]> {
     Ok(out)
 }
 
-/// A name that is none of `names`, said as the lab's decoding says serde's unknown
-/// variant (js/core/typed-config.js `notOneOf` words it the same). One body for every
-/// table: a generic one was instantiated per table, 6 KB of the core module.
+/// A name that is none of `names` ([`calibrank::error::not_one_of`]'s words).
 #[cold]
 #[inline(never)]
 fn not_one_of(name: &str, names: &[&str]) -> Failure {
-    use std::fmt::Write as _;
-    let mut message = String::new();
-    let _ = write!(message, "{} is not one of ", calibrank::error::quoted(name));
-    for (i, n) in names.iter().enumerate() {
-        let sep = if i > 0 { ", " } else { "" };
-        let _ = write!(message, "{sep}{}", calibrank::error::quoted(n));
-    }
-    fail(Fault::UnknownVariant, message)
+    fail(
+        Fault::UnknownVariant,
+        calibrank::error::not_one_of(name, names),
+    )
 }
 
 /// A unit variant: its name, or `{"name": null}`.
