@@ -22,6 +22,7 @@ lint: setup
 	cargo clippy --target wasm32-unknown-unknown -p calibrank-wasm-core -p calibrank-wasm-lab -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown -p calibrank-wasm-core --no-default-features -- -D warnings
 	RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps -q
+	node scripts/check-doc-refs.mjs
 
 test-rust: setup
 	cargo test --workspace --all-targets

@@ -9,7 +9,7 @@
 // is the colder case of the two. The
 // baseline's work leaves the caches cold for the package's next sample, which at
 // N >= 10,000 (a call or two a sample) can change which variant is faster (workload (c)
-// reads every item: docs/performance.md, "Cold caches"). It prints the baseline's time
+// reads every item: docs/performance-history.md, "Cold caches"). It prints the baseline's time
 // over each build's too, J1 over A and J3 over B (J2 always follows a build; J1 and J3
 // each follow themselves in one order and a build in the other).
 import { readFileSync } from "node:fs";

@@ -2,7 +2,7 @@
 // (the interning Map, the string table's join, `Object.keys(items)`), against the JS
 // baseline's call: the growth of `heapUsed` over 400 calls each, after a collection, in a
 // process whose young generation (512 MB) holds them all without another
-// (docs/performance.md, "A call's company").
+// (docs/performance-history.md, "A call's company").
 //   node bench/allocation.mjs [DIR] [N]   (defaults: pkg, 1000; re-runs itself with the flags)
 import { spawnSync } from "node:child_process";
 import { resolve } from "node:path";

@@ -1,7 +1,7 @@
 // The first call of a workload in a process whose JavaScript heap holds the benchmark's
 // inputs (hundreds of MB at N = 1,000,000), then the second: how long each takes, how
 // many full collections ran during the first, and the module's memory after it. Each
-// growth of wasm memory can bring on a full collection of that heap (docs/performance.md,
+// growth of wasm memory can bring on a full collection of that heap (docs/performance-history.md,
 // "Growing the memory"). One process per call of this script:
 //   node --max-old-space-size=8000 bench/big-heap-first.mjs DIR a|ac|b|bc|c N
 // (a: rrf, ac: rrfColumnar, b / c: Pipeline.run, bc: runColumnar; DIR a built package.)

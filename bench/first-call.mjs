@@ -1,5 +1,5 @@
 // The first calls of `fuseMultiQuery` at its default limit (3 x 100,000 hits) in this
-// fresh process, for docs/performance.md "Growing the memory" and "fuseMultiQuery's hits
+// fresh process, for docs/performance-history.md "Growing the memory" and "fuseMultiQuery's hits
 // as typed sections": the first call pays for growing the module's memory with the
 // caller's heap around it. Run it on two builds, alternating, in fresh processes:
 //   node bench/first-call.mjs [PKG_DIR] [CALLS]      (defaults: pkg, 3)

@@ -3,7 +3,7 @@
 // between CALL START and CALL END). V8 answers a growth of wasm memory with a full
 // collection or not depending on where its marking stands; this order of steps (the
 // inputs, the pipeline, the call; no observer) is the one that showed it
-// (docs/performance.md, "A large columnar call grows the memory once"):
+// (docs/performance-history.md, "A large columnar call grows the memory once"):
 //   node --trace-gc --max-old-space-size=8000 bench/first-columnar.mjs DIR [N]
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";

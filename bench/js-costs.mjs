@@ -2,7 +2,7 @@
 // one by one, on workload (b)'s or (c)'s input (bench/gen.mjs): enumerating the items and
 // reading each one's fields (type checks included), interning the lists' ids in a Map,
 // looking the items up, joining the ids. The floor under `Pipeline.run`'s JavaScript
-// side (docs/performance.md, "The floor"); (c)'s item texts are held back at N >= 1,000
+// side (docs/performance-history.md, "The floor"); (c)'s item texts are held back at N >= 1,000
 // (only the pool's cross): the ids are joined alone, and with the texts. The pieces, timed
 // alone, do not add up to what they cost together (each alone runs over less memory):
 // the last line times them in one pass, as a minimal `encodeInput` would make it (no

@@ -1,4 +1,4 @@
-// The string API's lean path (docs/performance.md, "The string API's lean path"):
+// The string API's lean path (docs/performance-history.md, "The string API's lean path"):
 // workload (b) (`explain: false`) through `Pipeline.run` against the JS baseline, and
 // against `runColumnar` on the same pipeline, and (c) at N = 1,000 against the baseline; then `Pipeline.run` with `explain: true`
 // for (b) and for the RAG call (workload c, N = 20), against the same pipeline without

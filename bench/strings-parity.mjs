@@ -1,5 +1,5 @@
 // `rrf` and `Pipeline.run` on two builds, for changes to how their strings and tables
-// cross (docs/performance.md, "Strings read once"; written by the review of that change):
+// cross (docs/performance-history.md, "Strings read once"; written by the review of that change):
 //   node bench/strings-parity.mjs A B [--seed S] [--cases N] [--max N]
 // Random calls (list totals around 63/64/65, 95-97 string units, 4,095/4,096/4,097 and
 // up to --max entries, now and then about 65,536 (the scratch's bound for a kept table

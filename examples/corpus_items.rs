@@ -1,6 +1,6 @@
 //! `Pipeline::run` given the metadata of a whole corpus: 10 candidates in one list and a
 //! map of N items (default 1,000,000), of which only the candidates' are read. Prints
-//! the median time of a call (docs/performance.md, "Items looked up by the lists' ids"):
+//! the median time of a call (docs/performance-history.md, "Items looked up by the lists' ids"):
 //! `cargo run --release --example corpus_items [N] [CALLS]`.
 use calibrank::pipeline::{InputList, ItemMeta, Pipeline, PipelineConfig, PipelineInput};
 use std::time::Instant;

@@ -26,7 +26,7 @@ cargo build --quiet --target wasm32-unknown-unknown --profile "$PROFILE" -p cali
 cp "$DIR/calibrank_wasm_core.wasm" "$DIR/calibrank_wasm_pipeline.wasm"
 # shellcheck disable=SC2086
 cargo build --quiet --target wasm32-unknown-unknown --profile "$PROFILE" -p calibrank-wasm-core -p calibrank-wasm-lab ${CARGO_ARGS:-}
-# What left the core module in the twenty-eighth session stays out (docs/performance.md,
+# What left the core module in the twenty-eighth session stays out (docs/performance-history.md,
 # "Messages without std's formatting tables"): std's `{:?}` quoting (its printable
 # tables), its substring searcher, ryu, serde's message parsing.
 # The cargo build still has its name section (mangled names: the length before each).
@@ -49,13 +49,13 @@ fi
 STRIP=${STRIP---strip-debug --strip-producers}
 # -ocimfs 100: a function with one caller is inlined into it only when small (binaryen
 # inlines every such function by default, which made cr_call hold every operation: 104 KB
-# compiled on the first call of any). Smaller gzipped and no slower (docs/performance.md).
+# compiled on the first call of any). Smaller gzipped and no slower (docs/performance-history.md, "The allocator's cache and binaryen's inlining").
 # --low-memory-unused: binaryen folds an added constant below 1024 into a load's or
 # store's offset (`(load (i32.add p 16))` -> `(load offset=16 p)`). The two differ only
 # when `p + 16` wraps past 2^32, where the add reaches the first 1024 bytes and the offset
 # traps; Rust code forms no such address (an in-bounds offset never wraps: LLVM folds the
 # same way when it can prove it). calibrank_pipeline.wasm 328 B smaller gzipped, the core
-# 440 B (docs/performance.md, "Size").
+# 440 B (docs/performance-history.md, "Size: duplicated drop glue").
 WASM_OPT_FLAGS=${WASM_OPT_FLAGS:--O3 -ocimfs 100 --low-memory-unused}
 for m in core pipeline lab; do
   wasm-opt $WASM_OPT_FLAGS $STRIP \

@@ -13,7 +13,7 @@ sysroot=$(rustc --print sysroot)
 hash=$(rustc -vV | sed -n 's/^commit-hash: //p')
 # LLVM's inlining threshold lowered to 150 (below its own at opt-level 3): the core module
 # 1,967 B smaller gzipped for at most 0.9% more of its instructions a call, the lab 351 B
-# (docs/performance.md, "Cold code out of line"). CALIBRANK_INLINE_THRESHOLD sets another,
+# (docs/performance-history.md, "Cold code out of line"). CALIBRANK_INLINE_THRESHOLD sets another,
 # `llvm` leaves LLVM's own (for the variants of bench/core-size.sh).
 threshold=${CALIBRANK_INLINE_THRESHOLD:-150}
 inline=""

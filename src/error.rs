@@ -153,7 +153,7 @@ impl ScoreError {
     /// A new error.
     // Out of line and cold: every error path calls it, and inlined it copied its two
     // `String` conversions into each (the core module 3,249 B smaller gzipped, the lab
-    // 1,704 B; docs/performance.md "Size").
+    // 1,704 B; docs/performance-history.md "Cold code out of line").
     #[cold]
     #[inline(never)]
     pub fn new(code: ErrorCode, field: impl Into<String>, message: impl Into<String>) -> Self {
@@ -345,7 +345,7 @@ impl fmt::Display for Name<'_> {
 /// it also escapes what its tables (4 KB of the wasm core module) call non-printable
 /// (`U+00A0`, `U+200B`, unassigned code points) and the grapheme extenders (combining
 /// marks, variation selectors, the zero-width joiner), which this prints as they are
-/// (docs/performance.md, "Messages without std's formatting tables").
+/// (docs/performance-history.md, "Messages without std's formatting tables").
 pub fn quoted(s: &str) -> Quoted<'_> {
     Quoted(s)
 }

@@ -10,7 +10,7 @@
 //! merge sort below it and within runs of equal upper key halves. (They used the
 //! standard library's `sort_unstable` there until the twenty-eighth session: 1.9 KB of
 //! the core module gzipped, for 6-8% of the columnar (b) call at N = 1,000 and no
-//! difference elsewhere: docs/performance.md, "Messages without std's formatting
+//! difference elsewhere: docs/performance-history.md, "Messages without std's formatting
 //! tables".)
 //! Stability makes it a drop-in replacement for `sort_by`, and for `sort_unstable_by`
 //! wherever the comparator is a total order (every call site's is: ties are broken by id
@@ -24,7 +24,7 @@ const RUN: usize = 12;
 /// [`sort_keyed`] sorts up to this many pairs by insertion alone: no scratch copy to
 /// allocate and merge through (the 15 fused ids of the benchmark's `rrf` call at N = 10,
 /// 43 inversions among them, spent more in the merge passes than in the fusion;
-/// docs/performance.md, "Small `rrf` calls without their strings"). Only there: in
+/// docs/performance-history.md, "Small `rrf` calls without their strings"). Only there: in
 /// [`sort_by`] it made every comparator's copy larger (the lab's module by 727 B
 /// gzipped).
 const INSERTION_ONLY: usize = 32;

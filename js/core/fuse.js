@@ -113,7 +113,7 @@ export function rrf(lists, options) {
   // every limit valid) sends the ids' count alone: their sizes are checked here, and the
   // ties of the module's order (in index order) are ordered by the ids' bytes here
   // (`orderTies`). No string crosses: writing the string table and reading it back cost
-  // more than the rest of the module's work at N = 10 (docs/performance.md, "Small
+  // more than the rest of the module's work at N = 10 (docs/performance-history.md, "Small
   // `rrf` calls without their strings").
   const lean = !big && !opts.json && lim.atCeilings !== true;
   let lease = null;

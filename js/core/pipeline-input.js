@@ -202,7 +202,7 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
     // first appearance: an entry whose key is in no list is never read (neither checked
     // nor counted), so a caller may pass the metadata of a whole corpus. Listing the
     // keys instead (Object.keys, then each key's index looked up) cost (b) a quarter of
-    // its time at N = 1,000 (docs/performance.md, "Items looked up by the lists' ids").
+    // its time at N = 1,000 (docs/performance-history.md, "Items looked up by the lists' ids").
     const asMap = isMap(items);
     if (!asMap && !isObject(items)) throw typeError("items", "an object mapping ids to metadata");
     // Only own entries are items. Of a record whose prototype is Object.prototype (with

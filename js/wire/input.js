@@ -19,7 +19,7 @@ import { allocate, lengthOf, typedArrayKind } from "./values.js";
  * collection (marking the whole heap, the caller's input included) once more than 64 MB
  * of it was allocated since the last one. A pipeline call of 3 lists of 1,000,000 ids
  * with their 1,444,000 items made 105 MB of new tables, and with them a collection of
- * 1.6 s in every call (`node --expose-gc --trace-gc`; docs/performance.md, "A call's
+ * 1.6 s in every call (`node --expose-gc --trace-gc`; docs/performance-history.md, "A call's
  * company"). Kept, they hold what the largest calls needed (the tables under 30 MB at
  * every function's default limits, the arrays up to 16 MB more: 5 slots per distinct id
  * of a pipeline call of 400,000 entries; 128 MiB at most), as the module's memory keeps
@@ -244,7 +244,7 @@ export class Input {
    * sums of the lengths of the table's first `ends.length` strings (all of them or a
    * prefix), from which an ASCII table's offsets are copied instead of read from each
    * string again (many strings lie scattered over the heap: a cache miss each;
-   * docs/performance.md, "Strings read once").
+   * docs/performance-history.md, "Strings read once").
    */
   strs(list, units, ends = null) {
     if (units === undefined) {

@@ -5,7 +5,7 @@
 //!
 //! Why not the standard library's: its mapping is a table of 1,462 character pairs,
 //! 11.7 KB of the core module's data, and with the case properties that the final sigma
-//! reads it cost the module 7.2 KB gzipped (docs/performance.md, "Lowercasing from
+//! reads it cost the module 7.2 KB gzipped (docs/performance-history.md, "Lowercasing from
 //! tables of our own"). Here the
 //! mappings are 184 runs (a start, a length, a stride of 1 or 2 and one offset each),
 //! and the two properties the final sigma needs (`Case_Ignorable`, and `Cased`) one

@@ -507,7 +507,7 @@ test("the scratch keeps a large call's tables for the next call, within its byte
   // A typed array's backing store is external memory to V8, which collects the whole heap
   // once more than 64 MB of it was allocated since the last collection: a pipeline call
   // of 3 x 1,000,000 ids made 105 MB of new tables and a 1.6 s collection in every call
-  // (docs/performance.md, "A call's company"). The package's own scratch (js/wire/input.js).
+  // (docs/performance-history.md, "A call's company"). The package's own scratch (js/wire/input.js).
   const { Scratch } = await import(new URL("../../pkg/wire.js", import.meta.url).href);
   assert.ok(Scratch.MAX_BYTES >= 105_000_000, "the tables of 3 lists of 1,000,000 ids and their 1,444,000 items fit");
   const s = new Scratch();

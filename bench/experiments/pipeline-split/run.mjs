@@ -1,5 +1,5 @@
 // Which .wasm a bundled app fetches, by what it imports from "calibrank" (docs/
-// performance.md, "A module of the `Pipeline`'s own"): apps importing Pipeline alone (P),
+// performance-history.md, "A module of the `Pipeline`'s own"): apps importing Pipeline alone (P),
 // rrf alone (F), Pipeline with calibrate (M1) and Pipeline with rrf (M2), each bundled
 // from the packed tarball by webpack, Parcel, esbuild, Rollup and Vite and run in
 // headless Chromium; every .wasm the page requested named by its bytes.

@@ -8,7 +8,7 @@
 //! with a full garbage collection of the JavaScript heap, whose cost is the caller's heap
 //! size: with 300,000 hits in the caller's heap, the first `fuseMultiQuery` of them took
 //! 9.2 s, of which 5.7 s were collections, against 2.0 s for the same call once the memory
-//! had grown (docs/performance.md, "Growing the memory"). Here each growth takes at least
+//! had grown (docs/performance-history.md, "Growing the memory"). Here each growth takes at least
 //! half of what the memory already has (at least 1 MiB), so reaching any size takes a few
 //! dozen growths at most; when that step does not fit under the 4 GiB of wasm32, an
 //! eighth of it is tried, then the exact request, before failing. Pages grown but not

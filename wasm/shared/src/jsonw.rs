@@ -36,7 +36,7 @@ pub struct JsonWriter {
 
 // The writer's steps are kept out of line (`#[inline(never)]`): its only caller in the
 // core is `Pipeline.config`, which no timed path calls, and each struct's `to_json`
-// inlined them per field (1,291 B of the core gzipped, docs/performance.md "Size").
+// inlined them per field (1,291 B of the core gzipped, docs/performance-history.md "Cold code out of line").
 impl JsonWriter {
     /// An empty writer.
     pub fn new() -> Self {

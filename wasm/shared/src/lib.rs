@@ -79,7 +79,7 @@ pub fn reserve(bytes: u32, room: u32) -> u32 {
 /// growth of the memory costs a full collection of the caller's JavaScript heap in V8
 /// (external memory pressure): with 730 MB of objects in the heap, the first
 /// `runColumnar` of 3 x 1,000,000 entries took 10 to 15 s (four collections of 1.3 to
-/// 3.8 s) where the next took 0.2 s (docs/performance.md, "Growing the memory"). The
+/// 3.8 s) where the next took 0.2 s (docs/performance-history.md, "Growing the memory"). The
 /// pages grown are not touched (no resident memory), and the block goes back to the
 /// heap's free top. A memory of that size already is left as it is (the call's tables
 /// fit in what earlier calls freed, unless those keep much of it: then it grows as it
