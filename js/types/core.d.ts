@@ -453,11 +453,11 @@ export interface PipelineInput {
    * Metadata by item id, looked up by the lists' ids: an entry whose key is in no list
    * is never read (neither checked nor counted against the limits), so the metadata of
    * a whole corpus may be passed. Only own entries of a record are items. An entry read
-   * holds `ItemMeta`'s fields only: another key of its own is `UNKNOWN_FIELD` (so a
+   * holds `ItemMeta`'s fields only (`null`: none): another key of its own is `UNKNOWN_FIELD` (so a
    * misspelled field is not ignored), which TypeScript cannot see in a variable of a
    * wider type.
    */
-  items?: Record<string, ItemMeta> | null | undefined;
+  items?: Record<string, ItemMeta | null> | null | undefined;
   /**
    * The current time for step recency (epoch ms, or ISO 8601 in `ItemMeta.modifiedAt`'s
    * forms, UTC without an offset; `run` takes a `Date` too). calibrank never reads the
@@ -477,7 +477,7 @@ export interface PipelineInput {
  */
 export interface PipelineInputLike extends Omit<PipelineInput, "lists" | "items" | "now"> {
   lists: readonly InputListLike[];
-  items?: Readonly<Record<string, ItemMetaLike>> | ReadonlyMap<string, ItemMetaLike> | null | undefined;
+  items?: Readonly<Record<string, ItemMetaLike | null>> | ReadonlyMap<string, ItemMetaLike | null> | null | undefined;
   now?: Timestamp | Date | null | undefined;
 }
 

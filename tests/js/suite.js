@@ -1655,6 +1655,125 @@ export function tests(lib, golden) {
     throwsScoreError(lib, () => profiled.runColumnar({ docs, offsets, nDocs: 10, context: { task: "chat" } }), "UNKNOWN_FIELD", "context.task");
   });
 
+  // Each of these failed to fail a mutant of the package's JavaScript (a session's
+  // mutation testing): the error's path named the wrong element, a boundary was checked
+  // on one side only, a short non-ASCII string came back decoded wrong, a fused object
+  // was sorted again, an inherited option was read. Every runtime runs them (the Node
+  // tests that caught some of them run in Node alone).
+  test("each element's type error names that element, in every function and both entries", () => {
+    throwsScoreError(lib, () => lib.rrf([["a", "b"], ["c", "d", 7]]), "INVALID_TYPE", "lists[1][2]");
+    const p = new lib.Pipeline();
+    throwsScoreError(lib, () => p.run({ lists: [{ name: "s", ids: ["a"] }, { name: "t", ids: ["b", "c", 3] }] }), "INVALID_TYPE", "lists[1].ids[2]");
+    throwsScoreError(lib, () => p.run({ lists: [{ name: "s", ids: ["a"], weight: "2" }] }), "INVALID_TYPE", "lists[0].weight");
+    // A year given as a string is refused, not read as a number or ignored.
+    throwsScoreError(lib, () => p.run({ lists: [{ name: "s", ids: ["a", "b"] }], items: { b: { fiscalYear: "2025" } } }), "INVALID_TYPE", "items.b.fiscalYear");
+    p.free();
+    throwsScoreError(lib, () => lib.rrfColumnar([0, "x"], [0, 2], 2), "INVALID_TYPE", "docs[1]");
+    throwsScoreError(lib, () => lib.normalize([1, 2], 1), "INVALID_TYPE", "method");
+    throwsScoreError(lib, () => lib.applyCalibration([0.5], { method: "isotonic", x: [0, "a"], y: [0, 1] }), "INVALID_TYPE", "calibration.x[1]");
+    throwsScoreError(lib, () => lib.parseTrecRun(5), "INVALID_TYPE", "text");
+    throwsScoreError(lib, () => lib.parseQrels(5), "INVALID_TYPE", "text");
+    throwsScoreError(lib, () => lib.fitPlatt([0.1, "x"], [0, 1]), "INVALID_TYPE", "scores[1]");
+    throwsScoreError(lib, () => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, "mrr"), "INVALID_TYPE", "metrics");
+    throwsScoreError(lib, () => lib.optimizeFusion({ q: { z: 1 } }, [{ q: { x: 1 } }, { q: { z: 1 } }], { method: "rrf" }, 5), "INVALID_TYPE", "onProgress");
+    // A handle given where an object is expected is said so, not INTERNAL.
+    const run = lib.Run.fromObject({ q: { a: 1 } });
+    const qrels = lib.Qrels.fromObject({ q: { a: 1 } });
+    const e = throwsScoreError(lib, () => lib.Run.fromObject(run), "INVALID_TYPE", "run");
+    assert(/already a Run/.test(e.message), e.message);
+    throwsScoreError(lib, () => lib.Qrels.fromObject(qrels), "INVALID_TYPE", "qrels");
+    run.free();
+    qrels.free();
+  });
+
+  test("limits hold at their edge from both sides; rrf's and the pipeline's own budgets are above the shared default", () => {
+    const p = new lib.Pipeline({ minConfidence: 0, limits: { maxLists: 2 } });
+    // Three offsets are two lists: at the limit, accepted; four are three: refused.
+    const two = p.runColumnar({ docs: new Uint32Array([0, 0]), offsets: new Uint32Array([0, 1, 2]), nDocs: 1 });
+    eq(Array.from(two.order), [0]);
+    throwsScoreError(lib, () => p.runColumnar({ docs: new Uint32Array([0, 0, 0]), offsets: new Uint32Array([0, 1, 2, 3]), nDocs: 1 }), "INPUT_TOO_LARGE", "offsets");
+    eq(p.run({ lists: [{ name: "a", ids: ["x"] }, { name: "b", ids: ["x"] }] }).results.length, 1);
+    throwsScoreError(lib, () => p.run({ lists: ["a", "b", "c"].map((name) => ({ name, ids: ["x"] })) }), "INPUT_TOO_LARGE", "lists");
+    p.free();
+    eq([lib.defaultLimits().maxTotalEntries, lib.defaultLimits("rrf").maxTotalEntries, lib.defaultLimits("Pipeline").maxTotalEntries], [100000, 500000, 400000]);
+    // What the issue asked defaults to accept: 3 lists of 100,000 ids to rrf.
+    const ids = Array.from({ length: 150000 }, (_, i) => `d${i}`);
+    const lists = [ids.slice(0, 100000), ids.slice(25000, 125000), ids.slice(50000, 150000)];
+    const fused = lib.rrf(lists);
+    eq(fused.length, 150000);
+    // d50000..d99999 are in all three lists; d50000 ranks best (ranks 50001, 25001 and 1;
+    // d0, first in one list, has 1 / 61 alone): its score is the three terms at k = 60,
+    // added in the lists' order.
+    eq(fused[0], ["d50000", 1 / 50061 + 1 / 25061 + 1 / 61]);
+    // The lab's: evaluate's budget (500,000) takes a run of 150,000 entries given as an
+    // object, which the shared default (100,000) would refuse.
+    eq(lib.defaultLimits("evaluate").maxTotalEntries, 500000);
+    const big = { q: Object.fromEntries(ids.map((id, i) => [id, 150000 - i])) };
+    eq(lib.evaluate({ q: { d0: 1, d9: 1 } }, big, ["mrr", "recall@10"]), { mrr: 1, "recall@10": 1 });
+    throwsScoreError(lib, () => lib.evaluate({ q: { d0: 1 } }, big, ["mrr"], { limits: { maxTotalEntries: 150000 } }), "INPUT_TOO_LARGE");
+  });
+
+  test("short strings the module returns that are not ASCII come back whole (band profile names, TREC ids)", () => {
+    const p = new lib.Pipeline({ minConfidence: 0, bands: { profiles: [{ name: "précis", taskClass: "code", highFloor: 0.9, degradedFloor: 0.5 }] } });
+    eq(p.run({ lists: [{ name: "s", ids: ["a"] }], context: { taskClass: "code" } }).stats.bandProfile, "précis");
+    eq(p.runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1, context: { taskClass: "code" } }).bandProfile, "précis");
+    p.free();
+    eq(lib.parseTrecRun("q1 Q0 dé 1 1.0 r\n"), { q1: { "dé": 1 } });
+    eq(lib.parseQrels("q1 0 dé 2\n"), { q1: { "dé": 2 } });
+  });
+
+  test("a fused object is read back in its own order, as its Run handle is", () => {
+    // 16 documents, many tied: enough for ranx's order of a fused run's ties to differ
+    // from an order by score then id.
+    const grades = (s) => Object.fromEntries(s.split("").map((g, i) => [`d${i}`, Number(g)]));
+    const runs = [{ q: grades("1011101110000000") }, { q: grades("0001000011001110") }];
+    const fused = lib.fuseRuns(runs, { method: "sum" });
+    const order = Object.keys(fused.q);
+    // The documents' order in the object is the fused ranking (scores non-increasing).
+    const scores = order.map((d) => fused.q[d]);
+    assert(scores.every((v, i) => i === 0 || v <= scores[i - 1]), `scores in order: ${scores}`);
+    const mrr = 1 / (order.indexOf("d0") + 1);
+    assert(mrr !== 1 / 3, "d0's place is not the one sorting by score then id would give");
+    eq(lib.evaluate({ q: { d0: 1 } }, fused, ["mrr"]).mrr, mrr);
+    const handles = runs.map((r) => lib.Run.fromObject(r));
+    const fusedRun = lib.fuseRuns(handles, { method: "sum" });
+    eq(fusedRun.toObject(), fused);
+    eq(lib.evaluate({ q: { d0: 1 } }, fusedRun.toObject(), ["mrr"]), lib.evaluate({ q: { d0: 1 } }, fusedRun, ["mrr"]));
+    // Fusing fused runs again reads each in its order, as objects and as handles.
+    const again = lib.fuseRuns([fused, fused], { method: "rrf" });
+    const againRun = lib.fuseRuns([fusedRun, fusedRun], { method: "rrf" });
+    eq(againRun.toObject(), again);
+    eq(again.q.d0, 2 / (60 + order.indexOf("d0") + 1));
+    for (const h of [...handles, fusedRun, againRun]) h.free();
+  });
+
+  test("an enumerable key added to Object.prototype is not an option, an item or a field", () => {
+    const clean = lib.rrf([["a", "b"], ["b"]], {});
+    const p = new lib.Pipeline({ minConfidence: 0 });
+    const input = { lists: [{ name: "l", ids: ["a", "b"] }], items: { a: { name: "A" } }, now: 0 };
+    const run = p.run(input);
+    for (const [key, value] of [["k", 1], ["weights", [5, 5]], ["fiscalYear", 1999], ["weight", 3]]) {
+      Object.prototype[key] = value;
+      try {
+        eq(lib.rrf([["a", "b"], ["b"]], {}), clean, key);
+        eq(p.run(input), run, key);
+      } finally {
+        delete Object.prototype[key];
+      }
+    }
+    p.free();
+  });
+
+  test("an items entry given null is an item with no fields", () => {
+    const p = new lib.Pipeline({ minConfidence: 0, limits: { maxTotalEntries: 2 } });
+    const lists = [{ name: "s", ids: ["a"] }];
+    eq(p.run({ lists, items: { a: null } }), p.run({ lists, items: { a: {} } }));
+    eq(p.run({ lists, items: new Map([["a", null]]) }), p.run({ lists, items: { a: {} } }));
+    // It is counted as an item: one list entry and one item fill a budget of 2.
+    throwsScoreError(lib, () => p.run({ lists: [{ name: "s", ids: ["a", "b"] }], items: { a: null } }), "INPUT_TOO_LARGE", "items");
+    p.free();
+  });
+
   test("errors are ScoreError with code and field; the module stays usable", () => {
     throwsScoreError(lib, () => new lib.Pipeline({ topN: 0 }), "INVALID_TOP_N", "config.topN");
     throwsScoreError(lib, () => new lib.Pipeline({ topN: 11, topK: 10 }), "INVALID_TOP_N", "config.topN");

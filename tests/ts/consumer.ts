@@ -303,6 +303,9 @@ const outcome2: RetrievalOutcome = classifyBand(0.9);
 console.log(outcome2.kind === "hit" ? outcome2.item : undefined);
 // A Map of items, as the runtime reads it.
 new Pipeline().run({ lists: [{ name: "s", ids: ["a"] }], items: new Map([["a", { name: "A" }]]) });
+// An entry given null is an item with no fields (a row whose metadata is NULL).
+new Pipeline().run({ lists: [{ name: "s", ids: ["a", "b"] }], items: { a: null, b: { name: "B" } } });
+new Pipeline().run({ lists: [{ name: "s", ids: ["a"] }], items: new Map([["a", null]]) });
 // The input types stay data types a caller builds and changes.
 const built: PipelineInput = { lists: [], items: {}, now: 0 };
 built.lists.push({ name: "s", ids: [] });
