@@ -942,4 +942,28 @@ mod tests {
             Some(&3)
         );
     }
+
+    #[test]
+    fn an_item_takes_its_newest_timestamp_across_queries() {
+        let t = |id: &str, ts: &str| QueryHit {
+            id: id.into(),
+            score: 0.9,
+            timestamp: Some(Timestamp::Iso(ts.into())),
+        };
+        // score_max without boost: a = max(0.9, 0.9) * (1 + 0 * 1) = 0.9 = b's score.
+        // a's timestamps: January (query 0) and June (query 1); b's: March.
+        let qs = vec![
+            vec![t("a", "2024-01-01"), t("b", "2024-03-01")],
+            vec![t("a", "2024-06-01")],
+        ];
+        let o = MultiQueryOptions {
+            method: MultiQueryMethod::ScoreMax,
+            multi_query_boost: 0.0,
+            ..Default::default()
+        };
+        let out = fuse_multi_query(&qs, &o).unwrap();
+        assert_eq!(out.results[0].score, out.results[1].score);
+        // Newest first: a (June) before b (March); with a's oldest (January) b would lead.
+        assert_eq!(ids(&out), vec!["a", "b"]);
+    }
 }

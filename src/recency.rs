@@ -231,4 +231,19 @@ mod tests {
         .is_err());
         assert!(validate_boost(-0.1, "b").is_err());
     }
+
+    #[test]
+    fn steps_must_be_positive_and_strictly_increasing() {
+        let s = |d: f64, m: f64| RecencyStep {
+            max_age_days: d,
+            multiplier: m,
+        };
+        // Two steps with the same age: the second could never apply.
+        let e = validate_steps(&[s(7.0, 1.2), s(7.0, 1.1)], "recency.steps").unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidConfig);
+        assert_eq!(e.field, "recency.steps[1].maxAgeDays");
+        // A first step at 0 days: no age (>= 0) is below it.
+        let e = validate_steps(&[s(0.0, 1.2)], "recency.steps").unwrap_err();
+        assert_eq!(e.field, "recency.steps[0].maxAgeDays");
+    }
 }

@@ -1346,3 +1346,72 @@ fn iso_8601_times_count_against_max_total_text_bytes() {
         }
     }
 }
+
+/// The outcome floors are inclusive: `answer` at probability >= answerFloor, `hedge` at
+/// probability >= hedgeFloor.
+#[test]
+fn outcome_floors_are_inclusive() {
+    // One list, one document: fused = 1 / (60 + 1). A sigmoid centred there calibrates it
+    // to exactly 0.5, so atLeastOneRelevant = 1 - (1 - 0.5) = 0.5.
+    let input = PipelineInput {
+        lists: vec![list("only", &["a"])],
+        ..Default::default()
+    };
+    let run = |answer_floor: f64, hedge_floor: f64| {
+        let mut cfg = PipelineConfig::default();
+        cfg.calibration = Calibration::Sigmoid {
+            threshold: 1.0 / 61.0,
+            steepness: 150.0,
+        };
+        cfg.confidence.answer_floor = answer_floor;
+        cfg.confidence.hedge_floor = hedge_floor;
+        Pipeline::new(cfg).unwrap().run(&input).unwrap()
+    };
+    let at_default = run(DEFAULT_ANSWER_FLOOR, DEFAULT_HEDGE_FLOOR);
+    assert_eq!(at_default.results[0].score, 0.5);
+    assert_eq!(at_default.outcome.probability, 0.5);
+    assert_eq!(at_default.outcome.kind, OutcomeKind::Answer);
+    assert_eq!(run(0.6, 0.5).outcome.kind, OutcomeKind::Hedge);
+    assert_eq!(run(0.6, 0.51).outcome.kind, OutcomeKind::Abstain);
+}
+
+/// `minRelevance` keeps a normalized score equal to it and drops the next float below
+/// (seed 003: scores below the floor are dropped), counted in `belowMinRelevance`.
+#[test]
+fn min_relevance_boundary_is_inclusive() {
+    // One list a, b, c at k = 60 (1/61, 1/62, 1/63), max normalization: 1, then each
+    // score over 1/61; minConfidence 0, so minRelevance alone drops.
+    let input = PipelineInput {
+        lists: vec![list("only", &["a", "b", "c"])],
+        ..Default::default()
+    };
+    let run = |min_relevance: f64| {
+        let cfg = PipelineConfig {
+            min_confidence: 0.0,
+            explain: true,
+            normalization: NormalizationConfig {
+                method: calibrank::normalize::NormalizeMethod::Max,
+                min_relevance,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        Pipeline::new(cfg).unwrap().run(&input).unwrap()
+    };
+    let c = (1.0 / 63.0) / (1.0 / 61.0);
+    let all = run(0.0);
+    let normalized: Vec<f64> = all
+        .results
+        .iter()
+        .map(|r| r.explain.as_ref().unwrap().normalized)
+        .collect();
+    assert_eq!(normalized, vec![1.0, (1.0 / 62.0) / (1.0 / 61.0), c]);
+    let at = run(c);
+    assert_eq!(at.results.len(), 3);
+    assert_eq!(at.stats.below_min_relevance, 0);
+    let above = run(f64::from_bits(c.to_bits() + 1));
+    assert_eq!(above.results.len(), 2);
+    assert_eq!(above.stats.below_min_relevance, 1);
+    // Seed 003's default.
+    assert_eq!(PipelineConfig::default().normalization.min_relevance, 0.1);
+}
