@@ -67,3 +67,12 @@ test-reliability: pkg deny
 	cargo test --test fuzz_regression --test properties
 	node --test tests/js/fuzz.test.mjs tests/js/memory.test.mjs tests/js/high-memory.test.mjs tests/js/ceiling.test.mjs tests/js/out-of-memory.test.mjs
 	node bench/mutation-fuzz.mjs pkg 1 20000
+
+# Mutation testing (docs/reliability.md, "Mutation testing"); not part of `make test`:
+#   make mutants-js    the package's JavaScript mutants against the JS suite (~2 min)
+#   make mutants-rust  the Rust core's mutants against the crate's tests (~15 min)
+.PHONY: mutants-js mutants-rust
+mutants-js: pkg
+	python3 scripts/mutants/js.py pkg
+mutants-rust: setup
+	bash scripts/mutants/rust.sh

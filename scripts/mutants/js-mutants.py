@@ -1,0 +1,88 @@
+# The package's JavaScript mutants (scripts/mutants/js.py applies them to the built
+# bundles): (id, file in pkg/, the js/ source it comes from, text replaced, replacement,
+# what a user would see). Written by a mutation review (2026-11-29, thirty-sixth
+# session); each replaced text must occur exactly once in its file, so a mutant whose
+# code has moved is reported as stale rather than applied elsewhere. EQUIVALENT lists
+# the mutants with no observable change (why: docs/reliability.md, "Mutation testing").
+EQUIVALENT = {"M39", "M47", "L01", "L04"}
+# (id, pkg file, js source, old, new, description)
+M = [
+("M01","node.mjs","js/core/fuse.js:185 (orderTies)","compareUtf8(result[j - 1][0], e[0]) > 0","compareUtf8(result[j - 1][0], e[0]) < 0","small rrf ties ordered by descending UTF-8 bytes"),
+("M02","node.mjs","js/core/fuse.js:166","if (lean) orderTies(","if (false) orderTies(","small rrf ties left in first-occurrence order"),
+("M03","node.mjs","js/core/fuse.js:153","if (lean ? 3 * longest > lim.maxIdBytes || 3 * units > lim.maxTotalTextBytes : units > lim.maxTotalTextBytes)","if (!lean && units > lim.maxTotalTextBytes)","small rrf: id/text byte limits not checked (module checks none)"),
+("M04","node.mjs","js/core/fuse.js:137","throw typeError(`lists[${i}][${j}]`, \"a string\")","throw typeError(`lists[${j}][${i}]`, \"a string\")","rrf non-string id: field indices swapped"),
+("M05","node.mjs","js/core/pipeline-input.js:136","throw typeError(`lists[${i}].ids[${j}]`, \"a string\")","throw typeError(`lists[${i}][${j}]`, \"a string\")","pipeline non-string id: wrong field path"),
+("M06","node.mjs","js/core/pipeline-input.js:159","if (typeof weight !== \"number\") throw typeError(`lists[${i}].weight`","if (false) throw typeError(`lists[${i}].weight`","list weight given as string accepted"),
+("M07","node.mjs","js/core/pipeline-input.js:247","const maybeInherited = anyOwn ||","const maybeInherited = false && anyOwn ||","items: inherited values (toString...) read as items"),
+("M08","node.mjs","js/core/pipeline-input.js:271","if (meta === null) continue;","if (meta === null && false) continue;","null item refused (INVALID_TYPE) instead of item without fields"),
+("M09","node.mjs","js/core/pipeline-input.js:246","const meta = asMap ? mapGet.call(items, key) : items[key];","const meta = asMap ? undefined : items[key];","Map items ignored"),
+("M10","node.mjs","js/core/pipeline-input.js:306","if (typeof v !== \"number\") throw typeError(keyField(\"items\", key, \"fiscalYear\"), \"a whole number (a year)\");","if (typeof v !== \"number\" && typeof v !== \"string\") throw typeError(keyField(\"items\", key, \"fiscalYear\"), \"a whole number (a year)\");","fiscalYear as string accepted"),
+("M11","node.mjs","js/core/pipeline-input.js:319","if (hasOwn.call(meta, f)) throw unknownField(keyPath(\"items\", key), f, ITEM_KEYS);","if (false) throw unknownField(keyPath(\"items\", key), f, ITEM_KEYS);","unknown item key (modifedAt) silently ignored"),
+("M12","node.mjs","js/core/pipeline-input.js:104","if (ids === void 0) throw missingField(`lists[${i}]`, \"ids\");","if (ids === void 0) throw typeError(`lists[${i}].ids`, \"x\");","missing ids: INVALID_TYPE instead of INVALID_CONFIG"),
+("M13","node.mjs","js/core/held-texts.js:36 (writeHeldTexts)","const t = h.texts[slot + j];","const t = h.texts[slot + (j ^ 1)];","held texts: name<->type, summary<->content swapped"),
+("M14","node.mjs","js/core/pipeline-input.js:376 (heldSlots)","if (d !== 4294967295) slotOf[d] = 4 * i + 1;","if (d !== 4294967295) slotOf[d] = 4 * i + 5;","held texts: each doc gets the next item's texts"),
+("M15","node.mjs","js/core/pipeline.js:156 (#results)","band: BAND[u8[b + i]] }","band: BAND[u8[b]] }","every result gets the first result's band"),
+("M16","node.mjs","js/core/pipeline.js:166 (stats)","      beyondTopK: u322[st + 3],\n      beyondCandidateLimit: u322[st + 4],","      beyondTopK: u322[st + 4],\n      beyondCandidateLimit: u322[st + 3],","stats beyondTopK/beyondCandidateLimit swapped"),
+("M17","node.mjs","js/core/pipeline.js:286 (explanations)","const recencyMultiplier = f64[q + 1];\n    const afterRecency = f64[q + 2];","const recencyMultiplier = f64[q + 2];\n    const afterRecency = f64[q + 1];","explain recencyMultiplier/afterRecency swapped"),
+("M18","node.mjs","js/core/pipeline.js:281","if (u322[p + 2] !== 0) c.listScore = f64[q + 2];","c.listScore = f64[q + 2];","explain contribution always has listScore"),
+("M19","node.mjs","js/core/pipeline.js:294","raw: f64[q], normalized: f64[q + 1] }","raw: f64[q + 1], normalized: f64[q] }","cross_encoder explain raw/normalized swapped"),
+("M20","node.mjs","js/core/shared.js:113 (outcomeAt)","probability: confidence.atLeastOneRelevant,","probability: confidence.expectedPrecision,","outcome.probability from expectedPrecision"),
+("M21","node.mjs","js/core/pipeline.js:183","if (profile !== void 0) stats.bandProfile = profile;","","run(): stats.bandProfile dropped"),
+("M22","node.mjs","js/core/pipeline.js:240","if (profile !== void 0) result.bandProfile = profile;","","runColumnar(): bandProfile dropped"),
+("M23","node.mjs","js/core/pipeline.js:209","if (offsets.length > lim.maxLists + 1)","if (offsets.length >= lim.maxLists + 1)","runColumnar offsets limit off by one"),
+("M24","node.mjs","js/core/pipeline.js:218","} else if (now instanceof Date) {","} else if (false) {","runColumnar: Date now refused"),
+("M25","node.mjs","js/core/scores.js:38 (classifyBand)","return band === 0 ? { kind: \"miss\" }","return band === 0 ? { kind: \"miss\", score: s }","classifyBand miss carries score"),
+("M26","node.mjs","js/core/multiquery.js:158","queryRanks[u322[p]] = u322[p + 1];","queryRanks[u322[p]] = u322[p + 1] + 1;","multiquery verbose queryRanks off by one"),
+("M27","node.mjs","js/core/multiquery.js:170 (stats)","belowThreshold: u322[st + 3],","belowThreshold: u322[st + 4],","multiquery stats.belowThreshold reads beyondResultsPerQuery"),
+("M28","node.mjs","js/core/multiquery.js:38 (compactOptions)","} else if (slot === 1 || slot === 4 ? isU32(v) : Number.isFinite(v)) head[slot] = v + 0;","} else if (Number.isFinite(v)) head[slot] = v + 0;","multiquery compact: fractional/negative resultsPerQuery/limit accepted"),
+("M29","node.mjs","js/core/multiquery.js:131","} else throw typeError(`queries[${i}][${j}].timestamp`, \"epoch milliseconds or an ISO 8601 string\");","} else continue;","multiquery bad timestamp type ignored"),
+("M30","node.mjs","js/core/rerank.js:104 (factorsAt)","summaryTerms: f64[i + 2],\n    shortContent: f64[i + 3],","summaryTerms: f64[i + 3],\n    shortContent: f64[i + 2],","rerank factors summaryTerms/shortContent swapped"),
+("M31","node.mjs","js/core/rerank.js:57","if (typeof v !== \"string\") throw typeError(`candidates[${i}].${key}`, \"a string\");","if (typeof v !== \"string\") continue;","rerank: non-string type/summary/content ignored"),
+("M32","node.mjs","js/wire/limits.js:152 (precheck.lists)","if (lim && n > lim.maxLists) throw","if (lim && n >= lim.maxLists) throw","maxLists off by one (core)"),
+("M33","node.mjs","js/wire/limits.js:124 (accepts)","value >= 1 && value <= max;","value >= 0 && value <= max;","limit 0 accepted by JS"),
+("M34","node.mjs","js/wire/limits.js:259 (utf8Length)","else if (c < 2048) n += 2;","else if (c < 2048) n += 1;","utf8Length undercounts 2-byte chars (core)"),
+("M35","node.mjs","js/wire/values.js:67 (PATH_QUOTED)","var PATH_QUOTED = /[.[\\]\"\\\\]/;","var PATH_QUOTED = /[[\\]\"\\\\]/;","dotted keys not quoted in field paths (core)"),
+("M36","node.mjs","js/wire/numbers.js:17 (numbers)","(i) => typeError(`${field}[${i}]`, \"a number\"),","(i) => typeError(`${field}`, \"a number\"),","non-number score: field without index (core)"),
+("M37","node.mjs","js/wire/numbers.js:77 (indices)","scoreError(\"INVALID_TYPE\", `${field}[${i}]`, \"expected a whole number in 0..2^32\")","scoreError(\"INVALID_CONFIG\", `${field}[${i}]`, \"expected a whole number in 0..2^32\")","indices error code changed"),
+("M38","node.mjs","js/wire/output.js:9 (readString)","for (let i = start; i < end; i++) if (u8[i] > 127) ascii = false;","for (let i = start; i < end; i++) if (u8[i] > 255) ascii = false;","short non-ASCII output strings decoded as Latin-1 (core)"),
+("M39","node.mjs","js/core/pipeline-defaults.js:10","\"topN\": 5","\"topN\": 6","pipeline.config default topN reported 6"),
+("M40","node.mjs","js/core/scores.js:19","if (typeof method !== \"string\") throw typeError(\"method\", \"a method name string\");","if (typeof method !== \"string\") method = String(method);","normalize: non-string method coerced"),
+("L01","lab.node.mjs","js/lab/arguments.js:10","if (!(value instanceof Class)) throw typeError","if (false) throw typeError","a Run accepted as qrels (and Qrels as run)"),
+("L02","lab.node.mjs","js/lab/arguments.js:45","if (rankedObjects.has(r)) flags[i] = 1;","","fused objects sorted again when passed back"),
+("L03","lab.node.mjs","js/lab/handles.js:71 (toObject)","if (this instanceof Run) rankedObjects.add(o);","","run.toObject() not marked ranked"),
+("L04","lab.node.mjs","js/lab/fusion.js:9","if (options === void 0 || options === null) throw typeError(\"options\", \"the options, with at least `method`\");","","fuseRuns without options not refused in JS"),
+("L05","lab.node.mjs","js/lab/handles.js:35 (handleOf)","if (h === null) throw scoreError(\"INVALID_TYPE\", field,","if (h === null) throw scoreError(\"INVALID_CONFIG\", field,","freed handle: code INVALID_CONFIG"),
+("L06","lab.node.mjs","js/lab/handles.js:78 (size)","return this.queryIds.length;","return this.queryIds.length + 1;","Run.size off by one"),
+("L07","lab.node.mjs","js/lab/fusion.js:28","typeof onProgress !== \"function\") throw","typeof onProgress !== \"function\" && false) throw","optimizeFusion non-function onProgress accepted"),
+("L08","lab.node.mjs","js/lab/fit.js:43","x = numbers(x, \"calibration.x\");","x = numbers(x, \"x\");","applyCalibration bad knot: field x[i] not calibration.x[i]"),
+("L09","lab.node.mjs","js/lab/runs.js:93 (readRun)","bad = typeError(keyPath(keyPath(field, q), k), \"a number\");","bad = typeError(keyPath(field, q), \"a number\");","run non-number score: path without doc id"),
+("L10","lab.node.mjs","js/lab/trec.js:10","if (typeof text !== \"string\") throw typeError(\"text\", \"a string\");","if (typeof text !== \"string\") throw typeError(\"run\", \"a string\");","parseTrecRun non-string: field run"),
+("L11","lab.node.mjs","js/lab/evaluate.js:15","if (!Array.isArray(metrics)) throw typeError(\"metrics\", \"an array of metric names\");","if (typeof metrics === \"string\") metrics = [metrics];","evaluate: a single metric string accepted"),
+("L12","lab.node.mjs","js/wire/numbers.js:17 (lab copy)","(i) => typeError(`${field}[${i}]`, \"a number\"),","(i) => typeError(`${field}`, \"a number\"),","lab non-number score: field without index"),
+]
+M += [
+("M38b","lab.node.mjs","js/wire/output.js:9 (readString, lab copy)","for (let i = start; i < end; i++) if (u8[i] > 127) ascii = false;","for (let i = start; i < end; i++) if (u8[i] > 255) ascii = false;","short non-ASCII output strings decoded as Latin-1 (lab)"),
+("M39c","core.js","js/core/pipeline-defaults.js:10 (core.js copy)","\"topN\": 5","\"topN\": 6","pipeline.config default topN 6 (calibrank_pipeline.wasm path)"),
+]
+M += [
+("M41","node.mjs","js/core/pipeline-input.js:58 (topNOf)","if (!Number.isInteger(topN)) throw typeError(\"topN\", \"a whole number\");","","input.topN: a fraction not refused in JS"),
+("M42","node.mjs","js/core/rerank.js:38","if (typeof score !== \"number\") throw typeError(`candidates[${i}].score`, \"a number\");","","rerank: string score accepted (coerced)"),
+("M43","node.mjs","js/core/fuse.js:31 (kWeightsLimits)","if (!clean && fromObjectPrototype(options, key)) continue;","","rrf: options inherited from Object.prototype read"),
+("M44","lab.node.mjs","js/lab/handles.js:113 (fromObject)","if (isLabObject(obj, field)) throw typeError(field, \"a plain object (this is already a Run or Qrels)\");","","Run.fromObject(run) not refused in JS"),
+("M45","node.mjs","js/core/pipeline-input.js:64 (timestamp)","if (v instanceof Date) return [1, timeOf(v, field, \"epoch milliseconds or an ISO 8601 string\")];","","pipeline input.now as a Date refused"),
+("M46","node.mjs","js/core/fuse.js:37 (kWeightsLimits)","head[1] = v + 0;","head[1] = Math.round(v);","rrf compact k rounded (k 1.5 -> 2)"),
+("M47","lab.node.mjs","js/lab/arguments.js:18 (argument)","if (typeof value !== \"object\" || value === null || Array.isArray(value)) throw typeError(field, RECORD);","if (typeof value !== \"object\" || value === null) throw typeError(field, RECORD);","evaluate: an array run/qrels not refused in JS"),
+("M48","node.mjs","js/core/multiquery.js:95","wellFormedName(id, `queries[${i}][${j}].id`, \"an id\", \"ids\");","","fuseMultiQuery: lone-surrogate id not refused"),
+("M49","node.mjs","js/core/multiquery.js:93","if (typeof id !== \"string\") throw typeError(`queries[${i}][${j}].id`, \"a string\");","if (typeof id !== \"string\" && typeof id !== \"number\") throw typeError(`queries[${i}][${j}].id`, \"a string\");","fuseMultiQuery: numeric hit id accepted"),
+]
+M.append(("M44b",) + tuple([x for x in M if x[0]=="M44"][0][1:]))
+M += [
+("H1","node.mjs","js/core/pipeline-input.js:359 (held texts crossing after all)","for (let f = 0; f < 4; f++) if (heldTexts[4 * i + f] !== void 0) put(i, f + 1, heldTexts[4 * i + f]);","for (let f = 0; f < 4; f++) if (heldTexts[4 * i + f] !== void 0) put(i, (f ^ 1) + 1, heldTexts[4 * i + f]);","held texts sent after all: name<->type, summary<->content swapped"),
+("H2","node.mjs","js/core/pipeline-input.js:327 (held mode)","if (3 * v.length > lim.maxTextBytes && utf8Length(v) > lim.maxTextBytes) inline = true;","","held text over maxTextBytes in UTF-8 only: not sent to module"),
+("H3","node.mjs","js/core/held-texts.js:52 (writeHeldTexts)","if (inp.worst > cap) return -inp.worst;","if (inp.worst > cap) return NaN;","held texts larger than the module's buffer: dropped"),
+("D1","node.mjs","js/wire/limits.js:47 (defaultsFor)","return this.made[fn] ??= { ...this.defaults, maxTotalEntries: b };","return this.made[fn] ??= { ...this.defaults };","per-function maxTotalEntries budget ignored by JS prechecks (core)"),
+("C1","node.mjs","js/core/multiquery.js:33 (compactOptions)","head[6] = v ? 1 : 0;","head[6] = 1;","fuseMultiQuery verbose:false gives verbose output"),
+("L13","lab.node.mjs","js/lab/runs.js:27 (asRecord)","if (isMap(v)) return mapAsObject(v);","if (isMap(v)) return null;","lab: Map runs/qrels refused"),
+("L14","lab.node.mjs","js/lab/arguments.js:19 (argument)","if (Class === Run && rankedObjects.has(value)) input.f64s([1]);","","evaluate: fused object re-sorted"),
+("L15","lab.node.mjs","js/wire/limits.js:47 (defaultsFor, lab copy)","return this.made[fn] ??= { ...this.defaults, maxTotalEntries: b };","return this.made[fn] ??= { ...this.defaults };","per-function maxTotalEntries budget ignored by JS prechecks (lab)"),
+]
