@@ -1415,3 +1415,96 @@ fn min_relevance_boundary_is_inclusive() {
     // Seed 003's default.
     assert_eq!(PipelineConfig::default().normalization.min_relevance, 0.1);
 }
+
+/// Focused tests of what only the cross-checks (the oracle of tests/indexed.rs, the
+/// golden vectors) caught in the mutation review: recency comes before the topK pool,
+/// `beyondTopN` counts what topN cut, and a contribution's `listScore` is the list's
+/// score at the item's own rank.
+#[test]
+fn the_top_k_pool_is_taken_after_recency() {
+    // a, b, c fused 1/61, 1/62, 1/63; c modified a day before `now`: x1.2 (under 7
+    // days), 1.2/63 = 0.0190 above a's 0.0164, so c enters a pool of 2 and b is left out.
+    let mut items = BTreeMap::new();
+    items.insert(
+        "c".to_string(),
+        ItemMeta {
+            modified_at: Some(day(99.0)),
+            ..Default::default()
+        },
+    );
+    let input = PipelineInput {
+        lists: vec![list("only", &["a", "b", "c"])],
+        items,
+        now: Some(day(100.0)),
+        ..Default::default()
+    };
+    let cfg = PipelineConfig {
+        top_k: 2,
+        top_n: 2,
+        min_confidence: 0.0,
+        explain: true,
+        ..Default::default()
+    };
+    let out = Pipeline::new(cfg).unwrap().run(&input).unwrap();
+    let ids: Vec<&str> = out.results.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(ids, ["c", "a"]);
+    assert_eq!(out.stats.beyond_top_k, 1);
+    let c = out.results[0].explain.as_ref().unwrap();
+    assert_eq!(c.fused, 1.0 / 63.0);
+    assert_eq!(c.recency_multiplier, 1.2);
+    assert_eq!(c.after_recency, 1.2 * (1.0 / 63.0));
+}
+
+#[test]
+fn beyond_top_n_counts_what_top_n_cut() {
+    let input = PipelineInput {
+        lists: vec![list("only", &["a", "b", "c", "d", "e"])],
+        ..Default::default()
+    };
+    let cfg = PipelineConfig {
+        top_k: 5,
+        top_n: 2,
+        min_confidence: 0.0,
+        ..Default::default()
+    };
+    let out = Pipeline::new(cfg).unwrap().run(&input).unwrap();
+    assert_eq!(
+        (
+            out.stats.candidates,
+            out.stats.beyond_top_n,
+            out.stats.returned
+        ),
+        (5, 3, 2)
+    );
+    assert_eq!(out.results.len(), 2);
+}
+
+#[test]
+fn a_contribution_carries_the_list_score_at_its_rank() {
+    let mut scored = list("scored", &["a", "b", "c"]);
+    scored.scores = Some(vec![0.9, 0.4, 0.1]);
+    let input = PipelineInput {
+        lists: vec![scored, list("plain", &["c", "b"])],
+        ..Default::default()
+    };
+    let cfg = PipelineConfig {
+        min_confidence: 0.0,
+        explain: true,
+        ..Default::default()
+    };
+    let out = Pipeline::new(cfg).unwrap().run(&input).unwrap();
+    for (id, rank, score) in [("a", 1, 0.9), ("b", 2, 0.4), ("c", 3, 0.1)] {
+        let r = out.results.iter().find(|r| r.id == id).unwrap();
+        let contributions = &r.explain.as_ref().unwrap().contributions;
+        let from_scored = contributions.iter().find(|c| c.list == "scored").unwrap();
+        assert_eq!(
+            (from_scored.rank, from_scored.list_score),
+            (rank, Some(score)),
+            "{id}"
+        );
+        // The list without scores gives none.
+        if let Some(plain) = contributions.iter().find(|c| c.list == "plain") {
+            assert_eq!(plain.list_score, None, "{id}");
+        }
+    }
+}
