@@ -573,8 +573,16 @@ fn fiscal_year_settings_other_than_the_defaults_are_used() {
             },
         );
     }
+    // W has no fiscal year: no tier applies to it in either stage (its multiplier 1).
+    items.insert(
+        "W".to_string(),
+        ItemMeta {
+            cross_encoder_score: Some(0.25),
+            ..Default::default()
+        },
+    );
     let input = PipelineInput {
-        lists: vec![list("dense", &["X", "Y", "Z"])],
+        lists: vec![list("dense", &["X", "Y", "Z", "W"])],
         items,
         ..Default::default()
     };
@@ -623,11 +631,20 @@ fn fiscal_year_settings_other_than_the_defaults_are_used() {
     close(ex("Y").after_rerank, 1.0);
     close(ex("Z").after_rerank, 0.5 * 1.25);
     assert_eq!(
+        (
+            ex("W").recency_multiplier,
+            ex("W").rerank_recency_multiplier
+        ),
+        (1.0, 1.0)
+    );
+    assert_eq!(ex("W").after_recency, 1.0 / 64.0);
+    assert_eq!(ex("W").after_rerank, 0.25);
+    assert_eq!(
         out.results
             .iter()
             .map(|r| r.id.as_str())
             .collect::<Vec<_>>(),
-        vec!["Y", "Z", "X"]
+        vec!["Y", "Z", "W", "X"]
     );
 }
 
