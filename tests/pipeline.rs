@@ -1375,13 +1375,18 @@ fn outcome_floors_are_inclusive() {
         ..Default::default()
     };
     let run = |answer_floor: f64, hedge_floor: f64| {
-        let mut cfg = PipelineConfig::default();
-        cfg.calibration = Calibration::Sigmoid {
-            threshold: 1.0 / 61.0,
-            steepness: 150.0,
+        let cfg = PipelineConfig {
+            calibration: Calibration::Sigmoid {
+                threshold: 1.0 / 61.0,
+                steepness: 150.0,
+            },
+            confidence: PipelineConfidence {
+                answer_floor,
+                hedge_floor,
+                ..Default::default()
+            },
+            ..Default::default()
         };
-        cfg.confidence.answer_floor = answer_floor;
-        cfg.confidence.hedge_floor = hedge_floor;
         Pipeline::new(cfg).unwrap().run(&input).unwrap()
     };
     let at_default = run(DEFAULT_ANSWER_FLOOR, DEFAULT_HEDGE_FLOOR);
