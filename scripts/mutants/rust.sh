@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Mutation testing of the Rust core: each mutant of rust-mutants.txt (id|file|line|text
-# replaced|replacement|targeted test arguments, `;;`-separated) is applied to a clone of
-# HEAD, the targeted tests run, and, when they pass, the whole crate's
-# (`cargo test -p calibrank --all-targets` and `--doc`). Prints each mutant killed or
+# Mutation testing of the Rust crates: each mutant of rust-mutants.txt (or of
+# MUTANTS_FILE; lines id|file|line|text replaced|replacement|targeted `cargo test`
+# arguments, `;;`-separated, `-p calibrank` unless they name a package) is applied to a
+# clone of HEAD, the targeted tests run, and, when they pass, the whole workspace's
+# (`cargo test --workspace --all-targets` and `--doc`). Prints each mutant killed or
 # survived; exits 1 if one survives that is not listed as equivalent, 2 if one no longer
 # applies (its line moved: update the list). About 10 s a mutant once built (a survivor's
 # full run 1-2 min).
@@ -37,10 +38,11 @@ PY
   fi
   verdict=""
   IFS=';' read -ra runs <<< "${targeted//;;/;}"
-  for a in "${runs[@]}" "--all-targets" "--doc"; do
+  for a in "${runs[@]}" "--workspace --all-targets" "--workspace --doc"; do
     [ -z "$a" ] && continue
+    case " $a " in *" -p "*|*" --workspace "*) pkg="" ;; *) pkg="-p calibrank" ;; esac
     # shellcheck disable=SC2086
-    out=$(cargo test -q -p calibrank $a 2>&1)
+    out=$(cargo test -q $pkg $a 2>&1)
     if ! grep -q "test result" <<< "$out"; then verdict="killed (does not compile)"; break; fi
     if grep -qE "test result: FAILED|panicked" <<< "$out"; then
       verdict="killed by [$a]: $(grep -E '^---- ' <<< "$out" | head -1 | sed 's/^---- //; s/ stdout ----//')"; break
@@ -50,7 +52,7 @@ PY
     if [[ "$EQUIVALENT" == *" $id "* ]]; then verdict="equivalent"; else verdict="SURVIVED"; survived+=("$id"); fi
   fi
   echo "$id $file:$line \`$old\` -> \`$new\`: $verdict"
-done < "$here/rust-mutants.txt"
+done < "${MUTANTS_FILE:-$here/rust-mutants.txt}"
 git checkout -q -- .
 echo "survived: ${survived[*]:-none}; stale: ${stale[*]:-none}"
 [ ${#survived[@]} -eq 0 ] || exit 1
