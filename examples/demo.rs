@@ -62,7 +62,10 @@ fn main() {
         ..Default::default()
     };
     println!("query: {:?}", input.query);
-    println!("config: k = {}, topK = {}, topN = {}, sigmoid threshold 0.035 / steepness 150, bands 0.85 / 0.65\n", config.k, config.top_k, config.top_n);
+    println!(
+        "config: k = {}, topK = {}, topN = {}, sigmoid threshold 0.035 / steepness 150, bands 0.85 / 0.65,\n        minConfidence {} (the default is 0.3: set to 0 here so that every stage's result shows)\n",
+        config.k, config.top_k, config.top_n, config.min_confidence
+    );
     let out = match Pipeline::new(config).and_then(|p| p.run(&input)) {
         Ok(out) => out,
         Err(e) => {
