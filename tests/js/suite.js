@@ -1764,6 +1764,80 @@ export function tests(lib, golden) {
     p.free();
   });
 
+  // What a mutation review of the binding crates (wasm/*) found untested: checks that
+  // only the module makes (UTF-8 bytes, which the package's JavaScript bounds by UTF-16
+  // units first), decoders of the pipeline's own module, the JSON parser's edges.
+  test("limits in UTF-8 bytes that only the module can see are refused with the string's field", () => {
+    const p = new lib.Pipeline({ limits: { maxTotalTextBytes: 10 } });
+    // 7 units, 14 bytes: under the limit as JavaScript counts, over it in UTF-8.
+    throwsScoreError(lib, () => p.run({ query: "ééééééé", lists: [{ name: "l", ids: [] }] }), "INPUT_TOO_LARGE", "query");
+    throwsScoreError(lib, () => p.run({ query: "q", lists: [{ name: "éééééé", ids: ["x"] }] }), "INPUT_TOO_LARGE", "lists[0].name");
+    p.free();
+    throwsScoreError(lib, () => lib.fuseMultiQuery([[{ id: "éééé", score: 0.9, timestamp: "2024-01-01T00:00:00Z" }]], { limits: { maxTotalTextBytes: 25 } }), "INPUT_TOO_LARGE", "queries[0][0].timestamp");
+    eq(lib.fuseMultiQuery([[{ id: "éééé", score: 0.9, timestamp: "2024-01-01T00:00:00Z" }]], { limits: { maxTotalTextBytes: 28 } }).results.length, 1);
+    throwsScoreError(lib, () => lib.rerank("ééééé", [{ id: "a", name: "x", score: 0.5 }], { limits: { maxTotalTextBytes: 8 } }), "INPUT_TOO_LARGE", "query");
+  });
+
+  test("rrfColumnar's limits: nDocs against maxColumnarEntries, the weights' length named in options", () => {
+    eq(lib.rrfColumnar([0], [0, 1], 4, { limits: { maxColumnarEntries: 4 } }).scores[0], 1 / 61);
+    throwsScoreError(lib, () => lib.rrfColumnar([0], [0, 1], 5, { limits: { maxColumnarEntries: 4 } }), "INPUT_TOO_LARGE", "nDocs");
+    throwsScoreError(lib, () => lib.rrfColumnar([0], [0, 1], 1, { weights: [1, 1, 1], limits: { maxListLength: 2 } }), "INPUT_TOO_LARGE", "options.weights");
+  });
+
+  test("normalize's softmax temperature defaults to 1", () => {
+    const s = Array.from(lib.normalize([1, 2, 3], "softmax"));
+    eq(s, Array.from(lib.normalize([1, 2, 3], "softmax", { temperature: 1 })));
+    eq(s, Array.from(lib.normalize([1, 2, 3], "softmax", { temperature: null })));
+    assert(s[2] !== lib.normalize([1, 2, 3], "softmax", { temperature: 2 })[2], "a temperature of 2 differs");
+    // exp(x - 3) / (exp(-2) + exp(-1) + 1), as libm computes it: the seeds' softmax at T = 1.
+    const close = (a, b) => Math.abs(a - b) <= 1e-15;
+    const z = Math.exp(-2) + Math.exp(-1) + 1;
+    assert(close(s[0], Math.exp(-2) / z) && close(s[1], Math.exp(-1) / z) && close(s[2], 1 / z), `${s}`);
+  });
+
+  test("applyCalibration refuses a score that is not finite, whatever the calibration", () => {
+    throwsScoreError(lib, () => lib.applyCalibration([0.5, NaN], { method: "platt", a: 1, b: 0 }), "NON_FINITE_SCORE", "scores[1]");
+    throwsScoreError(lib, () => lib.applyCalibration([Infinity], { method: "sigmoid", threshold: 0.5, steepness: 8 }), "NON_FINITE_SCORE", "scores[0]");
+    throwsScoreError(lib, () => lib.applyCalibration([0.2, -Infinity], { method: "isotonic", x: [0, 1], y: [0, 1] }), "NON_FINITE_SCORE", "scores[1]");
+  });
+
+  test("JSON texts: 64 levels of nesting are read, 65 refused; a lone surrogate's replacement keeps the escape after it", () => {
+    const nest = (n) => {
+      let v = 1;
+      for (let i = 0; i < n; i++) v = { a: v };
+      return v;
+    };
+    // `calibrate`'s options cross as JSON text: the unknown key is found only once the
+    // text is parsed (64 levels: the options object and 63 below it), and a text nested
+    // deeper is refused as a whole.
+    throwsScoreError(lib, () => lib.calibrate([0.5], { bogus: nest(62) }), "UNKNOWN_FIELD", "options.bogus");
+    throwsScoreError(lib, () => lib.calibrate([0.5], { bogus: nest(64) }), "INVALID_TYPE", "options");
+    // A lone high surrogate then an escaped control character: U+FFFD, then U+0001.
+    const e = throwsScoreError(lib, () => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, ["\uD800\u0001"]), "UNKNOWN_METHOD", "metrics[0]");
+    assert(e.message.includes('"\uFFFD\\u{1}"'), e.message);
+  });
+
+  test("the pipeline's own module reads every heuristic weight where the core reads it", () => {
+    // Every field of the heuristic configuration given a value of its own: the factors a
+    // pipeline explains equal rerank()'s for the same candidates and options (the
+    // pipeline's module decodes its configuration from typed tables, the core's from JSON).
+    const h = { exactNameMultiplier: 2.5, nameTermWeight: 0.7, summaryTermWeight: 0.9, shortContentChars: 20, shortContentMultiplier: 0.6, typeMultipliers: { class: 1.7 }, unknownTypeMultiplier: 0.95, stopwords: ["the"] };
+    const items = {
+      a: { name: "auth", type: "class", summary: "token store", content: "short" },
+      b: { name: "misc", type: "widget", summary: "the auth token", content: "a content long enough not to be short" },
+      c: { name: "auth token", summary: "x" },
+    };
+    const p = new lib.Pipeline({ explain: true, minConfidence: 0, rerank: { method: "heuristic", heuristic: h } });
+    const run = p.run({ query: "auth token", lists: [{ name: "l", ids: ["a", "b", "c"] }], items });
+    p.free();
+    const direct = lib.rerank("auth token", Object.entries(items).map(([id, it]) => ({ id, score: 1, ...it })), h);
+    for (const r of run.results) {
+      const d = direct.find((x) => x.id === r.id);
+      eq(r.explain.rerank.factors, d.factors, r.id);
+    }
+    eq(run.results.length, 3);
+  });
+
   test("an items entry given null is an item with no fields", () => {
     const p = new lib.Pipeline({ minConfidence: 0, limits: { maxTotalEntries: 2 } });
     const lists = [{ name: "s", ids: ["a"] }];

@@ -1013,4 +1013,37 @@ mod tests {
         let deep = "[".repeat(70) + &"]".repeat(70);
         assert_eq!(parse(&deep, "x").unwrap_err().code, ErrorCode::InvalidType);
     }
+
+    /// 64 levels of arrays or objects are read, 65 refused (`MAX_DEPTH`).
+    #[test]
+    fn depth_at_its_limit() {
+        let arrays = |n: usize| "[".repeat(n) + &"]".repeat(n);
+        let objects = |n: usize| "{\"a\":".repeat(n) + "1" + &"}".repeat(n);
+        for text in [arrays(64), objects(64)] {
+            assert!(parse(&text, "x").is_ok(), "{text}");
+        }
+        for text in [arrays(65), objects(65)] {
+            let e = parse(&text, "x").unwrap_err();
+            assert_eq!(e.code, ErrorCode::InvalidType);
+            assert!(
+                e.message.contains("nested deeper than 64 levels"),
+                "{}",
+                e.message
+            );
+        }
+    }
+
+    /// A lone high surrogate escape becomes U+FFFD, and the escape after it is read as its
+    /// own character (the parser steps back to it).
+    #[test]
+    fn a_lone_surrogate_then_an_escape() {
+        assert_eq!(
+            parse(r#""\ud800\u0001""#, "x").unwrap(),
+            Json::Str("\u{FFFD}\u{1}".into())
+        );
+        assert_eq!(
+            parse(r#""\udbff\n""#, "x").unwrap(),
+            Json::Str("\u{FFFD}\n".into())
+        );
+    }
 }
