@@ -76,3 +76,8 @@ mutants-js: pkg
 	python3 scripts/mutants/js.py pkg
 mutants-rust: setup
 	bash scripts/mutants/rust.sh
+#   make mutants-bindings  the binding crates' mutants against their Rust tests, then
+#                      those the Rust tests miss against the JS suite (~30 min)
+.PHONY: mutants-bindings
+mutants-bindings: pkg
+	MUTANTS_FILE=scripts/mutants/bindings-mutants.txt MUTANTS_JS=1 bash scripts/mutants/rust.sh
