@@ -76,8 +76,11 @@ mutants-js: pkg
 	python3 scripts/mutants/js.py pkg
 mutants-rust: setup
 	bash scripts/mutants/rust.sh
-#   make mutants-bindings  the binding crates' mutants against their Rust tests, then
-#                      those the Rust tests miss against the JS suite (~30 min)
+#   make mutants-bindings  the binding crates' mutants against their crates' Rust tests
+#                      (the core crate's cannot see them), then those the Rust tests miss
+#                      against the JS suite on a package built from each (~60 min)
 .PHONY: mutants-bindings
 mutants-bindings: pkg
-	MUTANTS_FILE=scripts/mutants/bindings-mutants.txt MUTANTS_JS=1 bash scripts/mutants/rust.sh
+	MUTANTS_FILE=scripts/mutants/bindings-mutants.txt MUTANTS_JS=1 \
+	MUTANTS_FULL="-p calibrank-wasm-shared -p calibrank-wasm-core -p calibrank-wasm-lab --all-targets" \
+	bash scripts/mutants/rust.sh

@@ -44,7 +44,10 @@ PY
   fi
   verdict=""
   IFS=';' read -ra runs <<< "${targeted//;;/;}"
-  for a in "${runs[@]}" "--workspace --all-targets" "--workspace --doc"; do
+  # MUTANTS_FULL: the whole run a mutant the targeted tests miss must also pass
+  # (`;`-separated; the workspace's by default).
+  IFS=';' read -ra full <<< "${MUTANTS_FULL:---workspace --all-targets;--workspace --doc}"
+  for a in "${runs[@]}" "${full[@]}"; do
     [ -z "$a" ] && continue
     case " $a " in *" -p "*|*" --workspace "*) pkg="" ;; *) pkg="-p calibrank" ;; esac
     # shellcheck disable=SC2086
