@@ -11,7 +11,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 ns = {}
 exec(open(os.path.join(here, "js-mutants.py")).read(), ns)
 args = sys.argv[1:]
-pkg = args.pop(0) if args and not args[0][0].isupper() else os.path.join(here, "..", "..", "pkg")
+pkg = args.pop(0) if args and os.path.isdir(args[0]) else os.path.join(here, "..", "..", "pkg")
 only = set(args)
 work = tempfile.mkdtemp(prefix="calibrank-mutants-")
 copy = os.path.join(work, "pkg")

@@ -1789,7 +1789,7 @@ export function tests(lib, golden) {
     eq(s, Array.from(lib.normalize([1, 2, 3], "softmax", { temperature: 1 })));
     eq(s, Array.from(lib.normalize([1, 2, 3], "softmax", { temperature: null })));
     assert(s[2] !== lib.normalize([1, 2, 3], "softmax", { temperature: 2 })[2], "a temperature of 2 differs");
-    // exp(x - 3) / (exp(-2) + exp(-1) + 1), as libm computes it: the seeds' softmax at T = 1.
+    // Within 1e-15 of exp(x - 3) / (exp(-2) + exp(-1) + 1): the seeds' softmax at T = 1.
     const close = (a, b) => Math.abs(a - b) <= 1e-15;
     const z = Math.exp(-2) + Math.exp(-1) + 1;
     assert(close(s[0], Math.exp(-2) / z) && close(s[1], Math.exp(-1) / z) && close(s[2], 1 / z), `${s}`);
