@@ -131,7 +131,7 @@ for m in node lab.node init.node lab.init.node; do
     ext=${fmt#*:}
     cp "$SRC/$m.$ext.src.js" "$OUT/$m.$ext.src.js"
     esbuild "$OUT/$m.$ext.src.js" --bundle --format="${fmt%:*}" --platform=node --target=node18 --log-level=warning \
-      --external:./score_error.js --outfile="$OUT/$m.$ext"
+      --inject:"$SRC/node-text.js" --external:./score_error.js --outfile="$OUT/$m.$ext"
     sed -i 's#"./score_error.js"#"./score_error.cjs"#' "$OUT/$m.$ext"
     grep -q '"./score_error.cjs"' "$OUT/$m.$ext" || { echo "[build-pkg] $m.$ext does not share score_error.cjs" >&2; exit 1; }
     rm "$OUT/$m.$ext.src.js"

@@ -67,6 +67,16 @@ const CASES = [
       assert.equal(typeof confidence.atLeastOneRelevant, "number");`,
   },
   {
+    // Jest 29's configuration: here, where it points (tests/js/runners.test.mjs runs an
+    // app's tests under Jest 29 with it).
+    first: "// jest.config.js (Jest 29, jsdom): calibrank through its Node entries",
+    run: "node",
+    variants: [{ ext: "cjs" }],
+    after: `assert.equal(module.exports.testEnvironment, "jsdom");
+      assert.match(module.exports.moduleNameMapper["^calibrank$"], /[\\/]node\\.cjs$/);
+      assert.match(module.exports.moduleNameMapper["^calibrank/lab$"], /[\\/]lab\\.node\\.cjs$/);`,
+  },
+  {
     first: 'import { rrf, calibrate } from "calibrank";',
     run: "node",
     after: `assert.deepEqual(fused.map(([id]) => id), ["b", "a", "c"]);
