@@ -9,6 +9,7 @@
 //   sections.js  the section kinds and text codecs of the wire format
 //   values.js    reading the caller's values (brand checks, own keys, dates), errors
 //   json.js      configurations and options as JSON text (numbers as their bits)
+//   keys.js      the words of an unknown key (the keys there are, the nearest)
 //   limits.js    the limits table and the size checks made before copying
 //   numbers.js   arrays of numbers and indices, copied once
 //   input.js     a call's input: sections, the string table, the scratch arrays
@@ -26,3 +27,4 @@ export { Output } from "./wire/output.js";
 export { Wire, holdsPipelineAlone } from "./wire/module.js";
 export { ModuleState } from "./wire/state.js";
 export { compareUtf8 } from "./wire/sections.js";
+export { unknownKeyWords } from "./wire/keys.js";

@@ -1,7 +1,7 @@
 // What every part of the core's JavaScript shares: the module's state (its Wire, lazy
 // loader and limits table: js/wire.js), the operation numbers, the scratch tables, and
 // the small readers of caller objects and of the module's output.
-import { ModuleState, Scratch, scoreError, keyPath, hasOwn, own } from "../wire.js";
+import { ModuleState, Scratch, scoreError, keyPath, hasOwn, own, unknownKeyWords } from "../wire.js";
 import { LIMIT_TABLE } from "./pipeline-defaults.js";
 
 // Operation numbers: wasm/core/src/lib.rs.
@@ -73,8 +73,7 @@ export const columnarRoom = (lim, nDocs, entries) =>
 
 export const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 
-export const unknownField = (path, key, allowed) =>
-  scoreError("UNKNOWN_FIELD", keyPath(path, key), `unknown field \`${key}\`, expected one of ${[...allowed].join(", ")}`);
+export const unknownField = (path, key, allowed) => scoreError("UNKNOWN_FIELD", keyPath(path, key), unknownKeyWords(key, [...allowed]));
 
 const EMPTY = Object.freeze({});
 /**

@@ -9,7 +9,7 @@
 // line: the same values, and the same errors (serde's words, codes and field paths), which
 // tests/js/pipeline-module.test.mjs checks against the core's module on random
 // configurations.
-import { scoreError, keySegment, wellFormed, toWellFormed, jsonParse, compareUtf8 } from "../wire.js";
+import { scoreError, keySegment, wellFormed, toWellFormed, jsonParse, compareUtf8, unknownKeyWords } from "../wire.js";
 import { ScoreError } from "../score_error.js";
 import { PIPELINE_DEFAULTS, LIMIT_TABLE } from "./pipeline-defaults.js";
 
@@ -328,7 +328,7 @@ const struct = (fields, mode = PLAIN) =>
         for (const k of Object.keys(v)) {
           const i = fields.findIndex((f) => f[0] === k);
           if (i >= 0) set(i, v[k], k);
-          else if (!(mode === TAGGED && k === "method")) throw within(fieldFault(UNKNOWN_FIELD, k), mode, k, 0);
+          else if (!(mode === TAGGED && k === "method")) throw within(new Failure(UNKNOWN_FIELD, unknownKeyWords(k, fields.map((f) => f[0])), k), mode, k, 0);
         }
         fields.forEach(([k, fk], i) => {
           if (fk === REQ && got[i] === undefined) throw fieldFault(MISSING_FIELD, k);

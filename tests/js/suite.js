@@ -832,8 +832,66 @@ export function tests(lib, golden) {
     // An unknown key of the options lists the keys there are, `limits` too (taken off before
     // the rest is read, it was missing from serde's list).
     eq(said(() => lib.fuseRuns(runs, { method: "sum", bogus: 1 }), "UNKNOWN_FIELD", "options.bogus"), "unknown field `bogus`, expected one of `method`, `norm`, `weights`, `params`, `limits`");
-    eq(said(() => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, ["mrr"], { tie: "ranx" }), "UNKNOWN_FIELD", "options.tie"), "unknown field `tie`, expected `ties` or `limits`");
+    eq(said(() => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, ["mrr"], { tie: "ranx" }), "UNKNOWN_FIELD", "options.tie"), "unknown field `tie`, expected `ties` or `limits`; did you mean `ties`?");
     eq(said(() => lib.applyCalibration([0.5], { method: "platt", a: 1, b: 2, c: 1 }), "UNKNOWN_FIELD", "calibration.c"), "unknown field `c`, expected `a` or `b`");
+  });
+
+  test("an unknown key lists the keys there are, and the nearest when one is near; every key listed is one", () => {
+    const said = (f, field) => throwsScoreError(lib, f, "UNKNOWN_FIELD", field).message;
+    const lists = [{ name: "a", ids: ["x"] }];
+    const TOP = "`k`, `weights`, `topK`, `topN`, `recency`, `rerank`, `normalization`, `calibration`, `minConfidence`, `bands`, `confidence`, `limits`, `explain`";
+    // The configuration (the core's decoder, or the pipeline module's in JavaScript: the
+    // same words), its nested parts and a calibration's variant.
+    eq(said(() => new lib.Pipeline({ topk: 5 }), "config.topk"), `unknown field \`topk\`, expected one of ${TOP}; did you mean \`topK\`?`);
+    eq(said(() => new lib.Pipeline({ minConfidnce: 0.2 }), "config.minConfidnce"), `unknown field \`minConfidnce\`, expected one of ${TOP}; did you mean \`minConfidence\`?`);
+    eq(said(() => new lib.Pipeline({ x: 1 }), "config.x"), `unknown field \`x\`, expected one of ${TOP}`);
+    eq(said(() => new lib.Pipeline({ recency: { stpes: [] } }), "config.recency.stpes"), "unknown field `stpes`, expected one of `mode`, `steps`, `fiscalYear`, `boost`; did you mean `steps`?");
+    eq(said(() => new lib.Pipeline({ calibration: { method: "sigmoid", treshold: 0.5 } }), "config.calibration.treshold"), "unknown field `treshold`, expected `threshold` or `steepness`; did you mean `threshold`?");
+    eq(said(() => new lib.Pipeline({ calibration: { method: "platt", A: 1, b: 1 } }), "config.calibration.A"), "unknown field `A`, expected `a` or `b`; did you mean `a`?");
+    // The core's options: `limits`, taken off before the rest is read, is listed too.
+    eq(said(() => lib.rrf([["a"]], { kk: 1 }), "options.kk"), "unknown field `kk`, expected one of `k`, `weights`, `limits`");
+    eq(said(() => lib.rrf([["a"]], { limit: {} }), "options.limit"), "unknown field `limit`, expected one of `k`, `weights`, `limits`; did you mean `limits`?");
+    eq(said(() => lib.normalize([1, 2], "softmax", { temprature: 2 }), "options.temprature"), "unknown field `temprature`, expected `temperature` or `limits`; did you mean `temperature`?");
+    eq(said(() => lib.rrf([["a"]], { limits: { maxList: 3 } }), "options.limits.maxList").split("; ")[1], "did you mean `maxLists`?");
+    // The input's keys (read in JavaScript), swapped letters counted as one edit.
+    eq(said(() => new lib.Pipeline().run({ qeury: "q", lists }), "input.qeury"), "unknown field `qeury`, expected one of `query`, `lists`, `items`, `now`, `context`, `topN`; did you mean `query`?");
+    eq(said(() => new lib.Pipeline().run({ lists, items: { x: { nmae: "n" } } }), "items.x.nmae").split("; ")[1], "did you mean `name`?");
+    eq(said(() => new lib.Pipeline().run({ lists, context: { langauge: "rust" } }), "context.langauge"), "unknown field `langauge`, expected one of `taskClass`, `language`, `buildSystem`; did you mean `language`?");
+    // The lab's (serde's words, the nearest added alike), nested ones too.
+    eq(said(() => lib.fuseRuns([{ q: { a: 1 } }], { method: "rrf", nrom: "min-max" }), "options.nrom").split("; ")[1], "did you mean `norm`?");
+    eq(said(() => lib.applyCalibration([0.5], { method: "sigmoid", steepnes: 1 }), "calibration.steepnes").split("; ")[1], "did you mean `steepness`?");
+    // Nothing near: a short key two edits away, a long key, a key of 65 characters.
+    assert(!said(() => lib.rrf([["a"]], { kw: 1 }), "options.kw").includes("did you mean"), "kw");
+    assert(!said(() => new lib.Pipeline({ ["topK".repeat(16) + "x"]: 1 }), `config.${"topK".repeat(16)}x`).includes("did you mean"), "65 characters");
+    // Every key a message lists is one: given alone, it is read (it may be refused for
+    // its value, never as unknown).
+    const listed = (message) => Array.from(message.split("; ")[0].matchAll(/`([^`]*)`/g), (m) => m[1]).slice(1);
+    const cases = [
+      [(v) => new lib.Pipeline(v), (k) => ({ [k]: 1 }), "config"],
+      [(v) => new lib.Pipeline({ recency: v }), (k) => ({ [k]: 1 }), "config.recency"],
+      [(v) => new lib.Pipeline({ rerank: v }), (k) => ({ [k]: 1 }), "config.rerank"],
+      [(v) => new lib.Pipeline({ rerank: { heuristic: v } }), (k) => ({ [k]: 1 }), "config.rerank.heuristic"],
+      [(v) => new lib.Pipeline({ bands: v }), (k) => ({ [k]: 1 }), "config.bands"],
+      [(v) => new lib.Pipeline({ normalization: v }), (k) => ({ [k]: 1 }), "config.normalization"],
+      [(v) => new lib.Pipeline({ confidence: v }), (k) => ({ [k]: 1 }), "config.confidence"],
+      [(v) => new lib.Pipeline({ limits: v }), (k) => ({ [k]: 1 }), "config.limits"],
+      [(v) => lib.rrf([["a"]], v), (k) => ({ [k]: 1 }), "options"],
+      [(v) => lib.normalize([1, 2], "softmax", v), (k) => ({ [k]: 1 }), "options"],
+      [(v) => lib.fuseMultiQuery([[{ id: "a", score: 1 }]], v), (k) => ({ [k]: 1 }), "options"],
+      [(v) => lib.queryConfidence([0.5], v), (k) => ({ [k]: 1 }), "options"],
+      [(v) => lib.rerank("q", [{ id: "a", name: "a", score: 1 }], v), (k) => ({ [k]: 1 }), "options"],
+    ];
+    for (const [call, given, path] of cases) {
+      const keys = listed(said(() => call({ bogus: 1 }), `${path}.bogus`));
+      assert(keys.length > 0, path);
+      for (const k of keys) {
+        try {
+          call(given(k));
+        } catch (e) {
+          assert(!(e.code === "UNKNOWN_FIELD" && e.field === `${path}.${k}`), `${path}.${k} is listed but unknown`);
+        }
+      }
+    }
   });
 
   test("fused scores that overflow are NON_FINITE_SCORE on the values to lower, in every fusing function", () => {

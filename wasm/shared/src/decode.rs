@@ -81,6 +81,12 @@ pub fn decode<T: Decode>(tree: &Json, what: &str) -> Result<T> {
     T::decode(tree).map_err(|f| f.typed(what))
 }
 
+/// Decodes an options object whose `limits` its caller took off: an unknown key of the
+/// object lists `limits` among the keys there are.
+pub fn decode_options<T: Decode>(tree: &Json, what: &str) -> Result<T> {
+    T::decode(tree).map_err(|f| f.also_key("limits").typed(what))
+}
+
 /// Parses `text` and decodes it as a `T` (a syntax error is `PARSE_ERROR` on `what`).
 pub fn from_text<T: Decode>(text: &str, what: &str) -> Result<T> {
     decode(&json::parse(text, what)?, what)
@@ -284,7 +290,7 @@ fn within(f: Failure, mode: u8, key: Option<&str>, i: usize) -> Failure {
 #[inline(never)]
 fn fields(
     v: &Json,
-    keys: &[&str],
+    keys: &'static [&'static str],
     kinds: &[u8],
     mode: u8,
     set: &mut dyn FnMut(usize, &Json) -> R<()>,
@@ -303,7 +309,7 @@ fn fields(
                     }
                     None if mode & TAGGED != 0 && k == "method" => {}
                     None => {
-                        let f = field_fault(Fault::UnknownField, k);
+                        let f = Failure::unknown_key(k, keys);
                         return Err(within(f, mode, Some(k), 0));
                     }
                 }

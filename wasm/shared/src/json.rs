@@ -392,6 +392,8 @@ struct Failed {
     fault: Option<DecodeFault>,
     /// The key a field fault names (empty for the others).
     name: String,
+    /// An unknown key's struct's keys (empty for the other failures).
+    keys: &'static [&'static str],
 }
 
 impl DeError {
@@ -416,7 +418,39 @@ impl DeError {
             at: String::new(),
             fault,
             name: name.to_string(),
+            keys: &[],
         }))
+    }
+
+    /// A hand-written decoder's unknown key `name` of a struct whose keys are `keys`,
+    /// worded with them ([`unknown_key_words`]).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn unknown_key(name: &str, keys: &'static [&'static str]) -> Self {
+        let mut e = DeError::make(
+            Some(DecodeFault::UnknownField),
+            unknown_key_words(name, keys, None),
+            name,
+        );
+        e.0.keys = keys;
+        e
+    }
+
+    /// The same error, but an unknown key of the value decoded itself (not of a value
+    /// within it) also lists `extra`, a key its caller took off before decoding (an
+    /// options object's `limits`).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn also_key(mut self, extra: &str) -> Self {
+        let f = &mut self.0;
+        if f.fault == Some(DecodeFault::UnknownField) && !f.keys.is_empty() {
+            let mut top = String::new();
+            calibrank::error::push_segment(&mut top, &f.name);
+            if f.at == top {
+                f.message = unknown_key_words(&f.name, f.keys, Some(extra));
+            }
+        }
+        self
     }
 
     /// Serde's message.
@@ -469,6 +503,33 @@ impl DeError {
         self.0.at.insert_str(0, &format!("[{i}]"));
         self
     }
+}
+
+/// The words of an unknown key `k` of a struct whose keys are `keys` (and `extra`, a key
+/// taken off before decoding): serde's, listing the keys as serde lists them (one "`a`",
+/// two "`a` or `b`", more "one of `a`, `b`, `c`"). js/wire/keys.js words the package's
+/// JavaScript's alike, and adds the nearest key to either's when one is near ("; did you
+/// mean `topK`?").
+fn unknown_key_words(k: &str, keys: &[&str], extra: Option<&str>) -> String {
+    let n = keys.len() + usize::from(extra.is_some());
+    let mut m = String::from("unknown field `");
+    m.push_str(k);
+    m.push_str(if n == 0 {
+        "`, there are no fields"
+    } else if n <= 2 {
+        "`, expected "
+    } else {
+        "`, expected one of "
+    });
+    for (i, key) in keys.iter().chain(&extra).enumerate() {
+        if i > 0 {
+            m.push_str(if n == 2 { " or " } else { ", " });
+        }
+        m.push('`');
+        m.push_str(key);
+        m.push('`');
+    }
+    m
 }
 
 impl fmt::Display for DeError {

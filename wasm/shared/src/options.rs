@@ -15,7 +15,7 @@ pub fn decode_with_limits<T: Decode + Default>(
     what: &str,
     function: LimitedFunction,
 ) -> Result<(Limits, T)> {
-    options_with(text, what, function, decode::decode::<T>)
+    options_with(text, what, function, decode::decode_options::<T>)
 }
 
 /// [`decode_with_limits`] with serde's derived `Deserialize` of `T` (the lab module's
@@ -58,7 +58,9 @@ fn limits_listed(e: ScoreError, what: &str) -> ScoreError {
     let Some(rest) = e.message.strip_prefix("unknown field `") else {
         return e;
     };
-    let (key, list) = match rest.split_once("`, expected ") {
+    // The last "`, expected ": the keys listed are the type's own, the key given may hold
+    // the words.
+    let (key, list) = match rest.rsplit_once("`, expected ") {
         Some((k, l)) => (k, l),
         None => match rest.strip_suffix("`, there are no fields") {
             Some(k) => (k, ""),

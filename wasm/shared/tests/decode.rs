@@ -486,8 +486,16 @@ fn object(fields: &[(&'static str, S)], strict: bool) -> BoxedStrategy<Json> {
 
 type Outcome = std::result::Result<String, (ErrorCode, String)>;
 
+/// A value shown, or an error's code and field (and an unknown key's message, which
+/// lists the keys there are: the hand-written decoders list them as serde's derives do).
 fn outcome<T>(r: Result<T>, show: impl Fn(&T) -> String) -> Outcome {
-    r.map(|v| show(&v)).map_err(|e| (e.code, e.field))
+    r.map(|v| show(&v)).map_err(|e| {
+        if e.code == ErrorCode::UnknownField {
+            (e.code, format!("{} {}", e.field, e.message))
+        } else {
+            (e.code, e.field)
+        }
+    })
 }
 
 /// `T` decoded from `tree` by serde with `serde_path_to_error` tracking the path, as the
@@ -513,14 +521,14 @@ fn same<T: Decode + DeserializeOwned + Debug>(
 }
 
 /// `NormalizeOptions` as lib.rs's derived struct decoded it.
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, Debug)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 struct SerdeOpts {
     temperature: Option<f64>,
 }
 
 /// `KWeights` as options.rs's derived struct decoded it.
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, Debug)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 struct SerdeKWeights {
     k: Option<f64>,
@@ -1063,4 +1071,72 @@ fn decoders_read_every_serialized_field() {
         language: Some("l".into()),
         build_system: Some("b".into()),
     });
+}
+
+/// An unknown key's message lists the keys of its struct as serde's derive lists them
+/// (the same words, the keys in the same order), at the top and nested, in the array of
+/// profiles and inside a calibration's variant; an options object also lists `limits`
+/// (taken off before decoding), but only for its own keys.
+#[test]
+fn unknown_keys_list_the_keys_there_are() {
+    fn serde_words<T: Decode + DeserializeOwned + Debug>(text: &str, what: &str) -> String {
+        twin_words::<T, T>(text, what)
+    }
+    // `S`: serde's derive of the same keys (T's own, or a struct that mirrors them).
+    fn twin_words<T: Decode + Debug, S: DeserializeOwned + Debug>(text: &str, what: &str) -> String {
+        let tree = parse(text, what).unwrap();
+        let ours = decode::decode::<T>(&tree, what).unwrap_err();
+        let serde = json::decode::<S>(&tree, what).unwrap_err();
+        assert_eq!(ours.code, ErrorCode::UnknownField, "{text}");
+        assert_eq!((&ours.field, &ours.message), (&serde.field, &serde.message), "{text}");
+        ours.message
+    }
+    assert_eq!(
+        serde_words::<PipelineConfig>(r#"{"topk":5}"#, "config"),
+        "unknown field `topk`, expected one of `k`, `weights`, `topK`, `topN`, `recency`, `rerank`, \
+         `normalization`, `calibration`, `minConfidence`, `bands`, `confidence`, `limits`, `explain`"
+    );
+    serde_words::<PipelineConfig>(r#"{"recency":{"stpes":[]}}"#, "config");
+    serde_words::<PipelineConfig>(r#"{"rerank":{"heuristic":{"x":1}}}"#, "config");
+    serde_words::<PipelineConfig>(r#"{"bands":{"profiles":[{"name":"a","highFloor":0.9,"degradedFloor":0.5,"lang":"x"}]}}"#, "config");
+    serde_words::<PipelineConfig>(r#"{"limits":{"maxList":3}}"#, "config");
+    serde_words::<BandContext>(r#"{"langauge":"rust"}"#, "context");
+    serde_words::<BandFloors>(r#"{"high":1}"#, "options");
+    // One key, two keys: serde's "`a`" and "`a` or `b`".
+    assert_eq!(
+        twin_words::<NormalizeOptions, SerdeOpts>(r#"{"temp":1}"#, "options"),
+        "unknown field `temp`, expected `temperature`"
+    );
+    assert_eq!(
+        twin_words::<KWeights, SerdeKWeights>(r#"{"kk":1}"#, "options"),
+        "unknown field `kk`, expected `k` or `weights`"
+    );
+    // A calibration's variant (buffered by serde: the error is on the enum).
+    let tree = parse(r#"{"method":"sigmoid","treshold":0.5}"#, "calibration").unwrap();
+    let e = decode::decode::<Calibration>(&tree, "calibration").unwrap_err();
+    assert_eq!(
+        (e.code, e.field.as_str(), e.message.as_str()),
+        (
+            ErrorCode::UnknownField,
+            "calibration.treshold",
+            "unknown field `treshold`, expected `threshold` or `steepness`"
+        )
+    );
+    // Options: `limits` too, at the top only.
+    let words = |text: &str| {
+        options::decode_with_limits::<KWeights>(Some(text), "options", LimitedFunction::Rrf)
+            .unwrap_err()
+            .message
+    };
+    assert_eq!(words(r#"{"kk":1}"#), "unknown field `kk`, expected one of `k`, `weights`, `limits`");
+    let e = options::decode_with_limits::<NormalizeOptions>(Some(r#"{"temp":1}"#), "options", LimitedFunction::Normalize)
+        .unwrap_err();
+    assert_eq!(e.message, "unknown field `temp`, expected `temperature` or `limits`");
+    let e = options::decode_with_limits::<PartialLimits>(Some(r#"{"limits":{"maxList":1}}"#), "options", LimitedFunction::Rrf)
+        .unwrap_err();
+    assert_eq!(e.field, "options.limits.maxList");
+    assert!(!e.message.ends_with("`limits`"), "{}", e.message);
+    let e = options::decode_with_limits::<MultiQueryOptions>(Some(r#"{"limits":null,"verbos":true}"#), "options", LimitedFunction::FuseMultiQuery)
+        .unwrap_err();
+    assert!(e.message.ends_with("`verbose`, `limits`"), "{}", e.message);
 }

@@ -1,0 +1,82 @@
+// The words of an unknown key: the keys there are, listed as serde lists them, and the
+// nearest one when it is near. wasm/shared/src/json.rs (`unknown_key_words`,
+// `nearest_key`) words the core module's alike, character for character
+// (tests/js/pipeline-module.test.mjs compares the two modules' errors).
+
+/** `s`'s characters (code points), ASCII letters lowercased. */
+const lowered = (s) => Array.from(s, (c) => (c >= "A" && c <= "Z" ? String.fromCharCode(c.charCodeAt(0) + 32) : c));
+
+/** The edit distance of two arrays of characters, with swaps of two neighbours (json.rs `edit_distance`). */
+function editDistance(a, b) {
+  const width = b.length + 1;
+  let before = new Array(width).fill(0);
+  let above = Array.from({ length: width }, (_, j) => j);
+  let row = new Array(width).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    row[0] = i;
+    for (let j = 1; j < width; j++) {
+      const ca = a[i - 1];
+      const cb = b[j - 1];
+      let v = Math.min(above[j - 1] + (ca === cb ? 0 : 1), above[j] + 1, row[j - 1] + 1);
+      if (i > 1 && j > 1 && ca === b[j - 2] && a[i - 2] === cb) v = Math.min(v, before[j - 2] + 1);
+      row[j] = v;
+    }
+    [before, above, row] = [above, row, before];
+  }
+  return above[width - 1];
+}
+
+/**
+ * The key of `keys` nearest to `k` when it is near: at most 2 edits of characters
+ * (insertions, deletions, substitutions, swaps of two neighbours; ASCII letters without
+ * their case) and at most a third of the key's length; the first of the
+ * nearest. Undefined for a key of more than 64 characters, or none near.
+ */
+export function nearestKey(k, keys) {
+  const given = lowered(k);
+  if (given.length > 64) return undefined;
+  let best;
+  let bestD = Infinity;
+  for (const key of keys) {
+    const candidate = lowered(key);
+    const d = editDistance(given, candidate);
+    if (d <= 2 && d * 3 <= candidate.length && d < bestD) {
+      best = key;
+      bestD = d;
+    }
+  }
+  return best;
+}
+
+const HEAD = "unknown field `";
+const LIST = "`, expected ";
+const NEAR = "; did you mean `";
+
+/**
+ * An unknown key's message with the nearest key added when one is near ("; did you mean
+ * `topK`?"): the key and the keys there are read from the message, in serde's words
+ * ("unknown field `k`, expected one of `a`, `b`", as the modules and serde word it;
+ * the keys listed are the package's own and hold no backtick, so the last "`, expected "
+ * ends the key given). Any other message is returned as it is.
+ */
+export function withNearestKey(message) {
+  if (!message.startsWith(HEAD)) return message;
+  const at = message.lastIndexOf(LIST);
+  // (Already added: the pipeline module returns the errors js/core/typed-config.js made.)
+  if (at < HEAD.length || message.includes(NEAR, at)) return message;
+  const keys = Array.from(message.slice(at + LIST.length).matchAll(/`([^`]*)`/g), (m) => m[1]);
+  const near = nearestKey(message.slice(HEAD.length, at), keys);
+  return near === undefined ? message : `${message}${NEAR}${near}\`?`;
+}
+
+/**
+ * "unknown field `k`, expected one of `a`, `b`, `c`; did you mean `a`?": the keys listed
+ * as serde lists them (one "`a`", two "`a` or `b`", more "one of ..."), as json.rs
+ * `unknown_key_words` words the core module's, and the nearest as `withNearestKey` adds
+ * it to every module's.
+ */
+export function unknownKeyWords(k, keys) {
+  const q = keys.map((key) => `\`${key}\``);
+  const expected = q.length === 0 ? "there are no fields" : q.length === 1 ? `expected ${q[0]}` : q.length === 2 ? `expected ${q[0]} or ${q[1]}` : `expected one of ${q.join(", ")}`;
+  return withNearestKey(`unknown field \`${k}\`, ${expected}`);
+}
