@@ -860,7 +860,10 @@ export function tests(lib, golden) {
     // The lab's (serde's words, the nearest added alike), nested ones too.
     eq(said(() => lib.fuseRuns([{ q: { a: 1 } }], { method: "rrf", nrom: "min-max" }), "options.nrom").split("; ")[1], "did you mean `norm`?");
     eq(said(() => lib.applyCalibration([0.5], { method: "sigmoid", steepnes: 1 }), "calibration.steepnes").split("; ")[1], "did you mean `steepness`?");
-    // Nothing near: a short key two edits away, a long key, a key of 65 characters.
+    // Two edits, and three; nothing near a short key one or two edits away, nor a key of
+    // 65 characters.
+    assert(said(() => new lib.Pipeline({ minConfidenXX: 1 }), "config.minConfidenXX").endsWith("did you mean `minConfidence`?"), "two edits");
+    assert(!said(() => new lib.Pipeline({ minConfidenXXX: 1 }), "config.minConfidenXXX").includes("did you mean"), "three edits");
     assert(!said(() => lib.rrf([["a"]], { kw: 1 }), "options.kw").includes("did you mean"), "kw");
     assert(!said(() => new lib.Pipeline({ ["topK".repeat(16) + "x"]: 1 }), `config.${"topK".repeat(16)}x`).includes("did you mean"), "65 characters");
     // Every key a message lists is one: given alone, it is read (it may be refused for
