@@ -517,7 +517,12 @@ fn expected_words(e: &str) -> std::borrow::Cow<'_, str> {
         "unit" => "null",
         "a boolean" => "true or false",
         _ if e.starts_with("struct ") || e.ends_with(" fields") => "an object",
-        _ if e.starts_with("enum ") || e.starts_with("variant index") => "a name (a string)",
+        _ if e.starts_with("enum ")
+            || e.starts_with("variant index")
+            || e == "variant identifier" =>
+        {
+            "a name (a string)"
+        }
         _ if e.starts_with("a sequence of ") || e.starts_with("an array of ") => {
             return e.replacen("a sequence", "an array", 1).into()
         }

@@ -131,7 +131,19 @@ class Failure {
   }
 }
 
-const bad = (expected) => new Failure(TYPE, `expected ${expected}`);
+/** A value of the wrong kind: "expected `expected`, got `v`" (decode.rs `bad`, `shown`). */
+const bad = (expected, v) => new Failure(TYPE, `expected ${expected}, got ${shown(v)}`);
+/**
+ * A value as decode.rs `shown` shows it: `null`, `true`, a number as `String(v)` prints
+ * it, a string `quoted`, `an array`, `an object`, or the kind of a value that is not JSON.
+ */
+function shown(v) {
+  if (v === null || typeof v === "boolean" || typeof v === "number") return String(v);
+  if (typeof v === "string") return quoted(v);
+  if (isArr(v)) return "an array";
+  if (v instanceof Invalid) return v.kind;
+  return "an object";
+}
 const FIELD_WORDS = { [UNKNOWN_FIELD]: "unknown", [MISSING_FIELD]: "missing" };
 const fieldFault = (fault, k) => new Failure(fault, `${FIELD_WORDS[fault]} field \`${k}\``, k);
 
@@ -156,21 +168,21 @@ function at(i, f) {
 // `out.n`, strings to `out.s`, in the order wasm/core/src/typed.rs reads them).
 
 function num(v) {
-  if (typeof v !== "number") throw bad("a number");
+  if (typeof v !== "number") throw bad("a number", v);
   return v;
 }
 const int = (lo, hi, expected) => (v) => {
   if (typeof v === "number" && v % 1 === 0 && v >= lo && v <= hi) return v;
-  throw bad(expected);
+  throw bad(expected, v);
 };
 const u32 = int(0, 4294967295, "a whole number from 0 to 4294967295");
 const i32 = int(-2147483648, 2147483647, "a whole number from -2147483648 to 2147483647");
 function boolean(v) {
-  if (typeof v !== "boolean") throw bad("a boolean");
+  if (typeof v !== "boolean") throw bad("a boolean", v);
   return v ? 1 : 0;
 }
 function string(v) {
-  if (typeof v !== "string") throw bad("a string");
+  if (typeof v !== "string") throw bad("a string", v);
   return v;
 }
 
@@ -209,7 +221,7 @@ const opt = (k) =>
 const list = (k) =>
   kind(
     (v) => {
-      if (!isArr(v)) throw bad("an array");
+      if (!isArr(v)) throw bad("an array", v);
       return v.map((x, i) => at(i, () => k.read(x)));
     },
     (out, xs) => {
@@ -222,7 +234,7 @@ const list = (k) =>
 /** An object of numbers (its size, then each key and value; a repeated key cannot occur in a parsed tree). */
 const NUM_MAP = kind(
   (v) => {
-    if (!isObj(v)) throw bad("an object");
+    if (!isObj(v)) throw bad("an object", v);
     return Object.keys(v).map((k) => [k, under(k, () => num(v[k]))]);
   },
   (out, entries) => {
@@ -243,10 +255,10 @@ const NUM_MAP = kind(
 /** Five numbers, no more and no fewer: every element read, then the length checked. */
 const FIVE = kind(
   (v) => {
-    if (!isArr(v)) throw bad("an array");
+    if (!isArr(v)) throw bad("an array", v);
     const out = [];
     for (let i = 0; i < v.length; i++) out.push(at(i, () => num(v[i])));
-    if (v.length !== 5) throw bad("an array of 5 numbers");
+    if (v.length !== 5) throw new Failure(TYPE, `expected an array of 5 numbers, got an array of ${v.length}`);
     return out;
   },
   (out, xs) => out.n.push(...xs),
@@ -275,16 +287,16 @@ const unit = (names) =>
     else if (isObj(v) && Object.keys(v).length === 1) {
       name = Object.keys(v)[0];
       value = v[name];
-    } else throw bad("a name");
+    } else throw bad("a name (a string)", v);
     const i = names.indexOf(name);
     if (i < 0) throw notOneOf(name, names);
-    if (value !== null) throw bad("a unit variant").key(name);
+    if (value !== null) throw bad("null", value).key(name);
     return i;
   }, putNum, (i) => names[i]);
 
 /** Refuses a value that holds something that is not JSON (serde's buffering of a tagged enum's content). */
 function plain(v) {
-  if (v instanceof Invalid) throw bad(`JSON, not a ${v.kind}`);
+  if (v instanceof Invalid) throw new Failure(TYPE, `expected JSON, not a ${v.kind}`);
   if (isArr(v)) v.forEach((x, i) => at(i, () => plain(x)));
   else if (isObj(v)) for (const k of Object.keys(v)) under(k, () => plain(v[k]));
 }
@@ -345,7 +357,7 @@ const struct = (fields, mode = PLAIN) =>
         }
         return got;
       }
-      throw bad("an object");
+      throw bad("an object", v);
     },
     (out, got) => {
       fields.forEach(([, fk, k], i) => {
@@ -418,7 +430,7 @@ const CALIBRATION = kind(
         return i;
       }
       if (t === 0 || t === 1 || t === 2) return t;
-      throw bad("a method name");
+      throw bad("a name (a string)", t);
     };
     let t = null;
     if (isObj(v)) {
@@ -431,7 +443,7 @@ const CALIBRATION = kind(
         t = at(0, () => tag(v[0]));
         plain(v);
       }
-    } else throw bad("an object");
+    } else throw bad("an object", v);
     if (t === null) throw fieldFault(MISSING_FIELD, "method");
     return [t, CALIBRATION_VARIANTS[t].read(v)];
   },

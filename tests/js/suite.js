@@ -836,6 +836,35 @@ export function tests(lib, golden) {
     eq(said(() => lib.applyCalibration([0.5], { method: "platt", a: 1, b: 2, c: 1 }), "UNKNOWN_FIELD", "calibration.c"), "unknown field `c`, expected `a` or `b`");
   });
 
+  test("a configuration's or an option's value of the wrong kind is said with the value given", () => {
+    const said = (f, field) => throwsScoreError(lib, f, "INVALID_TYPE", field).message;
+    const cases = [
+      [() => new lib.Pipeline({ topK: "10" }), "config.topK", 'expected a whole number from 0 to 4294967295, got "10"'],
+      [() => new lib.Pipeline({ topK: -3 }), "config.topK", "expected a whole number from 0 to 4294967295, got -3"],
+      [() => new lib.Pipeline({ topN: 1.5 }), "config.topN", "expected a whole number from 0 to 4294967295, got 1.5"],
+      [() => new lib.Pipeline({ topK: null }), "config.topK", "expected a whole number from 0 to 4294967295, got null"],
+      [() => new lib.Pipeline({ k: "60" }), "config.k", 'expected a number, got "60"'],
+      [() => new lib.Pipeline({ k: 10n }), "config.k", "expected a number, got bigint"],
+      [() => new lib.Pipeline({ explain: 1 }), "config.explain", "expected a boolean, got 1"],
+      [() => new lib.Pipeline({ weights: { a: [1] } }), "config.weights.a", "expected a number, got an array"],
+      [() => new lib.Pipeline({ recency: { steps: {} } }), "config.recency.steps", "expected an array, got an object"],
+      [() => new lib.Pipeline({ recency: { steps: [{ maxAgeDays: () => 1, multiplier: 1 }] } }), "config.recency.steps[0].maxAgeDays", "expected a number, got function"],
+      [() => new lib.Pipeline({ recency: { mode: 3 } }), "config.recency.mode", "expected a name (a string), got 3"],
+      [() => new lib.Pipeline({ recency: { mode: { step: 5 } } }), "config.recency.mode.step", "expected null, got 5"],
+      [() => new lib.Pipeline({ calibration: { method: 7 } }), "config.calibration.method", "expected a name (a string), got 7"],
+      [() => new lib.Pipeline({ calibration: 'x\n"y\u0001' }), "config.calibration", 'expected an object, got "x\\n\\"y\\u{1}"'],
+      [() => new lib.Pipeline({ confidence: { weights: [1, 2, 3] } }), "config.confidence.weights", "expected an array of 5 numbers, got an array of 3"],
+      [() => new lib.Pipeline().run({ lists: [], context: { taskClass: 5 } }), "context.taskClass", "expected a string, got 5"],
+      [() => lib.rrf([["a"]], { k: "60" }), "options.k", 'expected a number, got "60"'],
+      [() => lib.normalize([1], "softmax", { temperature: [2] }), "options.temperature", "expected a number, got an array"],
+      [() => lib.queryConfidence([0.5], { k: "3" }), "options.k", 'expected a whole number from 0 to 4294967295, got "3"'],
+      [() => lib.classifyBand(0.5, { highFloor: "0.9" }), "options.highFloor", 'expected a number, got "0.9"'],
+      // The lab says it alike (serde's words, read for a JavaScript caller).
+      [() => lib.applyCalibration([0.5], { method: {} }), "calibration.method", "expected a name (a string), got an object"],
+    ];
+    for (const [f, field, message] of cases) eq(said(f, field), message, field);
+  });
+
   test("an unknown key lists the keys there are, and the nearest when one is near; every key listed is one", () => {
     const said = (f, field) => throwsScoreError(lib, f, "UNKNOWN_FIELD", field).message;
     const lists = [{ name: "a", ids: ["x"] }];

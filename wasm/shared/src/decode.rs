@@ -94,8 +94,34 @@ pub fn from_text<T: Decode>(text: &str, what: &str) -> Result<T> {
 
 #[cold]
 #[inline(never)]
-fn bad(expected: &str) -> Failure {
-    fail(Fault::Type, format!("expected {expected}"))
+fn bad(expected: &str, got: &Json) -> Failure {
+    let mut m = String::from("expected ");
+    m.push_str(expected);
+    m.push_str(", got ");
+    shown(&mut m, got);
+    fail(Fault::Type, m)
+}
+
+/// A value as an error message shows it to a JavaScript caller, as the lab's messages
+/// show it: `null`, `true`, a number as `String(v)` prints it, a string quoted as
+/// [`calibrank::error::quoted`] quotes it, `an array`, `an object`, or what a value that
+/// is not JSON is (`function`). js/core/typed-config.js shows them alike.
+#[inline(never)]
+fn shown(m: &mut String, v: &Json) {
+    use std::fmt::Write;
+    match v {
+        Json::Null => m.push_str("null"),
+        Json::Bool(b) => m.push_str(if *b { "true" } else { "false" }),
+        Json::Num(x) => {
+            let _ = write!(m, "{}", calibrank::error::num(*x));
+        }
+        Json::Str(s) => {
+            let _ = write!(m, "{}", calibrank::error::quoted(s));
+        }
+        Json::Arr(_) => m.push_str("an array"),
+        Json::Obj(_) => m.push_str("an object"),
+        Json::Invalid(kind) => m.push_str(kind),
+    }
 }
 
 // ---------------------------------------------------------------- Values
@@ -104,7 +130,7 @@ fn bad(expected: &str) -> Failure {
 fn num(v: &Json) -> R<f64> {
     match v {
         Json::Num(x) => Ok(*x),
-        _ => Err(bad("a number")),
+        _ => Err(bad("a number", v)),
     }
 }
 
@@ -118,7 +144,7 @@ fn num0(v: &Json) -> R<f64> {
 fn int(v: &Json, lo: f64, hi: f64, expected: &str) -> R<f64> {
     match v {
         Json::Num(x) if x.fract() == 0.0 && *x >= lo && *x <= hi => Ok(*x),
-        _ => Err(bad(expected)),
+        _ => Err(bad(expected, v)),
     }
 }
 
@@ -148,7 +174,7 @@ fn i32_(v: &Json) -> R<i32> {
 fn boolean(v: &Json) -> R<bool> {
     match v {
         Json::Bool(b) => Ok(*b),
-        _ => Err(bad("a boolean")),
+        _ => Err(bad("a boolean", v)),
     }
 }
 
@@ -156,7 +182,7 @@ fn boolean(v: &Json) -> R<bool> {
 fn string(v: &Json) -> R<String> {
     match v {
         Json::Str(s) => Ok(s.clone()),
-        _ => Err(bad("a string")),
+        _ => Err(bad("a string", v)),
     }
 }
 
@@ -176,14 +202,14 @@ fn list<T>(v: &Json, get: fn(&Json) -> R<T>) -> R<Vec<T>> {
             .enumerate()
             .map(|(i, x)| get(x).map_err(|f| f.index(i)))
             .collect(),
-        _ => Err(bad("an array")),
+        _ => Err(bad("an array", v)),
     }
 }
 
 /// An object of numbers (a repeated key: the last value).
 fn num_map(v: &Json) -> R<BTreeMap<String, f64>> {
     let Json::Obj(entries) = v else {
-        return Err(bad("an object"));
+        return Err(bad("an object", v));
     };
     let mut out = BTreeMap::new();
     for (k, x) in entries {
@@ -196,7 +222,7 @@ fn num_map(v: &Json) -> R<BTreeMap<String, f64>> {
 /// read, then the length checked.
 fn five(v: &Json) -> R<[f64; 5]> {
     let Json::Arr(items) = v else {
-        return Err(bad("an array"));
+        return Err(bad("an array", v));
     };
     let mut out = [0.0; 5];
     for (i, x) in items.iter().enumerate() {
@@ -206,7 +232,13 @@ fn five(v: &Json) -> R<[f64; 5]> {
         }
     }
     if items.len() != 5 {
-        return Err(bad("an array of 5 numbers"));
+        return Err(fail(
+            Fault::Type,
+            format!(
+                "expected an array of 5 numbers, got an array of {}",
+                items.len()
+            ),
+        ));
     }
     Ok(out)
 }
@@ -228,9 +260,9 @@ fn unit<T: Copy>(v: &Json, table: &[(&str, T)]) -> R<T> {
         Json::Str(s) => (s.as_str(), &Json::Null),
         Json::Obj(entries) if entries.len() == 1 => match entries.first() {
             Some((k, x)) => (k.as_str(), x),
-            None => return Err(bad("a name")),
+            None => return Err(bad("a name (a string)", v)),
         },
-        _ => return Err(bad("a name")),
+        _ => return Err(bad("a name (a string)", v)),
     };
     let Some(&(_, t)) = table.iter().find(|(n, _)| *n == name) else {
         let names: Vec<&str> = table.iter().map(|(n, _)| *n).collect();
@@ -238,7 +270,7 @@ fn unit<T: Copy>(v: &Json, table: &[(&str, T)]) -> R<T> {
     };
     match value {
         Json::Null => Ok(t),
-        _ => Err(bad("a unit variant").key(name)),
+        _ => Err(bad("null", value).key(name)),
     }
 }
 
@@ -246,7 +278,7 @@ fn unit<T: Copy>(v: &Json, table: &[(&str, T)]) -> R<T> {
 /// tagged or untagged enum's content does first, recording the path as it goes).
 fn plain(v: &Json) -> R<()> {
     match v {
-        Json::Invalid(kind) => Err(bad(&format!("JSON, not a {kind}"))),
+        Json::Invalid(kind) => Err(fail(Fault::Type, format!("expected JSON, not a {kind}"))),
         Json::Arr(items) => items
             .iter()
             .enumerate()
@@ -342,7 +374,7 @@ fn fields(
             }
             Ok(())
         }
-        _ => Err(bad("an object")),
+        _ => Err(bad("an object", v)),
     }
 }
 
@@ -488,7 +520,7 @@ impl Decode for Calibration {
                 _ => Err(not_one_of(s, &["sigmoid", "platt", "isotonic"])),
             },
             Json::Num(x) if *x == 0.0 || *x == 1.0 || *x == 2.0 => Ok(*x as u8),
-            _ => Err(bad("a method name")),
+            _ => Err(bad("a name (a string)", t)),
         };
         let t = match v {
             Json::Obj(entries) => {
@@ -513,7 +545,7 @@ impl Decode for Calibration {
                 }
                 None => None,
             },
-            _ => return Err(bad("an object")),
+            _ => return Err(bad("an object", v)),
         };
         match t {
             None => Err(field_fault(Fault::MissingField, "method")),

@@ -1083,12 +1083,19 @@ fn unknown_keys_list_the_keys_there_are() {
         twin_words::<T, T>(text, what)
     }
     // `S`: serde's derive of the same keys (T's own, or a struct that mirrors them).
-    fn twin_words<T: Decode + Debug, S: DeserializeOwned + Debug>(text: &str, what: &str) -> String {
+    fn twin_words<T: Decode + Debug, S: DeserializeOwned + Debug>(
+        text: &str,
+        what: &str,
+    ) -> String {
         let tree = parse(text, what).unwrap();
         let ours = decode::decode::<T>(&tree, what).unwrap_err();
         let serde = json::decode::<S>(&tree, what).unwrap_err();
         assert_eq!(ours.code, ErrorCode::UnknownField, "{text}");
-        assert_eq!((&ours.field, &ours.message), (&serde.field, &serde.message), "{text}");
+        assert_eq!(
+            (&ours.field, &ours.message),
+            (&serde.field, &serde.message),
+            "{text}"
+        );
         ours.message
     }
     assert_eq!(
@@ -1098,7 +1105,10 @@ fn unknown_keys_list_the_keys_there_are() {
     );
     serde_words::<PipelineConfig>(r#"{"recency":{"stpes":[]}}"#, "config");
     serde_words::<PipelineConfig>(r#"{"rerank":{"heuristic":{"x":1}}}"#, "config");
-    serde_words::<PipelineConfig>(r#"{"bands":{"profiles":[{"name":"a","highFloor":0.9,"degradedFloor":0.5,"lang":"x"}]}}"#, "config");
+    serde_words::<PipelineConfig>(
+        r#"{"bands":{"profiles":[{"name":"a","highFloor":0.9,"degradedFloor":0.5,"lang":"x"}]}}"#,
+        "config",
+    );
     serde_words::<PipelineConfig>(r#"{"limits":{"maxList":3}}"#, "config");
     serde_words::<BandContext>(r#"{"langauge":"rust"}"#, "context");
     serde_words::<BandFloors>(r#"{"high":1}"#, "options");
@@ -1128,15 +1138,109 @@ fn unknown_keys_list_the_keys_there_are() {
             .unwrap_err()
             .message
     };
-    assert_eq!(words(r#"{"kk":1}"#), "unknown field `kk`, expected one of `k`, `weights`, `limits`");
-    let e = options::decode_with_limits::<NormalizeOptions>(Some(r#"{"temp":1}"#), "options", LimitedFunction::Normalize)
-        .unwrap_err();
-    assert_eq!(e.message, "unknown field `temp`, expected `temperature` or `limits`");
-    let e = options::decode_with_limits::<PartialLimits>(Some(r#"{"limits":{"maxList":1}}"#), "options", LimitedFunction::Rrf)
-        .unwrap_err();
+    assert_eq!(
+        words(r#"{"kk":1}"#),
+        "unknown field `kk`, expected one of `k`, `weights`, `limits`"
+    );
+    let e = options::decode_with_limits::<NormalizeOptions>(
+        Some(r#"{"temp":1}"#),
+        "options",
+        LimitedFunction::Normalize,
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.message,
+        "unknown field `temp`, expected `temperature` or `limits`"
+    );
+    let e = options::decode_with_limits::<PartialLimits>(
+        Some(r#"{"limits":{"maxList":1}}"#),
+        "options",
+        LimitedFunction::Rrf,
+    )
+    .unwrap_err();
     assert_eq!(e.field, "options.limits.maxList");
     assert!(!e.message.ends_with("`limits`"), "{}", e.message);
-    let e = options::decode_with_limits::<MultiQueryOptions>(Some(r#"{"limits":null,"verbos":true}"#), "options", LimitedFunction::FuseMultiQuery)
-        .unwrap_err();
+    let e = options::decode_with_limits::<MultiQueryOptions>(
+        Some(r#"{"limits":null,"verbos":true}"#),
+        "options",
+        LimitedFunction::FuseMultiQuery,
+    )
+    .unwrap_err();
     assert!(e.message.ends_with("`verbose`, `limits`"), "{}", e.message);
+}
+
+/// A value of the wrong kind is said with the value given, as the lab's messages say it
+/// (js/core/typed-config.js says it alike: tests/js/pipeline-module.test.mjs).
+#[test]
+fn type_errors_show_the_value_given() {
+    let said = |text: &str| {
+        let e = from_text::<PipelineConfig>(text, "config").unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidType, "{text}");
+        (e.field, e.message)
+    };
+    let cases = [
+        (
+            r#"{"topK":"10"}"#,
+            "config.topK",
+            r#"expected a whole number from 0 to 4294967295, got "10""#,
+        ),
+        (
+            r#"{"topK":-3}"#,
+            "config.topK",
+            "expected a whole number from 0 to 4294967295, got -3",
+        ),
+        (
+            r#"{"topN":1.5}"#,
+            "config.topN",
+            "expected a whole number from 0 to 4294967295, got 1.5",
+        ),
+        (
+            r#"{"topK":null}"#,
+            "config.topK",
+            "expected a whole number from 0 to 4294967295, got null",
+        ),
+        (r#"{"k":true}"#, "config.k", "expected a number, got true"),
+        (
+            r#"{"explain":[1]}"#,
+            "config.explain",
+            "expected a boolean, got an array",
+        ),
+        (
+            r#"{"recency":{"steps":{}}}"#,
+            "config.recency.steps",
+            "expected an array, got an object",
+        ),
+        (
+            r#"{"recency":{"mode":3}}"#,
+            "config.recency.mode",
+            "expected a name (a string), got 3",
+        ),
+        (
+            r#"{"recency":{"mode":{"step":5}}}"#,
+            "config.recency.mode.step",
+            "expected null, got 5",
+        ),
+        (
+            r#"{"calibration":{"method":7}}"#,
+            "config.calibration.method",
+            "expected a name (a string), got 7",
+        ),
+        (
+            r#"{"calibration":"x\n\"y\u0001"}"#,
+            "config.calibration",
+            r#"expected an object, got "x\n\"y\u{1}""#,
+        ),
+        (
+            r#"{"confidence":{"weights":[1,2,3]}}"#,
+            "config.confidence.weights",
+            "expected an array of 5 numbers, got an array of 3",
+        ),
+    ];
+    for (text, field, message) in cases {
+        assert_eq!(
+            said(text),
+            (field.to_string(), message.to_string()),
+            "{text}"
+        );
+    }
 }
