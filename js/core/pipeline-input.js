@@ -76,7 +76,7 @@ function timestamp(v, strs, field) {
  */
 export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
   if (!isObject(input)) throw typeError("input", "an object with `lists`");
-  checkKeys(input, INPUT_KEYS, "input");
+  checkKeys(input, INPUT_KEYS, "");
   // Keys inherited from Object.prototype are not fields. Whether it has an enumerable
   // key is checked once per call; only then is each field read through `own` (a shared
   // helper's keyed loads cost about 10% of (b) at N = 10 when made for every call).

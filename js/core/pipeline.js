@@ -204,7 +204,7 @@ export class Pipeline {
     this.#handle();
     if (!isObject(input)) throw typeError("input", "an object with `docs`, `offsets` and `nDocs`");
     // A misspelled key (`doc`) is named as such, as `run` names it, not left to look like a missing `docs`.
-    checkKeys(input, COLUMNAR_KEYS, "input");
+    checkKeys(input, COLUMNAR_KEYS, "");
     const { docs: docsIn, offsets: offsetsIn, nDocs, weights, modifiedAt, now, context, topN } = noInheritedKeys(COLUMNAR_FIELDS) ? input : ownFields(input, COLUMNAR_FIELDS);
     const lim = this.#limits;
     if (typedArrayKind(docsIn) !== "Uint32Array") throw typeError("docs", "a Uint32Array");
