@@ -855,6 +855,9 @@ export function tests(lib, golden) {
       [() => new lib.Pipeline({ calibration: 'x\n"y\u0001' }), "config.calibration", 'expected an object, got "x\\n\\"y\\u{1}"'],
       [() => new lib.Pipeline({ confidence: { weights: [1, 2, 3] } }), "config.confidence.weights", "expected an array of 5 numbers, got an array of 3"],
       [() => new lib.Pipeline().run({ lists: [], context: { taskClass: 5 } }), "context.taskClass", "expected a string, got 5"],
+      // A struct given as the array of its fields (serde's form) of another length.
+      [() => new lib.Pipeline({ recency: { fiscalYear: [3, 2020, 5] } }), "config.recency.fiscalYear", "expected an object, got an array of 3"],
+      [() => new lib.Pipeline({ calibration: [1, 2] }), "config.calibration", "expected an object, got an array of 1"],
       [() => lib.rrf([["a"]], { k: "60" }), "options.k", 'expected a number, got "60"'],
       [() => lib.normalize([1], "softmax", { temperature: [2] }), "options.temperature", "expected a number, got an array"],
       [() => lib.queryConfidence([0.5], { k: "3" }), "options.k", 'expected a whole number from 0 to 4294967295, got "3"'],

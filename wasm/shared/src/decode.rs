@@ -360,16 +360,13 @@ fn fields(
             }
             // Too few for the fields without defaults, or more than the fields: refused,
             // as serde refuses a sequence of another length (the extra values of an
-            // untagged struct were dropped).
+            // untagged struct were dropped), in the words the lab's messages give serde's
+            // "invalid length" (`error::in_words`).
             let short = kinds.iter().skip(items.len()).any(|k| *k != DEF);
             if short || items.len() > keys.len() {
                 return Err(fail(
                     Fault::Type,
-                    format!(
-                        "invalid length {}, expected {} fields",
-                        items.len(),
-                        keys.len()
-                    ),
+                    format!("expected an object, got an array of {}", items.len()),
                 ));
             }
             Ok(())

@@ -1231,6 +1231,11 @@ fn type_errors_show_the_value_given() {
             r#"expected an object, got "x\n\"y\u{1}""#,
         ),
         (
+            r#"{"recency":{"fiscalYear":[3,2020,5]}}"#,
+            "config.recency.fiscalYear",
+            "expected an object, got an array of 3",
+        ),
+        (
             r#"{"confidence":{"weights":[1,2,3]}}"#,
             "config.confidence.weights",
             "expected an array of 5 numbers, got an array of 3",
