@@ -1,12 +1,13 @@
 // The words of an unknown key: the keys there are, listed as serde lists them, and the
-// nearest one when it is near. wasm/shared/src/json.rs (`unknown_key_words`,
-// `nearest_key`) words the core module's alike, character for character
-// (tests/js/pipeline-module.test.mjs compares the two modules' errors).
+// nearest one when it is near. The list: wasm/shared/src/json.rs `unknown_key_words`
+// words the core module's alike, character for character (tests/js/pipeline-module.test.mjs
+// compares the two modules' errors). The nearest key: here alone, added to every module's
+// message (js/wire/module.js) and to the JavaScript's own, so that no module holds it.
 
 /** `s`'s characters (code points), ASCII letters lowercased. */
 const lowered = (s) => Array.from(s, (c) => (c >= "A" && c <= "Z" ? String.fromCharCode(c.charCodeAt(0) + 32) : c));
 
-/** The edit distance of two arrays of characters, with swaps of two neighbours (json.rs `edit_distance`). */
+/** The edit distance of two arrays of characters, with swaps of two neighbours (the optimal string alignment distance). */
 function editDistance(a, b) {
   const width = b.length + 1;
   let before = new Array(width).fill(0);
@@ -33,6 +34,8 @@ function editDistance(a, b) {
  * nearest. Undefined for a key of more than 64 characters, or none near.
  */
 export function nearestKey(k, keys) {
+  // More than 128 UTF-16 units is more than 64 characters: no array made of a long key.
+  if (k.length > 128) return undefined;
   const given = lowered(k);
   if (given.length > 64) return undefined;
   let best;

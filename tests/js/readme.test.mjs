@@ -74,7 +74,9 @@ const CASES = [
     variants: [{ ext: "cjs" }],
     after: `assert.equal(module.exports.testEnvironment, "jsdom");
       assert.match(module.exports.moduleNameMapper["^calibrank$"], /[\\/]node\\.cjs$/);
-      assert.match(module.exports.moduleNameMapper["^calibrank/lab$"], /[\\/]lab\\.node\\.cjs$/);`,
+      assert.match(module.exports.moduleNameMapper["^calibrank/lab$"], /[\\/]lab\\.node\\.cjs$/);
+      assert.match(module.exports.moduleNameMapper["^calibrank/init$"], /[\\/]init\\.node\\.cjs$/);
+      assert.match(module.exports.moduleNameMapper["^calibrank/lab/init$"], /[\\/]lab\\.init\\.node\\.cjs$/);`,
   },
   {
     first: 'import { rrf, calibrate } from "calibrank";',

@@ -893,6 +893,10 @@ export function tests(lib, golden) {
     // The lab's (serde's words, the nearest added alike), nested ones too.
     eq(said(() => lib.fuseRuns([{ q: { a: 1 } }], { method: "rrf", nrom: "min-max" }), "options.nrom").split("; ")[1], "did you mean `norm`?");
     eq(said(() => lib.applyCalibration([0.5], { method: "sigmoid", steepnes: 1 }), "calibration.steepnes").split("; ")[1], "did you mean `steepness`?");
+    // The first of the nearest (`topK` and `topN` are both one edit from `topM`); a third
+    // of the key's length, the key there is (`now`, 3 characters, one edit from `nw`).
+    assert(said(() => new lib.Pipeline({ topM: 1 }), "config.topM").endsWith("did you mean `topK`?"), "topM");
+    assert(said(() => new lib.Pipeline().run({ lists, nw: 1 }), "nw").endsWith("did you mean `now`?"), "nw");
     // Two edits, and three; nothing near a short key one or two edits away, nor a key of
     // 65 characters.
     assert(said(() => new lib.Pipeline({ minConfidenXX: 1 }), "config.minConfidenXX").endsWith("did you mean `minConfidence`?"), "two edits");
