@@ -81,7 +81,7 @@ function writeKWeightsLimits(input, o, options, lim = o.lim) {
 export function rrf(lists, options) {
   const opts = kWeightsLimits(options, "rrf");
   const lim = opts.lim;
-  if (!Array.isArray(lists)) throw typeError("lists", "an array of arrays of strings");
+  if (!Array.isArray(lists)) throw typeError("lists", "an array of arrays of strings", lists);
   const nLists = lists.length;
   precheck.lists(lim, nLists, "lists", "an array of arrays of strings");
   // Plain arrays of small integers: creating a typed array costs about a microsecond,
@@ -92,7 +92,7 @@ export function rrf(lists, options) {
   let total = 0;
   for (let i = 0; i < nLists; i++) {
     const l = lists[i];
-    if (!Array.isArray(l)) throw typeError(`lists[${i}]`, "an array of strings");
+    if (!Array.isArray(l)) throw typeError(`lists[${i}]`, "an array of strings", l);
     const n = l.length;
     precheck.length(lim, n, `lists[${i}]`, "an array of strings");
     ls[i] = l;
@@ -132,7 +132,7 @@ export function rrf(lists, options) {
         const id = l[j];
         let d = index.get(id);
         if (d === undefined) {
-          if (typeof id !== "string") throw typeError(`lists[${i}][${j}]`, "a string");
+          if (typeof id !== "string") throw typeError(`lists[${i}][${j}]`, "a string", id);
           d = ids.length;
           intern(index, id, d, "lists");
           ids.push(id);
@@ -197,7 +197,7 @@ export function rrfColumnar(docs, offsets, nDocs, options) {
   const lim = limitsOf(options, "rrfColumnar");
   const d = indices(docs, "docs");
   const o = indices(offsets, "offsets");
-  if (typeof nDocs !== "number") throw typeError("nDocs", "a number");
+  if (typeof nDocs !== "number") throw typeError("nDocs", "a number", nDocs);
   precheck.columnar(lim, d.length, "docs");
   const out = w().call(OP.RRF_COLUMNAR, writeKWeightsLimits(new Input(), kWeightsLimits(options, null), options, lim).indices(d).indices(o).f64s([nDocs]).roomFor(columnarRoom(lim, nDocs, d.length)));
   return { order: out.u32s(), scores: out.f64s() };

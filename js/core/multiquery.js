@@ -46,7 +46,7 @@ export function fuseMultiQuery(queries, options) {
   const compact = compactOptions(options);
   const lim = limitsOf(compact === null ? options : undefined, "fuseMultiQuery");
   const input = compact === null ? new Input().text(precheck.options(lim, options)) : new Input().f64s(compact);
-  if (!Array.isArray(queries)) throw typeError("queries", "an array of arrays of hits");
+  if (!Array.isArray(queries)) throw typeError("queries", "an array of arrays of hits", queries);
   // The queries, each query and its length read once (a Proxy could answer differently later).
   const nq = queries.length;
   precheck.lists(lim, nq, "queries", "an array of arrays of hits");
@@ -55,7 +55,7 @@ export function fuseMultiQuery(queries, options) {
   let total = 0;
   for (let i = 0; i < nq; i++) {
     const q = queries[i];
-    if (!Array.isArray(q)) throw typeError(`queries[${i}]`, "an array of hits");
+    if (!Array.isArray(q)) throw typeError(`queries[${i}]`, "an array of hits", q);
     const n = q.length;
     precheck.length(lim, n, `queries[${i}]`, "an array of hits");
     qs[i] = q;
@@ -91,7 +91,7 @@ export function fuseMultiQuery(queries, options) {
         const h = q[j];
         // A plain object (the common case) is none of the refused kinds: checked first.
         if (!isPlainRecord(h) && (!isObject(h) || isMap(h) || h instanceof Date))
-          throw typeError(`queries[${i}][${j}]`, "an object with `id` and `score`");
+          throw typeError(`queries[${i}][${j}]`, "an object with `id` and `score`", h);
         // checkKeys(h, HIT_KEYS, ...) written out: the shared function's for-in is generic
         // over every caller's objects, and a Set lookup per key costs more than comparing
         // the three names (`node bench/multiquery-loop.mjs`: 126 µs a call with checkKeys,
@@ -99,9 +99,9 @@ export function fuseMultiQuery(queries, options) {
         for (const key in h) if (key !== "id" && key !== "score" && key !== "timestamp" && hasOwn.call(h, key)) throw unknownField(`queries[${i}][${j}]`, key, HIT_KEYS);
         const { id, score, timestamp: t } = clean ? h : ownFields(h, HIT_FIELDS);
         if (id === undefined) throw missingField(`queries[${i}][${j}]`, "id");
-        if (typeof id !== "string") throw typeError(`queries[${i}][${j}].id`, "a string");
+        if (typeof id !== "string") throw typeError(`queries[${i}][${j}].id`, "a string", id);
         if (score === undefined) throw missingField(`queries[${i}][${j}]`, "score");
-        if (typeof score !== "number") throw typeError(`queries[${i}][${j}].score`, "a number");
+        if (typeof score !== "number") throw typeError(`queries[${i}][${j}].score`, "a number", score);
         let d = index.get(id);
         if (d === undefined) {
           // Ids are compared inside the module, where a lone surrogate would be U+FFFD.

@@ -55,7 +55,7 @@ const LOOK_OVER_FROM = 128;
 /** A call's own `topN` for the module (NaN: none; the module checks it against `topK`). */
 export function topNOf(topN) {
   if (topN === undefined || topN === null) return NaN;
-  if (!Number.isInteger(topN)) throw typeError("topN", "a whole number");
+  if (!Number.isInteger(topN)) throw typeError("topN", "a whole number", topN);
   return topN;
 }
 
@@ -67,7 +67,7 @@ function timestamp(v, strs, field) {
     return [2, strs.length - 1];
   }
   if (v instanceof Date) return [1, timeOf(v, field, "epoch milliseconds or an ISO 8601 string")];
-  throw typeError(field, "epoch milliseconds or an ISO 8601 string");
+  throw typeError(field, "epoch milliseconds or an ISO 8601 string", v);
 }
 
 /**
@@ -75,7 +75,7 @@ function timestamp(v, strs, field) {
  * large tables come from `lease` (see `Scratch`), valid until the lease is given back.
  */
 export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
-  if (!isObject(input)) throw typeError("input", "an object with `lists`");
+  if (!isObject(input)) throw typeError("input", "an object with `lists`", input);
   checkKeys(input, INPUT_KEYS, "");
   // Keys inherited from Object.prototype are not fields. Whether it has an enumerable
   // key is checked once per call; only then is each field read through `own` (a shared
@@ -87,13 +87,13 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
   // query, now's kind and value, distinct ids, texts held, topN (NaN: the pipeline's).
   const head = [-1, 0, 0, 0, 0, topNOf(topN)];
   if (query !== undefined && query !== null) {
-    if (typeof query !== "string") throw typeError("query", "a string");
+    if (typeof query !== "string") throw typeError("query", "a string", query);
     precheck.oneText(lim, query.length, "query");
   }
   // A required key not given is INVALID_CONFIG, "missing field", as in every input of the
   // package (rerank's candidates, fuseMultiQuery's hits) and as the Rust API's serde says.
   if (lists === undefined) throw missingField("", "lists");
-  if (!Array.isArray(lists)) throw typeError("lists", "an array of lists");
+  if (!Array.isArray(lists)) throw typeError("lists", "an array of lists", lists);
   const nLists = lists.length;
   precheck.lists(lim, nLists, "lists", "an array of lists");
   const listTable = new Array(5 * nLists).fill(0);
@@ -103,14 +103,14 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
   const listObjs = new Array(nLists);
   for (let i = 0; i < nLists; i++) {
     const l = lists[i];
-    if (!isObject(l)) throw typeError(`lists[${i}]`, "an object with `name` and `ids`");
+    if (!isObject(l)) throw typeError(`lists[${i}]`, "an object with `name` and `ids`", l);
     checkKeys(l, LIST_KEYS, `lists[${i}]`);
     const { name, ids, scores: sc, weight } = cleanProto ? l : ownFields(l, LIST_FIELDS);
     if (name === undefined) throw missingField(`lists[${i}]`, "name");
-    if (typeof name !== "string") throw typeError(`lists[${i}].name`, "a string");
+    if (typeof name !== "string") throw typeError(`lists[${i}].name`, "a string", name);
     wellFormedName(name, `lists[${i}].name`, "a list name");
     if (ids === undefined) throw missingField(`lists[${i}]`, "ids");
-    if (!Array.isArray(ids)) throw typeError(`lists[${i}].ids`, "an array of strings");
+    if (!Array.isArray(ids)) throw typeError(`lists[${i}].ids`, "an array of strings", ids);
     // Its length read once (a Proxy could answer differently later).
     const n = ids.length;
     precheck.length(lim, n, `lists[${i}]`, "an array of strings", ".ids");
@@ -140,7 +140,7 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
       const id = ids[j];
       let d = index.get(id);
       if (d === undefined) {
-        if (typeof id !== "string") throw typeError(`lists[${i}].ids[${j}]`, "a string");
+        if (typeof id !== "string") throw typeError(`lists[${i}].ids[${j}]`, "a string", id);
         d = strs.length;
         intern(index, id, d, "lists");
         strs.push(id);
@@ -166,7 +166,7 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
     units += name.length;
     let flags = 0;
     if (weight !== undefined && weight !== null) {
-      if (typeof weight !== "number") throw typeError(`lists[${i}].weight`, "a number");
+      if (typeof weight !== "number") throw typeError(`lists[${i}].weight`, "a number", weight);
       flags |= 1;
       weights[i] = weight;
     }
@@ -204,7 +204,7 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
     // keys instead (Object.keys, then each key's index looked up) cost (b) a quarter of
     // its time at N = 1,000 (docs/performance-history.md, "Items looked up by the lists' ids").
     const asMap = isMap(items);
-    if (!asMap && !isObject(items)) throw typeError("items", "an object mapping ids to metadata");
+    if (!asMap && !isObject(items)) throw typeError("items", "an object mapping ids to metadata", items);
     // Only own entries are items. Of a record whose prototype is Object.prototype (with
     // no enumerable key added there: `cleanProto`) or null, a lookup can find an
     // inherited value only under a key of Object.prototype's own (its methods,
@@ -252,7 +252,7 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
       itemTable[t + 7] = d;
       keyUnits += key.length;
       if (meta === null) continue;
-      if (!isObject(meta)) throw typeError(keyPath("items", key), "an object with the item's fields");
+      if (!isObject(meta)) throw typeError(keyPath("items", key), "an object with the item's fields", meta);
       let flags = 0;
       // One pass over the item's own keys: only the fields it has are read.
       // Keys inherited from Object.prototype (an enumerable key added there) are not
@@ -290,17 +290,17 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
             } else if (v instanceof Date) {
               flags |= 16;
               itemNums[3 * i] = timeOf(v, () => keyField("items", key, "modifiedAt"), "epoch milliseconds or an ISO 8601 string");
-            } else throw typeError(keyField("items", key, "modifiedAt"), "epoch milliseconds or an ISO 8601 string");
+            } else throw typeError(keyField("items", key, "modifiedAt"), "epoch milliseconds or an ISO 8601 string", v);
             break;
           case "fiscalYear":
             if (v === undefined || v === null) break;
-            if (typeof v !== "number") throw typeError(keyField("items", key, "fiscalYear"), "a whole number (a year)");
+            if (typeof v !== "number") throw typeError(keyField("items", key, "fiscalYear"), "a whole number (a year)", v);
             flags |= 64;
             itemNums[3 * i + 1] = v;
             break;
           case "crossEncoderScore":
             if (v === undefined || v === null) break;
-            if (typeof v !== "number") throw typeError(keyField("items", key, "crossEncoderScore"), "a number");
+            if (typeof v !== "number") throw typeError(keyField("items", key, "crossEncoderScore"), "a number", v);
             flags |= 128;
             itemNums[3 * i + 2] = v;
             break;
@@ -309,7 +309,7 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
             if (hasOwn.call(meta, f)) throw unknownField(keyPath("items", key), f, ITEM_KEYS);
         }
         if (bit !== 0 && v !== undefined && v !== null) {
-          if (typeof v !== "string") throw typeError(keyField("items", key, f), "a string");
+          if (typeof v !== "string") throw typeError(keyField("items", key, f), "a string", v);
           precheck.itemText(lim, v.length, key, f);
           const field = bit === 1 ? 1 : bit === 2 ? 2 : bit === 4 ? 3 : 4;
           if (hold) {
@@ -405,7 +405,7 @@ function heldSlots(itemTable, nDocs, lease) {
  */
 export function encodeContext(context, lim) {
   if (context === undefined || context === null) return undefined;
-  if (!isObject(context)) throw typeError("context", "an object");
+  if (!isObject(context)) throw typeError("context", "an object", context);
   return precheck.jsonText(lim, objectJson(context, "context"), "context");
 }
 

@@ -202,7 +202,7 @@ export class Pipeline {
   runColumnar(input) {
     if (!(objectLike(this) && #h in this)) throw notPipeline();
     this.#handle();
-    if (!isObject(input)) throw typeError("input", "an object with `docs`, `offsets` and `nDocs`");
+    if (!isObject(input)) throw typeError("input", "an object with `docs`, `offsets` and `nDocs`", input);
     // A misspelled key (`doc`) is named as such, as `run` names it, not left to look like a missing `docs`.
     checkKeys(input, COLUMNAR_KEYS, "");
     const { docs: docsIn, offsets: offsetsIn, nDocs, weights, modifiedAt, now, context, topN } = noInheritedKeys(COLUMNAR_FIELDS) ? input : ownFields(input, COLUMNAR_FIELDS);
@@ -214,7 +214,7 @@ export class Pipeline {
     const offsets = plainTyped(offsetsIn, Uint32Array);
     if (offsets.length > lim.maxLists + 1)
       throw scoreError("INPUT_TOO_LARGE", "offsets", `${offsets.length} entries, above the limit of ${lim.maxLists + 1} (limits.maxLists + 1)`);
-    if (typeof nDocs !== "number") throw typeError("nDocs", "a number");
+    if (typeof nDocs !== "number") throw typeError("nDocs", "a number", nDocs);
     const wts = weights === undefined || weights === null ? undefined : numbers(weights, "weights");
     let mt;
     if (modifiedAt !== undefined && modifiedAt !== null) {
@@ -230,7 +230,7 @@ export class Pipeline {
       head[2] = timeOf(now, "now", "epoch milliseconds (a number) or a Date");
     } else if (now !== undefined && now !== null) {
       // Was ignored (then "`now` is required with `modifiedAt`", or nothing at all).
-      throw typeError("now", "epoch milliseconds (a number) or a Date");
+      throw typeError("now", "epoch milliseconds (a number) or a Date", now);
     }
     // The band profile's context, as `run` takes it (JSON; the module checks its fields).
     const ctx = encodeContext(context, lim);

@@ -11,9 +11,9 @@ const CANDIDATE_KEYS = new Set(CANDIDATE_FIELDS);
 export function rerank(query, candidates, options) {
   const lim = limitsOf(options, "rerank");
   const opts = precheck.options(lim, options);
-  if (typeof query !== "string") throw typeError("query", "a string");
+  if (typeof query !== "string") throw typeError("query", "a string", query);
   precheck.oneText(lim, query.length, "query");
-  if (!Array.isArray(candidates)) throw typeError("candidates", "an array of candidates");
+  if (!Array.isArray(candidates)) throw typeError("candidates", "an array of candidates", candidates);
   // The array and its length read once (a Proxy could answer differently later).
   const n = candidates.length;
   // A Proxy's length may be anything (the tables are sized by it).
@@ -32,7 +32,7 @@ export function rerank(query, candidates, options) {
     const c = candidates[i];
     // A plain object (the common case) is none of the refused kinds: checked first.
     if (!isPlainRecord(c) && (!isObject(c) || isMap(c) || c instanceof Date))
-      throw typeError(`candidates[${i}]`, "an object with `id`, `score` and `name`");
+      throw typeError(`candidates[${i}]`, "an object with `id`, `score` and `name`", c);
     // checkKeys(c, CANDIDATE_KEYS, ...) written out, as fuseMultiQuery's hits: the shared
     // function's for-in is generic over every caller's objects, and a Set lookup per key
     // costs more than comparing the six names (measured there: bench/multiquery-loop.mjs).
@@ -42,13 +42,13 @@ export function rerank(query, candidates, options) {
     const f = clean ? c : ownFields(c, CANDIDATE_FIELDS);
     const { id, score, name } = f;
     if (id === undefined) throw missingField(`candidates[${i}]`, "id");
-    if (typeof id !== "string") throw typeError(`candidates[${i}].id`, "a string");
+    if (typeof id !== "string") throw typeError(`candidates[${i}].id`, "a string", id);
     // Ids are compared inside the module (duplicates), where a lone surrogate would be U+FFFD.
     wellFormedName(id, `candidates[${i}].id`, "an id", "ids");
     if (score === undefined) throw missingField(`candidates[${i}]`, "score");
-    if (typeof score !== "number") throw typeError(`candidates[${i}].score`, "a number");
+    if (typeof score !== "number") throw typeError(`candidates[${i}].score`, "a number", score);
     if (name === undefined) throw missingField(`candidates[${i}]`, "name");
-    if (typeof name !== "string") throw typeError(`candidates[${i}].name`, "a string");
+    if (typeof name !== "string") throw typeError(`candidates[${i}].name`, "a string", name);
     strs.push(id, name);
     units += id.length + name.length;
     let bits = 0;
@@ -56,7 +56,7 @@ export function rerank(query, candidates, options) {
       const key = CANDIDATE_TEXTS[t];
       const v = f[key];
       if (v === undefined || v === null) continue;
-      if (typeof v !== "string") throw typeError(`candidates[${i}].${key}`, "a string");
+      if (typeof v !== "string") throw typeError(`candidates[${i}].${key}`, "a string", v);
       bits |= 1 << t;
       strs.push(v);
       units += v.length;

@@ -19,7 +19,7 @@ function scoresInput(options, scores, field = "scores") {
 export function normalize(scores, method, options) {
   const lim = limitsOf(options, "normalize");
   const opts = precheck.options(lim, options);
-  if (typeof method !== "string") throw typeError("method", "a method name string");
+  if (typeof method !== "string") throw typeError("method", "a method name string", method);
   precheck.oneText(lim, method.length, "method");
   const s = numbers(scores, "scores");
   precheck.array(lim, s.length, "scores");
@@ -35,7 +35,7 @@ export function calibrate(scores, options) {
 export function classifyBand(score, options) {
   // No limits among its options: the default bound.
   const opts = precheck.options(limitsOf(undefined, "classifyBand"), options);
-  if (typeof score !== "number") throw typeError("score", "a number");
+  if (typeof score !== "number") throw typeError("score", "a number", score);
   const out = w().call(OP.CLASSIFY, new Input().text(opts).f64s([score]));
   const band = out.w.u8[out.u8At()];
   const s = out.w.f64[out.f64At()];

@@ -9,7 +9,7 @@
 // line: the same values, and the same errors (serde's words, codes and field paths), which
 // tests/js/pipeline-module.test.mjs checks against the core's module on random
 // configurations.
-import { scoreError, keySegment, wellFormed, toWellFormed, jsonParse, compareUtf8, unknownKeyWords } from "../wire.js";
+import { scoreError, keySegment, wellFormed, toWellFormed, jsonParse, compareUtf8, unknownKeyWords, quoted } from "../wire.js";
 import { ScoreError } from "../score_error.js";
 import { PIPELINE_DEFAULTS, LIMIT_TABLE } from "./pipeline-defaults.js";
 
@@ -264,16 +264,6 @@ const FIVE = kind(
   (out, xs) => out.n.push(...xs),
   (xs) => xs.map(finite),
 );
-
-/**
- * `s` in double quotes as the crate's `error::quoted` writes it: `"`, `\` and the control
- * characters escaped (`\n`, `\r`, `\t`, `\0`, the others as `\u{1b}`), every other
- * character as it is (the strings here are well-formed: `revive`).
- */
-const quoted = (s) =>
-  `"${s.replace(/["\\\u0000-\u001f\u007f-\u009f]/g, (c) =>
-    c === '"' ? '\\"' : c === "\\" ? "\\\\" : c === "\n" ? "\\n" : c === "\r" ? "\\r" : c === "\t" ? "\\t" : c === "\0" ? "\\0" : `\\u{${c.charCodeAt(0).toString(16)}}`,
-  )}"`;
 
 /** A name that is none of `names`, worded as the crate's `error::not_one_of` words it. */
 const notOneOf = (name, names) => new Failure(UNKNOWN_VARIANT, `${quoted(name)} is not one of ${names.map(quoted).join(", ")}`);

@@ -16,7 +16,7 @@ export function argument(input, value, Class, field, objects) {
       slot[0] = handleOf(value, field);
     });
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw typeError(field, RECORD);
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw typeError(field, RECORD, value);
   if (Class === Run && rankedObjects.has(value)) input.f64s([1]);
   objects.add(input, value, field, field, undefined);
 }
@@ -28,7 +28,7 @@ export function argument(input, value, Class, field, objects) {
  */
 export function runsArgument(input, runs, objects) {
   const lim = objects.lim;
-  if (!Array.isArray(runs)) throw typeError("runs", "an array of runs");
+  if (!Array.isArray(runs)) throw typeError("runs", "an array of runs", runs);
   // The length and each run read once (a Proxy could answer differently later).
   const n = runs.length;
   precheck.lists(lim, n, "runs", "an array of runs");
@@ -40,7 +40,7 @@ export function runsArgument(input, runs, objects) {
     const flags = new Float64Array(n);
     for (let i = 0; i < n; i++) {
       const r = given[i];
-      if (typeof r !== "object" || r === null || Array.isArray(r)) throw typeError(`runs[${i}]`, RECORD);
+      if (typeof r !== "object" || r === null || Array.isArray(r)) throw typeError(`runs[${i}]`, RECORD, r);
       if (rankedObjects.has(r)) flags[i] = 1;
     }
     input.f64s(flags);

@@ -13,7 +13,7 @@ function evaluateInput(qrels, run, metrics, options) {
   const objects = new RunObjects(lim);
   argument(input, qrels, Qrels, "qrels", objects);
   argument(input, run, Run, "run", objects);
-  if (!Array.isArray(metrics)) throw typeError("metrics", "an array of metric names");
+  if (!Array.isArray(metrics)) throw typeError("metrics", "an array of metric names", metrics);
   return input.text(precheck.jsonText(lim, toJson(metrics, "metrics"), "metrics"));
 }
 

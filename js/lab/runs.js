@@ -121,7 +121,7 @@ function readRun(value, field, top, outer) {
       } else if (s !== undefined) {
         if (s === v || s === value || s === outer) throw cyclic(top);
         if (bad === null) {
-          bad = typeError(keyPath(keyPath(field, q), k), "a number");
+          bad = typeError(keyPath(keyPath(field, q), k), "a number", s);
           badKey = k;
         }
       }

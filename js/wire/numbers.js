@@ -1,6 +1,6 @@
 // Arrays of numbers and of indices from the caller: typed arrays taken as they are,
 // other arrays checked and copied once.
-import { scoreError, typeError, typedArrayKind, typedLength } from "./values.js";
+import { scoreError, typeError, typedArrayKind, typedLength, shownValue } from "./values.js";
 
 /**
  * A `Float64Array` or an array of numbers as something the encoder copies: the typed
@@ -8,10 +8,10 @@ import { scoreError, typeError, typedArrayKind, typedLength } from "./values.js"
  */
 export function numbers(value, field) {
   if (typedArrayKind(value) === "Float64Array") return plainTyped(value, Float64Array);
-  if (!Array.isArray(value)) throw typeError(field, "a Float64Array or an array of numbers");
+  if (!Array.isArray(value)) throw typeError(field, "a Float64Array or an array of numbers", value);
   return checkedCopy(
     value,
-    (i) => typeError(`${field}[${i}]`, "a number"),
+    (i, x) => typeError(`${field}[${i}]`, "a number", x),
     () => typeError(field, "a Float64Array or an array of numbers"),
   );
 }
@@ -53,7 +53,7 @@ function fixedBuffer(v) {
  * A copy of an array of numbers, each element read once: the array may be a Proxy whose
  * traps would otherwise run again when the section is written into wasm memory (and
  * could call the package in the middle of that, or answer another length). At the first
- * element that is not a number, `notNumber(i)` gives the error to throw, or null to
+ * element that is not a number, `notNumber(i, x)` gives the error to throw, or null to
  * return null instead; `badLength()` likewise when the `length` is not a whole number
  * (a Proxy's).
  */
@@ -69,7 +69,7 @@ export function checkedCopy(value, notNumber, badLength) {
   for (let i = 0; i < n; i++) {
     const x = value[i];
     if (typeof x !== "number") {
-      const e = notNumber(i);
+      const e = notNumber(i, x);
       if (e === null) return null;
       throw e;
     }
@@ -81,10 +81,10 @@ export function checkedCopy(value, notNumber, badLength) {
 /** Indices: a `Uint32Array` as it is, an array of numbers as f64 (checked by the module). */
 export function indices(value, field) {
   if (typedArrayKind(value) === "Uint32Array") return plainTyped(value, Uint32Array);
-  if (!Array.isArray(value)) throw typeError(field, "a Uint32Array or an array of whole numbers");
+  if (!Array.isArray(value)) throw typeError(field, "a Uint32Array or an array of whole numbers", value);
   return checkedCopy(
     value,
-    (i) => scoreError("INVALID_TYPE", `${field}[${i}]`, "expected a whole number in 0..2^32"),
+    (i, x) => scoreError("INVALID_TYPE", `${field}[${i}]`, `expected a whole number in 0..2^32, got ${shownValue(x)}`),
     () => typeError(field, "a Uint32Array or an array of whole numbers"),
   );
 }

@@ -69,7 +69,57 @@ export function scoreError(code, field, message) {
   return new ScoreError(message, code, field);
 }
 
-export const typeError = (field, expected) => scoreError("INVALID_TYPE", field, `expected ${expected}`);
+/**
+ * `INVALID_TYPE` on `field`: "expected `expected`", and ", got `shownValue(v)`" when the
+ * value is given (a third argument, even `undefined`).
+ */
+export const typeError = (field, expected, ...got) =>
+  scoreError("INVALID_TYPE", field, got.length === 0 ? `expected ${expected}` : `expected ${expected}, got ${shownValue(got[0])}`);
+
+/**
+ * `s` in double quotes as the crate's `error::quoted` writes it: `"`, `\` and the control
+ * characters escaped (`\n`, `\r`, `\t`, `\0`, the others as `\u{1b}`), every other
+ * character as it is (js/core/typed-config.js and the core module's messages quote alike).
+ */
+export const quoted = (s) =>
+  `"${s.replace(/["\\\u0000-\u001f\u007f-\u009f]/g, (c) =>
+    c === '"' ? '\\"' : c === "\\" ? "\\\\" : c === "\n" ? "\\n" : c === "\r" ? "\\r" : c === "\t" ? "\\t" : c === "\0" ? "\\0" : `\\u{${c.charCodeAt(0).toString(16)}}`,
+  )}"`;
+
+/**
+ * A caller's value as an error message shows it, as the configurations' messages show
+ * theirs (`null`, `true`, `1.5`, a string quoted, `an array`, `an object`, `function`,
+ * `bigint`, `symbol`, `undefined`), without running any of the caller's code (no getter,
+ * trap or `toString`): a string is cut after its first 64 characters (`…`), and a
+ * revoked Proxy is `an object`.
+ */
+export function shownValue(v) {
+  switch (typeof v) {
+    case "string": {
+      if (v.length <= 64) return quoted(v);
+      let head = "";
+      let n = 0;
+      for (const c of v) {
+        if (++n > 64) break;
+        head += c;
+      }
+      return n > 64 ? quoted(head + "…") : quoted(v);
+    }
+    case "number":
+    case "boolean":
+    case "undefined":
+      return String(v);
+    case "object":
+      if (v === null) return "null";
+      try {
+        return Array.isArray(v) ? "an array" : "an object";
+      } catch {
+        return "an object";
+      }
+    default:
+      return typeof v;
+  }
+}
 
 /** Whether a map key is written `.key` in a field path: not empty, none of `.[]"\` in it. */
 const PATH_QUOTED = /[.[\]"\\]/;

@@ -868,6 +868,54 @@ export function tests(lib, golden) {
     for (const [f, field, message] of cases) eq(said(f, field), message, field);
   });
 
+  test("an input's value of the wrong kind is said with the value given, none of the caller's code run", () => {
+    const said = (f, field) => throwsScoreError(lib, f, "INVALID_TYPE", field).message;
+    const lists = [{ name: "a", ids: ["x"] }];
+    const p = new lib.Pipeline();
+    try {
+      const cases = [
+        [() => lib.rrf([[1]]), "lists[0][0]", "expected a string, got 1"],
+        [() => lib.rrf(["abc"]), "lists[0]", 'expected an array of strings, got "abc"'],
+        [() => p.run({ lists: [{ name: 1, ids: ["x"] }] }), "lists[0].name", "expected a string, got 1"],
+        [() => p.run({ lists: [{ name: "a", ids: [null] }] }), "lists[0].ids[0]", "expected a string, got null"],
+        [() => p.run({ lists, items: { x: { modifiedAt: true } } }), "items.x.modifiedAt", "expected epoch milliseconds or an ISO 8601 string, got true"],
+        [() => p.run({ lists, items: { x: { fiscalYear: "2024" } } }), "items.x.fiscalYear", 'expected a whole number (a year), got "2024"'],
+        [() => p.run({ lists, items: { x: 5 } }), "items.x", "expected an object with the item's fields, got 5"],
+        [() => p.run({ lists, query: {} }), "query", "expected a string, got an object"],
+        [() => p.run({ lists, query: Symbol("q") }), "query", "expected a string, got symbol"],
+        [() => p.run({ lists, query: () => "q" }), "query", "expected a string, got function"],
+        [() => p.run({ lists, now: [1] }), "now", "expected epoch milliseconds or an ISO 8601 string, got an array"],
+        [() => p.run({ lists, topN: 1.5 }), "topN", "expected a whole number, got 1.5"],
+        [() => p.run({ lists: [{ name: "a", ids: ["x"], scores: ["1"] }] }), "lists[0].scores[0]", 'expected a number, got "1"'],
+        // A long string: its first 64 characters; a control character escaped.
+        [() => p.run({ lists: [{ name: "a", ids: ["x"], weight: "w".repeat(70) }] }), "lists[0].weight", `expected a number, got "${"w".repeat(64)}…"`],
+        [() => p.run({ lists: [{ name: "a", ids: ["x"], weight: 'a"\n\u0001' }] }), "lists[0].weight", 'expected a number, got "a\\"\\n\\u{1}"'],
+        [() => p.runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1, now: "2020" }), "now", 'expected epoch milliseconds (a number) or a Date, got "2020"'],
+        [() => lib.rrfColumnar(["x"], [0, 1], 1), "docs[0]", 'expected a whole number in 0..2^32, got "x"'],
+        [() => lib.calibrate([1, "2"]), "scores[1]", 'expected a number, got "2"'],
+        [() => lib.classifyBand("0.9"), "score", 'expected a number, got "0.9"'],
+        [() => lib.fuseMultiQuery([[{ id: 1, score: 1 }]]), "queries[0][0].id", "expected a string, got 1"],
+        [() => lib.rerank("q", [{ id: "a", score: "1", name: "n" }]), "candidates[0].score", 'expected a number, got "1"'],
+      ];
+      if (lib.evaluate) {
+        cases.push([() => lib.evaluate({ q: { a: 1 } }, { q: { a: "x" } }, ["mrr"]), "run.q.a", 'expected a number, got "x"']);
+        cases.push([() => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, "mrr"), "metrics", 'expected an array of metric names, got "mrr"']);
+      }
+      for (const [f, field, message] of cases) eq(said(f, field), message, field);
+      // Shown without reading it: a Proxy's traps and a getter do not run, a revoked
+      // Proxy is an object.
+      let read = 0;
+      const spy = new Proxy({}, { get: () => (read++, undefined), ownKeys: () => (read++, []), getPrototypeOf: () => (read++, null) });
+      eq(said(() => p.run({ lists, query: spy }), "query"), "expected a string, got an object");
+      const revoked = Proxy.revocable([], {});
+      revoked.revoke();
+      eq(said(() => p.run({ lists, query: revoked.proxy }), "query"), "expected a string, got an object");
+      eq(read, 0, "the Proxy was read");
+    } finally {
+      p.free();
+    }
+  });
+
   test("an unknown key lists the keys there are, and the nearest when one is near; every key listed is one", () => {
     const said = (f, field) => throwsScoreError(lib, f, "UNKNOWN_FIELD", field).message;
     const lists = [{ name: "a", ids: ["x"] }];
