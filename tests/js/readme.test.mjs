@@ -174,6 +174,35 @@ function caseOf(b) {
   return exact.length === 1 ? exact[0] : found.length === 1 ? found[0] : undefined;
 }
 
+// The README's table of error codes ("Errors"): every code of errorCodes() has a row,
+// and each row's example throws its code, run as written with the package's exports.
+test("the README's table of error codes: every code, and each example throws it", async () => {
+  const core = await import("calibrank");
+  const lab = await import("calibrank/lab");
+  const text = readFileSync(join(root, "README.md"), "utf8");
+  const errors = text.slice(text.indexOf("\n## Errors\n"));
+  // Rows `| `CODE` | when | `example` (lab)? |` (no cell holds a `|`).
+  const rows = errors
+    .split("\n")
+    .filter((l) => /^\| `[A-Z_]+` \|/.test(l))
+    .map((l) => {
+      const cells = l.split("|").slice(1, -1).map((c) => c.trim());
+      assert.equal(cells.length, 3, l);
+      return [cells[0].slice(1, -1), /^`([^`]+)`(?: \(lab\))?$/.exec(cells[2])?.[1]];
+    });
+  assert.deepEqual(rows.map(([code]) => code), core.errorCodes(), "one row per code, in errorCodes()'s order");
+  const names = [...new Set([...Object.keys(core), ...Object.keys(lab)])].filter((n) => /^[A-Za-z]\w*$/.test(n));
+  const scope = { ...lab, ...core };
+  let run = 0;
+  for (const [code, example] of rows) {
+    if (example === undefined) continue;
+    const call = new Function(...names, `return (${example});`);
+    assert.throws(() => call(...names.map((n) => scope[n])), (e) => e instanceof core.ScoreError && e.code === code, `${code}: ${example}`);
+    run++;
+  }
+  assert.equal(run, core.errorCodes().length - 2, "every code but INTERNAL and REENTRANT_CALL has an example");
+});
+
 test("every js and html block of the README is run by this test", () => {
   assert.ok(examples.length >= 8, `found ${examples.length} blocks`);
   for (const b of examples) assert.ok(caseOf(b), `README.md line ${b.line}: no case runs this block (add one to CASES)`);
