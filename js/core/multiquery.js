@@ -126,7 +126,7 @@ export function fuseMultiQuery(queries, options) {
         } else if (t instanceof Date) {
           kinds[k] = 1;
           millis[k] = timeOf(t, () => `queries[${i}][${j}].timestamp`, "epoch milliseconds or an ISO 8601 string");
-        } else throw typeError(`queries[${i}][${j}].timestamp`, "epoch milliseconds or an ISO 8601 string");
+        } else throw typeError(`queries[${i}][${j}].timestamp`, "epoch milliseconds or an ISO 8601 string", t);
       }
     }
     // Counted here only when their UTF-16 units alone exceed maxTotalTextBytes (the input

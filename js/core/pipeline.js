@@ -207,10 +207,10 @@ export class Pipeline {
     checkKeys(input, COLUMNAR_KEYS, "");
     const { docs: docsIn, offsets: offsetsIn, nDocs, weights, modifiedAt, now, context, topN } = noInheritedKeys(COLUMNAR_FIELDS) ? input : ownFields(input, COLUMNAR_FIELDS);
     const lim = this.#limits;
-    if (typedArrayKind(docsIn) !== "Uint32Array") throw typeError("docs", "a Uint32Array");
+    if (typedArrayKind(docsIn) !== "Uint32Array") throw typeError("docs", "a Uint32Array", docsIn);
     const docs = plainTyped(docsIn, Uint32Array);
     precheck.columnar(lim, docs.length, "docs");
-    if (typedArrayKind(offsetsIn) !== "Uint32Array") throw typeError("offsets", "a Uint32Array");
+    if (typedArrayKind(offsetsIn) !== "Uint32Array") throw typeError("offsets", "a Uint32Array", offsetsIn);
     const offsets = plainTyped(offsetsIn, Uint32Array);
     if (offsets.length > lim.maxLists + 1)
       throw scoreError("INPUT_TOO_LARGE", "offsets", `${offsets.length} entries, above the limit of ${lim.maxLists + 1} (limits.maxLists + 1)`);

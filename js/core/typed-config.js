@@ -343,7 +343,7 @@ const struct = (fields, mode = PLAIN) =>
         const short = fields.slice(items.length).some(([, fk]) => fk !== DEF);
         // Too few, or more than the fields (were dropped unless tagged): as decode.rs.
         if (short || items.length > fields.length) {
-          throw new Failure(TYPE, `expected an object, got an array of ${items.length}`);
+          throw new Failure(TYPE, `expected an object, got an array of ${v.length}`);
         }
         return got;
       }

@@ -41,7 +41,7 @@ function requiredJson(value, field, expected) {
 export function applyCalibration(scores, calibration, options) {
   const lim = limitsOf(options, "applyCalibration");
   const opts = precheck.options(lim, options);
-  if (typeof calibration !== "object" || calibration === null) throw typeError("calibration", "a calibration object");
+  if (typeof calibration !== "object" || calibration === null) throw typeError("calibration", "a calibration object", calibration);
   notArray(calibration, "calibration");
   // An isotonic model's knots (up to a million) cross as numbers, not as JSON text.
   let x;
@@ -99,7 +99,7 @@ export function fitQueryConfidence(qrels, runs, options) {
 export function predictQueryConfidence(model, runs, options) {
   const lim = limitsOf(options, "predictQueryConfidence");
   const opts = precheck.options(lim, options);
-  if (typeof model !== "object" || model === null || Array.isArray(model)) throw typeError("model", "a model returned by fitQueryConfidence");
+  if (typeof model !== "object" || model === null || Array.isArray(model)) throw typeError("model", "a model returned by fitQueryConfidence", model);
   const m = requiredJson(model, "model", "a model returned by fitQueryConfidence");
   precheck.json(lim, m.length, "model");
   const input = new Input().text(opts).text(m);

@@ -35,7 +35,7 @@ export function fuseRuns(runs, options) {
  * made from it is refused with `REENTRANT_CALL`, see js/wire/module.js `Wire.call`).
  */
 export function optimizeFusion(qrels, runs, options, onProgress) {
-  if (onProgress !== undefined && onProgress !== null && typeof onProgress !== "function") throw typeError("onProgress", "a function");
+  if (onProgress !== undefined && onProgress !== null && typeof onProgress !== "function") throw typeError("onProgress", "a function", onProgress);
   const lim = limitsOf(options, "optimizeFusion");
   const opts = precheck.options(lim, options);
   const input = new Input().text(opts);

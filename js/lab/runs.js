@@ -78,7 +78,7 @@ function readRun(value, field, top, outer) {
   // like the ids (the path crosses as text).
   let badKey = "";
   const run = asRecord(value);
-  if (run === null) return { qids, counts, docs, scores, qUnits, dUnits, bad: typeError(field, RECORD), badKey };
+  if (run === null) return { qids, counts, docs, scores, qUnits, dUnits, bad: typeError(field, RECORD, value), badKey };
   // The paths of the objects holding the keys, as the JSON text's errors named them (an
   // object under a Map was not found there: the argument's path).
   const runField = run === value ? field : top;
@@ -92,7 +92,7 @@ function readRun(value, field, top, outer) {
     const d = asRecord(v);
     if (d === null) {
       if (bad === null) {
-        bad = typeError(keyPath(field, q), RECORD);
+        bad = typeError(keyPath(field, q), RECORD, v);
         badKey = q;
       }
       continue;

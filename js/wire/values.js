@@ -79,43 +79,66 @@ export const typeError = (field, expected, ...got) =>
 /**
  * `s` in double quotes as the crate's `error::quoted` writes it: `"`, `\` and the control
  * characters escaped (`\n`, `\r`, `\t`, `\0`, the others as `\u{1b}`), every other
- * character as it is (js/core/typed-config.js and the core module's messages quote alike).
+ * character as it is, a lone surrogate too (js/core/typed-config.js and the core module's
+ * messages quote alike; their strings are well-formed, `shownValue` makes its own so).
  */
 export const quoted = (s) =>
   `"${s.replace(/["\\\u0000-\u001f\u007f-\u009f]/g, (c) =>
     c === '"' ? '\\"' : c === "\\" ? "\\\\" : c === "\n" ? "\\n" : c === "\r" ? "\\r" : c === "\t" ? "\\t" : c === "\0" ? "\\0" : `\\u{${c.charCodeAt(0).toString(16)}}`,
   )}"`;
 
+/** `s` with each lone surrogate as U+FFFD (as the module reads text; json.js `toWellFormed`). */
+const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const wellFormedText = typeof String.prototype.toWellFormed === "function" ? (s) => s.toWellFormed() : (s) => s.replace(LONE, "\uFFFD");
+
+/** The brand of a caller's object, read from its internal slots alone (no property, trap or getter). */
+function brandOf(v) {
+  try {
+    if (Array.isArray(v)) return "an array";
+  } catch {
+    return "an object"; // a revoked Proxy
+  }
+  const kind = typedArrayKind(v);
+  if (kind !== undefined) return `a ${kind}`;
+  try {
+    mapHas.call(v, undefined);
+    return "a Map";
+  } catch {}
+  try {
+    dateTime.call(v);
+    return "a Date";
+  } catch {}
+  return "an object";
+}
+
 /**
  * A caller's value as an error message shows it, as the configurations' messages show
  * theirs (`null`, `true`, `1.5`, a string quoted, `an array`, `an object`, `function`,
- * `bigint`, `symbol`, `undefined`), without running any of the caller's code (no getter,
- * trap or `toString`): a string is cut after its first 64 characters (`…`), and a
- * revoked Proxy is `an object`.
+ * `bigint`, `symbol`, `undefined`; and `a Map`, `a Date`, `a Float32Array`), without
+ * running any of the caller's code (no getter, trap, `toString` or `Symbol.toPrimitive`:
+ * `typeof` and internal-slot brand checks alone). A string is cut after its first 64
+ * characters (`…`), a lone surrogate shown as U+FFFD; a revoked Proxy is `an object`,
+ * and so is an object `typeof` calls `undefined` (`document.all`).
  */
 export function shownValue(v) {
   switch (typeof v) {
     case "string": {
-      if (v.length <= 64) return quoted(v);
+      if (v.length <= 64) return quoted(wellFormedText(v));
       let head = "";
       let n = 0;
       for (const c of v) {
         if (++n > 64) break;
         head += c;
       }
-      return n > 64 ? quoted(head + "…") : quoted(v);
+      return quoted(wellFormedText(n > 64 ? head + "…" : v));
     }
     case "number":
     case "boolean":
-    case "undefined":
       return String(v);
+    case "undefined":
+      return v === undefined ? "undefined" : "an object";
     case "object":
-      if (v === null) return "null";
-      try {
-        return Array.isArray(v) ? "an array" : "an object";
-      } catch {
-        return "an object";
-      }
+      return v === null ? "null" : brandOf(v);
     default:
       return typeof v;
   }

@@ -857,7 +857,8 @@ export function tests(lib, golden) {
       [() => new lib.Pipeline().run({ lists: [], context: { taskClass: 5 } }), "context.taskClass", "expected a string, got 5"],
       // A struct given as the array of its fields (serde's form) of another length.
       [() => new lib.Pipeline({ recency: { fiscalYear: [3, 2020, 5] } }), "config.recency.fiscalYear", "expected an object, got an array of 3"],
-      [() => new lib.Pipeline({ calibration: [1, 2] }), "config.calibration", "expected an object, got an array of 1"],
+      [() => new lib.Pipeline({ calibration: [1, 2] }), "config.calibration", "expected an object, got an array of 2"],
+      [() => new lib.Pipeline({ calibration: ["sigmoid", 0.5, 2, 9] }), "config.calibration", "expected an object, got an array of 4"],
       [() => lib.rrf([["a"]], { k: "60" }), "options.k", 'expected a number, got "60"'],
       [() => lib.normalize([1], "softmax", { temperature: [2] }), "options.temperature", "expected a number, got an array"],
       [() => lib.queryConfidence([0.5], { k: "3" }), "options.k", 'expected a whole number from 0 to 4294967295, got "3"'],
@@ -896,10 +897,20 @@ export function tests(lib, golden) {
         [() => lib.classifyBand("0.9"), "score", 'expected a number, got "0.9"'],
         [() => lib.fuseMultiQuery([[{ id: 1, score: 1 }]]), "queries[0][0].id", "expected a string, got 1"],
         [() => lib.rerank("q", [{ id: "a", score: "1", name: "n" }]), "candidates[0].score", 'expected a number, got "1"'],
+        // Objects by their brand (internal slots alone): a Map, a Date, a typed array.
+        [() => lib.rerank("q", [new Map([["id", "a"]])]), "candidates[0]", "expected an object with `id`, `score` and `name`, got a Map"],
+        [() => lib.fuseMultiQuery([[new Date(0)]]), "queries[0][0]", "expected an object with `id` and `score`, got a Date"],
+        [() => lib.normalize(new Float32Array([1]), "max"), "scores", "expected a Float64Array or an array of numbers, got a Float32Array"],
+        [() => p.runColumnar({ docs: [0], offsets: new Uint32Array([0, 1]), nDocs: 1 }), "docs", "expected a Uint32Array, got an array"],
+        [() => lib.fuseMultiQuery([[{ id: "a", score: 1, timestamp: true }]]), "queries[0][0].timestamp", "expected epoch milliseconds or an ISO 8601 string, got true"],
+        // A lone surrogate shown as the module reads it (U+FFFD); the module's own check of indices.
+        [() => lib.classifyBand("a\uD800"), "score", 'expected a number, got "a\uFFFD"'],
+        [() => lib.rrfColumnar([1.5], [0, 1], 2), "docs[0]", "expected a whole number in 0..2^32, got 1.5"],
       ];
       if (lib.evaluate) {
         cases.push([() => lib.evaluate({ q: { a: 1 } }, { q: { a: "x" } }, ["mrr"]), "run.q.a", 'expected a number, got "x"']);
         cases.push([() => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, "mrr"), "metrics", 'expected an array of metric names, got "mrr"']);
+        cases.push([() => lib.applyCalibration([0.5], 5), "calibration", "expected a calibration object, got 5"]);
       }
       for (const [f, field, message] of cases) eq(said(f, field), message, field);
       // Shown without reading it: a Proxy's traps and a getter do not run, a revoked

@@ -125,7 +125,10 @@ pub(crate) fn read_indices(
                 Err(ScoreError::new(
                     ErrorCode::InvalidType,
                     format!("{field}[{i}]"),
-                    "expected a whole number in 0..2^32",
+                    format!(
+                        "expected a whole number in 0..2^32, got {}",
+                        calibrank::error::num(x)
+                    ),
                 ))
             }
         })

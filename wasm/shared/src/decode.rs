@@ -366,7 +366,7 @@ fn fields(
             if short || items.len() > keys.len() {
                 return Err(fail(
                     Fault::Type,
-                    format!("expected an object, got an array of {}", items.len()),
+                    format!("expected an object, got an array of {}", all.len()),
                 ));
             }
             Ok(())
