@@ -29,7 +29,7 @@ try:
             continue
         open(path, "w").write(text.replace(old, new))
         try:
-            p = subprocess.run(["node", os.path.join(here, "js-run.mjs"), copy], capture_output=True, text=True, timeout=600)
+            p = subprocess.run(["node", "--allow-natives-syntax", os.path.join(here, "js-run.mjs"), copy], capture_output=True, text=True, timeout=600)
             killed = p.returncode != 0
             fails = [l[6:] for l in p.stdout.splitlines() if l.startswith("FAIL: ")]
         finally:

@@ -913,6 +913,13 @@ export function tests(lib, golden) {
         cases.push([() => lib.applyCalibration([0.5], 5), "calibration", "expected a calibration object, got 5"]);
       }
       for (const [f, field, message] of cases) eq(said(f, field), message, field);
+      // An object `typeof` calls undefined (`document.all` in a browser; V8's
+      // %GetUndetectable() where the runner provides one): an object, never converted
+      // (String(document.all) would run its code).
+      const undetectable = typeof document === "object" && document !== null ? document.all : globalThis.__calibrankUndetectable;
+      if (typeof undetectable === "undefined" && undetectable !== undefined) {
+        eq(said(() => lib.rrf([[undetectable]]), "lists[0][0]"), "expected a string, got an object");
+      }
       // Shown without reading it: a Proxy's traps and a getter do not run, a revoked
       // Proxy is an object.
       let read = 0;
