@@ -27,4 +27,4 @@ export { Output } from "./wire/output.js";
 export { Wire, holdsPipelineAlone } from "./wire/module.js";
 export { ModuleState } from "./wire/state.js";
 export { compareUtf8 } from "./wire/sections.js";
-export { unknownKeyWords } from "./wire/keys.js";
+export { unknownKeyWords, withNearestName } from "./wire/keys.js";

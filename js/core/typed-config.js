@@ -9,7 +9,7 @@
 // line: the same values, and the same errors (serde's words, codes and field paths), which
 // tests/js/pipeline-module.test.mjs checks against the core's module on random
 // configurations.
-import { scoreError, keySegment, wellFormed, toWellFormed, jsonParse, compareUtf8, unknownKeyWords, quoted } from "../wire.js";
+import { scoreError, keySegment, wellFormed, toWellFormed, jsonParse, compareUtf8, unknownKeyWords, withNearestName, quoted } from "../wire.js";
 import { ScoreError } from "../score_error.js";
 import { PIPELINE_DEFAULTS, LIMIT_TABLE } from "./pipeline-defaults.js";
 
@@ -265,8 +265,8 @@ const FIVE = kind(
   (xs) => xs.map(finite),
 );
 
-/** A name that is none of `names`, worded as the crate's `error::not_one_of` words it. */
-const notOneOf = (name, names) => new Failure(UNKNOWN_VARIANT, `${quoted(name)} is not one of ${names.map(quoted).join(", ")}`);
+/** A name that is none of `names`, worded as the crate's `error::not_one_of` words it, the nearest added (as js/wire/module.js adds it to the module's). */
+const notOneOf = (name, names) => new Failure(UNKNOWN_VARIANT, withNearestName(`${quoted(name)} is not one of ${names.map(quoted).join(", ")}`));
 
 /** A unit variant of `names` (its index): its name, or `{"name": null}`. */
 const unit = (names) =>

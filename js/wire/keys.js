@@ -83,3 +83,38 @@ export function unknownKeyWords(k, keys) {
   const expected = q.length === 0 ? "there are no fields" : q.length === 1 ? `expected ${q[0]}` : q.length === 2 ? `expected ${q[0]} or ${q[1]}` : `expected one of ${q.join(", ")}`;
   return withNearestKey(`unknown field \`${k}\`, ${expected}`);
 }
+
+/** A name in a message's double quotes: `"…"` with `\"` and `\\` inside. */
+const QUOTED_NAME = '"((?:[^"\\\\]|\\\\.)*)"';
+// `"x" is not one of "a", "b"` (calibrank::error::not_one_of, the decoders' and serde's
+// unknown variants); `unknown normalization "x"; expected one of a, b` (the core's and the
+// lab's own names, a metric's list ending in a note in parentheses); `no function named
+// "x" takes limits; one of a, b` (defaultLimits).
+const NOT_ONE_OF = new RegExp(`^${QUOTED_NAME} is not one of (.*)$`);
+const ONE_OF = new RegExp(`^(?:unknown [^"]*|no function named) ${QUOTED_NAME}[^;]*; (?:expected )?one of (.*?)(?: \\([^()]*\\))?$`);
+const NEAR_NAME = '; did you mean "';
+
+/**
+ * An unknown method's (mode's, metric's, function's) message with the nearest name added
+ * when one is near, as `withNearestKey` adds the nearest key: `"minmax" is not one of
+ * "none", "max", "min_max", "z_score", "softmax"; did you mean "min_max"?`. Any other
+ * message is returned as it is.
+ */
+export function withNearestName(message) {
+  if (message.includes(NEAR_NAME)) return message;
+  let given;
+  let names;
+  let m = NOT_ONE_OF.exec(message);
+  if (m !== null) {
+    given = m[1];
+    names = Array.from(m[2].matchAll(new RegExp(QUOTED_NAME, "g")), (x) => x[1]);
+  } else if ((m = ONE_OF.exec(message)) !== null) {
+    given = m[1];
+    names = m[2].split(", ");
+  } else return message;
+  // A metric's cut-off and options (`ndgc@10` -> `ndcg@10`): the name before `@` compared.
+  const at = given.indexOf("@");
+  const [base, rest] = at > 0 ? [given.slice(0, at), given.slice(at)] : [given, ""];
+  const near = nearestKey(base, names);
+  return near === undefined ? message : `${message}${NEAR_NAME}${near}${rest}"?`;
+}

@@ -804,12 +804,12 @@ export function tests(lib, golden) {
   test("an unknown method or mode names the ones there are, in both decoders of a configuration", () => {
     const said = (fn, field) => throwsScoreError(lib, fn, "UNKNOWN_METHOD", field).message;
     eq(said(() => new lib.Pipeline({ recency: { mode: "linear" } }), "config.recency.mode"), '"linear" is not one of "none", "step", "fiscal_year"');
-    eq(said(() => new lib.Pipeline({ rerank: { method: "crossencoder" } }), "config.rerank.method"), '"crossencoder" is not one of "none", "heuristic", "cross_encoder"');
+    eq(said(() => new lib.Pipeline({ rerank: { method: "crossencoder" } }), "config.rerank.method"), '"crossencoder" is not one of "none", "heuristic", "cross_encoder"; did you mean "cross_encoder"?');
     eq(said(() => new lib.Pipeline({ normalization: { method: "l2" } }), "config.normalization.method"), '"l2" is not one of "none", "max", "min_max", "z_score", "softmax"');
     eq(said(() => new lib.Pipeline({ calibration: { method: "beta" } }), "config.calibration.method"), '"beta" is not one of "sigmoid", "platt", "isotonic"');
     // The name is quoted as the crate quotes names: quotes, backslashes and controls escaped.
     eq(said(() => new lib.Pipeline({ recency: { mode: 'a"b\\\n\u001b' } }), "config.recency.mode"), '"a\\"b\\\\\\n\\u{1b}" is not one of "none", "step", "fiscal_year"');
-    if (lib.fuseMultiQuery) eq(said(() => lib.fuseMultiQuery([[{ id: "a", score: 1 }]], { method: "RRF" }), "options.method"), '"RRF" is not one of "rrf", "score_sum", "score_max"');
+    if (lib.fuseMultiQuery) eq(said(() => lib.fuseMultiQuery([[{ id: "a", score: 1 }]], { method: "RRF" }), "options.method"), '"RRF" is not one of "rrf", "score_sum", "score_max"; did you mean "rrf"?');
   });
 
   test("the lab's type errors are said for a JavaScript caller: no Rust type or serde word, the value as written", () => {
@@ -931,6 +931,28 @@ export function tests(lib, golden) {
       eq(read, 0, "the Proxy was read");
     } finally {
       p.free();
+    }
+  });
+
+  test("an unknown method, mode, metric or function name names the nearest when one is near", () => {
+    const said = (f, field) => throwsScoreError(lib, f, "UNKNOWN_METHOD", field).message;
+    const near = (f, field, name) => {
+      const m = said(f, field);
+      assert(m.endsWith(`; did you mean "${name}"?`) && m.split("did you mean").length === 2, `${field}: ${m}`);
+    };
+    eq(said(() => lib.normalize([1], "minmax"), "method"), 'unknown normalization "minmax"; expected one of none, max, min_max, z_score, softmax; did you mean "min_max"?');
+    eq(said(() => new lib.Pipeline({ normalization: { method: "minmax" } }), "config.normalization.method"), '"minmax" is not one of "none", "max", "min_max", "z_score", "softmax"; did you mean "min_max"?');
+    near(() => new lib.Pipeline({ recency: { mode: "fiscalYear" } }), "config.recency.mode", "fiscal_year");
+    near(() => new lib.Pipeline({ rerank: { method: "cross-encoder" } }), "config.rerank.method", "cross_encoder");
+    near(() => new lib.Pipeline({ calibration: { method: "Platt" } }), "config.calibration.method", "platt");
+    near(() => lib.fuseMultiQuery([[{ id: "a", score: 1 }]], { method: "rrF" }), "options.method", "rrf");
+    near(() => lib.defaultLimits("rrff"), "fn", "rrf");
+    assert(!said(() => lib.normalize([1], "l2"), "method").includes("did you mean"), "l2");
+    if (lib.evaluate) {
+      near(() => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, ["ndgc@10"]), "metrics[0]", "ndcg@10");
+      near(() => lib.fuseRuns([{ q: { a: 1 } }], { method: "sum", norm: "minmax" }), "options.norm", "min-max");
+      near(() => lib.calibrationError([0.1, 0.9], [0, 1], { strategy: "quantil" }), "options.strategy", "quantile");
+      assert(!said(() => lib.fuseRuns([{ q: { a: 1 } }], { method: "combmnz" }), "options.method").includes("did you mean"), "combmnz");
     }
   });
 
