@@ -115,6 +115,7 @@ export function withNearestName(message) {
   // A metric's cut-off and options (`ndgc@10` -> `ndcg@10`): the name before `@` compared.
   const at = given.indexOf("@");
   const [base, rest] = at > 0 ? [given.slice(0, at), given.slice(at)] : [given, ""];
-  const near = nearestKey(base, names);
+  // The literature's names of the lab's fusions (CombSUM, CombMNZ): ranx's without `comb`.
+  const near = nearestKey(base, names) ?? (/^comb./i.test(base) ? nearestKey(base.slice(4), names) : undefined);
   return near === undefined ? message : `${message}${NEAR_NAME}${near}${rest}"?`;
 }
