@@ -85,8 +85,8 @@ M = [
     ("K8", "node.mjs", "js/wire/values.js (shownValue)", "return v === void 0 ? \"undefined\" : \"an object\";", "return String(v);", "an object typeof calls undefined (document.all) converted, running its code"),
     ("K9", "node.mjs", "js/wire/values.js (brandOf)", "return \"a Map\";", "return \"an object\";", "a Map given shown as an object"),
     ("K6", "core.js", "js/core/typed-config.js (shown)", "if (isArr(v)) return \"an array\";", "", "the pipeline module's decoder: an array shown as an object"),
-    ("K7", "node.mjs", "js/wire/module.js (call)", "code === \"UNKNOWN_FIELD\" ? withNearestKey(message) : message", "message", "no nearest key in the module's messages"),
-    ("K10", "node.mjs", "js/wire/module.js (call)", "code === \"UNKNOWN_METHOD\" ? withNearestName(message) : message", "message", "no nearest name in the module's messages"),
+    ("K7", "node.mjs", "js/wire/module.js (call)", "code === \"UNKNOWN_FIELD\" ? withNearestKey(message) :", "code === \"UNKNOWN_FIELD\" ? message :", "no nearest key in the module's messages"),
+    ("K10", "node.mjs", "js/wire/module.js (call)", "code === \"UNKNOWN_METHOD\" ? withNearestName(message) : message", "code === \"UNKNOWN_METHOD\" ? message : message", "no nearest name in the module's messages"),
     ("K11", "lab.node.mjs", "js/wire/keys.js (withNearestName, lab copy)", "const [base, rest] = at > 0 ? [given.slice(0, at), given.slice(at)] : [given, \"\"];", "const [base, rest] = [given, \"\"];", "a metric's cut-off compared with the names"),
     ("L15", "lab.node.mjs", "js/wire/limits.js (defaultsFor, lab copy)", "return this.made[fn] ??= { ...this.defaults, maxTotalEntries: b };", "return this.made[fn] ??= { ...this.defaults };", "per-function maxTotalEntries budget ignored by JS prechecks (lab)"),
 ]
