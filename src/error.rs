@@ -491,7 +491,9 @@ fn in_words(message: &str) -> String {
         return format!("expected {}, got an array of {n}", expected_words(expected));
     }
     if let Some(rest) = message.strip_prefix("unknown variant `") {
-        if let Some((name, names)) = rest.split_once("`, expected ") {
+        // The last "`, expected ": the names listed are the type's own, the name given may
+        // hold the words.
+        if let Some((name, names)) = rest.rsplit_once("`, expected ") {
             let names = names
                 .strip_prefix("one of ")
                 .unwrap_or(names)

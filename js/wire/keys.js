@@ -88,34 +88,47 @@ export function unknownKeyWords(k, keys) {
 const QUOTED_NAME = '"((?:[^"\\\\]|\\\\.)*)"';
 // `"x" is not one of "a", "b"` (calibrank::error::not_one_of, the decoders' and serde's
 // unknown variants); `unknown normalization "x"; expected one of a, b` (the core's and the
-// lab's own names, a metric's list ending in a note in parentheses); `no function named
-// "x" takes limits; one of a, b` (defaultLimits).
+// lab's own names, a metric's list ending in a note in parentheses; `unknown tie rule
+// "x"; expected "a" or "b"`; `unknown method "x", expected "a"`); `no function named "x"
+// takes limits; one of a, b` (defaultLimits).
 const NOT_ONE_OF = new RegExp(`^${QUOTED_NAME} is not one of (.*)$`);
-const ONE_OF = new RegExp(`^(?:unknown [^"]*|no function named) ${QUOTED_NAME}[^;]*; (?:expected )?one of (.*?)(?: \\([^()]*\\))?$`);
+const ONE_OF = new RegExp(`^(unknown [^"]*|no function named) ${QUOTED_NAME}[^;,]*[;,] (?:expected )?(?:one of )?(.*?)(?: \\([^()]*\\))?$`);
 const NEAR_NAME = '; did you mean "';
 
+/** A name as given, from its quoted form (the crate's `error::quoted`: `\"`, `\\`, `\n`, `\r`, `\t`, `\0`, `\u{1b}`). */
+const unquoted = (q) =>
+  q.replace(/\\(u\{([0-9a-f]+)\}|.)/g, (_, e, hex) =>
+    hex !== undefined ? (parseInt(hex, 16) <= 0x10ffff ? String.fromCodePoint(parseInt(hex, 16)) : "\uFFFD") : e === "n" ? "\n" : e === "r" ? "\r" : e === "t" ? "\t" : e === "0" ? "\0" : e,
+  );
+
 /**
- * An unknown method's (mode's, metric's, function's) message with the nearest name added
- * when one is near, as `withNearestKey` adds the nearest key: `"minmax" is not one of
- * "none", "max", "min_max", "z_score", "softmax"; did you mean "min_max"?`. Any other
- * message is returned as it is.
+ * An unknown method's (mode's, metric's, strategy's, function's) message with the nearest
+ * name added when one is near, as `withNearestKey` adds the nearest key: `"minmax" is not
+ * one of "none", "max", "min_max", "z_score", "softmax"; did you mean "min_max"?`. A
+ * metric is compared without its cut-off and options (`ndgc@10` -> `ndcg`), a fusion
+ * method named as the literature names it without its `Comb` (`CombMNZ` -> `mnz`). Any
+ * other message is returned as it is.
  */
 export function withNearestName(message) {
   if (message.includes(NEAR_NAME)) return message;
   let given;
   let names;
+  let what = "";
   let m = NOT_ONE_OF.exec(message);
   if (m !== null) {
     given = m[1];
-    names = Array.from(m[2].matchAll(new RegExp(QUOTED_NAME, "g")), (x) => x[1]);
+    names = Array.from(m[2].matchAll(new RegExp(QUOTED_NAME, "g")), (x) => unquoted(x[1]));
   } else if ((m = ONE_OF.exec(message)) !== null) {
-    given = m[1];
-    names = m[2].split(", ");
+    what = m[1];
+    given = m[2];
+    names = m[3].split(/, | or /).map((n) => (n.length > 1 && n.startsWith('"') && n.endsWith('"') ? unquoted(n.slice(1, -1)) : n));
   } else return message;
-  // A metric's cut-off and options (`ndgc@10` -> `ndcg@10`): the name before `@` compared.
-  const at = given.indexOf("@");
-  const [base, rest] = at > 0 ? [given.slice(0, at), given.slice(at)] : [given, ""];
-  // The literature's names of the lab's fusions (CombSUM, CombMNZ): ranx's without `comb`.
-  const near = nearestKey(base, names) ?? (/^comb./i.test(base) ? nearestKey(base.slice(4), names) : undefined);
-  return near === undefined ? message : `${message}${NEAR_NAME}${near}${rest}"?`;
+  let base = unquoted(given);
+  if (what === "unknown metric") {
+    const cut = base.search(/@|-l\d/);
+    if (cut > 0) base = base.slice(0, cut);
+  }
+  let near = nearestKey(base, names);
+  if (near === undefined && what === "unknown fusion method" && /^comb./i.test(base)) near = nearestKey(base.slice(4), names);
+  return near === undefined ? message : `${message}${NEAR_NAME}${near}"?`;
 }

@@ -83,13 +83,19 @@ export const typeError = (field, expected, ...got) =>
  * messages quote alike; their strings are well-formed, `shownValue` makes its own so).
  */
 export const quoted = (s) =>
-  `"${s.replace(/["\\\u0000-\u001f\u007f-\u009f]/g, (c) =>
+  `"${strReplace.call(s, /["\\\u0000-\u001f\u007f-\u009f]/g, (c) =>
     c === '"' ? '\\"' : c === "\\" ? "\\\\" : c === "\n" ? "\\n" : c === "\r" ? "\\r" : c === "\t" ? "\\t" : c === "\0" ? "\\0" : `\\u{${c.charCodeAt(0).toString(16)}}`,
   )}"`;
 
+// String built-ins taken at load: an error message is made without running what a caller
+// may have put on String.prototype since.
+const strReplace = String.prototype.replace;
+const strSlice = String.prototype.slice;
+const strCharCodeAt = String.prototype.charCodeAt;
+const strToWellFormed = String.prototype.toWellFormed;
 /** `s` with each lone surrogate as U+FFFD (as the module reads text; json.js `toWellFormed`). */
 const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const wellFormedText = typeof String.prototype.toWellFormed === "function" ? (s) => s.toWellFormed() : (s) => s.replace(LONE, "\uFFFD");
+const wellFormedText = typeof strToWellFormed === "function" ? (s) => strToWellFormed.call(s) : (s) => strReplace.call(s, LONE, "\uFFFD");
 
 /** The brand of a caller's object, read from its internal slots alone (no property, trap or getter). */
 function brandOf(v) {
@@ -123,14 +129,14 @@ function brandOf(v) {
 export function shownValue(v) {
   switch (typeof v) {
     case "string": {
-      if (v.length <= 64) return quoted(wellFormedText(v));
-      let head = "";
-      let n = 0;
-      for (const c of v) {
-        if (++n > 64) break;
-        head += c;
+      // The first 64 characters (a pair of surrogates is one), then `…`.
+      let end = 0;
+      for (let n = 0; n < 64 && end < v.length; n++) {
+        const u = strCharCodeAt.call(v, end);
+        const next = strCharCodeAt.call(v, end + 1);
+        end += u >= 0xd800 && u <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
       }
-      return quoted(wellFormedText(n > 64 ? head + "…" : v));
+      return quoted(wellFormedText(end < v.length ? strSlice.call(v, 0, end) + "…" : v));
     }
     case "number":
     case "boolean":

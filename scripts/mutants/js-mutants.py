@@ -87,6 +87,7 @@ M = [
     ("K6", "core.js", "js/core/typed-config.js (shown)", "if (isArr(v)) return \"an array\";", "", "the pipeline module's decoder: an array shown as an object"),
     ("K7", "node.mjs", "js/wire/module.js (call)", "code === \"UNKNOWN_FIELD\" ? withNearestKey(message) :", "code === \"UNKNOWN_FIELD\" ? message :", "no nearest key in the module's messages"),
     ("K10", "node.mjs", "js/wire/module.js (call)", "code === \"UNKNOWN_METHOD\" ? withNearestName(message) : message", "code === \"UNKNOWN_METHOD\" ? message : message", "no nearest name in the module's messages"),
-    ("K11", "lab.node.mjs", "js/wire/keys.js (withNearestName, lab copy)", "const [base, rest] = at > 0 ? [given.slice(0, at), given.slice(at)] : [given, \"\"];", "const [base, rest] = [given, \"\"];", "a metric's cut-off compared with the names"),
+    ("K11", "lab.node.mjs", "js/wire/keys.js (withNearestName, lab copy)", "if (cut > 0) base = base.slice(0, cut);", "", "a metric's cut-off compared with the names"),
+    ("K12", "lab.node.mjs", "js/wire/keys.js (withNearestName, lab copy)", "if (near === void 0 && what === \"unknown fusion method\" && /^comb./i.test(base))", "if (near === void 0 && /^comb./i.test(base))", "Comb taken off any name (CombSUM as a norm suggests the sum normalization)"),
     ("L15", "lab.node.mjs", "js/wire/limits.js (defaultsFor, lab copy)", "return this.made[fn] ??= { ...this.defaults, maxTotalEntries: b };", "return this.made[fn] ??= { ...this.defaults };", "per-function maxTotalEntries budget ignored by JS prechecks (lab)"),
 ]

@@ -948,8 +948,17 @@ export function tests(lib, golden) {
     near(() => lib.fuseMultiQuery([[{ id: "a", score: 1 }]], { method: "rrF" }), "options.method", "rrf");
     near(() => lib.defaultLimits("rrff"), "fn", "rrf");
     assert(!said(() => lib.normalize([1], "l2"), "method").includes("did you mean"), "l2");
+    // Only a metric's name is cut at `@`; a control character is one edit, as given.
+    assert(!said(() => lib.normalize([1], "max@1"), "method").includes("did you mean"), "max@1");
+    near(() => new lib.Pipeline({ recency: { mode: "step\t" } }), "config.recency.mode", "step");
+    near(() => lib.defaultLimits("rrf\uD800"), "fn", "rrf");
     if (lib.evaluate) {
-      near(() => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, ["ndgc@10"]), "metrics[0]", "ndcg@10");
+      // A metric compared without its cut-off or options (the name suggested alone).
+      near(() => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, ["ndgc@10"]), "metrics[0]", "ndcg");
+      near(() => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, ["NDCG-l2"]), "metrics[0]", "ndcg");
+      near(() => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, ["mrr"], { ties: "trec-eval" }), "options.ties", "trec_eval");
+      // `Comb` taken off a fusion method's name only, not off a normalization's.
+      assert(!said(() => lib.fuseRuns([{ q: { a: 1 } }], { method: "sum", norm: "CombSUM" }), "options.norm").includes("did you mean"), "CombSUM as a norm");
       near(() => lib.fuseRuns([{ q: { a: 1 } }], { method: "sum", norm: "minmax" }), "options.norm", "min-max");
       near(() => lib.calibrationError([0.1, 0.9], [0, 1], { strategy: "quantil" }), "options.strategy", "quantile");
       // The literature's CombMNZ and CombSUM are ranx's (and the lab's) mnz and sum.
