@@ -703,6 +703,24 @@ pub fn from_json<T: serde::de::DeserializeOwned>(text: &str, what: &str) -> Resu
 mod tests {
     use super::*;
 
+    /// An unknown variant's name is read up to the last "`, expected ": the names listed
+    /// are the type's own, the name given may hold the words.
+    #[test]
+    fn unknown_variant_names_hold_the_words() {
+        assert_eq!(
+            in_words("unknown variant `beta`, expected one of `sigmoid`, `platt`"),
+            r#""beta" is not one of "sigmoid", "platt""#
+        );
+        assert_eq!(
+            in_words("unknown variant `quantil`, expected one of `x`, expected one of `uniform`, `quantile`"),
+            r#""quantil`, expected one of `x" is not one of "uniform", "quantile""#
+        );
+        assert_eq!(
+            in_words("unknown variant `a`, expected `b` or `c`"),
+            r#""a" is not one of "b", "c""#
+        );
+    }
+
     #[test]
     fn serde_floats_print_as_javascript_prints_them() {
         for (rust, js) in [
