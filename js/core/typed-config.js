@@ -9,7 +9,7 @@
 // line: the same values, and the same errors (serde's words, codes and field paths), which
 // tests/js/pipeline-module.test.mjs checks against the core's module on random
 // configurations.
-import { scoreError, keySegment, wellFormed, toWellFormed, jsonParse, compareUtf8, unknownKeyWords, withNearestName, quoted } from "../wire.js";
+import { scoreError, keySegment, wellFormed, toWellFormed, jsonParse, compareUtf8, unknownKeyWords, quoted } from "../wire.js";
 import { ScoreError } from "../score_error.js";
 import { PIPELINE_DEFAULTS, LIMIT_TABLE } from "./pipeline-defaults.js";
 
@@ -144,8 +144,7 @@ function shown(v) {
   if (v instanceof Invalid) return v.kind;
   return "an object";
 }
-const FIELD_WORDS = { [UNKNOWN_FIELD]: "unknown", [MISSING_FIELD]: "missing" };
-const fieldFault = (fault, k) => new Failure(fault, `${FIELD_WORDS[fault]} field \`${k}\``, k);
+const missingField = (k) => new Failure(MISSING_FIELD, `missing field \`${k}\``, k);
 
 /** Runs `f`, a failure passed on under the key `k` / the index `i`. */
 function under(k, f) {
@@ -265,8 +264,8 @@ const FIVE = kind(
   (xs) => xs.map(finite),
 );
 
-/** A name that is none of `names`, worded as the crate's `error::not_one_of` words it, the nearest added (as js/wire/module.js adds it to the module's). */
-const notOneOf = (name, names) => new Failure(UNKNOWN_VARIANT, withNearestName(`${quoted(name)} is not one of ${names.map(quoted).join(", ")}`));
+/** A name that is none of `names`, worded as the crate's `error::not_one_of` words it (`scoreError` adds the nearest). */
+const notOneOf = (name, names) => new Failure(UNKNOWN_VARIANT, `${quoted(name)} is not one of ${names.map(quoted).join(", ")}`);
 
 /** A unit variant of `names` (its index): its name, or `{"name": null}`. */
 const unit = (names) =>
@@ -333,7 +332,7 @@ const struct = (fields, mode = PLAIN) =>
           else if (!(mode === TAGGED && k === "method")) throw within(new Failure(UNKNOWN_FIELD, unknownKeyWords(k, fields.map((f) => f[0])), k), mode, k, 0);
         }
         fields.forEach(([k, fk], i) => {
-          if (fk === REQ && got[i] === undefined) throw fieldFault(MISSING_FIELD, k);
+          if (fk === REQ && got[i] === undefined) throw missingField(k);
         });
         return got;
       }
@@ -434,7 +433,7 @@ const CALIBRATION = kind(
         plain(v);
       }
     } else throw bad("an object", v);
-    if (t === null) throw fieldFault(MISSING_FIELD, "method");
+    if (t === null) throw missingField("method");
     return [t, CALIBRATION_VARIANTS[t].read(v)];
   },
   (out, [t, got]) => {

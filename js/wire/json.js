@@ -1,7 +1,7 @@
 // Configurations and options as JSON text: every number that is not a safe integer as
 // its IEEE 754 bits (the module parses no decimals), lone surrogates and values JSON
 // cannot hold refused with the field that holds them.
-import { engineLimit, isMap, keyPath, keySegment, mapAsObject, scoreError, typeError, typedArrayKind, typedLength } from "./values.js";
+import { engineLimit, isMap, keyPath, keySegment, mapAsObject, scoreError, typeError, typedArrayKind, typedLength, toWellFormed } from "./values.js";
 
 const bitsView = new DataView(new ArrayBuffer(8));
 const hex8 = (x) => x.toString(16).padStart(8, "0");
@@ -17,9 +17,6 @@ function bitsOf(v) {
 /** Whether `s` holds no lone surrogate (the engine's own test where it has one). */
 const LONE_RE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 export const wellFormed = typeof String.prototype.isWellFormed === "function" ? (s) => s.isWellFormed() : (s) => !LONE_RE.test(s);
-/** `s` with each lone surrogate as U+FFFD (what TextEncoder writes, and json.rs reads for the escape JSON.stringify writes). */
-export const toWellFormed =
-  typeof String.prototype.toWellFormed === "function" ? (s) => s.toWellFormed() : (s) => s.replace(new RegExp(LONE_RE.source, "g"), "\uFFFD");
 /**
  * Options and configurations are objects: an array would be read as the fields in their
  * declared order (serde's rule for a struct given as a sequence), so `rrf(lists, [1])`

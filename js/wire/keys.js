@@ -1,8 +1,9 @@
 // The words of an unknown key: the keys there are, listed as serde lists them, and the
 // nearest one when it is near. The list: wasm/shared/src/json.rs `unknown_key_words`
 // words the core module's alike, character for character (tests/js/pipeline-module.test.mjs
-// compares the two modules' errors). The nearest key: here alone, added to every module's
-// message (js/wire/module.js) and to the JavaScript's own, so that no module holds it.
+// compares the two modules' errors). The nearest key or name: here alone, added by
+// values.js `scoreError` to every message of those codes, a module's or the
+// JavaScript's own, so that no module holds it.
 
 /** `s`'s characters (code points), ASCII letters lowercased. */
 const lowered = (s) => Array.from(s, (c) => (c >= "A" && c <= "Z" ? String.fromCharCode(c.charCodeAt(0) + 32) : c));
@@ -73,15 +74,14 @@ export function withNearestKey(message) {
 }
 
 /**
- * "unknown field `k`, expected one of `a`, `b`, `c`; did you mean `a`?": the keys listed
- * as serde lists them (one "`a`", two "`a` or `b`", more "one of ..."), as json.rs
- * `unknown_key_words` words the core module's, and the nearest as `withNearestKey` adds
- * it to every module's.
+ * "unknown field `k`, expected one of `a`, `b`, `c`": the keys listed as serde lists
+ * them (one "`a`", two "`a` or `b`", more "one of ..."), as json.rs `unknown_key_words`
+ * words the core module's (`scoreError` then adds the nearest, to either).
  */
 export function unknownKeyWords(k, keys) {
   const q = keys.map((key) => `\`${key}\``);
   const expected = q.length === 0 ? "there are no fields" : q.length === 1 ? `expected ${q[0]}` : q.length === 2 ? `expected ${q[0]} or ${q[1]}` : `expected one of ${q.join(", ")}`;
-  return withNearestKey(`unknown field \`${k}\`, ${expected}`);
+  return `unknown field \`${k}\`, ${expected}`;
 }
 
 /** A name in a message's double quotes: `"…"` with `\"` and `\\` inside. */

@@ -1,7 +1,6 @@
 // One instantiated module and the calls into it (`Wire`): an input copied in, `cr_call`,
 // the output read; a trap makes the module be instantiated afresh.
 import { ScoreError } from "../score_error.js";
-import { withNearestKey, withNearestName } from "./keys.js";
 import { SMALL_TABLE, joinedParts, writeEach, writeString } from "./input.js";
 import { Output } from "./output.js";
 import { F64, NONE, STRS, TEXT, U32, U8, pad8 } from "./sections.js";
@@ -98,9 +97,7 @@ export class Wire {
         // An error: its code, field and message, as three texts.
         const code = out.text();
         const field = out.text();
-        // An unknown key's or name's message gains the nearest one (js/wire/keys.js).
-        const message = out.text();
-        throw new ScoreError(code === "UNKNOWN_FIELD" ? withNearestKey(message) : code === "UNKNOWN_METHOD" ? withNearestName(message) : message, code, field);
+        throw scoreError(code, field, out.text());
       }
       return out;
     } catch (e) {

@@ -2,7 +2,6 @@
 import { LIMITED_FUNCTIONS, LimitTable, limitParts } from "./limits.js";
 import { Wire } from "./module.js";
 import { hasOwn, own, scoreError, typeError, shownValue } from "./values.js";
-import { withNearestName } from "./keys.js";
 
 const propertyIsEnumerable = Object.prototype.propertyIsEnumerable;
 
@@ -116,7 +115,7 @@ export class ModuleState {
   defaultLimits(fn) {
     if (fn !== undefined && typeof fn !== "string") throw typeError("fn", "a function name");
     if (fn !== undefined && !LIMITED_FUNCTIONS.includes(fn))
-      throw scoreError("UNKNOWN_METHOD", "fn", withNearestName(`no function named ${shownValue(fn)} takes limits; one of ${LIMITED_FUNCTIONS.join(", ")}`));
+      throw scoreError("UNKNOWN_METHOD", "fn", `no function named ${shownValue(fn)} takes limits; one of ${LIMITED_FUNCTIONS.join(", ")}`);
     return { ...this.limits().defaultsFor(fn) };
   }
 

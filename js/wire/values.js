@@ -1,6 +1,7 @@
 // Reading the caller's values: brand checks, own properties, Maps, dates, and the
 // ScoreErrors the boundary throws for what it refuses.
 import { ScoreError } from "../score_error.js";
+import { withNearestKey, withNearestName } from "./keys.js";
 
 // Brand checks: `instanceof` is fooled by an object whose prototype was set to a
 // built-in's (Object.create(Map.prototype)), whose methods then throw.
@@ -64,9 +65,14 @@ export function mapAsObject(m) {
   return o;
 }
 
-/** A `ScoreError` made on this side of the boundary (messages follow the Rust ones). */
+/**
+ * A `ScoreError` made on this side of the boundary (messages follow the Rust ones), or
+ * from a module's answer (js/wire/module.js): an unknown key's or name's message gains
+ * the nearest one (js/wire/keys.js), whichever side made it.
+ */
 export function scoreError(code, field, message) {
-  return new ScoreError(message, code, field);
+  const words = code === "UNKNOWN_FIELD" ? withNearestKey(message) : code === "UNKNOWN_METHOD" ? withNearestName(message) : message;
+  return new ScoreError(words, code, field);
 }
 
 /**
@@ -93,9 +99,9 @@ const strReplace = String.prototype.replace;
 const strSlice = String.prototype.slice;
 const strCharCodeAt = String.prototype.charCodeAt;
 const strToWellFormed = String.prototype.toWellFormed;
-/** `s` with each lone surrogate as U+FFFD (as the module reads text; json.js `toWellFormed`). */
+/** `s` with each lone surrogate as U+FFFD (what TextEncoder writes, and json.rs reads for the escape JSON.stringify writes). */
 const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const wellFormedText = typeof strToWellFormed === "function" ? (s) => strToWellFormed.call(s) : (s) => strReplace.call(s, LONE, "\uFFFD");
+export const toWellFormed = typeof strToWellFormed === "function" ? (s) => strToWellFormed.call(s) : (s) => strReplace.call(s, LONE, "\uFFFD");
 
 /** The brand of a caller's object, read from its internal slots alone (no property, trap or getter). */
 function brandOf(v) {
@@ -136,7 +142,7 @@ export function shownValue(v) {
         const next = strCharCodeAt.call(v, end + 1);
         end += u >= 0xd800 && u <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
       }
-      return quoted(wellFormedText(end < v.length ? strSlice.call(v, 0, end) + "…" : v));
+      return quoted(toWellFormed(end < v.length ? strSlice.call(v, 0, end) + "…" : v));
     }
     case "number":
     case "boolean":

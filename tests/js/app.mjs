@@ -16,17 +16,21 @@ import { input, config, qrels, run, metrics, scores, labels, pipelineOnly } from
 
 export const root = fileURLToPath(new URL("../..", import.meta.url));
 
-/** A fresh app directory with the packed package installed from its tarball, and `files` of tests/vite/. */
-export function makeApp(files = ["main.js", "fixture.js"]) {
+/**
+ * A fresh app directory with the packed package installed from its tarball, and `files`
+ * of `from` (tests/vite/ by default); an ES module app unless `type` says otherwise
+ * (`null`: CommonJS, no `type`).
+ */
+export function makeApp(files = ["main.js", "fixture.js"], { from = "tests/vite", type = "module" } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "calibrank-app-"));
   execFileSync("npm", ["pack", "--silent", "--pack-destination", dir], { cwd: join(root, "pkg") });
   const tgz = readdirSync(dir).find((f) => f.endsWith(".tgz"));
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
+  writeFileSync(join(dir, "package.json"), JSON.stringify(type === null ? { name: "app", private: true } : { name: "app", private: true, type }));
   execFileSync("npm", ["install", "--no-audit", "--no-fund", "--offline", `./${tgz}`], { cwd: dir, stdio: "ignore" });
-  // A file given as [from, to] is copied under another name (an app's main.js).
+  // A file given as [src, to] is copied under another name (an app's main.js).
   for (const f of files) {
-    const [from, to] = Array.isArray(f) ? f : [f, f];
-    cpSync(join(root, "tests/vite", from), join(dir, to));
+    const [src, to] = Array.isArray(f) ? f : [f, f];
+    cpSync(join(root, from, src), join(dir, to));
   }
   return dir;
 }

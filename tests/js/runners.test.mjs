@@ -7,14 +7,13 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as lib from "calibrank";
 import * as lab from "calibrank/lab";
 import * as fixture from "../vite/fixture.js";
-import { root } from "./app.mjs";
+import { makeApp, root } from "./app.mjs";
 
 const require = createRequire(import.meta.url);
 const compute = require("../runners/compute.cjs");
@@ -30,14 +29,9 @@ function readmeJestConfig() {
   return found[0];
 }
 
-/** A fresh CommonJS app with the tarball installed, and the runners' test files. */
-function makeApp() {
-  const dir = mkdtempSync(join(tmpdir(), "calibrank-runners-"));
-  execFileSync("npm", ["pack", "--silent", "--pack-destination", dir], { cwd: join(root, "pkg") });
-  const tgz = readdirSync(dir).find((f) => f.endsWith(".tgz"));
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "app", private: true }));
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--offline", `./${tgz}`], { cwd: dir, stdio: "ignore" });
-  for (const f of ["compute.cjs", "app.test.cjs", "app.test.mjs"]) cpSync(join(root, "tests/runners", f), join(dir, f));
+/** A fresh CommonJS app with the tarball installed (app.mjs), and the runners' test files. */
+function makeRunnersApp() {
+  const dir = makeApp(["compute.cjs", "app.test.cjs", "app.test.mjs"], { from: "tests/runners", type: null });
   const fx = readFileSync(join(root, "tests/vite/fixture.js"), "utf8");
   writeFileSync(join(dir, "fixture.js"), fx);
   writeFileSync(join(dir, "fixture.cjs"), fx.replace(/^export const (\w+)/gm, "exports.$1"));
@@ -70,7 +64,7 @@ test("Jest 30 (node and jsdom, nothing configured), Jest 29 (jsdom, the README's
   // The reranking call held its texts back: the module asked for the pool's.
   assert.equal(expected.heldStats.candidates, 40);
   assert.equal(expected.held.length, 5);
-  const dir = makeApp();
+  const dir = makeRunnersApp();
   try {
     const runs = [
       ["jest30-node", jestArgs("jest/bin/jest.js", dir, null, "node"), "node"],

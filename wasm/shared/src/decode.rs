@@ -55,13 +55,12 @@ fn fail(fault: Fault, message: String) -> Failure {
     Failure::known(fault, message, "")
 }
 
-/// A failure about the key `k` of the object being read (unknown, missing or given
-/// twice), worded as serde words it.
+/// A failure about the key `k` of the object being read (missing or given
+/// twice; an unknown key is `Failure::unknown_key`), worded as serde words it.
 #[cold]
 #[inline(never)]
 fn field_fault(fault: Fault, k: &str) -> Failure {
     let words = match fault {
-        Fault::UnknownField => "unknown",
         Fault::MissingField => "missing",
         _ => "duplicate",
     };

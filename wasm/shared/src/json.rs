@@ -510,7 +510,7 @@ impl DeError {
 /// two "`a` or `b`", more "one of `a`, `b`, `c`"). js/wire/keys.js words the package's
 /// JavaScript's alike, and adds the nearest key to either's when one is near ("; did you
 /// mean `topK`?").
-fn unknown_key_words(k: &str, keys: &[&str], extra: Option<&str>) -> String {
+pub(crate) fn unknown_key_words(k: &str, keys: &[&str], extra: Option<&str>) -> String {
     let n = keys.len() + usize::from(extra.is_some());
     let mut m = String::from("unknown field `");
     m.push_str(k);

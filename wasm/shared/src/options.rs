@@ -70,19 +70,9 @@ fn limits_listed(e: ScoreError, what: &str) -> ScoreError {
     if e.field != calibrank::error::key_path(what, key) {
         return e;
     }
-    let mut names: Vec<&str> = list.split('`').skip(1).step_by(2).collect();
-    names.push("limits");
-    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-    let expected = match quoted.as_slice() {
-        [a] => a.clone(),
-        [a, b] => format!("{a} or {b}"),
-        _ => format!("one of {}", quoted.join(", ")),
-    };
-    ScoreError::new(
-        e.code,
-        e.field,
-        format!("unknown field `{key}`, expected {expected}"),
-    )
+    let names: Vec<&str> = list.split('`').skip(1).step_by(2).collect();
+    let words = crate::json::unknown_key_words(key, &names, Some("limits"));
+    ScoreError::new(e.code, e.field, words)
 }
 
 /// The limits of optional options text, and the rest decoded by `decode` (the defaults
