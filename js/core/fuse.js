@@ -1,5 +1,5 @@
 // Reciprocal Rank Fusion of lists of ids (`rrf`) and of document indices (`rrfColumnar`).
-import { Input, checkedCopy, plainTyped, precheck, indices, typeError, typedArrayKind, fromObjectPrototype, firstOf, intern, compareUtf8 } from "../wire.js";
+import { Input, checkedCopy, plainTyped, precheck, indices, typeError, typedArrayKind, fromObjectPrototype, firstOf, intern, compareUtf8, FEW_ENTRIES, FEW_UNITS, indexAmong, mapOf } from "../wire.js";
 import { OP, state, w, limitsOf, scratch, noInheritedKeys, isPlainRecord, isU32, columnarRoom } from "./shared.js";
 
 
@@ -102,7 +102,8 @@ export function rrf(lists, options) {
   precheck.entries(lim, total, "lists");
   // Interned here (V8 keeps each string's hash): the module gets each distinct id once
   // and the lists as indices.
-  const index = new Map();
+  // A call of a few short ids interns them without a `Map` (`FEW_ENTRIES`).
+  let index = total <= FEW_ENTRIES ? null : new Map();
   const ids = [];
   // Large tables as typed arrays from the scratch (one copy into the call), and the
   // ids' running lengths kept while each id is at hand (see `Input.strs`): from 64
@@ -130,11 +131,13 @@ export function rrf(lists, options) {
       const n = lens[i];
       for (let j = 0; j < n; j++) {
         const id = l[j];
-        let d = index.get(id);
+        let d = index === null ? indexAmong(ids, ids.length, id) : index.get(id);
         if (d === undefined) {
           if (typeof id !== "string") throw typeError(`lists[${i}][${j}]`, "a string", id);
           d = ids.length;
-          intern(index, id, d, "lists");
+          if (index === null) {
+            if (id.length > FEW_UNITS) intern((index = mapOf(ids, d)), id, d, "lists");
+          } else intern(index, id, d, "lists");
           ids.push(id);
           units += id.length;
           if (id.length > longest) longest = id.length;

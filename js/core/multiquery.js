@@ -1,9 +1,11 @@
 // Fusion of the hits of several queries (`fuseMultiQuery`).
 import { Input, precheck, typeError, isMap, wellFormedName, intern, allocate, timeOf, hasOwn, firstOf, fromObjectPrototype } from "../wire.js";
-import { OP, w, limitsOf, scratch, isObject, isPlainRecord, isU32, noInheritedKeys, ownFields, unknownField, missingField } from "./shared.js";
+import { OP, w, limitsOf, scratch, isObject, isPlainRecord, isU32, noInheritedKeys, BARE, ownFields, unknownField, missingField } from "./shared.js";
 
 const HIT_FIELDS = ["id", "score", "timestamp"];
 const HIT_KEYS = new Set(HIT_FIELDS);
+/** Whether Object.prototype has none of a hit's fields (shared.js `noInheritedKeys`). */
+const cleanPrototype = () => noInheritedKeys() && !("id" in BARE || "score" in BARE || "timestamp" in BARE);
 
 /** The options' slots in the numbers the module reads (`compactOptions`). */
 const OPTION_SLOT = Object.assign(Object.create(null), { method: 0, resultsPerQuery: 1, similarityThreshold: 2, multiQueryBoost: 3, limit: 4, k: 5, verbose: 6 });
@@ -66,7 +68,7 @@ export function fuseMultiQuery(queries, options) {
   // Typed sections, as `Pipeline.run`'s: each distinct id once (interned here, in order of
   // first occurrence), each hit's id index and score, its timestamp as a kind (0 none,
   // 1 epoch ms, 2 ISO text) with the numbers and the texts in tables of their own.
-  const clean = noInheritedKeys(HIT_FIELDS);
+  const clean = cleanPrototype();
   // From 64 hits on, the tables are typed arrays kept between calls (one copy each into
   // the call, as `rrf`'s), with the ids' running lengths kept while each id is at hand.
   const big = total >= 64;

@@ -1,7 +1,7 @@
 // The scoring pipeline (`Pipeline`): its handle in the module, `run` (the input encoded
 // by pipeline-input.js) and `runColumnar`, and the objects built from the module's output.
 import { Input, plainTyped, precheck, objectJson, numbers, scoreError, typeError, typedArrayKind, notArray, timeOf } from "../wire.js";
-import { OP, pipelineState as state, scratch, isObject, noInheritedKeys, ownFields, checkKeys, BAND, confidenceAt, outcomeAt, columnarRoom } from "./shared.js";
+import { OP, pipelineState as state, scratch, isObject, noInheritedKeys, BARE, ownFields, checkKeys, BAND, confidenceAt, outcomeAt, columnarRoom } from "./shared.js";
 import { callHolding } from "./held-texts.js";
 import { encodeInput, encodeContext, topNOf } from "./pipeline-input.js";
 import { factorsAt } from "./rerank.js";
@@ -21,6 +21,9 @@ function putJson(input, wire, text, encode) {
 
 const COLUMNAR_FIELDS = ["docs", "offsets", "nDocs", "weights", "modifiedAt", "now", "context", "topN"];
 const COLUMNAR_KEYS = new Set(COLUMNAR_FIELDS);
+/** Whether Object.prototype has none of `runColumnar`'s input fields (shared.js `noInheritedKeys`). */
+const cleanPrototype = () =>
+  noInheritedKeys() && !("docs" in BARE || "offsets" in BARE || "nDocs" in BARE || "weights" in BARE || "modifiedAt" in BARE || "now" in BARE || "context" in BARE || "topN" in BARE);
 const w = () => state.get();
 const limitsOf = (options, fn) => state.limitsOf(options, fn);
 const registry = typeof FinalizationRegistry === "function" ? new FinalizationRegistry((h) => freeHandle(h)) : null;
@@ -205,7 +208,7 @@ export class Pipeline {
     if (!isObject(input)) throw typeError("input", "an object with `docs`, `offsets` and `nDocs`", input);
     // A misspelled key (`doc`) is named as such, as `run` names it, not left to look like a missing `docs`.
     checkKeys(input, COLUMNAR_KEYS, "");
-    const { docs: docsIn, offsets: offsetsIn, nDocs, weights, modifiedAt, now, context, topN } = noInheritedKeys(COLUMNAR_FIELDS) ? input : ownFields(input, COLUMNAR_FIELDS);
+    const { docs: docsIn, offsets: offsetsIn, nDocs, weights, modifiedAt, now, context, topN } = cleanPrototype() ? input : ownFields(input, COLUMNAR_FIELDS);
     const lim = this.#limits;
     if (typedArrayKind(docsIn) !== "Uint32Array") throw typeError("docs", "a Uint32Array", docsIn);
     const docs = plainTyped(docsIn, Uint32Array);

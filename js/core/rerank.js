@@ -1,11 +1,13 @@
 // The heuristic multiplicative reranker over caller candidates (`rerank`).
 import { Input, precheck, typeError, isMap, wellFormedName, utf8Length, allocate, hasOwn } from "../wire.js";
-import { OP, w, limitsOf, isObject, isPlainRecord, noInheritedKeys, ownFields, unknownField, missingField } from "./shared.js";
+import { OP, w, limitsOf, isObject, isPlainRecord, noInheritedKeys, BARE, ownFields, unknownField, missingField } from "./shared.js";
 
 /** A candidate's optional texts, in the order of their flag bits (1, 2, 4) and of the string table. */
 const CANDIDATE_TEXTS = ["type", "summary", "content"];
 const CANDIDATE_FIELDS = ["id", "score", "name", ...CANDIDATE_TEXTS];
 const CANDIDATE_KEYS = new Set(CANDIDATE_FIELDS);
+/** Whether Object.prototype has none of a candidate's fields (shared.js `noInheritedKeys`). */
+const cleanPrototype = () => noInheritedKeys() && !("id" in BARE || "score" in BARE || "name" in BARE || "type" in BARE || "summary" in BARE || "content" in BARE);
 
 /** Heuristic multiplicative rerank: `{ id, originalScore, rerankedScore, factors }`, best first. */
 export function rerank(query, candidates, options) {
@@ -22,7 +24,7 @@ export function rerank(query, candidates, options) {
   precheck.entries(lim, n, "candidates");
   // Typed sections, as `fuseMultiQuery`'s hits: each candidate read once, its score, which
   // optional texts it has (1 type, 2 summary, 4 content), and its strings in one table.
-  const clean = noInheritedKeys(CANDIDATE_FIELDS);
+  const clean = cleanPrototype();
   const cs = new Array(n);
   const scores = new Array(n);
   const flags = allocate(Uint8Array, n, "candidates");

@@ -89,5 +89,12 @@ M = [
     ("K10", "node.mjs", "js/wire/values.js (scoreError)", "code === \"UNKNOWN_METHOD\" ? withNearestName(message) : message", "code === \"UNKNOWN_METHOD\" ? message : message", "no nearest name in any message"),
     ("K11", "lab.node.mjs", "js/wire/keys.js (withNearestName, lab copy)", "if (cut > 0) base = base.slice(0, cut);", "", "a metric's cut-off compared with the names"),
     ("K12", "lab.node.mjs", "js/wire/keys.js (withNearestName, lab copy)", "if (near === void 0 && what === \"unknown fusion method\" && /^comb./i.test(base))", "if (near === void 0 && /^comb./i.test(base))", "Comb taken off any name (CombSUM as a norm suggests the sum normalization)"),
+    # The thirty-eighth session's code: Object.prototype's fields asked by name, small calls' ids interned without a Map.
+    ("P1", "node.mjs", "js/core/pipeline-input.js (cleanPrototype)", "\"context\" in BARE || \"topN\" in BARE || \"name\" in BARE", "\"context\" in BARE || \"name\" in BARE", "run: topN inherited from Object.prototype read as the input's"),
+    ("P2", "node.mjs", "js/core/pipeline.js (cleanPrototype)", "\"weights\" in BARE || \"modifiedAt\" in BARE", "\"weights\" in BARE", "runColumnar: modifiedAt inherited from Object.prototype read"),
+    ("P3", "node.mjs", "js/core/rerank.js (cleanPrototype)", "\"name\" in BARE || \"type\" in BARE || \"summary\" in BARE", "\"name\" in BARE || \"summary\" in BARE", "rerank: a candidate's type inherited from Object.prototype read"),
+    ("P4", "node.mjs", "js/core/multiquery.js (cleanPrototype)", "\"score\" in BARE || \"timestamp\" in BARE", "\"score\" in BARE", "fuseMultiQuery: a hit's timestamp inherited from Object.prototype read"),
+    ("P5", "node.mjs", "js/wire/values.js (mapOf)", "for (let q = 0; q < n; q++) index.set(ids[q], q);", "for (let q = 1; q < n; q++) index.set(ids[q], q);", "a small call's first id interned again after a long id"),
+    ("P6", "node.mjs", "js/core/pipeline-input.js (interning)", "if (id.length > FEW_UNITS) intern(index = mapOf(strs, d), id, d, \"lists\");", "if (id.length > FEW_UNITS) index = mapOf(strs, d);", "pipeline: the long id itself left out of the Map (interned again at its next occurrence)"),
     ("L15", "lab.node.mjs", "js/wire/limits.js (defaultsFor, lab copy)", "return this.made[fn] ??= { ...this.defaults, maxTotalEntries: b };", "return this.made[fn] ??= { ...this.defaults };", "per-function maxTotalEntries budget ignored by JS prechecks (lab)"),
 ]

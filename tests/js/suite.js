@@ -395,16 +395,45 @@ export function tests(lib, golden) {
   });
 
   test("a non-enumerable field on Object.prototype is not read as an input's field", () => {
-    const base = lib.rerank("q", [{ id: "a", score: 1, name: "n" }]);
-    const hit = lib.fuseMultiQuery([[{ id: "a", score: 1 }]]);
+    // Each field of each kind of record the package reads, planted on Object.prototype as
+    // a symbol (a read of it would be INVALID_TYPE): every call answers as without it,
+    // those of records missing a required field too (its missing-field error, not the
+    // symbol's). js/core's `cleanPrototype` checks each of these keys by name.
     const p = new lib.Pipeline({ minConfidence: 0 });
-    const run = p.run({ lists: [{ name: "l", ids: ["a", "b"] }] });
-    for (const [key, value] of [["type", "class"], ["summary", "q"], ["timestamp", "1970-01-01"], ["weight", 5], ["now", 0]]) {
-      Object.defineProperty(Object.prototype, key, { value, enumerable: false, configurable: true, writable: true });
+    const u32 = (...xs) => new Uint32Array(xs);
+    const calls = {
+      run: () => p.run({ lists: [{ name: "l", ids: ["a", "b"] }] }),
+      runNoLists: () => p.run({}),
+      runNoName: () => p.run({ lists: [{ ids: ["a"] }] }),
+      runNoIds: () => p.run({ lists: [{ name: "l" }] }),
+      columnar: () => p.runColumnar({ docs: u32(0, 1), offsets: u32(0, 2), nDocs: 2 }),
+      columnarNoDocs: () => p.runColumnar({ offsets: u32(0, 2), nDocs: 2 }),
+      columnarNoOffsets: () => p.runColumnar({ docs: u32(0, 1), nDocs: 2 }),
+      columnarNoNDocs: () => p.runColumnar({ docs: u32(0, 1), offsets: u32(0, 2) }),
+      rerank: () => lib.rerank("q", [{ id: "a", score: 1, name: "n" }]),
+      rerankNoId: () => lib.rerank("q", [{ score: 1, name: "n" }]),
+      rerankNoName: () => lib.rerank("q", [{ id: "a", score: 1 }]),
+      rerankNoScore: () => lib.rerank("q", [{ id: "a", name: "n" }]),
+      hits: () => lib.fuseMultiQuery([[{ id: "a", score: 1 }]]),
+      hitsNoId: () => lib.fuseMultiQuery([[{ score: 1 }]]),
+      hitsNoScore: () => lib.fuseMultiQuery([[{ id: "a" }]]),
+    };
+    const outcome = (f) => {
       try {
-        eq(lib.rerank("q", [{ id: "a", score: 1, name: "n" }]), base, key);
-        eq(lib.fuseMultiQuery([[{ id: "a", score: 1 }]]), hit, key);
-        eq(p.run({ lists: [{ name: "l", ids: ["a", "b"] }] }), run, key);
+        return { ok: f() };
+      } catch (e) {
+        assert(e instanceof lib.ScoreError, `${e}`);
+        return { code: e.code, field: e.field, message: e.message };
+      }
+    };
+    const before = Object.fromEntries(Object.entries(calls).map(([name, f]) => [name, outcome(f)]));
+    assert(before.run.ok && before.columnar.ok && before.rerank.ok && before.hits.ok, "the complete calls answer");
+    const keys = ["query", "lists", "items", "now", "context", "topN", "name", "ids", "scores", "weight"];
+    keys.push("docs", "offsets", "nDocs", "weights", "modifiedAt", "id", "score", "type", "summary", "content", "timestamp");
+    for (const key of keys) {
+      Object.defineProperty(Object.prototype, key, { value: Symbol(key), enumerable: false, configurable: true, writable: true });
+      try {
+        for (const [name, f] of Object.entries(calls)) eq(outcome(f), before[name], `${key}, ${name}`);
       } finally {
         delete Object.prototype[key];
       }
@@ -635,6 +664,30 @@ export function tests(lib, golden) {
     }
     // The generator reaches both outcomes and many ties.
     assert(refused > 500 && tied > 500 && bySurrogate > 100, `refused ${refused}, tied pairs ${tied} (${bySurrogate} at a surrogate)`);
+  });
+
+  test("a small call's ids interned without a Map, then with one from a long id on", () => {
+    // Up to 40 list entries the ids are compared with those met before; an id longer than
+    // 64 UTF-16 units moves the call to a Map of the ids so far (js/wire/values.js
+    // `FEW_ENTRIES`). "a" occurs again after the long id (a repeat in its list, which keeps
+    // its first rank), so the Map must hold the ids met before it.
+    const long = "Z".repeat(65);
+    for (const id of [long, "Z".repeat(64)]) {
+      const lists = [["a", "b", id, "a"], [id, "b", "a"]];
+      const a = 1 / 61 + 1 / 63;
+      const expected = [[id, a], ["a", a], ["b", 2 / 62]];
+      eq(lib.rrf(lists), expected, id.length);
+      const p = new lib.Pipeline({ minConfidence: 0, normalization: { method: "none" }, explain: true });
+      const out = p.run({ lists: lists.map((ids, i) => ({ name: `l${i}`, ids })) });
+      eq(out.results.map((r) => [r.id, r.explain.fused]), expected, `pipeline ${id.length}`);
+      eq(out.stats.duplicates, [1, 0]);
+      p.free();
+    }
+    // 41 entries: the Map from the start; the same scores.
+    const many = Array.from({ length: 41 }, (_, i) => `d${i % 20}`);
+    const byMap = lib.rrf([many]);
+    eq(byMap.length, 20);
+    eq(lib.rrf([many.slice(0, 40)]), byMap);
   });
 
   test("rrf's limits are each call's own, whatever the call before gave", () => {
