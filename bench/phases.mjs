@@ -50,7 +50,7 @@ const { lib, dispose } = await importPatched(
     // Pipeline.run
     ["      e = encodeInput(input, this.#limits, this.#holdAbove, lease);", `      ${M("run called")}\n$&\n      ${M("input encoded (rest)")}`],
     ["  const nDocs = strs.length;", `  ${M("lists read and interned")}\n$&`],
-    ['    itemNums = nDocs >= 8 ? lease.f64(3 * nDocs, 2, "items") : new Array(3 * nDocs).fill(0);', `$&\n    ${M("items' tables made")}`],
+    ['    itemNums = nDocs >= 8 ? lease.f64(3 * nDocs, 2, "items") : zeros(3 * nDocs);', `$&\n    ${M("items' tables made")}`],
     // (An expression: the bundler renames the names the line declares.)
     ['= timestamp(now, strs, "now");', `= (${M("items read").slice(0, -1)}, timestamp(now, strs, "now"));`],
     ["    return this.#results(out, e);", `    const r = this.#results(out, e);\n    ${M("output objects built")}\n    return r;`],
