@@ -16,7 +16,7 @@ const only = process.argv[4];
 const { encodeInput } = await import(`${src}/core/pipeline-input.js`);
 const { scratch, state } = await import(`${src}/core/shared.js`);
 // No module is loaded: held texts only need a slot number to be possible.
-state.wire = { textsSlot: 0 };
+state.own = { textsSlot: 0 };
 const x = gen.makeInputs(n);
 const lim = { maxLists: 64, maxListLength: 1e7, maxTotalEntries: 1e7, maxTextBytes: 1e6, maxTotalTextBytes: 512 * 1024 * 1024, maxIdBytes: 1024 };
 const reps = Math.max(200, Math.floor(2e6 / n));
