@@ -21,6 +21,8 @@ const x = gen.makeInputs(n);
 const lim = { maxLists: 64, maxListLength: 1e7, maxTotalEntries: 1e7, maxTextBytes: 1e6, maxTotalTextBytes: 512 * 1024 * 1024, maxIdBytes: 1024 };
 const reps = Math.max(200, Math.floor(2e6 / n));
 function time(name, f) {
+  // CALIBRANK_BENCH_CHECK=1: one call each, nothing timed (tests/js/bench-scripts.test.mjs).
+  if (process.env.CALIBRANK_BENCH_CHECK === "1") return void (f(), console.log(`${name}: ran`));
   const until = performance.now() + 1000;
   while (performance.now() < until) f();
   const runs = [];

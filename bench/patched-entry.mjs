@@ -4,6 +4,10 @@
 // patches it must be updated). The package itself is never touched.
 //   const { lib, dispose } = await importPatched("pkg", [[anchor, replacement], ...], "capture");
 // A replacement may use `$&` for the anchor itself (String.prototype.replace's pattern).
+// With CALIBRANK_BENCH_CHECK=1 in the environment the process ends once the patches
+// apply, before anything is measured (tests/js/bench-scripts.test.mjs runs each script
+// that patches the entry so: an anchor the package's JavaScript lost is found by
+// `make test`, not by the next session that needs the script).
 import { mkdtempSync, readFileSync, writeFileSync, symlinkSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -19,6 +23,10 @@ export async function importPatched(dir, patches, what) {
       const n = src.split(anchor).length - 1;
       if (n !== 1) throw new Error(`${what}: expected one "${anchor}" in ${from}/node.mjs, found ${n}: the package's JavaScript changed, update the patch`);
       src = src.replace(anchor, to);
+    }
+    if (process.env.CALIBRANK_BENCH_CHECK === "1") {
+      console.log(`${what}: ${patches.length} patches apply to ${from}/node.mjs`);
+      process.exit(0);
     }
     writeFileSync(join(tmp, "node.mjs"), src);
     const lib = await import(pathToFileURL(join(tmp, "node.mjs")).href);

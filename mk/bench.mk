@@ -6,7 +6,8 @@
 # comparison with ranx alone. `make bench-size`: the slow size / speed
 # matrix over Cargo profiles and wasm-opt levels (bench/size-matrix.json).
 # `make bench-limits`: each call at its default limits.
-# `make test-bench` (part of `make test`): the baseline ranks exactly as the package.
+# `make test-bench` (part of `make test`): the baseline ranks exactly as the package, and
+# the scripts that patch the package (bench/patched-entry.mjs) still find their anchors.
 .PHONY: bench bench-quick bench-batch bench-size bench-build bench-limits test-bench
 
 EXTRA_TEST_TARGETS += test-bench
@@ -35,4 +36,4 @@ bench-size: setup
 	node bench/size.mjs --profiles
 
 test-bench: pkg
-	node --test tests/js/baseline.test.mjs
+	node --test tests/js/baseline.test.mjs tests/js/bench-scripts.test.mjs

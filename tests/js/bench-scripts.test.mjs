@@ -1,0 +1,48 @@
+// The benchmark scripts that patch a copy of the package's Node entry (bench/patched-entry.mjs)
+// or import its JavaScript sources find what they need: each runs with
+// CALIBRANK_BENCH_CHECK=1, which ends it once its patches apply (or, for
+// bench/encode-input.mjs, after one call of each workload), before anything is timed.
+// docs/performance*.md give these scripts as the commands behind their figures; a
+// change of the package's JavaScript that moves an anchor fails here.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const run = (args) => {
+  const p = spawnSync(process.execPath, ["--expose-gc", ...args], {
+    cwd: root,
+    env: { ...process.env, CALIBRANK_BENCH_CHECK: "1" },
+    encoding: "utf8",
+    timeout: 120_000,
+  });
+  assert.equal(p.status, 0, `node ${args.join(" ")}: exit ${p.status}\n${p.stdout}\n${p.stderr}`);
+  return p.stdout;
+};
+
+test("bench/phases.mjs's patches apply to pkg/node.mjs", () => {
+  assert.match(run(["bench/phases.mjs", "pkg", "b", "10"]), /phases: \d+ patches apply/);
+});
+
+test("bench/js-side.mjs's patches apply to pkg/node.mjs", () => {
+  assert.match(run(["bench/js-side.mjs", "pkg"]), /js-side: \d+ patches apply/);
+});
+
+test("bench/capture.mjs's patches apply to pkg/node.mjs", () => {
+  const out = mkdtempSync(join(tmpdir(), "calibrank-capture-"));
+  try {
+    assert.match(run(["bench/capture.mjs", "pkg", out]), /capture: \d+ patches apply/);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test("bench/encode-input.mjs runs encodeInput from js/", () => {
+  const out = run(["bench/encode-input.mjs", "js", "10"]);
+  assert.match(out, /\(b\) encodeInput: ran/);
+  assert.match(out, /\(c\) encodeInput: ran/);
+});
