@@ -1,23 +1,37 @@
-// A small call's ids read and interned in a `Map`, and each compared with the distinct
-// ids before it (what js/core/fuse.js `rrf` and js/core/pipeline-input.js do up to
-// js/wire/values.js `FEW_ENTRIES` entries), against the same reads and checks without
-// interning, alone, in one process: what interning costs a call of workload (a) at
-// N = 10 (3 lists of 10 ids), and where comparing stops paying (N = 20: 60 entries).
-//   node bench/intern-small.mjs [N] [CALLS]
-import * as gen from "./gen.mjs";
+// A small call's ids interned three ways, alone, in one process: in a `Map` (the package
+// from js/wire/values.js `FEW_ENTRIES` entries on), each compared with the distinct ids
+// before it by `===` alone, and the package's way below that line: compared by signature
+// first, then `===` (`signatureOf`, `indexAmong`). Ids of several kinds: the benchmark's
+// (bench/gen.mjs), UUIDs and URL-like ids of a long shared prefix, each as flat strings,
+// cut out of one text by `split` (as ids parsed out of a response are), or parsed from
+// JSON. 3 lists of N ids (2N distinct, each list sharing half its ids with the next).
+// Prints ns a call, the second of two rounds.
+//   node bench/intern-small.mjs [N] [CALLS]     (N default 10: 30 entries)
+import { signatureOf, indexAmong } from "../js/wire/values.js";
+import { docId } from "./gen.mjs";
 
-const n = Number(process.argv[2] || 10);
-const calls = Number(process.argv[3] || 1_000_000);
-const lists = gen.makeInputs(n).strLists;
-const total = lists.reduce((s, l) => s + l.length, 0);
+const m = Number(process.argv[2] || 10);
+const calls = Number(process.argv[3] || 200_000);
+const hex = (n, i) => ((i * 2654435761) >>> 0).toString(16).padStart(8, "0").repeat(8).slice(0, n);
+const uuid = (i) => `${hex(8, i)}-${hex(4, i + 1)}-${hex(4, i + 2)}-${hex(4, i + 3)}-${hex(12, i + 4)}`;
+const url = (i) => `https://docs.example.com/handbook/section-a/page-${1000 + i}`;
+const lists = (ids) => [ids.slice(0, m), ids.slice(m / 2, 1.5 * m), ids.slice(m, 2 * m)];
+const flat = (f) => () => lists(Array.from({ length: 2 * m }, (_, i) => f(i).split("").join("")));
+const sliced = (f) => () => lists(Array.from({ length: 2 * m }, (_, i) => f(i)).join("\n").split("\n"));
+const kinds = {
+  "benchmark's, flat": flat((i) => docId(i * 7)),
+  "UUIDs, flat": flat(uuid),
+  "UUIDs, split": sliced(uuid),
+  "URLs, flat": flat(url),
+  "URLs, split": sliced(url),
+  "URLs, JSON.parse": () => lists(JSON.parse(JSON.stringify(Array.from({ length: 2 * m }, (_, i) => url(i))))),
+};
 
-function withMap() {
+function withMap(ls) {
   const index = new Map();
   const ids = [];
-  const docs = new Array(total);
-  let k = 0;
   let units = 0;
-  for (const l of lists)
+  for (const l of ls)
     for (let j = 0; j < l.length; j++) {
       const id = l[j];
       let d = index.get(id);
@@ -28,17 +42,14 @@ function withMap() {
         ids.push(id);
         units += id.length;
       }
-      docs[k++] = d;
     }
   return ids.length + units;
 }
 
-function compared() {
+function compared(ls) {
   const ids = [];
-  const docs = new Array(total);
-  let k = 0;
   let units = 0;
-  for (const l of lists)
+  for (const l of ls)
     for (let j = 0; j < l.length; j++) {
       const id = l[j];
       let d;
@@ -49,35 +60,46 @@ function compared() {
         }
       if (d === undefined) {
         if (typeof id !== "string") throw new TypeError("id");
-        d = ids.length;
         ids.push(id);
         units += id.length;
       }
-      docs[k++] = d;
     }
   return ids.length + units;
 }
 
-function readsOnly() {
-  const all = new Array(total);
-  let k = 0;
+function signed(ls) {
+  const ids = [];
+  const sigs = [];
   let units = 0;
-  for (const l of lists)
+  for (const l of ls)
     for (let j = 0; j < l.length; j++) {
       const id = l[j];
-      if (typeof id !== "string") throw new TypeError("id");
-      all[k++] = id;
-      units += id.length;
+      let d;
+      let sig = 0;
+      if (typeof id === "string") d = indexAmong(ids, sigs, sigs.length, id, (sig = signatureOf(id)));
+      if (d === undefined) {
+        if (typeof id !== "string") throw new TypeError("id");
+        ids.push(id);
+        sigs.push(sig);
+        units += id.length;
+      }
     }
-  return all.length + units;
+  return ids.length + units;
 }
 
 let sink = 0;
-const ways = [["Map", withMap], ["compared", compared], ["reads only", readsOnly]];
-for (const [name, f] of [...ways, ...ways]) {
-  for (let i = 0; i < calls / 5; i++) sink += f();
-  const t0 = performance.now();
-  for (let i = 0; i < calls; i++) sink += f();
-  console.log(`${name}: ${(((performance.now() - t0) * 1e6) / calls).toFixed(1)} ns a call (N = ${n}, ${total} ids)`);
+console.log(`3 lists of ${m} ids (${3 * m} entries, ${2 * m} distinct), ns a call`);
+console.log("ids | Map | === alone | signature, then === (the package)");
+for (const [kind, make] of Object.entries(kinds)) {
+  const inputs = Array.from({ length: 64 }, make);
+  const ns = {};
+  for (let round = 0; round < 2; round++)
+    for (const [name, f] of [["map", withMap], ["compared", compared], ["signed", signed]]) {
+      for (let i = 0; i < calls / 10; i++) sink += f(inputs[i & 63]);
+      const t0 = performance.now();
+      for (let i = 0; i < calls; i++) sink += f(inputs[i & 63]);
+      ns[name] = ((performance.now() - t0) * 1e6) / calls;
+    }
+  console.log(`${kind} | ${ns.map.toFixed(0)} | ${ns.compared.toFixed(0)} | ${ns.signed.toFixed(0)}`);
 }
 if (sink === 0) console.log(sink);

@@ -1,7 +1,7 @@
 // A pipeline's input, encoded for the module (`encodeInput`; wasm/core/src/pipeline.rs
 // `read_input` reads it): each distinct id interned once, the lists as indices, the
 // items as a table, every string of the call in one table.
-import { precheck, objectJson, numbers, typeError, keyPath, keyField, isMap, hasOwn, fromObjectPrototype, wellFormedName, firstOf, intern, timeOf, utf8Length, FEW_ENTRIES, FEW_UNITS, indexAmong, mapOf } from "../wire.js";
+import { precheck, objectJson, numbers, typeError, keyPath, keyField, isMap, hasOwn, fromObjectPrototype, wellFormedName, firstOf, intern, timeOf, utf8Length, FEW_ENTRIES, FEW_UNITS, signatureOf, indexAmong, mapOf } from "../wire.js";
 import { isObject, unknownField, missingField, noInheritedKeys, ownFields, checkKeys, BARE } from "./shared.js";
 import { canHoldTexts } from "./held-texts.js";
 
@@ -134,6 +134,9 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
   // The distinct ids first (interned: each crosses once), then every other string. A
   // call of a few short ids interns them without a `Map` (`FEW_ENTRIES`).
   let index = entries <= FEW_ENTRIES ? null : new Map();
+  // The ids' signatures while there is no `Map` (`indexAmong`).
+  const sigs = [];
+  let sig = 0;
   // UTF-16 units of the ids of every list entry (the module's total counts each
   // occurrence; see the held mode below).
   let occUnits = 0;
@@ -152,12 +155,15 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
     listTable[t + 2] = n;
     for (let j = 0; j < n; j++) {
       const id = ids[j];
-      let d = index === null ? indexAmong(strs, strs.length, id) : index.get(id);
+      let d;
+      if (index !== null) d = index.get(id);
+      else if (typeof id === "string") d = indexAmong(strs, sigs, sigs.length, id, (sig = signatureOf(id)));
       if (d === undefined) {
         if (typeof id !== "string") throw typeError(`lists[${i}].ids[${j}]`, "a string", id);
         d = strs.length;
         if (index === null) {
           if (id.length > FEW_UNITS) intern((index = mapOf(strs, d)), id, d, "lists");
+          else sigs.push(sig);
         } else intern(index, id, d, "lists");
         strs.push(id);
         units += id.length;

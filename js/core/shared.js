@@ -88,7 +88,7 @@ export const BARE = Object.freeze({});
  * such a check, 5 ns for ten keys, where one loop over a list of the keys cost 120 ns a
  * call (2% of `Pipeline.run` at N = 10). When both hold, the fields of the caller's
  * records are read directly, not through `own`. tests/js/suite.js plants each field on
- * Object.prototype ("a non-enumerable field on Object.prototype ...").
+ * Object.prototype ("a field on Object.prototype ...").
  */
 export function noInheritedKeys() {
   for (const _ in BARE) return false;
@@ -97,7 +97,10 @@ export function noInheritedKeys() {
 
 /** `fields` of `o` read with `own` (keys from Object.prototype left out), as an object. */
 export function ownFields(o, fields) {
-  const out = {};
+  // Without a prototype: a field Object.prototype holds as an accessor or a read-only
+  // value would otherwise take the copy's write (its setter run, or a TypeError thrown)
+  // and answer the destructuring's read.
+  const out = Object.create(null);
   for (const f of fields) out[f] = own(o, f);
   return out;
 }

@@ -199,23 +199,37 @@ export function intern(index, id, d, field) {
 
 /**
  * Up to this many list entries a call interns its ids without a `Map`: each is compared
- * with the distinct ids met before it (`indexAmong`). At 3 lists of 10 ids that took
- * 0.48 µs against the `Map`'s 0.77 µs; at 3 lists of 20, 1.38-1.54 µs against
- * 1.19-1.35 µs (`node bench/intern-small.mjs 10`, then `20`).
+ * with the distinct ids met before it (`indexAmong`). At 3 lists of 10 ids (30 entries,
+ * 20 distinct) that took 0.50-0.64 µs against the `Map`'s 0.74-1.15 µs, whatever the ids
+ * (flat strings, parsed from JSON, or cut out of one text by `split`); at 3 lists of 20,
+ * 1.52-2.22 µs against 1.33-2.12 µs (`node bench/intern-small.mjs 10`, then `20`).
  */
 export const FEW_ENTRIES = 40;
 
 /**
- * The longest id (in UTF-16 units) a call interned without a `Map` compares: two ids of
- * the same length are compared unit by unit, so a longer one sends the call to the `Map`
- * (`mapOf`), which reads each id once. At most `FEW_ENTRIES` ids of this length each
- * compared with every other: about 50,000 units, a few tens of microseconds.
+ * The longest id (in UTF-16 units) a call interned without a `Map` compares: ids of the
+ * same signature are compared with `===`, unit by unit, so a longer one sends the call to
+ * the `Map` (`mapOf`), which reads each id once. At most `FEW_ENTRIES` ids of this length
+ * compared with each other: about 50,000 units, a few tens of microseconds.
  */
 export const FEW_UNITS = 64;
 
-/** The index of string `id` among `ids[0..n)` (compared with `===`), or undefined. */
-export function indexAmong(ids, n, id) {
-  for (let q = 0; q < n; q++) if (ids[q] === id) return q;
+/**
+ * A string's signature for `indexAmong`: its length and two of its units (the middle
+ * and the last one), mixed. Ids of different signatures differ, so `===` runs only for
+ * an id and one met before that are most likely the same: between different strings of
+ * the same length it compares them unit by unit, slowly for strings cut out of a larger
+ * one (`split`, `slice`, a regular expression's match): 2.5 times the `Map`'s time for
+ * ids of a long shared prefix, where the signatures made it faster than the `Map`.
+ */
+export function signatureOf(s) {
+  const n = s.length;
+  return (n << 20) ^ (s.charCodeAt(n >> 1) << 10) ^ s.charCodeAt(n - 1);
+}
+
+/** The index of string `id` of signature `sig` among `ids[0..n)` (their signatures `sigs`), or undefined. */
+export function indexAmong(ids, sigs, n, id, sig) {
+  for (let q = 0; q < n; q++) if (sigs[q] === sig && ids[q] === id) return q;
   return undefined;
 }
 

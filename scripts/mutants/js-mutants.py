@@ -95,6 +95,10 @@ M = [
     ("P3", "node.mjs", "js/core/rerank.js (cleanPrototype)", "\"name\" in BARE || \"type\" in BARE || \"summary\" in BARE", "\"name\" in BARE || \"summary\" in BARE", "rerank: a candidate's type inherited from Object.prototype read"),
     ("P4", "node.mjs", "js/core/multiquery.js (cleanPrototype)", "\"score\" in BARE || \"timestamp\" in BARE", "\"score\" in BARE", "fuseMultiQuery: a hit's timestamp inherited from Object.prototype read"),
     ("P5", "node.mjs", "js/wire/values.js (mapOf)", "for (let q = 0; q < n; q++) index.set(ids[q], q);", "for (let q = 1; q < n; q++) index.set(ids[q], q);", "a small call's first id interned again after a long id"),
+    ("P7", "node.mjs", "js/wire/values.js (indexAmong)", "if (sigs[q] === sig && ids[q] === id) return q;", "if (sigs[q] === sig) return q;", "a small call's ids of the same signature (length, middle and last unit) merged"),
+    ("P9", "node.mjs", "js/core/shared.js (ownFields)", "const out = /* @__PURE__ */ Object.create(null);", "const out = {};", "a record's fields copied into a plain object: an accessor on Object.prototype runs or answers"),
+    ("P8", "node.mjs", "js/core/fuse.js (interning)", "            else sigs.push(sig);", "", "rrf: a small call's signatures not kept (an id met again interned anew)"),
+    ("P10", "node.mjs", "js/core/pipeline-input.js (interning)", "\n          else sigs.push(sig);", "\n", "pipeline: a small call's signatures not kept"),
     ("P6", "node.mjs", "js/core/pipeline-input.js (interning)", "if (id.length > FEW_UNITS) intern(index = mapOf(strs, d), id, d, \"lists\");", "if (id.length > FEW_UNITS) index = mapOf(strs, d);", "pipeline: the long id itself left out of the Map (interned again at its next occurrence)"),
     ("L15", "lab.node.mjs", "js/wire/limits.js (defaultsFor, lab copy)", "return this.made[fn] ??= { ...this.defaults, maxTotalEntries: b };", "return this.made[fn] ??= { ...this.defaults };", "per-function maxTotalEntries budget ignored by JS prechecks (lab)"),
 ]

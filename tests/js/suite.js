@@ -394,7 +394,7 @@ export function tests(lib, golden) {
     big.free();
   });
 
-  test("a non-enumerable field on Object.prototype is not read as an input's field", () => {
+  test("a field on Object.prototype (a value, read-only or not, an accessor; enumerable or not) is not read as an input's field", () => {
     // Each field of each kind of record the package reads, planted on Object.prototype as
     // a symbol (a read of it would be INVALID_TYPE): every call answers as without it,
     // those of records missing a required field too (its missing-field error, not the
@@ -428,16 +428,43 @@ export function tests(lib, golden) {
     };
     const before = Object.fromEntries(Object.entries(calls).map(([name, f]) => [name, outcome(f)]));
     assert(before.run.ok && before.columnar.ok && before.rerank.ok && before.hits.ok, "the complete calls answer");
-    const keys = ["query", "lists", "items", "now", "context", "topN", "name", "ids", "scores", "weight"];
-    keys.push("docs", "offsets", "nDocs", "weights", "modifiedAt", "id", "score", "type", "summary", "content", "timestamp");
-    for (const key of keys) {
-      Object.defineProperty(Object.prototype, key, { value: Symbol(key), enumerable: false, configurable: true, writable: true });
-      try {
-        for (const [name, f] of Object.entries(calls)) eq(outcome(f), before[name], `${key}, ${name}`);
-      } finally {
-        delete Object.prototype[key];
-      }
+    // Every field of each record kind, as the records' UNKNOWN_FIELD messages list them (so
+    // a field added to a kind is planted here too).
+    const keys = new Set();
+    for (const bad of [
+      () => p.run({ lists: [], zz: 1 }),
+      () => p.run({ lists: [{ name: "l", ids: [], zz: 1 }] }),
+      () => p.runColumnar({ docs: u32(0), offsets: u32(0, 1), nDocs: 1, zz: 1 }),
+      () => lib.rerank("q", [{ id: "a", score: 1, name: "n", zz: 1 }]),
+      () => lib.fuseMultiQuery([[{ id: "a", score: 1, zz: 1 }]]),
+    ]) {
+      const e = outcome(bad);
+      eq(e.code, "UNKNOWN_FIELD");
+      const listed = e.message.split("expected one of ")[1].match(/`[^`]+`/g);
+      for (const k of listed) keys.add(k.slice(1, -1));
     }
+    eq(keys.size, 21);
+    // Planted four ways: a writable value, a read-only one, an accessor whose getter
+    // gives the symbol and whose setter records a call (the records' fields were once
+    // copied into a plain object, which ran the setter or threw on the read-only value).
+    let set = 0;
+    // And an enumerable value, which every record's keys then meet (each is read key by key).
+    const plantings = [
+      (key) => ({ value: Symbol(key), writable: true, enumerable: false }),
+      (key) => ({ value: Symbol(key), writable: false, enumerable: false }),
+      (key) => ({ get: () => Symbol(key), set: () => void set++, enumerable: false }),
+      (key) => ({ value: Symbol(key), writable: true, enumerable: true }),
+    ];
+    for (const key of keys)
+      for (const planting of plantings) {
+        Object.defineProperty(Object.prototype, key, { ...planting(key), configurable: true });
+        try {
+          for (const [name, f] of Object.entries(calls)) eq(outcome(f), before[name], `${key}, ${name}`);
+        } finally {
+          delete Object.prototype[key];
+        }
+      }
+    assert(set === 0, `a setter on Object.prototype ran ${set} times`);
     p.free();
   });
 
@@ -683,6 +710,9 @@ export function tests(lib, golden) {
       eq(out.stats.duplicates, [1, 0]);
       p.free();
     }
+    // Ids of the same signature (length, middle and last unit) are told apart.
+    const same = [["aXc", "bXc"], ["bXc", "aXc"]];
+    eq(lib.rrf(same), [["aXc", 1 / 61 + 1 / 62], ["bXc", 1 / 61 + 1 / 62]]);
     // 41 entries: the Map from the start; the same scores.
     const many = Array.from({ length: 41 }, (_, i) => `d${i % 20}`);
     const byMap = lib.rrf([many]);
