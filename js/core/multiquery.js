@@ -1,5 +1,5 @@
 // Fusion of the hits of several queries (`fuseMultiQuery`).
-import { Input, precheck, typeError, isMap, wellFormedName, intern, allocate, timeOf, hasOwn, firstOf, fromObjectPrototype } from "../wire.js";
+import { Input, precheck, typeError, isMap, wellFormedName, intern, allocate, timeOf, hasOwn, firstOf, fromObjectPrototype, FEW_ENTRIES, FEW_UNITS, signatureOf, indexAmong, mapOf } from "../wire.js";
 import { OP, w, limitsOf, scratch, isObject, isPlainRecord, isU32, noInheritedKeys, BARE, ownFields, unknownField, missingField } from "./shared.js";
 
 const HIT_FIELDS = ["id", "score", "timestamp"];
@@ -81,7 +81,10 @@ export function fuseMultiQuery(queries, options) {
     const millis = big ? lease.f64(total, 4, "queries") : new Array(total);
     const ends = big ? lease.u32(total, 3, "queries") : null;
     const kinds = big ? lease.array(Uint8Array, total, 5, "queries") : allocate(Uint8Array, total, "queries");
-    const index = new Map();
+    // A call of a few short ids interns them without a `Map` (js/wire/values.js `FEW_ENTRIES`),
+    // their signatures kept while it has none.
+    let index = total <= FEW_ENTRIES ? null : new Map();
+    const sigs = [];
     const isoTexts = [];
     let units = 0;
     let isoUnits = 0;
@@ -104,12 +107,16 @@ export function fuseMultiQuery(queries, options) {
         if (typeof id !== "string") throw typeError(`queries[${i}][${j}].id`, "a string", id);
         if (score === undefined) throw missingField(`queries[${i}][${j}]`, "score");
         if (typeof score !== "number") throw typeError(`queries[${i}][${j}].score`, "a number", score);
-        let d = index.get(id);
+        let sig = 0;
+        let d = index !== null ? index.get(id) : indexAmong(ids, sigs, sigs.length, id, (sig = signatureOf(id)));
         if (d === undefined) {
           // Ids are compared inside the module, where a lone surrogate would be U+FFFD.
           wellFormedName(id, `queries[${i}][${j}].id`, "an id", "ids");
           d = ids.length;
-          intern(index, id, d, "queries");
+          if (index === null) {
+            if (id.length > FEW_UNITS) intern((index = mapOf(ids, d)), id, d, "queries");
+            else sigs.push(sig);
+          } else intern(index, id, d, "queries");
           ids.push(id);
           units += id.length;
           if (big) ends[d] = units;

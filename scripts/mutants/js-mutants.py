@@ -99,6 +99,8 @@ M = [
     ("P9", "node.mjs", "js/core/shared.js (ownFields)", "const out = /* @__PURE__ */ Object.create(null);", "const out = {};", "a record's fields copied into a plain object: an accessor on Object.prototype runs or answers"),
     ("P8", "node.mjs", "js/core/fuse.js (interning)", "            else sigs.push(sig);", "", "rrf: a small call's signatures not kept (an id met again interned anew)"),
     ("P10", "node.mjs", "js/core/pipeline-input.js (interning)", "\n          else sigs.push(sig);", "\n", "pipeline: a small call's signatures not kept"),
+    ("P11", "node.mjs", "js/core/multiquery.js (interning)", "if (id.length > FEW_UNITS) intern(index = mapOf(ids, d2), id, d2, \"queries\");", "if (id.length > FEW_UNITS) index = mapOf(ids, d2);", "fuseMultiQuery: the long id left out of the Map (one item twice)"),
+    ("P12", "node.mjs", "js/core/multiquery.js (interning)", "let d2 = index !== null ? index.get(id) : indexAmong(ids, sigs, sigs.length, id, sig = signatureOf(id));", "let d2 = index !== null ? index.get(id) : indexAmong(ids, sigs, 0, id, sig = signatureOf(id));", "fuseMultiQuery: a small call's ids never found again (each hit an item of its own)"),
     ("P6", "node.mjs", "js/core/pipeline-input.js (interning)", "if (id.length > FEW_UNITS) intern(index = mapOf(strs, d), id, d, \"lists\");", "if (id.length > FEW_UNITS) index = mapOf(strs, d);", "pipeline: the long id itself left out of the Map (interned again at its next occurrence)"),
     ("L15", "lab.node.mjs", "js/wire/limits.js (defaultsFor, lab copy)", "return this.made[fn] ??= { ...this.defaults, maxTotalEntries: b };", "return this.made[fn] ??= { ...this.defaults };", "per-function maxTotalEntries budget ignored by JS prechecks (lab)"),
 ]

@@ -713,6 +713,14 @@ export function tests(lib, golden) {
     // Ids of the same signature (length, middle and last unit) are told apart.
     const same = [["aXc", "bXc"], ["bXc", "aXc"]];
     eq(lib.rrf(same), [["aXc", 1 / 61 + 1 / 62], ["bXc", 1 / 61 + 1 / 62]]);
+    // fuseMultiQuery's hits alike: each id once, in as many queries as it is in.
+    for (const id of [long, "Z".repeat(64)]) {
+      const hit = (i, score) => ({ id: i, score });
+      const queries = [[hit("aXc", 0.9), hit("bXc", 0.8)], [hit("bXc", 0.9), hit(id, 0.8), hit("aXc", 0.7)], [hit(id, 0.9), hit("aXc", 0.8)]];
+      const out = lib.fuseMultiQuery(queries, { verbose: true });
+      eq(out.results.map((r) => [r.id, r.appearedInQueryCount]), [["aXc", 3], [id, 2], ["bXc", 2]], `fuseMultiQuery ${id.length}`);
+      eq([out.stats.uniqueItems, out.stats.itemsInMultipleQueries], [3, 3]);
+    }
     // 41 entries: the Map from the start; the same scores.
     const many = Array.from({ length: 41 }, (_, i) => `d${i % 20}`);
     const byMap = lib.rrf([many]);
