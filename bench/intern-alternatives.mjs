@@ -1,7 +1,9 @@
-// Interning the ids of workload (b)'s three lists (bench/gen.mjs) three ways, alone, in
+// Interning the ids of workload (b)'s three lists (bench/gen.mjs) four ways, alone, in
 // one process: a `Map` (what js/core/pipeline-input.js `encodeInput` and js/core/fuse.js
-// do), an object without prototype, and open addressing over a 32-bit FNV-1a hash of the
-// UTF-16 units in an `Int32Array` (what a hand-made table in JavaScript could do). Each
+// do from 41 entries on), an object without prototype, and open addressing in an
+// `Int32Array` over a 32-bit FNV-1a hash of the UTF-16 units (what a hand-made table in
+// JavaScript could do) or over a signature of four of them and the length (the small
+// calls' signatures of js/wire/values.js `Interner`, made a table's hash). Each
 // builds the distinct ids' array and the entries' indices, as `encodeInput` does.
 // Prints each way's times over ROUNDS rounds (the collector run before each), sorted.
 //   node --expose-gc bench/intern-alternatives.mjs [N] [ROUNDS]
@@ -84,9 +86,43 @@ function viaOpenAddressing() {
   return strs.length;
 }
 
-const ways = [["Map", viaMap], ["object", viaObject], ["open addressing", viaOpenAddressing]];
+function viaSignatures() {
+  let cap = 1;
+  while (cap < 2 * total) cap *= 2;
+  const mask = cap - 1;
+  const slots = new Int32Array(cap).fill(-1);
+  const strs = [];
+  const docs = new Uint32Array(total);
+  let k = 0;
+  for (const ids of lists)
+    for (let j = 0; j < ids.length; j++) {
+      const id = ids[j];
+      const m = id.length;
+      const h = Math.imul(m ^ (id.charCodeAt(m - 1) << 8) ^ (id.charCodeAt(m >> 1) << 16) ^ (id.charCodeAt((3 * m) >> 2) << 24) ^ id.charCodeAt(m >> 2), 0x9e3779b1);
+      let s = (h >>> 16) & mask;
+      let d;
+      for (;;) {
+        const v = slots[s];
+        if (v === -1) {
+          d = strs.length;
+          slots[s] = d;
+          strs.push(id);
+          break;
+        }
+        if (strs[v] === id) {
+          d = v;
+          break;
+        }
+        s = (s + 1) & mask;
+      }
+      docs[k++] = d;
+    }
+  return strs.length;
+}
+
+const ways = [["Map", viaMap], ["object", viaObject], ["open addressing", viaOpenAddressing], ["signatures", viaSignatures]];
 const distinct = new Set(ways.map(([, f]) => f()));
-if (distinct.size !== 1) throw new Error("the three ways disagree on the number of distinct ids");
+if (distinct.size !== 1) throw new Error("the four ways disagree on the number of distinct ids");
 console.log(`N = ${n}: ${total} entries, ${[...distinct][0]} distinct ids; ms per interning, ${rounds} rounds each, sorted`);
 for (const pass of [1, 2])
   for (const [name, f] of ways) {

@@ -1,13 +1,13 @@
-// A small call's ids interned three ways, alone, in one process: in a `Map` (the package
-// from js/wire/values.js `FEW_ENTRIES` entries on), each compared with the distinct ids
-// before it by `===` alone, and the package's way below that line: compared by signature
-// first, then `===` (`signatureOf`, `indexAmong`). Ids of several kinds: the benchmark's
+// A small call's ids interned three ways, alone, in one process, by the package's own
+// code (js/wire/values.js `Interner`): in a `Map` (as from `FEW_ENTRIES` entries on), and
+// as below that line, compared by signature first, then `===`; and, for the record of why
+// the signatures, compared by `===` alone. Ids of several kinds: the benchmark's
 // (bench/gen.mjs), UUIDs and URL-like ids of a long shared prefix, each as flat strings,
 // cut out of one text by `split` (as ids parsed out of a response are), or parsed from
 // JSON. 3 lists of N ids (2N distinct, each list sharing half its ids with the next).
 // Prints ns a call, the second of two rounds.
 //   node bench/intern-small.mjs [N] [CALLS]     (N default 10: 30 entries)
-import { signatureOf, indexAmong } from "../js/wire/values.js";
+import { Interner } from "../js/wire/values.js";
 import { docId } from "./gen.mjs";
 
 const m = Number(process.argv[2] || 10);
@@ -27,23 +27,20 @@ const kinds = {
   "URLs, JSON.parse": () => lists(JSON.parse(JSON.stringify(Array.from({ length: 2 * m }, (_, i) => url(i))))),
 };
 
-function withMap(ls) {
-  const index = new Map();
-  const ids = [];
+/** The lists interned by an `Interner` made for `total` entries (Infinity: in its `Map`; 0: without one). */
+function interned(ls, total) {
+  const interner = new Interner(total, "lists");
   let units = 0;
   for (const l of ls)
     for (let j = 0; j < l.length; j++) {
       const id = l[j];
-      let d = index.get(id);
-      if (d === undefined) {
+      if (interner.find(id) === undefined) {
         if (typeof id !== "string") throw new TypeError("id");
-        d = ids.length;
-        index.set(id, d);
-        ids.push(id);
+        interner.add(id);
         units += id.length;
       }
     }
-  return ids.length + units;
+  return interner.ids.length + units;
 }
 
 function compared(ls) {
@@ -67,26 +64,6 @@ function compared(ls) {
   return ids.length + units;
 }
 
-function signed(ls) {
-  const ids = [];
-  const sigs = [];
-  let units = 0;
-  for (const l of ls)
-    for (let j = 0; j < l.length; j++) {
-      const id = l[j];
-      let d;
-      let sig = 0;
-      if (typeof id === "string") d = indexAmong(ids, sigs, sigs.length, id, (sig = signatureOf(id)));
-      if (d === undefined) {
-        if (typeof id !== "string") throw new TypeError("id");
-        ids.push(id);
-        sigs.push(sig);
-        units += id.length;
-      }
-    }
-  return ids.length + units;
-}
-
 let sink = 0;
 console.log(`3 lists of ${m} ids (${3 * m} entries, ${2 * m} distinct), ns a call`);
 console.log("ids | Map | === alone | signature, then === (the package)");
@@ -94,7 +71,7 @@ for (const [kind, make] of Object.entries(kinds)) {
   const inputs = Array.from({ length: 64 }, make);
   const ns = {};
   for (let round = 0; round < 2; round++)
-    for (const [name, f] of [["map", withMap], ["compared", compared], ["signed", signed]]) {
+    for (const [name, f] of [["map", (ls) => interned(ls, Infinity)], ["compared", compared], ["signed", (ls) => interned(ls, 0)]]) {
       for (let i = 0; i < calls / 10; i++) sink += f(inputs[i & 63]);
       const t0 = performance.now();
       for (let i = 0; i < calls; i++) sink += f(inputs[i & 63]);

@@ -1,5 +1,5 @@
 // Reciprocal Rank Fusion of lists of ids (`rrf`) and of document indices (`rrfColumnar`).
-import { Input, checkedCopy, plainTyped, precheck, indices, typeError, typedArrayKind, fromObjectPrototype, firstOf, intern, compareUtf8, FEW_ENTRIES, FEW_UNITS, signatureOf, indexAmong, mapOf } from "../wire.js";
+import { Input, checkedCopy, plainTyped, precheck, indices, typeError, typedArrayKind, fromObjectPrototype, firstOf, compareUtf8, Interner } from "../wire.js";
 import { OP, state, w, limitsOf, scratch, noInheritedKeys, isPlainRecord, isU32, columnarRoom } from "./shared.js";
 
 
@@ -102,12 +102,9 @@ export function rrf(lists, options) {
   precheck.entries(lim, total, "lists");
   // Interned here (V8 keeps each string's hash): the module gets each distinct id once
   // and the lists as indices.
-  // A call of a few short ids interns them without a `Map` (`FEW_ENTRIES`).
-  let index = total <= FEW_ENTRIES ? null : new Map();
-  // The ids' signatures while there is no `Map` (`indexAmong`).
-  const sigs = [];
-  let sig = 0;
-  const ids = [];
+  // (A call of a few short ids interns them without a `Map`: js/wire/values.js `Interner`.)
+  const interner = new Interner(total, "lists");
+  const ids = interner.ids;
   // Large tables as typed arrays from the scratch (one copy into the call), and the
   // ids' running lengths kept while each id is at hand (see `Input.strs`): from 64
   // entries on, where a typed array costs less than it saves (the pipeline keeps the
@@ -134,17 +131,10 @@ export function rrf(lists, options) {
       const n = lens[i];
       for (let j = 0; j < n; j++) {
         const id = l[j];
-        let d;
-        if (index !== null) d = index.get(id);
-        else if (typeof id === "string") d = indexAmong(ids, sigs, sigs.length, id, (sig = signatureOf(id)));
+        let d = interner.find(id);
         if (d === undefined) {
           if (typeof id !== "string") throw typeError(`lists[${i}][${j}]`, "a string", id);
-          d = ids.length;
-          if (index === null) {
-            if (id.length > FEW_UNITS) intern((index = mapOf(ids, d)), id, d, "lists");
-            else sigs.push(sig);
-          } else intern(index, id, d, "lists");
-          ids.push(id);
+          d = interner.add(id);
           units += id.length;
           if (id.length > longest) longest = id.length;
           if (big) ends[d] = units;

@@ -1,5 +1,5 @@
 // Fusion of the hits of several queries (`fuseMultiQuery`).
-import { Input, precheck, typeError, isMap, wellFormedName, intern, allocate, timeOf, hasOwn, firstOf, fromObjectPrototype, FEW_ENTRIES, FEW_UNITS, signatureOf, indexAmong, mapOf } from "../wire.js";
+import { Input, precheck, typeError, isMap, wellFormedName, allocate, timeOf, hasOwn, firstOf, fromObjectPrototype, Interner } from "../wire.js";
 import { OP, w, limitsOf, scratch, isObject, isPlainRecord, isU32, noInheritedKeys, BARE, ownFields, unknownField, missingField } from "./shared.js";
 
 const HIT_FIELDS = ["id", "score", "timestamp"];
@@ -73,7 +73,9 @@ export function fuseMultiQuery(queries, options) {
   // the call, as `rrf`'s), with the ids' running lengths kept while each id is at hand.
   const big = total >= 64;
   const lease = big ? scratch.take() : null;
-  const ids = [];
+  // (A call of a few short ids interns them without a `Map`: js/wire/values.js `Interner`.)
+  const interner = new Interner(total, "queries");
+  const ids = interner.ids;
   let out;
   try {
     const docs = big ? lease.u32(total, 0, "queries") : new Array(total);
@@ -81,10 +83,6 @@ export function fuseMultiQuery(queries, options) {
     const millis = big ? lease.f64(total, 4, "queries") : new Array(total);
     const ends = big ? lease.u32(total, 3, "queries") : null;
     const kinds = big ? lease.array(Uint8Array, total, 5, "queries") : allocate(Uint8Array, total, "queries");
-    // A call of a few short ids interns them without a `Map` (js/wire/values.js `FEW_ENTRIES`),
-    // their signatures kept while it has none.
-    let index = total <= FEW_ENTRIES ? null : new Map();
-    const sigs = [];
     const isoTexts = [];
     let units = 0;
     let isoUnits = 0;
@@ -107,17 +105,11 @@ export function fuseMultiQuery(queries, options) {
         if (typeof id !== "string") throw typeError(`queries[${i}][${j}].id`, "a string", id);
         if (score === undefined) throw missingField(`queries[${i}][${j}]`, "score");
         if (typeof score !== "number") throw typeError(`queries[${i}][${j}].score`, "a number", score);
-        let sig = 0;
-        let d = index !== null ? index.get(id) : indexAmong(ids, sigs, sigs.length, id, (sig = signatureOf(id)));
+        let d = interner.find(id);
         if (d === undefined) {
           // Ids are compared inside the module, where a lone surrogate would be U+FFFD.
           wellFormedName(id, `queries[${i}][${j}].id`, "an id", "ids");
-          d = ids.length;
-          if (index === null) {
-            if (id.length > FEW_UNITS) intern((index = mapOf(ids, d)), id, d, "queries");
-            else sigs.push(sig);
-          } else intern(index, id, d, "queries");
-          ids.push(id);
+          d = interner.add(id);
           units += id.length;
           if (big) ends[d] = units;
         }

@@ -1,7 +1,7 @@
 // A pipeline's input, encoded for the module (`encodeInput`; wasm/core/src/pipeline.rs
 // `read_input` reads it): each distinct id interned once, the lists as indices, the
 // items as a table, every string of the call in one table.
-import { precheck, objectJson, numbers, typeError, keyPath, keyField, isMap, hasOwn, fromObjectPrototype, wellFormedName, firstOf, intern, timeOf, utf8Length, FEW_ENTRIES, FEW_UNITS, signatureOf, indexAmong, mapOf } from "../wire.js";
+import { precheck, objectJson, numbers, typeError, keyPath, keyField, isMap, hasOwn, fromObjectPrototype, wellFormedName, firstOf, timeOf, utf8Length, Interner } from "../wire.js";
 import { isObject, unknownField, missingField, noInheritedKeys, ownFields, checkKeys, BARE } from "./shared.js";
 import { canHoldTexts } from "./held-texts.js";
 
@@ -19,17 +19,17 @@ const ObjectPrototype = Object.prototype;
 const KEPT_FOUND = 0;
 const KEPT_HELD = 1;
 const mapGet = Map.prototype.get;
+const objectTag = Object.prototype.toString;
 
 /**
- * An array of `n` zeros (a small table of a call: `new Array(n).fill(0)` cost 30 ns, this
- * loop 9).
+ * An array of `n` zeros, for a small table of a call (`new Array(n).fill(0)` took 31 ns
+ * for 5, this loop 10: `node bench/small-costs.mjs`).
  */
 function zeros(n) {
   const a = new Array(n);
   for (let i = 0; i < n; i++) a[i] = 0;
   return a;
 }
-const objectTag = Object.prototype.toString;
 
 // Object.prototype's own properties in a standard engine (ES2024 and Annex B), and its
 // `__proto__` accessor as the package found it.
@@ -95,7 +95,6 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
   // helper's keyed loads cost about 10% of (b) at N = 10 when made for every call).
   const cleanProto = cleanPrototype();
   const { query, lists, items, now, context, topN } = cleanProto ? input : ownFields(input, INPUT_FIELDS);
-  const strs = [];
   let units = 0;
   // query, now's kind and value, distinct ids, texts held, topN (NaN: the pipeline's).
   const head = [-1, 0, 0, 0, 0, topNOf(topN)];
@@ -131,12 +130,11 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
     listObjs[i] = [name, ids, sc, weight, n];
   }
   precheck.entries(lim, entries, "lists");
-  // The distinct ids first (interned: each crosses once), then every other string. A
-  // call of a few short ids interns them without a `Map` (`FEW_ENTRIES`).
-  let index = entries <= FEW_ENTRIES ? null : new Map();
-  // The ids' signatures while there is no `Map` (`indexAmong`).
-  const sigs = [];
-  let sig = 0;
+  // The distinct ids first (interned: each crosses once), then every other string. (A
+  // call of a few short ids interns them without a `Map`: js/wire/values.js `Interner`.)
+  const interner = new Interner(entries, "lists");
+  // Every string of the call, the distinct ids first.
+  const strs = interner.ids;
   // UTF-16 units of the ids of every list entry (the module's total counts each
   // occurrence; see the held mode below).
   let occUnits = 0;
@@ -155,17 +153,10 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
     listTable[t + 2] = n;
     for (let j = 0; j < n; j++) {
       const id = ids[j];
-      let d;
-      if (index !== null) d = index.get(id);
-      else if (typeof id === "string") d = indexAmong(strs, sigs, sigs.length, id, (sig = signatureOf(id)));
+      let d = interner.find(id);
       if (d === undefined) {
         if (typeof id !== "string") throw typeError(`lists[${i}].ids[${j}]`, "a string", id);
-        d = strs.length;
-        if (index === null) {
-          if (id.length > FEW_UNITS) intern((index = mapOf(strs, d)), id, d, "lists");
-          else sigs.push(sig);
-        } else intern(index, id, d, "lists");
-        strs.push(id);
+        d = interner.add(id);
         units += id.length;
         if (ends !== null) ends[d] = units;
       }

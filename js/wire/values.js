@@ -188,7 +188,7 @@ export const engineLimit = (field, what, e) => scoreError("INPUT_TOO_LARGE", fie
  * engines (V8's `RangeError: Map maximum size exceeded`); no caller code runs in `set`
  * (the id is a string), so a `RangeError` here is the engine's.
  */
-export function intern(index, id, d, field) {
+function intern(index, id, d, field) {
   try {
     index.set(id, d);
   } catch (e) {
@@ -200,45 +200,78 @@ export function intern(index, id, d, field) {
 /**
  * Up to this many list entries (`rrf`, `Pipeline.run`) or hits (`fuseMultiQuery`) a call
  * interns its ids without a `Map`: each is compared with the distinct ids met before it
- * (`indexAmong`). At 3 lists of 10 ids (30 entries,
- * 20 distinct) that took 0.50-0.64 µs against the `Map`'s 0.74-1.15 µs, whatever the ids
- * (flat strings, parsed from JSON, or cut out of one text by `split`); at 3 lists of 20,
- * 1.52-2.22 µs against 1.33-2.12 µs (`node bench/intern-small.mjs 10`, then `20`).
+ * (`Interner.find`). At 3 lists of 10 ids (30 entries, 20 distinct) that took 0.50-0.64 µs
+ * against the `Map`'s 0.74-1.15 µs, whatever the ids (flat strings, parsed from JSON, or
+ * cut out of one text by `split`); at 3 lists of 20, 1.52-2.22 µs against 1.33-2.12 µs
+ * (`node bench/intern-small.mjs 10`, then `20`).
  */
 export const FEW_ENTRIES = 40;
 
 /**
  * The longest id (in UTF-16 units) a call interned without a `Map` compares: ids of the
- * same signature are compared with `===`, unit by unit, so a longer one sends the call to
- * the `Map` (`mapOf`), which reads each id once. At most `FEW_ENTRIES` ids of this length
- * compared with each other: about 50,000 units, a few tens of microseconds.
+ * same signature are compared with `===`, unit by unit, so a longer one moves the call to
+ * a `Map` of the ids so far, which reads each id once. At most `FEW_ENTRIES` ids of this
+ * length compared with each other: about 50,000 units, a few tens of microseconds.
  */
 export const FEW_UNITS = 64;
 
 /**
- * A string's signature for `indexAmong`: its length and two of its units (the middle
- * and the last one), mixed. Ids of different signatures differ, so `===` runs only for
- * an id and one met before that are most likely the same: between different strings of
- * the same length it compares them unit by unit, slowly for strings cut out of a larger
- * one (`split`, `slice`, a regular expression's match): 2.5 times the `Map`'s time for
- * ids of a long shared prefix, where the signatures made it faster than the `Map`.
+ * A string's signature (`Interner.find`): its length and two of its units (the middle
+ * and the last one), mixed. Ids of different signatures differ, so `===` runs only for an
+ * id and one met before that are most likely the same: between different strings of the
+ * same length it compares them unit by unit, slowly for strings cut out of a larger one
+ * (`split`, `slice`, a regular expression's match): 2.5 times the `Map`'s time for ids of
+ * a long shared prefix, where the signatures made it faster than the `Map`.
  */
 export function signatureOf(s) {
   const n = s.length;
   return (n << 20) ^ (s.charCodeAt(n >> 1) << 10) ^ s.charCodeAt(n - 1);
 }
 
-/** The index of string `id` of signature `sig` among `ids[0..n)` (their signatures `sigs`), or undefined. */
-export function indexAmong(ids, sigs, n, id, sig) {
-  for (let q = 0; q < n; q++) if (sigs[q] === sig && ids[q] === id) return q;
-  return undefined;
-}
-
-/** A `Map` from each of `ids[0..n)` to its index (the interning's, once an id is too long for `indexAmong`). */
-export function mapOf(ids, n) {
-  const index = new Map();
-  for (let q = 0; q < n; q++) index.set(ids[q], q);
-  return index;
+/**
+ * A call's distinct ids, in order of first appearance (`ids`, which the caller may go on
+ * filling with its other strings once every id is added): in a `Map` from `FEW_ENTRIES`
+ * entries on (`total`, the call's entries), else compared by signature, then `===`, until
+ * an id longer than `FEW_UNITS` moves them to a `Map`. `field` names the input in the
+ * engine's refusal of a `Map` that large (`intern`).
+ */
+export class Interner {
+  // Declared as fields (defined on the object, not assigned through Object.prototype,
+  // where a caller's accessor or read-only value of the same name would take the write).
+  ids = [];
+  index = null;
+  // The ids' signatures while there is no `Map`, and the last one `find` took.
+  sigs = [];
+  sig = 0;
+  field;
+  constructor(total, field) {
+    if (total > FEW_ENTRIES) this.index = new Map();
+    this.field = field;
+  }
+  /** The index of `id` (any value: only a string can be found), or undefined. */
+  find(id) {
+    if (this.index !== null) return this.index.get(id);
+    if (typeof id !== "string") return undefined;
+    const sig = (this.sig = signatureOf(id));
+    const { ids, sigs } = this;
+    for (let q = 0; q < sigs.length; q++) if (sigs[q] === sig && ids[q] === id) return q;
+    return undefined;
+  }
+  /** Adds string `id`, which `find` was just asked for and did not find; returns its index. */
+  add(id) {
+    const ids = this.ids;
+    const d = ids.length;
+    if (this.index !== null) intern(this.index, id, d, this.field);
+    else if (id.length <= FEW_UNITS) this.sigs.push(this.sig);
+    else {
+      const index = new Map();
+      for (let q = 0; q < d; q++) index.set(ids[q], q);
+      intern(index, id, d, this.field);
+      this.index = index;
+    }
+    ids.push(id);
+    return d;
+  }
 }
 
 /**
