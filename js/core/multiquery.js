@@ -151,8 +151,9 @@ export function fuseMultiQuery(queries, options) {
   const vf = out.f64At();
   const results = new Array(n);
   for (let i = 0, p = vu, q = vf; i < n; i++) {
-    const r = { id: ids[u32[d + i]], score: f64[sc + i] };
-    if (vu >= 0) {
+    let r;
+    if (vu < 0) r = { id: ids[u32[d + i]], score: f64[sc + i] };
+    else {
       const c = u32[p++];
       const queryScores = {};
       const queryRanks = {};
@@ -160,9 +161,9 @@ export function fuseMultiQuery(queries, options) {
         queryScores[u32[p]] = f64[q];
         queryRanks[u32[p]] = u32[p + 1];
       }
-      r.queryScores = queryScores;
-      r.queryRanks = queryRanks;
-      r.appearedInQueryCount = c;
+      // Made whole by a literal (an assignment of a key it lacks would go through a
+      // setter of that name on Object.prototype, a caller's).
+      r = { id: ids[u32[d + i]], score: f64[sc + i], queryScores, queryRanks, appearedInQueryCount: c };
     }
     results[i] = r;
   }

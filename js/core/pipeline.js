@@ -1,6 +1,6 @@
 // The scoring pipeline (`Pipeline`): its handle in the module, `run` (the input encoded
 // by pipeline-input.js) and `runColumnar`, and the objects built from the module's output.
-import { Input, plainTyped, precheck, objectJson, numbers, scoreError, typeError, typedArrayKind, notArray, timeOf } from "../wire.js";
+import { Input, plainTyped, precheck, objectJson, numbers, scoreError, typeError, typedArrayKind, notArray, timeOf, setOwn } from "../wire.js";
 import { OP, pipelineState as state, scratch, isObject, noInheritedKeys, BARE, ownFields, checkKeys, BAND, confidenceAt, outcomeAt, columnarRoom } from "./shared.js";
 import { callHolding } from "./held-texts.js";
 import { encodeInput, encodeContext, topNOf } from "./pipeline-input.js";
@@ -87,11 +87,15 @@ export class Pipeline {
   constructor(config) {
     notArray(config, "config");
     const text = precheck.jsonText(limitsOf(config, "Pipeline"), objectJson(config === null ? undefined : config, "config"), "config");
-    const names = state.limits().names;
+    const table = state.limits();
+    const names = table.names;
     const made = newPipeline(w(), text);
     this.#h = { handle: made.handle, generation: made.wire.generation, wire: made.wire };
     this.#text = text;
-    const limits = {};
+    // A copy of the defaults (every name an own key: a spread defines them), then each
+    // value: an assignment of a key the object lacked would go through a setter of the
+    // same name on Object.prototype (a caller's).
+    const limits = { ...table.defaults };
     for (let i = 0; i < names.length; i++) limits[names[i]] = made.f64[made.limitsAt + i];
     this.#limits = limits;
     this.#holdAbove = made.holdAbove;
@@ -167,9 +171,6 @@ export class Pipeline {
     const n = out.n;
     const sc = out.f64At();
     const b = out.u8At();
-    const ids = e.strs;
-    const results = new Array(n);
-    for (let i = 0; i < n; i++) results[i] = { id: ids[u32[d + i]], score: f64[sc + i], band: BAND[u8[b + i]] };
     const confidence = confidenceAt(out);
     const st = out.u32At();
     const dup = out.u32At();
@@ -192,8 +193,14 @@ export class Pipeline {
       misses: u32[st + 11],
     };
     const profile = out.text();
-    if (profile !== undefined) stats.bandProfile = profile;
-    explanations(out, results, e, profile);
+    if (profile !== undefined) setOwn(stats, "bandProfile", profile);
+    // Each result made whole by a literal, its explanation in it (an assignment of a key an
+    // object lacks would go through a setter of that name on Object.prototype, a caller's).
+    const ids = e.strs;
+    const explained = explanations(out, n, e, profile);
+    const results = new Array(n);
+    if (explained === null) for (let i = 0; i < n; i++) results[i] = { id: ids[u32[d + i]], score: f64[sc + i], band: BAND[u8[b + i]] };
+    else for (let i = 0; i < n; i++) results[i] = { id: ids[u32[d + i]], score: f64[sc + i], band: BAND[u8[b + i]], explain: explained[i] };
     const outcome = outcomeAt(out, confidence);
     return { results, confidence, outcome, stats };
   }
@@ -248,7 +255,7 @@ export class Pipeline {
     const outcome = outcomeAt(out, confidence);
     const result = { order, scores, bands, confidence, outcome, candidates };
     const profile = out.text();
-    if (profile !== undefined) result.bandProfile = profile;
+    if (profile !== undefined) setOwn(result, "bandProfile", profile);
     return result;
   }
 
@@ -274,20 +281,22 @@ export class Pipeline {
 }
 
 /**
- * Each result's `explain`, built from the module's numbers (two sections, or two NONE
- * when the pipeline does not explain; layout in wasm/core/src/pipeline.rs,
- * `write_explanations`), with the keys in the order they always had. List names are the
- * input's (`e`, as `encodeInput` made it); the band profile is the stats'.
+ * The `explain` of each of the `n` results, built from the module's numbers (two
+ * sections, or two NONE when the pipeline does not explain: null then; layout in
+ * wasm/core/src/pipeline.rs, `write_explanations`), with the keys in the order they always
+ * had. List names are the input's (`e`, as `encodeInput` made it); the band profile is
+ * the stats'.
  */
-function explanations(out, results, e, profile) {
+function explanations(out, n, e, profile) {
   const at = out.u32At();
   const fat = out.f64At();
-  if (at < 0) return;
+  if (at < 0) return null;
+  const explained = new Array(n);
   const { u32, f64 } = out.w;
   const names = (i) => e.strs[e.listTable[5 * i]];
   let p = at;
   let q = fat;
-  for (let r = 0; r < results.length; r++) {
+  for (let r = 0; r < n; r++) {
     const nc = u32[p];
     const kind = u32[p + 1];
     const band = BAND[u32[p + 2]];
@@ -295,9 +304,9 @@ function explanations(out, results, e, profile) {
     p += 4;
     const contributions = new Array(nc);
     for (let j = 0; j < nc; j++, p += 3, q += 3) {
+      // Made whole by a literal (see `#results`).
       const c = { list: names(u32[p]), rank: u32[p + 1], weight: f64[q], contribution: f64[q + 1] };
-      if (u32[p + 2] !== 0) c.listScore = f64[q + 2];
-      contributions[j] = c;
+      contributions[j] = u32[p + 2] !== 0 ? { ...c, listScore: f64[q + 2] } : c;
     }
     const fused = f64[q];
     const recencyMultiplier = f64[q + 1];
@@ -324,9 +333,10 @@ function explanations(out, results, e, profile) {
       band,
     };
     q += 4;
-    if (hasProfile) x.bandProfile = profile;
-    results[r].explain = x;
+    if (hasProfile) setOwn(x, "bandProfile", profile);
+    explained[r] = x;
   }
+  return explained;
 }
 
 /** Pipelines alive in the module (for leak tests). */

@@ -9,7 +9,7 @@
 // line: the same values, and the same errors (serde's words, codes and field paths), which
 // tests/js/pipeline-module.test.mjs checks against the core's module on random
 // configurations.
-import { scoreError, keySegment, wellFormed, toWellFormed, jsonParse, compareUtf8, unknownKeyWords, quoted } from "../wire.js";
+import { scoreError, keySegment, wellFormed, toWellFormed, jsonParse, compareUtf8, unknownKeyWords, quoted, setOwn } from "../wire.js";
 import { ScoreError } from "../score_error.js";
 import { PIPELINE_DEFAULTS, LIMIT_TABLE } from "./pipeline-defaults.js";
 
@@ -17,6 +17,8 @@ import { PIPELINE_DEFAULTS, LIMIT_TABLE } from "./pipeline-defaults.js";
 
 /** A JavaScript value with no JSON form (json.rs `Json::Invalid`). */
 class Invalid {
+  // Fields declared (defined, not assigned: js/wire/input.js `Scratch`).
+  kind;
   constructor(kind) {
     this.kind = kind;
   }
@@ -98,11 +100,14 @@ const UNKNOWN_VARIANT = 3;
 
 /** A decoding failure (json.rs `DeError`): what it is, serde's words, where. */
 class Failure {
+  fault;
+  message;
+  name;
+  at = "";
   constructor(fault, message, name = "") {
     this.fault = fault;
     this.message = message;
     this.name = name;
-    this.at = "";
   }
   key(k) {
     this.at = keySegment(k) + this.at;
@@ -362,7 +367,7 @@ const struct = (fields, mode = PLAIN) =>
       fields.forEach(([key, , k, skipNull], i) => {
         const x = got[i];
         const v = x === undefined ? (d === undefined ? null : copy(d[key])) : k.out(x, d === undefined ? undefined : d[key]);
-        if (!(skipNull && v === null)) o[key] = v;
+        if (!(skipNull && v === null)) setOwn(o, key, v);
       });
       return o;
     },
@@ -541,11 +546,6 @@ function copy(v) {
   const o = {};
   for (const k of Object.keys(v)) setOwn(o, k, copy(v[k]));
   return o;
-}
-
-/** `o[k] = x` as JSON.parse does it: an own property even for `__proto__`. */
-function setOwn(o, k, x) {
-  Object.defineProperty(o, k, { value: x, writable: true, enumerable: true, configurable: true });
 }
 
 /**

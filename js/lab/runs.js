@@ -138,12 +138,14 @@ function readRun(value, field, top, outer) {
  * maxTotalTextBytes (their UTF-16 length first, counted exactly only when that is over).
  */
 export class RunObjects {
+  // Fields declared (defined, not assigned: js/wire/input.js `Scratch`).
+  lim;
+  entries = 0;
+  units = 0;
+  /** Every object read so far (`readRun`'s result, field), for the exact count of bytes. */
+  read = [];
   constructor(lim) {
     this.lim = lim;
-    this.entries = 0;
-    this.units = 0;
-    /** Every object read so far (`readRun`'s result, field), for the exact count of bytes. */
-    this.read = [];
   }
 
   /** Reads `value` (see `readRun`), checks it against the limits and adds its sections to `input`. */

@@ -27,11 +27,12 @@ import { allocate, lengthOf, typedArrayKind } from "./values.js";
  */
 export class Scratch {
   static MAX_BYTES = 128 * 1024 * 1024;
-  constructor() {
-    this.out = false;
-    this.lease = new Lease(this, true);
-    this.fresh = new Lease(this, false);
-  }
+  // The package's classes declare their fields: defined on each object, never assigned
+  // through a setter or a read-only value of the same name on Object.prototype (a
+  // caller's). tests/js/own-objects.test.mjs plants every such name.
+  out = false;
+  lease = new Lease(this, true);
+  fresh = new Lease(this, false);
   take() {
     if (this.out) return this.fresh;
     this.out = true;
@@ -63,15 +64,17 @@ export class Scratch {
 
 class Lease {
   static KEEP_FROM = 16384;
+  scratch;
+  reuse;
+  bufs = [];
+  views = [];
+  // JavaScript arrays kept from call to call (`kept`), and how many of each one's first
+  // slots may hold a value of the caller's.
+  arrays = [];
+  used = [];
   constructor(scratch, reuse) {
     this.scratch = scratch;
     this.reuse = reuse;
-    this.bufs = [];
-    this.views = [];
-    // JavaScript arrays kept from call to call (`kept`), and how many of each one's first
-    // slots may hold a value of the caller's.
-    this.arrays = [];
-    this.used = [];
   }
   /**
    * An array whose first `n` slots are `undefined`, kept in slot `i` from one call to
@@ -154,23 +157,21 @@ export const firstOf = (a, n) => (a === null || a.length === n ? a : a.subarray(
 
 /** The sections of one call's input, collected before anything is written. */
 export class Input {
-  constructor() {
-    this.tags = [];
-    this.values = [];
-    // Bytes needed if every string is ASCII (tried first), and at most (3 bytes per
-    // UTF-16 unit).
-    this.bound = 0;
-    this.worst = 0;
-    // The UTF-16 units of each string table, in order, and the running sums of its first
-    // strings' lengths when the caller kept them (or null; see `strs`).
-    this.units = [];
-    this.ends = [];
-    // Functions run by `Wire.call` before it writes anything (see `later`).
-    this.late = null;
-    // Bytes of tables the call will make, for the module to grow its memory once for
-    // them before the call (`roomFor`; wasm/shared `make_room`).
-    this.room = 0;
-  }
+  tags = [];
+  values = [];
+  // Bytes needed if every string is ASCII (tried first), and at most (3 bytes per
+  // UTF-16 unit).
+  bound = 0;
+  worst = 0;
+  // The UTF-16 units of each string table, in order, and the running sums of its first
+  // strings' lengths when the caller kept them (or null; see `strs`).
+  units = [];
+  ends = [];
+  // Functions run by `Wire.call` before it writes anything (see `later`).
+  late = null;
+  // Bytes of tables the call will make, for the module to grow its memory once for
+  // them before the call (`roomFor`; wasm/shared `make_room`).
+  room = 0;
   /**
    * Asks the module for room for `bytes` of the call's tables, made before the call: its
    * memory then grows once for the whole call instead of several times during it (each

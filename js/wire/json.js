@@ -200,7 +200,8 @@ export function toJson(value, field) {
     const cyclic = e instanceof TypeError && /circular|cyclic/i.test(e.message) && thrownByStringify(e, true);
     if (cyclic || (e instanceof RangeError && /call stack/i.test(e.message))) {
       const err = scoreError("INVALID_TYPE", field, "the value is cyclic or nested too deep to be read");
-      err.cause = e;
+      // Defined, as `new Error(message, { cause })` defines it (not enumerable).
+      Object.defineProperty(err, "cause", { value: e, writable: true, enumerable: false, configurable: true });
       throw err;
     }
     // Its text longer than the engine's longest string (an array claiming a billion

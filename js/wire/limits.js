@@ -32,28 +32,28 @@ export function limitParts(out) {
 
 /** Limits as the module states them: names, defaults and ceilings (read once). */
 export class LimitTable {
+  // Fields declared (defined, not assigned: js/wire/input.js `Scratch`).
+  names;
+  defaults;
+  ceilings;
+  slot;
+  budgets;
+  widest;
+  made;
+  lastSlots;
   /** From the parts of the module's DEFAULT_LIMITS output (`limitParts`). */
   constructor({ names, defaults, ceilings, functions, budgets }) {
     this.names = names;
-    this.defaults = {};
+    // Made with Object.fromEntries, which defines each key: an assignment would go
+    // through a setter of the same name on Object.prototype (a caller's).
+    this.defaults = Object.fromEntries(names.map((n, i) => [n, defaults[i]]));
     // Keyed by name without a prototype (a caller's key such as "toString" finds nothing).
-    this.ceilings = Object.create(null);
-    this.slot = Object.create(null);
-    names.forEach((n, i) => {
-      this.defaults[n] = defaults[i];
-      this.ceilings[n] = ceilings[i];
-      this.slot[n] = i;
-    });
-    this.budgets = Object.create(null);
-    functions.forEach((f, i) => {
-      this.budgets[f] = budgets[i];
-    });
+    this.ceilings = Object.assign(Object.create(null), Object.fromEntries(names.map((n, i) => [n, ceilings[i]])));
+    this.slot = Object.assign(Object.create(null), Object.fromEntries(names.map((n, i) => [n, i])));
+    this.budgets = Object.assign(Object.create(null), Object.fromEntries(functions.map((f, i) => [f, budgets[i]])));
     // Every limit at its ceiling: what the checks made before copying hold a call to when
     // they cannot stand for the module's (see `effective`).
-    this.widest = { atCeilings: true };
-    names.forEach((n, i) => {
-      this.widest[n] = ceilings[i];
-    });
+    this.widest = Object.fromEntries([["atCeilings", true], ...names.map((n, i) => [n, ceilings[i]])]);
     jsonFloor = Math.max(jsonFloor, jsonBound(this.defaults));
   }
 

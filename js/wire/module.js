@@ -17,18 +17,30 @@ export const holdsPipelineAlone = (module) => WebAssembly.Module.exports(module)
 
 /** One instantiated module and the calls into it. */
 export class Wire {
+  // Fields declared (defined, not assigned: js/wire/input.js `Scratch`).
+  module;
+  imports;
+  /** Whether a `cr_call` is running (see `call`). */
+  busy = false;
+  /** The core's function-table slot for its held texts (js/core/held-texts.js; -1 until a `Pipeline` is made). */
+  textsSlot = -1;
+  /**
+   * Whether this is calibrank_pipeline.wasm, which holds no JSON: a pipeline's
+   * configuration and a run's context reach it decoded (js/core/typed-config.js).
+   */
+  typedConfig = false;
+  /** The instance's exports and memory, the buffer the views were made over, and the views. */
+  x = null;
+  memory = null;
+  buffer = null;
+  generation = 0;
+  u8 = null;
+  u32 = null;
+  f64 = null;
   /** `module`: a compiled `WebAssembly.Module`; `imports`: its import object. */
   constructor(module, imports = {}) {
     this.module = module;
     this.imports = imports;
-    /** Whether a `cr_call` is running (see `call`). */
-    this.busy = false;
-    /** The core's function-table slot for its held texts (js/core/held-texts.js; -1 until a `Pipeline` is made). */
-    this.textsSlot = -1;
-    /**
-     * Whether this is calibrank_pipeline.wasm, which holds no JSON: a pipeline's
-     * configuration and a run's context reach it decoded (js/core/typed-config.js).
-     */
     this.typedConfig = holdsPipelineAlone(module);
     this.instantiate();
   }

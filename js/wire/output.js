@@ -15,12 +15,16 @@ function readString(u8, start, end) {
 
 /** The sections of one call's output, read in order. Views are valid until the next call. */
 export class Output {
+  // Fields declared (defined, not assigned: js/wire/input.js `Scratch`).
+  w;
+  pos;
+  end;
+  /** The length of the section the last index reader passed. */
+  n = 0;
   constructor(wire, pos, end) {
     this.w = wire;
     this.pos = pos;
     this.end = end;
-    /** The length of the section the last index reader passed. */
-    this.n = 0;
   }
   header(want) {
     const tag = this.w.u32[this.pos >>> 2];

@@ -19,15 +19,20 @@ export class ModuleState {
    * entry gave it that module, and on the whole core's otherwise); `tableOf(wire)`: the
    * limits table's parts for a module that has none (undefined: the module's own).
    */
+  // Fields declared (defined, not assigned: js/wire/input.js `Scratch`).
+  name;
+  imports;
+  fallback;
+  tableOf;
+  /** This state's own module's Wire (null before `init`). */
+  own = null;
+  loader = null;
+  table = null;
   constructor(name, imports, fallback = null, tableOf = () => undefined) {
     this.name = name;
     this.imports = imports;
     this.fallback = fallback;
     this.tableOf = tableOf;
-    /** This state's own module's Wire (null before `init`). */
-    this.own = null;
-    this.loader = null;
-    this.table = null;
   }
 
   /** The Wire the operations run on (own, or the fallback's), null before any `init`. */

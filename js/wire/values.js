@@ -287,3 +287,12 @@ export function allocate(Kind, n, field) {
     throw e;
   }
 }
+
+/**
+ * `o[k] = x` as JSON.parse does it: an own property even for `__proto__`, and never
+ * through a setter or a read-only value of the same name on Object.prototype (a caller's),
+ * as an assignment of a key `o` lacks would go.
+ */
+export function setOwn(o, k, x) {
+  Object.defineProperty(o, k, { value: x, writable: true, enumerable: true, configurable: true });
+}
