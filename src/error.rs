@@ -31,7 +31,8 @@ pub enum ErrorCode {
     InvalidWeight,
     /// Band floors violate `0 <= degradedFloor <= highFloor <= 1`.
     InvalidBands,
-    /// A calibration parameter is invalid (steepness <= 0, ...).
+    /// A calibration's parameter is invalid: not finite (a sigmoid's, a Platt model's, an
+    /// isotonic model's knot) or out of range (steepness <= 0, knots out of order, ...).
     InvalidCalibration,
     /// Any other configuration value out of its documented range.
     InvalidConfig,

@@ -91,9 +91,8 @@ impl IsotonicModel {
     }
 
     /// Checks the knots: non-empty `x` (`EMPTY_INPUT`), `y` of the same length
-    /// (`LENGTH_MISMATCH`), finite values (`NON_FINITE_SCORE`, `x[i]` / `y[i]`), `x`
-    /// strictly increasing and `y` non-decreasing within `[0, 1]`
-    /// (`INVALID_CALIBRATION`, `x[i]` / `y[i]`).
+    /// (`LENGTH_MISMATCH`), then finite values, `x` strictly increasing and `y`
+    /// non-decreasing within `[0, 1]` (`INVALID_CALIBRATION`, `x[i]` / `y[i]`).
     pub fn validate(&self) -> Result<()> {
         if self.x.is_empty() {
             return Err(ScoreError::new(
@@ -109,8 +108,8 @@ impl IsotonicModel {
                 format!("{} y values for {} x values", self.y.len(), self.x.len()),
             ));
         }
-        crate::error::all_finite(&self.x, "x")?;
-        crate::error::all_finite(&self.y, "y")?;
+        super::finite_parameters(&self.x, "x", true)?;
+        super::finite_parameters(&self.y, "y", true)?;
         if let Some(i) = first_violation(&self.x, |prev, next| prev < next) {
             return Err(invalid_knot(
                 format!("x[{i}]"),
@@ -194,8 +193,19 @@ mod tests {
     #[test]
     fn validation_names_the_bad_knot() {
         let field = |x: Vec<f64>, y: Vec<f64>| IsotonicModel { x, y }.validate().unwrap_err().field;
+        let code = |x: Vec<f64>, y: Vec<f64>| IsotonicModel { x, y }.validate().unwrap_err().code;
         assert_eq!(field(vec![0.0, 1.0], vec![0.5]), "y");
         assert_eq!(field(vec![0.0, f64::NAN], vec![0.1, 0.2]), "x[1]");
+        // A knot that is not finite is the model's fault, as its other faults are.
+        assert_eq!(
+            code(vec![0.0, f64::NAN], vec![0.1, 0.2]),
+            ErrorCode::InvalidCalibration
+        );
+        assert_eq!(field(vec![0.0, 1.0], vec![0.1, f64::INFINITY]), "y[1]");
+        assert_eq!(
+            code(vec![0.0, 1.0], vec![0.1, f64::INFINITY]),
+            ErrorCode::InvalidCalibration
+        );
         assert_eq!(field(vec![0.0, 1.0, 1.0], vec![0.1, 0.2, 0.3]), "x[2]");
         assert_eq!(field(vec![0.0, 1.0], vec![0.1, 1.5]), "y[1]");
         assert_eq!(field(vec![0.0, 1.0, 2.0], vec![0.1, 0.3, 0.2]), "y[2]");

@@ -23,3 +23,25 @@ mod sigmoid;
 pub use isotonic::IsotonicModel;
 pub use platt::PlattModel;
 pub use sigmoid::{calibrate, logistic, passes_min_confidence, Sigmoid};
+
+use crate::error::{ErrorCode, Result, ScoreError};
+
+/// Checks a calibration's parameters `values` (a sigmoid's threshold, a Platt model's `a`
+/// or `b`, an isotonic model's knots): one that is not finite is the calibration's fault,
+/// `INVALID_CALIBRATION` on `name` (`name[i]` when `indexed`), as its other faults are
+/// (`NON_FINITE_SCORE` is for the scores a calibration is applied to).
+fn finite_parameters(values: &[f64], name: &str, indexed: bool) -> Result<()> {
+    let Some(i) = values.iter().position(|v| !v.is_finite()) else {
+        return Ok(());
+    };
+    let value = values.get(i).copied().unwrap_or(f64::NAN);
+    Err(ScoreError::new(
+        ErrorCode::InvalidCalibration,
+        if indexed {
+            format!("{name}[{i}]")
+        } else {
+            name.to_string()
+        },
+        format!("must be a finite number, got {}", crate::error::num(value)),
+    ))
+}

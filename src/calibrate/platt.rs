@@ -21,11 +21,10 @@ impl PlattModel {
         probability(self.a * x + self.b)
     }
 
-    /// Checks that `a` and `b` are finite (`NON_FINITE_SCORE`, field `a` or `b`).
+    /// Checks that `a` and `b` are finite (`INVALID_CALIBRATION`, field `a` or `b`).
     pub fn validate(&self) -> Result<()> {
-        crate::error::finite(self.a, || "a".to_string())?;
-        crate::error::finite(self.b, || "b".to_string())?;
-        Ok(())
+        super::finite_parameters(&[self.a], "a", false)?;
+        super::finite_parameters(&[self.b], "b", false)
     }
 }
 
@@ -46,25 +45,28 @@ mod tests {
         assert_eq!(m.predict(f64::NEG_INFINITY), 0.0);
         assert_eq!(m.predict(1e308), 1.0);
         assert!(m.predict(f64::NAN).is_nan());
+        let fault = |m: PlattModel| m.validate().map_err(|e| (e.code, e.field, e.message));
         assert_eq!(
-            PlattModel {
+            fault(PlattModel {
                 a: f64::INFINITY,
                 b: 0.0
-            }
-            .validate()
-            .unwrap_err()
-            .field,
-            "a"
+            }),
+            Err((
+                crate::error::ErrorCode::InvalidCalibration,
+                "a".to_string(),
+                "must be a finite number, got Infinity".to_string()
+            ))
         );
         assert_eq!(
-            PlattModel {
+            fault(PlattModel {
                 a: 0.0,
                 b: f64::NAN
-            }
-            .validate()
-            .unwrap_err()
-            .field,
-            "b"
+            }),
+            Err((
+                crate::error::ErrorCode::InvalidCalibration,
+                "b".to_string(),
+                "must be a finite number, got NaN".to_string()
+            ))
         );
     }
 }

@@ -25,13 +25,7 @@ impl Default for Sigmoid {
 impl Sigmoid {
     /// Threshold finite, steepness finite and > 0.
     pub fn validate(&self) -> Result<()> {
-        if !self.threshold.is_finite() {
-            return Err(ScoreError::new(
-                ErrorCode::InvalidCalibration,
-                "threshold",
-                format!("must be finite, got {}", crate::error::num(self.threshold)),
-            ));
-        }
+        super::finite_parameters(&[self.threshold], "threshold", false)?;
         if !(self.steepness.is_finite() && self.steepness > 0.0) {
             return Err(ScoreError::new(
                 ErrorCode::InvalidCalibration,
@@ -143,7 +137,14 @@ mod tests {
             },
         )
         .unwrap_err();
-        assert_eq!(e.field, "threshold");
+        assert_eq!(
+            (e.code, e.field.as_str(), e.message.as_str()),
+            (
+                ErrorCode::InvalidCalibration,
+                "threshold",
+                "must be a finite number, got NaN"
+            )
+        );
         assert_eq!(
             calibrate(&[f64::NAN], &Sigmoid::default())
                 .unwrap_err()

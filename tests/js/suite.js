@@ -2090,6 +2090,35 @@ export function tests(lib, golden) {
     throwsScoreError(lib, () => lib.applyCalibration([0.2, -Infinity], { method: "isotonic", x: [0, 1], y: [0, 1] }), "NON_FINITE_SCORE", "scores[1]");
   });
 
+  test("a calibration's parameter that is not finite is INVALID_CALIBRATION (sigmoid, Platt, isotonic), in a pipeline, calibrate and applyCalibration", () => {
+    // The calibration's fault, as its other faults are; NON_FINITE_SCORE is for the scores
+    // it is applied to (above). Platt's and isotonic's were NON_FINITE_SCORE until the
+    // thirty-ninth session.
+    const faults = [
+      [{ method: "sigmoid", threshold: NaN, steepness: 8 }, "threshold", "must be a finite number, got NaN"],
+      [{ method: "sigmoid", threshold: 0.5, steepness: Infinity }, "steepness", "must be a finite number > 0, got Infinity"],
+      [{ method: "platt", a: -Infinity, b: 0 }, "a", "must be a finite number, got -Infinity"],
+      [{ method: "platt", a: -1, b: NaN }, "b", "must be a finite number, got NaN"],
+      [{ method: "isotonic", x: [0, NaN], y: [0, 1] }, "x[1]", "must be a finite number, got NaN"],
+      [{ method: "isotonic", x: [0, 1, 2], y: [0, 0.5, Infinity] }, "y[2]", "must be a finite number, got Infinity"],
+      // A knot that is finite but out of order: the same code, as before.
+      [{ method: "isotonic", x: [1, 0], y: [0, 1] }, "x[1]", "x must be strictly increasing"],
+    ];
+    for (const [calibration, field, message] of faults) {
+      for (const [prefix, f] of [
+        ["config.calibration.", () => new lib.Pipeline({ calibration })],
+        ["calibration.", () => lib.applyCalibration([0.5], calibration)],
+      ]) {
+        const e = throwsScoreError(lib, f, "INVALID_CALIBRATION", prefix + field);
+        eq(e.message, message);
+      }
+      if (calibration.method === "sigmoid") {
+        const e = throwsScoreError(lib, () => lib.calibrate([0.5], { threshold: calibration.threshold, steepness: calibration.steepness }), "INVALID_CALIBRATION", `options.${field}`);
+        eq(e.message, message);
+      }
+    }
+  });
+
   test("JSON texts: 64 levels of nesting are read, 65 refused; a lone surrogate's replacement keeps the escape after it", () => {
     const nest = (n) => {
       let v = 1;

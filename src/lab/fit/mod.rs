@@ -261,7 +261,10 @@ mod tests {
             a: f64::NAN,
             b: 0.0,
         });
-        assert_eq!(bad.validate().unwrap_err().code, ErrorCode::NonFiniteScore);
+        assert_eq!(
+            bad.validate().unwrap_err().code,
+            ErrorCode::InvalidCalibration
+        );
         let bad = FittedCalibration::Isotonic(IsotonicModel {
             x: vec![],
             y: vec![],
