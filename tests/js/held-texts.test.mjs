@@ -86,6 +86,17 @@ const limitedP = new lib.Pipeline({ topK: listed, topN: listed, minConfidence: 0
 const callsBefore = calls;
 out.limited = key(limitedP.run({ query, lists, items }));
 out.limitedCalls = calls - callsBefore;
+// Long texts, the pool's more than the module's first buffer (4 KiB): asked for twice in
+// the first such call (the buffer grown), then once a call (the buffer kept from call to
+// call), whatever the calls between.
+const longItems = Object.fromEntries(ids.map((id, i) => [id, { name: textOf(i, 2), summary: textOf(i, 300) }]));
+out.long = [];
+out.longCalls = [];
+for (const its of [longItems, items, longItems, longItems]) {
+  const before = calls;
+  out.long.push(key(p.run({ query, lists: heldLists, items: { ...its, ...extras } })));
+  out.longCalls.push(calls - before);
+}
 console.log(JSON.stringify(out));
 `;
 
@@ -112,6 +123,16 @@ test("a candidateLimit's held texts give the output of the texts sent with the i
   assert.equal(held.limitedCalls, 1, "held: the module asked for the 8 candidates' texts");
   assert.equal(inline.limitedCalls, 0, "inline: nothing asked");
   assert.equal(held.limited, inline.limited);
+});
+
+test("the held texts' buffer is kept from call to call: grown once, then one ask a call; the outputs are the inline texts'", () => {
+  const held = run("normal");
+  const inline = run("no-compile");
+  assert.deepEqual(held.longCalls, [2, 1, 1, 1]);
+  assert.deepEqual(inline.longCalls, [0, 0, 0, 0]);
+  assert.deepEqual(held.long, inline.long);
+  assert.equal(held.long[0], held.long[2], "the same input, the same output after a call of short texts");
+  assert.notEqual(held.long[0], held.long[1]);
 });
 
 test("an engine that compiles no wasm from bytes sends the texts with the input: the same output", () => {
