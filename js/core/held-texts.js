@@ -26,18 +26,16 @@ function writeHeldTexts(docs, n, out, cap) {
     const wire = state.wire;
     wire.views();
     const u32 = wire.u32;
-    // Document -> its item's first slot in `h.texts` plus one (0: none), built on the
-    // first ask only.
-    if (h.slotOf === null) h.slotOf = h.slots();
     const flags = new Array(n);
     const list = [];
     let units = 0;
     const at = docs >>> 2;
     for (let i = 0; i < n; i++) {
-      // (A document the table does not hold reads `undefined`: no texts.)
-      const slot = h.slotOf[u32[at + i]] - 1;
+      // Document d's texts at `4 d` (`encodeInput`); a document without an item has none.
+      const d = u32[at + i];
+      const slot = 4 * d;
       let f = 0;
-      if (slot >= 0) {
+      if (d < h.nDocs) {
         for (let j = 0; j < 4; j++) {
           const t = h.texts[slot + j];
           if (t !== undefined) {

@@ -198,11 +198,12 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
   let itemNums = [];
   // Held mode (a pipeline whose heuristic reranker reads the texts of `holdAbove`
   // candidates at most, given more candidates than that): the texts of items are checked here
-  // but not copied into the call; they are kept (item i's at `heldTexts[4 * i + field - 1]`,
-  // in the lease's array of at least that length, written in place: pushing four slots
-  // per item measured 20% of (c)'s `encodeInput` at N = 1,000) for `writeHeldTexts` (the
-  // pool's, found through the item table's documents: `heldSlots`) or for the call after
-  // all (below).
+  // but not copied into the call; they are kept by document (the texts of the item of
+  // document d at `heldTexts[4 * d + field - 1]`, in the lease's array of at least that
+  // length, written in place: pushing four slots per item measured 20% of (c)'s
+  // `encodeInput` at N = 1,000) for `writeHeldTexts` (the pool's, found by their
+  // documents: a table from documents to items cost 4 µs of (c)'s call at N = 1,000) or
+  // for the call after all (below).
   let hold = false;
   let heldTexts = null;
   let heldUnits = 0;
@@ -329,7 +330,7 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
             // Over the limit in UTF-8 only? Then the module must see it (inline below).
             if (3 * v.length > lim.maxTextBytes && utf8Length(v) > lim.maxTextBytes) inline = true;
             heldUnits += v.length;
-            heldTexts[4 * i + field - 1] = v;
+            heldTexts[4 * d + field - 1] = v;
           } else {
             flags |= bit;
             itemTable[t + 1 + field] = strs.length;
@@ -383,33 +384,20 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
         strs.push(v);
         units += v.length;
       };
-      // In the items' order, after every other string.
-      for (let i = 0; 8 * i < itemTable.length; i++)
-        for (let f = 0; f < 4; f++) if (heldTexts[4 * i + f] !== undefined) put(i, f + 1, heldTexts[4 * i + f]);
+      // In the items' order, after every other string (item i's document is the last
+      // number of its row: every item found here is a list's document).
+      for (let i = 0; 8 * i < itemTable.length; i++) {
+        const at = 4 * itemTable[8 * i + 7];
+        for (let f = 0; f < 4; f++) if (heldTexts[at + f] !== undefined) put(i, f + 1, heldTexts[at + f]);
+      }
       hold = false;
     }
   }
   if (inline) return encodeInput(input, lim, -1, lease, keyByKey);
   if (hold) head[4] = 1;
   precheck.strings(lim, strs, units, (i) => inputField(i, head, nLists, listTable, docs, itemTable, strs));
-  const held = hold ? { texts: heldTexts, slots: () => heldSlots(itemTable, nDocs, lease), slotOf: null, asked: false } : null;
+  const held = hold ? { texts: heldTexts, nDocs, asked: false } : null;
   return { strs, units, idEnds: firstOf(ends, nDocs), listTable, docs, weights, scores, itemTable, itemNums, head, ctx, held };
-}
-
-/**
- * Each document's first slot among the held texts plus one (item i's are at `4 i` to
- * `4 i + 3`), 0 for a document without an item: read from the item table (8 numbers per
- * item, the last its document or 2^32 - 1 when in no list), which is valid while the
- * call runs. A table of the call's lease (zeroed; valid while the call runs, as the
- * module asks for the texts before the call returns).
- */
-function heldSlots(itemTable, nDocs, lease) {
-  const slotOf = lease.u32(nDocs, 5, "items");
-  for (let i = 0; 8 * i < itemTable.length; i++) {
-    const d = itemTable[8 * i + 7];
-    if (d !== 0xffffffff) slotOf[d] = 4 * i + 1;
-  }
-  return slotOf;
 }
 
 /**
