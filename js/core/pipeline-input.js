@@ -192,8 +192,10 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
     listTable[t + 3] = flags;
   }
   // Items: 8 u32 (key, flags, name, type, summary, content, modifiedAt as a string, the
-  // id's index or 2^32 - 1 when in no list) and 3 f64 (modifiedAt as a number,
-  // fiscalYear, crossEncoderScore) each.
+  // id's index) and 3 f64 (modifiedAt as a number, fiscalYear, crossEncoderScore) each.
+  // Every item is looked up by a list's id, so its row's document is that id's index (the
+  // module takes 2^32 - 1 for an item in no list; the package sends none, and the held
+  // texts below are kept by document).
   let itemTable = [];
   let itemNums = [];
   // Held mode (a pipeline whose heuristic reranker reads the texts of `holdAbove`

@@ -2,7 +2,12 @@
 // as PLANT says (`value`: a read-only value; `accessor`: a getter answering undefined and a
 // setter that records its caller), then imports both entries and prints, as JSON, the
 // answer of every call below and the setter runs made by the package's own code.
+import { readFileSync } from "node:fs";
+
 const names = (process.env.NAMES || "").split(",").filter(Boolean);
+// The pipeline's own module, read before anything is planted (Node's file reading reads
+// option objects of its own).
+const pipelineBytes = readFileSync(new URL("../../pkg/calibrank_pipeline.wasm", import.meta.url));
 // Printed once the planted names are gone (Node's own code assigns some of them).
 const print = (o) => {
   for (const n of names) delete Object.prototype[n];
@@ -20,9 +25,12 @@ function plantAll() {
           return undefined;
         },
         set() {
-          // The frame that assigned (the first below this setter): the package's, or Node's own.
-          const caller = new Error().stack.split("\n")[2] ?? "";
-          if (pkgFrames.test(caller)) setterRuns.push(`${n} at ${caller.trim()}`);
+          // The frame that assigned (the first below this setter), or the one that called
+          // the builtin that assigned (Object.assign, Reflect.set...): the package's, or
+          // Node's own.
+          const [, , first = "", second = ""] = new Error().stack.split("\n");
+          const caller = pkgFrames.test(first) ? first : /<anonymous>/.test(first) && pkgFrames.test(second) ? second : "";
+          if (caller !== "") setterRuns.push(`${n} at ${caller.trim()}`);
         },
         enumerable: false,
         configurable: true,
@@ -43,15 +51,19 @@ const call = (name, f) => {
     out[name] = { error: e instanceof lib.ScoreError ? [e.name, e.code, e.field, e.message, Object.hasOwn(e, "cause") ? String(e.cause.name) : ""] : `not a ScoreError: ${e}` };
   }
 };
-let lib, lab;
+let lib, lab, typed;
 try {
   lib = await import("calibrank");
   lab = await import("calibrank/lab");
+  // `Pipeline` on calibrank_pipeline.wasm (the typed configuration, js/core/typed-config.js),
+  // as a bundled app that imports it alone gets it.
+  typed = await import("calibrank/init");
 } catch (e) {
   print({ importError: String(e), setterRuns });
   process.exit(0);
 }
 if (!before) plantAll();
+call("initSync with the pipeline's module", () => typed.initSync(new WebAssembly.Module(pipelineBytes)) ?? null);
 // Small and large calls (the large ones take the kept tables, the Map of ids, held texts).
 const ids = (n, p) => Array.from({ length: n }, (_, i) => `${p}${(i * 7) % n}`);
 const big = [ids(300, "d"), ids(200, "d"), ids(100, "e")];
@@ -82,6 +94,27 @@ for (const explain of [false, true])
     p.free();
   }
 call("Pipeline config error", () => new lib.Pipeline({ topK: -1 }));
+// The same configurations on the pipeline's own module: decoded and echoed in JavaScript.
+for (const explain of [false, true]) {
+  const config = {
+    explain,
+    topK: 50,
+    weights: { l0: 2 },
+    rerank: { method: "heuristic", candidateLimit: 40, heuristic: { typeMultipliers: { class: 2 }, stopwords: ["the"] } },
+    recency: { mode: "step", steps: [{ maxAgeDays: 7, multiplier: 1.5 }] },
+    calibration: { method: "isotonic", x: [0, 0.5, 1], y: [0, 0.4, 1] },
+    bands: { highFloor: 0.8, degradedFloor: 0.5, profiles: [{ name: "ts", taskClass: "code", highFloor: 0.9, degradedFloor: 0.6 }] },
+    minConfidence: 0,
+    limits: { maxLists: 9 },
+  };
+  call(`typed ${explain ? "explain" : "plain"}`, () => {
+    const p = new typed.Pipeline(config);
+    const answer = [p.config, p.run({ query: "auth token", lists: big.map((l, i) => ({ name: `l${i}`, ids: l })), items, now: 1767225600000, context: { taskClass: "code" } })];
+    p.free();
+    return answer;
+  });
+}
+call("typed config error", () => new typed.Pipeline({ calibration: { method: "platt", a: NaN, b: 0 } }));
 call("rrf small", () => lib.rrf([["a", "b"], ["b", "c"]]));
 call("rrf large", () => lib.rrf(big, { k: 10, weights: [1, 2, 3], limits: { maxLists: 8 } }));
 call("rrf options as JSON", () => lib.rrf([["a"]], { weights: new Map() }));

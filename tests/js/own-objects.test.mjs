@@ -4,10 +4,11 @@
 // same name would run instead (the object left without the key) and a read-only value
 // would throw a TypeError in the package's strict code, at import or in any later call.
 // Every property name the package's JavaScript assigns (harvested from the Node entries'
-// bundles) and every key of its answers is planted on Object.prototype before the
-// package loads, in a child process (tests/js/own-objects-child.mjs), first as read-only
-// values, then as accessors: each call answers as in a process without them, and no
-// setter runs from the package's code.
+// bundles, calibrank/init's included) and every key of its answers is planted on
+// Object.prototype, in child processes (tests/js/own-objects-child.mjs), as read-only
+// values and as accessors: each call answers as in a process without them, and no setter
+// runs from the package's code (the assigned names before the package loads, all of them
+// after: Node's module loader reads some of the answers' keys from objects of its own).
 import test from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -40,10 +41,13 @@ test("a caller's setter or read-only value on Object.prototype, of any name the 
   assert.ok(clean["run large explain heuristic"].ok && clean["fuseMultiQuery verbose"].ok && clean["optimizeFusion"].ok, "the calls answer");
   assert.equal(clean["rrf cyclic options"].error[4], "TypeError", "the engine's error kept as the cause");
   const names = new Set();
-  for (const f of ["pkg/node.mjs", "pkg/lab.node.mjs"]) {
+  for (const f of ["pkg/node.mjs", "pkg/lab.node.mjs", "pkg/init.node.mjs", "pkg/score_error.cjs"]) {
     const text = readFileSync(root + f, "utf8");
-    // Assignments to a property (`o.x = ...`, `o.x += ...`, `o.x++`...).
-    for (const m of text.matchAll(/\.([A-Za-z_$][\w$]*)\s*(?:=(?![=>])|\+=|-=|\*=|\|=|&=|\?\?=|\+\+|--)/g)) names.add(m[1]);
+    // Assignments to a property (`o.x = ...`, `o.x += ...`, `o.x ||= ...`, `o.x++`...),
+    // by name or by a quoted key (`o["x"] = ...`).
+    const assigning = String.raw`\s*(?:=(?![=>])|\+=|-=|\*=|\/=|%=|\*\*=|\|=|&=|\^=|<<=|>>>?=|\?\?=|\|\|=|&&=|\+\+|--)`;
+    for (const m of text.matchAll(new RegExp(String.raw`\.([A-Za-z_$][\w$]*)` + assigning, "g"))) names.add(m[1]);
+    for (const m of text.matchAll(new RegExp(String.raw`\[\s*"([^"]+)"\s*\]` + assigning, "g"))) names.add(m[1]);
     // Class fields (a line of a name, or of a name and its initializer): defined, but
     // planted too, so that one written back as an assignment in a constructor fails here.
     for (const m of text.matchAll(/^\s+([A-Za-z_$][\w$]*)(?:\s*=[^=>].*)?;$/gm)) names.add(m[1]);
