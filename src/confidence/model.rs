@@ -191,11 +191,8 @@ impl QueryConfidenceModel {
                 ));
             }
             if let Some(i) = v.iter().position(|x| !x.is_finite()) {
-                return Err(ScoreError::new(
-                    ErrorCode::NonFiniteScore,
-                    format!("{field}[{i}]"),
-                    "must be finite",
-                ));
+                let x = v.get(i).copied().unwrap_or(f64::NAN);
+                return Err(not_finite(format!("{field}[{i}]"), x));
             }
         }
         if let Some(i) = self.scale.iter().position(|&s| s <= 0.0) {
@@ -209,18 +206,11 @@ impl QueryConfidenceModel {
             ));
         }
         if let Some(i) = self.missing_top.iter().position(|x| !x.is_finite()) {
-            return Err(ScoreError::new(
-                ErrorCode::NonFiniteScore,
-                format!("missingTop[{i}]"),
-                "must be finite",
-            ));
+            let x = self.missing_top.get(i).copied().unwrap_or(f64::NAN);
+            return Err(not_finite(format!("missingTop[{i}]"), x));
         }
         if !self.intercept.is_finite() {
-            return Err(ScoreError::new(
-                ErrorCode::NonFiniteScore,
-                "intercept",
-                "must be finite",
-            ));
+            return Err(not_finite("intercept".to_string(), self.intercept));
         }
         Ok(())
     }
@@ -319,6 +309,18 @@ impl QueryConfidenceModel {
     pub fn predict<S: AsRef<str>>(&self, lists: &[ListView<'_, S>]) -> Result<f64> {
         self.predict_features(&self.features(lists)?)
     }
+}
+
+/// A model's parameter that is not finite: `NON_FINITE_SCORE` on `field`, the value said
+/// as the other checks of numbers say it.
+#[cold]
+#[inline(never)]
+fn not_finite(field: String, value: f64) -> ScoreError {
+    ScoreError::new(
+        ErrorCode::NonFiniteScore,
+        field,
+        format!("must be a finite number, got {}", crate::error::num(value)),
+    )
 }
 
 /// Feature `j`'s term overflowed (see [`QueryConfidenceModel::predict_features`]).
@@ -483,6 +485,36 @@ mod tests {
         m.mean = vec![-1e308, 0.0, 0.0];
         let e = m.predict(&[view(&[0.5]), view(&[0.5])]).unwrap_err();
         assert_eq!((e.code, e.field.as_str()), (ErrorCode::NonFiniteScore, ""));
+    }
+
+    #[test]
+    fn parameters_that_are_not_finite_are_named_with_their_value() {
+        let fault = |edit: fn(&mut QueryConfidenceModel)| {
+            let mut m = model(2);
+            edit(&mut m);
+            let e = m.validate().unwrap_err();
+            (e.code, e.field, e.message)
+        };
+        let nan = |field: &str, value: &str| {
+            (
+                ErrorCode::NonFiniteScore,
+                field.to_string(),
+                format!("must be a finite number, got {value}"),
+            )
+        };
+        assert_eq!(
+            fault(|m| m.coefficients[1] = f64::NAN),
+            nan("coefficients[1]", "NaN")
+        );
+        assert_eq!(
+            fault(|m| m.mean[2] = f64::INFINITY),
+            nan("mean[2]", "Infinity")
+        );
+        assert_eq!(
+            fault(|m| m.missing_top[0] = f64::NEG_INFINITY),
+            nan("missingTop[0]", "-Infinity")
+        );
+        assert_eq!(fault(|m| m.intercept = f64::NAN), nan("intercept", "NaN"));
     }
 
     #[test]
