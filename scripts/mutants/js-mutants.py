@@ -99,5 +99,9 @@ M = [
     ("P7", "node.mjs", "js/wire/values.js (Interner.find)", "if (sigs[q] === sig && ids[q] === id) return q;", "if (sigs[q] === sig) return q;", "a small call's ids of the same signature (length, middle and last unit) merged"),
     ("P8", "node.mjs", "js/wire/values.js (Interner.add)", "else if (id.length <= FEW_UNITS) this.sigs.push(this.sig);", "else if (id.length <= FEW_UNITS) ;", "a small call's signatures not kept (an id met again interned anew)"),
     ("P9", "node.mjs", "js/core/shared.js (ownFields)", "const out = /* @__PURE__ */ Object.create(null);", "const out = {};", "a record's fields copied into a plain object: an accessor on Object.prototype runs or answers"),
+    ("P13", "node.mjs", "js/core/held-texts.js (writeHeldTexts)", "const slot = 4 * d;", "const slot = 4 * d + 4;", "the pool's held texts read from the next document's slots"),
+    ("P14", "node.mjs", "js/core/pipeline-input.js (held texts)", "heldTexts[4 * d + field - 1] = v;", "heldTexts[4 * i + field - 1] = v;", "held texts kept by item while read by document"),
+    ("P15", "node.mjs", "js/core/pipeline.js (explanations)", "{ ...c, listScore: f64[q + 2] } : c;", "c : c;", "an explanation's contributions lose the lists' own scores"),
+    ("P16", "node.mjs", "js/core/pipeline.js (#results)", "if (explained === null) for", "if (true) for", "an explaining pipeline's results without their explanations"),
     ("L15", "lab.node.mjs", "js/wire/limits.js (defaultsFor, lab copy)", "return this.made[fn] ??= { ...this.defaults, maxTotalEntries: b };", "return this.made[fn] ??= { ...this.defaults };", "per-function maxTotalEntries budget ignored by JS prechecks (lab)"),
 ]
