@@ -2090,6 +2090,19 @@ export function tests(lib, golden) {
     throwsScoreError(lib, () => lib.applyCalibration([0.2, -Infinity], { method: "isotonic", x: [0, 1], y: [0, 1] }), "NON_FINITE_SCORE", "scores[1]");
   });
 
+  test("each result's band is its own confidence's, with and without explanations", () => {
+    // The results are made in one of two loops (an explanation in each or none): a hit
+    // first and misses after it, each as classifyBand says of its score.
+    for (const explain of [false, true]) {
+      const p = new lib.Pipeline({ explain, minConfidence: 0, topN: 10, calibration: { method: "sigmoid", threshold: 0.024, steepness: 400 } });
+      const out = p.run({ lists: [{ name: "a", ids: ["a", "b", "c", "d", "e", "f"] }, { name: "b", ids: ["a", "c", "e", "g"] }] });
+      eq(out.results.map((r) => r.band), ["hit", "hit", "hit", "miss", "miss", "miss", "miss"], `explain ${explain}`);
+      for (const r of out.results) eq(r.band, lib.classifyBand(r.score).kind, `${r.id}, explain ${explain}`);
+      eq(out.results.every((r) => (r.explain !== undefined) === explain), true);
+      p.free();
+    }
+  });
+
   test("a calibration's parameter that is not finite is INVALID_CALIBRATION (sigmoid, Platt, isotonic), in a pipeline, calibrate and applyCalibration", () => {
     // The calibration's fault, as its other faults are; NON_FINITE_SCORE is for the scores
     // it is applied to (above). Platt's and isotonic's were NON_FINITE_SCORE until the
