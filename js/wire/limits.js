@@ -48,9 +48,17 @@ export class LimitTable {
     // through a setter of the same name on Object.prototype (a caller's).
     this.defaults = Object.fromEntries(names.map((n, i) => [n, defaults[i]]));
     // Keyed by name without a prototype (a caller's key such as "toString" finds nothing).
-    this.ceilings = Object.assign(Object.create(null), Object.fromEntries(names.map((n, i) => [n, ceilings[i]])));
-    this.slot = Object.assign(Object.create(null), Object.fromEntries(names.map((n, i) => [n, i])));
-    this.budgets = Object.assign(Object.create(null), Object.fromEntries(functions.map((f, i) => [f, budgets[i]])));
+    // (Without a prototype, an assignment meets no setter either.)
+    this.ceilings = Object.create(null);
+    this.slot = Object.create(null);
+    names.forEach((n, i) => {
+      this.ceilings[n] = ceilings[i];
+      this.slot[n] = i;
+    });
+    this.budgets = Object.create(null);
+    functions.forEach((f, i) => {
+      this.budgets[f] = budgets[i];
+    });
     // Every limit at its ceiling: what the checks made before copying hold a call to when
     // they cannot stand for the module's (see `effective`).
     this.widest = Object.fromEntries([["atCeilings", true], ...names.map((n, i) => [n, ceilings[i]])]);
