@@ -118,7 +118,18 @@ impl MultiQueryOptions {
                 ),
             ));
         }
-        finite(self.similarity_threshold, || "similarityThreshold".into())?;
+        // An option, as `multiQueryBoost` is: not finite, INVALID_CONFIG (NON_FINITE_SCORE
+        // is for the hits' scores).
+        if !self.similarity_threshold.is_finite() {
+            return Err(ScoreError::new(
+                ErrorCode::InvalidConfig,
+                "similarityThreshold",
+                format!(
+                    "must be a finite number, got {}",
+                    crate::error::num(self.similarity_threshold)
+                ),
+            ));
+        }
         if !(0.0..=1.0).contains(&self.multi_query_boost) {
             return Err(ScoreError::new(
                 ErrorCode::InvalidConfig,
@@ -887,6 +898,21 @@ mod tests {
             fuse_multi_query(&[], &bad).unwrap_err().field,
             "multiQueryBoost"
         );
+        for t in [f64::NAN, f64::INFINITY] {
+            let bad = MultiQueryOptions {
+                similarity_threshold: t,
+                ..Default::default()
+            };
+            let e = fuse_multi_query(&[], &bad).unwrap_err();
+            assert_eq!(
+                (e.code, e.field.as_str(), e.message),
+                (
+                    ErrorCode::InvalidConfig,
+                    "similarityThreshold",
+                    format!("must be a finite number, got {}", crate::error::num(t))
+                )
+            );
+        }
         for n in [0, 100_001] {
             let bad = MultiQueryOptions {
                 results_per_query: n,

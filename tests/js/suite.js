@@ -2090,6 +2090,20 @@ export function tests(lib, golden) {
     throwsScoreError(lib, () => lib.applyCalibration([0.2, -Infinity], { method: "isotonic", x: [0, 1], y: [0, 1] }), "NON_FINITE_SCORE", "scores[1]");
   });
 
+  test("fuseMultiQuery's options out of range, finite or not, are INVALID_CONFIG (similarityThreshold was NON_FINITE_SCORE)", () => {
+    const hits = [[{ id: "a", score: 1 }]];
+    for (const [options, field, message] of [
+      [{ similarityThreshold: NaN }, "similarityThreshold", "must be a finite number, got NaN"],
+      [{ similarityThreshold: -Infinity }, "similarityThreshold", "must be a finite number, got -Infinity"],
+      [{ multiQueryBoost: NaN }, "multiQueryBoost", "must be between 0 and 1, got NaN"],
+    ]) {
+      const e = throwsScoreError(lib, () => lib.fuseMultiQuery(hits, options), "INVALID_CONFIG", `options.${field}`);
+      eq(e.message, message);
+    }
+    // A hit's score that is not finite stays NON_FINITE_SCORE.
+    throwsScoreError(lib, () => lib.fuseMultiQuery([[{ id: "a", score: Infinity }]]), "NON_FINITE_SCORE", "queries[0][0].score");
+  });
+
   test("each result's band is its own confidence's, with and without explanations", () => {
     // The results are made in one of two loops (an explanation in each or none): a hit
     // first and misses after it, each as classifyBand says of its score.
