@@ -384,32 +384,43 @@ fn needs_escape(c: char) -> bool {
     c == '"' || c == '\\' || c.is_control()
 }
 
-/// Checks that `value` is finite.
+/// Checks that `value` is finite (`NON_FINITE_SCORE`).
 pub fn finite(value: f64, field: impl FnOnce() -> String) -> Result<f64> {
     if value.is_finite() {
         Ok(value)
     } else {
-        Err(ScoreError::new(
-            ErrorCode::NonFiniteScore,
-            field(),
-            format!("must be a finite number, got {}", num(value)),
-        ))
+        Err(not_finite(ErrorCode::NonFiniteScore, field(), value))
     }
 }
 
-/// Checks that every value of `values` is finite; the field names the first bad index.
+/// Checks that every value of `values` is finite (`NON_FINITE_SCORE`); the field names
+/// the first bad index.
 pub fn all_finite(values: &[f64], field: &str) -> Result<()> {
+    all_finite_as(ErrorCode::NonFiniteScore, values, field)
+}
+
+/// [`all_finite`] with the code of the parameter's kind (a calibration's knots:
+/// `INVALID_CALIBRATION`).
+pub fn all_finite_as(code: ErrorCode, values: &[f64], field: &str) -> Result<()> {
     match values.iter().position(|v| !v.is_finite()) {
         None => Ok(()),
         Some(i) => {
             let v = values.get(i).copied().unwrap_or(f64::NAN);
-            Err(ScoreError::new(
-                ErrorCode::NonFiniteScore,
-                format!("{field}[{i}]"),
-                format!("must be a finite number, got {}", num(v)),
-            ))
+            Err(not_finite(code, format!("{field}[{i}]"), v))
         }
     }
+}
+
+/// `value`, at `field`, is not finite: `code`, "must be a finite number, got NaN" (the
+/// one wording of every such check).
+#[cold]
+#[inline(never)]
+pub fn not_finite(code: ErrorCode, field: String, value: f64) -> ScoreError {
+    ScoreError::new(
+        code,
+        field,
+        format!("must be a finite number, got {}", num(value)),
+    )
 }
 
 /// Turns a serde deserialization message into a typed error on `what` itself (no path

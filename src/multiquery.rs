@@ -121,13 +121,10 @@ impl MultiQueryOptions {
         // An option, as `multiQueryBoost` is: not finite, INVALID_CONFIG (NON_FINITE_SCORE
         // is for the hits' scores).
         if !self.similarity_threshold.is_finite() {
-            return Err(ScoreError::new(
+            return Err(crate::error::not_finite(
                 ErrorCode::InvalidConfig,
-                "similarityThreshold",
-                format!(
-                    "must be a finite number, got {}",
-                    crate::error::num(self.similarity_threshold)
-                ),
+                "similarityThreshold".to_string(),
+                self.similarity_threshold,
             ));
         }
         if !(0.0..=1.0).contains(&self.multi_query_boost) {

@@ -108,8 +108,8 @@ impl IsotonicModel {
                 format!("{} y values for {} x values", self.y.len(), self.x.len()),
             ));
         }
-        super::finite_parameters(&self.x, "x", true)?;
-        super::finite_parameters(&self.y, "y", true)?;
+        crate::error::all_finite_as(ErrorCode::InvalidCalibration, &self.x, "x")?;
+        crate::error::all_finite_as(ErrorCode::InvalidCalibration, &self.y, "y")?;
         if let Some(i) = first_violation(&self.x, |prev, next| prev < next) {
             return Err(invalid_knot(
                 format!("x[{i}]"),

@@ -24,24 +24,19 @@ pub use isotonic::IsotonicModel;
 pub use platt::PlattModel;
 pub use sigmoid::{calibrate, logistic, passes_min_confidence, Sigmoid};
 
-use crate::error::{ErrorCode, Result, ScoreError};
+use crate::error::{not_finite, ErrorCode, Result};
 
-/// Checks a calibration's parameters `values` (a sigmoid's threshold, a Platt model's `a`
-/// or `b`, an isotonic model's knots): one that is not finite is the calibration's fault,
-/// `INVALID_CALIBRATION` on `name` (`name[i]` when `indexed`), as its other faults are
-/// (`NON_FINITE_SCORE` is for the scores a calibration is applied to).
-fn finite_parameters(values: &[f64], name: &str, indexed: bool) -> Result<()> {
-    let Some(i) = values.iter().position(|v| !v.is_finite()) else {
+/// Checks a calibration's parameter (a sigmoid's threshold, a Platt model's `a` or `b`):
+/// one that is not finite is the calibration's fault, `INVALID_CALIBRATION` on `name`, as
+/// its other faults are (`NON_FINITE_SCORE` is for the scores a calibration is applied
+/// to; an isotonic model's knots: `error::all_finite_as`).
+fn finite_parameter(value: f64, name: &str) -> Result<()> {
+    if value.is_finite() {
         return Ok(());
-    };
-    let value = values.get(i).copied().unwrap_or(f64::NAN);
-    Err(ScoreError::new(
+    }
+    Err(not_finite(
         ErrorCode::InvalidCalibration,
-        if indexed {
-            format!("{name}[{i}]")
-        } else {
-            name.to_string()
-        },
-        format!("must be a finite number, got {}", crate::error::num(value)),
+        name.to_string(),
+        value,
     ))
 }

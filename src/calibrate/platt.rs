@@ -23,8 +23,8 @@ impl PlattModel {
 
     /// Checks that `a` and `b` are finite (`INVALID_CALIBRATION`, field `a` or `b`).
     pub fn validate(&self) -> Result<()> {
-        super::finite_parameters(&[self.a], "a", false)?;
-        super::finite_parameters(&[self.b], "b", false)
+        super::finite_parameter(self.a, "a")?;
+        super::finite_parameter(self.b, "b")
     }
 }
 

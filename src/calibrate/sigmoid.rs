@@ -25,7 +25,7 @@ impl Default for Sigmoid {
 impl Sigmoid {
     /// Threshold finite, steepness finite and > 0.
     pub fn validate(&self) -> Result<()> {
-        super::finite_parameters(&[self.threshold], "threshold", false)?;
+        super::finite_parameter(self.threshold, "threshold")?;
         if !(self.steepness.is_finite() && self.steepness > 0.0) {
             return Err(ScoreError::new(
                 ErrorCode::InvalidCalibration,

@@ -190,10 +190,7 @@ impl QueryConfidenceModel {
                     format!("{} values for {n} features", v.len()),
                 ));
             }
-            if let Some(i) = v.iter().position(|x| !x.is_finite()) {
-                let x = v.get(i).copied().unwrap_or(f64::NAN);
-                return Err(not_finite(format!("{field}[{i}]"), x));
-            }
+            crate::error::all_finite(v, field)?;
         }
         if let Some(i) = self.scale.iter().position(|&s| s <= 0.0) {
             return Err(bad(format!("scale[{i}]"), "must be > 0"));
@@ -205,13 +202,8 @@ impl QueryConfidenceModel {
                 format!("{} values for {runs} runs", self.missing_top.len()),
             ));
         }
-        if let Some(i) = self.missing_top.iter().position(|x| !x.is_finite()) {
-            let x = self.missing_top.get(i).copied().unwrap_or(f64::NAN);
-            return Err(not_finite(format!("missingTop[{i}]"), x));
-        }
-        if !self.intercept.is_finite() {
-            return Err(not_finite("intercept".to_string(), self.intercept));
-        }
+        crate::error::all_finite(&self.missing_top, "missingTop")?;
+        crate::error::finite(self.intercept, || "intercept".to_string())?;
         Ok(())
     }
 
@@ -309,18 +301,6 @@ impl QueryConfidenceModel {
     pub fn predict<S: AsRef<str>>(&self, lists: &[ListView<'_, S>]) -> Result<f64> {
         self.predict_features(&self.features(lists)?)
     }
-}
-
-/// A model's parameter that is not finite: `NON_FINITE_SCORE` on `field`, the value said
-/// as the other checks of numbers say it.
-#[cold]
-#[inline(never)]
-fn not_finite(field: String, value: f64) -> ScoreError {
-    ScoreError::new(
-        ErrorCode::NonFiniteScore,
-        field,
-        format!("must be a finite number, got {}", crate::error::num(value)),
-    )
 }
 
 /// Feature `j`'s term overflowed (see [`QueryConfidenceModel::predict_features`]).
