@@ -6,8 +6,9 @@ export class ScoreError extends Error {
   name = "ScoreError";
   code;
   field;
-  constructor(message, code, field) {
-    super(message);
+  /** `options.cause`: what caused it, defined by Error itself (not enumerable). */
+  constructor(message, code, field, options) {
+    super(message, options);
     this.code = code;
     this.field = field;
   }

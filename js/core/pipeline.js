@@ -305,8 +305,11 @@ function explanations(out, n, e, profile) {
     const contributions = new Array(nc);
     for (let j = 0; j < nc; j++, p += 3, q += 3) {
       // Made whole by a literal (see `#results`).
-      const c = { list: names(u32[p]), rank: u32[p + 1], weight: f64[q], contribution: f64[q + 1] };
-      contributions[j] = u32[p + 2] !== 0 ? { ...c, listScore: f64[q + 2] } : c;
+      const list = names(u32[p]);
+      const rank = u32[p + 1];
+      const weight = f64[q];
+      const contribution = f64[q + 1];
+      contributions[j] = u32[p + 2] !== 0 ? { list, rank, weight, contribution, listScore: f64[q + 2] } : { list, rank, weight, contribution };
     }
     const fused = f64[q];
     const recencyMultiplier = f64[q + 1];

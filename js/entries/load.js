@@ -6,11 +6,7 @@ import { ScoreError } from "./score_error.js";
 
 /** A ScoreError with `cause` kept (when there is one). */
 function scoreError(message, code, field, cause) {
-  const e = new ScoreError(message, code, field);
-  // Defined, as `new Error(message, { cause })` defines it (an assignment would go through
-  // a setter of that name on Object.prototype, a caller's).
-  if (cause !== undefined) Object.defineProperty(e, "cause", { value: cause, writable: true, enumerable: false, configurable: true });
-  return e;
+  return new ScoreError(message, code, field, cause === undefined ? undefined : { cause });
 }
 
 /** A ScoreError on `input` (an input that does not lead to the module), `cause` kept. */

@@ -27,7 +27,8 @@ export type ErrorCode =
 
 /** The error every calibrank function throws (both entries share this one class). */
 export declare class ScoreError extends Error {
-  constructor(message: string, code: ErrorCode, field: string);
+  /** `options.cause`, as `Error`'s: the engine's or the file system's error behind it. */
+  constructor(message: string, code: ErrorCode, field: string, options?: { cause?: unknown });
   readonly name: "ScoreError";
   /** Stable machine-readable code. */
   readonly code: ErrorCode;

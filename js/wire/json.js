@@ -1,6 +1,7 @@
 // Configurations and options as JSON text: every number that is not a safe integer as
 // its IEEE 754 bits (the module parses no decimals), lone surrogates and values JSON
 // cannot hold refused with the field that holds them.
+import { ScoreError } from "../score_error.js";
 import { engineLimit, isMap, keyPath, keySegment, mapAsObject, scoreError, typeError, typedArrayKind, typedLength, toWellFormed } from "./values.js";
 
 const bitsView = new DataView(new ArrayBuffer(8));
@@ -199,10 +200,7 @@ export function toJson(value, field) {
     // in any frame, the caller's too: the engine's error is kept as the `cause`.
     const cyclic = e instanceof TypeError && /circular|cyclic/i.test(e.message) && thrownByStringify(e, true);
     if (cyclic || (e instanceof RangeError && /call stack/i.test(e.message))) {
-      const err = scoreError("INVALID_TYPE", field, "the value is cyclic or nested too deep to be read");
-      // Defined, as `new Error(message, { cause })` defines it (not enumerable).
-      Object.defineProperty(err, "cause", { value: e, writable: true, enumerable: false, configurable: true });
-      throw err;
+      throw new ScoreError("the value is cyclic or nested too deep to be read", "INVALID_TYPE", field, { cause: e });
     }
     // Its text longer than the engine's longest string (an array claiming a billion
     // entries: V8 refuses it before reading them); only when JSON.stringify itself threw

@@ -51,8 +51,10 @@ test("a caller's setter or read-only value on Object.prototype, of any name the 
     // Class fields (a line of a name, or of a name and its initializer): defined, but
     // planted too, so that one written back as an assignment in a constructor fails here.
     for (const m of text.matchAll(/^\s+([A-Za-z_$][\w$]*)(?:\s*=[^=>].*)?;$/gm)) names.add(m[1]);
-    // Keys defined one by one (`cause`).
+    // Keys defined one by one, and the options a ScoreError is made with (`cause`, which
+    // Error's constructor defines).
     for (const m of text.matchAll(/defineProperty\([^,]+,\s*"([^"]+)"/g)) names.add(m[1]);
+    for (const m of text.matchAll(/new ScoreError\d*\([^;\n]*\{ ([A-Za-z_$][\w$]*)\b/g)) names.add(m[1]);
   }
   for (const n of NODE_OWN) names.delete(n);
   // The bundles' assignments of their classes' fields and of the objects they build.
