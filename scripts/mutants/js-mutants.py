@@ -23,7 +23,7 @@ M = [
     ("M15b", "node.mjs", "js/core/pipeline.js (#results, explained)", "band: BAND[u8[b + i]], explain:", "band: BAND[u8[b]], explain:", "every explained result gets the first result's band"),
     ("M16", "node.mjs", "js/core/pipeline.js (stats)", "      beyondTopK: u322[st + 3],\n      beyondCandidateLimit: u322[st + 4],", "      beyondTopK: u322[st + 4],\n      beyondCandidateLimit: u322[st + 3],", "stats beyondTopK/beyondCandidateLimit swapped"),
     ("M17", "node.mjs", "js/core/pipeline.js (explanations)", "const recencyMultiplier = f64[q + 1];\n    const afterRecency = f64[q + 2];", "const recencyMultiplier = f64[q + 2];\n    const afterRecency = f64[q + 1];", "explain recencyMultiplier/afterRecency swapped"),
-    ("M18", "node.mjs", "js/core/pipeline.js", "contributions[j] = u322[p + 2] !== 0 ? { ...c, listScore: f64[q + 2] } : c;", "contributions[j] = { ...c, listScore: f64[q + 2] };", "explain contribution always has listScore"),
+    ("M18", "node.mjs", "js/core/pipeline.js", "contributions[j] = u322[p + 2] !== 0 ? {", "contributions[j] = true ? {", "explain contribution always has listScore"),
     ("M19", "node.mjs", "js/core/pipeline.js", "raw: f64[q], normalized: f64[q + 1] }", "raw: f64[q + 1], normalized: f64[q] }", "cross_encoder explain raw/normalized swapped"),
     ("M20", "node.mjs", "js/core/shared.js (outcomeAt)", "probability: confidence.atLeastOneRelevant,", "probability: confidence.expectedPrecision,", "outcome.probability from expectedPrecision"),
     ("M21", "node.mjs", "js/core/pipeline.js", "if (profile !== void 0) setOwn(stats, \"bandProfile\", profile);", "", "run(): stats.bandProfile dropped"),
@@ -101,7 +101,7 @@ M = [
     ("P9", "node.mjs", "js/core/shared.js (ownFields)", "const out = /* @__PURE__ */ Object.create(null);", "const out = {};", "a record's fields copied into a plain object: an accessor on Object.prototype runs or answers"),
     ("P13", "node.mjs", "js/core/held-texts.js (writeHeldTexts)", "const slot = 4 * d;", "const slot = 4 * d + 4;", "the pool's held texts read from the next document's slots"),
     ("P14", "node.mjs", "js/core/pipeline-input.js (held texts)", "heldTexts[4 * d + field - 1] = v;", "heldTexts[4 * i + field - 1] = v;", "held texts kept by item while read by document"),
-    ("P15", "node.mjs", "js/core/pipeline.js (explanations)", "{ ...c, listScore: f64[q + 2] } : c;", "c : c;", "an explanation's contributions lose the lists' own scores"),
+    ("P15", "node.mjs", "js/core/pipeline.js (explanations)", "contribution, listScore: f64[q + 2] }", "contribution }", "an explanation's contributions lose the lists' own scores"),
     ("P16", "node.mjs", "js/core/pipeline.js (#results)", "if (explained === null) for", "if (true) for", "an explaining pipeline's results without their explanations"),
     ("L15", "lab.node.mjs", "js/wire/limits.js (defaultsFor, lab copy)", "return this.made[fn] ??= { ...this.defaults, maxTotalEntries: b };", "return this.made[fn] ??= { ...this.defaults };", "per-function maxTotalEntries budget ignored by JS prechecks (lab)"),
 ]
