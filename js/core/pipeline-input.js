@@ -204,8 +204,8 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
   // document d at `heldTexts[4 * d + field - 1]`, in the lease's array of at least that
   // length, written in place: pushing four slots per item measured 20% of (c)'s
   // `encodeInput` at N = 1,000) for `writeHeldTexts` (the pool's, found by their
-  // documents: a table from documents to items cost 4 µs of (c)'s call at N = 1,000) or
-  // for the call after all (below).
+  // documents: a table from documents to items cost its callback 4-7 µs of (c)'s call at
+  // N = 1,000, `node bench/held-texts-ask.mjs`) or for the call after all (below).
   let hold = false;
   let heldTexts = null;
   let heldUnits = 0;

@@ -41,6 +41,10 @@ test("bench/capture.mjs's patches apply to pkg/node.mjs", () => {
   }
 });
 
+test("bench/held-texts-ask.mjs's patch applies to pkg/node.mjs", () => {
+  assert.match(run(["bench/held-texts-ask.mjs", "pkg"]), /held-texts-ask: \d+ patches apply/);
+});
+
 test("bench/encode-input.mjs runs encodeInput from js/", () => {
   const out = run(["bench/encode-input.mjs", "js", "10"]);
   assert.match(out, /\(b\) encodeInput: ran/);

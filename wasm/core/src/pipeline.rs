@@ -310,8 +310,8 @@ impl JsTexts {
     const KEEP_WORDS: usize = 1 << 19;
 
     /// With the buffer the last call kept: sized for the pool's texts of the calls before,
-    /// it is asked for once (a new buffer of 4 KiB was asked twice in every call whose
-    /// pool held more text, then grown and zeroed: 5 µs of (c)'s 10 µs at N = 1,000).
+    /// they are asked for once (with a new buffer of 4 KiB, a call whose pool held more
+    /// text asked twice and grew and zeroed it: `node bench/held-texts-ask.mjs`).
     fn kept() -> Self {
         JsTexts {
             buf: HELD_BUF.with(std::cell::Cell::take),
