@@ -589,7 +589,7 @@ fn error_cases() {
     );
     assert_eq!(
         err(&ex, opts("rrf", None, None, &[("k", f64::INFINITY)])),
-        code(ErrorCode::NonFiniteScore, "params.k")
+        code(ErrorCode::InvalidConfig, "params.k")
     );
     assert_eq!(
         err(&ex, opts("rbc", None, None, &[])),
@@ -609,8 +609,28 @@ fn error_cases() {
     );
     assert_eq!(
         err(&ex, opts("gmnz", None, None, &[("gamma", f64::NAN)])),
-        code(ErrorCode::NonFiniteScore, "params.gamma")
+        code(ErrorCode::InvalidConfig, "params.gamma")
     );
+    // Every parameter that is not finite is out of range: INVALID_CONFIG, with its value.
+    for (method, param) in [
+        ("rrf", "k"),
+        ("rbc", "phi"),
+        ("logn_isr", "sigma"),
+        ("gmnz", "gamma"),
+    ] {
+        for v in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            let e = fuse_runs(&ex, &opts(method, None, None, &[(param, v)])).unwrap_err();
+            assert_eq!(
+                (e.code, e.field.as_str()),
+                (ErrorCode::InvalidConfig, format!("params.{param}").as_str()),
+                "{method} {param} {v}"
+            );
+            assert_eq!(
+                e.message,
+                format!("must be a finite number, got {}", calibrank::error::num(v))
+            );
+        }
+    }
     let bad = vec![run("q", &[("a", f64::NAN)])];
     assert_eq!(
         err(&bad, opts("sum", None, None, &[])),

@@ -526,10 +526,10 @@ mod tests {
         // `params.k`, an option the caller never wrote), with fuseRuns' codes.
         for (k_values, code, field) in [
             (vec![10.0, -1.0], ErrorCode::InvalidConfig, "kValues[1]"),
-            (vec![f64::NAN], ErrorCode::NonFiniteScore, "kValues[0]"),
+            (vec![f64::NAN], ErrorCode::InvalidConfig, "kValues[0]"),
             (
                 vec![20.0, 30.0, f64::INFINITY],
-                ErrorCode::NonFiniteScore,
+                ErrorCode::InvalidConfig,
                 "kValues[2]",
             ),
         ] {

@@ -89,7 +89,7 @@ test("errors inside configurations and options name the full path of the value a
     [() => lab.optimizeFusion({ q: { a: 1 } }, runs, { method: "wsum", metric: 3 }), "INVALID_TYPE", "options.metric"],
     // A bad k of the RRF search is named where it was given (was `options.params.k`).
     [() => lab.optimizeFusion({ q: { a: 1 } }, runs, { method: "rrf", metric: "ndcg@3", kValues: [10, -1] }), "INVALID_CONFIG", "options.kValues[1]"],
-    [() => lab.optimizeFusion({ q: { a: 1 } }, runs, { method: "rrf", metric: "ndcg@3", kValues: [NaN] }), "NON_FINITE_SCORE", "options.kValues[0]"],
+    [() => lab.optimizeFusion({ q: { a: 1 } }, runs, { method: "rrf", metric: "ndcg@3", kValues: [NaN] }), "INVALID_CONFIG", "options.kValues[0]"],
     [() => lab.calibrationError([0.5], [1], { bins: "x" }), "INVALID_TYPE", "options.bins"],
     [() => lab.calibrationError([0.5], [1], { strategy: "x" }), "UNKNOWN_METHOD", "options.strategy"],
     [() => lab.proposeBands([0.5], [1], { folds: "x" }), "INVALID_TYPE", "options.folds"],

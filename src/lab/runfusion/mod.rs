@@ -604,13 +604,14 @@ pub(crate) fn check_rrf_k(k: f64, field: impl FnOnce() -> String) -> Result<()> 
     check_param(&K, k, field).map(|_| ())
 }
 
-/// `value` of `spec` checked (finite, in its range), the error on `field`.
+/// `value` of `spec` checked (finite, in its range), the error on `field`: a parameter
+/// that is not finite is out of range too (INVALID_CONFIG, as a finite value outside it).
 fn check_param(spec: &ParamSpec, value: f64, field: impl FnOnce() -> String) -> Result<f64> {
     if !value.is_finite() {
-        return Err(ScoreError::new(
-            ErrorCode::NonFiniteScore,
+        return Err(crate::error::not_finite(
+            ErrorCode::InvalidConfig,
             field(),
-            format!("must be finite, got {}", crate::error::num(value)),
+            value,
         ));
     }
     if !(spec.valid)(value) {
