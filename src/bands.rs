@@ -223,10 +223,7 @@ pub fn validate_profiles(profiles: &[BandProfile]) -> Result<()> {
             return Err(ScoreError::new(
                 ErrorCode::InvalidBands,
                 format!("profiles[{i}].name"),
-                format!(
-                    "profile name {} is used twice",
-                    crate::error::quoted(&p.name)
-                ),
+                format!("profile name {} is used twice", crate::error::name(&p.name)),
             ));
         }
         p.floors()

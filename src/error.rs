@@ -328,13 +328,65 @@ pub const NAME_SHOWN: usize = 64;
 #[doc(hidden)]
 pub struct Name<'a>(&'a str);
 
+/// `s` cut after [`NAME_SHOWN`] characters: its head, and whether anything was cut.
+fn shown_head(s: &str) -> (&str, bool) {
+    match s.char_indices().nth(NAME_SHOWN) {
+        None => (s, false),
+        Some((cut, _)) => (s.get(..cut).unwrap_or_default(), true),
+    }
+}
+
 impl fmt::Display for Name<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0.char_indices().nth(NAME_SHOWN) {
-            None => quoted(self.0).fmt(f),
-            Some((cut, _)) => {
-                let head = self.0.get(..cut).unwrap_or_default();
-                write!(f, "{}... ({} bytes)", quoted(head), self.0.len())
+        match shown_head(self.0) {
+            (s, false) => quoted(s).fmt(f),
+            (head, true) => write!(f, "{}... ({} bytes)", quoted(head), self.0.len()),
+        }
+    }
+}
+
+/// A key the caller gave (an unknown field), for an error message: in backticks, as
+/// serde words it (`` `k` ``), its first [`NAME_SHOWN`] characters only when longer (then
+/// `...` and its length in bytes, as [`name`]). js/wire/keys.js `unknownKeyWords` words
+/// it alike.
+pub fn key_name(s: &str) -> KeyName<'_> {
+    KeyName(s)
+}
+
+/// A key as [`key_name`] prints it.
+#[derive(Debug, Clone, Copy)]
+#[doc(hidden)]
+pub struct KeyName<'a>(&'a str);
+
+impl fmt::Display for KeyName<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match shown_head(self.0) {
+            (s, false) => write!(f, "`{s}`"),
+            (head, true) => write!(f, "`{head}`... ({} bytes)", self.0.len()),
+        }
+    }
+}
+
+/// A string value of the wrong kind, for an error message ("expected a number, got
+/// ..."): quoted, its first [`NAME_SHOWN`] characters only when longer, then `…` inside
+/// the quotes, as js/wire/values.js `shown` shows a value.
+pub fn shown_str(s: &str) -> ShownStr<'_> {
+    ShownStr(s)
+}
+
+/// A string value as [`shown_str`] prints it.
+#[derive(Debug, Clone, Copy)]
+#[doc(hidden)]
+pub struct ShownStr<'a>(&'a str);
+
+impl fmt::Display for ShownStr<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match shown_head(self.0) {
+            (s, false) => quoted(s).fmt(f),
+            (head, true) => {
+                // The closing quote after the ellipsis: `"head…"`.
+                let q = quoted(head).to_string();
+                write!(f, "{}\u{2026}\"", q.get(..q.len() - 1).unwrap_or_default())
             }
         }
     }
@@ -470,7 +522,7 @@ pub fn from_serde_at(message: &str, what: &str, at: &str) -> ScoreError {
 pub fn not_one_of(name: &str, names: &[&str]) -> String {
     use fmt::Write as _;
     let mut message = String::new();
-    let _ = write!(message, "{} is not one of ", quoted(name));
+    let _ = write!(message, "{} is not one of ", self::name(name));
     for (i, n) in names.iter().enumerate() {
         let sep = if i > 0 { ", " } else { "" };
         let _ = write!(message, "{sep}{}", quoted(n));
@@ -501,6 +553,14 @@ fn in_words(message: &str) -> String {
         .and_then(|rest| rest.split_once(", expected "))
     {
         return format!("expected {}, got an array of {n}", expected_words(expected));
+    }
+    if let Some(rest) = message.strip_prefix("unknown field `") {
+        // The key given, cut after 64 characters (as the modules' own decoders word it).
+        for tail in ["`, expected ", "`, there are no fields"] {
+            if let Some((key, after)) = rest.rsplit_once(tail) {
+                return format!("unknown field {}{}{after}", key_name(key), &tail[1..]);
+            }
+        }
     }
     if let Some(rest) = message.strip_prefix("unknown variant `") {
         // The last "`, expected ": the names listed are the type's own, the name given may
@@ -908,6 +968,36 @@ mod tests {
             )
         );
         assert_eq!(name("a\"b").to_string(), "\"a\\\"b\"");
+    }
+
+    #[test]
+    fn keys_and_values_in_messages_are_cut_after_64_characters() {
+        assert_eq!(key_name("topK").to_string(), "`topK`");
+        let long = format!("{}\u{1F600}tail", "é".repeat(NAME_SHOWN - 1));
+        let head = format!("{}\u{1F600}", "é".repeat(NAME_SHOWN - 1));
+        assert_eq!(
+            key_name(&long).to_string(),
+            format!("`{head}`... ({} bytes)", long.len())
+        );
+        assert_eq!(shown_str("a\nb").to_string(), "\"a\\nb\"");
+        assert_eq!(shown_str(&long).to_string(), format!("\"{head}\u{2026}\""));
+        let exact = "x".repeat(NAME_SHOWN);
+        assert_eq!(shown_str(&exact).to_string(), format!("\"{exact}\""));
+        // The names of `not_one_of`, and serde's unknown fields, cut alike.
+        assert!(not_one_of(&long, &["a", "b"]).starts_with(&format!("\"{head}\"... (")));
+        let e = from_serde_message(
+            &format!("unknown field `{long}`, expected `a` or `b`"),
+            "options",
+        );
+        assert_eq!(
+            e.message,
+            format!(
+                "unknown field `{head}`... ({} bytes), expected `a` or `b`",
+                long.len()
+            )
+        );
+        let short = from_serde_message("unknown field `x`, there are no fields", "options");
+        assert_eq!(short.message, "unknown field `x`, there are no fields");
     }
 
     /// `quoted` against `{:?}` on strings of printable characters and controls (where the

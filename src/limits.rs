@@ -396,7 +396,7 @@ impl Limits {
                 "function",
                 format!(
                     "no function named {} takes limits; one of {}",
-                    crate::error::quoted(function),
+                    crate::error::name(function),
                     LIMITED_FUNCTIONS.join(", ")
                 ),
             ));

@@ -88,7 +88,7 @@ pub fn iso_to_millis(s: &str, field: &str) -> Result<f64> {
             field,
             format!(
                 "cannot parse {} as an ISO 8601 date or date-time",
-                crate::error::quoted(s)
+                crate::error::name(s)
             ),
         )
     })

@@ -9,7 +9,7 @@
 // line: the same values, and the same errors (serde's words, codes and field paths), which
 // tests/js/pipeline-module.test.mjs checks against the core's module on random
 // configurations.
-import { scoreError, keySegment, wellFormed, toWellFormed, jsonParse, compareUtf8, unknownKeyWords, quoted, setOwn } from "../wire.js";
+import { scoreError, keySegment, wellFormed, toWellFormed, jsonParse, compareUtf8, unknownKeyWords, quoted, setOwn, shownName, headOf } from "../wire.js";
 import { ScoreError } from "../score_error.js";
 import { PIPELINE_DEFAULTS, LIMIT_TABLE } from "./pipeline-defaults.js";
 
@@ -140,11 +140,15 @@ class Failure {
 const bad = (expected, v) => new Failure(TYPE, `expected ${expected}, got ${shown(v)}`);
 /**
  * A value as decode.rs `shown` shows it: `null`, `true`, a number as `String(v)` prints
- * it, a string `quoted`, `an array`, `an object`, or the kind of a value that is not JSON.
+ * it, a string `quoted` (cut after 64 characters), `an array`, `an object`, or the kind of a value that is not JSON.
  */
 function shown(v) {
   if (v === null || typeof v === "boolean" || typeof v === "number") return String(v);
-  if (typeof v === "string") return quoted(v);
+  if (typeof v === "string") {
+    // Its first 64 characters, then "…" (decode.rs `shown`, the crate's `error::shown_str`).
+    const head = headOf(v);
+    return quoted(head === v ? v : `${head}…`);
+  }
   if (isArr(v)) return "an array";
   if (v instanceof Invalid) return v.kind;
   return "an object";
@@ -270,7 +274,7 @@ const FIVE = kind(
 );
 
 /** A name that is none of `names`, worded as the crate's `error::not_one_of` words it (`scoreError` adds the nearest). */
-const notOneOf = (name, names) => new Failure(UNKNOWN_VARIANT, `${quoted(name)} is not one of ${names.map(quoted).join(", ")}`);
+const notOneOf = (name, names) => new Failure(UNKNOWN_VARIANT, `${shownName(name)} is not one of ${names.map(quoted).join(", ")}`);
 
 /** A unit variant of `names` (its index): its name, or `{"name": null}`. */
 const unit = (names) =>

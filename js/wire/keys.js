@@ -73,15 +73,53 @@ export function withNearestKey(message) {
   return near === undefined ? message : `${message}${NEAR}${near}\`?`;
 }
 
+// String built-ins taken at load (a caller may replace String.prototype's later).
+const charCodeAt = String.prototype.charCodeAt;
+const sliceOf = String.prototype.slice;
+
+/** Characters (code points) of a caller's name or value an error message shows at most (the crate's `error::NAME_SHOWN`). */
+export const NAME_SHOWN = 64;
+
+/**
+ * `s` cut after `NAME_SHOWN` characters (a surrogate pair is one), or `s` itself when it
+ * is no longer: what an error message shows of a name or value of the caller's.
+ */
+export function headOf(s) {
+  let end = 0;
+  for (let n = 0; n < NAME_SHOWN && end < s.length; n++) {
+    const u = charCodeAt.call(s, end);
+    const next = charCodeAt.call(s, end + 1);
+    end += u >= 0xd800 && u <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
+  }
+  return end < s.length ? sliceOf.call(s, 0, end) : s;
+}
+
+/** The UTF-8 length of `s` as TextEncoder encodes it (a lone surrogate is U+FFFD, 3 bytes). */
+export function utf8Length(s) {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = charCodeAt.call(s, i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length && (charCodeAt.call(s, i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
 /**
  * "unknown field `k`, expected one of `a`, `b`, `c`": the keys listed as serde lists
  * them (one "`a`", two "`a` or `b`", more "one of ..."), as json.rs `unknown_key_words`
- * words the core module's (`scoreError` then adds the nearest, to either).
+ * words the core module's (`scoreError` then adds the nearest, to either). A key of more
+ * than 64 characters is shown cut, "`head`... (N bytes)", as the crate's `error::key_name`.
  */
 export function unknownKeyWords(k, keys) {
   const q = keys.map((key) => `\`${key}\``);
   const expected = q.length === 0 ? "there are no fields" : q.length === 1 ? `expected ${q[0]}` : q.length === 2 ? `expected ${q[0]} or ${q[1]}` : `expected one of ${q.join(", ")}`;
-  return `unknown field \`${k}\`, ${expected}`;
+  const head = headOf(k);
+  return `unknown field \`${head}\`${head === k ? "" : `... (${utf8Length(k)} bytes)`}, ${expected}`;
 }
 
 /** A name in a message's double quotes: `"…"` with `\"` and `\\` inside. */

@@ -2,6 +2,7 @@
 // anything is copied (`precheck`), with the errors the module would give.
 import { notArray, objectJson } from "./json.js";
 import { isMap, keyField, scoreError, typeError } from "./values.js";
+import { utf8Length } from "./keys.js";
 
 /** `precheck.jsonText`'s bound under the default limits (set when a LimitTable is read). */
 let jsonFloor = 0;
@@ -287,17 +288,5 @@ export const precheck = {
   },
 };
 
-/** The UTF-8 length of `s` as TextEncoder encodes it (a lone surrogate is U+FFFD). */
-export function utf8Length(s) {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
-}
+// The UTF-8 length of a string: js/wire/keys.js, where error messages need it too.
+export { utf8Length };

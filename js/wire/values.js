@@ -1,7 +1,7 @@
 // Reading the caller's values: brand checks, own properties, Maps, dates, and the
 // ScoreErrors the boundary throws for what it refuses.
 import { ScoreError } from "../score_error.js";
-import { withNearestKey, withNearestName } from "./keys.js";
+import { withNearestKey, withNearestName, headOf, utf8Length } from "./keys.js";
 
 // Brand checks: `instanceof` is fooled by an object whose prototype was set to a
 // built-in's (Object.create(Map.prototype)), whose methods then throw.
@@ -92,6 +92,17 @@ export const quoted = (s) =>
   `"${strReplace.call(s, /["\\\u0000-\u001f\u007f-\u009f]/g, (c) =>
     c === '"' ? '\\"' : c === "\\" ? "\\\\" : c === "\n" ? "\\n" : c === "\r" ? "\\r" : c === "\t" ? "\\t" : c === "\0" ? "\\0" : `\\u{${c.charCodeAt(0).toString(16)}}`,
   )}"`;
+
+/**
+ * A name of the caller's (an unknown method, a key or name a configuration check
+ * quotes) as the crate's `error::name` shows it: quoted, and when it has more than 64
+ * characters its first 64, then "... (N bytes)" (its UTF-8 length).
+ */
+export function shownName(s) {
+  const w = toWellFormed(s);
+  const head = headOf(w);
+  return head === w ? quoted(w) : `${quoted(head)}... (${utf8Length(w)} bytes)`;
+}
 
 // String built-ins taken at load: an error message is made without running what a caller
 // may have put on String.prototype since.

@@ -134,7 +134,7 @@ impl HeuristicConfig {
                     crate::error::key_path("typeMultipliers", k),
                     format!(
                         "type keys are matched against the candidate's type lowercased: write {}",
-                        crate::error::quoted(&to_lowercase(k))
+                        crate::error::name(&to_lowercase(k))
                     ),
                 ));
             }
@@ -148,7 +148,7 @@ impl HeuristicConfig {
                     format!("stopwords[{i}]"),
                     format!(
                         "stopwords are matched against the query's terms lowercased: write {}",
-                        crate::error::quoted(&to_lowercase(w))
+                        crate::error::name(&to_lowercase(w))
                     ),
                 ));
             }

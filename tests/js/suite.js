@@ -230,6 +230,45 @@ export function tests(lib, golden) {
     eq(reranked.map((r) => r.id), ["x"]);
   });
 
+  test("a long name, key or value of the caller's is shown cut after 64 characters in every message, the same from both modules", () => {
+    const long = "é".repeat(70) + "\u{1F600}".repeat(20000);
+    const bytes = 140 + 4 * 20000;
+    const name = `"${"é".repeat(64)}"... (${bytes} bytes)`;
+    const key = `\`${"é".repeat(64)}\`... (${bytes} bytes)`;
+    const value = `"${"é".repeat(64)}…"`;
+    const lower = `"${"é".repeat(64)}"... (${bytes} bytes)`;
+    const cases = [
+      // Unknown names (methods, modes), in a configuration and in options.
+      [() => new lib.Pipeline({ normalization: { method: long } }), "UNKNOWN_METHOD", "config.normalization.method", name],
+      [() => new lib.Pipeline({ rerank: { method: long } }), "UNKNOWN_METHOD", "config.rerank.method", name],
+      [() => new lib.Pipeline({ calibration: { method: long } }), "UNKNOWN_METHOD", "config.calibration.method", name],
+      [() => lib.fuseMultiQuery([[{ id: "a", score: 1 }]], { method: long }), "UNKNOWN_METHOD", "options.method", name],
+      // Unknown keys: the field is the whole path, the message the key cut.
+      [() => new lib.Pipeline({ [long]: 1 }), "UNKNOWN_FIELD", `config.${long}`, key],
+      [() => new lib.Pipeline({ normalization: { [long]: 1 } }), "UNKNOWN_FIELD", `config.normalization.${long}`, key],
+      [() => lib.rrf([["a"]], { [long]: 1 }), "UNKNOWN_FIELD", `options.${long}`, key],
+      [() => lib.classifyBand(0.5, { [long]: 1 }), "UNKNOWN_FIELD", `options.${long}`, key],
+      // A string where a number goes.
+      [() => new lib.Pipeline({ k: long }), "INVALID_TYPE", "config.k", value],
+      [() => lib.rrf([["a"]], { k: long }), "INVALID_TYPE", "options.k", value],
+      // Names the configuration's checks quote.
+      [() => new lib.Pipeline({ rerank: { method: "heuristic", heuristic: { stopwords: ["X" + long] } } }), "INVALID_CONFIG", "config.rerank.heuristic.stopwords[0]", `"x${"é".repeat(63)}"... (${bytes + 1} bytes)`],
+      [() => new lib.Pipeline({ rerank: { method: "heuristic", heuristic: { typeMultipliers: { ["X" + long]: 1 } } } }), "INVALID_CONFIG", `config.rerank.heuristic.typeMultipliers.X${long}`, `"x${"é".repeat(63)}"... (${bytes + 1} bytes)`],
+      [() => new lib.Pipeline({ bands: { profiles: [{ name: long, highFloor: 0.7, degradedFloor: 0.3 }, { name: long, highFloor: 0.7, degradedFloor: 0.3 }] } }), "INVALID_BANDS", "config.bands.profiles[1].name", lower],
+      // A timestamp that is no date.
+      [() => new lib.Pipeline({}).run({ lists: [{ name: "a", ids: ["x"] }], now: long }), "INVALID_TIMESTAMP", "now", name],
+    ];
+    if (lib.fuseRuns) cases.push([() => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, ["mrr"], { [long]: 1 }), "UNKNOWN_FIELD", `options.${long}`, key]);
+    for (const [f, code, field, shown] of cases) {
+      const e = throwsScoreError(lib, f, code, field);
+      assert(e.message.length < 400, `${field.slice(0, 60)}: a message of ${e.message.length} characters`);
+      assert(e.message.includes(shown), `${field.slice(0, 60)}: ${e.message}`);
+    }
+    // Short ones are shown whole.
+    assert(throwsScoreError(lib, () => new lib.Pipeline({ normalization: { method: "bogus" } }), "UNKNOWN_METHOD").message.startsWith('"bogus" is not one of'));
+    assert(throwsScoreError(lib, () => new lib.Pipeline({ tpoK: 1 }), "UNKNOWN_FIELD").message.startsWith("unknown field `tpoK`, expected one of"));
+  });
+
   test("options and configurations given as arrays are refused, not read as fields in order", () => {
     // serde reads a struct from a sequence of its fields in order: [1] would have been k = 1.
     throwsScoreError(lib, () => lib.rrf([["a"], ["b"]], [1]), "INVALID_TYPE", "options");

@@ -103,7 +103,7 @@ fn bad(expected: &str, got: &Json) -> Failure {
 
 /// A value as an error message shows it to a JavaScript caller, as the lab's messages
 /// show it: `null`, `true`, a number as `String(v)` prints it, a string quoted as
-/// [`calibrank::error::quoted`] quotes it, `an array`, `an object`, or what a value that
+/// [`calibrank::error::shown_str`] shows it (its first 64 characters), `an array`, `an object`, or what a value that
 /// is not JSON is (`function`). js/core/typed-config.js shows them alike.
 #[inline(never)]
 fn shown(m: &mut String, v: &Json) {
@@ -115,7 +115,7 @@ fn shown(m: &mut String, v: &Json) {
             let _ = write!(m, "{}", calibrank::error::num(*x));
         }
         Json::Str(s) => {
-            let _ = write!(m, "{}", calibrank::error::quoted(s));
+            let _ = write!(m, "{}", calibrank::error::shown_str(s));
         }
         Json::Arr(_) => m.push_str("an array"),
         Json::Obj(_) => m.push_str("an object"),

@@ -506,20 +506,22 @@ impl DeError {
 }
 
 /// The words of an unknown key `k` of a struct whose keys are `keys` (and `extra`, a key
-/// taken off before decoding): serde's, listing the keys as serde lists them (one "`a`",
+/// taken off before decoding): serde's (the key cut after 64 characters,
+/// [`calibrank::error::key_name`]), listing the keys as serde lists them (one "`a`",
 /// two "`a` or `b`", more "one of `a`, `b`, `c`"). js/wire/keys.js words the package's
 /// JavaScript's alike, and adds the nearest key to either's when one is near ("; did you
 /// mean `topK`?").
 pub(crate) fn unknown_key_words(k: &str, keys: &[&str], extra: Option<&str>) -> String {
     let n = keys.len() + usize::from(extra.is_some());
-    let mut m = String::from("unknown field `");
-    m.push_str(k);
+    use std::fmt::Write as _;
+    let mut m = String::from("unknown field ");
+    let _ = write!(m, "{}", calibrank::error::key_name(k));
     m.push_str(if n == 0 {
-        "`, there are no fields"
+        ", there are no fields"
     } else if n <= 2 {
-        "`, expected "
+        ", expected "
     } else {
-        "`, expected one of "
+        ", expected one of "
     });
     for (i, key) in keys.iter().chain(&extra).enumerate() {
         if i > 0 {
