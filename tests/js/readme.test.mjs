@@ -117,7 +117,12 @@ const CASES = [
       assert.equal(bad.status, 400);
       const { error } = await bad.json();
       assert.equal(typeof error.code, "string");
-      assert.equal(typeof error.field, "string");`,
+      assert.equal(typeof error.field, "string");
+      // Every request's pipeline freed, the failed one's too (workerd has no FinalizationRegistry by default).
+      const { __livePipelines } = await import("calibrank");
+      const live = __livePipelines();
+      for (let i = 0; i < 20; i++) await post(i % 2 ? { lists: [{ name: "a", ids: ["x"] }] } : { config: { topK: 0 }, lists: [] });
+      assert.equal(__livePipelines(), live);`,
   },
   {
     // Proposed floors plugged into a pipeline: the figures its comment claims.
