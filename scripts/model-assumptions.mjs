@@ -62,7 +62,32 @@ for (const [what, make] of [
   ["lists swapped", (q) => lists(q).reverse()],
   ["dense scores x 100", mapDense((s) => s * 100)],
   ["dense as a distance (1 - cosine)", mapDense((s) => 1 - s)],
+  // The runs hold 100 documents a query; a RAG app often passes each retriever's top 20.
+  ["each list cut to its top 20", (q) => lists(q).map((l) => ({ ...l, ids: l.ids.slice(0, 20), scores: l.scores.slice(0, 20) }))],
 ]) console.log(`  ${what}: ${tally(pipeline, test, make)}`);
+{
+  // How far the probabilities move when the lists are shallower than in training.
+  const cut = (n) => (q) => lists(q).map((l) => ({ ...l, ids: l.ids.slice(0, n), scores: l.scores.slice(0, n) }));
+  for (const n of [50, 20, 10]) {
+    let most = 0;
+    let changed = 0;
+    for (const q of test) {
+      const a = pipeline.run({ lists: lists(q) }).outcome;
+      const b = pipeline.run({ lists: cut(n)(q) }).outcome;
+      most = Math.max(most, Math.abs(a.probability - b.probability));
+      if (a.kind !== b.kind) changed++;
+    }
+    console.log(`  lists cut to their top ${n}: probabilities move by ${most.toFixed(2)} at most, ${changed} of ${test.length} outcomes change`);
+  }
+  // The remedy: a model fitted on runs cut as the app cuts its lists.
+  const top = (m, n) => new Map([...m].map(([q, lines]) => [q, lines.slice(0, n)]));
+  const runs20 = [Run.fromTrec(subset(top(bm25, 20), train)), Run.fromTrec(subset(top(dense, 20), train))];
+  const model20 = fitQueryConfidence(Qrels.fromTrec(subset(qrels, train)), runs20);
+  const p20 = new Pipeline({ confidence: { model: model20 } });
+  console.log(`  fitted on the training runs cut to their top 20, given lists cut so: ${tally(p20, test, cut(20))}`);
+  runs20.forEach((r) => r.free());
+  p20.free();
+}
 
 // Results' confidences from Platt's fit on the training half's fused top 10: they do
 // not know the query-level outcome.
