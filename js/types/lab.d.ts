@@ -26,7 +26,10 @@ export type QrelsObject = Record<string, Record<string, number>>;
 declare abstract class LabObject<T> {
   /** Not constructible: use `fromTrec` or `fromObject`. */
   protected constructor();
-  /** The JSON form; a run's documents in its (ranx's) order. */
+  /**
+   * The JSON form; a run's documents in its (ranx's) order, except that JavaScript lists
+   * integer-like keys ("17") first and in numeric order: sort by score for a ranking.
+   */
   toObject(): T;
   /** Number of queries (ranx's `size`). */
   readonly size: number;
