@@ -649,7 +649,10 @@ export declare class Pipeline {
   run(input: PipelineInputLike): PipelineOutput;
   /**
    * Columnar fast path: lists as one `Uint32Array` of document indices (`docs`) cut by
-   * `offsets` (`offsets[i]..offsets[i+1]` is list i), results as typed arrays.
+   * `offsets` (`offsets[i]..offsets[i+1]` is list i), results as typed arrays. No texts
+   * and no list scores: a pipeline with a reranker or a confidence model is refused
+   * (`INVALID_CONFIG`; use `run`). Each list is held to `limits.maxListLength`, the
+   * whole to `limits.maxColumnarEntries`.
    */
   runColumnar(input: ColumnarInput): ColumnarOutput;
   /** The effective configuration, with every default filled in (options left unset are `null`). */
