@@ -366,7 +366,7 @@ impl Default for PipelineConfig {
             k: DEFAULT_K,
             weights: BTreeMap::new(),
             top_k: 10,
-            top_n: 5,
+            top_n: DEFAULT_TOP_N,
             recency: RecencyConfig::default(),
             rerank: RerankConfig::default(),
             normalization: NormalizationConfig::default(),
@@ -416,7 +416,13 @@ impl PipelineConfig {
                 "topK must be >= 1",
             ));
         }
-        self.top_n_or(Some(self.top_n))?;
+        self.top_n_or(Some(self.top_n)).map_err(|mut e| {
+            // A topK below the default topN, which the caller may not have written.
+            if self.top_n == DEFAULT_TOP_N {
+                e.message.push_str(" (topN is 5 when not given)");
+            }
+            e
+        })?;
         validate_steps(&self.recency.steps, "recency.steps")?;
         self.recency.fiscal_year.validate("recency.fiscalYear")?;
         validate_boost(self.recency.boost, "recency.boost")?;
@@ -453,6 +459,9 @@ impl PipelineConfig {
         self.limits.validate()
     }
 }
+
+/// The results a pipeline returns when its configuration gives no `topN`.
+const DEFAULT_TOP_N: u32 = 5;
 
 /// `INVALID_TOP_N` on `topN`: `got` outside `1..=top_k`.
 pub fn top_n_error(top_k: u32, got: f64) -> ScoreError {

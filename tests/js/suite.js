@@ -2234,7 +2234,9 @@ export function tests(lib, golden) {
 
   test("errors are ScoreError with code and field; the module stays usable", () => {
     throwsScoreError(lib, () => new lib.Pipeline({ topN: 0 }), "INVALID_TOP_N", "config.topN");
-    throwsScoreError(lib, () => new lib.Pipeline({ topN: 11, topK: 10 }), "INVALID_TOP_N", "config.topN");
+    eq(throwsScoreError(lib, () => new lib.Pipeline({ topN: 11, topK: 10 }), "INVALID_TOP_N", "config.topN").message, "topN must satisfy 1 <= topN <= topK = 10, got 11");
+    // A topK below the default topN: the message says where the 5 came from.
+    eq(throwsScoreError(lib, () => new lib.Pipeline({ topK: 3 }), "INVALID_TOP_N", "config.topN").message, "topN must satisfy 1 <= topN <= topK = 3, got 5 (topN is 5 when not given)");
     throwsScoreError(lib, () => new lib.Pipeline({ topk: 3 }), "UNKNOWN_FIELD", "config.topk");
     throwsScoreError(lib, () => new lib.Pipeline({ topK: "ten" }), "INVALID_TYPE");
     throwsScoreError(lib, () => new lib.Pipeline({ calibration: { method: "sigmoid", steepness: 0 } }), "INVALID_CALIBRATION", "config.calibration.steepness");
