@@ -484,9 +484,17 @@ pub fn rerank_candidates(
         .enumerate()
         .find(|(_, r)| !(r.reranked_score.is_finite() && r.factors.multiplier.is_finite()))
     {
+        // Multipliers that overflow alone are the options' doing (a pipeline names its
+        // `rerank.heuristic` alike); a finite one that a huge score carries past f64::MAX
+        // is the candidate's.
+        let field = if r.factors.multiplier.is_finite() {
+            format!("candidates[{i}].score")
+        } else {
+            "options".to_string()
+        };
         return Err(ScoreError::new(
             ErrorCode::NonFiniteScore,
-            format!("candidates[{i}].score"),
+            field,
             format!(
                 "the reranked score overflows ({}); the reranker's multipliers are too large",
                 crate::error::num(r.reranked_score)
@@ -797,6 +805,35 @@ mod tests {
         let out =
             rerank_heuristic("foo", &[cand("a", 1.0, "Foo", None, None, None)], &cfg).unwrap();
         assert_eq!(out[0].reranked_score, 10.0);
+    }
+
+    #[test]
+    fn an_overflow_names_the_options_or_the_candidate() {
+        // Multipliers whose product overflows: the options' doing.
+        let huge = HeuristicConfig {
+            exact_name_multiplier: 1e308,
+            ..Default::default()
+        };
+        let e = rerank_heuristic("auth", &[cand("a", 1.0, "auth", None, None, None)], &huge)
+            .unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::NonFiniteScore, "options")
+        );
+        // A finite multiplier carrying a huge score past f64::MAX: the candidate's.
+        let e = rerank_heuristic(
+            "auth",
+            &[
+                cand("a", 1.0, "x", None, None, None),
+                cand("b", 1e308, "auth", None, None, None),
+            ],
+            &HeuristicConfig::default(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::NonFiniteScore, "candidates[1].score")
+        );
     }
 
     #[test]

@@ -570,6 +570,10 @@ export function tests(lib, golden) {
     throwsScoreError(lib, () => lib.rerank("q", [{ id: "a", score: 1, name: "n", rank: 2 }]), "UNKNOWN_FIELD", "candidates[0].rank");
     throwsScoreError(lib, () => lib.rerank("q", [{ id: "a", score: NaN, name: "n" }]), "NON_FINITE_SCORE", "candidates[0].score");
     throwsScoreError(lib, () => lib.rerank("q", [{ id: "a", score: -1, name: "n" }]), "NEGATIVE_VALUE", "candidates[0].score");
+    // An overflow: multipliers that overflow alone are the options' (a pipeline names its
+    // `config.rerank.heuristic`), a huge score carried past f64::MAX the candidate's.
+    throwsScoreError(lib, () => lib.rerank("auth", [{ id: "a", score: 1, name: "auth" }], { exactNameMultiplier: 1e308 }), "NON_FINITE_SCORE", "options");
+    throwsScoreError(lib, () => lib.rerank("auth", [{ id: "a", score: 1e308, name: "auth" }]), "NON_FINITE_SCORE", "candidates[0].score");
     // The strings' total (the query first, then each candidate's id, name, type, summary,
     // content) is checked before the copy, on the field the module would name.
     const tight = (n) => ({ limits: { maxTotalTextBytes: n } });

@@ -428,7 +428,7 @@ fn rerank(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     // The core names an option alone, as every Rust `validate()` does: here it is under
     // the argument's name (`options.…`); the call's data keep theirs.
     let out = calibrank::rerank::rerank_candidates(query, &candidates, &cfg)
-        .map_err(|e| within_unless(e, "options", &["query", "candidates"]))?;
+        .map_err(|e| within_unless(e, "options", &["query", "candidates", "options"]))?;
     w.u32s_from(out.len(), out.iter().map(|r| r.index));
     let mut numbers = Vec::with_capacity(out.len() * 8);
     for r in &out {
