@@ -1,7 +1,7 @@
 // A pipeline's input, encoded for the module (`encodeInput`; wasm/core/src/pipeline.rs
 // `read_input` reads it): each distinct id interned once, the lists as indices, the
 // items as a table, every string of the call in one table.
-import { precheck, objectJson, numbers, typeError, keyPath, keyField, isMap, hasOwn, fromObjectPrototype, wellFormedName, firstOf, timeOf, utf8Length, Interner } from "../wire.js";
+import { precheck, objectJson, numbers, typeError, keyPath, keyField, isMap, hasOwn, fromObjectPrototype, wellFormedName, firstOf, timeOf, utf8Length, Interner, emptyInstance } from "../wire.js";
 import { isObject, unknownField, missingField, noInheritedKeys, ownFields, checkKeys, BARE } from "./shared.js";
 import { canHoldTexts } from "./held-texts.js";
 
@@ -233,6 +233,9 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
     // trap.)
     const proto = asMap ? null : Object.getPrototypeOf(items);
     const anyOwn = !asMap && !(proto === null || (proto === ObjectPrototype && cleanProto));
+    // An object of a class without entries of its own (a Pipeline, a Run given as items)
+    // would be no items: refused (an empty record or Map is no items, as written).
+    if (anyOwn && proto !== ObjectPrototype && emptyInstance(items)) throw typeError("items", "an object mapping ids to metadata (a plain object or a Map), not an instance of a class without entries of its own (a Pipeline, a Run?), which would be read as no items");
     standard = !keyByKey && !asMap && !anyOwn && nDocs >= LOOK_OVER_FROM && standardObjectPrototype();
     const lookUp = (key) => {
       const meta = asMap ? mapGet.call(items, key) : items[key];

@@ -2,7 +2,7 @@
 // its IEEE 754 bits (the module parses no decimals), lone surrogates and values JSON
 // cannot hold refused with the field that holds them.
 import { ScoreError } from "../score_error.js";
-import { engineLimit, isMap, keyPath, keySegment, mapAsObject, scoreError, typeError, typedArrayKind, typedLength, toWellFormed } from "./values.js";
+import { engineLimit, hasOwn, isMap, keyPath, keySegment, mapAsObject, scoreError, typeError, typedArrayKind, typedLength, toWellFormed } from "./values.js";
 
 const bitsView = new DataView(new ArrayBuffer(8));
 const hex8 = (x) => x.toString(16).padStart(8, "0");
@@ -26,6 +26,20 @@ export const wellFormed = typeof String.prototype.isWellFormed === "function" ? 
 export function notArray(v, field) {
   // A typed array too: the replacer sends it as an array.
   if (Array.isArray(v) || ArrayBuffer.isView(v)) throw typeError(field, "an object (options and configurations are not read from arrays)");
+  if (emptyInstance(v)) throw typeError(field, "a plain object, not an instance of a class without fields of its own (a Pipeline, a Run?), which would be read as empty");
+}
+/**
+ * Whether `v` is an object of a class (its prototype neither Object.prototype nor null)
+ * with no own enumerable key, a Map excepted: read as JSON it is `{}`, so a `Pipeline`,
+ * a `Run` or a `Qrels` handle given where options go would silently be no options.
+ */
+export function emptyInstance(v) {
+  if (typeof v !== "object" || v === null || isMap(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  if (proto === null || proto === Object.prototype) return false;
+  for (const k in v) if (hasOwn.call(v, k)) return false;
+  // Its JSON may come from toJSON (a Date's string): then it is not read as no options.
+  return typeof v.toJSON !== "function";
 }
 /**
  * Refuses a name that is an identity (a list's name) if it holds a lone surrogate. `field`:

@@ -230,6 +230,35 @@ export function tests(lib, golden) {
     eq(reranked.map((r) => r.id), ["x"]);
   });
 
+  test("an instance of a class without fields of its own (a Pipeline, a Run, a Set) is refused where options, a configuration or items go, not read as empty", () => {
+    const p = new lib.Pipeline({ topN: 2 });
+    const handles = [p, new Set(), new (class Options {})()];
+    if (lib.Run) handles.push(lib.Run.fromObject({ q: { a: 1 } }));
+    const lists = [{ name: "a", ids: ["a"] }];
+    for (const h of handles) {
+      throwsScoreError(lib, () => new lib.Pipeline(h), "INVALID_TYPE", "config");
+      throwsScoreError(lib, () => lib.rrf([["a"]], h), "INVALID_TYPE", "options");
+      throwsScoreError(lib, () => lib.classifyBand(0.5, h), "INVALID_TYPE", "options");
+      throwsScoreError(lib, () => lib.fuseMultiQuery([[{ id: "a", score: 1 }]], h), "INVALID_TYPE", "options");
+      throwsScoreError(lib, () => p.run({ lists, items: h }), "INVALID_TYPE", "items");
+      if (lib.fuseRuns) throwsScoreError(lib, () => lib.fuseRuns([{ q: { a: 1 } }], h), "INVALID_TYPE", "options");
+    }
+    for (const h of handles) h.free?.();
+    // What is read as written: a class instance with fields of its own, a Map, a record
+    // without a prototype, an empty record.
+    const Config = class {
+      topN = 1;
+    };
+    eq(new lib.Pipeline(new Config()).config.topN, 1);
+    eq(new lib.Pipeline(new Map([["topN", 1]])).config.topN, 1);
+    eq(new lib.Pipeline(Object.assign(Object.create(null), { topN: 1 })).config.topN, 1);
+    eq(new lib.Pipeline({}).config.topN, 5);
+    const q = new lib.Pipeline({ minConfidence: 0 });
+    eq(q.run({ lists, items: new Map([["a", { modifiedAt: 0 }]]), now: 0 }).results.length, 1);
+    eq(q.run({ lists, items: {} }).results.length, 1);
+    q.free();
+  });
+
   test("a long name, key or value of the caller's is shown cut after 64 characters in every message, the same from both modules", () => {
     const long = "é".repeat(70) + "\u{1F600}".repeat(20000);
     const bytes = 140 + 4 * 20000;
@@ -2318,14 +2347,24 @@ export function tests(lib, golden) {
     // A `limits` the options only inherit (a class's getter, a prototype's key) is not
     // the module's (JSON.stringify does not write it): not applied here either (it
     // refused calls that no limit refused).
+    // (Options whose every field is inherited are refused since the fortieth session:
+    // read as JSON they would be no options at all.)
     class Opts {
+      threshold = 0.5;
       get limits() {
         return { maxListLength: 1 };
       }
     }
     eq(lib.calibrate([0.1, 0.2], new Opts()).length, 2);
-    eq(lib.calibrate([0.1, 0.2], Object.create({ limits: { maxListLength: 1 } })).length, 2);
-    eq(lib.rrf([["a", "b"]], new Opts()).length, 2);
+    eq(lib.calibrate([0.1, 0.2], Object.assign(Object.create({ limits: { maxListLength: 1 } }), { threshold: 0.5 })).length, 2);
+    const k = class {
+      k = 60;
+      get limits() {
+        return { maxListLength: 1 };
+      }
+    };
+    eq(lib.rrf([["a", "b"]], new k()).length, 2);
+    throwsScoreError(lib, () => lib.calibrate([0.1, 0.2], Object.create({ limits: { maxListLength: 1 } })), "INVALID_TYPE", "options");
     throwsScoreError(lib, () => lib.calibrate([0.1, 0.2], { limits: { maxListLength: 1 } }), "INPUT_TOO_LARGE", "scores");
     // `now` of another type is refused (an ISO string was ignored, then reported as missing).
     const mt = new Float64Array([0, 0]);
