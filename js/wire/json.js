@@ -34,9 +34,10 @@ export function notArray(v, field) {
  * a `Run` or a `Qrels` handle given where options go would silently be no options.
  */
 export function emptyInstance(v) {
-  if (typeof v !== "object" || v === null || isMap(v)) return false;
+  if (typeof v !== "object" || v === null) return false;
+  // A plain record first (every call's options): two comparisons.
   const proto = Object.getPrototypeOf(v);
-  if (proto === null || proto === Object.prototype) return false;
+  if (proto === null || proto === Object.prototype || isMap(v)) return false;
   for (const k in v) if (hasOwn.call(v, k)) return false;
   // Its JSON may come from toJSON (a Date's string): then it is not read as no options.
   return typeof v.toJSON !== "function";
