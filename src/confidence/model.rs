@@ -204,6 +204,15 @@ impl QueryConfidenceModel {
         }
         crate::error::all_finite(&self.missing_top, "missingTop")?;
         crate::error::finite(self.intercept, || "intercept".to_string())?;
+        // The fit's own figures: no prediction reads them, but `config` echoes them as
+        // numbers (JSON has no NaN): finite, as the parameters above.
+        for (field, v) in [
+            ("l2", self.l2),
+            ("training.logLoss", self.training.log_loss),
+            ("training.auroc", self.training.auroc),
+        ] {
+            crate::error::finite(v, || field.to_string())?;
+        }
         Ok(())
     }
 
@@ -495,6 +504,32 @@ mod tests {
             nan("missingTop[0]", "-Infinity")
         );
         assert_eq!(fault(|m| m.intercept = f64::NAN), nan("intercept", "NaN"));
+    }
+
+    #[test]
+    fn the_fits_own_figures_are_checked_as_config_echoes_them() {
+        let fault = |edit: fn(&mut QueryConfidenceModel)| {
+            let mut m = model(2);
+            edit(&mut m);
+            let e = m.validate().unwrap_err();
+            (e.code, e.field, e.message)
+        };
+        let nan = |field: &str, value: &str| {
+            (
+                ErrorCode::NonFiniteScore,
+                field.to_string(),
+                format!("must be a finite number, got {value}"),
+            )
+        };
+        assert_eq!(fault(|m| m.l2 = f64::NAN), nan("l2", "NaN"));
+        assert_eq!(
+            fault(|m| m.training.log_loss = f64::INFINITY),
+            nan("training.logLoss", "Infinity")
+        );
+        assert_eq!(
+            fault(|m| m.training.auroc = f64::NEG_INFINITY),
+            nan("training.auroc", "-Infinity")
+        );
     }
 
     #[test]

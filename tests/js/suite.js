@@ -1958,6 +1958,10 @@ export function tests(lib, golden) {
     throwsScoreError(lib, () => pipe.runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1 }), "INVALID_CONFIG", "config.confidence.model");
     throwsScoreError(lib, () => new lib.Pipeline({ confidence: { answerFloor: 0.3, hedgeFloor: 0.4 } }), "INVALID_CONFIG", "config.confidence.hedgeFloor");
     throwsScoreError(lib, () => new lib.Pipeline({ confidence: { model: { ...m, scale: [1, 0, 1] } } }), "INVALID_CONFIG", "config.confidence.model.scale[1]");
+    // The fit's own figures: no prediction reads them, but `config` would echo NaN as null.
+    throwsScoreError(lib, () => new lib.Pipeline({ confidence: { model: { ...m, l2: NaN } } }), "NON_FINITE_SCORE", "config.confidence.model.l2");
+    throwsScoreError(lib, () => new lib.Pipeline({ confidence: { model: { ...m, training: { ...m.training, auroc: Infinity } } } }), "NON_FINITE_SCORE", "config.confidence.model.training.auroc");
+    throwsScoreError(lib, () => lib.predictQueryConfidence({ ...m, training: { ...m.training, logLoss: NaN } }, runs), "NON_FINITE_SCORE", "model.training.logLoss");
     throwsScoreError(lib, () => lib.fitQueryConfidence({ a: { d1: 1 } }, runs), "INVALID_LABELS", "qrels");
     throwsScoreError(lib, () => lib.fitQueryConfidence(qrels, runs, { l2: 0 }), "INVALID_CONFIG", "options.l2");
     throwsScoreError(lib, () => lib.predictQueryConfidence(m, runs.slice(0, 1)), "LENGTH_MISMATCH", "runs");
