@@ -29,15 +29,17 @@ export function notArray(v, field) {
   if (emptyInstance(v)) throw typeError(field, "a plain object, not an instance of a class without fields of its own (a Pipeline, a Run?), which would be read as empty");
 }
 /**
- * Whether `v` is an object of a class (its prototype neither Object.prototype nor null)
- * with no own enumerable key, a Map excepted: read as JSON it is `{}`, so a `Pipeline`,
- * a `Run` or a `Qrels` handle given where options go would silently be no options.
+ * Whether `v` is an object of a class (its prototype is not Object.prototype and has a
+ * `constructor` of its own, as a class's has) with no own enumerable key, a Map
+ * excepted: read as JSON it is `{}`, so a `Pipeline`, a `Run` or a `Qrels` handle given
+ * where options go would silently be no options. (An object made by `Object.create` of
+ * a record is read by its own keys, as before.)
  */
 export function emptyInstance(v) {
   if (typeof v !== "object" || v === null) return false;
   // A plain record first (every call's options): two comparisons.
   const proto = Object.getPrototypeOf(v);
-  if (proto === null || proto === Object.prototype || isMap(v)) return false;
+  if (proto === null || proto === Object.prototype || !hasOwn.call(proto, "constructor") || isMap(v)) return false;
   for (const k in v) if (hasOwn.call(v, k)) return false;
   // Its JSON may come from toJSON (a Date's string): then it is not read as no options.
   return typeof v.toJSON !== "function";

@@ -287,8 +287,6 @@ test("effective configurations built by the JavaScript equal the core's JSON: mo
     { bands: {} },
     { confidence: {} },
     { limits: {} },
-    // Fields nothing checks, not finite: the module's JSON writes null.
-    { confidence: { model: { ...model, l2: NaN, training: { ...model.training, logLoss: Infinity, auroc: -Infinity } } } },
     { k: new Number(30), topN: Object(3), explain: new Boolean(false), bands: { profiles: [{ name: new String("p"), highFloor: 0.9, degradedFloor: 0.5 }] } },
   ];
   const weights = JSON.parse('{"__proto__": 9, "b": 1}');
@@ -299,6 +297,20 @@ test("effective configurations built by the JavaScript equal the core's JSON: mo
     assert.deepEqual(got, want, inspect(cfg));
     assert.deepEqual(Object.keys(got.weights), Object.keys(want.weights), "weights' key order");
     assert.equal(JSON.stringify(got), JSON.stringify(want));
+  }
+  // The fit's own figures, not finite: refused alike (their JSON was null, typed a number).
+  for (const bad of [{ l2: NaN }, { training: { ...model.training, logLoss: Infinity } }, { training: { ...model.training, auroc: -Infinity } }]) {
+    const cfg = { confidence: { model: { ...model, ...bad } } };
+    const codeOf = (P) => {
+      try {
+        new P(cfg);
+      } catch (e) {
+        return [e.code, e.field, e.message];
+      }
+      return null;
+    };
+    assert.deepEqual(codeOf(core.Pipeline), codeOf(json.Pipeline), inspect(bad));
+    assert.equal(codeOf(core.Pipeline)?.[0], "NON_FINITE_SCORE", inspect(bad));
   }
   // A fresh object each time, as JSON.parse gives.
   const p = new core.Pipeline({});
