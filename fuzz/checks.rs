@@ -1357,6 +1357,8 @@ const FUSE_RUNS_CODES: &[ErrorCode] = &[
     ErrorCode::LengthMismatch,
     ErrorCode::InvalidWeight,
     ErrorCode::InvalidConfig,
+    // A parameter the method does not take (INVALID_CONFIG before the fortieth session).
+    ErrorCode::UnknownField,
     ErrorCode::NonFiniteScore,
 ];
 

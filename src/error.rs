@@ -556,10 +556,13 @@ fn in_words(message: &str) -> String {
     }
     if let Some(rest) = message.strip_prefix("unknown field `") {
         // The key given, cut after 64 characters (as the modules' own decoders word it).
-        for tail in ["`, expected ", "`, there are no fields"] {
-            if let Some((key, after)) = rest.rsplit_once(tail) {
-                return format!("unknown field {}{}{after}", key_name(key), &tail[1..]);
-            }
+        // A type without fields first: its message ends so (a list's ends with a key in
+        // backquotes), and the key given may hold "`, expected ".
+        if let Some(key) = rest.strip_suffix("`, there are no fields") {
+            return format!("unknown field {}, there are no fields", key_name(key));
+        }
+        if let Some((key, after)) = rest.rsplit_once("`, expected ") {
+            return format!("unknown field {}, expected {after}", key_name(key));
         }
     }
     if let Some(rest) = message.strip_prefix("unknown variant `") {
@@ -699,9 +702,10 @@ pub fn fault_error(
 /// `` `key`, expected ... `` or `` `key`, there are no fields ``, the hand-written
 /// decoders `` `key` ``; the key itself may hold backquotes.
 fn unknown_name(rest: &str) -> &str {
-    if let Some((name, _)) = rest.rsplit_once("`, expected ") {
+    // A type without fields first: the key given may hold "`, expected " (see `in_words`).
+    if let Some(name) = rest.strip_suffix("`, there are no fields") {
         name
-    } else if let Some(name) = rest.strip_suffix("`, there are no fields") {
+    } else if let Some((name, _)) = rest.rsplit_once("`, expected ") {
         name
     } else if let Some(name) = rest.strip_suffix('`') {
         name
@@ -790,6 +794,27 @@ mod tests {
         assert_eq!(
             in_words("unknown variant `a`, expected `b` or `c`"),
             r#""a" is not one of "b", "c""#
+        );
+        // An unknown key holding the words of a list, of a type without fields (the lab's
+        // options of `limits` alone): its path and message keep the whole key.
+        let e = from_serde_message(
+            "unknown field `x`, expected `y`, there are no fields",
+            "options",
+        );
+        assert_eq!(
+            (e.field.as_str(), e.message.as_str()),
+            (
+                "options.x`, expected `y",
+                "unknown field `x`, expected `y`, there are no fields"
+            )
+        );
+        let e = from_serde_message("unknown field `a`, there are no fields`, expected `b`", "o");
+        assert_eq!(
+            (e.field.as_str(), e.message.as_str()),
+            (
+                "o.a`, there are no fields",
+                "unknown field `a`, there are no fields`, expected `b`"
+            )
         );
     }
 

@@ -575,14 +575,30 @@ fn error_cases() {
         err(&ex, opts("rrf", None, Some(vec![1.0, 1.0]), &[])),
         code(ErrorCode::InvalidConfig, "weights")
     );
+    // A parameter the method does not take: UNKNOWN_FIELD, worded as every unknown key
+    // (its parameters listed; the package's JavaScript adds the nearest).
     assert_eq!(
         err(&ex, opts("rrf", None, None, &[("phi", 0.5)])),
-        code(ErrorCode::InvalidConfig, "params.phi")
+        code(ErrorCode::UnknownField, "params.phi")
     );
     assert_eq!(
         err(&ex, opts("sum", None, None, &[("k", 1.0)])),
-        code(ErrorCode::InvalidConfig, "params.k")
+        code(ErrorCode::UnknownField, "params.k")
     );
+    for (method, key, message) in [
+        ("rbc", "hpi", "unknown field `hpi`, expected `phi`"),
+        ("gmnz", "agmma", "unknown field `agmma`, expected `gamma`"),
+        ("logn_isr", "sigm", "unknown field `sigm`, expected `sigma`"),
+        ("rrf", "phi", "unknown field `phi`, expected `k`"),
+        ("sum", "k", "unknown field `k`, there are no fields"),
+    ] {
+        let e = fuse_runs(&ex, &opts(method, None, None, &[(key, 0.5)])).unwrap_err();
+        assert_eq!(
+            (e.code, e.field, e.message.as_str()),
+            (ErrorCode::UnknownField, format!("params.{key}"), message),
+            "{method}"
+        );
+    }
     assert_eq!(
         err(&ex, opts("rrf", None, None, &[("k", -1.0)])),
         code(ErrorCode::InvalidConfig, "params.k")

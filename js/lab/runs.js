@@ -6,17 +6,19 @@
 // object's own enumerable string keys: integer-like keys ascending, then insertion
 // order), each property read once. The module builds the same run as it built from the
 // JSON text before and charges it to the same budget. What the JSON text did and this
-// keeps: a property whose value is `undefined` is skipped; a Map is read as the object
-// JSON.stringify's replacer made of it (its keys in an object's order); a key with a
-// lone surrogate is refused here (INVALID_TYPE on the path of the object holding it, or
-// on the argument for a key under a Map); -0 is 0; a Date, an array, a typed array or a
-// primitive's object is not a record. What it does not: no `toJSON` is called (an
-// object is read by its own enumerable properties), a Number object is not a score,
-// and a score that is not a number is not read further (its getters, keys, cycles). A
-// value of the wrong type does not throw here: what follows it in that argument is
-// still read (getters, lone surrogates in keys) but not kept, the entries before it
-// are sent with the error, and the module reports it where it met it in the JSON text
-// (after the options, the metrics and the earlier arguments).
+// keeps: a Map is read as the object JSON.stringify's replacer made of it (its keys in
+// an object's order); a key with a lone surrogate is refused here (INVALID_TYPE on the
+// path of the object holding it, or on the argument for a key under a Map); -0 is 0; a
+// Date, an array, a typed array or a primitive's object is not a record. What it does
+// not: no `toJSON` is called (an object is read by its own enumerable properties), a
+// Number object is not a score, a score that is not a number is not read further (its
+// getters, keys, cycles), and an own property whose value is `undefined` (a query's or
+// a document's) is a value of the wrong type, as `null` is (JSON.stringify left it
+// out, and it was dropped silently until the fortieth session). A value of the wrong
+// type does not throw here: what follows it in that argument is still read (getters,
+// lone surrogates in keys) but not kept, the entries before it are sent with the
+// error, and the module reports it where it met it in the JSON text (after the
+// options, the metrics and the earlier arguments).
 import { isMap, keyPath, mapAsObject, precheck, scoreError, typeError, utf8Length, wellFormedName } from "../wire.js";
 
 
@@ -87,8 +89,9 @@ function readRun(value, field, top, outer) {
     const q = qs[i];
     const v = run[q];
     loneKey(q, runField);
-    if (v === undefined) continue;
-    if (v === value || v === outer) throw cyclic(top);
+    // (Objects only: `outer` is undefined outside an array, and an `undefined` value is
+    // not a record, as `null` is not, below.)
+    if (typeof v === "object" && (v === value || v === outer)) throw cyclic(top);
     const d = asRecord(v);
     if (d === null) {
       if (bad === null) {
@@ -118,8 +121,9 @@ function readRun(value, field, top, outer) {
         // -0 + 0 is 0: JSON.stringify wrote -0 as 0.
         scores.push(s + 0);
         n++;
-      } else if (s !== undefined) {
-        if (s === v || s === value || s === outer) throw cyclic(top);
+      } else {
+        // (`undefined` too is not a number, as `null` is not; objects only can be cycles.)
+        if (typeof s === "object" && (s === v || s === value || s === outer)) throw cyclic(top);
         if (bad === null) {
           bad = typeError(keyPath(keyPath(field, q), k), "a number", s);
           badKey = k;

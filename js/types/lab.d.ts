@@ -117,7 +117,8 @@ export interface EvaluateOptions {
 /**
  * Options of `fuseRuns`.
  *
- * `params` by method (ranx's names; any other key is rejected):
+ * `params` by method (ranx's names; any other key is `UNKNOWN_FIELD`, listing the
+ * method's parameters and naming the nearest):
  *
  * | method | param | default | range |
  * | --- | --- | --- | --- |

@@ -137,6 +137,26 @@ fn binomial(n: u64, k: u64) -> u64 {
 /// One grid point: weights (weighted methods) and parameters.
 type GridPoint = (Option<Vec<f64>>, BTreeMap<String, f64>);
 
+/// A method the search cannot tune (unknown, or one with nothing to tune: `sum`):
+/// `UNKNOWN_METHOD` on `method`, worded as every unknown name is (`"RRF" is not one of
+/// "rrf", "rbc", "wsum", ...`, [`crate::error::not_one_of`]), so that the package's
+/// JavaScript adds the nearest (`; did you mean "rrf"?`, js/wire/keys.js
+/// `withNearestName`). It said `"RRF" has nothing to tune; use rrf, rbc or ...`, a shape
+/// no suggestion was read from.
+#[cold]
+#[inline(never)]
+fn nothing_to_tune(method: &str) -> ScoreError {
+    let tuned: Vec<&str> = ["rrf", "rbc"].into_iter().chain(WEIGHTED).collect();
+    ScoreError::new(
+        ErrorCode::UnknownMethod,
+        "method",
+        format!(
+            "{} (the methods optimizeFusion tunes: rrf's k, rbc's phi, the weights of the others; any other method has nothing to tune)",
+            crate::error::not_one_of(method, &tuned)
+        ),
+    )
+}
+
 /// The grid of configurations for the method.
 fn grid(method: &str, n_runs: usize, opts: &OptimizeOptions) -> Result<Vec<GridPoint>> {
     // `step` is read (and checked) by the searches over weights and `phi` only.
@@ -202,14 +222,7 @@ fn grid(method: &str, n_runs: usize, opts: &OptimizeOptions) -> Result<Vec<GridP
                 })
                 .collect())
         }
-        other => Err(ScoreError::new(
-            ErrorCode::UnknownMethod,
-            "method",
-            format!(
-                "{other:?} has nothing to tune; use rrf, rbc or a weighted method ({})",
-                WEIGHTED.join(", ")
-            ),
-        )),
+        other => Err(nothing_to_tune(other)),
     }
 }
 
@@ -405,6 +418,21 @@ mod tests {
                 .code,
             ErrorCode::UnknownMethod
         );
+        // Worded as `not_one_of` words an unknown name, which the package's JavaScript
+        // reads to add the nearest ("RRF" -> "rrf"); a method with nothing to tune alike.
+        for method in ["RRF", "max"] {
+            let e = grid(method, 2, &OptimizeOptions::default()).unwrap_err();
+            assert_eq!(
+                (e.code, e.field.as_str()),
+                (ErrorCode::UnknownMethod, "method")
+            );
+            assert_eq!(
+                e.message,
+                format!(
+                    "\"{method}\" is not one of \"rrf\", \"rbc\", \"wsum\", \"wmnz\", \"mixed\", \"w_bordafuse\", \"w_condorcet\", \"dbsf\", \"arithmetic_mean\", \"geometric_mean\", \"harmonic_mean\" (the methods optimizeFusion tunes: rrf's k, rbc's phi, the weights of the others; any other method has nothing to tune)"
+                )
+            );
+        }
         assert_eq!(steps_of(0.3).unwrap_err().code, ErrorCode::InvalidConfig);
         let huge = OptimizeOptions {
             step: 0.001,

@@ -2633,9 +2633,11 @@ export function tests(lib, golden) {
     eq(called, 0);
     // An own toJSON is a key like any other, whose value is not a number.
     throwsScoreError(lib, () => lib.evaluate({ q: { a: 1 } }, { q: { a: 1, toJSON: () => ({ a: 1 }) } }, ["mrr"]), "INVALID_TYPE", "run.q.toJSON");
-    // What JSON.stringify did and this keeps: undefined skipped, -0 is 0, Maps read as
-    // objects (integer-like keys first), a Date or a primitive's object is not a record.
-    const fusedZero = lib.fuseRuns([{ q: { a: -0, b: undefined }, r: undefined }], { method: "sum", norm: "none" });
+    // What JSON.stringify did and this keeps: -0 is 0, Maps read as objects (integer-like
+    // keys first), a Date or a primitive's object is not a record. (An `undefined` value,
+    // which it skipped, is refused as `null` is since the fortieth session: "lab: options
+    // that are not objects, undefined scores, ...".)
+    const fusedZero = lib.fuseRuns([{ q: { a: -0 } }], { method: "sum", norm: "none" });
     eq(Object.keys(fusedZero), ["q"]);
     eq(Object.keys(fusedZero.q), ["a"]);
     assert(Object.is(fusedZero.q.a, 0), "-0 crosses as 0");
@@ -2925,6 +2927,112 @@ export function tests(lib, golden) {
     }
     const short = throwsScoreError(lib, () => lib.normalize([1], "bogus"), "UNKNOWN_METHOD", "method");
     assert(short.message.includes('"bogus"'), short.message);
+  });
+
+  test("lab: options that are not objects, undefined scores, unknown fusion parameters and the model's overflow field", () => {
+    if (!lib.fuseRuns) return;
+    const live = lib.__liveHandles();
+    const qrels = { q1: { a: 1 }, q2: { a: 0 }, q3: { a: 1 }, q4: { b: 1 } };
+    const runA = { q1: { a: 3, b: 2 }, q2: { a: 1, b: 2 }, q3: { a: 2, c: 1 }, q4: { c: 1, b: 0.5 } };
+    const runB = { q1: { a: 0.9, b: 0.1 }, q2: { c: 0.5, d: 0.2 }, q3: { a: 0.8, b: 0.7 }, q4: { d: 0.3, a: 0.1 } };
+    const model = lib.fitQueryConfidence(qrels, [runA, runB], { k: 2 });
+    const q = { q1: { a: 1 } };
+    const r = { q1: { a: 2, b: 1 } };
+    // 1. The functions whose options hold only `limits` read any other value as no
+    // options ("utf8" given where a text's encoding might go): now INVALID_TYPE on
+    // `options`, worded as the core's calibrate words it.
+    const kept = (made) => (made && typeof made.free === "function" ? made.free() : made);
+    const onlyLimits = {
+      parseTrecRun: (o) => lib.parseTrecRun("q1 Q0 d1 1 1 t", o),
+      parseQrels: (o) => lib.parseQrels("q1 0 d1 1", o),
+      "Run.fromTrec": (o) => kept(lib.Run.fromTrec("q1 Q0 d1 1 1 t", o)),
+      "Run.fromObject": (o) => kept(lib.Run.fromObject({ q1: { d1: 1 } }, o)),
+      "Qrels.fromTrec": (o) => kept(lib.Qrels.fromTrec("q1 0 d1 1", o)),
+      "Qrels.fromObject": (o) => kept(lib.Qrels.fromObject({ q1: { d1: 1 } }, o)),
+      fitPlatt: (o) => lib.fitPlatt([0.1, 0.9], [0, 1], o),
+      fitIsotonic: (o) => lib.fitIsotonic([0.1, 0.9], [0, 1], o),
+      applyCalibration: (o) => lib.applyCalibration([0.5], { method: "sigmoid", threshold: 0.5, steepness: 1 }, o),
+      predictQueryConfidence: (o) => lib.predictQueryConfidence(model, [runA, runB], o),
+    };
+    const notObjects = ["utf8", "", 42, 0, NaN, true, false, Symbol("s"), () => 1, new Date(0)];
+    if (typeof BigInt === "function") notObjects.push(BigInt(1));
+    for (const [name, call] of Object.entries(onlyLimits)) {
+      for (const v of notObjects) {
+        const core = throwsScoreError(lib, () => lib.calibrate([0.1], v), "INVALID_TYPE", "options").message;
+        const e = throwsScoreError(lib, () => call(v), "INVALID_TYPE", "options");
+        eq(e.message, core, `${name}(${typeof v})`);
+      }
+      eq(throwsScoreError(lib, () => call("utf8"), "INVALID_TYPE", "options").message, 'expected an object, got "utf8"');
+      // No options, and `limits` alone, as before; another key is still UNKNOWN_FIELD.
+      call(undefined);
+      call(null);
+      call({ limits: { maxTotalEntries: 100 } });
+      eq(throwsScoreError(lib, () => call({ limit: {} }), "UNKNOWN_FIELD", "options.limit").message, "unknown field `limit`, expected `limits`; did you mean `limits`?");
+      // A long key cut after 64 characters, as every other options' unknown key (it was whole).
+      const long = "k".repeat(100);
+      eq(throwsScoreError(lib, () => call({ [long]: 1 }), "UNKNOWN_FIELD", `options.${long}`).message, `unknown field \`${"k".repeat(64)}\`... (100 bytes), expected \`limits\``);
+    }
+    // (Other options listed `limits` with a short key only: a long one lost it.)
+    const longKey = "k".repeat(100);
+    const evaluated = throwsScoreError(lib, () => lib.evaluate(q, q, ["mrr"], { [longKey]: 1 }), "UNKNOWN_FIELD", `options.${longKey}`).message;
+    eq(evaluated, `unknown field \`${"k".repeat(64)}\`... (100 bytes), expected \`ties\` or \`limits\``);
+    // 2. An own property whose value is `undefined` in a run or judgements object was
+    // dropped silently (JSON.stringify's way) where `null` was refused: now refused as
+    // `null` is, at its path, wherever such objects are read.
+    const noNumber = (f, field, got = "undefined") => eq(throwsScoreError(lib, f, "INVALID_TYPE", field).message, `expected a number, got ${got}`);
+    const noRecord = (f, field) => eq(throwsScoreError(lib, f, "INVALID_TYPE", field).message, "expected a record of query id -> document id -> score, got undefined");
+    noNumber(() => lib.evaluate(q, { q1: { d1: undefined, d2: 1 } }, ["mrr"]), "run.q1.d1");
+    noNumber(() => lib.evaluate(q, { q1: { d1: null, d2: 1 } }, ["mrr"]), "run.q1.d1", "null");
+    noRecord(() => lib.evaluate(q, { q1: undefined }, ["mrr"]), "run.q1");
+    noNumber(() => lib.evaluatePerQuery({ q1: { a: undefined } }, r, ["mrr"]), "qrels.q1.a");
+    noRecord(() => lib.evaluatePerQuery({ q1: undefined }, r, ["mrr"]), "qrels.q1");
+    noNumber(() => lib.Qrels.fromObject({ q1: { d1: undefined } }), "qrels.q1.d1");
+    noNumber(() => lib.Run.fromObject({ q1: { d1: undefined } }), "run.q1.d1");
+    noRecord(() => lib.Run.fromObject({ q1: r.q1, q2: undefined }), "run.q2");
+    noNumber(() => lib.Run.fromObject(new Map([["q1", new Map([["d1", undefined]])]])), "run.q1.d1");
+    noNumber(() => lib.fuseRuns([r, { q1: { b: undefined } }], { method: "sum" }), "runs[1].q1.b");
+    const handle = lib.Run.fromObject(r);
+    try {
+      noNumber(() => lib.fuseRuns([handle, { q1: { b: undefined } }], { method: "sum" }), "runs[1].q1.b");
+    } finally {
+      handle.free();
+    }
+    noRecord(() => lib.optimizeFusion(q, [r, { q1: undefined }], { method: "rrf" }), "runs[1].q1");
+    noNumber(() => lib.fitQueryConfidence({ q1: { a: 1, b: undefined } }, [runA, runB]), "qrels.q1.b");
+    noNumber(() => lib.predictQueryConfidence(model, [runA, { ...runB, q9: { x: undefined } }]), "runs[1].q9.x");
+    // Inherited or non-enumerable: not the object's own data, not read.
+    eq(lib.evaluate(q, Object.assign(Object.create({ q9: undefined }), r), ["mrr"]), { mrr: 1 });
+    eq(lib.evaluate(q, Object.defineProperty({ ...r }, "q9", { value: undefined, enumerable: false }), ["mrr"]), { mrr: 1 });
+    // 3. A fusion parameter the method does not take was INVALID_CONFIG without the
+    // nearest: now UNKNOWN_FIELD, worded as every unknown key, the method's parameters listed.
+    const two = [r, r];
+    const unknown = (options, field, message) => eq(throwsScoreError(lib, () => lib.fuseRuns(two, options), "UNKNOWN_FIELD", field).message, message);
+    unknown({ method: "rbc", params: { hpi: 0.5 } }, "options.params.hpi", "unknown field `hpi`, expected `phi`; did you mean `phi`?");
+    unknown({ method: "gmnz", params: { agmma: 1 } }, "options.params.agmma", "unknown field `agmma`, expected `gamma`; did you mean `gamma`?");
+    unknown({ method: "logn_isr", params: { sigm: 0.01 } }, "options.params.sigm", "unknown field `sigm`, expected `sigma`; did you mean `sigma`?");
+    unknown({ method: "rrf", params: { K: 60 } }, "options.params.K", "unknown field `K`, expected `k`; did you mean `k`?");
+    unknown({ method: "sum", params: { k: 60 } }, "options.params.k", "unknown field `k`, there are no fields");
+    // optimizeFusion's method it cannot tune names the nearest, as fuseRuns' unknown method does.
+    const tuned = '"rrf", "rbc", "wsum", "wmnz", "mixed", "w_bordafuse", "w_condorcet", "dbsf", "arithmetic_mean", "geometric_mean", "harmonic_mean"';
+    const untuned = (method) => throwsScoreError(lib, () => lib.optimizeFusion(q, two, { method }), "UNKNOWN_METHOD", "options.method").message;
+    const m = untuned("RRF");
+    assert(m.startsWith(`"RRF" is not one of ${tuned} (`) && m.endsWith('; did you mean "rrf"?'), m);
+    assert(throwsScoreError(lib, () => lib.fuseRuns(two, { method: "RRF" }), "UNKNOWN_METHOD", "options.method").message.endsWith('; did you mean "rrf"?'), "fuseRuns");
+    assert(untuned("sum").includes("any other method has nothing to tune"), untuned("sum"));
+    assert(!untuned("zzzzzz").includes("did you mean"), "nothing near");
+    // 4. The model's own overflow (its rank-only feature) was on "": now on `model`, as
+    // the Pipeline names it on `config.confidence.model`.
+    assert(model.coefficients[0] !== 0, "the rank-only feature weighs");
+    const bad = { ...model, scale: [5e-324, ...model.scale.slice(1)] };
+    const e = throwsScoreError(lib, () => lib.predictQueryConfidence(bad, [runA, runB]), "NON_FINITE_SCORE", "model");
+    const p = new lib.Pipeline({ confidence: { model: bad } });
+    try {
+      const lists = [{ name: "a", ids: ["x", "y"], scores: [1, 0.5] }, { name: "b", ids: ["y"], scores: [0.9] }];
+      eq(throwsScoreError(lib, () => p.run({ lists }), "NON_FINITE_SCORE", "config.confidence.model").message, e.message);
+    } finally {
+      p.free();
+    }
+    eq(lib.__liveHandles(), live);
   });
 
   test("limits: defaults, per-call limits in every function's options", () => {

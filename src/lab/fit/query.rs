@@ -329,6 +329,9 @@ pub fn predict_query_confidence(
 
 /// An error of the model's on the lists of query `q` named in the runs: a list's best
 /// score out of the model's range (`lists[i].scores`) is that run's query, `runs[i].q`.
+/// One the model names on itself (`""`: its rank-only feature overflows, from a mean,
+/// scale or coefficient no fit makes) is on `model`, as the Pipeline names it on
+/// `config.confidence.model` (it was on `""`).
 fn in_runs(e: ScoreError, q: &str) -> ScoreError {
     let field = match e
         .field
@@ -336,6 +339,7 @@ fn in_runs(e: ScoreError, q: &str) -> ScoreError {
         .and_then(|r| r.strip_suffix("].scores"))
     {
         Some(i) => crate::error::key_path(&format!("runs[{i}]"), q),
+        None if e.field.is_empty() => "model".to_string(),
         None => e.field.replacen("lists", "runs", 1),
     };
     ScoreError { field, ..e }
@@ -630,6 +634,16 @@ mod tests {
         );
         let p = predict_query_confidence(&m, &[one(0.5), one(0.5)]).unwrap();
         assert!((0.0..=1.0).contains(&p["q.1"]), "{p:?}");
+        // The rank-only feature's term overflows only with a model no fit makes (a scale
+        // of 5e-324): the model's fault, on `model` (it was on "").
+        let mut tiny = m.clone();
+        tiny.scale[0] = 5e-324;
+        tiny.coefficients[0] = 1.0;
+        let e = predict_query_confidence(&tiny, &[one(0.5), one(0.5)]).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::NonFiniteScore, "model")
+        );
     }
 
     #[test]

@@ -185,9 +185,10 @@ pub fn ranked(results: &BTreeMap<String, f64>) -> Vec<(String, f64)> {
 ///
 /// Errors: `EMPTY_INPUT` (no runs), `UNKNOWN_METHOD` (`method` or `norm`),
 /// `LENGTH_MISMATCH` (weights vs runs), `INVALID_WEIGHT`, `INVALID_CONFIG` (a
-/// parameter out of range, unknown, missing, or weights given to an unweighted method),
-/// `NON_FINITE_SCORE` (an input score or a parameter that is NaN or infinite, or a fused
-/// score that overflows).
+/// parameter out of range, NaN and infinities included, or missing, or weights given to
+/// an unweighted method), `UNKNOWN_FIELD` (a parameter the method does not take),
+/// `NON_FINITE_SCORE` (an input score that is NaN or infinite, or a fused score that
+/// overflows).
 pub fn fuse_runs(runs: &[Run], opts: &FuseRunsOptions) -> Result<Run> {
     let ordered: Vec<OrderedRun> = runs.iter().map(ranked_by_id).collect();
     let mut fused = Run::new();
@@ -624,6 +625,34 @@ fn check_param(spec: &ParamSpec, value: f64, field: impl FnOnce() -> String) -> 
     Ok(value)
 }
 
+/// A parameter the method does not take: `UNKNOWN_FIELD` on `params.<key>`, worded as
+/// every other unknown key is (serde's words, the method's parameters listed: "unknown
+/// field `hpi`, expected `phi`"; "unknown field `k`, there are no fields" for a method
+/// without any), so that the package's JavaScript adds the nearest ("; did you mean
+/// `phi`?", js/wire/keys.js `withNearestKey`). It was `INVALID_CONFIG`, worded apart.
+#[cold]
+#[inline(never)]
+fn unknown_param(key: &str, specs: &[ParamSpec]) -> ScoreError {
+    use std::fmt::Write as _;
+    let n = specs.len();
+    let mut m = String::from("unknown field ");
+    let _ = write!(m, "{}", crate::error::key_name(key));
+    m.push_str(match n {
+        0 => ", there are no fields",
+        1 | 2 => ", expected ",
+        _ => ", expected one of ",
+    });
+    for (i, spec) in specs.iter().enumerate() {
+        if i > 0 {
+            m.push_str(if n == 2 { " or " } else { ", " });
+        }
+        m.push('`');
+        m.push_str(spec.name);
+        m.push('`');
+    }
+    ScoreError::new(ErrorCode::UnknownField, key_path("params", key), m)
+}
+
 fn resolve_params(
     method: &str,
     specs: &[ParamSpec],
@@ -633,17 +662,7 @@ fn resolve_params(
         .keys()
         .find(|k| !specs.iter().any(|s| s.name == k.as_str()))
     {
-        let known: Vec<&str> = specs.iter().map(|s| s.name).collect();
-        let expected = if known.is_empty() {
-            "none".to_string()
-        } else {
-            known.join(", ")
-        };
-        return Err(ScoreError::new(
-            ErrorCode::InvalidConfig,
-            key_path("params", unknown),
-            format!("{method} takes no parameter {unknown:?} (its parameters: {expected})"),
-        ));
+        return Err(unknown_param(unknown, specs));
     }
     specs
         .iter()

@@ -10,16 +10,14 @@
 
 mod handles;
 
-use calibrank::error::{all_finite, key_path, ErrorCode, Result, ScoreError};
+use calibrank::error::{all_finite, ErrorCode, Result, ScoreError};
 use calibrank::lab::eval::Ties;
 use calibrank::lab::runs::{ranx_sort, to_run, OrderedRun, Qrels, Run};
 use calibrank::lab::{eval, fit, optimize, runfusion};
 use calibrank::limits::{Budget, LimitedFunction, Limits};
 use calibrank::pipeline::Calibration;
-use calibrank_wasm_shared::json::{self, Json};
-use calibrank_wasm_shared::options::{
-    given_with_limits, take_limits, with_limits, within_if, within_unless,
-};
+use calibrank_wasm_shared::json;
+use calibrank_wasm_shared::options::{given_with_limits, with_limits, within_if, within_unless};
 use calibrank_wasm_shared::wire::{Reader, Writer};
 use calibrank_wasm_shared::write_json;
 use handles::{Arg, Args, Stored};
@@ -129,25 +127,19 @@ fn write_run(w: &mut Writer, run: &BTreeMap<String, BTreeMap<String, f64>>) -> R
     write_json(w, &tagged)
 }
 
-/// The options of a function whose only option is `limits`.
+/// The options of a function whose only option is `limits`: an object (or none), its
+/// other keys `UNKNOWN_FIELD`, anything else (`"utf8"`, `42`, a function) `INVALID_TYPE`
+/// on `options` worded as every other function's options are ("expected an object, got
+/// "utf8""). The limits were taken off a tree of any kind before: a string or a number
+/// was read as no options.
+#[derive(Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LimitsOnly {}
+
+/// The limits of a function whose only option is `limits` (see [`LimitsOnly`]).
 fn limits_only(r: &mut Reader<'_>, function: LimitedFunction) -> Result<Limits> {
-    match r.opt_text()? {
-        None => Ok(Limits::of(function)),
-        Some(t) => {
-            let mut tree = json::parse(t, "options")?;
-            let limits = take_limits(&mut tree, "options", function)?;
-            if let Json::Obj(fields) = &tree {
-                if let Some((k, _)) = fields.first() {
-                    return Err(ScoreError::new(
-                        ErrorCode::UnknownField,
-                        key_path("options", k),
-                        format!("unknown field `{k}`, expected `limits`"),
-                    ));
-                }
-            }
-            Ok(limits)
-        }
-    }
+    let (limits, LimitsOnly {}) = with_limits(r.opt_text()?, "options", function)?;
+    Ok(limits)
 }
 
 /// `parseTrecRun` / `parseQrels`. In: options, text. Out: the run (JSON; a run's
@@ -637,4 +629,80 @@ fn propose_bands(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let proposal = fit::propose_bands(s, l, &opts)
         .map_err(|e| within_if(e, "options", &["targetPrecision", "folds", "seed"]))?;
     write_json(w, &proposal)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `limits_only` of options text as js/lab writes it (`None`: no options).
+    fn limits_of(text: Option<&str>) -> Result<Limits> {
+        let mut w = Writer::default();
+        match text {
+            None => w.none(),
+            Some(t) => w.text(t),
+        }
+        let words: Vec<u64> = w
+            .bytes()
+            .chunks(8)
+            .map(|c| {
+                let mut word = [0u8; 8];
+                word[..c.len()].copy_from_slice(c);
+                u64::from_le_bytes(word)
+            })
+            .collect();
+        let mut r = Reader::new(calibrank_wasm_shared::words_as_bytes(&words));
+        limits_only(&mut r, LimitedFunction::FitPlatt)
+    }
+
+    /// Options that are not an object were read as no options (`parseTrecRun(text,
+    /// "utf8")`, `fitPlatt(s, l, 42)`): now `INVALID_TYPE` on `options`, worded as the
+    /// core's `calibrate([0.1], "utf8")`.
+    #[test]
+    fn limits_only_options_must_be_an_object() {
+        let said = |t: &str| {
+            let e = limits_of(Some(t)).unwrap_err();
+            (e.code, e.field, e.message)
+        };
+        let wrong = |got: &str| {
+            (
+                ErrorCode::InvalidType,
+                "options".to_string(),
+                format!("expected an object, got {got}"),
+            )
+        };
+        assert_eq!(said(r#""utf8""#), wrong(r#""utf8""#));
+        assert_eq!(said("42"), wrong("42"));
+        assert_eq!(said("true"), wrong("true"));
+        assert_eq!(said("[1]"), wrong("an array of 1"));
+        // Not JSON: js/wire/json.js writes what the value was.
+        assert_eq!(said("\"\\u0000function\""), wrong("function"));
+        // No options, `null`, an object with its limits alone or none: the limits.
+        let defaults = Limits::of(LimitedFunction::FitPlatt);
+        assert_eq!(limits_of(None).unwrap(), defaults);
+        assert_eq!(limits_of(Some("null")).unwrap(), defaults);
+        assert_eq!(limits_of(Some("{}")).unwrap(), defaults);
+        let l = limits_of(Some(r#"{"limits":{"maxTotalEntries":3}}"#)).unwrap();
+        assert_eq!(l.max_total_entries, 3);
+        // Any other key: UNKNOWN_FIELD listing `limits`.
+        let e = limits_of(Some(r#"{"limit":{}}"#)).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str(), e.message.as_str()),
+            (
+                ErrorCode::UnknownField,
+                "options.limit",
+                "unknown field `limit`, expected `limits`"
+            )
+        );
+        // A long key, shown cut: `limits` listed still.
+        let long = "k".repeat(100);
+        let e = limits_of(Some(&format!(r#"{{"{long}":1}}"#))).unwrap_err();
+        assert_eq!(
+            e.message,
+            format!(
+                "unknown field `{}`... (100 bytes), expected `limits`",
+                "k".repeat(64)
+            )
+        );
+    }
 }

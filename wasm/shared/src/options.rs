@@ -26,7 +26,7 @@ pub fn with_limits<T: DeserializeOwned + Default>(
     function: LimitedFunction,
 ) -> Result<(Limits, T)> {
     options_with(text, what, function, |t, w| {
-        json::decode::<T>(t, w).map_err(|e| limits_listed(e, w))
+        json::decode::<T>(t, w).map_err(|e| limits_listed(e, w, t))
     })
 }
 
@@ -39,7 +39,7 @@ pub fn given_with_limits<T: DeserializeOwned>(
 ) -> Result<(Limits, T)> {
     let mut tree = json::parse(text, what)?;
     let limits = take_limits(&mut tree, what, function)?;
-    let opts = json::decode::<T>(&tree, what).map_err(|e| limits_listed(e, what))?;
+    let opts = json::decode::<T>(&tree, what).map_err(|e| limits_listed(e, what, &tree))?;
     Ok((limits, opts))
 }
 
@@ -49,27 +49,37 @@ pub fn given_with_limits<T: DeserializeOwned>(
 /// `limits`). Serde's rules of the list: one key "`a`", two "`a` or `b`", more "one of
 /// `a`, `b`, `c`". (The core module's decoders list no keys: their messages stay out of
 /// its string searching, build-pkg.sh.)
+///
+/// The key is the one of `tree`'s own keys (the options, `limits` taken off) that the
+/// error's path names, where it is whole: the message shows a key of more than 64
+/// characters cut ("`head`... (N bytes)", `error::key_name`), which was not read back, so
+/// `limits` was missing from such a key's list (and `fitPlatt(s, l, { [long]: 1 })`
+/// said "there are no fields"). The keys listed are the last ", expected "'s: the type's
+/// own, which hold no such words.
 #[cold]
 #[inline(never)]
-fn limits_listed(e: ScoreError, what: &str) -> ScoreError {
+fn limits_listed(e: ScoreError, what: &str, tree: &Json) -> ScoreError {
     if e.code != calibrank::error::ErrorCode::UnknownField {
         return e;
     }
-    let Some(rest) = e.message.strip_prefix("unknown field `") else {
+    let Json::Obj(fields) = tree else {
         return e;
     };
-    // The last "`, expected ": the keys listed are the type's own, the key given may hold
-    // the words.
-    let (key, list) = match rest.rsplit_once("`, expected ") {
-        Some((k, l)) => (k, l),
-        None => match rest.strip_suffix("`, there are no fields") {
-            Some(k) => (k, ""),
+    let Some(key) = fields
+        .iter()
+        .map(|(k, _)| k.as_str())
+        .find(|k| e.field == calibrank::error::key_path(what, k))
+    else {
+        return e;
+    };
+    let list = if e.message.ends_with(", there are no fields") {
+        ""
+    } else {
+        match e.message.rsplit_once(", expected ") {
+            Some((_, l)) => l,
             None => return e,
-        },
+        }
     };
-    if e.field != calibrank::error::key_path(what, key) {
-        return e;
-    }
     let names: Vec<&str> = list.split('`').skip(1).step_by(2).collect();
     let words = crate::json::unknown_key_words(key, &names, Some("limits"));
     ScoreError::new(e.code, e.field, words)
@@ -233,6 +243,76 @@ fn within_when(e: ScoreError, prefix: &str, roots: &[&str], under: bool) -> Scor
 mod tests {
     use super::*;
     use calibrank::error::ErrorCode;
+
+    #[derive(Debug, Default, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Two {
+        #[allow(dead_code)]
+        a: Option<u32>,
+        #[allow(dead_code)]
+        b: Option<u32>,
+    }
+
+    #[derive(Debug, Default, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct NoKeys {}
+
+    /// An unknown key of the options lists `limits` with the type's keys, a key of more
+    /// than 64 characters too (shown cut in the message, found whole in the options: it
+    /// lost `limits`, and a type without keys said "there are no fields").
+    #[test]
+    fn an_unknown_key_of_the_options_lists_limits_however_long() {
+        let f = LimitedFunction::Evaluate;
+        let said = |text: &str, no_keys: bool| {
+            let e = if no_keys {
+                with_limits::<NoKeys>(Some(text), "options", f).unwrap_err()
+            } else {
+                with_limits::<Two>(Some(text), "options", f).unwrap_err()
+            };
+            assert_eq!(e.code, ErrorCode::UnknownField);
+            (e.field, e.message)
+        };
+        let long = "k".repeat(100);
+        let head = "k".repeat(64);
+        let text = format!(r#"{{"{long}": 1}}"#);
+        assert_eq!(
+            said(&text, false),
+            (
+                format!("options.{long}"),
+                format!(
+                    "unknown field `{head}`... (100 bytes), expected one of `a`, `b`, `limits`"
+                )
+            )
+        );
+        assert_eq!(
+            said(&text, true).1,
+            format!("unknown field `{head}`... (100 bytes), expected `limits`")
+        );
+        assert_eq!(
+            said(r#"{"c": 1, "limits": {}}"#, false).1,
+            "unknown field `c`, expected one of `a`, `b`, `limits`"
+        );
+        assert_eq!(
+            said(r#"{"c": 1}"#, true).1,
+            "unknown field `c`, expected `limits`"
+        );
+        // A key holding the list's words, short or long.
+        let tricky = "x`, expected `y";
+        assert_eq!(
+            said(&format!(r#"{{"{tricky}": 1}}"#), true).1,
+            format!("unknown field `{tricky}`, expected `limits`")
+        );
+        // An unknown key deeper down is not the options' own: listed as the type lists it.
+        #[derive(Debug, Default, serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Outer {
+            #[allow(dead_code)]
+            two: Option<Two>,
+        }
+        let e = with_limits::<Outer>(Some(r#"{"two": {"c": 1}}"#), "options", f).unwrap_err();
+        assert_eq!(e.field, "options.two.c");
+        assert_eq!(e.message, "unknown field `c`, expected `a` or `b`");
+    }
 
     #[test]
     fn prefixes_by_the_root_of_the_field() {
