@@ -103,5 +103,8 @@ M = [
     ("P14", "node.mjs", "js/core/pipeline-input.js (held texts)", "heldTexts[4 * d + field - 1] = v;", "heldTexts[4 * i + field - 1] = v;", "held texts kept by item while read by document"),
     ("P15", "node.mjs", "js/core/pipeline.js (explanations)", "contribution, listScore: f64[q + 2] }", "contribution }", "an explanation's contributions lose the lists' own scores"),
     ("P16", "node.mjs", "js/core/pipeline.js (#results)", "if (explained === null) for", "if (true) for", "an explaining pipeline's results without their explanations"),
+    ("P17", "node.mjs", "js/wire/json.js (notArray)", "if (emptyInstance(v)) throw typeError(field", "if (false) throw typeError(field", "a Pipeline or a Run given as options or a configuration read as no options"),
+    ("P18", "node.mjs", "js/core/pipeline-input.js (items)", "&& emptyInstance(items)) throw", "&& false) throw", "a Pipeline or a Run given as items read as no items"),
+    ("P19", "node.mjs", "js/wire/keys.js (headOf)", "return end < s.length ? sliceOf.call(s, 0, end) : s;", "return s;", "an unknown key of any length shown whole in its message"),
     ("L15", "lab.node.mjs", "js/wire/limits.js (defaultsFor, lab copy)", "return this.made[fn] ??= { ...this.defaults, maxTotalEntries: b };", "return this.made[fn] ??= { ...this.defaults };", "per-function maxTotalEntries budget ignored by JS prechecks (lab)"),
 ]

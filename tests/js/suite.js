@@ -277,6 +277,9 @@ export function tests(lib, golden) {
       [() => new lib.Pipeline({ normalization: { [long]: 1 } }), "UNKNOWN_FIELD", `config.normalization.${long}`, key],
       [() => lib.rrf([["a"]], { [long]: 1 }), "UNKNOWN_FIELD", `options.${long}`, key],
       [() => lib.classifyBand(0.5, { [long]: 1 }), "UNKNOWN_FIELD", `options.${long}`, key],
+      // An input's unknown key (the package's JavaScript finds it), and an item's.
+      [() => new lib.Pipeline({}).run({ lists: [{ name: "a", ids: ["x"] }], [long]: 1 }), "UNKNOWN_FIELD", long, key],
+      [() => new lib.Pipeline({}).run({ lists: [{ name: "a", ids: ["x"] }], items: { x: { [long]: 1 } } }), "UNKNOWN_FIELD", `items.x.${long}`, key],
       // A string where a number goes.
       [() => new lib.Pipeline({ k: long }), "INVALID_TYPE", "config.k", value],
       [() => lib.rrf([["a"]], { k: long }), "INVALID_TYPE", "options.k", value],
