@@ -109,7 +109,8 @@ fn bad(field: impl Into<String>, message: impl Into<String>) -> ScoreError {
 /// Validates the fusion settings a model (or a fit) uses.
 pub fn validate_fusion(k: u32, rrf_k: f64, weights: &[f64], runs: usize) -> Result<()> {
     if k == 0 {
-        return Err(ScoreError::new(ErrorCode::InvalidK, "k", "must be >= 1"));
+        // A count of results, as the confidence options' own `k`: not RRF's constant.
+        return Err(bad("k", "must be >= 1"));
     }
     validate_k(rrf_k, "rrfK")?;
     if runs == 0 {

@@ -1962,6 +1962,10 @@ export function tests(lib, golden) {
     throwsScoreError(lib, () => new lib.Pipeline({ confidence: { answerFloor: 0.3, hedgeFloor: 0.4 } }), "INVALID_CONFIG", "config.confidence.hedgeFloor");
     throwsScoreError(lib, () => new lib.Pipeline({ confidence: { model: { ...m, scale: [1, 0, 1] } } }), "INVALID_CONFIG", "config.confidence.model.scale[1]");
     // The fit's own figures: no prediction reads them, but `config` would echo NaN as null.
+    // The model's `k` counts results, as the confidence options' own `k` (not RRF's constant, INVALID_K).
+    throwsScoreError(lib, () => new lib.Pipeline({ confidence: { model: { ...m, k: 0 } } }), "INVALID_CONFIG", "config.confidence.model.k");
+    throwsScoreError(lib, () => lib.fitQueryConfidence(qrels, runs, { k: 0 }), "INVALID_CONFIG", "options.k");
+    throwsScoreError(lib, () => lib.queryConfidence([0.5], { k: 0 }), "INVALID_CONFIG", "options.k");
     throwsScoreError(lib, () => new lib.Pipeline({ confidence: { model: { ...m, l2: NaN } } }), "NON_FINITE_SCORE", "config.confidence.model.l2");
     throwsScoreError(lib, () => new lib.Pipeline({ confidence: { model: { ...m, training: { ...m.training, auroc: Infinity } } } }), "NON_FINITE_SCORE", "config.confidence.model.training.auroc");
     throwsScoreError(lib, () => lib.predictQueryConfidence({ ...m, training: { ...m.training, logLoss: NaN } }, runs), "NON_FINITE_SCORE", "model.training.logLoss");
