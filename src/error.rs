@@ -369,7 +369,7 @@ impl fmt::Display for KeyName<'_> {
 
 /// A string value of the wrong kind, for an error message ("expected a number, got
 /// ..."): quoted, its first [`NAME_SHOWN`] characters only when longer, then `…` inside
-/// the quotes, as js/wire/values.js `shown` shows a value.
+/// the quotes, as js/wire/values.js `shownValue` shows a value.
 pub fn shown_str(s: &str) -> ShownStr<'_> {
     ShownStr(s)
 }
@@ -383,10 +383,11 @@ impl fmt::Display for ShownStr<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match shown_head(self.0) {
             (s, false) => quoted(s).fmt(f),
+            // The ellipsis inside the quotes: `"head…"`.
             (head, true) => {
-                // The closing quote after the ellipsis: `"head…"`.
-                let q = quoted(head).to_string();
-                write!(f, "{}\u{2026}\"", q.get(..q.len() - 1).unwrap_or_default())
+                f.write_str("\"")?;
+                escaped(f, head)?;
+                f.write_str("\u{2026}\"")
             }
         }
     }
@@ -411,25 +412,30 @@ pub struct Quoted<'a>(&'a str);
 impl fmt::Display for Quoted<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("\"")?;
-        let mut rest = self.0;
-        // Runs of characters that need no escape are written whole.
-        while let Some((i, c)) = rest.char_indices().find(|&(_, c)| needs_escape(c)) {
-            let (head, tail) = rest.split_at_checked(i).unwrap_or((rest, ""));
-            f.write_str(head)?;
-            match c {
-                '"' => f.write_str("\\\"")?,
-                '\\' => f.write_str("\\\\")?,
-                '\n' => f.write_str("\\n")?,
-                '\r' => f.write_str("\\r")?,
-                '\t' => f.write_str("\\t")?,
-                '\0' => f.write_str("\\0")?,
-                _ => write!(f, "\\u{{{:x}}}", u32::from(c))?,
-            }
-            rest = tail.get(c.len_utf8()..).unwrap_or_default();
-        }
-        f.write_str(rest)?;
+        escaped(f, self.0)?;
         f.write_str("\"")
     }
+}
+
+/// `s` as [`quoted`] writes it between its quotes.
+fn escaped(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
+    let mut rest = s;
+    // Runs of characters that need no escape are written whole.
+    while let Some((i, c)) = rest.char_indices().find(|&(_, c)| needs_escape(c)) {
+        let (head, tail) = rest.split_at_checked(i).unwrap_or((rest, ""));
+        f.write_str(head)?;
+        match c {
+            '"' => f.write_str("\\\"")?,
+            '\\' => f.write_str("\\\\")?,
+            '\n' => f.write_str("\\n")?,
+            '\r' => f.write_str("\\r")?,
+            '\t' => f.write_str("\\t")?,
+            '\0' => f.write_str("\\0")?,
+            _ => write!(f, "\\u{{{:x}}}", u32::from(c))?,
+        }
+        rest = tail.get(c.len_utf8()..).unwrap_or_default();
+    }
+    f.write_str(rest)
 }
 
 fn needs_escape(c: char) -> bool {
@@ -1006,6 +1012,12 @@ mod tests {
         );
         assert_eq!(shown_str("a\nb").to_string(), "\"a\\nb\"");
         assert_eq!(shown_str(&long).to_string(), format!("\"{head}\u{2026}\""));
+        // Cut, and escaped as `quoted` escapes.
+        let quotes = "\"".repeat(NAME_SHOWN + 1);
+        assert_eq!(
+            shown_str(&quotes).to_string(),
+            format!("\"{}\u{2026}\"", "\\\"".repeat(NAME_SHOWN))
+        );
         let exact = "x".repeat(NAME_SHOWN);
         assert_eq!(shown_str(&exact).to_string(), format!("\"{exact}\""));
         // The names of `not_one_of`, and serde's unknown fields, cut alike.

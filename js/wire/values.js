@@ -107,8 +107,6 @@ export function shownName(s) {
 // String built-ins taken at load: an error message is made without running what a caller
 // may have put on String.prototype since.
 const strReplace = String.prototype.replace;
-const strSlice = String.prototype.slice;
-const strCharCodeAt = String.prototype.charCodeAt;
 const strToWellFormed = String.prototype.toWellFormed;
 /** `s` with each lone surrogate as U+FFFD (what TextEncoder writes, and json.rs reads for the escape JSON.stringify writes). */
 const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -147,13 +145,8 @@ export function shownValue(v) {
   switch (typeof v) {
     case "string": {
       // The first 64 characters (a pair of surrogates is one), then `…`.
-      let end = 0;
-      for (let n = 0; n < 64 && end < v.length; n++) {
-        const u = strCharCodeAt.call(v, end);
-        const next = strCharCodeAt.call(v, end + 1);
-        end += u >= 0xd800 && u <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
-      }
-      return quoted(toWellFormed(end < v.length ? strSlice.call(v, 0, end) + "…" : v));
+      const head = headOf(v);
+      return quoted(toWellFormed(head === v ? v : `${head}…`));
     }
     case "number":
     case "boolean":

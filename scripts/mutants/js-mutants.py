@@ -80,7 +80,7 @@ M = [
     ("K1", "node.mjs", "js/wire/keys.js (editDistance)", "if (i > 1 && j > 1 && ca === b[j - 2] && a[i - 2] === cb) v = Math.min(v, before[j - 2] + 1);", "", "a swap of two neighbours counted as two edits"),
     ("K2", "node.mjs", "js/wire/keys.js (nearestKey)", "if (d <= 2 && d * 3 <= candidate.length && d < bestD) {", "if (d <= 3 && d * 3 <= candidate.length && d < bestD) {", "a key three edits away suggested"),
     ("K3", "wire.js", "js/wire/keys.js (withNearestKey)", "message.includes(NEAR, at)", "false", "the nearest key added twice (the pipeline module returns typed-config's errors)"),
-    ("K4", "node.mjs", "js/wire/values.js (shownValue)", "for (let n = 0; n < 64 && end < v.length; n++)", "for (let n = 0; n < 65 && end < v.length; n++)", "a long string shown to 65 characters"),
+    ("K4", "node.mjs", "js/wire/keys.js (headOf, which shownValue calls)", "for (let n = 0; n < NAME_SHOWN && end < s.length; n++)", "for (let n = 0; n < NAME_SHOWN + 1 && end < s.length; n++)", "a long string shown to 65 characters"),
     ("K5", "node.mjs", "js/wire/values.js (brandOf)", "if (Array.isArray(v)) return \"an array\";", "", "an array given shown as an object"),
     ("K8", "node.mjs", "js/wire/values.js (shownValue)", "return v === void 0 ? \"undefined\" : \"an object\";", "return String(v);", "an object typeof calls undefined (document.all) converted, running its code"),
     ("K9", "node.mjs", "js/wire/values.js (brandOf)", "return \"a Map\";", "return \"an object\";", "a Map given shown as an object"),

@@ -505,23 +505,7 @@ mod tests {
             nan("missingTop[0]", "-Infinity")
         );
         assert_eq!(fault(|m| m.intercept = f64::NAN), nan("intercept", "NaN"));
-    }
-
-    #[test]
-    fn the_fits_own_figures_are_checked_as_config_echoes_them() {
-        let fault = |edit: fn(&mut QueryConfidenceModel)| {
-            let mut m = model(2);
-            edit(&mut m);
-            let e = m.validate().unwrap_err();
-            (e.code, e.field, e.message)
-        };
-        let nan = |field: &str, value: &str| {
-            (
-                ErrorCode::NonFiniteScore,
-                field.to_string(),
-                format!("must be a finite number, got {value}"),
-            )
-        };
+        // The fit's own figures: no prediction reads them, but `config` echoes them.
         assert_eq!(fault(|m| m.l2 = f64::NAN), nan("l2", "NaN"));
         assert_eq!(
             fault(|m| m.training.log_loss = f64::INFINITY),
