@@ -9,6 +9,7 @@
 //   pipeline-input.js a pipeline's input encoded for the module
 //   held-texts.js     the texts a reranking pipeline holds back until the module asks
 //   pipeline.js       Pipeline
+//   items.js          Items: a corpus's item metadata read once for many runs
 // scripts/build-pkg.sh bundles them into the package's core.js (js/wire.js and
 // js/score_error.js stay modules of their own, shared with the lab).
 import { ScoreError } from "./score_error.js";
@@ -23,6 +24,7 @@ export { rrf, rrfColumnar } from "./core/fuse.js";
 export { fuseMultiQuery } from "./core/multiquery.js";
 export { rerank } from "./core/rerank.js";
 export { Pipeline, __livePipelines } from "./core/pipeline.js";
+export { Items } from "./core/items.js";
 export { __heldTextsCalls } from "./core/held-texts.js";
 export { __dropScratch } from "./core/shared.js";
 

@@ -1,7 +1,7 @@
 // A pipeline's input, encoded for the module (`encodeInput`; wasm/core/src/pipeline.rs
 // `read_input` reads it): each distinct id interned once, the lists as indices, the
 // items as a table, every string of the call in one table.
-import { precheck, objectJson, numbers, typeError, keyPath, keyField, isMap, hasOwn, fromObjectPrototype, wellFormedName, firstOf, timeOf, utf8Length, Interner, emptyInstance } from "../wire.js";
+import { precheck, objectJson, numbers, typeError, keyPath, keyField, isMap, hasOwn, fromObjectPrototype, wellFormedName, firstOf, timeOf, utf8Length, Interner, emptyInstance, allocate, scoreError } from "../wire.js";
 import { isObject, unknownField, missingField, noInheritedKeys, ownFields, checkKeys, BARE } from "./shared.js";
 import { canHoldTexts } from "./held-texts.js";
 
@@ -130,11 +130,13 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
     listObjs[i] = [name, ids, sc, weight, n];
   }
   precheck.entries(lim, entries, "lists");
+  // Items held by an `Items` (js/core/items.js): their ids are found in its index.
+  const corpus = items === undefined || items === null ? undefined : HELD.get(items);
   // The distinct ids first (interned: each crosses once), then every other string. (A
   // call of a few short ids interns them without a `Map`: js/wire/values.js `Interner`.)
-  const interner = new Interner(entries, "lists");
+  const interner = corpus === undefined ? new Interner(entries, "lists") : null;
   // Every string of the call, the distinct ids first.
-  const strs = interner.ids;
+  const strs = interner !== null ? interner.ids : [];
   // UTF-16 units of the ids of every list entry (the module's total counts each
   // occurrence; see the held mode below).
   let occUnits = 0;
@@ -145,23 +147,93 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
   // `TAKEN_FROM` entries on.
   const ends = entries >= TAKEN_FROM ? lease.u32(entries, 3, "lists") : null;
   let k = 0;
-  for (let i = 0; i < nLists; i++) {
-    const ids = listObjs[i][1];
-    const n = listObjs[i][4];
-    const t = 5 * i;
-    listTable[t + 1] = k;
-    listTable[t + 2] = n;
-    for (let j = 0; j < n; j++) {
-      const id = ids[j];
-      let d = interner.find(id);
-      if (d === undefined) {
-        if (typeof id !== "string") throw typeError(`lists[${i}].ids[${j}]`, "a string", id);
-        d = interner.add(id);
-        units += id.length;
-        if (ends !== null) ends[d] = units;
+  // With held items, the row of each distinct id's item (-1: none).
+  let rowOf = null;
+  if (corpus === undefined) {
+    for (let i = 0; i < nLists; i++) {
+      const ids = listObjs[i][1];
+      const n = listObjs[i][4];
+      const t = 5 * i;
+      listTable[t + 1] = k;
+      listTable[t + 2] = n;
+      for (let j = 0; j < n; j++) {
+        const id = ids[j];
+        let d = interner.find(id);
+        if (d === undefined) {
+          if (typeof id !== "string") throw typeError(`lists[${i}].ids[${j}]`, "a string", id);
+          d = interner.add(id);
+          units += id.length;
+          if (ends !== null) ends[d] = units;
+        }
+        occUnits += id.length;
+        docs[k++] = d;
       }
-      occUnits += id.length;
-      docs[k++] = d;
+    }
+  } else {
+    // An id of the held items is found in their index (one lookup, where interning
+    // looked it up and then added it to a `Map` of the call's), and its document kept by
+    // their row: `stamp[r]` is this call's mark once row r has its document, `slot[r]`.
+    // Ids of no held item are interned in a `Map` of the call's. A caller's code run
+    // while the lists are read (a Proxy's trap) may run another call with the same items:
+    // that call numbers its documents in stamps of its own.
+    rowOf = [];
+    const index = corpus.index;
+    const nested = corpus.busy;
+    let stamp = corpus.stamp;
+    let slot = corpus.slot;
+    let mark = 1;
+    if (nested) {
+      stamp = allocate(Uint32Array, corpus.rows, "items");
+      slot = allocate(Uint32Array, corpus.rows, "items");
+    } else {
+      corpus.busy = true;
+      mark = corpus.mark = (corpus.mark + 1) >>> 0;
+      if (mark === 0) {
+        stamp.fill(0);
+        mark = corpus.mark = 1;
+      }
+    }
+    let others = null;
+    try {
+      for (let i = 0; i < nLists; i++) {
+        const ids = listObjs[i][1];
+        const n = listObjs[i][4];
+        const t = 5 * i;
+        listTable[t + 1] = k;
+        listTable[t + 2] = n;
+        for (let j = 0; j < n; j++) {
+          const id = ids[j];
+          const r = index.get(id);
+          let d;
+          if (r !== undefined) {
+            if (stamp[r] === mark) d = slot[r];
+            else {
+              stamp[r] = mark;
+              d = slot[r] = strs.length;
+              strs.push(id);
+              rowOf.push(r);
+              units += id.length;
+              if (ends !== null) ends[d] = units;
+            }
+          } else {
+            if (typeof id !== "string") throw typeError(`lists[${i}].ids[${j}]`, "a string", id);
+            others ??= new Map();
+            d = others.get(id);
+            if (d === undefined) {
+              d = strs.length;
+              others.set(id, d);
+              strs.push(id);
+              rowOf.push(-1);
+              units += id.length;
+              if (ends !== null) ends[d] = units;
+            }
+          }
+          occUnits += id.length;
+          docs[k++] = d;
+        }
+      }
+    } finally {
+      if (!nested) corpus.busy = false;
     }
   }
   const nDocs = strs.length;
@@ -213,7 +285,13 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
   let inline = false;
   // Object.prototype looked over instead of each item's key (see `LOOK_OVER_FROM`).
   let standard = false;
-  if (items !== undefined && items !== null) {
+  if (corpus !== undefined) {
+    const r = heldRows(corpus, rowOf, nDocs, strs, entries, lim, holdAbove, lease);
+    ({ itemTable, itemNums, heldTexts, hold, inline } = r);
+    units += r.units;
+    heldUnits = r.heldUnits;
+    keyUnits = r.keyUnits;
+  } else if (items !== undefined && items !== null) {
     // Items are looked up by the lists' ids, each distinct id once, in the order of
     // first appearance: an entry whose key is in no list is never read (neither checked
     // nor counted), so a caller may pass the metadata of a whole corpus. Listing the
@@ -403,6 +481,131 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
   precheck.strings(lim, strs, units, (i) => inputField(i, head, nLists, listTable, docs, itemTable, strs));
   const held = hold ? { texts: heldTexts, nDocs, asked: false } : null;
   return { strs, units, idEnds: firstOf(ends, nDocs), listTable, docs, weights, scores, itemTable, itemNums, head, ctx, held };
+}
+
+/**
+ * The items an `Items` holds (js/core/items.js), by that object: `index` (each key's
+ * row), `rows`, and by row the item's `flags` (the bits of `encodeInput`'s item table),
+ * `nums` (3 each, as its table), `texts` (5 each: name, type, summary, content, and a
+ * `modifiedAt` given as a string), `order` (the fields of `texts` it has, 3 bits each,
+ * first the first in the caller's order, 0 ending them); `stamp`, `slot`, `mark` and
+ * `busy` for `encodeInput`'s numbering of a call's documents.
+ */
+export const HELD = new WeakMap();
+const TEXT_FIELDS = ["name", "type", "summary", "content"];
+
+/**
+ * Reads every entry of `items` (a plain object's own enumerable keys, or a `Map`'s) as
+ * `Pipeline.run` reads an item, with the same checks and errors (`encodeInput` on a list
+ * of every key, at the widest limits `lim`), and holds a copy of what it read (`HELD`).
+ */
+export function holdItems(items, lim, lease) {
+  const same = items === undefined || items === null ? undefined : HELD.get(items);
+  if (same !== undefined) return same;
+  let keys;
+  if (isMap(items)) {
+    keys = [];
+    for (const key of items.keys()) {
+      if (typeof key !== "string") throw typeError("items", "a Map whose keys are ids (strings)", key);
+      keys.push(key);
+    }
+  } else if (isObject(items)) keys = Object.keys(items);
+  else throw typeError("items", "an object mapping ids to metadata (a plain object or a Map)", items);
+  let e;
+  try {
+    e = encodeInput({ lists: [{ name: "items", ids: keys }], items }, lim, -1, lease);
+  } catch (err) {
+    // Only the keys make up the list: a fault of the list is the items' own.
+    if (err instanceof Error && typeof err.field === "string" && err.field.startsWith("lists")) throw scoreError(err.code, "items", err.message);
+    throw err;
+  }
+  const { itemTable, itemNums, strs } = e;
+  const rows = itemTable.length / 8;
+  const index = new Map();
+  const flags = new Uint8Array(rows);
+  const nums = new Float64Array(3 * rows);
+  const texts = new Array(5 * rows);
+  const order = new Uint32Array(rows);
+  const at = [];
+  for (let r = 0; r < rows; r++) {
+    const t = 8 * r;
+    index.set(strs[itemTable[t]], r);
+    const f = (flags[r] = itemTable[t + 1]);
+    for (let x = 0; x < 3; x++) nums[3 * r + x] = itemNums[3 * r + x];
+    // The fields given as strings, in the order their strings were met (the caller's).
+    at.length = 0;
+    for (let x = 1; x <= 5; x++) {
+      if (!(f & (x < 5 ? 1 << (x - 1) : 32))) continue;
+      const i = itemTable[t + 1 + x];
+      texts[5 * r + x - 1] = strs[i];
+      at.push(i * 8 + x);
+    }
+    at.sort((a, b) => a - b);
+    let o = 0;
+    for (let j = at.length - 1; j >= 0; j--) o = o * 8 + (at[j] & 7);
+    order[r] = o;
+  }
+  return { index, rows, flags, nums, texts, order, stamp: new Uint32Array(rows), slot: new Uint32Array(rows), mark: 0, busy: false };
+}
+
+/**
+ * The item tables of a call whose items are held (`encodeInput`): the rows of the
+ * documents that have one (`rowOf[d]`), in the order of the documents, as the object
+ * path writes them; the texts held back (`holdAbove`) or pushed onto `strs`.
+ */
+function heldRows(held, rowOf, nDocs, strs, entries, lim, holdAbove, lease) {
+  let n = 0;
+  for (let d = 0; d < nDocs; d++) if (rowOf[d] >= 0) n++;
+  precheck.entries(lim, entries + n, "items");
+  const hold = holdAbove >= 0 && nDocs > holdAbove && canHoldTexts();
+  const heldTexts = hold ? lease.kept(KEPT_HELD, 4 * nDocs) : null;
+  const itemTable = n >= 8 ? lease.u32(8 * n, 1, "items") : zeros(8 * n);
+  const itemNums = n >= 8 ? lease.f64(3 * n, 2, "items") : zeros(3 * n);
+  const { flags: hf, nums, texts, order } = held;
+  let units = 0;
+  let heldUnits = 0;
+  let keyUnits = 0;
+  let inline = false;
+  let i = 0;
+  for (let d = 0; d < nDocs; d++) {
+    const r = rowOf[d];
+    if (r < 0) continue;
+    const key = strs[d];
+    const t = 8 * i;
+    itemTable[t] = d;
+    itemTable[t + 7] = d;
+    keyUnits += key.length;
+    // The numbers' bits (modifiedAt, fiscalYear, crossEncoderScore); the strings' below.
+    let flags = hf[r] & 208;
+    itemNums[3 * i] = nums[3 * r];
+    itemNums[3 * i + 1] = nums[3 * r + 1];
+    itemNums[3 * i + 2] = nums[3 * r + 2];
+    for (let o = order[r]; o !== 0; o >>>= 3) {
+      const x = o & 7;
+      const v = texts[5 * r + x - 1];
+      if (x === 5) {
+        flags |= 32;
+        itemTable[t + 6] = strs.length;
+        strs.push(v);
+        units += v.length;
+        continue;
+      }
+      precheck.itemText(lim, v.length, key, TEXT_FIELDS[x - 1]);
+      if (hold) {
+        if (3 * v.length > lim.maxTextBytes && utf8Length(v) > lim.maxTextBytes) inline = true;
+        heldUnits += v.length;
+        heldTexts[4 * d + x - 1] = v;
+      } else {
+        flags |= 1 << (x - 1);
+        itemTable[t + 1 + x] = strs.length;
+        strs.push(v);
+        units += v.length;
+      }
+    }
+    itemTable[t + 1] = flags;
+    i++;
+  }
+  return { itemTable, itemNums, heldTexts, hold, inline, units, heldUnits, keyUnits };
 }
 
 /**

@@ -15,5 +15,5 @@
 // calibrank_core.wasm. Checked for webpack, Rollup, esbuild, Vite and Parcel by
 // tests/js/bundlers.test.mjs and bench/experiments/pipeline-split/run.mjs.
 export { version, errorCodes, defaultLimits, normalize, calibrate, classifyBand, queryConfidence, rrf, rrfColumnar, fuseMultiQuery, rerank, __dropScratch } from "./browser.functions.js";
-export { Pipeline, __livePipelines, __heldTextsCalls } from "./browser.pipeline.js";
+export { Pipeline, Items, __livePipelines, __heldTextsCalls } from "./browser.pipeline.js";
 export { ScoreError } from "./score_error.js";

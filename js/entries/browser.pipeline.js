@@ -18,5 +18,6 @@ else internals.pipeline.init(await loadWasm(new URL("./calibrank_pipeline.wasm",
 // Bindings of this file's own (not re-exports): a bundler that drops a side-effect-free
 // file whose exports are all re-exports would drop the loading above with it.
 export const Pipeline = api.Pipeline;
+export const Items = api.Items;
 export const __livePipelines = api.__livePipelines;
 export const __heldTextsCalls = api.__heldTextsCalls;

@@ -477,7 +477,8 @@ export interface PipelineInput {
  */
 export interface PipelineInputLike extends Omit<PipelineInput, "lists" | "items" | "now"> {
   lists: readonly InputListLike[];
-  items?: Readonly<Record<string, ItemMetaLike | null>> | ReadonlyMap<string, ItemMetaLike | null> | null | undefined;
+  /** The items as a record or a `Map`, read at each call, or an `Items` read once. */
+  items?: Readonly<Record<string, ItemMetaLike | null>> | ReadonlyMap<string, ItemMetaLike | null> | Items | null | undefined;
   now?: Timestamp | Date | null | undefined;
 }
 
@@ -661,6 +662,28 @@ export declare class Pipeline {
   free(): void;
   /** Same as `free()`, for `using`. */
   [Symbol.dispose](): void;
+}
+
+/**
+ * A corpus's item metadata read once, for many `Pipeline.run` calls (`input.items`):
+ * each call then copies what it holds for the items its lists name, instead of reading
+ * the caller's objects again. Every entry is checked when it is made, as `run` checks an
+ * item it reads: its keys and the kinds of its values, with the same errors
+ * (`INVALID_TYPE`, `UNKNOWN_FIELD` on `items.<id>...`). The values themselves (a date's
+ * form, a number being finite) and the limits are checked by each call that lists the
+ * item, against that pipeline's limits, with the same errors as for an object. A copy:
+ * later changes to the record or `Map` are not seen. It holds no memory of the module
+ * (nothing to free), and serves any pipeline.
+ */
+export declare class Items {
+  /**
+   * Reads `items`: a record's own enumerable keys, or a `Map`'s (string keys only: another
+   * is `INVALID_TYPE` on `items`). An entry whose value is `undefined` is no item; `null`
+   * is an item with no fields. Another `Items` gives the same items.
+   */
+  constructor(items: Readonly<Record<string, ItemMetaLike | null>> | ReadonlyMap<string, ItemMetaLike | null> | Items);
+  /** How many items are held. */
+  readonly size: number;
 }
 
 // ---------------------------------------------------------------- Fusion

@@ -1649,6 +1649,185 @@ export function tests(lib, golden) {
     eq(p.run(inner), wantInner);
   });
 
+  test("Items: a corpus's items read once give every run the output and the errors of the same items given as an object", () => {
+    // Generated corpora: every item field, dates as numbers, ISO strings and Dates, items
+    // given null, ids of no item, keys in various orders; pipelines reading every field.
+    const day = 86400000;
+    const now = Date.UTC(2026, 0, 1);
+    const words = ["graph", "cache", "token", "router", "Über", "für", "🚀", "auth", ""];
+    const textOf = (i, n) => Array.from({ length: n }, (_, j) => words[(i * 7 + j * 3) % words.length]).join(" ");
+    const corpus = (size, seed) => {
+      const items = {};
+      for (let i = 0; i < size; i++) {
+        const id = i % 9 === 0 ? `dök-${i}` : `doc-${i}`;
+        if (seed !== 2 && (i + seed) % 11 === 5) {
+          items[id] = null;
+          continue;
+        }
+        const m = {};
+        // The fields in an order of the item's own (the strings' order crosses).
+        const fields = [
+          () => (i % 4 !== 3 ? (m.name = i % 6 === 0 ? "graphCacheToken" : textOf(i + seed, 2)) : 0),
+          () => (i % 3 === 0 ? (m.type = ["class", "function", "Modul"][i % 3]) : 0),
+          () => (i % 2 === 0 ? (m.summary = textOf(i, 6)) : 0),
+          () => (i % 5 === 1 ? (m.content = textOf(i, 3)) : 0),
+          () => {
+            const k = (i + seed) % 4;
+            if (k === 0) m.modifiedAt = now - (i % 40) * day;
+            else if (k === 1) m.modifiedAt = new Date(now - (i % 9) * day).toISOString();
+            else if (k === 2) m.modifiedAt = new Date(now - (i % 20) * day);
+          },
+          () => (i % 3 === 1 ? (m.fiscalYear = 2019 + (i % 7)) : 0),
+          // Every item has a score at seed 2 (the cross-encoder then reranks).
+          () => (i % 2 === 1 || seed === 2 ? (m.crossEncoderScore = ((i * 37) % 101) / 10 - 3) : 0),
+        ];
+        for (let f = 0; f < fields.length; f++) fields[(f + i + seed) % fields.length]();
+        items[id] = m;
+      }
+      return items;
+    };
+    const configs = [
+      { minConfidence: 0, topK: 40, topN: 40 },
+      { minConfidence: 0, explain: true, rerank: { method: "heuristic" }, topK: 12 },
+      { minConfidence: 0, explain: true, recency: { mode: "fiscal_year" }, rerank: { method: "cross_encoder", candidateLimit: 15 } },
+      { minConfidence: 0, recency: { mode: "step" }, rerank: { method: "heuristic", candidateLimit: 5 } },
+    ];
+    const ran = { calls: 0, errors: 0 };
+    for (const size of [6, 30, 300]) {
+      for (let seed = 0; seed < 3; seed++) {
+        const items = corpus(size, seed);
+        const ids = Object.keys(items);
+        const pick = (k) => ids.filter((_, i) => (i * k + seed) % 7 < 4);
+        const lists = [
+          { name: "semantic", ids: pick(3) },
+          { name: "keyword", ids: [...pick(5).reverse(), ...(seed === 2 ? [] : ["no-item", "no-item-2"])] },
+          { name: "graph", ids: [...pick(2), ...(seed === 2 ? [] : ["no-item"])] },
+        ];
+        const held = new lib.Items(items);
+        eq(held.size, ids.length, "size");
+        const asMap = new lib.Items(new Map(Object.entries(items)));
+        for (const cfg of configs) {
+          const p = new lib.Pipeline(cfg);
+          const input = { query: "graph cache token für Über", lists, now };
+          // The output, or the error (the cross-encoder refuses a candidate without a score).
+          const outcomeOf = (items) => {
+            try {
+              return p.run({ ...input, items });
+            } catch (e) {
+              assert(e instanceof lib.ScoreError, String(e));
+              return { code: e.code, field: e.field, message: e.message };
+            }
+          };
+          const want = outcomeOf(items);
+          if (want.code === undefined) assert(want.results.length > 0, "results");
+          else ran.errors++;
+          ran.calls++;
+          eq(outcomeOf(held), want, `size ${size}, seed ${seed}, ${JSON.stringify(cfg)}`);
+          eq(outcomeOf(asMap), want, "from a Map");
+          // The same Items again, and lists without any of its ids.
+          eq(outcomeOf(held), want, "a second call");
+          if (cfg.rerank?.method !== "cross_encoder") eq(p.run({ query: "x", lists: [{ name: "s", ids: ["no-item", "no-item-2"] }], items: held }), p.run({ query: "x", lists: [{ name: "s", ids: ["no-item", "no-item-2"] }] }), "no item listed");
+          p.free();
+        }
+      }
+    }
+    assert(ran.errors > 0 && ran.errors < ran.calls / 4, `errors compared too: ${JSON.stringify(ran)}`);
+    // A copy: a change to the object later is not seen.
+    const source = { a: { modifiedAt: now - 2 * day }, b: { modifiedAt: now - 20 * day } };
+    const held = new lib.Items(source);
+    const p = new lib.Pipeline({ minConfidence: 0 });
+    const input = { lists: [{ name: "s", ids: ["b", "a"] }], now };
+    const want = p.run({ ...input, items: source });
+    source.a.modifiedAt = now - 300 * day;
+    delete source.b;
+    eq(p.run({ ...input, items: held }), want, "the items as they were");
+    eq(new lib.Items(held).size, 2, "an Items of an Items holds the same");
+    // A list's id that is not a string, whether or not an item's key came before it.
+    throwsScoreError(lib, () => p.run({ lists: [{ name: "s", ids: ["a", 5] }], items: held }), "INVALID_TYPE", "lists[0].ids[1]");
+    throwsScoreError(lib, () => p.run({ lists: [{ name: "s", ids: ["zz", null] }], items: held }), "INVALID_TYPE", "lists[0].ids[1]");
+    eq(new lib.Items({}).size, 0);
+    eq(new lib.Items({ a: undefined, b: null }).size, 1, "an undefined value is no item");
+
+    // Faults of kind and key are found when the Items are made, with the errors `run`
+    // gives (code, field and message); faults of value when a call lists the item.
+    const same = (items, code, field) => {
+      const e1 = throwsScoreError(lib, () => p.run({ lists: [{ name: "s", ids: Object.keys(items) }], items }), code, field);
+      const e2 = throwsScoreError(lib, () => new lib.Items(items), code, field);
+      eq(e2.message, e1.message, "message");
+    };
+    same({ a: { name: 5 } }, "INVALID_TYPE", "items.a.name");
+    same({ a: {}, b: { nmae: "x" } }, "UNKNOWN_FIELD", "items.b.nmae");
+    same({ a: 7 }, "INVALID_TYPE", "items.a");
+    same({ a: new Map() }, "INVALID_TYPE", "items.a");
+    same({ "x.y": { fiscalYear: "2024" } }, "INVALID_TYPE", 'items["x.y"].fiscalYear');
+    same({ a: { modifiedAt: true } }, "INVALID_TYPE", "items.a.modifiedAt");
+    throwsScoreError(lib, () => new lib.Items(5), "INVALID_TYPE", "items");
+    throwsScoreError(lib, () => new lib.Items(null), "INVALID_TYPE", "items");
+    throwsScoreError(lib, () => new lib.Items([{ name: "x" }]), "INVALID_TYPE", "items");
+    throwsScoreError(lib, () => new lib.Items(new Map([[1, {}]])), "INVALID_TYPE", "items");
+    throwsScoreError(lib, () => new lib.Items(new lib.Pipeline()), "INVALID_TYPE", "items");
+    for (const bad of [{ a: { modifiedAt: "yesterday" } }, { a: { fiscalYear: 2024.5 } }, { a: { crossEncoderScore: NaN } }, { a: { modifiedAt: Infinity } }]) {
+      const cfg = { recency: { mode: "fiscal_year" }, rerank: { method: "cross_encoder" } };
+      const q = new lib.Pipeline(cfg);
+      const heldBad = new lib.Items(bad);
+      let want;
+      try {
+        q.run({ lists: [{ name: "s", ids: ["a"] }], items: bad, now });
+      } catch (e) {
+        want = e;
+      }
+      assert(want instanceof lib.ScoreError, `a fault of value: ${JSON.stringify(bad)} ${want}`);
+      const got = throwsScoreError(lib, () => q.run({ lists: [{ name: "s", ids: ["a"] }], items: heldBad, now }), want.code, want.field);
+      eq(got.message, want.message);
+      // Not listed: no error, as for an object.
+      p.run({ lists: [{ name: "s", ids: ["b"] }], items: heldBad, now });
+      q.free();
+    }
+    // The pipeline's own limits hold at each call: a text over its maxTextBytes is refused
+    // where the item is listed, as for an object.
+    const long = { a: { summary: "x".repeat(300) } };
+    const small = new lib.Pipeline({ limits: { maxTextBytes: 256 }, rerank: { method: "heuristic" } });
+    const e1 = throwsScoreError(lib, () => small.run({ lists: [{ name: "s", ids: ["a"] }], items: long }), "INPUT_TOO_LARGE", "items.a.summary");
+    const e2 = throwsScoreError(lib, () => small.run({ lists: [{ name: "s", ids: ["a"] }], items: new lib.Items(long) }), "INPUT_TOO_LARGE", "items.a.summary");
+    eq(e2.message, e1.message);
+    small.free();
+    // Texts held back (more candidates than the reranker reads) over maxTextBytes in UTF-8
+    // alone (100 units, 200 bytes): the call sends them after all, and the module refuses.
+    const wide = { a: { summary: "é".repeat(100) }, b: {}, c: {}, d: {} };
+    const few = new lib.Pipeline({ topK: 2, topN: 2, limits: { maxTextBytes: 150 }, rerank: { method: "heuristic" } });
+    const wideIn = { query: "é", lists: [{ name: "s", ids: ["b", "a", "c", "d"] }] };
+    const w1 = throwsScoreError(lib, () => few.run({ ...wideIn, items: wide }), "INPUT_TOO_LARGE", "items.a.summary");
+    const w2 = throwsScoreError(lib, () => few.run({ ...wideIn, items: new lib.Items(wide) }), "INPUT_TOO_LARGE", "items.a.summary");
+    eq(w2.message, w1.message);
+    few.free();
+    // `size` read on something else.
+    throwsScoreError(lib, () => Object.getOwnPropertyDescriptor(lib.Items.prototype, "size").get.call({}), "INVALID_TYPE", "this");
+    eq(lib.Items.name, "Items");
+
+    // A call made by the caller's code while another call reads its lists (a Proxy's
+    // trap) with the same Items numbers its documents apart: both get their own output.
+    const big = corpus(60, 1);
+    const heldBig = new lib.Items(big);
+    const q = new lib.Pipeline({ minConfidence: 0, topK: 60, topN: 60, recency: { mode: "step" } });
+    const bigIds = Object.keys(big);
+    const outerIn = { lists: [{ name: "a", ids: bigIds.slice(0, 40) }, { name: "b", ids: bigIds.slice(20).reverse() }], now };
+    const innerIn = { lists: [{ name: "c", ids: bigIds.slice(10, 50).reverse() }], now };
+    const wantOuter = q.run({ ...outerIn, items: big });
+    const wantInner = q.run({ ...innerIn, items: big });
+    let inner;
+    const trapped = new Proxy(outerIn.lists[1].ids, {
+      get(target, key, receiver) {
+        if (key === "7" && inner === undefined) inner = q.run({ ...innerIn, items: heldBig });
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    eq(q.run({ lists: [outerIn.lists[0], { name: "b", ids: trapped }], now, items: heldBig }), wantOuter, "the outer call");
+    eq(inner, wantInner, "the inner call");
+    eq(q.run({ ...outerIn, items: heldBig }), wantOuter, "after");
+    q.free();
+    p.free();
+  });
+
   test("Pipeline: topN prefix and explain off", () => {
     const run = (n) => new lib.Pipeline({ topK: 20, topN: n, minConfidence: 0, explain: false }).run(seedInput()).results;
     const five = run(5);
