@@ -96,6 +96,10 @@ const CASES = [
   { workload: "b", api: "string", kind: "run", what: "fusion + recency + normalize + calibrate + bands + confidence" },
   { workload: "b", api: "columnar", kind: "runColumnar", what: "fusion + recency + normalize + calibrate + bands + confidence" },
   { workload: "c", api: "string", kind: "run", what: "(b) + heuristic reranker (names, types, summaries)" },
+  // The same calls with the items held by an `Items` made once per size, outside the
+  // timing (its cost: bench/held-items.mjs): not the call form issue 11's targets name.
+  { workload: "b", api: "held", kind: "run", what: "(b), the items held (`Items`)" },
+  { workload: "c", api: "held", kind: "run", what: "(c), the items held (`Items`)" },
 ];
 
 function competitors(c, inputs, pipes) {
@@ -112,6 +116,14 @@ function competitors(c, inputs, pipes) {
       return { wasm: () => pipes.wasmB.runColumnar(columnar), js: () => pipes.jsB.runColumnar(columnar) };
     case "c/string":
       return { wasm: () => pipes.wasmC.run(inputC), js: () => pipes.jsC.run(inputC) };
+    case "b/held": {
+      const held = { ...inputB, items: new lib.Items(inputB.items) };
+      return { wasm: () => pipes.wasmB.run(held), js: () => pipes.jsB.run(inputB) };
+    }
+    case "c/held": {
+      const held = { ...inputC, items: new lib.Items(inputC.items) };
+      return { wasm: () => pipes.wasmC.run(held), js: () => pipes.jsC.run(inputC) };
+    }
   }
   throw new Error(c.workload);
 }

@@ -28,6 +28,11 @@ test("bench/phases.mjs's patches apply to pkg/node.mjs", () => {
   assert.match(run(["bench/phases.mjs", "pkg", "b", "10"]), /phases: \d+ patches apply/);
 });
 
+test("bench/held-items.mjs: the items held give the output of the items as an object", () => {
+  const out = run(["bench/held-items.mjs", "pkg", "--sizes", "10,1000"]);
+  assert.equal((out.match(/same output: true/g) ?? []).length, 4, out);
+});
+
 test("bench/js-side.mjs's patches apply to pkg/node.mjs", () => {
   assert.match(run(["bench/js-side.mjs", "pkg"]), /js-side: \d+ patches apply/);
 });

@@ -39,7 +39,7 @@ const RUNS = Number(process.env.FC_RUNS || 250);
 const SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
 const CODES = new Set(lib.errorCodes());
 // Module plumbing, not API: wasm-bindgen's init functions and the error-class hook.
-const NOT_API = new Set(["default", "initSync", "__setErrorClass", "ScoreError", "Pipeline", "Run", "Qrels", "__liveHandles"]);
+const NOT_API = new Set(["default", "initSync", "__setErrorClass", "ScoreError", "Pipeline", "Items", "Run", "Qrels", "__liveHandles"]);
 
 const FUNCTIONS = Object.keys(lib)
   .filter((name) => typeof lib[name] === "function" && !NOT_API.has(name) && !name.startsWith("__wbg"))
@@ -318,6 +318,36 @@ test("new Pipeline: random and mutated configurations", () => {
     p.free();
     canary();
   });
+});
+
+const ITEMS_EXAMPLE = () => ({ y: { modifiedAt: "2026-11-01", name: "auth", fiscalYear: 2024 }, z: null, w: { summary: "auth token", crossEncoderScore: 0.5 } });
+test("new Items: random and mutated items, then run with them as a run with the object", () => {
+  const pipeline = new lib.Pipeline(PIPELINE_CONFIG());
+  const runInput = METHOD_EXAMPLES.run()[0];
+  property(fc.oneof(args, fc.array(mutation, { minLength: 1, maxLength: 3 }).map((ms) => [ms.reduce((c, m) => applyMutation([c], m)[0], ITEMS_EXAMPLE())])), (input) => {
+    let held;
+    try {
+      held = new lib.Items(...input);
+    } catch (err) {
+      checkThrown("new Items", err, input);
+      return canary();
+    }
+    assert.ok(held instanceof lib.Items && Number.isInteger(held.size));
+    // The same call with the object and with the Items: the same output, or the same error.
+    const outcome = (items) => {
+      try {
+        return pipeline.run({ ...runInput, lists: [...runInput.lists, { name: "c", ids: ["w", "z", "y"] }], items });
+      } catch (err) {
+        checkThrown("Pipeline.run (held items)", err, input);
+        return { code: err.code, field: err.field };
+      }
+    };
+    const viaItems = outcome(held);
+    if (viaItems.code === undefined) checkResult("Pipeline.run (held items)", viaItems);
+    assert.deepEqual(viaItems, outcome(input[0]), `new Items(${describe(input)}): run with it and with the object differ`);
+    canary();
+  });
+  pipeline.free();
 });
 
 for (const method of METHODS) {

@@ -134,6 +134,15 @@ const CASES = [
       assert.equal(typeof proposal.heldOut.hit.precision, "number");`,
   },
   {
+    // Items read once: the call's output is that of the same metadata as an object.
+    first: 'import { Items, Pipeline } from "calibrank";',
+    run: "node",
+    after: `const plain = pipeline.run({ lists: [{ name: "bm25", ids: ["doc-2", "doc-1"] }], items: { "doc-1": { name: "Token cache", modifiedAt: "2026-11-02" }, "doc-2": { summary: "Routing" } }, now: "2026-11-30" });
+      assert.deepEqual(out, plain);
+      assert.equal(items.size, 2);
+      assert.equal(out.stats.candidates, 2);`,
+  },
+  {
     first: 'import { readFile } from "node:fs/promises";',
     run: "deno",
     // The files the block reads: CISI's (its `readFile` import replaced by one that reads
