@@ -3,6 +3,7 @@
 // "calibrank", evaluation and tuning from "calibrank/lab".
 import {
   Pipeline,
+  Items,
   ScoreError,
   rrf,
   rrfColumnar,
@@ -78,6 +79,13 @@ const out: PipelineOutput = new Pipeline(config).run(input);
 const perCall: PipelineOutput = new Pipeline(config).run({ ...input, topN: 2 });
 // @ts-expect-error topN is a number
 new Pipeline(config).run({ ...input, topN: "2" });
+// Items read once, for many runs (a record or a Map; its size a number).
+const held = new Items(new Map([["a", { modifiedAt: new Date(), name: "Auth" }]]));
+const viaHeld: PipelineOutput = new Pipeline(config).run({ ...input, items: held });
+const heldSize: number = held.size + new Items({ b: null }).size;
+// @ts-expect-error an Items is made from items, not from a list
+new Items(["a"]);
+console.log(viaHeld.results.length, heldSize);
 for (const r of out.results) {
   const band: Band = r.band;
   const fused: number | undefined = r.explain?.fused;
