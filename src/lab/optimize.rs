@@ -300,6 +300,8 @@ pub fn optimize_fusion_ordered<R: Borrow<OrderedRun>>(
         ..e
     })?;
     let configs = grid(&opts.method, runs.len(), opts)?;
+    // The judgements once, before the first fusion (each evaluation checks them again).
+    crate::lab::eval::check_qrels(qrels)?;
     // Ties: see the module documentation (the weighted grids run in ranx's reverse order).
     let last_wins = !WEIGHTED.contains(&opts.method.as_str());
     let total = configs.len();

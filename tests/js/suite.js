@@ -2671,6 +2671,47 @@ export function tests(lib, golden) {
       throwsScoreError(lib, () => lib.fitQueryConfidence({ q: { a: 1, b: grade } }, [q]), "NON_FINITE_SCORE", "qrels.q.b");
       throwsScoreError(lib, () => lib.optimizeFusion({ q: { a: 1, b: grade } }, [q, q], { method: "wsum", metric: "mrr" }), "NON_FINITE_SCORE", "qrels.q.b");
     }
+    // ... and whole numbers, as parseQrels, trec_eval and ranx take them: a fractional
+    // grade is INVALID_TYPE on its path, the grade in the message, wherever judgements
+    // enter (Qrels.fromObject took 0.5, which evaluate read as not relevant and
+    // fitQueryConfidence as relevant); the text's on its line.
+    const qRun = lib.Run.fromObject(q);
+    for (const grade of [0.5, 1.5, -0.5]) {
+      const judged = { q: { a: 1, b: grade } };
+      for (const [name, f] of [
+        ["Qrels.fromObject", () => lib.Qrels.fromObject(judged)],
+        ["evaluate", () => lib.evaluate(judged, q, ["mrr"])],
+        ["evaluatePerQuery", () => lib.evaluatePerQuery(judged, qRun, ["mrr"])],
+        ["fitQueryConfidence", () => lib.fitQueryConfidence(judged, [q])],
+        ["optimizeFusion", () => lib.optimizeFusion(judged, [q, q], { method: "wsum", metric: "mrr" })],
+      ]) {
+        const e = throwsScoreError(lib, f, "INVALID_TYPE", "qrels.q.b");
+        eq(e.message, `must be a whole number (relevance grades are whole numbers, as in trec_eval and ranx), got ${grade}`, name);
+      }
+      for (const f of [lib.parseQrels, lib.Qrels.fromTrec]) {
+        const e = throwsScoreError(lib, () => f(`q 0 a 1\nq 0 b ${grade}\n`), "INVALID_TYPE", "line 2");
+        assert(e.message.startsWith(`line 2: relevance "${grade}" is not a whole number`), e.message);
+      }
+    }
+    // Whole grades are taken as they were, -1 (TREC's "judged non-relevant") and 0
+    // included; evaluate and fitQueryConfidence now read each alike: relevant from 1 on.
+    const runA = { q1: { a: 3, b: 2 }, q2: { c: 3, d: 1 }, q3: { e: 2, f: 1 } };
+    const runB = { q1: { a: 0.9, b: 0.1 }, q2: { d: 0.8, c: 0.7 }, q3: { f: 0.6, e: 0.5 } };
+    qRun.free();
+    for (const grade of [0, 1, 2, -1]) {
+      const judged = { q1: { a: grade }, q2: { c: 1 }, q3: { e: 0 } };
+      const handles = [lib.Qrels.fromObject(judged), lib.Run.fromObject(runA), lib.Qrels.fromTrec(`q1 0 a ${grade}\n`)];
+      eq(handles[0].toObject(), judged);
+      eq(handles[2].toObject(), { q1: { a: grade } });
+      eq(lib.parseQrels(`q1 0 a ${grade}\n`), { q1: { a: grade } });
+      const hits = lib.evaluatePerQuery(judged, runA, ["hits@5"])["hits@5"];
+      eq(hits.q1 > 0, grade >= 1, `evaluate, grade ${grade}`);
+      eq(lib.evaluate(handles[0], handles[1], ["hits@5"]), { "hits@5": (hits.q1 + 1) / 3 });
+      for (const h of handles) h.free();
+      const model = lib.fitQueryConfidence(judged, [runA, runB]);
+      eq(model.training.positives, grade >= 1 ? 2 : 1, `fitQueryConfidence, grade ${grade}`);
+      eq(lib.optimizeFusion(judged, [runA, runB], { method: "rrf", metric: "hits@5", kValues: [60] }).best.score, (hits.q1 + 1) / 3);
+    }
     // The module's checks still come first: options, then metrics, then the arguments in order.
     throwsScoreError(lib, () => lib.evaluate(q, { q: { a: "x" } }, [1]), "INVALID_TYPE", "metrics[0]");
     throwsScoreError(lib, () => lib.evaluate(q, { q: { a: "x" } }, ["mrr"], { ties: "x" }), "UNKNOWN_METHOD", "options.ties");
