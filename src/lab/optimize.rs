@@ -198,7 +198,10 @@ fn grid(method: &str, n_runs: usize, opts: &OptimizeOptions) -> Result<Vec<GridP
                 return Err(ScoreError::new(
                     ErrorCode::InputTooLarge,
                     "kValues",
-                    format!("more than {MAX_TRIALS} values"),
+                    format!(
+                        "{} values, more than the limit of {MAX_TRIALS}",
+                        opts.k_values.len()
+                    ),
                 ));
             }
             // Each k checked as fuseRuns checks `params.k`, named where it was given.

@@ -290,7 +290,21 @@ export function tests(lib, golden) {
       // A timestamp that is no date.
       [() => new lib.Pipeline({}).run({ lists: [{ name: "a", ids: ["x"] }], now: long }), "INVALID_TIMESTAMP", "now", name],
     ];
-    if (lib.fuseRuns) cases.push([() => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, ["mrr"], { [long]: 1 }), "UNKNOWN_FIELD", `options.${long}`, key]);
+    if (lib.fuseRuns) {
+      const q = { q: { a: 1 } };
+      cases.push(
+        [() => lib.evaluate(q, q, ["mrr"], { [long]: 1 }), "UNKNOWN_FIELD", `options.${long}`, key],
+        // The lab's serde messages: a string where a number goes was said whole, and the
+        // tie rule, rbp's persistence and a relevance level were quoted whole.
+        [() => lib.calibrationError([0.5], [1], { bins: long }), "INVALID_TYPE", "options.bins", value],
+        [() => lib.fuseRuns([q, q], { method: "rrf", params: { k: long } }), "INVALID_TYPE", "options.params.k", value],
+        [() => lib.fitQueryConfidence(q, [q], { l2: long }), "INVALID_TYPE", "options.l2", value],
+        [() => lib.calibrationError([0.5], [1], { strategy: long }), "UNKNOWN_METHOD", "options.strategy", name],
+        [() => lib.evaluate(q, q, ["mrr"], { ties: long }), "UNKNOWN_METHOD", "options.ties", name],
+        [() => lib.evaluate(q, q, ["rbp" + long]), "INVALID_CONFIG", "metrics[0]", `"${"é".repeat(64)}"... (${bytes} bytes)`],
+        [() => lib.evaluate(q, q, ["mrr-l" + long]), "INVALID_CONFIG", "metrics[0]", `"-l${"é".repeat(62)}"... (${bytes + 2} bytes)`],
+      );
+    }
     for (const [f, code, field, shown] of cases) {
       const e = throwsScoreError(lib, f, code, field);
       assert(e.message.length < 400, `${field.slice(0, 60)}: a message of ${e.message.length} characters`);
