@@ -2227,6 +2227,8 @@ export function tests(lib, golden) {
       [{ method: "isotonic", x: [0, 1, 2], y: [0, 0.5, Infinity] }, "y[2]", "must be a finite number, got Infinity"],
       // A knot that is finite but out of order: the same code, as before.
       [{ method: "isotonic", x: [1, 0], y: [0, 1] }, "x[1]", "x must be strictly increasing"],
+      // A y out of range with its value (the message said "y must be within [0, 1]").
+      [{ method: "isotonic", x: [0, 1], y: [0, 1.5] }, "y[1]", "must be within [0, 1], got 1.5"],
     ];
     for (const [calibration, field, message] of faults) {
       for (const [prefix, f] of [
