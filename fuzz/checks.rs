@@ -1539,7 +1539,12 @@ pub fn optimize(data: &[u8]) {
         Ok(r) => r,
         Err(e) => {
             let mut codes = FUSE_RUNS_CODES.to_vec();
-            codes.extend([ErrorCode::InputTooLarge, ErrorCode::EmptyInput]);
+            // INVALID_TYPE: a fractional grade.
+            codes.extend([
+                ErrorCode::InputTooLarge,
+                ErrorCode::EmptyInput,
+                ErrorCode::InvalidType,
+            ]);
             return check_error(&e, &codes, "optimize_fusion");
         }
     };
@@ -1584,6 +1589,13 @@ pub fn eval_parse(data: &[u8]) {
         ErrorCode::NonFiniteScore,
         ErrorCode::DuplicateId,
     ];
+    // Judgements' parsers also refuse a fractional grade (`INVALID_TYPE`).
+    let qrels_codes = &[
+        ErrorCode::ParseError,
+        ErrorCode::NonFiniteScore,
+        ErrorCode::DuplicateId,
+        ErrorCode::InvalidType,
+    ];
     match (parse_trec_run(&text), parse_trec_run_ordered(&text)) {
         (Ok(run), Ok(ordered)) => {
             check_ordered_matches(&run, &ordered);
@@ -1603,7 +1615,7 @@ pub fn eval_parse(data: &[u8]) {
             .values()
             .flat_map(|d| d.values())
             .all(|g| g.is_finite() && g.fract() == 0.0)),
-        Err(e) => check_error(&e, parse_codes, "parse_qrels"),
+        Err(e) => check_error(&e, qrels_codes, "parse_qrels"),
     }
     match (run_from_json(&text), run_from_json_ordered(&text)) {
         (Ok(run), Ok(ordered)) => {
@@ -1632,8 +1644,11 @@ pub fn eval_parse(data: &[u8]) {
         (a, b) => panic!("run_from_json and run_from_json_ordered disagree: {a:?} / {b:?}"),
     }
     match qrels_from_json(&text) {
-        Ok(q) => assert!(q.values().flat_map(|d| d.values()).all(|g| g.is_finite())),
-        Err(e) => check_error(&e, parse_codes, "qrels_from_json"),
+        Ok(q) => assert!(q
+            .values()
+            .flat_map(|d| d.values())
+            .all(|g| g.is_finite() && g.fract() == 0.0)),
+        Err(e) => check_error(&e, qrels_codes, "qrels_from_json"),
     }
 }
 
@@ -1693,7 +1708,10 @@ fn gen_metric(b: &mut Bytes<'_>) -> String {
     name
 }
 
-/// Judgements with grades small and odd (NaN, huge, negative).
+/// Judgements with grades small and odd (NaN, huge, negative). Grades are whole
+/// numbers (a fraction is `INVALID_TYPE`): an odd finite one is cut to its whole part but
+/// for one in eight (by its low bits, so that the same bytes give the same judgements),
+/// which the functions must refuse.
 fn gen_qrels(b: &mut Bytes<'_>) -> Qrels {
     let mut qrels = Qrels::new();
     for _ in 0..b.below(4) {
@@ -1702,7 +1720,12 @@ fn gen_qrels(b: &mut Bytes<'_>) -> Qrels {
                 (
                     b.id(),
                     if b.bool() {
-                        b.f64()
+                        let g = b.f64();
+                        if g.is_finite() && g.to_bits() & 7 != 0 {
+                            g.trunc()
+                        } else {
+                            g
+                        }
                     } else {
                         f64::from(b.byte() % 4)
                     },
@@ -1727,6 +1750,8 @@ pub fn evaluate_metrics(data: &[u8]) {
         ErrorCode::UnknownMethod,
         ErrorCode::InvalidConfig,
         ErrorCode::NonFiniteScore,
+        // A fractional grade.
+        ErrorCode::InvalidType,
     ];
     let ordered: OrderedRun = run
         .iter()

@@ -634,7 +634,13 @@ fn got_words(g: &str) -> String {
         return b.to_string();
     }
     if let Some(s) = g.strip_prefix("string ") {
-        return s.to_string();
+        // serde writes the string as `{:?}` quotes it, whole: shown as the hand-written
+        // decoders show one, its first 64 characters only (a 2 MB string where a number
+        // goes made a 2 MB message).
+        return match unescape_debug(s) {
+            Some(raw) => shown_str(&raw).to_string(),
+            None => s.to_string(),
+        };
     }
     match g {
         "unit value" | "unit" | "Option value" => "null".into(),
@@ -642,6 +648,36 @@ fn got_words(g: &str) -> String {
         "map" => "an object".into(),
         _ => g.to_string(),
     }
+}
+
+/// The string that `{:?}` quoted as `q` (`"a\"b\u{1b}"`): its escapes (`\0`, `\t`,
+/// `\r`, `\n`, `\\`, `\"`, `\'`, `\u{hex}`) undone. `None` if `q` is not such a
+/// quoted string.
+fn unescape_debug(q: &str) -> Option<String> {
+    let inner = q.strip_prefix('"')?.strip_suffix('"')?;
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        out.push(match chars.next()? {
+            '0' => '\0',
+            't' => '\t',
+            'r' => '\r',
+            'n' => '\n',
+            'u' => {
+                let rest = chars.as_str().strip_prefix('{')?;
+                let (hex, after) = rest.split_once('}')?;
+                chars = after.chars();
+                char::from_u32(u32::from_str_radix(hex, 16).ok()?)?
+            }
+            other @ ('\\' | '"' | '\'') => other,
+            _ => return None,
+        });
+    }
+    Some(out)
 }
 
 /// What a decoding failure is: serde's messages say it in words ([`from_serde_at`] reads
@@ -822,6 +858,64 @@ mod tests {
                 "unknown field `a`, there are no fields`, expected `b`"
             )
         );
+    }
+
+    /// A string of the wrong kind (where a number goes) or a name that is no variant is
+    /// shown to its first 64 characters, as the hand-written decoders show it: serde's
+    /// message held the whole string (2 MB given, 2 MB said).
+    #[test]
+    fn serde_strings_of_the_wrong_kind_are_shown_cut() {
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        enum Kind {
+            Uniform,
+            Quantile,
+        }
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Opts {
+            bins: Option<u32>,
+            kind: Option<Kind>,
+        }
+        let long = "x".repeat(2_000_000);
+        let head = "x".repeat(64);
+        let e = from_json::<Opts>(&format!(r#"{{"bins": "{long}"}}"#), "options").unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str(), e.message.as_str()),
+            (
+                ErrorCode::InvalidType,
+                "options.bins",
+                format!("expected a whole number from 0 to 4294967295, got \"{head}\u{2026}\"")
+                    .as_str()
+            )
+        );
+        let e = from_json::<Opts>(&format!(r#"{{"kind": "{long}"}}"#), "options").unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str(), e.message.as_str()),
+            (
+                ErrorCode::UnknownMethod,
+                "options.kind",
+                format!("\"{head}\"... (2000000 bytes) is not one of \"Uniform\", \"Quantile\"")
+                    .as_str()
+            )
+        );
+        // Short strings whole, escapes and all (as `shown_str` writes them); cut after 64
+        // characters, not bytes, and never inside an escape.
+        for (given, said) in [
+            (r#""a\"b\\c\n\u0000""#, r#""a\"b\\c\n\0""#.to_string()),
+            (r#""é""#, r#""é""#.to_string()),
+            (
+                &format!(r#""{}\u001b{}""#, "é".repeat(63), "y".repeat(10)),
+                format!("\"{}\\u{{1b}}\u{2026}\"", "é".repeat(63)),
+            ),
+        ] {
+            let e = from_json::<Opts>(&format!(r#"{{"bins": {given}}}"#), "o").unwrap_err();
+            let got = e.message.rsplit_once(", got ").map(|(_, g)| g.to_string());
+            assert_eq!(got, Some(said), "{given}");
+        }
+        // What is not `{:?}`'s quoting is kept as it is.
+        assert_eq!(got_words("string abc"), "abc");
+        assert_eq!(unescape_debug(r#""a\q""#), None);
     }
 
     #[test]

@@ -19,7 +19,12 @@ export type { Calibration, ErrorCode, IsotonicModel, LimitedFunction, Limits, Li
  */
 export type RunObject = Record<string, Record<string, number>>;
 
-/** Judgements in their JSON form: query id -> document id -> relevance grade. */
+/**
+ * Judgements in their JSON form: query id -> document id -> relevance grade, a whole
+ * number (0 and below: not relevant; from 1 on: relevant at the default relevance level).
+ * A fractional grade is refused wherever judgements are read (`INVALID_TYPE` on
+ * `qrels.<queryId>.<docId>`), as `parseQrels`, ranx and trec_eval refuse it.
+ */
 export type QrelsObject = Record<string, Record<string, number>>;
 
 /** What `Run` and `Qrels` share: wasm memory behind a handle, freed by `free()`. */

@@ -117,7 +117,12 @@ impl IsotonicModel {
             ));
         }
         if let Some(i) = self.y.iter().position(|v| !(0.0..=1.0).contains(v)) {
-            return Err(invalid_knot(format!("y[{i}]"), "y must be within [0, 1]"));
+            let v = self.y.get(i).copied().unwrap_or(f64::NAN);
+            return Err(ScoreError::new(
+                ErrorCode::InvalidCalibration,
+                format!("y[{i}]"),
+                format!("must be within [0, 1], got {}", crate::error::num(v)),
+            ));
         }
         if let Some(i) = first_violation(&self.y, |prev, next| prev <= next) {
             return Err(invalid_knot(format!("y[{i}]"), "y must be non-decreasing"));
@@ -209,6 +214,17 @@ mod tests {
         assert_eq!(field(vec![0.0, 1.0, 1.0], vec![0.1, 0.2, 0.3]), "x[2]");
         assert_eq!(field(vec![0.0, 1.0], vec![0.1, 1.5]), "y[1]");
         assert_eq!(field(vec![0.0, 1.0, 2.0], vec![0.1, 0.3, 0.2]), "y[2]");
+        // A y out of range is said with its value ("y must be within [0, 1]" was not).
+        let message =
+            |x: Vec<f64>, y: Vec<f64>| IsotonicModel { x, y }.validate().unwrap_err().message;
+        assert_eq!(
+            message(vec![0.0, 1.0], vec![0.1, 1.5]),
+            "must be within [0, 1], got 1.5"
+        );
+        assert_eq!(
+            message(vec![0.0, 1.0], vec![-0.25, 0.5]),
+            "must be within [0, 1], got -0.25"
+        );
         assert!(IsotonicModel {
             x: vec![],
             y: vec![]

@@ -198,7 +198,10 @@ fn grid(method: &str, n_runs: usize, opts: &OptimizeOptions) -> Result<Vec<GridP
                 return Err(ScoreError::new(
                     ErrorCode::InputTooLarge,
                     "kValues",
-                    format!("more than {MAX_TRIALS} values"),
+                    format!(
+                        "{} values, more than the limit of {MAX_TRIALS}",
+                        opts.k_values.len()
+                    ),
                 ));
             }
             // Each k checked as fuseRuns checks `params.k`, named where it was given.
@@ -300,6 +303,8 @@ pub fn optimize_fusion_ordered<R: Borrow<OrderedRun>>(
         ..e
     })?;
     let configs = grid(&opts.method, runs.len(), opts)?;
+    // The judgements once, before the first fusion (each evaluation checks them again).
+    crate::lab::eval::check_qrels(qrels)?;
     // Ties: see the module documentation (the weighted grids run in ranx's reverse order).
     let last_wins = !WEIGHTED.contains(&opts.method.as_str());
     let total = configs.len();

@@ -114,8 +114,11 @@ query_doc_map! {
 }
 
 query_doc_map! {
-    /// Relevance judgements: for each query id, each judged document id with its grade
-    /// (0 = not relevant; grades > 0 are relevant). A type apart from [`Run`]: passing
+    /// Relevance judgements: for each query id, each judged document id with its grade,
+    /// a whole number (0 = not relevant; grades > 0 are relevant at the default
+    /// relevance level, 1; negative grades are kept, as TREC qrels hold them). Every
+    /// function that takes judgements refuses a grade that is not finite or not whole
+    /// ([`check_grade`]). A type apart from [`Run`]: passing
     /// one where the other is expected does not compile.
     ///
     /// ```
@@ -137,6 +140,66 @@ query_doc_map! {
     /// let report = evaluate(&run, &qrels, &["ndcg@10"]).unwrap();
     /// ```
     Qrels
+}
+
+/// Why a fractional grade is refused, for the messages of every way judgements enter.
+pub(crate) const GRADES_ARE_WHOLE: &str =
+    "relevance grades are whole numbers, as in trec_eval and ranx";
+
+/// Checks one relevance grade: a finite number (`NON_FINITE_SCORE`, "must be a finite
+/// number, got NaN") and a whole one (`INVALID_TYPE`, "must be a whole number (...), got
+/// 0.5"), on `field` (`qrels.<qid>.<docid>` where the judgements are an argument).
+/// Negative grades and 0 are grades like any other (TREC qrels hold -1, "judged
+/// non-relevant"); only grades at or above a metric's relevance level count as relevant.
+///
+/// Every way judgements enter applies it: [`crate::lab::eval::parse_qrels`] (whose
+/// fractional grade is the same `INVALID_TYPE`, on `line N`),
+/// [`crate::lab::eval::qrels_from_json`], the evaluations, [`crate::lab::optimize`] and
+/// [`crate::lab::fit::fit_query_confidence`], and the lab module's judgements objects.
+/// A grade between 0 and 1 was relevant to `fitQueryConfidence` (`> 0`) and not to
+/// `evaluate` (`>= 1`, its default relevance level); whole grades leave no such gap.
+pub fn check_grade(grade: f64, field: impl FnOnce() -> String) -> crate::error::Result<()> {
+    if !grade.is_finite() {
+        Err(crate::error::not_finite(
+            crate::error::ErrorCode::NonFiniteScore,
+            field(),
+            grade,
+        ))
+    } else if grade.fract() != 0.0 {
+        Err(fractional_grade(field(), grade))
+    } else {
+        Ok(())
+    }
+}
+
+/// A grade that is not a whole number: `INVALID_TYPE` on `field`, the grade given.
+#[cold]
+#[inline(never)]
+fn fractional_grade(field: String, grade: f64) -> crate::error::ScoreError {
+    crate::error::ScoreError::new(
+        crate::error::ErrorCode::InvalidType,
+        field,
+        format!(
+            "must be a whole number ({GRADES_ARE_WHOLE}), got {}",
+            crate::error::num(grade)
+        ),
+    )
+}
+
+impl Qrels {
+    /// Checks every grade ([`check_grade`]); `field` is the judgements' path
+    /// (`qrels`: errors on `qrels.<qid>.<docid>`; empty: on `<qid>.<docid>`), each id as
+    /// [`crate::error::key_path`] writes it.
+    pub fn check_grades(&self, field: &str) -> crate::error::Result<()> {
+        for (qid, grades) in self {
+            for (doc, &grade) in grades {
+                check_grade(grade, || {
+                    crate::error::key_path(&crate::error::key_path(field, qid), doc)
+                })?;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// A run whose documents keep an order: for each query id, the retrieved documents with

@@ -290,7 +290,21 @@ export function tests(lib, golden) {
       // A timestamp that is no date.
       [() => new lib.Pipeline({}).run({ lists: [{ name: "a", ids: ["x"] }], now: long }), "INVALID_TIMESTAMP", "now", name],
     ];
-    if (lib.fuseRuns) cases.push([() => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, ["mrr"], { [long]: 1 }), "UNKNOWN_FIELD", `options.${long}`, key]);
+    if (lib.fuseRuns) {
+      const q = { q: { a: 1 } };
+      cases.push(
+        [() => lib.evaluate(q, q, ["mrr"], { [long]: 1 }), "UNKNOWN_FIELD", `options.${long}`, key],
+        // The lab's serde messages: a string where a number goes was said whole, and the
+        // tie rule, rbp's persistence and a relevance level were quoted whole.
+        [() => lib.calibrationError([0.5], [1], { bins: long }), "INVALID_TYPE", "options.bins", value],
+        [() => lib.fuseRuns([q, q], { method: "rrf", params: { k: long } }), "INVALID_TYPE", "options.params.k", value],
+        [() => lib.fitQueryConfidence(q, [q], { l2: long }), "INVALID_TYPE", "options.l2", value],
+        [() => lib.calibrationError([0.5], [1], { strategy: long }), "UNKNOWN_METHOD", "options.strategy", name],
+        [() => lib.evaluate(q, q, ["mrr"], { ties: long }), "UNKNOWN_METHOD", "options.ties", name],
+        [() => lib.evaluate(q, q, ["rbp" + long]), "INVALID_CONFIG", "metrics[0]", `"${"é".repeat(64)}"... (${bytes} bytes)`],
+        [() => lib.evaluate(q, q, ["mrr-l" + long]), "INVALID_CONFIG", "metrics[0]", `"-l${"é".repeat(62)}"... (${bytes + 2} bytes)`],
+      );
+    }
     for (const [f, code, field, shown] of cases) {
       const e = throwsScoreError(lib, f, code, field);
       assert(e.message.length < 400, `${field.slice(0, 60)}: a message of ${e.message.length} characters`);
@@ -2392,6 +2406,8 @@ export function tests(lib, golden) {
       [{ method: "isotonic", x: [0, 1, 2], y: [0, 0.5, Infinity] }, "y[2]", "must be a finite number, got Infinity"],
       // A knot that is finite but out of order: the same code, as before.
       [{ method: "isotonic", x: [1, 0], y: [0, 1] }, "x[1]", "x must be strictly increasing"],
+      // A y out of range with its value (the message said "y must be within [0, 1]").
+      [{ method: "isotonic", x: [0, 1], y: [0, 1.5] }, "y[1]", "must be within [0, 1], got 1.5"],
     ];
     for (const [calibration, field, message] of faults) {
       for (const [prefix, f] of [
@@ -2849,6 +2865,47 @@ export function tests(lib, golden) {
       throwsScoreError(lib, () => lib.evaluate({ q: { a: 1, b: grade } }, q, ["mrr"]), "NON_FINITE_SCORE", "qrels.q.b");
       throwsScoreError(lib, () => lib.fitQueryConfidence({ q: { a: 1, b: grade } }, [q]), "NON_FINITE_SCORE", "qrels.q.b");
       throwsScoreError(lib, () => lib.optimizeFusion({ q: { a: 1, b: grade } }, [q, q], { method: "wsum", metric: "mrr" }), "NON_FINITE_SCORE", "qrels.q.b");
+    }
+    // ... and whole numbers, as parseQrels, trec_eval and ranx take them: a fractional
+    // grade is INVALID_TYPE on its path, the grade in the message, wherever judgements
+    // enter (Qrels.fromObject took 0.5, which evaluate read as not relevant and
+    // fitQueryConfidence as relevant); the text's on its line.
+    const qRun = lib.Run.fromObject(q);
+    for (const grade of [0.5, 1.5, -0.5]) {
+      const judged = { q: { a: 1, b: grade } };
+      for (const [name, f] of [
+        ["Qrels.fromObject", () => lib.Qrels.fromObject(judged)],
+        ["evaluate", () => lib.evaluate(judged, q, ["mrr"])],
+        ["evaluatePerQuery", () => lib.evaluatePerQuery(judged, qRun, ["mrr"])],
+        ["fitQueryConfidence", () => lib.fitQueryConfidence(judged, [q])],
+        ["optimizeFusion", () => lib.optimizeFusion(judged, [q, q], { method: "wsum", metric: "mrr" })],
+      ]) {
+        const e = throwsScoreError(lib, f, "INVALID_TYPE", "qrels.q.b");
+        eq(e.message, `must be a whole number (relevance grades are whole numbers, as in trec_eval and ranx), got ${grade}`, name);
+      }
+      for (const f of [lib.parseQrels, lib.Qrels.fromTrec]) {
+        const e = throwsScoreError(lib, () => f(`q 0 a 1\nq 0 b ${grade}\n`), "INVALID_TYPE", "line 2");
+        assert(e.message.startsWith(`line 2: relevance "${grade}" is not a whole number`), e.message);
+      }
+    }
+    // Whole grades are taken as they were, -1 (TREC's "judged non-relevant") and 0
+    // included; evaluate and fitQueryConfidence now read each alike: relevant from 1 on.
+    const runA = { q1: { a: 3, b: 2 }, q2: { c: 3, d: 1 }, q3: { e: 2, f: 1 } };
+    const runB = { q1: { a: 0.9, b: 0.1 }, q2: { d: 0.8, c: 0.7 }, q3: { f: 0.6, e: 0.5 } };
+    qRun.free();
+    for (const grade of [0, 1, 2, -1]) {
+      const judged = { q1: { a: grade }, q2: { c: 1 }, q3: { e: 0 } };
+      const handles = [lib.Qrels.fromObject(judged), lib.Run.fromObject(runA), lib.Qrels.fromTrec(`q1 0 a ${grade}\n`)];
+      eq(handles[0].toObject(), judged);
+      eq(handles[2].toObject(), { q1: { a: grade } });
+      eq(lib.parseQrels(`q1 0 a ${grade}\n`), { q1: { a: grade } });
+      const hits = lib.evaluatePerQuery(judged, runA, ["hits@5"])["hits@5"];
+      eq(hits.q1 > 0, grade >= 1, `evaluate, grade ${grade}`);
+      eq(lib.evaluate(handles[0], handles[1], ["hits@5"]), { "hits@5": (hits.q1 + 1) / 3 });
+      for (const h of handles) h.free();
+      const model = lib.fitQueryConfidence(judged, [runA, runB]);
+      eq(model.training.positives, grade >= 1 ? 2 : 1, `fitQueryConfidence, grade ${grade}`);
+      eq(lib.optimizeFusion(judged, [runA, runB], { method: "rrf", metric: "hits@5", kValues: [60] }).best.score, (hits.q1 + 1) / 3);
     }
     // The module's checks still come first: options, then metrics, then the arguments in order.
     throwsScoreError(lib, () => lib.evaluate(q, { q: { a: "x" } }, [1]), "INVALID_TYPE", "metrics[0]");

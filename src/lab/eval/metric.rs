@@ -158,7 +158,8 @@ fn parse_rbp(rest: &str, rel_lvl: i64) -> Result<Metric> {
         .unwrap_or("");
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(invalid(format!(
-            "rbp needs its persistence as digits after a dot, e.g. rbp.95; got {rest:?}"
+            "rbp needs its persistence as digits after a dot, e.g. rbp.95; got {}",
+            crate::error::name(rest)
         )));
     }
     let p = format!("0.{digits}")
@@ -191,9 +192,12 @@ fn parse_cutoff(k: &str) -> Result<u64> {
 
 /// The `N` of `-lN`: an integer.
 fn parse_rel_lvl(level: &str) -> Result<i64> {
-    level
-        .parse::<i64>()
-        .map_err(|_| invalid(format!("relevance level -l{level} must be an integer")))
+    level.parse::<i64>().map_err(|_| {
+        invalid(format!(
+            "relevance level {} must be an integer",
+            crate::error::name(&format!("-l{level}"))
+        ))
+    })
 }
 
 /// An [`ErrorCode::InvalidConfig`] on the metric.

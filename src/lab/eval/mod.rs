@@ -108,7 +108,9 @@ impl Evaluation {
 /// `qrels`); an unknown metric ([`ErrorCode::UnknownMethod`], field `metrics[i]`) or a
 /// bad cut-off ([`ErrorCode::InvalidConfig`], field `metrics[i]`); a NaN or infinite
 /// score or grade ([`ErrorCode::NonFiniteScore`], field `run.<qid>.<docid>` or
-/// `qrels.<qid>.<docid>`, each id as [`crate::error::key_path`] writes it: `qrels["q.1"].d`).
+/// `qrels.<qid>.<docid>`, each id as [`crate::error::key_path`] writes it: `qrels["q.1"].d`);
+/// a grade that is not a whole number ([`ErrorCode::InvalidType`], field
+/// `qrels.<qid>.<docid>`: see [`crate::lab::runs::check_grade`]).
 pub fn evaluate(qrels: &Qrels, run: &Run, metrics: &[&str]) -> Result<Evaluation> {
     for (qid, docs) in run {
         for (doc, &score) in docs {
@@ -300,8 +302,9 @@ fn parse_metrics(metrics: &[&str]) -> Result<Vec<Metric>> {
         .collect()
 }
 
-/// The judgements must name at least one query and hold finite grades.
-fn check_qrels(qrels: &Qrels) -> Result<()> {
+/// The judgements must name at least one query and hold finite whole grades
+/// ([`crate::lab::runs::check_grade`], on `qrels.<qid>.<docid>`).
+pub(crate) fn check_qrels(qrels: &Qrels) -> Result<()> {
     if qrels.is_empty() {
         return Err(ScoreError::new(
             ErrorCode::EmptyInput,
@@ -309,12 +312,7 @@ fn check_qrels(qrels: &Qrels) -> Result<()> {
             "no judged query",
         ));
     }
-    for (qid, grades) in qrels {
-        for (doc, &grade) in grades {
-            crate::error::finite(grade, || key_path(&key_path("qrels", qid), doc))?;
-        }
-    }
-    Ok(())
+    qrels.check_grades("qrels")
 }
 
 /// The mean of one metric over all queries.

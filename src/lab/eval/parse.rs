@@ -2,7 +2,9 @@
 //! `{"q1": {"d1": 1.5, ...}, ...}`.
 //!
 //! Every parse error is a [`ErrorCode::ParseError`] whose field is `line N` (1-based)
-//! and whose message starts with the same `line N:`. A document listed twice for one
+//! and whose message starts with the same `line N:`; a value that is read but refused
+//! says so with its own code on the same field (a NaN score
+//! [`ErrorCode::NonFiniteScore`], a fractional grade [`ErrorCode::InvalidType`]). A document listed twice for one
 //! query is an [`ErrorCode::DuplicateId`] naming both lines (ranx silently keeps the
 //! last score; calibrank refuses, as the two scores cannot both be right).
 
@@ -49,13 +51,28 @@ pub fn parse_trec_run_ordered(text: &str) -> Result<OrderedRun> {
 /// Parses TREC qrels (`qid iter docid rel`, whitespace separated, blank lines skipped).
 /// `rel` must be an integer (negative and zero grades are kept; only grades at or above
 /// a metric's relevance level count as relevant). A (qid, docid) pair judged twice is an
-/// [`ErrorCode::DuplicateId`]. The field of every error is `line N`.
+/// [`ErrorCode::DuplicateId`]; a fractional grade (`0.5`) is an
+/// [`ErrorCode::InvalidType`], as every other way judgements enter refuses it
+/// ([`crate::lab::runs::check_grade`]); any other `rel` that is not an integer (`x`,
+/// `1.0`, `NaN`) an [`ErrorCode::ParseError`]. The field of every error is `line N`.
 pub fn parse_qrels(text: &str) -> Result<Qrels> {
     let mut qrels = Qrels::new();
     let mut first_seen = HashMap::new();
     for (line, columns) in data_lines(text) {
         let [qid, _iter, doc, rel] = expect_columns::<4>(&columns, line, "qid iter docid rel")?;
-        let grade = parse_integer(rel, line, "relevance")?;
+        let grade =
+            parse_integer(rel, line, "relevance").map_err(|e| match rel.parse::<f64>() {
+                Ok(v) if v.is_finite() && v.fract() != 0.0 => line_error(
+                    ErrorCode::InvalidType,
+                    line,
+                    format!(
+                        "relevance {} is not a whole number ({})",
+                        crate::error::name(rel),
+                        crate::lab::runs::GRADES_ARE_WHOLE
+                    ),
+                ),
+                _ => e,
+            })?;
         check_unique(&mut first_seen, qid, doc, line)?;
         // Grades are small integers in practice; the conversion is exact below 2^53.
         qrels
@@ -88,14 +105,16 @@ pub fn run_from_json_ordered(text: &str) -> Result<OrderedRun> {
 }
 
 /// Parses judgements from their JSON form `{"q1": {"d1": 1, ...}, ...}`; grades must be
-/// finite numbers. Errors as for [`run_from_json`].
+/// finite whole numbers ([`crate::lab::runs::check_grade`]: `NON_FINITE_SCORE`, or
+/// `INVALID_TYPE` for a fractional grade such as `0.5`, on `<qid>.<docid>`, each id as
+/// [`crate::error::key_path`] writes it). Other errors as for [`run_from_json`].
 pub fn qrels_from_json(text: &str) -> Result<Qrels> {
     let nested: OrderedMap<OrderedMap<f64>> = serde_json::from_str(text).map_err(json_error)?;
     let mut qrels = Qrels::new();
     for (qid, docs) in nested.0 {
         let mut grades = BTreeMap::new();
         for (doc, grade) in docs.0 {
-            crate::error::finite(grade, || key_path(&key_path("", &qid), &doc))?;
+            crate::lab::runs::check_grade(grade, || key_path(&key_path("", &qid), &doc))?;
             grades.insert(doc, grade);
         }
         qrels.insert(qid, grades);
@@ -461,12 +480,20 @@ mod tests {
             (e.code, e.field.as_str()),
             (ErrorCode::ParseError, "line 2")
         );
+        // A fractional grade: INVALID_TYPE, as every other way judgements enter says it
+        // (tests/lab_grades.rs); a token that is no number stays a parse error.
         let e = parse_qrels("1 0 28 1.5\n").unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InvalidType, "line 1")
+        );
+        assert!(e.message.contains("relevance \"1.5\""), "{}", e.message);
+        let e = parse_qrels("1 0 28 high\n").unwrap_err();
         assert_eq!(
             (e.code, e.field.as_str()),
             (ErrorCode::ParseError, "line 1")
         );
-        assert!(e.message.contains("relevance"), "{}", e.message);
+        assert!(e.message.contains("relevance \"high\""), "{}", e.message);
         let e = parse_qrels("1 0 28 1\n\n1 0 28 0\n").unwrap_err();
         assert_eq!(
             (e.code, e.field.as_str()),

@@ -15,6 +15,10 @@
 //!   gradient's largest component is below `1e-9` or after `maxIterations`. The
 //!   objective is strictly convex, so the optimum is unique and the fit deterministic:
 //!   every sum runs in query order, and `exp` / `ln` come from `libm`.
+//! * **Grades.** Finite whole numbers, as every function that takes judgements asks
+//!   (`NON_FINITE_SCORE`, or `INVALID_TYPE` for `0.5`, on `qrels.<qid>.<docid>`:
+//!   [`crate::lab::runs::check_grade`]); so a document is relevant here exactly when it
+//!   is at `evaluate`'s default relevance level (grade >= 1).
 //! * **Degenerate input.** No usable query: `EMPTY_INPUT` (`qrels`); every query in one
 //!   class (one query alone, say): `INVALID_LABELS` (`qrels`), since a model needs both
 //!   answerable and unanswerable examples.
@@ -135,8 +139,13 @@ pub struct Rows {
     pub missing_top: Vec<f64>,
 }
 
-/// The rows of every usable query (see the module documentation).
+/// The rows of every usable query (see the module documentation). Errors: a grade that
+/// is not finite (`NON_FINITE_SCORE`) or not whole (`INVALID_TYPE`), on
+/// `qrels.<qid>.<docid>` ([`crate::lab::runs::check_grade`]).
 pub fn rows(qrels: &Qrels, runs: &[Run], weights: &[f64], rrf_k: f64, k: u32) -> Result<Rows> {
+    // Finite whole grades, as `evaluate` asks: a NaN grade was read as not relevant, and
+    // 0.5 as relevant where `evaluate` read it as not (its default level is 1).
+    qrels.check_grades("qrels")?;
     let mut queries = Vec::new();
     let mut raw: Vec<(f64, Vec<Option<f64>>)> = Vec::new();
     let mut labels = Vec::new();

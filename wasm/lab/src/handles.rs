@@ -7,7 +7,7 @@
 //! so evaluating it ranks in exactly that order and fusing it reads that order.
 
 use calibrank::error::{key_path, ErrorCode, Result, ScoreError};
-use calibrank::lab::runs::{into_run, ranx_sort, OrderedRun, Qrels};
+use calibrank::lab::runs::{check_grade, into_run, ranx_sort, OrderedRun, Qrels};
 use calibrank::limits::Budget;
 use calibrank_wasm_shared::wire::{tag, Reader, Strs, Writer};
 use calibrank_wasm_shared::Slab;
@@ -242,9 +242,11 @@ pub fn decode_run(obj: &Object<'_>, field: &str, budget: &mut Budget) -> Result<
 }
 
 /// Judgements from an object (`{qid: {docid: grade}}`); entries and id bytes are
-/// charged to `budget`. Grades must be finite numbers (field `<field>.<qid>.<docid>`,
-/// the ids as `key_path` writes them), as
-/// `parse_qrels_json` and `evaluate` ask: `fitQueryConfidence` read NaN as not relevant.
+/// charged to `budget`. Grades must be finite whole numbers (`NON_FINITE_SCORE`, or
+/// `INVALID_TYPE` for `0.5`, field `<field>.<qid>.<docid>`, the ids as `key_path` writes
+/// them), as `parseQrels`, `qrels_from_json` and `evaluate` ask
+/// (`calibrank::lab::runs::check_grade`): `fitQueryConfidence` read NaN as not relevant,
+/// and 0.5 as relevant where `evaluate` read it as not.
 pub fn decode_qrels(obj: &Object<'_>, field: &str, budget: &mut Budget) -> Result<Qrels> {
     let run = read(obj, field, false)?;
     charge(&run, field, budget)?;
@@ -252,7 +254,7 @@ pub fn decode_qrels(obj: &Object<'_>, field: &str, budget: &mut Budget) -> Resul
 }
 
 /// An object's entries in its order, then the error at which js/lab/runs.js stopped reading
-/// (if any). Every value must be finite; `scores`: document ids distinct per query too
+/// (if any). Every value must be finite, and whole for judgements; `scores`: document ids distinct per query too
 /// (a run's rule; js/lab/runs.js sends judgements no duplicate).
 fn read(obj: &Object<'_>, field: &str, scores: bool) -> Result<OrderedRun> {
     let mut run = OrderedRun::new();
@@ -265,7 +267,12 @@ fn read(obj: &Object<'_>, field: &str, scores: bool) -> Result<OrderedRun> {
         for j in 0..n {
             let (d, s) = docs.get(j)?;
             let at = || key_path(&key_path(field, q), d);
-            calibrank::error::finite(s, at)?;
+            if scores {
+                calibrank::error::finite(s, at)?;
+            } else {
+                // A grade: finite and whole, as every way judgements enter asks.
+                check_grade(s, at)?;
+            }
             if scores && !seen.insert(d) {
                 return Err(ScoreError::new(
                     ErrorCode::DuplicateId,
@@ -421,6 +428,29 @@ mod tests {
             (e.code, e.field.as_str()),
             (ErrorCode::NonFiniteScore, "qrels.q.a")
         );
+        // And whole (`Qrels.fromObject`, and judgements objects given to evaluate,
+        // optimizeFusion, fitQueryConfidence): 0.5 is INVALID_TYPE on its path, the
+        // grade in the message, before the value of the wrong type; whole grades pass.
+        let half = sections(&["q"], &[2], &["a", "b"], &[1.0, 0.5], bad);
+        let e = decoded(&half, true).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InvalidType, "qrels.q.b")
+        );
+        assert!(e.message.ends_with(", got 0.5"), "{}", e.message);
+        let whole = sections(
+            &["q"],
+            &[4],
+            &["a", "b", "c", "d"],
+            &[0.0, 1.0, 2.0, -1.0],
+            None,
+        );
+        assert_eq!(
+            decoded(&whole, true).unwrap(),
+            r#"Qrels({"q": {"a": 0.0, "b": 1.0, "c": 2.0, "d": -1.0}})"#
+        );
+        // A run's scores are any finite numbers still.
+        assert!(decoded(&half, false).is_err_and(|e| e.field == "run.q.c"));
         // Sections that do not agree are the wire's error, not a panic.
         for words in [
             sections(&["q"], &[2], &["a"], &[1.0], None),

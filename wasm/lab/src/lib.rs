@@ -185,7 +185,9 @@ impl EvaluateOptions {
             Some(other) => Err(ScoreError::new(
                 ErrorCode::UnknownMethod,
                 "options.ties",
-                format!("unknown tie rule {other:?}; expected \"ranx\" or \"trec_eval\""),
+                // Worded as every unknown name is (the name given cut after 64
+                // characters; the package adds the nearest name).
+                calibrank::error::not_one_of(other, &["ranx", "trec_eval"]),
             )),
         }
     }
