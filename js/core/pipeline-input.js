@@ -495,7 +495,8 @@ export const HELD = new WeakMap();
 const TEXT_FIELDS = ["name", "type", "summary", "content"];
 
 /**
- * Reads every entry of `items` (a plain object's own enumerable keys, or a `Map`'s) as
+ * Reads every entry of `items` (a record's own string keys, enumerable or not, as `run`
+ * finds them by lookup; or a `Map`'s) as
  * `Pipeline.run` reads an item, with the same checks and errors (`encodeInput` on a list
  * of every key, at the widest limits `lim`), and holds a copy of what it read (`HELD`).
  */
@@ -509,7 +510,7 @@ export function holdItems(items, lim, lease) {
       if (typeof key !== "string") throw typeError("items", "a Map whose keys are ids (strings)", key);
       keys.push(key);
     }
-  } else if (isObject(items)) keys = Object.keys(items);
+  } else if (isObject(items)) keys = Object.getOwnPropertyNames(items);
   else throw typeError("items", "an object mapping ids to metadata (a plain object or a Map)", items);
   let e;
   try {

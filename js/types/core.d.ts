@@ -677,7 +677,7 @@ export declare class Pipeline {
  */
 export declare class Items {
   /**
-   * Reads `items`: a record's own enumerable keys, or a `Map`'s (string keys only: another
+   * Reads `items`: a record's own string keys (those `run` would find), or a `Map`'s (string keys only: another
    * is `INVALID_TYPE` on `items`). An entry whose value is `undefined` is no item; `null`
    * is an item with no fields. Another `Items` gives the same items.
    */

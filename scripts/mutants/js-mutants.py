@@ -113,5 +113,6 @@ M = [
     ("I4", "node.mjs", "js/core/pipeline-input.js (heldRows)", "itemNums[3 * i + 1] = nums[3 * r + 1];", "", "a held item's fiscalYear not copied"),
     ("I5", "node.mjs", "js/core/pipeline-input.js (encodeInput, held)", "if (typeof id !== \"string\") throw typeError(`lists[${i}].ids[${j}]`, \"a string\", id);\n            others ??= /* @__PURE__ */ new Map();", "others ??= /* @__PURE__ */ new Map();", "a non-string id with held items interned, not refused"),
     ("I6", "node.mjs", "js/core/pipeline-input.js (heldRows)", "if (x === 5) {\n        flags |= 32;", "if (x === 5) {", "a held item's modifiedAt given as a string not sent"),
+    ("I8", "node.mjs", "js/core/pipeline-input.js (holdItems)", "keys = Object.getOwnPropertyNames(items);", "keys = Object.keys(items);", "an Items misses a record's non-enumerable own entry, which run finds"),
     ("L15", "lab.node.mjs", "js/wire/limits.js (defaultsFor, lab copy)", "return this.made[fn] ??= { ...this.defaults, maxTotalEntries: b };", "return this.made[fn] ??= { ...this.defaults };", "per-function maxTotalEntries budget ignored by JS prechecks (lab)"),
 ]

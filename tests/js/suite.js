@@ -1761,6 +1761,14 @@ export function tests(lib, golden) {
     throwsScoreError(lib, () => p.run({ lists: [{ name: "s", ids: ["zz", null] }], items: held }), "INVALID_TYPE", "lists[0].ids[1]");
     eq(new lib.Items({}).size, 0);
     eq(new lib.Items({ a: undefined, b: null }).size, 1, "an undefined value is no item");
+    // Every entry `run` would find by looking an id up: a record's own keys, enumerable or
+    // not; not an inherited one.
+    const hidden = Object.create({ inherited: { modifiedAt: now - day } });
+    Object.defineProperty(hidden, "quiet", { value: { modifiedAt: now - 3 * day }, enumerable: false });
+    hidden.loud = { modifiedAt: now - 40 * day };
+    const hiddenIn = { lists: [{ name: "s", ids: ["loud", "quiet", "inherited"] }], now };
+    eq(p.run({ ...hiddenIn, items: new lib.Items(hidden) }), p.run({ ...hiddenIn, items: hidden }), "a record's own keys, enumerable or not");
+    eq(new lib.Items(hidden).size, 2);
 
     // Faults of kind and key are found when the Items are made, with the errors `run`
     // gives (code, field and message); faults of value when a call lists the item.
