@@ -651,8 +651,9 @@ export declare class Pipeline {
    * Columnar fast path: lists as one `Uint32Array` of document indices (`docs`) cut by
    * `offsets` (`offsets[i]..offsets[i+1]` is list i), results as typed arrays. No texts
    * and no list scores: a pipeline with a reranker or a confidence model is refused
-   * (`INVALID_CONFIG`; use `run`). Each list is held to `limits.maxListLength`, the
-   * whole to `limits.maxColumnarEntries`.
+   * (`INVALID_CONFIG`; use `run`). Each list is held to `limits.maxListLength` (an error
+   * on `offsets[i]` for list i; an index's error is on `docs[j]`, its place in `docs`),
+   * the whole to `limits.maxColumnarEntries`.
    */
   runColumnar(input: ColumnarInput): ColumnarOutput;
   /** The effective configuration, with every default filled in (options left unset are `null`). */
@@ -771,7 +772,8 @@ export declare function rrf(
 /**
  * Columnar RRF: `docs` holds every list's document indices concatenated, list i being
  * `docs[offsets[i]..offsets[i+1]]`. Returns `{ order, scores }` as typed arrays (ties:
- * index ascending).
+ * index ascending). A list over `limits.maxListLength` is `INPUT_TOO_LARGE` on
+ * `offsets[i]`; an index not below `nDocs` is `INDEX_OUT_OF_RANGE` on `docs[j]`.
  */
 export declare function rrfColumnar(
   docs: Uint32Array | readonly number[],

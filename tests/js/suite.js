@@ -2329,6 +2329,24 @@ export function tests(lib, golden) {
     // Where the index is in the flat `docs` (the second list's second entry is docs[3]).
     throwsScoreError(lib, () => lib.rrfColumnar(new Uint32Array([0, 1, 1, 7]), new Uint32Array([0, 2, 4]), 2), "INDEX_OUT_OF_RANGE", "docs[3]");
     throwsScoreError(lib, () => p.runColumnar({ docs: new Uint32Array([0, 1, 1, 7]), offsets: new Uint32Array([0, 2, 4]), nDocs: 2 }), "INDEX_OUT_OF_RANGE", "docs[3]");
+    // A list too long is named as the list, `offsets[i]` (list i is
+    // docs[offsets[i]..offsets[i+1]]), not `docs[i]`, which is element i (here docs[1], a
+    // document index of list 0): it was `docs[1]` for list 1.
+    {
+      const docs = new Uint32Array([0, 1, 0, 1, 2]);
+      const offsets = new Uint32Array([0, 2, 5]);
+      const message = "the list length is 3, above the limit of 2 (limits.maxListLength)";
+      eq(throwsScoreError(lib, () => lib.rrfColumnar(docs, offsets, 3, { limits: { maxListLength: 2 } }), "INPUT_TOO_LARGE", "offsets[1]").message, message);
+      const short = new lib.Pipeline({ limits: { maxListLength: 2 } });
+      try {
+        eq(throwsScoreError(lib, () => short.runColumnar({ docs, offsets, nDocs: 3 }), "INPUT_TOO_LARGE", "offsets[1]").message, message);
+        throwsScoreError(lib, () => short.runColumnar({ docs, offsets: new Uint32Array([0, 3, 5]), nDocs: 3 }), "INPUT_TOO_LARGE", "offsets[0]");
+        // The element faults keep `docs[j]`.
+        throwsScoreError(lib, () => short.runColumnar({ docs: new Uint32Array([0, 1, 0, 7]), offsets: new Uint32Array([0, 2, 4]), nDocs: 3 }), "INDEX_OUT_OF_RANGE", "docs[3]");
+      } finally {
+        short.free();
+      }
+    }
     // An item given as a Map or a Date (no own fields) is refused, not read as empty.
     throwsScoreError(lib, () => p.run({ lists: [{ name: "a", ids: ["x"] }], items: { x: new Map([["name", "n"]]) } }), "INVALID_TYPE", "items.x");
     throwsScoreError(lib, () => p.run({ lists: [{ name: "a", ids: ["x"] }], items: { x: new Date(0) } }), "INVALID_TYPE", "items.x");
