@@ -1323,6 +1323,10 @@ fn outcome_from_rank_only_or_a_fitted_model() {
     })
     .unwrap_err();
     assert_eq!(e.field, "confidence.hedgeFloor");
+    assert_eq!(
+        e.message,
+        "hedgeFloor (0.3) must not exceed answerFloor (0.1)"
+    );
     let e = from_json::<PipelineConfig>(r#"{"confidence":{"answerFloor":2}}"#, "config")
         .and_then(Pipeline::new)
         .unwrap_err();

@@ -61,7 +61,10 @@ export type RetrievalOutcome =
   | { kind: "degraded"; score: number }
   | { kind: "miss" };
 
-/** Two band floors. */
+/**
+ * Two band floors, `0 <= degradedFloor <= highFloor <= 1` (`INVALID_BANDS`). A floor
+ * given alone is checked against the other's default, the error on the floor given.
+ */
 export interface BandFloors {
   /** Lowest score of a hit (default 0.85). */
   highFloor?: number | undefined;
@@ -85,7 +88,10 @@ export interface BandProfile {
   degradedFloor: number;
 }
 
-/** Band configuration. */
+/**
+ * Band configuration. A floor given alone is checked against the other's default, the
+ * error on the floor given (`config.bands.highFloor` for `{ highFloor: 0.5 }`).
+ */
 export interface BandsConfig {
   /** Default lowest score of a hit (0.85). */
   highFloor?: number | undefined;
@@ -213,7 +219,10 @@ export interface PipelineConfidenceConfig extends ConfidenceOptions {
    * needs `scores`).
    */
   model?: QueryConfidenceModel | null | undefined;
-  /** Lowest probability of an `answer` outcome (default 0.5). */
+  /**
+   * Lowest probability of an `answer` outcome (default 0.5; `hedgeFloor <= answerFloor`, a
+   * floor given alone checked against the other's default, the error on the floor given).
+   */
   answerFloor?: number | undefined;
   /** Lowest probability of a `hedge` outcome; below it, `abstain` (default 0.2). */
   hedgeFloor?: number | undefined;

@@ -2450,16 +2450,41 @@ export function tests(lib, golden) {
     assert(e.cause instanceof TypeError && e.cause !== own, `the engine's TypeError as the cause: ${e.cause}`);
   });
 
-  test("a floor given alone is checked against the other's default, and the error says so", () => {
-    for (const [fn, code, field] of [
-      [() => new lib.Pipeline({ bands: { highFloor: 0.6 } }), "INVALID_BANDS", "config.bands.degradedFloor"],
-      [() => lib.classifyBand(0.7, { highFloor: 0.6 }), "INVALID_BANDS", "options.degradedFloor"],
-      [() => new lib.Pipeline({ confidence: { answerFloor: 0.1 } }), "INVALID_CONFIG", "config.confidence.hedgeFloor"],
+  test("a floor given alone is checked against the other's default: the error is on the floor given, and names the default", () => {
+    // Each floor given alone, out of order with the other's default: on the floor given
+    // (the low floor's was on the low floor whichever was given), from both modules.
+    const P = (config) => () => new lib.Pipeline(config);
+    const C = (options) => () => lib.classifyBand(0.7, options);
+    for (const [fn, code, field, message] of [
+      [P({ bands: { highFloor: 0.6 } }), "INVALID_BANDS", "config.bands.highFloor", "highFloor 0.6 is below degradedFloor 0.65, its default (degradedFloor not given)"],
+      [P({ bands: { degradedFloor: 0.9 } }), "INVALID_BANDS", "config.bands.degradedFloor", "degradedFloor 0.9 exceeds highFloor 0.85, its default (highFloor not given)"],
+      [P({ bands: new Map([["highFloor", 0.5]]) }), "INVALID_BANDS", "config.bands.highFloor", "highFloor 0.5 is below degradedFloor 0.65, its default (degradedFloor not given)"],
+      [P({ bands: { highFloor: 0.5, profiles: [{ name: "p", highFloor: 0.9, degradedFloor: 0.1 }] } }), "INVALID_BANDS", "config.bands.highFloor", "highFloor 0.5 is below degradedFloor 0.65, its default (degradedFloor not given)"],
+      [C({ highFloor: 0.5 }), "INVALID_BANDS", "options.highFloor", "highFloor 0.5 is below degradedFloor 0.65, its default (degradedFloor not given)"],
+      [C({ degradedFloor: 0.9 }), "INVALID_BANDS", "options.degradedFloor", "degradedFloor 0.9 exceeds highFloor 0.85, its default (highFloor not given)"],
+      [C({ highFloor: 0 }), "INVALID_BANDS", "options.highFloor", "highFloor 0 is below degradedFloor 0.65, its default (degradedFloor not given)"],
+      [P({ confidence: { answerFloor: 0.1 } }), "INVALID_CONFIG", "config.confidence.answerFloor", "answerFloor 0.1 is below hedgeFloor 0.2, its default (hedgeFloor not given)"],
+      [P({ confidence: { hedgeFloor: 0.6 } }), "INVALID_CONFIG", "config.confidence.hedgeFloor", "hedgeFloor 0.6 exceeds answerFloor 0.5, its default (answerFloor not given)"],
+      // Both given and out of order: on the low floor, as before, without a word of defaults
+      // (a floor given at its default's value is given all the same).
+      [C({ highFloor: 0.5, degradedFloor: 0.9 }), "INVALID_BANDS", "options.degradedFloor", "degradedFloor 0.9 exceeds highFloor 0.5"],
+      [C({ highFloor: 0.5, degradedFloor: 0.65 }), "INVALID_BANDS", "options.degradedFloor", "degradedFloor 0.65 exceeds highFloor 0.5"],
+      [P({ bands: { highFloor: 0.85, degradedFloor: 0.9 } }), "INVALID_BANDS", "config.bands.degradedFloor", "degradedFloor 0.9 exceeds highFloor 0.85"],
+      [P({ confidence: { answerFloor: 0.1, hedgeFloor: 0.2 } }), "INVALID_CONFIG", "config.confidence.hedgeFloor", "hedgeFloor (0.2) must not exceed answerFloor (0.1)"],
+      // A profile's floors are both required: on its low floor.
+      [P({ bands: { profiles: [{ name: "p", highFloor: 0.5, degradedFloor: 0.9 }] } }), "INVALID_BANDS", "config.bands.profiles[0].degradedFloor", "degradedFloor 0.9 exceeds highFloor 0.5"],
+      // A floor given alone out of [0, 1] is its own range fault, as before.
+      [C({ degradedFloor: 1.5 }), "INVALID_BANDS", "options.degradedFloor", "must be within [0, 1], got 1.5"],
+      [C({ highFloor: -0.1 }), "INVALID_BANDS", "options.highFloor", "must be within [0, 1], got -0.1"],
+      [P({ bands: { degradedFloor: NaN } }), "INVALID_BANDS", "config.bands.degradedFloor", "must be within [0, 1], got NaN"],
+      [P({ confidence: { hedgeFloor: 2 } }), "INVALID_CONFIG", "config.confidence.hedgeFloor", "must be within [0, 1], got 2"],
     ]) {
-      const e = throwsScoreError(lib, fn, code, field);
-      assert(e.message.includes("not given is its default"), e.message);
+      eq(throwsScoreError(lib, fn, code, field).message, message);
     }
     eq(lib.classifyBand(0.7, { highFloor: 0.6, degradedFloor: 0.5 }).kind, "hit");
+    eq(lib.classifyBand(0.7, { highFloor: 0.7 }).kind, "hit");
+    eq(lib.classifyBand(0.7, { degradedFloor: 0.7 }).kind, "degraded");
+    new lib.Pipeline({ bands: { highFloor: 0.65 }, confidence: { answerFloor: 0.2 } }).free();
   });
 
   test("methods taken off their object, or called on another, are INVALID_TYPE on `this`", () => {
