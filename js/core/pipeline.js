@@ -52,7 +52,7 @@ function newPipeline(wire, text) {
   try {
     out = wire.call(OP.PIPELINE_NEW, putJson(new Input(), wire, text, configLayout));
   } catch (e) {
-    // Said of what the caller wrote (a floor given alone), from either module.
+    // Said of what the caller wrote (a floor given alone, a topN of -1), from either module.
     throw givenFault(e, text, "config");
   }
   const { u32, f64 } = out.w;

@@ -586,7 +586,10 @@ const FLOOR_PAIRS = [
  * - a floor given alone, out of order with the other's default, is the fault of the
  *   floor given: `{ highFloor: 0.5 }` is `INVALID_BANDS` on `highFloor`, "highFloor 0.5
  *   is below degradedFloor 0.65, its default (degradedFloor not given)" (it was on
- *   `degradedFloor`); both given, the error stays on the low floor.
+ *   `degradedFloor`); both given, the error stays on the low floor;
+ * - a configuration's `topN` that is a whole number but no u32 (-1, 2^32) is
+ *   `INVALID_TOP_N`, as 0 is there and as a call's `topN` of any of them is (the decoders
+ *   read a u32 and call it `INVALID_TYPE`).
  */
 export function givenFault(e, text, what) {
   if (!(e instanceof ScoreError) || text === undefined) return e;
@@ -598,6 +601,13 @@ export function givenFault(e, text, what) {
     return e;
   }
   if (!isObj(tree)) return e;
+  if (what === "config" && code === "INVALID_TYPE" && field === "config.topN") {
+    const v = tree.topN;
+    if (typeof v !== "number" || !Number.isInteger(v)) return e;
+    const k = hasOwn.call(tree, "topK") ? tree.topK : PIPELINE_DEFAULTS.topK;
+    const topK = typeof k === "number" && k % 1 === 0 && k >= 0 && k <= 4294967295 ? ` = ${k}` : "";
+    return scoreError("INVALID_TOP_N", field, `topN must satisfy 1 <= topN <= topK${topK}, got ${v}`);
+  }
   for (const [arg, objectKey, orderCode, low, high] of FLOOR_PAIRS) {
     const prefix = objectKey === null ? `${arg}.` : `${arg}.${objectKey}.`;
     if (arg !== what || code !== orderCode || field !== prefix + low) continue;

@@ -393,7 +393,10 @@ export interface PipelineConfig {
   weights?: Record<string, number> | undefined;
   /** Candidate pool after fusion and recency (default 10). */
   topK?: number | undefined;
-  /** Results returned (default 5, `1 <= topN <= topK`). */
+  /**
+   * Results returned (default 5, `1 <= topN <= topK`; a whole number out of that range,
+   * -1 too, is `INVALID_TOP_N` as a call's `topN` is; not a whole number, `INVALID_TYPE`).
+   */
   topN?: number | undefined;
   /** Recency boost. */
   recency?: RecencyConfig | undefined;

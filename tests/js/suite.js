@@ -645,7 +645,9 @@ export function tests(lib, golden) {
     // (Type errors inside a configuration name the value's path.)
     throwsScoreError(lib, () => new lib.Pipeline({ k: "\u0000#404e000000000000" }), "INVALID_TYPE", "config.k");
     throwsScoreError(lib, () => new lib.Pipeline({ topN: 1.5 }), "INVALID_TYPE", "config.topN");
-    throwsScoreError(lib, () => new lib.Pipeline({ topN: 2 ** 53 }), "INVALID_TYPE", "config.topN");
+    throwsScoreError(lib, () => new lib.Pipeline({ topK: 2 ** 53 }), "INVALID_TYPE", "config.topK");
+    // (A whole topN past u32 is out of its range, as a call's: INVALID_TOP_N.)
+    eq(throwsScoreError(lib, () => new lib.Pipeline({ topN: 2 ** 53 }), "INVALID_TOP_N", "config.topN").message, "topN must satisfy 1 <= topN <= topK = 10, got 9007199254740992");
     eq(lib.rrf([["a"]], { k: 2 ** 53 - 1 })[0][1], 1 / 2 ** 53);
   });
 
@@ -856,6 +858,44 @@ export function tests(lib, golden) {
       eq(Array.from(col(1).order), [2]);
       throwsScoreError(lib, () => col(11), "INVALID_TOP_N", "topN");
       throwsScoreError(lib, () => col(0.5), "INVALID_TYPE", "topN");
+    } finally {
+      p.free();
+    }
+  });
+
+  test("topN out of range is INVALID_TOP_N in a configuration as in a call, negative or past 2^32 too; not a whole number, INVALID_TYPE in both", () => {
+    const p = new lib.Pipeline({ minConfidence: 0 });
+    try {
+      const input = { lists: [{ name: "a", ids: ["x"] }] };
+      const columnar = { docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1 };
+      for (const n of [0, -1, -5, 11, 2 ** 32, -(2 ** 32), 1e20]) {
+        const message = `topN must satisfy 1 <= topN <= topK = 10, got ${n}`;
+        // A configuration's -1 was INVALID_TYPE ("expected a whole number from 0 to
+        // 4294967295"), a call's INVALID_TOP_N.
+        eq(throwsScoreError(lib, () => new lib.Pipeline({ topN: n }), "INVALID_TOP_N", "config.topN").message, message, `config ${n}`);
+        eq(throwsScoreError(lib, () => p.run({ ...input, topN: n }), "INVALID_TOP_N", "topN").message, message, `run ${n}`);
+        eq(throwsScoreError(lib, () => p.runColumnar({ ...columnar, topN: n }), "INVALID_TOP_N", "topN").message, message, `runColumnar ${n}`);
+      }
+      // Against the configuration's topK, wherever it is written (or not valid).
+      eq(throwsScoreError(lib, () => new lib.Pipeline({ topN: -1, topK: 3 }), "INVALID_TOP_N", "config.topN").message, "topN must satisfy 1 <= topN <= topK = 3, got -1");
+      eq(throwsScoreError(lib, () => new lib.Pipeline({ topN: -1, topK: -3 }), "INVALID_TOP_N", "config.topN").message, "topN must satisfy 1 <= topN <= topK, got -1");
+      eq(throwsScoreError(lib, () => new lib.Pipeline(new Map([["topN", -2]])), "INVALID_TOP_N", "config.topN").message, "topN must satisfy 1 <= topN <= topK = 10, got -2");
+      // A fault found before it in the configuration's text comes first, as before.
+      throwsScoreError(lib, () => new lib.Pipeline({ k: "x", topN: -1 }), "INVALID_TYPE", "config.k");
+      for (const n of [2.5, -0.5, "3", NaN, Infinity, -Infinity, true]) {
+        throwsScoreError(lib, () => new lib.Pipeline({ topN: n }), "INVALID_TYPE", "config.topN");
+        throwsScoreError(lib, () => p.run({ ...input, topN: n }), "INVALID_TYPE", "topN");
+        throwsScoreError(lib, () => p.runColumnar({ ...columnar, topN: n }), "INVALID_TYPE", "topN");
+      }
+      // topK has no call of its own: 0 is INVALID_TOP_K, a value that is not a whole
+      // number from 0 to 2^32 - 1 INVALID_TYPE, as the README's table says.
+      throwsScoreError(lib, () => new lib.Pipeline({ topK: 0 }), "INVALID_TOP_K", "config.topK");
+      for (const n of [-1, 2 ** 32, 1.5]) throwsScoreError(lib, () => new lib.Pipeline({ topK: n }), "INVALID_TYPE", "config.topK");
+      // RRF's k: one code in a configuration and in rrf's options.
+      for (const k of [0, -1, NaN]) {
+        throwsScoreError(lib, () => new lib.Pipeline({ k }), "INVALID_K", "config.k");
+        throwsScoreError(lib, () => lib.rrf([["a"]], { k }), "INVALID_K", "options.k");
+      }
     } finally {
       p.free();
     }
