@@ -78,7 +78,10 @@ impl Default for BandFloors {
 }
 
 impl BandFloors {
-    /// `0 <= degradedFloor <= highFloor <= 1`, both finite.
+    /// `0 <= degradedFloor <= highFloor <= 1`, both finite. Floors out of order are an
+    /// error on `degradedFloor`: these floors do not say which one a caller left at its
+    /// default. The package's JavaScript, which reads what was given, puts the error of a
+    /// floor given alone on that floor (js/core/typed-config.js `givenFault`).
     pub fn validate(&self) -> Result<()> {
         let ok = |v: f64| v.is_finite() && (0.0..=1.0).contains(&v);
         if !ok(self.high_floor) {
@@ -106,7 +109,7 @@ impl BandFloors {
                 ErrorCode::InvalidBands,
                 "degradedFloor",
                 format!(
-                    "degradedFloor {} exceeds highFloor {} (a floor not given is its default)",
+                    "degradedFloor {} exceeds highFloor {}",
                     crate::error::num(self.degraded_floor),
                     crate::error::num(self.high_floor)
                 ),
@@ -308,6 +311,9 @@ mod tests {
             (e.code, e.field.as_str()),
             (ErrorCode::InvalidBands, "degradedFloor")
         );
+        // Both floors as given, no word of defaults: which floor a caller left out is
+        // the package's JavaScript's to say (suite.js "a floor given alone ...").
+        assert_eq!(e.message, "degradedFloor 0.7 exceeds highFloor 0.6");
         assert!(BandFloors {
             high_floor: 1.1,
             degraded_floor: 0.5

@@ -141,15 +141,13 @@ impl Limits {
         self.check_entries(total, field)
     }
 
-    /// Checks the lengths of lists of indices (typed arrays): each against
-    /// `maxListLength`, the total against `maxColumnarEntries`.
-    pub fn check_columnar_lengths(
-        &self,
-        lengths: impl IntoIterator<Item = usize>,
-        field: &str,
-    ) -> Result<()> {
-        let total = self.check_each_length(lengths, field)?;
-        self.check_columnar(total, field)
+    /// Checks the lengths of the lists of a columnar input (list i is
+    /// `docs[offsets[i]..offsets[i+1]]`): each against `maxListLength`, on `offsets[i]`
+    /// (the list, as `offsets` names the lists' count; `docs[j]` is element j), the total
+    /// against `maxColumnarEntries`, on `docs`.
+    pub fn check_columnar_lengths(&self, lengths: impl IntoIterator<Item = usize>) -> Result<()> {
+        let total = self.check_each_length(lengths, "offsets")?;
+        self.check_columnar(total, "docs")
     }
 
     /// Checks each length against `maxListLength`; returns the total.
@@ -555,9 +553,17 @@ mod tests {
         assert!(e.message.contains("maxTotalEntries"), "{}", e.message);
         assert!(l.check_lengths([3, 2], "lists").is_ok());
         // Columnar lists: the same per-list limit, their own total.
-        assert!(l.check_columnar_lengths([3, 3], "docs").is_ok());
-        let e = l.check_columnar_lengths([3, 3, 2], "docs").unwrap_err();
+        assert!(l.check_columnar_lengths([3, 3]).is_ok());
+        let e = l.check_columnar_lengths([3, 3, 2]).unwrap_err();
         assert!(e.message.contains("maxColumnarEntries"), "{}", e.message);
+        assert_eq!(e.field, "docs");
+        // A list too long is named as a list (`offsets[i]`), not as element i of `docs`.
+        let e = l.check_columnar_lengths([1, 4]).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InputTooLarge, "offsets[1]")
+        );
+        assert!(e.message.contains("maxListLength"), "{}", e.message);
         assert!(l.check_array(3, "scores").is_ok());
         assert_eq!(l.check_array(4, "scores").unwrap_err().field, "scores");
         assert!(l.check_id("abcd", || "id".into()).is_ok());

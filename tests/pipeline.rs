@@ -1085,6 +1085,32 @@ fn columnar_errors() {
         (e.code, e.field.as_str()),
         (ErrorCode::InvalidWeight, "weights[0]")
     );
+    // A list longer than maxListLength is named as a list, `offsets[i]` (list i is
+    // `docs[offsets[i]..offsets[i+1]]` in the bindings), not `docs[i]`, which names
+    // element i of the flat `docs`.
+    let short = Pipeline::new(PipelineConfig {
+        limits: calibrank::limits::Limits {
+            max_list_length: 2,
+            ..Default::default()
+        },
+        ..Default::default()
+    })
+    .unwrap();
+    let e = short
+        .run_columnar(&ColumnarInput {
+            lists: &[&[0, 1], &[0, 1, 2]],
+            n_docs: 3,
+            ..Default::default()
+        })
+        .unwrap_err();
+    assert_eq!(
+        (e.code, e.field.as_str(), e.message.as_str()),
+        (
+            ErrorCode::InputTooLarge,
+            "offsets[1]",
+            "the list length is 3, above the limit of 2 (limits.maxListLength)"
+        )
+    );
 }
 
 #[test]
@@ -1297,6 +1323,10 @@ fn outcome_from_rank_only_or_a_fitted_model() {
     })
     .unwrap_err();
     assert_eq!(e.field, "confidence.hedgeFloor");
+    assert_eq!(
+        e.message,
+        "hedgeFloor (0.3) must not exceed answerFloor (0.1)"
+    );
     let e = from_json::<PipelineConfig>(r#"{"confidence":{"answerFloor":2}}"#, "config")
         .and_then(Pipeline::new)
         .unwrap_err();

@@ -5,7 +5,7 @@ import { OP, pipelineState as state, scratch, isObject, noInheritedKeys, BARE, o
 import { callHolding } from "./held-texts.js";
 import { encodeInput, encodeContext, topNOf } from "./pipeline-input.js";
 import { factorsAt } from "./rerank.js";
-import { configLayout, contextLayout, effectiveConfig, configCopy } from "./typed-config.js";
+import { configLayout, contextLayout, effectiveConfig, configCopy, givenFault } from "./typed-config.js";
 
 /**
  * Puts a pipeline's configuration (`config`) or a run's context (`context`), JSON text
@@ -48,7 +48,13 @@ function freeHandle(h) {
  * `writeHeldTexts` (the same for each of its pipelines: kept on the Wire).
  */
 function newPipeline(wire, text) {
-  const out = wire.call(OP.PIPELINE_NEW, putJson(new Input(), wire, text, configLayout));
+  let out;
+  try {
+    out = wire.call(OP.PIPELINE_NEW, putJson(new Input(), wire, text, configLayout));
+  } catch (e) {
+    // Said of what the caller wrote (a floor given alone, a topN of -1), from either module.
+    throw givenFault(e, text, "config");
+  }
   const { u32, f64 } = out.w;
   const handle = u32[out.u32At()];
   const limitsAt = out.f64At();

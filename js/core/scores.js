@@ -2,6 +2,7 @@
 // queryConfidence; and the module's version, error codes and default limits.
 import { Input, precheck, numbers, typeError } from "../wire.js";
 import { OP, state, w, limitsOf, BAND, confidenceAt } from "./shared.js";
+import { givenFault } from "./typed-config.js";
 
 /** The package version, every error code, the default limits (js/wire/state.js `common`). */
 export const { version, errorCodes, defaultLimits } = state.common();
@@ -36,7 +37,13 @@ export function classifyBand(score, options) {
   // No limits among its options: the default bound.
   const opts = precheck.options(limitsOf(undefined, "classifyBand"), options);
   if (typeof score !== "number") throw typeError("score", "a number", score);
-  const out = w().call(OP.CLASSIFY, new Input().text(opts).f64s([score]));
+  let out;
+  try {
+    out = w().call(OP.CLASSIFY, new Input().text(opts).f64s([score]));
+  } catch (e) {
+    // A floor given alone, out of order with the other's default, is the one given's fault.
+    throw givenFault(e, opts, "options");
+  }
   const band = out.w.u8[out.u8At()];
   const s = out.w.f64[out.f64At()];
   return band === 0 ? { kind: "miss" } : { kind: BAND[band], score: s };

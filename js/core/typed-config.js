@@ -9,7 +9,7 @@
 // line: the same values, and the same errors (serde's words, codes and field paths), which
 // tests/js/pipeline-module.test.mjs checks against the core's module on random
 // configurations.
-import { scoreError, keySegment, wellFormed, toWellFormed, jsonParse, compareUtf8, unknownKeyWords, quoted, setOwn, shownName, headOf } from "../wire.js";
+import { scoreError, keySegment, wellFormed, toWellFormed, jsonParse, compareUtf8, unknownKeyWords, quoted, setOwn, shownName, headOf, hasOwn } from "../wire.js";
 import { ScoreError } from "../score_error.js";
 import { PIPELINE_DEFAULTS, LIMIT_TABLE } from "./pipeline-defaults.js";
 
@@ -561,6 +561,70 @@ export function effectiveConfig(text) {
   if (text === undefined) return copy(PIPELINE_DEFAULTS);
   const got = PIPELINE.read(treeOf(text, "config"));
   return PIPELINE.out(got, PIPELINE_DEFAULTS);
+}
+
+// ---------------------------------------------------------------- What the caller wrote
+
+/**
+ * Pairs of floors `[low, high]` (`low <= high` by rule) whose decoders fill a floor not
+ * given with its default: a configuration's bands and its confidence's (`objectKey`), and
+ * `classifyBand`'s options (the bands' defaults, `BandFloors::default`). The module finds
+ * them out of order on `low` (the order fault's code); it cannot tell a default from a
+ * floor given.
+ */
+const FLOOR_PAIRS = [
+  ["config", "bands", "INVALID_BANDS", "degradedFloor", "highFloor"],
+  ["config", "confidence", "INVALID_CONFIG", "hedgeFloor", "answerFloor"],
+  ["options", null, "INVALID_BANDS", "degradedFloor", "highFloor"],
+];
+
+/**
+ * The error `e` of a configuration or of `classifyBand`'s options (`text`, their JSON
+ * text, on `what`), said of what the caller wrote, which neither module's decoders nor
+ * their checks can tell from a default (one place for both modules; any other error is
+ * returned as it is):
+ * - a floor given alone, out of order with the other's default, is the fault of the
+ *   floor given: `{ highFloor: 0.5 }` is `INVALID_BANDS` on `highFloor`, "highFloor 0.5
+ *   is below degradedFloor 0.65, its default (degradedFloor not given)" (it was on
+ *   `degradedFloor`); both given, the error stays on the low floor;
+ * - a configuration's `topN` that is a whole number but no u32 (-1, 2^32) is
+ *   `INVALID_TOP_N`, as 0 is there and as a call's `topN` of any of them is (the decoders
+ *   read a u32 and call it `INVALID_TYPE`).
+ */
+export function givenFault(e, text, what) {
+  if (!(e instanceof ScoreError) || text === undefined) return e;
+  const { code, field } = e;
+  let tree;
+  try {
+    tree = treeOf(text, what);
+  } catch {
+    return e;
+  }
+  if (!isObj(tree)) return e;
+  if (what === "config" && code === "INVALID_TYPE" && field === "config.topN") {
+    const v = tree.topN;
+    if (typeof v !== "number" || !Number.isInteger(v)) return e;
+    const k = hasOwn.call(tree, "topK") ? tree.topK : PIPELINE_DEFAULTS.topK;
+    const topK = typeof k === "number" && k % 1 === 0 && k >= 0 && k <= 4294967295 ? ` = ${k}` : "";
+    return scoreError("INVALID_TOP_N", field, `topN must satisfy 1 <= topN <= topK${topK}, got ${v}`);
+  }
+  for (const [arg, objectKey, orderCode, low, high] of FLOOR_PAIRS) {
+    const prefix = objectKey === null ? `${arg}.` : `${arg}.${objectKey}.`;
+    if (arg !== what || code !== orderCode || field !== prefix + low) continue;
+    const floors = objectKey === null ? tree : tree[objectKey];
+    if (!isObj(floors)) return e;
+    const defaults = PIPELINE_DEFAULTS[objectKey ?? "bands"];
+    const lowGiven = hasOwn.call(floors, low);
+    if (lowGiven === hasOwn.call(floors, high)) return e;
+    const l = lowGiven ? floors[low] : defaults[low];
+    const h = lowGiven ? defaults[high] : floors[high];
+    // The order fault (the module checks each floor's range first).
+    if (!(l > h && l <= 1 && h >= 0)) return e;
+    return lowGiven
+      ? scoreError(code, field, `${low} ${l} exceeds ${high} ${h}, its default (${high} not given)`)
+      : scoreError(code, prefix + high, `${high} ${h} is below ${low} ${l}, its default (${low} not given)`);
+  }
+  return e;
 }
 
 /** A fresh copy of an effective configuration, for a caller to keep. */

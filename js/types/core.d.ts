@@ -61,7 +61,10 @@ export type RetrievalOutcome =
   | { kind: "degraded"; score: number }
   | { kind: "miss" };
 
-/** Two band floors. */
+/**
+ * Two band floors, `0 <= degradedFloor <= highFloor <= 1` (`INVALID_BANDS`). A floor
+ * given alone is checked against the other's default, the error on the floor given.
+ */
 export interface BandFloors {
   /** Lowest score of a hit (default 0.85). */
   highFloor?: number | undefined;
@@ -85,7 +88,10 @@ export interface BandProfile {
   degradedFloor: number;
 }
 
-/** Band configuration. */
+/**
+ * Band configuration. A floor given alone is checked against the other's default, the
+ * error on the floor given (`config.bands.highFloor` for `{ highFloor: 0.5 }`).
+ */
 export interface BandsConfig {
   /** Default lowest score of a hit (0.85). */
   highFloor?: number | undefined;
@@ -213,7 +219,10 @@ export interface PipelineConfidenceConfig extends ConfidenceOptions {
    * needs `scores`).
    */
   model?: QueryConfidenceModel | null | undefined;
-  /** Lowest probability of an `answer` outcome (default 0.5). */
+  /**
+   * Lowest probability of an `answer` outcome (default 0.5; `hedgeFloor <= answerFloor`, a
+   * floor given alone checked against the other's default, the error on the floor given).
+   */
   answerFloor?: number | undefined;
   /** Lowest probability of a `hedge` outcome; below it, `abstain` (default 0.2). */
   hedgeFloor?: number | undefined;
@@ -384,7 +393,10 @@ export interface PipelineConfig {
   weights?: Record<string, number> | undefined;
   /** Candidate pool after fusion and recency (default 10). */
   topK?: number | undefined;
-  /** Results returned (default 5, `1 <= topN <= topK`). */
+  /**
+   * Results returned (default 5, `1 <= topN <= topK`; a whole number out of that range,
+   * -1 too, is `INVALID_TOP_N` as a call's `topN` is; not a whole number, `INVALID_TYPE`).
+   */
   topN?: number | undefined;
   /** Recency boost. */
   recency?: RecencyConfig | undefined;
@@ -652,8 +664,9 @@ export declare class Pipeline {
    * Columnar fast path: lists as one `Uint32Array` of document indices (`docs`) cut by
    * `offsets` (`offsets[i]..offsets[i+1]` is list i), results as typed arrays. No texts
    * and no list scores: a pipeline with a reranker or a confidence model is refused
-   * (`INVALID_CONFIG`; use `run`). Each list is held to `limits.maxListLength`, the
-   * whole to `limits.maxColumnarEntries`.
+   * (`INVALID_CONFIG`; use `run`). Each list is held to `limits.maxListLength` (an error
+   * on `offsets[i]` for list i; an index's error is on `docs[j]`, its place in `docs`),
+   * the whole to `limits.maxColumnarEntries`.
    */
   runColumnar(input: ColumnarInput): ColumnarOutput;
   /** The effective configuration, with every default filled in (options left unset are `null`). */
@@ -794,7 +807,8 @@ export declare function rrf(
 /**
  * Columnar RRF: `docs` holds every list's document indices concatenated, list i being
  * `docs[offsets[i]..offsets[i+1]]`. Returns `{ order, scores }` as typed arrays (ties:
- * index ascending).
+ * index ascending). A list over `limits.maxListLength` is `INPUT_TOO_LARGE` on
+ * `offsets[i]`; an index not below `nDocs` is `INDEX_OUT_OF_RANGE` on `docs[j]`.
  */
 export declare function rrfColumnar(
   docs: Uint32Array | readonly number[],

@@ -115,4 +115,11 @@ M = [
     ("I6", "node.mjs", "js/core/pipeline-input.js (heldRows)", "if (x === 5) {\n        flags |= 32;", "if (x === 5) {", "a held item's modifiedAt given as a string not sent"),
     ("I8", "node.mjs", "js/core/pipeline-input.js (holdItems)", "keys = Object.getOwnPropertyNames(items);", "keys = Object.keys(items);", "an Items misses a record's non-enumerable own entry, which run finds"),
     ("L15", "lab.node.mjs", "js/wire/limits.js (defaultsFor, lab copy)", "return this.made[fn] ??= { ...this.defaults, maxTotalEntries: b };", "return this.made[fn] ??= { ...this.defaults };", "per-function maxTotalEntries budget ignored by JS prechecks (lab)"),
+    # The forty-first session's code: errors said of what the caller wrote (typed-config.js givenFault).
+    ("G1", "node.mjs", "js/core/typed-config.js (givenFault)", "if (lowGiven === hasOwn.call(floors, high)) return e;", "", "both floors given, out of order: worded as if one were left out"),
+    ("G2", "node.mjs", "js/core/typed-config.js (givenFault)", "if (!(l > h && l <= 1 && h >= 0)) return e;", "", "a floor given alone out of [0, 1] worded as the order fault"),
+    ("G3", "node.mjs", "js/core/typed-config.js (givenFault)", "if (typeof v !== \"number\" || !Number.isInteger(v)) return e;", "if (typeof v !== \"number\") return e;", "a configuration's topN of 2.5 called INVALID_TOP_N"),
+    ("G4", "node.mjs", "js/core/typed-config.js (givenFault)", "const k = hasOwn.call(tree, \"topK\") ? tree.topK : PIPELINE_DEFAULTS.topK;", "const k = PIPELINE_DEFAULTS.topK;", "a configuration's topN of -1 said against the default topK, not the one given"),
+    ("G5", "node.mjs", "js/core/scores.js (classifyBand)", "throw givenFault(e, opts, \"options\");", "throw e;", "classifyBand: a floor given alone reported on the other floor"),
+    ("G6", "node.mjs", "js/core/pipeline.js (newPipeline)", "throw givenFault(e, text, \"config\");", "throw e;", "Pipeline: a floor given alone on the other floor, a topN of -1 INVALID_TYPE"),
 ]

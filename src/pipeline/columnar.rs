@@ -147,7 +147,7 @@ impl Pipeline {
         let top_n = cfg.top_n_or(input.top_n)?;
         cfg.limits.check_lists(input.lists.len(), "offsets")?;
         cfg.limits
-            .check_columnar_lengths(input.lists.iter().map(|l| l.len()), "docs")?;
+            .check_columnar_lengths(input.lists.iter().map(|l| l.len()))?;
         cfg.limits.check_columnar(input.n_docs, "nDocs")?;
         if let Some(c) = input.context {
             super::run::check_context(&cfg.limits, c)?;

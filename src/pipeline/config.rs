@@ -296,7 +296,7 @@ impl PipelineConfidence {
                 ErrorCode::InvalidConfig,
                 "hedgeFloor",
                 format!(
-                    "hedgeFloor ({}) must not exceed answerFloor ({}) (a floor not given is its default)",
+                    "hedgeFloor ({}) must not exceed answerFloor ({})",
                     crate::error::num(self.hedge_floor),
                     crate::error::num(self.answer_floor)
                 ),

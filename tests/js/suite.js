@@ -659,7 +659,9 @@ export function tests(lib, golden) {
     // (Type errors inside a configuration name the value's path.)
     throwsScoreError(lib, () => new lib.Pipeline({ k: "\u0000#404e000000000000" }), "INVALID_TYPE", "config.k");
     throwsScoreError(lib, () => new lib.Pipeline({ topN: 1.5 }), "INVALID_TYPE", "config.topN");
-    throwsScoreError(lib, () => new lib.Pipeline({ topN: 2 ** 53 }), "INVALID_TYPE", "config.topN");
+    throwsScoreError(lib, () => new lib.Pipeline({ topK: 2 ** 53 }), "INVALID_TYPE", "config.topK");
+    // (A whole topN past u32 is out of its range, as a call's: INVALID_TOP_N.)
+    eq(throwsScoreError(lib, () => new lib.Pipeline({ topN: 2 ** 53 }), "INVALID_TOP_N", "config.topN").message, "topN must satisfy 1 <= topN <= topK = 10, got 9007199254740992");
     eq(lib.rrf([["a"]], { k: 2 ** 53 - 1 })[0][1], 1 / 2 ** 53);
   });
 
@@ -870,6 +872,44 @@ export function tests(lib, golden) {
       eq(Array.from(col(1).order), [2]);
       throwsScoreError(lib, () => col(11), "INVALID_TOP_N", "topN");
       throwsScoreError(lib, () => col(0.5), "INVALID_TYPE", "topN");
+    } finally {
+      p.free();
+    }
+  });
+
+  test("topN out of range is INVALID_TOP_N in a configuration as in a call, negative or past 2^32 too; not a whole number, INVALID_TYPE in both", () => {
+    const p = new lib.Pipeline({ minConfidence: 0 });
+    try {
+      const input = { lists: [{ name: "a", ids: ["x"] }] };
+      const columnar = { docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1 };
+      for (const n of [0, -1, -5, 11, 2 ** 32, -(2 ** 32), 1e20]) {
+        const message = `topN must satisfy 1 <= topN <= topK = 10, got ${n}`;
+        // A configuration's -1 was INVALID_TYPE ("expected a whole number from 0 to
+        // 4294967295"), a call's INVALID_TOP_N.
+        eq(throwsScoreError(lib, () => new lib.Pipeline({ topN: n }), "INVALID_TOP_N", "config.topN").message, message, `config ${n}`);
+        eq(throwsScoreError(lib, () => p.run({ ...input, topN: n }), "INVALID_TOP_N", "topN").message, message, `run ${n}`);
+        eq(throwsScoreError(lib, () => p.runColumnar({ ...columnar, topN: n }), "INVALID_TOP_N", "topN").message, message, `runColumnar ${n}`);
+      }
+      // Against the configuration's topK, wherever it is written (or not valid).
+      eq(throwsScoreError(lib, () => new lib.Pipeline({ topN: -1, topK: 3 }), "INVALID_TOP_N", "config.topN").message, "topN must satisfy 1 <= topN <= topK = 3, got -1");
+      eq(throwsScoreError(lib, () => new lib.Pipeline({ topN: -1, topK: -3 }), "INVALID_TOP_N", "config.topN").message, "topN must satisfy 1 <= topN <= topK, got -1");
+      eq(throwsScoreError(lib, () => new lib.Pipeline(new Map([["topN", -2]])), "INVALID_TOP_N", "config.topN").message, "topN must satisfy 1 <= topN <= topK = 10, got -2");
+      // A fault found before it in the configuration's text comes first, as before.
+      throwsScoreError(lib, () => new lib.Pipeline({ k: "x", topN: -1 }), "INVALID_TYPE", "config.k");
+      for (const n of [2.5, -0.5, "3", NaN, Infinity, -Infinity, true]) {
+        throwsScoreError(lib, () => new lib.Pipeline({ topN: n }), "INVALID_TYPE", "config.topN");
+        throwsScoreError(lib, () => p.run({ ...input, topN: n }), "INVALID_TYPE", "topN");
+        throwsScoreError(lib, () => p.runColumnar({ ...columnar, topN: n }), "INVALID_TYPE", "topN");
+      }
+      // topK has no call of its own: 0 is INVALID_TOP_K, a value that is not a whole
+      // number from 0 to 2^32 - 1 INVALID_TYPE, as the README's table says.
+      throwsScoreError(lib, () => new lib.Pipeline({ topK: 0 }), "INVALID_TOP_K", "config.topK");
+      for (const n of [-1, 2 ** 32, 1.5]) throwsScoreError(lib, () => new lib.Pipeline({ topK: n }), "INVALID_TYPE", "config.topK");
+      // RRF's k: one code in a configuration and in rrf's options.
+      for (const k of [0, -1, NaN]) {
+        throwsScoreError(lib, () => new lib.Pipeline({ k }), "INVALID_K", "config.k");
+        throwsScoreError(lib, () => lib.rrf([["a"]], { k }), "INVALID_K", "options.k");
+      }
     } finally {
       p.free();
     }
@@ -2532,6 +2572,24 @@ export function tests(lib, golden) {
     // Where the index is in the flat `docs` (the second list's second entry is docs[3]).
     throwsScoreError(lib, () => lib.rrfColumnar(new Uint32Array([0, 1, 1, 7]), new Uint32Array([0, 2, 4]), 2), "INDEX_OUT_OF_RANGE", "docs[3]");
     throwsScoreError(lib, () => p.runColumnar({ docs: new Uint32Array([0, 1, 1, 7]), offsets: new Uint32Array([0, 2, 4]), nDocs: 2 }), "INDEX_OUT_OF_RANGE", "docs[3]");
+    // A list too long is named as the list, `offsets[i]` (list i is
+    // docs[offsets[i]..offsets[i+1]]), not `docs[i]`, which is element i (here docs[1], a
+    // document index of list 0): it was `docs[1]` for list 1.
+    {
+      const docs = new Uint32Array([0, 1, 0, 1, 2]);
+      const offsets = new Uint32Array([0, 2, 5]);
+      const message = "the list length is 3, above the limit of 2 (limits.maxListLength)";
+      eq(throwsScoreError(lib, () => lib.rrfColumnar(docs, offsets, 3, { limits: { maxListLength: 2 } }), "INPUT_TOO_LARGE", "offsets[1]").message, message);
+      const short = new lib.Pipeline({ limits: { maxListLength: 2 } });
+      try {
+        eq(throwsScoreError(lib, () => short.runColumnar({ docs, offsets, nDocs: 3 }), "INPUT_TOO_LARGE", "offsets[1]").message, message);
+        throwsScoreError(lib, () => short.runColumnar({ docs, offsets: new Uint32Array([0, 3, 5]), nDocs: 3 }), "INPUT_TOO_LARGE", "offsets[0]");
+        // The element faults keep `docs[j]`.
+        throwsScoreError(lib, () => short.runColumnar({ docs: new Uint32Array([0, 1, 0, 7]), offsets: new Uint32Array([0, 2, 4]), nDocs: 3 }), "INDEX_OUT_OF_RANGE", "docs[3]");
+      } finally {
+        short.free();
+      }
+    }
     // An item given as a Map or a Date (no own fields) is refused, not read as empty.
     throwsScoreError(lib, () => p.run({ lists: [{ name: "a", ids: ["x"] }], items: { x: new Map([["name", "n"]]) } }), "INVALID_TYPE", "items.x");
     throwsScoreError(lib, () => p.run({ lists: [{ name: "a", ids: ["x"] }], items: { x: new Date(0) } }), "INVALID_TYPE", "items.x");
@@ -2635,16 +2693,41 @@ export function tests(lib, golden) {
     assert(e.cause instanceof TypeError && e.cause !== own, `the engine's TypeError as the cause: ${e.cause}`);
   });
 
-  test("a floor given alone is checked against the other's default, and the error says so", () => {
-    for (const [fn, code, field] of [
-      [() => new lib.Pipeline({ bands: { highFloor: 0.6 } }), "INVALID_BANDS", "config.bands.degradedFloor"],
-      [() => lib.classifyBand(0.7, { highFloor: 0.6 }), "INVALID_BANDS", "options.degradedFloor"],
-      [() => new lib.Pipeline({ confidence: { answerFloor: 0.1 } }), "INVALID_CONFIG", "config.confidence.hedgeFloor"],
+  test("a floor given alone is checked against the other's default: the error is on the floor given, and names the default", () => {
+    // Each floor given alone, out of order with the other's default: on the floor given
+    // (the low floor's was on the low floor whichever was given), from both modules.
+    const P = (config) => () => new lib.Pipeline(config);
+    const C = (options) => () => lib.classifyBand(0.7, options);
+    for (const [fn, code, field, message] of [
+      [P({ bands: { highFloor: 0.6 } }), "INVALID_BANDS", "config.bands.highFloor", "highFloor 0.6 is below degradedFloor 0.65, its default (degradedFloor not given)"],
+      [P({ bands: { degradedFloor: 0.9 } }), "INVALID_BANDS", "config.bands.degradedFloor", "degradedFloor 0.9 exceeds highFloor 0.85, its default (highFloor not given)"],
+      [P({ bands: new Map([["highFloor", 0.5]]) }), "INVALID_BANDS", "config.bands.highFloor", "highFloor 0.5 is below degradedFloor 0.65, its default (degradedFloor not given)"],
+      [P({ bands: { highFloor: 0.5, profiles: [{ name: "p", highFloor: 0.9, degradedFloor: 0.1 }] } }), "INVALID_BANDS", "config.bands.highFloor", "highFloor 0.5 is below degradedFloor 0.65, its default (degradedFloor not given)"],
+      [C({ highFloor: 0.5 }), "INVALID_BANDS", "options.highFloor", "highFloor 0.5 is below degradedFloor 0.65, its default (degradedFloor not given)"],
+      [C({ degradedFloor: 0.9 }), "INVALID_BANDS", "options.degradedFloor", "degradedFloor 0.9 exceeds highFloor 0.85, its default (highFloor not given)"],
+      [C({ highFloor: 0 }), "INVALID_BANDS", "options.highFloor", "highFloor 0 is below degradedFloor 0.65, its default (degradedFloor not given)"],
+      [P({ confidence: { answerFloor: 0.1 } }), "INVALID_CONFIG", "config.confidence.answerFloor", "answerFloor 0.1 is below hedgeFloor 0.2, its default (hedgeFloor not given)"],
+      [P({ confidence: { hedgeFloor: 0.6 } }), "INVALID_CONFIG", "config.confidence.hedgeFloor", "hedgeFloor 0.6 exceeds answerFloor 0.5, its default (answerFloor not given)"],
+      // Both given and out of order: on the low floor, as before, without a word of defaults
+      // (a floor given at its default's value is given all the same).
+      [C({ highFloor: 0.5, degradedFloor: 0.9 }), "INVALID_BANDS", "options.degradedFloor", "degradedFloor 0.9 exceeds highFloor 0.5"],
+      [C({ highFloor: 0.5, degradedFloor: 0.65 }), "INVALID_BANDS", "options.degradedFloor", "degradedFloor 0.65 exceeds highFloor 0.5"],
+      [P({ bands: { highFloor: 0.85, degradedFloor: 0.9 } }), "INVALID_BANDS", "config.bands.degradedFloor", "degradedFloor 0.9 exceeds highFloor 0.85"],
+      [P({ confidence: { answerFloor: 0.1, hedgeFloor: 0.2 } }), "INVALID_CONFIG", "config.confidence.hedgeFloor", "hedgeFloor (0.2) must not exceed answerFloor (0.1)"],
+      // A profile's floors are both required: on its low floor.
+      [P({ bands: { profiles: [{ name: "p", highFloor: 0.5, degradedFloor: 0.9 }] } }), "INVALID_BANDS", "config.bands.profiles[0].degradedFloor", "degradedFloor 0.9 exceeds highFloor 0.5"],
+      // A floor given alone out of [0, 1] is its own range fault, as before.
+      [C({ degradedFloor: 1.5 }), "INVALID_BANDS", "options.degradedFloor", "must be within [0, 1], got 1.5"],
+      [C({ highFloor: -0.1 }), "INVALID_BANDS", "options.highFloor", "must be within [0, 1], got -0.1"],
+      [P({ bands: { degradedFloor: NaN } }), "INVALID_BANDS", "config.bands.degradedFloor", "must be within [0, 1], got NaN"],
+      [P({ confidence: { hedgeFloor: 2 } }), "INVALID_CONFIG", "config.confidence.hedgeFloor", "must be within [0, 1], got 2"],
     ]) {
-      const e = throwsScoreError(lib, fn, code, field);
-      assert(e.message.includes("not given is its default"), e.message);
+      eq(throwsScoreError(lib, fn, code, field).message, message);
     }
     eq(lib.classifyBand(0.7, { highFloor: 0.6, degradedFloor: 0.5 }).kind, "hit");
+    eq(lib.classifyBand(0.7, { highFloor: 0.7 }).kind, "hit");
+    eq(lib.classifyBand(0.7, { degradedFloor: 0.7 }).kind, "degraded");
+    new lib.Pipeline({ bands: { highFloor: 0.65 }, confidence: { answerFloor: 0.2 } }).free();
   });
 
   test("methods taken off their object, or called on another, are INVALID_TYPE on `this`", () => {

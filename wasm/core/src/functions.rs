@@ -198,7 +198,7 @@ fn rrf_columnar(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     }
     let lists = calibrank::pipeline::split_offsets(&docs, &offsets)?;
     limits.check_lists(lists.len(), "offsets")?;
-    limits.check_columnar_lengths(lists.iter().map(|l| l.len()), "docs")?;
+    limits.check_columnar_lengths(lists.iter().map(|l| l.len()))?;
     limits.check_columnar(n, "nDocs")?;
     let fused = fuse_with_options(&lists, k, weights.as_deref(), n)
         .map_err(|e| calibrank::pipeline::flat_index_error(e, &lists, n))?;
