@@ -19,6 +19,7 @@ const ObjectPrototype = Object.prototype;
 const KEPT_FOUND = 0;
 const KEPT_HELD = 1;
 const mapGet = Map.prototype.get;
+const mapKeys = Map.prototype.keys;
 const objectTag = Object.prototype.toString;
 
 /**
@@ -131,7 +132,7 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
   }
   precheck.entries(lim, entries, "lists");
   // Items held by an `Items` (js/core/items.js): their ids are found in its index.
-  const corpus = items === undefined || items === null ? undefined : HELD.get(items);
+  const corpus = HELD.get(items);
   // The distinct ids first (interned: each crosses once), then every other string. (A
   // call of a few short ids interns them without a `Map`: js/wire/values.js `Interner`.)
   const interner = corpus === undefined ? new Interner(entries, "lists") : null;
@@ -491,30 +492,37 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
  * first the first in the caller's order, 0 ending them); `stamp`, `slot`, `mark` and
  * `busy` for `encodeInput`'s numbering of a call's documents.
  */
-export const HELD = new WeakMap();
+// One table for every copy of the package in a process (its ES module and CommonJS
+// builds each have this file): an `Items` made through one serves a `Pipeline` of the
+// other. Named for the shape of what it holds.
+const HELD_KEY = Symbol.for("calibrank.heldItems.v1");
+export const HELD = (globalThis[HELD_KEY] ??= new WeakMap());
 const TEXT_FIELDS = ["name", "type", "summary", "content"];
+// No limit on the corpus an `Items` reads: each call that lists its items checks them
+// against its pipeline's limits.
+const UNLIMITED = { maxLists: Infinity, maxListLength: Infinity, maxTotalEntries: Infinity, maxColumnarEntries: Infinity, maxIdBytes: Infinity, maxTextBytes: Infinity, maxTotalTextBytes: Infinity, maxSearchWork: Infinity };
 
 /**
  * Reads every entry of `items` (a record's own string keys, enumerable or not, as `run`
  * finds them by lookup; or a `Map`'s) as
  * `Pipeline.run` reads an item, with the same checks and errors (`encodeInput` on a list
- * of every key, at the widest limits `lim`), and holds a copy of what it read (`HELD`).
+ * of every key, with no limit: each call checks its own), and holds a copy of what it
+ * read (`HELD`).
  */
-export function holdItems(items, lim, lease) {
-  const same = items === undefined || items === null ? undefined : HELD.get(items);
+export function holdItems(items, lease) {
+  const same = HELD.get(items);
   if (same !== undefined) return same;
   let keys;
   if (isMap(items)) {
+    // Its keys as Map.prototype.keys gives them (as `run` looks entries up with the `get`
+    // the package found); a key that is not a string no list id can find.
     keys = [];
-    for (const key of items.keys()) {
-      if (typeof key !== "string") throw typeError("items", "a Map whose keys are ids (strings)", key);
-      keys.push(key);
-    }
+    for (const key of mapKeys.call(items)) if (typeof key === "string") keys.push(key);
   } else if (isObject(items)) keys = Object.getOwnPropertyNames(items);
-  else throw typeError("items", "an object mapping ids to metadata (a plain object or a Map)", items);
+  else throw typeError("items", "an object mapping ids to metadata", items);
   let e;
   try {
-    e = encodeInput({ lists: [{ name: "items", ids: keys }], items }, lim, -1, lease);
+    e = encodeInput({ lists: [{ name: "items", ids: keys }], items }, UNLIMITED, -1, lease);
   } catch (err) {
     // Only the keys make up the list: a fault of the list is the items' own.
     if (err instanceof Error && typeof err.field === "string" && err.field.startsWith("lists")) throw scoreError(err.code, "items", err.message);

@@ -690,12 +690,14 @@ export declare class Pipeline {
  */
 export declare class Items {
   /**
-   * Reads `items`: a record's own string keys (those `run` would find), or a `Map`'s (string keys only: another
-   * is `INVALID_TYPE` on `items`). An entry whose value is `undefined` is no item; `null`
-   * is an item with no fields. Another `Items` gives the same items.
+   * Reads `items`: a record's own string keys (those `run` would find; a `Proxy`'s are
+   * those its `ownKeys` trap lists), or a `Map`'s string keys (another key no id can
+   * find). An entry whose value is `undefined` is no item; `null` is an item with no
+   * fields. Another `Items` gives the same items, whichever build of the package (ES
+   * module or CommonJS) made it.
    */
   constructor(items: Readonly<Record<string, ItemMetaLike | null>> | ReadonlyMap<string, ItemMetaLike | null> | Items);
-  /** How many items are held. */
+  /** How many items are held (`null` entries, items with no fields, included). */
   readonly size: number;
 }
 

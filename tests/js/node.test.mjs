@@ -150,6 +150,17 @@ test("a Run or Qrels of the ESM entry given to the CommonJS entry is refused (ea
   }
 });
 
+test("an Items made through one build (ESM or CommonJS) serves a Pipeline of the other", () => {
+  const items = { a: { modifiedAt: Date.UTC(2026, 0, 1) }, b: { modifiedAt: Date.UTC(2025, 0, 1) }, c: null };
+  const input = { lists: [{ name: "s", ids: ["b", "a", "c", "d"] }], now: Date.UTC(2026, 0, 2) };
+  for (const [made, ran] of [[cjs, esm], [esm, cjs]]) {
+    const p = new ran.Pipeline({ minConfidence: 0 });
+    assert.deepEqual(p.run({ ...input, items: new made.Items(items) }), p.run({ ...input, items }));
+    assert.equal(new ran.Items(new made.Items(items)).size, 3);
+    p.free();
+  }
+});
+
 test("inherited keys (a polluted Object.prototype) are not read as options, inputs or item fields", () => {
   const lists = [["a", "b"], ["b", "c"]];
   const input = { query: "alpha beta", lists: [{ name: "s", ids: ["a", "b", "c"] }, { name: "t", ids: ["c", "a"] }], items: { a: { name: "alpha" } } };

@@ -1823,11 +1823,23 @@ export function tests(lib, golden) {
     same({ a: new Map() }, "INVALID_TYPE", "items.a");
     same({ "x.y": { fiscalYear: "2024" } }, "INVALID_TYPE", 'items["x.y"].fiscalYear');
     same({ a: { modifiedAt: true } }, "INVALID_TYPE", "items.a.modifiedAt");
-    throwsScoreError(lib, () => new lib.Items(5), "INVALID_TYPE", "items");
+    // Not items at all: `run`'s error for the same value as `items`.
+    for (const notItems of [5, "x", [{ name: "x" }], new lib.Pipeline()]) {
+      const e1 = throwsScoreError(lib, () => p.run({ lists: [{ name: "s", ids: ["a"] }], items: notItems }), "INVALID_TYPE", "items");
+      const e2 = throwsScoreError(lib, () => new lib.Items(notItems), "INVALID_TYPE", "items");
+      eq(e2.message, e1.message, "message");
+    }
     throwsScoreError(lib, () => new lib.Items(null), "INVALID_TYPE", "items");
-    throwsScoreError(lib, () => new lib.Items([{ name: "x" }]), "INVALID_TYPE", "items");
-    throwsScoreError(lib, () => new lib.Items(new Map([[1, {}]])), "INVALID_TYPE", "items");
-    throwsScoreError(lib, () => new lib.Items(new lib.Pipeline()), "INVALID_TYPE", "items");
+    throwsScoreError(lib, () => new lib.Items(), "INVALID_TYPE", "items");
+    // A Map's keys as Map.prototype.keys gives them (a `keys` of its own not called), the
+    // ones that are not strings left out, as no list id finds them.
+    const own = new Map([["a", { modifiedAt: now - day }], [1, { modifiedAt: now }], ["b", null]]);
+    own.keys = function* () {
+      yield "b";
+    };
+    const ownIn = { lists: [{ name: "s", ids: ["b", "a"] }], now };
+    eq(p.run({ ...ownIn, items: new lib.Items(own) }), p.run({ ...ownIn, items: own }), "a Map with a keys of its own");
+    eq(new lib.Items(own).size, 2, "the key 1 is no id");
     for (const bad of [{ a: { modifiedAt: "yesterday" } }, { a: { fiscalYear: 2024.5 } }, { a: { crossEncoderScore: NaN } }, { a: { modifiedAt: Infinity } }]) {
       const cfg = { recency: { mode: "fiscal_year" }, rerank: { method: "cross_encoder" } };
       const q = new lib.Pipeline(cfg);
