@@ -561,15 +561,11 @@ fn in_words(message: &str) -> String {
         return format!("expected {}, got an array of {n}", expected_words(expected));
     }
     if let Some(rest) = message.strip_prefix("unknown field `") {
-        // The key given, cut after 64 characters (as the modules' own decoders word it).
-        // A type without fields first: its message ends so (a list's ends with a key in
-        // backquotes), and the key given may hold "`, expected ".
-        if let Some(key) = rest.strip_suffix("`, there are no fields") {
-            return format!("unknown field {}, there are no fields", key_name(key));
-        }
-        if let Some((key, after)) = rest.rsplit_once("`, expected ") {
-            return format!("unknown field {}, expected {after}", key_name(key));
-        }
+        // The key given (as `unknown_name` finds it for the field path), cut after 64
+        // characters as the modules' own decoders word it, then serde's words after it.
+        let key = unknown_name(rest);
+        let after = rest.get(key.len() + 1..).unwrap_or_default();
+        return format!("unknown field {}{after}", key_name(key));
     }
     if let Some(rest) = message.strip_prefix("unknown variant `") {
         // The last "`, expected ": the names listed are the type's own, the name given may
@@ -744,7 +740,8 @@ pub fn fault_error(
 /// `` `key`, expected ... `` or `` `key`, there are no fields ``, the hand-written
 /// decoders `` `key` ``; the key itself may hold backquotes.
 fn unknown_name(rest: &str) -> &str {
-    // A type without fields first: the key given may hold "`, expected " (see `in_words`).
+    // A type without fields first: its message ends so (a list's ends with a key in
+    // backquotes), and the key given may hold "`, expected ".
     if let Some(name) = rest.strip_suffix("`, there are no fields") {
         name
     } else if let Some((name, _)) = rest.rsplit_once("`, expected ") {

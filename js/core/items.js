@@ -33,6 +33,6 @@ export class Items {
   get size() {
     const held = typeof this === "object" && this !== null ? HELD.get(this) : undefined;
     if (held === undefined) throw typeError("this", "an Items: read `size` on one");
-    return held.rows;
+    return held.flags.length;
   }
 }

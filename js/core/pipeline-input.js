@@ -4,6 +4,7 @@
 import { precheck, objectJson, numbers, typeError, keyPath, keyField, isMap, hasOwn, fromObjectPrototype, wellFormedName, firstOf, timeOf, utf8Length, Interner, emptyInstance, allocate, scoreError } from "../wire.js";
 import { isObject, unknownField, missingField, noInheritedKeys, ownFields, checkKeys, BARE } from "./shared.js";
 import { canHoldTexts } from "./held-texts.js";
+import { LIMIT_TABLE } from "./pipeline-defaults.js";
 
 const ITEM_KEYS = new Set(["name", "type", "summary", "content", "modifiedAt", "fiscalYear", "crossEncoderScore"]);
 const INPUT_FIELDS = ["query", "lists", "items", "now", "context", "topN"];
@@ -147,10 +148,10 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
   // The ids' running lengths, kept while each id is at hand (see `Input.strs`): from
   // `TAKEN_FROM` entries on.
   const ends = entries >= TAKEN_FROM ? lease.u32(entries, 3, "lists") : null;
-  let k = 0;
   // With held items, the row of each distinct id's item (-1: none).
   let rowOf = null;
   if (corpus === undefined) {
+    let k = 0;
     for (let i = 0; i < nLists; i++) {
       const ids = listObjs[i][1];
       const n = listObjs[i][4];
@@ -170,73 +171,7 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
         docs[k++] = d;
       }
     }
-  } else {
-    // An id of the held items is found in their index (one lookup, where interning
-    // looked it up and then added it to a `Map` of the call's), and its document kept by
-    // their row: `stamp[r]` is this call's mark once row r has its document, `slot[r]`.
-    // Ids of no held item are interned in a `Map` of the call's. A caller's code run
-    // while the lists are read (a Proxy's trap) may run another call with the same items:
-    // that call numbers its documents in stamps of its own.
-    rowOf = [];
-    const index = corpus.index;
-    const nested = corpus.busy;
-    let stamp = corpus.stamp;
-    let slot = corpus.slot;
-    let mark = 1;
-    if (nested) {
-      stamp = allocate(Uint32Array, corpus.rows, "items");
-      slot = allocate(Uint32Array, corpus.rows, "items");
-    } else {
-      corpus.busy = true;
-      mark = corpus.mark = (corpus.mark + 1) >>> 0;
-      if (mark === 0) {
-        stamp.fill(0);
-        mark = corpus.mark = 1;
-      }
-    }
-    let others = null;
-    try {
-      for (let i = 0; i < nLists; i++) {
-        const ids = listObjs[i][1];
-        const n = listObjs[i][4];
-        const t = 5 * i;
-        listTable[t + 1] = k;
-        listTable[t + 2] = n;
-        for (let j = 0; j < n; j++) {
-          const id = ids[j];
-          const r = index.get(id);
-          let d;
-          if (r !== undefined) {
-            if (stamp[r] === mark) d = slot[r];
-            else {
-              stamp[r] = mark;
-              d = slot[r] = strs.length;
-              strs.push(id);
-              rowOf.push(r);
-              units += id.length;
-              if (ends !== null) ends[d] = units;
-            }
-          } else {
-            if (typeof id !== "string") throw typeError(`lists[${i}].ids[${j}]`, "a string", id);
-            others ??= new Map();
-            d = others.get(id);
-            if (d === undefined) {
-              d = strs.length;
-              others.set(id, d);
-              strs.push(id);
-              rowOf.push(-1);
-              units += id.length;
-              if (ends !== null) ends[d] = units;
-            }
-          }
-          occUnits += id.length;
-          docs[k++] = d;
-        }
-      }
-    } finally {
-      if (!nested) corpus.busy = false;
-    }
-  }
+  } else ({ rowOf, units, occUnits } = internHeld(corpus, listObjs, listTable, docs, ends, strs));
   const nDocs = strs.length;
   head[3] = nDocs;
   if (query !== undefined && query !== null) {
@@ -486,8 +421,9 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
 
 /**
  * The items an `Items` holds (js/core/items.js), by that object: `index` (each key's
- * row), `rows`, and by row the item's `flags` (the bits of `encodeInput`'s item table),
- * `nums` (3 each, as its table), `texts` (5 each: name, type, summary, content, and a
+ * row), and by row the item's `flags` (the bits of `encodeInput`'s item table for the
+ * numbers it has: `NUMBER_BITS`; its strings are in `order`), `nums` (3 each, as its
+ * table), `texts` (5 each: name, type, summary, content, and a
  * `modifiedAt` given as a string), `order` (the fields of `texts` it has, 3 bits each,
  * first the first in the caller's order, 0 ending them); `stamp`, `slot`, `mark` and
  * `busy` for `encodeInput`'s numbering of a call's documents.
@@ -500,7 +436,10 @@ export const HELD = (globalThis[HELD_KEY] ??= new WeakMap());
 const TEXT_FIELDS = ["name", "type", "summary", "content"];
 // No limit on the corpus an `Items` reads: each call that lists its items checks them
 // against its pipeline's limits.
-const UNLIMITED = { maxLists: Infinity, maxListLength: Infinity, maxTotalEntries: Infinity, maxColumnarEntries: Infinity, maxIdBytes: Infinity, maxTextBytes: Infinity, maxTotalTextBytes: Infinity, maxSearchWork: Infinity };
+const UNLIMITED = Object.fromEntries(LIMIT_TABLE.names.map((name) => [name, Infinity]));
+// The item table's bits of a modifiedAt given as a number, a fiscalYear and a
+// crossEncoderScore.
+const NUMBER_BITS = 16 | 64 | 128;
 
 /**
  * Reads every entry of `items` (a record's own string keys, enumerable or not, as `run`
@@ -539,7 +478,8 @@ export function holdItems(items, lease) {
   for (let r = 0; r < rows; r++) {
     const t = 8 * r;
     index.set(strs[itemTable[t]], r);
-    const f = (flags[r] = itemTable[t + 1]);
+    const f = itemTable[t + 1];
+    flags[r] = f & NUMBER_BITS;
     for (let x = 0; x < 3; x++) nums[3 * r + x] = itemNums[3 * r + x];
     // The fields given as strings, in the order their strings were met (the caller's).
     at.length = 0;
@@ -554,7 +494,85 @@ export function holdItems(items, lease) {
     for (let j = at.length - 1; j >= 0; j--) o = o * 8 + (at[j] & 7);
     order[r] = o;
   }
-  return { index, rows, flags, nums, texts, order, stamp: new Uint32Array(rows), slot: new Uint32Array(rows), mark: 0, busy: false };
+  return { index, flags, nums, texts, order, stamp: new Uint32Array(rows), slot: new Uint32Array(rows), mark: 0, busy: false };
+}
+
+/**
+ * `encodeInput`'s interning of the lists' ids when its items are held by an `Items`
+ * (`corpus`): an id of the held items is found in their index (one lookup, where
+ * interning looked it up and then added it to a `Map` of the call's), and its document
+ * kept by their row: `stamp[r]` is this call's mark once row r has its document,
+ * `slot[r]`. Ids of no held item are interned in a `Map` of the call's. A caller's code
+ * run while the lists are read (a Proxy's trap) may run another call with the same
+ * items: that call numbers its documents in stamps of its own. Fills `listTable`'s
+ * offsets and lengths, `docs`, `ends` and `strs` as the object path does; returns the
+ * row of each document's item (-1: none) and the ids' UTF-16 units (distinct, and of
+ * every entry).
+ */
+function internHeld(corpus, listObjs, listTable, docs, ends, strs) {
+  const rowOf = [];
+  const index = corpus.index;
+  const rows = corpus.flags.length;
+  const nested = corpus.busy;
+  let stamp = corpus.stamp;
+  let slot = corpus.slot;
+  let mark = 1;
+  if (nested) {
+    stamp = allocate(Uint32Array, rows, "items");
+    slot = allocate(Uint32Array, rows, "items");
+  } else {
+    corpus.busy = true;
+    mark = corpus.mark = (corpus.mark + 1) >>> 0;
+    if (mark === 0) {
+      stamp.fill(0);
+      mark = corpus.mark = 1;
+    }
+  }
+  let units = 0;
+  let occUnits = 0;
+  let others = null;
+  let k = 0;
+  try {
+    for (let i = 0; i < listObjs.length; i++) {
+      const ids = listObjs[i][1];
+      const n = listObjs[i][4];
+      listTable[5 * i + 1] = k;
+      listTable[5 * i + 2] = n;
+      for (let j = 0; j < n; j++) {
+        const id = ids[j];
+        const r = index.get(id);
+        let d;
+        if (r !== undefined) {
+          if (stamp[r] === mark) d = slot[r];
+          else {
+            stamp[r] = mark;
+            d = slot[r] = strs.length;
+            strs.push(id);
+            rowOf.push(r);
+            units += id.length;
+            if (ends !== null) ends[d] = units;
+          }
+        } else {
+          if (typeof id !== "string") throw typeError(`lists[${i}].ids[${j}]`, "a string", id);
+          others ??= new Map();
+          d = others.get(id);
+          if (d === undefined) {
+            d = strs.length;
+            others.set(id, d);
+            strs.push(id);
+            rowOf.push(-1);
+            units += id.length;
+            if (ends !== null) ends[d] = units;
+          }
+        }
+        occUnits += id.length;
+        docs[k++] = d;
+      }
+    }
+  } finally {
+    if (!nested) corpus.busy = false;
+  }
+  return { rowOf, units, occUnits };
 }
 
 /**
@@ -584,8 +602,8 @@ function heldRows(held, rowOf, nDocs, strs, entries, lim, holdAbove, lease) {
     itemTable[t] = d;
     itemTable[t + 7] = d;
     keyUnits += key.length;
-    // The numbers' bits (modifiedAt, fiscalYear, crossEncoderScore); the strings' below.
-    let flags = hf[r] & 208;
+    // The numbers' bits; the strings' below.
+    let flags = hf[r];
     itemNums[3 * i] = nums[3 * r];
     itemNums[3 * i + 1] = nums[3 * r + 1];
     itemNums[3 * i + 2] = nums[3 * r + 2];
