@@ -473,6 +473,9 @@ export function holdItems(items, lease) {
   const flags = new Uint8Array(rows);
   const nums = new Float64Array(3 * rows);
   const texts = new Array(5 * rows);
+  // Each text's UTF-16 units, so that a call checks and counts the texts it holds back
+  // without reading the strings (each one a read from memory at large N).
+  const lens = new Uint32Array(5 * rows);
   const order = new Uint32Array(rows);
   const at = [];
   for (let r = 0; r < rows; r++) {
@@ -487,6 +490,7 @@ export function holdItems(items, lease) {
       if (!(f & (x < 5 ? 1 << (x - 1) : 32))) continue;
       const i = itemTable[t + 1 + x];
       texts[5 * r + x - 1] = strs[i];
+      lens[5 * r + x - 1] = strs[i].length;
       at.push(i * 8 + x);
     }
     at.sort((a, b) => a - b);
@@ -494,7 +498,7 @@ export function holdItems(items, lease) {
     for (let j = at.length - 1; j >= 0; j--) o = o * 8 + (at[j] & 7);
     order[r] = o;
   }
-  return { index, flags, nums, texts, order, stamp: new Uint32Array(rows), slot: new Uint32Array(rows), mark: 0, busy: false };
+  return { index, flags, nums, texts, lens, order, stamp: new Uint32Array(rows), slot: new Uint32Array(rows), mark: 0, busy: false };
 }
 
 /**
@@ -588,7 +592,7 @@ function heldRows(held, rowOf, nDocs, strs, entries, lim, holdAbove, lease) {
   const heldTexts = hold ? lease.kept(KEPT_HELD, 4 * nDocs) : null;
   const itemTable = n >= 8 ? lease.u32(8 * n, 1, "items") : zeros(8 * n);
   const itemNums = n >= 8 ? lease.f64(3 * n, 2, "items") : zeros(3 * n);
-  const { flags: hf, nums, texts, order } = held;
+  const { flags: hf, nums, texts, lens, order } = held;
   let units = 0;
   let heldUnits = 0;
   let keyUnits = 0;
@@ -610,23 +614,24 @@ function heldRows(held, rowOf, nDocs, strs, entries, lim, holdAbove, lease) {
     for (let o = order[r]; o !== 0; o >>>= 3) {
       const x = o & 7;
       const v = texts[5 * r + x - 1];
+      const m = lens[5 * r + x - 1];
       if (x === 5) {
         flags |= 32;
         itemTable[t + 6] = strs.length;
         strs.push(v);
-        units += v.length;
+        units += m;
         continue;
       }
-      precheck.itemText(lim, v.length, key, TEXT_FIELDS[x - 1]);
+      precheck.itemText(lim, m, key, TEXT_FIELDS[x - 1]);
       if (hold) {
-        if (3 * v.length > lim.maxTextBytes && utf8Length(v) > lim.maxTextBytes) inline = true;
-        heldUnits += v.length;
+        if (3 * m > lim.maxTextBytes && utf8Length(v) > lim.maxTextBytes) inline = true;
+        heldUnits += m;
         heldTexts[4 * d + x - 1] = v;
       } else {
         flags |= 1 << (x - 1);
         itemTable[t + 1 + x] = strs.length;
         strs.push(v);
-        units += v.length;
+        units += m;
       }
     }
     itemTable[t + 1] = flags;

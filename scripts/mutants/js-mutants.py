@@ -115,6 +115,8 @@ M = [
     ("I6", "node.mjs", "js/core/pipeline-input.js (heldRows)", "if (x === 5) {\n        flags |= 32;", "if (x === 5) {", "a held item's modifiedAt given as a string not sent"),
     ("I8", "node.mjs", "js/core/pipeline-input.js (holdItems)", "keys = Object.getOwnPropertyNames(items);", "keys = Object.keys(items);", "an Items misses a record's non-enumerable own entry, which run finds"),
     ("I9", "node.mjs", "js/core/pipeline-input.js (holdItems)", "for (const key of mapKeys.call(items))", "for (const key of items.keys())", "an Items reads a Map's keys through a keys of the Map's own"),
+    ("I10", "node.mjs", "js/core/pipeline-input.js (heldRows)", "precheck.itemText(lim, m, key, TEXT_FIELDS[x - 1]);", "precheck.itemText(lim, texts[5 * r].length, key, TEXT_FIELDS[x - 1]);", "a held text checked against maxTextBytes by another text's length (the name's)"),
+    ("I11", "node.mjs", "js/core/pipeline-input.js (holdItems)", "lens[5 * r + x - 1] = strs[i].length;", "lens[5 * r + x - 1] = strs[i].length >> 1;", "held texts' lengths kept short: a long text passes the call's checks and is undercounted"),
     ("L15", "lab.node.mjs", "js/wire/limits.js (defaultsFor, lab copy)", "return this.made[fn] ??= { ...this.defaults, maxTotalEntries: b };", "return this.made[fn] ??= { ...this.defaults };", "per-function maxTotalEntries budget ignored by JS prechecks (lab)"),
     # The forty-first session's code: errors said of what the caller wrote (typed-config.js givenFault).
     ("G1", "node.mjs", "js/core/typed-config.js (givenFault)", "if (lowGiven === hasOwn.call(floors, high)) return e;", "", "both floors given, out of order: worded as if one were left out"),
