@@ -153,7 +153,7 @@ export type Calibration =
 
 /** Options of `queryConfidence` (and the pipeline's `confidence`). */
 export interface ConfidenceOptions {
-  /** Weights of slots 1..=5 (finite, >= 0; default 0.35, 0.25, 0.2, 0.12, 0.08). */
+  /** Weights of slots 1..=5 (finite, >= 0, summing to at most 1 so that `weightedTop5` stays within [0, 1]; default 0.35, 0.25, 0.2, 0.12, 0.08). */
   weights?: [number, number, number, number, number] | undefined;
   /** How many top scores `expectedPrecision` and `atLeastOneRelevant` use (default, or `null`: all). */
   k?: number | null | undefined;

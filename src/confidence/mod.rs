@@ -30,6 +30,11 @@ pub mod five {
     }
 }
 
+/// How far above 1 the weights' sum may be: the rounding of weights that sum to 1 as
+/// decimals (`[0.2, 0.4, 0.3, 0.1, 0.0]` sums to 1.0000000000000002); `weightedTop5`
+/// is then held to 1.
+pub const WEIGHT_SUM_SLACK: f64 = 1e-9;
+
 /// Default weights of the top-5 slots.
 pub const DEFAULT_WEIGHTS: [f64; 5] = [0.35, 0.25, 0.2, 0.12, 0.08];
 
@@ -69,15 +74,18 @@ impl ConfidenceOptions {
                 ));
             }
         }
-        // The weighted top-5 of scores in [0, 1] is at most the sum of the weights, so a
-        // finite sum keeps it finite (found by fuzzing: f64::MAX weights gave infinity).
+        // The weighted top-5 of scores in [0, 1] is at most the sum of the weights: a sum
+        // of at most 1 keeps it a figure in [0, 1] (and finite: fuzzing found f64::MAX
+        // weights giving infinity). `WEIGHT_SUM_SLACK` lets weights that sum to 1 in
+        // decimals pass whatever their sum's rounding.
         let sum: f64 = self.weights.iter().sum();
-        if !sum.is_finite() {
+        // (Each weight is finite and >= 0 here: the sum is a number, perhaps infinity.)
+        if sum > 1.0 + WEIGHT_SUM_SLACK {
             return Err(ScoreError::new(
                 ErrorCode::InvalidWeight,
                 "weights",
                 format!(
-                    "the weights must have a finite sum, got {}",
+                    "the weights must sum to at most 1, got {}",
                     crate::error::num(sum)
                 ),
             ));
@@ -130,8 +138,11 @@ pub fn query_confidence(scores: &[f64], opts: &ConfidenceOptions) -> Result<Quer
 /// The figures for scores already sorted descending and validated.
 pub fn confidence_of_sorted(sorted: &[f64], opts: &ConfidenceOptions) -> QueryConfidence {
     // From +0.0: an empty output's is 0, not -0.
-    let weighted_top5 =
-        crate::normalize::total(opts.weights.iter().zip(sorted.iter()).map(|(w, s)| w * s));
+    // Held to 1 (weights summing above 1 by `WEIGHT_SUM_SLACK` at most).
+    let weighted_top5 = crate::float::min(
+        crate::normalize::total(opts.weights.iter().zip(sorted.iter()).map(|(w, s)| w * s)),
+        1.0,
+    );
     let k = opts
         .k
         .map_or(sorted.len(), |k| (k as usize).min(sorted.len()));
@@ -228,6 +239,35 @@ mod tests {
             .unwrap_err()
             .field,
             "k"
+        );
+    }
+
+    /// Seed 003: with normalized scores the weighted top-5 needs no cap; that holds for
+    /// weights summing to at most 1, so larger sums are refused.
+    #[test]
+    fn weights_sum_to_at_most_one() {
+        let with = |weights| ConfidenceOptions { weights, k: None };
+        let e = query_confidence(&[1.0; 5], &with([1.0; 5])).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InvalidWeight, "weights")
+        );
+        assert_eq!(e.message, "the weights must sum to at most 1, got 5");
+        let e = query_confidence(&[1.0], &with([0.5, 0.5, 1e-6, 0.0, 0.0])).unwrap_err();
+        assert_eq!(e.message, "the weights must sum to at most 1, got 1.000001");
+        let e = query_confidence(&[1.0], &with([f64::MAX, f64::MAX, 0.0, 0.0, 0.0]));
+        assert_eq!(e.unwrap_err().field, "weights");
+        // Weights summing to 1 as decimals pass whatever their sum's rounding (this one
+        // sums to 1.0000000000000002), and five perfect scores then give exactly 1.
+        let decimals = with([0.2, 0.4, 0.3, 0.1, 0.0]);
+        assert!(decimals.weights.iter().sum::<f64>() > 1.0);
+        let c = query_confidence(&[1.0; 5], &decimals).unwrap();
+        assert_eq!(c.weighted_top5, 1.0);
+        assert_eq!(
+            query_confidence(&[1.0], &with([1.0, 0.0, 0.0, 0.0, 0.0]))
+                .unwrap()
+                .weighted_top5,
+            1.0
         );
     }
 }

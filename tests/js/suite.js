@@ -2160,6 +2160,17 @@ export function tests(lib, golden) {
     throwsScoreError(lib, () => lib.queryConfidence([0.9], { weights: [0.2, 0.2, 0.2, 0.2, 0.2, "x"] }), "INVALID_TYPE", "options.weights[5]");
     eq(lib.queryConfidence([0.5], { weights: [1, 0, 0, 0, 0] }).weightedTop5, 0.5);
     assert(Object.is(lib.queryConfidence([]).weightedTop5, 0), "+0, not -0");
+    // Weights summing above 1 would make weightedTop5 leave [0, 1] (seed 003: the figure
+    // needs no cap): refused, in a call and in a configuration. Weights summing to 1 as
+    // decimals pass whatever their rounding (this sum is 1.0000000000000002).
+    const five = [1, 1, 1, 1, 1];
+    const m = throwsScoreError(lib, () => lib.queryConfidence(five, { weights: five }), "INVALID_WEIGHT", "options.weights");
+    eq(m.message, "the weights must sum to at most 1, got 5");
+    throwsScoreError(lib, () => new lib.Pipeline({ confidence: { weights: [0.5, 0.5, 0.001, 0, 0] } }), "INVALID_WEIGHT", "config.confidence.weights");
+    const decimals = [0.2, 0.4, 0.3, 0.1, 0];
+    assert(decimals.reduce((a, b) => a + b) > 1, "the decimals' sum rounds above 1");
+    eq(lib.queryConfidence(five, { weights: decimals }).weightedTop5, 1);
+    eq(new lib.Pipeline({ confidence: { weights: decimals } }).config.confidence.weights, decimals);
   });
 
   test("classifyBand and queryConfidence answer with numbers (no JSON text), keys in their order", () => {
