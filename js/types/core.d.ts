@@ -76,12 +76,12 @@ export interface BandFloors {
 export interface BandProfile {
   /** Name, reported in explanations. */
   name: string;
-  /** Task class this profile is for (unset: any). */
-  taskClass?: string | undefined;
-  /** Language (unset: any). */
-  language?: string | undefined;
-  /** Build system (unset: any). */
-  buildSystem?: string | undefined;
+  /** Task class this profile is for (unset or `null`: any). */
+  taskClass?: string | null | undefined;
+  /** Language (unset or `null`: any). */
+  language?: string | null | undefined;
+  /** Build system (unset or `null`: any). */
+  buildSystem?: string | null | undefined;
   /** Lowest score of a hit. */
   highFloor: number;
   /** Lowest score of a degraded result. */
@@ -103,9 +103,9 @@ export interface BandsConfig {
 
 /** The context a result set is classified in (selects a band profile). */
 export interface BandContext {
-  taskClass?: string | undefined;
-  language?: string | undefined;
-  buildSystem?: string | undefined;
+  taskClass?: string | null | undefined;
+  language?: string | null | undefined;
+  buildSystem?: string | null | undefined;
 }
 
 // ---------------------------------------------------------------- Calibration
@@ -469,7 +469,7 @@ export interface PipelineInput {
    * misspelled field is not ignored), which TypeScript cannot see in a variable of a
    * wider type.
    */
-  items?: Record<string, ItemMeta | null> | null | undefined;
+  items?: Record<string, ItemMeta | null | undefined> | null | undefined;
   /**
    * The current time for step recency (epoch ms, or ISO 8601 in `ItemMeta.modifiedAt`'s
    * forms, UTC without an offset; `run` takes a `Date` too). calibrank never reads the
@@ -490,7 +490,7 @@ export interface PipelineInput {
 export interface PipelineInputLike extends Omit<PipelineInput, "lists" | "items" | "now"> {
   lists: readonly InputListLike[];
   /** The items as a record or a `Map`, read at each call, or an `Items` read once. */
-  items?: Readonly<Record<string, ItemMetaLike | null>> | ReadonlyMap<string, ItemMetaLike | null> | Items | null | undefined;
+  items?: Readonly<Record<string, ItemMetaLike | null | undefined>> | ReadonlyMap<string, ItemMetaLike | null | undefined> | Items | null | undefined;
   now?: Timestamp | Date | null | undefined;
 }
 
@@ -617,20 +617,20 @@ export interface ColumnarInput {
   offsets: Uint32Array;
   /** Number of distinct documents; every index is below it. */
   nDocs: number;
-  /** Weight per list (default 1). */
-  weights?: Float64Array | readonly number[] | undefined;
+  /** Weight per list (default, or `null`: 1). */
+  weights?: Float64Array | readonly number[] | null | undefined;
   /**
    * Modification time per document in epoch ms, for step recency. NaN: unknown (no
    * boost); an infinite time of a listed document is `INVALID_TIMESTAMP` on
    * `modifiedAt[i]`, as `run` refuses it.
    */
-  modifiedAt?: Float64Array | readonly number[] | undefined;
+  modifiedAt?: Float64Array | readonly number[] | null | undefined;
   /** Current time in epoch ms, or a `Date` (required with `modifiedAt`; an ISO string is refused here: `run` takes one). */
-  now?: number | Date | undefined;
+  now?: number | Date | null | undefined;
   /** The context that selects a band profile, as `run`'s (default: the default floors). */
-  context?: BandContext | undefined;
+  context?: BandContext | null | undefined;
   /** Results to return for this call, in place of the configuration's `topN`, as `run`'s. */
-  topN?: number | undefined;
+  topN?: number | null | undefined;
 }
 
 /** Output of `Pipeline.runColumnar`: parallel typed arrays, best first. */
@@ -696,7 +696,7 @@ export declare class Items {
    * fields. Another `Items` gives the same items, whichever build of the package (ES
    * module or CommonJS) made it.
    */
-  constructor(items: Readonly<Record<string, ItemMetaLike | null>> | ReadonlyMap<string, ItemMetaLike | null> | Items);
+  constructor(items: Readonly<Record<string, ItemMetaLike | null | undefined>> | ReadonlyMap<string, ItemMetaLike | null | undefined> | Items);
   /** How many items are held (`null` entries, items with no fields, included). */
   readonly size: number;
 }
@@ -862,7 +862,7 @@ export declare function classifyBand(score: number, options?: BandFloors | null)
 /** Query-level confidence: weighted top-5, expected precision, P(at least one relevant). */
 export declare function queryConfidence(
   scores: Float64Array | readonly number[],
-  options?: ReadonlyArrays<ConfidenceOptions & WithLimits> | null,
+  options?: ReadonlyArrays<Omit<ConfidenceOptions, "weights"> & WithLimits> & { weights?: readonly [number, number, number, number, number] | Float64Array | undefined } | null,
 ): QueryConfidence;
 
 /**

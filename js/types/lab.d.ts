@@ -151,7 +151,7 @@ export interface FuseRunsOptions {
    */
   norm?: string | null | undefined;
   /** One weight per run, for the weighted methods (`null`: none given). */
-  weights?: readonly number[] | null | undefined;
+  weights?: readonly number[] | Float64Array | null | undefined;
   /** Numeric parameters by ranx's names (see the table above). */
   params?: Record<string, number> | undefined;
 }
@@ -181,7 +181,7 @@ export interface OptimizeOptions {
   /** Grid step for weights and `phi` (default 0.1; 1/step must be a whole number). */
   step?: number | undefined;
   /** Values of `k` tried for `rrf` (default 10, 20, ..., 100). */
-  kValues?: readonly number[] | undefined;
+  kValues?: readonly number[] | Float64Array | undefined;
 }
 
 /** One configuration tried. */
@@ -419,7 +419,7 @@ export interface FitQueryConfidenceOptions extends WithLimits {
   /** RRF constant of the fusion (default 60, the pipeline's). */
   rrfK?: number | undefined;
   /** RRF weight per run (default, or `null`: 1 each). */
-  weights?: readonly number[] | null | undefined;
+  weights?: readonly number[] | Float64Array | null | undefined;
   /** L2 penalty on the standardized coefficients (> 0, default 1). */
   l2?: number | undefined;
   /** Newton iteration budget (1..=1000, default 100). */

@@ -374,3 +374,26 @@ new Pipeline().run({
   topN: null,
 });
 rerank("q", [{ id: "a", score: 1, name: "a", type: row.kind, summary: null, content: null }]);
+// What the runtime reads as not given is typed so (a review of the declarations against
+// the runtime): `null` in runColumnar's optional fields and in a band context or
+// profile, an `undefined` items entry (a `Partial` record), typed arrays of weights.
+new Pipeline({ bands: { profiles: [{ name: "p", language: null, taskClass: row.kind, highFloor: 0.9, degradedFloor: 0.5 }] } }).runColumnar({
+  docs: new Uint32Array([0]),
+  offsets: new Uint32Array([0, 1]),
+  nDocs: 1,
+  weights: null,
+  modifiedAt: null,
+  now: null,
+  context: { language: row.kind, buildSystem: null },
+  topN: null,
+});
+new Pipeline().runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1, context: null });
+declare const partial: Partial<Record<string, { name: string }>>;
+new Items(partial);
+new Items(new Map([["a", undefined]]));
+new Pipeline().run({ lists: [{ name: "s", ids: ["a"] }], items: partial });
+new Pipeline().run({ lists: [{ name: "s", ids: ["a"] }], items: { a: undefined } });
+queryConfidence([0.9], { weights: new Float64Array([0.2, 0.2, 0.2, 0.2, 0.2]) });
+fuseRuns([run, run], { method: "wsum", weights: new Float64Array([0.5, 0.5]) });
+optimizeFusion({ q: { a: 1 } }, [run, run], { method: "rrf", kValues: new Float64Array([10, 60]) });
+fitQueryConfidence({ q: { a: 1 } }, [run], { weights: new Float64Array([1]) });
