@@ -355,15 +355,18 @@ proptest! {
     /// The weighted top-5 is a figure in [0, 1] for every weights it accepts (summing to
     /// at most 1, within `WEIGHT_SUM_SLACK`), and weights summing above that are refused.
     #[test]
-    fn weighted_top5_stays_in_unit(raw in prop::array::uniform5(0.0f64..=1.0), total in 0.0f64..=1.0, over in 1e-8f64..4.0, scores in prop::collection::vec(0.0f64..=1.0, 0..8)) {
+    fn weighted_top5_stays_in_unit(raw in prop::array::uniform5(0.0f64..=1.0), total in 0.0f64..=1.0, over in 1e-8f64..4.0, scores in prop::collection::vec(prop_oneof![Just(1.0), 0.0f64..=1.0], 0..8)) {
         use calibrank::confidence::{query_confidence, ConfidenceOptions, WEIGHT_SUM_SLACK};
         let sum: f64 = raw.iter().sum();
         let scaled = |to: f64| raw.map(|w| if sum > 1e-6 { w / sum * to } else { 0.0 });
         let c = query_confidence(&scores, &ConfidenceOptions { weights: scaled(total), k: None }).expect("weights summing to at most 1");
         prop_assert!((0.0..=1.0).contains(&c.weighted_top5), "weightedTop5 {}", c.weighted_top5);
-        // Exactly 1 and a little above it, as decimals' rounding gives, also pass.
+        // Exactly 1 and a little above it, as decimals' rounding gives, also pass; with
+        // perfect scores (often drawn), the figure is then held to 1.
         let c = query_confidence(&scores, &ConfidenceOptions { weights: scaled(1.0 + WEIGHT_SUM_SLACK / 2.0), k: None }).expect("within the slack");
         prop_assert!((0.0..=1.0).contains(&c.weighted_top5), "weightedTop5 {}", c.weighted_top5);
+        let c = query_confidence(&[1.0; 5], &ConfidenceOptions { weights: scaled(1.0 + WEIGHT_SUM_SLACK / 2.0), k: None }).expect("within the slack");
+        prop_assert!(c.weighted_top5 <= 1.0 && (sum <= 1e-6 || c.weighted_top5 > 0.999), "weightedTop5 {}", c.weighted_top5);
         if sum > 1e-6 {
             let e = query_confidence(&scores, &ConfidenceOptions { weights: scaled(1.0 + over), k: None }).unwrap_err();
             prop_assert_eq!(e.field.as_str(), "weights");

@@ -102,7 +102,7 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
   const head = [-1, 0, 0, 0, 0, topNOf(topN)];
   if (query !== undefined && query !== null) {
     if (typeof query !== "string") throw typeError("query", "a string", query);
-    precheck.oneText(lim, query.length, "query");
+    precheck.oneText(lim, query.length, "query", query);
   }
   // A required key not given is INVALID_CONFIG, "missing field", as in every input of the
   // package (rerank's candidates, fuseMultiQuery's hits) and as the Rust API's serde says.
@@ -344,7 +344,7 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
         }
         if (bit !== 0 && v !== undefined && v !== null) {
           if (typeof v !== "string") throw typeError(keyField("items", key, f), "a string", v);
-          precheck.itemText(lim, v.length, key, f);
+          precheck.itemText(lim, v.length, key, f, v);
           const field = bit === 1 ? 1 : bit === 2 ? 2 : bit === 4 ? 3 : 4;
           if (hold) {
             // Over the limit in UTF-8 only? Then the module must see it (inline below).
@@ -431,8 +431,10 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
  */
 // One table for every copy of the package in a process (its ES module and CommonJS
 // builds each have this file): an `Items` made through one serves a `Pipeline` of the
-// other. Named for the shape of what it holds.
-const HELD_KEY = Symbol.for("calibrank.heldItems.v1");
+// other. Named for the shape of what it holds (v2: with the texts' lengths, `lens`): a
+// build that holds another shape keeps a table of its own, and an `Items` of it is then
+// refused by this one as an instance without entries (INVALID_TYPE on `items`).
+const HELD_KEY = Symbol.for("calibrank.heldItems.v2");
 export const HELD = (globalThis[HELD_KEY] ??= new WeakMap());
 const TEXT_FIELDS = ["name", "type", "summary", "content"];
 // No limit on the corpus an `Items` reads: each call that lists its items checks them
@@ -623,7 +625,7 @@ function heldRows(held, rowOf, nDocs, strs, entries, lim, holdAbove, lease) {
         units += m;
         continue;
       }
-      precheck.itemText(lim, m, key, TEXT_FIELDS[x - 1]);
+      precheck.itemText(lim, m, key, TEXT_FIELDS[x - 1], v);
       if (hold) {
         if (3 * m > lim.maxTextBytes && utf8Length(v) > lim.maxTextBytes) inline = true;
         heldUnits += m;

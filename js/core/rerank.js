@@ -14,7 +14,7 @@ export function rerank(query, candidates, options) {
   const lim = limitsOf(options, "rerank");
   const opts = precheck.options(lim, options);
   if (typeof query !== "string") throw typeError("query", "a string", query);
-  precheck.oneText(lim, query.length, "query");
+  precheck.oneText(lim, query.length, "query", query);
   if (!Array.isArray(candidates)) throw typeError("candidates", "an array of candidates", candidates);
   // The array and its length read once (a Proxy could answer differently later).
   const n = candidates.length;

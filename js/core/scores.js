@@ -21,7 +21,7 @@ export function normalize(scores, method, options) {
   const lim = limitsOf(options, "normalize");
   const opts = precheck.options(lim, options);
   if (typeof method !== "string") throw typeError("method", "a method name string", method);
-  precheck.oneText(lim, method.length, "method");
+  precheck.oneText(lim, method.length, "method", method);
   const s = numbers(scores, "scores");
   precheck.array(lim, s.length, "scores");
   return w().call(OP.NORMALIZE, new Input().text(opts).text(method).f64s(s)).f64s();

@@ -8,7 +8,7 @@ export function trecText(text, options, fn) {
   const lim = limitsOf(options, fn);
   const opts = precheck.options(lim, options);
   if (typeof text !== "string") throw typeError("text", "a string", text);
-  precheck.text(lim, text.length, "text");
+  precheck.text(lim, text.length, "text", text);
   // Its ids are identities: a lone surrogate would be read as U+FFFD and could merge two.
   wellFormedText(text, "text", "a run's or judgements' text");
   return new Input().text(opts).text(text);

@@ -197,10 +197,13 @@ export const precheck = {
   columnar(lim, n, field) {
     if (lim && n > lim.maxColumnarEntries) throw tooLarge(lim, field, "the number of columnar entries", n, "maxColumnarEntries");
   },
-  /** `units`: UTF-16 code units, a lower bound of the UTF-8 bytes. */
-  text(lim, units, field) {
+  /**
+   * `units`: UTF-16 code units, a lower bound of the UTF-8 bytes (or the bytes); `s` the
+   * text when `units` counts its UTF-16 units, for the error to say its bytes.
+   */
+  text(lim, units, field, s) {
     if (lim && units > lim.maxTotalTextBytes)
-      throw tooLarge(lim, field, "the total length of the strings in bytes", units, "maxTotalTextBytes");
+      throw tooLarge(lim, field, "the total length of the strings in bytes", s === undefined ? units : utf8Length(s), "maxTotalTextBytes");
   },
   /**
    * The strings of a call (`units`: their UTF-16 length) against maxTotalTextBytes:
@@ -271,8 +274,13 @@ export const precheck = {
   id(lim, bytes, field) {
     if (lim && bytes > lim.maxIdBytes) throw tooLarge(lim, field, "the id length in bytes", bytes, "maxIdBytes");
   },
-  oneText(lim, units, field) {
-    if (lim && units > lim.maxTextBytes) throw tooLarge(lim, field, "the text length in bytes", units, "maxTextBytes");
+  /**
+   * A text's size against maxTextBytes: `units` its UTF-16 units (a text of more units
+   * than the limit is over it in UTF-8 too) or its UTF-8 bytes; `s` the text itself when
+   * `units` counts UTF-16 units, for the error to say its bytes.
+   */
+  oneText(lim, units, field, s) {
+    if (lim && units > lim.maxTextBytes) throw tooLarge(lim, field, "the text length in bytes", s === undefined ? units : utf8Length(s), "maxTextBytes");
   },
   /** Options as JSON text (undefined: none), under `jsonText`'s bound. */
   options(lim, options) {
@@ -283,8 +291,8 @@ export const precheck = {
     return precheck.jsonText(lim, objectJson(options, "options"), "options");
   },
   /** `oneText` for field `f` of item `key` (its path built only for the error: this runs for every item text). */
-  itemText(lim, units, key, f) {
-    if (lim && units > lim.maxTextBytes) precheck.oneText(lim, units, keyField("items", key, f));
+  itemText(lim, units, key, f, s) {
+    if (lim && units > lim.maxTextBytes) precheck.oneText(lim, units, keyField("items", key, f), s);
   },
 };
 

@@ -1866,6 +1866,11 @@ export function tests(lib, golden) {
     const e1 = throwsScoreError(lib, () => small.run({ lists: [{ name: "s", ids: ["a"] }], items: long }), "INPUT_TOO_LARGE", "items.a.summary");
     const e2 = throwsScoreError(lib, () => small.run({ lists: [{ name: "s", ids: ["a"] }], items: new lib.Items(long) }), "INPUT_TOO_LARGE", "items.a.summary");
     eq(e2.message, e1.message);
+    // Each held text checked by its own length, in the caller's key order (the summary
+    // first here, within the limit; then the name, over it).
+    const order = { a: { summary: "s", name: "n".repeat(300) } };
+    const e3 = throwsScoreError(lib, () => small.run({ lists: [{ name: "s", ids: ["a"] }], items: order }), "INPUT_TOO_LARGE", "items.a.name");
+    eq(throwsScoreError(lib, () => small.run({ lists: [{ name: "s", ids: ["a"] }], items: new lib.Items(order) }), "INPUT_TOO_LARGE", "items.a.name").message, e3.message);
     small.free();
     // Texts held back (more candidates than the reranker reads) over maxTextBytes in UTF-8
     // alone (100 units, 200 bytes): the call sends them after all, and the module refuses.
@@ -2414,6 +2419,22 @@ export function tests(lib, golden) {
     throwsScoreError(lib, () => lib.fuseMultiQuery([[{ id: "éééé", score: 0.9, timestamp: "2024-01-01T00:00:00Z" }]], { limits: { maxTotalTextBytes: 25 } }), "INPUT_TOO_LARGE", "queries[0][0].timestamp");
     eq(lib.fuseMultiQuery([[{ id: "éééé", score: 0.9, timestamp: "2024-01-01T00:00:00Z" }]], { limits: { maxTotalTextBytes: 28 } }).results.length, 1);
     throwsScoreError(lib, () => lib.rerank("ééééé", [{ id: "a", name: "x", score: 0.5 }], { limits: { maxTotalTextBytes: 8 } }), "INPUT_TOO_LARGE", "query");
+  });
+
+  test("a text refused in JavaScript before the module sees it is said in its UTF-8 bytes, as the module says it", () => {
+    // 300 units, 600 bytes: over the limit by its units already. The JavaScript's check
+    // said 300 (its units) where the module, counting bytes, says 600.
+    const wide = "é".repeat(300);
+    const says = (e, n, limit) => assert(e.message.includes(`is ${n}, above the limit of ${limit}`), e.message);
+    const p = new lib.Pipeline({ limits: { maxTextBytes: 256 }, rerank: { method: "heuristic" } });
+    says(throwsScoreError(lib, () => p.run({ query: wide, lists: [{ name: "s", ids: ["a"] }] }), "INPUT_TOO_LARGE", "query"), 600, 256);
+    const items = { a: { summary: wide } };
+    says(throwsScoreError(lib, () => p.run({ lists: [{ name: "s", ids: ["a"] }], items }), "INPUT_TOO_LARGE", "items.a.summary"), 600, 256);
+    says(throwsScoreError(lib, () => p.run({ lists: [{ name: "s", ids: ["a"] }], items: new lib.Items(items) }), "INPUT_TOO_LARGE", "items.a.summary"), 600, 256);
+    p.free();
+    says(throwsScoreError(lib, () => lib.rerank(wide, [{ id: "a", score: 1 }], { limits: { maxTextBytes: 256 } }), "INPUT_TOO_LARGE", "query"), 600, 256);
+    says(throwsScoreError(lib, () => lib.normalize([1], "é".repeat(20), { limits: { maxTextBytes: 16 } }), "INPUT_TOO_LARGE", "method"), 40, 16);
+    if (lib.parseTrecRun) says(throwsScoreError(lib, () => lib.parseTrecRun(`q1 Q0 ${"é".repeat(60)} 1 1.0 r\n`, { limits: { maxTotalTextBytes: 64 } }), "INPUT_TOO_LARGE", "text"), 135, 64);
   });
 
   test("rrfColumnar's limits: nDocs against maxColumnarEntries, the weights' length named in options", () => {

@@ -390,7 +390,7 @@ new Pipeline({ bands: { profiles: [{ name: "p", language: null, taskClass: row.k
 new Pipeline().runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1, context: null });
 declare const partial: Partial<Record<string, { name: string }>>;
 new Items(partial);
-new Items(new Map([["a", undefined]]));
+new Items(new Map<string, { name: string } | undefined>([["a", undefined]]));
 new Pipeline().run({ lists: [{ name: "s", ids: ["a"] }], items: partial });
 new Pipeline().run({ lists: [{ name: "s", ids: ["a"] }], items: { a: undefined } });
 queryConfidence([0.9], { weights: new Float64Array([0.2, 0.2, 0.2, 0.2, 0.2]) });
