@@ -4,11 +4,11 @@
 //   node --max-old-space-size=8192 bench/evaluate-split.mjs [PKG_DIR]   (default: pkg)
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { runObject } from "./gen.mjs";
+import { qrelsObject, runObject } from "./gen.mjs";
 
 const lab = await import(pathToFileURL(join(resolve(process.argv[2] ?? "pkg"), "lab.node.mjs")).href);
 // The same runs as bench/limits.mjs's `evaluate` case.
-const qrels = runObject(2500, 100, 1);
+const qrels = qrelsObject(2500, 100, 1);
 const r = runObject(2500, 100, 2);
 const M = ["ndcg@10", "map@100", "recall@100", "mrr"];
 const L = { limits: { maxTotalEntries: 1e6 } };

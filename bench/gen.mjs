@@ -171,6 +171,16 @@ export function runObject(queries, perQuery, seed = 0) {
   return r;
 }
 
+/**
+ * Judgements of `runObject(queries, perQuery, seed)`'s documents: whole-number grades (as
+ * the lab requires), 2 for its first third, 1 for its second, 0 for the rest.
+ */
+export function qrelsObject(queries, perQuery, seed = 0) {
+  const r = runObject(queries, perQuery, seed);
+  for (const docs of Object.values(r)) for (const d of Object.keys(docs)) docs[d] = Math.min(2, Math.floor(3 * docs[d]));
+  return r;
+}
+
 /** `fuseMultiQuery`'s input (bench/multiquery.mjs): `nq` queries of `n` hits, best first, sharing about half their ids, every third dated. */
 export function makeQueries(nq, n) {
   return Array.from({ length: nq }, (_, q) =>

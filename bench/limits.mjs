@@ -204,12 +204,12 @@ add("parseQrels", `${EB("parseQrels") / 1000}k lines`, () => {
   return { call: () => lab.parseQrels(text), entries: EB("parseQrels") };
 });
 add("evaluate", `qrels ${EB("evaluate") / 2000}k + run ${EB("evaluate") / 2000}k entries, ${EB("evaluate") / 200} queries, 4 metrics`, () => {
-  const qrels = run(EB("evaluate") / 200, 100, 1);
+  const qrels = gen.qrelsObject(EB("evaluate") / 200, 100, 1);
   const r = run(EB("evaluate") / 200, 100, 2);
   return { call: () => lab.evaluate(qrels, r, ["ndcg@10", "map@100", "recall@100", "mrr"]), entries: EB("evaluate") };
 });
 add("evaluatePerQuery", "as above", () => {
-  const qrels = run(EB("evaluatePerQuery") / 200, 100, 1);
+  const qrels = gen.qrelsObject(EB("evaluatePerQuery") / 200, 100, 1);
   const r = run(EB("evaluatePerQuery") / 200, 100, 2);
   return { call: () => lab.evaluatePerQuery(qrels, r, ["ndcg@10", "map@100", "recall@100", "mrr"]), entries: EB("evaluatePerQuery") };
 });
@@ -232,12 +232,12 @@ const P = Math.floor(E / 2.1 / 100) * 100;
 const TRIALS = Math.floor(D.maxSearchWork / (2 * P));
 add("optimizeFusion (wsum)", `2 runs x ${P} entries, ${TRIALS} configurations (step 1/${TRIALS - 1})`, () => {
   const runs = [1, 2].map((s) => run(P / 100, 100, s));
-  const qrels = run(P / 100, 10, 0);
+  const qrels = gen.qrelsObject(P / 100, 10, 0);
   return { call: () => lab.optimizeFusion(qrels, runs, { method: "wsum", metric: "ndcg@10", step: 1 / (TRIALS - 1) }), entries: 2.1 * P };
 });
 add("optimizeFusion (rrf)", `2 runs x ${P} entries, ${TRIALS} values of k`, () => {
   const runs = [1, 2].map((s) => run(P / 100, 100, s));
-  const qrels = run(P / 100, 10, 0);
+  const qrels = gen.qrelsObject(P / 100, 10, 0);
   const kValues = Array.from({ length: TRIALS }, (_, i) => 10 * (i + 1));
   return { call: () => lab.optimizeFusion(qrels, runs, { method: "rrf", metric: "ndcg@10", kValues }), entries: 2.1 * P };
 });

@@ -55,3 +55,18 @@ test("bench/encode-input.mjs runs encodeInput from js/", () => {
   assert.match(out, /\(b\) encodeInput: ran/);
   assert.match(out, /\(c\) encodeInput: ran/);
 });
+
+// `make bench-limits` judges the lab's calls with the benchmark's judgements: whole
+// grades since the lab took only those (bench/gen.mjs `qrelsObject`); its fractional
+// grades of before failed `evaluate` and `optimizeFusion` at their default limits.
+test("bench/limits.mjs: the lab's calls that read judgements run at their default limits", () => {
+  const dir = mkdtempSync(join(tmpdir(), "calibrank-limits-"));
+  try {
+    for (const only of ["evaluate", "optimizeFusion", "fitQueryConfidence"]) {
+      const out = run(["--max-old-space-size=8192", "bench/limits.mjs", "--only", only, "--no-first", "--reps", "1", "--out", join(dir, `${only}.json`)]);
+      assert.match(out, /; 0 failed; 0 over-limit inputs accepted/, out);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
