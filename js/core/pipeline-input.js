@@ -1,10 +1,10 @@
 // A pipeline's input, encoded for the module (`encodeInput`; wasm/core/src/pipeline.rs
 // `read_input` reads it): each distinct id interned once, the lists as indices, the
 // items as a table, every string of the call in one table.
-import { precheck, objectJson, numbers, typeError, keyPath, keyField, isMap, hasOwn, fromObjectPrototype, wellFormedName, firstOf, timeOf, utf8Length, Interner, emptyInstance, allocate, scoreError } from "../wire.js";
+import { precheck, objectJson, numbers, typeError, keyPath, keyField, isMap, hasOwn, fromObjectPrototype, wellFormedName, firstOf, timeOf, utf8Length, Interner, emptyInstance, allocate } from "../wire.js";
 import { isObject, unknownField, missingField, noInheritedKeys, ownFields, checkKeys, BARE } from "./shared.js";
 import { canHoldTexts } from "./held-texts.js";
-import { LIMIT_TABLE } from "./pipeline-defaults.js";
+import { HELD } from "./held.js";
 
 const ITEM_KEYS = new Set(["name", "type", "summary", "content", "modifiedAt", "fiscalYear", "crossEncoderScore"]);
 const INPUT_FIELDS = ["query", "lists", "items", "now", "context", "topN"];
@@ -20,7 +20,6 @@ const ObjectPrototype = Object.prototype;
 const KEPT_FOUND = 0;
 const KEPT_HELD = 1;
 const mapGet = Map.prototype.get;
-const mapKeys = Map.prototype.keys;
 const objectTag = Object.prototype.toString;
 
 /**
@@ -420,89 +419,7 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
   return { strs, units, idEnds: firstOf(ends, nDocs), listTable, docs, weights, scores, itemTable, itemNums, head, ctx, held };
 }
 
-/**
- * The items an `Items` holds (js/core/items.js), by that object: `index` (each key's
- * row), and by row the item's `flags` (the bits of `encodeInput`'s item table for the
- * numbers it has: `NUMBER_BITS`; its strings are in `order`), `nums` (3 each, as its
- * table), `texts` (5 each: name, type, summary, content, and a
- * `modifiedAt` given as a string), `order` (the fields of `texts` it has, 3 bits each,
- * first the first in the caller's order, 0 ending them); `stamp`, `slot`, `mark` and
- * `busy` for `encodeInput`'s numbering of a call's documents.
- */
-// One table for every copy of the package in a process (its ES module and CommonJS
-// builds each have this file): an `Items` made through one serves a `Pipeline` of the
-// other. Named for the shape of what it holds (v2: with the texts' lengths, `lens`): a
-// build that holds another shape keeps a table of its own, and an `Items` of it is then
-// refused by this one as an instance without entries (INVALID_TYPE on `items`).
-const HELD_KEY = Symbol.for("calibrank.heldItems.v2");
-export const HELD = (globalThis[HELD_KEY] ??= new WeakMap());
 const TEXT_FIELDS = ["name", "type", "summary", "content"];
-// No limit on the corpus an `Items` reads: each call that lists its items checks them
-// against its pipeline's limits.
-const UNLIMITED = Object.fromEntries(LIMIT_TABLE.names.map((name) => [name, Infinity]));
-// The item table's bits of a modifiedAt given as a number, a fiscalYear and a
-// crossEncoderScore.
-const NUMBER_BITS = 16 | 64 | 128;
-
-/**
- * Reads every entry of `items` (a record's own string keys, enumerable or not, as `run`
- * finds them by lookup; or a `Map`'s) as
- * `Pipeline.run` reads an item, with the same checks and errors (`encodeInput` on a list
- * of every key, with no limit: each call checks its own), and holds a copy of what it
- * read (`HELD`).
- */
-export function holdItems(items, lease) {
-  const same = HELD.get(items);
-  if (same !== undefined) return same;
-  let keys;
-  if (isMap(items)) {
-    // Its keys as Map.prototype.keys gives them (as `run` looks entries up with the `get`
-    // the package found); a key that is not a string no list id can find.
-    keys = [];
-    for (const key of mapKeys.call(items)) if (typeof key === "string") keys.push(key);
-  } else if (isObject(items)) keys = Object.getOwnPropertyNames(items);
-  else throw typeError("items", "an object mapping ids to metadata", items);
-  let e;
-  try {
-    e = encodeInput({ lists: [{ name: "items", ids: keys }], items }, UNLIMITED, -1, lease);
-  } catch (err) {
-    // Only the keys make up the list: a fault of the list is the items' own.
-    if (err instanceof Error && typeof err.field === "string" && err.field.startsWith("lists")) throw scoreError(err.code, "items", err.message);
-    throw err;
-  }
-  const { itemTable, itemNums, strs } = e;
-  const rows = itemTable.length / 8;
-  const index = new Map();
-  const flags = new Uint8Array(rows);
-  const nums = new Float64Array(3 * rows);
-  const texts = new Array(5 * rows);
-  // Each text's UTF-16 units, so that a call checks and counts the texts it holds back
-  // without reading the strings (each one a read from memory at large N).
-  const lens = new Uint32Array(5 * rows);
-  const order = new Uint32Array(rows);
-  const at = [];
-  for (let r = 0; r < rows; r++) {
-    const t = 8 * r;
-    index.set(strs[itemTable[t]], r);
-    const f = itemTable[t + 1];
-    flags[r] = f & NUMBER_BITS;
-    for (let x = 0; x < 3; x++) nums[3 * r + x] = itemNums[3 * r + x];
-    // The fields given as strings, in the order their strings were met (the caller's).
-    at.length = 0;
-    for (let x = 1; x <= 5; x++) {
-      if (!(f & (x < 5 ? 1 << (x - 1) : 32))) continue;
-      const i = itemTable[t + 1 + x];
-      texts[5 * r + x - 1] = strs[i];
-      lens[5 * r + x - 1] = strs[i].length;
-      at.push(i * 8 + x);
-    }
-    at.sort((a, b) => a - b);
-    let o = 0;
-    for (let j = at.length - 1; j >= 0; j--) o = o * 8 + (at[j] & 7);
-    order[r] = o;
-  }
-  return { index, flags, nums, texts, lens, order, stamp: new Uint32Array(rows), slot: new Uint32Array(rows), mark: 0, busy: false };
-}
 
 /**
  * `encodeInput`'s interning of the lists' ids when its items are held by an `Items`
