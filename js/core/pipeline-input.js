@@ -149,9 +149,6 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
   const ends = entries >= TAKEN_FROM ? lease.u32(entries, 3, "lists") : null;
   // With held items, the row of each distinct id's item (-1: none).
   let rowOf = null;
-  // The UTF-16 units of the ids that have an item (with held items, counted while each
-  // id is at hand rather than read again from memory by `heldRows`).
-  let keyUnits = 0;
   if (corpus === undefined) {
     let k = 0;
     for (let i = 0; i < nLists; i++) {
@@ -173,7 +170,7 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
         docs[k++] = d;
       }
     }
-  } else ({ rowOf, units, occUnits, keyUnits } = internHeld(corpus, listObjs, listTable, docs, ends, strs));
+  } else ({ rowOf, units, occUnits } = internHeld(corpus, listObjs, listTable, docs, ends, strs));
   const nDocs = strs.length;
   head[3] = nDocs;
   if (query !== undefined && query !== null) {
@@ -219,6 +216,7 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
   let hold = false;
   let heldTexts = null;
   let heldUnits = 0;
+  let keyUnits = 0;
   let inline = false;
   // Object.prototype looked over instead of each item's key (see `LOOK_OVER_FROM`).
   let standard = false;
@@ -227,6 +225,7 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
     ({ itemTable, itemNums, heldTexts, hold, inline } = r);
     units += r.units;
     heldUnits = r.heldUnits;
+    keyUnits = r.keyUnits;
   } else if (items !== undefined && items !== null) {
     // Items are looked up by the lists' ids, each distinct id once, in the order of
     // first appearance: an entry whose key is in no list is never read (neither checked
@@ -430,8 +429,8 @@ const TEXT_FIELDS = ["name", "type", "summary", "content"];
  * run while the lists are read (a Proxy's trap) may run another call with the same
  * items: that call numbers its documents in stamps of its own. Fills `listTable`'s
  * offsets and lengths, `docs`, `ends` and `strs` as the object path does; returns the
- * row of each document's item (-1: none) and the ids' UTF-16 units (distinct, of
- * every entry, and of the distinct ids that have an item).
+ * row of each document's item (-1: none) and the ids' UTF-16 units (distinct, and of
+ * every entry).
  */
 function internHeld(corpus, listObjs, listTable, docs, ends, strs) {
   const rowOf = [];
@@ -454,7 +453,6 @@ function internHeld(corpus, listObjs, listTable, docs, ends, strs) {
   }
   let units = 0;
   let occUnits = 0;
-  let keyUnits = 0;
   let others = null;
   let k = 0;
   try {
@@ -475,7 +473,6 @@ function internHeld(corpus, listObjs, listTable, docs, ends, strs) {
             strs.push(id);
             rowOf.push(r);
             units += id.length;
-            keyUnits += id.length;
             if (ends !== null) ends[d] = units;
           }
         } else {
@@ -498,7 +495,7 @@ function internHeld(corpus, listObjs, listTable, docs, ends, strs) {
   } finally {
     if (!nested) corpus.busy = false;
   }
-  return { rowOf, units, occUnits, keyUnits };
+  return { rowOf, units, occUnits };
 }
 
 /**
@@ -517,6 +514,7 @@ function heldRows(held, rowOf, nDocs, strs, entries, lim, holdAbove, lease) {
   const { flags: hf, nums, texts, lens, order } = held;
   let units = 0;
   let heldUnits = 0;
+  let keyUnits = 0;
   let inline = false;
   let i = 0;
   for (let d = 0; d < nDocs; d++) {
@@ -526,6 +524,7 @@ function heldRows(held, rowOf, nDocs, strs, entries, lim, holdAbove, lease) {
     const t = 8 * i;
     itemTable[t] = d;
     itemTable[t + 7] = d;
+    keyUnits += key.length;
     // The numbers' bits; the strings' below.
     let flags = hf[r];
     itemNums[3 * i] = nums[3 * r];
@@ -557,7 +556,7 @@ function heldRows(held, rowOf, nDocs, strs, entries, lim, holdAbove, lease) {
     itemTable[t + 1] = flags;
     i++;
   }
-  return { itemTable, itemNums, heldTexts, hold, inline, units, heldUnits };
+  return { itemTable, itemNums, heldTexts, hold, inline, units, heldUnits, keyUnits };
 }
 
 /**
