@@ -236,6 +236,62 @@ fn config_validation_codes() {
 }
 
 #[test]
+fn calibration_without_method_is_a_sigmoid() {
+    let read = |t: &str| from_json::<PipelineConfig>(t, "config").map(|c| c.calibration);
+    // The parameters as `calibrate` takes them; each one left out keeps the seed's.
+    assert_eq!(
+        read(r#"{"calibration": {"threshold": 0.02}}"#).unwrap(),
+        Calibration::Sigmoid {
+            threshold: 0.02,
+            steepness: 150.0
+        }
+    );
+    assert_eq!(
+        read(r#"{"calibration": {}}"#).unwrap(),
+        Calibration::default()
+    );
+    // Applied as the tagged sigmoid is: the same pipeline, the same bits.
+    let tagless = Pipeline::new(
+        from_json(
+            r#"{"calibration": {"threshold": 0.02, "steepness": 90}}"#,
+            "config",
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let tagged = Pipeline::new(
+        from_json(
+            r#"{"calibration": {"method": "sigmoid", "threshold": 0.02, "steepness": 90}}"#,
+            "config",
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let input: PipelineInput = from_json(
+        r#"{"lists": [{"name": "a", "ids": ["x", "y", "z"]}, {"name": "b", "ids": ["z", "x"]}]}"#,
+        "input",
+    )
+    .unwrap();
+    let (a, b) = (tagless.run(&input).unwrap(), tagged.run(&input).unwrap());
+    assert_eq!(a.results.len(), b.results.len());
+    for (x, y) in a.results.iter().zip(&b.results) {
+        assert_eq!((&x.id, x.score.to_bits()), (&y.id, y.score.to_bits()));
+    }
+    // Given, the tag decides as before: a fitted calibration still needs its own.
+    assert!(matches!(
+        read(r#"{"calibration": {"b": 1, "method": "platt", "a": -2}}"#).unwrap(),
+        Calibration::Platt(m) if m.a == -2.0 && m.b == 1.0
+    ));
+    assert_eq!(
+        read(r#"{"calibration": {"steepness": 10, "method": "sigmoid"}}"#).unwrap(),
+        Calibration::Sigmoid {
+            threshold: 0.035,
+            steepness: 10.0
+        }
+    );
+}
+
+#[test]
 fn config_from_json_camel_case_and_errors() {
     let cfg: PipelineConfig = from_json(r#"{"topK": 20, "topN": 3, "calibration": {"method": "sigmoid", "threshold": 0.02}, "bands": {"highFloor": 0.9}}"#, "config").unwrap();
     assert_eq!((cfg.top_k, cfg.top_n), (20, 3));
@@ -314,9 +370,23 @@ fn config_from_json_errors_name_full_paths() {
         e(r#"{"calibration": {"method": "beta"}}"#),
         f(UnknownMethod, "config.calibration.method")
     );
+    // Without `method`, a sigmoid: Platt's fields are unknown to it; an array needs its
+    // tag first.
     assert_eq!(
         e(r#"{"calibration": {"a": 1}}"#),
+        f(UnknownField, "config.calibration.a")
+    );
+    assert_eq!(
+        e(r#"{"calibration": []}"#),
         f(InvalidConfig, "config.calibration.method")
+    );
+    assert_eq!(
+        e(r#"{"calibration": {"method": "sigmoid", "method": "sigmoid"}}"#),
+        f(InvalidType, "config.calibration.method")
+    );
+    assert_eq!(
+        e(r#"{"calibration": {"threshold": 1, "threshold": 2}}"#),
+        f(InvalidType, "config.calibration.threshold")
     );
     assert_eq!(
         e(r#"{"calibration": {"method": "platt", "a": "x", "b": 1}}"#),

@@ -418,7 +418,7 @@ const CALIBRATION_VARIANTS = [
 ];
 const METHODS = ["sigmoid", "platt", "isotonic"];
 
-/** `Calibration`, tagged by `method` (a name or a variant index), which serde buffers before it reads the variant. */
+/** `Calibration`, tagged by `method` (a name or a variant index), which serde buffers before it reads the variant; without `method`, an object is a sigmoid (src/pipeline/tagged.rs). */
 const CALIBRATION = kind(
   (v) => {
     const tag = (t) => {
@@ -436,6 +436,8 @@ const CALIBRATION = kind(
         if (k === "method") t = under(k, () => tag(v[k]));
         else under(k, () => plain(v[k]));
       }
+      // An object without `method` is a sigmoid (its parameters as `calibrate` takes them).
+      if (t === null) t = 0;
     } else if (isArr(v)) {
       if (v.length > 0) {
         t = at(0, () => tag(v[0]));

@@ -143,9 +143,11 @@ export interface IsotonicModel {
 /**
  * How raw scores become confidences: the seed's sigmoid, or a model fitted from
  * judgements (what `fitPlatt` / `fitIsotonic` of `calibrank/lab` return plugs in as is).
+ * Without `method`, a sigmoid (`{ threshold: 0.02 }`, its parameters as `calibrate`
+ * takes them); `Pipeline.config` gives the method always.
  */
 export type Calibration =
-  | ({ method: "sigmoid" } & Sigmoid)
+  | ({ method?: "sigmoid" | undefined } & Sigmoid)
   | ({ method: "platt" } & PlattModel)
   | ({ method: "isotonic" } & IsotonicModel);
 

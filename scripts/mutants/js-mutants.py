@@ -127,4 +127,6 @@ M = [
     ("G4", "node.mjs", "js/core/typed-config.js (givenFault)", "const k = hasOwn.call(tree, \"topK\") ? tree.topK : PIPELINE_DEFAULTS.topK;", "const k = PIPELINE_DEFAULTS.topK;", "a configuration's topN of -1 said against the default topK, not the one given"),
     ("G5", "node.mjs", "js/core/scores.js (classifyBand)", "throw givenFault(e, opts, \"options\");", "throw e;", "classifyBand: a floor given alone reported on the other floor"),
     ("G6", "node.mjs", "js/core/pipeline.js (newPipeline)", "throw givenFault(e, text, \"config\");", "throw e;", "Pipeline: a floor given alone on the other floor, a topN of -1 INVALID_TYPE"),
+    # The forty-third session's: a calibration without `method` is a sigmoid.
+    ("CAL1", "core.js", "js/core/typed-config.js (CALIBRATION)", "if (t === null) t = 0;", "", "a calibration without `method` refused (missing field), as before this session"),
 ]

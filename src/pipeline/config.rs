@@ -116,16 +116,18 @@ impl Default for NormalizationConfig {
 
 /// How raw scores become confidences: the seed's sigmoid, or a model fitted from
 /// judgements (the objects `fitPlatt` / `fitIsotonic` return plug in as they are).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "method", rename_all = "lowercase", deny_unknown_fields)]
+///
+/// Tagged by `method`. An object without `method` is a sigmoid (`{"threshold": 0.02}`,
+/// the parameters as `calibrate` takes them); otherwise it reads as serde's internally
+/// tagged enum reads it (src/pipeline/tagged.rs).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "method", rename_all = "lowercase")]
 pub enum Calibration {
     /// The seed's sigmoid (`threshold` 0.035, `steepness` 150).
     Sigmoid {
         /// Raw score mapped to 0.5.
-        #[serde(default = "default_threshold")]
         threshold: f64,
         /// Steepness (> 0).
-        #[serde(default = "default_steepness")]
         steepness: f64,
     },
     /// Platt scaling fitted from judgements (`fitPlatt`): `1 / (1 + exp(a * raw + b))`.
@@ -134,10 +136,16 @@ pub enum Calibration {
     Isotonic(IsotonicModel),
 }
 
-fn default_threshold() -> f64 {
+impl<'de> Deserialize<'de> for Calibration {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        super::tagged::calibration(d)
+    }
+}
+
+pub(super) fn default_threshold() -> f64 {
     Sigmoid::default().threshold
 }
-fn default_steepness() -> f64 {
+pub(super) fn default_steepness() -> f64 {
     Sigmoid::default().steepness
 }
 

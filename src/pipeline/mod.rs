@@ -34,6 +34,7 @@ mod input;
 mod output;
 mod run;
 mod stages;
+mod tagged;
 
 pub use columnar::{flat_index_error, split_offsets, ColumnarInput, ColumnarOutput};
 #[doc(hidden)]

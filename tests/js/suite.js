@@ -2298,6 +2298,39 @@ export function tests(lib, golden) {
     throwsScoreError(lib, () => profiled.runColumnar({ docs, offsets, nDocs: 10, context: { task: "chat" } }), "UNKNOWN_FIELD", "context.task");
   });
 
+  test("a calibration without `method` is the seed's sigmoid with the parameters given, as `calibrate` takes them", () => {
+    const lists = [
+      { name: "a", ids: ["x", "y", "z", "w"] },
+      { name: "b", ids: ["z", "x", "v"], weight: 0.5 },
+    ];
+    const bits = (o) => JSON.stringify(o, (k, v) => (typeof v === "number" ? hexOf(v) : v));
+    const cases = [
+      [{ threshold: 0.02 }, { method: "sigmoid", threshold: 0.02 }],
+      [{ steepness: 90, threshold: 0.021 }, { method: "sigmoid", threshold: 0.021, steepness: 90 }],
+      [{}, { method: "sigmoid" }],
+    ];
+    for (const [bare, tagged] of cases) {
+      const p = new lib.Pipeline({ calibration: bare, minConfidence: 0, topN: 10 });
+      const q = new lib.Pipeline({ calibration: tagged, minConfidence: 0, topN: 10 });
+      eq(p.config.calibration, q.config.calibration);
+      eq(p.config.calibration.method, "sigmoid");
+      eq(bits(p.run({ lists })), bits(q.run({ lists })));
+      // The same parameters through `calibrate`.
+      const raw = [0.01, 0.02, 0.03];
+      eq(Array.from(lib.calibrate(raw, bare), hexOf), Array.from(lib.calibrate(raw, { threshold: q.config.calibration.threshold, steepness: q.config.calibration.steepness }), hexOf));
+    }
+    // The sigmoid's defaults are the seed's, whether `method` is given or not.
+    eq(new lib.Pipeline({ calibration: {} }).config.calibration, { method: "sigmoid", threshold: 0.035, steepness: 150 });
+    // Its checks stay: a fitted model's fields need their `method`, and a bad parameter is refused.
+    eq(throwsScoreError(lib, () => new lib.Pipeline({ calibration: { a: -2, b: 1 } }), "UNKNOWN_FIELD", "config.calibration.a").message, "unknown field `a`, expected `threshold` or `steepness`");
+    throwsScoreError(lib, () => new lib.Pipeline({ calibration: { steepness: 0 } }), "INVALID_CALIBRATION", "config.calibration.steepness");
+    throwsScoreError(lib, () => new lib.Pipeline({ calibration: { threshold: "0.02" } }), "INVALID_TYPE", "config.calibration");
+    if (lib.applyCalibration) {
+      eq(Array.from(lib.applyCalibration([0.01, 0.05], { threshold: 0.02, steepness: 100 }), hexOf), Array.from(lib.applyCalibration([0.01, 0.05], { method: "sigmoid", threshold: 0.02, steepness: 100 }), hexOf));
+      throwsScoreError(lib, () => lib.applyCalibration([0.5], { x: [0, 1], y: [0, 1] }), "UNKNOWN_FIELD", "calibration.x");
+    }
+  });
+
   // Each of these failed to fail a mutant of the package's JavaScript (a session's
   // mutation testing): the error's path named the wrong element, a boundary was checked
   // on one side only, a short non-ASCII string came back decoded wrong, a fused object

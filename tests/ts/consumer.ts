@@ -362,6 +362,16 @@ rerank("q", [{ id: "a", score: 1, name: doc.title, summary: doc.summary }], { li
 declare const sig: Sigmoid;
 new Pipeline({ calibration: { method: "sigmoid", threshold: undefined } }).free();
 new Pipeline({ calibration: { method: "sigmoid", ...sig } }).free();
+// Without `method`, a sigmoid (its parameters as `calibrate` takes them); the effective
+// configuration names the method always.
+const bareSigmoid = new Pipeline({ calibration: { threshold: 0.02 } });
+const effectiveMethod: "sigmoid" | "platt" | "isotonic" = bareSigmoid.config.calibration.method;
+console.log(effectiveMethod);
+bareSigmoid.free();
+new Pipeline({ calibration: { ...sig } }).free();
+applyCalibration([0.5], { steepness: 90 });
+// @ts-expect-error: a Platt model's fields need their `method`
+new Pipeline({ calibration: { a: -2, b: 1 } });
 // In inputs, `null` is an absent optional field, as the runtime reads it (a database
 // row's NULL columns pass as they are).
 declare const row: { title: string | null; updated: number | null; kind: string | null };

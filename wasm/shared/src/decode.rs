@@ -505,7 +505,8 @@ impl Decode for NormalizationConfig {
 }
 
 /// `Calibration`, tagged by `method` (a name or a variant index): serde buffers the
-/// object (or the array, tag first) before it reads the variant.
+/// object (or the array, tag first) before it reads the variant; an object without
+/// `method` is a sigmoid (src/pipeline/tagged.rs).
 impl Decode for Calibration {
     fn decode(v: &Json) -> R<Self> {
         let tag = |t: &Json| match t {
@@ -544,8 +545,9 @@ impl Decode for Calibration {
             _ => return Err(bad("an object", v)),
         };
         match t {
-            None => Err(field_fault(Fault::MissingField, "method")),
-            Some(0) => {
+            // An array needs its tag; an object without one is a sigmoid.
+            None if matches!(v, Json::Arr(_)) => Err(field_fault(Fault::MissingField, "method")),
+            None | Some(0) => {
                 let s: Sigmoid = record!(v, TAGGED, Sigmoid::default(), {
                     "threshold" DEF threshold: num0,
                     "steepness" DEF steepness: num0,

@@ -556,6 +556,21 @@ proptest! {
         same::<Calibration>(&tree)?;
     }
 
+    /// An object without `method` reads as the same object with `"method": "sigmoid"`
+    /// first: the same value, or the same error.
+    #[test]
+    fn calibration_without_method_is_a_sigmoid(tree in gen(&calibration())) {
+        if let Json::Obj(entries) = &tree {
+            let bare: Vec<(String, Json)> = entries.iter().filter(|(k, _)| k != "method").cloned().collect();
+            let mut tagged = vec![("method".to_string(), Json::Str("sigmoid".into()))];
+            tagged.extend(bare.iter().cloned());
+            let (bare, tagged) = (Json::Obj(bare), Json::Obj(tagged));
+            same::<Calibration>(&bare)?;
+            let show = |t: &Json| outcome(json::decode::<Calibration>(t, "config"), |v| format!("{v:?}"));
+            prop_assert_eq!(show(&bare), show(&tagged), "tree {:?}", bare);
+        }
+    }
+
     #[test]
     fn query_confidence_model(tree in gen(&model())) {
         same::<QueryConfidenceModel>(&tree)?;
@@ -792,9 +807,22 @@ fn real_errors() {
         e(r#"{"calibration": {"method": "beta"}}"#, "config"),
         (UnknownMethod, "config.calibration.method".into())
     );
+    // Without `method`, a sigmoid: Platt's fields are not its own.
     assert_eq!(
         e(r#"{"calibration": {"a": 1}}"#, "config"),
+        (UnknownField, "config.calibration.a".into())
+    );
+    assert_eq!(
+        e(r#"{"calibration": []}"#, "config"),
         (InvalidConfig, "config.calibration.method".into())
+    );
+    let c: PipelineConfig = from_text(r#"{"calibration": {"steepness": 40}}"#, "config").unwrap();
+    assert_eq!(
+        c.calibration,
+        Calibration::Sigmoid {
+            threshold: 0.035,
+            steepness: 40.0
+        }
     );
     assert_eq!(
         e(r#"{"calibration": {"method": "platt", "a": 1}}"#, "config"),

@@ -1,0 +1,277 @@
+//! Reading a [`Calibration`]: serde's internally tagged enum (`method` names the
+//! variant), except that an object without `method` is a sigmoid, as `calibrate` takes
+//! its parameters (`{"threshold": 0.02}`).
+//!
+//! serde's derive buffers the object (or the array, tag first) before it reads the
+//! variant, and words every error of the variant's fields from that buffer. This reader
+//! buffers the same way (each value kept as it was delivered: `null` apart from an absent
+//! option, a whole number apart from a float, repeated keys and their order kept), reads
+//! the tag as the derive reads it, and hands the derived enum the buffer with the tag
+//! first: given `method`, every value and every error is the derive's; without it, those
+//! of `{"method": "sigmoid", ...}`. Nothing here can fail but through the deserializer's
+//! errors.
+
+use super::config::{default_steepness, default_threshold, Calibration};
+use crate::calibrate::{IsotonicModel, PlattModel};
+use serde::de::value::{MapDeserializer, SeqAccessDeserializer, SeqDeserializer};
+use serde::de::{
+    self, Deserialize, Deserializer, IntoDeserializer, MapAccess, SeqAccess, Unexpected, Visitor,
+};
+use std::fmt;
+use std::marker::PhantomData;
+
+const TAG: &str = "method";
+const VARIANTS: &[&str] = &["sigmoid", "platt", "isotonic"];
+
+/// Reads a calibration from `d` (the body of [`Calibration`]'s `Deserialize`).
+pub(super) fn calibration<'de, D: Deserializer<'de>>(d: D) -> Result<Calibration, D::Error> {
+    d.deserialize_any(Outer)
+}
+
+/// A sigmoid's fields, read as the derived enum read its struct variant (every message
+/// it can give here names no type).
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SigmoidFields {
+    #[serde(default = "default_threshold")]
+    threshold: f64,
+    #[serde(default = "default_steepness")]
+    steepness: f64,
+}
+
+/// The tag, read as the derive reads a variant's identifier: a name, or its index.
+#[derive(Clone, Copy)]
+struct Tag(usize);
+
+impl<'de> Deserialize<'de> for Tag {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Tag;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("variant identifier")
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Tag, E> {
+                match usize::try_from(v) {
+                    Ok(i) if i < VARIANTS.len() => Ok(Tag(i)),
+                    _ => Err(E::invalid_value(
+                        Unexpected::Unsigned(v),
+                        &"variant index 0 <= i < 3",
+                    )),
+                }
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Tag, E> {
+                match VARIANTS.iter().position(|n| *n == v) {
+                    Some(i) => Ok(Tag(i)),
+                    None => Err(E::unknown_variant(v, VARIANTS)),
+                }
+            }
+            fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Tag, E> {
+                match VARIANTS.iter().position(|n| n.as_bytes() == v) {
+                    Some(i) => Ok(Tag(i)),
+                    None => Err(E::unknown_variant(&String::from_utf8_lossy(v), VARIANTS)),
+                }
+            }
+        }
+        d.deserialize_identifier(V)
+    }
+}
+
+/// A value as it was delivered (serde's own buffer is private).
+enum Buf {
+    Unit,
+    None,
+    Some(Box<Buf>),
+    Bool(bool),
+    U64(u64),
+    I64(i64),
+    F64(f64),
+    Str(String),
+    Bytes(Vec<u8>),
+    Seq(Vec<Buf>),
+    Map(Vec<(Buf, Buf)>),
+}
+
+impl<'de> Deserialize<'de> for Buf {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(Keep)
+    }
+}
+
+/// Buffers whatever it is given.
+struct Keep;
+
+impl<'de> Visitor<'de> for Keep {
+    type Value = Buf;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Buf, E> {
+        Ok(Buf::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Buf, E> {
+        Ok(Buf::I64(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Buf, E> {
+        Ok(Buf::U64(v))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Buf, E> {
+        Ok(Buf::F64(v))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Buf, E> {
+        Ok(Buf::Str(v.into()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Buf, E> {
+        Ok(Buf::Str(v))
+    }
+    fn visit_bytes<E>(self, v: &[u8]) -> Result<Buf, E> {
+        Ok(Buf::Bytes(v.into()))
+    }
+    fn visit_byte_buf<E>(self, v: Vec<u8>) -> Result<Buf, E> {
+        Ok(Buf::Bytes(v))
+    }
+    fn visit_unit<E>(self) -> Result<Buf, E> {
+        Ok(Buf::Unit)
+    }
+    fn visit_none<E>(self) -> Result<Buf, E> {
+        Ok(Buf::None)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Buf, D::Error> {
+        Buf::deserialize(d).map(|b| Buf::Some(Box::new(b)))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Buf, A::Error> {
+        let mut items = Vec::new();
+        while let Some(x) = seq.next_element()? {
+            items.push(x);
+        }
+        Ok(Buf::Seq(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Buf, A::Error> {
+        let mut entries = Vec::new();
+        while let Some(entry) = map.next_entry()? {
+            entries.push(entry);
+        }
+        Ok(Buf::Map(entries))
+    }
+}
+
+/// Replays a buffered value to a visitor, with errors of type `E`.
+struct Replay<E> {
+    buf: Buf,
+    error: PhantomData<E>,
+}
+
+fn replay<E>(buf: Buf) -> Replay<E> {
+    Replay {
+        buf,
+        error: PhantomData,
+    }
+}
+
+impl<'de, E: de::Error> IntoDeserializer<'de, E> for Replay<E> {
+    type Deserializer = Self;
+    fn into_deserializer(self) -> Self {
+        self
+    }
+}
+
+impl<'de, E: de::Error> Deserializer<'de> for Replay<E> {
+    type Error = E;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+        match self.buf {
+            Buf::Unit => visitor.visit_unit(),
+            Buf::None => visitor.visit_none(),
+            Buf::Some(b) => visitor.visit_some(replay::<E>(*b)),
+            Buf::Bool(v) => visitor.visit_bool(v),
+            Buf::U64(v) => visitor.visit_u64(v),
+            Buf::I64(v) => visitor.visit_i64(v),
+            Buf::F64(v) => visitor.visit_f64(v),
+            Buf::Str(v) => visitor.visit_string(v),
+            Buf::Bytes(v) => visitor.visit_byte_buf(v),
+            Buf::Seq(items) => {
+                let mut seq = SeqDeserializer::new(items.into_iter().map(replay::<E>));
+                let value = visitor.visit_seq(&mut seq)?;
+                seq.end()?;
+                Ok(value)
+            }
+            Buf::Map(entries) => {
+                let mut map = MapDeserializer::new(
+                    entries
+                        .into_iter()
+                        .map(|(k, v)| (replay::<E>(k), replay::<E>(v))),
+                );
+                let value = visitor.visit_map(&mut map)?;
+                map.end()?;
+                Ok(value)
+            }
+        }
+    }
+
+    /// As serde's buffer answers it: an absent value, `Some`, `null`, or any other value
+    /// as present.
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+        match self.buf {
+            Buf::None => visitor.visit_none(),
+            Buf::Some(b) => visitor.visit_some(replay::<E>(*b)),
+            Buf::Unit => visitor.visit_unit(),
+            other => visitor.visit_some(replay::<E>(other)),
+        }
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+/// The outer reading: the derive's buffering, with the tag defaulted for an object.
+struct Outer;
+
+impl<'de> Visitor<'de> for Outer {
+    type Value = Calibration;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("internally tagged enum Calibration")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Calibration, A::Error> {
+        let mut tag = None;
+        let mut entries = Vec::new();
+        while let Some(k) = map.next_key::<Buf>()? {
+            if matches!(&k, Buf::Str(s) if s == TAG) {
+                if tag.is_some() {
+                    return Err(de::Error::duplicate_field(TAG));
+                }
+                tag = Some(map.next_value::<Tag>()?);
+            } else {
+                let v = map.next_value::<Buf>()?;
+                entries.push((k, v));
+            }
+        }
+        read(tag.unwrap_or(Tag(0)), Buf::Map(entries))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Calibration, A::Error> {
+        let tag = match seq.next_element::<Tag>()? {
+            Some(t) => t,
+            None => return Err(de::Error::missing_field(TAG)),
+        };
+        read(tag, Buf::deserialize(SeqAccessDeserializer::new(seq))?)
+    }
+}
+
+/// The variant's fields (the buffer without its tag), read as serde's derive reads them
+/// from its own buffer: a sigmoid's struct, or the fitted model's type.
+fn read<E: de::Error>(tag: Tag, rest: Buf) -> Result<Calibration, E> {
+    let d = replay::<E>(rest);
+    match tag.0 {
+        1 => PlattModel::deserialize(d).map(Calibration::Platt),
+        2 => IsotonicModel::deserialize(d).map(Calibration::Isotonic),
+        _ => SigmoidFields::deserialize(d).map(|s| Calibration::Sigmoid {
+            threshold: s.threshold,
+            steepness: s.steepness,
+        }),
+    }
+}
