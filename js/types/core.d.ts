@@ -140,6 +140,14 @@ export interface IsotonicModel {
   y: number[];
 }
 
+/** A fitted model's fields, which a sigmoid (given with or without its method) has not. */
+export interface NotAFittedModel {
+  a?: never;
+  b?: never;
+  x?: never;
+  y?: never;
+}
+
 /**
  * How raw scores become confidences: the seed's sigmoid, or a model fitted from
  * judgements (what `fitPlatt` / `fitIsotonic` of `calibrank/lab` return plugs in as is).
@@ -147,7 +155,7 @@ export interface IsotonicModel {
  * takes them); `Pipeline.config` gives the method always.
  */
 export type Calibration =
-  | ({ method?: "sigmoid" | undefined } & Sigmoid)
+  | ({ method?: "sigmoid" | undefined } & Sigmoid & NotAFittedModel)
   | ({ method: "platt" } & PlattModel)
   | ({ method: "isotonic" } & IsotonicModel);
 
@@ -381,7 +389,7 @@ export type ReadonlyArrays<T> = T extends Float64Array | Uint32Array | Date | ((
 export type Effective<T> = T extends readonly unknown[] | QueryConfidenceModel
   ? T
   : T extends object
-    ? { [K in keyof T]-?: Effective<Exclude<T[K], undefined>> }
+    ? { [K in keyof T as [Exclude<T[K], undefined>] extends [never] ? never : K]-?: Effective<Exclude<T[K], undefined>> }
     : T;
 
 /** `Pipeline.config`: the configuration with every default filled in (every limit a number). */

@@ -1,15 +1,20 @@
 //! Reading a [`Calibration`]: serde's internally tagged enum (`method` names the
-//! variant), except that an object without `method` is a sigmoid, as `calibrate` takes
-//! its parameters (`{"threshold": 0.02}`).
+//! variant), except that an object without `method` is a sigmoid, its parameters as
+//! `calibrate` takes them (`{"threshold": 0.02}`).
 //!
-//! serde's derive buffers the object (or the array, tag first) before it reads the
-//! variant, and words every error of the variant's fields from that buffer. This reader
-//! buffers the same way (each value kept as it was delivered: `null` apart from an absent
-//! option, a whole number apart from a float, repeated keys and their order kept), reads
-//! the tag as the derive reads it, and hands the derived enum the buffer with the tag
-//! first: given `method`, every value and every error is the derive's; without it, those
-//! of `{"method": "sigmoid", ...}`. Nothing here can fail but through the deserializer's
-//! errors.
+//! serde's derive buffers the object (or the array, tag first), then reads the variant's
+//! fields from that buffer, and words their errors from it. This reader does the same:
+//! it buffers each value as it was delivered (`null` apart from an absent option, a whole
+//! number apart from a float, repeated keys and their order kept), reads the tag as the
+//! derive reads a variant's name or index, and, once the deserializer has returned, reads
+//! the rest with the variant's own derived type (`SigmoidFields`, [`PlattModel`],
+//! [`IsotonicModel`]). Given `method`, every value and every error, its position in a
+//! JSON text included, is the derive's for what JSON delivers (strings, numbers, `true`,
+//! `false`, `null`, arrays and objects with string keys: serde_json, the wasm modules'
+//! JSON trees); without it, those of `{"method": "sigmoid", ...}`. tests/calibration_serde.rs
+//! compares the two readers. A format that delivers other kinds (RON's characters and
+//! enums, a key given as a number) may be worded differently. Nothing here can fail but
+//! through the deserializer's errors.
 
 use super::config::{default_steepness, default_threshold, Calibration};
 use crate::calibrate::{IsotonicModel, PlattModel};
@@ -23,9 +28,12 @@ use std::marker::PhantomData;
 const TAG: &str = "method";
 const VARIANTS: &[&str] = &["sigmoid", "platt", "isotonic"];
 
-/// Reads a calibration from `d` (the body of [`Calibration`]'s `Deserialize`).
+/// Reads a calibration from `d` (the body of [`Calibration`]'s `Deserialize`): the
+/// fields are read after `d` has returned, as the derive reads them (a JSON text's
+/// errors then carry the derive's positions).
 pub(super) fn calibration<'de, D: Deserializer<'de>>(d: D) -> Result<Calibration, D::Error> {
-    d.deserialize_any(Outer)
+    let (tag, rest) = d.deserialize_any(Outer)?;
+    read(tag, rest)
 }
 
 /// A sigmoid's fields, read as the derived enum read its struct variant (every message
@@ -86,6 +94,7 @@ enum Buf {
     U64(u64),
     I64(i64),
     F64(f64),
+    Char(char),
     Str(String),
     Bytes(Vec<u8>),
     Seq(Vec<Buf>),
@@ -118,6 +127,9 @@ impl<'de> Visitor<'de> for Keep {
     fn visit_f64<E>(self, v: f64) -> Result<Buf, E> {
         Ok(Buf::F64(v))
     }
+    fn visit_char<E>(self, v: char) -> Result<Buf, E> {
+        Ok(Buf::Char(v))
+    }
     fn visit_str<E>(self, v: &str) -> Result<Buf, E> {
         Ok(Buf::Str(v.into()))
     }
@@ -145,6 +157,12 @@ impl<'de> Visitor<'de> for Keep {
             items.push(x);
         }
         Ok(Buf::Seq(items))
+    }
+    /// serde's buffer refuses an enum with these words.
+    fn visit_enum<A: de::EnumAccess<'de>>(self, _: A) -> Result<Buf, A::Error> {
+        Err(de::Error::custom(
+            "untagged and internally tagged enums do not support enum input",
+        ))
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Buf, A::Error> {
         let mut entries = Vec::new();
@@ -187,6 +205,7 @@ impl<'de, E: de::Error> Deserializer<'de> for Replay<E> {
             Buf::U64(v) => visitor.visit_u64(v),
             Buf::I64(v) => visitor.visit_i64(v),
             Buf::F64(v) => visitor.visit_f64(v),
+            Buf::Char(v) => visitor.visit_char(v),
             Buf::Str(v) => visitor.visit_string(v),
             Buf::Bytes(v) => visitor.visit_byte_buf(v),
             Buf::Seq(items) => {
@@ -230,17 +249,19 @@ impl<'de, E: de::Error> Deserializer<'de> for Replay<E> {
 struct Outer;
 
 impl<'de> Visitor<'de> for Outer {
-    type Value = Calibration;
+    type Value = (Tag, Buf);
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("internally tagged enum Calibration")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Calibration, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(Tag, Buf), A::Error> {
         let mut tag = None;
         let mut entries = Vec::new();
         while let Some(k) = map.next_key::<Buf>()? {
-            if matches!(&k, Buf::Str(s) if s == TAG) {
+            if matches!(&k, Buf::Str(s) if s == TAG)
+                || matches!(&k, Buf::Bytes(b) if b == TAG.as_bytes())
+            {
                 if tag.is_some() {
                     return Err(de::Error::duplicate_field(TAG));
                 }
@@ -250,15 +271,15 @@ impl<'de> Visitor<'de> for Outer {
                 entries.push((k, v));
             }
         }
-        read(tag.unwrap_or(Tag(0)), Buf::Map(entries))
+        Ok((tag.unwrap_or(Tag(0)), Buf::Map(entries)))
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Calibration, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(Tag, Buf), A::Error> {
         let tag = match seq.next_element::<Tag>()? {
             Some(t) => t,
             None => return Err(de::Error::missing_field(TAG)),
         };
-        read(tag, Buf::deserialize(SeqAccessDeserializer::new(seq))?)
+        Ok((tag, Buf::deserialize(SeqAccessDeserializer::new(seq))?))
     }
 }
 

@@ -367,11 +367,23 @@ new Pipeline({ calibration: { method: "sigmoid", ...sig } }).free();
 const bareSigmoid = new Pipeline({ calibration: { threshold: 0.02 } });
 const effectiveMethod: "sigmoid" | "platt" | "isotonic" = bareSigmoid.config.calibration.method;
 console.log(effectiveMethod);
+const effective = bareSigmoid.config.calibration;
 bareSigmoid.free();
 new Pipeline({ calibration: { ...sig } }).free();
 applyCalibration([0.5], { steepness: 90 });
 // @ts-expect-error: a Platt model's fields need their `method`
 new Pipeline({ calibration: { a: -2, b: 1 } });
+// @ts-expect-error: a sigmoid has no Platt fields (with its parameters, `method` left out)
+new Pipeline({ calibration: { threshold: 0.02, a: 1 } });
+// @ts-expect-error: nor isotonic knots
+applyCalibration([0.5], { steepness: 9, x: [0, 1], y: [0, 1] });
+// The effective configuration's sigmoid has its two parameters, and no fields of a model.
+if (effective.method === "sigmoid") {
+  const both: [number, number] = [effective.threshold, effective.steepness];
+  console.log(both);
+  // @ts-expect-error: no `a` on the effective sigmoid
+  console.log(effective.a);
+}
 // In inputs, `null` is an absent optional field, as the runtime reads it (a database
 // row's NULL columns pass as they are).
 declare const row: { title: string | null; updated: number | null; kind: string | null };

@@ -1,0 +1,338 @@
+//! `Calibration`'s hand-written `Deserialize` (src/pipeline/tagged.rs) against serde's
+//! derive, which it replaced: given `method`, the same value or the same error (its words
+//! and its position in the text), read alone, inside a struct and through `from_json`;
+//! without `method`, a sigmoid.
+#![cfg(not(target_arch = "wasm32"))]
+
+use calibrank::calibrate::{IsotonicModel, PlattModel, Sigmoid};
+use calibrank::error::{from_json, ErrorCode};
+use calibrank::pipeline::Calibration;
+use proptest::prelude::*;
+use proptest::sample::select;
+use serde::Deserialize;
+
+fn default_threshold() -> f64 {
+    Sigmoid::default().threshold
+}
+fn default_steepness() -> f64 {
+    Sigmoid::default().steepness
+}
+
+/// The derive as it was (the public type's attributes before the tag's default).
+mod derived {
+    use super::*;
+    #[derive(Debug, Deserialize)]
+    #[serde(tag = "method", rename_all = "lowercase", deny_unknown_fields)]
+    pub enum Calibration {
+        Sigmoid {
+            #[serde(default = "default_threshold")]
+            threshold: f64,
+            #[serde(default = "default_steepness")]
+            steepness: f64,
+        },
+        Platt(PlattModel),
+        Isotonic(IsotonicModel),
+    }
+}
+
+fn from_derived(c: derived::Calibration) -> Calibration {
+    match c {
+        derived::Calibration::Sigmoid {
+            threshold,
+            steepness,
+        } => Calibration::Sigmoid {
+            threshold,
+            steepness,
+        },
+        derived::Calibration::Platt(m) => Calibration::Platt(m),
+        derived::Calibration::Isotonic(m) => Calibration::Isotonic(m),
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Within<C> {
+    #[allow(dead_code)]
+    #[serde(default)]
+    before: Option<u8>,
+    calibration: C,
+    #[allow(dead_code)]
+    #[serde(default)]
+    after: Option<u8>,
+}
+
+/// What each reader makes of `text`, as comparable strings (values by their bits).
+fn readings(text: &str) -> Vec<String> {
+    let show = |r: Result<Calibration, String>| match r {
+        Ok(c) => format!("ok {}", bits(&c)),
+        Err(e) => format!("error {e}"),
+    };
+    let within = format!(r#"{{"before": 1, "calibration": {text}, "after": 2}}"#);
+    vec![
+        show(serde_json::from_str::<Calibration>(text).map_err(|e| e.to_string())),
+        show(
+            serde_json::from_str::<Within<Calibration>>(&within)
+                .map(|w| w.calibration)
+                .map_err(|e| e.to_string()),
+        ),
+        show(
+            from_json::<Within<Calibration>>(&within, "config")
+                .map(|w| w.calibration)
+                .map_err(|e| format!("{:?} {} {}", e.code, e.field, e.message)),
+        ),
+    ]
+}
+
+fn derived_readings(text: &str) -> Vec<String> {
+    let show = |r: Result<derived::Calibration, String>| match r {
+        Ok(c) => format!("ok {}", bits(&from_derived(c))),
+        Err(e) => format!("error {e}"),
+    };
+    let within = format!(r#"{{"before": 1, "calibration": {text}, "after": 2}}"#);
+    vec![
+        show(serde_json::from_str::<derived::Calibration>(text).map_err(|e| e.to_string())),
+        show(
+            serde_json::from_str::<Within<derived::Calibration>>(&within)
+                .map(|w| w.calibration)
+                .map_err(|e| e.to_string()),
+        ),
+        show(
+            from_json::<Within<derived::Calibration>>(&within, "config")
+                .map(|w| w.calibration)
+                .map_err(|e| format!("{:?} {} {}", e.code, e.field, e.message)),
+        ),
+    ]
+}
+
+fn bits(c: &Calibration) -> String {
+    let b = |x: &f64| format!("{:016x}", x.to_bits());
+    match c {
+        Calibration::Sigmoid {
+            threshold,
+            steepness,
+        } => format!("sigmoid {} {}", b(threshold), b(steepness)),
+        Calibration::Platt(m) => format!("platt {} {}", b(&m.a), b(&m.b)),
+        Calibration::Isotonic(m) => {
+            let l = |v: &[f64]| v.iter().map(b).collect::<Vec<_>>().join(",");
+            format!("isotonic [{}] [{}]", l(&m.x), l(&m.y))
+        }
+    }
+}
+
+/// Texts serde's derive was seen to read in ways a rewrite could miss.
+const CASES: &[&str] = &[
+    r#"{"method":"platt","a":1}"#,
+    r#"{"method":"platt","a":1,"b":2}"#,
+    r#"{"a":1,"b":2,"method":"platt"}"#,
+    r#"{"method":"platt","a":1,"b":2,"c":3}"#,
+    r#"{"method":"platt","a":"x","b":2}"#,
+    r#"{"method":"platt","a":null,"b":2}"#,
+    r#"{"method":"sigmoid","threshold":null}"#,
+    r#"{"method":"sigmoid","x":1}"#,
+    r#"{"method":"sigmoid","threshold":1,"threshold":2}"#,
+    r#"{"method":"sigmoid","method":"sigmoid"}"#,
+    r#"{"method":"sigmoid","method":"beta"}"#,
+    r#"{"method":"beta"}"#,
+    r#"{"method":null}"#,
+    r#"{"method":1}"#,
+    r#"{"method":{}}"#,
+    r#"{"method":"Sigmoid"}"#,
+    r#"{"meth\u006fd":"platt","a":1,"b":2}"#,
+    r#"{"method":"sigmoid","steepness":-0}"#,
+    r#"{"method":"sigmoid","steepness":-0.0}"#,
+    r#"{"method":"sigmoid","steepness":1e400}"#,
+    r#"{"method":"sigmoid","steepness":18446744073709551616}"#,
+    r#"{"method":"isotonic","x":[1,2],"y":[0,1]}"#,
+    r#"{"method":"isotonic","x":"ab","y":[]}"#,
+    r#"{"method":"isotonic","x":[1,"a"],"y":[]}"#,
+    r#"{"method":"isotonic","x":[1],"y":[0],"x":[2]}"#,
+    r#"{"method":"isotonic"}"#,
+    r#"{"method":"sigmoid","threshold":{"method":"x"}}"#,
+    r#"["sigmoid"]"#,
+    r#"["sigmoid", 0.5]"#,
+    r#"["sigmoid", 0.5, 2, 9]"#,
+    r#"["platt", 1]"#,
+    r#"["platt", 1, 2, 3]"#,
+    r#"["beta"]"#,
+    r#"[]"#,
+    r#"5"#,
+    r#""sigmoid""#,
+    r#"null"#,
+    r#"{"method":"platt","a":1,"b":2"#,
+];
+
+#[test]
+fn the_derive_s_readings_are_kept() {
+    for text in CASES {
+        let ours = readings(text);
+        if text.trim_start().starts_with('[')
+            || text.contains("\"method\"")
+            || !text.starts_with('{')
+        {
+            assert_eq!(ours, derived_readings(text), "{text}");
+        }
+    }
+}
+
+#[test]
+fn without_method_a_sigmoid() {
+    for (bare, tagged) in [
+        (r#"{}"#, r#"{"method":"sigmoid"}"#),
+        (
+            r#"{"threshold":0.02}"#,
+            r#"{"method":"sigmoid","threshold":0.02}"#,
+        ),
+        (
+            r#"{"steepness":9,"threshold":-0}"#,
+            r#"{"method":"sigmoid","steepness":9,"threshold":-0}"#,
+        ),
+    ] {
+        let tagged: Calibration = serde_json::from_str(tagged).unwrap();
+        assert_eq!(
+            serde_json::from_str::<Calibration>(bare).unwrap(),
+            tagged,
+            "{bare}"
+        );
+    }
+    // Errors are the sigmoid's: Platt's fields are unknown to it.
+    let e = serde_json::from_str::<Calibration>(r#"{"a":1,"b":2}"#).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("unknown field `a`, expected `threshold` or `steepness`"),
+        "{e}"
+    );
+}
+
+/// A JSON value of a calibration's keys and kinds: objects (with their tag, or without),
+/// arrays (tag first, or not), repeated keys, values of every kind.
+fn value(depth: u32) -> BoxedStrategy<String> {
+    let leaf = prop_oneof![
+        select(vec![
+            "0",
+            "-0",
+            "-0.0",
+            "1",
+            "1.5",
+            "-2",
+            "0.035",
+            "150",
+            "1e400",
+            "18446744073709551616",
+            "-9223372036854775809",
+            "2.5e-3"
+        ])
+        .prop_map(String::from),
+        select(vec![
+            r#""sigmoid""#,
+            r#""platt""#,
+            r#""isotonic""#,
+            r#""beta""#,
+            r#""""#,
+            r#""\u0073igmoid""#
+        ])
+        .prop_map(String::from),
+        select(vec!["null", "true", "false"]).prop_map(String::from),
+    ];
+    if depth == 0 {
+        return leaf.boxed();
+    }
+    prop_oneof![
+        4 => leaf,
+        1 => prop::collection::vec(value(depth - 1), 0..4).prop_map(|v| format!("[{}]", v.join(","))),
+        1 => object(depth - 1),
+    ]
+    .boxed()
+}
+
+const KEYS: &[&str] = &["threshold", "steepness", "a", "b", "x", "y", "c", "Method"];
+
+/// An object of the keys, `method` (also written `meth\u006fd`) among them or not.
+fn object(depth: u32) -> BoxedStrategy<String> {
+    let mut keys = KEYS.to_vec();
+    keys.extend(["method", "meth\\u006fd"]);
+    object_of(depth, keys)
+}
+
+fn object_of(depth: u32, keys: Vec<&'static str>) -> BoxedStrategy<String> {
+    let key = select(keys);
+    prop::collection::vec((key, value(depth)), 0..6)
+        .prop_map(|e| {
+            format!(
+                "{{{}}}",
+                e.iter()
+                    .map(|(k, v)| format!(r#""{k}":{v}"#))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            )
+        })
+        .boxed()
+}
+
+fn calibration_text() -> BoxedStrategy<String> {
+    let tag = select(vec![
+        r#""sigmoid""#,
+        r#""platt""#,
+        r#""isotonic""#,
+        r#""beta""#,
+        "0",
+        "null",
+        "[]",
+    ]);
+    let numbers = prop::collection::vec(
+        select(vec!["0", "1", "-1", "0.5", "2", "1e400", "\"a\"", "null"]),
+        0..4,
+    )
+    .prop_map(|v| format!("[{}]", v.join(",")));
+    let field = (
+        select(vec![
+            "threshold",
+            "steepness",
+            "a",
+            "b",
+            "x",
+            "y",
+            "c",
+            "method",
+        ]),
+        prop_oneof![3 => value(1), 2 => numbers],
+    );
+    prop_oneof![
+        // An object with `method` somewhere among its entries.
+        4 => (tag.clone(), prop::collection::vec(field, 0..5), 0usize..6).prop_map(|(t, mut rest, at)| {
+            let mut entries: Vec<String> = rest.drain(..).map(|(k, v)| format!(r#""{k}":{v}"#)).collect();
+            entries.insert(at.min(entries.len()), format!(r#""method":{t}"#));
+            format!("{{{}}}", entries.join(","))
+        }),
+        // The array form, tag first.
+        1 => (tag, prop::collection::vec(value(1), 0..4)).prop_map(|(t, v)| {
+            let mut items = vec![t.to_string()];
+            items.extend(v);
+            format!("[{}]", items.join(","))
+        }),
+    ]
+    .boxed()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Given `method` (or as an array), the derive's value or error, and its position.
+    #[test]
+    fn tagged_texts_read_as_the_derive_read_them(text in calibration_text()) {
+        prop_assert_eq!(readings(&text), derived_readings(&text), "{}", text);
+    }
+
+    /// Without `method`, an object reads as the same object with `"method": "sigmoid"`
+    /// first (value, or error words without their position).
+    #[test]
+    fn untagged_objects_read_as_sigmoids(text in object_of(2, KEYS.to_vec())) {
+        let tagged = if text == "{}" { r#"{"method":"sigmoid"}"#.to_string() } else { format!(r#"{{"method":"sigmoid",{}"#, &text[1..]) };
+        let words = |t: &str| match from_json::<Calibration>(t, "c") {
+            Ok(c) => format!("ok {}", bits(&c)),
+            // A syntax fault (1e400) is said with its position, which the tag moves.
+            Err(e) if e.code == ErrorCode::ParseError => format!("{:?}", e.code),
+            Err(e) => format!("{:?} {} {}", e.code, e.field, e.message),
+        };
+        prop_assert_eq!(words(&text), words(&tagged), "{}", text);
+    }
+}
