@@ -2001,12 +2001,24 @@ fn check_fitted_round_trip(model: FittedCalibration) {
     let json = serde_json::to_string(&model).expect("serializes");
     let back: FittedCalibration = serde_json::from_str(&json).expect("parses back");
     assert_eq!(back, model);
-    // And it can be used as a pipeline calibration.
+    // And it can be used as a pipeline calibration, unless it falls as the score rises
+    // (a Platt model with a > 0: judgements against the scores), which a pipeline
+    // refuses on its slope.
+    let falls = matches!(&model, FittedCalibration::Platt(m) if m.a > 0.0);
     let config = PipelineConfig {
         calibration: as_calibration(model),
         ..Default::default()
     };
-    Pipeline::new(config).expect("a fitted model is a valid calibration");
+    match Pipeline::new(config) {
+        Ok(_) => assert!(!falls, "a falling Platt model was taken"),
+        Err(e) => {
+            assert!(falls, "a fitted model is a valid calibration: {e:?}");
+            assert_eq!(
+                (e.code, e.field.as_str()),
+                (ErrorCode::InvalidCalibration, "calibration.a")
+            );
+        }
+    }
 }
 
 // ------------------------------------------------------------------ stages

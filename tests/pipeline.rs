@@ -1220,6 +1220,32 @@ fn fitted_calibrations_plug_into_the_config() {
         "config"
     )
     .is_err());
+    // A Platt model that falls as the score rises would rank the pool upside down: a
+    // pipeline refuses it (what fit_platt gives for judgements against the scores); a
+    // flat one (a = 0) and any falling one are taken.
+    let platt = |a: f64| {
+        Pipeline::new(PipelineConfig {
+            calibration: Calibration::Platt(calibrank::calibrate::PlattModel { a, b: -2.0 }),
+            ..Default::default()
+        })
+        .map(|_| ())
+        .map_err(|e| (e.code, e.field, e.message))
+    };
+    assert_eq!(
+        platt(0.5),
+        Err((
+            ErrorCode::InvalidCalibration,
+            "calibration.a".to_string(),
+            "must be <= 0, got 0.5".to_string()
+        ))
+    );
+    assert!(platt(f64::MIN_POSITIVE).is_err());
+    assert_eq!(platt(0.0), Ok(()));
+    assert_eq!(platt(-0.0), Ok(()));
+    assert_eq!(platt(-3.0), Ok(()));
+    // Outside a pipeline the model applies as it is.
+    let m = calibrank::calibrate::PlattModel { a: 0.5, b: -2.0 };
+    assert!(m.predict(1.0) < m.predict(0.0));
 }
 
 /// The query-level outcome: rank-only without a model, the model's probability with one,

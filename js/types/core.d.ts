@@ -120,7 +120,9 @@ export interface Sigmoid {
 
 /**
  * A fitted Platt sigmoid: `predict(x) = 1 / (1 + exp(a * x + b))` (the sign convention of
- * Platt, LibSVM and scikit-learn: `a < 0` when higher scores are more relevant).
+ * Platt, LibSVM and scikit-learn: `a < 0` when higher scores are more relevant). A
+ * pipeline refuses `a > 0` (`INVALID_CALIBRATION` on `config.calibration.a`): it ranks by
+ * the calibrated scores, which would then fall as the score rises.
  */
 export interface PlattModel {
   /** Slope on the raw score. */
@@ -350,7 +352,10 @@ export interface RerankConfig {
   method?: RerankMethod | undefined;
   /** Factors of the heuristic reranker. */
   heuristic?: HeuristicConfig | undefined;
-  /** Candidates reranked (the best after recency); unset or `null`: the whole topK pool. */
+  /**
+   * Candidates reranked (the best after recency); the pool's others are dropped (counted
+   * in `stats.beyondCandidateLimit`). Unset or `null`: the whole topK pool.
+   */
   candidateLimit?: number | null | undefined;
   /** Fiscal-year boost after reranking (default 0.80). */
   recencyBoost?: number | undefined;

@@ -178,7 +178,11 @@ export interface OptimizeOptions {
   metric?: string | undefined;
   /** Normalization (default, or `null`: the method's default). */
   norm?: string | null | undefined;
-  /** Grid step for weights and `phi` (default 0.1; 1/step must be a whole number). */
+  /**
+   * Grid step for weights and `phi` (default 0.1; 1/n for a whole n <= 1000). The
+   * weights' grid holds at most 100,000 vectors, whatever the limits (12 runs at 0.1
+   * make 352,716: `INPUT_TOO_LARGE` on `options.step`).
+   */
   step?: number | undefined;
   /** Values of `k` tried for `rrf` (default 10, 20, ..., 100). */
   kValues?: readonly number[] | Float64Array | undefined;

@@ -5,7 +5,8 @@ use crate::error::Result;
 use serde::{Deserialize, Serialize};
 
 /// A fitted Platt sigmoid: `predict(x) = 1 / (1 + exp(a * x + b))` (the sign convention
-/// of Platt, LibSVM and scikit-learn: `a < 0` when higher scores are more relevant).
+/// of Platt, LibSVM and scikit-learn: `a < 0` when higher scores are more relevant; a
+/// pipeline refuses `a > 0`, which would rank its results upside down).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PlattModel {

@@ -171,7 +171,7 @@ fn grid(method: &str, n_runs: usize, opts: &OptimizeOptions) -> Result<Vec<GridP
                 ErrorCode::InputTooLarge,
                 "step",
                 format!(
-                    "{count} weight vectors exceed the limit of {MAX_TRIALS}; use a larger step"
+                    "{count} weight vectors exceed the grid's bound of {MAX_TRIALS} (fixed, whatever the limits); use a larger step"
                 ),
             ));
         }

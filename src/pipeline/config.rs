@@ -455,6 +455,18 @@ impl PipelineConfig {
         self.calibration
             .validate()
             .map_err(|e| e.within("calibration"))?;
+        // The calibrated scores rank the results: a Platt model that falls as the raw
+        // score rises (`a > 0`, which `fit_platt` gives for judgements that run against
+        // the scores) would turn the topK pool's order over.
+        if let Calibration::Platt(m) = &self.calibration {
+            if m.a > 0.0 {
+                return Err(ScoreError::new(
+                    ErrorCode::InvalidCalibration,
+                    "calibration.a",
+                    format!("must be <= 0, got {}", crate::error::num(m.a)),
+                ));
+            }
+        }
         in_unit(self.min_confidence, "minConfidence")?;
         self.bands
             .floors()

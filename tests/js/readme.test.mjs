@@ -140,7 +140,9 @@ const CASES = [
     after: `const plain = pipeline.run({ lists: [{ name: "bm25", ids: ["doc-2", "doc-1"] }], items: { "doc-1": { name: "Token cache", modifiedAt: "2026-11-02" }, "doc-2": { summary: "Routing" } }, now: "2026-11-30" });
       assert.deepEqual(out, plain);
       assert.equal(items.size, 2);
-      assert.equal(out.stats.candidates, 2);`,
+      assert.equal(out.stats.candidates, 2);
+      // What its comment says: both returned, the recency boost first.
+      assert.deepEqual(out.results.map((r) => r.id), ["doc-1", "doc-2"]);`,
   },
   {
     first: 'import { readFile } from "node:fs/promises";',

@@ -3302,6 +3302,14 @@ export function tests(lib, golden) {
     const p = new lib.Pipeline({ calibration: platt, minConfidence: 0 });
     const out = p.run({ lists: [{ name: "a", ids: ["x"] }] });
     eq(out.results[0].score, lib.applyCalibration([1 / 61], platt)[0]);
+    // Judgements that run against the scores give a model that falls as the score rises
+    // (a > 0): it applies as it is, but a pipeline, which ranks by it, refuses it.
+    const against = lib.fitPlatt([0.1, 0.2, 0.8, 0.9], [1, 1, 0, 0]);
+    assert(against.a > 0, `a ${against.a}`);
+    const fall = lib.applyCalibration([0.1, 0.9], against);
+    assert(fall[0] > fall[1], "applied as it is");
+    eq(throwsScoreError(lib, () => new lib.Pipeline({ calibration: against }), "INVALID_CALIBRATION", "config.calibration.a").message, `must be <= 0, got ${against.a}`);
+    new lib.Pipeline({ calibration: { method: "platt", a: 0, b: 1 } }).free();
     const ce = lib.calibrationError([0.1, 0.9, 0.8, 0.3], [0, 1, 1, 0], { bins: 2 });
     assert(Math.abs(ce.brier - 0.0375) < 1e-15, `brier ${ce.brier}`);
     assert(ce.bins.length === 2 && typeof ce.ece === "number", "bins");
@@ -3555,6 +3563,8 @@ export function tests(lib, golden) {
     // errors on wasm32 alone), and a cut-off past it divides by itself.
     const folds = throwsScoreError(lib, () => lib.proposeBands([0.1, 0.9, 0.2, 0.8], [0, 1, 0, 1], { folds: 4294967298 }), "INVALID_CONFIG", "options.folds");
     eq(folds.message, "folds must be between 2 and the number of items (4), got 4294967298");
+    // Fewer items than the default folds: the message says the 5 was not the caller's.
+    eq(throwsScoreError(lib, () => lib.proposeBands([0.9, 0.8, 0.2, 0.1], [1, 1, 0, 0]), "INVALID_CONFIG", "options.folds").message, "folds must be between 2 and the number of items (4), got 5 (folds is 5 when not given)");
     throwsScoreError(lib, () => lib.calibrationError([0.1, 0.9], [0, 1], { bins: 4294967296 }), "INVALID_CONFIG", "options.bins");
     if (lib.evaluate) {
       const far = lib.evaluate({ q: { a: 1 } }, { q: { a: 1, b: 0.5 } }, ["ndcg@4294967296", "precision@4294967296", "hits@18446744073709551615"]);

@@ -193,11 +193,17 @@ fn check_options(opts: &ProposeBandsOptions, n: usize) -> Result<()> {
         ));
     }
     if opts.folds < 2 || opts.folds > n as u64 {
+        // The default, which the caller may not have written (fewer than 5 items).
+        let default = if opts.folds == ProposeBandsOptions::default().folds {
+            " (folds is 5 when not given)"
+        } else {
+            ""
+        };
         return Err(ScoreError::new(
             ErrorCode::InvalidConfig,
             "folds",
             format!(
-                "folds must be between 2 and the number of items ({n}), got {}",
+                "folds must be between 2 and the number of items ({n}), got {}{default}",
                 opts.folds
             ),
         ));
@@ -510,6 +516,29 @@ mod tests {
             })
             .collect();
         (scores, labels)
+    }
+
+    #[test]
+    fn too_few_items_for_the_default_folds_says_so() {
+        let message = |folds| {
+            let opts = ProposeBandsOptions {
+                folds,
+                ..Default::default()
+            };
+            propose_bands(&[0.9, 0.8, 0.2, 0.1], &[1.0, 1.0, 0.0, 0.0], &opts)
+                .map(|_| ())
+                .map_err(|e| (e.code, e.field, e.message))
+        };
+        let fault = |m: &str| Err((ErrorCode::InvalidConfig, "folds".to_string(), m.to_string()));
+        assert_eq!(
+            message(5),
+            fault("folds must be between 2 and the number of items (4), got 5 (folds is 5 when not given)")
+        );
+        assert_eq!(
+            message(6),
+            fault("folds must be between 2 and the number of items (4), got 6")
+        );
+        assert_eq!(message(4), Ok(()));
     }
 
     /// The floors as first written: every cut in a vector, each fold's training items
