@@ -425,6 +425,11 @@ test("score playground in headless Chromium", async (t) => {
       await page.fill('#controls [data-path="config.calibration.a"]', "-50");
       await settle(page);
       assert.match(await note(), /a = -50\.00,/);
+      // A slope that would rank upside down is the package's error on that control.
+      await assertMarked(page, '#controls [data-path="config.calibration.a"]', "2", "config.calibration.a");
+      await page.fill('#controls [data-path="config.calibration.a"]', "-50");
+      await settle(page);
+      assert.ok(await page.isHidden("#problem"), await page.textContent("#problem"));
       await page.$$eval("#controls details", (ds, open) => ds.forEach((d, i) => (d.open = open[i] ?? d.open)), wasOpen);
     });
 
