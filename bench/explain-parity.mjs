@@ -52,7 +52,7 @@ function config() {
   const norm = pick(["none", "max", "min_max", "z_score", "softmax", undefined]);
   if (norm) cfg.normalization = { method: norm };
   const cal = rnd();
-  if (cal < 0.2) cfg.calibration = { method: "platt", a: rnd() * 10, b: -rnd() * 5 };
+  if (cal < 0.2) cfg.calibration = { method: "platt", a: -rnd() * 10, b: -rnd() * 5 };
   else if (cal < 0.35) cfg.calibration = { method: "isotonic", x: [0, 0.3, 0.6, 1], y: [0, 0.2, 0.7, 1] };
   else if (cal < 0.5) cfg.calibration = { method: "sigmoid", threshold: rnd() * 0.1, steepness: 10 + rnd() * 200 };
   if (rnd() < 0.4)

@@ -163,14 +163,9 @@ const CASES: &[&str] = &[
 
 #[test]
 fn the_derive_s_readings_are_kept() {
+    // Every listed text has its tag (`meth\u006fd` is `method` once read), or is no object.
     for text in CASES {
-        let ours = readings(text);
-        if text.trim_start().starts_with('[')
-            || text.contains("\"method\"")
-            || !text.starts_with('{')
-        {
-            assert_eq!(ours, derived_readings(text), "{text}");
-        }
+        assert_eq!(readings(text), derived_readings(text), "{text}");
     }
 }
 

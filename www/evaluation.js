@@ -109,17 +109,21 @@ export function createEvaluationPanel(ctx) {
         h("td", { text: binRange(b) }), h("td", { class: "num", text: b.count }), h("td", { class: "num", text: b.count ? fmt(b.meanConfidence, 3) : "–" }), h("td", { class: "num", text: b.count ? fmt(b.fractionPositive, 3) : "–" })))))));
   }
 
-  function fit(method) {
+  async function fit(method) {
     const ev = ctx.evaluation;
     if (!ev) return;
+    let model;
     try {
-      const model = method === "platt" ? ctx.lib.fitPlatt(ev.raws, ev.labels) : ctx.lib.fitIsotonic(ev.raws, ev.labels);
-      ctx.state.config.calibration = model;
-      evalUi.fitNote.textContent = method === "platt" ? `Platt: a = ${fmt(model.a)}, b = ${fmt(model.b)}, now the pipeline's calibration.` : `Isotonic: ${model.x.length} knots, now the pipeline's calibration.`;
-      ctx.changed({ rebuildControls: true });
+      model = method === "platt" ? ctx.lib.fitPlatt(ev.raws, ev.labels) : ctx.lib.fitIsotonic(ev.raws, ev.labels);
     } catch (e) {
       showProblem(describeError(e, ctx.lib));
+      return;
     }
+    ctx.state.config.calibration = model;
+    const what = method === "platt" ? `Platt: a = ${fmt(model.a)}, b = ${fmt(model.b)}` : `Isotonic: ${model.x.length} knots`;
+    // Said once the package has taken it or not (a Platt model with a > 0, judgements
+    // against the scores, is refused by the pipeline: the problem panel says why).
+    evalUi.fitNote.textContent = (await ctx.commit({ rebuildControls: true })) ? `${what}, now the pipeline's calibration.` : `${what}: refused by the pipeline.`;
   }
 
   function proposeFloors() {

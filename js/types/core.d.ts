@@ -142,7 +142,18 @@ export interface IsotonicModel {
   y: number[];
 }
 
-/** A fitted model's fields, which a sigmoid (given with or without its method) has not. */
+/**
+ * How raw scores become confidences: the seed's sigmoid, or a model fitted from
+ * judgements (what `fitPlatt` / `fitIsotonic` of `calibrank/lab` return plugs in as is,
+ * a Platt model with `a <= 0`: see `PlattModel`). Tagged by `method`, as
+ * `Pipeline.config` gives it.
+ */
+export type Calibration =
+  | ({ method: "sigmoid" } & Sigmoid)
+  | ({ method: "platt" } & PlattModel)
+  | ({ method: "isotonic" } & IsotonicModel);
+
+/** A fitted model's fields, which a sigmoid given without its `method` has not. */
 export interface NotAFittedModel {
   a?: never;
   b?: never;
@@ -151,15 +162,11 @@ export interface NotAFittedModel {
 }
 
 /**
- * How raw scores become confidences: the seed's sigmoid, or a model fitted from
- * judgements (what `fitPlatt` / `fitIsotonic` of `calibrank/lab` return plugs in as is).
- * Without `method`, a sigmoid (`{ threshold: 0.02 }`, its parameters as `calibrate`
- * takes them); `Pipeline.config` gives the method always.
+ * What a pipeline's `calibration` (and `applyCalibration`) takes: a `Calibration`, or a
+ * sigmoid's parameters without `method` (`{ threshold: 0.02 }`, as `calibrate` takes
+ * them), read as `{ method: "sigmoid", ... }`.
  */
-export type Calibration =
-  | ({ method?: "sigmoid" | undefined } & Sigmoid & NotAFittedModel)
-  | ({ method: "platt" } & PlattModel)
-  | ({ method: "isotonic" } & IsotonicModel);
+export type CalibrationInput = Calibration | ({ method?: undefined } & Sigmoid & NotAFittedModel);
 
 // ---------------------------------------------------------------- Confidence
 
@@ -394,11 +401,15 @@ export type ReadonlyArrays<T> = T extends Float64Array | Uint32Array | Date | ((
 export type Effective<T> = T extends readonly unknown[] | QueryConfidenceModel
   ? T
   : T extends object
-    ? { [K in keyof T as [Exclude<T[K], undefined>] extends [never] ? never : K]-?: Effective<Exclude<T[K], undefined>> }
+    ? { [K in keyof T]-?: Effective<Exclude<T[K], undefined>> }
     : T;
 
 /** `Pipeline.config`: the configuration with every default filled in (every limit a number). */
-export type EffectivePipelineConfig = Omit<Effective<PipelineConfig>, "limits"> & { limits: Required<Limits> };
+export type EffectivePipelineConfig = Omit<Effective<PipelineConfig>, "limits" | "calibration"> & {
+  limits: Required<Limits>;
+  /** Tagged always (a sigmoid given without `method` reads as one with it). */
+  calibration: Effective<Calibration>;
+};
 
 /** The pipeline configuration. Every field has the seed's default. */
 export interface PipelineConfig {
@@ -420,7 +431,7 @@ export interface PipelineConfig {
   /** Normalization. */
   normalization?: NormalizationConfig | undefined;
   /** Calibration (default: the seed's sigmoid, threshold 0.035, steepness 150). */
-  calibration?: Calibration | undefined;
+  calibration?: CalibrationInput | undefined;
   /** Calibrated scores below this are dropped (default 0.3). */
   minConfidence?: number | undefined;
   /** Band floors and profiles. */

@@ -3,12 +3,12 @@
 // calibrations, calibration error and evidence-based band floors. Hand-written; the
 // types shared with the core entry come from it.
 
-import type { Calibration, IsotonicModel, PlattModel, QueryConfidenceModel, ReadonlyArrays, WithLimits } from "./core.js";
+import type { Calibration, CalibrationInput, IsotonicModel, PlattModel, QueryConfidenceModel, ReadonlyArrays, WithLimits } from "./core.js";
 
 export type { QueryConfidenceModel };
 
 export { ScoreError, defaultLimits, errorCodes, version } from "./core.js";
-export type { Calibration, ErrorCode, IsotonicModel, LimitedFunction, Limits, LimitsInput, PlattModel, WithLimits } from "./core.js";
+export type { Calibration, CalibrationInput, ErrorCode, IsotonicModel, LimitedFunction, Limits, LimitsInput, PlattModel, WithLimits } from "./core.js";
 
 // ---------------------------------------------------------------- Runs and qrels
 
@@ -180,8 +180,8 @@ export interface OptimizeOptions {
   norm?: string | null | undefined;
   /**
    * Grid step for weights and `phi` (default 0.1; 1/n for a whole n <= 1000). The
-   * weights' grid holds at most 100,000 vectors, whatever the limits (12 runs at 0.1
-   * make 352,716: `INPUT_TOO_LARGE` on `options.step`).
+   * weights' grid holds at most 100,000 vectors, whatever the limits (11 runs at 0.1
+   * make 184,756: `INPUT_TOO_LARGE` on `options.step`).
    */
   step?: number | undefined;
   /** Values of `k` tried for `rrf` (default 10, 20, ..., 100). */
@@ -243,13 +243,16 @@ export declare function optimizeFusion(
 
 /**
  * A fitted calibration, as `fitPlatt` / `fitIsotonic` return it: `{ method: "platt", a, b }`
- * or `{ method: "isotonic", x, y }`. It is a `Calibration` (plugs into a pipeline config).
+ * or `{ method: "isotonic", x, y }`. It is a `Calibration` (plugs into a pipeline config,
+ * a Platt model with `a <= 0`: a pipeline refuses one that falls as the score rises).
  */
 export type FittedCalibration = ({ method: "platt" } & PlattModel) | ({ method: "isotonic" } & IsotonicModel);
 
 /**
  * Platt scaling fitted on (score, 0/1 label) pairs; the result plugs into a pipeline
- * config as `calibration`.
+ * config as `calibration` when `a <= 0` (higher scores judged more relevant). Labels
+ * that run against the scores give `a > 0`, which `applyCalibration` applies as it is
+ * and a pipeline refuses (`INVALID_CALIBRATION` on `config.calibration.a`).
  */
 export declare function fitPlatt(
   scores: Float64Array | readonly number[],
@@ -270,7 +273,7 @@ export declare function fitIsotonic(
 /** Applies a calibration (sigmoid, Platt or isotonic) to raw scores; input order kept. */
 export declare function applyCalibration(
   scores: Float64Array | readonly number[],
-  calibration: ReadonlyArrays<Calibration>,
+  calibration: ReadonlyArrays<CalibrationInput>,
   options?: WithLimits | null,
 ): Float64Array;
 

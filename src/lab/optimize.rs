@@ -447,6 +447,21 @@ mod tests {
             grid("wsum", 6, &huge).unwrap_err().code,
             ErrorCode::InputTooLarge
         );
+        // The bound is the grid's own, whatever the limits: 11 runs at the default step
+        // are over it, 10 are not.
+        let e = grid("wsum", 11, &OptimizeOptions::default()).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str(), e.message.as_str()),
+            (
+                ErrorCode::InputTooLarge,
+                "step",
+                "184756 weight vectors exceed the grid's bound of 100000 (fixed, whatever the limits); use a larger step"
+            )
+        );
+        assert_eq!(
+            grid("wsum", 10, &OptimizeOptions::default()).map(|g| g.len()),
+            Ok(92378)
+        );
     }
 
     #[test]

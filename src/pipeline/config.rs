@@ -130,7 +130,9 @@ pub enum Calibration {
         /// Steepness (> 0).
         steepness: f64,
     },
-    /// Platt scaling fitted from judgements (`fitPlatt`): `1 / (1 + exp(a * raw + b))`.
+    /// Platt scaling fitted from judgements (`fitPlatt`): `1 / (1 + exp(a * raw + b))`;
+    /// a pipeline takes `a <= 0` only (a model falling as the score rises would turn its
+    /// ranking over).
     Platt(PlattModel),
     /// Isotonic regression fitted from judgements (`fitIsotonic`).
     Isotonic(IsotonicModel),

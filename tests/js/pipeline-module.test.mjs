@@ -134,6 +134,9 @@ function gen(r, shape, p, inc = 0.4) {
   switch (shape.t) {
     case "num":
       return pick([0, 0.5, 1, 2, 3, 60, 0.25, 1e-9, 5, 10, 0.9, 0.3]);
+    // A Platt model's slope: a pipeline takes a <= 0 only (a positive one now and then).
+    case "slope":
+      return pick([-0.5, -1, -2, -60, -1e-9, 0, -10, 0.5]);
     case "u32":
       return pick([0, 1, 2, 3, 5, 8, 10, 20, 100, 4294967295]);
     case "i32":
@@ -197,7 +200,7 @@ const SHAPE = T("struct", {
       }),
     ],
     ["normalization", T("struct", { fields: [["method", T("unit", { names: ["none", "max", "min_max", "z_score", "softmax"] })], ["temperature", T("num")], ["minRelevance", T("num")]] })],
-    ["calibration", T("tagged", { variants: [["sigmoid", [["threshold", T("num")], ["steepness", T("num")]]], ["platt", [["a", T("num")], ["b", T("num")]]], ["isotonic", [["x", NUMS], ["y", NUMS]]]] })],
+    ["calibration", T("tagged", { variants: [["sigmoid", [["threshold", T("num")], ["steepness", T("num")]]], ["platt", [["a", T("slope")], ["b", T("num")]]], ["isotonic", [["x", NUMS], ["y", NUMS]]]] })],
     ["minConfidence", T("num")],
     ["bands", T("struct", { fields: [["highFloor", T("num")], ["degradedFloor", T("num")], ["profiles", T("list", { of: T("struct", { fields: [["name", T("str"), true], ["taskClass", T("opt", { of: T("str") })], ["language", T("opt", { of: T("str") })], ["buildSystem", T("opt", { of: T("str") })], ["highFloor", T("num"), true], ["degradedFloor", T("num"), true]] }) })]] })],
     ["confidence", T("struct", { fields: [["weights", T("five")], ["k", T("opt", { of: T("u32") })], ["answerFloor", T("num")], ["hedgeFloor", T("num")]] })],

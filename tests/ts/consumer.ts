@@ -373,6 +373,23 @@ new Pipeline({ calibration: { ...sig } }).free();
 applyCalibration([0.5], { steepness: 90 });
 // @ts-expect-error: a Platt model's fields need their `method`
 new Pipeline({ calibration: { a: -2, b: 1 } });
+// `Calibration` itself stays a union tagged by `method` (what `Pipeline.config` gives and
+// the fits return): a switch on it is exhaustive.
+function describeCalibration(c: Calibration): string {
+  switch (c.method) {
+    case "sigmoid":
+      return `sigmoid ${c.threshold ?? 0.035}`;
+    case "platt":
+      return `platt ${c.a}`;
+    case "isotonic":
+      return `isotonic ${c.x.length}`;
+    default: {
+      const none: never = c;
+      return none;
+    }
+  }
+}
+console.log(describeCalibration(effective));
 // @ts-expect-error: a sigmoid has no Platt fields (with its parameters, `method` left out)
 new Pipeline({ calibration: { threshold: 0.02, a: 1 } });
 // @ts-expect-error: nor isotonic knots
