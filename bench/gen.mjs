@@ -181,6 +181,31 @@ export function qrelsObject(queries, perQuery, seed = 0) {
   return r;
 }
 
+/**
+ * The lists' ids interned with a `Map`, as js/wire/values.js `Interner` does from 41
+ * entries on: the distinct ids in order of first appearance and each entry's index. What
+ * bench/intern-alternatives.mjs and bench/experiments/large-intern/run.mjs measure the
+ * other ways against.
+ */
+export function internByMap(lists) {
+  const index = new Map();
+  const ids = [];
+  const docs = new Uint32Array(lists.reduce((s, l) => s + l.length, 0));
+  let k = 0;
+  for (const l of lists)
+    for (let j = 0; j < l.length; j++) {
+      const id = l[j];
+      let d = index.get(id);
+      if (d === undefined) {
+        d = ids.length;
+        index.set(id, d);
+        ids.push(id);
+      }
+      docs[k++] = d;
+    }
+  return { ids, docs };
+}
+
 /** `fuseMultiQuery`'s input (bench/multiquery.mjs): `nq` queries of `n` hits, best first, sharing about half their ids, every third dated. */
 export function makeQueries(nq, n) {
   return Array.from({ length: nq }, (_, q) =>

@@ -21,24 +21,7 @@ const benchLists = gen.makeInputs(n).strLists;
 const text = JSON.stringify(benchLists);
 const total = benchLists.reduce((s, l) => s + l.length, 0);
 
-function viaMap(lists) {
-  const index = new Map();
-  const strs = [];
-  const docs = new Uint32Array(total);
-  let k = 0;
-  for (const ids of lists)
-    for (let j = 0; j < ids.length; j++) {
-      const id = ids[j];
-      let d = index.get(id);
-      if (d === undefined) {
-        d = strs.length;
-        index.set(id, d);
-        strs.push(id);
-      }
-      docs[k++] = d;
-    }
-  return strs.length;
-}
+const viaMap = (lists) => gen.internByMap(lists).ids.length;
 
 function viaObject(lists) {
   const index = Object.create(null);

@@ -61,47 +61,41 @@ struct Within<C> {
     after: Option<u8>,
 }
 
-/// What each reader makes of `text`, as comparable strings (values by their bits).
-fn readings(text: &str) -> Vec<String> {
-    let show = |r: Result<Calibration, String>| match r {
-        Ok(c) => format!("ok {}", bits(&c)),
+/// What reader `C` makes of `text` (its values turned into a `Calibration` by `into`), as
+/// comparable strings (values by their bits): read alone, inside a struct, and through
+/// `from_json`.
+fn readings_of<C: serde::de::DeserializeOwned>(
+    text: &str,
+    into: fn(C) -> Calibration,
+) -> Vec<String> {
+    let show = |r: Result<C, String>| match r {
+        Ok(c) => format!("ok {}", bits(&into(c))),
         Err(e) => format!("error {e}"),
     };
     let within = format!(r#"{{"before": 1, "calibration": {text}, "after": 2}}"#);
     vec![
-        show(serde_json::from_str::<Calibration>(text).map_err(|e| e.to_string())),
+        show(serde_json::from_str::<C>(text).map_err(|e| e.to_string())),
         show(
-            serde_json::from_str::<Within<Calibration>>(&within)
+            serde_json::from_str::<Within<C>>(&within)
                 .map(|w| w.calibration)
                 .map_err(|e| e.to_string()),
         ),
         show(
-            from_json::<Within<Calibration>>(&within, "config")
+            from_json::<Within<C>>(&within, "config")
                 .map(|w| w.calibration)
                 .map_err(|e| format!("{:?} {} {}", e.code, e.field, e.message)),
         ),
     ]
 }
 
+/// The hand-written reader's readings.
+fn readings(text: &str) -> Vec<String> {
+    readings_of::<Calibration>(text, |c| c)
+}
+
+/// The derive's readings.
 fn derived_readings(text: &str) -> Vec<String> {
-    let show = |r: Result<derived::Calibration, String>| match r {
-        Ok(c) => format!("ok {}", bits(&from_derived(c))),
-        Err(e) => format!("error {e}"),
-    };
-    let within = format!(r#"{{"before": 1, "calibration": {text}, "after": 2}}"#);
-    vec![
-        show(serde_json::from_str::<derived::Calibration>(text).map_err(|e| e.to_string())),
-        show(
-            serde_json::from_str::<Within<derived::Calibration>>(&within)
-                .map(|w| w.calibration)
-                .map_err(|e| e.to_string()),
-        ),
-        show(
-            from_json::<Within<derived::Calibration>>(&within, "config")
-                .map(|w| w.calibration)
-                .map_err(|e| format!("{:?} {} {}", e.code, e.field, e.message)),
-        ),
-    ]
+    readings_of::<derived::Calibration>(text, from_derived)
 }
 
 fn bits(c: &Calibration) -> String {

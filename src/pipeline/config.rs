@@ -144,18 +144,15 @@ impl<'de> Deserialize<'de> for Calibration {
     }
 }
 
-pub(super) fn default_threshold() -> f64 {
-    Sigmoid::default().threshold
-}
-pub(super) fn default_steepness() -> f64 {
-    Sigmoid::default().steepness
-}
-
 impl Default for Calibration {
     fn default() -> Self {
+        let Sigmoid {
+            threshold,
+            steepness,
+        } = Sigmoid::default();
         Calibration::Sigmoid {
-            threshold: default_threshold(),
-            steepness: default_steepness(),
+            threshold,
+            steepness,
         }
     }
 }

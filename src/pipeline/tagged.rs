@@ -7,7 +7,7 @@
 //! it buffers each value as it was delivered (`null` apart from an absent option, a whole
 //! number apart from a float, repeated keys and their order kept), reads the tag as the
 //! derive reads a variant's name or index, and, once the deserializer has returned, reads
-//! the rest with the variant's own derived type (`SigmoidFields`, [`PlattModel`],
+//! the rest with the variant's own derived type ([`Sigmoid`], [`PlattModel`],
 //! [`IsotonicModel`]). Given `method`, every value and every error, its position in a
 //! JSON text included, is the derive's for what JSON delivers (strings, numbers, `true`,
 //! `false`, `null`, arrays and objects with string keys: serde_json, the wasm modules'
@@ -16,8 +16,8 @@
 //! enums, a key given as a number) may be worded differently. Nothing here can fail but
 //! through the deserializer's errors.
 
-use super::config::{default_steepness, default_threshold, Calibration};
-use crate::calibrate::{IsotonicModel, PlattModel};
+use super::config::Calibration;
+use crate::calibrate::{IsotonicModel, PlattModel, Sigmoid};
 use serde::de::value::{MapDeserializer, SeqAccessDeserializer, SeqDeserializer};
 use serde::de::{
     self, Deserialize, Deserializer, IntoDeserializer, MapAccess, SeqAccess, Unexpected, Visitor,
@@ -36,20 +36,15 @@ pub(super) fn calibration<'de, D: Deserializer<'de>>(d: D) -> Result<Calibration
     read(tag, rest)
 }
 
-/// A sigmoid's fields, read as the derived enum read its struct variant (every message
-/// it can give here names no type).
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SigmoidFields {
-    #[serde(default = "default_threshold")]
-    threshold: f64,
-    #[serde(default = "default_steepness")]
-    steepness: f64,
-}
-
-/// The tag, read as the derive reads a variant's identifier: a name, or its index.
+/// The tag, read as the derive reads a variant's identifier: a name, or its index (the
+/// variants' order, `VARIANTS`).
 #[derive(Clone, Copy)]
-struct Tag(usize);
+enum Tag {
+    Sigmoid,
+    Platt,
+    Isotonic,
+}
+const TAGS: [Tag; 3] = [Tag::Sigmoid, Tag::Platt, Tag::Isotonic];
 
 impl<'de> Deserialize<'de> for Tag {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -60,23 +55,31 @@ impl<'de> Deserialize<'de> for Tag {
                 f.write_str("variant identifier")
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<Tag, E> {
-                match usize::try_from(v) {
-                    Ok(i) if i < VARIANTS.len() => Ok(Tag(i)),
-                    _ => Err(E::invalid_value(
+                match usize::try_from(v).ok().and_then(|i| TAGS.get(i)) {
+                    Some(&t) => Ok(t),
+                    None => Err(E::invalid_value(
                         Unexpected::Unsigned(v),
                         &"variant index 0 <= i < 3",
                     )),
                 }
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Tag, E> {
-                match VARIANTS.iter().position(|n| *n == v) {
-                    Some(i) => Ok(Tag(i)),
+                match VARIANTS
+                    .iter()
+                    .position(|n| *n == v)
+                    .and_then(|i| TAGS.get(i))
+                {
+                    Some(&t) => Ok(t),
                     None => Err(E::unknown_variant(v, VARIANTS)),
                 }
             }
             fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Tag, E> {
-                match VARIANTS.iter().position(|n| n.as_bytes() == v) {
-                    Some(i) => Ok(Tag(i)),
+                match VARIANTS
+                    .iter()
+                    .position(|n| n.as_bytes() == v)
+                    .and_then(|i| TAGS.get(i))
+                {
+                    Some(&t) => Ok(t),
                     None => Err(E::unknown_variant(&String::from_utf8_lossy(v), VARIANTS)),
                 }
             }
@@ -271,7 +274,7 @@ impl<'de> Visitor<'de> for Outer {
                 entries.push((k, v));
             }
         }
-        Ok((tag.unwrap_or(Tag(0)), Buf::Map(entries)))
+        Ok((tag.unwrap_or(Tag::Sigmoid), Buf::Map(entries)))
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(Tag, Buf), A::Error> {
@@ -284,15 +287,16 @@ impl<'de> Visitor<'de> for Outer {
 }
 
 /// The variant's fields (the buffer without its tag), read as serde's derive reads them
-/// from its own buffer: a sigmoid's struct, or the fitted model's type.
+/// from its own buffer, by the type of the same fields, defaults and refusals: `Sigmoid`
+/// (calibrate's options), or the fitted model's.
 fn read<E: de::Error>(tag: Tag, rest: Buf) -> Result<Calibration, E> {
     let d = replay::<E>(rest);
-    match tag.0 {
-        1 => PlattModel::deserialize(d).map(Calibration::Platt),
-        2 => IsotonicModel::deserialize(d).map(Calibration::Isotonic),
-        _ => SigmoidFields::deserialize(d).map(|s| Calibration::Sigmoid {
+    match tag {
+        Tag::Sigmoid => Sigmoid::deserialize(d).map(|s| Calibration::Sigmoid {
             threshold: s.threshold,
             steepness: s.steepness,
         }),
+        Tag::Platt => PlattModel::deserialize(d).map(Calibration::Platt),
+        Tag::Isotonic => IsotonicModel::deserialize(d).map(Calibration::Isotonic),
     }
 }

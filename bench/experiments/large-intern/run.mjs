@@ -1,5 +1,5 @@
 // (a)'s 3 x N ids (bench/gen.mjs) interned two ways in one process, the collector run
-// before each: a `Map` (as js/core/fuse.js `rrf` does), and every entry's id written as
+// before each: a `Map` (bench/gen.mjs `internByMap`, as js/core/fuse.js `rrf` interns), and every entry's id written as
 // UTF-8 (joined in parts of 16,384, `encodeInto`) for this directory's module to intern.
 // Prints each way's time, the module's way split into its JavaScript and its module.
 // The benchmark's ids are ASCII: an entry's end is its running UTF-16 length.
@@ -16,24 +16,7 @@ const x = (await WebAssembly.instantiate(wasm)).instance.exports;
 const enc = new TextEncoder();
 x.alloc(64 << 20, total);
 
-function viaMap() {
-  const index = new Map();
-  const strs = [];
-  const docs = new Uint32Array(total);
-  let k = 0;
-  for (const ids of lists)
-    for (let j = 0; j < ids.length; j++) {
-      const id = ids[j];
-      let d = index.get(id);
-      if (d === undefined) {
-        d = strs.length;
-        index.set(id, d);
-        strs.push(id);
-      }
-      docs[k++] = d;
-    }
-  return strs.length;
-}
+const viaMap = () => gen.internByMap(lists).ids.length;
 
 function viaModule() {
   const mem = x.memory.buffer;
