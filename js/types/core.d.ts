@@ -577,16 +577,33 @@ export interface Explain {
   bandProfile?: string | undefined;
 }
 
-/** One result. */
-export interface PipelineResult {
+/**
+ * One result. `E` is the pipeline's `explain` as its configuration's type gives it:
+ * `true`, every result carries its explanation; `false`, none does; `boolean` (the
+ * default: `explain` not written as a literal, or not given, when the pipeline explains)
+ * it may.
+ */
+export type PipelineResult<E extends boolean = boolean> = {
   /** Item id. */
   id: string;
   /** Calibrated confidence in [0, 1]. */
   score: number;
   band: Band;
-  /** Explanation (when `config.explain`, the default). */
-  explain?: Explain | undefined;
-}
+} & ExplainOf<E>;
+
+/**
+ * The `explain` field of a result of a pipeline whose `explain` is `E`: present for
+ * `true`, absent for `false`; for `boolean`, either (a union of the two).
+ */
+export type ExplainOf<E extends boolean> = E extends true
+  ? {
+      /** Explanation (the pipeline's `explain` is `true`, the default). */
+      explain: Explain;
+    }
+  : {
+      /** None: the pipeline's `explain` is `false`. */
+      explain?: undefined;
+    };
 
 /** Counts of what happened along the pipeline. */
 export interface PipelineStats {
@@ -621,9 +638,9 @@ export interface PipelineStats {
 }
 
 /** The pipeline output. */
-export interface PipelineOutput {
-  /** Results, calibrated score descending, at most topN. */
-  results: PipelineResult[];
+export interface PipelineOutput<E extends boolean = boolean> {
+  /** Results, calibrated score descending, at most topN (`E`: see `PipelineResult`). */
+  results: PipelineResult<E>[];
   /**
    * Query confidence over the returned scores (`atLeastOneRelevant`: the model's
    * probability when `confidence.model` is configured).
@@ -677,15 +694,20 @@ export interface ColumnarOutput {
   bandProfile?: string | undefined;
 }
 
-/** A validated scoring pipeline. */
-export declare class Pipeline {
+/**
+ * A validated scoring pipeline. `E` is its `explain` as the configuration's type gives it
+ * (`new Pipeline({ explain: true })` is a `Pipeline<true>`, whose results each carry an
+ * `explain`; `{ explain: false }` a `Pipeline<false>`; otherwise `Pipeline<boolean>`, whose
+ * results may). Any of them is a `Pipeline`.
+ */
+export declare class Pipeline<E extends boolean = boolean> {
   /** Validates `config` (seed defaults for every missing field). */
-  constructor(config?: ReadonlyArrays<PipelineConfig> | null);
+  constructor(config?: (ReadonlyArrays<PipelineConfig> & { explain?: E | undefined }) | null);
   /**
    * Runs the pipeline: fuse, recency, rerank, normalize, calibrate, filter, topN, bands,
    * confidence.
    */
-  run(input: PipelineInputLike): PipelineOutput;
+  run(input: PipelineInputLike): PipelineOutput<E>;
   /**
    * Columnar fast path: lists as one `Uint32Array` of document indices (`docs`) cut by
    * `offsets` (`offsets[i]..offsets[i+1]` is list i), results as typed arrays. No texts

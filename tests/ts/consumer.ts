@@ -28,6 +28,8 @@ import {
   type PipelineOutput,
   type RetrievalOutcome,
   type Band,
+  type Explain,
+  type PipelineResult,
   type Outcome,
   type QueryConfidenceModel,
   type ReadonlyArrays,
@@ -92,6 +94,23 @@ for (const r of out.results) {
   console.log(r.id.toUpperCase(), r.score.toFixed(3), band, fused);
 }
 const top5: number = out.confidence.weightedTop5;
+// A pipeline's `explain` written as a literal types its results' `explain`: present for
+// `true`, absent for `false`, maybe for a configuration typed `PipelineConfig` or without it.
+const explaining = new Pipeline({ ...config, explain: true });
+const alwaysExplained: Explain[] = explaining.run(input).results.map((r) => r.explain);
+const silent = new Pipeline({ explain: false });
+const neverExplained: undefined[] = silent.run(input).results.map((r) => r.explain);
+// @ts-expect-error a pipeline with explain false gives no explanation
+const notThere: Explain | undefined = silent.run(input).results[0]?.explain.fused;
+// @ts-expect-error a pipeline whose explain is not known from its type may give none
+const maybe: Explain[] = new Pipeline(config).run(input).results.map((r) => r.explain);
+// @ts-expect-error nor one made without a configuration (its type does not say the default)
+const byDefault: Explain[] = new Pipeline().run(input).results.map((r) => r.explain);
+// Each is a Pipeline, and its output a PipelineOutput (the types without a parameter).
+const anyPipelines: Pipeline[] = [explaining, silent, new Pipeline(null)];
+const anyOutputs: PipelineOutput[] = anyPipelines.map((p) => p.run(input));
+const anyResult: PipelineResult | undefined = explaining.run(input).results[0];
+console.log(alwaysExplained.length, neverExplained.length, notThere, maybe, byDefault, anyOutputs.length, anyResult?.explain?.fused);
 
 const pairs: Array<[id: string, score: number]> = rrf([["a", "b"], ["b"]], { k: 60, weights: [1, 2] });
 const col: { order: Uint32Array; scores: Float64Array } = rrfColumnar(new Uint32Array([0, 1, 1]), new Uint32Array([0, 2, 3]), 2);
