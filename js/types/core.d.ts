@@ -638,7 +638,7 @@ export interface PipelineStats {
 }
 
 /** The pipeline output. */
-export interface PipelineOutput<E extends boolean = boolean> {
+export interface PipelineOutput<out E extends boolean = boolean> {
   /** Results, calibrated score descending, at most topN (`E`: see `PipelineResult`). */
   results: PipelineResult<E>[];
   /**
@@ -695,14 +695,20 @@ export interface ColumnarOutput {
 }
 
 /**
+ * The `explain` of the configuration of a `Pipeline<E>`: for `Pipeline<false>`, `false`
+ * written out (`explain` not given is the default, `true`).
+ */
+export type ExplainSetting<E extends boolean> = [E] extends [false] ? { explain: false } : { explain?: E | undefined };
+
+/**
  * A validated scoring pipeline. `E` is its `explain` as the configuration's type gives it
  * (`new Pipeline({ explain: true })` is a `Pipeline<true>`, whose results each carry an
  * `explain`; `{ explain: false }` a `Pipeline<false>`; otherwise `Pipeline<boolean>`, whose
  * results may). Any of them is a `Pipeline`.
  */
-export declare class Pipeline<E extends boolean = boolean> {
+export declare class Pipeline<out E extends boolean = boolean> {
   /** Validates `config` (seed defaults for every missing field). */
-  constructor(config?: (ReadonlyArrays<PipelineConfig> & { explain?: E | undefined }) | null);
+  constructor(config?: (ReadonlyArrays<PipelineConfig> & ExplainSetting<E>) | null);
   /**
    * Runs the pipeline: fuse, recency, rerank, normalize, calibrate, filter, topN, bands,
    * confidence.

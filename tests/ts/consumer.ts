@@ -106,6 +106,29 @@ const notThere: Explain | undefined = silent.run(input).results[0]?.explain.fuse
 const maybe: Explain[] = new Pipeline(config).run(input).results.map((r) => r.explain);
 // @ts-expect-error nor one made without a configuration (its type does not say the default)
 const byDefault: Explain[] = new Pipeline().run(input).results.map((r) => r.explain);
+// A pipeline not known to explain is no Pipeline<true> (nor its output a
+// PipelineOutput<true>): its results may lack what one that explains guarantees.
+const fromConfig = new Pipeline(config);
+// @ts-expect-error a Pipeline<boolean> is not a Pipeline<true>
+const notSure: Pipeline<true> = fromConfig;
+// @ts-expect-error nor its output a PipelineOutput<true>
+const notSureOut: PipelineOutput<true> = fromConfig.run(input);
+// @ts-expect-error nor a Pipeline<false>
+const notSilent: Pipeline<false> = fromConfig;
+// @ts-expect-error a pipeline that explains is no Pipeline<false>
+const notLean: Pipeline<false> = explaining;
+// A configuration kept in a const keeps its literal with `satisfies` (not without).
+const kept = { topN: 3, explain: true } satisfies PipelineConfig;
+const viaKept: Explain[] = new Pipeline(kept).run(input).results.map((r) => r.explain);
+const widened = { topN: 3, explain: true };
+// @ts-expect-error a const object's `explain` is a boolean: its results may have none
+const viaWidened: Explain[] = new Pipeline(widened).run(input).results.map((r) => r.explain);
+console.log(viaKept, viaWidened);
+// A Pipeline<false> is one whose configuration says `explain: false` (the default is true).
+// @ts-expect-error explain not given: the pipeline explains
+const leanByName: Pipeline<false> = new Pipeline({ topN: 3 });
+const lean: Pipeline<false> = new Pipeline({ topN: 3, explain: false });
+console.log(notSure, notSureOut, notSilent, notLean, leanByName, lean);
 // Each is a Pipeline, and its output a PipelineOutput (the types without a parameter).
 const anyPipelines: Pipeline[] = [explaining, silent, new Pipeline(null)];
 const anyOutputs: PipelineOutput[] = anyPipelines.map((p) => p.run(input));
