@@ -91,22 +91,23 @@ export declare function parseQrels(text: string, options?: WithLimits | null): Q
 
 /**
  * Mean of each metric over the judged queries, ranx-compatible (`ndcg@10`, `map@100`,
- * `recall@100`, `mrr`, `precision@k`, `hit_rate@k`, `r-precision`, ...): metric -> mean.
+ * `recall@100`, `mrr`, `precision@k`, `hit_rate@k`, `r-precision`, ...): metric -> mean,
+ * keyed by each name as given (`M`: the names, when written as literals).
  */
-export declare function evaluate(
+export declare function evaluate<M extends string>(
   qrels: Qrels | QrelsObject,
   run: Run | RunObject,
-  metrics: readonly string[],
+  metrics: readonly M[],
   options?: (EvaluateOptions & WithLimits) | null,
-): Record<string, number>;
+): Record<M, number>;
 
-/** Per-query values of each metric: metric -> query id -> value. */
-export declare function evaluatePerQuery(
+/** Per-query values of each metric: metric (as given) -> query id -> value. */
+export declare function evaluatePerQuery<M extends string>(
   qrels: Qrels | QrelsObject,
   run: Run | RunObject,
-  metrics: readonly string[],
+  metrics: readonly M[],
   options?: (EvaluateOptions & WithLimits) | null,
-): Record<string, Record<string, number>>;
+): Record<M, Record<string, number>>;
 
 /** Options of `evaluate` / `evaluatePerQuery`. */
 export interface EvaluateOptions {

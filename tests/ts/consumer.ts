@@ -193,6 +193,16 @@ defaultLimits("pipeline");
 rrf([["a"]], { k: 60, limits: { maxTotalEntries: 2 * entries } });
 const run = parseTrecRun("q1 Q0 d1 1 1.0 t", { limits: { maxTotalTextBytes: 1_000_000 } });
 const ndcg: number | undefined = evaluate({ q1: { d1: 1 } }, run, ["ndcg@10"], { limits: { maxTotalEntries: 10 } })["ndcg@10"];
+// The metrics written as literals key the result: each one asked for is there.
+const means = evaluate({ q1: { d1: 1 } }, run, ["ndcg@10", "mrr"]);
+const sureNdcg: number = means["ndcg@10"] + means.mrr;
+// @ts-expect-error a metric not asked for is not in the result
+const notAsked: number = means.map;
+const perQueryMrr: Record<string, number> = evaluatePerQuery({ q1: { d1: 1 } }, run, ["mrr"]).mrr;
+// Names only known as strings give a record of strings, each maybe absent.
+const someNames: string[] = ["mrr"];
+const maybeMrr: number | undefined = evaluate({ q1: { d1: 1 } }, run, someNames)["mrr"];
+console.log(sureNdcg, notAsked, perQueryMrr, maybeMrr);
 new Pipeline({ limits: { maxColumnarEntries: 8_000_000 } });
 // @ts-expect-error: a misspelled limit
 rrf([["a"]], { limits: { maxEntries: 10 } });
