@@ -121,6 +121,47 @@ export interface EvaluateOptions {
 // ---------------------------------------------------------------- Run fusion
 
 /**
+ * A fusion method of `fuseRuns`: ranx's `sum`, `mnz`, `max`, `min`, `med`, `anz`, `gmnz`,
+ * `wsum`, `wmnz`, `mixed`, `rrf`, `rbc`, `isr`, `log_isr`, `logn_isr`, `bordafuse`,
+ * `w_bordafuse`, `condorcet`, `w_condorcet`; Qdrant's `dbsf`; OpenSearch's
+ * `arithmetic_mean`, `geometric_mean`, `harmonic_mean`. (Any other name is
+ * `UNKNOWN_METHOD` at run time, naming the nearest.)
+ */
+export type FusionMethod =
+  | "sum"
+  | "mnz"
+  | "max"
+  | "min"
+  | "med"
+  | "anz"
+  | "gmnz"
+  | "wsum"
+  | "wmnz"
+  | "mixed"
+  | "rrf"
+  | "rbc"
+  | "isr"
+  | "log_isr"
+  | "logn_isr"
+  | "bordafuse"
+  | "w_bordafuse"
+  | "condorcet"
+  | "w_condorcet"
+  | "dbsf"
+  | "arithmetic_mean"
+  | "geometric_mean"
+  | "harmonic_mean";
+
+/** The methods `optimizeFusion` tunes: `rrf`'s `k`, `rbc`'s `phi`, the others' weights. */
+export type TunedFusionMethod = Extract<
+  FusionMethod,
+  "rrf" | "rbc" | "wsum" | "wmnz" | "mixed" | "w_bordafuse" | "w_condorcet" | "dbsf" | "arithmetic_mean" | "geometric_mean" | "harmonic_mean"
+>;
+
+/** A normalization of the runs before their fusion (ranx's names). */
+export type RunNormalization = "min-max" | "min-max-inverted" | "max" | "sum" | "zmuv" | "rank" | "borda" | "none";
+
+/**
  * Options of `fuseRuns`.
  *
  * `params` by method (ranx's names; any other key is `UNKNOWN_FIELD`, listing the
@@ -138,19 +179,14 @@ export interface EvaluateOptions {
  * other method rejects them.
  */
 export interface FuseRunsOptions {
+  /** The fusion method (see `FusionMethod`). */
+  method: FusionMethod;
   /**
-   * The fusion method: ranx's `sum`, `mnz`, `max`, `min`, `med`, `anz`, `gmnz`, `wsum`,
-   * `wmnz`, `mixed`, `rrf`, `rbc`, `isr`, `log_isr`, `logn_isr`, `bordafuse`,
-   * `w_bordafuse`, `condorcet`, `w_condorcet`; Qdrant's `dbsf`; OpenSearch's
-   * `arithmetic_mean`, `geometric_mean`, `harmonic_mean`.
+   * The normalization applied to every run first (see `RunNormalization`); when absent
+   * the method's default (`none` for `dbsf` and the OpenSearch means, `min-max`
+   * otherwise; `null` too).
    */
-  method: string;
-  /**
-   * The normalization applied to every run first: `min-max`, `min-max-inverted`, `max`,
-   * `sum`, `zmuv`, `rank`, `borda` or `none`; when absent the method's default (`none` for
-   * `dbsf` and the OpenSearch means, `min-max` otherwise; `null` too).
-   */
-  norm?: string | null | undefined;
+  norm?: RunNormalization | null | undefined;
   /** One weight per run, for the weighted methods (`null`: none given). */
   weights?: readonly number[] | Float64Array | null | undefined;
   /** Numeric parameters by ranx's names (see the table above). */
@@ -174,11 +210,11 @@ export declare function fuseRuns(runs: readonly (Run | RunObject)[], options: Fu
 /** Options of `optimizeFusion`. */
 export interface OptimizeOptions {
   /** Fusion method (default `wsum`). */
-  method?: string | undefined;
+  method?: TunedFusionMethod | undefined;
   /** Metric to maximize, ranx's spelling (default `ndcg@10`). */
   metric?: string | undefined;
   /** Normalization (default, or `null`: the method's default). */
-  norm?: string | null | undefined;
+  norm?: RunNormalization | null | undefined;
   /**
    * Grid step for weights and `phi` (default 0.1; 1/n for a whole n <= 1000). The
    * weights' grid holds at most 100,000 vectors, whatever the limits (11 runs at 0.1
@@ -202,7 +238,7 @@ export interface Trial {
 /** The search's result. */
 export interface OptimizeReport {
   /** Method searched. */
-  method: string;
+  method: TunedFusionMethod;
   /** Metric maximized. */
   metric: string;
   /**

@@ -89,3 +89,48 @@ test("every runtime export of each entry is declared in its .d.ts, and nothing m
     assert.equal(declared, "", `${spec}: the declared values are the runtime's`);
   }
 });
+
+// The names the lab's types list (FusionMethod, TunedFusionMethod, RunNormalization) are
+// the names its module takes: those its UNKNOWN_METHOD messages list, each of which runs.
+test("the lab's method and normalization unions are the names the module takes", () => {
+  const listed = (f) => {
+    try {
+      f();
+    } catch (e) {
+      assert.equal(e.code, "UNKNOWN_METHOD", e.message);
+      return e.message;
+    }
+    assert.fail("an unknown name was taken");
+  };
+  const run = { q1: { d1: 0.9, d2: 0.5 }, q2: { d3: 0.7, d1: 0.2 } };
+  const qrels = { q1: { d1: 1 }, q2: { d3: 1 } };
+  // The list after `marker`, up to the message's next clause ("; did you mean ...").
+  const after = (msg, marker) =>
+    msg
+      .slice(msg.indexOf(marker) + marker.length)
+      .split(/;| \(/)[0]
+      .split(", ")
+      .map((s) => s.trim());
+  const methods = after(listed(() => lab.fuseRuns([run, run], { method: "nope" })), "expected one of ");
+  const norms = after(listed(() => lab.fuseRuns([run, run], { method: "sum", norm: "nope" })), "expected one of ");
+  const tuned = [...listed(() => lab.optimizeFusion(qrels, [run, run], { method: "nope" })).matchAll(/"([a-z_]+)"/g)].map((m) => m[1]).filter((m) => m !== "nope");
+  assert.ok(methods.length >= 20 && norms.length >= 8 && tuned.length >= 10, `${methods} / ${norms} / ${tuned}`);
+  // Each runs (the parameters a method needs given).
+  const params = { rbc: { phi: 0.8 }, gmnz: { gamma: 1 } };
+  for (const method of methods) assert.ok(lab.fuseRuns([run, run], { method, params: params[method] }), method);
+  for (const norm of norms) assert.ok(lab.fuseRuns([run, run], { method: "sum", norm }), norm);
+  for (const method of tuned) assert.ok(lab.optimizeFusion(qrels, [run, run], { method, step: 0.5, kValues: [10] }).best, method);
+  // Every listed name is in its union, and the union holds no other (a name too many or
+  // missing either way is a compile error).
+  const same = (type, names) =>
+    `{ const all: ${type}[] = ${JSON.stringify(names)}; const back: ${names.map((n) => JSON.stringify(n)).join(" | ")} = null as unknown as ${type}; console.log(all, back); }\n`;
+  const src =
+    `import type { FusionMethod, TunedFusionMethod, RunNormalization } from "calibrank/lab";\n` +
+    same("FusionMethod", methods) +
+    same("TunedFusionMethod", tuned) +
+    same("RunNormalization", norms);
+  assert.equal(compile(src), "");
+  // The check can fail: a union without one of the module's names is refused.
+  assert.match(compile(`import type { FusionMethod } from "calibrank/lab";\n` + same("FusionMethod", methods.slice(1))), /error TS/);
+  assert.match(compile(`import type { FusionMethod } from "calibrank/lab";\n` + same("FusionMethod", [...methods, "extra"])), /error TS/);
+});

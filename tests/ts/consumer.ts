@@ -238,6 +238,15 @@ const fusedRun: RunObject = fuseRuns([run, run], { method: "wsum", weights: [0.5
 const runHandle: Run = Run.fromTrec("q1 Q0 d1 1 1.0 t", { limits: { maxTotalTextBytes: 1_000 } });
 const qrelsHandle: Qrels = Qrels.fromObject({ q1: { d1: 1 } });
 const fusedHandle: Run = fuseRuns([runHandle, Run.fromObject(fusedRun)], { method: "rrf" });
+// Methods and normalizations are the module's names (a typo is a compile error).
+// @ts-expect-error "rff" is no fusion method
+fuseRuns([run, run], { method: "rff" });
+// @ts-expect-error "minmax" is no normalization (ranx writes "min-max")
+fuseRuns([run, run], { method: "sum", norm: "minmax" });
+// @ts-expect-error optimizeFusion has nothing to tune in "sum"
+optimizeFusion(qrelsHandle, [runHandle, fusedRun], { method: "sum" });
+const tunedMethod: "wsum" | "rrf" | "rbc" | "wmnz" | "mixed" | "w_bordafuse" | "w_condorcet" | "dbsf" | "arithmetic_mean" | "geometric_mean" | "harmonic_mean" = report.method;
+console.log(tunedMethod);
 const tied: number | undefined = evaluate(qrelsHandle, fusedHandle, ["mrr"], { ties: "trec_eval" }).mrr;
 const handleSize: number = runHandle.size;
 const ids: string[] = fusedHandle.queryIds;
