@@ -608,6 +608,25 @@ fn both(
     };
     // The holder is asked at most once, as the full path asks it.
     assert!(held.asked <= 1);
+    // What the bindings run: the same output, each result's id left empty and its
+    // document naming it (the same error otherwise).
+    let mut again = holder();
+    let docs_only = if c.held > 0 {
+        p.run_indexed_docs(&lean_input, Some(&mut again), &detail)
+    } else {
+        p.run_indexed_docs(&lean_input, None, &detail)
+    };
+    match (&lean, docs_only) {
+        (Ok(l), Ok(mut d)) => {
+            for r in &mut d.results {
+                assert_eq!(r.id, "", "an id the bindings do not read was made");
+                r.id = ids[r.doc as usize].to_string();
+            }
+            assert_eq!(format!("{l:?}"), format!("{d:?}"));
+        }
+        (Err(l), Err(d)) => assert_eq!(l, &d),
+        (l, d) => panic!("run_indexed and run_indexed_docs disagree: {l:?}, {d:?}"),
+    }
     (full, lean)
 }
 

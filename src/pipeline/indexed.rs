@@ -19,7 +19,7 @@
 use super::config::{RecencyMode, RerankMethod};
 use super::input::{InputRef, ItemRef, ListRef, TimeRef};
 use super::output::PipelineOutput;
-use super::stages::{Checked, Ids};
+use super::stages::{with_ids, Checked, Ids};
 use super::{Pipeline, PoolTexts};
 use crate::bands::BandContext;
 use crate::error::{ErrorCode, Result, ScoreError};
@@ -332,10 +332,23 @@ impl Pipeline {
     /// Runs the pipeline on an interned input: what [`Pipeline::run_ref`] gives for the
     /// same input, its output or its error (see the module documentation). `held` holds
     /// the items' texts when they carry none (see [`PoolTexts`]; asked once, for the
-    /// pool's, as [`Pipeline::run_owned_with_texts`] asks). Used by the bindings;
-    /// `#[doc(hidden)]` API.
+    /// pool's, as [`Pipeline::run_owned_with_texts`] asks). `#[doc(hidden)]` API.
     #[doc(hidden)]
     pub fn run_indexed(
+        &self,
+        input: &IndexedInput<'_>,
+        held: Option<&mut dyn PoolTexts>,
+        detail: &dyn InputDetail,
+    ) -> Result<PipelineOutput> {
+        self.run_indexed_docs(input, held, detail)
+            .map(|out| with_ids(out, Ids::Table(input.ids)))
+    }
+
+    /// [`Pipeline::run_indexed`] with the results' ids left empty: each result's `doc`
+    /// names it (the bindings return documents, whose ids their caller holds, and make no
+    /// `String` per result). `#[doc(hidden)]` API.
+    #[doc(hidden)]
+    pub fn run_indexed_docs(
         &self,
         input: &IndexedInput<'_>,
         held: Option<&mut dyn PoolTexts>,

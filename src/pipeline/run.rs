@@ -4,7 +4,7 @@
 use super::config::{RecencyMode, RerankMethod};
 use super::indexed::IndexedItem;
 use super::input::{InputRef, Interned, ItemRef, PipelineInput, PoolTexts, TimeRef};
-use super::stages::{Checked, Ids};
+use super::stages::{with_ids, Checked, Ids};
 use super::Pipeline;
 use crate::error::{finite, ErrorCode, Result, ScoreError};
 use crate::fuse::{validate_weight, Interner};
@@ -356,5 +356,6 @@ impl Pipeline {
             top_n,
         };
         self.stages(&checked, held)
+            .map(|out| with_ids(out, checked.ids))
     }
 }

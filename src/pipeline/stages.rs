@@ -3,7 +3,7 @@
 //!
 //! Both ways into the pipeline end here: [`Pipeline::run_ref`] (run.rs) checks a
 //! borrowed input with a typed error for each fault, interns its ids, and hands over the
-//! same shape the bindings' lean path ([`Pipeline::run_indexed`], indexed.rs) reads from
+//! same shape the bindings' lean path ([`Pipeline::run_indexed_docs`], indexed.rs) reads from
 //! its string table. One copy of the stages serves both, so they cannot drift apart, and
 //! the module carries them once. A stage's own error (a reranked score that overflows, a
 //! candidate without its cross-encoder score, the normalization's or the confidence
@@ -116,9 +116,19 @@ fn reranked_finite(score: f64, id: &str, field: &str) -> Result<()> {
     ))
 }
 
+/// `out` with each result's id, from its document: the stages leave the ids empty, for
+/// the bindings return documents (the caller holds the ids) and need no `String` each.
+pub(super) fn with_ids(mut out: PipelineOutput, ids: Ids<'_>) -> PipelineOutput {
+    for r in &mut out.results {
+        r.id = ids.get(r.doc).unwrap_or_default().to_string();
+    }
+    out
+}
+
 impl Pipeline {
     /// The stages on a checked input (see the module documentation); `held` holds the
-    /// items' texts when they carry none (asked once, for the pool's).
+    /// items' texts when they carry none (asked once, for the pool's). The results' ids
+    /// are left empty: [`with_ids`] fills them in.
     pub(super) fn stages(
         &self,
         input: &Checked<'_>,
@@ -407,7 +417,7 @@ impl Pipeline {
                 }
             });
             results.push(PipelineResult {
-                id: ids.get(doc).unwrap_or_default().to_string(),
+                id: String::new(),
                 doc,
                 score,
                 band,

@@ -622,7 +622,7 @@ pub fn run(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         let mut texts = JsTexts::kept();
         let held: Option<&mut dyn PoolTexts> = input.held.then_some(&mut texts);
         let out = p
-            .run_indexed(&input.indexed(), held, &input)
+            .run_indexed_docs(&input.indexed(), held, &input)
             .map_err(in_config);
         texts.keep();
         write_output(w, p, &out?, &input.names)
