@@ -21,8 +21,9 @@ if (!["a", "b", "c"].includes(w) || !(Number(n) > 0) || !(Number(warm) >= 0)) {
   process.exit(2);
 }
 const lib = await import(pathToFileURL(join(resolve(dir ?? "pkg"), "node.mjs")).href);
-// From N = 100,000 on, as `make bench` times them (bench/timing.mjs `policy`: 7 single-call
-// samples, the collector before each), after the warm-up asked for instead of one call.
+// From N = 100,000 on, as `make bench` times them (bench/timing.mjs `policy`: single-call
+// samples, 7 at N = 100,000 and one at 1,000,000, the collector before each), after the
+// warm-up asked for instead of one call.
 const big = Number(n) >= 100_000;
 const p = big ? { ...policy(Number(n)), warmupMs: Number(warm) } : { samples: 21, minSampleMs: 5, warmupMs: Number(warm) };
 const t = compare(gen.competitors(lib, baseline, w, gen.makeInputs(Number(n))), p, { gcEachSample: big });

@@ -593,17 +593,22 @@ export type PipelineResult<E extends boolean = boolean> = {
 
 /**
  * The `explain` field of a result of a pipeline whose `explain` is `E`: present for
- * `true`, absent for `false`; for `boolean`, either (a union of the two).
+ * `true`, absent for `false`, maybe for `boolean`.
  */
-export type ExplainOf<E extends boolean> = E extends true
+export type ExplainOf<E extends boolean> = [E] extends [true]
   ? {
-      /** Explanation (the pipeline's `explain` is `true`, the default). */
+      /** Explanation (the pipeline's `explain` is `true`). */
       explain: Explain;
     }
-  : {
-      /** None: the pipeline's `explain` is `false`. */
-      explain?: undefined;
-    };
+  : [E] extends [false]
+    ? {
+        /** None: the pipeline's `explain` is `false`. */
+        explain?: undefined;
+      }
+    : {
+        /** Explanation (when `config.explain`, the default). */
+        explain?: Explain | undefined;
+      };
 
 /** Counts of what happened along the pipeline. */
 export interface PipelineStats {
@@ -695,10 +700,15 @@ export interface ColumnarOutput {
 }
 
 /**
- * The `explain` of the configuration of a `Pipeline<E>`: for `Pipeline<false>`, `false`
- * written out (`explain` not given is the default, `true`).
+ * The arguments of `new Pipeline<E>`: for a `Pipeline<false>` a configuration with
+ * `explain: false` written (none, or `explain` not given, is the default `true`);
+ * otherwise an optional configuration whose `explain`, when given, is `E`.
  */
-export type ExplainSetting<E extends boolean> = [E] extends [false] ? { explain: false } : { explain?: E | undefined };
+export type PipelineArgs<E extends boolean> = [E] extends [never]
+  ? [config: never]
+  : [E] extends [false]
+    ? [config: ReadonlyArrays<PipelineConfig> & { explain: false }]
+    : [config?: (ReadonlyArrays<PipelineConfig> & { explain?: E | undefined }) | null];
 
 /**
  * A validated scoring pipeline. `E` is its `explain` as the configuration's type gives it
@@ -708,7 +718,7 @@ export type ExplainSetting<E extends boolean> = [E] extends [false] ? { explain:
  */
 export declare class Pipeline<out E extends boolean = boolean> {
   /** Validates `config` (seed defaults for every missing field). */
-  constructor(config?: (ReadonlyArrays<PipelineConfig> & ExplainSetting<E>) | null);
+  constructor(...config: PipelineArgs<E>);
   /**
    * Runs the pipeline: fuse, recency, rerank, normalize, calibrate, filter, topN, bands,
    * confidence.

@@ -158,8 +158,11 @@ export type TunedFusionMethod = Extract<
   "rrf" | "rbc" | "wsum" | "wmnz" | "mixed" | "w_bordafuse" | "w_condorcet" | "dbsf" | "arithmetic_mean" | "geometric_mean" | "harmonic_mean"
 >;
 
-/** A normalization of the runs before their fusion (ranx's names). */
-export type RunNormalization = "min-max" | "min-max-inverted" | "max" | "sum" | "zmuv" | "rank" | "borda" | "none";
+/**
+ * A normalization of the runs before their fusion (ranx's names; `min_max` and
+ * `min_max_inverted` are taken for `min-max` and `min-max-inverted`, as ranx takes them).
+ */
+export type RunNormalization = "min-max" | "min-max-inverted" | "min_max" | "min_max_inverted" | "max" | "sum" | "zmuv" | "rank" | "borda" | "none";
 
 /**
  * Options of `fuseRuns`.

@@ -91,7 +91,8 @@ test("every runtime export of each entry is declared in its .d.ts, and nothing m
 });
 
 // The names the lab's types list (FusionMethod, TunedFusionMethod, RunNormalization) are
-// the names its module takes: those its UNKNOWN_METHOD messages list, each of which runs.
+// the names its module takes: those its UNKNOWN_METHOD messages list, each of which runs,
+// and the normalizations' two aliases (src/lab/runfusion/mod.rs `NORMS`' documentation).
 test("the lab's method and normalization unions are the names the module takes", () => {
   const listed = (f) => {
     try {
@@ -112,7 +113,7 @@ test("the lab's method and normalization unions are the names the module takes",
       .split(", ")
       .map((s) => s.trim());
   const methods = after(listed(() => lab.fuseRuns([run, run], { method: "nope" })), "expected one of ");
-  const norms = after(listed(() => lab.fuseRuns([run, run], { method: "sum", norm: "nope" })), "expected one of ");
+  const norms = [...after(listed(() => lab.fuseRuns([run, run], { method: "sum", norm: "nope" })), "expected one of "), "min_max", "min_max_inverted"];
   const tuned = [...listed(() => lab.optimizeFusion(qrels, [run, run], { method: "nope" })).matchAll(/"([a-z_]+)"/g)].map((m) => m[1]).filter((m) => m !== "nope");
   assert.ok(methods.length >= 20 && norms.length >= 8 && tuned.length >= 10, `${methods} / ${norms} / ${tuned}`);
   // Each runs (the parameters a method needs given).

@@ -101,7 +101,7 @@ const alwaysExplained: Explain[] = explaining.run(input).results.map((r) => r.ex
 const silent = new Pipeline({ explain: false });
 const neverExplained: undefined[] = silent.run(input).results.map((r) => r.explain);
 // @ts-expect-error a pipeline with explain false gives no explanation
-const notThere: Explain | undefined = silent.run(input).results[0]?.explain.fused;
+const notThere: Explain = silent.run(input).results[0]!.explain;
 // @ts-expect-error a pipeline whose explain is not known from its type may give none
 const maybe: Explain[] = new Pipeline(config).run(input).results.map((r) => r.explain);
 // @ts-expect-error nor one made without a configuration (its type does not say the default)
@@ -127,8 +127,36 @@ console.log(viaKept, viaWidened);
 // A Pipeline<false> is one whose configuration says `explain: false` (the default is true).
 // @ts-expect-error explain not given: the pipeline explains
 const leanByName: Pipeline<false> = new Pipeline({ topN: 3 });
+// @ts-expect-error nor without a configuration
+const leanByDefault: Pipeline<false> = new Pipeline();
+// @ts-expect-error nor with null
+new Pipeline<false>(null);
+class Lean extends Pipeline<false> {
+  constructor() {
+    // @ts-expect-error a subclass's super() needs it too
+    super();
+  }
+}
 const lean: Pipeline<false> = new Pipeline({ topN: 3, explain: false });
-console.log(notSure, notSureOut, notSilent, notLean, leanByName, lean);
+// @ts-expect-error a Pipeline<never> cannot be made (it would pass for any Pipeline<E>)
+new Pipeline<never>({ explain: false });
+console.log(notSure, notSureOut, notSilent, notLean, leanByName, leanByDefault, Lean, lean);
+// What compiled before the types took `explain` still does: a result written out, an
+// interface or a class on PipelineResult, a Pipeline variable, a subclass.
+const written: PipelineResult = { id: "a", score: 0.5, band: "hit" };
+interface TaggedResult extends PipelineResult {
+  tag: string;
+}
+class OwnResult implements PipelineResult {
+  id = "a";
+  score = 0.5;
+  band: Band = "hit";
+}
+let reassigned: Pipeline = new Pipeline(config);
+reassigned = new Pipeline({ explain: false });
+class Mine extends Pipeline {}
+const tagged: TaggedResult = { ...written, tag: "t" };
+console.log(tagged, new OwnResult(), reassigned, new Mine());
 // Each is a Pipeline, and its output a PipelineOutput (the types without a parameter).
 const anyPipelines: Pipeline[] = [explaining, silent, new Pipeline(null)];
 const anyOutputs: PipelineOutput[] = anyPipelines.map((p) => p.run(input));
@@ -201,7 +229,8 @@ const notAsked: number = means.map;
 const perQueryMrr: Record<string, number> = evaluatePerQuery({ q1: { d1: 1 } }, run, ["mrr"]).mrr;
 // Names only known as strings give a record of strings, each maybe absent.
 const someNames: string[] = ["mrr"];
-const maybeMrr: number | undefined = evaluate({ q1: { d1: 1 } }, run, someNames)["mrr"];
+// @ts-expect-error a name not known to have been asked for may be absent
+const maybeMrr: number = evaluate({ q1: { d1: 1 } }, run, someNames)["mrr"];
 console.log(sureNdcg, notAsked, perQueryMrr, maybeMrr);
 new Pipeline({ limits: { maxColumnarEntries: 8_000_000 } });
 // @ts-expect-error: a misspelled limit
