@@ -185,7 +185,7 @@ export function qrelsObject(queries, perQuery, seed = 0) {
  * The lists' ids interned with a `Map`, as js/wire/values.js `Interner` does from 41
  * entries on: the distinct ids in order of first appearance and each entry's index. What
  * bench/intern-alternatives.mjs and bench/experiments/large-intern/run.mjs measure the
- * other ways against.
+ * other ways against, and how bench/run.mjs's caller of `rrfColumnar` interns.
  */
 export function internByMap(lists) {
   const index = new Map();

@@ -166,24 +166,9 @@ function internedColumnar() {
   for (const n of sizes.filter((x) => x >= 1000 && x <= 100_000)) {
     const { strLists } = gen.makeInputs(n);
     const run = () => {
-      const index = new Map();
-      const ids = [];
-      const total = strLists.reduce((a, l) => a + l.length, 0);
-      const docs = new Uint32Array(total);
+      const { ids, docs } = gen.internByMap(strLists);
       const offsets = new Uint32Array(strLists.length + 1);
-      let p = 0;
-      strLists.forEach((list, i) => {
-        for (const id of list) {
-          let d = index.get(id);
-          if (d === undefined) {
-            d = ids.length;
-            index.set(id, d);
-            ids.push(id);
-          }
-          docs[p++] = d;
-        }
-        offsets[i + 1] = p;
-      });
+      strLists.forEach((list, i) => (offsets[i + 1] = offsets[i] + list.length));
       const out = lib.rrfColumnar(docs, offsets, ids.length);
       return Array.from(out.order, (d, i) => [ids[d], out.scores[i]]);
     };

@@ -146,10 +146,18 @@ impl<'de> Deserialize<'de> for Calibration {
 
 impl Default for Calibration {
     fn default() -> Self {
-        let Sigmoid {
+        Sigmoid::default().into()
+    }
+}
+
+/// The sigmoid of `calibrate`'s parameters as a pipeline's calibration.
+impl From<Sigmoid> for Calibration {
+    fn from(
+        Sigmoid {
             threshold,
             steepness,
-        } = Sigmoid::default();
+        }: Sigmoid,
+    ) -> Self {
         Calibration::Sigmoid {
             threshold,
             steepness,

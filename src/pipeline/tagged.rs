@@ -46,6 +46,12 @@ enum Tag {
 }
 const TAGS: [Tag; 3] = [Tag::Sigmoid, Tag::Platt, Tag::Isotonic];
 
+/// The tag named `v` (`VARIANTS`' names).
+fn named(v: &[u8]) -> Option<Tag> {
+    let i = VARIANTS.iter().position(|n| n.as_bytes() == v)?;
+    TAGS.get(i).copied()
+}
+
 impl<'de> Deserialize<'de> for Tag {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
@@ -64,24 +70,10 @@ impl<'de> Deserialize<'de> for Tag {
                 }
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Tag, E> {
-                match VARIANTS
-                    .iter()
-                    .position(|n| *n == v)
-                    .and_then(|i| TAGS.get(i))
-                {
-                    Some(&t) => Ok(t),
-                    None => Err(E::unknown_variant(v, VARIANTS)),
-                }
+                named(v.as_bytes()).ok_or_else(|| E::unknown_variant(v, VARIANTS))
             }
             fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Tag, E> {
-                match VARIANTS
-                    .iter()
-                    .position(|n| n.as_bytes() == v)
-                    .and_then(|i| TAGS.get(i))
-                {
-                    Some(&t) => Ok(t),
-                    None => Err(E::unknown_variant(&String::from_utf8_lossy(v), VARIANTS)),
-                }
+                named(v).ok_or_else(|| E::unknown_variant(&String::from_utf8_lossy(v), VARIANTS))
             }
         }
         d.deserialize_identifier(V)
@@ -292,10 +284,7 @@ impl<'de> Visitor<'de> for Outer {
 fn read<E: de::Error>(tag: Tag, rest: Buf) -> Result<Calibration, E> {
     let d = replay::<E>(rest);
     match tag {
-        Tag::Sigmoid => Sigmoid::deserialize(d).map(|s| Calibration::Sigmoid {
-            threshold: s.threshold,
-            steepness: s.steepness,
-        }),
+        Tag::Sigmoid => Sigmoid::deserialize(d).map(Calibration::from),
         Tag::Platt => PlattModel::deserialize(d).map(Calibration::Platt),
         Tag::Isotonic => IsotonicModel::deserialize(d).map(Calibration::Isotonic),
     }

@@ -309,10 +309,7 @@ fn calibration(f: &mut Flat<'_>) -> Calibration {
             let mut s = Sigmoid::default();
             def!(f, s.threshold, f.num());
             def!(f, s.steepness, f.num());
-            Calibration::Sigmoid {
-                threshold: s.threshold,
-                steepness: s.steepness,
-            }
+            s.into()
         }
     }
 }

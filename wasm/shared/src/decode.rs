@@ -552,10 +552,7 @@ impl Decode for Calibration {
                     "threshold" DEF threshold: num0,
                     "steepness" DEF steepness: num0,
                 })?;
-                Ok(Calibration::Sigmoid {
-                    threshold: s.threshold,
-                    steepness: s.steepness,
-                })
+                Ok(s.into())
             }
             Some(1) => record!(v, TAGGED, PlattModel { a: 0.0, b: 0.0 }, {
                 "a" REQ a: num0,
