@@ -578,10 +578,9 @@ export interface Explain {
 }
 
 /**
- * One result. `E` is the pipeline's `explain` as its configuration's type gives it:
- * `true`, every result carries its explanation; `false`, none does; `boolean` (the
- * default: `explain` not written as a literal, or not given, when the pipeline explains)
- * it may.
+ * One result. `E` is the pipeline's `explain` as its configuration's type gives it
+ * (`Pipeline<E>`): `true`, every result carries its explanation; `false`, none does;
+ * `boolean`, the default (`explain` not given or not a literal), it may.
  */
 export type PipelineResult<E extends boolean = boolean> = {
   /** Item id. */

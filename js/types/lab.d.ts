@@ -121,11 +121,9 @@ export interface EvaluateOptions {
 // ---------------------------------------------------------------- Run fusion
 
 /**
- * A fusion method of `fuseRuns`: ranx's `sum`, `mnz`, `max`, `min`, `med`, `anz`, `gmnz`,
- * `wsum`, `wmnz`, `mixed`, `rrf`, `rbc`, `isr`, `log_isr`, `logn_isr`, `bordafuse`,
- * `w_bordafuse`, `condorcet`, `w_condorcet`; Qdrant's `dbsf`; OpenSearch's
- * `arithmetic_mean`, `geometric_mean`, `harmonic_mean`. (Any other name is
- * `UNKNOWN_METHOD` at run time, naming the nearest.)
+ * A fusion method of `fuseRuns`: ranx's (from `sum` to `w_condorcet`), Qdrant's `dbsf`,
+ * and OpenSearch's three means. (Any other name is `UNKNOWN_METHOD` at run time, naming
+ * the nearest.)
  */
 export type FusionMethod =
   | "sum"

@@ -57,6 +57,7 @@ import {
   type RunObject,
   type QrelsObject,
   type OptimizeProgress,
+  type TunedFusionMethod,
 } from "calibrank/lab";
 // @ts-expect-error: the lab functions are not in the core entry
 import { fitPlatt as notInCore } from "calibrank";
@@ -274,7 +275,8 @@ fuseRuns([run, run], { method: "rff" });
 fuseRuns([run, run], { method: "sum", norm: "minmax" });
 // @ts-expect-error optimizeFusion has nothing to tune in "sum"
 optimizeFusion(qrelsHandle, [runHandle, fusedRun], { method: "sum" });
-const tunedMethod: "wsum" | "rrf" | "rbc" | "wmnz" | "mixed" | "w_bordafuse" | "w_condorcet" | "dbsf" | "arithmetic_mean" | "geometric_mean" | "harmonic_mean" = report.method;
+// The report names its method as the union does (a string would not be one).
+const tunedMethod: TunedFusionMethod = report.method;
 console.log(tunedMethod);
 const tied: number | undefined = evaluate(qrelsHandle, fusedHandle, ["mrr"], { ties: "trec_eval" }).mrr;
 const handleSize: number = runHandle.size;
