@@ -312,7 +312,7 @@ mod tests {
             (ErrorCode::InvalidBands, "degradedFloor")
         );
         // Both floors as given, no word of defaults: which floor a caller left out is
-        // the package's JavaScript's to say (suite.js "a floor given alone ...").
+        // the package's JavaScript's to say (suite/errors.js "a floor given alone ...").
         assert_eq!(e.message, "degradedFloor 0.7 exceeds highFloor 0.6");
         assert!(BandFloors {
             high_floor: 1.1,

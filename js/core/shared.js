@@ -87,7 +87,7 @@ export const BARE = Object.freeze({});
  * `o.field` too), each field written out as a constant `key in BARE`: the engine caches
  * such a check, 5 ns for ten keys, where one loop over a list of the keys cost 120 ns a
  * call, 2% of `Pipeline.run` at N = 10 (`node bench/small-costs.mjs`). When both hold, the fields of the caller's
- * records are read directly, not through `own`. tests/js/suite.js plants each field on
+ * records are read directly, not through `own`. tests/js/suite/caller-code.js plants each field on
  * Object.prototype ("a field on Object.prototype ...").
  */
 export function noInheritedKeys() {

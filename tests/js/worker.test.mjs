@@ -4,7 +4,7 @@
 // score_error.js, one ScoreError class) and the .wasm files as CompiledWasm modules.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { join, posix } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Miniflare } from "miniflare";
@@ -20,6 +20,14 @@ const labEntry = target(pkgJson.exports["./lab"].workerd);
 assert.ok(coreEntry && labEntry, "the exports map has a workerd condition for both entries");
 
 const esm = (name, contents) => ({ type: "ESModule", path: join(root, name), contents });
+// The JS suite as workerd modules: its index and each area's file under suite/, at the
+// paths their relative imports name.
+const suiteModules = () => [
+  esm("suite.js", readFileSync(join(root, "tests/js/suite.js"), "utf8")),
+  ...readdirSync(join(root, "tests/js/suite"))
+    .filter((f) => f.endsWith(".js"))
+    .map((f) => esm(`suite/${f}`, readFileSync(join(root, "tests/js/suite", f), "utf8"))),
+];
 const pkgFile = (file) => {
   const path = join(root, "node_modules/calibrank", file);
   return file.endsWith(".wasm")
@@ -206,7 +214,7 @@ test("golden vectors and the JS suite in workerd, both entries", async () => {
     };`;
   const extra = [
     esm("golden.js", `export default ${readFileSync(join(root, "tests/golden/vectors.json"), "utf8")};`),
-    esm("suite.js", readFileSync(join(root, "tests/js/suite.js"), "utf8")),
+    ...suiteModules(),
   ];
   await withWorker(script + "\n", async (mf) => {
     const result = await (await mf.dispatchFetch("http://localhost/")).json();
@@ -229,7 +237,7 @@ test("a query-confidence model fitted in Node predicts the same bits in workerd"
         return Response.json(predictWithModel(lib, model, runs, queries));
       },
     };`;
-  const extra = [esm("suite.js", readFileSync(join(root, "tests/js/suite.js"), "utf8"))];
+  const extra = suiteModules();
   await withWorker(script + "\n", async (mf) => {
     const got = await (await post(mf, JSON.stringify({ model: c.model, runs: c.runs, queries: c.queries }))).json();
     assert.equal(got.predictions.length, 73);

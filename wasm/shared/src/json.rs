@@ -850,7 +850,7 @@ mod tests {
         );
         // The cases the review of the error messages met, each as a JavaScript caller
         // wrote it: no Rust type, no serde word, numbers as `String(v)` prints them (the
-        // numbers this text form carries as bits, 1.5 or 2^53, are in suite.js).
+        // numbers this text form carries as bits, 1.5 or 2^53, are in tests/js/suite/crossing.js).
         for (text, message) in [
             (
                 r#"{"folds": "x"}"#,
