@@ -43,12 +43,11 @@ for (const n of sizes) {
   const [bb, bc] = pipes(B);
   const { docs, offsets, nDocs } = x.columnar;
   const [jb, jc] = [new baseline.Pipeline(gen.pipelineConfig(false)), new baseline.Pipeline(gen.pipelineConfig(true))];
-  const gc = { gcEachSample: n >= 100000 };
-  row(`a/string N=${n}`, compare(pair(() => A.rrf(x.strLists, { limits: gen.BENCH_LIMITS }), () => B.rrf(x.strLists, { limits: gen.BENCH_LIMITS }), () => baseline.rrf(x.strLists)), p, gc));
+  row(`a/string N=${n}`, compare(pair(() => A.rrf(x.strLists, { limits: gen.BENCH_LIMITS }), () => B.rrf(x.strLists, { limits: gen.BENCH_LIMITS }), () => baseline.rrf(x.strLists)), p));
   row(`a/columnar N=${n}`, compare(pair(() => A.rrfColumnar(docs, offsets, nDocs), () => B.rrfColumnar(docs, offsets, nDocs), () => baseline.rrfColumnar(docs, offsets, nDocs)), p));
-  row(`b/string N=${n}`, compare(pair(() => ab.run(x.inputB), () => bb.run(x.inputB), () => jb.run(x.inputB)), p, gc));
+  row(`b/string N=${n}`, compare(pair(() => ab.run(x.inputB), () => bb.run(x.inputB), () => jb.run(x.inputB)), p));
   row(`b/columnar N=${n}`, compare(pair(() => ab.runColumnar(x.columnar), () => bb.runColumnar(x.columnar), () => jb.runColumnar(x.columnar)), p));
-  row(`c/string N=${n}`, compare(pair(() => ac.run(x.inputC), () => bc.run(x.inputC), () => jc.run(x.inputC)), p, gc));
+  row(`c/string N=${n}`, compare(pair(() => ac.run(x.inputC), () => bc.run(x.inputC), () => jc.run(x.inputC)), p));
 }
 if (process.argv.includes("--cisi")) {
   const texts = ["run.bm25.txt", "run.dense.txt"].map((f) => readFileSync(join("..", "shared", "data", "cisi", f), "utf8"));

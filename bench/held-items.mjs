@@ -44,7 +44,7 @@ for (const n of sizes) {
       pw.free();
       continue;
     }
-    const t = compare({ object: () => pw.run(input), held: () => pw.run(heldInput), js: () => pj.run(input) }, policy(n), { gcEachSample: n >= 100000 });
+    const t = compare({ object: () => pw.run(input), held: () => pw.run(heldInput), js: () => pj.run(input) }, policy(n));
     const us = (ms) => (ms * 1000).toFixed(1);
     const make = median(makings);
     const saved = t.object.medianMs - t.held.medianMs;

@@ -30,7 +30,9 @@ const mapSort = () => {
   return [...m.entries()].sort((a, b) => b[1] - a[1]);
 };
 const us = (r) => `${(r.medianMs * 1e3).toFixed(1)} us`;
-const p = policy(n);
+// No collection between samples at any size: the garbage a call's company leaves is
+// part of what is measured.
+const p = { ...policy(n), gcEachSample: false };
 console.log(`(${w}) N = ${n}, Pipeline.run of ${process.argv[2] ?? "pkg"}`);
 console.log(`  alone                     ${us(compare({ w: comp.wasm }, p).w)}`);
 for (const [name, f] of [["with garbage", garbage], ["with a Map and a sort", mapSort], ["with the JS baseline", comp.js]]) {

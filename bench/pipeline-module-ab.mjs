@@ -40,10 +40,9 @@ row("new Pipeline (c's config)", compare({ A: () => new C.Pipeline(cfgC).free(),
 for (const n of sizes) {
   const x = gen.makeInputs(n);
   const p = policy(n);
-  const gc = { gcEachSample: n >= 100000 };
   const [cb, cc, pb, pc] = [new C.Pipeline(cfgB), new C.Pipeline(cfgC), new P.Pipeline(cfgB), new P.Pipeline(cfgC)];
-  row(`b/string N=${n}`, compare({ A: () => cb.run(x.inputB), B: () => pb.run(x.inputB) }, p, gc));
+  row(`b/string N=${n}`, compare({ A: () => cb.run(x.inputB), B: () => pb.run(x.inputB) }, p));
   row(`b/columnar N=${n}`, compare({ A: () => cb.runColumnar(x.columnar), B: () => pb.runColumnar(x.columnar) }, p));
-  row(`c/string N=${n}`, compare({ A: () => cc.run(x.inputC), B: () => pc.run(x.inputC) }, p, gc));
+  row(`c/string N=${n}`, compare({ A: () => cc.run(x.inputC), B: () => pc.run(x.inputC) }, p));
   for (const q of [cb, cc, pb, pc]) q.free();
 }

@@ -146,7 +146,7 @@ function runWorkloads() {
       const same = sameRanking(c.kind, w, j);
       const check = checkOf(c.kind, w);
       const p = policy(n, quick);
-      const t = compare(comp, p, { gcEachSample: n >= 100_000 });
+      const t = compare(comp, p);
       const drift = { wasm: t.wasm.drift, js: t.js.drift };
       rows.push({ workload: c.workload, api: c.api, n, wasmMs: t.wasm.medianMs, jsMs: t.js.medianMs, samples: p.samples, innerWasm: t.wasm.inner, innerJs: t.js.inner, drift, sameRanking: same, check });
       const moved = Object.entries(drift).filter(([, d]) => d < 0.8 || d > 1.25).map(([k, d]) => `${k} drifted x${d.toFixed(2)}`);
@@ -172,7 +172,7 @@ function internedColumnar() {
       const out = lib.rrfColumnar(docs, offsets, ids.length);
       return Array.from(out.order, (d, i) => [ids[d], out.scores[i]]);
     };
-    const t = compare({ interned: run, string: () => lib.rrf(strLists, { limits: gen.BENCH_LIMITS }) }, policy(n, quick), { gcEachSample: n >= 100_000 });
+    const t = compare({ interned: run, string: () => lib.rrf(strLists, { limits: gen.BENCH_LIMITS }) }, policy(n, quick));
     rows.push({ n, internedMs: t.interned.medianMs, stringMs: t.string.medianMs, sameScores: ((ref, got) => ref.length === got.length && got.every(([, s], i) => s === ref[i][1]))(lib.rrf(strLists, { limits: gen.BENCH_LIMITS }), run()) });
     log(`  a via JS interning + rrfColumnar, N=${n}: ${fmtMs(t.interned.medianMs)} (rrf: ${fmtMs(t.string.medianMs)})`);
   }

@@ -13,7 +13,10 @@ const now = () => Number(process.hrtime.bigint()) / 1e6; // ms
  * JS baseline's `Pipeline.run` at N = 10 was often still unoptimized when the samples
  * began (10.6 us per call at steady state, 14-23 us timed after 200 ms of calls), which
  * made the package look 1.1x-1.4x faster where it is 0.65x (2026-11-23, seventh session;
- * docs/performance.md). `drift` in the results flags samples that still moved.
+ * docs/performance.md). `drift` in the results flags samples that still moved. From
+ * N = 100,000 on (single-call samples), `gcEachSample`: `compare` runs a collection
+ * before every sample (under `node --expose-gc`), so that no sample pays for the
+ * garbage of the one before it.
  */
 export function policy(n, quick = false) {
   let p;
@@ -22,7 +25,7 @@ export function policy(n, quick = false) {
   else if (n <= 100_000) p = { samples: 7, minSampleMs: 0, warmupMs: 0 };
   else p = { samples: 1, minSampleMs: 0, warmupMs: 0 }; // N = 1,000,000: one warm-up call, one timed call
   if (quick) p = { ...p, samples: Math.min(p.samples, 5), warmupMs: Math.min(p.warmupMs, 300) };
-  return p;
+  return { ...p, gcEachSample: n >= 100_000 };
 }
 
 const median = (xs) => {
@@ -43,10 +46,12 @@ function calibrateInner(fn, minSampleMs) {
 
 /**
  * Times competitors `{ name: fn }`, interleaved. Returns `{ name: { medianMs, minMs,
- * samples, inner } }` (per call). With `gc` (node --expose-gc) a collection runs before
- * every sample, outside the timed region, for the large inputs.
+ * samples, inner } }` (per call). With `p.gcEachSample` (as `policy` sets it for the
+ * large inputs) and `node --expose-gc`, a collection runs before every sample, outside
+ * the timed region.
  */
-export function compare(competitors, p, { gcEachSample = false } = {}) {
+export function compare(competitors, p) {
+  const gcEachSample = p.gcEachSample === true;
   const names = Object.keys(competitors);
   // Warm-up: at least one call each, then until warmupMs has passed, alternating.
   for (const name of names) competitors[name]();

@@ -26,6 +26,6 @@ const lib = await import(pathToFileURL(join(resolve(dir ?? "pkg"), "node.mjs")).
 // warm-up asked for instead of one call.
 const big = Number(n) >= 100_000;
 const p = big ? { ...policy(Number(n)), warmupMs: Number(warm) } : { samples: 21, minSampleMs: 5, warmupMs: Number(warm) };
-const t = compare(gen.competitors(lib, baseline, w, gen.makeInputs(Number(n))), p, { gcEachSample: big });
+const t = compare(gen.competitors(lib, baseline, w, gen.makeInputs(Number(n))), p);
 const us = (ms) => (ms * 1000).toFixed(2);
 console.log(`${w} N=${n} warm-up ${warm} ms: package ${us(t.wasm.medianMs)} us, JS ${us(t.js.medianMs)} us, JS / package ${(t.js.medianMs / t.wasm.medianMs).toFixed(2)}x (drift ${t.wasm.drift.toFixed(2)} / ${t.js.drift.toFixed(2)})`);

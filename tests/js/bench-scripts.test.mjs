@@ -70,3 +70,24 @@ test("bench/limits.mjs: the lab's calls that read judgements run at their defaul
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("bench/timing.mjs: a collection before every sample from N = 100,000 on, as the policy says", async () => {
+  const { policy, compare } = await import("../../bench/timing.mjs");
+  assert.deepEqual([10, 1_000, 10_000, 100_000, 1_000_000].map((n) => policy(n).gcEachSample), [false, false, false, true, true]);
+  assert.equal(policy(100_000, true).gcEachSample, true, "quick runs keep the rule");
+  const saved = globalThis.gc;
+  let collections = 0;
+  const calls = [];
+  globalThis.gc = () => collections++;
+  try {
+    const p = { samples: 3, minSampleMs: 0, warmupMs: 0 };
+    compare({ a: () => calls.push("a"), b: () => calls.push("b") }, { ...p, gcEachSample: true });
+    assert.equal(collections, 6, "one before each of 3 samples of 2 competitors");
+    compare({ a: () => {}, b: () => {} }, p);
+    assert.equal(collections, 6, "none without gcEachSample");
+    // Warm-up: one call each; then the samples, interleaved A B, B A, A B.
+    assert.deepEqual(calls, ["a", "b", "a", "b", "b", "a", "a", "b"]);
+  } finally {
+    globalThis.gc = saved;
+  }
+});
