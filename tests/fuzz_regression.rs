@@ -3,7 +3,7 @@
 //! every input must pass, so a fixed bug stays fixed. `make fuzz` (nightly, cargo-fuzz)
 //! grows the corpus; see docs/reliability.md.
 
-#[path = "../fuzz/checks.rs"]
+#[path = "../fuzz/checks/mod.rs"]
 #[allow(dead_code)]
 // The checks' tolerances use std's min / max, whose zero signs do not matter there.
 #[allow(clippy::disallowed_methods)]
@@ -79,7 +79,7 @@ fn every_target_has_a_corpus() {
 }
 
 /// The bugs the fuzzers found, written out (the byte reproducers above depend on the
-/// decoder in `fuzz/checks.rs`; these do not).
+/// decoder in `fuzz/checks/bytes.rs`; these do not).
 #[test]
 fn fuzz_findings_stay_fixed() {
     use calibrank::confidence::{query_confidence, ConfidenceOptions};

@@ -1,3 +1,3 @@
 #![no_main]
-// Checks live in fuzz/checks.rs, shared with tests/fuzz_regression.rs.
+// Checks live in fuzz/checks/, shared with tests/fuzz_regression.rs.
 libfuzzer_sys::fuzz_target!(|data: &[u8]| calibrank_fuzz::runfusion(data));
