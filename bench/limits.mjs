@@ -213,18 +213,20 @@ add("evaluatePerQuery", "as above", () => {
   const r = run(EB("evaluatePerQuery") / 200, 100, 2);
   return { call: () => lab.evaluatePerQuery(qrels, r, ["ndcg@10", "map@100", "recall@100", "mrr"]), entries: EB("evaluatePerQuery") };
 });
-add("fuseRuns (rrf)", `3 runs x ${Math.floor(E / 300) * 100} entries, ${Math.floor(E / 300)} queries`, () => {
-  const runs = [0, 1, 2].map((s) => run(Math.floor(E / 300), 100, s));
-  return { call: () => lab.fuseRuns(runs, { method: "rrf" }), entries: 3 * Math.floor(E / 300) * 100 };
+// fuseRuns: its own entry budget.
+const FR = EB("fuseRuns");
+add("fuseRuns (rrf)", `3 runs x ${Math.floor(FR / 300) * 100} entries, ${Math.floor(FR / 300)} queries`, () => {
+  const runs = [0, 1, 2].map((s) => run(Math.floor(FR / 300), 100, s));
+  return { call: () => lab.fuseRuns(runs, { method: "rrf" }), entries: 3 * Math.floor(FR / 300) * 100 };
 });
-add("fuseRuns (condorcet)", `64 runs x ${Math.floor(E / 64)} distinct documents, 1 query`, () => {
-  const per = Math.floor(E / D.maxLists);
+add("fuseRuns (condorcet)", `64 runs x ${Math.floor(FR / 64)} distinct documents, 1 query`, () => {
+  const per = Math.floor(FR / D.maxLists);
   const runs = Array.from({ length: D.maxLists }, (_, r) => ({ q: Object.fromEntries(Array.from({ length: per }, (_, i) => [`r${r}-d${i}`, 1 - i / per])) }));
   return { call: () => lab.fuseRuns(runs, { method: "condorcet" }), entries: per * D.maxLists };
 });
-add("fuseRuns (rbc)", `2 runs x ${E / 2000}k entries, 1 query`, () => {
-  const runs = [0, 1].map((s) => run(1, E / 2, s));
-  return { call: () => lab.fuseRuns(runs, { method: "rbc", params: { phi: 0.8 } }), entries: E };
+add("fuseRuns (rbc)", `2 runs x ${FR / 2000}k entries, 1 query`, () => {
+  const runs = [0, 1].map((s) => run(1, FR / 2, s));
+  return { call: () => lab.fuseRuns(runs, { method: "rbc", params: { phi: 0.8 } }), entries: FR };
 });
 // optimizeFusion: runs and qrels share maxTotalEntries (2 runs of P entries, qrels of
 // P / 10), and the configurations x 2P entries fill maxSearchWork.
@@ -317,7 +319,7 @@ const over = [
     return new lib.Pipeline().run({ lists: [{ name: "a", ids: listed }], items: { [listed[0]]: {} } });
   }],
   ["parseTrecRun", () => lab.parseTrecRun(trecText(EB("parseTrecRun") + 1, false))],
-  ["fuseRuns", () => lab.fuseRuns([run(1, E / 2 + 1, 1), run(1, E / 2, 2)], { method: "sum" })],
+  ["fuseRuns", () => lab.fuseRuns([run(1, FR / 2 + 1, 1), run(1, FR / 2, 2)], { method: "sum" })],
   ["rrfColumnar", () => lib.rrfColumnar(new Uint32Array(D.maxColumnarEntries + 1), new Uint32Array([0, D.maxListLength, 2 * D.maxListLength, 3 * D.maxListLength, 4 * D.maxListLength, D.maxColumnarEntries + 1]), 1)],
 ];
 const refused = [];

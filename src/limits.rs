@@ -47,7 +47,7 @@ pub struct Limits {
     /// given as ISO 8601 texts, TREC text (default 32,000,000).
     pub max_total_text_bytes: u32,
     /// Maximum work of one `optimizeFusion` search: configurations tried times the
-    /// entries of the runs fused each time (default 1,000,000).
+    /// entries of the runs fused each time (default 2,000,000).
     pub max_search_work: u32,
 }
 
@@ -61,7 +61,7 @@ impl Default for Limits {
             max_id_bytes: 1024,
             max_text_bytes: 1_000_000,
             max_total_text_bytes: 32_000_000,
-            max_search_work: 1_000_000,
+            max_search_work: 2_000_000,
         }
     }
 }
@@ -303,13 +303,16 @@ impl Limits {
 /// common default's (100,000), set from `make bench-limits` so that a call at its
 /// defaults stays under about a second (README, "Limits"). A caller's own limits always
 /// win; every other limit has the common default.
-pub const ENTRY_BUDGETS: [(LimitedFunction, u32); 6] = [
+pub const ENTRY_BUDGETS: [(LimitedFunction, u32); 9] = [
     (LimitedFunction::Rrf, 500_000),
     (LimitedFunction::Pipeline, 400_000),
     (LimitedFunction::FuseMultiQuery, 300_000),
     (LimitedFunction::Rerank, 50_000),
-    (LimitedFunction::Evaluate, 500_000),
-    (LimitedFunction::EvaluatePerQuery, 500_000),
+    (LimitedFunction::ParseTrecRun, 250_000),
+    (LimitedFunction::ParseQrels, 250_000),
+    (LimitedFunction::Evaluate, 1_000_000),
+    (LimitedFunction::EvaluatePerQuery, 1_000_000),
+    (LimitedFunction::FuseRuns, 250_000),
 ];
 
 /// Declares [`LimitedFunction`] and [`LIMITED_FUNCTIONS`] from one list, so that the

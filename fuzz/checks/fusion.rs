@@ -434,17 +434,11 @@ pub fn optimize(data: &[u8]) {
         opts.norm = Some(b.pick(&NORMS).to_string());
     }
     opts.step = match b.byte() % 8 {
-        0..=3 => {
-            if runs.len() > 2 {
-                0.25
-            } else {
-                0.1
-            }
-        }
-        4 => 0.5,
-        5 => 1.0,
-        6 => b.pick(&[0.0, -0.5, 0.3, 1e-9, f64::NAN, 2.0]),
-        _ => 0.2,
+        0..=3 => Some(if runs.len() > 2 { 0.25 } else { 0.1 }),
+        4 => Some(0.5),
+        5 => Some(1.0),
+        6 => Some(b.pick(&[0.0, -0.5, 0.3, 1e-9, f64::NAN, 2.0])),
+        _ => None,
     };
     if b.bool() {
         opts.k_values = (0..b.below(6)).map(|_| b.f64_or(10.0)).collect();

@@ -88,7 +88,7 @@ export const PIPELINE_DEFAULTS = {
     "maxIdBytes": 1024,
     "maxTextBytes": 1000000,
     "maxTotalTextBytes": 32000000,
-    "maxSearchWork": 1000000
+    "maxSearchWork": 2000000
   },
   "explain": true
 };
@@ -113,7 +113,7 @@ export const LIMIT_TABLE = {
     1024,
     1000000,
     32000000,
-    1000000
+    2000000
   ],
   "ceilings": [
     100000,
@@ -130,15 +130,21 @@ export const LIMIT_TABLE = {
     "Pipeline",
     "fuseMultiQuery",
     "rerank",
+    "parseTrecRun",
+    "parseQrels",
     "evaluate",
-    "evaluatePerQuery"
+    "evaluatePerQuery",
+    "fuseRuns"
   ],
   "budgets": [
     500000,
     400000,
     300000,
     50000,
-    500000,
-    500000
+    250000,
+    250000,
+    1000000,
+    1000000,
+    250000
   ]
 };

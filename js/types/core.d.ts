@@ -929,8 +929,8 @@ export declare function queryConfidence(
 ): QueryConfidence;
 
 /**
- * The functions that take `limits` (`Run.fromTrec` / `fromObject` and `Qrels.fromTrec` /
- * `fromObject` count as `parseTrecRun` and `parseQrels`).
+ * The functions that take `limits`. `Run.fromTrec` / `fromObject` and `Qrels.fromTrec` /
+ * `fromObject` have the limits of `parseTrecRun` and `parseQrels`.
  */
 export type LimitedFunction =
   | "Pipeline"
@@ -953,7 +953,11 @@ export type LimitedFunction =
   | "calibrationError"
   | "proposeBands"
   | "fitQueryConfidence"
-  | "predictQueryConfidence";
+  | "predictQueryConfidence"
+  | "Run.fromTrec"
+  | "Run.fromObject"
+  | "Qrels.fromTrec"
+  | "Qrels.fromObject";
 
 /** `Pipeline`s alive in the module, not yet freed (for leak tests; the lab's `__liveHandles` counts its handles). */
 export declare function __livePipelines(): number;
@@ -975,8 +979,8 @@ export declare function __dropScratch(): number;
 /**
  * The default input size limits (every field filled in): those most functions share, or
  * those of `fn` (its own `maxTotalEntries` where it has one: `rrf`, `Pipeline`,
- * `fuseMultiQuery`, `rerank`, `evaluate`, `evaluatePerQuery`). Another name is a
- * `ScoreError` `UNKNOWN_METHOD` on `fn`.
+ * `fuseMultiQuery`, `rerank`, `parseTrecRun`, `parseQrels`, `evaluate`,
+ * `evaluatePerQuery`, `fuseRuns`). Another name is a `ScoreError` `UNKNOWN_METHOD` on `fn`.
  */
 export declare function defaultLimits(fn?: LimitedFunction): Required<Limits>;
 

@@ -217,11 +217,12 @@ export interface OptimizeOptions {
   /** Normalization (default, or `null`: the method's default). */
   norm?: RunNormalization | null | undefined;
   /**
-   * Grid step for weights and `phi` (default 0.1; 1/n for a whole n <= 1000). The
-   * weights' grid holds at most 100,000 vectors, whatever the limits (11 runs at 0.1
+   * Grid step, 1/n for a whole n <= 1000 (not given or `null`: the default of ranx's
+   * search): of the weights (default 0.1) or of rbc's `phi` (default 0.01: 0.01 to 0.99).
+   * The weights' grid holds at most 100,000 vectors, whatever the limits (11 runs at 0.1
    * make 184,756: `INPUT_TOO_LARGE` on `options.step`).
    */
-  step?: number | undefined;
+  step?: number | null | undefined;
   /** Values of `k` tried for `rrf` (default 10, 20, ..., 100). */
   kValues?: readonly number[] | Float64Array | undefined;
 }
@@ -263,8 +264,8 @@ export interface OptimizeProgress {
 }
 
 /**
- * Grid search over a fusion method's weights (step 0.1, summing to 1) or RRF `k`
- * (10..100), maximizing a metric on judgements, like ranx's `optimize_fusion`;
+ * Grid search over a fusion method's weights (step 0.1, summing to 1), RRF `k`
+ * (10..100) or RBC `phi` (0.01..0.99), maximizing a metric on judgements, like ranx's `optimize_fusion`;
  * `onProgress({ done, total, bestScore })` is called after every configuration, while
  * the search runs in the lab's module: a `calibrank/lab` function called from it throws
  * `ScoreError` `REENTRANT_CALL` (the `calibrank` functions may be called). An exception

@@ -22,6 +22,18 @@ export const LIMITED_FUNCTIONS = Object.freeze([
 ]);
 
 /**
+ * Methods that take limits under another function's name: a `Run` or `Qrels` made from
+ * TREC text or an object reads as `parseTrecRun` / `parseQrels` do, with their limits.
+ * `defaultLimits` answers for them too.
+ */
+export const LIMIT_ALIASES = new Map([
+  ["Run.fromTrec", "parseTrecRun"],
+  ["Run.fromObject", "parseTrecRun"],
+  ["Qrels.fromTrec", "parseQrels"],
+  ["Qrels.fromObject", "parseQrels"],
+]);
+
+/**
  * The parts of the module's DEFAULT_LIMITS output (operation 3), in its order: the limits'
  * names, defaults and ceilings, the functions with an entry budget of their own and those
  * budgets (scripts/pipeline-defaults.mjs writes them out for calibrank_pipeline.wasm,

@@ -1,5 +1,5 @@
 // What each API module keeps about its wasm module (`ModuleState`).
-import { LIMITED_FUNCTIONS, LimitTable, limitParts } from "./limits.js";
+import { LIMITED_FUNCTIONS, LIMIT_ALIASES, LimitTable, limitParts } from "./limits.js";
 import { Wire } from "./module.js";
 import { hasOwn, own, scoreError, typeError, shownValue } from "./values.js";
 
@@ -119,9 +119,10 @@ export class ModuleState {
   /** A copy of the default limits, those most functions share or those of `fn`. */
   defaultLimits(fn) {
     if (fn !== undefined && typeof fn !== "string") throw typeError("fn", "a function name");
-    if (fn !== undefined && !LIMITED_FUNCTIONS.includes(fn))
-      throw scoreError("UNKNOWN_METHOD", "fn", `no function named ${shownValue(fn)} takes limits; one of ${LIMITED_FUNCTIONS.join(", ")}`);
-    return { ...this.limits().defaultsFor(fn) };
+    const name = fn === undefined ? fn : LIMIT_ALIASES.get(fn) ?? fn;
+    if (name !== undefined && !LIMITED_FUNCTIONS.includes(name))
+      throw scoreError("UNKNOWN_METHOD", "fn", `no function named ${shownValue(fn)} takes limits; one of ${[...LIMITED_FUNCTIONS, ...LIMIT_ALIASES.keys()].join(", ")}`);
+    return { ...this.limits().defaultsFor(name) };
   }
 
   /**

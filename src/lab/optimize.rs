@@ -6,7 +6,9 @@
 //!   `{0, step, 2 step, ..., 1}` summing to 1 (step 0.1 by default), in descending
 //!   lexicographic order (the first run's weight 1 first).
 //! * `rrf`: `k` over `kValues` (default 10, 20, ..., 100), in the order given.
-//! * `rbc`: `phi` over `{step, 2 step, ..., 1 - step}`, ascending.
+//! * `rbc`: `phi` over `{step, 2 step, ..., 1 - step}`, ascending (step 0.01 by default,
+//!   as ranx's `optimize_rbc`: 0.01 to 0.99; ranx also tries `phi` 1, which scores every
+//!   document 0).
 //!
 //! Among configurations reaching the highest score, the best is the one ranx picks
 //! (its searches keep a score `>=` the best so far, over ascending grids): the last in
@@ -37,6 +39,12 @@ pub const WEIGHTED: [&str; 9] = [
 /// The most configurations one search may try.
 pub const MAX_TRIALS: usize = 100_000;
 
+/// The weights' grid step when none is given (ranx's `optimize_wsum` and the others).
+pub const WEIGHT_STEP: f64 = 0.1;
+
+/// `phi`'s grid step when none is given (ranx's `optimize_rbc`).
+pub const PHI_STEP: f64 = 0.01;
+
 /// Options of [`optimize_fusion`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
@@ -47,8 +55,9 @@ pub struct OptimizeOptions {
     pub metric: String,
     /// Normalization (default: the method's default).
     pub norm: Option<String>,
-    /// Grid step for weights and `phi` (default 0.1; 1/step must be a whole number).
-    pub step: f64,
+    /// Grid step: of the weights (default 0.1) or of `phi` (default 0.01), the defaults
+    /// of ranx's searches; 1/step must be a whole number.
+    pub step: Option<f64>,
     /// Values of `k` tried for `rrf` (default 10, 20, ..., 100).
     pub k_values: Vec<f64>,
 }
@@ -59,7 +68,7 @@ impl Default for OptimizeOptions {
             method: "wsum".into(),
             metric: "ndcg@10".into(),
             norm: None,
-            step: 0.1,
+            step: None,
             k_values: (1..=10).map(|i| f64::from(i) * 10.0).collect(),
         }
     }
@@ -161,7 +170,7 @@ fn nothing_to_tune(method: &str) -> ScoreError {
 fn grid(method: &str, n_runs: usize, opts: &OptimizeOptions) -> Result<Vec<GridPoint>> {
     // `step` is read (and checked) by the searches over weights and `phi` only.
     if WEIGHTED.contains(&method) {
-        let n = steps_of(opts.step)?;
+        let n = steps_of(opts.step.unwrap_or(WEIGHT_STEP))?;
         let count = binomial(
             u64::from(n) + n_runs as u64 - 1,
             n_runs.saturating_sub(1) as u64,
@@ -215,7 +224,7 @@ fn grid(method: &str, n_runs: usize, opts: &OptimizeOptions) -> Result<Vec<GridP
                 .collect())
         }
         "rbc" => {
-            let n = steps_of(opts.step)?;
+            let n = steps_of(opts.step.unwrap_or(PHI_STEP))?;
             Ok((1..n)
                 .map(|i| {
                     (
@@ -415,8 +424,13 @@ mod tests {
         );
         assert_eq!(
             grid("rbc", 2, &OptimizeOptions::default()).unwrap().len(),
-            9
+            99
         );
+        let tenths = OptimizeOptions {
+            step: Some(0.1),
+            ..Default::default()
+        };
+        assert_eq!(grid("rbc", 2, &tenths).unwrap().len(), 9);
         assert_eq!(
             grid("max", 2, &OptimizeOptions::default())
                 .unwrap_err()
@@ -440,7 +454,7 @@ mod tests {
         }
         assert_eq!(steps_of(0.3).unwrap_err().code, ErrorCode::InvalidConfig);
         let huge = OptimizeOptions {
-            step: 0.001,
+            step: Some(0.001),
             ..Default::default()
         };
         assert_eq!(
@@ -526,7 +540,7 @@ mod tests {
         assert_eq!(rrf.best.params["k"], 100.0);
         let rbc = search("rbc");
         assert!(rbc.trials.iter().all(|t| t.score == rbc.best.score));
-        assert_eq!(rbc.best.params["phi"], 0.9);
+        assert_eq!(rbc.best.params["phi"], 0.99);
         // The grid's order is the caller's: `kValues` given descending, the last (10) is
         // kept.
         let report = optimize_fusion(

@@ -396,6 +396,13 @@ export function labTests(test, lib) {
     eq(lib.optimizeFusion(qrels, [a, b], { method: "wsum", metric: "mrr", kValues: [-1] }), report, "wsum does not read kValues");
     throwsScoreError(lib, () => lib.optimizeFusion(qrels, [a, b], { method: "wsum", step: 0.3 }), "INVALID_CONFIG", "options.step");
     throwsScoreError(lib, () => lib.optimizeFusion(qrels, [a, b], { method: "rbc", step: 0.3 }), "INVALID_CONFIG", "options.step");
+    // Without a step, each search takes ranx's: the weights' 0.1, rbc's phi 0.01 (0.01 to
+    // 0.99; ranx also tries 1, which scores every document 0).
+    const rbc = lib.optimizeFusion(qrels, [a, b], { method: "rbc", metric: "mrr" });
+    eq([rbc.trials.length, rbc.trials[0].params.phi, rbc.trials[49].params.phi, rbc.trials[98].params.phi], [99, 0.01, 0.5, 0.99]);
+    eq(lib.optimizeFusion(qrels, [a, b], { method: "rbc", metric: "mrr", step: 0.1 }).trials.map((t) => t.params.phi), [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]);
+    eq(lib.optimizeFusion(qrels, [a, b], { method: "rbc", metric: "mrr", step: null }), rbc, "a step of null is the default");
+    eq(lib.optimizeFusion(qrels, [a, b], { method: "wsum", metric: "mrr", step: null }), report, "for the weights too");
     throwsScoreError(lib, () => lib.optimizeFusion(qrels, [a, b], { method: "rrf", kValues: [-1] }), "INVALID_CONFIG", "options.kValues[0]");
   });
 

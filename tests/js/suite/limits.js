@@ -23,12 +23,26 @@ export function limitTests(test, lib) {
     // d0, first in one list, has 1 / 61 alone): its score is the three terms at k = 60,
     // added in the lists' order.
     eq(fused[0], ["d50000", 1 / 50061 + 1 / 25061 + 1 / 61]);
-    // The lab's: evaluate's budget (500,000) takes a run of 150,000 entries given as an
+    // The lab's: evaluate's budget (1,000,000) takes a run of 150,000 entries given as an
     // object, which the shared default (100,000) would refuse.
-    eq(lib.defaultLimits("evaluate").maxTotalEntries, 500000);
+    eq(lib.defaultLimits("evaluate").maxTotalEntries, 1000000);
     const big = { q: Object.fromEntries(ids.map((id, i) => [id, 150000 - i])) };
     eq(lib.evaluate({ q: { d0: 1, d9: 1 } }, big, ["mrr", "recall@10"]), { mrr: 1, "recall@10": 1 });
     throwsScoreError(lib, () => lib.evaluate({ q: { d0: 1 } }, big, ["mrr"], { limits: { maxTotalEntries: 150000 } }), "INPUT_TOO_LARGE");
+    // A TREC run of 2,000 queries x 100 documents (a lab user's ordinary run) is read
+    // under parseTrecRun's budget (250,000 lines), which Run.fromTrec shares.
+    if (lib.Run) {
+      const lines = [];
+      for (let q = 0; q < 2000; q++) for (let r = 0; r < 100; r++) lines.push(`q${q} Q0 d${(q * 7 + r) % 5000} ${r + 1} ${100 - r} run`);
+      eq(lib.defaultLimits("Run.fromTrec"), lib.defaultLimits("parseTrecRun"));
+      const run = lib.Run.fromTrec(lines.join("\n"));
+      try {
+        eq(lib.evaluate({ q1999: { d3994: 1 } }, run, ["mrr"]), { mrr: 0.5 });
+      } finally {
+        run.free();
+      }
+      throwsScoreError(lib, () => lib.Run.fromTrec(lines.join("\n"), { limits: { maxTotalEntries: 199999 } }), "INPUT_TOO_LARGE", "text");
+    }
   });
 
   test("limits in UTF-8 bytes that only the module can see are refused with the string's field", () => {
@@ -82,7 +96,7 @@ export function limitTests(test, lib) {
       maxIdBytes: 1024,
       maxTextBytes: 1000000,
       maxTotalTextBytes: 32000000,
-      maxSearchWork: 1000000,
+      maxSearchWork: 2000000,
     });
     const tooLarge = (fn, field, limit) => {
       const e = throwsScoreError(lib, fn, "INPUT_TOO_LARGE", field);
