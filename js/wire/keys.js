@@ -140,12 +140,30 @@ const unquoted = (q) =>
   );
 
 /**
+ * trec_eval's names of the metrics the lab computes (as `-m` takes them and as its output
+ * prints them), and ranx's name for each: `P_10` is `precision@10`.
+ */
+const TREC_EVAL_METRICS = [
+  [/^P[_.](\d+)$/, "precision@"],
+  [/^recall[_.](\d+)$/, "recall@"],
+  [/^ndcg_cut[_.](\d+)$/, "ndcg@"],
+  [/^map_cut[_.](\d+)$/, "map@"],
+  [/^success[_.](\d+)$/, "hit_rate@"],
+  [/^recip_rank$/, "mrr"],
+  [/^Rprec$/, "r-precision"],
+];
+
+/** A metric's cut-off and relevance level as ranx writes them (`@10`, `-l2`, `@5-l2`). */
+const METRIC_SUFFIX = /^(@\d+)?(-l-?\d+)?$/;
+
+/**
  * An unknown method's (mode's, metric's, strategy's, function's) message with the nearest
  * name added when one is near, as `withNearestKey` adds the nearest key: `"minmax" is not
  * one of "none", "max", "min_max", "z_score", "softmax"; did you mean "min_max"?`. A
- * metric is compared without its cut-off and options (`ndgc@10` -> `ndcg`), a fusion
- * method named as the literature names it without its `Comb` (`CombMNZ` -> `mnz`). Any
- * other message is returned as it is.
+ * metric is compared without its cut-off and options, which the name suggested keeps
+ * (`NDCG@10` -> `ndcg@10`), and a trec_eval name is given ranx's (`P_10` ->
+ * `precision@10`); a fusion method named as the literature names it is compared without
+ * its `Comb` (`CombMNZ` -> `mnz`). Any other message is returned as it is.
  */
 export function withNearestName(message) {
   if (message.includes(NEAR_NAME)) return message;
@@ -162,11 +180,20 @@ export function withNearestName(message) {
     names = m[3].split(/, | or /).map((n) => (n.length > 1 && n.startsWith('"') && n.endsWith('"') ? unquoted(n.slice(1, -1)) : n));
   } else return message;
   let base = unquoted(given);
+  let suffix = "";
   if (what === "unknown metric") {
-    const cut = base.search(/@|-l\d/);
-    if (cut > 0) base = base.slice(0, cut);
+    for (const [re, name] of TREC_EVAL_METRICS) {
+      const t = re.exec(base);
+      if (t !== null) return `${message}${NEAR_NAME}${name}${t[1] ?? ""}"?`;
+    }
+    const cut = base.search(/@|-l-?\d/);
+    if (cut > 0) {
+      if (METRIC_SUFFIX.test(base.slice(cut))) suffix = base.slice(cut);
+      base = base.slice(0, cut);
+    }
   }
   let near = nearestKey(base, names);
+  if (near !== undefined) near += suffix;
   if (near === undefined && what === "unknown fusion method" && /^comb./i.test(base)) near = nearestKey(base.slice(4), names);
   return near === undefined ? message : `${message}${NEAR_NAME}${near}"?`;
 }

@@ -406,9 +406,25 @@ export function errorTests(test, lib) {
     near(() => new lib.Pipeline({ recency: { mode: "step\t" } }), "config.recency.mode", "step");
     near(() => lib.defaultLimits("rrf\uD800"), "fn", "rrf");
     if (lib.evaluate) {
-      // A metric compared without its cut-off or options (the name suggested alone).
-      near(() => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, ["ndgc@10"]), "metrics[0]", "ndcg");
-      near(() => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, ["NDCG-l2"]), "metrics[0]", "ndcg");
+      // A metric compared without its cut-off or options, which the name suggested keeps
+      // (following a hint of "ndcg" alone gave a full-depth nDCG without a word).
+      const metric = (name, suggested) => near(() => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, ["mrr", name]), "metrics[1]", suggested);
+      metric("ndgc@10", "ndcg@10");
+      metric("NDCG@10", "ndcg@10");
+      metric("NDCG-l2", "ndcg-l2");
+      metric("Ndcg_Burges@5-l2", "ndcg_burges@5-l2");
+      // trec_eval's names, as its -m takes them and as it prints them, get ranx's.
+      metric("P_10", "precision@10");
+      metric("P.5", "precision@5");
+      metric("recall_100", "recall@100");
+      metric("ndcg_cut_10", "ndcg@10");
+      metric("map_cut_1000", "map@1000");
+      metric("success_1", "hit_rate@1");
+      metric("recip_rank", "mrr");
+      metric("Rprec", "r-precision");
+      // Each name suggested is one the lab takes.
+      const taken = ["ndcg@10", "ndcg-l2", "ndcg_burges@5-l2", "precision@10", "precision@5", "recall@100", "map@1000", "hit_rate@1", "mrr", "r-precision"];
+      eq(Object.keys(lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, taken)).sort(), [...taken].sort());
       near(() => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, ["mrr"], { ties: "trec-eval" }), "options.ties", "trec_eval");
       // `Comb` taken off a fusion method's name only, not off a normalization's.
       assert(!said(() => lib.fuseRuns([{ q: { a: 1 } }], { method: "sum", norm: "CombSUM" }), "options.norm").includes("did you mean"), "CombSUM as a norm");
