@@ -182,9 +182,9 @@ export function withNearestName(message) {
   let base = unquoted(given);
   let suffix = "";
   if (what === "unknown metric") {
-    for (const [re, name] of TREC_EVAL_METRICS) {
+    for (const [re, ranx] of TREC_EVAL_METRICS) {
       const t = re.exec(base);
-      if (t !== null) return `${message}${NEAR_NAME}${name}${t[1] ?? ""}"?`;
+      if (t !== null) return `${message}${NEAR_NAME}${ranx}${t[1] ?? ""}"?`;
     }
     const cut = base.search(/@|-l-?\d/);
     if (cut > 0) {

@@ -88,7 +88,10 @@ M = [
     ("K6", "core.js", "js/core/typed-config.js (shown)", "if (isArr(v)) return \"an array\";", "", "the pipeline module's decoder: an array shown as an object"),
     ("K7", "node.mjs", "js/wire/values.js (scoreError)", "code === \"UNKNOWN_FIELD\" ? withNearestKey(message) :", "code === \"UNKNOWN_FIELD\" ? message :", "no nearest key in any message"),
     ("K10", "node.mjs", "js/wire/values.js (scoreError)", "code === \"UNKNOWN_METHOD\" ? withNearestName(message) : message", "code === \"UNKNOWN_METHOD\" ? message : message", "no nearest name in any message"),
-    ("K11", "lab.node.mjs", "js/wire/keys.js (withNearestName, lab copy)", "if (cut > 0) base = base.slice(0, cut);", "", "a metric's cut-off compared with the names"),
+    ("K11", "lab.node.mjs", "js/wire/keys.js (withNearestName, lab copy)", "      base = base.slice(0, cut);\n", "", "a metric's cut-off compared with the names"),
+    ("K11b", "lab.node.mjs", "js/wire/keys.js (withNearestName, lab copy)", "if (near !== void 0) near += suffix;", "", "the name suggested for a metric loses its cut-off"),
+    ("K11c", "lab.node.mjs", "js/wire/keys.js (withNearestName, lab copy)", "if (t !== null) return `${message}${NEAR_NAME}${ranx}${t[1] ?? \"\"}\"?`;", "if (false) return message;", "trec_eval's names get no hint"),
+    ("K13", "node.mjs", "js/wire/state.js (defaultLimits)", "LIMIT_ALIASES.get(fn) ?? fn", "fn", "defaultLimits: Run.fromTrec named no function"),
     ("K12", "lab.node.mjs", "js/wire/keys.js (withNearestName, lab copy)", "if (near === void 0 && what === \"unknown fusion method\" && /^comb./i.test(base))", "if (near === void 0 && /^comb./i.test(base))", "Comb taken off any name (CombSUM as a norm suggests the sum normalization)"),
     # The thirty-eighth session's code: Object.prototype's fields asked by name, small calls' ids interned without a Map.
     ("P1", "node.mjs", "js/core/pipeline-input.js (cleanPrototype)", "\"context\" in BARE || \"topN\" in BARE || \"name\" in BARE", "\"context\" in BARE || \"name\" in BARE", "run: topN inherited from Object.prototype read as the input's"),
