@@ -428,7 +428,7 @@ fn warnings(floors: Floors, folds: &[FoldReport], target_precision: f64) -> Vec<
     let mut warnings = Vec::new();
     if !floors.target_reached {
         warnings.push(format!(
-            "no threshold reaches the target precision {}; highFloor is set to 1.0",
+            "no threshold reaches the target precision {}; highFloor is set to 1.0, so only a score of exactly 1 (which an isotonic calibration gives) is a hit",
             crate::error::num(target_precision)
         ));
     }
