@@ -473,7 +473,7 @@ test("oversized inputs are INPUT_TOO_LARGE", () => {
     ["Pipeline.run: 5,000 items sharing a 1 MB summary", () => new lib.Pipeline().run({ lists: [{ name: "s", ids: Object.keys(sharedItems) }], items: sharedItems }), "items.d31.summary"],
     ["Pipeline.run: a Map of items sharing a 1 MB summary", () => new lib.Pipeline().run({ lists: [{ name: "s", ids: Object.keys(sharedItems) }], items: new Map(Object.entries(sharedItems)) }), "items.d31.summary"],
     ["rerank: 100 candidates sharing a 1 MB summary", () => lib.rerank("q", Array.from({ length: 100 }, (_, i) => ({ id: `d${i}`, name: "n", type: "class", score: 1, summary: mb }))), "candidates[31].summary"],
-    ["fuseRuns: 3 runs of 50,000 entries", () => lib.fuseRuns([0, 1, 2].map((r) => ({ q: Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`d${i}`, i])) })), { method: "sum" }), "runs[2]"],
+    ["fuseRuns: 3 runs of 90,000 entries (its budget: 250,000)", () => lib.fuseRuns([0, 1, 2].map((r) => ({ q: Object.fromEntries(Array.from({ length: 90_000 }, (_, i) => [`d${i}`, i])) })), { method: "sum" }), "runs[2]"],
     ["rrf: 65 lists", () => lib.rrf(Array.from({ length: 65 }, () => ["a"])), "lists"],
     ["rrf: a list of 1,000,001 ids", () => lib.rrf([big(1_000_001)]), "lists[0]"],
     ["rrf: an id of 1025 bytes", () => lib.rrf([["x".repeat(1025)]]), "lists[0][0]"],
@@ -507,7 +507,7 @@ test("oversized inputs are INPUT_TOO_LARGE", () => {
   const optional = [
     ["fitPlatt: 1,000,001 scores", () => lib.fitPlatt(new Float64Array(1_000_001), new Float64Array(1_000_001)), "scores"],
     ["parseTrecRun: 32 MB of text", () => lib.parseTrecRun(" ".repeat(32_000_001)), "text"],
-    ["parseTrecRun: 100,001 lines", () => lib.parseTrecRun("q Q0 d 1 1 t\n".repeat(100_001)), "text"],
+    ["parseTrecRun: 250,001 lines", () => lib.parseTrecRun("q Q0 d 1 1 t\n".repeat(250_001)), "text"],
     ["fuseRuns: 65 runs", () => lib.fuseRuns(Array.from({ length: 65 }, () => ({})), { method: "sum" }), "runs"],
     ["evaluate: 65 metrics", () => lib.evaluate({ q: { d: 1 } }, { q: { d: 1 } }, Array.from({ length: 65 }, () => "mrr")), "metrics"],
   ];
