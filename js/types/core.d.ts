@@ -99,6 +99,12 @@ export interface BandsConfig {
   degradedFloor?: number | undefined;
   /** Named profiles per (taskClass, language, buildSystem); most specific match first. */
   profiles?: BandProfile[] | undefined;
+  /**
+   * Not a field. A `proposeBands` proposal given whole is `UNKNOWN_FIELD` on
+   * `config.bands.targetPrecision` at run time, so it is refused here too: pass its floors,
+   * `{ highFloor: proposal.highFloor, degradedFloor: proposal.degradedFloor }`.
+   */
+  targetPrecision?: never;
 }
 
 /** The context a result set is classified in (selects a band profile). */
@@ -396,12 +402,13 @@ export type ReadonlyArrays<T> = T extends Float64Array | Uint32Array | Date | ((
 
 /**
  * `T` as the package gives it back (`Pipeline.config`): every field present, recursively,
- * options left unset as `null`; arrays and fitted models as they were given.
+ * options left unset as `null`; arrays and fitted models as they were given. A key typed
+ * `never` (a guard, as `BandsConfig`'s `targetPrecision`) is no field, and is left out.
  */
 export type Effective<T> = T extends readonly unknown[] | QueryConfidenceModel
   ? T
   : T extends object
-    ? { [K in keyof T]-?: Effective<Exclude<T[K], undefined>> }
+    ? { [K in keyof T as [Exclude<T[K], undefined>] extends [never] ? never : K]-?: Effective<Exclude<T[K], undefined>> }
     : T;
 
 /** `Pipeline.config`: the configuration with every default filled in (every limit a number). */

@@ -34,6 +34,7 @@ import {
   type QueryConfidenceModel,
   type ReadonlyArrays,
   type Sigmoid,
+  type BandProfile,
 } from "calibrank";
 import {
   ScoreError as LabScoreError,
@@ -335,6 +336,12 @@ calibrationError([0.2], [1], { strategy: "equal" });
 const proposal = proposeBands([0.2, 0.8, 0.9], [0, 1, 1], { targetPrecision: 0.9, folds: 2, seed: 1 });
 const heldOutPrecision: number | null = proposal.heldOut.hit.precision;
 new Pipeline({ bands: { highFloor: proposal.highFloor, degradedFloor: proposal.degradedFloor } });
+// @ts-expect-error: a proposal whole is no band configuration (UNKNOWN_FIELD at run time)
+new Pipeline({ bands: proposal });
+// The guard is no field of what the pipeline gives back.
+const effectiveBands: { highFloor: number; degradedFloor: number; profiles: BandProfile[] } = new Pipeline().config.bands;
+// @ts-expect-error: no such field
+console.log(new Pipeline().config.bands.targetPrecision, effectiveBands);
 console.log(applied, ece, meanOfBin, alwaysMean, heldOutPrecision, proposal.warnings.join("\n"));
 
 // Pipeline is Disposable (the declarations bring lib esnext.disposable themselves).

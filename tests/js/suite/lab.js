@@ -431,6 +431,10 @@ export function labTests(test, lib) {
     const labels = scores.map((s, i) => (s > 0.7 || (s > 0.4 && i % 2 === 0) ? 1 : 0));
     const bands = lib.proposeBands(scores, labels);
     assert(bands.degradedFloor <= bands.highFloor && bands.highFloor <= 1, "floors ordered");
+    // A proposal plugs in by its floors; given whole, its report is no band field (the
+    // declarations refuse it too: BandsConfig's `targetPrecision?: never`).
+    throwsScoreError(lib, () => new lib.Pipeline({ bands }), "UNKNOWN_FIELD", "config.bands.targetPrecision");
+    new lib.Pipeline({ bands: { highFloor: bands.highFloor, degradedFloor: bands.degradedFloor } }).free();
     throwsScoreError(lib, () => lib.fitPlatt([1, 2], [1]), "LENGTH_MISMATCH");
     throwsScoreError(lib, () => lib.fitPlatt([1, 2], [1, 1]), "INVALID_LABELS");
     // Scores whose moments overflow fit as their scaled copy (they gave a flat a = b = 0).
