@@ -16,7 +16,8 @@ export interface Limits {
   maxListLength?: number;
   /**
    * Most entries given as objects or strings in one call: list ids plus the items they
-   * find, hits, candidates, run and qrels entries, TREC lines (default 100,000).
+   * find, hits, candidates, run and qrels entries, TREC lines (default 100,000; some
+   * functions have a budget of their own: `defaultLimits(fn)`).
    */
   maxTotalEntries?: number;
   /** Most entries of typed arrays of indices (`docs`), and documents (`nDocs`) (default 4,000,000). */
@@ -29,7 +30,7 @@ export interface Limits {
   maxTotalTextBytes?: number;
   /**
    * Most work of one `optimizeFusion` search: configurations tried times the entries of
-   * the runs fused each time (default 1,000,000).
+   * the runs fused each time (default 2,000,000).
    */
   maxSearchWork?: number;
 }
