@@ -50,7 +50,7 @@ const NUMBER_BITS = 16 | 64 | 128;
 
 /**
  * Reads every entry of `items` (a record's own string keys, enumerable or not, as `run`
- * finds them by lookup; or a `Map`'s) as
+ * finds them by lookup; or a `Map`'s, every one a string) as
  * `Pipeline.run` reads an item, with the same checks and errors (`encodeInput` on a list
  * of every key, with no limit: each call checks its own), and holds a copy of what it
  * read (`HELD`).
@@ -61,9 +61,13 @@ function holdItems(items, lease) {
   let keys;
   if (isMap(items)) {
     // Its keys as Map.prototype.keys gives them (as `run` looks entries up with the `get`
-    // the package found); a key that is not a string no list id can find.
+    // the package found). A key that is not a string no list id could find: refused
+    // rather than held as nothing (`new Map([[1, meta]])` held no item without a word).
     keys = [];
-    for (const key of mapKeys.call(items)) if (typeof key === "string") keys.push(key);
+    for (const key of mapKeys.call(items)) {
+      if (typeof key !== "string") throw typeError("items", "a Map whose keys are ids (strings)", key);
+      keys.push(key);
+    }
   } else if (isObject(items)) keys = Object.getOwnPropertyNames(items);
   else throw typeError("items", "an object mapping ids to metadata", items);
   let e;

@@ -500,15 +500,20 @@ export function itemsTests(test, lib) {
     }
     throwsScoreError(lib, () => new lib.Items(null), "INVALID_TYPE", "items");
     throwsScoreError(lib, () => new lib.Items(), "INVALID_TYPE", "items");
-    // A Map's keys as Map.prototype.keys gives them (a `keys` of its own not called), the
-    // ones that are not strings left out, as no list id finds them.
-    const own = new Map([["a", { modifiedAt: now - day }], [1, { modifiedAt: now }], ["b", null]]);
+    // A Map's keys as Map.prototype.keys gives them (a `keys` of its own not called). A key
+    // that is not a string, which no list id finds, is refused (it was left out, and
+    // `new Items(new Map([[1, meta]]))` held nothing without a word); `run` never meets it,
+    // as it looks up the listed ids only.
+    const numbered = new Map([["a", { modifiedAt: now - day }], [1, { modifiedAt: now }]]);
+    eq(throwsScoreError(lib, () => new lib.Items(numbered), "INVALID_TYPE", "items").message, "expected a Map whose keys are ids (strings), got 1");
+    eq(p.run({ lists: [{ name: "s", ids: ["a", "1"] }], now, items: numbered }), p.run({ lists: [{ name: "s", ids: ["a", "1"] }], now, items: { a: { modifiedAt: now - day } } }), "run looks up \"1\", not 1");
+    const own = new Map([["a", { modifiedAt: now - day }], ["b", null]]);
     own.keys = function* () {
       yield "b";
     };
     const ownIn = { lists: [{ name: "s", ids: ["b", "a"] }], now };
     eq(p.run({ ...ownIn, items: new lib.Items(own) }), p.run({ ...ownIn, items: own }), "a Map with a keys of its own");
-    eq(new lib.Items(own).size, 2, "the key 1 is no id");
+    eq(new lib.Items(own).size, 2, "both keys held");
     for (const bad of [{ a: { modifiedAt: "yesterday" } }, { a: { fiscalYear: 2024.5 } }, { a: { crossEncoderScore: NaN } }, { a: { modifiedAt: Infinity } }]) {
       const cfg = { recency: { mode: "fiscal_year" }, rerank: { method: "cross_encoder" } };
       const q = new lib.Pipeline(cfg);
