@@ -22,7 +22,7 @@ export function buildOptimizer(ctx) {
     const m = method.value;
     const opts = m === "rrf"
       ? [["k10", "k = 10, 20, …, 100"], ["k1", "k = 1, 2, …, 200"]]
-      : [["0.1", "step 0.1"], ["0.05", "step 0.05"], ["0.02", "step 0.02"], ["0.01", "step 0.01"], ["0.005", "step 0.005"]];
+      : [["default", m === "rbc" ? "ranx's step (0.01)" : "ranx's step (0.1)"], ["0.1", "step 0.1"], ["0.05", "step 0.05"], ["0.02", "step 0.02"], ["0.01", "step 0.01"], ["0.005", "step 0.005"]];
     fill(grid, opts.map(([v, t]) => h("option", { value: v, text: t })));
   };
   gridOptions();
@@ -42,7 +42,8 @@ export function buildOptimizer(ctx) {
     if (!ev) return;
     const options = { method: method.value, metric: metric.value };
     if (method.value === "rrf") options.kValues = grid.value === "k1" ? Array.from({ length: 200 }, (_, i) => i + 1) : Array.from({ length: 10 }, (_, i) => (i + 1) * 10);
-    else options.step = Number(grid.value);
+    // "default": no step sent, so the search takes ranx's (0.1 for weights, 0.01 for phi).
+    else if (grid.value !== "default") options.step = Number(grid.value);
     run.disabled = true;
     cancel.hidden = false;
     progress.value = 0;

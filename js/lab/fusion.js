@@ -29,7 +29,7 @@ export function fuseRuns(runs, options) {
 }
 
 /**
- * Grid search over a fusion method's weights or RRF `k`, maximizing a metric on
+ * Grid search over a fusion method's weights, RRF `k` or RBC `phi`, maximizing a metric on
  * judgements; `onProgress({ done, total, bestScore })` is called after every
  * configuration (an exception it throws is rethrown once the search ends; a lab call
  * made from it is refused with `REENTRANT_CALL`, see js/wire/module.js `Wire.call`).

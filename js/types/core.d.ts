@@ -71,6 +71,8 @@ export interface BandFloors {
   highFloor?: number | undefined;
   /** Lowest score of a degraded result (default 0.65). */
   degradedFloor?: number | undefined;
+  /** Not a field: a `proposeBands` proposal given whole is refused (see `BandsConfig`). */
+  targetPrecision?: never;
 }
 
 /** Floors for one `(taskClass, language, buildSystem)` context. */
@@ -87,6 +89,8 @@ export interface BandProfile {
   highFloor: number;
   /** Lowest score of a degraded result. */
   degradedFloor: number;
+  /** Not a field: a `proposeBands` proposal spread into a profile is refused (see `BandsConfig`). */
+  targetPrecision?: never;
 }
 
 /**
@@ -762,8 +766,8 @@ export declare class Pipeline<out E extends boolean = boolean> {
 export declare class Items {
   /**
    * Reads `items`: a record's own string keys (those `run` would find; a `Proxy`'s are
-   * those its `ownKeys` trap lists), or a `Map`'s string keys (another key no id can
-   * find). An entry whose value is `undefined` is no item; `null` is an item with no
+   * those its `ownKeys` trap lists), or a `Map`'s keys, which must be strings (another
+   * key, which no id could find, is `INVALID_TYPE` on `items`). An entry whose value is `undefined` is no item; `null` is an item with no
    * fields. Another `Items` gives the same items, whichever build of the package (ES
    * module or CommonJS) made it.
    */

@@ -144,17 +144,20 @@ const unquoted = (q) =>
  * prints them), and ranx's name for each: `P_10` is `precision@10`.
  */
 const TREC_EVAL_METRICS = [
-  [/^P[_.](\d+)$/, "precision@"],
-  [/^recall[_.](\d+)$/, "recall@"],
-  [/^ndcg_cut[_.](\d+)$/, "ndcg@"],
-  [/^map_cut[_.](\d+)$/, "map@"],
-  [/^success[_.](\d+)$/, "hit_rate@"],
+  [/^P[_.]([1-9]\d*)$/, "precision@"],
+  [/^recall[_.]([1-9]\d*)$/, "recall@"],
+  [/^ndcg_cut[_.]([1-9]\d*)$/, "ndcg@"],
+  [/^map_cut[_.]([1-9]\d*)$/, "map@"],
+  [/^success[_.]([1-9]\d*)$/, "hit_rate@"],
   [/^recip_rank$/, "mrr"],
   [/^Rprec$/, "r-precision"],
 ];
 
-/** A metric's cut-off and relevance level as ranx writes them (`@10`, `-l2`, `@5-l2`). */
-const METRIC_SUFFIX = /^(@\d+)?(-l-?\d+)?$/;
+/**
+ * A metric's cut-off and relevance level as the lab takes them (`@10`, `-l2`, `@5-l2`;
+ * a cut-off of at least 1).
+ */
+const METRIC_SUFFIX = /^(@[1-9]\d*)?(-l-?\d+)?$/;
 
 /**
  * An unknown method's (mode's, metric's, strategy's, function's) message with the nearest
@@ -193,7 +196,8 @@ export function withNearestName(message) {
     }
   }
   let near = nearestKey(base, names);
-  if (near !== undefined) near += suffix;
+  // `r-precision` takes no cut-off (its cut-off is R): only its relevance level is kept.
+  if (near !== undefined) near += near === "r-precision" ? suffix.replace(/^@\d+/, "") : suffix;
   if (near === undefined && what === "unknown fusion method" && /^comb./i.test(base)) near = nearestKey(base.slice(4), names);
   return near === undefined ? message : `${message}${NEAR_NAME}${near}"?`;
 }

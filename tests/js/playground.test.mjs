@@ -470,6 +470,14 @@ test("score playground in headless Chromium", async (t) => {
       assert.equal(value, max);
       const updates = Number(await page.getAttribute("#optimize-progress", "data-updates"));
       assert.equal(updates, report.trials.length, "one progress report per configuration");
+      // rbc at its default step: ranx's grid, 99 values of phi.
+      await page.selectOption("#optimize-method", "rbc");
+      await page.selectOption("#optimize-grid", "default");
+      await page.click("#optimize-run");
+      await page.waitForFunction(() => document.querySelector("#optimize-progress")?.max === 99 && document.querySelector("#optimize-progress")?.hasAttribute("data-done"), null, { timeout: 60_000 });
+      const rbc = lib.optimizeFusion(qrels, runs, { method: "rbc", metric: "ndcg@10" }, () => {});
+      assert.equal(rbc.trials.length, 99);
+      assert.equal(Number(await page.getAttribute("#optimize-result [data-best-score]", "data-best-score")), rbc.best.score);
       // The page loads both modules; the worker only the lab's (optimizeFusion).
       assert.deepEqual([...wasmRequests].sort(), ["/pkg/calibrank_core.wasm", "/pkg/calibrank_lab.wasm", "/pkg/calibrank_lab.wasm"], `wasm requested: ${wasmRequests}`);
     });

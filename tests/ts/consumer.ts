@@ -338,10 +338,19 @@ const heldOutPrecision: number | null = proposal.heldOut.hit.precision;
 new Pipeline({ bands: { highFloor: proposal.highFloor, degradedFloor: proposal.degradedFloor } });
 // @ts-expect-error: a proposal whole is no band configuration (UNKNOWN_FIELD at run time)
 new Pipeline({ bands: proposal });
-// The guard is no field of what the pipeline gives back.
-const effectiveBands: { highFloor: number; degradedFloor: number; profiles: BandProfile[] } = new Pipeline().config.bands;
+// @ts-expect-error: nor as classifyBand's floors (UNKNOWN_FIELD on options.targetPrecision)
+classifyBand(0.9, proposal);
+// @ts-expect-error: nor spread into a band profile
+new Pipeline({ bands: { profiles: [{ name: "p", ...proposal }] } });
+classifyBand(0.9, { highFloor: proposal.highFloor, degradedFloor: proposal.degradedFloor });
+// The guard is no field of what the pipeline gives back (Effective<> leaves it out).
+type GuardKept = "targetPrecision" extends keyof EffectiveBands ? true : false;
+type EffectiveBands = ReturnType<typeof effectiveBandsOf>;
+const effectiveBandsOf = () => new Pipeline().config.bands;
+const guardKept: GuardKept = false;
+const profilesKept: BandProfile[] = effectiveBandsOf().profiles;
 // @ts-expect-error: no such field
-console.log(new Pipeline().config.bands.targetPrecision, effectiveBands);
+console.log(new Pipeline().config.bands.targetPrecision, guardKept, profilesKept);
 console.log(applied, ece, meanOfBin, alwaysMean, heldOutPrecision, proposal.warnings.join("\n"));
 
 // Pipeline is Disposable (the declarations bring lib esnext.disposable themselves).

@@ -422,8 +422,12 @@ export function errorTests(test, lib) {
       metric("success_1", "hit_rate@1");
       metric("recip_rank", "mrr");
       metric("Rprec", "r-precision");
+      // A suggestion is a name the lab takes: no cut-off on r-precision, no trec_eval cut-off of 0.
+      metric("R-Precision@10", "r-precision");
+      metric("r_precision@5-l2", "r-precision-l2");
+      assert(!said(() => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, ["P_0"]), "metrics[0]").includes('"precision@0"'), "P_0");
       // Each name suggested is one the lab takes.
-      const taken = ["ndcg@10", "ndcg-l2", "ndcg_burges@5-l2", "precision@10", "precision@5", "recall@100", "map@1000", "hit_rate@1", "mrr", "r-precision"];
+      const taken = ["ndcg@10", "ndcg-l2", "ndcg_burges@5-l2", "precision@10", "precision@5", "recall@100", "map@1000", "hit_rate@1", "mrr", "r-precision", "r-precision-l2", "ndcg"];
       eq(Object.keys(lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, taken)).sort(), [...taken].sort());
       near(() => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, ["mrr"], { ties: "trec-eval" }), "options.ties", "trec_eval");
       // `Comb` taken off a fusion method's name only, not off a normalization's.

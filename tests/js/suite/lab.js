@@ -434,6 +434,8 @@ export function labTests(test, lib) {
     // A proposal plugs in by its floors; given whole, its report is no band field (the
     // declarations refuse it too: BandsConfig's `targetPrecision?: never`).
     throwsScoreError(lib, () => new lib.Pipeline({ bands }), "UNKNOWN_FIELD", "config.bands.targetPrecision");
+    throwsScoreError(lib, () => lib.classifyBand(0.9, bands), "UNKNOWN_FIELD", "options.targetPrecision");
+    throwsScoreError(lib, () => new lib.Pipeline({ bands: { profiles: [{ name: "p", ...bands }] } }), "UNKNOWN_FIELD", "config.bands.profiles[0].targetPrecision");
     new lib.Pipeline({ bands: { highFloor: bands.highFloor, degradedFloor: bands.degradedFloor } }).free();
     throwsScoreError(lib, () => lib.fitPlatt([1, 2], [1]), "LENGTH_MISMATCH");
     throwsScoreError(lib, () => lib.fitPlatt([1, 2], [1, 1]), "INVALID_LABELS");
