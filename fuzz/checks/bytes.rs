@@ -1,6 +1,6 @@
 //! Reading the fuzzer's bytes as values, biased towards those that break numeric code.
 
-use super::*;
+use calibrank::timestamp::Timestamp;
 
 /// A reader of fuzzer bytes. Past the end every read returns zeros, and zero always
 /// decodes to the most ordinary choice (`false`, length 0, the default, 0.0), so short

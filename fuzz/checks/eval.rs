@@ -1,6 +1,16 @@
 //! The lab's evaluation targets: `eval_parse`, `evaluate`.
 
-use super::*;
+use super::bytes::Bytes;
+use super::expect::{check_error, in_unit};
+use super::fusion::gen_run;
+use calibrank::error::ErrorCode;
+use calibrank::lab::eval::{
+    evaluate, evaluate_ordered, parse_qrels, parse_trec_run, parse_trec_run_ordered,
+    qrels_from_json, run_from_json, run_from_json_ordered, run_to_trec, Metric, MetricKind,
+    OrderedRun,
+};
+use calibrank::lab::runs::{Qrels, Run};
+use std::collections::BTreeMap;
 
 /// The text parsers (TREC run, qrels, JSON run and qrels), their agreement, and the
 /// TREC round trip.

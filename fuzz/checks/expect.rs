@@ -1,6 +1,7 @@
 //! Assertions every target shares: the errors a function may give, ranges, tolerances.
 
-use super::*;
+use super::bytes::Bytes;
+use calibrank::error::{ErrorCode, ScoreError};
 
 /// A failure must carry one of `allowed` codes (never `INTERNAL`) and a message.
 pub(crate) fn check_error(e: &ScoreError, allowed: &[ErrorCode], what: &str) {

@@ -1,6 +1,15 @@
 //! The `fit` target: Platt, isotonic, calibration error and band proposals.
 
-use super::*;
+use super::bytes::Bytes;
+use super::expect::{check_error, in_unit, monotone_le};
+use super::generate::as_calibration;
+use calibrank::bands::BandFloors;
+use calibrank::error::ErrorCode;
+use calibrank::lab::fit::{
+    calibration_error, fit_isotonic, fit_platt, propose_bands, BinStrategy,
+    CalibrationErrorOptions, FittedCalibration, ProposeBandsOptions,
+};
+use calibrank::pipeline::{Pipeline, PipelineConfig};
 
 /// `fit_platt`, `fit_isotonic`, `calibration_error` and `propose_bands`.
 pub fn fit(data: &[u8]) {

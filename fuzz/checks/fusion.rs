@@ -1,6 +1,15 @@
 //! The fusing targets: `rrf`, `rrf_indexed`, `multiquery`, `runfusion`, `optimize`.
 
-use super::*;
+use super::bytes::Bytes;
+use super::eval::{gen_metric, gen_qrels};
+use super::expect::{check_error, close};
+use calibrank::error::ErrorCode;
+use calibrank::fuse::{rrf, rrf_indexed, RankedList};
+use calibrank::lab::optimize::{optimize_fusion, OptimizeOptions};
+use calibrank::lab::runfusion::{fuse_runs, ranked, FuseRunsOptions, METHODS, NORMS};
+use calibrank::lab::runs::Run;
+use calibrank::multiquery::{fuse_multi_query, MultiQueryMethod, MultiQueryOptions, QueryHit};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Each id's weighted-RRF sum, recomputed directly (an id counted once per list, at its
 /// first rank there).

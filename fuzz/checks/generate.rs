@@ -1,6 +1,17 @@
 //! Configurations and inputs made from the fuzzer's bytes.
 
-use super::*;
+use super::bytes::Bytes;
+use super::expect::scale_to_one;
+use calibrank::bands::{BandContext, BandProfile};
+use calibrank::calibrate::{IsotonicModel, PlattModel};
+use calibrank::lab::fit::FittedCalibration;
+use calibrank::limits::Limits;
+use calibrank::normalize::NormalizeMethod;
+use calibrank::pipeline::{
+    Calibration, InputList, ItemMeta, PipelineConfig, PipelineInput, RecencyMode, RerankMethod,
+};
+use calibrank::recency::{FiscalYearTier, RecencyStep};
+use calibrank::rerank::HeuristicConfig;
 
 pub(crate) fn gen_limits(b: &mut Bytes<'_>) -> Limits {
     let mut l = Limits::default();

@@ -14,35 +14,6 @@
 //! the generators of configurations and inputs (`generate.rs`) serve the targets' files:
 //! `pipeline.rs`, `fusion.rs`, `eval.rs`, `fit.rs`, `stages.rs`.
 
-use calibrank::bands::{select_floors, Band, BandContext, BandFloors, BandProfile};
-use calibrank::calibrate::{calibrate, IsotonicModel, PlattModel, Sigmoid};
-use calibrank::confidence::{query_confidence, ConfidenceOptions};
-use calibrank::error::{from_json, ErrorCode, ScoreError};
-use calibrank::fuse::{rrf, rrf_indexed, RankedList};
-use calibrank::lab::eval::{
-    evaluate, evaluate_ordered, parse_qrels, parse_trec_run, parse_trec_run_ordered,
-    qrels_from_json, run_from_json, run_from_json_ordered, run_to_trec, Metric, MetricKind,
-    OrderedRun,
-};
-use calibrank::lab::fit::{
-    calibration_error, fit_isotonic, fit_platt, propose_bands, BinStrategy,
-    CalibrationErrorOptions, FittedCalibration, ProposeBandsOptions,
-};
-use calibrank::lab::optimize::{optimize_fusion, OptimizeOptions};
-use calibrank::lab::runfusion::{fuse_runs, ranked, FuseRunsOptions, METHODS, NORMS};
-use calibrank::lab::runs::{Qrels, Run};
-use calibrank::limits::Limits;
-use calibrank::multiquery::{fuse_multi_query, MultiQueryMethod, MultiQueryOptions, QueryHit};
-use calibrank::normalize::{normalize, NormalizeMethod};
-use calibrank::pipeline::{
-    split_offsets, Calibration, ColumnarInput, InputList, ItemMeta, Pipeline, PipelineConfig,
-    PipelineInput, PipelineOutput, RecencyMode, RerankMethod,
-};
-use calibrank::recency::{FiscalYearTier, RecencyStep};
-use calibrank::rerank::{cross_encoder_scores, rerank_heuristic, Candidate, HeuristicConfig};
-use calibrank::timestamp::{parse_iso8601, Timestamp};
-use std::collections::{BTreeMap, BTreeSet};
-
 mod bytes;
 mod eval;
 mod expect;
@@ -52,12 +23,9 @@ mod generate;
 mod pipeline;
 mod stages;
 
-use bytes::*;
 pub use eval::*;
-use expect::*;
 pub use fit::*;
 pub use fusion::*;
-use generate::*;
 pub use pipeline::*;
 pub use stages::*;
 

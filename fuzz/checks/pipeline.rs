@@ -1,6 +1,27 @@
 //! The pipeline's targets: `pipeline`, `config_json`, `columnar`.
 
-use super::*;
+use super::bytes::Bytes;
+use super::expect::{
+    check_error, close, in_unit, COLUMNAR_CODES, CONFIG_CODES, JSON_CODES, RUN_CODES,
+};
+use super::fusion::FUSE_RUNS_CODES;
+use super::generate::{gen_config, gen_input};
+use calibrank::bands::{select_floors, BandContext, BandFloors};
+use calibrank::calibrate::Sigmoid;
+use calibrank::confidence::ConfidenceOptions;
+use calibrank::error::{from_json, ErrorCode};
+use calibrank::lab::fit::{CalibrationErrorOptions, FittedCalibration, ProposeBandsOptions};
+use calibrank::lab::runfusion::{fuse_runs, FuseRunsOptions};
+use calibrank::lab::runs::Run;
+use calibrank::limits::Limits;
+use calibrank::multiquery::MultiQueryOptions;
+use calibrank::pipeline::{
+    split_offsets, ColumnarInput, InputList, ItemMeta, Pipeline, PipelineConfig, PipelineInput,
+    PipelineOutput, RecencyMode, RerankMethod,
+};
+use calibrank::rerank::HeuristicConfig;
+use calibrank::timestamp::Timestamp;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The pipeline's output contract (seed 000) and the consistency of its report.
 pub(crate) fn check_output(cfg: &PipelineConfig, input: &PipelineInput, out: &PipelineOutput) {

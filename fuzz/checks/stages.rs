@@ -1,6 +1,16 @@
 //! The `stages` target: each stage's function called alone.
 
-use super::*;
+use super::bytes::Bytes;
+use super::expect::{check_error, close, in_unit, monotone_le, scale_to_one};
+use super::generate::gen_heuristic;
+use calibrank::bands::{Band, BandFloors};
+use calibrank::calibrate::{calibrate, Sigmoid};
+use calibrank::confidence::{query_confidence, ConfidenceOptions};
+use calibrank::error::ErrorCode;
+use calibrank::normalize::{normalize, NormalizeMethod};
+use calibrank::recency::FiscalYearTier;
+use calibrank::rerank::{cross_encoder_scores, rerank_heuristic, Candidate};
+use calibrank::timestamp::{parse_iso8601, Timestamp};
 
 /// normalize, calibrate, rerank, confidence, bands and timestamps.
 pub fn stages(data: &[u8]) {
