@@ -91,3 +91,21 @@ test("bench/timing.mjs: a collection before every sample from N = 100,000 on, as
     globalThis.gc = saved;
   }
 });
+
+test("bench/abstain-outcomes.mjs gives the outcomes the README states", () => {
+  const out = run(["bench/abstain-outcomes.mjs", "pkg"]);
+  // README, "Mind the default calibration with two lists".
+  const counts = (label) => JSON.parse(new RegExp(`^${label}: (.*)$`, "m").exec(out)[1]);
+  const d = counts("defaults");
+  assert.deepEqual([d.answerable.answer, d.unanswerable.answer, d.answerable.abstain], [58, 7, 8], out);
+  assert.deepEqual(counts("calibration \\{ threshold: 0\\.02 \\}"), { answerable: { answer: 76 }, unanswerable: { answer: 70 } });
+  // README, "Without a fitted model, the outcome counts results".
+  assert.match(out, /topN 1: 0\.418 miss -> hedge 0\.418/);
+  assert.match(out, /topN 2: 0\.418 miss, 0\.399 miss -> answer 0\.650/);
+});
+
+test("bench/run-objects-scale.mjs runs both of its modes", () => {
+  assert.match(run(["bench/run-objects-scale.mjs", "json", "--sizes", "1000"]), /^1000 entries: JSON\.parse .* ms; assignment .* ms$/m);
+  const out = run(["bench/run-objects-scale.mjs", "parse", "--sizes", "1000", "pkg", "pkg"]);
+  for (const name of ["parseTrecRun", "Run.fromTrec", "parseQrels"]) assert.match(out, new RegExp(`^1000 lines, ${name.replace(".", "\\.")}: pkg [\\d.]+ ms, pkg [\\d.]+ ms$`, "m"));
+});
