@@ -56,29 +56,132 @@ impl NormalizeMethod {
     }
 }
 
+/// What a normalization read from its pool: the numbers that turn any one of the pool's
+/// scores into its normalized value ([`PoolScale::apply`]). A pipeline that explains
+/// gives them (`PipelineOutput::pool`), so each result's `normalized` can be recomputed
+/// from its `afterRerank`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "method", rename_all = "snake_case")]
+pub enum PoolScale {
+    /// Scores unchanged.
+    None,
+    /// `s / max`, `max` the pool's largest score floored at [`MAX_FLOOR`].
+    Max {
+        /// The divisor.
+        max: f64,
+    },
+    /// `(s - min) / (max - min)`; 1 when `max == min`.
+    MinMax {
+        /// The pool's smallest score.
+        min: f64,
+        /// Its largest.
+        max: f64,
+    },
+    /// `Phi((s / scale - mean) / sd)`; 0.5 when `sd == 0`.
+    ZScore {
+        /// Mean of the scores divided by `scale`.
+        mean: f64,
+        /// Their population standard deviation.
+        sd: f64,
+        /// 1, or the largest magnitude where the plain moments overflow or underflow
+        /// ([`Moments`]).
+        scale: f64,
+    },
+    /// `exp((s - max) / temperature) / sum`.
+    Softmax {
+        /// The pool's largest score.
+        max: f64,
+        /// `sum_j exp((s_j - max) / temperature)`, in the pool's order.
+        sum: f64,
+        /// The temperature.
+        temperature: f64,
+    },
+}
+
+impl PoolScale {
+    /// What `method` reads from `scores` (not empty, finite; `temperature` checked).
+    pub fn of(scores: &[f64], method: NormalizeMethod, temperature: f64) -> Self {
+        let max = || scores.iter().copied().fold(f64::NEG_INFINITY, float::max);
+        match method {
+            NormalizeMethod::None => PoolScale::None,
+            NormalizeMethod::Max => PoolScale::Max {
+                max: scores.iter().copied().fold(MAX_FLOOR, float::max),
+            },
+            NormalizeMethod::MinMax => PoolScale::MinMax {
+                min: scores.iter().copied().fold(f64::INFINITY, float::min),
+                max: max(),
+            },
+            NormalizeMethod::ZScore => {
+                let m = scaled_moments(scores);
+                PoolScale::ZScore {
+                    mean: m.mean,
+                    sd: m.sd,
+                    scale: m.scale,
+                }
+            }
+            NormalizeMethod::Softmax => {
+                let max = max();
+                PoolScale::Softmax {
+                    max,
+                    sum: scores
+                        .iter()
+                        .map(|s| libm::exp((s - max) / temperature))
+                        .sum(),
+                    temperature,
+                }
+            }
+        }
+    }
+
+    /// The normalized value of `s`, one of the scores the scale was read from.
+    // One copy for the normalization and the cross-encoder's (calibrank_pipeline.wasm's size).
+    #[inline(never)]
+    pub fn apply(&self, s: f64) -> f64 {
+        match *self {
+            PoolScale::None => s,
+            PoolScale::Max { max } => s / max,
+            PoolScale::MinMax { min, max } => {
+                let range = max - min;
+                if range == f64::INFINITY {
+                    // `max - min` overflows (finite scores near -/+ f64::MAX): found by
+                    // fuzzing, NaN otherwise.
+                    halved_position(s, min, max)
+                } else if range > 0.0 {
+                    (s - min) / range
+                } else {
+                    1.0
+                }
+            }
+            PoolScale::ZScore { mean, sd, scale } => {
+                if sd > 0.0 {
+                    normal_cdf(Moments { mean, sd, scale }.z(s))
+                } else {
+                    0.5
+                }
+            }
+            PoolScale::Softmax {
+                max,
+                sum,
+                temperature,
+            } => libm::exp((s - max) / temperature) / sum,
+        }
+    }
+
+    /// Each of `scores` normalized as `method` does.
+    fn each(scores: &[f64], method: NormalizeMethod, temperature: f64) -> Vec<f64> {
+        let p = PoolScale::of(scores, method, temperature);
+        scores.iter().map(|&s| p.apply(s)).collect()
+    }
+}
+
 /// `s / max(max(scores), 0.001)`.
 pub fn max_norm(scores: &[f64]) -> Vec<f64> {
-    let max = scores.iter().copied().fold(MAX_FLOOR, float::max);
-    scores.iter().map(|s| s / max).collect()
+    PoolScale::each(scores, NormalizeMethod::Max, 1.0)
 }
 
 /// `(s - min) / (max - min)`, all-equal -> 1.0.
 pub fn min_max(scores: &[f64]) -> Vec<f64> {
-    let min = scores.iter().copied().fold(f64::INFINITY, float::min);
-    let max = scores.iter().copied().fold(f64::NEG_INFINITY, float::max);
-    let range = max - min;
-    if range == f64::INFINITY {
-        // `max - min` overflows (finite scores near -/+ f64::MAX): found by fuzzing, NaN
-        // otherwise.
-        return scores
-            .iter()
-            .map(|&s| halved_position(s, min, max))
-            .collect();
-    }
-    scores
-        .iter()
-        .map(|s| if range > 0.0 { (s - min) / range } else { 1.0 })
-        .collect()
+    PoolScale::each(scores, NormalizeMethod::MinMax, 1.0)
 }
 
 /// Where `x` lies between `lo` and `hi` (0 at `lo`, 1 at `hi`), measured on halved values,
@@ -95,11 +198,7 @@ pub fn normal_cdf(z: f64) -> f64 {
 
 /// `Phi((s - mean) / sd)`, sd = 0 -> 0.5.
 pub fn z_score(scores: &[f64]) -> Vec<f64> {
-    let m = scaled_moments(scores);
-    scores
-        .iter()
-        .map(|s| if m.sd > 0.0 { normal_cdf(m.z(*s)) } else { 0.5 })
-        .collect()
+    PoolScale::each(scores, NormalizeMethod::ZScore, 1.0)
 }
 
 /// Mean and population standard deviation of `scores / scale`.
@@ -165,13 +264,7 @@ fn moments(scores: &[f64], scale: f64) -> (f64, f64) {
 
 /// `exp((s - max) / T) / sum_j exp((s_j - max) / T)`.
 pub fn softmax(scores: &[f64], temperature: f64) -> Vec<f64> {
-    let max = scores.iter().copied().fold(f64::NEG_INFINITY, float::max);
-    let exps: Vec<f64> = scores
-        .iter()
-        .map(|s| libm::exp((s - max) / temperature))
-        .collect();
-    let sum: f64 = exps.iter().sum();
-    exps.iter().map(|e| e / sum).collect()
+    PoolScale::each(scores, NormalizeMethod::Softmax, temperature)
 }
 
 /// Validates a softmax temperature: finite and > 0.
@@ -195,27 +288,31 @@ pub fn validate_temperature(t: f64, field: &str) -> Result<()> {
 /// `Pipeline`'s configuration refuses it), `NON_FINITE_SCORE`, `NEGATIVE_VALUE` (for
 /// `max`).
 pub fn normalize(scores: &[f64], method: NormalizeMethod, temperature: f64) -> Result<Vec<f64>> {
+    Ok(normalize_scaled(scores, method, temperature)?.0)
+}
+
+/// [`normalize`], with the scale it read from the scores (`None` for no scores).
+pub fn normalize_scaled(
+    scores: &[f64],
+    method: NormalizeMethod,
+    temperature: f64,
+) -> Result<(Vec<f64>, Option<PoolScale>)> {
     validate_temperature(temperature, "temperature")?;
     all_finite(scores, "scores")?;
     if scores.is_empty() {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), None));
     }
-    Ok(match method {
-        NormalizeMethod::None => scores.to_vec(),
-        NormalizeMethod::Max => {
-            if let Some(i) = scores.iter().position(|&s| s < 0.0) {
-                return Err(ScoreError::new(
-                    ErrorCode::NegativeValue,
-                    format!("scores[{i}]"),
-                    "max normalization needs scores >= 0; use min_max for signed scores",
-                ));
-            }
-            max_norm(scores)
+    if method == NormalizeMethod::Max {
+        if let Some(i) = scores.iter().position(|&s| s < 0.0) {
+            return Err(ScoreError::new(
+                ErrorCode::NegativeValue,
+                format!("scores[{i}]"),
+                "max normalization needs scores >= 0; use min_max for signed scores",
+            ));
         }
-        NormalizeMethod::MinMax => min_max(scores),
-        NormalizeMethod::ZScore => z_score(scores),
-        NormalizeMethod::Softmax => softmax(scores, temperature),
-    })
+    }
+    let p = PoolScale::of(scores, method, temperature);
+    Ok((scores.iter().map(|&s| p.apply(s)).collect(), Some(p)))
 }
 
 /// The indices of the scores that pass `score >= min_relevance`.

@@ -1656,3 +1656,89 @@ fn a_contribution_carries_the_list_score_at_its_rank() {
         }
     }
 }
+
+/// The pool's explanation names what normalization read from the whole pool: here the
+/// pool's weakest candidate is cut by `topN`, so no returned result shows the minimum
+/// that min-max used, and only `pool` lets `normalized` be recomputed. Without `explain`
+/// there is none.
+#[test]
+fn the_pool_explains_what_normalization_read() {
+    use calibrank::normalize::{NormalizeMethod, PoolScale};
+    // One list a, b, c at k = 60: 1/61, 1/62, 1/63; topN 2 returns a and b.
+    let input = PipelineInput {
+        lists: vec![list("only", &["a", "b", "c"])],
+        ..Default::default()
+    };
+    let run = |method: NormalizeMethod, explain: bool| {
+        let cfg = PipelineConfig {
+            top_n: 2,
+            min_confidence: 0.0,
+            explain,
+            normalization: NormalizationConfig {
+                method,
+                temperature: 0.01,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        Pipeline::new(cfg).unwrap().run(&input).unwrap()
+    };
+    let (a, b, c) = (1.0 / 61.0, 1.0 / 62.0, 1.0 / 63.0);
+    let out = run(NormalizeMethod::MinMax, true);
+    let pool = out.pool.as_deref().unwrap();
+    assert_eq!(pool.candidates, 3);
+    assert_eq!(pool.cross_encoder, None);
+    assert_eq!(pool.normalization, PoolScale::MinMax { min: c, max: a });
+    let second = out.results[1].explain.as_ref().unwrap();
+    assert_eq!(second.after_rerank, b);
+    assert_eq!(second.normalized, (b - c) / (a - c));
+    assert_eq!(out.results.len(), 2);
+    // The Rust API's JSON carries it under `pool`, the method as its tag.
+    let json = serde_json::to_value(&out).unwrap();
+    assert_eq!(
+        json["pool"],
+        serde_json::json!({ "candidates": 3, "normalization": { "method": "min_max", "min": c, "max": a } })
+    );
+    assert_eq!(run(NormalizeMethod::MinMax, false).pool, None);
+    assert!(serde_json::to_value(run(NormalizeMethod::MinMax, false))
+        .unwrap()
+        .get("pool")
+        .is_none());
+    // Softmax: the sum over the pool, each term exp((s - max) / T), in the pool's order.
+    let out = run(NormalizeMethod::Softmax, true);
+    let t = 0.01;
+    let sum = [a, b, c]
+        .iter()
+        .map(|s| libm::exp((s - a) / t))
+        .fold(-0.0, |acc, e| acc + e);
+    assert_eq!(
+        out.pool.as_deref().unwrap().normalization,
+        PoolScale::Softmax {
+            max: a,
+            sum,
+            temperature: t
+        }
+    );
+    assert_eq!(
+        out.results[1].explain.as_ref().unwrap().normalized,
+        libm::exp((b - a) / t) / sum
+    );
+    // Max: the divisor is the largest score (above the 0.001 floor here).
+    let out = run(NormalizeMethod::Max, true);
+    assert_eq!(
+        out.pool.as_deref().unwrap().normalization,
+        PoolScale::Max { max: a }
+    );
+    // An empty pool explains nothing.
+    let empty = Pipeline::new(PipelineConfig {
+        explain: true,
+        ..Default::default()
+    })
+    .unwrap()
+    .run(&PipelineInput {
+        lists: vec![list("only", &[])],
+        ..Default::default()
+    })
+    .unwrap();
+    assert_eq!(empty.pool, None);
+}

@@ -15,10 +15,10 @@ use calibrank::lab::fit::{fit_isotonic, fit_platt};
 use calibrank::lab::runfusion::{fuse_runs, FuseRunsOptions};
 use calibrank::lab::runs::{Qrels, Run};
 use calibrank::multiquery::{fuse_multi_query, MultiQueryMethod, MultiQueryOptions, QueryHit};
-use calibrank::normalize::{normalize, NormalizeMethod, MAX_FLOOR};
+use calibrank::normalize::{normalize, NormalizeMethod, PoolScale, MAX_FLOOR};
 use calibrank::pipeline::{
     split_offsets, Calibration, ColumnarInput, InputList, ItemMeta, Pipeline, PipelineConfig,
-    PipelineInput, PoolTexts, RerankMethod,
+    PipelineInput, PoolTexts, RerankExplain, RerankMethod,
 };
 use calibrank::rerank::CandidateText;
 use proptest::prelude::*;
@@ -163,6 +163,25 @@ impl PoolTexts for Held<'_> {
     }
 }
 
+/// A score through a pool's scale, as the README writes each method.
+fn renormalized(x: f64, scale: &PoolScale) -> f64 {
+    match *scale {
+        PoolScale::None => x,
+        PoolScale::Max { max } => x / max,
+        PoolScale::MinMax { min, max } if max > min => (x - min) / (max - min),
+        PoolScale::MinMax { .. } => 1.0,
+        PoolScale::ZScore { mean, sd, scale } if sd > 0.0 => {
+            0.5 * (1.0 + libm::erf((x / scale - mean) / sd / std::f64::consts::SQRT_2))
+        }
+        PoolScale::ZScore { .. } => 0.5,
+        PoolScale::Softmax {
+            max,
+            sum,
+            temperature,
+        } => libm::exp((x - max) / temperature) / sum,
+    }
+}
+
 fn band_rank(b: Band) -> u8 {
     match b {
         Band::Miss => 0,
@@ -262,6 +281,62 @@ proptest! {
         prop_assert_eq!(asked.len(), pool.min(out.stats.candidates as usize));
         for r in &out.results {
             prop_assert!(asked.contains(&r.id), "{} was not asked for", r.id);
+        }
+    }
+
+    /// The explanation reproduces the pool's stages: each result's `normalized` is its
+    /// `afterRerank` through the pool's scale, and a cross-encoder's `rerank.normalized`
+    /// its raw score through the pool's raw range, bit for bit by the formulas the README
+    /// gives (written out here, not the crate's); the pool counts what was normalized.
+    #[test]
+    fn the_pool_explains_normalization(
+        cfg in config(),
+        lists in lists(),
+        texts in prop::collection::btree_map(id(), item(), 0..24),
+        raw in prop::collection::vec(-20.0f64..20.0, 24),
+        rerank in 0u8..3,
+        limit in prop::option::of(1u32..30),
+        temperature in 0.05f64..10.0,
+    ) {
+        let mut cfg = cfg;
+        cfg.explain = true;
+        cfg.normalization.temperature = temperature;
+        cfg.rerank.method = [RerankMethod::None, RerankMethod::Heuristic, RerankMethod::CrossEncoder][rerank as usize];
+        cfg.rerank.candidate_limit = limit;
+        let mut inp = input(&lists, &[]);
+        inp.query = "auth token cache".into();
+        inp.items = texts;
+        for (i, r) in raw.iter().enumerate() {
+            inp.items.entry(format!("d{i}")).or_default().cross_encoder_score = Some(*r);
+        }
+        let out = Pipeline::new(cfg.clone()).expect("a valid configuration").run(&inp).expect("valid input");
+        let s = &out.stats;
+        let normalized = s.candidates - s.beyond_top_k - s.beyond_candidate_limit;
+        let Some(pool) = out.pool.as_deref() else {
+            prop_assert_eq!(normalized, 0);
+            return Ok(());
+        };
+        prop_assert_eq!(pool.candidates, normalized);
+        prop_assert_eq!(pool.cross_encoder.is_some(), cfg.rerank.method == RerankMethod::CrossEncoder);
+        let expected_method = match pool.normalization {
+            PoolScale::None => NormalizeMethod::None,
+            PoolScale::Max { .. } => NormalizeMethod::Max,
+            PoolScale::MinMax { .. } => NormalizeMethod::MinMax,
+            PoolScale::ZScore { .. } => NormalizeMethod::ZScore,
+            PoolScale::Softmax { temperature: t, .. } => {
+                prop_assert_eq!(t, temperature);
+                NormalizeMethod::Softmax
+            }
+        };
+        prop_assert_eq!(expected_method, cfg.normalization.method);
+        for r in &out.results {
+            let e = r.explain.as_ref().expect("explained");
+            let again = renormalized(e.after_rerank, &pool.normalization);
+            prop_assert_eq!(again.to_bits(), e.normalized.to_bits(), "{}: {:?}", r.id, pool);
+            if let RerankExplain::CrossEncoder { raw, normalized } = e.rerank {
+                let again = renormalized(raw, &pool.cross_encoder.expect("a range"));
+                prop_assert_eq!(again.to_bits(), normalized.to_bits());
+            }
         }
     }
 

@@ -208,7 +208,8 @@ export class Pipeline {
     if (explained === null) for (let i = 0; i < n; i++) results[i] = { id: ids[u32[d + i]], score: f64[sc + i], band: BAND[u8[b + i]] };
     else for (let i = 0; i < n; i++) results[i] = { id: ids[u32[d + i]], score: f64[sc + i], band: BAND[u8[b + i]], explain: explained[i] };
     const outcome = outcomeAt(out, confidence);
-    return { results, confidence, outcome, stats };
+    const pool = poolAt(out);
+    return pool === null ? { results, confidence, outcome, stats } : { results, confidence, outcome, stats, pool };
   }
 
   /**
@@ -346,6 +347,36 @@ function explanations(out, n, e, profile) {
     explained[r] = x;
   }
   return explained;
+}
+
+/**
+ * The pool's explanation (one section, NONE without one: null then; layout in
+ * wasm/core/src/pipeline.rs, `write_pool`).
+ */
+function poolAt(out) {
+  const q = out.f64At();
+  if (q < 0) return null;
+  const f = out.w.f64;
+  const candidates = f[q];
+  const normalization = scaleAt(f, q + 4);
+  if (f[q + 1] === 0) return { candidates, normalization };
+  return { candidates, crossEncoder: { method: "min_max", min: f[q + 2], max: f[q + 3] }, normalization };
+}
+
+/** A normalization's scale from its code and three numbers (see `poolAt`). */
+function scaleAt(f, q) {
+  switch (f[q]) {
+    case 1:
+      return { method: "max", max: f[q + 1] };
+    case 2:
+      return { method: "min_max", min: f[q + 1], max: f[q + 2] };
+    case 3:
+      return { method: "z_score", mean: f[q + 1], sd: f[q + 2], scale: f[q + 3] };
+    case 4:
+      return { method: "softmax", max: f[q + 1], sum: f[q + 2], temperature: f[q + 3] };
+    default:
+      return { method: "none" };
+  }
 }
 
 /** Pipelines alive in the module (for leak tests). */

@@ -666,7 +666,47 @@ export interface PipelineOutput<out E extends boolean = boolean> {
   outcome: Outcome;
   /** Stage statistics. */
   stats: PipelineStats;
+  /**
+   * What the rerank and normalization stages read from the whole pool (when explaining
+   * and the pool is not empty): with it each result's
+   * `explain.normalized` is recomputed from its `afterRerank`.
+   */
+  pool?: PoolExplain | undefined;
 }
+
+/**
+ * The pool's part of the explanation: the numbers a result's `rerank.normalized` and
+ * `normalized` were computed from besides its own score.
+ */
+export interface PoolExplain {
+  /**
+   * Candidates the rerank and normalization stages scored: the topK pool, less those
+   * beyond the reranker's `candidateLimit` (`stats.candidates - stats.beyondTopK -
+   * stats.beyondCandidateLimit`).
+   */
+  candidates: number;
+  /**
+   * The cross-encoder's raw scores' range, when it reranks: `rerank.normalized = (raw -
+   * min) / (max - min)`, 1 when `max == min`.
+   */
+  crossEncoder?: { method: "min_max"; min: number; max: number } | undefined;
+  /** The normalization's scale (`normalization.method`'s numbers). */
+  normalization: PoolScale;
+}
+
+/**
+ * What a normalization read from its pool, by method (`s` a result's `afterRerank`):
+ * `none`: `s`; `max`: `s / max` (the largest score, floored at 0.001); `min_max`: `(s -
+ * min) / (max - min)`, 1 when `max == min`; `z_score`: `Phi((s / scale - mean) / sd)`,
+ * 0.5 when `sd == 0` (`scale` 1 unless the plain moments overflow or underflow); `softmax`:
+ * `exp((s - max) / temperature) / sum`.
+ */
+export type PoolScale =
+  | { method: "none" }
+  | { method: "max"; max: number }
+  | { method: "min_max"; min: number; max: number }
+  | { method: "z_score"; mean: number; sd: number; scale: number }
+  | { method: "softmax"; max: number; sum: number; temperature: number };
 
 /** Input of `Pipeline.runColumnar`. */
 export interface ColumnarInput {

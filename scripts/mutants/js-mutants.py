@@ -94,6 +94,9 @@ M = [
     ("K11d", "lab.node.mjs", "js/wire/keys.js (withNearestName, lab copy)", "near += near === \"r-precision\" ? suffix.replace(/^@\\d+/, \"\") : suffix;", "near += suffix;", "r-precision suggested with a cut-off it refuses"),
     ("K11c", "lab.node.mjs", "js/wire/keys.js (withNearestName, lab copy)", "if (t !== null) return `${message}${NEAR_NAME}${ranx}${t[1] ?? \"\"}\"?`;", "if (false) return message;", "trec_eval's names get no hint"),
     ("K13", "node.mjs", "js/wire/state.js (defaultLimits)", "LIMIT_ALIASES.get(fn) ?? fn", "fn", "defaultLimits: Run.fromTrec named no function"),
+    # The forty-sixth session's code: the pool's explanation.
+    ("X1", "node.mjs", "js/core/pipeline.js (scaleAt)", "sd: f[q + 2], scale: f[q + 3]", "sd: f[q + 3], scale: f[q + 2]", "z_score's sd and scale swapped"),
+    ("X2", "node.mjs", "js/core/pipeline.js (poolAt)", "if (f[q + 1] === 0) return { candidates, normalization };", "", "a cross-encoder range for a pipeline without one"),
     ("K12", "lab.node.mjs", "js/wire/keys.js (withNearestName, lab copy)", "if (near === void 0 && what === \"unknown fusion method\" && /^comb./i.test(base))", "if (near === void 0 && /^comb./i.test(base))", "Comb taken off any name (CombSUM as a norm suggests the sum normalization)"),
     # The thirty-eighth session's code: Object.prototype's fields asked by name, small calls' ids interned without a Map.
     ("P1", "node.mjs", "js/core/pipeline-input.js (cleanPrototype)", "\"context\" in BARE || \"topN\" in BARE || \"name\" in BARE", "\"context\" in BARE || \"name\" in BARE", "run: topN inherited from Object.prototype read as the input's"),

@@ -51,7 +51,7 @@ pub use input::{
 };
 pub use output::{
     check_contract, Contribution, Explain, Outcome, OutcomeKind, OutcomeSource, PipelineOutput,
-    PipelineResult, PipelineStats, RerankExplain,
+    PipelineResult, PipelineStats, PoolExplain, RerankExplain,
 };
 
 use crate::error::Result;

@@ -4,6 +4,7 @@
 use crate::bands::Band;
 use crate::confidence::QueryConfidence;
 use crate::error::{ErrorCode, Result, ScoreError};
+use crate::normalize::PoolScale;
 use crate::rerank::HeuristicFactors;
 use serde::{Deserialize, Serialize};
 
@@ -213,6 +214,25 @@ pub struct PipelineOutput {
     pub outcome: Outcome,
     /// Stage statistics.
     pub stats: PipelineStats,
+    /// What the rerank and normalization stages read from the whole pool (when
+    /// `config.explain` and the pool is not empty).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pool: Option<Box<PoolExplain>>,
+}
+
+/// The pool's part of the explanation: what a result's `rerank.normalized` and
+/// `normalized` were computed from besides its own score.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PoolExplain {
+    /// The candidates scored by the rerank and normalization stages: the topK pool
+    /// (without those beyond the reranker's `candidateLimit`).
+    pub candidates: u32,
+    /// The cross-encoder's raw scores' range (a [`PoolScale::MinMax`]), when it reranks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cross_encoder: Option<PoolScale>,
+    /// The normalization's scale: `normalized = normalization.apply(afterRerank)`.
+    pub normalization: PoolScale,
 }
 
 /// What to do with a query's results.

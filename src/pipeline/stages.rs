@@ -13,16 +13,16 @@ use super::config::{RecencyMode, RerankMethod};
 use super::indexed::{IdTable, IndexedItem};
 use super::output::{
     check_contract, first_ranks, Contribution, Explain, OutcomeSource, PipelineOutput,
-    PipelineResult, PipelineStats, RerankExplain,
+    PipelineResult, PipelineStats, PoolExplain, RerankExplain,
 };
 use super::{count, Pipeline, PoolTexts};
 use crate::bands::BandContext;
 use crate::confidence::confidence_of_sorted;
 use crate::error::{ErrorCode, Result, ScoreError};
 use crate::fuse::{descending_key, rrf_indexed};
-use crate::normalize::{normalize, NormalizeMethod};
+use crate::normalize::{normalize_scaled, NormalizeMethod, PoolScale};
 use crate::recency::{age_days, step_multiplier};
-use crate::rerank::{cross_encoder_normalize, heuristic_factors, CandidateText, PreparedQuery};
+use crate::rerank::{heuristic_factors, CandidateText, PreparedQuery};
 use crate::sort::StableSort;
 
 /// The distinct ids of a checked input: the bindings' string table read in place, or
@@ -175,6 +175,7 @@ impl Pipeline {
         // explaining).
         let mut rerank_explain = Vec::new();
         let mut tier_multipliers = Vec::new();
+        let mut ce_range = None;
         let mut reranked: Vec<f64> = keyed
             .iter()
             .map(|&(_, d)| {
@@ -272,11 +273,11 @@ impl Pipeline {
                             })
                         })
                         .collect::<Result<_>>()?;
-                    for ((score, &r), n) in reranked
-                        .iter_mut()
-                        .zip(&raw)
-                        .zip(cross_encoder_normalize(&raw))
-                    {
+                    // The cross-encoder's min-max (`cross_encoder_normalize`), its range
+                    // kept for the explanation.
+                    let range = PoolScale::of(&raw, NormalizeMethod::MinMax, 1.0);
+                    for (score, &r) in reranked.iter_mut().zip(&raw) {
+                        let n = range.apply(r);
                         *score = n;
                         if cfg.explain {
                             rerank_explain.push(RerankExplain::CrossEncoder {
@@ -285,6 +286,7 @@ impl Pipeline {
                             });
                         }
                     }
+                    ce_range = Some(range);
                 }
                 RerankMethod::None => {}
             }
@@ -304,8 +306,9 @@ impl Pipeline {
 
         // 5. Normalize, then minRelevance; 6. calibrate, then minConfidence.
         let method = cfg.normalization.method;
-        let normalized = normalize(&reranked, method, cfg.normalization.temperature)
-            .map_err(|e| e.within("normalization"))?;
+        let (normalized, scale) =
+            normalize_scaled(&reranked, method, cfg.normalization.temperature)
+                .map_err(|e| e.within("normalization"))?;
         // (document, normalized, calibrated, place in the pool)
         let mut pool: Vec<(u32, f64, f64, usize)> = Vec::with_capacity(keyed.len());
         let mut below_relevance = 0usize;
@@ -425,11 +428,20 @@ impl Pipeline {
             });
         }
         stats.returned = count(results.len());
+        let pool = match scale {
+            Some(normalization) if cfg.explain => Some(Box::new(PoolExplain {
+                candidates: count(reranked.len()),
+                cross_encoder: ce_range,
+                normalization,
+            })),
+            _ => None,
+        };
         let out = PipelineOutput {
             results,
             confidence,
             outcome,
             stats,
+            pool,
         };
         check_contract(&out, top_n)?;
         Ok(out)

@@ -134,6 +134,16 @@ const CASES = [
       assert.equal(typeof proposal.heldOut.hit.precision, "number");`,
   },
   {
+    // The pool's explanation: the figures its comments claim.
+    first: 'import { Pipeline } from "calibrank";',
+    firstTwo: 'const input = { lists: [{ name: "bm25", ids: ["a", "b", "c"] }] };',
+    run: "node",
+    after: `assert.deepEqual(out.results.map((r) => r.id), ["a", "b"]);
+      assert.equal(out.stats.belowMinRelevance, 1);
+      assert.deepEqual(out.pool, { candidates: 3, normalization: { method: "min_max", min: 0.015873015873015872, max: 0.01639344262295082 } });
+      assert.equal(b.normalized, (b.afterRerank - min) / (max - min));`,
+  },
+  {
     // Items read once: the call's output is that of the same metadata as an object.
     first: 'import { Items, Pipeline } from "calibrank";',
     run: "node",

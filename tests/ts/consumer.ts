@@ -26,6 +26,7 @@ import {
   type RrfOptions,
   type WithLimits,
   type PipelineOutput,
+  type PoolScale,
   type RetrievalOutcome,
   type Band,
   type Explain,
@@ -102,6 +103,14 @@ const explaining = new Pipeline({ ...config, explain: true });
 const alwaysExplained: Explain[] = explaining.run(input).results.map((r) => r.explain);
 const silent = new Pipeline({ explain: false });
 const neverExplained: undefined[] = silent.run(input).results.map((r) => r.explain);
+// The pool's scale narrows on its method: each method's numbers, no other's.
+const scale: PoolScale | undefined = explaining.run(input).pool?.normalization;
+if (scale?.method === "min_max") {
+  const span: number = scale.max - scale.min;
+  // @ts-expect-error min-max has no mean
+  const notMinMax: number = scale.mean;
+}
+const ceMin: number | undefined = explaining.run(input).pool?.crossEncoder?.min;
 // @ts-expect-error a pipeline with explain false gives no explanation
 const notThere: Explain = silent.run(input).results[0]!.explain;
 // @ts-expect-error a pipeline whose explain is not known from its type may give none

@@ -117,6 +117,38 @@ export function scoringTests(test, lib) {
     eq(out.stats.lists, 2);
     eq(out.stats.candidates, 12);
     assert(typeof out.confidence.weightedTop5 === "number", "confidence");
+    // The pool: topK's 10 of the 12 candidates, not normalized by default.
+    eq(Object.keys(out), ["results", "confidence", "outcome", "stats", "pool"]);
+    eq(out.pool, { candidates: 10, normalization: { method: "none" } });
+  });
+
+  test("Pipeline: the pool's explanation recomputes each stage that reads the whole pool", () => {
+    // One list a, b, c at k = 60 (1/61, 1/62, 1/63); topN 2 cuts c, the pool's minimum.
+    const lists = [{ name: "only", ids: ["a", "b", "c"] }];
+    const [a, b, c] = [1 / 61, 1 / 62, 1 / 63];
+    const run = (cfg, input = {}) => new lib.Pipeline({ topN: 2, minConfidence: 0, ...cfg }).run({ lists, ...input });
+    const mm = run({ normalization: { method: "min_max" } });
+    eq(mm.pool, { candidates: 3, normalization: { method: "min_max", min: c, max: a } });
+    eq(mm.results.map((r) => r.id), ["a", "b"]);
+    const { min, max } = mm.pool.normalization;
+    for (const r of mm.results) eq(hexOf(r.explain.normalized), hexOf((r.explain.afterRerank - min) / (max - min)));
+    eq(run({ normalization: { method: "max" } }).pool.normalization, { method: "max", max: a });
+    const z = run({ normalization: { method: "z_score" } }).pool.normalization;
+    eq(Object.keys(z), ["method", "mean", "sd", "scale"]);
+    eq([z.mean, z.scale], [(a + b + c) / 3, 1]);
+    const sm = run({ normalization: { method: "softmax", temperature: 0.01 } }).pool.normalization;
+    eq([sm.method, sm.max, sm.temperature], ["softmax", a, 0.01]);
+    assert(Math.abs(sm.sum - (1 + Math.exp((b - a) / 0.01) + Math.exp((c - a) / 0.01))) < 1e-12, `softmax sum ${sm.sum}`);
+    // The cross-encoder's raw range, its weakest candidate cut as well.
+    const items = { a: { crossEncoderScore: 4 }, b: { crossEncoderScore: -2 }, c: { crossEncoderScore: -6 } };
+    const ce = run({ rerank: { method: "cross_encoder" } }, { items });
+    eq(ce.pool, { candidates: 3, crossEncoder: { method: "min_max", min: -6, max: 4 }, normalization: { method: "none" } });
+    for (const r of ce.results) eq(r.explain.rerank.normalized, (r.explain.rerank.raw + 6) / 10);
+    // candidateLimit: only the candidates within it are normalized.
+    eq(run({ rerank: { method: "heuristic", candidateLimit: 2 } }, { query: "a" }).pool.candidates, 2);
+    // None without explanations, nor for an empty pool.
+    eq(Object.keys(run({ explain: false })), ["results", "confidence", "outcome", "stats"]);
+    eq(new lib.Pipeline().run({ lists: [{ name: "only", ids: [] }] }).pool, undefined);
   });
 
   test("Pipeline: topN prefix and explain off", () => {

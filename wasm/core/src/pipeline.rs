@@ -4,11 +4,12 @@ use crate::{n_docs, read_indices};
 use calibrank::bands::{Band, BandContext};
 use calibrank::error::{key_field, ErrorCode, Result, ScoreError};
 use calibrank::limits::Limits;
+use calibrank::normalize::PoolScale;
 use calibrank::pipeline::top_n_error;
 use calibrank::pipeline::{
     split_offsets, ColumnarInput, IdTable, IndexedInput, IndexedItem, InputDetail, Outcome,
     OutcomeKind, OutcomeSource, Pipeline, PipelineConfig, PipelineOutput, PipelineResult,
-    PoolTexts, RerankExplain, RerankMethod, TimeRef,
+    PoolExplain, PoolTexts, RerankExplain, RerankMethod, TimeRef,
 };
 use calibrank::rerank::CandidateText;
 #[cfg(feature = "functions")]
@@ -663,7 +664,35 @@ fn write_output(w: &mut Writer, p: &Pipeline, out: &PipelineOutput, names: &[&st
         w.none();
     }
     w.u8s(&outcome_codes(&out.outcome));
+    write_pool(w, out.pool.as_deref());
     Ok(())
+}
+
+/// The pool's explanation (NONE without one) as one F64 section: `candidates`, the
+/// cross-encoder's range (`1, min, max`, or `0, 0, 0`), then the normalization (`code,`
+/// and three numbers: none 0; max 1 and the divisor; min_max 2, min, max; z_score 3,
+/// mean, sd, scale; softmax 4, max, sum, temperature; unused numbers 0).
+fn write_pool(w: &mut Writer, pool: Option<&PoolExplain>) {
+    let Some(p) = pool else {
+        w.none();
+        return;
+    };
+    let [code, a, b, c] = match p.normalization {
+        PoolScale::None => [0.0; 4],
+        PoolScale::Max { max } => [1.0, max, 0.0, 0.0],
+        PoolScale::MinMax { min, max } => [2.0, min, max, 0.0],
+        PoolScale::ZScore { mean, sd, scale } => [3.0, mean, sd, scale],
+        PoolScale::Softmax {
+            max,
+            sum,
+            temperature,
+        } => [4.0, max, sum, temperature],
+    };
+    let [has, lo, hi] = match p.cross_encoder {
+        Some(PoolScale::MinMax { min, max }) => [1.0, min, max],
+        _ => [0.0; 3],
+    };
+    w.f64s(&[f64::from(p.candidates), has, lo, hi, code, a, b, c]);
 }
 
 /// The input of [`run`] as read from its sections (js/core/pipeline-input.js
