@@ -79,7 +79,7 @@ export function initApi(internals, name, file, local = null) {
       const module = await local(input);
       if (module !== undefined) return module;
     }
-    if (typeof input === "string" || input instanceof URL || isRequest(input)) return loadWasm(input, file);
+    if (typeof input === "string" || input instanceof URL || isRequest(input)) return loadWasm(input, file, true);
     throw badInput(input === undefined ? "no input" : input === null ? "null" : typeof input);
   }
 
@@ -100,7 +100,7 @@ export function initApi(internals, name, file, local = null) {
     }
     if (pipelineOnly) {
       internals.lazy(() => {
-        throw new ScoreError(`${name} was initialized with calibrank_pipeline.wasm, which holds Pipeline alone: to call this function, call init() with ${file} instead`, "INTERNAL", "");
+        throw new ScoreError(`${name} was initialized with calibrank_pipeline.wasm, which holds Pipeline alone: this function needs ${file}, given to the first init() (a later init() keeps the module of the first: reload, or restart the process)`, "INTERNAL", "");
       });
     }
     ready = true;

@@ -1,7 +1,8 @@
 // Loading a .wasm: fetching it in a browser, and where the Node entries look for it, with
-// errors that say what to do when it is not there (a ScoreError on `input`, as the init
-// entries report every input that does not lead to the module; `INTERNAL` for a main
-// Node entry, which has no input).
+// errors that say what to do when it is not there: a ScoreError on `input` when the
+// caller said where it is (the init entries report so every input that does not lead to
+// the module), `INTERNAL` for a main entry, which has no input and looks where the
+// package put it.
 import { ScoreError } from "./score_error.js";
 
 /** A ScoreError with `cause` kept (when there is one). */
@@ -77,34 +78,69 @@ function isWasm(bytes) {
   return b.length === 4 && b[0] === 0 && b[1] === 0x61 && b[2] === 0x73 && b[3] === 0x6d;
 }
 
-/** Fetches and compiles `file` (the entry's .wasm) given as a URL (string or `URL`) or a `Request`. */
-export async function loadWasm(input, file) {
+/**
+ * A failure to load `file`: on `input` when the caller gave where it is (`given`, the init
+ * entries: what to do is theirs), else `INTERNAL` with what to do when a bundler did not
+ * put the file where the package looks for it (a main entry's own URL).
+ */
+function loadError(given, file, message, cause) {
+  return given ? inputError(message, cause) : scoreError(`${message} ${whereToPut(file)}`, "INTERNAL", "", cause);
+}
+
+/**
+ * Fetches and compiles `file` (the entry's .wasm) given as a URL (string or `URL`) or a
+ * `Request`; `given`: the caller's (an init entry's input), not the entry's own URL.
+ */
+export async function loadWasm(input, file, given = false) {
   const url = isRequest(input) ? input.url : input;
   let response;
   try {
     response = await fetch(input);
   } catch (e) {
-    throw inputError(`calibrank: could not fetch ${url} (${describe(e)}). ${whereToPut(file)}`, e);
+    throw loadError(given, file, `calibrank: could not fetch ${url} (${describe(e)}).`, e);
   }
-  return compileResponse(response, file, url);
+  return compileResponse(response, file, url, given);
 }
 
 /** Compiles a fetched `file` (streaming when the server says application/wasm). */
-export async function compileResponse(response, file, url = response.url) {
+export async function compileResponse(response, file, url = response.url, given = true) {
   if (!response.ok) {
-    throw inputError(`calibrank: failed to fetch ${url ? url : file}: ${response.status} ${response.statusText}. ${whereToPut(file)}`);
+    throw loadError(given, file, `calibrank: failed to fetch ${url ? url : file}: ${response.status} ${response.statusText}.`);
   }
   const type = response.headers.get("content-type") || "";
   if (typeof WebAssembly.compileStreaming === "function" && type.startsWith("application/wasm")) {
-    return WebAssembly.compileStreaming(response);
+    return compiled(WebAssembly.compileStreaming(response), file, url, given);
   }
   const bytes = await response.arrayBuffer();
   // A server that answers every unknown path with the app's page (a single-page app's
   // fallback, Vite 7's dev server for a pre-bundled package) sends HTML with 200 OK.
   if (!isWasm(bytes)) {
-    throw inputError(
-      `calibrank: ${url ? url : `the Response given for ${file}`} is not WebAssembly (${type ? `${type}, ` : ""}starting ${head(bytes)}): the server answered with another file, as a fallback to index.html does for a missing file. ${whereToPut(file)}`,
+    throw loadError(
+      given,
+      file,
+      `calibrank: ${url ? url : `the Response given for ${file}`} is not WebAssembly (${type ? `${type}, ` : ""}starting ${head(bytes)}): the server answered with another file, as a fallback to index.html does for a missing file.`,
     );
   }
-  return WebAssembly.compile(bytes);
+  return compiled(WebAssembly.compile(bytes), file, url, given);
+}
+
+/**
+ * The module `compiling` gives, or a ScoreError that says why the engine refused it: a
+ * page's Content-Security-Policy without 'wasm-unsafe-eval' (Chromium's, Firefox's and
+ * Safari's words for it), or bytes that do not compile (a main entry's; an init entry
+ * says that the input is not the module).
+ */
+async function compiled(compiling, file, url, given) {
+  try {
+    return await compiling;
+  } catch (e) {
+    if (!(e instanceof WebAssembly.CompileError)) throw e;
+    const where = url ? url : file;
+    if (/Content.Security|\bCSP\b|unsafe-eval/i.test(describe(e))) {
+      const message = `calibrank: the page's Content-Security-Policy does not let ${where} compile (${describe(e)}); add 'wasm-unsafe-eval' to its script-src`;
+      throw given ? inputError(message, e) : scoreError(message, "INTERNAL", "", e);
+    }
+    if (given) throw e;
+    throw loadError(false, file, `calibrank: ${where} does not compile (${describe(e)}).`, e);
+  }
 }

@@ -79,3 +79,48 @@ test("a query-confidence model fitted in Node predicts the same bits in Chromium
     server.close();
   }
 });
+
+// The main entry's .wasm that does not load, in a browser: a ScoreError (INTERNAL: the app
+// gave no input) that says what to do, as the Node entries' is; init() of a URL the app
+// gave: INVALID_TYPE on `input`, without advice about bundlers. A page whose
+// Content-Security-Policy does not allow WebAssembly gets a ScoreError that names
+// 'wasm-unsafe-eval' (it was the engine's bare CompileError).
+test("a .wasm that does not load: a ScoreError saying why, in the main entry and in init()", async () => {
+  const { cpSync, mkdirSync, readdirSync, rmSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  const bare = join(root, "target", "pkg-without-wasm");
+  rmSync(bare, { recursive: true, force: true });
+  mkdirSync(bare, { recursive: true });
+  for (const f of readdirSync(join(root, "pkg"))) if (f.endsWith(".js")) cpSync(join(root, "pkg", f), join(bare, f));
+  const browser = await launch();
+  const run = async (options, wasm) => {
+    const { server, url } = await serve(root, options);
+    try {
+      const { page } = await open(browser, url, `/tests/js/load-errors.html?wasm=${encodeURIComponent(wasm)}`);
+      return await page.evaluate(() => window.__result);
+    } finally {
+      server.close();
+    }
+  };
+  try {
+    const missing = await run({ mounts: { "/pkg/": bare } }, "/pkg/nowhere.wasm");
+    assert.equal(missing.main.scoreError, true, JSON.stringify(missing.main));
+    assert.deepEqual([missing.main.code, missing.main.field], ["INTERNAL", ""]);
+    assert.match(missing.main.message, /^calibrank: failed to fetch http:\/\/127\.0\.0\.1:\d+\/pkg\/calibrank_(core|pipeline)\.wasm: 404 .* copy node_modules\/calibrank\/calibrank_\1\.wasm next to your bundle/);
+    assert.equal(missing.init.scoreError, true);
+    assert.deepEqual([missing.init.code, missing.init.field], ["INVALID_TYPE", "input"]);
+    assert.match(missing.init.message, /^calibrank: failed to fetch \/pkg\/nowhere\.wasm: 404 [^.]*\.$/);
+    const csp = { "Content-Security-Policy": "script-src 'self' 'unsafe-inline'" };
+    const refused = await run({ headers: csp }, "/pkg/calibrank_core.wasm");
+    assert.equal(refused.main.scoreError, true, JSON.stringify(refused.main));
+    assert.deepEqual([refused.main.code, refused.main.field], ["INTERNAL", ""]);
+    assert.match(refused.main.message, /^calibrank: the page's Content-Security-Policy does not let .*calibrank_(core|pipeline)\.wasm compile \(.*\); add 'wasm-unsafe-eval' to its script-src$/);
+    assert.deepEqual([refused.init.code, refused.init.field], ["INVALID_TYPE", "input"]);
+    assert.match(refused.init.message, /add 'wasm-unsafe-eval' to its script-src$/);
+    // With 'wasm-unsafe-eval', as the README says: both load.
+    const allowed = await run({ headers: { "Content-Security-Policy": "script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'" } }, "/pkg/calibrank_core.wasm");
+    assert.deepEqual(allowed, { main: "loaded", init: "loaded" });
+  } finally {
+    await browser.close();
+  }
+});

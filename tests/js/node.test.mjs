@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { runInNewContext } from "node:vm";
+import { fileURLToPath } from "node:url";
 import * as esmCore from "calibrank";
 import * as esmLab from "calibrank/lab";
 import { tests } from "./suite.js";
@@ -519,4 +520,43 @@ test("a query-confidence model fitted in Node: its predictions and the pipeline'
   assert.deepEqual(kinds, { answer: 34, hedge: 6, abstain: 33 });
   const predicted = Object.fromEntries(c.expected.predictions);
   for (const [q, bits] of c.expected.outcomes) assert.equal(bits, predicted[q], `query ${q}: pipeline and predictQueryConfidence`);
+});
+
+// A server bundle of the package (esbuild for Node, as an app bundles its server code):
+// esbuild renames the class (`var ScoreError6 = class extends Error`), and Node printed
+// an uncaught error under that name ("ScoreError6: ..."), util.inspect reading the
+// constructor's name. Its static `name` keeps both "ScoreError".
+test("a bundle that renames ScoreError still prints and names it ScoreError", async () => {
+  const { build } = await import("esbuild");
+  const { execFileSync } = await import("node:child_process");
+  const { mkdirSync, copyFileSync } = await import("node:fs");
+  const dir = new URL("../../target/node-bundle/", import.meta.url);
+  mkdirSync(dir, { recursive: true });
+  // Both entries, CommonJS and ESM, in one bundle: the class appears under several
+  // imports, which makes esbuild rename it.
+  const app = `import { Pipeline, ScoreError } from "calibrank";
+    import { fitPlatt } from "calibrank/lab";
+    import { inspect } from "node:util";
+    const { ScoreError: Cjs } = require("calibrank");
+    const seen = [];
+    for (const f of [() => new Pipeline({ k: 0 }), () => fitPlatt([1], [2])]) {
+      try { f(); } catch (e) { seen.push([e instanceof ScoreError, e instanceof Cjs, e.constructor.name, inspect(e).split("\\n")[0].split(":")[0]]); }
+    }
+    console.log(JSON.stringify(seen));`;
+  await build({
+    stdin: { contents: app, resolveDir: fileURLToPath(new URL("./", import.meta.url)), loader: "js" },
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    outfile: fileURLToPath(new URL("app.cjs", dir)),
+    logLevel: "silent",
+  });
+  for (const f of ["calibrank_core.wasm", "calibrank_lab.wasm"]) copyFileSync(new URL(`../../pkg/${f}`, import.meta.url), new URL(f, dir));
+  const text = readFileSync(new URL("app.cjs", dir), "utf8");
+  assert.match(text, /ScoreError\d+ = class/, "esbuild no longer renames the class: this test no longer shows what it should");
+  const seen = JSON.parse(execFileSync(process.execPath, [fileURLToPath(new URL("app.cjs", dir))], { encoding: "utf8" }));
+  assert.deepEqual(seen, [
+    [true, true, "ScoreError", "ScoreError"],
+    [true, true, "ScoreError", "ScoreError"],
+  ]);
 });

@@ -86,7 +86,7 @@ test("calibrank/init takes calibrank_pipeline.wasm: Pipeline then runs on it, an
   const cases = golden.cases.filter((c) => c.kind === "pipeline");
   for (const c of cases) assert.deepEqual(computeGolden(init, c), c.expected);
   assert.deepEqual(new init.Pipeline({ topN: 2 }).config, new core.Pipeline({ topN: 2 }).config);
-  const says = /^calibrank was initialized with calibrank_pipeline\.wasm, which holds Pipeline alone: to call this function, call init\(\) with calibrank_core\.wasm instead$/;
+  const says = /^calibrank was initialized with calibrank_pipeline\.wasm, which holds Pipeline alone: this function needs calibrank_core\.wasm, given to the first init\(\) \(a later init\(\) keeps the module of the first: reload, or restart the process\)$/;
   for (const call of [() => init.rrf([["a"]]), () => init.version(), () => init.calibrate([0.5])])
     assert.throws(call, (e) => e instanceof init.ScoreError && e.code === "INTERNAL" && says.test(e.message));
   // Once only, as for the whole core's module: a second init changes nothing.

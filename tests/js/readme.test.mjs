@@ -96,6 +96,19 @@ const CASES = [
     expect: { initialized: true, platt: "function" },
   },
   {
+    // The Web Worker: run as a module worker, a message posted at once (before the
+    // package has loaded) answered. Workers read no import map: the package's URL is
+    // written in.
+    first: "// worker.js",
+    run: "chromium-worker",
+    replace: ['import("calibrank")', 'import("/node_modules/calibrank/browser.js")'],
+    page: `const w = new Worker("/worker.js", { type: "module" });
+      w.onmessage = ({ data }) => { window.__result = data.results.map((r) => [r.id, r.band]); };
+      w.onerror = (e) => { window.__result = "error: " + e.message; };
+      w.postMessage({ lists: [{ name: "a", ids: ["x", "y"] }, { name: "b", ids: ["x"] }] });`,
+    expect: [["x", "miss"]],
+  },
+  {
     first: '<script type="importmap">{ "imports": { "calibrank": "/node_modules/calibrank/browser.js" } }</script>',
     run: "chromium-html",
     // The block logs its result: the page records console.log lines.
@@ -302,18 +315,24 @@ for (const b of examples) {
       const src = `import assert from "node:assert/strict";\n${imports}\n${c.before}\nlet __out;\n{\n${rest.replace(from, to)}\n}\n${c.afterScope}\n`;
       runScript(`block-${b.line}.mjs`, src, deno, ["run", "--allow-read", "--allow-env"]);
     });
-  } else if (c.run === "chromium" || c.run === "chromium-html") {
+  } else if (c.run === "chromium" || c.run === "chromium-html" || c.run === "chromium-worker") {
     test(name, async () => {
       const site = join(work, `site-${b.line}`);
       rmSync(site, { recursive: true, force: true });
       mkdirSync(site, { recursive: true });
       for (const f of ["calibrank_core.wasm", "calibrank_lab.wasm"]) copyFileSync(join(pkg, f), join(site, f));
+      if (c.run === "chromium-worker") {
+        assert.ok(b.code.includes(c.replace[0]), `the block no longer holds ${c.replace[0]}`);
+        writeFileSync(join(site, "worker.js"), b.code.replace(c.replace[0], c.replace[1]));
+      }
       const page =
         c.run === "chromium"
           ? `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
 <script type="importmap">${JSON.stringify({ imports: c.importmap })}</script>
 <script type="module">\n${b.code}\n${c.after}\n</script>`
-          : `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">\n${b.code}`;
+          : c.run === "chromium-worker"
+            ? `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">\n<script type="module">\n${c.page}\n</script>`
+            : `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">\n${b.code}`;
       writeFileSync(join(site, "index.html"), page);
       const { server, url } = await serve(site, { mounts: { "/node_modules/calibrank/": pkg } });
       const browser = await launch();

@@ -1,7 +1,8 @@
 // A Cloudflare Worker that scores ranked lists with calibrank.
 //
 // POST a JSON body { config?, query?, lists, items?, now?, context? } and get back
-// { results, confidence, stats }. Bad input is answered with a JSON error and a
+// the pipeline's output: { results, confidence, outcome, stats, pool? } (`pool` when the
+// configuration explains, as by default). Bad input is answered with a JSON error and a
 // status code, never with a stack trace:
 //   400 { error: { code: "INVALID_JSON" | <ScoreError code>, field, message } }
 //   405 for methods other than POST, 413 for bodies over MAX_BODY_BYTES.
