@@ -71,11 +71,28 @@ function rowAttrs(r, stage, value, extra = {}) {
   return { "data-id": r.id, "data-stage": stage, "data-value": full(value), "data-returned": String(r.returned), ...extra };
 }
 
+/** What a normalization read from the pool (`output.pool.normalization`), for a panel's note. */
+function scaleText(s) {
+  switch (s.method) {
+    case "max":
+      return ` (÷ ${fmt(s.max)})`;
+    case "min_max":
+      return ` (min ${fmt(s.min)}, max ${fmt(s.max)})`;
+    case "z_score":
+      return ` (mean ${fmt(s.mean)}, sd ${fmt(s.sd)}${s.scale !== 1 ? `, of scores ÷ ${fmt(s.scale)}` : ""})`;
+    case "softmax":
+      return ` (max ${fmt(s.max)}, sum ${fmt(s.sum)}, T ${fmtp(s.temperature)})`;
+    default:
+      return "";
+  }
+}
+
 /**
  * The stage-by-stage small multiples: fusion (stacked by list), after recency, after
- * rerank, normalized, calibrated. Returns [{ key, title, note, svg }].
+ * rerank, normalized, calibrated. Returns [{ key, title, note, svg }]; `pool`:
+ * the output's, what the pool's stages read (their notes say it).
  */
-export function stagePanels(rows, { width, listNames, effective, floors, cache }) {
+export function stagePanels(rows, { width, listNames, effective, floors, pool, cache }) {
   const Plot = P();
   const labels = rows.map(rowLabel);
   const labelOf = new Map(rows.map((r, i) => [r, labels[i]]));
@@ -131,8 +148,11 @@ export function stagePanels(rows, { width, listNames, effective, floors, cache }
       }),
     );
 
-  const rerankNote = effective.rerank.method === "none" ? "rerank: none (unchanged)" : effective.rerank.method === "heuristic" ? "× heuristic factors" : "cross-encoder, min-max per query";
-  const normNote = effective.normalization.method === "none" ? "normalization: none (unchanged)" : `${effective.normalization.method}, minRelevance ${fmtp(effective.normalization.minRelevance)}`;
+  const ce = pool?.crossEncoder;
+  const rerankNote =
+    effective.rerank.method === "none" ? "rerank: none (unchanged)" : effective.rerank.method === "heuristic" ? "× heuristic factors" : `cross-encoder, min-max per query${ce ? ` (raw ${fmt(ce.min)} to ${fmt(ce.max)})` : ""}`;
+  const scale = pool ? ` over ${pool.candidates} candidates${scaleText(pool.normalization)}` : "";
+  const normNote = effective.normalization.method === "none" ? "normalization: none (unchanged)" : `${effective.normalization.method}${scale}, minRelevance ${fmtp(effective.normalization.minRelevance)}`;
   const recencyNote = effective.recency.mode === "none" ? "recency: none (×1)" : `× ${effective.recency.mode.replace("_", " ")} multiplier`;
   const floorRule = (v, color, dash) => Plot.ruleX([v], { stroke: color, strokeWidth: 1.5, strokeDasharray: dash });
   const normRules = effective.normalization.method === "none" ? [] : [floorRule(effective.normalization.minRelevance, MUTED, "3,3")];

@@ -98,7 +98,10 @@ export function pipeline(lib, state) {
   // The floors in force: the selected band profile's, else the defaults.
   const profile = out.stats.bandProfile ? effective.bands.profiles.find((p) => p.name === out.stats.bandProfile) : null;
   const floors = profile ? { highFloor: profile.highFloor, degradedFloor: profile.degradedFloor, profile: profile.name } : { highFloor: effective.bands.highFloor, degradedFloor: effective.bands.degradedFloor };
-  return { mode: "pipeline", effective, out, rows, metrics, floors };
+  // What the pool's stages read (the shadow run's when the real one does not explain: the
+  // same pool, the same topK).
+  const pool = out.pool ?? shadow?.pool ?? null;
+  return { mode: "pipeline", effective, out, rows, metrics, floors, pool };
 }
 
 function safeEvaluate(lib, qrels, run) {

@@ -159,7 +159,7 @@ export function createPipelineView(ctx, form) {
       const w = width(out.stages);
       const cols = w >= 1100 ? 3 : w >= 640 ? 2 : 1;
       const panelWidth = Math.floor((w - (cols - 1) * 16) / cols);
-      const panels = charts.stagePanels(rows, { width: panelWidth, listNames, effective: r.effective, floors: r.floors, cache: chartCache });
+      const panels = charts.stagePanels(rows, { width: panelWidth, listNames, effective: r.effective, floors: r.floors, pool: r.pool, cache: chartCache });
       fill(out.stages, h("div", { class: "panels", "data-cols": cols }, panels.map((p) => h("div", { class: "panel-chart", "data-panel": p.key }, h("h3", { text: p.title }), h("p", { class: "panel-note", text: p.note }), p.svg))));
       cursor(out.stages, rows.map((x) => x.id), describeRow);
     }

@@ -314,6 +314,42 @@ test("score playground in headless Chromium", async (t) => {
       assert.deepEqual(returned, exp.out.results.map((r) => r.id));
     });
 
+    await t.test("the normalization panel says what the pool gave it (output.pool)", async () => {
+      // On a page of its own (this page's state, by its link), left as it was.
+      await page.waitForTimeout(400);
+      const fresh = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      // Its errors counted, not its .wasm requests (the lab tests count the main page's).
+      fresh.on("pageerror", (e) => errors.push(`pageerror: ${e}`));
+      fresh.on("console", (m) => m.type() === "error" && errors.push(`console: ${m.text()}`));
+      try {
+        await fresh.goto(await page.evaluate(() => location.href));
+        await ready(fresh);
+        const select = '#controls select[data-path="config.normalization.method"]';
+        const note = () => fresh.$eval('#stage-chart [data-panel="normalized"] .panel-note', (e) => e.textContent);
+        assert.match(await note(), /^normalization: none/);
+        // Its group opened, as a user does.
+        await fresh.$eval(select, (e) => {
+          for (let d = e.closest("details"); d; d = d.parentElement.closest("details")) d.open = true;
+        });
+        await fresh.selectOption(select, "min_max");
+        await fresh.waitForFunction(() => globalThis.__playground.result?.effective?.normalization?.method === "min_max");
+        await settle(fresh);
+        const shown = await fresh.evaluate(() => globalThis.__playground.result);
+        const { out } = run(shown.effective, await fresh.evaluate(() => globalThis.__playground.state.input));
+        const { candidates, normalization } = out.pool;
+        assert.equal(normalization.method, "min_max");
+        assert.deepEqual(shown.pool, out.pool);
+        const text = await note();
+        assert.ok(text.startsWith(`min_max over ${candidates} candidates (min `), text);
+        // The figures as the page rounds them (four significant digits).
+        const [min, max] = [...text.matchAll(/(?:min|max) (-?[\d.]+(?:e-?\d+)?)/g)].map((m) => Number(m[1]));
+        const near = (shownValue, v) => Math.abs(shownValue - v) <= 5e-4 * Math.abs(v);
+        assert.ok(near(min, normalization.min) && near(max, normalization.max), `${text} against ${JSON.stringify(normalization)}`);
+      } finally {
+        await fresh.close();
+      }
+    });
+
     await t.test("the calibration curve is the package's sigmoid, with the results on it", async () => {
       const cal = exp.effective.calibration;
       await assertCurve(page, (xs) => lib.calibrate(xs, { threshold: cal.threshold, steepness: cal.steepness }), 200);
