@@ -134,8 +134,6 @@ impl PoolScale {
     }
 
     /// The normalized value of `s`, one of the scores the scale was read from.
-    // One copy for the normalization and the cross-encoder's (calibrank_pipeline.wasm's size).
-    #[inline(never)]
     pub fn apply(&self, s: f64) -> f64 {
         match *self {
             PoolScale::None => s,
