@@ -84,7 +84,7 @@ pub enum PoolScale {
         /// Their population standard deviation.
         sd: f64,
         /// 1, or the largest magnitude where the plain moments overflow or underflow
-        /// ([`Moments`]).
+        /// (see `scaled_moments`).
         scale: f64,
     },
     /// `exp((s - max) / temperature) / sum`.
