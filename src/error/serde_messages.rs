@@ -84,6 +84,10 @@ fn in_words(message: &str) -> String {
     {
         return format!("expected {}, got an array of {n}", expected_words(expected));
     }
+    // An untagged enum's own words name the Rust type; the crate has one, the time.
+    if message.starts_with("data did not match any variant of untagged enum Timestamp") {
+        return "expected epoch milliseconds (a number) or an ISO 8601 string".to_string();
+    }
     if let Some(rest) = message.strip_prefix("unknown field `") {
         // The key given (as `unknown_name` finds it for the field path), cut after 64
         // characters as the modules' own decoders word it, then serde's words after it.
@@ -119,7 +123,12 @@ fn expected_words(e: &str) -> std::borrow::Cow<'_, str> {
         "a map" => "an object",
         "unit" => "null",
         "a boolean" => "true or false",
-        _ if e.starts_with("struct ") || e.ends_with(" fields") => "an object",
+        _ if e.starts_with("struct ")
+            || e.ends_with(" fields")
+            || e.starts_with("internally tagged enum ") =>
+        {
+            "an object"
+        }
         _ if e.starts_with("enum ")
             || e.starts_with("variant index")
             || e == "variant identifier" =>
@@ -343,6 +352,32 @@ pub fn from_json<T: serde::de::DeserializeOwned>(text: &str, what: &str) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Through the Rust API's `from_json`, a time or a calibration of the wrong kind is
+    /// said in a caller's words, not by the Rust type's name (serde's "untagged enum
+    /// Timestamp", "internally tagged enum Calibration").
+    #[test]
+    fn enums_of_the_wrong_kind_are_said_without_rust_names() {
+        use crate::pipeline::{PipelineConfig, PipelineInput};
+        let e = from_json::<PipelineInput>(r#"{"lists":[],"now":true}"#, "input").unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str(), e.message.as_str()),
+            (
+                ErrorCode::InvalidType,
+                "input.now",
+                "expected epoch milliseconds (a number) or an ISO 8601 string"
+            )
+        );
+        let e = from_json::<PipelineConfig>(r#"{"calibration":null}"#, "config").unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str(), e.message.as_str()),
+            (
+                ErrorCode::InvalidType,
+                "config.calibration",
+                "expected an object, got null"
+            )
+        );
+    }
 
     /// An unknown variant's name is read up to the last "`, expected ": the names listed
     /// are the type's own, the name given may hold the words.

@@ -365,7 +365,9 @@ pub struct PipelineConfig {
     /// floors.
     pub confidence: PipelineConfidence,
     /// Input size limits (missing fields: the pipeline's defaults,
-    /// [`crate::limits::pipeline_limits`]).
+    /// [`crate::limits::pipeline_limits`]). In a struct literal, fill the rest with
+    /// `..Limits::of(LimitedFunction::Pipeline)`: `Limits::default()` is the general
+    /// default, whose `max_total_entries` (100,000) is below the pipeline's (400,000).
     #[serde(
         default = "crate::limits::pipeline_limits",
         deserialize_with = "crate::limits::deserialize_pipeline_limits"

@@ -11,6 +11,11 @@
 //! assert_eq!(result.mean("recall@2"), Some(0.5));
 //! ```
 //!
+//! This pair ranks a query's tied documents by id. For the figures ranx gives on a TREC
+//! file (its own tie order: what the package's `evaluate` gives, and what a dataset's
+//! published ranx figures are), read it with [`parse_trec_run_ordered`] and evaluate with
+//! [`evaluate_ordered`] ("Ties" below).
+//!
 //! # Agreement with ranx
 //!
 //! * **Metrics**: see [`MetricKind`] and [`Metric::parse`]; every formula follows ranx's
