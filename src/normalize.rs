@@ -70,7 +70,9 @@ pub enum PoolScale {
         /// The divisor.
         max: f64,
     },
-    /// `(s - min) / (max - min)`; 1 when `max == min`.
+    /// `(s - min) / (max - min)`; 1 when `max == min`; when `max - min` overflows (ends
+    /// near -/+ `f64::MAX`), measured on halved values:
+    /// `(s / 2 - min / 2) / (max / 2 - min / 2)`.
     MinMax {
         /// The pool's smallest score.
         min: f64,
@@ -123,10 +125,7 @@ impl PoolScale {
                 let max = max();
                 PoolScale::Softmax {
                     max,
-                    sum: scores
-                        .iter()
-                        .map(|s| libm::exp((s - max) / temperature))
-                        .sum(),
+                    sum: softmax_terms(scores, max, temperature).sum(),
                     temperature,
                 }
             }
@@ -161,25 +160,58 @@ impl PoolScale {
                 max,
                 sum,
                 temperature,
-            } => libm::exp((s - max) / temperature) / sum,
+            } => softmax_term(s, max, temperature) / sum,
         }
     }
 
-    /// Each of `scores` normalized as `method` does.
-    fn each(scores: &[f64], method: NormalizeMethod, temperature: f64) -> Vec<f64> {
-        let p = PoolScale::of(scores, method, temperature);
-        scores.iter().map(|&s| p.apply(s)).collect()
+    /// Each of `scores` normalized as `method` does, with the scale read: [`apply`]'s
+    /// values, but for two methods computed without it, as fast as before the scale was
+    /// kept: `none` copies, and `softmax` computes each term once (for the sum, then
+    /// divided by it; [`apply`] computes it again).
+    ///
+    /// [`apply`]: PoolScale::apply
+    fn each(scores: &[f64], method: NormalizeMethod, temperature: f64) -> (Vec<f64>, Self) {
+        match method {
+            NormalizeMethod::None => (scores.to_vec(), PoolScale::None),
+            NormalizeMethod::Softmax => {
+                let max = scores.iter().copied().fold(f64::NEG_INFINITY, float::max);
+                let terms: Vec<f64> = softmax_terms(scores, max, temperature).collect();
+                let sum = terms.iter().sum();
+                let p = PoolScale::Softmax {
+                    max,
+                    sum,
+                    temperature,
+                };
+                (terms.into_iter().map(|t| t / sum).collect(), p)
+            }
+            _ => {
+                let p = PoolScale::of(scores, method, temperature);
+                (scores.iter().map(|&s| p.apply(s)).collect(), p)
+            }
+        }
     }
+}
+
+/// Softmax's term of `s`: `exp((s - max) / temperature)`.
+fn softmax_term(s: f64, max: f64, temperature: f64) -> f64 {
+    libm::exp((s - max) / temperature)
+}
+
+/// Softmax's terms of `scores`, in their order (their sum is the divisor).
+fn softmax_terms(scores: &[f64], max: f64, temperature: f64) -> impl Iterator<Item = f64> + '_ {
+    scores
+        .iter()
+        .map(move |&s| softmax_term(s, max, temperature))
 }
 
 /// `s / max(max(scores), 0.001)`.
 pub fn max_norm(scores: &[f64]) -> Vec<f64> {
-    PoolScale::each(scores, NormalizeMethod::Max, 1.0)
+    PoolScale::each(scores, NormalizeMethod::Max, 1.0).0
 }
 
 /// `(s - min) / (max - min)`, all-equal -> 1.0.
 pub fn min_max(scores: &[f64]) -> Vec<f64> {
-    PoolScale::each(scores, NormalizeMethod::MinMax, 1.0)
+    PoolScale::each(scores, NormalizeMethod::MinMax, 1.0).0
 }
 
 /// Where `x` lies between `lo` and `hi` (0 at `lo`, 1 at `hi`), measured on halved values,
@@ -196,7 +228,7 @@ pub fn normal_cdf(z: f64) -> f64 {
 
 /// `Phi((s - mean) / sd)`, sd = 0 -> 0.5.
 pub fn z_score(scores: &[f64]) -> Vec<f64> {
-    PoolScale::each(scores, NormalizeMethod::ZScore, 1.0)
+    PoolScale::each(scores, NormalizeMethod::ZScore, 1.0).0
 }
 
 /// Mean and population standard deviation of `scores / scale`.
@@ -262,7 +294,7 @@ fn moments(scores: &[f64], scale: f64) -> (f64, f64) {
 
 /// `exp((s - max) / T) / sum_j exp((s_j - max) / T)`.
 pub fn softmax(scores: &[f64], temperature: f64) -> Vec<f64> {
-    PoolScale::each(scores, NormalizeMethod::Softmax, temperature)
+    PoolScale::each(scores, NormalizeMethod::Softmax, temperature).0
 }
 
 /// Validates a softmax temperature: finite and > 0.
@@ -286,20 +318,32 @@ pub fn validate_temperature(t: f64, field: &str) -> Result<()> {
 /// `Pipeline`'s configuration refuses it), `NON_FINITE_SCORE`, `NEGATIVE_VALUE` (for
 /// `max`).
 pub fn normalize(scores: &[f64], method: NormalizeMethod, temperature: f64) -> Result<Vec<f64>> {
-    Ok(normalize_scaled(scores, method, temperature)?.0)
+    checked(scores, method, temperature)?;
+    Ok(PoolScale::each(scores, method, temperature).0)
 }
 
-/// [`normalize`], with the scale it read from the scores (`None` for no scores).
+/// [`normalize`], with the scale it read from the scores (`None` for no scores): every
+/// value through [`PoolScale::apply`], one loop for every method (what a pipeline's pool
+/// of `topK` scores takes, in the fewest bytes of calibrank_pipeline.wasm; [`normalize`]
+/// computes the same bits faster for `none` and `softmax`, a property test checks it).
 pub fn normalize_scaled(
     scores: &[f64],
     method: NormalizeMethod,
     temperature: f64,
 ) -> Result<(Vec<f64>, Option<PoolScale>)> {
-    validate_temperature(temperature, "temperature")?;
-    all_finite(scores, "scores")?;
+    checked(scores, method, temperature)?;
     if scores.is_empty() {
         return Ok((Vec::new(), None));
     }
+    let p = PoolScale::of(scores, method, temperature);
+    Ok((scores.iter().map(|&s| p.apply(s)).collect(), Some(p)))
+}
+
+/// [`normalize`]'s checks of its input: the temperature, the scores finite, `max`'s
+/// scores >= 0.
+fn checked(scores: &[f64], method: NormalizeMethod, temperature: f64) -> Result<()> {
+    validate_temperature(temperature, "temperature")?;
+    all_finite(scores, "scores")?;
     if method == NormalizeMethod::Max {
         if let Some(i) = scores.iter().position(|&s| s < 0.0) {
             return Err(ScoreError::new(
@@ -309,8 +353,7 @@ pub fn normalize_scaled(
             ));
         }
     }
-    let p = PoolScale::of(scores, method, temperature);
-    Ok((scores.iter().map(|&s| p.apply(s)).collect(), Some(p)))
+    Ok(())
 }
 
 /// The indices of the scores that pass `score >= min_relevance`.

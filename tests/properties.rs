@@ -168,6 +168,10 @@ fn renormalized(x: f64, scale: &PoolScale) -> f64 {
     match *scale {
         PoolScale::None => x,
         PoolScale::Max { max } => x / max,
+        // A span beyond f64::MAX (finite ends near -/+ f64::MAX) measured on halved values.
+        PoolScale::MinMax { min, max } if max - min == f64::INFINITY => {
+            (x / 2.0 - min / 2.0) / (max / 2.0 - min / 2.0)
+        }
         PoolScale::MinMax { min, max } if max > min => (x - min) / (max - min),
         PoolScale::MinMax { .. } => 1.0,
         PoolScale::ZScore { mean, sd, scale } if sd > 0.0 => {
@@ -293,7 +297,7 @@ proptest! {
         cfg in config(),
         lists in lists(),
         texts in prop::collection::btree_map(id(), item(), 0..24),
-        raw in prop::collection::vec(-20.0f64..20.0, 24),
+        raw in prop::collection::vec(prop_oneof![-20.0f64..20.0, Just(f64::MAX), Just(-f64::MAX), Just(0.0)], 24),
         rerank in 0u8..3,
         limit in prop::option::of(1u32..30),
         temperature in 0.05f64..10.0,
@@ -528,6 +532,33 @@ proptest! {
                 if s < t { prop_assert!(out[i] <= out[j]); }
                 if s == t { prop_assert_eq!(out[i].to_bits(), out[j].to_bits()); }
             }
+        }
+    }
+
+    /// `normalize` (its own loops for none and softmax) and `normalize_scaled` (the
+    /// pipeline's, every value through the scale) give the same bits, and the scale
+    /// `normalize_scaled` reports recomputes each value.
+    #[test]
+    fn normalize_and_its_scale_agree(
+        scores in prop::collection::vec(prop_oneof![-1e3f64..1e3, 0.0f64..1e-300, Just(f64::MAX), Just(-f64::MAX), Just(0.0), Just(-0.0)], 0..40),
+        method in method(),
+        temperature in prop_oneof![0.05f64..10.0, Just(f64::MIN_POSITIVE), Just(1e300)],
+    ) {
+        let plain = normalize(&scores, method, temperature);
+        let scaled = calibrank::normalize::normalize_scaled(&scores, method, temperature);
+        match (plain, scaled) {
+            (Ok(a), Ok((b, scale))) => {
+                let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                prop_assert_eq!(bits(&a), bits(&b));
+                prop_assert_eq!(scale.is_none(), scores.is_empty());
+                if let Some(scale) = scale {
+                    for (s, n) in scores.iter().zip(&b) {
+                        prop_assert_eq!(renormalized(*s, &scale).to_bits(), n.to_bits(), "{} under {:?}", s, scale);
+                    }
+                }
+            }
+            (Err(a), Err(b)) => prop_assert_eq!((a.code, a.field), (b.code, b.field)),
+            (a, b) => prop_assert!(false, "{:?} against {:?}", a, b),
         }
     }
 

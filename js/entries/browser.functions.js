@@ -4,11 +4,12 @@
 // so that Pipeline, when the app imports it too, runs on this module instead of
 // fetching its own.
 import internals, * as api from "./core.js";
-import { loadWasm } from "./load.js";
+import { loadWasm, instantiate } from "./load.js";
 
 const loading = loadWasm(new URL("./calibrank_core.wasm", import.meta.url), "calibrank_core.wasm");
 internals.share(loading);
-internals.init(await loading);
+const module = await loading;
+instantiate(() => internals.init(module), "calibrank_core.wasm");
 
 // Bindings of this file's own (not re-exports): a bundler that drops a side-effect-free
 // file whose exports are all re-exports would drop the loading above with it.

@@ -3,7 +3,7 @@
 // no bundler), else on calibrank_pipeline.wasm fetched and compiled from next to this
 // file (an app that imports Pipeline alone: the smaller module).
 import internals, * as api from "./core.js";
-import { loadWasm } from "./load.js";
+import { loadWasm, instantiate } from "./load.js";
 
 // One turn first. Native modules and webpack start sibling modules in order, each up to
 // its first await: meanwhile an entry evaluated after this one begins its loading.
@@ -13,7 +13,10 @@ import { loadWasm } from "./load.js";
 await 0;
 const whole = internals.shared();
 if (whole !== null) await whole;
-else internals.pipeline.init(await loadWasm(new URL("./calibrank_pipeline.wasm", import.meta.url), "calibrank_pipeline.wasm"));
+else {
+  const module = await loadWasm(new URL("./calibrank_pipeline.wasm", import.meta.url), "calibrank_pipeline.wasm");
+  instantiate(() => internals.pipeline.init(module), "calibrank_pipeline.wasm");
+}
 
 // Bindings of this file's own (not re-exports): a bundler that drops a side-effect-free
 // file whose exports are all re-exports would drop the loading above with it.

@@ -5,7 +5,7 @@
 // targets work, and tools that place the .wasm themselves (a `?url` import, a copy step,
 // a Worker binding, inlined bytes) hand it over.
 import { ScoreError } from "./score_error.js";
-import { loadWasm, compileResponse, inputError, describe, isRequest } from "./load.js";
+import { loadWasm, compileResponse, inputError, describe, isRequest, cspRefusal } from "./load.js";
 
 const isModule = (v) => typeof WebAssembly.Module === "function" && v instanceof WebAssembly.Module;
 const isBytes = (v) => v instanceof ArrayBuffer || ArrayBuffer.isView(v);
@@ -49,7 +49,7 @@ export function initApi(internals, name, file, local = null) {
       try {
         return new WebAssembly.Module(bytesOf(input));
       } catch (e) {
-        throw isWasmError(e) ? notOurs("the bytes given", e) : e;
+        throw cspRefusal(e, `the bytes given for ${file}`, true) ?? (isWasmError(e) ? notOurs("the bytes given", e) : e);
       }
     }
     throw badSyncInput(input === null ? "null" : typeof input);
@@ -59,7 +59,7 @@ export function initApi(internals, name, file, local = null) {
     try {
       return await compileAny(input);
     } catch (e) {
-      throw isWasmError(e) ? notOurs("what was given", e) : e;
+      throw cspRefusal(e, `what was given for ${file}`, true) ?? (isWasmError(e) ? notOurs("what was given", e) : e);
     }
   }
 
@@ -96,7 +96,7 @@ export function initApi(internals, name, file, local = null) {
     try {
       target.init(module);
     } catch (e) {
-      throw isWasmError(e) ? notOurs("the module given", e) : e;
+      throw cspRefusal(e, `the module given for ${file}`, true) ?? (isWasmError(e) ? notOurs("the module given", e) : e);
     }
     if (pipelineOnly) {
       internals.lazy(() => {

@@ -84,8 +84,11 @@ function isWasm(bytes) {
  * put the file where the package looks for it (a main entry's own URL).
  */
 function loadError(given, file, message, cause) {
-  return given ? inputError(message, cause) : scoreError(`${message} ${whereToPut(file)}`, "INTERNAL", "", cause);
+  return given ? inputError(`${message} ${serveAt(file)}`, cause) : scoreError(`${message} ${whereToPut(file)}`, "INTERNAL", "", cause);
 }
+
+/** What to do when a URL the app gave init() does not lead to `file`. */
+const serveAt = (file) => `Serve node_modules/calibrank/${file} at that URL, or give init() the URL where it is.`;
 
 /**
  * Fetches and compiles `file` (the entry's .wasm) given as a URL (string or `URL`) or a
@@ -136,11 +139,32 @@ async function compiled(compiling, file, url, given) {
   } catch (e) {
     if (!(e instanceof WebAssembly.CompileError)) throw e;
     const where = url ? url : file;
-    if (/Content.Security|\bCSP\b|unsafe-eval/i.test(describe(e))) {
-      const message = `calibrank: the page's Content-Security-Policy does not let ${where} compile (${describe(e)}); add 'wasm-unsafe-eval' to its script-src`;
-      throw given ? inputError(message, e) : scoreError(message, "INTERNAL", "", e);
-    }
+    const csp = cspRefusal(e, where, given);
+    if (csp !== null) throw csp;
     if (given) throw e;
     throw loadError(false, file, `calibrank: ${where} does not compile (${describe(e)}).`, e);
+  }
+}
+
+/**
+ * The ScoreError of an engine's refusal to compile or instantiate WebAssembly under the
+ * page's Content-Security-Policy (`e`: Chromium's and Firefox's CompileError when
+ * compiling, Safari's error when instantiating, in their words), or null for another
+ * error. `given`: what the caller of init() gave (INVALID_TYPE on `input`), else a main
+ * entry's own file (INTERNAL).
+ */
+export function cspRefusal(e, where, given) {
+  // (A ScoreError made already, this one among them, is not the engine's.)
+  if (!(e instanceof Error) || e instanceof ScoreError || !/Content.Security|\bCSP\b|unsafe-eval/i.test(describe(e))) return null;
+  const message = `calibrank: the page's Content-Security-Policy does not let ${where} compile (${describe(e)}); add 'wasm-unsafe-eval' to its script-src`;
+  return given ? inputError(message, e) : scoreError(message, "INTERNAL", "", e);
+}
+
+/** Runs `init` (a main entry's instantiation of `file`), its CSP refusal said as such. */
+export function instantiate(init, file) {
+  try {
+    init();
+  } catch (e) {
+    throw cspRefusal(e, file, false) ?? e;
   }
 }

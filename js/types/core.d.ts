@@ -687,7 +687,8 @@ export interface PoolExplain {
   candidates: number;
   /**
    * The cross-encoder's raw scores' range, when it reranks: `rerank.normalized = (raw -
-   * min) / (max - min)`, 1 when `max == min`.
+   * min) / (max - min)`, 1 when `max == min` (a span that overflows, ends near
+   * -/+1.8e308: the same on halved values, `(raw / 2 - min / 2) / (max / 2 - min / 2)`).
    */
   crossEncoder?: { method: "min_max"; min: number; max: number } | undefined;
   /** The normalization's scale (`normalization.method`'s numbers). */

@@ -39,8 +39,9 @@ export declare class ScoreError extends Error {
    * `JSON.stringify` writes it) when it is empty or holds `.`, `[`, `]`, `"` or `\`:
    * `items["README.md"].name`, `config["top.k"]`.
    * `""` where no input is at fault: `REENTRANT_CALL`,
-   * `INTERNAL` for a trap, a call before `init`, or a main Node entry that cannot read
-   * or compile its `.wasm`, and `INPUT_TOO_LARGE` for a call that needed more memory than
+   * `INTERNAL` for a trap, a call before `init`, or a main entry (Node's or a browser's)
+   * that cannot fetch, read or compile its `.wasm` (a Content-Security-Policy without
+   * `'wasm-unsafe-eval'` among the reasons), and `INPUT_TOO_LARGE` for a call that needed more memory than
    * wasm32's 4 GiB (the call as a whole, not one input).
    */
   readonly field: string;

@@ -8,7 +8,7 @@ use crate::bands::{Band, BandContext};
 use crate::confidence::{confidence_of_sorted, QueryConfidence};
 use crate::error::{finite, ErrorCode, Result, ScoreError};
 use crate::fuse::descending_key;
-use crate::normalize::{normalize, NormalizeMethod};
+use crate::normalize::{normalize_scaled, NormalizeMethod};
 use crate::recency::{age_days, step_multiplier};
 use crate::sort::StableSort;
 
@@ -227,7 +227,8 @@ impl Pipeline {
         if raw.first().is_some_and(|s| s.is_infinite()) {
             return Err(super::stages::recency_overflow(""));
         }
-        let normalized = normalize(
+        // The pipeline's loop (`normalize_scaled`), as `run`'s: one in the module.
+        let (normalized, _) = normalize_scaled(
             &raw,
             cfg.normalization.method,
             cfg.normalization.temperature,

@@ -98,7 +98,7 @@ test("init() rejects what it does not take, with INVALID_TYPE on `input`, and st
     rejectedPromise: [/^calibrank\/init: the promise given for calibrank_core\.wasm rejected \(network down\)$/, "TypeError"],
     failedFetch: [/^calibrank\/lab\/init: the promise given for calibrank_lab\.wasm rejected \(fetch failed\)$/, "TypeError"],
     // The URL is the caller's: no advice about where a bundler puts the package's files.
-    failedRequest: [/^calibrank: could not fetch http:\/\/127\.0\.0\.1:9\/calibrank_core\.wasm \(fetch failed\)\.$/, "TypeError"],
+    failedRequest: [/^calibrank: could not fetch http:\/\/127\.0\.0\.1:9\/calibrank_core\.wasm \(fetch failed\)\. Serve node_modules\/calibrank\/calibrank_core\.wasm at that URL, or give init\(\) the URL where it is\.$/, "TypeError"],
     oddRejection: [/^calibrank\/init: the promise given for calibrank_core\.wasm rejected \(a value that cannot be printed\)$/, undefined],
     syncNotWasm: [/calibrank\/init: the bytes given cannot be calibrank_core\.wasm \(CompileError: /, "CompileError"],
     htmlResponse: [/^calibrank: the Response given for calibrank_core\.wasm is not WebAssembly \(text\/html, starting /, undefined],
