@@ -669,9 +669,10 @@ export interface PipelineOutput<out E extends boolean = boolean> {
   /**
    * What the rerank and normalization stages read from the whole pool (when explaining
    * and the pool is not empty): with it each result's
-   * `explain.normalized` is recomputed from its `afterRerank`.
+   * `explain.normalized` is recomputed from its `afterRerank`. None from a pipeline whose
+   * `explain` is `false` (`E`, as for `results`).
    */
-  pool?: PoolExplain | undefined;
+  pool?: ([E] extends [false] ? undefined : PoolExplain) | undefined;
 }
 
 /**

@@ -111,6 +111,9 @@ if (scale?.method === "min_max") {
   const notMinMax: number = scale.mean;
 }
 const ceMin: number | undefined = explaining.run(input).pool?.crossEncoder?.min;
+const noPool: undefined = silent.run(input).pool;
+// @ts-expect-error a pipeline with explain false gives no pool
+const poolThere: PoolScale = silent.run(input).pool!.normalization;
 // @ts-expect-error a pipeline with explain false gives no explanation
 const notThere: Explain = silent.run(input).results[0]!.explain;
 // @ts-expect-error a pipeline whose explain is not known from its type may give none
