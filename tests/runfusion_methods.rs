@@ -672,3 +672,29 @@ fn options_json() {
     );
     assert!(serde_json::from_str::<FuseRunsOptions>(r#"{"norm":"max"}"#).is_err());
 }
+
+/// Runs lent, not given: `fuse_runs` and `optimize_fusion` take references to runs the
+/// caller keeps (`&[&Run]`), with the output of the runs themselves.
+#[test]
+fn runs_are_taken_by_reference_too() {
+    use calibrank::lab::optimize::{optimize_fusion, OptimizeOptions};
+    use calibrank::lab::runs::Qrels;
+    let runs = example();
+    let o = opts("rrf", None, None, &[]);
+    let lent = fuse_runs(&[&runs[0], &runs[1]], &o).unwrap();
+    assert_eq!(lent, fuse_runs(&runs, &o).unwrap());
+    let qrels: Qrels = [(
+        "q".to_string(),
+        [("b".to_string(), 1.0)].into_iter().collect(),
+    )]
+    .into_iter()
+    .collect();
+    let search = OptimizeOptions {
+        method: "rrf".into(),
+        metric: "mrr".into(),
+        ..Default::default()
+    };
+    let a = optimize_fusion(&qrels, &[&runs[0], &runs[1]], &search, &mut |_| {}).unwrap();
+    let b = optimize_fusion(&qrels, &runs, &search, &mut |_| {}).unwrap();
+    assert_eq!(a, b);
+}

@@ -281,13 +281,13 @@ pub struct Progress {
 /// Searches the grid (see the module documentation); `progress` is called after every
 /// configuration. Each run's documents are read by score descending, then doc id
 /// ascending (as [`crate::lab::runfusion::fuse_runs`] reads a [`Run`]).
-pub fn optimize_fusion(
+pub fn optimize_fusion<R: std::borrow::Borrow<Run>>(
     qrels: &Qrels,
-    runs: &[Run],
+    runs: &[R],
     opts: &OptimizeOptions,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<OptimizeReport> {
-    let ordered: Vec<OrderedRun> = runs.iter().map(ranked_by_id).collect();
+    let ordered: Vec<OrderedRun> = runs.iter().map(|r| ranked_by_id(r.borrow())).collect();
     optimize_fusion_ordered(qrels, &ordered, opts, progress)
 }
 

@@ -189,8 +189,8 @@ pub fn ranked(results: &BTreeMap<String, f64>) -> Vec<(String, f64)> {
 /// an unweighted method), `UNKNOWN_FIELD` (a parameter the method does not take),
 /// `NON_FINITE_SCORE` (an input score that is NaN or infinite, or a fused score that
 /// overflows).
-pub fn fuse_runs(runs: &[Run], opts: &FuseRunsOptions) -> Result<Run> {
-    let ordered: Vec<OrderedRun> = runs.iter().map(ranked_by_id).collect();
+pub fn fuse_runs<R: std::borrow::Borrow<Run>>(runs: &[R], opts: &FuseRunsOptions) -> Result<Run> {
+    let ordered: Vec<OrderedRun> = runs.iter().map(|r| ranked_by_id(r.borrow())).collect();
     let mut fused = Run::new();
     fuse_each_query(&ordered, opts, |q, combined| {
         fused.insert(
