@@ -1128,6 +1128,70 @@ test("score playground in headless Chromium", async (t) => {
       await other.close();
     });
 
+    await t.test("↺ of calibration.method restores the default sigmoid calibration, the other method's parameters dropped", async () => {
+      const openAll = () => page.$$eval("#controls details", (ds) => ds.forEach((d) => (d.open = true)));
+      const method = '#controls select[data-path="config.calibration.method"]';
+      const restoreMethod = '#controls button[aria-label="Restore the default of calibration.method"]';
+      const restored = async () => {
+        await page.click(restoreMethod);
+        await settle(page);
+        await page.waitForFunction(() => globalThis.__playground.result?.effective?.calibration?.method === "sigmoid");
+        await settle(page);
+        assert.ok(await page.isHidden("#problem"), await page.textContent("#problem"));
+        assert.equal(await page.evaluate(() => globalThis.__playground.state.config.calibration), undefined);
+        assert.deepEqual(await page.evaluate(() => globalThis.__playground.result.effective.calibration), run({}, { lists: [{ name: "x", ids: ["a"] }] }).effective.calibration);
+        assert.equal(await page.inputValue(method), "sigmoid");
+        assert.equal(await page.$$eval('#controls [data-path="config.calibration.threshold"]', (els) => els.length), 1);
+      };
+      // Chosen by hand on a seed page: platt, then isotonic.
+      for (const m of ["platt", "isotonic"]) {
+        await pickPreset(page, "seed-000");
+        await openAll();
+        await page.selectOption(method, m);
+        await page.waitForFunction((m) => globalThis.__playground.result?.effective?.calibration?.method === m, m);
+        await settle(page);
+        // A fitted model's parameters have no default: no ↺ beside them.
+        const params = m === "platt" ? ["a", "b"] : ["x", "y"];
+        for (const p of params) assert.equal(await page.$$eval(`#controls button[aria-label="Restore the default of calibration.${p}"]`, (els) => els.length), 0, p);
+        await restored();
+        assert.deepEqual(await page.evaluate(() => globalThis.__playground.state.config), {});
+      }
+      // Fitted on a CISI preset (its sigmoid replaced by the model).
+      for (const fit of ["#fit-platt", "#fit-isotonic"]) {
+        await pickPreset(page, PRESET);
+        await page.click(fit);
+        await page.waitForFunction(() => globalThis.__playground.result?.effective?.calibration?.method !== "sigmoid");
+        await settle(page);
+        await openAll();
+        await restored();
+      }
+      // The other groups' ↺ of their method: the package takes their parameters whatever
+      // the method (untagged), so removing the method alone is the default.
+      await pickPreset(page, "seed-000");
+      await openAll();
+      for (const [path, value, param, paramValue] of [
+        ["rerank.method", "heuristic", "rerank.candidateLimit", "3"],
+        ["normalization.method", "softmax", "normalization.temperature", "2"],
+        ["recency.mode", "fiscal_year", "recency.boost", "0.5"],
+      ]) {
+        await page.selectOption(`#controls select[data-path="config.${path}"]`, value);
+        await settle(page);
+        await page.fill(`#controls input[data-path="config.${param}"]`, paramValue);
+        await settle(page);
+        assert.ok(await page.isHidden("#problem"), await page.textContent("#problem"));
+        await page.click(`#controls button[aria-label="Restore the default of ${path}"]`);
+        await settle(page);
+        assert.ok(await page.isHidden("#problem"), `${path}: ${await page.textContent("#problem")}`);
+        const cfg = await page.evaluate(() => globalThis.__playground.state.config);
+        const [group, key] = path.split(".");
+        assert.equal(cfg[group][key], undefined, path);
+        assert.equal(String(cfg[group][param.split(".")[1]]), paramValue, `${param} kept`);
+        const seed = buildPreset("seed-000", sample);
+        assert.deepEqual((await rankingRows(page)).map((r) => [r.id, Number(r.score)]), expected(cfg, seed.input).out.results.map((r) => [r.id, r.score]), path);
+      }
+      await pickPreset(page, "seed-000");
+    });
+
     await t.test("no console errors, no dialogs; screenshots", async () => {
       // A full CISI state for the picture: proposed floors and a fusion search done.
       await pickPreset(page, PRESET);
