@@ -149,8 +149,14 @@ export function stagePanels(rows, { width, listNames, effective, floors, pool, c
     );
 
   const ce = pool?.crossEncoder;
+  // The rerank stage's fiscal-year boost (rerank.recencyBoost), where it moved a score.
+  const fiscal = rows.some((r) => r.explain.rerankRecencyMultiplier !== 1) ? `, then × fiscal-year boost (recencyBoost ${fmtp(effective.rerank.recencyBoost)})` : "";
   const rerankNote =
-    effective.rerank.method === "none" ? "rerank: none (unchanged)" : effective.rerank.method === "heuristic" ? "× heuristic factors" : `cross-encoder, min-max per query${ce ? ` (raw ${fmt(ce.min)} to ${fmt(ce.max)})` : ""}`;
+    effective.rerank.method === "none"
+      ? `rerank: none${fiscal || " (unchanged)"}`
+      : effective.rerank.method === "heuristic"
+        ? `× heuristic factors${fiscal}`
+        : `cross-encoder, min-max per query${ce ? ` (raw ${fmt(ce.min)} to ${fmt(ce.max)})` : ""}${fiscal}`;
   const scale = pool ? ` over ${pool.candidates} candidates${scaleText(pool.normalization)}` : "";
   const normNote = effective.normalization.method === "none" ? "normalization: none (unchanged)" : `${effective.normalization.method}${scale}, minRelevance ${fmtp(effective.normalization.minRelevance)}`;
   const recencyNote = effective.recency.mode === "none" ? "recency: none (×1)" : `× ${effective.recency.mode.replace("_", " ")} multiplier`;

@@ -11,6 +11,9 @@ import { listsOf, itemsOf } from "./input-editor.js";
 import { createEvaluationPanel } from "./evaluation.js";
 import { tableRoles } from "./tables.js";
 
+// The heuristic reranker's factors (explain.rerank.factors), their product `multiplier`.
+const HEURISTIC_FACTORS = ["exactName", "nameTerms", "summaryTerms", "entityType", "shortContent"];
+
 /**
  * The pipeline outputs over `ctx` = { out (containers, emptied by the caller on a
  * rebuild), state, lib, sample, defaults, result, evaluation, changed(opts), commit(opts), recompute(),
@@ -221,8 +224,16 @@ export function createPipelineView(ctx, form) {
     if (x) {
       for (const c of x.contributions) lines.push(`${c.list} rank ${c.rank}${c.listScore !== undefined ? ` (score ${fmt(c.listScore)})` : ""}, weight ${fmtp(c.weight)}: +${fmt(c.contribution)}`);
       lines.push(`fused ${fmt(x.fused)} · ×${fmtp(x.recencyMultiplier)} recency → ${fmt(x.afterRecency)}`);
-      if (x.rerank.method === "heuristic") lines.push(`heuristic ×${fmtp(x.rerank.factors.multiplier)} → ${fmt(x.afterRerank)}`);
-      else if (x.rerank.method === "cross_encoder") lines.push(`cross-encoder ${fmt(x.rerank.raw)} → ${fmt(x.rerank.normalized)} ×${fmtp(x.rerankRecencyMultiplier)} → ${fmt(x.afterRerank)}`);
+      // The rerank stage's fiscal-year multiplier (rerank.recencyBoost) comes after the
+      // reranker's own: afterRerank = afterRecency × factors × it (heuristic), or the
+      // normalized cross-encoder score × it.
+      const fy = (always) => (always || x.rerankRecencyMultiplier !== 1 ? ` ×${fmtp(x.rerankRecencyMultiplier)} fiscal year` : "");
+      if (x.rerank.method === "heuristic") {
+        const f = x.rerank.factors;
+        lines.push(`heuristic ×${fmtp(f.multiplier)}${fy(false)} → ${fmt(x.afterRerank)}`);
+        lines.push(`heuristic factors: ${HEURISTIC_FACTORS.map((k) => `${k} ×${fmtp(f[k])}`).join(" · ")}`);
+      } else if (x.rerank.method === "cross_encoder") lines.push(`cross-encoder ${fmt(x.rerank.raw)} → ${fmt(x.rerank.normalized)}${fy(true)} → ${fmt(x.afterRerank)}`);
+      else if (x.rerankRecencyMultiplier !== 1) lines.push(`rerank none${fy(true)} → ${fmt(x.afterRerank)}`);
       lines.push(`normalized ${fmt(x.normalized)} → calibrated ${fmt(x.calibrated)}`);
     }
     if (row.judgement !== undefined) lines.push(row.judgement > 0 ? "judged relevant" : "not judged relevant");

@@ -1192,6 +1192,37 @@ test("score playground in headless Chromium", async (t) => {
       await pickPreset(page, "seed-000");
     });
 
+    await t.test("the heuristic rerank's tooltip shows its factors and the rerank stage's fiscal-year multiplier, so the line adds up", async () => {
+      const p6 = (x) => String(Number(x.toPrecision(6)));
+      await pickPreset(page, "seed-004");
+      await page.$$eval("#controls details", (ds) => ds.forEach((d) => (d.open = true)));
+      await page.selectOption('#controls select[data-path="config.rerank.method"]', "heuristic");
+      await settle(page);
+      const seed = buildPreset("seed-004", sample);
+      const cfg = await page.evaluate(() => globalThis.__playground.state.config);
+      assert.equal(cfg.rerank.method, "heuristic");
+      const { out } = expected(cfg, seed.input);
+      // A result the rerank stage's fiscal-year boost moves (seed 004's FY2025 policy).
+      const r = out.results.find((x) => x.explain.rerankRecencyMultiplier !== 1);
+      assert.ok(r, "some result has a fiscal-year multiplier after rerank");
+      const x = r.explain;
+      await page.hover(`#stage-chart rect[data-stage="afterRerank"][data-id="${r.id}"]`);
+      const lines = await page.$$eval("#tip div", (ds) => ds.map((d) => d.textContent));
+      const line = lines.find((l) => l.startsWith("heuristic ×"));
+      assert.ok(line, lines.join(" // "));
+      assert.ok(line.startsWith(`heuristic ×${p6(x.rerank.factors.multiplier)} ×${p6(x.rerankRecencyMultiplier)} fiscal year → `), line);
+      const factors = lines.find((l) => l.startsWith("heuristic factors:"));
+      assert.ok(factors, lines.join(" // "));
+      for (const k of ["exactName", "nameTerms", "summaryTerms", "entityType", "shortContent"]) assert.ok(factors.includes(`${k} ×${p6(x.rerank.factors[k])}`), `${k} in ${factors}`);
+      // The product shown is the package's: afterRecency × multiplier × fiscal year = afterRerank.
+      const near = (a, b) => Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(b));
+      assert.ok(near(x.afterRecency * x.rerank.factors.multiplier * x.rerankRecencyMultiplier, x.afterRerank));
+      const note = await page.$eval('#stage-chart [data-panel="afterRerank"] .panel-note', (e) => e.textContent);
+      assert.match(note, /fiscal-year boost \(recencyBoost /, note);
+      await page.mouse.move(0, 0);
+      await pickPreset(page, "seed-000");
+    });
+
     await t.test("no console errors, no dialogs; screenshots", async () => {
       // A full CISI state for the picture: proposed floors and a fusion search done.
       await pickPreset(page, PRESET);
