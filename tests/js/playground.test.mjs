@@ -165,6 +165,14 @@ function referenceModel() {
   const runs = sample.runs.map((name) => Object.fromEntries(fitHalf.map((q) => [q.id, asRun(q.runs[name])])));
   return lab.fitQueryConfidence(qrels, runs);
 }
+/** A ranking as a run whose scores leave no tie (n for the first, down to 1). */
+const rankingRun = (ids) => Object.fromEntries(ids.map((id, i) => [id, ids.length - i]));
+/** nDCG@k of a ranking, by its definition (linear gains, as ranx's ndcg). */
+function ndcgOf(ids, qrels, k = 10) {
+  const dcg = (gains) => gains.slice(0, k).reduce((s, g, i) => s + g / Math.log2(i + 2), 0);
+  const ideal = dcg(Object.values(qrels).filter((g) => g > 0).sort((a, b) => b - a));
+  return ideal ? dcg(ids.map((id) => Math.max(0, qrels[id] || 0))) / ideal : 0;
+}
 const withModel = (config, model) => ({ ...config, confidence: { ...(config.confidence || {}), model } });
 
 test("score playground in headless Chromium", async (t) => {
@@ -283,8 +291,7 @@ test("score playground in headless Chromium", async (t) => {
       assert.equal(figures.weightedTop5, exp.out.confidence.weightedTop5);
       assert.equal(figures.expectedPrecision, exp.out.confidence.expectedPrecision);
       assert.equal(figures.atLeastOneRelevant, exp.out.confidence.atLeastOneRelevant);
-      const fusedRun = { q: Object.fromEntries(exp.out.results.map((r) => [r.id, r.score])) };
-      assert.equal(figures.ndcg10, lib.evaluate({ q: state.judgements }, fusedRun, ["ndcg@10"])["ndcg@10"]);
+      assert.equal(figures.ndcg10, lib.evaluate({ q: state.judgements }, { q: rankingRun(exp.out.results.map((r) => r.id)) }, ["ndcg@10"])["ndcg@10"]);
       const stats = JSON.parse(await page.getAttribute("#result .stats", "data-stats"));
       assert.deepEqual(stats, exp.out.stats);
     });
@@ -1221,6 +1228,39 @@ test("score playground in headless Chromium", async (t) => {
       assert.match(note, /fiscal-year boost \(recencyBoost /, note);
       await page.mouse.move(0, 0);
       await pickPreset(page, "seed-000");
+    });
+
+    await t.test("nDCG@10 is that of the ranking shown, tied scores and integer-like ids included (cisi-3)", async () => {
+      const id = "cisi-3";
+      const s3 = buildPreset(id, sample);
+      const { out } = expected(s3.config, s3.input);
+      await pickPreset(page, id);
+      const shownIds = (await rankingRows(page)).map((r) => r.id);
+      assert.deepEqual(shownIds, out.results.map((r) => r.id));
+      // The case: tied scores among integer-like ids, which a { id: score } object lists by id.
+      const scores = out.results.map((r) => r.score);
+      assert.ok(scores.some((x, i) => i > 0 && x === scores[i - 1]), "cisi-3 has tied scores");
+      const asScores = lib.evaluate({ q: s3.judgements }, { q: Object.fromEntries(out.results.map((r) => [r.id, r.score])) }, ["ndcg@10"])["ndcg@10"];
+      const card = Number(await page.getAttribute('#result .metric[data-key="ndcg10"]', "data-value"));
+      const byDefinition = ndcgOf(shownIds, s3.judgements);
+      assert.ok(Math.abs(card - byDefinition) < 1e-12, `card ${card}, the ranking's nDCG@10 ${byDefinition}`);
+      assert.ok(Math.abs(asScores - byDefinition) > 1e-3, `the score object gives another figure (${asScores}): the test tells them apart`);
+      assert.equal(card, lib.evaluate({ q: s3.judgements }, { q: rankingRun(shownIds) }, ["ndcg@10"])["ndcg@10"]);
+      // The sample's "nDCG@10 pipeline": each query's ranking as the pipeline returns it.
+      const p = new lib.Pipeline(s3.config);
+      const qrels = {};
+      const runs = {};
+      let byHand = 0;
+      for (const q of sample.queries) {
+        const ids = p.run(cisiInput(sample, q)).results.map((r) => r.id);
+        qrels[q.id] = q.qrels;
+        runs[q.id] = rankingRun(ids);
+        byHand += ndcgOf(ids, q.qrels);
+      }
+      p.free();
+      const pipelineFigure = Number(await page.getAttribute('#evaluation .metric[data-key="ndcg-fused"]', "data-value"));
+      assert.equal(pipelineFigure, lib.evaluate(qrels, runs, ["ndcg@10"])["ndcg@10"]);
+      assert.ok(Math.abs(pipelineFigure - byHand / sample.queries.length) < 1e-12, `${pipelineFigure} against ${byHand / sample.queries.length}`);
     });
 
     await t.test("no console errors, no dialogs; screenshots", async () => {
