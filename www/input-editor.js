@@ -27,6 +27,41 @@ const META_FIELDS = [
 ];
 
 /**
+ * A list's text as { ids, scores? }. One line per id, best first, blank lines skipped.
+ * Without scores the whole line is the id (spaces and trailing numbers included:
+ * "chapter 1"). With scores (the list's "Lines end with a score" box), a line's last
+ * space-separated word is its score, a finite number, and the rest the id; a line
+ * without one is an error, and so are two lines giving one id (the score split off
+ * "chapter 1" and "chapter 2" would merge them into "chapter"). Throws an Error saying
+ * which line.
+ */
+export function parseListText(text, withScores) {
+  const ids = [];
+  const scores = [];
+  const lineOf = new Map();
+  text.split("\n").forEach((raw, i) => {
+    const line = raw.trim();
+    if (!line) return;
+    const n = i + 1;
+    if (!withScores) {
+      ids.push(line);
+      return;
+    }
+    const cut = line.search(/\s\S*$/);
+    if (cut < 0) throw new Error(`line ${n}: no score (with "Lines end with a score", a line is its id, a space, then its score)`);
+    const word = line.slice(cut).trim();
+    const score = Number(word);
+    if (!Number.isFinite(score)) throw new Error(`line ${n}: the score "${word}" is not a finite number`);
+    const id = line.slice(0, cut).trim();
+    if (lineOf.has(id)) throw new Error(`lines ${lineOf.get(id)} and ${n} both give the id "${id}" once their last word is taken as the score: untick "Lines end with a score" if the numbers belong to the ids`);
+    lineOf.set(id, n);
+    ids.push(id);
+    scores.push(score);
+  });
+  return withScores ? { ids, scores } : { ids };
+}
+
+/**
  * The input panels over `ctx` = { state, lib, sample, changed(), commit(), labLoaded(),
  * writeUrl() } and the
  * bound inputs of `form` (createForm). Returns { inputPanel, metadataPanel }.
@@ -107,37 +142,17 @@ export function createInputEditor(ctx, form) {
     return h("div", { class: "lists-editor" }, tablist, panels);
   }
 
-  /** "id" or "id score" per line. */
-  function listText(list) {
+  /** The list as lines: the id, then (with scores) a space and its score. */
+  function listText(list, withScores) {
     if (!Array.isArray(list.ids)) return "";
-    return list.ids.map((id, i) => (Array.isArray(list.scores) ? `${id} ${list.scores[i]}` : id)).join("\n");
-  }
-
-  function parseListText(text) {
-    const lines = text.split("\n").map((l) => l.trim()).filter(Boolean);
-    const ids = [];
-    const scores = [];
-    let withScore = 0;
-    for (const line of lines) {
-      const parts = line.split(/\s+/);
-      const last = parts.at(-1);
-      if (parts.length > 1 && last !== "" && Number.isFinite(Number(last))) {
-        ids.push(parts.slice(0, -1).join(" "));
-        scores.push(Number(last));
-        withScore++;
-      } else {
-        ids.push(line);
-      }
-    }
-    if (withScore > 0 && withScore < lines.length) throw new Error("give a score on every line or on none");
-    return withScore ? { ids, scores } : { ids };
+    return list.ids.map((id, i) => (withScores && Array.isArray(list.scores) ? `${id} ${list.scores[i]}` : String(id))).join("\n");
   }
 
   function listsTable() {
     const tbody = h("tbody");
     const table = h("table", { class: "lists-table" },
       h("caption", { class: "visually-hidden", text: "Ranked lists: name, weight and ids, best first" }),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "List" }), h("th", { scope: "col", text: "Weight" }), h("th", { scope: "col", text: "Ids, best first (one per line, optional score)" }), h("th", { scope: "col" }, h("span", { class: "visually-hidden", text: "Remove" })))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "List" }), h("th", { scope: "col", text: "Weight" }), h("th", { scope: "col", text: "Ids, best first (one per line; a score after the last space if ticked)" }), h("th", { scope: "col" }, h("span", { class: "visually-hidden", text: "Remove" })))),
       tbody);
     const add = h("button", { type: "button", class: "secondary small", text: "+ Add a list" });
     // After a removal, the focus goes to the list now in its place, else to "+ Add a list".
@@ -159,7 +174,7 @@ export function createInputEditor(ctx, form) {
       tbody.lastElementChild?.querySelector("input")?.focus();
       ctx.changed();
     });
-    return h("div", {}, h("p", { class: "note", text: "Each list: its name, its weight (empty: 1), then its ids, best first, one per line with an optional score." }), h("div", { class: "table-scroll" }, table), add);
+    return h("div", {}, h("p", { class: "note", text: "Each list: its name, its weight (empty: 1), then its ids, best first, one per line: the whole line is the id, spaces and numbers included. Tick \u201cLines end with a score\u201d to give the list's scores: each line's last word, after a space, is then its score (a finite number) and the rest its id." }), h("div", { class: "table-scroll" }, table), add);
   }
 
   function listRow(list, i, removed) {
@@ -177,20 +192,42 @@ export function createInputEditor(ctx, form) {
     const msg = h("p", { class: "field-error", hidden: true });
     const ids = h("textarea", { rows: 5, class: "code", spellcheck: "false", "aria-label": `Ids of list ${list.name}, best first`, "data-path": `input.lists.${i}.ids` });
     const idsMessage = fieldMessage(ids, msg);
-    ids.value = listText(list);
-    ids.addEventListener("input", () => {
+    const scored = h("input", { type: "checkbox", id: nextId("scored"), checked: Array.isArray(list.scores), "data-list-scores": i });
+    const placeholder = () => (ids.placeholder = scored.checked ? "id score, one per line (the last word is the score)\ndoc-7 0.92\nchapter 1 0.85" : "one id per line, the whole line (chapter 1)");
+    placeholder();
+    ids.value = listText(list, scored.checked);
+    /** Reads the text into the list; false (the list unchanged, the outputs stale) if it cannot be read. */
+    const apply = () => {
+      let parsed;
       try {
-        const parsed = parseListText(ids.value);
-        list.ids = parsed.ids;
-        if (parsed.scores) list.scores = parsed.scores;
-        else delete list.scores;
-        idsMessage.clear();
-        ctx.changed();
-        refreshMetadataSoon();
+        parsed = parseListText(ids.value, scored.checked);
       } catch (e) {
         idsMessage.show(e.message);
+        showProblem({ title: "A ranked list could not be read", message: `${list.name}: ${e.message}` });
+        return false;
       }
+      list.ids = parsed.ids;
+      if (parsed.scores) list.scores = parsed.scores;
+      else delete list.scores;
+      idsMessage.clear();
+      ctx.changed();
+      refreshMetadataSoon();
+      return true;
+    };
+    ids.addEventListener("input", apply);
+    scored.addEventListener("change", () => {
+      placeholder();
+      // Unticked: the scores go, the ids stay (as read with them, if they could be).
+      if (!scored.checked) {
+        try {
+          ids.value = parseListText(ids.value, true).ids.join("\n");
+        } catch {
+          // Not id-score lines: each line is an id already.
+        }
+      }
+      apply();
     });
+    const scoredField = h("span", { class: "checkbox" }, scored, h("label", { for: scored.id, text: "Lines end with a score" }));
     const remove = h("button", { type: "button", class: "icon", "aria-label": `Remove list ${list.name}`, title: "Remove this list", text: "×" });
     remove.addEventListener("click", () => {
       ctx.state.input.lists.splice(i, 1);
@@ -199,7 +236,7 @@ export function createInputEditor(ctx, form) {
       // Its ids may have been the only ones of some candidates (the panel kept them).
       refreshMetadataSoon();
     });
-    return h("tr", {}, h("td", {}, name), h("td", {}, weight), h("td", {}, ids, msg), h("td", {}, remove));
+    return h("tr", {}, h("td", {}, name), h("td", {}, weight), h("td", {}, ids, scoredField, msg), h("td", {}, remove));
   }
 
   function inputJsonEditor() {

@@ -1263,6 +1263,76 @@ test("score playground in headless Chromium", async (t) => {
       assert.ok(Math.abs(pipelineFigure - byHand / sample.queries.length) < 1e-12, `${pipelineFigure} against ${byHand / sample.queries.length}`);
     });
 
+    await t.test("the Table tab reads a whole line as the id unless the list's lines end with a score, and never merges ids", async () => {
+      await pickPreset(page, "seed-000");
+      const ta = '#controls textarea[data-path="input.lists.1.ids"]';
+      const box = '#controls input[data-list-scores="1"]';
+      const list = () => page.evaluate(() => globalThis.__playground.state.input.lists[1]);
+      // The rule is on the page: the note, and the box's label.
+      assert.match(await page.textContent("#tabpanel-table .note"), /whole line is the id/);
+      assert.equal(await page.isChecked(box), false, "seed 000's keyword list has no scores");
+      assert.match(await page.getAttribute(ta, "placeholder"), /whole line/);
+      await page.fill(ta, "chapter 1\nchapter 2\nchapter 3");
+      await settle(page);
+      assert.deepEqual(await list(), { name: "keyword", ids: ["chapter 1", "chapter 2", "chapter 3"] });
+      assert.ok(await page.isHidden("#problem"));
+      const seed = buildPreset("seed-000", sample);
+      const edited = { ...seed.input, lists: [seed.input.lists[0], { name: "keyword", ids: ["chapter 1", "chapter 2", "chapter 3"] }] };
+      assert.equal(await page.evaluate(() => globalThis.__playground.result.out.stats.candidates), expected(seed.config, edited).out.stats.candidates);
+      // Ticked, the same lines would merge into one id "chapter": refused, the list kept.
+      await page.check(box);
+      await settle(page);
+      assert.equal(await page.$eval(box, (e) => document.querySelector(`label[for="${e.id}"]`).textContent), "Lines end with a score");
+      assert.match((await describedBy(page, ta)).join(" "), /lines 1 and 2 both give the id "chapter"/);
+      assert.deepEqual((await list()).ids, ["chapter 1", "chapter 2", "chapter 3"]);
+      assert.match(await page.getAttribute(ta, "placeholder"), /last word is the score/);
+      await page.fill(ta, "chapter 1 0.9\nchapter 2 0.8");
+      await settle(page);
+      assert.deepEqual(await list(), { name: "keyword", ids: ["chapter 1", "chapter 2"], scores: [0.9, 0.8] });
+      assert.ok(await page.isHidden("#problem"));
+      assert.equal(await page.getAttribute(ta, "aria-invalid"), null);
+      // Unticked: the scores go, the ids stay.
+      await page.uncheck(box);
+      await settle(page);
+      assert.deepEqual(await list(), { name: "keyword", ids: ["chapter 1", "chapter 2"] });
+      assert.equal(await page.inputValue(ta), "chapter 1\nchapter 2");
+      // A CISI list (scored): its text is id, space, score, and reads back the same.
+      await pickPreset(page, PRESET);
+      assert.equal(await page.isChecked(box), true);
+      const before = await list();
+      const text = await page.inputValue(ta);
+      assert.equal(text.split("\n")[0], `${before.ids[0]} ${before.scores[0]}`);
+      await page.fill(ta, text);
+      await settle(page);
+      assert.deepEqual(await list(), before);
+      await pickPreset(page, "seed-000");
+    });
+
+    await t.test("a non-finite score in the Table tab says so and marks the outputs stale", async () => {
+      await pickPreset(page, PRESET);
+      const ta = '#controls textarea[data-path="input.lists.1.ids"]';
+      const before = await page.evaluate(() => globalThis.__playground.state.input.lists[1]);
+      const stale = () => page.$eval("#outputs", (e) => e.classList.contains("stale"));
+      for (const bad of ["NaN", "Infinity", "-Infinity", "1e999", "x"]) {
+        await page.fill(ta, `469 0.9\n60 ${bad}\n599 0.5`);
+        await settle(page);
+        const said = (await describedBy(page, ta)).join(" ");
+        assert.match(said, new RegExp(`line 2: the score "${bad}" is not a finite number`), bad);
+        assert.doesNotMatch(said, /every line or on none/);
+        assert.equal(await page.getAttribute(ta, "aria-invalid"), "true");
+        assert.ok(await page.isVisible("#problem"), bad);
+        assert.match(await page.textContent("#problem [data-error-message]"), /not a finite number/);
+        assert.ok(await stale(), `${bad}: the outputs are marked stale`);
+        assert.deepEqual(await page.evaluate(() => globalThis.__playground.state.input.lists[1]), before, "the list is kept");
+      }
+      await page.fill(ta, "469 0.9\n60 0.7\n599 0.5");
+      await settle(page);
+      assert.ok(await page.isHidden("#problem"));
+      assert.ok(!(await stale()));
+      assert.equal(await page.getAttribute(ta, "aria-invalid"), null);
+      await pickPreset(page, PRESET);
+    });
+
     await t.test("no console errors, no dialogs; screenshots", async () => {
       // A full CISI state for the picture: proposed floors and a fusion search done.
       await pickPreset(page, PRESET);
