@@ -101,7 +101,8 @@ export function createForm(ctx) {
     return bound(el, read);
   }
 
-  function textInput(path, { id, label, placeholder, onChange, optional = true, multiline = false } = {}) {
+  /** A text input bound to a path; `parse` turns the text into the value stored. */
+  function textInput(path, { id, label, placeholder, onChange, optional = true, multiline = false, parse = (text) => text } = {}) {
     const attrs = { id: id || nextId("t"), "data-path": path, "aria-label": label, placeholder, autocomplete: "off", spellcheck: "false" };
     const el = multiline ? h("textarea", { ...attrs, rows: 2 }) : h("input", { type: "text", ...attrs });
     const read = () => {
@@ -110,7 +111,7 @@ export function createForm(ctx) {
     };
     el.addEventListener("input", () => {
       if (el.value === "" && optional) deletePath(ctx.state, path);
-      else setPath(ctx.state, path, el.value);
+      else setPath(ctx.state, path, parse(el.value));
       sync();
       onChange ? onChange() : ctx.changed();
     });

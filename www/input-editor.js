@@ -16,6 +16,9 @@ export const itemsOf = (state) => (state.input.items && typeof state.input.items
  */
 const itemPath = (id) => (/^[^.[\]"\\]+$/.test(id) ? `items.${id}` : `items[${JSON.stringify(id)}]`);
 
+/** A time as typed: digits are epoch milliseconds (a number), anything else ISO 8601 text. */
+export const timeValue = (text) => (/^-?\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : text);
+
 const META_FIELDS = [
   { key: "name", label: "name", kind: "text" },
   { key: "type", label: "type", kind: "text" },
@@ -79,7 +82,7 @@ export function createInputEditor(ctx, form) {
       { id: "inputs-panel" },
       h("div", { class: "field" }, h("label", { for: qid, text: "Query" }), textInput("input.query", { id: qid, optional: false, multiline: true })),
       h("div", { class: "field-row" },
-        h("div", { class: "field" }, h("label", { for: nowId, text: "Now (for step recency)" }), textInput("input.now", { id: nowId, placeholder: "ISO 8601 or epoch ms", onChange: () => ctx.changed() }))),
+        h("div", { class: "field" }, h("label", { for: nowId, text: "Now (for step recency)" }), textInput("input.now", { id: nowId, placeholder: "ISO 8601 or epoch ms", parse: timeValue, onChange: () => ctx.changed() }))),
       contextFields(),
       listsTabs(),
     );
@@ -407,7 +410,7 @@ export function createInputEditor(ctx, form) {
           else if (f.kind === "number") {
             if (!Number.isFinite(Number(text))) return;
             it[f.key] = Number(text);
-          } else if (f.kind === "time" && /^-?\d+(\.\d+)?$/.test(text.trim())) it[f.key] = Number(text);
+          } else if (f.kind === "time") it[f.key] = timeValue(text);
           else it[f.key] = text;
           if (Object.keys(it).length === 0) delete ctx.state.input.items[id];
           ctx.changed();

@@ -1333,6 +1333,28 @@ test("score playground in headless Chromium", async (t) => {
       await pickPreset(page, PRESET);
     });
 
+    await t.test("\"Now\" typed as epoch milliseconds is a number the package takes", async () => {
+      await pickPreset(page, "seed-000");
+      const now = '#controls [data-path="input.now"]';
+      assert.match(await page.getAttribute(now, "placeholder"), /epoch ms/);
+      const seed = buildPreset("seed-000", sample);
+      // 26 days after the seed's now: A (5 days old at x1.2) is then 31 days old (x1).
+      const ms = Date.parse(seed.input.now) + 26 * 86_400_000;
+      await page.fill(now, String(ms));
+      await settle(page);
+      assert.ok(await page.isHidden("#problem"), await page.textContent("#problem"));
+      assert.equal(await page.evaluate(() => globalThis.__playground.state.input.now), ms);
+      const { out } = expected(seed.config, { ...seed.input, now: ms });
+      assert.deepEqual((await rankingRows(page)).map((r) => [r.id, Number(r.afterRecency)]), out.results.map((r) => [r.id, r.explain.afterRecency]));
+      assert.notDeepEqual(out.results.map((r) => r.explain.afterRecency), expected(seed.config, seed.input).out.results.map((r) => r.explain.afterRecency), "the new now moves a score");
+      // ISO 8601 stays text.
+      await page.fill(now, "2025-06-01T00:00:00Z");
+      await settle(page);
+      assert.equal(await page.evaluate(() => globalThis.__playground.state.input.now), "2025-06-01T00:00:00Z");
+      assert.ok(await page.isHidden("#problem"));
+      await pickPreset(page, "seed-000");
+    });
+
     await t.test("no console errors, no dialogs; screenshots", async () => {
       // A full CISI state for the picture: proposed floors and a fusion search done.
       await pickPreset(page, PRESET);
