@@ -288,7 +288,7 @@ export function createInputEditor(ctx, form) {
     const msg = h("p", { class: "field-error", hidden: true });
     const ta = h("textarea", { id, rows: 10, class: "code", spellcheck: "false", placeholder: "qid Q0 docid rank score tag\n1 Q0 722 1 10.85 bm25\n1 Q0 722 1 0.63 dense" });
     const message = fieldMessage(ta, msg);
-    const qid = h("input", { id: qidId, type: "text", class: "narrow", placeholder: "first", spellcheck: "false" });
+    const qid = h("input", { id: qidId, type: "text", class: "narrow", placeholder: "first pasted", spellcheck: "false" });
     const replace = h("input", { type: "checkbox", checked: true, id: nextId("rep") });
     const importBtn = h("button", { type: "button", text: "Import lists" });
     importBtn.addEventListener("click", async () => {
@@ -299,28 +299,46 @@ export function createInputEditor(ctx, form) {
         // an error's "line N" is the pasted text's.
         const pasted = ta.value.split("\n");
         const parts = new Map();
+        // The query: the one asked for, else the first pasted (parseTrecRun's object lists
+        // integer-like query ids first, by value: "9" before "10").
+        let chosen = qid.value.trim();
+        // Each document's first line, by tag and query: tied scores keep the pasted order.
+        const lineOf = new Map();
         pasted.forEach((line, i) => {
           const cols = line.trim().split(/\s+/);
           if (cols.length < 2) return;
+          if (!chosen) chosen = cols[0];
           const tag = cols[5] || "run";
           if (!parts.has(tag)) parts.set(tag, new Array(pasted.length).fill(""));
           parts.get(tag)[i] = line;
+          const key = JSON.stringify([tag, cols[0], cols[2]]);
+          if (!lineOf.has(key)) lineOf.set(key, i);
         });
         if (parts.size === 0) throw new Error("paste at least one line: qid Q0 docid rank score tag");
         const lists = [];
-        let chosen = qid.value.trim();
         for (const [tag, lines] of parts) {
           const run = ctx.lib.parseTrecRun(lines.join("\n"));
-          if (!chosen) chosen = Object.keys(run)[0];
           const docs = run[chosen];
           if (!docs) continue;
-          // Best first: by the run's score, descending (ties keep the parsed order).
-          const entries = Object.entries(docs).sort((a, b) => b[1] - a[1]);
+          // Best first: by the run's score, descending; ties in the pasted order (the
+          // object lists integer-like ids by value).
+          const at = (doc) => lineOf.get(JSON.stringify([tag, chosen, doc])) ?? Infinity;
+          const entries = Object.entries(docs).sort((a, b) => b[1] - a[1] || at(a[0]) - at(b[0]));
           lists.push({ name: tag, ids: entries.map((e) => e[0]), scores: entries.map((e) => e[1]) });
         }
         if (lists.length === 0) throw new Error(`no line for query ${chosen}`);
-        if (replace.checked) ctx.state.input.lists = lists;
-        else for (const l of lists) {
+        let dropped = 0;
+        if (replace.checked) {
+          ctx.state.input.lists = lists;
+          // The replaced lists' candidate metadata goes with them (an id still listed keeps its own).
+          const listed = new Set(lists.flatMap((l) => l.ids));
+          const items = inputItems();
+          for (const id of Object.keys(items)) {
+            if (listed.has(id)) continue;
+            delete items[id];
+            dropped++;
+          }
+        } else for (const l of lists) {
           const at = ctx.state.input.lists.findIndex((x) => x.name === l.name);
           if (at >= 0) ctx.state.input.lists[at] = l;
           else ctx.state.input.lists.push(l);
@@ -328,7 +346,7 @@ export function createInputEditor(ctx, form) {
         message.clear();
         const accepted = await ctx.commit();
         rebuildMetadata();
-        if (accepted) notice(`Imported ${lists.length} list(s) for query ${chosen}: ${lists.map((l) => `${l.name} (${l.ids.length})`).join(", ")}.`);
+        if (accepted) notice(`Imported ${lists.length} list(s) for query ${chosen}: ${lists.map((l) => `${l.name} (${l.ids.length})`).join(", ")}.${dropped ? ` The metadata of ${dropped} candidate(s) no longer listed was removed.` : ""}`);
       } catch (e) {
         const d = describeError(e, ctx.lib);
         message.show(d.code ? `${d.code} (${d.field}): ${d.message}` : d.message);
@@ -351,7 +369,7 @@ export function createInputEditor(ctx, form) {
       ta,
       h("div", { class: "field-row" },
         h("div", { class: "field" }, h("label", { for: qidId, text: "Query id" }), qid),
-        h("div", { class: "field checkbox" }, replace, h("label", { for: replace.id, text: "Replace all lists" }))),
+        h("div", { class: "field checkbox" }, replace, h("label", { for: replace.id, text: "Replace all lists (and their candidates' metadata)" }))),
       msg,
       h("div", { class: "button-row" }, ...row));
   }

@@ -1355,6 +1355,41 @@ test("score playground in headless Chromium", async (t) => {
       await pickPreset(page, "seed-000");
     });
 
+    await t.test("a TREC import without a query id takes the first pasted; replacing the lists replaces their metadata; ties keep the pasted order", async () => {
+      await pickPreset(page, "seed-000");
+      const heading = () => page.evaluate(() => [...document.querySelectorAll("h2")].map((e) => e.textContent).find((x) => x.startsWith("Candidate metadata")));
+      assert.equal(await heading(), "Candidate metadata (10)");
+      await page.click("#tab-trec");
+      const box = "#" + (await page.getAttribute('label:has-text("TREC run lines")', "for"));
+      assert.equal(await page.getAttribute('#tabpanel-trec input[type="text"]', "placeholder"), "first pasted");
+      // Query 10 first, then 9 (the run's object lists "9" first); in query 10, docs 30 and 4 tie.
+      await page.fill(box, ["10 Q0 30 1 3.2 bm25", "10 Q0 4 2 3.2 bm25", "10 Q0 docB 3 2.1 bm25", "9 Q0 docX 1 7.0 bm25", "9 Q0 docY 2 6.0 bm25"].join("\n"));
+      await page.click('button:has-text("Import lists")');
+      await settle(page);
+      assert.ok(await page.isHidden("#problem"), await page.textContent("#problem"));
+      const input = await page.evaluate(() => globalThis.__playground.state.input);
+      assert.deepEqual(input.lists, [{ name: "bm25", ids: ["30", "4", "docB"], scores: [3.2, 3.2, 2.1] }]);
+      assert.match(await page.textContent("#notice"), /for query 10:/);
+      // Seed 000's metadata (A, B, C, J) went with its lists.
+      assert.deepEqual(input.items, {});
+      await page.waitForTimeout(500);
+      assert.equal(await heading(), "Candidate metadata (3)");
+      assert.deepEqual((await rankingRows(page)).map((r) => r.id), expected(buildPreset("seed-000", sample).config, input).out.results.map((r) => r.id));
+      // Added (not replacing): the metadata stays.
+      await pickPreset(page, "seed-000");
+      const items = await page.evaluate(() => structuredClone(globalThis.__playground.state.input.items));
+      await page.click("#tab-trec");
+      await page.fill("#" + (await page.getAttribute('label:has-text("TREC run lines")', "for")), "7 Q0 A 1 1.5 extra");
+      await page.uncheck('#tabpanel-trec input[type="checkbox"]');
+      await page.click('button:has-text("Import lists")');
+      await settle(page);
+      const added = await page.evaluate(() => globalThis.__playground.state.input);
+      assert.deepEqual(added.lists.map((l) => l.name), ["semantic", "keyword", "extra"]);
+      assert.deepEqual(added.items, items);
+      await page.click("#tab-table");
+      await pickPreset(page, "seed-000");
+    });
+
     await t.test("no console errors, no dialogs; screenshots", async () => {
       // A full CISI state for the picture: proposed floors and a fusion search done.
       await pickPreset(page, PRESET);
