@@ -1390,6 +1390,27 @@ test("score playground in headless Chromium", async (t) => {
       await pickPreset(page, "seed-000");
     });
 
+    await t.test("the optimizer's table of best configurations holds the reported best, first among its ties", { skip: typeof lib.optimizeFusion !== "function" && "optimizeFusion is not in this build" }, async () => {
+      await pickPreset(page, PRESET);
+      await page.selectOption("#optimize-method", "rrf");
+      await page.selectOption("#optimize-metric", "ndcg@20");
+      await page.selectOption("#optimize-grid", "k10");
+      await page.click("#optimize-run");
+      await page.waitForSelector("#optimize-progress[data-done]", { timeout: 60_000 });
+      const qrels = Object.fromEntries(sample.queries.map((q) => [q.id, q.qrels]));
+      const runs = sample.runs.map((name) => Object.fromEntries(sample.queries.map((q) => [q.id, Object.fromEntries(q.runs[name].ids.map((id, i) => [id, q.runs[name].scores[i]]))])));
+      const report = lib.optimizeFusion(qrels, runs, { method: "rrf", metric: "ndcg@20", kValues: Array.from({ length: 10 }, (_, i) => (i + 1) * 10) }, () => {});
+      // The case: more than the table's 8 rows tie at the best score.
+      assert.ok(report.trials.filter((x) => x.score === report.best.score).length > 8, "a tie longer than the table");
+      assert.match(await page.textContent("#optimize-result p"), new RegExp(`k = ${report.best.params.k}\\.`));
+      const rows = await page.$$eval("#optimize-result table tbody tr", (trs) => trs.map((tr) => ({ text: tr.cells[0].textContent, best: "best" in tr.dataset, score: Number(tr.dataset.score) })));
+      assert.equal(rows.length, 8);
+      assert.ok(rows[0].best && rows[0].text.startsWith(`k = ${report.best.params.k},`), JSON.stringify(rows));
+      assert.equal(rows.filter((r) => r.best).length, 1);
+      rows.forEach((r, i) => i && assert.ok(r.score <= rows[i - 1].score, "best first"));
+      await page.selectOption("#optimize-metric", "ndcg@10");
+    });
+
     await t.test("no console errors, no dialogs; screenshots", async () => {
       // A full CISI state for the picture: proposed floors and a fusion search done.
       await pickPreset(page, PRESET);
