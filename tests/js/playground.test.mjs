@@ -1411,6 +1411,35 @@ test("score playground in headless Chromium", async (t) => {
       await page.selectOption("#optimize-metric", "ndcg@10");
     });
 
+    await t.test("a calibration curve's point label covers no result's dot, and every dot takes the pointer", async () => {
+      for (const id of ["seed-004", "seed-003"]) {
+        await pickPreset(page, id);
+        await page.locator("#curve-chart").scrollIntoViewIfNeeded();
+        const layout = await page.$eval("#curve-chart svg", (svg) => {
+          const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+          const dots = [...svg.querySelectorAll('circle[data-stage="curve"]')].map((c) => {
+            const [l, t, r, b] = box(c);
+            const hit = document.elementFromPoint((l + r) / 2, (t + b) / 2);
+            return { id: c.dataset.id, box: [l, t, r, b], top: hit === c };
+          });
+          return { dots, labels: [...svg.querySelectorAll("[data-point-label]")].map((e) => ({ text: e.textContent, box: box(e) })) };
+        });
+        assert.ok(layout.labels.length > 0, `${id}: some points are labelled`);
+        for (const d of layout.dots) {
+          assert.ok(d.top, `${id}: ${d.id}'s dot is under something`);
+          for (const l of layout.labels) assert.ok(!overlapping(l.box, d.box), `${id}: the label ${l.text} covers ${d.id}'s dot`);
+        }
+      }
+      // Seed 004: the #1 result's label took the #2's dot ("overview"), which no longer hides it.
+      await pickPreset(page, "seed-004");
+      const labels = await page.$$eval("#curve-chart [data-point-label]", (els) => els.map((e) => e.textContent));
+      assert.ok(labels.includes("policy-fy2025") && labels.includes("overview"), labels.join(", "));
+      await page.hover('#curve-chart circle[data-stage="curve"][data-id="overview"]');
+      assert.equal(await page.getAttribute("#tip", "data-for"), "overview");
+      assert.ok(await page.isVisible("#tip"));
+      await page.mouse.move(0, 0);
+    });
+
     await t.test("no console errors, no dialogs; screenshots", async () => {
       // A full CISI state for the picture: proposed floors and a fusion search done.
       await pickPreset(page, PRESET);
