@@ -1440,6 +1440,44 @@ test("score playground in headless Chromium", async (t) => {
       await page.mouse.move(0, 0);
     });
 
+    await t.test("an applied query-confidence model is carried across the CISI presets after a reload too", async () => {
+      const first = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      watch(first);
+      await first.goto(`${url}/`);
+      await ready(first);
+      await pickPreset(first, PRESET);
+      await first.click("#fit-confidence");
+      await first.waitForSelector("#apply-confidence-model", { timeout: 60_000 });
+      await first.click("#apply-confidence-model");
+      await settle(first);
+      assert.match(await first.textContent("#notice"), /stays on for the CISI presets/);
+      const model = referenceModel();
+      await first.waitForFunction(() => location.hash.startsWith("#s=") && Boolean(globalThis.__playground.state.config.confidence?.model));
+      await first.waitForTimeout(400);
+      const link = await first.evaluate(() => location.href);
+      await first.close();
+      // The link opened anew (a reload): the model is in its state, and goes on with the next preset.
+      const other = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      watch(other);
+      await other.goto(link);
+      await ready(other);
+      await settle(other);
+      assert.deepEqual(await other.evaluate(() => globalThis.__playground.state.config.confidence?.model), model);
+      const id = `cisi-${OOD_SHOWCASE}`;
+      await pickPreset(other, id);
+      assert.deepEqual(await other.evaluate(() => globalThis.__playground.state.config.confidence?.model), model, "carried after the reload");
+      const ood = buildPreset(id, sample);
+      assert.equal(await other.getAttribute("#outcome", "data-source"), "model");
+      assert.equal(Number(await other.getAttribute("#outcome", "data-probability")), expected(withModel(ood.config, model), ood.input).out.outcome.probability);
+      // Removed there, it is not carried any more; a seed preset between keeps it off.
+      await other.click("#remove-confidence-model");
+      await settle(other);
+      await pickPreset(other, "seed-000");
+      await pickPreset(other, PRESET);
+      assert.equal(await other.evaluate(() => globalThis.__playground.state.config.confidence?.model ?? null), null);
+      await other.close();
+    });
+
     await t.test("no console errors, no dialogs; screenshots", async () => {
       // A full CISI state for the picture: proposed floors and a fusion search done.
       await pickPreset(page, PRESET);
