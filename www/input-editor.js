@@ -1,6 +1,6 @@
 // The input editor of the pipeline mode: the query, "now" and context fields, the ranked
 // lists (table, JSON and TREC run tabs) and the candidates' metadata table.
-import { h, fill, nextId, debounce } from "./dom.js";
+import { h, fill, nextId, debounce, fmtp } from "./dom.js";
 import { describeError, showProblem, notice, fieldMessage } from "./notices.js";
 import { section, remembered, wide } from "./form.js";
 
@@ -70,7 +70,7 @@ export function parseListText(text, withScores) {
  * bound inputs of `form` (createForm). Returns { inputPanel, metadataPanel }.
  */
 export function createInputEditor(ctx, form) {
-  const { textInput } = form;
+  const { textInput, bind } = form;
   const inputLists = () => listsOf(ctx.state);
   const inputItems = () => itemsOf(ctx.state);
 
@@ -177,7 +177,7 @@ export function createInputEditor(ctx, form) {
       tbody.lastElementChild?.querySelector("input")?.focus();
       ctx.changed();
     });
-    return h("div", {}, h("p", { class: "note", text: "Each list: its name, its weight (empty: 1), then its ids, best first, one per line: the whole line is the id, spaces and numbers included. Tick \u201cLines end with a score\u201d to give the list's scores: each line's last word, after a space, is then its score (a finite number) and the rest its id." }), h("div", { class: "table-scroll" }, table), add);
+    return h("div", {}, h("p", { class: "note", text: "Each list: its name, its weight (empty: config.weights' value for the name, else 1), then its ids, best first, one per line: the whole line is the id, spaces and numbers included. Tick \u201cLines end with a score\u201d to give the list's scores: each line's last word, after a space, is then its score (a finite number) and the rest its id." }), h("div", { class: "table-scroll" }, table), add);
   }
 
   function listRow(list, i, removed) {
@@ -186,7 +186,13 @@ export function createInputEditor(ctx, form) {
       list.name = name.value;
       ctx.changed();
     });
-    const weight = h("input", { type: "number", step: "any", min: 0, value: list.weight ?? "", placeholder: "weight: 1", "aria-label": `Weight of list ${list.name}`, "data-path": `input.lists.${i}.weight`, class: "narrow" });
+    const weight = h("input", { type: "number", step: "any", min: 0, value: list.weight ?? "", "aria-label": `Weight of list ${list.name}`, "data-path": `input.lists.${i}.weight`, class: "narrow" });
+    // Empty, the list takes config.weights[name], else 1: the placeholder shows which,
+    // kept current as the configuration changes (sync re-reads it).
+    bind(weight, () => {
+      const w = ctx.state.config?.weights?.[list.name];
+      weight.placeholder = `weight: ${typeof w === "number" && Number.isFinite(w) ? fmtp(w) : 1}`;
+    });
     weight.addEventListener("input", () => {
       if (weight.value.trim() === "") delete list.weight;
       else if (Number.isFinite(Number(weight.value))) list.weight = Number(weight.value);

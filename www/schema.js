@@ -127,7 +127,7 @@ export const CONFIG_GROUPS = [
       { path: "limits.maxTextBytes", label: "limits.maxTextBytes", type: "number", min: 1, step: 1 },
       { path: "limits.maxTotalTextBytes", label: "limits.maxTotalTextBytes", type: "number", min: 1, step: 1 },
       { path: "limits.maxSearchWork", label: "limits.maxSearchWork", type: "number", min: 1, step: 1 },
-      { path: "explain", label: "explain (per-result stages)", type: "bool" },
+      { path: "explain", label: "explain (per-result stages)", type: "bool", help: "Off: the results carry no explanation. The page still draws every stage, from a shadow run of its own with explain on (the stage card says so)." },
     ],
   },
 ];

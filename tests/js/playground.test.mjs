@@ -1478,6 +1478,78 @@ test("score playground in headless Chromium", async (t) => {
       await other.close();
     });
 
+    await t.test("explain off: the stage card says its stages come from a shadow run", async () => {
+      await pickPreset(page, "seed-000");
+      assert.ok(await page.isHidden("#explain-off"));
+      await page.$$eval("#controls details", (ds) => ds.forEach((d) => (d.open = true)));
+      await page.uncheck('#controls input[data-path="config.explain"]');
+      await settle(page);
+      assert.equal(await page.evaluate(() => globalThis.__playground.result.effective.explain), false);
+      assert.equal(await page.evaluate(() => globalThis.__playground.result.out.results.some((r) => r.explain)), false, "the real run explains nothing");
+      assert.ok(await page.isVisible("#explain-off"));
+      assert.match(await page.textContent("#explain-off"), /shadow run with explain on/);
+      assert.match(await page.$eval('#controls input[data-path="config.explain"]', (e) => e.closest(".field").textContent), /shadow run/);
+      await pickPreset(page, "seed-000");
+      assert.ok(await page.isHidden("#explain-off"));
+    });
+
+    await t.test("the summary names repeated ids and the candidates it counts but does not draw", async () => {
+      await pickPreset(page, "seed-000");
+      await page.fill('#controls textarea[data-path="input.lists.1.ids"]', "C\nB\nB\nA\nC");
+      await settle(page);
+      const s = await page.evaluate(() => globalThis.__playground.result.out.stats);
+      assert.deepEqual(s.duplicates, [0, 2]);
+      assert.equal(await page.getAttribute("#result .stats [data-duplicates]", "data-duplicates"), JSON.stringify([0, 2]));
+      assert.match(await page.textContent("#result .stats"), /Repeated ids ignored .*: 2 in keyword\./);
+      assert.equal(await page.$$eval("#result .stats [data-undrawn]", (els) => els.length), 0, "seed 000 draws every candidate");
+      // Seed 004: nine candidates beyond the rerank limit, counted, not drawn.
+      await pickPreset(page, "seed-004");
+      const s4 = await page.evaluate(() => globalThis.__playground.result.out.stats);
+      const undrawn = s4.beyondTopK + s4.beyondCandidateLimit;
+      assert.ok(undrawn > 0);
+      assert.equal(Number(await page.getAttribute("#result .stats [data-undrawn]", "data-undrawn")), undrawn);
+      const drawn = await page.$$eval('#stage-chart [data-stage="fused"]', (els) => els.length);
+      assert.equal(drawn + undrawn, s4.candidates, "drawn and not drawn make the candidates");
+      assert.match(await page.textContent("#result .stats"), new RegExp(`the ${undrawn} beyond topK or the rerank limit are counted here, not drawn`));
+      assert.equal(await page.$$eval("#result .stats [data-duplicates]", (els) => els.length), 0, "seed 004 repeats no id");
+      await pickPreset(page, "seed-000");
+    });
+
+    await t.test("a floor slider dragged past the other floor pushes it, so the floors never cross", async () => {
+      await pickPreset(page, "seed-000");
+      const slider = (p) => `#calibration input[type="range"][data-path="config.bands.${p}"]`;
+      const bands = () => page.evaluate(() => globalThis.__playground.state.config.bands);
+      await page.focus(slider("highFloor"));
+      await page.keyboard.press("Home");
+      await settle(page);
+      assert.deepEqual(await bands(), { highFloor: 0, degradedFloor: 0 });
+      assert.ok(await page.isHidden("#problem"), await page.textContent("#problem"));
+      assert.equal(await page.inputValue('#calibration input[type="number"][data-path="config.bands.degradedFloor"]'), "0");
+      await page.focus(slider("degradedFloor"));
+      await page.keyboard.press("End");
+      await settle(page);
+      assert.deepEqual(await bands(), { highFloor: 1, degradedFloor: 1 });
+      assert.ok(await page.isHidden("#problem"), await page.textContent("#problem"));
+      const seed = buildPreset("seed-000", sample);
+      assert.deepEqual((await rankingRows(page)).map((r) => r.band), expected({ bands: { highFloor: 1, degradedFloor: 1 } }, seed.input).out.results.map((r) => r.band));
+      assert.match(await page.textContent("#calibration .quick"), /pushes the degraded floor down/);
+      await pickPreset(page, "seed-000");
+    });
+
+    await t.test("an empty list weight's placeholder is the weight it takes (config.weights, else 1)", async () => {
+      await pickPreset(page, "seed-000");
+      const weight = '#controls input[data-path="input.lists.0.weight"]';
+      assert.equal(await page.getAttribute(weight, "placeholder"), "weight: 1");
+      await page.$$eval("#controls details", (ds) => ds.forEach((d) => (d.open = true)));
+      await page.fill('#controls textarea[data-path="config.weights"]', '{"semantic": 2.5}');
+      await settle(page);
+      assert.equal(await page.getAttribute(weight, "placeholder"), "weight: 2.5");
+      assert.equal(await page.getAttribute('#controls input[data-path="input.lists.1.weight"]', "placeholder"), "weight: 1");
+      const c = await page.evaluate(() => globalThis.__playground.result.rows.find((r) => r.id === "A").explain.contributions.find((x) => x.list === "semantic"));
+      assert.equal(c.weight, 2.5, "the package took that weight");
+      await pickPreset(page, "seed-000");
+    });
+
     await t.test("no console errors, no dialogs; screenshots", async () => {
       // A full CISI state for the picture: proposed floors and a fusion search done.
       await pickPreset(page, PRESET);
