@@ -15,7 +15,7 @@ import { h, fill, $, debounce } from "./dom.js";
 import { encodeState, decodeState } from "./url-state.js";
 import { presetList, buildPreset, baseState, DEFAULT_PRESET, STATE_VERSION } from "./presets.js";
 import * as compute from "./compute.js";
-import { carryModel, forgetModel } from "./confidence.js";
+import { carryModel, forgetModel, adoptModel } from "./confidence.js";
 import { describeError, showProblem, clearProblem, notice, dismissNotice } from "./notices.js";
 import { createForm, section } from "./form.js";
 import { createInputEditor } from "./input-editor.js";
@@ -246,6 +246,8 @@ async function loadState(s) {
   if (pendingState !== s) return false;
   pendingState = null;
   state = s;
+  // A CISI state's query-confidence model is the one carried to the next CISI preset.
+  adoptModel(s);
   evaluation = null;
   $("#preset").value = presetList(sample).some((p) => p.id === s.preset) ? s.preset : "custom";
   buildControls();

@@ -149,8 +149,14 @@ export function stagePanels(rows, { width, listNames, effective, floors, pool, c
     );
 
   const ce = pool?.crossEncoder;
+  // The rerank stage's fiscal-year boost (rerank.recencyBoost), where it moved a score.
+  const fiscal = rows.some((r) => r.explain.rerankRecencyMultiplier !== 1) ? `, then × fiscal-year boost (recencyBoost ${fmtp(effective.rerank.recencyBoost)})` : "";
   const rerankNote =
-    effective.rerank.method === "none" ? "rerank: none (unchanged)" : effective.rerank.method === "heuristic" ? "× heuristic factors" : `cross-encoder, min-max per query${ce ? ` (raw ${fmt(ce.min)} to ${fmt(ce.max)})` : ""}`;
+    effective.rerank.method === "none"
+      ? `rerank: none${fiscal || " (unchanged)"}`
+      : effective.rerank.method === "heuristic"
+        ? `× heuristic factors${fiscal}`
+        : `cross-encoder, min-max per query${ce ? ` (raw ${fmt(ce.min)} to ${fmt(ce.max)})` : ""}${fiscal}`;
   const scale = pool ? ` over ${pool.candidates} candidates${scaleText(pool.normalization)}` : "";
   const normNote = effective.normalization.method === "none" ? "normalization: none (unchanged)" : `${effective.normalization.method}${scale}, minRelevance ${fmtp(effective.normalization.minRelevance)}`;
   const recencyNote = effective.recency.mode === "none" ? "recency: none (×1)" : `× ${effective.recency.mode.replace("_", " ")} multiplier`;
@@ -232,7 +238,7 @@ export function calibrationCurve({ points, rows, width, floors, minConfidence, t
   );
   const height = Math.max(240, Math.min(360, width * 0.55));
   const margins = { marginLeft: 44, marginRight: 16, marginTop: 20, marginBottom: 36 };
-  if (labelPoints) marks.push(...pointLabels(rowsDrawn.filter((r) => r.returned), { width, height, ...margins, domain }, [minLabel]));
+  if (labelPoints) marks.push(...pointLabels(rowsDrawn.filter((r) => r.returned), { width, height, ...margins, domain }, [minLabel], rowsDrawn));
   return Plot.plot(
     base(width, height, {
       ...margins,
@@ -246,29 +252,50 @@ export function calibrationCurve({ points, rows, width, floors, minConfidence, t
 const pointText = (r) => (r.id.length > 18 ? r.id.slice(0, 17) + "…" : r.id);
 
 /**
- * The ids beside the results on the calibration curve: after the dot, or before it where
- * a label after it would pass the plot's right edge (so it stays inside the chart); a
- * label that would overlap one already placed is left out (the tooltip still names the dot).
+ * The ids beside the results on the calibration curve: after the dot, else before it
+ * (inside the plot either way), clear of the labels already placed and of every dot (a
+ * label over another result's dot hid it: seed 004's "policy-fy2025" over "overview");
+ * a label with no free place is left out (the tooltip still names the dot). `dots`: every
+ * result drawn, returned or not.
  */
-function pointLabels(rows, { width, height, marginLeft, marginRight, marginTop, marginBottom, domain: [lo, hi] }, taken = []) {
+function pointLabels(rows, { width, height, marginLeft, marginRight, marginTop, marginBottom, domain: [lo, hi] }, taken = [], dots = rows) {
   const px = (x) => marginLeft + ((x - lo) / (hi - lo)) * (width - marginLeft - marginRight);
   const py = (y) => height - marginBottom - y * (height - marginTop - marginBottom);
   const placed = taken.map((t) => ({ x0: px(t.x) + t.dx, x1: px(t.x) + t.dx + t.text.length * 6, y0: py(t.y) + t.dy - 7, y1: py(t.y) + t.dy + 7 }));
-  const after = [];
-  const before = [];
+  // The y axis' label, top left ("↑ calibrated confidence").
+  placed.push({ x0: 0, x1: 160, y0: 0, y1: marginTop });
+  // Each dot's box: its radius (6 returned, 4.5 dropped) and stroke.
+  const dotBoxes = dots.map((r) => {
+    const x = px(r.explain.normalized);
+    const y = py(r.score);
+    const rad = (r.returned ? 6 : 4.5) + 1;
+    return { x0: x - rad, x1: x + rad, y0: y - rad, y1: y + rad };
+  });
+  const clear = (box) => box.x0 >= marginLeft && box.x1 <= width - marginRight && box.y0 >= 0 && box.y1 <= height - marginBottom && ![...placed, ...dotBoxes].some((b) => b.x0 < box.x1 && box.x0 < b.x1 && b.y0 < box.y1 && box.y0 < b.y1);
+  // Where a label may go, in order: after the dot, before it, then a line above or below
+  // it: centred on it, ending at it, starting at it.
+  const SPOTS = [
+    { dx: 9, dy: 0, anchor: "start" },
+    { dx: -9, dy: 0, anchor: "end" },
+    ...[["middle", 0], ["end", 6], ["start", -6]].flatMap(([anchor, dx]) => [-16, 16].map((dy) => ({ dx, dy, anchor }))),
+  ];
+  const bySpot = SPOTS.map(() => []);
   for (const r of rows) {
     const w = pointText(r).length * 6 + 4;
     const x = px(r.explain.normalized);
-    const end = x + 9 + w > width - marginRight;
-    const x0 = end ? x - 9 - w : x + 9;
-    const box = { x0, x1: x0 + w, y0: py(r.score) - 7, y1: py(r.score) + 7 };
-    if (placed.some((b) => b.x0 < box.x1 && box.x0 < b.x1 && b.y0 < box.y1 && box.y0 < b.y1)) continue;
-    placed.push(box);
-    (end ? before : after).push(r);
+    const y = py(r.score);
+    const boxAt = ({ dx, dy, anchor }) => {
+      const x0 = x + dx - (anchor === "start" ? 0 : anchor === "end" ? w : w / 2);
+      return { x0, x1: x0 + w, y0: y + dy - 7, y1: y + dy + 7 };
+    };
+    const i = SPOTS.findIndex((spot) => clear(boxAt(spot)));
+    if (i < 0) continue;
+    placed.push(boxAt(SPOTS[i]));
+    bySpot[i].push(r);
   }
   const Plot = P();
   const common = { x: (r) => r.explain.normalized, y: (r) => r.score, text: pointText, fill: INK, fontSize: 10, ...HALO, render: tag(() => ({ "data-point-label": "" })) };
-  return [Plot.text(after, { ...common, dx: 9, textAnchor: "start" }), Plot.text(before, { ...common, dx: -9, textAnchor: "end" })];
+  return SPOTS.map((spot, i) => Plot.text(bySpot[i], { ...common, dx: spot.dx, dy: spot.dy, textAnchor: spot.anchor }));
 }
 
 /** Two bar charts on the same rows: max-normalized (relative) and calibrated (absolute). */

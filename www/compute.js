@@ -39,7 +39,25 @@ function judgementOf(judgements, id) {
   return g === undefined ? 0 : g;
 }
 
-/** The run of one ranked list (first occurrence wins), for `evaluate`. */
+/**
+ * A ranking as a run of one query for `evaluate`: each id scored by its place (n for the
+ * first, down to 1; a repeated id keeps its first place), so the metric is that of the
+ * ranking as shown. With the scores themselves, tied scores would rank in ranx's order,
+ * read from the object's key order, and JavaScript lists integer-like keys ("60",
+ * "1181": CISI's ids) first and in numeric order (README "Ties"): cisi-3's card read
+ * 0.789 where its ranking's nDCG@10 is 0.7846. A `Run` keeps a text's order, but ranx's
+ * sort still reorders 16 or more tied documents; distinct scores leave no tie to break.
+ */
+export function rankingRun(ids) {
+  const run = {};
+  const seen = new Set();
+  for (const id of ids) if (!seen.has(id)) seen.add(id);
+  let score = seen.size;
+  for (const id of seen) run[id] = score--;
+  return run;
+}
+
+/** The run of one ranked list (first occurrence wins), for `optimizeFusion`. */
 function listRun(list) {
   if (!Array.isArray(list.scores) || list.scores.length !== list.ids.length) return null;
   const run = {};
@@ -87,12 +105,10 @@ export function pipeline(lib, state) {
   if (judgements) {
     const qrels = { q: judgements };
     metrics = {};
-    const fused = {};
-    for (const r of out.results) fused[r.id] = r.score;
-    metrics.fused = safeEvaluate(lib, qrels, { q: fused });
+    // The final ranking as shown, and each list in its order (as the pipeline reads it).
+    metrics.fused = safeEvaluate(lib, qrels, { q: rankingRun(out.results.map((r) => r.id)) });
     for (const list of input.lists) {
-      const run = listRun(list);
-      if (run) metrics[list.name] = safeEvaluate(lib, qrels, { q: run });
+      if (Array.isArray(list?.ids)) metrics[list.name] = safeEvaluate(lib, qrels, { q: rankingRun(list.ids.map(String)) });
     }
   }
   // The floors in force: the selected band profile's, else the defaults.
@@ -143,7 +159,8 @@ export function sampleEvaluation(lib, sample, config, { bins = 10, strategy = "u
   const probs = [];
   const labels = [];
   const fused = {};
-  const lists = Object.fromEntries(sample.runs.map((name) => [name, {}]));
+  const lists = Object.fromEntries(sample.runs.map((name) => [name, {}])); // the runs' scores (optimizeFusion)
+  const ranked = Object.fromEntries(sample.runs.map((name) => [name, {}])); // each list's order (the metrics)
   const qrels = {};
   withPipeline(lib, config, (p) => {
     const effective = p.config;
@@ -152,19 +169,22 @@ export function sampleEvaluation(lib, sample, config, { bins = 10, strategy = "u
         const input = cisiInput(sample, q);
         qrels[q.id] = q.qrels;
         const out = p.run(input);
-        fused[q.id] = Object.fromEntries(out.results.map((r) => [r.id, r.score]));
+        fused[q.id] = rankingRun(out.results.map((r) => r.id));
         for (const r of sp.run(input).results) {
           raws.push(r.explain.normalized);
           probs.push(r.score);
           labels.push((q.qrels[r.id] || 0) > 0 ? 1 : 0);
         }
-        for (const name of sample.runs) lists[name][q.id] = listRun(q.runs[name]);
+        for (const name of sample.runs) {
+          lists[name][q.id] = listRun(q.runs[name]);
+          ranked[name][q.id] = rankingRun(q.runs[name].ids);
+        }
       }
     });
   });
   const report = lib.calibrationError(probs, labels, { bins, strategy });
   const metrics = { fused: lib.evaluate(qrels, fused, SAMPLE_METRICS) };
-  for (const name of sample.runs) metrics[name] = lib.evaluate(qrels, lists[name], SAMPLE_METRICS);
+  for (const name of sample.runs) metrics[name] = lib.evaluate(qrels, ranked[name], SAMPLE_METRICS);
   return { raws, probs, labels, report, metrics, qrels, runs: sample.runs.map((name) => lists[name]), runNames: sample.runs };
 }
 

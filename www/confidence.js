@@ -194,6 +194,15 @@ export function carryModel(s) {
   return s;
 }
 
+/**
+ * Takes the model of a CISI state being shown as the one to carry (or none, if it has
+ * none): a link or a reload brings the state's model but not this module's memory of it,
+ * and the next CISI preset dropped it though the notice says it stays on.
+ */
+export function adoptModel(s) {
+  if (s && s.mode === "pipeline" && String(s.preset).startsWith("cisi-")) applied = s.config?.confidence?.model ?? null;
+}
+
 /** Forgets the applied model (a preset restored as it was). */
 export function forgetModel() {
   applied = null;
@@ -238,11 +247,24 @@ export function confidencePanel(ctx) {
     }
   });
 
+  /** "Back to the rank-only estimate": the model out of the configuration, and no longer carried. */
+  function removeButton(inUse) {
+    const remove = h("button", { type: "button", id: "remove-confidence-model", class: "secondary", text: "Back to the rank-only estimate", disabled: !inUse });
+    remove.addEventListener("click", async () => {
+      applied = null;
+      const s = ctx.getState();
+      s.config = withoutModel(s.config);
+      if (await ctx.commit()) ctx.notice("The outcome comes from the rank-only estimate again.");
+    });
+    return remove;
+  }
+
   function render() {
     const state = ctx.getState();
     const inUse = state.config.confidence?.model || null;
     if (!fitted) {
-      fill(box, inUse ? h("p", { class: "note", id: "confidence-in-use", text: `A query-confidence model is in the pipeline's configuration (fitted on ${inUse.training.queries} queries); fit one here to measure it on the held-out half.` }) : null);
+      // A model from a link or before a reload: in use, and removable here too.
+      fill(box, inUse ? [h("p", { class: "note", id: "confidence-in-use", text: `A query-confidence model is in the pipeline's configuration (fitted on ${inUse.training.queries} queries; it stays on for the CISI presets); fit one here to measure it on the held-out half.` }), h("div", { class: "button-row" }, removeButton(inUse))] : null);
       return;
     }
     const model = fitted.model;
@@ -302,14 +324,7 @@ export function confidencePanel(ctx) {
       s.config = withModel(s.config, model);
       if (await ctx.commit()) ctx.notice("The query-confidence model now gives the outcome (it stays on for the CISI presets).");
     });
-    const remove = h("button", { type: "button", id: "remove-confidence-model", class: "secondary", text: "Back to the rank-only estimate", disabled: !inUse });
-    remove.addEventListener("click", async () => {
-      applied = null;
-      const s = ctx.getState();
-      s.config = withoutModel(s.config);
-      if (await ctx.commit()) ctx.notice("The outcome comes from the rank-only estimate again.");
-    });
-    parts.push(h("div", { class: "button-row" }, apply, remove));
+    parts.push(h("div", { class: "button-row" }, apply, removeButton(inUse)));
     fill(box, ...parts);
   }
 

@@ -79,7 +79,9 @@ export function createConfigForm(ctx, form) {
     const def = getPath(ctx.defaults, f.path);
     const resetBtn = h("button", { type: "button", class: "icon reset", title: "Restore the default", "aria-label": `Restore the default of ${f.path}`, text: "↺" });
     resetBtn.addEventListener("click", () => {
-      deletePath(ctx.state, path);
+      // A field whose default is more than its own value (calibration.method) says how.
+      if (f.reset) f.reset(ctx.state);
+      else deletePath(ctx.state, path);
       sync();
       markOverride(control.tagName === "DIV" ? control.querySelector("textarea") : control, path);
       ctx.changed();
@@ -87,7 +89,7 @@ export function createConfigForm(ctx, form) {
       // The button hides with its field back at the default: the field takes the focus.
       $(`#controls [data-path="${CSS.escape(path)}"]`)?.focus();
     });
-    const note = h("span", { class: "default-note", hidden: !isOverridden(path) }, `default ${def === undefined ? "none" : typeof def === "object" ? JSON.stringify(def) : fmtp(def)} `, resetBtn);
+    const note = f.required ? null : h("span", { class: "default-note", hidden: !isOverridden(path) }, `default ${def === undefined ? "none" : typeof def === "object" ? JSON.stringify(def) : fmtp(def)} `, resetBtn);
     const field = h("div", { class: ["field", f.type === "bool" ? "checkbox" : null, isOverridden(path) ? "overridden" : null] },
       h("label", { for: id, text: f.label }), control, note, f.help ? h("p", { class: "help", text: f.help }) : null);
     return field;

@@ -28,7 +28,8 @@ export function section(title, { id, open = true, note } = {}, ...children) {
 /**
  * Bound inputs over `ctx` = { state, defaults, changed() } (state and defaults read at
  * every use). Returns the input builders, sync() (re-reads every connected bound input
- * but the focused one) and isOverridden / markOverride.
+ * but the focused one), bind(el, read) (another element sync() re-reads) and
+ * isOverridden / markOverride.
  */
 export function createForm(ctx) {
   const bindings = []; // { el, read } of inputs bound to state paths
@@ -86,22 +87,33 @@ export function createForm(ctx) {
     return bound(el, read);
   }
 
-  /** A range slider bound to the same path (moves at once, re-renders every frame). */
-  function rangeInput(path, { min, max, step, label }) {
+  /**
+   * A range slider bound to the same path (moves at once, re-renders every frame).
+   * `keep`: { path, side } of a value it carries along, to stay `side` ("below" or
+   * "above") of it: a floor dragged past the other floor pushes it (the package refuses
+   * crossed floors, and a drag cannot stop where they meet).
+   */
+  function rangeInput(path, { min, max, step, label, keep }) {
     const el = h("input", { type: "range", min, max, step, "data-path": path, "aria-label": label });
     const read = () => {
       const v = valueAt(path);
       if (typeof v === "number") el.value = String(v);
     };
     el.addEventListener("input", () => {
-      setPath(ctx.state, path, Number(el.value));
+      const v = Number(el.value);
+      setPath(ctx.state, path, v);
+      if (keep) {
+        const other = valueAt(keep.path);
+        if (typeof other === "number" && (keep.side === "below" ? other > v : other < v)) setPath(ctx.state, keep.path, v);
+      }
       sync();
       ctx.changed();
     });
     return bound(el, read);
   }
 
-  function textInput(path, { id, label, placeholder, onChange, optional = true, multiline = false } = {}) {
+  /** A text input bound to a path; `parse` turns the text into the value stored. */
+  function textInput(path, { id, label, placeholder, onChange, optional = true, multiline = false, parse = (text) => text } = {}) {
     const attrs = { id: id || nextId("t"), "data-path": path, "aria-label": label, placeholder, autocomplete: "off", spellcheck: "false" };
     const el = multiline ? h("textarea", { ...attrs, rows: 2 }) : h("input", { type: "text", ...attrs });
     const read = () => {
@@ -110,7 +122,7 @@ export function createForm(ctx) {
     };
     el.addEventListener("input", () => {
       if (el.value === "" && optional) deletePath(ctx.state, path);
-      else setPath(ctx.state, path, el.value);
+      else setPath(ctx.state, path, parse(el.value));
       sync();
       onChange ? onChange() : ctx.changed();
     });
@@ -185,13 +197,13 @@ export function createForm(ctx) {
 
   /** Number + slider pairs for the outputs' quick controls. */
   function quickControls(items) {
-    return h("div", { class: "quick" }, items.map(({ label, path, min, max, step, note }) => {
+    return h("div", { class: "quick" }, items.map(({ label, path, min, max, step, note, keep }) => {
       const id = nextId("q");
       const num = numberInput(path, { id, min, step: "any" });
-      const range = rangeInput(path, { min, max, step, label: `${label} slider` });
+      const range = rangeInput(path, { min, max, step, label: `${label} slider`, keep });
       return h("div", { class: "quick-item" }, h("label", { for: id, text: label }), h("div", { class: "quick-inputs" }, range, num), note ? h("span", { class: "help", text: note }) : null);
     }));
   }
 
-  return { sync, isOverridden, markOverride, numberInput, rangeInput, textInput, selectInput, jsonInput, checkboxInput, quickControls };
+  return { sync, bind: bound, isOverridden, markOverride, numberInput, rangeInput, textInput, selectInput, jsonInput, checkboxInput, quickControls };
 }

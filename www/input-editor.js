@@ -1,6 +1,6 @@
 // The input editor of the pipeline mode: the query, "now" and context fields, the ranked
 // lists (table, JSON and TREC run tabs) and the candidates' metadata table.
-import { h, fill, nextId, debounce } from "./dom.js";
+import { h, fill, nextId, debounce, fmtp } from "./dom.js";
 import { describeError, showProblem, notice, fieldMessage } from "./notices.js";
 import { section, remembered, wide } from "./form.js";
 
@@ -16,6 +16,9 @@ export const itemsOf = (state) => (state.input.items && typeof state.input.items
  */
 const itemPath = (id) => (/^[^.[\]"\\]+$/.test(id) ? `items.${id}` : `items[${JSON.stringify(id)}]`);
 
+/** A time as typed: digits are epoch milliseconds (a number), anything else ISO 8601 text. */
+export const timeValue = (text) => (/^-?\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : text);
+
 const META_FIELDS = [
   { key: "name", label: "name", kind: "text" },
   { key: "type", label: "type", kind: "text" },
@@ -27,12 +30,47 @@ const META_FIELDS = [
 ];
 
 /**
+ * A list's text as { ids, scores? }. One line per id, best first, blank lines skipped.
+ * Without scores the whole line is the id (spaces and trailing numbers included:
+ * "chapter 1"). With scores (the list's "Lines end with a score" box), a line's last
+ * space-separated word is its score, a finite number, and the rest the id; a line
+ * without one is an error, and so are two lines giving one id (the score split off
+ * "chapter 1" and "chapter 2" would merge them into "chapter"). Throws an Error saying
+ * which line.
+ */
+export function parseListText(text, withScores) {
+  const ids = [];
+  const scores = [];
+  const lineOf = new Map();
+  text.split("\n").forEach((raw, i) => {
+    const line = raw.trim();
+    if (!line) return;
+    const n = i + 1;
+    if (!withScores) {
+      ids.push(line);
+      return;
+    }
+    const cut = line.search(/\s\S*$/);
+    if (cut < 0) throw new Error(`line ${n}: no score (with "Lines end with a score", a line is its id, a space, then its score)`);
+    const word = line.slice(cut).trim();
+    const score = Number(word);
+    if (!Number.isFinite(score)) throw new Error(`line ${n}: the score "${word}" is not a finite number`);
+    const id = line.slice(0, cut).trim();
+    if (lineOf.has(id)) throw new Error(`lines ${lineOf.get(id)} and ${n} both give the id "${id}" once their last word is taken as the score: untick "Lines end with a score" if the numbers belong to the ids`);
+    lineOf.set(id, n);
+    ids.push(id);
+    scores.push(score);
+  });
+  return withScores ? { ids, scores } : { ids };
+}
+
+/**
  * The input panels over `ctx` = { state, lib, sample, changed(), commit(), labLoaded(),
  * writeUrl() } and the
  * bound inputs of `form` (createForm). Returns { inputPanel, metadataPanel }.
  */
 export function createInputEditor(ctx, form) {
-  const { textInput } = form;
+  const { textInput, bind } = form;
   const inputLists = () => listsOf(ctx.state);
   const inputItems = () => itemsOf(ctx.state);
 
@@ -44,7 +82,7 @@ export function createInputEditor(ctx, form) {
       { id: "inputs-panel" },
       h("div", { class: "field" }, h("label", { for: qid, text: "Query" }), textInput("input.query", { id: qid, optional: false, multiline: true })),
       h("div", { class: "field-row" },
-        h("div", { class: "field" }, h("label", { for: nowId, text: "Now (for step recency)" }), textInput("input.now", { id: nowId, placeholder: "ISO 8601 or epoch ms", onChange: () => ctx.changed() }))),
+        h("div", { class: "field" }, h("label", { for: nowId, text: "Now (for step recency)" }), textInput("input.now", { id: nowId, placeholder: "ISO 8601 or epoch ms", parse: timeValue, onChange: () => ctx.changed() }))),
       contextFields(),
       listsTabs(),
     );
@@ -107,37 +145,17 @@ export function createInputEditor(ctx, form) {
     return h("div", { class: "lists-editor" }, tablist, panels);
   }
 
-  /** "id" or "id score" per line. */
-  function listText(list) {
+  /** The list as lines: the id, then (with scores) a space and its score. */
+  function listText(list, withScores) {
     if (!Array.isArray(list.ids)) return "";
-    return list.ids.map((id, i) => (Array.isArray(list.scores) ? `${id} ${list.scores[i]}` : id)).join("\n");
-  }
-
-  function parseListText(text) {
-    const lines = text.split("\n").map((l) => l.trim()).filter(Boolean);
-    const ids = [];
-    const scores = [];
-    let withScore = 0;
-    for (const line of lines) {
-      const parts = line.split(/\s+/);
-      const last = parts.at(-1);
-      if (parts.length > 1 && last !== "" && Number.isFinite(Number(last))) {
-        ids.push(parts.slice(0, -1).join(" "));
-        scores.push(Number(last));
-        withScore++;
-      } else {
-        ids.push(line);
-      }
-    }
-    if (withScore > 0 && withScore < lines.length) throw new Error("give a score on every line or on none");
-    return withScore ? { ids, scores } : { ids };
+    return list.ids.map((id, i) => (withScores && Array.isArray(list.scores) ? `${id} ${list.scores[i]}` : String(id))).join("\n");
   }
 
   function listsTable() {
     const tbody = h("tbody");
     const table = h("table", { class: "lists-table" },
       h("caption", { class: "visually-hidden", text: "Ranked lists: name, weight and ids, best first" }),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "List" }), h("th", { scope: "col", text: "Weight" }), h("th", { scope: "col", text: "Ids, best first (one per line, optional score)" }), h("th", { scope: "col" }, h("span", { class: "visually-hidden", text: "Remove" })))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "List" }), h("th", { scope: "col", text: "Weight" }), h("th", { scope: "col", text: "Ids, best first (one per line; a score after the last space if ticked)" }), h("th", { scope: "col" }, h("span", { class: "visually-hidden", text: "Remove" })))),
       tbody);
     const add = h("button", { type: "button", class: "secondary small", text: "+ Add a list" });
     // After a removal, the focus goes to the list now in its place, else to "+ Add a list".
@@ -159,7 +177,7 @@ export function createInputEditor(ctx, form) {
       tbody.lastElementChild?.querySelector("input")?.focus();
       ctx.changed();
     });
-    return h("div", {}, h("p", { class: "note", text: "Each list: its name, its weight (empty: 1), then its ids, best first, one per line with an optional score." }), h("div", { class: "table-scroll" }, table), add);
+    return h("div", {}, h("p", { class: "note", text: "Each list: its name, its weight (empty: config.weights' value for the name, else 1), then its ids, best first, one per line: the whole line is the id, spaces and numbers included. Tick \u201cLines end with a score\u201d to give the list's scores: each line's last word, after a space, is then its score (a finite number) and the rest its id." }), h("div", { class: "table-scroll" }, table), add);
   }
 
   function listRow(list, i, removed) {
@@ -168,7 +186,13 @@ export function createInputEditor(ctx, form) {
       list.name = name.value;
       ctx.changed();
     });
-    const weight = h("input", { type: "number", step: "any", min: 0, value: list.weight ?? "", placeholder: "weight: 1", "aria-label": `Weight of list ${list.name}`, "data-path": `input.lists.${i}.weight`, class: "narrow" });
+    const weight = h("input", { type: "number", step: "any", min: 0, value: list.weight ?? "", "aria-label": `Weight of list ${list.name}`, "data-path": `input.lists.${i}.weight`, class: "narrow" });
+    // Empty, the list takes config.weights[name], else 1: the placeholder shows which,
+    // kept current as the configuration changes (sync re-reads it).
+    bind(weight, () => {
+      const w = ctx.state.config?.weights?.[list.name];
+      weight.placeholder = `weight: ${typeof w === "number" && Number.isFinite(w) ? fmtp(w) : 1}`;
+    });
     weight.addEventListener("input", () => {
       if (weight.value.trim() === "") delete list.weight;
       else if (Number.isFinite(Number(weight.value))) list.weight = Number(weight.value);
@@ -177,20 +201,42 @@ export function createInputEditor(ctx, form) {
     const msg = h("p", { class: "field-error", hidden: true });
     const ids = h("textarea", { rows: 5, class: "code", spellcheck: "false", "aria-label": `Ids of list ${list.name}, best first`, "data-path": `input.lists.${i}.ids` });
     const idsMessage = fieldMessage(ids, msg);
-    ids.value = listText(list);
-    ids.addEventListener("input", () => {
+    const scored = h("input", { type: "checkbox", id: nextId("scored"), checked: Array.isArray(list.scores), "data-list-scores": i });
+    const placeholder = () => (ids.placeholder = scored.checked ? "id score, one per line (the last word is the score)\ndoc-7 0.92\nchapter 1 0.85" : "one id per line, the whole line (chapter 1)");
+    placeholder();
+    ids.value = listText(list, scored.checked);
+    /** Reads the text into the list; false (the list unchanged, the outputs stale) if it cannot be read. */
+    const apply = () => {
+      let parsed;
       try {
-        const parsed = parseListText(ids.value);
-        list.ids = parsed.ids;
-        if (parsed.scores) list.scores = parsed.scores;
-        else delete list.scores;
-        idsMessage.clear();
-        ctx.changed();
-        refreshMetadataSoon();
+        parsed = parseListText(ids.value, scored.checked);
       } catch (e) {
         idsMessage.show(e.message);
+        showProblem({ title: "A ranked list could not be read", message: `${list.name}: ${e.message}` });
+        return false;
       }
+      list.ids = parsed.ids;
+      if (parsed.scores) list.scores = parsed.scores;
+      else delete list.scores;
+      idsMessage.clear();
+      ctx.changed();
+      refreshMetadataSoon();
+      return true;
+    };
+    ids.addEventListener("input", apply);
+    scored.addEventListener("change", () => {
+      placeholder();
+      // Unticked: the scores go, the ids stay (as read with them, if they could be).
+      if (!scored.checked) {
+        try {
+          ids.value = parseListText(ids.value, true).ids.join("\n");
+        } catch {
+          // Not id-score lines: each line is an id already.
+        }
+      }
+      apply();
     });
+    const scoredField = h("span", { class: "checkbox" }, scored, h("label", { for: scored.id, text: "Lines end with a score" }));
     const remove = h("button", { type: "button", class: "icon", "aria-label": `Remove list ${list.name}`, title: "Remove this list", text: "×" });
     remove.addEventListener("click", () => {
       ctx.state.input.lists.splice(i, 1);
@@ -199,7 +245,7 @@ export function createInputEditor(ctx, form) {
       // Its ids may have been the only ones of some candidates (the panel kept them).
       refreshMetadataSoon();
     });
-    return h("tr", {}, h("td", {}, name), h("td", {}, weight), h("td", {}, ids, msg), h("td", {}, remove));
+    return h("tr", {}, h("td", {}, name), h("td", {}, weight), h("td", {}, ids, scoredField, msg), h("td", {}, remove));
   }
 
   function inputJsonEditor() {
@@ -248,7 +294,7 @@ export function createInputEditor(ctx, form) {
     const msg = h("p", { class: "field-error", hidden: true });
     const ta = h("textarea", { id, rows: 10, class: "code", spellcheck: "false", placeholder: "qid Q0 docid rank score tag\n1 Q0 722 1 10.85 bm25\n1 Q0 722 1 0.63 dense" });
     const message = fieldMessage(ta, msg);
-    const qid = h("input", { id: qidId, type: "text", class: "narrow", placeholder: "first", spellcheck: "false" });
+    const qid = h("input", { id: qidId, type: "text", class: "narrow", placeholder: "first pasted", spellcheck: "false" });
     const replace = h("input", { type: "checkbox", checked: true, id: nextId("rep") });
     const importBtn = h("button", { type: "button", text: "Import lists" });
     importBtn.addEventListener("click", async () => {
@@ -259,28 +305,46 @@ export function createInputEditor(ctx, form) {
         // an error's "line N" is the pasted text's.
         const pasted = ta.value.split("\n");
         const parts = new Map();
+        // The query: the one asked for, else the first pasted (parseTrecRun's object lists
+        // integer-like query ids first, by value: "9" before "10").
+        let chosen = qid.value.trim();
+        // Each document's first line, by tag and query: tied scores keep the pasted order.
+        const lineOf = new Map();
         pasted.forEach((line, i) => {
           const cols = line.trim().split(/\s+/);
           if (cols.length < 2) return;
+          if (!chosen) chosen = cols[0];
           const tag = cols[5] || "run";
           if (!parts.has(tag)) parts.set(tag, new Array(pasted.length).fill(""));
           parts.get(tag)[i] = line;
+          const key = JSON.stringify([tag, cols[0], cols[2]]);
+          if (!lineOf.has(key)) lineOf.set(key, i);
         });
         if (parts.size === 0) throw new Error("paste at least one line: qid Q0 docid rank score tag");
         const lists = [];
-        let chosen = qid.value.trim();
         for (const [tag, lines] of parts) {
           const run = ctx.lib.parseTrecRun(lines.join("\n"));
-          if (!chosen) chosen = Object.keys(run)[0];
           const docs = run[chosen];
           if (!docs) continue;
-          // Best first: by the run's score, descending (ties keep the parsed order).
-          const entries = Object.entries(docs).sort((a, b) => b[1] - a[1]);
+          // Best first: by the run's score, descending; ties in the pasted order (the
+          // object lists integer-like ids by value).
+          const at = (doc) => lineOf.get(JSON.stringify([tag, chosen, doc])) ?? Infinity;
+          const entries = Object.entries(docs).sort((a, b) => b[1] - a[1] || at(a[0]) - at(b[0]));
           lists.push({ name: tag, ids: entries.map((e) => e[0]), scores: entries.map((e) => e[1]) });
         }
         if (lists.length === 0) throw new Error(`no line for query ${chosen}`);
-        if (replace.checked) ctx.state.input.lists = lists;
-        else for (const l of lists) {
+        let dropped = 0;
+        if (replace.checked) {
+          ctx.state.input.lists = lists;
+          // The replaced lists' candidate metadata goes with them (an id still listed keeps its own).
+          const listed = new Set(lists.flatMap((l) => l.ids));
+          const items = inputItems();
+          for (const id of Object.keys(items)) {
+            if (listed.has(id)) continue;
+            delete items[id];
+            dropped++;
+          }
+        } else for (const l of lists) {
           const at = ctx.state.input.lists.findIndex((x) => x.name === l.name);
           if (at >= 0) ctx.state.input.lists[at] = l;
           else ctx.state.input.lists.push(l);
@@ -288,7 +352,7 @@ export function createInputEditor(ctx, form) {
         message.clear();
         const accepted = await ctx.commit();
         rebuildMetadata();
-        if (accepted) notice(`Imported ${lists.length} list(s) for query ${chosen}: ${lists.map((l) => `${l.name} (${l.ids.length})`).join(", ")}.`);
+        if (accepted) notice(`Imported ${lists.length} list(s) for query ${chosen}: ${lists.map((l) => `${l.name} (${l.ids.length})`).join(", ")}.${dropped ? ` The metadata of ${dropped} candidate(s) no longer listed was removed.` : ""}`);
       } catch (e) {
         const d = describeError(e, ctx.lib);
         message.show(d.code ? `${d.code} (${d.field}): ${d.message}` : d.message);
@@ -311,7 +375,7 @@ export function createInputEditor(ctx, form) {
       ta,
       h("div", { class: "field-row" },
         h("div", { class: "field" }, h("label", { for: qidId, text: "Query id" }), qid),
-        h("div", { class: "field checkbox" }, replace, h("label", { for: replace.id, text: "Replace all lists" }))),
+        h("div", { class: "field checkbox" }, replace, h("label", { for: replace.id, text: "Replace all lists (and their candidates' metadata)" }))),
       msg,
       h("div", { class: "button-row" }, ...row));
   }
@@ -370,7 +434,7 @@ export function createInputEditor(ctx, form) {
           else if (f.kind === "number") {
             if (!Number.isFinite(Number(text))) return;
             it[f.key] = Number(text);
-          } else if (f.kind === "time" && /^-?\d+(\.\d+)?$/.test(text.trim())) it[f.key] = Number(text);
+          } else if (f.kind === "time") it[f.key] = timeValue(text);
           else it[f.key] = text;
           if (Object.keys(it).length === 0) delete ctx.state.input.items[id];
           ctx.changed();

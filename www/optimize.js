@@ -108,11 +108,19 @@ function showOptimizeResult(ctx, box, report, ev) {
     });
     parts.push(h("div", { class: "button-row" }, apply, h("span", { class: "note", text: `The pipeline fuses with weighted RRF; these weights were tuned for ${report.method}.` })));
   }
-  // The tried grid as a small table (first 12 best).
-  const top = [...report.trials].sort((a, b) => b.score - a.score).slice(0, 8);
+  // The tried grid as a small table (the 8 best). Of the configurations tied at a score,
+  // the reported best comes first (the package keeps one of them, ranx's: for RRF the last
+  // k of the grid), the others in grid order: cut at 8, the table listed k = 20..90 of a
+  // tie and left out the best, k = 100.
+  const same = (t) => JSON.stringify([t.params, t.weights ?? null]) === JSON.stringify([best.params, best.weights ?? null]);
+  const ranked = report.trials.map((t, i) => ({ t, i, best: same(t) })).sort((a, b) => b.t.score - a.t.score || b.best - a.best || a.i - b.i);
+  const top = ranked.slice(0, 8);
+  const tied = report.trials.filter((t) => t.score === best.score).length;
   parts.push(h("div", { class: "table-scroll" }, h("table", { class: "trials" },
-    h("caption", { text: "Best configurations" }),
+    h("caption", { text: tied > 1 ? `Best configurations (${tied} reach the best score; the reported one first)` : "Best configurations" }),
     h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "configuration" }), h("th", { scope: "col", class: "num", text: report.metric }))),
-    h("tbody", {}, top.map((t) => h("tr", {}, h("td", { text: [...Object.entries(t.params).map(([k, v]) => `${k} = ${fmtp(v)}`), t.weights ? `weights ${t.weights.map((x) => fmtp(x)).join(" / ")}` : ""].filter(Boolean).join(", ") }), h("td", { class: "num", text: fmt(t.score, 4) })))))));
+    h("tbody", {}, top.map(({ t, best: isBest }) => h("tr", { "data-best": isBest ? "" : undefined, class: isBest ? "best" : undefined, "data-score": full(t.score) },
+      h("td", { text: [...Object.entries(t.params).map(([k, v]) => `${k} = ${fmtp(v)}`), t.weights ? `weights ${t.weights.map((x) => fmtp(x)).join(" / ")}` : "", isBest ? "(reported best)" : ""].filter(Boolean).join(", ") }),
+      h("td", { class: "num", text: fmt(t.score, 4) })))))));
   fill(box, ...parts);
 }

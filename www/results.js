@@ -11,6 +11,9 @@ import { listsOf, itemsOf } from "./input-editor.js";
 import { createEvaluationPanel } from "./evaluation.js";
 import { tableRoles } from "./tables.js";
 
+// The heuristic reranker's factors (explain.rerank.factors), their product `multiplier`.
+const HEURISTIC_FACTORS = ["exactName", "nameTerms", "summaryTerms", "entityType", "shortContent"];
+
 /**
  * The pipeline outputs over `ctx` = { out (containers, emptied by the caller on a
  * rebuild), state, lib, sample, defaults, result, evaluation, changed(opts), commit(opts), recompute(),
@@ -37,6 +40,7 @@ export function createPipelineView(ctx, form) {
     out.stages = figureBox("stage-chart", "The pipeline, stage by stage");
     root.append(card("stages", "The pipeline, stage by stage",
       h("p", { class: "note", text: "Each result's value after every stage, from result.explain. Hover a bar, or focus the chart and use the arrow keys, to see the contributing lists and ranks." }),
+      (out.explainOff = h("p", { class: "note", id: "explain-off", hidden: true, text: "explain is off in the configuration: the results come without their explanation, so these stages are those of a shadow run with explain on (the same input and configuration, every candidate of the topK pool kept)." })),
       h("div", { class: "toolbar" }, out.stageLegend, h("span", { class: "checkbox" }, dropped, h("label", { for: "show-dropped", text: "Show dropped candidates (faded)" }))),
       out.stages));
 
@@ -105,8 +109,9 @@ export function createPipelineView(ctx, form) {
       return;
     }
     const items = [...sigmoid];
-    items.push({ label: "High floor (hit ≥)", path: "config.bands.highFloor", min: 0, max: 1, step: 0.01 });
-    items.push({ label: "Degraded floor (degraded ≥)", path: "config.bands.degradedFloor", min: 0, max: 1, step: 0.01 });
+    // Dragged past each other, a floor's slider pushes the other (typed, the package's error says it).
+    items.push({ label: "High floor (hit ≥)", path: "config.bands.highFloor", min: 0, max: 1, step: 0.01, keep: { path: "config.bands.degradedFloor", side: "below" }, note: "Its slider pushes the degraded floor down with it." });
+    items.push({ label: "Degraded floor (degraded ≥)", path: "config.bands.degradedFloor", min: 0, max: 1, step: 0.01, keep: { path: "config.bands.highFloor", side: "above" }, note: "Its slider pushes the high floor up with it." });
     items.push({ label: "minConfidence (drop below)", path: "config.minConfidence", min: 0, max: 1, step: 0.01 });
     const active = document.activeElement?.dataset?.path;
     const wasRange = document.activeElement?.type === "range";
@@ -134,6 +139,9 @@ export function createPipelineView(ctx, form) {
     renderOutcome(out.outcome, { lib: ctx.lib, state: ctx.state, result: r, seedSigmoid: { threshold: ctx.defaults.calibration.threshold, steepness: ctx.defaults.calibration.steepness } });
     const c = r.out.confidence;
     const s = r.out.stats;
+    // Per list (input order): ids listed again, which the package ignores.
+    const duplicates = (s.duplicates || []).map((n, i) => [String(listsOf(ctx.state)[i]?.name ?? `list ${i + 1}`), n]).filter(([, n]) => n > 0);
+    const undrawn = s.beyondTopK + s.beyondCandidateLimit;
     const metric = (key, label, value, hint) => h("div", { class: "metric", "data-key": key, "data-value": full(value) }, h("span", { class: "metric-label", text: label }), h("span", { class: "metric-value", text: fmt(value, 3) }), hint ? h("span", { class: "metric-hint", text: hint }) : null);
     const figures = [
       metric("weightedTop5", "Query confidence (weighted top-5)", c.weightedTop5),
@@ -147,9 +155,12 @@ export function createPipelineView(ctx, form) {
         `${s.returned} returned of ${s.candidates} candidates (${s.inSeveralLists} in several lists): `,
         bandChip("hit"), ` ${s.hits}  `, bandChip("degraded"), ` ${s.degraded}  `, bandChip("miss"), ` ${s.misses}. `,
         `Dropped: ${s.beyondTopK} beyond topK, ${s.beyondCandidateLimit} beyond the rerank limit, ${s.belowMinRelevance} below minRelevance, ${s.belowMinConfidence} below minConfidence, ${s.beyondTopN} beyond topN.`,
+        undrawn > 0 ? h("span", { "data-undrawn": undrawn, text: ` The charts draw the candidates that reach normalization: the ${undrawn} beyond topK or the rerank limit are counted here, not drawn.` }) : null,
+        duplicates.length ? h("span", { "data-duplicates": JSON.stringify(s.duplicates), text: ` Repeated ids ignored (an id's first place in a list counts): ${duplicates.map(([name, n]) => `${n} in ${name}`).join(", ")}.` }) : null,
         s.bandProfile ? ` Band profile: ${s.bandProfile}.` : ""));
 
     // Stage chart.
+    out.explainOff.hidden = r.effective.explain !== false;
     fill(out.stageLegend, listNames.map((n, i) => h("span", { class: "legend-item" }, h("span", { class: "swatch", "data-color": i }), n)),
       charts.BANDS.map((b) => h("span", { class: "legend-item" }, h("span", { class: `swatch band-${b}` }), b)));
     $$(".swatch[data-color]", out.stageLegend).forEach((el) => (el.style.background = charts.LIST_COLORS[Number(el.dataset.color) % charts.LIST_COLORS.length]));
@@ -221,8 +232,16 @@ export function createPipelineView(ctx, form) {
     if (x) {
       for (const c of x.contributions) lines.push(`${c.list} rank ${c.rank}${c.listScore !== undefined ? ` (score ${fmt(c.listScore)})` : ""}, weight ${fmtp(c.weight)}: +${fmt(c.contribution)}`);
       lines.push(`fused ${fmt(x.fused)} · ×${fmtp(x.recencyMultiplier)} recency → ${fmt(x.afterRecency)}`);
-      if (x.rerank.method === "heuristic") lines.push(`heuristic ×${fmtp(x.rerank.factors.multiplier)} → ${fmt(x.afterRerank)}`);
-      else if (x.rerank.method === "cross_encoder") lines.push(`cross-encoder ${fmt(x.rerank.raw)} → ${fmt(x.rerank.normalized)} ×${fmtp(x.rerankRecencyMultiplier)} → ${fmt(x.afterRerank)}`);
+      // The rerank stage's fiscal-year multiplier (rerank.recencyBoost) comes after the
+      // reranker's own: afterRerank = afterRecency × factors × it (heuristic), or the
+      // normalized cross-encoder score × it.
+      const fy = (always) => (always || x.rerankRecencyMultiplier !== 1 ? ` ×${fmtp(x.rerankRecencyMultiplier)} fiscal year` : "");
+      if (x.rerank.method === "heuristic") {
+        const f = x.rerank.factors;
+        lines.push(`heuristic ×${fmtp(f.multiplier)}${fy(false)} → ${fmt(x.afterRerank)}`);
+        lines.push(`heuristic factors: ${HEURISTIC_FACTORS.map((k) => `${k} ×${fmtp(f[k])}`).join(" · ")}`);
+      } else if (x.rerank.method === "cross_encoder") lines.push(`cross-encoder ${fmt(x.rerank.raw)} → ${fmt(x.rerank.normalized)}${fy(true)} → ${fmt(x.afterRerank)}`);
+      else if (x.rerankRecencyMultiplier !== 1) lines.push(`rerank none${fy(true)} → ${fmt(x.afterRerank)}`);
       lines.push(`normalized ${fmt(x.normalized)} → calibrated ${fmt(x.calibrated)}`);
     }
     if (row.judgement !== undefined) lines.push(row.judgement > 0 ? "judged relevant" : "not judged relevant");

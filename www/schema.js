@@ -79,13 +79,20 @@ export const CONFIG_GROUPS = [
           const m = state.config.calibration.method;
           state.config.calibration = structuredClone(CALIBRATION_DEFAULTS[m]);
         },
+        // The method picks the parameters (a tagged calibration: a Platt model's `a` left
+        // beside `method: "sigmoid"` is UNKNOWN_FIELD): its default is the whole default
+        // calibration, the other method's parameters dropped.
+        reset: (state) => {
+          delete state.config.calibration;
+        },
       },
       { path: "calibration.threshold", label: "threshold (raw score → 0.5)", type: "number", step: 0.001, when: (s) => calibrationMethod(s) === "sigmoid" },
       { path: "calibration.steepness", label: "steepness", type: "number", min: 0, step: 1, when: (s) => calibrationMethod(s) === "sigmoid" },
-      { path: "calibration.a", label: "a (Platt slope)", type: "number", when: (s) => calibrationMethod(s) === "platt" },
-      { path: "calibration.b", label: "b (Platt intercept)", type: "number", when: (s) => calibrationMethod(s) === "platt" },
-      { path: "calibration.x", label: "x (isotonic knots, raw)", type: "json", optional: false, when: (s) => calibrationMethod(s) === "isotonic" },
-      { path: "calibration.y", label: "y (isotonic knots, calibrated)", type: "json", optional: false, when: (s) => calibrationMethod(s) === "isotonic" },
+      // A fitted model's parameters have no default (the model is required whole): no ↺.
+      { path: "calibration.a", label: "a (Platt slope)", type: "number", required: true, when: (s) => calibrationMethod(s) === "platt" },
+      { path: "calibration.b", label: "b (Platt intercept)", type: "number", required: true, when: (s) => calibrationMethod(s) === "platt" },
+      { path: "calibration.x", label: "x (isotonic knots, raw)", type: "json", optional: false, required: true, when: (s) => calibrationMethod(s) === "isotonic" },
+      { path: "calibration.y", label: "y (isotonic knots, calibrated)", type: "json", optional: false, required: true, when: (s) => calibrationMethod(s) === "isotonic" },
     ],
   },
   {
@@ -120,7 +127,7 @@ export const CONFIG_GROUPS = [
       { path: "limits.maxTextBytes", label: "limits.maxTextBytes", type: "number", min: 1, step: 1 },
       { path: "limits.maxTotalTextBytes", label: "limits.maxTotalTextBytes", type: "number", min: 1, step: 1 },
       { path: "limits.maxSearchWork", label: "limits.maxSearchWork", type: "number", min: 1, step: 1 },
-      { path: "explain", label: "explain (per-result stages)", type: "bool" },
+      { path: "explain", label: "explain (per-result stages)", type: "bool", help: "Off: the results carry no explanation. The page still draws every stage, from a shadow run of its own with explain on (the stage card says so)." },
     ],
   },
 ];

@@ -165,6 +165,14 @@ function referenceModel() {
   const runs = sample.runs.map((name) => Object.fromEntries(fitHalf.map((q) => [q.id, asRun(q.runs[name])])));
   return lab.fitQueryConfidence(qrels, runs);
 }
+/** A ranking as a run whose scores leave no tie (n for the first, down to 1). */
+const rankingRun = (ids) => Object.fromEntries(ids.map((id, i) => [id, ids.length - i]));
+/** nDCG@k of a ranking, by its definition (linear gains, as ranx's ndcg). */
+function ndcgOf(ids, qrels, k = 10) {
+  const dcg = (gains) => gains.slice(0, k).reduce((s, g, i) => s + g / Math.log2(i + 2), 0);
+  const ideal = dcg(Object.values(qrels).filter((g) => g > 0).sort((a, b) => b - a));
+  return ideal ? dcg(ids.map((id) => Math.max(0, qrels[id] || 0))) / ideal : 0;
+}
 const withModel = (config, model) => ({ ...config, confidence: { ...(config.confidence || {}), model } });
 
 test("score playground in headless Chromium", async (t) => {
@@ -283,8 +291,7 @@ test("score playground in headless Chromium", async (t) => {
       assert.equal(figures.weightedTop5, exp.out.confidence.weightedTop5);
       assert.equal(figures.expectedPrecision, exp.out.confidence.expectedPrecision);
       assert.equal(figures.atLeastOneRelevant, exp.out.confidence.atLeastOneRelevant);
-      const fusedRun = { q: Object.fromEntries(exp.out.results.map((r) => [r.id, r.score])) };
-      assert.equal(figures.ndcg10, lib.evaluate({ q: state.judgements }, fusedRun, ["ndcg@10"])["ndcg@10"]);
+      assert.equal(figures.ndcg10, lib.evaluate({ q: state.judgements }, { q: rankingRun(exp.out.results.map((r) => r.id)) }, ["ndcg@10"])["ndcg@10"]);
       const stats = JSON.parse(await page.getAttribute("#result .stats", "data-stats"));
       assert.deepEqual(stats, exp.out.stats);
     });
@@ -1126,6 +1133,421 @@ test("score playground in headless Chromium", async (t) => {
       await other.click("#fit-confidence");
       await other.waitForFunction(() => /^Fitted in the worker/.test(document.querySelector("#confidence-status").textContent), null, { timeout: 30_000 });
       await other.close();
+    });
+
+    await t.test("↺ of calibration.method restores the default sigmoid calibration, the other method's parameters dropped", async () => {
+      const openAll = () => page.$$eval("#controls details", (ds) => ds.forEach((d) => (d.open = true)));
+      const method = '#controls select[data-path="config.calibration.method"]';
+      const restoreMethod = '#controls button[aria-label="Restore the default of calibration.method"]';
+      const restored = async () => {
+        await page.click(restoreMethod);
+        await settle(page);
+        await page.waitForFunction(() => globalThis.__playground.result?.effective?.calibration?.method === "sigmoid");
+        await settle(page);
+        assert.ok(await page.isHidden("#problem"), await page.textContent("#problem"));
+        assert.equal(await page.evaluate(() => globalThis.__playground.state.config.calibration), undefined);
+        assert.deepEqual(await page.evaluate(() => globalThis.__playground.result.effective.calibration), run({}, { lists: [{ name: "x", ids: ["a"] }] }).effective.calibration);
+        assert.equal(await page.inputValue(method), "sigmoid");
+        assert.equal(await page.$$eval('#controls [data-path="config.calibration.threshold"]', (els) => els.length), 1);
+      };
+      // Chosen by hand on a seed page: platt, then isotonic.
+      for (const m of ["platt", "isotonic"]) {
+        await pickPreset(page, "seed-000");
+        await openAll();
+        await page.selectOption(method, m);
+        await page.waitForFunction((m) => globalThis.__playground.result?.effective?.calibration?.method === m, m);
+        await settle(page);
+        // A fitted model's parameters have no default: no ↺ beside them.
+        const params = m === "platt" ? ["a", "b"] : ["x", "y"];
+        for (const p of params) assert.equal(await page.$$eval(`#controls button[aria-label="Restore the default of calibration.${p}"]`, (els) => els.length), 0, p);
+        await restored();
+        assert.deepEqual(await page.evaluate(() => globalThis.__playground.state.config), {});
+      }
+      // Fitted on a CISI preset (its sigmoid replaced by the model).
+      for (const fit of ["#fit-platt", "#fit-isotonic"]) {
+        await pickPreset(page, PRESET);
+        await page.click(fit);
+        await page.waitForFunction(() => globalThis.__playground.result?.effective?.calibration?.method !== "sigmoid");
+        await settle(page);
+        await openAll();
+        await restored();
+      }
+      // The other groups' ↺ of their method: the package takes their parameters whatever
+      // the method (untagged), so removing the method alone is the default.
+      await pickPreset(page, "seed-000");
+      await openAll();
+      for (const [path, value, param, paramValue] of [
+        ["rerank.method", "heuristic", "rerank.candidateLimit", "3"],
+        ["normalization.method", "softmax", "normalization.temperature", "2"],
+        ["recency.mode", "fiscal_year", "recency.boost", "0.5"],
+      ]) {
+        await page.selectOption(`#controls select[data-path="config.${path}"]`, value);
+        await settle(page);
+        await page.fill(`#controls input[data-path="config.${param}"]`, paramValue);
+        await settle(page);
+        assert.ok(await page.isHidden("#problem"), await page.textContent("#problem"));
+        await page.click(`#controls button[aria-label="Restore the default of ${path}"]`);
+        await settle(page);
+        assert.ok(await page.isHidden("#problem"), `${path}: ${await page.textContent("#problem")}`);
+        const cfg = await page.evaluate(() => globalThis.__playground.state.config);
+        const [group, key] = path.split(".");
+        assert.equal(cfg[group][key], undefined, path);
+        assert.equal(String(cfg[group][param.split(".")[1]]), paramValue, `${param} kept`);
+        const seed = buildPreset("seed-000", sample);
+        assert.deepEqual((await rankingRows(page)).map((r) => [r.id, Number(r.score)]), expected(cfg, seed.input).out.results.map((r) => [r.id, r.score]), path);
+      }
+      await pickPreset(page, "seed-000");
+    });
+
+    await t.test("the heuristic rerank's tooltip shows its factors and the rerank stage's fiscal-year multiplier, so the line adds up", async () => {
+      const p6 = (x) => String(Number(x.toPrecision(6)));
+      await pickPreset(page, "seed-004");
+      await page.$$eval("#controls details", (ds) => ds.forEach((d) => (d.open = true)));
+      await page.selectOption('#controls select[data-path="config.rerank.method"]', "heuristic");
+      await settle(page);
+      const seed = buildPreset("seed-004", sample);
+      const cfg = await page.evaluate(() => globalThis.__playground.state.config);
+      assert.equal(cfg.rerank.method, "heuristic");
+      const { out } = expected(cfg, seed.input);
+      // A result the rerank stage's fiscal-year boost moves (seed 004's FY2025 policy).
+      const r = out.results.find((x) => x.explain.rerankRecencyMultiplier !== 1);
+      assert.ok(r, "some result has a fiscal-year multiplier after rerank");
+      const x = r.explain;
+      await page.hover(`#stage-chart rect[data-stage="afterRerank"][data-id="${r.id}"]`);
+      const lines = await page.$$eval("#tip div", (ds) => ds.map((d) => d.textContent));
+      const line = lines.find((l) => l.startsWith("heuristic ×"));
+      assert.ok(line, lines.join(" // "));
+      assert.ok(line.startsWith(`heuristic ×${p6(x.rerank.factors.multiplier)} ×${p6(x.rerankRecencyMultiplier)} fiscal year → `), line);
+      const factors = lines.find((l) => l.startsWith("heuristic factors:"));
+      assert.ok(factors, lines.join(" // "));
+      for (const k of ["exactName", "nameTerms", "summaryTerms", "entityType", "shortContent"]) assert.ok(factors.includes(`${k} ×${p6(x.rerank.factors[k])}`), `${k} in ${factors}`);
+      // The product shown is the package's: afterRecency × multiplier × fiscal year = afterRerank.
+      const near = (a, b) => Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(b));
+      assert.ok(near(x.afterRecency * x.rerank.factors.multiplier * x.rerankRecencyMultiplier, x.afterRerank));
+      const note = await page.$eval('#stage-chart [data-panel="afterRerank"] .panel-note', (e) => e.textContent);
+      assert.match(note, /fiscal-year boost \(recencyBoost /, note);
+      await page.mouse.move(0, 0);
+      await pickPreset(page, "seed-000");
+    });
+
+    await t.test("nDCG@10 is that of the ranking shown, tied scores and integer-like ids included (cisi-3)", async () => {
+      const id = "cisi-3";
+      const s3 = buildPreset(id, sample);
+      const { out } = expected(s3.config, s3.input);
+      await pickPreset(page, id);
+      const shownIds = (await rankingRows(page)).map((r) => r.id);
+      assert.deepEqual(shownIds, out.results.map((r) => r.id));
+      // The case: tied scores among integer-like ids, which a { id: score } object lists by id.
+      const scores = out.results.map((r) => r.score);
+      assert.ok(scores.some((x, i) => i > 0 && x === scores[i - 1]), "cisi-3 has tied scores");
+      const asScores = lib.evaluate({ q: s3.judgements }, { q: Object.fromEntries(out.results.map((r) => [r.id, r.score])) }, ["ndcg@10"])["ndcg@10"];
+      const card = Number(await page.getAttribute('#result .metric[data-key="ndcg10"]', "data-value"));
+      const byDefinition = ndcgOf(shownIds, s3.judgements);
+      assert.ok(Math.abs(card - byDefinition) < 1e-12, `card ${card}, the ranking's nDCG@10 ${byDefinition}`);
+      assert.ok(Math.abs(asScores - byDefinition) > 1e-3, `the score object gives another figure (${asScores}): the test tells them apart`);
+      assert.equal(card, lib.evaluate({ q: s3.judgements }, { q: rankingRun(shownIds) }, ["ndcg@10"])["ndcg@10"]);
+      // The sample's "nDCG@10 pipeline": each query's ranking as the pipeline returns it.
+      const p = new lib.Pipeline(s3.config);
+      const qrels = {};
+      const runs = {};
+      let byHand = 0;
+      for (const q of sample.queries) {
+        const ids = p.run(cisiInput(sample, q)).results.map((r) => r.id);
+        qrels[q.id] = q.qrels;
+        runs[q.id] = rankingRun(ids);
+        byHand += ndcgOf(ids, q.qrels);
+      }
+      p.free();
+      const pipelineFigure = Number(await page.getAttribute('#evaluation .metric[data-key="ndcg-fused"]', "data-value"));
+      assert.equal(pipelineFigure, lib.evaluate(qrels, runs, ["ndcg@10"])["ndcg@10"]);
+      assert.ok(Math.abs(pipelineFigure - byHand / sample.queries.length) < 1e-12, `${pipelineFigure} against ${byHand / sample.queries.length}`);
+    });
+
+    await t.test("the Table tab reads a whole line as the id unless the list's lines end with a score, and never merges ids", async () => {
+      await pickPreset(page, "seed-000");
+      const ta = '#controls textarea[data-path="input.lists.1.ids"]';
+      const box = '#controls input[data-list-scores="1"]';
+      const list = () => page.evaluate(() => globalThis.__playground.state.input.lists[1]);
+      // The rule is on the page: the note, and the box's label.
+      assert.match(await page.textContent("#tabpanel-table .note"), /whole line is the id/);
+      assert.equal(await page.isChecked(box), false, "seed 000's keyword list has no scores");
+      assert.match(await page.getAttribute(ta, "placeholder"), /whole line/);
+      await page.fill(ta, "chapter 1\nchapter 2\nchapter 3");
+      await settle(page);
+      assert.deepEqual(await list(), { name: "keyword", ids: ["chapter 1", "chapter 2", "chapter 3"] });
+      assert.ok(await page.isHidden("#problem"));
+      const seed = buildPreset("seed-000", sample);
+      const edited = { ...seed.input, lists: [seed.input.lists[0], { name: "keyword", ids: ["chapter 1", "chapter 2", "chapter 3"] }] };
+      assert.equal(await page.evaluate(() => globalThis.__playground.result.out.stats.candidates), expected(seed.config, edited).out.stats.candidates);
+      // Ticked, the same lines would merge into one id "chapter": refused, the list kept.
+      await page.check(box);
+      await settle(page);
+      assert.equal(await page.$eval(box, (e) => document.querySelector(`label[for="${e.id}"]`).textContent), "Lines end with a score");
+      assert.match((await describedBy(page, ta)).join(" "), /lines 1 and 2 both give the id "chapter"/);
+      assert.deepEqual((await list()).ids, ["chapter 1", "chapter 2", "chapter 3"]);
+      assert.match(await page.getAttribute(ta, "placeholder"), /last word is the score/);
+      await page.fill(ta, "chapter 1 0.9\nchapter 2 0.8");
+      await settle(page);
+      assert.deepEqual(await list(), { name: "keyword", ids: ["chapter 1", "chapter 2"], scores: [0.9, 0.8] });
+      assert.ok(await page.isHidden("#problem"));
+      assert.equal(await page.getAttribute(ta, "aria-invalid"), null);
+      // Unticked: the scores go, the ids stay.
+      await page.uncheck(box);
+      await settle(page);
+      assert.deepEqual(await list(), { name: "keyword", ids: ["chapter 1", "chapter 2"] });
+      assert.equal(await page.inputValue(ta), "chapter 1\nchapter 2");
+      // A CISI list (scored): its text is id, space, score, and reads back the same.
+      await pickPreset(page, PRESET);
+      assert.equal(await page.isChecked(box), true);
+      const before = await list();
+      const text = await page.inputValue(ta);
+      assert.equal(text.split("\n")[0], `${before.ids[0]} ${before.scores[0]}`);
+      await page.fill(ta, text);
+      await settle(page);
+      assert.deepEqual(await list(), before);
+      await pickPreset(page, "seed-000");
+    });
+
+    await t.test("a non-finite score in the Table tab says so and marks the outputs stale", async () => {
+      await pickPreset(page, PRESET);
+      const ta = '#controls textarea[data-path="input.lists.1.ids"]';
+      const before = await page.evaluate(() => globalThis.__playground.state.input.lists[1]);
+      const stale = () => page.$eval("#outputs", (e) => e.classList.contains("stale"));
+      for (const bad of ["NaN", "Infinity", "-Infinity", "1e999", "x"]) {
+        await page.fill(ta, `469 0.9\n60 ${bad}\n599 0.5`);
+        await settle(page);
+        const said = (await describedBy(page, ta)).join(" ");
+        assert.match(said, new RegExp(`line 2: the score "${bad}" is not a finite number`), bad);
+        assert.doesNotMatch(said, /every line or on none/);
+        assert.equal(await page.getAttribute(ta, "aria-invalid"), "true");
+        assert.ok(await page.isVisible("#problem"), bad);
+        assert.match(await page.textContent("#problem [data-error-message]"), /not a finite number/);
+        assert.ok(await stale(), `${bad}: the outputs are marked stale`);
+        assert.deepEqual(await page.evaluate(() => globalThis.__playground.state.input.lists[1]), before, "the list is kept");
+      }
+      await page.fill(ta, "469 0.9\n60 0.7\n599 0.5");
+      await settle(page);
+      assert.ok(await page.isHidden("#problem"));
+      assert.ok(!(await stale()));
+      assert.equal(await page.getAttribute(ta, "aria-invalid"), null);
+      await pickPreset(page, PRESET);
+    });
+
+    await t.test("\"Now\" typed as epoch milliseconds is a number the package takes", async () => {
+      await pickPreset(page, "seed-000");
+      const now = '#controls [data-path="input.now"]';
+      assert.match(await page.getAttribute(now, "placeholder"), /epoch ms/);
+      const seed = buildPreset("seed-000", sample);
+      // 26 days after the seed's now: A (5 days old at x1.2) is then 31 days old (x1).
+      const ms = Date.parse(seed.input.now) + 26 * 86_400_000;
+      await page.fill(now, String(ms));
+      await settle(page);
+      assert.ok(await page.isHidden("#problem"), await page.textContent("#problem"));
+      assert.equal(await page.evaluate(() => globalThis.__playground.state.input.now), ms);
+      const { out } = expected(seed.config, { ...seed.input, now: ms });
+      assert.deepEqual((await rankingRows(page)).map((r) => [r.id, Number(r.afterRecency)]), out.results.map((r) => [r.id, r.explain.afterRecency]));
+      assert.notDeepEqual(out.results.map((r) => r.explain.afterRecency), expected(seed.config, seed.input).out.results.map((r) => r.explain.afterRecency), "the new now moves a score");
+      // ISO 8601 stays text.
+      await page.fill(now, "2025-06-01T00:00:00Z");
+      await settle(page);
+      assert.equal(await page.evaluate(() => globalThis.__playground.state.input.now), "2025-06-01T00:00:00Z");
+      assert.ok(await page.isHidden("#problem"));
+      await pickPreset(page, "seed-000");
+    });
+
+    await t.test("a TREC import without a query id takes the first pasted; replacing the lists replaces their metadata; ties keep the pasted order", async () => {
+      await pickPreset(page, "seed-000");
+      const heading = () => page.evaluate(() => [...document.querySelectorAll("h2")].map((e) => e.textContent).find((x) => x.startsWith("Candidate metadata")));
+      assert.equal(await heading(), "Candidate metadata (10)");
+      await page.click("#tab-trec");
+      const box = "#" + (await page.getAttribute('label:has-text("TREC run lines")', "for"));
+      assert.equal(await page.getAttribute('#tabpanel-trec input[type="text"]', "placeholder"), "first pasted");
+      // Query 10 first, then 9 (the run's object lists "9" first); in query 10, docs 30 and 4 tie.
+      await page.fill(box, ["10 Q0 30 1 3.2 bm25", "10 Q0 4 2 3.2 bm25", "10 Q0 docB 3 2.1 bm25", "9 Q0 docX 1 7.0 bm25", "9 Q0 docY 2 6.0 bm25"].join("\n"));
+      await page.click('button:has-text("Import lists")');
+      await settle(page);
+      assert.ok(await page.isHidden("#problem"), await page.textContent("#problem"));
+      const input = await page.evaluate(() => globalThis.__playground.state.input);
+      assert.deepEqual(input.lists, [{ name: "bm25", ids: ["30", "4", "docB"], scores: [3.2, 3.2, 2.1] }]);
+      assert.match(await page.textContent("#notice"), /for query 10:/);
+      // Seed 000's metadata (A, B, C, J) went with its lists.
+      assert.deepEqual(input.items, {});
+      await page.waitForTimeout(500);
+      assert.equal(await heading(), "Candidate metadata (3)");
+      assert.deepEqual((await rankingRows(page)).map((r) => r.id), expected(buildPreset("seed-000", sample).config, input).out.results.map((r) => r.id));
+      // Added (not replacing): the metadata stays.
+      await pickPreset(page, "seed-000");
+      const items = await page.evaluate(() => structuredClone(globalThis.__playground.state.input.items));
+      await page.click("#tab-trec");
+      await page.fill("#" + (await page.getAttribute('label:has-text("TREC run lines")', "for")), "7 Q0 A 1 1.5 extra");
+      await page.uncheck('#tabpanel-trec input[type="checkbox"]');
+      await page.click('button:has-text("Import lists")');
+      await settle(page);
+      const added = await page.evaluate(() => globalThis.__playground.state.input);
+      assert.deepEqual(added.lists.map((l) => l.name), ["semantic", "keyword", "extra"]);
+      assert.deepEqual(added.items, items);
+      await page.click("#tab-table");
+      await pickPreset(page, "seed-000");
+    });
+
+    await t.test("the optimizer's table of best configurations holds the reported best, first among its ties", { skip: typeof lib.optimizeFusion !== "function" && "optimizeFusion is not in this build" }, async () => {
+      await pickPreset(page, PRESET);
+      await page.selectOption("#optimize-method", "rrf");
+      await page.selectOption("#optimize-metric", "ndcg@20");
+      await page.selectOption("#optimize-grid", "k10");
+      await page.click("#optimize-run");
+      await page.waitForSelector("#optimize-progress[data-done]", { timeout: 60_000 });
+      const qrels = Object.fromEntries(sample.queries.map((q) => [q.id, q.qrels]));
+      const runs = sample.runs.map((name) => Object.fromEntries(sample.queries.map((q) => [q.id, Object.fromEntries(q.runs[name].ids.map((id, i) => [id, q.runs[name].scores[i]]))])));
+      const report = lib.optimizeFusion(qrels, runs, { method: "rrf", metric: "ndcg@20", kValues: Array.from({ length: 10 }, (_, i) => (i + 1) * 10) }, () => {});
+      // The case: more than the table's 8 rows tie at the best score.
+      assert.ok(report.trials.filter((x) => x.score === report.best.score).length > 8, "a tie longer than the table");
+      assert.match(await page.textContent("#optimize-result p"), new RegExp(`k = ${report.best.params.k}\\.`));
+      const rows = await page.$$eval("#optimize-result table tbody tr", (trs) => trs.map((tr) => ({ text: tr.cells[0].textContent, best: "best" in tr.dataset, score: Number(tr.dataset.score) })));
+      assert.equal(rows.length, 8);
+      assert.ok(rows[0].best && rows[0].text.startsWith(`k = ${report.best.params.k},`), JSON.stringify(rows));
+      assert.equal(rows.filter((r) => r.best).length, 1);
+      rows.forEach((r, i) => i && assert.ok(r.score <= rows[i - 1].score, "best first"));
+      await page.selectOption("#optimize-metric", "ndcg@10");
+    });
+
+    await t.test("a calibration curve's point label covers no result's dot, and every dot takes the pointer", async () => {
+      for (const id of ["seed-004", "seed-003"]) {
+        await pickPreset(page, id);
+        await page.locator("#curve-chart").scrollIntoViewIfNeeded();
+        const layout = await page.$eval("#curve-chart svg", (svg) => {
+          const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+          const dots = [...svg.querySelectorAll('circle[data-stage="curve"]')].map((c) => {
+            const [l, t, r, b] = box(c);
+            const hit = document.elementFromPoint((l + r) / 2, (t + b) / 2);
+            return { id: c.dataset.id, box: [l, t, r, b], top: hit === c };
+          });
+          return { dots, labels: [...svg.querySelectorAll("[data-point-label]")].map((e) => ({ text: e.textContent, box: box(e) })) };
+        });
+        assert.ok(layout.labels.length > 0, `${id}: some points are labelled`);
+        for (const d of layout.dots) {
+          assert.ok(d.top, `${id}: ${d.id}'s dot is under something`);
+          for (const l of layout.labels) assert.ok(!overlapping(l.box, d.box), `${id}: the label ${l.text} covers ${d.id}'s dot`);
+        }
+      }
+      // Seed 004: the #1 result's label took the #2's dot ("overview"), which no longer hides it.
+      await pickPreset(page, "seed-004");
+      const labels = await page.$$eval("#curve-chart [data-point-label]", (els) => els.map((e) => e.textContent));
+      assert.ok(labels.includes("policy-fy2025") && labels.includes("overview"), labels.join(", "));
+      await page.hover('#curve-chart circle[data-stage="curve"][data-id="overview"]');
+      assert.equal(await page.getAttribute("#tip", "data-for"), "overview");
+      assert.ok(await page.isVisible("#tip"));
+      await page.mouse.move(0, 0);
+    });
+
+    await t.test("an applied query-confidence model is carried across the CISI presets after a reload too", async () => {
+      const first = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      watch(first);
+      await first.goto(`${url}/`);
+      await ready(first);
+      await pickPreset(first, PRESET);
+      await first.click("#fit-confidence");
+      await first.waitForSelector("#apply-confidence-model", { timeout: 60_000 });
+      await first.click("#apply-confidence-model");
+      await settle(first);
+      assert.match(await first.textContent("#notice"), /stays on for the CISI presets/);
+      const model = referenceModel();
+      await first.waitForFunction(() => location.hash.startsWith("#s=") && Boolean(globalThis.__playground.state.config.confidence?.model));
+      await first.waitForTimeout(400);
+      const link = await first.evaluate(() => location.href);
+      await first.close();
+      // The link opened anew (a reload): the model is in its state, and goes on with the next preset.
+      const other = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      watch(other);
+      await other.goto(link);
+      await ready(other);
+      await settle(other);
+      assert.deepEqual(await other.evaluate(() => globalThis.__playground.state.config.confidence?.model), model);
+      const id = `cisi-${OOD_SHOWCASE}`;
+      await pickPreset(other, id);
+      assert.deepEqual(await other.evaluate(() => globalThis.__playground.state.config.confidence?.model), model, "carried after the reload");
+      const ood = buildPreset(id, sample);
+      assert.equal(await other.getAttribute("#outcome", "data-source"), "model");
+      assert.equal(Number(await other.getAttribute("#outcome", "data-probability")), expected(withModel(ood.config, model), ood.input).out.outcome.probability);
+      // Removed there, it is not carried any more; a seed preset between keeps it off.
+      await other.click("#remove-confidence-model");
+      await settle(other);
+      await pickPreset(other, "seed-000");
+      await pickPreset(other, PRESET);
+      assert.equal(await other.evaluate(() => globalThis.__playground.state.config.confidence?.model ?? null), null);
+      await other.close();
+    });
+
+    await t.test("explain off: the stage card says its stages come from a shadow run", async () => {
+      await pickPreset(page, "seed-000");
+      assert.ok(await page.isHidden("#explain-off"));
+      await page.$$eval("#controls details", (ds) => ds.forEach((d) => (d.open = true)));
+      await page.uncheck('#controls input[data-path="config.explain"]');
+      await settle(page);
+      assert.equal(await page.evaluate(() => globalThis.__playground.result.effective.explain), false);
+      assert.equal(await page.evaluate(() => globalThis.__playground.result.out.results.some((r) => r.explain)), false, "the real run explains nothing");
+      assert.ok(await page.isVisible("#explain-off"));
+      assert.match(await page.textContent("#explain-off"), /shadow run with explain on/);
+      assert.match(await page.$eval('#controls input[data-path="config.explain"]', (e) => e.closest(".field").textContent), /shadow run/);
+      await pickPreset(page, "seed-000");
+      assert.ok(await page.isHidden("#explain-off"));
+    });
+
+    await t.test("the summary names repeated ids and the candidates it counts but does not draw", async () => {
+      await pickPreset(page, "seed-000");
+      await page.fill('#controls textarea[data-path="input.lists.1.ids"]', "C\nB\nB\nA\nC");
+      await settle(page);
+      const s = await page.evaluate(() => globalThis.__playground.result.out.stats);
+      assert.deepEqual(s.duplicates, [0, 2]);
+      assert.equal(await page.getAttribute("#result .stats [data-duplicates]", "data-duplicates"), JSON.stringify([0, 2]));
+      assert.match(await page.textContent("#result .stats"), /Repeated ids ignored .*: 2 in keyword\./);
+      assert.equal(await page.$$eval("#result .stats [data-undrawn]", (els) => els.length), 0, "seed 000 draws every candidate");
+      // Seed 004: nine candidates beyond the rerank limit, counted, not drawn.
+      await pickPreset(page, "seed-004");
+      const s4 = await page.evaluate(() => globalThis.__playground.result.out.stats);
+      const undrawn = s4.beyondTopK + s4.beyondCandidateLimit;
+      assert.ok(undrawn > 0);
+      assert.equal(Number(await page.getAttribute("#result .stats [data-undrawn]", "data-undrawn")), undrawn);
+      const drawn = await page.$$eval('#stage-chart [data-stage="fused"]', (els) => els.length);
+      assert.equal(drawn + undrawn, s4.candidates, "drawn and not drawn make the candidates");
+      assert.match(await page.textContent("#result .stats"), new RegExp(`the ${undrawn} beyond topK or the rerank limit are counted here, not drawn`));
+      assert.equal(await page.$$eval("#result .stats [data-duplicates]", (els) => els.length), 0, "seed 004 repeats no id");
+      await pickPreset(page, "seed-000");
+    });
+
+    await t.test("a floor slider dragged past the other floor pushes it, so the floors never cross", async () => {
+      await pickPreset(page, "seed-000");
+      const slider = (p) => `#calibration input[type="range"][data-path="config.bands.${p}"]`;
+      const bands = () => page.evaluate(() => globalThis.__playground.state.config.bands);
+      await page.focus(slider("highFloor"));
+      await page.keyboard.press("Home");
+      await settle(page);
+      assert.deepEqual(await bands(), { highFloor: 0, degradedFloor: 0 });
+      assert.ok(await page.isHidden("#problem"), await page.textContent("#problem"));
+      assert.equal(await page.inputValue('#calibration input[type="number"][data-path="config.bands.degradedFloor"]'), "0");
+      await page.focus(slider("degradedFloor"));
+      await page.keyboard.press("End");
+      await settle(page);
+      assert.deepEqual(await bands(), { highFloor: 1, degradedFloor: 1 });
+      assert.ok(await page.isHidden("#problem"), await page.textContent("#problem"));
+      const seed = buildPreset("seed-000", sample);
+      assert.deepEqual((await rankingRows(page)).map((r) => r.band), expected({ bands: { highFloor: 1, degradedFloor: 1 } }, seed.input).out.results.map((r) => r.band));
+      assert.match(await page.textContent("#calibration .quick"), /pushes the degraded floor down/);
+      await pickPreset(page, "seed-000");
+    });
+
+    await t.test("an empty list weight's placeholder is the weight it takes (config.weights, else 1)", async () => {
+      await pickPreset(page, "seed-000");
+      const weight = '#controls input[data-path="input.lists.0.weight"]';
+      assert.equal(await page.getAttribute(weight, "placeholder"), "weight: 1");
+      await page.$$eval("#controls details", (ds) => ds.forEach((d) => (d.open = true)));
+      await page.fill('#controls textarea[data-path="config.weights"]', '{"semantic": 2.5}');
+      await settle(page);
+      assert.equal(await page.getAttribute(weight, "placeholder"), "weight: 2.5");
+      assert.equal(await page.getAttribute('#controls input[data-path="input.lists.1.weight"]', "placeholder"), "weight: 1");
+      const c = await page.evaluate(() => globalThis.__playground.result.rows.find((r) => r.id === "A").explain.contributions.find((x) => x.list === "semantic"));
+      assert.equal(c.weight, 2.5, "the package took that weight");
+      await pickPreset(page, "seed-000");
     });
 
     await t.test("no console errors, no dialogs; screenshots", async () => {
