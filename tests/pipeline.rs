@@ -1742,3 +1742,48 @@ fn the_pool_explains_what_normalization_read() {
     .unwrap();
     assert_eq!(empty.pool, None);
 }
+
+/// A corpus's metadata kept by the caller and lent to each call (`run_with_items`): the
+/// output of the same items inside the input, the map's other entries never read (an
+/// invalid one among them is no error), and items given in both places refused.
+#[test]
+fn run_with_items_reads_a_lent_corpus() {
+    let cfg = PipelineConfig {
+        top_n: 10,
+        min_confidence: 0.0,
+        explain: true,
+        ..Default::default()
+    };
+    let p = Pipeline::new(cfg).unwrap();
+    let input = seed_000_input();
+    let whole = p.run(&input).unwrap();
+    let mut corpus = input.items.clone();
+    // An entry no list names, which a call that read it would refuse.
+    corpus.insert(
+        "unlisted".into(),
+        ItemMeta {
+            modified_at: Some(Timestamp::Iso("yesterday".into())),
+            ..Default::default()
+        },
+    );
+    let without = PipelineInput {
+        items: BTreeMap::new(),
+        ..input.clone()
+    };
+    let lent = p.run_with_items(&without.as_ref(), &corpus).unwrap();
+    assert_eq!(lent, whole);
+    // From two threads, one map.
+    let shared = std::sync::Arc::new(corpus);
+    let outs: Vec<PipelineOutput> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..2)
+            .map(|_| s.spawn(|| p.run_with_items(&without.as_ref(), &shared).unwrap()))
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert!(outs.iter().all(|o| *o == whole));
+    let e = p.run_with_items(&input.as_ref(), &shared).unwrap_err();
+    assert_eq!(
+        (e.code, e.field.as_str()),
+        (ErrorCode::InvalidType, "items")
+    );
+}

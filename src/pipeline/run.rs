@@ -218,6 +218,26 @@ impl Pipeline {
         )
     }
 
+    /// Runs the pipeline on a borrowed input whose items are looked up in `items`, a map
+    /// the caller keeps (a corpus's metadata, shared by every call and thread): as
+    /// [`Pipeline::run`] reads its input's map, only the lists' ids are looked up, each
+    /// once, so the map's size costs a call nothing. `input.items` must then be empty
+    /// (`INVALID_TYPE` on `items` otherwise: the items come from one place).
+    pub fn run_with_items<'a>(
+        &self,
+        input: &InputRef<'a>,
+        items: &'a std::collections::BTreeMap<String, super::input::ItemMeta>,
+    ) -> Result<PipelineOutput> {
+        if !input.items.is_empty() {
+            return Err(ScoreError::new(
+                ErrorCode::InvalidType,
+                "items",
+                "the items come from the map given to run_with_items: leave the input's empty",
+            ));
+        }
+        self.run_parts(input, ItemSource::Map(items), input.interned.clone(), None)
+    }
+
     /// Runs the pipeline on a borrowed input (see [`InputRef`]).
     pub fn run_ref(&self, input: &InputRef<'_>) -> Result<PipelineOutput> {
         self.run_parts(
