@@ -1787,3 +1787,39 @@ fn run_with_items_reads_a_lent_corpus() {
         (ErrorCode::InvalidType, "items")
     );
 }
+
+/// The caller's interning is checked for its shape: a list of indices per list, as long
+/// as the list, each index among the ids, an index per item (its extra indices were
+/// fused, a missing list was "1 weights given for 0 lists").
+#[test]
+fn interned_inputs_of_the_wrong_shape_are_refused() {
+    let p = Pipeline::new(PipelineConfig::default()).unwrap();
+    let input = seed_000_input();
+    let r = input.as_ref();
+    let good = interned(&r);
+    let run = |iv: Interned<'_>| {
+        let with = InputRef {
+            interned: Some(iv),
+            ..input.as_ref()
+        };
+        p.run_ref(&with)
+    };
+    assert_eq!(run(good.clone()).unwrap(), p.run(&input).unwrap());
+    let mut extra = good.clone();
+    extra.docs[0].push(0);
+    let mut fewer = good.clone();
+    fewer.docs.pop();
+    let mut beyond = good.clone();
+    beyond.docs[1][0] = good.ids.len() as u32;
+    let mut items = good.clone();
+    items.items.pop();
+    for (iv, code, field) in [
+        (extra, ErrorCode::LengthMismatch, "interned.docs[0]"),
+        (fewer, ErrorCode::LengthMismatch, "interned.docs"),
+        (beyond, ErrorCode::OutOfRange, "interned.docs[1][0]"),
+        (items, ErrorCode::LengthMismatch, "interned.items"),
+    ] {
+        let e = run(iv).unwrap_err();
+        assert_eq!((e.code, e.field.as_str()), (code, field), "{}", e.message);
+    }
+}

@@ -281,6 +281,14 @@ impl QueryConfidenceModel {
     /// signs made the probability NaN. A sum of finite terms may still overflow: the
     /// probability is then 0 or 1, the logistic's limits.
     pub fn predict_features(&self, x: &[f64]) -> Result<f64> {
+        // One value per coefficient (the zip below would leave the others out).
+        if x.len() != self.coefficients.len() {
+            return Err(ScoreError::new(
+                ErrorCode::LengthMismatch,
+                "features",
+                "one feature per coefficient of the model is needed",
+            ));
+        }
         let mut overflow = None;
         // Summed first, then added to the intercept: the order the golden vectors hold.
         let sum = x
@@ -405,6 +413,23 @@ pub fn rank_only_of_top(top: &[f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Features too few or too many for the model are refused (the sum over pairs of
+    /// features and coefficients left the missing ones out, silently: 0.73 for one
+    /// feature of a model of two).
+    #[test]
+    fn predict_features_needs_one_per_coefficient() {
+        let mut m = model(1);
+        m.coefficients = vec![1.0, 1.0];
+        assert_eq!(m.predict_features(&[0.0, 0.0]).unwrap(), 0.5);
+        for x in [&[1.0][..], &[0.0, 0.0, 0.0]] {
+            let e = m.predict_features(x).unwrap_err();
+            assert_eq!(
+                (e.code, e.field.as_str()),
+                (ErrorCode::LengthMismatch, "features")
+            );
+        }
+    }
 
     fn model(runs: u32) -> QueryConfidenceModel {
         let n = runs as usize + 1;

@@ -74,6 +74,57 @@ pub(super) fn iso_bytes(t: Option<TimeRef<'_>>) -> usize {
     }
 }
 
+/// The shape of the caller's interning: a list of indices per list, as long as it, each
+/// index among the ids, and an index per item of a borrowed input (not whether each
+/// index names its id: that would hash them, which interning spares). Was not checked: a
+/// list's extra indices were fused, and a missing list said "1 weights given for 0 lists".
+fn check_interned(
+    iv: &Interned<'_>,
+    input: &InputRef<'_>,
+    source: ItemSource<'_, '_>,
+) -> Result<()> {
+    let mismatch = |field: String, message: String| {
+        Err(ScoreError::new(ErrorCode::LengthMismatch, field, message))
+    };
+    if iv.docs.len() != input.lists.len() {
+        return mismatch(
+            "interned.docs".into(),
+            format!(
+                "{} lists of indices for {} lists",
+                iv.docs.len(),
+                input.lists.len()
+            ),
+        );
+    }
+    for (i, (d, l)) in iv.docs.iter().zip(&input.lists).enumerate() {
+        if d.len() != l.ids.len() {
+            return mismatch(
+                format!("interned.docs[{i}]"),
+                format!("{} indices for the list's {} ids", d.len(), l.ids.len()),
+            );
+        }
+    }
+    let n = iv.ids.len();
+    for (i, d) in iv.docs.iter().enumerate() {
+        if let Some(j) = d.iter().position(|&x| x as usize >= n) {
+            return Err(ScoreError::new(
+                ErrorCode::OutOfRange,
+                format!("interned.docs[{i}][{j}]"),
+                format!("an index below the {n} interned ids is needed"),
+            ));
+        }
+    }
+    if let ItemSource::Slice(items) = source {
+        if iv.items.len() != items.len() {
+            return mismatch(
+                "interned.items".into(),
+                format!("{} indices for {} items", iv.items.len(), items.len()),
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Where a run's items come from: a borrowed input's, in the caller's order (a key may
 /// be given twice), or a [`PipelineInput`]'s map, read in place (not copied into an
 /// `InputRef` first: a call would then hold every item twice) and looked up by the
@@ -300,7 +351,10 @@ impl Pipeline {
         // once, the lists as indices; a borrowed input's items' documents found by their
         // keys (one hash lookup per item; `u32::MAX`: in no list, and then not read).
         let (ids, docs, item_docs) = match interned {
-            Some(iv) => (iv.ids, iv.docs, iv.items),
+            Some(iv) => {
+                check_interned(&iv, input, source)?;
+                (iv.ids, iv.docs, iv.items)
+            }
             None => {
                 let (interner, docs) =
                     Interner::of_lists(input.lists.iter().map(|l| l.ids.as_slice()));
