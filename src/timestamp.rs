@@ -19,6 +19,27 @@ pub enum Timestamp {
     Iso(String),
 }
 
+/// Epoch milliseconds.
+impl From<f64> for Timestamp {
+    fn from(ms: f64) -> Self {
+        Timestamp::Millis(ms)
+    }
+}
+
+/// An ISO 8601 text (checked when the pipeline reads it).
+impl From<&str> for Timestamp {
+    fn from(iso: &str) -> Self {
+        Timestamp::Iso(iso.to_string())
+    }
+}
+
+/// An ISO 8601 text.
+impl From<String> for Timestamp {
+    fn from(iso: String) -> Self {
+        Timestamp::Iso(iso)
+    }
+}
+
 impl Timestamp {
     /// Epoch milliseconds; `field` names the input for errors.
     pub fn to_millis(&self, field: &str) -> Result<f64> {

@@ -1823,3 +1823,37 @@ fn interned_inputs_of_the_wrong_shape_are_refused() {
         assert_eq!((e.code, e.field.as_str()), (code, field), "{}", e.message);
     }
 }
+
+/// What the lab fits goes into a configuration with `into()`, and a time from a number
+/// or a text: the same configurations and inputs as the variants written out.
+#[test]
+fn fitted_models_and_times_convert() {
+    use calibrank::lab::fit::{fit_isotonic, fit_platt, FittedCalibration};
+    let scores = [0.01, 0.02, 0.03, 0.04];
+    let labels = [0.0, 0.0, 1.0, 1.0];
+    let platt = fit_platt(&scores, &labels).unwrap();
+    let iso = fit_isotonic(&scores, &labels).unwrap();
+    assert_eq!(Calibration::from(platt), Calibration::Platt(platt));
+    assert_eq!(
+        Calibration::from(iso.clone()),
+        Calibration::Isotonic(iso.clone())
+    );
+    assert_eq!(
+        Calibration::from(FittedCalibration::Platt(platt)),
+        Calibration::Platt(platt)
+    );
+    let cfg = PipelineConfig {
+        calibration: FittedCalibration::Isotonic(iso).into(),
+        ..Default::default()
+    };
+    assert!(Pipeline::new(cfg).is_ok());
+    assert_eq!(Timestamp::from(5.0), Timestamp::Millis(5.0));
+    assert_eq!(
+        Timestamp::from("2026-12-01"),
+        Timestamp::Iso("2026-12-01".into())
+    );
+    assert_eq!(
+        Timestamp::from(String::from("x")),
+        Timestamp::Iso("x".into())
+    );
+}

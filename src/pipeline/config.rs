@@ -165,6 +165,32 @@ impl From<Sigmoid> for Calibration {
     }
 }
 
+/// A fitted Platt model as a pipeline's calibration (checked by [`Pipeline::new`]).
+///
+/// [`Pipeline::new`]: super::Pipeline::new
+impl From<PlattModel> for Calibration {
+    fn from(m: PlattModel) -> Self {
+        Calibration::Platt(m)
+    }
+}
+
+/// A fitted isotonic model as a pipeline's calibration.
+impl From<IsotonicModel> for Calibration {
+    fn from(m: IsotonicModel) -> Self {
+        Calibration::Isotonic(m)
+    }
+}
+
+/// What the lab fitted (`fit_platt`, `fit_isotonic`) as a pipeline's calibration.
+impl From<crate::lab::fit::FittedCalibration> for Calibration {
+    fn from(f: crate::lab::fit::FittedCalibration) -> Self {
+        match f {
+            crate::lab::fit::FittedCalibration::Platt(m) => m.into(),
+            crate::lab::fit::FittedCalibration::Isotonic(m) => m.into(),
+        }
+    }
+}
+
 fn sigmoid(threshold: f64, steepness: f64) -> Sigmoid {
     Sigmoid {
         threshold,
