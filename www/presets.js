@@ -1,5 +1,5 @@
 // Presets of the score playground: each seed's worked example and real CISI queries.
-// Pure data, no DOM: the page and the Node test (tests/js/playground.test.mjs) build
+// Pure data, no DOM: the page and the Node tests (tests/js/playground/*.test.mjs) build
 // the same states from it.
 //
 // A state is { v, preset, mode, input, config, judgements, multi, bands, view }:
