@@ -113,7 +113,8 @@ playgroundTest("score playground in headless Chromium: presets, pipeline outputs
     // On a page of its own (this page's state, by its link), left as it was.
     await page.waitForTimeout(400);
     const fresh = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    // Its errors counted, not its .wasm requests (the lab tests count the main page's).
+    // Its errors counted, not its .wasm requests (the tests of which .wasm a page fetches
+    // count this file's main page's).
     fresh.on("pageerror", (e) => errors.push(`pageerror: ${e}`));
     fresh.on("console", (m) => m.type() === "error" && errors.push(`console: ${m.text()}`));
     try {
