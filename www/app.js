@@ -12,7 +12,7 @@
 //   figures.js       cards, chart cursor and tooltip; notices.js: problems and notices
 //   tables.js        output tables stacked into rows on phones
 import { h, fill, $, debounce } from "./dom.js";
-import { encodeState, decodeState } from "./url-state.js";
+import { encodeState, decodeState, linkLimit } from "./url-state.js";
 import { presetList, buildPreset, baseState, DEFAULT_PRESET, STATE_VERSION } from "./presets.js";
 import * as compute from "./compute.js";
 import { carryModel, forgetModel, adoptModel } from "./confidence.js";
@@ -142,9 +142,21 @@ async function onHashChange() {
   }
 }
 
+/** Whether `hash` fits in a link; says so once per state that does not. */
+let saidTooLong = null;
+function fitsInLink(hash) {
+  if (hash.length <= linkLimit.chars) return true;
+  if (saidTooLong !== hash) {
+    saidTooLong = hash;
+    notice(`This state is too large for a link (${(hash.length / 1e6).toFixed(1)} million characters, where a browser opens up to ${(linkLimit.chars / 1e6).toFixed(1)} million): the address keeps the last state that fitted, which a reload shows.`);
+  }
+  return false;
+}
+
 const writeUrl = debounce(async () => {
   try {
     const hash = await encodeState(state);
+    if (!fitsInLink(hash)) return;
     lastHash = hash;
     history.replaceState(null, "", hash);
   } catch {
@@ -178,6 +190,8 @@ function setupHeader() {
   });
   $("#copy-link").addEventListener("click", async () => {
     const hash = await encodeState(state);
+    saidTooLong = null;
+    if (!fitsInLink(hash)) return;
     lastHash = hash;
     history.replaceState(null, "", hash);
     try {
@@ -421,4 +435,6 @@ globalThis.__playground = {
   get computed() {
     return computed;
   },
+  /** The longest hash a link carries (the tests lower it to test a state too large). */
+  linkLimit,
 };

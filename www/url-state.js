@@ -21,6 +21,13 @@ async function pipeThrough(bytes, stream) {
   return new Uint8Array(await new Response(out).arrayBuffer());
 }
 
+/**
+ * The longest hash a link carries: Chromium takes URLs up to 2 MB (2,097,152 characters),
+ * and a longer one is not opened; a state whose hash is longer is kept out of the
+ * address (the page says so). `chars` is changed by the tests only.
+ */
+export const linkLimit = { chars: 2_000_000 };
+
 /** The hash for `state`. */
 export async function encodeState(state) {
   const bytes = new TextEncoder().encode(JSON.stringify(state));

@@ -201,4 +201,32 @@ playgroundTest("score playground in headless Chromium: inputs, import and URL st
     await page.click("#tab-table");
     await pickPreset(page, "seed-000");
   });
+  await t.test("a large input lists 500 candidates' metadata, and a state too large for a link is kept out of the address", async () => {
+    await pickPreset(page, "seed-000");
+    const hashBefore = await page.evaluate(() => location.hash);
+    // 3,000 candidates: the metadata table lists the first 500 and says where the rest are.
+    const ids = Array.from({ length: 3000 }, (_, i) => `doc-${i}`);
+    const input = { query: "q", lists: [{ name: "a", ids }], items: { "doc-2999": { name: "last" } } };
+    await page.click("#tab-json");
+    const box = "#" + (await page.getAttribute('label:has-text("PipelineInput as JSON")', "for"));
+    // A link limit below this state's hash (the tests' own hook), so that it is too large.
+    await page.evaluate(() => (globalThis.__playground.linkLimit.chars = 2000));
+    await page.fill(box, JSON.stringify(input));
+    await page.click("#apply-input-json");
+    await settle(page);
+    await page.waitForTimeout(600);
+    const rows = await page.$$eval("#metadata-panel table.meta-table tbody tr", (trs) => trs.length);
+    assert.equal(rows, 500);
+    assert.match(await page.textContent("#metadata-panel [data-meta-more]"), /^The first 500 of 3000 candidates; edit the others' metadata in the JSON tab/);
+    assert.deepEqual((await page.evaluate(() => globalThis.__playground.state.input)).items, input.items, "the items not listed are kept");
+    // The address keeps the last state that fitted, and the page says why.
+    assert.equal(await page.evaluate(() => location.hash), hashBefore);
+    assert.match(await page.textContent("#notice"), /too large for a link .* the address keeps the last state that fitted/);
+    await page.click("#copy-link");
+    assert.match(await page.textContent("#notice"), /too large for a link/);
+    assert.equal(await page.evaluate(() => location.hash), hashBefore);
+    await page.evaluate(() => (globalThis.__playground.linkLimit.chars = 2_000_000));
+    await page.click("#tab-table");
+    await pickPreset(page, "seed-000");
+  });
 });
