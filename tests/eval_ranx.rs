@@ -10,23 +10,14 @@ use calibrank::lab::runs::Qrels;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-const CISI: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/cisi");
-const REFERENCE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/tests/data/ranx_metrics_reference.json"
-);
+#[path = "support/data.rs"]
+mod data;
+use data::cisi;
+
 const TOLERANCE: f64 = 1e-9;
 
-fn read(path: &str) -> String {
-    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
-}
-
-fn cisi(name: &str) -> String {
-    read(&format!("{CISI}/{name}"))
-}
-
 fn reference() -> Value {
-    serde_json::from_str(&read(REFERENCE)).unwrap()
+    data::reference("ranx_metrics_reference.json")
 }
 
 /// The judgements a reference case names.

@@ -9,16 +9,11 @@ use calibrank::lab::optimize::{optimize_fusion_ordered, OptimizeOptions, Trial};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
-const CISI: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/cisi");
-const REFERENCE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/tests/data/ranx_optimize_reference.json"
-);
-const TOLERANCE: f64 = 1e-9;
+#[path = "support/data.rs"]
+mod data;
+use data::cisi;
 
-fn read(path: &str) -> String {
-    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
-}
+const TOLERANCE: f64 = 1e-9;
 
 /// A configuration as the reference writes it: `phi` or `k` alone, or the weights.
 fn config_of(trial: &Trial) -> Vec<f64> {
@@ -41,8 +36,8 @@ fn same(a: &[f64], b: &[f64]) -> bool {
 
 #[test]
 fn searches_try_what_ranx_tries_and_keep_what_ranx_keeps() {
-    let reference: Value = serde_json::from_str(&read(REFERENCE)).unwrap();
-    let qrels = parse_qrels(&read(&format!("{CISI}/qrels.txt"))).unwrap();
+    let reference: Value = data::reference("ranx_optimize_reference.json");
+    let qrels = parse_qrels(&cisi("qrels.txt")).unwrap();
     let judged: BTreeSet<&str> = qrels.keys().map(String::as_str).collect();
     assert_eq!(judged.len() as u64, reference["queries"].as_u64().unwrap());
     // The judged queries' lines only, in file order (ranx's Run.from_file).
@@ -51,7 +46,7 @@ fn searches_try_what_ranx_tries_and_keep_what_ranx_keeps() {
         .unwrap()
         .iter()
         .map(|name| {
-            let text = read(&format!("{CISI}/{}", name.as_str().unwrap()));
+            let text = cisi(name.as_str().unwrap());
             let kept: String = text
                 .lines()
                 .filter(|l| {

@@ -12,16 +12,13 @@ use calibrank::lab::runfusion::{fuse_runs_ordered, FuseRunsOptions};
 use calibrank::lab::runs::{ranx_sort, OrderedRun, Qrels};
 use serde_json::Value;
 
-const REFERENCE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/tests/data/ranx_ties_reference.json"
-);
-const CISI: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/cisi");
+#[path = "support/data.rs"]
+mod data;
+
 const TOLERANCE: f64 = 1e-9;
 
 fn reference() -> Value {
-    let text = std::fs::read_to_string(REFERENCE).expect("reference file");
-    serde_json::from_str(&text).unwrap()
+    data::reference("ranx_ties_reference.json")
 }
 
 fn metrics(reference: &Value) -> Vec<String> {
@@ -152,7 +149,7 @@ fn cisi_runs_from_their_files_match_ranx() {
     let reference = reference();
     let metrics = metrics(&reference);
     let cisi = &reference["cisi"];
-    let read = |n: &str| std::fs::read_to_string(format!("{CISI}/{n}")).expect("CISI data");
+    let read = data::cisi;
     let qrels = parse_qrels(&read("qrels.txt")).unwrap();
     let runs: Vec<OrderedRun> = cisi["runs"]
         .as_array()
