@@ -49,12 +49,8 @@ function judgementOf(judgements, id) {
  * sort still reorders 16 or more tied documents; distinct scores leave no tie to break.
  */
 export function rankingRun(ids) {
-  const run = {};
-  const seen = new Set();
-  for (const id of ids) if (!seen.has(id)) seen.add(id);
-  let score = seen.size;
-  for (const id of seen) run[id] = score--;
-  return run;
+  const distinct = [...new Set(ids)];
+  return Object.fromEntries(distinct.map((id, i) => [id, distinct.length - i]));
 }
 
 /** The run of one ranked list (first occurrence wins), for `optimizeFusion`. */

@@ -42,6 +42,11 @@ export function initApi(internals, name, file, local = null) {
       ? inputError(`${name}/init: ${what} cannot be ${file} (${e.name}: ${e.message})`, e)
       : inputError(`${name}/init: ${what} is not ${file}: ${e}`);
   const isWasmError = (e) => e instanceof WebAssembly.CompileError || e instanceof WebAssembly.LinkError;
+  /**
+   * Why `what` (the caller's) did not become the module: the page's policy refusing
+   * WebAssembly, a module of another kind, or (any other error) the error itself.
+   */
+  const refused = (what, e) => cspRefusal(e, `${what} for ${file}`, true) ?? (isWasmError(e) ? notOurs(what, e) : e);
 
   function compileSync(input) {
     if (isModule(input)) return input;
@@ -49,7 +54,7 @@ export function initApi(internals, name, file, local = null) {
       try {
         return new WebAssembly.Module(bytesOf(input));
       } catch (e) {
-        throw cspRefusal(e, `the bytes given for ${file}`, true) ?? (isWasmError(e) ? notOurs("the bytes given", e) : e);
+        throw refused("the bytes given", e);
       }
     }
     throw badSyncInput(input === null ? "null" : typeof input);
@@ -59,7 +64,7 @@ export function initApi(internals, name, file, local = null) {
     try {
       return await compileAny(input);
     } catch (e) {
-      throw cspRefusal(e, `what was given for ${file}`, true) ?? (isWasmError(e) ? notOurs("what was given", e) : e);
+      throw refused("what was given", e);
     }
   }
 
@@ -96,7 +101,7 @@ export function initApi(internals, name, file, local = null) {
     try {
       target.init(module);
     } catch (e) {
-      throw cspRefusal(e, `the module given for ${file}`, true) ?? (isWasmError(e) ? notOurs("the module given", e) : e);
+      throw refused("the module given", e);
     }
     if (pipelineOnly) {
       internals.lazy(() => {

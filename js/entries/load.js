@@ -78,13 +78,16 @@ function isWasm(bytes) {
   return b.length === 4 && b[0] === 0 && b[1] === 0x61 && b[2] === 0x73 && b[3] === 0x6d;
 }
 
+/** On `input` when the caller of init() gave what failed, else a main entry's `INTERNAL`. */
+const entryError = (given, message, cause) => (given ? inputError(message, cause) : scoreError(message, "INTERNAL", "", cause));
+
 /**
  * A failure to load `file`: on `input` when the caller gave where it is (`given`, the init
  * entries: what to do is theirs), else `INTERNAL` with what to do when a bundler did not
  * put the file where the package looks for it (a main entry's own URL).
  */
 function loadError(given, file, message, cause) {
-  return given ? inputError(`${message} ${serveAt(file)}`, cause) : scoreError(`${message} ${whereToPut(file)}`, "INTERNAL", "", cause);
+  return entryError(given, `${message} ${given ? serveAt(file) : whereToPut(file)}`, cause);
 }
 
 /** What to do when a URL the app gave init() does not lead to `file`. */
@@ -157,7 +160,7 @@ export function cspRefusal(e, where, given) {
   // (A ScoreError made already, this one among them, is not the engine's.)
   if (!(e instanceof Error) || e instanceof ScoreError || !/Content.Security|\bCSP\b|unsafe-eval/i.test(describe(e))) return null;
   const message = `calibrank: the page's Content-Security-Policy does not let ${where} compile (${describe(e)}); add 'wasm-unsafe-eval' to its script-src`;
-  return given ? inputError(message, e) : scoreError(message, "INTERNAL", "", e);
+  return entryError(given, message, e);
 }
 
 /** Runs `init` (a main entry's instantiation of `file`), its CSP refusal said as such. */

@@ -150,6 +150,10 @@ export function referenceModel() {
   return lab.fitQueryConfidence(qrels, runs);
 }
 /** A ranking as a run whose scores leave no tie (n for the first, down to 1). */
+/** The sample's judgements and its runs (their scores), as the optimizer panel sends them. */
+export const sampleQrels = Object.fromEntries(sample.queries.map((q) => [q.id, q.qrels]));
+export const sampleRuns = sample.runs.map((name) => Object.fromEntries(sample.queries.map((q) => [q.id, Object.fromEntries(q.runs[name].ids.map((id, i) => [id, q.runs[name].scores[i]]))])));
+
 export const rankingRun = (ids) => Object.fromEntries(ids.map((id, i) => [id, ids.length - i]));
 /** nDCG@k of a ranking, by its definition (linear gains, as ranx's ndcg). */
 export function ndcgOf(ids, qrels, k = 10) {

@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import {
   lib, sample, PRESET, expected, sampleTriples, ready, settle, assertMarked, assertCurve,
   pickPreset, focusedIs, rankingRows, heldOutHalf, referenceModel, withModel, buildPreset,
-  cisiInput, OOD_SHOWCASE, playgroundTest,
+  cisiInput, OOD_SHOWCASE, playgroundTest, sampleQrels, sampleRuns,
 } from "./helpers.mjs";
 
 playgroundTest("score playground in headless Chromium: lab panels: fitting, band floors, fusion search, query confidence", async (t, { page, browser, url, wasmRequests, watch }) => {
@@ -75,8 +75,8 @@ playgroundTest("score playground in headless Chromium: lab panels: fitting, band
     await page.selectOption("#optimize-grid", "0.01");
     await page.click("#optimize-run");
     await page.waitForSelector("#optimize-progress[data-done]", { timeout: 60_000 });
-    const qrels = Object.fromEntries(sample.queries.map((q) => [q.id, q.qrels]));
-    const runs = sample.runs.map((name) => Object.fromEntries(sample.queries.map((q) => [q.id, Object.fromEntries(q.runs[name].ids.map((id, i) => [id, q.runs[name].scores[i]]))])));
+    const qrels = sampleQrels;
+    const runs = sampleRuns;
     const report = lib.optimizeFusion(qrels, runs, { method: "wsum", metric: "ndcg@10", step: 0.01 }, () => {});
     assert.equal(Number(await page.getAttribute("#optimize-result [data-best-score]", "data-best-score")), report.best.score);
     const { value, max } = await page.$eval("#optimize-progress", (e) => ({ value: e.value, max: e.max }));
@@ -239,8 +239,8 @@ playgroundTest("score playground in headless Chromium: lab panels: fitting, band
     await page.selectOption("#optimize-grid", "k10");
     await page.click("#optimize-run");
     await page.waitForSelector("#optimize-progress[data-done]", { timeout: 60_000 });
-    const qrels = Object.fromEntries(sample.queries.map((q) => [q.id, q.qrels]));
-    const runs = sample.runs.map((name) => Object.fromEntries(sample.queries.map((q) => [q.id, Object.fromEntries(q.runs[name].ids.map((id, i) => [id, q.runs[name].scores[i]]))])));
+    const qrels = sampleQrels;
+    const runs = sampleRuns;
     const report = lib.optimizeFusion(qrels, runs, { method: "rrf", metric: "ndcg@20", kValues: Array.from({ length: 10 }, (_, i) => (i + 1) * 10) }, () => {});
     // The case: more than the table's 8 rows tie at the best score.
     assert.ok(report.trials.filter((x) => x.score === report.best.score).length > 8, "a tie longer than the table");
