@@ -17,7 +17,7 @@
 //! with its score.
 
 use crate::error::{ErrorCode, Result, ScoreError};
-use crate::lab::runfusion::{check_rrf_k, fuse_runs_ordered, FuseRunsOptions};
+use crate::lab::runfusion::{check_rrf_k, check_unique, fuse_unique, FuseRunsOptions};
 use crate::lab::runs::{ranked_by_id, OrderedRun, Qrels, Run};
 use serde::{Deserialize, Serialize};
 use std::borrow::Borrow;
@@ -293,7 +293,8 @@ pub fn optimize_fusion<R: std::borrow::Borrow<Run>>(
 
 /// [`optimize_fusion`] for runs in the order ranx holds them (see
 /// [`crate::lab::runfusion::fuse_runs_ordered`]): every fused run is evaluated as ranx
-/// evaluates its fused run, ties included.
+/// evaluates its fused run, ties included. A document listed twice in one query of a run
+/// is a `DUPLICATE_ID` (as for `fuse_runs_ordered`).
 pub fn optimize_fusion_ordered<R: Borrow<OrderedRun>>(
     qrels: &Qrels,
     runs: &[R],
@@ -312,8 +313,10 @@ pub fn optimize_fusion_ordered<R: Borrow<OrderedRun>>(
         ..e
     })?;
     let configs = grid(&opts.method, runs.len(), opts)?;
-    // The judgements once, before the first fusion (each evaluation checks them again).
+    // The judgements once, before the first fusion (each evaluation checks them again),
+    // and each run's documents listed once per query (not checked again by each fusion).
     crate::lab::eval::check_qrels(qrels)?;
+    check_unique(&runs.iter().map(|r| r.borrow()).collect::<Vec<_>>())?;
     // Ties: see the module documentation (the weighted grids run in ranx's reverse order).
     let last_wins = !WEIGHTED.contains(&opts.method.as_str());
     let total = configs.len();
@@ -326,7 +329,7 @@ pub fn optimize_fusion_ordered<R: Borrow<OrderedRun>>(
             weights: weights.clone(),
             params: params.clone(),
         };
-        let fused = fuse_runs_ordered(runs, &fo)?;
+        let fused = fuse_unique(runs, &fo)?;
         let ev = crate::lab::eval::evaluate_ranked_checked(qrels, &fused, &[opts.metric.as_str()])?;
         let score = ev.means.first().map_or(0.0, |(_, v)| *v);
         if best
@@ -403,6 +406,48 @@ mod tests {
         };
         assert!(check_work(&runs, &rrf, &at(60)).is_ok());
         assert!(check_work(&runs, &rrf, &at(59)).is_err());
+    }
+
+    #[test]
+    fn a_document_listed_twice_is_refused_by_the_ordered_forms() {
+        let once: OrderedRun = [(
+            "q".to_string(),
+            vec![("a".to_string(), 2.0), ("b".to_string(), 1.0)],
+        )]
+        .into();
+        let mut twice = once.clone();
+        twice.get_mut("q").unwrap().push(("a".into(), 0.5));
+        let fo = FuseRunsOptions::new("wsum");
+        let e = crate::lab::runfusion::fuse_runs_ordered(&[&once, &twice], &fo).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::DuplicateId, "runs[1].q[2]")
+        );
+        assert!(
+            e.message
+                .contains(r#"document "a" is listed twice for query "q""#),
+            "{}",
+            e.message
+        );
+        // Each option's fault comes first, as for every other input fault.
+        let e = crate::lab::runfusion::fuse_runs_ordered(
+            &[&once, &twice],
+            &FuseRunsOptions::new("nope"),
+        )
+        .unwrap_err();
+        assert_eq!(e.code, ErrorCode::UnknownMethod);
+        assert!(crate::lab::runfusion::fuse_runs_ordered(&[&once, &once], &fo).is_ok());
+        let qrels: Qrels = [("q".to_string(), [("a".to_string(), 1.0)].into())].into();
+        let opts = OptimizeOptions {
+            metric: "map".into(),
+            ..Default::default()
+        };
+        let e = optimize_fusion_ordered(&qrels, &[&twice, &once], &opts, &mut |_| {}).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::DuplicateId, "runs[0].q[2]")
+        );
+        assert!(optimize_fusion_ordered(&qrels, &[&once, &once], &opts, &mut |_| {}).is_ok());
     }
 
     #[test]

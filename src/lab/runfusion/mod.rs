@@ -192,7 +192,8 @@ pub fn ranked(results: &BTreeMap<String, f64>) -> Vec<(String, f64)> {
 pub fn fuse_runs<R: std::borrow::Borrow<Run>>(runs: &[R], opts: &FuseRunsOptions) -> Result<Run> {
     let ordered: Vec<OrderedRun> = runs.iter().map(|r| ranked_by_id(r.borrow())).collect();
     let mut fused = Run::new();
-    fuse_each_query(&ordered, opts, |q, combined| {
+    // A Run lists a document once per query: nothing to check.
+    fuse_each_query(&ordered, opts, false, |q, combined| {
         fused.insert(
             q.to_string(),
             combined.iter().map(|(d, s)| (d.to_string(), *s)).collect(),
@@ -208,13 +209,53 @@ pub fn fuse_runs<R: std::borrow::Borrow<Run>>(runs: &[R], opts: &FuseRunsOptions
 /// (runs in order, each run in its order), then sorted by ranx's `Run.sort()` (every
 /// ranx fusion method ends with `run.sort()`, except CondorcetFuse, whose scores never
 /// tie), so that ranking it in this order ([`crate::lab::eval::evaluate_ranked`])
-/// gives ranx's figures, ties included. Errors as for [`fuse_runs`].
+/// gives ranx's figures, ties included. Errors as for [`fuse_runs`], plus
+/// `DUPLICATE_ID` (field `runs[i].<qid>[j]`) for a document listed twice in one query of
+/// a run, as [`crate::lab::eval::evaluate_ordered`] and the parsers refuse it (ranx's
+/// dict would keep the last score where the first was listed).
 pub fn fuse_runs_ordered<R: std::borrow::Borrow<OrderedRun>>(
     runs: &[R],
     opts: &FuseRunsOptions,
 ) -> Result<OrderedRun> {
+    fuse_ordered(runs, opts, true)
+}
+
+/// Every run's documents listed once per query (`DUPLICATE_ID` on `runs[i].<qid>[j]`,
+/// the second listing).
+pub(crate) fn check_unique(runs: &[&OrderedRun]) -> Result<()> {
+    for (i, run) in runs.iter().enumerate() {
+        for (q, docs) in run.iter() {
+            let mut seen = std::collections::HashSet::with_capacity(docs.len());
+            for (j, (d, _)) in docs.iter().enumerate() {
+                if !seen.insert(d.as_str()) {
+                    return Err(ScoreError::new(
+                        ErrorCode::DuplicateId,
+                        key_path(&format!("runs[{i}]"), q) + &format!("[{j}]"),
+                        format!("document {d:?} is listed twice for query {q:?}"),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// [`fuse_runs_ordered`] for runs whose documents [`check_unique`] found listed once.
+pub(crate) fn fuse_unique<R: std::borrow::Borrow<OrderedRun>>(
+    runs: &[R],
+    opts: &FuseRunsOptions,
+) -> Result<OrderedRun> {
+    fuse_ordered(runs, opts, false)
+}
+
+/// [`fuse_runs_ordered`], its runs checked for documents listed twice if `check_unique`.
+fn fuse_ordered<R: std::borrow::Borrow<OrderedRun>>(
+    runs: &[R],
+    opts: &FuseRunsOptions,
+    unique: bool,
+) -> Result<OrderedRun> {
     let mut fused = OrderedRun::new();
-    fuse_each_query(runs, opts, |q, combined| {
+    fuse_each_query(runs, opts, unique, |q, combined| {
         let mut docs: Vec<(String, f64)> =
             combined.iter().map(|(d, s)| (d.to_string(), *s)).collect();
         crate::lab::runs::ranx_sort_query(&mut docs);
@@ -223,15 +264,20 @@ pub fn fuse_runs_ordered<R: std::borrow::Borrow<OrderedRun>>(
     Ok(fused)
 }
 
-/// Validates, then fuses query by query, handing each fused list to `emit`.
+/// Validates (each run's documents listed once per query too if `unique`), then fuses
+/// query by query, handing each fused list to `emit`.
 fn fuse_each_query<R: std::borrow::Borrow<OrderedRun>>(
     runs: &[R],
     opts: &FuseRunsOptions,
+    unique: bool,
     mut emit: impl FnMut(&str, &Scores<'_>),
 ) -> Result<()> {
     let plan = Plan::new(runs.len(), opts)?;
     let runs: Vec<&OrderedRun> = runs.iter().map(|r| r.borrow()).collect();
     check_scores(&runs)?;
+    if unique {
+        check_unique(&runs)?;
+    }
     let queries: std::collections::BTreeSet<&str> = runs
         .iter()
         .flat_map(|r| r.keys().map(String::as_str))
