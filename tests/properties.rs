@@ -614,7 +614,10 @@ proptest! {
         match fit_query_confidence(&qrels, &runs, &opts) {
             Ok(model) => {
                 prop_assert!(model.validate().is_ok());
-                prop_assert_eq!(&model, &fit_query_confidence(&qrels, &runs, &opts).unwrap());
+                // The same model from borrowed runs (`&[&Run]`), and again.
+                let borrowed: Vec<&Run> = runs.iter().collect();
+                prop_assert_eq!(&model, &fit_query_confidence(&qrels, &borrowed, &opts).unwrap());
+                prop_assert_eq!(predict_query_confidence(&model, &borrowed).unwrap(), predict_query_confidence(&model, &runs).unwrap());
                 prop_assert!(model.training.positives > 0 && model.training.positives < model.training.queries);
                 let p = predict_query_confidence(&model, &runs).unwrap();
                 for (q, &v) in &p {

@@ -33,6 +33,7 @@ use crate::fuse::{rrf_interned, RankedList};
 use crate::lab::runs::{Qrels, Run};
 use crate::sort::StableSort;
 use serde::{Deserialize, Serialize};
+use std::borrow::Borrow;
 
 /// Options of [`fit_query_confidence`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -142,7 +143,14 @@ pub struct Rows {
 /// The rows of every usable query (see the module documentation). Errors: a grade that
 /// is not finite (`NON_FINITE_SCORE`) or not whole (`INVALID_TYPE`), on
 /// `qrels.<qid>.<docid>` ([`crate::lab::runs::check_grade`]).
-pub fn rows(qrels: &Qrels, runs: &[Run], weights: &[f64], rrf_k: f64, k: u32) -> Result<Rows> {
+pub fn rows<R: Borrow<Run>>(
+    qrels: &Qrels,
+    runs: &[R],
+    weights: &[f64],
+    rrf_k: f64,
+    k: u32,
+) -> Result<Rows> {
+    let runs: Vec<&Run> = runs.iter().map(Borrow::borrow).collect();
     // Finite whole grades, as `evaluate` asks: a NaN grade was read as not relevant, and
     // 0.5 as relevant where `evaluate` read it as not (its default level is 1).
     qrels.check_grades("qrels")?;
@@ -184,9 +192,9 @@ pub fn rows(qrels: &Qrels, runs: &[Run], weights: &[f64], rrf_k: f64, k: u32) ->
     })
 }
 
-fn check_runs(runs: &[Run]) -> Result<()> {
+fn check_runs(runs: &[&Run]) -> Result<()> {
     for (i, run) in runs.iter().enumerate() {
-        for (q, docs) in run {
+        for (q, docs) in *run {
             for (d, s) in docs {
                 if !s.is_finite() {
                     return Err(ScoreError::new(
@@ -203,11 +211,12 @@ fn check_runs(runs: &[Run]) -> Result<()> {
 
 /// Fits a query-confidence model on `runs` (in the order the model will take lists)
 /// judged by `qrels`.
-pub fn fit_query_confidence(
+pub fn fit_query_confidence<R: Borrow<Run>>(
     qrels: &Qrels,
-    runs: &[Run],
+    runs: &[R],
     opts: &FitQueryConfidenceOptions,
 ) -> Result<QueryConfidenceModel> {
+    let runs: Vec<&Run> = runs.iter().map(Borrow::borrow).collect();
     let weights = opts
         .weights
         .clone()
@@ -233,8 +242,8 @@ pub fn fit_query_confidence(
             ),
         ));
     }
-    check_runs(runs)?;
-    let rows = rows(qrels, runs, &weights, opts.rrf_k, opts.k)?;
+    check_runs(&runs)?;
+    let rows = rows(qrels, &runs, &weights, opts.rrf_k, opts.k)?;
     if rows.queries.is_empty() {
         return Err(ScoreError::new(
             ErrorCode::EmptyInput,
@@ -308,10 +317,11 @@ pub fn fit_query_confidence(
 /// the model was fitted on), `NON_FINITE_SCORE` (`runs[i].q.d`; `runs[i].q` when the
 /// query's best score there is so far from the model's training scores that its feature
 /// overflows).
-pub fn predict_query_confidence(
+pub fn predict_query_confidence<R: Borrow<Run>>(
     model: &QueryConfidenceModel,
-    runs: &[Run],
+    runs: &[R],
 ) -> Result<std::collections::BTreeMap<String, f64>> {
+    let runs: Vec<&Run> = runs.iter().map(Borrow::borrow).collect();
     model.validate().map_err(|e| e.within("model"))?;
     if runs.len() != model.runs as usize {
         return Err(ScoreError::new(
@@ -324,7 +334,7 @@ pub fn predict_query_confidence(
             ),
         ));
     }
-    check_runs(runs)?;
+    check_runs(&runs)?;
     let queries: std::collections::BTreeSet<&String> = runs.iter().flat_map(|r| r.keys()).collect();
     let mut out = std::collections::BTreeMap::new();
     for q in queries {
@@ -743,7 +753,9 @@ mod tests {
         assert_eq!((e.code, e.field.as_str()), (ErrorCode::EmptyInput, "qrels"));
         // No run.
         assert_eq!(
-            fit_query_confidence(&qr, &[], &d).unwrap_err().field,
+            fit_query_confidence(&qr, &[] as &[Run], &d)
+                .unwrap_err()
+                .field,
             "runs"
         );
         let bad = |o: FitQueryConfidenceOptions| fit_query_confidence(&qr, &runs, &o).unwrap_err();
