@@ -14,7 +14,9 @@
 //! query's equal scores without timestamps keep its order under every method), then id
 //! (ascending), and cut
 //! to `limit`. An id repeated within one query keeps its first (best) hit; the repeat is
-//! counted in `stats.duplicates` and does not take a rank.
+//! counted in `stats.duplicates` and still takes up a rank (`[a, a, b]` ranks `b` third).
+//! Seed 001's loop would let the repeat's score and rank overwrite the first hit's: the
+//! first is kept, as `rrf` keeps a list's first rank of an id.
 
 use crate::error::{finite, ErrorCode, Result, ScoreError};
 use crate::float;

@@ -289,7 +289,12 @@ export interface HeuristicConfig {
   typeMultipliers?: Record<string, number> | undefined;
   /** Multiplier for unknown or missing types (default 1.0). */
   unknownTypeMultiplier?: number | undefined;
-  /** Stopwords (default, or `null`: calibrank's built-in English list). */
+  /**
+   * Stopwords, dropped from the query's terms (default, or `null`: calibrank's built-in
+   * English list). The terms: camelCase words split (`GraphTraversal`: `graph`,
+   * `traversal`), any other character than a letter or digit a separator, lowercased,
+   * one-character terms dropped, each term kept once.
+   */
   stopwords?: string[] | null | undefined;
 }
 
