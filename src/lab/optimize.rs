@@ -301,6 +301,18 @@ pub fn optimize_fusion_ordered<R: Borrow<OrderedRun>>(
     opts: &OptimizeOptions,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<OptimizeReport> {
+    // The search itself is not generic: compiled once, in this crate.
+    let runs: Vec<&OrderedRun> = runs.iter().map(Borrow::borrow).collect();
+    search(qrels, &runs, opts, progress)
+}
+
+/// [`optimize_fusion_ordered`] of borrowed runs.
+fn search(
+    qrels: &Qrels,
+    runs: &[&OrderedRun],
+    opts: &OptimizeOptions,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<OptimizeReport> {
     if runs.len() < 2 {
         return Err(ScoreError::new(
             ErrorCode::EmptyInput,
@@ -316,7 +328,7 @@ pub fn optimize_fusion_ordered<R: Borrow<OrderedRun>>(
     // The judgements once, before the first fusion (each evaluation checks them again),
     // and each run's documents listed once per query (not checked again by each fusion).
     crate::lab::eval::check_qrels(qrels)?;
-    check_unique(&runs.iter().map(|r| r.borrow()).collect::<Vec<_>>())?;
+    check_unique(runs)?;
     // Ties: see the module documentation (the weighted grids run in ranx's reverse order).
     let last_wins = !WEIGHTED.contains(&opts.method.as_str());
     let total = configs.len();

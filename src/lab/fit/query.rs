@@ -150,7 +150,17 @@ pub fn rows<R: Borrow<Run>>(
     rrf_k: f64,
     k: u32,
 ) -> Result<Rows> {
-    let runs: Vec<&Run> = runs.iter().map(Borrow::borrow).collect();
+    rows_of(
+        qrels,
+        &runs.iter().map(Borrow::borrow).collect::<Vec<_>>(),
+        weights,
+        rrf_k,
+        k,
+    )
+}
+
+/// [`rows`] of borrowed runs.
+fn rows_of(qrels: &Qrels, runs: &[&Run], weights: &[f64], rrf_k: f64, k: u32) -> Result<Rows> {
     // Finite whole grades, as `evaluate` asks: a NaN grade was read as not relevant, and
     // 0.5 as relevant where `evaluate` read it as not (its default level is 1).
     qrels.check_grades("qrels")?;
@@ -216,7 +226,20 @@ pub fn fit_query_confidence<R: Borrow<Run>>(
     runs: &[R],
     opts: &FitQueryConfidenceOptions,
 ) -> Result<QueryConfidenceModel> {
-    let runs: Vec<&Run> = runs.iter().map(Borrow::borrow).collect();
+    // The fit itself is not generic: compiled once, in this crate.
+    fit(
+        qrels,
+        &runs.iter().map(Borrow::borrow).collect::<Vec<_>>(),
+        opts,
+    )
+}
+
+/// [`fit_query_confidence`] of borrowed runs.
+fn fit(
+    qrels: &Qrels,
+    runs: &[&Run],
+    opts: &FitQueryConfidenceOptions,
+) -> Result<QueryConfidenceModel> {
     let weights = opts
         .weights
         .clone()
@@ -242,8 +265,8 @@ pub fn fit_query_confidence<R: Borrow<Run>>(
             ),
         ));
     }
-    check_runs(&runs)?;
-    let rows = rows(qrels, &runs, &weights, opts.rrf_k, opts.k)?;
+    check_runs(runs)?;
+    let rows = rows_of(qrels, runs, &weights, opts.rrf_k, opts.k)?;
     if rows.queries.is_empty() {
         return Err(ScoreError::new(
             ErrorCode::EmptyInput,
@@ -321,7 +344,14 @@ pub fn predict_query_confidence<R: Borrow<Run>>(
     model: &QueryConfidenceModel,
     runs: &[R],
 ) -> Result<std::collections::BTreeMap<String, f64>> {
-    let runs: Vec<&Run> = runs.iter().map(Borrow::borrow).collect();
+    predict(model, &runs.iter().map(Borrow::borrow).collect::<Vec<_>>())
+}
+
+/// [`predict_query_confidence`] of borrowed runs.
+fn predict(
+    model: &QueryConfidenceModel,
+    runs: &[&Run],
+) -> Result<std::collections::BTreeMap<String, f64>> {
     model.validate().map_err(|e| e.within("model"))?;
     if runs.len() != model.runs as usize {
         return Err(ScoreError::new(
@@ -334,7 +364,7 @@ pub fn predict_query_confidence<R: Borrow<Run>>(
             ),
         ));
     }
-    check_runs(&runs)?;
+    check_runs(runs)?;
     let queries: std::collections::BTreeSet<&String> = runs.iter().flat_map(|r| r.keys()).collect();
     let mut out = std::collections::BTreeMap::new();
     for q in queries {

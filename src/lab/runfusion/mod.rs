@@ -191,6 +191,7 @@ pub fn ranked(results: &BTreeMap<String, f64>) -> Vec<(String, f64)> {
 /// overflows).
 pub fn fuse_runs<R: std::borrow::Borrow<Run>>(runs: &[R], opts: &FuseRunsOptions) -> Result<Run> {
     let ordered: Vec<OrderedRun> = runs.iter().map(|r| ranked_by_id(r.borrow())).collect();
+    let ordered: Vec<&OrderedRun> = ordered.iter().collect();
     let mut fused = Run::new();
     // A Run lists a document once per query: nothing to check.
     fuse_each_query(&ordered, opts, false, |q, combined| {
@@ -217,7 +218,9 @@ pub fn fuse_runs_ordered<R: std::borrow::Borrow<OrderedRun>>(
     runs: &[R],
     opts: &FuseRunsOptions,
 ) -> Result<OrderedRun> {
-    fuse_ordered(runs, opts, true)
+    // The fusion itself is not generic: compiled once, in this crate.
+    let runs: Vec<&OrderedRun> = runs.iter().map(|r| r.borrow()).collect();
+    fuse_ordered(&runs, opts, true)
 }
 
 /// Every run's documents listed once per query (`DUPLICATE_ID` on `runs[i].<qid>[j]`,
@@ -225,7 +228,7 @@ pub fn fuse_runs_ordered<R: std::borrow::Borrow<OrderedRun>>(
 pub(crate) fn check_unique(runs: &[&OrderedRun]) -> Result<()> {
     for (i, run) in runs.iter().enumerate() {
         for (q, docs) in run.iter() {
-            let mut seen = std::collections::HashSet::with_capacity(docs.len());
+            let mut seen = std::collections::HashSet::new();
             for (j, (d, _)) in docs.iter().enumerate() {
                 if !seen.insert(d.as_str()) {
                     return Err(ScoreError::new(
@@ -241,19 +244,12 @@ pub(crate) fn check_unique(runs: &[&OrderedRun]) -> Result<()> {
 }
 
 /// [`fuse_runs_ordered`] for runs whose documents [`check_unique`] found listed once.
-pub(crate) fn fuse_unique<R: std::borrow::Borrow<OrderedRun>>(
-    runs: &[R],
-    opts: &FuseRunsOptions,
-) -> Result<OrderedRun> {
+pub(crate) fn fuse_unique(runs: &[&OrderedRun], opts: &FuseRunsOptions) -> Result<OrderedRun> {
     fuse_ordered(runs, opts, false)
 }
 
-/// [`fuse_runs_ordered`], its runs checked for documents listed twice if `check_unique`.
-fn fuse_ordered<R: std::borrow::Borrow<OrderedRun>>(
-    runs: &[R],
-    opts: &FuseRunsOptions,
-    unique: bool,
-) -> Result<OrderedRun> {
+/// [`fuse_runs_ordered`], its runs checked for documents listed twice if `unique`.
+fn fuse_ordered(runs: &[&OrderedRun], opts: &FuseRunsOptions, unique: bool) -> Result<OrderedRun> {
     let mut fused = OrderedRun::new();
     fuse_each_query(runs, opts, unique, |q, combined| {
         let mut docs: Vec<(String, f64)> =
@@ -266,17 +262,16 @@ fn fuse_ordered<R: std::borrow::Borrow<OrderedRun>>(
 
 /// Validates (each run's documents listed once per query too if `unique`), then fuses
 /// query by query, handing each fused list to `emit`.
-fn fuse_each_query<R: std::borrow::Borrow<OrderedRun>>(
-    runs: &[R],
+fn fuse_each_query(
+    runs: &[&OrderedRun],
     opts: &FuseRunsOptions,
     unique: bool,
     mut emit: impl FnMut(&str, &Scores<'_>),
 ) -> Result<()> {
     let plan = Plan::new(runs.len(), opts)?;
-    let runs: Vec<&OrderedRun> = runs.iter().map(|r| r.borrow()).collect();
-    check_scores(&runs)?;
+    check_scores(runs)?;
     if unique {
-        check_unique(&runs)?;
+        check_unique(runs)?;
     }
     let queries: std::collections::BTreeSet<&str> = runs
         .iter()
