@@ -154,6 +154,10 @@ export function labTests(test, lib) {
     const qcQ = lib.Qrels.fromObject(qcQrels);
     eq(lib.fitQueryConfidence(qcQ, qcHandles, { k: 2 }), qcModel);
     eq(lib.predictQueryConfidence(qcModel, qcHandles), lib.predictQueryConfidence(qcModel, qcRuns));
+    // Their entries counted as the objects' (5 and 4): a handle is held to the call's limits.
+    eq(Object.keys(lib.predictQueryConfidence(qcModel, qcHandles, { limits: { maxTotalEntries: 9 } })), ["a", "b", "c"]);
+    throwsScoreError(lib, () => lib.predictQueryConfidence(qcModel, qcHandles, { limits: { maxTotalEntries: 8 } }), "INPUT_TOO_LARGE", "runs[1]");
+    throwsScoreError(lib, () => lib.predictQueryConfidence(qcModel, qcRuns, { limits: { maxTotalEntries: 8 } }), "INPUT_TOO_LARGE", "runs[1]");
     for (const h of [...qcHandles, qcQ]) h.free();
     const opt = lib.optimizeFusion(qrels, [run, other], { method: "wsum", metric: "mrr" });
     eq(opt, lib.optimizeFusion(qrels.toObject(), [run, { q: { 7: 9, 2: 1 } }], { method: "wsum", metric: "mrr" }));
@@ -360,6 +364,26 @@ export function labTests(test, lib) {
     throwsScoreError(lib, () => lib.evaluate({ q: { "ééé": 1 } }, { q: { abcdefghij: 1 } }, ["mrr"], lim({ maxTotalTextBytes: 6 })), "INPUT_TOO_LARGE", "qrels");
     throwsScoreError(lib, () => lib.fuseRuns([q, r2], { method: "sum", limits: { maxTotalEntries: 2 } }), "INPUT_TOO_LARGE", "runs[1]");
     throwsScoreError(lib, () => lib.Run.fromObject(r2, lim({ maxTotalTextBytes: 6 })), "INPUT_TOO_LARGE", "run");
+    // A handle's entries count as the same object's would: it saves reading them, not
+    // fusing or judging with them (40 handles of 250,000 entries were fused unchecked).
+    {
+      const [hq, hr2, hq2] = [lib.Qrels.fromObject(q), lib.Run.fromObject(r2), lib.Run.fromObject(q)];
+      const hqq = lib.Qrels.fromObject({ q: { a: 1, b: 1 } });
+      eq(lib.evaluate(hq, hr2, ["mrr"], lim({ maxTotalEntries: 3 })), { mrr: 1 });
+      throwsScoreError(lib, () => lib.evaluate(hq, hr2, ["mrr"], lim({ maxTotalEntries: 2 })), "INPUT_TOO_LARGE", "run");
+      throwsScoreError(lib, () => lib.evaluatePerQuery(q, hr2, ["mrr"], lim({ maxTotalEntries: 2 })), "INPUT_TOO_LARGE", "run");
+      // The judgements first, as objects are read.
+      throwsScoreError(lib, () => lib.evaluate(hqq, hr2, ["mrr"], lim({ maxTotalEntries: 1 })), "INPUT_TOO_LARGE", "qrels");
+      const fusedWithin = lib.fuseRuns([hq2, hr2], { method: "sum", limits: { maxTotalEntries: 3 } });
+      eq(Object.keys(fusedWithin.toObject().q).length, 2);
+      fusedWithin.free();
+      throwsScoreError(lib, () => lib.fuseRuns([hq2, hr2], { method: "sum", limits: { maxTotalEntries: 2 } }), "INPUT_TOO_LARGE", "runs[1]");
+      throwsScoreError(lib, () => lib.fuseRuns([q, hr2], { method: "sum", limits: { maxTotalEntries: 2 } }), "INPUT_TOO_LARGE", "runs[1]");
+      throwsScoreError(lib, () => lib.optimizeFusion(hq, [hq2, hr2], { method: "rrf", metric: "mrr", limits: { maxTotalEntries: 3 } }), "INPUT_TOO_LARGE", "runs[1]");
+      eq(lib.optimizeFusion(hq, [hq2, hr2], { method: "rrf", metric: "mrr", limits: { maxTotalEntries: 4 } }).best.score, 1);
+      throwsScoreError(lib, () => lib.fitQueryConfidence(hqq, [hq2, hr2], { limits: { maxTotalEntries: 4 } }), "INPUT_TOO_LARGE", "runs[1]");
+      for (const h of [hq, hr2, hq2, hqq]) h.free();
+    }
     for (const h of [asRun, asQrels, judgedRun, fusedRun]) h.free();
     eq(lib.__liveHandles(), live);
   });

@@ -49,10 +49,20 @@ pub fn with<T>(f: impl FnOnce(&Slab<Stored>) -> Result<T>) -> Result<T> {
     STORE.with(|s| f(&s.borrow()))
 }
 
-/// The run of handle `h` (`field` names the argument in errors).
-pub fn run<'s>(store: &'s Slab<Stored>, h: u32, field: &str) -> Result<&'s OrderedRun> {
+/// The run of handle `h` (`field` names the argument in errors), its entries charged to
+/// the call's `budget` as an object's are (a run held by a handle is no cheaper to fuse
+/// or evaluate than the same run given as an object, only to read).
+pub fn run<'s>(
+    store: &'s Slab<Stored>,
+    h: u32,
+    field: &str,
+    budget: &mut Budget,
+) -> Result<&'s OrderedRun> {
     match store.get(h).map_err(|e| e.within(field))? {
-        Stored::Run(r) => Ok(r),
+        Stored::Run(r) => {
+            budget.entries(r.values().map(Vec::len).sum(), field)?;
+            Ok(r)
+        }
         Stored::Qrels(_) => Err(ScoreError::new(
             ErrorCode::InvalidType,
             field,
@@ -61,7 +71,8 @@ pub fn run<'s>(store: &'s Slab<Stored>, h: u32, field: &str) -> Result<&'s Order
     }
 }
 
-/// The judgements of handle `h`.
+/// The judgements of handle `h` (charged to a call's budget where the call reads its
+/// arguments: `decode_qrels` in lib.rs).
 pub fn qrels<'s>(store: &'s Slab<Stored>, h: u32, field: &str) -> Result<&'s Qrels> {
     match store.get(h).map_err(|e| e.within(field))? {
         Stored::Qrels(q) => Ok(q),

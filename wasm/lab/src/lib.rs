@@ -194,10 +194,18 @@ impl EvaluateOptions {
 }
 
 /// The judgements of an object argument, decoded (`None` for a handle: see [`qrels_arg`]).
+/// Either is charged to `budget`: a handle's judgements count as the same object's
+/// would (a handle saves reading them, not judging with them).
 fn decode_qrels(arg: Arg<'_>, budget: &mut Budget) -> Result<Option<Qrels>> {
     match arg {
         Arg::Object(o) => Ok(Some(handles::decode_qrels(&o, "qrels", budget)?)),
-        Arg::Handle(_) => Ok(None),
+        Arg::Handle(h) => {
+            handles::with(|store| {
+                let q = handles::qrels(store, h, "qrels")?;
+                budget.entries(q.values().map(|g| g.len()).sum(), "qrels")
+            })?;
+            Ok(None)
+        }
     }
 }
 
@@ -219,10 +227,11 @@ fn run_arg<'s>(
     arg: Arg<'_>,
     owned: &'s Option<OrderedRun>,
     field: &str,
+    budget: &mut Budget,
 ) -> Result<&'s OrderedRun> {
     match (owned, arg) {
         (Some(r), _) => Ok(r),
-        (None, Arg::Handle(h)) => handles::run(store, h, field),
+        (None, Arg::Handle(h)) => handles::run(store, h, field, budget),
         (None, Arg::Object(_)) => Err(ScoreError::new(ErrorCode::Internal, field, "not decoded")),
     }
 }
@@ -257,7 +266,7 @@ fn evaluate(r: &mut Reader<'_>, w: &mut Writer, per_query: bool) -> Result<()> {
     };
     let ev = handles::with(|store| {
         let qrels = qrels_arg(store, q_arg, &owned_q)?;
-        let run = run_arg(store, r_arg, &owned_r, "run")?;
+        let run = run_arg(store, r_arg, &owned_r, "run", &mut budget)?;
         match ties {
             // Handles and decoded objects are checked (finite, no duplicate) already.
             Ties::Ranx => eval::evaluate_ranked_checked(qrels, run, &names),
@@ -301,7 +310,7 @@ fn with_runs<T>(
                 let refs = hs
                     .iter()
                     .enumerate()
-                    .map(|(i, h)| handles::run(store, *h, &format!("runs[{i}]")))
+                    .map(|(i, h)| handles::run(store, *h, &format!("runs[{i}]"), budget))
                     .collect::<Result<Vec<&OrderedRun>>>()?;
                 f(&refs)
             })
