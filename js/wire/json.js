@@ -33,16 +33,17 @@ export function notArray(v, field) {
  * `constructor` of its own, as a class's has) with no own enumerable key, a Map
  * excepted: read as JSON it is `{}`, so a `Pipeline`, a `Run` or a `Qrels` handle given
  * where options go would silently be no options. (An object made by `Object.create` of
- * a record is read by its own keys, as before.)
+ * a record is read by its own keys, as before.) With `json` false (items, which are
+ * looked up, not read as JSON), a `toJSON` saves nothing: a Date or a URL is no items.
  */
-export function emptyInstance(v) {
+export function emptyInstance(v, json = true) {
   if (typeof v !== "object" || v === null) return false;
   // A plain record first (every call's options): two comparisons.
   const proto = Object.getPrototypeOf(v);
   if (proto === null || proto === Object.prototype || !hasOwn.call(proto, "constructor") || isMap(v)) return false;
   for (const k in v) if (hasOwn.call(v, k)) return false;
   // Its JSON may come from toJSON (a Date's string): then it is not read as no options.
-  return typeof v.toJSON !== "function";
+  return !json || typeof v.toJSON !== "function";
 }
 /**
  * Refuses a name that is an identity (a list's name) if it holds a lone surrogate. `field`:

@@ -18,6 +18,16 @@ export function callerCodeTests(test, lib) {
       if (lib.fuseRuns) throwsScoreError(lib, () => lib.fuseRuns([{ q: { a: 1 } }], h), "INVALID_TYPE", "options");
     }
     for (const h of handles) h.free?.();
+    // A Date or a URL has a toJSON, which makes it options' JSON text (a string, refused
+    // as such), but items are looked up, not read as JSON: no items, refused.
+    const dated = [new Date(0)];
+    if (typeof URL === "function") dated.push(new URL("https://example.com/"));
+    const fresh = new lib.Pipeline({ topN: 2 });
+    for (const v of dated) {
+      throwsScoreError(lib, () => fresh.run({ lists, items: v }), "INVALID_TYPE", "items");
+      if (lib.Items) throwsScoreError(lib, () => new lib.Items(v), "INVALID_TYPE", "items");
+    }
+    fresh.free();
     // What is read as written: a class instance with fields of its own, a Map, a record
     // without a prototype, an empty record.
     const Config = class {
