@@ -323,7 +323,7 @@ function within(f, mode, key, i) {
  * Written: a defaulted field as a flag (0: not given, the default) and its value; a
  * required one as its value; an `OPT` one as its kind writes `null` when not given.
  */
-const struct = (fields, mode = PLAIN) =>
+const struct = (fields, mode = PLAIN, listed = fields.map((f) => f[0])) =>
   kind(
     (v) => {
       const got = new Array(fields.length).fill(undefined);
@@ -338,7 +338,7 @@ const struct = (fields, mode = PLAIN) =>
         for (const k of Object.keys(v)) {
           const i = fields.findIndex((f) => f[0] === k);
           if (i >= 0) set(i, v[k], k);
-          else if (!(mode === TAGGED && k === "method")) throw within(new Failure(UNKNOWN_FIELD, unknownKeyWords(k, fields.map((f) => f[0])), k), mode, k, 0);
+          else if (!(mode === TAGGED && k === "method")) throw within(new Failure(UNKNOWN_FIELD, unknownKeyWords(k, listed), k), mode, k, 0);
         }
         fields.forEach(([k, fk], i) => {
           if (fk === REQ && got[i] === undefined) throw missingField(k);
@@ -417,6 +417,14 @@ const CALIBRATION_VARIANTS = [
   struct([["x", REQ, list(NUM)], ["y", REQ, list(NUM)]], TAGGED),
 ];
 const METHODS = ["sigmoid", "platt", "isotonic"];
+/**
+ * A sigmoid given without `method`: read as the sigmoid is, an unknown key's words
+ * listing `method` too (src/pipeline/tagged.rs `bare`): a misspelt `method` is then said
+ * with the key meant.
+ */
+const BARE_KEYS = ["method", "threshold", "steepness"];
+const MODEL_KEYS = ["a", "b", "x", "y"];
+const BARE_SIGMOID = struct([["threshold", DEF, NUM], ["steepness", DEF, NUM]], TAGGED, BARE_KEYS);
 
 /** `Calibration`, tagged by `method` (a name or a variant index), which serde buffers before it reads the variant; without `method`, an object is a sigmoid (src/pipeline/tagged.rs). */
 const CALIBRATION = kind(
@@ -437,7 +445,16 @@ const CALIBRATION = kind(
         else under(k, () => plain(v[k]));
       }
       // An object without `method` is a sigmoid (its parameters as `calibrate` takes them).
-      if (t === null) t = 0;
+      // With a fitted model's key among its keys, the first key no calibration has is
+      // said first (a misspelt `method`; src/pipeline/tagged.rs `bare`).
+      if (t === null) {
+        const keys = Object.keys(v);
+        if (keys.some((k) => MODEL_KEYS.includes(k))) {
+          const stray = keys.find((k) => !MODEL_KEYS.includes(k) && !BARE_KEYS.includes(k));
+          if (stray !== undefined) throw new Failure(UNKNOWN_FIELD, unknownKeyWords(stray, BARE_KEYS), stray);
+        }
+        return [0, BARE_SIGMOID.read(v)];
+      }
     } else if (isArr(v)) {
       if (v.length > 0) {
         t = at(0, () => tag(v[0]));

@@ -33,7 +33,63 @@ const VARIANTS: &[&str] = &["sigmoid", "platt", "isotonic"];
 /// errors then carry the derive's positions).
 pub(super) fn calibration<'de, D: Deserializer<'de>>(d: D) -> Result<Calibration, D::Error> {
     let (tag, rest) = d.deserialize_any(Outer)?;
-    read(tag, rest)
+    match tag {
+        Some(tag) => read(tag, rest),
+        None => bare(rest),
+    }
+}
+
+/// A sigmoid given without `method`: read as [`Sigmoid`] is, but an unknown key's error
+/// lists `method` among the keys (`{"metod": "platt", ...}` was "unknown field `metod`,
+/// expected `threshold` or `steepness`", which never named the key meant; the package
+/// then adds "did you mean `method`?"). The keys before the first unknown one are read
+/// first, so that their errors come first, as the derive reads keys in order.
+///
+/// With a fitted model's key among them (`a`, `b`, `x`, `y`), the first key no
+/// calibration has is said first (`{"x": [..], "y": [..], "methd": "isotonic"}`: `methd`,
+/// not `x`).
+fn bare<E: de::Error>(rest: Buf) -> Result<Calibration, E> {
+    const LISTED: &[&str] = &["method", "threshold", "steepness"];
+    const MODELS: &[&str] = &["a", "b", "x", "y"];
+    // The unknown key said, and whether the keys before it are read first.
+    let mut said: Option<(String, bool)> = None;
+    let mut rest = rest;
+    if let Buf::Map(entries) = &mut rest {
+        // Keys as strings only (another kind, from a format other than JSON, is left to
+        // the derive).
+        let key = |b: &Buf| match b {
+            Buf::Str(s) => Some(s.clone()),
+            _ => None,
+        };
+        if entries.iter().all(|(k, _)| matches!(k, Buf::Str(_))) {
+            let is = |set: &[&str], k: &Buf| matches!(k, Buf::Str(s) if set.contains(&s.as_str()));
+            let model = entries.iter().any(|(k, _)| is(MODELS, k));
+            let stray = entries
+                .iter()
+                .position(|(k, _)| !is(LISTED, k) && !is(MODELS, k));
+            let found = match (model, stray) {
+                (true, Some(i)) => Some((i, false)),
+                _ => entries
+                    .iter()
+                    .position(|(k, _)| !is(LISTED, k))
+                    .map(|i| (i, true)),
+            };
+            if let Some((i, first)) = found {
+                said = entries.get(i).and_then(|(k, _)| key(k)).map(|k| (k, first));
+                entries.truncate(i);
+            }
+        }
+    }
+    match said {
+        Some((k, false)) => Err(E::unknown_field(&k, LISTED)),
+        _ => {
+            let s = Sigmoid::deserialize(replay::<E>(rest))?;
+            match said {
+                Some((k, _)) => Err(E::unknown_field(&k, LISTED)),
+                None => Ok(s.into()),
+            }
+        }
+    }
 }
 
 /// The tag, read as the derive reads a variant's identifier: a name, or its index (the
@@ -244,13 +300,13 @@ impl<'de, E: de::Error> Deserializer<'de> for Replay<E> {
 struct Outer;
 
 impl<'de> Visitor<'de> for Outer {
-    type Value = (Tag, Buf);
+    type Value = (Option<Tag>, Buf);
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("internally tagged enum Calibration")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(Tag, Buf), A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(Option<Tag>, Buf), A::Error> {
         let mut tag = None;
         let mut entries = Vec::new();
         while let Some(k) = map.next_key::<Buf>()? {
@@ -266,15 +322,18 @@ impl<'de> Visitor<'de> for Outer {
                 entries.push((k, v));
             }
         }
-        Ok((tag.unwrap_or(Tag::Sigmoid), Buf::Map(entries)))
+        Ok((tag, Buf::Map(entries)))
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(Tag, Buf), A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(Option<Tag>, Buf), A::Error> {
         let tag = match seq.next_element::<Tag>()? {
             Some(t) => t,
             None => return Err(de::Error::missing_field(TAG)),
         };
-        Ok((tag, Buf::deserialize(SeqAccessDeserializer::new(seq))?))
+        Ok((
+            Some(tag),
+            Buf::deserialize(SeqAccessDeserializer::new(seq))?,
+        ))
     }
 }
 

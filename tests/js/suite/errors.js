@@ -265,6 +265,25 @@ export function errorTests(test, lib) {
     if (lib.fuseMultiQuery) eq(said(() => lib.fuseMultiQuery([[{ id: "a", score: 1 }]], { method: "RRF" }), "options.method"), '"RRF" is not one of "rrf", "score_sum", "score_max"; did you mean "rrf"?');
   });
 
+  test("a calibration without `method` lists `method` among its keys, and a misspelt one is said before a model's keys", () => {
+    const said = (fn, field) => throwsScoreError(lib, fn, "UNKNOWN_FIELD", field).message;
+    const listed = "expected one of `method`, `threshold`, `steepness`";
+    eq(said(() => new lib.Pipeline({ calibration: { metod: "platt", a: -2, b: 1 } }), "config.calibration.metod"), `unknown field \`metod\`, ${listed}; did you mean \`method\`?`);
+    // After the model's keys too (it was "unknown field `a`, expected `threshold` or `steepness`").
+    eq(said(() => new lib.Pipeline({ calibration: { a: -2, b: 1, metod: "platt" } }), "config.calibration.metod"), `unknown field \`metod\`, ${listed}; did you mean \`method\`?`);
+    eq(said(() => new lib.Pipeline({ calibration: { Method: "isotonic", x: [0, 1], y: [0, 1] } }), "config.calibration.Method"), `unknown field \`Method\`, ${listed}; did you mean \`method\`?`);
+    // A model's keys alone (method forgotten): the first, with `method` listed.
+    eq(said(() => new lib.Pipeline({ calibration: { a: -2, b: 1 } }), "config.calibration.a"), `unknown field \`a\`, ${listed}`);
+    // A sigmoid's own keys read as before; a stray key without a model's is said in order.
+    eq(new lib.Pipeline({ calibration: { threshold: 0.1 } }).config.calibration, { method: "sigmoid", threshold: 0.1, steepness: 150 });
+    eq(said(() => new lib.Pipeline({ calibration: { threshold: 0.1, steep: 9 } }), "config.calibration.steep"), `unknown field \`steep\`, ${listed}`);
+    // (A value of the wrong kind is said on the calibration, as serde says it of a tagged enum.)
+    throwsScoreError(lib, () => new lib.Pipeline({ calibration: { threshold: "x", steep: 9 } }), "INVALID_TYPE", "config.calibration");
+    if (lib.applyCalibration) {
+      eq(said(() => lib.applyCalibration([0.5], { x: [0, 1], y: [0, 1], methd: "isotonic" }), "calibration.methd"), `unknown field \`methd\`, ${listed}; did you mean \`method\`?`);
+    }
+  });
+
   test("the lab's type errors are said for a JavaScript caller: no Rust type or serde word, the value as written", () => {
     if (!lib.evaluate) return;
     const said = (fn, code, field) => throwsScoreError(lib, fn, code, field).message;

@@ -504,6 +504,9 @@ impl Decode for NormalizationConfig {
     }
 }
 
+/// The keys an unknown key of a calibration without `method` is said against.
+const BARE: &[&str] = &["method", "threshold", "steepness"];
+
 /// `Calibration`, tagged by `method` (a name or a variant index): serde buffers the
 /// object (or the array, tag first) before it reads the variant; an object without
 /// `method` is a sigmoid (src/pipeline/tagged.rs).
@@ -547,7 +550,33 @@ impl Decode for Calibration {
         match t {
             // An array needs its tag; an object without one is a sigmoid.
             None if matches!(v, Json::Arr(_)) => Err(field_fault(Fault::MissingField, "method")),
-            None | Some(0) => {
+            // Without `method` (src/pipeline/tagged.rs `bare`): an unknown key's words
+            // list `method` too; with a fitted model's key among the keys, the first key
+            // no calibration has is said first (a misspelt `method`).
+            None => {
+                const MODELS: &[&str] = &["a", "b", "x", "y"];
+                if let Json::Obj(entries) = v {
+                    let stray =
+                        |k: &String| !MODELS.contains(&k.as_str()) && !BARE.contains(&k.as_str());
+                    if entries.iter().any(|(k, _)| MODELS.contains(&k.as_str())) {
+                        if let Some((k, _)) = entries.iter().find(|(k, _)| stray(k)) {
+                            return Err(within(Failure::unknown_key(k, BARE), TAGGED, Some(k), 0));
+                        }
+                    }
+                }
+                let mut s = Sigmoid::default();
+                fields(v, BARE, &[DEF, DEF, DEF], TAGGED, &mut |i, x| {
+                    match i {
+                        1 => s.threshold = num0(x)?,
+                        2 => s.steepness = num0(x)?,
+                        // `method`, listed only (taken as the tag when given).
+                        _ => {}
+                    }
+                    Ok(())
+                })?;
+                Ok(s.into())
+            }
+            Some(0) => {
                 let s: Sigmoid = record!(v, TAGGED, Sigmoid::default(), {
                     "threshold" DEF threshold: num0,
                     "steepness" DEF steepness: num0,

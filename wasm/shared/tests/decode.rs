@@ -566,8 +566,30 @@ proptest! {
             tagged.extend(bare.iter().cloned());
             let (bare, tagged) = (Json::Obj(bare), Json::Obj(tagged));
             same::<Calibration>(&bare)?;
-            let show = |t: &Json| outcome(json::decode::<Calibration>(t, "config"), |v| format!("{v:?}"));
-            prop_assert_eq!(show(&bare), show(&tagged), "tree {:?}", bare);
+            let show = |t: &Json| format!("{:?}", outcome(json::decode::<Calibration>(t, "config"), |v| format!("{v:?}")));
+            // Untagged, an unknown key's words list `method` too; with a fitted model's
+            // key among the keys, the first key no calibration has is said first.
+            let listed = "expected one of `method`, `threshold`, `steepness`";
+            let keys: Vec<&str> = match &bare { Json::Obj(e) => e.iter().map(|(k, _)| k.as_str()).collect(), _ => Vec::new() };
+            let model = ["a", "b", "x", "y"];
+            let stray = keys.iter().find(|k| !model.contains(k) && !["threshold", "steepness"].contains(k));
+            // (Every value is buffered first, as serde buffers an internally tagged enum:
+            // a value that is not JSON is said before any key.)
+            fn json(v: &Json) -> bool {
+                match v {
+                    Json::Invalid(_) => false,
+                    Json::Arr(items) => items.iter().all(json),
+                    Json::Obj(entries) => entries.iter().all(|(_, x)| json(x)),
+                    _ => true,
+                }
+            }
+            match stray {
+                Some(k) if keys.iter().any(|k| model.contains(k)) && json(&bare) => {
+                    let want = format!("{:?}", Err::<String, _>((ErrorCode::UnknownField, format!("{} unknown field {}, {listed}", calibrank::error::key_path("config", k), calibrank::error::key_name(k)))));
+                    prop_assert_eq!(show(&bare), want, "tree {:?}", bare);
+                }
+                _ => prop_assert_eq!(show(&bare).replace(listed, "expected `threshold` or `steepness`"), show(&tagged), "tree {:?}", bare),
+            }
         }
     }
 
