@@ -360,7 +360,7 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
       // A Map, a Date, a boxed primitive, an Error, a Promise... (any object whose tag is
       // not Object's) has no fields of its own to read: refused rather than read as an
       // item without fields (checked only for an item that gave none: off the common path).
-      if (flags === 0 && (meta instanceof Map || meta instanceof Date || objectTag.call(meta) !== "[object Object]")) throw typeError(keyPath("items", key), "an object with the item's fields");
+      if (flags === 0 && (meta instanceof Map || meta instanceof Date || objectTag.call(meta) !== "[object Object]")) throw typeError(keyPath("items", key), "an object with the item's fields", meta);
       itemTable[t + 1] = flags;
     }
     // The items found: the tables' first entries (their number, counted above, within

@@ -1,5 +1,5 @@
 // How a run or judgements argument crosses: a `Run` / `Qrels` handle, or the object.
-import { precheck, typeError } from "../wire.js";
+import { precheck, scoreError, typeError } from "../wire.js";
 
 import { LabObject, Run, TOKEN, fromObject, handleOf, isLabObject } from "./handles.js";
 import { RECORD, rankedObjects } from "./runs.js";
@@ -8,7 +8,7 @@ import { OP, w } from "./shared.js";
 /** Writes a run (or qrels) argument: its handle, or the object (`objects`: see `RunObjects`). */
 export function argument(input, value, Class, field, objects) {
   if (isLabObject(value, field)) {
-    if (!(value instanceof Class)) throw typeError(field, `a ${field === "run" ? "Run" : "Qrels"} or a plain object`);
+    if (!(value instanceof Class)) throw scoreError("INVALID_TYPE", field, `expected a ${field === "run" ? "Run" : "Qrels"} or a plain object, got a ${value instanceof Run ? "Run" : "Qrels"}`);
     // Checked now, looked up again when the call is made: a later argument's getter
     // could free this object and make another in its slot.
     const slot = [handleOf(value, field)];
@@ -53,7 +53,7 @@ export function runsArgument(input, runs, objects) {
   try {
     for (let i = 0; i < n; i++) {
       let r = given[i];
-      if (r instanceof LabObject && !(r instanceof Run)) throw typeError(`runs[${i}]`, "a Run or a plain object");
+      if (r instanceof LabObject && !(r instanceof Run)) throw scoreError("INVALID_TYPE", `runs[${i}]`, "expected a Run or a plain object, got a Qrels");
       if (!(r instanceof Run)) {
         // Its errors named under `runs[i]`, where they are in this call.
         r = new Run(TOKEN, w(), fromObject(OP.RUN_FROM_OBJECT, r, { limits: lim }, `runs[${i}]`, "parseTrecRun"));

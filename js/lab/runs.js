@@ -23,6 +23,8 @@ import { isMap, keyPath, mapAsObject, precheck, scoreError, typeError, utf8Lengt
 
 
 export const RECORD = "a record of query id -> document id -> score";
+/** What a run's (or judgements') query holds. */
+const DOCS = "a record of document id -> score";
 const objectPrototype = Object.prototype;
 const getPrototypeOf = Object.getPrototypeOf;
 const objectKeys = Object.keys;
@@ -95,7 +97,7 @@ function readRun(value, field, top, outer) {
     const d = asRecord(v);
     if (d === null) {
       if (bad === null) {
-        bad = typeError(keyPath(field, q), RECORD, v);
+        bad = typeError(keyPath(field, q), DOCS, v);
         badKey = q;
       }
       continue;

@@ -118,7 +118,7 @@ export class ModuleState {
 
   /** A copy of the default limits, those most functions share or those of `fn`. */
   defaultLimits(fn) {
-    if (fn !== undefined && typeof fn !== "string") throw typeError("fn", "a function name");
+    if (fn !== undefined && typeof fn !== "string") throw typeError("fn", 'a function name (a string, as "rrf")', fn);
     const name = fn === undefined ? fn : LIMIT_ALIASES.get(fn) ?? fn;
     if (name !== undefined && !LIMITED_FUNCTIONS.includes(name))
       throw scoreError("UNKNOWN_METHOD", "fn", `no function named ${shownValue(fn)} takes limits; one of ${[...LIMITED_FUNCTIONS, ...LIMIT_ALIASES.keys()].join(", ")}`);

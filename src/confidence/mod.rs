@@ -94,7 +94,7 @@ impl ConfidenceOptions {
             return Err(ScoreError::new(
                 ErrorCode::InvalidConfig,
                 "k",
-                "must be >= 1",
+                "must be >= 1, got 0",
             ));
         }
         Ok(())

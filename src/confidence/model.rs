@@ -110,7 +110,7 @@ fn bad(field: impl Into<String>, message: impl Into<String>) -> ScoreError {
 pub fn validate_fusion(k: u32, rrf_k: f64, weights: &[f64], runs: usize) -> Result<()> {
     if k == 0 {
         // A count of results, as the confidence options' own `k`: not RRF's constant.
-        return Err(bad("k", "must be >= 1"));
+        return Err(bad("k", "must be >= 1, got 0"));
     }
     validate_k(rrf_k, "rrfK")?;
     if runs == 0 {

@@ -456,7 +456,7 @@ impl PipelineConfig {
             return Err(ScoreError::new(
                 ErrorCode::InvalidTopK,
                 "topK",
-                "topK must be >= 1",
+                "topK must be >= 1, got 0",
             ));
         }
         self.top_n_or(Some(self.top_n)).map_err(|mut e| {
@@ -477,7 +477,7 @@ impl PipelineConfig {
             return Err(ScoreError::new(
                 ErrorCode::InvalidConfig,
                 "rerank.candidateLimit",
-                "must be >= 1",
+                "must be >= 1, got 0",
             ));
         }
         validate_boost(self.rerank.recency_boost, "rerank.recencyBoost")?;

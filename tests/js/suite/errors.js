@@ -310,6 +310,16 @@ export function errorTests(test, lib) {
 
   test("a configuration's or an option's value of the wrong kind is said with the value given", () => {
     const said = (f, field) => throwsScoreError(lib, f, "INVALID_TYPE", field).message;
+    // Said with the value, where they were not (a runtime walkthrough's list).
+    eq(said(() => lib.defaultLimits(42), "fn"), 'expected a function name (a string, as "rrf"), got 42');
+    eq(said(() => lib.defaultLimits(null), "fn"), 'expected a function name (a string, as "rrf"), got null');
+    const p = new lib.Pipeline({ minConfidence: 0 });
+    eq(said(() => p.run({ lists: [{ name: "a", ids: ["x"] }], items: { x: new Map([["name", "n"]]) } }), "items.x"), "expected an object with the item's fields, got a Map");
+    p.free();
+    const range = (config, field) => throwsScoreError(lib, () => new lib.Pipeline(config), field === "topK" ? "INVALID_TOP_K" : "INVALID_CONFIG", `config.${field}`).message;
+    eq(range({ rerank: { candidateLimit: 0 } }, "rerank.candidateLimit"), "must be >= 1, got 0");
+    eq(range({ topK: 0 }, "topK"), "topK must be >= 1, got 0");
+    eq(range({ confidence: { k: 0 } }, "confidence.k"), "must be >= 1, got 0");
     const cases = [
       [() => new lib.Pipeline({ topK: "10" }), "config.topK", 'expected a whole number from 0 to 4294967295, got "10"'],
       [() => new lib.Pipeline({ topK: -3 }), "config.topK", "expected a whole number from 0 to 4294967295, got -3"],

@@ -163,8 +163,13 @@ export function labTests(test, lib) {
     eq(opt, lib.optimizeFusion(qrels.toObject(), [run, { q: { 7: 9, 2: 1 } }], { method: "wsum", metric: "mrr" }));
     eq(lib.__liveHandles(), live + 5);
     // Wrong kinds and freed handles are typed errors naming the argument.
-    throwsScoreError(lib, () => lib.evaluate(run, run, ["mrr"]), "INVALID_TYPE", "qrels");
-    throwsScoreError(lib, () => lib.fuseRuns([run, qrels], { method: "sum" }), "INVALID_TYPE", "runs[1]");
+    // (Said with what was given: the two handles swapped is a common slip.)
+    eq(throwsScoreError(lib, () => lib.evaluate(run, run, ["mrr"]), "INVALID_TYPE", "qrels").message, "expected a Qrels or a plain object, got a Run");
+    eq(throwsScoreError(lib, () => lib.evaluate(qrels, qrels, ["mrr"]), "INVALID_TYPE", "run").message, "expected a Run or a plain object, got a Qrels");
+    eq(throwsScoreError(lib, () => lib.fuseRuns([run, qrels], { method: "sum" }), "INVALID_TYPE", "runs[1]").message, "expected a Run or a plain object, got a Qrels");
+    // A query's value: a record of its documents (the message described the whole run).
+    eq(throwsScoreError(lib, () => lib.evaluate(qrels, { q: 5 }, ["mrr"]), "INVALID_TYPE", "run.q").message, "expected a record of document id -> score, got 5");
+    eq(throwsScoreError(lib, () => lib.evaluate(qrels, 5, ["mrr"]), "INVALID_TYPE", "run").message, "expected a record of query id -> document id -> score, got 5");
     throwsScoreError(lib, () => new lib.Run(), "INVALID_TYPE");
     throwsScoreError(lib, () => lib.Run.fromTrec("q Q0 a 1 1 t\nq Q0 a 2 1 t\n"), "DUPLICATE_ID", "line 2");
     throwsScoreError(lib, () => lib.Run.fromObject({ q: { a: NaN } }), "NON_FINITE_SCORE", "run.q.a");
@@ -520,7 +525,7 @@ export function labTests(test, lib) {
     // dropped silently (JSON.stringify's way) where `null` was refused: now refused as
     // `null` is, at its path, wherever such objects are read.
     const noNumber = (f, field, got = "undefined") => eq(throwsScoreError(lib, f, "INVALID_TYPE", field).message, `expected a number, got ${got}`);
-    const noRecord = (f, field) => eq(throwsScoreError(lib, f, "INVALID_TYPE", field).message, "expected a record of query id -> document id -> score, got undefined");
+    const noRecord = (f, field) => eq(throwsScoreError(lib, f, "INVALID_TYPE", field).message, "expected a record of document id -> score, got undefined");
     noNumber(() => lib.evaluate(q, { q1: { d1: undefined, d2: 1 } }, ["mrr"]), "run.q1.d1");
     noNumber(() => lib.evaluate(q, { q1: { d1: null, d2: 1 } }, ["mrr"]), "run.q1.d1", "null");
     noRecord(() => lib.evaluate(q, { q1: undefined }, ["mrr"]), "run.q1");
