@@ -1018,7 +1018,11 @@ export type LimitedFunction =
   | "Qrels.fromTrec"
   | "Qrels.fromObject";
 
-/** `Pipeline`s alive in the module, not yet freed (for leak tests; the lab's `__liveHandles` counts its handles). */
+/**
+ * `Pipeline`s alive in the module, not yet freed (for leak tests; the lab's
+ * `__liveHandles` counts its handles). Counted in the module instance: after a restart
+ * (a trap, or memory run out), a pipeline made before counts again once it is used.
+ */
 export declare function __livePipelines(): number;
 
 /**
