@@ -136,5 +136,10 @@ M = [
     ("G5", "node.mjs", "js/core/scores.js (classifyBand)", "throw givenFault(e, opts, \"options\");", "throw e;", "classifyBand: a floor given alone reported on the other floor"),
     ("G6", "node.mjs", "js/core/pipeline.js (newPipeline)", "throw givenFault(e, text, \"config\");", "throw e;", "Pipeline: a floor given alone on the other floor, a topN of -1 INVALID_TYPE"),
     # The forty-third session's: a calibration without `method` is a sigmoid.
-    ("CAL1", "core.js", "js/core/typed-config.js (CALIBRATION)", "if (t === null) t = 0;", "", "a calibration without `method` refused (missing field), as before this session"),
+    ("CAL1", "core.js", "js/core/typed-config.js (CALIBRATION)", "return [0, BARE_SIGMOID.read(v)];", "", "a calibration without `method` refused (missing field), as before the forty-third session"),
+    # The forty-seventh session's.
+    ("CAL2", "core.js", "js/core/typed-config.js (CALIBRATION)", "if (stray !== void 0) throw", "if (false) throw", "a misspelt `method` after a model's keys said on the model's first key"),
+    ("CAL3", "core.js", "js/core/typed-config.js (BARE_SIGMOID)", "TAGGED, BARE_KEYS);", "TAGGED);", "a calibration without `method` lists `threshold` and `steepness` only"),
+    ("P20", "node.mjs", "js/core/pipeline-input.js (items)", "emptyInstance(items, false)", "emptyInstance(items)", "a Date or a URL given as items read as no items"),
+    ("P21", "lab.node.mjs", "js/lab/runs.js (readRun)", "typeError(keyPath(field, q), DOCS, v)", "typeError(keyPath(field, q), RECORD, v)", "a query's value said as a record of query ids"),
 ]
