@@ -379,6 +379,15 @@ export function labTests(test, lib) {
       throwsScoreError(lib, () => lib.evaluatePerQuery(q, hr2, ["mrr"], lim({ maxTotalEntries: 2 })), "INPUT_TOO_LARGE", "run");
       // The judgements first, as objects are read.
       throwsScoreError(lib, () => lib.evaluate(hqq, hr2, ["mrr"], lim({ maxTotalEntries: 1 })), "INPUT_TOO_LARGE", "qrels");
+      // Their ids' bytes too, as the objects' above.
+      eq(lib.evaluate(hq, hr2, ["mrr"], lim({ maxTotalTextBytes: 9 })), { mrr: 1 });
+      throwsScoreError(lib, () => lib.evaluate(hq, hr2, ["mrr"], lim({ maxTotalTextBytes: 8 })), "INPUT_TOO_LARGE", "run");
+      throwsScoreError(lib, () => lib.evaluate({ q: { "ééé": 1 } }, hr2, ["mrr"], lim({ maxTotalTextBytes: 6 })), "INPUT_TOO_LARGE", "qrels");
+      {
+        const hq3 = lib.Qrels.fromObject({ q: { "ééé": 1 } });
+        throwsScoreError(lib, () => lib.evaluate(hq3, hr2, ["mrr"], lim({ maxTotalTextBytes: 6 })), "INPUT_TOO_LARGE", "qrels");
+        hq3.free();
+      }
       const fusedWithin = lib.fuseRuns([hq2, hr2], { method: "sum", limits: { maxTotalEntries: 3 } });
       eq(Object.keys(fusedWithin.toObject().q).length, 2);
       fusedWithin.free();

@@ -49,8 +49,8 @@ pub fn with<T>(f: impl FnOnce(&Slab<Stored>) -> Result<T>) -> Result<T> {
     STORE.with(|s| f(&s.borrow()))
 }
 
-/// The run of handle `h` (`field` names the argument in errors), its entries charged to
-/// the call's `budget` as an object's are (a run held by a handle is no cheaper to fuse
+/// The run of handle `h` (`field` names the argument in errors), its entries and id
+/// bytes charged to the call's `budget` as an object's are (a run held by a handle is no cheaper to fuse
 /// or evaluate than the same run given as an object, only to read).
 pub fn run<'s>(
     store: &'s Slab<Stored>,
@@ -60,7 +60,7 @@ pub fn run<'s>(
 ) -> Result<&'s OrderedRun> {
     match store.get(h).map_err(|e| e.within(field))? {
         Stored::Run(r) => {
-            budget.entries(r.values().map(Vec::len).sum(), field)?;
+            charge(r, field, budget)?;
             Ok(r)
         }
         Stored::Qrels(_) => Err(ScoreError::new(
@@ -312,6 +312,17 @@ pub fn charge(run: &OrderedRun, field: &str, budget: &mut Budget) -> Result<()> 
     let bytes: usize = run
         .iter()
         .map(|(q, docs)| q.len() + docs.iter().map(|(d, _)| d.len()).sum::<usize>())
+        .sum();
+    budget.text(bytes, field)
+}
+
+/// Charges judgements' entries and the bytes of their ids (a `Qrels` handle's, as
+/// [`decode_qrels`] charges an object's).
+pub fn charge_qrels(qrels: &Qrels, field: &str, budget: &mut Budget) -> Result<()> {
+    budget.entries(qrels.values().map(|g| g.len()).sum(), field)?;
+    let bytes: usize = qrels
+        .iter()
+        .map(|(q, docs)| q.len() + docs.keys().map(String::len).sum::<usize>())
         .sum();
     budget.text(bytes, field)
 }

@@ -202,7 +202,7 @@ fn decode_qrels(arg: Arg<'_>, budget: &mut Budget) -> Result<Option<Qrels>> {
         Arg::Handle(h) => {
             handles::with(|store| {
                 let q = handles::qrels(store, h, "qrels")?;
-                budget.entries(q.values().map(|g| g.len()).sum(), "qrels")
+                handles::charge_qrels(q, "qrels", budget)
             })?;
             Ok(None)
         }
