@@ -474,8 +474,9 @@ export interface FitQueryConfidenceOptions extends WithLimits {
 
 /**
  * Learns, from judged queries, the probability that the fused top `k` holds a document
- * judged > 0: queries judged all 0 are queries with nothing relevant; queries without
- * judgements are skipped. `runs` are in the order the pipeline's lists will have. Throws
+ * judged > 0: queries judged all 0, or listed with no document (`{}`), are queries with
+ * nothing relevant (as `evaluate` counts them); queries the judgements do not list are
+ * skipped. `runs` are in the order the pipeline's lists will have. Throws
  * `INVALID_LABELS` (field `qrels`) when every query falls in one class.
  */
 export declare function fitQueryConfidence(

@@ -16,6 +16,14 @@ pub fn cisi(name: &str) -> String {
     ))
 }
 
+/// A file of ../shared/data/cisi-abstain (CISI with 70 queries that have nothing relevant).
+pub fn cisi_abstain(name: &str) -> String {
+    read(&format!(
+        "{}/../shared/data/cisi-abstain/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+}
+
 /// A reference of tests/data/ (`ranx_metrics_reference.json`, ...), parsed.
 pub fn reference(name: &str) -> serde_json::Value {
     let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));

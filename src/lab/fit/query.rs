@@ -3,8 +3,10 @@
 //! [`crate::confidence::model`]).
 //!
 //! * **Queries.** Every query of the judgements that at least one run retrieved for.
-//!   A query whose judgements are all 0 is a query with nothing relevant (that is how
-//!   unanswerable queries are given); a query with no judgements is skipped.
+//!   A query whose judgements are all 0, or that the judgements list with no document
+//!   (`{}`), is a query with nothing relevant (that is how unanswerable queries are
+//!   given; `evaluate` and ranx count such a query too); a query the judgements do not
+//!   list is skipped.
 //! * **Label.** 1 when a document judged > 0 is among the top `k` of the weighted RRF of
 //!   the runs (fused score descending, ties by document id, as `rrf` orders them). Each
 //!   run's documents are ranked by descending score, ties by document id.
@@ -168,7 +170,7 @@ fn rows_of(qrels: &Qrels, runs: &[&Run], weights: &[f64], rrf_k: f64, k: u32) ->
     let mut raw: Vec<(f64, Vec<Option<f64>>)> = Vec::new();
     let mut labels = Vec::new();
     for (q, judged) in qrels {
-        if judged.is_empty() || !runs.iter().any(|r| r.contains_key(q)) {
+        if !runs.iter().any(|r| r.contains_key(q)) {
             continue;
         }
         let lists: Vec<Ranked<'_>> = runs.iter().map(|r| ranked(r, q)).collect();
@@ -514,6 +516,10 @@ fn newton(z: &[Vec<f64>], y: &[f64], l2: f64, max_iterations: u32) -> Fit {
             let cand: Vec<f64> = beta.iter().zip(&step).map(|(b, s)| b - t * s).collect();
             let fc = objective(z, y, &cand, l2);
             if fc <= f - 1e-4 * t * slope {
+                // A step that leaves the objective where it was: the gradient is at the
+                // floor of the objective's rounding (the fit is where more steps would
+                // take it), converged even if not below the tolerance (5e-9 was seen).
+                converged = fc >= f;
                 beta = cand;
                 f = fc;
                 moved = true;
@@ -521,7 +527,7 @@ fn newton(z: &[Vec<f64>], y: &[f64], l2: f64, max_iterations: u32) -> Fit {
             }
             t *= 0.5;
         }
-        if !moved {
+        if !moved || converged {
             break;
         }
     }

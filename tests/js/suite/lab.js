@@ -153,6 +153,13 @@ export function labTests(test, lib) {
     const qcHandles = qcRuns.map((r) => lib.Run.fromObject(r));
     const qcQ = lib.Qrels.fromObject(qcQrels);
     eq(lib.fitQueryConfidence(qcQ, qcHandles, { k: 2 }), qcModel);
+    // A query judged with no document (`{}`) has nothing relevant, as `b`'s unretrieved
+    // relevant document leaves it: the same model (it was skipped, and then every query
+    // left held a relevant document).
+    eq(lib.fitQueryConfidence({ ...qcQrels, b: {} }, qcRuns, { k: 2 }), qcModel);
+    const qcEmpty = lib.Qrels.fromObject({ ...qcQrels, b: {} });
+    eq(lib.fitQueryConfidence(qcEmpty, qcHandles, { k: 2 }), qcModel);
+    qcEmpty.free();
     eq(lib.predictQueryConfidence(qcModel, qcHandles), lib.predictQueryConfidence(qcModel, qcRuns));
     // Their entries counted as the objects' (5 and 4): a handle is held to the call's limits.
     eq(Object.keys(lib.predictQueryConfidence(qcModel, qcHandles, { limits: { maxTotalEntries: 9 } })), ["a", "b", "c"]);
