@@ -442,7 +442,11 @@ export interface BandProposal {
   inSample: BandEvaluation;
   /** Each fold's floors and held-out metrics. */
   folds: FoldReport[];
-  /** Human-readable caveats (target not reached, folds without relevant items). */
+  /**
+   * Human-readable caveats: the target not reached (on all data, or on some fold's
+   * training data), reached on all data but not held out (the cross-validated hit
+   * precision below it), folds without relevant items.
+   */
   warnings: string[];
 }
 

@@ -120,7 +120,9 @@ pub struct BandProposal {
     pub in_sample: BandEvaluation,
     /// Each fold's floors and held-out metrics.
     pub folds: Vec<FoldReport>,
-    /// Human-readable caveats (target not reached, folds without relevant items).
+    /// Human-readable caveats: the target not reached (on all data, or on some fold's
+    /// training data), reached on all data but not held out (the cross-validated hit
+    /// precision below it), folds without relevant items.
     pub warnings: Vec<String>,
 }
 
@@ -176,6 +178,18 @@ pub fn propose_bands(
         in_sample: evaluate(&items, floors),
         warnings: warnings(floors, &folds, opts.target_precision),
         folds,
+    })
+    .map(|mut p| {
+        // A floor that reaches the target on all the data it was fitted on, and falls
+        // short of it held out: said, as `targetReached` alone says the opposite.
+        if let Some(cv) = p.held_out.hit.precision.filter(|&cv| p.target_reached && cv < p.target_precision) {
+            p.warnings.push(format!(
+                "the hit band reaches the target precision {} on the data it was fitted on, but {} held out (cross-validated): expect less than the target on new queries",
+                crate::error::num(p.target_precision),
+                crate::error::num(cv)
+            ));
+        }
+        p
     })
 }
 
@@ -695,7 +709,19 @@ mod tests {
         assert!(p.folds.iter().all(|f| 0.0 <= f.degraded_floor
             && f.degraded_floor <= f.high_floor
             && f.high_floor <= 1.0));
-        assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+        // Reached on all the data, not held out (0.931): said.
+        assert_eq!(
+            p.warnings,
+            [format!("the hit band reaches the target precision 0.95 on the data it was fitted on, but {held} held out (cross-validated): expect less than the target on new queries")]
+        );
+        // A target the held-out folds reach: no caveat.
+        let lower = ProposeBandsOptions {
+            target_precision: 0.9,
+            ..opts
+        };
+        let q = propose_bands(&scores, &labels, &lower).unwrap();
+        assert!(q.target_reached && q.held_out.hit.precision.unwrap() >= 0.9);
+        assert!(q.warnings.is_empty(), "{:?}", q.warnings);
         // Deterministic for a seed.
         assert_eq!(propose_bands(&scores, &labels, &opts).unwrap(), p);
         let other =
