@@ -4,7 +4,7 @@
 // `free()` (idempotent), `Symbol.dispose` (for `using`), and a FinalizationRegistry that
 // frees an object the program dropped without freeing it (a safety net: when, if ever,
 // it runs is up to the engine).
-import { Input, precheck, scoreError, typeError } from "../wire.js";
+import { Input, precheck, scoreError, typeError, wellFormedName } from "../wire.js";
 
 import { argument } from "./arguments.js";
 import { RunObjects, parseRun, rankedObjects } from "./runs.js";
@@ -90,6 +90,29 @@ export class LabObject {
     return w().call(OP.HANDLE_INFO, new Input().u32s([handleOf(this)])).strs();
   }
 
+  /**
+   * A new `Run` (`Qrels`) of the queries `queryIds` names, each as it is here (a run's
+   * documents in the same order): a split by query that keeps ranx's figures, where a
+   * run object of the same queries is sorted again. An id this one does not hold is
+   * left out. Free it as any other.
+   */
+  select(queryIds) {
+    handleOf(this);
+    if (!Array.isArray(queryIds)) throw typeError("queryIds", "an array of query ids (strings)", queryIds);
+    // Its length and each id read once (a Proxy could answer differently later).
+    const n = queryIds.length;
+    const ids = new Array(n);
+    for (let i = 0; i < n; i++) {
+      const q = queryIds[i];
+      if (typeof q !== "string") throw typeError(`queryIds[${i}]`, "a string", q);
+      wellFormedName(q, `queryIds[${i}]`, "a query id", "ids");
+      ids[i] = q;
+    }
+    // The handle again, after the caller's code (a Proxy's trap) ran.
+    const made = w().call(OP.HANDLE_SELECT, new Input().u32s([handleOf(this)]).strs(ids)).u32View()[0];
+    return this instanceof Run ? newRun(made) : newQrels(made);
+  }
+
   /** Frees the object's memory in the module; later uses throw. Idempotent. */
   free() {
     release(this);
@@ -120,6 +143,9 @@ function release(o) {
   records.set(o, null);
   if (registry) registry.unregister(h);
 }
+
+/** Whether `o` is a `Run` (for its own methods, which do not name their class). */
+const isRun = (o) => o instanceof Run;
 
 /** A new `Run` (`Qrels`) around handle `h` of the current module. */
 const newRun = (h) => new Run(TOKEN, w(), h);
@@ -159,6 +185,21 @@ export class Run extends LabObject {
   /** A run from `{ queryId: { docId: score } }`, in the object's key order. */
   static fromObject(obj, options) {
     return newRun(fromObject(OP.RUN_FROM_OBJECT, obj, options, "run", "parseTrecRun"));
+  }
+
+  /**
+   * One query's documents best first, in this run's (ranx's) order, with their scores:
+   * `{ ids, scores }`, as a pipeline's list takes them (empty for a query the run does
+   * not hold).
+   */
+  ranking(queryId) {
+    if (!isRun(this)) throw typeError("this", "a Run: call the method on one (run.ranking(q)), not taken off it");
+    const h = handleOf(this);
+    if (typeof queryId !== "string") throw typeError("queryId", "a string", queryId);
+    wellFormedName(queryId, "queryId", "a query id", "ids");
+    const out = w().call(OP.RUN_RANKING, new Input().u32s([h]).text(queryId));
+    const ids = out.strs();
+    return { ids, scores: Array.from(out.f64View()) };
   }
 }
 

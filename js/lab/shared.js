@@ -29,6 +29,8 @@ export const OP = {
   HANDLE_INFO: 65,
   HANDLE_FREE: 66,
   HANDLES_LIVE: 67,
+  HANDLE_SELECT: 68,
+  RUN_RANKING: 69,
 };
 
 

@@ -63,6 +63,17 @@ export declare class Run extends LabObject<RunObject> {
   static fromTrec(text: string, options?: WithLimits | null): Run;
   /** A run from its JSON form, in the object's key order. */
   static fromObject(run: RunObject, options?: WithLimits | null): Run;
+  /**
+   * A new `Run` of the queries `queryIds` names, each as it is here (documents in the
+   * same order): a split by query that keeps ranx's figures, where a run object of the
+   * same queries would be sorted again. Ids this run does not hold are left out.
+   */
+  select(queryIds: readonly string[]): Run;
+  /**
+   * One query's documents best first, in this run's (ranx's) order, with their scores,
+   * as a pipeline's list takes them (both empty for a query the run does not hold).
+   */
+  ranking(queryId: string): { ids: string[]; scores: number[] };
 }
 
 /** Relevance judgements held in wasm memory (see `Run`). */
@@ -73,6 +84,8 @@ export declare class Qrels extends LabObject<QrelsObject> {
   static fromTrec(text: string, options?: WithLimits | null): Qrels;
   /** Judgements from their JSON form. */
   static fromObject(qrels: QrelsObject, options?: WithLimits | null): Qrels;
+  /** New judgements of the queries `queryIds` names (ids not held here are left out). */
+  select(queryIds: readonly string[]): Qrels;
 }
 
 /** `Run`s and `Qrels` alive in the module (for leak tests). */

@@ -505,6 +505,35 @@ test("Run/Qrels handles give ranx's and trec_eval's figures, ties included", () 
   if (lab.__liveHandles() !== live) throw new Error("handles leaked");
 });
 
+// The README's split by query: `select` keeps a Run's order, and the fit half of CISI
+// (docs/quality.md's: every other query, by number) fuses to quality.md's figure; run
+// objects of the same queries are sorted again, which moves tied documents.
+test("a split of CISI's runs by select keeps ranx's figures; one by toObject and fromObject does not", () => {
+  const lab = esmLab;
+  const cisi = new URL("../../../shared/data/cisi/", import.meta.url);
+  const read = (n) => readFileSync(new URL(n, cisi), "utf8");
+  const live = lab.__liveHandles();
+  const runs = ["run.bm25.txt", "run.dense.txt"].map((n) => lab.Run.fromTrec(read(n)));
+  const qrels = lab.Qrels.fromTrec(read("qrels.txt"));
+  const fit = [...qrels.queryIds].sort((a, b) => Number(a) - Number(b)).filter((_, i) => i % 2 === 0);
+  const fitQrels = qrels.select(fit);
+  const ndcg = (rs) => {
+    const fused = lab.fuseRuns(rs, { method: "rrf" });
+    const v = lab.evaluate(fitQrels, fused, ["ndcg@10"])["ndcg@10"];
+    fused.free();
+    return v;
+  };
+  const selected = runs.map((r) => r.select(fit));
+  const objects = runs.map((r) => {
+    const o = r.toObject();
+    return lab.Run.fromObject(Object.fromEntries(fit.filter((q) => q in o).map((q) => [q, o[q]])));
+  });
+  assert.equal(ndcg(selected).toFixed(4), "0.4921");
+  assert.equal(ndcg(objects).toFixed(4), "0.4931");
+  for (const h of [...runs, qrels, fitQrels, ...selected, ...objects]) h.free();
+  assert.equal(lab.__liveHandles(), live);
+});
+
 test("a query-confidence model fitted in Node: its predictions and the pipeline's outcome agree (issue 13)", async () => {
   const { crossRuntimeCase } = await import("./qconf-cross.mjs");
   const c = crossRuntimeCase();

@@ -295,6 +295,15 @@ const tied: number | undefined = evaluate(qrelsHandle, fusedHandle, ["mrr"], { t
 const handleSize: number = runHandle.size;
 const ids: string[] = fusedHandle.queryIds;
 const asObject: RunObject = fusedHandle.toObject();
+// A split by query keeps each kind; one query's list fits a pipeline's.
+const fitHalf: Run = fusedHandle.select(["q1"]);
+const judgedHalf: Qrels = qrelsHandle.select(["q1"] as const);
+const oneList: { ids: string[]; scores: number[] } = fitHalf.ranking("q1");
+new Pipeline().run({ lists: [{ name: "fused", ...oneList }] });
+// @ts-expect-error a Qrels has no ranking
+judgedHalf.ranking("q1");
+// @ts-expect-error select takes query ids, not one
+fitHalf.select("q1");
 optimizeFusion(qrelsHandle, [runHandle, fusedRun], { method: "wsum" });
 // @ts-expect-error: ties is "ranx" or "trec_eval"
 evaluate(qrelsHandle, runHandle, ["mrr"], { ties: "random" });

@@ -232,6 +232,46 @@ export function labTests(test, lib) {
     }
   });
 
+  test("Run.select and Qrels.select split by query keeping the order; Run.ranking gives one query's list", () => {
+    if (!lib.Run) return;
+    const live = lib.__liveHandles();
+    // 20 tied documents (numba's quicksort reorders 16 or more), integer-like ids: a run
+    // object of the same queries is sorted again, where select keeps the handle's order.
+    const docs = {};
+    for (let i = 0; i < 20; i++) docs[`d${i}`] = 1;
+    const lines = [];
+    for (const q of ["q1", "q2", "q3"]) Object.keys(docs).forEach((d, i) => lines.push(`${q} Q0 ${d} ${i + 1} ${docs[d]} t`));
+    const run = lib.Run.fromTrec(lines.join("\n"));
+    const q1 = run.ranking("q1");
+    eq(q1.ids.length, 20);
+    eq(q1.scores, new Array(20).fill(1));
+    // The run's own (ranx's) order, which is not the file's for 20 ties.
+    eq(q1.ids, Object.keys(run.toObject().q1));
+    eq(run.ranking("nope"), { ids: [], scores: [] });
+    const part = run.select(["q3", "q1", "absent", "q1"]);
+    assert(part instanceof lib.Run, "a Run");
+    eq(part.queryIds, ["q1", "q3"]);
+    eq(part.ranking("q1"), q1);
+    eq(part.toObject(), { q1: run.toObject().q1, q3: run.toObject().q3 });
+    const qrels = lib.Qrels.fromObject({ q1: { d1: 1 }, q2: { d2: 1 }, q3: {} });
+    const judged = qrels.select(["q3", "q1"]);
+    assert(judged instanceof lib.Qrels, "a Qrels");
+    eq(judged.toObject(), { q1: { d1: 1 }, q3: {} });
+    const perQuery = lib.evaluatePerQuery(judged, part, ["mrr"]).mrr;
+    eq(perQuery, lib.evaluatePerQuery({ q1: { d1: 1 }, q3: {} }, run, ["mrr"]).mrr);
+    assert(perQuery.q1 > 0, "d1 ranked");
+    // Errors.
+    throwsScoreError(lib, () => run.select("q1"), "INVALID_TYPE", "queryIds");
+    throwsScoreError(lib, () => run.select([1]), "INVALID_TYPE", "queryIds[0]");
+    throwsScoreError(lib, () => run.select(["q\uD800"]), "INVALID_TYPE", "queryIds[0]");
+    throwsScoreError(lib, () => run.ranking(1), "INVALID_TYPE", "queryId");
+    throwsScoreError(lib, () => lib.Run.prototype.ranking.call(qrels, "q1"), "INVALID_TYPE", "this");
+    for (const h of [run, part, qrels, judged]) h.free();
+    throwsScoreError(lib, () => run.ranking("q1"), "INVALID_TYPE", "this");
+    throwsScoreError(lib, () => run.select(["q1"]), "INVALID_TYPE", "this");
+    eq(lib.__liveHandles(), live);
+  });
+
   test("run objects cross as typed sections: read once in JSON's key order, no toJSON, the same results and errors", () => {
     const live = lib.__liveHandles();
     // 20 tied documents (numba's quicksort reorders 16 or more) and integer-like ids

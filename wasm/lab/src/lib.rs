@@ -49,6 +49,8 @@ mod op {
     pub const HANDLE_INFO: u32 = 65;
     pub const HANDLE_FREE: u32 = 66;
     pub const HANDLES_LIVE: u32 = 67;
+    pub const HANDLE_SELECT: u32 = 68;
+    pub const RUN_RANKING: u32 = 69;
 }
 
 fn dispatch(op: u32, r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
@@ -83,6 +85,8 @@ fn dispatch(op: u32, r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         op::QRELS_FROM_OBJECT => new_handle(r, w, Kind::QrelsObject),
         op::HANDLE_TO_OBJECT => handle_to_object(r, w),
         op::HANDLE_INFO => handle_info(r, w),
+        op::HANDLE_SELECT => handle_select(r, w),
+        op::RUN_RANKING => run_ranking(r, w),
         op::HANDLE_FREE => {
             handles::free(r.u32()?);
             Ok(())
@@ -453,6 +457,72 @@ fn handle_info(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         };
         w.strs(ids.iter().copied());
         w.f64s(&[entries as f64]);
+        Ok(())
+    })
+}
+
+/// `run.select(queryIds)` / `qrels.select(queryIds)`. In: the handle, the query ids
+/// (STRS). Out: a new handle (U32) holding those of its queries, each as it is (a run's
+/// documents in the same order: a split of a run gives ranx's figures, where a run
+/// object of the same queries would be sorted again); an id it does not hold is left out.
+// Not inlined into the dispatch: the engine compiles each operation on its first call,
+// so the first call of one function does not compile all of them.
+#[inline(never)]
+fn handle_select(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
+    let h = r.u32()?;
+    let ids = r.strs()?;
+    let stored = handles::with(|store| {
+        let held = store.get(h)?;
+        let mut run = OrderedRun::new();
+        let mut qrels = calibrank::lab::runs::Qrels::new();
+        for i in 0..ids.len() {
+            let q = ids.get(i)?;
+            match held {
+                Stored::Run(all) => {
+                    if let Some(docs) = all.get(q) {
+                        run.insert(q.to_string(), docs.clone());
+                    }
+                }
+                Stored::Qrels(all) => {
+                    if let Some(grades) = all.get(q) {
+                        // Entry by entry (a map's `clone` cost the module 426 B more, gzipped).
+                        let copy = qrels.entry(q.to_string()).or_default();
+                        for (d, &g) in grades {
+                            copy.insert(d.clone(), g);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(match held {
+            Stored::Run(_) => Stored::Run(run),
+            Stored::Qrels(_) => Stored::Qrels(qrels),
+        })
+    })?;
+    w.u32s(&[handles::insert(stored)]);
+    Ok(())
+}
+
+/// `run.ranking(queryId)`. In: the handle, the query id (TEXT). Out: the query's
+/// document ids (STRS) and scores (F64) in the run's (ranx's) order; none for a query
+/// the run does not hold.
+// Not inlined into the dispatch: the engine compiles each operation on its first call,
+// so the first call of one function does not compile all of them.
+#[inline(never)]
+fn run_ranking(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
+    let h = r.u32()?;
+    let q = r.text()?;
+    handles::with(|store| {
+        let Stored::Run(run) = store.get(h)? else {
+            return Err(ScoreError::new(
+                ErrorCode::InvalidType,
+                "this",
+                "expected a Run, got a Qrels",
+            ));
+        };
+        let docs = run.get(q).map(Vec::as_slice).unwrap_or_default();
+        w.strs(docs.iter().map(|(d, _)| d.as_str()));
+        w.f64s(&docs.iter().map(|(_, s)| *s).collect::<Vec<_>>());
         Ok(())
     })
 }
