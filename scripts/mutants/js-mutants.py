@@ -4,7 +4,7 @@
 # replaced text must occur exactly once in its bundle, so a mutant whose code has moved
 # is reported as stale rather than applied elsewhere. EQUIVALENT: the mutants with no
 # observable change (why: docs/reliability.md, "Mutation testing").
-EQUIVALENT = {"M39", "M47", "L01", "L04"}
+EQUIVALENT = {"M39", "M47", "L04"}
 M = [
     ("M01", "node.mjs", "js/core/fuse.js (orderTies)", "compareUtf8(result[j - 1][0], e[0]) > 0", "compareUtf8(result[j - 1][0], e[0]) < 0", "small rrf ties ordered by descending UTF-8 bytes"),
     ("M02", "node.mjs", "js/core/fuse.js", "if (lean) orderTies(", "if (false) orderTies(", "small rrf ties left in first-occurrence order"),
@@ -46,7 +46,7 @@ M = [
     ("M38", "node.mjs", "js/wire/output.js (readString)", "for (let i = start; i < end; i++) if (u8[i] > 127) ascii = false;", "for (let i = start; i < end; i++) if (u8[i] > 255) ascii = false;", "short non-ASCII output strings decoded as Latin-1 (core)"),
     ("M39", "node.mjs", "js/core/pipeline-defaults.js", "\"topN\": 5", "\"topN\": 6", "pipeline.config default topN reported 6"),
     ("M40", "node.mjs", "js/core/scores.js", "if (typeof method !== \"string\") throw typeError(\"method\", \"a method name string\", method);", "if (typeof method !== \"string\") method = String(method);", "normalize: non-string method coerced"),
-    ("L01", "lab.node.mjs", "js/lab/arguments.js", "if (!(value instanceof Class)) throw typeError", "if (false) throw typeError", "a Run accepted as qrels (and Qrels as run)"),
+    ("L01", "lab.node.mjs", "js/lab/arguments.js", "if (!(value instanceof Class)) throw scoreError", "if (false) throw scoreError", "a Run accepted as qrels (and Qrels as run)"),
     ("L02", "lab.node.mjs", "js/lab/arguments.js", "if (rankedObjects.has(r)) flags[i] = 1;", "", "fused objects sorted again when passed back"),
     ("L03", "lab.node.mjs", "js/lab/handles.js (toObject)", "if (this instanceof Run) rankedObjects.add(o);", "", "run.toObject() not marked ranked"),
     ("L04", "lab.node.mjs", "js/lab/fusion.js", "if (options === void 0 || options === null) throw typeError(\"options\", \"the options, with at least `method`\");", "", "fuseRuns without options not refused in JS"),
@@ -113,7 +113,7 @@ M = [
     ("P15", "node.mjs", "js/core/pipeline.js (explanations)", "contribution, listScore: f64[q + 2] }", "contribution }", "an explanation's contributions lose the lists' own scores"),
     ("P16", "node.mjs", "js/core/pipeline.js (#results)", "if (explained === null) for", "if (true) for", "an explaining pipeline's results without their explanations"),
     ("P17", "node.mjs", "js/wire/json.js (notArray)", "if (emptyInstance(v)) throw typeError(field", "if (false) throw typeError(field", "a Pipeline or a Run given as options or a configuration read as no options"),
-    ("P18", "node.mjs", "js/core/pipeline-input.js (items)", "&& emptyInstance(items)) throw", "&& false) throw", "a Pipeline or a Run given as items read as no items"),
+    ("P18", "node.mjs", "js/core/pipeline-input.js (items)", "&& emptyInstance(items, false)) throw", "&& false) throw", "a Pipeline or a Run given as items read as no items"),
     ("P19", "node.mjs", "js/wire/keys.js (headOf)", "return end < s.length ? sliceOf.call(s, 0, end) : s;", "return s;", "an unknown key of any length shown whole in its message"),
     ("I1", "node.mjs", "js/core/items.js (holdItems)", "flags[r] = f & NUMBER_BITS;", "flags[r] = f & 16;", "held items lose their fiscalYear and crossEncoderScore"),
     ("I2", "node.mjs", "js/core/pipeline-input.js (internHeld)", "if (stamp[r] === mark) d = slot[r];", "if (false) d = slot[r];", "an id of the held items met twice made two documents"),
