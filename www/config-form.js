@@ -4,6 +4,7 @@ import { h, fill, $, nextId, fmtp, getPath, deletePath } from "./dom.js";
 import { showProblem, notice, fieldMessage } from "./notices.js";
 import { CONFIG_GROUPS } from "./schema.js";
 import { section, remembered, wide } from "./form.js";
+import { followState } from "./json-box.js";
 
 /**
  * The configuration form over `ctx` = { state, defaults, result, changed(opts),
@@ -19,8 +20,8 @@ export function createConfigForm(ctx, form) {
     const msg = h("p", { class: "field-error", hidden: true });
     const ta = h("textarea", { id: jsonId, rows: 10, class: "code", spellcheck: "false" });
     const jsonMessage = fieldMessage(ta, msg);
-    const refresh = () => (ta.value = JSON.stringify(ctx.state.config, null, 2));
-    refresh();
+    // The text follows the configuration while the box holds no edits of its own (json-box.js).
+    const box = followState(form, ta, () => ctx.state.config, { what: "configuration", onLoad: () => jsonMessage.clear() });
     // Keyed: applying rebuilds the controls, and the new button takes the focus back.
     const apply = h("button", { type: "button", "data-focus-key": "apply-config-json", text: "Apply config JSON" });
     apply.addEventListener("click", async () => {
@@ -35,6 +36,7 @@ export function createConfigForm(ctx, form) {
       }
       ctx.state.config = parsed;
       jsonMessage.clear();
+      box.applied();
       if (await ctx.commit({ rebuildControls: true })) notice("Configuration applied.");
     });
     const effective = h("button", { type: "button", class: "secondary", text: "Fill with the effective config" });
@@ -49,8 +51,7 @@ export function createConfigForm(ctx, form) {
     // Remembered: applying rebuilds the controls, and the box stays open with the text
     // applied (and the package's error beside it when the configuration is refused).
     const jsonBox = remembered(h("details", { class: "sub", id: "config-json" }, h("summary", { text: "Edit the overrides as JSON" }),
-      h("label", { for: jsonId, class: "block-label", text: "Only the values set here differ from the seed defaults." }), ta, msg, h("div", { class: "button-row" }, apply, effective)), "config-json", false);
-    jsonBox.addEventListener("toggle", refresh);
+      h("label", { for: jsonId, class: "block-label", text: "Only the values set here differ from the seed defaults." }), ta, msg, box.warning, h("div", { class: "button-row" }, apply, effective)), "config-json", false);
     return section("Configuration", { id: "config-panel", open: wide(), note: "Every PipelineConfig value, starting at the seed defaults. Changed values are marked; ↺ restores the default." }, ...groups, jsonBox, h("div", { class: "button-row" }, reset));
   }
 

@@ -3,6 +3,7 @@
 import { h, fill, nextId, debounce, fmtp } from "./dom.js";
 import { describeError, showProblem, notice, fieldMessage } from "./notices.js";
 import { section, remembered, wide } from "./form.js";
+import { followState } from "./json-box.js";
 
 /** The input's lists, or none if it has no array of lists. */
 export const listsOf = (state) => (Array.isArray(state.input.lists) ? state.input.lists : []);
@@ -260,7 +261,8 @@ export function createInputEditor(ctx, form) {
     const msg = h("p", { class: "field-error", hidden: true, "data-json-error": "" });
     const ta = h("textarea", { id, rows: 14, class: "code", spellcheck: "false" });
     const message = fieldMessage(ta, msg);
-    ta.value = JSON.stringify(ctx.state.input, null, 2);
+    // The text follows the input while the box holds no edits of its own (json-box.js).
+    const box = followState(form, ta, () => ctx.state.input, { what: "input", onLoad: () => message.clear() });
     const apply = async () => {
       let parsed;
       try {
@@ -278,6 +280,7 @@ export function createInputEditor(ctx, form) {
       message.clear();
       ctx.state.input = parsed;
       if (!Array.isArray(ctx.state.input.lists)) ctx.state.input.lists = ctx.state.input.lists ?? [];
+      box.applied();
       const accepted = await ctx.commit();
       rebuildMetadata();
       if (accepted) notice("Input applied.");
@@ -292,7 +295,7 @@ export function createInputEditor(ctx, form) {
     button.addEventListener("click", apply);
     return h("div", {},
       h("label", { for: id, class: "block-label", text: "PipelineInput as JSON: { query, lists: [{ name, ids, scores?, weight? }], items, now, context }" }),
-      ta, msg, h("div", { class: "button-row" }, button, h("span", { class: "note", text: "Ctrl+Enter applies." })));
+      ta, msg, box.warning, h("div", { class: "button-row" }, button, h("span", { class: "note", text: "Ctrl+Enter applies." })));
   }
 
   function trecImporter() {
