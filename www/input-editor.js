@@ -452,7 +452,7 @@ export function createInputEditor(ctx, form) {
         });
         return h("td", {}, el);
       });
-      body.append(h("tr", {}, h("th", { scope: "row", class: "id-cell", text: id }), cells));
+      body.append(h("tr", {}, h("th", { scope: "row", class: "id-cell", title: id, text: id }), cells));
     }
     const table = h("div", { class: "table-scroll" }, h("table", { class: "meta-table" }, h("caption", { class: "visually-hidden", text: "Candidate metadata" }), h("thead", {}, head), body));
     const more = ids.length > META_ROWS ? h("p", { class: "note", "data-meta-more": "", text: `The first ${META_ROWS} of ${ids.length} candidates; edit the others' metadata in the JSON tab (input.items).` }) : null;

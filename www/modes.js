@@ -128,7 +128,7 @@ export function createModeViews(ctx, form, configForm) {
     const nq = ctx.state.multi.queries.length;
     const head = h("tr", {}, ["#", "id", "score", "queries"].map((t) => h("th", { scope: "col", text: t })), Array.from({ length: nq }, (_, q) => h("th", { scope: "col", text: `query ${q + 1}: rank (score)` })));
     const body = h("tbody", {}, m.results.map((x, i) => h("tr", { "data-id": x.id, "data-score": full(x.score), "data-rank": i + 1 },
-      h("td", { class: "num", text: i + 1 }), h("th", { scope: "row", class: "id-cell", text: x.id }), h("td", { class: "num", text: fmt(x.score) }), h("td", { class: "num", text: x.appearedInQueryCount ?? "" }),
+      h("td", { class: "num", text: i + 1 }), h("th", { scope: "row", class: "id-cell", title: x.id, text: x.id }), h("td", { class: "num", text: fmt(x.score) }), h("td", { class: "num", text: x.appearedInQueryCount ?? "" }),
       Array.from({ length: nq }, (_, q) => h("td", { class: "num", text: x.queryRanks?.[q] !== undefined ? `#${x.queryRanks[q]} (${fmt(x.queryScores[q])})` : "–" })))));
     fill(out.multiTable, h("div", { class: "table-scroll" }, stackable(h("table", { class: "ranking", id: "multi-table" }, h("caption", { text: `Fused with ${r.method}` }), h("thead", {}, head), body))));
   }

@@ -283,7 +283,7 @@ export function createPipelineView(ctx, form) {
         "data-judgement": row.judgement,
       },
       h("td", { class: "num rank-cell", text: row.rank }),
-      h("th", { scope: "row", class: "id-cell", text: row.id }),
+      h("th", { scope: "row", class: "id-cell", title: row.id, text: row.id }),
       h("td", { class: "name-cell", text: nameOf(row.id) || "" }),
       h("td", { class: "score-cell" }, h("span", { class: "score-line" }, h("span", { class: "score-num", text: fmt(row.score, 4) }), bandChip(row.band)), h("span", { class: "bar-track" }, bar)),
       hasJudgements ? h("td", { class: ["judged", row.judgement > 0 ? "yes" : null], text: row.judgement > 0 ? "✓ relevant" : "not relevant" }) : null,
