@@ -34,6 +34,12 @@ export function fill(el, ...children) {
   return append(el, children);
 }
 
+/**
+ * Whether the focus fell to the page's body: where it goes from a control disabled or
+ * removed while focused (a button disabled while its task runs, a panel re-rendered).
+ */
+export const focusLost = () => !document.activeElement || document.activeElement === document.body;
+
 export const $ = (sel, root = document) => root.querySelector(sel);
 export const $$ = (sel, root = document) => [...root.querySelectorAll(sel)];
 
