@@ -115,7 +115,8 @@ export function createInputEditor(ctx, form) {
     ];
     const tablist = h("div", { role: "tablist", "aria-label": "How to edit the ranked lists", class: "tabs" });
     const panels = h("div", { class: "tab-panels" });
-    const current = ctx.state.view.inputTab || "table";
+    // A link's tab that is none of these (an old or edited link) opens the table.
+    const current = tabs.some((t) => t.key === ctx.state.view.inputTab) ? ctx.state.view.inputTab : "table";
     const buttons = tabs.map((t) => {
       // aria-selected and tabindex: select(current) below.
       const b = h("button", { type: "button", role: "tab", id: `tab-${t.key}`, text: t.label });
