@@ -16,7 +16,7 @@ import { encodeState, decodeState, linkLimit } from "./url-state.js";
 import { presetList, buildPreset, baseState, DEFAULT_PRESET, STATE_VERSION } from "./presets.js";
 import * as compute from "./compute.js";
 import { carryModel, forgetModel, adoptModel } from "./confidence.js";
-import { describeError, showProblem, clearProblem, notice, dismissNotice } from "./notices.js";
+import { describeError, showProblem, clearProblem, notice, dismissNotice, announceResults } from "./notices.js";
 import { createForm, section } from "./form.js";
 import { createInputEditor } from "./input-editor.js";
 import { createConfigForm } from "./config-form.js";
@@ -414,9 +414,16 @@ function gridOver([lo, hi], cal) {
 function renderOutputs() {
   if (!result) return;
   const { out } = ctx;
-  if (result.mode === "pipeline" && out.summary) pipelineView.render();
-  else if (result.mode === "multiquery" && out.multi) modeViews.renderMulti();
-  else if (result.mode === "bands" && out.bands) modeViews.renderBands();
+  if (result.mode === "pipeline" && out.summary) {
+    pipelineView.render();
+    announceResults(pipelineView.summary());
+  } else if (result.mode === "multiquery" && out.multi) {
+    modeViews.renderMulti();
+    announceResults(modeViews.multiSummary());
+  } else if (result.mode === "bands" && out.bands) {
+    modeViews.renderBands();
+    announceResults(modeViews.bandsSummary());
+  }
   form.sync();
 }
 

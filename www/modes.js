@@ -167,5 +167,18 @@ export function createModeViews(ctx, form, configForm) {
       h("tbody", {}, r.rows.map((x) => h("tr", { "data-score": full(x.score), "data-band": x.outcome.kind }, h("td", { class: "num", text: fmt(x.score) }), h("td", {}, bandChip(x.outcome.kind)), h("td", {}, h("code", { text: JSON.stringify(x.outcome) })))))))));
   }
 
-  return { buildMultiControls, buildBandsControls, buildMultiOutputs, buildBandsOutputs, renderMulti, renderBands };
+  /** The current mode's results in a sentence (announced to screen readers). */
+  function multiSummary() {
+    const r = ctx.result;
+    const q = r.main.stats.queries;
+    return `${plural(r.main.results.length, "item")} fused with ${r.method} from ${q} quer${q === 1 ? "y" : "ies"}.`;
+  }
+
+  function bandsSummary() {
+    const rows = ctx.result.rows;
+    const counts = ["hit", "degraded", "miss"].map((b) => `${rows.filter((x) => x.outcome.kind === b).length} ${b}`);
+    return `${plural(rows.length, "score")} classified: ${counts.join(", ")}.`;
+  }
+
+  return { buildMultiControls, buildBandsControls, buildMultiOutputs, buildBandsOutputs, renderMulti, renderBands, multiSummary, bandsSummary };
 }

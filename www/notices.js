@@ -12,6 +12,8 @@ export function describeError(e, lib) {
 }
 
 export function showProblem(p) {
+  // Results computed before the problem are not announced after it (the box says it).
+  clearTimeout(announceTimer);
   const box = $("#problem");
   const parts = [h("strong", { text: p.title })];
   if (p.code) {
@@ -143,4 +145,28 @@ export function notice(text, { persist = false } = {}) {
 export function dismissNotice(text) {
   const el = $("#notice");
   if (el.textContent === text) el.classList.remove("show");
+}
+
+// The results' summary for screen readers (#results-live, polite): said once the edits
+// pause, and only when it changed (a slider dragged through 60 steps is one announcement;
+// a resize or a redraw that changes nothing, none).
+const ANNOUNCE_MS = 800;
+let announced = null;
+let announceTimer = 0;
+
+/**
+ * Announces `text` (the outcome and the returned count) ANNOUNCE_MS after the last call;
+ * the first call (the page as it loads) is not said.
+ */
+export function announceResults(text) {
+  clearTimeout(announceTimer);
+  if (announced === null) {
+    announced = text;
+    return;
+  }
+  announceTimer = setTimeout(() => {
+    if (text === announced) return;
+    announced = text;
+    $("#results-live").textContent = text;
+  }, ANNOUNCE_MS);
 }

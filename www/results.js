@@ -324,5 +324,14 @@ export function createPipelineView(ctx, form) {
     fill(out.ranking, h("div", { class: "table-scroll" }, tableRoles(h("table", { class: "ranking", id: "ranking-table" }, h("caption", { class: "visually-hidden", text: "Final ranking" }), h("thead", {}, head), body))));
   }
 
-  return { build: buildPipelineOutputs, render: renderPipeline };
+  /** The outcome and the returned results in a sentence (announced to screen readers). */
+  function summary() {
+    const { out: o } = ctx.result;
+    const n = o.results.length;
+    const bands = ["hit", "degraded", "miss"].map((b) => [b, o.results.filter((x) => x.band === b).length]).filter(([, k]) => k > 0);
+    const returned = n === 0 ? "No result returned" : `${n} result${n === 1 ? "" : "s"} returned (${bands.map(([b, k]) => `${k} ${b}`).join(", ")})`;
+    return `Outcome: ${o.outcome.kind}, probability ${fmt(o.outcome.probability, 2)}. ${returned} of ${o.stats.candidates} candidates.`;
+  }
+
+  return { build: buildPipelineOutputs, render: renderPipeline, summary };
 }
