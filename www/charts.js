@@ -8,6 +8,9 @@ const P = () => globalThis.Plot;
 
 export const BAND_COLORS = { hit: "#17803d", degraded: "#c26a00", miss: "#8a94a6" };
 export const BANDS = ["hit", "degraded", "miss"];
+// Text in a band's colour, darker: 4.5:1 and more on the band's tint behind it (the strip's
+// and the curve's areas, 16% and 9% of BAND_COLORS on white), where BAND_COLORS gave 3 to 4.
+export const BAND_TEXT = { hit: "#136b33", degraded: "#8f4c00", miss: "#596476" };
 export const LIST_COLORS = ["#3e6fb0", "#9b59b6", "#2a9d8f", "#d1495b", "#7a5c3e", "#5c6b7a", "#e377c2", "#17becf"];
 const INK = "#1c2434";
 const MUTED = "#6b7585";
@@ -234,9 +237,9 @@ export function calibrationCurve({ points, rows, width, floors, minConfidence, t
     { band: "degraded", y1: floors.degradedFloor, y2: floors.highFloor },
     { band: "miss", y1: 0, y2: floors.degradedFloor },
   ].filter((a) => a.y2 > a.y1);
-  const floorLine = (value, color, text, dash) => [
-    Plot.ruleY([value], { stroke: color, strokeWidth: 1.5, strokeDasharray: dash, render: tag(() => ({ "data-floor": text, "data-value": full(value) })) }),
-    Plot.text([value], { x: hi, y: (d) => d, text: () => `${text} ${fmtp(value)}`, textAnchor: "end", dy: -6, fill: color, fontSize: 10, fontWeight: 600 }),
+  const floorLine = (value, band, text, dash) => [
+    Plot.ruleY([value], { stroke: BAND_COLORS[band], strokeWidth: 1.5, strokeDasharray: dash, render: tag(() => ({ "data-floor": text, "data-value": full(value) })) }),
+    Plot.text([value], { x: hi, y: (d) => d, text: () => `${text} ${fmtp(value)}`, textAnchor: "end", dy: -6, fill: BAND_TEXT[band], fontSize: 10, fontWeight: 600, render: tag(() => ({ "data-floor-label": text })) }),
   ];
   const rowsDrawn = rows.filter((r) => r.explain);
   // Above its rule: below it, at 0, it would sit on the x axis' tick labels. Its place is
@@ -244,8 +247,8 @@ export function calibrationCurve({ points, rows, width, floors, minConfidence, t
   const minLabel = { x: lo, y: minConfidence, dx: 4, dy: -6, text: `minConfidence ${fmtp(minConfidence)}` };
   const marks = [
     Plot.rect(areas, { x1: lo, x2: hi, y1: "y1", y2: "y2", fill: (a) => BAND_COLORS[a.band], fillOpacity: 0.09 }),
-    ...floorLine(floors.highFloor, BAND_COLORS.hit, "high floor", "5,3"),
-    ...floorLine(floors.degradedFloor, BAND_COLORS.degraded, "degraded floor", "5,3"),
+    ...floorLine(floors.highFloor, "hit", "high floor", "5,3"),
+    ...floorLine(floors.degradedFloor, "degraded", "degraded floor", "5,3"),
     Plot.ruleY([minConfidence], { stroke: MUTED, strokeDasharray: "2,3" }),
     Plot.text([minLabel], { x: "x", y: "y", text: "text", dx: minLabel.dx, dy: minLabel.dy, textAnchor: "start", fill: MUTED, fontSize: 10, ...HALO }),
   ];
@@ -454,7 +457,7 @@ export function bandStrip(rows, { width, floors }) {
       y: { domain: [0, 1], axis: null },
       marks: [
         Plot.rect(areas, { x1: "x1", x2: "x2", y1: 0.15, y2: 0.85, fill: (a) => BAND_COLORS[a.band], fillOpacity: 0.16 }),
-        Plot.text(areas, { x: (a) => (a.x1 + a.x2) / 2, y: 0.78, text: "band", fill: (a) => BAND_COLORS[a.band], fontWeight: 600, fontSize: 11 }),
+        Plot.text(areas, { x: (a) => (a.x1 + a.x2) / 2, y: 0.78, text: "band", fill: (a) => BAND_TEXT[a.band], fontWeight: 600, fontSize: 11, render: tag((i) => ({ "data-band-label": areas[i].band })) }),
         Plot.ruleX([floors.degradedFloor, floors.highFloor], { stroke: INK, strokeOpacity: 0.5, strokeDasharray: "4,3" }),
         Plot.dot(rows, {
           x: "score",
