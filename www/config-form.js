@@ -1,6 +1,6 @@
 // The configuration form of the pipeline mode: every PipelineConfig value by group
 // (schema.js), each with the package's default and a reset, and the overrides as JSON.
-import { h, fill, $, nextId, fmtp, getPath, deletePath } from "./dom.js";
+import { h, fill, $, nextId, fmtp, getPath, deletePath, describe } from "./dom.js";
 import { showProblem, notice, fieldMessage } from "./notices.js";
 import { CONFIG_GROUPS } from "./schema.js";
 import { section, remembered, wide } from "./form.js";
@@ -91,8 +91,10 @@ export function createConfigForm(ctx, form) {
       $(`#controls [data-path="${CSS.escape(path)}"]`)?.focus();
     });
     const note = f.required ? null : h("span", { class: "default-note", hidden: !isOverridden(path) }, `default ${def === undefined ? "none" : typeof def === "object" ? JSON.stringify(def) : fmtp(def)} `, resetBtn);
+    // The help text describes the control (a JSON field's: its textarea).
+    const help = f.help ? describe(control.tagName === "DIV" ? control.querySelector("textarea") : control, h("p", { class: "help", text: f.help })) : null;
     const field = h("div", { class: ["field", f.type === "bool" ? "checkbox" : null, isOverridden(path) ? "overridden" : null] },
-      h("label", { for: id, text: f.label }), control, note, f.help ? h("p", { class: "help", text: f.help }) : null);
+      h("label", { for: id, text: f.label }), control, note, help);
     return field;
   }
 

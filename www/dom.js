@@ -69,6 +69,14 @@ export const full = (x) => (typeof x === "number" ? String(x) : "");
 let uid = 0;
 export const nextId = (prefix = "f") => `${prefix}-${++uid}`;
 
+/** Adds `el` (given an id if it has none) to `control`'s aria-describedby; returns `el`. */
+export function describe(control, el) {
+  if (!el.id) el.id = nextId("d");
+  const ids = new Set((control.getAttribute("aria-describedby") || "").split(/\s+/).filter(Boolean));
+  control.setAttribute("aria-describedby", [...ids.add(el.id)].join(" "));
+  return el;
+}
+
 /** Debounces `fn` by `ms`. */
 export function debounce(fn, ms) {
   let t;

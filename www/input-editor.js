@@ -193,9 +193,10 @@ export function createInputEditor(ctx, form) {
     const name = h("input", { type: "text", value: String(list.name ?? ""), "aria-label": `Name of list ${i + 1}`, "data-path": `input.lists.${i}.name`, spellcheck: "false" });
     name.addEventListener("input", () => {
       list.name = name.value;
+      nameControls();
       ctx.changed();
     });
-    const weight = h("input", { type: "number", step: "any", min: 0, value: list.weight ?? "", "aria-label": `Weight of list ${list.name}`, "data-path": `input.lists.${i}.weight`, class: "narrow" });
+    const weight = h("input", { type: "number", step: "any", min: 0, value: list.weight ?? "", "data-path": `input.lists.${i}.weight`, class: "narrow" });
     // Empty, the list takes config.weights[name], else 1: the placeholder shows which,
     // kept current as the configuration changes (sync re-reads it).
     bind(weight, () => {
@@ -208,7 +209,7 @@ export function createInputEditor(ctx, form) {
       ctx.changed();
     });
     const msg = h("p", { class: "field-error", hidden: true });
-    const ids = h("textarea", { rows: 5, class: "code", spellcheck: "false", "aria-label": `Ids of list ${list.name}, best first`, "data-path": `input.lists.${i}.ids` });
+    const ids = h("textarea", { rows: 5, class: "code", spellcheck: "false", "data-path": `input.lists.${i}.ids` });
     const idsMessage = fieldMessage(ids, msg);
     const scored = h("input", { type: "checkbox", id: nextId("scored"), checked: Array.isArray(list.scores), "data-list-scores": i });
     const placeholder = () => (ids.placeholder = scored.checked ? "id score, one per line (the last word is the score)\ndoc-7 0.92\nchapter 1 0.85" : "one id per line, the whole line (chapter 1)");
@@ -246,7 +247,16 @@ export function createInputEditor(ctx, form) {
       apply();
     });
     const scoredField = h("span", { class: "checkbox" }, scored, h("label", { for: scored.id, text: "Lines end with a score" }));
-    const remove = h("button", { type: "button", class: "icon", "aria-label": `Remove list ${list.name}`, title: "Remove this list", text: "×" });
+    const remove = h("button", { type: "button", class: "icon", title: "Remove this list", text: "×" });
+    /** The row's controls named after the list (again once it is renamed). */
+    function nameControls() {
+      weight.setAttribute("aria-label", `Weight of list ${list.name}`);
+      ids.setAttribute("aria-label", `Ids of list ${list.name}, best first`);
+      // Its visible label first, then the list.
+      scored.setAttribute("aria-label", `Lines end with a score, list ${list.name}`);
+      remove.setAttribute("aria-label", `Remove list ${list.name}`);
+    }
+    nameControls();
     remove.addEventListener("click", () => {
       ctx.state.input.lists.splice(i, 1);
       removed(i);

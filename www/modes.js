@@ -1,6 +1,6 @@
 // The two single-function modes: multi-query fusion (fuseMultiQuery, seed 001) and bands
 // (classifyBand, seed 002), each with its controls (left column) and outputs (right).
-import { h, fill, $$, fmt, fmtp, full, nextId } from "./dom.js";
+import { h, fill, $$, fmt, fmtp, full, nextId, describe } from "./dom.js";
 import * as charts from "./charts.js";
 import { CONFIG_GROUPS, MULTI_OPTIONS } from "./schema.js";
 import { showProblem, fieldMessage } from "./notices.js";
@@ -46,7 +46,7 @@ export function createModeViews(ctx, form, configForm) {
       const path = `multi.options.${f.path}`;
       const fid = nextId("mo");
       const control = f.type === "select" ? selectInput(path, f.options, { id: fid }) : numberInput(path, { id: fid, min: f.min, max: f.max, step: f.step || "any", optional: true, placeholder: `default ${f.default}` });
-      return h("div", { class: "field" }, h("label", { for: fid, text: f.label }), control, f.help ? h("p", { class: "help", text: f.help }) : null);
+      return h("div", { class: "field" }, h("label", { for: fid, text: f.label }), control, f.help ? describe(control, h("p", { class: "help", text: f.help })) : null);
     });
     root.append(section("fuseMultiQuery options", { note: "Empty fields use the seed defaults." }, h("div", { class: "fields" }, fields)));
   }

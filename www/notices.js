@@ -1,6 +1,6 @@
 // Problems and notices: the error box above the outputs (a ScoreError's code, field and
 // message, with the offending inputs marked aria-invalid) and the transient notice.
-import { h, fill, $, $$, nextId } from "./dom.js";
+import { h, fill, $, $$, nextId, describe } from "./dom.js";
 
 /** A thrown value as { title, code?, field?, message } (`lib`: the loaded package). */
 export function describeError(e, lib) {
@@ -78,8 +78,7 @@ function unmarkInvalid() {
  */
 export function fieldMessage(control, msg) {
   if (!msg.id) msg.id = nextId("msg");
-  const described = new Set((control.getAttribute("aria-describedby") || "").split(/\s+/).filter(Boolean));
-  control.setAttribute("aria-describedby", [...described.add(msg.id)].join(" "));
+  describe(control, msg);
   return {
     show(text) {
       msg.textContent = text;

@@ -35,4 +35,35 @@ playgroundTest("score playground in headless Chromium: announcements, names and 
     assert.equal((await page.evaluate(() => globalThis.__said)).length, 1);
     await pickPreset(page, "seed-000");
   });
+
+  await t.test("accessible names: panels without their glyph, a list's controls after its name, help texts as descriptions", async () => {
+    await pickPreset(page, "seed-000");
+    const cdp = await page.context().newCDPSession(page);
+    const names = async (role) => (await cdp.send("Accessibility.getFullAXTree")).nodes.filter((n) => !n.ignored && n.role?.value === role).map((n) => n.name?.value ?? "");
+    const panels = await names("DisclosureTriangle");
+    assert.ok(panels.includes("Query and ranked lists") && panels.includes("Configuration"), JSON.stringify(panels));
+    for (const n of panels) assert.doesNotMatch(n, /▸/);
+
+    // A renamed list: every control of its row says the new name; its checkbox names the list too.
+    await page.fill('[data-path="input.lists.0.name"]', "bm25");
+    await settle(page);
+    const row = await page.$$eval("#tabpanel-table tbody tr:first-child :is(input, textarea, button)", (els) => els.map((e) => e.getAttribute("aria-label")));
+    assert.deepEqual(row, ["Name of list 1", "Weight of list bm25", "Ids of list bm25, best first", "Lines end with a score, list bm25", "Remove list bm25"]);
+    const boxes = (await names("checkbox")).filter((n) => n.startsWith("Lines end with a score"));
+    assert.deepEqual(boxes, ["Lines end with a score, list bm25", "Lines end with a score, list keyword"]);
+    await cdp.detach();
+
+    // Every help text of the configuration describes its control.
+    const wasOpen = await page.$$eval("#controls details", (ds) => ds.map((d) => d.open));
+    await page.evaluate(() => document.querySelectorAll("#controls details").forEach((d) => (d.open = true)));
+    const helps = await page.$$eval("#controls .field", (fields) => fields.filter((f) => f.querySelector(".help")).map((f) => {
+      const c = f.querySelector("input, select, textarea");
+      const ids = (c.getAttribute("aria-describedby") || "").split(/\s+/);
+      return [c.dataset.path, ids.includes(f.querySelector(".help").id)];
+    }));
+    assert.ok(helps.length >= 10, JSON.stringify(helps));
+    assert.deepEqual(helps.filter(([, described]) => !described), []);
+    await page.$$eval("#controls details", (ds, open) => ds.forEach((d, i) => (d.open = open[i] ?? d.open)), wasOpen);
+    await pickPreset(page, "seed-000");
+  });
 });
