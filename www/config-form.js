@@ -14,12 +14,15 @@ import { followState } from "./json-box.js";
 export function createConfigForm(ctx, form) {
   const { sync, isOverridden, markOverride, numberInput, selectInput, jsonInput, checkboxInput } = form;
 
+  let jsonMessageNow = null; // the message of the JSON box last built (applying rebuilds it)
+
   function configPanel() {
     const groups = CONFIG_GROUPS.map((g) => configGroup(g));
     const jsonId = nextId("cfg");
     const msg = h("p", { class: "field-error", hidden: true });
     const ta = h("textarea", { id: jsonId, rows: 10, class: "code", spellcheck: "false" });
     const jsonMessage = fieldMessage(ta, msg);
+    jsonMessageNow = jsonMessage;
     // The text follows the configuration while the box holds no edits of its own (json-box.js).
     const box = followState(form, ta, () => ctx.state.config, { what: "configuration", onLoad: () => jsonMessage.clear() });
     // Keyed: applying rebuilds the controls, and the new button takes the focus back.
@@ -37,7 +40,9 @@ export function createConfigForm(ctx, form) {
       ctx.state.config = parsed;
       jsonMessage.clear();
       box.applied();
+      // Refused, the package's error goes beside the text (in the box rebuilt meanwhile).
       if (await ctx.commit({ rebuildControls: true })) notice("Configuration applied.");
+      else jsonMessageNow.showProblem();
     });
     const effective = h("button", { type: "button", class: "secondary", text: "Fill with the effective config" });
     effective.addEventListener("click", () => {

@@ -295,6 +295,7 @@ export function createInputEditor(ctx, form) {
       const accepted = await ctx.commit();
       rebuildMetadata();
       if (accepted) notice("Input applied.");
+      else message.showProblem();
     };
     ta.addEventListener("keydown", (e) => {
       if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {

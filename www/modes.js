@@ -10,9 +10,10 @@ import { stackable } from "./tables.js";
 
 /**
  * The multi-query and bands views over `ctx` = { out (containers), state, result,
- * changed() }, the bound inputs of `form` (createForm) and `configForm`
- * (createConfigForm: the band floor fields). Returns { buildMultiControls,
- * buildBandsControls, buildMultiOutputs, buildBandsOutputs, renderMulti, renderBands }.
+ * changed(), commit() (applies now; returns whether the package accepted it) }, the
+ * bound inputs of `form` (createForm) and `configForm` (createConfigForm: the band floor
+ * fields). Returns { buildMultiControls, buildBandsControls, buildMultiOutputs,
+ * buildBandsOutputs, renderMulti, renderBands, multiSummary, bandsSummary }.
  */
 export function createModeViews(ctx, form, configForm) {
   const { out } = ctx;
@@ -34,7 +35,8 @@ export function createModeViews(ctx, form, configForm) {
         if (!Array.isArray(parsed)) throw new SyntaxError("expected an array of queries, each an array of { id, score, timestamp? }");
         ctx.state.multi.queries = parsed;
         message.clear();
-        ctx.changed();
+        // Refused, the package's error goes beside the text too.
+        if (!ctx.commit()) message.showProblem();
       } catch (e) {
         message.show(`Invalid JSON: ${e.message}`);
         showProblem({ title: "Invalid JSON", message: e.message });
@@ -67,7 +69,7 @@ export function createModeViews(ctx, form, configForm) {
       }
       message.clear();
       ctx.state.bands.scores = nums;
-      ctx.changed();
+      if (!ctx.commit()) message.showProblem();
     });
     root.append(section("Scores to classify", { note: "Calibrated scores or cosine similarities in [-1, 1], classified by classifyBand with the floors below (below 0: a miss)." },
       h("label", { for: id, class: "block-label", text: "Scores" }), ta, msg));

@@ -11,9 +11,18 @@ export function describeError(e, lib) {
   return { title: "Something went wrong", message: e?.message || String(e) };
 }
 
+let current = null; // the problem shown, null when none
+// Inline messages showing the current problem (fieldMessage's showProblem): they go with it.
+const problemMessages = new Set();
+
+/** A problem in one line, for an inline message: "CODE (field): message". */
+export const problemText = (p) => (p.code ? `${p.code} (${p.field || "no field"}): ${p.message}` : p.message);
+
 export function showProblem(p) {
   // Results computed before the problem are not announced after it (the box says it).
   clearTimeout(announceTimer);
+  for (const m of [...problemMessages]) m.clear();
+  current = p;
   const box = $("#problem");
   const parts = [h("strong", { text: p.title })];
   if (p.code) {
@@ -79,19 +88,31 @@ function unmarkInvalid() {
 export function fieldMessage(control, msg) {
   if (!msg.id) msg.id = nextId("msg");
   describe(control, msg);
-  return {
+  const message = {
     show(text) {
+      problemMessages.delete(message);
       msg.textContent = text;
       msg.hidden = false;
       control.setAttribute("aria-invalid", "true");
       control.dataset.messageInvalid = "";
     },
     clear() {
+      problemMessages.delete(message);
       msg.hidden = true;
       delete control.dataset.messageInvalid;
       if (!("problemInvalid" in control.dataset)) control.removeAttribute("aria-invalid");
     },
+    /**
+     * Shows the package's error standing (a ScoreError: what this control applied was
+     * refused) until the problem goes or another replaces it.
+     */
+    showProblem() {
+      if (!current?.code) return;
+      message.show(problemText(current));
+      problemMessages.add(message);
+    },
   };
+  return message;
 }
 
 let heightObserver = null;
@@ -121,6 +142,8 @@ export function clearProblemFrom(source) {
 }
 
 export function clearProblem() {
+  for (const m of [...problemMessages]) m.clear();
+  current = null;
   const box = $("#problem");
   box.hidden = true;
   fill(box);

@@ -72,4 +72,57 @@ playgroundTest("score playground in headless Chromium: JSON editors", async (t, 
     assert.equal(await warningShown(page, CONFIG_BOX), false);
     await page.evaluate(() => (document.querySelector("#config-json").open = false));
   });
+
+  await t.test("what a JSON box applied and the package refused marks that box with the package's error", async () => {
+    /** The box `sel`: aria-invalid, and its inline message (aria-describedby) if shown. */
+    const marked = (sel) => page.$eval(sel, (ta) => {
+      const msgs = (ta.getAttribute("aria-describedby") || "").split(/\s+/).map((id) => document.getElementById(id)).filter((m) => m && m.classList.contains("field-error") && !m.hidden);
+      return { invalid: ta.getAttribute("aria-invalid"), message: msgs.map((m) => m.textContent).join(" | ") };
+    });
+    const refused = async (sel, code, field) => {
+      await settle(page);
+      assert.equal(await page.textContent("#problem [data-error-code]"), code);
+      assert.deepEqual(await marked(sel), { invalid: "true", message: `${code} (${field}): ${await page.textContent("#problem [data-error-message]")}` });
+    };
+    const cleared = async (sel) => {
+      await settle(page);
+      assert.ok(await page.isHidden("#problem"));
+      assert.deepEqual(await marked(sel), { invalid: null, message: "" });
+    };
+
+    await pickPreset(page, "seed-000");
+    await page.click("#tab-json");
+    await page.fill(INPUT_BOX, JSON.stringify({ lists: [{ name: "a", ids: ["x", "y"], scores: [1] }] }));
+    await page.click("#apply-input-json");
+    await refused(INPUT_BOX, "LENGTH_MISMATCH", "lists[0].scores");
+    await page.fill(INPUT_BOX, JSON.stringify({ lists: [{ name: "a", ids: ["x", "y"] }] }));
+    await page.click("#apply-input-json");
+    await cleared(INPUT_BOX);
+    await page.click("#tab-table");
+
+    await pickPreset(page, "seed-000");
+    await page.evaluate(() => (document.querySelector("#config-json").open = true));
+    await page.fill(CONFIG_BOX, JSON.stringify({ topk: 5 }));
+    await page.click('[data-focus-key="apply-config-json"]');
+    await refused(CONFIG_BOX, "UNKNOWN_FIELD", "config.topk");
+    await page.fill(CONFIG_BOX, JSON.stringify({ topK: 5 }));
+    await page.click('[data-focus-key="apply-config-json"]');
+    await cleared(CONFIG_BOX);
+    await page.evaluate(() => (document.querySelector("#config-json").open = false));
+
+    await pickPreset(page, "seed-001-rrf");
+    await page.fill("#controls textarea", JSON.stringify([[{ id: "A", score: "x" }]]));
+    await page.click("#apply-multi-json");
+    await refused("#controls textarea", "INVALID_TYPE", "queries[0][0].score");
+    await page.fill("#controls textarea", JSON.stringify([[{ id: "A", score: 0.9 }]]));
+    await page.click("#apply-multi-json");
+    await cleared("#controls textarea");
+
+    await pickPreset(page, "seed-002");
+    await page.fill("#controls input.code", "0.9, 2");
+    await refused("#controls input.code", "OUT_OF_RANGE", "score");
+    await page.fill("#controls input.code", "0.9, 0.5");
+    await cleared("#controls input.code");
+    await pickPreset(page, "seed-000");
+  });
 });
