@@ -66,4 +66,23 @@ playgroundTest("score playground in headless Chromium: announcements, names and 
     await page.$$eval("#controls details", (ds, open) => ds.forEach((d, i) => (d.open = open[i] ?? d.open)), wasOpen);
     await pickPreset(page, "seed-000");
   });
+
+  await t.test("the focus ring of a control at a table scroller's edge is not clipped", async () => {
+    await pickPreset(page, "seed-000");
+    await page.click('[data-path="input.now"]');
+    for (let i = 0; i < 10 && !(await page.evaluate(() => document.activeElement.matches('[data-path="input.lists.0.name"]'))); i++) await page.keyboard.press("Tab");
+    // The ring (outline and its offset) within the scroller's padding box, which clips it.
+    const fit = await page.evaluate(() => {
+      const el = document.activeElement;
+      const cs = getComputedStyle(el);
+      const ring = parseFloat(cs.outlineWidth) + parseFloat(cs.outlineOffset);
+      const r = el.getBoundingClientRect();
+      const box = el.closest(".table-scroll");
+      const s = box.getBoundingClientRect();
+      const left = s.left + box.clientLeft;
+      const top = s.top + box.clientTop;
+      return { path: el.dataset.path, style: cs.outlineStyle, ring, inside: r.left - ring >= left - 0.5 && r.top - ring >= top - 0.5 && r.right + ring <= left + box.clientWidth + 0.5 && r.bottom + ring <= top + box.clientHeight + 0.5 };
+    });
+    assert.deepEqual(fit, { path: "input.lists.0.name", style: "solid", ring: 5, inside: true });
+  });
 });
