@@ -256,18 +256,30 @@ let pendingState = null;
  */
 async function loadState(s) {
   pendingState = s;
-  if (compute.needsLab(s) && !(await labLoaded())) return false;
+  if (compute.needsLab(s) && !(await labLoaded())) {
+    // The page still shows the state before: so does the menu (it named the preset picked).
+    if (pendingState === s) {
+      pendingState = null;
+      if (state) showPreset(state);
+    }
+    return false;
+  }
   if (pendingState !== s) return false;
   pendingState = null;
   state = s;
   // A CISI state's query-confidence model is the one carried to the next CISI preset.
   adoptModel(s);
   evaluation = null;
-  $("#preset").value = presetList(sample).some((p) => p.id === s.preset) ? s.preset : "custom";
+  showPreset(s);
   buildControls();
   buildOutputs();
   recompute();
   return true;
+}
+
+/** The preset menu names `s`'s preset ("Custom (edited)" for a state that is none). */
+function showPreset(s) {
+  $("#preset").value = presetList(sample).some((p) => p.id === s.preset) ? s.preset : "custom";
 }
 
 /** Called after every edit. */
