@@ -12,6 +12,7 @@ export function describeError(e, lib) {
 }
 
 let current = null; // the problem shown, null when none
+let folded = false; // the problem box shows its title line only (its toggle; kept for the next problem)
 // Inline messages showing the current problem (fieldMessage's showProblem): they go with it.
 const problemMessages = new Set();
 
@@ -24,7 +25,7 @@ export function showProblem(p) {
   for (const m of [...problemMessages]) m.clear();
   current = p;
   const box = $("#problem");
-  const parts = [h("strong", { text: p.title })];
+  const parts = [];
   if (p.code) {
     parts.push(
       h("dl", { class: "error-fields" },
@@ -36,7 +37,18 @@ export function showProblem(p) {
     parts.push(h("p", { "data-error-message": "", text: p.message }));
   }
   if (p.hint) parts.push(h("p", { class: "hint", text: p.hint }));
-  fill(box, ...parts);
+  const body = h("div", { class: "problem-body", id: "problem-body", hidden: folded }, ...parts);
+  // Folded, the box is its title line (with the code and field): sticky, it covered a
+  // third of a phone's screen with a long message.
+  const toggle = h("button", { type: "button", class: "problem-toggle", "aria-controls": "problem-body", "aria-expanded": String(!folded), text: folded ? "Show details" : "Hide details" });
+  toggle.addEventListener("click", () => {
+    folded = !folded;
+    body.hidden = folded;
+    toggle.setAttribute("aria-expanded", String(!folded));
+    toggle.textContent = folded ? "Show details" : "Hide details";
+  });
+  const head = h("div", { class: "problem-head" }, h("strong", { text: p.title }), p.code ? h("span", { class: "problem-brief", text: `${p.code}${p.field ? ` · ${p.field}` : ""}` }) : null, toggle);
+  fill(box, head, body);
   box.hidden = false;
   trackHeight(box);
   keepFocusVisible(box);

@@ -5,9 +5,9 @@
 // The subtests share one page, in order; each picks the preset it starts from, or opens a
 // page of its own.
 import assert from "node:assert/strict";
-import { settle, pickPreset, playgroundTest } from "./helpers.mjs";
+import { ready, settle, pickPreset, playgroundTest } from "./helpers.mjs";
 
-playgroundTest("score playground in headless Chromium: announcements, names and focus", async (t, { page }) => {
+playgroundTest("score playground in headless Chromium: announcements, names and focus", async (t, { page, browser, url, watch }) => {
   await t.test("a change of the results is announced once the edits pause: outcome and returned count", async () => {
     await pickPreset(page, "seed-000");
     await page.waitForTimeout(1000); // the preset's own announcement
@@ -84,5 +84,43 @@ playgroundTest("score playground in headless Chromium: announcements, names and 
       return { path: el.dataset.path, style: cs.outlineStyle, ring, inside: r.left - ring >= left - 0.5 && r.top - ring >= top - 0.5 && r.right + ring <= left + box.clientWidth + 0.5 && r.bottom + ring <= top + box.clientHeight + 0.5 };
     });
     assert.deepEqual(fit, { path: "input.lists.0.name", style: "solid", ring: 5, inside: true });
+  });
+
+  await t.test("at 375 x 667 the sticky problem box holds at most a third of the screen, and folds to its title line", async () => {
+    const phone = await browser.newPage({ viewport: { width: 375, height: 667 } });
+    watch(phone);
+    await phone.goto(`${url}/`);
+    await ready(phone);
+    // A long package message: an unknown key of the configuration, the keys listed.
+    await phone.evaluate(() => {
+      const box = document.querySelector("#config-json");
+      box.open = true;
+      box.closest("details.panel").open = true; // closed on a phone
+    });
+    await phone.fill("#config-json textarea", JSON.stringify({ topk: 5 }));
+    await phone.click('[data-focus-key="apply-config-json"]');
+    await settle(phone);
+    await phone.evaluate(() => window.scrollTo(0, 900));
+    const box = () => phone.$eval("#problem", (p) => ({ height: p.offsetHeight, top: p.getBoundingClientRect().top }));
+    const open = await box();
+    assert.ok(open.height <= 667 / 3, `the box is ${open.height} px high`);
+    assert.equal(open.top, 0, "sticky at the top");
+    const toggle = "#problem .problem-toggle";
+    assert.equal(await phone.getAttribute(toggle, "aria-expanded"), "true");
+    await phone.click(toggle);
+    assert.equal(await phone.getAttribute(toggle, "aria-expanded"), "false");
+    assert.ok(await phone.isHidden("#problem-body"));
+    assert.ok((await box()).height <= 80, `folded, the box is ${(await box()).height} px high`);
+    assert.equal(await phone.textContent("#problem .problem-brief"), "UNKNOWN_FIELD · config.topk");
+    assert.ok(await phone.evaluate(() => document.activeElement.matches("#problem .problem-toggle")));
+    // The next problem comes folded too; unfolded, its details are back.
+    await phone.fill("#config-json textarea", JSON.stringify({ topn: 5 }));
+    await phone.click('[data-focus-key="apply-config-json"]');
+    await settle(phone);
+    assert.equal(await phone.textContent("#problem .problem-brief"), "UNKNOWN_FIELD · config.topn");
+    assert.ok(await phone.isHidden("#problem-body"));
+    await phone.click(toggle);
+    assert.ok(await phone.isVisible("#problem [data-error-message]"));
+    await phone.close();
   });
 });
