@@ -16,7 +16,7 @@ import { encodeState, decodeState, linkLimit } from "./url-state.js";
 import { presetList, buildPreset, baseState, DEFAULT_PRESET, STATE_VERSION } from "./presets.js";
 import * as compute from "./compute.js";
 import { carryModel, forgetModel, adoptModel } from "./confidence.js";
-import { describeError, showProblem, clearProblem, notice, dismissNotice } from "./notices.js";
+import { describeError, showProblem, clearProblem, notice, dismissNotice, announceResults } from "./notices.js";
 import { createForm, section } from "./form.js";
 import { createInputEditor } from "./input-editor.js";
 import { createConfigForm } from "./config-form.js";
@@ -256,18 +256,30 @@ let pendingState = null;
  */
 async function loadState(s) {
   pendingState = s;
-  if (compute.needsLab(s) && !(await labLoaded())) return false;
+  if (compute.needsLab(s) && !(await labLoaded())) {
+    // The page still shows the state before: so does the menu (it named the preset picked).
+    if (pendingState === s) {
+      pendingState = null;
+      if (state) showPreset(state);
+    }
+    return false;
+  }
   if (pendingState !== s) return false;
   pendingState = null;
   state = s;
   // A CISI state's query-confidence model is the one carried to the next CISI preset.
   adoptModel(s);
   evaluation = null;
-  $("#preset").value = presetList(sample).some((p) => p.id === s.preset) ? s.preset : "custom";
+  showPreset(s);
   buildControls();
   buildOutputs();
   recompute();
   return true;
+}
+
+/** The preset menu names `s`'s preset ("Custom (edited)" for a state that is none). */
+function showPreset(s) {
+  $("#preset").value = presetList(sample).some((p) => p.id === s.preset) ? s.preset : "custom";
 }
 
 /** Called after every edit. */
@@ -414,9 +426,16 @@ function gridOver([lo, hi], cal) {
 function renderOutputs() {
   if (!result) return;
   const { out } = ctx;
-  if (result.mode === "pipeline" && out.summary) pipelineView.render();
-  else if (result.mode === "multiquery" && out.multi) modeViews.renderMulti();
-  else if (result.mode === "bands" && out.bands) modeViews.renderBands();
+  if (result.mode === "pipeline" && out.summary) {
+    pipelineView.render();
+    announceResults(pipelineView.summary());
+  } else if (result.mode === "multiquery" && out.multi) {
+    modeViews.renderMulti();
+    announceResults(modeViews.multiSummary());
+  } else if (result.mode === "bands" && out.bands) {
+    modeViews.renderBands();
+    announceResults(modeViews.bandsSummary());
+  }
   form.sync();
 }
 

@@ -8,6 +8,9 @@ const P = () => globalThis.Plot;
 
 export const BAND_COLORS = { hit: "#17803d", degraded: "#c26a00", miss: "#8a94a6" };
 export const BANDS = ["hit", "degraded", "miss"];
+// Text in a band's colour, darker: 4.5:1 and more on the band's tint behind it (the strip's
+// and the curve's areas, 16% and 9% of BAND_COLORS on white), where BAND_COLORS gave 3 to 4.
+export const BAND_TEXT = { hit: "#136b33", degraded: "#8f4c00", miss: "#596476" };
 export const LIST_COLORS = ["#3e6fb0", "#9b59b6", "#2a9d8f", "#d1495b", "#7a5c3e", "#5c6b7a", "#e377c2", "#17becf"];
 const INK = "#1c2434";
 const MUTED = "#6b7585";
@@ -33,7 +36,8 @@ function base(width, height, extra = {}) {
 
 function labelWidth(labels) {
   const longest = labels.reduce((m, l) => Math.max(m, String(l).length), 0);
-  return Math.min(150, Math.max(36, 8 + longest * 6.2));
+  // Up to a rank of 1000 and a short id (rowLabels): 26 characters.
+  return Math.min(170, Math.max(36, 8 + longest * 6.2));
 }
 
 /** The right margin that holds value labels (10 px, 4 px after the bar's end). */
@@ -61,10 +65,43 @@ function memo(cache, slot, sig, build) {
 
 const sigOf = (...parts) => JSON.stringify(parts);
 
-/** Short label of a row on the y axis. */
-export function rowLabel(r) {
-  const id = r.id.length > 22 ? r.id.slice(0, 21) + "…" : r.id;
-  return r.returned ? `${r.rank}. ${id}` : `· ${id}`;
+/**
+ * `id` in at most `max` characters (code points): a longer one keeps its start and its
+ * end around "…", as ids sharing a long prefix (paths, URLs) differ at their end.
+ */
+export function shortId(id, max = 20) {
+  const chars = [...String(id)];
+  if (chars.length <= max) return String(id);
+  const head = Math.ceil((max - 1) * 0.35);
+  return chars.slice(0, head).join("") + "…" + chars.slice(head - max + 1).join("");
+}
+
+/**
+ * The rows' labels on a y axis, one per row and all different (the axis is a band scale
+ * over them: two rows with one label were drawn on one line): the rank (or "·" for a
+ * dropped candidate) and the short id, then " (2)", " (3)"… where short ids still meet.
+ */
+export function rowLabels(rows) {
+  const seen = new Set();
+  return rows.map((r) => {
+    const base = `${r.returned ? `${r.rank}. ` : "· "}${shortId(r.id)}`;
+    let label = base;
+    for (let n = 2; seen.has(label); n++) label = `${base} (${n})`;
+    seen.add(label);
+    return label;
+  });
+}
+
+/**
+ * Gives the y axis' tick labels of `svg` the id of their row (data-id, from `idOf`: label
+ * -> id), so that hovering a cut label shows the row's tooltip with the whole id.
+ */
+function tickIds(svg, idOf) {
+  for (const t of svg.querySelectorAll('[aria-label="y-axis tick label"] text')) {
+    const id = idOf.get(t.textContent);
+    if (id !== undefined) t.setAttribute("data-id", id);
+  }
+  return svg;
 }
 
 function rowAttrs(r, stage, value, extra = {}) {
@@ -94,8 +131,9 @@ function scaleText(s) {
  */
 export function stagePanels(rows, { width, listNames, effective, floors, pool, cache }) {
   const Plot = P();
-  const labels = rows.map(rowLabel);
+  const labels = rowLabels(rows);
   const labelOf = new Map(rows.map((r, i) => [r, labels[i]]));
+  const idOf = new Map(rows.map((r, i) => [labels[i], r.id]));
   const ml = labelWidth(labels);
   const height = 38 + rows.length * 19;
   const opacity = (r) => (r.returned ? 1 : 0.38);
@@ -163,7 +201,7 @@ export function stagePanels(rows, { width, listNames, effective, floors, pool, c
   const floorRule = (v, color, dash) => Plot.ruleX([v], { stroke: color, strokeWidth: 1.5, strokeDasharray: dash });
   const normRules = effective.normalization.method === "none" ? [] : [floorRule(effective.normalization.minRelevance, MUTED, "3,3")];
 
-  const panel = (key, title, note, build, deps) => ({ key, title, note, svg: memo(cache, key, sigOf(width, ids, note, deps), build) });
+  const panel = (key, title, note, build, deps) => ({ key, title, note, svg: memo(cache, key, sigOf(width, ids, note, deps), () => tickIds(build(), idOf)) });
   const values = (get) => rows.map(get);
   return [
     panel("fused", "1 · Fusion (weighted RRF)", "stacked by list: w / (k + rank)", fusion, [listNames, values((r) => r.explain.contributions)]),
@@ -199,9 +237,9 @@ export function calibrationCurve({ points, rows, width, floors, minConfidence, t
     { band: "degraded", y1: floors.degradedFloor, y2: floors.highFloor },
     { band: "miss", y1: 0, y2: floors.degradedFloor },
   ].filter((a) => a.y2 > a.y1);
-  const floorLine = (value, color, text, dash) => [
-    Plot.ruleY([value], { stroke: color, strokeWidth: 1.5, strokeDasharray: dash, render: tag(() => ({ "data-floor": text, "data-value": full(value) })) }),
-    Plot.text([value], { x: hi, y: (d) => d, text: () => `${text} ${fmtp(value)}`, textAnchor: "end", dy: -6, fill: color, fontSize: 10, fontWeight: 600 }),
+  const floorLine = (value, band, text, dash) => [
+    Plot.ruleY([value], { stroke: BAND_COLORS[band], strokeWidth: 1.5, strokeDasharray: dash, render: tag(() => ({ "data-floor": text, "data-value": full(value) })) }),
+    Plot.text([value], { x: hi, y: (d) => d, text: () => `${text} ${fmtp(value)}`, textAnchor: "end", dy: -6, fill: BAND_TEXT[band], fontSize: 10, fontWeight: 600, render: tag(() => ({ "data-floor-label": text })) }),
   ];
   const rowsDrawn = rows.filter((r) => r.explain);
   // Above its rule: below it, at 0, it would sit on the x axis' tick labels. Its place is
@@ -209,8 +247,8 @@ export function calibrationCurve({ points, rows, width, floors, minConfidence, t
   const minLabel = { x: lo, y: minConfidence, dx: 4, dy: -6, text: `minConfidence ${fmtp(minConfidence)}` };
   const marks = [
     Plot.rect(areas, { x1: lo, x2: hi, y1: "y1", y2: "y2", fill: (a) => BAND_COLORS[a.band], fillOpacity: 0.09 }),
-    ...floorLine(floors.highFloor, BAND_COLORS.hit, "high floor", "5,3"),
-    ...floorLine(floors.degradedFloor, BAND_COLORS.degraded, "degraded floor", "5,3"),
+    ...floorLine(floors.highFloor, "hit", "high floor", "5,3"),
+    ...floorLine(floors.degradedFloor, "degraded", "degraded floor", "5,3"),
     Plot.ruleY([minConfidence], { stroke: MUTED, strokeDasharray: "2,3" }),
     Plot.text([minLabel], { x: "x", y: "y", text: "text", dx: minLabel.dx, dy: minLabel.dy, textAnchor: "start", fill: MUTED, fontSize: 10, ...HALO }),
   ];
@@ -249,7 +287,7 @@ export function calibrationCurve({ points, rows, width, floors, minConfidence, t
   );
 }
 
-const pointText = (r) => (r.id.length > 18 ? r.id.slice(0, 17) + "…" : r.id);
+const pointText = (r) => shortId(r.id, 18);
 
 /**
  * The ids beside the results on the calibration curve: after the dot, else before it
@@ -302,11 +340,12 @@ function pointLabels(rows, { width, height, marginLeft, marginRight, marginTop, 
 export function relativeAbsolute(rows, { width, floors, cache }) {
   const Plot = P();
   const drawn = rows.filter((r) => r.relative !== undefined);
-  const labels = drawn.map(rowLabel);
+  const labels = rowLabels(drawn);
   const labelOf = new Map(drawn.map((r, i) => [r, labels[i]]));
+  const idOf = new Map(drawn.map((r, i) => [labels[i], r.id]));
   const ml = labelWidth(labels);
   const height = 34 + drawn.length * 19;
-  const panel = (stage, get, fill, rules) =>
+  const panel = (stage, get, fill, rules) => tickIds(
     Plot.plot(
       base(width, height, {
         marginLeft: ml,
@@ -321,7 +360,7 @@ export function relativeAbsolute(rows, { width, floors, cache }) {
           Plot.text(drawn, { x: get, y: (r) => labelOf.get(r), text: (r) => fmt(get(r), 3), dx: 4, textAnchor: "start", fill: INK, fillOpacity: labelOpacity, fontSize: 10, ...HALO }),
         ],
       }),
-    );
+    ), idOf);
   const ids = drawn.map((r) => [r.id, r.rank, r.returned]);
   return {
     relative: memo(cache, "relative", sigOf(width, ids, drawn.map((r) => r.relative)), () => panel("relative", (r) => r.relative, () => "#7b8fb5", [])),
@@ -418,7 +457,7 @@ export function bandStrip(rows, { width, floors }) {
       y: { domain: [0, 1], axis: null },
       marks: [
         Plot.rect(areas, { x1: "x1", x2: "x2", y1: 0.15, y2: 0.85, fill: (a) => BAND_COLORS[a.band], fillOpacity: 0.16 }),
-        Plot.text(areas, { x: (a) => (a.x1 + a.x2) / 2, y: 0.78, text: "band", fill: (a) => BAND_COLORS[a.band], fontWeight: 600, fontSize: 11 }),
+        Plot.text(areas, { x: (a) => (a.x1 + a.x2) / 2, y: 0.78, text: "band", fill: (a) => BAND_TEXT[a.band], fontWeight: 600, fontSize: 11, render: tag((i) => ({ "data-band-label": areas[i].band })) }),
         Plot.ruleX([floors.degradedFloor, floors.highFloor], { stroke: INK, strokeOpacity: 0.5, strokeDasharray: "4,3" }),
         Plot.dot(rows, {
           x: "score",

@@ -6,7 +6,7 @@
 // Every probability is the package's (Pipeline.run's outcome, calibrationError, rrf,
 // calibrate, queryConfidence); the page compares and counts (the held-out AUROC is the
 // fraction of (relevant, not relevant) pairs ranked the right way) and formats.
-import { h, fill, fmt, fmtp, full } from "./dom.js";
+import { h, fill, fmt, fmtp, full, focusLost } from "./dom.js";
 import { cisiInput } from "./presets.js";
 import { withPipeline } from "./compute.js";
 import { request } from "./worker-client.js";
@@ -227,6 +227,8 @@ export function confidencePanel(ctx) {
     status.textContent = "fitQueryConfidence is not in this build of calibrank.";
   }
   fitBtn.addEventListener("click", async () => {
+    // Disabled while the worker fits, it loses the focus: it takes it back after.
+    const hadFocus = document.activeElement === fitBtn;
     fitBtn.disabled = true;
     status.textContent = "Fitting in the worker…";
     try {
@@ -244,6 +246,7 @@ export function confidencePanel(ctx) {
       }
     } finally {
       fitBtn.disabled = !available;
+      if (hadFocus && focusLost()) fitBtn.focus();
     }
   });
 
@@ -259,12 +262,25 @@ export function confidencePanel(ctx) {
     return remove;
   }
 
+  /**
+   * Fills the panel's box, the focus kept on the button that had it (rebuilt), else (now
+   * disabled: "Use this model" once in use) on the box's first enabled button, else on
+   * the fit button.
+   */
+  function fillBox(...parts) {
+    const focused = box.contains(document.activeElement) ? document.activeElement.id : null;
+    fill(box, ...parts);
+    if (!focused || !focusLost()) return;
+    const target = [box.querySelector(`#${CSS.escape(focused)}`), ...box.querySelectorAll("button")].find((b) => b && !b.disabled) || fitBtn;
+    target.focus();
+  }
+
   function render() {
     const state = ctx.getState();
     const inUse = state.config.confidence?.model || null;
     if (!fitted) {
       // A model from a link or before a reload: in use, and removable here too.
-      fill(box, inUse ? [h("p", { class: "note", id: "confidence-in-use", text: `A query-confidence model is in the pipeline's configuration (fitted on ${inUse.training.queries} queries; it stays on for the CISI presets); fit one here to measure it on the held-out half.` }), h("div", { class: "button-row" }, removeButton(inUse))] : null);
+      fillBox(inUse ? [h("p", { class: "note", id: "confidence-in-use", text: `A query-confidence model is in the pipeline's configuration (fitted on ${inUse.training.queries} queries; it stays on for the CISI presets); fit one here to measure it on the held-out half.` }), h("div", { class: "button-row" }, removeButton(inUse))] : null);
       return;
     }
     const model = fitted.model;
@@ -325,7 +341,7 @@ export function confidencePanel(ctx) {
       if (await ctx.commit()) ctx.notice("The query-confidence model now gives the outcome (it stays on for the CISI presets).");
     });
     parts.push(h("div", { class: "button-row" }, apply, removeButton(inUse)));
-    fill(box, ...parts);
+    fillBox(...parts);
   }
 
   const root = h("div", {},

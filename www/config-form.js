@@ -1,9 +1,10 @@
 // The configuration form of the pipeline mode: every PipelineConfig value by group
 // (schema.js), each with the package's default and a reset, and the overrides as JSON.
-import { h, fill, $, nextId, fmtp, getPath, deletePath } from "./dom.js";
+import { h, fill, $, nextId, fmtp, getPath, deletePath, describe } from "./dom.js";
 import { showProblem, notice, fieldMessage } from "./notices.js";
 import { CONFIG_GROUPS } from "./schema.js";
 import { section, remembered, wide } from "./form.js";
+import { followState } from "./json-box.js";
 
 /**
  * The configuration form over `ctx` = { state, defaults, result, changed(opts),
@@ -13,14 +14,17 @@ import { section, remembered, wide } from "./form.js";
 export function createConfigForm(ctx, form) {
   const { sync, isOverridden, markOverride, numberInput, selectInput, jsonInput, checkboxInput } = form;
 
+  let jsonMessageNow = null; // the message of the JSON box last built (applying rebuilds it)
+
   function configPanel() {
     const groups = CONFIG_GROUPS.map((g) => configGroup(g));
     const jsonId = nextId("cfg");
     const msg = h("p", { class: "field-error", hidden: true });
     const ta = h("textarea", { id: jsonId, rows: 10, class: "code", spellcheck: "false" });
     const jsonMessage = fieldMessage(ta, msg);
-    const refresh = () => (ta.value = JSON.stringify(ctx.state.config, null, 2));
-    refresh();
+    jsonMessageNow = jsonMessage;
+    // The text follows the configuration while the box holds no edits of its own (json-box.js).
+    const box = followState(form, ta, () => ctx.state.config, { what: "configuration", onLoad: () => jsonMessage.clear() });
     // Keyed: applying rebuilds the controls, and the new button takes the focus back.
     const apply = h("button", { type: "button", "data-focus-key": "apply-config-json", text: "Apply config JSON" });
     apply.addEventListener("click", async () => {
@@ -35,7 +39,10 @@ export function createConfigForm(ctx, form) {
       }
       ctx.state.config = parsed;
       jsonMessage.clear();
+      box.applied();
+      // Refused, the package's error goes beside the text (in the box rebuilt meanwhile).
       if (await ctx.commit({ rebuildControls: true })) notice("Configuration applied.");
+      else jsonMessageNow.showProblem();
     });
     const effective = h("button", { type: "button", class: "secondary", text: "Fill with the effective config" });
     effective.addEventListener("click", () => {
@@ -49,8 +56,7 @@ export function createConfigForm(ctx, form) {
     // Remembered: applying rebuilds the controls, and the box stays open with the text
     // applied (and the package's error beside it when the configuration is refused).
     const jsonBox = remembered(h("details", { class: "sub", id: "config-json" }, h("summary", { text: "Edit the overrides as JSON" }),
-      h("label", { for: jsonId, class: "block-label", text: "Only the values set here differ from the seed defaults." }), ta, msg, h("div", { class: "button-row" }, apply, effective)), "config-json", false);
-    jsonBox.addEventListener("toggle", refresh);
+      h("label", { for: jsonId, class: "block-label", text: "Only the values set here differ from the seed defaults." }), ta, msg, box.warning, h("div", { class: "button-row" }, apply, effective)), "config-json", false);
     return section("Configuration", { id: "config-panel", open: wide(), note: "Every PipelineConfig value, starting at the seed defaults. Changed values are marked; ↺ restores the default." }, ...groups, jsonBox, h("div", { class: "button-row" }, reset));
   }
 
@@ -90,8 +96,10 @@ export function createConfigForm(ctx, form) {
       $(`#controls [data-path="${CSS.escape(path)}"]`)?.focus();
     });
     const note = f.required ? null : h("span", { class: "default-note", hidden: !isOverridden(path) }, `default ${def === undefined ? "none" : typeof def === "object" ? JSON.stringify(def) : fmtp(def)} `, resetBtn);
+    // The help text describes the control (a JSON field's: its textarea).
+    const help = f.help ? describe(control.tagName === "DIV" ? control.querySelector("textarea") : control, h("p", { class: "help", text: f.help })) : null;
     const field = h("div", { class: ["field", f.type === "bool" ? "checkbox" : null, isOverridden(path) ? "overridden" : null] },
-      h("label", { for: id, text: f.label }), control, note, f.help ? h("p", { class: "help", text: f.help }) : null);
+      h("label", { for: id, text: f.label }), control, note, help);
     return field;
   }
 

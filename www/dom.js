@@ -34,6 +34,12 @@ export function fill(el, ...children) {
   return append(el, children);
 }
 
+/**
+ * Whether the focus fell to the page's body: where it goes from a control disabled or
+ * removed while focused (a button disabled while its task runs, a panel re-rendered).
+ */
+export const focusLost = () => !document.activeElement || document.activeElement === document.body;
+
 export const $ = (sel, root = document) => root.querySelector(sel);
 export const $$ = (sel, root = document) => [...root.querySelectorAll(sel)];
 
@@ -62,6 +68,14 @@ export const full = (x) => (typeof x === "number" ? String(x) : "");
 
 let uid = 0;
 export const nextId = (prefix = "f") => `${prefix}-${++uid}`;
+
+/** Adds `el` (given an id if it has none) to `control`'s aria-describedby; returns `el`. */
+export function describe(control, el) {
+  if (!el.id) el.id = nextId("d");
+  const ids = new Set((control.getAttribute("aria-describedby") || "").split(/\s+/).filter(Boolean));
+  control.setAttribute("aria-describedby", [...ids.add(el.id)].join(" "));
+  return el;
+}
 
 /** Debounces `fn` by `ms`. */
 export function debounce(fn, ms) {

@@ -89,7 +89,10 @@ export function createEvaluationPanel(ctx) {
       evalUi.optimize.root);
   }
 
-  function renderEvaluation() {
+  /** The reliability chart's width (read by the caller with the other charts' before any write). */
+  const chartWidth = () => width(evalUi.chart);
+
+  function renderEvaluation(chartW = chartWidth()) {
     const ev = ctx.evaluation;
     if (!ev) return;
     const positives = ev.labels.filter((l) => l === 1).length;
@@ -99,7 +102,7 @@ export function createEvaluationPanel(ctx) {
     fill(evalUi.metrics,
       metric("ece", "ECE", rep.ece), metric("mce", "MCE", rep.mce), metric("brier", "Brier", rep.brier), metric("logLoss", "Log loss", rep.logLoss),
       ...Object.entries(ev.metrics).map(([name, m]) => metric(`ndcg-${name}`, `nDCG@10 ${name === "fused" ? "pipeline" : name}`, m["ndcg@10"])));
-    fill(evalUi.chart, charts.reliability(rep, { width: width(evalUi.chart), cache: chartCache }));
+    fill(evalUi.chart, charts.reliability(rep, { width: chartW, cache: chartCache }));
     const byId = new Map(rep.bins.map((b, i) => [charts.binId(i), b]).filter(([, b]) => b.count > 0));
     cursor(evalUi.chart, [...byId.keys()], (id) => describeBin(byId.get(id)));
     fill(evalUi.table, h("div", { class: "table-scroll" }, h("table", { class: "bins", id: "bins-table" },
@@ -151,5 +154,5 @@ export function createEvaluationPanel(ctx) {
     }
   }
 
-  return { build: buildEvaluationSkeleton, render: renderEvaluation };
+  return { build: buildEvaluationSkeleton, render: renderEvaluation, chartWidth };
 }

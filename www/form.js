@@ -1,6 +1,6 @@
 // The left column's building blocks: inputs bound to a path of the state (config paths
 // show the package's default until overridden), and the collapsible panels they sit in.
-import { h, nextId, getPath, setPath, deletePath } from "./dom.js";
+import { h, nextId, getPath, setPath, deletePath, describe } from "./dom.js";
 import { showProblem, fieldMessage } from "./notices.js";
 
 export const wide = () => window.matchMedia("(min-width: 901px)").matches;
@@ -201,7 +201,9 @@ export function createForm(ctx) {
       const id = nextId("q");
       const num = numberInput(path, { id, min, step: "any" });
       const range = rangeInput(path, { min, max, step, label: `${label} slider`, keep });
-      return h("div", { class: "quick-item" }, h("label", { for: id, text: label }), h("div", { class: "quick-inputs" }, range, num), note ? h("span", { class: "help", text: note }) : null);
+      const help = note ? h("span", { class: "help", text: note }) : null;
+      if (help) [range, num].forEach((c) => describe(c, help));
+      return h("div", { class: "quick-item" }, h("label", { for: id, text: label }), h("div", { class: "quick-inputs" }, range, num), help);
     }));
   }
 

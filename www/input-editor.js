@@ -3,6 +3,7 @@
 import { h, fill, nextId, debounce, fmtp } from "./dom.js";
 import { describeError, showProblem, notice, fieldMessage } from "./notices.js";
 import { section, remembered, wide } from "./form.js";
+import { followState } from "./json-box.js";
 
 /** The input's lists, or none if it has no array of lists. */
 export const listsOf = (state) => (Array.isArray(state.input.lists) ? state.input.lists : []);
@@ -114,7 +115,8 @@ export function createInputEditor(ctx, form) {
     ];
     const tablist = h("div", { role: "tablist", "aria-label": "How to edit the ranked lists", class: "tabs" });
     const panels = h("div", { class: "tab-panels" });
-    const current = ctx.state.view.inputTab || "table";
+    // A link's tab that is none of these (an old or edited link) opens the table.
+    const current = tabs.some((t) => t.key === ctx.state.view.inputTab) ? ctx.state.view.inputTab : "table";
     const buttons = tabs.map((t) => {
       // aria-selected and tabindex: select(current) below.
       const b = h("button", { type: "button", role: "tab", id: `tab-${t.key}`, text: t.label });
@@ -191,9 +193,10 @@ export function createInputEditor(ctx, form) {
     const name = h("input", { type: "text", value: String(list.name ?? ""), "aria-label": `Name of list ${i + 1}`, "data-path": `input.lists.${i}.name`, spellcheck: "false" });
     name.addEventListener("input", () => {
       list.name = name.value;
+      nameControls();
       ctx.changed();
     });
-    const weight = h("input", { type: "number", step: "any", min: 0, value: list.weight ?? "", "aria-label": `Weight of list ${list.name}`, "data-path": `input.lists.${i}.weight`, class: "narrow" });
+    const weight = h("input", { type: "number", step: "any", min: 0, value: list.weight ?? "", "data-path": `input.lists.${i}.weight`, class: "narrow" });
     // Empty, the list takes config.weights[name], else 1: the placeholder shows which,
     // kept current as the configuration changes (sync re-reads it).
     bind(weight, () => {
@@ -206,7 +209,7 @@ export function createInputEditor(ctx, form) {
       ctx.changed();
     });
     const msg = h("p", { class: "field-error", hidden: true });
-    const ids = h("textarea", { rows: 5, class: "code", spellcheck: "false", "aria-label": `Ids of list ${list.name}, best first`, "data-path": `input.lists.${i}.ids` });
+    const ids = h("textarea", { rows: 5, class: "code", spellcheck: "false", "data-path": `input.lists.${i}.ids` });
     const idsMessage = fieldMessage(ids, msg);
     const scored = h("input", { type: "checkbox", id: nextId("scored"), checked: Array.isArray(list.scores), "data-list-scores": i });
     const placeholder = () => (ids.placeholder = scored.checked ? "id score, one per line (the last word is the score)\ndoc-7 0.92\nchapter 1 0.85" : "one id per line, the whole line (chapter 1)");
@@ -244,7 +247,16 @@ export function createInputEditor(ctx, form) {
       apply();
     });
     const scoredField = h("span", { class: "checkbox" }, scored, h("label", { for: scored.id, text: "Lines end with a score" }));
-    const remove = h("button", { type: "button", class: "icon", "aria-label": `Remove list ${list.name}`, title: "Remove this list", text: "×" });
+    const remove = h("button", { type: "button", class: "icon", title: "Remove this list", text: "×" });
+    /** The row's controls named after the list (again once it is renamed). */
+    function nameControls() {
+      weight.setAttribute("aria-label", `Weight of list ${list.name}`);
+      ids.setAttribute("aria-label", `Ids of list ${list.name}, best first`);
+      // Its visible label first, then the list.
+      scored.setAttribute("aria-label", `Lines end with a score, list ${list.name}`);
+      remove.setAttribute("aria-label", `Remove list ${list.name}`);
+    }
+    nameControls();
     remove.addEventListener("click", () => {
       ctx.state.input.lists.splice(i, 1);
       removed(i);
@@ -260,7 +272,8 @@ export function createInputEditor(ctx, form) {
     const msg = h("p", { class: "field-error", hidden: true, "data-json-error": "" });
     const ta = h("textarea", { id, rows: 14, class: "code", spellcheck: "false" });
     const message = fieldMessage(ta, msg);
-    ta.value = JSON.stringify(ctx.state.input, null, 2);
+    // The text follows the input while the box holds no edits of its own (json-box.js).
+    const box = followState(form, ta, () => ctx.state.input, { what: "input", onLoad: () => message.clear() });
     const apply = async () => {
       let parsed;
       try {
@@ -278,9 +291,11 @@ export function createInputEditor(ctx, form) {
       message.clear();
       ctx.state.input = parsed;
       if (!Array.isArray(ctx.state.input.lists)) ctx.state.input.lists = ctx.state.input.lists ?? [];
+      box.applied();
       const accepted = await ctx.commit();
       rebuildMetadata();
       if (accepted) notice("Input applied.");
+      else message.showProblem();
     };
     ta.addEventListener("keydown", (e) => {
       if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
@@ -292,7 +307,7 @@ export function createInputEditor(ctx, form) {
     button.addEventListener("click", apply);
     return h("div", {},
       h("label", { for: id, class: "block-label", text: "PipelineInput as JSON: { query, lists: [{ name, ids, scores?, weight? }], items, now, context }" }),
-      ta, msg, h("div", { class: "button-row" }, button, h("span", { class: "note", text: "Ctrl+Enter applies." })));
+      ta, msg, box.warning, h("div", { class: "button-row" }, button, h("span", { class: "note", text: "Ctrl+Enter applies." })));
   }
 
   function trecImporter() {
@@ -449,7 +464,7 @@ export function createInputEditor(ctx, form) {
         });
         return h("td", {}, el);
       });
-      body.append(h("tr", {}, h("th", { scope: "row", class: "id-cell", text: id }), cells));
+      body.append(h("tr", {}, h("th", { scope: "row", class: "id-cell", title: id, text: id }), cells));
     }
     const table = h("div", { class: "table-scroll" }, h("table", { class: "meta-table" }, h("caption", { class: "visually-hidden", text: "Candidate metadata" }), h("thead", {}, head), body));
     const more = ids.length > META_ROWS ? h("p", { class: "note", "data-meta-more": "", text: `The first ${META_ROWS} of ${ids.length} candidates; edit the others' metadata in the JSON tab (input.items).` }) : null;

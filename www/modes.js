@@ -1,6 +1,6 @@
 // The two single-function modes: multi-query fusion (fuseMultiQuery, seed 001) and bands
 // (classifyBand, seed 002), each with its controls (left column) and outputs (right).
-import { h, fill, $$, fmt, fmtp, full, nextId } from "./dom.js";
+import { h, fill, $$, fmt, fmtp, full, nextId, describe } from "./dom.js";
 import * as charts from "./charts.js";
 import { CONFIG_GROUPS, MULTI_OPTIONS } from "./schema.js";
 import { showProblem, fieldMessage } from "./notices.js";
@@ -10,9 +10,10 @@ import { stackable } from "./tables.js";
 
 /**
  * The multi-query and bands views over `ctx` = { out (containers), state, result,
- * changed() }, the bound inputs of `form` (createForm) and `configForm`
- * (createConfigForm: the band floor fields). Returns { buildMultiControls,
- * buildBandsControls, buildMultiOutputs, buildBandsOutputs, renderMulti, renderBands }.
+ * changed(), commit() (applies now; returns whether the package accepted it) }, the
+ * bound inputs of `form` (createForm) and `configForm` (createConfigForm: the band floor
+ * fields). Returns { buildMultiControls, buildBandsControls, buildMultiOutputs,
+ * buildBandsOutputs, renderMulti, renderBands, multiSummary, bandsSummary }.
  */
 export function createModeViews(ctx, form, configForm) {
   const { out } = ctx;
@@ -34,7 +35,8 @@ export function createModeViews(ctx, form, configForm) {
         if (!Array.isArray(parsed)) throw new SyntaxError("expected an array of queries, each an array of { id, score, timestamp? }");
         ctx.state.multi.queries = parsed;
         message.clear();
-        ctx.changed();
+        // Refused, the package's error goes beside the text too.
+        if (!ctx.commit()) message.showProblem();
       } catch (e) {
         message.show(`Invalid JSON: ${e.message}`);
         showProblem({ title: "Invalid JSON", message: e.message });
@@ -46,7 +48,7 @@ export function createModeViews(ctx, form, configForm) {
       const path = `multi.options.${f.path}`;
       const fid = nextId("mo");
       const control = f.type === "select" ? selectInput(path, f.options, { id: fid }) : numberInput(path, { id: fid, min: f.min, max: f.max, step: f.step || "any", optional: true, placeholder: `default ${f.default}` });
-      return h("div", { class: "field" }, h("label", { for: fid, text: f.label }), control, f.help ? h("p", { class: "help", text: f.help }) : null);
+      return h("div", { class: "field" }, h("label", { for: fid, text: f.label }), control, f.help ? describe(control, h("p", { class: "help", text: f.help })) : null);
     });
     root.append(section("fuseMultiQuery options", { note: "Empty fields use the seed defaults." }, h("div", { class: "fields" }, fields)));
   }
@@ -67,7 +69,7 @@ export function createModeViews(ctx, form, configForm) {
       }
       message.clear();
       ctx.state.bands.scores = nums;
-      ctx.changed();
+      if (!ctx.commit()) message.showProblem();
     });
     root.append(section("Scores to classify", { note: "Calibrated scores or cosine similarities in [-1, 1], classified by classifyBand with the floors below (below 0: a miss)." },
       h("label", { for: id, class: "block-label", text: "Scores" }), ta, msg));
@@ -128,7 +130,7 @@ export function createModeViews(ctx, form, configForm) {
     const nq = ctx.state.multi.queries.length;
     const head = h("tr", {}, ["#", "id", "score", "queries"].map((t) => h("th", { scope: "col", text: t })), Array.from({ length: nq }, (_, q) => h("th", { scope: "col", text: `query ${q + 1}: rank (score)` })));
     const body = h("tbody", {}, m.results.map((x, i) => h("tr", { "data-id": x.id, "data-score": full(x.score), "data-rank": i + 1 },
-      h("td", { class: "num", text: i + 1 }), h("th", { scope: "row", class: "id-cell", text: x.id }), h("td", { class: "num", text: fmt(x.score) }), h("td", { class: "num", text: x.appearedInQueryCount ?? "" }),
+      h("td", { class: "num", text: i + 1 }), h("th", { scope: "row", class: "id-cell", title: x.id, text: x.id }), h("td", { class: "num", text: fmt(x.score) }), h("td", { class: "num", text: x.appearedInQueryCount ?? "" }),
       Array.from({ length: nq }, (_, q) => h("td", { class: "num", text: x.queryRanks?.[q] !== undefined ? `#${x.queryRanks[q]} (${fmt(x.queryScores[q])})` : "–" })))));
     fill(out.multiTable, h("div", { class: "table-scroll" }, stackable(h("table", { class: "ranking", id: "multi-table" }, h("caption", { text: `Fused with ${r.method}` }), h("thead", {}, head), body))));
   }
@@ -167,5 +169,18 @@ export function createModeViews(ctx, form, configForm) {
       h("tbody", {}, r.rows.map((x) => h("tr", { "data-score": full(x.score), "data-band": x.outcome.kind }, h("td", { class: "num", text: fmt(x.score) }), h("td", {}, bandChip(x.outcome.kind)), h("td", {}, h("code", { text: JSON.stringify(x.outcome) })))))))));
   }
 
-  return { buildMultiControls, buildBandsControls, buildMultiOutputs, buildBandsOutputs, renderMulti, renderBands };
+  /** The current mode's results in a sentence (announced to screen readers). */
+  function multiSummary() {
+    const r = ctx.result;
+    const q = r.main.stats.queries;
+    return `${plural(r.main.results.length, "item")} fused with ${r.method} from ${q} quer${q === 1 ? "y" : "ies"}.`;
+  }
+
+  function bandsSummary() {
+    const rows = ctx.result.rows;
+    const counts = ["hit", "degraded", "miss"].map((b) => `${rows.filter((x) => x.outcome.kind === b).length} ${b}`);
+    return `${plural(rows.length, "score")} classified: ${counts.join(", ")}.`;
+  }
+
+  return { buildMultiControls, buildBandsControls, buildMultiOutputs, buildBandsOutputs, renderMulti, renderBands, multiSummary, bandsSummary };
 }

@@ -1,6 +1,6 @@
 // Problems and notices: the error box above the outputs (a ScoreError's code, field and
 // message, with the offending inputs marked aria-invalid) and the transient notice.
-import { h, fill, $, $$, nextId } from "./dom.js";
+import { h, fill, $, $$, nextId, describe } from "./dom.js";
 
 /** A thrown value as { title, code?, field?, message } (`lib`: the loaded package). */
 export function describeError(e, lib) {
@@ -11,9 +11,21 @@ export function describeError(e, lib) {
   return { title: "Something went wrong", message: e?.message || String(e) };
 }
 
+let current = null; // the problem shown, null when none
+let folded = false; // the problem box shows its title line only (its toggle; kept for the next problem)
+// Inline messages showing the current problem (fieldMessage's showProblem): they go with it.
+const problemMessages = new Set();
+
+/** A problem in one line, for an inline message: "CODE (field): message". */
+export const problemText = (p) => (p.code ? `${p.code} (${p.field || "no field"}): ${p.message}` : p.message);
+
 export function showProblem(p) {
+  // Results computed before the problem are not announced after it (the box says it).
+  clearTimeout(announceTimer);
+  for (const m of [...problemMessages]) m.clear();
+  current = p;
   const box = $("#problem");
-  const parts = [h("strong", { text: p.title })];
+  const parts = [];
   if (p.code) {
     parts.push(
       h("dl", { class: "error-fields" },
@@ -25,7 +37,18 @@ export function showProblem(p) {
     parts.push(h("p", { "data-error-message": "", text: p.message }));
   }
   if (p.hint) parts.push(h("p", { class: "hint", text: p.hint }));
-  fill(box, ...parts);
+  const body = h("div", { class: "problem-body", id: "problem-body", hidden: folded }, ...parts);
+  // Folded, the box is its title line (with the code and field): sticky, it covered a
+  // third of a phone's screen with a long message.
+  const toggle = h("button", { type: "button", class: "problem-toggle", "aria-controls": "problem-body", "aria-expanded": String(!folded), text: folded ? "Show details" : "Hide details" });
+  toggle.addEventListener("click", () => {
+    folded = !folded;
+    body.hidden = folded;
+    toggle.setAttribute("aria-expanded", String(!folded));
+    toggle.textContent = folded ? "Show details" : "Hide details";
+  });
+  const head = h("div", { class: "problem-head" }, h("strong", { text: p.title }), p.code ? h("span", { class: "problem-brief", text: `${p.code}${p.field ? ` · ${p.field}` : ""}` }) : null, toggle);
+  fill(box, head, body);
   box.hidden = false;
   trackHeight(box);
   keepFocusVisible(box);
@@ -76,21 +99,32 @@ function unmarkInvalid() {
  */
 export function fieldMessage(control, msg) {
   if (!msg.id) msg.id = nextId("msg");
-  const described = new Set((control.getAttribute("aria-describedby") || "").split(/\s+/).filter(Boolean));
-  control.setAttribute("aria-describedby", [...described.add(msg.id)].join(" "));
-  return {
+  describe(control, msg);
+  const message = {
     show(text) {
+      problemMessages.delete(message);
       msg.textContent = text;
       msg.hidden = false;
       control.setAttribute("aria-invalid", "true");
       control.dataset.messageInvalid = "";
     },
     clear() {
+      problemMessages.delete(message);
       msg.hidden = true;
       delete control.dataset.messageInvalid;
       if (!("problemInvalid" in control.dataset)) control.removeAttribute("aria-invalid");
     },
+    /**
+     * Shows the package's error standing (a ScoreError: what this control applied was
+     * refused) until the problem goes or another replaces it.
+     */
+    showProblem() {
+      if (!current?.code) return;
+      message.show(problemText(current));
+      problemMessages.add(message);
+    },
   };
+  return message;
 }
 
 let heightObserver = null;
@@ -120,6 +154,8 @@ export function clearProblemFrom(source) {
 }
 
 export function clearProblem() {
+  for (const m of [...problemMessages]) m.clear();
+  current = null;
   const box = $("#problem");
   box.hidden = true;
   fill(box);
@@ -143,4 +179,28 @@ export function notice(text, { persist = false } = {}) {
 export function dismissNotice(text) {
   const el = $("#notice");
   if (el.textContent === text) el.classList.remove("show");
+}
+
+// The results' summary for screen readers (#results-live, polite): said once the edits
+// pause, and only when it changed (a slider dragged through 60 steps is one announcement;
+// a resize or a redraw that changes nothing, none).
+const ANNOUNCE_MS = 800;
+let announced = null;
+let announceTimer = 0;
+
+/**
+ * Announces `text` (the outcome and the returned count) ANNOUNCE_MS after the last call;
+ * the first call (the page as it loads) is not said.
+ */
+export function announceResults(text) {
+  clearTimeout(announceTimer);
+  if (announced === null) {
+    announced = text;
+    return;
+  }
+  announceTimer = setTimeout(() => {
+    if (text === announced) return;
+    announced = text;
+    $("#results-live").textContent = text;
+  }, ANNOUNCE_MS);
 }

@@ -1,6 +1,6 @@
 // Fusion tuning (optimizeFusion of calibrank/lab) in the Web Worker, so the progress
 // bar repaints while the grid runs: the "Optimize fusion" part of the judgements card.
-import { h, fill, fmt, fmtp, full } from "./dom.js";
+import { h, fill, fmt, fmtp, full, focusLost } from "./dom.js";
 import { request, terminateWorker } from "./worker-client.js";
 
 const OPT_METHODS = ["rrf", "wsum", "wmnz", "mixed", "w_bordafuse", "w_condorcet", "dbsf", "rbc", "arithmetic_mean", "geometric_mean", "harmonic_mean"];
@@ -44,6 +44,9 @@ export function buildOptimizer(ctx) {
     if (method.value === "rrf") options.kValues = grid.value === "k1" ? Array.from({ length: 200 }, (_, i) => i + 1) : Array.from({ length: 10 }, (_, i) => (i + 1) * 10);
     // "default": no step sent, so the search takes ranx's (0.1 for weights, 0.01 for phi).
     else if (grid.value !== "default") options.step = Number(grid.value);
+    // Disabled while the worker searches, it loses the focus: it takes it back after
+    // (unless the focus went to Cancel, or elsewhere, meanwhile).
+    const hadFocus = document.activeElement === run;
     run.disabled = true;
     cancel.hidden = false;
     progress.value = 0;
@@ -74,8 +77,10 @@ export function buildOptimizer(ctx) {
         ctx.problem(e);
       }
     } finally {
+      const cancelHadFocus = document.activeElement === cancel;
       run.disabled = false;
       cancel.hidden = true;
+      if ((hadFocus || cancelHadFocus) && focusLost()) run.focus();
     }
   });
   const root = h("div", {},

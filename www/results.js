@@ -15,6 +15,14 @@ import { tableRoles } from "./tables.js";
 const HEURISTIC_FACTORS = ["exactName", "nameTerms", "summaryTerms", "entityType", "shortContent"];
 
 /**
+ * The most rows the charts draw (the returned results first, then the best-scored dropped
+ * candidates): a pool of 1,000 drawn whole made the stage charts 57,000 px tall and every
+ * edit take 0.5 to 1 s, where the package answers in a millisecond. The stage card says
+ * how many are left out.
+ */
+export const CHART_ROWS = 60;
+
+/**
  * The pipeline outputs over `ctx` = { out (containers, emptied by the caller on a
  * rebuild), state, lib, sample, defaults, result, evaluation, changed(opts), commit(opts), recompute(),
  * renderOutputs(), writeUrl() } and `form` (createForm: the quick controls).
@@ -40,6 +48,7 @@ export function createPipelineView(ctx, form) {
     out.stages = figureBox("stage-chart", "The pipeline, stage by stage");
     root.append(card("stages", "The pipeline, stage by stage",
       h("p", { class: "note", text: "Each result's value after every stage, from result.explain. Hover a bar, or focus the chart and use the arrow keys, to see the contributing lists and ranks." }),
+      (out.chartCap = h("p", { class: "note", id: "chart-cap", hidden: true })),
       (out.explainOff = h("p", { class: "note", id: "explain-off", hidden: true, text: "explain is off in the configuration: the results come without their explanation, so these stages are those of a shadow run with explain on (the same input and configuration, every candidate of the topK pool kept)." })),
       h("div", { class: "toolbar" }, out.stageLegend, h("span", { class: "checkbox" }, dropped, h("label", { for: "show-dropped", text: "Show dropped candidates (faded)" }))),
       out.stages));
@@ -129,10 +138,30 @@ export function createPipelineView(ctx, form) {
     return 10 * p;
   }
 
+  /** Says how many of the rows the charts could draw they leave out (CHART_ROWS), if any. */
+  function renderChartCap(drawable, rows) {
+    const left = drawable.length - rows.length;
+    out.chartCap.hidden = left === 0;
+    if (left === 0) return;
+    const returned = rows.filter((x) => x.returned).length;
+    const allReturned = drawable.filter((x) => x.returned).length;
+    out.chartCap.dataset.drawn = rows.length;
+    out.chartCap.dataset.of = drawable.length;
+    out.chartCap.textContent =
+      returned < allReturned
+        ? `The charts on this page draw the first ${rows.length} of the ${allReturned} returned results (the final ranking lists them all)${drawable.length > allReturned ? ` and none of the ${drawable.length - allReturned} dropped candidates` : ""}.`
+        : `The charts on this page draw ${rows.length} of the ${drawable.length} candidates: the ${returned} returned, then the ${rows.length - returned} best-scored of the ${drawable.length - allReturned} dropped; the other ${left} are counted in the summary, not drawn. Untick “Show dropped candidates” to draw the returned results alone.`;
+  }
+
   function renderPipeline() {
     const r = ctx.result;
+    // Every chart's width, read before anything is written: a read after a write makes the
+    // browser lay the page out again, and did so once per chart.
+    const widths = { stages: width(out.stages), curve: width(out.curve), relative: width(out.relative, 300), evaluation: out.evaluation ? evaluationPanel.chartWidth() : 0 };
     const shown = ctx.state.view.showDropped ? r.rows : r.rows.filter((x) => x.returned);
-    const rows = shown.filter((x) => x.explain);
+    const drawable = shown.filter((x) => x.explain);
+    const rows = drawable.slice(0, CHART_ROWS);
+    renderChartCap(drawable, rows);
     const listNames = [...new Set(listsOf(ctx.state).map((l) => String(l?.name)))];
 
     // The query-level outcome, then query confidence, bands, stats, metrics.
@@ -167,7 +196,7 @@ export function createPipelineView(ctx, form) {
     if (rows.length === 0) {
       emptyFigure(out.stages, r.out.results.length ? "explain is off: turn it on to see the stages." : "No candidate reached calibration.");
     } else {
-      const w = width(out.stages);
+      const w = widths.stages;
       const cols = w >= 1100 ? 3 : w >= 640 ? 2 : 1;
       const panelWidth = Math.floor((w - (cols - 1) * 16) / cols);
       const panels = charts.stagePanels(rows, { width: panelWidth, listNames, effective: r.effective, floors: r.floors, pool: r.pool, cache: chartCache });
@@ -183,7 +212,7 @@ export function createPipelineView(ctx, form) {
         : `The fitted ${cal.method} calibration, evaluated by the package (applyCalibration) over the raw-score axis.`;
     if (r.floors.profile) out.curveNote.textContent += ` Band profile “${r.floors.profile}” is in force (floors ${fmtp(r.floors.highFloor)} / ${fmtp(r.floors.degradedFloor)}); the floor sliders set the default floors.`;
     renderCurveControls();
-    const cw = width(out.curve);
+    const cw = widths.curve;
     fill(out.curve, charts.calibrationCurve({
       points: r.curvePoints,
       rows,
@@ -197,7 +226,7 @@ export function createPipelineView(ctx, form) {
     cursor(out.curve, rows.map((x) => x.id), describeRow);
 
     // Relative vs absolute.
-    const rw = width(out.relative, 300);
+    const rw = widths.relative;
     const pairCols = rw >= 620 ? 2 : 1;
     const pw = Math.floor((rw - (pairCols - 1) * 16) / pairCols);
     const ra = charts.relativeAbsolute(rows, { width: pw, floors: r.floors, cache: chartCache });
@@ -208,7 +237,7 @@ export function createPipelineView(ctx, form) {
     cursor(out.absFig, rows.map((x) => x.id), describeRow);
 
     renderRanking();
-    if (out.evaluation) evaluationPanel.render();
+    if (out.evaluation) evaluationPanel.render(widths.evaluation);
     if (out.confidence) out.confidence.render();
   }
 
@@ -283,7 +312,7 @@ export function createPipelineView(ctx, form) {
         "data-judgement": row.judgement,
       },
       h("td", { class: "num rank-cell", text: row.rank }),
-      h("th", { scope: "row", class: "id-cell", text: row.id }),
+      h("th", { scope: "row", class: "id-cell", title: row.id, text: row.id }),
       h("td", { class: "name-cell", text: nameOf(row.id) || "" }),
       h("td", { class: "score-cell" }, h("span", { class: "score-line" }, h("span", { class: "score-num", text: fmt(row.score, 4) }), bandChip(row.band)), h("span", { class: "bar-track" }, bar)),
       hasJudgements ? h("td", { class: ["judged", row.judgement > 0 ? "yes" : null], text: row.judgement > 0 ? "✓ relevant" : "not relevant" }) : null,
@@ -295,5 +324,14 @@ export function createPipelineView(ctx, form) {
     fill(out.ranking, h("div", { class: "table-scroll" }, tableRoles(h("table", { class: "ranking", id: "ranking-table" }, h("caption", { class: "visually-hidden", text: "Final ranking" }), h("thead", {}, head), body))));
   }
 
-  return { build: buildPipelineOutputs, render: renderPipeline };
+  /** The outcome and the returned results in a sentence (announced to screen readers). */
+  function summary() {
+    const { out: o } = ctx.result;
+    const n = o.results.length;
+    const bands = ["hit", "degraded", "miss"].map((b) => [b, o.results.filter((x) => x.band === b).length]).filter(([, k]) => k > 0);
+    const returned = n === 0 ? "No result returned" : `${n} result${n === 1 ? "" : "s"} returned (${bands.map(([b, k]) => `${k} ${b}`).join(", ")})`;
+    return `Outcome: ${o.outcome.kind}, probability ${fmt(o.outcome.probability, 2)}. ${returned} of ${o.stats.candidates} candidates.`;
+  }
+
+  return { build: buildPipelineOutputs, render: renderPipeline, summary };
 }

@@ -203,7 +203,16 @@ playgroundTest("score playground in headless Chromium: inputs, import and URL st
   });
   await t.test("a large input lists 500 candidates' metadata, and a state too large for a link is kept out of the address", async () => {
     await pickPreset(page, "seed-000");
-    const hashBefore = await page.evaluate(() => location.hash);
+    // The address takes a state 250 ms after its last edit: read once it holds this one
+    // (read before, it could be the last subtest's, replaced meanwhile by this one's).
+    const hashBefore = await page.evaluate(async () => {
+      const { encodeState } = await import("./url-state.js");
+      for (;;) {
+        const hash = await encodeState(globalThis.__playground.state);
+        if (location.hash === hash) return hash;
+        await new Promise((ok) => setTimeout(ok, 50));
+      }
+    });
     // 3,000 candidates: the metadata table lists the first 500 and says where the rest are.
     const ids = Array.from({ length: 3000 }, (_, i) => `doc-${i}`);
     const input = { query: "q", lists: [{ name: "a", ids }], items: { "doc-2999": { name: "last" } } };

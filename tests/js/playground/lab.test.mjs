@@ -7,7 +7,8 @@
 // "query confidence: fitted in the worker ..." applied, and "optimize fusion runs in a
 // worker ..." counts the .wasm files this file's page fetched before it and with it (the
 // core's, the lab's once a CISI preset needs it, the worker's: no other page is watched
-// before).
+// before); the last, "the query-confidence and fusion-search buttons ...", holds the worker's
+// messages back while it runs.
 import assert from "node:assert/strict";
 import {
   lib, sample, PRESET, expected, sampleTriples, ready, settle, assertMarked, assertCurve,
@@ -289,5 +290,48 @@ playgroundTest("score playground in headless Chromium: lab panels: fitting, band
     await pickPreset(other, PRESET);
     assert.equal(await other.evaluate(() => globalThis.__playground.state.config.confidence?.model ?? null), null);
     await other.close();
+  });
+
+  await t.test("the query-confidence and fusion-search buttons keep the focus, or hand it to the button that undoes them", async () => {
+    await pickPreset(page, PRESET);
+    const press = async (id) => {
+      await page.focus(id);
+      await page.keyboard.press("Enter");
+      await settle(page);
+    };
+    const focus = [];
+    const expected = ["fit-confidence", "remove-confidence-model", "apply-confidence-model"];
+    const focused = async () => focus.push(await page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName));
+    // Disabled while the worker runs, each takes the focus back after. (The worker's
+    // messages held back 300 ms: its warm answer came before the next frame, before the
+    // browser moved the focus off the disabled button.)
+    await page.evaluate(() => {
+      const post = Worker.prototype.postMessage;
+      globalThis.__post = post;
+      Worker.prototype.postMessage = function (...args) {
+        setTimeout(() => post.apply(this, args), 300);
+      };
+    });
+    try {
+      await press("#fit-confidence");
+      await page.waitForFunction(() => /^Fitted/.test(document.querySelector("#confidence-status").textContent), null, { timeout: 60_000 });
+      await focused();
+      // The panel is rebuilt: "Use this model" is then disabled (in use), "Back …" the other way.
+      await press("#apply-confidence-model");
+      await focused();
+      await press("#remove-confidence-model");
+      await focused();
+      if (typeof lib.optimizeFusion === "function") {
+        await page.selectOption("#optimize-method", "rrf");
+        await page.selectOption("#optimize-grid", "k1");
+        await press("#optimize-run");
+        await page.waitForSelector("#optimize-progress[data-done]", { timeout: 60_000 });
+        await focused();
+        expected.push("optimize-run");
+      }
+    } finally {
+      await page.evaluate(() => (Worker.prototype.postMessage = globalThis.__post));
+    }
+    assert.deepEqual(focus, expected);
   });
 });

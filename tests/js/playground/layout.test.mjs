@@ -48,6 +48,30 @@ playgroundTest("score playground in headless Chromium: layout, accessibility and
     for (const o of faded) assert.ok(o >= 0.7, `label opacity ${o}`);
   });
 
+  await t.test("the bands' labels (the band strip's, the curve's floors) keep 4.5:1 on the band behind them", async () => {
+    // Each label's fill against what is painted under its centre: the chart's areas (a
+    // band's colour at its opacity) over the white card.
+    const ratios = (sel, texts) => page.$$eval(sel, (els, texts) => els.filter((e) => texts.some((x) => e.textContent.startsWith(x))).map((e) => {
+      const r = e.getBoundingClientRect();
+      const under = document.elementsFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2).filter((x) => x.tagName === "rect" && x.closest("svg") === e.closest("svg"));
+      let bg = [255, 255, 255];
+      for (const x of under.reverse()) {
+        const cs = getComputedStyle(x);
+        const c = cs.fill.match(/\d+/g).map(Number);
+        const a = Number(cs.fillOpacity);
+        bg = bg.map((v, i) => v * (1 - a) + c[i] * a);
+      }
+      return [e.textContent, getComputedStyle(e).fill, `rgb(${bg.map((v) => v.toFixed(1)).join(", ")})`];
+    }), texts);
+    await pickPreset(page, "seed-002");
+    const strip = await ratios("#bands-chart svg text", ["hit", "degraded", "miss"]);
+    await pickPreset(page, "seed-000");
+    const floors = await ratios("#curve-chart svg text", ["high floor", "degraded floor"]);
+    assert.equal(strip.length, 3);
+    assert.equal(floors.length, 2);
+    for (const [text, fg, bg] of [...strip, ...floors]) assert.ok(contrast(fg, bg) >= 4.5, `${text}: ${fg} on ${bg}, ${contrast(fg, bg).toFixed(2)}:1`);
+  });
+
   await t.test("at 390 px every output table fits its width and ranking rows are three lines", async () => {
     const narrow = await browser.newPage({ viewport: { width: 390, height: 844 } });
     watch(narrow);

@@ -1,0 +1,47 @@
+// The score playground (www/) in headless Chromium: links and loading that go wrong: a
+// link whose state holds a value the page does not know, and calibrank/lab failing to
+// load (its fetch aborted). Each subtest opens a page of its own.
+import assert from "node:assert/strict";
+import { sample, ready, settle, buildPreset, playgroundTest } from "./helpers.mjs";
+
+const link = (state) => `#j=${Buffer.from(JSON.stringify(state)).toString("base64url")}`;
+
+playgroundTest("score playground in headless Chromium: odd links and a lab that does not load", async (t, { browser, url, watch }) => {
+  await t.test("a link whose input tab is unknown opens the Table tab", async () => {
+    for (const [tab, shown] of [["foo", "table"], ["json", "json"], [7, "table"]]) {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      watch(page);
+      const state = buildPreset("seed-000", sample);
+      await page.goto(`${url}/${link({ ...state, view: { ...state.view, inputTab: tab } })}`);
+      await ready(page);
+      await settle(page);
+      assert.equal(await page.getAttribute(`#tab-${shown}`, "aria-selected"), "true", `inputTab ${tab}`);
+      assert.ok(await page.isVisible(`#tabpanel-${shown}`), `inputTab ${tab}: the panel is shown`);
+      assert.ok(await page.$$eval("#ranking-table tbody tr", (trs) => trs.length) > 0);
+      assert.equal(await page.evaluate(() => globalThis.__playground.state.view.inputTab), shown);
+      await page.close();
+    }
+  });
+
+  await t.test("a CISI preset picked while calibrank/lab does not load: the menu keeps naming the page's preset", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    // Not watched: the failed fetch is a console error of its own. Its uncaught errors are counted here.
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(String(e)));
+    await page.route(/calibrank_lab\.wasm$/, (r) => r.abort());
+    await page.goto(`${url}/`);
+    await ready(page);
+    await page.selectOption("#preset", "cisi-1");
+    await page.waitForFunction(() => /calibrank\/lab could not be loaded/.test(document.querySelector("#problem").textContent));
+    await settle(page);
+    assert.equal(await page.evaluate(() => globalThis.__playground.state.preset), "seed-000");
+    assert.equal(await page.inputValue("#preset"), "seed-000");
+    assert.equal(await page.getAttribute("#outputs", "aria-busy"), null);
+    // A preset that needs the core only still loads.
+    await page.selectOption("#preset", "seed-003");
+    await page.waitForFunction(() => globalThis.__playground.state.preset === "seed-003");
+    assert.equal(await page.inputValue("#preset"), "seed-003");
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
