@@ -163,7 +163,7 @@ fn main() -> Result<()> {
         md.push_str(&fmt_row(&format!("{m}(bm25, dense)"), &vals));
         fused_scores.insert(m.to_string(), vals);
     }
-    let _ = writeln!(md, "\nIn this table every run is ranked as ranx ranks it, ties included: single runs as `Run.from_file` reads them, fused runs as ranx's `fuse` returns them (`fuse_runs_ordered`; README, section Ties). Fusion methods use ranx's default `min-max` normalization (`dbsf` and the OpenSearch means their own); `rbc` uses phi = 0.8. The sections below read the runs as maps (`fuse_runs`, `evaluate`, `optimize_fusion`: tied scores by document id), so a figure that ties decide differs a little from what `Run` handles or ranx give for the same step: in ranx's order the tuned RRF's test nDCG@10 is 0.3632 (as ranx gives it), and the Platt fit's `a` -111.6504 (`cargo test --test quality_ties -- --nocapture`).\n");
+    let _ = writeln!(md, "\nIn this table every run is ranked as ranx ranks it, ties included: single runs as `Run.from_file` reads them, fused runs as ranx's `fuse` returns them (`fuse_runs_ordered`; README, section Ties). Fusion methods use ranx's default `min-max` normalization (`dbsf` and the OpenSearch means their own); `rbc` uses phi = 0.8. The sections below read the runs as maps (`fuse_runs`, `evaluate`, `optimize_fusion`: tied scores by document id), so a figure that ties decide differs a little from what `Run` handles or ranx give for the same step: in ranx's order the tuned RRF's test nDCG@10 is 0.3632, and the Platt fit's `a` -111.6504 (`cargo test --test quality_ties -- --nocapture` prints both readings).\n");
 
     // 3. Calibration, fitted on one half of the queries, measured on the other.
     let mut queries: Vec<String> = qrels.keys().cloned().collect();

@@ -248,7 +248,7 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
     const anyOwn = !asMap && !(proto === null || (proto === ObjectPrototype && cleanProto));
     // An object of a class without entries of its own (a Pipeline, a Run given as items)
     // would be no items: refused (an empty record or Map is no items, as written).
-    if (anyOwn && emptyInstance(items, false)) throw typeError("items", "an object mapping ids to metadata (a plain object or a Map), not an instance of a class without entries of its own (a Pipeline, a Run?), which would be read as no items");
+    if (anyOwn && emptyInstance(items, false)) throw typeError("items", "an object mapping ids to metadata (a plain object or a Map), not an instance of a class without entries of its own (a Pipeline, a Run?), which would be read as no items", items);
     standard = !keyByKey && !asMap && !anyOwn && nDocs >= LOOK_OVER_FROM && standardObjectPrototype();
     const lookUp = (key) => {
       const meta = asMap ? mapGet.call(items, key) : items[key];

@@ -193,7 +193,7 @@ export class Run extends LabObject {
    * not hold).
    */
   ranking(queryId) {
-    if (!isRun(this)) throw typeError("this", "a Run: call the method on one (run.ranking(q)), not taken off it");
+    if (!isRun(this)) throw this instanceof LabObject ? typeError("this", "a Run (a Qrels holds no ranking)", this) : typeError("this", "a Run: call the method on one (run.ranking(q)), not taken off it");
     const h = handleOf(this);
     if (typeof queryId !== "string") throw typeError("queryId", "a string", queryId);
     wellFormedName(queryId, "queryId", "a query id", "ids");

@@ -23,8 +23,9 @@ import { isMap, keyPath, mapAsObject, precheck, scoreError, typeError, utf8Lengt
 
 
 export const RECORD = "a record of query id -> document id -> score";
-/** What a run's (or judgements') query holds. */
+/** What a run's query holds, and what judgements' query holds (named `qrels...`). */
 const DOCS = "a record of document id -> score";
+const GRADES = "a record of document id -> grade";
 const objectPrototype = Object.prototype;
 const getPrototypeOf = Object.getPrototypeOf;
 const objectKeys = Object.keys;
@@ -97,7 +98,7 @@ function readRun(value, field, top, outer) {
     const d = asRecord(v);
     if (d === null) {
       if (bad === null) {
-        bad = typeError(keyPath(field, q), DOCS, v);
+        bad = typeError(keyPath(field, q), field.startsWith("qrels") ? GRADES : DOCS, v);
         badKey = q;
       }
       continue;

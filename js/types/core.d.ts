@@ -16,8 +16,9 @@ export interface Limits {
   maxListLength?: number;
   /**
    * Most entries given as objects or strings in one call: list ids plus the items they
-   * find, hits, candidates, run and qrels entries, TREC lines (default 100,000; some
-   * functions have a budget of their own: `defaultLimits(fn)`).
+   * find, hits, candidates, run and qrels entries, TREC lines, and the entries of the lab's
+   * `Run` and `Qrels` handles a call is given (default 100,000; some functions have a
+   * budget of their own: `defaultLimits(fn)`).
    */
   maxTotalEntries?: number;
   /** Most entries of typed arrays of indices (`docs`), and documents (`nDocs`) (default 4,000,000). */

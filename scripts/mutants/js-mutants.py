@@ -141,5 +141,5 @@ M = [
     ("CAL2", "core.js", "js/core/typed-config.js (CALIBRATION)", "if (stray !== void 0) throw", "if (false) throw", "a misspelt `method` after a model's keys said on the model's first key"),
     ("CAL3", "core.js", "js/core/typed-config.js (BARE_SIGMOID)", "TAGGED, BARE_KEYS);", "TAGGED);", "a calibration without `method` lists `threshold` and `steepness` only"),
     ("P20", "node.mjs", "js/core/pipeline-input.js (items)", "emptyInstance(items, false)", "emptyInstance(items)", "a Date or a URL given as items read as no items"),
-    ("P21", "lab.node.mjs", "js/lab/runs.js (readRun)", "typeError(keyPath(field, q), DOCS, v)", "typeError(keyPath(field, q), RECORD, v)", "a query's value said as a record of query ids"),
+    ("P21", "lab.node.mjs", "js/lab/runs.js (readRun)", "? GRADES : DOCS, v)", "? GRADES : RECORD, v)", "a run query's value said as a record of query ids"),
 ]

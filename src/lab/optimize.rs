@@ -328,6 +328,8 @@ fn search(
     // The judgements once, before the first fusion (each evaluation checks them again),
     // and each run's documents listed once per query (not checked again by each fusion).
     crate::lab::eval::check_qrels(qrels)?;
+    // Scores before repeats, as each fusion checks them (`fuse_runs_ordered`).
+    crate::lab::runfusion::check_scores(runs)?;
     check_unique(runs)?;
     // Ties: see the module documentation (the weighted grids run in ranx's reverse order).
     let last_wins = !WEIGHTED.contains(&opts.method.as_str());
@@ -460,6 +462,17 @@ mod tests {
             (ErrorCode::DuplicateId, "runs[0].q[2]")
         );
         assert!(optimize_fusion_ordered(&qrels, &[&once, &once], &opts, &mut |_| {}).is_ok());
+        // A NaN score and a repeat in one run: the score is said first by both.
+        let mut both = twice.clone();
+        both.get_mut("q").unwrap()[1].1 = f64::NAN;
+        let fused = crate::lab::runfusion::fuse_runs_ordered(&[&once, &both], &fo).unwrap_err();
+        let searched =
+            optimize_fusion_ordered(&qrels, &[&once, &both], &opts, &mut |_| {}).unwrap_err();
+        assert_eq!(
+            (fused.code, searched.code),
+            (ErrorCode::NonFiniteScore, ErrorCode::NonFiniteScore)
+        );
+        assert_eq!(fused.field, searched.field);
     }
 
     #[test]

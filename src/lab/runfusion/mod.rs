@@ -243,8 +243,11 @@ pub(crate) fn check_unique(runs: &[&OrderedRun]) -> Result<()> {
     Ok(())
 }
 
-/// [`fuse_runs_ordered`] for runs whose documents [`check_unique`] found listed once.
-pub(crate) fn fuse_unique(runs: &[&OrderedRun], opts: &FuseRunsOptions) -> Result<OrderedRun> {
+/// [`fuse_runs_ordered`] for runs whose documents were found listed once per query
+/// ([`check_unique`], or the lab module's readers, which refuse a repeat when a run is
+/// read): the check is not made again.
+#[doc(hidden)]
+pub fn fuse_unique(runs: &[&OrderedRun], opts: &FuseRunsOptions) -> Result<OrderedRun> {
     fuse_ordered(runs, opts, false)
 }
 
@@ -402,7 +405,7 @@ pub(crate) fn ranking<'a>(list: &Scores<'a>) -> Vec<(&'a str, f64)> {
     list.items.clone()
 }
 
-fn check_scores(runs: &[&OrderedRun]) -> Result<()> {
+pub(crate) fn check_scores(runs: &[&OrderedRun]) -> Result<()> {
     for (i, run) in runs.iter().enumerate() {
         for (q, results) in run.iter() {
             if let Some((d, s)) = results.iter().find(|(_, s)| !s.is_finite()) {

@@ -23,6 +23,7 @@ export function callerCodeTests(test, lib) {
     const dated = [new Date(0)];
     if (typeof URL === "function") dated.push(new URL("https://example.com/"));
     const fresh = new lib.Pipeline({ topN: 2 });
+    assert(throwsScoreError(lib, () => fresh.run({ lists, items: new Date(0) }), "INVALID_TYPE", "items").message.endsWith(", got a Date"), "said with what was given");
     for (const v of dated) {
       throwsScoreError(lib, () => fresh.run({ lists, items: v }), "INVALID_TYPE", "items");
       if (lib.Items) throwsScoreError(lib, () => new lib.Items(v), "INVALID_TYPE", "items");

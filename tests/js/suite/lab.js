@@ -177,6 +177,7 @@ export function labTests(test, lib) {
     // A query's value: a record of its documents (the message described the whole run).
     eq(throwsScoreError(lib, () => lib.evaluate(qrels, { q: 5 }, ["mrr"]), "INVALID_TYPE", "run.q").message, "expected a record of document id -> score, got 5");
     eq(throwsScoreError(lib, () => lib.evaluate(qrels, 5, ["mrr"]), "INVALID_TYPE", "run").message, "expected a record of query id -> document id -> score, got 5");
+    eq(throwsScoreError(lib, () => lib.evaluate({ q: 5 }, run, ["mrr"]), "INVALID_TYPE", "qrels.q").message, "expected a record of document id -> grade, got 5");
     throwsScoreError(lib, () => new lib.Run(), "INVALID_TYPE");
     throwsScoreError(lib, () => lib.Run.fromTrec("q Q0 a 1 1 t\nq Q0 a 2 1 t\n"), "DUPLICATE_ID", "line 2");
     throwsScoreError(lib, () => lib.Run.fromObject({ q: { a: NaN } }), "NON_FINITE_SCORE", "run.q.a");
@@ -265,7 +266,7 @@ export function labTests(test, lib) {
     throwsScoreError(lib, () => run.select([1]), "INVALID_TYPE", "queryIds[0]");
     throwsScoreError(lib, () => run.select(["q\uD800"]), "INVALID_TYPE", "queryIds[0]");
     throwsScoreError(lib, () => run.ranking(1), "INVALID_TYPE", "queryId");
-    throwsScoreError(lib, () => lib.Run.prototype.ranking.call(qrels, "q1"), "INVALID_TYPE", "this");
+    eq(throwsScoreError(lib, () => lib.Run.prototype.ranking.call(qrels, "q1"), "INVALID_TYPE", "this").message, "expected a Run (a Qrels holds no ranking), got an object");
     for (const h of [run, part, qrels, judged]) h.free();
     throwsScoreError(lib, () => run.ranking("q1"), "INVALID_TYPE", "this");
     throwsScoreError(lib, () => run.select(["q1"]), "INVALID_TYPE", "this");
@@ -440,6 +441,9 @@ export function labTests(test, lib) {
       fusedWithin.free();
       throwsScoreError(lib, () => lib.fuseRuns([hq2, hr2], { method: "sum", limits: { maxTotalEntries: 2 } }), "INPUT_TOO_LARGE", "runs[1]");
       throwsScoreError(lib, () => lib.fuseRuns([q, hr2], { method: "sum", limits: { maxTotalEntries: 2 } }), "INPUT_TOO_LARGE", "runs[1]");
+      // Counted before the options' values are checked, as objects are read before (README).
+      throwsScoreError(lib, () => lib.fuseRuns([hq2, hr2], { method: "nope", limits: { maxTotalEntries: 2 } }), "INPUT_TOO_LARGE", "runs[1]");
+      throwsScoreError(lib, () => lib.fuseRuns([hq2, hr2], { method: "nope", limits: { maxTotalEntries: 3 } }), "UNKNOWN_METHOD", "options.method");
       throwsScoreError(lib, () => lib.optimizeFusion(hq, [hq2, hr2], { method: "rrf", metric: "mrr", limits: { maxTotalEntries: 3 } }), "INPUT_TOO_LARGE", "runs[1]");
       eq(lib.optimizeFusion(hq, [hq2, hr2], { method: "rrf", metric: "mrr", limits: { maxTotalEntries: 4 } }).best.score, 1);
       throwsScoreError(lib, () => lib.fitQueryConfidence(hqq, [hq2, hr2], { limits: { maxTotalEntries: 4 } }), "INPUT_TOO_LARGE", "runs[1]");
@@ -581,7 +585,7 @@ export function labTests(test, lib) {
     // dropped silently (JSON.stringify's way) where `null` was refused: now refused as
     // `null` is, at its path, wherever such objects are read.
     const noNumber = (f, field, got = "undefined") => eq(throwsScoreError(lib, f, "INVALID_TYPE", field).message, `expected a number, got ${got}`);
-    const noRecord = (f, field) => eq(throwsScoreError(lib, f, "INVALID_TYPE", field).message, "expected a record of document id -> score, got undefined");
+    const noRecord = (f, field) => eq(throwsScoreError(lib, f, "INVALID_TYPE", field).message, `expected a record of document id -> ${field.startsWith("qrels") ? "grade" : "score"}, got undefined`);
     noNumber(() => lib.evaluate(q, { q1: { d1: undefined, d2: 1 } }, ["mrr"]), "run.q1.d1");
     noNumber(() => lib.evaluate(q, { q1: { d1: null, d2: 1 } }, ["mrr"]), "run.q1.d1", "null");
     noRecord(() => lib.evaluate(q, { q1: undefined }, ["mrr"]), "run.q1");

@@ -308,22 +308,33 @@ fn read(obj: &Object<'_>, field: &str, scores: bool) -> Result<OrderedRun> {
 
 /// Charges a run's entries and the bytes of its ids.
 pub fn charge(run: &OrderedRun, field: &str, budget: &mut Budget) -> Result<()> {
-    budget.entries(run.values().map(Vec::len).sum(), field)?;
-    let bytes: usize = run
-        .iter()
-        .map(|(q, docs)| q.len() + docs.iter().map(|(d, _)| d.len()).sum::<usize>())
-        .sum();
-    budget.text(bytes, field)
+    let queries = run.iter().map(|(q, docs)| {
+        let ids: usize = docs.iter().map(|(d, _)| d.len()).sum();
+        (docs.len(), q.len() + ids)
+    });
+    charge_queries(queries, field, budget)
 }
 
 /// Charges judgements' entries and the bytes of their ids (a `Qrels` handle's, as
-/// [`decode_qrels`] charges an object's).
+/// [`decode_qrels`] charges an object's through [`charge`]).
 pub fn charge_qrels(qrels: &Qrels, field: &str, budget: &mut Budget) -> Result<()> {
-    budget.entries(qrels.values().map(|g| g.len()).sum(), field)?;
-    let bytes: usize = qrels
-        .iter()
-        .map(|(q, docs)| q.len() + docs.keys().map(String::len).sum::<usize>())
-        .sum();
+    let queries = qrels.iter().map(|(q, grades)| {
+        let ids: usize = grades.keys().map(String::len).sum();
+        (grades.len(), q.len() + ids)
+    });
+    charge_queries(queries, field, budget)
+}
+
+/// Charges each query's `(entries, bytes of its id and its documents' ids)`.
+fn charge_queries(
+    queries: impl Iterator<Item = (usize, usize)>,
+    field: &str,
+    budget: &mut Budget,
+) -> Result<()> {
+    let (entries, bytes) = queries.fold((0usize, 0usize), |(e, b), (n, m)| {
+        (e.saturating_add(n), b.saturating_add(m))
+    });
+    budget.entries(entries, field)?;
     budget.text(bytes, field)
 }
 

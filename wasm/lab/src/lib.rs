@@ -350,7 +350,9 @@ fn fuse_runs(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     };
     let args = handles::args(r)?;
     let fused = with_runs(&args, &mut Budget::new(limits), |runs| {
-        runfusion::fuse_runs_ordered(runs, &opts).map_err(|e| {
+        // Every run was checked for a document listed twice when it was read (an object
+        // by `handles::read`, a handle when it was made): not checked again.
+        runfusion::fuse_unique(runs, &opts).map_err(|e| {
             if e.field.starts_with("runs") {
                 e
             } else {
