@@ -60,7 +60,10 @@ fn a_fit_whose_gradient_stalls_at_the_rounding_floor_has_converged() {
     for (gj, c) in g.iter_mut().skip(1).zip(&m.coefficients) {
         *gj += m.l2 * c;
     }
-    let largest = g.iter().map(|v| v.abs()).fold(0.0f64, |a, v| if v > a { v } else { a });
+    let largest = g
+        .iter()
+        .map(|v| v.abs())
+        .fold(0.0f64, |a, v| if v > a { v } else { a });
     assert!(largest < 1e-7, "gradient {g:?}");
     // More iterations change nothing.
     assert_eq!(fit(1000), m);
