@@ -3,21 +3,23 @@
 
 use calibrank::lab::eval::{parse_qrels, parse_trec_run};
 use calibrank::lab::fit::{fit_query_confidence, rows, FitQueryConfidenceOptions};
-use calibrank::lab::runs::Qrels;
+use calibrank::lab::runs::{Qrels, Run};
 
 #[path = "support/data.rs"]
 mod data;
 use data::cisi_abstain;
+
+/// cisi-abstain's BM25 and dense runs, in the order a model takes them.
+fn runs() -> [Run; 2] {
+    ["run.bm25.txt", "run.dense.txt"].map(|n| parse_trec_run(&cisi_abstain(n)).unwrap())
+}
 
 /// On the first 49 judged queries (in id order) the gradient stalls at about 5e-9, where
 /// the objective no longer moves in floating point: the fit is at its optimum, and ran to
 /// `maxIterations` saying `converged: false` before the stall was taken for convergence.
 #[test]
 fn a_fit_whose_gradient_stalls_at_the_rounding_floor_has_converged() {
-    let runs = [
-        parse_trec_run(&cisi_abstain("run.bm25.txt")).unwrap(),
-        parse_trec_run(&cisi_abstain("run.dense.txt")).unwrap(),
-    ];
+    let runs = runs();
     let all = parse_qrels(&cisi_abstain("qrels.txt")).unwrap();
     let first: Qrels = all
         .iter()
@@ -74,10 +76,7 @@ fn a_fit_whose_gradient_stalls_at_the_rounding_floor_has_converged() {
 /// fitted on unanswerable queries written that way learnt from the answerable ones alone.
 #[test]
 fn a_query_judged_with_no_document_has_nothing_relevant() {
-    let runs = [
-        parse_trec_run(&cisi_abstain("run.bm25.txt")).unwrap(),
-        parse_trec_run(&cisi_abstain("run.dense.txt")).unwrap(),
-    ];
+    let runs = runs();
     let all = parse_qrels(&cisi_abstain("qrels.txt")).unwrap();
     let unanswerable = all
         .values()

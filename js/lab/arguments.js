@@ -1,7 +1,7 @@
 // How a run or judgements argument crosses: a `Run` / `Qrels` handle, or the object.
 import { precheck, scoreError, typeError } from "../wire.js";
 
-import { LabObject, Run, TOKEN, fromObject, handleOf, isLabObject } from "./handles.js";
+import { LabObject, Qrels, Run, TOKEN, fromObject, handleOf, isLabObject } from "./handles.js";
 import { RECORD, rankedObjects } from "./runs.js";
 import { OP, w } from "./shared.js";
 
@@ -18,7 +18,7 @@ export function argument(input, value, Class, field, objects) {
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw typeError(field, RECORD, value);
   if (Class === Run && rankedObjects.has(value)) input.f64s([1]);
-  objects.add(input, value, field, field, undefined);
+  objects.add(input, value, field, field, undefined, Class === Qrels);
 }
 
 /**

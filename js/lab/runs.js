@@ -23,7 +23,7 @@ import { isMap, keyPath, mapAsObject, precheck, scoreError, typeError, utf8Lengt
 
 
 export const RECORD = "a record of query id -> document id -> score";
-/** What a run's query holds, and what judgements' query holds (named `qrels...`). */
+/** What one query of a run holds, and of judgements (`RunObjects.add`'s `grades`). */
 const DOCS = "a record of document id -> score";
 const GRADES = "a record of document id -> grade";
 const objectPrototype = Object.prototype;
@@ -68,10 +68,10 @@ const loneKey = (k, field) => wellFormedName(k, field, "a key", "keys");
 /**
  * Reads one run or judgements object (`field`: its path; `top`: the argument's path,
  * where errors under a Map are reported, as the JSON text's were; `outer`: the array
- * holding it, if any). Returns its sections' contents and the error of the first value
- * of the wrong type (null if none).
+ * holding it, if any; `grades`: judgements, whose queries hold grades). Returns its
+ * sections' contents and the error of the first value of the wrong type (null if none).
  */
-function readRun(value, field, top, outer) {
+function readRun(value, field, top, outer, grades) {
   const qids = [];
   const counts = [];
   const docs = [];
@@ -98,7 +98,7 @@ function readRun(value, field, top, outer) {
     const d = asRecord(v);
     if (d === null) {
       if (bad === null) {
-        bad = typeError(keyPath(field, q), field.startsWith("qrels") ? GRADES : DOCS, v);
+        bad = typeError(keyPath(field, q), grades ? GRADES : DOCS, v);
         badKey = q;
       }
       continue;
@@ -156,8 +156,8 @@ export class RunObjects {
   }
 
   /** Reads `value` (see `readRun`), checks it against the limits and adds its sections to `input`. */
-  add(input, value, field, top, outer) {
-    const r = readRun(value, field, top, outer);
+  add(input, value, field, top, outer, grades = false) {
+    const r = readRun(value, field, top, outer, grades);
     this.read.push([r, field]);
     this.check(r, field);
     input.strs(r.qids, r.qUnits).u32s(r.counts).strs(r.docs, r.dUnits).f64s(r.scores);

@@ -474,31 +474,33 @@ fn handle_select(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let h = r.u32()?;
     let ids = r.strs()?;
     let stored = handles::with(|store| {
-        let held = store.get(h)?;
-        let mut run = OrderedRun::new();
-        let mut qrels = calibrank::lab::runs::Qrels::new();
-        for i in 0..ids.len() {
-            let q = ids.get(i)?;
-            match held {
-                Stored::Run(all) => {
+        let named = || (0..ids.len()).map(|i| ids.get(i));
+        Ok(match store.get(h)? {
+            Stored::Run(all) => {
+                let mut run = OrderedRun::new();
+                for q in named() {
+                    let q = q?;
                     if let Some(docs) = all.get(q) {
                         run.insert(q.to_string(), docs.clone());
                     }
                 }
-                Stored::Qrels(all) => {
+                Stored::Run(run)
+            }
+            Stored::Qrels(all) => {
+                let mut qrels = calibrank::lab::runs::Qrels::new();
+                for q in named() {
+                    let q = q?;
                     if let Some(grades) = all.get(q) {
-                        // Entry by entry (a map's `clone` cost the module 426 B more, gzipped).
+                        // Entry by entry: a map's `clone` cost the module 426 B more,
+                        // gzipped (a build of that variant, not kept).
                         let copy = qrels.entry(q.to_string()).or_default();
                         for (d, &g) in grades {
                             copy.insert(d.clone(), g);
                         }
                     }
                 }
+                Stored::Qrels(qrels)
             }
-        }
-        Ok(match held {
-            Stored::Run(_) => Stored::Run(run),
-            Stored::Qrels(_) => Stored::Qrels(qrels),
         })
     })?;
     w.u32s(&[handles::insert(stored)]);
