@@ -294,7 +294,7 @@ const unit = (names) =>
 
 /** Refuses a value that holds something that is not JSON (serde's buffering of a tagged enum's content). */
 function plain(v) {
-  if (v instanceof Invalid) throw new Failure(TYPE, `expected JSON, not a ${v.kind}`);
+  if (v instanceof Invalid) throw new Failure(TYPE, `expected JSON, got ${v.kind}`);
   if (isArr(v)) v.forEach((x, i) => at(i, () => plain(x)));
   else if (isObj(v)) for (const k of Object.keys(v)) under(k, () => plain(v[k]));
 }

@@ -164,7 +164,9 @@ struct Keep;
 impl<'de> Visitor<'de> for Keep {
     type Value = Buf;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("any value")
+        // A value that is not JSON (a function given from JavaScript) is refused here as
+        // "expected JSON, got function", as the core's own readers word it.
+        f.write_str("JSON")
     }
     fn visit_bool<E>(self, v: bool) -> Result<Buf, E> {
         Ok(Buf::Bool(v))

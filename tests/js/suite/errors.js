@@ -347,6 +347,12 @@ export function errorTests(test, lib) {
       [() => lib.classifyBand(0.5, { highFloor: "0.9" }), "options.highFloor", 'expected a number, got "0.9"'],
       // The lab says it alike (serde's words, read for a JavaScript caller).
       [() => lib.applyCalibration([0.5], { method: {} }), "calibration.method", "expected a name (a string), got an object"],
+      // A value that is not JSON inside a calibration: the three readers (the pipeline's
+      // compact form, the core module's, the lab's serde) word it alike.
+      [() => new lib.Pipeline({ calibration: { method: "isotonic", thresholds: [() => 1], values: [1] } }), "config.calibration.thresholds[0]", "expected JSON, got function"],
+      [() => new lib.Pipeline({ calibration: { method: "platt", a: -1, b: 0, x: 1n } }), "config.calibration.x", "expected JSON, got bigint"],
+      [() => lib.applyCalibration([0.5], { method: "isotonic", thresholds: [() => 1], values: [1] }), "calibration.thresholds[0]", "expected JSON, got function"],
+      [() => lib.applyCalibration([0.5], { method: "platt", a: -1, b: 0, x: 1n }), "calibration.x", "expected JSON, got bigint"],
     ];
     for (const [f, field, message] of cases) eq(said(f, field), message, field);
   });

@@ -277,7 +277,7 @@ fn unit<T: Copy>(v: &Json, table: &[(&str, T)]) -> R<T> {
 /// tagged or untagged enum's content does first, recording the path as it goes).
 fn plain(v: &Json) -> R<()> {
     match v {
-        Json::Invalid(kind) => Err(fail(Fault::Type, format!("expected JSON, not a {kind}"))),
+        Json::Invalid(kind) => Err(fail(Fault::Type, format!("expected JSON, got {kind}"))),
         Json::Arr(items) => items
             .iter()
             .enumerate()
