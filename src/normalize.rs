@@ -260,10 +260,18 @@ impl Moments {
 
 /// The moments a standardization uses ([`Moments`]).
 pub(crate) fn scaled_moments(scores: &[f64]) -> Moments {
-    let (mean, sd) = moments(scores, 1.0);
     let first = scores.first().copied().unwrap_or(0.0);
-    let degenerate =
-        !(mean.is_finite() && sd.is_finite()) || (sd == 0.0 && scores.iter().any(|&s| s != first));
+    // Equal scores have sd 0 whatever their sum's rounding says: ten scores of 0.03 sum to
+    // a mean a unit off 0.03, which left an sd of 7e-18 (every score then a z of -1).
+    if scores.iter().all(|&s| s == first) {
+        return Moments {
+            mean: first,
+            sd: 0.0,
+            scale: 1.0,
+        };
+    }
+    let (mean, sd) = moments(scores, 1.0);
+    let degenerate = !(mean.is_finite() && sd.is_finite()) || sd == 0.0;
     let largest = scores.iter().fold(0.0f64, |m, s| float::max(m, s.abs()));
     if degenerate && largest > 0.0 && largest.is_finite() {
         let (mean, sd) = moments(scores, largest);
@@ -399,6 +407,11 @@ mod tests {
         assert!((z[1] - 0.841_344_746_068_542_9).abs() < 1e-15);
         assert_eq!(z_score(&[4.0]), vec![0.5]);
         assert_eq!(z_score(&[4.0, 4.0]), vec![0.5, 0.5]);
+        // Equal scores whose mean does not round back to them (ten of 0.03: a mean a unit
+        // off, an sd of 7e-18, every score Phi(-1) = 0.1587 before).
+        for x in [0.03, 1.0 / 61.0, 0.1] {
+            assert_eq!(z_score(&[x; 10]), vec![0.5; 10], "{x}");
+        }
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! fitQueryConfidence's Newton fit on real judgements (../shared/data/cisi-abstain):
 //! `training.converged` says whether the fit reached its optimum.
 
+use calibrank::confidence::model::QueryConfidenceModel;
 use calibrank::lab::eval::{parse_qrels, parse_trec_run};
 use calibrank::lab::fit::{fit_query_confidence, rows, FitQueryConfidenceOptions};
 use calibrank::lab::runs::{Qrels, Run};
@@ -14,32 +15,10 @@ fn runs() -> [Run; 2] {
     ["run.bm25.txt", "run.dense.txt"].map(|n| parse_trec_run(&cisi_abstain(n)).unwrap())
 }
 
-/// On the first 49 judged queries (in id order) the gradient stalls at about 5e-9, where
-/// the objective no longer moves in floating point: the fit is at its optimum, and ran to
-/// `maxIterations` saying `converged: false` before the stall was taken for convergence.
-#[test]
-fn a_fit_whose_gradient_stalls_at_the_rounding_floor_has_converged() {
-    let runs = runs();
-    let all = parse_qrels(&cisi_abstain("qrels.txt")).unwrap();
-    let first: Qrels = all
-        .iter()
-        .take(49)
-        .map(|(q, g)| (q.clone(), g.clone()))
-        .collect();
-    let fit = |max_iterations| {
-        let opts = FitQueryConfidenceOptions {
-            max_iterations,
-            ..Default::default()
-        };
-        fit_query_confidence(&first, &runs, &opts).unwrap()
-    };
-    let m = fit(100);
-    assert!(m.training.converged, "{:?}", m.training);
-    assert!(m.training.iterations < 20, "{:?}", m.training);
-    // At the optimum: the penalized log loss's gradient at the coefficients returned,
-    // computed here from the rows the fit read, is at the rounding floor (a fit stopped
-    // a step early has one of 1e-3 or more).
-    let rows = rows(&first, &runs, &m.weights, m.rrf_k, m.k).unwrap();
+/// The largest component of the penalized log loss's gradient at the model's
+/// coefficients, computed here from the rows the fit read.
+fn largest_gradient(qrels: &Qrels, runs: &[Run], m: &QueryConfidenceModel) -> f64 {
+    let rows = rows(qrels, runs, &m.weights, m.rrf_k, m.k).unwrap();
     let mut g = vec![0.0; m.coefficients.len() + 1];
     for (x, &y) in rows.features.iter().zip(&rows.labels) {
         let z: Vec<f64> = x
@@ -62,11 +41,39 @@ fn a_fit_whose_gradient_stalls_at_the_rounding_floor_has_converged() {
     for (gj, c) in g.iter_mut().skip(1).zip(&m.coefficients) {
         *gj += m.l2 * c;
     }
-    let largest = g
-        .iter()
+    g.iter()
         .map(|v| v.abs())
-        .fold(0.0f64, |a, v| if v > a { v } else { a });
-    assert!(largest < 1e-7, "gradient {g:?}");
+        .fold(0.0f64, |a, v| if v > a { v } else { a })
+}
+
+/// On the first 49 judged queries (in id order) the objective stops moving in floating
+/// point while the gradient is about 5e-9: the fit ran to `maxIterations` saying
+/// `converged: false` before such steps were taken for what they are (the optimum's
+/// neighbourhood, where full Newton steps finish the fit).
+#[test]
+fn a_fit_whose_gradient_stalls_at_the_rounding_floor_has_converged() {
+    let runs = runs();
+    let all = parse_qrels(&cisi_abstain("qrels.txt")).unwrap();
+    let first: Qrels = all
+        .iter()
+        .take(49)
+        .map(|(q, g)| (q.clone(), g.clone()))
+        .collect();
+    let fit = |max_iterations| {
+        let opts = FitQueryConfidenceOptions {
+            max_iterations,
+            ..Default::default()
+        };
+        fit_query_confidence(&first, &runs, &opts).unwrap()
+    };
+    let m = fit(100);
+    assert!(m.training.converged, "{:?}", m.training);
+    assert!(m.training.iterations < 20, "{:?}", m.training);
+    // At the optimum: the penalized log loss's gradient at the coefficients returned,
+    // computed here from the rows the fit read, is at the rounding floor (a fit stopped
+    // a step early has one of 1e-3 or more).
+    let largest = largest_gradient(&first, &runs, &m);
+    assert!(largest < 1e-9, "gradient {largest:e}");
     // More iterations change nothing.
     assert_eq!(fit(1000), m);
 }
@@ -99,4 +106,30 @@ fn a_query_judged_with_no_document_has_nothing_relevant() {
     let empties = fit_query_confidence(&empty, &runs, &opts).unwrap();
     assert_eq!(empties, zeros);
     assert_eq!(empties.training.queries, 146);
+}
+
+/// On every judged query at weak penalties the objective stops moving in floating point
+/// while the gradient is still about 5e-8 (an independent review's exact fit and
+/// scikit-learn's LogisticRegression put the coefficients 1e-5 away, relatively): the
+/// fit then goes on with full Newton steps while the gradient shrinks, and reports
+/// `converged` with the gradient below the stated 1e-9.
+#[test]
+fn weak_penalties_converge_below_the_stated_tolerance() {
+    let runs = runs();
+    let all = parse_qrels(&cisi_abstain("qrels.txt")).unwrap();
+    for l2 in [1e-2, 1e-3, 1e-4, 1.0] {
+        let fit = |max_iterations| {
+            let opts = FitQueryConfidenceOptions {
+                l2,
+                max_iterations,
+                ..Default::default()
+            };
+            fit_query_confidence(&all, &runs, &opts).unwrap()
+        };
+        let m = fit(100);
+        assert!(m.training.converged, "l2 {l2}: {:?}", m.training);
+        let largest = largest_gradient(&all, &runs, &m);
+        assert!(largest < 1e-9, "l2 {l2}: gradient {largest:e}");
+        assert_eq!(fit(1000), m, "l2 {l2}");
+    }
 }

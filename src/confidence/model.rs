@@ -49,7 +49,9 @@ pub struct TrainingFigures {
     pub auroc: f64,
     /// Newton iterations.
     pub iterations: u32,
-    /// Whether the gradient vanished (|g| < 1e-9) within the iteration budget.
+    /// Whether the gradient vanished within the iteration budget: its largest component
+    /// below 1e-9, or (where the objective's changes are below its rounding) no longer
+    /// shrinking under full Newton steps.
     pub converged: bool,
 }
 

@@ -20,9 +20,11 @@
 //! The optimum is the same (the model is affine in the score), but Newton's method and
 //! the fixed stopping tolerance then behave alike for BM25 scores in the tens and
 //! cosine similarities near 1. The stopping rule applies to the gradient in the
-//! standardized space. When every score is equal (`std = 0`) the scores are used as they
-//! are; when their moments overflow (or the deviation of differing subnormal scores
-//! underflows), they are taken of the scores divided by the largest magnitude.
+//! standardized space. When every score is equal (`std = 0`) every `z` is 0: the slope
+//! stays 0 and the model is flat, the targets' mean at every score (the scores say
+//! nothing of relevance); when their moments overflow (or the deviation of differing
+//! subnormal scores underflows), they are taken of the scores divided by the largest
+//! magnitude.
 //!
 //! On scikit-learn's test vector (scores `[5, -4, 1]`, labels `[1, 0, 0]`) the fit gives
 //! `A = -0.20261354`, `B = 0.65236315`, LibSVM's values.
@@ -83,11 +85,21 @@ pub(crate) fn fit_platt_detailed(scores: &[f64], labels: &[f64]) -> Result<Platt
 /// moments z-score normalization takes ([`crate::normalize::scaled_moments`]: of the
 /// scores divided by their largest magnitude when the plain ones overflow, near 1e155
 /// and beyond, or the deviation of differing scores underflows; with the raw ones the
-/// fit gave a flat model, `a = b = 0`). Scores all equal: the identity map.
+/// fit gave a flat model, `a = b = 0`). Scores all equal: each `z` is 0 (the mean
+/// taken away, the deviation 1), so the slope stays 0 and the fit is the flat model of
+/// the targets' mean (on the raw scores LibSVM's steps gave a slope anyway, of 1e15 for
+/// scores of 0.03 whose moments said a deviation of 7e-18 before they were taken as
+/// equal, or a small positive one, which a pipeline refuses).
 fn standardization(scores: &[f64]) -> Moments {
     let m = crate::normalize::scaled_moments(scores);
     if m.mean.is_finite() && m.sd.is_finite() && m.sd > 0.0 {
         m
+    } else if m.sd == 0.0 && m.mean.is_finite() {
+        Moments {
+            mean: m.mean,
+            sd: 1.0,
+            scale: 1.0,
+        }
     } else {
         Moments::IDENTITY
     }
@@ -320,11 +332,24 @@ mod tests {
     }
 
     #[test]
-    fn constant_scores_skip_standardization() {
+    fn constant_scores_give_a_flat_model() {
         let fit = fit_platt_detailed(&[2.0, 2.0, 2.0, 2.0], &[1.0, 0.0, 0.0, 1.0]).unwrap();
         assert!(fit.converged);
         // Symmetric classes: the fitted probability at the common score is 1/2.
         assert!((fit.model.predict(2.0) - 0.5).abs() < 1e-6, "{:?}", fit);
+        // Scores whose sum does not round back to them (ten of 0.03 have a mean a unit
+        // off, which made a deviation of 7e-18 and a slope of -5e15), and unbalanced
+        // labels (a slope of 0.028 > 0 on the raw scores, refused by a pipeline): flat,
+        // at the targets' mean, (3 * 4/5 + 7 * 1/9) / 10.
+        let labels = [1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+        let mean = (3.0 * 0.8 + 7.0 / 9.0) / 10.0;
+        for x in [0.03, 1.0 / 61.0, 0.1, 2.0, -7.5, 1e300] {
+            let fit = fit_platt_detailed(&[x; 10], &labels).unwrap();
+            assert_eq!(fit.model.a, 0.0, "{x}: {fit:?}");
+            assert!(fit.converged, "{x}: {fit:?}");
+            assert!((fit.model.predict(x) - mean).abs() < 1e-6, "{x}: {fit:?}");
+            assert!(fit.model.validate().is_ok());
+        }
     }
 
     #[test]
