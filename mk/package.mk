@@ -9,7 +9,7 @@ test-package: pkg
 	@rm -rf target/pack && mkdir -p target/pack
 	@cd pkg && npm pack --silent --pack-destination ../target/pack >/dev/null
 	attw target/pack/calibrank-*.tgz --exclude-entrypoints calibrank_core.wasm calibrank_pipeline.wasm calibrank_lab.wasm calibrank_texts.wasm
-	publint pkg --strict
+	publint target/pack/calibrank-*.tgz --strict
 
 # Bun and Deno (npm packages `bun` and `deno`; their binaries work without install
 # scripts): the JS suite and the golden vectors through the package's exports map, by the

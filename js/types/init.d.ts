@@ -29,7 +29,7 @@ export type InitInput =
  * URL, Request or file that cannot be read, a promise that rejects, bytes or a module
  * that are not its .wasm), rejects
  * with ScoreError `INVALID_TYPE` on `input`; `init` can then be called again.
- * Given calibrank_pipeline.wasm instead (about 80 KB against 116 KB gzipped), only `Pipeline` can be called; the other functions throw ScoreError `INTERNAL`.
+ * Given calibrank_pipeline.wasm instead (about 80 KB against 117 KB gzipped), only `Pipeline` can be called; the other functions throw ScoreError `INTERNAL`.
  */
 declare function init(input?: InitInput | PromiseLike<InitInput>): Promise<void>;
 /**

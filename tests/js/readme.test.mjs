@@ -109,10 +109,11 @@ const CASES = [
     expect: [["x", "miss"]],
   },
   {
-    first: '<script type="importmap">{ "imports": { "calibrank": "/node_modules/calibrank/browser.js" } }</script>',
+    first: '<script type="importmap">{ "imports": { "calibrank": "/node_modules/calibrank/browser.js", "calibrank/lab": "/node_modules/calibrank/lab.browser.js" } }</script>',
     run: "chromium-html",
-    // The block logs its result: the page records console.log lines.
-    expectLog: ['{"kind":"hit","score":0.9}'],
+    // The block logs its results (the core's, then the lab's through the map's second
+    // entry): the page records console.log lines.
+    expectLog: ['{"kind":"hit","score":0.9}', "0.0625"],
   },
   {
     first: 'import { Pipeline, ScoreError } from "calibrank"; // resolves the `workerd` condition',
