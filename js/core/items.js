@@ -33,6 +33,13 @@ export class Items {
     }
   }
 
+  // `Object.prototype.toString` says "[object Items]"; the declarations brand the class
+  // with it, so that a Set of ids or a lab `Run` (refused by `run`) is no `Items` to the
+  // compiler either, while the ES module's and the CommonJS build's stay one type.
+  get [Symbol.toStringTag]() {
+    return "Items";
+  }
+
   /** How many items are held (entries whose value is not `undefined`; `null` ones too). */
   get size() {
     const held = typeof this === "object" && this !== null ? HELD.get(this) : undefined;

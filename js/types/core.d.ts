@@ -495,7 +495,11 @@ export interface ItemMeta {
   modifiedAt?: string | number | null | undefined;
   /** Fiscal year (fiscal-year recency). */
   fiscalYear?: number | null | undefined;
-  /** External cross-encoder score (cross-encoder rerank). */
+  /**
+   * External cross-encoder score (cross-encoder rerank): with `rerank.method:
+   * "cross_encoder"`, every candidate the reranker reads must have one (a missing one is
+   * `EMPTY_INPUT` on `items.<id>.crossEncoderScore`); min-max scaled per query.
+   */
   crossEncoderScore?: number | null | undefined;
 }
 
@@ -822,6 +826,11 @@ export declare class Items {
   constructor(items: Readonly<Record<string, ItemMetaLike | null | undefined>> | ReadonlyMap<string, ItemMetaLike | null | undefined> | Items);
   /** How many items are held (`null` entries, items with no fields, included). */
   readonly size: number;
+  /**
+   * "Items" (`Object.prototype.toString` gives "[object Items]"): the class's brand, so
+   * that another object with a `size` (a `Set` of ids, a lab `Run`) is no `Items`.
+   */
+  readonly [Symbol.toStringTag]: "Items";
 }
 
 // ---------------------------------------------------------------- Fusion
@@ -863,7 +872,11 @@ export interface MultiQueryOptions {
   resultsPerQuery?: number | undefined;
   /** Hits scoring below this are dropped before ranking (default 0.6). */
   similarityThreshold?: number | undefined;
-  /** Bonus per additional query for `score_max` (default 0.1, 0..=1). */
+  /**
+   * For `score_max`: a multiplicative bonus per additional query that found the hit, its
+   * score `best * (1 + multiQueryBoost * (queries - 1))` (default 0.1, 0..=1; 0: the best
+   * similarity alone).
+   */
   multiQueryBoost?: number | undefined;
   /** Results returned (default 10, >= 1). */
   limit?: number | undefined;

@@ -1,6 +1,7 @@
 // calibrank/init: the core without top-level await. Nothing is loaded at import; call
 // `await init(input)` (or `initSync(module)`) once, then use the API as from "calibrank".
-// Until then every function throws a ScoreError (code INTERNAL) that says so.
+// Until then every function that needs the module throws a ScoreError (code INTERNAL)
+// that says so (`new Items(...)`, read in JavaScript alone, works before it).
 
 export * from "./core.js";
 

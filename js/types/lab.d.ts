@@ -105,22 +105,31 @@ export declare function parseQrels(text: string, options?: WithLimits | null): Q
 /**
  * Mean of each metric over the judged queries, ranx-compatible (`ndcg@10`, `map@100`,
  * `recall@100`, `mrr`, `precision@k`, `hit_rate@k`, `r-precision`, ...): metric -> mean,
- * keyed by each name as given (`M`: the names, when written as literals).
+ * keyed by each name as given (`M`: the names, when written as literals; names known
+ * only as `string` give a record whose every key may be absent).
  */
-export declare function evaluate<M extends string>(
+export declare function evaluate<const M extends string>(
   qrels: Qrels | QrelsObject,
   run: Run | RunObject,
   metrics: readonly M[],
   options?: (EvaluateOptions & WithLimits) | null,
-): Record<M, number>;
+): MetricRecord<M, number>;
 
 /** Per-query values of each metric: metric (as given) -> query id -> value. */
-export declare function evaluatePerQuery<M extends string>(
+export declare function evaluatePerQuery<const M extends string>(
   qrels: Qrels | QrelsObject,
   run: Run | RunObject,
   metrics: readonly M[],
   options?: (EvaluateOptions & WithLimits) | null,
-): Record<M, Record<string, number>>;
+): MetricRecord<M, Record<string, number>>;
+
+/**
+ * A value per metric asked for: every key present when the names are literals (`M` a
+ * union of them); when they are only known as `string`, any key may be absent (a
+ * misspelt name read from the result is `undefined`, even without
+ * `noUncheckedIndexedAccess`).
+ */
+export type MetricRecord<M extends string, V> = string extends M ? Partial<Record<string, V>> : Record<M, V>;
 
 /** Options of `evaluate` / `evaluatePerQuery`. */
 export interface EvaluateOptions {

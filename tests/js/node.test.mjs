@@ -165,6 +165,8 @@ test("an Items made through one build (ESM or CommonJS) serves a Pipeline of the
     const p = new ran.Pipeline({ minConfidence: 0 });
     assert.deepEqual(p.run({ ...input, items: new made.Items(items) }), p.run({ ...input, items }));
     assert.equal(new ran.Items(new made.Items(items)).size, 3);
+    // The brand the declarations give both builds' Items (core.d.ts).
+    assert.equal(Object.prototype.toString.call(new made.Items(items)), "[object Items]");
     p.free();
   }
 });

@@ -90,6 +90,15 @@ const viaHeld: PipelineOutput = new Pipeline(config).run({ ...input, items: held
 const heldSize: number = held.size + new Items({ b: null }).size;
 // @ts-expect-error an Items is made from items, not from a list
 new Items(["a"]);
+// Another object with a `size` is no Items (the runtime refuses them): a Set of ids, a
+// plain object, a lab Run.
+// @ts-expect-error a Set is not items
+new Items(new Set(["a"]));
+// @ts-expect-error nor is an object with a size
+const fakeItems: Items = { size: 0 };
+// @ts-expect-error a Set given as a pipeline's items
+new Pipeline().run({ lists: [], items: new Set(["a"]) });
+console.log(fakeItems);
 console.log(viaHeld.results.length, heldSize);
 for (const r of out.results) {
   const band: Band = r.band;
@@ -288,6 +297,8 @@ fuseRuns([run, run], { method: "rff" });
 fuseRuns([run, run], { method: "sum", norm: "minmax" });
 // @ts-expect-error optimizeFusion has nothing to tune in "sum"
 optimizeFusion(qrelsHandle, [runHandle, fusedRun], { method: "sum" });
+// @ts-expect-error a Run is no pipeline's items (it has a size, not the Items brand)
+new Pipeline().run({ lists: [], items: runHandle });
 // The report names its method as the union does (a string would not be one).
 const tunedMethod: TunedFusionMethod = report.method;
 console.log(tunedMethod);
