@@ -92,6 +92,41 @@ fn entry_points(qrels: &Qrels) -> Vec<(&'static str, Result<(), ScoreError>)> {
     ]
 }
 
+/// A grade beyond the 64-bit integers, which a qrels file's relevance column cannot hold
+/// (`parse_qrels`: "outside the 64-bit integers"), is refused in an object too: 1e20 was
+/// taken, then failed `ndcg_burges` as "too large"; the largest whole doubles inside are
+/// grades.
+#[test]
+fn every_entry_point_refuses_a_grade_beyond_64_bits() {
+    for grade in [1e20, -1e20, 9_223_372_036_854_775_808.0, 1e300] {
+        for (name, result) in entry_points(&qrels(grade)) {
+            let e = result.expect_err(name);
+            assert_eq!(
+                (e.code, e.field.as_str()),
+                (ErrorCode::InvalidType, "qrels.q1.a"),
+                "{name} {grade}"
+            );
+            assert!(
+                e.message.starts_with(
+                    "must be a whole number (of 64 bits, -9223372036854775808 to \
+                     9223372036854775807, as in a qrels file), got "
+                ),
+                "{}",
+                e.message
+            );
+        }
+    }
+    // -2^63 and the largest double below 2^63 are taken (evaluate's metrics read them).
+    for grade in [-9_223_372_036_854_775_808.0, 9_223_372_036_854_774_784.0] {
+        let q = qrels(grade);
+        assert!(
+            entry_points(&q).into_iter().any(|(_, r)| r.is_ok()),
+            "{grade}"
+        );
+        assert!(q.check_grades("qrels").is_ok(), "{grade}");
+    }
+}
+
 #[test]
 fn every_entry_point_refuses_a_fractional_grade_on_its_path() {
     for (name, result) in entry_points(&qrels(0.5)) {

@@ -61,7 +61,9 @@ pub fn not_one_of(name: &str, names: &[&str]) -> String {
 }
 
 /// A serde message said for a JavaScript caller, who never wrote a Rust type: `invalid
-/// type: floating point `1.5`, expected u64` is `expected a whole number >= 0, got 1.5`,
+/// type: floating point `1.5`, expected u64` is `expected a whole number from 0 to
+/// 9007199254740991, got 1.5` (the largest a JavaScript number holds exactly, which the
+/// lab's reader takes as the bound of its whole numbers),
 /// `invalid type: unit value, expected a sequence` is `expected an array, got null`,
 /// `unknown variant `beta`, expected one of `sigmoid`, `platt`` is `"beta" is not one of
 /// "sigmoid", "platt"`. Numbers are printed as JavaScript's `String(v)` prints them
@@ -116,7 +118,7 @@ fn expected_words(e: &str) -> std::borrow::Cow<'_, str> {
         "u8" => "a whole number from 0 to 255",
         "u16" => "a whole number from 0 to 65535",
         "u32" => "a whole number from 0 to 4294967295",
-        "u64" | "usize" => "a whole number >= 0",
+        "u64" | "usize" => "a whole number from 0 to 9007199254740991",
         "i32" | "i64" | "isize" => "a whole number",
         "f32" | "f64" => "a number",
         "a sequence" => "an array",

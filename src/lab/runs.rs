@@ -147,8 +147,9 @@ pub(crate) const GRADES_ARE_WHOLE: &str =
     "relevance grades are whole numbers, as in trec_eval and ranx";
 
 /// Checks one relevance grade: a finite number (`NON_FINITE_SCORE`, "must be a finite
-/// number, got NaN") and a whole one (`INVALID_TYPE`, "must be a whole number (...), got
-/// 0.5"), on `field` (`qrels.<qid>.<docid>` where the judgements are an argument).
+/// number, got NaN") and a whole one of 64 bits (`INVALID_TYPE`, "must be a whole number
+/// (...), got 0.5", or 1e+20), on `field` (`qrels.<qid>.<docid>` where the judgements
+/// are an argument).
 /// Negative grades and 0 are grades like any other (TREC qrels hold -1, "judged
 /// non-relevant"); only grades at or above a metric's relevance level count as relevant.
 ///
@@ -166,21 +167,33 @@ pub fn check_grade(grade: f64, field: impl FnOnce() -> String) -> crate::error::
             grade,
         ))
     } else if grade.fract() != 0.0 {
-        Err(fractional_grade(field(), grade))
+        Err(fractional_grade(field(), grade, GRADES_ARE_WHOLE))
+    } else if !(-I64_BOUND..I64_BOUND).contains(&grade) {
+        Err(fractional_grade(
+            field(),
+            grade,
+            "of 64 bits, -9223372036854775808 to 9223372036854775807, as in a qrels file",
+        ))
     } else {
         Ok(())
     }
 }
 
-/// A grade that is not a whole number: `INVALID_TYPE` on `field`, the grade given.
+/// 2^63: grades lie in the 64-bit integers, as a qrels file's relevance column is read
+/// (`parse_qrels`); an object's grade of 1e20 was taken, then failed `ndcg_burges` as too
+/// large, where the same grade in a file was refused when read.
+const I64_BOUND: f64 = 9_223_372_036_854_775_808.0;
+
+/// A grade that is not a whole number (or not one of 64 bits), `why` said in brackets:
+/// `INVALID_TYPE` on `field`, the grade given.
 #[cold]
 #[inline(never)]
-fn fractional_grade(field: String, grade: f64) -> crate::error::ScoreError {
+fn fractional_grade(field: String, grade: f64, why: &str) -> crate::error::ScoreError {
     crate::error::ScoreError::new(
         crate::error::ErrorCode::InvalidType,
         field,
         format!(
-            "must be a whole number ({GRADES_ARE_WHOLE}), got {}",
+            "must be a whole number ({why}), got {}",
             crate::error::num(grade)
         ),
     )

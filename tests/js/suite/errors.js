@@ -289,11 +289,11 @@ export function errorTests(test, lib) {
     const said = (fn, code, field) => throwsScoreError(lib, fn, code, field).message;
     const s = [0.1, 0.4, 0.35, 0.8, 0.9, 0.2];
     const l = [0, 0, 1, 1, 1, 0];
-    eq(said(() => lib.proposeBands(s, l, { seed: 2 ** 53 }), "INVALID_TYPE", "options.seed"), "expected a whole number >= 0, got 9007199254740992");
-    eq(said(() => lib.proposeBands(s, l, { seed: 1e21 }), "INVALID_TYPE", "options.seed"), "expected a whole number >= 0, got 1e+21");
-    eq(said(() => lib.proposeBands(s, l, { folds: 1.5 }), "INVALID_TYPE", "options.folds"), "expected a whole number >= 0, got 1.5");
-    eq(said(() => lib.proposeBands(s, l, { seed: -1 }), "INVALID_TYPE", "options.seed"), "expected a whole number >= 0, got -1");
-    eq(said(() => lib.calibrationError([0.1, 0.9], [0, 1], { bins: null }), "INVALID_TYPE", "options.bins"), "expected a whole number >= 0, got null");
+    eq(said(() => lib.proposeBands(s, l, { seed: 2 ** 53 }), "INVALID_TYPE", "options.seed"), "expected a whole number from 0 to 9007199254740991, got 9007199254740992");
+    eq(said(() => lib.proposeBands(s, l, { seed: 1e21 }), "INVALID_TYPE", "options.seed"), "expected a whole number from 0 to 9007199254740991, got 1e+21");
+    eq(said(() => lib.proposeBands(s, l, { folds: 1.5 }), "INVALID_TYPE", "options.folds"), "expected a whole number from 0 to 9007199254740991, got 1.5");
+    eq(said(() => lib.proposeBands(s, l, { seed: -1 }), "INVALID_TYPE", "options.seed"), "expected a whole number from 0 to 9007199254740991, got -1");
+    eq(said(() => lib.calibrationError([0.1, 0.9], [0, 1], { bins: null }), "INVALID_TYPE", "options.bins"), "expected a whole number from 0 to 9007199254740991, got null");
     eq(said(() => lib.calibrationError([0.1, 0.9], [0, 1], { strategy: 1 }), "INVALID_TYPE", "options.strategy"), "expected a name (a string), got 1");
     eq(said(() => lib.calibrationError([0.1, 0.9], [0, 1], { strategy: "equal" }), "UNKNOWN_METHOD", "options.strategy"), '"equal" is not one of "uniform", "quantile"');
     eq(said(() => lib.applyCalibration([0.5], { method: "beta" }), "UNKNOWN_METHOD", "calibration.method"), '"beta" is not one of "sigmoid", "platt", "isotonic"');

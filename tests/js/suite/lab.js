@@ -368,6 +368,16 @@ export function labTests(test, lib) {
         assert(e.message.startsWith(`line 2: relevance "${grade}" is not a whole number`), e.message);
       }
     }
+    // A grade beyond the 64-bit integers, which a qrels file's column cannot hold (refused
+    // there when read): refused in an object too (1e20 was taken, then ndcg_burges failed
+    // on it as too large).
+    for (const [name, f] of [
+      ["Qrels.fromObject", () => lib.Qrels.fromObject({ q: { a: 1, b: 1e20 } })],
+      ["evaluate", () => lib.evaluate({ q: { a: 1, b: 1e20 } }, q, ["ndcg"])],
+    ]) {
+      const e = throwsScoreError(lib, f, "INVALID_TYPE", "qrels.q.b");
+      eq(e.message, "must be a whole number (of 64 bits, -9223372036854775808 to 9223372036854775807, as in a qrels file), got 100000000000000000000", name);
+    }
     // Whole grades are taken as they were, -1 (TREC's "judged non-relevant") and 0
     // included; evaluate and fitQueryConfidence now read each alike: relevant from 1 on.
     const runA = { q1: { a: 3, b: 2 }, q2: { c: 3, d: 1 }, q3: { e: 2, f: 1 } };

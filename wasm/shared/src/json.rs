@@ -846,7 +846,10 @@ mod tests {
         let e = m(r#"{"seed": -1}"#);
         assert_eq!(
             (e.field.as_str(), e.message.as_str()),
-            ("options.seed", "expected a whole number >= 0, got -1")
+            (
+                "options.seed",
+                "expected a whole number from 0 to 9007199254740991, got -1"
+            )
         );
         // The cases the review of the error messages met, each as a JavaScript caller
         // wrote it: no Rust type, no serde word, numbers as `String(v)` prints them (the
@@ -854,7 +857,7 @@ mod tests {
         for (text, message) in [
             (
                 r#"{"folds": "x"}"#,
-                r#"expected a whole number >= 0, got "x""#,
+                r#"expected a whole number from 0 to 9007199254740991, got "x""#,
             ),
             (
                 r#"{"n": -3}"#,
