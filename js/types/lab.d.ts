@@ -452,7 +452,12 @@ export interface BandProposal {
   degradedFloor: number;
   /** The precision the hit band was asked to reach. */
   targetPrecision: number;
-  /** Whether some threshold reaches the target on all data (if not, `highFloor` is 1). */
+  /**
+   * Whether some threshold reaches the target on all data. If not, `highFloor` is 1, the
+   * highest floor a band takes: a calibrated score of exactly 1 (which an isotonic
+   * model's top step often gives) is still a hit, so the hit band is not empty unless no
+   * score reaches 1 (`inSample.hit` says what it holds).
+   */
   targetReached: boolean;
   /** Number of judged items. */
   count: number;

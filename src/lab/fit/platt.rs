@@ -359,6 +359,10 @@ mod tests {
         let m = fit_platt(&scores, &labels).unwrap();
         assert!(m.validate().is_ok());
         assert!(m.predict(49.0) > 0.9 && m.predict(0.0) < 0.1, "{m:?}");
+        // The README's figures: a slope of -0.27, 0.0015 at 0, 0.9985 at 49.
+        assert!((m.a - -0.265_178).abs() < 1e-5, "{m:?}");
+        assert!((m.predict(0.0) - 0.001_506).abs() < 1e-5, "{m:?}");
+        assert!((m.predict(49.0) - 0.998_494).abs() < 1e-5, "{m:?}");
     }
 
     #[test]
