@@ -508,7 +508,10 @@ fn newton(z: &[Vec<f64>], y: &[f64], l2: f64, max_iterations: u32) -> Fit {
             break;
         }
         // A full step at the floor that did not shrink the gradient: the fit is where the
-        // arithmetic lets it be, and the point before that step is kept.
+        // arithmetic lets it be, and the point before that step is kept. (A safeguard: in
+        // every fit tried, 240 of cisi-abstain's subsets, penalties and `k`, and synthetic
+        // ones of up to 500,000 rows, the first step at the floor brought the gradient
+        // below the tolerance.)
         if let Some((before, b)) = floor.take() {
             if largest >= before {
                 beta = b;
