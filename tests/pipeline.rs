@@ -1857,3 +1857,49 @@ fn fitted_models_and_times_convert() {
         Timestamp::Iso("x".into())
     );
 }
+
+/// Normalization that saturates (z-scores above about 8.3 all normalize to exactly 1)
+/// leaves candidates equal after normalizing and calibrating: the score after reranking
+/// then orders them, the better one first as the monotone stages promise, not the
+/// smaller id. An independent review's case: with topN 1 the pipeline kept "x" over "y",
+/// which list b (weight 100) ranks first. `run_columnar` keeps the pool's order alike
+/// (raw score descending, then index).
+#[test]
+fn saturated_scores_keep_the_better_candidate_first() {
+    let many: Vec<String> = (0..198).map(|i| format!("d{i}")).collect();
+    let many: Vec<&str> = many.iter().map(String::as_str).collect();
+    let mut b = list("b", &["y", "x"]);
+    b.weight = Some(100.0);
+    let input = PipelineInput {
+        lists: vec![list("a", &many), b],
+        ..Default::default()
+    };
+    let cfg: PipelineConfig = from_json(
+        r#"{"topK": 200, "topN": 2, "recency": {"mode": "none"}, "normalization": {"method": "z_score"}, "calibration": {"threshold": 0.5, "steepness": 10}, "explain": true}"#,
+        "config",
+    )
+    .unwrap();
+    let p = Pipeline::new(cfg).unwrap();
+    let out = p.run(&input).unwrap();
+    let ids: Vec<&str> = out.results.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(ids, ["y", "x"]);
+    // Equal after the stages that saturated, apart before them.
+    let (y, x) = (&out.results[0], &out.results[1]);
+    assert_eq!(y.score.to_bits(), x.score.to_bits());
+    let (ey, ex) = (y.explain.as_ref().unwrap(), x.explain.as_ref().unwrap());
+    assert_eq!(ey.normalized.to_bits(), ex.normalized.to_bits());
+    assert!(ey.after_rerank > ex.after_rerank, "{ey:?} {ex:?}");
+    // The columnar path: "x" is document 0, "y" document 1 (the smaller index last).
+    let docs_a: Vec<u32> = (2..200).collect();
+    let docs_b = [1u32, 0];
+    let slices: [&[u32]; 2] = [&docs_a, &docs_b];
+    let col = p
+        .run_columnar(&ColumnarInput {
+            lists: &slices,
+            weights: Some(&[1.0, 100.0]),
+            n_docs: 200,
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(col.order, [1, 0]);
+}

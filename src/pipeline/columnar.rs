@@ -244,11 +244,10 @@ impl Pipeline {
             .map(|(&(_, d), &n)| (d, n, cfg.calibration.apply(n)))
             .filter(|&(_, _, c)| c >= cfg.min_confidence)
             .collect();
-        kept.stable_sort_by(|a, b| {
-            b.2.total_cmp(&a.2)
-                .then_with(|| b.1.total_cmp(&a.1))
-                .then(a.0.cmp(&b.0))
-        });
+        // Calibrated descending; then the pool's order (raw score descending, then
+        // index), which the stable sort keeps: as `run` orders equal ones by the score
+        // after reranking, then id.
+        kept.stable_sort_by(|a, b| b.2.total_cmp(&a.2));
         kept.truncate(top_n as usize);
         let (floors, profile) = cfg.bands.floors_for(input.context);
         let out_scores: Vec<f64> = kept.iter().map(|k| k.2).collect();

@@ -19,8 +19,8 @@
 //! * **normalize** (`normalization.method`, default `none`), then items below
 //!   `normalization.minRelevance` are dropped (only when a method is set).
 //! * **calibrate** (`calibration`), then items below `minConfidence` are dropped.
-//! * Results are sorted by calibrated score (descending; ties by the pre-calibration
-//!   score, then id) and cut to `topN`; each gets its band from the floors of the most
+//! * Results are sorted by calibrated score (descending; ties by the score after
+//!   reranking, which the normalization keeps in order, then id) and cut to `topN`; each gets its band from the floors of the most
 //!   specific matching profile for `input.context`; the query confidence is computed on
 //!   the returned scores.
 //!

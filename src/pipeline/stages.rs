@@ -328,10 +328,15 @@ impl Pipeline {
         stats.below_min_relevance = count(below_relevance);
         stats.below_min_confidence = count(below_confidence);
 
-        // 7. Final order (calibrated, then normalized descending, then id) and topN.
+        // 7. Final order (calibrated, then the score after reranking, descending; then id)
+        // and topN. The normalization keeps the scores after reranking in order (every
+        // method is monotone), so they order what it or the calibration made equal by
+        // saturating (z-scores above about 8.3 all normalize to 1): the better candidate
+        // stays first, as the monotone stages promise, instead of the smaller id.
+        let after_rerank = |at: usize| reranked.get(at).copied().unwrap_or(0.0);
         pool.stable_sort_by(|a, b| {
             b.2.total_cmp(&a.2)
-                .then_with(|| b.1.total_cmp(&a.1))
+                .then_with(|| after_rerank(b.3).total_cmp(&after_rerank(a.3)))
                 .then_with(|| ids.cmp(a.0, b.0))
         });
         stats.beyond_top_n = count(pool.len().saturating_sub(top_n as usize));
