@@ -433,7 +433,11 @@ export type EffectivePipelineConfig = Omit<Effective<PipelineConfig>, "limits" |
 export interface PipelineConfig {
   /** RRF constant (default 60, >= 1). */
   k?: number | undefined;
-  /** Weight per list name (default 1 for every list). */
+  /**
+   * Weight per list name (default 1 for every list), for `run`; a list's own `weight`
+   * comes first. `runColumnar`'s lists have no names: it takes its `weights` from its
+   * input (default 1 each), never from here.
+   */
   weights?: Record<string, number> | undefined;
   /** Candidate pool after fusion and recency (default 10). */
   topK?: number | undefined;
@@ -587,7 +591,11 @@ export interface Explain {
   rerank: RerankExplain;
   /** Rerank-stage fiscal-year multiplier. */
   rerankRecencyMultiplier: number;
-  /** Score after reranking. */
+  /**
+   * Score after reranking: `afterRecency * rerank.multiplier * rerankRecencyMultiplier`
+   * (heuristic), `rerank.normalized * rerankRecencyMultiplier` (cross-encoder, whose
+   * scores replace the fused ones), `afterRecency` (no reranker).
+   */
   afterRerank: number;
   /** Score after normalization. */
   normalized: number;
@@ -710,7 +718,9 @@ export interface PoolExplain {
  * What a normalization read from its pool, by method (`s` a result's `afterRerank`):
  * `none`: `s`; `max`: `s / max` (the largest score, floored at 0.001); `min_max`: `(s -
  * min) / (max - min)`, 1 when `max == min`; `z_score`: `Phi((s / scale - mean) / sd)`,
- * 0.5 when `sd == 0` (`scale` 1 unless the plain moments overflow or underflow); `softmax`:
+ * with the mean and the population standard deviation (divided by n) of `s / scale`,
+ * 0.5 when `sd == 0` (`scale` 1 unless the plain moments overflow or underflow, then the
+ * pool's largest magnitude); `softmax`:
  * `exp((s - max) / temperature) / sum`.
  */
 export type PoolScale =
