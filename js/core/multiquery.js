@@ -1,9 +1,10 @@
 // Fusion of the hits of several queries (`fuseMultiQuery`).
 import { Input, precheck, typeError, isMap, wellFormedName, allocate, timeOf, hasOwn, firstOf, fromObjectPrototype, Interner } from "../wire.js";
-import { OP, w, limitsOf, scratch, isObject, isPlainRecord, isU32, noInheritedKeys, BARE, ownFields, unknownField, missingField } from "./shared.js";
+import { OP, w, limitsOf, scratch, isObject, isPlainRecord, isU32, noInheritedKeys, BARE, ownFields, unknownField, missingField, recordError } from "./shared.js";
 
 const HIT_FIELDS = ["id", "score", "timestamp"];
 const HIT_KEYS = new Set(HIT_FIELDS);
+const HIT = "an object with `id` and `score`";
 /** Whether Object.prototype has none of a hit's fields (shared.js `noInheritedKeys`). */
 const cleanPrototype = () => noInheritedKeys() && !("id" in BARE || "score" in BARE || "timestamp" in BARE);
 
@@ -94,16 +95,16 @@ export function fuseMultiQuery(queries, options) {
         const h = q[j];
         // A plain object (the common case) is none of the refused kinds: checked first.
         if (!isPlainRecord(h) && (!isObject(h) || isMap(h) || h instanceof Date))
-          throw typeError(`queries[${i}][${j}]`, "an object with `id` and `score`", h);
+          throw typeError(`queries[${i}][${j}]`, HIT, h);
         // checkKeys(h, HIT_KEYS, ...) written out: the shared function's for-in is generic
         // over every caller's objects, and a Set lookup per key costs more than comparing
         // the three names (`node bench/multiquery-loop.mjs`: 126 µs a call with checkKeys,
         // 102-108 with the Set here, 87-94 with the names).
-        for (const key in h) if (key !== "id" && key !== "score" && key !== "timestamp" && hasOwn.call(h, key)) throw unknownField(`queries[${i}][${j}]`, key, HIT_KEYS);
+        for (const key in h) if (key !== "id" && key !== "score" && key !== "timestamp" && hasOwn.call(h, key)) throw recordError(h, `queries[${i}][${j}]`, HIT) ?? unknownField(`queries[${i}][${j}]`, key, HIT_KEYS);
         const { id, score, timestamp: t } = clean ? h : ownFields(h, HIT_FIELDS);
-        if (id === undefined) throw missingField(`queries[${i}][${j}]`, "id");
+        if (id === undefined) throw recordError(h, `queries[${i}][${j}]`, HIT) ?? missingField(`queries[${i}][${j}]`, "id");
         if (typeof id !== "string") throw typeError(`queries[${i}][${j}].id`, "a string", id);
-        if (score === undefined) throw missingField(`queries[${i}][${j}]`, "score");
+        if (score === undefined) throw recordError(h, `queries[${i}][${j}]`, HIT) ?? missingField(`queries[${i}][${j}]`, "score");
         if (typeof score !== "number") throw typeError(`queries[${i}][${j}].score`, "a number", score);
         let d = interner.find(id);
         if (d === undefined) {

@@ -2,7 +2,7 @@
 // `read_input` reads it): each distinct id interned once, the lists as indices, the
 // items as a table, every string of the call in one table.
 import { precheck, objectJson, numbers, typeError, keyPath, keyField, isMap, hasOwn, fromObjectPrototype, wellFormedName, firstOf, timeOf, utf8Length, Interner, emptyInstance, allocate } from "../wire.js";
-import { isObject, unknownField, missingField, noInheritedKeys, ownFields, checkKeys, BARE } from "./shared.js";
+import { isObject, unknownField, missingField, noInheritedKeys, ownFields, checkKeys, recordError, BARE } from "./shared.js";
 import { canHoldTexts } from "./held-texts.js";
 import { HELD } from "./held.js";
 
@@ -10,6 +10,10 @@ const ITEM_KEYS = new Set(["name", "type", "summary", "content", "modifiedAt", "
 const INPUT_FIELDS = ["query", "lists", "items", "now", "context", "topN"];
 const LIST_FIELDS = ["name", "ids", "scores", "weight"];
 const INPUT_KEYS = new Set(INPUT_FIELDS);
+const INPUT = "an object with `lists`";
+const LIST = "an object with `name` and `ids`";
+const ITEM = "an object with the item's fields";
+const ITEMS = "an object mapping ids to metadata";
 const LIST_KEYS = new Set(LIST_FIELDS);
 /** Whether Object.prototype has none of the input's and lists' fields (shared.js `noInheritedKeys`). */
 const cleanPrototype = () =>
@@ -21,6 +25,19 @@ const KEPT_FOUND = 0;
 const KEPT_HELD = 1;
 const mapGet = Map.prototype.get;
 const objectTag = Object.prototype.toString;
+const getPrototypeOf = Object.getPrototypeOf;
+/**
+ * Why an object that gave no item field is no item (what is expected instead), or null
+ * (an empty item: a record without fields, `{}`, of Object.prototype, of no prototype or
+ * of a prototype without a `constructor` of its own): see `encodeInput`.
+ */
+function noItem(meta) {
+  // A record whose prototype is Object.prototype is no Map, Date or class instance: its
+  // tag alone can say (a boxed primitive given that prototype).
+  const plain = getPrototypeOf(meta) === ObjectPrototype;
+  if ((!plain && (meta instanceof Map || meta instanceof Date)) || objectTag.call(meta) !== "[object Object]") return ITEM;
+  return !plain && emptyInstance(meta, false) ? `${ITEM}, not an instance of a class without fields of its own (a Pipeline?), which would be read as an item without any` : null;
+}
 
 /**
  * An array of `n` zeros, for a small table of a call (`new Array(n).fill(0)` took 31 ns
@@ -89,8 +106,8 @@ function timestamp(v, strs, field) {
  * large tables come from `lease` (see `Scratch`), valid until the lease is given back.
  */
 export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
-  if (!isObject(input)) throw typeError("input", "an object with `lists`", input);
-  checkKeys(input, INPUT_KEYS, "");
+  if (!isObject(input)) throw typeError("input", INPUT, input);
+  checkKeys(input, INPUT_KEYS, "", INPUT);
   // Keys inherited from Object.prototype are not fields. Whether it has an enumerable
   // key is checked once per call; only then is each field read through `own` (a shared
   // helper's keyed loads cost about 10% of (b) at N = 10 when made for every call).
@@ -105,7 +122,7 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
   }
   // A required key not given is INVALID_CONFIG, "missing field", as in every input of the
   // package (rerank's candidates, fuseMultiQuery's hits) and as the Rust API's serde says.
-  if (lists === undefined) throw missingField("", "lists");
+  if (lists === undefined) throw recordError(input, "input", INPUT) ?? missingField("", "lists");
   if (!Array.isArray(lists)) throw typeError("lists", "an array of lists", lists);
   const nLists = lists.length;
   precheck.lists(lim, nLists, "lists", "an array of lists");
@@ -116,13 +133,13 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
   const listObjs = new Array(nLists);
   for (let i = 0; i < nLists; i++) {
     const l = lists[i];
-    if (!isObject(l)) throw typeError(`lists[${i}]`, "an object with `name` and `ids`", l);
-    checkKeys(l, LIST_KEYS, `lists[${i}]`);
+    if (!isObject(l)) throw typeError(`lists[${i}]`, LIST, l);
+    checkKeys(l, LIST_KEYS, `lists[${i}]`, LIST);
     const { name, ids, scores: sc, weight } = cleanProto ? l : ownFields(l, LIST_FIELDS);
-    if (name === undefined) throw missingField(`lists[${i}]`, "name");
+    if (name === undefined) throw recordError(l, `lists[${i}]`, LIST) ?? missingField(`lists[${i}]`, "name");
     if (typeof name !== "string") throw typeError(`lists[${i}].name`, "a string", name);
     wellFormedName(name, `lists[${i}].name`, "a list name");
-    if (ids === undefined) throw missingField(`lists[${i}]`, "ids");
+    if (ids === undefined) throw recordError(l, `lists[${i}]`, LIST) ?? missingField(`lists[${i}]`, "ids");
     if (!Array.isArray(ids)) throw typeError(`lists[${i}].ids`, "an array of strings", ids);
     // Its length read once (a Proxy could answer differently later).
     const n = ids.length;
@@ -233,7 +250,7 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
     // keys instead (Object.keys, then each key's index looked up) cost (b) a quarter of
     // its time at N = 1,000 (docs/performance-history.md, "Items looked up by the lists' ids").
     const asMap = isMap(items);
-    if (!asMap && !isObject(items)) throw typeError("items", "an object mapping ids to metadata", items);
+    if (!asMap && !isObject(items)) throw typeError("items", ITEMS, items);
     // Only own entries are items. Of a record whose prototype is Object.prototype (with
     // no enumerable key added there: `cleanProto`) or null, a lookup can find an
     // inherited value only under a key of Object.prototype's own (its methods,
@@ -247,8 +264,11 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
     const proto = asMap ? null : Object.getPrototypeOf(items);
     const anyOwn = !asMap && !(proto === null || (proto === ObjectPrototype && cleanProto));
     // An object of a class without entries of its own (a Pipeline, a Run given as items)
-    // would be no items: refused (an empty record or Map is no items, as written).
-    if (anyOwn && emptyInstance(items, false)) throw typeError("items", "an object mapping ids to metadata (a plain object or a Map), not an instance of a class without entries of its own (a Pipeline, a Run?), which would be read as no items", items);
+    // would be no items: refused (an empty record or Map is no items, as written). A
+    // typed array's entries are its indices: refused as an array is (a String object's
+    // are its characters: refused when one is found, below).
+    if (anyOwn && (ArrayBuffer.isView(items) || emptyInstance(items, false)))
+      throw typeError("items", ArrayBuffer.isView(items) ? ITEMS : `${ITEMS} (a plain object or a Map), not an instance of a class without entries of its own (a Pipeline, a Run?), which would be read as no items`, items);
     standard = !keyByKey && !asMap && !anyOwn && nDocs >= LOOK_OVER_FROM && standardObjectPrototype();
     const lookUp = (key) => {
       const meta = asMap ? mapGet.call(items, key) : items[key];
@@ -284,7 +304,8 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
       itemTable[t + 7] = d;
       keyUnits += key.length;
       if (meta === null) continue;
-      if (!isObject(meta)) throw typeError(keyPath("items", key), "an object with the item's fields", meta);
+      // (A String object's entries are its characters: the items refused, not the entry.)
+      if (!isObject(meta)) throw recordError(asMap ? null : items, "items", ITEMS) ?? typeError(keyPath("items", key), ITEM, meta);
       let flags = 0;
       // One pass over the item's own keys: only the fields it has are read.
       // Keys inherited from Object.prototype (an enumerable key added there) are not
@@ -338,7 +359,7 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
             break;
           default:
             // An unknown key the item inherits (from a prototype of its own) is ignored.
-            if (hasOwn.call(meta, f)) throw unknownField(keyPath("items", key), f, ITEM_KEYS);
+            if (hasOwn.call(meta, f)) throw recordError(meta, keyPath("items", key), ITEM) ?? unknownField(keyPath("items", key), f, ITEM_KEYS);
         }
         if (bit !== 0 && v !== undefined && v !== null) {
           if (typeof v !== "string") throw typeError(keyField("items", key, f), "a string", v);
@@ -358,9 +379,14 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
         }
       }
       // A Map, a Date, a boxed primitive, an Error, a Promise... (any object whose tag is
-      // not Object's) has no fields of its own to read: refused rather than read as an
-      // item without fields (checked only for an item that gave none: off the common path).
-      if (flags === 0 && (meta instanceof Map || meta instanceof Date || objectTag.call(meta) !== "[object Object]")) throw typeError(keyPath("items", key), "an object with the item's fields", meta);
+      // not Object's) has no fields of its own to read, nor has an object of a class
+      // without entries of its own (a Pipeline): refused rather than read as an item
+      // without fields (checked only for an item that gave none: off the common path; a
+      // record whose prototype is Object.prototype can be none of them but by its tag).
+      if (flags === 0) {
+        const expected = noItem(meta);
+        if (expected !== null) throw typeError(keyPath("items", key), expected, meta);
+      }
       itemTable[t + 1] = flags;
     }
     // The items found: the tables' first entries (their number, counted above, within
@@ -566,7 +592,12 @@ function heldRows(held, rowOf, nDocs, strs, entries, lim, holdAbove, lease) {
 export function encodeContext(context, lim) {
   if (context === undefined || context === null) return undefined;
   if (!isObject(context)) throw typeError("context", "an object", context);
-  return precheck.jsonText(lim, objectJson(context, "context"), "context");
+  const text = objectJson(context, "context", "an object");
+  // An object of a class without fields of its own (a Set, a Pipeline) would be read as
+  // the empty context, as a plain `{}` is: refused as options are (`notArray`), checked
+  // only for a context whose text is `{}`.
+  if (text !== undefined && text.length === 2 && emptyInstance(context)) throw typeError("context", "a plain object, not an instance of a class without fields of its own (a Pipeline, a Set?), which would be read as empty", context);
+  return precheck.jsonText(lim, text, "context");
 }
 
 /**

@@ -1,7 +1,7 @@
 // The scoring pipeline (`Pipeline`): its handle in the module, `run` (the input encoded
 // by pipeline-input.js) and `runColumnar`, and the objects built from the module's output.
 import { Input, plainTyped, precheck, objectJson, numbers, scoreError, typeError, typedArrayKind, notArray, timeOf, setOwn } from "../wire.js";
-import { OP, pipelineState as state, scratch, isObject, noInheritedKeys, BARE, ownFields, checkKeys, BAND, confidenceAt, outcomeAt, columnarRoom } from "./shared.js";
+import { OP, pipelineState as state, scratch, isObject, noInheritedKeys, BARE, ownFields, checkKeys, recordError, BAND, confidenceAt, outcomeAt, columnarRoom } from "./shared.js";
 import { callHolding } from "./held-texts.js";
 import { encodeInput, encodeContext, topNOf } from "./pipeline-input.js";
 import { factorsAt } from "./rerank.js";
@@ -21,6 +21,7 @@ function putJson(input, wire, text, encode) {
 
 const COLUMNAR_FIELDS = ["docs", "offsets", "nDocs", "weights", "modifiedAt", "now", "context", "topN"];
 const COLUMNAR_KEYS = new Set(COLUMNAR_FIELDS);
+const COLUMNAR_INPUT = "an object with `docs`, `offsets` and `nDocs`";
 /** Whether Object.prototype has none of `runColumnar`'s input fields (shared.js `noInheritedKeys`). */
 const cleanPrototype = () =>
   noInheritedKeys() && !("docs" in BARE || "offsets" in BARE || "nDocs" in BARE || "weights" in BARE || "modifiedAt" in BARE || "now" in BARE || "context" in BARE || "topN" in BARE);
@@ -92,7 +93,7 @@ export class Pipeline {
   /** Validates `config` (the design documents' defaults for every missing field). */
   constructor(config) {
     notArray(config, "config");
-    const text = precheck.jsonText(limitsOf(config, "Pipeline"), objectJson(config === null ? undefined : config, "config"), "config");
+    const text = precheck.jsonText(limitsOf(config, "Pipeline"), objectJson(config === null ? undefined : config, "config", undefined, true), "config");
     const table = state.limits();
     const names = table.names;
     const made = newPipeline(w(), text);
@@ -219,12 +220,12 @@ export class Pipeline {
   runColumnar(input) {
     if (!(objectLike(this) && #h in this)) throw notPipeline();
     this.#handle();
-    if (!isObject(input)) throw typeError("input", "an object with `docs`, `offsets` and `nDocs`", input);
+    if (!isObject(input)) throw typeError("input", COLUMNAR_INPUT, input);
     // A misspelled key (`doc`) is named as such, as `run` names it, not left to look like a missing `docs`.
-    checkKeys(input, COLUMNAR_KEYS, "");
+    checkKeys(input, COLUMNAR_KEYS, "", COLUMNAR_INPUT);
     const { docs: docsIn, offsets: offsetsIn, nDocs, weights, modifiedAt, now, context, topN } = cleanPrototype() ? input : ownFields(input, COLUMNAR_FIELDS);
     const lim = this.#limits;
-    if (typedArrayKind(docsIn) !== "Uint32Array") throw typeError("docs", "a Uint32Array", docsIn);
+    if (typedArrayKind(docsIn) !== "Uint32Array") throw recordError(input, "input", COLUMNAR_INPUT) ?? typeError("docs", "a Uint32Array", docsIn);
     const docs = plainTyped(docsIn, Uint32Array);
     precheck.columnar(lim, docs.length, "docs");
     if (typedArrayKind(offsetsIn) !== "Uint32Array") throw typeError("offsets", "a Uint32Array", offsetsIn);

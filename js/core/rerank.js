@@ -1,11 +1,12 @@
 // The heuristic multiplicative reranker over caller candidates (`rerank`).
 import { Input, precheck, typeError, isMap, wellFormedName, utf8Length, allocate, hasOwn } from "../wire.js";
-import { OP, w, limitsOf, isObject, isPlainRecord, noInheritedKeys, BARE, ownFields, unknownField, missingField } from "./shared.js";
+import { OP, w, limitsOf, isObject, isPlainRecord, noInheritedKeys, BARE, ownFields, unknownField, missingField, recordError } from "./shared.js";
 
 /** A candidate's optional texts, in the order of their flag bits (1, 2, 4) and of the string table. */
 const CANDIDATE_TEXTS = ["type", "summary", "content"];
 const CANDIDATE_FIELDS = ["id", "score", "name", ...CANDIDATE_TEXTS];
 const CANDIDATE_KEYS = new Set(CANDIDATE_FIELDS);
+const CANDIDATE = "an object with `id`, `score` and `name`";
 /** Whether Object.prototype has none of a candidate's fields (shared.js `noInheritedKeys`). */
 const cleanPrototype = () => noInheritedKeys() && !("id" in BARE || "score" in BARE || "name" in BARE || "type" in BARE || "summary" in BARE || "content" in BARE);
 
@@ -34,22 +35,22 @@ export function rerank(query, candidates, options) {
     const c = candidates[i];
     // A plain object (the common case) is none of the refused kinds: checked first.
     if (!isPlainRecord(c) && (!isObject(c) || isMap(c) || c instanceof Date))
-      throw typeError(`candidates[${i}]`, "an object with `id`, `score` and `name`", c);
+      throw typeError(`candidates[${i}]`, CANDIDATE, c);
     // checkKeys(c, CANDIDATE_KEYS, ...) written out, as fuseMultiQuery's hits: the shared
     // function's for-in is generic over every caller's objects, and a Set lookup per key
     // costs more than comparing the six names (measured there: bench/multiquery-loop.mjs).
     for (const key in c)
       if (key !== "id" && key !== "score" && key !== "name" && key !== "type" && key !== "summary" && key !== "content" && hasOwn.call(c, key))
-        throw unknownField(`candidates[${i}]`, key, CANDIDATE_KEYS);
+        throw recordError(c, `candidates[${i}]`, CANDIDATE) ?? unknownField(`candidates[${i}]`, key, CANDIDATE_KEYS);
     const f = clean ? c : ownFields(c, CANDIDATE_FIELDS);
     const { id, score, name } = f;
-    if (id === undefined) throw missingField(`candidates[${i}]`, "id");
+    if (id === undefined) throw recordError(c, `candidates[${i}]`, CANDIDATE) ?? missingField(`candidates[${i}]`, "id");
     if (typeof id !== "string") throw typeError(`candidates[${i}].id`, "a string", id);
     // Ids are compared inside the module (duplicates), where a lone surrogate would be U+FFFD.
     wellFormedName(id, `candidates[${i}].id`, "an id", "ids");
-    if (score === undefined) throw missingField(`candidates[${i}]`, "score");
+    if (score === undefined) throw recordError(c, `candidates[${i}]`, CANDIDATE) ?? missingField(`candidates[${i}]`, "score");
     if (typeof score !== "number") throw typeError(`candidates[${i}].score`, "a number", score);
-    if (name === undefined) throw missingField(`candidates[${i}]`, "name");
+    if (name === undefined) throw recordError(c, `candidates[${i}]`, CANDIDATE) ?? missingField(`candidates[${i}]`, "name");
     if (typeof name !== "string") throw typeError(`candidates[${i}].name`, "a string", name);
     strs.push(id, name);
     units += id.length + name.length;

@@ -32,7 +32,7 @@ export function fitIsotonic(scores, labels, options) {
  * `JSON.stringify` reads it: nothing) is `typeError(field, expected)`.
  */
 function requiredJson(value, field, expected) {
-  const text = objectJson(value, field);
+  const text = objectJson(value, field, expected);
   if (text === undefined) throw typeError(field, expected);
   return text;
 }

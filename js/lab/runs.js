@@ -19,13 +19,19 @@
 // lone surrogates in keys) but not kept, the entries before it are sent with the
 // error, and the module reports it where it met it in the JSON text (after the
 // options, the metrics and the earlier arguments).
-import { isMap, keyPath, mapAsObject, precheck, scoreError, typeError, utf8Length, wellFormedName } from "../wire.js";
+import { emptyInstance, isMap, keyPath, mapAsObject, precheck, scoreError, typeError, utf8Length, wellFormedName } from "../wire.js";
 
 
 export const RECORD = "a record of query id -> document id -> score";
 /** What one query of a run holds, and of judgements (`RunObjects.add`'s `grades`). */
 const DOCS = "a record of document id -> score";
 const GRADES = "a record of document id -> grade";
+/**
+ * What a record given as an object of a class without entries of its own (a Set, a
+ * Pipeline) is refused as: JSON read it as `{}`, no queries (no documents). Checked only
+ * for a record without keys.
+ */
+const notEmptyInstance = (what) => `${what}, not an instance of a class without entries of its own (a Pipeline, a Set?), which would be read as empty`;
 const objectPrototype = Object.prototype;
 const getPrototypeOf = Object.getPrototypeOf;
 const objectKeys = Object.keys;
@@ -88,6 +94,7 @@ function readRun(value, field, top, outer, grades) {
   // object under a Map was not found there: the argument's path).
   const runField = run === value ? field : top;
   const qs = objectKeys(run);
+  if (qs.length === 0 && run === value && emptyInstance(value, false)) return { qids, counts, docs, scores, qUnits, dUnits, bad: typeError(field, notEmptyInstance(RECORD), value), badKey };
   for (let i = 0; i < qs.length; i++) {
     const q = qs[i];
     const v = run[q];
@@ -105,13 +112,20 @@ function readRun(value, field, top, outer, grades) {
     }
     // Its path, made only for an error (a key with a lone surrogate).
     const docField = d === v && run === value ? () => keyPath(field, q) : top;
+    const ks = objectKeys(d);
+    if (ks.length === 0 && d === v && emptyInstance(v, false)) {
+      if (bad === null) {
+        bad = typeError(keyPath(field, q), notEmptyInstance(grades ? GRADES : DOCS), v);
+        badKey = q;
+      }
+      continue;
+    }
     // After a value of the wrong type the rest is still read (getters, keys), not kept.
     const keep = bad === null;
     if (keep) {
       qids.push(q);
       qUnits += q.length;
     }
-    const ks = objectKeys(d);
     let n = 0;
     for (let j = 0; j < ks.length; j++) {
       const k = ks[j];

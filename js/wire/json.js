@@ -23,10 +23,11 @@ export const wellFormed = typeof String.prototype.isWellFormed === "function" ? 
  * declared order (serde's rule for a struct given as a sequence), so `rrf(lists, [1])`
  * would set `k`. Refused at the top; nested values keep serde's rule.
  */
+const NOT_ARRAY = "an object (options and configurations are not read from arrays)";
 export function notArray(v, field) {
   // A typed array too: the replacer sends it as an array.
-  if (Array.isArray(v) || ArrayBuffer.isView(v)) throw typeError(field, "an object (options and configurations are not read from arrays)");
-  if (emptyInstance(v)) throw typeError(field, "a plain object, not an instance of a class without fields of its own (a Pipeline, a Run?), which would be read as empty");
+  if (Array.isArray(v) || ArrayBuffer.isView(v)) throw typeError(field, NOT_ARRAY, v);
+  if (emptyInstance(v)) throw typeError(field, "a plain object, not an instance of a class without fields of its own (a Pipeline, a Run?), which would be read as empty", v);
 }
 /**
  * Whether `v` is an object of a class (its prototype is not Object.prototype and has a
@@ -187,6 +188,39 @@ function replacer(key, v) {
 }
 
 /**
+ * `replacer` for a configuration (read once per `Pipeline`, so nothing of it is paid per
+ * call): an object of a class without fields of its own nested in it (`bands: new
+ * Set()`, `recency: aPipeline`), which JSON would read as `{}` (the defaults), is refused
+ * as one at the top is (`notArray`). What the replacer made of a Map, a typed array or a
+ * boxed primitive, arrays, and what a `toJSON` gave (called before the replacer) are
+ * read as before.
+ */
+function configReplacer(key, v) {
+  const r = replacer.call(this, key, v);
+  if (r === v && typeof v === "object" && v !== null && !Array.isArray(v) && emptyInstance(v)) {
+    empty = { holder: this, key, value: v };
+    throw EMPTY;
+  }
+  return r;
+}
+/** What `configReplacer` throws; `empty` says where. */
+const EMPTY = Symbol("empty instance");
+let empty = null;
+/** The error for the object `configReplacer` refused, on its path within `value` (`field` when its holder is not the caller's: a Map's entries). */
+function emptyError(value, field) {
+  const { holder, key, value: v } = empty;
+  empty = null;
+  let at;
+  try {
+    at = pathTo(value, holder, field);
+  } catch {
+    // The walk reads the caller's properties again (see `loneError`).
+  }
+  if (at !== undefined && key !== "") at += Array.isArray(holder) ? `[${key}]` : keySegment(key);
+  return typeError(at ?? field, "a plain object, not an instance of a class without fields of its own (a Pipeline, a Set?), which would be read as empty", v);
+}
+
+/**
  * Whether `e` was thrown by `JSON.stringify` itself, not by caller code it ran: the first
  * frame of its stack (V8: "    at JSON.stringify (<anonymous>)", Bun: "    at stringify
  * (unknown)", JavaScriptCore elsewhere: "stringify@[native code]"). Without a stack
@@ -204,15 +238,17 @@ function thrownByStringify(e, unknown = false) {
 /**
  * JSON text of a caller's value (`undefined` stays `undefined`). A cycle or a nesting
  * too deep for the engine is an `INVALID_TYPE` on `field`, a text longer than its
- * longest string `INPUT_TOO_LARGE`; anything else the caller's own code throws (a
+ * longest string `INPUT_TOO_LARGE`; with `config`, an object of a class without fields
+ * of its own nested in it `INVALID_TYPE` on its path (`configReplacer`); anything else the caller's own code throws (a
  * getter, a Proxy trap, toJSON) is passed on unchanged.
  */
-export function toJson(value, field) {
+export function toJson(value, field, config = false) {
   if (value === undefined) return undefined;
   try {
-    return JSON.stringify(value, replacer);
+    return JSON.stringify(value, config ? configReplacer : replacer);
   } catch (e) {
     if (e === LONE) throw loneError(value, field);
+    if (e === EMPTY) throw emptyError(value, field);
     // A cycle: only when JSON.stringify itself threw it (a getter's TypeError about its
     // own "circular" dependency is the caller's, passed on). A stack overflow can happen
     // in any frame, the caller's too: the engine's error is kept as the `cause`.
@@ -229,12 +265,23 @@ export function toJson(value, field) {
 }
 
 /**
- * `toJson` of a value that must be an object (options, a configuration, a context): one
- * whose `toJSON` gives an array is refused as an array is (the decoders would read it
- * field by field, in order).
+ * `toJson` of a value that must be an object (options, a configuration, a context, a
+ * model): one whose JSON is an array is refused (the decoders would read it field by
+ * field, in order), as `expected` (options' and configurations' words by default) said
+ * with the value: an array or a typed array itself (a context, a model: options and
+ * configurations were refused by `notArray` before), or an object whose `toJSON` gave one.
+ * `config`: see `toJson`.
  */
-export function objectJson(value, field) {
-  const text = toJson(value, field);
-  if (text !== undefined && text.charCodeAt(0) === 91 /* [ */) throw typeError(field, "an object (options and configurations are not read from arrays; this one's toJSON gave one)");
+export function objectJson(value, field, expected = NOT_ARRAY, config = false) {
+  const text = toJson(value, field, config);
+  if (text !== undefined && text.charCodeAt(0) === 91 /* [ */) {
+    let direct;
+    try {
+      direct = Array.isArray(value) || ArrayBuffer.isView(value);
+    } catch {
+      direct = false; // a revoked Proxy (whose JSON would have thrown)
+    }
+    throw direct ? typeError(field, expected, value) : typeError(field, `${expected}, got an object whose toJSON gave an array`);
+  }
   return text;
 }

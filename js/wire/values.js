@@ -112,6 +112,22 @@ const strToWellFormed = String.prototype.toWellFormed;
 const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 export const toWellFormed = typeof strToWellFormed === "function" ? (s) => strToWellFormed.call(s) : (s) => strReplace.call(s, LONE, "\uFFFD");
 
+// The other built-ins an object is told apart by, each by a method or getter that
+// throws for an object without the internal slot it reads (and runs nothing of the
+// caller's): kinds no record, item or configuration is read from.
+const abLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get;
+const BRANDS = [
+  [Set.prototype.has, "a Set"],
+  [WeakMap.prototype.has, "a WeakMap"],
+  [WeakSet.prototype.has, "a WeakSet"],
+  [Number.prototype.valueOf, "a Number object"],
+  [String.prototype.valueOf, "a String object"],
+  [Boolean.prototype.valueOf, "a Boolean object"],
+  [Symbol.prototype.valueOf, "a Symbol object"],
+  [abLength, "an ArrayBuffer"],
+];
+if (typeof BigInt === "function") BRANDS.push([BigInt.prototype.valueOf, "a BigInt object"]);
+
 /** The brand of a caller's object, read from its internal slots alone (no property, trap or getter). */
 function brandOf(v) {
   try {
@@ -121,6 +137,7 @@ function brandOf(v) {
   }
   const kind = typedArrayKind(v);
   if (kind !== undefined) return `a ${kind}`;
+  if (ArrayBuffer.isView(v)) return "a DataView";
   try {
     mapHas.call(v, undefined);
     return "a Map";
@@ -129,13 +146,29 @@ function brandOf(v) {
     dateTime.call(v);
     return "a Date";
   } catch {}
+  for (const [check, name] of BRANDS) {
+    try {
+      // (WeakMap's and WeakSet's `has` take any value; the others none.)
+      check.call(v, undefined);
+      return name;
+    } catch {}
+  }
   return "an object";
 }
 
 /**
+ * Whether `v` is an object of a built-in kind no record is read from (an array, a typed
+ * array, a Map, a Set, a Date, a primitive's object...: `shownValue` names it), by its
+ * brand alone. For an error path: the checks that fail throw, which costs microseconds.
+ * A class instance, a null-prototype object, a Proxy are records.
+ */
+export const notRecord = (v) => typeof v === "object" && v !== null && brandOf(v) !== "an object";
+
+/**
  * A caller's value as an error message shows it, as the configurations' messages show
  * theirs (`null`, `true`, `1.5`, a string quoted, `an array`, `an object`, `function`,
- * `bigint`, `symbol`, `undefined`; and `a Map`, `a Date`, `a Float32Array`), without
+ * `bigint`, `symbol`, `undefined`; and `a Map`, `a Date`, `a Float32Array`, `a Set`,
+ * `a String object`...: `brandOf`), without
  * running any of the caller's code (no getter, trap, `toString` or `Symbol.toPrimitive`:
  * `typeof` and internal-slot brand checks alone). A string is cut after its first 64
  * characters (`…`), a lone surrogate shown as U+FFFD; a revoked Proxy is `an object`,

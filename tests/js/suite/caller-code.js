@@ -17,6 +17,45 @@ export function callerCodeTests(test, lib) {
       throwsScoreError(lib, () => p.run({ lists, items: h }), "INVALID_TYPE", "items");
       if (lib.fuseRuns) throwsScoreError(lib, () => lib.fuseRuns([{ q: { a: 1 } }], h), "INVALID_TYPE", "options");
     }
+    // And as an item, a context, a part of a configuration (read once per Pipeline) or a
+    // run or judgements object of the lab and one of its queries, where each was read as
+    // an empty one (JSON reads a Set as {}). Inside options, read at every call, a part is
+    // read as JSON reads it (README, "Errors").
+    const said = (f, field, message) => eq(throwsScoreError(lib, f, "INVALID_TYPE", field).message, message, field);
+    const empty = "expected a plain object, not an instance of a class without fields of its own (a Pipeline, a Set?), which would be read as empty, got ";
+    for (const h of handles) {
+      const shown = h instanceof Set ? "a Set" : "an object";
+      const item = h instanceof Set ? "expected an object with the item's fields, got a Set" : "expected an object with the item's fields, not an instance of a class without fields of its own (a Pipeline?), which would be read as an item without any, got an object";
+      said(() => p.run({ lists, items: { a: h } }), "items.a", item);
+      if (lib.Items) said(() => new lib.Items({ a: h, b: {} }), "items.a", item);
+      said(() => p.run({ lists, context: h }), "context", empty + shown);
+      said(() => p.runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1, context: h }), "context", empty + shown);
+      said(() => new lib.Pipeline({ bands: h }), "config.bands", empty + shown);
+      said(() => new lib.Pipeline({ recency: { fiscalYear: h } }), "config.recency.fiscalYear", empty + shown);
+      said(() => new lib.Pipeline({ bands: { profiles: [{ name: "p", highFloor: 0.8, degradedFloor: 0.5 }, h] } }), "config.bands.profiles[1]", empty + shown);
+      said(() => new lib.Pipeline({ limits: h }), "config.limits", empty + shown);
+      eq(lib.rrf([["a"]], { limits: h }), lib.rrf([["a"]]));
+      if (lib.evaluate && !(h instanceof lib.Run)) {
+        const q = { q: { a: 1 } };
+        const record = (what) => `expected a record of ${what}, not an instance of a class without entries of its own (a Pipeline, a Set?), which would be read as empty, got ${shown}`;
+        said(() => lib.evaluate(q, h, ["mrr"]), "run", record("query id -> document id -> score"));
+        said(() => lib.evaluate(h, q, ["mrr"]), "qrels", record("query id -> document id -> score"));
+        said(() => lib.Run.fromObject(h), "run", record("query id -> document id -> score"));
+        said(() => lib.evaluate(q, { q: h }, ["mrr"]), "run.q", record("document id -> score"));
+        said(() => lib.Qrels.fromObject({ q: h }), "qrels.q", record("document id -> grade"));
+        said(() => lib.fuseRuns([q, { q: h }], { method: "sum" }), "runs[1].q", record("document id -> score"));
+        const run = lib.Run.fromObject(q);
+        try {
+          said(() => lib.fuseRuns([run, h], { method: "sum" }), "runs[1]", record("query id -> document id -> score"));
+        } finally {
+          run.free();
+        }
+      }
+    }
+    // Empty records of their own kinds are read as before.
+    eq(p.run({ lists, items: { a: {} }, context: {} }).stats.candidates, 1);
+    eq(new lib.Pipeline({ bands: {}, recency: {} }).config.bands, new lib.Pipeline().config.bands);
+    if (lib.evaluate) eq(lib.evaluate({ q: { a: 1 } }, { q: {} }, ["mrr"]), { mrr: 0 });
     for (const h of handles) h.free?.();
     // A Date or a URL has a toJSON, which makes it options' JSON text (a string, refused
     // as such), but items are looked up, not read as JSON: no items, refused.

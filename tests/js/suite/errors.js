@@ -103,11 +103,112 @@ export function errorTests(test, lib) {
       ctx.free();
     }
     eq(lib.rrf([["a"], ["b"]], { toJSON: () => ({ k: 1 }) }), [["a", 0.5], ["b", 0.5]]);
+    // The message says what was given: the array or typed array itself, or an object whose
+    // toJSON gave one (it said "this one's toJSON gave one" of a typed array context or
+    // model, which has no toJSON).
+    {
+      const said = (f, field, message) => eq(throwsScoreError(lib, f, "INVALID_TYPE", field).message, message, field);
+      const words = "expected an object (options and configurations are not read from arrays)";
+      said(() => lib.rrf([["a"], ["b"]], [1]), "options", `${words}, got an array`);
+      said(() => lib.rrf([["a"], ["b"]], new Float64Array([1])), "options", `${words}, got a Float64Array`);
+      said(() => new lib.Pipeline(new Uint8Array([30])), "config", `${words}, got a Uint8Array`);
+      said(() => lib.rrf([["a"], ["b"]], asArray([1])), "options", `${words}, got an object whose toJSON gave an array`);
+      said(() => new lib.Pipeline(asArray([7, {}, 3, 2])), "config", `${words}, got an object whose toJSON gave an array`);
+      const p = new lib.Pipeline();
+      try {
+        const lists = [{ name: "l", ids: ["d"] }];
+        const columnar = { docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1 };
+        said(() => p.run({ lists, context: new Uint32Array(1) }), "context", "expected an object, got a Uint32Array");
+        said(() => p.runColumnar({ ...columnar, context: new Float32Array(0) }), "context", "expected an object, got a Float32Array");
+        said(() => p.run({ lists, context: asArray(["t"]) }), "context", "expected an object, got an object whose toJSON gave an array");
+        said(() => p.runColumnar({ ...columnar, context: asArray([]) }), "context", "expected an object, got an object whose toJSON gave an array");
+        // As an array is (refused before it is read as JSON).
+        said(() => p.run({ lists, context: [] }), "context", "expected an object, got an array");
+      } finally {
+        p.free();
+      }
+      if (lib.predictQueryConfidence) {
+        const model = "expected a model returned by fitQueryConfidence";
+        said(() => lib.predictQueryConfidence(new Uint32Array(1), [{ q: { d: 1 } }]), "model", `${model}, got a Uint32Array`);
+        said(() => lib.predictQueryConfidence(asArray([]), [{ q: { d: 1 } }]), "model", `${model}, got an object whose toJSON gave an array`);
+        said(() => lib.predictQueryConfidence([], [{ q: { d: 1 } }]), "model", `${model}, got an array`);
+        said(() => lib.applyCalibration([0.5], asArray(["sigmoid", 2, 0.5])), "calibration", "expected a calibration object, got an object whose toJSON gave an array");
+        said(() => lib.applyCalibration([0.5], new Float64Array(2)), "calibration", `${words}, got a Float64Array`);
+      }
+    }
     // Objects, undefined and null are read as before (null: the defaults, for every function).
     eq(lib.rrf([["a"], ["b"]], { k: 1 }), [["a", 0.5], ["b", 0.5]]);
     eq(lib.rrf([["a"], ["b"]], null), lib.rrf([["a"], ["b"]]));
     eq(lib.classifyBand(0.9, null), lib.classifyBand(0.9));
     eq(lib.normalize([1, 2], "min_max", null), lib.normalize([1, 2], "min_max"));
+  });
+
+  test("a typed array, a primitive's object, a Set... where a record is expected is INVALID_TYPE on the value, said by its brand, whatever its length", () => {
+    // A typed array's or a String object's indices were read as the record's keys: an
+    // UNKNOWN_FIELD "0" (or a missing field when it had none), where an array is
+    // INVALID_TYPE on the value.
+    const said = (f, field, message) => eq(throwsScoreError(lib, f, "INVALID_TYPE", field).message, message, field);
+    const p = new lib.Pipeline();
+    try {
+      const input = "expected an object with `lists`, got ";
+      for (const [v, shown] of [
+        [new Uint32Array(1), "a Uint32Array"],
+        [new Uint32Array(0), "a Uint32Array"],
+        [new DataView(new ArrayBuffer(2)), "a DataView"],
+        [new String("x"), "a String object"],
+        [new Number(1), "a Number object"],
+        [new Set(["lists"]), "a Set"],
+        [new Map([["lists", []]]), "a Map"],
+        [new Date(0), "a Date"],
+        [[], "an array"],
+      ]) {
+        said(() => p.run(v), "input", input + shown);
+        said(() => p.runColumnar(v), "input", "expected an object with `docs`, `offsets` and `nDocs`, got " + shown);
+        said(() => p.run({ lists: [v] }), "lists[0]", "expected an object with `name` and `ids`, got " + shown);
+        said(() => lib.rerank("q", [v]), "candidates[0]", "expected an object with `id`, `score` and `name`, got " + shown);
+        said(() => lib.fuseMultiQuery([[v]]), "queries[0][0]", "expected an object with `id` and `score`, got " + shown);
+        if (!(v instanceof Map)) {
+          said(() => p.run({ lists: [{ name: "a", ids: ["x"] }], items: { x: v } }), "items.x", "expected an object with the item's fields, got " + shown);
+          if (lib.Items) said(() => new lib.Items({ x: v }), "items.x", "expected an object with the item's fields, got " + shown);
+        }
+      }
+      // With the fields the record needs as well, the kind is said first (the keys "0" or
+      // the characters were the first unknown field).
+      said(() => p.run({ lists: [Object.assign(new String("ab"), { name: "a", ids: ["x"] })] }), "lists[0]", "expected an object with `name` and `ids`, got a String object");
+      said(() => lib.rerank("q", [Object.assign(new Uint8Array(1), { id: "a", score: 1, name: "n" })]), "candidates[0]", "expected an object with `id`, `score` and `name`, got a Uint8Array");
+      // The items themselves: a typed array is refused as an array is, a String object
+      // when a list's id finds one of its characters (its indices and `length`).
+      const items = "expected an object mapping ids to metadata, got ";
+      said(() => p.run({ lists: [{ name: "a", ids: ["x"] }], items: new Uint32Array(2) }), "items", items + "a Uint32Array");
+      said(() => p.run({ lists: [{ name: "a", ids: ["0"] }], items: new String("ab") }), "items", items + "a String object");
+      said(() => p.run({ lists: [{ name: "a", ids: ["length"] }], items: new String("ab") }), "items", items + "a String object");
+      if (lib.Items) {
+        said(() => new lib.Items(new Uint32Array(2)), "items", items + "a Uint32Array");
+        said(() => new lib.Items(new String("ab")), "items", items + "a String object");
+        said(() => new lib.Items([{}]), "items", items + "an array");
+      }
+      // A record of a class, and one without a prototype, are read by their fields as before.
+      class List {
+        constructor() {
+          this.name = "a";
+          this.ids = ["x"];
+        }
+      }
+      eq(p.run({ lists: [new List()] }).stats.candidates, 1);
+      eq(p.run(Object.assign(Object.create(null), { lists: [Object.assign(Object.create(null), { name: "a", ids: ["x"] })] })).stats.candidates, 1);
+      throwsScoreError(lib, () => p.run({ lists: [{ name: "a", ids: ["x"], x: 1 }] }), "UNKNOWN_FIELD", "lists[0].x");
+      throwsScoreError(lib, () => p.run({ lists: [{ ids: ["x"] }] }), "INVALID_CONFIG", "lists[0].name");
+    } finally {
+      p.free();
+    }
+    if (lib.evaluate) {
+      // The lab's run objects said them so already; and its Sets (below, "an instance of a class ...").
+      const q = { q: { d: 1 } };
+      said(() => lib.evaluate(q, new Uint32Array(1), ["mrr"]), "run", "expected a record of query id -> document id -> score, got a Uint32Array");
+      said(() => lib.evaluate(q, new String("ab"), ["mrr"]), "run", "expected a record of query id -> document id -> score, got a String object");
+      said(() => lib.evaluate({ q: new Float64Array(1) }, q, ["mrr"]), "qrels.q", "expected a record of document id -> grade, got a Float64Array");
+      said(() => lib.fuseRuns([q, new Number(1)], { method: "sum" }), "runs[1]", "expected a record of query id -> document id -> score, got a Number object");
+    }
   });
 
   test("topN out of range is INVALID_TOP_N in a configuration as in a call, negative or past 2^32 too; not a whole number, INVALID_TYPE in both", () => {
@@ -817,8 +918,10 @@ export function errorTests(test, lib) {
     // (and with a prototype of null) are still empty items.
     for (const x of [new Boolean(true), new Number(1), new Error("e"), Promise.resolve(), /re/])
       throwsScoreError(lib, () => p.run({ lists: [{ name: "a", ids: ["x"] }], items: { x } }), "INVALID_TYPE", "items.x");
+    // (An object of a class without fields of its own is refused too: caller-code.js, "an
+    // instance of a class without fields of its own ...".)
     class Meta {}
-    for (const x of [{}, Object.create(null), new Meta()]) eq(p.run({ lists: [{ name: "a", ids: ["x"] }], items: { x } }).stats.candidates, 1);
+    for (const x of [{}, Object.create(null), Object.create(new Meta())]) eq(p.run({ lists: [{ name: "a", ids: ["x"] }], items: { x } }).stats.candidates, 1);
     // A Proxy's length that is not a whole number: the array refused, as an inner list's
     // already was (a RangeError of the engine's came out of the package).
     const px = (a, len) => new Proxy(a, { get: (t, k, r) => (k === "length" ? len : Reflect.get(t, k, r)) });

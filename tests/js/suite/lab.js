@@ -273,6 +273,46 @@ export function labTests(test, lib) {
     eq(lib.__liveHandles(), live);
   });
 
+  test("a run or judgements object given as a Map, at the top or for a query, is read as its entries in every function that takes one", () => {
+    const live = lib.__liveHandles();
+    // Maps at both levels (the same results as the records they hold), in each argument.
+    const asMap = (o) => new Map(Object.entries(o).map(([q, d]) => [q, new Map(Object.entries(d))]));
+    const topMap = (o) => new Map(Object.entries(o));
+    const run = (hi, lo) => ({ a: { d1: hi, d2: hi - 1 }, b: { d3: lo, d4: lo - 1 }, c: { d5: hi + 1, d6: hi }, d: { d7: lo + 0.5, d8: lo } });
+    const runs = [run(12, 3), run(0.8, 0.2)];
+    const qrels = { a: { d1: 1 }, b: { d3: 0 }, c: { d5: 2 }, d: { d7: 0 } };
+    const metrics = ["mrr", "ndcg@3"];
+    for (const via of [asMap, topMap]) {
+      eq(lib.evaluate(via(qrels), via(runs[0]), metrics), lib.evaluate(qrels, runs[0], metrics));
+      eq(lib.evaluatePerQuery(via(qrels), via(runs[1]), metrics), lib.evaluatePerQuery(qrels, runs[1], metrics));
+      eq(lib.fuseRuns(runs.map(via), { method: "rrf" }), lib.fuseRuns(runs, { method: "rrf" }));
+      const r = lib.Run.fromObject(via(runs[0]));
+      const j = lib.Qrels.fromObject(via(qrels));
+      try {
+        const plain = lib.Run.fromObject(runs[0]);
+        eq(r.toObject(), plain.toObject());
+        plain.free();
+        eq(j.queryIds, ["a", "b", "c", "d"]);
+        eq(lib.evaluate(j, r, metrics), lib.evaluate(qrels, runs[0], metrics));
+        // Mixed with a handle: the Map made a Run first.
+        const mixed = lib.fuseRuns([r, via(runs[1])], { method: "rrf" });
+        eq(mixed.toObject(), lib.fuseRuns(runs, { method: "rrf" }));
+        mixed.free();
+      } finally {
+        r.free();
+        j.free();
+      }
+      const model = lib.fitQueryConfidence(via(qrels), runs.map(via));
+      eq(model, lib.fitQueryConfidence(qrels, runs));
+      eq(lib.predictQueryConfidence(model, runs.map(via)), lib.predictQueryConfidence(model, runs));
+      eq(lib.optimizeFusion(via(qrels), runs.map(via), { method: "wsum", metric: "ndcg@3", step: 0.5 }).best, lib.optimizeFusion(qrels, runs, { method: "wsum", metric: "ndcg@3", step: 0.5 }).best);
+    }
+    // Keys that are not strings are no ids: refused, at the top as for a query.
+    throwsScoreError(lib, () => lib.evaluate(qrels, new Map([[1, { d1: 1 }]]), metrics), "INVALID_TYPE", "run");
+    throwsScoreError(lib, () => lib.Qrels.fromObject(new Map([["a", new Map([[1, 1]])]])), "INVALID_TYPE", "qrels.a");
+    eq(lib.__liveHandles(), live);
+  });
+
   test("run objects cross as typed sections: read once in JSON's key order, no toJSON, the same results and errors", () => {
     const live = lib.__liveHandles();
     // 20 tied documents (numba's quicksort reorders 16 or more) and integer-like ids
