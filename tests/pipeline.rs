@@ -1813,11 +1813,22 @@ fn interned_inputs_of_the_wrong_shape_are_refused() {
     beyond.docs[1][0] = good.ids.len() as u32;
     let mut items = good.clone();
     items.items.pop();
+    // An index that names another id (the entry was fused as that id's document, and an
+    // item's metadata read for another id, silently: a Rust API review's cases).
+    let mut other = good.clone();
+    other.docs[1][1] = good.docs[1][0];
+    let mut renamed = good.clone();
+    renamed.ids[0] = "x";
+    let mut item_of_another = good.clone();
+    item_of_another.items[0] = (good.items[0] + 1) % good.ids.len() as u32;
     for (iv, code, field) in [
         (extra, ErrorCode::LengthMismatch, "interned.docs[0]"),
         (fewer, ErrorCode::LengthMismatch, "interned.docs"),
         (beyond, ErrorCode::OutOfRange, "interned.docs[1][0]"),
         (items, ErrorCode::LengthMismatch, "interned.items"),
+        (other, ErrorCode::InvalidType, "interned.docs[1][1]"),
+        (renamed, ErrorCode::InvalidType, "interned.docs[0][0]"),
+        (item_of_another, ErrorCode::InvalidType, "interned.items[0]"),
     ] {
         let e = run(iv).unwrap_err();
         assert_eq!((e.code, e.field.as_str()), (code, field), "{}", e.message);
@@ -1902,4 +1913,23 @@ fn saturated_scores_keep_the_better_candidate_first() {
         })
         .unwrap();
     assert_eq!(col.order, [1, 0]);
+}
+
+/// A whole number written as a float (`3.0`, as Rust's and Python's JSON writers give it)
+/// where a whole-number field goes: serde_json reads it as a float and refuses it; the
+/// message says it as written and why ("got 3" read as a bug, in a Rust API review).
+#[test]
+fn a_whole_number_written_as_a_float_is_said_as_written() {
+    let e = from_json::<PipelineConfig>(r#"{"topN": 3.0}"#, "config").unwrap_err();
+    assert_eq!(
+        (e.code, e.field.as_str(), e.message.as_str()),
+        (
+            ErrorCode::InvalidType,
+            "config.topN",
+            "expected a whole number from 0 to 4294967295, got 3.0 (a whole number written with a fraction or an exponent, which a whole-number field does not read: write 3)"
+        )
+    );
+    // A fraction is said as before.
+    let e = from_json::<PipelineConfig>(r#"{"topN": 2.5}"#, "config").unwrap_err();
+    assert_eq!(e.message, "expected a whole number from 0 to 4294967295, got 2.5");
 }

@@ -74,10 +74,10 @@ fn in_words(message: &str) -> String {
         .or_else(|| message.strip_prefix("invalid value: "))
         .and_then(|rest| rest.rsplit_once(", expected "));
     if let Some((got, expected)) = pair {
+        let expected = expected_words(expected);
         return format!(
-            "expected {}, got {}",
-            expected_words(expected),
-            got_words(got)
+            "expected {expected}, got {}",
+            got_words(got, expected.starts_with("a whole number"))
         );
     }
     if let Some((n, expected)) = message
@@ -147,7 +147,7 @@ fn expected_words(e: &str) -> std::borrow::Cow<'_, str> {
 
 /// What serde says it got (`floating point `1.5``, `unit value`, `sequence`), as the
 /// value a JavaScript caller wrote (`1.5`, `null`, `an array`).
-fn got_words(g: &str) -> String {
+fn got_words(g: &str, whole: bool) -> String {
     let literal = |prefix: &str| g.strip_prefix(prefix).and_then(|r| r.strip_suffix('`'));
     if let Some(x) = literal("integer `") {
         return x.to_string();
@@ -157,6 +157,15 @@ fn got_words(g: &str) -> String {
         // here (build-pkg.sh keeps `from_serde_at` out of it).
         // `inf` and `NaN` (no digit) are kept as serde wrote them.
         return match x.parse::<f64>() {
+            // A whole number within JavaScript's exact integers that a whole-number
+            // field (`whole`) still read as a float was written with a fraction or an
+            // exponent (`3.0`, `1e3`: Rust's and Python's JSON writers give `3.0`); the
+            // lab's reader gives such a number to an integer field as an integer, so only
+            // a Rust caller's text comes here. "got 3" would read as a bug: said as
+            // written, with why.
+            Ok(v) if whole && v.fract() == 0.0 && v.abs() <= 9_007_199_254_740_991.0 => {
+                format!("{x} (a whole number written with a fraction or an exponent, which a whole-number field does not read: write {})", num(v))
+            }
             Ok(v) if x.bytes().any(|b| b.is_ascii_digit()) => num(v).to_string(),
             _ => x.to_string(),
         };
@@ -474,7 +483,7 @@ mod tests {
             assert_eq!(got, Some(said), "{given}");
         }
         // What is not `{:?}`'s quoting is kept as it is.
-        assert_eq!(got_words("string abc"), "abc");
+        assert_eq!(got_words("string abc", false), "abc");
         assert_eq!(unescape_debug(r#""a\q""#), None);
     }
 
@@ -490,12 +499,34 @@ mod tests {
             ("0.000001", "0.000001"),
             ("0.0000001", "1e-7"),
             ("0.00000012", "1.2e-7"),
-            ("0.0", "0"),
-            ("-0.0", "0"),
             ("inf", "inf"),
             ("NaN", "NaN"),
         ] {
-            assert_eq!(got_words(&format!("floating point `{rust}`")), js, "{rust}");
+            assert_eq!(
+                got_words(&format!("floating point `{rust}`"), false),
+                js,
+                "{rust}"
+            );
+            assert_eq!(
+                got_words(&format!("floating point `{rust}`"), true),
+                js,
+                "{rust}"
+            );
+        }
+        // A whole number written as a float (serde_json reads `3.0` so; the lab's reader
+        // gives whole numbers as integers): said as written, with why ("got 3" for a
+        // whole-number field read as a bug, in a Rust API review).
+        for (rust, js) in [
+            ("3.0", "3"),
+            ("0.0", "0"),
+            ("-0.0", "0"),
+            ("1000.0", "1000"),
+        ] {
+            assert_eq!(got_words(&format!("floating point `{rust}`"), false), js);
+            assert_eq!(
+                got_words(&format!("floating point `{rust}`"), true),
+                format!("{rust} (a whole number written with a fraction or an exponent, which a whole-number field does not read: write {js})"),
+            );
         }
         // And against the crate's own JavaScript printing, from Rust's Display.
         for v in [
@@ -514,7 +545,7 @@ mod tests {
                 format!("{shown}.0")
             };
             assert_eq!(
-                got_words(&format!("floating point `{serde}`")),
+                got_words(&format!("floating point `{serde}`"), false),
                 num(v).to_string(),
                 "{v}"
             );

@@ -13,8 +13,9 @@ use std::collections::BTreeMap;
 #[cfg(doc)]
 use super::Pipeline;
 
-/// One input list.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// One input list (`Default`: no name, no ids; `InputList { name, ids,
+/// ..Default::default() }`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct InputList {
     /// Strategy name (`semantic`, `keyword`, `graph`, ...), unique within an input.
@@ -141,9 +142,12 @@ pub struct ItemRef<'a> {
     pub cross_encoder_score: Option<f64>,
 }
 
-/// The ids of an input already interned by the caller (the JS layer): each distinct id
-/// once, the lists as indices into them, and each item's index (`u32::MAX` for an item
-/// in no list). The lists' `ids` must be these ids (`ids[docs[i][j]]`).
+/// The ids of an input already interned by the caller: each distinct id once, the lists
+/// as indices into them, and each item's index (`u32::MAX` for an item in no list). The
+/// lists' `ids` must be these ids (`ids[docs[i][j]]`) and an item's key its id: a call
+/// checks both (`INVALID_TYPE` on `interned.docs[i][j]` or `interned.items[k]`), not that
+/// the ids are distinct (which would hash them, the work interning spares): an id given
+/// twice is two documents.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Interned<'a> {
     /// Distinct ids, in order of first appearance.

@@ -74,10 +74,12 @@ pub(super) fn iso_bytes(t: Option<TimeRef<'_>>) -> usize {
     }
 }
 
-/// The shape of the caller's interning: a list of indices per list, as long as it, each
-/// index among the ids, and an index per item of a borrowed input (not whether each
-/// index names its id: that would hash them, which interning spares). Was not checked: a
-/// list's extra indices were fused, and a missing list said "1 weights given for 0 lists".
+/// The caller's interning: a list of indices per list, as long as it, each index among
+/// the ids and naming its entry's id (bytes compared, nothing hashed), and an index per
+/// item of a borrowed input naming its key or `u32::MAX`. Not checked: that the ids are
+/// distinct (that would hash them, which interning spares). Was not checked: a list's
+/// extra indices were fused, a missing list said "1 weights given for 0 lists", and an
+/// index of another id fused or read that id's entry silently.
 fn check_interned(
     iv: &Interned<'_>,
     input: &InputRef<'_>,
@@ -105,13 +107,22 @@ fn check_interned(
         }
     }
     let n = iv.ids.len();
-    for (i, d) in iv.docs.iter().enumerate() {
+    for (i, (d, l)) in iv.docs.iter().zip(&input.lists).enumerate() {
         if let Some(j) = d.iter().position(|&x| x as usize >= n) {
             return Err(ScoreError::new(
                 ErrorCode::OutOfRange,
                 format!("interned.docs[{i}][{j}]"),
                 format!("an index below the {n} interned ids is needed"),
             ));
+        }
+        // Each index names its entry's id (a comparison of bytes, no hashing): an index
+        // of another id fused the entry as that id's document, silently.
+        if let Some(j) = d
+            .iter()
+            .zip(&l.ids)
+            .position(|(&x, id)| iv.ids.get(x as usize) != Some(id))
+        {
+            return Err(not_its_id(format!("interned.docs[{i}][{j}]")));
         }
     }
     if let ItemSource::Slice(items) = source {
@@ -121,8 +132,28 @@ fn check_interned(
                 format!("{} indices for {} items", iv.items.len(), items.len()),
             );
         }
+        // An item's index names its key, or is u32::MAX (in no list).
+        if let Some(k) = iv
+            .items
+            .iter()
+            .zip(items)
+            .position(|(&x, (key, _))| x != u32::MAX && iv.ids.get(x as usize) != Some(key))
+        {
+            return Err(not_its_id(format!("interned.items[{k}]")));
+        }
     }
     Ok(())
+}
+
+/// An interned index that does not name its entry's id (`field`).
+#[cold]
+#[inline(never)]
+fn not_its_id(field: String) -> ScoreError {
+    ScoreError::new(
+        ErrorCode::InvalidType,
+        field,
+        "the index must name this entry's id among the interned ids (ids[index] == id)",
+    )
 }
 
 /// Where a run's items come from: a borrowed input's, in the caller's order (a key may

@@ -157,8 +157,8 @@ impl HeuristicConfig {
     }
 }
 
-/// A candidate for the heuristic reranker.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A candidate for the heuristic reranker (`Default`: empty id and name, score 0).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Candidate {
     /// Id.

@@ -26,6 +26,9 @@ const TIE_RESOLUTION: f64 = 1e-15;
 /// Errors: `LENGTH_MISMATCH` (field `labels`), `EMPTY_INPUT`, `NON_FINITE_SCORE`
 /// (`scores[i]`), `INVALID_LABELS` (`labels[i]` not 0/1, or `labels` when only one class
 /// is present: a calibration learnt from one class is a constant).
+///
+/// The model is bare (its JSON has no `method`): store `Calibration::from(model)`, the
+/// form a configuration's `calibration` reads, as `fit_platt` says.
 pub fn fit_isotonic(scores: &[f64], labels: &[f64]) -> Result<IsotonicModel> {
     require_both_classes(check_judged(scores, labels, "scores")?)?;
     let points = merge_ties(&sorted_pairs(scores, labels));

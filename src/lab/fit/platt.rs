@@ -42,6 +42,10 @@ use crate::normalize::Moments;
 /// `INVALID_LABELS` (`labels[i]` not 0/1, or `labels` when only one class is present).
 /// If the line search fails or 100 iterations pass, the last iterate is returned, as in
 /// LibSVM.
+///
+/// The model is bare: its JSON is `{"a": .., "b": ..}`, without the `method` a
+/// configuration's `calibration` needs. `Calibration::from(model)` (the form the npm
+/// package's `fitPlatt` returns) is the one to store as JSON and read back.
 pub fn fit_platt(scores: &[f64], labels: &[f64]) -> Result<PlattModel> {
     fit_platt_detailed(scores, labels).map(|fit| fit.model)
 }
