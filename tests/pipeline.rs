@@ -1931,5 +1931,8 @@ fn a_whole_number_written_as_a_float_is_said_as_written() {
     );
     // A fraction is said as before.
     let e = from_json::<PipelineConfig>(r#"{"topN": 2.5}"#, "config").unwrap_err();
-    assert_eq!(e.message, "expected a whole number from 0 to 4294967295, got 2.5");
+    assert_eq!(
+        e.message,
+        "expected a whole number from 0 to 4294967295, got 2.5"
+    );
 }
