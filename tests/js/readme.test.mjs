@@ -40,6 +40,20 @@ function blocks(text) {
 // checked after it (in the block's own scope).
 const CASES = [
   {
+    // The quick start: the figures its comments give (two results, both misses at 0.408,
+    // an answer from the rank-only estimate, the first result's contributions).
+    first: "// Two retrievers, as a RAG front end has them",
+    run: "node",
+    after: `assert.deepEqual(out.results.map((r) => [r.id, r.score.toFixed(3), r.band]), [["auth.md", "0.408", "miss"], ["cache.md", "0.408", "miss"]]);
+      assert.equal(out.stats.belowMinConfidence, 2);
+      assert.equal(out.outcome.kind, "answer");
+      assert.equal(out.outcome.source, "rankOnly");
+      assert.equal(out.outcome.probability.toFixed(4), "0.6497");
+      const c = out.results[0].explain.contributions;
+      assert.deepEqual(c.map((x) => [x.list, x.rank, x.weight, x.listScore]), [["bm25", 2, 1, 9.4], ["dense", 1, 1, 0.83]]);
+      assert.ok(c[0].contribution.toString().startsWith("0.01612") && c[1].contribution.toString().startsWith("0.01639"));`,
+  },
+  {
     first: 'import { Pipeline, rrf, classifyBand, ScoreError } from "calibrank";       // the scoring core',
     run: "node",
     after: `assert.equal(typeof Pipeline, "function"); assert.equal(typeof rrf, "function");
