@@ -98,7 +98,7 @@ fn entry_points(qrels: &Qrels) -> Vec<(&'static str, Result<(), ScoreError>)> {
 /// grades.
 #[test]
 fn every_entry_point_refuses_a_grade_beyond_64_bits() {
-    for grade in [1e20, -1e20, 9_223_372_036_854_775_808.0, 1e300] {
+    for grade in [1e20, -1e20, 9_223_372_036_854_777_856.0, 1e300] {
         for (name, result) in entry_points(&qrels(grade)) {
             let e = result.expect_err(name);
             assert_eq!(
@@ -116,8 +116,13 @@ fn every_entry_point_refuses_a_grade_beyond_64_bits() {
             );
         }
     }
-    // -2^63 and the largest double below 2^63 are taken (evaluate's metrics read them).
-    for grade in [-9_223_372_036_854_775_808.0, 9_223_372_036_854_774_784.0] {
+    // -2^63, 2^63 (what a file's i64::MAX becomes as a double: parse_qrels then evaluate
+    // refused its own grade, a diff review's case) and the double below it are taken.
+    for grade in [
+        -9_223_372_036_854_775_808.0,
+        9_223_372_036_854_775_808.0,
+        9_223_372_036_854_774_784.0,
+    ] {
         let q = qrels(grade);
         assert!(
             entry_points(&q).into_iter().any(|(_, r)| r.is_ok()),
@@ -232,4 +237,11 @@ fn evaluate_and_the_query_confidence_fit_agree_on_every_whole_grade() {
         assert_eq!(relevant_to_evaluate, relevant_to_fit, "grade {grade}");
         assert_eq!(relevant_to_fit, grade >= 1.0, "grade {grade}");
     }
+}
+
+/// A qrels file's largest grade, read and then evaluated: taken throughout.
+#[test]
+fn a_files_largest_grade_is_taken_by_every_entry_point() {
+    let q = calibrank::lab::eval::parse_qrels("q1 0 a 9223372036854775807\n").unwrap();
+    assert!(q.check_grades("qrels").is_ok());
 }

@@ -1869,7 +1869,7 @@ fn fitted_models_and_times_convert() {
     );
 }
 
-/// Normalization that saturates (z-scores above about 8.3 all normalize to exactly 1)
+/// Normalization that saturates (z-scores above about 8.2 all normalize to exactly 1)
 /// leaves candidates equal after normalizing and calibrating: the score after reranking
 /// then orders them, the better one first as the monotone stages promise, not the
 /// smaller id. An independent review's case: with topN 1 the pipeline kept "x" over "y",

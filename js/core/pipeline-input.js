@@ -1,7 +1,7 @@
 // A pipeline's input, encoded for the module (`encodeInput`; wasm/core/src/pipeline.rs
 // `read_input` reads it): each distinct id interned once, the lists as indices, the
 // items as a table, every string of the call in one table.
-import { precheck, objectJson, numbers, typeError, keyPath, keyField, isMap, hasOwn, fromObjectPrototype, wellFormedName, firstOf, timeOf, utf8Length, Interner, emptyInstance, allocate } from "../wire.js";
+import { precheck, objectJson, numbers, typeError, keyPath, keyField, isMap, hasOwn, fromObjectPrototype, wellFormedName, firstOf, timeOf, utf8Length, Interner, emptyInstance, allocate, notRecord } from "../wire.js";
 import { isObject, unknownField, missingField, noInheritedKeys, ownFields, checkKeys, recordError, BARE } from "./shared.js";
 import { canHoldTexts } from "./held-texts.js";
 import { HELD } from "./held.js";
@@ -265,10 +265,11 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
     const anyOwn = !asMap && !(proto === null || (proto === ObjectPrototype && cleanProto));
     // An object of a class without entries of its own (a Pipeline, a Run given as items)
     // would be no items: refused (an empty record or Map is no items, as written). A
-    // typed array's entries are its indices: refused as an array is (a String object's
-    // are its characters: refused when one is found, below).
-    if (anyOwn && (ArrayBuffer.isView(items) || emptyInstance(items, false)))
-      throw typeError("items", ArrayBuffer.isView(items) ? ITEMS : `${ITEMS} (a plain object or a Map), not an instance of a class without entries of its own (a Pipeline, a Run?), which would be read as no items`, items);
+    // typed array's entries are its indices, a String object's its characters: refused
+    // as an array is, whatever the lists' ids (a built-in kind no record is read from:
+    // `notRecord`; off the plain records' path).
+    if (anyOwn && (notRecord(items) || emptyInstance(items, false)))
+      throw typeError("items", notRecord(items) ? ITEMS : `${ITEMS} (a plain object or a Map), not an instance of a class without entries of its own (a Pipeline, a Run?), which would be read as no items`, items);
     standard = !keyByKey && !asMap && !anyOwn && nDocs >= LOOK_OVER_FROM && standardObjectPrototype();
     const lookUp = (key) => {
       const meta = asMap ? mapGet.call(items, key) : items[key];

@@ -26,7 +26,7 @@ class Invalid {
 
 const bitsView = new DataView(new ArrayBuffer(8));
 const HEX16 = /^[0-9a-fA-F]{16}$/;
-const INVALID_KINDS = new Set(["function", "symbol", "bigint", "Map with keys that are not strings"]);
+const INVALID_KINDS = new Set(["function", "symbol", "bigint", "Map with keys that are not strings", "a Set", "an instance of a class without fields of its own"]);
 
 /** A string of the JSON text as json.rs reads it: lone surrogates as U+FFFD, a sentinel (U+0000 first) undone. */
 function revive(str) {

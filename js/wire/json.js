@@ -2,7 +2,7 @@
 // its IEEE 754 bits (the module parses no decimals), lone surrogates and values JSON
 // cannot hold refused with the field that holds them.
 import { ScoreError } from "../score_error.js";
-import { engineLimit, hasOwn, isMap, keyPath, keySegment, mapAsObject, scoreError, typeError, typedArrayKind, typedLength, toWellFormed } from "./values.js";
+import { engineLimit, hasOwn, isMap, keyPath, keySegment, mapAsObject, scoreError, shownValue, typeError, typedArrayKind, typedLength, toWellFormed } from "./values.js";
 
 const bitsView = new DataView(new ArrayBuffer(8));
 const hex8 = (x) => x.toString(16).padStart(8, "0");
@@ -190,34 +190,17 @@ function replacer(key, v) {
 /**
  * `replacer` for a configuration (read once per `Pipeline`, so nothing of it is paid per
  * call): an object of a class without fields of its own nested in it (`bands: new
- * Set()`, `recency: aPipeline`), which JSON would read as `{}` (the defaults), is refused
- * as one at the top is (`notArray`). What the replacer made of a Map, a typed array or a
- * boxed primitive, arrays, and what a `toJSON` gave (called before the replacer) are
- * read as before.
+ * Set()`, `recency: aPipeline`, `stopwords: new Set([...])`), which JSON would read as
+ * `{}` (the defaults), becomes a value of no JSON kind, as a function does: the module
+ * (or js/core/typed-config.js) then refuses it on its own path with what the field
+ * expects ("expected an array, got a Set"). What the replacer made of a Map, a typed
+ * array or a boxed primitive, arrays, and what a `toJSON` gave (called before the
+ * replacer) are read as before.
  */
 function configReplacer(key, v) {
   const r = replacer.call(this, key, v);
-  if (r === v && typeof v === "object" && v !== null && !Array.isArray(v) && emptyInstance(v)) {
-    empty = { holder: this, key, value: v };
-    throw EMPTY;
-  }
+  if (r === v && typeof v === "object" && v !== null && !Array.isArray(v) && emptyInstance(v)) return shownValue(v) === "a Set" ? "\u0000a Set" : "\u0000an instance of a class without fields of its own";
   return r;
-}
-/** What `configReplacer` throws; `empty` says where. */
-const EMPTY = Symbol("empty instance");
-let empty = null;
-/** The error for the object `configReplacer` refused, on its path within `value` (`field` when its holder is not the caller's: a Map's entries). */
-function emptyError(value, field) {
-  const { holder, key, value: v } = empty;
-  empty = null;
-  let at;
-  try {
-    at = pathTo(value, holder, field);
-  } catch {
-    // The walk reads the caller's properties again (see `loneError`).
-  }
-  if (at !== undefined && key !== "") at += Array.isArray(holder) ? `[${key}]` : keySegment(key);
-  return typeError(at ?? field, "a plain object, not an instance of a class without fields of its own (a Pipeline, a Set?), which would be read as empty", v);
 }
 
 /**
@@ -248,7 +231,6 @@ export function toJson(value, field, config = false) {
     return JSON.stringify(value, config ? configReplacer : replacer);
   } catch (e) {
     if (e === LONE) throw loneError(value, field);
-    if (e === EMPTY) throw emptyError(value, field);
     // A cycle: only when JSON.stringify itself threw it (a getter's TypeError about its
     // own "circular" dependency is the caller's, passed on). A stack overflow can happen
     // in any frame, the caller's too: the engine's error is kept as the `cause`.

@@ -151,4 +151,6 @@ M = [
     ("R6", "node.mjs", "js/wire/json.js (objectJson)", "throw direct ? typeError(field, expected, value) :", "throw false ? typeError(field, expected, value) :", "a typed array given as the context said to be an object whose toJSON gave an array"),
     ("R7", "node.mjs", "js/core/pipeline-input.js (items)", "(anyOwn && (ArrayBuffer.isView(items) ||", "(anyOwn && (false ||", "a typed array given as items looked up by its indices"),
     ("R8", "lab.node.mjs", "js/lab/runs.js (readRun)", "if (qs.length === 0 && run === value && emptyInstance(value, false))", "if (false)", "a Set given as a run read as an empty run"),
+    ("R9", "node.mjs", "js/wire/json.js (configReplacer)", "emptyInstance(v)) return shownValue(v)", "emptyInstance(v) && false) return shownValue(v)", "a Set of stopwords inside a configuration read as {} (refused as no array)"),
+    ("R10", "node.mjs", "js/core/pipeline-input.js (items)", "if (anyOwn && (notRecord(items) || emptyInstance(items, false)))", "if (anyOwn && (emptyInstance(items, false)))", "a String object as items read as no items when no id finds a character"),
 ]

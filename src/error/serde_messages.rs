@@ -77,7 +77,7 @@ fn in_words(message: &str) -> String {
         let expected = expected_words(expected);
         return format!(
             "expected {expected}, got {}",
-            got_words(got, expected.starts_with("a whole number"))
+            got_words(got, whole_range(&expected))
         );
     }
     if let Some((n, expected)) = message
@@ -147,7 +147,20 @@ fn expected_words(e: &str) -> std::borrow::Cow<'_, str> {
 
 /// What serde says it got (`floating point `1.5``, `unit value`, `sequence`), as the
 /// value a JavaScript caller wrote (`1.5`, `null`, `an array`).
-fn got_words(g: &str, whole: bool) -> String {
+/// The range of a whole-number field from its words ("a whole number from 0 to 255";
+/// "a whole number", any), or `None` for another field.
+fn whole_range(expected: &str) -> Option<(f64, f64)> {
+    let rest = expected.strip_prefix("a whole number")?;
+    let Some((lo, hi)) = rest
+        .strip_prefix(" from ")
+        .and_then(|r| r.split_once(" to "))
+    else {
+        return Some((f64::NEG_INFINITY, f64::INFINITY));
+    };
+    Some((lo.parse().ok()?, hi.parse().ok()?))
+}
+
+fn got_words(g: &str, whole: Option<(f64, f64)>) -> String {
     let literal = |prefix: &str| g.strip_prefix(prefix).and_then(|r| r.strip_suffix('`'));
     if let Some(x) = literal("integer `") {
         return x.to_string();
@@ -157,13 +170,17 @@ fn got_words(g: &str, whole: bool) -> String {
         // here (build-pkg.sh keeps `from_serde_at` out of it).
         // `inf` and `NaN` (no digit) are kept as serde wrote them.
         return match x.parse::<f64>() {
-            // A whole number within JavaScript's exact integers that a whole-number
-            // field (`whole`) still read as a float was written with a fraction or an
+            // A whole number within JavaScript's exact integers and the field's range
+            // (`whole`: a whole-number field's) that the field still read as a float was written with a fraction or an
             // exponent (`3.0`, `1e3`: Rust's and Python's JSON writers give `3.0`); the
             // lab's reader gives such a number to an integer field as an integer, so only
             // a Rust caller's text comes here. "got 3" would read as a bug: said as
             // written, with why.
-            Ok(v) if whole && v.fract() == 0.0 && v.abs() <= 9_007_199_254_740_991.0 => {
+            Ok(v)
+                if v.fract() == 0.0
+                    && v.abs() <= 9_007_199_254_740_991.0
+                    && whole.is_some_and(|(lo, hi)| lo <= v && v <= hi) =>
+            {
                 format!("{x} (a whole number written with a fraction or an exponent, which a whole-number field does not read: write {})", num(v))
             }
             Ok(v) if x.bytes().any(|b| b.is_ascii_digit()) => num(v).to_string(),
@@ -483,7 +500,7 @@ mod tests {
             assert_eq!(got, Some(said), "{given}");
         }
         // What is not `{:?}`'s quoting is kept as it is.
-        assert_eq!(got_words("string abc", false), "abc");
+        assert_eq!(got_words("string abc", None), "abc");
         assert_eq!(unescape_debug(r#""a\q""#), None);
     }
 
@@ -503,12 +520,15 @@ mod tests {
             ("NaN", "NaN"),
         ] {
             assert_eq!(
-                got_words(&format!("floating point `{rust}`"), false),
+                got_words(&format!("floating point `{rust}`"), None),
                 js,
                 "{rust}"
             );
             assert_eq!(
-                got_words(&format!("floating point `{rust}`"), true),
+                got_words(
+                    &format!("floating point `{rust}`"),
+                    Some((f64::NEG_INFINITY, f64::INFINITY))
+                ),
                 js,
                 "{rust}"
             );
@@ -522,12 +542,29 @@ mod tests {
             ("-0.0", "0"),
             ("1000.0", "1000"),
         ] {
-            assert_eq!(got_words(&format!("floating point `{rust}`"), false), js);
+            assert_eq!(got_words(&format!("floating point `{rust}`"), None), js);
             assert_eq!(
-                got_words(&format!("floating point `{rust}`"), true),
+                got_words(&format!("floating point `{rust}`"), Some((0.0, 4294967295.0))),
                 format!("{rust} (a whole number written with a fraction or an exponent, which a whole-number field does not read: write {js})"),
             );
         }
+        // Out of the field's range: no hint that writing it whole would do (a diff
+        // review's cases: "write -3" and "write 5000000000" for a u32 were refused too).
+        for rust in ["-3.0", "5000000000.0"] {
+            let shown = num(rust.parse().unwrap()).to_string();
+            assert_eq!(
+                got_words(
+                    &format!("floating point `{rust}`"),
+                    whole_range("a whole number from 0 to 4294967295")
+                ),
+                shown
+            );
+        }
+        assert_eq!(
+            whole_range("a whole number"),
+            Some((f64::NEG_INFINITY, f64::INFINITY))
+        );
+        assert_eq!(whole_range("a number"), None);
         // And against the crate's own JavaScript printing, from Rust's Display.
         for v in [
             1e21,
@@ -545,7 +582,7 @@ mod tests {
                 format!("{shown}.0")
             };
             assert_eq!(
-                got_words(&format!("floating point `{serde}`"), false),
+                got_words(&format!("floating point `{serde}`"), None),
                 num(v).to_string(),
                 "{v}"
             );

@@ -168,7 +168,7 @@ pub fn check_grade(grade: f64, field: impl FnOnce() -> String) -> crate::error::
         ))
     } else if grade.fract() != 0.0 {
         Err(fractional_grade(field(), grade, GRADES_ARE_WHOLE))
-    } else if !(-I64_BOUND..I64_BOUND).contains(&grade) {
+    } else if !(-I64_BOUND..=I64_BOUND).contains(&grade) {
         Err(fractional_grade(
             field(),
             grade,
@@ -181,7 +181,8 @@ pub fn check_grade(grade: f64, field: impl FnOnce() -> String) -> crate::error::
 
 /// 2^63: grades lie in the 64-bit integers, as a qrels file's relevance column is read
 /// (`parse_qrels`); an object's grade of 1e20 was taken, then failed `ndcg_burges` as too
-/// large, where the same grade in a file was refused when read.
+/// large, where the same grade in a file was refused when read. 2^63 itself is taken:
+/// the file's largest grades (2^63 - 512 up to i64::MAX) are 2^63 as doubles.
 const I64_BOUND: f64 = 9_223_372_036_854_775_808.0;
 
 /// A grade that is not a whole number (or not one of 64 bits), `why` said in brackets:

@@ -331,7 +331,7 @@ impl Pipeline {
         // 7. Final order (calibrated, then the score after reranking, descending; then id)
         // and topN. The normalization keeps the scores after reranking in order (every
         // method is monotone), so they order what it or the calibration made equal by
-        // saturating (z-scores above about 8.3 all normalize to 1): the better candidate
+        // saturating (z-scores above about 8.2 all normalize to 1): the better candidate
         // stays first, as the monotone stages promise, instead of the smaller id.
         let after_rerank = |at: usize| reranked.get(at).copied().unwrap_or(0.0);
         pool.stable_sort_by(|a, b| {

@@ -30,10 +30,18 @@ export function callerCodeTests(test, lib) {
       if (lib.Items) said(() => new lib.Items({ a: h, b: {} }), "items.a", item);
       said(() => p.run({ lists, context: h }), "context", empty + shown);
       said(() => p.runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1, context: h }), "context", empty + shown);
-      said(() => new lib.Pipeline({ bands: h }), "config.bands", empty + shown);
-      said(() => new lib.Pipeline({ recency: { fiscalYear: h } }), "config.recency.fiscalYear", empty + shown);
-      said(() => new lib.Pipeline({ bands: { profiles: [{ name: "p", highFloor: 0.8, degradedFloor: 0.5 }, h] } }), "config.bands.profiles[1]", empty + shown);
-      said(() => new lib.Pipeline({ limits: h }), "config.limits", empty + shown);
+      // Inside a configuration, a value of no JSON kind (as a function is): refused on its
+      // own path with what the field expects.
+      const kind = h instanceof Set ? "a Set" : "an instance of a class without fields of its own";
+      said(() => new lib.Pipeline({ bands: h }), "config.bands", `expected an object, got ${kind}`);
+      said(() => new lib.Pipeline({ recency: { fiscalYear: h } }), "config.recency.fiscalYear", `expected an object, got ${kind}`);
+      said(() => new lib.Pipeline({ bands: { profiles: [{ name: "p", highFloor: 0.8, degradedFloor: 0.5 }, h] } }), "config.bands.profiles[1]", `expected an object, got ${kind}`);
+      said(() => new lib.Pipeline({ limits: h }), "config.limits", `expected an object, got ${kind}`);
+      // Where the field is no object (a diff review's cases: a Set of stopwords was said
+      // to need "a plain object", and one inside a Map of weights was put on `config`).
+      said(() => new lib.Pipeline({ rerank: { method: "heuristic", heuristic: { stopwords: h } } }), "config.rerank.heuristic.stopwords", `expected an array, got ${kind}`);
+      said(() => new lib.Pipeline({ topK: h }), "config.topK", `expected a whole number from 0 to 4294967295, got ${kind}`);
+      said(() => new lib.Pipeline({ weights: new Map([["a", h]]) }), "config.weights.a", `expected a number, got ${kind}`);
       eq(lib.rrf([["a"]], { limits: h }), lib.rrf([["a"]]));
       if (lib.evaluate && !(h instanceof lib.Run)) {
         const q = { q: { a: 1 } };

@@ -176,12 +176,15 @@ export function errorTests(test, lib) {
       // the characters were the first unknown field).
       said(() => p.run({ lists: [Object.assign(new String("ab"), { name: "a", ids: ["x"] })] }), "lists[0]", "expected an object with `name` and `ids`, got a String object");
       said(() => lib.rerank("q", [Object.assign(new Uint8Array(1), { id: "a", score: 1, name: "n" })]), "candidates[0]", "expected an object with `id`, `score` and `name`, got a Uint8Array");
-      // The items themselves: a typed array is refused as an array is, a String object
-      // when a list's id finds one of its characters (its indices and `length`).
+      // The items themselves: a typed array, a String object, a Set... are refused as an
+      // array is, whatever the lists' ids (a String object was read as no items when no
+      // id found one of its characters: a diff review's case).
       const items = "expected an object mapping ids to metadata, got ";
       said(() => p.run({ lists: [{ name: "a", ids: ["x"] }], items: new Uint32Array(2) }), "items", items + "a Uint32Array");
       said(() => p.run({ lists: [{ name: "a", ids: ["0"] }], items: new String("ab") }), "items", items + "a String object");
       said(() => p.run({ lists: [{ name: "a", ids: ["length"] }], items: new String("ab") }), "items", items + "a String object");
+      said(() => p.run({ lists: [{ name: "a", ids: ["x"] }], items: new String("ab") }), "items", items + "a String object");
+      said(() => p.run({ lists: [{ name: "a", ids: ["x"] }], items: new Set(["x"]) }), "items", items + "a Set");
       if (lib.Items) {
         said(() => new lib.Items(new Uint32Array(2)), "items", items + "a Uint32Array");
         said(() => new lib.Items(new String("ab")), "items", items + "a String object");

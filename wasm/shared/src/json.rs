@@ -267,6 +267,13 @@ impl Parser<'_> {
                     Some("Map with keys that are not strings") => {
                         Json::Invalid("Map with keys that are not strings")
                     }
+                    // An object of a class without fields of its own inside a
+                    // configuration (js/wire/json.js `configReplacer`), which JSON would
+                    // read as {}.
+                    Some("a Set") => Json::Invalid("a Set"),
+                    Some("an instance of a class without fields of its own") => {
+                        Json::Invalid("an instance of a class without fields of its own")
+                    }
                     Some(rest) if rest.starts_with('#') => Json::Num(bits(rest)?),
                     Some(rest) if rest.starts_with('\0') => Json::Str(rest.to_string()),
                     Some(_) => Json::Str(s),
