@@ -343,7 +343,7 @@ export class Pipeline {
     // 5. Normalize, minRelevance; 6. calibrate, minConfidence.
     const nm = cfg.normalization;
     const normalized = normalize(pool.map((c) => c.score), nm.method, nm.temperature);
-    let results = pool.map((c, i) => ({ id: c.id, normalized: normalized[i] }));
+    let results = pool.map((c, i) => ({ id: c.id, normalized: normalized[i], reranked: c.score }));
     if (nm.method !== "none") {
       const before = results.length;
       results = results.filter((r) => r.normalized >= nm.minRelevance);
@@ -356,7 +356,8 @@ export class Pipeline {
     stats.belowMinConfidence = before - results.length;
 
     // 7. Final order, topN; 8. bands and confidence.
-    results.sort((a, b) => b.score - a.score || b.normalized - a.normalized || compareIds(a.id, b.id));
+    // Ties: the score after reranking (which normalization keeps in order), then id.
+    results.sort((a, b) => b.score - a.score || b.reranked - a.reranked || compareIds(a.id, b.id));
     stats.beyondTopN = Math.max(results.length - cfg.topN, 0);
     results = results.slice(0, cfg.topN);
     const { floors, profile } = selectFloors(cfg.bands, input.context);
@@ -394,11 +395,11 @@ export class Pipeline {
     const normalized = normalize(pool.map((c) => c.score), nm.method, nm.temperature);
     const { threshold, steepness } = cfg.calibration;
     const kept = pool
-      .map((c, i) => ({ doc: c.doc, normalized: normalized[i] }))
+      .map((c, i) => ({ doc: c.doc, normalized: normalized[i], raw: c.score }))
       .filter((r) => nm.method === "none" || r.normalized >= nm.minRelevance)
       .map((r) => ({ ...r, score: logistic(steepness * (r.normalized - threshold)) }))
       .filter((r) => r.score >= cfg.minConfidence)
-      .sort((a, b) => b.score - a.score || b.normalized - a.normalized || a.doc - b.doc)
+      .sort((a, b) => b.score - a.score || b.raw - a.raw || a.doc - b.doc)
       .slice(0, cfg.topN);
     const { floors } = selectFloors(cfg.bands);
     const scores = kept.map((r) => r.score);
