@@ -42,6 +42,9 @@ export function emptyInstance(v, json = true) {
   // A plain record first (every call's options): two comparisons.
   const proto = Object.getPrototypeOf(v);
   if (proto === null || proto === Object.prototype || !hasOwn.call(proto, "constructor") || isMap(v)) return false;
+  // Another realm's record (an iframe's, node:vm's): its prototype is that realm's
+  // Object.prototype, whose own prototype is null.
+  if (Object.getPrototypeOf(proto) === null) return false;
   for (const k in v) if (hasOwn.call(v, k)) return false;
   // Its JSON may come from toJSON (a Date's string): then it is not read as no options.
   return !json || typeof v.toJSON !== "function";

@@ -645,3 +645,22 @@ test("a bundle that renames ScoreError still prints and names it ScoreError", as
     [true, true, "ScoreError", "ScoreError"],
   ]);
 });
+
+test("records made in another realm (node:vm, an iframe) are read as records, empty ones too", () => {
+  const o = runInNewContext("({ e: {}, cfg: { recency: {} }, items: { a: {} }, run: { q: {} }, full: { a: { modifiedAt: 5 } } })");
+  const lists = [{ name: "s", ids: ["a"] }];
+  const p = new esm.Pipeline({ minConfidence: 0 });
+  try {
+    // An empty record of another realm's Object.prototype was refused as an instance
+    // of a class without fields (a diff review's case) in four places.
+    assert.deepEqual(p.run({ lists, context: o.e }), p.run({ lists, context: {} }));
+    assert.deepEqual(p.run({ lists, items: o.items }), p.run({ lists, items: { a: {} } }));
+    assert.deepEqual(p.run({ lists, items: o.full, now: 10 }), p.run({ lists, items: { a: { modifiedAt: 5 } }, now: 10 }));
+    const q = new esm.Pipeline(o.cfg);
+    assert.deepEqual(q.config, new esm.Pipeline({ recency: {} }).config);
+    q.free();
+    assert.deepEqual(esmLab.evaluate({ q: { a: 1 } }, o.run, ["mrr"]), { mrr: 0 });
+  } finally {
+    p.free();
+  }
+});
