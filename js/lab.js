@@ -9,7 +9,8 @@
 //   evaluate.js   evaluate, evaluatePerQuery
 //   fusion.js     fuseRuns, optimizeFusion
 //   fit.js        fitPlatt, fitIsotonic, applyCalibration, calibrationError,
-//                 proposeBands, fitQueryConfidence, predictQueryConfidence
+//                 proposeBands, fitQueryConfidence, predictQueryConfidence,
+//                 evaluateQueryConfidence
 //   handles.js    Run and Qrels, held in the module
 // scripts/build-pkg.sh bundles them into the package's lab_api.js (js/wire.js and
 // js/score_error.js stay modules of their own, shared with the core).
@@ -21,7 +22,7 @@ export { version, errorCodes, defaultLimits } from "./lab/shared.js";
 export { parseTrecRun, parseQrels } from "./lab/trec.js";
 export { evaluate, evaluatePerQuery } from "./lab/evaluate.js";
 export { fuseRuns, optimizeFusion } from "./lab/fusion.js";
-export { fitPlatt, fitIsotonic, applyCalibration, calibrationError, proposeBands, fitQueryConfidence, predictQueryConfidence } from "./lab/fit.js";
+export { fitPlatt, fitIsotonic, applyCalibration, calibrationError, proposeBands, fitQueryConfidence, predictQueryConfidence, evaluateQueryConfidence } from "./lab/fit.js";
 export { Run, Qrels, __liveHandles } from "./lab/handles.js";
 
 // For the entry modules only (`export *` does not re-export a default export): `init`

@@ -381,6 +381,7 @@ limited_functions! {
     ProposeBands = "proposeBands",
     FitQueryConfidence = "fitQueryConfidence",
     PredictQueryConfidence = "predictQueryConfidence",
+    EvaluateQueryConfidence = "evaluateQueryConfidence",
 }
 
 impl Limits {

@@ -136,3 +136,60 @@ fn weak_penalties_converge_below_the_stated_tolerance() {
         assert_eq!(fit(m.training.iterations), m, "l2 {l2}");
     }
 }
+
+/// `evaluate_query_confidence` on held-out queries: each judged query's probability is
+/// `predict_query_confidence`'s and its label the fit's (`rows`), the figures made of
+/// them; on cisi-abstain's halves (ids sorted, taken alternately) the AUROCs the README
+/// gives, 0.946 and 0.934.
+#[test]
+fn a_model_is_measured_on_held_out_queries() {
+    use calibrank::lab::fit::{auroc, evaluate_query_confidence, predict_query_confidence};
+    let runs = runs();
+    let all = parse_qrels(&cisi_abstain("qrels.txt")).unwrap();
+    let ids: Vec<&String> = all.keys().collect();
+    let half = |r: usize| -> Qrels {
+        ids.iter()
+            .enumerate()
+            .filter(|(i, _)| i % 2 == r)
+            .map(|(_, q)| ((*q).clone(), all[*q].clone()))
+            .collect()
+    };
+    let mut aurocs = Vec::new();
+    for (fit_on, test_on) in [(half(0), half(1)), (half(1), half(0))] {
+        let model = fit_query_confidence(&fit_on, &runs, &Default::default()).unwrap();
+        let e = evaluate_query_confidence(&model, &test_on, &runs).unwrap();
+        let p = predict_query_confidence(&model, &runs).unwrap();
+        let r = rows(&test_on, &runs, &model.weights, model.rrf_k, model.k).unwrap();
+        assert_eq!(e.per_query.len(), r.queries.len());
+        assert_eq!(e.queries as usize, r.queries.len());
+        let mut probabilities = Vec::new();
+        for (q, &y) in r.queries.iter().zip(&r.labels) {
+            let got = e.per_query[q];
+            assert_eq!(got.probability.to_bits(), p[q].to_bits(), "{q}");
+            assert_eq!(got.relevant, y > 0.0, "{q}");
+            probabilities.push(got.probability);
+        }
+        assert_eq!(e.auroc, auroc(&probabilities, &r.labels));
+        let positives = r.labels.iter().filter(|&&y| y > 0.0).count();
+        assert_eq!(e.positives as usize, positives);
+        let brier = probabilities
+            .iter()
+            .zip(&r.labels)
+            .map(|(p, y)| (p - y) * (p - y))
+            .sum::<f64>()
+            / probabilities.len() as f64;
+        assert_eq!(e.brier.to_bits(), brier.to_bits());
+        aurocs.push(format!("{:.3}", e.auroc.unwrap()));
+    }
+    assert_eq!(aurocs, ["0.946", "0.934"]);
+    // No judged query retrieved: nothing to measure.
+    let model = fit_query_confidence(&all, &runs, &Default::default()).unwrap();
+    let unretrieved: Qrels = [("nowhere".to_string(), Default::default())]
+        .into_iter()
+        .collect();
+    let e = evaluate_query_confidence(&model, &unretrieved, &runs).unwrap_err();
+    assert_eq!(
+        (e.code, e.field.as_str()),
+        (calibrank::error::ErrorCode::EmptyInput, "qrels")
+    );
+}

@@ -110,3 +110,25 @@ export function predictQueryConfidence(model, runs, options) {
     arg.release();
   }
 }
+
+/**
+ * How a query-confidence model does on judged queries (held out from its fit): each
+ * judged query a run retrieved for, its probability and its label (as the fit makes
+ * them), and their AUROC, log loss and Brier score.
+ */
+export function evaluateQueryConfidence(model, qrels, runs, options) {
+  const lim = limitsOf(options, "evaluateQueryConfidence");
+  const opts = precheck.options(lim, options);
+  if (typeof model !== "object" || model === null || Array.isArray(model)) throw typeError("model", "a model returned by fitQueryConfidence", model);
+  const m = requiredJson(model, "model", "a model returned by fitQueryConfidence");
+  precheck.json(lim, m.length, "model");
+  const input = new Input().text(opts).text(m);
+  const objects = new RunObjects(lim);
+  argument(input, qrels, Qrels, "qrels", objects);
+  const arg = runsArgument(input, runs, objects);
+  try {
+    return w().call(OP.EVALUATE_QUERY_CONFIDENCE, input).json();
+  } finally {
+    arg.release();
+  }
+}

@@ -1037,6 +1037,7 @@ export type LimitedFunction =
   | "proposeBands"
   | "fitQueryConfidence"
   | "predictQueryConfidence"
+  | "evaluateQueryConfidence"
   | "Run.fromTrec"
   | "Run.fromObject"
   | "Qrels.fromTrec"

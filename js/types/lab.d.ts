@@ -522,3 +522,33 @@ export declare function predictQueryConfidence(
   runs: readonly (Run | RunObject)[],
   options?: WithLimits | null,
 ): Record<string, number>;
+
+/**
+ * How a query-confidence model does on judged queries, held out from its fit: each
+ * judged query that a run retrieved for gets the model's probability (as
+ * `predictQueryConfidence` gives it) and its label (as `fitQueryConfidence` makes it,
+ * with the model's `k`, `rrfK` and weights); queries the judgements do not list are left
+ * out. Throws `EMPTY_INPUT` (field `qrels`) when no judged query was retrieved.
+ */
+export declare function evaluateQueryConfidence(
+  model: ReadonlyArrays<QueryConfidenceModel>,
+  qrels: Qrels | QrelsObject,
+  runs: readonly (Run | RunObject)[],
+  options?: WithLimits | null,
+): QueryConfidenceEvaluation;
+
+/** What `evaluateQueryConfidence` measured. */
+export interface QueryConfidenceEvaluation {
+  /** Judged queries that at least one run retrieved for. */
+  queries: number;
+  /** Of them, those with a document judged > 0 in the fused top `k`. */
+  positives: number;
+  /** Area under the ROC curve (ties count one half); `null` when every query is of one class. */
+  auroc: number | null;
+  /** Mean log loss (probabilities clipped to [1e-15, 1 - 1e-15]). */
+  logLoss: number;
+  /** Mean squared difference between probability and label. */
+  brier: number;
+  /** Each query's probability and label. */
+  perQuery: Record<string, { probability: number; relevant: boolean }>;
+}

@@ -19,6 +19,7 @@ export const LIMITED_FUNCTIONS = Object.freeze([
   "Pipeline", "rrf", "rrfColumnar", "fuseMultiQuery", "rerank", "normalize", "calibrate", "queryConfidence",
   "parseTrecRun", "parseQrels", "evaluate", "evaluatePerQuery", "fuseRuns", "optimizeFusion", "fitPlatt", "fitIsotonic",
   "applyCalibration", "calibrationError", "proposeBands", "fitQueryConfidence", "predictQueryConfidence",
+  "evaluateQueryConfidence",
 ]);
 
 /**

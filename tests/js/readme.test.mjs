@@ -198,6 +198,17 @@ const CASES = [
       for (const v of Object.values(__out)) assert.ok(v > 0 && v < 1, String(v));`,
   },
   {
+    // A model measured on held-out queries: the figures of its comment, and every handle freed.
+    first: 'import { Run, Qrels, fitQueryConfidence, evaluateQueryConfidence } from "calibrank/lab";',
+    run: "node",
+    before: `import { readFileSync } from "node:fs";
+      const at = (f) => readFileSync(${JSON.stringify(abstain)} + "/" + f, "utf8");
+      const qrelsText = at("qrels.txt"), bm25Text = at("run.bm25.txt"), denseText = at("run.dense.txt");`,
+    after: `assert.deepEqual([e.queries, e.positives, e.auroc.toFixed(3)], [73, 30, "0.946"]);
+      const lab = await import("calibrank/lab");
+      assert.equal(lab.__liveHandles(), 0);`,
+  },
+  {
     first: 'import { Pipeline } from "calibrank";',
     firstTwo: 'import { parseQrels, parseTrecRun, fitQueryConfidence } from "calibrank/lab";',
     run: "node",

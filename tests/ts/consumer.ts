@@ -56,6 +56,8 @@ import {
   __liveHandles,
   fitQueryConfidence,
   predictQueryConfidence,
+  evaluateQueryConfidence,
+  type QueryConfidenceEvaluation,
   type RunObject,
   type QrelsObject,
   type OptimizeProgress,
@@ -397,6 +399,13 @@ disposable[Symbol.dispose]();
 // is a union on `kind`.
 const qcModel: QueryConfidenceModel = fitQueryConfidence({ q: { a: 1 }, r: { b: 0 } }, [{ q: { a: 3 }, r: { b: 1 } }], { k: 3, l2: 0.5 });
 const qcP: Record<string, number> = predictQueryConfidence(qcModel, [{ q: { a: 3 } }]);
+// Measured on held-out judged queries: AUROC null when one class, labels as booleans.
+const qcEval: QueryConfidenceEvaluation = evaluateQueryConfidence(qcModel, { q: { a: 1 } }, [{ q: { a: 3 } }], { limits: { maxTotalEntries: 10 } });
+const qcAuroc: number | null = qcEval.auroc;
+const qcRelevant: boolean | undefined = qcEval.perQuery["q"]?.relevant;
+// @ts-expect-error the AUROC may be null
+const qcAurocNumber: number = qcEval.auroc;
+console.log(qcAuroc, qcRelevant, qcAurocNumber);
 {
   using qcRun = Run.fromObject({ q: { a: 3 }, r: { b: 1 } });
   using qcQrels = Qrels.fromObject({ q: { a: 1 }, r: { b: 0 } });

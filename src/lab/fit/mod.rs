@@ -35,8 +35,9 @@ pub use quality::{
     LOG_LOSS_EPS, MAX_BINS,
 };
 pub use query::{
-    auroc, fit_query_confidence, mean_log_loss, predict_query_confidence, ranked, rows,
-    FitQueryConfidenceOptions, Ranked, Rows,
+    auroc, evaluate_query_confidence, fit_query_confidence, mean_log_loss,
+    predict_query_confidence, ranked, rows, FitQueryConfidenceOptions, QueryConfidenceEvaluation,
+    QueryEvaluation, Ranked, Rows,
 };
 
 use crate::calibrate::{IsotonicModel, PlattModel};

@@ -381,6 +381,110 @@ fn predict(
     Ok(out)
 }
 
+/// How a query-confidence model does on judged queries, as `fitQueryConfidence`'s
+/// `training` figures are made but on queries of the caller's choosing (held out from the
+/// fit): [`evaluate_query_confidence`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct QueryConfidenceEvaluation {
+    /// Judged queries that at least one run retrieved for (the fit's rule).
+    pub queries: u32,
+    /// Of them, those with a document judged > 0 in the fused top `k` (the label).
+    pub positives: u32,
+    /// Area under the ROC curve of the probabilities for the labels (ties count one
+    /// half); `None` (`null`) when every query is of one class.
+    pub auroc: Option<f64>,
+    /// Mean log loss (probabilities clipped to `[1e-15, 1 - 1e-15]`).
+    pub log_loss: f64,
+    /// Mean squared difference between probability and label.
+    pub brier: f64,
+    /// Each query's probability and label, by query id.
+    pub per_query: std::collections::BTreeMap<String, QueryEvaluation>,
+}
+
+/// One query of a [`QueryConfidenceEvaluation`].
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct QueryEvaluation {
+    /// The model's probability that the fused top `k` holds a relevant document.
+    pub probability: f64,
+    /// Whether it does (a document judged > 0 among the fused top `k`, the model's
+    /// `k`, `rrfK` and weights).
+    pub relevant: bool,
+}
+
+/// Measures `model` on the queries `qrels` judges (held out from its fit, say): each
+/// judged query that a run retrieved for gets the model's probability (as
+/// [`predict_query_confidence`] gives it) and its label (as [`fit_query_confidence`]
+/// makes it, with the model's `k`, `rrfK` and weights); queries the judgements do not
+/// list are left out, and a query listed with no document has nothing relevant.
+///
+/// Errors: the model's own (`model.*`), `LENGTH_MISMATCH` (`runs`), the grades'
+/// (`qrels.<qid>.<docid>`) and the runs' scores (`runs[i].q.d`), as
+/// [`predict_query_confidence`] and [`fit_query_confidence`] give them; `EMPTY_INPUT`
+/// (`qrels`) when no judged query was retrieved by any run.
+pub fn evaluate_query_confidence<R: Borrow<Run>>(
+    model: &QueryConfidenceModel,
+    qrels: &Qrels,
+    runs: &[R],
+) -> Result<QueryConfidenceEvaluation> {
+    evaluate_model(
+        model,
+        qrels,
+        &runs.iter().map(Borrow::borrow).collect::<Vec<_>>(),
+    )
+}
+
+/// [`evaluate_query_confidence`] of borrowed runs.
+fn evaluate_model(
+    model: &QueryConfidenceModel,
+    qrels: &Qrels,
+    runs: &[&Run],
+) -> Result<QueryConfidenceEvaluation> {
+    let p = predict(model, runs)?;
+    let rows = rows_of(qrels, runs, &model.weights, model.rrf_k, model.k)?;
+    if rows.queries.is_empty() {
+        return Err(ScoreError::new(
+            ErrorCode::EmptyInput,
+            "qrels",
+            "no judged query was retrieved by any run: nothing to measure",
+        ));
+    }
+    let probabilities: Vec<f64> = rows
+        .queries
+        .iter()
+        .map(|q| p.get(q).copied().unwrap_or(f64::NAN))
+        .collect();
+    let n = probabilities.len() as f64;
+    let brier = probabilities
+        .iter()
+        .zip(&rows.labels)
+        .map(|(p, y)| (p - y) * (p - y))
+        .sum::<f64>()
+        / n;
+    Ok(QueryConfidenceEvaluation {
+        queries: u32::try_from(rows.queries.len()).unwrap_or(u32::MAX),
+        positives: u32::try_from(rows.labels.iter().filter(|&&y| y > 0.0).count())
+            .unwrap_or(u32::MAX),
+        auroc: auroc(&probabilities, &rows.labels),
+        log_loss: mean_log_loss(&probabilities, &rows.labels),
+        brier,
+        per_query: rows
+            .queries
+            .iter()
+            .zip(probabilities.iter().zip(&rows.labels))
+            .map(|(q, (&probability, &y))| {
+                (
+                    q.clone(),
+                    QueryEvaluation {
+                        probability,
+                        relevant: y > 0.0,
+                    },
+                )
+            })
+            .collect(),
+    })
+}
+
 /// An error of the model's on the lists of query `q` named in the runs: a list's best
 /// score out of the model's range (`lists[i].scores`) is that run's query, `runs[i].q`.
 /// One the model names on itself (`""`: its rank-only feature overflows, from a mean,

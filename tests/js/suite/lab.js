@@ -47,6 +47,29 @@ export function labTests(test, lib) {
     throwsScoreError(lib, () => lib.fitQueryConfidence(qrels, runs, { l2: 0 }), "INVALID_CONFIG", "options.l2");
     throwsScoreError(lib, () => lib.predictQueryConfidence(m, runs.slice(0, 1)), "LENGTH_MISMATCH", "runs");
     throwsScoreError(lib, () => lib.predictQueryConfidence({ ...m, method: "forest" }, runs), "UNKNOWN_METHOD", "model.method");
+    // Measured on judged queries: each one's probability is predictQueryConfidence's, its
+    // label the fit's (here: a, c relevant in the fused top 5); two of the queries only.
+    if (lib.evaluateQueryConfidence) {
+      const e = lib.evaluateQueryConfidence(m, { a: qrels.a, b: qrels.b }, runs);
+      eq(e.perQuery, { a: { probability: p.a, relevant: true }, b: { probability: p.b, relevant: false } });
+      eq([e.queries, e.positives, e.auroc], [2, 1, 1]);
+      eq(e.brier, ((p.a - 1) ** 2 + p.b ** 2) / 2);
+      eq(lib.evaluateQueryConfidence(m, { a: qrels.a }, runs).auroc, null);
+      // Handles give what objects give.
+      const handles = runs.map((r) => lib.Run.fromObject(r));
+      const judged = lib.Qrels.fromObject(qrels);
+      try {
+        eq(lib.evaluateQueryConfidence(m, judged, handles), lib.evaluateQueryConfidence(m, qrels, runs));
+      } finally {
+        for (const h of [...handles, judged]) h.free();
+      }
+      throwsScoreError(lib, () => lib.evaluateQueryConfidence(m, { z: { d1: 1 } }, runs), "EMPTY_INPUT", "qrels");
+      throwsScoreError(lib, () => lib.evaluateQueryConfidence(m, qrels, runs.slice(0, 1)), "LENGTH_MISMATCH", "runs");
+      throwsScoreError(lib, () => lib.evaluateQueryConfidence({ ...m, method: "forest" }, qrels, runs), "UNKNOWN_METHOD", "model.method");
+      throwsScoreError(lib, () => lib.evaluateQueryConfidence(m, { a: { d1: 0.5 } }, runs), "INVALID_TYPE", "qrels.a.d1");
+      throwsScoreError(lib, () => lib.evaluateQueryConfidence(null, qrels, runs), "INVALID_TYPE", "model");
+      eq(lib.defaultLimits("evaluateQueryConfidence"), lib.defaultLimits("predictQueryConfidence"));
+    }
     // A best raw score so far from the training scores that its weighed feature overflows
     // is refused where the probability was NaN (with coefficients of opposite signs).
     const wide = { ...m, coefficients: [0.5, 2, -2], mean: [0, 0, 0], scale: [1, 1, 1] };

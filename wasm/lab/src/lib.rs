@@ -40,6 +40,7 @@ mod op {
     pub const PROPOSE_BANDS: u32 = 50;
     pub const FIT_QUERY_CONFIDENCE: u32 = 51;
     pub const PREDICT_QUERY_CONFIDENCE: u32 = 52;
+    pub const EVALUATE_QUERY_CONFIDENCE: u32 = 53;
     // Run and Qrels handles (60-79).
     pub const RUN_FROM_TREC: u32 = 60;
     pub const QRELS_FROM_TREC: u32 = 61;
@@ -79,6 +80,7 @@ fn dispatch(op: u32, r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         op::PROPOSE_BANDS => propose_bands(r, w),
         op::FIT_QUERY_CONFIDENCE => fit_query_confidence(r, w),
         op::PREDICT_QUERY_CONFIDENCE => predict_query_confidence(r, w),
+        op::EVALUATE_QUERY_CONFIDENCE => evaluate_query_confidence(r, w),
         op::RUN_FROM_TREC => new_handle(r, w, Kind::RunTrec),
         op::QRELS_FROM_TREC => new_handle(r, w, Kind::QrelsTrec),
         op::RUN_FROM_OBJECT => new_handle(r, w, Kind::RunObject),
@@ -570,6 +572,26 @@ fn predict_query_confidence(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let runs = runs_as_maps(&args, &mut budget)?;
     let p = fit::predict_query_confidence(&model, &runs)?;
     write_json(w, &p)
+}
+
+/// `evaluateQueryConfidence`. In: options (JSON or NONE: `limits` only), model (JSON),
+/// qrels (an object or a handle), runs (objects or handles). Out: the evaluation (JSON).
+// Not inlined into the dispatch (see `predict_query_confidence`).
+#[inline(never)]
+fn evaluate_query_confidence(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
+    let limits = limits_only(r, LimitedFunction::EvaluateQueryConfidence)?;
+    let mut budget = Budget::new(limits);
+    let model: calibrank::confidence::model::QueryConfidenceModel =
+        json::from_text(r.text()?, "model")?;
+    let q_arg = handles::arg(r)?;
+    let owned_q = decode_qrels(q_arg, &mut budget)?;
+    let args = handles::args(r)?;
+    let runs = runs_as_maps(&args, &mut budget)?;
+    let evaluation = handles::with(|store| {
+        let qrels = qrels_arg(store, q_arg, &owned_q)?;
+        fit::evaluate_query_confidence(&model, qrels, &runs)
+    })?;
+    write_json(w, &evaluation)
 }
 
 #[allow(unsafe_code)]
