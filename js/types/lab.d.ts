@@ -525,10 +525,11 @@ export declare function predictQueryConfidence(
 
 /**
  * How a query-confidence model does on judged queries, held out from its fit: each
- * judged query that a run retrieved for gets the model's probability (as
+ * judged query that at least one run lists gets the model's probability (as
  * `predictQueryConfidence` gives it) and its label (as `fitQueryConfidence` makes it,
  * with the model's `k`, `rrfK` and weights); queries the judgements do not list are left
- * out. Throws `EMPTY_INPUT` (field `qrels`) when no judged query was retrieved.
+ * out, and not predicted. Throws `EMPTY_INPUT` (field `qrels`) when no run lists a
+ * judged query. `options` takes `limits` alone.
  */
 export declare function evaluateQueryConfidence(
   model: ReadonlyArrays<QueryConfidenceModel>,
@@ -539,7 +540,7 @@ export declare function evaluateQueryConfidence(
 
 /** What `evaluateQueryConfidence` measured. */
 export interface QueryConfidenceEvaluation {
-  /** Judged queries that at least one run retrieved for. */
+  /** Judged queries that at least one run lists (with documents or not). */
   queries: number;
   /** Of them, those with a document judged > 0 in the fused top `k`. */
   positives: number;

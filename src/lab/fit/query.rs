@@ -357,6 +357,16 @@ fn predict(
     model: &QueryConfidenceModel,
     runs: &[&Run],
 ) -> Result<std::collections::BTreeMap<String, f64>> {
+    check_model_and_runs(model, runs)?;
+    let queries: std::collections::BTreeSet<&String> = runs.iter().flat_map(|r| r.keys()).collect();
+    queries
+        .into_iter()
+        .map(|q| Ok((q.clone(), predict_one(model, runs, q)?)))
+        .collect()
+}
+
+/// The model (`model.*`), the runs' count (`runs`) and their scores (`runs[i].q.d`).
+fn check_model_and_runs(model: &QueryConfidenceModel, runs: &[&Run]) -> Result<()> {
     model.validate().map_err(|e| e.within("model"))?;
     if runs.len() != model.runs as usize {
         return Err(ScoreError::new(
@@ -369,16 +379,14 @@ fn predict(
             ),
         ));
     }
-    check_runs(runs)?;
-    let queries: std::collections::BTreeSet<&String> = runs.iter().flat_map(|r| r.keys()).collect();
-    let mut out = std::collections::BTreeMap::new();
-    for q in queries {
-        let lists: Vec<Ranked<'_>> = runs.iter().map(|r| ranked(r, q)).collect();
-        let views: Vec<ListView<'_, &str>> = lists.iter().map(Ranked::view).collect();
-        let p = model.predict(&views).map_err(|e| in_runs(e, q))?;
-        out.insert(q.clone(), p);
-    }
-    Ok(out)
+    check_runs(runs)
+}
+
+/// The model's probability for query `q` of `runs` (checked).
+fn predict_one(model: &QueryConfidenceModel, runs: &[&Run], q: &str) -> Result<f64> {
+    let lists: Vec<Ranked<'_>> = runs.iter().map(|r| ranked(r, q)).collect();
+    let views: Vec<ListView<'_, &str>> = lists.iter().map(Ranked::view).collect();
+    model.predict(&views).map_err(|e| in_runs(e, q))
 }
 
 /// How a query-confidence model does on judged queries, as `fitQueryConfidence`'s
@@ -387,7 +395,8 @@ fn predict(
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct QueryConfidenceEvaluation {
-    /// Judged queries that at least one run retrieved for (the fit's rule).
+    /// Judged queries that at least one run lists (the fit's rule; a run may list a
+    /// query with no documents).
     pub queries: u32,
     /// Of them, those with a document judged > 0 in the fused top `k` (the label).
     pub positives: u32,
@@ -413,7 +422,7 @@ pub struct QueryEvaluation {
 }
 
 /// Measures `model` on the queries `qrels` judges (held out from its fit, say): each
-/// judged query that a run retrieved for gets the model's probability (as
+/// judged query that at least one run lists gets the model's probability (as
 /// [`predict_query_confidence`] gives it) and its label (as [`fit_query_confidence`]
 /// makes it, with the model's `k`, `rrfK` and weights); queries the judgements do not
 /// list are left out, and a query listed with no document has nothing relevant.
@@ -421,7 +430,8 @@ pub struct QueryEvaluation {
 /// Errors: the model's own (`model.*`), `LENGTH_MISMATCH` (`runs`), the grades'
 /// (`qrels.<qid>.<docid>`) and the runs' scores (`runs[i].q.d`), as
 /// [`predict_query_confidence`] and [`fit_query_confidence`] give them; `EMPTY_INPUT`
-/// (`qrels`) when no judged query was retrieved by any run.
+/// (`qrels`) when no run lists a judged query. The faults are met in this order: the
+/// grades, the model, the runs.
 pub fn evaluate_query_confidence<R: Borrow<Run>>(
     model: &QueryConfidenceModel,
     qrels: &Qrels,
@@ -440,20 +450,26 @@ fn evaluate_model(
     qrels: &Qrels,
     runs: &[&Run],
 ) -> Result<QueryConfidenceEvaluation> {
-    let p = predict(model, runs)?;
+    // In the order the package meets the faults (its binding reads the judgements
+    // first): the grades, the model, the runs.
+    qrels.check_grades("qrels")?;
+    check_model_and_runs(model, runs)?;
     let rows = rows_of(qrels, runs, &model.weights, model.rrf_k, model.k)?;
     if rows.queries.is_empty() {
         return Err(ScoreError::new(
             ErrorCode::EmptyInput,
             "qrels",
-            "no judged query was retrieved by any run: nothing to measure",
+            "no run lists a judged query: nothing to measure",
         ));
     }
+    // Only the judged queries are predicted: an unjudged one whose feature overflows
+    // does not stop the measure (it did, a review found, where the fit on the same runs
+    // went through).
     let probabilities: Vec<f64> = rows
         .queries
         .iter()
-        .map(|q| p.get(q).copied().unwrap_or(f64::NAN))
-        .collect();
+        .map(|q| predict_one(model, runs, q))
+        .collect::<Result<_>>()?;
     let n = probabilities.len() as f64;
     let brier = probabilities
         .iter()

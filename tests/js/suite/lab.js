@@ -64,6 +64,14 @@ export function labTests(test, lib) {
         for (const h of [...handles, judged]) h.free();
       }
       throwsScoreError(lib, () => lib.evaluateQueryConfidence(m, { z: { d1: 1 } }, runs), "EMPTY_INPUT", "qrels");
+      // A query the judgements do not list is not predicted: its feature overflowing
+      // (predictQueryConfidence refuses it) does not stop the measure.
+      const steep = { ...m, coefficients: [0.5, 2, -2], mean: [0, 0, 0], scale: [1, 1, 1] };
+      const withFar = [{ ...runs[0], zz: { d1: 1 } }, { ...runs[1], zz: { d1: 1e308 } }];
+      throwsScoreError(lib, () => lib.predictQueryConfidence(steep, withFar), "NON_FINITE_SCORE", "runs[1].zz");
+      eq(lib.evaluateQueryConfidence(steep, qrels, withFar), lib.evaluateQueryConfidence(steep, qrels, runs));
+      // The grades' faults first, as the Rust API's: the package reads the judgements first.
+      throwsScoreError(lib, () => lib.evaluateQueryConfidence({ ...m, method: "x" }, { a: { d1: 0.5 } }, runs), "INVALID_TYPE", "qrels.a.d1");
       throwsScoreError(lib, () => lib.evaluateQueryConfidence(m, qrels, runs.slice(0, 1)), "LENGTH_MISMATCH", "runs");
       throwsScoreError(lib, () => lib.evaluateQueryConfidence({ ...m, method: "forest" }, qrels, runs), "UNKNOWN_METHOD", "model.method");
       throwsScoreError(lib, () => lib.evaluateQueryConfidence(m, { a: { d1: 0.5 } }, runs), "INVALID_TYPE", "qrels.a.d1");
