@@ -268,7 +268,9 @@ export const precheck = {
   json(lim, length, field) {
     if (!lim) return;
     const bound = jsonBound(lim);
-    if (length > bound) throw tooLarge(lim, field, "the JSON text of the input in bytes", length, "maxTotalTextBytes");
+    // The bound said as it is (the message named maxTotalTextBytes and its value, while
+    // the bound applied is this one: a review's finding).
+    if (length > bound) throw scoreError("INPUT_TOO_LARGE", field, `the JSON text is ${length} characters, above ${bound} (4 x limits.maxTotalTextBytes + 64 x limits.maxTotalEntries)`);
   },
   /**
    * Options, a configuration or a `context` as JSON text (undefined: none). The module

@@ -77,6 +77,12 @@ export function labTests(test, lib) {
       throwsScoreError(lib, () => lib.evaluateQueryConfidence(m, { a: { d1: 0.5 } }, runs), "INVALID_TYPE", "qrels.a.d1");
       throwsScoreError(lib, () => lib.evaluateQueryConfidence(null, qrels, runs), "INVALID_TYPE", "model");
       eq(lib.defaultLimits("evaluateQueryConfidence"), lib.defaultLimits("predictQueryConfidence"));
+      // A model's JSON text over the call's bound: the bound said as it is (the message
+      // named maxTotalTextBytes and its value, 10, where 104 applied).
+      for (const f of [() => lib.evaluateQueryConfidence(m, qrels, runs, { limits: { maxTotalTextBytes: 10, maxTotalEntries: 1 } }), () => lib.predictQueryConfidence(m, runs, { limits: { maxTotalTextBytes: 10, maxTotalEntries: 1 } })]) {
+        const e = throwsScoreError(lib, f, "INPUT_TOO_LARGE", "model");
+        assert(/^the JSON text is \d+ characters, above 104 \(4 x limits\.maxTotalTextBytes \+ 64 x limits\.maxTotalEntries\)$/.test(e.message), e.message);
+      }
     }
     // A best raw score so far from the training scores that its weighed feature overflows
     // is refused where the probability was NaN (with coefficients of opposite signs).
