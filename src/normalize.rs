@@ -412,6 +412,10 @@ mod tests {
         for x in [0.03, 1.0 / 61.0, 0.1] {
             assert_eq!(z_score(&[x; 10]), vec![0.5; 10], "{x}");
         }
+        // Where Phi saturates (the figure the final order's tie-break cites: "z-scores
+        // above about 8.2 all normalize to 1"): 1 from 8.25 on, below 1 at 8.2.
+        assert_eq!(normal_cdf(8.25), 1.0);
+        assert!(normal_cdf(8.2) < 1.0);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 // A pipeline's input, encoded for the module (`encodeInput`; wasm/core/src/pipeline.rs
 // `read_input` reads it): each distinct id interned once, the lists as indices, the
 // items as a table, every string of the call in one table.
-import { precheck, objectJson, numbers, typeError, keyPath, keyField, isMap, hasOwn, fromObjectPrototype, wellFormedName, firstOf, timeOf, utf8Length, Interner, emptyInstance, allocate, notRecord } from "../wire.js";
+import { precheck, objectJson, numbers, typeError, keyPath, keyField, isMap, hasOwn, fromObjectPrototype, wellFormedName, firstOf, timeOf, utf8Length, Interner, emptyInstance, allocate, notRecord, plainObjectExpected } from "../wire.js";
 import { isObject, unknownField, missingField, noInheritedKeys, ownFields, checkKeys, recordError, BARE } from "./shared.js";
 import { canHoldTexts } from "./held-texts.js";
 import { HELD } from "./held.js";
@@ -26,6 +26,8 @@ const KEPT_HELD = 1;
 const mapGet = Map.prototype.get;
 const objectTag = Object.prototype.toString;
 const getPrototypeOf = Object.getPrototypeOf;
+/** Prototypes of built-in kinds whose objects are no items (see `encodeInput`). */
+const BUILT_IN_PROTOS = new Set([String.prototype, Number.prototype, Boolean.prototype, Symbol.prototype, Set.prototype, WeakMap.prototype, WeakSet.prototype, ArrayBuffer.prototype]);
 /**
  * Why an object that gave no item field is no item (what is expected instead), or null
  * (an empty item: a record without fields, `{}`, of Object.prototype, of no prototype or
@@ -266,9 +268,10 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
     // An object of a class without entries of its own (a Pipeline, a Run given as items)
     // would be no items: refused (an empty record or Map is no items, as written). A
     // typed array's entries are its indices, a String object's its characters: refused
-    // as an array is, whatever the lists' ids (a built-in kind no record is read from:
-    // `notRecord`; off the plain records' path).
-    if (anyOwn && (notRecord(items) || emptyInstance(items, false)))
+    // as an array is, whatever the lists' ids. Told by identity checks (`BUILT_IN_PROTOS`),
+    // since a record of a class of the caller's comes here at every call: `notRecord`'s
+    // brand checks throw (microseconds), so they only word the error.
+    if (anyOwn && (ArrayBuffer.isView(items) || BUILT_IN_PROTOS.has(proto) || emptyInstance(items, false)))
       throw typeError("items", notRecord(items) ? ITEMS : `${ITEMS} (a plain object or a Map), not an instance of a class without entries of its own (a Pipeline, a Run?), which would be read as no items`, items);
     standard = !keyByKey && !asMap && !anyOwn && nDocs >= LOOK_OVER_FROM && standardObjectPrototype();
     const lookUp = (key) => {
@@ -597,7 +600,7 @@ export function encodeContext(context, lim) {
   // An object of a class without fields of its own (a Set, a Pipeline) would be read as
   // the empty context, as a plain `{}` is: refused as options are (`notArray`), checked
   // only for a context whose text is `{}`.
-  if (text !== undefined && text.length === 2 && emptyInstance(context)) throw typeError("context", "a plain object, not an instance of a class without fields of its own (a Pipeline, a Set?), which would be read as empty", context);
+  if (text !== undefined && text.length === 2 && emptyInstance(context)) throw typeError("context", plainObjectExpected("a Pipeline, a Set?"), context);
   return precheck.jsonText(lim, text, "context");
 }
 

@@ -95,14 +95,19 @@ export function fitQueryConfidence(qrels, runs, options) {
   }
 }
 
-/** The model's probability for every query of `runs` (the runs in the model's order). */
-export function predictQueryConfidence(model, runs, options) {
-  const lim = limitsOf(options, "predictQueryConfidence");
+/** The call's options (`limits` alone) and its query-confidence model, as JSON texts. */
+function modelInput(lim, options, model) {
   const opts = precheck.options(lim, options);
   if (typeof model !== "object" || model === null || Array.isArray(model)) throw typeError("model", "a model returned by fitQueryConfidence", model);
   const m = requiredJson(model, "model", "a model returned by fitQueryConfidence");
   precheck.json(lim, m.length, "model");
-  const input = new Input().text(opts).text(m);
+  return new Input().text(opts).text(m);
+}
+
+/** The model's probability for every query of `runs` (the runs in the model's order). */
+export function predictQueryConfidence(model, runs, options) {
+  const lim = limitsOf(options, "predictQueryConfidence");
+  const input = modelInput(lim, options, model);
   const arg = runsArgument(input, runs, new RunObjects(lim));
   try {
     return w().call(OP.PREDICT_QUERY_CONFIDENCE, input).json();
@@ -113,16 +118,12 @@ export function predictQueryConfidence(model, runs, options) {
 
 /**
  * How a query-confidence model does on judged queries (held out from its fit): each
- * judged query a run retrieved for, its probability and its label (as the fit makes
- * them), and their AUROC, log loss and Brier score.
+ * judged query that a run lists, its probability and its label (as the fit makes them),
+ * and their AUROC, log loss and Brier score.
  */
 export function evaluateQueryConfidence(model, qrels, runs, options) {
   const lim = limitsOf(options, "evaluateQueryConfidence");
-  const opts = precheck.options(lim, options);
-  if (typeof model !== "object" || model === null || Array.isArray(model)) throw typeError("model", "a model returned by fitQueryConfidence", model);
-  const m = requiredJson(model, "model", "a model returned by fitQueryConfidence");
-  precheck.json(lim, m.length, "model");
-  const input = new Input().text(opts).text(m);
+  const input = modelInput(lim, options, model);
   const objects = new RunObjects(lim);
   argument(input, qrels, Qrels, "qrels", objects);
   const arg = runsArgument(input, runs, objects);

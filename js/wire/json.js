@@ -27,8 +27,10 @@ const NOT_ARRAY = "an object (options and configurations are not read from array
 export function notArray(v, field) {
   // A typed array too: the replacer sends it as an array.
   if (Array.isArray(v) || ArrayBuffer.isView(v)) throw typeError(field, NOT_ARRAY, v);
-  if (emptyInstance(v)) throw typeError(field, "a plain object, not an instance of a class without fields of its own (a Pipeline, a Run?), which would be read as empty", v);
+  if (emptyInstance(v)) throw typeError(field, plainObjectExpected("a Pipeline, a Run?"), v);
 }
+/** What an object of a class without fields of its own is refused as, where JSON would read it as `{}` (`examples`: the likely ones). */
+export const plainObjectExpected = (examples) => `a plain object, not an instance of a class without fields of its own (${examples}), which would be read as empty`;
 /**
  * Whether `v` is an object of a class (its prototype is not Object.prototype and has a
  * `constructor` of its own, as a class's has) with no own enumerable key, a Map

@@ -146,11 +146,10 @@ M = [
     ("R1", "node.mjs", "js/wire/values.js (notRecord)", "v !== null && brandOf(v) !== \"an object\";", "v !== null && false;", "a typed array's indices read as a record's keys (UNKNOWN_FIELD \"0\"), a Number object as a record missing its fields"),
     ("R2", "node.mjs", "js/wire/values.js (brandOf)", "[Set.prototype.has, \"a Set\"],", "", "a Set said as \"an object\""),
     ("R3", "node.mjs", "js/core/pipeline-input.js (noItem)", "emptyInstance(meta, false) ?", "false ?", "a Pipeline given as an item read as an item without fields"),
-    ("R4", "node.mjs", "js/wire/json.js (configReplacer)", "!Array.isArray(v) && emptyInstance(v)) {", "!Array.isArray(v) && false) {", "a Set inside a configuration read as {} (its defaults)"),
     ("R5", "node.mjs", "js/core/pipeline-input.js (encodeContext)", "text.length === 2 && emptyInstance(context)", "text.length === 2 && false", "a Set given as the context read as the empty context"),
     ("R6", "node.mjs", "js/wire/json.js (objectJson)", "throw direct ? typeError(field, expected, value) :", "throw false ? typeError(field, expected, value) :", "a typed array given as the context said to be an object whose toJSON gave an array"),
     ("R7", "node.mjs", "js/core/pipeline-input.js (items)", "(anyOwn && (ArrayBuffer.isView(items) ||", "(anyOwn && (false ||", "a typed array given as items looked up by its indices"),
     ("R8", "lab.node.mjs", "js/lab/runs.js (readRun)", "if (qs.length === 0 && run === value && emptyInstance(value, false))", "if (false)", "a Set given as a run read as an empty run"),
     ("R9", "node.mjs", "js/wire/json.js (configReplacer)", "emptyInstance(v)) return shownValue(v)", "emptyInstance(v) && false) return shownValue(v)", "a Set of stopwords inside a configuration read as {} (refused as no array)"),
-    ("R10", "node.mjs", "js/core/pipeline-input.js (items)", "if (anyOwn && (notRecord(items) || emptyInstance(items, false)))", "if (anyOwn && (emptyInstance(items, false)))", "a String object as items read as no items when no id finds a character"),
+    ("R10", "node.mjs", "js/core/pipeline-input.js (items)", "if (anyOwn && (ArrayBuffer.isView(items) || BUILT_IN_PROTOS.has(proto) || emptyInstance(items, false)))", "if (anyOwn && (ArrayBuffer.isView(items) || emptyInstance(items, false)))", "a String object as items read as no items when no id finds a character"),
 ]
