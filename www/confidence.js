@@ -57,16 +57,6 @@ export function relevantInTop(lib, sample, q, model) {
   return fused.slice(0, model.k).some(([id]) => (q.qrels[id] || 0) > 0);
 }
 
-/** AUROC by counting: (relevant, not relevant) pairs ordered right, ties half; null with one class. */
-export function aurocByCount(probs, labels) {
-  const pos = probs.filter((_, i) => labels[i] === 1);
-  const neg = probs.filter((_, i) => labels[i] === 0);
-  if (pos.length === 0 || neg.length === 0) return null;
-  let right = 0;
-  for (const p of pos) for (const n of neg) right += p > n ? 1 : p === n ? 0.5 : 0;
-  return right / (pos.length * neg.length);
-}
-
 /**
  * The held-out half through the current config: the rank-only outcome (no model) and
  * the model's, each query's label, and AUROC / ECE / Brier / log loss of both.
@@ -86,7 +76,7 @@ export function heldOut(lib, sample, config, model, { bins = 10 } = {}) {
   const figures = (key) => {
     const probs = rows.map((r) => r[key].probability);
     const report = lib.calibrationError(probs, labels, { bins, strategy: "uniform" });
-    return { auroc: aurocByCount(probs, labels), ece: report.ece, brier: report.brier, logLoss: report.logLoss };
+    return { auroc: report.auroc, ece: report.ece, brier: report.brier, logLoss: report.logLoss };
   };
   return { rows, labels, bins, rankOnly: figures("rankOnly"), model: figures("model") };
 }

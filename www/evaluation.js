@@ -100,7 +100,7 @@ export function createEvaluationPanel(ctx) {
     const rep = ev.report;
     const metric = (key, label, value) => h("div", { class: "metric small", "data-key": key, "data-value": full(value) }, h("span", { class: "metric-label", text: label }), h("span", { class: "metric-value", text: fmt(value, 3) }));
     fill(evalUi.metrics,
-      metric("ece", "ECE", rep.ece), metric("mce", "MCE", rep.mce), metric("brier", "Brier", rep.brier), metric("logLoss", "Log loss", rep.logLoss),
+      metric("ece", "ECE", rep.ece), metric("mce", "MCE", rep.mce), metric("brier", "Brier", rep.brier), metric("logLoss", "Log loss", rep.logLoss), metric("auroc", "AUROC", rep.auroc),
       ...Object.entries(ev.metrics).map(([name, m]) => metric(`ndcg-${name}`, `nDCG@10 ${name === "fused" ? "pipeline" : name}`, m["ndcg@10"])));
     fill(evalUi.chart, charts.reliability(rep, { width: chartW, cache: chartCache }));
     const byId = new Map(rep.bins.map((b, i) => [charts.binId(i), b]).filter(([, b]) => b.count > 0));

@@ -118,6 +118,12 @@ pub fn fit(data: &[u8]) {
                 "log loss {}",
                 r.log_loss
             );
+            assert!(r.auroc.is_none_or(in_unit), "auroc {:?}", r.auroc);
+            assert_eq!(
+                r.auroc.is_some(),
+                labels.contains(&0.0) && labels.contains(&1.0),
+                "auroc is null for one class only"
+            );
             assert!(r.bins.len() as u64 <= opts.bins);
             assert_eq!(
                 r.bins.iter().map(|b| b.count).sum::<usize>(),

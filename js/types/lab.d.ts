@@ -377,12 +377,18 @@ export interface CalibrationReport {
   brier: number;
   /** Log loss (probabilities clipped to `[1e-15, 1 - 1e-15]`). */
   logLoss: number;
+  /**
+   * Area under the ROC curve (ties count one half): how well the probabilities rank the
+   * relevant above the rest, which calibration does not measure. `null` when the labels
+   * hold one class only.
+   */
+  auroc: number | null;
   /** Every bin in order, empty ones included. */
   bins: ReliabilityBin[];
 }
 
 /**
- * ECE (equal-width or equal-mass bins), MCE, Brier score, log loss and the
+ * ECE (equal-width or equal-mass bins), MCE, Brier score, log loss, AUROC and the
  * reliability-curve data of calibrated probabilities.
  */
 export declare function calibrationError(

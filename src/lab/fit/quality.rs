@@ -14,9 +14,13 @@
 //!   `[1e-15, 1 - 1e-15]` so that a confident mistake costs about 34.5 rather than
 //!   infinity (scikit-learn's historical `eps = 1e-15`; scikit-learn >= 1.5 clips to
 //!   machine epsilon, which gives the same value unless some `p` is within `1e-15` of 0
-//!   or 1).
+//!   or 1);
+//! * AUROC = the area under the ROC curve of the probabilities against the labels (ties
+//!   count one half; scikit-learn's `roc_auc_score`): how well they rank the relevant
+//!   above the rest, which none of the figures above measures (a constant probability
+//!   equal to the base rate has ECE 0 and AUROC 0.5).
 
-use super::{check_judged, check_unit_interval};
+use super::{auroc, check_judged, check_unit_interval};
 use crate::error::{ErrorCode, Result, ScoreError};
 use crate::float;
 use crate::sort::StableSort;
@@ -89,12 +93,15 @@ pub struct CalibrationReport {
     pub brier: f64,
     /// Log loss (probabilities clipped to `[1e-15, 1 - 1e-15]`).
     pub log_loss: f64,
+    /// Area under the ROC curve (ties count one half); `None` (JSON `null`) when the
+    /// labels hold one class only.
+    pub auroc: Option<f64>,
     /// Every bin in order, empty ones included.
     pub bins: Vec<ReliabilityBin>,
 }
 
-/// Calibration error, Brier score, log loss and reliability curve of `probabilities`
-/// against 0/1 `labels` (1 = relevant).
+/// Calibration error, Brier score, log loss, AUROC and reliability curve of
+/// `probabilities` against 0/1 `labels` (1 = relevant).
 ///
 /// Errors: `LENGTH_MISMATCH` (field `labels`), `EMPTY_INPUT`, `NON_FINITE_SCORE`
 /// (`probabilities[i]`), `OUT_OF_RANGE` (`probabilities[i]` outside `[0, 1]`),
@@ -123,6 +130,7 @@ pub fn calibration_error(
         mce: bins.iter().filter_map(gap).fold(0.0, float::max),
         brier: brier(probabilities, labels),
         log_loss: log_loss(probabilities, labels),
+        auroc: auroc(probabilities, labels),
         bins,
     })
 }
@@ -367,5 +375,63 @@ mod tests {
         let json = serde_json::to_value(&r).unwrap();
         assert_eq!(json["logLoss"], serde_json::json!(r.log_loss));
         assert_eq!(json["bins"][0]["fractionPositive"], serde_json::json!(1.0));
+    }
+
+    /// AUROC by its definition: the share of (relevant, not relevant) pairs the
+    /// probabilities order rightly, a tie counting one half.
+    fn pairwise_auroc(p: &[f64], y: &[f64]) -> Option<f64> {
+        let (mut won, mut pairs) = (0.0, 0.0);
+        for (&a, _) in p.iter().zip(y).filter(|(_, &t)| t == 1.0) {
+            for (&b, _) in p.iter().zip(y).filter(|(_, &t)| t == 0.0) {
+                pairs += 1.0;
+                won += if a > b {
+                    1.0
+                } else if a == b {
+                    0.5
+                } else {
+                    0.0
+                };
+            }
+        }
+        (pairs > 0.0).then(|| won / pairs)
+    }
+
+    #[test]
+    fn auroc_measures_the_ranking_that_calibration_does_not() {
+        let d = CalibrationErrorOptions::default();
+        // scikit-learn's roc_auc_score example: 0.75.
+        let r = calibration_error(&[0.1, 0.4, 0.35, 0.8], &[0.0, 0.0, 1.0, 1.0], &d).unwrap();
+        assert_eq!(r.auroc, Some(0.75));
+        // A tie between a relevant and an irrelevant probability counts one half: 3.5 / 4.
+        let r = calibration_error(&[0.5, 0.5, 0.2, 0.9], &[0.0, 1.0, 0.0, 1.0], &d).unwrap();
+        assert_eq!(r.auroc, Some(0.875));
+        // The base rate given to every item: perfectly calibrated, no ranking at all.
+        let r = calibration_error(&[0.5; 4], &[0.0, 1.0, 0.0, 1.0], &d).unwrap();
+        assert_eq!((r.ece, r.auroc), (0.0, Some(0.5)));
+        // One class: no pair to order (null in JSON), the rest still measured.
+        let r = calibration_error(&[0.2, 0.7], &[1.0, 1.0], &d).unwrap();
+        assert_eq!(r.auroc, None);
+        assert_eq!(
+            serde_json::to_value(&r).unwrap()["auroc"],
+            serde_json::Value::Null
+        );
+        assert!((r.brier - (0.64 + 0.09) / 2.0).abs() < 1e-15);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn auroc_is_the_share_of_pairs_ordered_rightly(
+            judged in proptest::collection::vec((0u8..=20, proptest::bool::ANY), 1..40)
+        ) {
+            // Probabilities on a grid of 21 values, so that ties are common.
+            let p: Vec<f64> = judged.iter().map(|&(k, _)| f64::from(k) / 20.0).collect();
+            let y: Vec<f64> = judged.iter().map(|&(_, r)| if r { 1.0 } else { 0.0 }).collect();
+            let r = calibration_error(&p, &y, &CalibrationErrorOptions::default()).unwrap();
+            let expected = pairwise_auroc(&p, &y);
+            match (r.auroc, expected) {
+                (Some(a), Some(b)) => proptest::prop_assert!((a - b).abs() < 1e-12, "{a} vs {b}"),
+                (a, b) => proptest::prop_assert_eq!(a, b),
+            }
+        }
     }
 }

@@ -179,6 +179,8 @@ playgroundTest("score playground in headless Chromium: presets, pipeline outputs
     assert.equal(m.mce, report.mce);
     assert.equal(m.brier, report.brier);
     assert.equal(m.logLoss, report.logLoss);
+    assert.equal(m.auroc, report.auroc);
+    assert.ok(report.auroc > 0.5 && report.auroc < 1, `the sample's AUROC ${report.auroc}`);
     const dots = await page.$$eval("#reliability-chart circle[data-bin]", (els) => els.map((e) => ({ bin: Number(e.dataset.bin), count: Number(e.dataset.count), mean: Number(e.dataset.mean), fraction: Number(e.dataset.fraction) })));
     const nonEmpty = report.bins.map((b, i) => ({ ...b, i })).filter((b) => b.count > 0);
     assert.deepEqual(dots, nonEmpty.map((b) => ({ bin: b.i, count: b.count, mean: b.meanConfidence, fraction: b.fractionPositive })));

@@ -603,6 +603,11 @@ export function labTests(test, lib) {
     const ce = lib.calibrationError([0.1, 0.9, 0.8, 0.3], [0, 1, 1, 0], { bins: 2 });
     assert(Math.abs(ce.brier - 0.0375) < 1e-15, `brier ${ce.brier}`);
     assert(ce.bins.length === 2 && typeof ce.ece === "number", "bins");
+    // AUROC: ranked perfectly; a tie across the classes counts one half (3.5 of 4
+    // pairs); null with one class.
+    eq(ce.auroc, 1);
+    eq(lib.calibrationError([0.5, 0.5, 0.2, 0.9], [0, 1, 0, 1]).auroc, 0.875);
+    eq(lib.calibrationError(new Float64Array([0.2, 0.7]), [1, 1]).auroc, null);
     const scores = Array.from({ length: 200 }, (_, i) => i / 199);
     const labels = scores.map((s, i) => (s > 0.7 || (s > 0.4 && i % 2 === 0) ? 1 : 0));
     const bands = lib.proposeBands(scores, labels);
