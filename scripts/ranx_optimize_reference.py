@@ -31,7 +31,7 @@ DATA = os.path.join(ROOT, "..", "shared", "data", "cisi")
 OUT = os.path.join(ROOT, "tests", "data", "ranx_optimize_reference.json")
 RUN_FILES = ["run.bm25.txt", "run.dense.txt"]
 METRIC = "ndcg@10"
-METHODS = ["rbc", "rrf", "wsum", "wmnz", "mixed"]
+METHODS = ["rbc", "rrf", "wsum", "wmnz", "mixed", "gmnz", "logn_isr"]
 
 
 def judged_run(path, queries, tmp):

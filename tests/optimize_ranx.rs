@@ -1,7 +1,7 @@
 //! calibrank's `optimize_fusion` against ranx 0.3.21's `optimize_fusion` on the CISI runs
 //! (bm25 + dense, the judged queries): every configuration ranx tried scores the same,
-//! and the best is ranx's, for `rbc` (`phi` at ranx's step of 0.01), `rrf` and three
-//! weighted methods. tests/data/ranx_optimize_reference.json is written by
+//! and the best is ranx's, for `rbc` (`phi` at ranx's step of 0.01), `rrf`, three
+//! weighted methods, `gmnz` (`gamma`) and `logn_isr` (`sigma`). tests/data/ranx_optimize_reference.json is written by
 //! scripts/ranx_optimize_reference.py.
 
 use calibrank::lab::eval::{parse_qrels, parse_trec_run_ordered};

@@ -175,7 +175,7 @@ export type FusionMethod =
 /** The methods `optimizeFusion` tunes: `rrf`'s `k`, `rbc`'s `phi`, the others' weights. */
 export type TunedFusionMethod = Extract<
   FusionMethod,
-  "rrf" | "rbc" | "wsum" | "wmnz" | "mixed" | "w_bordafuse" | "w_condorcet" | "dbsf" | "arithmetic_mean" | "geometric_mean" | "harmonic_mean"
+  "rrf" | "rbc" | "gmnz" | "logn_isr" | "wsum" | "wmnz" | "mixed" | "w_bordafuse" | "w_condorcet" | "dbsf" | "arithmetic_mean" | "geometric_mean" | "harmonic_mean"
 >;
 
 /**
@@ -240,7 +240,8 @@ export interface OptimizeOptions {
   norm?: RunNormalization | null | undefined;
   /**
    * Grid step, 1/n for a whole n <= 1000 (not given or `null`: the default of ranx's
-   * search): of the weights (default 0.1) or of rbc's `phi` (default 0.01: 0.01 to 0.99).
+   * search): of the weights (default 0.1), of rbc's `phi` (default 0.01: 0.01 to 0.99),
+   * or of gmnz's `gamma` and logn_isr's `sigma` (default 0.01: 0.01 to 1).
    * The weights' grid holds at most 100,000 vectors, whatever the limits (11 runs at 0.1
    * make 184,756: `INPUT_TOO_LARGE` on `options.step`).
    */
@@ -267,7 +268,7 @@ export interface OptimizeReport {
   metric: string;
   /**
    * The best configuration: of those reaching the highest score, the one ranx picks (the
-   * last `k` or `phi` of the grid; the first weight vector, whose grid runs from the
+   * last `k`, `phi`, `gamma` or `sigma` of the grid; the first weight vector, whose grid runs from the
    * first run's weight 1 down).
    */
   best: Trial;

@@ -9,6 +9,9 @@
 //! * `rbc`: `phi` over `{step, 2 step, ..., 1 - step}`, ascending (step 0.01 by default,
 //!   as ranx's `optimize_rbc`: 0.01 to 0.99; ranx also tries `phi` 1, which scores every
 //!   document 0).
+//! * `gmnz`: `gamma`, and `logn_isr`: `sigma`, over `{step, 2 step, ..., 1}`, ascending
+//!   (step 0.01 by default: ranx's `optimize_comb_gmnz` and `optimize_logn_isr`, 0.01 to
+//!   1).
 //!
 //! Among configurations reaching the highest score, the best is the one ranx picks
 //! (its searches keep a score `>=` the best so far, over ascending grids): the last in
@@ -55,8 +58,8 @@ pub struct OptimizeOptions {
     pub metric: String,
     /// Normalization (default: the method's default).
     pub norm: Option<String>,
-    /// Grid step: of the weights (default 0.1) or of `phi` (default 0.01), the defaults
-    /// of ranx's searches; 1/step must be a whole number.
+    /// Grid step: of the weights (default 0.1) or of `phi`, `gamma` and `sigma` (default
+    /// 0.01), the defaults of ranx's searches; 1/step must be a whole number.
     pub step: Option<f64>,
     /// Values of `k` tried for `rrf` (default 10, 20, ..., 100).
     pub k_values: Vec<f64>,
@@ -155,12 +158,15 @@ type GridPoint = (Option<Vec<f64>>, BTreeMap<String, f64>);
 #[cold]
 #[inline(never)]
 fn nothing_to_tune(method: &str) -> ScoreError {
-    let tuned: Vec<&str> = ["rrf", "rbc"].into_iter().chain(WEIGHTED).collect();
+    let tuned: Vec<&str> = ["rrf", "rbc", "gmnz", "logn_isr"]
+        .into_iter()
+        .chain(WEIGHTED)
+        .collect();
     ScoreError::new(
         ErrorCode::UnknownMethod,
         "method",
         format!(
-            "{} (the methods optimizeFusion tunes: rrf's k, rbc's phi, the weights of the others; any other method has nothing to tune)",
+            "{} (the methods optimizeFusion tunes: rrf's k, rbc's phi, gmnz's gamma, logn_isr's sigma, the weights of the others; any other method has nothing to tune)",
             crate::error::not_one_of(method, &tuned)
         ),
     )
@@ -230,6 +236,19 @@ fn grid(method: &str, n_runs: usize, opts: &OptimizeOptions) -> Result<Vec<GridP
                     (
                         None,
                         BTreeMap::from([("phi".to_string(), f64::from(i) / f64::from(n))]),
+                    )
+                })
+                .collect())
+        }
+        // ranx's grids of 0.01 to 1 (its `arange(0.01, 1 + step, step)`, rounded).
+        "gmnz" | "logn_isr" => {
+            let n = steps_of(opts.step.unwrap_or(PHI_STEP))?;
+            let name = if method == "gmnz" { "gamma" } else { "sigma" };
+            Ok((1..=n)
+                .map(|i| {
+                    (
+                        None,
+                        BTreeMap::from([(name.to_string(), f64::from(i) / f64::from(n))]),
                     )
                 })
                 .collect())
@@ -501,6 +520,29 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(grid("rbc", 2, &tenths).unwrap().len(), 9);
+        // gamma and sigma from step to 1, 1 included (ranx's 0.01 to 1.0).
+        for (method, name) in [("gmnz", "gamma"), ("logn_isr", "sigma")] {
+            let values = |o: &OptimizeOptions| -> Vec<f64> {
+                grid(method, 2, o)
+                    .unwrap()
+                    .iter()
+                    .map(|(w, p)| {
+                        assert!(w.is_none());
+                        p[name]
+                    })
+                    .collect()
+            };
+            let hundredths = values(&OptimizeOptions::default());
+            assert_eq!(hundredths.len(), 100);
+            assert_eq!(
+                (hundredths[0], hundredths[6], hundredths[99]),
+                (0.01, 0.07, 1.0)
+            );
+            assert_eq!(
+                values(&tenths),
+                [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]
+            );
+        }
         assert_eq!(
             grid("max", 2, &OptimizeOptions::default())
                 .unwrap_err()
@@ -518,7 +560,7 @@ mod tests {
             assert_eq!(
                 e.message,
                 format!(
-                    "\"{method}\" is not one of \"rrf\", \"rbc\", \"wsum\", \"wmnz\", \"mixed\", \"w_bordafuse\", \"w_condorcet\", \"dbsf\", \"arithmetic_mean\", \"geometric_mean\", \"harmonic_mean\" (the methods optimizeFusion tunes: rrf's k, rbc's phi, the weights of the others; any other method has nothing to tune)"
+                    "\"{method}\" is not one of \"rrf\", \"rbc\", \"gmnz\", \"logn_isr\", \"wsum\", \"wmnz\", \"mixed\", \"w_bordafuse\", \"w_condorcet\", \"dbsf\", \"arithmetic_mean\", \"geometric_mean\", \"harmonic_mean\" (the methods optimizeFusion tunes: rrf's k, rbc's phi, gmnz's gamma, logn_isr's sigma, the weights of the others; any other method has nothing to tune)"
                 )
             );
         }

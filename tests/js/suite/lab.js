@@ -710,13 +710,25 @@ export function labTests(test, lib) {
     unknown({ method: "rrf", params: { K: 60 } }, "options.params.K", "unknown field `K`, expected `k`; did you mean `k`?");
     unknown({ method: "sum", params: { k: 60 } }, "options.params.k", "unknown field `k`, there are no fields");
     // optimizeFusion's method it cannot tune names the nearest, as fuseRuns' unknown method does.
-    const tuned = '"rrf", "rbc", "wsum", "wmnz", "mixed", "w_bordafuse", "w_condorcet", "dbsf", "arithmetic_mean", "geometric_mean", "harmonic_mean"';
+    const tuned = '"rrf", "rbc", "gmnz", "logn_isr", "wsum", "wmnz", "mixed", "w_bordafuse", "w_condorcet", "dbsf", "arithmetic_mean", "geometric_mean", "harmonic_mean"';
     const untuned = (method) => throwsScoreError(lib, () => lib.optimizeFusion(q, two, { method }), "UNKNOWN_METHOD", "options.method").message;
     const m = untuned("RRF");
     assert(m.startsWith(`"RRF" is not one of ${tuned} (`) && m.endsWith('; did you mean "rrf"?'), m);
     assert(throwsScoreError(lib, () => lib.fuseRuns(two, { method: "RRF" }), "UNKNOWN_METHOD", "options.method").message.endsWith('; did you mean "rrf"?'), "fuseRuns");
     assert(untuned("sum").includes("any other method has nothing to tune"), untuned("sum"));
     assert(!untuned("zzzzzz").includes("did you mean"), "nothing near");
+    // gmnz's gamma and logn_isr's sigma are tuned on ranx's grids (0.01 to 1), each trial
+    // the fusion fuseRuns gives with that parameter.
+    for (const [method, name] of [["gmnz", "gamma"], ["logn_isr", "sigma"]]) {
+      const judged = { q: { b: 1 } };
+      const runs = [{ q: { a: 3, b: 2, c: 1 } }, { q: { b: 0.9, c: 0.5, a: 0.1 } }];
+      const o = lib.optimizeFusion(judged, runs, { method, metric: "mrr" });
+      eq(o.trials.length, 100, method);
+      eq([o.trials[0].params[name], o.trials[6].params[name], o.trials[99].params[name]], [0.01, 0.07, 1], method);
+      const rr = (fused) => 1 / (Object.keys(fused.q).sort((x, y) => fused.q[y] - fused.q[x]).indexOf("b") + 1);
+      for (const t of [o.trials[0], o.trials[99]]) eq(t.score, rr(lib.fuseRuns(runs, { method, params: { [name]: t.params[name] } })), `${method} ${t.params[name]}`);
+      eq(lib.optimizeFusion(judged, runs, { method, metric: "mrr", step: 0.25 }).trials.map((t) => t.params[name]), [0.25, 0.5, 0.75, 1]);
+    }
     // 4. The model's own overflow (its rank-only feature) was on "": now on `model`, as
     // the Pipeline names it on `config.confidence.model`.
     assert(model.coefficients[0] !== 0, "the rank-only feature weighs");
