@@ -31,8 +31,10 @@ pub fn validate_k(k: f64, field: &str) -> Result<()> {
         Err(ScoreError::new(
             ErrorCode::InvalidK,
             field,
+            // Named as the caller named it: `rrfK` in a query-confidence model.
             format!(
-                "k must be a finite number >= 1, got {}",
+                "{} must be a finite number >= 1, got {}",
+                if field.ends_with("rrfK") { "rrfK" } else { "k" },
                 crate::error::num(k)
             ),
         ))
@@ -71,7 +73,7 @@ pub fn check_weights(w: &[f64], n: usize, field: &str) -> Result<()> {
         return Err(ScoreError::new(
             ErrorCode::LengthMismatch,
             field,
-            format!("{} weights given for {} lists", w.len(), n),
+            format!("weights: {}, lists: {n} (one weight per list)", w.len()),
         ));
     }
     for (i, &x) in w.iter().enumerate() {

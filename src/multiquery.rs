@@ -497,7 +497,7 @@ pub fn fuse_multi_query_indexed<'s>(
                 "queries",
                 format!(
                     "the fused score of {} overflows ({}); rescale the similarity scores",
-                    crate::error::quoted(id(it.doc)),
+                    crate::error::name(id(it.doc)),
                     crate::error::num(s)
                 ),
             ));

@@ -1,7 +1,7 @@
 // The scoring pipeline (`Pipeline`): its handle in the module, `run` (the input encoded
 // by pipeline-input.js) and `runColumnar`, and the objects built from the module's output.
 import { Input, plainTyped, precheck, objectJson, numbers, scoreError, typeError, typedArrayKind, notArray, timeOf, setOwn } from "../wire.js";
-import { OP, pipelineState as state, scratch, isObject, noInheritedKeys, BARE, ownFields, checkKeys, recordError, BAND, confidenceAt, outcomeAt, columnarRoom } from "./shared.js";
+import { OP, pipelineState as state, scratch, isObject, noInheritedKeys, BARE, ownFields, checkKeys, recordError, missingField, BAND, confidenceAt, outcomeAt, columnarRoom } from "./shared.js";
 import { callHolding } from "./held-texts.js";
 import { encodeInput, encodeContext, topNOf } from "./pipeline-input.js";
 import { factorsAt } from "./rerank.js";
@@ -225,13 +225,17 @@ export class Pipeline {
     checkKeys(input, COLUMNAR_KEYS, "", COLUMNAR_INPUT);
     const { docs: docsIn, offsets: offsetsIn, nDocs, weights, modifiedAt, now, context, topN } = cleanPrototype() ? input : ownFields(input, COLUMNAR_FIELDS);
     const lim = this.#limits;
+    // A required field not given: INVALID_CONFIG, "missing field", as `run` says of `lists`.
+    if (docsIn === undefined) throw recordError(input, "input", COLUMNAR_INPUT) ?? missingField("", "docs");
     if (typedArrayKind(docsIn) !== "Uint32Array") throw recordError(input, "input", COLUMNAR_INPUT) ?? typeError("docs", "a Uint32Array", docsIn);
     const docs = plainTyped(docsIn, Uint32Array);
     precheck.columnar(lim, docs.length, "docs");
+    if (offsetsIn === undefined) throw missingField("", "offsets");
     if (typedArrayKind(offsetsIn) !== "Uint32Array") throw typeError("offsets", "a Uint32Array", offsetsIn);
     const offsets = plainTyped(offsetsIn, Uint32Array);
     if (offsets.length > lim.maxLists + 1)
       throw scoreError("INPUT_TOO_LARGE", "offsets", `${offsets.length} entries, above the limit of ${lim.maxLists + 1} (limits.maxLists + 1)`);
+    if (nDocs === undefined) throw missingField("", "nDocs");
     if (typeof nDocs !== "number") throw typeError("nDocs", "a number", nDocs);
     const wts = weights === undefined || weights === null ? undefined : numbers(weights, "weights");
     let mt;

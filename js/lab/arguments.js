@@ -2,7 +2,7 @@
 import { precheck, scoreError, typeError } from "../wire.js";
 
 import { LabObject, Qrels, Run, TOKEN, fromObject, handleOf, isLabObject } from "./handles.js";
-import { RECORD, rankedObjects } from "./runs.js";
+import { QRELS_RECORD, RECORD, rankedObjects } from "./runs.js";
 import { OP, w } from "./shared.js";
 
 /** Writes a run (or qrels) argument: its handle, or the object (`objects`: see `RunObjects`). */
@@ -16,7 +16,7 @@ export function argument(input, value, Class, field, objects) {
       slot[0] = handleOf(value, field);
     });
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw typeError(field, RECORD, value);
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw typeError(field, Class === Qrels ? QRELS_RECORD : RECORD, value);
   if (Class === Run && rankedObjects.has(value)) input.f64s([1]);
   objects.add(input, value, field, field, undefined, Class === Qrels);
 }

@@ -23,6 +23,8 @@ import { emptyInstance, isMap, keyPath, mapAsObject, precheck, scoreError, typeE
 
 
 export const RECORD = "a record of query id -> document id -> score";
+/** What judgements are (a Qrels' object, `RunObjects.add`'s `grades`). */
+export const QRELS_RECORD = "a record of query id -> document id -> grade";
 /** What one query of a run holds, and of judgements (`RunObjects.add`'s `grades`). */
 const DOCS = "a record of document id -> score";
 const GRADES = "a record of document id -> grade";
@@ -89,12 +91,13 @@ function readRun(value, field, top, outer, grades) {
   // like the ids (the path crosses as text).
   let badKey = "";
   const run = asRecord(value);
-  if (run === null) return { qids, counts, docs, scores, qUnits, dUnits, bad: typeError(field, RECORD, value), badKey };
+  const record = grades ? QRELS_RECORD : RECORD;
+  if (run === null) return { qids, counts, docs, scores, qUnits, dUnits, bad: typeError(field, record, value), badKey };
   // The paths of the objects holding the keys, as the JSON text's errors named them (an
   // object under a Map was not found there: the argument's path).
   const runField = run === value ? field : top;
   const qs = objectKeys(run);
-  if (qs.length === 0 && run === value && emptyInstance(value, false)) return { qids, counts, docs, scores, qUnits, dUnits, bad: typeError(field, notEmptyInstance(RECORD), value), badKey };
+  if (qs.length === 0 && run === value && emptyInstance(value, false)) return { qids, counts, docs, scores, qUnits, dUnits, bad: typeError(field, notEmptyInstance(record), value), badKey };
   for (let i = 0; i < qs.length; i++) {
     const q = qs[i];
     const v = run[q];

@@ -136,7 +136,7 @@ function brandOf(v) {
     return "an object"; // a revoked Proxy
   }
   const kind = typedArrayKind(v);
-  if (kind !== undefined) return `a ${kind}`;
+  if (kind !== undefined) return `${kind.startsWith("Int") ? "an" : "a"} ${kind}`;
   if (ArrayBuffer.isView(v)) return "a DataView";
   try {
     mapHas.call(v, undefined);

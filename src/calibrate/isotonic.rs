@@ -105,7 +105,11 @@ impl IsotonicModel {
             return Err(ScoreError::new(
                 ErrorCode::LengthMismatch,
                 "y",
-                format!("{} y values for {} x values", self.y.len(), self.x.len()),
+                format!(
+                    "y values: {}, x values: {} (one y per x)",
+                    self.y.len(),
+                    self.x.len()
+                ),
             ));
         }
         crate::error::all_finite_as(ErrorCode::InvalidCalibration, &self.x, "x")?;

@@ -133,7 +133,10 @@ pub fn validate_fusion(k: u32, rrf_k: f64, weights: &[f64], runs: usize) -> Resu
         return Err(ScoreError::new(
             ErrorCode::LengthMismatch,
             "weights",
-            format!("{} weights for {runs} runs", weights.len()),
+            format!(
+                "weights: {}, runs: {runs} (one weight per run)",
+                weights.len()
+            ),
         ));
     }
     for (i, w) in weights.iter().enumerate() {

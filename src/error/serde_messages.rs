@@ -168,7 +168,8 @@ fn got_words(g: &str, whole: Option<(f64, f64)>) -> String {
     if let Some(x) = literal("floating point `") {
         // The lab's module parses floats anyway (TREC scores); the core never comes
         // here (build-pkg.sh keeps `from_serde_at` out of it).
-        // `inf` and `NaN` (no digit) are kept as serde wrote them.
+        // `inf` and `-inf` (a lab value the package's JavaScript gave as Infinity) are
+        // said as JavaScript says them, `Infinity`; `NaN` is the same in both.
         return match x.parse::<f64>() {
             // A whole number within JavaScript's exact integers and the field's range
             // (`whole`: a whole-number field's) that the field still read as a float was written with a fraction or an
@@ -183,7 +184,7 @@ fn got_words(g: &str, whole: Option<(f64, f64)>) -> String {
             {
                 format!("{x} (a whole number written with a fraction or an exponent, which a whole-number field does not read: write {})", num(v))
             }
-            Ok(v) if x.bytes().any(|b| b.is_ascii_digit()) => num(v).to_string(),
+            Ok(v) if v.is_infinite() || x.bytes().any(|b| b.is_ascii_digit()) => num(v).to_string(),
             _ => x.to_string(),
         };
     }
@@ -516,7 +517,8 @@ mod tests {
             ("0.000001", "0.000001"),
             ("0.0000001", "1e-7"),
             ("0.00000012", "1.2e-7"),
-            ("inf", "inf"),
+            ("inf", "Infinity"),
+            ("-inf", "-Infinity"),
             ("NaN", "NaN"),
         ] {
             assert_eq!(

@@ -259,7 +259,7 @@ impl Pipeline {
     fn indexed_error(&self, input: &IndexedInput<'_>, detail: &dyn InputDetail) -> ScoreError {
         match self.indexed_fault(input, detail) {
             Err(e) => e,
-            Ok(()) => wire_error("an input refused without a fault"),
+            Ok(()) => wire_error("refused without a fault"),
         }
     }
 

@@ -92,7 +92,7 @@ fn check_interned(
         return mismatch(
             "interned.docs".into(),
             format!(
-                "{} lists of indices for {} lists",
+                "lists of indices: {}, lists: {} (one per list)",
                 iv.docs.len(),
                 input.lists.len()
             ),
@@ -129,7 +129,11 @@ fn check_interned(
         if iv.items.len() != items.len() {
             return mismatch(
                 "interned.items".into(),
-                format!("{} indices for {} items", iv.items.len(), items.len()),
+                format!(
+                    "interned items: {}, items: {} (one index per item)",
+                    iv.items.len(),
+                    items.len()
+                ),
             );
         }
         // An item's index names its key, or is u32::MAX (in no list).
@@ -214,10 +218,7 @@ impl Pipeline {
                 return Err(ScoreError::new(
                     ErrorCode::DuplicateId,
                     format!("lists[{i}].name"),
-                    format!(
-                        "list name {} is used twice",
-                        crate::error::quoted(list.name)
-                    ),
+                    format!("list name {} is used twice", crate::error::name(list.name)),
                 ));
             }
             if let Some(w) = list.weight {
@@ -228,7 +229,11 @@ impl Pipeline {
                     return Err(ScoreError::new(
                         ErrorCode::LengthMismatch,
                         format!("lists[{i}].scores"),
-                        format!("{} scores for {} ids", scores.len(), list.ids.len()),
+                        format!(
+                            "scores: {}, ids: {} (one score per id)",
+                            scores.len(),
+                            list.ids.len()
+                        ),
                     ));
                 }
                 crate::error::all_finite(scores, &format!("lists[{i}].scores"))?;

@@ -90,7 +90,7 @@ pub(super) fn recency_overflow(id: &str) -> ScoreError {
     let of = if id.is_empty() {
         String::new()
     } else {
-        format!(" of {}", crate::error::quoted(id))
+        format!(" of {}", crate::error::name(id))
     };
     ScoreError::new(
         ErrorCode::NonFiniteScore,
@@ -110,7 +110,7 @@ fn reranked_finite(score: f64, id: &str, field: &str) -> Result<()> {
         field,
         format!(
             "the reranked score of {} overflows ({}); lower the multipliers",
-            crate::error::quoted(id),
+            crate::error::name(id),
             crate::error::num(score)
         ),
     ))
@@ -231,7 +231,7 @@ impl Pipeline {
                                 return Err(ScoreError::new(
                                     ErrorCode::Internal,
                                     "",
-                                    "the held texts are not the pool's",
+                                    "held texts not the pool's",
                                 ));
                             }
                             Some(texts)

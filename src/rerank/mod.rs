@@ -461,7 +461,7 @@ pub fn rerank_candidates(
             return Err(ScoreError::new(
                 ErrorCode::DuplicateId,
                 format!("candidates[{i}].id"),
-                format!("id {} appears twice", crate::error::quoted(c.id)),
+                format!("id {} appears twice", crate::error::name(c.id)),
             ));
         }
     }

@@ -200,7 +200,11 @@ fn check_ordered(run: &OrderedRun) -> Result<()> {
         for (i, (doc, score)) in docs.iter().enumerate() {
             crate::error::finite(*score, || key_path("run", qid) + &format!("[{i}]"))?;
             if !seen.insert(doc.as_str()) {
-                let message = format!("document {doc:?} is listed twice for query {qid:?}");
+                let message = format!(
+                    "document {} is listed twice for query {}",
+                    crate::error::name(doc),
+                    crate::error::name(qid)
+                );
                 return Err(ScoreError::new(
                     ErrorCode::DuplicateId,
                     key_path("run", qid) + &format!("[{i}]"),
@@ -272,7 +276,11 @@ fn check_finite_values(
             return Err(ScoreError::new(
                 ErrorCode::NonFiniteScore,
                 key_path("qrels", qid),
-                format!("{name} of query {qid:?} overflows ({}): the grades are too large for this metric", crate::error::num(*v)),
+                format!(
+                    "{name} of query {} overflows ({}): the grades are too large for this metric",
+                    crate::error::name(qid),
+                    crate::error::num(*v)
+                ),
             ));
         }
     }

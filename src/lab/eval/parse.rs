@@ -139,7 +139,10 @@ pub fn run_to_trec(run: &Run, tag: &str) -> Result<String> {
             Err(ScoreError::new(
                 ErrorCode::InvalidType,
                 field(),
-                format!("a TREC id cannot be empty nor hold whitespace: {id:?}"),
+                format!(
+                    "a TREC id cannot be empty nor hold whitespace: {}",
+                    crate::error::name(id)
+                ),
             ))
         } else {
             Ok(())
@@ -300,7 +303,11 @@ fn check_unique<'a>(
         Some(first) => Err(line_error(
             ErrorCode::DuplicateId,
             line,
-            format!("document {doc:?} of query {qid:?} already appears on line {first}"),
+            format!(
+                "document {} of query {} already appears on line {first}",
+                crate::error::name(doc),
+                crate::error::name(qid)
+            ),
         )),
     }
 }
@@ -346,7 +353,10 @@ impl<'de, V: Deserialize<'de>> Visitor<'de> for OrderedMapVisitor<V> {
         let mut keys = std::collections::HashSet::new();
         while let Some(key) = map.next_key::<String>()? {
             if !keys.insert(key.clone()) {
-                return Err(de::Error::custom(format!("{DUPLICATE_KEY}{key:?}")));
+                return Err(de::Error::custom(format!(
+                    "{DUPLICATE_KEY}{}",
+                    crate::error::name(&key)
+                )));
             }
             entries.push((key, map.next_value()?));
         }

@@ -106,7 +106,16 @@ pub(crate) fn check_judged(values: &[f64], labels: &[f64], field: &str) -> Resul
         return Err(ScoreError::new(
             ErrorCode::LengthMismatch,
             "labels",
-            format!("{} labels given for {} {field}", labels.len(), values.len()),
+            format!(
+                "{} given for {} {}",
+                crate::error::count(labels.len(), "label", "labels"),
+                values.len(),
+                match (values.len(), field) {
+                    (1, "probabilities") => "probability",
+                    (1, "scores") => "score",
+                    _ => field,
+                }
+            ),
         ));
     }
     if values.is_empty() {

@@ -234,7 +234,11 @@ pub(crate) fn check_unique(runs: &[&OrderedRun]) -> Result<()> {
                     return Err(ScoreError::new(
                         ErrorCode::DuplicateId,
                         key_path(&format!("runs[{i}]"), q) + &format!("[{j}]"),
-                        format!("document {d:?} is listed twice for query {q:?}"),
+                        format!(
+                            "document {} is listed twice for query {}",
+                            crate::error::name(d),
+                            crate::error::name(q)
+                        ),
                     ));
                 }
             }
@@ -297,7 +301,7 @@ fn fuse_each_query(
             return Err(ScoreError::new(
                 ErrorCode::NonFiniteScore,
                 "runs",
-                format!("the fused score of document {d:?} for query {q:?} overflows ({}); rescale the input scores or the weights, or pick another norm", crate::error::num(*s)),
+                format!("the fused score of document {} for query {} overflows ({}); rescale the input scores or the weights, or pick another norm", crate::error::name(d), crate::error::name(q), crate::error::num(*s)),
             ));
         }
         emit(q, &combined);
@@ -748,7 +752,11 @@ fn resolve_weights(
         return Err(ScoreError::new(
             ErrorCode::LengthMismatch,
             "weights",
-            format!("{} weights given for {} runs", w.len(), n_runs),
+            format!(
+                "{} given for {}",
+                crate::error::count(w.len(), "weight", "weights"),
+                crate::error::count(n_runs, "run", "runs")
+            ),
         ));
     }
     if let Some((i, x)) = w

@@ -47,7 +47,7 @@ export function callerCodeTests(test, lib) {
         const q = { q: { a: 1 } };
         const record = (what) => `expected a record of ${what}, not an instance of a class without entries of its own (a Pipeline, a Set?), which would be read as empty, got ${shown}`;
         said(() => lib.evaluate(q, h, ["mrr"]), "run", record("query id -> document id -> score"));
-        said(() => lib.evaluate(h, q, ["mrr"]), "qrels", record("query id -> document id -> score"));
+        said(() => lib.evaluate(h, q, ["mrr"]), "qrels", record("query id -> document id -> grade"));
         said(() => lib.Run.fromObject(h), "run", record("query id -> document id -> score"));
         said(() => lib.evaluate(q, { q: h }, ["mrr"]), "run.q", record("document id -> score"));
         said(() => lib.Qrels.fromObject({ q: h }), "qrels.q", record("document id -> grade"));

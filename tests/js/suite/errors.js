@@ -355,6 +355,18 @@ export function errorTests(test, lib) {
     if (lib.calibrationError) {
       eq(said(() => lib.calibrationError([0.1, 0.9], [0, 1], { bins: 0 }), "INVALID_CONFIG", "options.bins"), "bins must be a whole number from 1 to 10000, got 0");
       eq(said(() => lib.fitPlatt([0.1, 0.2], [1, 1]), "INVALID_LABELS", "labels"), "both relevant (1) and non-relevant (0) labels are needed, got 2 relevant and 0 non-relevant");
+      eq(said(() => lib.calibrationError([0.1, 0.9], [1]), "LENGTH_MISMATCH", "labels"), "1 label given for 2 probabilities");
+      eq(said(() => lib.fitPlatt([0.1], [1, 0]), "LENGTH_MISMATCH", "labels"), "2 labels given for 1 score");
+      eq(said(() => lib.fuseRuns([{ q: { d: 1 } }, { q: { d: 2 } }], { method: "wsum", weights: [1] }), "LENGTH_MISMATCH", "options.weights"), "1 weight given for 2 runs");
+      // Infinity said as JavaScript says it (serde's own words were `inf`).
+      eq(said(() => lib.evaluate({ q: { d: 1 } }, { q: { d: 1 } }, ["mrr"], Infinity), "INVALID_TYPE", "options"), "expected an object, got Infinity");
+      // Judgements are said to hold grades, runs scores.
+      eq(said(() => lib.evaluate("zz", { q: { d: 1 } }, ["mrr"]), "INVALID_TYPE", "qrels"), 'expected a record of query id -> document id -> grade, got "zz"');
+      eq(said(() => lib.Qrels.fromObject("zz"), "INVALID_TYPE", "qrels"), 'expected a record of query id -> document id -> grade, got "zz"');
+      eq(said(() => lib.evaluate({ q: { d: 1 } }, "zz", ["mrr"]), "INVALID_TYPE", "run"), 'expected a record of query id -> document id -> score, got "zz"');
+      // A document listed twice in TREC text is shown to its first 64 characters.
+      const doc = "z".repeat(10_000);
+      eq(said(() => lib.parseTrecRun(`q Q0 ${doc} 1 1 t\nq Q0 ${doc} 2 1 t\n`), "DUPLICATE_ID", "line 2"), `line 2: document "${"z".repeat(64)}"... (10000 bytes) of query "q" already appears on line 1`);
     }
   });
 
@@ -885,6 +897,26 @@ export function errorTests(test, lib) {
     // The reranker needs a query, as the pipeline's does.
     throwsScoreError(lib, () => lib.rerank(" ", [{ id: "a", score: 1, name: "n" }]), "EMPTY_QUERY", "query");
     throwsScoreError(lib, () => new lib.Pipeline().runColumnar({ doc: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1 }), "UNKNOWN_FIELD", "doc");
+    // A required field of runColumnar's input not given: INVALID_CONFIG, as run's `lists`.
+    {
+      const docs = new Uint32Array([0]);
+      const offsets = new Uint32Array([0, 1]);
+      for (const [input, field] of [[{ offsets, nDocs: 1 }, "docs"], [{ docs, nDocs: 1 }, "offsets"], [{ docs, offsets }, "nDocs"]])
+        eq(throwsScoreError(lib, () => new lib.Pipeline().runColumnar(input), "INVALID_CONFIG", field).message, `missing field \`${field}\``, field);
+    }
+    // Counts with their nouns in the singular for one; an Int typed array with "an".
+    eq(throwsScoreError(lib, () => lib.rrf([["a"], ["b"]], { weights: [1] }), "LENGTH_MISMATCH", "options.weights").message, "weights: 1, lists: 2 (one weight per list)");
+    eq(throwsScoreError(lib, () => new lib.Pipeline().run({ lists: [{ name: "a", ids: ["x", "y"], scores: [1] }] }), "LENGTH_MISMATCH", "lists[0].scores").message, "scores: 1, ids: 2 (one score per id)");
+    eq(throwsScoreError(lib, () => lib.normalize(new Int32Array([1]), "max"), "INVALID_TYPE", "scores").message, "expected a Float64Array or an array of numbers, got an Int32Array");
+    // A duplicate id or list name is shown to its first 64 characters, as every string of yours.
+    {
+      const long = "y".repeat(100_000);
+      const m = throwsScoreError(lib, () => lib.rerank("q", [{ id: long, score: 1, name: "n" }, { id: long, score: 1, name: "n" }], { limits: { maxIdBytes: 200_000 } }), "DUPLICATE_ID", "candidates[1].id").message;
+      eq(m, `id "${"y".repeat(64)}"... (100000 bytes) appears twice`);
+      const name = "n".repeat(1000);
+      const n = throwsScoreError(lib, () => new lib.Pipeline().run({ lists: [{ name, ids: ["a"] }, { name, ids: ["b"] }] }), "DUPLICATE_ID", "lists[1].name").message;
+      eq(n, `list name "${"n".repeat(64)}"... (1000 bytes) is used twice`);
+    }
     for (const nDocs of [2.5, -1, 2 ** 32]) {
       throwsScoreError(lib, () => new lib.Pipeline().runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs }), "INVALID_TYPE", "nDocs");
       throwsScoreError(lib, () => lib.rrfColumnar(new Uint32Array([0]), new Uint32Array([0, 1]), nDocs), "INVALID_TYPE", "nDocs");

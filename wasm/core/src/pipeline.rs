@@ -543,7 +543,7 @@ fn write_explanations(w: &mut Writer, results: &[PipelineResult], names: &[&str]
         let e = x
             .explain
             .as_ref()
-            .ok_or_else(|| internal("a result without its explanation"))?;
+            .ok_or_else(|| internal("no explanation"))?;
         let factors;
         let (kind, values): (u32, &[f64]) = match &e.rerank {
             RerankExplain::None => (0, &[]),

@@ -46,7 +46,7 @@ fn malformed() -> ScoreError {
     ScoreError::new(
         ErrorCode::Internal,
         "",
-        "wire: a typed configuration that does not follow its layout",
+        "wire: typed configuration off its layout",
     )
 }
 

@@ -288,7 +288,11 @@ fn read(obj: &Object<'_>, field: &str, scores: bool) -> Result<OrderedRun> {
                 return Err(ScoreError::new(
                     ErrorCode::DuplicateId,
                     at(),
-                    format!("document {d:?} is listed twice for query {q:?}"),
+                    format!(
+                        "document {} is listed twice for query {}",
+                        calibrank::error::name(d),
+                        calibrank::error::name(q)
+                    ),
                 ));
             }
             list.push((d.to_string(), s));
@@ -297,7 +301,7 @@ fn read(obj: &Object<'_>, field: &str, scores: bool) -> Result<OrderedRun> {
             return Err(ScoreError::new(
                 ErrorCode::DuplicateId,
                 key_path(field, q),
-                format!("query {q:?} is listed twice"),
+                format!("query {} is listed twice", calibrank::error::name(q)),
             ));
         }
         start += n;

@@ -128,7 +128,7 @@ impl<'a> Reader<'a> {
         let h = self
             .buf
             .get(self.pos..self.pos + 8)
-            .ok_or_else(|| wire_error("input ends before a section"))?;
+            .ok_or_else(|| wire_error("no section left"))?;
         let tag = u32::from_le_bytes([h[0], h[1], h[2], h[3]]);
         let count = u32::from_le_bytes([h[4], h[5], h[6], h[7]]) as usize;
         self.pos += 8;
@@ -139,7 +139,7 @@ impl<'a> Reader<'a> {
         let p = self
             .buf
             .get(self.pos..self.pos.saturating_add(bytes))
-            .ok_or_else(|| wire_error("a section runs past the input"))?;
+            .ok_or_else(|| wire_error("section past the end"))?;
         self.pos = self.pos.saturating_add(pad8(bytes));
         Ok(p)
     }
