@@ -8,7 +8,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use calibrank::bands::{Band, BandFloors};
-use calibrank::calibrate::{calibrate, Sigmoid};
+use calibrank::calibrate::{calibrate, IsotonicModel, PlattModel, Sigmoid};
 use calibrank::error::Result as ScoreResult;
 use calibrank::fuse::{rrf, RankedList};
 use calibrank::lab::fit::{fit_isotonic, fit_platt};
@@ -18,9 +18,11 @@ use calibrank::multiquery::{fuse_multi_query, MultiQueryMethod, MultiQueryOption
 use calibrank::normalize::{normalize, NormalizeMethod, PoolScale, MAX_FLOOR};
 use calibrank::pipeline::{
     split_offsets, Calibration, ColumnarInput, InputList, ItemMeta, Pipeline, PipelineConfig,
-    PipelineInput, PoolTexts, RerankExplain, RerankMethod,
+    PipelineInput, PoolTexts, RecencyConfig, RecencyMode, RerankExplain, RerankMethod,
 };
+use calibrank::recency::{default_steps, FiscalYearTier, RecencyStep};
 use calibrank::rerank::CandidateText;
+use calibrank::timestamp::{Timestamp, MS_PER_DAY};
 use proptest::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -54,30 +56,99 @@ fn method() -> impl Strategy<Value = NormalizeMethod> {
     ]
 }
 
-/// A valid configuration: `1 <= topN <= topK`, any normalization, a sigmoid calibration.
+/// A recency configuration: none, step (the seed's steps or others, strictly increasing)
+/// or fiscal-year tiers (any window, latest year and boosts, the rerank stage's too).
+fn recency() -> impl Strategy<Value = (RecencyConfig, f64)> {
+    let steps = prop_oneof![
+        Just(default_steps()),
+        prop::collection::vec((0.5f64..20.0, 0.5f64..2.0), 0..4).prop_map(|v| {
+            let mut age = 0.0;
+            v.into_iter()
+                .map(|(gap, multiplier)| {
+                    age += gap;
+                    RecencyStep {
+                        max_age_days: age,
+                        multiplier,
+                    }
+                })
+                .collect()
+        }),
+    ];
+    (
+        0u8..3,
+        steps,
+        1u32..8,
+        2018i32..2030,
+        0.0f64..2.0,
+        0.0f64..2.0,
+    )
+        .prop_map(|(mode, steps, window, latest_year, boost, rerank_boost)| {
+            let mode = [
+                RecencyMode::None,
+                RecencyMode::Step,
+                RecencyMode::FiscalYear,
+            ][mode as usize];
+            (
+                RecencyConfig {
+                    mode,
+                    steps,
+                    fiscal_year: FiscalYearTier {
+                        window,
+                        latest_year,
+                    },
+                    boost,
+                },
+                rerank_boost,
+            )
+        })
+}
+
+/// A calibration: the seed's sigmoid with any parameters, Platt (a <= 0, as a pipeline
+/// takes) or isotonic knots spread over the raw scores' usual range.
+fn calibration() -> impl Strategy<Value = Calibration> {
+    prop_oneof![
+        (0.0f64..0.1, 1.0f64..400.0).prop_map(|(threshold, steepness)| Calibration::Sigmoid {
+            threshold,
+            steepness
+        }),
+        (-60.0f64..=0.0, -4.0f64..4.0).prop_map(|(a, b)| Calibration::Platt(PlattModel { a, b })),
+        prop::collection::vec((0.0f64..1.0, 0.0f64..=1.0), 1..6).prop_map(|knots| {
+            let mut x: Vec<f64> = knots.iter().map(|k| k.0).collect();
+            let mut y: Vec<f64> = knots.iter().map(|k| k.1).collect();
+            x.sort_by(f64::total_cmp);
+            x.dedup();
+            y.truncate(x.len());
+            y.sort_by(f64::total_cmp);
+            Calibration::Isotonic(IsotonicModel { x, y })
+        }),
+    ]
+}
+
+/// A valid configuration: `1 <= topN <= topK`, any normalization, any recency mode, any
+/// rerank method (candidate limit or not), a sigmoid, Platt or isotonic calibration, and
+/// `minConfidence` mostly 0 or the seed's 0.3 (a uniform draw in [0, 1] left ~40% of the
+/// cases with nothing to check).
 fn config() -> impl Strategy<Value = PipelineConfig> {
     (
-        1u32..24,
-        0u32..24,
-        1.0f64..200.0,
+        (1u32..24, 0u32..24, 1.0f64..200.0),
         method(),
-        0.0f64..0.1,
-        1.0f64..400.0,
-        0.0f64..1.0,
+        calibration(),
+        prop_oneof![4 => Just(0.0), 4 => Just(0.3), 2 => 0.0f64..1.0],
         0.0f64..0.5,
         any::<bool>(),
+        recency(),
+        (0u8..3, prop::option::of(1u32..30)),
     )
         .prop_map(
             |(
-                top_k,
-                n,
-                k,
+                (top_k, n, k),
                 method,
-                threshold,
-                steepness,
+                calibration,
                 min_confidence,
                 min_relevance,
                 explain,
+                (recency, rerank_boost),
+                (rerank, candidate_limit),
             )| {
                 let mut c = PipelineConfig {
                     k,
@@ -85,14 +156,19 @@ fn config() -> impl Strategy<Value = PipelineConfig> {
                     top_n: 1 + n % top_k,
                     min_confidence,
                     explain,
+                    recency,
+                    calibration,
                     ..Default::default()
                 };
                 c.normalization.method = method;
                 c.normalization.min_relevance = min_relevance;
-                c.calibration = Calibration::Sigmoid {
-                    threshold,
-                    steepness,
-                };
+                c.rerank.method = [
+                    RerankMethod::None,
+                    RerankMethod::Heuristic,
+                    RerankMethod::CrossEncoder,
+                ][rerank as usize];
+                c.rerank.candidate_limit = candidate_limit;
+                c.rerank.recency_boost = rerank_boost;
                 c
             },
         )
@@ -134,6 +210,82 @@ fn item() -> impl Strategy<Value = ItemMeta> {
         content,
         ..Default::default()
     })
+}
+
+/// `now` of the generated inputs (2023-11-14T22:13:20Z).
+const NOW_MS: f64 = 1.7e12;
+
+/// Entity types: the seed's multipliers' (class x1.3 ... file x0.7) and one without.
+const TYPES: [&str; 6] = ["class", "function", "file", "module", "document", "widget"];
+
+/// An item with every field the stages read: texts for the heuristic reranker (content
+/// short or long, for the stub penalty), a modification time (up to 60 days old, or in
+/// the future) and a fiscal year (around the tiers' windows), and always a cross-encoder
+/// score (on a coarse grid, so that ties occur), as the cross-encoder needs one for
+/// every candidate.
+fn rich_item() -> impl Strategy<Value = ItemMeta> {
+    (
+        text(),
+        prop::option::of(prop::sample::select(TYPES.to_vec())),
+        text(),
+        prop::option::of(prop_oneof![Just("stub".to_string()), Just("x".repeat(80))]),
+        prop::option::of(-5.0f64..60.0),
+        prop::option::of(2010i32..2032),
+        (-40i32..40).prop_map(|s| f64::from(s) / 4.0),
+    )
+        .prop_map(
+            |(name, entity_type, summary, content, age, fiscal_year, ce)| ItemMeta {
+                name,
+                entity_type: entity_type.map(str::to_string),
+                summary,
+                content,
+                modified_at: age.map(|days| Timestamp::Millis(NOW_MS - days * MS_PER_DAY)),
+                fiscal_year,
+                cross_encoder_score: Some(ce),
+            },
+        )
+}
+
+/// A whole pipeline input: 1 to 5 lists (some with their own scores, some with a
+/// weight), a non-empty query of the items' words, items for every id, and `now`.
+fn full_input() -> impl Strategy<Value = PipelineInput> {
+    (
+        prop::collection::vec(
+            (
+                prop::collection::vec(id(), 0..16),
+                any::<bool>(),
+                prop::option::of(0.0f64..3.0),
+                prop::collection::vec(-10.0f64..10.0, 16),
+            ),
+            1..6,
+        ),
+        prop::collection::vec(0usize..WORDS.len(), 1..4),
+        prop::collection::vec(rich_item(), 24),
+    )
+        .prop_map(|(lists, query, items)| PipelineInput {
+            query: query
+                .iter()
+                .map(|&i| WORDS[i])
+                .collect::<Vec<_>>()
+                .join(" "),
+            lists: lists
+                .into_iter()
+                .enumerate()
+                .map(|(i, (ids, with_scores, weight, scores))| InputList {
+                    name: format!("l{i}"),
+                    scores: with_scores.then(|| scores[..ids.len()].to_vec()),
+                    ids,
+                    weight,
+                })
+                .collect(),
+            items: items
+                .into_iter()
+                .enumerate()
+                .map(|(i, m)| (format!("d{i}"), m))
+                .collect(),
+            now: Some(Timestamp::Millis(NOW_MS)),
+            ..Default::default()
+        })
 }
 
 /// The texts of the original items, handed out by id as the package's JavaScript does by
@@ -225,13 +377,14 @@ fn assert_same_fusion(
 proptest! {
     #![proptest_config(cases())]
 
-    /// Seed 000's contract: at most topN results, topN <= topK, every score in [0, 1],
-    /// sorted descending, no id twice, every band the floors' band of its score.
+    /// Seed 000's contract: at most topN results (so at most topK), every score in
+    /// [0, 1] and at least minConfidence, sorted descending, no id twice, every band the
+    /// floors' band of its score; through every stage (recency, reranking, list scores,
+    /// fitted calibrations).
     #[test]
-    fn pipeline_contract(cfg in config(), lists in lists(), weights in prop::collection::vec(0.0f64..3.0, 0..6)) {
+    fn pipeline_contract(cfg in config(), input in full_input()) {
         let pipeline = Pipeline::new(cfg.clone()).expect("a valid configuration");
-        let out = pipeline.run(&input(&lists, &weights)).expect("valid input");
-        prop_assert!(cfg.top_n <= cfg.top_k);
+        let out = pipeline.run(&input).expect("valid input");
         prop_assert!(out.results.len() <= cfg.top_n as usize);
         let floors = BandFloors { high_floor: cfg.bands.high_floor, degraded_floor: cfg.bands.degraded_floor };
         let mut ids = BTreeSet::new();
@@ -346,10 +499,9 @@ proptest! {
 
     /// Raising topN (same topK) only appends results: the ranking is a prefix order.
     #[test]
-    fn top_n_results_are_prefixes(cfg in config(), lists in lists()) {
+    fn top_n_results_are_prefixes(cfg in config(), input in full_input()) {
         let short = Pipeline::new(PipelineConfig { top_n: 1, ..cfg.clone() }).expect("valid");
         let long = Pipeline::new(cfg).expect("valid");
-        let input = input(&lists, &[]);
         let a = short.run(&input).expect("valid input").results;
         let b = long.run(&input).expect("valid input").results;
         prop_assert!(a.len() <= b.len());
@@ -363,6 +515,12 @@ proptest! {
     /// and classifies alike with or without a context that selects a band profile.
     #[test]
     fn columnar_matches_run(mut cfg in config(), lists in prop::collection::vec(prop::collection::vec(0u32..24, 0..16), 0..6), floors in (0.0f64..=1.0, 0.0f64..=1.0), with_context in any::<bool>()) {
+        // The columnar path has no texts and no item metadata: no reranking, no fiscal
+        // years (it refuses both).
+        cfg.rerank.method = RerankMethod::None;
+        if cfg.recency.mode == RecencyMode::FiscalYear {
+            cfg.recency.mode = RecencyMode::Step;
+        }
         cfg.bands.profiles = vec![calibrank::bands::BandProfile {
             name: "p".into(),
             task_class: Some("chat".into()),
