@@ -610,15 +610,24 @@ proptest! {
         }
     }
 
-    /// Bands are monotone in the score: a higher score never gets a lower band.
+    /// Bands are monotone in the score: a higher score never gets a lower band; a score
+    /// at a floor is in the band above it (seed 002: `score >= high_floor` is a hit,
+    /// `degraded_floor <= score < high_floor` degraded). Floors are drawn among the
+    /// defaults and 0 and 1 too, and each score is sometimes exactly one of the floors.
     #[test]
-    fn bands_are_monotone(a in 0.0f64..=1.0, b in 0.0f64..=1.0, s in -0.5f64..1.5, t in -0.5f64..1.5) {
+    fn bands_are_monotone(a in floor(), b in floor(), s in score_or_floor(), t in score_or_floor()) {
         let floors = BandFloors { high_floor: a.max(b), degraded_floor: a.min(b) };
         prop_assert!(floors.validate().is_ok());
+        let (s, t) = (s.resolve(&floors), t.resolve(&floors));
         let (lo, hi) = (s.min(t), s.max(t));
         prop_assert!(band_rank(floors.band(lo)) <= band_rank(floors.band(hi)));
         if lo >= floors.high_floor { prop_assert_eq!(floors.band(lo), Band::Hit); }
         if hi < floors.degraded_floor { prop_assert_eq!(floors.band(hi), Band::Miss); }
+        for x in [lo, hi] {
+            if floors.degraded_floor <= x && x < floors.high_floor {
+                prop_assert_eq!(floors.band(x), Band::Degraded);
+            }
+        }
     }
 
     /// RRF does not depend on the order of the lists (same ids, scores within 1e-12:
@@ -678,17 +687,27 @@ proptest! {
     }
 
     /// Every normalization keeps the order (ties stay ties) and maps into [0, 1]
-    /// (`max` of non-negative scores included).
+    /// (`max` of non-negative scores included; `max` refuses a negative score). Scores
+    /// on a small integer grid (ties), negative, constant vectors, and extremes
+    /// (+/-1e300, +/-f64::MAX, subnormals, zeros of both signs).
     #[test]
-    fn normalization_preserves_order(scores in prop::collection::vec(0.0f64..100.0, 1..40), method in method(), temperature in 0.05f64..10.0) {
+    fn normalization_preserves_order(scores in edge_scores(), method in method(), temperature in 0.05f64..10.0) {
+        if method == NormalizeMethod::Max && scores.iter().any(|&s| s < 0.0) {
+            let e = normalize(&scores, method, temperature).unwrap_err();
+            prop_assert_eq!(e.code, calibrank::ErrorCode::NegativeValue);
+            return Ok(());
+        }
         let out = normalize(&scores, method, temperature).expect("valid");
         for (i, &s) in scores.iter().enumerate() {
             if method != NormalizeMethod::None {
                 prop_assert!((0.0..=1.0).contains(&out[i]), "{:?}: {}", method, out[i]);
             }
             for (j, &t) in scores.iter().enumerate() {
-                if s < t { prop_assert!(out[i] <= out[j]); }
-                if s == t { prop_assert_eq!(out[i].to_bits(), out[j].to_bits()); }
+                if s < t { prop_assert!(out[i] <= out[j], "{:?}: {} -> {} but {} -> {}", method, s, out[i], t, out[j]); }
+                // Equal scores give equal values; the same bits, the same bits (0 and -0
+                // are a tie that `none` and `max` pass through with their signs).
+                if s == t { prop_assert!(out[i] == out[j], "{:?}: {} -> {} but {} -> {}", method, s, out[i], t, out[j]); }
+                if s.to_bits() == t.to_bits() { prop_assert_eq!(out[i].to_bits(), out[j].to_bits(), "{:?}: {}", method, s); }
             }
         }
     }
@@ -738,6 +757,60 @@ proptest! {
             prop_assert_eq!(&once, &twice);
         }
     }
+}
+
+/// A band floor: anywhere in [0, 1], or one of the seed's defaults, 0 or 1.
+fn floor() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        0.0f64..=1.0,
+        prop::sample::select(vec![0.0, 0.65, 0.85, 1.0])
+    ]
+}
+
+/// A score, or one of the floors exactly (known once the floors are drawn).
+#[derive(Debug, Clone, Copy)]
+enum ScoreOrFloor {
+    Score(f64),
+    High,
+    Degraded,
+}
+
+impl ScoreOrFloor {
+    fn resolve(self, floors: &BandFloors) -> f64 {
+        match self {
+            ScoreOrFloor::Score(s) => s,
+            ScoreOrFloor::High => floors.high_floor,
+            ScoreOrFloor::Degraded => floors.degraded_floor,
+        }
+    }
+}
+
+fn score_or_floor() -> impl Strategy<Value = ScoreOrFloor> {
+    prop_oneof![
+        2 => (-0.5f64..1.5).prop_map(ScoreOrFloor::Score),
+        1 => Just(ScoreOrFloor::High),
+        1 => Just(ScoreOrFloor::Degraded),
+    ]
+}
+
+/// Scores with ties and edge values: a small integer grid (negative included),
+/// continuous values, extremes (+/-1e300, +/-f64::MAX, subnormals, the smallest normal,
+/// zeros of both signs); some vectors constant.
+fn edge_scores() -> impl Strategy<Value = Vec<f64>> {
+    let value = || {
+        prop_oneof![
+            3 => (-3i32..=3).prop_map(f64::from),
+            2 => 0.0f64..100.0,
+            1 => -100.0f64..0.0,
+            1 => prop::sample::select(vec![
+                1e300, -1e300, f64::MAX, -f64::MAX, 5e-324, -5e-324, 1e-310, f64::MIN_POSITIVE, 0.0, -0.0,
+            ]),
+        ]
+    };
+    prop_oneof![
+        3 => prop::collection::vec(value(), 1..40),
+        1 => (value(), 1usize..40).prop_map(|(v, n)| vec![v; n]),
+    ]
 }
 
 /// Runs of 2 lists over `queries` queries (scores any finite value in a wide range,
