@@ -813,6 +813,224 @@ fn edge_scores() -> impl Strategy<Value = Vec<f64>> {
     ]
 }
 
+/// Hits of one query: ids of the small alphabet, similarities >= 0 (a grid of tenths,
+/// for ties, or any value up to 1).
+fn non_negative_hits() -> impl Strategy<Value = Vec<QueryHit>> {
+    prop::collection::vec(
+        (
+            id(),
+            prop_oneof![(0u8..=10).prop_map(|t| f64::from(t) / 10.0), 0.0f64..=1.0],
+        ),
+        0..12,
+    )
+    .prop_map(|hits| {
+        hits.into_iter()
+            .map(|(id, score)| QueryHit {
+                id,
+                score,
+                timestamp: None,
+            })
+            .collect()
+    })
+}
+
+fn multi_query_method() -> impl Strategy<Value = MultiQueryMethod> {
+    prop_oneof![
+        Just(MultiQueryMethod::Rrf),
+        Just(MultiQueryMethod::ScoreSum),
+        Just(MultiQueryMethod::ScoreMax),
+    ]
+}
+
+proptest! {
+    #![proptest_config(cases())]
+
+    /// Seed 001: a message found by one more query never scores lower ("messages in
+    /// multiple queries naturally get higher scores"; score_max "applies incremental
+    /// boost for each additional query"), for every method, with similarities >= 0:
+    /// `item` is put into one more query (anywhere in it, its similarity above the
+    /// threshold), the other queries unchanged. Under rrf it always gains.
+    #[test]
+    fn one_more_query_never_lowers_a_score(
+        queries in prop::collection::vec(non_negative_hits(), 0..5),
+        extra in non_negative_hits(),
+        item in id(),
+        at in 0usize..12,
+        item_score in 0.5f64..=1.0,
+        threshold in prop_oneof![Just(0.0), 0.0f64..0.5],
+        method in multi_query_method(),
+        boost in 0.0f64..=1.0,
+        k in 1.0f64..100.0,
+    ) {
+        let opts = MultiQueryOptions {
+            method,
+            results_per_query: 100,
+            similarity_threshold: threshold,
+            multi_query_boost: boost,
+            limit: 1000,
+            k,
+            verbose: true,
+        };
+        let score_of = |out: &calibrank::multiquery::MultiQueryOutput| {
+            out.results.iter().find(|r| r.id == item).map(|r| (r.score, r.appeared_in_query_count))
+        };
+        let before = fuse_multi_query(&queries, &opts).expect("valid");
+        let mut extra = extra;
+        extra.insert(at.min(extra.len()), QueryHit { id: item.clone(), score: item_score, timestamp: None });
+        let mut more = queries.clone();
+        more.push(extra);
+        let after = fuse_multi_query(&more, &opts).expect("valid");
+        let (new, count) = score_of(&after).expect("the item is found by the extra query");
+        prop_assert!(new >= 0.0);
+        match score_of(&before) {
+            Some((old, old_count)) => {
+                prop_assert_eq!(count, old_count.map(|c| c + 1));
+                prop_assert!(new >= old, "{:?}: {} fell to {}", method, old, new);
+                if method == MultiQueryMethod::Rrf {
+                    prop_assert!(new > old, "rrf: {} did not rise ({})", old, new);
+                }
+            }
+            None => prop_assert_eq!(count, Some(1)),
+        }
+    }
+
+    /// Seed 001, single query: "all fusion methods should produce identical results
+    /// (ordered by similarity score)". One query's hits sorted by similarity (ties from a
+    /// grid, repeated ids, any threshold and cut): rrf, score_sum and score_max return
+    /// the same ids in the same order, and score_sum and score_max the same scores (the
+    /// similarities). Without timestamps: the seed breaks equal scores by timestamp
+    /// first, which rrf's distinct ranks never meet.
+    #[test]
+    fn a_single_query_ranks_alike_under_every_method(
+        hits in non_negative_hits(),
+        threshold in prop_oneof![Just(0.0), 0.0f64..1.0],
+        results_per_query in 1u32..16,
+        limit in 1u32..16,
+        boost in 0.0f64..=1.0,
+        k in 1.0f64..100.0,
+    ) {
+        let mut hits = hits;
+        hits.sort_by(|a, b| b.score.total_cmp(&a.score));
+        let queries = vec![hits];
+        let run = |method| {
+            let opts = MultiQueryOptions { method, results_per_query, similarity_threshold: threshold, multi_query_boost: boost, limit, k, verbose: false };
+            fuse_multi_query(&queries, &opts).expect("valid").results
+        };
+        let rrf = run(MultiQueryMethod::Rrf);
+        let sum = run(MultiQueryMethod::ScoreSum);
+        let max = run(MultiQueryMethod::ScoreMax);
+        let ids = |r: &[calibrank::multiquery::MultiQueryResult]| r.iter().map(|x| x.id.clone()).collect::<Vec<_>>();
+        prop_assert_eq!(ids(&rrf), ids(&sum));
+        prop_assert_eq!(ids(&rrf), ids(&max));
+        for (s, m) in sum.iter().zip(&max) {
+            prop_assert_eq!(s.score.to_bits(), m.score.to_bits());
+        }
+        // And the order is the query's own: each id's first hit, above the threshold.
+        let mut seen = BTreeSet::new();
+        let expected: Vec<String> = queries[0]
+            .iter()
+            .take(results_per_query as usize)
+            .filter(|h| h.score >= threshold && seen.insert(h.id.clone()))
+            .map(|h| h.id.clone())
+            .take(limit as usize)
+            .collect();
+        prop_assert_eq!(ids(&rrf), expected);
+    }
+
+    /// Seed 003: `maxScore = max(scores, 0.001)`, each score divided by it: the best
+    /// result is exactly 1 when the largest score reaches the floor, below 1 otherwise
+    /// (a weak set stays weak), and every score lies in [0, 1]. Through `normalize` and
+    /// through a pipeline normalizing by max (its first result, the pool's best after
+    /// reranking, when it reaches the floor).
+    #[test]
+    fn max_normalization_puts_the_best_at_one(
+        scores in prop::collection::vec(prop_oneof![0.0f64..2.0, 0.0f64..0.002, Just(MAX_FLOOR), Just(0.0), Just(1e300), Just(5e-324)], 1..30),
+        cfg in config(),
+        input in full_input(),
+    ) {
+        let out = normalize(&scores, NormalizeMethod::Max, 1.0).expect("non-negative");
+        let (best, max) = scores.iter().enumerate().fold((0, f64::NEG_INFINITY), |(b, m), (i, &s)| if s > m { (i, s) } else { (b, m) });
+        if max >= MAX_FLOOR {
+            prop_assert_eq!(out[best], 1.0);
+        } else {
+            prop_assert!(out[best] < 1.0, "{} -> {}", max, out[best]);
+            prop_assert_eq!(out[best], max / MAX_FLOOR);
+        }
+        prop_assert!(out.iter().all(|v| (0.0..=1.0).contains(v)));
+
+        let mut cfg = cfg;
+        cfg.normalization.method = NormalizeMethod::Max;
+        cfg.explain = true;
+        let run = Pipeline::new(cfg).expect("valid").run(&input).expect("valid input");
+        if let Some(first) = run.results.first() {
+            let e = first.explain.as_ref().expect("explained");
+            let pool_max = run.results.iter().map(|r| r.explain.as_ref().expect("explained").after_rerank).fold(f64::NEG_INFINITY, f64::max);
+            prop_assert_eq!(e.after_rerank, pool_max);
+            if e.after_rerank >= MAX_FLOOR {
+                prop_assert_eq!(e.normalized, 1.0);
+            } else {
+                prop_assert!(e.normalized < 1.0);
+            }
+        }
+    }
+
+    /// Recency through the pipeline: an older item never gets a larger multiplier, by
+    /// age (seed 000's steps, x1.2 under 7 days, x1.1 under 30, or any steps whose
+    /// multipliers fall with age and stay >= 1) or by fiscal year (seed 004's tiers, any
+    /// window, latest year and boost >= 0, at the merge and after reranking, the latter
+    /// whatever the mode); a multiplier lies in [1, the largest step] or [1, 1 + boost].
+    #[test]
+    fn an_older_item_never_gets_a_larger_recency_multiplier(
+        input in full_input(),
+        fiscal in any::<bool>(),
+        custom in prop::option::of(prop::collection::vec((0.5f64..20.0, 1.0f64..3.0), 1..4)),
+        tier in (1u32..8, 2018i32..2030),
+        boosts in (0.0f64..2.0, 0.0f64..2.0),
+    ) {
+        let steps = match custom {
+            None => default_steps(),
+            Some(v) => {
+                let mut multipliers: Vec<f64> = v.iter().map(|s| s.1).collect();
+                multipliers.sort_by(|a, b| b.total_cmp(a));
+                let mut age = 0.0;
+                v.iter().zip(multipliers).map(|(s, multiplier)| { age += s.0; RecencyStep { max_age_days: age, multiplier } }).collect()
+            }
+        };
+        let top = steps.iter().map(|s| s.multiplier).fold(1.0, f64::max);
+        let mut cfg = PipelineConfig { top_k: 24, top_n: 24, min_confidence: 0.0, explain: true, ..Default::default() };
+        cfg.recency = RecencyConfig {
+            mode: if fiscal { RecencyMode::FiscalYear } else { RecencyMode::Step },
+            steps,
+            fiscal_year: FiscalYearTier { window: tier.0, latest_year: tier.1 },
+            boost: boosts.0,
+        };
+        cfg.rerank.method = RerankMethod::Heuristic;
+        cfg.rerank.recency_boost = boosts.1;
+        let out = Pipeline::new(cfg).expect("valid").run(&input).expect("valid input");
+        let age = |id: &str| input.items[id].modified_at.as_ref().map(|t| t.to_millis("t").unwrap());
+        let year = |id: &str| input.items[id].fiscal_year;
+        for r in &out.results {
+            let e = r.explain.as_ref().expect("explained");
+            let merge_range = if fiscal { 1.0..=1.0 + boosts.0 } else { 1.0..=top };
+            prop_assert!(merge_range.contains(&e.recency_multiplier), "{}", e.recency_multiplier);
+            // The tier after reranking applies whatever recency.mode (README).
+            prop_assert!((1.0..=1.0 + boosts.1).contains(&e.rerank_recency_multiplier), "{}", e.rerank_recency_multiplier);
+            for o in &out.results {
+                let f = o.explain.as_ref().expect("explained");
+                // `o` is older than `r`: modified earlier, or of an earlier fiscal year.
+                let earlier_year = matches!((year(&o.id), year(&r.id)), (Some(a), Some(b)) if a < b);
+                let modified_earlier = matches!((age(&o.id), age(&r.id)), (Some(a), Some(b)) if a < b);
+                if (fiscal && earlier_year) || (!fiscal && modified_earlier) {
+                    prop_assert!(f.recency_multiplier <= e.recency_multiplier, "{} (older) x{} > {} x{}", o.id, f.recency_multiplier, r.id, e.recency_multiplier);
+                }
+                if earlier_year {
+                    prop_assert!(f.rerank_recency_multiplier <= e.rerank_recency_multiplier, "{} (older) x{} > {} x{}", o.id, f.rerank_recency_multiplier, r.id, e.rerank_recency_multiplier);
+                }
+            }
+        }
+    }
+}
+
 /// Runs of 2 lists over `queries` queries (scores any finite value in a wide range,
 /// repeated scores allowed), and judgements of one document per query, graded 0 or 1.
 fn qc_data() -> impl Strategy<Value = (Qrels, Vec<Run>)> {
