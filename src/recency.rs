@@ -182,7 +182,10 @@ mod tests {
         ];
         for (fy, tier, boost) in table {
             assert!((t.tier(fy) - tier).abs() < 1e-15, "{fy}");
-            assert!((0.80 * t.tier(fy) - boost).abs() < 1e-15, "{fy}");
+            assert!(
+                (t.multiplier(fy, 0.80) - (1.0 + boost)).abs() < 1e-15,
+                "{fy}"
+            );
         }
         assert_eq!(t.tier(2020), 0.0);
         assert_eq!(t.tier(1990), 0.0);
@@ -192,11 +195,53 @@ mod tests {
 
     #[test]
     fn seed_004_merge_example() {
-        // Dense rank 3 + sparse rank 9, FY2025: 0.0304 * 1.8 = 0.0547.
-        let rrf: f64 = 1.0 / 63.0 + 1.0 / 69.0;
-        assert!((rrf - 0.0304).abs() < 5e-5);
-        let boosted = rrf * FiscalYearTier::default().multiplier(2025, 0.80);
-        assert!((boosted - 0.0547).abs() < 5e-5, "{boosted}");
+        // Dense rank 3 + sparse rank 9 = 0.0304; FY2025 (tier 1) with the merge boost
+        // 0.80: 0.0304 x 1.8 = 0.0547. Through the pipeline's fusion and recency.
+        use crate::pipeline::{InputList, ItemMeta, Pipeline, PipelineConfig, PipelineInput};
+        use crate::pipeline::{RecencyConfig, RecencyMode};
+        let list = |name: &str, at: usize| InputList {
+            name: name.into(),
+            ids: (1..=10)
+                .map(|r| {
+                    if r == at {
+                        "doc".into()
+                    } else {
+                        format!("{name}{r}")
+                    }
+                })
+                .collect(),
+            ..Default::default()
+        };
+        let cfg = PipelineConfig {
+            recency: RecencyConfig {
+                mode: RecencyMode::FiscalYear,
+                ..Default::default()
+            },
+            min_confidence: 0.0,
+            ..Default::default()
+        };
+        let input = PipelineInput {
+            lists: vec![list("dense", 3), list("sparse", 9)],
+            items: [(
+                "doc".to_string(),
+                ItemMeta {
+                    fiscal_year: Some(2025),
+                    ..Default::default()
+                },
+            )]
+            .into(),
+            ..Default::default()
+        };
+        let out = Pipeline::new(cfg).unwrap().run(&input).unwrap();
+        let e = out.results[0].explain.as_ref().unwrap();
+        assert_eq!(out.results[0].id, "doc");
+        assert!((e.fused - 0.0304).abs() < 5e-5, "{}", e.fused);
+        assert_eq!(e.recency_multiplier, 1.8);
+        assert!(
+            (e.after_recency - 0.0547).abs() < 5e-5,
+            "{}",
+            e.after_recency
+        );
     }
 
     #[test]
