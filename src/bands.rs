@@ -429,10 +429,30 @@ mod tests {
 
     proptest! {
         #[test]
-        fn higher_score_never_gets_lower_band(a in -1.0f64..=1.0, b in -1.0f64..=1.0, x in 0.0f64..=1.0, y in 0.0f64..=1.0) {
+        fn higher_score_never_gets_lower_band(
+            a in -1.0f64..=1.0,
+            b in -1.0f64..=1.0,
+            x in prop_oneof![0.0f64..=1.0, prop::sample::select(vec![0.0, 0.65, 0.85, 1.0])],
+            y in prop_oneof![0.0f64..=1.0, prop::sample::select(vec![0.0, 0.65, 0.85, 1.0])],
+            // Which scores are replaced by a floor exactly: 0 none, 1 the lower score,
+            // 2 the higher, 3 both (each with the floor `at_high` names).
+            exact in 0u8..4,
+            at_high in any::<(bool, bool)>(),
+        ) {
             let (lo, hi) = if x <= y { (x, y) } else { (y, x) };
             let floors = BandFloors { high_floor: hi, degraded_floor: lo };
+            let floor = |high: bool| if high { hi } else { lo };
+            let a = if exact & 1 != 0 { floor(at_high.0) } else { a };
+            let b = if exact & 2 != 0 { floor(at_high.1) } else { b };
             let (s1, s2) = if a <= b { (a, b) } else { (b, a) };
+            // A score at a floor is in the band above it (seed 002).
+            for s in [s1, s2] {
+                if s == hi {
+                    prop_assert_eq!(floors.band(s), Band::Hit);
+                } else if s == lo {
+                    prop_assert_eq!(floors.band(s), Band::Degraded);
+                }
+            }
             prop_assert!(floors.band(s1) <= floors.band(s2));
             // The same through the checked entry point, which accepts every such score.
             prop_assert!(floors.classify(s1, None).unwrap().band() <= floors.classify(s2, None).unwrap().band());

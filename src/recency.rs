@@ -150,6 +150,7 @@ pub fn validate_boost(boost: f64, field: &str) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn seed_000_steps() {
@@ -181,7 +182,10 @@ mod tests {
         ];
         for (fy, tier, boost) in table {
             assert!((t.tier(fy) - tier).abs() < 1e-15, "{fy}");
-            assert!((0.80 * t.tier(fy) - boost).abs() < 1e-15, "{fy}");
+            assert!(
+                (t.multiplier(fy, 0.80) - (1.0 + boost)).abs() < 1e-15,
+                "{fy}"
+            );
         }
         assert_eq!(t.tier(2020), 0.0);
         assert_eq!(t.tier(1990), 0.0);
@@ -191,11 +195,53 @@ mod tests {
 
     #[test]
     fn seed_004_merge_example() {
-        // Dense rank 3 + sparse rank 9, FY2025: 0.0304 * 1.8 = 0.0547.
-        let rrf: f64 = 1.0 / 63.0 + 1.0 / 69.0;
-        assert!((rrf - 0.0304).abs() < 5e-5);
-        let boosted = rrf * FiscalYearTier::default().multiplier(2025, 0.80);
-        assert!((boosted - 0.0547).abs() < 5e-5, "{boosted}");
+        // Dense rank 3 + sparse rank 9 = 0.0304; FY2025 (tier 1) with the merge boost
+        // 0.80: 0.0304 x 1.8 = 0.0547. Through the pipeline's fusion and recency.
+        use crate::pipeline::{InputList, ItemMeta, Pipeline, PipelineConfig, PipelineInput};
+        use crate::pipeline::{RecencyConfig, RecencyMode};
+        let list = |name: &str, at: usize| InputList {
+            name: name.into(),
+            ids: (1..=10)
+                .map(|r| {
+                    if r == at {
+                        "doc".into()
+                    } else {
+                        format!("{name}{r}")
+                    }
+                })
+                .collect(),
+            ..Default::default()
+        };
+        let cfg = PipelineConfig {
+            recency: RecencyConfig {
+                mode: RecencyMode::FiscalYear,
+                ..Default::default()
+            },
+            min_confidence: 0.0,
+            ..Default::default()
+        };
+        let input = PipelineInput {
+            lists: vec![list("dense", 3), list("sparse", 9)],
+            items: [(
+                "doc".to_string(),
+                ItemMeta {
+                    fiscal_year: Some(2025),
+                    ..Default::default()
+                },
+            )]
+            .into(),
+            ..Default::default()
+        };
+        let out = Pipeline::new(cfg).unwrap().run(&input).unwrap();
+        let e = out.results[0].explain.as_ref().unwrap();
+        assert_eq!(out.results[0].id, "doc");
+        assert!((e.fused - 0.0304).abs() < 5e-5, "{}", e.fused);
+        assert_eq!(e.recency_multiplier, 1.8);
+        assert!(
+            (e.after_recency - 0.0547).abs() < 5e-5,
+            "{}",
+            e.after_recency
+        );
     }
 
     #[test]
@@ -245,5 +291,86 @@ mod tests {
         // A first step at 0 days: no age (>= 0) is below it.
         let e = validate_steps(&[s(0.0, 1.2)], "recency.steps").unwrap_err();
         assert_eq!(e.field, "recency.steps[0].maxAgeDays");
+    }
+
+    /// Steps as the seed's: ages increasing, multipliers >= 1 falling with age (the
+    /// seed's own, or others).
+    fn falling_steps() -> impl Strategy<Value = Vec<RecencyStep>> {
+        prop_oneof![
+            Just(default_steps()),
+            prop::collection::vec((0.01f64..40.0, 1.0f64..5.0), 0..5).prop_map(|v| {
+                let mut multipliers: Vec<f64> = v.iter().map(|s| s.1).collect();
+                multipliers.sort_by(|a, b| b.total_cmp(a));
+                let mut age = 0.0;
+                v.iter()
+                    .zip(multipliers)
+                    .map(|(s, multiplier)| {
+                        age += s.0;
+                        RecencyStep {
+                            max_age_days: age,
+                            multiplier,
+                        }
+                    })
+                    .collect()
+            }),
+        ]
+    }
+
+    proptest! {
+        /// Seed 000's step boost: an item modified earlier is never younger, and an
+        /// older item never gets a larger multiplier (steps falling with age, >= 1),
+        /// which lies in [1, the first step's]; ages on whole days and at the steps'
+        /// edges too.
+        #[test]
+        fn an_older_item_never_gets_a_larger_step(
+            steps in falling_steps(),
+            now in -1e13f64..1e13,
+            a in prop_oneof![-10.0f64..60.0, (-10i32..60).prop_map(f64::from), Just(7.0), Just(30.0)],
+            b in prop_oneof![-10.0f64..60.0, (-10i32..60).prop_map(f64::from), Just(7.0), Just(30.0)],
+        ) {
+            prop_assert!(validate_steps(&steps, "steps").is_ok(), "{:?}", steps);
+            // Modified a and b days before now; `older` the earlier.
+            let (young, old) = if a <= b { (a, b) } else { (b, a) };
+            let young_age = age_days(now - young * MS_PER_DAY, now);
+            let old_age = age_days(now - old * MS_PER_DAY, now);
+            prop_assert!(young_age <= old_age, "{} days > {} days", young_age, old_age);
+            prop_assert!(young_age >= 0.0);
+            let (m_young, m_old) = (step_multiplier(&steps, young_age), step_multiplier(&steps, old_age));
+            prop_assert!(m_old <= m_young, "{:?}: {} days x{} > {} days x{}", steps, old_age, m_old, young_age, m_young);
+            let top = steps.first().map_or(1.0, |s| s.multiplier);
+            prop_assert!((1.0..=top).contains(&m_old) && (1.0..=top).contains(&m_young));
+        }
+
+        /// Seed 004's tier: `(window - delta) / window` inside the window, so 1 for the
+        /// latest year (and later ones), at least 1/window for the oldest year inside,
+        /// 0 outside; never larger for an earlier year; the multiplier in [1, 1 + boost].
+        /// Any window, latest year and fiscal year, the extremes of i32 included.
+        #[test]
+        fn an_earlier_fiscal_year_never_gets_a_larger_tier(
+            window in prop_oneof![1u32..10, any::<u32>().prop_map(|w| w.max(1))],
+            latest_year in prop_oneof![1990i32..2040, any::<i32>()],
+            a in prop_oneof![1980i32..2050, any::<i32>(), Just(i32::MIN), Just(i32::MAX)],
+            b in prop_oneof![1980i32..2050, any::<i32>()],
+            boost in 0.0f64..4.0,
+        ) {
+            let t = FiscalYearTier { window, latest_year };
+            prop_assert!(t.validate("fy").is_ok());
+            for fy in [a, b] {
+                let tier = t.tier(fy);
+                let delta = i64::from(latest_year) - i64::from(fy);
+                if delta <= 0 {
+                    prop_assert_eq!(tier, 1.0);
+                } else if delta < i64::from(window) {
+                    prop_assert!(tier >= 1.0 / f64::from(window) && tier < 1.0, "{}: tier {}", fy, tier);
+                } else {
+                    prop_assert_eq!(tier, 0.0);
+                }
+                let m = t.multiplier(fy, boost);
+                prop_assert!((1.0..=1.0 + boost).contains(&m), "{}: x{}", fy, m);
+            }
+            let (earlier, later) = if a <= b { (a, b) } else { (b, a) };
+            prop_assert!(t.tier(earlier) <= t.tier(later));
+            prop_assert!(t.multiplier(earlier, boost) <= t.multiplier(later, boost));
+        }
     }
 }

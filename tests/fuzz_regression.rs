@@ -63,6 +63,21 @@ fn corpus_inputs_pass_every_check() {
 fn crash_reproducers_stay_fixed() {
     let n = replay("regressions");
     eprintln!("replayed {n} crash reproducers");
+    // None at all means they were not found, not that they pass.
+    assert!(
+        n >= 1,
+        "no crash reproducer was replayed (fuzz/regressions/<target>/)"
+    );
+    // Nor is one left out: each file under fuzz/regressions/ is in a target's folder.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fuzz")
+        .join("regressions");
+    let on_disk: usize = std::fs::read_dir(&root)
+        .expect("fuzz/regressions/")
+        .filter_map(|e| e.ok())
+        .map(|e| inputs(&e.path()).len())
+        .sum();
+    assert_eq!(n, on_disk, "reproducers outside the fuzz targets' folders");
 }
 
 #[test]

@@ -8,7 +8,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use calibrank::bands::{Band, BandFloors};
-use calibrank::calibrate::{calibrate, Sigmoid};
+use calibrank::calibrate::{calibrate, IsotonicModel, PlattModel, Sigmoid};
 use calibrank::error::Result as ScoreResult;
 use calibrank::fuse::{rrf, RankedList};
 use calibrank::lab::fit::{fit_isotonic, fit_platt};
@@ -18,9 +18,11 @@ use calibrank::multiquery::{fuse_multi_query, MultiQueryMethod, MultiQueryOption
 use calibrank::normalize::{normalize, NormalizeMethod, PoolScale, MAX_FLOOR};
 use calibrank::pipeline::{
     split_offsets, Calibration, ColumnarInput, InputList, ItemMeta, Pipeline, PipelineConfig,
-    PipelineInput, PoolTexts, RerankExplain, RerankMethod,
+    PipelineInput, PoolTexts, RecencyConfig, RecencyMode, RerankExplain, RerankMethod,
 };
+use calibrank::recency::{default_steps, FiscalYearTier, RecencyStep};
 use calibrank::rerank::CandidateText;
+use calibrank::timestamp::{Timestamp, MS_PER_DAY};
 use proptest::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -54,30 +56,99 @@ fn method() -> impl Strategy<Value = NormalizeMethod> {
     ]
 }
 
-/// A valid configuration: `1 <= topN <= topK`, any normalization, a sigmoid calibration.
+/// A recency configuration: none, step (the seed's steps or others, strictly increasing)
+/// or fiscal-year tiers (any window, latest year and boosts, the rerank stage's too).
+fn recency() -> impl Strategy<Value = (RecencyConfig, f64)> {
+    let steps = prop_oneof![
+        Just(default_steps()),
+        prop::collection::vec((0.5f64..20.0, 0.5f64..2.0), 0..4).prop_map(|v| {
+            let mut age = 0.0;
+            v.into_iter()
+                .map(|(gap, multiplier)| {
+                    age += gap;
+                    RecencyStep {
+                        max_age_days: age,
+                        multiplier,
+                    }
+                })
+                .collect()
+        }),
+    ];
+    (
+        0u8..3,
+        steps,
+        1u32..8,
+        2018i32..2030,
+        0.0f64..2.0,
+        0.0f64..2.0,
+    )
+        .prop_map(|(mode, steps, window, latest_year, boost, rerank_boost)| {
+            let mode = [
+                RecencyMode::None,
+                RecencyMode::Step,
+                RecencyMode::FiscalYear,
+            ][mode as usize];
+            (
+                RecencyConfig {
+                    mode,
+                    steps,
+                    fiscal_year: FiscalYearTier {
+                        window,
+                        latest_year,
+                    },
+                    boost,
+                },
+                rerank_boost,
+            )
+        })
+}
+
+/// A calibration: the seed's sigmoid with any parameters, Platt (a <= 0, as a pipeline
+/// takes) or isotonic knots spread over the raw scores' usual range.
+fn calibration() -> impl Strategy<Value = Calibration> {
+    prop_oneof![
+        (0.0f64..0.1, 1.0f64..400.0).prop_map(|(threshold, steepness)| Calibration::Sigmoid {
+            threshold,
+            steepness
+        }),
+        (-60.0f64..=0.0, -4.0f64..4.0).prop_map(|(a, b)| Calibration::Platt(PlattModel { a, b })),
+        prop::collection::vec((0.0f64..1.0, 0.0f64..=1.0), 1..6).prop_map(|knots| {
+            let mut x: Vec<f64> = knots.iter().map(|k| k.0).collect();
+            let mut y: Vec<f64> = knots.iter().map(|k| k.1).collect();
+            x.sort_by(f64::total_cmp);
+            x.dedup();
+            y.truncate(x.len());
+            y.sort_by(f64::total_cmp);
+            Calibration::Isotonic(IsotonicModel { x, y })
+        }),
+    ]
+}
+
+/// A valid configuration: `1 <= topN <= topK`, any normalization, any recency mode, any
+/// rerank method (candidate limit or not), a sigmoid, Platt or isotonic calibration, and
+/// `minConfidence` mostly 0 or the seed's 0.3 (a uniform draw in [0, 1] left ~40% of the
+/// cases with nothing to check).
 fn config() -> impl Strategy<Value = PipelineConfig> {
     (
-        1u32..24,
-        0u32..24,
-        1.0f64..200.0,
+        (1u32..24, 0u32..24, 1.0f64..200.0),
         method(),
-        0.0f64..0.1,
-        1.0f64..400.0,
-        0.0f64..1.0,
+        calibration(),
+        prop_oneof![4 => Just(0.0), 4 => Just(0.3), 2 => 0.0f64..1.0],
         0.0f64..0.5,
         any::<bool>(),
+        recency(),
+        (0u8..3, prop::option::of(1u32..30)),
     )
         .prop_map(
             |(
-                top_k,
-                n,
-                k,
+                (top_k, n, k),
                 method,
-                threshold,
-                steepness,
+                calibration,
                 min_confidence,
                 min_relevance,
                 explain,
+                (recency, rerank_boost),
+                (rerank, candidate_limit),
             )| {
                 let mut c = PipelineConfig {
                     k,
@@ -85,14 +156,19 @@ fn config() -> impl Strategy<Value = PipelineConfig> {
                     top_n: 1 + n % top_k,
                     min_confidence,
                     explain,
+                    recency,
+                    calibration,
                     ..Default::default()
                 };
                 c.normalization.method = method;
                 c.normalization.min_relevance = min_relevance;
-                c.calibration = Calibration::Sigmoid {
-                    threshold,
-                    steepness,
-                };
+                c.rerank.method = [
+                    RerankMethod::None,
+                    RerankMethod::Heuristic,
+                    RerankMethod::CrossEncoder,
+                ][rerank as usize];
+                c.rerank.candidate_limit = candidate_limit;
+                c.rerank.recency_boost = rerank_boost;
                 c
             },
         )
@@ -134,6 +210,82 @@ fn item() -> impl Strategy<Value = ItemMeta> {
         content,
         ..Default::default()
     })
+}
+
+/// `now` of the generated inputs (2023-11-14T22:13:20Z).
+const NOW_MS: f64 = 1.7e12;
+
+/// Entity types: the seed's multipliers' (class x1.3 ... file x0.7) and one without.
+const TYPES: [&str; 6] = ["class", "function", "file", "module", "document", "widget"];
+
+/// An item with every field the stages read: texts for the heuristic reranker (content
+/// short or long, for the stub penalty), a modification time (up to 60 days old, or in
+/// the future) and a fiscal year (around the tiers' windows), and always a cross-encoder
+/// score (on a coarse grid, so that ties occur), as the cross-encoder needs one for
+/// every candidate.
+fn rich_item() -> impl Strategy<Value = ItemMeta> {
+    (
+        text(),
+        prop::option::of(prop::sample::select(TYPES.to_vec())),
+        text(),
+        prop::option::of(prop_oneof![Just("stub".to_string()), Just("x".repeat(80))]),
+        prop::option::of(-5.0f64..60.0),
+        prop::option::of(2010i32..2032),
+        (-40i32..40).prop_map(|s| f64::from(s) / 4.0),
+    )
+        .prop_map(
+            |(name, entity_type, summary, content, age, fiscal_year, ce)| ItemMeta {
+                name,
+                entity_type: entity_type.map(str::to_string),
+                summary,
+                content,
+                modified_at: age.map(|days| Timestamp::Millis(NOW_MS - days * MS_PER_DAY)),
+                fiscal_year,
+                cross_encoder_score: Some(ce),
+            },
+        )
+}
+
+/// A whole pipeline input: 1 to 5 lists (some with their own scores, some with a
+/// weight), a non-empty query of the items' words, items for every id, and `now`.
+fn full_input() -> impl Strategy<Value = PipelineInput> {
+    (
+        prop::collection::vec(
+            (
+                prop::collection::vec(id(), 0..16),
+                any::<bool>(),
+                prop::option::of(0.0f64..3.0),
+                prop::collection::vec(-10.0f64..10.0, 16),
+            ),
+            1..6,
+        ),
+        prop::collection::vec(0usize..WORDS.len(), 1..4),
+        prop::collection::vec(rich_item(), 24),
+    )
+        .prop_map(|(lists, query, items)| PipelineInput {
+            query: query
+                .iter()
+                .map(|&i| WORDS[i])
+                .collect::<Vec<_>>()
+                .join(" "),
+            lists: lists
+                .into_iter()
+                .enumerate()
+                .map(|(i, (ids, with_scores, weight, scores))| InputList {
+                    name: format!("l{i}"),
+                    scores: with_scores.then(|| scores[..ids.len()].to_vec()),
+                    ids,
+                    weight,
+                })
+                .collect(),
+            items: items
+                .into_iter()
+                .enumerate()
+                .map(|(i, m)| (format!("d{i}"), m))
+                .collect(),
+            now: Some(Timestamp::Millis(NOW_MS)),
+            ..Default::default()
+        })
 }
 
 /// The texts of the original items, handed out by id as the package's JavaScript does by
@@ -225,13 +377,14 @@ fn assert_same_fusion(
 proptest! {
     #![proptest_config(cases())]
 
-    /// Seed 000's contract: at most topN results, topN <= topK, every score in [0, 1],
-    /// sorted descending, no id twice, every band the floors' band of its score.
+    /// Seed 000's contract: at most topN results (so at most topK), every score in
+    /// [0, 1] and at least minConfidence, sorted descending, no id twice, every band the
+    /// floors' band of its score; through every stage (recency, reranking, list scores,
+    /// fitted calibrations).
     #[test]
-    fn pipeline_contract(cfg in config(), lists in lists(), weights in prop::collection::vec(0.0f64..3.0, 0..6)) {
+    fn pipeline_contract(cfg in config(), input in full_input()) {
         let pipeline = Pipeline::new(cfg.clone()).expect("a valid configuration");
-        let out = pipeline.run(&input(&lists, &weights)).expect("valid input");
-        prop_assert!(cfg.top_n <= cfg.top_k);
+        let out = pipeline.run(&input).expect("valid input");
         prop_assert!(out.results.len() <= cfg.top_n as usize);
         let floors = BandFloors { high_floor: cfg.bands.high_floor, degraded_floor: cfg.bands.degraded_floor };
         let mut ids = BTreeSet::new();
@@ -346,10 +499,9 @@ proptest! {
 
     /// Raising topN (same topK) only appends results: the ranking is a prefix order.
     #[test]
-    fn top_n_results_are_prefixes(cfg in config(), lists in lists()) {
+    fn top_n_results_are_prefixes(cfg in config(), input in full_input()) {
         let short = Pipeline::new(PipelineConfig { top_n: 1, ..cfg.clone() }).expect("valid");
         let long = Pipeline::new(cfg).expect("valid");
-        let input = input(&lists, &[]);
         let a = short.run(&input).expect("valid input").results;
         let b = long.run(&input).expect("valid input").results;
         prop_assert!(a.len() <= b.len());
@@ -363,6 +515,12 @@ proptest! {
     /// and classifies alike with or without a context that selects a band profile.
     #[test]
     fn columnar_matches_run(mut cfg in config(), lists in prop::collection::vec(prop::collection::vec(0u32..24, 0..16), 0..6), floors in (0.0f64..=1.0, 0.0f64..=1.0), with_context in any::<bool>()) {
+        // The columnar path has no texts and no item metadata: no reranking, no fiscal
+        // years (it refuses both).
+        cfg.rerank.method = RerankMethod::None;
+        if cfg.recency.mode == RecencyMode::FiscalYear {
+            cfg.recency.mode = RecencyMode::Step;
+        }
         cfg.bands.profiles = vec![calibrank::bands::BandProfile {
             name: "p".into(),
             task_class: Some("chat".into()),
@@ -452,15 +610,24 @@ proptest! {
         }
     }
 
-    /// Bands are monotone in the score: a higher score never gets a lower band.
+    /// Bands are monotone in the score: a higher score never gets a lower band; a score
+    /// at a floor is in the band above it (seed 002: `score >= high_floor` is a hit,
+    /// `degraded_floor <= score < high_floor` degraded). Floors are drawn among the
+    /// defaults and 0 and 1 too, and each score is sometimes exactly one of the floors.
     #[test]
-    fn bands_are_monotone(a in 0.0f64..=1.0, b in 0.0f64..=1.0, s in -0.5f64..1.5, t in -0.5f64..1.5) {
+    fn bands_are_monotone(a in floor(), b in floor(), s in score_or_floor(), t in score_or_floor()) {
         let floors = BandFloors { high_floor: a.max(b), degraded_floor: a.min(b) };
         prop_assert!(floors.validate().is_ok());
+        let (s, t) = (s.resolve(&floors), t.resolve(&floors));
         let (lo, hi) = (s.min(t), s.max(t));
         prop_assert!(band_rank(floors.band(lo)) <= band_rank(floors.band(hi)));
         if lo >= floors.high_floor { prop_assert_eq!(floors.band(lo), Band::Hit); }
         if hi < floors.degraded_floor { prop_assert_eq!(floors.band(hi), Band::Miss); }
+        for x in [lo, hi] {
+            if floors.degraded_floor <= x && x < floors.high_floor {
+                prop_assert_eq!(floors.band(x), Band::Degraded);
+            }
+        }
     }
 
     /// RRF does not depend on the order of the lists (same ids, scores within 1e-12:
@@ -520,17 +687,27 @@ proptest! {
     }
 
     /// Every normalization keeps the order (ties stay ties) and maps into [0, 1]
-    /// (`max` of non-negative scores included).
+    /// (`max` of non-negative scores included; `max` refuses a negative score). Scores
+    /// on a small integer grid (ties), negative, constant vectors, and extremes
+    /// (+/-1e300, +/-f64::MAX, subnormals, zeros of both signs).
     #[test]
-    fn normalization_preserves_order(scores in prop::collection::vec(0.0f64..100.0, 1..40), method in method(), temperature in 0.05f64..10.0) {
+    fn normalization_preserves_order(scores in edge_scores(), method in method(), temperature in 0.05f64..10.0) {
+        if method == NormalizeMethod::Max && scores.iter().any(|&s| s < 0.0) {
+            let e = normalize(&scores, method, temperature).unwrap_err();
+            prop_assert_eq!(e.code, calibrank::ErrorCode::NegativeValue);
+            return Ok(());
+        }
         let out = normalize(&scores, method, temperature).expect("valid");
         for (i, &s) in scores.iter().enumerate() {
             if method != NormalizeMethod::None {
                 prop_assert!((0.0..=1.0).contains(&out[i]), "{:?}: {}", method, out[i]);
             }
             for (j, &t) in scores.iter().enumerate() {
-                if s < t { prop_assert!(out[i] <= out[j]); }
-                if s == t { prop_assert_eq!(out[i].to_bits(), out[j].to_bits()); }
+                if s < t { prop_assert!(out[i] <= out[j], "{:?}: {} -> {} but {} -> {}", method, s, out[i], t, out[j]); }
+                // Equal scores give equal values; the same bits, the same bits (0 and -0
+                // are a tie that `none` and `max` pass through with their signs).
+                if s == t { prop_assert!(out[i] == out[j], "{:?}: {} -> {} but {} -> {}", method, s, out[i], t, out[j]); }
+                if s.to_bits() == t.to_bits() { prop_assert_eq!(out[i].to_bits(), out[j].to_bits(), "{:?}: {}", method, s); }
             }
         }
     }
@@ -578,6 +755,278 @@ proptest! {
         if max >= MAX_FLOOR {
             let twice = normalize(&once, NormalizeMethod::Max, 1.0).expect("valid");
             prop_assert_eq!(&once, &twice);
+        }
+    }
+}
+
+/// A band floor: anywhere in [0, 1], or one of the seed's defaults, 0 or 1.
+fn floor() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        0.0f64..=1.0,
+        prop::sample::select(vec![0.0, 0.65, 0.85, 1.0])
+    ]
+}
+
+/// A score, or one of the floors exactly (known once the floors are drawn).
+#[derive(Debug, Clone, Copy)]
+enum ScoreOrFloor {
+    Score(f64),
+    High,
+    Degraded,
+}
+
+impl ScoreOrFloor {
+    fn resolve(self, floors: &BandFloors) -> f64 {
+        match self {
+            ScoreOrFloor::Score(s) => s,
+            ScoreOrFloor::High => floors.high_floor,
+            ScoreOrFloor::Degraded => floors.degraded_floor,
+        }
+    }
+}
+
+fn score_or_floor() -> impl Strategy<Value = ScoreOrFloor> {
+    prop_oneof![
+        2 => (-0.5f64..1.5).prop_map(ScoreOrFloor::Score),
+        1 => Just(ScoreOrFloor::High),
+        1 => Just(ScoreOrFloor::Degraded),
+    ]
+}
+
+/// Scores with ties and edge values: a small integer grid (negative included),
+/// continuous values, extremes (+/-1e300, +/-f64::MAX, subnormals, the smallest normal,
+/// zeros of both signs); some vectors constant.
+fn edge_scores() -> impl Strategy<Value = Vec<f64>> {
+    let value = || {
+        prop_oneof![
+            3 => (-3i32..=3).prop_map(f64::from),
+            2 => 0.0f64..100.0,
+            1 => -100.0f64..0.0,
+            1 => prop::sample::select(vec![
+                1e300, -1e300, f64::MAX, -f64::MAX, 5e-324, -5e-324, 1e-310, f64::MIN_POSITIVE, 0.0, -0.0,
+            ]),
+        ]
+    };
+    prop_oneof![
+        3 => prop::collection::vec(value(), 1..40),
+        1 => (value(), 1usize..40).prop_map(|(v, n)| vec![v; n]),
+    ]
+}
+
+/// Hits of one query: ids of the small alphabet, similarities >= 0 (a grid of tenths,
+/// for ties, or any value up to 1).
+fn non_negative_hits() -> impl Strategy<Value = Vec<QueryHit>> {
+    prop::collection::vec(
+        (
+            id(),
+            prop_oneof![(0u8..=10).prop_map(|t| f64::from(t) / 10.0), 0.0f64..=1.0],
+        ),
+        0..12,
+    )
+    .prop_map(|hits| {
+        hits.into_iter()
+            .map(|(id, score)| QueryHit {
+                id,
+                score,
+                timestamp: None,
+            })
+            .collect()
+    })
+}
+
+fn multi_query_method() -> impl Strategy<Value = MultiQueryMethod> {
+    prop_oneof![
+        Just(MultiQueryMethod::Rrf),
+        Just(MultiQueryMethod::ScoreSum),
+        Just(MultiQueryMethod::ScoreMax),
+    ]
+}
+
+proptest! {
+    #![proptest_config(cases())]
+
+    /// Seed 001: a message found by one more query never scores lower ("messages in
+    /// multiple queries naturally get higher scores"; score_max "applies incremental
+    /// boost for each additional query"), for every method, with similarities >= 0:
+    /// `item` is put into one more query (anywhere in it, its similarity above the
+    /// threshold), the other queries unchanged. Under rrf it always gains.
+    #[test]
+    fn one_more_query_never_lowers_a_score(
+        queries in prop::collection::vec(non_negative_hits(), 0..5),
+        extra in non_negative_hits(),
+        item in id(),
+        at in 0usize..12,
+        item_score in 0.5f64..=1.0,
+        threshold in prop_oneof![Just(0.0), 0.0f64..0.5],
+        method in multi_query_method(),
+        boost in 0.0f64..=1.0,
+        k in 1.0f64..100.0,
+    ) {
+        let opts = MultiQueryOptions {
+            method,
+            results_per_query: 100,
+            similarity_threshold: threshold,
+            multi_query_boost: boost,
+            limit: 1000,
+            k,
+            verbose: true,
+        };
+        let score_of = |out: &calibrank::multiquery::MultiQueryOutput| {
+            out.results.iter().find(|r| r.id == item).map(|r| (r.score, r.appeared_in_query_count))
+        };
+        let before = fuse_multi_query(&queries, &opts).expect("valid");
+        let mut extra = extra;
+        extra.insert(at.min(extra.len()), QueryHit { id: item.clone(), score: item_score, timestamp: None });
+        let mut more = queries.clone();
+        more.push(extra);
+        let after = fuse_multi_query(&more, &opts).expect("valid");
+        let (new, count) = score_of(&after).expect("the item is found by the extra query");
+        prop_assert!(new >= 0.0);
+        match score_of(&before) {
+            Some((old, old_count)) => {
+                prop_assert_eq!(count, old_count.map(|c| c + 1));
+                prop_assert!(new >= old, "{:?}: {} fell to {}", method, old, new);
+                if method == MultiQueryMethod::Rrf {
+                    prop_assert!(new > old, "rrf: {} did not rise ({})", old, new);
+                }
+            }
+            None => prop_assert_eq!(count, Some(1)),
+        }
+    }
+
+    /// Seed 001, single query: "all fusion methods should produce identical results
+    /// (ordered by similarity score)". One query's hits sorted by similarity (ties from a
+    /// grid, repeated ids, any threshold and cut): rrf, score_sum and score_max return
+    /// the same ids in the same order, and score_sum and score_max the same scores (the
+    /// similarities). Without timestamps: the seed breaks equal scores by timestamp
+    /// first, which rrf's distinct ranks never meet.
+    #[test]
+    fn a_single_query_ranks_alike_under_every_method(
+        hits in non_negative_hits(),
+        threshold in prop_oneof![Just(0.0), 0.0f64..1.0],
+        results_per_query in 1u32..16,
+        limit in 1u32..16,
+        boost in 0.0f64..=1.0,
+        k in 1.0f64..100.0,
+    ) {
+        let mut hits = hits;
+        hits.sort_by(|a, b| b.score.total_cmp(&a.score));
+        let queries = vec![hits];
+        let run = |method| {
+            let opts = MultiQueryOptions { method, results_per_query, similarity_threshold: threshold, multi_query_boost: boost, limit, k, verbose: false };
+            fuse_multi_query(&queries, &opts).expect("valid").results
+        };
+        let rrf = run(MultiQueryMethod::Rrf);
+        let sum = run(MultiQueryMethod::ScoreSum);
+        let max = run(MultiQueryMethod::ScoreMax);
+        let ids = |r: &[calibrank::multiquery::MultiQueryResult]| r.iter().map(|x| x.id.clone()).collect::<Vec<_>>();
+        prop_assert_eq!(ids(&rrf), ids(&sum));
+        prop_assert_eq!(ids(&rrf), ids(&max));
+        for (s, m) in sum.iter().zip(&max) {
+            prop_assert_eq!(s.score.to_bits(), m.score.to_bits());
+        }
+        // And the order is the query's own: each id's first hit, above the threshold.
+        let mut seen = BTreeSet::new();
+        let expected: Vec<String> = queries[0]
+            .iter()
+            .take(results_per_query as usize)
+            .filter(|h| h.score >= threshold && seen.insert(h.id.clone()))
+            .map(|h| h.id.clone())
+            .take(limit as usize)
+            .collect();
+        prop_assert_eq!(ids(&rrf), expected);
+    }
+
+    /// Seed 003: `maxScore = max(scores, 0.001)`, each score divided by it: the best
+    /// result is exactly 1 when the largest score reaches the floor, below 1 otherwise
+    /// (a weak set stays weak), and every score lies in [0, 1]. Through `normalize` and
+    /// through a pipeline normalizing by max (its first result, the pool's best after
+    /// reranking, when it reaches the floor).
+    #[test]
+    fn max_normalization_puts_the_best_at_one(
+        scores in prop::collection::vec(prop_oneof![0.0f64..2.0, 0.0f64..0.002, Just(MAX_FLOOR), Just(0.0), Just(1e300), Just(5e-324)], 1..30),
+        cfg in config(),
+        input in full_input(),
+    ) {
+        let out = normalize(&scores, NormalizeMethod::Max, 1.0).expect("non-negative");
+        let (best, max) = scores.iter().enumerate().fold((0, f64::NEG_INFINITY), |(b, m), (i, &s)| if s > m { (i, s) } else { (b, m) });
+        if max >= MAX_FLOOR {
+            prop_assert_eq!(out[best], 1.0);
+        } else {
+            prop_assert!(out[best] < 1.0, "{} -> {}", max, out[best]);
+            prop_assert_eq!(out[best], max / MAX_FLOOR);
+        }
+        prop_assert!(out.iter().all(|v| (0.0..=1.0).contains(v)));
+
+        let mut cfg = cfg;
+        cfg.normalization.method = NormalizeMethod::Max;
+        cfg.explain = true;
+        let run = Pipeline::new(cfg).expect("valid").run(&input).expect("valid input");
+        if let Some(first) = run.results.first() {
+            let e = first.explain.as_ref().expect("explained");
+            let pool_max = run.results.iter().map(|r| r.explain.as_ref().expect("explained").after_rerank).fold(f64::NEG_INFINITY, f64::max);
+            prop_assert_eq!(e.after_rerank, pool_max);
+            if e.after_rerank >= MAX_FLOOR {
+                prop_assert_eq!(e.normalized, 1.0);
+            } else {
+                prop_assert!(e.normalized < 1.0);
+            }
+        }
+    }
+
+    /// Recency through the pipeline: an older item never gets a larger multiplier, by
+    /// age (seed 000's steps, x1.2 under 7 days, x1.1 under 30, or any steps whose
+    /// multipliers fall with age and stay >= 1) or by fiscal year (seed 004's tiers, any
+    /// window, latest year and boost >= 0, at the merge and after reranking, the latter
+    /// whatever the mode); a multiplier lies in [1, the largest step] or [1, 1 + boost].
+    #[test]
+    fn an_older_item_never_gets_a_larger_recency_multiplier(
+        input in full_input(),
+        fiscal in any::<bool>(),
+        custom in prop::option::of(prop::collection::vec((0.5f64..20.0, 1.0f64..3.0), 1..4)),
+        tier in (1u32..8, 2018i32..2030),
+        boosts in (0.0f64..2.0, 0.0f64..2.0),
+    ) {
+        let steps = match custom {
+            None => default_steps(),
+            Some(v) => {
+                let mut multipliers: Vec<f64> = v.iter().map(|s| s.1).collect();
+                multipliers.sort_by(|a, b| b.total_cmp(a));
+                let mut age = 0.0;
+                v.iter().zip(multipliers).map(|(s, multiplier)| { age += s.0; RecencyStep { max_age_days: age, multiplier } }).collect()
+            }
+        };
+        let top = steps.iter().map(|s| s.multiplier).fold(1.0, f64::max);
+        let mut cfg = PipelineConfig { top_k: 24, top_n: 24, min_confidence: 0.0, explain: true, ..Default::default() };
+        cfg.recency = RecencyConfig {
+            mode: if fiscal { RecencyMode::FiscalYear } else { RecencyMode::Step },
+            steps,
+            fiscal_year: FiscalYearTier { window: tier.0, latest_year: tier.1 },
+            boost: boosts.0,
+        };
+        cfg.rerank.method = RerankMethod::Heuristic;
+        cfg.rerank.recency_boost = boosts.1;
+        let out = Pipeline::new(cfg).expect("valid").run(&input).expect("valid input");
+        let age = |id: &str| input.items[id].modified_at.as_ref().map(|t| t.to_millis("t").unwrap());
+        let year = |id: &str| input.items[id].fiscal_year;
+        for r in &out.results {
+            let e = r.explain.as_ref().expect("explained");
+            let merge_range = if fiscal { 1.0..=1.0 + boosts.0 } else { 1.0..=top };
+            prop_assert!(merge_range.contains(&e.recency_multiplier), "{}", e.recency_multiplier);
+            // The tier after reranking applies whatever recency.mode (README).
+            prop_assert!((1.0..=1.0 + boosts.1).contains(&e.rerank_recency_multiplier), "{}", e.rerank_recency_multiplier);
+            for o in &out.results {
+                let f = o.explain.as_ref().expect("explained");
+                // `o` is older than `r`: modified earlier, or of an earlier fiscal year.
+                let earlier_year = matches!((year(&o.id), year(&r.id)), (Some(a), Some(b)) if a < b);
+                let modified_earlier = matches!((age(&o.id), age(&r.id)), (Some(a), Some(b)) if a < b);
+                if (fiscal && earlier_year) || (!fiscal && modified_earlier) {
+                    prop_assert!(f.recency_multiplier <= e.recency_multiplier, "{} (older) x{} > {} x{}", o.id, f.recency_multiplier, r.id, e.recency_multiplier);
+                }
+                if earlier_year {
+                    prop_assert!(f.rerank_recency_multiplier <= e.rerank_recency_multiplier, "{} (older) x{} > {} x{}", o.id, f.rerank_recency_multiplier, r.id, e.rerank_recency_multiplier);
+                }
+            }
         }
     }
 }

@@ -34,7 +34,9 @@ export function runSuite(lib, golden, log = console.log) {
   const failures = [];
   for (const { name, fn } of tests(lib, golden)) {
     try {
-      fn();
+      // A test is synchronous: a promise returned here would never be awaited.
+      const returned = fn();
+      if (returned !== undefined) throw new Error(`the test returned ${typeof returned?.then === "function" ? "a promise" : typeof returned}, not undefined: runSuite does not await`);
       passed++;
       log(`ok - ${name}`);
     } catch (err) {
