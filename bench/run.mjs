@@ -416,10 +416,11 @@ if (res.size) {
   console.log(`${s.lab.module}: ${s.lab.rawBytes} B raw, ${s.lab.gzipBytes} B gzip (zlib, level 9), ${s.lab.brotliBytes} B brotli; compile + instantiate ${s.lab.instantiateMs.toFixed(2)} ms (loaded only by "calibrank/lab")`);
 }
 if (Array.isArray(res.wasmOptSweep)) console.log(`\nwasm-opt levels on this build (probe figures in ms per call):\n\n${sizeTable(res.wasmOptSweep)}`);
+// bench/size-matrix.json, when `make bench-size` has written it (the one committed on
+// 2026-11-22 predated the two-module package; deleted on 2026-12-02).
 const matrixFile = join(root, "bench", "size-matrix.json");
 if (existsSync(matrixFile)) {
   const m = JSON.parse(readFileSync(matrixFile, "utf8"));
   if (twoModuleRows(m.rows)) console.log(`\nSize / speed trade-offs recorded by \`make bench-size\` on ${m.date} (bench/size-matrix.json; probe figures in ms per call):\n\n${sizeTable(m.rows)}`);
-  else console.log(`\nbench/size-matrix.json (${m.date}) predates the two-module package; \`make bench-size\` measures it again.`);
 }
 console.log(`\nwrote ${outFile} (${res.elapsedS.toFixed(0)} s)`);
