@@ -1,6 +1,7 @@
 // Exceptions thrown by the caller's own code (getters, Proxy traps, toJSON, a progress
-// callback) while calibrank reads an input: each case is called CALLS times (default
-// 5,000) after a warm-up, then a known call of each module must still give the known
+// callback) while calibrank reads an input: each case is called 50 times (warm-up),
+// its module's memory is read, the case is called CALLS times more (default 5,000),
+// then a known call of each module must still give the known
 // answer, and neither module's linear memory may have grown (docs/reliability.md,
 // "Exceptions from the caller's own code"). Exits 1 when a module is broken or grew.
 //
@@ -31,6 +32,10 @@ WebAssembly.Instance = RealInstance;
 if (!instances.core.length || !instances.lab.length) throw new Error("the package's modules were not instantiated through WebAssembly.Instance");
 
 const CALLS = Number(process.argv[2] || 5000);
+if (!Number.isInteger(CALLS) || CALLS < 1) {
+  console.error(`usage: node bench/caller-exceptions.mjs [CALLS] (a whole number >= 1: calls per case after the warm-up; got ${process.argv[2]})`);
+  process.exit(2);
+}
 const WARMUP = 50;
 const pages = (m) => instances[m].at(-1).exports.memory.buffer.byteLength / 65536;
 const boom = () => {
@@ -78,7 +83,9 @@ for (const [name, module, f] of cases) {
   };
   for (let i = 0; i < WARMUP; i++) once();
   const p0 = pages(module);
-  for (let i = WARMUP; i < CALLS; i++) once();
+  // CALLS calls after the baseline (with CALLS <= WARMUP, counting the warm-up in them
+  // left none after it, and the memory check passed without a call to watch).
+  for (let i = 0; i < CALLS; i++) once();
   const p1 = pages(module);
   const ok = usable();
   const flat = p1 === p0;

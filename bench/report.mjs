@@ -4,7 +4,7 @@ import { readFileSync, existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { sizeTable, twoModuleRows } from "./size.mjs";
-import { targets } from "./targets.mjs";
+import { targets, verdict } from "./targets.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const r = JSON.parse(readFileSync(process.argv[2] ?? join(root, "bench", "results.json"), "utf8"));
@@ -69,7 +69,7 @@ if (r.size) {
 out.push("| target | goal | measured | met | detail |");
 out.push("|---|---|---|---|---|");
 // Recomputed from the figures: the goals are the current ones even for an older run.
-for (const t of targets(r)) out.push(`| ${t.target} | ${t.goal} | ${t.value} | ${t.met ? "yes" : "**no**"} | ${t.note} |`);
+for (const t of targets(r)) out.push(`| ${t.target} | ${t.goal} | ${t.value} | ${verdict(t)} | ${t.note} |`);
 const matrix = join(root, "bench", "size-matrix.json");
 if (existsSync(matrix) && twoModuleRows(JSON.parse(readFileSync(matrix, "utf8")).rows)) {
   const sm = JSON.parse(readFileSync(matrix, "utf8"));

@@ -1,9 +1,11 @@
 // Per-function code size of a wasm module with a `name` section, grouped by crate /
-// module path: `node bench/wasm-sizes.mjs FILE [top]`. FILE: the rustc output of either
-// module, before wasm-opt strips the names (scripts/build-pkg.sh leaves them in
-// target/wasm32-unknown-unknown/release/calibrank_wasm_core.wasm and
-// calibrank_wasm_lab.wasm), or a package built with names kept
-// (bench/build-variant.sh DIR -O3 -ocimfs 100 --low-memory-unused -g: DIR/calibrank_core.wasm, DIR/calibrank_lab.wasm).
+// module path: `node bench/wasm-sizes.mjs FILE [top]` (docs/performance.md's table of
+// tools). FILE: the rustc output of a module, before wasm-opt strips the names
+// (scripts/build-pkg.sh leaves them in target/wasm32-unknown-unknown/release/
+// calibrank_wasm_core.wasm, calibrank_wasm_pipeline.wasm and calibrank_wasm_lab.wasm),
+// or a package built with names kept (bench/build-variant.sh DIR -O3 -ocimfs 100
+// --low-memory-unused -g: DIR/calibrank_core.wasm, calibrank_pipeline.wasm,
+// calibrank_lab.wasm).
 import { readFileSync } from "node:fs";
 
 const b = readFileSync(process.argv[2]);

@@ -92,6 +92,29 @@ test("bench/timing.mjs: a collection before every sample from N = 100,000 on, as
   }
 });
 
+test("bench/timing.mjs: quick runs keep the 1 s warm-up up to N = 1,000", async () => {
+  const { policy } = await import("../../bench/timing.mjs");
+  // 200 ms gave wrong verdicts at N = 10 (performance-history.md, "The benchmark's warm-up").
+  assert.deepEqual([10, 100, 1_000, 10_000].map((n) => policy(n, true).warmupMs), [1000, 1000, 1000, 300]);
+  assert.deepEqual([10, 10_000].map((n) => policy(n, true).samples), [5, 5]);
+});
+
+test("bench/targets.mjs: no verdict for a target whose rows drifted", async () => {
+  const { targets, verdict } = await import("../../bench/targets.mjs");
+  const row = (api, wasmMs, jsMs, drift) => ({ workload: "b", api, n: 10, wasmMs, jsMs, ...(drift ? { drift } : {}) });
+  const of = (rows, name) => targets({ workloads: rows }).find((t) => t.target === name);
+  const name = "string (b) vs JS, N = 10";
+  // bench/run.mjs printed `b/string wasm 162.0 us js 14.8 us x0.09 (wasm drifted x1.93, js drifted x0.71)`.
+  const drifted = of([row("string", 0.162, 0.0148, { wasm: 1.93, js: 0.71 })], name);
+  assert.equal(verdict(drifted), "unreliable (drift)");
+  assert.equal(drifted.met, false, "met still says what the figures say");
+  assert.deepEqual(drifted.drifted, ["b/string N=10 wasm x1.93", "b/string N=10 js x0.71"]);
+  assert.equal(verdict(of([row("string", 0.0148, 0.162, { wasm: 1.2, js: 0.81 })], name)), "yes");
+  assert.equal(verdict(of([row("string", 0.162, 0.0148, { wasm: 1, js: 1 })], name)), "**no**");
+  // Results written before `drift` was recorded.
+  assert.equal(verdict(of([row("string", 0.162, 0.0148)], name)), "**no**");
+});
+
 test("bench/abstain-outcomes.mjs gives the outcomes the README states", () => {
   const out = run(["bench/abstain-outcomes.mjs", "pkg"]);
   // README, "Mind the default calibration with two lists".
