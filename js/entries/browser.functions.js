@@ -4,9 +4,17 @@
 // so that Pipeline, when the app imports it too, runs on this module instead of
 // fetching its own.
 import internals, * as api from "./core.js";
-import { loadWasm, instantiate } from "./load.js";
+import { loadWasm, instantiate, noEntryUrl } from "./load.js";
 
-const loading = loadWasm(new URL("./calibrank_core.wasm", import.meta.url), "calibrank_core.wasm");
+// The URL made where bundlers look for it (webpack, Vite, Parcel copy the file it names);
+// a runtime that gives the module no URL of its own is said so, not left a TypeError.
+let url;
+try {
+  url = new URL("./calibrank_core.wasm", import.meta.url);
+} catch (e) {
+  throw noEntryUrl("calibrank_core.wasm", import.meta.url, e);
+}
+const loading = loadWasm(url, "calibrank_core.wasm");
 internals.share(loading);
 const module = await loading;
 instantiate(() => internals.init(module), "calibrank_core.wasm");

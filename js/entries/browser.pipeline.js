@@ -3,7 +3,7 @@
 // no bundler), else on calibrank_pipeline.wasm fetched and compiled from next to this
 // file (an app that imports Pipeline alone: the smaller module).
 import internals, * as api from "./core.js";
-import { loadWasm, instantiate } from "./load.js";
+import { loadWasm, instantiate, noEntryUrl } from "./load.js";
 
 // One turn first. Native modules and webpack start sibling modules in order, each up to
 // its first await: meanwhile an entry evaluated after this one begins its loading.
@@ -14,7 +14,14 @@ await 0;
 const whole = internals.shared();
 if (whole !== null) await whole;
 else {
-  const module = await loadWasm(new URL("./calibrank_pipeline.wasm", import.meta.url), "calibrank_pipeline.wasm");
+  // As browser.functions.js makes its URL.
+  let url;
+  try {
+    url = new URL("./calibrank_pipeline.wasm", import.meta.url);
+  } catch (e) {
+    throw noEntryUrl("calibrank_pipeline.wasm", import.meta.url, e);
+  }
+  const module = await loadWasm(url, "calibrank_pipeline.wasm");
   instantiate(() => internals.pipeline.init(module), "calibrank_pipeline.wasm");
 }
 

@@ -94,6 +94,23 @@ function loadError(given, file, message, cause) {
 const serveAt = (file) => `Serve node_modules/calibrank/${file} at that URL, or give init() the URL where it is.`;
 
 /**
+ * The error of a browser entry that cannot make its .wasm's URL from its own
+ * (`new URL("./file", import.meta.url)` threw: `import.meta.url` is undefined in workerd,
+ * and a `data:` or `blob:` module has no place beside it): the runtime is no browser, or
+ * the bundler gave the app this entry where another was meant.
+ */
+export function noEntryUrl(file, base, cause) {
+  return scoreError(
+    `calibrank: the browser entry cannot find ${file} beside itself (its import.meta.url is ${typeof base === "string" ? JSON.stringify(base) : String(base)}). ` +
+      `In Cloudflare Workers and other edge runtimes, resolve the package with the "workerd" or "edge-light" condition, whose entries import the .wasm as a module ` +
+      `(wrangler and Next.js do; esbuild: --conditions=workerd --loader:.wasm=copy), or import from "calibrank/init" and give init() the module.`,
+    "INTERNAL",
+    "",
+    cause,
+  );
+}
+
+/**
  * Fetches and compiles `file` (the entry's .wasm) given as a URL (string or `URL`) or a
  * `Request`; `given`: the caller's (an init entry's input), not the entry's own URL.
  */

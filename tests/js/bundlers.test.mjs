@@ -12,7 +12,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, rmSync, writeFileSync, copyFileSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { root, makeApp, page, runInChromium, checkResult, checkPipelineOnly, wasmModules } from "./app.mjs";
 
 /** The README's step for esbuild and Rollup: every .wasm of the package next to the bundle. */
@@ -180,6 +180,89 @@ test("esbuild with calibrank/main entries refuses IIFE (why the init entries exi
       build({ absWorkingDir: dir, entryPoints: ["main.js"], bundle: true, format: "iife", outdir: "dist", logLevel: "silent" }),
       /[Tt]op-level await/,
     );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// Cloudflare Workers without wrangler: the README's esbuild command for a Worker
+// (`--conditions=workerd --loader:.wasm=copy`), the bundle run in real workerd through
+// Miniflare with a `CompiledWasm` rule, both entries, its output the same as Node's to
+// the last bit; bundled without the condition (esbuild then takes the browser entry,
+// which finds no URL of its own in workerd), the Worker fails to start with a ScoreError
+// that names the condition, not a TypeError.
+test("esbuild for Cloudflare Workers: the README's command runs both entries in workerd as in Node; without the workerd condition, a ScoreError says what to do", async () => {
+  const dir = makeApp([]);
+  try {
+    writeFileSync(
+      join(dir, "scenario.js"),
+      `export function scenario(core, lab) {
+  const p = new core.Pipeline({ explain: true, recency: { mode: "none" } });
+  const out = p.run({ query: "token cache", lists: [{ name: "bm25", ids: ["a", "b", "c"], scores: [9.5, 7.25, 3] }, { name: "dense", ids: ["b", "a"] }] });
+  p.free();
+  const run = lab.parseTrecRun("q Q0 a 1 2.5 t\\nq Q0 b 2 1.5 t\\n");
+  const metrics = lab.evaluate({ q: { b: 1 } }, run, ["mrr", "ndcg@10"]);
+  const platt = lab.fitPlatt([0.1, 0.4, 0.35, 0.8], [0, 0, 1, 1]);
+  let error;
+  try {
+    new core.Pipeline({ topk: 1 });
+  } catch (e) {
+    error = { code: e.code, field: e.field, both: e instanceof core.ScoreError && e instanceof lab.ScoreError };
+  }
+  return { results: out.results, confidence: out.confidence, metrics, platt, error };
+}
+`,
+    );
+    writeFileSync(
+      join(dir, "worker.js"),
+      `import * as core from "calibrank";\nimport * as lab from "calibrank/lab";\nimport { scenario } from "./scenario.js";\nexport default { async fetch() { return new Response(JSON.stringify(scenario(core, lab))); } };\n`,
+    );
+    writeFileSync(join(dir, "node.js"), `import * as core from "calibrank";\nimport * as lab from "calibrank/lab";\nimport { scenario } from "./scenario.js";\nprocess.stdout.write(JSON.stringify(scenario(core, lab)));\n`);
+    const inNode = execFileSync(process.execPath, ["node.js"], { cwd: dir, encoding: "utf8" });
+    const { build } = await import("esbuild");
+    const { Miniflare } = await import("miniflare");
+    const bundle = async (out, options) => {
+      await build({ absWorkingDir: dir, entryPoints: ["worker.js"], bundle: true, format: "esm", outdir: out, logLevel: "silent", ...options });
+      return join(dir, out, "worker.js");
+    };
+    const start = (scriptPath, stderr) =>
+      new Miniflare({
+        scriptPath,
+        // Module names are paths from here (workerd refuses `..` out of it).
+        modulesRoot: dirname(scriptPath),
+        modules: true,
+        modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }],
+        compatibilityDate: "2025-01-01",
+        handleRuntimeStdio: (out, err) => {
+          out.resume();
+          err.on("data", (d) => stderr.push(String(d)));
+        },
+      });
+    // The README's command.
+    const logged = [];
+    const mf = start(await bundle("dist", { conditions: ["workerd"], loader: { ".wasm": "copy" } }), logged);
+    try {
+      const res = await mf.dispatchFetch("http://worker/").catch((e) => assert.fail(`${e.message}\n${logged.join("")}`));
+      const text = await res.text();
+      assert.equal(res.status, 200, text);
+      assert.equal(text, inNode);
+      const got = JSON.parse(text);
+      assert.deepEqual(got.error, { code: "UNKNOWN_FIELD", field: "config.topk", both: true });
+      // a and b tie (rank 1 in one list, 2 in the other); c, in one list, falls below minConfidence.
+      assert.deepEqual(got.results.map((r) => [r.id, r.explain.fused]), [["a", 1 / 61 + 1 / 62], ["b", 1 / 62 + 1 / 61]]);
+      assert.equal(got.metrics.mrr, 0.5);
+    } finally {
+      await mf.dispose();
+    }
+    // Without the condition: the browser entry, which says what to do.
+    const stderr = [];
+    const broken = start(await bundle("dist-browser", {}), stderr);
+    await assert.rejects(broken.ready, /failed to start/);
+    await broken.dispose().catch(() => {});
+    const said = stderr.join("");
+    assert.match(said, /ScoreError: calibrank: the browser entry cannot find calibrank_\w+\.wasm beside itself \(its import\.meta\.url is undefined\)/, said);
+    assert.match(said, /--conditions=workerd --loader:\.wasm=copy/, said);
+    assert.doesNotMatch(said, /TypeError/, said);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
