@@ -84,7 +84,7 @@ export function indices(value, field) {
   if (!Array.isArray(value)) throw typeError(field, "a Uint32Array or an array of whole numbers", value);
   return checkedCopy(
     value,
-    (i, x) => scoreError("INVALID_TYPE", `${field}[${i}]`, `expected a whole number in 0..2^32, got ${shownValue(x)}`),
+    (i, x) => scoreError("INVALID_TYPE", `${field}[${i}]`, `expected a whole number from 0 to 4294967295, got ${shownValue(x)}`),
     () => typeError(field, "a Uint32Array or an array of whole numbers"),
   );
 }

@@ -6,7 +6,7 @@ use super::output::{Outcome, OutcomeSource};
 use super::{count, Pipeline};
 use crate::bands::{Band, BandContext};
 use crate::confidence::{confidence_of_sorted, QueryConfidence};
-use crate::error::{finite, ErrorCode, Result, ScoreError};
+use crate::error::{ErrorCode, Result, ScoreError};
 use crate::fuse::descending_key;
 use crate::normalize::{normalize_scaled, NormalizeMethod};
 use crate::recency::{age_days, step_multiplier};
@@ -155,11 +155,9 @@ impl Pipeline {
         // `now`, when given, is a finite time whatever the recency mode, as `run` has it
         // (it was read, and NaN or an infinity let through, only by step recency with
         // `modifiedAt`).
+        // Said as `run` says it ("timestamp must be finite epoch milliseconds").
         if let Some(now) = input.now_ms {
-            finite(now, || "now".into()).map_err(|e| ScoreError {
-                code: ErrorCode::InvalidTimestamp,
-                ..e
-            })?;
+            crate::timestamp::Timestamp::Millis(now).to_millis("now")?;
         }
         // One time per document in every recency mode (a short array would leave
         // documents unread, a long one times of no document): checked with the input's

@@ -441,8 +441,10 @@ export function callerCodeTests(test, lib) {
     // `modifiedAt`, whatever the recency mode (it was let through).
     const col = { docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1 };
     for (const now of [NaN, Infinity, new Date(NaN)]) {
-      throwsScoreError(lib, () => p.run({ lists: [{ name: "a", ids: ["x"] }], now }), "INVALID_TIMESTAMP", "now");
-      throwsScoreError(lib, () => p.runColumnar({ ...col, now }), "INVALID_TIMESTAMP", "now");
+      // Said alike by both.
+      const said = throwsScoreError(lib, () => p.run({ lists: [{ name: "a", ids: ["x"] }], now }), "INVALID_TIMESTAMP", "now").message;
+      eq(said, `timestamp must be finite epoch milliseconds, got ${Number(now)}`);
+      eq(throwsScoreError(lib, () => p.runColumnar({ ...col, now }), "INVALID_TIMESTAMP", "now").message, said);
       const none = new lib.Pipeline({ recency: { mode: "none" } });
       throwsScoreError(lib, () => none.runColumnar({ ...col, modifiedAt: [0], now }), "INVALID_TIMESTAMP", "now");
       none.free();

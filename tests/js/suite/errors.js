@@ -496,7 +496,7 @@ export function errorTests(test, lib) {
         [() => p.run({ lists: [{ name: "a", ids: ["x"], weight: "w".repeat(70) }] }), "lists[0].weight", `expected a number, got "${"w".repeat(64)}…"`],
         [() => p.run({ lists: [{ name: "a", ids: ["x"], weight: 'a"\n\u0001' }] }), "lists[0].weight", 'expected a number, got "a\\"\\n\\u{1}"'],
         [() => p.runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 1]), nDocs: 1, now: "2020" }), "now", 'expected epoch milliseconds (a number) or a Date, got "2020"'],
-        [() => lib.rrfColumnar(["x"], [0, 1], 1), "docs[0]", 'expected a whole number in 0..2^32, got "x"'],
+        [() => lib.rrfColumnar(["x"], [0, 1], 1), "docs[0]", 'expected a whole number from 0 to 4294967295, got "x"'],
         [() => lib.calibrate([1, "2"]), "scores[1]", 'expected a number, got "2"'],
         [() => lib.classifyBand("0.9"), "score", 'expected a number, got "0.9"'],
         [() => lib.fuseMultiQuery([[{ id: 1, score: 1 }]]), "queries[0][0].id", "expected a string, got 1"],
@@ -509,7 +509,7 @@ export function errorTests(test, lib) {
         [() => lib.fuseMultiQuery([[{ id: "a", score: 1, timestamp: true }]]), "queries[0][0].timestamp", "expected epoch milliseconds or an ISO 8601 string, got true"],
         // A lone surrogate shown as the module reads it (U+FFFD); the module's own check of indices.
         [() => lib.classifyBand("a\uD800"), "score", 'expected a number, got "a\uFFFD"'],
-        [() => lib.rrfColumnar([1.5], [0, 1], 2), "docs[0]", "expected a whole number in 0..2^32, got 1.5"],
+        [() => lib.rrfColumnar([1.5], [0, 1], 2), "docs[0]", "expected a whole number from 0 to 4294967295, got 1.5"],
       ];
       if (lib.evaluate) {
         cases.push([() => lib.evaluate({ q: { a: 1 } }, { q: { a: "x" } }, ["mrr"]), "run.q.a", 'expected a number, got "x"']);

@@ -126,7 +126,7 @@ pub(crate) fn read_indices(
                     ErrorCode::InvalidType,
                     format!("{field}[{i}]"),
                     format!(
-                        "expected a whole number in 0..2^32, got {}",
+                        "expected a whole number from 0 to 4294967295, got {}",
                         calibrank::error::num(x)
                     ),
                 ))
