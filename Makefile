@@ -32,7 +32,7 @@ test-rust: setup
 # The bindings are tested through the package: the JS suite runs the built modules in
 # Node (ESM + CJS), Chromium and workerd.
 test-js: pkg
-	node --test tests/js/node.test.mjs tests/js/pipeline-module.test.mjs tests/js/init.test.mjs tests/js/browser.test.mjs tests/js/vite.test.mjs tests/js/bundlers.test.mjs tests/js/worker.test.mjs tests/js/readme.test.mjs tests/js/held-texts.test.mjs tests/js/restart.test.mjs tests/js/own-objects.test.mjs tests/js/types.test.mjs tests/js/runners.test.mjs
+	node --test tests/js/node.test.mjs tests/js/golden-independent.test.mjs tests/js/pipeline-module.test.mjs tests/js/init.test.mjs tests/js/browser.test.mjs tests/js/vite.test.mjs tests/js/bundlers.test.mjs tests/js/worker.test.mjs tests/js/readme.test.mjs tests/js/held-texts.test.mjs tests/js/restart.test.mjs tests/js/own-objects.test.mjs tests/js/types.test.mjs tests/js/runners.test.mjs
 	tsc -p tests/ts --strict --noEmit
 	tsc -p tests/ts/tsconfig.plain.json --noEmit
 	@echo "tsc --strict --noEmit: the TypeScript consumer compiles (and every @ts-expect-error line fails as it must)"
