@@ -12,7 +12,7 @@ let url;
 try {
   url = new URL("./calibrank_core.wasm", import.meta.url);
 } catch (e) {
-  throw noEntryUrl("calibrank_core.wasm", import.meta.url, e);
+  throw noEntryUrl("calibrank_core.wasm", e);
 }
 const loading = loadWasm(url, "calibrank_core.wasm");
 internals.share(loading);

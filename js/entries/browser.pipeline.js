@@ -19,7 +19,7 @@ else {
   try {
     url = new URL("./calibrank_pipeline.wasm", import.meta.url);
   } catch (e) {
-    throw noEntryUrl("calibrank_pipeline.wasm", import.meta.url, e);
+    throw noEntryUrl("calibrank_pipeline.wasm", e);
   }
   const module = await loadWasm(url, "calibrank_pipeline.wasm");
   instantiate(() => internals.pipeline.init(module), "calibrank_pipeline.wasm");

@@ -8,7 +8,7 @@ let url;
 try {
   url = new URL("./calibrank_lab.wasm", import.meta.url);
 } catch (e) {
-  throw noEntryUrl("calibrank_lab.wasm", import.meta.url, e);
+  throw noEntryUrl("calibrank_lab.wasm", e);
 }
 const module = await loadWasm(url, "calibrank_lab.wasm");
 instantiate(() => internals.init(module), "calibrank_lab.wasm");

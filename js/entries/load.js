@@ -97,11 +97,13 @@ const serveAt = (file) => `Serve node_modules/calibrank/${file} at that URL, or 
  * The error of a browser entry that cannot make its .wasm's URL from its own
  * (`new URL("./file", import.meta.url)` threw: `import.meta.url` is undefined in workerd,
  * and a `data:` or `blob:` module has no place beside it): the runtime is no browser, or
- * the bundler gave the app this entry where another was meant.
+ * the bundler gave the app this entry where another was meant. (The entries name
+ * `import.meta.url` in that expression alone: webpack and Parcel write the source file's
+ * path in place of any other use of it, into the app's bundle.)
  */
-export function noEntryUrl(file, base, cause) {
+export function noEntryUrl(file, cause) {
   return scoreError(
-    `calibrank: the browser entry cannot find ${file} beside itself (its import.meta.url is ${typeof base === "string" ? JSON.stringify(base) : String(base)}). ` +
+    `calibrank: the browser entry cannot find ${file} beside itself (this module has no URL of its own: ${describe(cause)}). ` +
       `In Cloudflare Workers and other edge runtimes, resolve the package with the "workerd" or "edge-light" condition, whose entries import the .wasm as a module ` +
       `(wrangler and Next.js do; esbuild: --conditions=workerd --loader:.wasm=copy), or import from "calibrank/init" and give init() the module.`,
     "INTERNAL",

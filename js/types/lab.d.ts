@@ -241,7 +241,11 @@ export interface OptimizeOptions {
   /**
    * Grid step, 1/n for a whole n <= 1000 (not given or `null`: the default of ranx's
    * search): of the weights (default 0.1), of rbc's `phi` (default 0.01: 0.01 to 0.99),
-   * or of gmnz's `gamma` and logn_isr's `sigma` (default 0.01: 0.01 to 1).
+   * or of gmnz's `gamma` and logn_isr's `sigma` (default 0.01: 0.01 to 1; ranx's own
+   * grid for another step starts at 0.01 too, rounded to the step's digits: at 0.1, 0 to
+   * 1 where this one is 0.1 to 1). The 99 or 100 configurations of `phi`, `gamma` and
+   * `sigma` at 0.01 times the runs' entries must fit `limits.maxSearchWork` (about
+   * 20,000 entries in all at its default: beyond, `step: 0.1` or a raised limit).
    * The weights' grid holds at most 100,000 vectors, whatever the limits (11 runs at 0.1
    * make 184,756: `INPUT_TOO_LARGE` on `options.step`).
    */
@@ -254,7 +258,7 @@ export interface OptimizeOptions {
 export interface Trial {
   /** Weights (weighted methods). */
   weights?: number[] | undefined;
-  /** Parameters (`k`, `phi`). */
+  /** Parameters (`k`, `phi`, `gamma` or `sigma`). */
   params: Record<string, number>;
   /** The metric's mean over the judged queries. */
   score: number;
@@ -288,7 +292,8 @@ export interface OptimizeProgress {
 
 /**
  * Grid search over a fusion method's weights (step 0.1, summing to 1), RRF `k`
- * (10..100) or RBC `phi` (0.01..0.99), maximizing a metric on judgements, like ranx's `optimize_fusion`;
+ * (10..100), RBC `phi` (0.01..0.99), gmnz's `gamma` or logn_isr's `sigma` (0.01..1),
+ * maximizing a metric on judgements, like ranx's `optimize_fusion`;
  * `onProgress({ done, total, bestScore })` is called after every configuration, while
  * the search runs in the lab's module: a `calibrank/lab` function called from it throws
  * `ScoreError` `REENTRANT_CALL` (the `calibrank` functions may be called). An exception

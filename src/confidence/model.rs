@@ -193,7 +193,7 @@ impl QueryConfidenceModel {
                 return Err(ScoreError::new(
                     ErrorCode::LengthMismatch,
                     field,
-                    format!("{} values for {n} features", v.len()),
+                    format!("values: {}, features: {n} (one value per feature)", v.len()),
                 ));
             }
             crate::error::all_finite(v, field)?;
@@ -205,7 +205,10 @@ impl QueryConfidenceModel {
             return Err(ScoreError::new(
                 ErrorCode::LengthMismatch,
                 "missingTop",
-                format!("{} values for {runs} runs", self.missing_top.len()),
+                format!(
+                    "values: {}, runs: {runs} (one value per run)",
+                    self.missing_top.len()
+                ),
             ));
         }
         crate::error::all_finite(&self.missing_top, "missingTop")?;

@@ -24,8 +24,7 @@ pub use serde_messages::{
     DecodeFault,
 };
 pub use shown::{
-    count, key_name, name, num, quoted, shown_str, Count, KeyName, Name, Num, Quoted, ShownStr,
-    NAME_SHOWN,
+    key_name, name, num, quoted, shown_str, KeyName, Name, Num, Quoted, ShownStr, NAME_SHOWN,
 };
 
 /// Stable error codes. The string form (see [`ErrorCode::as_str`]) is part of the

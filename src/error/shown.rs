@@ -35,24 +35,6 @@ impl fmt::Display for Num {
     }
 }
 
-/// A count with its noun, singular for 1 (`count(1, "weight", "weights")` prints "1
-/// weight", `count(2, ...)` "2 weights", `count(0, ...)` "0 weights").
-#[doc(hidden)]
-pub fn count(n: usize, one: &'static str, many: &'static str) -> Count {
-    Count(n, if n == 1 { one } else { many })
-}
-
-/// A count as [`count`] prints it.
-#[derive(Debug, Clone, Copy)]
-#[doc(hidden)]
-pub struct Count(usize, &'static str);
-
-impl fmt::Display for Count {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.0, self.1)
-    }
-}
-
 /// A name the caller gave (an unknown method or metric), quoted for an error message as
 /// `{:?}` quotes it, its first [`NAME_SHOWN`] characters only when longer (then `...` and
 /// its length in bytes): an error does not echo a name of any length back.

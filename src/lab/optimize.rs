@@ -11,7 +11,8 @@
 //!   document 0).
 //! * `gmnz`: `gamma`, and `logn_isr`: `sigma`, over `{step, 2 step, ..., 1}`, ascending
 //!   (step 0.01 by default: ranx's `optimize_comb_gmnz` and `optimize_logn_isr`, 0.01 to
-//!   1).
+//!   1; for another step ranx rounds `arange(0.01, 1 + step, step)` to the step's digits,
+//!   which at 0.1 gives 0, 0.1, ..., 1).
 //!
 //! Among configurations reaching the highest score, the best is the one ranx picks
 //! (its searches keep a score `>=` the best so far, over ascending grids): the last in
@@ -84,7 +85,7 @@ pub struct Trial {
     /// Weights (weighted methods).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub weights: Option<Vec<f64>>,
-    /// Parameters (`k`, `phi`).
+    /// Parameters (`k`, `phi`, `gamma` or `sigma`).
     pub params: BTreeMap<String, f64>,
     /// The metric's mean over the judged queries.
     pub score: f64,
@@ -240,7 +241,9 @@ fn grid(method: &str, n_runs: usize, opts: &OptimizeOptions) -> Result<Vec<GridP
                 })
                 .collect())
         }
-        // ranx's grids of 0.01 to 1 (its `arange(0.01, 1 + step, step)`, rounded).
+        // ranx's grids at its default step of 0.01: 0.01 to 1. (ranx's own for another
+        // step is `arange(0.01, 1 + step, step)` rounded to the step's digits, which at 0.1
+        // starts at 0; this one is `step` to 1 whatever the step, as for `phi`.)
         "gmnz" | "logn_isr" => {
             let n = steps_of(opts.step.unwrap_or(PHI_STEP))?;
             let name = if method == "gmnz" { "gamma" } else { "sigma" };

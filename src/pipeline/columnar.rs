@@ -167,7 +167,11 @@ impl Pipeline {
                 return Err(ScoreError::new(
                     ErrorCode::LengthMismatch,
                     "modifiedAt",
-                    format!("{} times for nDocs = {}", mtimes.len(), input.n_docs),
+                    format!(
+                        "times: {}, nDocs: {} (one time per document)",
+                        mtimes.len(),
+                        input.n_docs
+                    ),
                 ));
             }
         }

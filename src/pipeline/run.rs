@@ -102,7 +102,11 @@ fn check_interned(
         if d.len() != l.ids.len() {
             return mismatch(
                 format!("interned.docs[{i}]"),
-                format!("{} indices for the list's {} ids", d.len(), l.ids.len()),
+                format!(
+                    "indices: {}, the list's ids: {} (one index per id)",
+                    d.len(),
+                    l.ids.len()
+                ),
             );
         }
     }

@@ -107,13 +107,13 @@ pub(crate) fn check_judged(values: &[f64], labels: &[f64], field: &str) -> Resul
             ErrorCode::LengthMismatch,
             "labels",
             format!(
-                "{} given for {} {}",
-                crate::error::count(labels.len(), "label", "labels"),
+                "labels: {}, {field}: {} (one label per {})",
+                labels.len(),
                 values.len(),
-                match (values.len(), field) {
-                    (1, "probabilities") => "probability",
-                    (1, "scores") => "score",
-                    _ => field,
+                if field == "probabilities" {
+                    "probability"
+                } else {
+                    "score"
                 }
             ),
         ));

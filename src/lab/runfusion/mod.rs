@@ -752,11 +752,7 @@ fn resolve_weights(
         return Err(ScoreError::new(
             ErrorCode::LengthMismatch,
             "weights",
-            format!(
-                "{} given for {}",
-                crate::error::count(w.len(), "weight", "weights"),
-                crate::error::count(n_runs, "run", "runs")
-            ),
+            format!("weights: {}, runs: {n_runs} (one weight per run)", w.len()),
         ));
     }
     if let Some((i, x)) = w

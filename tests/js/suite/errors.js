@@ -355,9 +355,12 @@ export function errorTests(test, lib) {
     if (lib.calibrationError) {
       eq(said(() => lib.calibrationError([0.1, 0.9], [0, 1], { bins: 0 }), "INVALID_CONFIG", "options.bins"), "bins must be a whole number from 1 to 10000, got 0");
       eq(said(() => lib.fitPlatt([0.1, 0.2], [1, 1]), "INVALID_LABELS", "labels"), "both relevant (1) and non-relevant (0) labels are needed, got 2 relevant and 0 non-relevant");
-      eq(said(() => lib.calibrationError([0.1, 0.9], [1]), "LENGTH_MISMATCH", "labels"), "1 label given for 2 probabilities");
-      eq(said(() => lib.fitPlatt([0.1], [1, 0]), "LENGTH_MISMATCH", "labels"), "2 labels given for 1 score");
-      eq(said(() => lib.fuseRuns([{ q: { d: 1 } }, { q: { d: 2 } }], { method: "wsum", weights: [1] }), "LENGTH_MISMATCH", "options.weights"), "1 weight given for 2 runs");
+      eq(said(() => lib.calibrationError([0.1, 0.9], [1]), "LENGTH_MISMATCH", "labels"), "labels: 1, probabilities: 2 (one label per probability)");
+      eq(said(() => lib.fitPlatt([0.1], [1, 0]), "LENGTH_MISMATCH", "labels"), "labels: 2, scores: 1 (one label per score)");
+      eq(said(() => lib.fuseRuns([{ q: { d: 1 } }, { q: { d: 2 } }], { method: "wsum", weights: [1] }), "LENGTH_MISMATCH", "options.weights"), "weights: 1, runs: 2 (one weight per run)");
+      // The RRF constant named as the caller named it.
+      eq(said(() => lib.fitQueryConfidence({ q: { d: 1 } }, [{ q: { d: 1, e: 0.5 } }, { q: { d: 1 } }], { rrfK: 0 }), "INVALID_K", "options.rrfK"), "rrfK must be a finite number >= 1, got 0");
+      eq(said(() => lib.rrf([["a"]], { k: 0 }), "INVALID_K", "options.k"), "k must be a finite number >= 1, got 0");
       // Infinity said as JavaScript says it (serde's own words were `inf`).
       eq(said(() => lib.evaluate({ q: { d: 1 } }, { q: { d: 1 } }, ["mrr"], Infinity), "INVALID_TYPE", "options"), "expected an object, got Infinity");
       // Judgements are said to hold grades, runs scores.
