@@ -57,14 +57,14 @@ grep -q 'WASM_OPT_FLAGS:--O3 -ocimfs 100 --low-memory-unused}' "$ROOT/scripts/bu
 
 measure shipped
 
-cut wasm/core/src/pipeline.rs 'calibrank_wasm_shared::jsonw::write_json(w, p.config())' '{ let _ = p; w.none(); Ok(()) }'
+cut wasm/core/src/pipeline/mod.rs 'calibrank_wasm_shared::jsonw::write_json(w, p.config())' '{ let _ = p; w.none(); Ok(()) }'
 measure no-config-json
 
 # The package's calibrank_pipeline.wasm: no JSON writer there anyway.
 FEATURES=--no-default-features
 measure pipeline
 
-cut wasm/core/src/pipeline.rs '    match walk_input(r, config) {' '    #[allow(unreachable_code)]
+cut wasm/core/src/pipeline/faults.rs '    match walk_input(r, config) {' '    #[allow(unreachable_code)]
     return ScoreError::new(ErrorCode::Internal, "", "x");
     match walk_input(r, config) {'
 measure no-fault-walker

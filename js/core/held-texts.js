@@ -1,7 +1,7 @@
 // The texts a pipeline holds back: given more candidates than its heuristic reranker reads
 // (the topK pool), `Pipeline.run` copies none of their texts into the call, and the
 // module asks for the pool's texts mid-run through `writeHeldTexts` (wasm/core/src/
-// pipeline.rs, `host`; docs/performance.md "The boundary").
+// pipeline/texts.rs, `host`; docs/performance.md "The boundary").
 import { Input } from "../wire.js";
 import { pipelineState as state } from "./shared.js";
 
@@ -60,7 +60,7 @@ function writeHeldTexts(docs, n, out, cap) {
 // The module imports nothing: an imported JavaScript function would cost every
 // instantiation the wrapper V8 compiles for it (about 0.15 ms of the core's start-up,
 // docs/performance.md "Start-up"). It calls the held texts' function through a slot of
-// its exported function table instead (wasm/core/src/pipeline.rs, `host`), and a table
+// its exported function table instead (wasm/core/src/pipeline/texts.rs, `host`), and a table
 // holds only wasm functions: this tiny module's export `f` calls its import `c.t`
 // (`writeHeldTexts`)
 //   (type (func (param i32 i32 i32 i32) (result f64)))

@@ -1,4 +1,4 @@
-// A pipeline's input, encoded for the module (`encodeInput`; wasm/core/src/pipeline.rs
+// A pipeline's input, encoded for the module (`encodeInput`; wasm/core/src/pipeline/input.rs
 // `read_input` reads it): each distinct id interned once, the lists as indices, the
 // items as a table, every string of the call in one table.
 import { precheck, objectJson, numbers, typeError, keyPath, keyField, isMap, hasOwn, fromObjectPrototype, wellFormedName, firstOf, timeOf, utf8Length, Interner, emptyInstance, allocate, notRecord, plainObjectExpected } from "../wire.js";
@@ -104,7 +104,7 @@ function timestamp(v, strs, field) {
 }
 
 /**
- * Encodes a pipeline input (wasm/core/src/pipeline.rs `read_input` reads it); its
+ * Encodes a pipeline input (wasm/core/src/pipeline/input.rs `read_input` reads it); its
  * large tables come from `lease` (see `Scratch`), valid until the lease is given back.
  */
 export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {

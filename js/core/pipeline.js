@@ -295,7 +295,7 @@ export class Pipeline {
 /**
  * The `explain` of each of the `n` results, built from the module's numbers (two
  * sections, or two NONE when the pipeline does not explain: null then; layout in
- * wasm/core/src/pipeline.rs, `write_explanations`), with the keys in the order they always
+ * wasm/core/src/pipeline/output.rs, `write_explanations`), with the keys in the order they always
  * had. List names are the input's (`e`, as `encodeInput` made it); the band profile is
  * the stats'.
  */
@@ -356,7 +356,7 @@ function explanations(out, n, e, profile) {
 
 /**
  * The pool's explanation (one section, NONE without one: null then; layout in
- * wasm/core/src/pipeline.rs, `write_pool`).
+ * wasm/core/src/pipeline/output.rs, `write_pool`).
  */
 function poolAt(out) {
   const q = out.f64At();

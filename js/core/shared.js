@@ -140,7 +140,7 @@ export function confidenceAt(out) {
   return { weightedTop5: f64[c], expectedPrecision: f64[c + 1], atLeastOneRelevant: f64[c + 2], k: f64[c + 3] };
 }
 
-/** The query-level outcome: the output's next U8 section, its two codes (wasm/core/src/pipeline.rs `outcome_codes`). */
+/** The query-level outcome: the output's next U8 section, its two codes (wasm/core/src/pipeline/output.rs `outcome_codes`). */
 export function outcomeAt(out, confidence) {
   const u8 = out.w.u8;
   const o = out.u8At();

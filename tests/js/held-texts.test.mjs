@@ -1,6 +1,6 @@
 // The core module imports nothing: a reranking pipeline's held texts reach it through a
 // slot of its exported function table, filled with a tiny module's wasm function on the
-// first call that holds texts back (js/core/held-texts.js `canHoldTexts`, wasm/core/src/pipeline.rs
+// first call that holds texts back (js/core/held-texts.js `canHoldTexts`, wasm/core/src/pipeline/texts.rs
 // `host`). Each case runs in a fresh Node process (the package makes that function once
 // per process), with `WebAssembly.Instance` watched before the package is imported.
 import test from "node:test";

@@ -21,6 +21,7 @@
 
 mod bands;
 mod isotonic;
+mod logistic;
 mod platt;
 mod quality;
 mod query;
@@ -29,15 +30,15 @@ pub use bands::{
     propose_bands, BandEvaluation, BandMetrics, BandProposal, FoldReport, ProposeBandsOptions,
 };
 pub use isotonic::fit_isotonic;
+pub use logistic::{auroc, mean_log_loss};
 pub use platt::fit_platt;
 pub use quality::{
     calibration_error, BinStrategy, CalibrationErrorOptions, CalibrationReport, ReliabilityBin,
     LOG_LOSS_EPS, MAX_BINS,
 };
 pub use query::{
-    auroc, evaluate_query_confidence, fit_query_confidence, mean_log_loss,
-    predict_query_confidence, ranked, rows, FitQueryConfidenceOptions, QueryConfidenceEvaluation,
-    QueryEvaluation, Ranked, Rows,
+    evaluate_query_confidence, fit_query_confidence, predict_query_confidence, ranked, rows,
+    FitQueryConfidenceOptions, QueryConfidenceEvaluation, QueryEvaluation, Ranked, Rows,
 };
 
 use crate::calibrate::{IsotonicModel, PlattModel};

@@ -188,7 +188,7 @@ fn strings(f: &mut Flat<'_>) -> Vec<String> {
     f.list(Flat::string)
 }
 
-/// A pipeline's configuration (none given: no layout at all, the defaults; wasm/core/src/pipeline.rs).
+/// A pipeline's configuration (none given: no layout at all, the defaults; wasm/core/src/pipeline/mod.rs).
 pub fn pipeline_config(f: &mut Flat<'_>) -> Result<PipelineConfig> {
     let mut c = PipelineConfig::default();
     def!(f, c.k, f.num());
