@@ -103,7 +103,7 @@ const serveAt = (file) => `Serve node_modules/calibrank/${file} at that URL, or 
  */
 export function noEntryUrl(file, cause) {
   return scoreError(
-    `calibrank: the browser entry cannot find ${file} beside itself (this module has no URL of its own: ${describe(cause)}). ` +
+    `calibrank: the browser entry cannot find ${file} beside itself: its module URL locates no file (${describe(cause)}). ` +
       `In Cloudflare Workers and other edge runtimes, resolve the package with the "workerd" or "edge-light" condition, whose entries import the .wasm as a module ` +
       `(wrangler and Next.js do; esbuild: --conditions=workerd --loader:.wasm=copy), or import from "calibrank/init" and give init() the module.`,
     "INTERNAL",

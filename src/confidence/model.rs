@@ -180,7 +180,7 @@ impl QueryConfidenceModel {
             }
             return Err(bad(
                 "features",
-                format!("expected the features [{list}] for {runs} runs"),
+                format!("expected the features [{list}] (runs: {runs})"),
             ));
         }
         let n = names.len();
@@ -243,7 +243,7 @@ impl QueryConfidenceModel {
             ErrorCode::LengthMismatch,
             "lists",
             format!(
-                "the confidence model was fitted on {} runs and takes as many lists, matched by position; got {n}",
+                "lists: {n}, the confidence model's runs: {} (one list per run it was fitted on, matched by position)",
                 self.runs
             ),
         ))
@@ -560,11 +560,11 @@ mod tests {
         // The list as `{:?}` writes it.
         assert_eq!(
             e.message,
-            format!("expected the features {names:?} for 2 runs")
+            format!("expected the features {names:?} (runs: 2)")
         );
         assert_eq!(
             e.message,
-            r#"expected the features ["rankOnly", "top[0]", "top[1]"] for 2 runs"#
+            r#"expected the features ["rankOnly", "top[0]", "top[1]"] (runs: 2)"#
         );
     }
 

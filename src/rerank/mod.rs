@@ -535,7 +535,7 @@ pub fn cross_encoder_scores(
             ErrorCode::LengthMismatch,
             "fiscalYears",
             format!(
-                "{} fiscal years for {} scores",
+                "fiscal years: {}, scores: {} (one fiscal year per score)",
                 fiscal_years.len(),
                 scores.len()
             ),

@@ -264,7 +264,7 @@ test("esbuild for Cloudflare Workers: the README's command runs both entries in 
     await assert.rejects(broken.ready, /failed to start/);
     await broken.dispose().catch(() => {});
     const said = stderr.join("");
-    assert.match(said, /ScoreError: calibrank: the browser entry cannot find calibrank_\w+\.wasm beside itself \(this module has no URL of its own: Invalid URL/, said);
+    assert.match(said, /ScoreError: calibrank: the browser entry cannot find calibrank_\w+\.wasm beside itself: its module URL locates no file \(Invalid URL/, said);
     assert.match(said, /--conditions=workerd --loader:\.wasm=copy/, said);
     assert.doesNotMatch(said, /TypeError/, said);
   } finally {

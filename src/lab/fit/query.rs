@@ -374,9 +374,9 @@ fn check_model_and_runs(model: &QueryConfidenceModel, runs: &[&Run]) -> Result<(
             ErrorCode::LengthMismatch,
             "runs",
             format!(
-                "the model was fitted on {} runs (matched by position); got {}",
-                model.runs,
-                runs.len()
+                "runs: {}, the model's runs: {} (one per run it was fitted on, matched by position)",
+                runs.len(),
+                model.runs
             ),
         ));
     }

@@ -358,6 +358,19 @@ export function errorTests(test, lib) {
       eq(said(() => lib.calibrationError([0.1, 0.9], [1]), "LENGTH_MISMATCH", "labels"), "labels: 1, probabilities: 2 (one label per probability)");
       eq(said(() => lib.fitPlatt([0.1], [1, 0]), "LENGTH_MISMATCH", "labels"), "labels: 2, scores: 1 (one label per score)");
       eq(said(() => lib.fuseRuns([{ q: { d: 1 } }, { q: { d: 2 } }], { method: "wsum", weights: [1] }), "LENGTH_MISMATCH", "options.weights"), "weights: 1, runs: 2 (one weight per run)");
+      // A model of one run given two: the counts said in the one form of every count.
+      {
+        const judged = { q1: { a: 1 }, q2: { z: 1 } };
+        const r1 = { q1: { a: 3, b: 2 }, q2: { a: 1, b: 0.5 } };
+        const one = lib.fitQueryConfidence(judged, [r1]);
+        eq(said(() => lib.predictQueryConfidence(one, [r1, r1]), "LENGTH_MISMATCH", "runs"), "runs: 2, the model's runs: 1 (one per run it was fitted on, matched by position)");
+        const p = new lib.Pipeline({ confidence: { model: one } });
+        try {
+          eq(said(() => p.run({ lists: [{ name: "a", ids: ["x"], scores: [1] }, { name: "b", ids: ["y"], scores: [1] }] }), "LENGTH_MISMATCH", "lists"), "lists: 2, the confidence model's runs: 1 (one list per run it was fitted on, matched by position)");
+        } finally {
+          p.free();
+        }
+      }
       // The RRF constant named as the caller named it.
       eq(said(() => lib.fitQueryConfidence({ q: { d: 1 } }, [{ q: { d: 1, e: 0.5 } }, { q: { d: 1 } }], { rrfK: 0 }), "INVALID_K", "options.rrfK"), "rrfK must be a finite number >= 1, got 0");
       eq(said(() => lib.rrf([["a"]], { k: 0 }), "INVALID_K", "options.k"), "k must be a finite number >= 1, got 0");

@@ -164,7 +164,7 @@ fn in_config(e: ScoreError) -> ScoreError {
 /// atLeastOneRelevant, k), stats (U32, in `PipelineStats` order), duplicates (U32),
 /// band profile (TEXT or NONE), explanations (U32 and F64, see [`write_explanations`](output::write_explanations);
 /// NONE and NONE when not explaining), outcome (U8: see
-/// [`outcome_codes`](output::outcome_codes)), the pool's explanation (F64 or NONE: see [`write_pool`](output::write_pool)).
+/// [`outcome_codes`]), the pool's explanation (F64 or NONE: see [`write_pool`](output::write_pool)).
 // Not inlined into the dispatch: the engine compiles each operation on its first call,
 // so the first call of one function does not compile all of them.
 #[inline(never)]

@@ -81,7 +81,7 @@ impl PoolTexts for JsTexts {
 /// How the module asks js/core/held-texts.js for the held texts without an import (an import of a
 /// JavaScript function costs every instantiation a wrapper V8 compiles, about 0.15 ms of
 /// the core's start-up: docs/performance.md "Start-up"): through a slot of the module's
-/// exported function table. The slot holds [`host::texts_unset`] until the JavaScript,
+/// exported function table. The slot holds `host::texts_unset` until the JavaScript,
 /// before its first call that holds texts back, puts there a wasm function that calls
 /// its `writeHeldTexts` (a tiny module's export). It reads no caller value and never
 /// throws: the texts were read and checked before the call.
