@@ -23,7 +23,8 @@ pub fn rrf_term(weight: f64, k: f64, rank: u32) -> f64 {
     weight / (k + f64::from(rank))
 }
 
-/// Validates the RRF constant: finite and >= 1.
+/// Validates the RRF constant: finite and >= 1 (`INVALID_K` on `field`, the option's own
+/// name, which the message names too).
 pub fn validate_k(k: f64, field: &str) -> Result<()> {
     if k.is_finite() && k >= 1.0 {
         Ok(())
@@ -31,10 +32,10 @@ pub fn validate_k(k: f64, field: &str) -> Result<()> {
         Err(ScoreError::new(
             ErrorCode::InvalidK,
             field,
-            // Named as the caller named it: `rrfK` in a query-confidence model.
+            // Named as the caller named it (`rrfK` in a query-confidence model): `field`
+            // is the option's own name, a binding puts it under its path.
             format!(
-                "{} must be a finite number >= 1, got {}",
-                if field.ends_with("rrfK") { "rrfK" } else { "k" },
+                "{field} must be a finite number >= 1, got {}",
                 crate::error::num(k)
             ),
         ))

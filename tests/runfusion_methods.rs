@@ -698,3 +698,16 @@ fn runs_are_taken_by_reference_too() {
     let b = optimize_fusion(&qrels, &runs, &search, &mut |_| {}).unwrap();
     assert_eq!(a, b);
 }
+
+/// The README's "Where the lab parts from ranx": libm's `pow`, which gmnz uses, is not
+/// correctly rounded. A document in both runs, each score 0.5, under gmnz at gamma 1.5
+/// scores (0.5 + 0.5) * 2^1.5: 2.82842712474619 here, where glibc's correctly rounded
+/// `pow` (ranx's) gives 2.8284271247461903, one unit in the last place above.
+#[test]
+fn gmnz_pow_is_libm_s_one_ulp_below_the_correctly_rounded_value() {
+    let runs = [run("q", &[("d", 0.5)]), run("q", &[("d", 0.5)])];
+    let out = fuse_runs(&runs, &opts("gmnz", Some("none"), None, &[("gamma", 1.5)])).unwrap();
+    let got = out["q"]["d"];
+    assert_eq!(got, 2.82842712474619);
+    assert_eq!(got.to_bits() + 1, 2.8284271247461903f64.to_bits());
+}

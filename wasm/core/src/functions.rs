@@ -150,7 +150,8 @@ fn fuse_with_options(
     n_docs: usize,
 ) -> Result<calibrank::fuse::IndexedFusion> {
     let k = k.unwrap_or(DEFAULT_K);
-    validate_k(k, "options.k")?;
+    validate_k(k, "k")
+        .map_err(|e| calibrank_wasm_shared::options::within_if(e, "options", &["k"]))?;
     rrf_indexed(
         lists,
         &weights_or_ones(weights, lists.len()),
