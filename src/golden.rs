@@ -269,6 +269,58 @@ pub fn cases() -> Vec<Value> {
     out.push(json!({"kind": "fuseRuns", "runs": [{"q": {"a": -0.0, "b": 0.0, "c": 1.0}}, {"q": {"a": 0.0, "b": -0.0, "c": 0.5}}],
         "options": {"method": "min", "norm": "min-max"}}));
     out.push(query_confidence_case());
+    out.extend(later_cases());
+    out
+}
+
+/// Cases added after the first 38 (appended, so that those stay as they were): paths
+/// no earlier case reached.
+fn later_cases() -> Vec<Value> {
+    let mut out = Vec::new();
+    // The heuristic reranker's exact-name factor (x3: the trimmed query against the name,
+    // both lowercased) and its ties by id.
+    out.push(json!({"kind": "rerank", "query": "  GraphTraversal ", "candidates": [
+        {"id": "gt", "score": 0.016, "name": "graphTRAVERSAL", "type": "Class"},
+        {"id": "rs", "score": 0.048, "name": "RelationshipStore", "type": "class", "summary": "graph edges"},
+        {"id": "b2", "score": 0.02, "name": "Graph", "type": "section"},
+        {"id": "b1", "score": 0.02, "name": "Graph", "type": "section"},
+        {"id": "tf", "score": 0.05, "name": "traversal.ts", "type": "file", "content": "export {}"}
+    ]}));
+    // A pipeline with the heuristic reranker whose calibration saturates: every score is
+    // 1, so the order is the score after reranking's, then the id's (x1 and x2 fuse
+    // equal: ranks 5 and 6, then 6 and 5).
+    let texts = |name: &str, ty: &str| json!({"name": name, "type": ty});
+    out.push(json!({"kind": "pipeline",
+        "config": {"topK": 10, "topN": 10, "minConfidence": 0.0, "recency": {"mode": "none"}, "rerank": {"method": "heuristic"},
+            "calibration": {"method": "sigmoid", "threshold": 0.0, "steepness": 100000.0}},
+        "input": {"query": "GraphTraversal", "lists": [
+            {"name": "dense", "ids": ["gt", "rs", "tf", "md", "x1", "x2"]},
+            {"name": "sparse", "ids": ["rs", "gt", "md", "tf", "x2", "x1"]}],
+            "items": {"gt": texts("GraphTraversal", "class"), "rs": texts("RelationshipStore", "class"),
+                "tf": {"name": "traversal.ts", "type": "file", "content": "export {}"}, "md": {"name": "graph", "type": "module", "summary": "graph traversal helpers"},
+                "x1": texts("Graph", "section"), "x2": texts("Graph", "section")}}}));
+    // `max` normalization under its floor (every fused score below 0.001), then
+    // minRelevance.
+    let ids: Vec<String> = (0..12).map(|i| format!("w{i:02}")).collect();
+    out.push(json!({"kind": "pipeline",
+        "config": {"topK": 12, "topN": 12, "minConfidence": 0.0, "weights": {"weak": 0.02},
+            "normalization": {"method": "max", "minRelevance": 0.3}, "calibration": {"method": "sigmoid", "threshold": 0.3, "steepness": 10.0}},
+        "input": {"query": "q", "lists": [{"name": "weak", "ids": ids}]}}));
+    // `min_max` over a pool of equal scores (each normalized to 1), the ties by id.
+    out.push(json!({"kind": "pipeline",
+        "config": {"minConfidence": 0.0, "normalization": {"method": "min_max"}},
+        "input": {"query": "q", "lists": [{"name": "a", "ids": ["r"]}, {"name": "b", "ids": ["p"]}, {"name": "c", "ids": ["q"]}]}}));
+    // Multi-query ties: equal combined scores ordered by the newest timestamp (an item
+    // without one after every item with one), then the best rank, then the id.
+    let h = |id: &str, ts: Option<f64>| match ts {
+        Some(t) => json!({"id": id, "score": 0.7, "timestamp": t}),
+        None => json!({"id": id, "score": 0.7}),
+    };
+    out.push(json!({"kind": "multiquery", "queries": [
+        [h("a", Some(1.0e12)), h("b", None), h("c", Some(5.0e11)), h("f", None)],
+        [h("d", None), h("b", Some(2.0e12)), h("a", Some(1.0e11))],
+        [h("e", None), h("g", None)]],
+        "options": {"method": "score_sum"}}));
     out
 }
 

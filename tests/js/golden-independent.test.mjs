@@ -289,12 +289,14 @@ function multiQuery(queries, options) {
     const kept = hits.slice(0, o.resultsPerQuery).filter((h) => h.score >= o.similarityThreshold);
     const inQuery = new Set();
     kept.forEach((h, i) => {
-      assert.equal(h.timestamp, undefined, "multiquery timestamps are not recomputed here");
+      assert.ok(h.timestamp === undefined || typeof h.timestamp === "number", "multiquery: ISO timestamps are not recomputed here");
       if (inQuery.has(h.id)) return;
       inQuery.add(h.id);
-      const item = items.get(h.id) ?? { hits: [], bestRank: Infinity };
+      const item = items.get(h.id) ?? { hits: [], bestRank: Infinity, newest: undefined };
       item.hits.push({ score: h.score, rank: i + 1 });
       item.bestRank = Math.min(item.bestRank, i + 1);
+      // Found with several timestamps: the newest.
+      if (h.timestamp !== undefined && (item.newest === undefined || h.timestamp > item.newest)) item.newest = h.timestamp;
       items.set(h.id, item);
     });
   });
@@ -310,9 +312,12 @@ function multiQuery(queries, options) {
       const max = Math.max(...it.hits.map((h) => h.score));
       score = max * (1 + o.multiQueryBoost * (it.hits.length - 1));
     } else throw new Error(`multiquery method ${o.method} is not recomputed here`);
-    return { id, score, bestRank: it.bestRank };
+    return { id, score, bestRank: it.bestRank, newest: it.newest };
   });
-  fused.sort((a, b) => b.score - a.score || a.bestRank - b.bestRank || byId(a.id, b.id));
+  // Ties: the newest timestamp first (an item without one after every item with one),
+  // then the best rank, then the id.
+  const byTime = (a, b) => (a.newest === b.newest ? 0 : a.newest === undefined ? 1 : b.newest === undefined ? -1 : b.newest - a.newest);
+  fused.sort((a, b) => b.score - a.score || byTime(a, b) || a.bestRank - b.bestRank || byId(a.id, b.id));
   return fused.slice(0, o.limit);
 }
 
@@ -427,7 +432,7 @@ function pipeline(config, input) {
   const items = input.items ?? {};
   const item = (id) => (Object.hasOwn(items, id) ? items[id] : undefined);
   for (const l of input.lists) knownKeys(l, ["name", "ids"], "input.lists[]");
-  for (const it of Object.values(items)) knownKeys(it, ["modifiedAt", "fiscalYear", "crossEncoderScore"], "input.items[]");
+  for (const it of Object.values(items)) knownKeys(it, ["modifiedAt", "fiscalYear", "crossEncoderScore", "name", "type", "summary", "content"], "input.items[]");
 
   const weights = input.lists.map((l) => config.weights?.[l.name] ?? 1);
   const fused = rrfScores(
@@ -453,14 +458,22 @@ function pipeline(config, input) {
 
   const rerank = config.rerank?.method ?? "none";
   if (rerank !== "none") {
-    assert.equal(rerank, "cross_encoder", `rerank ${rerank} in a pipeline is not recomputed here`);
+    assert.ok(rerank === "cross_encoder" || rerank === "heuristic", `rerank ${rerank} in a pipeline is not recomputed here`);
     if (config.rerank.candidateLimit !== undefined) pool = pool.slice(0, config.rerank.candidateLimit);
-    const raw = pool.map((p) => item(p.id).crossEncoderScore);
-    const normalized = normalize(raw, "min_max"); // seed 004: (ce - min) / (max - min)
-    pool.forEach((p, i) => {
-      p.after = normalized[i];
+    if (rerank === "cross_encoder") {
+      const raw = pool.map((p) => item(p.id).crossEncoderScore);
+      const normalized = normalize(raw, "min_max"); // seed 004: (ce - min) / (max - min)
+      pool.forEach((p, i) => (p.after = normalized[i]));
+    } else {
+      // Seed 003, step 1, on the pool's score after recency; an item's missing name is "".
+      for (const p of pool) {
+        const it = item(p.id) ?? {};
+        p.after *= heuristicMultiplier(input.query ?? "", { ...it, name: it.name ?? "" });
+      }
+    }
+    pool.forEach((p) => {
       const fy = item(p.id)?.fiscalYear;
-      if (fy !== undefined) p.after *= fiscalYearMultiplier(fy); // seed 004: rerank_recency_boost 0.80
+      if (fy !== undefined) p.after *= fiscalYearMultiplier(fy); // seed 004: rerank_recency_boost 0.80, after either reranker
     });
   }
 
