@@ -89,18 +89,20 @@ for (const [what, make] of [
   p20.free();
 }
 
-// Results' confidences from Platt's fit on the training half's fused top 10: they do
-// not know the query-level outcome.
+// Results' confidences from Platt's fit on the training half's every fused candidate
+// (the README's advice: the scores the pipeline calibrates, every candidate, not the
+// top 10 alone): they do not know the query-level outcome.
 const scores = [];
 const labels = [];
 for (const q of train) {
   const relevant = new Set((qrels.get(q) ?? []).map((l) => l.split(/\s+/)).filter((f) => Number(f[3]) > 0).map((f) => f[2]));
-  for (const [id, score] of rrf([list(bm25, q).ids, list(dense, q).ids]).slice(0, 10)) {
+  for (const [id, score] of rrf([list(bm25, q).ids, list(dense, q).ids])) {
     scores.push(score);
     labels.push(relevant.has(id) ? 1 : 0);
   }
 }
-const calibrated = new Pipeline({ calibration: fitPlatt(scores, labels), confidence: { model }, minConfidence: 0 });
+const platt = fitPlatt(scores, labels);
+const calibrated = new Pipeline({ calibration: platt, confidence: { model }, minConfidence: 0 });
 let kept = 0;
 let highest = 0;
 for (const q of test) {
@@ -111,6 +113,15 @@ for (const q of test) {
   for (const r of out.results) highest = Math.max(highest, r.score);
 }
 console.log(`  with Platt's calibration, abstained queries hold ${kept} results of confidence >= 0.3 (the highest ${highest.toFixed(3)})`);
+// The same calibration on the held-out out-of-domain queries (nothing relevant in any):
+// each one's top result's confidence, and the rank-only outcome (no model) it gives,
+// against the seed's sigmoid.
+const ood = test.filter((q) => kindOf(q) === "out-of-domain");
+const [bySigmoid, byPlatt] = [new Pipeline(), new Pipeline({ calibration: platt })];
+let top = 0;
+for (const q of ood) top += calibrated.run({ lists: lists(q) }).results[0]?.score ?? 0;
+console.log(`  held-out out-of-domain queries (${ood.length}): the top result's Platt confidence ${(top / ood.length).toFixed(2)} on average (none is relevant); rank-only outcomes (no model, the other defaults), the seed's sigmoid: ${tally(bySigmoid, ood, lists)}; Platt: ${tally(byPlatt, ood, lists)}`);
+[calibrated, bySigmoid, byPlatt].forEach((p) => p.free());
 
 const whole = fit(queries);
 const all = new Pipeline({ confidence: { model: whole.model }, minConfidence: 0 });

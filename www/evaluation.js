@@ -145,7 +145,7 @@ export function createEvaluationPanel(ctx) {
       fill(evalUi.proposal,
         h("p", { "data-high-floor": full(p.highFloor), "data-degraded-floor": full(p.degradedFloor) },
           `High floor ${fmtp(p.highFloor)}, degraded floor ${fmtp(p.degradedFloor)} (${p.count} judged, ${p.positives} relevant; target ${fmt(p.targetPrecision, 2)} ${p.targetReached ? "reached" : "not reached"}). `,
-          `Held out over ${p.folds.length} folds: hit precision ${m(p.heldOut.hit.precision)}, recall ${m(p.heldOut.hit.recall)}; degraded precision ${m(p.heldOut.degraded.precision)}.`),
+          `Held out over ${p.folds.length} folds: hit precision ${m(p.heldOut.hit.precision)} (${p.heldOut.hit.count} results), recall ${m(p.heldOut.hit.recall)}; degraded precision ${m(p.heldOut.degraded.precision)} (${p.heldOut.degraded.count} results).`),
         p.warnings.length ? h("ul", { class: "warnings" }, p.warnings.map((w) => h("li", { text: w }))) : null,
         h("div", { class: "button-row" }, apply));
       clearProblemFrom("proposal");

@@ -251,7 +251,14 @@ fn main() -> Result<()> {
     let _ = writeln!(md, "\nOn CISI the seed's sigmoid happens to sit close to the data (its threshold 0.035 is near where two-list RRF scores of relevant documents cluster); fitting lowers ECE and log loss on held-out queries but not the Brier score, which is dominated by the many non-relevant candidates ({:.1}% of candidates are relevant).", 100.0 * fit_l.iter().sum::<f64>() / fit_l.len().max(1) as f64);
     let _ = writeln!(md, "\n## Band floors from evidence\n\n`proposeBands` with its defaults (target hit precision 0.85, 5-fold cross-validation) on the fit half's Platt-calibrated scores, then the bands' precision measured on the test half:\n");
     let _ = writeln!(md, "| | value |\n|---|---|\n| highFloor | {:.4} |\n| degradedFloor | {:.4} |\n| target reached | {} |", floors.high_floor, floors.degraded_floor, proposal.target_reached);
-    let _ = writeln!(md, "| cross-validated hit precision (fit half) | {:.4} |\n| hit precision, test half | {hit_prec:.4} ({hit_n} results) |\n| degraded precision, test half | {deg_prec:.4} ({deg_n} results) |\n", proposal.held_out.hit.precision.unwrap_or(f64::NAN));
+    let _ = writeln!(md, "| cross-validated hit precision (fit half) | {:.4} ({} results in the held-out folds' hit bands) |\n| hit precision, test half | {hit_prec:.4} ({hit_n} results) |\n| degraded precision, test half | {deg_prec:.4} ({deg_n} results) |\n", proposal.held_out.hit.precision.unwrap_or(f64::NAN), proposal.held_out.hit.count);
+    if !proposal.warnings.is_empty() {
+        let _ = writeln!(md, "The proposal's warnings:\n");
+        for w in &proposal.warnings {
+            let _ = writeln!(md, "- {w}");
+        }
+        let _ = writeln!(md);
+    }
 
     // 5. Fusion tuned on the fit half, measured on the test half.
     let fit_runs: Vec<Run> = runs.iter().map(|r| Run(subset(r, &fit_q))).collect();

@@ -422,6 +422,8 @@ export interface ProposeBandsOptions {
 
 /** Precision, recall and coverage of one band. */
 export interface BandMetrics {
+  /** Number of items in the band (in `heldOut`: summed over the folds). */
+  count: number;
   /** Fraction of the band's items that are relevant (`null` when the band is empty). */
   precision: number | null;
   /** Fraction of the relevant items that fall in the band (`null` without relevant items). */

@@ -59,6 +59,8 @@ impl Default for ProposeBandsOptions {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BandMetrics {
+    /// Number of items in the band (held out: summed over the folds).
+    pub count: usize,
     /// Fraction of the band's items that are relevant (`null` if the band is empty).
     pub precision: Option<f64>,
     /// Fraction of the relevant items that fall in the band (`null` without relevant
@@ -365,6 +367,7 @@ fn band_metrics(
 ) -> BandMetrics {
     let ratio = |num: usize, den: usize| (den > 0).then(|| num as f64 / den as f64);
     BandMetrics {
+        count: in_band,
         precision: ratio(relevant_in_band, in_band),
         recall: ratio(relevant_in_band, relevant),
         coverage: ratio(in_band, items).unwrap_or(0.0),
@@ -410,9 +413,11 @@ fn average(folds: &[FoldReport]) -> BandEvaluation {
     }
 }
 
-/// Mean precision over folds where it is defined, likewise recall, and mean coverage.
+/// Mean precision over folds where it is defined, likewise recall, and mean coverage;
+/// the items of every fold's band.
 fn average_band(metrics: impl Iterator<Item = BandMetrics> + Clone) -> BandMetrics {
     BandMetrics {
+        count: metrics.clone().map(|m| m.count).sum(),
         precision: mean(metrics.clone().filter_map(|m| m.precision)),
         recall: mean(metrics.clone().filter_map(|m| m.recall)),
         coverage: mean(metrics.map(|m| m.coverage)).unwrap_or(0.0),
@@ -424,6 +429,11 @@ fn mean(values: impl Iterator<Item = f64>) -> Option<f64> {
     let (sum, n) = values.fold((0.0, 0usize), |(s, n), v| (s + v, n + 1));
     (n > 0).then(|| sum / n as f64)
 }
+
+/// Below this many items in the held-out hit bands (all folds together), a warning says
+/// that their precision is a rough estimate (one item more or less moves it by 5% or
+/// more).
+const FEW_HELD_OUT_HITS: usize = 20;
 
 /// Caveats worth surfacing with the proposal.
 fn warnings(floors: Floors, folds: &[FoldReport], target_precision: f64) -> Vec<String> {
@@ -449,6 +459,22 @@ fn warnings(floors: Floors, folds: &[FoldReport], target_precision: f64) -> Vec<
         warnings.push(format!(
             "the target precision was not reached on the training folds of {missed} of {} folds",
             folds.len()
+        ));
+    }
+    // The held-out hit precision is a mean over the folds whose hit band holds an item:
+    // said when some fold's held none, and when they hold few items in all.
+    let empty = folds.iter().filter(|f| f.held_out.hit.count == 0).count();
+    if empty > 0 && empty < folds.len() {
+        warnings.push(format!(
+            "the hit band is empty in {empty} of {} held-out folds: the held-out hit precision is the mean of the other {}",
+            folds.len(),
+            folds.len() - empty
+        ));
+    }
+    let hits: usize = folds.iter().map(|f| f.held_out.hit.count).sum();
+    if hits > 0 && hits < FEW_HELD_OUT_HITS {
+        warnings.push(format!(
+            "the held-out hit precision rests on {hits} items in all (fewer than {FEW_HELD_OUT_HITS}): a rough estimate"
         ));
     }
     let without_relevant = folds.iter().filter(|f| f.positives == 0).count();
@@ -702,6 +728,11 @@ mod tests {
         assert_eq!(p.in_sample.degraded.precision, Some(3.0 / 5.0));
         assert_eq!(p.in_sample.degraded.recall, Some(3.0 / 31.0));
         assert_eq!(p.in_sample.degraded.coverage, 5.0 / 100.0);
+        assert_eq!((p.in_sample.hit.count, p.in_sample.degraded.count), (25, 5));
+        assert_eq!(
+            p.held_out.hit.count,
+            p.folds.iter().map(|f| f.held_out.hit.count).sum::<usize>()
+        );
         let held = p.held_out.hit.precision.unwrap();
         assert!(held > 0.8 && held <= 1.0, "{held}");
         assert!(p.folds.iter().all(|f| 0.0 <= f.degraded_floor
@@ -728,6 +759,43 @@ mod tests {
         let json = serde_json::to_value(&p).unwrap();
         assert_eq!(json["highFloor"], serde_json::json!(0.75));
         assert!(json["heldOut"]["degraded"]["recall"].is_number());
+    }
+
+    #[test]
+    fn few_or_missing_held_out_hits_are_said() {
+        // Five relevant items (1.0 down to 0.6) above twenty others (0.05 to 0.5): one
+        // relevant item per fold (dealt first, round-robin). Each fold's floor is the
+        // lowest relevant score of its training folds: the fold holding 0.6 trains
+        // at 0.7, so its hit band is empty; the other four hold their relevant item alone.
+        let mut scores = vec![1.0, 0.9, 0.8, 0.7, 0.6];
+        let mut labels = vec![1.0; 5];
+        for i in 1..=20 {
+            scores.push(f64::from(i) * 0.025);
+            labels.push(0.0);
+        }
+        let p = propose_bands(&scores, &labels, &ProposeBandsOptions::default()).unwrap();
+        assert_eq!(p.high_floor, 0.6);
+        assert_eq!((p.in_sample.hit.count, p.in_sample.degraded.count), (5, 0));
+        let counts: Vec<usize> = p.folds.iter().map(|f| f.held_out.hit.count).collect();
+        assert_eq!(counts.iter().filter(|&&c| c == 0).count(), 1, "{counts:?}");
+        assert_eq!(p.held_out.hit.count, 4);
+        assert_eq!(p.held_out.hit.precision, Some(1.0));
+        assert_eq!(
+            p.warnings,
+            [
+                "the hit band is empty in 1 of 5 held-out folds: the held-out hit precision is the mean of the other 4",
+                "the held-out hit precision rests on 4 items in all (fewer than 20): a rough estimate",
+            ]
+        );
+        // Twenty relevant items (four a fold) and the same others: no caveat.
+        let mut many = (scores.clone(), labels.clone());
+        for i in 0..15 {
+            many.0.push(0.95 - f64::from(i) * 0.02);
+            many.1.push(1.0);
+        }
+        let q = propose_bands(&many.0, &many.1, &ProposeBandsOptions::default()).unwrap();
+        assert!(q.held_out.hit.count >= 20, "{}", q.held_out.hit.count);
+        assert!(q.warnings.is_empty(), "{:?}", q.warnings);
     }
 
     #[test]
