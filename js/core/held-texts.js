@@ -101,6 +101,7 @@ export function canHoldTexts() {
 
 /** Puts `textsFn` in the slot of the current instance's table (once per instance). */
 function placeTexts(wire) {
+  wire.live();
   if (textsIn === wire.x) return;
   wire.x.__indirect_function_table.set(wire.textsSlot, textsFn);
   textsIn = wire.x;

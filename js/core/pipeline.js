@@ -1,6 +1,6 @@
 // The scoring pipeline (`Pipeline`): its handle in the module, `run` (the input encoded
 // by pipeline-input.js) and `runColumnar`, and the objects built from the module's output.
-import { Input, plainTyped, precheck, objectJson, numbers, scoreError, typeError, typedArrayKind, notArray, timeOf, setOwn } from "../wire.js";
+import { DISPOSE, Input, plainTyped, precheck, objectJson, numbers, scoreError, typeError, typedArrayKind, notArray, timeOf, setOwn } from "../wire.js";
 import { OP, pipelineState as state, scratch, isObject, noInheritedKeys, BARE, ownFields, checkKeys, recordError, missingField, BAND, confidenceAt, outcomeAt, columnarRoom } from "./shared.js";
 import { callHolding } from "./held-texts.js";
 import { encodeInput, encodeContext, topNOf } from "./pipeline-input.js";
@@ -277,7 +277,7 @@ export class Pipeline {
     this.#release();
   }
 
-  [Symbol.dispose]() {
+  [DISPOSE]() {
     // As `free` is (a receiver that is no Pipeline: INVALID_TYPE on `this`).
     if (!(objectLike(this) && #h in this)) throw notPipeline();
     this.#release();

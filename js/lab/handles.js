@@ -4,7 +4,7 @@
 // `free()` (idempotent), `Symbol.dispose` (for `using`), and a FinalizationRegistry that
 // frees an object the program dropped without freeing it (a safety net: when, if ever,
 // it runs is up to the engine).
-import { Input, precheck, scoreError, typeError, wellFormedName } from "../wire.js";
+import { DISPOSE, Input, precheck, scoreError, typeError, wellFormedName } from "../wire.js";
 
 import { argument } from "./arguments.js";
 import { RunObjects, parseRun, rankedObjects } from "./runs.js";
@@ -118,7 +118,7 @@ export class LabObject {
     release(this);
   }
 
-  [Symbol.dispose]() {
+  [DISPOSE]() {
     release(this);
   }
 

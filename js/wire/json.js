@@ -240,9 +240,9 @@ export function toJson(value, field, config = false) {
     // own "circular" dependency is the caller's, passed on). A stack overflow can happen
     // in any frame, the caller's too: the engine's error is kept as the `cause`.
     const cyclic = e instanceof TypeError && /circular|cyclic/i.test(e.message) && thrownByStringify(e, true);
-    if (cyclic || (e instanceof RangeError && /call stack/i.test(e.message))) {
-      throw new ScoreError("the value is cyclic or nested too deep to be read", "INVALID_TYPE", field, { cause: e });
-    }
+    if (cyclic) throw new ScoreError("the value is cyclic or nested too deep to be read", "INVALID_TYPE", field, { cause: e });
+    if (e instanceof RangeError && /call stack/i.test(e.message))
+      throw new ScoreError("the value is nested too deep to be read, or the call was made with too little stack left (from deep recursion?)", "INVALID_TYPE", field, { cause: e });
     // Its text longer than the engine's longest string (an array claiming a billion
     // entries: V8 refuses it before reading them); only when JSON.stringify itself threw
     // it: a getter's or toJSON's own error of that message is the caller's.

@@ -45,14 +45,43 @@ export class Wire {
     this.instantiate();
   }
 
+  /**
+   * A new instance in place of the old one. The old instance and every view of its
+   * memory are dropped first: after a trap that exhausted the memory (up to 4 GiB),
+   * nothing of the package holds it while the new instance is made (an engine short of
+   * address space may need it back for that), nor after. An engine that cannot make the
+   * instance (no memory for it) gives a ScoreError; this Wire then has none, and the
+   * next call tries again (`live`).
+   */
   instantiate() {
-    this.x = new WebAssembly.Instance(this.module, this.imports).exports;
-    this.memory = this.x.memory;
+    this.x = null;
+    this.memory = null;
     this.buffer = null;
+    this.u8 = this.u32 = this.f64 = null;
     // Numbered across every Wire of the API module: a second `init` (calibrank/init with a
     // main entry in one bundle) makes a new Wire whose instance is not the one the
-    // handles made before it live in.
+    // handles made before it live in. Counted before the instance is made: the old
+    // instance's handles are lost even when no new one starts.
     this.generation = ++instantiations;
+    let x;
+    try {
+      x = new WebAssembly.Instance(this.module, this.imports).exports;
+    } catch (e) {
+      if (!(e instanceof RangeError)) throw e;
+      throw new ScoreError(
+        `the WebAssembly module could not be instantiated (${e.message}): the engine has no memory for a new instance now; the next call tries again`,
+        "INTERNAL",
+        "",
+        { cause: e },
+      );
+    }
+    this.x = x;
+    this.memory = x.memory;
+  }
+
+  /** Instantiates the module again when the last attempt failed (see `instantiate`). */
+  live() {
+    if (this.x === null) this.instantiate();
   }
 
   views() {
@@ -75,6 +104,7 @@ export class Wire {
   call(op, input) {
     if (this.busy)
       throw scoreError("REENTRANT_CALL", "", "called while another call into the same module is running (from optimizeFusion's onProgress): call it once that call has returned");
+    this.live();
     if (input && input.late !== null) for (const f of input.late) f();
     let ptr, len;
     // Whether the error came from the module (a trap) or from this side's writing.
@@ -123,13 +153,25 @@ export class Wire {
         // request its heap could not meet is noted before Rust aborts (an older module
         // has no such export).
         const wanted = typeof this.x.cr_out_of_memory === "function" ? this.x.cr_out_of_memory() >>> 0 : 0;
-        this.instantiate();
+        // A new instance that cannot be made: said (its ScoreError, the trap as its
+        // cause's cause would be lost: the trap said in its words), and tried again by
+        // the next call.
+        try {
+          this.instantiate();
+        } catch (again) {
+          if (!(again instanceof ScoreError)) throw again;
+          throw new ScoreError(`${wanted !== 0 ? `the call needed more memory than the module could get (a request of ${wanted} bytes)` : `the WebAssembly module trapped (${e.message})`}; ${again.message}`, wanted !== 0 ? "INPUT_TOO_LARGE" : "INTERNAL", "", { cause: again.cause });
+        }
         if (wanted !== 0)
           throw scoreError(
             "INPUT_TOO_LARGE",
             "",
             `the call needs more memory than WebAssembly's 4 GiB (a request of ${wanted} bytes could not be met): ask for fewer results (topK, topN), turn explanations off, or split the input; the module was restarted (as after a trap: a Pipeline made before carries on, a calibrank/lab Run or Qrels made before is lost)`,
           );
+        // The engine's stack exhausted in the module: most often the caller's own (a call
+        // made from deep recursion), restarted all the same (the instance stopped midway).
+        if (e instanceof RangeError && /call stack/i.test(e.message))
+          throw scoreError("INTERNAL", "", `the WebAssembly module ran out of stack (${e.message}): the call was made with too little stack left (from deep recursion?); it was restarted`);
         throw scoreError("INTERNAL", "", `the WebAssembly module trapped (${e.message}); it was restarted`);
       }
       throw e;

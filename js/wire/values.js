@@ -70,6 +70,14 @@ export function mapAsObject(m) {
  * from a module's answer (js/wire/module.js): an unknown key's or name's message gains
  * the nearest one (js/wire/keys.js), whichever side made it.
  */
+/**
+ * The key of the objects' dispose method (for `using`): `Symbol.dispose`, or where the
+ * engine has none (Node before 18.18, older browsers) the registered symbol that
+ * esbuild's and Babel's lowering of `using` look up instead (a class body's
+ * `[Symbol.dispose]` there would name the method "undefined").
+ */
+export const DISPOSE = typeof Symbol.dispose === "symbol" ? Symbol.dispose : Symbol.for("Symbol.dispose");
+
 export function scoreError(code, field, message) {
   const words = code === "UNKNOWN_FIELD" ? withNearestKey(message) : code === "UNKNOWN_METHOD" ? withNearestName(message) : message;
   return new ScoreError(words, code, field);

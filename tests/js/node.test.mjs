@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { runInNewContext } from "node:vm";
 import { fileURLToPath } from "node:url";
+import { dirname } from "node:path";
 import * as esmCore from "calibrank";
 import * as esmLab from "calibrank/lab";
 import { tests } from "./suite.js";
@@ -662,5 +663,28 @@ test("records made in another realm (node:vm, an iframe) are read as records, em
     assert.deepEqual(esmLab.evaluate({ q: { a: 1 } }, o.run, ["mrr"]), { mrr: 0 });
   } finally {
     p.free();
+  }
+});
+
+// An engine without `Symbol.dispose` (Node before 18.18, older browsers; here a new vm
+// context, whose realm has none): the objects' dispose method is under the registered
+// symbol that esbuild's and Babel's lowering of `using` look up, not under the key
+// "undefined" (a class body's `[Symbol.dispose]` there).
+test("without Symbol.dispose, Pipeline and Run dispose under Symbol.for('Symbol.dispose')", () => {
+  for (const [entry, make] of [
+    ["node.cjs", (lib) => new lib.Pipeline()],
+    ["lab.node.cjs", (lib) => lib.Run.fromObject({ q: { a: 1 } })],
+  ]) {
+    const file = fileURLToPath(new URL(`../../pkg/${entry}`, import.meta.url));
+    const context = { WebAssembly, TextEncoder, TextDecoder, URL, process, Buffer, FinalizationRegistry, WeakRef, console };
+    assert.equal(runInNewContext("typeof Symbol.dispose", context), "undefined");
+    const mod = { exports: {} };
+    runInNewContext(`(function (exports, require, module, __filename, __dirname) {${readFileSync(file, "utf8")}\n})`, context, { filename: file })(mod.exports, createRequire(file), mod, file, dirname(file));
+    const o = make(mod.exports);
+    const proto = Object.getPrototypeOf(o);
+    assert.ok(!Object.getOwnPropertyNames(proto).includes("undefined"), `${entry}: no method named "undefined"`);
+    assert.equal(typeof proto[Symbol.for("Symbol.dispose")], "function", entry);
+    o[Symbol.for("Symbol.dispose")]();
+    assert.throws(() => (entry === "node.cjs" ? o.run({ lists: [] }) : o.size), /freed/, `${entry}: disposed`);
   }
 });

@@ -98,3 +98,59 @@ test("core: a Pipeline made before a trap, freed after it, frees nothing made si
   assert.deepEqual(out.after, out.expected, "the pipeline made after the trap keeps its handle and configuration");
   assert.equal(out.freedUse, "INVALID_TYPE true");
 });
+
+// The old instance's memory is let go when the module is restarted (the Wire's views of
+// it too: they held it, 4 GiB at most, until the next call), and a restart the engine
+// cannot make (no memory for a new instance) is a ScoreError, tried again by the next
+// call. `WebAssembly.Instance` is wrapped before the package loads: it keeps only weak
+// references, and refuses the one instance of the core that `failNext` names.
+const restartChild = `
+const Instance = WebAssembly.Instance;
+const made = [];
+let failNext = false;
+WebAssembly.Instance = function (module, imports) {
+  const isCore = WebAssembly.Module.exports(module).some((e) => e.name === "cr_call");
+  if (isCore && failNext) {
+    failNext = false;
+    throw new RangeError("WebAssembly.Instance(): Out of memory: Cannot allocate Wasm memory for new instance");
+  }
+  const i = new Instance(module, imports);
+  if (isCore) made.push(new WeakRef(i.exports.memory));
+  return i;
+};
+const lib = await import("calibrank");
+const out = {};
+const lists = [{ name: "a", ids: ["x", "y", "z"] }, { name: "b", ids: ["y", "x", "w"] }];
+const p = new lib.Pipeline({ topN: 3, minConfidence: 0 });
+out.before = p.run({ lists }).results.map((r) => r.id);
+const big = Array.from({ length: 200000 }, (_, i) => "a-document-id-" + i);
+const trap = () => lib.rrf([big, big.slice().reverse()], { limits: { maxTotalEntries: 1000000 } });
+try { trap(); } catch (e) { out.trap = e.code; }
+const tick = () => new Promise((r) => setTimeout(r, 0));
+await tick(); gc(); await tick(); gc(); await tick();
+// The first instance's memory, with no call made since the restart.
+out.firstFreed = made.length === 2 && made[0].deref() === undefined;
+failNext = true;
+try { trap(); out.failed = "no error"; } catch (e) {
+  out.failed = e.code + " " + (e instanceof lib.ScoreError) + " " + /could not be instantiated/.test(e.message) + " " + (e.cause instanceof RangeError);
+}
+out.instancesAfterFailure = made.length;
+// The next call makes the instance; the pipeline made before carries on.
+out.next = lib.rrf([["a", "b"]]).map(([id]) => id);
+out.after = p.run({ lists }).results.map((r) => r.id);
+out.instances = made.length;
+console.log(JSON.stringify(out));
+`;
+
+test("core: a restart lets the old memory go; a restart the engine refuses is a ScoreError, and the next call instantiates", () => {
+  const out = JSON.parse(
+    execFileSync(process.execPath, ["--wasm-max-mem-pages=64", "--expose-gc", "--input-type=module", "-e", restartChild], { cwd: root, encoding: "utf8" }).trim(),
+  );
+  assert.equal(out.trap, "INPUT_TOO_LARGE");
+  assert.equal(out.firstFreed, true, "the trapped instance's memory is collected before any further call");
+  assert.equal(out.failed, "INPUT_TOO_LARGE true true true", "the refused restart said, with the engine's error as its cause");
+  assert.equal(out.instancesAfterFailure, 2, "no instance made by the refused restart");
+  assert.deepEqual(out.next, ["a", "b"]);
+  assert.deepEqual(out.after, out.before, "the pipeline made before both restarts carries on");
+  assert.equal(out.instances, 3);
+});

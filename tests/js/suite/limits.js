@@ -87,6 +87,26 @@ export function limitTests(test, lib) {
     assert(short.message.includes('"bogus"'), short.message);
   });
 
+  test("a refused long text's message says its UTF-8 bytes (pairs across the counting's chunks, lone surrogates)", () => {
+    // Long texts are counted 16,384 UTF-16 units at a time (js/wire/keys.js
+    // `utf8Length`): a pair at the chunk's end stays whole, a lone surrogate is 3 bytes.
+    const cases = [
+      ["a".repeat(16383) + "\u{1F600}" + "\u00e9".repeat(100) + "\ud800" + "x", 16383 + 4 + 200 + 3 + 1],
+      ["\u20ac".repeat(16384) + "\udc00" + "\u{1F600}".repeat(9000), 3 * 16384 + 3 + 4 * 9000],
+      ["b".repeat(5000), 5000],
+      ["\ud83d".repeat(20000), 3 * 20000],
+    ];
+    for (const [query, bytes] of cases) {
+      const p = new lib.Pipeline({ limits: { maxTextBytes: 4000 } });
+      try {
+        const e = throwsScoreError(lib, () => p.run({ query, lists: [{ name: "a", ids: ["x"] }] }), "INPUT_TOO_LARGE", "query");
+        assert(e.message.includes(`${bytes}`), `${bytes} bytes: ${e.message}`);
+      } finally {
+        p.free();
+      }
+    }
+  });
+
   test("limits: defaults, per-call limits in every function's options", () => {
     eq(lib.defaultLimits(), {
       maxLists: 64,
