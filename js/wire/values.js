@@ -66,11 +66,6 @@ export function mapAsObject(m) {
 }
 
 /**
- * A `ScoreError` made on this side of the boundary (messages follow the Rust ones), or
- * from a module's answer (js/wire/module.js): an unknown key's or name's message gains
- * the nearest one (js/wire/keys.js), whichever side made it.
- */
-/**
  * The key of the objects' dispose method (for `using`): `Symbol.dispose`, or where the
  * engine has none (Node before 18.18, older browsers) the registered symbol that
  * esbuild's and Babel's lowering of `using` look up instead (a class body's
@@ -78,9 +73,33 @@ export function mapAsObject(m) {
  */
 export const DISPOSE = typeof Symbol.dispose === "symbol" ? Symbol.dispose : Symbol.for("Symbol.dispose");
 
+/**
+ * A `ScoreError` made on this side of the boundary (messages follow the Rust ones), or
+ * from a module's answer (js/wire/module.js): an unknown key's or name's message gains
+ * the nearest one (js/wire/keys.js), whichever side made it.
+ */
 export function scoreError(code, field, message) {
   const words = code === "UNKNOWN_FIELD" ? withNearestKey(message) : code === "UNKNOWN_METHOD" ? withNearestName(message) : message;
-  return new ScoreError(words, code, field);
+  return new ScoreError(withHint(words, code, field), code, field);
+}
+
+/** A fitted model's key in a calibration without `method` (`{ a, b }` copied from a fit). */
+const MODEL_KEY = /(?:^|\.)calibration\.(?:a|b|x|y)$/;
+/** Platt's `a` refused for rising (INVALID_CALIBRATION). */
+const PLATT_A = /(?:^|\.)calibration\.a$/;
+
+/**
+ * What to do, added to two messages whose words alone leave it open (either module's, or
+ * this side's): a calibration given a fitted model's keys without its `method`, and a
+ * Platt model that falls as the score rises.
+ */
+function withHint(message, code, field) {
+  if (typeof field !== "string") return message;
+  if (code === "UNKNOWN_FIELD" && MODEL_KEY.test(field) && !message.includes("`method: "))
+    return `${message} (a fitted model names its method: \`method: "platt"\` with \`a\` and \`b\`, \`method: "isotonic"\` with \`x\` and \`y\`)`;
+  if (code === "INVALID_CALIBRATION" && PLATT_A.test(field) && message.startsWith("must be <= 0,") && !message.includes("ranking"))
+    return `${message} (a Platt model with a > 0 falls as the score rises and would reverse the ranking: were the labels swapped, or the scores distances?)`;
+  return message;
 }
 
 /**

@@ -241,6 +241,26 @@ pub fn fit_query_confidence<R: Borrow<Run>>(
 }
 
 /// [`fit_query_confidence`] of borrowed runs.
+/// The first three of a map's keys (each as [`crate::error::name`] shows it) and how many
+/// there are: the query ids of the judgements and of a run that did not meet, side by
+/// side (a prefix or a case apart, `Q1` against `1`, shows at once).
+fn first_ids<V>(ids: &std::collections::BTreeMap<String, V>) -> String {
+    if ids.is_empty() {
+        return "none".into();
+    }
+    let mut out = String::new();
+    for (i, id) in ids.keys().take(3).enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(&crate::error::name(id).to_string());
+    }
+    if ids.len() > 3 {
+        out.push_str(&format!(", ... ({} in all)", ids.len()));
+    }
+    out
+}
+
 fn fit(
     qrels: &Qrels,
     runs: &[&Run],
@@ -277,7 +297,11 @@ fn fit(
         return Err(ScoreError::new(
             ErrorCode::EmptyInput,
             "qrels",
-            "no judged query was retrieved by any run",
+            format!(
+                "no judged query was retrieved by any run (the judgements' queries: {}; the first run's: {})",
+                first_ids(&qrels.0),
+                runs.first().map_or_else(|| "none".into(), |r| first_ids(&r.0))
+            ),
         ));
     }
     let positives = rows.labels.iter().filter(|&&y| y > 0.0).count();
@@ -634,6 +658,35 @@ mod tests {
         assert_eq!(
             (e.code, e.field.as_str()),
             (ErrorCode::NonFiniteScore, "model")
+        );
+    }
+
+    /// Judgements and runs with no query in common: the message shows the first ids of
+    /// each, where a prefix or a case apart shows at once.
+    #[test]
+    fn no_query_in_common_shows_both_sides_ids() {
+        let qr = qrels(&[("Q1", &[("d", 1.0)]), ("Q2", &[("d", 0.0)])]);
+        let five: &[(&str, &[(&str, f64)])] = &[
+            ("1", &[("d", 1.0)]),
+            ("2", &[("d", 1.0)]),
+            ("3", &[("d", 1.0)]),
+            ("4", &[("d", 1.0)]),
+            ("5", &[("d", 1.0)]),
+        ];
+        let runs = vec![run(five), run(&five[..2])];
+        let e =
+            fit_query_confidence(&qr, &runs, &FitQueryConfidenceOptions::default()).unwrap_err();
+        assert_eq!((e.code, e.field.as_str()), (ErrorCode::EmptyInput, "qrels"));
+        assert_eq!(
+            e.message,
+            r#"no judged query was retrieved by any run (the judgements' queries: "Q1", "Q2"; the first run's: "1", "2", "3", ... (5 in all))"#
+        );
+        let e = fit_query_confidence(&qrels(&[]), &runs, &FitQueryConfidenceOptions::default())
+            .unwrap_err();
+        assert!(
+            e.message.contains("the judgements' queries: none;"),
+            "{}",
+            e.message
         );
     }
 

@@ -405,7 +405,11 @@ export function errorTests(test, lib) {
     eq(said(() => new lib.Pipeline({ calibration: { a: -2, b: 1, metod: "platt" } }), "config.calibration.metod"), `unknown field \`metod\`, ${listed}; did you mean \`method\`?`);
     eq(said(() => new lib.Pipeline({ calibration: { Method: "isotonic", x: [0, 1], y: [0, 1] } }), "config.calibration.Method"), `unknown field \`Method\`, ${listed}; did you mean \`method\`?`);
     // A model's keys alone (method forgotten): the first, with `method` listed.
-    eq(said(() => new lib.Pipeline({ calibration: { a: -2, b: 1 } }), "config.calibration.a"), `unknown field \`a\`, ${listed}`);
+    const hint = ' (a fitted model names its method: `method: "platt"` with `a` and `b`, `method: "isotonic"` with `x` and `y`)';
+    eq(said(() => new lib.Pipeline({ calibration: { a: -2, b: 1 } }), "config.calibration.a"), `unknown field \`a\`, ${listed}${hint}`);
+    eq(said(() => new lib.Pipeline({ calibration: { y: [0, 1], x: [0, 1] } }), "config.calibration.y"), `unknown field \`y\`, ${listed}${hint}`);
+    // Only there: another key of a calibration, or `a` elsewhere, gains nothing.
+    eq(said(() => lib.calibrate([0.5], { a: 1 }), "options.a"), "unknown field `a`, expected one of `threshold`, `steepness`, `limits`");
     // A sigmoid's own keys read as before; a stray key without a model's is said in order.
     eq(new lib.Pipeline({ calibration: { threshold: 0.1 } }).config.calibration, { method: "sigmoid", threshold: 0.1, steepness: 150 });
     eq(said(() => new lib.Pipeline({ calibration: { threshold: 0.1, steep: 9 } }), "config.calibration.steep"), `unknown field \`steep\`, ${listed}`);

@@ -598,7 +598,7 @@ export function labTests(test, lib) {
     assert(against.a > 0, `a ${against.a}`);
     const fall = lib.applyCalibration([0.1, 0.9], against);
     assert(fall[0] > fall[1], "applied as it is");
-    eq(throwsScoreError(lib, () => new lib.Pipeline({ calibration: against }), "INVALID_CALIBRATION", "config.calibration.a").message, `must be <= 0, got ${against.a}`);
+    eq(throwsScoreError(lib, () => new lib.Pipeline({ calibration: against }), "INVALID_CALIBRATION", "config.calibration.a").message, `must be <= 0, got ${against.a} (a Platt model with a > 0 falls as the score rises and would reverse the ranking: were the labels swapped, or the scores distances?)`);
     new lib.Pipeline({ calibration: { method: "platt", a: 0, b: 1 } }).free();
     const ce = lib.calibrationError([0.1, 0.9, 0.8, 0.3], [0, 1, 1, 0], { bins: 2 });
     assert(Math.abs(ce.brier - 0.0375) < 1e-15, `brier ${ce.brier}`);

@@ -329,7 +329,7 @@ export function scoringTests(test, lib) {
     // The sigmoid's defaults are the seed's, whether `method` is given or not.
     eq(new lib.Pipeline({ calibration: {} }).config.calibration, { method: "sigmoid", threshold: 0.035, steepness: 150 });
     // Its checks stay: a fitted model's fields need their `method`, and a bad parameter is refused.
-    eq(throwsScoreError(lib, () => new lib.Pipeline({ calibration: { a: -2, b: 1 } }), "UNKNOWN_FIELD", "config.calibration.a").message, "unknown field `a`, expected one of `method`, `threshold`, `steepness`");
+    eq(throwsScoreError(lib, () => new lib.Pipeline({ calibration: { a: -2, b: 1 } }), "UNKNOWN_FIELD", "config.calibration.a").message.startsWith("unknown field `a`, expected one of `method`, `threshold`, `steepness` (a fitted model"), true, "its method said");
     throwsScoreError(lib, () => new lib.Pipeline({ calibration: { steepness: 0 } }), "INVALID_CALIBRATION", "config.calibration.steepness");
     throwsScoreError(lib, () => new lib.Pipeline({ calibration: { threshold: "0.02" } }), "INVALID_TYPE", "config.calibration");
     if (lib.applyCalibration) {
