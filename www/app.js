@@ -377,14 +377,7 @@ function recompute() {
       result = compute.pipeline(lib, state);
       result.curveDomain = curveDomain(result);
       result.curvePoints = compute.curve(lib, result.effective.calibration, gridOver(result.curveDomain, result.effective.calibration));
-      if (state.judgements && sample) {
-        // Band floors do not change the sample's scores: skip the rerun while they move.
-        const key = JSON.stringify([{ ...state.config, bands: undefined }, state.view.bins, state.view.binStrategy]);
-        if (!evaluation || evaluation.key !== key) {
-          evaluation = compute.sampleEvaluation(lib, sample, state.config, { bins: state.view.bins, strategy: state.view.binStrategy });
-          evaluation.key = key;
-        }
-      }
+      if (state.judgements && sample) evaluateSample();
     } else if (state.mode === "multiquery") {
       result = compute.multi(lib, state);
     } else {
@@ -399,6 +392,25 @@ function recompute() {
   } finally {
     writeUrl();
   }
+}
+
+/**
+ * The judgements card's evaluation of every sample query through the current config.
+ * Its error is the card's to show (`evaluation.error`, with the sample query refused):
+ * the current query's results stand, the sample's figures wait for a config every sample
+ * query passes.
+ */
+function evaluateSample() {
+  // Band floors do not change the sample's scores: skip the rerun while they move.
+  const key = JSON.stringify([{ ...state.config, bands: undefined }, state.view.bins, state.view.binStrategy]);
+  if (evaluation?.key === key) return;
+  try {
+    evaluation = compute.sampleEvaluation(lib, sample, state.config, { bins: state.view.bins, strategy: state.view.binStrategy });
+  } catch (e) {
+    const refused = e instanceof compute.SampleQueryError;
+    evaluation = { error: describeError(refused ? e.cause : e, lib), query: refused ? e.query : null };
+  }
+  evaluation.key = key;
 }
 
 /** The raw-score axis of the calibration curve: every shown result and the threshold. */
