@@ -350,6 +350,49 @@ playgroundTest("score playground in headless Chromium: configuration controls an
     await pickPreset(page, "seed-000");
   });
 
+  await t.test("text that is no finite number in a number field is said there, and the state keeps its value", async () => {
+    await pickPreset(page, "seed-000");
+    await page.$$eval("#controls details", (ds) => ds.forEach((d) => (d.open = true)));
+    const state = () => page.evaluate(() => globalThis.__playground.state);
+    /**
+     * Puts `text` in place of the field's, in one input event as a paste does (page.fill
+     * refuses such text in a number input; typed key by key, "2" of "2e" is applied first).
+     */
+    const retype = async (sel, text) => {
+      await page.focus(sel);
+      await page.keyboard.press("ControlOrMeta+A");
+      await page.keyboard.insertText(text);
+      await settle(page);
+    };
+    const saysBad = async (sel, what) => {
+      assert.equal(await page.getAttribute(sel, "aria-invalid"), "true", what);
+      assert.match((await describedBy(page, sel)).join(" "), /Not a finite number/, what);
+    };
+    const fields = [
+      ['#controls input[type="number"][data-path="config.topN"]', (s) => s.config.topN, 3, 4],
+      ['#calibration input[type="number"][data-path="config.minConfidence"]', (s) => s.config.minConfidence, 0.001, 0.002],
+      ['#controls input[data-path="input.lists.0.weight"]', (s) => s.input.lists[0].weight, 3, 4],
+      ['#controls input[data-path="input.items.A.fiscalYear"]', (s) => s.input.items.A?.fiscalYear, 2023, 2024],
+    ];
+    for (const [sel, valueOf, before, after] of fields) {
+      await retype(sel, String(before));
+      assert.equal(valueOf(await state()), before, sel);
+      assert.ok(await page.isHidden("#problem"), await page.textContent("#problem"));
+      const rows = await rankingRows(page);
+      for (const text of ["2e", "--5", "1e400"]) {
+        await retype(sel, text);
+        await saysBad(sel, `${sel}: ${text}`);
+        assert.equal(valueOf(await state()), before, `${sel}: ${text} leaves the value before it`);
+        assert.deepEqual(await rankingRows(page), rows, "the outputs are those of that value");
+      }
+      await retype(sel, String(after));
+      assert.equal(valueOf(await state()), after, sel);
+      assert.equal(await page.getAttribute(sel, "aria-invalid"), null, sel);
+      assert.ok(await page.isHidden("#problem"), await page.textContent("#problem"));
+    }
+    await pickPreset(page, "seed-000");
+  });
+
   await t.test("an empty list weight's placeholder is the weight it takes (config.weights, else 1)", async () => {
     await pickPreset(page, "seed-000");
     const weight = '#controls input[data-path="input.lists.0.weight"]';
