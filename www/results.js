@@ -10,6 +10,7 @@ import { card, figureBox, emptyFigure, width, bandChip, cursor, chartCache } fro
 import { listsOf, itemsOf } from "./input-editor.js";
 import { createEvaluationPanel } from "./evaluation.js";
 import { tableRoles } from "./tables.js";
+import { FLOOR_CONTROLS } from "./schema.js";
 
 // The heuristic reranker's factors (explain.rerank.factors), their product `multiplier`.
 const HEURISTIC_FACTORS = ["exactName", "nameTerms", "summaryTerms", "entityType", "shortContent"];
@@ -118,9 +119,7 @@ export function createPipelineView(ctx, form) {
       return;
     }
     const items = [...sigmoid];
-    // Dragged past each other, a floor's slider pushes the other (typed, the package's error says it).
-    items.push({ label: "High floor (hit ≥)", path: "config.bands.highFloor", min: 0, max: 1, step: 0.01, keep: { path: "config.bands.degradedFloor", side: "below" }, note: "Its slider pushes the degraded floor down with it." });
-    items.push({ label: "Degraded floor (degraded ≥)", path: "config.bands.degradedFloor", min: 0, max: 1, step: 0.01, keep: { path: "config.bands.highFloor", side: "above" }, note: "Its slider pushes the high floor up with it." });
+    items.push(...FLOOR_CONTROLS);
     items.push({ label: "minConfidence (drop below)", path: "config.minConfidence", min: 0, max: 1, step: 0.01 });
     const active = document.activeElement?.dataset?.path;
     const wasRange = document.activeElement?.type === "range";

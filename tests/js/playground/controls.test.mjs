@@ -347,6 +347,17 @@ playgroundTest("score playground in headless Chromium: configuration controls an
     const seed = buildPreset("seed-000", sample);
     assert.deepEqual((await rankingRows(page)).map((r) => r.band), expected({ bands: { highFloor: 1, degradedFloor: 1 } }, seed.input).out.results.map((r) => r.band));
     assert.match(await page.textContent("#calibration .quick"), /pushes the degraded floor down/);
+    // The bands mode's sliders push too: 25 steps up from the degraded floor's 0.65 take
+    // the high floor (0.85) along to 0.9.
+    await pickPreset(page, "seed-002");
+    await page.focus('#bands input[type="range"][data-path="config.bands.degradedFloor"]');
+    for (let i = 0; i < 25; i++) await page.keyboard.press("ArrowRight");
+    await settle(page);
+    assert.deepEqual(await bands(), { highFloor: 0.9, degradedFloor: 0.9 });
+    assert.ok(await page.isHidden("#problem"), await page.textContent("#problem"));
+    const scores = buildPreset("seed-002", sample).bands.scores;
+    assert.deepEqual(await page.$$eval("#bands-table tbody tr", (trs) => trs.map((tr) => tr.dataset.band)), scores.map((x) => lib.classifyBand(x, { highFloor: 0.9, degradedFloor: 0.9 }).kind));
+    assert.match(await page.textContent("#bands .quick"), /pushes the high floor up/);
     await pickPreset(page, "seed-000");
   });
 
