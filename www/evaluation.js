@@ -175,6 +175,8 @@ export function createEvaluationPanel(ctx) {
         h("div", { class: "button-row" }, apply));
       clearProblemFrom("proposal");
     } catch (e) {
+      // The proposal before, for another target, goes with its Apply button.
+      fill(evalUi.proposal);
       showProblem({ ...describeError(e, ctx.lib), source: "proposal" });
     }
   }

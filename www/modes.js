@@ -64,7 +64,11 @@ export function createModeViews(ctx, form, configForm) {
       const parts = ta.value.split(/[\s,;]+/).filter(Boolean);
       const nums = parts.map(Number);
       if (nums.some((n) => !Number.isFinite(n))) {
-        message.show("Scores are numbers separated by commas or spaces.");
+        // The problem box says it too, in place of a package error about the text before
+        // (the outputs, of the scores before, marked stale).
+        const text = "Scores are numbers separated by commas or spaces.";
+        showProblem({ title: "The scores could not be read", message: `${text} Not a finite number: ${parts.filter((p) => !Number.isFinite(Number(p))).join(", ")}.` });
+        message.show(text);
         return;
       }
       message.clear();

@@ -107,6 +107,17 @@ playgroundTest("score playground in headless Chromium: configuration controls an
     await page.click("#propose-bands");
     assert.ok(await page.isHidden("#problem"), "the proposal's own error is cleared");
     assert.ok(await page.$("[data-high-floor]"));
+    // A refused target takes the proposal before, and its Apply button, away.
+    for (const refused of ["2", "0"]) {
+      await target.fill(refused);
+      await page.click("#propose-bands");
+      assert.equal(await page.getAttribute("#problem", "data-kind"), "score-error", refused);
+      assert.equal(await page.$$eval("#apply-bands, [data-high-floor]", (els) => els.length), 0, `target ${refused}`);
+    }
+    await target.fill("0.85");
+    await page.click("#propose-bands");
+    assert.ok(await page.isHidden("#problem"));
+    assert.ok(await page.$("#apply-bands"));
     // {"calibration": "x"} through the JSON box: the package refuses it (the page threw a TypeError).
     // The controls are rebuilt after each apply: the box is found again each time.
     const applyJson = async (text) => {
