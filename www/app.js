@@ -115,10 +115,17 @@ function fatal(message) {
   showProblem({ title: "The playground could not start", message });
 }
 
-/** Fills missing parts of a decoded state; null if it is not a playground state. */
+// The page's modes: a state names one of them (or none: the pipeline).
+const MODES = ["pipeline", "multiquery", "bands"];
+
+/**
+ * Fills missing parts of a decoded state; null if it is not a playground state. Throws
+ * for a state the page cannot show (another version, a mode it does not know).
+ */
 function normalizeState(s) {
   if (!s || typeof s !== "object") return null;
   if (s.v !== STATE_VERSION) throw new Error(`state version ${s.v}, expected ${STATE_VERSION}`);
+  if (s.mode !== undefined && !MODES.includes(s.mode)) throw new Error(`unknown mode ${JSON.stringify(s.mode)}, expected one of ${MODES.join(", ")}`);
   const b = baseState();
   return {
     ...b,
