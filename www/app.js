@@ -8,6 +8,8 @@
 //   config-form.js   the PipelineConfig form
 //   results.js       the pipeline outputs: result, stages, curve, ranking
 //   evaluation.js    the judgements card: reliability, fitting, band floors, fusion tuning
+//   outcome.js       the query-level outcome card (answer / hedge / abstain)
+//   confidence-panel.js  the query-confidence model of the CISI presets (confidence.js computes)
 //   modes.js         the multi-query and bands modes (controls and outputs)
 //   figures.js       cards, chart cursor and tooltip; notices.js: problems and notices
 //   tables.js        output tables stacked into rows on phones
@@ -15,7 +17,7 @@ import { h, fill, $, debounce } from "./dom.js";
 import { encodeState, decodeState, linkLimit } from "./url-state.js";
 import { presetList, buildPreset, baseState, DEFAULT_PRESET, STATE_VERSION } from "./presets.js";
 import * as compute from "./compute.js";
-import { carryModel, forgetModel, adoptModel } from "./confidence.js";
+import { carryModel, forgetModel, adoptModel } from "./confidence-panel.js";
 import { describeError, showProblem, clearProblem, notice, dismissNotice, announceResults } from "./notices.js";
 import { createForm, section } from "./form.js";
 import { createInputEditor } from "./input-editor.js";

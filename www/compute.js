@@ -53,8 +53,12 @@ export function rankingRun(ids) {
   return Object.fromEntries(distinct.map((id, i) => [id, distinct.length - i]));
 }
 
-/** The run of one ranked list (first occurrence wins), for `optimizeFusion`. */
-function listRun(list) {
+/**
+ * A ranked list as a run of one query ({ id: score }, an id's first occurrence wins, as
+ * the pipeline reads a list), for optimizeFusion and fitQueryConfidence; null for a list
+ * without a score per id.
+ */
+export function listRun(list) {
   if (!Array.isArray(list.scores) || list.scores.length !== list.ids.length) return null;
   const run = {};
   list.ids.forEach((id, i) => {

@@ -4,7 +4,8 @@
 // presets) the judgements and query-confidence cards.
 import { h, fill, $$, fmt, fmtp, full } from "./dom.js";
 import * as charts from "./charts.js";
-import { renderOutcome, confidencePanel } from "./confidence.js";
+import { renderOutcome } from "./outcome.js";
+import { confidencePanel } from "./confidence-panel.js";
 import { describeError, showProblem, notice } from "./notices.js";
 import { card, figureBox, emptyFigure, width, bandChip, cursor, chartCache } from "./figures.js";
 import { listsOf, itemsOf } from "./input-editor.js";
