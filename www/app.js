@@ -8,6 +8,8 @@
 //   config-form.js   the PipelineConfig form
 //   results.js       the pipeline outputs: result, stages, curve, ranking
 //   evaluation.js    the judgements card: reliability, fitting, band floors, fusion tuning
+//   outcome.js       the query-level outcome card (answer / hedge / abstain)
+//   confidence-panel.js  the query-confidence model of the CISI presets (confidence.js computes)
 //   modes.js         the multi-query and bands modes (controls and outputs)
 //   figures.js       cards, chart cursor and tooltip; notices.js: problems and notices
 //   tables.js        output tables stacked into rows on phones
@@ -15,7 +17,7 @@ import { h, fill, $, debounce } from "./dom.js";
 import { encodeState, decodeState, linkLimit } from "./url-state.js";
 import { presetList, buildPreset, baseState, DEFAULT_PRESET, STATE_VERSION } from "./presets.js";
 import * as compute from "./compute.js";
-import { carryModel, forgetModel, adoptModel } from "./confidence.js";
+import { carryModel, forgetModel, adoptModel } from "./confidence-panel.js";
 import { describeError, showProblem, clearProblem, notice, dismissNotice, announceResults } from "./notices.js";
 import { createForm, section } from "./form.js";
 import { createInputEditor } from "./input-editor.js";
@@ -115,10 +117,17 @@ function fatal(message) {
   showProblem({ title: "The playground could not start", message });
 }
 
-/** Fills missing parts of a decoded state; null if it is not a playground state. */
+// The page's modes: a state names one of them (or none: the pipeline).
+const MODES = ["pipeline", "multiquery", "bands"];
+
+/**
+ * Fills missing parts of a decoded state; null if it is not a playground state. Throws
+ * for a state the page cannot show (another version, a mode it does not know).
+ */
 function normalizeState(s) {
   if (!s || typeof s !== "object") return null;
   if (s.v !== STATE_VERSION) throw new Error(`state version ${s.v}, expected ${STATE_VERSION}`);
+  if (s.mode !== undefined && !MODES.includes(s.mode)) throw new Error(`unknown mode ${JSON.stringify(s.mode)}, expected one of ${MODES.join(", ")}`);
   const b = baseState();
   return {
     ...b,
@@ -377,14 +386,7 @@ function recompute() {
       result = compute.pipeline(lib, state);
       result.curveDomain = curveDomain(result);
       result.curvePoints = compute.curve(lib, result.effective.calibration, gridOver(result.curveDomain, result.effective.calibration));
-      if (state.judgements && sample) {
-        // Band floors do not change the sample's scores: skip the rerun while they move.
-        const key = JSON.stringify([{ ...state.config, bands: undefined }, state.view.bins, state.view.binStrategy]);
-        if (!evaluation || evaluation.key !== key) {
-          evaluation = compute.sampleEvaluation(lib, sample, state.config, { bins: state.view.bins, strategy: state.view.binStrategy });
-          evaluation.key = key;
-        }
-      }
+      if (state.judgements && sample) evaluateSample();
     } else if (state.mode === "multiquery") {
       result = compute.multi(lib, state);
     } else {
@@ -399,6 +401,25 @@ function recompute() {
   } finally {
     writeUrl();
   }
+}
+
+/**
+ * The judgements card's evaluation of every sample query through the current config.
+ * Its error is the card's to show (`evaluation.error`, with the sample query refused):
+ * the current query's results stand, the sample's figures wait for a config every sample
+ * query passes.
+ */
+function evaluateSample() {
+  // Band floors do not change the sample's scores: skip the rerun while they move.
+  const key = JSON.stringify([{ ...state.config, bands: undefined }, state.view.bins, state.view.binStrategy]);
+  if (evaluation?.key === key) return;
+  try {
+    evaluation = compute.sampleEvaluation(lib, sample, state.config, { bins: state.view.bins, strategy: state.view.binStrategy });
+  } catch (e) {
+    const refused = e instanceof compute.SampleQueryError;
+    evaluation = { error: describeError(refused ? e.cause : e, lib), query: refused ? e.query : null };
+  }
+  evaluation.key = key;
 }
 
 /** The raw-score axis of the calibration curve: every shown result and the threshold. */

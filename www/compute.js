@@ -53,8 +53,12 @@ export function rankingRun(ids) {
   return Object.fromEntries(distinct.map((id, i) => [id, distinct.length - i]));
 }
 
-/** The run of one ranked list (first occurrence wins), for `optimizeFusion`. */
-function listRun(list) {
+/**
+ * A ranked list as a run of one query ({ id: score }, an id's first occurrence wins, as
+ * the pipeline reads a list), for optimizeFusion and fitQueryConfidence; null for a list
+ * without a score per id.
+ */
+export function listRun(list) {
   if (!Array.isArray(list.scores) || list.scores.length !== list.ids.length) return null;
   const run = {};
   list.ids.forEach((id, i) => {
@@ -146,9 +150,22 @@ export function needsLab(state) {
 export const SAMPLE_METRICS = ["ndcg@10", "mrr", "recall@20"];
 
 /**
+ * A sample query the package refused to score through the current config (`query`: the
+ * sample's query, `cause`: the package's error). The page's own query can pass where a
+ * sample query does not (a limit its text stays under, theirs not).
+ */
+export class SampleQueryError extends Error {
+  constructor(query, cause) {
+    super(cause?.message ?? String(cause), { cause });
+    this.name = "SampleQueryError";
+    this.query = query;
+  }
+}
+
+/**
  * Every CISI sample query through the current config: (raw, calibrated, label) for each
  * candidate of the pool, the reliability report, and metrics of the fused ranking and
- * of each single list.
+ * of each single list. Throws SampleQueryError when the package refuses a sample query.
  */
 export function sampleEvaluation(lib, sample, config, { bins = 10, strategy = "uniform" } = {}) {
   const raws = [];
@@ -164,9 +181,16 @@ export function sampleEvaluation(lib, sample, config, { bins = 10, strategy = "u
       for (const q of sample.queries) {
         const input = cisiInput(sample, q);
         qrels[q.id] = q.qrels;
-        const out = p.run(input);
+        let out;
+        let pool;
+        try {
+          out = p.run(input);
+          pool = sp.run(input);
+        } catch (e) {
+          throw new SampleQueryError(q, e);
+        }
         fused[q.id] = rankingRun(out.results.map((r) => r.id));
-        for (const r of sp.run(input).results) {
+        for (const r of pool.results) {
           raws.push(r.explain.normalized);
           probs.push(r.score);
           labels.push((q.qrels[r.id] || 0) > 0 ? 1 : 0);

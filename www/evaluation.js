@@ -5,8 +5,8 @@ import { h, fill, fmt, fmtp, full, nextId, setPath } from "./dom.js";
 import { buildPreset } from "./presets.js";
 import * as charts from "./charts.js";
 import { buildOptimizer } from "./optimize.js";
-import { describeError, showProblem, clearProblemFrom, notice } from "./notices.js";
-import { figureBox, width, chartCache, cursor } from "./figures.js";
+import { describeError, showProblem, clearProblemFrom, notice, problemText } from "./notices.js";
+import { figureBox, emptyFigure, width, chartCache, cursor } from "./figures.js";
 
 /** A reliability bin's range: "0.30–0.40". */
 const binRange = (b) => `${fmt(b.lower, 2)}–${fmt(b.upper, 2)}`;
@@ -36,6 +36,7 @@ export function createEvaluationPanel(ctx) {
     bins.addEventListener("change", onBins);
     strategy.addEventListener("change", onBins);
     evalUi.caption = h("p", { class: "note" });
+    evalUi.error = h("p", { class: "field-error", id: "evaluation-error", hidden: true });
     evalUi.metrics = h("div", { class: "metrics" });
     evalUi.chart = figureBox("reliability-chart", "Reliability diagram: one bar and dot per bin, the dot's area its count", "bins");
     evalUi.table = h("div", {});
@@ -44,6 +45,7 @@ export function createEvaluationPanel(ctx) {
     const fitIso = h("button", { type: "button", id: "fit-isotonic", text: "Fit isotonic regression" });
     const restore = h("button", { type: "button", id: "restore-sigmoid", class: "secondary", text: "Back to the preset's sigmoid" });
     evalUi.fitNote = h("p", { class: "note", "aria-live": "polite" });
+    evalUi.actions = [fitPlatt, fitIso];
     fitPlatt.addEventListener("click", () => fit("platt"));
     fitIso.addEventListener("click", () => fit("isotonic"));
     restore.addEventListener("click", () => {
@@ -59,6 +61,7 @@ export function createEvaluationPanel(ctx) {
     const propose = h("button", { type: "button", id: "propose-bands", text: "Propose band floors" });
     evalUi.proposal = h("div", { "aria-live": "polite" });
     propose.addEventListener("click", proposeFloors);
+    evalUi.actions.push(propose);
 
     evalUi.optimize = buildOptimizer({
       lib: ctx.lib,
@@ -70,6 +73,7 @@ export function createEvaluationPanel(ctx) {
     });
 
     fill(host,
+      evalUi.error,
       evalUi.caption,
       evalUi.metrics,
       h("h3", { text: "Reliability diagram" }),
@@ -95,6 +99,10 @@ export function createEvaluationPanel(ctx) {
   function renderEvaluation(chartW = chartWidth()) {
     const ev = ctx.evaluation;
     if (!ev) return;
+    evalUi.error.hidden = !ev.error;
+    for (const b of evalUi.actions) b.disabled = Boolean(ev.error);
+    if (ev.error) return renderRefused(ev);
+    evalUi.error.removeAttribute("data-query");
     const positives = ev.labels.filter((l) => l === 1).length;
     evalUi.caption.textContent = `All ${ctx.sample.queries.length} CISI sample queries through the current configuration: ${ev.labels.length} candidates (the topK pool of each query), ${positives} judged relevant.`;
     const rep = ev.report;
@@ -112,9 +120,26 @@ export function createEvaluationPanel(ctx) {
         h("td", { text: binRange(b) }), h("td", { class: "num", text: b.count }), h("td", { class: "num", text: b.count ? fmt(b.meanConfidence, 3) : "–" }), h("td", { class: "num", text: b.count ? fmt(b.fractionPositive, 3) : "–" })))))));
   }
 
+  /**
+   * A sample query the package refused through this config: said in the card (the page's
+   * own query passed, its outputs stand), the sample's figures emptied until it passes.
+   */
+  function renderRefused(ev) {
+    const q = ev.query;
+    const which = q ? `Sample query ${q.id.startsWith("ood") ? q.id : `Q${q.id}`} (“${q.text.length > 60 ? q.text.slice(0, 57).trimEnd() + "…" : q.text}”)` : "The sample";
+    evalUi.error.textContent = `${which} could not be scored with this configuration: ${problemText(ev.error)}. The outputs above are the current query's; the sample's figures come back once every sample query passes.`;
+    if (q) evalUi.error.dataset.query = q.id;
+    else evalUi.error.removeAttribute("data-query");
+    evalUi.caption.textContent = "";
+    fill(evalUi.metrics);
+    emptyFigure(evalUi.chart, "No reliability diagram: a sample query was refused.");
+    fill(evalUi.table);
+    fill(evalUi.proposal);
+  }
+
   async function fit(method) {
     const ev = ctx.evaluation;
-    if (!ev) return;
+    if (!ev || ev.error) return;
     let model;
     try {
       model = method === "platt" ? ctx.lib.fitPlatt(ev.raws, ev.labels) : ctx.lib.fitIsotonic(ev.raws, ev.labels);
@@ -131,7 +156,7 @@ export function createEvaluationPanel(ctx) {
 
   function proposeFloors() {
     const ev = ctx.evaluation;
-    if (!ev) return;
+    if (!ev || ev.error) return;
     try {
       const target = Number(evalUi.target.value);
       const p = ctx.lib.proposeBands(ev.probs, ev.labels, { targetPrecision: target });
@@ -150,6 +175,8 @@ export function createEvaluationPanel(ctx) {
         h("div", { class: "button-row" }, apply));
       clearProblemFrom("proposal");
     } catch (e) {
+      // The proposal before, for another target, goes with its Apply button.
+      fill(evalUi.proposal);
       showProblem({ ...describeError(e, ctx.lib), source: "proposal" });
     }
   }

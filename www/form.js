@@ -5,6 +5,43 @@ import { showProblem, fieldMessage } from "./notices.js";
 
 export const wide = () => window.matchMedia("(min-width: 901px)").matches;
 
+/**
+ * What a number input holds: { empty: true }, { value } (a finite number) or { bad: true }:
+ * text that is no finite number (`2e`, `--5`, `1e400`), which the browser hands over as
+ * an empty value with validity.badInput set, or a number past the doubles (Infinity).
+ */
+export function readNumber(el) {
+  if (el.validity?.badInput) return { bad: true };
+  const text = el.value.trim();
+  if (text === "") return { empty: true };
+  const n = Number(text);
+  return Number.isFinite(n) ? { value: n } : { bad: true };
+}
+
+/**
+ * The inline message of a number input `el` (named `what` in it) for text that is no
+ * finite number: bad() shows it, the input marked aria-invalid (the message made when
+ * first shown, at the end of the input's field, quick control or table cell); the state
+ * keeps the value it had, which the outputs show. clear() takes it back. (Not the
+ * problem box: the recompute of the keystroke before, a frame later, would clear it.)
+ */
+export function numberMessage(el, what) {
+  let message = null;
+  return {
+    bad() {
+      if (!message) {
+        const msg = h("p", { class: "field-error", hidden: true });
+        (el.closest(".field, .quick-item, td") || el.parentElement).append(msg);
+        message = fieldMessage(el, msg);
+      }
+      message.show(`Not a finite number (${what} keeps its value).`);
+    },
+    clear() {
+      message?.clear();
+    },
+  };
+}
+
 // Open or closed, per panel title, kept across rebuilds of the controls.
 const openMemory = new Map();
 // The last box built for each key (see `remembered`).
@@ -65,20 +102,22 @@ export function createForm(ctx) {
   /** A number input bound to a state path. */
   function numberInput(path, { min, max, step = "any", optional = false, id, label, onChange, placeholder = "none" } = {}) {
     const el = h("input", { type: "number", step, min, max, inputmode: "decimal", id: id || nextId("n"), "data-path": path, "aria-label": label });
+    const message = numberMessage(el, path.replace(/^(config|input|multi)\./, ""));
     const read = () => {
       const v = valueAt(path);
       el.value = v === undefined || v === null ? "" : String(v);
       if (optional) el.placeholder = placeholder;
+      message.clear();
     };
     el.addEventListener("input", () => {
-      const text = el.value.trim();
-      if (text === "") {
+      const typed = readNumber(el);
+      if (typed.bad) return message.bad();
+      message.clear();
+      if (typed.empty) {
         if (!optional && path.startsWith("input.")) return;
         deletePath(ctx.state, path);
       } else {
-        const n = Number(text);
-        if (!Number.isFinite(n)) return;
-        setPath(ctx.state, path, n);
+        setPath(ctx.state, path, typed.value);
       }
       markOverride(el, path);
       sync();

@@ -2,7 +2,7 @@
 // lists (table, JSON and TREC run tabs) and the candidates' metadata table.
 import { h, fill, nextId, debounce, fmtp } from "./dom.js";
 import { describeError, showProblem, notice, fieldMessage } from "./notices.js";
-import { section, remembered, wide } from "./form.js";
+import { section, remembered, wide, readNumber, numberMessage } from "./form.js";
 import { followState } from "./json-box.js";
 
 /** The input's lists, or none if it has no array of lists. */
@@ -203,9 +203,13 @@ export function createInputEditor(ctx, form) {
       const w = ctx.state.config?.weights?.[list.name];
       weight.placeholder = `weight: ${typeof w === "number" && Number.isFinite(w) ? fmtp(w) : 1}`;
     });
+    const weightMessage = numberMessage(weight, "the weight");
     weight.addEventListener("input", () => {
-      if (weight.value.trim() === "") delete list.weight;
-      else if (Number.isFinite(Number(weight.value))) list.weight = Number(weight.value);
+      const typed = readNumber(weight);
+      if (typed.bad) return weightMessage.bad();
+      weightMessage.clear();
+      if (typed.empty) delete list.weight;
+      else list.weight = typed.value;
       ctx.changed();
     });
     const msg = h("p", { class: "field-error", hidden: true });
@@ -449,15 +453,17 @@ export function createInputEditor(ctx, form) {
           class: f.key === "name" || f.key === "summary" || f.key === "content" ? "wide" : "narrow",
           spellcheck: "false",
         });
+        const message = f.kind === "number" ? numberMessage(el, `${f.label} of ${id}`) : null;
         el.addEventListener("input", () => {
+          const typed = f.kind === "number" ? readNumber(el) : null;
+          if (typed?.bad) return message.bad();
+          message?.clear();
           if (inputItems() !== ctx.state.input.items) ctx.state.input.items = {};
           const it = (ctx.state.input.items[id] ??= {});
           const text = el.value;
-          if (text.trim() === "") delete it[f.key];
-          else if (f.kind === "number") {
-            if (!Number.isFinite(Number(text))) return;
-            it[f.key] = Number(text);
-          } else if (f.kind === "time") it[f.key] = timeValue(text);
+          if (typed ? typed.empty : text.trim() === "") delete it[f.key];
+          else if (typed) it[f.key] = typed.value;
+          else if (f.kind === "time") it[f.key] = timeValue(text);
           else it[f.key] = text;
           if (Object.keys(it).length === 0) delete ctx.state.input.items[id];
           ctx.changed();

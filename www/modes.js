@@ -2,7 +2,7 @@
 // (classifyBand, seed 002), each with its controls (left column) and outputs (right).
 import { h, fill, $$, fmt, fmtp, full, nextId, describe } from "./dom.js";
 import * as charts from "./charts.js";
-import { CONFIG_GROUPS, MULTI_OPTIONS } from "./schema.js";
+import { CONFIG_GROUPS, MULTI_OPTIONS, FLOOR_CONTROLS } from "./schema.js";
 import { showProblem, fieldMessage } from "./notices.js";
 import { section } from "./form.js";
 import { card, figureBox, emptyFigure, width, bandChip, cursor } from "./figures.js";
@@ -64,7 +64,11 @@ export function createModeViews(ctx, form, configForm) {
       const parts = ta.value.split(/[\s,;]+/).filter(Boolean);
       const nums = parts.map(Number);
       if (nums.some((n) => !Number.isFinite(n))) {
-        message.show("Scores are numbers separated by commas or spaces.");
+        // The problem box says it too, in place of a package error about the text before
+        // (the outputs, of the scores before, marked stale).
+        const text = "Scores are numbers separated by commas or spaces.";
+        showProblem({ title: "The scores could not be read", message: `${text} Not a finite number: ${parts.filter((p) => !Number.isFinite(Number(p))).join(", ")}.` });
+        message.show(text);
         return;
       }
       message.clear();
@@ -140,10 +144,7 @@ export function createModeViews(ctx, form, configForm) {
   function buildBandsOutputs(root) {
     out.bands = h("div", {});
     out.bandsChart = figureBox("bands-chart", "Scores on the bands");
-    const controls = quickControls([
-      { label: "High floor (hit ≥)", path: "config.bands.highFloor", min: 0, max: 1, step: 0.01 },
-      { label: "Degraded floor (degraded ≥)", path: "config.bands.degradedFloor", min: 0, max: 1, step: 0.01 },
-    ]);
+    const controls = quickControls(FLOOR_CONTROLS);
     root.append(card("bands", "Bands: hit, degraded, miss (classifyBand)",
       h("p", { class: "note", text: "hit when score ≥ high floor, degraded when degraded floor ≤ score < high floor, miss below. Move a floor: the scores re-colour at once." }),
       controls, out.bandsChart, out.bands));

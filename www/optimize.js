@@ -40,6 +40,10 @@ export function buildOptimizer(ctx) {
   run.addEventListener("click", async () => {
     const ev = ctx.getEvaluation();
     if (!ev) return;
+    if (ev.error) {
+      status.textContent = "The sample's judgements could not be read through this configuration (the card says which query the package refused): mend it to search.";
+      return;
+    }
     const options = { method: method.value, metric: metric.value };
     if (method.value === "rrf") options.kValues = grid.value === "k1" ? Array.from({ length: 200 }, (_, i) => i + 1) : Array.from({ length: 10 }, (_, i) => (i + 1) * 10);
     // "default": no step sent, so the search takes ranx's (0.1 for weights, 0.01 for phi).

@@ -4,12 +4,14 @@
 // presets) the judgements and query-confidence cards.
 import { h, fill, $$, fmt, fmtp, full } from "./dom.js";
 import * as charts from "./charts.js";
-import { renderOutcome, confidencePanel } from "./confidence.js";
+import { renderOutcome } from "./outcome.js";
+import { confidencePanel } from "./confidence-panel.js";
 import { describeError, showProblem, notice } from "./notices.js";
 import { card, figureBox, emptyFigure, width, bandChip, cursor, chartCache } from "./figures.js";
 import { listsOf, itemsOf } from "./input-editor.js";
 import { createEvaluationPanel } from "./evaluation.js";
 import { tableRoles } from "./tables.js";
+import { FLOOR_CONTROLS } from "./schema.js";
 
 // The heuristic reranker's factors (explain.rerank.factors), their product `multiplier`.
 const HEURISTIC_FACTORS = ["exactName", "nameTerms", "summaryTerms", "entityType", "shortContent"];
@@ -23,6 +25,12 @@ const HEURISTIC_FACTORS = ["exactName", "nameTerms", "summaryTerms", "entityType
 export const CHART_ROWS = 60;
 
 /**
+ * The most rows the final ranking lists until asked for all ("Show all"): with 1,000
+ * returned results, rebuilding the table made every keystroke take 0.4 to 0.5 s.
+ */
+export const RANKING_ROWS = 200;
+
+/**
  * The pipeline outputs over `ctx` = { out (containers, emptied by the caller on a
  * rebuild), state, lib, sample, defaults, result, evaluation, changed(opts), commit(opts), recompute(),
  * renderOutputs(), writeUrl() } and `form` (createForm: the quick controls).
@@ -32,6 +40,8 @@ export function createPipelineView(ctx, form) {
   const { out } = ctx;
   const { quickControls } = form;
   const evaluationPanel = createEvaluationPanel(ctx);
+  let rankingAll = false; // the whole ranking listed (its "Show all" pressed), until the outputs are rebuilt
+  let rankingKey = null; // what the ranking table shows (renderRanking rebuilds it only when that changes)
 
   function buildPipelineOutputs(root) {
     out.outcome = h("div", { class: "outcome-box" });
@@ -66,6 +76,8 @@ export function createPipelineView(ctx, form) {
       out.relative));
 
     out.ranking = h("div", {});
+    rankingAll = false;
+    rankingKey = null;
     root.append(card("ranking", "Final ranking", out.ranking));
 
     if (ctx.state.judgements && ctx.sample) {
@@ -118,9 +130,7 @@ export function createPipelineView(ctx, form) {
       return;
     }
     const items = [...sigmoid];
-    // Dragged past each other, a floor's slider pushes the other (typed, the package's error says it).
-    items.push({ label: "High floor (hit ≥)", path: "config.bands.highFloor", min: 0, max: 1, step: 0.01, keep: { path: "config.bands.degradedFloor", side: "below" }, note: "Its slider pushes the degraded floor down with it." });
-    items.push({ label: "Degraded floor (degraded ≥)", path: "config.bands.degradedFloor", min: 0, max: 1, step: 0.01, keep: { path: "config.bands.highFloor", side: "above" }, note: "Its slider pushes the high floor up with it." });
+    items.push(...FLOOR_CONTROLS);
     items.push({ label: "minConfidence (drop below)", path: "config.minConfidence", min: 0, max: 1, step: 0.01 });
     const active = document.activeElement?.dataset?.path;
     const wasRange = document.activeElement?.type === "range";
@@ -149,7 +159,7 @@ export function createPipelineView(ctx, form) {
     out.chartCap.dataset.of = drawable.length;
     out.chartCap.textContent =
       returned < allReturned
-        ? `The charts on this page draw the first ${rows.length} of the ${allReturned} returned results (the final ranking lists them all)${drawable.length > allReturned ? ` and none of the ${drawable.length - allReturned} dropped candidates` : ""}.`
+        ? `The charts on this page draw the first ${rows.length} of the ${allReturned} returned results (the final ranking lists ${allReturned > RANKING_ROWS ? `the first ${RANKING_ROWS}, all on request` : "them all"})${drawable.length > allReturned ? ` and none of the ${drawable.length - allReturned} dropped candidates` : ""}.`
         : `The charts on this page draw ${rows.length} of the ${drawable.length} candidates: the ${returned} returned, then the ${rows.length - returned} best-scored of the ${drawable.length - allReturned} dropped; the other ${left} are counted in the summary, not drawn. Untick “Show dropped candidates” to draw the returned results alone.`;
   }
 
@@ -288,40 +298,69 @@ export function createPipelineView(ctx, form) {
           ? "The input has no candidates: add ids to a ranked list (Table, JSON or TREC run tab) or pick a preset."
           : "No result passed the filters (minRelevance, minConfidence). Lower minConfidence or the sigmoid threshold to see results.";
       fill(out.ranking, h("p", { class: "empty", "data-empty": candidates === 0 ? "no-candidates" : "filtered", text }));
+      rankingKey = null;
       return;
     }
     const hasJudgements = Boolean(ctx.state.judgements);
+    const returned = r.rows.filter((x) => x.returned);
+    const rows = rankingAll ? returned : returned.slice(0, RANKING_ROWS);
+    // Everything the table shows: an edit that changes none of it (the query typed, with
+    // no reranker reading it) leaves the table as it is.
+    const key = JSON.stringify([hasJudgements, rankingAll, returned.length, rows.map((row) => {
+      const x = row.explain;
+      return [row.id, row.rank, row.score, row.band, row.judgement, nameOf(row.id), x ? [x.fused, x.afterRecency, x.afterRerank, x.normalized] : null];
+    })]);
+    if (key === rankingKey) return;
+    rankingKey = key;
     const head = h("tr", {},
       ["#", "id", "name", "confidence · band"].map((t) => h("th", { scope: "col", text: t })),
       hasJudgements ? h("th", { scope: "col", text: "judged" }) : null,
       ["fused", "raw score"].map((t) => h("th", { scope: "col", class: "num", text: t })));
     const body = h("tbody");
-    for (const row of r.rows.filter((x) => x.returned)) {
-      const x = row.explain;
-      const bar = h("span", { class: `bar band-${row.band}` });
-      bar.style.width = `${Math.max(0, Math.min(1, row.score)) * 100}%`;
-      const tr = h("tr", {
-        "data-id": row.id,
-        "data-rank": row.rank,
-        "data-score": full(row.score),
-        "data-band": row.band,
-        "data-fused": x ? full(x.fused) : undefined,
-        "data-after-recency": x ? full(x.afterRecency) : undefined,
-        "data-after-rerank": x ? full(x.afterRerank) : undefined,
-        "data-normalized": x ? full(x.normalized) : undefined,
-        "data-judgement": row.judgement,
-      },
-      h("td", { class: "num rank-cell", text: row.rank }),
-      h("th", { scope: "row", class: "id-cell", title: row.id, text: row.id }),
-      h("td", { class: "name-cell", text: nameOf(row.id) || "" }),
-      h("td", { class: "score-cell" }, h("span", { class: "score-line" }, h("span", { class: "score-num", text: fmt(row.score, 4) }), bandChip(row.band)), h("span", { class: "bar-track" }, bar)),
-      hasJudgements ? h("td", { class: ["judged", row.judgement > 0 ? "yes" : null], text: row.judgement > 0 ? "✓ relevant" : "not relevant" }) : null,
-      h("td", { class: "num fused-cell", text: x ? fmt(x.fused) : "" }),
-      h("td", { class: "num raw-cell", text: x ? fmt(x.normalized) : "" }));
-      body.append(tr);
-    }
+    for (const row of rows) body.append(rankingRow(row, hasJudgements));
     // Stacked into a grid on phones (style.css): its roles set explicitly (tables.js).
-    fill(out.ranking, h("div", { class: "table-scroll" }, tableRoles(h("table", { class: "ranking", id: "ranking-table" }, h("caption", { class: "visually-hidden", text: "Final ranking" }), h("thead", {}, head), body))));
+    const table = h("div", { class: "table-scroll" }, tableRoles(h("table", { class: "ranking", id: "ranking-table" }, h("caption", { class: "visually-hidden", text: "Final ranking" }), h("thead", {}, head), body)));
+    fill(out.ranking, rankingCap(returned.length, rows.length), table);
+  }
+
+  /** The ranking's "Show all" (or "Show the first …") line, when it has more rows than RANKING_ROWS. */
+  function rankingCap(total, listed) {
+    if (total <= RANKING_ROWS) return null;
+    const hadFocus = document.activeElement?.id === "ranking-all";
+    const toggle = h("button", { type: "button", class: "secondary", id: "ranking-all", text: rankingAll ? `Show the first ${RANKING_ROWS}` : `Show all ${total}` });
+    toggle.addEventListener("click", () => {
+      rankingAll = !rankingAll;
+      renderRanking();
+    });
+    const line = h("p", { class: "note", id: "ranking-cap", "data-listed": listed, "data-of": total },
+      rankingAll ? `All ${total} returned results. ` : `The first ${listed} of the ${total} returned results (the charts draw fewer still). `, toggle);
+    // The button rebuilt keeps the focus it had.
+    if (hadFocus) queueMicrotask(() => toggle.focus());
+    return line;
+  }
+
+  function rankingRow(row, hasJudgements) {
+    const x = row.explain;
+    const bar = h("span", { class: `bar band-${row.band}` });
+    bar.style.width = `${Math.max(0, Math.min(1, row.score)) * 100}%`;
+    return h("tr", {
+      "data-id": row.id,
+      "data-rank": row.rank,
+      "data-score": full(row.score),
+      "data-band": row.band,
+      "data-fused": x ? full(x.fused) : undefined,
+      "data-after-recency": x ? full(x.afterRecency) : undefined,
+      "data-after-rerank": x ? full(x.afterRerank) : undefined,
+      "data-normalized": x ? full(x.normalized) : undefined,
+      "data-judgement": row.judgement,
+    },
+    h("td", { class: "num rank-cell", text: row.rank }),
+    h("th", { scope: "row", class: "id-cell", title: row.id, text: row.id }),
+    h("td", { class: "name-cell", text: nameOf(row.id) || "" }),
+    h("td", { class: "score-cell" }, h("span", { class: "score-line" }, h("span", { class: "score-num", text: fmt(row.score, 4) }), bandChip(row.band)), h("span", { class: "bar-track" }, bar)),
+    hasJudgements ? h("td", { class: ["judged", row.judgement > 0 ? "yes" : null], text: row.judgement > 0 ? "✓ relevant" : "not relevant" }) : null,
+    h("td", { class: "num fused-cell", text: x ? fmt(x.fused) : "" }),
+    h("td", { class: "num raw-cell", text: x ? fmt(x.normalized) : "" }));
   }
 
   /** The outcome and the returned results in a sentence (announced to screen readers). */

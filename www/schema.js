@@ -15,6 +15,16 @@ export const RECENCY_MODES = ["step", "fiscal_year", "none"];
 export const RERANK_METHODS = ["none", "heuristic", "cross_encoder"];
 export const NORMALIZE_METHODS = ["none", "max", "min_max", "z_score", "softmax"];
 
+/**
+ * The two band floors' quick controls (the calibration card's, the bands mode's): a
+ * floor's slider dragged past the other floor pushes it (form.js rangeInput's `keep`), so
+ * the floors never cross; typed, the package's error says it.
+ */
+export const FLOOR_CONTROLS = [
+  { label: "High floor (hit ≥)", path: "config.bands.highFloor", min: 0, max: 1, step: 0.01, keep: { path: "config.bands.degradedFloor", side: "below" }, note: "Its slider pushes the degraded floor down with it." },
+  { label: "Degraded floor (degraded ≥)", path: "config.bands.degradedFloor", min: 0, max: 1, step: 0.01, keep: { path: "config.bands.highFloor", side: "above" }, note: "Its slider pushes the high floor up with it." },
+];
+
 export const CONFIG_GROUPS = [
   {
     key: "fusion",

@@ -107,6 +107,17 @@ playgroundTest("score playground in headless Chromium: configuration controls an
     await page.click("#propose-bands");
     assert.ok(await page.isHidden("#problem"), "the proposal's own error is cleared");
     assert.ok(await page.$("[data-high-floor]"));
+    // A refused target takes the proposal before, and its Apply button, away.
+    for (const refused of ["2", "0"]) {
+      await target.fill(refused);
+      await page.click("#propose-bands");
+      assert.equal(await page.getAttribute("#problem", "data-kind"), "score-error", refused);
+      assert.equal(await page.$$eval("#apply-bands, [data-high-floor]", (els) => els.length), 0, `target ${refused}`);
+    }
+    await target.fill("0.85");
+    await page.click("#propose-bands");
+    assert.ok(await page.isHidden("#problem"));
+    assert.ok(await page.$("#apply-bands"));
     // {"calibration": "x"} through the JSON box: the package refuses it (the page threw a TypeError).
     // The controls are rebuilt after each apply: the box is found again each time.
     const applyJson = async (text) => {
@@ -347,6 +358,60 @@ playgroundTest("score playground in headless Chromium: configuration controls an
     const seed = buildPreset("seed-000", sample);
     assert.deepEqual((await rankingRows(page)).map((r) => r.band), expected({ bands: { highFloor: 1, degradedFloor: 1 } }, seed.input).out.results.map((r) => r.band));
     assert.match(await page.textContent("#calibration .quick"), /pushes the degraded floor down/);
+    // The bands mode's sliders push too: 25 steps up from the degraded floor's 0.65 take
+    // the high floor (0.85) along to 0.9.
+    await pickPreset(page, "seed-002");
+    await page.focus('#bands input[type="range"][data-path="config.bands.degradedFloor"]');
+    for (let i = 0; i < 25; i++) await page.keyboard.press("ArrowRight");
+    await settle(page);
+    assert.deepEqual(await bands(), { highFloor: 0.9, degradedFloor: 0.9 });
+    assert.ok(await page.isHidden("#problem"), await page.textContent("#problem"));
+    const scores = buildPreset("seed-002", sample).bands.scores;
+    assert.deepEqual(await page.$$eval("#bands-table tbody tr", (trs) => trs.map((tr) => tr.dataset.band)), scores.map((x) => lib.classifyBand(x, { highFloor: 0.9, degradedFloor: 0.9 }).kind));
+    assert.match(await page.textContent("#bands .quick"), /pushes the high floor up/);
+    await pickPreset(page, "seed-000");
+  });
+
+  await t.test("text that is no finite number in a number field is said there, and the state keeps its value", async () => {
+    await pickPreset(page, "seed-000");
+    await page.$$eval("#controls details", (ds) => ds.forEach((d) => (d.open = true)));
+    const state = () => page.evaluate(() => globalThis.__playground.state);
+    /**
+     * Puts `text` in place of the field's, in one input event as a paste does (page.fill
+     * refuses such text in a number input; typed key by key, "2" of "2e" is applied first).
+     */
+    const retype = async (sel, text) => {
+      await page.focus(sel);
+      await page.keyboard.press("ControlOrMeta+A");
+      await page.keyboard.insertText(text);
+      await settle(page);
+    };
+    const saysBad = async (sel, what) => {
+      assert.equal(await page.getAttribute(sel, "aria-invalid"), "true", what);
+      assert.match((await describedBy(page, sel)).join(" "), /Not a finite number/, what);
+    };
+    const fields = [
+      ['#controls input[type="number"][data-path="config.topN"]', (s) => s.config.topN, 3, 4],
+      ['#calibration input[type="number"][data-path="config.minConfidence"]', (s) => s.config.minConfidence, 0.001, 0.002],
+      ['#controls input[data-path="input.lists.0.weight"]', (s) => s.input.lists[0].weight, 3, 4],
+      ['#controls input[data-path="input.items.A.fiscalYear"]', (s) => s.input.items.A?.fiscalYear, 2023, 2024],
+    ];
+    for (const [sel, valueOf, before, after] of fields) {
+      await retype(sel, String(before));
+      assert.equal(valueOf(await state()), before, sel);
+      assert.ok(await page.isHidden("#problem"), await page.textContent("#problem"));
+      const rows = await rankingRows(page);
+      for (const text of ["2e", "--5", "1e400"]) {
+        await retype(sel, text);
+        await saysBad(sel, `${sel}: ${text}`);
+        assert.equal(valueOf(await state()), before, `${sel}: ${text} leaves the value before it`);
+        assert.deepEqual(await rankingRows(page), rows, "the outputs are those of that value");
+      }
+      await retype(sel, String(after));
+      assert.equal(valueOf(await state()), after, sel);
+      assert.equal(await page.getAttribute(sel, "aria-invalid"), null, sel);
+      assert.ok(await page.isHidden("#problem"), await page.textContent("#problem"));
+    }
     await pickPreset(page, "seed-000");
   });
 

@@ -11,7 +11,7 @@
 // messages back while it runs.
 import assert from "node:assert/strict";
 import {
-  lib, sample, PRESET, expected, sampleTriples, ready, settle, assertMarked, assertCurve,
+  lib, sample, PRESET, run, expected, sampleTriples, ready, settle, assertMarked, assertCurve,
   pickPreset, focusedIs, rankingRows, heldOutHalf, referenceModel, withModel, buildPreset,
   cisiInput, OOD_SHOWCASE, playgroundTest, sampleQrels, sampleRuns,
 } from "./helpers.mjs";
@@ -68,6 +68,48 @@ playgroundTest("score playground in headless Chromium: lab panels: fitting, band
     const p = lib.proposeBands(probs, labels, { targetPrecision: 0.85 });
     assert.equal(Number(attrs.highFloor), p.highFloor);
     assert.equal(Number(attrs.degradedFloor), p.degradedFloor);
+  });
+
+  await t.test("a sample query the package refuses is said in the judgements card, naming it; the current query's results stand", async () => {
+    await pickPreset(page, "cisi-7");
+    const cisi7 = buildPreset("cisi-7", sample);
+    const config = { ...cisi7.config, limits: { maxTotalTextBytes: 1200 } };
+    // In Node: the current query passes; a sample query (a longer document text) does not.
+    const refusal = (q) => {
+      try {
+        run(config, cisiInput(sample, q));
+        return null;
+      } catch (e) {
+        return e;
+      }
+    };
+    const refused = sample.queries.find((q) => refusal(q) !== null);
+    assert.ok(refused, "a sample query is over the limit");
+    const err = refusal(refused);
+    const field = '#config-panel [data-path="config.limits.maxTotalTextBytes"]';
+    const wasOpen = await page.$$eval("#config-panel details", (ds) => ds.map((d) => d.open));
+    await page.$$eval("#config-panel details", (ds) => ds.forEach((d) => (d.open = true)));
+    await page.fill(field, "1200");
+    await settle(page);
+    assert.ok(await page.isHidden("#problem"), await page.textContent("#problem"));
+    assert.equal(await page.getAttribute(field, "aria-invalid"), null);
+    const rows = await rankingRows(page);
+    assert.deepEqual(rows.map((r) => [r.id, Number(r.score)]), expected(config, cisi7.input).out.results.map((r) => [r.id, r.score]));
+    assert.ok(await page.isVisible("#evaluation-error"));
+    assert.equal(await page.getAttribute("#evaluation-error", "data-query"), refused.id);
+    const said = await page.textContent("#evaluation-error");
+    assert.ok(said.startsWith(`Sample query ${refused.id.startsWith("ood") ? refused.id : `Q${refused.id}`} (`), said);
+    assert.ok(said.includes(`${err.code} (${err.field}): ${err.message}`), said);
+    assert.equal(await page.$$eval("#evaluation .metric", (ms) => ms.length), 0, "no figures of a sample it could not score");
+    for (const id of ["#fit-platt", "#fit-isotonic", "#propose-bands"]) assert.ok(await page.isDisabled(id), id);
+    // The limit cleared: the sample's figures come back.
+    await page.fill(field, "");
+    await settle(page);
+    assert.ok(await page.isHidden("#evaluation-error"));
+    assert.ok(await page.$$eval("#evaluation .metric", (ms) => ms.length) > 0);
+    assert.ok(await page.isEnabled("#propose-bands"));
+    await page.$$eval("#config-panel details", (ds, open) => ds.forEach((d, i) => (d.open = open[i] ?? d.open)), wasOpen);
+    await pickPreset(page, PRESET);
   });
 
   await t.test("optimize fusion runs in a worker with a progress bar", { skip: typeof lib.optimizeFusion !== "function" && "optimizeFusion is not in this build" }, async () => {

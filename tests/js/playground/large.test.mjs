@@ -1,10 +1,10 @@
 // The score playground (www/) in headless Chromium: inputs the presets do not have: long
 // ids that share a long prefix (one chart row and one label per candidate, the whole id
 // reachable) and a pool of 1,000 candidates (the charts draw a capped number of rows and
-// say so; an edit stays quick).
+// say so, the ranking lists 200 until asked for all; an edit stays quick).
 // The subtests share one page, in order; each applies the input it starts from.
 import assert from "node:assert/strict";
-import { settle, pickPreset, textLayout, playgroundTest } from "./helpers.mjs";
+import { settle, expected, pickPreset, focusedIs, textLayout, playgroundTest } from "./helpers.mjs";
 
 /** Applies `input` through the Input JSON tab and `config` through the config JSON box. */
 async function applyState(page, input, config) {
@@ -125,6 +125,46 @@ playgroundTest("score playground in headless Chromium: long ids and large pools"
       return out.sort((a, b) => a - b);
     });
     assert.ok(times[3] < 300, `a slider step takes ${times.map((x) => x.toFixed(0)).join(", ")} ms`);
+    await pickPreset(page, "seed-000");
+  });
+
+  await t.test("1,000 returned results: the ranking lists 200 until asked for all, and an edit that changes none of them leaves it be", async () => {
+    const N = 1000;
+    const a = Array.from({ length: N }, (_, i) => `doc-${i}`);
+    const input = { query: "q", now: "2025-06-01", lists: [{ name: "a", ids: a }, { name: "b", ids: a.map((_, i) => a[(i * 7) % N]) }] };
+    const config = { topK: N, topN: N, minConfidence: 0 };
+    await applyState(page, input, config);
+    const want = expected(config, input).out.results.map((r) => [r.id, r.score]);
+    assert.equal(want.length, N);
+    const listed = () => page.$$eval("#ranking-table tbody tr", (trs) => trs.map((tr) => [tr.dataset.id, Number(tr.dataset.score)]));
+    assert.deepEqual(await listed(), want.slice(0, 200), "the first 200, the package's");
+    assert.equal(await page.getAttribute("#ranking-cap", "data-listed"), "200");
+    assert.equal(await page.getAttribute("#ranking-cap", "data-of"), String(N));
+    assert.match(await page.textContent("#ranking-cap"), /The first 200 of the 1000 returned results/);
+    assert.match(await page.textContent("#chart-cap"), /the final ranking lists the first 200, all on request/);
+    // The query typed (no reranker reads it): the table is left as it is, the same element.
+    await page.$eval("#ranking-table tbody", (tb) => (tb.dataset.before = ""));
+    await page.focus('[data-path="input.query"]');
+    await page.keyboard.type("xy");
+    await settle(page);
+    assert.equal(await page.evaluate(() => globalThis.__playground.state.input.query), "qxy");
+    assert.equal(await page.$$eval("#ranking-table tbody[data-before]", (els) => els.length), 1, "not rebuilt");
+    // Show all, then the first 200 again; the button keeps the focus.
+    await page.focus("#ranking-all");
+    await page.keyboard.press("Enter");
+    await settle(page);
+    assert.deepEqual(await listed(), want);
+    assert.match(await page.textContent("#ranking-cap"), /All 1000 returned results/);
+    assert.ok(await focusedIs(page, "#ranking-all"));
+    // A change the rows show rebuilds them, all still listed.
+    await page.$$eval("#controls details", (ds) => ds.forEach((d) => (d.open = true)));
+    await page.fill('#controls input[type="number"][data-path="config.calibration.threshold"]', "0.02");
+    await settle(page);
+    assert.equal(await page.$$eval("#ranking-table tbody[data-before]", (els) => els.length), 0, "rebuilt");
+    assert.deepEqual(await listed(), expected({ ...config, calibration: { threshold: 0.02 } }, input).out.results.map((r) => [r.id, r.score]));
+    await page.click("#ranking-all");
+    await settle(page);
+    assert.equal((await listed()).length, 200);
     await pickPreset(page, "seed-000");
   });
 });

@@ -2,7 +2,7 @@
 // link whose state holds a value the page does not know, and calibrank/lab failing to
 // load (its fetch aborted). Each subtest opens a page of its own.
 import assert from "node:assert/strict";
-import { sample, ready, settle, buildPreset, playgroundTest } from "./helpers.mjs";
+import { sample, ready, settle, expected, buildPreset, playgroundTest } from "./helpers.mjs";
 
 const link = (state) => `#j=${Buffer.from(JSON.stringify(state)).toString("base64url")}`;
 
@@ -19,6 +19,26 @@ playgroundTest("score playground in headless Chromium: odd links and a lab that 
       assert.ok(await page.isVisible(`#tabpanel-${shown}`), `inputTab ${tab}: the panel is shown`);
       assert.ok(await page.$$eval("#ranking-table tbody tr", (trs) => trs.length) > 0);
       assert.equal(await page.evaluate(() => globalThis.__playground.state.view.inputTab), shown);
+      await page.close();
+    }
+  });
+
+  await t.test("a link whose mode is unknown is not read: the page says so and shows the default preset", async () => {
+    const seed = buildPreset("seed-000", sample);
+    for (const mode of ["bogus", 7, null]) {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      watch(page);
+      await page.goto(`${url}/${link({ ...buildPreset("seed-002", sample), mode })}`);
+      await ready(page);
+      await settle(page);
+      assert.match(await page.textContent("#notice"), new RegExp(`The link's state could not be read \\(unknown mode ${JSON.stringify(mode)}`), `mode ${mode}`);
+      assert.equal(await page.evaluate(() => globalThis.__playground.state.preset), "seed-000", `mode ${mode}`);
+      assert.equal(await page.$$eval("#bands-table", (els) => els.length), 0, `mode ${mode}: not the bands page`);
+      assert.equal(await page.$$eval("#ranking-table tbody tr", (trs) => trs.length), expected(seed.config, seed.input).out.results.length);
+      // Opened from the address bar later (hashchange): said too, the page kept.
+      await page.evaluate((hash) => (location.hash = hash), link({ ...buildPreset("seed-001-rrf", sample), mode: "bogus" }).slice(1));
+      await page.waitForFunction(() => /could not be read \(unknown mode "bogus"/.test(document.querySelector("#notice").textContent));
+      assert.equal(await page.evaluate(() => globalThis.__playground.state.preset), "seed-000");
       await page.close();
     }
   });

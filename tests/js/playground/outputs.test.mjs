@@ -297,6 +297,21 @@ playgroundTest("score playground in headless Chromium: presets, pipeline outputs
     assert.ok(await page.isHidden("#problem"));
     assert.equal(await page.$$eval("#bands-table tbody tr", (trs) => trs.length), 2);
     assert.match(await page.textContent("#bands-table tbody tr:last-child"), /miss/);
+    // Text that cannot be read after scores the package refused: the problem box says
+    // the text's error, not the package's about the scores before.
+    await page.fill(scores, "-2");
+    await settle(page);
+    assert.equal(await page.getAttribute("#problem [data-error-code]", "data-error-code"), "OUT_OF_RANGE");
+    await page.fill(scores, "0.9 abc");
+    await settle(page);
+    assert.equal(await page.$$eval("#problem [data-error-code]", (els) => els.length), 0, await page.textContent("#problem"));
+    assert.match(await page.textContent("#problem"), /The scores could not be read.*Not a finite number: abc/);
+    assert.ok(await page.$eval("#outputs", (el) => el.classList.contains("stale")), "the outputs, of the scores before, marked stale");
+    assert.deepEqual(await describedBy(page, scores), ["Scores are numbers separated by commas or spaces."]);
+    await page.fill(scores, "0.9");
+    await settle(page);
+    assert.ok(await page.isHidden("#problem"));
+    assert.equal(await page.getAttribute(scores, "aria-invalid"), null);
   });
 
   await t.test("a multi-query, bands or seed pipeline page fetches the core's .wasm only; the lab's comes with a panel that needs it", async () => {
