@@ -1966,3 +1966,111 @@ fn a_whole_number_written_as_a_float_is_said_as_written() {
         "expected a whole number from 0 to 4294967295, got 2.5"
     );
 }
+
+/// `rerank.crossEncoderNormalization: "none"` keeps the cross-encoder's scores as the
+/// model gave them, so a calibration fitted on them can tell a query whose candidates
+/// all score low from one whose candidates all score high; seed 004's min-max (the
+/// default) makes the best candidate 1 in both.
+#[test]
+fn cross_encoder_scores_kept_raw_tell_a_weak_query_from_a_strong_one() {
+    let run = |scores: [f64; 3], normalization: CrossEncoderNormalization| {
+        let items = ["a", "b", "c"]
+            .iter()
+            .zip(scores)
+            .map(|(id, ce)| {
+                let meta = ItemMeta {
+                    cross_encoder_score: Some(ce),
+                    ..Default::default()
+                };
+                (id.to_string(), meta)
+            })
+            .collect();
+        let input = PipelineInput {
+            lists: vec![list("dense", &["a", "b", "c"])],
+            items,
+            ..Default::default()
+        };
+        let cfg = PipelineConfig {
+            rerank: RerankConfig {
+                method: RerankMethod::CrossEncoder,
+                cross_encoder_normalization: normalization,
+                ..Default::default()
+            },
+            // A Platt model of a cross-encoder's logits: P = 1 / (1 + exp(-(x - 0.5))).
+            calibration: Calibration::Platt(calibrank::calibrate::PlattModel { a: -1.0, b: 0.5 }),
+            recency: RecencyConfig {
+                mode: RecencyMode::None,
+                ..Default::default()
+            },
+            min_confidence: 0.0,
+            explain: true,
+            ..Default::default()
+        };
+        Pipeline::new(cfg).unwrap().run(&input).unwrap()
+    };
+    let weak = [-11.0, -11.0, -11.0];
+    let strong = [9.1, 8.7, 8.5];
+    // Seed 004's min-max: the best (or every equal) candidate is 1 in both queries.
+    for s in [weak, strong] {
+        let out = run(s, CrossEncoderNormalization::MinMax);
+        let e = out.results[0].explain.as_ref().unwrap();
+        assert_eq!(e.normalized, 1.0);
+    }
+    // Raw: the weak query's confidences all low (misses), the strong one's all high.
+    let low = run(weak, CrossEncoderNormalization::None);
+    let high = run(strong, CrossEncoderNormalization::None);
+    let p = |x: f64| 1.0 / (1.0 + libm::exp(-(x - 0.5)));
+    assert_eq!(low.results.len(), 3);
+    for r in &low.results {
+        assert_eq!(r.score, p(-11.0));
+        assert_eq!(r.band, Band::Miss);
+        match r.explain.as_ref().unwrap().rerank {
+            RerankExplain::CrossEncoder { raw, normalized } => {
+                assert_eq!((raw, normalized), (-11.0, -11.0))
+            }
+            ref other => panic!("{other:?}"),
+        }
+    }
+    let scores: Vec<f64> = high.results.iter().map(|r| r.score).collect();
+    assert_eq!(scores, [p(9.1), p(8.7), p(8.5)]);
+    assert!(high.results.iter().all(|r| r.band == Band::Hit));
+    let pool = high.pool.as_deref().unwrap();
+    assert_eq!(
+        pool.cross_encoder,
+        Some(calibrank::normalize::PoolScale::None)
+    );
+    // A max normalization after it refuses the raw scores below 0, as it refuses any.
+    let input = PipelineInput {
+        lists: vec![list("dense", &["a"])],
+        items: BTreeMap::from([(
+            "a".to_string(),
+            ItemMeta {
+                cross_encoder_score: Some(-1.0),
+                ..Default::default()
+            },
+        )]),
+        ..Default::default()
+    };
+    let mut cfg = PipelineConfig::default();
+    cfg.rerank.method = RerankMethod::CrossEncoder;
+    cfg.rerank.cross_encoder_normalization = CrossEncoderNormalization::None;
+    cfg.normalization.method = calibrank::normalize::NormalizeMethod::Max;
+    let e = Pipeline::new(cfg).unwrap().run(&input).unwrap_err();
+    assert_eq!(e.code, ErrorCode::NegativeValue);
+    // Configured by name; another name is refused.
+    let cfg: PipelineConfig = from_json(
+        r#"{"rerank": {"method": "cross_encoder", "crossEncoderNormalization": "none"}}"#,
+        "config",
+    )
+    .unwrap();
+    assert_eq!(
+        cfg.rerank.cross_encoder_normalization,
+        CrossEncoderNormalization::None
+    );
+    let e = from_json::<PipelineConfig>(
+        r#"{"rerank": {"crossEncoderNormalization": "z_score"}}"#,
+        "config",
+    )
+    .unwrap_err();
+    assert_eq!(e.field, "config.rerank.crossEncoderNormalization");
+}

@@ -17,8 +17,9 @@ use calibrank::lab::runs::{Qrels, Run};
 use calibrank::multiquery::{fuse_multi_query, MultiQueryMethod, MultiQueryOptions, QueryHit};
 use calibrank::normalize::{normalize, NormalizeMethod, PoolScale, MAX_FLOOR};
 use calibrank::pipeline::{
-    split_offsets, Calibration, ColumnarInput, InputList, ItemMeta, Pipeline, PipelineConfig,
-    PipelineInput, PoolTexts, RecencyConfig, RecencyMode, RerankExplain, RerankMethod,
+    split_offsets, Calibration, ColumnarInput, CrossEncoderNormalization, InputList, ItemMeta,
+    Pipeline, PipelineConfig, PipelineInput, PoolTexts, RecencyConfig, RecencyMode, RerankExplain,
+    RerankMethod,
 };
 use calibrank::recency::{default_steps, FiscalYearTier, RecencyStep};
 use calibrank::rerank::CandidateText;
@@ -125,7 +126,7 @@ fn calibration() -> impl Strategy<Value = Calibration> {
 }
 
 /// A valid configuration: `1 <= topN <= topK`, any normalization, any recency mode, any
-/// rerank method (candidate limit or not), a sigmoid, Platt or isotonic calibration, and
+/// rerank method (candidate limit or not; any normalization of the cross-encoder), a sigmoid, Platt or isotonic calibration, and
 /// `minConfidence` mostly 0 or the seed's 0.3 (a uniform draw in [0, 1] left ~40% of the
 /// cases with nothing to check).
 fn config() -> impl Strategy<Value = PipelineConfig> {
@@ -137,7 +138,7 @@ fn config() -> impl Strategy<Value = PipelineConfig> {
         0.0f64..0.5,
         any::<bool>(),
         recency(),
-        (0u8..3, prop::option::of(1u32..30)),
+        (0u8..3, prop::option::of(1u32..30), any::<bool>()),
     )
         .prop_map(
             |(
@@ -148,7 +149,7 @@ fn config() -> impl Strategy<Value = PipelineConfig> {
                 min_relevance,
                 explain,
                 (recency, rerank_boost),
-                (rerank, candidate_limit),
+                (rerank, candidate_limit, cross_encoder_normalization),
             )| {
                 let mut c = PipelineConfig {
                     k,
@@ -169,6 +170,14 @@ fn config() -> impl Strategy<Value = PipelineConfig> {
                 ][rerank as usize];
                 c.rerank.candidate_limit = candidate_limit;
                 c.rerank.recency_boost = rerank_boost;
+                // The cross-encoder's raw scores (below 0 too) are no input for `max`,
+                // which refuses a score below 0 (tests/pipeline.rs says so).
+                c.rerank.cross_encoder_normalization =
+                    if cross_encoder_normalization && method != NormalizeMethod::Max {
+                        CrossEncoderNormalization::None
+                    } else {
+                        CrossEncoderNormalization::MinMax
+                    };
                 c
             },
         )
@@ -475,6 +484,20 @@ proptest! {
         };
         prop_assert_eq!(pool.candidates, normalized);
         prop_assert_eq!(pool.cross_encoder.is_some(), cfg.rerank.method == RerankMethod::CrossEncoder);
+        // The cross-encoder's scale is of the method configured for it (softmax at 1).
+        if let Some(ce) = pool.cross_encoder {
+            let method = match ce {
+                PoolScale::None => NormalizeMethod::None,
+                PoolScale::Max { .. } => NormalizeMethod::Max,
+                PoolScale::MinMax { .. } => NormalizeMethod::MinMax,
+                PoolScale::ZScore { .. } => NormalizeMethod::ZScore,
+                PoolScale::Softmax { temperature: t, .. } => {
+                    prop_assert_eq!(t, 1.0);
+                    NormalizeMethod::Softmax
+                }
+            };
+            prop_assert_eq!(method, cfg.rerank.cross_encoder_normalization.method());
+        }
         let expected_method = match pool.normalization {
             PoolScale::None => NormalizeMethod::None,
             PoolScale::Max { .. } => NormalizeMethod::Max,
@@ -961,6 +984,8 @@ proptest! {
         let mut cfg = cfg;
         cfg.normalization.method = NormalizeMethod::Max;
         cfg.explain = true;
+        // (The cross-encoder's raw scores may be below 0, which max refuses.)
+        cfg.rerank.cross_encoder_normalization = CrossEncoderNormalization::MinMax;
         let run = Pipeline::new(cfg).expect("valid").run(&input).expect("valid input");
         if let Some(first) = run.results.first() {
             let e = first.explain.as_ref().expect("explained");

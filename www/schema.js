@@ -56,6 +56,13 @@ export const CONFIG_GROUPS = [
       { path: "rerank.method", label: "method", type: "select", options: RERANK_METHODS },
       { path: "rerank.candidateLimit", label: "candidateLimit", type: "number", min: 1, step: 1, optional: true, help: "Empty: the whole topK pool is reranked." },
       { path: "rerank.recencyBoost", label: "recencyBoost (fiscal year, after rerank)", type: "number", min: 0, step: 0.05 },
+      {
+        path: "rerank.crossEncoderNormalization",
+        label: "crossEncoderNormalization",
+        type: "select",
+        options: ["min_max", "none"],
+        help: "min_max: the seed's, per query (the best candidate is 1); none: the model's scores, for a calibration fitted on them.",
+      },
       { path: "rerank.heuristic.exactNameMultiplier", label: "heuristic.exactNameMultiplier", type: "number", min: 0, step: 0.1 },
       { path: "rerank.heuristic.nameTermWeight", label: "heuristic.nameTermWeight", type: "number", min: 0, step: 0.1 },
       { path: "rerank.heuristic.summaryTermWeight", label: "heuristic.summaryTermWeight", type: "number", min: 0, step: 0.1 },

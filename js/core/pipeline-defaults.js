@@ -49,7 +49,8 @@ export const PIPELINE_DEFAULTS = {
       "stopwords": null
     },
     "candidateLimit": null,
-    "recencyBoost": 0.8
+    "recencyBoost": 0.8,
+    "crossEncoderNormalization": "min_max"
   },
   "normalization": {
     "method": "none",

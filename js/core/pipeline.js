@@ -363,9 +363,9 @@ function poolAt(out) {
   if (q < 0) return null;
   const f = out.w.f64;
   const candidates = f[q];
-  const normalization = scaleAt(f, q + 4);
+  const normalization = scaleAt(f, q + 6);
   if (f[q + 1] === 0) return { candidates, normalization };
-  return { candidates, crossEncoder: { method: "min_max", min: f[q + 2], max: f[q + 3] }, normalization };
+  return { candidates, crossEncoder: scaleAt(f, q + 2), normalization };
 }
 
 /** A normalization's scale from its code and three numbers (see `poolAt`). */

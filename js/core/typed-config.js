@@ -398,15 +398,19 @@ const HEURISTIC = struct([
   ["stopwords", DEF, opt(list(STR))],
 ]);
 
+/** The normalization methods, in wasm/core/src/typed.rs `NORMALIZE_METHODS`' order. */
+const NORMALIZE_METHOD = unit(["none", "max", "min_max", "z_score", "softmax"]);
+
 const RERANK = struct([
   ["method", DEF, unit(["none", "heuristic", "cross_encoder"])],
   ["heuristic", DEF, HEURISTIC],
   ["candidateLimit", DEF, OPT_U32],
   ["recencyBoost", DEF, NUM],
+  ["crossEncoderNormalization", DEF, unit(["min_max", "none"])],
 ]);
 
 const NORMALIZATION = struct([
-  ["method", DEF, unit(["none", "max", "min_max", "z_score", "softmax"])],
+  ["method", DEF, NORMALIZE_METHOD],
   ["temperature", DEF, NUM],
   ["minRelevance", DEF, NUM],
 ]);

@@ -383,6 +383,14 @@ export interface RerankConfig {
   candidateLimit?: number | null | undefined;
   /** Fiscal-year boost after reranking (default 0.80). */
   recencyBoost?: number | undefined;
+  /**
+   * How the cross-encoder's scores are normalized over the candidates it reranks:
+   * `"min_max"` (default; seed 004's per query: the best candidate is 1 whatever the
+   * model scored it, so the confidences rank the candidates but cannot say that nothing
+   * relevant was found), or `"none"`: the scores as the model gave them, for a
+   * calibration fitted on them (`fitPlatt` of judged cross-encoder scores).
+   */
+  crossEncoderNormalization?: "min_max" | "none" | undefined;
 }
 
 /** Normalization methods. */
@@ -705,11 +713,14 @@ export interface PoolExplain {
    */
   candidates: number;
   /**
-   * The cross-encoder's raw scores' range, when it reranks: `rerank.normalized = (raw -
-   * min) / (max - min)`, 1 when `max == min` (a span that overflows, ends near
-   * -/+1.8e308: the same on halved values, `(raw / 2 - min / 2) / (max / 2 - min / 2)`).
+   * The cross-encoder's normalization, when it reranks (`rerank.normalized` from its
+   * `raw` score): by default its raw scores' range, `rerank.normalized = (raw - min) /
+   * (max - min)`, 1 when `max == min` (a span that overflows, ends near -/+1.8e308: the
+   * same on halved values, `(raw / 2 - min / 2) / (max / 2 - min / 2)`); with
+   * `rerank.crossEncoderNormalization: "none"`, `{ method: "none" }` (`normalized` is
+   * `raw`).
    */
-  crossEncoder?: { method: "min_max"; min: number; max: number } | undefined;
+  crossEncoder?: { method: "min_max"; min: number; max: number } | { method: "none" } | undefined;
   /** The normalization's scale (`normalization.method`'s numbers). */
   normalization: PoolScale;
 }

@@ -78,6 +78,33 @@ pub struct RerankConfig {
     pub candidate_limit: Option<u32>,
     /// Fiscal-year boost after reranking (default 0.80).
     pub recency_boost: f64,
+    /// How the cross-encoder's scores are normalized over the candidates it reranks
+    /// (default: seed 004's per-query min-max).
+    pub cross_encoder_normalization: CrossEncoderNormalization,
+}
+
+/// How a pipeline normalizes the cross-encoder's scores over the candidates it reranks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CrossEncoderNormalization {
+    /// Seed 004's per-query min-max (the default): the best candidate is 1 whatever the
+    /// model scored it, so the confidences rank the candidates but cannot say that
+    /// nothing relevant was found.
+    #[default]
+    MinMax,
+    /// The scores as the model gave them, for a calibration fitted on them (which can
+    /// then say that nothing relevant was found).
+    None,
+}
+
+impl CrossEncoderNormalization {
+    /// The normalization method it is.
+    pub fn method(self) -> NormalizeMethod {
+        match self {
+            CrossEncoderNormalization::MinMax => NormalizeMethod::MinMax,
+            CrossEncoderNormalization::None => NormalizeMethod::None,
+        }
+    }
 }
 
 impl Default for RerankConfig {
@@ -87,6 +114,7 @@ impl Default for RerankConfig {
             heuristic: HeuristicConfig::default(),
             candidate_limit: None,
             recency_boost: 0.8,
+            cross_encoder_normalization: CrossEncoderNormalization::MinMax,
         }
     }
 }

@@ -40,8 +40,8 @@ pub use columnar::{flat_index_error, split_offsets, ColumnarInput, ColumnarOutpu
 #[doc(hidden)]
 pub use config::top_n_error;
 pub use config::{
-    BandsConfig, Calibration, NormalizationConfig, PipelineConfidence, PipelineConfig,
-    RecencyConfig, RecencyMode, RerankConfig, RerankMethod, DEFAULT_ANSWER_FLOOR,
+    BandsConfig, Calibration, CrossEncoderNormalization, NormalizationConfig, PipelineConfidence,
+    PipelineConfig, RecencyConfig, RecencyMode, RerankConfig, RerankMethod, DEFAULT_ANSWER_FLOOR,
     DEFAULT_HEDGE_FLOOR,
 };
 #[doc(hidden)]

@@ -228,7 +228,8 @@ pub struct PoolExplain {
     /// The candidates scored by the rerank and normalization stages: the topK pool
     /// (without those beyond the reranker's `candidateLimit`).
     pub candidates: u32,
-    /// The cross-encoder's raw scores' range (a [`PoolScale::MinMax`]), when it reranks.
+    /// The scale of the cross-encoder's normalization (`rerank.crossEncoderNormalization`: a
+    /// [`PoolScale::MinMax`] by default), when it reranks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cross_encoder: Option<PoolScale>,
     /// The normalization's scale: `normalized = normalization.apply(afterRerank)`.

@@ -273,9 +273,9 @@ impl Pipeline {
                             })
                         })
                         .collect::<Result<_>>()?;
-                    // The cross-encoder's min-max (`cross_encoder_normalize`), its range
-                    // kept for the explanation.
-                    let range = PoolScale::of(&raw, NormalizeMethod::MinMax, 1.0);
+                    // The cross-encoder's normalization (seed 004's min-max by default:
+                    // `cross_encoder_normalize`), its scale kept for the explanation.
+                    let range = PoolScale::of(&raw, rr.cross_encoder_normalization.method(), 1.0);
                     for (score, &r) in reranked.iter_mut().zip(&raw) {
                         let n = range.apply(r);
                         *score = n;

@@ -121,7 +121,13 @@ if (scale?.method === "min_max") {
   // @ts-expect-error min-max has no mean
   const notMinMax: number = scale.mean;
 }
-const ceMin: number | undefined = explaining.run(input).pool?.crossEncoder?.min;
+const ce = explaining.run(input).pool?.crossEncoder;
+const ceMin: number | undefined = ce?.method === "min_max" ? ce.min : undefined;
+// @ts-expect-error the cross-encoder's scores kept raw have no range
+const ceRange: number | undefined = ce?.min;
+new Pipeline({ rerank: { method: "cross_encoder", crossEncoderNormalization: "none" } });
+// @ts-expect-error the cross-encoder's scores: min_max or none
+new Pipeline({ rerank: { crossEncoderNormalization: "z_score" } });
 const noPool: undefined = silent.run(input).pool;
 // @ts-expect-error a pipeline with explain false gives no pool
 const poolThere: PoolScale = silent.run(input).pool!.normalization;

@@ -144,6 +144,16 @@ export function scoringTests(test, lib) {
     const ce = run({ rerank: { method: "cross_encoder" } }, { items });
     eq(ce.pool, { candidates: 3, crossEncoder: { method: "min_max", min: -6, max: 4 }, normalization: { method: "none" } });
     for (const r of ce.results) eq(r.explain.rerank.normalized, (r.explain.rerank.raw + 6) / 10);
+    // Kept raw (`crossEncoderNormalization: "none"`): the model's scores go on as they are.
+    const raw = run({ rerank: { method: "cross_encoder", crossEncoderNormalization: "none" }, calibration: { method: "platt", a: -1, b: 0 } }, { items });
+    eq(raw.pool, { candidates: 3, crossEncoder: { method: "none" }, normalization: { method: "none" } });
+    eq(raw.results.map((r) => [r.id, r.explain.rerank.raw, r.explain.rerank.normalized, r.explain.afterRerank]), [["a", 4, 4, 4], ["b", -2, -2, -2]]);
+    // Platt's a = -1, b = 0 on them: 1 / (1 + exp(-x)), within an ulp or two of JavaScript's exp.
+    for (const r of raw.results) assert(Math.abs(r.score - 1 / (1 + Math.exp(-r.explain.rerank.raw))) < 1e-15, `${r.id} ${r.score}`);
+    eq(raw.results.map((r) => r.band), ["hit", "miss"]);
+    eq(new lib.Pipeline({ rerank: { crossEncoderNormalization: "none" } }).config.rerank.crossEncoderNormalization, "none");
+    eq(new lib.Pipeline().config.rerank.crossEncoderNormalization, "min_max");
+    throwsScoreError(lib, () => new lib.Pipeline({ rerank: { crossEncoderNormalization: "z_score" } }), "UNKNOWN_METHOD", "config.rerank.crossEncoderNormalization");
     // candidateLimit: only the candidates within it are normalized.
     eq(run({ rerank: { method: "heuristic", candidateLimit: 2 } }, { query: "a" }).pool.candidates, 2);
     // None without explanations, nor for an empty pool.

@@ -19,8 +19,8 @@ use calibrank::error::{ErrorCode, Result, ScoreError};
 use calibrank::limits::{pipeline_limits, PartialLimits};
 use calibrank::normalize::NormalizeMethod;
 use calibrank::pipeline::{
-    BandsConfig, Calibration, NormalizationConfig, PipelineConfidence, PipelineConfig,
-    RecencyConfig, RecencyMode, RerankConfig, RerankMethod,
+    BandsConfig, Calibration, CrossEncoderNormalization, NormalizationConfig, PipelineConfidence,
+    PipelineConfig, RecencyConfig, RecencyMode, RerankConfig, RerankMethod,
 };
 use calibrank::recency::{FiscalYearTier, RecencyStep};
 use calibrank::rerank::HeuristicConfig;
@@ -259,6 +259,14 @@ fn rerank(f: &mut Flat<'_>) -> RerankConfig {
     def!(f, c.heuristic, heuristic(f));
     def!(f, c.candidate_limit, f.opt(Flat::u32));
     def!(f, c.recency_boost, f.num());
+    def_unit!(
+        f,
+        c.cross_encoder_normalization,
+        &[
+            CrossEncoderNormalization::MinMax,
+            CrossEncoderNormalization::None
+        ]
+    );
     c
 }
 
@@ -275,19 +283,18 @@ fn heuristic(f: &mut Flat<'_>) -> HeuristicConfig {
     c
 }
 
+/// The normalization methods in js/core/typed-config.js's order.
+const NORMALIZE_METHODS: &[NormalizeMethod] = &[
+    NormalizeMethod::None,
+    NormalizeMethod::Max,
+    NormalizeMethod::MinMax,
+    NormalizeMethod::ZScore,
+    NormalizeMethod::Softmax,
+];
+
 fn normalization(f: &mut Flat<'_>) -> NormalizationConfig {
     let mut c = NormalizationConfig::default();
-    def_unit!(
-        f,
-        c.method,
-        &[
-            NormalizeMethod::None,
-            NormalizeMethod::Max,
-            NormalizeMethod::MinMax,
-            NormalizeMethod::ZScore,
-            NormalizeMethod::Softmax,
-        ]
-    );
+    def_unit!(f, c.method, NORMALIZE_METHODS);
     def!(f, c.temperature, f.num());
     def!(f, c.min_relevance, f.num());
     c

@@ -38,8 +38,8 @@ use calibrank::limits::{pipeline_limits, PartialLimits};
 use calibrank::multiquery::{MultiQueryMethod, MultiQueryOptions};
 use calibrank::normalize::NormalizeMethod;
 use calibrank::pipeline::{
-    BandsConfig, Calibration, NormalizationConfig, PipelineConfidence, PipelineConfig,
-    RecencyConfig, RecencyMode, RerankConfig, RerankMethod,
+    BandsConfig, Calibration, CrossEncoderNormalization, NormalizationConfig, PipelineConfidence,
+    PipelineConfig, RecencyConfig, RecencyMode, RerankConfig, RerankMethod,
 };
 use calibrank::recency::{FiscalYearTier, RecencyStep};
 use calibrank::rerank::HeuristicConfig;
@@ -469,6 +469,10 @@ impl Decode for RerankConfig {
             "heuristic" DEF heuristic: HeuristicConfig::decode,
             "candidateLimit" DEF candidate_limit: |x| opt(x, u32_),
             "recencyBoost" DEF recency_boost: num,
+            "crossEncoderNormalization" DEF cross_encoder_normalization: |x| unit(x, &[
+                ("min_max", CrossEncoderNormalization::MinMax),
+                ("none", CrossEncoderNormalization::None),
+            ]),
         })
     }
 }
@@ -488,16 +492,25 @@ impl Decode for HeuristicConfig {
     }
 }
 
+/// A normalization's method by its name (a pipeline's `normalization.method` and its
+/// `rerank.crossEncoderNormalization`).
+fn normalize_method(x: &Json) -> R<NormalizeMethod> {
+    unit(
+        x,
+        &[
+            ("none", NormalizeMethod::None),
+            ("max", NormalizeMethod::Max),
+            ("min_max", NormalizeMethod::MinMax),
+            ("z_score", NormalizeMethod::ZScore),
+            ("softmax", NormalizeMethod::Softmax),
+        ],
+    )
+}
+
 impl Decode for NormalizationConfig {
     fn decode(v: &Json) -> R<Self> {
         record!(v, PLAIN, NormalizationConfig::default(), {
-            "method" DEF method: |x| unit(x, &[
-                ("none", NormalizeMethod::None),
-                ("max", NormalizeMethod::Max),
-                ("min_max", NormalizeMethod::MinMax),
-                ("z_score", NormalizeMethod::ZScore),
-                ("softmax", NormalizeMethod::Softmax),
-            ]),
+            "method" DEF method: normalize_method,
             "temperature" DEF temperature: num,
             "minRelevance" DEF min_relevance: num,
         })

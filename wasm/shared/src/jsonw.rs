@@ -19,8 +19,8 @@ use calibrank::confidence::model::{QueryConfidenceModel, TrainingFigures};
 use calibrank::limits::Limits;
 use calibrank::normalize::NormalizeMethod;
 use calibrank::pipeline::{
-    BandsConfig, Calibration, NormalizationConfig, PipelineConfidence, PipelineConfig,
-    RecencyConfig, RecencyMode, RerankConfig, RerankMethod,
+    BandsConfig, Calibration, CrossEncoderNormalization, NormalizationConfig, PipelineConfidence,
+    PipelineConfig, RecencyConfig, RecencyMode, RerankConfig, RerankMethod,
 };
 use calibrank::recency::{FiscalYearTier, RecencyStep};
 use calibrank::rerank::HeuristicConfig;
@@ -293,6 +293,10 @@ macro_rules! name_enum {
 
 name_enum!(RecencyMode { None => "none", Step => "step", FiscalYear => "fiscal_year" });
 name_enum!(RerankMethod { None => "none", Heuristic => "heuristic", CrossEncoder => "cross_encoder" });
+name_enum!(CrossEncoderNormalization {
+    MinMax => "min_max",
+    None => "none",
+});
 name_enum!(NormalizeMethod {
     None => "none",
     Max => "max",
@@ -341,6 +345,7 @@ object!(RerankConfig, |s| {
     "heuristic": s.heuristic,
     "candidateLimit": s.candidate_limit,
     "recencyBoost": s.recency_boost,
+    "crossEncoderNormalization": s.cross_encoder_normalization,
 });
 object!(NormalizationConfig, |s| {
     "method": s.method,
@@ -526,12 +531,19 @@ mod tests {
             RerankMethod::Heuristic,
             RerankMethod::CrossEncoder,
         ]);
-        (method, heuristic(), of(any::<u32>()), float()).prop_map(
-            |(method, heuristic, candidate_limit, recency_boost)| RerankConfig {
-                method,
-                heuristic,
-                candidate_limit,
-                recency_boost,
+        let scale = prop::sample::select(vec![
+            CrossEncoderNormalization::MinMax,
+            CrossEncoderNormalization::None,
+        ]);
+        (method, heuristic(), of(any::<u32>()), float(), scale).prop_map(
+            |(method, heuristic, candidate_limit, recency_boost, cross_encoder_normalization)| {
+                RerankConfig {
+                    method,
+                    heuristic,
+                    candidate_limit,
+                    recency_boost,
+                    cross_encoder_normalization,
+                }
             },
         )
     }

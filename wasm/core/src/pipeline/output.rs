@@ -53,16 +53,27 @@ pub(super) fn write_output(
     Ok(())
 }
 
-/// The pool's explanation (NONE without one) as one F64 section: `candidates`, the
-/// cross-encoder's range (`1, min, max`, or `0, 0, 0`), then the normalization (`code,`
-/// and three numbers: none 0; max 1 and the divisor; min_max 2, min, max; z_score 3,
-/// mean, sd, scale; softmax 4, max, sum, temperature; unused numbers 0).
+/// The pool's explanation (NONE without one) as one F64 section: `candidates`, whether
+/// the cross-encoder reranked (1 or 0) and its normalization's scale (four numbers, 0
+/// without it), then the normalization's scale. A scale is a code and three numbers:
+/// none 0; max 1 and the divisor; min_max 2, min, max; z_score 3, mean, sd, scale;
+/// softmax 4, max, sum, temperature; unused numbers 0.
 pub(super) fn write_pool(w: &mut Writer, pool: Option<&PoolExplain>) {
     let Some(p) = pool else {
         w.none();
         return;
     };
-    let [code, a, b, c] = match p.normalization {
+    let [code, a, b, c] = scale_words(p.normalization);
+    let (has, [ce, x, y, z]) = match p.cross_encoder {
+        Some(s) => (1.0, scale_words(s)),
+        None => (0.0, [0.0; 4]),
+    };
+    w.f64s(&[f64::from(p.candidates), has, ce, x, y, z, code, a, b, c]);
+}
+
+/// A pool's scale as a code and three numbers (js/core/pipeline.js `scaleAt` reads them).
+fn scale_words(s: PoolScale) -> [f64; 4] {
+    match s {
         PoolScale::None => [0.0; 4],
         PoolScale::Max { max } => [1.0, max, 0.0, 0.0],
         PoolScale::MinMax { min, max } => [2.0, min, max, 0.0],
@@ -72,12 +83,7 @@ pub(super) fn write_pool(w: &mut Writer, pool: Option<&PoolExplain>) {
             sum,
             temperature,
         } => [4.0, max, sum, temperature],
-    };
-    let [has, lo, hi] = match p.cross_encoder {
-        Some(PoolScale::MinMax { min, max }) => [1.0, min, max],
-        _ => [0.0; 3],
-    };
-    w.f64s(&[f64::from(p.candidates), has, lo, hi, code, a, b, c]);
+    }
 }
 
 /// A query confidence as one F64 section: weightedTop5, expectedPrecision,
