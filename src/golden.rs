@@ -269,13 +269,13 @@ pub fn cases() -> Vec<Value> {
     out.push(json!({"kind": "fuseRuns", "runs": [{"q": {"a": -0.0, "b": 0.0, "c": 1.0}}, {"q": {"a": 0.0, "b": -0.0, "c": 0.5}}],
         "options": {"method": "min", "norm": "min-max"}}));
     out.push(query_confidence_case());
-    out.extend(later_cases());
+    out.extend(later_cases(&l1));
     out
 }
 
 /// Cases added after the first 38 (appended, so that those stay as they were): paths
 /// no earlier case reached.
-fn later_cases() -> Vec<Value> {
+fn later_cases(l1: &[String]) -> Vec<Value> {
     let mut out = Vec::new();
     // The heuristic reranker's exact-name factor (x3: the trimmed query against the name,
     // both lowercased) and its ties by id.
@@ -321,6 +321,20 @@ fn later_cases() -> Vec<Value> {
         [h("d", None), h("b", Some(2.0e12)), h("a", Some(1.0e11))],
         [h("e", None), h("g", None)]],
         "options": {"method": "score_sum"}}));
+    // The cross-encoder's scores kept raw (signed logits; no fiscal-year boost after them),
+    // calibrated by a sigmoid of the logit's scale.
+    let signed_ce = uniform(51, 12, -6.0, 6.0);
+    let first = l1.get(..12).unwrap_or(l1);
+    out.push(json!({"kind": "pipeline",
+        "config": {"topK": 12, "topN": 12, "minConfidence": 0.0, "recency": {"mode": "none"},
+            "rerank": {"method": "cross_encoder", "crossEncoderNormalization": "none"},
+            "calibration": {"method": "sigmoid", "threshold": 0.0, "steepness": 1.0}},
+        "input": {"query": "q", "lists": [{"name": "dense", "ids": first}],
+            "items": first.iter().zip(&signed_ce).enumerate().map(|(i, (id, ce))| (id.clone(), if i % 3 == 0 {
+                json!({"crossEncoderScore": ce, "fiscalYear": 2025})
+            } else {
+                json!({"crossEncoderScore": ce})
+            })).collect::<serde_json::Map<_, _>>()}}));
     out
 }
 

@@ -347,6 +347,11 @@ pub fn normalize_scaled(
     Ok((scores.iter().map(|&s| p.apply(s)).collect(), Some(p)))
 }
 
+/// Why `max` refuses a score below 0 (a pipeline says it of a cross-encoder's score kept
+/// raw too).
+pub(crate) const NEGATIVE_FOR_MAX: &str =
+    "max normalization needs scores >= 0; use min_max for signed scores";
+
 /// [`normalize`]'s checks of its input: the temperature, the scores finite, `max`'s
 /// scores >= 0.
 fn checked(scores: &[f64], method: NormalizeMethod, temperature: f64) -> Result<()> {
@@ -357,7 +362,7 @@ fn checked(scores: &[f64], method: NormalizeMethod, temperature: f64) -> Result<
             return Err(ScoreError::new(
                 ErrorCode::NegativeValue,
                 format!("scores[{i}]"),
-                "max normalization needs scores >= 0; use min_max for signed scores",
+                NEGATIVE_FOR_MAX,
             ));
         }
     }

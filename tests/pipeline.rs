@@ -2055,8 +2055,57 @@ fn cross_encoder_scores_kept_raw_tell_a_weak_query_from_a_strong_one() {
     cfg.rerank.method = RerankMethod::CrossEncoder;
     cfg.rerank.cross_encoder_normalization = CrossEncoderNormalization::None;
     cfg.normalization.method = calibrank::normalize::NormalizeMethod::Max;
-    let e = Pipeline::new(cfg).unwrap().run(&input).unwrap_err();
-    assert_eq!(e.code, ErrorCode::NegativeValue);
+    let e = Pipeline::new(cfg.clone()).unwrap().run(&input).unwrap_err();
+    assert_eq!(
+        (e.code, e.field.as_str()),
+        (ErrorCode::NegativeValue, "items.a.crossEncoderScore")
+    );
+    // Nor does a fiscal year boost a score kept raw (it would lower one below 0: x, -1
+    // and of the latest year, would fall under y's -1.5 at x1.8); min-max's still does.
+    let fy_input = |x: f64, y: f64| PipelineInput {
+        lists: vec![list("dense", &["x", "y"])],
+        items: BTreeMap::from([
+            (
+                "x".to_string(),
+                ItemMeta {
+                    cross_encoder_score: Some(x),
+                    fiscal_year: Some(2025),
+                    ..Default::default()
+                },
+            ),
+            (
+                "y".to_string(),
+                ItemMeta {
+                    cross_encoder_score: Some(y),
+                    ..Default::default()
+                },
+            ),
+        ]),
+        ..Default::default()
+    };
+    cfg.normalization.method = calibrank::normalize::NormalizeMethod::None;
+    cfg.min_confidence = 0.0;
+    cfg.explain = true;
+    let out = Pipeline::new(cfg.clone())
+        .unwrap()
+        .run(&fy_input(-1.0, -1.5))
+        .unwrap();
+    let order: Vec<(&str, f64, f64)> = out
+        .results
+        .iter()
+        .map(|r| {
+            let e = r.explain.as_ref().unwrap();
+            (r.id.as_str(), e.after_rerank, e.rerank_recency_multiplier)
+        })
+        .collect();
+    assert_eq!(order, [("x", -1.0, 1.0), ("y", -1.5, 1.0)]);
+    cfg.rerank.cross_encoder_normalization = CrossEncoderNormalization::MinMax;
+    let out = Pipeline::new(cfg)
+        .unwrap()
+        .run(&fy_input(-1.0, -1.5))
+        .unwrap();
+    let x = out.results.iter().find(|r| r.id == "x").unwrap();
+    assert_eq!(x.explain.as_ref().unwrap().rerank_recency_multiplier, 1.8);
     // Configured by name; another name is refused.
     let cfg: PipelineConfig = from_json(
         r#"{"rerank": {"method": "cross_encoder", "crossEncoderNormalization": "none"}}"#,

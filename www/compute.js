@@ -62,7 +62,8 @@ export function listRun(list) {
   if (!Array.isArray(list.scores) || list.scores.length !== list.ids.length) return null;
   const run = {};
   list.ids.forEach((id, i) => {
-    if (!(id in run)) run[id] = list.scores[i];
+    // Own keys only, defined (an id "toString" or "__proto__" is an id like another).
+    if (!Object.hasOwn(run, id)) Object.defineProperty(run, id, { value: list.scores[i], writable: true, enumerable: true, configurable: true });
   });
   return run;
 }
@@ -96,9 +97,12 @@ export function pipeline(lib, state) {
     if (returned.has(s.id)) continue;
     rows.push({ id: s.id, returned: false, rank: null, score: s.score, band: s.band, explain: s.explain, reason: dropReason(s.explain, effective), judgement: judgementOf(judgements, s.id) });
   }
-  // Relative vs absolute: max-normalization of the pre-normalization scores.
+  // Relative vs absolute: max-normalization of the pre-normalization scores (min-max
+  // when a score is below 0, which max refuses: a cross-encoder's scores kept raw).
   const withExplain = rows.filter((r) => r.explain);
-  const relative = withExplain.length ? lib.normalize(withExplain.map((r) => r.explain.afterRerank), "max") : [];
+  const before = withExplain.map((r) => r.explain.afterRerank);
+  const relativeMethod = before.some((s) => s < 0) ? "min_max" : "max";
+  const relative = withExplain.length ? lib.normalize(before, relativeMethod) : [];
   withExplain.forEach((r, i) => (r.relative = relative[i]));
 
   let metrics = null;
@@ -117,7 +121,7 @@ export function pipeline(lib, state) {
   // What the pool's stages read (the shadow run's when the real one does not explain: the
   // same pool, the same topK).
   const pool = out.pool ?? shadow?.pool ?? null;
-  return { mode: "pipeline", effective, out, rows, metrics, floors, pool };
+  return { mode: "pipeline", effective, out, rows, relativeMethod, metrics, floors, pool };
 }
 
 function safeEvaluate(lib, qrels, run) {

@@ -240,7 +240,7 @@ export function createPipelineView(ctx, form) {
     const pairCols = rw >= 620 ? 2 : 1;
     const pw = Math.floor((rw - (pairCols - 1) * 16) / pairCols);
     const ra = charts.relativeAbsolute(rows, { width: pw, floors: r.floors, cache: chartCache });
-    fill(out.relFig, h("figcaption", { text: "Relative: normalize(raw, \"max\")" }), ra.relative);
+    fill(out.relFig, h("figcaption", { text: `Relative: normalize(raw, "${r.relativeMethod}")` }), ra.relative);
     fill(out.absFig, h("figcaption", { text: "Absolute: calibrated confidence" }), ra.absolute);
     out.relative.dataset.cols = pairCols;
     cursor(out.relFig, rows.map((x) => x.id), describeRow);

@@ -83,8 +83,12 @@ const TEXTS_MODULE = [
 let textsFn;
 /** TEXTS_MODULE compiled, when an entry gave it (`texts` of the default export). */
 let textsModule = null;
-/** The exports of the instance whose slot holds `textsFn` (a restarted instance has its own table). */
-let textsIn = null;
+/**
+ * The generation of the instance whose slot holds `textsFn` (a restarted instance has its
+ * own table; generations are numbered across every Wire). A number, not the instance's
+ * exports: those would keep a trapped instance's memory after its restart.
+ */
+let textsIn = 0;
 
 /** Whether held texts can reach the module in this engine (makes the function on the first ask). */
 export function canHoldTexts() {
@@ -102,9 +106,9 @@ export function canHoldTexts() {
 /** Puts `textsFn` in the slot of the current instance's table (once per instance). */
 function placeTexts(wire) {
   wire.live();
-  if (textsIn === wire.x) return;
+  if (textsIn === wire.generation) return;
   wire.x.__indirect_function_table.set(wire.textsSlot, textsFn);
-  textsIn = wire.x;
+  textsIn = wire.generation;
 }
 
 /** `TEXTS_MODULE` compiled by an entry (the default export's `texts`). */

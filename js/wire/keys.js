@@ -129,11 +129,9 @@ function encodedLength(s) {
   let n = 0;
   for (let i = 0; i < s.length; ) {
     let end = i + CHUNK < s.length ? i + CHUNK : s.length;
-    // A chunk that would end between the two halves of a pair takes the second too.
-    if (end < s.length) {
-      const c = charCodeAt.call(s, end - 1);
-      if (c >= 0xd800 && c <= 0xdbff) end++;
-    }
+    // A chunk that would end between the two halves of a pair takes the second too (a
+    // lone high half, or one before another pair's, ends it as it is).
+    if (end < s.length && (charCodeAt.call(s, end - 1) & 0xfc00) === 0xd800 && (charCodeAt.call(s, end) & 0xfc00) === 0xdc00) end++;
     n += utf8.encodeInto(sliceOf.call(s, i, end), chunkBytes).written;
     i = end;
   }

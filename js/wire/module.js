@@ -51,9 +51,10 @@ export class Wire {
    * nothing of the package holds it while the new instance is made (an engine short of
    * address space may need it back for that), nor after. An engine that cannot make the
    * instance (no memory for it) gives a ScoreError; this Wire then has none, and the
-   * next call tries again (`live`).
+   * next call tries again (`live`; `again`: this is such a try, or a restart, and the
+   * message says so: an entry that instantiates as it loads fails to load instead).
    */
-  instantiate() {
+  instantiate(again = false) {
     this.x = null;
     this.memory = null;
     this.buffer = null;
@@ -69,7 +70,7 @@ export class Wire {
     } catch (e) {
       if (!(e instanceof RangeError)) throw e;
       throw new ScoreError(
-        `the WebAssembly module could not be instantiated (${e.message}): the engine has no memory for a new instance now; the next call tries again`,
+        `the WebAssembly module could not be instantiated (${e.message}): the engine has no memory for a new instance now${again ? "; the next call tries again" : ""}`,
         "INTERNAL",
         "",
         { cause: e },
@@ -81,7 +82,7 @@ export class Wire {
 
   /** Instantiates the module again when the last attempt failed (see `instantiate`). */
   live() {
-    if (this.x === null) this.instantiate();
+    if (this.x === null) this.instantiate(true);
   }
 
   views() {
@@ -157,7 +158,7 @@ export class Wire {
         // cause's cause would be lost: the trap said in its words), and tried again by
         // the next call.
         try {
-          this.instantiate();
+          this.instantiate(true);
         } catch (again) {
           if (!(again instanceof ScoreError)) throw again;
           throw new ScoreError(`${wanted !== 0 ? `the call needed more memory than the module could get (a request of ${wanted} bytes)` : `the WebAssembly module trapped (${e.message})`}; ${again.message}`, wanted !== 0 ? "INPUT_TOO_LARGE" : "INTERNAL", "", { cause: again.cause });

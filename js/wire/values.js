@@ -95,7 +95,8 @@ const PLATT_A = /(?:^|\.)calibration\.a$/;
  */
 function withHint(message, code, field) {
   if (typeof field !== "string") return message;
-  if (code === "UNKNOWN_FIELD" && MODEL_KEY.test(field) && !message.includes("`method: "))
+  // (Only when `method` is among the keys the message lists, i.e. none was given.)
+  if (code === "UNKNOWN_FIELD" && MODEL_KEY.test(field) && message.includes("`method`,") && !message.includes("`method: "))
     return `${message} (a fitted model names its method: \`method: "platt"\` with \`a\` and \`b\`, \`method: "isotonic"\` with \`x\` and \`y\`)`;
   if (code === "INVALID_CALIBRATION" && PLATT_A.test(field) && message.startsWith("must be <= 0,") && !message.includes("ranking"))
     return `${message} (a Platt model with a > 0 falls as the score rises and would reverse the ranking: were the labels swapped, or the scores distances?)`;

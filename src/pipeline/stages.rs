@@ -290,9 +290,13 @@ impl Pipeline {
                 }
                 RerankMethod::None => {}
             }
+            // A cross-encoder's scores kept raw (`crossEncoderNormalization: none`) go on
+            // as the model gave them: no fiscal-year boost, which would lower one below 0.
+            let raw = matches!(ce_range, Some(PoolScale::None));
             for (&(_, d), score) in keyed.iter().zip(reranked.iter_mut()) {
                 let tier = item(d)
                     .and_then(|it| it.fiscal_year)
+                    .filter(|_| !raw)
                     .map(|fy| rc.fiscal_year.multiplier(fy, rr.recency_boost));
                 if let Some(m) = tier {
                     *score *= m;
@@ -300,6 +304,14 @@ impl Pipeline {
                 }
                 if cfg.explain {
                     tier_multipliers.push(tier.unwrap_or(1.0));
+                }
+                // `max` refuses a score below 0: said of the candidate's own score.
+                if raw && *score < 0.0 && cfg.normalization.method == NormalizeMethod::Max {
+                    return Err(ScoreError::new(
+                        ErrorCode::NegativeValue,
+                        crate::error::key_field("items", id(d), "crossEncoderScore"),
+                        crate::normalize::NEGATIVE_FOR_MAX,
+                    ));
                 }
             }
         }

@@ -421,7 +421,7 @@ function pipeline(config, input) {
   knownKeys(config, ["k", "topK", "topN", "minConfidence", "weights", "normalization", "calibration", "bands", "recency", "rerank"], "config");
   knownKeys(input, ["query", "lists", "items", "now"], "input");
   knownKeys(config.recency, ["mode"], "config.recency");
-  knownKeys(config.rerank, ["method", "candidateLimit"], "config.rerank");
+  knownKeys(config.rerank, ["method", "candidateLimit", "crossEncoderNormalization"], "config.rerank");
   knownKeys(config.normalization, ["method", "temperature", "minRelevance"], "config.normalization");
   knownKeys(config.calibration, ["method", "threshold", "steepness"], "config.calibration");
   knownKeys(config.bands, ["highFloor", "degradedFloor"], "config.bands");
@@ -460,9 +460,14 @@ function pipeline(config, input) {
   if (rerank !== "none") {
     assert.ok(rerank === "cross_encoder" || rerank === "heuristic", `rerank ${rerank} in a pipeline is not recomputed here`);
     if (config.rerank.candidateLimit !== undefined) pool = pool.slice(0, config.rerank.candidateLimit);
-    if (rerank === "cross_encoder") {
-      const raw = pool.map((p) => item(p.id).crossEncoderScore);
-      const normalized = normalize(raw, "min_max"); // seed 004: (ce - min) / (max - min)
+    // calibrank's `crossEncoderNormalization: "none"`: the model's scores as they are,
+    // and no fiscal-year boost after them.
+    const raw = rerank === "cross_encoder" && config.rerank.crossEncoderNormalization === "none";
+    if (raw) pool.forEach((p) => (p.after = item(p.id).crossEncoderScore));
+    else if (rerank === "cross_encoder") {
+      assert.equal(config.rerank.crossEncoderNormalization ?? "min_max", "min_max");
+      const ce = pool.map((p) => item(p.id).crossEncoderScore);
+      const normalized = normalize(ce, "min_max"); // seed 004: (ce - min) / (max - min)
       pool.forEach((p, i) => (p.after = normalized[i]));
     } else {
       // Seed 003, step 1, on the pool's score after recency; an item's missing name is "".
@@ -473,7 +478,7 @@ function pipeline(config, input) {
     }
     pool.forEach((p) => {
       const fy = item(p.id)?.fiscalYear;
-      if (fy !== undefined) p.after *= fiscalYearMultiplier(fy); // seed 004: rerank_recency_boost 0.80, after either reranker
+      if (fy !== undefined && !raw) p.after *= fiscalYearMultiplier(fy); // seed 004: rerank_recency_boost 0.80, after either reranker
     });
   }
 

@@ -123,6 +123,13 @@ const out = {};
 const lists = [{ name: "a", ids: ["x", "y", "z"] }, { name: "b", ids: ["y", "x", "w"] }];
 const p = new lib.Pipeline({ topN: 3, minConfidence: 0 });
 out.before = p.run({ lists }).results.map((r) => r.id);
+// A pipeline that holds texts back (more candidates than its reranker reads) puts the
+// package's function in the instance's table: nothing of that may keep the instance.
+const ids = Array.from({ length: 40 }, (_, i) => "d" + i);
+const items = Object.fromEntries(ids.map((id) => [id, { name: "name " + id, summary: "graph things " + id }]));
+const before = lib.__heldTextsCalls();
+new lib.Pipeline({ rerank: { method: "heuristic" }, topK: 10, minConfidence: 0 }).run({ query: "graph", lists: [{ name: "a", ids }], items });
+out.heldTexts = lib.__heldTextsCalls() > before;
 const big = Array.from({ length: 200000 }, (_, i) => "a-document-id-" + i);
 const trap = () => lib.rrf([big, big.slice().reverse()], { limits: { maxTotalEntries: 1000000 } });
 try { trap(); } catch (e) { out.trap = e.code; }
@@ -147,6 +154,7 @@ test("core: a restart lets the old memory go; a restart the engine refuses is a 
     execFileSync(process.execPath, ["--wasm-max-mem-pages=64", "--expose-gc", "--input-type=module", "-e", restartChild], { cwd: root, encoding: "utf8" }).trim(),
   );
   assert.equal(out.trap, "INPUT_TOO_LARGE");
+  assert.equal(out.heldTexts, true, "a pipeline held texts back before the trap");
   assert.equal(out.firstFreed, true, "the trapped instance's memory is collected before any further call");
   assert.equal(out.failed, "INPUT_TOO_LARGE true true true", "the refused restart said, with the engine's error as its cause");
   assert.equal(out.instancesAfterFailure, 2, "no instance made by the refused restart");

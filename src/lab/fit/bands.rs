@@ -464,7 +464,12 @@ fn warnings(floors: Floors, folds: &[FoldReport], target_precision: f64) -> Vec<
     // The held-out hit precision is a mean over the folds whose hit band holds an item:
     // said when some fold's held none, and when they hold few items in all.
     let empty = folds.iter().filter(|f| f.held_out.hit.count == 0).count();
-    if empty > 0 && empty < folds.len() {
+    if empty == folds.len() {
+        warnings.push(
+            "the hit band is empty in every held-out fold: there is no held-out hit precision"
+                .to_string(),
+        );
+    } else if empty > 0 {
         warnings.push(format!(
             "the hit band is empty in {empty} of {} held-out folds: the held-out hit precision is the mean of the other {}",
             folds.len(),
@@ -796,6 +801,21 @@ mod tests {
         let q = propose_bands(&many.0, &many.1, &ProposeBandsOptions::default()).unwrap();
         assert!(q.held_out.hit.count >= 20, "{}", q.held_out.hit.count);
         assert!(q.warnings.is_empty(), "{:?}", q.warnings);
+        // One relevant item (0.99) above thirty others: every fold's hit band empty held
+        // out (the fold holding it trains on none), said as no evidence at all.
+        let mut one = (vec![0.99], vec![1.0]);
+        for i in 1..=30 {
+            one.0.push(f64::from(i) * 0.01);
+            one.1.push(0.0);
+        }
+        let r = propose_bands(&one.0, &one.1, &ProposeBandsOptions::default()).unwrap();
+        assert_eq!((r.held_out.hit.count, r.held_out.hit.precision), (0, None));
+        assert!(
+            r.warnings.iter().any(|w| w
+                == "the hit band is empty in every held-out fold: there is no held-out hit precision"),
+            "{:?}",
+            r.warnings
+        );
     }
 
     #[test]

@@ -240,7 +240,6 @@ pub fn fit_query_confidence<R: Borrow<Run>>(
     )
 }
 
-/// [`fit_query_confidence`] of borrowed runs.
 /// The first three of a map's keys (each as [`crate::error::name`] shows it) and how many
 /// there are: the query ids of the judgements and of a run that did not meet, side by
 /// side (a prefix or a case apart, `Q1` against `1`, shows at once).
@@ -261,6 +260,7 @@ fn first_ids<V>(ids: &std::collections::BTreeMap<String, V>) -> String {
     out
 }
 
+/// [`fit_query_confidence`] of borrowed runs.
 fn fit(
     qrels: &Qrels,
     runs: &[&Run],

@@ -408,7 +408,10 @@ export function errorTests(test, lib) {
     const hint = ' (a fitted model names its method: `method: "platt"` with `a` and `b`, `method: "isotonic"` with `x` and `y`)';
     eq(said(() => new lib.Pipeline({ calibration: { a: -2, b: 1 } }), "config.calibration.a"), `unknown field \`a\`, ${listed}${hint}`);
     eq(said(() => new lib.Pipeline({ calibration: { y: [0, 1], x: [0, 1] } }), "config.calibration.y"), `unknown field \`y\`, ${listed}${hint}`);
-    // Only there: another key of a calibration, or `a` elsewhere, gains nothing.
+    // Only there: a calibration that names its method, another key of a calibration, or
+    // `a` elsewhere, gains nothing.
+    for (const calibration of [{ method: "sigmoid", a: 1 }, { method: "isotonic", x: [0, 1], y: [0, 1], a: 1 }, { method: "platt", a: -1, b: 0, x: 2 }])
+      assert(!said(() => new lib.Pipeline({ calibration }), undefined).includes("names its method"), JSON.stringify(calibration));
     eq(said(() => lib.calibrate([0.5], { a: 1 }), "options.a"), "unknown field `a`, expected one of `threshold`, `steepness`, `limits`");
     // A sigmoid's own keys read as before; a stray key without a model's is said in order.
     eq(new lib.Pipeline({ calibration: { threshold: 0.1 } }).config.calibration, { method: "sigmoid", threshold: 0.1, steepness: 150 });

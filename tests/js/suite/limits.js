@@ -95,12 +95,24 @@ export function limitTests(test, lib) {
       ["\u20ac".repeat(16384) + "\udc00" + "\u{1F600}".repeat(9000), 3 * 16384 + 3 + 4 * 9000],
       ["b".repeat(5000), 5000],
       ["\ud83d".repeat(20000), 3 * 20000],
+      // A lone high half ending the chunk, then a pair: the pair stays whole.
+      ["a".repeat(16383) + "\ud800" + "\u{1F600}" + "b".repeat(4000), 16383 + 3 + 4 + 4000],
+      ["a".repeat(16382) + "\ud800\ud800" + "\u{1F600}".repeat(3000), 16382 + 6 + 4 * 3000],
     ];
+    // And strings of pieces of every kind around the chunk's end, against TextEncoder.
+    const pieces = ["a", "\u00e9", "\u20ac", "\ud800", "\udc00", "\u{1F600}"];
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8;
+    for (let k = 0; k < 40; k++) {
+      const tail = Array.from({ length: 12 }, () => pieces[next() % pieces.length]).join("");
+      const query = "z".repeat(16376 + (next() % 6)) + tail;
+      cases.push([query, new TextEncoder().encode(query).length]);
+    }
     for (const [query, bytes] of cases) {
       const p = new lib.Pipeline({ limits: { maxTextBytes: 4000 } });
       try {
         const e = throwsScoreError(lib, () => p.run({ query, lists: [{ name: "a", ids: ["x"] }] }), "INPUT_TOO_LARGE", "query");
-        assert(e.message.includes(`${bytes}`), `${bytes} bytes: ${e.message}`);
+        assert(e.message.includes(`in bytes is ${bytes}, `), `${bytes} bytes: ${e.message}`);
       } finally {
         p.free();
       }

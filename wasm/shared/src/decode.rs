@@ -492,25 +492,16 @@ impl Decode for HeuristicConfig {
     }
 }
 
-/// A normalization's method by its name (a pipeline's `normalization.method` and its
-/// `rerank.crossEncoderNormalization`).
-fn normalize_method(x: &Json) -> R<NormalizeMethod> {
-    unit(
-        x,
-        &[
-            ("none", NormalizeMethod::None),
-            ("max", NormalizeMethod::Max),
-            ("min_max", NormalizeMethod::MinMax),
-            ("z_score", NormalizeMethod::ZScore),
-            ("softmax", NormalizeMethod::Softmax),
-        ],
-    )
-}
-
 impl Decode for NormalizationConfig {
     fn decode(v: &Json) -> R<Self> {
         record!(v, PLAIN, NormalizationConfig::default(), {
-            "method" DEF method: normalize_method,
+            "method" DEF method: |x| unit(x, &[
+                ("none", NormalizeMethod::None),
+                ("max", NormalizeMethod::Max),
+                ("min_max", NormalizeMethod::MinMax),
+                ("z_score", NormalizeMethod::ZScore),
+                ("softmax", NormalizeMethod::Softmax),
+            ]),
             "temperature" DEF temperature: num,
             "minRelevance" DEF min_relevance: num,
         })
