@@ -388,7 +388,8 @@ export interface RerankConfig {
    * `"min_max"` (default; seed 004's per query: the best candidate is 1 whatever the
    * model scored it, so the confidences rank the candidates but cannot say that nothing
    * relevant was found), or `"none"`: the scores as the model gave them, for a
-   * calibration fitted on them (`fitPlatt` of judged cross-encoder scores).
+   * calibration fitted on them (`fitPlatt` of judged cross-encoder scores); no
+   * `recencyBoost` multiplies them, and a `max` normalization refuses one below 0.
    */
   crossEncoderNormalization?: "min_max" | "none" | undefined;
 }
