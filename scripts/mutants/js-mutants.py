@@ -152,4 +152,10 @@ M = [
     ("R8", "lab.node.mjs", "js/lab/runs.js (readRun)", "if (qs.length === 0 && run === value && emptyInstance(value, false))", "if (false)", "a Set given as a run read as an empty run"),
     ("R9", "node.mjs", "js/wire/json.js (configReplacer)", "emptyInstance(v)) return shownValue(v)", "emptyInstance(v) && false) return shownValue(v)", "a Set of stopwords inside a configuration read as {} (refused as no array)"),
     ("R10", "node.mjs", "js/core/pipeline-input.js (items)", "if (anyOwn && (ArrayBuffer.isView(items) || BUILT_IN_PROTOS.has(proto) || emptyInstance(items, false)))", "if (anyOwn && (ArrayBuffer.isView(items) || emptyInstance(items, false)))", "a String object as items read as no items when no id finds a character"),
+    # The fiftieth session's: long texts' UTF-8 lengths counted by TextEncoder, and the
+    # calibration's hint. (Its restart and dispose fixes are tested by restart.test.mjs
+    # and node.test.mjs, which this script does not run.)
+    ("U1", "node.mjs", "js/wire/keys.js (encodedLength)", " && (charCodeAt.call(s, end) & 64512) === 56320) end++;", ") end++;", "a lone high half ending a chunk takes the next unit, splitting the pair after it (2 bytes too many)"),
+    ("U2", "node.mjs", "js/wire/keys.js (encodedLength)", "(charCodeAt.call(s, end - 1) & 64512) === 55296 &&", "false &&", "a pair split at a chunk's end, each half counted as a lone one (2 bytes too many)"),
+    ("HINT1", "node.mjs", "js/wire/values.js (withHint)", "message.includes(\"`method`,\") && ", "", "the hint to name a fitted model's method added where a method is named"),
 ]
