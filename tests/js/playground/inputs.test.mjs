@@ -203,6 +203,9 @@ playgroundTest("score playground in headless Chromium: inputs, import and URL st
   });
   await t.test("a large input lists 500 candidates' metadata, and a state too large for a link is kept out of the address", async () => {
     await pickPreset(page, "seed-000");
+    // The JSON tab first: the tab is part of the state, and a tab chosen after the address
+    // was read would reach it 250 ms later, before the large input if the page is slow.
+    await page.click("#tab-json");
     // The address takes a state 250 ms after its last edit: read once it holds this one
     // (read before, it could be the last subtest's, replaced meanwhile by this one's).
     const hashBefore = await page.evaluate(async () => {
@@ -216,7 +219,6 @@ playgroundTest("score playground in headless Chromium: inputs, import and URL st
     // 3,000 candidates: the metadata table lists the first 500 and says where the rest are.
     const ids = Array.from({ length: 3000 }, (_, i) => `doc-${i}`);
     const input = { query: "q", lists: [{ name: "a", ids }], items: { "doc-2999": { name: "last" } } };
-    await page.click("#tab-json");
     const box = "#" + (await page.getAttribute('label:has-text("PipelineInput as JSON")', "for"));
     // A link limit below this state's hash (the tests' own hook), so that it is too large.
     await page.evaluate(() => (globalThis.__playground.linkLimit.chars = 2000));
