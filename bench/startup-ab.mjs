@@ -2,13 +2,13 @@
 // MODULE` in fresh processes, alternating A and B, ROUNDS (21) each; prints the median
 // and quartiles of `new WebAssembly.Module` (compileMs) and of compile + instantiate as
 // the entries do it (instantiateMs), and B / A.
-//   node bench/startup-ab.mjs A_DIR B_DIR [ROUNDS] [core|lab]
+//   node bench/startup-ab.mjs A_DIR B_DIR [ROUNDS] [core|pipeline|lab]
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 const [a, b, rounds = "21", which = "core"] = process.argv.slice(2);
 if (!a || !b) {
-  console.error("usage: node bench/startup-ab.mjs A_DIR B_DIR [ROUNDS] [core|lab]");
+  console.error("usage: node bench/startup-ab.mjs A_DIR B_DIR [ROUNDS] [core|pipeline|lab]");
   process.exit(2);
 }
 const script = fileURLToPath(new URL("startup.mjs", import.meta.url));

@@ -26,7 +26,8 @@ export const CHART_ROWS = 60;
 
 /**
  * The most rows the final ranking lists until asked for all ("Show all"): with 1,000
- * returned results, rebuilding the table made every keystroke take 0.4 to 0.5 s.
+ * returned results, rebuilding the whole table made ten keystrokes take about 3 s, 0.8 s
+ * since (`node bench/playground-edits.mjs`, against the page of an older revision).
  */
 export const RANKING_ROWS = 200;
 

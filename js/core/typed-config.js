@@ -398,9 +398,6 @@ const HEURISTIC = struct([
   ["stopwords", DEF, opt(list(STR))],
 ]);
 
-/** The normalization methods, in wasm/core/src/typed.rs `NORMALIZE_METHODS`' order. */
-const NORMALIZE_METHOD = unit(["none", "max", "min_max", "z_score", "softmax"]);
-
 const RERANK = struct([
   ["method", DEF, unit(["none", "heuristic", "cross_encoder"])],
   ["heuristic", DEF, HEURISTIC],
@@ -410,7 +407,7 @@ const RERANK = struct([
 ]);
 
 const NORMALIZATION = struct([
-  ["method", DEF, NORMALIZE_METHOD],
+  ["method", DEF, unit(["none", "max", "min_max", "z_score", "softmax"])],
   ["temperature", DEF, NUM],
   ["minRelevance", DEF, NUM],
 ]);

@@ -2,7 +2,7 @@
 // its IEEE 754 bits (the module parses no decimals), lone surrogates and values JSON
 // cannot hold refused with the field that holds them.
 import { ScoreError } from "../score_error.js";
-import { engineLimit, hasOwn, isMap, keyPath, keySegment, mapAsObject, scoreError, shownValue, typeError, typedArrayKind, typedLength, toWellFormed } from "./values.js";
+import { engineLimit, hasOwn, isMap, keyPath, keySegment, mapAsObject, scoreError, shownValue, stackExhausted, typeError, typedArrayKind, typedLength, toWellFormed } from "./values.js";
 
 const bitsView = new DataView(new ArrayBuffer(8));
 const hex8 = (x) => x.toString(16).padStart(8, "0");
@@ -241,7 +241,7 @@ export function toJson(value, field, config = false) {
     // in any frame, the caller's too: the engine's error is kept as the `cause`.
     const cyclic = e instanceof TypeError && /circular|cyclic/i.test(e.message) && thrownByStringify(e, true);
     if (cyclic) throw new ScoreError("the value is cyclic or nested too deep to be read", "INVALID_TYPE", field, { cause: e });
-    if (e instanceof RangeError && /call stack/i.test(e.message))
+    if (stackExhausted(e))
       throw new ScoreError("the value is nested too deep to be read, or the call was made with too little stack left (from deep recursion?)", "INVALID_TYPE", field, { cause: e });
     // Its text longer than the engine's longest string (an array claiming a billion
     // entries: V8 refuses it before reading them); only when JSON.stringify itself threw

@@ -4,7 +4,7 @@ import { ScoreError } from "../score_error.js";
 import { SMALL_TABLE, joinedParts, writeEach, writeString } from "./input.js";
 import { Output } from "./output.js";
 import { F64, NONE, STRS, TEXT, U32, U8, pad8 } from "./sections.js";
-import { engineLimit, lengthOf, scoreError, typedArrayKind } from "./values.js";
+import { engineLimit, lengthOf, scoreError, stackExhausted, typedArrayKind } from "./values.js";
 
 /** Instances made so far by every Wire (their `generation`s). */
 let instantiations = 0;
@@ -154,9 +154,9 @@ export class Wire {
         // request its heap could not meet is noted before Rust aborts (an older module
         // has no such export).
         const wanted = typeof this.x.cr_out_of_memory === "function" ? this.x.cr_out_of_memory() >>> 0 : 0;
-        // A new instance that cannot be made: said (its ScoreError, the trap as its
-        // cause's cause would be lost: the trap said in its words), and tried again by
-        // the next call.
+        // A new instance the engine cannot make: the trap (or the request not met) said
+        // in words before the refusal, whose engine error is the cause; the next call
+        // tries again.
         try {
           this.instantiate(true);
         } catch (again) {
@@ -171,7 +171,7 @@ export class Wire {
           );
         // The engine's stack exhausted in the module: most often the caller's own (a call
         // made from deep recursion), restarted all the same (the instance stopped midway).
-        if (e instanceof RangeError && /call stack/i.test(e.message))
+        if (stackExhausted(e))
           throw scoreError("INTERNAL", "", `the WebAssembly module ran out of stack (${e.message}): the call was made with too little stack left (from deep recursion?); it was restarted`);
         throw scoreError("INTERNAL", "", `the WebAssembly module trapped (${e.message}); it was restarted`);
       }

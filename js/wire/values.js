@@ -66,6 +66,13 @@ export function mapAsObject(m) {
 }
 
 /**
+ * Whether `e` is the engine's "Maximum call stack size exceeded" (V8; SpiderMonkey and
+ * JavaScriptCore say "call stack" too): most often the caller's stack nearly full when
+ * it called, whichever frame ran out.
+ */
+export const stackExhausted = (e) => e instanceof RangeError && /call stack/i.test(e.message);
+
+/**
  * The key of the objects' dispose method (for `using`): `Symbol.dispose`, or where the
  * engine has none (Node before 18.18, older browsers) the registered symbol that
  * esbuild's and Babel's lowering of `using` look up instead (a class body's

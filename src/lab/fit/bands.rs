@@ -440,8 +440,11 @@ fn warnings(floors: Floors, folds: &[FoldReport], target_precision: f64) -> Vec<
     let mut warnings = Vec::new();
     // A floor that reaches the target on all the data it was fitted on, and falls short
     // of it held out: said, as `targetReached` alone says the opposite.
-    let held_out = average(folds).hit.precision;
-    if let Some(cv) = held_out.filter(|&cv| floors.target_reached && cv < target_precision) {
+    let held_out = average(folds).hit;
+    if let Some(cv) = held_out
+        .precision
+        .filter(|&cv| floors.target_reached && cv < target_precision)
+    {
         warnings.push(format!(
             "the hit band reaches the target precision {} on the data it was fitted on, but {} held out (cross-validated): expect less than the target on new queries",
             crate::error::num(target_precision),
@@ -476,7 +479,7 @@ fn warnings(floors: Floors, folds: &[FoldReport], target_precision: f64) -> Vec<
             folds.len() - empty
         ));
     }
-    let hits: usize = folds.iter().map(|f| f.held_out.hit.count).sum();
+    let hits = held_out.count;
     if hits > 0 && hits < FEW_HELD_OUT_HITS {
         warnings.push(format!(
             "the held-out hit precision rests on {hits} items in all (fewer than {FEW_HELD_OUT_HITS}): a rough estimate"

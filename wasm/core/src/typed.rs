@@ -283,18 +283,19 @@ fn heuristic(f: &mut Flat<'_>) -> HeuristicConfig {
     c
 }
 
-/// The normalization methods in js/core/typed-config.js's order.
-const NORMALIZE_METHODS: &[NormalizeMethod] = &[
-    NormalizeMethod::None,
-    NormalizeMethod::Max,
-    NormalizeMethod::MinMax,
-    NormalizeMethod::ZScore,
-    NormalizeMethod::Softmax,
-];
-
 fn normalization(f: &mut Flat<'_>) -> NormalizationConfig {
     let mut c = NormalizationConfig::default();
-    def_unit!(f, c.method, NORMALIZE_METHODS);
+    def_unit!(
+        f,
+        c.method,
+        &[
+            NormalizeMethod::None,
+            NormalizeMethod::Max,
+            NormalizeMethod::MinMax,
+            NormalizeMethod::ZScore,
+            NormalizeMethod::Softmax,
+        ]
+    );
     def!(f, c.temperature, f.num());
     def!(f, c.min_relevance, f.num());
     c
