@@ -40,7 +40,13 @@ pub fn fit_isotonic(scores: &[f64], labels: &[f64]) -> Result<IsotonicModel> {
 
 /// The `(score, label)` pairs sorted by score, then label.
 fn sorted_pairs(scores: &[f64], labels: &[f64]) -> Vec<(f64, f64)> {
-    let mut pairs: Vec<(f64, f64)> = scores.iter().copied().zip(labels.iter().copied()).collect();
+    // A label -0 (which the checks take as 0) is read as +0, so that a run of such
+    // labels is fitted as 0, not -0 (IEEE's -0 + 0 is +0).
+    let mut pairs: Vec<(f64, f64)> = scores
+        .iter()
+        .copied()
+        .zip(labels.iter().map(|&l| l + 0.0))
+        .collect();
     pairs.stable_sort_by(|p, q| p.0.total_cmp(&q.0).then(p.1.total_cmp(&q.1)));
     pairs
 }
@@ -139,6 +145,17 @@ fn drop_flat_interior_knots(knots: &[(f64, f64)]) -> Vec<(f64, f64)> {
 mod tests {
     use super::*;
     use crate::error::ErrorCode;
+
+    #[test]
+    fn a_label_of_minus_zero_is_fitted_as_zero() {
+        // The checks count -0 as a 0 label; the fitted values are +0 as with 0 labels.
+        let m = fit_isotonic(&[0.1, 0.2, 0.3, 0.4], &[-0.0, 1.0, -0.0, 1.0]).unwrap();
+        let plain = fit_isotonic(&[0.1, 0.2, 0.3, 0.4], &[0.0, 1.0, 0.0, 1.0]).unwrap();
+        let bits = |v: &[f64]| v.iter().map(|y| y.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&m.y), bits(&plain.y));
+        assert_eq!(bits(&m.x), bits(&plain.x));
+        assert!(m.y.first().is_some_and(|y| y.is_sign_positive()));
+    }
 
     #[test]
     fn pools_violators_and_averages_ties() {

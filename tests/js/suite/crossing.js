@@ -13,6 +13,12 @@ export function crossingTests(test, lib) {
     // stay apart and come back as given.
     const fused = lib.rrf([[a], [b]]);
     eq(fused.map(([id]) => id).sort(), [a, b].sort(), "rrf keeps both ids as given");
+    // Their bytes are the same (U+FFFD's), so tied in score they keep the order in which
+    // they were first listed (the README's "Lone surrogates").
+    eq(lib.rrf([[a], [b]]).map(([id]) => id), [a, b]);
+    eq(lib.rrf([[b], [a]]).map(([id]) => id), [b, a]);
+    eq(lib.rrf([[b], ["x\uFFFD"]]).map(([id]) => id), [b, "x\uFFFD"]);
+    eq(lib.rrf([["x\uFFFD"], [b]]).map(([id]) => id), ["x\uFFFD", b]);
     const p = new lib.Pipeline({ minConfidence: 0 });
     try {
       const out = p.run({ lists: [{ name: "l", ids: [a, b] }] });

@@ -169,6 +169,31 @@ export function scoringTests(test, lib) {
     assert(five.every((r) => r.explain === undefined), "no explain");
   });
 
+  test("sums are taken in the lists' and queries' order, as the README says (the same bits everywhere for the same order)", () => {
+    // Ranks 1, 1, 2 against 2, 1, 1: equal on paper, one unit apart in the last bit.
+    const hi = 0.048915917503966164;
+    const lo = 0.04891591750396616;
+    assert(hi !== lo && 1 / 61 + 1 / 61 + 1 / 62 !== 1 / 62 + 1 / 61 + 1 / 61, "the example needs a rounding difference");
+    const lists = [["a", "b"], ["a"], ["b", "a"], ["b"]];
+    eq(lib.rrf(lists), [["b", hi], ["a", lo]]);
+    eq(lib.rrf(lists.slice().reverse()), [["a", hi], ["b", lo]]);
+    // Each document's terms added in the lists' order, one rounding each.
+    eq(lib.rrf(lists)[1][1], 1 / 61 + 1 / 61 + 1 / 62);
+    const p = new lib.Pipeline({ minConfidence: 0, explain: false });
+    const named = lists.map((ids, i) => ({ name: `l${i}`, ids }));
+    eq(p.run({ lists: named }).results.map((r) => r.id), ["b", "a"]);
+    eq(p.run({ lists: named.slice().reverse() }).results.map((r) => r.id), ["a", "b"]);
+    p.free();
+    // fuseMultiQuery's score_sum: similarities 0.6, 0.7, 0.8 in two orders.
+    const q = [0.6, 0.7, 0.8].map((sx, i) => [{ id: "x", score: sx }, { id: "y", score: [0.8, 0.7, 0.6][i] }]);
+    const sum = lib.fuseMultiQuery(q, { method: "score_sum" }).results;
+    eq(sum.map((r) => [r.id, r.score]), [["y", 0.8 + 0.7 + 0.6], ["x", 0.6 + 0.7 + 0.8]]);
+    assert(sum[0].score !== sum[1].score, "one unit apart");
+    // Scale-free normalizations read a one-unit difference as any other.
+    eq(Array.from(lib.normalize([0.1, 0.1 + 2 ** -56], "min_max")), [0, 1]);
+    eq(Array.from(lib.normalize([0.1, 0.1], "min_max")), [1, 1]);
+  });
+
   test("fuseMultiQuery: seed 001 examples", () => {
     const q1 = [{ id: "B", score: 0.88 }, { id: "x", score: 0.87 }, { id: "A", score: 0.85 }];
     const q2 = [{ id: "A", score: 0.92 }];
