@@ -221,6 +221,15 @@ mod tests {
             Some(1_709_296_215_200.0)
         );
         assert_eq!(parse_iso8601("2000-02-29"), Some(951_782_400_000.0));
+        // The widest offsets: a minute short of a day either way.
+        assert_eq!(
+            parse_iso8601("2024-01-01T00:00:00+23:59"),
+            Some(1_704_067_200_000.0 - 86_340_000.0)
+        );
+        assert_eq!(
+            parse_iso8601("2024-01-01T00:00:00-23:59"),
+            Some(1_704_067_200_000.0 + 86_340_000.0)
+        );
     }
 
     #[test]
@@ -245,6 +254,10 @@ mod tests {
             // A leap second, on any minute.
             "2024-06-15T10:20:60Z",
             "2016-12-31T23:59:60Z",
+            // Offsets past the clock's (Date.parse refuses them too).
+            "2024-01-01T00:00:00+24:00",
+            "2024-01-01T00:00:00-24:00",
+            "2024-01-01T00:00:00+05:60",
         ] {
             assert_eq!(parse_iso8601(bad), None, "{bad}");
         }

@@ -970,6 +970,9 @@ proptest! {
         scores in prop::collection::vec(prop_oneof![0.0f64..2.0, 0.0f64..0.002, Just(MAX_FLOOR), Just(0.0), Just(1e300), Just(5e-324)], 1..30),
         cfg in config(),
         input in full_input(),
+        // Lists weighted 0.01 fuse below max's floor (0.01 / 61 per list): the branch
+        // where the best result stays under 1 (drawn alone, 2 cases in 512 reached it).
+        tiny in any::<bool>(),
     ) {
         let out = normalize(&scores, NormalizeMethod::Max, 1.0).expect("non-negative");
         let (best, max) = scores.iter().enumerate().fold((0, f64::NEG_INFINITY), |(b, m), (i, &s)| if s > m { (i, s) } else { (b, m) });
@@ -986,6 +989,12 @@ proptest! {
         cfg.explain = true;
         // (The cross-encoder's raw scores may be below 0, which max refuses.)
         cfg.rerank.cross_encoder_normalization = CrossEncoderNormalization::MinMax;
+        let mut input = input;
+        if tiny {
+            for l in &mut input.lists {
+                l.weight = Some(0.01);
+            }
+        }
         let run = Pipeline::new(cfg).expect("valid").run(&input).expect("valid input");
         if let Some(first) = run.results.first() {
             let e = first.explain.as_ref().expect("explained");
@@ -1069,10 +1078,29 @@ fn qc_data() -> impl Strategy<Value = (Qrels, Vec<Run>)> {
         (id(), 0u8..2).prop_map(|(d, g)| BTreeMap::from([(d, f64::from(g))])),
         0..12,
     );
+    // Half the cases hold a query with its relevant document retrieved and one without:
+    // both classes, so that the fit runs (drawn alone, four cases in five were refused
+    // for one class or none).
     (
         judged.prop_map(Qrels),
         prop::collection::vec(run.prop_map(Run), 2..=2),
+        any::<bool>(),
     )
+        .prop_map(|(mut qrels, mut runs, both)| {
+            if both {
+                qrels
+                    .0
+                    .insert("qa".into(), BTreeMap::from([("da".into(), 1.0)]));
+                qrels
+                    .0
+                    .insert("qb".into(), BTreeMap::from([("db".into(), 0.0)]));
+                if let Some(r) = runs.first_mut() {
+                    r.0.insert("qa".into(), BTreeMap::from([("da".into(), 3.0)]));
+                    r.0.insert("qb".into(), BTreeMap::from([("dc".into(), 3.0)]));
+                }
+            }
+            (qrels, runs)
+        })
 }
 
 proptest! {
@@ -1082,9 +1110,15 @@ proptest! {
     /// lie in [0, 1], the same model every time, or names its error; and the pipeline
     /// with that model gives the model's probability.
     #[test]
-    fn query_confidence_fit_is_total_and_deterministic((qrels, runs) in qc_data()) {
+    fn query_confidence_fit_is_total_and_deterministic(
+        (qrels, runs) in qc_data(),
+        // RRF's k down to 1 and weights up to 20: fused tops far above the rank-only
+        // feature's sigmoid, whose logit its clamp keeps finite.
+        rrf_k in prop_oneof![Just(60.0), 1.0f64..100.0],
+        weights in prop::option::of(prop::collection::vec(0.0f64..20.0, 2..=2)),
+    ) {
         use calibrank::lab::fit::{fit_query_confidence, predict_query_confidence, FitQueryConfidenceOptions};
-        let opts = FitQueryConfidenceOptions::default();
+        let opts = FitQueryConfidenceOptions { rrf_k, weights, ..Default::default() };
         match fit_query_confidence(&qrels, &runs, &opts) {
             Ok(model) => {
                 prop_assert!(model.validate().is_ok());

@@ -193,3 +193,45 @@ fn a_model_is_measured_on_held_out_queries() {
         (calibrank::error::ErrorCode::EmptyInput, "qrels")
     );
 }
+
+#[test]
+fn a_top_fused_to_certainty_keeps_the_rank_only_feature_finite() {
+    // With rrfK = 1 a document first in both runs fuses to 1/2 + 1/2 = 1, far above the
+    // sigmoid's threshold: its probability rounds to 1, and the logit of the rank-only
+    // feature would be infinite without its clamp (the fit then refused valid runs as
+    // NON_FINITE_SCORE on `mean[0]`).
+    use std::collections::BTreeMap;
+    let mut qrels = BTreeMap::new();
+    let mut runs = [BTreeMap::new(), BTreeMap::new()];
+    for q in 0..8 {
+        let qid = format!("q{q}");
+        let label = if q % 2 == 0 { 1.0 } else { 0.0 };
+        qrels.insert(qid.clone(), BTreeMap::from([(format!("d{q}"), label)]));
+        let docs: BTreeMap<String, f64> = (0..5)
+            .map(|d| {
+                (
+                    format!("d{}", (q + d) % 10),
+                    10.0 - d as f64 - q as f64 * 0.1,
+                )
+            })
+            .collect();
+        for run in &mut runs {
+            run.insert(qid.clone(), docs.clone());
+        }
+    }
+    let runs = runs.map(Run);
+    let opts = FitQueryConfidenceOptions {
+        rrf_k: 1.0,
+        ..Default::default()
+    };
+    let m = fit_query_confidence(&Qrels(qrels), &runs, &opts).unwrap();
+    assert!(m.mean.iter().chain(&m.scale).all(|v| v.is_finite()));
+    // The top's fused score is 1; the feature is the clamp's logit: finite.
+    let top = calibrank::confidence::model::rank_only_of_top(&[1.0]);
+    assert!((27.6..27.7).contains(&top), "{top}"); // logit(1 - 1e-12)
+    let p = calibrank::lab::fit::predict_query_confidence(&m, &runs).unwrap();
+    assert_eq!(p.len(), 8);
+    assert!(p
+        .iter()
+        .all(|(_, v)| v.is_finite() && (0.0..=1.0).contains(v)));
+}

@@ -32,7 +32,8 @@ export function tests(lib, golden) {
 export function runSuite(lib, golden, log = console.log) {
   let passed = 0;
   const failures = [];
-  for (const { name, fn } of tests(lib, golden)) {
+  const all = tests(lib, golden);
+  for (const { name, fn } of all) {
     try {
       // A test is synchronous: a promise returned here would never be awaited.
       const returned = fn();
@@ -44,5 +45,5 @@ export function runSuite(lib, golden, log = console.log) {
       log(`not ok - ${name}\n  ${err && err.message}`);
     }
   }
-  return { passed, failed: failures.length, failures };
+  return { passed, failed: failures.length, failures, total: all.length };
 }

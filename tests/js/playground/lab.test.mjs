@@ -112,7 +112,7 @@ playgroundTest("score playground in headless Chromium: lab panels: fitting, band
     await pickPreset(page, PRESET);
   });
 
-  await t.test("optimize fusion runs in a worker with a progress bar", { skip: typeof lib.optimizeFusion !== "function" && "optimizeFusion is not in this build" }, async () => {
+  await t.test("optimize fusion runs in a worker with a progress bar", async () => {
     await pickPreset(page, PRESET);
     await page.selectOption("#optimize-method", "wsum");
     await page.selectOption("#optimize-grid", "0.01");
@@ -250,7 +250,7 @@ playgroundTest("score playground in headless Chromium: lab panels: fitting, band
     assert.equal(await page.evaluate(() => globalThis.__playground.state.config.confidence?.model ?? null), null);
   });
 
-  await t.test("cancelling a fusion search does not strand a fit queued behind it in the worker", { skip: typeof lib.optimizeFusion !== "function" && "optimizeFusion is not in this build" }, async () => {
+  await t.test("cancelling a fusion search does not strand a fit queued behind it in the worker", async () => {
     const other = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     watch(other);
     await other.goto(`${url}/`);
@@ -275,7 +275,7 @@ playgroundTest("score playground in headless Chromium: lab panels: fitting, band
     await other.close();
   });
 
-  await t.test("the optimizer's table of best configurations holds the reported best, first among its ties", { skip: typeof lib.optimizeFusion !== "function" && "optimizeFusion is not in this build" }, async () => {
+  await t.test("the optimizer's table of best configurations holds the reported best, first among its ties", async () => {
     await pickPreset(page, PRESET);
     await page.selectOption("#optimize-method", "rrf");
     await page.selectOption("#optimize-metric", "ndcg@20");
@@ -363,14 +363,12 @@ playgroundTest("score playground in headless Chromium: lab panels: fitting, band
       await focused();
       await press("#remove-confidence-model");
       await focused();
-      if (typeof lib.optimizeFusion === "function") {
-        await page.selectOption("#optimize-method", "rrf");
-        await page.selectOption("#optimize-grid", "k1");
-        await press("#optimize-run");
-        await page.waitForSelector("#optimize-progress[data-done]", { timeout: 60_000 });
-        await focused();
-        expected.push("optimize-run");
-      }
+      await page.selectOption("#optimize-method", "rrf");
+      await page.selectOption("#optimize-grid", "k1");
+      await press("#optimize-run");
+      await page.waitForSelector("#optimize-progress[data-done]", { timeout: 60_000 });
+      await focused();
+      expected.push("optimize-run");
     } finally {
       await page.evaluate(() => (Worker.prototype.postMessage = globalThis.__post));
     }
