@@ -88,9 +88,103 @@ fn readings_of<C: serde::de::DeserializeOwned>(
     ]
 }
 
-/// The hand-written reader's readings.
+/// The hand-written reader's readings, a fault inside a field's value put back as the
+/// derive put it: the reader says its place (`in `.a`: ` before serde's words, and
+/// `config.calibration.a` as the typed error's field) where the derive's has none.
 fn readings(text: &str) -> Vec<String> {
-    readings_of::<Calibration>(text, |c| c)
+    let mut r = readings_of::<Calibration>(text, |c| c);
+    let place = r
+        .first()
+        .and_then(|e| e.strip_prefix("error in `"))
+        .and_then(|rest| rest.split_once("`: "))
+        .map(|(p, _)| p.to_string());
+    if let Some(p) = place {
+        // Every reading says the same place: the text alone, inside a struct, and typed.
+        for e in r.iter_mut().take(2) {
+            assert!(e.contains(&format!("in `{p}`: ")), "{e}");
+            *e = e.replacen(&format!("in `{p}`: "), "", 1);
+        }
+        if let Some(t) = r.get_mut(2) {
+            let field = format!("config.calibration{p} ");
+            assert!(t.contains(&field), "{t} (place {p})");
+            *t = t.replacen(&field, "config.calibration ", 1);
+        }
+    }
+    r
+}
+
+#[test]
+fn a_fault_inside_a_field_s_value_is_said_where_it_is() {
+    let typed = |text: &str| {
+        let within = format!(r#"{{"calibration": {text}}}"#);
+        let e = from_json::<Within<Calibration>>(&within, "config").unwrap_err();
+        (e.code, e.field, e.message)
+    };
+    let number = |got: &str| format!("expected a number, got {got}");
+    for (text, field, message) in [
+        (
+            r#"{"method":"platt","a":"x","b":1}"#,
+            "config.calibration.a",
+            number("\"x\""),
+        ),
+        (
+            r#"{"b":1,"method":"platt","a":true}"#,
+            "config.calibration.a",
+            number("true"),
+        ),
+        (
+            r#"{"method":"isotonic","x":[0,"a"],"y":[0,1]}"#,
+            "config.calibration.x[1]",
+            number("\"a\""),
+        ),
+        (
+            r#"{"method":"isotonic","x":[0,1],"y":{}}"#,
+            "config.calibration.y",
+            "expected an array, got an object".into(),
+        ),
+        (
+            r#"["isotonic",[0,1],[0,null]]"#,
+            "config.calibration[2][1]",
+            number("null"),
+        ),
+        (
+            r#"["platt","x",1]"#,
+            "config.calibration[1]",
+            number("\"x\""),
+        ),
+        (
+            r#"{"threshold":[1]}"#,
+            "config.calibration.threshold",
+            number("an array"),
+        ),
+        (
+            r#"{"method":"sigmoid","steepness":"2"}"#,
+            "config.calibration.steepness",
+            number("\"2\""),
+        ),
+    ] {
+        assert_eq!(
+            typed(text),
+            (ErrorCode::InvalidType, field.to_string(), message),
+            "{text}"
+        );
+    }
+    // Serde's own words carry the place for a caller of serde_json.
+    let e = serde_json::from_str::<Calibration>(r#"{"method":"platt","a":"x","b":1}"#).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "in `.a`: invalid type: string \"x\", expected f64"
+    );
+    // A fault of the fields as a whole is the derive's, on the calibration or its key.
+    assert_eq!(
+        typed(r#"{"method":"platt","a":1}"#).1,
+        "config.calibration.b"
+    );
+    assert_eq!(
+        typed(r#"{"method":"platt","a":1,"b":2,"c":3}"#).1,
+        "config.calibration.c"
+    );
+    assert_eq!(typed(r#"["platt",1]"#).1, "config.calibration");
 }
 
 /// The derive's readings.

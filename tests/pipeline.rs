@@ -420,7 +420,7 @@ fn config_from_json_errors_name_full_paths() {
     );
     assert_eq!(
         e(r#"{"calibration": {"method": "platt", "a": "x", "b": 1}}"#),
-        f(InvalidType, "config.calibration")
+        f(InvalidType, "config.calibration.a")
     );
     assert_eq!(
         e(r#"{"calibration": {"method": "platt", "a": 1, "b": 1, "c": 1}}"#),

@@ -309,10 +309,16 @@ const DEF = 2;
 const PLAIN = 0;
 const TAGGED = 1;
 
+/** A field's failure under its key or index (a tagged variant's array form counts its tag, element 0): decode.rs `within`. */
 function within(f, mode, key, i) {
   if (!(f instanceof Failure)) return f;
-  if (mode === TAGGED) return f.here();
-  return key !== null ? f.key(key) : f.index(i);
+  return key !== null ? f.key(key) : f.index(i + mode);
+}
+
+/** An unknown key's failure: under the key, or on a tagged enum itself, as serde says it (decode.rs `unknown`). */
+function unknownKey(k, listed, mode) {
+  const f = new Failure(UNKNOWN_FIELD, unknownKeyWords(k, listed), k);
+  return mode === TAGGED ? f.here() : f.key(k);
 }
 
 /**
@@ -338,7 +344,7 @@ const struct = (fields, mode = PLAIN, listed = fields.map((f) => f[0])) =>
         for (const k of Object.keys(v)) {
           const i = fields.findIndex((f) => f[0] === k);
           if (i >= 0) set(i, v[k], k);
-          else if (!(mode === TAGGED && k === "method")) throw within(new Failure(UNKNOWN_FIELD, unknownKeyWords(k, listed), k), mode, k, 0);
+          else if (!(mode === TAGGED && k === "method")) throw unknownKey(k, listed, mode);
         }
         fields.forEach(([k, fk], i) => {
           if (fk === REQ && got[i] === undefined) throw missingField(k);

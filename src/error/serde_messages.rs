@@ -28,6 +28,14 @@ pub fn from_serde_message(message: &str, what: &str) -> ScoreError {
 #[doc(hidden)]
 pub fn from_serde_at(message: &str, what: &str, at: &str) -> ScoreError {
     let message = message.strip_prefix("Error: ").unwrap_or(message);
+    // A fault inside a calibration's buffered fields, placed by the calibration's reader
+    // (`in `.a`: ...`, src/pipeline/tagged.rs): its place goes on the path.
+    let placed = message
+        .strip_prefix(crate::pipeline::PLACED)
+        .and_then(|rest| rest.split_once("`: "));
+    if let Some((inner, rest)) = placed {
+        return from_serde_at(rest, what, &format!("{at}{inner}"));
+    }
     let quoted = || message.split('`').nth(1).unwrap_or("");
     let (fault, name) = if let Some(rest) = message.strip_prefix("unknown field `") {
         (DecodeFault::UnknownField, unknown_name(rest))

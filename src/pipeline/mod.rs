@@ -35,6 +35,7 @@ mod output;
 mod run;
 mod stages;
 mod tagged;
+pub(crate) use tagged::PLACED;
 
 pub use columnar::{flat_index_error, split_offsets, ColumnarInput, ColumnarOutput};
 #[doc(hidden)]

@@ -11,7 +11,10 @@
 //! [`IsotonicModel`]). Given `method`, every value and every error, its position in a
 //! JSON text included, is the derive's for what JSON delivers (strings, numbers, `true`,
 //! `false`, `null`, arrays and objects with string keys: serde_json, the wasm modules'
-//! JSON trees); without it, those of `{"method": "sigmoid", ...}`. tests/calibration_serde.rs
+//! JSON trees), but that a fault inside a field's value says where it is (`in `.a`: `
+//! before the derive's words, which the derive, reading its buffer, could not say; the
+//! typed error's field `config.calibration.a`); without it, those of
+//! `{"method": "sigmoid", ...}`. tests/calibration_serde.rs
 //! compares the two readers. A format that delivers other kinds (RON's characters and
 //! enums, a key given as a number) may be worded differently. Nothing here can fail but
 //! through the deserializer's errors.
@@ -83,7 +86,7 @@ fn bare<E: de::Error>(rest: Buf) -> Result<Calibration, E> {
     match said {
         Some((k, false)) => Err(E::unknown_field(&k, LISTED)),
         _ => {
-            let s = Sigmoid::deserialize(replay::<E>(rest))?;
+            let s = placed::<Sigmoid, E>(rest)?;
             match said {
                 Some((k, _)) => Err(E::unknown_field(&k, LISTED)),
                 None => Ok(s.into()),
@@ -343,10 +346,48 @@ impl<'de> Visitor<'de> for Outer {
 /// from its own buffer, by the type of the same fields, defaults and refusals: `Sigmoid`
 /// (calibrate's options), or the fitted model's.
 fn read<E: de::Error>(tag: Tag, rest: Buf) -> Result<Calibration, E> {
-    let d = replay::<E>(rest);
     match tag {
-        Tag::Sigmoid => Sigmoid::deserialize(d).map(Calibration::from),
-        Tag::Platt => PlattModel::deserialize(d).map(Calibration::Platt),
-        Tag::Isotonic => IsotonicModel::deserialize(d).map(Calibration::Isotonic),
+        Tag::Sigmoid => placed::<Sigmoid, E>(rest).map(Calibration::from),
+        Tag::Platt => placed::<PlattModel, E>(rest).map(Calibration::Platt),
+        Tag::Isotonic => placed::<IsotonicModel, E>(rest).map(Calibration::Isotonic),
     }
 }
+
+/// Reads a `T` from the buffered fields `rest` as the derive does, but a fault inside one
+/// of their values says where: "in `.a`: invalid type: ..." (`.x[1]`; `[1]` in the array
+/// form, whose element 0 is the tag), which [`crate::error::from_serde_at`] turns into
+/// the path `calibration.a` (serde_path_to_error cannot see into the buffer, so the
+/// derive's own reading puts such a fault on `calibration` itself). The place holds only
+/// the fields' own names and indices (`f64` and `Vec<f64>` hold no keys), never a
+/// backquote. A fault of the fields as a whole (a missing or unknown key, an array of the
+/// wrong length) is the derive's.
+fn placed<'de, T: Deserialize<'de>, E: de::Error>(rest: Buf) -> Result<T, E> {
+    use serde_path_to_error::Segment;
+    let seq = matches!(rest, Buf::Seq(_));
+    serde_path_to_error::deserialize(replay::<E>(rest)).map_err(|e| {
+        let mut at = String::new();
+        for (i, segment) in e.path().iter().enumerate() {
+            match segment {
+                // The array form's first field is its element 1.
+                Segment::Seq { index } => {
+                    let index = index + usize::from(seq && i == 0);
+                    at.push_str(&format!("[{index}]"));
+                }
+                Segment::Map { key } | Segment::Enum { variant: key } => {
+                    crate::error::push_segment(&mut at, key)
+                }
+                Segment::Unknown => at.push_str(".?"),
+            }
+        }
+        let inner = e.into_inner();
+        // (An unknown key's error names it, which the field then gets: as the derive.)
+        if at.is_empty() || inner.to_string().starts_with("unknown field") {
+            inner
+        } else {
+            E::custom(format_args!("{PLACED}{at}`: {inner}"))
+        }
+    })
+}
+
+/// How a fault placed inside a calibration's fields begins ([`placed`]).
+pub(crate) const PLACED: &str = "in `";

@@ -148,6 +148,26 @@ for (const [tool, bundle] of Object.entries(TOOLS)) {
   });
 }
 
+test("Parcel 2: a module Web Worker scores through calibrank/init, given the .wasm Parcel serves (the README's way: Parcel wraps a worker's modules in functions, where top-level await cannot run)", async () => {
+  const dir = makeApp([["parcel-worker-main.js", "main.js"], "parcel-worker.js", "fixture.js"]);
+  try {
+    writeFileSync(
+      join(dir, "index.html"),
+      `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"></head><body><pre id="out"></pre><script type="module" src="./main.js"></script></body></html>`,
+    );
+    execFileSync(join(root, "node_modules/.bin/parcel"), ["build", "index.html"], { cwd: dir, stdio: "pipe", env: { ...process.env, PARCEL_WORKERS: "1" } });
+    const dist = join(dir, "dist");
+    // The one module the worker asks for is the one Parcel emits.
+    assert.deepEqual(wasmModules(dist, emittedWasm(dist)), ["pipeline"]);
+    const { result, errors, wasm } = await runInChromium(dist);
+    assert.ok(result && !result.workerError, `no result: ${JSON.stringify(result)} ${errors.join(" | ")}`);
+    checkPipelineOnly(result);
+    assert.deepEqual(wasmModules(dist, wasm), ["pipeline"]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("esbuild IIFE for es2020 with calibrank/init and calibrank/lab/init: runs in Chromium (a classic script), the .wasm placed by the app", async () => {
   const dir = makeApp(["init.js", "fixture.js"]);
   try {

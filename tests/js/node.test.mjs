@@ -57,8 +57,8 @@ test("errors inside configurations and options name the full path of the value a
     [() => new core.Pipeline({ normalization: { method: "minmax" } }), "UNKNOWN_METHOD", "config.normalization.method"],
     [() => new core.Pipeline({ calibration: { method: "beta" } }), "UNKNOWN_METHOD", "config.calibration.method"],
     [() => new core.Pipeline({ calibration: { method: "platt", a: 1 } }), "INVALID_CONFIG", "config.calibration.b"],
-    // The buffered Calibration: other errors on the enum itself.
-    [() => new core.Pipeline({ calibration: { method: "platt", a: "x", b: 1 } }), "INVALID_TYPE", "config.calibration"],
+    // The buffered Calibration: a value's fault where it is (src/pipeline/tagged.rs places it).
+    [() => new core.Pipeline({ calibration: { method: "platt", a: "x", b: 1 } }), "INVALID_TYPE", "config.calibration.a"],
     // A misspelled sigmoid field is refused (it was ignored, leaving the default).
     [() => new core.Pipeline({ calibration: { method: "sigmoid", treshold: 0.02 } }), "UNKNOWN_FIELD", "config.calibration.treshold"],
     [() => core.defaultLimits("pipeline"), "UNKNOWN_METHOD", "fn"],
@@ -95,7 +95,7 @@ test("errors inside configurations and options name the full path of the value a
     [() => lab.calibrationError([0.5], [1], { bins: "x" }), "INVALID_TYPE", "options.bins"],
     [() => lab.calibrationError([0.5], [1], { strategy: "x" }), "UNKNOWN_METHOD", "options.strategy"],
     [() => lab.proposeBands([0.5], [1], { folds: "x" }), "INVALID_TYPE", "options.folds"],
-    [() => lab.applyCalibration([0.5], { method: "platt", a: "x", b: 1 }), "INVALID_TYPE", "calibration"],
+    [() => lab.applyCalibration([0.5], { method: "platt", a: "x", b: 1 }), "INVALID_TYPE", "calibration.a"],
     [() => lab.applyCalibration([0.02], { method: "sigmoid", treshold: 0.02 }), "UNKNOWN_FIELD", "calibration.treshold"],
     [() => lab.defaultLimits("nope"), "UNKNOWN_METHOD", "fn"],
   ];

@@ -115,7 +115,22 @@ const CASES = [
     // written in.
     first: "// worker.js",
     run: "chromium-worker",
-    replace: ['import("calibrank")', 'import("/node_modules/calibrank/browser.js")'],
+    replace: [['import("calibrank")', 'import("/node_modules/calibrank/browser.js")']],
+    page: `const w = new Worker("/worker.js", { type: "module" });
+      w.onmessage = ({ data }) => { window.__result = data.results.map((r) => [r.id, r.band]); };
+      w.onerror = (e) => { window.__result = "error: " + e.message; };
+      w.postMessage({ lists: [{ name: "a", ids: ["x", "y"] }, { name: "b", ids: ["x"] }] });`,
+    expect: [["x", "miss"]],
+  },
+  {
+    // Parcel's worker (tests/js/bundlers.test.mjs builds it with Parcel): here a plain
+    // module worker, the package's URL and the file Parcel would serve written in.
+    first: "// worker.js, bundled by Parcel",
+    run: "chromium-worker",
+    replace: [
+      ['"calibrank/init"', '"/node_modules/calibrank/init.web.js"'],
+      ['"npm:calibrank/calibrank_pipeline.wasm"', '"/calibrank_pipeline.wasm"'],
+    ],
     page: `const w = new Worker("/worker.js", { type: "module" });
       w.onmessage = ({ data }) => { window.__result = data.results.map((r) => [r.id, r.band]); };
       w.onerror = (e) => { window.__result = "error: " + e.message; };
@@ -346,10 +361,14 @@ for (const b of examples) {
       const site = join(work, `site-${b.line}`);
       rmSync(site, { recursive: true, force: true });
       mkdirSync(site, { recursive: true });
-      for (const f of ["calibrank_core.wasm", "calibrank_lab.wasm"]) copyFileSync(join(pkg, f), join(site, f));
+      for (const f of ["calibrank_core.wasm", "calibrank_lab.wasm", "calibrank_pipeline.wasm"]) copyFileSync(join(pkg, f), join(site, f));
       if (c.run === "chromium-worker") {
-        assert.ok(b.code.includes(c.replace[0]), `the block no longer holds ${c.replace[0]}`);
-        writeFileSync(join(site, "worker.js"), b.code.replace(c.replace[0], c.replace[1]));
+        let code = b.code;
+        for (const [from, to] of c.replace) {
+          assert.ok(code.includes(from), `the block no longer holds ${from}`);
+          code = code.replace(from, to);
+        }
+        writeFileSync(join(site, "worker.js"), code);
       }
       const page =
         c.run === "chromium"

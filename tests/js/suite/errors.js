@@ -416,8 +416,11 @@ export function errorTests(test, lib) {
     // A sigmoid's own keys read as before; a stray key without a model's is said in order.
     eq(new lib.Pipeline({ calibration: { threshold: 0.1 } }).config.calibration, { method: "sigmoid", threshold: 0.1, steepness: 150 });
     eq(said(() => new lib.Pipeline({ calibration: { threshold: 0.1, steep: 9 } }), "config.calibration.steep"), `unknown field \`steep\`, ${listed}`);
-    // (A value of the wrong kind is said on the calibration, as serde says it of a tagged enum.)
-    throwsScoreError(lib, () => new lib.Pipeline({ calibration: { threshold: "x", steep: 9 } }), "INVALID_TYPE", "config.calibration");
+    // A value of the wrong kind is said where it is (the keys in order: it comes first).
+    throwsScoreError(lib, () => new lib.Pipeline({ calibration: { threshold: "x", steep: 9 } }), "INVALID_TYPE", "config.calibration.threshold");
+    throwsScoreError(lib, () => new lib.Pipeline({ calibration: { method: "isotonic", x: [0, 1], y: [0, "1"] } }), "INVALID_TYPE", "config.calibration.y[1]");
+    throwsScoreError(lib, () => new lib.Pipeline({ calibration: ["platt", 1, "2"] }), "INVALID_TYPE", "config.calibration[2]");
+    if (lib.applyCalibration) throwsScoreError(lib, () => lib.applyCalibration([0.5], { method: "platt", a: -1, b: null }), "INVALID_TYPE", "calibration.b");
     if (lib.applyCalibration) {
       eq(said(() => lib.applyCalibration([0.5], { x: [0, 1], y: [0, 1], methd: "isotonic" }), "calibration.methd"), `unknown field \`methd\`, ${listed}; did you mean \`method\`?`);
     }

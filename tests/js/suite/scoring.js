@@ -366,7 +366,7 @@ export function scoringTests(test, lib) {
     // Its checks stay: a fitted model's fields need their `method`, and a bad parameter is refused.
     eq(throwsScoreError(lib, () => new lib.Pipeline({ calibration: { a: -2, b: 1 } }), "UNKNOWN_FIELD", "config.calibration.a").message.startsWith("unknown field `a`, expected one of `method`, `threshold`, `steepness` (a fitted model"), true, "its method said");
     throwsScoreError(lib, () => new lib.Pipeline({ calibration: { steepness: 0 } }), "INVALID_CALIBRATION", "config.calibration.steepness");
-    throwsScoreError(lib, () => new lib.Pipeline({ calibration: { threshold: "0.02" } }), "INVALID_TYPE", "config.calibration");
+    throwsScoreError(lib, () => new lib.Pipeline({ calibration: { threshold: "0.02" } }), "INVALID_TYPE", "config.calibration.threshold");
     if (lib.applyCalibration) {
       eq(Array.from(lib.applyCalibration([0.01, 0.05], { threshold: 0.02, steepness: 100 }), hexOf), Array.from(lib.applyCalibration([0.01, 0.05], { method: "sigmoid", threshold: 0.02, steepness: 100 }), hexOf));
       throwsScoreError(lib, () => lib.applyCalibration([0.5], { x: [0, 1], y: [0, 1] }), "UNKNOWN_FIELD", "calibration.x");

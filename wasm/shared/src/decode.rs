@@ -303,15 +303,29 @@ const PLAIN: u8 = 0;
 /// and without its tag (the `method` key, the first array element).
 const TAGGED: u8 = 1;
 
-/// A field's failure one level further out: under its key or index, or (a variant's
-/// buffered content, [`TAGGED`]) on the enum itself.
+/// A field's failure one level further out: under its key or index (in a tagged
+/// variant's array form, [`TAGGED`], the index counts the tag, element 0), as
+/// src/pipeline/tagged.rs places a fault inside a calibration's buffered fields.
 #[cold]
 #[inline(never)]
 fn within(f: Failure, mode: u8, key: Option<&str>, i: usize) -> Failure {
     match key {
-        _ if mode & TAGGED != 0 => f.here(),
         Some(k) => f.key(k),
-        None => f.index(i),
+        None => f.index(i + usize::from(mode & TAGGED)),
+    }
+}
+
+/// An unknown key's failure: under the key, or (a variant's buffered content,
+/// [`TAGGED`]) on the enum itself, as serde says it (its error names the key, which the
+/// field then gets; a key named as the enum is said on the enum alone).
+#[cold]
+#[inline(never)]
+fn unknown(k: &str, keys: &'static [&'static str], mode: u8) -> Failure {
+    let f = Failure::unknown_key(k, keys);
+    if mode & TAGGED != 0 {
+        f.here()
+    } else {
+        f.key(k)
     }
 }
 
@@ -339,10 +353,7 @@ fn fields(
                         set(i, x).map_err(|f| within(f, mode, Some(k), i))?;
                     }
                     None if mode & TAGGED != 0 && k == "method" => {}
-                    None => {
-                        let f = Failure::unknown_key(k, keys);
-                        return Err(within(f, mode, Some(k), 0));
-                    }
+                    None => return Err(unknown(k, keys, mode)),
                 }
             }
             for (i, (k, kind)) in keys.iter().zip(kinds).enumerate() {
@@ -564,7 +575,7 @@ impl Decode for Calibration {
                         |k: &String| !MODELS.contains(&k.as_str()) && !BARE.contains(&k.as_str());
                     if entries.iter().any(|(k, _)| MODELS.contains(&k.as_str())) {
                         if let Some((k, _)) = entries.iter().find(|(k, _)| stray(k)) {
-                            return Err(within(Failure::unknown_key(k, BARE), TAGGED, Some(k), 0));
+                            return Err(unknown(k, BARE, TAGGED));
                         }
                     }
                 }

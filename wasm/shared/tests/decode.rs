@@ -996,11 +996,24 @@ fn nested_field_paths() {
         c(r#"{"recency": {"fiscalYear": [4, "x"]}}"#),
         f(InvalidType, "config.recency.fiscalYear[1]")
     );
-    // The buffered Calibration: the tag and values that are not JSON where they are,
-    // anything else on the enum (and `.key` for an unknown or missing field).
+    // The buffered Calibration: every fault where it is, the value of a field of the
+    // variant too (src/pipeline/tagged.rs places it), and `.key` for an unknown or
+    // missing field; in the array form, the fields counted after the tag.
     assert_eq!(
         c(r#"{"calibration": {"method": "platt", "a": "x", "b": 1}}"#),
-        f(InvalidType, "config.calibration")
+        f(InvalidType, "config.calibration.a")
+    );
+    assert_eq!(
+        c(r#"{"calibration": ["platt", 1, "x"]}"#),
+        f(InvalidType, "config.calibration[2]")
+    );
+    assert_eq!(
+        c(r#"{"calibration": ["isotonic", [0, 1], [0, null]]}"#),
+        f(InvalidType, "config.calibration[2][1]")
+    );
+    assert_eq!(
+        c(r#"{"calibration": {"threshold": true}}"#),
+        f(InvalidType, "config.calibration.threshold")
     );
     assert_eq!(
         c(r#"{"calibration": {"method": "platt", "a": 1, "b": 1, "c": 1}}"#),
