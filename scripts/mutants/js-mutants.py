@@ -158,4 +158,7 @@ M = [
     ("U1", "node.mjs", "js/wire/keys.js (encodedLength)", " && (charCodeAt.call(s, end) & 64512) === 56320) end++;", ") end++;", "a lone high half ending a chunk takes the next unit, splitting the pair after it (2 bytes too many)"),
     ("U2", "node.mjs", "js/wire/keys.js (encodedLength)", "(charCodeAt.call(s, end - 1) & 64512) === 55296 &&", "false &&", "a pair split at a chunk's end, each half counted as a lone one (2 bytes too many)"),
     ("HINT1", "node.mjs", "js/wire/values.js (withHint)", "message.includes(\"`method`,\") && ", "", "the hint to name a fitted model's method added where a method is named"),
+    # The fifty-first session's: a fault inside a calibration's value placed (typed-config.js within, unknownKey).
+    ("CAL4", "core.js", "js/core/typed-config.js (within)", "f.index(i + mode)", "f.index(i)", "a fault in a calibration's array form placed without counting its tag"),
+    ("CAL5", "core.js", "js/core/typed-config.js (unknownKey)", "mode === TAGGED ? f.here() : f.key(k)", "f.key(k)", "an unknown key named as the calibration said under it, where serde says it on the calibration"),
 ]

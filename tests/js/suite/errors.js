@@ -420,6 +420,10 @@ export function errorTests(test, lib) {
     throwsScoreError(lib, () => new lib.Pipeline({ calibration: { threshold: "x", steep: 9 } }), "INVALID_TYPE", "config.calibration.threshold");
     throwsScoreError(lib, () => new lib.Pipeline({ calibration: { method: "isotonic", x: [0, 1], y: [0, "1"] } }), "INVALID_TYPE", "config.calibration.y[1]");
     throwsScoreError(lib, () => new lib.Pipeline({ calibration: ["platt", 1, "2"] }), "INVALID_TYPE", "config.calibration[2]");
+    // An unknown key is serde's (its words name the key, the field gets it): one named as
+    // the enum itself is said on the enum (docs/reliability.md, "Field paths").
+    throwsScoreError(lib, () => new lib.Pipeline({ calibration: { method: "platt", a: -1, b: 1, c: 1 } }), "UNKNOWN_FIELD", "config.calibration.c");
+    throwsScoreError(lib, () => new lib.Pipeline({ calibration: { method: "platt", a: -1, b: 1, calibration: 1 } }), "UNKNOWN_FIELD", "config.calibration");
     if (lib.applyCalibration) throwsScoreError(lib, () => lib.applyCalibration([0.5], { method: "platt", a: -1, b: null }), "INVALID_TYPE", "calibration.b");
     if (lib.applyCalibration) {
       eq(said(() => lib.applyCalibration([0.5], { x: [0, 1], y: [0, 1], methd: "isotonic" }), "calibration.methd"), `unknown field \`methd\`, ${listed}; did you mean \`method\`?`);
