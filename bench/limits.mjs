@@ -229,9 +229,9 @@ add("fuseRuns (rbc)", `2 runs x ${FR / 2000}k entries, 1 query`, () => {
   return { call: () => lab.fuseRuns(runs, { method: "rbc", params: { phi: 0.8 } }), entries: FR };
 });
 // optimizeFusion: runs and qrels share maxTotalEntries (2 runs of P entries, qrels of
-// P / 10), and the configurations x 2P entries fill maxSearchWork.
+// P / 10), and the configurations x (2P entries + P / 10 judgements) fill maxSearchWork.
 const P = Math.floor(E / 2.1 / 100) * 100;
-const TRIALS = Math.floor(D.maxSearchWork / (2 * P));
+const TRIALS = Math.floor(D.maxSearchWork / (2 * P + P / 10));
 add("optimizeFusion (wsum)", `2 runs x ${P} entries, ${TRIALS} configurations (step 1/${TRIALS - 1})`, () => {
   const runs = [1, 2].map((s) => run(P / 100, 100, s));
   const qrels = gen.qrelsObject(P / 100, 10, 0);

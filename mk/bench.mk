@@ -5,10 +5,11 @@
 # `make bench-quick`: sizes up to 10,000 only. `make bench-batch`: the CISI batch
 # comparison with ranx alone. `make bench-size`: the slow size / speed
 # matrix over Cargo profiles and wasm-opt levels (bench/size-matrix.json).
-# `make bench-limits`: each call at its default limits.
+# `make bench-limits`: each call at its default limits. `make bench-tuned`: the package
+# against the idiomatic baseline and the same code tuned by hand (bench/tuned.mjs).
 # `make test-bench` (part of `make test`): the baseline ranks exactly as the package, and
 # the scripts that patch the package (bench/patched-entry.mjs) still find their anchors.
-.PHONY: bench bench-quick bench-batch bench-size bench-build bench-limits test-bench
+.PHONY: bench bench-quick bench-batch bench-size bench-build bench-limits bench-tuned test-bench
 
 EXTRA_TEST_TARGETS += test-bench
 BENCH_NODE := node --expose-gc --max-old-space-size=8192
@@ -18,6 +19,7 @@ bench-build: pkg
 
 bench: bench-build
 	BENCH_PYTHON="$$(bash bench/ensure-ranx.sh)" $(BENCH_NODE) bench/run.mjs $(BENCH_ARGS)
+	$(BENCH_NODE) bench/tuned.mjs pkg
 
 bench-quick: bench-build
 	BENCH_PYTHON="$$(bash bench/ensure-ranx.sh)" $(BENCH_NODE) bench/run.mjs --quick --out bench/results.quick.json $(BENCH_ARGS)
@@ -31,6 +33,9 @@ bench-batch: bench-build
 # docs/reliability.md); about a minute.
 bench-limits: pkg
 	$(BENCH_NODE) bench/limits.mjs
+
+bench-tuned: pkg
+	$(BENCH_NODE) bench/tuned.mjs pkg
 
 bench-size: setup
 	node bench/size.mjs --profiles

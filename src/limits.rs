@@ -266,17 +266,65 @@ impl Limits {
         Ok(())
     }
 
-    /// Checks the work of a search (configurations x entries).
-    pub fn check_search_work(&self, trials: usize, entries: usize, field: &str) -> Result<()> {
-        let work = trials.saturating_mul(entries);
+    /// Checks the work of a search: configurations x (run entries fused + judgements
+    /// read by each evaluation).
+    pub fn check_search_work(
+        &self,
+        trials: usize,
+        entries: usize,
+        judged: usize,
+        field: &str,
+    ) -> Result<()> {
+        let work = trials.saturating_mul(entries.saturating_add(judged));
         if work > self.max_search_work as usize {
             return Err(ScoreError::new(
                 ErrorCode::InputTooLarge,
                 field,
                 format!(
-                    "the search would fuse {trials} configurations x {entries} run entries \
-                     = {work}, above the limit of {} (limits.maxSearchWork); use a larger \
-                     step, fewer values or runs, or raise the limit",
+                    "the search would fuse and evaluate {trials} configurations x \
+                     ({entries} run entries + {judged} judgements) = {work}, above the limit \
+                     of {} (limits.maxSearchWork); use a larger step, fewer values, runs or \
+                     judged queries, or raise the limit",
+                    self.max_search_work
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks the work of `proposeBands`' cross-validation: each of `folds` folds fits
+    /// its floors on the other items, so the folds x the `items` (leave-one-out over
+    /// 100,000 items took 202 s), against `maxSearchWork` (`INPUT_TOO_LARGE` on `field`).
+    pub fn check_fold_work(&self, folds: u64, items: usize, field: &str) -> Result<()> {
+        let work = folds.saturating_mul(items as u64);
+        if work > u64::from(self.max_search_work) {
+            return Err(ScoreError::new(
+                ErrorCode::InputTooLarge,
+                field,
+                format!(
+                    "the cross-validation would fit {folds} folds x {items} items = {work}, \
+                     above the limit of {} (limits.maxSearchWork); use fewer folds (5, the \
+                     default, suits most sets), or raise the limit",
+                    self.max_search_work
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks the work of one Newton step of `fitQueryConfidence`: the judged `queries`
+    /// x the model's `features` squared (the Hessian's terms; 20,000 queries of 64 runs,
+    /// 65 features, took 7 s), against `maxSearchWork` (`INPUT_TOO_LARGE` on `field`).
+    pub fn check_fit_work(&self, queries: usize, features: usize, field: &str) -> Result<()> {
+        let work = queries.saturating_mul(features.saturating_mul(features));
+        if work > self.max_search_work as usize {
+            return Err(ScoreError::new(
+                ErrorCode::InputTooLarge,
+                field,
+                format!(
+                    "the fit would take {queries} judged queries x {features}^2 features = \
+                     {work} at each step, above the limit of {} (limits.maxSearchWork); fit \
+                     fewer runs or queries, or raise the limit",
                     self.max_search_work
                 ),
             ));
@@ -576,10 +624,28 @@ mod tests {
         assert!(l.check_text("123456789", || "t".into()).is_err());
         assert!(l.check_total_text(10, "x").is_ok());
         assert!(l.check_total_text(11, "x").is_err());
-        assert!(l.check_search_work(3, 4, "runs").is_ok());
-        let e = l.check_search_work(13, 1, "runs").unwrap_err();
+        assert!(l.check_search_work(3, 3, 1, "runs").is_ok());
+        assert!(l.check_fold_work(3, 4, "folds").is_ok());
+        assert!(l.check_fit_work(3, 2, "runs").is_ok());
+        let e = l.check_fit_work(2, 3, "runs").unwrap_err();
+        assert!(
+            e.message.contains("2 judged queries x 3^2 features = 18"),
+            "{}",
+            e.message
+        );
+        let e = l.check_fold_work(13, 1, "options.folds").unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InputTooLarge, "options.folds")
+        );
+        assert!(
+            e.message.contains("13 folds x 1 items = 13"),
+            "{}",
+            e.message
+        );
+        let e = l.check_search_work(13, 1, 0, "runs").unwrap_err();
         assert!(e.message.contains("13 configurations"), "{}", e.message);
-        assert!(l.check_search_work(usize::MAX, 2, "runs").is_err());
+        assert!(l.check_search_work(usize::MAX, 2, 0, "runs").is_err());
     }
 
     #[test]

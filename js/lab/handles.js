@@ -28,7 +28,7 @@ const BRAND = Symbol.for("calibrank/lab Run or Qrels");
 export function isLabObject(value, field) {
   if (value instanceof LabObject) return true;
   if (typeof value === "object" && value !== null && value[BRAND] === true)
-    throw typeError(field, "a Run or Qrels of this copy of calibrank/lab (this one was made by another copy: the ESM and CommonJS entries each load their own module, so make it with the entry you pass it to)");
+    throw typeError(field, "a Run or Qrels of this copy of calibrank/lab (this one was made by another copy: calibrank/lab and calibrank/lab/init, and in Node the ESM and CommonJS entries, each load their own module, so make it with the entry you pass it to)");
   return false;
 }
 

@@ -31,7 +31,9 @@ export interface Limits {
   maxTotalTextBytes?: number;
   /**
    * Most work of one `optimizeFusion` search: configurations tried times the entries of
-   * the runs fused each time (default 2,000,000).
+   * the runs fused and the judgements read by each evaluation; of `proposeBands`'
+   * cross-validation: folds times items; of a `fitQueryConfidence` step: judged queries
+   * times (runs + 1) squared (default 2,000,000).
    */
   maxSearchWork?: number;
 }
@@ -287,7 +289,7 @@ export interface HeuristicConfig {
    * lowercased before the lookup; a key with an uppercase letter is `INVALID_CONFIG`).
    * Replaces the default table (class 1.3, function 1.2, ...) as a whole.
    */
-  typeMultipliers?: Record<string, number> | undefined;
+  typeMultipliers?: { [type: Lowercase<string>]: number } | undefined;
   /** Multiplier for unknown or missing types (default 1.0). */
   unknownTypeMultiplier?: number | undefined;
   /**
@@ -549,20 +551,40 @@ export interface PipelineInput {
  * typed-array scores and a `Map` of items (`run` never writes to its input).
  */
 export interface PipelineInputLike extends Omit<PipelineInput, "lists" | "items" | "now"> {
+  /** Ranked lists, one per strategy. */
   lists: readonly InputListLike[];
-  /** The items as a record or a `Map`, read at each call, or an `Items` read once. */
+  /**
+   * The items as a record or a `Map`, read at each call, or an `Items` read once: metadata
+   * by item id, looked up by the lists' ids (an entry whose key is in no list is never
+   * read, so the metadata of a whole corpus may be passed); an entry read holds
+   * `ItemMeta`'s fields only (another key of its own is `UNKNOWN_FIELD`).
+   */
   items?: Readonly<Record<string, ItemMetaLike | null | undefined>> | ReadonlyMap<string, ItemMetaLike | null | undefined> | Items | null | undefined;
+  /**
+   * The current time for step recency: epoch ms, a `Date`, or ISO 8601 in
+   * `ItemMeta.modifiedAt`'s forms (**UTC without an offset**). calibrank never reads the
+   * clock: with step recency (the default), an item with a `modifiedAt` and no `now` is
+   * `INVALID_TIMESTAMP` on `now`.
+   */
   now?: Timestamp | Date | null | undefined;
 }
 
 /** An `InputList` as `run` accepts it. */
 export interface InputListLike extends Omit<InputList, "ids" | "scores"> {
+  /** Ids, best first. */
   ids: readonly string[];
+  /** The strategy's own scores, parallel to `ids` (reported in explanations). */
   scores?: readonly number[] | Float64Array | null | undefined;
 }
 
 /** An `ItemMeta` as `run` accepts it (`modifiedAt` may be a `Date`). */
 export interface ItemMetaLike extends Omit<ItemMeta, "modifiedAt"> {
+  /**
+   * Modification time (step recency): finite epoch ms, a `Date`, or an ISO 8601 string
+   * (`YYYY-MM-DD`, optionally `THH:MM`, `:SS` and `.fff`, then `Z`, `+HH:MM` or
+   * `-HH:MM`; **without an offset the time is UTC**, not local time as `Date.parse`
+   * reads it).
+   */
   modifiedAt?: string | number | Date | null | undefined;
 }
 

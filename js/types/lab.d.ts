@@ -201,20 +201,54 @@ export type RunNormalization = "min-max" | "min-max-inverted" | "min_max" | "min
  * `mixed`, `w_bordafuse`, `w_condorcet`, `dbsf` and the three OpenSearch means; every
  * other method rejects them.
  */
-export interface FuseRunsOptions {
+export type FuseRunsOptions =
+  | FuseRunsOf<"rrf", { readonly k?: number | undefined }, false>
+  | FuseRunsOf<"rbc", { readonly phi: number }, false, true>
+  | FuseRunsOf<"gmnz", { readonly gamma: number }, false, true>
+  | FuseRunsOf<"logn_isr", { readonly sigma?: number | undefined }, false>
+  | FuseRunsOf<WeightedFusionMethod, NoParams, true>
+  | FuseRunsOf<Exclude<FusionMethod, "rrf" | "rbc" | "gmnz" | "logn_isr" | WeightedFusionMethod>, NoParams, false>;
+
+/** The methods that take `weights` (one per run). */
+export type WeightedFusionMethod = Extract<
+  FusionMethod,
+  "wsum" | "wmnz" | "mixed" | "w_bordafuse" | "w_condorcet" | "dbsf" | "arithmetic_mean" | "geometric_mean" | "harmonic_mean"
+>;
+
+/** A method without parameters: `params` absent or `{}`. */
+type NoParams = { readonly [name: string]: never };
+
+/**
+ * `FuseRunsOptions` of one method: its `params` (required where ranx has no default),
+ * and `weights` where the method takes them.
+ */
+type FuseRunsOf<M extends FusionMethod, P, Weighted extends boolean, ParamsRequired extends boolean = false> = {
   /** The fusion method (see `FusionMethod`). */
-  method: FusionMethod;
+  method: M;
   /**
    * The normalization applied to every run first (see `RunNormalization`); when absent
    * the method's default (`none` for `dbsf` and the OpenSearch means, `min-max`
    * otherwise; `null` too).
    */
   norm?: RunNormalization | null | undefined;
-  /** One weight per run, for the weighted methods (`null`: none given). */
-  weights?: readonly number[] | Float64Array | null | undefined;
-  /** Numeric parameters by ranx's names (see the table above). */
-  params?: Record<string, number> | undefined;
-}
+} & (Weighted extends true
+  ? {
+      /** One weight per run (`null`: none given, all 1). */
+      weights?: readonly number[] | Float64Array | null | undefined;
+    }
+  : {
+      /** This method takes no weights (only `null`). */
+      weights?: null | undefined;
+    }) &
+  (ParamsRequired extends true
+    ? {
+        /** Numeric parameters by ranx's names (see the table above). */
+        params: P;
+      }
+    : {
+        /** Numeric parameters by ranx's names (see the table above). */
+        params?: P | undefined;
+      });
 
 /**
  * Fuses whole runs (JSON form) with any ranx method, Qdrant's `dbsf` or OpenSearch's
@@ -244,8 +278,9 @@ export interface OptimizeOptions {
    * or of gmnz's `gamma` and logn_isr's `sigma` (default 0.01: 0.01 to 1; ranx's own
    * grid for another step starts at 0.01 too, rounded to the step's digits: at 0.1, 0 to
    * 1 where this one is 0.1 to 1). The 99 or 100 configurations of `phi`, `gamma` and
-   * `sigma` at 0.01 times the runs' entries must fit `limits.maxSearchWork` (about
-   * 20,000 entries in all at its default: beyond, `step: 0.1` or a raised limit).
+   * `sigma` at 0.01 times the runs' entries and the judgements must fit
+   * `limits.maxSearchWork` (about 20,000 in all at its default: beyond, `step: 0.1` or a
+   * raised limit).
    * The weights' grid holds at most 100,000 vectors, whatever the limits (11 runs at 0.1
    * make 184,756: `INPUT_TOO_LARGE` on `options.step`).
    */
@@ -409,7 +444,7 @@ export declare function calibrationError(
 export interface ProposeBandsOptions {
   /** Precision the hit band must reach, in `(0, 1]` (default 0.85). */
   targetPrecision?: number | undefined;
-  /** Number of cross-validation folds, `2..=N` (default 5). */
+  /** Number of cross-validation folds, `2..=N` (default 5); folds x N must fit `limits.maxSearchWork` (each fold is fitted on the other items). */
   folds?: number | undefined;
   /**
    * Seed of the fold assignment (default 0): a whole number from 0 to

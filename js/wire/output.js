@@ -1,5 +1,6 @@
 // A call's output, read in place: sections in order, strings decoded on demand.
 import { F64, NONE, STRS, TEXT, U32, U8, fromUtf8, pad8 } from "./sections.js";
+import { ScoreError } from "../score_error.js";
 import { scoreError } from "./values.js";
 
 const fromCharCodes = String.fromCharCode;
@@ -11,6 +12,16 @@ function readString(u8, start, end) {
     if (ascii) return fromCharCodes.apply(null, u8.subarray(start, end));
   }
   return fromUtf8.decode(u8.subarray(start, end));
+}
+
+/**
+ * An output text the engine cannot make into a string, or its objects (Node's
+ * ERR_STRING_TOO_LONG past 2^29 - 24 characters, a browser's RangeError: evaluatePerQuery
+ * of 500,000 queries x 64 metrics): INPUT_TOO_LARGE, the engine's error as its cause.
+ * The module's own output is always JSON, so nothing else fails here.
+ */
+function tooLong(size, cause) {
+  return new ScoreError(`the result is ${size} bytes of JSON, more than this JavaScript engine holds in one string: ask for less at a time (fewer queries, metrics or results)`, "INPUT_TOO_LARGE", "", { cause });
 }
 
 /** The sections of one call's output, read in order. Views are valid until the next call. */
@@ -37,13 +48,23 @@ export class Output {
   text() {
     const n = this.header(TEXT);
     if (n < 0) return undefined;
-    const s = readString(this.w.u8, this.pos, this.pos + n);
+    let s;
+    try {
+      s = readString(this.w.u8, this.pos, this.pos + n);
+    } catch (e) {
+      throw tooLong(n, e);
+    }
     this.pos += pad8(n);
     return s;
   }
   json() {
     const t = this.text();
-    return t === undefined ? undefined : JSON.parse(t);
+    if (t === undefined) return undefined;
+    try {
+      return JSON.parse(t);
+    } catch (e) {
+      throw tooLong(t.length, e);
+    }
   }
   // Index readers: no typed array is created (a subarray costs about as much as a small
   // call's other work). Each moves past a section and returns the index of its first

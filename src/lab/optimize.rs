@@ -260,11 +260,13 @@ fn grid(method: &str, n_runs: usize, opts: &OptimizeOptions) -> Result<Vec<GridP
     }
 }
 
-/// Checks that a search over `runs` fits `limits.maxSearchWork` (configurations tried
-/// times the run entries fused each time) before it starts; the field of an error is
-/// `runs` (or the grid option that is invalid).
+/// Checks that a search over `runs` judged by `qrels` fits `limits.maxSearchWork`
+/// (configurations tried times the run entries fused and the judgements read by each
+/// evaluation) before it starts; the field of an error is `runs` (or the grid option
+/// that is invalid).
 #[doc(hidden)]
 pub fn check_work(
+    qrels: &Qrels,
     runs: &[Run],
     opts: &OptimizeOptions,
     limits: &crate::limits::Limits,
@@ -273,19 +275,28 @@ pub fn check_work(
         .iter()
         .flat_map(|r| r.values().map(|docs| docs.len()))
         .sum();
-    check_work_entries(runs.len(), entries, opts, limits)
+    check_work_entries(runs.len(), entries, judgements(qrels), opts, limits)
 }
 
-/// [`check_work`] from the number of runs and their total entries.
+/// The judgements each evaluation of a search reads: every grade, and each judged query
+/// once (a query judged with no document is still scored).
+#[doc(hidden)]
+pub fn judgements(qrels: &Qrels) -> usize {
+    qrels.values().map(|grades| grades.len().max(1)).sum()
+}
+
+/// [`check_work`] from the number of runs, their total entries and the judgements
+/// ([`judgements`]).
 #[doc(hidden)]
 pub fn check_work_entries(
     n_runs: usize,
     entries: usize,
+    judged: usize,
     opts: &OptimizeOptions,
     limits: &crate::limits::Limits,
 ) -> Result<()> {
     let trials = grid(&opts.method, n_runs, opts)?.len();
-    limits.check_search_work(trials, entries, "runs")
+    limits.check_search_work(trials, entries, judged, "runs")
 }
 
 /// Progress of a search: configurations done, total, best score so far.
@@ -418,20 +429,29 @@ mod tests {
     fn search_work_is_limited() {
         let r = run(&[("q", &[("a", 1.0), ("b", 0.5)])]);
         let runs = [r.clone(), r.clone(), r];
-        // wsum over 3 runs at step 0.1: 66 weight vectors x 6 entries = 396.
+        // wsum over 3 runs at step 0.1: 66 weight vectors x (6 entries + 2 judgements)
+        // = 528.
+        let qrels = Qrels(
+            [(
+                "q".to_string(),
+                [("a".to_string(), 1.0), ("z".to_string(), 0.0)].into(),
+            )]
+            .into(),
+        );
         let opts = OptimizeOptions::default();
         let at = |w: u32| crate::limits::Limits {
             max_search_work: w,
             ..Default::default()
         };
-        assert!(check_work(&runs, &opts, &at(396)).is_ok());
-        let e = check_work(&runs, &opts, &at(395)).unwrap_err();
+        assert!(check_work(&qrels, &runs, &opts, &at(528)).is_ok());
+        let e = check_work(&qrels, &runs, &opts, &at(527)).unwrap_err();
         assert_eq!(
             (e.code, e.field.as_str()),
             (ErrorCode::InputTooLarge, "runs")
         );
         assert!(
-            e.message.contains("66 configurations x 6 run entries"),
+            e.message
+                .contains("66 configurations x (6 run entries + 2 judgements) = 528"),
             "{}",
             e.message
         );
@@ -440,8 +460,24 @@ mod tests {
             method: "rrf".into(),
             ..Default::default()
         };
-        assert!(check_work(&runs, &rrf, &at(60)).is_ok());
-        assert!(check_work(&runs, &rrf, &at(59)).is_err());
+        assert!(check_work(&qrels, &runs, &rrf, &at(10 * 8)).is_ok());
+        assert!(check_work(&qrels, &runs, &rrf, &at(10 * 8 - 1)).is_err());
+        // Judgements of many queries count even where the runs are small (each
+        // evaluation reads them all): 1,000 judged queries, a query judged with no
+        // document counted once.
+        let many = Qrels(
+            (0..1000)
+                .map(|i| (format!("q{i}"), BTreeMap::new()))
+                .collect(),
+        );
+        assert_eq!(judgements(&many), 1000);
+        let e = check_work(&many, &runs, &rrf, &at(2_000)).unwrap_err();
+        assert!(
+            e.message
+                .contains("10 configurations x (6 run entries + 1000 judgements)"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]

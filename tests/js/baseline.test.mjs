@@ -34,6 +34,10 @@ for (const n of sizes) {
     const j = baseline.rrf(strLists);
     assert.equal(w.length, j.length);
     assert.ok(w.every(([id, s], i) => id === j[i][0] && s === j[i][1]), "rrf: same ids, same scores, same order");
+    // The tuned one (bench/tuned.mjs) too, and with duplicates and weights.
+    assert.deepEqual(baseline.rrfTuned(strLists), j, "rrfTuned: as rrf");
+    const dup = [["a", "b", "a", "c"], ["c", "c", "a"], ["b"]];
+    assert.deepEqual(baseline.rrfTuned(dup, { k: 3, weights: [1, 2, 0.5] }), lib.rrf(dup, { k: 3, weights: [1, 2, 0.5] }), "rrfTuned: duplicates keep their first rank");
     const wc = lib.rrfColumnar(columnar.docs, columnar.offsets, columnar.nDocs);
     const jc = baseline.rrfColumnar(columnar.docs, columnar.offsets, columnar.nDocs);
     assert.deepEqual([...wc.order], [...jc.order], "rrfColumnar: order");
@@ -45,6 +49,8 @@ for (const n of sizes) {
       const wp = new lib.Pipeline(cfg);
       const out = wp.run(input);
       const ref = new baseline.Pipeline(cfg).run(input);
+      // The tuned pipeline (bench/tuned.mjs) gives the idiomatic one's output exactly.
+      assert.deepEqual(new baseline.TunedPipeline(cfg).run(input), ref, `${name}: the tuned baseline`);
       assert.ok(out.results.length > 0, `${name}: some results`);
       assert.deepEqual(out.results.map((r) => r.id), ref.results.map((r) => r.id), `${name}: ids in order`);
       assert.deepEqual(out.results.map((r) => r.band), ref.results.map((r) => r.band), `${name}: bands`);
@@ -85,6 +91,7 @@ test("the baseline's query-term extractor matches the package's reranker", () =>
     const candidates = names.map((name, i) => ({ id: `c${i}`, score: 1, name, summary: `${name} summary text`, type: "Class" }));
     const fromPackage = new Map(lib.rerank(q, candidates).map((r) => [r.id, r.factors]));
     const query = { lower: q.trim().toLowerCase(), terms: baseline.extractTerms(q) };
+    assert.deepEqual(new baseline.TunedPipeline({}).terms(q), query.terms, `${q}: the tuned extractor`);
     for (const c of candidates) {
       const f = baseline.heuristicFactors(query, c, cfg);
       const p = fromPackage.get(c.id);

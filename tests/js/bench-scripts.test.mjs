@@ -127,6 +127,11 @@ test("bench/abstain-outcomes.mjs gives the outcomes the README states", () => {
   assert.match(out, /topN 2: 0\.418 miss, 0\.399 miss -> answer 0\.650/);
 });
 
+test("bench/tuned.mjs: both baselines give the package's output before anything is timed", () => {
+  const out = run(["bench/tuned.mjs", "pkg", "--sizes", "10,1000"]);
+  assert.equal((out.match(/: the same output$/gm) ?? []).length, 7, out);
+});
+
 test("bench/run-objects-scale.mjs runs both of its modes", () => {
   assert.match(run(["bench/run-objects-scale.mjs", "json", "--sizes", "1000"]), /^1000 entries: JSON\.parse .* ms; assignment .* ms$/m);
   const out = run(["bench/run-objects-scale.mjs", "parse", "--sizes", "1000", "pkg", "pkg"]);

@@ -688,3 +688,40 @@ test("without Symbol.dispose, Pipeline and Run dispose under Symbol.for('Symbol.
     assert.throws(() => (entry === "node.cjs" ? o.run({ lists: [] }) : o.size), /freed/, `${entry}: disposed`);
   }
 });
+
+test("an output text the engine cannot hold in one string is INPUT_TOO_LARGE, the engine's error its cause (js/wire/output.js)", async () => {
+  // evaluatePerQuery of 500,000 queries x 64 metrics made a JSON text past V8's string
+  // length (Node's ERR_STRING_TOO_LONG): an untyped error. Here a wire whose decoding
+  // fails as the engine's does, without making 512 MB.
+  const { Output } = await import("../../js/wire/output.js");
+  const { TEXT } = await import("../../js/wire/sections.js");
+  const engine = Object.assign(new Error("Cannot create a string longer than 0x1fffffe8 characters"), { code: "ERR_STRING_TOO_LONG" });
+  const u8 = new Uint8Array(1024);
+  u8.subarray = () => {
+    throw engine;
+  };
+  const wire = { u32: new Uint32Array([TEXT, 600]), u8 };
+  assert.throws(() => new Output(wire, 0, 608).json(), (e) => e.code === "INPUT_TOO_LARGE" && e.field === "" && e.cause === engine && /600 bytes of JSON/.test(e.message));
+  // A text the engine decodes is read as before.
+  const ok = new Uint8Array(16);
+  ok.set(new TextEncoder().encode('{"a":1}'), 8);
+  assert.deepEqual(new Output({ u32: new Uint32Array([TEXT, 7]), u8: ok }, 0, 16).json(), { a: 1 });
+});
+
+test("a Run made by calibrank/lab is another copy's to calibrank/lab/init, and the message says which entries load their own module", async () => {
+  const init = await import("calibrank/lab/init");
+  await init.default();
+  const run = esmLab.Run.fromObject({ q: { d: 1 } });
+  try {
+    assert.throws(
+      () => init.evaluate({ q: { d: 1 } }, run, ["mrr"]),
+      (e) => e.code === "INVALID_TYPE" && e.field === "run" && /another copy: calibrank\/lab and calibrank\/lab\/init/.test(e.message),
+    );
+    // Made by the init entry, it is read there.
+    const own = init.Run.fromObject({ q: { d: 1 } });
+    assert.deepEqual(init.evaluate({ q: { d: 1 } }, own, ["mrr"]), { mrr: 1 });
+    own.free();
+  } finally {
+    run.free();
+  }
+});

@@ -62,6 +62,7 @@ import {
   type QrelsObject,
   type OptimizeProgress,
   type TunedFusionMethod,
+  type FuseRunsOptions,
 } from "calibrank/lab";
 // @ts-expect-error: the lab functions are not in the core entry
 import { fitPlatt as notInCore } from "calibrank";
@@ -490,6 +491,27 @@ const frozenConfig = {
 } as const;
 new Pipeline(frozenConfig).free();
 fuseRuns([run, run], { method: "wsum", weights: [0.5, 0.5] as const });
+// params and weights by method: rbc's phi and gmnz's gamma are required (ranx has no
+// default), rrf takes k, only the weighted methods take weights.
+fuseRuns([run, run], { method: "rbc", params: { phi: 0.8 } });
+fuseRuns([run, run], { method: "rrf", params: { k: 10 } });
+fuseRuns([run, run], { method: "rrf" });
+fuseRuns([run, run], { method: "logn_isr", params: {} });
+fuseRuns([run, run], { method: "sum", params: {}, weights: null });
+fuseRuns([run, run], { method: "dbsf", weights: [1, 2] });
+// @ts-expect-error rbc needs params.phi
+fuseRuns([run, run], { method: "rbc" });
+// @ts-expect-error gmnz needs params.gamma
+fuseRuns([run, run], { method: "gmnz", params: {} });
+// @ts-expect-error rrf's parameter is k, not K
+fuseRuns([run, run], { method: "rrf", params: { K: 60 } });
+// @ts-expect-error rrf takes no phi
+fuseRuns([run, run], { method: "rrf", params: { phi: 0.5 } });
+// @ts-expect-error sum takes no weights
+fuseRuns([run, run], { method: "sum", weights: [1] });
+// A method known only at run time: annotated with the union.
+const chosen: FuseRunsOptions = { method: "wsum", weights: [0.3, 0.7] };
+fuseRuns([run, run], chosen);
 optimizeFusion({ q: { a: 1 } }, [run, run], { method: "rrf", kValues: [10, 60] as const });
 const frozenModel = fitQueryConfidence({ q: { a: 1 } }, [run], { weights: [1] as const });
 new Pipeline({ confidence: { model: frozenModel } }).free();
@@ -498,6 +520,12 @@ const frozenQc: ReadonlyArrays<QueryConfidenceModel> = Object.freeze({ ...frozen
 predictQueryConfidence(frozenQc, [run]);
 new Pipeline({ confidence: { model: frozenQc } }).free();
 rerank("q", [{ id: "a", score: 1, name: "A" }], { stopwords: ["the"] as const });
+// typeMultipliers' keys are lowercase (the candidate's type is lowercased before the
+// lookup; a key with an uppercase letter is INVALID_CONFIG at run time).
+rerank("q", [{ id: "a", score: 1, name: "A", type: "Class" }], { typeMultipliers: { class: 2, "test-file": 0.5 } });
+// @ts-expect-error an uppercase key can never match
+rerank("q", [{ id: "a", score: 1, name: "A" }], { typeMultipliers: { Class: 2 } });
+new Pipeline({ rerank: { method: "heuristic", heuristic: { typeMultipliers: { module: 0.8 } } } }).free();
 queryConfidence([0.9], { weights: [0.35, 0.25, 0.2, 0.12, 0.08] as const });
 // Configuration types stay data a caller builds and changes.
 const builtConfig: PipelineConfig = { recency: { steps: [] } };

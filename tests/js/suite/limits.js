@@ -264,6 +264,25 @@ export function limitTests(test, lib) {
     tooLarge(() => lib.applyCalibration(s3, { method: "platt", a: -1, b: 0 }, lim({ maxListLength: 2 })), "scores", "maxListLength");
     tooLarge(() => lib.calibrationError(s3, l3, lim({ maxListLength: 2 })), "probabilities", "maxListLength");
     tooLarge(() => lib.proposeBands(s3, l3, lim({ maxListLength: 2 })), "scores", "maxListLength");
+    // Band profiles: at most 1,000 (each name is compared with those before it).
+    const profiles = (n) => ({ bands: { profiles: Array.from({ length: n }, (_, i) => ({ name: `p${i}`, language: "x", highFloor: 0.9, degradedFloor: 0.5 })) } });
+    new lib.Pipeline(profiles(1000)).free();
+    eq(throwsScoreError(lib, () => new lib.Pipeline(profiles(1001)), "INPUT_TOO_LARGE", "config.bands.profiles").message, "more than 1000 band profiles");
+    // The cross-validation's folds x items against maxSearchWork (leave-one-out over many
+    // items is quadratic): 10 items in 10 folds is 100.
+    const s10 = Array.from({ length: 10 }, (_, i) => i / 10);
+    const l10 = s10.map((_, i) => i % 2);
+    tooLarge(() => lib.proposeBands(s10, l10, lim({ maxSearchWork: 99 }, { folds: 10 })), "options.folds", "maxSearchWork");
+    eq(lib.proposeBands(s10, l10, lim({ maxSearchWork: 100 }, { folds: 10 })).folds.length, 10);
+    // fitQueryConfidence: judged queries x (runs + 1 features)^2 at each Newton step.
+    const qRuns = [0, 1, 2].map((s) => Object.fromEntries(Array.from({ length: 40 }, (_, q) => [`q${q}`, { [`d${q}`]: 3 - s, [`e${q}`]: 1 }])));
+    const qJudged = Object.fromEntries(Array.from({ length: 40 }, (_, q) => [`q${q}`, { [`d${q}`]: q % 2 }]));
+    if (lib.fitQueryConfidence) {
+      tooLarge(() => lib.fitQueryConfidence(qJudged, qRuns, lim({ maxSearchWork: 40 * 16 - 1 })), "runs", "maxSearchWork");
+      eq(lib.fitQueryConfidence(qJudged, qRuns, lim({ maxSearchWork: 40 * 16 })).features.length, 4);
+    }
+    // More folds than items is said as before (not as too much work).
+    throwsScoreError(lib, () => lib.proposeBands(s10, l10, lim({ maxSearchWork: 99 }, { folds: 11 })), "INVALID_CONFIG", "options.folds");
     const cal = Array.from(lib.calibrate(s3, lim({ maxListLength: 3 }, { threshold: 0.1, steepness: 1 })));
     eq(cal[0], 0.5);
     eq(cal, Array.from(lib.calibrate(s3, { threshold: 0.1, steepness: 1 })));
@@ -285,9 +304,14 @@ export function limitTests(test, lib) {
     tooLarge(() => lib.evaluatePerQuery({ q: { x: 1 } }, a, ["mrr"], lim({ maxTotalEntries: 3 })), "run", "maxTotalEntries");
     tooLarge(() => lib.fuseRuns([a, b], lim({ maxTotalEntries: 4 }, { method: "sum" })), "runs[1]", "maxTotalEntries");
     eq(lib.fuseRuns([a, b], lim({ maxTotalEntries: 5 }, { method: "sum" })).q.x, 1);
-    // wsum over 2 runs at step 0.1: 11 configurations x 5 entries = 55.
-    tooLarge(() => lib.optimizeFusion({ q: { z: 1 } }, [a, b], lim({ maxSearchWork: 54 }, { method: "wsum", metric: "mrr" })), "runs", "maxSearchWork");
-    eq(lib.optimizeFusion({ q: { z: 1 } }, [a, b], lim({ maxSearchWork: 55 }, { method: "wsum", metric: "mrr" })).trials.length, 11);
+    // wsum over 2 runs at step 0.1: 11 configurations x (5 entries + 1 judgement) = 66.
+    tooLarge(() => lib.optimizeFusion({ q: { z: 1 } }, [a, b], lim({ maxSearchWork: 65 }, { method: "wsum", metric: "mrr" })), "runs", "maxSearchWork");
+    eq(lib.optimizeFusion({ q: { z: 1 } }, [a, b], lim({ maxSearchWork: 66 }, { method: "wsum", metric: "mrr" })).trials.length, 11);
+    // Judgements count as run entries do: each evaluation reads them all (1,000 judged
+    // queries for runs of 5 entries: 11 x 1,005).
+    const judged = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`j${i}`, { d: 1 }]));
+    tooLarge(() => lib.optimizeFusion(judged, [a, b], lim({ maxSearchWork: 11054 }, { method: "wsum", metric: "mrr" })), "runs", "maxSearchWork");
+    eq(lib.optimizeFusion(judged, [a, b], lim({ maxSearchWork: 11055 }, { method: "wsum", metric: "mrr" })).trials.length, 11);
   });
 
   test("an engine's own ceilings (a Map's size, a typed array it cannot allocate) are INPUT_TOO_LARGE, the module untouched", () => {

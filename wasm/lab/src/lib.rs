@@ -552,6 +552,8 @@ fn fit_query_confidence(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let runs = runs_as_maps(&args, &mut budget)?;
     let model = handles::with(|store| {
         let qrels = qrels_arg(store, q_arg, &owned_q)?;
+        // A feature per run and the rank-only one; a row per judged query at most.
+        limits.check_fit_work(qrels.len(), runs.len() + 1, "runs")?;
         fit::fit_query_confidence(qrels, &runs, &opts)
     })
     .map_err(|e| within_unless(e, "options", &["qrels", "runs", "model"]))?;
@@ -637,14 +639,11 @@ fn optimize(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     };
     let report = with_runs(&args, &mut budget, |runs| {
         let entries = runs.iter().flat_map(|r| r.values().map(Vec::len)).sum();
-        optimize::check_work_entries(runs.len(), entries, &opts, &limits).map_err(|e| {
-            match e.field.as_str() {
-                "runs" => e,
-                _ => e.within("options"),
-            }
-        })?;
         handles::with(|store| {
             let qrels = qrels_arg(store, q_arg, &owned_q)?;
+            // (A fault of the grid's options is put under `options` below.)
+            let judged = optimize::judgements(qrels);
+            optimize::check_work_entries(runs.len(), entries, judged, &opts, &limits)?;
             optimize::optimize_fusion_ordered(qrels, runs, &opts, &mut progress)
         })
         .map_err(|e| match e.field.as_str() {
@@ -733,6 +732,10 @@ fn propose_bands(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, opts): (Limits, fit::ProposeBandsOptions) =
         with_limits(r.opt_text()?, "options", LimitedFunction::ProposeBands)?;
     let (s, l) = scores_labels(r, &limits, ["scores", "labels"])?;
+    // (More folds than items is the fit's own INVALID_CONFIG, said first.)
+    if opts.folds <= s.len() as u64 {
+        limits.check_fold_work(opts.folds, s.len(), "options.folds")?;
+    }
     let proposal = fit::propose_bands(s, l, &opts)
         .map_err(|e| within_if(e, "options", &["targetPrecision", "folds", "seed"]))?;
     write_json(w, &proposal)
