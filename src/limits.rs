@@ -626,6 +626,7 @@ mod tests {
         assert!(l.check_total_text(11, "x").is_err());
         assert!(l.check_search_work(3, 3, 1, "runs").is_ok());
         assert!(l.check_fold_work(3, 4, "folds").is_ok());
+        assert!(l.check_fold_work(3, 5, "folds").is_err());
         assert!(l.check_fit_work(3, 2, "runs").is_ok());
         let e = l.check_fit_work(2, 3, "runs").unwrap_err();
         assert!(
