@@ -14,7 +14,10 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-list=${MUTANTS_FILE:-$here/rust-mutants.txt}
+# The list as the working copy holds it (absolute: the run below is in a clone of HEAD,
+# where a relative name would read the committed list).
+list=$(realpath "${MUTANTS_FILE:-$here/rust-mutants.txt}")
+[ -f "$list" ] || { echo "no mutant list at $list" >&2; exit 2; }
 # A list's `# equivalent: ID ...` lines name the mutants with no observable change.
 EQUIVALENT=" $(sed -n 's/^# equivalent: *//p' "$list" | tr '\n' ' ') "
 work=$(mktemp -d /tmp/calibrank-rust-mutants.XXXXXX)
@@ -24,11 +27,12 @@ git clone -q "$root" "$work/main"
 [ -e "$root/../shared" ] && ln -s "$(cd "$root/../shared" && pwd)" "$work/shared"
 export CARGO_TARGET_DIR=${MUTANTS_TARGET_DIR:-$work/target}
 cd "$work/main"
-survived=() stale=()
+survived=() stale=() ran=" "
 while IFS='|' read -r id file line old new targeted; do
   [ -z "$id" ] && continue
   [[ "$id" == \#* ]] && continue
   if [ $# -gt 0 ] && [[ " $* " != *" $id "* ]]; then continue; fi
+  ran+="$id "
   git checkout -q -- .
   if ! python3 - "$file" "$line" "$old" "$new" <<'PY'
 import sys
@@ -73,6 +77,10 @@ PY
   echo "$id $file:$line \`$old\` -> \`$new\`: $verdict"
 done < "$list"
 git checkout -q -- .
+# An ID asked for that the list does not hold ran nothing: said, not passed over.
+for id in "$@"; do
+  [[ "$ran" == *" $id "* ]] || { echo "$id: not in $list"; stale+=("$id"); }
+done
 echo "survived: ${survived[*]:-none}; stale: ${stale[*]:-none}"
 [ ${#survived[@]} -eq 0 ] || exit 1
 [ ${#stale[@]} -eq 0 ] || exit 2
