@@ -46,8 +46,10 @@ pub struct Limits {
     /// Maximum bytes of all the strings of one call together: ids, keys, texts, times
     /// given as ISO 8601 texts, TREC text (default 32,000,000).
     pub max_total_text_bytes: u32,
-    /// Maximum work of one `optimizeFusion` search: configurations tried times the
-    /// entries of the runs fused each time (default 2,000,000).
+    /// Maximum work of one search (default 2,000,000): for `optimizeFusion`,
+    /// configurations tried times (the runs' entries fused + the judgements read) each
+    /// time; for `proposeBands`, folds x items / [`FOLD_WORK_PER_UNIT`]; for a
+    /// `fitQueryConfidence` step, judged queries x (runs + 1)^2 / [`FIT_WORK_PER_UNIT`].
     pub max_search_work: u32,
 }
 
@@ -293,18 +295,22 @@ impl Limits {
     }
 
     /// Checks the work of `proposeBands`' cross-validation: each of `folds` folds fits
-    /// its floors on the other items, so the folds x the `items` (leave-one-out over
-    /// 100,000 items took 202 s), against `maxSearchWork` (`INPUT_TOO_LARGE` on `field`).
+    /// its floors on the other items, folds x `items` item-folds, counted in the units of
+    /// `maxSearchWork` (one run entry fused and judged: about 440 ns) as a twentieth
+    /// each (about 20 ns; leave-one-out over 100,000 items took 202 s): at the default
+    /// 40,000,000 item-folds, 5 folds of up to 8,000,000 items, leave-one-out up to 6,324.
+    /// `INPUT_TOO_LARGE` on `field`.
     pub fn check_fold_work(&self, folds: u64, items: usize, field: &str) -> Result<()> {
         let work = folds.saturating_mul(items as u64);
-        if work > u64::from(self.max_search_work) {
+        let max = u64::from(self.max_search_work).saturating_mul(FOLD_WORK_PER_UNIT);
+        if work > max {
             return Err(ScoreError::new(
                 ErrorCode::InputTooLarge,
                 field,
                 format!(
-                    "the cross-validation would fit {folds} folds x {items} items = {work}, \
-                     above the limit of {} (limits.maxSearchWork); use fewer folds (5, the \
-                     default, suits most sets), or raise the limit",
+                    "the cross-validation would fit {folds} folds over {items} items, {work} \
+                     item-folds, above the limit of {max} ({FOLD_WORK_PER_UNIT} x \
+                     limits.maxSearchWork, {}); use fewer folds or raise the limit",
                     self.max_search_work
                 ),
             ));
@@ -313,18 +319,21 @@ impl Limits {
     }
 
     /// Checks the work of one Newton step of `fitQueryConfidence`: the judged `queries`
-    /// x the model's `features` squared (the Hessian's terms; 20,000 queries of 64 runs,
-    /// 65 features, took 7 s), against `maxSearchWork` (`INPUT_TOO_LARGE` on `field`).
+    /// x the model's `features` squared (the Hessian's terms), counted in the units of
+    /// `maxSearchWork` as a fifth each (about 70 ns; 20,000 queries of 64 runs, 65
+    /// features, took 7 s): at the default 10,000,000, 2,366 queries of 64 runs, 1.1
+    /// million of 2. `INPUT_TOO_LARGE` on `field`.
     pub fn check_fit_work(&self, queries: usize, features: usize, field: &str) -> Result<()> {
         let work = queries.saturating_mul(features.saturating_mul(features));
-        if work > self.max_search_work as usize {
+        let max = (self.max_search_work as usize).saturating_mul(FIT_WORK_PER_UNIT);
+        if work > max {
             return Err(ScoreError::new(
                 ErrorCode::InputTooLarge,
                 field,
                 format!(
-                    "the fit would take {queries} judged queries x {features}^2 features = \
-                     {work} at each step, above the limit of {} (limits.maxSearchWork); fit \
-                     fewer runs or queries, or raise the limit",
+                    "the fit would take {queries} judged queries x ({features} features)^2 = \
+                     {work} at each step, above the limit of {max} ({FIT_WORK_PER_UNIT} x \
+                     limits.maxSearchWork, {}); fit fewer runs or queries, or raise the limit",
                     self.max_search_work
                 ),
             ));
@@ -346,6 +355,12 @@ impl Limits {
         Ok(())
     }
 }
+
+/// Item-folds of `proposeBands` per unit of `maxSearchWork` ([`Limits::check_fold_work`]).
+pub const FOLD_WORK_PER_UNIT: u64 = 20;
+/// Terms of a `fitQueryConfidence` step per unit of `maxSearchWork`
+/// ([`Limits::check_fit_work`]).
+pub const FIT_WORK_PER_UNIT: usize = 5;
 
 /// The default `maxTotalEntries` of each function whose cost per entry is far from the
 /// common default's (100,000), set from `make bench-limits` so that a call at its
@@ -625,22 +640,25 @@ mod tests {
         assert!(l.check_total_text(10, "x").is_ok());
         assert!(l.check_total_text(11, "x").is_err());
         assert!(l.check_search_work(3, 3, 1, "runs").is_ok());
-        assert!(l.check_fold_work(3, 4, "folds").is_ok());
-        assert!(l.check_fold_work(3, 5, "folds").is_err());
-        assert!(l.check_fit_work(3, 2, "runs").is_ok());
-        let e = l.check_fit_work(2, 3, "runs").unwrap_err();
+        // maxSearchWork 12: 240 item-folds, 60 terms of a fit's step.
+        assert!(l.check_fold_work(3, 80, "folds").is_ok());
+        assert!(l.check_fold_work(3, 81, "folds").is_err());
+        let e = l.check_fold_work(241, 1, "folds").unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InputTooLarge, "folds")
+        );
         assert!(
-            e.message.contains("2 judged queries x 3^2 features = 18"),
+            e.message
+                .contains("241 folds over 1 items, 241 item-folds, above the limit of 240"),
             "{}",
             e.message
         );
-        let e = l.check_fold_work(13, 1, "options.folds").unwrap_err();
-        assert_eq!(
-            (e.code, e.field.as_str()),
-            (ErrorCode::InputTooLarge, "options.folds")
-        );
+        assert!(l.check_fit_work(15, 2, "runs").is_ok());
+        assert!(l.check_fit_work(16, 2, "runs").is_err());
+        let e = l.check_fit_work(7, 3, "runs").unwrap_err();
         assert!(
-            e.message.contains("13 folds x 1 items = 13"),
+            e.message.contains("7 judged queries x (3 features)^2 = 63"),
             "{}",
             e.message
         );

@@ -32,8 +32,8 @@ export interface Limits {
   /**
    * Most work of one `optimizeFusion` search: configurations tried times the entries of
    * the runs fused and the judgements read by each evaluation; of `proposeBands`'
-   * cross-validation: folds times items; of a `fitQueryConfidence` step: judged queries
-   * times (runs + 1) squared (default 2,000,000).
+   * cross-validation: folds times items / 20; of a `fitQueryConfidence` step: judged
+   * queries times (runs + 1) squared / 5 (default 2,000,000).
    */
   maxSearchWork?: number;
 }
@@ -105,7 +105,11 @@ export interface BandsConfig {
   highFloor?: number | undefined;
   /** Default lowest score of a degraded result (0.65). */
   degradedFloor?: number | undefined;
-  /** Named profiles per (taskClass, language, buildSystem); most specific match first. */
+  /**
+   * Named profiles per (taskClass, language, buildSystem); most specific match first. At
+   * most 1,000 (`INPUT_TOO_LARGE` on `config.bands.profiles`: their names are compared
+   * pairwise).
+   */
   profiles?: BandProfile[] | undefined;
   /**
    * Not a field. A `proposeBands` proposal given whole is `UNKNOWN_FIELD` on

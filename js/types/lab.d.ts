@@ -444,7 +444,7 @@ export declare function calibrationError(
 export interface ProposeBandsOptions {
   /** Precision the hit band must reach, in `(0, 1]` (default 0.85). */
   targetPrecision?: number | undefined;
-  /** Number of cross-validation folds, `2..=N` (default 5); folds x N must fit `limits.maxSearchWork` (each fold is fitted on the other items). */
+  /** Number of cross-validation folds, `2..=N` (default 5); folds x N / 20 must fit `limits.maxSearchWork` (each fold is fitted on the other items). */
   folds?: number | undefined;
   /**
    * Seed of the fold assignment (default 0): a whole number from 0 to

@@ -18,10 +18,12 @@ function readString(u8, start, end) {
  * An output text the engine cannot make into a string, or its objects (Node's
  * ERR_STRING_TOO_LONG past 2^29 - 24 characters, a browser's RangeError: evaluatePerQuery
  * of 500,000 queries x 64 metrics): INPUT_TOO_LARGE, the engine's error as its cause.
- * The module's own output is always JSON, so nothing else fails here.
+ * Any other error is returned as it is (the caller rethrows it).
  */
-function tooLong(size, cause) {
-  return new ScoreError(`the result is ${size} bytes of JSON, more than this JavaScript engine holds in one string: ask for less at a time (fewer queries, metrics or results)`, "INPUT_TOO_LARGE", "", { cause });
+function tooLong(cause, size) {
+  // Only the engine's refusal of a length: anything else is no size problem (rethrown).
+  if (!(cause instanceof RangeError || cause?.code === "ERR_STRING_TOO_LONG")) return cause;
+  return new ScoreError(`the result is ${size} of JSON, more than this JavaScript engine holds in one string: ask for less at a time (fewer queries, metrics or results)`, "INPUT_TOO_LARGE", "", { cause });
 }
 
 /** The sections of one call's output, read in order. Views are valid until the next call. */
@@ -52,7 +54,7 @@ export class Output {
     try {
       s = readString(this.w.u8, this.pos, this.pos + n);
     } catch (e) {
-      throw tooLong(n, e);
+      throw tooLong(e, `${n} bytes`);
     }
     this.pos += pad8(n);
     return s;
@@ -63,7 +65,7 @@ export class Output {
     try {
       return JSON.parse(t);
     } catch (e) {
-      throw tooLong(t.length, e);
+      throw tooLong(e, `${t.length} characters`);
     }
   }
   // Index readers: no typed array is created (a subarray costs about as much as a small

@@ -296,7 +296,9 @@ pub fn check_work_entries(
     limits: &crate::limits::Limits,
 ) -> Result<()> {
     let trials = grid(&opts.method, n_runs, opts)?.len();
-    limits.check_search_work(trials, entries, judged, "runs")
+    // Said of the larger part of the work.
+    let field = if judged > entries { "qrels" } else { "runs" };
+    limits.check_search_work(trials, entries, judged, field)
 }
 
 /// Progress of a search: configurations done, total, best score so far.
@@ -472,6 +474,7 @@ mod tests {
         );
         assert_eq!(judgements(&many), 1000);
         let e = check_work(&many, &runs, &rrf, &at(2_000)).unwrap_err();
+        assert_eq!(e.field, "qrels");
         assert!(
             e.message
                 .contains("10 configurations x (6 run entries + 1000 judgements)"),

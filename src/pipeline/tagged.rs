@@ -11,7 +11,7 @@
 //! [`IsotonicModel`]). Given `method`, every value and every error, its position in a
 //! JSON text included, is the derive's for what JSON delivers (strings, numbers, `true`,
 //! `false`, `null`, arrays and objects with string keys: serde_json, the wasm modules'
-//! JSON trees), but that a fault inside a field's value says where it is (`in `.a`: `
+//! JSON trees), but that a fault inside a field's value says where it is (``in `.a`: ``
 //! before the derive's words, which the derive, reading its buffer, could not say; the
 //! typed error's field `config.calibration.a`); without it, those of
 //! `{"method": "sigmoid", ...}`. tests/calibration_serde.rs

@@ -62,7 +62,7 @@ test("bench/encode-input.mjs runs encodeInput from js/", () => {
 test("bench/limits.mjs: the lab's calls that read judgements run at their default limits", () => {
   const dir = mkdtempSync(join(tmpdir(), "calibrank-limits-"));
   try {
-    for (const only of ["evaluate", "optimizeFusion", "fitQueryConfidence"]) {
+    for (const only of ["evaluate", "optimizeFusion", "fitQueryConfidence", "proposeBands"]) {
       const out = run(["--max-old-space-size=8192", "bench/limits.mjs", "--only", only, "--no-first", "--reps", "1", "--out", join(dir, `${only}.json`)]);
       assert.match(out, /; 0 failed; 0 over-limit inputs accepted/, out);
     }

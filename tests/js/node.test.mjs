@@ -702,6 +702,17 @@ test("an output text the engine cannot hold in one string is INPUT_TOO_LARGE, th
   };
   const wire = { u32: new Uint32Array([TEXT, 600]), u8 };
   assert.throws(() => new Output(wire, 0, 608).json(), (e) => e.code === "INPUT_TOO_LARGE" && e.field === "" && e.cause === engine && /600 bytes of JSON/.test(e.message));
+  // A browser's RangeError too; any other error is no size problem and goes through.
+  const range = new RangeError("Invalid string length");
+  u8.subarray = () => {
+    throw range;
+  };
+  assert.throws(() => new Output(wire, 0, 608).json(), (e) => e.code === "INPUT_TOO_LARGE" && e.cause === range);
+  const other = new TypeError("detached");
+  u8.subarray = () => {
+    throw other;
+  };
+  assert.throws(() => new Output(wire, 0, 608).json(), (e) => e === other);
   // A text the engine decodes is read as before.
   const ok = new Uint8Array(16);
   ok.set(new TextEncoder().encode('{"a":1}'), 8);

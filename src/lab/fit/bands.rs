@@ -140,10 +140,35 @@ pub fn propose_bands(
     labels: &[f64],
     opts: &ProposeBandsOptions,
 ) -> Result<BandProposal> {
+    proposal(scores, labels, opts, None)
+}
+
+/// [`propose_bands`] whose cross-validation must fit `limits.maxSearchWork`
+/// ([`crate::limits::Limits::check_fold_work`], `INPUT_TOO_LARGE` on `folds`), checked
+/// once the inputs and options are (so a malformed input's own error comes first).
+pub fn propose_bands_limited(
+    scores: &[f64],
+    labels: &[f64],
+    opts: &ProposeBandsOptions,
+    limits: &crate::limits::Limits,
+) -> Result<BandProposal> {
+    proposal(scores, labels, opts, Some(limits))
+}
+
+/// [`propose_bands`], its cross-validation's work checked against `limits` when given.
+fn proposal(
+    scores: &[f64],
+    labels: &[f64],
+    opts: &ProposeBandsOptions,
+    limits: Option<&crate::limits::Limits>,
+) -> Result<BandProposal> {
     let counts = check_judged(scores, labels, "scores")?;
     check_unit_interval(scores, "scores")?;
     require_both_classes(counts)?;
     check_options(opts, scores.len())?;
+    if let Some(limits) = limits {
+        limits.check_fold_work(opts.folds, scores.len(), "folds")?;
+    }
     let items: Vec<Item> = scores
         .iter()
         .zip(labels)

@@ -27,7 +27,8 @@ mod quality;
 mod query;
 
 pub use bands::{
-    propose_bands, BandEvaluation, BandMetrics, BandProposal, FoldReport, ProposeBandsOptions,
+    propose_bands, propose_bands_limited, BandEvaluation, BandMetrics, BandProposal, FoldReport,
+    ProposeBandsOptions,
 };
 pub use isotonic::fit_isotonic;
 pub use logistic::{auroc, mean_log_loss};
@@ -37,8 +38,9 @@ pub use quality::{
     LOG_LOSS_EPS, MAX_BINS,
 };
 pub use query::{
-    evaluate_query_confidence, fit_query_confidence, predict_query_confidence, ranked, rows,
-    FitQueryConfidenceOptions, QueryConfidenceEvaluation, QueryEvaluation, Ranked, Rows,
+    evaluate_query_confidence, fit_query_confidence, fit_query_confidence_limited,
+    predict_query_confidence, ranked, rows, FitQueryConfidenceOptions, QueryConfidenceEvaluation,
+    QueryEvaluation, Ranked, Rows,
 };
 
 use crate::calibrate::{IsotonicModel, PlattModel};

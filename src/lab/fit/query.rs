@@ -232,11 +232,29 @@ pub fn fit_query_confidence<R: Borrow<Run>>(
     runs: &[R],
     opts: &FitQueryConfidenceOptions,
 ) -> Result<QueryConfidenceModel> {
+    fit(
+        qrels,
+        &runs.iter().map(Borrow::borrow).collect::<Vec<_>>(),
+        opts,
+        None,
+    )
+}
+
+/// [`fit_query_confidence`] whose Newton steps must fit `limits.maxSearchWork`
+/// ([`crate::limits::Limits::check_fit_work`], `INPUT_TOO_LARGE` on `runs`), checked
+/// once the inputs are (so a malformed input's own error comes first).
+pub fn fit_query_confidence_limited<R: Borrow<Run>>(
+    qrels: &Qrels,
+    runs: &[R],
+    opts: &FitQueryConfidenceOptions,
+    limits: &crate::limits::Limits,
+) -> Result<QueryConfidenceModel> {
     // The fit itself is not generic: compiled once, in this crate.
     fit(
         qrels,
         &runs.iter().map(Borrow::borrow).collect::<Vec<_>>(),
         opts,
+        Some(limits),
     )
 }
 
@@ -265,6 +283,7 @@ fn fit(
     qrels: &Qrels,
     runs: &[&Run],
     opts: &FitQueryConfidenceOptions,
+    limits: Option<&crate::limits::Limits>,
 ) -> Result<QueryConfidenceModel> {
     let weights = opts
         .weights
@@ -316,6 +335,10 @@ fn fit(
                 opts.k
             ),
         ));
+    }
+    // A feature per run and the rank-only one; a row per judged query retrieved.
+    if let Some(limits) = limits {
+        limits.check_fit_work(rows.labels.len(), runs.len() + 1, "runs")?;
     }
     let (mean, scale) = standardization(&rows.features);
     let z: Vec<Vec<f64>> = rows

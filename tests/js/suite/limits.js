@@ -268,18 +268,24 @@ export function limitTests(test, lib) {
     const profiles = (n) => ({ bands: { profiles: Array.from({ length: n }, (_, i) => ({ name: `p${i}`, language: "x", highFloor: 0.9, degradedFloor: 0.5 })) } });
     new lib.Pipeline(profiles(1000)).free();
     eq(throwsScoreError(lib, () => new lib.Pipeline(profiles(1001)), "INPUT_TOO_LARGE", "config.bands.profiles").message, "more than 1000 band profiles");
-    // The cross-validation's folds x items against maxSearchWork (leave-one-out over many
-    // items is quadratic): 10 items in 10 folds is 100.
+    // The cross-validation's folds x items against maxSearchWork, 20 item-folds a unit
+    // (leave-one-out over many items is quadratic): 10 items in 10 folds is 100.
     const s10 = Array.from({ length: 10 }, (_, i) => i / 10);
     const l10 = s10.map((_, i) => i % 2);
-    tooLarge(() => lib.proposeBands(s10, l10, lim({ maxSearchWork: 99 }, { folds: 10 })), "options.folds", "maxSearchWork");
-    eq(lib.proposeBands(s10, l10, lim({ maxSearchWork: 100 }, { folds: 10 })).folds.length, 10);
-    // fitQueryConfidence: judged queries x (runs + 1 features)^2 at each Newton step.
+    tooLarge(() => lib.proposeBands(s10, l10, lim({ maxSearchWork: 4 }, { folds: 10 })), "options.folds", "maxSearchWork");
+    eq(lib.proposeBands(s10, l10, lim({ maxSearchWork: 5 }, { folds: 10 })).folds.length, 10);
+    // Checked once the input is: a bad score is said first.
+    throwsScoreError(lib, () => lib.proposeBands(s10.map(() => NaN), l10, lim({ maxSearchWork: 4 }, { folds: 10 })), "NON_FINITE_SCORE", "scores[0]");
+    // fitQueryConfidence: judged queries x (runs + 1 features)^2 at each Newton step, 5 a
+    // unit: 40 queries of 3 runs is 640.
     const qRuns = [0, 1, 2].map((s) => Object.fromEntries(Array.from({ length: 40 }, (_, q) => [`q${q}`, { [`d${q}`]: 3 - s, [`e${q}`]: 1 }])));
     const qJudged = Object.fromEntries(Array.from({ length: 40 }, (_, q) => [`q${q}`, { [`d${q}`]: q % 2 }]));
     if (lib.fitQueryConfidence) {
-      tooLarge(() => lib.fitQueryConfidence(qJudged, qRuns, lim({ maxSearchWork: 40 * 16 - 1 })), "runs", "maxSearchWork");
-      eq(lib.fitQueryConfidence(qJudged, qRuns, lim({ maxSearchWork: 40 * 16 })).features.length, 4);
+      tooLarge(() => lib.fitQueryConfidence(qJudged, qRuns, lim({ maxSearchWork: 127 })), "runs", "maxSearchWork");
+      eq(lib.fitQueryConfidence(qJudged, qRuns, lim({ maxSearchWork: 128 })).features.length, 4);
+      // Checked once the input is: judgements of one class are said first.
+      const oneClass = Object.fromEntries(Object.keys(qJudged).map((q) => [q, { [`d${q.slice(1)}`]: 1 }]));
+      throwsScoreError(lib, () => lib.fitQueryConfidence(oneClass, qRuns, lim({ maxSearchWork: 1 })), "INVALID_LABELS", "qrels");
     }
     // More folds than items is said as before (not as too much work).
     throwsScoreError(lib, () => lib.proposeBands(s10, l10, lim({ maxSearchWork: 99 }, { folds: 11 })), "INVALID_CONFIG", "options.folds");
@@ -310,7 +316,7 @@ export function limitTests(test, lib) {
     // Judgements count as run entries do: each evaluation reads them all (1,000 judged
     // queries for runs of 5 entries: 11 x 1,005).
     const judged = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`j${i}`, { d: 1 }]));
-    tooLarge(() => lib.optimizeFusion(judged, [a, b], lim({ maxSearchWork: 11054 }, { method: "wsum", metric: "mrr" })), "runs", "maxSearchWork");
+    tooLarge(() => lib.optimizeFusion(judged, [a, b], lim({ maxSearchWork: 11054 }, { method: "wsum", metric: "mrr" })), "qrels", "maxSearchWork");
     eq(lib.optimizeFusion(judged, [a, b], lim({ maxSearchWork: 11055 }, { method: "wsum", metric: "mrr" })).trials.length, 11);
   });
 

@@ -552,9 +552,7 @@ fn fit_query_confidence(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let runs = runs_as_maps(&args, &mut budget)?;
     let model = handles::with(|store| {
         let qrels = qrels_arg(store, q_arg, &owned_q)?;
-        // A feature per run and the rank-only one; a row per judged query at most.
-        limits.check_fit_work(qrels.len(), runs.len() + 1, "runs")?;
-        fit::fit_query_confidence(qrels, &runs, &opts)
+        fit::fit_query_confidence_limited(qrels, &runs, &opts, &limits)
     })
     .map_err(|e| within_unless(e, "options", &["qrels", "runs", "model"]))?;
     write_json(w, &model)
@@ -732,11 +730,7 @@ fn propose_bands(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let (limits, opts): (Limits, fit::ProposeBandsOptions) =
         with_limits(r.opt_text()?, "options", LimitedFunction::ProposeBands)?;
     let (s, l) = scores_labels(r, &limits, ["scores", "labels"])?;
-    // (More folds than items is the fit's own INVALID_CONFIG, said first.)
-    if opts.folds <= s.len() as u64 {
-        limits.check_fold_work(opts.folds, s.len(), "options.folds")?;
-    }
-    let proposal = fit::propose_bands(s, l, &opts)
+    let proposal = fit::propose_bands_limited(s, l, &opts, &limits)
         .map_err(|e| within_if(e, "options", &["targetPrecision", "folds", "seed"]))?;
     write_json(w, &proposal)
 }
