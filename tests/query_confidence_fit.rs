@@ -235,3 +235,55 @@ fn a_top_fused_to_certainty_keeps_the_rank_only_feature_finite() {
         .iter()
         .all(|(_, v)| v.is_finite() && (0.0..=1.0).contains(v)));
 }
+
+#[test]
+fn a_fit_s_steps_are_held_to_the_search_work_limit() {
+    // 40 judged queries of 3 runs: 40 x (3 + 1)^2 = 640 terms a step, 5 a unit of
+    // maxSearchWork: 128 units fit, 127 do not (INPUT_TOO_LARGE on `runs`).
+    use calibrank::error::ErrorCode;
+    use calibrank::lab::fit::fit_query_confidence_limited;
+    use calibrank::limits::Limits;
+    use std::collections::BTreeMap;
+    let runs: Vec<Run> = (0..3)
+        .map(|s| {
+            Run((0..40)
+                .map(|q| {
+                    let docs = BTreeMap::from([
+                        (format!("d{q}"), f64::from(3 - s)),
+                        (format!("e{q}"), 1.0),
+                    ]);
+                    (format!("q{q}"), docs)
+                })
+                .collect())
+        })
+        .collect();
+    let qrels = Qrels(
+        (0..40)
+            .map(|q| {
+                (
+                    format!("q{q}"),
+                    BTreeMap::from([(format!("d{q}"), f64::from(q % 2))]),
+                )
+            })
+            .collect(),
+    );
+    let opts = FitQueryConfidenceOptions::default();
+    let at = |w: u32| Limits {
+        max_search_work: w,
+        ..Default::default()
+    };
+    assert!(fit_query_confidence_limited(&qrels, &runs, &opts, &at(128)).is_ok());
+    let e = fit_query_confidence_limited(&qrels, &runs, &opts, &at(127)).unwrap_err();
+    assert_eq!(
+        (e.code, e.field.as_str()),
+        (ErrorCode::InputTooLarge, "runs")
+    );
+    assert!(
+        e.message
+            .contains("40 judged queries x (4 features)^2 = 640"),
+        "{}",
+        e.message
+    );
+    // Without limits, as before.
+    assert!(fit_query_confidence(&qrels, &runs, &opts).is_ok());
+}

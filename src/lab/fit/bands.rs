@@ -590,6 +590,32 @@ mod tests {
     }
 
     #[test]
+    fn the_cross_validation_is_held_to_the_search_work_limit() {
+        // 10 items in 10 folds: 100 item-folds, 20 a unit of maxSearchWork: 5 units fit,
+        // 4 do not (INPUT_TOO_LARGE on `folds`, after the inputs' own checks).
+        let scores: Vec<f64> = (0..10).map(|i| f64::from(i) / 10.0).collect();
+        let labels: Vec<f64> = (0..10).map(|i| f64::from(i % 2)).collect();
+        let opts = ProposeBandsOptions {
+            folds: 10,
+            ..Default::default()
+        };
+        let at = |w: u32| crate::limits::Limits {
+            max_search_work: w,
+            ..Default::default()
+        };
+        assert!(propose_bands_limited(&scores, &labels, &opts, &at(5)).is_ok());
+        let e = propose_bands_limited(&scores, &labels, &opts, &at(4)).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_str()),
+            (ErrorCode::InputTooLarge, "folds")
+        );
+        let nan = vec![f64::NAN; 10];
+        let e = propose_bands_limited(&nan, &labels, &opts, &at(4)).unwrap_err();
+        assert_eq!(e.code, ErrorCode::NonFiniteScore);
+        assert!(propose_bands(&scores, &labels, &opts).is_ok());
+    }
+
+    #[test]
     fn too_few_items_for_the_default_folds_says_so() {
         let message = |folds| {
             let opts = ProposeBandsOptions {
