@@ -296,8 +296,7 @@ impl Limits {
 
     /// Checks the work of `proposeBands`' cross-validation: each of `folds` folds fits
     /// its floors on the other items, folds x `items` item-folds, counted in the units of
-    /// `maxSearchWork` (one run entry fused and judged: about 440 ns) as a twentieth
-    /// each (about 20 ns; leave-one-out over 100,000 items took 202 s): at the default
+    /// `maxSearchWork` as a twentieth each ([`FOLD_WORK_PER_UNIT`]): at the default
     /// 40,000,000 item-folds, 5 folds of up to 8,000,000 items, leave-one-out up to 6,324.
     /// `INPUT_TOO_LARGE` on `field`.
     pub fn check_fold_work(&self, folds: u64, items: usize, field: &str) -> Result<()> {
@@ -320,9 +319,9 @@ impl Limits {
 
     /// Checks the work of one Newton step of `fitQueryConfidence`: the judged `queries`
     /// x the model's `features` squared (the Hessian's terms), counted in the units of
-    /// `maxSearchWork` as a fifth each (about 70 ns; 20,000 queries of 64 runs, 65
-    /// features, took 7 s): at the default 10,000,000, 2,366 queries of 64 runs, 1.1
-    /// million of 2. `INPUT_TOO_LARGE` on `field`.
+    /// `maxSearchWork` as a fifth each ([`FIT_WORK_PER_UNIT`]): at the default
+    /// 10,000,000, 2,366 queries of 64 runs, 1.1 million of 2. `INPUT_TOO_LARGE` on
+    /// `field`.
     pub fn check_fit_work(&self, queries: usize, features: usize, field: &str) -> Result<()> {
         let work = queries.saturating_mul(features.saturating_mul(features));
         let max = (self.max_search_work as usize).saturating_mul(FIT_WORK_PER_UNIT);
@@ -357,9 +356,14 @@ impl Limits {
 }
 
 /// Item-folds of `proposeBands` per unit of `maxSearchWork` ([`Limits::check_fold_work`]).
+/// `node bench/work-units.mjs pkg` measures both ratios: a unit of `optimizeFusion`'s
+/// (a run entry fused and judged) cost 372 ns, an item-fold 5.2 ns (leave-one-out over
+/// 10,000 items; 71 to a unit), a fit's term 32 ns (12 to a unit), 2026-12-02. The
+/// factors are lower than those ratios: an item-fold costs more once the items outgrow
+/// the caches (a review measured 20 ns, leave-one-out over 100,000 items in 202 s).
 pub const FOLD_WORK_PER_UNIT: u64 = 20;
 /// Terms of a `fitQueryConfidence` step per unit of `maxSearchWork`
-/// ([`Limits::check_fit_work`]).
+/// ([`Limits::check_fit_work`]; see [`FOLD_WORK_PER_UNIT`] for the measurement).
 pub const FIT_WORK_PER_UNIT: usize = 5;
 
 /// The default `maxTotalEntries` of each function whose cost per entry is far from the

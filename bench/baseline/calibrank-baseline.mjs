@@ -114,12 +114,12 @@ function fuseIndices(docs, offsets, nDocs, k, weights) {
 // ------------------------------------------------------------------ stages
 
 /** Query terms: camelCase split, split on non-alphanumerics, lowercase, no 1-char terms, no stopwords, unique. */
-export function extractTerms(query, stopwords) {
+export function extractTerms(query, stopwords, split = splitCamel) {
   const isStop = stopwords ? (t) => stopwords.includes(t) : (t) => STOPWORDS.has(t);
   const terms = [];
   for (const word of query.split(/[^\p{Alphabetic}\p{N}]+/u)) {
     if (!word) continue;
-    for (const part of splitCamel(word)) {
+    for (const part of split(word)) {
       const t = part.toLowerCase();
       if ([...t].length < 2 || isStop(t) || terms.includes(t)) continue;
       terms.push(t);
@@ -485,19 +485,11 @@ export class TunedPipeline extends Pipeline {
   }
 
   terms(query, stopwords) {
-    const isStop = stopwords ? (t) => stopwords.includes(t) : (t) => STOPWORDS.has(t);
-    const terms = [];
-    for (const word of query.split(/[^\p{Alphabetic}\p{N}]+/u)) {
-      if (!word) continue;
-      for (const part of word.split(CAMEL)) {
-        const t = part.toLowerCase();
-        if ([...t].length < 2 || isStop(t) || terms.includes(t)) continue;
-        terms.push(t);
-      }
-    }
-    return terms;
+    return extractTerms(query, stopwords, splitCamelOnce);
   }
 }
 
 /** A camelCase boundary: before an uppercase letter after a lowercase one or a digit, or before the last of a run of uppercase letters followed by a lowercase one (splitCamel's rule). */
 const CAMEL = /(?<=[\p{Lowercase}\p{N}])(?=\p{Uppercase})|(?<=\p{Uppercase})(?=\p{Uppercase}\p{Lowercase})/u;
+/** `splitCamel` by one regular expression. */
+const splitCamelOnce = (word) => word.split(CAMEL);

@@ -19,6 +19,7 @@ mod shown;
 
 pub use finite::{all_finite, all_finite_as, finite, not_finite};
 pub use path::{key_field, key_path, push_json_key, push_segment};
+pub(crate) use serde_messages::path_text;
 pub use serde_messages::{
     deserialize_at, fault_error, from_json, from_serde_at, from_serde_message, not_one_of,
     DecodeFault,

@@ -324,15 +324,18 @@ fn unknown_name(rest: &str) -> &str {
 }
 
 /// `path` as [`from_serde_at`] reads it: `.key` for a struct field, map key or variant
-/// (`["key"]` for a key [`key_path`] quotes), `[i]` for an array element.
+/// (`["key"]` for a key [`key_path`] quotes), `[i]` for an array element; a first
+/// element's index moved by `first_offset` (a tagged enum's array form read without its
+/// tag, element 0: src/pipeline/tagged.rs).
 ///
 /// [`key_path`]: super::key_path
-fn path_text(path: &serde_path_to_error::Path) -> String {
+pub(crate) fn path_text(path: &serde_path_to_error::Path, first_offset: usize) -> String {
     use serde_path_to_error::Segment;
     let mut out = String::new();
-    for segment in path {
+    for (i, segment) in path.iter().enumerate() {
         match segment {
             Segment::Seq { index } => {
+                let index = if i == 0 { index + first_offset } else { *index };
                 out.push('[');
                 out.push_str(&index.to_string());
                 out.push(']');
@@ -353,7 +356,7 @@ where
     T: serde::Deserialize<'de>,
 {
     serde_path_to_error::deserialize(de).map_err(|e| {
-        let at = path_text(e.path());
+        let at = path_text(e.path(), 0);
         (e.into_inner(), at)
     })
 }

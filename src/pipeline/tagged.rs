@@ -362,23 +362,10 @@ fn read<E: de::Error>(tag: Tag, rest: Buf) -> Result<Calibration, E> {
 /// backquote. A fault of the fields as a whole (a missing or unknown key, an array of the
 /// wrong length) is the derive's.
 fn placed<'de, T: Deserialize<'de>, E: de::Error>(rest: Buf) -> Result<T, E> {
-    use serde_path_to_error::Segment;
-    let seq = matches!(rest, Buf::Seq(_));
+    // The array form's first field is its element 1.
+    let offset = usize::from(matches!(rest, Buf::Seq(_)));
     serde_path_to_error::deserialize(replay::<E>(rest)).map_err(|e| {
-        let mut at = String::new();
-        for (i, segment) in e.path().iter().enumerate() {
-            match segment {
-                // The array form's first field is its element 1.
-                Segment::Seq { index } => {
-                    let index = index + usize::from(seq && i == 0);
-                    at.push_str(&format!("[{index}]"));
-                }
-                Segment::Map { key } | Segment::Enum { variant: key } => {
-                    crate::error::push_segment(&mut at, key)
-                }
-                Segment::Unknown => at.push_str(".?"),
-            }
-        }
+        let at = crate::error::path_text(e.path(), offset);
         let inner = e.into_inner();
         // (An unknown key's error names it, which the field then gets: as the derive.)
         if at.is_empty() || inner.to_string().starts_with("unknown field") {

@@ -132,6 +132,13 @@ test("bench/tuned.mjs: both baselines give the package's output before anything 
   assert.equal((out.match(/: the same output$/gm) ?? []).length, 7, out);
 });
 
+test("bench/work-units.mjs measures a unit of each search's work (the figures behind src/limits.rs's units)", () => {
+  const out = run(["bench/work-units.mjs", "pkg"]);
+  for (const name of ["optimizeFusion", "proposeBands", "fitQueryConfidence"]) assert.match(out, new RegExp(`^${name}\\b.* ns a`, "m"), out);
+  // The fit iterates (a data set whose features carry no signal would stop at once).
+  assert.doesNotMatch(out, /\(0 iterations\)/, out);
+});
+
 test("bench/run-objects-scale.mjs runs both of its modes", () => {
   assert.match(run(["bench/run-objects-scale.mjs", "json", "--sizes", "1000"]), /^1000 entries: JSON\.parse .* ms; assignment .* ms$/m);
   const out = run(["bench/run-objects-scale.mjs", "parse", "--sizes", "1000", "pkg", "pkg"]);

@@ -31,3 +31,24 @@ export const pipelineOnly = {
     now: "2026-11-23T12:00:00Z",
   },
 };
+
+/**
+ * The pipeline-only app's call, with the `Pipeline` class the app imported (from
+ * "calibrank", or "calibrank/init" in a Parcel worker): what the page reports and
+ * tests/js/app.mjs `checkPipelineOnly` compares with Node's.
+ */
+export function runPipelineOnly(Pipeline) {
+  const p = new Pipeline(pipelineOnly.config);
+  try {
+    const out = p.run(pipelineOnly.input);
+    let errorCode = null;
+    try {
+      new Pipeline({ topN: 0 });
+    } catch (e) {
+      errorCode = e.code;
+    }
+    return { results: out.results, confidence: out.confidence, outcome: out.outcome, errorCode, config: p.config };
+  } finally {
+    p.free();
+  }
+}
