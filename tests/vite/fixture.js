@@ -37,7 +37,9 @@ export const pipelineOnly = {
  * "calibrank", or "calibrank/init" in a Parcel worker): what the page reports and
  * tests/js/app.mjs `checkPipelineOnly` compares with Node's.
  */
-export function runPipelineOnly(Pipeline) {
+// (A const, as every export here: tests/js/runners.test.mjs turns `export const` into
+// CommonJS for Jest.)
+export const runPipelineOnly = (Pipeline) => {
   const p = new Pipeline(pipelineOnly.config);
   try {
     const out = p.run(pipelineOnly.input);
@@ -51,4 +53,4 @@ export function runPipelineOnly(Pipeline) {
   } finally {
     p.free();
   }
-}
+};
