@@ -1280,9 +1280,128 @@ fn fitted_calibrations_plug_into_the_config() {
 
 /// The query-level outcome: rank-only without a model, the model's probability with one,
 /// floors applied as documented, and the model's errors named.
+/// A query-confidence model whose only non-zero coefficient is on the second list's
+/// best raw score (mean 0.5, scale 0.1, coefficient 2); an empty list counts as 0.
+fn dense_top_model() -> calibrank::confidence::model::QueryConfidenceModel {
+    use calibrank::confidence::model::{feature_names, QueryConfidenceModel, TrainingFigures};
+    QueryConfidenceModel {
+        method: "logistic".into(),
+        runs: 2,
+        k: 5,
+        rrf_k: 60.0,
+        weights: vec![1.0, 1.0],
+        features: feature_names(2),
+        mean: vec![0.0, 5.0, 0.5],
+        scale: vec![1.0, 2.0, 0.1],
+        coefficients: vec![0.0, 0.0, 2.0],
+        intercept: 0.0,
+        missing_top: vec![0.0, 0.0],
+        l2: 1.0,
+        training: TrainingFigures {
+            queries: 10,
+            positives: 5,
+            log_loss: 0.5,
+            auroc: 0.8,
+            iterations: 5,
+            converged: true,
+        },
+    }
+}
+
+#[test]
+fn outcomes_of_empty_inputs_and_of_one_list() {
+    let run = |cfg: PipelineConfig, lists: Vec<InputList>| {
+        Pipeline::new(cfg)
+            .unwrap()
+            .run(&PipelineInput {
+                lists,
+                ..Default::default()
+            })
+            .unwrap()
+            .outcome
+    };
+    let rank_only_abstain = Outcome {
+        kind: OutcomeKind::Abstain,
+        probability: 0.0,
+        source: OutcomeSource::RankOnly,
+    };
+    // Nothing retrieved, no model: abstain at 0, no list, empty lists or lists whose
+    // results all fall under minConfidence alike.
+    for lists in [
+        vec![],
+        vec![list("bm25", &[]), list("dense", &[])],
+        vec![list("bm25", &["a"]), list("dense", &["b"])],
+    ] {
+        assert_eq!(run(PipelineConfig::default(), lists), rank_only_abstain);
+    }
+    // answerFloor 0 answers even an empty input (0 >= 0), as the README says.
+    let floors_at_zero = || PipelineConfig {
+        confidence: PipelineConfidence {
+            answer_floor: 0.0,
+            hedge_floor: 0.0,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    assert_eq!(
+        run(floors_at_zero(), vec![]),
+        Outcome {
+            kind: OutcomeKind::Answer,
+            ..rank_only_abstain
+        }
+    );
+    // With a model and both lists empty, each list's best score is the model's
+    // `missingTop` (0 here, far under the dense mean of 0.5): it leans to abstain.
+    let with_model = PipelineConfig {
+        confidence: PipelineConfidence {
+            model: Some(dense_top_model()),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let empty = |name: &str| InputList {
+        scores: Some(vec![]),
+        ..list(name, &[])
+    };
+    let out = run(with_model, vec![empty("bm25"), empty("dense")]);
+    assert_eq!(
+        (out.kind, out.source),
+        (OutcomeKind::Abstain, OutcomeSource::Model)
+    );
+    // logistic(2 * (0 - 0.5) / 0.1) = logistic(-10).
+    assert!((out.probability - 1.0 / (1.0 + libm::exp(10.0))).abs() < 1e-18);
+    // One list, no model: the fused scores are 1/(k + rank) whatever the retriever's
+    // scores, so the outcome is the same for a query that matched well and one that
+    // did not (the README's "With one list it does not depend on the query").
+    let one = |scores: &[f64], cfg: PipelineConfig| {
+        let l = InputList {
+            scores: Some(scores.to_vec()),
+            ..list("dense", &["a", "b", "c"])
+        };
+        run(cfg, vec![l])
+    };
+    let low_threshold = || PipelineConfig {
+        calibration: Calibration::Sigmoid {
+            threshold: 0.015,
+            steepness: calibrank::calibrate::Sigmoid::default().steepness,
+        },
+        ..Default::default()
+    };
+    assert_eq!(
+        one(&[0.95, 0.94, 0.93], PipelineConfig::default()),
+        rank_only_abstain
+    );
+    assert_eq!(
+        one(&[0.05, 0.04, 0.03], PipelineConfig::default()),
+        rank_only_abstain
+    );
+    let good = one(&[0.95, 0.94, 0.93], low_threshold());
+    assert_eq!(good.kind, OutcomeKind::Answer);
+    assert_eq!(one(&[0.05, 0.04, 0.03], low_threshold()), good);
+}
+
 #[test]
 fn outcome_from_rank_only_or_a_fitted_model() {
-    use calibrank::confidence::model::{feature_names, QueryConfidenceModel, TrainingFigures};
     let scored = |name: &str, ids: &[&str], scores: &[f64]| InputList {
         scores: Some(scores.to_vec()),
         ..list(name, ids)
@@ -1327,28 +1446,7 @@ fn outcome_from_rank_only_or_a_fitted_model() {
 
     // A model whose only non-zero coefficient is on the dense top score:
     // p = logistic(2 * (0.71 - 0.5) / 0.1) = logistic(4.2).
-    let model = QueryConfidenceModel {
-        method: "logistic".into(),
-        runs: 2,
-        k: 5,
-        rrf_k: 60.0,
-        weights: vec![1.0, 1.0],
-        features: feature_names(2),
-        mean: vec![0.0, 5.0, 0.5],
-        scale: vec![1.0, 2.0, 0.1],
-        coefficients: vec![0.0, 0.0, 2.0],
-        intercept: 0.0,
-        missing_top: vec![0.0, 0.0],
-        l2: 1.0,
-        training: TrainingFigures {
-            queries: 10,
-            positives: 5,
-            log_loss: 0.5,
-            auroc: 0.8,
-            iterations: 5,
-            converged: true,
-        },
-    };
+    let model = dense_top_model();
     let cfg = |answer_floor: f64| PipelineConfig {
         confidence: PipelineConfidence {
             model: Some(model.clone()),

@@ -1,6 +1,7 @@
 //! The quality report on CISI: `cargo run --release --example quality -- [--reduced]
-//! [--data DIR] [--out FILE]`. `make quality` writes docs/quality.md; `make test` runs
-//! the reduced form (a subset of the fusion methods) and checks its figures.
+//! [--data DIR] [--abstain-data DIR] [--out FILE]` (`--help` says what each does).
+//! `make quality` writes docs/quality.md; `make test` runs the reduced form (a subset of
+//! the fusion methods) and checks its figures.
 //!
 //! Protocol: queries sorted by id are split alternately into a fit half and a test half.
 //! Calibration data are the RRF(bm25, dense; k = 60) candidates of every query (top
@@ -35,6 +36,13 @@ struct Args {
     out: Option<String>,
 }
 
+const USAGE: &str = "usage: cargo run --release --example quality -- [--reduced] [--data DIR] [--abstain-data DIR] [--out FILE]
+
+  --reduced            a subset of the fusion methods (what `make test` runs, output discarded)
+  --data DIR           CISI with its runs and judgements (default ../shared/data/cisi)
+  --abstain-data DIR   cisi-abstain (default ../shared/data/cisi-abstain)
+  --out FILE           write the report there (`make quality`: docs/quality.md); else to stdout";
+
 fn args() -> Args {
     let mut a = Args {
         reduced: false,
@@ -49,7 +57,14 @@ fn args() -> Args {
             "--data" => a.data = it.next().unwrap_or_default(),
             "--abstain-data" => a.abstain_data = it.next().unwrap_or_default(),
             "--out" => a.out = it.next(),
-            other => eprintln!("ignoring unknown argument {other}"),
+            "--help" | "-h" => {
+                println!("{USAGE}");
+                std::process::exit(0)
+            }
+            other => {
+                eprintln!("unknown argument {other}\n\n{USAGE}");
+                std::process::exit(2)
+            }
         }
     }
     a

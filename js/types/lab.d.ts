@@ -512,7 +512,11 @@ export interface BandProposal {
   count: number;
   /** Number of relevant items. */
   positives: number;
-  /** Held-out metrics, averaged over the folds. */
+  /**
+   * Held-out metrics, averaged over the folds. The folds split items, not queries (the
+   * scores carry none): a query's candidates fall in several folds, so these lean
+   * optimistic; for a figure held out by query, measure the floors on other queries.
+   */
   heldOut: BandEvaluation;
   /** The final floors measured on all the data they were fitted on (optimistic). */
   inSample: BandEvaluation;

@@ -18,7 +18,10 @@
 //! other folds and measured on it: the hit band is `score >= highFloor`, the degraded
 //! band `degradedFloor <= score < highFloor`. The reported held-out figures are the means
 //! over folds (a precision over the folds where the band is non-empty, a recall over the
-//! folds that hold a relevant item).
+//! folds that hold a relevant item). The items are not grouped by query (they carry
+//! none): candidates of one query fall in several folds, so the held-out figures lean
+//! optimistic where a query's candidates resemble each other (the README says by how
+//! much on `cisi-abstain`).
 //!
 //! **Final floors** are fitted on all the data (not the median of the fold floors): they
 //! use all the evidence, and the held-out figures estimate how floors chosen by this

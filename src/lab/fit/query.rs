@@ -11,10 +11,11 @@
 //!   the runs (fused score descending, ties by document id, as `rrf` orders them). Each
 //!   run's documents are ranked by descending score, ties by document id.
 //! * **Fit.** Logistic regression on the standardized features (population mean and
-//!   standard deviation; a constant feature keeps scale 1 and gets coefficient 0), with
-//!   an L2 penalty `l2 / 2 * |c|^2` on the coefficients (not the intercept), minimized by
-//!   Newton's method with step halving (sufficient decrease `1e-4`), from zero, until the
-//!   gradient's largest component is below `1e-9` or after `maxIterations`. Where the
+//!   standard deviation; a constant feature keeps scale 1, its standardized values are
+//!   0 and its coefficient 0), with an L2 penalty `l2 / 2 * |c|^2` on the coefficients
+//!   (not the intercept), minimized by Newton's method with step halving (sufficient
+//!   decrease `1e-4`), from zero, until the gradient's largest component is below
+//!   `1e-9` or after `maxIterations`. Where the
 //!   decrease a step must make is below the objective's rounding, the full Newton step
 //!   is taken and kept if it shrinks the gradient; one that does not ends the fit,
 //!   reported as converged (the arithmetic's floor). The
@@ -340,14 +341,16 @@ fn fit(
     if let Some(limits) = limits {
         limits.check_fit_work(rows.labels.len(), runs.len() + 1, "runs")?;
     }
-    let (mean, scale) = standardization(&rows.features);
+    let (mean, scale, constant) = standardization(&rows.features);
+    // A constant column standardizes to 0 exactly (its values minus their mean would
+    // leave the mean's rounding, which the fit would weigh), so its coefficient is 0.
     let z: Vec<Vec<f64>> = rows
         .features
         .iter()
         .map(|x| {
             x.iter()
-                .zip(mean.iter().zip(&scale))
-                .map(|(&v, (&m, &s))| (v - m) / s)
+                .zip(mean.iter().zip(&scale).zip(&constant))
+                .map(|(&v, ((&m, &s), &c))| if c { 0.0 } else { (v - m) / s })
                 .collect()
         })
         .collect();
@@ -568,8 +571,9 @@ fn in_runs(e: ScoreError, q: &str) -> ScoreError {
 }
 
 /// Population mean and standard deviation of each column (1 where it is 0 or the
-/// column overflows).
-fn standardization(x: &[Vec<f64>]) -> (Vec<f64>, Vec<f64>) {
+/// column overflows), and whether each column is constant (a spread of 0 or within
+/// its mean's rounding).
+fn standardization(x: &[Vec<f64>]) -> (Vec<f64>, Vec<f64>, Vec<bool>) {
     let n = x.len().max(1) as f64;
     let d = x.first().map_or(0, Vec::len);
     let mean: Vec<f64> = (0..d)
@@ -593,13 +597,16 @@ fn standardization(x: &[Vec<f64>]) -> (Vec<f64>, Vec<f64>) {
                 / n;
             let s = var.sqrt();
             if s.is_finite() && s > 1e-12 * float::max(m.abs(), 1.0) {
-                s
+                (s, false)
             } else {
-                1.0
+                // An overflowing column keeps its values (as before): only a spread of
+                // (nearly) 0 is a constant column.
+                (1.0, s.is_finite())
             }
         })
-        .collect();
-    (mean, scale)
+        .collect::<Vec<(f64, bool)>>();
+    let (scale, constant) = scale.into_iter().unzip();
+    (mean, scale, constant)
 }
 
 #[cfg(test)]
@@ -851,6 +858,28 @@ mod tests {
         assert_eq!(m.scale[1], 1.0);
         assert_eq!(m.coefficients[1], 0.0);
         assert!(m.coefficients[2] > 0.0);
+    }
+
+    #[test]
+    fn a_constant_feature_whose_mean_rounds_gets_no_weight() {
+        // 0.1 summed 7 times and divided by 7 is not 0.1: the column's deviations from
+        // its mean are rounding alone, and must not reach the fit.
+        let (qr, runs) = data();
+        let mut flat = runs.clone();
+        for docs in flat.get_mut(0).into_iter().flat_map(|r| r.values_mut()) {
+            for (i, s) in docs.values_mut().enumerate() {
+                *s = if i == 0 { 0.1 } else { 0.05 };
+            }
+        }
+        let n = qr.len() as f64;
+        assert_ne!(
+            (0..qr.len()).map(|_| 0.1).sum::<f64>() / n,
+            0.1,
+            "the test's premise"
+        );
+        let m = fit_query_confidence(&qr, &flat, &FitQueryConfidenceOptions::default()).unwrap();
+        assert_eq!(m.scale[1], 1.0);
+        assert_eq!(m.coefficients[1], 0.0);
     }
 
     #[test]
