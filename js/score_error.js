@@ -20,4 +20,9 @@ export class ScoreError extends Error {
     this.code = code;
     this.field = field;
   }
+
+  /** `JSON.stringify`'s object: the message too (an Error's is not enumerable). */
+  toJSON() {
+    return { name: this.name, code: this.code, field: this.field, message: this.message };
+  }
 }

@@ -1,7 +1,7 @@
 // `Items`: a corpus's item metadata read and checked once, for many `Pipeline.run`
 // calls (`input.items`), which then copy what it holds instead of reading the caller's
 // objects again (js/core/pipeline-input.js `internHeld`, `heldRows`).
-import { typeError, isMap, scoreError } from "../wire.js";
+import { typeError, isMap, scoreError, markHandle } from "../wire.js";
 import { scratch, isObject } from "./shared.js";
 import { HELD } from "./held.js";
 import { encodeInput } from "./pipeline-input.js";
@@ -31,6 +31,9 @@ export class Items {
     } finally {
       scratch.give(lease);
     }
+    // A copy (structuredClone, postMessage) keeps this mark alone: refused when given
+    // back, where it would be read as no items (js/wire/values.js `HANDLE_KEY`).
+    markHandle(this, "Items");
   }
 
   // `Object.prototype.toString` says "[object Items]"; the declarations brand the class

@@ -1,7 +1,7 @@
 // A pipeline's input, encoded for the module (`encodeInput`; wasm/core/src/pipeline/input.rs
 // `read_input` reads it): each distinct id interned once, the lists as indices, the
 // items as a table, every string of the call in one table.
-import { precheck, objectJson, numbers, typeError, keyPath, keyField, isMap, hasOwn, fromObjectPrototype, wellFormedName, firstOf, timeOf, utf8Length, Interner, emptyInstance, allocate, notRecord, plainObjectExpected } from "../wire.js";
+import { precheck, objectJson, numbers, typeError, keyPath, keyField, isMap, hasOwn, fromObjectPrototype, wellFormedName, firstOf, timeOf, utf8Length, Interner, emptyInstance, allocate, notRecord, plainObjectExpected, HANDLE_KEY, clonedHandle } from "../wire.js";
 import { isObject, unknownField, missingField, noInheritedKeys, ownFields, checkKeys, recordError, BARE } from "./shared.js";
 import { canHoldTexts } from "./held-texts.js";
 import { HELD } from "./held.js";
@@ -291,6 +291,9 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
     const found = lease.kept(KEPT_FOUND, nDocs);
     let n = 0;
     for (let d = 0; d < nDocs; d++) if ((found[d] = lookUp(strs[d])) !== undefined) n++;
+    // No id found: perhaps a copy of an `Items` (structuredClone, postMessage), which
+    // holds its mark alone. Looked up only then, so no call pays for it.
+    if (n === 0 && nDocs > 0 && !asMap && lookUp(HANDLE_KEY) === "Items") throw clonedHandle("items", "Items");
     precheck.entries(lim, entries + n, "items");
     hold = holdAbove >= 0 && nDocs > holdAbove && canHoldTexts();
     if (hold) heldTexts = lease.kept(KEPT_HELD, 4 * nDocs);
@@ -309,7 +312,10 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
       keyUnits += key.length;
       if (meta === null) continue;
       // (A String object's entries are its characters: the items refused, not the entry.)
-      if (!isObject(meta)) throw recordError(asMap ? null : items, "items", ITEMS) ?? typeError(keyPath("items", key), ITEM, meta);
+      if (!isObject(meta)) {
+        if (key === HANDLE_KEY && meta === "Items") throw clonedHandle("items", meta);
+        throw recordError(asMap ? null : items, "items", ITEMS) ?? typeError(keyPath("items", key), ITEM, meta);
+      }
       let flags = 0;
       // One pass over the item's own keys: only the fields it has are read.
       // Keys inherited from Object.prototype (an enumerable key added there) are not
@@ -363,6 +369,11 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
             break;
           default:
             // An unknown key the item inherits (from a prototype of its own) is ignored.
+            // A `Run` or `Items` (or a copy of one) given as an item holds its mark.
+            if (f === HANDLE_KEY && (v === "Run" || v === "Qrels" || v === "Items")) {
+              const expected = noItem(meta);
+              throw expected !== null ? typeError(keyPath("items", key), expected, meta) : clonedHandle(keyPath("items", key), v);
+            }
             if (hasOwn.call(meta, f)) throw recordError(meta, keyPath("items", key), ITEM) ?? unknownField(keyPath("items", key), f, ITEM_KEYS);
         }
         if (bit !== 0 && v !== undefined && v !== null) {
@@ -600,7 +611,8 @@ export function encodeContext(context, lim) {
   // An object of a class without fields of its own (a Set, a Pipeline) would be read as
   // the empty context, as a plain `{}` is: refused as options are (`notArray`), checked
   // only for a context whose text is `{}`.
-  if (text !== undefined && text.length === 2 && emptyInstance(context)) throw typeError("context", plainObjectExpected("a Pipeline, a Set?"), context);
+  // (A `Run`'s or an `Items`' text holds its mark, `HANDLE_KEY`, alone.)
+  if (text !== undefined && (text.length === 2 || (text.length < 32 && text.startsWith(`{"${HANDLE_KEY}":`))) && emptyInstance(context)) throw typeError("context", plainObjectExpected("a Pipeline, a Set?"), context);
   return precheck.jsonText(lim, text, "context");
 }
 

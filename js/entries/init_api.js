@@ -111,19 +111,33 @@ export function initApi(internals, name, file, local = null) {
     ready = true;
   }
 
-  /** Compiles and instantiates the module; resolves once every function can be called. */
+  /**
+   * Compiles and instantiates the module; resolves once every function can be called.
+   * While another call's attempt is under way, this call waits for it (one fetch and one
+   * compile for callers that start at once) and, if it fails, tries its own input.
+   */
   async function init(input) {
     if (ready) return;
-    if (pending === null) {
-      // A failure (in compiling or in instantiating) leaves init() to be called again.
-      pending = compile(input)
+    const earlier = pending;
+    if (earlier === null) {
+      const mine = (pending = compile(input)
         .then(start)
         .catch((e) => {
-          pending = null;
+          // A failure (in compiling or in instantiating) leaves init() to be called again.
+          if (pending === mine) pending = null;
+          // initSync made the module ready meanwhile: nothing is left to do.
+          if (ready) return;
           throw e;
-        });
+        }));
+      return mine;
     }
-    return pending;
+    try {
+      await earlier;
+    } catch {
+      // That call's input failed (its caller is told): this call's own is tried.
+    }
+    if (ready) return;
+    return init(input);
   }
 
   /** The same, synchronously, from a compiled module or the module's bytes. */

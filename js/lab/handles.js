@@ -4,7 +4,7 @@
 // `free()` (idempotent), `Symbol.dispose` (for `using`), and a FinalizationRegistry that
 // frees an object the program dropped without freeing it (a safety net: when, if ever,
 // it runs is up to the engine).
-import { DISPOSE, Input, precheck, scoreError, typeError, wellFormedName } from "../wire.js";
+import { DISPOSE, Input, markHandle, precheck, scoreError, typeError, wellFormedName } from "../wire.js";
 
 import { argument } from "./arguments.js";
 import { RunObjects, parseRun, rankedObjects } from "./runs.js";
@@ -70,6 +70,9 @@ export class LabObject {
     const h = { handle, generation: wr.generation };
     records.set(this, h);
     if (registry) registry.register(this, h, h);
+    // A copy (structuredClone, postMessage) keeps this mark alone: refused when given
+    // back, where it would be read as an empty run (js/wire/values.js `HANDLE_KEY`).
+    markHandle(this, this instanceof Qrels ? "Qrels" : "Run");
   }
 
   /** `{ queryId: { docId: score } }`; a run's documents in its (ranx's) order. */

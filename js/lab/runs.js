@@ -19,7 +19,7 @@
 // lone surrogates in keys) but not kept, the entries before it are sent with the
 // error, and the module reports it where it met it in the JSON text (after the
 // options, the metrics and the earlier arguments).
-import { emptyInstance, isMap, keyPath, mapAsObject, precheck, scoreError, typeError, utf8Length, wellFormedName } from "../wire.js";
+import { HANDLE_KEY, clonedHandle, emptyInstance, isMap, keyPath, mapAsObject, precheck, scoreError, typeError, utf8Length, wellFormedName } from "../wire.js";
 
 
 export const RECORD = "a record of query id -> document id -> score";
@@ -107,6 +107,10 @@ function readRun(value, field, top, outer, grades) {
     if (typeof v === "object" && (v === value || v === outer)) throw cyclic(top);
     const d = asRecord(v);
     if (d === null) {
+      // A copy of a handle holds its mark alone; a handle itself (an `Items` given as a
+      // run) is an instance of a class without entries of its own, as before the mark.
+      if (q === HANDLE_KEY && (v === "Run" || v === "Qrels" || v === "Items"))
+        throw run === value && getPrototypeOf(value) !== objectPrototype ? typeError(field, notEmptyInstance(record), value) : clonedHandle(field, v);
       if (bad === null) {
         bad = typeError(keyPath(field, q), grades ? GRADES : DOCS, v);
         badKey = q;

@@ -45,4 +45,11 @@ export declare class ScoreError extends Error {
    * wasm32's 4 GiB (the call as a whole, not one input).
    */
   readonly field: string;
+  /**
+   * What `JSON.stringify` writes (a log line, a worker's reply): `Error`'s `message` is
+   * not an own enumerable property, so without it the text would lose the message.
+   * `structuredClone` and `postMessage` make a plain `Error` of it (no `code`, no
+   * `field`): post this object instead.
+   */
+  toJSON(): { name: "ScoreError"; code: ErrorCode; field: string; message: string };
 }

@@ -2,7 +2,7 @@
 // its IEEE 754 bits (the module parses no decimals), lone surrogates and values JSON
 // cannot hold refused with the field that holds them.
 import { ScoreError } from "../score_error.js";
-import { engineLimit, hasOwn, isMap, keyPath, keySegment, mapAsObject, scoreError, shownValue, stackExhausted, typeError, typedArrayKind, typedLength, toWellFormed } from "./values.js";
+import { HANDLE_KEY, engineLimit, hasOwn, isMap, keyPath, keySegment, mapAsObject, scoreError, shownValue, stackExhausted, typeError, typedArrayKind, typedLength, toWellFormed } from "./values.js";
 
 const bitsView = new DataView(new ArrayBuffer(8));
 const hex8 = (x) => x.toString(16).padStart(8, "0");
@@ -47,7 +47,9 @@ export function emptyInstance(v, json = true) {
   // Another realm's record (an iframe's, node:vm's): its prototype is that realm's
   // Object.prototype, whose own prototype is null.
   if (Object.getPrototypeOf(proto) === null) return false;
-  for (const k in v) if (hasOwn.call(v, k)) return false;
+  // A `Run`, `Qrels` or `Items` has one own key, its mark (`HANDLE_KEY`): still no
+  // options, nor items.
+  for (const k in v) if (k !== HANDLE_KEY && hasOwn.call(v, k)) return false;
   // Its JSON may come from toJSON (a Date's string): then it is not read as no options.
   return !json || typeof v.toJSON !== "function";
 }

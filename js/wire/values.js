@@ -90,6 +90,26 @@ export function scoreError(code, field, message) {
   return new ScoreError(withHint(words, code, field), code, field);
 }
 
+/**
+ * The own enumerable key a `Run`, `Qrels` or `Items` carries, its class's name as its
+ * value. Their data live in the module that made them (private fields), so a copy made
+ * by `structuredClone`, `postMessage` or `JSON.stringify` of an `Items` is a plain object
+ * holding this key alone: given back, it is told from an empty run or no items
+ * (`clonedHandle`) instead of being read as one.
+ */
+export const HANDLE_KEY = "calibrankHandle";
+
+/** The error for a copy of a `Run`, `Qrels` or `Items` (`kind`) given at `field`. */
+export function clonedHandle(field, kind) {
+  const remedy = kind === "Items" ? "send the items themselves and make the Items where they are used" : `send ${kind === "Run" ? "run" : "qrels"}.toObject() (or the TREC text) and make the ${kind} again where it is used`;
+  return scoreError("INVALID_TYPE", field, `a copy of ${kind === "Items" ? "an" : "a"} ${kind} (by structuredClone, postMessage or JSON) holds none of its data, which stay in the module that made it: ${remedy}`);
+}
+
+/** Marks `o` as a handle of class `kind` (`HANDLE_KEY`). */
+export function markHandle(o, kind) {
+  Object.defineProperty(o, HANDLE_KEY, { value: kind, enumerable: true });
+}
+
 /** A fitted model's key in a calibration without `method` (`{ a, b }` copied from a fit). */
 const MODEL_KEY = /(?:^|\.)calibration\.(?:a|b|x|y)$/;
 /** Platt's `a` refused for rising (INVALID_CALIBRATION). */

@@ -45,6 +45,25 @@ const kinds = {
   syncBytes: (m, api) => api.initSync(bytes(m)),
   syncModule: (m, api) => api.initSync(new WebAssembly.Module(bytes(m))),
   twice: (m, api) => Promise.all([api.init(bytes(m)), api.init(bytes(m))]).then(() => api.init(42)),
+  // A first init whose input fails while a second one waits: the second tries its own.
+  badThenGood: async (m, api) => {
+    const first = api.init(new Uint8Array([0, 97, 115, 109, 9, 9, 9, 9])).then(
+      () => {
+        throw new Error("the first init resolved with bytes of no module");
+      },
+      (e) => {
+        if (!(e instanceof api.ScoreError) || e.code !== "INVALID_TYPE" || e.field !== "input") throw e;
+      },
+    );
+    await api.init(bytes(m));
+    await first;
+  },
+  // initSync while an init of bad bytes is pending: that init resolves (the module is ready).
+  badThenSync: async (m, api) => {
+    const first = api.init(Promise.resolve(new Uint8Array([1, 2, 3])));
+    api.initSync(bytes(m));
+    await first;
+  },
 };
 await kinds[kind]("core", core);
 await kinds[kind]("lab", lab);

@@ -154,6 +154,9 @@ test("every documented input, ESM and CommonJS, gives the main entry's numbers",
     // init() twice at once compiles once; once initialized, init() resolves at once, whatever it is given.
     const twice = execFileSync(process.execPath, [child, "esm", "twice", url], { encoding: "utf8" });
     assert.deepEqual(JSON.parse(twice), expected);
+    // A pending init whose input fails: a call made meanwhile tries its own input (it
+    // was given the first one's failure); initSync meanwhile makes the pending one resolve.
+    for (const kind of ["badThenGood", "badThenSync"]) for (const format of ["esm", "cjs"]) assert.deepEqual(JSON.parse(execFileSync(process.execPath, [child, format, kind, url], { encoding: "utf8" })), expected, `${format} ${kind}`);
   } finally {
     server.close();
   }

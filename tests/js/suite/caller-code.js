@@ -4,6 +4,53 @@
 import { AssertionError, assert, eq, throwsScoreError, seedInput } from "./helpers.js";
 
 export function callerCodeTests(test, lib) {
+  test("a copy of a Run, Qrels or Items (structuredClone, postMessage, JSON) is refused with what to send instead, not read as an empty run or no items", () => {
+    // Their data live in the module (private fields): a copy holds their mark alone.
+    const copies = (h) => [JSON.parse(JSON.stringify(h)), ...(typeof structuredClone === "function" ? [structuredClone(h)] : [])];
+    const lists = [{ name: "a", ids: ["a", "b"] }];
+    const p = new lib.Pipeline({ minConfidence: 0, explain: false });
+    if (lib.Items) {
+      const items = new lib.Items({ a: { fiscalYear: 2025 } });
+      eq(Object.keys(items), ["calibrankHandle"]);
+      for (const c of copies(items)) {
+        eq(c, { calibrankHandle: "Items" });
+        const e = throwsScoreError(lib, () => p.run({ lists, items: c }), "INVALID_TYPE", "items");
+        assert(e.message.startsWith("a copy of an Items (by structuredClone, postMessage or JSON) holds none of its data") && e.message.endsWith("send the items themselves and make the Items where they are used"), e.message);
+        throwsScoreError(lib, () => new lib.Items(c), "INVALID_TYPE", "items");
+        throwsScoreError(lib, () => p.run({ lists, items: { a: c } }), "INVALID_TYPE", "items.a");
+      }
+      // The Items itself, and a record with no listed id, are read as before.
+      eq(p.run({ lists, items }).results.length, 2);
+      eq(p.run({ lists, items: { z: {} } }).results.length, 2);
+      // An id of that name is an item like any other.
+      eq(p.run({ lists: [{ name: "a", ids: ["calibrankHandle"] }], items: { calibrankHandle: { name: "x" } } }).results.length, 1);
+    }
+    if (lib.Run) {
+      const run = lib.Run.fromObject({ q: { a: 1, b: 0.5 } });
+      const qrels = lib.Qrels.fromObject({ q: { a: 1 } });
+      try {
+        eq(lib.evaluate(qrels, run, ["mrr"]), { mrr: 1 });
+        for (const c of copies(run)) {
+          const e = throwsScoreError(lib, () => lib.evaluate(qrels, c, ["mrr"]), "INVALID_TYPE", "run");
+          assert(e.message.includes("a copy of a Run") && e.message.includes("send run.toObject()"), e.message);
+          throwsScoreError(lib, () => lib.fuseRuns([run, c], { method: "rrf" }), "INVALID_TYPE", "runs[1]");
+          throwsScoreError(lib, () => lib.fuseRuns([c, { q: { a: 1 } }], { method: "rrf" }), "INVALID_TYPE", "runs[0]");
+          throwsScoreError(lib, () => lib.Run.fromObject(c), "INVALID_TYPE", "run");
+        }
+        for (const c of copies(qrels)) {
+          const e = throwsScoreError(lib, () => lib.evaluate(c, run, ["mrr"]), "INVALID_TYPE", "qrels");
+          assert(e.message.includes("a copy of a Qrels") && e.message.includes("send qrels.toObject()"), e.message);
+        }
+        // What toObject() gives is read as the run was.
+        eq(lib.evaluate(qrels, JSON.parse(JSON.stringify(run.toObject())), ["mrr"]), { mrr: 1 });
+      } finally {
+        run.free();
+        qrels.free();
+      }
+    }
+    p.free();
+  });
+
   test("an instance of a class without fields of its own (a Pipeline, a Run, a Set) is refused where options, a configuration or items go, not read as empty", () => {
     const p = new lib.Pipeline({ topN: 2 });
     const handles = [p, new Set(), new (class Options {})()];
@@ -42,7 +89,9 @@ export function callerCodeTests(test, lib) {
       said(() => new lib.Pipeline({ rerank: { method: "heuristic", heuristic: { stopwords: h } } }), "config.rerank.heuristic.stopwords", `expected an array, got ${kind}`);
       said(() => new lib.Pipeline({ topK: h }), "config.topK", `expected a whole number from 0 to 4294967295, got ${kind}`);
       said(() => new lib.Pipeline({ weights: new Map([["a", h]]) }), "config.weights.a", `expected a number, got ${kind}`);
-      eq(lib.rrf([["a"]], { limits: h }), lib.rrf([["a"]]));
+      // (A `Run`'s JSON holds its mark, `calibrankHandle`: an unknown key there.)
+      if (lib.Run && h instanceof lib.Run) throwsScoreError(lib, () => lib.rrf([["a"]], { limits: h }), "UNKNOWN_FIELD", "options.limits.calibrankHandle");
+      else eq(lib.rrf([["a"]], { limits: h }), lib.rrf([["a"]]));
       if (lib.evaluate && !(h instanceof lib.Run)) {
         const q = { q: { a: 1 } };
         const record = (what) => `expected a record of ${what}, not an instance of a class without entries of its own (a Pipeline, a Set?), which would be read as empty, got ${shown}`;

@@ -57,6 +57,9 @@ export function errorTests(test, lib) {
     // Short ones are shown whole.
     assert(throwsScoreError(lib, () => new lib.Pipeline({ normalization: { method: "bogus" } }), "UNKNOWN_METHOD").message.startsWith('"bogus" is not one of'));
     assert(throwsScoreError(lib, () => new lib.Pipeline({ tpoK: 1 }), "UNKNOWN_FIELD").message.startsWith("unknown field `tpoK`, expected one of"));
+    // JSON (a log line, a worker's reply) keeps the message, which Error does not enumerate.
+    const typo = throwsScoreError(lib, () => new lib.Pipeline({ tpoK: 1 }), "UNKNOWN_FIELD");
+    eq(JSON.parse(JSON.stringify(typo)), { name: "ScoreError", code: "UNKNOWN_FIELD", field: "config.tpoK", message: typo.message });
   });
 
   test("options and configurations given as arrays are refused, not read as fields in order", () => {
