@@ -12,7 +12,11 @@ export { ScoreError, type ErrorCode } from "./score_error.js";
 export interface Limits {
   /** Most lists (or queries, runs, metrics) in one call (default 64). */
   maxLists?: number;
-  /** Longest list, and longest array of numbers: scores, labels, weights (default 1,000,000). */
+  /**
+   * Longest list, and longest array of numbers a call is given: scores, labels, an
+   * `applyCalibration` model's knots (default 1,000,000). Not a `Pipeline`'s
+   * configuration, read once when it is made, nor `weights`, whose count is the lists'.
+   */
   maxListLength?: number;
   /**
    * Most entries given as objects or strings in one call: list ids plus the items they
@@ -838,8 +842,8 @@ export declare class Pipeline<out E extends boolean = boolean> {
   /**
    * Columnar fast path: lists as one `Uint32Array` of document indices (`docs`) cut by
    * `offsets` (`offsets[i]..offsets[i+1]` is list i), results as typed arrays. No texts
-   * and no list scores: a pipeline with a reranker or a confidence model is refused
-   * (`INVALID_CONFIG`; use `run`). Each list is held to `limits.maxListLength` (an error
+   * and no list scores: a pipeline with a reranker, a confidence model or fiscal-year
+   * recency is refused (`INVALID_CONFIG`; use `run`). Each list is held to `limits.maxListLength` (an error
    * on `offsets[i]` for list i; an index's error is on `docs[j]`, its place in `docs`),
    * the whole to `limits.maxColumnarEntries`.
    */
