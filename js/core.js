@@ -10,6 +10,9 @@
 //   held-texts.js     the texts a reranking pipeline holds back until the module asks
 //   pipeline.js       Pipeline
 //   items.js          Items: a corpus's item metadata read once for many runs
+//   held.js           the items an `Items` holds, shared by every copy of the package
+//   typed-config.js   a configuration decoded and checked as the module would
+//   pipeline-defaults.js  generated: what calibrank_pipeline.wasm does not carry
 // scripts/build-pkg.sh bundles them into the package's core.js (js/wire.js and
 // js/score_error.js stay modules of their own, shared with the lab).
 import { ScoreError } from "./score_error.js";

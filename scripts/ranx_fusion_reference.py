@@ -145,7 +145,7 @@ MASK = (1 << 64) - 1
 
 
 def splitmix64(x):
-    """The SplitMix64 finaliser (also written in src/runfusion/pysort.rs's tests)."""
+    """The SplitMix64 finaliser (also written in src/lab/runfusion/pysort.rs's tests)."""
     x = (x + 0x9E3779B97F4A7C15) & MASK
     x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK
     x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK

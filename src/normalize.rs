@@ -369,11 +369,6 @@ fn checked(scores: &[f64], method: NormalizeMethod, temperature: f64) -> Result<
     Ok(())
 }
 
-/// The indices of the scores that pass `score >= min_relevance`.
-pub fn passes_min_relevance(score: f64, min_relevance: f64) -> bool {
-    score >= min_relevance
-}
-
 /// Sequential sum from +0.0, in the given order (numba's `sum`). `Sum` for f64 starts at
 /// -0.0, which an empty sum would show (`queryConfidence([])`, a query the run lacks).
 pub(crate) fn total(xs: impl IntoIterator<Item = f64>) -> f64 {

@@ -140,7 +140,7 @@ export function fuseMultiQuery(queries, options) {
     if (lease !== null) scratch.give(lease);
   }
   // The results' ids come back as indices into `ids` (the caller's strings), the
-  // numbers as typed sections (wasm/core/src/lib.rs, `multi_query`); the objects keep
+  // numbers as typed sections (wasm/core/src/functions.rs, `multi_query`); the objects keep
   // the keys in the order they always had.
   const { u32, f64 } = out.w;
   const d = out.u32At();

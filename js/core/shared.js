@@ -4,7 +4,8 @@
 import { ModuleState, Scratch, scoreError, typeError, keyPath, hasOwn, own, unknownKeyWords, notRecord } from "../wire.js";
 import { LIMIT_TABLE } from "./pipeline-defaults.js";
 
-// Operation numbers: wasm/core/src/lib.rs.
+// Operation numbers: wasm/core/src/lib.rs (1-3 and the pipeline's) and
+// wasm/core/src/functions.rs (20-27).
 export const OP = {
   VERSION: 1,
   ERROR_CODES: 2,

@@ -77,7 +77,7 @@ function revived(v, depth) {
  * it: objects keep their keys in text order (JSON.parse makes each an own property,
  * `__proto__` too), sentinels become numbers, strings or `Invalid`s.
  */
-export function treeOf(text, what) {
+function treeOf(text, what) {
   try {
     return revived(jsonParse(text), 0);
   } catch (e) {

@@ -36,7 +36,7 @@ function editDistance(a, b) {
  * their case) and at most a third of the key's length; the first of the
  * nearest. Undefined for a key of more than 64 characters, or none near.
  */
-export function nearestKey(k, keys) {
+function nearestKey(k, keys) {
   // More than 128 UTF-16 units is more than 64 characters: no array made of a long key.
   if (k.length > 128) return undefined;
   const given = lowered(k);
@@ -80,7 +80,7 @@ const charCodeAt = String.prototype.charCodeAt;
 const sliceOf = String.prototype.slice;
 
 /** Characters (code points) of a caller's name or value an error message shows at most (the crate's `error::NAME_SHOWN`). */
-export const NAME_SHOWN = 64;
+const NAME_SHOWN = 64;
 
 /**
  * `s` cut after `NAME_SHOWN` characters (a surrogate pair is one), or `s` itself when it

@@ -305,7 +305,7 @@ export const FEW_ENTRIES = 40;
  * a `Map` of the ids so far, which reads each id once. At most `FEW_ENTRIES` ids of this
  * length compared with each other: about 50,000 units, a few tens of microseconds.
  */
-export const FEW_UNITS = 64;
+const FEW_UNITS = 64;
 
 /**
  * A string's signature (`Interner.find`): its length and two of its units (the middle
@@ -315,7 +315,7 @@ export const FEW_UNITS = 64;
  * (`split`, `slice`, a regular expression's match): 2.5 times the `Map`'s time for ids of
  * a long shared prefix, where the signatures made it faster than the `Map`.
  */
-export function signatureOf(s) {
+function signatureOf(s) {
   const n = s.length;
   return (n << 20) ^ (s.charCodeAt(n >> 1) << 10) ^ s.charCodeAt(n - 1);
 }

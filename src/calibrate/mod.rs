@@ -22,7 +22,7 @@ mod sigmoid;
 
 pub use isotonic::IsotonicModel;
 pub use platt::PlattModel;
-pub use sigmoid::{calibrate, logistic, passes_min_confidence, Sigmoid};
+pub use sigmoid::{calibrate, logistic, Sigmoid};
 
 use crate::error::{not_finite, ErrorCode, Result};
 

@@ -63,11 +63,6 @@ pub fn calibrate(scores: &[f64], sigmoid: &Sigmoid) -> Result<Vec<f64>> {
     Ok(scores.iter().map(|&s| sigmoid.apply(s)).collect())
 }
 
-/// Keeps the confidence if it reaches `min_confidence` (default 0.3).
-pub fn passes_min_confidence(confidence: f64, min_confidence: f64) -> bool {
-    confidence >= min_confidence
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,8 +170,6 @@ mod tests {
                 .code,
             ErrorCode::NonFiniteScore
         );
-        assert!(passes_min_confidence(0.3, 0.3));
-        assert!(!passes_min_confidence(0.299, 0.3));
     }
 
     #[test]

@@ -209,16 +209,6 @@ impl From<IsotonicModel> for Calibration {
     }
 }
 
-/// What the lab fitted (`fit_platt`, `fit_isotonic`) as a pipeline's calibration.
-impl From<crate::lab::fit::FittedCalibration> for Calibration {
-    fn from(f: crate::lab::fit::FittedCalibration) -> Self {
-        match f {
-            crate::lab::fit::FittedCalibration::Platt(m) => m.into(),
-            crate::lab::fit::FittedCalibration::Isotonic(m) => m.into(),
-        }
-    }
-}
-
 fn sigmoid(threshold: f64, steepness: f64) -> Sigmoid {
     Sigmoid {
         threshold,

@@ -11,18 +11,21 @@
 //!   `none` skips. Items without the needed metadata get x1.
 //! * **topK pool**: the `topK` best items after recency go on (seed 000's
 //!   `fused[:top_k]`); the rest are counted in `stats.beyondTopK`.
-//! * **rerank** (`rerank.method`): `heuristic` multiplies by the reranker's factors
-//!   computed from `items[id]` (name, type, summary, content); `cross_encoder` replaces
-//!   the score by the min-max normalized `items[id].crossEncoderScore` of the first
-//!   `rerank.candidateLimit` items (the rest are dropped and counted). After either, an
-//!   item with a `fiscalYear` is multiplied by `1 + rerank.recencyBoost * tier`.
+//! * **rerank** (`rerank.method`): the first `rerank.candidateLimit` items are reranked
+//!   (the rest are dropped and counted, whichever the method); `heuristic` multiplies by
+//!   the reranker's factors computed from `items[id]` (name, type, summary, content);
+//!   `cross_encoder` replaces the score by the min-max normalized
+//!   `items[id].crossEncoderScore`. After either, an item with a `fiscalYear` is
+//!   multiplied by `1 + rerank.recencyBoost * tier`.
 //! * **normalize** (`normalization.method`, default `none`), then items below
 //!   `normalization.minRelevance` are dropped (only when a method is set).
 //! * **calibrate** (`calibration`), then items below `minConfidence` are dropped.
 //! * Results are sorted by calibrated score (descending; ties by the score after
-//!   reranking, which the normalization keeps in order, then id) and cut to `topN`; each gets its band from the floors of the most
-//!   specific matching profile for `input.context`; the query confidence is computed on
-//!   the returned scores.
+//!   reranking, which the normalization keeps in order, then id) and cut to `topN`;
+//!   each gets its band from the floors of the most specific matching profile for
+//!   `input.context`; the query confidence is computed on the returned scores, its
+//!   `atLeastOneRelevant` by the confidence model instead when one is set (from the
+//!   lists' raw scores: [`crate::confidence::model`]), and the outcome from it.
 //!
 //! Contract (seed 000): `1 <= topN <= topK`, at most `topN` results, every score within
 //! [0, 1], sorted descending. The output is checked before it is returned.

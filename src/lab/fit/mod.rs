@@ -92,6 +92,17 @@ impl From<IsotonicModel> for FittedCalibration {
     }
 }
 
+/// A fitted model as a pipeline's calibration (here, not in the core: the lab depends on
+/// the core, never the reverse).
+impl From<FittedCalibration> for crate::pipeline::Calibration {
+    fn from(f: FittedCalibration) -> Self {
+        match f {
+            FittedCalibration::Platt(m) => m.into(),
+            FittedCalibration::Isotonic(m) => m.into(),
+        }
+    }
+}
+
 /// Positive and negative counts of a validated label vector.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct ClassCounts {

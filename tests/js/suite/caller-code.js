@@ -378,10 +378,12 @@ export function callerCodeTests(test, lib) {
   });
 
   test("exceptions from the caller's own code propagate and leave the module usable", () => {
-    // A throwing index getter or Proxy trap is called from inside wasm; its exception
-    // unwinds through the wasm frames. Before the stack guard (js/stack_guard.js) each
-    // such call leaked shadow stack and the module broke after about 350 (dev build) to
-    // 2,000 (release) of them.
+    // A throwing index getter or Proxy trap runs in the package's JavaScript before the
+    // module is entered (js/wire.js). When the bindings read the caller's objects from
+    // inside wasm, its exception unwound through the wasm frames, and each such call
+    // leaked shadow stack until a guard was patched into the generated glue: the module
+    // broke after about 350 (dev build) to 2,000 (release) of them. Thousands of calls
+    // here hold whatever reads the caller's values to that.
     class Boom extends Error {}
     const boom = () => {
       throw new Boom("boom");

@@ -16,8 +16,11 @@
 //!   in one step (`make_room`);
 //! * `cr_call(op, bytes) -> ptr`: runs operation `op` on the first `bytes` of the
 //!   input and returns the address of the output: a header (`status`: 0 success, 1 a
-//!   `ScoreError` whose JSON `{"code","field","message"}` is the output; the length of
-//!   the sections after the header), then the sections.
+//!   `ScoreError`, whose code, field and message are the output's three texts; the
+//!   length of the sections after the header), then the sections;
+//! * `cr_out_of_memory() -> bytes`: the size of the last request the heap could not meet
+//!   during the current (or last) call, 0 for none (the JavaScript's `INPUT_TOO_LARGE`
+//!   for a call past wasm32's 4 GiB).
 
 #![deny(unsafe_code)]
 #![cfg_attr(
@@ -214,8 +217,8 @@ pub fn out_of_memory() -> u32 {
 
 /// `cr_call`: runs `op` on the first `bytes` of the input buffer with `f`, the module's
 /// operation table, and returns the address of the output: a header of two `u32`
-/// (status: 0 success, 1 a `ScoreError` whose JSON is the output; the length of the
-/// sections that follow), then the sections.
+/// (status: 0 success, 1 a `ScoreError`, whose code, field and message are the output's
+/// three texts; the length of the sections that follow), then the sections.
 pub fn call(
     op: u32,
     bytes: u32,
