@@ -90,8 +90,11 @@ cp js/score_error.js "$OUT/"
 API=$(mktemp -d)
 trap 'rm -rf "$API"' EXIT
 cp -r js/core.js js/core js/lab.js js/lab js/wire.js js/wire js/score_error.js "$API/"
+# The package's version, which the wire compares with each module's (js/wire/state.js).
+VERSION=$(node -p 'require("./js/package.template.json").version')
 for m in wire core lab; do
   (cd "$API" && esbuild $m.js --bundle --format=esm --platform=neutral --log-level=warning \
+    --define:CALIBRANK_VERSION="\"$VERSION\"" \
     --external:./wire.js --external:./score_error.js --outfile=$m.bundle.js)
 done
 node -e '

@@ -99,7 +99,7 @@ export function initApi(internals, name, file, local = null) {
     const why = target.misfit(module);
     if (why !== null) throw notOurs("the module given", why);
     try {
-      target.init(module);
+      target.init(module, "input");
     } catch (e) {
       throw refused("the module given", e);
     }

@@ -4,6 +4,12 @@ import { Wire } from "./module.js";
 import { hasOwn, own, scoreError, typeError, shownValue } from "./values.js";
 
 const propertyIsEnumerable = Object.prototype.propertyIsEnumerable;
+/**
+ * The package's version (scripts/build-pkg.sh defines `CALIBRANK_VERSION` from
+ * package.json when it bundles this file; null in the sources run as they are).
+ */
+// eslint-disable-next-line no-undef
+const PACKAGE_VERSION = typeof CALIBRANK_VERSION === "string" ? CALIBRANK_VERSION : null;
 
 /**
  * What each API module (core.js, lab.js) keeps about its wasm module: the `Wire` once
@@ -41,9 +47,24 @@ export class ModuleState {
     return this.fallback.wire;
   }
 
-  /** Instantiates the module (a compiled `WebAssembly.Module`); the entries call it. */
-  init(module) {
-    this.own = new Wire(module, this.imports);
+  /**
+   * Instantiates the module (a compiled `WebAssembly.Module`); the entries call it. The
+   * core's and the lab's modules say their version (operation 1): one of another release
+   * than this JavaScript (a cached or copied `.wasm` left from before an upgrade), whose
+   * operations may not be the ones this JavaScript calls, is refused, `INVALID_TYPE` on
+   * `field` (the init entries' `input`), or `INTERNAL` where the entry found the file
+   * itself (`field` null). (calibrank_pipeline.wasm says no version: not checked.)
+   */
+  init(module, field = null) {
+    const wire = new Wire(module, this.imports);
+    if (this.fallback === null && PACKAGE_VERSION !== null) {
+      const got = wire.call(1).text();
+      if (got !== PACKAGE_VERSION) {
+        const message = `${this.name}: the .wasm given is calibrank version ${shownValue(got)}, this JavaScript version "${PACKAGE_VERSION}": serve the .wasm of the same release (a cached or copied one from before an upgrade?)`;
+        throw field === null ? scoreError("INTERNAL", "", message) : scoreError("INVALID_TYPE", field, message);
+      }
+    }
+    this.own = wire;
   }
 
   /**
@@ -55,7 +76,8 @@ export class ModuleState {
    */
   misfit(module) {
     const exported = WebAssembly.Module.exports(module).map((e) => e.name);
-    if (!exported.includes("cr_call") || !exported.includes("memory")) return "it does not export cr_call and memory";
+    const boundary = ["memory", "cr_reserve", "cr_call", "cr_out_of_memory"];
+    if (boundary.some((name) => !exported.includes(name))) return `it does not export ${boundary.join(", ")}`;
     const want = Object.keys(this.imports).flatMap((m) => Object.keys(this.imports[m]).map((n) => `${m}.${n}`));
     const got = WebAssembly.Module.imports(module).map((i) => `${i.module}.${i.name}`);
     if (got.length !== want.length || got.some((g) => !want.includes(g)))
@@ -136,6 +158,6 @@ export class ModuleState {
 
   /** The hook object an API module default-exports for its entries. */
   hooks() {
-    return { init: (module) => this.init(module), lazy: (load) => this.lazy(load), misfit: (module) => this.misfit(module) };
+    return { init: (module, field) => this.init(module, field), lazy: (load) => this.lazy(load), misfit: (module) => this.misfit(module) };
   }
 }

@@ -58,6 +58,26 @@ const kinds = {
     await api.init(bytes(m));
     await first;
   },
+  // A module of another release (the version in its data changed, so that it is a valid
+  // module of the right shape): refused, and the entry stays uninitialized until the
+  // right one is given.
+  otherRelease: async (m, api) => {
+    const b = bytes(m);
+    const at = b.indexOf(JSON.parse(readFileSync(new URL("../../pkg/package.json", import.meta.url), "utf8")).version);
+    if (at < 0) throw new Error("the version is not in the module's data");
+    const other = Buffer.from(b);
+    other.write("9.9.9", at);
+    await api.init(other).then(
+      () => {
+        throw new Error("a module of another release was accepted");
+      },
+      (e) => {
+        if (!(e instanceof api.ScoreError) || e.code !== "INVALID_TYPE" || e.field !== "input" || !e.message.includes('version "9.9.9"')) throw e;
+      },
+    );
+    if (api.isInitialized()) throw new Error("initialized by a module of another release");
+    await api.init(b);
+  },
   // initSync while an init of bad bytes is pending: that init resolves (the module is ready).
   badThenSync: async (m, api) => {
     const first = api.init(Promise.resolve(new Uint8Array([1, 2, 3])));
