@@ -41,13 +41,18 @@ let progressCallback = null;
 let progressError = null;
 const imports = {
   calibrank: {
+    // Answers whether the search goes on: 0 once the callback has thrown (the module
+    // stops the search, and `callWithProgress` rethrows the exception).
     progress(done, total, bestScore) {
-      if (progressCallback === null || progressError !== null) return;
+      if (progressError !== null) return 0;
+      if (progressCallback === null) return 1;
       try {
         progressCallback({ done, total, bestScore });
       } catch (e) {
         progressError = { e };
+        return 0;
       }
+      return 1;
     },
   },
 };
@@ -58,8 +63,9 @@ export const limitsOf = (options, fn) => state.limitsOf(options, fn);
 
 /**
  * Calls operation `op` with `input` and reads its JSON answer, `onProgress` (or null)
- * answering the module's progress reports meanwhile. An exception the callback threw is
- * rethrown once the call returns (never through wasm); the callback and error of a call
+ * answering the module's progress reports meanwhile. An exception the callback threw
+ * stops the search (the module tries no further configuration) and is rethrown once the
+ * call returns (never through wasm); the callback and error of a call
  * in flight are put back afterwards: this call, made from that call's callback, is
  * refused (REENTRANT_CALL) and must not end its progress reports.
  */
@@ -68,15 +74,20 @@ export function callWithProgress(onProgress, op, input) {
   progressCallback = onProgress || null;
   progressError = null;
   let out;
+  let failed = null;
   let thrown;
   try {
     out = w().call(op, input).json();
+  } catch (e) {
+    failed = { e };
   } finally {
     thrown = progressError;
     progressCallback = outer.callback;
     progressError = outer.error;
   }
+  // The callback's exception first: it stopped the search, whose error says only that.
   if (thrown !== null) throw thrown.e;
+  if (failed !== null) throw failed.e;
   return out;
 }
 

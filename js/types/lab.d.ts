@@ -332,7 +332,9 @@ export interface OptimizeProgress {
  * `onProgress({ done, total, bestScore })` is called after every configuration, while
  * the search runs in the lab's module: a `calibrank/lab` function called from it throws
  * `ScoreError` `REENTRANT_CALL` (the `calibrank` functions may be called). An exception
- * thrown by `onProgress` stops the reports and is rethrown once the search returns.
+ * thrown by `onProgress` stops the search (no configuration is tried after it) and is
+ * what `optimizeFusion` throws: the way to cancel a long search. `onProgress` is called
+ * synchronously; a promise it returns is not awaited, and its rejection is not caught.
  */
 export declare function optimizeFusion(
   qrels: Qrels | QrelsObject,

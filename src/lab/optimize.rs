@@ -336,18 +336,35 @@ pub fn optimize_fusion_ordered<R: Borrow<OrderedRun>>(
     opts: &OptimizeOptions,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<OptimizeReport> {
+    let mut each = |p| {
+        progress(p);
+        true
+    };
+    let report = optimize_fusion_until(qrels, runs, opts, &mut each)?;
+    report.ok_or_else(|| ScoreError::new(ErrorCode::Internal, "", "the search stopped"))
+}
+
+/// [`optimize_fusion_ordered`] that `progress` can stop: it returns whether to go on, and
+/// after a `false` the search returns `Ok(None)` without trying the rest of the grid (the
+/// package's `onProgress` stops it by throwing).
+pub fn optimize_fusion_until<R: Borrow<OrderedRun>>(
+    qrels: &Qrels,
+    runs: &[R],
+    opts: &OptimizeOptions,
+    progress: &mut dyn FnMut(Progress) -> bool,
+) -> Result<Option<OptimizeReport>> {
     // The search itself is not generic: compiled once, in this crate.
     let runs: Vec<&OrderedRun> = runs.iter().map(Borrow::borrow).collect();
     search(qrels, &runs, opts, progress)
 }
 
-/// [`optimize_fusion_ordered`] of borrowed runs.
+/// [`optimize_fusion_until`] of borrowed runs.
 fn search(
     qrels: &Qrels,
     runs: &[&OrderedRun],
     opts: &OptimizeOptions,
-    progress: &mut dyn FnMut(Progress),
-) -> Result<OptimizeReport> {
+    progress: &mut dyn FnMut(Progress) -> bool,
+) -> Result<Option<OptimizeReport>> {
     if runs.len() < 2 {
         return Err(ScoreError::new(
             ErrorCode::EmptyInput,
@@ -393,22 +410,25 @@ fn search(
             score,
         });
         let best_score = best.and_then(|b| trials.get(b)).map_or(score, |t| t.score);
-        progress(Progress {
+        let go_on = progress(Progress {
             done: trials.len(),
             total,
             best_score,
         });
+        if !go_on {
+            return Ok(None);
+        }
     }
     let best = best
         .and_then(|b| trials.get(b))
         .cloned()
         .ok_or_else(|| ScoreError::new(ErrorCode::EmptyInput, "runs", "nothing was tried"))?;
-    Ok(OptimizeReport {
+    Ok(Some(OptimizeReport {
         method: opts.method.clone(),
         metric: opts.metric.clone(),
         best,
         trials,
-    })
+    }))
 }
 
 #[cfg(test)]
@@ -425,6 +445,35 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    #[test]
+    fn progress_can_stop_the_search() {
+        let a = run(&[("q", &[("a", 1.0), ("b", 0.5)])]);
+        let b = run(&[("q", &[("b", 1.0), ("a", 0.5)])]);
+        let ordered: Vec<OrderedRun> = [&a, &b].iter().map(|r| ranked_by_id(r)).collect();
+        let qrels = Qrels([("q".to_string(), [("a".to_string(), 1.0)].into())].into());
+        let opts = OptimizeOptions::default();
+        let mut seen = Vec::new();
+        let mut stop_at_3 = |p: Progress| {
+            seen.push(p.done);
+            p.done < 3
+        };
+        let out = optimize_fusion_until(&qrels, &ordered, &opts, &mut stop_at_3).unwrap();
+        assert_eq!(out, None);
+        assert_eq!(seen, [1, 2, 3]);
+        // Going on to the end is optimize_fusion's search, report for report.
+        let mut all = 0;
+        let full = optimize_fusion_until(&qrels, &ordered, &opts, &mut |_| {
+            all += 1;
+            true
+        })
+        .unwrap();
+        assert_eq!(all, 11);
+        assert_eq!(
+            full,
+            Some(optimize_fusion(&qrels, &[a, b], &opts, &mut |_| {}).unwrap())
+        );
     }
 
     #[test]

@@ -274,6 +274,22 @@ export function callerCodeTests(test, lib) {
     });
     eq(nested, "REENTRANT_CALL");
     eq(reports, 11);
+    // An exception of onProgress stops the search: no configuration is tried after it
+    // (there were 11), and the exception itself is what optimizeFusion throws.
+    class Stop extends Error {}
+    let calls = 0;
+    let stopped = null;
+    try {
+      lib.optimizeFusion({ q: { z: 1 } }, [keep, b], { method: "wsum", metric: "mrr" }, (p) => {
+        calls++;
+        if (p.done === 3) throw new Stop("enough");
+      });
+    } catch (e) {
+      stopped = e;
+    }
+    assert(stopped instanceof Stop, `the callback's exception: ${stopped}`);
+    eq(calls, 3, "no report after the exception");
+    eq(lib.optimizeFusion({ q: { z: 1 } }, [keep, b], { method: "wsum", metric: "mrr" }).best.score, 1, "the module is usable");
     // free() from onProgress is refused and the Run stays live (it was marked freed
     // before the module refused: leaked, and its later free() did nothing).
     const live = lib.__liveHandles();

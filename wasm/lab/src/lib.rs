@@ -599,21 +599,25 @@ mod host {
     #[cfg(target_arch = "wasm32")]
     #[link(wasm_import_module = "calibrank")]
     extern "C" {
-        fn progress(done: f64, total: f64, best: f64);
+        fn progress(done: f64, total: f64, best: f64) -> i32;
     }
 
     /// Reports search progress to js/lab/shared.js, which calls the caller's `onProgress`
     /// synchronously inside the import and catches anything it throws, so nothing
-    /// unwinds through wasm frames.
-    pub fn report(done: usize, total: usize, best: f64) {
+    /// unwinds through wasm frames. Whether to go on: 0 once the callback has thrown
+    /// (the search then stops, and the package rethrows the callback's exception).
+    pub fn report(done: usize, total: usize, best: f64) -> bool {
         #[cfg(target_arch = "wasm32")]
         // SAFETY: an import taking and returning plain numbers; js/lab/shared.js provides it
         // and it never throws (it catches the callback's exceptions).
         unsafe {
-            progress(done as f64, total as f64, best)
+            progress(done as f64, total as f64, best) != 0
         }
         #[cfg(not(target_arch = "wasm32"))]
-        let _ = (done, total, best);
+        {
+            let _ = (done, total, best);
+            true
+        }
     }
 }
 
@@ -630,11 +634,8 @@ fn optimize(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let owned_q = decode_qrels(q_arg, &mut budget)?;
     let args = handles::args(r)?;
     let report_progress = r.f64()? != 0.0;
-    let mut progress = |p: optimize::Progress| {
-        if report_progress {
-            host::report(p.done, p.total, p.best_score);
-        }
-    };
+    let mut progress =
+        |p: optimize::Progress| !report_progress || host::report(p.done, p.total, p.best_score);
     let report = with_runs(&args, &mut budget, |runs| {
         let entries = runs.iter().flat_map(|r| r.values().map(Vec::len)).sum();
         handles::with(|store| {
@@ -642,7 +643,10 @@ fn optimize(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
             // (A fault of the grid's options is put under `options` below.)
             let judged = optimize::judgements(qrels);
             optimize::check_work_entries(runs.len(), entries, judged, &opts, &limits)?;
-            optimize::optimize_fusion_ordered(qrels, runs, &opts, &mut progress)
+            // Stopped by the callback (it threw): the package rethrows its exception,
+            // whatever this error says.
+            optimize::optimize_fusion_until(qrels, runs, &opts, &mut progress)?
+                .ok_or_else(|| ScoreError::new(ErrorCode::Internal, "", "stopped by onProgress"))
         })
         .map_err(|e| match e.field.as_str() {
             "runs" | "qrels" => e,
