@@ -18,7 +18,7 @@ import { ScoreError } from "./score_error.js";
 import { state } from "./lab/shared.js";
 
 export { ScoreError };
-export { version, errorCodes, defaultLimits } from "./lab/shared.js";
+export { version, errorCodes, defaultLimits, __progressReports } from "./lab/shared.js";
 export { parseTrecRun, parseQrels } from "./lab/trec.js";
 export { evaluate, evaluatePerQuery } from "./lab/evaluate.js";
 export { fuseRuns, optimizeFusion } from "./lab/fusion.js";

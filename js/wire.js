@@ -18,7 +18,7 @@
 //   state.js     what each API keeps about its module (`ModuleState`)
 // scripts/build-pkg.sh bundles them into the package's one wire.js, which the core's
 // and the lab's API modules share.
-export { DISPOSE, typedArrayKind, notRecord, timeOf, hasOwn, own, fromObjectPrototype, isMap, mapAsObject, scoreError, typeError, quoted, shownValue, toWellFormed, keyPath, keyField, keySegment, engineLimit, allocate, Interner, setOwn, shownName, HANDLE_KEY, clonedHandle, markHandle } from "./wire/values.js";
+export { DISPOSE, typedArrayKind, notRecord, timeOf, hasOwn, own, fromObjectPrototype, isMap, mapAsObject, scoreError, typeError, quoted, shownValue, toWellFormed, keyPath, keyField, keySegment, engineLimit, allocate, Interner, setOwn, shownName, HANDLE_KEY, clonedHandle, isHandleKind, markHandle } from "./wire/values.js";
 export { notArray, plainObjectExpected, emptyInstance, wellFormedName, wellFormedText, toJson, objectJson, wellFormed, jsonParse } from "./wire/json.js";
 export { LimitTable, limitParts, precheck, utf8Length } from "./wire/limits.js";
 export { numbers, plainTyped, checkedCopy, indices } from "./wire/numbers.js";

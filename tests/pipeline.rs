@@ -1278,8 +1278,6 @@ fn fitted_calibrations_plug_into_the_config() {
     assert!(m.predict(1.0) < m.predict(0.0));
 }
 
-/// The query-level outcome: rank-only without a model, the model's probability with one,
-/// floors applied as documented, and the model's errors named.
 /// A query-confidence model whose only non-zero coefficient is on the second list's
 /// best raw score (mean 0.5, scale 0.1, coefficient 2); an empty list counts as 0.
 fn dense_top_model() -> calibrank::confidence::model::QueryConfidenceModel {
@@ -1372,7 +1370,7 @@ fn outcomes_of_empty_inputs_and_of_one_list() {
     assert!((out.probability - 1.0 / (1.0 + libm::exp(10.0))).abs() < 1e-18);
     // One list, no model: the fused scores are 1/(k + rank) whatever the retriever's
     // scores, so the outcome is the same for a query that matched well and one that
-    // did not (the README's "With one list it does not depend on the query").
+    // did not (the README's "With one list it does not depend on the retriever's scores").
     let one = |scores: &[f64], cfg: PipelineConfig| {
         let l = InputList {
             scores: Some(scores.to_vec()),
@@ -1400,6 +1398,8 @@ fn outcomes_of_empty_inputs_and_of_one_list() {
     assert_eq!(one(&[0.05, 0.04, 0.03], low_threshold()), good);
 }
 
+/// The query-level outcome: rank-only without a model, the model's probability with one,
+/// floors applied as documented, and the model's errors named.
 #[test]
 fn outcome_from_rank_only_or_a_fitted_model() {
     let scored = |name: &str, ids: &[&str], scores: &[f64]| InputList {

@@ -1,7 +1,7 @@
 // A pipeline's input, encoded for the module (`encodeInput`; wasm/core/src/pipeline/input.rs
 // `read_input` reads it): each distinct id interned once, the lists as indices, the
 // items as a table, every string of the call in one table.
-import { precheck, objectJson, numbers, typeError, keyPath, keyField, isMap, hasOwn, fromObjectPrototype, wellFormedName, firstOf, timeOf, utf8Length, Interner, emptyInstance, allocate, notRecord, plainObjectExpected, HANDLE_KEY, clonedHandle } from "../wire.js";
+import { precheck, objectJson, numbers, typeError, keyPath, keyField, isMap, hasOwn, fromObjectPrototype, wellFormedName, firstOf, timeOf, utf8Length, Interner, emptyInstance, allocate, notRecord, plainObjectExpected, HANDLE_KEY, clonedHandle, isHandleKind } from "../wire.js";
 import { isObject, unknownField, missingField, noInheritedKeys, ownFields, checkKeys, recordError, BARE } from "./shared.js";
 import { canHoldTexts } from "./held-texts.js";
 import { HELD } from "./held.js";
@@ -291,9 +291,12 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
     const found = lease.kept(KEPT_FOUND, nDocs);
     let n = 0;
     for (let d = 0; d < nDocs; d++) if ((found[d] = lookUp(strs[d])) !== undefined) n++;
-    // No id found: perhaps a copy of an `Items` (structuredClone, postMessage), which
-    // holds its mark alone. Looked up only then, so no call pays for it.
-    if (n === 0 && nDocs > 0 && !asMap && lookUp(HANDLE_KEY) === "Items") throw clonedHandle("items", "Items");
+    // No id found: perhaps a copy of an `Items` (or of a `Run`: structuredClone,
+    // postMessage), which holds its mark alone. Looked up only then: no call pays for it.
+    if (n === 0 && nDocs > 0 && !asMap) {
+      const mark = lookUp(HANDLE_KEY);
+      if (isHandleKind(mark)) throw clonedHandle("items", mark);
+    }
     precheck.entries(lim, entries + n, "items");
     hold = holdAbove >= 0 && nDocs > holdAbove && canHoldTexts();
     if (hold) heldTexts = lease.kept(KEPT_HELD, 4 * nDocs);
@@ -313,7 +316,7 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
       if (meta === null) continue;
       // (A String object's entries are its characters: the items refused, not the entry.)
       if (!isObject(meta)) {
-        if (key === HANDLE_KEY && meta === "Items") throw clonedHandle("items", meta);
+        if (key === HANDLE_KEY && isHandleKind(meta)) throw clonedHandle("items", meta);
         throw recordError(asMap ? null : items, "items", ITEMS) ?? typeError(keyPath("items", key), ITEM, meta);
       }
       let flags = 0;
@@ -370,7 +373,7 @@ export function encodeInput(input, lim, holdAbove, lease, keyByKey = false) {
           default:
             // An unknown key the item inherits (from a prototype of its own) is ignored.
             // A `Run` or `Items` (or a copy of one) given as an item holds its mark.
-            if (f === HANDLE_KEY && (v === "Run" || v === "Qrels" || v === "Items")) {
+            if (f === HANDLE_KEY && isHandleKind(v)) {
               const expected = noItem(meta);
               throw expected !== null ? typeError(keyPath("items", key), expected, meta) : clonedHandle(keyPath("items", key), v);
             }
@@ -607,7 +610,7 @@ function heldRows(held, rowOf, nDocs, strs, entries, lim, holdAbove, lease) {
 export function encodeContext(context, lim) {
   if (context === undefined || context === null) return undefined;
   if (!isObject(context)) throw typeError("context", "an object", context);
-  const text = objectJson(context, "context", "an object");
+  const text = objectJson(context, "context", "an object", false, precheck.textBound(lim));
   // An object of a class without fields of its own (a Set, a Pipeline) would be read as
   // the empty context, as a plain `{}` is: refused as options are (`notArray`), checked
   // only for a context whose text is `{}`.

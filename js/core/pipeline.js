@@ -93,7 +93,8 @@ export class Pipeline {
   /** Validates `config` (the design documents' defaults for every missing field). */
   constructor(config) {
     notArray(config, "config");
-    const text = precheck.jsonText(limitsOf(config, "Pipeline"), objectJson(config === null ? undefined : config, "config", undefined, true), "config");
+    const lim = limitsOf(config, "Pipeline");
+    const text = precheck.jsonText(lim, objectJson(config === null ? undefined : config, "config", undefined, true, precheck.textBound(lim)), "config");
     const table = state.limits();
     const names = table.names;
     const made = newPipeline(w(), text);

@@ -88,7 +88,16 @@ export function initApi(internals, name, file, local = null) {
     throw badInput(input === undefined ? "no input" : input === null ? "null" : typeof input);
   }
 
-  function start(module) {
+  // Settled once the module is ready, by whichever call made it so: an `init` waiting
+  // for an input that never settles (a hung `fetch`) resolves when `initSync` (or another
+  // call) has made the module ready.
+  let readied;
+  const whenReady = new Promise((resolve) => {
+    readied = resolve;
+  });
+
+  /** `field`: where a module of another release is refused (null: the entry found it). */
+  function start(module, field = "input") {
     // Once only: an `init` still pending when `initSync` ran does not instantiate the
     // module again under the pipelines made in between.
     if (ready) return;
@@ -99,7 +108,7 @@ export function initApi(internals, name, file, local = null) {
     const why = target.misfit(module);
     if (why !== null) throw notOurs("the module given", why);
     try {
-      target.init(module, "input");
+      target.init(module, field);
     } catch (e) {
       throw refused("the module given", e);
     }
@@ -109,6 +118,7 @@ export function initApi(internals, name, file, local = null) {
       });
     }
     ready = true;
+    readied();
   }
 
   /**
@@ -120,8 +130,11 @@ export function initApi(internals, name, file, local = null) {
     if (ready) return;
     const earlier = pending;
     if (earlier === null) {
+      // No input: the entry finds its own file (Node), so a module of another release
+      // there is the package's fault, not an input's.
+      const field = input === undefined ? null : "input";
       const mine = (pending = compile(input)
-        .then(start)
+        .then((module) => start(module, field))
         .catch((e) => {
           // A failure (in compiling or in instantiating) leaves init() to be called again.
           if (pending === mine) pending = null;
@@ -129,10 +142,10 @@ export function initApi(internals, name, file, local = null) {
           if (ready) return;
           throw e;
         }));
-      return mine;
+      return Promise.race([mine, whenReady]);
     }
     try {
-      await earlier;
+      await Promise.race([earlier, whenReady]);
     } catch {
       // That call's input failed (its caller is told): this call's own is tried.
     }

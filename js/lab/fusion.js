@@ -31,8 +31,8 @@ export function fuseRuns(runs, options) {
 /**
  * Grid search over a fusion method's weights, RRF `k` or RBC `phi`, maximizing a metric on
  * judgements; `onProgress({ done, total, bestScore })` is called after every
- * configuration (an exception it throws is rethrown once the search ends; a lab call
- * made from it is refused with `REENTRANT_CALL`, see js/wire/module.js `Wire.call`).
+ * configuration (an exception it throws stops the search and is what this throws; a lab
+ * call made from it is refused with `REENTRANT_CALL`, see js/wire/module.js `Wire.call`).
  */
 export function optimizeFusion(qrels, runs, options, onProgress) {
   if (onProgress !== undefined && onProgress !== null && typeof onProgress !== "function") throw typeError("onProgress", "a function", onProgress);

@@ -19,7 +19,7 @@
 // lone surrogates in keys) but not kept, the entries before it are sent with the
 // error, and the module reports it where it met it in the JSON text (after the
 // options, the metrics and the earlier arguments).
-import { HANDLE_KEY, clonedHandle, emptyInstance, isMap, keyPath, mapAsObject, precheck, scoreError, typeError, utf8Length, wellFormedName } from "../wire.js";
+import { HANDLE_KEY, clonedHandle, isHandleKind, emptyInstance, isMap, keyPath, mapAsObject, precheck, scoreError, typeError, utf8Length, wellFormedName } from "../wire.js";
 
 
 export const RECORD = "a record of query id -> document id -> score";
@@ -109,7 +109,7 @@ function readRun(value, field, top, outer, grades) {
     if (d === null) {
       // A copy of a handle holds its mark alone; a handle itself (an `Items` given as a
       // run) is an instance of a class without entries of its own, as before the mark.
-      if (q === HANDLE_KEY && (v === "Run" || v === "Qrels" || v === "Items"))
+      if (q === HANDLE_KEY && isHandleKind(v))
         throw run === value && getPrototypeOf(value) !== objectPrototype ? typeError(field, notEmptyInstance(record), value) : clonedHandle(field, v);
       if (bad === null) {
         bad = typeError(keyPath(field, q), grades ? GRADES : DOCS, v);
@@ -120,9 +120,18 @@ function readRun(value, field, top, outer, grades) {
     // Its path, made only for an error (a key with a lone surrogate).
     const docField = d === v && run === value ? () => keyPath(field, q) : top;
     const ks = objectKeys(d);
-    if (ks.length === 0 && d === v && emptyInstance(v, false)) {
+    // A handle (`Run`, `Qrels`, `Items`) or a copy of one holds its mark alone.
+    const marked = ks.length === 1 && ks[0] === HANDLE_KEY && isHandleKind(d[HANDLE_KEY]);
+    if ((ks.length === 0 || marked) && d === v && emptyInstance(v, false)) {
       if (bad === null) {
         bad = typeError(keyPath(field, q), notEmptyInstance(grades ? GRADES : DOCS), v);
+        badKey = q;
+      }
+      continue;
+    }
+    if (marked) {
+      if (bad === null) {
+        bad = clonedHandle(keyPath(field, q), d[HANDLE_KEY]);
         badKey = q;
       }
       continue;

@@ -39,11 +39,17 @@ export const OP = {
 // it threw (kept here, rethrown when the call returns: never thrown through wasm).
 let progressCallback = null;
 let progressError = null;
+// The module's progress reports, counted (tests: a search stopped by its callback makes
+// no report after it).
+let progressReports = 0;
+/** How many progress reports the lab's module has made (tests). */
+export const __progressReports = () => progressReports;
 const imports = {
   calibrank: {
     // Answers whether the search goes on: 0 once the callback has thrown (the module
     // stops the search, and `callWithProgress` rethrows the exception).
     progress(done, total, bestScore) {
+      progressReports++;
       if (progressError !== null) return 0;
       if (progressCallback === null) return 1;
       try {

@@ -29,7 +29,11 @@ export interface Limits {
   maxColumnarEntries?: number;
   /** Longest id, in bytes (default 1024). */
   maxIdBytes?: number;
-  /** Longest text field (name, type, summary, content, query), in bytes (default 1,000,000). */
+  /**
+   * Longest text field (name, type, summary, content, query), in bytes (default
+   * 1,000,000); and the longest JSON text of options, a configuration, a `context` or
+   * metric names, in characters (of the call's limits or the defaults, whichever is larger).
+   */
   maxTextBytes?: number;
   /** All the strings of one call together (ids, keys, texts, ISO 8601 times, TREC text), in bytes (default 32,000,000). */
   maxTotalTextBytes?: number;
@@ -883,6 +887,11 @@ export declare class Items {
    * that another object with a `size` (a `Set` of ids, a lab `Run`) is no `Items`.
    */
   readonly [Symbol.toStringTag]: "Items";
+  /**
+   * An own enumerable key, the one a copy keeps (`structuredClone`, `postMessage`): a
+   * copy given back is refused, where it would be read as no items.
+   */
+  readonly calibrankHandle: "Items";
 }
 
 // ---------------------------------------------------------------- Fusion

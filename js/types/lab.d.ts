@@ -59,6 +59,12 @@ declare abstract class LabObject<T> {
 export declare class Run extends LabObject<RunObject> {
   /** Makes `Run` and `Qrels` distinct types. */
   private readonly kindRun: void;
+  /**
+   * An own enumerable key, the one a copy keeps (`structuredClone`, `postMessage`,
+   * `JSON.stringify`): a copy given back is refused, where it would be read as an empty
+   * run. Send `toObject()` instead.
+   */
+  readonly calibrankHandle: "Run";
   /** Parses a TREC run (`qid Q0 docid rank score tag` per line), keeping the file's order. */
   static fromTrec(text: string, options?: WithLimits | null): Run;
   /** A run from its JSON form, in the object's key order. */
@@ -80,6 +86,8 @@ export declare class Run extends LabObject<RunObject> {
 export declare class Qrels extends LabObject<QrelsObject> {
   /** Makes `Run` and `Qrels` distinct types. */
   private readonly kindQrels: void;
+  /** An own enumerable key, the one a copy keeps: see `Run`'s. */
+  readonly calibrankHandle: "Qrels";
   /** Parses TREC qrels (`qid iter docid rel` per line). */
   static fromTrec(text: string, options?: WithLimits | null): Qrels;
   /** Judgements from their JSON form. */
@@ -90,6 +98,8 @@ export declare class Qrels extends LabObject<QrelsObject> {
 
 /** `Run`s and `Qrels` alive in the module (for leak tests). */
 export declare function __liveHandles(): number;
+/** How many progress reports `optimizeFusion`'s searches have made (for tests). */
+export declare function __progressReports(): number;
 
 /**
  * Parses a TREC run (`qid Q0 docid rank score tag` per line) into its JSON form, each

@@ -75,6 +75,30 @@ export function wellFormedText(s, field, what) {
 const IDENTITY_KEYS = new Set(["id", "taskClass", "language", "buildSystem", "name"]);
 /** What the replacer throws on a lone surrogate in an identity; `lone` says where. */
 const LONE = Symbol("lone surrogate");
+// `toJson` with a bound: the characters the text may still take before it is known to be
+// past it, counted by the replacer from below (a configuration of 12 million steps took
+// 12 s to write out before its length was checked).
+const TOO_LONG = Symbol("past the bound");
+let charsLeft = Infinity;
+/**
+ * The fewest characters `v` under `key` adds to the text (its key quoted and a colon in
+ * an object, a string's quotes, a number that is no safe integer as its bits' 16 hex
+ * digits): a lower bound, so a text refused early is past the bound.
+ */
+function leastChars(key, v, inArray) {
+  const k = inArray ? 0 : key.length + 3;
+  switch (typeof v) {
+    case "string":
+      return k + v.length + 2;
+    case "number":
+      return k + (Number.isSafeInteger(v) ? 1 : 10);
+    default:
+      return k + 1;
+  }
+}
+/** The error for a configuration, options or context whose JSON text is past `bound`. */
+export const textTooLong = (field, length, bound) =>
+  scoreError("INPUT_TOO_LARGE", field, `the JSON text is ${length === null ? "longer than " + bound : length} characters${length === null ? "" : ", above " + bound} (limits.maxTextBytes, of this call's limits or of the defaults, whichever is larger)`);
 let lone = null;
 function loneSurrogate(holder, key, what, id) {
   lone = { holder, key, what, id };
@@ -159,9 +183,12 @@ function unboxed(v) {
  * primitives and `JSON.rawJSON` objects are read as the value they hold.
  */
 function replacer(key, v) {
+  const inArray = Array.isArray(this);
+  // Past the bound (`toJson`'s), the text is refused before the rest is read.
+  if ((charsLeft -= leastChars(key, v, inArray)) < 0) throw TOO_LONG;
   // A key (a run's query or document id, a list name) or an `id` is an identity: with a
   // lone surrogate it would reach the module as U+FFFD and merge with another id.
-  if (!Array.isArray(this) && !wellFormed(key)) throw loneSurrogate(this, key, "key");
+  if (!inArray && !wellFormed(key)) throw loneSurrogate(this, key, "key");
   switch (typeof v) {
     case "number":
       return Number.isSafeInteger(v) ? v : v - v === 0 ? bitsOf(v) : v !== v ? "\u0000NaN" : v > 0 ? "\u0000Infinity" : "\u0000-Infinity";
@@ -177,7 +204,10 @@ function replacer(key, v) {
     case "object": {
       if (v === null) return v;
       const p = unboxed(v);
-      if (p !== v) return replacer.call(this, key, p);
+      if (p !== v) {
+        charsLeft += leastChars(key, v, inArray); // counted as the value it holds
+        return replacer.call(this, key, p);
+      }
       if (isMap(v)) return mapAsObject(v) ?? "\u0000Map with keys that are not strings";
       if (typedArrayKind(v) !== undefined) {
         // Its elements up to its length as the engine holds it: none once its buffer was
@@ -232,11 +262,16 @@ function thrownByStringify(e, unknown = false) {
  * of its own nested in it `INVALID_TYPE` on its path (`configReplacer`); anything else the caller's own code throws (a
  * getter, a Proxy trap, toJSON) is passed on unchanged.
  */
-export function toJson(value, field, config = false) {
+export function toJson(value, field, config = false, bound = Infinity) {
   if (value === undefined) return undefined;
+  // (Saved and put back: a getter or toJSON the text runs may call the package again.)
+  const outer = charsLeft;
+  // (The root's key, "", is counted as an object's: 3 characters the text has not.)
+  charsLeft = bound + 3;
   try {
     return JSON.stringify(value, config ? configReplacer : replacer);
   } catch (e) {
+    if (e === TOO_LONG) throw textTooLong(field, null, bound);
     if (e === LONE) throw loneError(value, field);
     // A cycle: only when JSON.stringify itself threw it (a getter's TypeError about its
     // own "circular" dependency is the caller's, passed on). A stack overflow can happen
@@ -250,6 +285,8 @@ export function toJson(value, field, config = false) {
     // it: a getter's or toJSON's own error of that message is the caller's.
     if (e instanceof RangeError && /string length/i.test(e.message) && thrownByStringify(e)) throw engineLimit(field, "its JSON text", e);
     throw e;
+  } finally {
+    charsLeft = outer;
   }
 }
 
@@ -261,8 +298,8 @@ export function toJson(value, field, config = false) {
  * configurations were refused by `notArray` before), or an object whose `toJSON` gave one.
  * `config`: see `toJson`.
  */
-export function objectJson(value, field, expected = NOT_ARRAY, config = false) {
-  const text = toJson(value, field, config);
+export function objectJson(value, field, expected = NOT_ARRAY, config = false, bound = Infinity) {
+  const text = toJson(value, field, config, bound);
   if (text !== undefined && text.charCodeAt(0) === 91 /* [ */) {
     let direct;
     try {

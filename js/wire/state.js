@@ -60,7 +60,7 @@ export class ModuleState {
     if (this.fallback === null && PACKAGE_VERSION !== null) {
       const got = wire.call(1).text();
       if (got !== PACKAGE_VERSION) {
-        const message = `${this.name}: the .wasm given is calibrank version ${shownValue(got)}, this JavaScript version "${PACKAGE_VERSION}": serve the .wasm of the same release (a cached or copied one from before an upgrade?)`;
+        const message = `${this.name}: ${field === null ? "its .wasm" : "the .wasm given"} is calibrank version ${shownValue(got)}, this JavaScript version "${PACKAGE_VERSION}": serve the .wasm of the same release (a cached or copied one from before an upgrade?)`;
         throw field === null ? scoreError("INTERNAL", "", message) : scoreError("INVALID_TYPE", field, message);
       }
     }

@@ -105,6 +105,9 @@ export function clonedHandle(field, kind) {
   return scoreError("INVALID_TYPE", field, `a copy of ${kind === "Items" ? "an" : "a"} ${kind} (by structuredClone, postMessage or JSON) holds none of its data, which stay in the module that made it: ${remedy}`);
 }
 
+/** Whether `v` is a handle's mark (`HANDLE_KEY`'s value). */
+export const isHandleKind = (v) => v === "Run" || v === "Qrels" || v === "Items";
+
 /** Marks `o` as a handle of class `kind` (`HANDLE_KEY`). */
 export function markHandle(o, kind) {
   Object.defineProperty(o, HANDLE_KEY, { value: kind, enumerable: true });

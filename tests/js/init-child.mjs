@@ -78,6 +78,14 @@ const kinds = {
     if (api.isInitialized()) throw new Error("initialized by a module of another release");
     await api.init(b);
   },
+  // An init whose input never settles (a hung fetch), another waiting for it, then
+  // initSync: both resolve.
+  hungThenSync: async (m, api) => {
+    const hung = api.init(new Promise(() => {}));
+    const waiting = api.init(bytes(m));
+    api.initSync(bytes(m));
+    await Promise.all([hung, waiting]);
+  },
   // initSync while an init of bad bytes is pending: that init resolves (the module is ready).
   badThenSync: async (m, api) => {
     const first = api.init(Promise.resolve(new Uint8Array([1, 2, 3])));

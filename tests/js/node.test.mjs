@@ -262,26 +262,40 @@ test("Pipeline.run reads each list's ids length once", () => {
   }
 });
 
-test("options, configurations, context and metric names above the JSON bound are refused before they are copied", () => {
-  // 4 x 32,000,000 + 64 x the entry budget: 134,400,000 characters for most functions,
-  // 160,000,000 for rrf (budget 500,000), 153,600,000 for Pipeline (400,000),
-  // 192,000,000 for evaluate (1,000,000).
-  const huge = "x".repeat(192_000_001);
-  // Each function's own bound, from its budget.
-  const tooLarge = (f, field, bound) => assert.throws(f, (e) => e instanceof esm.ScoreError && e.code === "INPUT_TOO_LARGE" && e.field === field && new RegExp(`^the JSON text is 1920000\\d\\d characters, above ${bound} `).test(e.message));
-  tooLarge(() => esm.normalize([1], "max", { extra: huge }), "options", 134_400_000);
-  tooLarge(() => esm.rrf([["a"]], { extra: huge }), "options", 160_000_000);
-  tooLarge(() => new esm.Pipeline({ extra: huge }), "config", 153_600_000);
+test("options, configurations, context and metric names past limits.maxTextBytes characters of JSON are refused before they are copied, and before the rest is read", () => {
+  // maxTextBytes (1,000,000 by default) of the call's limits or the defaults, whichever
+  // is larger; it was 4 x maxTotalTextBytes + 64 x the entry budget (153,600,000 for a
+  // Pipeline), where 12 million recency steps took 23 s to read.
+  const long = "x".repeat(1_000_001);
+  const tooLarge = (f, field) =>
+    assert.throws(f, (e) => e instanceof esm.ScoreError && e.code === "INPUT_TOO_LARGE" && e.field === field && /^the JSON text is (longer than 1000000|100\d{4} characters, above 1000000)(?: characters)? \(limits\.maxTextBytes, of this call's limits or of the defaults, whichever is larger\)$/.test(e.message), field);
+  tooLarge(() => esm.normalize([1], "max", { extra: long }), "options");
+  tooLarge(() => esm.rrf([["a"]], { extra: long }), "options");
+  tooLarge(() => new esm.Pipeline({ extra: long }), "config");
   const p = new esm.Pipeline({});
   try {
-    tooLarge(() => p.run({ lists: [{ name: "a", ids: ["x"] }], context: { extra: huge } }), "context", 153_600_000);
+    tooLarge(() => p.run({ lists: [{ name: "a", ids: ["x"] }], context: { extra: long } }), "context");
   } finally {
     p.free();
   }
-  tooLarge(() => esm.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, [huge]), "metrics", 192_000_000);
-  tooLarge(() => esm.fitPlatt([0.1, 0.9], [0, 1], { extra: huge }), "options", 134_400_000);
+  tooLarge(() => esm.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, [long]), "metrics");
+  tooLarge(() => esm.fitPlatt([0.1, 0.9], [0, 1], { extra: long }), "options");
   // Raised limits raise the bound: refused by the module as an unknown field instead.
-  assert.throws(() => esm.normalize([1], "max", { extra: huge, limits: { maxTotalTextBytes: 50_000_000 } }), (e) => e.code === "UNKNOWN_FIELD");
+  assert.throws(() => esm.normalize([1], "max", { extra: long, limits: { maxTextBytes: 2_000_000 } }), (e) => e.code === "UNKNOWN_FIELD");
+  // A configuration of ten million steps is refused once its text is known to be past
+  // the bound: its steps are not all read (each read counted through a Proxy).
+  let reads = 0;
+  const steps = new Proxy(new Array(10_000_000), {
+    get(t, k) {
+      if (k !== "length" && typeof k === "string") {
+        reads++;
+        return [Number(k) + 1, 1];
+      }
+      return Reflect.get(t, k);
+    },
+  });
+  tooLarge(() => new esm.Pipeline({ recency: { steps } }), "config");
+  assert.ok(reads < 400_000, `${reads} steps read`);
 });
 
 test("importing the core entry does not load the lab module", async () => {

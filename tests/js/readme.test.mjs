@@ -156,6 +156,9 @@ const CASES = [
       const body = await ok.json();
       assert.deepEqual(body.results.map((r) => r.id), ["x", "y"]);
       assert.equal(typeof body.confidence.atLeastOneRelevant, "number");
+      const raised = await post({ config: { limits: { maxTotalEntries: 10_000_000 } }, lists: [] });
+      assert.equal(raised.status, 400);
+      assert.deepEqual(await raised.json(), { error: { code: "LIMITS_NOT_ALLOWED", field: "config.limits" } });
       const bad = await post({ config: { topN: -1 }, lists: [] });
       assert.equal(bad.status, 400);
       const { error } = await bad.json();

@@ -141,6 +141,11 @@ test("Worker example in workerd", async (t) => {
       const { error } = await res.json();
       assert.deepEqual([error.code, error.field], ["INVALID_TIMESTAMP", "items.a.modifiedAt"]);
     });
+    await t.test("a request that sets limits is a 400: it could raise them to their ceilings", async () => {
+      const res = await post(mf, JSON.stringify({ config: { limits: { maxTotalEntries: 10_000_000 } }, lists: [] }));
+      assert.equal(res.status, 400);
+      assert.deepEqual((await res.json()).error, { code: "LIMITS_NOT_ALLOWED", field: "config.limits", message: "a request cannot set limits" });
+    });
     await t.test("hostile JSON is a 400 and leaves the module working", async () => {
       const deep = "[".repeat(100_000) + "]".repeat(100_000);
       const bodies = [

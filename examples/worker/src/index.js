@@ -4,7 +4,7 @@
 // the pipeline's output: { results, confidence, outcome, stats, pool? } (`pool` when the
 // configuration explains, as by default). Bad input is answered with a JSON error and a
 // status code, never with a stack trace:
-//   400 { error: { code: "INVALID_JSON" | <ScoreError code>, field, message } }
+//   400 { error: { code: "INVALID_JSON" | "LIMITS_NOT_ALLOWED" | <ScoreError code>, field, message } }
 //   405 for methods other than POST, 413 for bodies over MAX_BODY_BYTES.
 import { Pipeline, ScoreError } from "calibrank";
 
@@ -69,6 +69,10 @@ async function handle(request) {
   }
   if (body === null || typeof body !== "object" || Array.isArray(body)) return fail(400, "INVALID_JSON", "the body must be a JSON object");
   const { config, ...input } = body;
+  // A configuration's `limits` are that pipeline's (up to their ceilings): a request that
+  // could set them could make every call as large as the ceilings allow.
+  if (config !== null && typeof config === "object" && Object.hasOwn(config, "limits"))
+    return fail(400, "LIMITS_NOT_ALLOWED", "a request cannot set limits", "config.limits");
   let pipeline = null;
   try {
     pipeline = new Pipeline(config ?? {});

@@ -279,6 +279,7 @@ export function callerCodeTests(test, lib) {
     class Stop extends Error {}
     let calls = 0;
     let stopped = null;
+    const before = lib.__progressReports();
     try {
       lib.optimizeFusion({ q: { z: 1 } }, [keep, b], { method: "wsum", metric: "mrr" }, (p) => {
         calls++;
@@ -288,7 +289,8 @@ export function callerCodeTests(test, lib) {
       stopped = e;
     }
     assert(stopped instanceof Stop, `the callback's exception: ${stopped}`);
-    eq(calls, 3, "no report after the exception");
+    eq(calls, 3, "no callback after the exception");
+    eq(lib.__progressReports() - before, 3, "and no configuration tried after it (the module reports each)");
     eq(lib.optimizeFusion({ q: { z: 1 } }, [keep, b], { method: "wsum", metric: "mrr" }).best.score, 1, "the module is usable");
     // free() from onProgress is refused and the Run stays live (it was marked freed
     // before the module refused: leaked, and its later free() did nothing).
