@@ -120,6 +120,40 @@ add("Pipeline.run, texts", "31 items with 1 MB summaries + 1 MB query (32 MB of 
   const input = { query: textOf(D.maxTextBytes - 64), lists: [{ name: "s", ids: list }], items };
   return { call: () => p.run(input), entries: 2 * n };
 });
+// Configurations at their bound: maxTextBytes characters of JSON text (js/wire/limits.js
+// `textBound`), the largest arrays and maps a configuration can hold.
+/** The most elements `make(n)` can hold under the bound (found by doubling, then bisection). */
+function atTextBound(make) {
+  const fits = (n) => JSON.stringify(make(n)).length <= D.maxTextBytes;
+  let lo = 1;
+  while (fits(2 * lo)) lo *= 2;
+  let hi = 2 * lo;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (fits(mid)) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+add("new Pipeline, recency steps", "a configuration of maxTextBytes characters: [maxAgeDays, multiplier] steps", () => {
+  const make = (n) => ({ recency: { steps: Array.from({ length: n }, (_, i) => [i + 1, 1]) } });
+  const config = make(atTextBound(make));
+  return { call: () => new lib.Pipeline(config).free(), entries: config.recency.steps.length };
+});
+add("new Pipeline, weights by name", "a configuration of maxTextBytes characters: weights (2) of lists named l0, l1, ...", () => {
+  const make = (n) => ({ weights: Object.fromEntries(Array.from({ length: n }, (_, i) => [`l${i}`, 2])) });
+  const n = atTextBound(make);
+  const config = make(n);
+  return { call: () => new lib.Pipeline(config).free(), entries: n };
+});
+add("Pipeline.run, stopwords", "stopwords filling maxTextBytes characters, a query of maxTextBytes, rerank on", () => {
+  const make = (n) => ({ rerank: { method: "heuristic", heuristic: { stopwords: Array.from({ length: n }, (_, i) => `w${i}`) } } });
+  const n = atTextBound(make);
+  const p = new lib.Pipeline(make(n));
+  const query = Array.from({ length: Math.floor(D.maxTextBytes / 8) }, (_, i) => `q${i}`).join(" ");
+  const input = { query, lists: [{ name: "s", ids: ids(1000) }], items: Object.fromEntries(ids(1000).map((id) => [id, { name: "AuthTokenCache" }])) };
+  return { call: () => p.run(input), entries: n };
+});
 add("Pipeline.runColumnar", "4 lists x 1M indices over 4M documents, recency on", () => {
   const per = D.maxListLength;
   const lists = D.maxColumnarEntries / per;
