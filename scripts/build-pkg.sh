@@ -62,6 +62,21 @@ for m in core pipeline lab; do
     --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
     "$DIR/calibrank_wasm_$m.wasm" -o "$OUT/calibrank_$m.wasm"
 done
+# The core's and the lab's modules carry the package's version in a custom section,
+# which the package's JavaScript compares with its own before instantiating one
+# (js/wire/state.js `init`: a .wasm of another release is refused). Not the pipeline's:
+# its bytes are counted against issue 11's size target.
+VERSION=$(node -p 'require("./js/package.template.json").version')
+for m in core lab; do
+  node -e '
+const fs = require("fs");
+const [file, version] = process.argv.slice(1);
+const name = Buffer.from("calibrank_version"), value = Buffer.from(version);
+const uleb = (n) => { const b = []; do { let x = n & 127; n >>>= 7; if (n) x |= 128; b.push(x); } while (n); return Buffer.from(b); };
+const body = Buffer.concat([uleb(name.length), name, value]);
+fs.appendFileSync(file, Buffer.concat([Buffer.from([0]), uleb(body.length), body]));
+' "$OUT/calibrank_$m.wasm" "$VERSION"
+done
 
 # The defaults the package's JavaScript reports as calibrank_pipeline.wasm's `config`
 # (js/core/pipeline-defaults.js) must be the Rust defaults this build holds.
@@ -90,8 +105,8 @@ cp js/score_error.js "$OUT/"
 API=$(mktemp -d)
 trap 'rm -rf "$API"' EXIT
 cp -r js/core.js js/core js/lab.js js/lab js/wire.js js/wire js/score_error.js "$API/"
-# The package's version, which the wire compares with each module's (js/wire/state.js).
-VERSION=$(node -p 'require("./js/package.template.json").version')
+# The package's version (VERSION, above), which the wire compares with each module's
+# (js/wire/state.js).
 for m in wire core lab; do
   (cd "$API" && esbuild $m.js --bundle --format=esm --platform=neutral --log-level=warning \
     --define:CALIBRANK_VERSION="\"$VERSION\"" \

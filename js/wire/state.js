@@ -49,22 +49,24 @@ export class ModuleState {
 
   /**
    * Instantiates the module (a compiled `WebAssembly.Module`); the entries call it. The
-   * core's and the lab's modules say their version (operation 1): one of another release
-   * than this JavaScript (a cached or copied `.wasm` left from before an upgrade), whose
-   * operations may not be the ones this JavaScript calls, is refused, `INVALID_TYPE` on
-   * `field` (the init entries' `input`), or `INTERNAL` where the entry found the file
-   * itself (`field` null). (calibrank_pipeline.wasm says no version: not checked.)
+   * core's and the lab's modules carry their version in a custom section
+   * (`calibrank_version`, scripts/build-pkg.sh), read before anything runs: one of another
+   * release than this JavaScript (a cached or copied `.wasm` left from before an
+   * upgrade), whose operations may not be the ones this JavaScript calls, is refused,
+   * `INVALID_TYPE` on `field` (the init entries' `input`), or `INTERNAL` where the entry
+   * found the file itself (`field` null). A module without the section (one built
+   * without scripts/build-pkg.sh, calibrank_pipeline.wasm) is not checked.
    */
   init(module, field = null) {
-    const wire = new Wire(module, this.imports);
-    if (this.fallback === null && PACKAGE_VERSION !== null) {
-      const got = wire.call(1).text();
+    if (PACKAGE_VERSION !== null) {
+      const section = WebAssembly.Module.customSections(module, "calibrank_version");
+      const got = section.length === 0 ? PACKAGE_VERSION : new TextDecoder().decode(section[0]);
       if (got !== PACKAGE_VERSION) {
         const message = `${this.name}: ${field === null ? "its .wasm" : "the .wasm given"} is calibrank version ${shownValue(got)}, this JavaScript version "${PACKAGE_VERSION}": serve the .wasm of the same release (a cached or copied one from before an upgrade?)`;
         throw field === null ? scoreError("INTERNAL", "", message) : scoreError("INVALID_TYPE", field, message);
       }
     }
-    this.own = wire;
+    this.own = new Wire(module, this.imports);
   }
 
   /**

@@ -58,13 +58,14 @@ const kinds = {
     await api.init(bytes(m));
     await first;
   },
-  // A module of another release (the version in its data changed, so that it is a valid
+  // A module of another release (the version in its custom section changed, so that it is a valid
   // module of the right shape): refused, and the entry stays uninitialized until the
   // right one is given.
   otherRelease: async (m, api) => {
     const b = bytes(m);
-    const at = b.indexOf(JSON.parse(readFileSync(new URL("../../pkg/package.json", import.meta.url), "utf8")).version);
-    if (at < 0) throw new Error("the version is not in the module's data");
+    // The last occurrence: the custom section scripts/build-pkg.sh appends.
+    const at = b.lastIndexOf(JSON.parse(readFileSync(new URL("../../pkg/package.json", import.meta.url), "utf8")).version);
+    if (at < 0) throw new Error("the version is not in the module");
     const other = Buffer.from(b);
     other.write("9.9.9", at);
     await api.init(other).then(
