@@ -120,11 +120,11 @@ add("Pipeline.run, texts", "31 items with 1 MB summaries + 1 MB query (32 MB of 
   const input = { query: textOf(D.maxTextBytes - 64), lists: [{ name: "s", ids: list }], items };
   return { call: () => p.run(input), entries: 2 * n };
 });
-// Configurations at their bound: maxTextBytes characters of JSON text (js/wire/limits.js
+// Configurations at their bound: 2 x maxTextBytes characters of JSON text (js/wire/limits.js
 // `textBound`), the largest arrays and maps a configuration can hold.
 /** The most elements `make(n)` can hold under the bound (found by doubling, then bisection). */
 function atTextBound(make) {
-  const fits = (n) => JSON.stringify(make(n)).length <= D.maxTextBytes;
+  const fits = (n) => JSON.stringify(make(n)).length <= 2 * D.maxTextBytes;
   let lo = 1;
   while (fits(2 * lo)) lo *= 2;
   let hi = 2 * lo;
@@ -135,18 +135,18 @@ function atTextBound(make) {
   }
   return lo;
 }
-add("new Pipeline, recency steps", "a configuration of maxTextBytes characters: [maxAgeDays, multiplier] steps", () => {
+add("new Pipeline, recency steps", "a configuration of 2 x maxTextBytes characters: [maxAgeDays, multiplier] steps", () => {
   const make = (n) => ({ recency: { steps: Array.from({ length: n }, (_, i) => [i + 1, 1]) } });
   const config = make(atTextBound(make));
   return { call: () => new lib.Pipeline(config).free(), entries: config.recency.steps.length };
 });
-add("new Pipeline, weights by name", "a configuration of maxTextBytes characters: weights (2) of lists named l0, l1, ...", () => {
+add("new Pipeline, weights by name", "a configuration of 2 x maxTextBytes characters: weights (2) of lists named l0, l1, ...", () => {
   const make = (n) => ({ weights: Object.fromEntries(Array.from({ length: n }, (_, i) => [`l${i}`, 2])) });
   const n = atTextBound(make);
   const config = make(n);
   return { call: () => new lib.Pipeline(config).free(), entries: n };
 });
-add("Pipeline.run, stopwords", "stopwords filling maxTextBytes characters, a query of maxTextBytes, rerank on", () => {
+add("Pipeline.run, stopwords", "stopwords filling 2 x maxTextBytes characters, a query of maxTextBytes, rerank on", () => {
   const make = (n) => ({ rerank: { method: "heuristic", heuristic: { stopwords: Array.from({ length: n }, (_, i) => `w${i}`) } } });
   const n = atTextBound(make);
   const p = new lib.Pipeline(make(n));

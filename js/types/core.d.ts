@@ -31,8 +31,8 @@ export interface Limits {
   maxIdBytes?: number;
   /**
    * Longest text field (name, type, summary, content, query), in bytes (default
-   * 1,000,000); and the longest JSON text of options, a configuration, a `context` or
-   * metric names, in characters (of the call's limits or the defaults, whichever is larger).
+   * 1,000,000); and, doubled, the longest JSON text of options, a configuration, a
+   * `context` or metric names, in characters (of the call's limits or the defaults, whichever is larger).
    */
   maxTextBytes?: number;
   /** All the strings of one call together (ids, keys, texts, ISO 8601 times, TREC text), in bytes (default 32,000,000). */

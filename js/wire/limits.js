@@ -273,8 +273,9 @@ export const precheck = {
     if (length > bound) throw scoreError("INPUT_TOO_LARGE", field, `the JSON text is ${length} characters, above ${bound} (4 x limits.maxTotalTextBytes + 64 x limits.maxTotalEntries)`);
   },
   /**
-   * The longest JSON text of options, a configuration or a `context`: `maxTextBytes`
-   * characters (one text's bound) of the call's limits or of the default limits,
+   * The longest JSON text of options, a configuration or a `context`: 2 x `maxTextBytes`
+   * characters (room for one text at its own bound, which the module then names on its
+   * path) of the call's limits or of the default limits,
    * whichever is larger (tightened limits never refuse a configuration the defaults
    * accept). The module does not count them against the other limits; a fitted isotonic
    * model of a million judged items is about 5,000 characters, and decoding costs 1 to 4
@@ -283,7 +284,7 @@ export const precheck = {
    * recency steps took 23 s in `new Pipeline`).
    */
   textBound(lim) {
-    return Math.max(lim ? lim.maxTextBytes : 0, textFloor);
+    return 2 * Math.max(lim ? lim.maxTextBytes : 0, textFloor);
   },
   /** Options, a configuration or a `context` as JSON text (undefined: none), under `textBound`. */
   jsonText(lim, text, field) {
