@@ -140,6 +140,13 @@ add("new Pipeline, recency steps", "a configuration of 2 x maxTextBytes characte
   const config = make(atTextBound(make));
   return { call: () => new lib.Pipeline(config).free(), entries: config.recency.steps.length };
 });
+add("Pipeline.run, recency steps", "the steps above, 10,000 items each with a modification time (a step found per item)", () => {
+  const make = (n) => ({ recency: { steps: Array.from({ length: n }, (_, i) => [i + 1, 2]) }, topK: 10_000, topN: 10, minConfidence: 0, explain: false });
+  const p = new lib.Pipeline(make(atTextBound(make)));
+  const list = ids(10_000);
+  const items = Object.fromEntries(list.map((id, d) => [id, { modifiedAt: gen.NOW - (d % 5000) * 86_400_000 * 37 }]));
+  return { call: () => p.run({ lists: [{ name: "s", ids: list }], items, now: gen.NOW }), entries: 2 * list.length };
+});
 add("new Pipeline, weights by name", "a configuration of 2 x maxTextBytes characters: weights (2) of lists named l0, l1, ...", () => {
   const make = (n) => ({ weights: Object.fromEntries(Array.from({ length: n }, (_, i) => [`l${i}`, 2])) });
   const n = atTextBound(make);

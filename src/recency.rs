@@ -77,9 +77,10 @@ pub fn age_days(modified_ms: f64, now_ms: f64) -> f64 {
 /// exceeds it (1 past the last), found by bisection. The steps must be as
 /// [`validate_steps`] accepts them (ages strictly increasing, as every caller in this crate
 /// checks first); for others the result is unspecified (some step whose age exceeds the
-/// item's, or 1). 100,000 steps scanned one by one for each of 10,000 items took
-/// 3.3 s, bisected 22 ms. (Written out rather than `partition_point`, 12 B smaller
-/// gzipped in calibrank_pipeline.wasm.)
+/// item's, or 1). A configuration at its bound holds about 190,000 steps: scanned one by
+/// one for each of 10,000 items, about two billion comparisons; bisected, the run takes
+/// about 20 ms (`bench/limits.mjs --only "Pipeline.run, recency steps"`). (Written out
+/// rather than `partition_point`, 12 B smaller gzipped in calibrank_pipeline.wasm.)
 pub fn step_multiplier(steps: &[RecencyStep], age_days: f64) -> f64 {
     // Invariant: the steps before `lo` end at or before the age, those from `hi` on
     // after it (`age < max`, which no NaN age is: 1, as a scan gives), and `found` is

@@ -330,14 +330,7 @@ fn pipeline(c: &Config) -> Pipeline {
             intercept: 0.1,
             missing_top: vec![0.1, 0.2],
             l2: 1.0,
-            training: calibrank::confidence::model::TrainingFigures {
-                queries: 10,
-                positives: 5,
-                log_loss: 0.5,
-                auroc: 0.8,
-                iterations: 5,
-                converged: true,
-            },
+            training: support::placeholder_training(),
         });
     }
     match c.tight {

@@ -1281,7 +1281,7 @@ fn fitted_calibrations_plug_into_the_config() {
 /// A query-confidence model whose only non-zero coefficient is on the second list's
 /// best raw score (mean 0.5, scale 0.1, coefficient 2); an empty list counts as 0.
 fn dense_top_model() -> calibrank::confidence::model::QueryConfidenceModel {
-    use calibrank::confidence::model::{feature_names, QueryConfidenceModel, TrainingFigures};
+    use calibrank::confidence::model::{feature_names, QueryConfidenceModel};
     QueryConfidenceModel {
         method: "logistic".into(),
         runs: 2,
@@ -1295,14 +1295,7 @@ fn dense_top_model() -> calibrank::confidence::model::QueryConfidenceModel {
         intercept: 0.0,
         missing_top: vec![0.0, 0.0],
         l2: 1.0,
-        training: TrainingFigures {
-            queries: 10,
-            positives: 5,
-            log_loss: 0.5,
-            auroc: 0.8,
-            iterations: 5,
-            converged: true,
-        },
+        training: support::placeholder_training(),
     }
 }
 

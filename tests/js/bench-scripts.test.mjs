@@ -127,6 +127,14 @@ test("bench/abstain-outcomes.mjs gives the outcomes the README states", () => {
   assert.match(out, /topN 2: 0\.418 miss, 0\.399 miss -> answer 0\.650/);
 });
 
+test("scripts/bands-by-query.mjs gives the held-out precisions the README states", () => {
+  // README, "Evidence instead of fixed parameters": proposeBands' folds of items against
+  // folds of whole queries and the other half.
+  const out = run(["scripts/bands-by-query.mjs"]);
+  assert.match(out, /^fit on half A: .* folds of items 0\.532, with folds of queries 0\.486; on the other half 0\.468$/m, out);
+  assert.match(out, /^fit on half B: .* folds of items 0\.500, with folds of queries 0\.470; on the other half 0\.505$/m, out);
+});
+
 test("bench/tuned.mjs: both baselines give the package's output before anything is timed", () => {
   const out = run(["bench/tuned.mjs", "pkg", "--sizes", "10,1000"]);
   assert.equal((out.match(/: the same output$/gm) ?? []).length, 7, out);

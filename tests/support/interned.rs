@@ -1,7 +1,21 @@
-//! A test helper shared by tests/pipeline.rs and tests/indexed.rs (each includes it with
+//! Test helpers shared by tests/pipeline.rs and tests/indexed.rs (each includes it with
 //! `#[path]`).
 
+use calibrank::confidence::model::TrainingFigures;
 use calibrank::pipeline::{InputRef, Interned};
+
+/// Training figures for a query-confidence model written by hand (the pipeline reads
+/// none of them).
+pub fn placeholder_training() -> TrainingFigures {
+    TrainingFigures {
+        queries: 10,
+        positives: 5,
+        log_loss: 0.5,
+        auroc: 0.8,
+        iterations: 5,
+        converged: true,
+    }
+}
 
 /// The input interned as the bindings send it: distinct ids in order of first
 /// appearance, each list as indices, each item's index (`u32::MAX` if in no list).

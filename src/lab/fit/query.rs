@@ -844,17 +844,22 @@ mod tests {
         );
     }
 
+    /// `data()` with the first run's documents of every query scored `score(i)` by their
+    /// place `i` (each query's BM25 top score then the same), fitted with the defaults.
+    fn fit_with_flat_first_run(score: impl Fn(usize) -> f64) -> QueryConfidenceModel {
+        let (qr, mut runs) = data();
+        for docs in runs.get_mut(0).into_iter().flat_map(|r| r.values_mut()) {
+            for (i, s) in docs.values_mut().enumerate() {
+                *s = score(i);
+            }
+        }
+        fit_query_confidence(&qr, &runs, &FitQueryConfidenceOptions::default()).unwrap()
+    }
+
     #[test]
     fn constant_features_get_no_weight() {
         // Every query's lists look alike except for the dense top score.
-        let (qr, runs) = data();
-        let mut flat = runs.clone();
-        for docs in flat.get_mut(0).into_iter().flat_map(|r| r.values_mut()) {
-            for (i, s) in docs.values_mut().enumerate() {
-                *s = 5.0 - i as f64;
-            }
-        }
-        let m = fit_query_confidence(&qr, &flat, &FitQueryConfidenceOptions::default()).unwrap();
+        let m = fit_with_flat_first_run(|i| 5.0 - i as f64);
         assert_eq!(m.scale[1], 1.0);
         assert_eq!(m.coefficients[1], 0.0);
         assert!(m.coefficients[2] > 0.0);
@@ -862,22 +867,15 @@ mod tests {
 
     #[test]
     fn a_constant_feature_whose_mean_rounds_gets_no_weight() {
-        // 0.1 summed 7 times and divided by 7 is not 0.1: the column's deviations from
-        // its mean are rounding alone, and must not reach the fit.
-        let (qr, runs) = data();
-        let mut flat = runs.clone();
-        for docs in flat.get_mut(0).into_iter().flat_map(|r| r.values_mut()) {
-            for (i, s) in docs.values_mut().enumerate() {
-                *s = if i == 0 { 0.1 } else { 0.05 };
-            }
-        }
-        let n = qr.len() as f64;
+        // 0.1 summed once per query (12 of them) and divided by 12 is not 0.1: the
+        // column's deviations from its mean are rounding alone, and must not reach the fit.
+        let n = data().0.len();
         assert_ne!(
-            (0..qr.len()).map(|_| 0.1).sum::<f64>() / n,
+            (0..n).map(|_| 0.1).sum::<f64>() / n as f64,
             0.1,
             "the test's premise"
         );
-        let m = fit_query_confidence(&qr, &flat, &FitQueryConfidenceOptions::default()).unwrap();
+        let m = fit_with_flat_first_run(|i| if i == 0 { 0.1 } else { 0.05 });
         assert_eq!(m.scale[1], 1.0);
         assert_eq!(m.coefficients[1], 0.0);
     }
