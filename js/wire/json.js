@@ -82,8 +82,9 @@ const TOO_LONG = Symbol("past the bound");
 let charsLeft = Infinity;
 /**
  * The fewest characters `v` under `key` adds to the text (its key quoted and a colon in
- * an object, a string's quotes, a number that is no safe integer as its bits' 16 hex
- * digits): a lower bound, so a text refused early is past the bound.
+ * an object, a string's quotes, a number that is no safe integer as a sentinel string
+ * of at least 10: `bitsOf`'s is 25, "\u0000NaN"'s 11): a lower bound, so a text refused
+ * early is past the bound.
  */
 function leastChars(key, v, inArray) {
   const k = inArray ? 0 : key.length + 3;
