@@ -780,7 +780,10 @@ export type PoolScale =
 export interface ColumnarInput {
   /** All lists' document indices, concatenated. */
   docs: Uint32Array;
-  /** `nLists + 1` offsets into `docs`, starting at 0. */
+  /**
+   * `nLists + 1` offsets into `docs`, starting at 0, ending at `docs.length`. No list:
+   * `[0]`, or `[]` with `docs` empty (the Rust crate's `ColumnarInput::default()`).
+   */
   offsets: Uint32Array;
   /** Number of distinct documents; every index is below it. */
   nDocs: number;
@@ -1008,6 +1011,8 @@ export declare function rrf(
  * `docs[offsets[i]..offsets[i+1]]`. Returns `{ order, scores }` as typed arrays (ties:
  * index ascending). A list over `limits.maxListLength` is `INPUT_TOO_LARGE` on
  * `offsets[i]`; an index not below `nDocs` is `INDEX_OUT_OF_RANGE` on `docs[j]`.
+ * `offsets` holds `nLists + 1` entries from 0 to `docs.length`; no list is `[0]`, or `[]`
+ * with `docs` empty (then the result is empty).
  */
 export declare function rrfColumnar(
   docs: Uint32Array | readonly number[],

@@ -299,7 +299,7 @@ export interface OptimizeOptions {
   kValues?: readonly number[] | Float64Array | undefined;
 }
 
-/** One configuration tried. */
+/** One configuration tried (`OptimizeReport<M>` narrows it by method: `TrialOf`). */
 export interface Trial {
   /** Weights (weighted methods). */
   weights?: number[] | undefined;
@@ -309,21 +309,46 @@ export interface Trial {
   score: number;
 }
 
-/** The search's result. */
-export interface OptimizeReport {
-  /** Method searched. */
-  method: TunedFusionMethod;
-  /** Metric maximized. */
-  metric: string;
-  /**
-   * The best configuration: of those reaching the highest score, the one ranx picks (the
-   * last `k`, `phi`, `gamma` or `sigma` of the grid; the first weight vector, whose grid runs from the
-   * first run's weight 1 down).
-   */
-  best: Trial;
-  /** Every configuration tried, in grid order. */
-  trials: Trial[];
-}
+/**
+ * A configuration tried by a search of method `M`, in the shape `fuseRuns`' options take
+ * it: `weights` for a weighted method; `params` holding the one parameter searched
+ * (`{ k }`, `{ phi }`, `{ gamma }`, `{ sigma }`) or none. So a tuned setting goes back
+ * into `fuseRuns` as it is: `fuseRuns(runs, { method: report.method, norm, weights:
+ * report.best.weights, params: report.best.params })`, with the `norm` the search was
+ * given (the report does not repeat it). Each is a `Trial`.
+ */
+export type TrialOf<M extends TunedFusionMethod> = M extends WeightedFusionMethod
+  ? { weights: number[]; params: NoParams; score: number }
+  : {
+      weights?: undefined;
+      params: (M extends "rrf" ? { k: number } : M extends "rbc" ? { phi: number } : M extends "gmnz" ? { gamma: number } : { sigma: number }) & {
+        readonly [name: string]: number;
+      };
+      score: number;
+    };
+
+/**
+ * The search's result, typed by the method searched as the options' type says it: a
+ * literal `method: "rrf"` gives `OptimizeReport<"rrf">`, whose trials are `TrialOf<"rrf">`
+ * (ready for `fuseRuns`); no `method`, `wsum`'s. `OptimizeReport` alone is any method's
+ * (the union of each method's).
+ */
+export type OptimizeReport<M extends TunedFusionMethod = TunedFusionMethod> = M extends TunedFusionMethod
+  ? {
+      /** Method searched. */
+      method: M;
+      /** Metric maximized. */
+      metric: string;
+      /**
+       * The best configuration: of those reaching the highest score, the one ranx picks
+       * (the last `k`, `phi`, `gamma` or `sigma` of the grid; the first weight vector,
+       * whose grid runs from the first run's weight 1 down).
+       */
+      best: TrialOf<M>;
+      /** Every configuration tried, in grid order. */
+      trials: TrialOf<M>[];
+    }
+  : never;
 
 /** What `optimizeFusion` passes to `onProgress` after every configuration. */
 export interface OptimizeProgress {
@@ -346,12 +371,12 @@ export interface OptimizeProgress {
  * what `optimizeFusion` throws: the way to cancel a long search. `onProgress` is called
  * synchronously; a promise it returns is not awaited, and its rejection is not caught.
  */
-export declare function optimizeFusion(
+export declare function optimizeFusion<M extends TunedFusionMethod = "wsum">(
   qrels: Qrels | QrelsObject,
   runs: readonly (Run | RunObject)[],
-  options?: (OptimizeOptions & WithLimits) | null,
+  options?: (OptimizeOptions & { method?: M | undefined } & WithLimits) | null,
   onProgress?: ((progress: OptimizeProgress) => void) | null,
-): OptimizeReport;
+): OptimizeReport<M>;
 
 // ---------------------------------------------------------------- Calibration fitting
 

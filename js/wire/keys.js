@@ -31,27 +31,34 @@ function editDistance(a, b) {
 }
 
 /**
- * The key of `keys` nearest to `k` when it is near: at most 2 edits of characters
+ * The keys of `keys` nearest to `k` when they are near: at most 2 edits of characters
  * (insertions, deletions, substitutions, swaps of two neighbours; ASCII letters without
- * their case) and at most a third of the key's length; the first of the
- * nearest. Undefined for a key of more than 64 characters, or none near.
+ * their case) and at most a third of the key's length; every key at the least distance,
+ * in `keys`' order (`rprecision` is one edit from both `precision` and `r-precision`).
+ * Empty for a key of more than 64 characters, or none near.
  */
-function nearestKey(k, keys) {
+function nearestKeys(k, keys) {
   // More than 128 UTF-16 units is more than 64 characters: no array made of a long key.
-  if (k.length > 128) return undefined;
+  if (k.length > 128) return [];
   const given = lowered(k);
-  if (given.length > 64) return undefined;
-  let best;
+  if (given.length > 64) return [];
+  let best = [];
   let bestD = Infinity;
   for (const key of keys) {
     const candidate = lowered(key);
     const d = editDistance(given, candidate);
-    if (d <= 2 && d * 3 <= candidate.length && d < bestD) {
-      best = key;
-      bestD = d;
-    }
+    if (d > 2 || d * 3 > candidate.length || d > bestD || best.includes(key)) continue;
+    if (d < bestD) best = [];
+    best.push(key);
+    bestD = d;
   }
   return best;
+}
+
+/** Names suggested, each quoted by `q`: "`a`", "`a` or `b`", "`a`, `b` or `c`". */
+function either(names, q) {
+  const quoted = names.map(q);
+  return quoted.length < 2 ? quoted.join("") : `${quoted.slice(0, -1).join(", ")} or ${quoted[quoted.length - 1]}`;
 }
 
 const HEAD = "unknown field `";
@@ -71,8 +78,8 @@ export function withNearestKey(message) {
   // (Already added: the pipeline module returns the errors js/core/typed-config.js made.)
   if (at < HEAD.length || message.includes(NEAR, at)) return message;
   const keys = Array.from(message.slice(at + LIST.length).matchAll(/`([^`]*)`/g), (m) => m[1]);
-  const near = nearestKey(message.slice(HEAD.length, at), keys);
-  return near === undefined ? message : `${message}${NEAR}${near}\`?`;
+  const near = nearestKeys(message.slice(HEAD.length, at), keys);
+  return near.length === 0 ? message : `${message}; did you mean ${either(near, (n) => `\`${n}\``)}?`;
 }
 
 // String built-ins taken at load (a caller may replace String.prototype's later).
@@ -224,9 +231,8 @@ export function withNearestName(message) {
       base = base.slice(0, cut);
     }
   }
-  let near = nearestKey(base, names);
   // `r-precision` takes no cut-off (its cut-off is R): only its relevance level is kept.
-  if (near !== undefined) near += near === "r-precision" ? suffix.replace(/^@\d+/, "") : suffix;
-  if (near === undefined && what === "unknown fusion method" && /^comb./i.test(base)) near = nearestKey(base.slice(4), names);
-  return near === undefined ? message : `${message}${NEAR_NAME}${near}"?`;
+  let near = nearestKeys(base, names).map((n) => n + (n === "r-precision" ? suffix.replace(/^@\d+/, "") : suffix));
+  if (near.length === 0 && what === "unknown fusion method" && /^comb./i.test(base)) near = nearestKeys(base.slice(4), names);
+  return near.length === 0 ? message : `${message}; did you mean ${either(near, (n) => `"${n}"`)}?`;
 }

@@ -62,6 +62,7 @@ import {
   type QrelsObject,
   type OptimizeProgress,
   type TunedFusionMethod,
+  type OptimizeReport,
   type FuseRunsOptions,
 } from "calibrank/lab";
 // @ts-expect-error: the lab functions are not in the core entry
@@ -355,6 +356,26 @@ const tunedK = optimizeFusion(qrels, [run, fusedRun], { method: "rrf", kValues: 
   console.log(left, p.bestScore.toFixed(3));
 });
 const trialWeights: number[] | undefined = tunedK.trials[0]?.weights;
+// A tuned setting goes back into fuseRuns as it is: the report is typed by its method.
+const refused: RunObject = fuseRuns([run, fusedRun], { method: tunedK.method, weights: tunedK.best.weights, params: tunedK.best.params });
+const bestKOf: number = tunedK.best.params.k;
+const tunedW = optimizeFusion(qrels, [run, fusedRun], { method: "wsum", norm: "zmuv", step: 0.5 });
+const wBest: number[] = tunedW.best.weights;
+fuseRuns([run, fusedRun], { method: tunedW.method, norm: "zmuv", weights: tunedW.best.weights, params: tunedW.best.params });
+const tunedPhi = optimizeFusion(qrelsHandle, [runHandle, fusedRun], { method: "rbc", step: 0.5 });
+fuseRuns([runHandle, fusedHandle], { method: tunedPhi.method, params: tunedPhi.best.params });
+// No method: wsum's search, and wsum's trials.
+const wsumWeights: number[] = optimizeFusion(qrels, [run, fusedRun]).best.weights;
+const bestPhi: number = tunedPhi.best.params.phi;
+// @ts-expect-error rrf's tuned k is no parameter of wsum
+fuseRuns([run, fusedRun], { method: "wsum", params: tunedK.best.params });
+// @ts-expect-error a weighted search's best weights are no rrf option
+fuseRuns([run, fusedRun], { method: "rrf", weights: tunedW.best.weights });
+// A method known only as the union: the report's trials are any method's.
+const someMethod: TunedFusionMethod = Math.random() < 2 ? "rrf" : "wsum";
+const anyReport: OptimizeReport = optimizeFusion(qrels, [run, fusedRun], { method: someMethod });
+const anyK: number | undefined = anyReport.best.params["k"];
+console.log(refused, bestKOf, bestPhi, wBest, wsumWeights, anyK);
 console.log(perQuery, trialWeights);
 
 // Fitted calibrations are core `Calibration`s.

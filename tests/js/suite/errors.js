@@ -650,9 +650,12 @@ export function errorTests(test, lib) {
     // The lab's (serde's words, the nearest added alike), nested ones too.
     eq(said(() => lib.fuseRuns([{ q: { a: 1 } }], { method: "rrf", nrom: "min-max" }), "options.nrom").split("; ")[1], "did you mean `norm`?");
     eq(said(() => lib.applyCalibration([0.5], { method: "sigmoid", steepnes: 1 }), "calibration.steepnes").split("; ")[1], "did you mean `steepness`?");
-    // The first of the nearest (`topK` and `topN` are both one edit from `topM`); a third
-    // of the key's length, the key there is (`now`, 3 characters, one edit from `nw`).
-    assert(said(() => new lib.Pipeline({ topM: 1 }), "config.topM").endsWith("did you mean `topK`?"), "topM");
+    // Every one of the nearest, in the list's order (`topK` and `topN` are both one edit
+    // from `topM`; `rprecision` from `precision` and `r-precision`); a third of the key's
+    // length, the key there is (`now`, 3 characters, one edit from `nw`).
+    assert(said(() => new lib.Pipeline({ topM: 1 }), "config.topM").endsWith("; did you mean `topK` or `topN`?"), "topM");
+    assert(throwsScoreError(lib, () => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, ["rprecision"]), "UNKNOWN_METHOD", "metrics[0]").message.endsWith('; did you mean "precision" or "r-precision"?'), "rprecision");
+    assert(throwsScoreError(lib, () => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, ["rprecision@5-l2"]), "UNKNOWN_METHOD", "metrics[0]").message.endsWith('; did you mean "precision@5-l2" or "r-precision-l2"?'), "rprecision@5-l2");
     assert(said(() => new lib.Pipeline().run({ lists, nw: 1 }), "nw").endsWith("did you mean `now`?"), "nw");
     // Two edits, and three; nothing near a short key one or two edits away, nor a key of
     // 65 characters.
@@ -1038,6 +1041,14 @@ export function errorTests(test, lib) {
     throwsScoreError(lib, () => p.runColumnar({ docs: new Uint32Array([0, 1]), offsets: new Uint32Array([0, 2]), nDocs: 2, now: "2026-01-01T00:00:00Z" }), "INVALID_TYPE", "now");
     eq(p.runColumnar({ docs: new Uint32Array([0, 1]), offsets: new Uint32Array([0, 2]), nDocs: 2, modifiedAt: mt, now: new Date(0) }).candidates, 2);
     throwsScoreError(lib, () => p.runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array([0, 2]), nDocs: 1 }), "LENGTH_MISMATCH");
+    // No list: offsets [0], or [] with docs empty (as the declarations say); [] with docs
+    // is refused on offsets.
+    for (const offsets of [[0], []]) {
+      eq(Array.from(lib.rrfColumnar([], offsets, 3).order), [], `rrfColumnar, offsets ${JSON.stringify(offsets)}`);
+      eq(p.runColumnar({ docs: new Uint32Array(0), offsets: new Uint32Array(offsets), nDocs: 3 }).candidates, 0);
+    }
+    throwsScoreError(lib, () => lib.rrfColumnar([0], [], 2), "LENGTH_MISMATCH", "offsets");
+    throwsScoreError(lib, () => p.runColumnar({ docs: new Uint32Array([0]), offsets: new Uint32Array(0), nDocs: 1 }), "LENGTH_MISMATCH", "offsets");
     // After all of that, a valid call still works and gives the same answer.
     eq(lib.rrf([["a", "x", "y"], ["p", "q", "a"]])[0], ["a", 1 / 61 + 1 / 63]);
     eq(p.run(seedInput()).results[0].id, "A");

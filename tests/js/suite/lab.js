@@ -582,6 +582,35 @@ export function labTests(test, lib) {
     throwsScoreError(lib, () => lib.optimizeFusion(qrels, [a, b], { method: "rrf", kValues: [-1] }), "INVALID_CONFIG", "options.kValues[0]");
   });
 
+  test("optimizeFusion: every trial, given back to fuseRuns as the report holds it (with the search's norm), scores what the report says", () => {
+    // Three runs of 5 queries over 8 documents, scores from a fixed generator; judgements
+    // graded 0-2.
+    let seed = 12345;
+    const next = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const runs = [0, 1, 2].map(() => Object.fromEntries(Array.from({ length: 5 }, (_, q) => [`q${q}`, Object.fromEntries(Array.from({ length: 8 }, (_, d) => [`d${d}`, Math.round(next() * 1000) / 100]))])));
+    const qrels = Object.fromEntries(Array.from({ length: 5 }, (_, q) => [`q${q}`, Object.fromEntries(Array.from({ length: 8 }, (_, d) => [`d${d}`, Math.floor(next() * 3)]).filter(([, g]) => g > 0))]));
+    const cases = [
+      { method: "rrf", kValues: [1, 5, 60] },
+      { method: "rbc", step: 0.25 },
+      { method: "gmnz", step: 0.5 },
+      { method: "logn_isr", step: 0.5 },
+      { method: "wsum", step: 0.5, norm: "zmuv" },
+      { method: "mixed", step: 0.5 },
+      { method: "dbsf", step: 0.5 },
+    ];
+    for (const options of cases) {
+      const report = lib.optimizeFusion(qrels, runs, { ...options, metric: "ndcg@5" });
+      eq(report.method, options.method);
+      const scores = new Set();
+      for (const trial of [report.best, ...report.trials]) {
+        const fused = lib.fuseRuns(runs, { method: report.method, norm: options.norm, weights: trial.weights, params: trial.params });
+        eq(lib.evaluate(qrels, fused, ["ndcg@5"])["ndcg@5"], trial.score, `${options.method} ${JSON.stringify(trial)}`);
+        scores.add(trial.score);
+      }
+      eq(report.best.score, Math.max(...scores), options.method);
+    }
+  });
+
   test("fitting, calibration error and band proposals", () => {
     const platt = lib.fitPlatt([5, -4, 1], [1, 0, 0]);
     eq(platt.method, "platt");
