@@ -180,11 +180,11 @@ const unquoted = (q) =>
  * prints them), and ranx's name for each: `P_10` is `precision@10`.
  */
 const TREC_EVAL_METRICS = [
-  [/^P[_.]([1-9]\d*)$/, "precision@"],
+  [/^P[_.@]([1-9]\d*)$/, "precision@"],
   [/^recall[_.]([1-9]\d*)$/, "recall@"],
-  [/^ndcg_cut[_.]([1-9]\d*)$/, "ndcg@"],
-  [/^map_cut[_.]([1-9]\d*)$/, "map@"],
-  [/^success[_.]([1-9]\d*)$/, "hit_rate@"],
+  [/^ndcg_cut[_.@]([1-9]\d*)$/, "ndcg@"],
+  [/^map_cut[_.@]([1-9]\d*)$/, "map@"],
+  [/^success[_.@]([1-9]\d*)$/, "hit_rate@"],
   [/^recip_rank$/, "mrr"],
   [/^Rprec$/, "r-precision"],
 ];
@@ -195,13 +195,16 @@ const TREC_EVAL_METRICS = [
  */
 const METRIC_SUFFIX = /^(@[1-9]\d*)?(-l-?\d+)?$/;
 
+/** A metric's name, a cut-off without its `@`, and a relevance level: `ndcg10`, `mrr5-l2`. */
+const GLUED_CUT = /^(.*?\D)([1-9]\d*)(-l-?\d+)?$/;
+
 /**
  * An unknown method's (mode's, metric's, strategy's, function's) message with the nearest
  * name added when one is near, as `withNearestKey` adds the nearest key: `"minmax" is not
  * one of "none", "max", "min_max", "z_score", "softmax"; did you mean "min_max"?`. A
  * metric is compared without its cut-off and options, which the name suggested keeps
- * (`NDCG@10` -> `ndcg@10`), and a trec_eval name is given ranx's (`P_10` ->
- * `precision@10`); a fusion method named as the literature names it is compared without
+ * (`NDCG@10` -> `ndcg@10`; a cut-off without its `@` too, `ndcg10` -> `ndcg@10`), and a
+ * trec_eval name is given ranx's (`P_10`, `P@10` -> `precision@10`); a fusion method named as the literature names it is compared without
  * its `Comb` (`CombMNZ` -> `mnz`). Any other message is returned as it is.
  */
 export function withNearestName(message) {
@@ -229,6 +232,12 @@ export function withNearestName(message) {
     if (cut > 0) {
       if (METRIC_SUFFIX.test(base.slice(cut))) suffix = base.slice(cut);
       base = base.slice(0, cut);
+    }
+    // A cut-off written without its `@` (`ndcg10`, `mrr5-l2`), after a name near one.
+    const glued = suffix.startsWith("@") ? null : GLUED_CUT.exec(base + suffix);
+    if (glued !== null && nearestKeys(glued[1], names).length > 0) {
+      base = glued[1];
+      suffix = `@${glued[2]}${glued[3] ?? ""}`;
     }
   }
   // `r-precision` takes no cut-off (its cut-off is R): only its relevance level is kept.

@@ -606,12 +606,20 @@ export function errorTests(test, lib) {
       metric("success_1", "hit_rate@1");
       metric("recip_rank", "mrr");
       metric("Rprec", "r-precision");
+      // A cut-off written without its `@`, and trec_eval's names with one.
+      metric("ndcg10", "ndcg@10");
+      metric("mrr5-l2", "mrr@5-l2");
+      metric("Map100", "map@100");
+      metric("P@10", "precision@10");
+      metric("success@5", "hit_rate@5");
+      metric("ndcg_cut@5", "ndcg@5");
+      assert(!said(() => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, ["foo10"]), "metrics[0]").includes("did you mean"), "foo10");
       // A suggestion is a name the lab takes: no cut-off on r-precision, no trec_eval cut-off of 0.
       metric("R-Precision@10", "r-precision");
       metric("r_precision@5-l2", "r-precision-l2");
       assert(!said(() => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, ["P_0"]), "metrics[0]").includes('"precision@0"'), "P_0");
       // Each name suggested is one the lab takes.
-      const taken = ["ndcg@10", "ndcg-l2", "ndcg_burges@5-l2", "precision@10", "precision@5", "recall@100", "map@1000", "hit_rate@1", "mrr", "r-precision", "r-precision-l2", "ndcg"];
+      const taken = ["ndcg@10", "mrr@5-l2", "map@100", "hit_rate@5", "ndcg@5", "ndcg-l2", "ndcg_burges@5-l2", "precision@10", "precision@5", "recall@100", "map@1000", "hit_rate@1", "mrr", "r-precision", "r-precision-l2", "ndcg"];
       eq(Object.keys(lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, taken)).sort(), [...taken].sort());
       near(() => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, ["mrr"], { ties: "trec-eval" }), "options.ties", "trec_eval");
       // `Comb` taken off a fusion method's name only, not off a normalization's.
