@@ -299,7 +299,7 @@ export interface OptimizeOptions {
   kValues?: readonly number[] | Float64Array | undefined;
 }
 
-/** One configuration tried (`OptimizeReport<M>` narrows it by method: `TrialOf`). */
+/** One configuration tried (`OptimizeReportOf<M>`'s are `TrialOf<M>`). */
 export interface Trial {
   /** Weights (weighted methods). */
   weights?: number[] | undefined;
@@ -327,23 +327,35 @@ export type TrialOf<M extends TunedFusionMethod> = M extends WeightedFusionMetho
       score: number;
     };
 
+/** The search's result, of any method (`OptimizeReportOf<M>` is a search's of method `M`). */
+export interface OptimizeReport {
+  /** Method searched. */
+  method: TunedFusionMethod;
+  /** Metric maximized. */
+  metric: string;
+  /**
+   * The best configuration: of those reaching the highest score, the one ranx picks (the
+   * last `k`, `phi`, `gamma` or `sigma` of the grid; the first weight vector, whose grid runs from the
+   * first run's weight 1 down).
+   */
+  best: Trial;
+  /** Every configuration tried, in grid order. */
+  trials: Trial[];
+}
+
 /**
- * The search's result, typed by the method searched as the options' type says it: a
- * literal `method: "rrf"` gives `OptimizeReport<"rrf">`, whose trials are `TrialOf<"rrf">`
- * (ready for `fuseRuns`); no `method`, `wsum`'s. `OptimizeReport` alone is any method's
- * (the union of each method's).
+ * The result of a search of method `M`, what `optimizeFusion` returns when its options'
+ * type names the method (`method: "rrf"` gives `OptimizeReportOf<"rrf">`; options
+ * without `method`, `wsum`'s): an `OptimizeReport` whose trials are `TrialOf<M>`, ready
+ * for `fuseRuns`. Of a union of methods, the union of each one's.
  */
-export type OptimizeReport<M extends TunedFusionMethod = TunedFusionMethod> = M extends TunedFusionMethod
+export type OptimizeReportOf<M extends TunedFusionMethod> = M extends TunedFusionMethod
   ? {
       /** Method searched. */
       method: M;
       /** Metric maximized. */
       metric: string;
-      /**
-       * The best configuration: of those reaching the highest score, the one ranx picks
-       * (the last `k`, `phi`, `gamma` or `sigma` of the grid; the first weight vector,
-       * whose grid runs from the first run's weight 1 down).
-       */
+      /** The best configuration (see `OptimizeReport`). */
       best: TrialOf<M>;
       /** Every configuration tried, in grid order. */
       trials: TrialOf<M>[];
@@ -371,12 +383,26 @@ export interface OptimizeProgress {
  * what `optimizeFusion` throws: the way to cancel a long search. `onProgress` is called
  * synchronously; a promise it returns is not awaited, and its rejection is not caught.
  */
-export declare function optimizeFusion<M extends TunedFusionMethod = "wsum">(
+export declare function optimizeFusion<M extends TunedFusionMethod>(
   qrels: Qrels | QrelsObject,
   runs: readonly (Run | RunObject)[],
-  options?: (OptimizeOptions & { method?: M | undefined } & WithLimits) | null,
+  options: OptimizeOptions & { method: M } & WithLimits,
   onProgress?: ((progress: OptimizeProgress) => void) | null,
-): OptimizeReport<M>;
+): OptimizeReportOf<M>;
+/** Without `method`: `wsum`'s search. */
+export declare function optimizeFusion(
+  qrels: Qrels | QrelsObject,
+  runs: readonly (Run | RunObject)[],
+  options?: (OptimizeOptions & { method?: undefined } & WithLimits) | null,
+  onProgress?: ((progress: OptimizeProgress) => void) | null,
+): OptimizeReportOf<"wsum">;
+/** Options whose `method` may be absent: any method's report. */
+export declare function optimizeFusion(
+  qrels: Qrels | QrelsObject,
+  runs: readonly (Run | RunObject)[],
+  options?: (OptimizeOptions & WithLimits) | null,
+  onProgress?: ((progress: OptimizeProgress) => void) | null,
+): OptimizeReport;
 
 // ---------------------------------------------------------------- Calibration fitting
 

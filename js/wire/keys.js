@@ -195,8 +195,10 @@ const TREC_EVAL_METRICS = [
  */
 const METRIC_SUFFIX = /^(@[1-9]\d*)?(-l-?\d+)?$/;
 
-/** A metric's name, a cut-off without its `@`, and a relevance level: `ndcg10`, `mrr5-l2`. */
-const GLUED_CUT = /^(.*?\D)([1-9]\d*)(-l-?\d+)?$/;
+/** A metric's name and a cut-off without its `@` (`ndcg10`; its relevance level cut off before). */
+const GLUED_CUT = /^(.*?\D)([1-9]\d*)$/;
+/** The largest cut-off the lab takes, 2^64 - 1 (compared as digits: same length, then as text). */
+const MAX_CUT = "18446744073709551615";
 
 /**
  * An unknown method's (mode's, metric's, strategy's, function's) message with the nearest
@@ -233,11 +235,13 @@ export function withNearestName(message) {
       if (METRIC_SUFFIX.test(base.slice(cut))) suffix = base.slice(cut);
       base = base.slice(0, cut);
     }
-    // A cut-off written without its `@` (`ndcg10`, `mrr5-l2`), after a name near one.
-    const glued = suffix.startsWith("@") ? null : GLUED_CUT.exec(base + suffix);
-    if (glued !== null && nearestKeys(glued[1], names).length > 0) {
+    // A cut-off written without its `@` (`ndcg10`, `mrr5-l2`: the name's own digits, not
+    // a relevance level's), after a name near one; a cut-off the lab takes (at most
+    // 2^64 - 1).
+    const glued = suffix.startsWith("@") ? null : GLUED_CUT.exec(base);
+    if (glued !== null && (glued[2].length < MAX_CUT.length || (glued[2].length === MAX_CUT.length && glued[2] <= MAX_CUT)) && nearestKeys(glued[1], names).length > 0) {
       base = glued[1];
-      suffix = `@${glued[2]}${glued[3] ?? ""}`;
+      suffix = `@${glued[2]}${suffix}`;
     }
   }
   // `r-precision` takes no cut-off (its cut-off is R): only its relevance level is kept.

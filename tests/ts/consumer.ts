@@ -372,9 +372,22 @@ fuseRuns([run, fusedRun], { method: "wsum", params: tunedK.best.params });
 // @ts-expect-error a weighted search's best weights are no rrf option
 fuseRuns([run, fusedRun], { method: "rrf", weights: tunedW.best.weights });
 // A method known only as the union: the report's trials are any method's.
-const someMethod: TunedFusionMethod = Math.random() < 2 ? "rrf" : "wsum";
+declare const someMethod: TunedFusionMethod;
 const anyReport: OptimizeReport = optimizeFusion(qrels, [run, fusedRun], { method: someMethod });
 const anyK: number | undefined = anyReport.best.params["k"];
+// A method that may be absent is wsum's search at run time: any method's report, not rrf's.
+declare const maybeRrf: { method?: "rrf" };
+const unsure = optimizeFusion(qrels, [run, fusedRun], maybeRrf);
+const unsureMethod: TunedFusionMethod = unsure.method;
+// @ts-expect-error the search is not known to be rrf's
+const unsureRrf: "rrf" = unsure.method;
+// The report of old stays an interface: extended, its trials pushed to.
+interface MyReport extends OptimizeReport {
+  label: string;
+}
+const mine: MyReport = { ...tunedK, label: "k" };
+mine.trials.push(tunedW.best);
+console.log(unsureMethod, unsureRrf);
 console.log(refused, bestKOf, bestPhi, wBest, wsumWeights, anyK);
 console.log(perQuery, trialWeights);
 

@@ -614,12 +614,19 @@ export function errorTests(test, lib) {
       metric("success@5", "hit_rate@5");
       metric("ndcg_cut@5", "ndcg@5");
       assert(!said(() => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, ["foo10"]), "metrics[0]").includes("did you mean"), "foo10");
+      // A relevance level stays one (its digits are no cut-off); a cut-off the lab would refuse is not suggested.
+      metric("Precision-l2", "precision-l2");
+      metric("recal-l2", "recall-l2");
+      metric("Hit_rate-l1", "hit_rate-l1");
+      metric("R-Precision-l2", "r-precision-l2");
+      metric("ndcg18446744073709551615", "ndcg@18446744073709551615");
+      for (const name of ["ndcg18446744073709551616", "ndcg100000000000000000000"]) assert(!said(() => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, [name]), "metrics[0]").includes("did you mean"), name);
       // A suggestion is a name the lab takes: no cut-off on r-precision, no trec_eval cut-off of 0.
       metric("R-Precision@10", "r-precision");
       metric("r_precision@5-l2", "r-precision-l2");
       assert(!said(() => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, ["P_0"]), "metrics[0]").includes('"precision@0"'), "P_0");
       // Each name suggested is one the lab takes.
-      const taken = ["ndcg@10", "mrr@5-l2", "map@100", "hit_rate@5", "ndcg@5", "ndcg-l2", "ndcg_burges@5-l2", "precision@10", "precision@5", "recall@100", "map@1000", "hit_rate@1", "mrr", "r-precision", "r-precision-l2", "ndcg"];
+      const taken = ["ndcg@10", "precision-l2", "recall-l2", "hit_rate-l1", "ndcg@18446744073709551615", "mrr@5-l2", "map@100", "hit_rate@5", "ndcg@5", "ndcg-l2", "ndcg_burges@5-l2", "precision@10", "precision@5", "recall@100", "map@1000", "hit_rate@1", "mrr", "r-precision", "r-precision-l2", "ndcg"];
       eq(Object.keys(lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, taken)).sort(), [...taken].sort());
       near(() => lib.evaluate({ q: { a: 1 } }, { q: { a: 1 } }, ["mrr"], { ties: "trec-eval" }), "options.ties", "trec_eval");
       // `Comb` taken off a fusion method's name only, not off a normalization's.
