@@ -309,6 +309,14 @@ export interface Trial {
   score: number;
 }
 
+/** The parameter each unweighted method's search varies (a `TrialOf`'s `params`). */
+interface TunedParams {
+  rrf: { k: number };
+  rbc: { phi: number };
+  gmnz: { gamma: number };
+  logn_isr: { sigma: number };
+}
+
 /**
  * A configuration tried by a search of method `M`, in the shape `fuseRuns`' options take
  * it: `weights` for a weighted method; `params` holding the one parameter searched
@@ -321,9 +329,7 @@ export type TrialOf<M extends TunedFusionMethod> = M extends WeightedFusionMetho
   ? { weights: number[]; params: NoParams; score: number }
   : {
       weights?: undefined;
-      params: (M extends "rrf" ? { k: number } : M extends "rbc" ? { phi: number } : M extends "gmnz" ? { gamma: number } : { sigma: number }) & {
-        readonly [name: string]: number;
-      };
+      params: TunedParams[M & keyof TunedParams] & { readonly [name: string]: number };
       score: number;
     };
 

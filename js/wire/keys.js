@@ -197,8 +197,10 @@ const METRIC_SUFFIX = /^(@[1-9]\d*)?(-l-?\d+)?$/;
 
 /** A metric's name and a cut-off without its `@` (`ndcg10`; its relevance level cut off before). */
 const GLUED_CUT = /^(.*?\D)([1-9]\d*)$/;
-/** The largest cut-off the lab takes, 2^64 - 1 (compared as digits: same length, then as text). */
+/** The largest cut-off the lab takes, 2^64 - 1. */
 const MAX_CUT = "18446744073709551615";
+/** Whether a cut-off's digits (no leading 0) are one the lab takes: compared by length, then as text. */
+const takenCut = (digits) => digits.length < MAX_CUT.length || (digits.length === MAX_CUT.length && digits <= MAX_CUT);
 
 /**
  * An unknown method's (mode's, metric's, strategy's, function's) message with the nearest
@@ -225,6 +227,8 @@ export function withNearestName(message) {
   } else return message;
   let base = unquoted(given);
   let suffix = "";
+  // The names near `base`, when found on the way.
+  let found = null;
   if (what === "unknown metric") {
     for (const [re, ranx] of TREC_EVAL_METRICS) {
       const t = re.exec(base);
@@ -236,16 +240,17 @@ export function withNearestName(message) {
       base = base.slice(0, cut);
     }
     // A cut-off written without its `@` (`ndcg10`, `mrr5-l2`: the name's own digits, not
-    // a relevance level's), after a name near one; a cut-off the lab takes (at most
-    // 2^64 - 1).
+    // a relevance level's), after a name near one.
     const glued = suffix.startsWith("@") ? null : GLUED_CUT.exec(base);
-    if (glued !== null && (glued[2].length < MAX_CUT.length || (glued[2].length === MAX_CUT.length && glued[2] <= MAX_CUT)) && nearestKeys(glued[1], names).length > 0) {
+    const gluedNear = glued !== null && takenCut(glued[2]) ? nearestKeys(glued[1], names) : [];
+    if (gluedNear.length > 0) {
       base = glued[1];
       suffix = `@${glued[2]}${suffix}`;
+      found = gluedNear;
     }
   }
   // `r-precision` takes no cut-off (its cut-off is R): only its relevance level is kept.
-  let near = nearestKeys(base, names).map((n) => n + (n === "r-precision" ? suffix.replace(/^@\d+/, "") : suffix));
+  let near = (found ?? nearestKeys(base, names)).map((n) => n + (n === "r-precision" ? suffix.replace(/^@\d+/, "") : suffix));
   if (near.length === 0 && what === "unknown fusion method" && /^comb./i.test(base)) near = nearestKeys(base.slice(4), names);
   return near.length === 0 ? message : `${message}; did you mean ${either(near, (n) => `"${n}"`)}?`;
 }

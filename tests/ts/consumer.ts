@@ -357,7 +357,7 @@ const tunedK = optimizeFusion(qrels, [run, fusedRun], { method: "rrf", kValues: 
 });
 const trialWeights: number[] | undefined = tunedK.trials[0]?.weights;
 // A tuned setting goes back into fuseRuns as it is: the report is typed by its method.
-const refused: RunObject = fuseRuns([run, fusedRun], { method: tunedK.method, weights: tunedK.best.weights, params: tunedK.best.params });
+const reFused: RunObject = fuseRuns([run, fusedRun], { method: tunedK.method, weights: tunedK.best.weights, params: tunedK.best.params });
 const bestKOf: number = tunedK.best.params.k;
 const tunedW = optimizeFusion(qrels, [run, fusedRun], { method: "wsum", norm: "zmuv", step: 0.5 });
 const wBest: number[] = tunedW.best.weights;
@@ -388,7 +388,7 @@ interface MyReport extends OptimizeReport {
 const mine: MyReport = { ...tunedK, label: "k" };
 mine.trials.push(tunedW.best);
 console.log(unsureMethod, unsureRrf);
-console.log(refused, bestKOf, bestPhi, wBest, wsumWeights, anyK);
+console.log(reFused, bestKOf, bestPhi, wBest, wsumWeights, anyK);
 console.log(perQuery, trialWeights);
 
 // Fitted calibrations are core `Calibration`s.

@@ -74,3 +74,9 @@ export function seedInput() {
     now: 100 * day,
   };
 }
+
+/** A linear congruential generator of 32-bit values from `seed` (the tests' fixed inputs). */
+export function lcg(seed) {
+  let state = seed >>> 0;
+  return () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0);
+}

@@ -1,6 +1,6 @@
 // calibrank/lab: runs and judgements, evaluation, run fusion, fitting and band proposals.
 
-import { assert, eq, throwsScoreError } from "./helpers.js";
+import { assert, eq, throwsScoreError, lcg } from "./helpers.js";
 
 export function labTests(test, lib) {
   test("query confidence: fit, predict, the pipeline's outcome and its errors", () => {
@@ -583,10 +583,10 @@ export function labTests(test, lib) {
   });
 
   test("optimizeFusion: every trial, given back to fuseRuns as the report holds it (with the search's norm), scores what the report says", () => {
-    // Three runs of 5 queries over 8 documents, scores from a fixed generator; judgements
+    // Every method optimizeFusion tunes. Three runs of 5 queries over 8 documents, scores from a fixed generator; judgements
     // graded 0-2.
-    let seed = 12345;
-    const next = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const step = lcg(12345);
+    const next = () => step() / 2 ** 32;
     const runs = [0, 1, 2].map(() => Object.fromEntries(Array.from({ length: 5 }, (_, q) => [`q${q}`, Object.fromEntries(Array.from({ length: 8 }, (_, d) => [`d${d}`, Math.round(next() * 1000) / 100]))])));
     const qrels = Object.fromEntries(Array.from({ length: 5 }, (_, q) => [`q${q}`, Object.fromEntries(Array.from({ length: 8 }, (_, d) => [`d${d}`, Math.floor(next() * 3)]).filter(([, g]) => g > 0))]));
     const cases = [
@@ -597,6 +597,12 @@ export function labTests(test, lib) {
       { method: "wsum", step: 0.5, norm: "zmuv" },
       { method: "mixed", step: 0.5 },
       { method: "dbsf", step: 0.5 },
+      { method: "wmnz", step: 0.5 },
+      { method: "w_bordafuse", step: 0.5 },
+      { method: "w_condorcet", step: 0.5 },
+      { method: "arithmetic_mean", step: 0.5 },
+      { method: "geometric_mean", step: 0.5, norm: "min-max" },
+      { method: "harmonic_mean", step: 0.5, norm: "min-max" },
     ];
     for (const options of cases) {
       const report = lib.optimizeFusion(qrels, runs, { ...options, metric: "ndcg@5" });

@@ -1,7 +1,7 @@
 // Limits: the defaults, each call's own, the UTF-8 byte limits only the module sees and
 // the engine's own ceilings.
 
-import { assert, eq, throwsScoreError, seedInput } from "./helpers.js";
+import { assert, eq, throwsScoreError, seedInput, lcg } from "./helpers.js";
 
 export function limitTests(test, lib) {
   test("limits hold at their edge from both sides; rrf's and the pipeline's own budgets are above the shared default", () => {
@@ -101,8 +101,8 @@ export function limitTests(test, lib) {
     ];
     // And strings of pieces of every kind around the chunk's end, against TextEncoder.
     const pieces = ["a", "\u00e9", "\u20ac", "\ud800", "\udc00", "\u{1F600}"];
-    let seed = 7;
-    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8;
+    const step = lcg(7);
+    const next = () => step() >>> 8;
     for (let k = 0; k < 40; k++) {
       const tail = Array.from({ length: 12 }, () => pieces[next() % pieces.length]).join("");
       const query = "z".repeat(16376 + (next() % 6)) + tail;
