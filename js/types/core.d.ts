@@ -56,6 +56,11 @@ export type LimitsInput = { readonly [K in keyof Limits]?: number | null | undef
  * missing `limits` is.
  */
 export interface WithLimits {
+  /**
+   * This call's input size limits: missing fields keep their defaults
+   * (`defaultLimits(fn)`), `null` is all the defaults; an input over one is a
+   * `ScoreError` `INPUT_TOO_LARGE`.
+   */
   limits?: LimitsInput | null | undefined;
 }
 
@@ -129,8 +134,11 @@ export interface BandsConfig {
 
 /** The context a result set is classified in (selects a band profile). */
 export interface BandContext {
+  /** Matched against a band profile's `taskClass` (a profile without one matches any). */
   taskClass?: string | null | undefined;
+  /** Matched against a band profile's `language` (a profile without one matches any). */
   language?: string | null | undefined;
+  /** Matched against a band profile's `buildSystem` (a profile without one matches any). */
   buildSystem?: string | null | undefined;
 }
 
@@ -181,9 +189,13 @@ export type Calibration =
 
 /** A fitted model's fields, which a sigmoid given without its `method` has not. */
 export interface NotAFittedModel {
+  /** Platt's slope: give `method: "platt"` with it. */
   a?: never;
+  /** Platt's intercept: give `method: "platt"` with it. */
   b?: never;
+  /** Isotonic breakpoints: give `method: "isotonic"` with them. */
   x?: never;
+  /** Isotonic values: give `method: "isotonic"` with them. */
   y?: never;
 }
 
@@ -240,6 +252,7 @@ export interface QueryConfidenceModel {
   scale: number[];
   /** Coefficient of each standardized feature. */
   coefficients: number[];
+  /** The logistic regression's intercept (the log-odds at the features' training means). */
   intercept: number;
   /** The `top[i]` of an empty list: the lowest one seen in training. */
   missingTop: number[];
@@ -315,6 +328,7 @@ export interface HeuristicConfig {
 
 /** A candidate for the heuristic reranker. */
 export interface Candidate {
+  /** The candidate's id, given back in its `Reranked` entry. */
   id: string;
   /** Score before reranking (finite, >= 0). */
   score: number;
@@ -322,16 +336,23 @@ export interface Candidate {
   name: string;
   /** Entity type (`class`, `function`, `file`, ...). */
   type?: string | null | undefined;
+  /** Short description, searched for the query's terms (`summaryTermWeight`). */
   summary?: string | null | undefined;
+  /** Body text; only its length counts (`shortContentChars`, `shortContentMultiplier`). */
   content?: string | null | undefined;
 }
 
 /** The factors applied to one candidate; `multiplier` is their product. */
 export interface HeuristicFactors {
+  /** `exactNameMultiplier` when the name is the whole query (case-insensitive), else 1. */
   exactName: number;
+  /** 1 + `nameTermWeight` x the share of the query's terms found in the name (1 if none). */
   nameTerms: number;
+  /** 1 + `summaryTermWeight` x the share of the query's terms found in the summary (1 if none). */
   summaryTerms: number;
+  /** `shortContentMultiplier` when the content is non-empty and shorter than `shortContentChars`, else 1. */
   shortContent: number;
+  /** The type's `typeMultipliers` entry (case-insensitive), else `unknownTypeMultiplier`. */
   entityType: number;
   /** Product of the above. */
   multiplier: number;
@@ -339,6 +360,7 @@ export interface HeuristicFactors {
 
 /** One reranked candidate. */
 export interface Reranked {
+  /** The candidate's id. */
   id: string;
   /** Score before reranking. */
   originalScore: number;
@@ -952,6 +974,7 @@ export interface MultiQueryOptions {
 
 /** One fused item. */
 export interface MultiQueryResult {
+  /** The hit's id. */
   id: string;
   /** Combined score. */
   score: number;
@@ -1103,6 +1126,7 @@ export type LimitedFunction =
  * `Pipeline`s alive in the module, not yet freed (for leak tests; the lab's
  * `__liveHandles` counts its handles). Counted in the module instance: after a restart
  * (a trap, or memory run out), a pipeline made before counts again once it is used.
+ * @internal
  */
 export declare function __livePipelines(): number;
 
@@ -1110,6 +1134,7 @@ export declare function __livePipelines(): number;
  * How many `Pipeline.run` calls of this copy of the module asked for held-back item texts
  * (a reranking pipeline given more candidates than its reranker reads copies only the pool's
  * texts, when the module asks for them): a diagnostic for tests, not an API to build on.
+ * @internal
  */
 export declare function __heldTextsCalls(): number;
 
@@ -1117,6 +1142,7 @@ export declare function __heldTextsCalls(): number;
  * Drops the typed arrays the package keeps between calls for its tables, so that the next
  * call makes its own, and returns the bytes they held: a hook for tests of allocation
  * failures, not an API to build on.
+ * @internal
  */
 export declare function __dropScratch(): number;
 

@@ -7,8 +7,30 @@ import type { Calibration, CalibrationInput, IsotonicModel, PlattModel, QueryCon
 
 export type { QueryConfidenceModel };
 
-export { ScoreError, defaultLimits, errorCodes, version } from "./core.js";
+import type { ErrorCode, LimitedFunction, Limits } from "./core.js";
+
+// One class: both entries export the one ScoreError of score_error.js.
+export { ScoreError } from "./core.js";
 export type { Calibration, CalibrationInput, ErrorCode, IsotonicModel, LimitedFunction, Limits, LimitsInput, PlattModel, WithLimits } from "./core.js";
+
+// The lab's own `version`, `errorCodes` and `defaultLimits`: the same answers as the
+// core's, but other functions (each entry asks its own module), so declared here rather
+// than re-exported: `export * from "calibrank"` beside `export * from "calibrank/lab"` in
+// one module is then TypeScript's TS2308 on these three names, as it is at run time
+// (ES modules refuse a name two `export *` give different bindings of).
+
+/**
+ * The default input size limits (every field filled in): those most functions share, or
+ * those of `fn` (its own `maxTotalEntries` where it has one). Another name is a
+ * `ScoreError` `UNKNOWN_METHOD` on `fn`. The same as the core's `defaultLimits`.
+ */
+export declare function defaultLimits(fn?: LimitedFunction): Required<Limits>;
+
+/** Every error code calibrank can throw (the members of `ErrorCode`). */
+export declare function errorCodes(): ErrorCode[];
+
+/** The package version (the same as the core's `version()`). */
+export declare function version(): string;
 
 // ---------------------------------------------------------------- Runs and qrels
 
@@ -96,9 +118,15 @@ export declare class Qrels extends LabObject<QrelsObject> {
   select(queryIds: readonly string[]): Qrels;
 }
 
-/** `Run`s and `Qrels` alive in the module (for leak tests). */
+/**
+ * `Run`s and `Qrels` alive in the module (for leak tests).
+ * @internal
+ */
 export declare function __liveHandles(): number;
-/** How many progress reports `optimizeFusion`'s searches have made (for tests). */
+/**
+ * How many progress reports `optimizeFusion`'s searches have made (for tests).
+ * @internal
+ */
 export declare function __progressReports(): number;
 
 /**

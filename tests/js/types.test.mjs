@@ -135,3 +135,32 @@ test("the lab's method and normalization unions are the names the module takes",
   assert.match(compile(`import type { FusionMethod } from "calibrank/lab";\n` + same("FusionMethod", methods.slice(1))), /error TS/);
   assert.match(compile(`import type { FusionMethod } from "calibrank/lab";\n` + same("FusionMethod", [...methods, "extra"])), /error TS/);
 });
+
+test("a module re-exporting both entries with `export *`: TypeScript refuses the names Node leaves ambiguous, and only those", async () => {
+  // The names both entries export as bindings of their own (each entry asks its own
+  // module); ScoreError is one class, one binding, in both.
+  const ambiguous = Object.keys(lib).filter((k) => k in lab && lib[k] !== lab[k]).sort();
+  assert.deepEqual(ambiguous, ["defaultLimits", "errorCodes", "version"]);
+  assert.equal(lab.ScoreError, lib.ScoreError);
+  // At run time: a namespace import leaves them out, a named import fails to link.
+  const dir = mkdtempSync(join(root, "tests/ts/.generated-"));
+  try {
+    writeFileSync(join(dir, "kit.mjs"), 'export * from "calibrank";\nexport * from "calibrank/lab";\n');
+    writeFileSync(join(dir, "named.mjs"), 'export { version } from "./kit.mjs";\n');
+    const kit = await import(join(dir, "kit.mjs"));
+    for (const name of ambiguous) assert.equal(name in kit, false, name);
+    assert.equal(kit.ScoreError, lib.ScoreError);
+    assert.equal(kit.Pipeline, lib.Pipeline);
+    assert.equal(kit.fitPlatt, lab.fitPlatt);
+    await assert.rejects(import(join(dir, "named.mjs")), (e) => e instanceof SyntaxError && /conflicting star exports/.test(e.message));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  // The declarations say the same: TS2308 on those names, no other error.
+  const out = compile('export * from "calibrank";\nexport * from "calibrank/lab";\n');
+  const refused = [...out.matchAll(/error TS2308: [^\n]*member named '(\w+)'/g)].map((m) => m[1]).sort();
+  assert.deepEqual(refused, ambiguous, out);
+  assert.equal(out.split("\n").filter((l) => /error TS/.test(l)).length, ambiguous.length, out);
+  // Named re-exports resolve it (as TypeScript's message advises).
+  assert.equal(compile('export * from "calibrank";\nexport { fitPlatt, Run, type OptimizeReport } from "calibrank/lab";\n'), "");
+});
