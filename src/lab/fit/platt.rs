@@ -57,9 +57,14 @@ pub(crate) struct PlattFit {
     pub model: PlattModel,
     /// Newton iterations taken.
     pub iterations: usize,
-    /// Whether the gradient tolerance was met (rather than the line search failing or
-    /// the iteration limit being reached).
+    /// Whether the gradient tolerance was met, or the fit stopped where the arithmetic
+    /// lets it be (a full step at the objective's rounding floor that did not shrink the
+    /// gradient), rather than the line search failing or the iteration limit being
+    /// reached.
     pub converged: bool,
+    /// Passes of the objective over the rows (the first, the line searches' and the
+    /// steps taken at the rounding floor): with the gradient's, the fit's cost.
+    pub evaluations: usize,
 }
 
 /// [`fit_platt`] with diagnostics.
@@ -82,6 +87,7 @@ pub(crate) fn fit_platt_detailed(scores: &[f64], labels: &[f64]) -> Result<Platt
         model,
         iterations: newton.iterations,
         converged: newton.converged,
+        evaluations: newton.evaluations,
     })
 }
 
@@ -146,6 +152,7 @@ struct Newton {
     b: f64,
     iterations: usize,
     converged: bool,
+    evaluations: usize,
 }
 
 /// Lin, Lin & Weng's Newton method with backtracking line search.
@@ -153,6 +160,10 @@ fn newton(z: &[f64], t: &[f64], counts: ClassCounts) -> Newton {
     let mut a = 0.0;
     let mut b = libm::log((counts.negatives as f64 + 1.0) / (counts.positives as f64 + 1.0));
     let mut f = objective(z, t, a, b);
+    let mut evaluations = 1;
+    // The point before a full step taken at the objective's rounding floor, and the
+    // gradient's size there (below).
+    let mut floor: Option<(f64, f64, f64)> = None;
     for iteration in 0..MAX_ITERATIONS {
         let d = Derivatives::at(z, t, a, b);
         if d.gradient_is_small() {
@@ -161,10 +172,41 @@ fn newton(z: &[f64], t: &[f64], counts: ClassCounts) -> Newton {
                 b,
                 iterations: iteration,
                 converged: true,
+                evaluations,
             };
         }
+        // A full step at the floor that did not shrink the gradient: the fit is where the
+        // arithmetic lets it be (the gradient's sums carry the rounding of every row's
+        // term, far above the tolerance with a million rows), and the point before that
+        // step is kept.
+        if let Some((before, fa, fb)) = floor.take() {
+            if d.largest_gradient() >= before {
+                return Newton {
+                    a: fa,
+                    b: fb,
+                    iterations: iteration,
+                    converged: true,
+                    evaluations,
+                };
+            }
+        }
         let (da, db) = d.newton_direction();
-        match line_search(z, t, (a, b, f), (da, db), d.g1 * da + d.g2 * db) {
+        let slope = d.g1 * da + d.g2 * db;
+        // The decrease the line search asks for is below the objective's rounding: it
+        // would halve the step down to MIN_STEP (34 passes over the rows) and take
+        // whichever fraction the rounding favours. Near the optimum Newton's full step
+        // is the right one: taken, and judged by the gradient it leaves (above), as the
+        // query-confidence fit does (logistic.rs).
+        if f + ARMIJO * slope == f {
+            floor = Some((d.largest_gradient(), a, b));
+            (a, b) = (a + da, b + db);
+            f = objective(z, t, a, b);
+            evaluations += 1;
+            continue;
+        }
+        let (found, tried) = line_search(z, t, (a, b, f), (da, db), slope);
+        evaluations += tried;
+        match found {
             Some((na, nb, nf)) => (a, b, f) = (na, nb, nf),
             None => {
                 return Newton {
@@ -172,6 +214,7 @@ fn newton(z: &[f64], t: &[f64], counts: ClassCounts) -> Newton {
                     b,
                     iterations: iteration,
                     converged: false,
+                    evaluations,
                 }
             }
         }
@@ -181,6 +224,7 @@ fn newton(z: &[f64], t: &[f64], counts: ClassCounts) -> Newton {
         b,
         iterations: MAX_ITERATIONS,
         converged: false,
+        evaluations,
     }
 }
 
@@ -238,6 +282,11 @@ impl Derivatives {
         self.g1.abs() < GRADIENT_TOLERANCE && self.g2.abs() < GRADIENT_TOLERANCE
     }
 
+    /// The larger of the gradient's two components, in size.
+    fn largest_gradient(&self) -> f64 {
+        crate::float::max(self.g1.abs(), self.g2.abs())
+    }
+
     /// The Newton step `-H^-1 g`.
     fn newton_direction(&self) -> (f64, f64) {
         let det = self.h11 * self.h22 - self.h21 * self.h21;
@@ -259,24 +308,27 @@ fn p_and_q(f: f64) -> (f64, f64) {
 }
 
 /// Backtracking from the full Newton step: the first step `s = 1, 1/2, 1/4, ...` (down
-/// to [`MIN_STEP`]) with `F(x + s d) < F(x) + 1e-4 * s * (g . d)`, as `(a, b, F)`.
+/// to [`MIN_STEP`]) with `F(x + s d) < F(x) + 1e-4 * s * (g . d)`, as `(a, b, F)`, and
+/// the objective's evaluations it took.
 fn line_search(
     z: &[f64],
     t: &[f64],
     (a, b, f): (f64, f64, f64),
     (da, db): (f64, f64),
     slope: f64,
-) -> Option<(f64, f64, f64)> {
+) -> (Option<(f64, f64, f64)>, usize) {
     let mut step = 1.0;
+    let mut tried = 0;
     while step >= MIN_STEP {
         let (na, nb) = (a + step * da, b + step * db);
         let nf = objective(z, t, na, nb);
+        tried += 1;
         if nf < f + ARMIJO * step * slope {
-            return Some((na, nb, nf));
+            return (Some((na, nb, nf)), tried);
         }
         step /= 2.0;
     }
-    None
+    (None, tried)
 }
 
 #[cfg(test)]
@@ -367,6 +419,76 @@ mod tests {
         assert!((m.a - -0.265_178).abs() < 1e-5, "{m:?}");
         assert!((m.predict(0.0) - 0.001_506).abs() < 1e-5, "{m:?}");
         assert!((m.predict(49.0) - 0.998_494).abs() < 1e-5, "{m:?}");
+    }
+
+    /// Scores shaped like RRF's (0.005 to 0.035) with labels drawn from a logistic
+    /// model of them (an LCG's uniforms), `n` rows.
+    fn rrf_like(n: usize) -> (Vec<f64>, Vec<f64>) {
+        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut uniform = move || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut scores = Vec::with_capacity(n);
+        let mut labels = Vec::with_capacity(n);
+        for _ in 0..n {
+            let x = 0.005 + 0.03 * uniform();
+            let p = 1.0 / (1.0 + libm::exp(-(120.0 * x - 4.0)));
+            scores.push(x);
+            labels.push(if uniform() < p { 1.0 } else { 0.0 });
+        }
+        (scores, labels)
+    }
+
+    /// The gradient of the objective at `m` on the raw scores, per row, summed with
+    /// compensation (Kahan): what an exact optimum makes 0.
+    fn gradient_per_row(scores: &[f64], labels: &[f64], m: PlattModel) -> (f64, f64) {
+        let positives = labels.iter().filter(|&&y| y > 0.0).count();
+        let counts = ClassCounts {
+            positives,
+            negatives: labels.len() - positives,
+        };
+        let t = targets(labels, counts);
+        let (mut ga, mut ca, mut gb, mut cb) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
+        let add = |sum: &mut f64, c: &mut f64, v: f64| {
+            let y = v - *c;
+            let s = *sum + y;
+            *c = (s - *sum) - y;
+            *sum = s;
+        };
+        for (&x, &ti) in scores.iter().zip(&t) {
+            let (p, _) = p_and_q(m.a * x + m.b);
+            add(&mut ga, &mut ca, x * (ti - p));
+            add(&mut gb, &mut cb, ti - p);
+        }
+        let n = scores.len() as f64;
+        (ga / n, gb / n)
+    }
+
+    #[test]
+    fn a_million_rows_stop_at_the_rounding_floor_not_in_the_line_search() {
+        // With a million rows the decrease Newton's step promises near the optimum is
+        // below the summed objective's rounding, and the gradient's sums never reach
+        // 1e-5: the line search used to halve its step down to 1e-10 at each iteration
+        // (123 passes over the rows, 3-4.5 s through the package) and end unconverged.
+        for n in [10_000, 100_000, 1_000_000] {
+            let (scores, labels) = rrf_like(n);
+            let fit = fit_platt_detailed(&scores, &labels).unwrap();
+            assert!(fit.converged, "{n}: {fit:?}");
+            assert!(fit.evaluations <= 2 * fit.iterations + 2, "{n}: {fit:?}");
+            assert!(fit.model.validate().is_ok(), "{n}: {fit:?}");
+            // The optimum: the gradient, summed exactly enough, is nothing per row (the
+            // scores span 0.03, so a slope's gradient per row is small by that too).
+            let (ga, gb) = gradient_per_row(&scores, &labels, fit.model);
+            assert!(
+                ga.abs() < 1e-11 && gb.abs() < 1e-9,
+                "{n}: {ga} {gb} {fit:?}"
+            );
+            // And near the model the labels were drawn from (slope -120 in Platt's sign).
+            assert!((fit.model.a - -120.0).abs() < 120.0 * 0.2, "{n}: {fit:?}");
+        }
     }
 
     #[test]
