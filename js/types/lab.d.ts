@@ -451,7 +451,9 @@ export type FittedCalibration = ({ method: "platt" } & PlattModel) | ({ method: 
  * Platt scaling fitted on (score, 0/1 label) pairs; the result plugs into a pipeline
  * config as `calibration` when `a <= 0` (higher scores judged more relevant). Labels
  * that run against the scores give `a > 0`, which `applyCalibration` applies as it is
- * and a pipeline refuses (`INVALID_CALIBRATION` on `config.calibration.a`).
+ * and a pipeline refuses (`INVALID_CALIBRATION` on `config.calibration.a`). Scores of
+ * so extreme a scale that the slope or intercept is no finite number (subnormal ones,
+ * as `[5e-324, 1e-323, ...]`) are `NON_FINITE_SCORE` on `scores`.
  */
 export declare function fitPlatt(
   scores: Float64Array | readonly number[],
@@ -461,7 +463,9 @@ export declare function fitPlatt(
 
 /**
  * Isotonic regression fitted on (score, 0/1 label) pairs; the result plugs into a
- * pipeline config as `calibration`.
+ * pipeline config as `calibration`. A score less than 1e-15 above the smallest of a
+ * run of scores joins that run (an absolute distance, scikit-learn's rule), the run one
+ * point with its labels averaged: scores all that small give a one-point, flat model.
  */
 export declare function fitIsotonic(
   scores: Float64Array | readonly number[],
