@@ -288,6 +288,15 @@ add("optimizeFusion (rrf)", `2 runs x ${P} entries, ${TRIALS} values of k`, () =
   return { call: () => lab.optimizeFusion(qrels, runs, { method: "rrf", metric: "ndcg@10", kValues }), entries: 2.1 * P };
 });
 
+// The costliest method per unit of maxSearchWork (a Borda count per configuration): 3
+// runs at the default step 0.1, 66 weight vectors x (3 P3 entries + P3 / 10 judgements).
+const P3 = Math.floor(D.maxSearchWork / 66 / 3.1 / 100) * 100;
+add("optimizeFusion (w_bordafuse)", `3 runs x ${P3} entries, 66 weight vectors (step 0.1)`, () => {
+  const runs = [1, 2, 3].map((s) => run(P3 / 100, 100, s));
+  const qrels = gen.qrelsObject(P3 / 100, 10, 0);
+  return { call: () => lab.optimizeFusion(qrels, runs, { method: "w_bordafuse", metric: "ndcg@10" }), entries: 3.1 * P3 };
+});
+
 // fitQueryConfidence / predictQueryConfidence: 2 runs of P entries; qrels of one
 // judgement per query, every other query judged 0 (so both classes occur).
 const QC = Math.floor(E / 2.01 / 100);
