@@ -297,6 +297,15 @@ add("optimizeFusion (w_bordafuse)", `3 runs x ${P3} entries, 66 weight vectors (
   return { call: () => lab.optimizeFusion(qrels, runs, { method: "w_bordafuse", metric: "ndcg@10" }), entries: 3.1 * P3 };
 });
 
+// The longest grid: rbc's 99 values of phi (ranx's step 0.01, the default) x (2 PR
+// entries + PR / 10 judgements).
+const PR = Math.floor(D.maxSearchWork / 99 / 2.1 / 100) * 100;
+add("optimizeFusion (rbc)", `2 runs x ${PR} entries, 99 values of phi (step 0.01)`, () => {
+  const runs = [1, 2].map((s) => run(PR / 100, 100, s));
+  const qrels = gen.qrelsObject(PR / 100, 10, 0);
+  return { call: () => lab.optimizeFusion(qrels, runs, { method: "rbc", metric: "ndcg@10" }), entries: 2.1 * PR };
+});
+
 // fitQueryConfidence / predictQueryConfidence: 2 runs of P entries; qrels of one
 // judgement per query, every other query judged 0 (so both classes occur).
 const QC = Math.floor(E / 2.01 / 100);

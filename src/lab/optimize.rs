@@ -21,7 +21,7 @@
 //! with its score.
 
 use crate::error::{ErrorCode, Result, ScoreError};
-use crate::lab::runfusion::{check_rrf_k, check_unique, fuse_unique, FuseRunsOptions};
+use crate::lab::runfusion::{check_rrf_k, check_unique, FuseRunsOptions, Prepared};
 use crate::lab::runs::{ranked_by_id, OrderedRun, Qrels, Run};
 use serde::{Deserialize, Serialize};
 use std::borrow::Borrow;
@@ -388,15 +388,36 @@ fn search(
     let total = configs.len();
     let mut trials = Vec::with_capacity(total);
     let mut best: Option<usize> = None;
+    let options = |weights: &Option<Vec<f64>>, params: &BTreeMap<String, f64>| FuseRunsOptions {
+        method: opts.method.clone(),
+        norm: opts.norm.clone(),
+        weights: weights.clone(),
+        params: params.clone(),
+    };
+    // The runs prepared once, as the first configuration's fusion would (its option
+    // errors first): normalized and through the method's stage, which read no weight or
+    // parameter. Each configuration then combines them and ranks the fused documents as
+    // `fuse_runs_ordered` does.
+    let prepared = match configs.first() {
+        Some((weights, params)) => Prepared::new(runs, &options(weights, params))?,
+        None => {
+            return Err(ScoreError::new(
+                ErrorCode::EmptyInput,
+                "runs",
+                "nothing was tried",
+            ))
+        }
+    };
     for (weights, params) in configs {
-        let fo = FuseRunsOptions {
-            method: opts.method.clone(),
-            norm: opts.norm.clone(),
-            weights: weights.clone(),
-            params: params.clone(),
-        };
-        let fused = fuse_unique(runs, &fo)?;
-        let ev = crate::lab::eval::evaluate_ranked_checked(qrels, &fused, &[opts.metric.as_str()])?;
+        let fused = prepared.fuse_ranked(&options(&weights, &params))?;
+        let ev = crate::lab::eval::evaluate_rankings(qrels, &[opts.metric.as_str()], |qid| {
+            fused
+                .binary_search_by(|(q, _)| (*q).cmp(qid))
+                .ok()
+                .and_then(|i| fused.get(i))
+                .map(|(_, docs)| docs.clone())
+                .unwrap_or_default()
+        })?;
         let score = ev.means.first().map_or(0.0, |(_, v)| *v);
         if best
             .and_then(|b| trials.get(b))
@@ -445,6 +466,134 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    /// The search's fusions (prepared once, then combined per configuration) score what
+    /// fusing each configuration from scratch and evaluating the fused run scores, bit
+    /// for bit: every tunable method, several norms, tied scores, a query one run lacks,
+    /// judged queries no run has and run queries nobody judged.
+    fn search_scores_equal_separate_fusions(
+        runs: &[OrderedRun],
+        qrels: &Qrels,
+    ) -> std::result::Result<(), proptest::test_runner::TestCaseError> {
+        let methods = ["rrf", "rbc", "gmnz", "logn_isr"]
+            .into_iter()
+            .chain(WEIGHTED)
+            .collect::<Vec<_>>();
+        for method in methods {
+            for norm in [None, Some("rank"), Some("borda"), Some("zmuv")] {
+                for metric in ["ndcg@3", "map", "mrr"] {
+                    let opts = OptimizeOptions {
+                        method: method.into(),
+                        metric: metric.into(),
+                        norm: norm.map(str::to_string),
+                        step: Some(if WEIGHTED.contains(&method) {
+                            0.25
+                        } else {
+                            0.2
+                        }),
+                        k_values: vec![0.0, 1.0, 60.0],
+                    };
+                    let report = optimize_fusion_ordered(qrels, runs, &opts, &mut |_| {});
+                    let report = match report {
+                        Ok(r) => r,
+                        // An overflow or a bad configuration: the same error as a fusion's.
+                        Err(e) => {
+                            let first = grid(method, runs.len(), &opts).unwrap()[0].clone();
+                            let fo = FuseRunsOptions {
+                                method: method.into(),
+                                norm: opts.norm.clone(),
+                                weights: first.0,
+                                params: first.1,
+                            };
+                            proptest::prop_assert_eq!(
+                                crate::lab::runfusion::fuse_runs_ordered(runs, &fo).map(drop),
+                                Err(e)
+                            );
+                            continue;
+                        }
+                    };
+                    for trial in &report.trials {
+                        let fo = FuseRunsOptions {
+                            method: method.into(),
+                            norm: opts.norm.clone(),
+                            weights: trial.weights.clone(),
+                            params: trial.params.clone(),
+                        };
+                        let fused = crate::lab::runfusion::fuse_runs_ordered(runs, &fo).unwrap();
+                        let ev =
+                            crate::lab::eval::evaluate_ranked(qrels, &fused, &[metric]).unwrap();
+                        let want = ev.mean(metric).unwrap();
+                        proptest::prop_assert_eq!(
+                            trial.score.to_bits(),
+                            want.to_bits(),
+                            "{} {:?} {} {:?}",
+                            method,
+                            norm,
+                            metric,
+                            trial
+                        );
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+        #[test]
+        fn the_search_scores_what_fusing_each_configuration_scores(
+            lists in proptest::collection::vec(
+                proptest::collection::vec(
+                    proptest::collection::vec((0u8..8, 0u8..4), 0..7),
+                    3,
+                ),
+                2..=3,
+            ),
+            grades in proptest::collection::vec(proptest::collection::vec(0u8..3, 8), 4),
+        ) {
+            // Run r, query q: documents d0..d7 once each (the first listing kept), scores
+            // from four values, so ties are common; query q2 of the last run left out.
+            let n = lists.len();
+            let runs: Vec<OrderedRun> = lists
+                .iter()
+                .enumerate()
+                .map(|(r, queries)| {
+                    queries
+                        .iter()
+                        .enumerate()
+                        .filter(|(q, _)| !(r + 1 == n && *q == 2))
+                        .map(|(q, docs)| {
+                            let mut seen = std::collections::HashSet::new();
+                            let list: Vec<(String, f64)> = docs
+                                .iter()
+                                .filter(|(d, _)| seen.insert(*d))
+                                .map(|(d, s)| (format!("d{d}"), f64::from(*s) * 0.5))
+                                .collect();
+                            (format!("q{q}"), list)
+                        })
+                        .collect()
+                })
+                .collect();
+            // Judged: q1, q2 and q3 (q0 is a run query nobody judged) and q9, which no run has.
+            let qrels = Qrels(
+                grades
+                    .iter()
+                    .enumerate()
+                    .map(|(i, g)| {
+                        let q = if i == 0 { "q9".to_string() } else { format!("q{i}") };
+                        let judged = g
+                            .iter()
+                            .enumerate()
+                            .map(|(d, grade)| (format!("d{d}"), f64::from(*grade)))
+                            .collect();
+                        (q, judged)
+                    })
+                    .collect(),
+            );
+            search_scores_equal_separate_fusions(&runs, &qrels)?;
+        }
     }
 
     #[test]

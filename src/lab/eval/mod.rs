@@ -193,6 +193,18 @@ pub fn evaluate_ranked_checked(
     })
 }
 
+/// Evaluates rankings already checked (each query's documents once, scores finite):
+/// `rank_query(qid)` is the judged query's documents, best first (an unjudged query is
+/// not asked for). The search of [`crate::lab::optimize`] scores its fusions so, without
+/// building a run.
+pub(crate) fn evaluate_rankings<'r>(
+    qrels: &Qrels,
+    metrics: &[&str],
+    rank_query: impl Fn(&str) -> Vec<&'r str>,
+) -> Result<Evaluation> {
+    evaluate_with(qrels, metrics, rank_query)
+}
+
 /// Every score finite, no document twice in one query.
 fn check_ordered(run: &OrderedRun) -> Result<()> {
     for (qid, docs) in run {

@@ -41,7 +41,7 @@ const OPENSEARCH_MIN_SCORE: f64 = 0.001;
 const OPENSEARCH_SINGLE_RESULT_SCORE: f64 = 1.0;
 
 /// Qdrant's `distr_norm`: maps mean -/+ 3 sample standard deviations to 0 / 1.
-fn qdrant_distr_norm<'a>(l: &Scores<'a>) -> Scores<'a> {
+pub(super) fn qdrant_distr_norm<'a>(l: &Scores<'a>) -> Scores<'a> {
     let xs: Vec<f64> = ranking(l).into_iter().map(|(_, s)| s).collect();
     if xs.len() < 2 {
         return l.keys().map(|d| (*d, 0.5)).collect();
@@ -59,14 +59,14 @@ fn qdrant_distr_norm<'a>(l: &Scores<'a>) -> Scores<'a> {
         .collect()
 }
 
-/// Qdrant's distribution-based score fusion: weighted sum of [`qdrant_distr_norm`]ed scores.
-pub(super) fn dbsf<'a>(lists: &[Scores<'a>], w: &[f64]) -> Scores<'a> {
-    let normalized: Vec<Scores<'a>> = lists.iter().map(qdrant_distr_norm).collect();
-    wsum(&normalized, w)
+/// Qdrant's distribution-based score fusion: weighted sum of the lists'
+/// [`qdrant_distr_norm`]ed scores (the method's stage: see `Method::stage`).
+pub(super) fn dbsf<'a>(normalized: &[Scores<'a>], w: &[f64]) -> Scores<'a> {
+    wsum(normalized, w)
 }
 
 /// OpenSearch's `min_max` normalization (no lower bounds).
-fn opensearch_min_max<'a>(l: &Scores<'a>) -> Scores<'a> {
+pub(super) fn opensearch_min_max<'a>(l: &Scores<'a>) -> Scores<'a> {
     let lo = l.values().copied().fold(f64::INFINITY, float::min);
     let hi = l.values().copied().fold(f64::NEG_INFINITY, float::max);
     let one = |s: f64| {
@@ -83,15 +83,15 @@ fn opensearch_min_max<'a>(l: &Scores<'a>) -> Scores<'a> {
     l.iter().map(|(d, s)| (*d, one(*s))).collect()
 }
 
-/// Normalizes every list with OpenSearch's min-max, then scores every candidate from its
-/// per-run `(score, weight)` pairs, score 0.0 for a run that missed it.
+/// Scores every candidate of the lists, normalized by OpenSearch's min-max
+/// ([`opensearch_min_max`], the means' stage: see `Method::stage`), from its per-run
+/// `(score, weight)` pairs, score 0.0 for a run that missed it.
 fn opensearch_combine<'a>(
-    lists: &[Scores<'a>],
+    normalized: &[Scores<'a>],
     w: &[f64],
     combine: impl Fn(&[(f64, f64)]) -> f64,
 ) -> Scores<'a> {
-    let normalized: Vec<Scores<'a>> = lists.iter().map(opensearch_min_max).collect();
-    candidates(lists)
+    candidates(normalized)
         .into_iter()
         .map(|d| {
             let sw: Vec<(f64, f64)> = normalized

@@ -18,7 +18,7 @@ const MISSING_FOR_MIN: f64 = 1e9;
 /// The documents of any list, each once, where first met: lists in order, each list in
 /// its order (the order ranx's fused dicts insert them in).
 pub(super) fn candidates<'a>(lists: &[Scores<'a>]) -> Vec<&'a str> {
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::with_hasher(super::idhash::BuildIdHasher::default());
     lists
         .iter()
         .flat_map(|l| l.keys().copied())
@@ -169,15 +169,18 @@ fn norm_log_comb_mnz<'a>(lists: &[Scores<'a>], sigma: f64) -> Scores<'a> {
 
 // Rank-based methods -----------------------------------------------------------------
 
-/// Replaces every score of each list by `score_at(i)`, `i` the document's 0-based rank.
+/// Replaces every score of each list by `score_at(i)`, `i` the document's 0-based rank
+/// (`score_at` is called once per rank, not once per list: RBC's is a `pow`).
 fn by_rank<'a>(lists: &[Scores<'a>], score_at: impl Fn(usize) -> f64) -> Vec<Scores<'a>> {
+    let longest = lists.iter().map(Scores::len).max().unwrap_or(0);
+    let at: Vec<f64> = (0..longest).map(score_at).collect();
     lists
         .iter()
         .map(|l| {
             ranking(l)
                 .into_iter()
-                .enumerate()
-                .map(|(i, (d, _))| (d, score_at(i)))
+                .zip(&at)
+                .map(|((d, _), s)| (d, *s))
                 .collect()
         })
         .collect()
@@ -218,7 +221,7 @@ pub(super) fn logn_isr<'a>(lists: &[Scores<'a>], sigma: f64) -> Scores<'a> {
 /// `(N - n + 1) / 2` for the candidates a list of `n` missed (`N` candidates). As in
 /// ranx's `_borda_score`, each list has its ranked documents first, in its order, then
 /// the missed ones (in ranx, in `set` order; here by doc id).
-fn borda_points<'a>(lists: &[Scores<'a>]) -> Vec<Scores<'a>> {
+pub(super) fn borda_points<'a>(lists: &[Scores<'a>]) -> Vec<Scores<'a>> {
     let all = candidates_by_id(lists);
     let big_n = all.len() as f64;
     lists
@@ -240,14 +243,15 @@ fn borda_points<'a>(lists: &[Scores<'a>]) -> Vec<Scores<'a>> {
         .collect()
 }
 
-/// BordaFuse (Aslam & Montague 2001): CombSUM of Borda points.
-pub(super) fn bordafuse<'a>(lists: &[Scores<'a>]) -> Scores<'a> {
-    comb_sum(&borda_points(lists))
+/// BordaFuse (Aslam & Montague 2001): CombSUM of the lists' Borda points
+/// ([`borda_points`], the method's stage: see `Method::stage`).
+pub(super) fn bordafuse<'a>(points: &[Scores<'a>]) -> Scores<'a> {
+    comb_sum(points)
 }
 
-/// Weighted BordaFuse: weighted sum of Borda points.
-pub(super) fn w_bordafuse<'a>(lists: &[Scores<'a>], w: &[f64]) -> Scores<'a> {
-    wsum(&borda_points(lists), w)
+/// Weighted BordaFuse: weighted sum of the lists' Borda points ([`borda_points`]).
+pub(super) fn w_bordafuse<'a>(points: &[Scores<'a>], w: &[f64]) -> Scores<'a> {
+    wsum(points, w)
 }
 
 /// (Weighted) CondorcetFuse (Montague & Aslam 2002), as ranx computes it.

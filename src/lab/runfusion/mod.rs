@@ -60,6 +60,7 @@
 //! and in WebAssembly.
 
 mod external;
+pub(crate) mod idhash;
 mod methods;
 mod norm;
 mod pysort;
@@ -280,33 +281,78 @@ fn fuse_each_query(
     if unique {
         check_unique(runs)?;
     }
-    let queries: std::collections::BTreeSet<&str> = runs
-        .iter()
-        .flat_map(|r| r.keys().map(String::as_str))
-        .collect();
-    for q in queries {
-        let lists: Vec<Scores<'_>> = runs
-            .iter()
-            .map(|run| {
-                run.get(q)
-                    .map(|res| res.iter().map(|(d, s)| (d.as_str(), *s)).collect())
-                    .unwrap_or_default()
-            })
-            .collect();
-        let normalized = norm::apply(plan.norm, &lists);
-        let combined = plan.method.apply(&normalized, &plan.weights)?;
-        if let Some((d, s)) = combined.iter().find(|(_, s)| !s.is_finite()) {
-            // The runs' scores (with the weights and norm) are at fault, not a path of
-            // the output: the error names the runs, the message the query and document.
-            return Err(ScoreError::new(
-                ErrorCode::NonFiniteScore,
-                "runs",
-                format!("the fused score of document {} for query {} overflows ({}); rescale the input scores or the weights, or pick another norm", crate::error::name(d), crate::error::name(q), crate::error::num(*s)),
-            ));
-        }
+    for q in query_ids(runs) {
+        let combined = plan.combine(q, &plan.stage(runs, q))?;
         emit(q, &combined);
     }
     Ok(())
+}
+
+/// Every query id of any run, each once, in id order.
+fn query_ids<'a>(runs: &[&'a OrderedRun]) -> std::collections::BTreeSet<&'a str> {
+    runs.iter()
+        .flat_map(|r| r.keys().map(String::as_str))
+        .collect()
+}
+
+/// Runs prepared once for the many fusions of a search
+/// ([`crate::lab::optimize::optimize_fusion`]), whose configurations differ only in
+/// weights and parameters: each query's lists normalized and through the method's stage
+/// (`Method::stage`), neither of which reads a weight or a parameter, so they are the
+/// lists every [`fuse_runs_ordered`] of the search would combine.
+pub(crate) struct Prepared<'a> {
+    n_runs: usize,
+    norm: Norm,
+    method: std::mem::Discriminant<Method>,
+    queries: Vec<(&'a str, Vec<Scores<'a>>)>,
+}
+
+impl<'a> Prepared<'a> {
+    /// Prepares `runs` as a fusion with `opts` would (its errors are that fusion's
+    /// option errors); the runs' scores must have been checked ([`check_scores`]).
+    pub(crate) fn new(runs: &[&'a OrderedRun], opts: &FuseRunsOptions) -> Result<Self> {
+        let plan = Plan::new(runs.len(), opts)?;
+        let queries = query_ids(runs)
+            .into_iter()
+            .map(|q| (q, plan.stage(runs, q)))
+            .collect();
+        Ok(Prepared {
+            n_runs: runs.len(),
+            norm: plan.norm,
+            method: std::mem::discriminant(&plan.method),
+            queries,
+        })
+    }
+
+    /// The fusion with `opts` (whose method and norm are those given to
+    /// [`Prepared::new`]): each query's documents in the order [`fuse_unique`] returns
+    /// them, queries in id order.
+    pub(crate) fn fuse_ranked(
+        &self,
+        opts: &FuseRunsOptions,
+    ) -> Result<Vec<(&'a str, Vec<&'a str>)>> {
+        let plan = Plan::new(self.n_runs, opts)?;
+        if plan.norm != self.norm || std::mem::discriminant(&plan.method) != self.method {
+            return Err(ScoreError::new(
+                ErrorCode::Internal,
+                "method",
+                "a search's configurations changed the method or norm (a calibrank bug)",
+            ));
+        }
+        self.queries
+            .iter()
+            .map(|(q, lists)| {
+                let combined = plan.combine(q, lists)?;
+                // The order ranx_sort_query gives the fused list (fuse_ordered).
+                let keys: Vec<f64> = combined.values().map(|s| -*s).collect();
+                let docs = crate::lab::eval::ranx_argsort(&keys)
+                    .into_iter()
+                    .filter_map(|i| combined.items.get(i).map(|(d, _)| *d))
+                    .collect();
+                Ok((*q, docs))
+            })
+            .collect()
+    }
 }
 
 /// One run's results for one query (doc id -> score), borrowed from the input, in an
@@ -315,7 +361,7 @@ fn fuse_each_query(
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Scores<'a> {
     items: Vec<(&'a str, f64)>,
-    index: HashMap<&'a str, usize>,
+    index: HashMap<&'a str, usize, idhash::BuildIdHasher>,
 }
 
 impl<'a> Scores<'a> {
@@ -492,6 +538,21 @@ enum Method {
 }
 
 impl Method {
+    /// The method's first stage, which reads no weight or parameter: BordaFuse's points,
+    /// Qdrant's and OpenSearch's own normalizations; the lists as they are for the other
+    /// methods. A search ([`Prepared`]) takes it once for all its configurations.
+    fn stage<'a>(self, lists: Vec<Scores<'a>>) -> Vec<Scores<'a>> {
+        match self {
+            Method::BordaFuse | Method::WBordaFuse => methods::borda_points(&lists),
+            Method::Dbsf => lists.iter().map(external::qdrant_distr_norm).collect(),
+            Method::ArithmeticMean | Method::GeometricMean | Method::HarmonicMean => {
+                lists.iter().map(external::opensearch_min_max).collect()
+            }
+            _ => lists,
+        }
+    }
+
+    /// Combines lists through the method's stage ([`Method::stage`]).
     fn apply<'a>(self, lists: &[Scores<'a>], w: &[f64]) -> Result<Scores<'a>> {
         use methods as m;
         Ok(match self {
@@ -568,6 +629,34 @@ const GAMMA: ParamSpec = ParamSpec {
 };
 
 impl Plan {
+    /// Each run's results for query `q` (empty where a run lacks it), normalized, then
+    /// through the method's stage: the lists [`Plan::combine`] takes.
+    fn stage<'a>(&self, runs: &[&'a OrderedRun], q: &str) -> Vec<Scores<'a>> {
+        let lists: Vec<Scores<'a>> = runs
+            .iter()
+            .map(|run| {
+                run.get(q)
+                    .map(|res| res.iter().map(|(d, s)| (d.as_str(), *s)).collect())
+                    .unwrap_or_default()
+            })
+            .collect();
+        self.method.stage(norm::apply(self.norm, &lists))
+    }
+
+    /// Fuses one query's staged `lists` ([`Plan::stage`]); a fused score that overflows is an error
+    /// naming the runs (the input's scores, with the weights and norm, are at fault).
+    fn combine<'a>(&self, q: &str, lists: &[Scores<'a>]) -> Result<Scores<'a>> {
+        let combined = self.method.apply(lists, &self.weights)?;
+        if let Some((d, s)) = combined.iter().find(|(_, s)| !s.is_finite()) {
+            return Err(ScoreError::new(
+                ErrorCode::NonFiniteScore,
+                "runs",
+                format!("the fused score of document {} for query {} overflows ({}); rescale the input scores or the weights, or pick another norm", crate::error::name(d), crate::error::name(q), crate::error::num(*s)),
+            ));
+        }
+        Ok(combined)
+    }
+
     fn new(n_runs: usize, opts: &FuseRunsOptions) -> Result<Plan> {
         if n_runs == 0 {
             return Err(ScoreError::new(
