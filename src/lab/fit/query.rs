@@ -570,43 +570,56 @@ fn in_runs(e: ScoreError, q: &str) -> ScoreError {
     ScoreError { field, ..e }
 }
 
-/// Population mean and standard deviation of each column (1 where it is 0 or the
-/// column overflows), and whether each column is constant (a spread of 0 or within
-/// its mean's rounding).
+/// Population mean and standard deviation of each column (1 where it is 0), and whether
+/// each column is constant (a spread of 0 or within its mean's rounding). A column whose
+/// sums overflow (scores near 1e308) has its moments taken on its values divided by the
+/// largest magnitude, then scaled back: standardizing is scale-free, so the fit is the
+/// one its values at a smaller scale give (before, such a column kept scale 1 and the
+/// fit a flat model).
 fn standardization(x: &[Vec<f64>]) -> (Vec<f64>, Vec<f64>, Vec<bool>) {
-    let n = x.len().max(1) as f64;
     let d = x.first().map_or(0, Vec::len);
-    let mean: Vec<f64> = (0..d)
-        .map(|j| {
-            x.iter()
-                .map(|r| r.get(j).copied().unwrap_or(0.0))
-                .sum::<f64>()
-                / n
-        })
-        .collect();
-    let scale = (0..d)
-        .map(|j| {
-            let m = mean.get(j).copied().unwrap_or(0.0);
-            let var = x
-                .iter()
-                .map(|r| {
-                    let v = r.get(j).copied().unwrap_or(0.0) - m;
-                    v * v
-                })
-                .sum::<f64>()
-                / n;
-            let s = var.sqrt();
-            if s.is_finite() && s > 1e-12 * float::max(m.abs(), 1.0) {
-                (s, false)
-            } else {
-                // An overflowing column keeps its values (as before): only a spread of
-                // (nearly) 0 is a constant column.
-                (1.0, s.is_finite())
+    let columns = (0..d).map(|j| {
+        let column: Vec<f64> = x.iter().map(|r| r.get(j).copied().unwrap_or(0.0)).collect();
+        let (m, s) = match column_moments(&column, 1.0) {
+            (m, s) if m.is_finite() && s.is_finite() => (m, s),
+            _ => {
+                let largest = column.iter().fold(0.0f64, |a, v| float::max(a, v.abs()));
+                let (m, s) = column_moments(&column, largest);
+                (m * largest, s * largest)
             }
+        };
+        if s.is_finite() && s > 1e-12 * float::max(m.abs(), 1.0) {
+            (m, s, false)
+        } else {
+            (m, 1.0, s.is_finite())
+        }
+    });
+    let mut out = (
+        Vec::with_capacity(d),
+        Vec::with_capacity(d),
+        Vec::with_capacity(d),
+    );
+    for (m, s, constant) in columns {
+        out.0.push(m);
+        out.1.push(s);
+        out.2.push(constant);
+    }
+    out
+}
+
+/// Population mean and standard deviation of `column / by`, summed in row order.
+fn column_moments(column: &[f64], by: f64) -> (f64, f64) {
+    let n = column.len().max(1) as f64;
+    let mean = column.iter().map(|v| v / by).sum::<f64>() / n;
+    let var = column
+        .iter()
+        .map(|v| {
+            let c = v / by - mean;
+            c * c
         })
-        .collect::<Vec<(f64, bool)>>();
-    let (scale, constant) = scale.into_iter().unzip();
-    (mean, scale, constant)
+        .sum::<f64>()
+        / n;
+    (mean, var.sqrt())
 }
 
 #[cfg(test)]
@@ -660,6 +673,52 @@ mod tests {
             );
         }
         (Qrels(qr), vec![Run(bm), Run(de)])
+    }
+
+    /// Scores near 1e308, whose column sums overflow, fit the model their values at a
+    /// smaller scale fit (standardizing is scale-free): before, the column kept scale 1
+    /// and the fit was flat, `converged: false`.
+    #[test]
+    fn scores_near_the_largest_double_fit_as_their_scaled_down_values_do() {
+        let (qr, runs) = data();
+        let scaled: Vec<Run> = runs
+            .iter()
+            .map(|r| {
+                Run(r
+                    .iter()
+                    .map(|(q, docs)| {
+                        (
+                            q.clone(),
+                            docs.iter().map(|(d, s)| (d.clone(), s * 2e307)).collect(),
+                        )
+                    })
+                    .collect())
+            })
+            .collect();
+        // The top scores of twelve queries sum past f64::MAX.
+        let tops: f64 = scaled[0]
+            .values()
+            .map(|d| d.values().fold(0.0, |a, s| float::max(a, *s)))
+            .sum();
+        assert!(tops.is_infinite());
+        let opts = FitQueryConfidenceOptions::default();
+        let small = fit_query_confidence(&qr, &runs, &opts).unwrap();
+        let big = fit_query_confidence(&qr, &scaled, &opts).unwrap();
+        assert!(big.training.converged, "{big:?}");
+        assert!(
+            big.coefficients.iter().any(|c| c.abs() > 0.1),
+            "flat: {big:?}"
+        );
+        for (a, b) in small.coefficients.iter().zip(&big.coefficients) {
+            assert!((a - b).abs() <= 1e-9 * float::max(a.abs(), 1.0), "{a} vs {b}");
+        }
+        let (p_small, p_big) = (
+            predict_query_confidence(&small, &runs).unwrap(),
+            predict_query_confidence(&big, &scaled).unwrap(),
+        );
+        for (q, p) in &p_small {
+            assert!((p - p_big[q]).abs() < 1e-9, "{q}: {p} vs {}", p_big[q]);
+        }
     }
 
     /// A query whose best score lies so far from the training scores that its feature
