@@ -3,7 +3,7 @@ import { Input, precheck, typeError } from "../wire.js";
 
 import { argument, runsArgument } from "./arguments.js";
 import { Qrels, Run, TOKEN } from "./handles.js";
-import { RunObjects, parseRun, rankedObjects } from "./runs.js";
+import { RunObjects, rankedObjects, runOfSections } from "./runs.js";
 import { OP, callWithProgress, limitsOf, w } from "./shared.js";
 
 /**
@@ -20,7 +20,7 @@ export function fuseRuns(runs, options) {
     const wr = w();
     const out = wr.call(OP.FUSE_RUNS, input);
     if (arg.handles) return new Run(TOKEN, wr, out.u32View()[0]);
-    const fused = parseRun(out.text());
+    const fused = runOfSections(out);
     rankedObjects.add(fused);
     return fused;
   } finally {

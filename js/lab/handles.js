@@ -7,7 +7,7 @@
 import { DISPOSE, Input, markHandle, precheck, scoreError, typeError, wellFormedName } from "../wire.js";
 
 import { argument } from "./arguments.js";
-import { RunObjects, parseRun, rankedObjects } from "./runs.js";
+import { RunObjects, rankedObjects, runOfSections } from "./runs.js";
 import { OP, limitsOf, state, w } from "./shared.js";
 import { trecText } from "./trec.js";
 
@@ -77,7 +77,7 @@ export class LabObject {
 
   /** `{ queryId: { docId: score } }`; a run's documents in its (ranx's) order. */
   toObject() {
-    const o = parseRun(w().call(OP.HANDLE_TO_OBJECT, new Input().u32s([handleOf(this)])).text());
+    const o = runOfSections(w().call(OP.HANDLE_TO_OBJECT, new Input().u32s([handleOf(this)])));
     if (this instanceof Run) rankedObjects.add(o);
     return o;
   }

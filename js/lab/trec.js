@@ -1,7 +1,7 @@
 // TREC runs and qrels parsed from text (`parseTrecRun`, `parseQrels`).
 import { Input, precheck, typeError, wellFormedText } from "../wire.js";
 
-import { parseRun } from "./runs.js";
+import { runOfSections } from "./runs.js";
 import { OP, limitsOf, w } from "./shared.js";
 
 export function trecText(text, options, fn) {
@@ -16,10 +16,10 @@ export function trecText(text, options, fn) {
 
 /** Parses a TREC run (`qid Q0 docid rank score tag` per line) into its JSON form. */
 export function parseTrecRun(text, options) {
-  return parseRun(w().call(OP.PARSE_RUN, trecText(text, options, "parseTrecRun")).text());
+  return runOfSections(w().call(OP.PARSE_RUN, trecText(text, options, "parseTrecRun")));
 }
 
 /** Parses TREC qrels (`qid iter docid rel` per line) into their JSON form. */
 export function parseQrels(text, options) {
-  return parseRun(w().call(OP.PARSE_QRELS, trecText(text, options, "parseQrels")).text());
+  return runOfSections(w().call(OP.PARSE_QRELS, trecText(text, options, "parseQrels")));
 }

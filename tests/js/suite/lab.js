@@ -125,6 +125,38 @@ export function labTests(test, lib) {
     for (const h of [...handles, fusedRun, againRun]) h.free();
   });
 
+  test("run-shaped answers are the objects JSON.parse would make: own keys in order, __proto__ included, numbers exact", () => {
+    // Query and document ids named __proto__, integer-like ids (JS lists them first,
+    // ascending), a score with every bit of its double, and a negative zero.
+    const exact = 0.1 + 0.2;
+    const text = `__proto__ Q0 __proto__ 1 ${exact} t\n__proto__ Q0 b 2 0.25 t\n__proto__ Q0 10 3 -0 t\n__proto__ Q0 2 4 -0.5 t\nq Q0 constructor 1 1 t\n`;
+    const check = (o, what) => {
+      eq(Object.getPrototypeOf(o), Object.prototype, what);
+      eq(Object.keys(o), ["__proto__", "q"], what);
+      const p = Object.getOwnPropertyDescriptor(o, "__proto__").value;
+      eq(Object.getPrototypeOf(p), Object.prototype, what);
+      eq(Object.keys(p), ["2", "10", "__proto__", "b"], what);
+      assert(Object.is(p.__proto__, Object.prototype) === false && Object.getOwnPropertyDescriptor(p, "__proto__").value === exact, `${what}: __proto__ is an own score`);
+      assert(Object.is(p["10"], -0), `${what}: -0 kept`);
+      eq(Object.keys(o.q), ["constructor"], what);
+      eq(JSON.stringify(o), JSON.stringify(JSON.parse(JSON.stringify(o))), what);
+    };
+    const parsed = lib.parseTrecRun(text);
+    check(parsed, "parseTrecRun");
+    check(lib.Run.fromTrec(text).toObject(), "Run.toObject");
+    const qrels = lib.parseQrels("__proto__ 0 __proto__ 2\n__proto__ 0 b 1\n__proto__ 0 10 0\n__proto__ 0 2 1\nq 0 constructor 1\n");
+    eq(Object.keys(qrels), ["__proto__", "q"]);
+    const judged = Object.getOwnPropertyDescriptor(qrels, "__proto__").value;
+    eq(Object.keys(judged), ["2", "10", "__proto__", "b"]);
+    eq(Object.getOwnPropertyDescriptor(judged, "__proto__").value, 2);
+    eq(lib.Qrels.fromTrec("__proto__ 0 __proto__ 2\n").toObject(), JSON.parse('{"__proto__":{"__proto__":2}}'));
+    // A fusion of the run with itself: the same keys, each score doubled by wsum's weights.
+    const fused = lib.fuseRuns([parsed, parsed], { method: "wsum", norm: "none", weights: [1, 1] });
+    const f = Object.getOwnPropertyDescriptor(fused, "__proto__").value;
+    eq(Object.getOwnPropertyDescriptor(f, "__proto__").value, exact + exact);
+    eq(Object.keys(fused), ["__proto__", "q"]);
+  });
+
   test("runs, judgements and metrics", () => {
     const run = lib.parseTrecRun("q1 Q0 d1 1 3.0 t\nq1 Q0 d2 2 2.0 t\nq1 Q0 d3 3 1.0 t\n");
     eq(run, { q1: { d1: 3, d2: 2, d3: 1 } });

@@ -11,7 +11,6 @@ use calibrank::lab::runs::{check_grade, into_run, ranx_sort, OrderedRun, Qrels};
 use calibrank::limits::Budget;
 use calibrank_wasm_shared::wire::{tag, Reader, Strs, Writer};
 use calibrank_wasm_shared::Slab;
-use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::cell::RefCell;
 use std::collections::HashSet;
 
@@ -342,36 +341,61 @@ fn charge_queries(
     budget.text(bytes, field)
 }
 
-/// A run serialized as a JSON object in its order.
-struct InOrder<'a>(&'a OrderedRun);
+/// A run or judgements as js/lab/runs.js `readRun` builds their object from (the form
+/// an object argument crosses in too): the query ids (STRS), each query's count of
+/// documents (U32), the documents (STRS) and their scores or grades (F64), each query's
+/// documents in order. Numbers cross as they are, NaN and the infinities included.
+#[derive(Default)]
+pub struct RunSections<'r> {
+    queries: Vec<&'r str>,
+    counts: Vec<u32>,
+    docs: Vec<&'r str>,
+    scores: Vec<f64>,
+}
 
-/// One query's documents in their order.
-struct DocsInOrder<'a>(&'a [(String, f64)]);
-
-impl Serialize for InOrder<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(self.0.len()))?;
-        for (q, docs) in self.0 {
-            m.serialize_entry(q, &DocsInOrder(docs))?;
+impl<'r> RunSections<'r> {
+    /// Adds query `q` and its documents in order.
+    pub fn query(&mut self, q: &'r str, docs: impl Iterator<Item = (&'r str, f64)>) {
+        let before = self.docs.len();
+        for (d, s) in docs {
+            self.docs.push(d);
+            self.scores.push(s);
         }
-        m.end()
+        self.queries.push(q);
+        self.counts
+            .push(u32::try_from(self.docs.len() - before).unwrap_or(u32::MAX));
+    }
+
+    /// Writes the four sections.
+    pub fn write(&self, w: &mut Writer) {
+        w.strs(self.queries.iter().copied());
+        w.u32s(&self.counts);
+        w.strs(self.docs.iter().copied());
+        w.f64s(&self.scores);
     }
 }
 
-impl Serialize for DocsInOrder<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(self.0.len()))?;
-        for (d, score) in self.0 {
-            m.serialize_entry(d, score)?;
-        }
-        m.end()
-    }
-}
-
-/// Writes a run as JSON, each query's documents in the run's order (every score is
-/// finite: the parsers and the fusion make no others).
+/// Writes a run ([`RunSections`]), each query's documents in the run's order.
 pub fn write_run(w: &mut Writer, run: &OrderedRun) -> Result<()> {
-    calibrank_wasm_shared::write_json(w, &InOrder(run))
+    let mut out = RunSections::default();
+    for (q, docs) in run {
+        out.query(q, docs.iter().map(|(d, s)| (d.as_str(), *s)));
+    }
+    out.write(w);
+    Ok(())
+}
+
+/// Writes judgements ([`RunSections`]), each query's documents in id order.
+pub fn write_qrels(
+    w: &mut Writer,
+    qrels: &std::collections::BTreeMap<String, std::collections::BTreeMap<String, f64>>,
+) -> Result<()> {
+    let mut out = RunSections::default();
+    for (q, grades) in qrels {
+        out.query(q, grades.iter().map(|(d, g)| (d.as_str(), *g)));
+    }
+    out.write(w);
+    Ok(())
 }
 
 #[cfg(test)]

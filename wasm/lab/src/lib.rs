@@ -63,7 +63,7 @@ fn dispatch(op: u32, r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
             handles::write_run(w, &eval::parse_trec_run_ordered(t)?)
         }),
         op::PARSE_QRELS => parse(r, w, LimitedFunction::ParseQrels, |t, w| {
-            write_run(w, &eval::parse_qrels(t)?.0)
+            handles::write_qrels(w, &eval::parse_qrels(t)?.0)
         }),
         op::EVALUATE => evaluate(r, w, false),
         op::EVALUATE_PER_QUERY => evaluate(r, w, true),
@@ -99,38 +99,6 @@ fn dispatch(op: u32, r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
         }
         _ => Err(calibrank_wasm_shared::unknown_op(op)),
     }
-}
-
-/// A run or qrels as JSON. Every score is finite here (the parsers and the fusion refuse
-/// or never make others); a non-finite one (from an input run) is written as a sentinel
-/// that js/lab/runs.js turns back into its number.
-fn write_run(w: &mut Writer, run: &BTreeMap<String, BTreeMap<String, f64>>) -> Result<()> {
-    let finite = run.values().all(|d| d.values().all(|s| s.is_finite()));
-    if finite {
-        return write_json(w, run);
-    }
-    let tagged: BTreeMap<&str, BTreeMap<&str, serde_json::Value>> = run
-        .iter()
-        .map(|(q, docs)| {
-            let docs = docs
-                .iter()
-                .map(|(d, &s)| {
-                    let v = if s.is_finite() {
-                        serde_json::json!(s)
-                    } else if s.is_nan() {
-                        serde_json::json!("\u{0}NaN")
-                    } else if s > 0.0 {
-                        serde_json::json!("\u{0}Infinity")
-                    } else {
-                        serde_json::json!("\u{0}-Infinity")
-                    };
-                    (d.as_str(), v)
-                })
-                .collect();
-            (q.as_str(), docs)
-        })
-        .collect();
-    write_json(w, &tagged)
 }
 
 /// The options of a function whose only option is `limits`: an object (or none), its
@@ -437,7 +405,7 @@ fn handle_to_object(r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
     let h = r.u32()?;
     handles::with(|store| match store.get(h)? {
         Stored::Run(run) => handles::write_run(w, run),
-        Stored::Qrels(q) => write_json(w, q),
+        Stored::Qrels(q) => handles::write_qrels(w, q),
     })
 }
 
