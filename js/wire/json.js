@@ -99,7 +99,7 @@ function leastChars(key, v, inArray) {
 }
 /** The error for a configuration, options or context whose JSON text is past `bound`. */
 export const textTooLong = (field, length, bound) =>
-  scoreError("INPUT_TOO_LARGE", field, `the JSON text is ${length === null ? "longer than " + bound : length} characters${length === null ? "" : ", above " + bound} (2 x limits.maxTextBytes, of this call's limits or of the defaults, whichever is larger)`);
+  scoreError("INPUT_TOO_LARGE", field, `the JSON text is ${length === null ? "longer than " + bound : length} characters${length === null ? "" : ", above " + bound} (2 x limits.maxTextBytes, of this call's limits or of the defaults, whichever is larger; as the package writes it, each number that is no safe integer takes 25 characters, its exact bits: an isotonic calibration of more than about 38,000 knots needs limits.maxTextBytes raised)`);
 let lone = null;
 function loneSurrogate(holder, key, what, id) {
   lone = { holder, key, what, id };

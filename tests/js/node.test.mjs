@@ -268,7 +268,7 @@ test("options, configurations, context and metric names past 2 x limits.maxTextB
   // Pipeline), where 12 million recency steps took 23 s to read.
   const long = "x".repeat(2_000_001);
   const tooLarge = (f, field) =>
-    assert.throws(f, (e) => e instanceof esm.ScoreError && e.code === "INPUT_TOO_LARGE" && e.field === field && /^the JSON text is (longer than 2000000|200\d{4} characters, above 2000000)(?: characters)? \(2 x limits\.maxTextBytes, of this call's limits or of the defaults, whichever is larger\)$/.test(e.message), field);
+    assert.throws(f, (e) => e instanceof esm.ScoreError && e.code === "INPUT_TOO_LARGE" && e.field === field && /^the JSON text is (longer than 2000000|200\d{4} characters, above 2000000)(?: characters)? \(2 x limits\.maxTextBytes, of this call's limits or of the defaults, whichever is larger; as the package writes it, each number that is no safe integer takes 25 characters, its exact bits: an isotonic calibration of more than about 38,000 knots needs limits\.maxTextBytes raised\)$/.test(e.message), field);
   tooLarge(() => esm.normalize([1], "max", { extra: long }), "options");
   tooLarge(() => esm.rrf([["a"]], { extra: long }), "options");
   tooLarge(() => new esm.Pipeline({ extra: long }), "config");

@@ -710,7 +710,10 @@ mod tests {
             "flat: {big:?}"
         );
         for (a, b) in small.coefficients.iter().zip(&big.coefficients) {
-            assert!((a - b).abs() <= 1e-9 * float::max(a.abs(), 1.0), "{a} vs {b}");
+            assert!(
+                (a - b).abs() <= 1e-9 * float::max(a.abs(), 1.0),
+                "{a} vs {b}"
+            );
         }
         let (p_small, p_big) = (
             predict_query_confidence(&small, &runs).unwrap(),
