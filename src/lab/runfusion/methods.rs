@@ -18,7 +18,7 @@ const MISSING_FOR_MIN: f64 = 1e9;
 /// The documents of any list, each once, where first met: lists in order, each list in
 /// its order (the order ranx's fused dicts insert them in).
 pub(super) fn candidates<'a>(lists: &[Scores<'a>]) -> Vec<&'a str> {
-    let mut seen = HashSet::with_hasher(super::idhash::BuildIdHasher::default());
+    let mut seen = HashSet::new();
     lists
         .iter()
         .flat_map(|l| l.keys().copied())

@@ -60,7 +60,6 @@
 //! and in WebAssembly.
 
 mod external;
-pub(crate) mod idhash;
 mod methods;
 mod norm;
 mod pysort;
@@ -361,7 +360,7 @@ impl<'a> Prepared<'a> {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Scores<'a> {
     items: Vec<(&'a str, f64)>,
-    index: HashMap<&'a str, usize, idhash::BuildIdHasher>,
+    index: HashMap<&'a str, usize>,
 }
 
 impl<'a> Scores<'a> {

@@ -341,7 +341,7 @@ fn charge_queries(
     budget.text(bytes, field)
 }
 
-/// A run or judgements as js/lab/runs.js `readRun` builds their object from (the form
+/// A run or judgements as js/lab/runs.js `runOfSections` builds their object from (the form
 /// an object argument crosses in too): the query ids (STRS), each query's count of
 /// documents (U32), the documents (STRS) and their scores or grades (F64), each query's
 /// documents in order. Numbers cross as they are, NaN and the infinities included.
