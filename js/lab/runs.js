@@ -19,7 +19,7 @@
 // lone surrogates in keys) but not kept, the entries before it are sent with the
 // error, and the module reports it where it met it in the JSON text (after the
 // options, the metrics and the earlier arguments).
-import { HANDLE_KEY, clonedHandle, isHandleKind, emptyInstance, isMap, keyPath, mapAsObject, precheck, scoreError, typeError, utf8Length, wellFormedName } from "../wire.js";
+import { HANDLE_KEY, clonedHandle, isHandleKind, emptyInstance, hasOwn, isMap, keyPath, mapAsObject, precheck, scoreError, setOwn, typeError, utf8Length, wellFormedName } from "../wire.js";
 
 
 export const RECORD = "a record of query id -> document id -> score";
@@ -216,20 +216,17 @@ export class RunObjects {
   }
 }
 
-// Bound once: a caller's replacement of these globals never runs inside the builder.
-const ObjectPrototype = Object.prototype;
-const hasOwn = Function.prototype.call.bind(Object.prototype.hasOwnProperty);
-const defineProperty = Object.defineProperty;
-
 /**
  * Builds a run's (or judgements') object from the sections the module writes
- * (wasm/lab/src/handles.rs `RunSections`): query ids, each query's count, the documents
- * and their numbers, in order (copied out of wasm memory first). Keys are assigned one by
- * one, which V8 does several times faster than `JSON.parse` makes large objects of
- * distinct keys (250,000 TREC lines: 0.5 s of `JSON.parse`), a little slower for small
- * ones. A key Object.prototype has (`__proto__`, `toString`, or a caller's setter or
- * read-only value there) is defined instead, so every key is an own property, as
- * `JSON.parse` makes it, and no caller code runs (tests/js/own-objects.test.mjs).
+ * (wasm/lab/src/handles.rs `write_sections`): query ids, each query's count, the
+ * documents and their numbers, in order. Keys are assigned one by one, which V8 does
+ * several times faster than `JSON.parse` makes large objects of distinct keys (250,000
+ * TREC lines: 0.5 s of `JSON.parse`), a little slower for small ones. A key
+ * Object.prototype has (`__proto__`, `toString`, or a caller's setter or read-only value
+ * there) is defined instead (`setOwn`), so every key is an own property, as `JSON.parse`
+ * makes it (tests/js/own-objects.test.mjs). Everything is copied out of wasm memory
+ * before the first key is set: a caller's replacement of `Object.defineProperty` that
+ * calls the lab cannot change what is read.
  */
 export function runOfSections(out) {
   const queries = out.strs();
@@ -247,7 +244,7 @@ export function runOfSections(out) {
 }
 
 function put(o, key, value) {
-  if (hasOwn(ObjectPrototype, key)) defineProperty(o, key, { value, writable: true, enumerable: true, configurable: true });
+  if (hasOwn.call(Object.prototype, key)) setOwn(o, key, value);
   else o[key] = value;
 }
 

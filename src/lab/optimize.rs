@@ -301,6 +301,11 @@ pub fn check_work_entries(
     limits.check_search_work(trials, entries, judged, field)
 }
 
+/// A search whose grid held no configuration.
+fn nothing_tried() -> ScoreError {
+    ScoreError::new(ErrorCode::EmptyInput, "runs", "nothing was tried")
+}
+
 /// Progress of a search: configurations done, total, best score so far.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -388,35 +393,28 @@ fn search(
     let total = configs.len();
     let mut trials = Vec::with_capacity(total);
     let mut best: Option<usize> = None;
-    let options = |weights: &Option<Vec<f64>>, params: &BTreeMap<String, f64>| FuseRunsOptions {
-        method: opts.method.clone(),
-        norm: opts.norm.clone(),
-        weights: weights.clone(),
-        params: params.clone(),
-    };
     // The runs prepared once, as the first configuration's fusion would (its option
     // errors first): normalized and through the method's stage, which read no weight or
     // parameter. Each configuration then combines them and ranks the fused documents as
     // `fuse_runs_ordered` does.
-    let prepared = match configs.first() {
-        Some((weights, params)) => Prepared::new(runs, &options(weights, params))?,
-        None => {
-            return Err(ScoreError::new(
-                ErrorCode::EmptyInput,
-                "runs",
-                "nothing was tried",
-            ))
-        }
-    };
+    let (weights, params) = configs.first().ok_or_else(nothing_tried)?;
+    let prepared = Prepared::new(
+        runs,
+        &FuseRunsOptions {
+            method: opts.method.clone(),
+            norm: opts.norm.clone(),
+            weights: weights.clone(),
+            params: params.clone(),
+        },
+    )?;
     for (weights, params) in configs {
-        let fused = prepared.fuse_ranked(&options(&weights, &params))?;
+        let fused = prepared.fuse_ranked(weights.clone(), params.clone())?;
         let ev = crate::lab::eval::evaluate_rankings(qrels, &[opts.metric.as_str()], |qid| {
             fused
                 .binary_search_by(|(q, _)| (*q).cmp(qid))
                 .ok()
                 .and_then(|i| fused.get(i))
-                .map(|(_, docs)| docs.clone())
-                .unwrap_or_default()
+                .map_or(&[][..], |(_, docs)| docs.as_slice())
         })?;
         let score = ev.means.first().map_or(0.0, |(_, v)| *v);
         if best
@@ -443,7 +441,7 @@ fn search(
     let best = best
         .and_then(|b| trials.get(b))
         .cloned()
-        .ok_or_else(|| ScoreError::new(ErrorCode::EmptyInput, "runs", "nothing was tried"))?;
+        .ok_or_else(nothing_tried)?;
     Ok(Some(OptimizeReport {
         method: opts.method.clone(),
         metric: opts.metric.clone(),

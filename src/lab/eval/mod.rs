@@ -188,7 +188,7 @@ pub fn evaluate_ranked_checked(
 ) -> Result<Evaluation> {
     evaluate_with(qrels, metrics, |qid| {
         run.get(qid)
-            .map(|docs| docs.iter().map(|(doc, _)| doc.as_str()).collect())
+            .map(|docs| docs.iter().map(|(doc, _)| doc.as_str()).collect::<Vec<_>>())
             .unwrap_or_default()
     })
 }
@@ -197,10 +197,10 @@ pub fn evaluate_ranked_checked(
 /// `rank_query(qid)` is the judged query's documents, best first (an unjudged query is
 /// not asked for). The search of [`crate::lab::optimize`] scores its fusions so, without
 /// building a run.
-pub(crate) fn evaluate_rankings<'r>(
+pub(crate) fn evaluate_rankings<'r, R: AsRef<[&'r str]>>(
     qrels: &Qrels,
     metrics: &[&str],
-    rank_query: impl Fn(&str) -> Vec<&'r str>,
+    rank_query: impl Fn(&str) -> R,
 ) -> Result<Evaluation> {
     evaluate_with(qrels, metrics, rank_query)
 }
@@ -230,10 +230,10 @@ fn check_ordered(run: &OrderedRun) -> Result<()> {
 
 /// Validates the metrics and judgements, then scores every judged query, ranking its
 /// documents with `rank_query`.
-fn evaluate_with<'r>(
+fn evaluate_with<'r, R: AsRef<[&'r str]>>(
     qrels: &Qrels,
     metrics: &[&str],
-    rank_query: impl Fn(&str) -> Vec<&'r str>,
+    rank_query: impl Fn(&str) -> R,
 ) -> Result<Evaluation> {
     let parsed = parse_metrics(metrics)?;
     check_qrels(qrels)?;
@@ -242,8 +242,11 @@ fn evaluate_with<'r>(
         .map(|(qid, grades)| {
             let ranking = rank_query(qid);
             // Grades looked up once per query, judged once per relevance level.
-            let looked_up: Vec<Option<f64>> =
-                ranking.iter().map(|d| grades.get(*d).copied()).collect();
+            let looked_up: Vec<Option<f64>> = ranking
+                .as_ref()
+                .iter()
+                .map(|d| grades.get(*d).copied())
+                .collect();
             let mut judged: Vec<(i64, Judged)> = Vec::new();
             let values = parsed
                 .iter()

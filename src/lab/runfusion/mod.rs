@@ -301,8 +301,8 @@ fn query_ids<'a>(runs: &[&'a OrderedRun]) -> std::collections::BTreeSet<&'a str>
 /// lists every [`fuse_runs_ordered`] of the search would combine.
 pub(crate) struct Prepared<'a> {
     n_runs: usize,
-    norm: Norm,
-    method: std::mem::Discriminant<Method>,
+    method: String,
+    norm: Option<String>,
     queries: Vec<(&'a str, Vec<Scores<'a>>)>,
 }
 
@@ -317,38 +317,32 @@ impl<'a> Prepared<'a> {
             .collect();
         Ok(Prepared {
             n_runs: runs.len(),
-            norm: plan.norm,
-            method: std::mem::discriminant(&plan.method),
+            method: opts.method.clone(),
+            norm: opts.norm.clone(),
             queries,
         })
     }
 
-    /// The fusion with `opts` (whose method and norm are those given to
-    /// [`Prepared::new`]): each query's documents in the order [`fuse_unique`] returns
-    /// them, queries in id order.
+    /// The fusion with the method and norm given to [`Prepared::new`] and these weights
+    /// and parameters: each query's documents in the order [`fuse_unique`] returns them,
+    /// queries in id order.
     pub(crate) fn fuse_ranked(
         &self,
-        opts: &FuseRunsOptions,
+        weights: Option<Vec<f64>>,
+        params: BTreeMap<String, f64>,
     ) -> Result<Vec<(&'a str, Vec<&'a str>)>> {
-        let plan = Plan::new(self.n_runs, opts)?;
-        if plan.norm != self.norm || std::mem::discriminant(&plan.method) != self.method {
-            return Err(ScoreError::new(
-                ErrorCode::Internal,
-                "method",
-                "a search's configurations changed the method or norm (a calibrank bug)",
-            ));
-        }
+        let opts = FuseRunsOptions {
+            method: self.method.clone(),
+            norm: self.norm.clone(),
+            weights,
+            params,
+        };
+        let plan = Plan::new(self.n_runs, &opts)?;
         self.queries
             .iter()
             .map(|(q, lists)| {
-                let combined = plan.combine(q, lists)?;
-                // The order ranx_sort_query gives the fused list (fuse_ordered).
-                let keys: Vec<f64> = combined.values().map(|s| -*s).collect();
-                let docs = crate::lab::eval::ranx_argsort(&keys)
-                    .into_iter()
-                    .filter_map(|i| combined.items.get(i).map(|(d, _)| *d))
-                    .collect();
-                Ok((*q, docs))
+                let ranked = plan.combine(q, lists)?.ranx_ranked();
+                Ok((*q, ranked.into_iter().map(|(d, _)| d).collect()))
             })
             .collect()
     }
@@ -413,13 +407,16 @@ impl<'a> Scores<'a> {
 
     /// Reorders as ranx's `sort_dict_by_value` (numba quicksort of the negated scores).
     pub(crate) fn ranx_sort(&mut self) {
+        *self = self.ranx_ranked().into_iter().collect();
+    }
+
+    /// The documents in the order [`Scores::ranx_sort`] puts them in.
+    pub(crate) fn ranx_ranked(&self) -> Vec<(&'a str, f64)> {
         let keys: Vec<f64> = self.items.iter().map(|(_, s)| -*s).collect();
-        let order = crate::lab::eval::ranx_argsort(&keys);
-        let sorted: Vec<(&'a str, f64)> = order
+        crate::lab::eval::ranx_argsort(&keys)
             .into_iter()
             .filter_map(|i| self.items.get(i).copied())
-            .collect();
-        *self = sorted.into_iter().collect();
+            .collect()
     }
 }
 

@@ -341,60 +341,44 @@ fn charge_queries(
     budget.text(bytes, field)
 }
 
-/// A run or judgements as js/lab/runs.js `runOfSections` builds their object from (the form
-/// an object argument crosses in too): the query ids (STRS), each query's count of
-/// documents (U32), the documents (STRS) and their scores or grades (F64), each query's
-/// documents in order. Numbers cross as they are, NaN and the infinities included.
-#[derive(Default)]
-pub struct RunSections<'r> {
-    queries: Vec<&'r str>,
-    counts: Vec<u32>,
-    docs: Vec<&'r str>,
-    scores: Vec<f64>,
+/// Writes a run or judgements as js/lab/runs.js `runOfSections` builds their object from
+/// (the form an object argument crosses in too): the query ids (STRS), each query's count
+/// of documents (U32), the documents (STRS) and their scores or grades (F64), each
+/// query's documents in order. Numbers cross as they are, NaN and the infinities
+/// included. Each section is written straight from `queries`.
+fn write_sections<'r, D>(w: &mut Writer, queries: impl Iterator<Item = (&'r str, D)> + Clone)
+where
+    D: Iterator<Item = (&'r str, f64)> + Clone,
+{
+    w.strs(queries.clone().map(|(q, _)| q));
+    let counts: Vec<u32> = queries
+        .clone()
+        .map(|(_, docs)| u32::try_from(docs.count()).unwrap_or(u32::MAX))
+        .collect();
+    w.u32s(&counts);
+    w.strs(queries.clone().flat_map(|(_, docs)| docs.map(|(d, _)| d)));
+    let n = counts.iter().map(|&c| c as usize).sum();
+    w.f64s_from(n, queries.flat_map(|(_, docs)| docs.map(|(_, s)| s)));
 }
 
-impl<'r> RunSections<'r> {
-    /// Adds query `q` and its documents in order.
-    pub fn query(&mut self, q: &'r str, docs: impl Iterator<Item = (&'r str, f64)>) {
-        let before = self.docs.len();
-        for (d, s) in docs {
-            self.docs.push(d);
-            self.scores.push(s);
-        }
-        self.queries.push(q);
-        self.counts
-            .push(u32::try_from(self.docs.len() - before).unwrap_or(u32::MAX));
-    }
-
-    /// Writes the four sections.
-    pub fn write(&self, w: &mut Writer) {
-        w.strs(self.queries.iter().copied());
-        w.u32s(&self.counts);
-        w.strs(self.docs.iter().copied());
-        w.f64s(&self.scores);
-    }
-}
-
-/// Writes a run ([`RunSections`]), each query's documents in the run's order.
+/// Writes a run ([`write_sections`]), each query's documents in the run's order.
 pub fn write_run(w: &mut Writer, run: &OrderedRun) -> Result<()> {
-    let mut out = RunSections::default();
-    for (q, docs) in run {
-        out.query(q, docs.iter().map(|(d, s)| (d.as_str(), *s)));
-    }
-    out.write(w);
+    write_sections(
+        w,
+        run.iter()
+            .map(|(q, docs)| (q.as_str(), docs.iter().map(|(d, s)| (d.as_str(), *s)))),
+    );
     Ok(())
 }
 
-/// Writes judgements ([`RunSections`]), each query's documents in id order.
-pub fn write_qrels(
-    w: &mut Writer,
-    qrels: &std::collections::BTreeMap<String, std::collections::BTreeMap<String, f64>>,
-) -> Result<()> {
-    let mut out = RunSections::default();
-    for (q, grades) in qrels {
-        out.query(q, grades.iter().map(|(d, g)| (d.as_str(), *g)));
-    }
-    out.write(w);
+/// Writes judgements ([`write_sections`]), each query's documents in id order.
+pub fn write_qrels(w: &mut Writer, qrels: &Qrels) -> Result<()> {
+    write_sections(
+        w,
+        qrels
+            .iter()
+            .map(|(q, grades)| (q.as_str(), grades.iter().map(|(d, g)| (d.as_str(), *g)))),
+    );
     Ok(())
 }
 

@@ -63,7 +63,7 @@ fn dispatch(op: u32, r: &mut Reader<'_>, w: &mut Writer) -> Result<()> {
             handles::write_run(w, &eval::parse_trec_run_ordered(t)?)
         }),
         op::PARSE_QRELS => parse(r, w, LimitedFunction::ParseQrels, |t, w| {
-            handles::write_qrels(w, &eval::parse_qrels(t)?.0)
+            handles::write_qrels(w, &eval::parse_qrels(t)?)
         }),
         op::EVALUATE => evaluate(r, w, false),
         op::EVALUATE_PER_QUERY => evaluate(r, w, true),
