@@ -141,10 +141,14 @@ function normalizeState(s) {
 }
 
 let lastHash = "";
-async function onHashChange() {
-  if (location.hash === lastHash) return;
+// The hash the event names, not `location.hash`: the page's own debounced address write
+// (`writeUrl`, a `history.replaceState`) can land between a link opened from the address
+// bar and this event, and the link would then be lost (read as the page's own state).
+async function onHashChange(event) {
+  const hash = new URL(event.newURL).hash;
+  if (hash === lastHash) return;
   try {
-    const s = normalizeState(await decodeState(location.hash));
+    const s = normalizeState(await decodeState(hash));
     if (s) loadState(s);
   } catch (e) {
     notice(`The link's state could not be read (${e.message}).`);
@@ -164,7 +168,11 @@ function fitsInLink(hash) {
 
 const writeUrl = debounce(async () => {
   try {
+    const opened = location.hash;
     const hash = await encodeState(state);
+    // A link opened while the state was encoded wins: its hashchange loads it. (A hash
+    // this page wrote meanwhile, an earlier write finishing late, is no such link.)
+    if (location.hash !== opened && location.hash !== lastHash) return;
     if (!fitsInLink(hash)) return;
     lastHash = hash;
     history.replaceState(null, "", hash);

@@ -43,6 +43,27 @@ playgroundTest("score playground in headless Chromium: odd links and a lab that 
     }
   });
 
+  await t.test("a link opened while the page writes its own address is the one read", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    watch(page);
+    await page.goto(`${url}/`);
+    await ready(page);
+    await settle(page);
+    // The page's debounced address write (a replaceState of its own state) landing
+    // between the link put in the address bar and the hashchange that link fires: what
+    // a busy machine did to the subtest above. The link's preset must be the one shown.
+    const opened = link(buildPreset("seed-001-rrf", sample));
+    const own = link(buildPreset("seed-002", sample));
+    await page.evaluate(([hash, mine]) => {
+      location.hash = hash;
+      history.replaceState(null, "", mine);
+    }, [opened.slice(1), own]);
+    await page.waitForFunction(() => globalThis.__playground.state.preset === "seed-001-rrf", null, { timeout: 10_000 });
+    await settle(page);
+    assert.equal(await page.evaluate(() => globalThis.__playground.state.preset), "seed-001-rrf");
+    await page.close();
+  });
+
   await t.test("a CISI preset picked while calibrank/lab does not load: the menu keeps naming the page's preset", async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     // Not watched: the failed fetch is a console error of its own. Its uncaught errors are counted here.
