@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import {
   lib, sample, PRESET, run, expected, ready, settle, assertMarked, pickPreset, focusedIs,
   describedBy, rankingRows, buildPreset, playgroundTest,
+  addressHolds,
 } from "./helpers.mjs";
 
 playgroundTest("score playground in headless Chromium: configuration controls and errors", async (t, { page, browser, watch }) => {
@@ -265,7 +266,7 @@ playgroundTest("score playground in headless Chromium: configuration controls an
     // A link cut short says so (it read "Failed to fetch").
     await pickPreset(page, "seed-004");
     await page.waitForFunction(() => location.hash.startsWith("#s="));
-    await page.waitForTimeout(400);
+    await addressHolds(page);
     const href = await page.evaluate(() => location.href);
     const cut = href.slice(0, href.length - Math.floor((href.length - href.indexOf("#s=")) / 2));
     const other = await browser.newPage({ viewport: { width: 1280, height: 900 } });

@@ -64,6 +64,22 @@ export async function ready(page) {
   await page.waitForSelector("html[data-ready=true]", { timeout: 60_000 });
 }
 
+/**
+ * Waits until the address holds the page's current state (its own debounced write, 250 ms
+ * after the last edit, done): a link read after it is this state's, however slow the
+ * machine. Returns the hash.
+ */
+export async function addressHolds(page) {
+  return page.evaluate(async () => {
+    const { encodeState } = await import("./url-state.js");
+    for (;;) {
+      const hash = await encodeState(globalThis.__playground.state);
+      if (location.hash === hash) return hash;
+      await new Promise((ok) => setTimeout(ok, 50));
+    }
+  });
+}
+
 /** Waits until the page has recomputed (a frame after an edit). */
 export async function settle(page) {
   await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));

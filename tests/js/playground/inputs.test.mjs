@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import {
   sample, XSS, PRESET, expected, ready, settle, pickPreset, describedBy, rankingRows,
   buildPreset, playgroundTest,
+  addressHolds,
 } from "./helpers.mjs";
 
 playgroundTest("score playground in headless Chromium: inputs, import and URL state", async (t, { page, browser, dialogs, watch }) => {
@@ -62,7 +63,7 @@ playgroundTest("score playground in headless Chromium: inputs, import and URL st
     await page.fill('#calibration input[type="number"][data-path="config.bands.degradedFloor"]', "0.7");
     await settle(page);
     await page.waitForFunction(() => location.hash.startsWith("#s=") && globalThis.__playground.state.config.bands?.degradedFloor === 0.7);
-    await page.waitForTimeout(400);
+    await addressHolds(page);
     const link = await page.evaluate(() => location.href);
     const rows = await rankingRows(page);
     const other = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -208,14 +209,7 @@ playgroundTest("score playground in headless Chromium: inputs, import and URL st
     await page.click("#tab-json");
     // The address takes a state 250 ms after its last edit: read once it holds this one
     // (read before, it could be the last subtest's, replaced meanwhile by this one's).
-    const hashBefore = await page.evaluate(async () => {
-      const { encodeState } = await import("./url-state.js");
-      for (;;) {
-        const hash = await encodeState(globalThis.__playground.state);
-        if (location.hash === hash) return hash;
-        await new Promise((ok) => setTimeout(ok, 50));
-      }
-    });
+    const hashBefore = await addressHolds(page);
     // 3,000 candidates: the metadata table lists the first 500 and says where the rest are.
     const ids = Array.from({ length: 3000 }, (_, i) => `doc-${i}`);
     const input = { query: "q", lists: [{ name: "a", ids }], items: { "doc-2999": { name: "last" } } };

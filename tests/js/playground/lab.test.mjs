@@ -14,6 +14,7 @@ import {
   lib, sample, PRESET, run, expected, sampleTriples, ready, settle, assertMarked, assertCurve,
   pickPreset, focusedIs, rankingRows, heldOutHalf, referenceModel, withModel, buildPreset,
   cisiInput, OOD_SHOWCASE, playgroundTest, sampleQrels, sampleRuns,
+  addressHolds,
 } from "./helpers.mjs";
 
 playgroundTest("score playground in headless Chromium: lab panels: fitting, band floors, fusion search, query confidence", async (t, { page, browser, url, wasmRequests, watch }) => {
@@ -309,7 +310,7 @@ playgroundTest("score playground in headless Chromium: lab panels: fitting, band
     assert.match(await first.textContent("#notice"), /stays on for the CISI presets/);
     const model = referenceModel();
     await first.waitForFunction(() => location.hash.startsWith("#s=") && Boolean(globalThis.__playground.state.config.confidence?.model));
-    await first.waitForTimeout(400);
+    await addressHolds(first);
     const link = await first.evaluate(() => location.href);
     await first.close();
     // The link opened anew (a reload): the model is in its state, and goes on with the next preset.

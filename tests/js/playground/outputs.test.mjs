@@ -13,6 +13,7 @@ import {
   lib, lab, samplePath, sample, BAND_COLORS, PRESET, run, expected, sampleTriples, ready,
   settle, assertCurve, pickPreset, describedBy, textLayout, rankingRows, rankingRun, ndcgOf,
   buildPreset, cisiInput, OOD_SHOWCASE, playgroundTest,
+  addressHolds,
 } from "./helpers.mjs";
 import { buildSample, serialize, CISI_DIR, ABSTAIN_DIR } from "../../../scripts/make-cisi-sample.mjs";
 
@@ -317,7 +318,7 @@ playgroundTest("score playground in headless Chromium: presets, pipeline outputs
   await t.test("a multi-query, bands or seed pipeline page fetches the core's .wasm only; the lab's comes with a panel that needs it", async () => {
     await pickPreset(page, "seed-002");
     await page.waitForFunction(() => location.hash.length > 3);
-    await page.waitForTimeout(400);
+    await addressHolds(page);
     const link = await page.evaluate(() => location.href);
     const fresh = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     watch(fresh);
