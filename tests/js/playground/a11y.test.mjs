@@ -17,22 +17,43 @@ playgroundTest("score playground in headless Chromium: announcements, names and 
     });
     assert.equal(await page.getAttribute("#results-live", "aria-live"), "polite");
     const before = await page.getAttribute("#outcome", "data-kind");
+    // 60 steps of the slider, each input event dispatched once the page drew the step
+    // before (two frames): a drag, with no round trip from the test between steps. The
+    // gaps between steps are measured: a step that came 400 ms or more after the one
+    // before (a busy machine) may let the page's 800 ms pause pass, and so allows one
+    // announcement more; at the usual tens of milliseconds a step, one in all.
     await page.focus('input[type=range][data-path="config.calibration.threshold"]');
-    for (let i = 0; i < 60; i++) await page.keyboard.press("ArrowRight");
+    const gaps = await page.evaluate(async () => {
+      const el = document.activeElement;
+      const out = [];
+      let last = performance.now();
+      for (let i = 0; i < 60; i++) {
+        el.stepUp();
+        el.dispatchEvent(new Event("input", { bubbles: true }));
+        await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
+        const now = performance.now();
+        out.push(now - last);
+        last = now;
+      }
+      return out;
+    });
+    const pauses = gaps.filter((g) => g >= 400).length;
     await settle(page);
     const after = await page.getAttribute("#outcome", "data-kind");
     assert.notEqual(after, before, "the outcome changed");
+    // The announcement, then time for any other to come.
+    await page.waitForFunction(() => globalThis.__said.length > 0);
     await page.waitForTimeout(1200);
     const said = await page.evaluate(() => globalThis.__said);
-    assert.equal(said.length, 1, `one announcement for 60 steps: ${JSON.stringify(said)}`);
+    assert.ok(said.length >= 1 && said.length <= 1 + pauses, `one announcement for 60 steps (${pauses} steps came 400 ms or more after the one before): ${JSON.stringify(said)}`);
     const returned = await page.$$eval("#ranking-table tbody tr", (trs) => trs.length);
     const candidates = await page.evaluate(() => globalThis.__playground.result.out.stats.candidates);
-    assert.match(said[0], new RegExp(`^Outcome: ${after}, probability \\d\\.\\d\\d\\. ${returned ? `${returned} results? returned \\(` : "No result returned"}.* of ${candidates} candidates\\.$`));
+    assert.match(said.at(-1), new RegExp(`^Outcome: ${after}, probability \\d\\.\\d\\d\\. ${returned ? `${returned} results? returned \\(` : "No result returned"}.* of ${candidates} candidates\\.$`));
     // A redraw that changes nothing says nothing.
     await page.uncheck("#show-dropped");
     await page.check("#show-dropped");
     await page.waitForTimeout(1200);
-    assert.equal((await page.evaluate(() => globalThis.__said)).length, 1);
+    assert.equal((await page.evaluate(() => globalThis.__said)).length, said.length);
     await pickPreset(page, "seed-000");
   });
 
