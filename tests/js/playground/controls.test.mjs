@@ -245,7 +245,6 @@ playgroundTest("score playground in headless Chromium: configuration controls an
     const heading = () => page.evaluate(() => [...document.querySelectorAll("h2")].map((e) => e.textContent).find((x) => x.startsWith("Candidate metadata")));
     assert.equal(await heading(), "Candidate metadata (10)");
     await page.click('#controls button[aria-label="Remove list semantic"]');
-    await page.waitForTimeout(600);
     const left = await page.evaluate(() => {
       const s = globalThis.__playground.state;
       const ids = new Set(s.input.lists.flatMap((l) => l.ids));
@@ -253,6 +252,11 @@ playgroundTest("score playground in headless Chromium: configuration controls an
       return ids.size;
     });
     assert.ok(left < 10, `${left}`);
+    // The panel is rebuilt 400 ms after the edit (input-editor.js refreshMetadataSoon):
+    // waited for, not slept on.
+    await page
+      .waitForFunction((n) => [...document.querySelectorAll("h2")].some((e) => e.textContent === `Candidate metadata (${n})`), left, { timeout: 10_000 })
+      .catch(() => {});
     assert.equal(await heading(), `Candidate metadata (${left})`);
     // A package error naming a metadata cell or a multi-query option marks that control
     // (neither had a path the error could be matched to).

@@ -112,7 +112,7 @@ playgroundTest("score playground in headless Chromium: presets, pipeline outputs
 
   await t.test("the normalization panel says what the pool gave it (output.pool)", async () => {
     // On a page of its own (this page's state, by its link), left as it was.
-    await page.waitForTimeout(400);
+    await addressHolds(page);
     const fresh = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     // Its errors counted, not its .wasm requests (the tests of which .wasm a page fetches
     // count this file's main page's).
