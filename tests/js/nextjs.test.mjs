@@ -45,11 +45,15 @@ async function startAndCheck(dir) {
   const server = spawn(join(dir, "node_modules/.bin/next"), ["start", "-p", String(port)], { cwd: dir, env, stdio: "ignore" });
   try {
     const base = `http://127.0.0.1:${port}`;
-    for (let i = 0; i < 100; i++) {
+    // Until the server answers: a minute at most (about 1 s on a quiet machine; the
+    // loop's 100 tries of 100 ms before were short for a busy one).
+    const deadline = Date.now() + 60_000;
+    for (;;) {
       try {
         await fetch(base + "/api/node");
         break;
-      } catch {
+      } catch (e) {
+        if (Date.now() > deadline) throw new Error("next start did not answer within 60 s", { cause: e });
         await new Promise((r) => setTimeout(r, 100));
       }
     }
