@@ -168,11 +168,7 @@ function fitsInLink(hash) {
 
 const writeUrl = debounce(async () => {
   try {
-    const opened = location.hash;
     const hash = await encodeState(state);
-    // A link opened while the state was encoded wins: its hashchange loads it. (A hash
-    // this page wrote meanwhile, an earlier write finishing late, is no such link.)
-    if (location.hash !== opened && location.hash !== lastHash) return;
     if (!fitsInLink(hash)) return;
     lastHash = hash;
     history.replaceState(null, "", hash);
