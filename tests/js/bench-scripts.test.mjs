@@ -50,6 +50,10 @@ test("bench/held-texts-ask.mjs's patch applies to pkg/node.mjs", () => {
   assert.match(run(["bench/held-texts-ask.mjs", "pkg"]), /held-texts-ask: \d+ patches apply/);
 });
 
+test("bench/experiments/blank-ids.mjs's patch applies to pkg/node.mjs", () => {
+  assert.match(run(["bench/experiments/blank-ids.mjs", "pkg", "/nowhere"]), /blank-ids: 1 patch applies/);
+});
+
 test("bench/encode-input.mjs runs encodeInput from js/", () => {
   const out = run(["bench/encode-input.mjs", "js", "10"]);
   assert.match(out, /\(b\) encodeInput: ran/);
