@@ -52,7 +52,7 @@ try {
       [`${name}/init (init(url, bytes or Module))`, `${pre}init.web.js`, {}],
       [`${name} (edge-light: import "x.wasm?module")`, `${pre}edge.js`, {}],
       [`${name} (workerd: import "x.wasm")`, `${pre}workerd.js`, {}],
-      [`${name} (node, ESM; read on first call)`, `${pre}node.mjs`, { platform: "node", external: ["./score_error.cjs"] }],
+      [`${name} (node, ESM; read on first call)`, `${pre}node.mjs`, { platform: "node", external: ["./score_error.node.mjs"] }],
       [`${name} (node, CommonJS; read on first call)`, `${pre}node.cjs`, { platform: "node", format: "cjs", external: ["./score_error.cjs"] }],
     ];
     for (const [label, file, opts] of mechanisms) {

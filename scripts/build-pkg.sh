@@ -144,14 +144,27 @@ cp "$SRC"/{init.web.js,lab.init.web.js,init_api.js} "$OUT/"
 # in score_error.cjs, so that both entries and ESM and CommonJS users share one class.
 sed -e 's/^export class ScoreError/class ScoreError/' js/score_error.js > "$OUT/score_error.cjs"
 echo 'module.exports = { ScoreError };' >> "$OUT/score_error.cjs"
+# The ESM bundles import it through score_error.node.mjs, an ES module of one binding:
+# a bundler following `export *` of both entries (esbuild --platform=node) then sees the
+# same binding twice and keeps ScoreError, where two imports of a CommonJS file's
+# property are two bindings to it, and an ambiguous name is dropped.
+cat > "$OUT/score_error.node.mjs" <<'SHIM'
+// The ES module face of score_error.cjs: one class for ESM and CommonJS users, one
+// binding for the node entries' `export *`.
+import cjs from "./score_error.cjs";
+export const ScoreError = cjs.ScoreError;
+SHIM
 for m in node lab.node init.node lab.init.node; do
   for fmt in cjs:cjs esm:mjs; do
     ext=${fmt#*:}
     cp "$SRC/$m.$ext.src.js" "$OUT/$m.$ext.src.js"
     esbuild "$OUT/$m.$ext.src.js" --bundle --format="${fmt%:*}" --platform=node --target=node18 --log-level=warning \
       --inject:"$SRC/node-text.js" --external:./score_error.js --outfile="$OUT/$m.$ext"
-    sed -i 's#"./score_error.js"#"./score_error.cjs"#' "$OUT/$m.$ext"
-    grep -q '"./score_error.cjs"' "$OUT/$m.$ext" || { echo "[build-pkg] $m.$ext does not share score_error.cjs" >&2; exit 1; }
+    shared=./score_error.cjs
+    [ "$ext" = mjs ] && shared=./score_error.node.mjs
+    sed -i "s#\"./score_error.js\"#\"$shared\"#" "$OUT/$m.$ext"
+    grep -q "\"$shared\"" "$OUT/$m.$ext" || { echo "[build-pkg] $m.$ext does not share $shared" >&2; exit 1; }
+    ! grep -q '"./score_error.js"' "$OUT/$m.$ext" || { echo "[build-pkg] $m.$ext imports score_error.js" >&2; exit 1; }
     rm "$OUT/$m.$ext.src.js"
   done
 done

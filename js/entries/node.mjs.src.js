@@ -5,8 +5,9 @@
 // In a CommonJS bundle of this file (esbuild --format=cjs) import.meta is empty: then the
 // file is looked for next to the bundle. Read and compiled on the first call; a .wasm
 // found nowhere (or that does not compile) is a ScoreError that says what to do, at that
-// call, not at import. Built with ScoreError taken from score_error.cjs, so ESM and
-// CommonJS users share one class.
+// call, not at import. Built with ScoreError taken from score_error.cjs (through
+// score_error.node.mjs, one ES binding for both entries' `export *`), so ESM and CommonJS
+// users share one class.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import internals from "./core.js";

@@ -260,3 +260,62 @@ const { input, config } = require("./fixture.js");`),
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a module of yours re-exporting both entries (`export *` of each), run by Node and bundled for Node by esbuild (ESM and CommonJS output) from the tarball: it exports ScoreError, the one class both entries throw, and drops the names the entries export as different functions (README)", async () => {
+  const dir = makeApp([]);
+  try {
+    writeFileSync(join(dir, "all.mjs"), `export * from "calibrank";\nexport * from "calibrank/lab";\n`);
+    writeFileSync(
+      join(dir, "app.mjs"),
+      `import * as all from "./all.mjs";
+const caught = (f) => {
+  try {
+    f();
+    return "no error";
+  } catch (e) {
+    return { scoreError: e instanceof all.ScoreError, code: e.code, field: e.field };
+  }
+};
+console.log(JSON.stringify({
+  names: Object.keys(all).sort(),
+  core: caught(() => all.rrf([["a", 1]])),
+  lab: caught(() => all.parseQrels(42)),
+}));
+`,
+    );
+    const coreNames = Object.keys(main);
+    const labNames = Object.keys(mainLab);
+    const twice = coreNames.filter((k) => labNames.includes(k));
+    // The names both entries export: ScoreError is one binding, the rest are each entry's own.
+    assert.deepEqual(twice.sort(), ["ScoreError", "defaultLimits", "errorCodes", "version"]);
+    assert.equal(main.ScoreError, mainLab.ScoreError);
+    const kept = [...new Set([...coreNames, ...labNames])].filter((k) => k === "ScoreError" || !twice.includes(k)).sort();
+    const expected = {
+      names: kept,
+      core: { scoreError: true, ...pick(outcome(() => main.rrf([["a", 1]]))) },
+      lab: { scoreError: true, ...pick(outcome(() => mainLab.parseQrels(42))) },
+    };
+    assert.equal(expected.core.code, "INVALID_TYPE");
+    assert.equal(expected.lab.code, "INVALID_TYPE");
+    assert.deepEqual(JSON.parse(execFileSync(process.execPath, [join(dir, "app.mjs")], { encoding: "utf8" })), expected, "Node, unbundled");
+    const { build } = await import("esbuild");
+    for (const [format, out] of [
+      ["esm", "app.mjs"],
+      ["cjs", "app.cjs"],
+    ]) {
+      const dist = join(dir, `dist-${format}`);
+      mkdirSync(dist);
+      const built = await build({ absWorkingDir: dir, entryPoints: ["app.mjs"], bundle: true, platform: "node", format, target: "node18", outfile: join(dist, out), logLevel: "silent" });
+      assert.deepEqual(built.warnings, [], format);
+      for (const m of ["core", "lab"]) copyFileSync(join(dir, "node_modules/calibrank", `calibrank_${m}.wasm`), join(dist, `calibrank_${m}.wasm`));
+      assert.deepEqual(JSON.parse(execFileSync(process.execPath, [join(dist, out)], { encoding: "utf8" })), expected, `esbuild --platform=node --format=${format}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** An outcome's code and field (its message left to the tests of errors). */
+function pick(o) {
+  return { code: o.code, field: o.field };
+}
