@@ -156,3 +156,7 @@ test("bench/run-objects-scale.mjs runs both of its modes", () => {
   const out = run(["bench/run-objects-scale.mjs", "parse", "--sizes", "1000", "pkg", "pkg"]);
   for (const name of ["parseTrecRun", "Run.fromTrec", "parseQrels"]) assert.match(out, new RegExp(`^1000 lines, ${name.replace(".", "\\.")}: pkg [\\d.]+ ms, pkg [\\d.]+ ms$`, "m"));
 });
+
+test("bench/config-readback.mjs: two builds give the same configuration for each case it times", () => {
+  assert.equal((run(["bench/config-readback.mjs", "pkg", "pkg"]).match(/the same object/g) ?? []).length, 3);
+});
