@@ -88,7 +88,7 @@ export class Pipeline {
   #text;
   #limits;
   #holdAbove;
-  /** The effective configuration, built once for `config` on calibrank_pipeline.wasm. */
+  /** The effective configuration, built (or read from the core module) once for `config`. */
   #effective = undefined;
   /** Validates `config` (the design documents' defaults for every missing field). */
   constructor(config) {
@@ -133,9 +133,10 @@ export class Pipeline {
   get config() {
     if (!(objectLike(this) && #h in this)) throw notPipeline();
     const h = this.#handle();
+    // Made once (a configuration does not change), a copy given at each read.
     // calibrank_pipeline.wasm writes no JSON: the same object, built here.
     if (state.wire.typedConfig) return configCopy((this.#effective ??= effectiveConfig(this.#text)));
-    return state.wire.call(OP.PIPELINE_CONFIG, new Input().u32s([h])).json();
+    return configCopy((this.#effective ??= state.wire.call(OP.PIPELINE_CONFIG, new Input().u32s([h])).json()));
   }
 
   /** Runs the pipeline: fuse, recency, rerank, normalize, calibrate, filter, topN, bands, confidence. */

@@ -255,6 +255,25 @@ export function crossingTests(test, lib) {
     throwsScoreError(lib, () => new lib.Pipeline({ weights: new Map([["__proto__", new String("abcdefghijkl")], ["9", 1]]) }), "INVALID_TYPE", "config.weights.__proto__");
   });
 
+  test("Pipeline.config is read from the module once and copied at each read: changing a copy changes neither the next read nor the runs; a freed pipeline's is refused", () => {
+    const p = new lib.Pipeline({ weights: { a: 2 }, topN: 2 });
+    const input = { query: "q", lists: [{ name: "a", ids: ["x", "y", "z"] }, { name: "b", ids: ["z", "y"] }] };
+    const before = p.run(input);
+    const first = p.config;
+    assert(first !== p.config && first.weights !== p.config.weights, "a new object at each read");
+    first.weights.a = 100;
+    first.topN = 9;
+    first.calibration.threshold = 0;
+    first.stopwords = ["q"];
+    const again = p.config;
+    eq(again.weights, { a: 2 });
+    eq(again.topN, 2);
+    eq(again.calibration, new lib.Pipeline().config.calibration);
+    eq(p.run(input), before);
+    p.free();
+    throwsScoreError(lib, () => p.config, "INVALID_TYPE", "this");
+  });
+
   test("string tables cross as UTF-8, short and long, ASCII or not (ties ordered by their bytes)", () => {
     for (const [n, alphabet] of [
       [6, ["x", "ab", "q"]],
