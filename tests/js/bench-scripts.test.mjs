@@ -160,3 +160,7 @@ test("bench/run-objects-scale.mjs runs both of its modes", () => {
 test("bench/config-readback.mjs: two builds give the same configuration for each case it times", () => {
   assert.equal((run(["bench/config-readback.mjs", "pkg", "pkg"]).match(/the same object/g) ?? []).length, 3);
 });
+
+test("bench/run-sort-pattern.mjs: the last document, scoring highest, is ranked first", () => {
+  assert.match(run(["bench/run-sort-pattern.mjs", "pkg"]), /pkg: 100 documents, [\d.]+ ms, ranked first: last/);
+});
