@@ -111,11 +111,11 @@ impl Permutation<'_> {
 /// (quicksort) returns them, ties included. Keys must not be NaN.
 ///
 /// With no two keys equal (`==`: `-0.0` and `0.0` are a tie) there is one ascending order,
-/// which any sort finds: the standard library's, O(n log n) on every input. numba's
-/// quicksort has no fallback for bad pivots and takes about n² / 4 comparisons on some
-/// orders that runs have (scores in descending order but for a last document scoring
-/// highest: 40,000 documents of one query took 0.39 s in `Run.fromObject`). Its port runs
-/// only when keys tie, where the order of the tied documents is its own.
+/// which any sort finds: the crate's [`crate::sort::sort_keyed`], O(n log n) on every
+/// input. numba's quicksort has no fallback for bad pivots and takes about n² / 4
+/// comparisons on some orders that runs have (scores in descending order but for a last
+/// document scoring highest: `node bench/run-sort-pattern.mjs`). Its port runs only when
+/// keys tie, where the order of the tied documents is its own.
 pub(crate) fn ranx_argsort(keys: &[f64]) -> Vec<usize> {
     // The crate's sort of (key, index) pairs (`descending_key` of the negated key: the
     // keys' ascending `total_cmp` order), which the module already holds.
@@ -239,7 +239,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// The standard library's order where no keys tie is numba's, and keys that tie
+        /// The crate's sort's order where no keys tie is numba's, and keys that tie
         /// (drawn from few values, `-0.0` and `0.0` among them) take numba's order.
         #[test]
         fn the_fast_path_gives_numbas_order(
@@ -263,8 +263,8 @@ mod tests {
 
     #[test]
     fn descending_scores_with_the_highest_last() {
-        // The order that made numba's quicksort quadratic: here the standard library's
-        // sort, the same order as the port's.
+        // The order that made numba's quicksort quadratic: here the crate's sort, the
+        // same order as the port's.
         let mut keys: Vec<f64> = (0..2_000).map(|i| i as f64).collect();
         keys.push(-1.0);
         let order = ranx_argsort(&keys);

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import {
   lib, sample, PRESET, run, expected, ready, settle, assertMarked, pickPreset, focusedIs,
   describedBy, rankingRows, buildPreset, playgroundTest,
-  addressHolds,
+  addressHolds, until,
 } from "./helpers.mjs";
 
 playgroundTest("score playground in headless Chromium: configuration controls and errors", async (t, { page, browser, watch }) => {
@@ -254,9 +254,7 @@ playgroundTest("score playground in headless Chromium: configuration controls an
     assert.ok(left < 10, `${left}`);
     // The panel is rebuilt 400 ms after the edit (input-editor.js refreshMetadataSoon):
     // waited for, not slept on.
-    await page
-      .waitForFunction((n) => [...document.querySelectorAll("h2")].some((e) => e.textContent === `Candidate metadata (${n})`), left, { timeout: 10_000 })
-      .catch(() => {});
+    await until(page, (n) => [...document.querySelectorAll("h2")].some((e) => e.textContent === `Candidate metadata (${n})`), left);
     assert.equal(await heading(), `Candidate metadata (${left})`);
     // A package error naming a metadata cell or a multi-query option marks that control
     // (neither had a path the error could be matched to).

@@ -80,6 +80,15 @@ export async function addressHolds(page) {
   });
 }
 
+/**
+ * Waits, 10 s at most, until `fn(arg)` holds in the page (a panel rebuilt after its
+ * debounce, a notice written). A timeout is not an error here: the assertion that
+ * follows fails with its own message.
+ */
+export async function until(page, fn, arg) {
+  await page.waitForFunction(fn, arg, { timeout: 10_000 }).catch(() => {});
+}
+
 /** Waits until the page has recomputed (a frame after an edit). */
 export async function settle(page) {
   await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));

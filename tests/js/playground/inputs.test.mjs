@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import {
   sample, XSS, PRESET, expected, ready, settle, pickPreset, describedBy, rankingRows,
   buildPreset, playgroundTest,
-  addressHolds,
+  addressHolds, until,
 } from "./helpers.mjs";
 
 playgroundTest("score playground in headless Chromium: inputs, import and URL state", async (t, { page, browser, dialogs, watch }) => {
@@ -185,7 +185,7 @@ playgroundTest("score playground in headless Chromium: inputs, import and URL st
     assert.match(await page.textContent("#notice"), /for query 10:/);
     // Seed 000's metadata (A, B, C, J) went with its lists.
     assert.deepEqual(input.items, {});
-    await page.waitForFunction(() => [...document.querySelectorAll("h2")].some((e) => e.textContent === "Candidate metadata (3)"), null, { timeout: 10_000 }).catch(() => {});
+    await until(page, () => [...document.querySelectorAll("h2")].some((e) => e.textContent === "Candidate metadata (3)"));
     assert.equal(await heading(), "Candidate metadata (3)");
     assert.deepEqual((await rankingRows(page)).map((r) => r.id), expected(buildPreset("seed-000", sample).config, input).out.results.map((r) => r.id));
     // Added (not replacing): the metadata stays.
@@ -221,13 +221,7 @@ playgroundTest("score playground in headless Chromium: inputs, import and URL st
     await settle(page);
     // The metadata panel (rebuilt 400 ms after the edit) and the notice (the address
     // write's, 250 ms after it): waited for, not slept on.
-    await page
-      .waitForFunction(
-        () => document.querySelectorAll("#metadata-panel table.meta-table tbody tr").length === 500 && /too large for a link/.test(document.querySelector("#notice").textContent),
-        null,
-        { timeout: 10_000 },
-      )
-      .catch(() => {});
+    await until(page, () => document.querySelectorAll("#metadata-panel table.meta-table tbody tr").length === 500 && /too large for a link/.test(document.querySelector("#notice").textContent));
     const rows = await page.$$eval("#metadata-panel table.meta-table tbody tr", (trs) => trs.length);
     assert.equal(rows, 500);
     assert.match(await page.textContent("#metadata-panel [data-meta-more]"), /^The first 500 of 3000 candidates; edit the others' metadata in the JSON tab/);
