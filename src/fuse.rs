@@ -11,8 +11,6 @@
 //!   API, and by index, ascending, in the indexed (columnar) API.
 
 use crate::error::{ErrorCode, Result, ScoreError};
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// Default RRF constant.
 pub const DEFAULT_K: f64 = 60.0;
@@ -231,106 +229,8 @@ pub fn rrf_indexed(
     })
 }
 
-/// FxHash (the rustc hasher): fast, deterministic hashing for id interning.
-#[derive(Default, Clone, Copy)]
 #[doc(hidden)]
-pub struct FxHasher {
-    hash: u64,
-}
-
-const FX_SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-
-impl FxHasher {
-    #[inline]
-    fn add(&mut self, word: u64) {
-        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(FX_SEED);
-    }
-}
-
-impl Hasher for FxHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.add(u64::from_le_bytes(w));
-        }
-        let rem = chunks.remainder();
-        if !rem.is_empty() {
-            let mut w = [0u8; 8];
-            w.iter_mut().zip(rem).for_each(|(d, s)| *d = *s);
-            self.add(u64::from_le_bytes(w));
-        }
-    }
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-    #[inline]
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-    #[inline]
-    fn finish(&self) -> u64 {
-        // The last step is a multiply, whose low bits depend only on the low bits of its
-        // input, and hashbrown picks buckets with the low bits: ids such as `doc123456`
-        // collided en masse (3 lists x 1,000,000 ids took 50 s in Node). Rotating brings
-        // the well-mixed high bits down, as rustc-hash 2 does. Outputs never depend on
-        // hash values (interned ids are numbered by first appearance).
-        self.hash.rotate_left(26)
-    }
-}
-
-/// A `HashMap` keyed with [`FxHasher`].
-#[doc(hidden)]
-pub type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
-
-/// Ids interned to dense indices in order of first appearance.
-#[derive(Debug, Default)]
-#[doc(hidden)]
-pub struct Interner<'a> {
-    map: FxHashMap<&'a str, u32>,
-    /// The distinct ids; index = interned id.
-    pub ids: Vec<&'a str>,
-}
-
-impl<'a> Interner<'a> {
-    /// An empty interner with room for `n` ids.
-    pub fn with_capacity(n: usize) -> Self {
-        Interner {
-            map: FxHashMap::with_capacity_and_hasher(n, Default::default()),
-            ids: Vec::with_capacity(n),
-        }
-    }
-    /// The index of `id`, adding it if new.
-    pub fn intern(&mut self, id: &'a str) -> u32 {
-        let next = u32::try_from(self.ids.len()).unwrap_or(u32::MAX);
-        let ids = &mut self.ids;
-        *self.map.entry(id).or_insert_with(|| {
-            ids.push(id);
-            next
-        })
-    }
-    /// Interns every id of `lists`, list by list: the interner and each list as
-    /// document indices.
-    pub fn of_lists<S: AsRef<str> + 'a>(
-        lists: impl IntoIterator<Item = &'a [S]> + Clone,
-    ) -> (Self, Vec<Vec<u32>>) {
-        let total = lists.clone().into_iter().map(<[S]>::len).sum();
-        let mut interner = Interner::with_capacity(total);
-        let docs = lists
-            .into_iter()
-            .map(|l| l.iter().map(|id| interner.intern(id.as_ref())).collect())
-            .collect();
-        (interner, docs)
-    }
-
-    /// The index of `id` if known.
-    pub fn get(&self, id: &str) -> Option<u32> {
-        self.map.get(id).copied()
-    }
-}
+pub use crate::intern::Interner;
 
 /// One input list of the string API.
 #[derive(Debug, Clone, Copy)]

@@ -82,6 +82,8 @@ pub mod confidence;
 pub mod decimal;
 mod float;
 pub mod fuse;
+#[doc(hidden)]
+pub mod intern;
 pub mod limits;
 pub mod multiquery;
 pub mod normalize;

@@ -20,7 +20,7 @@
 
 use crate::error::{finite, ErrorCode, Result, ScoreError};
 use crate::float;
-use crate::fuse::{validate_k, FxHashMap, DEFAULT_K};
+use crate::fuse::{validate_k, DEFAULT_K};
 use crate::pipeline::TimeRef;
 use crate::timestamp::Timestamp;
 use serde::{Deserialize, Serialize};
@@ -280,24 +280,22 @@ pub fn fuse_multi_query_refs(
 /// The queries' hits numbered by item, ids in order of first occurrence (as the package's
 /// JavaScript numbers them): the distinct ids, each query's length, the hits.
 fn numbered<'a>(queries: &[Vec<QueryHitRef<'a>>]) -> (Vec<&'a str>, Vec<u32>, Vec<IndexedHit<'a>>) {
-    let mut index: FxHashMap<&str, u32> = FxHashMap::default();
-    let mut ids: Vec<&'a str> = Vec::new();
-    let mut lens = Vec::with_capacity(queries.len());
-    let mut hits = Vec::with_capacity(queries.iter().map(Vec::len).sum());
-    for q in queries {
-        lens.push(u32::try_from(q.len()).unwrap_or(u32::MAX));
-        for h in q {
-            let doc = *index.entry(h.id).or_insert_with(|| {
-                ids.push(h.id);
-                u32::try_from(ids.len() - 1).unwrap_or(u32::MAX)
-            });
-            hits.push(IndexedHit {
-                doc,
-                score: h.score,
-                timestamp: h.timestamp,
-            });
-        }
-    }
+    let (interner, docs) = crate::intern::Interner::of_ids(queries.iter().flatten().map(|h| h.id));
+    let lens = queries
+        .iter()
+        .map(|q| u32::try_from(q.len()).unwrap_or(u32::MAX))
+        .collect();
+    let hits = queries
+        .iter()
+        .flatten()
+        .zip(docs)
+        .map(|(h, doc)| IndexedHit {
+            doc,
+            score: h.score,
+            timestamp: h.timestamp,
+        })
+        .collect();
+    let ids = interner.ids;
     (ids, lens, hits)
 }
 

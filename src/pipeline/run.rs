@@ -396,16 +396,15 @@ impl Pipeline {
                 (iv.ids, iv.docs, iv.items)
             }
             None => {
-                let (interner, docs) =
-                    Interner::of_lists(input.lists.iter().map(|l| l.ids.as_slice()));
-                let item_docs = match source {
-                    ItemSource::Slice(s) => s
-                        .iter()
-                        .map(|(id, _)| interner.get(id).unwrap_or(u32::MAX))
-                        .collect(),
-                    ItemSource::Map(_) => Vec::new(),
+                let keys: &[(&'a str, ItemRef<'a>)] = match source {
+                    ItemSource::Slice(s) => s,
+                    ItemSource::Map(_) => &[],
                 };
-                (interner.ids, docs, item_docs)
+                let out = Interner::of_lists_and_keys(
+                    input.lists.iter().map(|l| l.ids.as_slice()),
+                    keys.iter().map(|&(id, _)| id),
+                );
+                (out.interner.ids, out.lists, out.keys)
             }
         };
         let (now_ms, items) = match source {

@@ -164,3 +164,10 @@ test("bench/config-readback.mjs: two builds give the same configuration for each
 test("bench/run-sort-pattern.mjs: the last document, scoring highest, is ranked first", () => {
   assert.match(run(["bench/run-sort-pattern.mjs", "pkg"]), /pkg: 100 documents, [\d.]+ ms, ranked first: last/);
 });
+
+test("bench/intern-flood.mjs: colliding and ordinary ids both give a probability", () => {
+  assert.match(
+    run(["bench/intern-flood.mjs", "pkg"]),
+    /pkg: 300 ids, ordinary [\d.]+ ms, colliding [\d.]+ ms, ratio [\d.]+x/,
+  );
+});
