@@ -9,6 +9,7 @@
 // (docs/reliability.md, "Costs that grew faster than the input".)
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { collidingIds } from "./hostile-ids.mjs";
 
 const dirs = process.argv.slice(2);
 if (dirs.length === 0) {
@@ -16,31 +17,6 @@ if (dirs.length === 0) {
   process.exit(2);
 }
 const sizes = process.env.CALIBRANK_BENCH_CHECK ? [300] : [5_000, 10_000, 20_000];
-
-const M = (1n << 64n) - 1n;
-const SEED = 0x517cc1b727220a95n;
-const rotl = (x, r) => ((x << BigInt(r)) | (x >> BigInt(64 - r))) & M;
-const bytes = (w) => Array.from({ length: 8 }, (_, i) => Number((w >> BigInt(8 * i)) & 0xffn));
-const printable = (b) => b.every((c) => c >= 0x20 && c < 0x7f);
-
-/** `n` ids of 16 printable bytes whose FxHash states agree after both words. */
-function colliding(n) {
-  const target = 0x4142434445464748n;
-  const out = [];
-  for (let i = 0n; out.length < n; i++) {
-    // The first word: eight printable bytes counting up.
-    let w1 = 0n;
-    let x = i;
-    for (let b = 0n; b < 8n; b++) {
-      w1 |= (0x21n + (x % 94n)) << (8n * b);
-      x /= 94n;
-    }
-    const w2 = rotl((w1 * SEED) & M, 5) ^ target;
-    const b = [...bytes(w1), ...bytes(w2)];
-    if (printable(b)) out.push(String.fromCharCode(...b));
-  }
-  return out;
-}
 
 /** `n` ordinary ids of 16 bytes. */
 const ordinary = (n) => Array.from({ length: n }, (_, i) => `doc-${String(i).padStart(12, "0")}`);
@@ -58,7 +34,7 @@ for (const dir of dirs) {
   const model = lab.fitQueryConfidence(qrels, runs, { k: 2 });
   for (const n of sizes) {
     const times = {};
-    for (const [kind, ids] of [["ordinary", ordinary(n)], ["colliding", colliding(n)]]) {
+    for (const [kind, ids] of [["ordinary", ordinary(n)], ["colliding", collidingIds(n)]]) {
       const run = (reverse) => {
         const docs = {};
         ids.forEach((id, i) => (docs[id] = reverse ? i + 1 : n - i));

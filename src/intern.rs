@@ -239,7 +239,7 @@ fn sorted<'a>(all: &[&'a str], in_lists: usize) -> (Interner<'a>, Vec<u32>) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use std::collections::HashMap;
 

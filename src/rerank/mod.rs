@@ -439,12 +439,19 @@ pub fn rerank_heuristic(
         .collect())
 }
 
-/// The first candidate whose id an earlier candidate has. In an ordered set, not a hash
-/// table: ids made to collide in a hash without a key (FxHash's) turned a table of
-/// 50,000 into 6.6 s of probing; a B-tree's comparisons do not depend on the ids chosen.
+/// The first candidate whose id an earlier candidate has: the ids interned (numbered at
+/// first appearance), a repeat being the first id not given the next number. The
+/// interner compares ids' bytes only where their hashes are equal, and ids made to hash
+/// alike cost it O(n log n) ([`crate::intern`]); a B-tree set used here before compared
+/// bytes at every step, slow on ids sharing a long prefix.
 fn first_repeat(candidates: &[CandidateRef<'_>]) -> Option<usize> {
-    let mut seen = std::collections::BTreeSet::new();
-    candidates.iter().position(|c| !seen.insert(c.id))
+    let (_, docs) = crate::intern::Interner::of_ids(candidates.iter().map(|c| c.id));
+    let mut next = 0u32;
+    docs.iter().position(|&d| {
+        let repeat = d != next;
+        next += u32::from(!repeat);
+        repeat
+    })
 }
 
 /// [`rerank_heuristic`] over borrowed candidates, naming each result by its index.
@@ -896,7 +903,52 @@ mod tests {
         assert!(cross_encoder_scores(&[1.0], &[], &FiscalYearTier::default(), 0.8).is_err());
     }
 
+    /// The first repeat among candidates whose ids hash alike (the interner's sorting
+    /// path) and among ids sharing a long prefix, against a set's scan.
+    #[test]
+    fn first_repeat_of_colliding_and_prefixed_ids() {
+        let naive = |ids: &[String]| {
+            let mut seen = std::collections::HashSet::new();
+            ids.iter().position(|id| !seen.insert(id.as_str()))
+        };
+        let first = |ids: &[String]| {
+            let refs: Vec<CandidateRef<'_>> = ids
+                .iter()
+                .map(|id| CandidateRef {
+                    id,
+                    score: 1.0,
+                    text: CandidateText::default(),
+                })
+                .collect();
+            first_repeat(&refs)
+        };
+        let prefix = "p".repeat(600);
+        for mut ids in [
+            crate::intern::tests::colliding_ids(3000),
+            (0..3000).map(|i| format!("{prefix}{i}")).collect(),
+        ] {
+            assert_eq!(first(&ids), None);
+            ids.push(ids[1234].clone());
+            ids.push(ids[7].clone());
+            assert_eq!(first(&ids), Some(3000));
+            assert_eq!(first(&ids), naive(&ids));
+        }
+    }
+
     proptest::proptest! {
+        #[test]
+        fn first_repeat_is_a_sets(ids in proptest::collection::vec("[a-c]{0,3}", 0..40)) {
+            let refs: Vec<CandidateRef<'_>> = ids
+                .iter()
+                .map(|id| CandidateRef { id, score: 1.0, text: CandidateText::default() })
+                .collect();
+            let mut seen = std::collections::HashSet::new();
+            proptest::prop_assert_eq!(
+                first_repeat(&refs),
+                ids.iter().position(|id| !seen.insert(id.as_str()))
+            );
+        }
+
         #[test]
         fn short_content_counts_utf16_units(text in "\\PC{0,80}", limit in 1u32..120) {
             proptest::prop_assert_eq!(is_short(&text, limit), text.encode_utf16().count() < limit as usize);

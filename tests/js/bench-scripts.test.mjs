@@ -171,3 +171,10 @@ test("bench/intern-flood.mjs: colliding and ordinary ids both give a probability
     /pkg: 300 ids, ordinary [\d.]+ ms, colliding [\d.]+ ms, ratio [\d.]+x/,
   );
 });
+
+test("bench/rerank-ids.mjs: hostile ids are reranked, every candidate kept", () => {
+  assert.match(
+    run(["bench/rerank-ids.mjs", "pkg"]),
+    /pkg: 300 candidates, ordinary [\d.]+ ms, colliding [\d.]+ ms \([\d.]+x\); long [\d.]+ ms, prefixed [\d.]+ ms \([\d.]+x\)/,
+  );
+});
