@@ -40,20 +40,28 @@ pub fn validate_k(k: f64, field: &str) -> Result<()> {
     }
 }
 
-/// Validates one weight: finite and >= 0.
+/// Validates one weight: finite and >= 0. (Every weight of the crate is checked here:
+/// lists', runs', the query-confidence options' and models'.)
 pub fn validate_weight(w: f64, field: impl FnOnce() -> String) -> Result<()> {
     if w.is_finite() && w >= 0.0 {
         Ok(())
     } else {
-        Err(ScoreError::new(
-            ErrorCode::InvalidWeight,
-            field(),
-            format!(
-                "weight must be a finite number >= 0, got {}",
-                crate::error::num(w)
-            ),
-        ))
+        Err(weight_error(w, field()))
     }
+}
+
+/// [`validate_weight`]'s error, out of line: one copy whatever the field's closure.
+#[cold]
+#[inline(never)]
+fn weight_error(w: f64, field: String) -> ScoreError {
+    ScoreError::new(
+        ErrorCode::InvalidWeight,
+        field,
+        format!(
+            "weight must be a finite number >= 0, got {}",
+            crate::error::num(w)
+        ),
+    )
 }
 
 /// The lists' weights as [`rrf_indexed`] takes them: the given ones (which it checks,

@@ -62,17 +62,8 @@ impl Default for ConfidenceOptions {
 impl ConfidenceOptions {
     /// Validates the weights and `k >= 1`.
     pub fn validate(&self) -> Result<()> {
-        for (i, w) in self.weights.iter().enumerate() {
-            if !(w.is_finite() && *w >= 0.0) {
-                return Err(ScoreError::new(
-                    ErrorCode::InvalidWeight,
-                    format!("weights[{i}]"),
-                    format!(
-                        "must be a finite number >= 0, got {}",
-                        crate::error::num(*w)
-                    ),
-                ));
-            }
+        for (i, &w) in self.weights.iter().enumerate() {
+            crate::fuse::validate_weight(w, || format!("weights[{i}]"))?;
         }
         // The weighted top-5 of scores in [0, 1] is at most the sum of the weights: a sum
         // of at most 1 keeps it a figure in [0, 1] (and finite: fuzzing found f64::MAX

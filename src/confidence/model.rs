@@ -139,17 +139,8 @@ pub fn validate_fusion(k: u32, rrf_k: f64, weights: &[f64], runs: usize) -> Resu
             ),
         ));
     }
-    for (i, w) in weights.iter().enumerate() {
-        if !(w.is_finite() && *w >= 0.0) {
-            return Err(ScoreError::new(
-                ErrorCode::InvalidWeight,
-                format!("weights[{i}]"),
-                format!(
-                    "must be a finite number >= 0, got {}",
-                    crate::error::num(*w)
-                ),
-            ));
-        }
+    for (i, &w) in weights.iter().enumerate() {
+        crate::fuse::validate_weight(w, || format!("weights[{i}]"))?;
     }
     Ok(())
 }

@@ -840,19 +840,8 @@ fn resolve_weights(
             format!("weights: {}, runs: {n_runs} (one weight per run)", w.len()),
         ));
     }
-    if let Some((i, x)) = w
-        .iter()
-        .enumerate()
-        .find(|(_, x)| !(x.is_finite() && **x >= 0.0))
-    {
-        return Err(ScoreError::new(
-            ErrorCode::InvalidWeight,
-            format!("weights[{i}]"),
-            format!(
-                "must be a finite number >= 0, got {}",
-                crate::error::num(*x)
-            ),
-        ));
+    for (i, &x) in w.iter().enumerate() {
+        crate::fuse::validate_weight(x, || format!("weights[{i}]"))?;
     }
     Ok(w.to_vec())
 }
