@@ -148,12 +148,17 @@ fn number<'a>(all: &[&'a str], in_lists: usize) -> (Interner<'a>, Vec<u32>) {
     hashed(all, in_lists, budget).unwrap_or_else(|| sorted(all, in_lists))
 }
 
-/// The probes past the first slot that [`hashed`] allows per id, on average over the
-/// call, before it gives the call to [`sorted`]. Ordinary ids need about one.
-const PROBES_PER_ID: usize = 4;
+/// The slots held by other ids that [`hashed`] may pass per id, on average over the
+/// call, before it gives the call to [`sorted`]. At the table's fullest (two thirds) an
+/// ordinary id passes about one and a key in no list about four (an unsuccessful linear
+/// probe's expected length there, less the empty slot it ends on): 8 leaves room for
+/// inputs of such keys alone, and ids made to hash alike exceed it after about
+/// 4 sqrt(n) of them.
+const PROBES_PER_ID: usize = 8;
 
-/// [`number`] by a table with linear probing, or `None` once the probes past an id's
-/// first slot exceed `budget` in all (ids that hash alike, whether by chance or made to).
+/// [`number`] by a table with linear probing, or `None` once the slots held by other
+/// ids that the lookups pass exceed `budget` in all (ids that hash alike, whether by
+/// chance or made to).
 fn hashed<'a>(all: &[&'a str], in_lists: usize, budget: usize) -> Option<(Interner<'a>, Vec<u32>)> {
     const EMPTY: u32 = u32::MAX;
     let in_lists = in_lists.min(all.len());
@@ -348,8 +353,8 @@ pub(crate) mod tests {
     }
 
     /// The table gives up on ids that hash alike once their probes pass the budget (the
-    /// sort then numbers them); ordinary ids need fewer than one probe each past their first
-    /// slot (between a half and one for these).
+    /// sort then numbers them); ordinary ids pass fewer than one other id's slot each
+    /// (between a half and one for these).
     #[test]
     fn the_table_gives_up_on_ids_that_hash_alike() {
         let colliding = colliding_ids(2000);
@@ -359,6 +364,20 @@ pub(crate) mod tests {
         let ordinary: Vec<String> = (0..2000).map(|i| format!("doc{i}")).collect();
         let all: Vec<&str> = ordinary.iter().map(String::as_str).collect();
         assert!(hashed(&all, all.len(), all.len()).is_some());
+    }
+
+    /// Keys in no list (an item for a document no list holds) probe to an empty slot:
+    /// at the table's fullest, ten times as many such keys as list ids stay within the
+    /// budget.
+    #[test]
+    fn unknown_keys_stay_on_the_table() {
+        for n in [10_922usize, 21_845, 43_690] {
+            let ids: Vec<String> = (0..n).map(|i| format!("doc{i}")).collect();
+            let keys: Vec<String> = (0..10 * n).map(|i| format!("item{i}")).collect();
+            let all: Vec<&str> = ids.iter().chain(&keys).map(String::as_str).collect();
+            let budget = PROBES_PER_ID * all.len() + 64;
+            assert!(hashed(&all, n, budget).is_some(), "{n}");
+        }
     }
 
     mod properties {
