@@ -3,7 +3,7 @@
 // the hasher in the same state. (The first word is printable; the second is kept when
 // all its bytes are ASCII, one word in 256: printable alone would be one in 2,800, and
 // 50,000 ids took minutes to find.) Shared by bench/intern-flood.mjs and
-// bench/rerank-ids.mjs.
+// bench/rerank-ids.mjs, with the ordinary ids of the same length they are timed against.
 const M = (1n << 64n) - 1n;
 const SEED = 0x517cc1b727220a95n;
 const rotl = (x, r) => ((x << BigInt(r)) | (x >> BigInt(64 - r))) & M;
@@ -26,3 +26,6 @@ export function collidingIds(n) {
   }
   return out;
 }
+
+/** `n` ordinary ids of 16 bytes. */
+export const ordinaryIds = (n) => Array.from({ length: n }, (_, i) => `doc-${String(i).padStart(12, "0")}`);

@@ -9,7 +9,7 @@
 // (docs/reliability.md, "Costs that grew faster than the input".)
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { collidingIds } from "./hostile-ids.mjs";
+import { collidingIds, ordinaryIds } from "./hostile-ids.mjs";
 
 const dirs = process.argv.slice(2);
 if (dirs.length === 0) {
@@ -17,9 +17,6 @@ if (dirs.length === 0) {
   process.exit(2);
 }
 const sizes = process.env.CALIBRANK_BENCH_CHECK ? [300] : [5_000, 10_000, 20_000];
-
-/** `n` ordinary ids of 16 bytes. */
-const ordinary = (n) => Array.from({ length: n }, (_, i) => `doc-${String(i).padStart(12, "0")}`);
 
 for (const dir of dirs) {
   const lab = await import(pathToFileURL(resolve(dir, "lab.node.mjs")).href);
@@ -34,7 +31,7 @@ for (const dir of dirs) {
   const model = lab.fitQueryConfidence(qrels, runs, { k: 2 });
   for (const n of sizes) {
     const times = {};
-    for (const [kind, ids] of [["ordinary", ordinary(n)], ["colliding", collidingIds(n)]]) {
+    for (const [kind, ids] of [["ordinary", ordinaryIds(n)], ["colliding", collidingIds(n)]]) {
       const run = (reverse) => {
         const docs = {};
         ids.forEach((id, i) => (docs[id] = reverse ? i + 1 : n - i));

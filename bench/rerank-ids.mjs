@@ -9,7 +9,7 @@
 // (docs/reliability.md, "Costs that grew faster than the input".)
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { collidingIds } from "./hostile-ids.mjs";
+import { collidingIds, ordinaryIds } from "./hostile-ids.mjs";
 
 const dirs = process.argv.slice(2);
 if (dirs.length === 0) {
@@ -19,7 +19,7 @@ if (dirs.length === 0) {
 const sizes = process.env.CALIBRANK_BENCH_CHECK ? [300] : [10_000, 50_000];
 const prefix = "p".repeat(600);
 const kinds = {
-  ordinary: (n) => Array.from({ length: n }, (_, i) => `doc-${String(i).padStart(12, "0")}`),
+  ordinary: ordinaryIds,
   colliding: collidingIds,
   long: (n) => Array.from({ length: n }, (_, i) => `${String(i).padStart(6, "0")}${prefix}`),
   prefixed: (n) => Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(6, "0")}`),

@@ -11,6 +11,7 @@
 //!   API, and by index, ascending, in the indexed (columnar) API.
 
 use crate::error::{ErrorCode, Result, ScoreError};
+use crate::intern::Interner;
 
 /// Default RRF constant.
 pub const DEFAULT_K: f64 = 60.0;
@@ -236,9 +237,6 @@ pub fn rrf_indexed(
         },
     })
 }
-
-#[doc(hidden)]
-pub use crate::intern::Interner;
 
 /// One input list of the string API.
 #[derive(Debug, Clone, Copy)]

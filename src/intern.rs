@@ -1,6 +1,6 @@
 //! Ids interned to dense document indices, numbered in order of first appearance.
 //!
-//! Ids are first looked up in an open-addressing table keyed by their [`FxHasher`] hash
+//! Ids are first looked up in an open-addressing table keyed by their FxHash (`key`)
 //! (linear probing, the slot picked by a multiplicative hash of the key). FxHash has no
 //! secret key, so ids can be made to hash alike on purpose (16-byte printable ids collide
 //! algebraically): each such id would probe past all the others, quadratic in their
@@ -13,65 +13,37 @@
 //! the first position at which their id appears.
 
 use crate::sort::{sort_keyed_then, Keyed};
-use std::hash::Hasher;
-
-/// FxHash (the rustc hasher): a fast hash of an id's bytes, with no key.
-#[derive(Default, Clone, Copy)]
-#[doc(hidden)]
-pub struct FxHasher {
-    hash: u64,
-}
 
 const FX_SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
 
-impl FxHasher {
-    #[inline]
-    fn add(&mut self, word: u64) {
-        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(FX_SEED);
-    }
+/// One FxHash step (the rustc hasher's): the state rotated, the word mixed in, multiplied.
+#[inline]
+fn fx_add(hash: u64, word: u64) -> u64 {
+    (hash.rotate_left(5) ^ word).wrapping_mul(FX_SEED)
 }
 
-impl Hasher for FxHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.add(u64::from_le_bytes(w));
-        }
-        let rem = chunks.remainder();
-        if !rem.is_empty() {
-            let mut w = [0u8; 8];
-            w.iter_mut().zip(rem).for_each(|(d, s)| *d = *s);
-            self.add(u64::from_le_bytes(w));
-        }
-    }
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-    #[inline]
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-    #[inline]
-    fn finish(&self) -> u64 {
-        // The last step is a multiply, whose low bits depend only on the low bits of its
-        // input: rotating brings the well-mixed high bits down (as rustc-hash 2 does), so
-        // that ids such as `doc123456` spread over the radix sort's upper key half too.
-        self.hash.rotate_left(26)
-    }
-}
-
-/// The sort key of an id: its bytes' hash, the length mixed in (ids that differ only by
-/// trailing zero bytes would otherwise hash alike).
+/// The sort key of an id: FxHash (no key) of its bytes as little-endian words, the last
+/// padded with zeros, then of its length (ids that differ only by trailing zero bytes
+/// would otherwise hash alike).
 #[inline]
 fn key(id: &str) -> u64 {
-    let mut h = FxHasher::default();
-    h.write(id.as_bytes());
-    h.write_usize(id.len());
-    h.finish()
+    let mut chunks = id.as_bytes().chunks_exact(8);
+    let mut h = 0;
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        h = fx_add(h, u64::from_le_bytes(w));
+    }
+    let rem = chunks.remainder();
+    if !rem.is_empty() {
+        let mut w = [0u8; 8];
+        w.iter_mut().zip(rem).for_each(|(d, s)| *d = *s);
+        h = fx_add(h, u64::from_le_bytes(w));
+    }
+    // The last step is a multiply, whose low bits depend only on the low bits of its
+    // input: rotating brings the well-mixed high bits down (as rustc-hash 2 does), so
+    // that ids such as `doc123456` spread over the radix sort's upper key half too.
+    fx_add(h, id.len() as u64).rotate_left(26)
 }
 
 /// The distinct ids of some lists, in order of first appearance: the index of an id in
@@ -168,13 +140,15 @@ fn hashed<'a>(all: &[&'a str], in_lists: usize, budget: usize) -> Option<(Intern
         .max(16)
         .trailing_zeros();
     let mask = (1usize << bits) - 1;
-    // (hash, document) per slot.
-    let mut slots: Vec<(u64, u32)> = vec![(0, EMPTY); mask + 1];
+    // (the hash's low half, document) per slot: eight bytes, half the memory to clear
+    // and to reach of whole hashes (the bytes are compared where the halves agree).
+    let mut slots: Vec<(u32, u32)> = vec![(0, EMPTY); mask + 1];
     let mut ids: Vec<&'a str> = Vec::new();
     let mut docs = Vec::with_capacity(all.len());
     let mut probes = 0usize;
     for (p, &id) in all.iter().enumerate() {
         let h = key(id);
+        let tag = h as u32;
         // The upper bits of a multiplicative hash of the key pick the first slot.
         let mut i = (h.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - bits)) as usize;
         let doc = loop {
@@ -185,10 +159,10 @@ fn hashed<'a>(all: &[&'a str], in_lists: usize, budget: usize) -> Option<(Intern
                 }
                 let doc = u32::try_from(ids.len()).ok()?;
                 ids.push(id);
-                *slot = (h, doc);
+                *slot = (tag, doc);
                 break doc;
             }
-            if slot.0 == h && ids.get(slot.1 as usize) == Some(&id) {
+            if slot.0 == tag && ids.get(slot.1 as usize) == Some(&id) {
                 break slot.1;
             }
             probes += 1;

@@ -295,8 +295,7 @@ fn numbered<'a>(queries: &[Vec<QueryHitRef<'a>>]) -> (Vec<&'a str>, Vec<u32>, Ve
             timestamp: h.timestamp,
         })
         .collect();
-    let ids = interner.ids;
-    (ids, lens, hits)
+    (interner.ids, lens, hits)
 }
 
 /// One hit by the index of its item among the call's distinct ids (for callers that

@@ -7,7 +7,8 @@ use super::input::{InputRef, Interned, ItemRef, PipelineInput, PoolTexts, TimeRe
 use super::stages::{with_ids, Checked, Ids};
 use super::Pipeline;
 use crate::error::{finite, ErrorCode, Result, ScoreError};
-use crate::fuse::{validate_weight, Interner};
+use crate::fuse::validate_weight;
+use crate::intern::Interner;
 use crate::pipeline::PipelineOutput;
 
 /// A band context's strings are texts (`maxTextBytes` each), named `context.<field>`.

@@ -903,25 +903,31 @@ mod tests {
         assert!(cross_encoder_scores(&[1.0], &[], &FiscalYearTier::default(), 0.8).is_err());
     }
 
+    /// [`first_repeat`] of candidates with these ids.
+    fn first_repeat_of(ids: &[String]) -> Option<usize> {
+        let refs: Vec<CandidateRef<'_>> = ids
+            .iter()
+            .map(|id| CandidateRef {
+                id,
+                score: 1.0,
+                text: CandidateText::default(),
+            })
+            .collect();
+        first_repeat(&refs)
+    }
+
+    /// The first repeat as a set's scan finds it.
+    fn first_repeat_by_set(ids: &[String]) -> Option<usize> {
+        let mut seen = std::collections::HashSet::new();
+        ids.iter().position(|id| !seen.insert(id.as_str()))
+    }
+
     /// The first repeat among candidates whose ids hash alike (the interner's sorting
     /// path) and among ids sharing a long prefix, against a set's scan.
     #[test]
     fn first_repeat_of_colliding_and_prefixed_ids() {
-        let naive = |ids: &[String]| {
-            let mut seen = std::collections::HashSet::new();
-            ids.iter().position(|id| !seen.insert(id.as_str()))
-        };
-        let first = |ids: &[String]| {
-            let refs: Vec<CandidateRef<'_>> = ids
-                .iter()
-                .map(|id| CandidateRef {
-                    id,
-                    score: 1.0,
-                    text: CandidateText::default(),
-                })
-                .collect();
-            first_repeat(&refs)
-        };
+        let naive = first_repeat_by_set;
+        let first = first_repeat_of;
         let prefix = "p".repeat(600);
         for mut ids in [
             crate::intern::tests::colliding_ids(3000),
@@ -938,15 +944,7 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn first_repeat_is_a_sets(ids in proptest::collection::vec("[a-c]{0,3}", 0..40)) {
-            let refs: Vec<CandidateRef<'_>> = ids
-                .iter()
-                .map(|id| CandidateRef { id, score: 1.0, text: CandidateText::default() })
-                .collect();
-            let mut seen = std::collections::HashSet::new();
-            proptest::prop_assert_eq!(
-                first_repeat(&refs),
-                ids.iter().position(|id| !seen.insert(id.as_str()))
-            );
+            proptest::prop_assert_eq!(first_repeat_of(&ids), first_repeat_by_set(&ids));
         }
 
         #[test]
