@@ -1,7 +1,7 @@
 // The interning alone of bench/experiments/persistent-ids.patch: workload (b)'s three
-// lists (bench/gen.mjs) interned in a `Map` made for each call (the loop of
-// `gen.internByMap`, with the string check) against a table kept across calls (each id a
-// row, numbered per call by a stamp per row), alternately, in one process.
+// lists (bench/gen.mjs) interned in a `Map` made for each call (`gen.internByMap`)
+// against a table kept across calls (each id a row, numbered per call by a stamp per
+// row), alternately, in one process.
 // docs/performance-history.md, "A table of ids kept across calls".
 //   node bench/experiments/persistent-ids-intern.mjs [N] [MODE] [--no-drop]
 // MODE: `same` (the same lists every call), `fresh` (parsed anew from JSON: new strings,
@@ -29,25 +29,7 @@ const listsFor = () => {
   return JSON.parse(text.replaceAll('"docs/', `"d${renamed}/`));
 };
 
-function callsMap(lists) {
-  const index = new Map();
-  const ids = [];
-  const docs = new Uint32Array(total);
-  let k = 0;
-  for (const l of lists)
-    for (let j = 0; j < l.length; j++) {
-      const id = l[j];
-      let d = index.get(id);
-      if (d === undefined) {
-        if (typeof id !== "string") throw new TypeError("id");
-        d = ids.length;
-        index.set(id, d);
-        ids.push(id);
-      }
-      docs[k++] = d;
-    }
-  return ids.length;
-}
+const callsMap = (lists) => gen.internByMap(lists).ids.length;
 
 const NO_DROP_CAP = 1 << 18;
 let kept = new Map();

@@ -40,23 +40,49 @@ function makeApp() {
 
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 
-async function startAndCheck(dir) {
-  const port = await freePort();
-  const server = spawn(join(dir, "node_modules/.bin/next"), ["start", "-p", String(port)], { cwd: dir, env, stdio: "ignore" });
-  try {
+/**
+ * `next start` on a free port, answering: the port is free when asked for but could be
+ * taken before the server binds it (another process of the machine), so a server that
+ * exits before it answers is started again on another port (three tries), and its
+ * output is said when it never answers.
+ */
+async function start(dir) {
+  let said = "";
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const server = spawn(join(dir, "node_modules/.bin/next"), ["start", "-p", String(port)], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    const keep = (b) => {
+      output = (output + b).slice(-4000);
+    };
+    server.stdout.on("data", keep);
+    server.stderr.on("data", keep);
+    let exited = null;
+    const exit = new Promise((resolve) => server.once("exit", (code, signal) => resolve((exited = { code, signal }))));
     const base = `http://127.0.0.1:${port}`;
-    // Until the server answers: a minute at most (about 1 s on a quiet machine; the
-    // loop's 100 tries of 100 ms before were short for a busy one).
+    // Until the server answers: a minute at most (about 1 s on a quiet machine).
     const deadline = Date.now() + 60_000;
     for (;;) {
       try {
         await fetch(base + "/api/node");
-        break;
+        return { server, base };
       } catch (e) {
-        if (Date.now() > deadline) throw new Error("next start did not answer within 60 s", { cause: e });
-        await new Promise((r) => setTimeout(r, 100));
+        if (exited !== null) break;
+        if (Date.now() > deadline) {
+          server.kill();
+          throw new Error(`next start did not answer within 60 s; its output:\n${output}`, { cause: e });
+        }
+        await Promise.race([exit, new Promise((r) => setTimeout(r, 100))]);
       }
     }
+    said += `\ntry ${attempt} (port ${port}) exited ${JSON.stringify(exited)}:\n${output}`;
+    if (attempt === 3) throw new Error(`next start exited before it answered, three times:${said}`);
+  }
+}
+
+async function startAndCheck(dir) {
+  const { server, base } = await start(dir);
+  try {
     for (const route of ["/api/node", "/api/edge"]) {
       const res = await fetch(base + route);
       assert.equal(res.status, 200, route);
