@@ -9,25 +9,19 @@
 // table is never dropped but at 262,144 ids (without it: after a call that found fewer
 // than half its ids in it, or when it holds over four times the call's ids).
 import * as gen from "../gen.mjs";
+import { MODES, inputsOf } from "./persistent-ids-inputs.mjs";
 
 const args = process.argv.slice(2);
 const drop = !args.includes("--no-drop");
 const [nArg = "1000", mode = "same"] = args.filter((a) => a !== "--no-drop");
 const n = Number(nArg);
-if (!(n >= 1) || !["same", "fresh", "new"].includes(mode)) {
+if (!(n >= 1) || !MODES.includes(mode)) {
   console.error("usage: node bench/experiments/persistent-ids-intern.mjs [N] [same|fresh|new] [--no-drop]");
   process.exit(2);
 }
 const base = gen.makeInputs(n).strLists;
-const text = JSON.stringify(base);
 const total = base.reduce((s, l) => s + l.length, 0);
-let renamed = 0;
-const listsFor = () => {
-  if (mode === "same") return base;
-  if (mode === "fresh") return JSON.parse(text);
-  renamed++;
-  return JSON.parse(text.replaceAll('"docs/', `"d${renamed}/`));
-};
+const listsFor = inputsOf(JSON.stringify(base), mode);
 
 const callsMap = (lists) => gen.internByMap(lists).ids.length;
 

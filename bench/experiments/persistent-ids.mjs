@@ -11,10 +11,11 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import * as gen from "../gen.mjs";
 import * as baseline from "../baseline/calibrank-baseline.mjs";
+import { MODES, inputsOf } from "./persistent-ids-inputs.mjs";
 
 const [dirA, dirB, nArg = "1000", mode = "same", callsArg] = process.argv.slice(2);
 const n = Number(nArg);
-if (!dirA || !dirB || !(n >= 1) || !["same", "fresh", "new"].includes(mode)) {
+if (!dirA || !dirB || !(n >= 1) || !MODES.includes(mode)) {
   console.error("usage: node --expose-gc bench/experiments/persistent-ids.mjs PKG_A PKG_B [N] [same|fresh|new] [CALLS]");
   process.exit(2);
 }
@@ -28,14 +29,7 @@ const competitors = [
   ["JS", new baseline.Pipeline(config)],
 ];
 const text = JSON.stringify(gen.makeInputs(n).inputB);
-const same = JSON.parse(text);
-let renamed = 0;
-const input = () => {
-  if (mode === "same") return same;
-  if (mode === "fresh") return JSON.parse(text);
-  renamed++;
-  return JSON.parse(text.replaceAll('"docs/', `"d${renamed}/`));
-};
+const input = inputsOf(text, mode);
 // Every competitor ranks the same input alike (the package's two builds, the baseline).
 {
   const x = input();
